@@ -1,0 +1,50 @@
+/**
+ * Request/response correlation by id, in each direction: a request sent to the
+ * agent is answered by a response from it, and the other way round.
+ */
+import type { FrameDirection, JsonRpcId } from "./frame";
+
+interface PendingRequest {
+  method: string;
+  at: number;
+  seq: number;
+}
+
+export interface Correlation {
+  method: string;
+  latencyMs: number;
+  requestSeq: number;
+}
+
+const key = (id: JsonRpcId): string => (typeof id === "string" ? `s:${id}` : `n:${String(id)}`);
+
+export class Correlator {
+  private readonly pending: Record<FrameDirection, Map<string, PendingRequest>> = {
+    "to-agent": new Map(),
+    "from-agent": new Map(),
+  };
+
+  request(dir: FrameDirection, id: JsonRpcId, method: string, at: number, seq: number): void {
+    this.pending[dir].set(key(id), { method, at, seq });
+  }
+
+  /** Matches a response travelling in `dir` to the request that went the other way. */
+  response(dir: FrameDirection, id: JsonRpcId, at: number): Correlation | undefined {
+    const requests = this.pending[dir === "to-agent" ? "from-agent" : "to-agent"];
+    const k = key(id);
+    const request = requests.get(k);
+    if (!request) return undefined;
+    requests.delete(k);
+    return { method: request.method, latencyMs: at - request.at, requestSeq: request.seq };
+  }
+
+  /** Requests still waiting for an answer, oldest first. */
+  unanswered(dir: FrameDirection): Array<{ id: string; method: string; at: number; seq: number }> {
+    return [...this.pending[dir].entries()].map(([id, r]) => ({ id: id.slice(2), ...r }));
+  }
+
+  clear(): void {
+    this.pending["to-agent"].clear();
+    this.pending["from-agent"].clear();
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * Turns lines into numbered, classified, correlated frames: the one place a
+ * frame is made, whether the relay, the CLI or a test sees the line.
+ */
+import { Correlator } from "./correlate";
+import { classifyLine, type Frame, type FrameDirection } from "./frame";
+
+export interface Clock {
+  /** Wall clock, ms since the epoch. */
+  wall(): number;
+  /** Monotonic clock in ms, for latencies. */
+  mono(): number;
+}
+
+export const systemClock: Clock = { wall: () => Date.now(), mono: () => performance.now() };
+
+export class FrameSequencer {
+  private lastSeq = 0;
+  readonly correlator = new Correlator();
+
+  constructor(private readonly clock: Clock = systemClock) {}
+
+  get seq(): number {
+    return this.lastSeq;
+  }
+
+  line(dir: FrameDirection, raw: string): Frame {
+    const mono = this.clock.mono();
+    const seq = ++this.lastSeq;
+    const c = classifyLine(raw);
+    const frame: Frame = { seq, ts: this.clock.wall(), dir, raw, kind: c.kind };
+    if (c.message !== undefined) frame.message = c.message;
+    if (c.id !== undefined) frame.id = c.id;
+    if (c.method !== undefined) frame.method = c.method;
+    if (c.error !== undefined) frame.error = c.error;
+    if (c.kind === "request" && c.id !== undefined && c.method !== undefined) {
+      this.correlator.request(dir, c.id, c.method, mono, seq);
+    } else if (c.kind === "response" && c.id !== undefined) {
+      const match = this.correlator.response(dir, c.id, mono);
+      if (match) {
+        frame.method = match.method;
+        frame.latencyMs = Math.round(match.latencyMs * 1000) / 1000;
+      } else {
+        frame.error = "response to an id with no pending request";
+      }
+    }
+    return frame;
+  }
+
+  /** A frame for something on the wire that could not be kept as a line. */
+  invalid(dir: FrameDirection, raw: string, error: string): Frame {
+    return { seq: ++this.lastSeq, ts: this.clock.wall(), dir, raw, kind: "invalid", error };
+  }
+}

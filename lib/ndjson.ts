@@ -1,0 +1,91 @@
+/**
+ * Newline-delimited framing for an agent's stdout: buffers partial lines across
+ * chunks, splits many lines per chunk, and drops (but reports) over-long lines
+ * without holding them in memory.
+ */
+
+export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
+
+export type LineEvent =
+  | { type: "line"; text: string }
+  | { type: "oversize"; bytes: number; preview: string };
+
+const NEWLINE = 0x0a;
+const PREVIEW_BYTES = 200;
+
+export class LineSplitter {
+  private parts: Uint8Array[] = [];
+  private buffered = 0;
+  /** Bytes of the current line dropped so far (it is already too long). */
+  private dropped = 0;
+  private preview = "";
+  private readonly decoder = new TextDecoder();
+
+  constructor(private readonly maxLineBytes = DEFAULT_MAX_LINE_BYTES) {}
+
+  push(chunk: Uint8Array): LineEvent[] {
+    const events: LineEvent[] = [];
+    let start = 0;
+    while (start < chunk.length) {
+      const nl = chunk.indexOf(NEWLINE, start);
+      const end = nl === -1 ? chunk.length : nl;
+      this.append(chunk.subarray(start, end));
+      if (nl === -1) break;
+      const event = this.finishLine();
+      if (event) events.push(event);
+      start = nl + 1;
+    }
+    return events;
+  }
+
+  /** Flushes a last line that had no newline (stream ended). */
+  end(): LineEvent[] {
+    const event = this.finishLine();
+    return event ? [event] : [];
+  }
+
+  private append(bytes: Uint8Array): void {
+    if (bytes.length === 0) return;
+    if (this.dropped > 0) {
+      this.dropped += bytes.length;
+      return;
+    }
+    if (this.buffered + bytes.length > this.maxLineBytes) {
+      const head = this.concat();
+      this.preview = this.decoder.decode(head.subarray(0, PREVIEW_BYTES));
+      this.dropped = this.buffered + bytes.length;
+      this.parts = [];
+      this.buffered = 0;
+      return;
+    }
+    // Copy: the caller may reuse its chunk buffer.
+    this.parts.push(bytes.slice());
+    this.buffered += bytes.length;
+  }
+
+  private finishLine(): LineEvent | undefined {
+    if (this.dropped > 0) {
+      const event: LineEvent = { type: "oversize", bytes: this.dropped, preview: this.preview };
+      this.dropped = 0;
+      this.preview = "";
+      return event;
+    }
+    if (this.buffered === 0) return undefined;
+    let text = this.decoder.decode(this.concat());
+    this.parts = [];
+    this.buffered = 0;
+    if (text.endsWith("\r")) text = text.slice(0, -1);
+    return text.length > 0 ? { type: "line", text } : undefined;
+  }
+
+  private concat(): Uint8Array {
+    if (this.parts.length === 1) return this.parts[0]!;
+    const out = new Uint8Array(this.buffered);
+    let offset = 0;
+    for (const part of this.parts) {
+      out.set(part, offset);
+      offset += part.length;
+    }
+    return out;
+  }
+}

@@ -1,0 +1,171 @@
+/**
+ * The Socket.IO contract between a browser (or any client) and the relay.
+ * Both sides import these types; docs/relay-protocol.md describes them in prose.
+ */
+import type { Frame } from "./frame";
+
+export interface RelayError {
+  code: RelayErrorCode;
+  message: string;
+}
+
+export type RelayErrorCode =
+  | "invalid_payload"
+  | "unknown_profile"
+  | "bad_cwd"
+  | "spawn_failed"
+  | "agent_running"
+  | "no_agent"
+  | "invalid_frame"
+  | "frame_too_large"
+  | "process_exited"
+  | "internal";
+
+export type Ack<T extends object = object> = ({ ok: true } & T) | { ok: false; error: RelayError };
+
+export interface AgentInfo {
+  profile: string;
+  pid: number;
+  command: string;
+  args: string[];
+  cwd: string;
+}
+
+export interface ProfileSummary {
+  name: string;
+  command: string;
+  args: string[];
+  /** Option names the profile accepts in `agent:start`. */
+  options: string[];
+}
+
+export interface RelayInfo {
+  version: string;
+  profiles: ProfileSummary[];
+  defaultProfile: string;
+  workspaceRoots: string[];
+  maxLineBytes: number;
+  graceMs: number;
+}
+
+export interface StartPayload {
+  profile?: string;
+  cwd?: string;
+  options?: Record<string, unknown>;
+}
+
+export interface SendPayload {
+  frame: string | object;
+}
+
+export interface HandshakeAuth {
+  token: string;
+  /** Stable per browser tab (sessionStorage), so a reload re-attaches to its agent. */
+  clientId?: string;
+  /** The last frame seq this client holds; the relay resends the ones after it. */
+  lastSeq?: number;
+}
+
+export interface StderrEvent {
+  ts: number;
+  text: string;
+}
+
+export interface ExitEvent {
+  code: number | null;
+  signal: string | null;
+}
+
+export interface AttachedEvent {
+  agent: AgentInfo | null;
+  /** Highest seq of the agent's log; frames after the client's lastSeq follow in `frames`. */
+  lastSeq: number;
+  /** Frames the relay no longer holds (its replay buffer is capped). */
+  missed: number;
+}
+
+export interface ClientToServerEvents {
+  "relay:info": (payload: unknown, ack: (res: Ack<{ info: RelayInfo }>) => void) => void;
+  "agent:start": (payload: unknown, ack: (res: Ack<{ agent: AgentInfo }>) => void) => void;
+  "agent:send": (payload: unknown, ack: (res: Ack<{ seq: number }>) => void) => void;
+  "agent:stop": (payload: unknown, ack: (res: Ack) => void) => void;
+}
+
+export interface ServerToClientEvents {
+  /** First event on every connection: the clientId to re-attach with after a reload. */
+  "relay:hello": (event: { clientId: string }) => void;
+  frames: (frames: Frame[]) => void;
+  "agent:started": (agent: AgentInfo) => void;
+  "agent:attached": (event: AttachedEvent) => void;
+  "agent:stderr": (event: StderrEvent) => void;
+  "agent:exit": (event: ExitEvent) => void;
+  "agent:error": (error: RelayError) => void;
+}
+
+type Parsed<T> = { ok: true; value: T } | { ok: false; error: RelayError };
+
+const invalid = (message: string): { ok: false; error: RelayError } => ({
+  ok: false,
+  error: { code: "invalid_payload", message },
+});
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+function checkKeys(payload: Record<string, unknown>, allowed: string[]): string | undefined {
+  const extra = Object.keys(payload).filter((k) => !allowed.includes(k));
+  return extra.length ? `unknown field${extra.length > 1 ? "s" : ""}: ${extra.join(", ")}` : undefined;
+}
+
+export function parseStartPayload(payload: unknown): Parsed<StartPayload> {
+  if (payload === undefined || payload === null) return { ok: true, value: {} };
+  if (!isPlainObject(payload)) return invalid("agent:start expects an object");
+  const extra = checkKeys(payload, ["profile", "cwd", "options"]);
+  if (extra) return invalid(`agent:start: ${extra}`);
+  const { profile, cwd, options } = payload;
+  if (profile !== undefined && typeof profile !== "string") return invalid("profile must be a string");
+  if (cwd !== undefined && typeof cwd !== "string") return invalid("cwd must be a string");
+  if (options !== undefined && !isPlainObject(options)) return invalid("options must be an object");
+  return { ok: true, value: { profile, cwd, options } };
+}
+
+/** Turns a send payload into the exact line to write (without its newline). */
+export function parseSendPayload(payload: unknown, maxLineBytes: number): Parsed<string> {
+  if (!isPlainObject(payload)) return invalid("agent:send expects an object { frame }");
+  const extra = checkKeys(payload, ["frame"]);
+  if (extra) return invalid(`agent:send: ${extra}`);
+  const { frame } = payload;
+  let line: string;
+  if (typeof frame === "string") {
+    line = frame;
+  } else if (typeof frame === "object" && frame !== null) {
+    try {
+      line = JSON.stringify(frame);
+    } catch (err) {
+      return invalid(`frame cannot be serialised: ${(err as Error).message}`);
+    }
+  } else {
+    return invalid("frame must be a string or an object");
+  }
+  if (line.length === 0) return { ok: false, error: { code: "invalid_frame", message: "frame is empty" } };
+  if (/[\r\n]/.test(line)) {
+    return {
+      ok: false,
+      error: { code: "invalid_frame", message: "a frame is one line: it must not contain a newline" },
+    };
+  }
+  if (line.length > maxLineBytes) {
+    return {
+      ok: false,
+      error: { code: "frame_too_large", message: `frame exceeds the maximum line length of ${maxLineBytes} bytes` },
+    };
+  }
+  return { ok: true, value: line };
+}
+
+export function parseEmptyPayload(event: string, payload: unknown): Parsed<Record<string, never>> {
+  if (payload === undefined || payload === null) return { ok: true, value: {} };
+  if (!isPlainObject(payload)) return invalid(`${event} expects an object`);
+  const extra = checkKeys(payload, []);
+  return extra ? invalid(`${event}: ${extra}`) : { ok: true, value: {} };
+}

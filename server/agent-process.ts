@@ -1,0 +1,119 @@
+/**
+ * One agent child process: owns its pipes and its process group. Parses
+ * nothing beyond line boundaries; frames are made by the caller.
+ */
+import { execa, type ResultPromise } from "execa";
+import { LineSplitter, type LineEvent } from "../lib/ndjson";
+import type { RelayError } from "../lib/wire";
+import { stopGroup } from "./process-group";
+
+export interface AgentProcessEvents {
+  onLine(event: LineEvent): void;
+  onStderr(text: string): void;
+  onExit(code: number | null, signal: string | null): void;
+}
+
+export interface SpawnSpec {
+  command: string;
+  args: string[];
+  cwd: string;
+  env: Record<string, string>;
+  maxLineBytes: number;
+  killGraceMs: number;
+}
+
+export class SpawnError extends Error {
+  constructor(readonly relayError: RelayError) {
+    super(relayError.message);
+  }
+}
+
+function spawnFailure(command: string, err: NodeJS.ErrnoException): RelayError {
+  const reason =
+    err.code === "ENOENT"
+      ? `executable not found: ${command}`
+      : err.code === "EACCES"
+        ? `permission denied: ${command}`
+        : `${err.code ?? "error"}: ${err.message}`;
+  return { code: "spawn_failed", message: `Failed to start ACP agent: ${reason}` };
+}
+
+export class AgentProcess {
+  private stopping?: Promise<void>;
+  private exited = false;
+
+  private constructor(
+    private readonly child: ResultPromise,
+    readonly pid: number,
+    private readonly spec: SpawnSpec,
+  ) {}
+
+  static spawn(spec: SpawnSpec, events: AgentProcessEvents): Promise<AgentProcess> {
+    const child = execa(spec.command, spec.args, {
+      cwd: spec.cwd,
+      env: spec.env,
+      extendEnv: true,
+      // Own process group (setsid), so the whole tree can be signalled at once.
+      detached: true,
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+      buffer: false,
+      reject: false,
+      cleanup: false,
+      encoding: "buffer",
+    });
+    // execa's promise settles on exit; outcome is read from the 'exit' event below.
+    child.catch(() => {});
+    return new Promise((resolve, reject) => {
+      child.once("error", (err) => reject(new SpawnError(spawnFailure(spec.command, err))));
+      child.once("spawn", () => {
+        const agent = new AgentProcess(child, child.pid!, spec);
+        agent.wire(events);
+        resolve(agent);
+      });
+    });
+  }
+
+  private wire(events: AgentProcessEvents): void {
+    const splitter = new LineSplitter(this.spec.maxLineBytes);
+    this.child.stdout!.on("data", (chunk: Buffer) => {
+      for (const event of splitter.push(chunk)) events.onLine(event);
+    });
+    this.child.stdout!.on("end", () => {
+      for (const event of splitter.end()) events.onLine(event);
+    });
+    const decoder = new TextDecoder();
+    this.child.stderr!.on("data", (chunk: Buffer) => events.onStderr(decoder.decode(chunk, { stream: true })));
+    // EPIPE when the agent has gone: its exit is reported separately.
+    this.child.stdin!.on("error", () => {});
+    // The leader is gone; make sure no re-launched worker outlives it.
+    this.child.once("exit", () => void this.stop().catch(() => {}));
+    // 'close' comes after the exit and after stdout is drained.
+    this.child.once("close", (code: number | null, signal: NodeJS.Signals | null) => {
+      this.exited = true;
+      events.onExit(code, signal);
+    });
+  }
+
+  get running(): boolean {
+    return !this.exited;
+  }
+
+  /** Writes one line; false when the agent's stdin is closed. */
+  write(line: string): boolean {
+    const stdin = this.child.stdin!;
+    if (this.stopping || stdin.destroyed || !stdin.writable) return false;
+    stdin.write(`${line}\n`);
+    return true;
+  }
+
+  /** Closes stdin, then SIGTERM / SIGKILL to the whole group until no member is left. */
+  stop(): Promise<void> {
+    this.stopping ??= (async () => {
+      this.child.stdin?.end();
+      await stopGroup(this.pid, this.spec.killGraceMs);
+    })();
+    return this.stopping;
+  }
+}

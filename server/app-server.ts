@@ -1,0 +1,49 @@
+/**
+ * The one HTTP server: Host/Origin guard for every request, the token-protected
+ * JSON API under /api/, Next.js for everything else, Socket.IO on the side.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { ServerConfig } from "./config";
+import { createRelay, type Relay } from "./relay";
+import { bearerToken, refuseRequest, tokenMatches } from "./security";
+
+export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" });
+  res.end(JSON.stringify(body));
+}
+
+export interface AppServer {
+  http: Server;
+  relay: Relay;
+  close(): Promise<void>;
+}
+
+export function createAppServer(config: ServerConfig, pageHandler?: RequestHandler): AppServer {
+  let relay: Relay | undefined;
+  const http = createServer((req, res) => {
+    const refused = refuseRequest(req, config);
+    if (refused) return sendJson(res, 403, { error: { code: "forbidden", message: refused } });
+    const url = new URL(req.url ?? "/", "http://placeholder");
+    if (url.pathname === "/api" || url.pathname.startsWith("/api/")) {
+      if (!tokenMatches(bearerToken(req), config.token)) {
+        return sendJson(res, 401, { error: { code: "unauthorized", message: "unauthorized" } });
+      }
+      if (req.method === "GET" && url.pathname === "/api/info") return sendJson(res, 200, relay!.info());
+      return sendJson(res, 404, { error: { code: "not_found", message: `no route: ${req.method} ${url.pathname}` } });
+    }
+    if (!pageHandler) return sendJson(res, 404, { error: { code: "not_found", message: "no pages in this server" } });
+    void pageHandler(req, res);
+  });
+  relay = createRelay(http, config);
+  return {
+    http,
+    relay,
+    async close() {
+      await relay.close();
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,185 @@
+/**
+ * The relay's state for one browser session: at most one agent process, its
+ * frame log (kept for re-attaching after a reload) and the socket watching it.
+ */
+import type { Socket } from "socket.io";
+import type { Frame } from "../lib/frame";
+import { FrameSequencer } from "../lib/frame-sequencer";
+import type {
+  Ack,
+  AgentInfo,
+  ClientToServerEvents,
+  RelayError,
+  ServerToClientEvents,
+  StartPayload,
+  StderrEvent,
+} from "../lib/wire";
+import { AgentProcess, SpawnError } from "./agent-process";
+import type { ServerConfig } from "./config";
+import type { Profiles } from "./profiles";
+import { resolveCwd } from "./workspace";
+
+export type RelaySocket = Socket<ClientToServerEvents, ServerToClientEvents>;
+
+const STDERR_KEPT = 2_000;
+const RESEND_BATCH = 2_000;
+
+const isError = (v: unknown): v is RelayError => typeof v === "object" && v !== null && "code" in v;
+
+export class BrowserSession {
+  private process?: AgentProcess;
+  private agent: AgentInfo | null = null;
+  private starting = false;
+  private sequencer = new FrameSequencer();
+  private log: Frame[] = [];
+  private stderr: StderrEvent[] = [];
+  private outbox: Frame[] = [];
+  private flushScheduled = false;
+  private socket?: RelaySocket;
+  private graceTimer?: NodeJS.Timeout;
+
+  constructor(
+    readonly clientId: string,
+    private readonly config: ServerConfig,
+    private readonly profiles: Profiles,
+    /** Called once this session holds nothing worth keeping. */
+    private readonly onDisposed: (session: BrowserSession) => void,
+  ) {}
+
+  get running(): boolean {
+    return this.process?.running ?? false;
+  }
+
+  get attached(): boolean {
+    return this.socket?.connected ?? false;
+  }
+
+  attach(socket: RelaySocket, lastSeq: number): void {
+    clearTimeout(this.graceTimer);
+    this.graceTimer = undefined;
+    this.flush();
+    this.socket = socket;
+    const first = this.log[0]?.seq ?? this.sequencer.seq + 1;
+    const from = Math.max(lastSeq + 1, first);
+    const missed = Math.max(0, first - 1 - lastSeq);
+    socket.emit("agent:attached", { agent: this.running ? this.agent : null, lastSeq: this.sequencer.seq, missed });
+    for (const event of this.stderr) socket.emit("agent:stderr", event);
+    const start = this.log.findIndex((f) => f.seq >= from);
+    if (start === -1) return;
+    for (let i = start; i < this.log.length; i += RESEND_BATCH) {
+      socket.emit("frames", this.log.slice(i, i + RESEND_BATCH));
+    }
+  }
+
+  detach(socket: RelaySocket): void {
+    if (this.socket !== socket) return;
+    this.flush();
+    this.socket = undefined;
+    if (!this.running && !this.starting && this.log.length === 0) {
+      this.dispose();
+      return;
+    }
+    this.graceTimer = setTimeout(() => {
+      void this.stop().finally(() => this.dispose());
+    }, this.config.graceMs);
+    this.graceTimer.unref();
+  }
+
+  async start(payload: StartPayload): Promise<Ack<{ agent: AgentInfo }>> {
+    if (this.running || this.starting) {
+      return { ok: false, error: { code: "agent_running", message: "an agent is already running; stop it first" } };
+    }
+    this.starting = true;
+    try {
+      const profile = payload.profile ?? this.config.defaultProfile;
+      const launch = await this.profiles.resolve(profile, payload.options);
+      if (isError(launch)) return this.fail(launch);
+      const cwd = await resolveCwd(payload.cwd, this.config.workspaceRoots);
+      if (typeof cwd !== "string") return this.fail(cwd);
+
+      this.sequencer = new FrameSequencer();
+      this.log = [];
+      this.stderr = [];
+      const process = await AgentProcess.spawn(
+        { ...launch, cwd, maxLineBytes: this.config.maxLineBytes, killGraceMs: this.config.killGraceMs },
+        {
+          onLine: (event) =>
+            this.queue(
+              event.type === "line"
+                ? this.sequencer.line("from-agent", event.text)
+                : this.sequencer.invalid(
+                    "from-agent",
+                    event.preview,
+                    `line of ${event.bytes} bytes exceeds the maximum of ${this.config.maxLineBytes} and was dropped`,
+                  ),
+            ),
+          onStderr: (text) => {
+            const event = { ts: Date.now(), text };
+            this.stderr.push(event);
+            if (this.stderr.length > STDERR_KEPT) this.stderr.splice(0, this.stderr.length - STDERR_KEPT);
+            this.socket?.emit("agent:stderr", event);
+          },
+          onExit: (code, signal) => {
+            this.flush();
+            if (this.process === process) this.process = undefined;
+            this.socket?.emit("agent:exit", { code, signal });
+            if (!this.socket && !this.graceTimer) this.dispose();
+          },
+        },
+      );
+      this.process = process;
+      this.agent = { profile, pid: process.pid, command: launch.command, args: launch.args, cwd };
+      this.socket?.emit("agent:started", this.agent);
+      return { ok: true, agent: this.agent };
+    } catch (err) {
+      if (err instanceof SpawnError) return this.fail(err.relayError);
+      return this.fail({ code: "internal", message: (err as Error).message });
+    } finally {
+      this.starting = false;
+    }
+  }
+
+  private fail(error: RelayError): { ok: false; error: RelayError } {
+    this.socket?.emit("agent:error", error);
+    return { ok: false, error };
+  }
+
+  send(line: string): Ack<{ seq: number }> {
+    const process = this.process;
+    if (!process?.running) return { ok: false, error: { code: "no_agent", message: "no agent is running" } };
+    const frame = this.sequencer.line("to-agent", line);
+    this.queue(frame);
+    if (!process.write(line)) {
+      return { ok: false, error: { code: "process_exited", message: "the agent's stdin is closed" } };
+    }
+    return { ok: true, seq: frame.seq };
+  }
+
+  async stop(): Promise<void> {
+    await this.process?.stop();
+  }
+
+  private queue(frame: Frame): void {
+    this.log.push(frame);
+    // Trim in batches so the hot path stays O(1) amortised.
+    if (this.log.length > this.config.replayFrames * 1.1) this.log.splice(0, this.log.length - this.config.replayFrames);
+    this.outbox.push(frame);
+    if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      setImmediate(() => this.flush());
+    }
+  }
+
+  private flush(): void {
+    this.flushScheduled = false;
+    if (this.outbox.length === 0) return;
+    const frames = this.outbox;
+    this.outbox = [];
+    this.socket?.emit("frames", frames);
+  }
+
+  private dispose(): void {
+    clearTimeout(this.graceTimer);
+    this.onDisposed(this);
+  }
+}

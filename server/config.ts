@@ -1,0 +1,139 @@
+/**
+ * Server configuration: environment variables plus the optional JSON config
+ * file named by ACP_PLAYGROUND_CONFIG. Validated once at start; a bad file is
+ * a clear error, not a half-configured relay.
+ */
+import { randomBytes } from "node:crypto";
+import { readFileSync, realpathSync } from "node:fs";
+import path from "node:path";
+import { DEFAULT_MAX_LINE_BYTES } from "../lib/ndjson";
+
+export interface ProfileConfig {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+}
+
+export interface ServerConfig {
+  host: string;
+  port: number;
+  token: string;
+  /** Origins besides the server's own that may open a socket. */
+  allowedOrigins: string[];
+  profiles: Record<string, ProfileConfig>;
+  defaultProfile: string;
+  /** Real paths; an agent's cwd must lie inside one of them. */
+  workspaceRoots: string[];
+  /** How long an agent outlives its disconnected browser session. */
+  graceMs: number;
+  /** How long a stopping agent gets between SIGTERM and SIGKILL. */
+  killGraceMs: number;
+  maxLineBytes: number;
+  /** Frames kept per agent for re-attaching clients. */
+  replayFrames: number;
+  /** Explicit gemini binary (GEMINI_BIN or the config file's geminiBin). */
+  geminiBin?: string;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function intFrom(env: Env, name: string, fallback: number, min = 0): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) {
+    throw new ConfigError(`${name} must be an integer >= ${min}, got "${raw}"`);
+  }
+  return value;
+}
+
+function readConfigFile(file: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (err) {
+    throw new ConfigError(`cannot read config file ${file}: ${(err as Error).message}`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    throw new ConfigError(`config file ${file} is not valid JSON: ${(err as Error).message}`);
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    throw new ConfigError(`config file ${file} must hold a JSON object`);
+  }
+  return parsed as Record<string, unknown>;
+}
+
+const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === "string");
+
+function parseProfiles(raw: unknown, file: string): Record<string, ProfileConfig> {
+  if (raw === undefined) return {};
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    throw new ConfigError(`${file}: "profiles" must be an object`);
+  }
+  const profiles: Record<string, ProfileConfig> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    if (!/^[\w.-]{1,64}$/.test(name)) throw new ConfigError(`${file}: bad profile name "${name}"`);
+    const p = value as Record<string, unknown>;
+    if (typeof p !== "object" || p === null || typeof p.command !== "string" || p.command === "") {
+      throw new ConfigError(`${file}: profile "${name}" needs a "command" string`);
+    }
+    if (p.args !== undefined && !isStringArray(p.args)) {
+      throw new ConfigError(`${file}: profile "${name}": "args" must be an array of strings`);
+    }
+    const env = p.env ?? {};
+    if (typeof env !== "object" || env === null || !Object.values(env).every((v) => typeof v === "string")) {
+      throw new ConfigError(`${file}: profile "${name}": "env" must map names to strings`);
+    }
+    profiles[name] = { command: p.command, args: (p.args as string[]) ?? [], env: env as Record<string, string> };
+  }
+  return profiles;
+}
+
+function realRoot(root: string, base: string): string {
+  try {
+    return realpathSync(path.resolve(base, root));
+  } catch {
+    throw new ConfigError(`workspace root does not exist: ${root}`);
+  }
+}
+
+export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerConfig {
+  const file = env.ACP_PLAYGROUND_CONFIG;
+  const fileConfig = file ? readConfigFile(file) : {};
+  const fileDir = file ? path.dirname(path.resolve(cwd, file)) : cwd;
+
+  const profiles = parseProfiles(fileConfig.profiles, file ?? "");
+  const roots = fileConfig.workspaceRoots;
+  if (roots !== undefined && (!isStringArray(roots) || roots.length === 0)) {
+    throw new ConfigError(`${file}: "workspaceRoots" must be a non-empty array of paths`);
+  }
+  const workspaceRoots = (roots ?? [cwd]).map((r) => realRoot(r, fileDir));
+
+  const defaultProfile = (fileConfig.defaultProfile as string | undefined) ?? "gemini";
+  const geminiBin = env.GEMINI_BIN || (fileConfig.geminiBin as string | undefined);
+
+  const port = intFrom(env, "PORT", 3000);
+  if (port > 65535) throw new ConfigError(`PORT must be <= 65535`);
+  return {
+    host: env.HOST || "127.0.0.1",
+    port,
+    token: env.ACP_PLAYGROUND_TOKEN || randomBytes(24).toString("base64url"),
+    allowedOrigins: (env.ALLOWED_ORIGINS ?? "")
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean),
+    profiles,
+    defaultProfile,
+    workspaceRoots,
+    graceMs: intFrom(env, "ACP_PLAYGROUND_GRACE_MS", 60_000),
+    killGraceMs: intFrom(env, "ACP_PLAYGROUND_KILL_GRACE_MS", 3_000),
+    maxLineBytes: intFrom(env, "ACP_PLAYGROUND_MAX_LINE_BYTES", DEFAULT_MAX_LINE_BYTES, 1024),
+    replayFrames: intFrom(env, "ACP_PLAYGROUND_REPLAY_FRAMES", 100_000, 1),
+    geminiBin,
+  };
+}

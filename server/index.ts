@@ -1,0 +1,50 @@
+/**
+ * `npm start`: one Node process serving the Next.js app and the Socket.IO relay
+ * on one port, bound to 127.0.0.1 unless HOST says otherwise.
+ */
+import next from "next";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { createAppServer } from "./app-server";
+import { ConfigError, loadConfig } from "./config";
+
+const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const dev = process.env.NODE_ENV === "development";
+  const app = next({ dev, dir: projectRoot, hostname: config.host, port: config.port });
+  await app.prepare();
+  const handle = app.getRequestHandler();
+  const server = createAppServer(config, (req, res) => handle(req, res));
+
+  await new Promise<void>((resolve, reject) => {
+    server.http.once("error", reject);
+    server.http.listen(config.port, config.host, resolve);
+  });
+  const address = server.http.address();
+  const port = typeof address === "object" && address ? address.port : config.port;
+  const shownHost = config.host.includes(":") ? `[${config.host}]` : config.host;
+  console.log(`ACP Playground is running. Open:\n\n  http://${shownHost}:${port}/?token=${config.token}\n`);
+
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    console.log(`${signal}: stopping agents...`);
+    server.close().then(
+      () => process.exit(0),
+      (err: Error) => {
+        console.error(err);
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGINT", () => shutdown("SIGINT"));
+  process.on("SIGTERM", () => shutdown("SIGTERM"));
+}
+
+main().catch((err: Error) => {
+  console.error(err instanceof ConfigError ? `Configuration error: ${err.message}` : err);
+  process.exit(1);
+});

@@ -1,0 +1,126 @@
+/**
+ * Agent profiles: the only way a command line is chosen. The browser names a
+ * profile and may pass the options that profile declares; it never sends argv.
+ */
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { execa } from "execa";
+import type { ProfileSummary, RelayError } from "../lib/wire";
+import type { ProfileConfig, ServerConfig } from "./config";
+
+export interface Launch {
+  profile: string;
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+}
+
+const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+export function geminiCommand(config: Pick<ServerConfig, "geminiBin">): string {
+  if (config.geminiBin) return config.geminiBin;
+  const local = path.join(projectRoot, "node_modules", ".bin", "gemini");
+  return existsSync(local) ? local : "gemini";
+}
+
+const acpFlagCache = new Map<string, Promise<string>>();
+
+/** `--acp` on current Gemini CLIs, `--experimental-acp` on releases that lack it. */
+export function geminiAcpFlag(command: string): Promise<string> {
+  let flag = acpFlagCache.get(command);
+  if (!flag) {
+    flag = execa(command, ["--help"], { reject: false, timeout: 20_000, stdin: "ignore", env: { NO_COLOR: "1" } })
+      .then((r) => {
+        const help = `${String(r.stdout)}\n${String(r.stderr)}`;
+        return /(^|\s)--acp\b/m.test(help) || !/--experimental-acp/.test(help) ? "--acp" : "--experimental-acp";
+      })
+      .catch(() => "--acp");
+    acpFlagCache.set(command, flag);
+  }
+  return flag;
+}
+
+const APPROVAL_MODES = ["default", "auto_edit", "yolo", "plan"] as const;
+
+type OptionSpec = { type: "string"; pattern: RegExp } | { type: "enum"; values: readonly string[] } | { type: "boolean" };
+
+const GEMINI_OPTIONS: Record<string, OptionSpec> = {
+  model: { type: "string", pattern: /^[\w.:/-]{1,100}$/ },
+  approvalMode: { type: "enum", values: APPROVAL_MODES },
+  skipTrust: { type: "boolean" },
+};
+
+function geminiOptionArgs(options: Record<string, unknown>): string[] {
+  const args: string[] = [];
+  if (typeof options.model === "string") args.push("--model", options.model);
+  if (typeof options.approvalMode === "string") args.push("--approval-mode", options.approvalMode);
+  if (options.skipTrust === true) args.push("--skip-trust");
+  return args;
+}
+
+function checkOptions(
+  profile: string,
+  specs: Record<string, OptionSpec>,
+  options: Record<string, unknown>,
+): RelayError | undefined {
+  for (const [name, value] of Object.entries(options)) {
+    const spec = specs[name];
+    if (!spec) return { code: "invalid_payload", message: `profile "${profile}" has no option "${name}"` };
+    const ok =
+      spec.type === "boolean"
+        ? typeof value === "boolean"
+        : spec.type === "enum"
+          ? typeof value === "string" && spec.values.includes(value)
+          : typeof value === "string" && spec.pattern.test(value);
+    if (!ok) return { code: "invalid_payload", message: `option "${name}" has a bad value` };
+  }
+  return undefined;
+}
+
+export class Profiles {
+  constructor(private readonly config: ServerConfig) {}
+
+  private configured(name: string): ProfileConfig | undefined {
+    return Object.hasOwn(this.config.profiles, name) ? this.config.profiles[name] : undefined;
+  }
+
+  private isBuiltinGemini(name: string): boolean {
+    return name === "gemini" && !this.configured(name);
+  }
+
+  names(): string[] {
+    const names = Object.keys(this.config.profiles);
+    return names.includes("gemini") ? names : ["gemini", ...names];
+  }
+
+  list(): ProfileSummary[] {
+    return this.names().map((name) => {
+      if (this.isBuiltinGemini(name)) {
+        return { name, command: geminiCommand(this.config), args: ["--acp"], options: Object.keys(GEMINI_OPTIONS) };
+      }
+      const p = this.configured(name)!;
+      return { name, command: p.command, args: p.args, options: [] };
+    });
+  }
+
+  /** Warms the `--acp` probe so the first Start does not wait for it. */
+  prime(): void {
+    if (this.names().includes("gemini") && this.isBuiltinGemini("gemini")) void geminiAcpFlag(geminiCommand(this.config));
+  }
+
+  async resolve(name: string, options: Record<string, unknown> = {}): Promise<Launch | RelayError> {
+    if (this.isBuiltinGemini(name)) {
+      const bad = checkOptions(name, GEMINI_OPTIONS, options);
+      if (bad) return bad;
+      const command = geminiCommand(this.config);
+      const flag = await geminiAcpFlag(command);
+      return { profile: name, command, args: [flag, ...geminiOptionArgs(options)], env: {} };
+    }
+    const p = this.configured(name);
+    if (!p) return { code: "unknown_profile", message: `unknown profile: ${name}` };
+    const bad = checkOptions(name, {}, options);
+    if (bad) return bad;
+    return { profile: name, command: p.command, args: [...p.args], env: { ...p.env } };
+  }
+}

@@ -1,0 +1,134 @@
+/**
+ * Socket.IO wiring: authenticates each connection, binds it to its browser
+ * session, and turns contract events into calls on that session.
+ */
+import type { Server as HttpServer } from "node:http";
+import { Server } from "socket.io";
+import { parseEmptyPayload, parseSendPayload, parseStartPayload, type Ack, type ClientToServerEvents, type RelayInfo, type ServerToClientEvents } from "../lib/wire";
+import { BrowserSession, type RelaySocket } from "./browser-session";
+import type { ServerConfig } from "./config";
+import { Profiles } from "./profiles";
+import { refuseRequest, tokenMatches } from "./security";
+import { VERSION } from "./version";
+
+const CLIENT_ID = /^[\w-]{8,64}$/;
+const KNOWN_EVENTS = new Set(["relay:info", "agent:start", "agent:send", "agent:stop"]);
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each event narrows its own ack shape
+type AckFn = (res: Ack<any>) => void;
+
+/** Socket.IO passes whatever the client sent; take the ack only if it is one. */
+function splitArgs(args: unknown[]): { payload: unknown; ack: AckFn } {
+  const last = args.at(-1);
+  if (typeof last === "function") return { payload: args.length > 1 ? args[0] : undefined, ack: last as AckFn };
+  return { payload: args[0], ack: () => {} };
+}
+
+export interface Relay {
+  io: Server<ClientToServerEvents, ServerToClientEvents>;
+  sessions: Map<string, BrowserSession>;
+  profiles: Profiles;
+  info(): RelayInfo;
+  /** Stops every agent and closes the socket server. */
+  close(): Promise<void>;
+}
+
+export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay {
+  const profiles = new Profiles(config);
+  profiles.prime();
+  const sessions = new Map<string, BrowserSession>();
+  const io = new Server<ClientToServerEvents, ServerToClientEvents>(httpServer, {
+    serveClient: false,
+    // A frame may be as long as an agent line, plus the envelope.
+    maxHttpBufferSize: config.maxLineBytes + 64 * 1024,
+    allowRequest: (req, callback) => {
+      const refused = refuseRequest(req, config);
+      callback(refused ?? null, refused === undefined);
+    },
+  });
+
+  io.use((socket, next) => {
+    const auth = socket.handshake.auth as Record<string, unknown>;
+    if (!tokenMatches(auth?.token, config.token)) return next(new Error("unauthorized"));
+    next();
+  });
+
+  const info = (): RelayInfo => ({
+    version: VERSION,
+    profiles: profiles.list(),
+    defaultProfile: config.defaultProfile,
+    workspaceRoots: config.workspaceRoots,
+    maxLineBytes: config.maxLineBytes,
+    graceMs: config.graceMs,
+  });
+
+  io.on("connection", (socket: RelaySocket) => {
+    const auth = socket.handshake.auth as Record<string, unknown>;
+    const lastSeq = typeof auth.lastSeq === "number" && auth.lastSeq >= 0 ? auth.lastSeq : 0;
+    let clientId = typeof auth.clientId === "string" && CLIENT_ID.test(auth.clientId) ? auth.clientId : socket.id;
+    let session = sessions.get(clientId);
+    // A duplicated tab carries the same clientId: it gets a session of its own.
+    if (session?.attached) {
+      clientId = `${clientId.slice(0, 40)}-${socket.id}`.replace(/[^\w-]/g, "").slice(0, 64);
+      session = undefined;
+    }
+    const reattached = session !== undefined;
+    if (!session) {
+      session = new BrowserSession(clientId, config, profiles, (s) => {
+        if (sessions.get(s.clientId) === s) sessions.delete(s.clientId);
+      });
+      sessions.set(clientId, session);
+    }
+    const current = session;
+    socket.emit("relay:hello", { clientId });
+    current.attach(socket, reattached ? lastSeq : 0);
+
+    socket.on("relay:info", (...args: unknown[]) => {
+      const { payload, ack } = splitArgs(args);
+      const parsed = parseEmptyPayload("relay:info", payload);
+      ack(parsed.ok ? { ok: true, info: info() } : parsed);
+    });
+
+    socket.on("agent:start", (...args: unknown[]) => {
+      const { payload, ack } = splitArgs(args);
+      const parsed = parseStartPayload(payload);
+      if (!parsed.ok) return ack(parsed);
+      current.start(parsed.value).then(ack, (err: Error) => ack({ ok: false, error: { code: "internal", message: err.message } }));
+    });
+
+    socket.on("agent:send", (...args: unknown[]) => {
+      const { payload, ack } = splitArgs(args);
+      const parsed = parseSendPayload(payload, config.maxLineBytes);
+      ack(parsed.ok ? current.send(parsed.value) : parsed);
+    });
+
+    socket.on("agent:stop", (...args: unknown[]) => {
+      const { payload, ack } = splitArgs(args);
+      const parsed = parseEmptyPayload("agent:stop", payload);
+      if (!parsed.ok) return ack(parsed);
+      current.stop().then(
+        () => ack({ ok: true }),
+        (err: Error) => ack({ ok: false, error: { code: "internal", message: err.message } }),
+      );
+    });
+
+    socket.onAny((event: string, ...args: unknown[]) => {
+      if (KNOWN_EVENTS.has(event)) return;
+      splitArgs(args).ack({ ok: false, error: { code: "invalid_payload", message: `unknown event: ${String(event).slice(0, 100)}` } });
+    });
+
+    socket.on("disconnect", () => current.detach(socket));
+  });
+
+  return {
+    io,
+    sessions,
+    profiles,
+    info,
+    async close() {
+      await Promise.allSettled([...sessions.values()].map((s) => s.stop()));
+      sessions.clear();
+      await new Promise<void>((resolve) => io.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,72 @@
+/**
+ * The relay's trust boundary, in small named checks: token, Host (DNS
+ * rebinding) and Origin (cross-site pages). A refused request spawns nothing.
+ */
+import { createHash, timingSafeEqual } from "node:crypto";
+import type { IncomingMessage } from "node:http";
+
+const digest = (s: string) => createHash("sha256").update(s).digest();
+
+/** Constant-time comparison, whatever the lengths. */
+export function tokenMatches(given: unknown, expected: string): boolean {
+  if (typeof given !== "string" || given.length === 0) return false;
+  return timingSafeEqual(digest(given), digest(expected));
+}
+
+const LOOPBACK_HOSTNAMES = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
+
+export function isLoopbackHost(host: string): boolean {
+  return LOOPBACK_HOSTNAMES.has(host) || /^127(\.\d{1,3}){3}$/.test(host) || host.endsWith(".localhost");
+}
+
+/** Host name of a Host header, without its port; undefined when malformed. */
+export function hostnameOf(hostHeader: string | undefined): string | undefined {
+  if (!hostHeader) return undefined;
+  try {
+    return new URL(`http://${hostHeader}`).hostname.toLowerCase();
+  } catch {
+    return undefined;
+  }
+}
+
+/** Bound to loopback, only loopback names are accepted (defeats DNS rebinding). */
+export function hostAllowed(hostHeader: string | undefined, bindHost: string): boolean {
+  const hostname = hostnameOf(hostHeader);
+  if (!hostname) return false;
+  if (isLoopbackHost(bindHost)) return isLoopbackHost(hostname);
+  return true;
+}
+
+/**
+ * Browsers send Origin on every cross-origin request, so its absence means a
+ * same-origin GET or a non-browser client, both of which still need the token.
+ */
+export function originAllowed(origin: string | undefined, hostHeader: string | undefined, allowed: string[]): boolean {
+  if (origin === undefined) return true;
+  if (allowed.includes(origin)) return true;
+  try {
+    const url = new URL(origin);
+    return (url.protocol === "http:" || url.protocol === "https:") && url.host === hostHeader?.toLowerCase();
+  } catch {
+    return false;
+  }
+}
+
+export interface GuardConfig {
+  host: string;
+  allowedOrigins: string[];
+}
+
+/** Host and Origin checks for any HTTP or WebSocket request; returns why it is refused. */
+export function refuseRequest(req: IncomingMessage, config: GuardConfig): string | undefined {
+  if (!hostAllowed(req.headers.host, config.host)) return "forbidden host";
+  if (!originAllowed(req.headers.origin, req.headers.host, config.allowedOrigins)) return "forbidden origin";
+  return undefined;
+}
+
+/** Bearer token from an API request's Authorization header. */
+export function bearerToken(req: IncomingMessage): string | undefined {
+  const header = req.headers.authorization;
+  const match = header && /^Bearer\s+(\S+)$/i.exec(header);
+  return match ? match[1] : undefined;
+}
