@@ -51,8 +51,12 @@ export class LineSplitter {
       return;
     }
     if (this.buffered + bytes.length > this.maxLineBytes) {
-      const head = this.concat();
-      this.preview = this.decoder.decode(head.subarray(0, PREVIEW_BYTES));
+      const head = this.concat().subarray(0, PREVIEW_BYTES);
+      const preview = new Uint8Array(Math.min(PREVIEW_BYTES, head.length + bytes.length));
+      preview.set(head);
+      preview.set(bytes.subarray(0, preview.length - head.length), head.length);
+      // Lenient decode: the preview may end inside a multi-byte character.
+      this.preview = new TextDecoder().decode(preview);
       this.dropped = this.buffered + bytes.length;
       this.parts = [];
       this.buffered = 0;

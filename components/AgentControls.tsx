@@ -1,0 +1,132 @@
+"use client";
+/** Profile and cwd choice, Start/Stop, and the agent's status. */
+import { useState } from "react";
+import type { RelayError } from "@/lib/wire";
+import type { AgentStatus } from "./session-store";
+import { useSession, useSessionStore } from "./use-session";
+
+function StatusLine({ status }: { status: AgentStatus }) {
+  switch (status.state) {
+    case "not-started":
+      return <span className="text-zinc-400">not started</span>;
+    case "starting":
+      return <span className="text-amber-300">starting…</span>;
+    case "running":
+      return (
+        <span className="flex flex-col gap-0.5">
+          <span className="text-emerald-300">
+            running <span className="text-zinc-400">· pid {status.agent.pid}</span>
+          </span>
+          <code className="break-all text-zinc-300" title="command">
+            {[status.agent.command, ...status.agent.args].join(" ")}
+          </code>
+          <code className="break-all text-zinc-500" title="cwd">
+            {status.agent.cwd}
+          </code>
+        </span>
+      );
+    case "exited": {
+      const how =
+        status.code === null && status.signal === null
+          ? "while this page was away"
+          : status.signal
+            ? `signal ${status.signal}`
+            : `code ${status.code}`;
+      return (
+        <span className="text-zinc-300">
+          exited <span className={status.code === 0 ? "text-zinc-400" : "text-red-300"}>({how})</span>
+        </span>
+      );
+    }
+  }
+}
+
+const inputClass =
+  "w-full rounded border border-zinc-700 bg-zinc-900 px-2 py-1 text-xs text-zinc-100 placeholder:text-zinc-600 focus:border-sky-500 focus:outline-none";
+
+export function AgentControls() {
+  const store = useSessionStore();
+  const info = useSession((s) => s.info);
+  const status = useSession((s) => s.agent);
+  const agentError = useSession((s) => s.agentError);
+  const connected = useSession((s) => s.connection === "connected");
+  const [profile, setProfile] = useState<string>("");
+  const [cwd, setCwd] = useState("");
+  const [stopError, setStopError] = useState<RelayError>();
+
+  const chosen = profile || info?.defaultProfile || "";
+  const busy = status.state === "starting" || status.state === "running";
+
+  const start = () => {
+    setStopError(undefined);
+    void store.startAgent(chosen || undefined, cwd.trim() || undefined);
+  };
+  const stop = async () => setStopError(await store.stopAgent());
+
+  return (
+    <section className="flex flex-col gap-2 border-b border-zinc-800 p-3" aria-label="Agent">
+      <h2 className="text-xs font-semibold uppercase tracking-wider text-zinc-400">Agent</h2>
+      <label className="flex items-center gap-2 text-xs text-zinc-400">
+        <span className="w-14 shrink-0">profile</span>
+        <select
+          data-testid="profile-select"
+          className={inputClass}
+          value={chosen}
+          onChange={(e) => setProfile(e.target.value)}
+          disabled={busy || !info}
+        >
+          {(info?.profiles ?? []).map((p) => (
+            <option key={p.name} value={p.name}>
+              {p.name} — {[p.command.split("/").at(-1), ...p.args].join(" ")}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="flex items-center gap-2 text-xs text-zinc-400">
+        <span className="w-14 shrink-0">cwd</span>
+        <input
+          data-testid="cwd-input"
+          className={`${inputClass} font-mono`}
+          value={cwd}
+          onChange={(e) => setCwd(e.target.value)}
+          placeholder={info?.workspaceRoots[0] ?? "workspace root"}
+          disabled={busy}
+          spellCheck={false}
+        />
+      </label>
+      <div className="flex gap-2">
+        <button
+          type="button"
+          data-testid="start-agent"
+          onClick={start}
+          disabled={!connected || busy}
+          className="rounded bg-emerald-600 px-3 py-1 text-xs font-medium text-white hover:bg-emerald-500 disabled:cursor-not-allowed disabled:bg-zinc-800 disabled:text-zinc-500"
+        >
+          Start agent
+        </button>
+        <button
+          type="button"
+          data-testid="stop-agent"
+          onClick={() => void stop()}
+          disabled={!connected || status.state !== "running"}
+          className="rounded bg-zinc-700 px-3 py-1 text-xs font-medium text-zinc-100 hover:bg-red-600 disabled:cursor-not-allowed disabled:bg-zinc-800 disabled:text-zinc-500"
+        >
+          Stop agent
+        </button>
+      </div>
+      <div data-testid="agent-status" data-status={status.state} className="text-xs">
+        <StatusLine status={status} />
+      </div>
+      {agentError ? (
+        <p data-testid="agent-error" role="alert" className="break-words rounded bg-red-950/60 px-2 py-1 text-xs text-red-300">
+          {agentError.message}
+        </p>
+      ) : null}
+      {stopError ? (
+        <p role="alert" className="break-words rounded bg-red-950/60 px-2 py-1 text-xs text-red-300">
+          {stopError.message}
+        </p>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,25 @@
+/** Small display formatters shared by the panes. */
+
+const two = (n: number) => String(n).padStart(2, "0");
+
+/** HH:MM:SS.mmm in local time. */
+export function formatTime(ts: number): string {
+  const d = new Date(ts);
+  return `${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}.${String(d.getMilliseconds()).padStart(3, "0")}`;
+}
+
+export function formatLatency(ms: number | undefined): string {
+  if (ms === undefined) return "";
+  return ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(1)} ms`;
+}
+
+export function formatId(id: unknown): string {
+  if (id === undefined) return "";
+  return typeof id === "string" ? JSON.stringify(id) : String(id);
+}
+
+/** Pretty JSON for a parsed frame, the raw text for anything else. */
+export function prettyFrame(frame: { message?: unknown; raw: string; kind: string }): string {
+  if (frame.kind === "invalid" || frame.message === undefined) return frame.raw;
+  return JSON.stringify(frame.message, null, 2);
+}

@@ -1,0 +1,61 @@
+/**
+ * Frame templates for the raw composer. They are only starting points the user
+ * edits before sending; the foundation never sends anything by itself.
+ */
+import type { Frame } from "@/lib/frame";
+
+const pretty = (value: unknown): string => JSON.stringify(value, null, 2);
+
+export function initializeTemplate(id: number): string {
+  return pretty({
+    jsonrpc: "2.0",
+    id,
+    method: "initialize",
+    params: {
+      protocolVersion: 1,
+      clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+      clientInfo: { name: "acp-playground", version: "0.1.0" },
+    },
+  });
+}
+
+export function sessionNewTemplate(id: number, cwd: string): string {
+  return pretty({ jsonrpc: "2.0", id, method: "session/new", params: { cwd, mcpServers: [] } });
+}
+
+export function sessionPromptTemplate(id: number, sessionId: string | undefined, text = "Hello!"): string {
+  return pretty({
+    jsonrpc: "2.0",
+    id,
+    method: "session/prompt",
+    params: { sessionId: sessionId ?? "<sessionId from session/new>", prompt: [{ type: "text", text }] },
+  });
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;
+
+/** The first option a permission request offers, if any. */
+function firstOptionId(request: Frame): string | undefined {
+  const params = isObject(request.message) ? request.message.params : undefined;
+  const options = isObject(params) ? params.options : undefined;
+  const first: unknown = Array.isArray(options) ? options[0] : undefined;
+  return isObject(first) && typeof first.optionId === "string" ? first.optionId : undefined;
+}
+
+/** A plausible result for an agent->client request, to edit before sending. */
+function resultFor(request: Frame): unknown {
+  switch (request.method) {
+    case "session/request_permission": {
+      const optionId = firstOptionId(request);
+      return optionId ? { outcome: { outcome: "selected", optionId } } : { outcome: { outcome: "cancelled" } };
+    }
+    case "fs/read_text_file":
+      return { content: "" };
+    default:
+      return {};
+  }
+}
+
+export function responseTemplate(request: Frame): string {
+  return pretty({ jsonrpc: "2.0", id: request.id ?? null, result: resultFor(request) });
+}

@@ -1,0 +1,74 @@
+import { describe, expect, it } from "vitest";
+import { LineSplitter } from "./ndjson";
+
+const bytes = (s: string) => new TextEncoder().encode(s);
+
+describe("LineSplitter", () => {
+  it("buffers a partial line across chunks", () => {
+    const s = new LineSplitter();
+    expect(s.push(bytes('{"a":'))).toEqual([]);
+    expect(s.push(bytes("1"))).toEqual([]);
+    expect(s.push(bytes("}\n"))).toEqual([{ type: "line", text: '{"a":1}' }]);
+  });
+
+  it("splits many lines in one chunk and keeps the tail", () => {
+    const s = new LineSplitter();
+    expect(s.push(bytes("a\nb\nc\nd"))).toEqual([
+      { type: "line", text: "a" },
+      { type: "line", text: "b" },
+      { type: "line", text: "c" },
+    ]);
+    expect(s.push(bytes("e\n"))).toEqual([{ type: "line", text: "de" }]);
+  });
+
+  it("does not split a multi-byte character cut between chunks", () => {
+    const s = new LineSplitter();
+    const all = bytes("héllo ✓\n");
+    expect(s.push(all.subarray(0, 2))).toEqual([]);
+    expect(s.push(all.subarray(2, 9))).toEqual([]);
+    expect(s.push(all.subarray(9))).toEqual([{ type: "line", text: "héllo ✓" }]);
+  });
+
+  it("strips CR of CRLF and skips empty lines", () => {
+    const s = new LineSplitter();
+    expect(s.push(bytes("x\r\n\n\ny\n"))).toEqual([
+      { type: "line", text: "x" },
+      { type: "line", text: "y" },
+    ]);
+  });
+
+  it("drops an over-long line, reports its size and goes on", () => {
+    const s = new LineSplitter(10);
+    const events = [...s.push(bytes("0123456789abc")), ...s.push(bytes("def\nok\n"))];
+    expect(events).toEqual([
+      { type: "oversize", bytes: 16, preview: "0123456789abc" },
+      { type: "line", text: "ok" },
+    ]);
+  });
+
+  it("keeps a preview of an over-long line that grew across chunks", () => {
+    const s = new LineSplitter(8);
+    expect(s.push(bytes("abcdef"))).toEqual([]);
+    expect(s.push(bytes("ghij\n"))).toEqual([{ type: "oversize", bytes: 10, preview: "abcdefghij" }]);
+  });
+
+  it("accepts a line of exactly the maximum", () => {
+    const s = new LineSplitter(4);
+    expect(s.push(bytes("abcd\n"))).toEqual([{ type: "line", text: "abcd" }]);
+  });
+
+  it("flushes a last line without newline at end of stream", () => {
+    const s = new LineSplitter();
+    s.push(bytes("tail"));
+    expect(s.end()).toEqual([{ type: "line", text: "tail" }]);
+    expect(s.end()).toEqual([]);
+  });
+
+  it("copes with 10,000 lines in one chunk", () => {
+    const s = new LineSplitter();
+    const chunk = Array.from({ length: 10_000 }, (_, i) => `{"i":${i}}`).join("\n") + "\n";
+    const events = s.push(bytes(chunk));
+    expect(events).toHaveLength(10_000);
+    expect(events[9_999]).toEqual({ type: "line", text: '{"i":9999}' });
+  });
+});

@@ -1,0 +1,163 @@
+/**
+ * Test harness: a relay (without Next pages) on 127.0.0.1:0 and socket.io
+ * clients that collect frames and wait on them, never on fixed sleeps.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { io, type Socket } from "socket.io-client";
+import type { Frame } from "../lib/frame";
+import type { AgentInfo, ClientToServerEvents, ExitEvent, ServerToClientEvents } from "../lib/wire";
+import { createAppServer, type AppServer } from "../server/app-server";
+import { loadConfig, type ServerConfig } from "../server/config";
+
+export interface TestRelay {
+  url: string;
+  config: ServerConfig;
+  server: AppServer;
+  close(): Promise<void>;
+}
+
+export async function startTestRelay(overrides: Partial<ServerConfig> = {}, cwd = process.cwd()): Promise<TestRelay> {
+  const config: ServerConfig = {
+    ...loadConfig({ ACP_PLAYGROUND_TOKEN: "test-token" }, cwd),
+    port: 0,
+    ...overrides,
+  };
+  const server = createAppServer(config);
+  await new Promise<void>((resolve) => server.http.listen(0, "127.0.0.1", resolve));
+  const { port } = server.http.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, config, server, close: () => server.close() };
+}
+
+type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+/** A relay client that keeps everything it is sent. */
+export class TestClient {
+  readonly socket: ClientSocket;
+  readonly frames: Frame[] = [];
+  readonly stderr: string[] = [];
+  readonly exits: ExitEvent[] = [];
+  clientId?: string;
+  private waiters = new Set<() => void>();
+
+  constructor(url: string, auth: Record<string, unknown>, extra: Parameters<typeof io>[1] = {}) {
+    this.socket = io(url, { auth, transports: ["websocket"], reconnection: false, forceNew: true, ...extra });
+    this.socket.on("frames", (frames) => {
+      this.frames.push(...frames);
+      this.notify();
+    });
+    this.socket.on("relay:hello", (e) => (this.clientId = e.clientId));
+    this.socket.on("agent:stderr", (e) => {
+      this.stderr.push(e.text);
+      this.notify();
+    });
+    this.socket.on("agent:exit", (e) => {
+      this.exits.push(e);
+      this.notify();
+    });
+  }
+
+  private notify(): void {
+    for (const w of this.waiters) w();
+  }
+
+  connected(): Promise<void> {
+    if (this.socket.connected) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      this.socket.once("connect", () => resolve());
+      this.socket.once("connect_error", reject);
+    });
+  }
+
+  /** Resolves once `check` returns a value, re-checked on every event. */
+  waitFor<T>(check: () => T | undefined | false, what: string, timeoutMs = 30_000): Promise<T> {
+    return new Promise((resolve, reject) => {
+      const attempt = () => {
+        const value = check();
+        if (value !== undefined && value !== false) {
+          cleanup();
+          resolve(value);
+        }
+      };
+      const timer = setTimeout(() => {
+        cleanup();
+        reject(new Error(`timed out waiting for ${what}; last frames:\n${this.frames.slice(-5).map((f) => f.raw.slice(0, 300)).join("\n")}`));
+      }, timeoutMs);
+      const cleanup = () => {
+        clearTimeout(timer);
+        this.waiters.delete(attempt);
+      };
+      this.waiters.add(attempt);
+      attempt();
+    });
+  }
+
+  frame(pred: (f: Frame) => boolean, what: string, timeoutMs?: number): Promise<Frame> {
+    return this.waitFor(() => this.frames.find(pred), what, timeoutMs);
+  }
+
+  response(id: number | string, timeoutMs?: number): Promise<Frame> {
+    return this.frame((f) => f.dir === "from-agent" && f.kind === "response" && f.id === id, `response ${id}`, timeoutMs);
+  }
+
+  emit<E extends keyof ClientToServerEvents>(event: E, payload: unknown): Promise<any> {
+    return (this.socket as unknown as Socket).timeout(60_000).emitWithAck(event, payload);
+  }
+
+  async start(payload: Record<string, unknown> = {}): Promise<AgentInfo> {
+    const ack = await this.emit("agent:start", payload);
+    if (!ack.ok) throw new Error(`agent:start failed: ${ack.error.message}`);
+    return ack.agent as AgentInfo;
+  }
+
+  async send(frame: unknown): Promise<number> {
+    const ack = await this.emit("agent:send", { frame });
+    if (!ack.ok) throw new Error(`agent:send failed: ${ack.error.message}`);
+    return ack.seq as number;
+  }
+
+  close(): void {
+    this.socket.close();
+  }
+}
+
+/** Pids of a process and all its descendants, from /proc. */
+export function processTree(root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (fields[0] === "Z") continue;
+      const ppid = Number(fields[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // exited meanwhile
+    }
+  }
+  const out: number[] = [];
+  const walk = (pid: number) => {
+    out.push(pid);
+    for (const c of children.get(pid) ?? []) walk(c);
+  };
+  walk(root);
+  return out;
+}
+
+export function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
+  } catch {
+    return false;
+  }
+}
+
+export async function waitUntil(check: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
