@@ -102,7 +102,6 @@ describe("relay with the real Gemini CLI", () => {
       "session/new",
       "session/prompt",
     ]);
-    await c.waitFor(() => c.stderr.join("").length > 0, "stderr from the agent");
   });
 
   it("forwards session/request_permission to the browser, which answers it", async () => {
