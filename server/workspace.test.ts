@@ -1,0 +1,43 @@
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { isInside, resolveCwd } from "./workspace";
+
+const base = realpathSync(mkdtempSync(path.join(tmpdir(), "acp-confine-")));
+const root = path.join(base, "root");
+const outside = path.join(base, "outside");
+mkdirSync(path.join(root, "sub"), { recursive: true });
+mkdirSync(outside);
+writeFileSync(path.join(root, "file.txt"), "x");
+symlinkSync(outside, path.join(root, "escape"));
+symlinkSync(path.join(root, "sub"), path.join(root, "inner-link"));
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+describe("isInside", () => {
+  it("is path-aware, not a string prefix test", () => {
+    expect(isInside("/a/b", "/a/b")).toBe(true);
+    expect(isInside("/a/b", "/a/b/c")).toBe(true);
+    expect(isInside("/a/b", "/a/bc")).toBe(false);
+    expect(isInside("/a/b", "/a")).toBe(false);
+  });
+});
+
+describe("resolveCwd", () => {
+  it("defaults to the first root and resolves relative paths inside it", async () => {
+    expect(await resolveCwd(undefined, [root])).toBe(root);
+    expect(await resolveCwd("sub", [root])).toBe(path.join(root, "sub"));
+    expect(await resolveCwd("inner-link", [root])).toBe(path.join(root, "sub"));
+  });
+
+  it("refuses paths outside the roots: absolute, .., and symlinks out", async () => {
+    for (const p of [outside, "..", "../outside", "sub/../..", "escape"]) {
+      expect(await resolveCwd(p, [root])).toMatchObject({ code: "bad_cwd" });
+    }
+  });
+
+  it("refuses missing directories and files", async () => {
+    expect(await resolveCwd("nope", [root])).toMatchObject({ code: "bad_cwd", message: expect.stringMatching(/no such directory/) });
+    expect(await resolveCwd("file.txt", [root])).toMatchObject({ code: "bad_cwd", message: expect.stringMatching(/not a directory/) });
+  });
+});

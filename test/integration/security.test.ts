@@ -1,0 +1,93 @@
+/** The relay's trust boundary: token, Origin, Host, profiles. Refused means nothing spawned. */
+import { request } from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestRelay, TestClient, type TestRelay } from "../relay-harness";
+
+let relay: TestRelay;
+beforeAll(async () => {
+  relay = await startTestRelay({ profiles: { echo: { command: process.execPath, args: ["-e", "setInterval(()=>{},1e3)"], env: {} } } });
+});
+afterAll(async () => {
+  await relay.close();
+});
+
+async function refused(auth: Record<string, unknown>, headers: Record<string, string> = {}, transport = "websocket") {
+  const c = new TestClient(relay.url, auth, { transports: [transport as "websocket"], extraHeaders: headers });
+  try {
+    await c.connected();
+    return undefined;
+  } catch (err) {
+    return (err as Error).message;
+  } finally {
+    c.close();
+  }
+}
+
+function get(path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${relay.url}${path}`, { headers }, (res) => {
+      let body = "";
+      res.on("data", (d) => (body += d));
+      res.on("end", () => resolve({ status: res.statusCode!, body }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+describe("socket handshake", () => {
+  it("refuses a missing or wrong token with 'unauthorized'", async () => {
+    expect(await refused({})).toBe("unauthorized");
+    expect(await refused({ token: "wrong" })).toBe("unauthorized");
+    expect(await refused({ token: "test-token".slice(0, -1) })).toBe("unauthorized");
+    expect(await refused({ token: 42 })).toBe("unauthorized");
+    expect(relay.server.relay.sessions.size).toBe(0);
+  });
+
+  it("refuses a foreign Origin and a non-loopback Host, even with the token", async () => {
+    expect(await refused({ token: "test-token" }, { Origin: "http://evil.example" })).toBe("websocket error");
+    expect(await refused({ token: "test-token" }, { Origin: "http://evil.example" }, "polling")).toBe("xhr poll error");
+    expect(await refused({ token: "test-token" }, { Host: "evil.example:80" })).toBe("websocket error");
+    // Node's polling transport cannot set Host: send the handshake request by hand.
+    const poll = "/socket.io/?EIO=4&transport=polling";
+    expect((await get(poll)).status).toBe(200);
+    expect((await get(poll, { Host: "evil.example" })).status).toBe(403);
+    expect((await get(poll, { Origin: "http://evil.example" })).status).toBe(403);
+    expect(relay.server.relay.sessions.size).toBe(0);
+  });
+
+  it("accepts the right token from the server's own origin", async () => {
+    const origin = relay.url;
+    expect(await refused({ token: "test-token" }, { Origin: origin })).toBeUndefined();
+  });
+
+  it("refuses an unknown profile: the browser can never name a command", async () => {
+    const c = new TestClient(relay.url, { token: "test-token" });
+    await c.connected();
+    expect(await c.emit("agent:start", { profile: "../../bin/sh" })).toMatchObject({ ok: false, error: { code: "unknown_profile" } });
+    expect(await c.emit("agent:start", { profile: "echo", command: "/bin/sh" })).toMatchObject({ ok: false, error: { code: "invalid_payload" } });
+    expect(await c.emit("agent:start", { profile: "echo", options: { args: ["-c", "id"] } })).toMatchObject({
+      ok: false,
+      error: { code: "invalid_payload", message: 'profile "echo" has no option "args"' },
+    });
+    expect(await c.emit("agent:start", { profile: "gemini", options: { model: "x; rm -rf /" } })).toMatchObject({ ok: false });
+    c.close();
+  });
+});
+
+describe("HTTP API", () => {
+  it("needs the bearer token", async () => {
+    expect((await get("/api/info")).status).toBe(401);
+    expect((await get("/api/info", { Authorization: "Bearer nope" })).status).toBe(401);
+    const ok = await get("/api/info", { Authorization: "Bearer test-token" });
+    expect(ok.status).toBe(200);
+    expect(JSON.parse(ok.body).profiles.map((p: { name: string }) => p.name)).toEqual(["gemini", "echo"]);
+    expect(ok.body).not.toContain("GEMINI_API_KEY");
+  });
+
+  it("refuses foreign Host and Origin before anything else", async () => {
+    expect((await get("/api/info", { Authorization: "Bearer test-token", Host: "evil.example" })).status).toBe(403);
+    expect((await get("/", { Host: "rebind.example:3000" })).status).toBe(403);
+    expect((await get("/api/info", { Authorization: "Bearer test-token", Origin: "http://evil.example" })).status).toBe(403);
+  });
+});
