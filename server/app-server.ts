@@ -47,3 +47,22 @@ export function createAppServer(config: ServerConfig, pageHandler?: RequestHandl
     },
   };
 }
+
+/** SIGINT / SIGTERM: stop every agent (whole process groups), then exit. */
+export function exitOnSignals(server: AppServer): void {
+  let closing = false;
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (closing) return;
+    closing = true;
+    console.log(`${signal}: stopping agents...`);
+    server.close().then(
+      () => process.exit(0),
+      (err: Error) => {
+        console.error(err);
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGINT", shutdown);
+  process.on("SIGTERM", shutdown);
+}

@@ -5,7 +5,7 @@
 import next from "next";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createAppServer } from "./app-server";
+import { createAppServer, exitOnSignals } from "./app-server";
 import { ConfigError, loadConfig } from "./config";
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -27,21 +27,7 @@ async function main(): Promise<void> {
   const shownHost = config.host.includes(":") ? `[${config.host}]` : config.host;
   console.log(`ACP Playground is running. Open:\n\n  http://${shownHost}:${port}/?token=${config.token}\n`);
 
-  let closing = false;
-  const shutdown = (signal: string) => {
-    if (closing) return;
-    closing = true;
-    console.log(`${signal}: stopping agents...`);
-    server.close().then(
-      () => process.exit(0),
-      (err: Error) => {
-        console.error(err);
-        process.exit(1);
-      },
-    );
-  };
-  process.on("SIGINT", () => shutdown("SIGINT"));
-  process.on("SIGTERM", () => shutdown("SIGTERM"));
+  exitOnSignals(server);
 }
 
 main().catch((err: Error) => {
