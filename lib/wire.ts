@@ -29,6 +29,8 @@ export interface AgentInfo {
   command: string;
   args: string[];
   cwd: string;
+  /** The transcript this agent is being recorded to. */
+  transcriptId?: string;
 }
 
 export interface ProfileSummary {

@@ -41,6 +41,7 @@ function spawnFailure(command: string, err: NodeJS.ErrnoException): RelayError {
 export class AgentProcess {
   private stopping?: Promise<void>;
   private exited = false;
+  private closed!: Promise<void>;
 
   private constructor(
     private readonly child: ResultPromise,
@@ -88,11 +89,16 @@ export class AgentProcess {
     // EPIPE when the agent has gone: its exit is reported separately.
     this.child.stdin!.on("error", () => {});
     // The leader is gone; make sure no re-launched worker outlives it.
-    this.child.once("exit", () => void this.stop().catch(() => {}));
+    this.child.once("exit", () => {
+      this.stopping ??= stopGroup(this.pid, this.spec.killGraceMs).catch(() => {});
+    });
     // 'close' comes after the exit and after stdout is drained.
-    this.child.once("close", (code: number | null, signal: NodeJS.Signals | null) => {
-      this.exited = true;
-      events.onExit(code, signal);
+    this.closed = new Promise((resolve) => {
+      this.child.once("close", (code: number | null, signal: NodeJS.Signals | null) => {
+        this.exited = true;
+        events.onExit(code, signal);
+        resolve();
+      });
     });
   }
 
@@ -108,12 +114,16 @@ export class AgentProcess {
     return true;
   }
 
-  /** Closes stdin, then SIGTERM / SIGKILL to the whole group until no member is left. */
-  stop(): Promise<void> {
+  /**
+   * Closes stdin, then SIGTERM / SIGKILL to the whole group until no member is
+   * left; resolves once the exit has been reported.
+   */
+  async stop(): Promise<void> {
     this.stopping ??= (async () => {
       this.child.stdin?.end();
       await stopGroup(this.pid, this.spec.killGraceMs);
     })();
-    return this.stopping;
+    await this.stopping;
+    await this.closed;
   }
 }

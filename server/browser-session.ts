@@ -4,6 +4,7 @@
  */
 import type { Socket } from "socket.io";
 import type { Frame } from "../lib/frame";
+import { secretsFromEnv } from "../lib/redact";
 import { FrameSequencer } from "../lib/frame-sequencer";
 import type {
   Ack,
@@ -17,6 +18,8 @@ import type {
 import { AgentProcess, SpawnError } from "./agent-process";
 import type { ServerConfig } from "./config";
 import type { Profiles } from "./profiles";
+import { TranscriptRecorder } from "./transcript-recorder";
+import type { TranscriptStore } from "./transcript-store";
 import { resolveCwd } from "./workspace";
 
 export type RelaySocket = Socket<ClientToServerEvents, ServerToClientEvents>;
@@ -37,11 +40,13 @@ export class BrowserSession {
   private flushScheduled = false;
   private socket?: RelaySocket;
   private graceTimer?: NodeJS.Timeout;
+  private recorder?: TranscriptRecorder;
 
   constructor(
     readonly clientId: string,
     private readonly config: ServerConfig,
     private readonly profiles: Profiles,
+    private readonly transcripts: TranscriptStore,
     /** Called once this session holds nothing worth keeping. */
     private readonly onDisposed: (session: BrowserSession) => void,
   ) {}
@@ -100,7 +105,14 @@ export class BrowserSession {
       this.sequencer = new FrameSequencer();
       this.log = [];
       this.stderr = [];
-      const process = await AgentProcess.spawn(
+      const recorder = new TranscriptRecorder(
+        this.transcripts,
+        { profile, command: launch.command, args: launch.args, cwd, options: payload.options },
+        secretsFromEnv({ ...globalThis.process.env, ...launch.env }),
+      );
+      let process: AgentProcess;
+      try {
+        process = await AgentProcess.spawn(
         { ...launch, cwd, maxLineBytes: this.config.maxLineBytes, killGraceMs: this.config.killGraceMs },
         {
           onLine: (event) =>
@@ -116,19 +128,29 @@ export class BrowserSession {
           onStderr: (text) => {
             const event = { ts: Date.now(), text };
             this.stderr.push(event);
+            recorder.stderr(event.ts, text);
             if (this.stderr.length > STDERR_KEPT) this.stderr.splice(0, this.stderr.length - STDERR_KEPT);
             this.socket?.emit("agent:stderr", event);
           },
           onExit: (code, signal) => {
             this.flush();
             if (this.process === process) this.process = undefined;
+            recorder.lifecycle({ event: "exited", code, signal });
+            recorder.close();
             this.socket?.emit("agent:exit", { code, signal });
             if (!this.socket && !this.graceTimer) this.dispose();
           },
         },
-      );
+        );
+      } catch (err) {
+        if (err instanceof SpawnError) recorder.lifecycle({ event: "error", message: err.message });
+        recorder.close();
+        throw err;
+      }
+      this.recorder = recorder;
+      recorder.lifecycle({ event: "spawned", pid: process.pid });
       this.process = process;
-      this.agent = { profile, pid: process.pid, command: launch.command, args: launch.args, cwd };
+      this.agent = { profile, pid: process.pid, command: launch.command, args: launch.args, cwd, transcriptId: recorder.id };
       this.socket?.emit("agent:started", this.agent);
       return { ok: true, agent: this.agent };
     } catch (err) {
@@ -156,10 +178,12 @@ export class BrowserSession {
   }
 
   async stop(): Promise<void> {
+    if (this.process?.running) this.recorder?.lifecycle({ event: "stopping" });
     await this.process?.stop();
   }
 
   private queue(frame: Frame): void {
+    this.recorder?.frame(frame);
     this.log.push(frame);
     // Trim in batches so the hot path stays O(1) amortised.
     if (this.log.length > this.config.replayFrames * 1.1) this.log.splice(0, this.log.length - this.config.replayFrames);

@@ -31,6 +31,8 @@ export interface ServerConfig {
   maxLineBytes: number;
   /** Frames kept per agent for re-attaching clients. */
   replayFrames: number;
+  /** Where transcripts are kept (ACP_PLAYGROUND_DATA). */
+  dataDir: string;
   /** Explicit gemini binary (GEMINI_BIN or the config file's geminiBin). */
   geminiBin?: string;
 }
@@ -134,6 +136,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
     killGraceMs: intFrom(env, "ACP_PLAYGROUND_KILL_GRACE_MS", 3_000),
     maxLineBytes: intFrom(env, "ACP_PLAYGROUND_MAX_LINE_BYTES", DEFAULT_MAX_LINE_BYTES, 1024),
     replayFrames: intFrom(env, "ACP_PLAYGROUND_REPLAY_FRAMES", 100_000, 1),
+    dataDir: path.resolve(cwd, env.ACP_PLAYGROUND_DATA || "data"),
     geminiBin,
   };
 }

@@ -8,6 +8,7 @@ import { parseEmptyPayload, parseSendPayload, parseStartPayload, type Ack, type 
 import { BrowserSession, type RelaySocket } from "./browser-session";
 import type { ServerConfig } from "./config";
 import { Profiles } from "./profiles";
+import { TranscriptStore } from "./transcript-store";
 import { refuseRequest, tokenMatches } from "./security";
 import { VERSION } from "./version";
 
@@ -28,6 +29,7 @@ export interface Relay {
   io: Server<ClientToServerEvents, ServerToClientEvents>;
   sessions: Map<string, BrowserSession>;
   profiles: Profiles;
+  transcripts: TranscriptStore;
   info(): RelayInfo;
   /** Stops every agent and closes the socket server. */
   close(): Promise<void>;
@@ -37,6 +39,7 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
   const profiles = new Profiles(config);
   profiles.prime();
   const sessions = new Map<string, BrowserSession>();
+  const transcripts = new TranscriptStore(config.dataDir);
   const io = new Server<ClientToServerEvents, ServerToClientEvents>(httpServer, {
     serveClient: false,
     // A frame may be as long as an agent line, plus the envelope.
@@ -74,7 +77,7 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
     }
     const reattached = session !== undefined;
     if (!session) {
-      session = new BrowserSession(clientId, config, profiles, (s) => {
+      session = new BrowserSession(clientId, config, profiles, transcripts, (s) => {
         if (sessions.get(s.clientId) === s) sessions.delete(s.clientId);
       });
       sessions.set(clientId, session);
@@ -124,6 +127,7 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
     io,
     sessions,
     profiles,
+    transcripts,
     info,
     async close() {
       await Promise.allSettled([...sessions.values()].map((s) => s.stop()));

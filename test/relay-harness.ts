@@ -2,7 +2,9 @@
  * Test harness: a relay (without Next pages) on 127.0.0.1:0 and socket.io
  * clients that collect frames and wait on them, never on fixed sleeps.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import type { AddressInfo } from "node:net";
 import { io, type Socket } from "socket.io-client";
 import type { Frame } from "../lib/frame";
@@ -19,14 +21,22 @@ export interface TestRelay {
 
 export async function startTestRelay(overrides: Partial<ServerConfig> = {}, cwd = process.cwd()): Promise<TestRelay> {
   const config: ServerConfig = {
-    ...loadConfig({ ACP_PLAYGROUND_TOKEN: "test-token" }, cwd),
+    ...loadConfig({ ACP_PLAYGROUND_TOKEN: "test-token", ACP_PLAYGROUND_DATA: mkdtempSync(path.join(tmpdir(), "acp-data-")) }, cwd),
     port: 0,
     ...overrides,
   };
   const server = createAppServer(config);
   await new Promise<void>((resolve) => server.http.listen(0, "127.0.0.1", resolve));
   const { port } = server.http.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, config, server, close: () => server.close() };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    config,
+    server,
+    close: async () => {
+      await server.close();
+      rmSync(config.dataDir, { recursive: true, force: true });
+    },
+  };
 }
 
 type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;

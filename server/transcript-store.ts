@@ -1,0 +1,151 @@
+/**
+ * The embedded transcript store: one JSONL file per transcript plus a small
+ * meta file (title, counts, share token) under ACP_PLAYGROUND_DATA/transcripts.
+ */
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { countTurns, parseTranscript, serialize, TranscriptError, type TranscriptHeader } from "../lib/transcript";
+
+export interface TranscriptMeta {
+  id: string;
+  title: string;
+  createdAt: string;
+  profile: string;
+  agentName?: string;
+  turns: number;
+  frames: number;
+  bytes: number;
+  redactions: number;
+  /** True while an agent is writing it. */
+  recording: boolean;
+  shareToken: string;
+}
+
+const ID = /^[A-Za-z0-9_-]{1,80}$/;
+
+export class TranscriptStore {
+  readonly dir: string;
+  /** Ids being written by a live recorder in this process. */
+  readonly live = new Set<string>();
+
+  constructor(dataDir: string) {
+    this.dir = path.join(dataDir, "transcripts");
+    mkdirSync(this.dir, { recursive: true });
+  }
+
+  static isId(id: string): boolean {
+    return ID.test(id);
+  }
+
+  newId(date = new Date()): string {
+    const stamp = date.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
+    return `${stamp}-${randomBytes(4).toString("hex")}`;
+  }
+
+  file(id: string): string {
+    if (!TranscriptStore.isId(id)) throw new Error(`bad transcript id: ${id}`);
+    return path.join(this.dir, `${id}.jsonl`);
+  }
+
+  private metaFile(id: string): string {
+    return path.join(this.dir, `${id}.meta.json`);
+  }
+
+  exists(id: string): boolean {
+    return TranscriptStore.isId(id) && existsSync(this.file(id));
+  }
+
+  writeMeta(meta: TranscriptMeta): void {
+    const target = this.metaFile(meta.id);
+    writeFileSync(`${target}.tmp`, JSON.stringify(meta, null, 2));
+    renameSync(`${target}.tmp`, target);
+  }
+
+  /** Rebuilds the meta of a file from its content (after a crash, or for an import). */
+  private scan(id: string, previous?: TranscriptMeta): TranscriptMeta {
+    const text = readFileSync(this.file(id), "utf8");
+    const t = parseTranscript(text);
+    const info = t.events.find((e) => e.type === "agent-info");
+    const agentName = (info?.type === "agent-info" && (info.agentInfo as { name?: string } | undefined)?.name) || undefined;
+    return {
+      id,
+      title: previous?.title ?? t.header.title ?? `${t.header.agent.profile} ${t.header.createdAt.slice(0, 19).replace("T", " ")}`,
+      createdAt: t.header.createdAt,
+      profile: t.header.agent.profile,
+      agentName,
+      turns: countTurns(t.frames),
+      frames: t.frames.length,
+      bytes: Buffer.byteLength(text),
+      redactions: t.redactions,
+      recording: false,
+      shareToken: previous?.shareToken ?? randomBytes(18).toString("base64url"),
+    };
+  }
+
+  meta(id: string): TranscriptMeta | undefined {
+    if (!this.exists(id)) return undefined;
+    let meta: TranscriptMeta | undefined;
+    try {
+      meta = JSON.parse(readFileSync(this.metaFile(id), "utf8")) as TranscriptMeta;
+    } catch {
+      meta = undefined;
+    }
+    if (meta && (!meta.recording || this.live.has(id))) {
+      return this.live.has(id) ? { ...meta, bytes: statSync(this.file(id)).size } : meta;
+    }
+    // Missing meta, or a recording whose writer is gone (crash): recount.
+    try {
+      const fresh = this.scan(id, meta);
+      this.writeMeta(fresh);
+      return fresh;
+    } catch {
+      return undefined;
+    }
+  }
+
+  list(): TranscriptMeta[] {
+    return readdirSync(this.dir)
+      .filter((f) => f.endsWith(".jsonl"))
+      .map((f) => this.meta(f.slice(0, -".jsonl".length)))
+      .filter((m): m is TranscriptMeta => m !== undefined)
+      .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  }
+
+  /** The JSONL, with the current title in its header. */
+  read(id: string): string | undefined {
+    const meta = this.meta(id);
+    if (!meta) return undefined;
+    const text = readFileSync(this.file(id), "utf8");
+    const nl = text.indexOf("\n");
+    const header = JSON.parse(nl === -1 ? text : text.slice(0, nl)) as TranscriptHeader;
+    return serialize({ ...header, title: meta.title }) + (nl === -1 ? "" : text.slice(nl + 1));
+  }
+
+  rename(id: string, title: string): TranscriptMeta | undefined {
+    const meta = this.meta(id);
+    if (!meta) return undefined;
+    const next = { ...meta, title };
+    this.writeMeta(next);
+    return next;
+  }
+
+  delete(id: string): boolean {
+    if (!this.exists(id) || this.live.has(id)) return false;
+    rmSync(this.file(id), { force: true });
+    rmSync(this.metaFile(id), { force: true });
+    return true;
+  }
+
+  /** Validates a whole file first: an invalid one is refused and nothing is stored. */
+  import(text: string): TranscriptMeta {
+    const parsed = parseTranscript(text); // throws TranscriptError naming the line
+    if (parsed.truncated) throw new TranscriptError(text.split("\n").length, "the last line is cut off");
+    const id = this.newId();
+    const body = text.endsWith("\n") ? text : `${text}\n`;
+    writeFileSync(this.file(id), body);
+    const meta = this.scan(id);
+    this.writeMeta(meta);
+    return meta;
+  }
+}
