@@ -5,14 +5,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { ServerConfig } from "./config";
 import { createRelay, type Relay } from "./relay";
-import { bearerToken, refuseRequest, tokenMatches } from "./security";
+import { handleApi, sendJson } from "./http-api";
+import { refuseRequest } from "./security";
 
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
-
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" });
-  res.end(JSON.stringify(body));
-}
 
 export interface AppServer {
   http: Server;
@@ -27,11 +23,11 @@ export function createAppServer(config: ServerConfig, pageHandler?: RequestHandl
     if (refused) return sendJson(res, 403, { error: { code: "forbidden", message: refused } });
     const url = new URL(req.url ?? "/", "http://placeholder");
     if (url.pathname === "/api" || url.pathname.startsWith("/api/")) {
-      if (!tokenMatches(bearerToken(req), config.token)) {
-        return sendJson(res, 401, { error: { code: "unauthorized", message: "unauthorized" } });
-      }
-      if (req.method === "GET" && url.pathname === "/api/info") return sendJson(res, 200, relay!.info());
-      return sendJson(res, 404, { error: { code: "not_found", message: `no route: ${req.method} ${url.pathname}` } });
+      handleApi(req, res, url, relay!, config.token).catch((err: Error) => {
+        if (!res.headersSent) sendJson(res, 500, { error: { code: "internal", message: err.message } });
+        else res.destroy();
+      });
+      return;
     }
     if (!pageHandler) return sendJson(res, 404, { error: { code: "not_found", message: "no pages in this server" } });
     void pageHandler(req, res);
