@@ -12,7 +12,7 @@ export const KIND_STYLE: Record<FrameKind, string> = {
 };
 
 /** Column template shared with the header row in FrameLog. */
-export const FRAME_GRID = "grid grid-cols-[1.25rem_3.5rem_6.25rem_6.5rem_minmax(7rem,13rem)_3.5rem_5.5rem_minmax(0,1fr)] gap-x-2";
+export const FRAME_GRID = "grid grid-cols-[1.25rem_3.5rem_6.25rem_6.5rem_minmax(7rem,13rem)_3.5rem_5.5rem_minmax(0,1fr)] gap-x-3";
 
 /** A JSON-RPC error object inside a response, summarised. */
 function rpcError(frame: Frame): string | undefined {
@@ -71,7 +71,7 @@ export const FrameRow = memo(function FrameRow({ frame, expanded, onToggle }: Pr
         </span>
       </button>
       {expanded ? (
-        <pre className="max-h-[28rem] overflow-auto whitespace-pre-wrap break-all border-t border-zinc-800 bg-zinc-950 px-4 py-2 font-mono text-xs text-zinc-200">
+        <pre className="max-h-96 overflow-auto whitespace-pre-wrap break-all border-t border-zinc-800 bg-zinc-950 px-4 py-2 font-mono text-xs text-zinc-200">
           {prettyFrame(frame)}
         </pre>
       ) : null}

@@ -1,0 +1,5 @@
+import { Playground } from "@/components/Playground";
+
+export default function Page() {
+  return <Playground />;
+}

@@ -1,0 +1,35 @@
+"use client";
+/** Relay connection state, shown in the header. */
+import type { ConnectionState } from "./session-store";
+import { useSession } from "./use-session";
+
+const LABEL: Record<ConnectionState, [string, string]> = {
+  idle: ["starting", "bg-zinc-500"],
+  "no-token": ["no token", "bg-red-500"],
+  connecting: ["connecting…", "bg-amber-400"],
+  connected: ["connected", "bg-emerald-400"],
+  disconnected: ["reconnecting…", "bg-amber-400"],
+  unauthorized: ["refused", "bg-red-500"],
+};
+
+export function ConnectionBadge() {
+  const connection = useSession((s) => s.connection);
+  const error = useSession((s) => s.connectionError);
+  const version = useSession((s) => s.info?.version);
+  const clientId = useSession((s) => s.clientId);
+  const [label, dot] = LABEL[connection];
+  return (
+    <div className="flex items-center gap-3 text-xs text-zinc-400">
+      {version ? <span className="text-zinc-600">relay {version}</span> : null}
+      {clientId ? (
+        <span className="hidden font-mono text-zinc-600 md:inline" title="clientId">
+          {clientId.slice(0, 8)}
+        </span>
+      ) : null}
+      <span data-testid="connection" data-state={connection} className="flex items-center gap-1.5" title={error}>
+        <span className={`h-2 w-2 rounded-full ${dot}`} />
+        {label}
+      </span>
+    </div>
+  );
+}

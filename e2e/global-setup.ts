@@ -1,0 +1,125 @@
+/**
+ * Starts what `npm start` starts, offline: the fake Gemini API (in-process), a
+ * throw-away HOME for the Gemini CLI, and `node --import tsx server/index.ts`
+ * on a free port with a temp workspace root. Tests read the printed URL from
+ * E2E_URL. The returned function is the global teardown.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { startFakeGeminiApi } from "../test/fake-gemini/server";
+import { makeGeminiHome } from "../test/gemini-home";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+// The trailing whitespace proves the token is complete.
+const URL_LINE = /(http:\/\/\S+\/\?token=\S+)\s/;
+const STARTUP_MS = 90_000;
+
+function waitForUrl(child: ChildProcess, output: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => fail(new Error(`server printed no URL within ${STARTUP_MS} ms`)), STARTUP_MS);
+    let seen = "";
+    const onData = (chunk: Buffer) => {
+      // Accumulate: the line may arrive split across chunks.
+      seen += chunk.toString("utf8");
+      const match = URL_LINE.exec(seen);
+      if (match?.[1]) done(match[1]);
+    };
+    const onExit = (code: number | null, signal: string | null) =>
+      fail(new Error(`server exited before printing its URL (code ${code}, signal ${signal})`));
+    function cleanup() {
+      clearTimeout(timer);
+      child.stdout?.off("data", onData);
+      child.off("exit", onExit);
+    }
+    function done(url: string) {
+      cleanup();
+      resolve(url);
+    }
+    function fail(err: Error) {
+      cleanup();
+      reject(new Error(`${err.message}\n--- server output ---\n${output.join("")}`));
+    }
+    child.stdout?.on("data", onData);
+    child.once("exit", onExit);
+  });
+}
+
+function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    // The server stops its agents on SIGTERM; SIGKILL only if it hangs.
+    const kill = setTimeout(() => child.kill("SIGKILL"), 15_000);
+    child.once("exit", () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    child.kill("SIGTERM");
+  });
+}
+
+export default async function globalSetup(): Promise<() => Promise<void>> {
+  const api = await startFakeGeminiApi();
+  const home = makeGeminiHome(api.url);
+  const tmp = realpathSync(mkdtempSync(path.join(tmpdir(), "acp-e2e-")));
+  const workspace = path.join(tmp, "workspace");
+  mkdirSync(workspace);
+  const configFile = path.join(tmp, "config.json");
+  // "missing" names an executable that does not exist, to see a start failure.
+  writeFileSync(
+    configFile,
+    JSON.stringify({ workspaceRoots: [workspace], profiles: { missing: { command: path.join(tmp, "no-such-agent") } } }),
+  );
+  const token = randomBytes(24).toString("base64url");
+
+  const output: string[] = [];
+  const child = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], {
+    cwd: root,
+    env: {
+      ...process.env,
+      ...home.env,
+      NODE_ENV: "production",
+      NEXT_TELEMETRY_DISABLED: "1",
+      // 0 lets the OS pick a free port; the server prints the real one.
+      PORT: "0",
+      ACP_PLAYGROUND_TOKEN: token,
+      ACP_PLAYGROUND_CONFIG: configFile,
+      // Anything the server persists (transcripts) stays out of the project.
+      ACP_PLAYGROUND_DATA: path.join(tmp, "data"),
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  // Always drain both pipes (a full pipe would block the server); keep the output for errors.
+  const keep = (chunk: Buffer) => {
+    output.push(chunk.toString("utf8"));
+    if (output.length > 200) output.shift();
+    if (process.env.E2E_DEBUG) process.stderr.write(chunk);
+  };
+  child.stdout?.on("data", keep);
+  child.stderr?.on("data", keep);
+
+  const cleanup = async () => {
+    await stopServer(child);
+    await api.close();
+    home.cleanup();
+    rmSync(tmp, { recursive: true, force: true });
+  };
+
+  let url: string;
+  try {
+    url = await waitForUrl(child, output);
+  } catch (err) {
+    await cleanup();
+    throw err;
+  }
+  // Workers start after global setup and inherit these.
+  process.env.E2E_URL = url;
+  process.env.E2E_ORIGIN = new URL(url).origin;
+  process.env.E2E_WORKSPACE = workspace;
+  // Tests queue model turns through the fake API's /__fake/script endpoint.
+  process.env.E2E_FAKE_API = api.url;
+  return cleanup;
+}

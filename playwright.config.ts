@@ -1,0 +1,38 @@
+import { defineConfig, devices } from "@playwright/test";
+
+/**
+ * e2e against the production build (`npm run test:e2e` builds first). The
+ * global setup starts the real server with a fake Gemini API behind the real
+ * Gemini CLI; the system Chromium is used, nothing is downloaded.
+ */
+export default defineConfig({
+  testDir: "e2e",
+  globalSetup: "./e2e/global-setup.ts",
+  workers: 1,
+  fullyParallel: false,
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  // A real Gemini CLI takes a few seconds to start and answer.
+  timeout: 120_000,
+  expect: { timeout: 30_000 },
+  reporter: [["list"]],
+  use: {
+    ...devices["Desktop Chrome"],
+    headless: true,
+    viewport: { width: 1440, height: 900 },
+    trace: "retain-on-failure",
+    launchOptions: {
+      executablePath: "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    },
+  },
+  projects: [{ name: "chromium" }],
+});
