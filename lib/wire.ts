@@ -3,6 +3,7 @@
  * Both sides import these types; docs/relay-protocol.md describes them in prose.
  */
 import type { Frame } from "./frame";
+import type { RerunStep } from "./rerun";
 
 export interface RelayError {
   code: RelayErrorCode;
@@ -60,6 +61,18 @@ export interface SendPayload {
   frame: string | object;
 }
 
+export interface RerunPayload extends StartPayload {
+  /** The transcript whose client side is sent again. */
+  id: string;
+}
+
+export interface RerunResult {
+  agent: AgentInfo;
+  steps: RerunStep[];
+  problems: string[];
+  diff: { equal: boolean; added: number; removed: number; patch: string };
+}
+
 export interface HandshakeAuth {
   token: string;
   /** Stable per browser tab (sessionStorage), so a reload re-attaches to its agent. */
@@ -91,6 +104,7 @@ export interface ClientToServerEvents {
   "agent:start": (payload: unknown, ack: (res: Ack<{ agent: AgentInfo }>) => void) => void;
   "agent:send": (payload: unknown, ack: (res: Ack<{ seq: number }>) => void) => void;
   "agent:stop": (payload: unknown, ack: (res: Ack) => void) => void;
+  "transcript:rerun": (payload: unknown, ack: (res: Ack<RerunResult>) => void) => void;
 }
 
 export interface ServerToClientEvents {
@@ -132,6 +146,14 @@ export function parseStartPayload(payload: unknown): Parsed<StartPayload> {
 }
 
 /** Turns a send payload into the exact line to write (without its newline). */
+export function parseRerunPayload(payload: unknown): Parsed<RerunPayload> {
+  if (!isPlainObject(payload)) return invalid("transcript:rerun expects an object { id, profile?, cwd?, options? }");
+  const { id, ...start } = payload;
+  if (typeof id !== "string" || id === "") return invalid("id must be a transcript id");
+  const parsed = parseStartPayload(start);
+  return parsed.ok ? { ok: true, value: { id, ...parsed.value } } : parsed;
+}
+
 export function parseSendPayload(payload: unknown, maxLineBytes: number): Parsed<string> {
   if (!isPlainObject(payload)) return invalid("agent:send expects an object { frame }");
   const extra = checkKeys(payload, ["frame"]);

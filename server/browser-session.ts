@@ -5,12 +5,16 @@
 import type { Socket } from "socket.io";
 import type { Frame } from "../lib/frame";
 import { secretsFromEnv } from "../lib/redact";
+import { Rerun } from "../lib/rerun";
+import type { Transcript } from "../lib/transcript";
+import { diffRuns } from "../lib/transcript-diff";
 import { FrameSequencer } from "../lib/frame-sequencer";
 import type {
   Ack,
   AgentInfo,
   ClientToServerEvents,
   RelayError,
+  RerunResult,
   ServerToClientEvents,
   StartPayload,
   StderrEvent,
@@ -41,6 +45,8 @@ export class BrowserSession {
   private socket?: RelaySocket;
   private graceTimer?: NodeJS.Timeout;
   private recorder?: TranscriptRecorder;
+  /** Sees every frame as it is made (a re-run follows the agent this way). */
+  private frameListener?: (frame: Frame) => void;
 
   constructor(
     readonly clientId: string,
@@ -177,6 +183,34 @@ export class BrowserSession {
     return { ok: true, seq: frame.seq };
   }
 
+  /** Starts a fresh agent and sends it a transcript's client side again; answers with the diff. */
+  async rerun(recorded: Transcript, payload: StartPayload): Promise<Ack<RerunResult>> {
+    const started = await this.start(payload);
+    if (!started.ok) return started;
+    const rerun = new Rerun(
+      recorded.frames,
+      (message) => {
+        this.send(JSON.stringify(message));
+      },
+      { cwd: started.agent.cwd },
+    );
+    this.frameListener = (frame) => rerun.receive(frame);
+    try {
+      const steps = await rerun.run();
+      const diff = diffRuns({ frames: recorded.frames, cwd: recorded.header.agent.cwd }, { frames: this.log, cwd: started.agent.cwd });
+      return {
+        ok: true,
+        agent: started.agent,
+        steps,
+        problems: rerun.problems,
+        diff: { equal: diff.equal, added: diff.added, removed: diff.removed, patch: diff.patch },
+      };
+    } finally {
+      this.frameListener = undefined;
+      await this.stop();
+    }
+  }
+
   async stop(): Promise<void> {
     if (this.process?.running) this.recorder?.lifecycle({ event: "stopping" });
     await this.process?.stop();
@@ -184,6 +218,7 @@ export class BrowserSession {
 
   private queue(frame: Frame): void {
     this.recorder?.frame(frame);
+    this.frameListener?.(frame);
     this.log.push(frame);
     // Trim in batches so the hot path stays O(1) amortised.
     if (this.log.length > this.config.replayFrames * 1.1) this.log.splice(0, this.log.length - this.config.replayFrames);

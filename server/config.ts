@@ -4,7 +4,7 @@
  * a clear error, not a half-configured relay.
  */
 import { randomBytes } from "node:crypto";
-import { readFileSync, realpathSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { DEFAULT_MAX_LINE_BYTES } from "../lib/ndjson";
 
@@ -104,6 +104,15 @@ function realRoot(root: string, base: string): string {
   }
 }
 
+/** Whether the Gemini CLI could authenticate; without, the default agent is the offline demo replay. */
+export function hasGeminiCredentials(env: Env): boolean {
+  if (env.GEMINI_API_KEY || env.GOOGLE_API_KEY || env.GOOGLE_GEMINI_BASE_URL || env.GOOGLE_GENAI_USE_VERTEXAI || env.GOOGLE_GENAI_USE_GCA) {
+    return true;
+  }
+  const home = env.GEMINI_CLI_HOME || env.HOME;
+  return !!home && existsSync(path.join(home, ".gemini", "oauth_creds.json"));
+}
+
 export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerConfig {
   const file = env.ACP_PLAYGROUND_CONFIG;
   const fileConfig = file ? readConfigFile(file) : {};
@@ -116,7 +125,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
   }
   const workspaceRoots = (roots ?? [cwd]).map((r) => realRoot(r, fileDir));
 
-  const defaultProfile = (fileConfig.defaultProfile as string | undefined) ?? "gemini";
+  const defaultProfile =
+    (fileConfig.defaultProfile as string | undefined) ?? (hasGeminiCredentials(env) ? "gemini" : "replay:demo-gemini");
   const geminiBin = env.GEMINI_BIN || (fileConfig.geminiBin as string | undefined);
 
   const port = intFrom(env, "PORT", 3000);

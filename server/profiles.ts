@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import type { ProfileSummary, RelayError } from "../lib/wire";
 import type { ProfileConfig, ServerConfig } from "./config";
+import type { TranscriptStore } from "./transcript-store";
 
 export interface Launch {
   profile: string;
@@ -78,8 +79,17 @@ function checkOptions(
   return undefined;
 }
 
+const REPLAY_PREFIX = "replay:";
+const REPLAY_OPTIONS: Record<string, OptionSpec> = { speed: { type: "enum", values: ["1", "10", "instant"] } };
+const tsxLoader = import.meta.resolve("tsx");
+const replayAgentScript = path.join(projectRoot, "server", "replay-agent.ts");
+
 export class Profiles {
-  constructor(private readonly config: ServerConfig) {}
+  constructor(
+    private readonly config: ServerConfig,
+    /** Where `replay:<id>` profiles find their transcripts. */
+    private readonly transcripts?: TranscriptStore,
+  ) {}
 
   private configured(name: string): ProfileConfig | undefined {
     return Object.hasOwn(this.config.profiles, name) ? this.config.profiles[name] : undefined;
@@ -104,12 +114,34 @@ export class Profiles {
     });
   }
 
+  /** `replay:<id>` profiles: one per stored transcript that has frames. */
+  replays(): ProfileSummary[] {
+    if (!this.transcripts) return [];
+    return this.transcripts
+      .list()
+      .filter((m) => m.frames > 0 && !m.recording)
+      .map((m) => ({ name: `${REPLAY_PREFIX}${m.id}`, command: "(replay)", args: [m.title], options: Object.keys(REPLAY_OPTIONS) }));
+  }
+
   /** Warms the `--acp` probe so the first Start does not wait for it. */
   prime(): void {
     if (this.names().includes("gemini") && this.isBuiltinGemini("gemini")) void geminiAcpFlag(geminiCommand(this.config));
   }
 
   async resolve(name: string, options: Record<string, unknown> = {}): Promise<Launch | RelayError> {
+    if (name.startsWith(REPLAY_PREFIX) && this.transcripts && !this.configured(name)) {
+      const id = name.slice(REPLAY_PREFIX.length);
+      if (!this.transcripts.exists(id)) return { code: "unknown_profile", message: `unknown profile: ${name} (no such transcript)` };
+      const bad = checkOptions(name, REPLAY_OPTIONS, options);
+      if (bad) return bad;
+      const speed = typeof options.speed === "string" ? options.speed : "10";
+      return {
+        profile: name,
+        command: process.execPath,
+        args: ["--import", tsxLoader, replayAgentScript, this.transcripts.file(id), "--speed", speed],
+        env: {},
+      };
+    }
     if (this.isBuiltinGemini(name)) {
       const bad = checkOptions(name, GEMINI_OPTIONS, options);
       if (bad) return bad;

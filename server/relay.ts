@@ -4,7 +4,8 @@
  */
 import type { Server as HttpServer } from "node:http";
 import { Server } from "socket.io";
-import { parseEmptyPayload, parseSendPayload, parseStartPayload, type Ack, type ClientToServerEvents, type RelayInfo, type ServerToClientEvents } from "../lib/wire";
+import { parseTranscript } from "../lib/transcript";
+import { parseEmptyPayload, parseRerunPayload, parseSendPayload, parseStartPayload, type Ack, type ClientToServerEvents, type RelayInfo, type ServerToClientEvents } from "../lib/wire";
 import { BrowserSession, type RelaySocket } from "./browser-session";
 import type { ServerConfig } from "./config";
 import { Profiles } from "./profiles";
@@ -13,7 +14,7 @@ import { refuseRequest, tokenMatches } from "./security";
 import { VERSION } from "./version";
 
 const CLIENT_ID = /^[\w-]{8,64}$/;
-const KNOWN_EVENTS = new Set(["relay:info", "agent:start", "agent:send", "agent:stop"]);
+const KNOWN_EVENTS = new Set(["relay:info", "agent:start", "agent:send", "agent:stop", "transcript:rerun"]);
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each event narrows its own ack shape
 type AckFn = (res: Ack<any>) => void;
@@ -36,10 +37,10 @@ export interface Relay {
 }
 
 export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay {
-  const profiles = new Profiles(config);
-  profiles.prime();
   const sessions = new Map<string, BrowserSession>();
   const transcripts = new TranscriptStore(config.dataDir);
+  const profiles = new Profiles(config, transcripts);
+  profiles.prime();
   const io = new Server<ClientToServerEvents, ServerToClientEvents>(httpServer, {
     serveClient: false,
     // A frame may be as long as an agent line, plus the envelope.
@@ -58,7 +59,7 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
 
   const info = (): RelayInfo => ({
     version: VERSION,
-    profiles: profiles.list(),
+    profiles: [...profiles.list(), ...profiles.replays()],
     defaultProfile: config.defaultProfile,
     workspaceRoots: config.workspaceRoots,
     maxLineBytes: config.maxLineBytes,
@@ -113,6 +114,16 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
         () => ack({ ok: true }),
         (err: Error) => ack({ ok: false, error: { code: "internal", message: err.message } }),
       );
+    });
+
+    socket.on("transcript:rerun", (...args: unknown[]) => {
+      const { payload, ack } = splitArgs(args);
+      const parsed = parseRerunPayload(payload);
+      if (!parsed.ok) return ack(parsed);
+      const { id, ...start } = parsed.value;
+      const text = transcripts.exists(id) ? transcripts.read(id) : undefined;
+      if (text === undefined) return ack({ ok: false, error: { code: "invalid_payload", message: `no transcript ${id}` } });
+      current.rerun(parseTranscript(text), start).then(ack, (err: Error) => ack({ ok: false, error: { code: "internal", message: err.message } }));
     });
 
     socket.onAny((event: string, ...args: unknown[]) => {

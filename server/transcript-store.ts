@@ -5,6 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { countTurns, parseTranscript, serialize, TranscriptError, type TranscriptHeader } from "../lib/transcript";
 
 export interface TranscriptMeta {
@@ -24,14 +25,23 @@ export interface TranscriptMeta {
 
 const ID = /^[A-Za-z0-9_-]{1,80}$/;
 
+export const DEMO_TRANSCRIPT_ID = "demo-gemini";
+const DEMO_TRANSCRIPTS = {
+  [DEMO_TRANSCRIPT_ID]: path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "demo", "gemini-demo.jsonl"),
+};
+
 export class TranscriptStore {
   readonly dir: string;
   /** Ids being written by a live recorder in this process. */
   readonly live = new Set<string>();
 
-  constructor(dataDir: string) {
+  constructor(dataDir: string, seeds: Record<string, string> = DEMO_TRANSCRIPTS) {
     this.dir = path.join(dataDir, "transcripts");
     mkdirSync(this.dir, { recursive: true });
+    // Shipped demos, so a machine without credentials has something to replay.
+    for (const [id, file] of Object.entries(seeds)) {
+      if (!existsSync(this.file(id)) && existsSync(file)) writeFileSync(this.file(id), readFileSync(file));
+    }
   }
 
   static isId(id: string): boolean {

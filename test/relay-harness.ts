@@ -21,7 +21,7 @@ export interface TestRelay {
 
 export async function startTestRelay(overrides: Partial<ServerConfig> = {}, cwd = process.cwd()): Promise<TestRelay> {
   const config: ServerConfig = {
-    ...loadConfig({ ACP_PLAYGROUND_TOKEN: "test-token", ACP_PLAYGROUND_DATA: mkdtempSync(path.join(tmpdir(), "acp-data-")) }, cwd),
+    ...loadConfig({ ...process.env, ACP_PLAYGROUND_CONFIG: "", ACP_PLAYGROUND_TOKEN: "test-token", ACP_PLAYGROUND_DATA: mkdtempSync(path.join(tmpdir(), "acp-data-")) }, cwd),
     port: 0,
     ...overrides,
   };

@@ -1,0 +1,132 @@
+/**
+ * Re-runs a transcript's client side against a live agent: sends the recorded
+ * client->agent frames in order, waiting for each response, mapping request ids
+ * and sessionIds; answers the agent's requests as recorded. Pure of I/O: the
+ * caller supplies `send` and feeds the agent's frames to `receive`.
+ */
+import type { Frame, JsonRpcId } from "./frame";
+
+export interface RerunOptions {
+  /** Replaces `cwd` in session/new, session/load, ... params (the recorded one may not exist here). */
+  cwd?: string;
+  /** How long to wait for each response. */
+  timeoutMs?: number;
+}
+
+export interface RerunStep {
+  method: string;
+  recordedId?: JsonRpcId;
+  liveId?: JsonRpcId;
+  outcome: "answered" | "error" | "timeout" | "sent";
+  latencyMs?: number;
+}
+
+type Json = Record<string, unknown>;
+
+export class Rerun {
+  private nextId = 1;
+  private readonly sessionIds = new Map<string, string>();
+  private readonly waiting = new Map<string, (frame: Frame) => void>();
+  /** Recorded answers of the client to the agent's requests, per method, in order. */
+  private readonly answers = new Map<string, Json[]>();
+  readonly steps: RerunStep[] = [];
+  readonly problems: string[] = [];
+
+  constructor(
+    private readonly recorded: readonly Frame[],
+    private readonly send: (message: Json) => void,
+    private readonly options: RerunOptions = {},
+  ) {
+    const agentRequests = new Map<string, string>();
+    for (const f of recorded) {
+      if (f.dir === "from-agent" && f.kind === "request" && f.method) agentRequests.set(JSON.stringify(f.id), f.method);
+      if (f.dir === "to-agent" && f.kind === "response" && f.message) {
+        const method = f.method ?? agentRequests.get(JSON.stringify(f.id));
+        if (!method) continue;
+        const list = this.answers.get(method) ?? [];
+        list.push(f.message as Json);
+        this.answers.set(method, list);
+      }
+    }
+  }
+
+  /** Feed every frame of the live agent here. */
+  receive(frame: Frame): void {
+    if (frame.dir !== "from-agent") return;
+    if (frame.kind === "response") {
+      const resolve = this.waiting.get(JSON.stringify(frame.id));
+      if (resolve) {
+        this.waiting.delete(JSON.stringify(frame.id));
+        resolve(frame);
+      }
+    } else if (frame.kind === "request" && frame.method) {
+      const answer = this.answers.get(frame.method)?.shift();
+      if (answer) {
+        const { jsonrpc: _j, id: _i, ...rest } = answer;
+        this.send({ jsonrpc: "2.0", id: frame.id, ...(this.mapSessions(rest) as Json) });
+      } else {
+        this.problems.push(`the agent asked ${frame.method}, which the recording never answered`);
+        this.send({ jsonrpc: "2.0", id: frame.id, error: { code: -32603, message: `replay: no recorded answer to ${frame.method}` } });
+      }
+    }
+  }
+
+  private mapSessions(value: unknown): unknown {
+    if (typeof value === "string") return this.sessionIds.get(value) ?? value;
+    if (Array.isArray(value)) return value.map((v) => this.mapSessions(v));
+    if (typeof value === "object" && value !== null) {
+      const out: Json = {};
+      for (const [k, v] of Object.entries(value)) out[k] = this.mapSessions(v);
+      return out;
+    }
+    return value;
+  }
+
+  private learnSession(recordedResponse: Frame | undefined, live: Frame): void {
+    const recordedId = (recordedResponse?.message as { result?: { sessionId?: unknown } } | undefined)?.result?.sessionId;
+    const liveId = (live.message as { result?: { sessionId?: unknown } }).result?.sessionId;
+    if (typeof recordedId === "string" && typeof liveId === "string") this.sessionIds.set(recordedId, liveId);
+  }
+
+  async run(): Promise<RerunStep[]> {
+    const timeoutMs = this.options.timeoutMs ?? 60_000;
+    const responses = new Map<string, Frame>();
+    for (const f of this.recorded) if (f.dir === "from-agent" && f.kind === "response") responses.set(JSON.stringify(f.id), f);
+
+    for (const f of this.recorded) {
+      if (f.dir !== "to-agent" || (f.kind !== "request" && f.kind !== "notification") || !f.message) continue;
+      const message = this.mapSessions(f.message) as Json;
+      const params = message.params as Json | undefined;
+      if (this.options.cwd && params && typeof params.cwd === "string") params.cwd = this.options.cwd;
+      if (f.kind === "notification") {
+        this.send(message);
+        this.steps.push({ method: f.method!, outcome: "sent" });
+        continue;
+      }
+      const liveId = this.nextId++;
+      const started = Date.now();
+      const answered = new Promise<Frame | undefined>((resolve) => {
+        const timer = setTimeout(() => {
+          this.waiting.delete(JSON.stringify(liveId));
+          resolve(undefined);
+        }, timeoutMs);
+        this.waiting.set(JSON.stringify(liveId), (frame) => {
+          clearTimeout(timer);
+          resolve(frame);
+        });
+      });
+      this.send({ ...message, id: liveId });
+      const live = await answered;
+      const step: RerunStep = { method: f.method!, recordedId: f.id, liveId, outcome: "timeout" };
+      if (live) {
+        step.outcome = "error" in (live.message as Json) ? "error" : "answered";
+        step.latencyMs = Date.now() - started;
+        this.learnSession(responses.get(JSON.stringify(f.id)), live);
+      } else {
+        this.problems.push(`${f.method} (recorded id ${JSON.stringify(f.id)}) got no answer within ${timeoutMs} ms`);
+      }
+      this.steps.push(step);
+    }
+    return this.steps;
+  }
+}
