@@ -81,7 +81,7 @@ describe("HTTP API", () => {
     expect((await get("/api/info", { Authorization: "Bearer nope" })).status).toBe(401);
     const ok = await get("/api/info", { Authorization: "Bearer test-token" });
     expect(ok.status).toBe(200);
-    expect(JSON.parse(ok.body).profiles.map((p: { name: string }) => p.name)).toEqual(["gemini", "echo"]);
+    expect(JSON.parse(ok.body).profiles.map((p: { name: string }) => p.name)).toEqual(["gemini", "echo", "replay:demo-gemini"]);
     expect(ok.body).not.toContain("GEMINI_API_KEY");
   });
 
