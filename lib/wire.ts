@@ -3,6 +3,7 @@
  * Both sides import these types; docs/relay-protocol.md describes them in prose.
  */
 import type { Frame } from "./frame";
+import type { Policies } from "./policy";
 import type { RerunStep } from "./rerun";
 
 export interface RelayError {
@@ -97,6 +98,7 @@ export interface AttachedEvent {
   lastSeq: number;
   /** Frames the relay no longer holds (its replay buffer is capped). */
   missed: number;
+  policies: Policies;
 }
 
 export interface ClientToServerEvents {
@@ -105,6 +107,10 @@ export interface ClientToServerEvents {
   "agent:send": (payload: unknown, ack: (res: Ack<{ seq: number }>) => void) => void;
   "agent:stop": (payload: unknown, ack: (res: Ack) => void) => void;
   "transcript:rerun": (payload: unknown, ack: (res: Ack<RerunResult>) => void) => void;
+  /** Sets how the relay answers the agent's requests, per method. */
+  "policy:set": (payload: unknown, ack: (res: Ack<{ policies: Policies }>) => void) => void;
+  /** Ask mode: "do it" for a pending fs/ or terminal/ request; the relay answers it. */
+  "agent:serve": (payload: unknown, ack: (res: Ack<{ seq: number }>) => void) => void;
 }
 
 export interface ServerToClientEvents {
@@ -185,6 +191,15 @@ export function parseSendPayload(payload: unknown, maxLineBytes: number): Parsed
     };
   }
   return { ok: true, value: line };
+}
+
+export function parseServePayload(payload: unknown): Parsed<{ id: string | number }> {
+  if (!isPlainObject(payload)) return invalid("agent:serve expects an object { id }");
+  const extra = checkKeys(payload, ["id"]);
+  if (extra) return invalid(`agent:serve: ${extra}`);
+  const { id } = payload;
+  if (typeof id !== "string" && typeof id !== "number") return invalid("id must be the id of a pending agent request");
+  return { ok: true, value: { id } };
 }
 
 export function parseEmptyPayload(event: string, payload: unknown): Parsed<Record<string, never>> {

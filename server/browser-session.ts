@@ -4,6 +4,7 @@
  */
 import type { Socket } from "socket.io";
 import type { Frame } from "../lib/frame";
+import { ANSWERABLE_METHODS, autoPermission, defaultPolicies, denied, SERVED_METHODS, type Policies } from "../lib/policy";
 import { secretsFromEnv } from "../lib/redact";
 import { Rerun } from "../lib/rerun";
 import type { Transcript } from "../lib/transcript";
@@ -20,6 +21,7 @@ import type {
   StderrEvent,
 } from "../lib/wire";
 import { AgentProcess, SpawnError } from "./agent-process";
+import { ClientServices, ServiceError } from "./client-services";
 import type { ServerConfig } from "./config";
 import type { Profiles } from "./profiles";
 import { TranscriptRecorder } from "./transcript-recorder";
@@ -45,6 +47,10 @@ export class BrowserSession {
   private socket?: RelaySocket;
   private graceTimer?: NodeJS.Timeout;
   private recorder?: TranscriptRecorder;
+  private policies: Policies = defaultPolicies();
+  private services?: ClientServices;
+  /** Agent->client requests not answered yet, by JSON id. */
+  private readonly agentRequests = new Map<string, Frame>();
   /** Sees every frame as it is made (a re-run follows the agent this way). */
   private frameListener?: (frame: Frame) => void;
 
@@ -73,7 +79,12 @@ export class BrowserSession {
     const first = this.log[0]?.seq ?? this.sequencer.seq + 1;
     const from = Math.max(lastSeq + 1, first);
     const missed = Math.max(0, first - 1 - lastSeq);
-    socket.emit("agent:attached", { agent: this.running ? this.agent : null, lastSeq: this.sequencer.seq, missed });
+    socket.emit("agent:attached", {
+      agent: this.running ? this.agent : null,
+      lastSeq: this.sequencer.seq,
+      missed,
+      policies: this.policies,
+    });
     for (const event of this.stderr) socket.emit("agent:stderr", event);
     const start = this.log.findIndex((f) => f.seq >= from);
     if (start === -1) return;
@@ -111,11 +122,13 @@ export class BrowserSession {
       this.sequencer = new FrameSequencer();
       this.log = [];
       this.stderr = [];
+      this.agentRequests.clear();
       const recorder = new TranscriptRecorder(
         this.transcripts,
         { profile, command: launch.command, args: launch.args, cwd, options: payload.options },
         secretsFromEnv({ ...globalThis.process.env, ...launch.env }),
       );
+      const services = new ClientServices(cwd, this.config.killGraceMs);
       let process: AgentProcess;
       try {
         process = await AgentProcess.spawn(
@@ -142,6 +155,7 @@ export class BrowserSession {
             this.flush();
             if (this.process === process) this.process = undefined;
             recorder.lifecycle({ event: "exited", code, signal });
+            void services.dispose();
             recorder.close();
             this.socket?.emit("agent:exit", { code, signal });
             if (!this.socket && !this.graceTimer) this.dispose();
@@ -154,6 +168,7 @@ export class BrowserSession {
         throw err;
       }
       this.recorder = recorder;
+      this.services = services;
       recorder.lifecycle({ event: "spawned", pid: process.pid });
       this.process = process;
       this.agent = { profile, pid: process.pid, command: launch.command, args: launch.args, cwd, transcriptId: recorder.id };
@@ -216,9 +231,66 @@ export class BrowserSession {
     await this.process?.stop();
   }
 
+  setPolicies(policies: Policies): Policies {
+    this.policies = { ...this.policies, ...policies };
+    // Requests already waiting follow the new policy too.
+    for (const frame of [...this.agentRequests.values()]) this.applyPolicy(frame);
+    return this.policies;
+  }
+
+  /** Ask mode: the user said "do it" for a pending fs/ or terminal/ request. */
+  async serve(id: string | number): Promise<Ack<{ seq: number }>> {
+    const frame = this.agentRequests.get(JSON.stringify(id));
+    if (!frame) return { ok: false, error: { code: "invalid_payload", message: `no pending agent request with id ${JSON.stringify(id)}` } };
+    if (!SERVED_METHODS.includes(frame.method!)) {
+      return { ok: false, error: { code: "invalid_payload", message: `${frame.method} is answered by sending a response frame` } };
+    }
+    return this.answer(frame);
+  }
+
+  private applyPolicy(frame: Frame): void {
+    // A re-run answers the agent's requests as recorded.
+    if (this.frameListener) return;
+    const policy = this.policies[frame.method!];
+    if (policy === "auto") void this.answer(frame);
+    else if (policy === "deny") this.respond(frame, { error: denied(frame.method!) });
+  }
+
+  private async answer(frame: Frame): Promise<Ack<{ seq: number }>> {
+    const method = frame.method!;
+    const params = (frame.message as { params?: Record<string, unknown> }).params;
+    if (method === "session/request_permission") return this.respond(frame, { result: autoPermission(params as never) });
+    if (method === "elicitation/create") return this.respond(frame, { result: { action: "decline" } });
+    const services = this.services;
+    if (!services) return { ok: false, error: { code: "no_agent", message: "no agent is running" } };
+    try {
+      return this.respond(frame, { result: await services.handle(method, params) });
+    } catch (err) {
+      const body = err instanceof ServiceError ? err.body : { code: -32603, message: (err as Error).message };
+      return this.respond(frame, { error: body });
+    }
+  }
+
+  private respond(frame: Frame, outcome: { result: unknown } | { error: unknown }): Ack<{ seq: number }> {
+    // Answered meanwhile (by the user, or a policy change raced a served request).
+    if (!this.agentRequests.has(JSON.stringify(frame.id))) {
+      return { ok: false, error: { code: "invalid_payload", message: "the request was already answered" } };
+    }
+    return this.send(JSON.stringify({ jsonrpc: "2.0", id: frame.id, ...outcome }));
+  }
+
+  /** Tracks the agent's requests until answered, applying the policy on arrival. */
+  private track(frame: Frame): void {
+    if (frame.kind === "request" && frame.dir === "from-agent" && frame.method && ANSWERABLE_METHODS.includes(frame.method)) {
+      this.agentRequests.set(JSON.stringify(frame.id), frame);
+      this.applyPolicy(frame);
+    } else if (frame.kind === "response" && frame.dir === "to-agent") {
+      this.agentRequests.delete(JSON.stringify(frame.id));
+    }
+  }
+
   private queue(frame: Frame): void {
     this.recorder?.frame(frame);
-    this.frameListener?.(frame);
     this.log.push(frame);
     // Trim in batches so the hot path stays O(1) amortised.
     if (this.log.length > this.config.replayFrames * 1.1) this.log.splice(0, this.log.length - this.config.replayFrames);
@@ -227,6 +299,8 @@ export class BrowserSession {
       this.flushScheduled = true;
       setImmediate(() => this.flush());
     }
+    if (frame.kind === "request" || frame.kind === "response") this.track(frame);
+    this.frameListener?.(frame);
   }
 
   private flush(): void {

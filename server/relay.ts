@@ -5,7 +5,8 @@
 import type { Server as HttpServer } from "node:http";
 import { Server } from "socket.io";
 import { parseTranscript } from "../lib/transcript";
-import { parseEmptyPayload, parseRerunPayload, parseSendPayload, parseStartPayload, type Ack, type ClientToServerEvents, type RelayInfo, type ServerToClientEvents } from "../lib/wire";
+import { parsePolicies } from "../lib/policy";
+import { parseEmptyPayload, parseRerunPayload, parseSendPayload, parseServePayload, parseStartPayload, type Ack, type ClientToServerEvents, type RelayInfo, type ServerToClientEvents } from "../lib/wire";
 import { BrowserSession, type RelaySocket } from "./browser-session";
 import type { ServerConfig } from "./config";
 import { Profiles } from "./profiles";
@@ -14,7 +15,7 @@ import { refuseRequest, tokenMatches } from "./security";
 import { VERSION } from "./version";
 
 const CLIENT_ID = /^[\w-]{8,64}$/;
-const KNOWN_EVENTS = new Set(["relay:info", "agent:start", "agent:send", "agent:stop", "transcript:rerun"]);
+const KNOWN_EVENTS = new Set(["relay:info", "agent:start", "agent:send", "agent:stop", "transcript:rerun", "policy:set", "agent:serve"]);
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each event narrows its own ack shape
 type AckFn = (res: Ack<any>) => void;
@@ -124,6 +125,21 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
       const text = transcripts.exists(id) ? transcripts.read(id) : undefined;
       if (text === undefined) return ack({ ok: false, error: { code: "invalid_payload", message: `no transcript ${id}` } });
       current.rerun(parseTranscript(text), start).then(ack, (err: Error) => ack({ ok: false, error: { code: "internal", message: err.message } }));
+    });
+
+    socket.on("policy:set", (...args: unknown[]) => {
+      const { payload, ack } = splitArgs(args);
+      const policies = (payload as { policies?: unknown } | undefined)?.policies;
+      const parsed = parsePolicies(policies);
+      if (!parsed.ok) return ack({ ok: false, error: { code: "invalid_payload", message: parsed.message } });
+      ack({ ok: true, policies: current.setPolicies(parsed.value) });
+    });
+
+    socket.on("agent:serve", (...args: unknown[]) => {
+      const { payload, ack } = splitArgs(args);
+      const parsed = parseServePayload(payload);
+      if (!parsed.ok) return ack(parsed);
+      current.serve(parsed.value.id).then(ack, (err: Error) => ack({ ok: false, error: { code: "internal", message: err.message } }));
     });
 
     socket.onAny((event: string, ...args: unknown[]) => {

@@ -1,0 +1,85 @@
+/**
+ * How the playground answers the agent's own requests (the client side of ACP),
+ * per method: ask the user, answer automatically, or deny with an error.
+ */
+import { CLIENT_METHODS } from "@agentclientprotocol/sdk";
+import type { RequestPermissionRequest, RequestPermissionResponse } from "@agentclientprotocol/sdk";
+
+export type Policy = "ask" | "auto" | "deny";
+export const POLICIES: readonly Policy[] = ["ask", "auto", "deny"];
+
+/** Agent->client requests the playground can answer (notifications excluded). */
+export const ANSWERABLE_METHODS: readonly string[] = [
+  CLIENT_METHODS.session_request_permission,
+  CLIENT_METHODS.fs_read_text_file,
+  CLIENT_METHODS.fs_write_text_file,
+  CLIENT_METHODS.terminal_create,
+  CLIENT_METHODS.terminal_output,
+  CLIENT_METHODS.terminal_wait_for_exit,
+  CLIENT_METHODS.terminal_kill,
+  CLIENT_METHODS.terminal_release,
+  CLIENT_METHODS.elicitation_create,
+];
+
+/** Requests the relay itself can carry out (files and terminals in the workspace). */
+export const SERVED_METHODS: readonly string[] = ANSWERABLE_METHODS.filter((m) => m.startsWith("fs/") || m.startsWith("terminal/"));
+
+export type Policies = Record<string, Policy>;
+
+/** The foundation never answers on its own: everything starts as "ask". */
+export function defaultPolicies(): Policies {
+  return Object.fromEntries(ANSWERABLE_METHODS.map((m) => [m, "ask"]));
+}
+
+export interface JsonRpcErrorBody {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+export const denied = (method: string): JsonRpcErrorBody => ({
+  code: -32000,
+  message: `${method} was denied by the playground's policy`,
+});
+
+/**
+ * Auto policy for permissions: the first allow option, preferring "allow once"
+ * (least privilege; Gemini also fails "allow always" in an untrusted folder),
+ * else the request is cancelled.
+ */
+export function autoPermission(params: Pick<RequestPermissionRequest, "options"> | undefined): RequestPermissionResponse {
+  const options = params?.options ?? [];
+  const option = options.find((o) => o.kind === "allow_once") ?? options.find((o) => o.kind === "allow_always");
+  return option ? { outcome: { outcome: "selected", optionId: option.optionId } } : { outcome: { outcome: "cancelled" } };
+}
+
+/** `fs/read_text_file` line/limit: 1-based first line, at most `limit` lines. */
+export function sliceLines(text: string, line?: number | null, limit?: number | null): string {
+  if ((line === undefined || line === null) && (limit === undefined || limit === null)) return text;
+  const lines = text.split("\n");
+  const start = Math.max(0, (line ?? 1) - 1);
+  const end = limit === undefined || limit === null ? lines.length : start + Math.max(0, limit);
+  return lines.slice(start, end).join("\n");
+}
+
+/** Keeps the last `limit` bytes of output, cut at a character boundary. */
+export function truncateOutput(output: string, limit: number | null | undefined): { output: string; truncated: boolean } {
+  if (limit === undefined || limit === null) return { output, truncated: false };
+  const bytes = new TextEncoder().encode(output);
+  if (bytes.length <= limit) return { output, truncated: false };
+  let start = bytes.length - limit;
+  // Skip UTF-8 continuation bytes so the kept text starts on a character.
+  while (start < bytes.length && (bytes[start]! & 0xc0) === 0x80) start++;
+  return { output: new TextDecoder().decode(bytes.subarray(start)), truncated: true };
+}
+
+export function parsePolicies(payload: unknown): { ok: true; value: Policies } | { ok: false; message: string } {
+  if (typeof payload !== "object" || payload === null || Array.isArray(payload)) return { ok: false, message: "expected an object { method: policy }" };
+  const out: Policies = {};
+  for (const [method, policy] of Object.entries(payload)) {
+    if (!ANSWERABLE_METHODS.includes(method)) return { ok: false, message: `no policy for ${method}` };
+    if (!POLICIES.includes(policy as Policy)) return { ok: false, message: `policy must be ask, auto or deny (${method})` };
+    out[method] = policy as Policy;
+  }
+  return { ok: true, value: out };
+}

@@ -1,0 +1,159 @@
+/**
+ * The client side of ACP through the relay with the real Gemini CLI: policies
+ * (ask / auto / deny), fs requests served from the workspace, confinement.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { startFakeGeminiApi, type FakeGeminiApi } from "../fake-gemini/server";
+import { makeGeminiHome, type GeminiHome } from "../gemini-home";
+import { startTestRelay, TestClient, type TestRelay } from "../relay-harness";
+
+let api: FakeGeminiApi;
+let home: GeminiHome;
+let relay: TestRelay;
+let base: string;
+let workspace: string;
+const savedEnv = { ...process.env };
+const clients: TestClient[] = [];
+
+beforeAll(async () => {
+  api = await startFakeGeminiApi();
+  home = makeGeminiHome(api.url);
+  Object.assign(process.env, home.env);
+  base = realpathSync(mkdtempSync(path.join(tmpdir(), "acp-client-side-")));
+  workspace = path.join(base, "ws");
+  mkdirSync(workspace);
+  relay = await startTestRelay({ workspaceRoots: [workspace], graceMs: 200 });
+});
+afterEach(() => {
+  for (const c of clients.splice(0)) c.close();
+});
+afterAll(async () => {
+  await relay?.close();
+  await api?.close();
+  process.env = savedEnv;
+  home?.cleanup();
+  rmSync(base, { recursive: true, force: true });
+});
+
+async function session(fsCaps: boolean): Promise<{ c: TestClient; sessionId: string }> {
+  const c = new TestClient(relay.url, { token: "test-token" });
+  clients.push(c);
+  await c.connected();
+  await c.start();
+  await c.send({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: fsCaps, writeTextFile: fsCaps }, terminal: false } },
+  });
+  await c.response(1);
+  await c.send({ jsonrpc: "2.0", id: 2, method: "session/new", params: { cwd: workspace, mcpServers: [] } });
+  return { c, sessionId: ((await c.response(2)).message as any).result.sessionId };
+}
+
+const writeTurn = (file: string) => [
+  { parts: [{ functionCall: { name: "write_file", args: { file_path: file, content: "from the agent\n" } } }] },
+  { parts: [{ text: "ok" }] },
+];
+
+async function prompt(c: TestClient, sessionId: string) {
+  await c.send({ jsonrpc: "2.0", id: 3, method: "session/prompt", params: { sessionId, prompt: [{ type: "text", text: "write" }] } });
+}
+
+describe("answering the agent's requests", () => {
+  it("with fs capabilities: a missing file's read is answered with an error, never a null result", async () => {
+    const { c, sessionId } = await session(true);
+    const ack = await c.emit("policy:set", { policies: { "fs/read_text_file": "auto", "fs/write_text_file": "auto" } });
+    expect(ack.policies["fs/read_text_file"]).toBe("auto");
+    expect(ack.policies["session/request_permission"]).toBe("ask");
+    const target = path.join(workspace, "missing.txt");
+    api.script(...writeTurn(target));
+    await prompt(c, sessionId);
+    const read = await c.frame((f) => f.method === "fs/read_text_file" && f.kind === "request", "fs read");
+    const readAnswer = await c.frame((f) => f.dir === "to-agent" && f.kind === "response" && f.id === read.id, "read answer");
+    expect(readAnswer.message).toMatchObject({ error: { code: -32002, message: `Resource not found: ${target}` } });
+    expect((readAnswer.message as any).result).toBeUndefined();
+    await c.response(3);
+    // Gemini CLI 0.61 turns the (plain-object) JSON-RPC error into "Error checking existing file"
+    // and fails the tool instead of treating it as a new file: its normalizeFileSystemError only
+    // looks at Error instances. The playground shows what the agent does; see docs/gemini-quirks.md.
+    const failed = c.frames.find((f) => (f.message as any)?.params?.update?.status === "failed");
+    expect(JSON.stringify(failed?.message)).toContain("Error checking existing file: Resource not found");
+    expect(existsSync(target)).toBe(false);
+  });
+
+  it("with fs capabilities: an existing file is read, the write goes through the permission card and lands on disk", async () => {
+    const { c, sessionId } = await session(true);
+    await c.emit("policy:set", { policies: { "fs/read_text_file": "auto", "fs/write_text_file": "auto" } });
+    const target = path.join(workspace, "notes.txt");
+    writeFileSync(target, "before\n");
+    api.script(...writeTurn(target));
+    await prompt(c, sessionId);
+    const read = await c.frame((f) => f.method === "fs/read_text_file" && f.kind === "request", "fs read");
+    const readAnswer = await c.frame((f) => f.dir === "to-agent" && f.kind === "response" && f.id === read.id, "read answer");
+    expect(readAnswer.message).toMatchObject({ result: { content: "before\n" } });
+    const ask = await c.frame((f) => f.method === "session/request_permission" && f.kind === "request", "permission card");
+    expect(readFileSync(target, "utf8")).toBe("before\n");
+    await c.send({ jsonrpc: "2.0", id: ask.id, result: { outcome: { outcome: "selected", optionId: "proceed_once" } } });
+    await c.response(3);
+    const write = c.frames.find((f) => f.method === "fs/write_text_file" && f.kind === "request")!;
+    expect(write.message).toMatchObject({ params: { path: target, content: "from the agent\n" } });
+    expect(c.frames.find((f) => f.dir === "to-agent" && f.kind === "response" && f.id === write.id)?.message).toMatchObject({ result: {} });
+    expect(readFileSync(target, "utf8")).toBe("from the agent\n");
+  });
+
+  it("refuses a write outside the workspace", async () => {
+    const { c, sessionId } = await session(true);
+    await c.emit("policy:set", { policies: { "fs/read_text_file": "auto", "fs/write_text_file": "auto", "session/request_permission": "auto" } });
+    const outside = path.join(base, "escaped.txt");
+    api.script(...writeTurn(outside));
+    await prompt(c, sessionId);
+    await c.response(3);
+    expect(existsSync(outside)).toBe(false);
+    const refused = c.frames.filter((f) => f.dir === "to-agent" && f.kind === "response" && (f.message as any).error);
+    const permissionAnswers = c.frames.filter((f) => f.dir === "to-agent" && f.method === "session/request_permission");
+    // Gemini may refuse the path itself (outside its workspace) before asking us; either way nothing is written.
+    expect(refused.length + permissionAnswers.length + c.frames.filter((f) => (f.message as any)?.params?.update?.status === "failed").length).toBeGreaterThan(0);
+  });
+
+  it("auto answers permissions with the allow-once option; deny answers an error", async () => {
+    const { c, sessionId } = await session(false);
+    await c.emit("policy:set", { policies: { "session/request_permission": "auto" } });
+    const target = path.join(workspace, "auto.txt");
+    api.script(...writeTurn(target));
+    await prompt(c, sessionId);
+    await c.response(3);
+    const answer = c.frames.find((f) => f.dir === "to-agent" && f.method === "session/request_permission")!;
+    expect(answer.message).toMatchObject({ result: { outcome: { outcome: "selected", optionId: "proceed_once" } } });
+    expect(readFileSync(target, "utf8")).toBe("from the agent\n");
+
+    const d = await session(false);
+    await d.c.emit("policy:set", { policies: { "session/request_permission": "deny" } });
+    api.script(...writeTurn(path.join(workspace, "denied.txt")));
+    await prompt(d.c, d.sessionId);
+    await d.c.response(3);
+    const denied = d.c.frames.find((f) => f.dir === "to-agent" && f.method === "session/request_permission")!;
+    expect(denied.message).toMatchObject({ error: { code: -32000 } });
+    expect(existsSync(path.join(workspace, "denied.txt"))).toBe(false);
+  });
+
+  it("ask mode: agent:serve carries out a pending fs request on the user's word", async () => {
+    const { c, sessionId } = await session(true);
+    writeFileSync(path.join(workspace, "asked.txt"), "old\n");
+    api.script(...writeTurn(path.join(workspace, "asked.txt")));
+    await prompt(c, sessionId);
+    const read = await c.frame((f) => f.method === "fs/read_text_file" && f.kind === "request", "fs read");
+    expect(c.frames.some((f) => f.dir === "to-agent" && f.id === read.id)).toBe(false);
+    expect((await c.emit("agent:serve", { id: 12345 })).ok).toBe(false);
+    const served = await c.emit("agent:serve", { id: read.id });
+    expect(served.ok).toBe(true);
+    expect((await c.emit("agent:serve", { id: read.id })).error.message).toMatch(/no pending agent request/);
+    // Gemini reads the file again before writing: let everything through from here.
+    await c.emit("policy:set", { policies: { "session/request_permission": "auto", "fs/read_text_file": "auto", "fs/write_text_file": "auto" } });
+    await c.response(3);
+    expect(readFileSync(path.join(workspace, "asked.txt"), "utf8")).toBe("from the agent\n");
+  });
+});
