@@ -51,8 +51,10 @@ export class BrowserSession {
   private services?: ClientServices;
   /** Agent->client requests not answered yet, by JSON id. */
   private readonly agentRequests = new Map<string, Frame>();
-  /** Sees every frame as it is made (a re-run follows the agent this way). */
-  private frameListener?: (frame: Frame) => void;
+  /** See every frame as it is made (a re-run, the CLI and the probe follow the agent this way). */
+  private readonly frameListeners = new Set<(frame: Frame) => void>();
+  /** A re-run answers the agent's requests as recorded, so policies stand aside. */
+  private rerunning = false;
 
   constructor(
     readonly clientId: string,
@@ -209,7 +211,8 @@ export class BrowserSession {
       },
       { cwd: started.agent.cwd },
     );
-    this.frameListener = (frame) => rerun.receive(frame);
+    this.rerunning = true;
+    const unsubscribe = this.onFrame((frame) => rerun.receive(frame));
     try {
       const steps = await rerun.run();
       const diff = diffRuns({ frames: recorded.frames, cwd: recorded.header.agent.cwd }, { frames: this.log, cwd: started.agent.cwd });
@@ -221,7 +224,8 @@ export class BrowserSession {
         diff: { equal: diff.equal, added: diff.added, removed: diff.removed, patch: diff.patch },
       };
     } finally {
-      this.frameListener = undefined;
+      unsubscribe();
+      this.rerunning = false;
       await this.stop();
     }
   }
@@ -229,6 +233,16 @@ export class BrowserSession {
   async stop(): Promise<void> {
     if (this.process?.running) this.recorder?.lifecycle({ event: "stopping" });
     await this.process?.stop();
+  }
+
+  onFrame(listener: (frame: Frame) => void): () => void {
+    this.frameListeners.add(listener);
+    return () => this.frameListeners.delete(listener);
+  }
+
+  /** The current agent's frames (its whole log, up to the replay cap). */
+  get frames(): readonly Frame[] {
+    return this.log;
   }
 
   setPolicies(policies: Policies): Policies {
@@ -249,8 +263,7 @@ export class BrowserSession {
   }
 
   private applyPolicy(frame: Frame): void {
-    // A re-run answers the agent's requests as recorded.
-    if (this.frameListener) return;
+    if (this.rerunning) return;
     const policy = this.policies[frame.method!];
     if (policy === "auto") void this.answer(frame);
     else if (policy === "deny") this.respond(frame, { error: denied(frame.method!) });
@@ -300,7 +313,7 @@ export class BrowserSession {
       setImmediate(() => this.flush());
     }
     if (frame.kind === "request" || frame.kind === "response") this.track(frame);
-    this.frameListener?.(frame);
+    for (const listener of this.frameListeners) listener(frame);
   }
 
   private flush(): void {

@@ -10,7 +10,7 @@ import { ConfigError, loadConfig } from "./config";
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
-async function main(): Promise<void> {
+export async function serve(): Promise<void> {
   const config = loadConfig();
   const dev = process.env.NODE_ENV === "development";
   const app = next({ dev, dir: projectRoot, hostname: config.host, port: config.port });
@@ -30,7 +30,10 @@ async function main(): Promise<void> {
   exitOnSignals(server);
 }
 
-main().catch((err: Error) => {
-  console.error(err instanceof ConfigError ? `Configuration error: ${err.message}` : err);
-  process.exit(1);
-});
+// Run when started as the entry point (npm start), not when the CLI imports it.
+if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+  serve().catch((err: Error) => {
+    console.error(err instanceof ConfigError ? `Configuration error: ${err.message}` : err);
+    process.exit(1);
+  });
+}

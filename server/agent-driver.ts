@@ -1,0 +1,61 @@
+/**
+ * Drives one agent of a BrowserSession from code (CLI, probe): requests with
+ * their own ids, waiting on responses and frames as they arrive.
+ */
+import type { Frame, JsonRpcId } from "../lib/frame";
+import type { Driver, Reply } from "../lib/probe";
+import type { BrowserSession } from "./browser-session";
+
+export class AgentDriver implements Driver {
+  private nextId = 1;
+  private readonly waiters = new Set<(frame: Frame) => void>();
+  private readonly unsubscribe: () => void;
+
+  constructor(private readonly session: BrowserSession) {
+    this.unsubscribe = session.onFrame((frame) => {
+      for (const waiter of [...this.waiters]) waiter(frame);
+    });
+  }
+
+  frames(): readonly Frame[] {
+    return this.session.frames;
+  }
+
+  waitFor(predicate: (frame: Frame) => boolean, timeoutMs: number): Promise<Frame | undefined> {
+    return new Promise((resolve) => {
+      const waiter = (frame: Frame) => {
+        if (!predicate(frame)) return;
+        done(frame);
+      };
+      const timer = setTimeout(() => done(undefined), timeoutMs);
+      const done = (frame: Frame | undefined) => {
+        clearTimeout(timer);
+        this.waiters.delete(waiter);
+        resolve(frame);
+      };
+      this.waiters.add(waiter);
+    });
+  }
+
+  async request(method: string, params: unknown, options: { id?: JsonRpcId; timeoutMs?: number } = {}): Promise<Reply> {
+    const id = options.id ?? this.nextId++;
+    const started = performance.now();
+    const answered = this.waitFor((f) => f.dir === "from-agent" && f.kind === "response" && f.id === id, options.timeoutMs ?? 30_000);
+    const ack = this.session.send(JSON.stringify({ jsonrpc: "2.0", id, method, params }));
+    if (!ack.ok) return { latencyMs: 0 };
+    const frame = await answered;
+    return { frame, latencyMs: frame?.latencyMs ?? performance.now() - started };
+  }
+
+  notify(method: string, params?: unknown): void {
+    this.session.send(JSON.stringify(params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params }));
+  }
+
+  raw(line: string): void {
+    this.session.send(line);
+  }
+
+  close(): void {
+    this.unsubscribe();
+  }
+}

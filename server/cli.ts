@@ -1,0 +1,251 @@
+/**
+ * `acp-playground <command>`: serve, record, replay, probe. The same relay
+ * code as the browser playground, driven from the command line.
+ */
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { PROTOCOL_VERSION } from "@agentclientprotocol/sdk";
+import { parsePolicies, type Policies } from "../lib/policy";
+import { formatReport, runProbe, type ProbeReport } from "../lib/probe";
+import { parseTranscript, TranscriptError, type Transcript } from "../lib/transcript";
+import { AgentDriver } from "./agent-driver";
+import { BrowserSession } from "./browser-session";
+import { ConfigError, loadConfig, type ServerConfig } from "./config";
+import { Profiles } from "./profiles";
+import { TranscriptStore } from "./transcript-store";
+
+const USAGE = `usage: acp-playground <command> [options]
+
+commands:
+  serve                                   start the playground (what npm start runs)
+  record --prompt TEXT [-o run.jsonl]     start an agent, prompt it once, write the transcript
+         [--profile NAME] [--cwd DIR] [--permission ask|auto|deny] [--fs auto|deny] [--terminal auto|deny]
+  replay FILE [--against PROFILE] [--cwd DIR]
+                                          re-run a transcript's client side against a fresh agent,
+                                          print the diff; exit 1 when the agent behaved differently
+  probe [--profile NAME] [--json] [--cwd DIR] [--include-logout]
+                                          run the conformance battery and print the report
+
+exit codes: 0 ok, 1 difference found, 2 bad arguments, 3 agent failed to start, 4 unreadable or invalid file`;
+
+class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number,
+  ) {
+    super(message);
+  }
+}
+
+type Options = NonNullable<NonNullable<Parameters<typeof parseArgs>[0]>["options"]>;
+
+function parse(argv: string[], options: Options) {
+  try {
+    return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  } catch (err) {
+    throw new CliError(`${(err as Error).message}\n\n${USAGE}`, 2);
+  }
+}
+
+function workspace(dir: string | undefined): string {
+  const cwd = path.resolve(dir ?? process.cwd());
+  if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new CliError(`--cwd is not a directory: ${cwd}`, 2);
+  return realpathSync(cwd);
+}
+
+interface Cli {
+  session: BrowserSession;
+  store: TranscriptStore;
+  config: ServerConfig;
+}
+
+function open(cwd: string, dataDir?: string): Cli {
+  let config: ServerConfig;
+  try {
+    config = { ...loadConfig(process.env, cwd), workspaceRoots: [cwd], graceMs: 0 };
+  } catch (err) {
+    if (err instanceof ConfigError) throw new CliError(`configuration error: ${err.message}`, 2);
+    throw err;
+  }
+  if (dataDir) config.dataDir = dataDir;
+  const store = new TranscriptStore(config.dataDir);
+  const session = new BrowserSession("cli", config, new Profiles(config, store), store, () => {});
+  return { session, store, config };
+}
+
+async function start(cli: Cli, profile: string | undefined, policies: Policies = {}) {
+  cli.session.setPolicies(policies);
+  const started = await cli.session.start({ profile });
+  if (!started.ok) throw new CliError(started.error.message, started.error.code === "unknown_profile" ? 2 : 3);
+  return started.agent;
+}
+
+function readTranscript(file: string): Transcript {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (err) {
+    throw new CliError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, 4);
+  }
+  try {
+    return parseTranscript(text);
+  } catch (err) {
+    if (err instanceof TranscriptError) throw new CliError(`${file}: ${err.message}`, 4);
+    throw err;
+  }
+}
+
+const policyFlag = (value: unknown, name: string): "ask" | "auto" | "deny" | undefined => {
+  if (value === undefined) return undefined;
+  if (value !== "ask" && value !== "auto" && value !== "deny") throw new CliError(`--${name} must be ask, auto or deny`, 2);
+  return value;
+};
+
+async function record(argv: string[]): Promise<number> {
+  const { values } = parse(argv, {
+    profile: { type: "string" },
+    prompt: { type: "string" },
+    cwd: { type: "string" },
+    output: { type: "string", short: "o" },
+    permission: { type: "string" },
+    fs: { type: "string" },
+    terminal: { type: "string" },
+  });
+  if (!values.prompt) throw new CliError(`record needs --prompt\n\n${USAGE}`, 2);
+  const output = path.resolve((values.output as string | undefined) ?? "run.jsonl");
+  const cwd = workspace(values.cwd as string | undefined);
+  const permission = policyFlag(values.permission, "permission") ?? "auto";
+  const fs = policyFlag(values.fs, "fs");
+  const terminal = policyFlag(values.terminal, "terminal");
+  const policies: Policies = { "session/request_permission": permission };
+  for (const m of ["fs/read_text_file", "fs/write_text_file"]) if (fs) policies[m] = fs;
+  for (const m of ["terminal/create", "terminal/output", "terminal/wait_for_exit", "terminal/kill", "terminal/release"]) if (terminal) policies[m] = terminal;
+  const checked = parsePolicies(policies);
+  if (!checked.ok) throw new CliError(checked.message, 2);
+
+  const scratch = mkdtempSync(path.join(tmpdir(), "acp-record-"));
+  const cli = open(cwd, scratch);
+  const driver = new AgentDriver(cli.session);
+  try {
+    const agent = await start(cli, values.profile as string | undefined, checked.value);
+    const init = await driver.request("initialize", {
+      protocolVersion: PROTOCOL_VERSION,
+      // Advertise only what the flags make the relay really answer.
+      clientCapabilities: { fs: { readTextFile: fs === "auto", writeTextFile: fs === "auto" }, terminal: terminal === "auto" },
+      clientInfo: { name: "acp-playground-cli", version: "1" },
+    });
+    if (!init.frame || "error" in (init.frame.message as object)) throw new CliError(`initialize failed: ${init.frame?.raw ?? "no answer"}`, 3);
+    const created = await driver.request("session/new", { cwd, mcpServers: [] });
+    const sessionId = (created.frame?.message as { result?: { sessionId?: string } } | undefined)?.result?.sessionId;
+    if (!sessionId) throw new CliError(`session/new failed: ${created.frame?.raw ?? "no answer"}`, 3);
+    let text = "";
+    const unsubscribe = cli.session.onFrame((f) => {
+      const update = (f.message as any)?.params?.update;
+      if (f.method === "session/update" && update?.sessionUpdate === "agent_message_chunk" && update.content?.type === "text") {
+        text += update.content.text;
+        process.stdout.write(update.content.text);
+      }
+    });
+    const turn = await driver.request("session/prompt", { sessionId, prompt: [{ type: "text", text: values.prompt }] }, { timeoutMs: 600_000 });
+    unsubscribe();
+    const stopReason = (turn.frame?.message as any)?.result?.stopReason;
+    await cli.session.stop();
+    copyFileSync(cli.store.file(agent.transcriptId!), output);
+    process.stdout.write(`${text.endsWith("\n") ? "" : "\n"}stopReason: ${JSON.stringify(stopReason ?? null)}\ntranscript: ${output}\n`);
+    return 0;
+  } finally {
+    driver.close();
+    await cli.session.stop();
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+async function replay(argv: string[]): Promise<number> {
+  const { values, positionals } = parse(argv, { against: { type: "string" }, cwd: { type: "string" } });
+  const file = positionals[0];
+  if (!file) throw new CliError(`replay needs a transcript file\n\n${USAGE}`, 2);
+  const transcript = readTranscript(file);
+  const cwd = workspace(values.cwd as string | undefined);
+  const scratch = mkdtempSync(path.join(tmpdir(), "acp-replay-"));
+  const cli = open(cwd, scratch);
+  try {
+    const profile = (values.against as string | undefined) ?? transcript.header.agent.profile;
+    const result = await cli.session.rerun(transcript, { profile });
+    if (!result.ok) throw new CliError(result.error.message, result.error.code === "unknown_profile" ? 2 : 3);
+    for (const step of result.steps) process.stdout.write(`${step.outcome.padEnd(9)} ${step.method}${step.latencyMs === undefined ? "" : ` (${step.latencyMs} ms)`}\n`);
+    for (const problem of result.problems) process.stdout.write(`problem: ${problem}\n`);
+    if (result.diff.equal) {
+      process.stdout.write(`no difference: ${profile} behaved as recorded\n`);
+      return 0;
+    }
+    process.stdout.write(`${result.diff.patch}\n${result.diff.removed} recorded entries differ from ${result.diff.added} new ones\n`);
+    return 1;
+  } finally {
+    await cli.session.stop();
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+async function probe(argv: string[]): Promise<number> {
+  const { values } = parse(argv, { profile: { type: "string" }, json: { type: "boolean" }, cwd: { type: "string" }, "include-logout": { type: "boolean" } });
+  const cwd = workspace(values.cwd as string | undefined);
+  const cli = open(cwd);
+  const driver = new AgentDriver(cli.session);
+  const started = Date.now();
+  try {
+    const agent = await start(cli, values.profile as string | undefined);
+    const rows = await runProbe(driver, { cwd, includeLogout: values["include-logout"] === true });
+    const info = cli.session.frames.find((f) => f.kind === "response" && f.method === "initialize" && (f.message as any).result?.agentInfo);
+    const agentInfo = (info?.message as any)?.result?.agentInfo;
+    const report: ProbeReport = {
+      profile: agent.profile,
+      agent: agentInfo ? { name: agentInfo.name, version: agentInfo.version } : undefined,
+      startedAt: new Date(started).toISOString(),
+      durationMs: Date.now() - started,
+      rows,
+      transcriptId: agent.transcriptId,
+    };
+    process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatReport(report)}\n\ntranscript: ${agent.transcriptId}\n`);
+    return 0;
+  } finally {
+    driver.close();
+    await cli.session.stop();
+  }
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case "serve": {
+      const { serve } = await import("./index");
+      await serve();
+      return -1; // keeps running
+    }
+    case "record":
+      return record(rest);
+    case "replay":
+      return replay(rest);
+    case "probe":
+      return probe(rest);
+    case undefined:
+    case "help":
+    case "--help":
+    case "-h":
+      process.stdout.write(`${USAGE}\n`);
+      return command === undefined ? 2 : 0;
+    default:
+      throw new CliError(`unknown command: ${command}\n\n${USAGE}`, 2);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exit(code);
+  },
+  (err: Error) => {
+    process.stderr.write(`acp-playground: ${err.message}\n`);
+    process.exit(err instanceof CliError ? err.exitCode : 1);
+  },
+);

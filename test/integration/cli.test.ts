@@ -1,0 +1,113 @@
+/** The headless CLI against the real Gemini CLI and the project's fake Gemini API. */
+import { execa } from "execa";
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ProbeReport } from "../../lib/probe";
+import { parseTranscript } from "../../lib/transcript";
+import { startFakeGeminiApi, type FakeGeminiApi } from "../fake-gemini/server";
+import { makeGeminiHome, type GeminiHome } from "../gemini-home";
+
+const bin = path.resolve(import.meta.dirname, "../../bin/acp-playground.mjs");
+let api: FakeGeminiApi;
+let home: GeminiHome;
+let dir: string;
+
+beforeAll(async () => {
+  api = await startFakeGeminiApi();
+  home = makeGeminiHome(api.url);
+  dir = realpathSync(mkdtempSync(path.join(tmpdir(), "acp-cli-")));
+  writeFileSync(
+    path.join(dir, "config.json"),
+    JSON.stringify({ profiles: { missing: { command: "/nonexistent/agent-binary", args: [] } } }),
+  );
+});
+afterAll(async () => {
+  await api?.close();
+  home?.cleanup();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const cli = (...args: string[]) =>
+  execa(process.execPath, [bin, ...args], {
+    cwd: dir,
+    reject: false,
+    timeout: 90_000,
+    env: { ...home.env, ACP_PLAYGROUND_DATA: path.join(dir, "data"), ACP_PLAYGROUND_CONFIG: path.join(dir, "config.json") },
+  });
+
+describe("acp-playground CLI", () => {
+  it("record writes a transcript of a real Gemini turn", async () => {
+    api.script({ parts: [{ text: "Recorded " }, { text: "answer." }] });
+    const run = await cli("record", "--profile", "gemini", "--prompt", "say something", "-o", "run.jsonl");
+    expect(run.stderr).toBe("");
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout).toContain("Recorded answer.");
+    expect(run.stdout).toContain('stopReason: "end_turn"');
+    const t = parseTranscript(readFileSync(path.join(dir, "run.jsonl"), "utf8"));
+    expect(t.frames.filter((f) => f.dir === "to-agent").map((f) => f.method)).toEqual(["initialize", "session/new", "session/prompt"]);
+    expect(t.events.at(-1)).toMatchObject({ type: "lifecycle", event: "exited" });
+  });
+
+  it("replay exits 0 when the agent behaves as recorded and 1 with a diff when not", async () => {
+    api.script({ parts: [{ text: "Recorded " }, { text: "answer." }] });
+    const same = await cli("replay", "run.jsonl");
+    expect(same.exitCode).toBe(0);
+    expect(same.stdout).toContain("no difference: gemini behaved as recorded");
+
+    api.script({ parts: [{ text: "A different answer." }] });
+    const changed = await cli("replay", "run.jsonl", "--against", "gemini");
+    expect(changed.exitCode).toBe(1);
+    expect(changed.stdout).toMatch(/^-.*Recorded answer\./m);
+    expect(changed.stdout).toMatch(/^\+.*A different answer\./m);
+  });
+
+  it("probe reports what Gemini actually does, within 60 s", async () => {
+    // One quick turn, then a slow one for the cancel check.
+    api.script({ parts: [{ text: "OK" }] }, { parts: Array.from({ length: 40 }, (_, i) => ({ text: `${i + 1}\n` })), delayMs: 100 });
+    const started = Date.now();
+    const run = await cli("probe", "--profile", "gemini", "--json");
+    expect(run.exitCode).toBe(0);
+    expect(Date.now() - started).toBeLessThan(60_000);
+    const report = JSON.parse(run.stdout) as ProbeReport;
+    const by = (check: string) => report.rows.find((r) => r.check === check)!;
+    expect(report.agent).toMatchObject({ name: "gemini-cli", version: "0.61.0" });
+    expect(by("initialize with protocolVersion 1")).toMatchObject({ outcome: "answered", conforms: true });
+    expect(by("initialize with unsupported protocolVersion 999")).toMatchObject({ outcome: "answered", detail: "answered with protocolVersion 1", conforms: true });
+    expect(by("session/new (cwd, no MCP servers)")).toMatchObject({ outcome: "answered", conforms: true });
+    expect(by("session/prompt (one text block)")).toMatchObject({ outcome: "answered", detail: 'stopReason "end_turn", 1 message chunks' });
+    expect(by("empty response (no chunks and no stopReason)").conforms).toBe(true);
+    expect(by("session/list").outcome).toBe("-32601");
+    expect(by("session/set_mode to the current mode").outcome).toBe("answered");
+    expect(by("unknown method")).toMatchObject({ outcome: "-32601", conforms: true });
+    expect(by("unknown notification")).toMatchObject({ outcome: "no reply", conforms: true });
+    expect(by("malformed line")).toMatchObject({ outcome: "no reply", conforms: false });
+    expect(by("request with a string id")).toMatchObject({ detail: 'response id "probe-string-id"', conforms: true });
+    expect(by("two requests in flight at once").conforms).toBe(true);
+    expect(by("session/cancel during a turn")).toMatchObject({ detail: 'turn ended with stopReason "cancelled"', conforms: true });
+    expect(by("logout").outcome).toBe("skipped");
+    for (const r of report.rows) expect(r.detail.length).toBeGreaterThan(0);
+    expect(report.rows.filter((r) => r.check.endsWith("(unstable)")).length).toBeGreaterThan(0);
+    // Saved as a transcript too.
+    const saved = readFileSync(path.join(dir, "data", "transcripts", `${report.transcriptId}.jsonl`), "utf8");
+    expect(parseTranscript(saved).frames.length).toBeGreaterThan(30);
+  });
+
+  it("gives clear errors and exit codes", async () => {
+    const missing = await cli("probe", "--profile", "missing");
+    expect(missing.exitCode).toBe(3);
+    expect(missing.stderr).toBe("acp-playground: Failed to start ACP agent: executable not found: /nonexistent/agent-binary");
+    expect((await cli("probe", "--profile", "nope")).exitCode).toBe(2);
+    expect((await cli("record")).stderr).toContain("record needs --prompt");
+    expect((await cli("record", "--bogus")).exitCode).toBe(2);
+    expect((await cli("frobnicate")).exitCode).toBe(2);
+    const unreadable = await cli("replay", "no-such-file.jsonl");
+    expect(unreadable.exitCode).toBe(4);
+    expect(unreadable.stderr).toContain("cannot read no-such-file.jsonl: ENOENT");
+    writeFileSync(path.join(dir, "bad.jsonl"), '{"type":"header","format":"acp-playground-transcript","version":"7.0"}\n');
+    const bad = await cli("replay", "bad.jsonl");
+    expect(bad.exitCode).toBe(4);
+    expect(bad.stderr).toContain("line 1: unsupported transcript version 7.0");
+  });
+});
