@@ -4,6 +4,7 @@
  */
 import type { Frame } from "./frame";
 import type { Policies } from "./policy";
+import type { ProbeReport } from "./probe";
 import type { RerunStep } from "./rerun";
 
 export interface RelayError {
@@ -41,6 +42,16 @@ export interface ProfileSummary {
   args: string[];
   /** Option names the profile accepts in `agent:start`. */
   options: string[];
+  description?: string;
+  /** Whether the command resolves on the relay's machine (checked when listed). */
+  available: boolean;
+}
+
+export interface ProfileDetails extends ProfileSummary {
+  /** Absolute path of the command, when it resolves. */
+  resolved?: string;
+  /** First line of `command --version`, when it answers. */
+  version?: string;
 }
 
 export interface RelayInfo {
@@ -111,6 +122,8 @@ export interface ClientToServerEvents {
   "policy:set": (payload: unknown, ack: (res: Ack<{ policies: Policies }>) => void) => void;
   /** Ask mode: "do it" for a pending fs/ or terminal/ request; the relay answers it. */
   "agent:serve": (payload: unknown, ack: (res: Ack<{ seq: number }>) => void) => void;
+  /** Runs the conformance probe against a fresh agent of a profile (in this browser session). */
+  "agent:probe": (payload: unknown, ack: (res: Ack<{ report: ProbeReport }>) => void) => void;
 }
 
 export interface ServerToClientEvents {

@@ -6,6 +6,7 @@ import type { Socket } from "socket.io";
 import type { Frame } from "../lib/frame";
 import { ANSWERABLE_METHODS, autoPermission, defaultPolicies, denied, SERVED_METHODS, type Policies } from "../lib/policy";
 import { secretsFromEnv } from "../lib/redact";
+import { runProbe, type ProbeReport } from "../lib/probe";
 import { Rerun } from "../lib/rerun";
 import type { Transcript } from "../lib/transcript";
 import { diffRuns } from "../lib/transcript-diff";
@@ -20,6 +21,7 @@ import type {
   StartPayload,
   StderrEvent,
 } from "../lib/wire";
+import { AgentDriver } from "./agent-driver";
 import { AgentProcess, SpawnError } from "./agent-process";
 import { ClientServices, ServiceError } from "./client-services";
 import type { ServerConfig } from "./config";
@@ -226,6 +228,33 @@ export class BrowserSession {
     } finally {
       unsubscribe();
       this.rerunning = false;
+      await this.stop();
+    }
+  }
+
+  /** Starts a fresh agent of a profile and runs the conformance probe against it. */
+  async probe(payload: StartPayload, options: { includeLogout?: boolean } = {}): Promise<Ack<{ report: ProbeReport }>> {
+    const startedAt = Date.now();
+    const started = await this.start(payload);
+    if (!started.ok) return started;
+    const driver = new AgentDriver(this);
+    try {
+      const rows = await runProbe(driver, { cwd: started.agent.cwd, includeLogout: options.includeLogout });
+      const info = this.log.find((f) => f.kind === "response" && f.method === "initialize" && (f.message as { result?: { agentInfo?: unknown } }).result?.agentInfo);
+      const agentInfo = (info?.message as { result?: { agentInfo?: { name?: string; version?: string } } } | undefined)?.result?.agentInfo;
+      return {
+        ok: true,
+        report: {
+          profile: started.agent.profile,
+          agent: agentInfo && { name: agentInfo.name, version: agentInfo.version },
+          startedAt: new Date(startedAt).toISOString(),
+          durationMs: Date.now() - startedAt,
+          rows,
+          transcriptId: started.agent.transcriptId,
+        },
+      };
+    } finally {
+      driver.close();
       await this.stop();
     }
   }

@@ -8,7 +8,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { PROTOCOL_VERSION } from "@agentclientprotocol/sdk";
 import { parsePolicies, type Policies } from "../lib/policy";
-import { formatReport, runProbe, type ProbeReport } from "../lib/probe";
+import { formatReport } from "../lib/probe";
 import { parseTranscript, TranscriptError, type Transcript } from "../lib/transcript";
 import { AgentDriver } from "./agent-driver";
 import { BrowserSession } from "./browser-session";
@@ -192,25 +192,13 @@ async function probe(argv: string[]): Promise<number> {
   const { values } = parse(argv, { profile: { type: "string" }, json: { type: "boolean" }, cwd: { type: "string" }, "include-logout": { type: "boolean" } });
   const cwd = workspace(values.cwd as string | undefined);
   const cli = open(cwd);
-  const driver = new AgentDriver(cli.session);
-  const started = Date.now();
   try {
-    const agent = await start(cli, values.profile as string | undefined);
-    const rows = await runProbe(driver, { cwd, includeLogout: values["include-logout"] === true });
-    const info = cli.session.frames.find((f) => f.kind === "response" && f.method === "initialize" && (f.message as any).result?.agentInfo);
-    const agentInfo = (info?.message as any)?.result?.agentInfo;
-    const report: ProbeReport = {
-      profile: agent.profile,
-      agent: agentInfo ? { name: agentInfo.name, version: agentInfo.version } : undefined,
-      startedAt: new Date(started).toISOString(),
-      durationMs: Date.now() - started,
-      rows,
-      transcriptId: agent.transcriptId,
-    };
-    process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatReport(report)}\n\ntranscript: ${agent.transcriptId}\n`);
+    const result = await cli.session.probe({ profile: values.profile as string | undefined }, { includeLogout: values["include-logout"] === true });
+    if (!result.ok) throw new CliError(result.error.message, result.error.code === "unknown_profile" ? 2 : 3);
+    const { report } = result;
+    process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatReport(report)}\n\ntranscript: ${report.transcriptId}\n`);
     return 0;
   } finally {
-    driver.close();
     await cli.session.stop();
   }
 }

@@ -12,6 +12,7 @@ export interface ProfileConfig {
   command: string;
   args: string[];
   env: Record<string, string>;
+  description?: string;
 }
 
 export interface ServerConfig {
@@ -91,7 +92,10 @@ function parseProfiles(raw: unknown, file: string): Record<string, ProfileConfig
     if (typeof env !== "object" || env === null || !Object.values(env).every((v) => typeof v === "string")) {
       throw new ConfigError(`${file}: profile "${name}": "env" must map names to strings`);
     }
-    profiles[name] = { command: p.command, args: (p.args as string[]) ?? [], env: env as Record<string, string> };
+    if (p.description !== undefined && typeof p.description !== "string") {
+      throw new ConfigError(`${file}: profile "${name}": "description" must be a string`);
+    }
+    profiles[name] = { command: p.command, args: (p.args as string[]) ?? [], env: env as Record<string, string>, description: p.description };
   }
   return profiles;
 }

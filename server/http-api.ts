@@ -60,6 +60,9 @@ export async function handleApi(req: IncomingMessage, res: ServerResponse, url: 
   if (!tokenMatches(bearerToken(req), token)) return fail(res, 401, "unauthorized", "unauthorized");
 
   if (parts.length === 1 && parts[0] === "info" && method === "GET") return sendJson(res, 200, relay.info());
+  if (parts.length === 1 && parts[0] === "profiles" && method === "GET") {
+    return sendJson(res, 200, { profiles: [...(await relay.profiles.details()), ...relay.profiles.replays()] });
+  }
 
   if (parts[0] === "transcripts") {
     if (parts.length === 1 && method === "GET") return sendJson(res, 200, { transcripts: store.list() });

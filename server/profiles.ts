@@ -6,7 +6,8 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { execa } from "execa";
-import type { ProfileSummary, RelayError } from "../lib/wire";
+import type { ProfileDetails, ProfileSummary, RelayError } from "../lib/wire";
+import { commandVersion, resolveCommand } from "./command-lookup";
 import type { ProfileConfig, ServerConfig } from "./config";
 import type { TranscriptStore } from "./transcript-store";
 
@@ -107,11 +108,29 @@ export class Profiles {
   list(): ProfileSummary[] {
     return this.names().map((name) => {
       if (this.isBuiltinGemini(name)) {
-        return { name, command: geminiCommand(this.config), args: ["--acp"], options: Object.keys(GEMINI_OPTIONS) };
+        const command = geminiCommand(this.config);
+        return {
+          name,
+          command,
+          args: ["--acp"],
+          options: Object.keys(GEMINI_OPTIONS),
+          description: "Gemini CLI in ACP mode (built in)",
+          available: resolveCommand(command) !== undefined,
+        };
       }
       const p = this.configured(name)!;
-      return { name, command: p.command, args: p.args, options: [] };
+      return { name, command: p.command, args: p.args, options: [], description: p.description, available: resolveCommand(p.command) !== undefined };
     });
+  }
+
+  /** The list with resolved paths and versions, for the profiles page. */
+  async details(): Promise<ProfileDetails[]> {
+    return Promise.all(
+      this.list().map(async (p) => {
+        const resolved = resolveCommand(p.command);
+        return { ...p, resolved, version: resolved ? await commandVersion(resolved) : undefined };
+      }),
+    );
   }
 
   /** `replay:<id>` profiles: one per stored transcript that has frames. */
@@ -120,7 +139,14 @@ export class Profiles {
     return this.transcripts
       .list()
       .filter((m) => m.frames > 0 && !m.recording)
-      .map((m) => ({ name: `${REPLAY_PREFIX}${m.id}`, command: "(replay)", args: [m.title], options: Object.keys(REPLAY_OPTIONS) }));
+      .map((m) => ({
+        name: `${REPLAY_PREFIX}${m.id}`,
+        command: "(replay)",
+        args: [],
+        options: Object.keys(REPLAY_OPTIONS),
+        description: `Mock agent replaying "${m.title}"`,
+        available: true,
+      }));
   }
 
   /** Warms the `--acp` probe so the first Start does not wait for it. */

@@ -15,7 +15,7 @@ import { refuseRequest, tokenMatches } from "./security";
 import { VERSION } from "./version";
 
 const CLIENT_ID = /^[\w-]{8,64}$/;
-const KNOWN_EVENTS = new Set(["relay:info", "agent:start", "agent:send", "agent:stop", "transcript:rerun", "policy:set", "agent:serve"]);
+const KNOWN_EVENTS = new Set(["relay:info", "agent:start", "agent:send", "agent:stop", "transcript:rerun", "policy:set", "agent:serve", "agent:probe"]);
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each event narrows its own ack shape
 type AckFn = (res: Ack<any>) => void;
@@ -140,6 +140,13 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
       const parsed = parseServePayload(payload);
       if (!parsed.ok) return ack(parsed);
       current.serve(parsed.value.id).then(ack, (err: Error) => ack({ ok: false, error: { code: "internal", message: err.message } }));
+    });
+
+    socket.on("agent:probe", (...args: unknown[]) => {
+      const { payload, ack } = splitArgs(args);
+      const parsed = parseStartPayload(payload);
+      if (!parsed.ok) return ack(parsed);
+      current.probe(parsed.value).then(ack, (err: Error) => ack({ ok: false, error: { code: "internal", message: err.message } }));
     });
 
     socket.onAny((event: string, ...args: unknown[]) => {
