@@ -28,6 +28,8 @@ export type Ack<T extends object = object> = ({ ok: true } & T) | { ok: false; e
 
 export interface AgentInfo {
   profile: string;
+  /** Set when the agent came from the warm pool: its log starts with the pool's initialize. */
+  pooled?: boolean;
   pid: number;
   command: string;
   args: string[];
@@ -67,6 +69,8 @@ export interface StartPayload {
   profile?: string;
   cwd?: string;
   options?: Record<string, unknown>;
+  /** Take an already initialized agent from the warm pool when there is one (Connect). */
+  pooled?: boolean;
 }
 
 export interface SendPayload {
@@ -155,13 +159,14 @@ function checkKeys(payload: Record<string, unknown>, allowed: string[]): string 
 export function parseStartPayload(payload: unknown): Parsed<StartPayload> {
   if (payload === undefined || payload === null) return { ok: true, value: {} };
   if (!isPlainObject(payload)) return invalid("agent:start expects an object");
-  const extra = checkKeys(payload, ["profile", "cwd", "options"]);
+  const extra = checkKeys(payload, ["profile", "cwd", "options", "pooled"]);
   if (extra) return invalid(`agent:start: ${extra}`);
-  const { profile, cwd, options } = payload;
+  const { profile, cwd, options, pooled } = payload;
+  if (pooled !== undefined && typeof pooled !== "boolean") return invalid("pooled must be a boolean");
   if (profile !== undefined && typeof profile !== "string") return invalid("profile must be a string");
   if (cwd !== undefined && typeof cwd !== "string") return invalid("cwd must be a string");
   if (options !== undefined && !isPlainObject(options)) return invalid("options must be an object");
-  return { ok: true, value: { profile, cwd, options } };
+  return { ok: true, value: { profile, cwd, options, pooled } };
 }
 
 /** Turns a send payload into the exact line to write (without its newline). */

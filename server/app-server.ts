@@ -33,13 +33,17 @@ export function createAppServer(config: ServerConfig, pageHandler?: RequestHandl
     void pageHandler(req, res);
   });
   relay = createRelay(http, config);
+  let closing: Promise<void> | undefined;
   return {
     http,
     relay,
-    async close() {
-      await relay.close();
-      http.closeAllConnections();
-      await new Promise<void>((resolve) => http.close(() => resolve()));
+    close() {
+      closing ??= (async () => {
+        await relay.close();
+        http.closeAllConnections();
+        await new Promise<void>((resolve) => http.close(() => resolve()));
+      })();
+      return closing;
     },
   };
 }

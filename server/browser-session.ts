@@ -55,17 +55,57 @@ export class BrowserSession {
   private readonly agentRequests = new Map<string, Frame>();
   /** See every frame as it is made (a re-run, the CLI and the probe follow the agent this way). */
   private readonly frameListeners = new Set<(frame: Frame) => void>();
+  private readonly exitListeners = new Set<() => void>();
   /** A re-run answers the agent's requests as recorded, so policies stand aside. */
   private rerunning = false;
 
   constructor(
-    readonly clientId: string,
+    private id: string,
     private readonly config: ServerConfig,
     private readonly profiles: Profiles,
     private readonly transcripts: TranscriptStore,
     /** Called once this session holds nothing worth keeping. */
-    private readonly onDisposed: (session: BrowserSession) => void,
+    private onDisposed: (session: BrowserSession) => void,
   ) {}
+
+  get clientId(): string {
+    return this.id;
+  }
+
+  get agentInfo(): AgentInfo | null {
+    return this.agent;
+  }
+
+  /** A warm pooled session becomes a browser's session. */
+  adopt(clientId: string, onDisposed: (session: BrowserSession) => void): void {
+    this.id = clientId;
+    this.onDisposed = onDisposed;
+    this.exitListeners.clear();
+    if (this.agent) this.agent = { ...this.agent, pooled: true };
+  }
+
+  /** Called once the current agent has exited. */
+  onExit(listener: () => void): void {
+    this.exitListeners.add(listener);
+  }
+
+  /** Sends `initialize` (for the warm pool) and waits for its result; undefined on error or timeout. */
+  async initialize(params: unknown, timeoutMs: number): Promise<unknown> {
+    const id = "pool-initialize";
+    const answered = new Promise<Frame | undefined>((resolve) => {
+      const timer = setTimeout(() => done(undefined), timeoutMs);
+      const stop = this.onFrame((f) => {
+        if (f.dir === "from-agent" && f.kind === "response" && f.id === id) done(f);
+      });
+      const done = (f: Frame | undefined) => {
+        clearTimeout(timer);
+        stop();
+        resolve(f);
+      };
+    });
+    if (!this.send(JSON.stringify({ jsonrpc: "2.0", id, method: "initialize", params })).ok) return undefined;
+    return (((await answered)?.message ?? {}) as { result?: unknown }).result;
+  }
 
   get running(): boolean {
     return this.process?.running ?? false;
@@ -162,6 +202,7 @@ export class BrowserSession {
             void services.dispose();
             recorder.close();
             this.socket?.emit("agent:exit", { code, signal });
+            for (const listener of this.exitListeners) listener();
             if (!this.socket && !this.graceTimer) this.dispose();
           },
         },

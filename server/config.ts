@@ -32,6 +32,8 @@ export interface ServerConfig {
   maxLineBytes: number;
   /** Frames kept per agent for re-attaching clients. */
   replayFrames: number;
+  /** Warm agents kept per profile (ACP_PLAYGROUND_POOL="gemini=1", or "pool" in the file). */
+  pool: Record<string, number>;
   /** Where transcripts are kept (ACP_PLAYGROUND_DATA). */
   dataDir: string;
   /** Explicit gemini binary (GEMINI_BIN or the config file's geminiBin). */
@@ -108,6 +110,28 @@ function realRoot(root: string, base: string): string {
   }
 }
 
+function parsePool(fromEnv: string | undefined, fromFile: unknown, defaultProfile: string, file: string): Record<string, number> {
+  const pool: Record<string, number> = {};
+  const add = (name: string, size: unknown, where: string) => {
+    if (!Number.isInteger(size) || (size as number) < 0 || (size as number) > 32) throw new ConfigError(`${where}: pool size of "${name}" must be an integer 0..32`);
+    pool[name] = size as number;
+  };
+  if (fromEnv !== undefined) {
+    for (const entry of fromEnv.split(",").map((s) => s.trim()).filter(Boolean)) {
+      const [name, size] = entry.split("=");
+      add(name ?? "", Number(size), "ACP_PLAYGROUND_POOL");
+    }
+    return pool;
+  }
+  if (fromFile !== undefined) {
+    if (typeof fromFile !== "object" || fromFile === null || Array.isArray(fromFile)) throw new ConfigError(`${file}: "pool" must map profile names to sizes`);
+    for (const [name, size] of Object.entries(fromFile)) add(name, size, file);
+    return pool;
+  }
+  // One warm agent for a real default agent; a replay starts instantly anyway.
+  return defaultProfile.startsWith("replay:") ? {} : { [defaultProfile]: 1 };
+}
+
 /** Whether the Gemini CLI could authenticate; without, the default agent is the offline demo replay. */
 export function hasGeminiCredentials(env: Env): boolean {
   if (env.GEMINI_API_KEY || env.GOOGLE_API_KEY || env.GOOGLE_GEMINI_BASE_URL || env.GOOGLE_GENAI_USE_VERTEXAI || env.GOOGLE_GENAI_USE_GCA) {
@@ -133,6 +157,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
     (fileConfig.defaultProfile as string | undefined) ?? (hasGeminiCredentials(env) ? "gemini" : "replay:demo-gemini");
   const geminiBin = env.GEMINI_BIN || (fileConfig.geminiBin as string | undefined);
 
+  const pool = parsePool(env.ACP_PLAYGROUND_POOL, fileConfig.pool, defaultProfile, file ?? "");
+
   const port = intFrom(env, "PORT", 3000);
   if (port > 65535) throw new ConfigError(`PORT must be <= 65535`);
   return {
@@ -150,6 +176,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
     killGraceMs: intFrom(env, "ACP_PLAYGROUND_KILL_GRACE_MS", 3_000),
     maxLineBytes: intFrom(env, "ACP_PLAYGROUND_MAX_LINE_BYTES", DEFAULT_MAX_LINE_BYTES, 1024),
     replayFrames: intFrom(env, "ACP_PLAYGROUND_REPLAY_FRAMES", 100_000, 1),
+    pool,
     dataDir: path.resolve(cwd, env.ACP_PLAYGROUND_DATA || "data"),
     geminiBin,
   };

@@ -9,6 +9,7 @@ import { parsePolicies } from "../lib/policy";
 import { parseEmptyPayload, parseRerunPayload, parseSendPayload, parseServePayload, parseStartPayload, type Ack, type ClientToServerEvents, type RelayInfo, type ServerToClientEvents } from "../lib/wire";
 import { BrowserSession, type RelaySocket } from "./browser-session";
 import type { ServerConfig } from "./config";
+import { AgentPool } from "./agent-pool";
 import { Profiles } from "./profiles";
 import { TranscriptStore } from "./transcript-store";
 import { refuseRequest, tokenMatches } from "./security";
@@ -32,6 +33,7 @@ export interface Relay {
   sessions: Map<string, BrowserSession>;
   profiles: Profiles;
   transcripts: TranscriptStore;
+  pool: AgentPool;
   info(): RelayInfo;
   /** Stops every agent and closes the socket server. */
   close(): Promise<void>;
@@ -42,6 +44,8 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
   const transcripts = new TranscriptStore(config.dataDir);
   const profiles = new Profiles(config, transcripts);
   profiles.prime();
+  const pool = new AgentPool(config, profiles, transcripts);
+  pool.fill();
   const io = new Server<ClientToServerEvents, ServerToClientEvents>(httpServer, {
     serveClient: false,
     // A frame may be as long as an agent line, plus the envelope.
@@ -67,6 +71,10 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
     graceMs: config.graceMs,
   });
 
+  const disposer = (s: BrowserSession) => {
+    if (sessions.get(s.clientId) === s) sessions.delete(s.clientId);
+  };
+
   io.on("connection", (socket: RelaySocket) => {
     const auth = socket.handshake.auth as Record<string, unknown>;
     const lastSeq = typeof auth.lastSeq === "number" && auth.lastSeq >= 0 ? auth.lastSeq : 0;
@@ -79,12 +87,10 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
     }
     const reattached = session !== undefined;
     if (!session) {
-      session = new BrowserSession(clientId, config, profiles, transcripts, (s) => {
-        if (sessions.get(s.clientId) === s) sessions.delete(s.clientId);
-      });
+      session = new BrowserSession(clientId, config, profiles, transcripts, disposer);
       sessions.set(clientId, session);
     }
-    const current = session;
+    let current = session;
     socket.emit("relay:hello", { clientId });
     current.attach(socket, reattached ? lastSeq : 0);
 
@@ -98,7 +104,21 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
       const { payload, ack } = splitArgs(args);
       const parsed = parseStartPayload(payload);
       if (!parsed.ok) return ack(parsed);
-      current.start(parsed.value).then(ack, (err: Error) => ack({ ok: false, error: { code: "internal", message: err.message } }));
+      const { pooled, ...start } = parsed.value;
+      const profile = start.profile ?? config.defaultProfile;
+      const warm = pooled && !current.running && !start.cwd && !start.options ? pool.take(profile) : undefined;
+      if (warm) {
+        // The warm session takes this browser session's place.
+        const previous = current;
+        warm.adopt(clientId, disposer);
+        sessions.set(clientId, warm);
+        current = warm;
+        previous.detach(socket);
+        socket.emit("agent:started", warm.agentInfo!);
+        warm.attach(socket, 0);
+        return ack({ ok: true, agent: warm.agentInfo! });
+      }
+      current.start(start).then(ack, (err: Error) => ack({ ok: false, error: { code: "internal", message: err.message } }));
     });
 
     socket.on("agent:send", (...args: unknown[]) => {
@@ -162,8 +182,10 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
     sessions,
     profiles,
     transcripts,
+    pool,
     info,
     async close() {
+      await pool.close();
       await Promise.allSettled([...sessions.values()].map((s) => s.stop()));
       sessions.clear();
       await new Promise<void>((resolve) => io.close(() => resolve()));

@@ -23,6 +23,8 @@ export async function startTestRelay(overrides: Partial<ServerConfig> = {}, cwd 
   const config: ServerConfig = {
     ...loadConfig({ ...process.env, ACP_PLAYGROUND_CONFIG: "", ACP_PLAYGROUND_TOKEN: "test-token", ACP_PLAYGROUND_DATA: mkdtempSync(path.join(tmpdir(), "acp-data-")) }, cwd),
     port: 0,
+    // No warm agents unless a test asks for them.
+    pool: {},
     ...overrides,
   };
   const server = createAppServer(config);
