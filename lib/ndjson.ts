@@ -29,6 +29,14 @@ export class LineSplitter {
     while (start < chunk.length) {
       const nl = chunk.indexOf(NEWLINE, start);
       const end = nl === -1 ? chunk.length : nl;
+      // Fast path: a whole line inside this chunk is decoded in place, no copy.
+      if (nl !== -1 && this.buffered === 0 && this.dropped === 0 && end - start <= this.maxLineBytes) {
+        let text = this.decoder.decode(chunk.subarray(start, end));
+        if (text.endsWith("\r")) text = text.slice(0, -1);
+        if (text.length > 0) events.push({ type: "line", text });
+        start = nl + 1;
+        continue;
+      }
       this.append(chunk.subarray(start, end));
       if (nl === -1) break;
       const event = this.finishLine();

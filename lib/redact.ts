@@ -24,11 +24,10 @@ export interface Redacted {
   count: number;
 }
 
-function replaceAll(text: string, secret: string): Redacted {
+function replaceAll(text: string, forms: string[]): Redacted {
   let count = 0;
   let out = text;
-  // The secret as is, and as it appears inside a JSON string.
-  for (const form of new Set([secret, JSON.stringify(secret).slice(1, -1)])) {
+  for (const form of forms) {
     const parts = out.split(form);
     count += parts.length - 1;
     out = parts.join(REDACTED);
@@ -66,12 +65,14 @@ function redactFields(value: unknown): { value: unknown; count: number } {
 }
 
 export function createRedactor(secrets: string[]): { text(text: string): Redacted; frame(raw: string): Redacted } {
+  // Each secret as is, and as it appears inside a JSON string.
+  const forms = secrets.map((secret) => [...new Set([secret, JSON.stringify(secret).slice(1, -1)])]);
   const text = (input: string): Redacted => {
     let out = input;
     let count = 0;
-    for (const secret of secrets) {
-      if (!out.includes(secret) && !out.includes(JSON.stringify(secret).slice(1, -1))) continue;
-      const r = replaceAll(out, secret);
+    for (const variants of forms) {
+      if (!variants.some((v) => out.includes(v))) continue;
+      const r = replaceAll(out, variants);
       out = r.text;
       count += r.count;
     }

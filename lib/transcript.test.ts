@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { FrameSequencer } from "./frame-sequencer";
-import { countTurns, frameEvent, parseTranscript, serialize, TRANSCRIPT_FORMAT, type TranscriptHeader } from "./transcript";
+import { countTurns, frameEvent, parseTranscript, serialize, serializeFrame, TRANSCRIPT_FORMAT, type TranscriptHeader } from "./transcript";
 
 const header: TranscriptHeader = {
   type: "header",
@@ -22,6 +22,22 @@ function sample(): string {
   lines.push(serialize(frameEvent(s.line("from-agent", "garbage"))));
   return lines.join("");
 }
+
+describe("serializeFrame", () => {
+  it("writes exactly what serialize(frameEvent(...)) writes", () => {
+    const s = new FrameSequencer();
+    const frames = [
+      s.line("to-agent", '{"jsonrpc":"2.0","id":"a\\"b","method":"x/y","params":{"q":"\\u2028"}}'),
+      s.line("from-agent", '{"jsonrpc":"2.0","id":"a\\"b","result":null}'),
+      s.line("from-agent", "not json \"quoted\""),
+      s.line("from-agent", '{"jsonrpc":"2.0","method":"n"}'),
+    ];
+    for (const f of frames) {
+      expect(serializeFrame(f)).toBe(serialize(frameEvent(f)));
+      expect(serializeFrame(f, "[REDACTED]", 2)).toBe(serialize(frameEvent(f, "[REDACTED]", 2)));
+    }
+  });
+});
 
 describe("parseTranscript", () => {
   it("reads what the writer writes", () => {

@@ -111,6 +111,17 @@ export function eventToFrame(e: FrameEvent): Frame {
 
 export const serialize = (line: TranscriptHeader | TranscriptEvent): string => `${JSON.stringify(line)}\n`;
 
+/** serialize(frameEvent(...)) for the recorder's hot path, without building the event object. */
+export function serializeFrame(frame: Frame, raw = frame.raw, redacted = 0): string {
+  let line = `{"type":"frame","seq":${frame.seq},"ts":${frame.ts},"dir":"${frame.dir}","raw":${JSON.stringify(raw)},"kind":"${frame.kind}"`;
+  if (frame.method !== undefined) line += `,"method":${JSON.stringify(frame.method)}`;
+  if (frame.id !== undefined) line += `,"id":${JSON.stringify(frame.id)}`;
+  if (frame.latencyMs !== undefined) line += `,"latencyMs":${frame.latencyMs}`;
+  if (frame.error !== undefined) line += `,"error":${JSON.stringify(frame.error)}`;
+  if (redacted > 0) line += `,"redacted":${redacted}`;
+  return `${line}}\n`;
+}
+
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const DIRS = new Set(["to-agent", "from-agent"]);
 const KINDS = new Set(["request", "response", "notification", "invalid"]);

@@ -15,6 +15,7 @@ import type {
   Ack,
   AgentInfo,
   ClientToServerEvents,
+  HandshakeAuth,
   RelayError,
   RerunResult,
   ServerToClientEvents,
@@ -35,6 +36,8 @@ export type RelaySocket = Socket<ClientToServerEvents, ServerToClientEvents>;
 const STDERR_KEPT = 2_000;
 const RESEND_BATCH = 2_000;
 
+const withoutMessage = ({ message: _message, ...frame }: Frame): Frame => frame;
+
 const isError = (v: unknown): v is RelayError => typeof v === "object" && v !== null && "code" in v;
 
 export class BrowserSession {
@@ -47,6 +50,8 @@ export class BrowserSession {
   private outbox: Frame[] = [];
   private flushScheduled = false;
   private socket?: RelaySocket;
+  /** The client parses `raw` itself: frames go without `message` (half the bytes to encode). */
+  private leanFrames = false;
   private graceTimer?: NodeJS.Timeout;
   private recorder?: TranscriptRecorder;
   private policies: Policies = defaultPolicies();
@@ -120,6 +125,7 @@ export class BrowserSession {
     this.graceTimer = undefined;
     this.flush();
     this.socket = socket;
+    this.leanFrames = (socket.handshake.auth as HandshakeAuth | undefined)?.frames === "lean";
     const first = this.log[0]?.seq ?? this.sequencer.seq + 1;
     const from = Math.max(lastSeq + 1, first);
     const missed = Math.max(0, first - 1 - lastSeq);
@@ -133,7 +139,8 @@ export class BrowserSession {
     const start = this.log.findIndex((f) => f.seq >= from);
     if (start === -1) return;
     for (let i = start; i < this.log.length; i += RESEND_BATCH) {
-      socket.emit("frames", this.log.slice(i, i + RESEND_BATCH));
+      const batch = this.log.slice(i, i + RESEND_BATCH);
+      socket.emit("frames", this.leanFrames ? batch.map(withoutMessage) : batch);
     }
   }
 
@@ -391,7 +398,7 @@ export class BrowserSession {
     if (this.outbox.length === 0) return;
     const frames = this.outbox;
     this.outbox = [];
-    this.socket?.emit("frames", frames);
+    this.socket?.emit("frames", this.leanFrames ? frames.map(withoutMessage) : frames);
   }
 
   private dispose(): void {

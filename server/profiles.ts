@@ -149,9 +149,10 @@ export class Profiles {
       }));
   }
 
-  /** Warms the `--acp` probe so the first Start does not wait for it. */
-  prime(): void {
-    if (this.names().includes("gemini") && this.isBuiltinGemini("gemini")) void geminiAcpFlag(geminiCommand(this.config));
+  /** Warms the `--acp` probe so the first Start does not wait for it; resolves when done. */
+  prime(): Promise<void> {
+    if (!this.isBuiltinGemini("gemini")) return Promise.resolve();
+    return geminiAcpFlag(geminiCommand(this.config)).then(() => undefined);
   }
 
   async resolve(name: string, options: Record<string, unknown> = {}): Promise<Launch | RelayError> {

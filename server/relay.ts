@@ -34,6 +34,8 @@ export interface Relay {
   profiles: Profiles;
   transcripts: TranscriptStore;
   pool: AgentPool;
+  /** Resolves once start-up work (the gemini `--acp` probe) is done. */
+  primed: Promise<void>;
   info(): RelayInfo;
   /** Stops every agent and closes the socket server. */
   close(): Promise<void>;
@@ -43,7 +45,7 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
   const sessions = new Map<string, BrowserSession>();
   const transcripts = new TranscriptStore(config.dataDir);
   const profiles = new Profiles(config, transcripts);
-  profiles.prime();
+  const primed = profiles.prime();
   const pool = new AgentPool(config, profiles, transcripts);
   pool.fill();
   const io = new Server<ClientToServerEvents, ServerToClientEvents>(httpServer, {
@@ -183,6 +185,7 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
     profiles,
     transcripts,
     pool,
+    primed,
     info,
     async close() {
       await pool.close();

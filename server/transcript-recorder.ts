@@ -8,8 +8,8 @@ import { closeSync, fstatSync, openSync, writeSync } from "node:fs";
 import type { Frame } from "../lib/frame";
 import { createRedactor } from "../lib/redact";
 import {
-  frameEvent,
   serialize,
+  serializeFrame,
   TRANSCRIPT_FORMAT,
   TRANSCRIPT_VERSION,
   type LifecycleEvent,
@@ -70,7 +70,7 @@ export class TranscriptRecorder {
     this.meta.frames++;
     this.meta.redactions += count;
     if (frame.dir === "to-agent" && frame.kind === "request" && frame.method === "session/prompt") this.meta.turns++;
-    this.write(serialize(frameEvent(frame, text, count)));
+    this.write(serializeFrame(frame, text, count));
     if (frame.kind === "response" && frame.method === "initialize" && frame.dir === "from-agent") {
       const result = (frame.message as { result?: Record<string, unknown> }).result;
       if (result) {

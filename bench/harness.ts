@@ -1,0 +1,91 @@
+/** Shared pieces of the benchmarks: a relay in its own process, a socket client, statistics. */
+import { execa, type ResultPromise } from "execa";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { io, type Socket } from "socket.io-client";
+import type { Frame } from "../lib/frame";
+
+export const root = path.resolve(import.meta.dirname, "..");
+export const benchAgent = path.join(root, "test/fixtures/bench-agent.mjs");
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+export const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
+
+export interface RelayProcess {
+  url: string;
+  pid: number;
+  child: ResultPromise;
+  dataDir: string;
+  rssKb(): number;
+  close(): Promise<void>;
+}
+
+/** Starts test/fixtures/relay-server.ts (the relay without pages) with the given profiles. */
+export async function startRelayProcess(profiles: Record<string, { command: string; args: string[] }>, env: Record<string, string> = {}): Promise<RelayProcess> {
+  const dir = mkdtempSync(path.join(tmpdir(), "acp-bench-"));
+  const configFile = path.join(dir, "config.json");
+  writeFileSync(configFile, JSON.stringify({ profiles, workspaceRoots: [root], pool: {} }));
+  const child = execa(process.execPath, ["--import", "tsx", "test/fixtures/relay-server.ts"], {
+    cwd: root,
+    env: { ACP_PLAYGROUND_TOKEN: "bench", ACP_PLAYGROUND_CONFIG: configFile, ACP_PLAYGROUND_DATA: path.join(dir, "data"), ...env },
+    reject: false,
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout!.on("data", (d: Buffer) => {
+      const m = /http:\/\/127\.0\.0\.1:\d+/.exec(String(d));
+      if (m) resolve(m[0]);
+    });
+    child.once("exit", () => reject(new Error("relay exited early")));
+  });
+  return {
+    url,
+    pid: child.pid!,
+    child,
+    dataDir: dir,
+    rssKb: () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))?.[1] ?? NaN),
+    async close() {
+      child.kill("SIGTERM");
+      await child;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function connect(url: string): Promise<Socket> {
+  // Lean frames, as the browser asks for them: the client parses `raw` itself.
+  const socket = io(url, { auth: { token: "bench", frames: "lean" }, transports: ["websocket"], reconnection: false, forceNew: true });
+  await new Promise<void>((resolve, reject) => {
+    socket.once("connect", () => resolve());
+    socket.once("connect_error", reject);
+  });
+  return socket;
+}
+
+export async function emit(socket: Socket, event: string, payload: unknown): Promise<any> {
+  const ack = await socket.timeout(120_000).emitWithAck(event, payload);
+  if (!ack.ok) throw new Error(`${event}: ${ack.error.message}`);
+  return ack;
+}
+
+/** Calls `onFrame` for every frame the relay sends on this socket. */
+export function onFrames(socket: Socket, onFrame: (frame: Frame, receivedAt: number) => void): void {
+  socket.on("frames", (frames: Frame[]) => {
+    const at = performance.timeOrigin + performance.now();
+    for (const f of frames) onFrame(f, at);
+  });
+}
+
+/** Parses `--name value` flags into numbers, with defaults. */
+export function numberFlags<T extends Record<string, number>>(defaults: T, argv = process.argv.slice(2)): T {
+  const out = { ...defaults };
+  for (let i = 0; i < argv.length; i++) {
+    const key = argv[i]!.replace(/^--/, "") as keyof T;
+    if (key in out && argv[i + 1] !== undefined) out[key] = Number(argv[++i]) as T[keyof T];
+  }
+  return out;
+}
