@@ -24,6 +24,8 @@ interface Slot {
 
 export class AgentPool {
   private readonly slots = new Map<string, Slot>();
+  /** Sessions still starting or initializing, so close() can stop them too. */
+  private readonly warming = new Set<BrowserSession>();
   private closed = false;
   private serial = 0;
 
@@ -56,12 +58,22 @@ export class AgentPool {
 
   private async warm(slot: Slot): Promise<void> {
     const session = new BrowserSession(`pool-${slot.profile}-${++this.serial}`, this.config, this.profiles, this.transcripts, () => {});
+    this.warming.add(session);
+    try {
+      await this.warmUp(slot, session);
+    } finally {
+      this.warming.delete(session);
+    }
+  }
+
+  private async warmUp(slot: Slot, session: BrowserSession): Promise<void> {
     const started = await session.start({ profile: slot.profile });
     if (!started.ok) {
       slot.failures++;
       console.error(`warm pool: ${slot.profile}: ${started.error.message}`);
       return;
     }
+    if (this.closed) return this.discard(session);
     const initialized = await session.initialize(
       { protocolVersion: PROTOCOL_VERSION, clientCapabilities: DEFAULT_CLIENT_CAPABILITIES, clientInfo: { name: "acp-playground", version: "pool" } },
       INITIALIZE_TIMEOUT_MS,
@@ -101,7 +113,7 @@ export class AgentPool {
 
   async close(): Promise<void> {
     this.closed = true;
-    const all = [...this.slots.values()].flatMap((s) => s.ready.splice(0));
+    const all = [...this.slots.values()].flatMap((s) => s.ready.splice(0)).concat([...this.warming]);
     await Promise.allSettled(all.map((s) => this.discard(s)));
   }
 }

@@ -43,7 +43,8 @@ const isError = (v: unknown): v is RelayError => typeof v === "object" && v !== 
 export class BrowserSession {
   private process?: AgentProcess;
   private agent: AgentInfo | null = null;
-  private starting = false;
+  /** The start under way, so that a stop can wait for it. */
+  private starting?: Promise<Ack<{ agent: AgentInfo }>>;
   private sequencer = new FrameSequencer();
   private log: Frame[] = [];
   private stderr: StderrEvent[] = [];
@@ -94,7 +95,7 @@ export class BrowserSession {
     this.exitListeners.add(listener);
   }
 
-  /** Sends `initialize` (for the warm pool) and waits for its result; undefined on error or timeout. */
+  /** Sends `initialize` (for the warm pool) and waits for its result; undefined on error, exit or timeout. */
   async initialize(params: unknown, timeoutMs: number): Promise<unknown> {
     const id = "pool-initialize";
     const answered = new Promise<Frame | undefined>((resolve) => {
@@ -102,9 +103,12 @@ export class BrowserSession {
       const stop = this.onFrame((f) => {
         if (f.dir === "from-agent" && f.kind === "response" && f.id === id) done(f);
       });
+      const exited = () => done(undefined);
+      this.exitListeners.add(exited);
       const done = (f: Frame | undefined) => {
         clearTimeout(timer);
         stop();
+        this.exitListeners.delete(exited);
         resolve(f);
       };
     });
@@ -158,11 +162,15 @@ export class BrowserSession {
     this.graceTimer.unref();
   }
 
-  async start(payload: StartPayload): Promise<Ack<{ agent: AgentInfo }>> {
+  start(payload: StartPayload): Promise<Ack<{ agent: AgentInfo }>> {
     if (this.running || this.starting) {
-      return { ok: false, error: { code: "agent_running", message: "an agent is already running; stop it first" } };
+      return Promise.resolve({ ok: false, error: { code: "agent_running", message: "an agent is already running; stop it first" } });
     }
-    this.starting = true;
+    this.starting = this.spawnAgent(payload);
+    return this.starting;
+  }
+
+  private async spawnAgent(payload: StartPayload): Promise<Ack<{ agent: AgentInfo }>> {
     try {
       const profile = payload.profile ?? this.config.defaultProfile;
       const launch = await this.profiles.resolve(profile, payload.options);
@@ -230,7 +238,7 @@ export class BrowserSession {
       if (err instanceof SpawnError) return this.fail(err.relayError);
       return this.fail({ code: "internal", message: (err as Error).message });
     } finally {
-      this.starting = false;
+      this.starting = undefined;
     }
   }
 
@@ -308,6 +316,8 @@ export class BrowserSession {
   }
 
   async stop(): Promise<void> {
+    // A stop during a start stops the agent that start brings up.
+    await this.starting;
     if (this.process?.running) this.recorder?.lifecycle({ event: "stopping" });
     await this.process?.stop();
   }

@@ -23,6 +23,7 @@ export class TranscriptRecorder {
   private pending: string[] = [];
   private scheduled = false;
   private closed = false;
+  private failed = false;
   private readonly redactor;
   private meta: TranscriptMeta;
 
@@ -114,16 +115,30 @@ export class TranscriptRecorder {
     if (this.pending.length === 0 || this.closed) return;
     const chunk = this.pending.join("");
     this.pending = [];
-    writeSync(this.fd, chunk);
+    try {
+      writeSync(this.fd, chunk);
+    } catch (err) {
+      // Recording must never take the relay down; the live session goes on.
+      if (!this.failed) console.error(`transcript ${this.meta.id}: write failed: ${(err as Error).message}`);
+      this.failed = true;
+    }
   }
 
   close(): void {
     if (this.closed) return;
-    this.flush();
-    this.closed = true;
-    const bytes = fstatSync(this.fd).size;
-    closeSync(this.fd);
-    this.store.live.delete(this.meta.id);
-    this.store.writeMeta({ ...this.meta, bytes, recording: false });
+    try {
+      this.flush();
+    } finally {
+      this.closed = true;
+      this.store.live.delete(this.meta.id);
+      try {
+        const bytes = fstatSync(this.fd).size;
+        closeSync(this.fd);
+        this.store.writeMeta({ ...this.meta, bytes, recording: false });
+      } catch (err) {
+        // The store went away (disk full, directory removed): the lines already written stay.
+        console.error(`transcript ${this.meta.id}: cannot close: ${(err as Error).message}`);
+      }
+    }
   }
 }

@@ -1,0 +1,38 @@
+/** Short smoke runs of the benchmarks: they run and report every figure (no timing assertions). */
+import { execa } from "execa";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+const root = path.resolve(import.meta.dirname, "../..");
+async function bench(name: string, ...flags: string[]) {
+  const run = await execa(process.execPath, ["--import", "tsx", `bench/${name}.ts`, ...flags], { cwd: root, reject: false, timeout: 120_000 });
+  expect(run.stderr).not.toMatch(/Error/);
+  expect(run.exitCode).toBe(0);
+  return JSON.parse(run.stdout);
+}
+
+describe("benchmarks (smoke)", () => {
+  it("relay-overhead reports latency and rate ratio", async () => {
+    const r = await bench("relay-overhead", "--rate", "400", "--seconds", "1", "--burst", "3000");
+    expect(r.frames).toBe(400);
+    for (const v of [r.directLatencyMs.p50, r.relayLatencyMs.p99, r.addedLatencyMs.p50, r.relayFramesPerSecond, r.rateRatio]) {
+      expect(Number.isFinite(v)).toBe(true);
+    }
+    expect(r.relayFramesPerSecond).toBeGreaterThan(0);
+  });
+
+  it("concurrency reports RSS, per-session overhead and start latency", async () => {
+    const r = await bench("concurrency", "--sessions", "3", "--seconds", "1", "--rate", "50");
+    expect(r.sessions).toBe(3);
+    expect(r.relayRssMb.loaded).toBeGreaterThan(0);
+    expect(r.startMs.p50).toBeGreaterThan(0);
+    expect(r.framesDeliveredPerSecond).toBeGreaterThan(0);
+  });
+
+  it("session-start measures cold and warm Connect with the real Gemini CLI", async () => {
+    const r = await bench("session-start", "--runs", "1");
+    expect(r.coldMs.all).toHaveLength(1);
+    expect(r.warmMs.median).toBeGreaterThan(0);
+    expect(r.coldMs.median).toBeGreaterThan(r.warmMs.median);
+  });
+});
