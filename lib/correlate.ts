@@ -43,6 +43,11 @@ export class Correlator {
     return [...this.pending[dir].entries()].map(([id, r]) => ({ id: id.slice(2), ...r }));
   }
 
+  /** Requests sent in `dir` that have waited longer than `timeoutMs` at time `now`. */
+  overdue(dir: FrameDirection, now: number, timeoutMs: number): Array<{ id: string; method: string; at: number; seq: number }> {
+    return this.unanswered(dir).filter((r) => now - r.at > timeoutMs);
+  }
+
   clear(): void {
     this.pending["to-agent"].clear();
     this.pending["from-agent"].clear();

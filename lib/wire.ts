@@ -10,6 +10,15 @@ import type { RerunStep } from "./rerun";
 export interface RelayError {
   code: RelayErrorCode;
   message: string;
+  /** process_exited: the requests that will never be answered; request_timeout: the late one. */
+  data?: { requests?: PendingRequestInfo[]; code?: number | null; signal?: string | null };
+}
+
+export interface PendingRequestInfo {
+  id: string;
+  method: string;
+  seq: number;
+  ageMs: number;
 }
 
 export type RelayErrorCode =
@@ -22,6 +31,7 @@ export type RelayErrorCode =
   | "invalid_frame"
   | "frame_too_large"
   | "process_exited"
+  | "request_timeout"
   | "internal";
 
 export type Ack<T extends object = object> = ({ ok: true } & T) | { ok: false; error: RelayError };

@@ -16,6 +16,7 @@ import type {
   AgentInfo,
   ClientToServerEvents,
   HandshakeAuth,
+  PendingRequestInfo,
   RelayError,
   RerunResult,
   ServerToClientEvents,
@@ -54,6 +55,7 @@ export class BrowserSession {
   /** The client parses `raw` itself: frames go without `message` (half the bytes to encode). */
   private leanFrames = false;
   private graceTimer?: NodeJS.Timeout;
+  private timeoutWatch?: NodeJS.Timeout;
   private recorder?: TranscriptRecorder;
   private policies: Policies = defaultPolicies();
   private services?: ClientServices;
@@ -211,8 +213,19 @@ export class BrowserSession {
             this.socket?.emit("agent:stderr", event);
           },
           onExit: (code, signal) => {
+            clearInterval(this.timeoutWatch);
             this.flush();
             if (this.process === process) this.process = undefined;
+            const unanswered = this.pendingRequests();
+            if (unanswered.length > 0) {
+              const error: RelayError = {
+                code: "process_exited",
+                message: `the agent exited (${signal ?? `code ${code}`}) with ${unanswered.length} request${unanswered.length > 1 ? "s" : ""} unanswered: ${unanswered.map((r) => `${r.method} (id ${r.id})`).join(", ")}`,
+                data: { requests: unanswered, code, signal },
+              };
+              recorder.lifecycle({ event: "error", message: error.message });
+              this.socket?.emit("agent:error", error);
+            }
             recorder.lifecycle({ event: "exited", code, signal });
             void services.dispose();
             recorder.close();
@@ -229,6 +242,7 @@ export class BrowserSession {
       }
       this.recorder = recorder;
       this.services = services;
+      this.watchTimeouts();
       recorder.lifecycle({ event: "spawned", pid: process.pid });
       this.process = process;
       this.agent = { profile, pid: process.pid, command: launch.command, args: launch.args, cwd, transcriptId: recorder.id };
@@ -320,6 +334,30 @@ export class BrowserSession {
     await this.starting;
     if (this.process?.running) this.recorder?.lifecycle({ event: "stopping" });
     await this.process?.stop();
+  }
+
+  /** Requests sent to the agent and not answered, oldest first. */
+  private pendingRequests(): PendingRequestInfo[] {
+    const now = performance.now();
+    return this.sequencer.correlator.unanswered("to-agent").map((r) => ({ id: r.id, method: r.method, seq: r.seq, ageMs: Math.round(now - r.at) }));
+  }
+
+  /** Tells the user about requests the agent leaves unanswered too long (turns excepted). */
+  private watchTimeouts(): void {
+    const reported = new Set<number>();
+    const timeoutMs = this.config.requestTimeoutMs;
+    this.timeoutWatch = setInterval(() => {
+      for (const r of this.sequencer.correlator.overdue("to-agent", performance.now(), timeoutMs)) {
+        if (r.method === "session/prompt" || reported.has(r.seq)) continue;
+        reported.add(r.seq);
+        this.socket?.emit("agent:error", {
+          code: "request_timeout",
+          message: `${r.method} (id ${r.id}) has had no answer for ${Math.round(timeoutMs / 1000)} s; the agent may be stuck: you can stop it`,
+          data: { requests: [{ id: r.id, method: r.method, seq: r.seq, ageMs: Math.round(performance.now() - r.at) }] },
+        });
+      }
+    }, Math.min(1_000, timeoutMs));
+    this.timeoutWatch.unref();
   }
 
   onFrame(listener: (frame: Frame) => void): () => void {

@@ -30,6 +30,8 @@ export interface ServerConfig {
   /** How long a stopping agent gets between SIGTERM and SIGKILL. */
   killGraceMs: number;
   maxLineBytes: number;
+  /** A request to the agent unanswered this long is reported (not cancelled); session/prompt excepted. */
+  requestTimeoutMs: number;
   /** Frames kept per agent for re-attaching clients. */
   replayFrames: number;
   /** Warm agents kept per profile (ACP_PLAYGROUND_POOL="gemini=1", or "pool" in the file). */
@@ -176,6 +178,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
     killGraceMs: intFrom(env, "ACP_PLAYGROUND_KILL_GRACE_MS", 3_000),
     maxLineBytes: intFrom(env, "ACP_PLAYGROUND_MAX_LINE_BYTES", DEFAULT_MAX_LINE_BYTES, 1024),
     replayFrames: intFrom(env, "ACP_PLAYGROUND_REPLAY_FRAMES", 100_000, 1),
+    requestTimeoutMs: intFrom(env, "ACP_PLAYGROUND_REQUEST_TIMEOUT_MS", 30_000, 1),
     pool,
     dataDir: path.resolve(cwd, env.ACP_PLAYGROUND_DATA || "data"),
     geminiBin,

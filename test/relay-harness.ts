@@ -8,7 +8,7 @@ import path from "node:path";
 import type { AddressInfo } from "node:net";
 import { io, type Socket } from "socket.io-client";
 import type { Frame } from "../lib/frame";
-import type { AgentInfo, ClientToServerEvents, ExitEvent, ServerToClientEvents } from "../lib/wire";
+import type { AgentInfo, ClientToServerEvents, ExitEvent, RelayError, ServerToClientEvents } from "../lib/wire";
 import { createAppServer, type AppServer } from "../server/app-server";
 import { loadConfig, type ServerConfig } from "../server/config";
 
@@ -49,6 +49,7 @@ export class TestClient {
   readonly frames: Frame[] = [];
   readonly stderr: string[] = [];
   readonly exits: ExitEvent[] = [];
+  readonly errors: RelayError[] = [];
   clientId?: string;
   private waiters = new Set<() => void>();
 
@@ -61,6 +62,10 @@ export class TestClient {
     this.socket.on("relay:hello", (e) => (this.clientId = e.clientId));
     this.socket.on("agent:stderr", (e) => {
       this.stderr.push(e.text);
+      this.notify();
+    });
+    this.socket.on("agent:error", (e) => {
+      this.errors.push(e);
       this.notify();
     });
     this.socket.on("agent:exit", (e) => {

@@ -1,0 +1,127 @@
+/**
+ * Incremental facts about a frame log that the inspector needs and that a
+ * single frame cannot tell: which request a response answers (both ways),
+ * which requests are still unanswered, which ids were reused while in flight,
+ * and which methods and `session/update` variants have been seen.
+ *
+ * Fed each frame once, in seq order; every operation is O(1) (amortised), so
+ * it keeps up with the store. Correlation follows lib/correlate.ts: a request
+ * is answered by a response with the same id travelling the other way.
+ */
+import type { Frame, FrameDirection, JsonRpcId } from "./frame";
+
+const idKey = (id: JsonRpcId): string => (typeof id === "string" ? `s:${id}` : `n:${String(id)}`);
+const other = (dir: FrameDirection): FrameDirection => (dir === "to-agent" ? "from-agent" : "to-agent");
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;
+
+/** `params.update.sessionUpdate` of a `session/update` frame, if it has one. */
+export function updateVariantOf(frame: Frame): string | undefined {
+  if (frame.method !== "session/update" || !isObject(frame.message)) return undefined;
+  const params = frame.message.params;
+  const update = isObject(params) ? params.update : undefined;
+  const variant = isObject(update) ? update.sessionUpdate : undefined;
+  return typeof variant === "string" ? variant : undefined;
+}
+
+export interface IndexChange {
+  /** A request that is now waiting for its answer. */
+  opened?: Frame;
+  /** The request this frame answered. */
+  closed?: Frame;
+}
+
+export class FrameIndex {
+  /** Open requests by direction and id key. */
+  private readonly open: Record<FrameDirection, Map<string, Frame>> = { "to-agent": new Map(), "from-agent": new Map() };
+  /** Every open request by seq, oldest first (Map keeps insertion order). */
+  private readonly openBySeq = new Map<number, Frame>();
+  /** request seq <-> response seq */
+  private readonly pairs = new Map<number, number>();
+  /** Requests sent with an id that was still waiting for an answer in the same direction. */
+  private readonly reused = new Set<number>();
+  private readonly methodSet = new Set<string>();
+  private readonly variantSet = new Set<string>();
+  private methodList: readonly string[] = [];
+  private variantList: readonly string[] = [];
+  /** Bumped whenever a request is answered or opened: per-frame facts changed. */
+  version = 0;
+
+  add(frame: Frame): IndexChange {
+    if (frame.method !== undefined && !this.methodSet.has(frame.method)) {
+      this.methodSet.add(frame.method);
+      this.methodList = [...this.methodSet].sort();
+    }
+    const variant = updateVariantOf(frame);
+    if (variant !== undefined && !this.variantSet.has(variant)) {
+      this.variantSet.add(variant);
+      this.variantList = [...this.variantSet].sort();
+    }
+    if (frame.kind === "request" && frame.id !== undefined) {
+      const key = idKey(frame.id);
+      const open = this.open[frame.dir];
+      if (open.has(key)) this.reused.add(frame.seq);
+      open.set(key, frame);
+      this.openBySeq.set(frame.seq, frame);
+      this.version++;
+      return { opened: frame };
+    }
+    if (frame.kind === "response" && frame.id !== undefined) {
+      const requests = this.open[other(frame.dir)];
+      const key = idKey(frame.id);
+      const request = requests.get(key);
+      if (!request) return {};
+      requests.delete(key);
+      this.openBySeq.delete(request.seq);
+      this.pairs.set(request.seq, frame.seq);
+      this.pairs.set(frame.seq, request.seq);
+      this.version++;
+      return { closed: request };
+    }
+    return {};
+  }
+
+  /** The response to a request, or the request of a response, by seq. */
+  partnerOf(seq: number): number | undefined {
+    return this.pairs.get(seq);
+  }
+
+  isUnanswered(seq: number): boolean {
+    return this.openBySeq.has(seq);
+  }
+
+  /** True for a request whose id was already in flight in the same direction. */
+  isReusedId(seq: number): boolean {
+    return this.reused.has(seq);
+  }
+
+  /** Requests still waiting for an answer, oldest first; all directions unless given. */
+  unanswered(dir?: FrameDirection): Frame[] {
+    const all = [...this.openBySeq.values()];
+    return dir ? all.filter((f) => f.dir === dir) : all;
+  }
+
+  get unansweredCount(): number {
+    return this.openBySeq.size;
+  }
+
+  /** Methods seen, sorted; the same array until a new one appears. */
+  get methods(): readonly string[] {
+    return this.methodList;
+  }
+
+  /** `session/update` variants seen, sorted; the same array until a new one appears. */
+  get updateVariants(): readonly string[] {
+    return this.variantList;
+  }
+
+  /**
+   * Forgets pairs and reused-id marks for frames no longer held (seq below
+   * `firstSeq`). Open requests are kept: they are still unanswered. O(size):
+   * call it when the log compacts, not per batch.
+   */
+  prune(firstSeq: number): void {
+    for (const [a, b] of this.pairs) if (a < firstSeq && b < firstSeq) this.pairs.delete(a);
+    for (const seq of this.reused) if (seq < firstSeq) this.reused.delete(seq);
+  }
+}

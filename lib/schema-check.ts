@@ -1,0 +1,236 @@
+/**
+ * Validates ACP frames against the SDK's JSON Schema
+ * (`@agentclientprotocol/sdk/schema/v1/schema.json`): a request's or
+ * notification's `params` by its method, a response's `result` by the method
+ * of the request it answers (the relay puts it on the frame), an error
+ * response's `error` against `Error`.
+ *
+ * A small validator for the subset of JSON Schema that file uses ($ref, type,
+ * properties, required, additionalProperties, items, allOf/anyOf/oneOf, not,
+ * const, enum, bounds, pattern, integer formats). It follows the SDK's
+ * deserialiser where the schema says so: `x-deserialize-default-on-error`
+ * fields and `x-deserialize-skip-invalid-items` array items never fail, a null
+ * `x-deserialize-default-on-null` field is fine. `oneOf` is checked like
+ * `anyOf` (the SDK takes the first variant that fits). The schema is passed in,
+ * so callers decide when to load its 250 kB.
+ */
+import type { Frame } from "./frame";
+
+export interface SchemaIssue {
+  /** Where in the message, e.g. `params.update.content.type`. */
+  path: string;
+  message: string;
+}
+
+type Schema = boolean | { [keyword: string]: unknown };
+
+interface SchemaFile {
+  $defs: Record<string, Schema>;
+}
+
+const MAX_ISSUES = 20;
+const MAX_DEPTH = 64;
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+function typeOf(v: unknown): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "array";
+  if (typeof v === "number") return Number.isInteger(v) ? "integer" : "number";
+  return typeof v;
+}
+
+function typeMatches(type: string, v: unknown): boolean {
+  const t = typeOf(v);
+  return t === type || (type === "number" && t === "integer");
+}
+
+const join = (path: string, key: string | number) =>
+  typeof key === "number" ? `${path}[${key}]` : path ? `${path}.${key}` : key;
+
+const show = (v: unknown) => {
+  const s = JSON.stringify(v);
+  return s === undefined ? String(v) : s.length > 60 ? `${s.slice(0, 57)}...` : s;
+};
+
+const INT_FORMAT = /^(u?)int(8|16|32|64)$/;
+
+class Validator {
+  constructor(private readonly defs: Record<string, Schema>) {}
+
+  private resolve(ref: string): Schema {
+    const m = /^#\/\$defs\/(.+)$/.exec(ref);
+    const def = m ? this.defs[m[1]!] : undefined;
+    if (def === undefined) throw new Error(`unresolvable $ref ${ref}`);
+    return def;
+  }
+
+  validate(schema: Schema, v: unknown, path: string, out: SchemaIssue[], depth = 0): void {
+    if (out.length >= MAX_ISSUES || schema === true) return;
+    if (schema === false) {
+      out.push({ path, message: "not allowed" });
+      return;
+    }
+    if (depth > MAX_DEPTH) return;
+    const s = schema;
+    if (s["x-deserialize-default-on-null"] === true && v === null) return;
+    if (s["x-deserialize-default-on-error"] === true) {
+      // The SDK falls back to the default: whatever is here, it is not an error.
+      return;
+    }
+    if (typeof s.$ref === "string") this.validate(this.resolve(s.$ref), v, path, out, depth + 1);
+
+    if (s.type !== undefined) {
+      const types = Array.isArray(s.type) ? (s.type as string[]) : [s.type as string];
+      if (!types.some((t) => typeMatches(t, v))) {
+        out.push({ path, message: v === undefined ? `missing (expected ${types.join(" or ")})` : `expected ${types.join(" or ")}, got ${typeOf(v)}` });
+        return;
+      }
+    }
+    if ("const" in s && JSON.stringify(s.const) !== JSON.stringify(v)) {
+      out.push({ path, message: `expected ${show(s.const)}, got ${show(v)}` });
+      return;
+    }
+    if (Array.isArray(s.enum) && !s.enum.some((e) => JSON.stringify(e) === JSON.stringify(v))) {
+      out.push({ path, message: `expected one of ${s.enum.map(show).join(", ")}, got ${show(v)}` });
+      return;
+    }
+
+    if (typeof v === "number") {
+      if (typeof s.minimum === "number" && v < s.minimum) out.push({ path, message: `below the minimum ${s.minimum}` });
+      if (typeof s.maximum === "number" && v > s.maximum) out.push({ path, message: `above the maximum ${s.maximum}` });
+      const f = typeof s.format === "string" ? INT_FORMAT.exec(s.format) : null;
+      if (f) {
+        if (!Number.isInteger(v)) out.push({ path, message: `expected an integer (${s.format})` });
+        else if (f[1] === "u" && v < 0) out.push({ path, message: `expected a non-negative integer (${s.format})` });
+      }
+    }
+    if (typeof v === "string") {
+      if (typeof s.minLength === "number" && v.length < s.minLength) out.push({ path, message: `shorter than ${s.minLength}` });
+      if (typeof s.maxLength === "number" && v.length > s.maxLength) out.push({ path, message: `longer than ${s.maxLength}` });
+      if (typeof s.pattern === "string" && !new RegExp(s.pattern, "u").test(v)) out.push({ path, message: `does not match ${s.pattern}` });
+    }
+    if (Array.isArray(v)) {
+      if (typeof s.minItems === "number" && v.length < s.minItems) out.push({ path, message: `fewer than ${s.minItems} items` });
+      if (typeof s.maxItems === "number" && v.length > s.maxItems) out.push({ path, message: `more than ${s.maxItems} items` });
+      if (s.items !== undefined && s["x-deserialize-skip-invalid-items"] !== true) {
+        const items = s.items as Schema;
+        for (let i = 0; i < v.length && out.length < MAX_ISSUES; i++) this.validate(items, v[i], join(path, i), out, depth + 1);
+      }
+    }
+    if (isObject(v)) {
+      const props = isObject(s.properties) ? (s.properties as Record<string, Schema>) : undefined;
+      if (Array.isArray(s.required)) {
+        for (const key of s.required as string[]) {
+          if (!(key in v)) out.push({ path: join(path, key), message: "missing (required)" });
+        }
+      }
+      if (props) {
+        for (const [key, sub] of Object.entries(props)) {
+          if (key in v) this.validate(sub, v[key], join(path, key), out, depth + 1);
+        }
+      }
+      const extra = s.additionalProperties as Schema | undefined;
+      if (extra !== undefined && extra !== true) {
+        for (const key of Object.keys(v)) {
+          if (props && key in props) continue;
+          this.validate(extra, v[key], join(path, key), out, depth + 1);
+        }
+      }
+    }
+
+    if (Array.isArray(s.allOf)) for (const sub of s.allOf as Schema[]) this.validate(sub, v, path, out, depth + 1);
+    for (const key of ["anyOf", "oneOf"] as const) {
+      if (Array.isArray(s[key])) this.any(s[key] as Schema[], s.discriminator, v, path, out, depth);
+    }
+    if (s.not !== undefined) {
+      const probe: SchemaIssue[] = [];
+      this.validate(s.not as Schema, v, path, probe, depth + 1);
+      if (probe.length === 0) out.push({ path, message: "matches a shape that is not allowed here" });
+    }
+  }
+
+  /** At least one alternative must fit; explain with the closest one. */
+  private any(alts: Schema[], discriminator: unknown, v: unknown, path: string, out: SchemaIssue[], depth: number): void {
+    const tag = isObject(discriminator) && typeof discriminator.propertyName === "string" ? discriminator.propertyName : undefined;
+    let best: SchemaIssue[] | undefined;
+    let common: SchemaIssue | undefined;
+    let same = true;
+    for (const alt of alts) {
+      const issues: SchemaIssue[] = [];
+      this.validate(alt, v, path, issues, depth + 1);
+      if (issues.length === 0) return;
+      if (tag && isObject(v) && this.tagOf(alt, tag) === v[tag]) {
+        // The discriminator picks this variant: its issues are the ones that matter.
+        out.push(...issues.slice(0, MAX_ISSUES - out.length));
+        return;
+      }
+      if (!best || issues.length < best.length) best = issues;
+      const first = issues[0]!;
+      common ??= first;
+      same &&= first.path === common.path && first.message === common.message;
+    }
+    if (tag && isObject(v)) {
+      out.push({ path: join(path, tag), message: `unknown ${tag} ${show(v[tag])}` });
+      return;
+    }
+    if (alts.length === 1 && best) out.push(...best);
+    // Every alternative fails the same way (say, all want an integer): say that.
+    else if (same && common) out.push(common);
+    else out.push({ path, message: `matches none of ${alts.length} alternatives${best?.[0] ? ` (closest: ${best[0].path || "value"} ${best[0].message})` : ""}` });
+  }
+
+  private tagOf(alt: Schema, tag: string): unknown {
+    if (!isObject(alt)) return undefined;
+    const props = alt.properties;
+    const p = isObject(props) ? props[tag] : undefined;
+    return isObject(p) ? p.const : undefined;
+  }
+}
+
+export interface SchemaChecker {
+  /** Issues for a frame; undefined when its method has no schema (unknown, extension, invalid frame). */
+  check(frame: Frame): SchemaIssue[] | undefined;
+  /** Validates a value against a named definition, e.g. ("SessionUpdate", update). */
+  validate(def: string, value: unknown, path?: string): SchemaIssue[];
+}
+
+export function createSchemaChecker(schemaFile: unknown): SchemaChecker {
+  const defs = (schemaFile as SchemaFile).$defs;
+  if (!isObject(defs)) throw new Error("not the ACP JSON Schema: no $defs");
+  const validator = new Validator(defs);
+  const params = new Map<string, string>();
+  const results = new Map<string, string>();
+  for (const [name, def] of Object.entries(defs)) {
+    const method = isObject(def) ? def["x-method"] : undefined;
+    if (typeof method !== "string") continue;
+    if (name.endsWith("Request") || name.endsWith("Notification")) params.set(method, name);
+    else if (name.endsWith("Response")) results.set(method, name);
+  }
+
+  const validate = (def: string, value: unknown, path = ""): SchemaIssue[] => {
+    const out: SchemaIssue[] = [];
+    validator.validate({ $ref: `#/$defs/${def}` }, value, path, out);
+    return out;
+  };
+
+  return {
+    validate,
+    check(frame) {
+      const m = frame.message;
+      if (!isObject(m)) return undefined;
+      // An error object has one shape whatever it answers, even an unknown id.
+      if (frame.kind === "response" && "error" in m) return validate("Error", m.error, "error");
+      if (frame.method === undefined) return undefined;
+      if (frame.kind === "request" || frame.kind === "notification") {
+        const def = params.get(frame.method);
+        return def ? validate(def, m.params, "params") : undefined;
+      }
+      if (frame.kind === "response") {
+        const def = results.get(frame.method);
+        return def ? validate(def, m.result, "result") : undefined;
+      }
+      return undefined;
+    },
+  };
+}

@@ -1,0 +1,142 @@
+/** The fault suite: each case asserts the outcome, not just "no crash". */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { parseTranscript } from "../../lib/transcript";
+import { alive, processTree, startTestRelay, TestClient, waitUntil, type TestRelay } from "../relay-harness";
+
+const stub = path.resolve(import.meta.dirname, "../fixtures/stub-agent.mjs");
+const benchAgent = path.resolve(import.meta.dirname, "../fixtures/bench-agent.mjs");
+const node = (...args: string[]) => ({ command: process.execPath, args, env: {} });
+
+let relay: TestRelay;
+const clients: TestClient[] = [];
+const client = async (auth: Record<string, unknown> = {}) => {
+  const c = new TestClient(relay.url, { token: "test-token", ...auth });
+  clients.push(c);
+  await c.connected();
+  return c;
+};
+
+beforeAll(async () => {
+  relay = await startTestRelay({
+    graceMs: 2_000,
+    killGraceMs: 500,
+    requestTimeoutMs: 300,
+    maxLineBytes: 64 * 1024,
+    profiles: {
+      echo: node(stub, "echo"),
+      mute: node(stub, "mute"),
+      crash: node(stub, "prompt-crash"),
+      huge: node(stub, "huge", "20"),
+      stream: node(benchAgent, "rate", "2000", "4000"),
+    },
+  });
+});
+afterEach(() => {
+  for (const c of clients.splice(0)) c.close();
+});
+afterAll(async () => {
+  await relay.close();
+});
+
+describe("faults", () => {
+  it("agent crashes mid-turn: the in-flight request fails with process_exited; the transcript keeps everything", async () => {
+    const c = await client();
+    const seen = c.errors;
+    const agent = await c.start({ profile: "crash" });
+    await c.send({ jsonrpc: "2.0", id: 1, method: "initialize", params: {} });
+    await c.response(1);
+    await c.send({ jsonrpc: "2.0", id: 2, method: "session/prompt", params: { sessionId: "s", prompt: [] } });
+    await c.waitFor(() => c.exits[0], "exit");
+    expect(c.exits[0]).toEqual({ code: 1, signal: null });
+    const exited = await c.waitFor(() => seen.find((e) => e.code === "process_exited"), "process_exited");
+    expect(exited.data?.requests).toEqual([expect.objectContaining({ id: "2", method: "session/prompt", seq: 3 })]);
+    expect(exited.message).toMatch(/1 request unanswered: session\/prompt \(id 2\)/);
+    await waitUntil(() => relay.server.relay.transcripts.meta(agent.transcriptId!)?.recording === false, "transcript closed");
+    const t = parseTranscript(readFileSync(relay.server.relay.transcripts.file(agent.transcriptId!), "utf8"));
+    expect(t.frames.map((f) => f.method)).toEqual(["initialize", "initialize", "session/prompt", "session/update", "session/update"]);
+    expect(t.events.filter((e) => e.type === "lifecycle").map((e) => (e as { event: string }).event)).toEqual(["spawned", "error", "exited"]);
+  });
+
+  it("a 20 MiB line is flagged and dropped, and the relay stays responsive", async () => {
+    const c = await client();
+    await c.start({ profile: "huge" });
+    const after = await c.frame((f) => f.method === "after/huge", "the frame after the huge line", 30_000);
+    expect(c.frames[0]).toMatchObject({ kind: "invalid", error: `line of ${20 * 1024 * 1024} bytes exceeds the maximum of ${64 * 1024} and was dropped` });
+    expect(after.seq).toBe(2);
+    await c.send({ jsonrpc: "2.0", id: 1, method: "ping" });
+    await c.response(1);
+  });
+
+  it("an agent that never answers initialize: the user is told, can stop it, nothing is left running", async () => {
+    const c = await client();
+    const seen = c.errors;
+    const agent = await c.start({ profile: "mute" });
+    await c.send({ jsonrpc: "2.0", id: 1, method: "initialize", params: {} });
+    const late = await c.waitFor(() => seen.find((e) => e.code === "request_timeout"), "request_timeout", 5_000);
+    expect(late.message).toMatch(/^initialize \(id 1\) has had no answer/);
+    const tree = processTree(agent.pid);
+    expect(await c.emit("agent:stop", {})).toEqual({ ok: true });
+    expect(tree.every((p) => !alive(p))).toBe(true);
+    expect(seen.find((e) => e.code === "process_exited")?.data?.requests?.[0]).toMatchObject({ method: "initialize" });
+  });
+
+  it("a reload in the middle of a streamed turn re-attaches gapless by seq", async () => {
+    const first = await client({ frames: "lean" });
+    await first.start({ profile: "stream" });
+    await first.send("go");
+    await first.waitFor(() => first.frames.length > 500, "streaming");
+    const clientId = first.clientId!;
+    first.close();
+    const held = first.frames.at(-1)!.seq;
+    const second = await client({ clientId, lastSeq: held, frames: "lean" });
+    await second.waitFor(() => second.frames.some((f) => f.raw.includes("bench/done")), "end of stream", 20_000);
+    const seqs = [...first.frames.map((f) => f.seq), ...second.frames.map((f) => f.seq)];
+    expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => i + 1));
+    expect(second.frames[0]!.message).toBeUndefined(); // lean frames: the client parses raw
+    expect(JSON.parse(second.frames.at(-1)!.raw).method).toBe("bench/done");
+  });
+
+  it("100 start/stop and 100 connect/disconnect cycles leave no process and no growth", async () => {
+    const handles = () => (process as unknown as { _getActiveHandles(): unknown[] })._getActiveHandles().length;
+    const baseHandles = handles();
+    const baseRss = process.memoryUsage().rss;
+    const pids: number[] = [];
+    const c = await client();
+    for (let i = 0; i < 100; i++) {
+      pids.push((await c.start({ profile: "echo" })).pid);
+      expect(await c.emit("agent:stop", {})).toEqual({ ok: true });
+    }
+    c.close();
+    for (let i = 0; i < 100; i++) {
+      const d = new TestClient(relay.url, { token: "test-token" });
+      await d.connected();
+      d.close();
+    }
+    await waitUntil(() => relay.server.relay.sessions.size === 0, "sessions disposed");
+    expect(pids.filter(alive)).toEqual([]);
+    await waitUntil(() => handles() <= baseHandles + 2, "handles back to the baseline", 5_000);
+    expect(process.memoryUsage().rss - baseRss).toBeLessThan(64 * 1024 * 1024);
+  }, 120_000);
+
+  it("garbage from the browser is refused; the connection and the relay survive", async () => {
+    const c = await client();
+    await c.start({ profile: "echo" });
+    const bad: unknown[] = [null, 0, "x", [], true, { frame: null }, { frame: "a\nb" }, { frame: "x".repeat(100 * 1024) }];
+    for (const payload of bad) expect((await c.emit("agent:send", payload)).ok).toBe(false);
+    expect((await (c.socket as any).timeout(2000).emitWithAck("no:such:event", {})).error.code).toBe("invalid_payload");
+    (c.socket as any).emit("agent:send"); // no payload, no ack
+    expect(c.socket.connected).toBe(true);
+    await c.send({ jsonrpc: "2.0", id: 1, method: "still/alive" });
+    await c.response(1);
+
+    // A payload over the transport's limit closes that connection only; the browser re-attaches.
+    const disconnected = new Promise((resolve) => c.socket.once("disconnect", resolve));
+    (c.socket as any).emit("agent:send", { frame: "x".repeat(1024 * 1024) });
+    await disconnected;
+    const again = await client({ clientId: c.clientId, lastSeq: c.frames.at(-1)!.seq });
+    await again.send({ jsonrpc: "2.0", id: 2, method: "after/reconnect" });
+    expect((await again.response(2)).seq).toBe(c.frames.at(-1)!.seq + 2);
+  });
+});
