@@ -1,8 +1,10 @@
 "use client";
-/** One frame in the log: a dense summary line that expands to the full JSON. */
-import { memo } from "react";
-import type { Frame, FrameKind } from "@/lib/frame";
-import { formatId, formatLatency, formatTime, prettyFrame } from "./format";
+/** One row of the inspector's timeline: a frame, or a stderr / lifecycle event. */
+import { memo, type CSSProperties } from "react";
+import { frameBytes, type Frame, type FrameKind } from "@/lib/frame";
+import { CHECK_LABEL, type FrameCheck } from "@/lib/frame-checks";
+import { isErrorResponse, type TimelineEvent } from "@/lib/frame-filter";
+import { formatBytes, formatId, formatLatency, formatTime } from "./format";
 
 export const KIND_STYLE: Record<FrameKind, string> = {
   request: "text-sky-300 bg-sky-500/10 ring-sky-500/30",
@@ -11,25 +13,52 @@ export const KIND_STYLE: Record<FrameKind, string> = {
   invalid: "text-red-300 bg-red-500/15 ring-red-500/40",
 };
 
-/** Column template shared with the header row in FrameLog. */
-export const FRAME_GRID = "grid grid-cols-[1.25rem_3.5rem_6.25rem_6.5rem_minmax(7rem,13rem)_3.5rem_5.5rem_minmax(0,1fr)] gap-x-3";
+/** Column template shared with the header row. */
+export const FRAME_GRID =
+  "grid grid-cols-[1rem_3.5rem_6rem_6.25rem_minmax(7rem,13rem)_3rem_4.5rem_4rem_7.5rem_minmax(0,1fr)] gap-x-2";
+
+/** Fixed row height: the virtual list positions rows by index. */
+export const ROW_HEIGHT = 22;
+
+const sizes = new WeakMap<Frame, number>();
+function sizeOf(frame: Frame): number {
+  let n = sizes.get(frame);
+  if (n === undefined) sizes.set(frame, (n = frameBytes(frame)));
+  return n;
+}
 
 /** A JSON-RPC error object inside a response, summarised. */
 function rpcError(frame: Frame): string | undefined {
-  const m = frame.message as { error?: { code?: unknown; message?: unknown } } | undefined;
-  if (frame.kind !== "response" || typeof m !== "object" || m === null || !m.error) return undefined;
-  return `error ${String(m.error.code)}: ${String(m.error.message)}`;
+  if (!isErrorResponse(frame)) return undefined;
+  const e = (frame.message as { error?: { code?: unknown; message?: unknown } }).error;
+  return `error ${String(e?.code)}: ${String(e?.message)}`;
 }
 
-interface Props {
+/** Absolutely positioned at `top` inside the virtual list's sizer. */
+export const rowStyle = (top: number): CSSProperties => ({
+  position: "absolute",
+  top: 0,
+  left: 0,
+  width: "100%",
+  height: ROW_HEIGHT,
+  transform: `translateY(${top}px)`,
+});
+
+interface FrameRowProps {
   frame: Frame;
-  expanded: boolean;
-  onToggle: (seq: number) => void;
+  selected: boolean;
+  checks: readonly FrameCheck[];
+  onSelect: (seq: number) => void;
+  top: number;
 }
 
-export const FrameRow = memo(function FrameRow({ frame, expanded, onToggle }: Props) {
+const sameChecks = (a: readonly FrameCheck[], b: readonly FrameCheck[]) =>
+  a === b || (a.length === b.length && a.every((c, i) => c.code === b[i]!.code && c.message === b[i]!.message));
+
+export const FrameRow = memo(function FrameRow({ frame, selected, checks, onSelect, top }: FrameRowProps) {
   const toAgent = frame.dir === "to-agent";
   const problem = frame.error ?? rpcError(frame);
+  const first = checks[0];
   return (
     <div
       data-testid="frame-row"
@@ -37,44 +66,85 @@ export const FrameRow = memo(function FrameRow({ frame, expanded, onToggle }: Pr
       data-kind={frame.kind}
       data-dir={frame.dir}
       data-method={frame.method ?? ""}
-      className={`border-b border-zinc-800/70 ${expanded ? "bg-zinc-900" : ""}`}
+      data-selected={selected}
+      data-checks={checks.map((c) => c.code).join(" ")}
+      role="row"
+      aria-selected={selected}
+      onClick={() => onSelect(frame.seq)}
+      style={rowStyle(top)}
+      className={`${FRAME_GRID} cursor-default items-center border-b border-zinc-800/60 px-3 font-mono text-xs ${
+        selected ? "bg-sky-900/40" : "hover:bg-zinc-800/60"
+      }`}
     >
-      <button
-        type="button"
-        onClick={() => onToggle(frame.seq)}
-        aria-expanded={expanded}
-        className={`${FRAME_GRID} w-full items-center px-3 py-[3px] text-left font-mono text-xs hover:bg-zinc-800/60 focus:outline-none focus-visible:bg-zinc-800`}
+      <span
+        className={toAgent ? "text-sky-400" : "text-amber-400"}
+        title={toAgent ? "to agent (client → agent)" : "from agent (agent → client)"}
       >
-        <span
-          className={toAgent ? "text-sky-400" : "text-amber-400"}
-          title={toAgent ? "to agent (client → agent)" : "from agent (agent → client)"}
-        >
-          {toAgent ? "→" : "←"}
+        {toAgent ? "→" : "←"}
+      </span>
+      <span className="text-right text-zinc-500 tabular-nums">{frame.seq}</span>
+      <span className="text-zinc-500 tabular-nums">{formatTime(frame.ts)}</span>
+      <span>
+        <span className={`rounded px-1.5 py-px text-[10px] uppercase tracking-wide ring-1 ring-inset ${KIND_STYLE[frame.kind]}`}>
+          {frame.kind}
         </span>
-        <span className="text-right text-zinc-500 tabular-nums">{frame.seq}</span>
-        <span className="text-zinc-500 tabular-nums">{formatTime(frame.ts)}</span>
-        <span>
-          <span className={`rounded px-1.5 py-px text-[10px] uppercase tracking-wide ring-1 ring-inset ${KIND_STYLE[frame.kind]}`}>
-            {frame.kind}
+      </span>
+      <span className="truncate text-zinc-100" title={frame.method}>
+        {frame.method ?? ""}
+      </span>
+      <span className="truncate text-zinc-400 tabular-nums">{formatId(frame.id)}</span>
+      <span data-testid="frame-latency" className="text-right text-emerald-400/90 tabular-nums">
+        {formatLatency(frame.latencyMs)}
+      </span>
+      <span className="text-right text-zinc-500 tabular-nums">{formatBytes(sizeOf(frame))}</span>
+      <span className="truncate" title={checks.map((c) => c.message).join("\n")}>
+        {first ? (
+          <span
+            data-testid="frame-check"
+            className={`rounded px-1 py-px text-[10px] ${
+              first.code === "unanswered" ? "bg-amber-500/15 text-amber-300" : "bg-red-500/15 text-red-300"
+            }`}
+          >
+            {first.code === "unanswered" ? `⏳ ${first.message.replace("no response after ", "")}` : `⚠ ${CHECK_LABEL[first.code]}`}
+            {checks.length > 1 ? ` +${checks.length - 1}` : ""}
           </span>
+        ) : null}
+      </span>
+      <span className="truncate">
+        {problem ? <span className="mr-2 text-red-400">{problem}</span> : null}
+        <span className="text-zinc-500">{frame.raw.slice(0, 300)}</span>
+      </span>
+    </div>
+  );
+}, (a, b) => a.frame === b.frame && a.selected === b.selected && a.top === b.top && a.onSelect === b.onSelect && sameChecks(a.checks, b.checks));
+
+const EVENT_STYLE: Record<TimelineEvent["type"], string> = {
+  stderr: "text-zinc-400 bg-zinc-500/10 ring-zinc-500/30",
+  started: "text-emerald-300 bg-emerald-500/10 ring-emerald-500/30",
+  attached: "text-sky-300 bg-sky-500/10 ring-sky-500/30",
+  exited: "text-amber-300 bg-amber-500/10 ring-amber-500/30",
+  error: "text-red-300 bg-red-500/15 ring-red-500/40",
+};
+
+export const EventRow = memo(function EventRow({ event, top }: { event: TimelineEvent; top: number }) {
+  return (
+    <div
+      data-testid="event-row"
+      data-type={event.type}
+      role="row"
+      style={rowStyle(top)}
+      title={event.text}
+      className={`${FRAME_GRID} items-center border-b border-zinc-800/60 bg-zinc-900/40 px-3 font-mono text-xs`}
+    >
+      <span className="text-zinc-500">{event.type === "stderr" ? "!" : "●"}</span>
+      <span />
+      <span className="text-zinc-500 tabular-nums">{formatTime(event.ts)}</span>
+      <span>
+        <span className={`rounded px-1.5 py-px text-[10px] uppercase tracking-wide ring-1 ring-inset ${EVENT_STYLE[event.type]}`}>
+          {event.type}
         </span>
-        <span className="truncate text-zinc-100" title={frame.method}>
-          {frame.method ?? ""}
-        </span>
-        <span className="truncate text-zinc-400 tabular-nums">{formatId(frame.id)}</span>
-        <span data-testid="frame-latency" className="text-right text-emerald-400/90 tabular-nums">
-          {formatLatency(frame.latencyMs)}
-        </span>
-        <span className="truncate">
-          {problem ? <span className="mr-2 text-red-400">{problem}</span> : null}
-          <span className="text-zinc-500">{frame.raw.slice(0, 300)}</span>
-        </span>
-      </button>
-      {expanded ? (
-        <pre className="max-h-96 overflow-auto whitespace-pre-wrap break-all border-t border-zinc-800 bg-zinc-950 px-4 py-2 font-mono text-xs text-zinc-200">
-          {prettyFrame(frame)}
-        </pre>
-      ) : null}
+      </span>
+      <span className="col-span-6 truncate text-zinc-400">{event.text.trimEnd().replace(/\r?\n/g, " ⏎ ")}</span>
     </div>
   );
 });

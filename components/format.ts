@@ -23,3 +23,16 @@ export function prettyFrame(frame: { message?: unknown; raw: string; kind: strin
   if (frame.kind === "invalid" || frame.message === undefined) return frame.raw;
   return JSON.stringify(frame.message, null, 2);
 }
+
+/** "512 B", "1.5 KB", "2.00 MB". */
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+  return `${(n / 1024 / 1024).toFixed(2)} MB`;
+}
+
+/** Date and time with milliseconds, for the detail pane. */
+export function formatDateTime(ts: number): string {
+  const d = new Date(ts);
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${formatTime(ts)}`;
+}

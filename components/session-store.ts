@@ -1,12 +1,16 @@
 /**
- * The browser side of one relay session: owns the single Socket.IO socket and
- * holds everything the page shows as one immutable snapshot, read through
- * useSyncExternalStore. Protocol meaning (kinds, methods, latencies) comes from
- * the relay's frames; this store only keeps, dedupes and correlates them.
+ * The browser side of one relay session (one tab of the playground): owns one
+ * Socket.IO socket with its own clientId, and holds everything that tab shows
+ * as one immutable snapshot, read through useSyncExternalStore. Protocol meaning
+ * (kinds, methods, latencies) comes from the relay's frames; correlation and
+ * per-log facts come from lib/frame-index.ts; this store only keeps, dedupes
+ * and forwards them.
  */
 import { io, type Socket } from "socket.io-client";
-import { Correlator } from "@/lib/correlate";
 import type { Frame } from "@/lib/frame";
+import type { TimelineEvent } from "@/lib/frame-filter";
+import { FrameIndex } from "@/lib/frame-index";
+import { FrameLog, FrameWindow, withMessage } from "@/lib/frame-log";
 import type {
   Ack,
   AgentInfo,
@@ -19,13 +23,12 @@ import type {
   StderrEvent,
 } from "@/lib/wire";
 
-/** Frames held in the browser; older ones are dropped (a virtualised log comes later). */
-export const FRAME_CAP = 50_000;
+/** Frames held per tab; older ones are dropped (and counted in `missed`). */
+export const FRAME_CAP = 200_000;
 /** Matches the relay's own stderr replay buffer. */
 export const STDERR_CAP = 2_000;
-
-const TOKEN_KEY = "acp-playground.token";
-const CLIENT_ID_KEY = "acp-playground.clientId";
+/** Lifecycle events kept for the timeline. */
+export const LIFECYCLE_CAP = 1_000;
 
 export type ConnectionState =
   | "idle"
@@ -57,7 +60,14 @@ export interface SessionSnapshot {
   agent: AgentStatus;
   /** Last start failure or `agent:error`, verbatim. */
   agentError?: RelayError;
-  frames: readonly Frame[];
+  /** The frame log: an immutable window, a new object whenever frames arrive. */
+  frames: FrameWindow;
+  /**
+   * Correlation, unanswered requests, methods and variants seen over `frames`.
+   * Mutable and shared by every snapshot of one log (replaced when the log
+   * restarts); read it while rendering the `frames` it came with.
+   */
+  index: FrameIndex;
   /** Bumped whenever the log restarts (seqs restart at 1), so views can drop per-seq state. */
   epoch: number;
   /** Highest seq held; sent as `lastSeq` so a reconnect gets only what is missing. */
@@ -71,23 +81,27 @@ export interface SessionSnapshot {
   /** Highest numeric id of a request sent to the agent, for the templates. */
   maxRequestId: number;
   stderr: readonly StderrEvent[];
+  /** Agent started / exited / errors / re-attached, for the inspector's timeline. */
+  lifecycle: readonly TimelineEvent[];
 }
 
 const INITIAL: SessionSnapshot = {
   connection: "idle",
   agent: { state: "not-started" },
-  frames: [],
+  frames: FrameWindow.EMPTY,
+  index: new FrameIndex(),
   epoch: 0,
   lastSeq: 0,
   missed: 0,
   pending: [],
   maxRequestId: 0,
   stderr: [],
+  lifecycle: [],
 };
 
 type RelaySocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
-function randomId(): string {
+export function randomId(): string {
   // randomUUID needs a secure context; a LAN http:// address is not one.
   if (typeof crypto.randomUUID === "function") return crypto.randomUUID();
   return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
@@ -101,27 +115,26 @@ function sessionIdOf(frame: Frame): string | undefined {
   return isObject(result) && typeof result.sessionId === "string" ? result.sessionId : undefined;
 }
 
-/** Reads the token from the address bar (then hides it) or from this tab's storage. */
-function takeToken(): string | undefined {
-  const url = new URL(window.location.href);
-  const fromUrl = url.searchParams.get("token");
-  if (fromUrl) {
-    sessionStorage.setItem(TOKEN_KEY, fromUrl);
-    url.searchParams.delete("token");
-    // Keeps the token out of history, bookmarks and screen shares.
-    window.history.replaceState(window.history.state, "", url.pathname + url.search + url.hash);
-    return fromUrl;
-  }
-  return sessionStorage.getItem(TOKEN_KEY) ?? undefined;
+function describeAgent(agent: AgentInfo): string {
+  return `${agent.profile} · pid ${agent.pid} · ${[agent.command, ...agent.args].join(" ")} · cwd ${agent.cwd}`;
+}
+
+export interface SessionStoreOptions {
+  /** The relay's access token; undefined shows the "no token" message. */
+  token: string | undefined;
+  /** The sessionStorage key this tab keeps its clientId under. */
+  clientIdKey: string;
 }
 
 export class SessionStore {
-  private snapshot: SessionSnapshot = INITIAL;
+  private snapshot: SessionSnapshot = { ...INITIAL, index: new FrameIndex() };
   private readonly listeners = new Set<() => void>();
   private socket?: RelaySocket;
-  private correlator = new Correlator();
-  /** Pending agent->client requests by seq (they outlive FRAME_CAP trimming). */
-  private pendingBySeq = new Map<number, Frame>();
+  private log = new FrameLog(FRAME_CAP);
+  private droppedSincePrune = 0;
+  private disposed = false;
+
+  constructor(private readonly options: SessionStoreOptions) {}
 
   subscribe = (listener: () => void): (() => void) => {
     this.listeners.add(listener);
@@ -137,28 +150,36 @@ export class SessionStore {
     for (const listener of this.listeners) listener();
   }
 
+  private lifecycleEvent(type: TimelineEvent["type"], text: string): TimelineEvent[] {
+    const events = [...this.snapshot.lifecycle, { ts: Date.now(), type, text }];
+    return events.length > LIFECYCLE_CAP ? events.slice(-LIFECYCLE_CAP) : events;
+  }
+
   /** Opens the socket once; idempotent, so React strict mode's double effects are harmless. */
   connect(): void {
-    if (this.socket || this.snapshot.connection !== "idle") return;
-    const token = takeToken();
+    if (this.disposed || this.socket || this.snapshot.connection !== "idle") return;
+    const { token, clientIdKey } = this.options;
     if (!token) {
       this.set({ connection: "no-token" });
       return;
     }
-    let clientId = sessionStorage.getItem(CLIENT_ID_KEY);
+    let clientId = sessionStorage.getItem(clientIdKey);
     if (!clientId) {
       clientId = randomId();
-      sessionStorage.setItem(CLIENT_ID_KEY, clientId);
+      sessionStorage.setItem(clientIdKey, clientId);
     }
     this.set({ connection: "connecting", clientId });
 
     const socket: RelaySocket = io({
       // A function is re-read on every (re)connect, so lastSeq is always current.
       auth: (cb) => {
-        const auth: HandshakeAuth = { token, clientId: this.snapshot.clientId, lastSeq: this.snapshot.lastSeq };
+        // Lean frames: the relay skips encoding `message`, we parse `raw` (only for frames we keep).
+        const auth: HandshakeAuth = { token, clientId: this.snapshot.clientId, lastSeq: this.snapshot.lastSeq, frames: "lean" };
         cb(auth as unknown as Record<string, unknown>);
       },
       transports: ["websocket", "polling"],
+      // Each tab needs its own connection: the relay keys an agent by connection.
+      forceNew: true,
     });
     this.socket = socket;
 
@@ -178,25 +199,31 @@ export class SessionStore {
       }
     });
     socket.on("disconnect", (reason) => {
-      if (this.snapshot.connection === "unauthorized") return;
+      if (this.snapshot.connection === "unauthorized" || this.disposed) return;
       this.set({ connection: "disconnected", connectionError: reason });
     });
 
     socket.on("relay:hello", ({ clientId: assigned }) => {
       // A duplicated tab is given a clientId of its own: re-attach with that one.
-      sessionStorage.setItem(CLIENT_ID_KEY, assigned);
+      sessionStorage.setItem(clientIdKey, assigned);
       this.set({ clientId: assigned });
     });
     socket.on("agent:attached", (event) => this.onAttached(event));
     socket.on("agent:started", (agent) => {
       this.resetLog();
-      this.set({ agent: { state: "running", agent }, agentError: undefined, stderr: [] });
+      this.set({
+        agent: { state: "running", agent },
+        agentError: undefined,
+        stderr: [],
+        lifecycle: this.lifecycleEvent("started", `agent started: ${describeAgent(agent)}`),
+      });
     });
     socket.on("agent:exit", ({ code, signal }) => {
       const agent = this.snapshot.agent.state === "running" ? this.snapshot.agent.agent : null;
-      this.set({ agent: { state: "exited", agent, code, signal } });
+      const how = signal ? `signal ${signal}` : `code ${code}`;
+      this.set({ agent: { state: "exited", agent, code, signal }, lifecycle: this.lifecycleEvent("exited", `agent exited (${how})`) });
     });
-    socket.on("agent:error", (error) => this.set({ agentError: error }));
+    socket.on("agent:error", (error) => this.onAgentError(error));
     socket.on("agent:stderr", (event) => {
       const stderr = [...this.snapshot.stderr, event];
       this.set({ stderr: stderr.length > STDERR_CAP ? stderr.slice(-STDERR_CAP) : stderr });
@@ -204,56 +231,86 @@ export class SessionStore {
     socket.on("frames", (frames) => this.addFrames(frames));
   }
 
+  /** Closes the socket for good (the tab was closed). */
+  dispose(): void {
+    this.disposed = true;
+    this.socket?.disconnect();
+    this.socket = undefined;
+    this.listeners.clear();
+  }
+
+  private onAgentError(error: RelayError): void {
+    const text = `agent error (${error.code}): ${error.message}`;
+    const last = this.snapshot.lifecycle.at(-1);
+    // A failed spawn is both acked and emitted: one timeline entry is enough.
+    const duplicate = last?.type === "error" && last.text === text && Date.now() - last.ts < 5_000;
+    this.set({ agentError: error, ...(duplicate ? {} : { lifecycle: this.lifecycleEvent("error", text) }) });
+  }
+
   private onAttached(event: AttachedEvent): void {
     // The relay's log restarted (new session or new agent): ours is stale.
     if (event.lastSeq < this.snapshot.lastSeq) this.resetLog();
     let agent = this.snapshot.agent;
-    if (event.agent) agent = { state: "running", agent: event.agent };
-    else if (agent.state === "running" || (agent.state === "not-started" && event.lastSeq > 0)) {
+    let lifecycle = this.snapshot.lifecycle;
+    if (event.agent) {
+      agent = { state: "running", agent: event.agent };
+      lifecycle = this.lifecycleEvent("attached", `attached to running agent: ${describeAgent(event.agent)}`);
+    } else if (agent.state === "running" || (agent.state === "not-started" && event.lastSeq > 0)) {
       agent = { state: "exited", agent: agent.state === "running" ? agent.agent : null, code: null, signal: null };
+      lifecycle = this.lifecycleEvent("exited", "agent exited while this page was away");
     }
     // The relay resends what it still holds after this event, in `frames`.
-    this.set({ agent, missed: this.snapshot.missed + event.missed });
+    this.set({ agent, lifecycle, missed: this.snapshot.missed + event.missed });
   }
 
   private resetLog(): void {
-    this.correlator = new Correlator();
-    this.pendingBySeq = new Map();
-    this.set({ frames: [], epoch: this.snapshot.epoch + 1, lastSeq: 0, missed: 0, pending: [], lastSessionId: undefined, maxRequestId: 0 });
+    this.log = new FrameLog(FRAME_CAP);
+    this.droppedSincePrune = 0;
+    this.set({
+      frames: FrameWindow.EMPTY,
+      index: new FrameIndex(),
+      epoch: this.snapshot.epoch + 1,
+      lastSeq: 0,
+      missed: 0,
+      pending: [],
+      lastSessionId: undefined,
+      maxRequestId: 0,
+      lifecycle: [],
+    });
   }
 
+  /** O(batch): frames are appended to a shared buffer, never copied per batch. */
   private addFrames(batch: Frame[]): void {
     let { lastSeq, lastSessionId, maxRequestId, missed } = this.snapshot;
-    const fresh: Frame[] = [];
+    const { index } = this.snapshot;
+    let fresh = 0;
     let pendingChanged = false;
     for (const frame of batch) {
       // Seqs only grow, so anything at or below lastSeq is a resend we hold.
       if (frame.seq <= lastSeq) continue;
       lastSeq = frame.seq;
-      fresh.push(frame);
-      if (frame.kind === "request" && frame.id !== undefined && frame.method !== undefined) {
-        this.correlator.request(frame.dir, frame.id, frame.method, frame.ts, frame.seq);
-        if (frame.dir === "from-agent") {
-          this.pendingBySeq.set(frame.seq, frame);
-          pendingChanged = true;
-        } else if (typeof frame.id === "number" && frame.id > maxRequestId) {
-          maxRequestId = frame.id;
-        }
-      } else if (frame.kind === "response" && frame.id !== undefined) {
-        const match = this.correlator.response(frame.dir, frame.id, frame.ts);
-        if (match && frame.dir === "to-agent") pendingChanged = this.pendingBySeq.delete(match.requestSeq) || pendingChanged;
-      }
+      fresh++;
+      withMessage(frame);
+      this.log.push(frame);
+      const change = index.add(frame);
+      if (change.opened?.dir === "from-agent" || change.closed?.dir === "from-agent") pendingChanged = true;
+      if (change.opened?.dir === "to-agent" && typeof frame.id === "number" && frame.id > maxRequestId) maxRequestId = frame.id;
       lastSessionId = sessionIdOf(frame) ?? lastSessionId;
     }
-    if (fresh.length === 0) return;
-    let frames = this.snapshot.frames.concat(fresh);
-    // Trim in steps so a steady stream does not copy the whole log per batch twice.
-    if (frames.length > FRAME_CAP * 1.1) {
-      missed += frames.length - FRAME_CAP;
-      frames = frames.slice(-FRAME_CAP);
+    if (fresh === 0) return;
+    const dropped = this.log.trim();
+    const frames = this.log.window();
+    if (dropped > 0) {
+      missed += dropped;
+      this.droppedSincePrune += dropped;
+      // Pruning is O(index size): only once a good share of the log has gone.
+      if (this.droppedSincePrune >= FRAME_CAP >> 2) {
+        this.droppedSincePrune = 0;
+        index.prune(frames.first!.seq);
+      }
     }
     const patch: Partial<SessionSnapshot> = { frames, lastSeq, lastSessionId, maxRequestId, missed };
-    if (pendingChanged) patch.pending = [...this.pendingBySeq.values()];
+    if (pendingChanged) patch.pending = index.unanswered("from-agent");
     this.set(patch);
   }
 
@@ -280,10 +337,8 @@ export class SessionStore {
       if (this.snapshot.agent.state === "starting") this.set({ agent: { state: "running", agent: res.agent } });
     } else {
       const current = this.snapshot.agent;
-      this.set({
-        agent: current.state === "starting" ? (current.previous ?? { state: "not-started" }) : current,
-        agentError: res.error,
-      });
+      this.set({ agent: current.state === "starting" ? (current.previous ?? { state: "not-started" }) : current });
+      this.onAgentError(res.error);
     }
   }
 
@@ -306,12 +361,4 @@ export class SessionStore {
   clearStderr(): void {
     this.set({ stderr: [] });
   }
-}
-
-let store: SessionStore | undefined;
-
-/** One store per page: the socket lives as long as the tab. */
-export function getSessionStore(): SessionStore {
-  store ??= new SessionStore();
-  return store;
 }

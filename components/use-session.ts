@@ -1,21 +1,62 @@
 "use client";
-/** Thin React bindings over the session store. */
-import { useSyncExternalStore } from "react";
-import { getSessionStore, SessionStore, type SessionSnapshot } from "./session-store";
+/** React bindings: the tabs, the tab a subtree belongs to, and its session store. */
+import { createContext, useCallback, useContext, useState, useSyncExternalStore } from "react";
+import { SessionStore, type SessionSnapshot } from "./session-store";
+import { getTabsStore, TabsStore, type Tab, type TabsSnapshot } from "./tabs-store";
 
+export const TabContext = createContext<Tab | null>(null);
+
+export function useTabs(): TabsSnapshot {
+  const tabs = getTabsStore();
+  return useSyncExternalStore(tabs.subscribe, tabs.getSnapshot, () => TabsStore.serverSnapshot);
+}
+
+export function useTab(): Tab {
+  const tab = useContext(TabContext);
+  if (!tab) throw new Error("useTab outside a TabContext provider");
+  return tab;
+}
+
+/** The session store of the surrounding tab. */
 export function useSessionStore(): SessionStore {
-  return getSessionStore();
+  return useTab().store;
 }
 
 /**
- * Subscribes to one slice of the snapshot. The selector must return a value
- * already in the snapshot (not a new object), or React would re-render forever.
+ * Subscribes to one slice of a session snapshot (the surrounding tab's, or the
+ * given store's). The selector must return a value already in the snapshot
+ * (not a new object), or React would re-render forever.
  */
-export function useSession<T>(select: (s: SessionSnapshot) => T): T {
-  const store = getSessionStore();
+export function useSession<T>(select: (s: SessionSnapshot) => T, store?: SessionStore): T {
+  const tab = useContext(TabContext);
+  const s = store ?? tab?.store;
+  if (!s) throw new Error("useSession outside a TabContext provider");
   return useSyncExternalStore(
-    store.subscribe,
-    () => select(store.getSnapshot()),
+    s.subscribe,
+    () => select(s.getSnapshot()),
     () => select(SessionStore.serverSnapshot),
   );
+}
+
+type SetState<T> = (value: T | ((prev: T) => T)) => void;
+
+/**
+ * useState whose value is kept with the tab, so it survives switching to
+ * another tab and back (the tab's views are unmounted meanwhile).
+ */
+export function useTabState<T>(key: string, initial: T | (() => T)): [T, SetState<T>] {
+  const tab = useTab();
+  const [value, setValue] = useState<T>(() =>
+    tab.ui.has(key) ? (tab.ui.get(key) as T) : typeof initial === "function" ? (initial as () => T)() : initial,
+  );
+  const set = useCallback<SetState<T>>(
+    (next) =>
+      setValue((prev) => {
+        const v = typeof next === "function" ? (next as (p: T) => T)(prev) : next;
+        tab.ui.set(key, v);
+        return v;
+      }),
+    [tab, key],
+  );
+  return [value, set];
 }

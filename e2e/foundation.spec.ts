@@ -111,8 +111,11 @@ test("raw frames with a real Gemini CLI: initialize, session/new, session/prompt
     await expect(rows(page, { kind: "notification", method: "session/update", dir: "from-agent" }).first()).toBeVisible();
     const done = rows(page, { kind: "response", method: "session/prompt" });
     await expect(done).toHaveAttribute("data-dir", "from-agent");
-    await done.getByRole("button").click();
-    await expect(done.locator("pre")).toContainText('"stopReason": "end_turn"');
+    await done.click();
+    const detail = page.getByTestId("frame-detail");
+    await expect(detail).toHaveAttribute("data-seq", (await done.getAttribute("data-seq"))!);
+    await expect(detail.getByTestId("frame-raw")).toContainText('"stopReason":"end_turn"');
+    await expect(detail.getByTestId("frame-json")).toContainText('"end_turn"');
     // The fake API echoes the prompt back as the agent's message.
     await expect(rows(page, { method: "session/update" }).filter({ hasText: "Echo: hello e2e" }).first()).toBeVisible();
   });

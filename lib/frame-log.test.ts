@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Frame } from "./frame";
-import { FrameLog, FrameWindow } from "./frame-log";
+import { FrameLog, FrameWindow, withMessage } from "./frame-log";
 
 const frame = (seq: number): Frame => ({ seq, ts: seq, dir: "to-agent", raw: `{"n":${seq}}`, kind: "invalid" });
 const seqs = (w: FrameWindow) => [...w].map((f) => f.seq);
@@ -71,5 +71,18 @@ describe("FrameLog", () => {
     expect(log.window().length).toBe(100_000);
     // Reported, not asserted: CI machines vary.
     console.log(`FrameLog: 100,000 frames in batches of 100: ${ms.toFixed(1)} ms`);
+  });
+});
+
+describe("withMessage", () => {
+  it("restores the message of a lean frame from its raw line, once", () => {
+    const lean: Frame = { seq: 1, ts: 1, dir: "from-agent", raw: '{"jsonrpc":"2.0","id":1,"result":{"a":[1]}}', kind: "response", id: 1 };
+    expect(withMessage(lean).message).toEqual({ jsonrpc: "2.0", id: 1, result: { a: [1] } });
+    const kept = { a: 1 };
+    expect(withMessage({ ...lean, message: kept }).message).toBe(kept);
+    const bad: Frame = { seq: 2, ts: 2, dir: "to-agent", raw: "{not json", kind: "invalid", error: "not JSON" };
+    expect(withMessage(bad).message).toBeUndefined();
+    // An invalid but parseable line gets its message back too, as in full frames.
+    expect(withMessage({ ...bad, raw: "[1,2]" }).message).toEqual([1, 2]);
   });
 });

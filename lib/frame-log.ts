@@ -141,3 +141,18 @@ export class FrameLog {
     this.#dirty = false;
   }
 }
+
+/**
+ * Lean frames (handshake `frames: "lean"`) arrive without `message`; parses
+ * `raw` back into it, in place, as the relay would have sent it. Lines that do
+ * not parse (not JSON, or the preview of an over-long line) stay without one.
+ */
+export function withMessage(frame: Frame): Frame {
+  if (frame.message !== undefined) return frame;
+  try {
+    frame.message = JSON.parse(frame.raw) as unknown;
+  } catch {
+    // The relay classified it already; there is nothing to restore.
+  }
+  return frame;
+}

@@ -1,0 +1,155 @@
+"use client";
+/** The selected frame: summary, protocol checks, jump to its partner, JSON tree, raw line, copy. */
+import { useEffect, useState } from "react";
+import { allExpanded, darkStyles, JsonView } from "react-json-view-lite";
+import { frameBytes, type Frame } from "@/lib/frame";
+import { CHECK_LABEL, frameChecks } from "@/lib/frame-checks";
+import type { FrameIndex } from "@/lib/frame-index";
+import type { FrameWindow } from "@/lib/frame-log";
+import type { SchemaChecker } from "@/lib/schema-check";
+import { copyText } from "./clipboard";
+import { formatBytes, formatDateTime, formatId, formatLatency, prettyFrame } from "./format";
+import { KIND_STYLE } from "./FrameRow";
+import { schemaIssues } from "./use-schema-checker";
+
+interface Props {
+  frame: Frame;
+  frames: FrameWindow;
+  index: FrameIndex;
+  checker: SchemaChecker | undefined;
+  now: number;
+  /** False when the current filter hides the frame from the list. */
+  listed: boolean;
+  onJump: (seq: number) => void;
+  onClose: () => void;
+}
+
+const button =
+  "rounded border border-zinc-700 bg-zinc-900 px-2 py-0.5 text-[11px] text-zinc-300 hover:border-sky-500 hover:text-sky-200 disabled:cursor-not-allowed disabled:opacity-40";
+
+/** Expand the first levels; deep or long content stays folded until clicked. */
+const expandNode = (level: number, value: unknown) => level < 4 && !(Array.isArray(value) && value.length > 50);
+
+export function FrameDetail({ frame, frames, index, checker, now, listed, onJump, onClose }: Props) {
+  const [copied, setCopied] = useState<string>();
+  const [tree, setTree] = useState(true);
+  useEffect(() => {
+    if (!copied) return;
+    const t = setTimeout(() => setCopied(undefined), 1500);
+    return () => clearTimeout(t);
+  }, [copied]);
+
+  const partner = index.partnerOf(frame.seq);
+  const partnerHeld = partner !== undefined && frames.bySeq(partner) !== undefined;
+  const checks = frameChecks(frame, index, now);
+  const schema = schemaIssues(checker, frame);
+  const toAgent = frame.dir === "to-agent";
+  const isTree = typeof frame.message === "object" && frame.message !== null;
+
+  const copy = async (what: "raw" | "json") => {
+    const ok = await copyText(what === "raw" ? frame.raw : prettyFrame(frame));
+    setCopied(ok ? (what === "raw" ? "raw line copied" : "JSON copied") : "copy failed");
+  };
+
+  return (
+    <section
+      data-testid="frame-detail"
+      data-seq={frame.seq}
+      aria-label={`Frame ${frame.seq}`}
+      className="flex h-[45%] min-h-40 shrink-0 flex-col border-t border-zinc-700 bg-zinc-950"
+    >
+      <header className="flex flex-wrap items-center gap-x-3 gap-y-1 border-b border-zinc-800 px-3 py-1.5 text-xs">
+        <span className={toAgent ? "text-sky-400" : "text-amber-400"}>{toAgent ? "→ to agent" : "← from agent"}</span>
+        <span className="font-mono text-zinc-300">#{frame.seq}</span>
+        <span className={`rounded px-1.5 py-px text-[10px] uppercase tracking-wide ring-1 ring-inset ${KIND_STYLE[frame.kind]}`}>
+          {frame.kind}
+        </span>
+        {frame.method ? <span className="font-mono text-zinc-100">{frame.method}</span> : null}
+        {frame.id !== undefined ? <span className="font-mono text-zinc-400">id {formatId(frame.id)}</span> : null}
+        {frame.latencyMs !== undefined ? <span className="text-emerald-400/90">{formatLatency(frame.latencyMs)}</span> : null}
+        <span className="text-zinc-500">{formatBytes(frameBytes(frame))}</span>
+        <span className="text-zinc-500 tabular-nums">{formatDateTime(frame.ts)}</span>
+        {!listed ? <span className="text-amber-400">hidden by the current filter</span> : null}
+        <span className="ml-auto flex items-center gap-1.5">
+          {partner !== undefined ? (
+            <button
+              type="button"
+              data-testid="jump-partner"
+              data-target={partner}
+              className={button}
+              disabled={!partnerHeld}
+              onClick={() => onJump(partner)}
+              title={partnerHeld ? undefined : "no longer held"}
+            >
+              {frame.kind === "request" ? `Go to response #${partner} ↓` : `Go to request #${partner} ↑`}
+            </button>
+          ) : frame.kind === "request" && frame.id !== undefined ? (
+            <span data-testid="no-partner" className="text-amber-300/80">no response yet</span>
+          ) : null}
+          <button type="button" data-testid="copy-raw" className={button} onClick={() => void copy("raw")}>
+            Copy raw
+          </button>
+          <button type="button" data-testid="copy-json" className={button} onClick={() => void copy("json")} disabled={!isTree}>
+            Copy JSON
+          </button>
+          <button type="button" data-testid="close-detail" className={button} onClick={onClose} aria-label="Close detail">
+            ×
+          </button>
+        </span>
+      </header>
+      {copied ? (
+        <p data-testid="copy-status" role="status" className="px-3 pt-1 text-[11px] text-emerald-300">
+          {copied}
+        </p>
+      ) : null}
+      {checks.length || schema.length || frame.error ? (
+        <ul data-testid="detail-checks" className="flex flex-col gap-0.5 border-b border-zinc-800 px-3 py-1.5 text-xs">
+          {frame.error && frame.kind === "invalid" ? <li className="text-red-300">invalid: {frame.error}</li> : null}
+          {checks.map((c) => (
+            <li key={c.code} data-check={c.code} className={c.code === "unanswered" ? "text-amber-300" : "text-red-300"}>
+              <span className="font-semibold">{CHECK_LABEL[c.code]}:</span> {c.message}
+            </li>
+          ))}
+          {schema.map((issue, i) => (
+            <li key={`s${i}`} data-check="schema" className="text-red-300">
+              <span className="font-semibold">schema:</span> <code>{issue.path || "value"}</code> {issue.message}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <div className="flex min-h-0 flex-1">
+        <div className="flex min-w-0 flex-1 flex-col">
+          <div className="flex items-center gap-2 px-3 pt-1.5 text-[11px] uppercase tracking-wider text-zinc-500">
+            <button type="button" className={tree ? "text-zinc-200" : "hover:text-zinc-300"} onClick={() => setTree(true)} disabled={!isTree}>
+              JSON
+            </button>
+            <span>·</span>
+            <button type="button" className={!tree || !isTree ? "text-zinc-200" : "hover:text-zinc-300"} onClick={() => setTree(false)}>
+              pretty text
+            </button>
+          </div>
+          <div data-testid="frame-json" className="min-h-0 flex-1 overflow-auto px-3 py-1 font-mono text-xs">
+            {isTree && tree ? (
+              <JsonView
+                data={frame.message as object}
+                style={{ ...darkStyles, container: `${darkStyles.container} json-tree` }}
+                shouldExpandNode={frame.raw.length < 20_000 ? allExpanded : expandNode}
+              />
+            ) : (
+              <pre className="whitespace-pre-wrap break-all text-zinc-200">{prettyFrame(frame)}</pre>
+            )}
+          </div>
+        </div>
+        <div className="flex w-[40%] min-w-0 flex-col border-l border-zinc-800">
+          <div className="px-3 pt-1.5 text-[11px] uppercase tracking-wider text-zinc-500">raw line</div>
+          <pre
+            data-testid="frame-raw"
+            className="min-h-0 flex-1 overflow-auto whitespace-pre-wrap break-all px-3 py-1 font-mono text-xs text-zinc-300"
+          >
+            {frame.raw}
+          </pre>
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,149 @@
+"use client";
+/**
+ * The frame inspector of one tab: every frame (and, on request, stderr and
+ * lifecycle events) in one virtualised timeline, filters and search, protocol
+ * checks, and the selected frame in detail. The logic is in lib/ (filter,
+ * checks, index); this wires it to the tab's store and view state.
+ */
+import { useCallback, useDeferredValue, useEffect, useMemo, useState } from "react";
+import type { FrameFilter } from "@/lib/frame-filter";
+import { FrameDetail } from "./FrameDetail";
+import { FrameList, type RevealRequest } from "./FrameList";
+import { InspectorToolbar } from "./InspectorToolbar";
+import { useFilteredSeqs, useTimelineEvents, useTimelineRows } from "./use-frame-rows";
+import { useSchemaChecker } from "./use-schema-checker";
+import { useSession, useTabState } from "./use-session";
+
+const SEARCH_DEBOUNCE_MS = 150;
+
+function useDebounced<T>(value: T, ms: number): T {
+  const [debounced, setDebounced] = useState(value);
+  useEffect(() => {
+    const t = setTimeout(() => setDebounced(value), ms);
+    return () => clearTimeout(t);
+  }, [value, ms]);
+  return debounced;
+}
+
+/** Date.now(), re-read every `intervalMs` while that is positive (for ages of unanswered requests). */
+function useNow(intervalMs: number): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (intervalMs <= 0) return;
+    setNow(Date.now());
+    const t = setInterval(() => setNow(Date.now()), intervalMs);
+    return () => clearInterval(t);
+  }, [intervalMs]);
+  return now;
+}
+
+function sortedIncludes(sorted: readonly number[], x: number): boolean {
+  let lo = 0;
+  let hi = sorted.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const v = sorted[mid]!;
+    if (v === x) return true;
+    if (v < x) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
+}
+
+interface Selection {
+  epoch: number;
+  seq: number;
+}
+
+export function FrameInspector() {
+  // Deferred: under a flood of batches React renders the newest log when it
+  // can, instead of every intermediate one (filtering and the list are O(n)).
+  const frames = useDeferredValue(useSession((s) => s.frames));
+  const index = useSession((s) => s.index);
+  const epoch = useSession((s) => s.epoch);
+  const missed = useSession((s) => s.missed);
+  const stderr = useSession((s) => s.stderr);
+  const lifecycle = useSession((s) => s.lifecycle);
+
+  const [filter, setFilter] = useTabState<FrameFilter>("inspector.filter", {});
+  const [searchText, setSearchText] = useTabState("inspector.search", "");
+  const [showEvents, setShowEvents] = useTabState("inspector.events", false);
+  const [selection, setSelection] = useTabState<Selection | undefined>("inspector.selection", undefined);
+  const [reveal, setReveal] = useState<RevealRequest>();
+  const checker = useSchemaChecker();
+
+  const search = useDebounced(searchText, SEARCH_DEBOUNCE_MS).trim();
+  const effective = useMemo<FrameFilter>(() => (search ? { ...filter, search } : filter), [filter, search]);
+  const seqs = useFilteredSeqs(frames, effective, index);
+  const events = useTimelineEvents(showEvents, stderr, lifecycle);
+  const rows = useTimelineRows(seqs, frames, events, search || undefined);
+  const now = useNow(index.unansweredCount > 0 ? 1000 : 0);
+
+  // A restarted log reuses seqs: a selection from before means nothing now.
+  const selectedSeq = selection?.epoch === epoch ? selection.seq : undefined;
+  const selected = selectedSeq !== undefined ? frames.bySeq(selectedSeq) : undefined;
+
+  const onSelect = useCallback((seq: number) => setSelection({ epoch, seq }), [epoch, setSelection]);
+  const jump = useCallback(
+    (seq: number) => {
+      setSelection({ epoch, seq });
+      setReveal({ seq });
+    },
+    [epoch, setSelection],
+  );
+
+  const empty = (
+    <p className="px-3 py-6 text-center text-sm text-zinc-600">
+      {frames.length === 0 ? (
+        <>
+          No frames yet. Start an agent, then send an <code className="text-zinc-400">initialize</code> request.
+        </>
+      ) : (
+        "No frame matches the filter."
+      )}
+    </p>
+  );
+
+  return (
+    <div className="flex min-h-0 flex-1 flex-col" data-testid="frame-inspector" aria-label="Frame inspector">
+      <InspectorToolbar
+        filter={filter}
+        onFilter={setFilter}
+        search={searchText}
+        onSearch={setSearchText}
+        methods={index.methods}
+        variants={index.updateVariants}
+        showEvents={showEvents}
+        onShowEvents={setShowEvents}
+        shown={seqs.length}
+        total={frames.length}
+        missed={missed}
+        unanswered={index.unansweredCount}
+      />
+      <FrameList
+        rows={rows}
+        frames={frames}
+        index={index}
+        events={events}
+        selectedSeq={selectedSeq}
+        onSelect={onSelect}
+        reveal={reveal}
+        now={now}
+        checker={checker}
+        empty={empty}
+      />
+      {selected ? (
+        <FrameDetail
+          frame={selected}
+          frames={frames}
+          index={index}
+          checker={checker}
+          now={now}
+          listed={sortedIncludes(seqs, selected.seq)}
+          onJump={jump}
+          onClose={() => setSelection(undefined)}
+        />
+      ) : null}
+    </div>
+  );
+}

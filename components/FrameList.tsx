@@ -1,0 +1,158 @@
+"use client";
+/**
+ * The virtualised timeline: only the rows in view (plus some) are in the DOM,
+ * so 100,000 frames scroll like 100. Sticks to the bottom while the user is
+ * there; arrow keys move the selection.
+ */
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { useCallback, useEffect, useLayoutEffect, useRef, type KeyboardEvent } from "react";
+import type { FrameCheck } from "@/lib/frame-checks";
+import { frameChecks } from "@/lib/frame-checks";
+import { isEventRow, rowEventIndex, type TimelineEvent, type TimelineRow } from "@/lib/frame-filter";
+import type { FrameIndex } from "@/lib/frame-index";
+import type { FrameWindow } from "@/lib/frame-log";
+import type { SchemaChecker } from "@/lib/schema-check";
+import { EventRow, FRAME_GRID, FrameRow, ROW_HEIGHT } from "./FrameRow";
+import { schemaIssues } from "./use-schema-checker";
+
+const SLACK_PX = 24;
+
+export interface RevealRequest {
+  seq: number;
+  /** A new object per request, so asking twice for the same seq scrolls twice. */
+}
+
+interface Props {
+  rows: readonly TimelineRow[];
+  frames: FrameWindow;
+  index: FrameIndex;
+  events: readonly TimelineEvent[];
+  selectedSeq: number | undefined;
+  onSelect: (seq: number) => void;
+  reveal: RevealRequest | undefined;
+  now: number;
+  checker: SchemaChecker | undefined;
+  empty: React.ReactNode;
+}
+
+function checksFor(frameChecksList: readonly FrameCheck[], schema: readonly { path: string; message: string }[]): readonly FrameCheck[] {
+  if (schema.length === 0) return frameChecksList;
+  const message = schema.map((i) => `${i.path || "value"}: ${i.message}`).join("; ");
+  return [...frameChecksList, { code: "schema", message: `schema: ${message}` }];
+}
+
+export function FrameList({ rows, frames, index, events, selectedSeq, onSelect, reveal, now, checker, empty }: Props) {
+  const ref = useRef<HTMLDivElement>(null);
+  const atBottom = useRef(true);
+
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => ref.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 20,
+    // Scroll updates render normally; flushSync from a scroll handler only adds warnings.
+    useFlushSync: false,
+  });
+
+  const onScroll = useCallback(() => {
+    const el = ref.current;
+    if (el) atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < SLACK_PX;
+  }, []);
+
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (el && atBottom.current) el.scrollTop = el.scrollHeight;
+  }, [rows.length]);
+
+  useEffect(() => {
+    if (!reveal) return;
+    const i = rows.indexOf(reveal.seq);
+    if (i >= 0) {
+      atBottom.current = false;
+      virtualizer.scrollToIndex(i, { align: "center" });
+    }
+    // Only a new reveal request scrolls; rows changing afterwards must not.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [reveal]);
+
+  const move = (delta: number) => {
+    let i = selectedSeq === undefined ? (delta > 0 ? -1 : rows.length) : rows.indexOf(selectedSeq);
+    if (i < 0 && selectedSeq !== undefined) i = delta > 0 ? -1 : rows.length;
+    for (i += delta; i >= 0 && i < rows.length; i += delta) {
+      const row = rows[i]!;
+      if (!isEventRow(row)) {
+        onSelect(row);
+        atBottom.current = false;
+        virtualizer.scrollToIndex(i, { align: "auto" });
+        return;
+      }
+    }
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+      e.preventDefault();
+      move(e.key === "ArrowDown" ? 1 : -1);
+    } else if (e.key === "End") {
+      e.preventDefault();
+      atBottom.current = true;
+      if (ref.current) ref.current.scrollTop = ref.current.scrollHeight;
+    }
+  };
+
+  return (
+    <div className="flex min-h-0 flex-1 flex-col">
+      <div
+        className={`${FRAME_GRID} border-b border-zinc-800 bg-zinc-900/60 px-3 py-1 font-mono text-[10px] uppercase tracking-wider text-zinc-500`}
+        role="row"
+      >
+        <span />
+        <span className="text-right">seq</span>
+        <span>time</span>
+        <span>kind</span>
+        <span>method</span>
+        <span>id</span>
+        <span className="text-right">latency</span>
+        <span className="text-right">size</span>
+        <span>checks</span>
+        <span>frame</span>
+      </div>
+      <div
+        ref={ref}
+        onScroll={onScroll}
+        onKeyDown={onKeyDown}
+        tabIndex={0}
+        role="grid"
+        aria-label="Frames"
+        data-testid="frame-log"
+        className="min-h-0 flex-1 overflow-y-auto focus:outline-none"
+      >
+        {rows.length === 0 ? (
+          empty
+        ) : (
+          <div style={{ height: virtualizer.getTotalSize(), position: "relative", width: "100%" }}>
+            {virtualizer.getVirtualItems().map((item) => {
+              const row = rows[item.index]!;
+              if (isEventRow(row)) {
+                const event = events[rowEventIndex(row)];
+                return event ? <EventRow key={`e${row}`} event={event} top={item.start} /> : null;
+              }
+              const frame = frames.bySeq(row);
+              if (!frame) return null;
+              return (
+                <FrameRow
+                  key={row}
+                  frame={frame}
+                  selected={row === selectedSeq}
+                  checks={checksFor(frameChecks(frame, index, now), schemaIssues(checker, frame))}
+                  onSelect={onSelect}
+                  top={item.start}
+                />
+              );
+            })}
+          </div>
+        )}
+      </div>
+    </div>
+  );
+}

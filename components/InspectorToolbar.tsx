@@ -1,0 +1,170 @@
+"use client";
+/** Filters, search and the events toggle above the frame list. */
+import type { FrameDirection, FrameKind } from "@/lib/frame";
+import { isFiltering, type FrameFilter } from "@/lib/frame-filter";
+
+interface Props {
+  filter: FrameFilter;
+  onFilter: (f: FrameFilter) => void;
+  search: string;
+  onSearch: (text: string) => void;
+  methods: readonly string[];
+  variants: readonly string[];
+  showEvents: boolean;
+  onShowEvents: (show: boolean) => void;
+  shown: number;
+  total: number;
+  missed: number;
+  unanswered: number;
+}
+
+const select =
+  "rounded border border-zinc-700 bg-zinc-900 px-1.5 py-0.5 text-xs text-zinc-200 focus:border-sky-500 focus:outline-none";
+const check = "flex items-center gap-1 text-xs text-zinc-400 select-none";
+
+const KINDS: FrameKind[] = ["request", "response", "notification", "invalid"];
+
+export function InspectorToolbar(props: Props) {
+  const { filter, onFilter, search, onSearch, methods, variants, showEvents, onShowEvents, shown, total, missed, unanswered } = props;
+  const patch = (p: Partial<FrameFilter>) => {
+    const next: FrameFilter = { ...filter, ...p };
+    // Keep the object minimal: undefined and false mean "no constraint".
+    for (const k of Object.keys(next) as (keyof FrameFilter)[]) if (next[k] === undefined || next[k] === false || next[k] === "") delete next[k];
+    onFilter(next);
+  };
+  // A method or variant chosen earlier stays selectable even before it is seen again.
+  const methodOptions = filter.method && !methods.includes(filter.method) ? [...methods, filter.method] : methods;
+  const variantOptions = filter.updateVariant && !variants.includes(filter.updateVariant) ? [...variants, filter.updateVariant] : variants;
+  const filtering = isFiltering(filter) || search !== "";
+
+  return (
+    <div className="flex flex-col gap-1.5 border-b border-zinc-800 px-3 py-2">
+      <div className="flex items-center gap-3 text-xs">
+        <h2 className="font-semibold uppercase tracking-wider text-zinc-400">Frames</h2>
+        <span data-testid="frame-count" className="text-zinc-500 tabular-nums">
+          {filtering ? `${shown.toLocaleString("en")} of ${total.toLocaleString("en")} frames` : `${total.toLocaleString("en")} frame${total === 1 ? "" : "s"}`}
+        </span>
+        {missed > 0 ? <span className="text-amber-400">{missed.toLocaleString("en")} older frames not held</span> : null}
+        {unanswered > 0 ? (
+          <button
+            type="button"
+            data-testid="unanswered-count"
+            className="text-amber-300 hover:underline"
+            onClick={() => patch({ checksOnly: true })}
+            title="Show frames with protocol issues"
+          >
+            {unanswered} unanswered
+          </button>
+        ) : null}
+        <label className={`${check} ml-auto`}>
+          <input
+            type="checkbox"
+            data-testid="toggle-events"
+            checked={showEvents}
+            onChange={(e) => onShowEvents(e.target.checked)}
+            className="accent-sky-500"
+          />
+          show stderr &amp; lifecycle
+        </label>
+      </div>
+      <div className="flex flex-wrap items-center gap-2">
+        <input
+          type="search"
+          data-testid="frame-search"
+          value={search}
+          onChange={(e) => onSearch(e.target.value)}
+          placeholder="Search raw text…"
+          spellCheck={false}
+          className="w-56 rounded border border-zinc-700 bg-zinc-900 px-2 py-0.5 font-mono text-xs text-zinc-100 placeholder:text-zinc-600 focus:border-sky-500 focus:outline-none"
+        />
+        <select
+          data-testid="filter-dir"
+          aria-label="Direction"
+          className={select}
+          value={filter.dir ?? ""}
+          onChange={(e) => patch({ dir: (e.target.value || undefined) as FrameDirection | undefined })}
+        >
+          <option value="">both ways</option>
+          <option value="to-agent">→ to agent</option>
+          <option value="from-agent">← from agent</option>
+        </select>
+        <select
+          data-testid="filter-kind"
+          aria-label="Kind"
+          className={select}
+          value={filter.kind ?? ""}
+          onChange={(e) => patch({ kind: (e.target.value || undefined) as FrameKind | undefined })}
+        >
+          <option value="">any kind</option>
+          {KINDS.map((k) => (
+            <option key={k} value={k}>
+              {k}
+            </option>
+          ))}
+        </select>
+        <select
+          data-testid="filter-method"
+          aria-label="Method"
+          className={`${select} max-w-56`}
+          value={filter.method ?? ""}
+          onChange={(e) => patch({ method: e.target.value || undefined })}
+        >
+          <option value="">any method</option>
+          {methodOptions.map((m) => (
+            <option key={m} value={m}>
+              {m}
+            </option>
+          ))}
+        </select>
+        <select
+          data-testid="filter-update"
+          aria-label="session/update variant"
+          className={`${select} max-w-56`}
+          value={filter.updateVariant ?? ""}
+          onChange={(e) => patch({ updateVariant: e.target.value || undefined })}
+          disabled={variantOptions.length === 0}
+        >
+          <option value="">any session/update</option>
+          {variantOptions.map((v) => (
+            <option key={v} value={v}>
+              {v}
+            </option>
+          ))}
+        </select>
+        <label className={check}>
+          <input
+            type="checkbox"
+            data-testid="filter-errors"
+            checked={!!filter.errorsOnly}
+            onChange={(e) => patch({ errorsOnly: e.target.checked })}
+            className="accent-red-500"
+          />
+          errors only
+        </label>
+        <label className={check} title="Orphan responses, unanswered requests, reused ids, notifications sent with an id, requests sent without one, methods going the wrong way (schema failures show in the checks column only)">
+          <input
+            type="checkbox"
+            data-testid="filter-checks"
+            checked={!!filter.checksOnly}
+            onChange={(e) => patch({ checksOnly: e.target.checked })}
+            className="accent-amber-500"
+          />
+          protocol issues
+        </label>
+        {filtering ? (
+          <button
+            type="button"
+            data-testid="clear-filters"
+            onClick={() => {
+              onFilter({});
+              onSearch("");
+            }}
+            className="rounded px-2 py-0.5 text-xs text-zinc-400 hover:bg-zinc-800 hover:text-zinc-200"
+          >
+            Clear
+          </button>
+        ) : null}
+      </div>
+    </div>
+  );
+}

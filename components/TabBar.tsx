@@ -1,0 +1,85 @@
+"use client";
+/** One tab per agent: label (profile + status dot), close, and "+ New tab". */
+import type { AgentStatus, ConnectionState } from "./session-store";
+import { getTabsStore, type Tab } from "./tabs-store";
+import { useSession, useTabs } from "./use-session";
+
+function dotClass(agent: AgentStatus, connection: ConnectionState): string {
+  if (connection !== "connected") return "bg-zinc-600 ring-1 ring-amber-400";
+  switch (agent.state) {
+    case "running":
+      return "bg-emerald-400";
+    case "starting":
+      return "bg-amber-400";
+    case "exited":
+      return agent.code === 0 || (agent.code === null && agent.signal === "SIGTERM") ? "bg-zinc-500" : "bg-red-500";
+    default:
+      return "bg-zinc-700";
+  }
+}
+
+function TabButton({ tab, active, closable }: { tab: Tab; active: boolean; closable: boolean }) {
+  const agent = useSession((s) => s.agent, tab.store);
+  const connection = useSession((s) => s.connection, tab.store);
+  const info = agent.state === "running" ? agent.agent : agent.state === "exited" ? agent.agent : null;
+  const profile = info?.profile ?? "new";
+  const tabs = getTabsStore();
+  return (
+    <div
+      data-testid="agent-tab"
+      data-tab={tab.id}
+      data-active={active}
+      data-status={agent.state}
+      className={`group flex h-full items-center border-r border-zinc-800 text-xs ${
+        active ? "bg-zinc-950 text-zinc-100" : "bg-zinc-900/40 text-zinc-400 hover:bg-zinc-900 hover:text-zinc-200"
+      }`}
+    >
+      <button
+        type="button"
+        role="tab"
+        aria-selected={active}
+        onClick={() => tabs.activate(tab.id)}
+        className="flex h-full items-center gap-2 pl-3 pr-2 focus:outline-none focus-visible:bg-zinc-800"
+        title={info ? `pid ${info.pid} · ${info.cwd}` : "no agent started"}
+      >
+        <span className="text-zinc-600 tabular-nums">{tab.id}</span>
+        <span data-testid="tab-label">{profile}</span>
+        <span aria-label={agent.state} className={`h-2 w-2 rounded-full ${dotClass(agent, connection)}`} />
+      </button>
+      {closable ? (
+        <button
+          type="button"
+          data-testid="close-tab"
+          aria-label={`Close tab ${tab.id}`}
+          title="Close tab (stops its agent)"
+          onClick={() => void tabs.close(tab.id)}
+          className="mr-1 rounded px-1 text-zinc-600 hover:bg-zinc-800 hover:text-red-300"
+        >
+          ×
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
+export function TabBar() {
+  const { tabs, activeId } = useTabs();
+  return (
+    <nav className="flex h-8 shrink-0 items-stretch border-b border-zinc-800 bg-zinc-900/30" aria-label="Agents">
+      <div role="tablist" className="flex min-w-0 items-stretch overflow-x-auto">
+        {tabs.map((tab) => (
+          <TabButton key={tab.id} tab={tab} active={tab.id === activeId} closable={tabs.length > 1} />
+        ))}
+      </div>
+      <button
+        type="button"
+        data-testid="new-tab"
+        onClick={() => getTabsStore().add()}
+        className="px-3 text-xs text-zinc-400 hover:bg-zinc-900 hover:text-sky-200"
+        title="Another agent, side by side"
+      >
+        + New tab
+      </button>
+    </nav>
+  );
+}

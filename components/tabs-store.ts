@@ -1,0 +1,141 @@
+/**
+ * The playground's tabs: each tab is its own relay session (its own socket,
+ * clientId and agent) with its own SessionStore. The list and the active tab
+ * survive a reload (sessionStorage), and each tab's store then re-attaches to
+ * its agent with the clientId it kept.
+ */
+import { SessionStore } from "./session-store";
+
+const TOKEN_KEY = "acp-playground.token";
+const TABS_KEY = "acp-playground.tabs";
+const CLIENT_ID_PREFIX = "acp-playground.clientId.";
+/** Where the single-tab playground kept its clientId: tab 1 takes it over. */
+const LEGACY_CLIENT_ID_KEY = "acp-playground.clientId";
+
+export interface Tab {
+  /** Stable per tab, from 1; names the sessionStorage key of its clientId. */
+  id: number;
+  store: SessionStore;
+  /** View state that must survive switching tabs (drafts, filters, selection). */
+  ui: Map<string, unknown>;
+}
+
+export interface TabsSnapshot {
+  /** False until the browser side has read sessionStorage (and on the server). */
+  ready: boolean;
+  tabs: readonly Tab[];
+  activeId: number;
+}
+
+const INITIAL: TabsSnapshot = { ready: false, tabs: [], activeId: 0 };
+
+export const clientIdKey = (tabId: number) => `${CLIENT_ID_PREFIX}${tabId}`;
+
+/** Reads the token from the address bar (then hides it) or from this tab's storage. */
+function takeToken(): string | undefined {
+  const url = new URL(window.location.href);
+  const fromUrl = url.searchParams.get("token");
+  if (fromUrl) {
+    sessionStorage.setItem(TOKEN_KEY, fromUrl);
+    url.searchParams.delete("token");
+    // Keeps the token out of history, bookmarks and screen shares.
+    window.history.replaceState(window.history.state, "", url.pathname + url.search + url.hash);
+    return fromUrl;
+  }
+  return sessionStorage.getItem(TOKEN_KEY) ?? undefined;
+}
+
+function readSaved(): { ids: number[]; activeId: number } | undefined {
+  try {
+    const saved = JSON.parse(sessionStorage.getItem(TABS_KEY) ?? "null") as { ids?: unknown; activeId?: unknown } | null;
+    const ids = Array.isArray(saved?.ids) ? saved.ids.filter((n): n is number => Number.isInteger(n) && n > 0) : [];
+    if (ids.length === 0) return undefined;
+    const activeId = typeof saved?.activeId === "number" && ids.includes(saved.activeId) ? saved.activeId : ids[0]!;
+    return { ids: [...new Set(ids)], activeId };
+  } catch {
+    return undefined;
+  }
+}
+
+export class TabsStore {
+  private snapshot: TabsSnapshot = INITIAL;
+  private readonly listeners = new Set<() => void>();
+  private token: string | undefined;
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getSnapshot = (): TabsSnapshot => this.snapshot;
+
+  static readonly serverSnapshot = INITIAL;
+
+  private set(patch: Partial<TabsSnapshot>): void {
+    this.snapshot = { ...this.snapshot, ...patch };
+    sessionStorage.setItem(TABS_KEY, JSON.stringify({ ids: this.snapshot.tabs.map((t) => t.id), activeId: this.snapshot.activeId }));
+    for (const listener of this.listeners) listener();
+  }
+
+  private makeTab(id: number): Tab {
+    const store = new SessionStore({ token: this.token, clientIdKey: clientIdKey(id) });
+    return { id, store, ui: new Map() };
+  }
+
+  /** Restores the saved tabs (or opens the first) and connects them all; idempotent. */
+  init(): void {
+    if (this.snapshot.ready) return;
+    this.token = takeToken();
+    const saved = readSaved() ?? { ids: [1], activeId: 1 };
+    const legacy = sessionStorage.getItem(LEGACY_CLIENT_ID_KEY);
+    if (legacy) {
+      const first = saved.ids[0]!;
+      if (!sessionStorage.getItem(clientIdKey(first))) sessionStorage.setItem(clientIdKey(first), legacy);
+      sessionStorage.removeItem(LEGACY_CLIENT_ID_KEY);
+    }
+    const tabs = saved.ids.map((id) => this.makeTab(id));
+    this.set({ ready: true, tabs, activeId: saved.activeId });
+    for (const tab of tabs) tab.store.connect();
+  }
+
+  /** Opens a tab with a fresh relay session and makes it active. */
+  add(): Tab {
+    const id = Math.max(0, ...this.snapshot.tabs.map((t) => t.id)) + 1;
+    // A leftover clientId would re-attach to someone else's agent.
+    sessionStorage.removeItem(clientIdKey(id));
+    const tab = this.makeTab(id);
+    this.set({ tabs: [...this.snapshot.tabs, tab], activeId: id });
+    tab.store.connect();
+    return tab;
+  }
+
+  activate(id: number): void {
+    if (id !== this.snapshot.activeId && this.snapshot.tabs.some((t) => t.id === id)) this.set({ activeId: id });
+  }
+
+  /** Closes a tab: stops its agent, closes its socket, forgets its clientId. The last tab stays. */
+  async close(id: number): Promise<void> {
+    const { tabs, activeId } = this.snapshot;
+    const at = tabs.findIndex((t) => t.id === id);
+    if (at < 0 || tabs.length === 1) return;
+    const tab = tabs[at]!;
+    const rest = tabs.filter((t) => t !== tab);
+    const nextActive = activeId === id ? (rest[Math.min(at, rest.length - 1)]!.id) : activeId;
+    this.set({ tabs: rest, activeId: nextActive });
+    sessionStorage.removeItem(clientIdKey(id));
+    const state = tab.store.getSnapshot().agent.state;
+    if (state === "running" || state === "starting") {
+      // Wait for the relay to confirm, so the stop is not lost with the socket.
+      await Promise.race([tab.store.stopAgent(), new Promise((r) => setTimeout(r, 10_000))]);
+    }
+    tab.store.dispose();
+  }
+}
+
+let tabsStore: TabsStore | undefined;
+
+/** One tabs store per page. */
+export function getTabsStore(): TabsStore {
+  tabsStore ??= new TabsStore();
+  return tabsStore;
+}

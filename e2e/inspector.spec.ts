@@ -1,0 +1,346 @@
+/**
+ * The frame inspector and agent tabs, end to end with a real Gemini CLI behind
+ * the fake Gemini API. Everything waits on locators, never on sleeps.
+ */
+import { expect, test, type Page } from "@playwright/test";
+
+const url = () => process.env.E2E_URL!;
+
+const rows = (page: Page, attrs: Record<string, string> = {}) =>
+  page.locator(
+    `[data-testid="frame-row"]${Object.entries(attrs)
+      .map(([k, v]) => `[data-${k}="${v}"]`)
+      .join("")}`,
+  );
+
+async function send(page: Page, frame: string | object) {
+  await page.getByTestId("composer").fill(typeof frame === "string" ? frame : JSON.stringify(frame));
+  await page.getByTestId("send-frame").click();
+}
+
+async function startAgent(page: Page) {
+  await page.getByTestId("start-agent").click();
+  await expect(page.getByTestId("agent-status")).toHaveAttribute("data-status", "running");
+}
+
+/** initialize (+ session/new) through the templates; returns the session id. */
+async function handshake(page: Page, withSession: boolean): Promise<string | undefined> {
+  await page.getByTestId("template-initialize").click();
+  await page.getByTestId("send-frame").click();
+  await expect(rows(page, { kind: "response", method: "initialize" })).toHaveCount(1);
+  if (!withSession) return undefined;
+  await page.getByTestId("template-session-new").click();
+  await page.getByTestId("send-frame").click();
+  await expect(rows(page, { kind: "response", method: "session/new" })).toHaveCount(1);
+  await page.getByTestId("template-session-prompt").click();
+  return JSON.parse(await page.getByTestId("composer").inputValue()).params.sessionId as string;
+}
+
+function alive(pid: string): boolean {
+  try {
+    process.kill(Number(pid), 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function pidOf(page: Page): Promise<string> {
+  const text = await page.getByTestId("agent-status").textContent();
+  return /pid (\d+)/.exec(text ?? "")![1]!;
+}
+
+/** Every listed row has this attribute value (and there is at least one). */
+async function expectAll(page: Page, attr: string, value: string | RegExp) {
+  const all = rows(page);
+  await expect(all.first()).toBeVisible();
+  for (const v of await all.evaluateAll((els, a) => els.map((e) => e.getAttribute(`data-${a}`) ?? ""), attr)) {
+    expect(v).toMatch(value instanceof RegExp ? value : new RegExp(`^${value.replace(/[/$]/g, "\\$&")}$`));
+  }
+}
+
+test("inspector: filters, search, protocol checks, request/response jumps, detail pane, timeline events", async ({ page, context }) => {
+  test.setTimeout(180_000);
+  const consoleErrors: string[] = [];
+  page.on("pageerror", (e) => consoleErrors.push(e.message));
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  await page.goto(url());
+  await startAgent(page);
+  const sessionId = await handshake(page, true);
+
+  // A prompt the fake API echoes, then a few frames worth inspecting.
+  await send(page, { jsonrpc: "2.0", id: 3, method: "session/prompt", params: { sessionId, prompt: [{ type: "text", text: "hello inspector" }] } });
+  await expect(rows(page, { kind: "response", method: "session/prompt" })).toHaveCount(1);
+  await send(page, { jsonrpc: "2.0", id: 4, method: "nope/nothing", params: {} });
+  await expect(rows(page, { kind: "response", method: "nope/nothing" })).toHaveCount(1);
+  await send(page, "{not json");
+  await send(page, { jsonrpc: "2.0", id: 4242, result: {} });
+  await send(page, { jsonrpc: "2.0", id: 77, method: "session/cancel", params: { sessionId } });
+  await send(page, { jsonrpc: "2.0", method: "session/set_mode", params: { sessionId, modeId: "default" } });
+  await expect(rows(page, { kind: "notification", method: "session/set_mode" })).toHaveCount(1);
+  const total = await rows(page).count();
+  const count = page.getByTestId("frame-count");
+  await expect(count).toHaveText(`${total} frames`);
+
+  await test.step("protocol checks are flagged on their rows", async () => {
+    await expect(rows(page, { kind: "response", dir: "to-agent" }).filter({ hasText: "4242" })).toHaveAttribute("data-checks", /orphan-response/);
+    await expect(rows(page, { kind: "request", method: "session/cancel" })).toHaveAttribute("data-checks", /notification-with-id/);
+    await expect(rows(page, { method: "session/set_mode" })).toHaveAttribute("data-checks", "request-without-id");
+    await expect(rows(page, { kind: "request", method: "initialize" })).toHaveAttribute("data-checks", "");
+  });
+
+  await test.step("direction filter", async () => {
+    await page.getByTestId("filter-dir").selectOption("to-agent");
+    await expect(rows(page, { dir: "from-agent" })).toHaveCount(0);
+    await expectAll(page, "dir", "to-agent");
+    await expect(count).toHaveText(new RegExp(`^\\d+ of ${total} frames$`));
+    await page.getByTestId("filter-dir").selectOption("");
+    await expect(rows(page)).toHaveCount(total);
+  });
+
+  await test.step("kind filter", async () => {
+    await page.getByTestId("filter-kind").selectOption("response");
+    await expect(rows(page, { kind: "request" })).toHaveCount(0);
+    await expectAll(page, "kind", "response");
+    await page.getByTestId("filter-kind").selectOption("");
+  });
+
+  await test.step("method filter, from the methods seen", async () => {
+    await page.getByTestId("filter-method").selectOption("session/prompt");
+    await expect(rows(page)).toHaveCount(2);
+    await expectAll(page, "method", "session/prompt");
+    await page.getByTestId("filter-method").selectOption("");
+  });
+
+  await test.step("session/update variant filter", async () => {
+    await page.getByTestId("filter-update").selectOption("agent_message_chunk");
+    await expect(rows(page).first()).toBeVisible();
+    await expectAll(page, "method", "session/update");
+    await expect(rows(page).filter({ hasText: "Echo: hello inspector" }).first()).toBeVisible();
+    await page.getByTestId("filter-update").selectOption("");
+  });
+
+  await test.step("errors only", async () => {
+    await page.getByTestId("filter-errors").check();
+    await expect(rows(page, { kind: "invalid" })).toHaveCount(1);
+    await expect(rows(page, { kind: "response", method: "nope/nothing" })).toHaveCount(1);
+    await expect(rows(page, { kind: "response", dir: "to-agent" }).filter({ hasText: "4242" })).toHaveCount(1);
+    await expect(rows(page, { kind: "request" })).toHaveCount(0);
+    await expect(rows(page, { method: "initialize" })).toHaveCount(0);
+    await page.getByTestId("filter-errors").uncheck();
+  });
+
+  await test.step("protocol issues only", async () => {
+    await page.getByTestId("filter-checks").check();
+    await expect(rows(page, { method: "session/set_mode" })).toHaveCount(1);
+    await expect(rows(page, { kind: "request", method: "session/cancel" })).toHaveCount(1);
+    await expect(rows(page, { method: "initialize" })).toHaveCount(0);
+    await page.getByTestId("filter-checks").uncheck();
+    await expect(rows(page)).toHaveCount(total);
+  });
+
+  await test.step("full-text search over the raw lines", async () => {
+    await page.getByTestId("frame-search").fill("HELLO INSPECTOR");
+    await expect(rows(page, { kind: "request", method: "session/prompt" })).toHaveCount(1);
+    await expect(rows(page, { method: "initialize" })).toHaveCount(0);
+    for (const text of await rows(page).allTextContents()) expect(text.toLowerCase()).toContain("hello inspector");
+    await expect(count).toHaveText(new RegExp(`^\\d+ of ${total} frames$`));
+    await page.getByTestId("clear-filters").click();
+    await expect(page.getByTestId("frame-search")).toHaveValue("");
+    await expect(rows(page)).toHaveCount(total);
+  });
+
+  const request = rows(page, { kind: "request", method: "initialize" });
+  const response = rows(page, { kind: "response", method: "initialize" });
+  const detail = page.getByTestId("frame-detail");
+
+  await test.step("a selected frame shows its JSON tree and exact raw line", async () => {
+    await request.click();
+    await expect(request).toHaveAttribute("data-selected", "true");
+    await expect(detail).toHaveAttribute("data-seq", "1");
+    await expect(detail.getByTestId("frame-json")).toContainText("protocolVersion");
+    await expect(detail.getByTestId("frame-json")).toContainText('"acp-playground"');
+    const raw = await page.evaluate(() => document.querySelector('[data-testid="frame-raw"]')!.textContent);
+    expect(JSON.parse(raw!)).toMatchObject({ jsonrpc: "2.0", id: 1, method: "initialize" });
+    // Collapsing a node hides its children.
+    await detail.getByTestId("frame-json").getByRole("button", { name: /collapse/i }).nth(1).click();
+    await expect(detail.getByTestId("frame-json")).not.toContainText('"acp-playground"');
+  });
+
+  await test.step("copy buttons", async () => {
+    await detail.getByTestId("copy-raw").click();
+    await expect(detail.getByTestId("copy-status")).toHaveText("raw line copied");
+    const raw = await detail.getByTestId("frame-raw").textContent();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(raw);
+    await detail.getByTestId("copy-json").click();
+    await expect(detail.getByTestId("copy-status")).toHaveText("JSON copied");
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(JSON.stringify(JSON.parse(raw!), null, 2));
+  });
+
+  await test.step("jump from the request to its response and back", async () => {
+    const responseSeq = (await response.getAttribute("data-seq"))!;
+    await expect(detail.getByTestId("jump-partner")).toHaveAttribute("data-target", responseSeq);
+    await detail.getByTestId("jump-partner").click();
+    await expect(detail).toHaveAttribute("data-seq", responseSeq);
+    await expect(response).toHaveAttribute("data-selected", "true");
+    await expect(request).toHaveAttribute("data-selected", "false");
+    await expect(detail.getByTestId("frame-json")).toContainText("agentCapabilities");
+    await expect(detail.getByTestId("jump-partner")).toHaveText(/Go to request #1/);
+    await detail.getByTestId("jump-partner").click();
+    await expect(detail).toHaveAttribute("data-seq", "1");
+    await expect(request).toHaveAttribute("data-selected", "true");
+    // Arrow keys move the selection along the list.
+    await request.click();
+    await page.keyboard.press("ArrowDown");
+    await expect(detail).toHaveAttribute("data-seq", "2");
+    await page.keyboard.press("ArrowUp");
+    await expect(detail).toHaveAttribute("data-seq", "1");
+    // A response to no request has nowhere to jump.
+    await rows(page, { kind: "response", dir: "to-agent" }).filter({ hasText: "4242" }).click();
+    await expect(detail).toContainText("orphan response");
+    await expect(detail.getByTestId("jump-partner")).toHaveCount(0);
+  });
+
+  await test.step("stderr & lifecycle on the same timeline, toggleable", async () => {
+    const events = page.getByTestId("event-row");
+    await expect(events).toHaveCount(0);
+    await page.getByTestId("toggle-events").check();
+    await expect(page.locator('[data-testid="event-row"][data-type="started"]')).toHaveCount(1);
+    await expect(page.locator('[data-testid="event-row"][data-type="started"]')).toContainText("agent started: gemini");
+    // It comes before the first frame.
+    const first = page.locator('[data-testid="frame-log"] [role="row"]').first();
+    await expect(first).toHaveAttribute("data-type", "started");
+    await page.getByTestId("stop-agent").click();
+    await expect(page.getByTestId("agent-status")).toHaveAttribute("data-status", "exited");
+    await expect(page.locator('[data-testid="event-row"][data-type="exited"]')).toHaveCount(1);
+    await page.getByTestId("toggle-events").uncheck();
+    await expect(events).toHaveCount(0);
+    await expect(rows(page)).toHaveCount(total);
+  });
+  expect(consoleErrors).toEqual([]);
+});
+
+test("an agent request is flagged unanswered, with a growing age, until the user answers it", async ({ page }) => {
+  test.setTimeout(180_000);
+  const scripted = await fetch(`${process.env.E2E_FAKE_API}/__fake/script`, {
+    method: "POST",
+    body: JSON.stringify({
+      turns: [
+        { parts: [{ functionCall: { name: "write_file", args: { file_path: `${process.env.E2E_WORKSPACE}/inspector.txt`, content: "x\n" } } }] },
+        { parts: [{ text: "Done." }] },
+      ],
+    }),
+  });
+  expect(scripted.status).toBe(204);
+  await page.goto(url());
+  await startAgent(page);
+  await handshake(page, true);
+  await page.getByTestId("send-frame").click();
+
+  const ask = rows(page, { kind: "request", method: "session/request_permission" });
+  await expect(ask).toHaveAttribute("data-checks", "unanswered");
+  const badge = ask.getByTestId("frame-check");
+  await expect(badge).toHaveText(/^⏳ \d+ (ms|s)$/);
+  const first = await badge.textContent();
+  await expect(badge).not.toHaveText(first!);
+  // The prompt itself waits too, for the turn to end.
+  await expect(rows(page, { kind: "request", method: "session/prompt" })).toHaveAttribute("data-checks", "unanswered");
+  await expect(page.getByTestId("unanswered-count")).toHaveText("2 unanswered");
+  await page.getByTestId("unanswered-count").click();
+  await expect(page.getByTestId("filter-checks")).toBeChecked();
+  await expect(rows(page)).toHaveCount(2);
+  await page.getByTestId("clear-filters").click();
+
+  await ask.click();
+  await expect(page.getByTestId("frame-detail").locator('[data-check="unanswered"]')).toContainText("no response after");
+  await page.getByTestId("pending-request").click();
+  await page.getByTestId("send-frame").click();
+  await expect(rows(page, { kind: "response", method: "session/prompt" })).toHaveCount(1);
+  await expect(ask).toHaveAttribute("data-checks", "");
+  await expect(page.getByTestId("unanswered-count")).toHaveCount(0);
+  await expect(page.getByTestId("frame-detail").getByTestId("jump-partner")).toHaveText(/Go to response #\d+/);
+  await page.getByTestId("stop-agent").click();
+  await expect(page.getByTestId("agent-status")).toHaveAttribute("data-status", "exited");
+});
+
+test("tabs: one agent per tab, each with its own log, kept across a reload", async ({ page }) => {
+  test.setTimeout(180_000);
+  await page.goto(url());
+  const tabs = page.getByTestId("agent-tab");
+  await expect(tabs).toHaveCount(1);
+  await expect(page.getByTestId("close-tab")).toHaveCount(0);
+
+  let tab2Frames = 0;
+  let pid2 = "";
+  await startAgent(page);
+  await handshake(page, false);
+  await expect(rows(page)).toHaveCount(2);
+  const pid1 = await pidOf(page);
+  await expect(tabs.first().getByTestId("tab-label")).toHaveText("gemini");
+  await expect(tabs.first()).toHaveAttribute("data-status", "running");
+
+  await test.step("a new tab starts empty, with an agent of its own", async () => {
+    await page.getByTestId("new-tab").click();
+    await expect(tabs).toHaveCount(2);
+    await expect(tabs.nth(1)).toHaveAttribute("data-active", "true");
+    await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
+    await expect(page.getByTestId("agent-status")).toHaveAttribute("data-status", "not-started");
+    await expect(rows(page)).toHaveCount(0);
+    await startAgent(page);
+    await handshake(page, true);
+    tab2Frames = await rows(page).count();
+    expect(tab2Frames).toBeGreaterThanOrEqual(4);
+    await expect(rows(page).first()).toHaveAttribute("data-seq", "1");
+    pid2 = await pidOf(page);
+    expect(pid2).not.toBe(pid1);
+    await expect(tabs.nth(1)).toHaveAttribute("data-status", "running");
+    // View state belongs to the tab.
+    await page.getByTestId("filter-kind").selectOption("request");
+    await expect(rows(page, { kind: "response" })).toHaveCount(0);
+    await expect(rows(page)).toHaveCount(2);
+  });
+
+  await test.step("tab 1's log stayed intact meanwhile", async () => {
+    await tabs.first().getByRole("tab").click();
+    await expect(tabs.first()).toHaveAttribute("data-active", "true");
+    await expect(page.getByTestId("filter-kind")).toHaveValue("");
+    await expect(rows(page)).toHaveCount(2);
+    await expect(rows(page, { method: "session/new" })).toHaveCount(0);
+    expect(await pidOf(page)).toBe(pid1);
+    // Back in tab 2, its filter is as it was left.
+    await tabs.nth(1).getByRole("tab").click();
+    await expect(page.getByTestId("filter-kind")).toHaveValue("request");
+    await expect(rows(page, { kind: "response" })).toHaveCount(0);
+    await page.getByTestId("filter-kind").selectOption("");
+    await expect(rows(page)).toHaveCount(tab2Frames);
+    await tabs.first().getByRole("tab").click();
+    await expect(rows(page)).toHaveCount(2);
+  });
+
+  await test.step("a reload keeps the tabs and re-attaches each to its agent", async () => {
+    await page.reload();
+    await expect(tabs).toHaveCount(2);
+    await expect(tabs.first()).toHaveAttribute("data-active", "true");
+    await expect(page.getByTestId("agent-status")).toHaveAttribute("data-status", "running");
+    await expect(rows(page)).toHaveCount(2);
+    expect(await pidOf(page)).toBe(pid1);
+    await tabs.nth(1).getByRole("tab").click();
+    await expect(page.getByTestId("agent-status")).toHaveAttribute("data-status", "running");
+    await expect(rows(page)).toHaveCount(tab2Frames);
+    await expect(rows(page, { kind: "response", method: "session/new" })).toHaveCount(1);
+  });
+
+  await test.step("closing a tab stops its agent and leaves the other alone", async () => {
+    expect(alive(pid2)).toBe(true);
+    await tabs.nth(1).getByTestId("close-tab").click();
+    await expect(tabs).toHaveCount(1);
+    await expect.poll(() => alive(pid2), { timeout: 20_000 }).toBe(false);
+    expect(alive(pid1)).toBe(true);
+    await expect(tabs.first()).toHaveAttribute("data-active", "true");
+    await expect(page.getByTestId("agent-status")).toHaveAttribute("data-status", "running");
+    expect(await pidOf(page)).toBe(pid1);
+    await expect(rows(page)).toHaveCount(2);
+    await page.getByTestId("stop-agent").click();
+    await expect(page.getByTestId("agent-status")).toHaveAttribute("data-status", "exited");
+  });
+});
