@@ -1,10 +1,9 @@
 /** Shared pieces of the benchmarks: a relay in its own process, a socket client, statistics. */
-import { execa, type ResultPromise } from "execa";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { io, type Socket } from "socket.io-client";
 import type { Frame } from "../lib/frame";
+
+export { startRelayProcess, type RelayProcess } from "../test/relay-harness";
 
 export const root = path.resolve(import.meta.dirname, "..");
 export const benchAgent = path.join(root, "test/fixtures/bench-agent.mjs");
@@ -15,46 +14,6 @@ export function percentile(sorted: number[], p: number): number {
 }
 
 export const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
-
-export interface RelayProcess {
-  url: string;
-  pid: number;
-  child: ResultPromise;
-  dataDir: string;
-  rssKb(): number;
-  close(): Promise<void>;
-}
-
-/** Starts test/fixtures/relay-server.ts (the relay without pages) with the given profiles. */
-export async function startRelayProcess(profiles: Record<string, { command: string; args: string[] }>, env: Record<string, string> = {}): Promise<RelayProcess> {
-  const dir = mkdtempSync(path.join(tmpdir(), "acp-bench-"));
-  const configFile = path.join(dir, "config.json");
-  writeFileSync(configFile, JSON.stringify({ profiles, workspaceRoots: [root], pool: {} }));
-  const child = execa(process.execPath, ["--import", "tsx", "test/fixtures/relay-server.ts"], {
-    cwd: root,
-    env: { ACP_PLAYGROUND_TOKEN: "bench", ACP_PLAYGROUND_CONFIG: configFile, ACP_PLAYGROUND_DATA: path.join(dir, "data"), ...env },
-    reject: false,
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout!.on("data", (d: Buffer) => {
-      const m = /http:\/\/127\.0\.0\.1:\d+/.exec(String(d));
-      if (m) resolve(m[0]);
-    });
-    child.once("exit", () => reject(new Error("relay exited early")));
-  });
-  return {
-    url,
-    pid: child.pid!,
-    child,
-    dataDir: dir,
-    rssKb: () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))?.[1] ?? NaN),
-    async close() {
-      child.kill("SIGTERM");
-      await child;
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
 
 export async function connect(url: string): Promise<Socket> {
   // Lean frames, as the browser asks for them: the client parses `raw` itself.

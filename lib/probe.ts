@@ -91,7 +91,6 @@ export async function runProbe(driver: Driver, options: ProbeOptions): Promise<P
     clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
     clientInfo: { name: "acp-playground-probe", version: "1" },
   });
-  const initResult = resultOf(init.frame);
   rows.push(row("initialize with protocolVersion 1", AGENT_METHODS.initialize, init, (r) => `protocolVersion ${JSON.stringify(r?.protocolVersion)}, agent ${JSON.stringify((r?.agentInfo as Json | undefined)?.name ?? "?")}`, (r) => resultOf(r.frame)?.protocolVersion === 1));
 
   // 2. `initialized` (not part of ACP v1): does the agent complain?

@@ -2,7 +2,8 @@
  * Test harness: a relay (without Next pages) on 127.0.0.1:0 and socket.io
  * clients that collect frames and wait on them, never on fixed sleeps.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { execa, type ResultPromise } from "execa";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { AddressInfo } from "node:net";
@@ -11,6 +12,8 @@ import type { Frame } from "../lib/frame";
 import type { AgentInfo, ClientToServerEvents, ExitEvent, RelayError, ServerToClientEvents } from "../lib/wire";
 import { createAppServer, type AppServer } from "../server/app-server";
 import { loadConfig, type ServerConfig } from "../server/config";
+
+const projectRoot = path.resolve(import.meta.dirname, "..");
 
 export interface TestRelay {
   url: string;
@@ -178,3 +181,47 @@ export async function waitUntil(check: () => boolean, what: string, timeoutMs = 
     await new Promise((r) => setTimeout(r, 25));
   }
 }
+
+export interface RelayProcess {
+  url: string;
+  pid: number;
+  child: ResultPromise;
+  dataDir: string;
+  rssKb(): number;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts test/fixtures/relay-server.ts (the relay without pages, wired to signals
+ * like npm start) in its own process, token "bench", with the given profiles.
+ */
+export async function startRelayProcess(profiles: Record<string, { command: string; args: string[] }>, env: Record<string, string> = {}): Promise<RelayProcess> {
+  const dir = mkdtempSync(path.join(tmpdir(), "acp-relay-"));
+  const configFile = path.join(dir, "config.json");
+  writeFileSync(configFile, JSON.stringify({ profiles, workspaceRoots: [projectRoot], pool: {} }));
+  const child = execa(process.execPath, ["--import", "tsx", "test/fixtures/relay-server.ts"], {
+    cwd: projectRoot,
+    env: { ACP_PLAYGROUND_TOKEN: "bench", ACP_PLAYGROUND_CONFIG: configFile, ACP_PLAYGROUND_DATA: path.join(dir, "data"), ...env },
+    reject: false,
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout!.on("data", (d: Buffer) => {
+      const m = /http:\/\/127\.0\.0\.1:\d+/.exec(String(d));
+      if (m) resolve(m[0]);
+    });
+    child.once("exit", () => reject(new Error("relay exited early")));
+  });
+  return {
+    url,
+    pid: child.pid!,
+    child,
+    dataDir: dir,
+    rssKb: () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))?.[1] ?? NaN),
+    async close() {
+      if (child.exitCode === null) child.kill("SIGTERM");
+      await child;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+

@@ -1,47 +1,17 @@
 /**
  * The client side of ACP through the relay with the real Gemini CLI: policies
- * (ask / auto / deny), fs requests served from the workspace, confinement.
+ * (ask / auto / deny), fs requests served from the g.workspace, confinement.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startFakeGeminiApi, type FakeGeminiApi } from "../fake-gemini/server";
-import { makeGeminiHome, type GeminiHome } from "../gemini-home";
-import { startTestRelay, TestClient, type TestRelay } from "../relay-harness";
+import { describe, expect, it } from "vitest";
+import { useGeminiRelay } from "../gemini-relay-setup";
+import type { TestClient } from "../relay-harness";
 
-let api: FakeGeminiApi;
-let home: GeminiHome;
-let relay: TestRelay;
-let base: string;
-let workspace: string;
-const savedEnv = { ...process.env };
-const clients: TestClient[] = [];
-
-beforeAll(async () => {
-  api = await startFakeGeminiApi();
-  home = makeGeminiHome(api.url);
-  Object.assign(process.env, home.env);
-  base = realpathSync(mkdtempSync(path.join(tmpdir(), "acp-client-side-")));
-  workspace = path.join(base, "ws");
-  mkdirSync(workspace);
-  relay = await startTestRelay({ workspaceRoots: [workspace], graceMs: 200 });
-});
-afterEach(() => {
-  for (const c of clients.splice(0)) c.close();
-});
-afterAll(async () => {
-  await relay?.close();
-  await api?.close();
-  process.env = savedEnv;
-  home?.cleanup();
-  rmSync(base, { recursive: true, force: true });
-});
+const g = useGeminiRelay({ graceMs: 200 });
 
 async function session(fsCaps: boolean): Promise<{ c: TestClient; sessionId: string }> {
-  const c = new TestClient(relay.url, { token: "test-token" });
-  clients.push(c);
-  await c.connected();
+  const c = await g.client();
   await c.start();
   await c.send({
     jsonrpc: "2.0",
@@ -50,7 +20,7 @@ async function session(fsCaps: boolean): Promise<{ c: TestClient; sessionId: str
     params: { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: fsCaps, writeTextFile: fsCaps }, terminal: false } },
   });
   await c.response(1);
-  await c.send({ jsonrpc: "2.0", id: 2, method: "session/new", params: { cwd: workspace, mcpServers: [] } });
+  await c.send({ jsonrpc: "2.0", id: 2, method: "session/new", params: { cwd: g.workspace, mcpServers: [] } });
   return { c, sessionId: ((await c.response(2)).message as any).result.sessionId };
 }
 
@@ -69,8 +39,8 @@ describe("answering the agent's requests", () => {
     const ack = await c.emit("policy:set", { policies: { "fs/read_text_file": "auto", "fs/write_text_file": "auto" } });
     expect(ack.policies["fs/read_text_file"]).toBe("auto");
     expect(ack.policies["session/request_permission"]).toBe("ask");
-    const target = path.join(workspace, "missing.txt");
-    api.script(...writeTurn(target));
+    const target = path.join(g.workspace, "missing.txt");
+    g.api.script(...writeTurn(target));
     await prompt(c, sessionId);
     const read = await c.frame((f) => f.method === "fs/read_text_file" && f.kind === "request", "fs read");
     const readAnswer = await c.frame((f) => f.dir === "to-agent" && f.kind === "response" && f.id === read.id, "read answer");
@@ -88,9 +58,9 @@ describe("answering the agent's requests", () => {
   it("with fs capabilities: an existing file is read, the write goes through the permission card and lands on disk", async () => {
     const { c, sessionId } = await session(true);
     await c.emit("policy:set", { policies: { "fs/read_text_file": "auto", "fs/write_text_file": "auto" } });
-    const target = path.join(workspace, "notes.txt");
+    const target = path.join(g.workspace, "notes.txt");
     writeFileSync(target, "before\n");
-    api.script(...writeTurn(target));
+    g.api.script(...writeTurn(target));
     await prompt(c, sessionId);
     const read = await c.frame((f) => f.method === "fs/read_text_file" && f.kind === "request", "fs read");
     const readAnswer = await c.frame((f) => f.dir === "to-agent" && f.kind === "response" && f.id === read.id, "read answer");
@@ -105,25 +75,25 @@ describe("answering the agent's requests", () => {
     expect(readFileSync(target, "utf8")).toBe("from the agent\n");
   });
 
-  it("refuses a write outside the workspace", async () => {
+  it("refuses a write outside the g.workspace", async () => {
     const { c, sessionId } = await session(true);
     await c.emit("policy:set", { policies: { "fs/read_text_file": "auto", "fs/write_text_file": "auto", "session/request_permission": "auto" } });
-    const outside = path.join(base, "escaped.txt");
-    api.script(...writeTurn(outside));
+    const outside = path.join(g.base, "escaped.txt");
+    g.api.script(...writeTurn(outside));
     await prompt(c, sessionId);
     await c.response(3);
     expect(existsSync(outside)).toBe(false);
     const refused = c.frames.filter((f) => f.dir === "to-agent" && f.kind === "response" && (f.message as any).error);
     const permissionAnswers = c.frames.filter((f) => f.dir === "to-agent" && f.method === "session/request_permission");
-    // Gemini may refuse the path itself (outside its workspace) before asking us; either way nothing is written.
+    // Gemini may refuse the path itself (outside its g.workspace) before asking us; either way nothing is written.
     expect(refused.length + permissionAnswers.length + c.frames.filter((f) => (f.message as any)?.params?.update?.status === "failed").length).toBeGreaterThan(0);
   });
 
   it("auto answers permissions with the allow-once option; deny answers an error", async () => {
     const { c, sessionId } = await session(false);
     await c.emit("policy:set", { policies: { "session/request_permission": "auto" } });
-    const target = path.join(workspace, "auto.txt");
-    api.script(...writeTurn(target));
+    const target = path.join(g.workspace, "auto.txt");
+    g.api.script(...writeTurn(target));
     await prompt(c, sessionId);
     await c.response(3);
     const answer = c.frames.find((f) => f.dir === "to-agent" && f.method === "session/request_permission")!;
@@ -132,18 +102,18 @@ describe("answering the agent's requests", () => {
 
     const d = await session(false);
     await d.c.emit("policy:set", { policies: { "session/request_permission": "deny" } });
-    api.script(...writeTurn(path.join(workspace, "denied.txt")));
+    g.api.script(...writeTurn(path.join(g.workspace, "denied.txt")));
     await prompt(d.c, d.sessionId);
     await d.c.response(3);
     const denied = d.c.frames.find((f) => f.dir === "to-agent" && f.method === "session/request_permission")!;
     expect(denied.message).toMatchObject({ error: { code: -32000 } });
-    expect(existsSync(path.join(workspace, "denied.txt"))).toBe(false);
+    expect(existsSync(path.join(g.workspace, "denied.txt"))).toBe(false);
   });
 
   it("ask mode: agent:serve carries out a pending fs request on the user's word", async () => {
     const { c, sessionId } = await session(true);
-    writeFileSync(path.join(workspace, "asked.txt"), "old\n");
-    api.script(...writeTurn(path.join(workspace, "asked.txt")));
+    writeFileSync(path.join(g.workspace, "asked.txt"), "old\n");
+    g.api.script(...writeTurn(path.join(g.workspace, "asked.txt")));
     await prompt(c, sessionId);
     const read = await c.frame((f) => f.method === "fs/read_text_file" && f.kind === "request", "fs read");
     expect(c.frames.some((f) => f.dir === "to-agent" && f.id === read.id)).toBe(false);
@@ -154,6 +124,6 @@ describe("answering the agent's requests", () => {
     // Gemini reads the file again before writing: let everything through from here.
     await c.emit("policy:set", { policies: { "session/request_permission": "auto", "fs/read_text_file": "auto", "fs/write_text_file": "auto" } });
     await c.response(3);
-    expect(readFileSync(path.join(workspace, "asked.txt"), "utf8")).toBe("from the agent\n");
+    expect(readFileSync(path.join(g.workspace, "asked.txt"), "utf8")).toBe("from the agent\n");
   });
 });

@@ -2,21 +2,14 @@
  * The relay against the REAL Gemini CLI from node_modules, offline: the CLI talks
  * to the project's fake Gemini API on 127.0.0.1 with a throw-away HOME.
  */
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Frame } from "../../lib/frame";
-import { startFakeGeminiApi, type FakeGeminiApi } from "../fake-gemini/server";
-import { makeGeminiHome, type GeminiHome } from "../gemini-home";
-import { alive, processTree, startTestRelay, TestClient, waitUntil, type TestRelay } from "../relay-harness";
+import { useGeminiRelay } from "../gemini-relay-setup";
+import { alive, processTree, type TestClient, waitUntil } from "../relay-harness";
 
-let api: FakeGeminiApi;
-let home: GeminiHome;
-let relay: TestRelay;
-let workspace: string;
-const savedEnv = { ...process.env };
-const clients: TestClient[] = [];
+const g = useGeminiRelay({ killGraceMs: 3_000 });
 
 const initialize = (id: number, fs = false) => ({
   jsonrpc: "2.0",
@@ -33,7 +26,7 @@ async function openSession(c: TestClient): Promise<string> {
   await c.send(initialize(1));
   const init = await c.response(1);
   expect(init.message).toMatchObject({ result: { protocolVersion: 1, agentInfo: { name: "gemini-cli" } } });
-  await c.send({ jsonrpc: "2.0", id: 2, method: "session/new", params: { cwd: workspace, mcpServers: [] } });
+  await c.send({ jsonrpc: "2.0", id: 2, method: "session/new", params: { cwd: g.workspace, mcpServers: [] } });
   const created = await c.response(2);
   return (created.message as { result: { sessionId: string } }).result.sessionId;
 }
@@ -43,44 +36,16 @@ const updates = (frames: Frame[], variant: string) =>
     (f) => f.method === "session/update" && (f.message as any)?.params?.update?.sessionUpdate === variant,
   );
 
-beforeAll(async () => {
-  api = await startFakeGeminiApi();
-  home = makeGeminiHome(api.url);
-  // The relay's agents inherit the server's environment, as in production.
-  Object.assign(process.env, home.env);
-  workspace = realpathSync(mkdtempSync(path.join(tmpdir(), "acp-ws-")));
-  relay = await startTestRelay({ workspaceRoots: [workspace], graceMs: 500, killGraceMs: 3_000 });
-});
-
-afterEach(() => {
-  for (const c of clients.splice(0)) c.close();
-});
-
-afterAll(async () => {
-  await relay?.close();
-  await api?.close();
-  process.env = savedEnv;
-  home?.cleanup();
-  rmSync(workspace, { recursive: true, force: true });
-});
-
-function client(): TestClient {
-  const c = new TestClient(relay.url, { token: "test-token" });
-  clients.push(c);
-  return c;
-}
-
 describe("relay with the real Gemini CLI", () => {
   it("runs initialize -> session/new -> session/prompt with streamed text", async () => {
-    const c = client();
-    await c.connected();
+    const c = await g.client();
     const agent = await c.start();
     expect(agent.profile).toBe("gemini");
     expect(agent.args[0]).toBe("--acp");
-    expect(agent.cwd).toBe(workspace);
+    expect(agent.cwd).toBe(g.workspace);
     const sessionId = await openSession(c);
 
-    api.script({ parts: [{ text: "Hello " }, { text: "from the fake API." }], delayMs: 20 });
+    g.api.script({ parts: [{ text: "Hello " }, { text: "from the fake API." }], delayMs: 20 });
     await c.send({
       jsonrpc: "2.0",
       id: 3,
@@ -105,12 +70,11 @@ describe("relay with the real Gemini CLI", () => {
   });
 
   it("forwards session/request_permission to the browser, which answers it", async () => {
-    const c = client();
-    await c.connected();
+    const c = await g.client();
     await c.start();
     const sessionId = await openSession(c);
-    const target = path.join(workspace, "hello.txt");
-    api.script(
+    const target = path.join(g.workspace, "hello.txt");
+    g.api.script(
       { parts: [{ functionCall: { name: "write_file", args: { file_path: target, content: "written by gemini\n" } } }] },
       { parts: [{ text: "The file is written." }] },
     );
@@ -141,8 +105,7 @@ describe("relay with the real Gemini CLI", () => {
   });
 
   it("leaves no gemini process behind after a disconnect (both processes)", async () => {
-    const c = client();
-    await c.connected();
+    const c = await g.client();
     const agent = await c.start();
     await c.send(initialize(1));
     await c.response(1);

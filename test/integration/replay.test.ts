@@ -3,57 +3,25 @@
  * live agent with a structural diff. Uses the shipped demo, recorded from the
  * real Gemini CLI, and fresh recordings of the real CLI against the fake API.
  */
-import { mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parseTranscript } from "../../lib/transcript";
-import { startFakeGeminiApi, type FakeGeminiApi, type Turn } from "../fake-gemini/server";
-import { makeGeminiHome, type GeminiHome } from "../gemini-home";
-import { startTestRelay, TestClient, type TestRelay } from "../relay-harness";
+import type { Turn } from "../fake-gemini/server";
+import { useGeminiRelay } from "../gemini-relay-setup";
 
 const demo = parseTranscript(readFileSync(path.resolve(import.meta.dirname, "../../demo/gemini-demo.jsonl"), "utf8"));
-let api: FakeGeminiApi;
-let home: GeminiHome;
-let relay: TestRelay;
-let workspace: string;
-const savedEnv = { ...process.env };
-const clients: TestClient[] = [];
-
-beforeAll(async () => {
-  api = await startFakeGeminiApi();
-  home = makeGeminiHome(api.url);
-  Object.assign(process.env, home.env);
-  workspace = realpathSync(mkdtempSync(path.join(tmpdir(), "acp-ws-")));
-  relay = await startTestRelay({ workspaceRoots: [workspace], graceMs: 200 });
-});
-afterEach(() => {
-  for (const c of clients.splice(0)) c.close();
-});
-afterAll(async () => {
-  await relay?.close();
-  await api?.close();
-  process.env = savedEnv;
-  home?.cleanup();
-  rmSync(workspace, { recursive: true, force: true });
-});
-
-async function client(): Promise<TestClient> {
-  const c = new TestClient(relay.url, { token: "test-token" });
-  clients.push(c);
-  await c.connected();
-  return c;
-}
+const g = useGeminiRelay({ graceMs: 200 });
 
 describe("mock agent from a transcript", () => {
   it("lists the shipped demo as a replay profile", async () => {
-    const c = await client();
+    const c = await g.client();
     const { info } = await c.emit("relay:info", {});
     expect(info.profiles.map((p: { name: string }) => p.name)).toContain("replay:demo-gemini");
   });
 
   it("plays the recorded agent side: the same frames for the same client frames", async () => {
-    const c = await client();
+    const c = await g.client();
     const agent = await c.start({ profile: "replay:demo-gemini", options: { speed: "instant" } });
     expect(agent.profile).toBe("replay:demo-gemini");
     const sent = demo.frames.filter((f) => f.dir === "to-agent");
@@ -67,7 +35,7 @@ describe("mock agent from a transcript", () => {
   });
 
   it("re-run against the mock agent gives an empty diff", async () => {
-    const c = await client();
+    const c = await g.client();
     const res = await c.emit("transcript:rerun", { id: "demo-gemini", profile: "replay:demo-gemini", options: { speed: "instant" } });
     expect(res.ok).toBe(true);
     expect(res.problems).toEqual([]);
@@ -81,7 +49,7 @@ describe("mock agent from a transcript", () => {
   });
 
   it("refuses a replay profile with no transcript or bad options", async () => {
-    const c = await client();
+    const c = await g.client();
     expect((await c.emit("agent:start", { profile: "replay:nope" })).error.code).toBe("unknown_profile");
     expect((await c.emit("agent:start", { profile: "replay:../../etc/passwd" })).error.code).toBe("unknown_profile");
     expect((await c.emit("agent:start", { profile: "replay:demo-gemini", options: { speed: "warp" } })).error.code).toBe("invalid_payload");
@@ -95,13 +63,13 @@ describe("re-run against the real Gemini CLI", () => {
   ];
 
   async function record(): Promise<string> {
-    const c = await client();
+    const c = await g.client();
     const agent = await c.start();
     await c.send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: 1, clientCapabilities: {} } });
     await c.response(1);
-    await c.send({ jsonrpc: "2.0", id: 2, method: "session/new", params: { cwd: workspace, mcpServers: [] } });
+    await c.send({ jsonrpc: "2.0", id: 2, method: "session/new", params: { cwd: g.workspace, mcpServers: [] } });
     const sessionId = ((await c.response(2)).message as any).result.sessionId;
-    api.script(...turnsFor(workspace));
+    g.api.script(...turnsFor(g.workspace));
     await c.send({ jsonrpc: "2.0", id: 3, method: "session/prompt", params: { sessionId, prompt: [{ type: "text", text: "write it" }] } });
     const ask = await c.frame((f) => f.method === "session/request_permission" && f.kind === "request", "permission");
     await c.send({ jsonrpc: "2.0", id: ask.id, result: { outcome: { outcome: "selected", optionId: "proceed_once" } } });
@@ -118,21 +86,21 @@ describe("re-run against the real Gemini CLI", () => {
 
   it("gets an empty diff when the agent behaves the same, and a diff when it does not", async () => {
     const id = await record();
-    rmSync(path.join(workspace, "out.txt"), { force: true });
+    rmSync(path.join(g.workspace, "out.txt"), { force: true });
 
-    const c = await client();
-    api.script(...turnsFor(workspace));
+    const c = await g.client();
+    g.api.script(...turnsFor(g.workspace));
     const same = await c.emit("transcript:rerun", { id });
     expect(same.ok).toBe(true);
     expect(same.problems).toEqual([]);
     expect(same.diff.patch).toBe("");
     expect(same.diff.equal).toBe(true);
-    expect(readFileSync(path.join(workspace, "out.txt"), "utf8")).toBe("v1\n");
+    expect(readFileSync(path.join(g.workspace, "out.txt"), "utf8")).toBe("v1\n");
     // The re-run went through this browser session's log like any agent.
     expect(c.frames.some((f) => f.dir === "to-agent" && f.kind === "response" && f.method === "session/request_permission")).toBe(true);
 
-    rmSync(path.join(workspace, "out.txt"), { force: true });
-    api.script(turnsFor(workspace)[0]!, { parts: [{ text: "Something else entirely." }] });
+    rmSync(path.join(g.workspace, "out.txt"), { force: true });
+    g.api.script(turnsFor(g.workspace)[0]!, { parts: [{ text: "Something else entirely." }] });
     const changed = await c.emit("transcript:rerun", { id });
     expect(changed.diff.equal).toBe(false);
     expect(changed.diff.patch).toContain("Something else entirely.");

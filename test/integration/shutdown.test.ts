@@ -1,41 +1,19 @@
 /** Relay SIGTERM / SIGINT with live agents: every agent process group is stopped before exit. */
-import { execa } from "execa";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parseTranscript } from "../../lib/transcript";
-import { afterAll, describe, expect, it } from "vitest";
-import { alive, processTree, TestClient, waitUntil } from "../relay-harness";
-
-const root = path.resolve(import.meta.dirname, "../..");
-
-const dataDir = mkdtempSync(path.join(tmpdir(), "acp-shutdown-"));
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
-
-async function startServer() {
-  const configFile = path.join(root, "test/fixtures/stub-profiles.json");
-  const child = execa(process.execPath, ["--import", "tsx", "test/fixtures/relay-server.ts"], {
-    cwd: root,
-    env: { ACP_PLAYGROUND_TOKEN: "t0ken", ACP_PLAYGROUND_CONFIG: configFile, ACP_PLAYGROUND_DATA: dataDir },
-    reject: false,
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout!.on("data", (d: Buffer) => {
-      const m = /http:\/\/127\.0\.0\.1:\d+/.exec(String(d));
-      if (m) resolve(m[0]);
-    });
-    child.once("exit", () => reject(new Error("server exited early")));
-  });
-  return { child, url };
-}
+import { describe, expect, it } from "vitest";
+import { alive, processTree, startRelayProcess, TestClient, waitUntil } from "../relay-harness";
 
 describe("relay shutdown", () => {
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     it(`stops all agents on ${signal}, descendants included`, async () => {
-      const { child, url } = await startServer();
+      const relay = await startRelayProcess({ family: { command: "node", args: ["test/fixtures/stub-agent.mjs", "spawn-child"] } });
+      const { child, url } = relay;
+      const dataDir = path.join(relay.dataDir, "data");
       const pids: number[] = [];
       const acks: any[] = [];
-      const clients = [new TestClient(url, { token: "t0ken" }), new TestClient(url, { token: "t0ken" })];
+      const clients = [new TestClient(url, { token: "bench" }), new TestClient(url, { token: "bench" })];
       for (const c of clients) {
         await c.connected();
         const ack = await c.emit("agent:start", { profile: "family" });
@@ -64,6 +42,7 @@ describe("relay shutdown", () => {
         const meta = JSON.parse(readFileSync(path.join(dataDir, "transcripts", `${ack.agent.transcriptId}.meta.json`), "utf8"));
         expect(meta.recording).toBe(false);
       }
+      await relay.close();
     });
   }
 });

@@ -2,61 +2,32 @@
  * Transcripts: a real Gemini CLI session (fake API) recorded as it runs, read
  * back over the HTTP API, redacted, imported, shared.
  */
-import { mkdtempSync, realpathSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parseTranscript, serialize, TRANSCRIPT_FORMAT } from "../../lib/transcript";
-import { startFakeGeminiApi, type FakeGeminiApi } from "../fake-gemini/server";
-import { makeGeminiHome, type GeminiHome } from "../gemini-home";
-import { startTestRelay, TestClient, type TestRelay } from "../relay-harness";
+import { useGeminiRelay } from "../gemini-relay-setup";
+import { TestClient } from "../relay-harness";
 
 const SECRET = "sk-playground-test-0123456789";
-let api: FakeGeminiApi;
-let home: GeminiHome;
-let relay: TestRelay;
-let workspace: string;
-const savedEnv = { ...process.env };
-const clients: TestClient[] = [];
-
-beforeAll(async () => {
-  api = await startFakeGeminiApi();
-  home = makeGeminiHome(api.url);
-  Object.assign(process.env, home.env, { ACP_TEST_SERVICE_TOKEN: SECRET });
-  workspace = realpathSync(mkdtempSync(path.join(tmpdir(), "acp-ws-")));
-  relay = await startTestRelay({ workspaceRoots: [workspace], graceMs: 200 });
-});
-afterEach(() => {
-  for (const c of clients.splice(0)) c.close();
-});
-afterAll(async () => {
-  await relay?.close();
-  await api?.close();
-  process.env = savedEnv;
-  home?.cleanup();
-  rmSync(workspace, { recursive: true, force: true });
-});
+const g = useGeminiRelay({ graceMs: 200 }, { ACP_TEST_SERVICE_TOKEN: SECRET });
 
 async function http(method: string, route: string, opts: { body?: string; token?: string | null } = {}) {
   const headers: Record<string, string> = {};
   const token = opts.token === undefined ? "test-token" : opts.token;
   if (token) headers.authorization = `Bearer ${token}`;
-  const res = await fetch(`${relay.url}${route}`, { method, headers, body: opts.body });
+  const res = await fetch(`${g.relay.url}${route}`, { method, headers, body: opts.body });
   const text = await res.text();
   return { status: res.status, text, json: () => JSON.parse(text) };
 }
 
 async function recordGeminiSession(): Promise<string> {
-  const c = new TestClient(relay.url, { token: "test-token" });
-  clients.push(c);
-  await c.connected();
+  const c = await g.client();
   const agent = await c.start();
   expect(agent.transcriptId).toMatch(/^\d{8}-\d{6}-[0-9a-f]{8}$/);
   await c.send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: 1, clientCapabilities: {} } });
   await c.response(1);
-  await c.send({ jsonrpc: "2.0", id: 2, method: "session/new", params: { cwd: workspace, mcpServers: [] } });
+  await c.send({ jsonrpc: "2.0", id: 2, method: "session/new", params: { cwd: g.workspace, mcpServers: [] } });
   const sessionId = ((await c.response(2)).message as any).result.sessionId;
-  api.script({ parts: [{ text: `The secret is ${SECRET}.` }] });
+  g.api.script({ parts: [{ text: `The secret is ${SECRET}.` }] });
   await c.send({
     jsonrpc: "2.0",
     id: 3,
@@ -81,7 +52,7 @@ describe("transcripts", () => {
     expect(res.text).not.toContain(SECRET);
     expect(res.text).not.toContain("meta-key-value");
     const t = parseTranscript(res.text);
-    expect(t.header.agent).toMatchObject({ profile: "gemini", args: ["--acp"], cwd: workspace });
+    expect(t.header.agent).toMatchObject({ profile: "gemini", args: ["--acp"], cwd: g.workspace });
     expect(t.events[0]).toMatchObject({ type: "lifecycle", event: "spawned" });
     expect(t.events.find((e) => e.type === "agent-info")).toMatchObject({ agentInfo: { name: "gemini-cli" }, protocolVersion: 1 });
     expect(t.events.at(-1)).toMatchObject({ type: "lifecycle", event: "exited" });
@@ -98,7 +69,7 @@ describe("transcripts", () => {
     const id = await recordGeminiSession();
     expect((await http("PATCH", `/api/transcripts/${id}`, { body: JSON.stringify({ title: "  Demo run " }) })).json().title).toBe("Demo run");
     expect((await http("PATCH", `/api/transcripts/${id}`, { body: "{}" })).status).toBe(400);
-    const download = await fetch(`${relay.url}/api/transcripts/${id}?download`, { headers: { authorization: "Bearer test-token" } });
+    const download = await fetch(`${g.relay.url}/api/transcripts/${id}?download`, { headers: { authorization: "Bearer test-token" } });
     expect(download.headers.get("content-disposition")).toBe(`attachment; filename="${id}.jsonl"`);
     expect(parseTranscript(await download.text()).header.title).toBe("Demo run");
     expect((await http("DELETE", `/api/transcripts/${id}`)).status).toBe(204);
@@ -144,7 +115,7 @@ describe("transcripts", () => {
     expect((await http("GET", "/api/transcripts", { token: tokenA })).status).toBe(401);
     expect((await http("GET", `/api/transcripts/${a}`, { token: tokenA })).status).toBe(401);
     expect((await http("DELETE", `/api/transcripts/${a}`, { token: tokenA })).status).toBe(401);
-    const c = new TestClient(relay.url, { token: tokenA });
+    const c = new TestClient(g.relay.url, { token: tokenA });
     await expect(c.connected()).rejects.toThrow("unauthorized");
     c.close();
   });
