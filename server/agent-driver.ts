@@ -8,23 +8,30 @@ import type { BrowserSession } from "./browser-session";
 
 export class AgentDriver implements Driver {
   private nextId = 1;
-  private readonly waiters = new Set<(frame: Frame) => void>();
-  private readonly unsubscribe: () => void;
+  private readonly waiters = new Set<(frame: Frame | undefined) => void>();
+  private readonly unsubscribe: Array<() => void>;
 
   constructor(private readonly session: BrowserSession) {
-    this.unsubscribe = session.onFrame((frame) => {
-      for (const waiter of [...this.waiters]) waiter(frame);
-    });
+    this.unsubscribe = [
+      session.onFrame((frame) => {
+        for (const waiter of [...this.waiters]) waiter(frame);
+      }),
+      // Nothing more will come once the agent has exited.
+      session.onExit(() => {
+        for (const waiter of [...this.waiters]) waiter(undefined);
+      }),
+    ];
   }
 
   frames(): readonly Frame[] {
     return this.session.frames;
   }
 
+  /** The first frame from now on that satisfies `predicate`; undefined on timeout or exit. */
   waitFor(predicate: (frame: Frame) => boolean, timeoutMs: number): Promise<Frame | undefined> {
     return new Promise((resolve) => {
-      const waiter = (frame: Frame) => {
-        if (!predicate(frame)) return;
+      const waiter = (frame: Frame | undefined) => {
+        if (frame && !predicate(frame)) return;
         done(frame);
       };
       const timer = setTimeout(() => done(undefined), timeoutMs);
@@ -56,6 +63,6 @@ export class AgentDriver implements Driver {
   }
 
   close(): void {
-    this.unsubscribe();
+    for (const stop of this.unsubscribe) stop();
   }
 }

@@ -6,6 +6,7 @@
  */
 import { PROTOCOL_VERSION } from "@agentclientprotocol/sdk";
 import { DEFAULT_CLIENT_CAPABILITIES } from "../lib/client-capabilities";
+import { AgentDriver } from "./agent-driver";
 import { BrowserSession } from "./browser-session";
 import type { ServerConfig } from "./config";
 import type { Profiles } from "./profiles";
@@ -74,10 +75,14 @@ export class AgentPool {
       return;
     }
     if (this.closed) return this.discard(session);
-    const initialized = await session.initialize(
+    const driver = new AgentDriver(session);
+    const reply = await driver.request(
+      "initialize",
       { protocolVersion: PROTOCOL_VERSION, clientCapabilities: DEFAULT_CLIENT_CAPABILITIES, clientInfo: { name: "acp-playground", version: "pool" } },
-      INITIALIZE_TIMEOUT_MS,
+      { id: "pool-initialize", timeoutMs: INITIALIZE_TIMEOUT_MS },
     );
+    driver.close();
+    const initialized = reply.frame && "result" in (reply.frame.message as object);
     if (!initialized || this.closed) {
       if (!initialized) slot.failures++;
       await this.discard(session);

@@ -4,12 +4,7 @@
  */
 import type { Socket } from "socket.io";
 import type { Frame } from "../lib/frame";
-import { ANSWERABLE_METHODS, autoPermission, defaultPolicies, denied, SERVED_METHODS, type Policies } from "../lib/policy";
 import { secretsFromEnv } from "../lib/redact";
-import { runProbe, type ProbeReport } from "../lib/probe";
-import { Rerun } from "../lib/rerun";
-import type { Transcript } from "../lib/transcript";
-import { diffRuns } from "../lib/transcript-diff";
 import { FrameSequencer } from "../lib/frame-sequencer";
 import type {
   Ack,
@@ -18,14 +13,13 @@ import type {
   HandshakeAuth,
   PendingRequestInfo,
   RelayError,
-  RerunResult,
   ServerToClientEvents,
   StartPayload,
   StderrEvent,
 } from "../lib/wire";
-import { AgentDriver } from "./agent-driver";
+import { AgentAnswerer } from "./agent-answerer";
 import { AgentProcess, SpawnError } from "./agent-process";
-import { ClientServices, ServiceError } from "./client-services";
+import { ClientServices } from "./client-services";
 import type { ServerConfig } from "./config";
 import type { Profiles } from "./profiles";
 import { TranscriptRecorder } from "./transcript-recorder";
@@ -57,15 +51,11 @@ export class BrowserSession {
   private graceTimer?: NodeJS.Timeout;
   private timeoutWatch?: NodeJS.Timeout;
   private recorder?: TranscriptRecorder;
-  private policies: Policies = defaultPolicies();
-  private services?: ClientServices;
-  /** Agent->client requests not answered yet, by JSON id. */
-  private readonly agentRequests = new Map<string, Frame>();
+  /** Answers the agent's requests by policy. */
+  readonly answerer = new AgentAnswerer((line) => this.send(line));
   /** See every frame as it is made (a re-run, the CLI and the probe follow the agent this way). */
   private readonly frameListeners = new Set<(frame: Frame) => void>();
   private readonly exitListeners = new Set<() => void>();
-  /** A re-run answers the agent's requests as recorded, so policies stand aside. */
-  private rerunning = false;
 
   constructor(
     private id: string,
@@ -92,30 +82,10 @@ export class BrowserSession {
     if (this.agent) this.agent = { ...this.agent, pooled: true };
   }
 
-  /** Called once the current agent has exited. */
-  onExit(listener: () => void): void {
+  /** Called once the current agent has exited; returns the way to stop listening. */
+  onExit(listener: () => void): () => void {
     this.exitListeners.add(listener);
-  }
-
-  /** Sends `initialize` (for the warm pool) and waits for its result; undefined on error, exit or timeout. */
-  async initialize(params: unknown, timeoutMs: number): Promise<unknown> {
-    const id = "pool-initialize";
-    const answered = new Promise<Frame | undefined>((resolve) => {
-      const timer = setTimeout(() => done(undefined), timeoutMs);
-      const stop = this.onFrame((f) => {
-        if (f.dir === "from-agent" && f.kind === "response" && f.id === id) done(f);
-      });
-      const exited = () => done(undefined);
-      this.exitListeners.add(exited);
-      const done = (f: Frame | undefined) => {
-        clearTimeout(timer);
-        stop();
-        this.exitListeners.delete(exited);
-        resolve(f);
-      };
-    });
-    if (!this.send(JSON.stringify({ jsonrpc: "2.0", id, method: "initialize", params })).ok) return undefined;
-    return (((await answered)?.message ?? {}) as { result?: unknown }).result;
+    return () => this.exitListeners.delete(listener);
   }
 
   get running(): boolean {
@@ -139,7 +109,7 @@ export class BrowserSession {
       agent: this.running ? this.agent : null,
       lastSeq: this.sequencer.seq,
       missed,
-      policies: this.policies,
+      policies: this.answerer.current,
     });
     for (const event of this.stderr) socket.emit("agent:stderr", event);
     const start = this.log.findIndex((f) => f.seq >= from);
@@ -183,7 +153,6 @@ export class BrowserSession {
       this.sequencer = new FrameSequencer();
       this.log = [];
       this.stderr = [];
-      this.agentRequests.clear();
       const recorder = new TranscriptRecorder(
         this.transcripts,
         { profile, command: launch.command, args: launch.args, cwd, options: payload.options },
@@ -241,7 +210,7 @@ export class BrowserSession {
         throw err;
       }
       this.recorder = recorder;
-      this.services = services;
+      this.answerer.reset(services);
       this.watchTimeouts();
       recorder.lifecycle({ event: "spawned", pid: process.pid });
       this.process = process;
@@ -270,63 +239,6 @@ export class BrowserSession {
       return { ok: false, error: { code: "process_exited", message: "the agent's stdin is closed" } };
     }
     return { ok: true, seq: frame.seq };
-  }
-
-  /** Starts a fresh agent and sends it a transcript's client side again; answers with the diff. */
-  async rerun(recorded: Transcript, payload: StartPayload): Promise<Ack<RerunResult>> {
-    const started = await this.start(payload);
-    if (!started.ok) return started;
-    const rerun = new Rerun(
-      recorded.frames,
-      (message) => {
-        this.send(JSON.stringify(message));
-      },
-      { cwd: started.agent.cwd },
-    );
-    this.rerunning = true;
-    const unsubscribe = this.onFrame((frame) => rerun.receive(frame));
-    try {
-      const steps = await rerun.run();
-      const diff = diffRuns({ frames: recorded.frames, cwd: recorded.header.agent.cwd }, { frames: this.log, cwd: started.agent.cwd });
-      return {
-        ok: true,
-        agent: started.agent,
-        steps,
-        problems: rerun.problems,
-        diff: { equal: diff.equal, added: diff.added, removed: diff.removed, patch: diff.patch },
-      };
-    } finally {
-      unsubscribe();
-      this.rerunning = false;
-      await this.stop();
-    }
-  }
-
-  /** Starts a fresh agent of a profile and runs the conformance probe against it. */
-  async probe(payload: StartPayload, options: { includeLogout?: boolean } = {}): Promise<Ack<{ report: ProbeReport }>> {
-    const startedAt = Date.now();
-    const started = await this.start(payload);
-    if (!started.ok) return started;
-    const driver = new AgentDriver(this);
-    try {
-      const rows = await runProbe(driver, { cwd: started.agent.cwd, includeLogout: options.includeLogout });
-      const info = this.log.find((f) => f.kind === "response" && f.method === "initialize" && (f.message as { result?: { agentInfo?: unknown } }).result?.agentInfo);
-      const agentInfo = (info?.message as { result?: { agentInfo?: { name?: string; version?: string } } } | undefined)?.result?.agentInfo;
-      return {
-        ok: true,
-        report: {
-          profile: started.agent.profile,
-          agent: agentInfo && { name: agentInfo.name, version: agentInfo.version },
-          startedAt: new Date(startedAt).toISOString(),
-          durationMs: Date.now() - startedAt,
-          rows,
-          transcriptId: started.agent.transcriptId,
-        },
-      };
-    } finally {
-      driver.close();
-      await this.stop();
-    }
   }
 
   async stop(): Promise<void> {
@@ -370,63 +282,6 @@ export class BrowserSession {
     return this.log;
   }
 
-  setPolicies(policies: Policies): Policies {
-    this.policies = { ...this.policies, ...policies };
-    // Requests already waiting follow the new policy too.
-    for (const frame of [...this.agentRequests.values()]) this.applyPolicy(frame);
-    return this.policies;
-  }
-
-  /** Ask mode: the user said "do it" for a pending fs/ or terminal/ request. */
-  async serve(id: string | number): Promise<Ack<{ seq: number }>> {
-    const frame = this.agentRequests.get(JSON.stringify(id));
-    if (!frame) return { ok: false, error: { code: "invalid_payload", message: `no pending agent request with id ${JSON.stringify(id)}` } };
-    if (!SERVED_METHODS.includes(frame.method!)) {
-      return { ok: false, error: { code: "invalid_payload", message: `${frame.method} is answered by sending a response frame` } };
-    }
-    return this.answer(frame);
-  }
-
-  private applyPolicy(frame: Frame): void {
-    if (this.rerunning) return;
-    const policy = this.policies[frame.method!];
-    if (policy === "auto") void this.answer(frame);
-    else if (policy === "deny") this.respond(frame, { error: denied(frame.method!) });
-  }
-
-  private async answer(frame: Frame): Promise<Ack<{ seq: number }>> {
-    const method = frame.method!;
-    const params = (frame.message as { params?: Record<string, unknown> }).params;
-    if (method === "session/request_permission") return this.respond(frame, { result: autoPermission(params as never) });
-    if (method === "elicitation/create") return this.respond(frame, { result: { action: "decline" } });
-    const services = this.services;
-    if (!services) return { ok: false, error: { code: "no_agent", message: "no agent is running" } };
-    try {
-      return this.respond(frame, { result: await services.handle(method, params) });
-    } catch (err) {
-      const body = err instanceof ServiceError ? err.body : { code: -32603, message: (err as Error).message };
-      return this.respond(frame, { error: body });
-    }
-  }
-
-  private respond(frame: Frame, outcome: { result: unknown } | { error: unknown }): Ack<{ seq: number }> {
-    // Answered meanwhile (by the user, or a policy change raced a served request).
-    if (!this.agentRequests.has(JSON.stringify(frame.id))) {
-      return { ok: false, error: { code: "invalid_payload", message: "the request was already answered" } };
-    }
-    return this.send(JSON.stringify({ jsonrpc: "2.0", id: frame.id, ...outcome }));
-  }
-
-  /** Tracks the agent's requests until answered, applying the policy on arrival. */
-  private track(frame: Frame): void {
-    if (frame.kind === "request" && frame.dir === "from-agent" && frame.method && ANSWERABLE_METHODS.includes(frame.method)) {
-      this.agentRequests.set(JSON.stringify(frame.id), frame);
-      this.applyPolicy(frame);
-    } else if (frame.kind === "response" && frame.dir === "to-agent") {
-      this.agentRequests.delete(JSON.stringify(frame.id));
-    }
-  }
-
   private queue(frame: Frame): void {
     this.recorder?.frame(frame);
     this.log.push(frame);
@@ -437,7 +292,7 @@ export class BrowserSession {
       this.flushScheduled = true;
       setImmediate(() => this.flush());
     }
-    if (frame.kind === "request" || frame.kind === "response") this.track(frame);
+    if (frame.kind === "request" || frame.kind === "response") this.answerer.track(frame);
     for (const listener of this.frameListeners) listener(frame);
   }
 

@@ -14,6 +14,7 @@ import { AgentDriver } from "./agent-driver";
 import { BrowserSession } from "./browser-session";
 import { ConfigError, loadConfig, type ServerConfig } from "./config";
 import { Profiles } from "./profiles";
+import { probeAgent, rerunTranscript } from "./session-tasks";
 import { TranscriptStore } from "./transcript-store";
 
 const USAGE = `usage: acp-playground <command> [options]
@@ -76,7 +77,7 @@ function open(cwd: string, dataDir?: string): Cli {
 }
 
 async function start(cli: Cli, profile: string | undefined, policies: Policies = {}) {
-  cli.session.setPolicies(policies);
+  cli.session.answerer.setPolicies(policies);
   const started = await cli.session.start({ profile });
   if (!started.ok) throw new CliError(started.error.message, started.error.code === "unknown_profile" ? 2 : 3);
   return started.agent;
@@ -172,7 +173,7 @@ async function replay(argv: string[]): Promise<number> {
   const cli = open(cwd, scratch);
   try {
     const profile = (values.against as string | undefined) ?? transcript.header.agent.profile;
-    const result = await cli.session.rerun(transcript, { profile });
+    const result = await rerunTranscript(cli.session, transcript, { profile });
     if (!result.ok) throw new CliError(result.error.message, result.error.code === "unknown_profile" ? 2 : 3);
     for (const step of result.steps) process.stdout.write(`${step.outcome.padEnd(9)} ${step.method}${step.latencyMs === undefined ? "" : ` (${step.latencyMs} ms)`}\n`);
     for (const problem of result.problems) process.stdout.write(`problem: ${problem}\n`);
@@ -193,7 +194,7 @@ async function probe(argv: string[]): Promise<number> {
   const cwd = workspace(values.cwd as string | undefined);
   const cli = open(cwd);
   try {
-    const result = await cli.session.probe({ profile: values.profile as string | undefined }, { includeLogout: values["include-logout"] === true });
+    const result = await probeAgent(cli.session, { profile: values.profile as string | undefined }, { includeLogout: values["include-logout"] === true });
     if (!result.ok) throw new CliError(result.error.message, result.error.code === "unknown_profile" ? 2 : 3);
     const { report } = result;
     process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatReport(report)}\n\ntranscript: ${report.transcriptId}\n`);

@@ -11,6 +11,7 @@ import { BrowserSession, type RelaySocket } from "./browser-session";
 import type { ServerConfig } from "./config";
 import { AgentPool } from "./agent-pool";
 import { Profiles } from "./profiles";
+import { probeAgent, rerunTranscript } from "./session-tasks";
 import { TranscriptStore } from "./transcript-store";
 import { refuseRequest, tokenMatches } from "./security";
 import { VERSION } from "./version";
@@ -146,7 +147,7 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
       const { id, ...start } = parsed.value;
       const text = transcripts.exists(id) ? transcripts.read(id) : undefined;
       if (text === undefined) return ack({ ok: false, error: { code: "invalid_payload", message: `no transcript ${id}` } });
-      current.rerun(parseTranscript(text), start).then(ack, (err: Error) => ack({ ok: false, error: { code: "internal", message: err.message } }));
+      rerunTranscript(current, parseTranscript(text), start).then(ack, (err: Error) => ack({ ok: false, error: { code: "internal", message: err.message } }));
     });
 
     socket.on("policy:set", (...args: unknown[]) => {
@@ -154,21 +155,21 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
       const policies = (payload as { policies?: unknown } | undefined)?.policies;
       const parsed = parsePolicies(policies);
       if (!parsed.ok) return ack({ ok: false, error: { code: "invalid_payload", message: parsed.message } });
-      ack({ ok: true, policies: current.setPolicies(parsed.value) });
+      ack({ ok: true, policies: current.answerer.setPolicies(parsed.value) });
     });
 
     socket.on("agent:serve", (...args: unknown[]) => {
       const { payload, ack } = splitArgs(args);
       const parsed = parseServePayload(payload);
       if (!parsed.ok) return ack(parsed);
-      current.serve(parsed.value.id).then(ack, (err: Error) => ack({ ok: false, error: { code: "internal", message: err.message } }));
+      current.answerer.serve(parsed.value.id).then(ack, (err: Error) => ack({ ok: false, error: { code: "internal", message: err.message } }));
     });
 
     socket.on("agent:probe", (...args: unknown[]) => {
       const { payload, ack } = splitArgs(args);
       const parsed = parseStartPayload(payload);
       if (!parsed.ok) return ack(parsed);
-      current.probe(parsed.value).then(ack, (err: Error) => ack({ ok: false, error: { code: "internal", message: err.message } }));
+      probeAgent(current, parsed.value).then(ack, (err: Error) => ack({ ok: false, error: { code: "internal", message: err.message } }));
     });
 
     socket.onAny((event: string, ...args: unknown[]) => {

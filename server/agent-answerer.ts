@@ -1,0 +1,88 @@
+/**
+ * The client side of ACP for one agent: tracks the agent's requests until they
+ * are answered and answers them by policy (ask / auto / deny), carrying out
+ * fs/ and terminal/ requests through ClientServices.
+ */
+import type { Frame } from "../lib/frame";
+import { ANSWERABLE_METHODS, autoPermission, defaultPolicies, denied, SERVED_METHODS, type Policies } from "../lib/policy";
+import type { Ack } from "../lib/wire";
+import { ServiceError, type ClientServices } from "./client-services";
+
+export class AgentAnswerer {
+  private policies: Policies = defaultPolicies();
+  private services?: ClientServices;
+  /** Agent->client requests not answered yet, by JSON id. */
+  private readonly pending = new Map<string, Frame>();
+  /** While set (a re-run answers as recorded), policies stand aside. */
+  suspended = false;
+
+  /** `send` writes a response line to the agent (recorded like any frame). */
+  constructor(private readonly send: (line: string) => Ack<{ seq: number }>) {}
+
+  get current(): Policies {
+    return this.policies;
+  }
+
+  /** A new agent: forget the old one's requests. */
+  reset(services: ClientServices): void {
+    this.services = services;
+    this.pending.clear();
+  }
+
+  setPolicies(policies: Policies): Policies {
+    this.policies = { ...this.policies, ...policies };
+    // Requests already waiting follow the new policy too.
+    for (const frame of [...this.pending.values()]) this.apply(frame);
+    return this.policies;
+  }
+
+  /** Sees every frame: agent requests are tracked (and answered by policy), answers close them. */
+  track(frame: Frame): void {
+    if (frame.kind === "request" && frame.dir === "from-agent" && frame.method && ANSWERABLE_METHODS.includes(frame.method)) {
+      this.pending.set(JSON.stringify(frame.id), frame);
+      this.apply(frame);
+    } else if (frame.kind === "response" && frame.dir === "to-agent") {
+      this.pending.delete(JSON.stringify(frame.id));
+    }
+  }
+
+  /** Ask mode: the user said "do it" for a pending fs/ or terminal/ request. */
+  async serve(id: string | number): Promise<Ack<{ seq: number }>> {
+    const frame = this.pending.get(JSON.stringify(id));
+    if (!frame) return { ok: false, error: { code: "invalid_payload", message: `no pending agent request with id ${JSON.stringify(id)}` } };
+    if (!SERVED_METHODS.includes(frame.method!)) {
+      return { ok: false, error: { code: "invalid_payload", message: `${frame.method} is answered by sending a response frame` } };
+    }
+    return this.answer(frame);
+  }
+
+  private apply(frame: Frame): void {
+    if (this.suspended) return;
+    const policy = this.policies[frame.method!];
+    if (policy === "auto") void this.answer(frame);
+    else if (policy === "deny") this.respond(frame, { error: denied(frame.method!) });
+  }
+
+  private async answer(frame: Frame): Promise<Ack<{ seq: number }>> {
+    const method = frame.method!;
+    const params = (frame.message as { params?: Record<string, unknown> }).params;
+    if (method === "session/request_permission") return this.respond(frame, { result: autoPermission(params as never) });
+    if (method === "elicitation/create") return this.respond(frame, { result: { action: "decline" } });
+    const services = this.services;
+    if (!services) return { ok: false, error: { code: "no_agent", message: "no agent is running" } };
+    try {
+      return this.respond(frame, { result: await services.handle(method, params) });
+    } catch (err) {
+      const body = err instanceof ServiceError ? err.body : { code: -32603, message: (err as Error).message };
+      return this.respond(frame, { error: body });
+    }
+  }
+
+  private respond(frame: Frame, outcome: { result: unknown } | { error: unknown }): Ack<{ seq: number }> {
+    // Answered meanwhile (by the user, or a policy change raced a served request).
+    if (!this.pending.has(JSON.stringify(frame.id))) {
+      return { ok: false, error: { code: "invalid_payload", message: "the request was already answered" } };
+    }
+    return this.send(JSON.stringify({ jsonrpc: "2.0", id: frame.id, ...outcome }));
+  }
+}
