@@ -9,6 +9,7 @@ import { useCallback, useDeferredValue, useEffect, useMemo, useState } from "rea
 import type { FrameFilter } from "@/lib/frame-filter";
 import { FrameDetail } from "./FrameDetail";
 import { FrameList, type RevealRequest } from "./FrameList";
+import type { Highlight } from "./session-view/highlight";
 import { InspectorToolbar } from "./InspectorToolbar";
 import { useFilteredSeqs, useTimelineEvents, useTimelineRows } from "./use-frame-rows";
 import { useSchemaChecker } from "./use-schema-checker";
@@ -55,7 +56,14 @@ interface Selection {
   seq: number;
 }
 
-export function FrameInspector() {
+interface Props {
+  /** Frames of the item last clicked in the session view. */
+  highlight?: Highlight;
+  /** Scroll to this frame on mount (coming from the session view). */
+  revealSeq?: number;
+}
+
+export function FrameInspector({ highlight, revealSeq }: Props = {}) {
   // Deferred: under a flood of batches React renders the newest log when it
   // can, instead of every intermediate one (filtering and the list are O(n)).
   const frames = useDeferredValue(useSession((s) => s.frames));
@@ -69,7 +77,7 @@ export function FrameInspector() {
   const [searchText, setSearchText] = useTabState("inspector.search", "");
   const [showEvents, setShowEvents] = useTabState("inspector.events", false);
   const [selection, setSelection] = useTabState<Selection | undefined>("inspector.selection", undefined);
-  const [reveal, setReveal] = useState<RevealRequest>();
+  const [reveal, setReveal] = useState<RevealRequest | undefined>(() => (revealSeq !== undefined ? { seq: revealSeq } : undefined));
   const checker = useSchemaChecker();
 
   const search = useDebounced(searchText, SEARCH_DEBOUNCE_MS).trim();
@@ -82,6 +90,9 @@ export function FrameInspector() {
   // A restarted log reuses seqs: a selection from before means nothing now.
   const selectedSeq = selection?.epoch === epoch ? selection.seq : undefined;
   const selected = selectedSeq !== undefined ? frames.bySeq(selectedSeq) : undefined;
+  // The highlight follows the selection: selecting a frame outside the item drops it.
+  const highlighted =
+    highlight?.epoch === epoch && (selectedSeq === undefined || highlight.seqs.includes(selectedSeq)) ? highlight.seqs : undefined;
 
   const onSelect = useCallback((seq: number) => setSelection({ epoch, seq }), [epoch, setSelection]);
   const jump = useCallback(
@@ -126,6 +137,7 @@ export function FrameInspector() {
         index={index}
         events={events}
         selectedSeq={selectedSeq}
+        highlighted={highlighted}
         onSelect={onSelect}
         reveal={reveal}
         now={now}

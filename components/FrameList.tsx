@@ -12,6 +12,7 @@ import { isEventRow, rowEventIndex, type TimelineEvent, type TimelineRow } from 
 import type { FrameIndex } from "@/lib/frame-index";
 import type { FrameWindow } from "@/lib/frame-log";
 import type { SchemaChecker } from "@/lib/schema-check";
+import type { SeqList } from "@/lib/session-view";
 import { EventRow, FRAME_GRID, FrameRow, ROW_HEIGHT } from "./FrameRow";
 import { schemaIssues } from "./use-schema-checker";
 
@@ -28,6 +29,8 @@ interface Props {
   index: FrameIndex;
   events: readonly TimelineEvent[];
   selectedSeq: number | undefined;
+  /** Frames shown highlighted (the source of a session-view item). */
+  highlighted?: SeqList;
   onSelect: (seq: number) => void;
   reveal: RevealRequest | undefined;
   now: number;
@@ -41,7 +44,7 @@ function checksFor(frameChecksList: readonly FrameCheck[], schema: readonly { pa
   return [...frameChecksList, { code: "schema", message: `schema: ${message}` }];
 }
 
-export function FrameList({ rows, frames, index, events, selectedSeq, onSelect, reveal, now, checker, empty }: Props) {
+export function FrameList({ rows, frames, index, events, selectedSeq, highlighted, onSelect, reveal, now, checker, empty }: Props) {
   const ref = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
 
@@ -144,6 +147,7 @@ export function FrameList({ rows, frames, index, events, selectedSeq, onSelect, 
                   key={row}
                   frame={frame}
                   selected={row === selectedSeq}
+                  highlighted={highlighted?.includes(row) ?? false}
                   checks={checksFor(frameChecks(frame, index, now), schemaIssues(checker, frame))}
                   onSelect={onSelect}
                   top={item.start}

@@ -47,6 +47,7 @@ export const rowStyle = (top: number): CSSProperties => ({
 interface FrameRowProps {
   frame: Frame;
   selected: boolean;
+  highlighted?: boolean;
   checks: readonly FrameCheck[];
   onSelect: (seq: number) => void;
   top: number;
@@ -55,7 +56,7 @@ interface FrameRowProps {
 const sameChecks = (a: readonly FrameCheck[], b: readonly FrameCheck[]) =>
   a === b || (a.length === b.length && a.every((c, i) => c.code === b[i]!.code && c.message === b[i]!.message));
 
-export const FrameRow = memo(function FrameRow({ frame, selected, checks, onSelect, top }: FrameRowProps) {
+export const FrameRow = memo(function FrameRow({ frame, selected, highlighted = false, checks, onSelect, top }: FrameRowProps) {
   const toAgent = frame.dir === "to-agent";
   const problem = frame.error ?? rpcError(frame);
   const first = checks[0];
@@ -67,14 +68,15 @@ export const FrameRow = memo(function FrameRow({ frame, selected, checks, onSele
       data-dir={frame.dir}
       data-method={frame.method ?? ""}
       data-selected={selected}
+      data-highlighted={highlighted}
       data-checks={checks.map((c) => c.code).join(" ")}
       role="row"
       aria-selected={selected}
       onClick={() => onSelect(frame.seq)}
       style={rowStyle(top)}
       className={`${FRAME_GRID} cursor-default items-center border-b border-zinc-800/60 px-3 font-mono text-xs ${
-        selected ? "bg-sky-900/40" : "hover:bg-zinc-800/60"
-      }`}
+        selected ? "bg-sky-900/40" : highlighted ? "bg-amber-400/10 hover:bg-amber-400/15" : "hover:bg-zinc-800/60"
+      } ${highlighted ? "shadow-[inset_2px_0_0_0_rgba(251,191,36,0.7)]" : ""}`}
     >
       <span
         className={toAgent ? "text-sky-400" : "text-amber-400"}
@@ -116,7 +118,7 @@ export const FrameRow = memo(function FrameRow({ frame, selected, checks, onSele
       </span>
     </div>
   );
-}, (a, b) => a.frame === b.frame && a.selected === b.selected && a.top === b.top && a.onSelect === b.onSelect && sameChecks(a.checks, b.checks));
+}, (a, b) => a.frame === b.frame && a.selected === b.selected && a.highlighted === b.highlighted && a.top === b.top && a.onSelect === b.onSelect && sameChecks(a.checks, b.checks));
 
 const EVENT_STYLE: Record<TimelineEvent["type"], string> = {
   stderr: "text-zinc-400 bg-zinc-500/10 ring-zinc-500/30",

@@ -1,14 +1,94 @@
 "use client";
 /**
- * The right-hand side of a tab: the views of its agent. Today that is the
- * frame inspector; the decoded session view will sit next to it here.
+ * The right-hand side of a tab: the decoded Session view or the raw Frames
+ * inspector, one at a time (the hidden one is unmounted, so it costs nothing
+ * while frames stream). Both share the tab's selection: items clicked in the
+ * session view highlight their frames, a frame selected in the inspector
+ * highlights its item.
  */
+import { useCallback, useState } from "react";
 import { FrameInspector } from "./FrameInspector";
+import type { Highlight } from "./session-view/highlight";
+import { SessionView } from "./session-view/SessionView";
+import { useTabState } from "./use-session";
+
+type View = "session" | "frames";
+
+/** The view last chosen (any tab): where new tabs and reloaded pages open. */
+const VIEW_KEY = "acp-playground.view";
+
+function preferredView(): View {
+  try {
+    return localStorage.getItem(VIEW_KEY) === "frames" ? "frames" : "session";
+  } catch {
+    return "session";
+  }
+}
+
+const VIEWS: Array<{ id: View; label: string }> = [
+  { id: "session", label: "Session" },
+  { id: "frames", label: "Frames" },
+];
+
+function ViewSwitch({ view, onChange }: { view: View; onChange: (v: View) => void }) {
+  return (
+    <div role="tablist" aria-label="View" className="flex h-8 shrink-0 items-end gap-1 border-b border-zinc-800 bg-zinc-900/70 px-3">
+      {VIEWS.map((v) => (
+        <button
+          key={v.id}
+          type="button"
+          role="tab"
+          data-testid={`view-${v.id}`}
+          aria-selected={view === v.id}
+          onClick={() => onChange(v.id)}
+          className={`-mb-px rounded-t border px-3 py-1 text-xs ${
+            view === v.id
+              ? "border-zinc-700 border-b-zinc-950 bg-zinc-950 font-medium text-zinc-100"
+              : "border-transparent text-zinc-500 hover:text-zinc-300"
+          }`}
+        >
+          {v.label}
+        </button>
+      ))}
+    </div>
+  );
+}
 
 export function ViewPane() {
+  const [view, setView] = useTabState<View>("view", preferredView);
+  const [highlight, setHighlight] = useTabState<Highlight | undefined>("highlightSeqs", undefined);
+  // A frame to scroll to when the Frames view opens ("#seq" on a session item).
+  const [reveal, setReveal] = useState<number>();
+
+  const switchTo = useCallback(
+    (v: View) => {
+      setReveal(undefined);
+      setView(v);
+      try {
+        localStorage.setItem(VIEW_KEY, v);
+      } catch {
+        // Storage may be off: the choice then lasts for this tab only.
+      }
+    },
+    [setView],
+  );
+  const showFrames = useCallback(
+    (seq: number) => {
+      setReveal(seq);
+      setView("frames");
+    },
+    [setView],
+  );
+  const onHighlight = useCallback((h: Highlight) => setHighlight(h), [setHighlight]);
+
   return (
-    <section className="flex min-h-0 flex-1 flex-col" data-testid="view-pane" aria-label="Views">
-      <FrameInspector />
+    <section className="flex min-h-0 flex-1 flex-col" data-testid="view-pane" data-view={view} aria-label="Views">
+      <ViewSwitch view={view} onChange={switchTo} />
+      {view === "session" ? (
+        <SessionView onHighlight={onHighlight} onShowFrames={showFrames} />
+      ) : (
+        <FrameInspector highlight={highlight} revealSeq={reveal} />
+      )}
     </section>
   );
 }

@@ -7,6 +7,9 @@ import { expect, test, type Page } from "@playwright/test";
 const url = () => process.env.E2E_URL!;
 const origin = () => process.env.E2E_ORIGIN!;
 
+// These specs read raw frames: open the Frames view (the page opens on the Session view).
+test.beforeEach(({ page }) => page.addInitScript(() => localStorage.setItem("acp-playground.view", "frames")));
+
 const rows = (page: Page, attrs: Record<string, string>) =>
   page.locator(
     `[data-testid="frame-row"]${Object.entries(attrs)

@@ -1,0 +1,125 @@
+"use client";
+/**
+ * One session's conversation: preamble items, then each turn's items and its
+ * footer. Short conversations are plain DOM; long ones are virtualised with
+ * measured row heights. Sticks to the bottom while the user is there, and on
+ * mount brings the highlighted item into view.
+ */
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, type ReactNode } from "react";
+import type { SessionState, Turn, ViewItem } from "@/lib/session-view";
+import { ItemView } from "./ItemView";
+import { TurnFooter } from "./TurnFooter";
+
+/** Above this many rows only the rows in view (plus overscan) are in the DOM. */
+export const VIRTUALIZE_AT = 80;
+const SLACK_PX = 32;
+
+type Row = { key: string; item: ViewItem } | { key: string; turn: Turn; index: number };
+
+function buildRows(session: SessionState): Row[] {
+  const rows: Row[] = session.preamble.map((item) => ({ key: `p${item.seqs.first}`, item }));
+  session.turns.forEach((turn, index) => {
+    for (const item of turn.items) rows.push({ key: `i${item.seqs.first}`, item });
+    rows.push({ key: `f${turn.seq}`, turn, index });
+  });
+  return rows;
+}
+
+interface Props {
+  session: SessionState;
+  /** Changes with every folded frame: the stick-to-bottom trigger. */
+  version: number;
+  selectedSeq: number | undefined;
+  onSelect: (item: ViewItem) => void;
+  onShowFrames: (item: ViewItem) => void;
+}
+
+export function Conversation({ session, version, selectedSeq, onSelect, onShowFrames }: Props) {
+  const ref = useRef<HTMLDivElement>(null);
+  const atBottom = useRef(true);
+  const rows = useMemo(() => buildRows(session), [session]);
+  const virtual = rows.length > VIRTUALIZE_AT;
+
+  const virtualizer = useVirtualizer({
+    count: virtual ? rows.length : 0,
+    getScrollElement: () => ref.current,
+    estimateSize: () => 72,
+    overscan: 6,
+    getItemKey: (i) => rows[i]?.key ?? i,
+    useFlushSync: false,
+  });
+  const totalSize = virtual ? virtualizer.getTotalSize() : 0;
+
+  const onScroll = useCallback(() => {
+    const el = ref.current;
+    if (el) atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < SLACK_PX;
+  }, []);
+
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (el && atBottom.current) el.scrollTop = el.scrollHeight;
+  }, [version, totalSize]);
+
+  // Coming from the Frames view with a frame selected: show its item instead of the bottom.
+  useEffect(() => {
+    if (selectedSeq === undefined) return;
+    const i = rows.findIndex((r) => "item" in r && r.item.seqs.includes(selectedSeq));
+    if (i < 0) return;
+    atBottom.current = false;
+    if (virtual) virtualizer.scrollToIndex(i, { align: "center" });
+    else ref.current?.querySelector(`[data-row="${rows[i]!.key}"]`)?.scrollIntoView({ block: "center" });
+    // Only on mount: later selections come from clicks on items already in view.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  const render = (row: Row): ReactNode =>
+    "item" in row ? (
+      <ItemView
+        item={row.item}
+        highlighted={selectedSeq !== undefined && row.item.seqs.includes(selectedSeq)}
+        onSelect={onSelect}
+        onShowFrames={onShowFrames}
+      />
+    ) : (
+      <div className="mb-3 pl-1.5 pr-[3.75rem]">
+        <TurnFooter turn={row.turn} index={row.index} />
+      </div>
+    );
+
+  return (
+    <div
+      ref={ref}
+      onScroll={onScroll}
+      data-testid="conversation"
+      data-virtual={virtual}
+      className="min-h-0 flex-1 overflow-y-auto px-3 py-3"
+    >
+      {virtual ? (
+        <div style={{ height: totalSize, position: "relative", width: "100%" }}>
+          {virtualizer.getVirtualItems().map((v) => {
+            const row = rows[v.index]!;
+            return (
+              <div
+                key={v.key}
+                data-index={v.index}
+                data-row={row.key}
+                ref={virtualizer.measureElement}
+                className="pb-1.5"
+                style={{ position: "absolute", top: 0, left: 0, width: "100%", transform: `translateY(${v.start}px)` }}
+              >
+                {render(row)}
+              </div>
+            );
+          })}
+        </div>
+      ) : (
+        rows.map((row) => (
+          <div key={row.key} data-row={row.key} className="pb-1.5">
+            {render(row)}
+          </div>
+        ))
+      )}
+    </div>
+  );
+}

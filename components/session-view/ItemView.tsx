@@ -1,0 +1,72 @@
+"use client";
+/**
+ * One conversation item with its frame reference: clicking it selects its
+ * source frames (highlighted in the Frames view), the "#seq" link opens them.
+ * Memoised by item reference: the reducer shares unchanged items, so only the
+ * items a batch touched re-render.
+ */
+import { memo } from "react";
+import type { ViewItem } from "@/lib/session-view";
+import { AgentMessage, ThoughtBlock, UserMessage } from "./MessageViews";
+import { EventLine, PlanView, UnknownView } from "./SmallItems";
+import { ToolCallCard } from "./ToolCallCard";
+
+function ItemBody({ item }: { item: ViewItem }) {
+  switch (item.type) {
+    case "user_message":
+      return <UserMessage item={item} />;
+    case "agent_message":
+      return <AgentMessage item={item} />;
+    case "thought":
+      return <ThoughtBlock item={item} />;
+    case "tool_call":
+      return <ToolCallCard item={item} />;
+    case "plan":
+      return <PlanView item={item} />;
+    case "event":
+      return <EventLine item={item} />;
+    case "unknown":
+      return <UnknownView item={item} />;
+  }
+}
+
+interface Props {
+  item: ViewItem;
+  highlighted: boolean;
+  onSelect: (item: ViewItem) => void;
+  onShowFrames: (item: ViewItem) => void;
+}
+
+export const ItemView = memo(function ItemView({ item, highlighted, onSelect, onShowFrames }: Props) {
+  const n = item.seqs.length;
+  return (
+    <div
+      data-testid="sv-item"
+      data-type={item.type}
+      data-seq={item.seqs.first}
+      data-highlighted={highlighted}
+      onClick={() => onSelect(item)}
+      className={`grid grid-cols-[minmax(0,1fr)_3.25rem] items-start gap-2 rounded-md py-1 pl-1.5 transition-colors ${
+        highlighted ? "bg-amber-400/[0.06] ring-1 ring-amber-400/50" : "hover:bg-zinc-900/40"
+      }`}
+    >
+      <div className="min-w-0">
+        <ItemBody item={item} />
+        {item.outOfTurn ? <div className="mt-0.5 text-[10px] text-amber-400/80">arrived after the turn ended</div> : null}
+      </div>
+      <button
+        type="button"
+        data-testid="show-frames"
+        onClick={(e) => {
+          e.stopPropagation();
+          onShowFrames(item);
+        }}
+        title={`Show ${n} source frame${n === 1 ? "" : "s"} in the Frames view`}
+        className="justify-self-end pr-1.5 font-mono text-[10px] text-zinc-600 hover:text-sky-300"
+      >
+        #{item.seqs.first}
+        {n > 1 ? <span className="text-zinc-700"> +{n - 1}</span> : null}
+      </button>
+    </div>
+  );
+});

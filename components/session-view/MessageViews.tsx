@@ -1,0 +1,70 @@
+"use client";
+/** User prompts, agent messages (Markdown) and thoughts (a collapsible "Thinking" block). */
+import type { ContentBlock } from "@agentclientprotocol/sdk";
+import type { MessageItem } from "@/lib/session-view";
+import { ContentBlockView } from "./ContentBlockView";
+import { StreamingMarkdown } from "./Markdown";
+
+function Blocks({ blocks, markdown }: { blocks: readonly ContentBlock[]; markdown: boolean }) {
+  return (
+    <>
+      {blocks.map((b, i) =>
+        b.type === "text" ? (
+          markdown ? (
+            <StreamingMarkdown key={i} text={b.text} />
+          ) : (
+            <p key={i} className="whitespace-pre-wrap break-words text-[13px] leading-relaxed">
+              {b.text}
+            </p>
+          )
+        ) : (
+          <div key={i} className="my-1">
+            <ContentBlockView block={b} />
+          </div>
+        ),
+      )}
+    </>
+  );
+}
+
+const label = "mb-1 text-[10px] font-semibold uppercase tracking-wider";
+
+export function UserMessage({ item }: { item: MessageItem }) {
+  return (
+    <div data-testid="user-message" className="ml-auto max-w-[85%] rounded-lg border border-sky-900/60 bg-sky-950/40 px-3 py-2 text-zinc-100">
+      <div className={`${label} text-sky-400/80`}>You</div>
+      {item.blocks.length ? <Blocks blocks={item.blocks} markdown={false} /> : <p className="text-xs text-zinc-500">(empty prompt)</p>}
+    </div>
+  );
+}
+
+export function AgentMessage({ item }: { item: MessageItem }) {
+  return (
+    <div data-testid="agent-message" className="px-1">
+      <div className={`${label} text-amber-400/80`}>Agent</div>
+      <Blocks blocks={item.blocks} markdown />
+    </div>
+  );
+}
+
+/** Text length of a message, for the collapsed thought's summary. */
+const size = (blocks: readonly ContentBlock[]) => blocks.reduce((n, b) => n + (b.type === "text" ? b.text.length : 0), 0);
+
+export function ThoughtBlock({ item }: { item: MessageItem }) {
+  return (
+    <details data-testid="thought" className="group rounded-md border border-zinc-800/80 bg-zinc-900/30 px-2.5 py-1.5">
+      <summary
+        data-testid="thought-toggle"
+        className="flex cursor-pointer select-none items-center gap-2 text-[11px] text-zinc-400 hover:text-zinc-200"
+        onClick={(e) => e.stopPropagation()}
+      >
+        <span className="transition-transform group-open:rotate-90">▸</span>
+        <span className="font-medium italic">Thinking</span>
+        <span className="text-zinc-600">{size(item.blocks).toLocaleString("en-US")} chars</span>
+      </summary>
+      <div data-testid="thought-body" className="mt-1.5 border-l-2 border-zinc-800 pl-2.5 opacity-80">
+        <Blocks blocks={item.blocks} markdown />
+      </div>
+    </details>
+  );
+}

@@ -1,0 +1,52 @@
+"use client";
+/** The permission request merged into a tool call: the options offered and what the client chose. */
+import type { PermissionView } from "@/lib/session-view";
+
+const KIND_STYLE: Record<string, string> = {
+  allow_once: "border-emerald-700/60 text-emerald-300",
+  allow_always: "border-emerald-700/60 text-emerald-300",
+  reject_once: "border-red-800/60 text-red-300",
+  reject_always: "border-red-800/60 text-red-300",
+};
+
+function Outcome({ p }: { p: PermissionView }) {
+  if (p.error) return <span className="text-red-300">answered with error {p.error.code}: {p.error.message}</span>;
+  if (!p.outcome) return p.responseSeq === undefined ? <span className="text-amber-300">waiting for your answer</span> : <span className="text-zinc-400">answered</span>;
+  if (p.outcome.outcome === "cancelled") return <span className="text-zinc-300">cancelled</span>;
+  const { optionId } = p.outcome;
+  const chosen = p.options.find((o) => o.optionId === optionId);
+  return (
+    <span className="text-zinc-200">
+      chose <span className="font-medium">{chosen?.name ?? optionId}</span>
+    </span>
+  );
+}
+
+export function PermissionInfo({ permission: p }: { permission: PermissionView }) {
+  const chosenId = p.outcome?.outcome === "selected" ? p.outcome.optionId : undefined;
+  const state = p.error ? "error" : p.outcome ? p.outcome.outcome : p.responseSeq === undefined ? "pending" : "answered";
+  return (
+    <div data-testid="tool-permission" data-state={state} className="flex flex-wrap items-center gap-1.5 text-[11px]">
+      <span className="text-zinc-500">permission</span>
+      {p.options.map((o) => (
+        <span
+          key={o.optionId}
+          data-testid="permission-option"
+          data-option-id={o.optionId}
+          data-option-kind={o.kind}
+          data-chosen={o.optionId === chosenId}
+          title={`${o.optionId} (${o.kind})`}
+          className={`rounded border px-1.5 py-px ${KIND_STYLE[o.kind] ?? "border-zinc-700 text-zinc-300"} ${
+            o.optionId === chosenId ? "bg-zinc-100/10 ring-1 ring-zinc-300/50" : "opacity-60"
+          }`}
+        >
+          {o.optionId === chosenId ? "✓ " : ""}
+          {o.name}
+        </span>
+      ))}
+      <span className="ml-1">
+        <Outcome p={p} />
+      </span>
+    </div>
+  );
+}

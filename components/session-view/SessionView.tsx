@@ -1,0 +1,79 @@
+"use client";
+/**
+ * The decoded session view of one tab: the conversation of one ACP session
+ * (a picker when there are several), built from the tab's frames by
+ * lib/session-view.ts. Clicking an item selects its frames: the Frames view
+ * highlights them, and a frame selected there highlights its item here.
+ */
+import "./session-view.css";
+import { useCallback } from "react";
+import type { ViewItem } from "@/lib/session-view";
+import { useTabState } from "../use-session";
+import { Conversation } from "./Conversation";
+import type { Highlight } from "./highlight";
+import { SessionHeader } from "./SessionHeader";
+import { useSessionView } from "./use-session-view";
+
+interface Selection {
+  epoch: number;
+  seq: number;
+}
+
+interface Props {
+  onHighlight: (highlight: Highlight) => void;
+  /** Switch to the Frames view with this frame in view. */
+  onShowFrames: (seq: number) => void;
+}
+
+export function SessionView({ onHighlight, onShowFrames }: Props) {
+  const { state, epoch, lastSeq } = useSessionView();
+  const [picked, setPicked] = useTabState<string | undefined>("session.picked", undefined);
+  // Shared with the frame inspector (never mounted at the same time): one selection per tab.
+  const [selection, setSelection] = useTabState<Selection | undefined>("inspector.selection", undefined);
+  const selectedSeq = selection?.epoch === epoch ? selection.seq : undefined;
+
+  // Follow the newest session unless the user picked one.
+  const sessionId = picked !== undefined && Object.hasOwn(state.sessions, picked) ? picked : state.order.at(-1);
+  const session = sessionId !== undefined ? state.sessions[sessionId] : undefined;
+
+  const select = useCallback(
+    (item: ViewItem) => {
+      const seq = item.seqs.first;
+      if (seq === undefined) return;
+      setSelection({ epoch, seq });
+      onHighlight({ epoch, seqs: item.seqs });
+    },
+    [epoch, setSelection, onHighlight],
+  );
+  const showFrames = useCallback(
+    (item: ViewItem) => {
+      select(item);
+      if (item.seqs.first !== undefined) onShowFrames(item.seqs.first);
+    },
+    [select, onShowFrames],
+  );
+
+  return (
+    <div data-testid="session-view" data-last-seq={lastSeq} className="flex min-h-0 flex-1 flex-col">
+      {session ? (
+        <>
+          <SessionHeader state={state} session={session} onPick={setPicked} />
+          <Conversation
+            key={session.sessionId}
+            session={session}
+            version={lastSeq}
+            selectedSeq={selectedSeq}
+            onSelect={select}
+            onShowFrames={showFrames}
+          />
+        </>
+      ) : (
+        <p data-testid="session-empty" className="px-3 py-6 text-center text-sm text-zinc-600">
+          No session yet. Start an agent, then send <code className="text-zinc-400">initialize</code>,{" "}
+          <code className="text-zinc-400">session/new</code> and a <code className="text-zinc-400">session/prompt</code>: the
+          conversation appears here.
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,92 @@
+"use client";
+/** One tool call (every update and any permission request for its id merged): a card. */
+import type { ToolCallContent, ToolCallStatus } from "@agentclientprotocol/sdk";
+import type { ToolCallItem } from "@/lib/session-view";
+import { ContentBlockView } from "./ContentBlockView";
+import { DiffView } from "./DiffView";
+import { KindIcon } from "./icons";
+import { PermissionInfo } from "./PermissionInfo";
+import { RawDisclosure } from "./RawDisclosure";
+
+const STATUS_STYLE: Record<ToolCallStatus, string> = {
+  pending: "bg-zinc-500/15 text-zinc-300 ring-zinc-500/30",
+  in_progress: "bg-sky-500/15 text-sky-300 ring-sky-500/30",
+  completed: "bg-emerald-500/15 text-emerald-300 ring-emerald-500/30",
+  failed: "bg-red-500/15 text-red-300 ring-red-500/40",
+};
+
+function StatusBadge({ status }: { status: string }) {
+  const style = STATUS_STYLE[status as ToolCallStatus] ?? "bg-amber-500/15 text-amber-300 ring-amber-500/30";
+  return (
+    <span data-testid="tool-status" className={`shrink-0 rounded px-1.5 py-px text-[10px] uppercase tracking-wide ring-1 ring-inset ${style}`}>
+      {status === "in_progress" ? "in progress" : status}
+    </span>
+  );
+}
+
+function ToolContent({ content }: { content: ToolCallContent }) {
+  switch (content.type) {
+    case "diff":
+      return <DiffView path={content.path} oldText={content.oldText} newText={content.newText} meta={content._meta} />;
+    case "terminal":
+      return (
+        <div data-testid="tool-terminal" className="font-mono text-[11px] text-zinc-400">
+          terminal <code className="text-zinc-200">{content.terminalId}</code>
+        </div>
+      );
+    case "content":
+      return content.content.type === "text" ? (
+        <pre className="max-h-60 overflow-auto whitespace-pre-wrap break-all rounded bg-zinc-950 px-2 py-1 font-mono text-[11px] text-zinc-300">
+          {content.content.text}
+        </pre>
+      ) : (
+        <ContentBlockView block={content.content} />
+      );
+    default: {
+      const other: { type?: unknown } = content;
+      return <pre className="font-mono text-[11px] text-zinc-400">unknown tool content: {String(other.type)}</pre>;
+    }
+  }
+}
+
+/** What the agent sent for this call, without the view's bookkeeping. */
+function rawFields({ seqs: _seqs, permission: _permission, outOfTurn: _o, type: _t, ...rest }: ToolCallItem): object {
+  return rest;
+}
+
+export function ToolCallCard({ item }: { item: ToolCallItem }) {
+  const status = item.status ?? "pending";
+  return (
+    <div
+      data-testid="tool-call"
+      data-status={status}
+      data-tool-call-id={item.toolCallId}
+      className="flex flex-col gap-1.5 rounded-md border border-zinc-800 bg-zinc-900/60 px-2.5 py-2"
+    >
+      <div className="flex items-center gap-2">
+        <KindIcon kind={item.kind} />
+        <span data-testid="tool-title" className="min-w-0 flex-1 truncate text-xs font-medium text-zinc-100" title={item.title}>
+          {item.title ?? item.name ?? item.toolCallId}
+        </span>
+        <StatusBadge status={status} />
+      </div>
+      {item.locations?.length ? (
+        <ul className="flex flex-wrap gap-x-3 font-mono text-[11px] text-zinc-500">
+          {item.locations.map((l, i) => (
+            <li key={i} data-testid="tool-location">
+              {l.path}
+              {l.line != null ? `:${l.line}` : ""}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {item.content?.map((c, i) => <ToolContent key={i} content={c} />)}
+      {item.permission ? <PermissionInfo permission={item.permission} /> : null}
+      {item.rawInput !== undefined || item.rawOutput !== undefined ? (
+        <RawDisclosure label="raw input/output" value={{ rawInput: item.rawInput, rawOutput: item.rawOutput }} />
+      ) : (
+        <RawDisclosure label="raw tool call" value={rawFields(item)} />
+      )}
+    </div>
+  );
+}

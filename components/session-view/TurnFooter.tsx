@@ -1,0 +1,51 @@
+"use client";
+/** Under each turn: how it ended, how long it took, and the tokens it used (when reported). */
+import { memo } from "react";
+import type { Turn } from "@/lib/session-view";
+import { formatMs, formatUsage } from "@/lib/session-view-format";
+
+const badge = "rounded px-1.5 py-px text-[10px] ring-1 ring-inset";
+
+export const TurnFooter = memo(function TurnFooter({ turn, index }: { turn: Turn; index: number }) {
+  const usage = turn.usage ? formatUsage(turn.usage) : "";
+  return (
+    <div
+      data-testid="turn-footer"
+      data-ended={turn.ended}
+      data-stop-reason={turn.stopReason ?? ""}
+      className="flex flex-wrap items-center gap-x-3 gap-y-1 border-t border-zinc-800/80 pt-1.5 text-[11px] text-zinc-500"
+    >
+      <span className="text-zinc-600">turn {index + 1}</span>
+      {!turn.ended ? (
+        <span className="flex items-center gap-1.5 text-sky-300">
+          <span className="h-1.5 w-1.5 animate-pulse rounded-full bg-sky-400" /> running
+        </span>
+      ) : turn.error ? (
+        <span data-testid="turn-error" className="text-red-300">
+          error {turn.error.code}: {turn.error.message}
+        </span>
+      ) : (
+        <span data-testid="stop-reason" className={`${badge} ${turn.stopReason === "end_turn" ? "text-emerald-300 ring-emerald-500/30" : "text-amber-300 ring-amber-500/30"}`}>
+          {turn.stopReason ?? "no stop reason"}
+        </span>
+      )}
+      {turn.timeToFirstChunkMs !== undefined ? <span title="from the prompt to the first agent output">first chunk {formatMs(turn.timeToFirstChunkMs)}</span> : null}
+      {turn.durationMs !== undefined ? <span>total {formatMs(turn.durationMs)}</span> : null}
+      {usage ? (
+        <span data-testid="turn-usage" title={turn.usage?.source === "_meta.quota" ? "from result._meta.quota" : "from result.usage"}>
+          tokens {usage}
+        </span>
+      ) : null}
+      {turn.emptyResponse ? (
+        <span data-testid="empty-response" className={`${badge} text-amber-300 ring-amber-500/40`} title="the turn ended with no message and no stop reason">
+          ⚠ empty response
+        </span>
+      ) : null}
+      {turn.cancelRequested ? (
+        <span data-testid="cancel-requested" className={`${badge} text-zinc-300 ring-zinc-500/40`}>
+          cancel requested
+        </span>
+      ) : null}
+    </div>
+  );
+});
