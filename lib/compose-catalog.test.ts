@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 import { reduceAllFacts, EMPTY_FACTS } from "./agent-facts";
-import { acceptedContent, composeMethods, composeWarnings, methodSupport, prefillParams, suggestionsFor } from "./compose-catalog";
+import { acceptedContent, composeMethods, composeWarnings, methodSupport, prefillParams, suggestionsFor, variantNote } from "./compose-catalog";
 import { FrameSequencer } from "./frame-sequencer";
 import { defaultPolicies } from "./policy";
 import { createSchemaChecker } from "./schema-check";
@@ -140,5 +140,13 @@ describe("compose catalog", () => {
       "params.clientCapabilities.terminal",
     ]);
     expect(composeWarnings("initialize", { ...init, clientCapabilities: { terminal: false } }, EMPTY_FACTS, policies)).toEqual([]);
+  });
+
+  it("greys out variants the agent did not advertise", () => {
+    expect(variantNote("session/prompt", ["prompt", 0], "resource", GEMINI)).toBe("not in promptCapabilities (embeddedContext)");
+    expect(variantNote("session/prompt", ["prompt", 0], "image", GEMINI)).toBeUndefined();
+    expect(variantNote("session/new", ["mcpServers", 2], "sse", GEMINI)).toBe("mcpCapabilities.sse not advertised");
+    expect(variantNote("session/new", ["mcpServers", 2], "stdio", GEMINI)).toBeUndefined();
+    expect(variantNote("session/prompt", ["prompt", 0], "audio", EMPTY_FACTS)).toBeUndefined();
   });
 });

@@ -105,8 +105,10 @@ export interface PrefillContext {
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-const hasField = (node: FieldNode, name: string) =>
-  node.kind === "object" ? node.fields.some((f) => f.name === name) : node.kind === "union" && node.variants.some((v) => hasField(v.node, name));
+function hasField(node: FieldNode, name: string): boolean {
+  if (node.kind === "object") return node.fields.some((f) => f.name === name);
+  return node.kind === "union" && node.variants.some((v) => hasField(v.node, name));
+}
 
 /** A select option's value and name from a config option, flattening groups. */
 function configValues(option: unknown): { value: string; name: string }[] {
@@ -268,4 +270,22 @@ export function composeWarnings(method: string, params: unknown, facts: AgentFac
     });
   }
   return out;
+}
+
+/**
+ * Why a union variant is discouraged at this place of a method's params: a
+ * prompt content type or an MCP transport the agent did not advertise. The
+ * form greys it out; it can still be chosen and sent anyway.
+ */
+export function variantNote(method: string, path: Path, tagValue: unknown, facts: AgentFacts): string | undefined {
+  const [list, index] = path;
+  if (path.length !== 2 || typeof index !== "number" || typeof tagValue !== "string") return undefined;
+  if (list === "prompt" && method === "session/prompt") {
+    return acceptedContent(facts)?.[tagValue] === false ? `not in promptCapabilities (${PROMPT_CAPABILITY[tagValue]})` : undefined;
+  }
+  if (list === "mcpServers" && (tagValue === "http" || tagValue === "sse")) {
+    const caps = agentCapabilities(facts);
+    return caps && !caps.mcp[tagValue] ? `mcpCapabilities.${tagValue} not advertised` : undefined;
+  }
+  return undefined;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { firstAuthMethod, runConnect, type ConnectDeps, type ConnectProgress } from "./connect-flow";
+import { firstAuthMethod, runConnect, sessionCwd, type ConnectDeps, type ConnectProgress } from "./connect-flow";
 import type { RpcOutcome } from "./jsonrpc";
 
 const INPUT = {
@@ -97,5 +97,14 @@ describe("Connect", () => {
     expect(firstAuthMethod({ authMethods: [{ id: "x" }] })).toBe("x");
     expect(firstAuthMethod({ authMethods: [] })).toBeUndefined();
     expect(firstAuthMethod(undefined)).toBeUndefined();
+  });
+
+  it("the session cwd: the first root by default, relative paths inside it", () => {
+    expect(sessionCwd("", "/w")).toBe("/w");
+    expect(sessionCwd("  ", "/w/")).toBe("/w/");
+    expect(sessionCwd("sub/dir", "/w/")).toBe("/w/sub/dir");
+    expect(sessionCwd("./sub", "/w")).toBe("/w/sub");
+    expect(sessionCwd("/abs", "/w")).toBe("/abs");
+    expect(sessionCwd("x", undefined)).toBe("/x");
   });
 });

@@ -90,3 +90,12 @@ export async function runConnect(deps: ConnectDeps, input: ConnectInput): Promis
   if (!sessionId) return done({ step: "failed", pooled, authMethodId, message: "session/new answered without a sessionId" });
   return done({ step: "ready", pooled, authMethodId, sessionId });
 }
+
+/** session/new needs an absolute cwd: empty is the first workspace root, a relative path is inside it. */
+export function sessionCwd(input: string, root: string | undefined): string {
+  const base = root ?? "/";
+  const t = input.trim();
+  if (t === "") return base;
+  if (t.startsWith("/")) return t;
+  return `${base.replace(/\/+$/, "")}/${t.replace(/^\.\/+/, "")}`;
+}
