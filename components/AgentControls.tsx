@@ -1,9 +1,17 @@
 "use client";
-/** Profile and cwd choice, Start/Stop, and the agent's status. */
+/**
+ * Profile, cwd and start options; Connect (start + initialize + session/new,
+ * for newcomers), Start agent (raw: nothing sent), Stop; the agent's status
+ * and its last error.
+ */
 import { useState } from "react";
+import { optionControls, optionsPayload, type OptionValues } from "@/lib/agent-options";
+import { sessionCwd } from "@/lib/connect-flow";
 import type { RelayError } from "@/lib/wire";
+import { AgentErrorNotice } from "./compose/AgentErrorNotice";
+import { AgentOptions } from "./compose/AgentOptions";
 import type { AgentStatus } from "./session-store";
-import { useSession, useSessionStore } from "./use-session";
+import { useSession, useSessionStore, useTabState } from "./use-session";
 
 function StatusLine({ status }: { status: AgentStatus }) {
   switch (status.state) {
@@ -44,22 +52,42 @@ function StatusLine({ status }: { status: AgentStatus }) {
 const inputClass =
   "w-full rounded border border-zinc-700 bg-zinc-900 px-2 py-1 text-xs text-zinc-100 placeholder:text-zinc-600 focus:border-sky-500 focus:outline-none";
 
-export function AgentControls() {
+interface Props {
+  /** Connect was pressed: the prompt is where to go next. */
+  onConnect?: () => void;
+  /** A raw start: the next step is composing initialize by hand. */
+  onStart?: () => void;
+}
+
+export function AgentControls({ onConnect, onStart }: Props) {
   const store = useSessionStore();
   const info = useSession((s) => s.info);
   const status = useSession((s) => s.agent);
   const agentError = useSession((s) => s.agentError);
   const connected = useSession((s) => s.connection === "connected");
-  const [profile, setProfile] = useState<string>("");
-  const [cwd, setCwd] = useState("");
+  const handshakeStep = useSession((s) => s.handshake?.step);
+  const [profile, setProfile] = useTabState<string>("agent.profile", "");
+  const [cwd, setCwd] = useTabState("agent.cwd", "");
+  const [options, setOptions] = useTabState<Record<string, OptionValues>>("agent.options", {});
   const [stopError, setStopError] = useState<RelayError>();
 
   const chosen = profile || info?.defaultProfile || "";
+  const profileInfo = info?.profiles.find((p) => p.name === chosen);
+  const optionValues = options[chosen] ?? {};
+  const payload = optionsPayload(optionControls(profileInfo), optionValues);
   const busy = status.state === "starting" || status.state === "running";
+  const connecting = handshakeStep !== undefined && handshakeStep !== "ready" && handshakeStep !== "failed";
 
   const start = () => {
     setStopError(undefined);
-    void store.startAgent(chosen || undefined, cwd.trim() || undefined);
+    onStart?.();
+    void store.startAgent(chosen || undefined, cwd.trim() || undefined, { options: payload });
+  };
+  const connect = () => {
+    setStopError(undefined);
+    onConnect?.();
+    // The cwd goes to session/new only: a start without cwd and options can take a warm agent.
+    void store.connectAgent({ profile: chosen || undefined, options: payload, cwd: sessionCwd(cwd, info?.workspaceRoots[0]) });
   };
   const stop = async () => setStopError(await store.stopAgent());
 
@@ -92,14 +120,27 @@ export function AgentControls() {
           placeholder={info?.workspaceRoots[0] ?? "workspace root"}
           disabled={busy}
           spellCheck={false}
+          title="Connect: the session's cwd (session/new). Start agent: the agent's working directory."
         />
       </label>
-      <div className="flex gap-2">
+      <AgentOptions profile={profileInfo} values={optionValues} onChange={(v) => setOptions({ ...options, [chosen]: v })} disabled={busy} />
+      <div className="flex flex-wrap gap-2">
+        <button
+          type="button"
+          data-testid="connect"
+          onClick={connect}
+          disabled={!connected || busy || connecting}
+          title="Start the agent, initialize it, open a session, and prompt"
+          className="rounded bg-sky-600 px-3 py-1 text-xs font-medium text-white hover:bg-sky-500 disabled:cursor-not-allowed disabled:bg-zinc-800 disabled:text-zinc-500"
+        >
+          Connect
+        </button>
         <button
           type="button"
           data-testid="start-agent"
           onClick={start}
           disabled={!connected || busy}
+          title="Only start the agent process: send initialize and the rest yourself"
           className="rounded bg-emerald-600 px-3 py-1 text-xs font-medium text-white hover:bg-emerald-500 disabled:cursor-not-allowed disabled:bg-zinc-800 disabled:text-zinc-500"
         >
           Start agent
@@ -117,11 +158,7 @@ export function AgentControls() {
       <div data-testid="agent-status" data-status={status.state} className="text-xs">
         <StatusLine status={status} />
       </div>
-      {agentError ? (
-        <p data-testid="agent-error" role="alert" className="break-words rounded bg-red-950/60 px-2 py-1 text-xs text-red-300">
-          {agentError.message}
-        </p>
-      ) : null}
+      {agentError ? <AgentErrorNotice error={agentError} /> : null}
       {stopError ? (
         <p role="alert" className="break-words rounded bg-red-950/60 px-2 py-1 text-xs text-red-300">
           {stopError.message}

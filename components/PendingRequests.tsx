@@ -1,11 +1,17 @@
 "use client";
-/** Agent->client requests still waiting for an answer; picking one drafts a response. */
-import { formatId, formatTime } from "./format";
-import { responseTemplate } from "./templates";
+/**
+ * Agent->client requests still waiting for an answer, each as a card that can
+ * answer it (or draft any answer by hand), and the per-method policies that
+ * decide which requests wait for the user at all.
+ */
+import { PendingCard } from "./answer/PendingCard";
+import { PolicyControls } from "./answer/PolicyControls";
+import { useNow } from "./compose/use-now";
 import { useSession } from "./use-session";
 
 export function PendingRequests({ onPick }: { onPick: (draft: string) => void }) {
   const pending = useSession((s) => s.pending);
+  const now = useNow(1000);
   return (
     <section className="flex min-h-0 flex-col gap-2 p-3" aria-label="Pending agent requests">
       <h2 className="text-xs font-semibold uppercase tracking-wider text-zinc-400">
@@ -14,26 +20,18 @@ export function PendingRequests({ onPick }: { onPick: (draft: string) => void })
       {pending.length === 0 ? (
         <p className="text-xs text-zinc-600">No agent request is waiting for an answer.</p>
       ) : (
-        <ul className="flex min-h-0 flex-col gap-1 overflow-y-auto">
+        <ul className="flex min-h-0 flex-col gap-1.5">
           {pending.map((frame) => (
-            <li key={frame.seq}>
-              <button
-                type="button"
-                data-testid="pending-request"
-                data-seq={frame.seq}
-                onClick={() => onPick(responseTemplate(frame))}
-                className="flex w-full flex-col gap-0.5 rounded border border-amber-500/30 bg-amber-500/5 px-2 py-1 text-left font-mono text-xs hover:border-amber-400 hover:bg-amber-500/10"
-                title="Draft a response in the composer"
-              >
-                <span className="truncate text-amber-300">{frame.method}</span>
-                <span className="text-[11px] text-zinc-500">
-                  id {formatId(frame.id)} · seq {frame.seq} · {formatTime(frame.ts)}
-                </span>
-              </button>
-            </li>
+            <PendingCard key={frame.seq} frame={frame} now={now} onDraft={onPick} />
           ))}
         </ul>
       )}
+      <details className="rounded border border-zinc-800 px-2 py-1" data-testid="policies">
+        <summary className="cursor-pointer text-[11px] text-zinc-400">Answer policies (ask · auto · deny)</summary>
+        <div className="pt-1.5">
+          <PolicyControls />
+        </div>
+      </details>
     </section>
   );
 }

@@ -2,6 +2,11 @@
 /** The whole page: header, tab bar, and the active tab (controls left, views right). */
 import { useEffect } from "react";
 import { AgentControls } from "./AgentControls";
+import { ColumnTabs, COLUMN_TABS, type ColumnTab } from "./compose/ColumnTabs";
+import { ComposePanel } from "./compose/ComposePanel";
+import { ConnectPanel } from "./compose/ConnectPanel";
+import { SentHistory } from "./compose/SentHistory";
+import { usePersistedTabState } from "./compose/use-persisted-tab-state";
 import { Composer } from "./Composer";
 import { ConnectionBadge } from "./ConnectionBadge";
 import { PendingRequests } from "./PendingRequests";
@@ -44,8 +49,14 @@ export function Playground() {
 /** The active tab: tab bar, then its controls and views (remounted per tab). */
 function Workspace() {
   const connection = useSession((s) => s.connection);
-  // The draft lives here because both the composer and the pending list fill it.
+  // The draft lives here because the composer, the forms, the history and the pending list fill it.
   const [draft, setDraft] = useTabState("draft", "");
+  const [column, setColumn] = usePersistedTabState<ColumnTab>("column", "prompt", COLUMN_TABS);
+  /** Whatever drafts a frame shows it in the raw editor. */
+  const toRaw = (text: string) => {
+    setDraft(text);
+    setColumn("raw");
+  };
 
   if (connection === "no-token" || connection === "unauthorized") {
     return <TokenMessage refused={connection === "unauthorized"} />;
@@ -54,11 +65,21 @@ function Workspace() {
     <>
       <TabBar />
       <div className="flex min-h-0 flex-1" data-testid="tab-panel">
-        <aside className="flex w-[25rem] shrink-0 flex-col border-r border-zinc-800">
+        <aside className="flex w-[28rem] shrink-0 flex-col border-r border-zinc-800">
           <div className="min-h-0 flex-1 overflow-y-auto">
-            <AgentControls />
-            <Composer draft={draft} onDraftChange={setDraft} />
-            <PendingRequests onPick={setDraft} />
+            <AgentControls onConnect={() => setColumn("prompt")} onStart={() => setColumn("raw")} />
+            <ColumnTabs active={column} onChange={setColumn} />
+            <div className="border-b border-zinc-800" role="tabpanel" data-testid={`column-panel-${column}`}>
+              {column === "prompt" ? <ConnectPanel /> : null}
+              {column === "compose" ? <ComposePanel onToRaw={toRaw} /> : null}
+              {column === "raw" ? (
+                <>
+                  <Composer draft={draft} onDraftChange={setDraft} />
+                  <SentHistory onEdit={setDraft} />
+                </>
+              ) : null}
+            </div>
+            <PendingRequests onPick={toRaw} />
           </div>
           <StderrPane />
         </aside>

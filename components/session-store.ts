@@ -6,11 +6,19 @@
  * per-log facts come from lib/frame-index.ts; this store only keeps, dedupes
  * and forwards them.
  */
+import { PROTOCOL_VERSION } from "@agentclientprotocol/sdk";
 import { io, type Socket } from "socket.io-client";
+import { EMPTY_FACTS, reduceFacts, type AgentFacts } from "@/lib/agent-facts";
+import { DEFAULT_CLIENT_CAPABILITIES } from "@/lib/client-capabilities";
+import { CLIENT_INFO } from "@/lib/compose-catalog";
+import { runConnect, type ConnectProgress } from "@/lib/connect-flow";
 import type { Frame } from "@/lib/frame";
 import type { TimelineEvent } from "@/lib/frame-filter";
 import { FrameIndex } from "@/lib/frame-index";
 import { FrameLog, FrameWindow, withMessage } from "@/lib/frame-log";
+import { notificationFrame, outcomeOf, requestFrame, type RpcOutcome } from "@/lib/jsonrpc";
+import type { Policies } from "@/lib/policy";
+import { RequestIdCounter } from "@/lib/request-ids";
 import type {
   Ack,
   AgentInfo,
@@ -29,6 +37,19 @@ export const FRAME_CAP = 200_000;
 export const STDERR_CAP = 2_000;
 /** Lifecycle events kept for the timeline. */
 export const LIFECYCLE_CAP = 1_000;
+/** Sent frames kept in a tab's history. */
+export const HISTORY_CAP = 200;
+
+/** A frame this tab sent, exactly as sent, for the history (re-send, copy to the editor). */
+export interface SentEntry {
+  ts: number;
+  /** The exact text that went to the agent. */
+  text: string;
+  method?: string;
+  id?: string | number | null;
+  kind: "request" | "notification" | "response" | "other";
+  seq: number;
+}
 
 export type ConnectionState =
   | "idle"
@@ -83,6 +104,14 @@ export interface SessionSnapshot {
   stderr: readonly StderrEvent[];
   /** Agent started / exited / errors / re-attached, for the inspector's timeline. */
   lifecycle: readonly TimelineEvent[];
+  /** What the agent said that composing needs (capabilities, session, modes, last turn...). */
+  facts: AgentFacts;
+  /** The relay's answer policies for this browser session (from agent:attached and policy:set acks). */
+  policies?: Policies;
+  /** Frames this tab sent, newest last; kept across agents. */
+  history: readonly SentEntry[];
+  /** Progress of the last Connect. */
+  handshake?: ConnectProgress;
 }
 
 const INITIAL: SessionSnapshot = {
@@ -97,6 +126,8 @@ const INITIAL: SessionSnapshot = {
   maxRequestId: 0,
   stderr: [],
   lifecycle: [],
+  facts: EMPTY_FACTS,
+  history: [],
 };
 
 type RelaySocket = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -113,6 +144,19 @@ function sessionIdOf(frame: Frame): string | undefined {
   if (frame.dir !== "from-agent" || frame.kind !== "response" || frame.method !== "session/new") return undefined;
   const result = isObject(frame.message) ? frame.message.result : undefined;
   return isObject(result) && typeof result.sessionId === "string" ? result.sessionId : undefined;
+}
+
+const idKey = (id: unknown): string => (typeof id === "string" ? `s:${id}` : `n:${String(id)}`);
+
+function appendHistory(history: readonly SentEntry[], frame: string | object, seq: number): readonly SentEntry[] {
+  const text = typeof frame === "string" ? frame : JSON.stringify(frame);
+  const m = isObject(frame) ? frame : undefined;
+  const method = typeof m?.method === "string" ? m.method : undefined;
+  const hasId = m !== undefined && "id" in m;
+  const kind: SentEntry["kind"] = !m ? "other" : method ? (hasId ? "request" : "notification") : hasId ? "response" : "other";
+  const entry: SentEntry = { ts: Date.now(), text, kind, seq, ...(method ? { method } : {}), ...(hasId ? { id: m.id as SentEntry["id"] } : {}) };
+  const next = [...history, entry];
+  return next.length > HISTORY_CAP ? next.slice(-HISTORY_CAP) : next;
 }
 
 function describeAgent(agent: AgentInfo): string {
@@ -133,6 +177,12 @@ export class SessionStore {
   private log = new FrameLog(FRAME_CAP);
   private droppedSincePrune = 0;
   private disposed = false;
+  /** Request ids for this agent; above any id seen going to it. */
+  private readonly ids = new RequestIdCounter();
+  /** Requests sent with request(), waiting for their response, by id key. */
+  private readonly waiters = new Map<string, (outcome: RpcOutcome) => void>();
+  /** One-off frame watchers (waitForFrame); return true once satisfied. */
+  private readonly watchers = new Set<(frame: Frame) => boolean>();
 
   constructor(private readonly options: SessionStoreOptions) {}
 
@@ -222,6 +272,7 @@ export class SessionStore {
       const agent = this.snapshot.agent.state === "running" ? this.snapshot.agent.agent : null;
       const how = signal ? `signal ${signal}` : `code ${code}`;
       this.set({ agent: { state: "exited", agent, code, signal }, lifecycle: this.lifecycleEvent("exited", `agent exited (${how})`) });
+      this.failWaiters(`the agent exited (${how})`);
     });
     socket.on("agent:error", (error) => this.onAgentError(error));
     socket.on("agent:stderr", (event) => {
@@ -260,12 +311,14 @@ export class SessionStore {
       lifecycle = this.lifecycleEvent("exited", "agent exited while this page was away");
     }
     // The relay resends what it still holds after this event, in `frames`.
-    this.set({ agent, lifecycle, missed: this.snapshot.missed + event.missed });
+    this.set({ agent, lifecycle, missed: this.snapshot.missed + event.missed, policies: event.policies ?? this.snapshot.policies });
   }
 
   private resetLog(): void {
     this.log = new FrameLog(FRAME_CAP);
     this.droppedSincePrune = 0;
+    this.ids.reset();
+    this.failWaiters("the agent was replaced");
     this.set({
       frames: FrameWindow.EMPTY,
       index: new FrameIndex(),
@@ -276,15 +329,17 @@ export class SessionStore {
       lastSessionId: undefined,
       maxRequestId: 0,
       lifecycle: [],
+      facts: EMPTY_FACTS,
     });
   }
 
   /** O(batch): frames are appended to a shared buffer, never copied per batch. */
   private addFrames(batch: Frame[]): void {
-    let { lastSeq, lastSessionId, maxRequestId, missed } = this.snapshot;
+    let { lastSeq, lastSessionId, missed, facts } = this.snapshot;
     const { index } = this.snapshot;
     let fresh = 0;
     let pendingChanged = false;
+    const answered: Frame[] = [];
     for (const frame of batch) {
       // Seqs only grow, so anything at or below lastSeq is a resend we hold.
       if (frame.seq <= lastSeq) continue;
@@ -294,8 +349,10 @@ export class SessionStore {
       this.log.push(frame);
       const change = index.add(frame);
       if (change.opened?.dir === "from-agent" || change.closed?.dir === "from-agent") pendingChanged = true;
-      if (change.opened?.dir === "to-agent" && typeof frame.id === "number" && frame.id > maxRequestId) maxRequestId = frame.id;
+      if (change.opened?.dir === "to-agent") this.ids.observe(frame.id);
       lastSessionId = sessionIdOf(frame) ?? lastSessionId;
+      facts = reduceFacts(facts, frame);
+      if (frame.dir === "from-agent" && frame.kind === "response") answered.push(frame);
     }
     if (fresh === 0) return;
     const dropped = this.log.trim();
@@ -309,9 +366,27 @@ export class SessionStore {
         index.prune(frames.first!.seq);
       }
     }
-    const patch: Partial<SessionSnapshot> = { frames, lastSeq, lastSessionId, maxRequestId, missed };
+    const patch: Partial<SessionSnapshot> = { frames, lastSeq, lastSessionId, maxRequestId: this.ids.max, missed, facts };
     if (pendingChanged) patch.pending = index.unanswered("from-agent");
     this.set(patch);
+    // After the snapshot is current: whoever waited reads facts that include the answer.
+    for (const frame of answered) {
+      const key = idKey(frame.id);
+      const resolve = this.waiters.get(key);
+      if (resolve) {
+        this.waiters.delete(key);
+        resolve(outcomeOf(frame));
+      }
+    }
+    if (this.watchers.size) {
+      for (const frame of frames.slice(-fresh)) for (const w of [...this.watchers]) if (w(frame)) this.watchers.delete(w);
+    }
+  }
+
+  private failWaiters(message: string): void {
+    const waiting = [...this.waiters.values()];
+    this.waiters.clear();
+    for (const resolve of waiting) resolve({ kind: "failed", message });
   }
 
   private emitWithAck<R extends object>(
@@ -324,22 +399,67 @@ export class SessionStore {
     return new Promise((resolve) => send(socket, resolve));
   }
 
-  async startAgent(profile: string | undefined, cwd: string | undefined): Promise<void> {
+  /**
+   * agent:start. `pooled` lets the relay hand over a warm, initialized agent
+   * (only for a start without cwd and options). A warm agent comes with the
+   * pool's own browser session, whose policies are the defaults: ours are
+   * sent again so what the user chose still holds.
+   */
+  async startAgent(
+    profile: string | undefined,
+    cwd: string | undefined,
+    extra: { options?: Record<string, unknown>; pooled?: boolean } = {},
+  ): Promise<Ack<{ agent: AgentInfo }>> {
     const previous = this.snapshot.agent;
-    if (previous.state === "starting" || previous.state === "running") return;
+    if (previous.state === "starting" || previous.state === "running") {
+      return { ok: false, error: { code: "agent_running", message: "an agent is already running in this tab" } };
+    }
+    const policies = this.snapshot.policies;
     this.set({ agent: { state: "starting", previous }, agentError: undefined });
-    const payload: { profile?: string; cwd?: string } = {};
+    const payload: { profile?: string; cwd?: string; options?: Record<string, unknown>; pooled?: boolean } = {};
     if (profile) payload.profile = profile;
     if (cwd) payload.cwd = cwd;
+    if (extra.options && Object.keys(extra.options).length) payload.options = extra.options;
+    if (extra.pooled) payload.pooled = true;
     const res = await this.emitWithAck<{ agent: AgentInfo }>((s, ack) => s.emit("agent:start", payload, ack));
     if (res.ok) {
       // `agent:started` normally arrived first; the ack covers a lost event.
       if (this.snapshot.agent.state === "starting") this.set({ agent: { state: "running", agent: res.agent } });
+      if (res.agent.pooled && policies) await this.setPolicies(policies);
     } else {
       const current = this.snapshot.agent;
       this.set({ agent: current.state === "starting" ? (current.previous ?? { state: "not-started" }) : current });
       this.onAgentError(res.error);
     }
+    return res;
+  }
+
+  /**
+   * Connect: start (pooled), initialize unless the pool did, authenticate if
+   * session/new asks for it, session/new. Advertises DEFAULT_CLIENT_CAPABILITIES,
+   * which the relay really answers (by policy).
+   */
+  async connectAgent(opts: { profile?: string; options?: Record<string, unknown>; cwd: string }): Promise<ConnectProgress> {
+    const step = this.snapshot.handshake?.step;
+    if (step && step !== "ready" && step !== "failed") return this.snapshot.handshake!;
+    return runConnect(
+      {
+        start: async () => {
+          const res = await this.startAgent(opts.profile, undefined, { options: opts.options, pooled: true });
+          return res.ok ? { ok: true, pooled: res.agent.pooled === true } : { ok: false, message: res.error.message };
+        },
+        pooledInitialize: async () => {
+          const frame = await this.waitForFrame((f) => f.dir === "from-agent" && f.kind === "response" && f.method === "initialize", 5_000);
+          const outcome = frame ? outcomeOf(frame) : undefined;
+          return outcome?.kind === "result" && typeof outcome.result === "object" && outcome.result !== null
+            ? (outcome.result as Record<string, unknown>)
+            : undefined;
+        },
+        request: (method, params) => this.request(method, params),
+        progress: (handshake) => this.set({ handshake }),
+      },
+      { cwd: opts.cwd, protocolVersion: PROTOCOL_VERSION, clientCapabilities: DEFAULT_CLIENT_CAPABILITIES, clientInfo: CLIENT_INFO },
+    );
   }
 
   async stopAgent(): Promise<RelayError | undefined> {
@@ -352,10 +472,79 @@ export class SessionStore {
     const res = await this.emitWithAck<{ seq: number }>((s, ack) => s.emit("agent:send", { frame }, ack));
     if (!res.ok) return { ok: false, error: res.error };
     // The ack arrives before the echoed frame: bump the template id right away.
-    if (isObject(frame) && typeof frame.id === "number" && typeof frame.method === "string" && frame.id > this.snapshot.maxRequestId) {
-      this.set({ maxRequestId: frame.id });
-    }
+    if (isObject(frame) && typeof frame.method === "string") this.ids.observe(frame.id as number);
+    this.set({ maxRequestId: this.ids.max, history: appendHistory(this.snapshot.history, frame, res.seq) });
     return { ok: true, seq: res.seq };
+  }
+
+  /** The id the next composed request will get (for previews). */
+  peekRequestId(): number {
+    return Math.max(this.ids.peek(), this.snapshot.maxRequestId + 1);
+  }
+
+  /** Takes a fresh request id for this agent: unique, above any id seen. */
+  nextRequestId(): number {
+    this.ids.observe(this.snapshot.maxRequestId);
+    const id = this.ids.next();
+    this.set({ maxRequestId: this.ids.max });
+    return id;
+  }
+
+  /** Sends a request with a fresh id and resolves with its answer (or why there is none). */
+  async request(method: string, params: unknown): Promise<RpcOutcome> {
+    return this.sendRequest(requestFrame(this.nextRequestId(), method, params));
+  }
+
+  /** Sends a request frame as given (its id must be unused) and resolves with its answer. */
+  async sendRequest(frame: { id: string | number | null; method: string; [key: string]: unknown }): Promise<RpcOutcome> {
+    const key = idKey(frame.id);
+    const answer = new Promise<RpcOutcome>((resolve) => this.waiters.set(key, resolve));
+    const res = await this.send(frame);
+    if (!res.ok) {
+      this.waiters.delete(key);
+      return { kind: "failed", message: res.error?.message ?? "not sent" };
+    }
+    return answer;
+  }
+
+  notify(method: string, params: unknown): Promise<SendResult> {
+    return this.send(notificationFrame(method, params));
+  }
+
+  /** Resolves with the first frame (held or arriving) that matches, or undefined after the timeout. */
+  waitForFrame(match: (frame: Frame) => boolean, timeoutMs: number): Promise<Frame | undefined> {
+    for (const frame of this.snapshot.frames) if (match(frame)) return Promise.resolve(frame);
+    return new Promise((resolve) => {
+      const watcher = (frame: Frame) => {
+        if (!match(frame)) return false;
+        clearTimeout(timer);
+        resolve(frame);
+        return true;
+      };
+      const timer = setTimeout(() => {
+        this.watchers.delete(watcher);
+        resolve(undefined);
+      }, timeoutMs);
+      this.watchers.add(watcher);
+    });
+  }
+
+  /** policy:set; the snapshot follows the relay's ack. */
+  async setPolicies(policies: Policies): Promise<RelayError | undefined> {
+    const res = await this.emitWithAck<{ policies: Policies }>((s, ack) => s.emit("policy:set", { policies }, ack));
+    if (!res.ok) return res.error;
+    this.set({ policies: res.policies });
+    return undefined;
+  }
+
+  /** Ask mode, "do it": the relay carries out a pending fs/ or terminal/ request and answers it. */
+  async serve(id: string | number): Promise<SendResult> {
+    const res = await this.emitWithAck<{ seq: number }>((s, ack) => s.emit("agent:serve", { id }, ack));
+    return res.ok ? { ok: true, seq: res.seq } : { ok: false, error: res.error };
+  }
+
+  dismissAgentError(): void {
+    this.set({ agentError: undefined });
   }
 
   clearStderr(): void {

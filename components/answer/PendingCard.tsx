@@ -1,0 +1,67 @@
+"use client";
+/**
+ * One agent->client request waiting for an answer: its method, id and age
+ * (the header drafts a result in the raw editor), a card for what it asks,
+ * and "by hand" drafts for any result or error.
+ */
+import { describePending, errorDraft } from "@/lib/agent-answers";
+import type { Frame } from "@/lib/frame";
+import { formatAge } from "../compose/use-now";
+import { button } from "../compose/ui";
+import { formatId } from "../format";
+import { responseTemplate } from "../templates";
+import { useSession } from "../use-session";
+import { ElicitationCard } from "./ElicitationCard";
+import { PermissionCard } from "./PermissionCard";
+import { ServeCard } from "./ServeCard";
+
+function Body({ frame }: { frame: Frame }) {
+  const view = describePending(frame);
+  switch (view.kind) {
+    case "permission":
+      return <PermissionCard frame={frame} view={view} />;
+    case "fs-read":
+    case "fs-write":
+    case "terminal-create":
+    case "terminal":
+      return <ServeCard frame={frame} view={view} />;
+    case "elicitation":
+      return <ElicitationCard frame={frame} view={view} />;
+    case "other":
+      return <p className="text-[11px] text-zinc-500">No card for this method: answer it by hand.</p>;
+  }
+}
+
+export function PendingCard({ frame, now, onDraft }: { frame: Frame; now: number; onDraft: (draft: string) => void }) {
+  const policy = useSession((s) => (frame.method ? s.policies?.[frame.method] : undefined));
+  return (
+    <li data-testid="pending-card" data-method={frame.method} data-seq={frame.seq} className="flex flex-col gap-1.5 rounded border border-amber-500/30 bg-amber-500/5 p-1.5">
+      <button
+        type="button"
+        data-testid="pending-request"
+        data-seq={frame.seq}
+        onClick={() => onDraft(responseTemplate(frame))}
+        className="flex w-full flex-col gap-0.5 rounded px-1 text-left font-mono text-xs hover:bg-amber-500/10"
+        title="Draft a result for this request in the raw editor"
+      >
+        <span className="flex items-center gap-2">
+          <span className="truncate text-amber-300">{frame.method}</span>
+          {policy ? <span className="ml-auto text-[10px] text-zinc-500">policy {policy}</span> : null}
+        </span>
+        <span className="text-[11px] text-zinc-500">
+          id {formatId(frame.id)} · seq {frame.seq} · <span data-testid="pending-age">waiting {formatAge(Math.max(0, now - frame.ts))}</span>
+        </span>
+      </button>
+      <Body frame={frame} />
+      <div className="flex items-center gap-1 text-[11px] text-zinc-500">
+        by hand:
+        <button type="button" data-testid="pending-draft-result" className={button} onClick={() => onDraft(responseTemplate(frame))}>
+          result…
+        </button>
+        <button type="button" data-testid="pending-draft-error" className={button} onClick={() => onDraft(errorDraft(frame))}>
+          error…
+        </button>
+      </div>
+    </li>
+  );
+}

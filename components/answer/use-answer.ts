@@ -1,0 +1,25 @@
+"use client";
+/** Sending one answer to a pending agent request (a frame, or agent:serve), with its failure shown on the card. */
+import { useState } from "react";
+import { useSessionStore } from "../use-session";
+
+export function useAnswer() {
+  const store = useSessionStore();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const run = async (act: () => Promise<{ ok: boolean; error?: { message: string } }>) => {
+    setBusy(true);
+    setError(undefined);
+    const res = await act();
+    setBusy(false);
+    if (!res.ok) setError(res.error?.message ?? "failed");
+  };
+  return {
+    busy,
+    error,
+    /** Sends a response frame. */
+    reply: (frame: object) => run(() => store.send(frame)),
+    /** Lets the relay carry out an fs/ or terminal/ request. */
+    serve: (id: string | number) => run(() => store.serve(id)),
+  };
+}

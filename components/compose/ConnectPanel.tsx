@@ -1,0 +1,63 @@
+"use client";
+/** The "Prompt" tab: how Connect is going, then the prompt box of the session it opened. */
+import type { ConnectProgress } from "@/lib/connect-flow";
+import { useSession } from "../use-session";
+import { PromptBox } from "./PromptBox";
+import { alert } from "./ui";
+
+const STEP_TEXT: Record<ConnectProgress["step"], string> = {
+  start: "starting the agent…",
+  initialize: "initialize…",
+  authenticate: "authenticate…",
+  "session/new": "session/new…",
+  ready: "ready",
+  failed: "failed",
+};
+
+function Progress({ p }: { p: ConnectProgress }) {
+  const detail = [p.pooled ? "warm agent from the pool (already initialized)" : undefined, p.authMethodId ? `authenticated with ${p.authMethodId}` : undefined]
+    .filter(Boolean)
+    .join(" · ");
+  return (
+    <div data-testid="connect-status" data-step={p.step} className="flex flex-col gap-1 text-xs">
+      <p className={p.step === "ready" ? "text-emerald-300" : p.step === "failed" ? "text-red-300" : "text-amber-300"}>
+        Connect: {STEP_TEXT[p.step]}
+        {p.sessionId ? <span className="text-zinc-400"> · session {p.sessionId}</span> : null}
+      </p>
+      {detail ? <p className="text-[11px] text-zinc-500">{detail}</p> : null}
+      {p.step === "failed" && p.message ? <p className={alert}>{p.message}</p> : null}
+    </div>
+  );
+}
+
+export function ConnectPanel() {
+  const handshake = useSession((s) => s.handshake);
+  const sessionId = useSession((s) => s.facts.sessionId);
+  const running = useSession((s) => s.agent.state === "running");
+  const modeId = useSession((s) => (s.facts.sessionId ? s.facts.sessions[s.facts.sessionId]?.currentModeId : undefined));
+  return (
+    <section className="flex flex-col gap-2 p-3" aria-label="Prompt" data-testid="prompt-panel">
+      {handshake ? <Progress p={handshake} /> : null}
+      {running && sessionId ? (
+        <>
+          <p className="truncate text-[11px] text-zinc-500" title={sessionId}>
+            session <code className="text-zinc-300">{sessionId}</code>
+            {modeId ? (
+              <>
+                {" "}
+                · mode <code className="text-zinc-300">{modeId}</code>
+              </>
+            ) : null}
+          </p>
+          <PromptBox sessionId={sessionId} />
+        </>
+      ) : (
+        <p className="text-xs text-zinc-500">
+          {running
+            ? "The agent is running without a session: open one in Compose (session/new), or stop it and press Connect."
+            : "Press Connect: it starts the agent, initializes it, opens a session in the chosen cwd, and brings you here to prompt."}
+        </p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,81 @@
+"use client";
+/** The agent methods to compose, each marked with whether the agent advertises it. */
+import type { MethodSpec, Support } from "@/lib/compose-catalog";
+
+export const CUSTOM = "custom";
+
+const BADGE: Record<Support["state"], { mark: string; cls: string }> = {
+  baseline: { mark: "", cls: "text-zinc-200" },
+  advertised: { mark: "✓", cls: "text-emerald-300" },
+  "not-advertised": { mark: "–", cls: "text-zinc-500" },
+  unknown: { mark: "?", cls: "text-zinc-300" },
+  unsupported: { mark: "✕", cls: "text-red-300 line-through decoration-red-400/60" },
+};
+
+interface Props {
+  methods: MethodSpec[];
+  support: (method: string) => Support;
+  chosen: string;
+  onChoose: (method: string) => void;
+}
+
+export function MethodPicker({ methods, support, chosen, onChoose }: Props) {
+  const item = (active: boolean) =>
+    `flex items-center gap-1 truncate rounded border px-1.5 py-0.5 text-left font-mono text-[11px] ${
+      active ? "border-sky-500 bg-sky-500/10" : "border-zinc-800 bg-zinc-900 hover:border-zinc-600"
+    }`;
+  return (
+    <div className="grid grid-cols-2 gap-1" role="listbox" aria-label="Agent methods">
+      {methods.map((m) => {
+        const s = support(m.method);
+        const badge = BADGE[s.state];
+        return (
+          <button
+            key={m.method}
+            type="button"
+            role="option"
+            aria-selected={chosen === m.method}
+            data-testid="compose-method"
+            data-method={m.method}
+            data-support={s.state}
+            className={item(chosen === m.method)}
+            title={`${m.method}${m.notification ? " (notification)" : ""}: ${s.reason}`}
+            onClick={() => onChoose(m.method)}
+          >
+            <span className={`truncate ${badge.cls}`}>{m.method}</span>
+            {m.unstable ? <span className="text-[10px] text-fuchsia-300">unstable</span> : null}
+            {badge.mark ? <span className={`ml-auto ${badge.cls.split(" ")[0]}`}>{badge.mark}</span> : null}
+          </button>
+        );
+      })}
+      <button type="button" role="option" aria-selected={chosen === CUSTOM} data-testid="compose-method" data-method={CUSTOM} className={item(chosen === CUSTOM)} onClick={() => onChoose(CUSTOM)}>
+        <span className="text-zinc-300">custom method…</span>
+      </button>
+    </div>
+  );
+}
+
+const LINE: Record<Support["state"], string> = {
+  baseline: "text-zinc-500",
+  advertised: "text-emerald-300",
+  "not-advertised": "text-amber-300",
+  unknown: "text-zinc-500",
+  unsupported: "text-red-300",
+};
+
+/** Beside the form: does the agent advertise this method, or did it refuse it? */
+export function SupportLine({ method, support }: { method: string; support: Support }) {
+  const text =
+    support.state === "advertised"
+      ? `advertised: ${support.reason}`
+      : support.state === "not-advertised"
+        ? `not advertised: ${support.reason}`
+        : support.state === "unsupported"
+          ? support.reason
+          : support.reason;
+  return (
+    <p data-testid="method-support" data-method={method} data-state={support.state} className={`text-[11px] ${LINE[support.state]}`}>
+      {text}
+    </p>
+  );
+}

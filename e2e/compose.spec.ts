@@ -1,0 +1,231 @@
+/**
+ * Composing and answering from the browser, end to end with a real Gemini CLI
+ * behind the fake Gemini API: Connect and prompt, a permission card, the
+ * initialize form, a deny policy, and a method the agent does not support.
+ * Everything waits on locators, never on sleeps.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { expect, test, type Page } from "@playwright/test";
+
+const url = () => process.env.E2E_URL!;
+
+const rows = (page: Page, attrs: Record<string, string> = {}) =>
+  page.locator(
+    `[data-testid="frame-row"]${Object.entries(attrs)
+      .map(([k, v]) => `[data-${k}="${v}"]`)
+      .join("")}`,
+  );
+
+async function script(turns: object[]) {
+  const res = await fetch(`${process.env.E2E_FAKE_API}/__fake/script`, { method: "POST", body: JSON.stringify({ turns }) });
+  expect(res.status).toBe(204);
+}
+
+async function setPolicy(page: Page, method: string, policy: "ask" | "auto" | "deny") {
+  const details = page.getByTestId("policies");
+  if (!(await details.evaluate((d) => (d as HTMLDetailsElement).open))) await details.locator("summary").click();
+  const select = page.locator(`[data-testid="policy-select"][data-method="${method}"]`);
+  await select.selectOption(policy);
+  // What is shown is what the relay acknowledged.
+  await expect(select).toHaveAttribute("data-acked", policy);
+}
+
+async function connect(page: Page) {
+  await page.getByTestId("connect").click();
+  await expect(page.getByTestId("connect-status")).toHaveAttribute("data-step", "ready");
+  await expect(page.getByTestId("prompt-input")).toBeVisible();
+}
+
+async function prompt(page: Page, text: string) {
+  const input = page.getByTestId("prompt-input");
+  await input.fill(text);
+  await input.press("Enter");
+}
+
+async function stop(page: Page) {
+  await page.getByTestId("stop-agent").click();
+  await expect(page.getByTestId("agent-status")).toHaveAttribute("data-status", "exited");
+}
+
+test("Connect, then a prompt: the answer streams in and the prompt box shows usage", async ({ page }) => {
+  test.setTimeout(180_000);
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(url());
+  await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
+  await connect(page);
+
+  // One initialize, whether the warm pool did it or Connect did; then one session/new.
+  await expect(rows(page, { kind: "response", method: "initialize" })).toHaveCount(1);
+  await expect(rows(page, { kind: "request", method: "session/new", dir: "to-agent" })).toHaveCount(1);
+  const newSession = rows(page, { kind: "request", method: "session/new" });
+  await newSession.click();
+  await expect(page.getByTestId("frame-detail").getByTestId("frame-raw")).toContainText(`"cwd":"${process.env.E2E_WORKSPACE}","mcpServers":[]`);
+
+  await test.step("typing / shows the agent's slash commands", async () => {
+    const input = page.getByTestId("prompt-input");
+    await input.fill("/mem");
+    await expect(page.getByTestId("slash-item").first()).toHaveAttribute("data-name", /^memory/);
+    await input.press("Tab");
+    await expect(input).toHaveValue(/^\/memory/);
+    await expect(page.getByTestId("slash-menu")).toHaveCount(0);
+  });
+
+  await test.step("Enter sends a session/prompt; chunks stream in; usage shows", async () => {
+    await prompt(page, "hello compose");
+    await expect(page.getByTestId("prompt-input")).toHaveValue("");
+    const request = rows(page, { kind: "request", method: "session/prompt", dir: "to-agent" });
+    await expect(request).toHaveCount(1);
+    await expect(request).toContainText('"prompt":[{"type":"text","text":"hello compose"}]');
+    const chunks = rows(page, { kind: "notification", method: "session/update", dir: "from-agent" }).filter({ hasText: "agent_message_chunk" });
+    await expect(chunks.filter({ hasText: "Echo: hello compose" }).first()).toBeVisible();
+    await expect(rows(page, { kind: "response", method: "session/prompt" })).toHaveCount(1);
+    await expect(page.getByTestId("turn-status")).toHaveAttribute("data-state", "ended");
+    await expect(page.getByTestId("prompt-usage")).toHaveText(/tokens: in \d+ · out \d+/);
+    await expect(page.getByTestId("empty-response-notice")).toHaveCount(0);
+  });
+
+  await test.step("the history holds what was sent; a re-sent request gets a new id", async () => {
+    await page.getByTestId("column-tab-raw").click();
+    const entries = page.getByTestId("history-entry");
+    await expect(entries.filter({ hasText: "session/prompt" })).toHaveCount(1);
+    await entries.filter({ hasText: "session/prompt" }).getByTestId("history-edit").click();
+    const draft = JSON.parse(await page.getByTestId("composer").inputValue());
+    expect(draft).toMatchObject({ method: "session/prompt", params: { prompt: [{ type: "text", text: "hello compose" }] } });
+  });
+
+  await stop(page);
+  expect(errors).toEqual([]);
+});
+
+test("a permission card for a write: Allow completes the tool call and the file changes", async ({ page }) => {
+  test.setTimeout(180_000);
+  // Gemini 0.61 fails new-file writes when fs capabilities are advertised: write to an existing file.
+  const target = path.join(process.env.E2E_WORKSPACE!, "compose-permission.txt");
+  writeFileSync(target, "old line\n");
+  await script([{ parts: [{ functionCall: { name: "write_file", args: { file_path: target, content: "new line\n" } } }] }, { parts: [{ text: "Written." }] }]);
+
+  await page.goto(url());
+  await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
+  // The relay serves the file reads and writes; the permission waits for the user.
+  await setPolicy(page, "fs/read_text_file", "auto");
+  await setPolicy(page, "fs/write_text_file", "auto");
+  await expect(page.locator('[data-testid="policy-select"][data-method="session/request_permission"]')).toHaveAttribute("data-acked", "ask");
+  await connect(page);
+  // Policies still hold after Connect (a warm agent brings its own session).
+  await expect(page.locator('[data-testid="policy-select"][data-method="fs/read_text_file"]')).toHaveAttribute("data-acked", "auto");
+  await prompt(page, "please write the file");
+
+  const card = page.locator('[data-testid="pending-card"][data-method="session/request_permission"]');
+  await expect(card).toHaveCount(1);
+  await expect(card.getByTestId("tool-call")).toContainText("compose-permission.txt");
+  await expect(card.getByTestId("diff-view").locator('[data-type="add"]')).toContainText("new line");
+  await expect(card.getByTestId("pending-age")).toContainText("waiting");
+  // Nothing answers on the user's behalf meanwhile.
+  await expect(rows(page, { kind: "response", method: "session/request_permission" })).toHaveCount(0);
+
+  await card.locator('[data-testid="permission-option"][data-kind="allow_once"]').click();
+  const answer = rows(page, { kind: "response", method: "session/request_permission", dir: "to-agent" });
+  await expect(answer).toHaveCount(1);
+  await expect(answer).toContainText('"outcome":"selected"');
+  await expect(card).toHaveCount(0);
+  await expect(rows(page, { kind: "response", method: "fs/write_text_file", dir: "to-agent" })).toHaveCount(1);
+  await expect(rows(page, { method: "session/update" }).filter({ hasText: "tool_call_update" }).filter({ hasText: '"status":"completed"' }).first()).toBeVisible();
+  await expect(rows(page, { kind: "response", method: "session/prompt" })).toHaveCount(1);
+  expect(readFileSync(target, "utf8")).toBe("new line\n");
+  await stop(page);
+});
+
+test("the initialize form: a capability switched off is what the sent frame says", async ({ page }) => {
+  test.setTimeout(180_000);
+  await page.goto(url());
+  await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
+  await page.getByTestId("start-agent").click();
+  await expect(page.getByTestId("agent-status")).toHaveAttribute("data-status", "running");
+  // A raw start leads to the raw editor; the forms are one tab away.
+  await expect(page.getByTestId("composer")).toBeVisible();
+  await page.getByTestId("column-tab-compose").click();
+  await page.locator('[data-testid="compose-method"][data-method="initialize"]').click();
+
+  const terminal = page.locator('[data-testid="form-field"][data-path="params.clientCapabilities.terminal"] input[type="checkbox"]');
+  await expect(terminal).toBeChecked();
+
+  await test.step("a capability whose policy is deny is warned about", async () => {
+    await setPolicy(page, "terminal/create", "deny");
+    await expect(page.getByTestId("capability-warning")).toContainText("terminal/create");
+  });
+
+  await terminal.uncheck();
+  await expect(page.getByTestId("capability-warning")).toHaveCount(0);
+  await expect(page.getByTestId("compose-preview")).toContainText('"terminal": false');
+  await expect(page.getByTestId("compose-issues")).toHaveCount(0);
+
+  await test.step("validation as you type, and send anyway", async () => {
+    const version = page.locator('[data-path="params.protocolVersion"] input').first();
+    await version.fill("x");
+    await expect(page.getByTestId("compose-issues")).toContainText("params.protocolVersion");
+    await expect(page.getByTestId("compose-send")).toBeDisabled();
+    await expect(page.getByTestId("compose-send-anyway")).toBeVisible();
+    await version.fill("1");
+    await expect(page.getByTestId("compose-issues")).toHaveCount(0);
+  });
+
+  await page.getByTestId("compose-send").click();
+  await expect(page.getByTestId("compose-outcome")).toContainText("result");
+  const request = rows(page, { kind: "request", method: "initialize", dir: "to-agent" });
+  await expect(request).toHaveCount(1);
+  await request.click();
+  const raw = page.getByTestId("frame-detail").getByTestId("frame-raw");
+  await expect(raw).toContainText('"terminal":false');
+  await expect(raw).toContainText('"fs":{"readTextFile":true,"writeTextFile":true}');
+  await expect(raw).toContainText('"id":1');
+
+  await test.step("the session/new form is prefilled with the workspace", async () => {
+    await page.locator('[data-testid="compose-method"][data-method="session/new"]').click();
+    await expect(page.getByTestId("compose-preview")).toContainText(`"cwd": "${process.env.E2E_WORKSPACE}"`);
+    await expect(page.getByTestId("compose-preview")).toContainText('"id": 2');
+  });
+  await stop(page);
+});
+
+test("a deny policy answers the agent with an error, and no card waits", async ({ page }) => {
+  test.setTimeout(180_000);
+  const target = path.join(process.env.E2E_WORKSPACE!, "compose-denied.txt");
+  writeFileSync(target, "keep\n");
+  await script([{ parts: [{ functionCall: { name: "write_file", args: { file_path: target, content: "changed\n" } } }] }, { parts: [{ text: "Could not." }] }]);
+  await page.goto(url());
+  await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
+  await setPolicy(page, "fs/read_text_file", "deny");
+  await connect(page);
+  await prompt(page, "try to write");
+
+  const denied = rows(page, { kind: "response", method: "fs/read_text_file", dir: "to-agent" });
+  await expect(denied).toHaveCount(1);
+  await expect(denied).toContainText("was denied by the playground's policy");
+  await expect(rows(page, { kind: "response", method: "session/prompt" })).toHaveCount(1);
+  await expect(page.getByTestId("pending-card")).toHaveCount(0);
+  expect(readFileSync(target, "utf8")).toBe("keep\n");
+  await stop(page);
+});
+
+test("a method the agent answers -32601 is marked as not supported, not as a crash", async ({ page }) => {
+  test.setTimeout(180_000);
+  await page.goto(url());
+  await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
+  await connect(page);
+  await page.getByTestId("column-tab-compose").click();
+  const item = page.locator('[data-testid="compose-method"][data-method="session/list"]');
+  await item.click();
+  await expect(page.getByTestId("method-support")).toHaveAttribute("data-state", /^(not-advertised|advertised)$/);
+  await page.getByTestId("compose-send").or(page.getByTestId("compose-send-anyway")).first().click();
+  await expect(page.getByTestId("compose-outcome")).toContainText("-32601");
+  await expect(rows(page, { kind: "response", method: "session/list", dir: "from-agent" })).toHaveCount(1);
+  await expect(item).toHaveAttribute("data-support", "unsupported");
+  await expect(page.getByTestId("method-support")).toHaveAttribute("data-state", "unsupported");
+  await expect(page.getByTestId("method-support")).toContainText("not supported by this agent");
+  // The agent is fine and the session goes on.
+  await expect(page.getByTestId("agent-status")).toHaveAttribute("data-status", "running");
+  await expect(page.getByTestId("agent-error-notice")).toHaveCount(0);
+  await stop(page);
+});
