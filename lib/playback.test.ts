@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  countEventsUpTo,
   countUpTo,
   eventCutoff,
   initialPlayback,
@@ -33,6 +34,15 @@ describe("countUpTo", () => {
     expect(countUpTo(times, 349)).toBe(3);
     expect(countUpTo(times, 1e9)).toBe(5);
     expect(countUpTo([], 5)).toBe(0);
+  });
+});
+
+describe("countEventsUpTo", () => {
+  it("counts ts-ordered events at or before a time", () => {
+    const events = [{ ts: 1 }, { ts: 2 }, { ts: 2 }, { ts: 5 }];
+    expect(countEventsUpTo(events, -Infinity)).toBe(0);
+    expect(countEventsUpTo(events, 2)).toBe(3);
+    expect(countEventsUpTo(events, Infinity)).toBe(4);
   });
 });
 

@@ -37,6 +37,18 @@ export function countUpTo(sorted: ArrayLike<number>, x: number): number {
   return lo;
 }
 
+/** How many of the ts-ordered events happened at or before `ts`. */
+export function countEventsUpTo(events: readonly { ts: number }[], ts: number): number {
+  let lo = 0;
+  let hi = events.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (events[mid]!.ts <= ts) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 export interface PlaybackState {
   /** Frames shown: the first `position` recorded frames (0..total). */
   position: number;
