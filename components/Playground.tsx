@@ -9,6 +9,7 @@ import { SentHistory } from "./compose/SentHistory";
 import { usePersistedTabState } from "./compose/use-persisted-tab-state";
 import { Composer } from "./Composer";
 import { ConnectionBadge } from "./ConnectionBadge";
+import { NavLinks } from "./NavLinks";
 import { PendingRequests } from "./PendingRequests";
 import { StderrPane } from "./StderrPane";
 import { TabBar } from "./TabBar";
@@ -29,6 +30,7 @@ export function Playground() {
       <header className="flex h-10 shrink-0 items-center gap-3 border-b border-zinc-800 bg-zinc-900/70 px-3">
         <h1 className="text-sm font-semibold tracking-tight text-zinc-100">ACP Playground</h1>
         <span className="text-xs text-zinc-500">Agent Client Protocol · raw frames</span>
+        <NavLinks />
         <div className="ml-auto">
           {active ? (
             <TabContext.Provider value={active}>

@@ -17,6 +17,7 @@ import type { TimelineEvent } from "@/lib/frame-filter";
 import { FrameIndex } from "@/lib/frame-index";
 import { FrameLog, FrameWindow, withMessage } from "@/lib/frame-log";
 import { notificationFrame, outcomeOf, requestFrame, type RpcOutcome } from "@/lib/jsonrpc";
+import { countEventsUpTo } from "@/lib/playback";
 import type { Policies } from "@/lib/policy";
 import { RequestIdCounter } from "@/lib/request-ids";
 import type {
@@ -550,4 +551,77 @@ export class SessionStore {
   clearStderr(): void {
     this.set({ stderr: [] });
   }
+
+  // ── Offline playback (transcript viewer, share page) ──────────────────────
+  // Additive: a store without a socket whose log is a prefix of a recording.
+  // connect() is never called on it; send/start answer "not connected".
+
+  private recording?: OfflineRecording;
+
+  /** A store that plays back a recording instead of talking to a relay. */
+  static offline(recording: OfflineRecording): SessionStore {
+    const store = new SessionStore({ token: undefined, clientIdKey: "" });
+    store.recording = recording;
+    return store;
+  }
+
+  /** True for a playback store: views may hide what only a live agent can do. */
+  get isOffline(): boolean {
+    return this.recording !== undefined;
+  }
+
+  /**
+   * Shows the first `count` recorded frames, and the stderr and lifecycle
+   * events up to `eventsUntil` (ms since the epoch). Moving forward indexes
+   * only the new frames; moving back rebuilds the index and bumps `epoch`, so
+   * views drop per-seq state as if the log had restarted.
+   */
+  showUpTo(count: number, eventsUntil: number): void {
+    const rec = this.recording;
+    if (!rec) throw new Error("showUpTo is only for offline stores");
+    const n = Math.max(0, Math.min(count, rec.frames.length));
+    const shown = this.snapshot.frames.length;
+    const back = n < shown;
+    const index = back ? new FrameIndex() : this.snapshot.index;
+    let lastSessionId = back ? undefined : this.snapshot.lastSessionId;
+    let maxRequestId = back ? 0 : this.snapshot.maxRequestId;
+    for (let i = back ? 0 : shown; i < n; i++) {
+      const frame = withMessage(rec.frames[i]!);
+      const change = index.add(frame);
+      if (change.opened?.dir === "to-agent" && typeof frame.id === "number" && frame.id > maxRequestId) maxRequestId = frame.id;
+      lastSessionId = sessionIdOf(frame) ?? lastSessionId;
+    }
+    // Prefixes of append-only lists: the same length means the same content.
+    const prefix = <T,>(all: readonly T[], current: readonly T[], k: number) => (current.length === k ? current : all.slice(0, k));
+    const exited = rec.exit !== undefined && rec.exit.ts <= eventsUntil;
+    const agent: AgentStatus = !rec.agent
+      ? { state: "not-started" }
+      : exited
+        ? { state: "exited", agent: rec.agent, code: rec.exit!.code, signal: rec.exit!.signal }
+        : { state: "running", agent: rec.agent };
+    this.set({
+      // A window over the recording's own array: no copy, and prefix windows `extend` each other.
+      frames: n === shown && !back ? this.snapshot.frames : new FrameWindow(rec.frames, 0, n),
+      index,
+      epoch: back ? this.snapshot.epoch + 1 : this.snapshot.epoch,
+      lastSeq: n > 0 ? rec.frames[n - 1]!.seq : 0,
+      pending: index.unanswered("from-agent"),
+      lastSessionId,
+      maxRequestId,
+      stderr: prefix(rec.stderr, this.snapshot.stderr, countEventsUpTo(rec.stderr, eventsUntil)),
+      lifecycle: prefix(rec.lifecycle, this.snapshot.lifecycle, countEventsUpTo(rec.lifecycle, eventsUntil)),
+      agent,
+    });
+  }
+}
+
+/** What an offline store plays back. Append-only: the viewer streams a transcript into these arrays. */
+export interface OfflineRecording {
+  /** In seq order. */
+  frames: Frame[];
+  /** In ts order, like the two below. */
+  stderr: StderrEvent[];
+  lifecycle: TimelineEvent[];
+  agent?: AgentInfo;
+  exit?: { ts: number; code: number | null; signal: string | null };
 }

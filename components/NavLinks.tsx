@@ -1,0 +1,43 @@
+"use client";
+/**
+ * Playground · Transcripts · Profiles. Plain in-app links: the access token
+ * stays in this tab's sessionStorage, where every page reads it.
+ */
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+import { Fragment, useEffect } from "react";
+import { rememberProfileParam } from "./transcripts/storage";
+
+const LINKS = [
+  { href: "/", label: "Playground" },
+  { href: "/transcripts", label: "Transcripts" },
+  { href: "/profiles", label: "Profiles" },
+] as const;
+
+const isActive = (path: string, href: string) => (href === "/" ? path === "/" : path === href || path.startsWith(`${href}/`));
+
+export function NavLinks() {
+  const path = usePathname() ?? "/";
+  // "Replay as mock agent" links here with ?profile=replay:<id>: keep it for the profile select.
+  useEffect(() => rememberProfileParam(), []);
+  return (
+    <nav aria-label="Pages" data-testid="nav-links" className="flex items-center gap-1 text-xs">
+      {LINKS.map(({ href, label }, i) => {
+        const active = isActive(path, href);
+        return (
+          <Fragment key={href}>
+            {i > 0 ? <span className="text-zinc-700">·</span> : null}
+            <Link
+              href={href}
+              data-testid={`nav-${label.toLowerCase()}`}
+              aria-current={active ? "page" : undefined}
+              className={`rounded px-1.5 py-0.5 ${active ? "text-zinc-100" : "text-zinc-400 hover:bg-zinc-800 hover:text-zinc-200"}`}
+            >
+              {label}
+            </Link>
+          </Fragment>
+        );
+      })}
+    </nav>
+  );
+}

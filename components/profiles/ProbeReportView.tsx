@@ -1,0 +1,76 @@
+"use client";
+/** One probe report as a table, with JSON and Markdown export. */
+import type { ProbeReport } from "@/lib/probe";
+import { conformsMark, reportFileName, reportToJson, reportToMarkdown } from "@/lib/probe-export";
+import { saveFile } from "../transcripts/save-file";
+
+const OUTCOME: Record<string, string> = {
+  answered: "text-emerald-300",
+  "-32601": "text-zinc-300",
+  error: "text-red-300",
+  timeout: "text-amber-300",
+  "no reply": "text-zinc-400",
+  skipped: "text-zinc-500",
+};
+
+const button = "rounded border border-zinc-700 px-2 py-0.5 text-xs text-zinc-200 hover:bg-zinc-800";
+
+export function ProbeReportView({ report }: { report: ProbeReport }) {
+  const passed = report.rows.filter((r) => r.conforms === true).length;
+  const failed = report.rows.filter((r) => r.conforms === false).length;
+  return (
+    <section data-testid="probe-report" data-profile={report.profile} aria-label="Probe report" className="flex flex-col gap-2 text-xs">
+      <div className="flex flex-wrap items-baseline gap-3">
+        <h3 className="text-sm font-semibold text-zinc-100">
+          Probe of <code>{report.profile}</code>
+          {report.agent?.name ? <span className="ml-2 font-normal text-zinc-400">{`${report.agent.name} ${report.agent.version ?? ""}`}</span> : null}
+        </h3>
+        <span className="text-zinc-500">
+          {report.rows.length} checks in {(report.durationMs / 1000).toFixed(1)} s · <span className="text-emerald-300">{passed} ✓</span> ·{" "}
+          <span className={failed ? "text-red-300" : "text-zinc-500"}>{failed} ✗</span>
+        </span>
+        <div className="ml-auto flex gap-1">
+          <button type="button" data-testid="export-json" className={button} onClick={() => saveFile(reportToJson(report), reportFileName(report, "json"), "application/json")}>
+            Export JSON
+          </button>
+          <button type="button" data-testid="export-md" className={button} onClick={() => saveFile(reportToMarkdown(report), reportFileName(report, "md"), "text/markdown")}>
+            Export Markdown
+          </button>
+        </div>
+      </div>
+      <div className="overflow-x-auto rounded-lg border border-zinc-800">
+        <table className="w-full border-collapse font-mono text-[11px]">
+          <thead className="border-b border-zinc-800 bg-zinc-900/70 text-left text-[10px] uppercase tracking-wider text-zinc-500">
+            <tr>
+              <th className="w-6 px-2 py-1 font-medium" title="conforms to the protocol" />
+              <th className="px-2 py-1 font-medium">check</th>
+              <th className="px-2 py-1 font-medium">method</th>
+              <th className="px-2 py-1 font-medium">outcome</th>
+              <th className="px-2 py-1 text-right font-medium">latency</th>
+              <th className="px-2 py-1 font-medium">detail</th>
+            </tr>
+          </thead>
+          <tbody>
+            {report.rows.map((r, i) => (
+              <tr
+                key={i}
+                data-testid="probe-row"
+                data-check={r.check}
+                data-outcome={r.outcome}
+                data-conforms={r.conforms === undefined ? "" : String(r.conforms)}
+                className="border-b border-zinc-800/60 align-top"
+              >
+                <td className={`px-2 py-0.5 ${r.conforms ? "text-emerald-300" : "text-red-300"}`}>{conformsMark(r)}</td>
+                <td className="px-2 py-0.5 font-sans text-zinc-100">{r.check}</td>
+                <td className="px-2 py-0.5 text-zinc-400">{r.method ?? ""}</td>
+                <td className={`px-2 py-0.5 ${OUTCOME[r.outcome] ?? ""}`}>{r.outcome}</td>
+                <td className="px-2 py-0.5 text-right text-zinc-400 tabular-nums">{r.latencyMs === undefined ? "" : `${r.latencyMs} ms`}</td>
+                <td className="break-all px-2 py-0.5 text-zinc-400">{r.detail}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}

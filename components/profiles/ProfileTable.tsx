@@ -1,0 +1,90 @@
+"use client";
+/** Agent profiles: whether each command resolves here, where, and what version it reports. */
+import type { ProfileDetails } from "@/lib/wire";
+
+interface Props {
+  profiles: ProfileDetails[];
+  /** The profile being probed, if any: one probe at a time. */
+  probing?: string;
+  onProbe: (profile: string) => void;
+}
+
+const th = "px-3 py-1.5 text-left font-medium";
+
+export function ProfileTable({ profiles, probing, onProbe }: Props) {
+  return (
+    <div className="overflow-x-auto rounded-lg border border-zinc-800">
+      <table data-testid="profile-table" className="w-full border-collapse text-xs">
+        <thead className="border-b border-zinc-800 bg-zinc-900/70 text-[10px] uppercase tracking-wider text-zinc-500">
+          <tr>
+            <th className={th}>Profile</th>
+            <th className={th}>Command</th>
+            <th className={th}>Available</th>
+            <th className={th}>Resolved path</th>
+            <th className={th}>Version</th>
+            <th className={th}>Options</th>
+            <th className={th} />
+          </tr>
+        </thead>
+        <tbody>
+          {profiles.map((p) => (
+            <tr key={p.name} data-testid="profile-row" data-name={p.name} data-available={p.available} className="border-b border-zinc-800/70 align-top">
+              <td className="px-3 py-2">
+                <div className="font-mono text-zinc-100">{p.name}</div>
+                {p.description ? <div className="text-[11px] text-zinc-500">{p.description}</div> : null}
+              </td>
+              <td className="max-w-[22rem] px-3 py-2">
+                <code className="break-all text-zinc-300">{[p.command, ...p.args].join(" ")}</code>
+              </td>
+              <td data-testid="profile-available" className="px-3 py-2">
+                {p.available ? (
+                  <span className="text-emerald-300">✓</span>
+                ) : (
+                  <span className="text-red-300">
+                    missing: <code>{p.command}</code> not found on this machine
+                  </span>
+                )}
+              </td>
+              <td data-testid="profile-resolved" className="max-w-[18rem] px-3 py-2">
+                <code className="break-all text-zinc-400">{p.resolved ?? "—"}</code>
+              </td>
+              <td data-testid="profile-version" className="px-3 py-2 text-zinc-200">
+                {p.version ?? <span className="text-zinc-600">—</span>}
+              </td>
+              <td className="px-3 py-2 font-mono text-[11px] text-zinc-400">{p.options.length ? p.options.join(", ") : "—"}</td>
+              <td className="px-3 py-1.5 text-right">
+                {p.available ? (
+                  <button
+                    type="button"
+                    data-testid="probe-button"
+                    disabled={probing !== undefined}
+                    onClick={() => onProbe(p.name)}
+                    title="Start a fresh agent and run the conformance probe against it"
+                    className="rounded border border-zinc-700 px-2 py-0.5 text-zinc-200 hover:bg-zinc-800 disabled:opacity-40"
+                  >
+                    {probing === p.name ? "Probing…" : "Probe"}
+                  </button>
+                ) : null}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export function ReplayProfileList({ profiles }: { profiles: ProfileDetails[] }) {
+  if (profiles.length === 0) return <p className="text-xs text-zinc-500">No replay profiles: every transcript with frames becomes one.</p>;
+  return (
+    <ul data-testid="replay-profiles" className="flex flex-col divide-y divide-zinc-800/70 rounded-lg border border-zinc-800 text-xs">
+      {profiles.map((p) => (
+        <li key={p.name} data-testid="replay-profile" data-name={p.name} className="flex items-baseline gap-3 px-3 py-1.5">
+          <code className="text-zinc-200">{p.name}</code>
+          <span className="truncate text-zinc-500">{p.description}</span>
+          <span className="ml-auto text-zinc-600">options: {p.options.join(", ") || "—"}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,103 @@
+"use client";
+/** /profiles: every profile's availability and version, probes, their reports and comparisons. */
+import { useEffect, useState } from "react";
+import type { ProfileDetails } from "@/lib/wire";
+import { TokenMessage } from "../TokenMessage";
+import { api, ApiError } from "../transcripts/api";
+import { ProbeCompare } from "./ProbeCompare";
+import { ProbeReportView } from "./ProbeReportView";
+import { ProfileTable, ReplayProfileList } from "./ProfileTable";
+import { useProbeReports } from "./use-probe-reports";
+
+const isReplay = (p: ProfileDetails) => p.name.startsWith("replay:");
+
+export function ProfilesView({ token }: { token: string }) {
+  const [profiles, setProfiles] = useState<ProfileDetails[]>();
+  const [loadError, setLoadError] = useState<ApiError>();
+  const { entries, running, error, uploadError, probe, upload } = useProbeReports(token);
+  const [shown, setShown] = useState<string>();
+  const [compare, setCompare] = useState<{ a?: string; b?: string }>({});
+
+  useEffect(() => {
+    api(token)
+      .profiles()
+      .then(setProfiles)
+      .catch((err: ApiError) => setLoadError(err));
+  }, [token]);
+
+  if (loadError?.status === 401) return <TokenMessage refused />;
+  const report = entries.find((e) => e.key === shown) ?? entries.at(-1);
+
+  const onProbe = async (profile: string) => {
+    const entry = await probe(profile);
+    if (!entry) return;
+    setShown(entry.key);
+    // The newest two runs are compared by default.
+    setCompare((c) => (c.a && c.b ? c : c.a ? { a: c.a, b: entry.key } : { a: entry.key }));
+  };
+
+  return (
+    <main className="min-h-0 flex-1 overflow-y-auto px-4 py-4">
+      <div className="mx-auto flex max-w-7xl flex-col gap-5">
+        <section className="flex flex-col gap-2">
+          <div className="flex items-baseline gap-3">
+            <h2 className="text-sm font-semibold text-zinc-100">Agent profiles</h2>
+            <span className="text-xs text-zinc-500">The browser names a profile; command lines come only from the server&apos;s config.</span>
+          </div>
+          {loadError ? <p className="text-xs text-red-300">Could not load profiles: {loadError.message}</p> : null}
+          {profiles ? (
+            <ProfileTable profiles={profiles.filter((p) => !isReplay(p))} probing={running?.profile} onProbe={(p) => void onProbe(p)} />
+          ) : (
+            <p className="text-xs text-zinc-500">Checking commands and versions…</p>
+          )}
+          {running ? (
+            <p data-testid="probe-progress" role="status" className="text-xs text-zinc-300">
+              Probing {running.profile}: {running.progress.agent ? `agent pid ${running.progress.agent.pid}, ` : "starting a fresh agent, "}
+              {running.progress.frames} frames so far…
+            </p>
+          ) : null}
+          {error ? (
+            <p data-testid="probe-error" role="alert" className="text-xs text-red-300">
+              Probe of {error.profile} failed ({error.error.code}): {error.error.message}
+            </p>
+          ) : null}
+        </section>
+
+        <section className="flex flex-col gap-2">
+          <h2 className="text-sm font-semibold text-zinc-100">Replay profiles</h2>
+          {profiles ? <ReplayProfileList profiles={profiles.filter(isReplay)} /> : null}
+        </section>
+
+        <section className="flex flex-col gap-3">
+          <div className="flex flex-wrap items-center gap-2">
+            <h2 className="text-sm font-semibold text-zinc-100">Probe reports</h2>
+            {entries.map((e) => (
+              <button
+                key={e.key}
+                type="button"
+                data-testid="report-tab"
+                aria-pressed={e === report}
+                onClick={() => setShown(e.key)}
+                className={`rounded px-2 py-0.5 text-xs ${e === report ? "bg-sky-600/30 text-sky-200" : "text-zinc-400 hover:bg-zinc-800"}`}
+              >
+                {e.label}
+              </button>
+            ))}
+          </div>
+          {report ? <ProbeReportView report={report.report} /> : <p className="text-xs text-zinc-500">No reports yet: probe a profile above.</p>}
+          <ProbeCompare
+            entries={entries}
+            a={compare.a}
+            b={compare.b}
+            onPick={(side, key) => setCompare((c) => ({ ...c, [side]: key || undefined }))}
+            onUpload={async (file) => {
+              const entry = await upload(file);
+              if (entry) setCompare((c) => (c.a ? { a: c.a, b: entry.key } : { a: entry.key }));
+            }}
+            uploadError={uploadError}
+          />
+        </section>
+      </div>
+    </main>
+  );
+}

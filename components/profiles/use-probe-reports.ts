@@ -1,0 +1,61 @@
+"use client";
+/** The probe reports of this page visit (run here or uploaded), and probing itself. */
+import { useCallback, useState } from "react";
+import type { ProbeReport } from "@/lib/probe";
+import { parseReport } from "@/lib/probe-export";
+import type { RelayError } from "@/lib/wire";
+import { relayCall, type RelayProgress } from "../transcripts/relay-call";
+
+export interface ReportEntry {
+  key: string;
+  label: string;
+  report: ProbeReport;
+}
+
+export type ProbeRun = { profile: string; progress: RelayProgress } | undefined;
+
+const time = (iso: string) => iso.slice(11, 19);
+
+export function useProbeReports(token: string) {
+  const [entries, setEntries] = useState<ReportEntry[]>([]);
+  const [running, setRunning] = useState<ProbeRun>();
+  const [error, setError] = useState<{ profile: string; error: RelayError }>();
+  const [uploadError, setUploadError] = useState<string>();
+
+  const add = useCallback((report: ProbeReport, label: string) => {
+    const entry = { key: `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`, label, report };
+    setEntries((list) => [...list, entry]);
+    return entry;
+  }, []);
+
+  const probe = useCallback(
+    async (profile: string) => {
+      setRunning({ profile, progress: { frames: 0 } });
+      setError(undefined);
+      const res = await relayCall<{ report: ProbeReport }>(token, "agent:probe", { profile }, (progress) => setRunning({ profile, progress }));
+      setRunning(undefined);
+      if (!res.ok) {
+        setError({ profile, error: res.error });
+        return undefined;
+      }
+      return add(res.report, `${profile} · ${time(res.report.startedAt)} (run here)`);
+    },
+    [token, add],
+  );
+
+  const upload = useCallback(
+    async (file: File) => {
+      try {
+        const report = parseReport(await file.text());
+        setUploadError(undefined);
+        return add(report, `${report.profile} · ${time(report.startedAt)} (${file.name})`);
+      } catch (err) {
+        setUploadError(`${file.name} is not a probe report: ${(err as Error).message}`);
+        return undefined;
+      }
+    },
+    [add],
+  );
+
+  return { entries, running, error, uploadError, probe, upload };
+}

@@ -1,0 +1,146 @@
+"use client";
+/** One transcript in the list: its facts, and what can be done with it. */
+import Link from "next/link";
+import { useState } from "react";
+import { formatBytes } from "../format";
+import type { TranscriptMeta } from "./api";
+import { DeleteButton } from "./DeleteButton";
+import { formatDate, plural } from "./format";
+import { saveFile } from "./save-file";
+import { ShareBox } from "./ShareBox";
+import { preselectProfile } from "./storage";
+import { TitleEditor } from "./TitleEditor";
+import type { TranscriptsClient } from "./use-transcripts";
+
+const action = "rounded px-1.5 py-0.5 text-zinc-300 hover:bg-zinc-800 hover:text-zinc-100 disabled:opacity-40";
+
+export function Badges({ t }: { t: Pick<TranscriptMeta, "redactions" | "recording"> }) {
+  return (
+    <>
+      {t.recording ? (
+        <span data-testid="recording-badge" className="rounded bg-red-500/15 px-1.5 py-px text-[10px] text-red-300 ring-1 ring-inset ring-red-500/30">
+          ● recording
+        </span>
+      ) : null}
+      {t.redactions > 0 ? (
+        <span
+          data-testid="redaction-badge"
+          title="Secrets were replaced with [REDACTED] before the transcript was written"
+          className="rounded bg-amber-500/10 px-1.5 py-px text-[10px] text-amber-300 ring-1 ring-inset ring-amber-500/30"
+        >
+          {plural(t.redactions, "secret")} redacted
+        </span>
+      ) : null}
+    </>
+  );
+}
+
+interface Props {
+  t: TranscriptMeta;
+  client: TranscriptsClient;
+  onChange: () => Promise<void>;
+}
+
+export function TranscriptRow({ t, client, onChange }: Props) {
+  const [sharing, setSharing] = useState(false);
+  const [error, setError] = useState<string>();
+  const attempt = async (work: () => Promise<unknown>) => {
+    try {
+      await work();
+      setError(undefined);
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  };
+  const replayable = t.frames > 0 && !t.recording;
+  const href = `/transcripts/${encodeURIComponent(t.id)}`;
+
+  return (
+    <>
+      <tr data-testid="transcript-row" data-id={t.id} className="border-b border-zinc-800/70 align-top hover:bg-zinc-900/50">
+        <td className="max-w-[22rem] px-3 py-2">
+          <TitleEditor
+            title={t.title}
+            onSave={async (title) => {
+              await client.rename(t.id, title);
+              await onChange();
+            }}
+          />
+          <div className="mt-0.5 flex flex-wrap items-center gap-1.5">
+            <span className="font-mono text-[10px] text-zinc-600">{t.id}</span>
+            <Badges t={t} />
+          </div>
+          {error ? (
+            <p role="alert" data-testid="row-error" className="mt-1 text-[11px] text-red-300">
+              {error}
+            </p>
+          ) : null}
+        </td>
+        <td className="whitespace-nowrap px-3 py-2 text-zinc-400 tabular-nums">{formatDate(t.createdAt)}</td>
+        <td className="px-3 py-2">
+          <div className="text-zinc-200">{t.agentName ?? "—"}</div>
+          <div className="font-mono text-[11px] text-zinc-500">{t.profile}</div>
+        </td>
+        <td data-testid="transcript-turns" className="px-3 py-2 text-right tabular-nums">
+          {t.turns}
+        </td>
+        <td data-testid="transcript-frames" className="px-3 py-2 text-right tabular-nums">
+          {t.frames.toLocaleString("en")}
+        </td>
+        <td className="whitespace-nowrap px-3 py-2 text-right text-zinc-400 tabular-nums">{formatBytes(t.bytes)}</td>
+        <td className="px-3 py-1.5">
+          <div className="flex flex-wrap items-center gap-0.5">
+            <Link href={href} data-testid="open-transcript" className={`${action} text-sky-300`}>
+              Open
+            </Link>
+            <button
+              type="button"
+              data-testid="download-transcript"
+              className={action}
+              onClick={() =>
+                attempt(async () => {
+                  const { blob, name } = await client.download(t.id);
+                  saveFile(blob, name);
+                })
+              }
+            >
+              Download
+            </button>
+            <button type="button" data-testid="share-transcript" aria-expanded={sharing} className={action} onClick={() => setSharing((s) => !s)}>
+              Share
+            </button>
+            <Link
+              href={`/?profile=${encodeURIComponent(`replay:${t.id}`)}`}
+              data-testid="replay-transcript"
+              aria-disabled={!replayable}
+              title="Open the playground with this transcript as a mock agent (profile replay:…)"
+              onClick={(e) => (replayable ? preselectProfile(`replay:${t.id}`) : e.preventDefault())}
+              className={`${action} ${replayable ? "" : "pointer-events-none opacity-40"}`}
+            >
+              Replay as mock agent
+            </Link>
+            <Link href={`${href}?rerun`} data-testid="rerun-transcript" title="Send the recorded client side to a live agent and compare" className={action}>
+              Re-run
+            </Link>
+            <DeleteButton
+              disabled={t.recording}
+              onDelete={() =>
+                attempt(async () => {
+                  await client.remove(t.id);
+                  await onChange();
+                })
+              }
+            />
+          </div>
+        </td>
+      </tr>
+      {sharing ? (
+        <tr className="border-b border-zinc-800/70 bg-zinc-900/40">
+          <td colSpan={7} className="px-3 py-2">
+            <ShareBox id={t.id} shareToken={t.shareToken} />
+          </td>
+        </tr>
+      ) : null}
+    </>
+  );
+}

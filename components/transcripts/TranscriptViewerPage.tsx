@@ -1,0 +1,71 @@
+"use client";
+/** /transcripts/[id]: playback, download, share, replay and re-run of one transcript. */
+import Link from "next/link";
+import { useState } from "react";
+import { TokenMessage } from "../TokenMessage";
+import { api, transcriptUrl } from "./api";
+import { PageFrame } from "./PageFrame";
+import { RerunPanel } from "./RerunPanel";
+import { saveFile } from "./save-file";
+import { preselectProfile } from "./storage";
+import { TranscriptPlayer, ViewerMessage } from "./TranscriptPlayer";
+
+const action = "rounded px-2 py-0.5 text-xs text-zinc-300 hover:bg-zinc-800 hover:text-zinc-100";
+
+function Viewer({ id, token, rerun }: { id: string; token: string; rerun: boolean }) {
+  const [rerunOpen, setRerunOpen] = useState(rerun);
+  const [error, setError] = useState<string>();
+  const download = async () => {
+    try {
+      const { blob, name } = await api(token).download(id);
+      saveFile(blob, name);
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  };
+  return (
+    <TranscriptPlayer
+      url={transcriptUrl(id)}
+      token={token}
+      failure={(e) =>
+        e.status === 401 ? (
+          <TokenMessage refused />
+        ) : (
+          <ViewerMessage title={e.status === 404 ? "No such transcript" : "The transcript could not be loaded"}>
+            <p>{e.message}</p>
+            <Link href="/transcripts" className="mt-3 inline-block text-sky-400 hover:underline">
+              All transcripts
+            </Link>
+          </ViewerMessage>
+        )
+      }
+      actions={
+        <>
+          {error ? <span className="text-red-300">{error}</span> : null}
+          <button type="button" data-testid="viewer-download" className={action} onClick={() => void download()}>
+            Download
+          </button>
+          <Link href={`/?profile=${encodeURIComponent(`replay:${id}`)}`} onClick={() => preselectProfile(`replay:${id}`)} className={action}>
+            Replay as mock agent
+          </Link>
+          <button
+            type="button"
+            data-testid="rerun-open"
+            aria-expanded={rerunOpen}
+            className={`${action} ${rerunOpen ? "bg-zinc-800 text-zinc-100" : ""}`}
+            onClick={() => setRerunOpen((o) => !o)}
+          >
+            Re-run against…
+          </button>
+        </>
+      }
+      panel={(header) =>
+        rerunOpen ? <RerunPanel id={id} token={token} recordedProfile={header.agent.profile} onClose={() => setRerunOpen(false)} /> : null
+      }
+    />
+  );
+}
+
+export function TranscriptViewerPage({ id, rerun }: { id: string; rerun: boolean }) {
+  return <PageFrame>{(token) => <Viewer id={id} token={token} rerun={rerun} />}</PageFrame>;
+}

@@ -1,0 +1,65 @@
+/**
+ * The relay's HTTP API (docs/relay-protocol.md#http-api) as the pages use it:
+ * every call carries the access token; failures become ApiError with the
+ * server's own message.
+ */
+import type { ProfileDetails, RelayInfo } from "@/lib/wire";
+import type { TranscriptMeta } from "@/server/transcript-store";
+
+export type { TranscriptMeta };
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Turns a failed response into an ApiError carrying the server's `{ error: { code, message } }`. */
+export async function errorOf(res: Response): Promise<ApiError> {
+  try {
+    const body = (await res.json()) as { error?: { code?: string; message?: string } };
+    return new ApiError(res.status, body.error?.code ?? "http_error", body.error?.message ?? `HTTP ${res.status}`);
+  } catch {
+    return new ApiError(res.status, "http_error", `HTTP ${res.status} ${res.statusText}`);
+  }
+}
+
+export const authHeaders = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}` });
+
+async function call(token: string, path: string, init: RequestInit = {}): Promise<Response> {
+  const res = await fetch(path, { ...init, cache: "no-store", headers: { ...authHeaders(token), ...init.headers } });
+  if (!res.ok) throw await errorOf(res);
+  return res;
+}
+
+const json = <T>(res: Response) => res.json() as Promise<T>;
+
+export const transcriptUrl = (id: string) => `/api/transcripts/${encodeURIComponent(id)}`;
+export const shareApiUrl = (id: string, shareToken: string) => `/api/share/${encodeURIComponent(id)}?token=${encodeURIComponent(shareToken)}`;
+/** The read-only page a share link opens. */
+export const sharePageUrl = (id: string, shareToken: string) =>
+  `${window.location.origin}/share/${encodeURIComponent(id)}?token=${encodeURIComponent(shareToken)}`;
+
+export function api(token: string) {
+  return {
+    info: () => call(token, "/api/info").then(json<RelayInfo>),
+    profiles: () => call(token, "/api/profiles").then(json<{ profiles: ProfileDetails[] }>).then((b) => b.profiles),
+    list: () => call(token, "/api/transcripts").then(json<{ transcripts: TranscriptMeta[] }>).then((b) => b.transcripts),
+    rename: (id: string, title: string) =>
+      call(token, transcriptUrl(id), { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify({ title }) }).then(
+        json<TranscriptMeta>,
+      ),
+    remove: (id: string) => call(token, transcriptUrl(id), { method: "DELETE" }).then(() => undefined),
+    upload: (text: string) =>
+      call(token, "/api/transcripts", { method: "POST", headers: { "content-type": "application/x-ndjson" }, body: text }).then(json<TranscriptMeta>),
+    download: async (id: string) => {
+      const res = await call(token, `${transcriptUrl(id)}?download`);
+      const name = /filename="([^"]+)"/.exec(res.headers.get("content-disposition") ?? "")?.[1] ?? `${id}.jsonl`;
+      return { blob: await res.blob(), name };
+    },
+  };
+}
