@@ -60,7 +60,7 @@ export function PlaybackBar({ playback, complete, frameTs }: Props) {
         onChange={(e) => seek(Number(e.target.value))}
         className="min-w-40 flex-1 accent-sky-500"
       />
-      <span data-testid="playback-position" className="w-40 text-right font-mono text-xs text-zinc-300 tabular-nums">
+      <span data-testid="playback-position" className="shrink-0 whitespace-nowrap text-right font-mono text-xs text-zinc-300 tabular-nums">
         {position.toLocaleString("en")} / {total.toLocaleString("en")}
         <span className="ml-2 text-zinc-500">{first !== undefined && current !== undefined ? offset(current - first) : "+0:00.0"}</span>
       </span>

@@ -30,21 +30,21 @@ export function TranscriptPlayer({ url, token, failure, actions, panel }: Props)
   const playback = usePlayback(rec.tab?.store, rec.recording, rec.total, rec.complete);
 
   if (rec.error) return <>{failure(rec.error)}</>;
-  if (!rec.header || !rec.tab) {
-    return (
-      <p data-testid="viewer-loading" className="p-6 text-center text-sm text-zinc-500">
-        Loading transcript…
-      </p>
-    );
-  }
-  const frames = rec.recording!.frames;
+  if (!rec.tab || !rec.recording) return null;
+  const frames = rec.recording.frames;
   return (
     <div data-testid="transcript-viewer" data-complete={rec.complete} className="flex min-h-0 flex-1 flex-col">
-      <TranscriptHeader header={rec.header} agentInfo={rec.agentInfo} redactions={rec.redactions} truncated={rec.truncated}>
-        {actions}
-      </TranscriptHeader>
+      {rec.header ? (
+        <TranscriptHeader header={rec.header} agentInfo={rec.agentInfo} redactions={rec.redactions} truncated={rec.truncated}>
+          {actions}
+        </TranscriptHeader>
+      ) : (
+        <p data-testid="viewer-loading" className="border-b border-zinc-800 px-3 py-3 text-xs text-zinc-500">
+          Loading transcript…
+        </p>
+      )}
       <PlaybackBar playback={playback} complete={rec.complete} frameTs={(i) => frames[i]?.ts} />
-      {panel?.(rec.header)}
+      {rec.header ? panel?.(rec.header) : null}
       <TabContext.Provider value={rec.tab}>
         <ViewPane />
       </TabContext.Provider>

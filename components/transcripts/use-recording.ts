@@ -11,8 +11,12 @@ import { SessionStore, type OfflineRecording } from "../session-store";
 import type { Tab } from "../tabs-store";
 import { errorOf } from "./api";
 
-/** How often the view catches up with what has been read. */
-const PUBLISH_MS = 100;
+/**
+ * How often the view catches up with what has been read. Each catch-up is an
+ * urgent update: too often, and the inspector's deferred render never gets to
+ * finish (first paint would wait for the whole file).
+ */
+const PUBLISH_MS = 250;
 
 export interface RecordingState {
   tab?: Tab;
@@ -35,8 +39,12 @@ function append(rec: OfflineRecording, part: RecordedPart): void {
   for (const e of part.lifecycle) rec.lifecycle.push(e);
 }
 
-/** Lets the browser render and paint before reading on. */
+/** Lets React render (deferred work included) and the browser paint before reading on. */
 const nextFrame = () => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+const settle = async () => {
+  await nextFrame();
+  await nextFrame();
+};
 
 export function useRecording(url: string, token?: string): RecordingState {
   const [state, setState] = useState<RecordingState>(INITIAL);
@@ -47,7 +55,8 @@ export function useRecording(url: string, token?: string): RecordingState {
     const tab: Tab = { id: 0, store, ui: new Map() };
     const abort = new AbortController();
     const reader = new TranscriptReader();
-    setState(INITIAL);
+    // The views mount (and load what they need) while the transcript downloads.
+    setState({ ...INITIAL, tab, recording });
 
     const publish = (complete: boolean) => {
       const h = reader.header;
@@ -85,7 +94,7 @@ export function useRecording(url: string, token?: string): RecordingState {
         append(recording, reader.push(decoder.decode(value, { stream: true })));
         if (performance.now() - published > PUBLISH_MS && reader.header) {
           publish(false);
-          await nextFrame();
+          await settle();
           published = performance.now();
         }
       }

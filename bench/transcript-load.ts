@@ -1,0 +1,178 @@
+/**
+ * Transcript load: a generated 100,000-frame transcript (initialize,
+ * session/new, prompt turns streaming many agent_message_chunk updates, tool
+ * calls, permission requests, stderr) imported through POST /api/transcripts
+ * into the real server (production build, started as the e2e setup does),
+ * then opened in the viewer in Chromium. Prints first paint, full load and
+ * inspector search times.
+ */
+import { chromium } from "@playwright/test";
+import { execa } from "execa";
+import globalSetup from "../e2e/global-setup";
+import type { Frame } from "../lib/frame";
+import { FrameSequencer } from "../lib/frame-sequencer";
+import { frameEvent, serialize, type TranscriptEvent, type TranscriptHeader } from "../lib/transcript";
+import config from "../playwright.config";
+import { numberFlags, percentile, root, round } from "./harness";
+
+const flags = numberFlags({ frames: 100_000, chunksPerTurn: 400 });
+const SEARCH_TERMS = ["tool_call_update", "request_permission", "Turn 7:", "plan", "README"];
+
+/** A realistic recording, `frames` frames long exactly. */
+function generate(total: number): string {
+  let now = Date.parse("2026-11-22T02:35:12.331Z");
+  const seq = new FrameSequencer({ wall: () => now, mono: () => now });
+  const out: string[] = [];
+  const header: TranscriptHeader = {
+    type: "header",
+    format: "acp-playground-transcript",
+    version: "1.0",
+    id: "bench-100k",
+    createdAt: new Date(now).toISOString(),
+    title: `Benchmark: ${total.toLocaleString("en")} frames`,
+    playground: { version: "0.1.0" },
+    agent: { profile: "bench", command: "/usr/bin/bench-agent", args: ["--acp"], cwd: "/tmp/bench-project" },
+  };
+  out.push(serialize(header));
+  const event = (e: TranscriptEvent) => out.push(serialize(e));
+  const line = (dir: Frame["dir"], message: object, gapMs: number) => {
+    now += gapMs;
+    out.push(serialize(frameEvent(seq.line(dir, JSON.stringify({ jsonrpc: "2.0", ...message })))));
+  };
+  const left = () => total - seq.seq;
+
+  event({ type: "lifecycle", ts: now, event: "spawned", pid: 4242 });
+  line("to-agent", { id: 1, method: "initialize", params: { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true }, clientInfo: { name: "acp-playground", version: "0.1.0" } } }, 5);
+  const agentInfo = { name: "bench-agent", title: "Bench Agent", version: "1.0.0" };
+  line("from-agent", { id: 1, result: { protocolVersion: 1, agentCapabilities: { loadSession: true, promptCapabilities: { image: true, embeddedContext: true } }, authMethods: [], agentInfo } }, 900);
+  event({ type: "agent-info", ts: now, protocolVersion: 1, agentInfo, agentCapabilities: { loadSession: true }, authMethods: [] });
+  event({ type: "stderr", ts: now, text: "bench-agent: ready\n" });
+  const sessionId = "7d0c9a52-1f7e-4c1b-9a8e-5b2a1c0d3e4f";
+  line("to-agent", { id: 2, method: "session/new", params: { cwd: "/tmp/bench-project", mcpServers: [] } }, 1200);
+  line("from-agent", { id: 2, result: { sessionId, modes: { currentModeId: "default", availableModes: [{ id: "default", name: "Default" }, { id: "plan", name: "Plan" }] } } }, 60);
+  const update = (u: object, gap: number) => line("from-agent", { method: "session/update", params: { sessionId, update: u } }, gap);
+
+  for (let turn = 1, id = 3; left() > 0; turn++, id++) {
+    line("to-agent", { id, method: "session/prompt", params: { sessionId, prompt: [{ type: "text", text: `Turn ${turn}: explain the relay, then update the README.` }] } }, 4000);
+    // Budget: the prompt's response is the last frame of the turn.
+    const budget = () => left() - 1;
+    if (budget() > 0) update({ sessionUpdate: "plan", entries: [{ content: "Read the code", priority: "high", status: "in_progress" }, { content: "Update README.md", priority: "medium", status: "pending" }] }, 150);
+    for (let i = 0; i < 12 && budget() > 0; i++) update({ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: `Thinking about step ${i} of turn ${turn}. ` } }, 20);
+    for (let i = 0; i < flags.chunksPerTurn && budget() > 0; i++) {
+      if (i % 100 === 50 && budget() > 2) {
+        const toolCallId = `call_${turn}_${i}`;
+        update({ sessionUpdate: "tool_call", toolCallId, title: `Read server/relay.ts (${i})`, kind: "read", status: "pending", locations: [{ path: "/tmp/bench-project/server/relay.ts" }] }, 30);
+        update({ sessionUpdate: "tool_call_update", toolCallId, status: "completed", content: [{ type: "content", content: { type: "text", text: "export function createRelay(http, config) { /* 180 lines */ }" } }] }, 80);
+      }
+      if (i === 200 && budget() > 2) {
+        line("from-agent", { id: `perm-${turn}`, method: "session/request_permission", params: { sessionId, toolCall: { toolCallId: `edit_${turn}`, title: "Edit README.md", kind: "edit" }, options: [{ optionId: "allow", name: "Allow", kind: "allow_once" }, { optionId: "reject", name: "Reject", kind: "reject_once" }] } }, 40);
+        line("to-agent", { id: `perm-${turn}`, result: { outcome: { outcome: "selected", optionId: "allow" } } }, 700);
+        event({ type: "stderr", ts: now, text: `bench-agent: turn ${turn} permission granted\n` });
+      }
+      update({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: `The relay forwards frame ${i} of turn ${turn} between the browser and the agent, recording it as it goes. ` } }, 12);
+    }
+    line("from-agent", { id, result: { stopReason: "end_turn" } }, 40);
+  }
+  event({ type: "lifecycle", ts: now + 500, event: "exited", code: 0, signal: null });
+  return out.join("");
+}
+
+/** How many frames the inspector's search should find: a case-insensitive substring of the raw line. */
+function matcher(text: string): (term: string) => number {
+  const raws = text
+    .split("\n")
+    .filter((l) => l.startsWith('{"type":"frame"'))
+    .map((l) => (JSON.parse(l) as { raw: string }).raw.toLowerCase());
+  return (term) => raws.filter((r) => r.includes(term.toLowerCase())).length;
+}
+
+function median(xs: number[]): number {
+  return percentile([...xs].sort((a, b) => a - b), 50);
+}
+
+await execa(process.execPath, ["scripts/ensure-build.mjs"], { cwd: root, stdout: "ignore", stderr: "inherit" });
+const text = generate(flags.frames);
+const bytes = Buffer.byteLength(text);
+const matches = matcher(text);
+
+const teardown = await globalSetup();
+const browser = await chromium.launch({ ...config.use?.launchOptions, headless: true });
+try {
+  const url = new URL(process.env.E2E_URL!);
+  const token = url.searchParams.get("token")!;
+  const res = await fetch(`${url.origin}/api/transcripts`, { method: "POST", headers: { authorization: `Bearer ${token}` }, body: text });
+  if (res.status !== 201) throw new Error(`import failed: ${res.status} ${await res.text()}`);
+  const meta = (await res.json()) as { id: string; frames: number };
+  if (meta.frames !== flags.frames) throw new Error(`imported ${meta.frames} frames, expected ${flags.frames}`);
+
+  const page = await browser.newPage({ viewport: config.use?.viewport ?? { width: 1440, height: 900 } });
+  const totalText = `${flags.frames.toLocaleString("en")} frames`;
+  // Times from navigation start (performance.now() in the page) of the first frame row painted and of every frame loaded.
+  await page.addInitScript((all: string) => {
+    const marks: Record<string, number> = {};
+    (window as unknown as { __marks: typeof marks }).__marks = marks;
+    const observer = new MutationObserver(() => {
+      if (marks.firstRow === undefined && document.querySelector('[data-testid="frame-row"]')) {
+        marks.firstRow = -1;
+        requestAnimationFrame((t) => (marks.firstRow = t));
+      }
+      const complete = document.querySelector('[data-testid="transcript-viewer"][data-complete="true"]');
+      if (marks.all === undefined && complete && document.querySelector('[data-testid="frame-count"]')?.textContent === all) {
+        marks.all = -1;
+        requestAnimationFrame((t) => (marks.all = t));
+      }
+    });
+    observer.observe(document, { childList: true, subtree: true, characterData: true, attributes: true, attributeFilter: ["data-complete"] });
+  }, totalText);
+  await page.goto(`${url.origin}/transcripts/${meta.id}?token=${token}`);
+  await page.waitForFunction(() => {
+    const m = (window as unknown as { __marks: Record<string, number> }).__marks;
+    return (m.firstRow ?? 0) > 0 && (m.all ?? 0) > 0;
+  }, undefined, { timeout: 120_000 });
+  const marks = await page.evaluate(() => (window as unknown as { __marks: Record<string, number> }).__marks);
+
+  // Search: set the term as a paste would, time until the filtered count shows it.
+  // Plain source text: tsx would wrap named functions in helpers the page does not have.
+  const searchOnce = `(async ({ term, all, expected }) => {
+    const input = document.querySelector('[data-testid="frame-search"]');
+    const count = document.querySelector('[data-testid="frame-count"]');
+    const setValue = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value").set;
+    const type = (value) => { setValue.call(input, value); input.dispatchEvent(new Event("input", { bubbles: true })); };
+    const until = (ok) => new Promise((done, fail) => {
+      if (ok()) return done();
+      const timer = setTimeout(() => fail(new Error("no count update for " + term)), 30000);
+      const o = new MutationObserver(() => { if (ok()) { o.disconnect(); clearTimeout(timer); done(); } });
+      o.observe(count, { childList: true, characterData: true, subtree: true });
+    });
+    // Start from the unfiltered list.
+    if (count.textContent !== all) { type(""); await until(() => count.textContent === all); }
+    const start = performance.now();
+    // The exact count: before the debounced search runs, the toolbar shows the previous filter's.
+    const shown = until(() => count.textContent === expected);
+    type(term);
+    await shown;
+    await new Promise((r) => requestAnimationFrame(r));
+    return performance.now() - start;
+  })`;
+  const searchRuns: number[] = [];
+  for (const term of SEARCH_TERMS) {
+    const expected = `${matches(term).toLocaleString("en")} of ${totalText}`;
+    const ms = (await page.evaluate(`${searchOnce}(${JSON.stringify({ term, all: totalText, expected })})`)) as number;
+    searchRuns.push(round(ms, 1));
+  }
+
+  const result = {
+    benchmark: "transcript-load",
+    frames: flags.frames,
+    bytes,
+    loadToFirstPaintMs: round(marks.firstRow!, 1),
+    loadAllMs: round(marks.all!, 1),
+    searchMs: round(median(searchRuns), 1),
+    searchRunsMs: Object.fromEntries(SEARCH_TERMS.map((t, i) => [t, searchRuns[i]])),
+    targets: { searchMs: 200 },
+  };
+  console.log(JSON.stringify(result, null, 2));
+} finally {
+  await browser.close();
+  await teardown();
+}

@@ -1,0 +1,78 @@
+/**
+ * The profiles page: availability and versions as the server sees them, the
+ * conformance probe against the real Gemini CLI (behind the fake Gemini API),
+ * report export and comparison. Everything waits on locators, never on sleeps.
+ */
+import { readFileSync } from "node:fs";
+import { expect, test } from "@playwright/test";
+
+const url = () => process.env.E2E_URL!;
+
+test("profiles: availability, versions, probe, export, compare", async ({ page }) => {
+  test.setTimeout(180_000);
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(url());
+  await page.getByTestId("nav-profiles").click();
+  await expect(page).toHaveURL(/\/profiles$/);
+
+  const gemini = page.locator('[data-testid="profile-row"][data-name="gemini"]');
+  await expect(gemini.getByTestId("profile-available")).toHaveText("✓");
+  await expect(gemini.getByTestId("profile-version")).toHaveText("0.61.0");
+  await expect(gemini.getByTestId("profile-resolved")).toContainText("gemini");
+
+  const missing = page.locator('[data-testid="profile-row"][data-name="missing"]');
+  await expect(missing).toHaveAttribute("data-available", "false");
+  await expect(missing.getByTestId("profile-available")).toHaveText(/^missing: .*no-such-agent not found on this machine$/);
+  await expect(missing.getByTestId("probe-button")).toHaveCount(0);
+  await expect(page.locator('[data-testid="replay-profile"][data-name="replay:demo-gemini"]')).toBeVisible();
+
+  await test.step("probe gemini", async () => {
+    await gemini.getByTestId("probe-button").click();
+    await expect(page.getByTestId("probe-progress")).toContainText("Probing gemini");
+    const report = page.getByTestId("probe-report");
+    await expect(report).toBeVisible({ timeout: 120_000 });
+    await expect(report).toHaveAttribute("data-profile", "gemini");
+    const unknown = report.locator('[data-testid="probe-row"][data-check="unknown method"]');
+    await expect(unknown).toHaveAttribute("data-outcome", "-32601");
+    await expect(unknown).toHaveAttribute("data-conforms", "true");
+    await expect(unknown).toContainText("✓");
+    const init = report.locator('[data-testid="probe-row"][data-check="initialize with protocolVersion 1"]');
+    await expect(init).toHaveAttribute("data-outcome", "answered");
+    expect(await report.getByTestId("probe-row").count()).toBeGreaterThan(10);
+  });
+
+  let exported = "";
+  await test.step("export JSON and Markdown", async () => {
+    const json = page.waitForEvent("download");
+    await page.getByTestId("export-json").click();
+    const file = await json;
+    expect(file.suggestedFilename()).toMatch(/^probe-gemini-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.json$/);
+    exported = readFileSync((await file.path())!, "utf8");
+    const report = JSON.parse(exported);
+    expect(report.profile).toBe("gemini");
+    expect(report.rows.find((r: { check: string }) => r.check === "unknown method")).toMatchObject({ outcome: "-32601", conforms: true });
+
+    const md = page.waitForEvent("download");
+    await page.getByTestId("export-md").click();
+    const mdFile = await md;
+    expect(mdFile.suggestedFilename()).toMatch(/\.md$/);
+    expect(readFileSync((await mdFile.path())!, "utf8")).toContain("| ✓ | unknown method | `acp_playground/no_such_method` | -32601 |");
+  });
+
+  await test.step("compare with an uploaded report; differing rows are highlighted", async () => {
+    const report = JSON.parse(exported);
+    // The same report with one check changed, as another agent might answer it.
+    report.rows.find((r: { check: string }) => r.check === "unknown method").outcome = "error";
+    await page.getByTestId("compare-upload").setInputFiles({ name: "other.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(report)) });
+    await expect(page.getByTestId("compare-table")).toBeVisible();
+    await expect(page.getByTestId("compare-summary")).toHaveText(/^1 of \d+ checks differ$/);
+    const differing = page.locator('[data-testid="compare-row"][data-same="false"]');
+    await expect(differing).toHaveCount(1);
+    await expect(differing).toContainText("unknown method");
+
+    await page.getByTestId("compare-upload").setInputFiles({ name: "junk.json", mimeType: "application/json", buffer: Buffer.from('{"rows": 1}') });
+    await expect(page.getByTestId("compare-upload-error")).toContainText("junk.json is not a probe report: profile must be a string");
+  });
+  expect(errors).toEqual([]);
+});

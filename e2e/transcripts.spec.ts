@@ -1,0 +1,223 @@
+/**
+ * Transcripts end to end: a session recorded in the playground with a real
+ * Gemini CLI (behind the fake Gemini API), then listed, renamed, played back
+ * with the live view's components, downloaded, imported, shared, re-run and
+ * deleted. Everything waits on locators, never on sleeps.
+ */
+import { readFileSync } from "node:fs";
+import { expect, test, type Page } from "@playwright/test";
+
+const url = () => process.env.E2E_URL!;
+const origin = () => process.env.E2E_ORIGIN!;
+const token = () => new URL(url()).searchParams.get("token")!;
+
+interface Meta {
+  id: string;
+  title: string;
+  turns: number;
+  frames: number;
+  profile: string;
+  recording: boolean;
+}
+
+async function listIds(): Promise<Meta[]> {
+  const res = await fetch(`${origin()}/api/transcripts`, { headers: { authorization: `Bearer ${token()}` } });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { transcripts: Meta[] }).transcripts;
+}
+
+const row = (page: Page, id: string) => page.locator(`[data-testid="transcript-row"][data-id="${id}"]`);
+const frameRows = (page: Page) => page.getByTestId("frame-row");
+
+/** Starts an agent, and initialize, session/new, one prompt through the composer templates. */
+async function recordSession(page: Page, prompt: string): Promise<number> {
+  await page.goto(url());
+  await page.getByTestId("start-agent").click();
+  await expect(page.getByTestId("agent-status")).toHaveAttribute("data-status", "running");
+  for (const [template, method] of [
+    ["template-initialize", "initialize"],
+    ["template-session-new", "session/new"],
+  ] as const) {
+    await page.getByTestId(template).click();
+    await page.getByTestId("send-frame").click();
+    await expect(page.locator(`[data-testid="frame-row"][data-kind="response"][data-method="${method}"]`)).toHaveCount(1);
+  }
+  await page.getByTestId("template-session-prompt").click();
+  const draft = JSON.parse(await page.getByTestId("composer").inputValue());
+  draft.params.prompt[0].text = prompt;
+  await page.getByTestId("composer").fill(JSON.stringify(draft));
+  await page.getByTestId("send-frame").click();
+  await expect(page.locator('[data-testid="frame-row"][data-kind="response"][data-method="session/prompt"]')).toHaveCount(1);
+  await page.getByTestId("stop-agent").click();
+  await expect(page.getByTestId("agent-status")).toHaveAttribute("data-status", "exited");
+  const count = /^(\d+) frames?$/.exec((await page.getByTestId("frame-count").textContent()) ?? "");
+  expect(count).not.toBeNull();
+  return Number(count![1]);
+}
+
+test("record, list, rename, play back, download, import, share, re-run, delete", async ({ page, browser }) => {
+  test.setTimeout(240_000);
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+
+  const before = new Set((await listIds()).map((t) => t.id));
+  const frames = await recordSession(page, "hello transcripts e2e");
+  // The recording is the new gemini transcript with one turn (the warm pool records its own agents too).
+  let id = "";
+  await expect
+    .poll(async () => {
+      const fresh = (await listIds()).filter((t) => !before.has(t.id) && t.turns === 1 && !t.recording);
+      id = fresh[0]?.id ?? "";
+      return fresh.length;
+    })
+    .toBe(1);
+
+  await test.step("listed with its turns and frames, next to the shipped demo", async () => {
+    await page.getByTestId("nav-transcripts").click();
+    await expect(page).toHaveURL(/\/transcripts$/);
+    await expect(row(page, id).getByTestId("transcript-turns")).toHaveText("1");
+    await expect(row(page, id).getByTestId("transcript-frames")).toHaveText(String(frames));
+    await expect(row(page, id)).toContainText("gemini-cli");
+    await expect(row(page, "demo-gemini")).toContainText("Demo: Gemini CLI explains ACP and writes a file");
+  });
+
+  await test.step("rename inline", async () => {
+    await row(page, id).getByTestId("transcript-title").click();
+    await row(page, id).getByTestId("title-input").fill("E2E recorded session");
+    await row(page, id).getByTestId("title-input").press("Enter");
+    await expect(row(page, id).getByTestId("transcript-title")).toHaveText(/^E2E recorded session/);
+    await page.reload();
+    await expect(row(page, id).getByTestId("transcript-title")).toHaveText(/^E2E recorded session/);
+  });
+
+  await test.step("replay as mock agent preselects the replay profile", async () => {
+    await row(page, id).getByTestId("replay-transcript").click();
+    await expect(page).toHaveURL(new RegExp(`/\\?profile=replay%3A${id}$`));
+    expect(await page.evaluate(() => sessionStorage.getItem("acp-playground.profile"))).toBe(`replay:${id}`);
+    await page.getByTestId("nav-transcripts").click();
+  });
+
+  await test.step("the viewer plays the recording back with the same frames", async () => {
+    await row(page, id).getByTestId("open-transcript").click();
+    await expect(page).toHaveURL(new RegExp(`/transcripts/${id}$`));
+    await expect(page.getByTestId("viewer-title")).toHaveText("E2E recorded session");
+    await expect(page.getByTestId("viewer-profile")).toHaveText("gemini");
+    await expect(page.getByTestId("viewer-agent")).toContainText("0.61.0");
+    const count = page.getByTestId("frame-count");
+    await expect(count).toHaveText(`${frames} frames`);
+    await expect(page.getByTestId("transcript-viewer")).toHaveAttribute("data-complete", "true");
+
+    // Back to the start, then instant: everything at once.
+    await page.getByTestId("playback-scrubber").fill("0");
+    await expect(count).toHaveText("0 frames");
+    await expect(frameRows(page)).toHaveCount(0);
+    await page.getByTestId("speed-instant").click();
+    await expect(count).toHaveText(`${frames} frames`);
+    await expect(frameRows(page)).toHaveCount(frames);
+    await expect(frameRows(page).last()).toHaveAttribute("data-seq", String(frames));
+
+    // Scrub and step.
+    await page.getByTestId("playback-scrubber").fill("2");
+    await expect(count).toHaveText("2 frames");
+    await expect(page.getByTestId("playback-position")).toContainText(`2 / ${frames}`);
+    await page.getByTestId("playback-step").click();
+    await expect(count).toHaveText("3 frames");
+    await expect(frameRows(page).last()).toHaveAttribute("data-seq", "3");
+    await page.getByTestId("playback-back").click();
+    await page.getByTestId("playback-back").click();
+    await expect(count).toHaveText("1 frame");
+    await expect(frameRows(page)).toHaveCount(1);
+    await expect(frameRows(page).first()).toHaveAttribute("data-method", "initialize");
+
+    // 10x from the start runs to the end and stops.
+    await page.getByTestId("speed-10x").click();
+    await page.getByTestId("playback-scrubber").fill("0");
+    await page.getByTestId("playback-play").click();
+    await expect(page.getByTestId("playback")).toHaveAttribute("data-playing", "true");
+    await expect(count).toHaveText(`${frames} frames`, { timeout: 60_000 });
+    await expect(page.getByTestId("playback")).toHaveAttribute("data-playing", "false");
+  });
+
+  let downloaded = "";
+  await test.step("download", async () => {
+    const download = page.waitForEvent("download");
+    await page.getByTestId("viewer-download").click();
+    const file = await download;
+    expect(file.suggestedFilename()).toBe(`${id}.jsonl`);
+    downloaded = readFileSync((await file.path())!, "utf8");
+    const header = JSON.parse(downloaded.slice(0, downloaded.indexOf("\n")));
+    expect(header).toMatchObject({ type: "header", id, title: "E2E recorded session" });
+  });
+
+  await test.step("re-run against gemini behaves as recorded", async () => {
+    await page.getByTestId("rerun-open").click();
+    await expect(page.getByTestId("rerun-profile")).toHaveValue("gemini");
+    await page.getByTestId("rerun-start").click();
+    await expect(page.getByTestId("rerun-equal")).toHaveText("No difference: the agent behaved as recorded.", { timeout: 90_000 });
+    const steps = page.getByTestId("rerun-step");
+    await expect(steps).toHaveCount(3);
+    await expect(steps.nth(2)).toContainText("session/prompt");
+    await expect(steps.nth(2)).toHaveAttribute("data-outcome", "answered");
+  });
+
+  await test.step("import: an invalid file is refused with its line, a valid one is listed", async () => {
+    await page.getByTestId("nav-transcripts").click();
+    const rows = page.getByTestId("transcript-row");
+    await expect(row(page, id)).toBeVisible();
+    const listed = await rows.count();
+    const bad = `${downloaded.slice(0, downloaded.indexOf("\n") + 1)}{"type":"frame","seq":1\n`;
+    await page.getByTestId("upload-input").setInputFiles({ name: "bad.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(bad) });
+    await expect(page.getByTestId("upload-error")).toContainText("bad.jsonl was not imported: line 2: not JSON");
+    await expect(page.getByTestId("upload-error")).toContainText("Nothing was stored.");
+    await expect(rows).toHaveCount(listed);
+    expect((await listIds()).length).toBe(listed);
+
+    await page.getByTestId("upload-input").setInputFiles({ name: "good.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(downloaded) });
+    await expect(page.getByTestId("upload-status")).toContainText(`Imported good.jsonl as “E2E recorded session” (${frames} frames)`);
+    await expect(rows).toHaveCount(listed + 1);
+  });
+
+  const imported = (await listIds()).find((t) => !before.has(t.id) && t.id !== id && t.title === "E2E recorded session")!;
+  expect(imported).toBeDefined();
+
+  await test.step("share: the link opens a read-only viewer without the access token", async () => {
+    await row(page, imported.id).getByTestId("share-transcript").click();
+    const shareUrl = await row(page, imported.id).locator("xpath=following-sibling::tr[1]").getByTestId("share-url").inputValue();
+    expect(shareUrl).toMatch(new RegExp(`^${origin()}/share/${imported.id}\\?token=[\\w-]+$`));
+
+    const fresh = await browser.newContext();
+    const shared = await fresh.newPage();
+    await shared.goto(shareUrl);
+    await expect(shared.getByTestId("viewer-title")).toHaveText("E2E recorded session");
+    await expect(shared.getByTestId("frame-count")).toHaveText(`${frames} frames`);
+    await expect(shared.getByTestId("nav-links")).toHaveCount(0);
+    await expect(shared.getByTestId("rerun-open")).toHaveCount(0);
+    expect(await shared.evaluate(() => sessionStorage.getItem("acp-playground.token"))).toBeNull();
+
+    await shared.goto(shareUrl.replace(/token=.*/, "token=not-the-share-token"));
+    await expect(shared.getByTestId("viewer-error")).toContainText("This share link is not valid");
+    await fresh.close();
+  });
+
+  await test.step("delete", async () => {
+    const rows = page.getByTestId("transcript-row");
+    const listed = await rows.count();
+    await row(page, imported.id).getByTestId("delete-transcript").click();
+    await row(page, imported.id).getByTestId("confirm-delete").click();
+    await expect(row(page, imported.id)).toHaveCount(0);
+    await expect(rows).toHaveCount(listed - 1);
+    expect((await listIds()).some((t) => t.id === imported.id)).toBe(false);
+  });
+
+  expect(errors).toEqual([]);
+});
+
+test("the viewer and the list need the access token; an unknown transcript says so", async ({ page }) => {
+  await page.goto(`${origin()}/transcripts`);
+  await expect(page.getByTestId("token-message")).toContainText("No access token");
+  await page.goto(`${origin()}/transcripts/no-such-transcript?token=${token()}`);
+  await expect(page).not.toHaveURL(/token=/);
+  await expect(page.getByTestId("viewer-error")).toContainText("No such transcript");
+  await page.getByTestId("nav-transcripts").click();
+  await expect(page.locator('[data-testid="transcript-row"][data-id="demo-gemini"]')).toBeVisible();
+});
