@@ -8,6 +8,9 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 
+// These tests read the Frames view (the page opens on the Session view otherwise).
+test.beforeEach(({ page }) => page.addInitScript(() => localStorage.setItem("acp-playground.view", "frames")));
+
 const url = () => process.env.E2E_URL!;
 
 const rows = (page: Page, attrs: Record<string, string> = {}) =>
@@ -119,7 +122,7 @@ test("a permission card for a write: Allow completes the tool call and the file 
 
   const card = page.locator('[data-testid="pending-card"][data-method="session/request_permission"]');
   await expect(card).toHaveCount(1);
-  await expect(card.getByTestId("tool-call")).toContainText("compose-permission.txt");
+  await expect(card.getByTestId("answer-tool-call")).toContainText("compose-permission.txt");
   await expect(card.getByTestId("diff-view").locator('[data-type="add"]')).toContainText("new line");
   await expect(card.getByTestId("pending-age")).toContainText("waiting");
   // Nothing answers on the user's behalf meanwhile.

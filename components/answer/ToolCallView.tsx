@@ -20,7 +20,7 @@ function ContentItem({ item }: { item: unknown }) {
 
 export function ToolCallView({ toolCall }: { toolCall: ToolCall }) {
   return (
-    <div className="flex flex-col gap-1" data-testid="tool-call">
+    <div className="flex flex-col gap-1" data-testid="answer-tool-call">
       <p className="text-xs text-zinc-200">
         {toolCall.title ?? "(untitled tool call)"}
         {toolCall.kind ? <span className="ml-2 rounded bg-zinc-800 px-1 text-[10px] text-zinc-400">{toolCall.kind}</span> : null}
