@@ -189,6 +189,7 @@ test("record, list, rename, play back, download, import, share, re-run, delete",
     expect(shareUrl).toMatch(new RegExp(`^${origin()}/share/${imported.id}\\?token=[\\w-]+$`));
 
     const fresh = await browser.newContext();
+    await fresh.addInitScript(() => localStorage.setItem("acp-playground.view", "frames"));
     const shared = await fresh.newPage();
     await shared.goto(shareUrl);
     await expect(shared.getByTestId("viewer-title")).toHaveText("E2E recorded session");
