@@ -619,7 +619,7 @@ export class SessionStore {
 export interface OfflineRecording {
   /** In seq order. */
   frames: Frame[];
-  /** In ts order, like the two below. */
+  /** stderr and lifecycle: in ts order. */
   stderr: StderrEvent[];
   lifecycle: TimelineEvent[];
   agent?: AgentInfo;

@@ -21,6 +21,7 @@ interface Meta {
   frames: number;
   profile: string;
   recording: boolean;
+  redactions: number;
 }
 
 async function listIds(): Promise<Meta[]> {
@@ -168,20 +169,34 @@ test("record, list, rename, play back, download, import, share, re-run, delete",
     const rows = page.getByTestId("transcript-row");
     await expect(row(page, id)).toBeVisible();
     const listed = await rows.count();
+    // Dropped on the zone, like a file dragged from the desktop.
     const bad = `${downloaded.slice(0, downloaded.indexOf("\n") + 1)}{"type":"frame","seq":1\n`;
-    await page.getByTestId("upload-input").setInputFiles({ name: "bad.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(bad) });
+    const dropped = await page.evaluateHandle((text) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([text], "bad.jsonl", { type: "application/x-ndjson" }));
+      return dt;
+    }, bad);
+    await page.getByTestId("upload-zone").dispatchEvent("drop", { dataTransfer: dropped });
     await expect(page.getByTestId("upload-error")).toContainText("bad.jsonl was not imported: line 2: not JSON");
     await expect(page.getByTestId("upload-error")).toContainText("Nothing was stored.");
     await expect(rows).toHaveCount(listed);
     expect((await listIds()).length).toBe(listed);
 
-    await page.getByTestId("upload-input").setInputFiles({ name: "good.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(downloaded) });
+    // The same recording, as if the relay had redacted two secrets in its first frame.
+    const good = downloaded.replace(/^(\{"type":"frame".*)\}$/m, '$1,"redacted":2}');
+    expect(good).not.toBe(downloaded);
+    await page.getByTestId("upload-input").setInputFiles({ name: "good.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(good) });
     await expect(page.getByTestId("upload-status")).toContainText(`Imported good.jsonl as “E2E recorded session” (${frames} frames)`);
     await expect(rows).toHaveCount(listed + 1);
   });
 
   const imported = (await listIds()).find((t) => !before.has(t.id) && t.id !== id && t.title === "E2E recorded session")!;
   expect(imported).toBeDefined();
+
+  // Whatever the recording had redacted itself, plus the two.
+  const redacted = (await listIds()).find((t) => t.id === id)!.redactions + 2;
+  expect(imported.redactions).toBe(redacted);
+  await expect(row(page, imported.id).getByTestId("redaction-badge")).toHaveText(`${redacted} secrets redacted`);
 
   await test.step("share: the link opens a read-only viewer without the access token", async () => {
     await row(page, imported.id).getByTestId("share-transcript").click();
@@ -194,6 +209,7 @@ test("record, list, rename, play back, download, import, share, re-run, delete",
     await shared.goto(shareUrl);
     await expect(shared.getByTestId("viewer-title")).toHaveText("E2E recorded session");
     await expect(shared.getByTestId("frame-count")).toHaveText(`${frames} frames`);
+    await expect(shared.getByTestId("redaction-notice")).toHaveText(`${redacted} secrets were redacted before this transcript was written.`);
     await expect(shared.getByTestId("nav-links")).toHaveCount(0);
     await expect(shared.getByTestId("rerun-open")).toHaveCount(0);
     expect(await shared.evaluate(() => sessionStorage.getItem("acp-playground.token"))).toBeNull();

@@ -1,6 +1,6 @@
 "use client";
 /** The probe reports of this page visit (run here or uploaded), and probing itself. */
-import { useCallback, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import type { ProbeReport } from "@/lib/probe";
 import { parseReport } from "@/lib/probe-export";
 import type { RelayError } from "@/lib/wire";
@@ -21,6 +21,9 @@ export function useProbeReports(token: string) {
   const [running, setRunning] = useState<ProbeRun>();
   const [error, setError] = useState<{ profile: string; error: RelayError }>();
   const [uploadError, setUploadError] = useState<string>();
+  // Leaving the page stops waiting (the relay finishes the probe and stops its agent anyway).
+  const abort = useRef<AbortController>(null);
+  useEffect(() => () => abort.current?.abort(), []);
 
   const add = useCallback((report: ProbeReport, label: string) => {
     const entry = { key: `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`, label, report };
@@ -32,7 +35,8 @@ export function useProbeReports(token: string) {
     async (profile: string) => {
       setRunning({ profile, progress: { frames: 0 } });
       setError(undefined);
-      const res = await relayCall<{ report: ProbeReport }>(token, "agent:probe", { profile }, (progress) => setRunning({ profile, progress }));
+      abort.current = new AbortController();
+      const res = await relayCall<{ report: ProbeReport }>(token, "agent:probe", { profile }, (progress) => setRunning({ profile, progress }), abort.current.signal);
       setRunning(undefined);
       if (!res.ok) {
         setError({ profile, error: res.error });
