@@ -69,6 +69,7 @@ export class AgentPool {
 
   private async warmUp(slot: Slot, session: BrowserSession): Promise<void> {
     const started = await session.start({ profile: slot.profile });
+    if (started.ok && started.agent.transcriptId) this.transcripts.unlisted.add(started.agent.transcriptId);
     if (!started.ok) {
       slot.failures++;
       console.error(`warm pool: ${slot.profile}: ${started.error.message}`);
@@ -105,6 +106,8 @@ export class AgentPool {
   take(profile: string): BrowserSession | undefined {
     const slot = this.slots.get(profile);
     const session = slot?.ready.shift();
+    const transcriptId = session?.agentInfo?.transcriptId;
+    if (transcriptId) this.transcripts.unlisted.delete(transcriptId);
     if (slot) this.top(slot);
     return session;
   }
@@ -113,7 +116,10 @@ export class AgentPool {
   private async discard(session: BrowserSession): Promise<void> {
     const id = session.agentInfo?.transcriptId;
     await session.stop();
-    if (id) this.transcripts.delete(id);
+    if (id) {
+      this.transcripts.unlisted.delete(id);
+      this.transcripts.delete(id);
+    }
   }
 
   async close(): Promise<void> {

@@ -34,6 +34,8 @@ export class TranscriptStore {
   readonly dir: string;
   /** Ids being written by a live recorder in this process. */
   readonly live = new Set<string>();
+  /** Warm-pool agents no browser has taken yet: not listed, and deleted if never used. */
+  readonly unlisted = new Set<string>();
 
   constructor(dataDir: string, seeds: Record<string, string> = DEMO_TRANSCRIPTS) {
     this.dir = path.join(dataDir, "transcripts");
@@ -117,7 +119,9 @@ export class TranscriptStore {
   list(): TranscriptMeta[] {
     return readdirSync(this.dir)
       .filter((f) => f.endsWith(".jsonl"))
-      .map((f) => this.meta(f.slice(0, -".jsonl".length)))
+      .map((f) => f.slice(0, -".jsonl".length))
+      .filter((id) => !this.unlisted.has(id))
+      .map((id) => this.meta(id))
       .filter((m): m is TranscriptMeta => m !== undefined)
       .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   }

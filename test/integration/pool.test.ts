@@ -13,8 +13,14 @@ describe("warm pool", () => {
     await waitUntil(() => pool.size("gemini") === 1, "a warm agent", 30_000);
     const c = new TestClient(g.relay.url, { token: "test-token" });
     await c.connected();
+    const transcripts = g.relay.server.relay.transcripts;
+    const warmId = (pool as any).slots.get("gemini").ready[0].agentInfo.transcriptId as string;
+    // A warm agent nobody has taken is not in the transcript list.
+    expect(transcripts.list().map((m) => m.id)).not.toContain(warmId);
     const agent = await c.start({ pooled: true });
     expect(agent.pooled).toBe(true);
+    expect(agent.transcriptId).toBe(warmId);
+    expect(transcripts.list().map((m) => m.id)).toContain(warmId);
     expect(pool.size("gemini")).toBe(0);
     // The pool's initialize is part of this agent's log.
     await c.waitFor(() => c.frames.length >= 2, "pooled frames");
