@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 import { reduceAllFacts, EMPTY_FACTS } from "./agent-facts";
-import { acceptedContent, composeMethods, composeWarnings, methodSupport, prefillParams, suggestionsFor, variantNote } from "./compose-catalog";
+import { acceptedContent, capabilityNotes, composeMethods, composeWarnings, methodSupport, prefillParams, suggestionsFor, variantNote } from "./compose-catalog";
 import { FrameSequencer } from "./frame-sequencer";
 import { defaultPolicies } from "./policy";
 import { createSchemaChecker } from "./schema-check";
@@ -140,6 +140,17 @@ describe("compose catalog", () => {
       "params.clientCapabilities.terminal",
     ]);
     expect(composeWarnings("initialize", { ...init, clientCapabilities: { terminal: false } }, EMPTY_FACTS, policies)).toEqual([]);
+  });
+
+  it("notes what the agent advertised beside the forms it bears on", () => {
+    expect(capabilityNotes("session/prompt", GEMINI)).toEqual(["promptCapabilities: image ✓ · audio ✓ · embeddedContext ✗ (text and resource_link always)"]);
+    expect(capabilityNotes("session/new", GEMINI)).toEqual(["mcpCapabilities: http ✓ · sse ✗ (stdio always)"]);
+    expect(capabilityNotes("authenticate", GEMINI)).toEqual([
+      "oauth-personal: Log in with Google (Google account)",
+      'gateway: AI API Gateway · _meta {"gateway":{"protocol":"google"}}',
+    ]);
+    expect(capabilityNotes("session/cancel", GEMINI)).toEqual([]);
+    expect(capabilityNotes("session/prompt", EMPTY_FACTS)).toEqual([]);
   });
 
   it("greys out variants the agent did not advertise", () => {

@@ -289,3 +289,25 @@ export function variantNote(method: string, path: Path, tagValue: unknown, facts
   }
   return undefined;
 }
+
+/** What the agent said that bears on a method, shown beside its form (content types, MCP transports, auth methods). */
+export function capabilityNotes(method: string, facts: AgentFacts): string[] {
+  const caps = agentCapabilities(facts);
+  if (!caps) return [];
+  const yesNo = (entries: [string, boolean][]) => entries.map(([k, v]) => `${k} ${v ? "✓" : "✗"}`).join(" · ");
+  switch (method) {
+    case "session/prompt":
+      return [`promptCapabilities: ${yesNo([["image", caps.prompt.image], ["audio", caps.prompt.audio], ["embeddedContext", caps.prompt.embeddedContext]])} (text and resource_link always)`];
+    case "session/new":
+    case "session/load":
+    case "session/resume":
+    case "session/fork":
+      return [`mcpCapabilities: ${yesNo([["http", caps.mcp.http], ["sse", caps.mcp.sse]])} (stdio always)`];
+    case "authenticate":
+      return authMethods(facts).map(
+        (m) => `${m.id}: ${m.name}${m.description ? ` (${m.description})` : ""}${m._meta !== undefined ? ` · _meta ${JSON.stringify(m._meta)}` : ""}`,
+      );
+    default:
+      return [];
+  }
+}
