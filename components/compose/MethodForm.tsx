@@ -33,7 +33,10 @@ export function MethodForm({ spec, schema, onToRaw }: { spec: MethodSpec; schema
   const node = useMemo(() => buildForm(schema.defs, spec.def), [schema, spec.def]);
   const cwd = roots?.[0] ?? agentCwd ?? "/";
   const key = `${spec.def}:${spec.method}`;
-  const prefill = useMemo(() => prefillParams(spec.method, node, facts, { cwd }), [spec.method, node, facts, cwd]);
+  const prefill = useMemo(
+    () => prefillParams(spec.method, node, facts, { cwd, protocolVersion: schema.protocolVersion }),
+    [spec.method, node, facts, cwd, schema.protocolVersion],
+  );
   const edited = key in edits;
   const params = edited ? edits[key] : prefill;
   const issues = useMemo(() => schema.checker.validate(spec.def, params, "params"), [schema, spec.def, params]);
