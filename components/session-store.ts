@@ -6,7 +6,6 @@
  * per-log facts come from lib/frame-index.ts; this store only keeps, dedupes
  * and forwards them.
  */
-import { PROTOCOL_VERSION } from "@agentclientprotocol/sdk";
 import { io, type Socket } from "socket.io-client";
 import { EMPTY_FACTS, reduceFacts, type AgentFacts } from "@/lib/agent-facts";
 import { DEFAULT_CLIENT_CAPABILITIES } from "@/lib/client-capabilities";
@@ -443,6 +442,8 @@ export class SessionStore {
   async connectAgent(opts: { profile?: string; options?: Record<string, unknown>; cwd: string }): Promise<ConnectProgress> {
     const step = this.snapshot.handshake?.step;
     if (step && step !== "ready" && step !== "failed") return this.snapshot.handshake!;
+    // Loaded on demand: a value import of the SDK would put its validators in the page.
+    const sdk = import("@agentclientprotocol/sdk");
     return runConnect(
       {
         start: async () => {
@@ -459,7 +460,7 @@ export class SessionStore {
         request: (method, params) => this.request(method, params),
         progress: (handshake) => this.set({ handshake }),
       },
-      { cwd: opts.cwd, protocolVersion: PROTOCOL_VERSION, clientCapabilities: DEFAULT_CLIENT_CAPABILITIES, clientInfo: CLIENT_INFO },
+      { cwd: opts.cwd, protocolVersion: (await sdk).PROTOCOL_VERSION, clientCapabilities: DEFAULT_CLIENT_CAPABILITIES, clientInfo: CLIENT_INFO },
     );
   }
 

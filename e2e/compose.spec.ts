@@ -13,6 +13,14 @@ test.beforeEach(({ page }) => page.addInitScript(() => localStorage.setItem("acp
 
 const url = () => process.env.E2E_URL!;
 
+// A render error shows as a broken page much later: fail on it, with its message.
+let pageErrors: string[] = [];
+test.beforeEach(({ page }) => {
+  pageErrors = [];
+  page.on("pageerror", (e) => pageErrors.push(e.message));
+});
+test.afterEach(() => expect(pageErrors).toEqual([]));
+
 const rows = (page: Page, attrs: Record<string, string> = {}) =>
   page.locator(
     `[data-testid="frame-row"]${Object.entries(attrs)
@@ -53,8 +61,6 @@ async function stop(page: Page) {
 
 test("Connect, then a prompt: the answer streams in and the prompt box shows usage", async ({ page }) => {
   test.setTimeout(180_000);
-  const errors: string[] = [];
-  page.on("pageerror", (e) => errors.push(e.message));
   await page.goto(url());
   await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
   await connect(page);
@@ -99,7 +105,6 @@ test("Connect, then a prompt: the answer streams in and the prompt box shows usa
   });
 
   await stop(page);
-  expect(errors).toEqual([]);
 });
 
 test("a permission card for a write: Allow completes the tool call and the file changes", async ({ page }) => {
@@ -234,5 +239,107 @@ test("a method the agent answers -32601 is marked as not supported, not as a cra
   // The agent is fine and the session goes on.
   await expect(page.getByTestId("agent-status")).toHaveAttribute("data-status", "running");
   await expect(page.getByTestId("agent-error-notice")).toHaveCount(0);
+  await stop(page);
+});
+
+/** A transcript whose agent, replayed, asks for a terminal and then elicits a form. */
+function terminalAndElicitationTranscript(workspace: string): string {
+  let seq = 0;
+  let ts = Date.now() - 60_000;
+  const frame = (dir: "to-agent" | "from-agent", message: Record<string, unknown>, kind: string, method?: string) => {
+    seq += 1;
+    ts += 10;
+    return JSON.stringify({ type: "frame", seq, ts, dir, raw: JSON.stringify({ jsonrpc: "2.0", ...message }), kind, ...(method ? { method } : {}), ...("id" in message ? { id: message.id } : {}) });
+  };
+  const sessionId = "replayed-session";
+  const lines = [
+    JSON.stringify({
+      type: "header",
+      format: "acp-playground-transcript",
+      version: "1.0",
+      id: "compose-cards",
+      createdAt: new Date(ts).toISOString(),
+      playground: { version: "0.1.0" },
+      agent: { profile: "handmade", command: "handmade", args: [], cwd: workspace },
+      title: "terminal and elicitation cards",
+    }),
+    frame("to-agent", { id: 1, method: "initialize", params: { protocolVersion: 1 } }, "request", "initialize"),
+    frame("from-agent", { id: 1, result: { protocolVersion: 1, agentCapabilities: {}, authMethods: [] } }, "response", "initialize"),
+    frame("to-agent", { id: 2, method: "session/new", params: { cwd: workspace, mcpServers: [] } }, "request", "session/new"),
+    frame("from-agent", { id: 2, result: { sessionId } }, "response", "session/new"),
+    frame("to-agent", { id: 3, method: "session/prompt", params: { sessionId, prompt: [{ type: "text", text: "go" }] } }, "request", "session/prompt"),
+    frame("from-agent", { id: 0, method: "terminal/create", params: { sessionId, command: "echo", args: ["hello", "from a card"], cwd: workspace } }, "request", "terminal/create"),
+    frame("to-agent", { id: 0, result: { terminalId: "t-1" } }, "response", "terminal/create"),
+    frame(
+      "from-agent",
+      {
+        id: 1,
+        method: "elicitation/create",
+        params: {
+          sessionId,
+          mode: "form",
+          message: "Who is asking?",
+          requestedSchema: {
+            type: "object",
+            properties: {
+              name: { type: "string", title: "Name", minLength: 2 },
+              color: { type: "string", oneOf: [{ const: "r", title: "Red" }, { const: "g", title: "Green" }] },
+            },
+            required: ["name"],
+          },
+        },
+      },
+      "request",
+      "elicitation/create",
+    ),
+    frame("to-agent", { id: 1, result: { action: "accept", content: { name: "Ada" } } }, "response", "elicitation/create"),
+    frame("from-agent", { method: "session/update", params: { sessionId, update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "Thanks." } } } }, "notification", "session/update"),
+    frame("from-agent", { id: 3, result: { stopReason: "end_turn" } }, "response", "session/prompt"),
+  ];
+  return `${lines.join("\n")}\n`;
+}
+
+test("terminal and elicitation cards: Run lets the relay run the command, the elicitation form is built from its schema", async ({ page }) => {
+  test.setTimeout(120_000);
+  const workspace = process.env.E2E_WORKSPACE!;
+  const token = new URL(url()).searchParams.get("token")!;
+  const imported = await fetch(`${process.env.E2E_ORIGIN}/api/transcripts`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/x-ndjson" },
+    body: terminalAndElicitationTranscript(workspace),
+  });
+  expect(imported.status).toBe(201);
+  const { id } = (await imported.json()) as { id: string };
+
+  await page.goto(url());
+  await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
+  await page.getByTestId("profile-select").selectOption(`replay:${id}`);
+  // A replay profile's only option is its speed; Gemini's sandbox box is not shown.
+  await page.getByTestId("option-speed").selectOption("instant");
+  await expect(page.getByTestId("option-sandbox")).toHaveCount(0);
+  await connect(page);
+  await prompt(page, "go");
+
+  const terminal = page.locator('[data-testid="pending-card"][data-method="terminal/create"]');
+  await expect(terminal.getByTestId("terminal-command")).toHaveText("$ echo hello 'from a card'");
+  await expect(terminal).toContainText(`cwd ${workspace}`);
+  await terminal.getByTestId("serve-allow").click();
+  const served = rows(page, { kind: "response", method: "terminal/create", dir: "to-agent" });
+  await expect(served).toContainText('"terminalId"');
+
+  const elicitation = page.locator('[data-testid="pending-card"][data-method="elicitation/create"]');
+  await expect(elicitation).toContainText("Who is asking?");
+  const name = elicitation.locator('[data-testid="form-field"][data-path="name"] input');
+  await name.fill("A");
+  await expect(elicitation.getByTestId("field-issues")).toContainText("shorter than 2");
+  await expect(elicitation.getByTestId("elicitation-accept")).toBeDisabled();
+  await name.fill("Ada");
+  await elicitation.locator('[data-testid="field-add"][data-path="color"]').click();
+  await elicitation.locator('[data-testid="form-field"][data-path="color"] select').selectOption("g");
+  await elicitation.getByTestId("elicitation-accept").click();
+  const accepted = rows(page, { kind: "response", method: "elicitation/create", dir: "to-agent" });
+  await expect(accepted).toContainText('{"action":"accept","content":{"name":"Ada","color":"g"}}');
+  await expect(rows(page, { kind: "response", method: "session/prompt" })).toHaveCount(1);
+  await expect(page.getByTestId("pending-card")).toHaveCount(0);
   await stop(page);
 });

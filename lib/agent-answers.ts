@@ -7,7 +7,7 @@
 import { diffLines } from "diff";
 import type { Frame, JsonRpcId } from "./frame";
 import { errorFrame, resultFrame } from "./jsonrpc";
-import { denied } from "./policy";
+import { denied } from "./policy-core";
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);

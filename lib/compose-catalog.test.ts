@@ -1,8 +1,10 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { AGENT_METHODS, PROTOCOL_VERSION } from "@agentclientprotocol/sdk";
+import { AGENT_METHODS as UNSTABLE_AGENT_METHODS } from "@agentclientprotocol/sdk/unstable";
 import { describe, expect, it } from "vitest";
 import { reduceAllFacts, EMPTY_FACTS } from "./agent-facts";
-import { acceptedContent, composeMethods, composeWarnings, methodSupport, prefillParams, suggestionsFor, variantNote } from "./compose-catalog";
+import { acceptedContent, capabilityNotes, composeMethods, composeWarnings, methodSupport, prefillParams, suggestionsFor, variantNote } from "./compose-catalog";
 import { FrameSequencer } from "./frame-sequencer";
 import { defaultPolicies } from "./policy";
 import { createSchemaChecker } from "./schema-check";
@@ -11,6 +13,8 @@ import { buildForm, type Defs } from "./schema-form";
 const require = createRequire(import.meta.url);
 const load = (file: string) => JSON.parse(readFileSync(require.resolve(`@agentclientprotocol/sdk/schema/v1/${file}`), "utf8")) as { $defs: Defs };
 const stable = load("schema.json");
+const STABLE_METHODS = Object.values(AGENT_METHODS);
+const ALL_METHODS = Object.values(UNSTABLE_AGENT_METHODS);
 const unstable = load("schema.unstable.json");
 
 function facts(...messages: ["to-agent" | "from-agent", object][]) {
@@ -52,7 +56,7 @@ const GEMINI = facts(
 
 describe("compose catalog", () => {
   it("lists the stable agent methods with their definitions; unstable ones behind the toggle", () => {
-    const list = composeMethods(stable.$defs, false);
+    const list = composeMethods(stable.$defs, STABLE_METHODS, STABLE_METHODS);
     expect(list.map((m) => m.method)).toEqual([
       "initialize",
       "authenticate",
@@ -70,7 +74,7 @@ describe("compose catalog", () => {
     ]);
     expect(list.find((m) => m.method === "session/cancel")).toEqual({ method: "session/cancel", def: "CancelNotification", notification: true, unstable: false });
     expect(list.find((m) => m.method === "session/prompt")?.def).toBe("PromptRequest");
-    const all = composeMethods(unstable.$defs, true);
+    const all = composeMethods(unstable.$defs, ALL_METHODS, STABLE_METHODS);
     expect(all.filter((m) => m.unstable).map((m) => m.method)).toEqual(expect.arrayContaining(["session/fork", "providers/list", "auth/status", "mcp/message"]));
     expect(all.find((m) => m.method === "mcp/message")?.notification).toBe(true);
   });
@@ -88,8 +92,8 @@ describe("compose catalog", () => {
 
   it("prefills from what the agent said, and the prefills are valid params", () => {
     const checker = createSchemaChecker(stable);
-    const ctx = { cwd: "/w" };
-    for (const spec of composeMethods(stable.$defs, false)) {
+    const ctx = { cwd: "/w", protocolVersion: PROTOCOL_VERSION };
+    for (const spec of composeMethods(stable.$defs, STABLE_METHODS, STABLE_METHODS)) {
       const params = prefillParams(spec.method, buildForm(stable.$defs, spec.def), GEMINI, ctx);
       const issues = checker.validate(spec.def, params, "params");
       // A prompt's text block starts empty, which is valid.
@@ -140,6 +144,17 @@ describe("compose catalog", () => {
       "params.clientCapabilities.terminal",
     ]);
     expect(composeWarnings("initialize", { ...init, clientCapabilities: { terminal: false } }, EMPTY_FACTS, policies)).toEqual([]);
+  });
+
+  it("notes what the agent advertised beside the forms it bears on", () => {
+    expect(capabilityNotes("session/prompt", GEMINI)).toEqual(["promptCapabilities: image ✓ · audio ✓ · embeddedContext ✗ (text and resource_link always)"]);
+    expect(capabilityNotes("session/new", GEMINI)).toEqual(["mcpCapabilities: http ✓ · sse ✗ (stdio always)"]);
+    expect(capabilityNotes("authenticate", GEMINI)).toEqual([
+      "oauth-personal: Log in with Google (Google account)",
+      'gateway: AI API Gateway · _meta {"gateway":{"protocol":"google"}}',
+    ]);
+    expect(capabilityNotes("session/cancel", GEMINI)).toEqual([]);
+    expect(capabilityNotes("session/prompt", EMPTY_FACTS)).toEqual([]);
   });
 
   it("greys out variants the agent did not advertise", () => {

@@ -1,17 +1,16 @@
 /**
  * The compose side of the playground: which agent methods can be composed
  * (the SDK's AGENT_METHODS, stable or with unstable ones, each tied to its
- * schema definition), whether the agent advertises each (from its initialize
+ * schema definition; passed in, since a value import of the SDK would put
+ * its validators in the page), whether the agent advertises each (from its initialize
  * result and session) or refused it (-32601), what to prefill from what the
  * agent said, which values to suggest per field, and warnings the schema
  * cannot give (a content type or MCP transport the agent did not advertise, a
  * client capability whose policy is "deny").
  */
-import { AGENT_METHODS, PROTOCOL_VERSION } from "@agentclientprotocol/sdk";
-import { AGENT_METHODS as UNSTABLE_AGENT_METHODS } from "@agentclientprotocol/sdk/unstable";
 import { agentCapabilities, authMethods, currentSession, type AgentFacts } from "./agent-facts";
 import { DEFAULT_CLIENT_CAPABILITIES } from "./client-capabilities";
-import type { Policies } from "./policy";
+import type { Policy } from "./policy-core";
 import { initialValue, type Defs, type FieldNode, type Path } from "./schema-form";
 
 export const CLIENT_INFO = { name: "acp-playground", version: "0.1.0" };
@@ -25,19 +24,20 @@ export interface MethodSpec {
   unstable: boolean;
 }
 
-const STABLE = new Set<string>(Object.values(AGENT_METHODS));
-
-/** The agent methods to offer, in the SDK's order, with their params definitions from `defs`. */
-export function composeMethods(defs: Defs, unstable: boolean): MethodSpec[] {
+/**
+ * The agent methods to offer, in the SDK's order (`methods`: AGENT_METHODS of
+ * the surface shown; `stable`: those of the stable one), with their params
+ * definitions from `defs`.
+ */
+export function composeMethods(defs: Defs, methods: readonly string[], stable: readonly string[]): MethodSpec[] {
   const byMethod = new Map<string, string>();
   for (const [name, def] of Object.entries(defs)) {
     if (typeof def !== "object" || def["x-side"] !== "agent" || typeof def["x-method"] !== "string") continue;
     if (name.endsWith("Request") || name.endsWith("Notification")) byMethod.set(def["x-method"], name);
   }
-  const methods: string[] = Object.values(unstable ? UNSTABLE_AGENT_METHODS : AGENT_METHODS);
   return methods.flatMap((method) => {
     const def = byMethod.get(method);
-    return def ? [{ method, def, notification: def.endsWith("Notification"), unstable: !STABLE.has(method) }] : [];
+    return def ? [{ method, def, notification: def.endsWith("Notification"), unstable: !stable.includes(method) }] : [];
   });
 }
 
@@ -102,6 +102,8 @@ export function methodSupport(method: string, facts: AgentFacts): Support {
 export interface PrefillContext {
   /** The session's working directory: the first workspace root (or the agent's cwd). */
   cwd: string;
+  /** The SDK's PROTOCOL_VERSION. */
+  protocolVersion: number;
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -128,7 +130,7 @@ export function prefillParams(method: string, node: FieldNode, facts: AgentFacts
   if (hasField(node, "cwd") && (v.cwd === "" || v.cwd === undefined) && method !== "session/list") v.cwd = ctx.cwd;
   switch (method) {
     case "initialize":
-      return { ...v, protocolVersion: PROTOCOL_VERSION, clientCapabilities: DEFAULT_CLIENT_CAPABILITIES, clientInfo: CLIENT_INFO };
+      return { ...v, protocolVersion: ctx.protocolVersion, clientCapabilities: DEFAULT_CLIENT_CAPABILITIES, clientInfo: CLIENT_INFO };
     case "authenticate": {
       const first = authMethods(facts)[0];
       return first ? { ...v, methodId: first.id } : v;
@@ -226,6 +228,8 @@ export function acceptedContent(facts: AgentFacts): Record<string, boolean> | un
 }
 
 /** What a client capability switched on promises, and the policy that breaks the promise. */
+type Policies = Readonly<Record<string, Policy>>;
+
 function capabilityPolicyWarnings(params: Record<string, unknown>, policies: Policies | undefined): ComposeWarning[] {
   if (!policies) return [];
   const caps = isObj(params.clientCapabilities) ? params.clientCapabilities : {};
@@ -288,4 +292,26 @@ export function variantNote(method: string, path: Path, tagValue: unknown, facts
     return caps && !caps.mcp[tagValue] ? `mcpCapabilities.${tagValue} not advertised` : undefined;
   }
   return undefined;
+}
+
+/** What the agent said that bears on a method, shown beside its form (content types, MCP transports, auth methods). */
+export function capabilityNotes(method: string, facts: AgentFacts): string[] {
+  const caps = agentCapabilities(facts);
+  if (!caps) return [];
+  const yesNo = (entries: [string, boolean][]) => entries.map(([k, v]) => `${k} ${v ? "✓" : "✗"}`).join(" · ");
+  switch (method) {
+    case "session/prompt":
+      return [`promptCapabilities: ${yesNo([["image", caps.prompt.image], ["audio", caps.prompt.audio], ["embeddedContext", caps.prompt.embeddedContext]])} (text and resource_link always)`];
+    case "session/new":
+    case "session/load":
+    case "session/resume":
+    case "session/fork":
+      return [`mcpCapabilities: ${yesNo([["http", caps.mcp.http], ["sse", caps.mcp.sse]])} (stdio always)`];
+    case "authenticate":
+      return authMethods(facts).map(
+        (m) => `${m.id}: ${m.name}${m.description ? ` (${m.description})` : ""}${m._meta !== undefined ? ` · _meta ${JSON.stringify(m._meta)}` : ""}`,
+      );
+    default:
+      return [];
+  }
 }

@@ -4,9 +4,9 @@
  */
 import { CLIENT_METHODS } from "@agentclientprotocol/sdk";
 import type { RequestPermissionRequest, RequestPermissionResponse } from "@agentclientprotocol/sdk";
+import { POLICIES, type Policy } from "./policy-core";
 
-export type Policy = "ask" | "auto" | "deny";
-export const POLICIES: readonly Policy[] = ["ask", "auto", "deny"];
+export { denied, POLICIES, type JsonRpcErrorBody, type Policy } from "./policy-core";
 
 /** Agent->client requests the playground can answer (notifications excluded). */
 export const ANSWERABLE_METHODS: readonly string[] = [
@@ -30,17 +30,6 @@ export type Policies = Record<string, Policy>;
 export function defaultPolicies(): Policies {
   return Object.fromEntries(ANSWERABLE_METHODS.map((m) => [m, "ask"]));
 }
-
-export interface JsonRpcErrorBody {
-  code: number;
-  message: string;
-  data?: unknown;
-}
-
-export const denied = (method: string): JsonRpcErrorBody => ({
-  code: -32000,
-  message: `${method} was denied by the playground's policy`,
-});
 
 /**
  * Auto policy for permissions: the first allow option, preferring "allow once"

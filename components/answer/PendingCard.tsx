@@ -4,6 +4,7 @@
  * (the header drafts a result in the raw editor), a card for what it asks,
  * and "by hand" drafts for any result or error.
  */
+import { useEffect, useRef } from "react";
 import { describePending, errorDraft } from "@/lib/agent-answers";
 import type { Frame } from "@/lib/frame";
 import { formatAge } from "../compose/use-now";
@@ -34,8 +35,14 @@ function Body({ frame }: { frame: Frame }) {
 
 export function PendingCard({ frame, now, onDraft }: { frame: Frame; now: number; onDraft: (draft: string) => void }) {
   const policy = useSession((s) => (frame.method ? s.policies?.[frame.method] : undefined));
+  const ref = useRef<HTMLLIElement>(null);
+  // A new request waits for the user: bring it into view in the (scrolling) left column.
+  useEffect(() => {
+    // A block body: newer browsers return a promise from scrollIntoView, which must not become the cleanup.
+    ref.current?.scrollIntoView({ block: "nearest" });
+  }, []);
   return (
-    <li data-testid="pending-card" data-method={frame.method} data-seq={frame.seq} className="flex flex-col gap-1.5 rounded border border-amber-500/30 bg-amber-500/5 p-1.5">
+    <li ref={ref} data-testid="pending-card" data-method={frame.method} data-seq={frame.seq} className="flex flex-col gap-1.5 rounded border border-amber-500/30 bg-amber-500/5 p-1.5">
       <button
         type="button"
         data-testid="pending-request"

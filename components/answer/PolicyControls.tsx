@@ -5,7 +5,7 @@
  * changes; what is shown is what the relay acknowledged.
  */
 import { useState } from "react";
-import { ANSWERABLE_METHODS, POLICIES, type Policy } from "@/lib/policy";
+import { POLICIES, type Policy } from "@/lib/policy-core";
 import { input } from "../compose/ui";
 import { useSession, useSessionStore } from "../use-session";
 
@@ -15,6 +15,8 @@ export function PolicyControls() {
   const connected = useSession((s) => s.connection === "connected");
   const [pending, setPending] = useState<string>();
   const [error, setError] = useState<string>();
+  // The relay lists every method it has a policy for: it is the authority on which ones exist.
+  const methods = policies ? Object.keys(policies) : [];
 
   const change = async (method: string, policy: Policy) => {
     setPending(method);
@@ -27,7 +29,7 @@ export function PolicyControls() {
   return (
     <div className="flex flex-col gap-1" data-testid="policy-controls">
       <div className="grid grid-cols-[1fr_auto] items-center gap-x-2 gap-y-0.5">
-        {ANSWERABLE_METHODS.map((method) => (
+        {methods.map((method) => (
           <label key={method} className="contents text-[11px] text-zinc-400">
             <span className="truncate font-mono">{method}</span>
             <select
@@ -36,10 +38,9 @@ export function PolicyControls() {
               data-acked={policies?.[method] ?? ""}
               className={`${input} w-20 py-0`}
               value={policies?.[method] ?? ""}
-              disabled={!connected || !policies || pending === method}
+              disabled={!connected || pending === method}
               onChange={(e) => void change(method, e.target.value as Policy)}
             >
-              {policies ? null : <option value="">…</option>}
               {POLICIES.map((p) => (
                 <option key={p} value={p}>
                   {p}
@@ -49,6 +50,7 @@ export function PolicyControls() {
           </label>
         ))}
       </div>
+      {policies ? null : <p className="text-[11px] text-zinc-600">waiting for the relay…</p>}
       {error ? <p className="text-[11px] text-red-300">{error}</p> : null}
     </div>
   );

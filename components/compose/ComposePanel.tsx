@@ -13,7 +13,7 @@ export function ComposePanel({ onToRaw }: { onToRaw: (text: string) => void }) {
   const [chosen, setChosen] = useTabState("compose.method", "initialize");
   const schema = useAcpSchema(unstable);
   const facts = useSession((s) => s.facts);
-  const methods = useMemo(() => (schema ? composeMethods(schema.defs, unstable) : []), [schema, unstable]);
+  const methods = useMemo(() => (schema ? composeMethods(schema.defs, schema.methods, schema.stableMethods) : []), [schema]);
   const spec = methods.find((m) => m.method === chosen);
 
   return (

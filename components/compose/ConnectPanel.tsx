@@ -37,7 +37,8 @@ export function ConnectPanel() {
   const modeId = useSession((s) => (s.facts.sessionId ? s.facts.sessions[s.facts.sessionId]?.currentModeId : undefined));
   return (
     <section className="flex flex-col gap-2 p-3" aria-label="Prompt" data-testid="prompt-panel">
-      {handshake ? <Progress p={handshake} /> : null}
+      {/* A finished Connect of an agent that is gone is history, not status. */}
+      {handshake && (handshake.step !== "ready" || running) ? <Progress p={handshake} /> : null}
       {running && sessionId ? (
         <>
           <p className="truncate text-[11px] text-zinc-500" title={sessionId}>

@@ -5,6 +5,7 @@
  * raw editor takes it from here), and the agent's answer once it comes.
  */
 import { useState } from "react";
+import { METHOD_NOT_FOUND } from "@/lib/agent-facts";
 import type { ComposeWarning } from "@/lib/compose-catalog";
 import { describeError, type RpcOutcome } from "@/lib/jsonrpc";
 import type { SchemaIssue } from "@/lib/schema-check";
@@ -28,6 +29,10 @@ function OutcomeLine({ sent }: { sent: Sent }) {
   if (sent.state === "waiting") return <span>id {sent.id}: waiting for the answer…</span>;
   const o = sent.outcome;
   if (o.kind === "failed") return <span className="text-red-300">{o.message}</span>;
+  if (o.kind === "error" && o.error.code === METHOD_NOT_FOUND) {
+    // An agent that lacks a method is information about the agent, not a failure of the playground.
+    return <span className="text-amber-300">id {sent.id}: not supported by this agent ({describeError(o.error)})</span>;
+  }
   if (o.kind === "error") return <span className="text-red-300">id {sent.id}: error {describeError(o.error)}</span>;
   return <span className="text-emerald-300">id {sent.id}: result at frame #{o.seq}</span>;
 }

@@ -7,6 +7,7 @@
  */
 import { useMemo } from "react";
 import {
+  capabilityNotes,
   composeWarnings,
   methodSupport,
   prefillParams,
@@ -32,7 +33,10 @@ export function MethodForm({ spec, schema, onToRaw }: { spec: MethodSpec; schema
   const node = useMemo(() => buildForm(schema.defs, spec.def), [schema, spec.def]);
   const cwd = roots?.[0] ?? agentCwd ?? "/";
   const key = `${spec.def}:${spec.method}`;
-  const prefill = useMemo(() => prefillParams(spec.method, node, facts, { cwd }), [spec.method, node, facts, cwd]);
+  const prefill = useMemo(
+    () => prefillParams(spec.method, node, facts, { cwd, protocolVersion: schema.protocolVersion }),
+    [spec.method, node, facts, cwd, schema.protocolVersion],
+  );
   const edited = key in edits;
   const params = edited ? edits[key] : prefill;
   const issues = useMemo(() => schema.checker.validate(spec.def, params, "params"), [schema, spec.def, params]);
@@ -67,6 +71,11 @@ export function MethodForm({ spec, schema, onToRaw }: { spec: MethodSpec; schema
         </button>
       </div>
       <SupportLine method={spec.method} support={methodSupport(spec.method, facts)} />
+      {capabilityNotes(spec.method, facts).map((note) => (
+        <p key={note} data-testid="capability-note" className="break-all font-mono text-[11px] text-zinc-500">
+          {note}
+        </p>
+      ))}
       {node.description ? <p className="line-clamp-2 text-[11px] text-zinc-500" title={node.description}>{node.description.split("\n")[0]}</p> : null}
       <div className="rounded border border-zinc-800 p-2">
         <SchemaForm node={node} value={params} set={(v) => setEdits({ ...edits, [key]: v })} env={env} />

@@ -41,7 +41,7 @@ export function ArrayEditor({ node, value, path, set }: EditorProps<ArrayNode>) 
   const adders =
     itemNode.kind === "union"
       ? itemNode.variants.map((variant) => ({ label: variant.label, value: () => initialValue(variant.node), note: env.variantNote?.(variant, [...path, items.length]) }))
-      : [{ label: "item", value: () => initialValue(itemNode), note: undefined }];
+      : [{ label: itemNode.refs?.at(-1) ?? (itemNode.kind === "object" ? "item" : itemNode.kind), value: () => initialValue(itemNode), note: undefined }];
 
   return (
     <div className="flex flex-col gap-1.5" data-testid="form-array" data-path={pathString(path, env.root)}>
