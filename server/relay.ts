@@ -114,6 +114,8 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
         // The warm session takes this browser session's place.
         const previous = current;
         warm.adopt(clientId, disposer);
+        // The browser's policies go with it to the warm agent.
+        warm.answerer.setPolicies(previous.answerer.current);
         sessions.set(clientId, warm);
         current = warm;
         previous.detach(socket);
