@@ -4,7 +4,7 @@
  * for newcomers), Start agent (raw: nothing sent), Stop; the agent's status
  * and its last error.
  */
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { optionControls, optionsPayload, type OptionValues } from "@/lib/agent-options";
 import { sessionCwd } from "@/lib/connect-flow";
 import type { RelayError } from "@/lib/wire";
@@ -12,6 +12,7 @@ import { AgentErrorNotice } from "./compose/AgentErrorNotice";
 import { AgentOptions } from "./compose/AgentOptions";
 import type { AgentStatus } from "./session-store";
 import { useSession, useSessionStore, useTabState } from "./use-session";
+import { takePreselectedProfile } from "./transcripts/storage";
 
 function StatusLine({ status }: { status: AgentStatus }) {
   switch (status.state) {
@@ -70,6 +71,11 @@ export function AgentControls({ onConnect, onStart }: Props) {
   const [cwd, setCwd] = useTabState("agent.cwd", "");
   const [options, setOptions] = useTabState<Record<string, OptionValues>>("agent.options", {});
   const [stopError, setStopError] = useState<RelayError>();
+  // "Replay as mock agent" on the transcripts page opens the playground with ?profile=replay:<id>.
+  useEffect(() => {
+    const wanted = takePreselectedProfile();
+    if (wanted) setProfile(wanted);
+  }, [setProfile]);
 
   const chosen = profile || info?.defaultProfile || "";
   const profileInfo = info?.profiles.find((p) => p.name === chosen);

@@ -97,7 +97,7 @@ test("record, list, rename, play back, download, import, share, re-run, delete",
   await test.step("replay as mock agent preselects the replay profile", async () => {
     await row(page, id).getByTestId("replay-transcript").click();
     await expect(page).toHaveURL(new RegExp(`/\\?profile=replay%3A${id}$`));
-    expect(await page.evaluate(() => sessionStorage.getItem("acp-playground.profile"))).toBe(`replay:${id}`);
+    await expect(page.getByTestId("profile-select")).toHaveValue(`replay:${id}`);
     await page.getByTestId("nav-transcripts").click();
   });
 

@@ -7,7 +7,7 @@
 import { useEffect, useState } from "react";
 
 export const TOKEN_KEY = "acp-playground.token";
-/** Read by the playground's profile select (AgentControls) when it supports it. */
+/** Read by the playground's profile select (AgentControls). */
 export const PROFILE_KEY = "acp-playground.profile";
 
 /** The token from `?token=` (then hidden from the address bar) or from this tab's storage. */
@@ -28,6 +28,13 @@ export function takeAccessToken(): string | undefined {
 export function rememberProfileParam(): void {
   const profile = new URL(window.location.href).searchParams.get("profile");
   if (profile) sessionStorage.setItem(PROFILE_KEY, profile);
+}
+
+/** The profile a link asked for (`?profile=` or remembered), once: it is forgotten when taken. */
+export function takePreselectedProfile(): string | undefined {
+  const profile = new URL(window.location.href).searchParams.get("profile") ?? sessionStorage.getItem(PROFILE_KEY) ?? undefined;
+  sessionStorage.removeItem(PROFILE_KEY);
+  return profile || undefined;
 }
 
 export function preselectProfile(profile: string): void {

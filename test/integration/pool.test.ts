@@ -17,8 +17,11 @@ describe("warm pool", () => {
     const warmId = (pool as any).slots.get("gemini").ready[0].agentInfo.transcriptId as string;
     // A warm agent nobody has taken is not in the transcript list.
     expect(transcripts.list().map((m) => m.id)).not.toContain(warmId);
+    await c.emit("policy:set", { policies: { "fs/read_text_file": "auto" } });
     const agent = await c.start({ pooled: true });
     expect(agent.pooled).toBe(true);
+    // The policies set before Connect hold for the warm agent.
+    expect((await c.emit("policy:set", { policies: {} })).policies["fs/read_text_file"]).toBe("auto");
     expect(agent.transcriptId).toBe(warmId);
     expect(transcripts.list().map((m) => m.id)).toContain(warmId);
     expect(pool.size("gemini")).toBe(0);
