@@ -81,23 +81,22 @@ interface LongTask {
 async function run(browser: Browser, url: string, view: View) {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   const page = await context.newPage();
-  await page.addInitScript((v) => {
-    localStorage.setItem("acp-playground.view", v);
-    const w = window as unknown as { __longTasks: LongTask[]; __maxFrameMs: number };
-    w.__longTasks = [];
+  // A string, not a function: tsx would wrap named functions in a helper the page does not have.
+  await page.addInitScript(`
+    localStorage.setItem("acp-playground.view", ${JSON.stringify(view)});
+    window.__longTasks = [];
     new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) w.__longTasks.push({ start: e.startTime, duration: e.duration });
+      for (const e of list.getEntries()) window.__longTasks.push({ start: e.startTime, duration: e.duration });
     }).observe({ type: "longtask", buffered: true });
     // Long tasks are only reported above 50 ms; the longest gap between frames gives a figure below that too.
-    w.__maxFrameMs = 0;
+    window.__maxFrameMs = 0;
     let last = 0;
-    const frame = (t: number) => {
-      if (last) w.__maxFrameMs = Math.max(w.__maxFrameMs, t - last);
+    requestAnimationFrame(function frame(t) {
+      if (last) window.__maxFrameMs = Math.max(window.__maxFrameMs, t - last);
       last = t;
       requestAnimationFrame(frame);
-    };
-    requestAnimationFrame(frame);
-  }, view);
+    });
+  `);
   await page.goto(url);
   await page.getByTestId("profile-select").selectOption("flood");
   await page.getByTestId("start-agent").click();
