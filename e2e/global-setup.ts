@@ -18,7 +18,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const URL_LINE = /(http:\/\/\S+\/\?token=\S+)\s/;
 const STARTUP_MS = 90_000;
 
-function waitForUrl(child: ChildProcess, output: string[]): Promise<string> {
+export function waitForUrl(child: ChildProcess, output: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => fail(new Error(`server printed no URL within ${STARTUP_MS} ms`)), STARTUP_MS);
     let seen = "";
@@ -48,7 +48,7 @@ function waitForUrl(child: ChildProcess, output: string[]): Promise<string> {
   });
 }
 
-function stopServer(child: ChildProcess): Promise<void> {
+export function stopServer(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     // The server stops its agents on SIGTERM; SIGKILL only if it hangs.

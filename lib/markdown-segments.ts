@@ -33,7 +33,7 @@ export interface SegmentState {
 }
 
 /** Segments of about this many characters re-render in a few ms. */
-export const MAX_SEGMENT = 4000;
+export const MAX_SEGMENT = 3000;
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 

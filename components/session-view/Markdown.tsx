@@ -8,14 +8,18 @@
  * only the open tail re-renders as chunks arrive.
  */
 import "highlight.js/styles/github-dark.css";
-import { memo, useMemo, useRef, type ComponentProps } from "react";
+import { memo, useMemo, useRef, useState, type ComponentProps } from "react";
 import Markdown, { type Components, type ExtraProps } from "react-markdown";
 import rehypeHighlight from "rehype-highlight";
 import remarkGfm from "remark-gfm";
-import { segmentMarkdown, segmentsOf, type SegmentState } from "@/lib/markdown-segments";
+import { segmentMarkdown, tailSegment, type SegmentState } from "@/lib/markdown-segments";
+import { useShownFor } from "./use-shown-for";
 
 const REMARK = [remarkGfm];
-const REHYPE = [rehypeHighlight];
+// react-markdown builds its processor on every render, and rehype-highlight's attacher registers
+// every language anew each time (most of a small segment's cost): build the transformer once.
+const highlight = rehypeHighlight();
+const REHYPE = [() => highlight];
 
 function SafeLink({ href, children, title }: ComponentProps<"a"> & ExtraProps) {
   if (!href) {
@@ -44,27 +48,52 @@ function ImageLabel({ src, alt }: ComponentProps<"img"> & ExtraProps) {
 
 const COMPONENTS: Components = { a: SafeLink, img: ImageLabel };
 
-const Segment = memo(function Segment({ text, cont }: { text: string; cont: boolean }) {
+/** Up to this many closed segments, a message renders all of them as Markdown right away. */
+const EAGER_SEGMENTS = 6;
+/** A part of a huge message becomes Markdown once it has been in view this long. */
+const UPGRADE_AFTER_MS = 250;
+
+interface SegmentProps {
+  text: string;
+  cont: boolean;
+  joinNext: boolean;
+  /** Plain text until seen (huge messages): parsing Markdown nobody sees is most of a flood's cost. */
+  lazy: boolean;
+}
+
+const Segment = memo(function Segment({ text, cont, joinNext, lazy }: SegmentProps) {
+  const ref = useRef<HTMLDivElement>(null);
+  const [eager] = useState(!lazy); // rendered as Markdown once: never back to plain text
+  const seen = useShownFor(ref, UPGRADE_AFTER_MS, lazy && !eager);
+  const markdown = eager || !lazy || seen;
   return (
-    <div className="sv-md-seg" data-cont={cont || undefined}>
-      <Markdown remarkPlugins={REMARK} rehypePlugins={REHYPE} components={COMPONENTS} skipHtml>
-        {text}
-      </Markdown>
+    <div ref={ref} className="sv-md-seg" data-md={markdown ? "markdown" : "plain"} data-cont={cont || undefined} data-join={joinNext || undefined}>
+      {markdown ? (
+        <Markdown remarkPlugins={REMARK} rehypePlugins={REHYPE} components={COMPONENTS} skipHtml>
+          {text}
+        </Markdown>
+      ) : (
+        <p className="whitespace-pre-wrap">{text}</p>
+      )}
     </div>
   );
 });
 
-/** Markdown that may still be growing by appends. */
+/** Markdown that may still be growing by appends: closed segments are memoised, the open tail re-renders. */
 export function StreamingMarkdown({ text }: { text: string }) {
   const prev = useRef<SegmentState | undefined>(undefined);
   const state = useMemo(() => segmentMarkdown(text, prev.current), [text]);
   prev.current = state;
-  const segments = segmentsOf(state);
+  const { done } = state;
+  const tail = tailSegment(state);
+  const lazy = done.length > EAGER_SEGMENTS;
   return (
     <div className="sv-md">
-      {segments.map((s, i) => (
-        <Segment key={i} text={s.text} cont={s.cont} />
+      {done.map((s, i) => (
+        <Segment key={i} text={s.text} cont={s.cont} joinNext={(done[i + 1] ?? tail)?.cont ?? false} lazy={lazy} />
       ))}
+      {/* Its own key: when the tail closes, a new closed segment mounts (lazily) instead of re-parsing here. */}
+      {tail ? <Segment key="tail" text={tail.text} cont={tail.cont} joinNext={false} lazy={false} /> : null}
     </div>
   );
 }
