@@ -1,4 +1,5 @@
 import { defineConfig, devices } from "@playwright/test";
+import { CHROMIUM_LAUNCH } from "./e2e/chromium";
 
 /**
  * e2e against the production build (`npm run test:e2e` builds first). The
@@ -21,18 +22,7 @@ export default defineConfig({
     headless: true,
     viewport: { width: 1440, height: 900 },
     trace: "retain-on-failure",
-    launchOptions: {
-      executablePath: "/usr/bin/chromium",
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    },
+    launchOptions: CHROMIUM_LAUNCH,
   },
   projects: [{ name: "chromium" }],
 });

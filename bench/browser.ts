@@ -18,21 +18,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { stopServer, waitForUrl } from "../e2e/global-setup";
 import { benchAgent, numberFlags, percentile, round, root } from "./harness";
+import { CHROMIUM_LAUNCH } from "../e2e/chromium";
 
 const flags = numberFlags({ rate: 10_000, frames: 50_000, runs: 3 });
 const VIEWS = ["session", "frames"] as const;
 type View = (typeof VIEWS)[number];
 
-// Same as playwright.config.ts.
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 
 async function startServer() {
   // Build output on stderr: stdout carries only the JSON result.
@@ -146,7 +137,7 @@ type Run = Awaited<ReturnType<typeof run>>;
 const median = (runs: Run[], key: keyof Run) => percentile(runs.map((r) => r[key]).sort((a, b) => a - b), 50);
 
 const server = await startServer();
-const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: CHROMIUM_ARGS });
+const browser = await chromium.launch({ ...CHROMIUM_LAUNCH, headless: true });
 try {
   const results = [];
   for (const view of VIEWS) {

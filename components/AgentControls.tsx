@@ -12,7 +12,7 @@ import { AgentErrorNotice } from "./compose/AgentErrorNotice";
 import { AgentOptions } from "./compose/AgentOptions";
 import type { AgentStatus } from "./session-store";
 import { useSession, useSessionStore, useTabState } from "./use-session";
-import { takePreselectedProfile } from "./transcripts/storage";
+import { takePreselectedProfile } from "./page-storage";
 
 function StatusLine({ status }: { status: AgentStatus }) {
   switch (status.state) {

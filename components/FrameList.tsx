@@ -5,7 +5,8 @@
  * there; arrow keys move the selection.
  */
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { useCallback, useEffect, useLayoutEffect, useRef, type KeyboardEvent } from "react";
+import { useEffect, type KeyboardEvent } from "react";
+import { useStickToBottom } from "./use-stick-to-bottom";
 import type { FrameCheck } from "@/lib/frame-checks";
 import { frameChecks } from "@/lib/frame-checks";
 import { isEventRow, rowEventIndex, type TimelineEvent, type TimelineRow } from "@/lib/frame-filter";
@@ -16,7 +17,6 @@ import type { SeqList } from "@/lib/session-view";
 import { EventRow, FRAME_GRID, FrameRow, ROW_HEIGHT } from "./FrameRow";
 import { schemaIssues } from "./use-schema-checker";
 
-const SLACK_PX = 24;
 
 export interface RevealRequest {
   seq: number;
@@ -45,8 +45,7 @@ function checksFor(frameChecksList: readonly FrameCheck[], schema: readonly { pa
 }
 
 export function FrameList({ rows, frames, index, events, selectedSeq, highlighted, onSelect, reveal, now, checker, empty }: Props) {
-  const ref = useRef<HTMLDivElement>(null);
-  const atBottom = useRef(true);
+  const { ref, onScroll, atBottom } = useStickToBottom<HTMLDivElement>([rows.length]);
 
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -56,16 +55,6 @@ export function FrameList({ rows, frames, index, events, selectedSeq, highlighte
     // Scroll updates render normally; flushSync from a scroll handler only adds warnings.
     useFlushSync: false,
   });
-
-  const onScroll = useCallback(() => {
-    const el = ref.current;
-    if (el) atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < SLACK_PX;
-  }, []);
-
-  useLayoutEffect(() => {
-    const el = ref.current;
-    if (el && atBottom.current) el.scrollTop = el.scrollHeight;
-  }, [rows.length]);
 
   useEffect(() => {
     if (!reveal) return;

@@ -6,7 +6,7 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { Fragment, useEffect } from "react";
-import { rememberProfileParam } from "./transcripts/storage";
+import { rememberProfileParam } from "./page-storage";
 
 const LINKS = [
   { href: "/", label: "Playground" },

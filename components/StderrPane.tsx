@@ -6,7 +6,7 @@ import { useStickToBottom } from "./use-stick-to-bottom";
 export function StderrPane() {
   const store = useSessionStore();
   const stderr = useSession((s) => s.stderr);
-  const { ref, onScroll } = useStickToBottom<HTMLPreElement>(stderr);
+  const { ref, onScroll } = useStickToBottom<HTMLPreElement>([stderr]);
   return (
     <section className="flex h-44 shrink-0 flex-col border-t border-zinc-800" aria-label="Agent stderr">
       <header className="flex items-center gap-3 px-3 py-1.5 text-xs">

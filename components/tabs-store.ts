@@ -5,8 +5,8 @@
  * its agent with the clientId it kept.
  */
 import { SessionStore } from "./session-store";
+import { takeAccessToken } from "./page-storage";
 
-const TOKEN_KEY = "acp-playground.token";
 const TABS_KEY = "acp-playground.tabs";
 const CLIENT_ID_PREFIX = "acp-playground.clientId.";
 /** Where the single-tab playground kept its clientId: tab 1 takes it over. */
@@ -30,20 +30,6 @@ export interface TabsSnapshot {
 const INITIAL: TabsSnapshot = { ready: false, tabs: [], activeId: 0 };
 
 export const clientIdKey = (tabId: number) => `${CLIENT_ID_PREFIX}${tabId}`;
-
-/** Reads the token from the address bar (then hides it) or from this tab's storage. */
-function takeToken(): string | undefined {
-  const url = new URL(window.location.href);
-  const fromUrl = url.searchParams.get("token");
-  if (fromUrl) {
-    sessionStorage.setItem(TOKEN_KEY, fromUrl);
-    url.searchParams.delete("token");
-    // Keeps the token out of history, bookmarks and screen shares.
-    window.history.replaceState(window.history.state, "", url.pathname + url.search + url.hash);
-    return fromUrl;
-  }
-  return sessionStorage.getItem(TOKEN_KEY) ?? undefined;
-}
 
 function readSaved(): { ids: number[]; activeId: number } | undefined {
   try {
@@ -85,7 +71,7 @@ export class TabsStore {
   /** Restores the saved tabs (or opens the first) and connects them all; idempotent. */
   init(): void {
     if (this.snapshot.ready) return;
-    this.token = takeToken();
+    this.token = takeAccessToken();
     const saved = readSaved() ?? { ids: [1], activeId: 1 };
     const legacy = sessionStorage.getItem(LEGACY_CLIENT_ID_KEY);
     if (legacy) {

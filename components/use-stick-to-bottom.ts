@@ -3,23 +3,29 @@
  * Keeps a scroll container pinned to its bottom while content grows, but only
  * while the user is already there (scrolling up to read stops the pinning).
  */
-import { useCallback, useLayoutEffect, useRef } from "react";
+import { useCallback, useLayoutEffect, useRef, type RefObject } from "react";
 
 const SLACK_PX = 24;
 
-export function useStickToBottom<T extends HTMLElement>(dependency: unknown) {
-  const ref = useRef<T>(null);
+/**
+ * `dependencies` say when the content grew. `atBottom` is returned so a view can
+ * stop the pinning itself (the user jumped to an item) or resume it.
+ */
+export function useStickToBottom<T extends HTMLElement>(dependencies: unknown[], slackPx = SLACK_PX, given?: RefObject<T | null>) {
+  const own = useRef<T>(null);
+  const ref = given ?? own;
   const atBottom = useRef(true);
 
   const onScroll = useCallback(() => {
     const el = ref.current;
-    if (el) atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < SLACK_PX;
-  }, []);
+    if (el) atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < slackPx;
+  }, [slackPx]);
 
   useLayoutEffect(() => {
     const el = ref.current;
     if (el && atBottom.current) el.scrollTop = el.scrollHeight;
-  }, [dependency]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the caller says what growth is
+  }, dependencies);
 
-  return { ref, onScroll };
+  return { ref, onScroll, atBottom };
 }

@@ -6,7 +6,8 @@
  * mount brings the highlighted item into view.
  */
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, type ReactNode } from "react";
+import { useEffect, useMemo, useRef, type ReactNode } from "react";
+import { useStickToBottom } from "../use-stick-to-bottom";
 import type { SessionState, Turn, ViewItem } from "@/lib/session-view";
 import { ItemView } from "./ItemView";
 import { TurnFooter } from "./TurnFooter";
@@ -37,7 +38,6 @@ interface Props {
 
 export function Conversation({ session, version, selectedSeq, onSelect, onShowFrames }: Props) {
   const ref = useRef<HTMLDivElement>(null);
-  const atBottom = useRef(true);
   const rows = useMemo(() => buildRows(session), [session]);
   const virtual = rows.length > VIRTUALIZE_AT;
 
@@ -51,15 +51,7 @@ export function Conversation({ session, version, selectedSeq, onSelect, onShowFr
   });
   const totalSize = virtual ? virtualizer.getTotalSize() : 0;
 
-  const onScroll = useCallback(() => {
-    const el = ref.current;
-    if (el) atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < SLACK_PX;
-  }, []);
-
-  useLayoutEffect(() => {
-    const el = ref.current;
-    if (el && atBottom.current) el.scrollTop = el.scrollHeight;
-  }, [version, totalSize]);
+  const { onScroll, atBottom } = useStickToBottom<HTMLDivElement>([version, totalSize], SLACK_PX, ref);
 
   // Coming from the Frames view with a frame selected: show its item instead of the bottom.
   useEffect(() => {

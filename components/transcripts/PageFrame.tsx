@@ -3,7 +3,7 @@
 import type { ReactNode } from "react";
 import { NavLinks } from "../NavLinks";
 import { TokenMessage } from "../TokenMessage";
-import { useAccessToken } from "./storage";
+import { useAccessToken } from "../page-storage";
 
 export function PageHeader({ children }: { children?: ReactNode }) {
   return (

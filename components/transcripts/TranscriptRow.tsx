@@ -8,7 +8,7 @@ import { DeleteButton } from "./DeleteButton";
 import { formatDate, plural } from "./format";
 import { saveFile } from "./save-file";
 import { ShareBox } from "./ShareBox";
-import { preselectProfile } from "./storage";
+import { preselectProfile } from "../page-storage";
 import { TitleEditor } from "./TitleEditor";
 import type { TranscriptsClient } from "./use-transcripts";
 

@@ -7,7 +7,7 @@ import { api, transcriptUrl } from "./api";
 import { PageFrame } from "./PageFrame";
 import { RerunPanel } from "./RerunPanel";
 import { saveFile } from "./save-file";
-import { preselectProfile } from "./storage";
+import { preselectProfile } from "../page-storage";
 import { TranscriptPlayer, ViewerMessage } from "./TranscriptPlayer";
 
 const action = "rounded px-2 py-0.5 text-xs text-zinc-300 hover:bg-zinc-800 hover:text-zinc-100";
