@@ -11,6 +11,9 @@
  */
 import type { AvailableCommand, SessionConfigOption, SessionMode } from "@agentclientprotocol/sdk";
 import type { Frame, JsonRpcId } from "./frame";
+import { turnUsageOf, type TurnUsage } from "./turn-usage";
+
+export { turnUsageOf, type TurnUsage };
 
 export interface RpcError {
   code: number;
@@ -18,14 +21,6 @@ export interface RpcError {
   data?: unknown;
 }
 
-export interface TurnUsage {
-  source: "usage" | "_meta.quota";
-  inputTokens?: number;
-  outputTokens?: number;
-  totalTokens?: number;
-  thoughtTokens?: number;
-  cachedReadTokens?: number;
-}
 
 export interface TurnSummary {
   sessionId: string;
@@ -78,7 +73,6 @@ const MAX_DIFFS = 200;
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 const str = (v: unknown) => (typeof v === "string" ? v : undefined);
-const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
 const idKey = (id: JsonRpcId | undefined) => (typeof id === "string" ? `s:${id}` : `n:${String(id)}`);
 
 function asError(v: unknown): RpcError {
@@ -90,36 +84,6 @@ function asError(v: unknown): RpcError {
 function withSession(f: AgentFacts, sessionId: string, patch: Partial<SessionFacts>): AgentFacts {
   const prev = f.sessions[sessionId] ?? {};
   return { ...f, sessions: { ...f.sessions, [sessionId]: { ...prev, ...patch } } };
-}
-
-/** Token usage of a session/prompt result: ACP's `usage`, or Gemini's `_meta.quota`. */
-export function turnUsageOf(result: unknown): TurnUsage | undefined {
-  if (!isObj(result)) return undefined;
-  const clean = (u: TurnUsage) => Object.fromEntries(Object.entries(u).filter(([, v]) => v !== undefined)) as unknown as TurnUsage;
-  if (isObj(result.usage)) {
-    const u = result.usage;
-    return clean({
-      source: "usage",
-      inputTokens: num(u.inputTokens),
-      outputTokens: num(u.outputTokens),
-      totalTokens: num(u.totalTokens),
-      thoughtTokens: num(u.thoughtTokens),
-      cachedReadTokens: num(u.cachedReadTokens),
-    });
-  }
-  const quota = isObj(result._meta) ? result._meta.quota : undefined;
-  if (!isObj(quota)) return undefined;
-  const tc = isObj(quota.token_count) ? quota.token_count : {};
-  const inputTokens = num(tc.input_tokens);
-  const outputTokens = num(tc.output_tokens);
-  return clean({
-    source: "_meta.quota",
-    inputTokens,
-    outputTokens,
-    totalTokens: num(tc.total_tokens) ?? (inputTokens !== undefined && outputTokens !== undefined ? inputTokens + outputTokens : undefined),
-    thoughtTokens: num(tc.thoughts_tokens ?? tc.thought_tokens),
-    cachedReadTokens: num(tc.cached_tokens),
-  });
 }
 
 /** Diff contents of a tool call (`tool_call`, `tool_call_update`, or a permission's `toolCall`). */

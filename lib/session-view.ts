@@ -27,6 +27,7 @@ import type {
   UsageUpdate,
 } from "@agentclientprotocol/sdk";
 import type { Frame, JsonRpcId } from "./frame";
+import { turnUsageOf, type TurnUsage as BaseTurnUsage } from "./turn-usage";
 
 /** Session id under which a `session/update` or `session/prompt` without a string sessionId is kept. */
 export const NO_SESSION = "";
@@ -173,15 +174,8 @@ export interface UnknownItem extends ItemBase {
 
 export type ViewItem = MessageItem | ToolCallItem | PlanItem | EventItem | UnknownItem;
 
-/** Token usage of one turn, normalised from `result.usage` or Gemini's `result._meta.quota`. */
-export interface TurnUsage {
-  source: "usage" | "_meta.quota";
-  inputTokens?: number;
-  outputTokens?: number;
-  totalTokens?: number;
-  thoughtTokens?: number;
-  cachedReadTokens?: number;
-  cachedWriteTokens?: number;
+/** Token usage of one turn (lib/turn-usage.ts), with Gemini's per-model figures and the raw report. */
+export interface TurnUsage extends BaseTurnUsage {
   models?: Array<{ model: string; inputTokens?: number; outputTokens?: number }>;
   raw: unknown;
 }
@@ -694,29 +688,12 @@ function onPromptResponse(d: Draft, f: Frame, pend: PendingRequest, m: Obj): voi
 }
 
 function turnUsage(r: Obj): TurnUsage | undefined {
-  if (isObj(r.usage)) {
-    const u = r.usage;
-    return compact<TurnUsage>({
-      source: "usage",
-      inputTokens: num(u.inputTokens),
-      outputTokens: num(u.outputTokens),
-      totalTokens: num(u.totalTokens),
-      thoughtTokens: num(u.thoughtTokens),
-      cachedReadTokens: num(u.cachedReadTokens),
-      cachedWriteTokens: num(u.cachedWriteTokens),
-      raw: u,
-    });
-  }
-  const q = obj(r._meta).quota;
-  if (!isObj(q)) return undefined;
-  const tc = obj(q.token_count);
-  const inputTokens = num(tc.input_tokens);
-  const outputTokens = num(tc.output_tokens);
+  const base = turnUsageOf(r);
+  if (!base) return undefined;
+  if (base.source === "usage") return { ...base, raw: r.usage };
+  const q = obj(obj(r._meta).quota);
   return compact<TurnUsage>({
-    source: "_meta.quota",
-    inputTokens,
-    outputTokens,
-    totalTokens: inputTokens !== undefined && outputTokens !== undefined ? inputTokens + outputTokens : undefined,
+    ...base,
     models: Array.isArray(q.model_usage)
       ? q.model_usage.filter(isObj).map((mu) =>
           compact({
