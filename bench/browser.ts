@@ -11,12 +11,11 @@
  */
 import { chromium, type Browser } from "@playwright/test";
 import { execa } from "execa";
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { stopServer, waitForUrl } from "../e2e/global-setup";
+import { startPlaygroundServer, stopServer } from "../e2e/global-setup";
 import { benchAgent, numberFlags, percentile, round, root } from "./harness";
 import { CHROMIUM_LAUNCH } from "../e2e/chromium";
 
@@ -34,31 +33,12 @@ async function startServer() {
   const configFile = path.join(tmp, "config.json");
   const flood = { command: process.execPath, args: [benchAgent, "rate", String(flags.rate), String(flags.frames)] };
   writeFileSync(configFile, JSON.stringify({ workspaceRoots: [workspace], profiles: { flood } }));
-  const output: string[] = [];
-  const child = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], {
-    cwd: root,
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      NEXT_TELEMETRY_DISABLED: "1",
-      PORT: "0",
-      ACP_PLAYGROUND_TOKEN: randomBytes(24).toString("base64url"),
-      ACP_PLAYGROUND_CONFIG: configFile,
-      ACP_PLAYGROUND_DATA: path.join(tmp, "data"),
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const keep = (chunk: Buffer) => {
-    output.push(chunk.toString("utf8"));
-    if (output.length > 200) output.shift();
-  };
-  child.stdout?.on("data", keep);
-  child.stderr?.on("data", keep);
-  const url = await waitForUrl(child, output);
+  const server = startPlaygroundServer({ configFile, dataDir: path.join(tmp, "data"), token: randomBytes(24).toString("base64url") });
+  const url = await server.url;
   return {
     url,
     close: async () => {
-      await stopServer(child);
+      await stopServer(server.process);
       rmSync(tmp, { recursive: true, force: true });
     },
   };

@@ -88,49 +88,18 @@ export function InspectorToolbar(props: Props) {
           <option value="to-agent">→ to agent</option>
           <option value="from-agent">← from agent</option>
         </select>
-        <select
-          data-testid="filter-kind"
-          aria-label="Kind"
-          className={select}
-          value={filter.kind ?? ""}
-          onChange={(e) => patch({ kind: (e.target.value || undefined) as FrameKind | undefined })}
-        >
-          <option value="">any kind</option>
-          {KINDS.map((k) => (
-            <option key={k} value={k}>
-              {k}
-            </option>
-          ))}
-        </select>
-        <select
-          data-testid="filter-method"
-          aria-label="Method"
-          className={`${select} max-w-56`}
-          value={filter.method ?? ""}
-          onChange={(e) => patch({ method: e.target.value || undefined })}
-        >
-          <option value="">any method</option>
-          {methodOptions.map((m) => (
-            <option key={m} value={m}>
-              {m}
-            </option>
-          ))}
-        </select>
-        <select
-          data-testid="filter-update"
-          aria-label="session/update variant"
-          className={`${select} max-w-56`}
-          value={filter.updateVariant ?? ""}
-          onChange={(e) => patch({ updateVariant: e.target.value || undefined })}
+        <FilterSelect testId="filter-kind" label="Kind" anyLabel="any kind" options={KINDS} value={filter.kind} onChange={(v) => patch({ kind: v as FrameKind | undefined })} />
+        <FilterSelect testId="filter-method" label="Method" anyLabel="any method" options={methodOptions} value={filter.method} onChange={(v) => patch({ method: v })} wide />
+        <FilterSelect
+          testId="filter-update"
+          label="session/update variant"
+          anyLabel="any session/update"
+          options={variantOptions}
+          value={filter.updateVariant}
+          onChange={(v) => patch({ updateVariant: v })}
+          wide
           disabled={variantOptions.length === 0}
-        >
-          <option value="">any session/update</option>
-          {variantOptions.map((v) => (
-            <option key={v} value={v}>
-              {v}
-            </option>
-          ))}
-        </select>
+        />
         <label className={check}>
           <input
             type="checkbox"
@@ -166,5 +135,35 @@ export function InspectorToolbar(props: Props) {
         ) : null}
       </div>
     </div>
+  );
+}
+
+/** A filter select: "" means no filter. */
+function FilterSelect(props: {
+  testId: string;
+  label: string;
+  anyLabel: string;
+  options: readonly string[];
+  value: string | undefined;
+  onChange: (value: string | undefined) => void;
+  wide?: boolean;
+  disabled?: boolean;
+}) {
+  return (
+    <select
+      data-testid={props.testId}
+      aria-label={props.label}
+      className={props.wide ? `${select} max-w-56` : select}
+      value={props.value ?? ""}
+      onChange={(e) => props.onChange(e.target.value || undefined)}
+      disabled={props.disabled}
+    >
+      <option value="">{props.anyLabel}</option>
+      {props.options.map((o) => (
+        <option key={o} value={o}>
+          {o}
+        </option>
+      ))}
+    </select>
   );
 }

@@ -61,6 +61,42 @@ export function stopServer(child: ChildProcess): Promise<void> {
   });
 }
 
+export interface PlaygroundServer {
+  process: ChildProcess;
+  /** The tokenised URL the server printed. */
+  url: Promise<string>;
+}
+
+/** Starts the production server exactly as `npm start` runs it after the build. */
+export function startPlaygroundServer(opts: { configFile: string; dataDir: string; token: string; env?: Record<string, string> }): PlaygroundServer {
+  const output: string[] = [];
+  const child = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], {
+    cwd: root,
+    env: {
+      ...process.env,
+      ...opts.env,
+      NODE_ENV: "production",
+      NEXT_TELEMETRY_DISABLED: "1",
+      // 0 lets the OS pick a free port; the server prints the real one.
+      PORT: "0",
+      ACP_PLAYGROUND_TOKEN: opts.token,
+      ACP_PLAYGROUND_CONFIG: opts.configFile,
+      // Anything the server persists (transcripts) stays out of the project.
+      ACP_PLAYGROUND_DATA: opts.dataDir,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  // Always drain both pipes (a full pipe would block the server); keep the output for errors.
+  const keep = (chunk: Buffer) => {
+    output.push(chunk.toString("utf8"));
+    if (output.length > 200) output.shift();
+    if (process.env.E2E_DEBUG) process.stderr.write(chunk);
+  };
+  child.stdout?.on("data", keep);
+  child.stderr?.on("data", keep);
+  return { process: child, url: waitForUrl(child, output) };
+}
+
 export default async function globalSetup(): Promise<() => Promise<void>> {
   const api = await startFakeGeminiApi();
   const home = makeGeminiHome(api.url);
@@ -75,34 +111,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   );
   const token = randomBytes(24).toString("base64url");
 
-  const output: string[] = [];
-  const child = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], {
-    cwd: root,
-    env: {
-      ...process.env,
-      ...home.env,
-      NODE_ENV: "production",
-      NEXT_TELEMETRY_DISABLED: "1",
-      // 0 lets the OS pick a free port; the server prints the real one.
-      PORT: "0",
-      ACP_PLAYGROUND_TOKEN: token,
-      ACP_PLAYGROUND_CONFIG: configFile,
-      // Anything the server persists (transcripts) stays out of the project.
-      ACP_PLAYGROUND_DATA: path.join(tmp, "data"),
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  // Always drain both pipes (a full pipe would block the server); keep the output for errors.
-  const keep = (chunk: Buffer) => {
-    output.push(chunk.toString("utf8"));
-    if (output.length > 200) output.shift();
-    if (process.env.E2E_DEBUG) process.stderr.write(chunk);
-  };
-  child.stdout?.on("data", keep);
-  child.stderr?.on("data", keep);
-
+  const child = startPlaygroundServer({ configFile, dataDir: path.join(tmp, "data"), token, env: home.env });
   const cleanup = async () => {
-    await stopServer(child);
+    await stopServer(child.process);
     await api.close();
     home.cleanup();
     rmSync(tmp, { recursive: true, force: true });
@@ -110,7 +121,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
 
   let url: string;
   try {
-    url = await waitForUrl(child, output);
+    url = await child.url;
   } catch (err) {
     await cleanup();
     throw err;
