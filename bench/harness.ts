@@ -16,8 +16,7 @@ export function percentile(sorted: number[], p: number): number {
 export const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
 
 export async function connect(url: string): Promise<Socket> {
-  // Lean frames, as the browser asks for them: the client parses `raw` itself.
-  const socket = io(url, { auth: { token: "bench", frames: "lean" }, transports: ["websocket"], reconnection: false, forceNew: true });
+  const socket = io(url, { auth: { token: "bench" }, transports: ["websocket"], reconnection: false, forceNew: true });
   await new Promise<void>((resolve, reject) => {
     socket.once("connect", () => resolve());
     socket.once("connect_error", reject);

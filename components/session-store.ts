@@ -223,8 +223,7 @@ export class SessionStore {
     const socket: RelaySocket = io({
       // A function is re-read on every (re)connect, so lastSeq is always current.
       auth: (cb) => {
-        // Lean frames: the relay skips encoding `message`, we parse `raw` (only for frames we keep).
-        const auth: HandshakeAuth = { token, clientId: this.snapshot.clientId, lastSeq: this.snapshot.lastSeq, frames: "lean" };
+        const auth: HandshakeAuth = { token, clientId: this.snapshot.clientId, lastSeq: this.snapshot.lastSeq };
         cb(auth as unknown as Record<string, unknown>);
       },
       transports: ["websocket", "polling"],

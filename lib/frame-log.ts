@@ -143,9 +143,9 @@ export class FrameLog {
 }
 
 /**
- * Lean frames (handshake `frames: "lean"`) arrive without `message`; parses
- * `raw` back into it, in place, as the relay would have sent it. Lines that do
- * not parse (not JSON, or the preview of an over-long line) stay without one.
+ * Frames arrive from the relay without `message`; parses `raw` back into it,
+ * in place. Lines that do not parse (not JSON, or the preview of an over-long
+ * line) stay without one.
  */
 export function withMessage(frame: Frame): Frame {
   if (frame.message !== undefined) return frame;

@@ -105,8 +105,6 @@ export interface HandshakeAuth {
   clientId?: string;
   /** The last frame seq this client holds; the relay resends the ones after it. */
   lastSeq?: number;
-  /** "lean": frames come without `message`; the client parses `raw` (faster for both ends). */
-  frames?: "full" | "lean";
 }
 
 export interface StderrEvent {

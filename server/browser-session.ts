@@ -5,12 +5,12 @@
 import type { Socket } from "socket.io";
 import type { Frame } from "../lib/frame";
 import { secretsFromEnv } from "../lib/redact";
+import { withMessage } from "../lib/frame-log";
 import { FrameSequencer } from "../lib/frame-sequencer";
 import type {
   Ack,
   AgentInfo,
   ClientToServerEvents,
-  HandshakeAuth,
   PendingRequestInfo,
   RelayError,
   ServerToClientEvents,
@@ -31,6 +31,7 @@ export type RelaySocket = Socket<ClientToServerEvents, ServerToClientEvents>;
 const STDERR_KEPT = 2_000;
 const RESEND_BATCH = 2_000;
 
+/** What the log keeps and the socket carries: the parsed message is dropped (clients parse `raw`). */
 const withoutMessage = ({ message: _message, ...frame }: Frame): Frame => frame;
 
 const isError = (v: unknown): v is RelayError => typeof v === "object" && v !== null && "code" in v;
@@ -46,8 +47,6 @@ export class BrowserSession {
   private outbox: Frame[] = [];
   private flushScheduled = false;
   private socket?: RelaySocket;
-  /** The client parses `raw` itself: frames go without `message` (half the bytes to encode). */
-  private leanFrames = false;
   private graceTimer?: NodeJS.Timeout;
   private timeoutWatch?: NodeJS.Timeout;
   private recorder?: TranscriptRecorder;
@@ -101,7 +100,6 @@ export class BrowserSession {
     this.graceTimer = undefined;
     this.flush();
     this.socket = socket;
-    this.leanFrames = (socket.handshake.auth as HandshakeAuth | undefined)?.frames === "lean";
     const first = this.log[0]?.seq ?? this.sequencer.seq + 1;
     const from = Math.max(lastSeq + 1, first);
     const missed = Math.max(0, first - 1 - lastSeq);
@@ -115,8 +113,7 @@ export class BrowserSession {
     const start = this.log.findIndex((f) => f.seq >= from);
     if (start === -1) return;
     for (let i = start; i < this.log.length; i += RESEND_BATCH) {
-      const batch = this.log.slice(i, i + RESEND_BATCH);
-      socket.emit("frames", this.leanFrames ? batch.map(withoutMessage) : batch);
+      socket.emit("frames", this.log.slice(i, i + RESEND_BATCH));
     }
   }
 
@@ -277,23 +274,25 @@ export class BrowserSession {
     return () => this.frameListeners.delete(listener);
   }
 
-  /** The current agent's frames (its whole log, up to the replay cap). */
+  /** The current agent's frames (its whole log, up to the replay cap), with their messages. */
   get frames(): readonly Frame[] {
-    return this.log;
+    return this.log.map((frame) => withMessage({ ...frame }));
   }
 
   private queue(frame: Frame): void {
     this.recorder?.frame(frame);
-    this.log.push(frame);
+    if (frame.kind === "request" || frame.kind === "response") this.answerer.track(frame);
+    for (const listener of this.frameListeners) listener(frame);
+    // Keeping 100,000 parsed messages alive would cost memory and GC time on the hot path.
+    const lean = withoutMessage(frame);
+    this.log.push(lean);
     // Trim in batches so the hot path stays O(1) amortised.
     if (this.log.length > this.config.replayFrames * 1.1) this.log.splice(0, this.log.length - this.config.replayFrames);
-    this.outbox.push(frame);
+    this.outbox.push(lean);
     if (!this.flushScheduled) {
       this.flushScheduled = true;
       setImmediate(() => this.flush());
     }
-    if (frame.kind === "request" || frame.kind === "response") this.answerer.track(frame);
-    for (const listener of this.frameListeners) listener(frame);
   }
 
   private flush(): void {
@@ -301,7 +300,7 @@ export class BrowserSession {
     if (this.outbox.length === 0) return;
     const frames = this.outbox;
     this.outbox = [];
-    this.socket?.emit("frames", this.leanFrames ? frames.map(withoutMessage) : frames);
+    this.socket?.emit("frames", frames);
   }
 
   private dispose(): void {

@@ -9,6 +9,7 @@ import path from "node:path";
 import type { AddressInfo } from "node:net";
 import { io, type Socket } from "socket.io-client";
 import type { Frame } from "../lib/frame";
+import { withMessage } from "../lib/frame-log";
 import type { AgentInfo, ClientToServerEvents, ExitEvent, RelayError, ServerToClientEvents } from "../lib/wire";
 import { createAppServer, type AppServer } from "../server/app-server";
 import { loadConfig, type ServerConfig } from "../server/config";
@@ -59,7 +60,8 @@ export class TestClient {
   constructor(url: string, auth: Record<string, unknown>, extra: Parameters<typeof io>[1] = {}) {
     this.socket = io(url, { auth, transports: ["websocket"], reconnection: false, forceNew: true, ...extra });
     this.socket.on("frames", (frames) => {
-      this.frames.push(...frames);
+      // As the browser does: the relay sends no `message`, the client parses `raw`.
+      this.frames.push(...frames.map((f) => withMessage({ ...f })));
       this.notify();
     });
     this.socket.on("relay:hello", (e) => (this.clientId = e.clientId));
@@ -199,7 +201,7 @@ export async function startRelayProcess(profiles: Record<string, { command: stri
   const dir = mkdtempSync(path.join(tmpdir(), "acp-relay-"));
   const configFile = path.join(dir, "config.json");
   writeFileSync(configFile, JSON.stringify({ profiles, workspaceRoots: [projectRoot], pool: {} }));
-  const child = execa(process.execPath, ["--import", "tsx", "test/fixtures/relay-server.ts"], {
+  const child = execa(process.execPath, [...(process.env.RELAY_NODE_ARGS?.split(" ").filter(Boolean) ?? []), "--import", "tsx", "test/fixtures/relay-server.ts"], {
     cwd: projectRoot,
     env: { ACP_PLAYGROUND_TOKEN: "bench", ACP_PLAYGROUND_CONFIG: configFile, ACP_PLAYGROUND_DATA: path.join(dir, "data"), ...env },
     reject: false,

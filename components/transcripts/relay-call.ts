@@ -24,7 +24,7 @@ export function relayCall<T extends object>(
 ): Promise<Ack<T>> {
   return new Promise((resolve) => {
     const socket: Socket<ServerToClientEvents, ClientToServerEvents> = io({
-      auth: { token, frames: "lean" },
+      auth: { token },
       transports: ["websocket", "polling"],
       forceNew: true,
       reconnection: false,

@@ -38,6 +38,8 @@ describe("relay with a stub agent", () => {
   it("echoes browser frames in the log and correlates responses", async () => {
     const c = client();
     await c.connected();
+    const onWire: unknown[] = [];
+    c.socket.on("frames", (frames) => onWire.push(...frames.map((f) => ({ ...f }))));
     const agent = await c.start({ profile: "echo" });
     expect(agent).toMatchObject({ profile: "echo", command: process.execPath });
     const seq = await c.send({ jsonrpc: "2.0", id: 7, method: "initialize", params: { protocolVersion: 1 } });
@@ -46,6 +48,9 @@ describe("relay with a stub agent", () => {
     expect(res).toMatchObject({ seq: 2, kind: "response", method: "initialize", dir: "from-agent" });
     expect(res.latencyMs).toBeGreaterThanOrEqual(0);
     expect(res.message).toEqual({ jsonrpc: "2.0", id: 7, result: { echo: { protocolVersion: 1 } } });
+    // The socket carries no parsed `message`: the client parses `raw` itself.
+    expect(onWire).toHaveLength(2);
+    expect(onWire.every((f) => !("message" in (f as object)))).toBe(true);
     expect(c.frames[0]).toMatchObject({ seq: 1, dir: "to-agent", kind: "request", raw: '{"jsonrpc":"2.0","id":7,"method":"initialize","params":{"protocolVersion":1}}' });
   });
 
