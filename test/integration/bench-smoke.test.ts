@@ -15,10 +15,11 @@ describe("benchmarks (smoke)", () => {
   it("relay-overhead reports latency and rate ratio", async () => {
     const r = await bench("relay-overhead", "--rate", "400", "--seconds", "1", "--burst", "3000");
     expect(r.frames).toBe(400);
-    for (const v of [r.directLatencyMs.p50, r.relayLatencyMs.p99, r.addedLatencyMs.p50, r.relayFramesPerSecond, r.rateRatio]) {
+    for (const v of [r.directLatencyMs.p50, r.relayLatencyMs.p99, r.addedLatencyMs.p50, r.relayFramesPerSecond, r.rateRatio, r.bareForwarderRatio]) {
       expect(Number.isFinite(v)).toBe(true);
     }
     expect(r.relayFramesPerSecond).toBeGreaterThan(0);
+    expect(r.bareForwarderFramesPerSecond).toBeGreaterThan(0);
   });
 
   it("concurrency reports RSS, per-session overhead and start latency", async () => {
