@@ -2,8 +2,8 @@
  * Relay overhead: the same synthetic agent read straight from its stdout
  * (baseline) and through the relay into a socket.io client, with transcript
  * recording on. Prints added latency at a fixed rate and the sustained rate
- * ratio; a bare forwarder (bench/bare-forwarder.ts) measured in the same run
- * shows what this machine allows a relay without batching or recording.
+ * ratio. A bare forwarder (bench/bare-forwarder.ts) measured the same way in
+ * the same run shows what this machine gives a relay that does nothing else.
  */
 import path from "node:path";
 import { execa } from "execa";
@@ -109,6 +109,7 @@ const stats = (xs: number[]) => {
 const rateArgs = ["rate", String(flags.rate), String(flags.rate * flags.seconds)];
 const baseRate = stats((await direct(rateArgs)).latencies);
 const relayRate = stats((await relayed(rateArgs)).latencies);
+const bareRate = stats((await forwarded(rateArgs)).latencies);
 const burstArgs = ["burst", String(flags.burst)];
 const baseBurst = (await direct(burstArgs)).framesPerSecond;
 const relayBurst = (await relayed(burstArgs)).framesPerSecond;
@@ -121,6 +122,7 @@ const result = {
   directLatencyMs: { p50: round(baseRate.p50, 3), p99: round(baseRate.p99, 3) },
   relayLatencyMs: { p50: round(relayRate.p50, 3), p99: round(relayRate.p99, 3) },
   addedLatencyMs: { p50: round(relayRate.p50 - baseRate.p50, 3), p99: round(relayRate.p99 - baseRate.p99, 3) },
+  bareForwarderAddedLatencyMs: { p50: round(bareRate.p50 - baseRate.p50, 3), p99: round(bareRate.p99 - baseRate.p99, 3) },
   burstFrames: flags.burst,
   directFramesPerSecond: Math.round(baseBurst),
   relayFramesPerSecond: Math.round(relayBurst),
