@@ -186,6 +186,8 @@ export async function waitUntil(check: () => boolean, what: string, timeoutMs = 
 
 export interface RelayProcess {
   url: string;
+  /** The line the relay printed its URL on. */
+  banner: string;
   pid: number;
   child: ResultPromise;
   dataDir: string;
@@ -195,26 +197,32 @@ export interface RelayProcess {
 
 /**
  * Starts test/fixtures/relay-server.ts (the relay without pages, wired to signals
- * like npm start) in its own process, token "bench", with the given profiles.
+ * like npm start), or another fixture `script`, in its own process, token
+ * "bench", with the given profiles.
  */
-export async function startRelayProcess(profiles: Record<string, { command: string; args: string[] }>, env: Record<string, string> = {}): Promise<RelayProcess> {
+export async function startRelayProcess(
+  profiles: Record<string, { command: string; args: string[] }>,
+  env: Record<string, string> = {},
+  script = "test/fixtures/relay-server.ts",
+): Promise<RelayProcess> {
   const dir = mkdtempSync(path.join(tmpdir(), "acp-relay-"));
   const configFile = path.join(dir, "config.json");
   writeFileSync(configFile, JSON.stringify({ profiles, workspaceRoots: [projectRoot], pool: {} }));
-  const child = execa(process.execPath, [...(process.env.RELAY_NODE_ARGS?.split(" ").filter(Boolean) ?? []), "--import", "tsx", "test/fixtures/relay-server.ts"], {
+  const child = execa(process.execPath, [...(process.env.RELAY_NODE_ARGS?.split(" ").filter(Boolean) ?? []), "--import", "tsx", script], {
     cwd: projectRoot,
     env: { ACP_PLAYGROUND_TOKEN: "bench", ACP_PLAYGROUND_CONFIG: configFile, ACP_PLAYGROUND_DATA: path.join(dir, "data"), ...env },
     reject: false,
   });
-  const url = await new Promise<string>((resolve, reject) => {
+  const banner = await new Promise<string>((resolve, reject) => {
     child.stdout!.on("data", (d: Buffer) => {
-      const m = /http:\/\/127\.0\.0\.1:\d+/.exec(String(d));
-      if (m) resolve(m[0]);
+      const line = String(d).split("\n").find((l) => /http:\/\/127\.0\.0\.1:\d+/.test(l));
+      if (line) resolve(line);
     });
     child.once("exit", () => reject(new Error("relay exited early")));
   });
   return {
-    url,
+    url: /http:\/\/127\.0\.0\.1:\d+/.exec(banner)![0],
+    banner,
     pid: child.pid!,
     child,
     dataDir: dir,

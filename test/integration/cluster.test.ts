@@ -1,0 +1,80 @@
+/**
+ * Two relay instances on one machine (docs/scaling.md): a Node cluster with
+ * @socket.io/sticky in the primary and @socket.io/cluster-adapter between the
+ * workers, sharing one data directory.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { alive, processTree, startRelayProcess, TestClient, waitUntil, type RelayProcess } from "../relay-harness";
+
+const stub = path.resolve(import.meta.dirname, "../fixtures/stub-agent.mjs");
+const parentOf = (pid: number) => Number(readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")[1]);
+
+let relay: RelayProcess;
+let workers: number[];
+const clients: TestClient[] = [];
+const client = (extra: ConstructorParameters<typeof TestClient>[2] = {}) => {
+  const c = new TestClient(relay.url, { token: "bench" }, extra);
+  clients.push(c);
+  return c;
+};
+const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: 1 } };
+
+beforeAll(async () => {
+  relay = await startRelayProcess({ echo: { command: process.execPath, args: [stub, "echo"] } }, {}, "test/fixtures/relay-cluster.ts");
+  workers = /workers ([\d,]+)/.exec(relay.banner)![1]!.split(",").map(Number);
+}, 60_000);
+afterEach(() => {
+  for (const c of clients.splice(0)) c.close();
+});
+afterAll(async () => {
+  await relay?.close();
+});
+
+describe("two relay instances in a Node cluster", () => {
+  it("spreads browser sessions over the workers, and a transcript recorded on one replays on the other", async () => {
+    // Round-robin: consecutive connections go to different workers.
+    const [a, b] = [client(), client()];
+    await Promise.all([a.connected(), b.connected()]);
+    const agentA = await a.start({ profile: "echo" });
+    const agentB = await b.start({ profile: "echo" });
+    const ownerA = parentOf(agentA.pid);
+    const ownerB = parentOf(agentB.pid);
+    expect(new Set([ownerA, ownerB])).toEqual(new Set(workers));
+
+    await a.send(initialize);
+    const recorded = await a.response(1);
+    expect(await a.emit("agent:stop", {})).toEqual({ ok: true });
+    expect(await b.emit("agent:stop", {})).toEqual({ ok: true });
+
+    // The other worker reads the shared store: it offers the recording as a mock agent and plays it.
+    const { info } = await b.emit("relay:info", {});
+    const profile = `replay:${agentA.transcriptId}`;
+    expect(info.profiles.map((p: { name: string }) => p.name)).toContain(profile);
+    const replay = await b.start({ profile, options: { speed: "instant" } });
+    expect(parentOf(replay.pid)).toBe(ownerB);
+    await b.send(initialize);
+    expect((await b.response(1)).message).toEqual(recorded.message);
+    await b.emit("agent:stop", {});
+  });
+
+  it("serves HTTP long-polling, whose many requests the primary routes to one worker by session id", async () => {
+    const c = client({ transports: ["polling"] });
+    await c.connected();
+    const agent = await c.start({ profile: "echo" });
+    expect(workers).toContain(parentOf(agent.pid));
+    for (let id = 1; id <= 20; id++) await c.send({ jsonrpc: "2.0", id, method: "ping", params: { id } });
+    await c.response(20);
+    expect(c.frames.map((f) => f.seq)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    expect(await c.emit("agent:stop", {})).toEqual({ ok: true });
+  });
+
+  it("stops every worker's agents when the primary is stopped", async () => {
+    const [a, b] = [client(), client()];
+    await Promise.all([a.connected(), b.connected()]);
+    const trees = [(await a.start({ profile: "echo" })).pid, (await b.start({ profile: "echo" })).pid].flatMap(processTree);
+    await relay.close();
+    await waitUntil(() => [...trees, ...workers].every((pid) => !alive(pid)), "every worker and agent gone");
+  });
+});
