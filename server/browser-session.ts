@@ -281,8 +281,6 @@ export class BrowserSession {
 
   private queue(frame: Frame): void {
     this.recorder?.frame(frame);
-    if (frame.kind === "request" || frame.kind === "response") this.answerer.track(frame);
-    for (const listener of this.frameListeners) listener(frame);
     // Keeping 100,000 parsed messages alive would cost memory and GC time on the hot path.
     const lean = withoutMessage(frame);
     this.log.push(lean);
@@ -293,6 +291,9 @@ export class BrowserSession {
       this.flushScheduled = true;
       setImmediate(() => this.flush());
     }
+    // Last: a policy may answer at once, and its response must follow this frame everywhere.
+    if (frame.kind === "request" || frame.kind === "response") this.answerer.track(frame);
+    for (const listener of this.frameListeners) listener(frame);
   }
 
   private flush(): void {

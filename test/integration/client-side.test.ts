@@ -99,6 +99,10 @@ describe("answering the agent's requests", () => {
     const answer = c.frames.find((f) => f.dir === "to-agent" && f.method === "session/request_permission")!;
     expect(answer.message).toMatchObject({ result: { outcome: { outcome: "selected", optionId: "proceed_once" } } });
     expect(readFileSync(target, "utf8")).toBe("from the agent\n");
+    // An answer given at once still follows its request, on the wire as in seq.
+    expect(c.frames.map((f) => f.seq)).toEqual(c.frames.map((_, i) => i + 1));
+    const request = c.frames.find((f) => f.dir === "from-agent" && f.kind === "request" && f.id === answer.id)!;
+    expect(answer.seq).toBe(request.seq + 1);
 
     const d = await session(false);
     await d.c.emit("policy:set", { policies: { "session/request_permission": "deny" } });
@@ -107,6 +111,7 @@ describe("answering the agent's requests", () => {
     await d.c.response(3);
     const denied = d.c.frames.find((f) => f.dir === "to-agent" && f.method === "session/request_permission")!;
     expect(denied.message).toMatchObject({ error: { code: -32000 } });
+    expect(d.c.frames.map((f) => f.seq)).toEqual(d.c.frames.map((_, i) => i + 1));
     expect(existsSync(path.join(g.workspace, "denied.txt"))).toBe(false);
   });
 
