@@ -343,3 +343,23 @@ test("terminal and elicitation cards: Run lets the relay run the command, the el
   await expect(page.getByTestId("pending-card")).toHaveCount(0);
   await stop(page);
 });
+
+test("a terminal the relay runs for the agent: its tool call shows the command, what the agent read and the exit", async ({ page }) => {
+  await page.addInitScript(() => localStorage.setItem("acp-playground.view", "session"));
+  await page.goto(url());
+  await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
+  await page.getByTestId("profile-select").selectOption("terminal");
+  for (const method of ["terminal/create", "terminal/wait_for_exit", "terminal/output", "terminal/release"]) await setPolicy(page, method, "auto");
+  await connect(page);
+  await prompt(page, "build it");
+
+  const card = page.locator('[data-testid="tool-call"][data-tool-call-id="run"]');
+  await expect(card).toHaveAttribute("data-status", "completed");
+  await expect(card.getByTestId("terminal-command")).toHaveText(`$ ${process.execPath} -e console.log("<b>built</b> ok")`);
+  await expect(card.getByTestId("terminal-status")).toHaveText("exit 0");
+  // The command's output is text: its markup is shown, never rendered.
+  const output = card.getByTestId("terminal-output");
+  await expect(output).toHaveText("<b>built</b> ok\n");
+  await expect(output.locator("b")).toHaveCount(0);
+  await stop(page);
+});

@@ -104,10 +104,18 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const workspace = path.join(tmp, "workspace");
   mkdirSync(workspace);
   const configFile = path.join(tmp, "config.json");
-  // "missing" names an executable that does not exist, to see a start failure.
+  // "missing" names an executable that does not exist, to see a start failure; "terminal" runs
+  // a client terminal in every turn (test/fixtures/stub-agent.mjs).
+  const stubAgent = path.resolve(import.meta.dirname, "../test/fixtures/stub-agent.mjs");
   writeFileSync(
     configFile,
-    JSON.stringify({ workspaceRoots: [workspace], profiles: { missing: { command: path.join(tmp, "no-such-agent") } } }),
+    JSON.stringify({
+      workspaceRoots: [workspace],
+      profiles: {
+        missing: { command: path.join(tmp, "no-such-agent") },
+        terminal: { command: process.execPath, args: [stubAgent, "terminal", "<b>built</b> ok"] },
+      },
+    }),
   );
   const token = randomBytes(24).toString("base64url");
 

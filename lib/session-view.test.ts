@@ -5,6 +5,7 @@ import {
   reduceFrame,
   reduceFrames,
   SeqList,
+  terminalOf,
   type EventItem,
   type MessageItem,
   type PlanItem,
@@ -229,6 +230,43 @@ describe("session view: tool calls", () => {
     const items = turn(reduceFrames(s.frames)).items;
     expect(items).toHaveLength(2);
     expect(items[1]).toMatchObject({ title: "rm -rf", permission: { outcome: { outcome: "cancelled" }, responseSeq: 4 } });
+  });
+});
+
+describe("session view: terminals", () => {
+  it("keeps what the agent read of a client terminal, by id, for its tool call", () => {
+    const s = script();
+    s.prompt(1, "s1", "run it");
+    s.request("from-agent", 7, "terminal/create", { sessionId: "s1", command: "npm", args: ["test", 3], cwd: "/w" });
+    s.respond("to-agent", 7, { terminalId: "t1" });
+    s.update("s1", { sessionUpdate: "tool_call", toolCallId: "c1", title: "npm test", kind: "execute", content: [{ type: "terminal", terminalId: "t1" }] });
+    const created = reduceFrames(s.frames);
+    expect(terminalOf(created, "t1")).toMatchObject({ command: "npm", args: ["test"], cwd: "/w", output: "", truncated: false });
+
+    s.request("from-agent", 8, "terminal/output", { sessionId: "s1", terminalId: "t1" });
+    s.respond("to-agent", 8, { output: "1 passing\n", truncated: true });
+    s.request("from-agent", 9, "terminal/wait_for_exit", { sessionId: "s1", terminalId: "t1" });
+    s.respond("to-agent", 9, { exitCode: 0, signal: null });
+    s.request("from-agent", 10, "terminal/release", { sessionId: "s1", terminalId: "t1" });
+    s.respond("to-agent", 10, null);
+    const v = reduceFrames(s.frames);
+    const t = terminalOf(v, "t1")!;
+    expect(t).toMatchObject({ output: "1 passing\n", truncated: true, exitStatus: { exitCode: 0, signal: null }, released: true });
+    expect([...t.seqs]).toEqual([3, 6, 8, 10]);
+    // The earlier state is untouched.
+    expect(terminalOf(created, "t1")!.output).toBe("");
+  });
+
+  it("ignores error answers and unknown ids, and never reads the prototype", () => {
+    const s = script();
+    s.request("from-agent", 1, "terminal/create", { sessionId: "s1", command: "x" });
+    s.fail("to-agent", 1, { code: -32603, message: "spawn failed" });
+    s.request("from-agent", 2, "terminal/output", { sessionId: "s1", terminalId: "__proto__" });
+    s.respond("to-agent", 2, { output: "hi", truncated: false });
+    const v = reduceFrames(s.frames);
+    expect(Object.keys(v.terminals)).toEqual(["__proto__"]);
+    expect(terminalOf(v, "toString")).toBeUndefined();
+    expect(terminalOf(v, "__proto__")!.output).toBe("hi");
   });
 });
 

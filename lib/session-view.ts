@@ -234,6 +234,24 @@ export interface SessionState {
   unknown: UnknownItem[];
 }
 
+/**
+ * A client terminal (terminal/create), as the agent has seen it: the output it
+ * last read (terminal/output) and how the command ended. Tool calls show it by id.
+ */
+export interface TerminalView {
+  terminalId: string;
+  command?: string;
+  args?: string[];
+  cwd?: string;
+  /** The output the agent last read; empty until it reads some. */
+  output: string;
+  truncated: boolean;
+  exitStatus?: { exitCode?: number | null; signal?: string | null };
+  released?: boolean;
+  /** The client's answers about this terminal. */
+  seqs: SeqList;
+}
+
 /** A request awaiting its response; kept in the state so that reduceFrame stays pure. */
 export interface PendingRequest {
   method: string;
@@ -250,10 +268,17 @@ export interface SessionViewState {
   order: string[];
   /** Requests sent to the agent (`toAgent`) and by it (`fromAgent`), by id, that this view correlates. */
   pending: { toAgent: Record<string, PendingRequest>; fromAgent: Record<string, PendingRequest> };
+  /** Client terminals by terminalId. */
+  terminals: Record<string, TerminalView>;
 }
 
 export function emptyView(): SessionViewState {
-  return { sessions: {}, order: [], pending: { toAgent: {}, fromAgent: {} } };
+  return { sessions: {}, order: [], pending: { toAgent: {}, fromAgent: {} }, terminals: {} };
+}
+
+/** The terminal with this id, if the view knows it (ids come off the wire: own keys only). */
+export function terminalOf(state: Pick<SessionViewState, "terminals">, terminalId: string): TerminalView | undefined {
+  return get(state.terminals, terminalId);
 }
 
 export function reduceFrame(state: SessionViewState, frame: Frame): SessionViewState {
@@ -339,6 +364,8 @@ function apply(d: Draft, f: Frame): void {
         else if (TRACKED.has(f.method)) track(d, "toAgent", f, f.id, { sessionId: str(params.sessionId) });
       } else if (f.method === "session/request_permission") {
         onPermissionRequest(d, f, f.id, params);
+      } else if (f.method.startsWith("terminal/")) {
+        track(d, "fromAgent", f, f.id, { sessionId: str(params.sessionId) });
       }
       return;
     }
@@ -348,7 +375,9 @@ function apply(d: Draft, f: Frame): void {
       if (!pend) return;
       if (pend.method === "session/prompt") onPromptResponse(d, f, pend, m);
       else if (pend.method === "session/request_permission") onPermissionResponse(d, f, pend, m);
-      else if (!("error" in m)) onResult(d, f, pend, obj(m.result));
+      else if ("error" in m) return;
+      else if (pend.method.startsWith("terminal/")) onTerminalResult(d, f, pend, obj(m.result));
+      else onResult(d, f, pend, obj(m.result));
       return;
     }
     default:
@@ -761,6 +790,35 @@ function onPermissionResponse(d: Draft, f: Frame, pend: PendingRequest, m: Obj):
 }
 
 /** Successful responses to session/new, load, resume, fork, set_mode, set_config_option, set_model. */
+function onTerminalResult(d: Draft, f: Frame, pend: PendingRequest, r: Obj): void {
+  const params = obj(pend.params);
+  const terminalId = pend.method === "terminal/create" ? str(r.terminalId) : str(params.terminalId);
+  if (terminalId === undefined) return;
+  const st = d.state();
+  st.terminals = d.own(st.terminals);
+  const cur = get(st.terminals, terminalId);
+  const t = cur ? d.own(cur) : d.fresh<TerminalView>({ terminalId, output: "", truncated: false, seqs: SeqList.of(f.seq) });
+  if (cur) t.seqs = t.seqs.append(f.seq);
+  put(st.terminals, terminalId, t);
+  const exitStatus = (v: Obj) => compact({ exitCode: num(v.exitCode) ?? (v.exitCode === null ? null : undefined), signal: str(v.signal) ?? (v.signal === null ? null : undefined) });
+  switch (pend.method) {
+    case "terminal/create":
+      compact(Object.assign(t, { command: str(params.command), cwd: str(params.cwd), args: Array.isArray(params.args) ? params.args.filter((a): a is string => typeof a === "string") : undefined }));
+      return;
+    case "terminal/output":
+      if (typeof r.output === "string") t.output = r.output;
+      t.truncated = r.truncated === true;
+      if (isObj(r.exitStatus)) t.exitStatus = exitStatus(r.exitStatus);
+      return;
+    case "terminal/wait_for_exit":
+      t.exitStatus = exitStatus(r);
+      return;
+    case "terminal/release":
+      t.released = true;
+      return;
+  }
+}
+
 function onResult(d: Draft, f: Frame, pend: PendingRequest, r: Obj): void {
   const params = obj(pend.params);
   const sessionId = str(r.sessionId) ?? pend.sessionId;

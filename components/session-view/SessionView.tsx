@@ -12,6 +12,7 @@ import { useTabState } from "../use-session";
 import { Conversation } from "./Conversation";
 import type { Highlight } from "./highlight";
 import { SessionHeader } from "./SessionHeader";
+import { TerminalsContext } from "./ToolCallCard";
 import { useSessionView } from "./use-session-view";
 
 interface Selection {
@@ -58,14 +59,16 @@ export function SessionView({ onHighlight, onShowFrames }: Props) {
       {session ? (
         <>
           <SessionHeader state={state} session={session} onPick={setPicked} />
-          <Conversation
-            key={session.sessionId}
-            session={session}
-            version={lastSeq}
-            selectedSeq={selectedSeq}
-            onSelect={select}
-            onShowFrames={showFrames}
-          />
+          <TerminalsContext.Provider value={state.terminals}>
+            <Conversation
+              key={session.sessionId}
+              session={session}
+              version={lastSeq}
+              selectedSeq={selectedSeq}
+              onSelect={select}
+              onShowFrames={showFrames}
+            />
+          </TerminalsContext.Provider>
         </>
       ) : (
         <p data-testid="session-empty" className="px-3 py-6 text-center text-sm text-zinc-600">

@@ -1,7 +1,8 @@
 "use client";
 /** One tool call (every update and any permission request for its id merged): a card. */
+import { createContext, useContext } from "react";
 import type { ToolCallContent, ToolCallStatus } from "@agentclientprotocol/sdk";
-import type { ToolCallItem } from "@/lib/session-view";
+import { terminalOf, type SessionViewState, type ToolCallItem } from "@/lib/session-view";
 import { ContentBlockView } from "./ContentBlockView";
 import { DiffView } from "./DiffView";
 import { KindIcon } from "./icons";
@@ -24,16 +25,56 @@ function StatusBadge({ status }: { status: string }) {
   );
 }
 
+/** The view's client terminals, for the tool calls that embed one. */
+export const TerminalsContext = createContext<SessionViewState["terminals"]>({});
+
+function exitText(t: NonNullable<ReturnType<typeof terminalOf>>): string {
+  if (t.exitStatus?.signal) return `killed by ${t.exitStatus.signal}`;
+  if (t.exitStatus?.exitCode != null) return `exit ${t.exitStatus.exitCode}`;
+  return t.released ? "released" : "running";
+}
+
+/** What the agent last read of a client terminal; the command line as the agent asked for it. */
+function TerminalBlock({ terminalId }: { terminalId: string }) {
+  const t = terminalOf({ terminals: useContext(TerminalsContext) }, terminalId);
+  return (
+    <div data-testid="tool-terminal" className="flex flex-col gap-1 font-mono text-[11px]">
+      <div className="flex items-center gap-2 text-zinc-400">
+        <span className="min-w-0 flex-1 truncate" title={terminalId}>
+          {t?.command !== undefined ? (
+            <span data-testid="terminal-command" className="text-zinc-200">
+              $ {[t.command, ...(t.args ?? [])].join(" ")}
+            </span>
+          ) : (
+            <>
+              terminal <code className="text-zinc-200">{terminalId}</code>
+            </>
+          )}
+        </span>
+        {t && (
+          <span data-testid="terminal-status" className="shrink-0 text-zinc-500">
+            {exitText(t)}
+          </span>
+        )}
+      </div>
+      {t?.output ? (
+        <pre data-testid="terminal-output" className="max-h-60 overflow-auto whitespace-pre-wrap break-all rounded bg-zinc-950 px-2 py-1 text-zinc-300">
+          {t.truncated ? "… (earlier output truncated)\n" : ""}
+          {t.output}
+        </pre>
+      ) : (
+        <p className="text-zinc-600">no output read yet</p>
+      )}
+    </div>
+  );
+}
+
 function ToolContent({ content }: { content: ToolCallContent }) {
   switch (content.type) {
     case "diff":
       return <DiffView path={content.path} oldText={content.oldText} newText={content.newText} meta={content._meta} />;
     case "terminal":
-      return (
-        <div data-testid="tool-terminal" className="font-mono text-[11px] text-zinc-400">
-          terminal <code className="text-zinc-200">{content.terminalId}</code>
-        </div>
-      );
+      return <TerminalBlock terminalId={content.terminalId} />;
     case "content":
       return content.content.type === "text" ? (
         <pre className="max-h-60 overflow-auto whitespace-pre-wrap break-all rounded bg-zinc-950 px-2 py-1 font-mono text-[11px] text-zinc-300">
