@@ -33,11 +33,15 @@ class Receiver {
     this.arrivals.push(at);
   }
 
-  /** Frames per second in steady state: the first tenth (JIT warm-up) is left out. */
+  /**
+   * Frames per second in steady state: the first tenth (JIT warm-up) is left
+   * out. Frames arrive in batches, so the count starts after the batch the cut
+   * falls in; NaN when the burst was too short to span two batches.
+   */
   get framesPerSecond(): number {
-    const from = Math.floor(this.arrivals.length / 10);
-    const span = this.arrivals.at(-1)! - this.arrivals[from]!;
-    return (this.arrivals.length - 1 - from) / (span / 1000);
+    const start = this.arrivals[Math.floor(this.arrivals.length / 10)]!;
+    const after = this.arrivals.length - this.arrivals.findLastIndex((at) => at <= start) - 1;
+    return after > 0 ? after / ((this.arrivals.at(-1)! - start) / 1000) : NaN;
   }
 }
 
