@@ -19,6 +19,7 @@ import { notificationFrame, outcomeOf, requestFrame, type RpcOutcome } from "@/l
 import { countEventsUpTo } from "@/lib/playback";
 import type { Policies } from "@/lib/policy";
 import { RequestIdCounter } from "@/lib/request-ids";
+import { appendSent, decodeSentHistory, encodeSentHistory, type SentEntry } from "@/lib/sent-history";
 import type {
   Ack,
   AgentInfo,
@@ -37,19 +38,6 @@ export const FRAME_CAP = 200_000;
 export const STDERR_CAP = 2_000;
 /** Lifecycle events kept for the timeline. */
 export const LIFECYCLE_CAP = 1_000;
-/** Sent frames kept in a tab's history. */
-export const HISTORY_CAP = 200;
-
-/** A frame this tab sent, exactly as sent, for the history (re-send, copy to the editor). */
-export interface SentEntry {
-  ts: number;
-  /** The exact text that went to the agent. */
-  text: string;
-  method?: string;
-  id?: string | number | null;
-  kind: "request" | "notification" | "response" | "other";
-  seq: number;
-}
 
 export type ConnectionState =
   | "idle"
@@ -148,16 +136,8 @@ function sessionIdOf(frame: Frame): string | undefined {
 
 const idKey = (id: unknown): string => (typeof id === "string" ? `s:${id}` : `n:${String(id)}`);
 
-function appendHistory(history: readonly SentEntry[], frame: string | object, seq: number): readonly SentEntry[] {
-  const text = typeof frame === "string" ? frame : JSON.stringify(frame);
-  const m = isObject(frame) ? frame : undefined;
-  const method = typeof m?.method === "string" ? m.method : undefined;
-  const hasId = m !== undefined && "id" in m;
-  const kind: SentEntry["kind"] = !m ? "other" : method ? (hasId ? "request" : "notification") : hasId ? "response" : "other";
-  const entry: SentEntry = { ts: Date.now(), text, kind, seq, ...(method ? { method } : {}), ...(hasId ? { id: m.id as SentEntry["id"] } : {}) };
-  const next = [...history, entry];
-  return next.length > HISTORY_CAP ? next.slice(-HISTORY_CAP) : next;
-}
+/** Where a tab keeps what it sent, next to its clientId, so a reload keeps the history. */
+export const sentHistoryKey = (clientIdKey: string) => `${clientIdKey}.sent`;
 
 function describeAgent(agent: AgentInfo): string {
   return `${agent.profile} · pid ${agent.pid} · ${[agent.command, ...agent.args].join(" ")} · cwd ${agent.cwd}`;
@@ -218,7 +198,7 @@ export class SessionStore {
       clientId = randomId();
       sessionStorage.setItem(clientIdKey, clientId);
     }
-    this.set({ connection: "connecting", clientId });
+    this.set({ connection: "connecting", clientId, history: decodeSentHistory(sessionStorage.getItem(sentHistoryKey(clientIdKey))) });
 
     const socket: RelaySocket = io({
       // A function is re-read on every (re)connect, so lastSeq is always current.
@@ -474,7 +454,13 @@ export class SessionStore {
     if (!res.ok) return { ok: false, error: res.error };
     // The ack arrives before the echoed frame: bump the template id right away.
     if (isObject(frame) && typeof frame.method === "string") this.ids.observe(frame.id as number);
-    this.set({ maxRequestId: this.ids.max, history: appendHistory(this.snapshot.history, frame, res.seq) });
+    const history = appendSent(this.snapshot.history, frame, res.seq);
+    this.set({ maxRequestId: this.ids.max, history });
+    try {
+      sessionStorage.setItem(sentHistoryKey(this.options.clientIdKey), encodeSentHistory(history));
+    } catch {
+      // Storage full or refused: the history still lives until the reload.
+    }
     return { ok: true, seq: res.seq };
   }
 

@@ -4,7 +4,7 @@
  * survive a reload (sessionStorage), and each tab's store then re-attaches to
  * its agent with the clientId it kept.
  */
-import { SessionStore } from "./session-store";
+import { sentHistoryKey, SessionStore } from "./session-store";
 import { takeAccessToken } from "./page-storage";
 
 const TABS_KEY = "acp-playground.tabs";
@@ -30,6 +30,12 @@ export interface TabsSnapshot {
 const INITIAL: TabsSnapshot = { ready: false, tabs: [], activeId: 0 };
 
 export const clientIdKey = (tabId: number) => `${CLIENT_ID_PREFIX}${tabId}`;
+
+/** A tab id's stored clientId and history; a leftover would re-attach to someone else's agent. */
+function forgetTab(tabId: number): void {
+  sessionStorage.removeItem(clientIdKey(tabId));
+  sessionStorage.removeItem(sentHistoryKey(clientIdKey(tabId)));
+}
 
 function readSaved(): { ids: number[]; activeId: number } | undefined {
   try {
@@ -87,8 +93,7 @@ export class TabsStore {
   /** Opens a tab with a fresh relay session and makes it active. */
   add(): Tab {
     const id = Math.max(0, ...this.snapshot.tabs.map((t) => t.id)) + 1;
-    // A leftover clientId would re-attach to someone else's agent.
-    sessionStorage.removeItem(clientIdKey(id));
+    forgetTab(id);
     const tab = this.makeTab(id);
     this.set({ tabs: [...this.snapshot.tabs, tab], activeId: id });
     tab.store.connect();
@@ -108,7 +113,7 @@ export class TabsStore {
     const rest = tabs.filter((t) => t !== tab);
     const nextActive = activeId === id ? (rest[Math.min(at, rest.length - 1)]!.id) : activeId;
     this.set({ tabs: rest, activeId: nextActive });
-    sessionStorage.removeItem(clientIdKey(id));
+    forgetTab(id);
     const state = tab.store.getSnapshot().agent.state;
     if (state === "running" || state === "starting") {
       // Wait for the relay to confirm, so the stop is not lost with the socket.

@@ -320,17 +320,22 @@ test("tabs: one agent per tab, each with its own log, kept across a reload", asy
     await expect(rows(page)).toHaveCount(2);
   });
 
-  await test.step("a reload keeps the tabs and re-attaches each to its agent", async () => {
+  await test.step("a reload keeps the tabs, re-attaches each to its agent and keeps what each sent", async () => {
     await page.reload();
     await expect(tabs).toHaveCount(2);
     await expect(tabs.first()).toHaveAttribute("data-active", "true");
     await expect(page.getByTestId("agent-status")).toHaveAttribute("data-status", "running");
     await expect(rows(page)).toHaveCount(2);
     expect(await pidOf(page)).toBe(pid1);
+    await page.getByTestId("column-tab-raw").click();
+    const sent = page.getByTestId("history-entry");
+    await expect(sent).toHaveCount(1);
+    await expect(sent).toHaveAttribute("data-method", "initialize");
     await tabs.nth(1).getByRole("tab").click();
     await expect(page.getByTestId("agent-status")).toHaveAttribute("data-status", "running");
     await expect(rows(page)).toHaveCount(tab2Frames);
     await expect(rows(page, { kind: "response", method: "session/new" })).toHaveCount(1);
+    await expect(sent.filter({ hasText: "session/new" })).toHaveCount(1);
   });
 
   await test.step("closing a tab stops its agent and leaves the other alone", async () => {
