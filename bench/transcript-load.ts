@@ -109,6 +109,8 @@ try {
   const totalText = `${flags.frames.toLocaleString("en")} frames`;
   // Times from navigation start (performance.now() in the page) of the first frame row painted and of every frame loaded.
   await page.addInitScript((all: string) => {
+    // The inspector is what this measures; the page opens on the Session view otherwise.
+    localStorage.setItem("acp-playground.view", "frames");
     const marks: Record<string, number> = {};
     (window as unknown as { __marks: typeof marks }).__marks = marks;
     const observer = new MutationObserver(() => {

@@ -32,14 +32,20 @@ async function readBody(req: IncomingMessage, limit: number): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
-function sendTranscript(res: ServerResponse, id: string, text: string, download: boolean): void {
+function sendTranscript(res: ServerResponse, store: TranscriptStore, id: string, download: boolean): void {
+  const transcript = store.stream(id)!;
   const headers: Record<string, string> = {
     "content-type": "application/x-ndjson; charset=utf-8",
     "cache-control": "no-store",
   };
   if (download) headers["content-disposition"] = `attachment; filename="${id}.jsonl"`;
   res.writeHead(200, headers);
-  res.end(text);
+  res.write(transcript.header);
+  if (!transcript.rest) return void res.end();
+  // A read error after the headers went out can only cut the reply short.
+  transcript.rest.on("error", () => res.destroy());
+  res.on("close", () => transcript.rest!.destroy());
+  transcript.rest.pipe(res);
 }
 
 export async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL, relay: Relay, token: string): Promise<void> {
@@ -54,7 +60,7 @@ export async function handleApi(req: IncomingMessage, res: ServerResponse, url: 
     if (!meta || !tokenMatches(url.searchParams.get("token"), meta.shareToken)) {
       return fail(res, 404, "not_found", "no such shared transcript");
     }
-    return sendTranscript(res, id, store.read(id)!, false);
+    return sendTranscript(res, store, id, false);
   }
 
   if (!tokenMatches(bearerToken(req), token)) return fail(res, 401, "unauthorized", "unauthorized");
@@ -84,7 +90,7 @@ export async function handleApi(req: IncomingMessage, res: ServerResponse, url: 
     const id = parts[1];
     if (parts.length === 2 && id !== undefined) {
       if (!store.exists(id)) return fail(res, 404, "not_found", `no transcript ${id.slice(0, 80)}`);
-      if (method === "GET") return sendTranscript(res, id, store.read(id)!, url.searchParams.has("download"));
+      if (method === "GET") return sendTranscript(res, store, id, url.searchParams.has("download"));
       if (method === "DELETE") {
         return store.delete(id) ? void res.writeHead(204).end() : fail(res, 409, "recording", "the transcript is still being recorded");
       }

@@ -3,7 +3,7 @@
  * meta file (title, counts, share token) under ACP_PLAYGROUND_DATA/transcripts.
  */
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, createReadStream, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync, type ReadStream } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { countTurns, parseTranscript, serialize, TranscriptError, type TranscriptHeader } from "../lib/transcript";
@@ -132,8 +132,43 @@ export class TranscriptStore {
     if (!meta) return undefined;
     const text = readFileSync(this.file(id), "utf8");
     const nl = text.indexOf("\n");
-    const header = JSON.parse(nl === -1 ? text : text.slice(0, nl)) as TranscriptHeader;
-    return serialize({ ...header, title: meta.title }) + (nl === -1 ? "" : text.slice(nl + 1));
+    return this.titled(meta, nl === -1 ? text : text.slice(0, nl)) + (nl === -1 ? "" : text.slice(nl + 1));
+  }
+
+  /**
+   * The same JSONL for sending as it is read: the header line (with the current
+   * title) now, the rest as a stream, so a large transcript starts arriving at once.
+   */
+  stream(id: string): { header: string; rest: ReadStream | undefined } | undefined {
+    const meta = this.meta(id);
+    if (!meta) return undefined;
+    const fd = openSync(this.file(id), "r");
+    const chunks: Buffer[] = [];
+    let length = 0;
+    let nl = -1;
+    try {
+      for (;;) {
+        const chunk = Buffer.alloc(64 * 1024);
+        const n = readSync(fd, chunk, 0, chunk.length, length);
+        if (n === 0) break;
+        const at = chunk.subarray(0, n).indexOf(0x0a);
+        chunks.push(chunk.subarray(0, n));
+        if (at !== -1) {
+          nl = length + at;
+          break;
+        }
+        length += n;
+      }
+    } finally {
+      closeSync(fd);
+    }
+    const head = Buffer.concat(chunks);
+    if (nl === -1) return { header: this.titled(meta, head.toString("utf8")), rest: undefined };
+    return { header: this.titled(meta, head.subarray(0, nl).toString("utf8")), rest: createReadStream(this.file(id), { start: nl + 1 }) };
+  }
+
+  private titled(meta: TranscriptMeta, headerLine: string): string {
+    return serialize({ ...(JSON.parse(headerLine) as TranscriptHeader), title: meta.title });
   }
 
   rename(id: string, title: string): TranscriptMeta | undefined {
