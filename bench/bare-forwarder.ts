@@ -1,5 +1,5 @@
 /**
- * The issue's reference point for relay throughput: a bare forwarder that emits
+ * The reference point for relay throughput: a bare forwarder that emits
  * every stdout line of the agent as its own socket.io event. No batching, no
  * classification, no recording. `relay-overhead` runs it in its own process and
  * reports its rate next to the relay's.

@@ -459,7 +459,8 @@ export class SessionStore {
     try {
       sessionStorage.setItem(sentHistoryKey(this.options.clientIdKey), encodeSentHistory(history));
     } catch {
-      // Storage full or refused: the history still lives until the reload.
+      // Storage full or refused: the history still lives until the reload; drop the stale copy.
+      sessionStorage.removeItem(sentHistoryKey(this.options.clientIdKey));
     }
     return { ok: true, seq: res.seq };
   }

@@ -355,7 +355,7 @@ test("a terminal the relay runs for the agent: its tool call shows the command, 
 
   const card = page.locator('[data-testid="tool-call"][data-tool-call-id="run"]');
   await expect(card).toHaveAttribute("data-status", "completed");
-  await expect(card.getByTestId("terminal-command")).toHaveText(`$ ${process.execPath} -e console.log("<b>built</b> ok")`);
+  await expect(card.getByTestId("terminal-command")).toHaveText(`$ ${process.execPath} -e 'console.log("<b>built</b> ok")'`);
   await expect(card.getByTestId("terminal-status")).toHaveText("exit 0");
   // The command's output is text: its markup is shown, never rendered.
   const output = card.getByTestId("terminal-output");

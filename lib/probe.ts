@@ -6,6 +6,7 @@
 import { AGENT_METHODS, PROTOCOL_VERSION } from "@agentclientprotocol/sdk";
 import { AGENT_METHODS as UNSTABLE_AGENT_METHODS } from "@agentclientprotocol/sdk/unstable";
 import type { Frame, JsonRpcId } from "./frame";
+import { withMessage } from "./frame-log";
 
 export type ProbeOutcome = "answered" | "-32601" | "error" | "timeout" | "no reply" | "skipped";
 
@@ -42,6 +43,7 @@ export interface Driver {
   raw(line: string): void;
   /** The first frame arriving from now on that satisfies `predicate`; undefined on timeout. */
   waitFor(predicate: (frame: Frame) => boolean, timeoutMs: number): Promise<Frame | undefined>;
+  /** The agent's frames so far, without `message` (parse `raw` where it is needed). */
   frames(): readonly Frame[];
 }
 
@@ -115,7 +117,10 @@ export async function runProbe(driver: Driver, options: ProbeOptions): Promise<P
 
   // 4. A prompt turn, and the empty-response check.
   const turn = await driver.request(AGENT_METHODS.session_prompt, { sessionId, prompt: [{ type: "text", text: "Reply with the single word OK." }] }, { timeoutMs: t * 3 });
-  const chunks = driver.frames().filter((f) => f.dir === "from-agent" && f.seq > (created.frame?.seq ?? 0) && (f.message as any)?.params?.update?.sessionUpdate === "agent_message_chunk").length;
+  const chunks = driver
+    .frames()
+    .filter((f) => f.dir === "from-agent" && f.method === "session/update" && f.seq > (created.frame?.seq ?? 0))
+    .filter((f) => (withMessage({ ...f }).message as any)?.params?.update?.sessionUpdate === "agent_message_chunk").length;
   const stopReason = resultOf(turn.frame)?.stopReason;
   rows.push(row("session/prompt (one text block)", AGENT_METHODS.session_prompt, turn, () => `stopReason ${JSON.stringify(stopReason)}, ${chunks} message chunks`, (r) => typeof resultOf(r.frame)?.stopReason === "string"));
   const empty = !!turn.frame && !errorOf(turn.frame) && chunks === 0 && (stopReason === undefined || stopReason === null);

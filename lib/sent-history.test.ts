@@ -38,6 +38,9 @@ describe("sent history", () => {
     expect(decodeSentHistory("{not json")).toEqual([]);
     expect(decodeSentHistory('{"a":1}')).toEqual([]);
     const good = { ts: 1, text: "{}", kind: "other", seq: 1 };
-    expect(decodeSentHistory(JSON.stringify([good, { ...good, kind: "evil" }, { ...good, text: 5 }, { ...good, id: {} }, null]))).toEqual([good]);
+    const request = { ts: 2, text: '{"jsonrpc":"2.0","id":1,"method":"m"}', kind: "request", seq: 2, method: "m", id: 1 };
+    expect(
+      decodeSentHistory(JSON.stringify([good, request, { ...good, kind: "evil" }, { ...good, text: 5 }, { ...good, id: {} }, { ...request, text: "{oops" }, null])),
+    ).toEqual([good, request]);
   });
 });

@@ -5,8 +5,11 @@
 
 /** Sent frames kept in a tab's history. */
 export const HISTORY_CAP = 200;
-/** Stored history at most this many characters; the oldest entries go first. */
-export const STORED_HISTORY_CHARS = 1_000_000;
+/**
+ * Stored history at most this many characters per tab; the oldest entries go
+ * first. Every tab of the page shares about 5 MB of sessionStorage.
+ */
+export const STORED_HISTORY_CHARS = 100_000;
 
 /** A frame this tab sent, exactly as sent. */
 export interface SentEntry {
@@ -45,9 +48,19 @@ export function encodeSentHistory(history: readonly SentEntry[], maxChars = STOR
   return text;
 }
 
+/** Entries the history re-sends as objects must still parse (storage is editable by anyone at the keyboard). */
+function parsesAsObject(text: string): boolean {
+  try {
+    return isObject(JSON.parse(text));
+  } catch {
+    return false;
+  }
+}
+
 const isEntry = (v: unknown): v is SentEntry =>
   isObject(v) &&
   typeof v.text === "string" &&
+  (v.kind === "other" || parsesAsObject(v.text)) &&
   typeof v.ts === "number" &&
   typeof v.seq === "number" &&
   KINDS.has(v.kind) &&

@@ -241,7 +241,8 @@ describe("session view: terminals", () => {
     s.respond("to-agent", 7, { terminalId: "t1" });
     s.update("s1", { sessionUpdate: "tool_call", toolCallId: "c1", title: "npm test", kind: "execute", content: [{ type: "terminal", terminalId: "t1" }] });
     const created = reduceFrames(s.frames);
-    expect(terminalOf(created, "t1")).toMatchObject({ command: "npm", args: ["test"], cwd: "/w", output: "", truncated: false });
+    expect(terminalOf(created, "t1")).toMatchObject({ command: "npm", args: ["test"], cwd: "/w", truncated: false });
+    expect(terminalOf(created, "t1")!.output).toBeUndefined();
 
     s.request("from-agent", 8, "terminal/output", { sessionId: "s1", terminalId: "t1" });
     s.respond("to-agent", 8, { output: "1 passing\n", truncated: true });
@@ -254,7 +255,7 @@ describe("session view: terminals", () => {
     expect(t).toMatchObject({ output: "1 passing\n", truncated: true, exitStatus: { exitCode: 0, signal: null }, released: true });
     expect([...t.seqs]).toEqual([3, 6, 8, 10]);
     // The earlier state is untouched.
-    expect(terminalOf(created, "t1")!.output).toBe("");
+    expect(terminalOf(created, "t1")!.output).toBeUndefined();
   });
 
   it("ignores error answers and unknown ids, and never reads the prototype", () => {

@@ -243,8 +243,8 @@ export interface TerminalView {
   command?: string;
   args?: string[];
   cwd?: string;
-  /** The output the agent last read; empty until it reads some. */
-  output: string;
+  /** The output the agent last read; absent until it reads some. */
+  output?: string;
   truncated: boolean;
   exitStatus?: { exitCode?: number | null; signal?: string | null };
   released?: boolean;
@@ -789,7 +789,7 @@ function onPermissionResponse(d: Draft, f: Frame, pend: PendingRequest, m: Obj):
   }
 }
 
-/** Successful responses to session/new, load, resume, fork, set_mode, set_config_option, set_model. */
+/** The client's successful answers to the agent's terminal/ requests. */
 function onTerminalResult(d: Draft, f: Frame, pend: PendingRequest, r: Obj): void {
   const params = obj(pend.params);
   const terminalId = pend.method === "terminal/create" ? str(r.terminalId) : str(params.terminalId);
@@ -797,7 +797,7 @@ function onTerminalResult(d: Draft, f: Frame, pend: PendingRequest, r: Obj): voi
   const st = d.state();
   st.terminals = d.own(st.terminals);
   const cur = get(st.terminals, terminalId);
-  const t = cur ? d.own(cur) : d.fresh<TerminalView>({ terminalId, output: "", truncated: false, seqs: SeqList.of(f.seq) });
+  const t = cur ? d.own(cur) : d.fresh<TerminalView>({ terminalId, truncated: false, seqs: SeqList.of(f.seq) });
   if (cur) t.seqs = t.seqs.append(f.seq);
   put(st.terminals, terminalId, t);
   const exitStatus = (v: Obj) => compact({ exitCode: num(v.exitCode) ?? (v.exitCode === null ? null : undefined), signal: str(v.signal) ?? (v.signal === null ? null : undefined) });
@@ -819,6 +819,7 @@ function onTerminalResult(d: Draft, f: Frame, pend: PendingRequest, r: Obj): voi
   }
 }
 
+/** Successful responses to session/new, load, resume, fork, set_mode, set_config_option, set_model. */
 function onResult(d: Draft, f: Frame, pend: PendingRequest, r: Obj): void {
   const params = obj(pend.params);
   const sessionId = str(r.sessionId) ?? pend.sessionId;

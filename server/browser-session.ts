@@ -46,6 +46,9 @@ export class BrowserSession {
   private stderr: StderrEvent[] = [];
   private outbox: Frame[] = [];
   private flushScheduled = false;
+  /** Frames logged but not yet shown to the answerer and the listeners. */
+  private undispatched: Frame[] = [];
+  private dispatching = false;
   private socket?: RelaySocket;
   private graceTimer?: NodeJS.Timeout;
   private timeoutWatch?: NodeJS.Timeout;
@@ -274,8 +277,13 @@ export class BrowserSession {
     return () => this.frameListeners.delete(listener);
   }
 
-  /** The current agent's frames (its whole log, up to the replay cap), with their messages. */
+  /** The current agent's frames (its whole log, up to the replay cap), without `message`. */
   get frames(): readonly Frame[] {
+    return this.log;
+  }
+
+  /** The same frames with their messages parsed again: for the occasional whole-log reader. */
+  framesWithMessages(): Frame[] {
     return this.log.map((frame) => withMessage({ ...frame }));
   }
 
@@ -291,9 +299,19 @@ export class BrowserSession {
       this.flushScheduled = true;
       setImmediate(() => this.flush());
     }
-    // Last: a policy may answer at once, and its response must follow this frame everywhere.
-    if (frame.kind === "request" || frame.kind === "response") this.answerer.track(frame);
-    for (const listener of this.frameListeners) listener(frame);
+    this.undispatched.push(frame);
+    if (this.dispatching) return;
+    // A policy or a listener may send a frame while seeing this one: that frame waits its turn,
+    // so the answerer and every listener see frames in seq order, as the log does.
+    this.dispatching = true;
+    try {
+      for (let next = this.undispatched.shift(); next; next = this.undispatched.shift()) {
+        if (next.kind === "request" || next.kind === "response") this.answerer.track(next);
+        for (const listener of this.frameListeners) listener(next);
+      }
+    } finally {
+      this.dispatching = false;
+    }
   }
 
   private flush(): void {

@@ -33,7 +33,8 @@ async function readBody(req: IncomingMessage, limit: number): Promise<string> {
 }
 
 function sendTranscript(res: ServerResponse, store: TranscriptStore, id: string, download: boolean): void {
-  const transcript = store.stream(id)!;
+  const transcript = store.stream(id);
+  if (!transcript) return fail(res, 404, "not_found", `no transcript ${id.slice(0, 80)}`);
   const headers: Record<string, string> = {
     "content-type": "application/x-ndjson; charset=utf-8",
     "cache-control": "no-store",

@@ -20,7 +20,7 @@ export async function rerunTranscript(session: BrowserSession, recorded: Transcr
   const unsubscribe = session.onFrame((frame) => rerun.receive(frame));
   try {
     const steps = await rerun.run();
-    const diff = diffRuns({ frames: recorded.frames, cwd: recorded.header.agent.cwd }, { frames: session.frames, cwd: started.agent.cwd });
+    const diff = diffRuns({ frames: recorded.frames, cwd: recorded.header.agent.cwd }, { frames: session.framesWithMessages(), cwd: started.agent.cwd });
     return {
       ok: true,
       agent: started.agent,
@@ -43,7 +43,7 @@ export async function probeAgent(session: BrowserSession, payload: StartPayload,
   const driver = new AgentDriver(session);
   try {
     const rows = await runProbe(driver, { cwd: started.agent.cwd, includeLogout: options.includeLogout });
-    const init = session.frames.find((f) => f.kind === "response" && f.method === "initialize" && (f.message as { result?: { agentInfo?: unknown } }).result?.agentInfo);
+    const init = session.framesWithMessages().find((f) => f.kind === "response" && f.method === "initialize" && (f.message as { result?: { agentInfo?: unknown } }).result?.agentInfo);
     const agentInfo = (init?.message as { result: { agentInfo: { name?: string; version?: string } } } | undefined)?.result.agentInfo;
     return {
       ok: true,

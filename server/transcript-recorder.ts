@@ -15,7 +15,7 @@ import {
   type LifecycleEvent,
   type TranscriptHeader,
 } from "../lib/transcript";
-import type { TranscriptMeta, TranscriptStore } from "./transcript-store";
+import { thisWriter, type TranscriptMeta, type TranscriptStore } from "./transcript-store";
 import { VERSION } from "./version";
 
 export class TranscriptRecorder {
@@ -56,6 +56,7 @@ export class TranscriptRecorder {
       bytes: 0,
       redactions: 0,
       recording: true,
+      writer: thisWriter(),
       shareToken: randomBytes(18).toString("base64url"),
     };
     store.live.add(id);
@@ -134,7 +135,7 @@ export class TranscriptRecorder {
       try {
         const bytes = fstatSync(this.fd).size;
         closeSync(this.fd);
-        this.store.writeMeta({ ...this.meta, bytes, recording: false });
+        this.store.writeMeta({ ...this.meta, bytes, recording: false, writer: undefined });
       } catch (err) {
         // The store went away (disk full, directory removed): the lines already written stay.
         console.error(`transcript ${this.meta.id}: cannot close: ${(err as Error).message}`);

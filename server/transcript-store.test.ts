@@ -1,10 +1,11 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { ReadStream } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { serialize, serializeFrame, TRANSCRIPT_FORMAT, TRANSCRIPT_VERSION, type TranscriptHeader } from "../lib/transcript";
-import { TranscriptStore } from "./transcript-store";
+import { TranscriptStore, type TranscriptMeta } from "./transcript-store";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -52,5 +53,45 @@ describe("transcript store: streamed reads", () => {
       expect(JSON.parse(streamed.slice(0, streamed.indexOf("\n"))).title).toBe("Renamed");
     }
     expect(st.stream("missing")).toBeUndefined();
+  });
+
+  it("sends what the file held when it was opened, even if lines are appended or it is deleted meanwhile", async () => {
+    const st = store();
+    const { id } = st.import(transcript(2_000));
+    const before = st.read(id);
+    const opened = st.stream(id)!;
+    appendFileSync(path.join(st.dir, `${id}.jsonl`), '{"type":"lifecycle","ts":1,"event":"stopping"}\n');
+    rmSync(path.join(st.dir, `${id}.jsonl`));
+    expect(await collect(opened)).toBe(before);
+  });
+});
+
+describe("transcript store: recordings written by another relay", () => {
+  /** Marks an imported transcript as being recorded by `writer`, as a recorder elsewhere would. */
+  function recordingBy(st: TranscriptStore, writer: TranscriptMeta["writer"]): string {
+    const { id } = st.import(transcript(3));
+    const file = path.join(st.dir, `${id}.meta.json`);
+    const meta = JSON.parse(readFileSync(file, "utf8")) as TranscriptMeta;
+    writeFileSync(file, JSON.stringify({ ...meta, frames: 0, recording: true, writer }));
+    return id;
+  }
+
+  it("leaves a live writer's recording alone: still recording, not deletable, not offered for replay", () => {
+    const st = store();
+    // The test runner's parent is alive and is not this process: a sibling worker on this host.
+    for (const writer of [{ host: hostname(), pid: process.ppid }, { host: "another-machine", pid: 1 }]) {
+      const id = recordingBy(st, writer);
+      expect(st.meta(id)).toMatchObject({ recording: true, frames: 0, writer });
+      expect(st.delete(id)).toBe(false);
+      expect(st.list().find((m) => m.id === id)?.recording).toBe(true);
+    }
+  });
+
+  it("recounts a recording whose writer on this host is gone (a crash)", () => {
+    const st = store();
+    const id = recordingBy(st, { host: hostname(), pid: 2 ** 22 + 12345 });
+    expect(st.meta(id)).toMatchObject({ recording: false, frames: 3 });
+    expect(st.meta(id)?.writer).toBeUndefined();
+    expect(st.delete(id)).toBe(true);
   });
 });

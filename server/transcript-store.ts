@@ -3,7 +3,8 @@
  * meta file (title, counts, share token) under ACP_PLAYGROUND_DATA/transcripts.
  */
 import { randomBytes } from "node:crypto";
-import { closeSync, createReadStream, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync, type ReadStream } from "node:fs";
+import { hostname } from "node:os";
+import { closeSync, createReadStream, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync, type ReadStream } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { countTurns, parseTranscript, serialize, TranscriptError, type TranscriptHeader } from "../lib/transcript";
@@ -20,7 +21,21 @@ export interface TranscriptMeta {
   redactions: number;
   /** True while an agent is writing it. */
   recording: boolean;
+  /** Who is writing it, so that another relay sharing the store can tell a live recording from a crashed one. */
+  writer?: { host: string; pid: number };
   shareToken: string;
+}
+
+/** This process as a transcript writer. */
+export const thisWriter = (): { host: string; pid: number } => ({ host: hostname(), pid: process.pid });
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
 }
 
 const ID = /^[A-Za-z0-9_-]{1,80}$/;
@@ -103,8 +118,8 @@ export class TranscriptStore {
     } catch {
       meta = undefined;
     }
-    if (meta && (!meta.recording || this.live.has(id))) {
-      return this.live.has(id) ? { ...meta, bytes: statSync(this.file(id)).size } : meta;
+    if (meta && (!meta.recording || this.writing(id, meta))) {
+      return meta.recording ? { ...meta, bytes: statSync(this.file(id)).size } : meta;
     }
     // Missing meta, or a recording whose writer is gone (crash): recount.
     try {
@@ -114,6 +129,20 @@ export class TranscriptStore {
     } catch {
       return undefined;
     }
+  }
+
+  /**
+   * Whether a recording is still being written: by this process, by another
+   * live process on this host (a cluster worker), or on another host (which
+   * cannot be checked from here, so its word stands).
+   */
+  private writing(id: string, meta: TranscriptMeta): boolean {
+    if (this.live.has(id)) return true;
+    const writer = meta.writer;
+    if (!writer) return false;
+    const self = thisWriter();
+    if (writer.host !== self.host) return true;
+    return writer.pid !== self.pid && alive(writer.pid);
   }
 
   list(): TranscriptMeta[] {
@@ -138,33 +167,38 @@ export class TranscriptStore {
   /**
    * The same JSONL for sending as it is read: the header line (with the current
    * title) now, the rest as a stream, so a large transcript starts arriving at once.
+   * The length is fixed when it is opened: a live recording's later lines (and
+   * any half-written one) are left out, and a delete meanwhile cuts nothing short.
    */
   stream(id: string): { header: string; rest: ReadStream | undefined } | undefined {
     const meta = this.meta(id);
     if (!meta) return undefined;
     const fd = openSync(this.file(id), "r");
-    const chunks: Buffer[] = [];
-    let length = 0;
-    let nl = -1;
     try {
-      for (;;) {
-        const chunk = Buffer.alloc(64 * 1024);
-        const n = readSync(fd, chunk, 0, chunk.length, length);
+      // The recorder writes whole lines synchronously on this thread: this size ends a line.
+      const size = fstatSync(fd).size;
+      const chunks: Buffer[] = [];
+      let read = 0;
+      let nl = -1;
+      while (nl === -1 && read < size) {
+        const chunk = Buffer.alloc(Math.min(64 * 1024, size - read));
+        const n = readSync(fd, chunk, 0, chunk.length, read);
         if (n === 0) break;
         const at = chunk.subarray(0, n).indexOf(0x0a);
         chunks.push(chunk.subarray(0, n));
-        if (at !== -1) {
-          nl = length + at;
-          break;
-        }
-        length += n;
+        if (at !== -1) nl = read + at;
+        read += n;
       }
-    } finally {
+      const head = Buffer.concat(chunks);
+      if (nl === -1 || nl + 1 >= size) {
+        closeSync(fd);
+        return { header: this.titled(meta, head.subarray(0, nl === -1 ? head.length : nl).toString("utf8")), rest: undefined };
+      }
+      return { header: this.titled(meta, head.subarray(0, nl).toString("utf8")), rest: createReadStream("", { fd, start: nl + 1, end: size - 1 }) };
+    } catch (err) {
       closeSync(fd);
+      throw err;
     }
-    const head = Buffer.concat(chunks);
-    if (nl === -1) return { header: this.titled(meta, head.toString("utf8")), rest: undefined };
-    return { header: this.titled(meta, head.subarray(0, nl).toString("utf8")), rest: createReadStream(this.file(id), { start: nl + 1 }) };
   }
 
   private titled(meta: TranscriptMeta, headerLine: string): string {
@@ -180,7 +214,7 @@ export class TranscriptStore {
   }
 
   delete(id: string): boolean {
-    if (!this.exists(id) || this.live.has(id)) return false;
+    if (!this.exists(id) || this.live.has(id) || this.meta(id)?.recording) return false;
     rmSync(this.file(id), { force: true });
     rmSync(this.metaFile(id), { force: true });
     return true;

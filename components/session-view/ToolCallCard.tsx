@@ -2,6 +2,7 @@
 /** One tool call (every update and any permission request for its id merged): a card. */
 import { createContext, useContext } from "react";
 import type { ToolCallContent, ToolCallStatus } from "@agentclientprotocol/sdk";
+import { commandLine } from "@/lib/agent-answers";
 import { terminalOf, type SessionViewState, type ToolCallItem } from "@/lib/session-view";
 import { ContentBlockView } from "./ContentBlockView";
 import { DiffView } from "./DiffView";
@@ -43,7 +44,7 @@ function TerminalBlock({ terminalId }: { terminalId: string }) {
         <span className="min-w-0 flex-1 truncate" title={terminalId}>
           {t?.command !== undefined ? (
             <span data-testid="terminal-command" className="text-zinc-200">
-              $ {[t.command, ...(t.args ?? [])].join(" ")}
+              $ {commandLine({ command: t.command, args: t.args ?? [] })}
             </span>
           ) : (
             <>
@@ -57,13 +58,17 @@ function TerminalBlock({ terminalId }: { terminalId: string }) {
           </span>
         )}
       </div>
-      {t?.output ? (
+      {t?.output === undefined ? (
+        <p className="text-zinc-600">no output read yet</p>
+      ) : t.output === "" ? (
+        <p data-testid="terminal-output" className="text-zinc-600">
+          (no output)
+        </p>
+      ) : (
         <pre data-testid="terminal-output" className="max-h-60 overflow-auto whitespace-pre-wrap break-all rounded bg-zinc-950 px-2 py-1 text-zinc-300">
           {t.truncated ? "… (earlier output truncated)\n" : ""}
           {t.output}
         </pre>
-      ) : (
-        <p className="text-zinc-600">no output read yet</p>
       )}
     </div>
   );
