@@ -1,5 +1,6 @@
 "use client";
 /** Filters, search and the events toggle above the frame list. */
+import type { ReactNode } from "react";
 import type { FrameDirection, FrameKind } from "@/lib/frame";
 import { isFiltering, type FrameFilter } from "@/lib/frame-filter";
 
@@ -56,16 +57,9 @@ export function InspectorToolbar(props: Props) {
             {unanswered} unanswered
           </button>
         ) : null}
-        <label className={`${check} ml-auto`}>
-          <input
-            type="checkbox"
-            data-testid="toggle-events"
-            checked={showEvents}
-            onChange={(e) => onShowEvents(e.target.checked)}
-            className="accent-sky-500"
-          />
+        <Toggle testId="toggle-events" checked={showEvents} onChange={onShowEvents} accent="accent-sky-500" className="ml-auto">
           show stderr &amp; lifecycle
-        </label>
+        </Toggle>
       </div>
       <div className="flex flex-wrap items-center gap-2">
         <input
@@ -100,26 +94,18 @@ export function InspectorToolbar(props: Props) {
           wide
           disabled={variantOptions.length === 0}
         />
-        <label className={check}>
-          <input
-            type="checkbox"
-            data-testid="filter-errors"
-            checked={!!filter.errorsOnly}
-            onChange={(e) => patch({ errorsOnly: e.target.checked })}
-            className="accent-red-500"
-          />
+        <Toggle testId="filter-errors" checked={!!filter.errorsOnly} onChange={(v) => patch({ errorsOnly: v })} accent="accent-red-500">
           errors only
-        </label>
-        <label className={check} title="Orphan responses, unanswered requests, reused ids, notifications sent with an id, requests sent without one, methods going the wrong way (schema failures show in the checks column only)">
-          <input
-            type="checkbox"
-            data-testid="filter-checks"
-            checked={!!filter.checksOnly}
-            onChange={(e) => patch({ checksOnly: e.target.checked })}
-            className="accent-amber-500"
-          />
+        </Toggle>
+        <Toggle
+          testId="filter-checks"
+          checked={!!filter.checksOnly}
+          onChange={(v) => patch({ checksOnly: v })}
+          accent="accent-amber-500"
+          title="Orphan responses, unanswered requests, reused ids, notifications sent with an id, requests sent without one, methods going the wrong way (schema failures show in the checks column only)"
+        >
           protocol issues
-        </label>
+        </Toggle>
         {filtering ? (
           <button
             type="button"
@@ -135,6 +121,24 @@ export function InspectorToolbar(props: Props) {
         ) : null}
       </div>
     </div>
+  );
+}
+
+/** A labelled checkbox of the toolbar. */
+function Toggle(props: {
+  testId: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  accent: string;
+  title?: string;
+  className?: string;
+  children: ReactNode;
+}) {
+  return (
+    <label className={props.className ? `${check} ${props.className}` : check} title={props.title}>
+      <input type="checkbox" data-testid={props.testId} checked={props.checked} onChange={(e) => props.onChange(e.target.checked)} className={props.accent} />
+      {props.children}
+    </label>
   );
 }
 

@@ -31,6 +31,7 @@ import type {
   ServerToClientEvents,
   StderrEvent,
 } from "@/lib/wire";
+import { SnapshotStore } from "./snapshot-store";
 
 /** Frames held per tab; older ones are dropped (and counted in `missed`). */
 export const FRAME_CAP = 200_000;
@@ -150,9 +151,7 @@ export interface SessionStoreOptions {
   clientIdKey: string;
 }
 
-export class SessionStore {
-  private snapshot: SessionSnapshot = { ...INITIAL, index: new FrameIndex() };
-  private readonly listeners = new Set<() => void>();
+export class SessionStore extends SnapshotStore<SessionSnapshot> {
   private socket?: RelaySocket;
   private log = new FrameLog(FRAME_CAP);
   private droppedSincePrune = 0;
@@ -164,21 +163,11 @@ export class SessionStore {
   /** One-off frame watchers (waitForFrame); return true once satisfied. */
   private readonly watchers = new Set<(frame: Frame) => boolean>();
 
-  constructor(private readonly options: SessionStoreOptions) {}
-
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  getSnapshot = (): SessionSnapshot => this.snapshot;
+  constructor(private readonly options: SessionStoreOptions) {
+    super({ ...INITIAL, index: new FrameIndex() });
+  }
 
   static readonly serverSnapshot = INITIAL;
-
-  private set(patch: Partial<SessionSnapshot>): void {
-    this.snapshot = { ...this.snapshot, ...patch };
-    for (const listener of this.listeners) listener();
-  }
 
   private lifecycleEvent(type: TimelineEvent["type"], text: string): TimelineEvent[] {
     const events = [...this.snapshot.lifecycle, { ts: Date.now(), type, text }];

@@ -5,6 +5,7 @@
  * its agent with the clientId it kept.
  */
 import { sentHistoryKey, SessionStore } from "./session-store";
+import { SnapshotStore } from "./snapshot-store";
 import { takeAccessToken } from "./page-storage";
 
 const TABS_KEY = "acp-playground.tabs";
@@ -49,24 +50,17 @@ function readSaved(): { ids: number[]; activeId: number } | undefined {
   }
 }
 
-export class TabsStore {
-  private snapshot: TabsSnapshot = INITIAL;
-  private readonly listeners = new Set<() => void>();
+export class TabsStore extends SnapshotStore<TabsSnapshot> {
   private token: string | undefined;
 
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  getSnapshot = (): TabsSnapshot => this.snapshot;
+  constructor() {
+    super(INITIAL);
+  }
 
   static readonly serverSnapshot = INITIAL;
 
-  private set(patch: Partial<TabsSnapshot>): void {
-    this.snapshot = { ...this.snapshot, ...patch };
+  protected override changed(): void {
     sessionStorage.setItem(TABS_KEY, JSON.stringify({ ids: this.snapshot.tabs.map((t) => t.id), activeId: this.snapshot.activeId }));
-    for (const listener of this.listeners) listener();
   }
 
   private makeTab(id: number): Tab {

@@ -2,6 +2,7 @@
  * Frame templates for the raw composer. They are only starting points the user
  * edits before sending; the foundation never sends anything by itself.
  */
+import { CLIENT_INFO } from "@/lib/compose-catalog";
 import type { Frame } from "@/lib/frame";
 
 const pretty = (value: unknown): string => JSON.stringify(value, null, 2);
@@ -14,7 +15,7 @@ export function initializeTemplate(id: number): string {
     params: {
       protocolVersion: 1,
       clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
-      clientInfo: { name: "acp-playground", version: "0.1.0" },
+      clientInfo: CLIENT_INFO,
     },
   });
 }

@@ -7,11 +7,11 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
+import { rows, scriptTurns, stopAgent, url } from "./helpers";
 
 // These tests read the Frames view (the page opens on the Session view otherwise).
 test.beforeEach(({ page }) => page.addInitScript(() => localStorage.setItem("acp-playground.view", "frames")));
 
-const url = () => process.env.E2E_URL!;
 
 // A render error shows as a broken page much later: fail on it, with its message.
 let pageErrors: string[] = [];
@@ -21,17 +21,7 @@ test.beforeEach(({ page }) => {
 });
 test.afterEach(() => expect(pageErrors).toEqual([]));
 
-const rows = (page: Page, attrs: Record<string, string> = {}) =>
-  page.locator(
-    `[data-testid="frame-row"]${Object.entries(attrs)
-      .map(([k, v]) => `[data-${k}="${v}"]`)
-      .join("")}`,
-  );
 
-async function script(turns: object[]) {
-  const res = await fetch(`${process.env.E2E_FAKE_API}/__fake/script`, { method: "POST", body: JSON.stringify({ turns }) });
-  expect(res.status).toBe(204);
-}
 
 async function setPolicy(page: Page, method: string, policy: "ask" | "auto" | "deny") {
   const details = page.getByTestId("policies");
@@ -54,10 +44,6 @@ async function prompt(page: Page, text: string) {
   await input.press("Enter");
 }
 
-async function stop(page: Page) {
-  await page.getByTestId("stop-agent").click();
-  await expect(page.getByTestId("agent-status")).toHaveAttribute("data-status", "exited");
-}
 
 test("Connect, then a prompt: the answer streams in and the prompt box shows usage", async ({ page }) => {
   test.setTimeout(180_000);
@@ -104,7 +90,7 @@ test("Connect, then a prompt: the answer streams in and the prompt box shows usa
     expect(draft).toMatchObject({ method: "session/prompt", params: { prompt: [{ type: "text", text: "hello compose" }] } });
   });
 
-  await stop(page);
+  await stopAgent(page);
 });
 
 test("a permission card for a write: Allow completes the tool call and the file changes", async ({ page }) => {
@@ -112,7 +98,7 @@ test("a permission card for a write: Allow completes the tool call and the file 
   // Gemini 0.61 fails new-file writes when fs capabilities are advertised: write to an existing file.
   const target = path.join(process.env.E2E_WORKSPACE!, "compose-permission.txt");
   writeFileSync(target, "old line\n");
-  await script([{ parts: [{ functionCall: { name: "write_file", args: { file_path: target, content: "new line\n" } } }] }, { parts: [{ text: "Written." }] }]);
+  await scriptTurns([{ parts: [{ functionCall: { name: "write_file", args: { file_path: target, content: "new line\n" } } }] }, { parts: [{ text: "Written." }] }]);
 
   await page.goto(url());
   await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
@@ -142,7 +128,7 @@ test("a permission card for a write: Allow completes the tool call and the file 
   await expect(rows(page, { method: "session/update" }).filter({ hasText: "tool_call_update" }).filter({ hasText: '"status":"completed"' }).first()).toBeVisible();
   await expect(rows(page, { kind: "response", method: "session/prompt" })).toHaveCount(1);
   expect(readFileSync(target, "utf8")).toBe("new line\n");
-  await stop(page);
+  await stopAgent(page);
 });
 
 test("the initialize form: a capability switched off is what the sent frame says", async ({ page }) => {
@@ -194,14 +180,14 @@ test("the initialize form: a capability switched off is what the sent frame says
     await expect(page.getByTestId("compose-preview")).toContainText(`"cwd": "${process.env.E2E_WORKSPACE}"`);
     await expect(page.getByTestId("compose-preview")).toContainText('"id": 2');
   });
-  await stop(page);
+  await stopAgent(page);
 });
 
 test("a deny policy answers the agent with an error, and no card waits", async ({ page }) => {
   test.setTimeout(180_000);
   const target = path.join(process.env.E2E_WORKSPACE!, "compose-denied.txt");
   writeFileSync(target, "keep\n");
-  await script([{ parts: [{ functionCall: { name: "write_file", args: { file_path: target, content: "changed\n" } } }] }, { parts: [{ text: "Could not." }] }]);
+  await scriptTurns([{ parts: [{ functionCall: { name: "write_file", args: { file_path: target, content: "changed\n" } } }] }, { parts: [{ text: "Could not." }] }]);
   await page.goto(url());
   await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
   await setPolicy(page, "fs/read_text_file", "deny");
@@ -218,7 +204,7 @@ test("a deny policy answers the agent with an error, and no card waits", async (
   for (const row of await denied.all()) await expect(row).toContainText('"code":-32000');
   await expect(page.getByTestId("pending-card")).toHaveCount(0);
   expect(readFileSync(target, "utf8")).toBe("keep\n");
-  await stop(page);
+  await stopAgent(page);
 });
 
 test("a method the agent answers -32601 is marked as not supported, not as a crash", async ({ page }) => {
@@ -239,7 +225,7 @@ test("a method the agent answers -32601 is marked as not supported, not as a cra
   // The agent is fine and the session goes on.
   await expect(page.getByTestId("agent-status")).toHaveAttribute("data-status", "running");
   await expect(page.getByTestId("agent-error-notice")).toHaveCount(0);
-  await stop(page);
+  await stopAgent(page);
 });
 
 /** A transcript whose agent, replayed, asks for a terminal and then elicits a form. */
@@ -341,7 +327,7 @@ test("terminal and elicitation cards: Run lets the relay run the command, the el
   await expect(accepted).toContainText('{"action":"accept","content":{"name":"Ada","color":"g"}}');
   await expect(rows(page, { kind: "response", method: "session/prompt" })).toHaveCount(1);
   await expect(page.getByTestId("pending-card")).toHaveCount(0);
-  await stop(page);
+  await stopAgent(page);
 });
 
 test("a terminal the relay runs for the agent: its tool call shows the command, what the agent read and the exit", async ({ page }) => {
@@ -361,5 +347,5 @@ test("a terminal the relay runs for the agent: its tool call shows the command, 
   const output = card.getByTestId("terminal-output");
   await expect(output).toHaveText("<b>built</b> ok\n");
   await expect(output.locator("b")).toHaveCount(0);
-  await stop(page);
+  await stopAgent(page);
 });

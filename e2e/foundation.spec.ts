@@ -3,19 +3,13 @@
  * to the fake Gemini API. Everything waits on locators, never on sleeps.
  */
 import { expect, test, type Page } from "@playwright/test";
+import { rows, url } from "./helpers";
 
-const url = () => process.env.E2E_URL!;
 const origin = () => process.env.E2E_ORIGIN!;
 
 // These specs read raw frames: open the Frames view (the page opens on the Session view).
 test.beforeEach(({ page }) => page.addInitScript(() => localStorage.setItem("acp-playground.view", "frames")));
 
-const rows = (page: Page, attrs: Record<string, string>) =>
-  page.locator(
-    `[data-testid="frame-row"]${Object.entries(attrs)
-      .map(([k, v]) => `[data-${k}="${v}"]`)
-      .join("")}`,
-  );
 
 async function send(page: Page, text?: string) {
   if (text !== undefined) await page.getByTestId("composer").fill(text);

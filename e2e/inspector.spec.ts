@@ -3,18 +3,12 @@
  * the fake Gemini API. Everything waits on locators, never on sleeps.
  */
 import { expect, test, type Page } from "@playwright/test";
+import { rows, url } from "./helpers";
 
-const url = () => process.env.E2E_URL!;
 
 // These specs read raw frames: open the Frames view (the page opens on the Session view).
 test.beforeEach(({ page }) => page.addInitScript(() => localStorage.setItem("acp-playground.view", "frames")));
 
-const rows = (page: Page, attrs: Record<string, string> = {}) =>
-  page.locator(
-    `[data-testid="frame-row"]${Object.entries(attrs)
-      .map(([k, v]) => `[data-${k}="${v}"]`)
-      .join("")}`,
-  );
 
 async function send(page: Page, frame: string | object) {
   await page.getByTestId("composer").fill(typeof frame === "string" ? frame : JSON.stringify(frame));

@@ -5,8 +5,8 @@
  */
 import { readFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
+import { url } from "./helpers";
 
-const url = () => process.env.E2E_URL!;
 
 test("profiles: availability, versions, probe, export, compare", async ({ page }) => {
   test.setTimeout(180_000);

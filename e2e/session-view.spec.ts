@@ -4,23 +4,11 @@
  * locators, never on sleeps.
  */
 import { expect, test, type Page } from "@playwright/test";
-
-const url = () => process.env.E2E_URL!;
+import { rows, scriptTurns, stopAgent, url } from "./helpers";
 
 type Part = { text: string; thought?: boolean } | { functionCall: { name: string; args: Record<string, unknown> } };
 
-/** Queues model turns on the fake Gemini API (one per streamGenerateContent call). */
-async function script(...turns: Array<{ parts: Part[]; delayMs?: number }>) {
-  const res = await fetch(`${process.env.E2E_FAKE_API}/__fake/script`, { method: "POST", body: JSON.stringify({ turns }) });
-  expect(res.status).toBe(204);
-}
-
-const rows = (page: Page, attrs: Record<string, string> = {}) =>
-  page.locator(
-    `[data-testid="frame-row"]${Object.entries(attrs)
-      .map(([k, v]) => `[data-${k}="${v}"]`)
-      .join("")}`,
-  );
+const script = (...turns: Array<{ parts: Part[]; delayMs?: number }>) => scriptTurns(turns);
 
 const items = (page: Page, type?: string) => page.locator(`[data-testid="sv-item"]${type ? `[data-type="${type}"]` : ""}`);
 const footers = (page: Page) => page.getByTestId("turn-footer");
@@ -56,10 +44,6 @@ async function prompt(page: Page, text: string): Promise<string> {
   return draft.params.sessionId as string;
 }
 
-async function stopAgent(page: Page) {
-  await page.getByTestId("stop-agent").click();
-  await expect(page.getByTestId("agent-status")).toHaveAttribute("data-status", "exited");
-}
 
 const XSS = [
   "Inert markup follows.",

@@ -6,11 +6,11 @@
  */
 import { readFileSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
+import { url } from "./helpers";
 
 // These tests read the Frames view (the page opens on the Session view otherwise).
 test.beforeEach(({ page }) => page.addInitScript(() => localStorage.setItem("acp-playground.view", "frames")));
 
-const url = () => process.env.E2E_URL!;
 const origin = () => process.env.E2E_ORIGIN!;
 const token = () => new URL(url()).searchParams.get("token")!;
 
