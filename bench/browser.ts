@@ -23,7 +23,6 @@ const flags = numberFlags({ rate: 10_000, frames: 50_000, runs: 3 });
 const VIEWS = ["session", "frames"] as const;
 type View = (typeof VIEWS)[number];
 
-
 async function startServer() {
   // Build output on stderr: stdout carries only the JSON result.
   await execa(process.execPath, ["scripts/ensure-build.mjs"], { cwd: root, stdout: process.stderr, stderr: "inherit" });
@@ -33,7 +32,11 @@ async function startServer() {
   const configFile = path.join(tmp, "config.json");
   const flood = { command: process.execPath, args: [benchAgent, "rate", String(flags.rate), String(flags.frames)] };
   writeFileSync(configFile, JSON.stringify({ workspaceRoots: [workspace], profiles: { flood } }));
-  const server = startPlaygroundServer({ configFile, dataDir: path.join(tmp, "data"), token: randomBytes(24).toString("base64url") });
+  const server = startPlaygroundServer({
+    configFile,
+    dataDir: path.join(tmp, "data"),
+    token: randomBytes(24).toString("base64url"),
+  });
   const url = await server.url;
   return {
     url,
@@ -102,19 +105,27 @@ async function run(browser: Browser, url: string, view: View) {
   await context.close();
 
   const durations = tasks.map((t) => t.duration);
-  if (process.env.BENCH_DEBUG) console.error(view, tasks.map((t) => `${Math.round(t.start - pageT0)}ms:+${Math.round(t.duration)}`).join(" "));
+  if (process.env.BENCH_DEBUG)
+    console.error(view, tasks.map((t) => `${Math.round(t.start - pageT0)}ms:+${Math.round(t.duration)}`).join(" "));
   return {
     /** 0: no task over 50 ms (the longtask API reports nothing shorter). */
     longestTaskMs: round(Math.max(0, ...durations), 1),
     longTasks: durations.filter((d) => d > 50).length,
-    totalBlockingMs: round(durations.reduce((sum, d) => sum + Math.max(0, d - 50), 0), 1),
+    totalBlockingMs: round(
+      durations.reduce((sum, d) => sum + Math.max(0, d - 50), 0),
+      1,
+    ),
     longestFrameMs: round(maxFrameMs, 1),
     secondsToShowAll: round(seconds, 2),
   };
 }
 
 type Run = Awaited<ReturnType<typeof run>>;
-const median = (runs: Run[], key: keyof Run) => percentile(runs.map((r) => r[key]).sort((a, b) => a - b), 50);
+const median = (runs: Run[], key: keyof Run) =>
+  percentile(
+    runs.map((r) => r[key]).sort((a, b) => a - b),
+    50,
+  );
 
 const server = await startServer();
 const browser = await chromium.launch({ ...CHROMIUM_LAUNCH, headless: true });

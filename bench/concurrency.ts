@@ -47,7 +47,11 @@ console.log(
       framesPerSecondPerSession: flags.rate,
       relayRssMb: { idle: round(idleRssKb / 1024, 1), loaded: round(loadedRssKb / 1024, 1) },
       perSessionOverheadMb: round((loadedRssKb - idleRssKb) / 1024 / flags.sessions, 2),
-      startMs: { p50: round(percentile(sorted, 50), 1), p95: round(percentile(sorted, 95), 1), max: round(sorted.at(-1)!, 1) },
+      startMs: {
+        p50: round(percentile(sorted, 50), 1),
+        p95: round(percentile(sorted, 95), 1),
+        max: round(sorted.at(-1)!, 1),
+      },
       startUnderLoadMs: round(startUnderLoadMs, 1),
       framesDeliveredPerSecond: Math.round(receivedPerSecond),
     },

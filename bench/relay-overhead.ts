@@ -9,7 +9,17 @@ import path from "node:path";
 import { execa } from "execa";
 import { io } from "socket.io-client";
 import { LineSplitter } from "../lib/ndjson";
-import { benchAgent, connect, emit, numberFlags, onFrames, percentile, root, round, startRelayProcess } from "./harness";
+import {
+  benchAgent,
+  connect,
+  emit,
+  numberFlags,
+  onFrames,
+  percentile,
+  root,
+  round,
+  startRelayProcess,
+} from "./harness";
 
 const flags = numberFlags({ rate: 1000, seconds: 5, burst: 200_000 });
 const now = () => performance.timeOrigin + performance.now();
@@ -82,7 +92,11 @@ async function relayed(args: string[]): Promise<Receiver> {
 
 /** Through a bare forwarder: one socket.io event per line, nothing else. */
 async function forwarded(args: string[]): Promise<Receiver> {
-  const child = execa(process.execPath, ["--import", "tsx", path.join(root, "bench/bare-forwarder.ts"), process.execPath, benchAgent, ...args], { reject: false });
+  const child = execa(
+    process.execPath,
+    ["--import", "tsx", path.join(root, "bench/bare-forwarder.ts"), process.execPath, benchAgent, ...args],
+    { reject: false },
+  );
   try {
     const url = await new Promise<string>((resolve, reject) => {
       child.stdout!.on("data", (d: Buffer) => {
@@ -126,7 +140,10 @@ const result = {
   directLatencyMs: { p50: round(baseRate.p50, 3), p99: round(baseRate.p99, 3) },
   relayLatencyMs: { p50: round(relayRate.p50, 3), p99: round(relayRate.p99, 3) },
   addedLatencyMs: { p50: round(relayRate.p50 - baseRate.p50, 3), p99: round(relayRate.p99 - baseRate.p99, 3) },
-  bareForwarderAddedLatencyMs: { p50: round(bareRate.p50 - baseRate.p50, 3), p99: round(bareRate.p99 - baseRate.p99, 3) },
+  bareForwarderAddedLatencyMs: {
+    p50: round(bareRate.p50 - baseRate.p50, 3),
+    p99: round(bareRate.p99 - baseRate.p99, 3),
+  },
   burstFrames: flags.burst,
   directFramesPerSecond: Math.round(baseBurst),
   relayFramesPerSecond: Math.round(relayBurst),

@@ -15,12 +15,16 @@ if (only && !BENCHMARKS.includes(only)) {
 let failed = false;
 for (const name of only ? [only] : BENCHMARKS) {
   console.error(`== ${name}`);
-  const run = await execa(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, `${name}.ts`), ...flags], {
-    reject: false,
-    stdout: "inherit",
-    stderr: "inherit",
-    env: { NEXT_TELEMETRY_DISABLED: "1" },
-  });
+  const run = await execa(
+    process.execPath,
+    ["--import", "tsx", path.join(import.meta.dirname, `${name}.ts`), ...flags],
+    {
+      reject: false,
+      stdout: "inherit",
+      stderr: "inherit",
+      env: { NEXT_TELEMETRY_DISABLED: "1" },
+    },
+  );
   if (run.exitCode !== 0) failed = true;
 }
 process.exit(failed ? 1 : 0);

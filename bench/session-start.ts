@@ -24,7 +24,12 @@ async function connectOnce(pooled: boolean): Promise<number> {
   const t0 = performance.now();
   const agent = await c.start({ pooled });
   if (!agent.pooled) {
-    await c.send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: 1, clientCapabilities: {} } });
+    await c.send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: 1, clientCapabilities: {} },
+    });
     await c.response(1);
   }
   await c.send({ jsonrpc: "2.0", id: 2, method: "session/new", params: { cwd: workspace, mcpServers: [] } });
@@ -48,7 +53,14 @@ await api.close();
 home.cleanup();
 rmSync(workspace, { recursive: true, force: true });
 
-const median = (xs: number[]) => round(percentile([...xs].sort((a, b) => a - b), 50), 1);
+const median = (xs: number[]) =>
+  round(
+    percentile(
+      [...xs].sort((a, b) => a - b),
+      50,
+    ),
+    1,
+  );
 console.log(
   JSON.stringify(
     {

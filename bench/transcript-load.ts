@@ -42,34 +42,157 @@ function generate(total: number): string {
   const left = () => total - seq.seq;
 
   event({ type: "lifecycle", ts: now, event: "spawned", pid: 4242 });
-  line("to-agent", { id: 1, method: "initialize", params: { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true }, clientInfo: { name: "acp-playground", version: "0.1.0" } } }, 5);
+  line(
+    "to-agent",
+    {
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: 1,
+        clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true },
+        clientInfo: { name: "acp-playground", version: "0.1.0" },
+      },
+    },
+    5,
+  );
   const agentInfo = { name: "bench-agent", title: "Bench Agent", version: "1.0.0" };
-  line("from-agent", { id: 1, result: { protocolVersion: 1, agentCapabilities: { loadSession: true, promptCapabilities: { image: true, embeddedContext: true } }, authMethods: [], agentInfo } }, 900);
-  event({ type: "agent-info", ts: now, protocolVersion: 1, agentInfo, agentCapabilities: { loadSession: true }, authMethods: [] });
+  line(
+    "from-agent",
+    {
+      id: 1,
+      result: {
+        protocolVersion: 1,
+        agentCapabilities: { loadSession: true, promptCapabilities: { image: true, embeddedContext: true } },
+        authMethods: [],
+        agentInfo,
+      },
+    },
+    900,
+  );
+  event({
+    type: "agent-info",
+    ts: now,
+    protocolVersion: 1,
+    agentInfo,
+    agentCapabilities: { loadSession: true },
+    authMethods: [],
+  });
   event({ type: "stderr", ts: now, text: "bench-agent: ready\n" });
   const sessionId = "7d0c9a52-1f7e-4c1b-9a8e-5b2a1c0d3e4f";
   line("to-agent", { id: 2, method: "session/new", params: { cwd: "/tmp/bench-project", mcpServers: [] } }, 1200);
-  line("from-agent", { id: 2, result: { sessionId, modes: { currentModeId: "default", availableModes: [{ id: "default", name: "Default" }, { id: "plan", name: "Plan" }] } } }, 60);
-  const update = (u: object, gap: number) => line("from-agent", { method: "session/update", params: { sessionId, update: u } }, gap);
+  line(
+    "from-agent",
+    {
+      id: 2,
+      result: {
+        sessionId,
+        modes: {
+          currentModeId: "default",
+          availableModes: [
+            { id: "default", name: "Default" },
+            { id: "plan", name: "Plan" },
+          ],
+        },
+      },
+    },
+    60,
+  );
+  const update = (u: object, gap: number) =>
+    line("from-agent", { method: "session/update", params: { sessionId, update: u } }, gap);
 
   for (let turn = 1, id = 3; left() > 0; turn++, id++) {
-    line("to-agent", { id, method: "session/prompt", params: { sessionId, prompt: [{ type: "text", text: `Turn ${turn}: explain the relay, then update the README.` }] } }, 4000);
+    line(
+      "to-agent",
+      {
+        id,
+        method: "session/prompt",
+        params: {
+          sessionId,
+          prompt: [{ type: "text", text: `Turn ${turn}: explain the relay, then update the README.` }],
+        },
+      },
+      4000,
+    );
     // Budget: the prompt's response is the last frame of the turn.
     const budget = () => left() - 1;
-    if (budget() > 0) update({ sessionUpdate: "plan", entries: [{ content: "Read the code", priority: "high", status: "in_progress" }, { content: "Update README.md", priority: "medium", status: "pending" }] }, 150);
-    for (let i = 0; i < 12 && budget() > 0; i++) update({ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: `Thinking about step ${i} of turn ${turn}. ` } }, 20);
+    if (budget() > 0)
+      update(
+        {
+          sessionUpdate: "plan",
+          entries: [
+            { content: "Read the code", priority: "high", status: "in_progress" },
+            { content: "Update README.md", priority: "medium", status: "pending" },
+          ],
+        },
+        150,
+      );
+    for (let i = 0; i < 12 && budget() > 0; i++)
+      update(
+        {
+          sessionUpdate: "agent_thought_chunk",
+          content: { type: "text", text: `Thinking about step ${i} of turn ${turn}. ` },
+        },
+        20,
+      );
     for (let i = 0; i < flags.chunksPerTurn && budget() > 0; i++) {
       if (i % 100 === 50 && budget() > 2) {
         const toolCallId = `call_${turn}_${i}`;
-        update({ sessionUpdate: "tool_call", toolCallId, title: `Read server/relay.ts (${i})`, kind: "read", status: "pending", locations: [{ path: "/tmp/bench-project/server/relay.ts" }] }, 30);
-        update({ sessionUpdate: "tool_call_update", toolCallId, status: "completed", content: [{ type: "content", content: { type: "text", text: "export function createRelay(http, config) { /* 180 lines */ }" } }] }, 80);
+        update(
+          {
+            sessionUpdate: "tool_call",
+            toolCallId,
+            title: `Read server/relay.ts (${i})`,
+            kind: "read",
+            status: "pending",
+            locations: [{ path: "/tmp/bench-project/server/relay.ts" }],
+          },
+          30,
+        );
+        update(
+          {
+            sessionUpdate: "tool_call_update",
+            toolCallId,
+            status: "completed",
+            content: [
+              {
+                type: "content",
+                content: { type: "text", text: "export function createRelay(http, config) { /* 180 lines */ }" },
+              },
+            ],
+          },
+          80,
+        );
       }
       if (i === 200 && budget() > 2) {
-        line("from-agent", { id: `perm-${turn}`, method: "session/request_permission", params: { sessionId, toolCall: { toolCallId: `edit_${turn}`, title: "Edit README.md", kind: "edit" }, options: [{ optionId: "allow", name: "Allow", kind: "allow_once" }, { optionId: "reject", name: "Reject", kind: "reject_once" }] } }, 40);
+        line(
+          "from-agent",
+          {
+            id: `perm-${turn}`,
+            method: "session/request_permission",
+            params: {
+              sessionId,
+              toolCall: { toolCallId: `edit_${turn}`, title: "Edit README.md", kind: "edit" },
+              options: [
+                { optionId: "allow", name: "Allow", kind: "allow_once" },
+                { optionId: "reject", name: "Reject", kind: "reject_once" },
+              ],
+            },
+          },
+          40,
+        );
         line("to-agent", { id: `perm-${turn}`, result: { outcome: { outcome: "selected", optionId: "allow" } } }, 700);
         event({ type: "stderr", ts: now, text: `bench-agent: turn ${turn} permission granted\n` });
       }
-      update({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: `The relay forwards frame ${i} of turn ${turn} between the browser and the agent, recording it as it goes. ` } }, 12);
+      update(
+        {
+          sessionUpdate: "agent_message_chunk",
+          content: {
+            type: "text",
+            text: `The relay forwards frame ${i} of turn ${turn} between the browser and the agent, recording it as it goes. `,
+          },
+        },
+        12,
+      );
     }
     line("from-agent", { id, result: { stopReason: "end_turn" } }, 40);
   }
@@ -87,7 +210,10 @@ function matcher(text: string): (term: string) => number {
 }
 
 function median(xs: number[]): number {
-  return percentile([...xs].sort((a, b) => a - b), 50);
+  return percentile(
+    [...xs].sort((a, b) => a - b),
+    50,
+  );
 }
 
 await execa(process.execPath, ["scripts/ensure-build.mjs"], { cwd: root, stdout: "ignore", stderr: "inherit" });
@@ -100,7 +226,11 @@ const browser = await chromium.launch({ ...config.use?.launchOptions, headless: 
 try {
   const url = new URL(process.env.E2E_URL!);
   const token = url.searchParams.get("token")!;
-  const res = await fetch(`${url.origin}/api/transcripts`, { method: "POST", headers: { authorization: `Bearer ${token}` }, body: text });
+  const res = await fetch(`${url.origin}/api/transcripts`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}` },
+    body: text,
+  });
   if (res.status !== 201) throw new Error(`import failed: ${res.status} ${await res.text()}`);
   const meta = (await res.json()) as { id: string; frames: number };
   if (meta.frames !== flags.frames) throw new Error(`imported ${meta.frames} frames, expected ${flags.frames}`);
@@ -119,18 +249,32 @@ try {
         requestAnimationFrame((t) => (marks.firstRow = t));
       }
       const complete = document.querySelector('[data-testid="transcript-viewer"][data-complete="true"]');
-      if (marks.all === undefined && complete && document.querySelector('[data-testid="frame-count"]')?.textContent === all) {
+      if (
+        marks.all === undefined &&
+        complete &&
+        document.querySelector('[data-testid="frame-count"]')?.textContent === all
+      ) {
         marks.all = -1;
         requestAnimationFrame((t) => (marks.all = t));
       }
     });
-    observer.observe(document, { childList: true, subtree: true, characterData: true, attributes: true, attributeFilter: ["data-complete"] });
+    observer.observe(document, {
+      childList: true,
+      subtree: true,
+      characterData: true,
+      attributes: true,
+      attributeFilter: ["data-complete"],
+    });
   }, totalText);
   await page.goto(`${url.origin}/transcripts/${meta.id}?token=${token}`);
-  await page.waitForFunction(() => {
-    const m = (window as unknown as { __marks: Record<string, number> }).__marks;
-    return (m.firstRow ?? 0) > 0 && (m.all ?? 0) > 0;
-  }, undefined, { timeout: 120_000 });
+  await page.waitForFunction(
+    () => {
+      const m = (window as unknown as { __marks: Record<string, number> }).__marks;
+      return (m.firstRow ?? 0) > 0 && (m.all ?? 0) > 0;
+    },
+    undefined,
+    { timeout: 120_000 },
+  );
   const marks = await page.evaluate(() => (window as unknown as { __marks: Record<string, number> }).__marks);
 
   // Search: set the term as a paste would, time until the filtered count shows it.

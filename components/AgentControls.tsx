@@ -93,7 +93,11 @@ export function AgentControls({ onConnect, onStart }: Props) {
     setStopError(undefined);
     onConnect?.();
     // The cwd goes to session/new only: a start without cwd and options can take a warm agent.
-    void store.connectAgent({ profile: chosen || undefined, options: payload, cwd: sessionCwd(cwd, info?.workspaceRoots[0]) });
+    void store.connectAgent({
+      profile: chosen || undefined,
+      options: payload,
+      cwd: sessionCwd(cwd, info?.workspaceRoots[0]),
+    });
   };
   const stop = async () => setStopError(await store.stopAgent());
 
@@ -129,7 +133,12 @@ export function AgentControls({ onConnect, onStart }: Props) {
           title="Connect: the session's cwd (session/new). Start agent: the agent's working directory."
         />
       </label>
-      <AgentOptions profile={profileInfo} values={optionValues} onChange={(v) => setOptions({ ...options, [chosen]: v })} disabled={busy} />
+      <AgentOptions
+        profile={profileInfo}
+        values={optionValues}
+        onChange={(v) => setOptions({ ...options, [chosen]: v })}
+        disabled={busy}
+      />
       <div className="flex flex-wrap gap-2">
         <button
           type="button"

@@ -68,7 +68,12 @@ export function Composer({ draft, onDraftChange }: Props) {
         <span className="ml-auto text-[11px] text-zinc-600">next id {nextId}</span>
       </div>
       <div className="flex flex-wrap gap-1.5">
-        <button type="button" data-testid="template-initialize" className={templateButton} onClick={() => insert(initializeTemplate(nextId))}>
+        <button
+          type="button"
+          data-testid="template-initialize"
+          className={templateButton}
+          onClick={() => insert(initializeTemplate(nextId))}
+        >
           initialize
         </button>
         <button
@@ -94,7 +99,11 @@ export function Composer({ draft, onDraftChange }: Props) {
           className={templateButton}
           disabled={!oldestPending}
           onClick={() => oldestPending && insert(responseTemplate(oldestPending))}
-          title={oldestPending ? `answer ${oldestPending.method} (id ${String(oldestPending.id)})` : "no agent request is waiting"}
+          title={
+            oldestPending
+              ? `answer ${oldestPending.method} (id ${String(oldestPending.id)})`
+              : "no agent request is waiting"
+          }
         >
           response
         </button>
@@ -128,7 +137,11 @@ export function Composer({ draft, onDraftChange }: Props) {
         ) : null}
       </div>
       {error ? (
-        <p data-testid="composer-error" role="alert" className="break-words rounded bg-red-950/60 px-2 py-1 text-xs text-red-300">
+        <p
+          data-testid="composer-error"
+          role="alert"
+          className="break-words rounded bg-red-950/60 px-2 py-1 text-xs text-red-300"
+        >
           {error.message}
         </p>
       ) : null}

@@ -61,12 +61,16 @@ export function FrameDetail({ frame, frames, index, checker, now, listed, onJump
       <header className="flex flex-wrap items-center gap-x-3 gap-y-1 border-b border-zinc-800 px-3 py-1.5 text-xs">
         <span className={toAgent ? "text-sky-400" : "text-amber-400"}>{toAgent ? "→ to agent" : "← from agent"}</span>
         <span className="font-mono text-zinc-300">#{frame.seq}</span>
-        <span className={`rounded px-1.5 py-px text-[10px] uppercase tracking-wide ring-1 ring-inset ${KIND_STYLE[frame.kind]}`}>
+        <span
+          className={`rounded px-1.5 py-px text-[10px] uppercase tracking-wide ring-1 ring-inset ${KIND_STYLE[frame.kind]}`}
+        >
           {frame.kind}
         </span>
         {frame.method ? <span className="font-mono text-zinc-100">{frame.method}</span> : null}
         {frame.id !== undefined ? <span className="font-mono text-zinc-400">id {formatId(frame.id)}</span> : null}
-        {frame.latencyMs !== undefined ? <span className="text-emerald-400/90">{formatLatency(frame.latencyMs)}</span> : null}
+        {frame.latencyMs !== undefined ? (
+          <span className="text-emerald-400/90">{formatLatency(frame.latencyMs)}</span>
+        ) : null}
         <span className="text-zinc-500">{formatBytes(frameBytes(frame))}</span>
         <span className="text-zinc-500 tabular-nums">{formatDateTime(frame.ts)}</span>
         {!listed ? <span className="text-amber-400">hidden by the current filter</span> : null}
@@ -84,15 +88,29 @@ export function FrameDetail({ frame, frames, index, checker, now, listed, onJump
               {frame.kind === "request" ? `Go to response #${partner} ↓` : `Go to request #${partner} ↑`}
             </button>
           ) : frame.kind === "request" && frame.id !== undefined ? (
-            <span data-testid="no-partner" className="text-amber-300/80">no response yet</span>
+            <span data-testid="no-partner" className="text-amber-300/80">
+              no response yet
+            </span>
           ) : null}
           <button type="button" data-testid="copy-raw" className={button} onClick={() => void copy("raw")}>
             Copy raw
           </button>
-          <button type="button" data-testid="copy-json" className={button} onClick={() => void copy("json")} disabled={!isTree}>
+          <button
+            type="button"
+            data-testid="copy-json"
+            className={button}
+            onClick={() => void copy("json")}
+            disabled={!isTree}
+          >
             Copy JSON
           </button>
-          <button type="button" data-testid="close-detail" className={button} onClick={onClose} aria-label="Close detail">
+          <button
+            type="button"
+            data-testid="close-detail"
+            className={button}
+            onClick={onClose}
+            aria-label="Close detail"
+          >
             ×
           </button>
         </span>
@@ -106,7 +124,11 @@ export function FrameDetail({ frame, frames, index, checker, now, listed, onJump
         <ul data-testid="detail-checks" className="flex flex-col gap-0.5 border-b border-zinc-800 px-3 py-1.5 text-xs">
           {frame.error && frame.kind === "invalid" ? <li className="text-red-300">invalid: {frame.error}</li> : null}
           {checks.map((c) => (
-            <li key={c.code} data-check={c.code} className={c.code === "unanswered" ? "text-amber-300" : "text-red-300"}>
+            <li
+              key={c.code}
+              data-check={c.code}
+              className={c.code === "unanswered" ? "text-amber-300" : "text-red-300"}
+            >
               <span className="font-semibold">{CHECK_LABEL[c.code]}:</span> {c.message}
             </li>
           ))}
@@ -120,11 +142,20 @@ export function FrameDetail({ frame, frames, index, checker, now, listed, onJump
       <div className="flex min-h-0 flex-1">
         <div className="flex min-w-0 flex-1 flex-col">
           <div className="flex items-center gap-2 px-3 pt-1.5 text-[11px] uppercase tracking-wider text-zinc-500">
-            <button type="button" className={tree ? "text-zinc-200" : "hover:text-zinc-300"} onClick={() => setTree(true)} disabled={!isTree}>
+            <button
+              type="button"
+              className={tree ? "text-zinc-200" : "hover:text-zinc-300"}
+              onClick={() => setTree(true)}
+              disabled={!isTree}
+            >
               JSON
             </button>
             <span>·</span>
-            <button type="button" className={!tree || !isTree ? "text-zinc-200" : "hover:text-zinc-300"} onClick={() => setTree(false)}>
+            <button
+              type="button"
+              className={!tree || !isTree ? "text-zinc-200" : "hover:text-zinc-300"}
+              onClick={() => setTree(false)}
+            >
               pretty text
             </button>
           </div>

@@ -77,7 +77,9 @@ export function FrameInspector({ highlight, revealSeq }: Props = {}) {
   const [searchText, setSearchText] = useTabState("inspector.search", "");
   const [showEvents, setShowEvents] = useTabState("inspector.events", false);
   const [selection, setSelection] = useTabState<Selection | undefined>("inspector.selection", undefined);
-  const [reveal, setReveal] = useState<RevealRequest | undefined>(() => (revealSeq !== undefined ? { seq: revealSeq } : undefined));
+  const [reveal, setReveal] = useState<RevealRequest | undefined>(() =>
+    revealSeq !== undefined ? { seq: revealSeq } : undefined,
+  );
   const checker = useSchemaChecker();
 
   const search = useDebounced(searchText, SEARCH_DEBOUNCE_MS).trim();
@@ -92,7 +94,9 @@ export function FrameInspector({ highlight, revealSeq }: Props = {}) {
   const selected = selectedSeq !== undefined ? frames.bySeq(selectedSeq) : undefined;
   // The highlight follows the selection: selecting a frame outside the item drops it.
   const highlighted =
-    highlight?.epoch === epoch && (selectedSeq === undefined || highlight.seqs.includes(selectedSeq)) ? highlight.seqs : undefined;
+    highlight?.epoch === epoch && (selectedSeq === undefined || highlight.seqs.includes(selectedSeq))
+      ? highlight.seqs
+      : undefined;
 
   const onSelect = useCallback((seq: number) => setSelection({ epoch, seq }), [epoch, setSelection]);
   const jump = useCallback(

@@ -17,7 +17,6 @@ import type { SeqList } from "@/lib/session-view";
 import { EventRow, FRAME_GRID, FrameRow, ROW_HEIGHT } from "./FrameRow";
 import { schemaIssues } from "./use-schema-checker";
 
-
 export interface RevealRequest {
   seq: number;
   /** A new object per request, so asking twice for the same seq scrolls twice. */
@@ -38,13 +37,28 @@ interface Props {
   empty: React.ReactNode;
 }
 
-function checksFor(frameChecksList: readonly FrameCheck[], schema: readonly { path: string; message: string }[]): readonly FrameCheck[] {
+function checksFor(
+  frameChecksList: readonly FrameCheck[],
+  schema: readonly { path: string; message: string }[],
+): readonly FrameCheck[] {
   if (schema.length === 0) return frameChecksList;
   const message = schema.map((i) => `${i.path || "value"}: ${i.message}`).join("; ");
   return [...frameChecksList, { code: "schema", message: `schema: ${message}` }];
 }
 
-export function FrameList({ rows, frames, index, events, selectedSeq, highlighted, onSelect, reveal, now, checker, empty }: Props) {
+export function FrameList({
+  rows,
+  frames,
+  index,
+  events,
+  selectedSeq,
+  highlighted,
+  onSelect,
+  reveal,
+  now,
+  checker,
+  empty,
+}: Props) {
   const { ref, onScroll, atBottom } = useStickToBottom<HTMLDivElement>([rows.length]);
 
   const virtualizer = useVirtualizer({

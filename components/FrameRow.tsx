@@ -56,69 +56,82 @@ interface FrameRowProps {
 const sameChecks = (a: readonly FrameCheck[], b: readonly FrameCheck[]) =>
   a === b || (a.length === b.length && a.every((c, i) => c.code === b[i]!.code && c.message === b[i]!.message));
 
-export const FrameRow = memo(function FrameRow({ frame, selected, highlighted = false, checks, onSelect, top }: FrameRowProps) {
-  const toAgent = frame.dir === "to-agent";
-  const problem = frame.error ?? rpcError(frame);
-  const first = checks[0];
-  return (
-    <div
-      data-testid="frame-row"
-      data-seq={frame.seq}
-      data-kind={frame.kind}
-      data-dir={frame.dir}
-      data-method={frame.method ?? ""}
-      data-selected={selected}
-      data-highlighted={highlighted}
-      data-checks={checks.map((c) => c.code).join(" ")}
-      role="row"
-      aria-selected={selected}
-      onClick={() => onSelect(frame.seq)}
-      style={rowStyle(top)}
-      className={`${FRAME_GRID} cursor-default items-center border-b border-zinc-800/60 px-3 font-mono text-xs ${
-        selected ? "bg-sky-900/40" : highlighted ? "bg-amber-400/10 hover:bg-amber-400/15" : "hover:bg-zinc-800/60"
-      } ${highlighted ? "shadow-[inset_2px_0_0_0_rgba(251,191,36,0.7)]" : ""}`}
-    >
-      <span
-        className={toAgent ? "text-sky-400" : "text-amber-400"}
-        title={toAgent ? "to agent (client → agent)" : "from agent (agent → client)"}
+export const FrameRow = memo(
+  function FrameRow({ frame, selected, highlighted = false, checks, onSelect, top }: FrameRowProps) {
+    const toAgent = frame.dir === "to-agent";
+    const problem = frame.error ?? rpcError(frame);
+    const first = checks[0];
+    return (
+      <div
+        data-testid="frame-row"
+        data-seq={frame.seq}
+        data-kind={frame.kind}
+        data-dir={frame.dir}
+        data-method={frame.method ?? ""}
+        data-selected={selected}
+        data-highlighted={highlighted}
+        data-checks={checks.map((c) => c.code).join(" ")}
+        role="row"
+        aria-selected={selected}
+        onClick={() => onSelect(frame.seq)}
+        style={rowStyle(top)}
+        className={`${FRAME_GRID} cursor-default items-center border-b border-zinc-800/60 px-3 font-mono text-xs ${
+          selected ? "bg-sky-900/40" : highlighted ? "bg-amber-400/10 hover:bg-amber-400/15" : "hover:bg-zinc-800/60"
+        } ${highlighted ? "shadow-[inset_2px_0_0_0_rgba(251,191,36,0.7)]" : ""}`}
       >
-        {toAgent ? "→" : "←"}
-      </span>
-      <span className="text-right text-zinc-500 tabular-nums">{frame.seq}</span>
-      <span className="text-zinc-500 tabular-nums">{formatTime(frame.ts)}</span>
-      <span>
-        <span className={`rounded px-1.5 py-px text-[10px] uppercase tracking-wide ring-1 ring-inset ${KIND_STYLE[frame.kind]}`}>
-          {frame.kind}
+        <span
+          className={toAgent ? "text-sky-400" : "text-amber-400"}
+          title={toAgent ? "to agent (client → agent)" : "from agent (agent → client)"}
+        >
+          {toAgent ? "→" : "←"}
         </span>
-      </span>
-      <span className="truncate text-zinc-100" title={frame.method}>
-        {frame.method ?? ""}
-      </span>
-      <span className="truncate text-zinc-400 tabular-nums">{formatId(frame.id)}</span>
-      <span data-testid="frame-latency" className="text-right text-emerald-400/90 tabular-nums">
-        {formatLatency(frame.latencyMs)}
-      </span>
-      <span className="text-right text-zinc-500 tabular-nums">{formatBytes(sizeOf(frame))}</span>
-      <span className="truncate" title={checks.map((c) => c.message).join("\n")}>
-        {first ? (
+        <span className="text-right text-zinc-500 tabular-nums">{frame.seq}</span>
+        <span className="text-zinc-500 tabular-nums">{formatTime(frame.ts)}</span>
+        <span>
           <span
-            data-testid="frame-check"
-            className={`rounded px-1 py-px text-[10px] ${
-              first.code === "unanswered" ? "bg-amber-500/15 text-amber-300" : "bg-red-500/15 text-red-300"
-            }`}
+            className={`rounded px-1.5 py-px text-[10px] uppercase tracking-wide ring-1 ring-inset ${KIND_STYLE[frame.kind]}`}
           >
-            {first.code === "unanswered" ? `⏳ ${first.message.replace("no response after ", "")}` : `⚠ ${CHECK_LABEL[first.code]}`}
-            {checks.length > 1 ? ` +${checks.length - 1}` : ""}
+            {frame.kind}
           </span>
-        ) : null}
-      </span>
-      <span className="truncate">
-        {problem ? <span className="mr-2 text-red-400">{problem}</span> : null}
-        <span className="text-zinc-500">{frame.raw.slice(0, 300)}</span>
-      </span>
-    </div>
-  );
-}, (a, b) => a.frame === b.frame && a.selected === b.selected && a.highlighted === b.highlighted && a.top === b.top && a.onSelect === b.onSelect && sameChecks(a.checks, b.checks));
+        </span>
+        <span className="truncate text-zinc-100" title={frame.method}>
+          {frame.method ?? ""}
+        </span>
+        <span className="truncate text-zinc-400 tabular-nums">{formatId(frame.id)}</span>
+        <span data-testid="frame-latency" className="text-right text-emerald-400/90 tabular-nums">
+          {formatLatency(frame.latencyMs)}
+        </span>
+        <span className="text-right text-zinc-500 tabular-nums">{formatBytes(sizeOf(frame))}</span>
+        <span className="truncate" title={checks.map((c) => c.message).join("\n")}>
+          {first ? (
+            <span
+              data-testid="frame-check"
+              className={`rounded px-1 py-px text-[10px] ${
+                first.code === "unanswered" ? "bg-amber-500/15 text-amber-300" : "bg-red-500/15 text-red-300"
+              }`}
+            >
+              {first.code === "unanswered"
+                ? `⏳ ${first.message.replace("no response after ", "")}`
+                : `⚠ ${CHECK_LABEL[first.code]}`}
+              {checks.length > 1 ? ` +${checks.length - 1}` : ""}
+            </span>
+          ) : null}
+        </span>
+        <span className="truncate">
+          {problem ? <span className="mr-2 text-red-400">{problem}</span> : null}
+          <span className="text-zinc-500">{frame.raw.slice(0, 300)}</span>
+        </span>
+      </div>
+    );
+  },
+  (a, b) =>
+    a.frame === b.frame &&
+    a.selected === b.selected &&
+    a.highlighted === b.highlighted &&
+    a.top === b.top &&
+    a.onSelect === b.onSelect &&
+    sameChecks(a.checks, b.checks),
+);
 
 const EVENT_STYLE: Record<TimelineEvent["type"], string> = {
   stderr: "text-zinc-400 bg-zinc-500/10 ring-zinc-500/30",
@@ -142,7 +155,9 @@ export const EventRow = memo(function EventRow({ event, top }: { event: Timeline
       <span />
       <span className="text-zinc-500 tabular-nums">{formatTime(event.ts)}</span>
       <span>
-        <span className={`rounded px-1.5 py-px text-[10px] uppercase tracking-wide ring-1 ring-inset ${EVENT_STYLE[event.type]}`}>
+        <span
+          className={`rounded px-1.5 py-px text-[10px] uppercase tracking-wide ring-1 ring-inset ${EVENT_STYLE[event.type]}`}
+        >
           {event.type}
         </span>
       </span>

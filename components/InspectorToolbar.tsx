@@ -26,16 +26,31 @@ const check = "flex items-center gap-1 text-xs text-zinc-400 select-none";
 const KINDS: FrameKind[] = ["request", "response", "notification", "invalid"];
 
 export function InspectorToolbar(props: Props) {
-  const { filter, onFilter, search, onSearch, methods, variants, showEvents, onShowEvents, shown, total, missed, unanswered } = props;
+  const {
+    filter,
+    onFilter,
+    search,
+    onSearch,
+    methods,
+    variants,
+    showEvents,
+    onShowEvents,
+    shown,
+    total,
+    missed,
+    unanswered,
+  } = props;
   const patch = (p: Partial<FrameFilter>) => {
     const next: FrameFilter = { ...filter, ...p };
     // Keep the object minimal: undefined and false mean "no constraint".
-    for (const k of Object.keys(next) as (keyof FrameFilter)[]) if (next[k] === undefined || next[k] === false || next[k] === "") delete next[k];
+    for (const k of Object.keys(next) as (keyof FrameFilter)[])
+      if (next[k] === undefined || next[k] === false || next[k] === "") delete next[k];
     onFilter(next);
   };
   // A method or variant chosen earlier stays selectable even before it is seen again.
   const methodOptions = filter.method && !methods.includes(filter.method) ? [...methods, filter.method] : methods;
-  const variantOptions = filter.updateVariant && !variants.includes(filter.updateVariant) ? [...variants, filter.updateVariant] : variants;
+  const variantOptions =
+    filter.updateVariant && !variants.includes(filter.updateVariant) ? [...variants, filter.updateVariant] : variants;
   const filtering = isFiltering(filter) || search !== "";
 
   return (
@@ -43,9 +58,13 @@ export function InspectorToolbar(props: Props) {
       <div className="flex items-center gap-3 text-xs">
         <h2 className="font-semibold uppercase tracking-wider text-zinc-400">Frames</h2>
         <span data-testid="frame-count" className="text-zinc-500 tabular-nums">
-          {filtering ? `${shown.toLocaleString("en")} of ${total.toLocaleString("en")} frames` : `${total.toLocaleString("en")} frame${total === 1 ? "" : "s"}`}
+          {filtering
+            ? `${shown.toLocaleString("en")} of ${total.toLocaleString("en")} frames`
+            : `${total.toLocaleString("en")} frame${total === 1 ? "" : "s"}`}
         </span>
-        {missed > 0 ? <span className="text-amber-400">{missed.toLocaleString("en")} older frames not held</span> : null}
+        {missed > 0 ? (
+          <span className="text-amber-400">{missed.toLocaleString("en")} older frames not held</span>
+        ) : null}
         {unanswered > 0 ? (
           <button
             type="button"
@@ -57,7 +76,13 @@ export function InspectorToolbar(props: Props) {
             {unanswered} unanswered
           </button>
         ) : null}
-        <Toggle testId="toggle-events" checked={showEvents} onChange={onShowEvents} accent="accent-sky-500" className="ml-auto">
+        <Toggle
+          testId="toggle-events"
+          checked={showEvents}
+          onChange={onShowEvents}
+          accent="accent-sky-500"
+          className="ml-auto"
+        >
           show stderr &amp; lifecycle
         </Toggle>
       </div>
@@ -82,8 +107,23 @@ export function InspectorToolbar(props: Props) {
           <option value="to-agent">→ to agent</option>
           <option value="from-agent">← from agent</option>
         </select>
-        <FilterSelect testId="filter-kind" label="Kind" anyLabel="any kind" options={KINDS} value={filter.kind} onChange={(v) => patch({ kind: v as FrameKind | undefined })} />
-        <FilterSelect testId="filter-method" label="Method" anyLabel="any method" options={methodOptions} value={filter.method} onChange={(v) => patch({ method: v })} wide />
+        <FilterSelect
+          testId="filter-kind"
+          label="Kind"
+          anyLabel="any kind"
+          options={KINDS}
+          value={filter.kind}
+          onChange={(v) => patch({ kind: v as FrameKind | undefined })}
+        />
+        <FilterSelect
+          testId="filter-method"
+          label="Method"
+          anyLabel="any method"
+          options={methodOptions}
+          value={filter.method}
+          onChange={(v) => patch({ method: v })}
+          wide
+        />
         <FilterSelect
           testId="filter-update"
           label="session/update variant"
@@ -94,7 +134,12 @@ export function InspectorToolbar(props: Props) {
           wide
           disabled={variantOptions.length === 0}
         />
-        <Toggle testId="filter-errors" checked={!!filter.errorsOnly} onChange={(v) => patch({ errorsOnly: v })} accent="accent-red-500">
+        <Toggle
+          testId="filter-errors"
+          checked={!!filter.errorsOnly}
+          onChange={(v) => patch({ errorsOnly: v })}
+          accent="accent-red-500"
+        >
           errors only
         </Toggle>
         <Toggle
@@ -136,7 +181,13 @@ function Toggle(props: {
 }) {
   return (
     <label className={props.className ? `${check} ${props.className}` : check} title={props.title}>
-      <input type="checkbox" data-testid={props.testId} checked={props.checked} onChange={(e) => props.onChange(e.target.checked)} className={props.accent} />
+      <input
+        type="checkbox"
+        data-testid={props.testId}
+        checked={props.checked}
+        onChange={(e) => props.onChange(e.target.checked)}
+        className={props.accent}
+      />
       {props.children}
     </label>
   );

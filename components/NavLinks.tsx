@@ -14,7 +14,8 @@ const LINKS = [
   { href: "/profiles", label: "Profiles" },
 ] as const;
 
-const isActive = (path: string, href: string) => (href === "/" ? path === "/" : path === href || path.startsWith(`${href}/`));
+const isActive = (path: string, href: string) =>
+  href === "/" ? path === "/" : path === href || path.startsWith(`${href}/`);
 
 export function NavLinks() {
   const path = usePathname() ?? "/";

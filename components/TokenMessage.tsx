@@ -11,9 +11,7 @@ export function TokenMessage({ refused }: { refused: boolean }) {
           {refused ? "The access token was refused" : "No access token"}
         </h2>
         <p>
-          {refused
-            ? "The relay did not accept this page's token; it changes every time the server restarts. "
-            : ""}
+          {refused ? "The relay did not accept this page's token; it changes every time the server restarts. " : ""}
           Open the URL printed by <code className="rounded bg-zinc-800 px-1 text-zinc-100">npm start</code>; it carries
           the access token.
         </p>

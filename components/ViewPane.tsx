@@ -32,7 +32,11 @@ const VIEWS: Array<{ id: View; label: string }> = [
 
 function ViewSwitch({ view, onChange }: { view: View; onChange: (v: View) => void }) {
   return (
-    <div role="tablist" aria-label="View" className="flex h-8 shrink-0 items-end gap-1 border-b border-zinc-800 bg-zinc-900/70 px-3">
+    <div
+      role="tablist"
+      aria-label="View"
+      className="flex h-8 shrink-0 items-end gap-1 border-b border-zinc-800 bg-zinc-900/70 px-3"
+    >
       {VIEWS.map((v) => (
         <button
           key={v.id}

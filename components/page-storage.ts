@@ -32,7 +32,8 @@ export function rememberProfileParam(): void {
 
 /** The profile a link asked for (`?profile=` or remembered), once: it is forgotten when taken. */
 export function takePreselectedProfile(): string | undefined {
-  const profile = new URL(window.location.href).searchParams.get("profile") ?? sessionStorage.getItem(PROFILE_KEY) ?? undefined;
+  const profile =
+    new URL(window.location.href).searchParams.get("profile") ?? sessionStorage.getItem(PROFILE_KEY) ?? undefined;
   sessionStorage.removeItem(PROFILE_KEY);
   return profile || undefined;
 }

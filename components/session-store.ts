@@ -40,13 +40,7 @@ export const STDERR_CAP = 2_000;
 /** Lifecycle events kept for the timeline. */
 export const LIFECYCLE_CAP = 1_000;
 
-export type ConnectionState =
-  | "idle"
-  | "no-token"
-  | "connecting"
-  | "connected"
-  | "disconnected"
-  | "unauthorized";
+export type ConnectionState = "idle" | "no-token" | "connecting" | "connected" | "disconnected" | "unauthorized";
 
 export type AgentStatus =
   | { state: "not-started" }
@@ -187,7 +181,11 @@ export class SessionStore extends SnapshotStore<SessionSnapshot> {
       clientId = randomId();
       sessionStorage.setItem(clientIdKey, clientId);
     }
-    this.set({ connection: "connecting", clientId, history: decodeSentHistory(sessionStorage.getItem(sentHistoryKey(clientIdKey))) });
+    this.set({
+      connection: "connecting",
+      clientId,
+      history: decodeSentHistory(sessionStorage.getItem(sentHistoryKey(clientIdKey))),
+    });
 
     const socket: RelaySocket = io({
       // A function is re-read on every (re)connect, so lastSeq is always current.
@@ -239,7 +237,10 @@ export class SessionStore extends SnapshotStore<SessionSnapshot> {
     socket.on("agent:exit", ({ code, signal }) => {
       const agent = this.snapshot.agent.state === "running" ? this.snapshot.agent.agent : null;
       const how = signal ? `signal ${signal}` : `code ${code}`;
-      this.set({ agent: { state: "exited", agent, code, signal }, lifecycle: this.lifecycleEvent("exited", `agent exited (${how})`) });
+      this.set({
+        agent: { state: "exited", agent, code, signal },
+        lifecycle: this.lifecycleEvent("exited", `agent exited (${how})`),
+      });
       this.failWaiters(`the agent exited (${how})`);
     });
     socket.on("agent:error", (error) => this.onAgentError(error));
@@ -279,7 +280,12 @@ export class SessionStore extends SnapshotStore<SessionSnapshot> {
       lifecycle = this.lifecycleEvent("exited", "agent exited while this page was away");
     }
     // The relay resends what it still holds after this event, in `frames`.
-    this.set({ agent, lifecycle, missed: this.snapshot.missed + event.missed, policies: event.policies ?? this.snapshot.policies });
+    this.set({
+      agent,
+      lifecycle,
+      missed: this.snapshot.missed + event.missed,
+      policies: event.policies ?? this.snapshot.policies,
+    });
   }
 
   private resetLog(): void {
@@ -334,7 +340,14 @@ export class SessionStore extends SnapshotStore<SessionSnapshot> {
         index.prune(frames.first!.seq);
       }
     }
-    const patch: Partial<SessionSnapshot> = { frames, lastSeq, lastSessionId, maxRequestId: this.ids.max, missed, facts };
+    const patch: Partial<SessionSnapshot> = {
+      frames,
+      lastSeq,
+      lastSessionId,
+      maxRequestId: this.ids.max,
+      missed,
+      facts,
+    };
     if (pendingChanged) patch.pending = index.unanswered("from-agent");
     this.set(patch);
     // After the snapshot is current: whoever waited reads facts that include the answer.
@@ -347,7 +360,8 @@ export class SessionStore extends SnapshotStore<SessionSnapshot> {
       }
     }
     if (this.watchers.size) {
-      for (const frame of frames.slice(-fresh)) for (const w of [...this.watchers]) if (w(frame)) this.watchers.delete(w);
+      for (const frame of frames.slice(-fresh))
+        for (const w of [...this.watchers]) if (w(frame)) this.watchers.delete(w);
     }
   }
 
@@ -407,7 +421,11 @@ export class SessionStore extends SnapshotStore<SessionSnapshot> {
    * session/new asks for it, session/new. Advertises DEFAULT_CLIENT_CAPABILITIES,
    * which the relay really answers (by policy).
    */
-  async connectAgent(opts: { profile?: string; options?: Record<string, unknown>; cwd: string }): Promise<ConnectProgress> {
+  async connectAgent(opts: {
+    profile?: string;
+    options?: Record<string, unknown>;
+    cwd: string;
+  }): Promise<ConnectProgress> {
     const step = this.snapshot.handshake?.step;
     if (step && step !== "ready" && step !== "failed") return this.snapshot.handshake!;
     // Loaded on demand: a value import of the SDK would put its validators in the page.
@@ -419,7 +437,10 @@ export class SessionStore extends SnapshotStore<SessionSnapshot> {
           return res.ok ? { ok: true, pooled: res.agent.pooled === true } : { ok: false, message: res.error.message };
         },
         pooledInitialize: async () => {
-          const frame = await this.waitForFrame((f) => f.dir === "from-agent" && f.kind === "response" && f.method === "initialize", 5_000);
+          const frame = await this.waitForFrame(
+            (f) => f.dir === "from-agent" && f.kind === "response" && f.method === "initialize",
+            5_000,
+          );
           const outcome = frame ? outcomeOf(frame) : undefined;
           return outcome?.kind === "result" && typeof outcome.result === "object" && outcome.result !== null
             ? (outcome.result as Record<string, unknown>)
@@ -428,7 +449,12 @@ export class SessionStore extends SnapshotStore<SessionSnapshot> {
         request: (method, params) => this.request(method, params),
         progress: (handshake) => this.set({ handshake }),
       },
-      { cwd: opts.cwd, protocolVersion: (await sdk).PROTOCOL_VERSION, clientCapabilities: DEFAULT_CLIENT_CAPABILITIES, clientInfo: CLIENT_INFO },
+      {
+        cwd: opts.cwd,
+        protocolVersion: (await sdk).PROTOCOL_VERSION,
+        clientCapabilities: DEFAULT_CLIENT_CAPABILITIES,
+        clientInfo: CLIENT_INFO,
+      },
     );
   }
 
@@ -473,7 +499,11 @@ export class SessionStore extends SnapshotStore<SessionSnapshot> {
   }
 
   /** Sends a request frame as given (its id must be unused) and resolves with its answer. */
-  async sendRequest(frame: { id: string | number | null; method: string; [key: string]: unknown }): Promise<RpcOutcome> {
+  async sendRequest(frame: {
+    id: string | number | null;
+    method: string;
+    [key: string]: unknown;
+  }): Promise<RpcOutcome> {
     const key = idKey(frame.id);
     const answer = new Promise<RpcOutcome>((resolve) => this.waiters.set(key, resolve));
     const res = await this.send(frame);
@@ -564,11 +594,13 @@ export class SessionStore extends SnapshotStore<SessionSnapshot> {
     for (let i = back ? 0 : shown; i < n; i++) {
       const frame = withMessage(rec.frames[i]!);
       const change = index.add(frame);
-      if (change.opened?.dir === "to-agent" && typeof frame.id === "number" && frame.id > maxRequestId) maxRequestId = frame.id;
+      if (change.opened?.dir === "to-agent" && typeof frame.id === "number" && frame.id > maxRequestId)
+        maxRequestId = frame.id;
       lastSessionId = sessionIdOf(frame) ?? lastSessionId;
     }
     // Prefixes of append-only lists: the same length means the same content.
-    const prefix = <T,>(all: readonly T[], current: readonly T[], k: number) => (current.length === k ? current : all.slice(0, k));
+    const prefix = <T>(all: readonly T[], current: readonly T[], k: number) =>
+      current.length === k ? current : all.slice(0, k);
     const exited = rec.exit !== undefined && rec.exit.ts <= eventsUntil;
     const agent: AgentStatus = !rec.agent
       ? { state: "not-started" }

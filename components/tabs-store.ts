@@ -40,7 +40,10 @@ function forgetTab(tabId: number): void {
 
 function readSaved(): { ids: number[]; activeId: number } | undefined {
   try {
-    const saved = JSON.parse(sessionStorage.getItem(TABS_KEY) ?? "null") as { ids?: unknown; activeId?: unknown } | null;
+    const saved = JSON.parse(sessionStorage.getItem(TABS_KEY) ?? "null") as {
+      ids?: unknown;
+      activeId?: unknown;
+    } | null;
     const ids = Array.isArray(saved?.ids) ? saved.ids.filter((n): n is number => Number.isInteger(n) && n > 0) : [];
     if (ids.length === 0) return undefined;
     const activeId = typeof saved?.activeId === "number" && ids.includes(saved.activeId) ? saved.activeId : ids[0]!;
@@ -60,7 +63,10 @@ export class TabsStore extends SnapshotStore<TabsSnapshot> {
   static readonly serverSnapshot = INITIAL;
 
   protected override changed(): void {
-    sessionStorage.setItem(TABS_KEY, JSON.stringify({ ids: this.snapshot.tabs.map((t) => t.id), activeId: this.snapshot.activeId }));
+    sessionStorage.setItem(
+      TABS_KEY,
+      JSON.stringify({ ids: this.snapshot.tabs.map((t) => t.id), activeId: this.snapshot.activeId }),
+    );
   }
 
   private makeTab(id: number): Tab {
@@ -105,7 +111,7 @@ export class TabsStore extends SnapshotStore<TabsSnapshot> {
     if (at < 0 || tabs.length === 1) return;
     const tab = tabs[at]!;
     const rest = tabs.filter((t) => t !== tab);
-    const nextActive = activeId === id ? (rest[Math.min(at, rest.length - 1)]!.id) : activeId;
+    const nextActive = activeId === id ? rest[Math.min(at, rest.length - 1)]!.id : activeId;
     this.set({ tabs: rest, activeId: nextActive });
     forgetTab(id);
     const state = tab.store.getSnapshot().agent.state;

@@ -52,9 +52,19 @@ export function useFilteredSeqs(frames: FrameWindow, filter: FrameFilter, index:
 }
 
 /** stderr and lifecycle on one time-ordered list. */
-export function useTimelineEvents(show: boolean, stderr: readonly StderrEvent[], lifecycle: readonly TimelineEvent[]): readonly TimelineEvent[] {
+export function useTimelineEvents(
+  show: boolean,
+  stderr: readonly StderrEvent[],
+  lifecycle: readonly TimelineEvent[],
+): readonly TimelineEvent[] {
   return useMemo(
-    () => (show ? mergeEvents(lifecycle, stderr.map((e) => ({ ts: e.ts, type: "stderr" as const, text: e.text }))) : []),
+    () =>
+      show
+        ? mergeEvents(
+            lifecycle,
+            stderr.map((e) => ({ ts: e.ts, type: "stderr" as const, text: e.text })),
+          )
+        : [],
     [show, stderr, lifecycle],
   );
 }

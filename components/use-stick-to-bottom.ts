@@ -11,7 +11,11 @@ const SLACK_PX = 24;
  * `dependencies` say when the content grew. `atBottom` is returned so a view can
  * stop the pinning itself (the user jumped to an item) or resume it.
  */
-export function useStickToBottom<T extends HTMLElement>(dependencies: unknown[], slackPx = SLACK_PX, given?: RefObject<T | null>) {
+export function useStickToBottom<T extends HTMLElement>(
+  dependencies: unknown[],
+  slackPx = SLACK_PX,
+  given?: RefObject<T | null>,
+) {
   const own = useRef<T>(null);
   const ref = given ?? own;
   const atBottom = useRef(true);
@@ -19,7 +23,7 @@ export function useStickToBottom<T extends HTMLElement>(dependencies: unknown[],
   const onScroll = useCallback(() => {
     const el = ref.current;
     if (el) atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < slackPx;
-  }, [slackPx]);
+  }, [ref, slackPx]);
 
   useLayoutEffect(() => {
     const el = ref.current;

@@ -12,7 +12,6 @@ import { rows, scriptTurns, stopAgent, url } from "./helpers";
 // These tests read the Frames view (the page opens on the Session view otherwise).
 test.beforeEach(({ page }) => page.addInitScript(() => localStorage.setItem("acp-playground.view", "frames")));
 
-
 // A render error shows as a broken page much later: fail on it, with its message.
 let pageErrors: string[] = [];
 test.beforeEach(({ page }) => {
@@ -20,8 +19,6 @@ test.beforeEach(({ page }) => {
   page.on("pageerror", (e) => pageErrors.push(e.message));
 });
 test.afterEach(() => expect(pageErrors).toEqual([]));
-
-
 
 async function setPolicy(page: Page, method: string, policy: "ask" | "auto" | "deny") {
   const details = page.getByTestId("policies");
@@ -44,7 +41,6 @@ async function prompt(page: Page, text: string) {
   await input.press("Enter");
 }
 
-
 test("Connect, then a prompt: the answer streams in and the prompt box shows usage", async ({ page }) => {
   test.setTimeout(180_000);
   await page.goto(url());
@@ -56,7 +52,9 @@ test("Connect, then a prompt: the answer streams in and the prompt box shows usa
   await expect(rows(page, { kind: "request", method: "session/new", dir: "to-agent" })).toHaveCount(1);
   const newSession = rows(page, { kind: "request", method: "session/new" });
   await newSession.click();
-  await expect(page.getByTestId("frame-detail").getByTestId("frame-raw")).toContainText(`"cwd":"${process.env.E2E_WORKSPACE}","mcpServers":[]`);
+  await expect(page.getByTestId("frame-detail").getByTestId("frame-raw")).toContainText(
+    `"cwd":"${process.env.E2E_WORKSPACE}","mcpServers":[]`,
+  );
 
   await test.step("typing / shows the agent's slash commands", async () => {
     const input = page.getByTestId("prompt-input");
@@ -73,7 +71,9 @@ test("Connect, then a prompt: the answer streams in and the prompt box shows usa
     const request = rows(page, { kind: "request", method: "session/prompt", dir: "to-agent" });
     await expect(request).toHaveCount(1);
     await expect(request).toContainText('"prompt":[{"type":"text","text":"hello compose"}]');
-    const chunks = rows(page, { kind: "notification", method: "session/update", dir: "from-agent" }).filter({ hasText: "agent_message_chunk" });
+    const chunks = rows(page, { kind: "notification", method: "session/update", dir: "from-agent" }).filter({
+      hasText: "agent_message_chunk",
+    });
     await expect(chunks.filter({ hasText: "Echo: hello compose" }).first()).toBeVisible();
     await expect(rows(page, { kind: "response", method: "session/prompt" })).toHaveCount(1);
     await expect(page.getByTestId("turn-status")).toHaveAttribute("data-state", "ended");
@@ -87,7 +87,10 @@ test("Connect, then a prompt: the answer streams in and the prompt box shows usa
     await expect(entries.filter({ hasText: "session/prompt" })).toHaveCount(1);
     await entries.filter({ hasText: "session/prompt" }).getByTestId("history-edit").click();
     const draft = JSON.parse(await page.getByTestId("composer").inputValue());
-    expect(draft).toMatchObject({ method: "session/prompt", params: { prompt: [{ type: "text", text: "hello compose" }] } });
+    expect(draft).toMatchObject({
+      method: "session/prompt",
+      params: { prompt: [{ type: "text", text: "hello compose" }] },
+    });
   });
 
   await stopAgent(page);
@@ -98,17 +101,26 @@ test("a permission card for a write: Allow completes the tool call and the file 
   // Gemini 0.61 fails new-file writes when fs capabilities are advertised: write to an existing file.
   const target = path.join(process.env.E2E_WORKSPACE!, "compose-permission.txt");
   writeFileSync(target, "old line\n");
-  await scriptTurns([{ parts: [{ functionCall: { name: "write_file", args: { file_path: target, content: "new line\n" } } }] }, { parts: [{ text: "Written." }] }]);
+  await scriptTurns([
+    { parts: [{ functionCall: { name: "write_file", args: { file_path: target, content: "new line\n" } } }] },
+    { parts: [{ text: "Written." }] },
+  ]);
 
   await page.goto(url());
   await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
   // The relay serves the file reads and writes; the permission waits for the user.
   await setPolicy(page, "fs/read_text_file", "auto");
   await setPolicy(page, "fs/write_text_file", "auto");
-  await expect(page.locator('[data-testid="policy-select"][data-method="session/request_permission"]')).toHaveAttribute("data-acked", "ask");
+  await expect(page.locator('[data-testid="policy-select"][data-method="session/request_permission"]')).toHaveAttribute(
+    "data-acked",
+    "ask",
+  );
   await connect(page);
   // Policies still hold after Connect (a warm agent brings its own session).
-  await expect(page.locator('[data-testid="policy-select"][data-method="fs/read_text_file"]')).toHaveAttribute("data-acked", "auto");
+  await expect(page.locator('[data-testid="policy-select"][data-method="fs/read_text_file"]')).toHaveAttribute(
+    "data-acked",
+    "auto",
+  );
   await prompt(page, "please write the file");
 
   const card = page.locator('[data-testid="pending-card"][data-method="session/request_permission"]');
@@ -125,7 +137,12 @@ test("a permission card for a write: Allow completes the tool call and the file 
   await expect(answer).toContainText('"outcome":"selected"');
   await expect(card).toHaveCount(0);
   await expect(rows(page, { kind: "response", method: "fs/write_text_file", dir: "to-agent" })).toHaveCount(1);
-  await expect(rows(page, { method: "session/update" }).filter({ hasText: "tool_call_update" }).filter({ hasText: '"status":"completed"' }).first()).toBeVisible();
+  await expect(
+    rows(page, { method: "session/update" })
+      .filter({ hasText: "tool_call_update" })
+      .filter({ hasText: '"status":"completed"' })
+      .first(),
+  ).toBeVisible();
   await expect(rows(page, { kind: "response", method: "session/prompt" })).toHaveCount(1);
   expect(readFileSync(target, "utf8")).toBe("new line\n");
   await stopAgent(page);
@@ -142,7 +159,9 @@ test("the initialize form: a capability switched off is what the sent frame says
   await page.getByTestId("column-tab-compose").click();
   await page.locator('[data-testid="compose-method"][data-method="initialize"]').click();
 
-  const terminal = page.locator('[data-testid="form-field"][data-path="params.clientCapabilities.terminal"] input[type="checkbox"]');
+  const terminal = page.locator(
+    '[data-testid="form-field"][data-path="params.clientCapabilities.terminal"] input[type="checkbox"]',
+  );
   await expect(terminal).toBeChecked();
 
   await test.step("a capability whose policy is deny is warned about", async () => {
@@ -187,7 +206,10 @@ test("a deny policy answers the agent with an error, and no card waits", async (
   test.setTimeout(180_000);
   const target = path.join(process.env.E2E_WORKSPACE!, "compose-denied.txt");
   writeFileSync(target, "keep\n");
-  await scriptTurns([{ parts: [{ functionCall: { name: "write_file", args: { file_path: target, content: "changed\n" } } }] }, { parts: [{ text: "Could not." }] }]);
+  await scriptTurns([
+    { parts: [{ functionCall: { name: "write_file", args: { file_path: target, content: "changed\n" } } }] },
+    { parts: [{ text: "Could not." }] },
+  ]);
   await page.goto(url());
   await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
   await setPolicy(page, "fs/read_text_file", "deny");
@@ -235,7 +257,16 @@ function terminalAndElicitationTranscript(workspace: string): string {
   const frame = (dir: "to-agent" | "from-agent", message: Record<string, unknown>, kind: string, method?: string) => {
     seq += 1;
     ts += 10;
-    return JSON.stringify({ type: "frame", seq, ts, dir, raw: JSON.stringify({ jsonrpc: "2.0", ...message }), kind, ...(method ? { method } : {}), ...("id" in message ? { id: message.id } : {}) });
+    return JSON.stringify({
+      type: "frame",
+      seq,
+      ts,
+      dir,
+      raw: JSON.stringify({ jsonrpc: "2.0", ...message }),
+      kind,
+      ...(method ? { method } : {}),
+      ...("id" in message ? { id: message.id } : {}),
+    });
   };
   const sessionId = "replayed-session";
   const lines = [
@@ -250,11 +281,35 @@ function terminalAndElicitationTranscript(workspace: string): string {
       title: "terminal and elicitation cards",
     }),
     frame("to-agent", { id: 1, method: "initialize", params: { protocolVersion: 1 } }, "request", "initialize"),
-    frame("from-agent", { id: 1, result: { protocolVersion: 1, agentCapabilities: {}, authMethods: [] } }, "response", "initialize"),
-    frame("to-agent", { id: 2, method: "session/new", params: { cwd: workspace, mcpServers: [] } }, "request", "session/new"),
+    frame(
+      "from-agent",
+      { id: 1, result: { protocolVersion: 1, agentCapabilities: {}, authMethods: [] } },
+      "response",
+      "initialize",
+    ),
+    frame(
+      "to-agent",
+      { id: 2, method: "session/new", params: { cwd: workspace, mcpServers: [] } },
+      "request",
+      "session/new",
+    ),
     frame("from-agent", { id: 2, result: { sessionId } }, "response", "session/new"),
-    frame("to-agent", { id: 3, method: "session/prompt", params: { sessionId, prompt: [{ type: "text", text: "go" }] } }, "request", "session/prompt"),
-    frame("from-agent", { id: 0, method: "terminal/create", params: { sessionId, command: "echo", args: ["hello", "from a card"], cwd: workspace } }, "request", "terminal/create"),
+    frame(
+      "to-agent",
+      { id: 3, method: "session/prompt", params: { sessionId, prompt: [{ type: "text", text: "go" }] } },
+      "request",
+      "session/prompt",
+    ),
+    frame(
+      "from-agent",
+      {
+        id: 0,
+        method: "terminal/create",
+        params: { sessionId, command: "echo", args: ["hello", "from a card"], cwd: workspace },
+      },
+      "request",
+      "terminal/create",
+    ),
     frame("to-agent", { id: 0, result: { terminalId: "t-1" } }, "response", "terminal/create"),
     frame(
       "from-agent",
@@ -269,7 +324,13 @@ function terminalAndElicitationTranscript(workspace: string): string {
             type: "object",
             properties: {
               name: { type: "string", title: "Name", minLength: 2 },
-              color: { type: "string", oneOf: [{ const: "r", title: "Red" }, { const: "g", title: "Green" }] },
+              color: {
+                type: "string",
+                oneOf: [
+                  { const: "r", title: "Red" },
+                  { const: "g", title: "Green" },
+                ],
+              },
             },
             required: ["name"],
           },
@@ -278,14 +339,32 @@ function terminalAndElicitationTranscript(workspace: string): string {
       "request",
       "elicitation/create",
     ),
-    frame("to-agent", { id: 1, result: { action: "accept", content: { name: "Ada" } } }, "response", "elicitation/create"),
-    frame("from-agent", { method: "session/update", params: { sessionId, update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "Thanks." } } } }, "notification", "session/update"),
+    frame(
+      "to-agent",
+      { id: 1, result: { action: "accept", content: { name: "Ada" } } },
+      "response",
+      "elicitation/create",
+    ),
+    frame(
+      "from-agent",
+      {
+        method: "session/update",
+        params: {
+          sessionId,
+          update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "Thanks." } },
+        },
+      },
+      "notification",
+      "session/update",
+    ),
     frame("from-agent", { id: 3, result: { stopReason: "end_turn" } }, "response", "session/prompt"),
   ];
   return `${lines.join("\n")}\n`;
 }
 
-test("terminal and elicitation cards: Run lets the relay run the command, the elicitation form is built from its schema", async ({ page }) => {
+test("terminal and elicitation cards: Run lets the relay run the command, the elicitation form is built from its schema", async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const workspace = process.env.E2E_WORKSPACE!;
   const token = new URL(url()).searchParams.get("token")!;
@@ -330,18 +409,23 @@ test("terminal and elicitation cards: Run lets the relay run the command, the el
   await stopAgent(page);
 });
 
-test("a terminal the relay runs for the agent: its tool call shows the command, what the agent read and the exit", async ({ page }) => {
+test("a terminal the relay runs for the agent: its tool call shows the command, what the agent read and the exit", async ({
+  page,
+}) => {
   await page.addInitScript(() => localStorage.setItem("acp-playground.view", "session"));
   await page.goto(url());
   await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
   await page.getByTestId("profile-select").selectOption("terminal");
-  for (const method of ["terminal/create", "terminal/wait_for_exit", "terminal/output", "terminal/release"]) await setPolicy(page, method, "auto");
+  for (const method of ["terminal/create", "terminal/wait_for_exit", "terminal/output", "terminal/release"])
+    await setPolicy(page, method, "auto");
   await connect(page);
   await prompt(page, "build it");
 
   const card = page.locator('[data-testid="tool-call"][data-tool-call-id="run"]');
   await expect(card).toHaveAttribute("data-status", "completed");
-  await expect(card.getByTestId("terminal-command")).toHaveText(`$ ${process.execPath} -e 'console.log("<b>built</b> ok")'`);
+  await expect(card.getByTestId("terminal-command")).toHaveText(
+    `$ ${process.execPath} -e 'console.log("<b>built</b> ok")'`,
+  );
   await expect(card.getByTestId("terminal-status")).toHaveText("exit 0");
   // The command's output is text: its markup is shown, never rendered.
   const output = card.getByTestId("terminal-output");

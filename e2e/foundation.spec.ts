@@ -10,7 +10,6 @@ const origin = () => process.env.E2E_ORIGIN!;
 // These specs read raw frames: open the Frames view (the page opens on the Session view).
 test.beforeEach(({ page }) => page.addInitScript(() => localStorage.setItem("acp-playground.view", "frames")));
 
-
 async function send(page: Page, text?: string) {
   if (text !== undefined) await page.getByTestId("composer").fill(text);
   await page.getByTestId("send-frame").click();
@@ -90,7 +89,11 @@ test("raw frames with a real Gemini CLI: initialize, session/new, session/prompt
     await page.getByTestId("template-session-new").click();
     const draft = JSON.parse(await page.getByTestId("composer").inputValue());
     // The template id follows the last id sent.
-    expect(draft).toMatchObject({ id: 2, method: "session/new", params: { cwd: process.env.E2E_WORKSPACE, mcpServers: [] } });
+    expect(draft).toMatchObject({
+      id: 2,
+      method: "session/new",
+      params: { cwd: process.env.E2E_WORKSPACE, mcpServers: [] },
+    });
     await send(page);
     await expect(rows(page, { kind: "response", method: "session/new" })).toHaveAttribute("data-dir", "from-agent");
   });
@@ -105,7 +108,9 @@ test("raw frames with a real Gemini CLI: initialize, session/new, session/prompt
     await composer.fill(JSON.stringify(draft));
     await composer.press("Control+Enter");
 
-    await expect(rows(page, { kind: "notification", method: "session/update", dir: "from-agent" }).first()).toBeVisible();
+    await expect(
+      rows(page, { kind: "notification", method: "session/update", dir: "from-agent" }).first(),
+    ).toBeVisible();
     const done = rows(page, { kind: "response", method: "session/prompt" });
     await expect(done).toHaveAttribute("data-dir", "from-agent");
     await done.click();

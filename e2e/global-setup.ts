@@ -68,7 +68,12 @@ export interface PlaygroundServer {
 }
 
 /** Starts the production server exactly as `npm start` runs it after the build. */
-export function startPlaygroundServer(opts: { configFile: string; dataDir: string; token: string; env?: Record<string, string> }): PlaygroundServer {
+export function startPlaygroundServer(opts: {
+  configFile: string;
+  dataDir: string;
+  token: string;
+  env?: Record<string, string>;
+}): PlaygroundServer {
   const output: string[] = [];
   const child = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], {
     cwd: root,

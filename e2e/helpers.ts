@@ -13,7 +13,10 @@ export const rows = (page: Page, attrs: Record<string, string> = {}) =>
 
 /** Queues model turns on the fake Gemini API (one per streamGenerateContent call). */
 export async function scriptTurns(turns: object[]): Promise<void> {
-  const res = await fetch(`${process.env.E2E_FAKE_API}/__fake/script`, { method: "POST", body: JSON.stringify({ turns }) });
+  const res = await fetch(`${process.env.E2E_FAKE_API}/__fake/script`, {
+    method: "POST",
+    body: JSON.stringify({ turns }),
+  });
   expect(res.status).toBe(204);
 }
 

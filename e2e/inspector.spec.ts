@@ -5,10 +5,8 @@
 import { expect, test, type Page } from "@playwright/test";
 import { rows, url } from "./helpers";
 
-
 // These specs read raw frames: open the Frames view (the page opens on the Session view).
 test.beforeEach(({ page }) => page.addInitScript(() => localStorage.setItem("acp-playground.view", "frames")));
-
 
 async function send(page: Page, frame: string | object) {
   await page.getByTestId("composer").fill(typeof frame === "string" ? frame : JSON.stringify(frame));
@@ -56,7 +54,10 @@ async function expectAll(page: Page, attr: string, value: string | RegExp) {
   }
 }
 
-test("inspector: filters, search, protocol checks, request/response jumps, detail pane, timeline events", async ({ page, context }) => {
+test("inspector: filters, search, protocol checks, request/response jumps, detail pane, timeline events", async ({
+  page,
+  context,
+}) => {
   test.setTimeout(180_000);
   const consoleErrors: string[] = [];
   page.on("pageerror", (e) => consoleErrors.push(e.message));
@@ -66,7 +67,12 @@ test("inspector: filters, search, protocol checks, request/response jumps, detai
   const sessionId = await handshake(page, true);
 
   // A prompt the fake API echoes, then a few frames worth inspecting.
-  await send(page, { jsonrpc: "2.0", id: 3, method: "session/prompt", params: { sessionId, prompt: [{ type: "text", text: "hello inspector" }] } });
+  await send(page, {
+    jsonrpc: "2.0",
+    id: 3,
+    method: "session/prompt",
+    params: { sessionId, prompt: [{ type: "text", text: "hello inspector" }] },
+  });
   await expect(rows(page, { kind: "response", method: "session/prompt" })).toHaveCount(1);
   await send(page, { jsonrpc: "2.0", id: 4, method: "nope/nothing", params: {} });
   await expect(rows(page, { kind: "response", method: "nope/nothing" })).toHaveCount(1);
@@ -80,8 +86,14 @@ test("inspector: filters, search, protocol checks, request/response jumps, detai
   await expect(count).toHaveText(`${total} frames`);
 
   await test.step("protocol checks are flagged on their rows", async () => {
-    await expect(rows(page, { kind: "response", dir: "to-agent" }).filter({ hasText: "4242" })).toHaveAttribute("data-checks", /orphan-response/);
-    await expect(rows(page, { kind: "request", method: "session/cancel" })).toHaveAttribute("data-checks", /notification-with-id/);
+    await expect(rows(page, { kind: "response", dir: "to-agent" }).filter({ hasText: "4242" })).toHaveAttribute(
+      "data-checks",
+      /orphan-response/,
+    );
+    await expect(rows(page, { kind: "request", method: "session/cancel" })).toHaveAttribute(
+      "data-checks",
+      /notification-with-id/,
+    );
     await expect(rows(page, { method: "session/set_mode" })).toHaveAttribute("data-checks", "request-without-id");
     await expect(rows(page, { kind: "request", method: "initialize" })).toHaveAttribute("data-checks", "");
   });
@@ -160,7 +172,11 @@ test("inspector: filters, search, protocol checks, request/response jumps, detai
     const raw = await page.evaluate(() => document.querySelector('[data-testid="frame-raw"]')!.textContent);
     expect(JSON.parse(raw!)).toMatchObject({ jsonrpc: "2.0", id: 1, method: "initialize" });
     // Collapsing a node hides its children.
-    await detail.getByTestId("frame-json").getByRole("button", { name: /collapse/i }).nth(1).click();
+    await detail
+      .getByTestId("frame-json")
+      .getByRole("button", { name: /collapse/i })
+      .nth(1)
+      .click();
     await expect(detail.getByTestId("frame-json")).not.toContainText('"acp-playground"');
   });
 
@@ -223,7 +239,16 @@ test("an agent request is flagged unanswered, with a growing age, until the user
     method: "POST",
     body: JSON.stringify({
       turns: [
-        { parts: [{ functionCall: { name: "write_file", args: { file_path: `${process.env.E2E_WORKSPACE}/inspector.txt`, content: "x\n" } } }] },
+        {
+          parts: [
+            {
+              functionCall: {
+                name: "write_file",
+                args: { file_path: `${process.env.E2E_WORKSPACE}/inspector.txt`, content: "x\n" },
+              },
+            },
+          ],
+        },
         { parts: [{ text: "Done." }] },
       ],
     }),
@@ -249,7 +274,9 @@ test("an agent request is flagged unanswered, with a growing age, until the user
   await page.getByTestId("clear-filters").click();
 
   await ask.click();
-  await expect(page.getByTestId("frame-detail").locator('[data-check="unanswered"]')).toContainText("no response after");
+  await expect(page.getByTestId("frame-detail").locator('[data-check="unanswered"]')).toContainText(
+    "no response after",
+  );
   await page.getByTestId("pending-request").click();
   await page.getByTestId("send-frame").click();
   await expect(rows(page, { kind: "response", method: "session/prompt" })).toHaveCount(1);

@@ -7,7 +7,6 @@ import { readFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
 import { url } from "./helpers";
 
-
 test("profiles: availability, versions, probe, export, compare", async ({ page }) => {
   test.setTimeout(180_000);
   const errors: string[] = [];
@@ -23,7 +22,9 @@ test("profiles: availability, versions, probe, export, compare", async ({ page }
 
   const missing = page.locator('[data-testid="profile-row"][data-name="missing"]');
   await expect(missing).toHaveAttribute("data-available", "false");
-  await expect(missing.getByTestId("profile-available")).toHaveText(/^missing: .*no-such-agent not found on this machine$/);
+  await expect(missing.getByTestId("profile-available")).toHaveText(
+    /^missing: .*no-such-agent not found on this machine$/,
+  );
   await expect(missing.getByTestId("probe-button")).toHaveCount(0);
   await expect(page.locator('[data-testid="replay-profile"][data-name="replay:demo-gemini"]')).toBeVisible();
 
@@ -51,28 +52,39 @@ test("profiles: availability, versions, probe, export, compare", async ({ page }
     exported = readFileSync((await file.path())!, "utf8");
     const report = JSON.parse(exported);
     expect(report.profile).toBe("gemini");
-    expect(report.rows.find((r: { check: string }) => r.check === "unknown method")).toMatchObject({ outcome: "-32601", conforms: true });
+    expect(report.rows.find((r: { check: string }) => r.check === "unknown method")).toMatchObject({
+      outcome: "-32601",
+      conforms: true,
+    });
 
     const md = page.waitForEvent("download");
     await page.getByTestId("export-md").click();
     const mdFile = await md;
     expect(mdFile.suggestedFilename()).toMatch(/\.md$/);
-    expect(readFileSync((await mdFile.path())!, "utf8")).toContain("| ✓ | unknown method | `acp_playground/no_such_method` | -32601 |");
+    expect(readFileSync((await mdFile.path())!, "utf8")).toContain(
+      "| ✓ | unknown method | `acp_playground/no_such_method` | -32601 |",
+    );
   });
 
   await test.step("compare with an uploaded report; differing rows are highlighted", async () => {
     const report = JSON.parse(exported);
     // The same report with one check changed, as another agent might answer it.
     report.rows.find((r: { check: string }) => r.check === "unknown method").outcome = "error";
-    await page.getByTestId("compare-upload").setInputFiles({ name: "other.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(report)) });
+    await page
+      .getByTestId("compare-upload")
+      .setInputFiles({ name: "other.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(report)) });
     await expect(page.getByTestId("compare-table")).toBeVisible();
     await expect(page.getByTestId("compare-summary")).toHaveText(/^1 of \d+ checks differ$/);
     const differing = page.locator('[data-testid="compare-row"][data-same="false"]');
     await expect(differing).toHaveCount(1);
     await expect(differing).toContainText("unknown method");
 
-    await page.getByTestId("compare-upload").setInputFiles({ name: "junk.json", mimeType: "application/json", buffer: Buffer.from('{"rows": 1}') });
-    await expect(page.getByTestId("compare-upload-error")).toContainText("junk.json is not a probe report: profile must be a string");
+    await page
+      .getByTestId("compare-upload")
+      .setInputFiles({ name: "junk.json", mimeType: "application/json", buffer: Buffer.from('{"rows": 1}') });
+    await expect(page.getByTestId("compare-upload-error")).toContainText(
+      "junk.json is not a probe report: profile must be a string",
+    );
   });
   expect(errors).toEqual([]);
 });

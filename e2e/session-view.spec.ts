@@ -10,7 +10,8 @@ type Part = { text: string; thought?: boolean } | { functionCall: { name: string
 
 const script = (...turns: Array<{ parts: Part[]; delayMs?: number }>) => scriptTurns(turns);
 
-const items = (page: Page, type?: string) => page.locator(`[data-testid="sv-item"]${type ? `[data-type="${type}"]` : ""}`);
+const items = (page: Page, type?: string) =>
+  page.locator(`[data-testid="sv-item"]${type ? `[data-type="${type}"]` : ""}`);
 const footers = (page: Page) => page.getByTestId("turn-footer");
 
 async function sendTemplate(page: Page, template: string) {
@@ -44,7 +45,6 @@ async function prompt(page: Page, text: string): Promise<string> {
   return draft.params.sessionId as string;
 }
 
-
 const XSS = [
   "Inert markup follows.",
   '<script>window.__xss = "script"</script>',
@@ -54,12 +54,17 @@ const XSS = [
   "![tracker](http://127.0.0.1:9/pixel.png) [fine](https://example.com/)",
 ].join("\n\n");
 
-test("session view: Markdown, thoughts, turn footer, inert agent HTML, cross-highlighting with the Frames view", async ({ page }) => {
+test("session view: Markdown, thoughts, turn footer, inert agent HTML, cross-highlighting with the Frames view", async ({
+  page,
+}) => {
   test.setTimeout(180_000);
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(e.message));
   // The browser's own favicon request is no page error.
-  page.on("console", (m) => m.type() === "error" && !m.location().url.endsWith("/favicon.ico") && errors.push(m.text()));
+  page.on(
+    "console",
+    (m) => m.type() === "error" && !m.location().url.endsWith("/favicon.ico") && errors.push(m.text()),
+  );
   await startSession(page);
 
   await test.step("streamed chunks become one Markdown message with highlighted code; the thought folds", async () => {
@@ -86,7 +91,9 @@ test("session view: Markdown, thoughts, turn footer, inert agent HTML, cross-hig
     // Highlighted: tokens are spans with hljs classes.
     await expect(code.locator(".hljs-keyword").first()).toHaveText("const");
     // One message merged from several chunk frames.
-    expect(Number((await message.getByTestId("show-frames").textContent())?.match(/\+(\d+)/)?.[1])).toBeGreaterThanOrEqual(1);
+    expect(
+      Number((await message.getByTestId("show-frames").textContent())?.match(/\+(\d+)/)?.[1]),
+    ).toBeGreaterThanOrEqual(1);
 
     const thought = page.getByTestId("thought");
     await expect(thought).toHaveCount(1);
@@ -124,12 +131,22 @@ test("session view: Markdown, thoughts, turn footer, inert agent HTML, cross-hig
       scripts: el.querySelectorAll("script").length,
       iframes: el.querySelectorAll("iframe, object, embed").length,
       images: el.querySelectorAll("img").length,
-      handlers: [...el.querySelectorAll("*")].flatMap((n) => n.getAttributeNames().filter((a) => a.toLowerCase().startsWith("on"))),
+      handlers: [...el.querySelectorAll("*")].flatMap((n) =>
+        n.getAttributeNames().filter((a) => a.toLowerCase().startsWith("on")),
+      ),
       jsLinks: el.querySelectorAll('a[href^="javascript:" i]').length,
       hrefs: [...el.querySelectorAll("a")].map((a) => a.getAttribute("href")),
       xss: (window as unknown as { __xss?: unknown }).__xss,
     }));
-    expect(report).toEqual({ scripts: 0, iframes: 0, images: 0, handlers: [], jsLinks: 0, hrefs: ["https://example.com/"], xss: undefined });
+    expect(report).toEqual({
+      scripts: 0,
+      iframes: 0,
+      images: 0,
+      handlers: [],
+      jsLinks: 0,
+      hrefs: ["https://example.com/"],
+      xss: undefined,
+    });
     // The page as a whole: no script element came from the message either.
     expect(await page.evaluate(() => [...document.scripts].some((s) => s.textContent?.includes("__xss")))).toBe(false);
   });
@@ -147,7 +164,10 @@ test("session view: Markdown, thoughts, turn footer, inert agent HTML, cross-hig
       expect(method).toBe("session/update");
     }
     await expect(rows(page, { seq: String(first) })).toHaveAttribute("data-highlighted", "true");
-    await expect(rows(page, { kind: "request", method: "session/prompt" }).first()).toHaveAttribute("data-highlighted", "false");
+    await expect(rows(page, { kind: "request", method: "session/prompt" }).first()).toHaveAttribute(
+      "data-highlighted",
+      "false",
+    );
 
     // A frame selected in the inspector highlights its item back in the Session view.
     const prompt = rows(page, { kind: "request", method: "session/prompt" }).nth(1);
@@ -174,14 +194,18 @@ test("session view: Markdown, thoughts, turn footer, inert agent HTML, cross-hig
   expect(errors).toEqual([]);
 });
 
-test("session view: a tool call card through permission to completed, cancel, and tabs keep their view", async ({ page }) => {
+test("session view: a tool call card through permission to completed, cancel, and tabs keep their view", async ({
+  page,
+}) => {
   test.setTimeout(240_000);
   await startSession(page);
   const workspace = process.env.E2E_WORKSPACE!;
 
   await test.step("write_file: one card, permission asked, answered, completed", async () => {
     await script(
-      { parts: [{ functionCall: { name: "write_file", args: { file_path: `${workspace}/sv.txt`, content: "hi\n" } } }] },
+      {
+        parts: [{ functionCall: { name: "write_file", args: { file_path: `${workspace}/sv.txt`, content: "hi\n" } } }],
+      },
       { parts: [{ text: "Written." }] },
     );
     await prompt(page, "write a file");
@@ -200,7 +224,9 @@ test("session view: a tool call card through permission to completed, cancel, an
     await expect(page.getByTestId("cancel-turn")).toBeVisible();
 
     // Answer from the pending list, choosing "allow once" (Gemini refuses "always" in an untrusted folder).
-    const once = await card.locator('[data-testid="permission-option"][data-option-kind="allow_once"]').getAttribute("data-option-id");
+    const once = await card
+      .locator('[data-testid="permission-option"][data-option-kind="allow_once"]')
+      .getAttribute("data-option-id");
     await page.getByTestId("pending-request").click();
     const composer = page.getByTestId("composer");
     const draft = JSON.parse(await composer.inputValue());
@@ -210,7 +236,10 @@ test("session view: a tool call card through permission to completed, cancel, an
     await expect(card).toHaveAttribute("data-status", "completed");
     await expect(card.getByTestId("tool-status")).toHaveText("completed");
     await expect(card.getByTestId("tool-permission")).toHaveAttribute("data-state", "selected");
-    await expect(card.getByTestId("tool-permission").locator('[data-chosen="true"]')).toHaveAttribute("data-option-id", once!);
+    await expect(card.getByTestId("tool-permission").locator('[data-chosen="true"]')).toHaveAttribute(
+      "data-option-id",
+      once!,
+    );
     expect(draft.result.outcome.outcome).toBe("selected");
     await expect(footers(page).first()).toHaveAttribute("data-stop-reason", "end_turn");
     await expect(items(page, "agent_message")).toContainText("Written.");

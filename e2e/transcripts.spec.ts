@@ -44,14 +44,18 @@ async function recordSession(page: Page, prompt: string): Promise<number> {
   ] as const) {
     await page.getByTestId(template).click();
     await page.getByTestId("send-frame").click();
-    await expect(page.locator(`[data-testid="frame-row"][data-kind="response"][data-method="${method}"]`)).toHaveCount(1);
+    await expect(page.locator(`[data-testid="frame-row"][data-kind="response"][data-method="${method}"]`)).toHaveCount(
+      1,
+    );
   }
   await page.getByTestId("template-session-prompt").click();
   const draft = JSON.parse(await page.getByTestId("composer").inputValue());
   draft.params.prompt[0].text = prompt;
   await page.getByTestId("composer").fill(JSON.stringify(draft));
   await page.getByTestId("send-frame").click();
-  await expect(page.locator('[data-testid="frame-row"][data-kind="response"][data-method="session/prompt"]')).toHaveCount(1);
+  await expect(
+    page.locator('[data-testid="frame-row"][data-kind="response"][data-method="session/prompt"]'),
+  ).toHaveCount(1);
   await page.getByTestId("stop-agent").click();
   await expect(page.getByTestId("agent-status")).toHaveAttribute("data-status", "exited");
   const count = /^(\d+) frames?$/.exec((await page.getByTestId("frame-count").textContent()) ?? "");
@@ -157,7 +161,9 @@ test("record, list, rename, play back, download, import, share, re-run, delete",
     await page.getByTestId("rerun-open").click();
     await expect(page.getByTestId("rerun-profile")).toHaveValue("gemini");
     await page.getByTestId("rerun-start").click();
-    await expect(page.getByTestId("rerun-equal")).toHaveText("No difference: the agent behaved as recorded.", { timeout: 90_000 });
+    await expect(page.getByTestId("rerun-equal")).toHaveText("No difference: the agent behaved as recorded.", {
+      timeout: 90_000,
+    });
     const steps = page.getByTestId("rerun-step");
     await expect(steps).toHaveCount(3);
     await expect(steps.nth(2)).toContainText("session/prompt");
@@ -185,12 +191,18 @@ test("record, list, rename, play back, download, import, share, re-run, delete",
     // The same recording, as if the relay had redacted two secrets in its first frame.
     const good = downloaded.replace(/^(\{"type":"frame".*)\}$/m, '$1,"redacted":2}');
     expect(good).not.toBe(downloaded);
-    await page.getByTestId("upload-input").setInputFiles({ name: "good.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(good) });
-    await expect(page.getByTestId("upload-status")).toContainText(`Imported good.jsonl as “E2E recorded session” (${frames} frames)`);
+    await page
+      .getByTestId("upload-input")
+      .setInputFiles({ name: "good.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(good) });
+    await expect(page.getByTestId("upload-status")).toContainText(
+      `Imported good.jsonl as “E2E recorded session” (${frames} frames)`,
+    );
     await expect(rows).toHaveCount(listed + 1);
   });
 
-  const imported = (await listIds()).find((t) => !before.has(t.id) && t.id !== id && t.title === "E2E recorded session")!;
+  const imported = (await listIds()).find(
+    (t) => !before.has(t.id) && t.id !== id && t.title === "E2E recorded session",
+  )!;
   expect(imported).toBeDefined();
 
   // Whatever the recording had redacted itself, plus the two.
@@ -200,7 +212,10 @@ test("record, list, rename, play back, download, import, share, re-run, delete",
 
   await test.step("share: the link opens a read-only viewer without the access token", async () => {
     await row(page, imported.id).getByTestId("share-transcript").click();
-    const shareUrl = await row(page, imported.id).locator("xpath=following-sibling::tr[1]").getByTestId("share-url").inputValue();
+    const shareUrl = await row(page, imported.id)
+      .locator("xpath=following-sibling::tr[1]")
+      .getByTestId("share-url")
+      .inputValue();
     expect(shareUrl).toMatch(new RegExp(`^${origin()}/share/${imported.id}\\?token=[\\w-]+$`));
 
     const fresh = await browser.newContext();
@@ -209,7 +224,9 @@ test("record, list, rename, play back, download, import, share, re-run, delete",
     await shared.goto(shareUrl);
     await expect(shared.getByTestId("viewer-title")).toHaveText("E2E recorded session");
     await expect(shared.getByTestId("frame-count")).toHaveText(`${frames} frames`);
-    await expect(shared.getByTestId("redaction-notice")).toHaveText(`${redacted} secrets were redacted before this transcript was written.`);
+    await expect(shared.getByTestId("redaction-notice")).toHaveText(
+      `${redacted} secrets were redacted before this transcript was written.`,
+    );
     await expect(shared.getByTestId("nav-links")).toHaveCount(0);
     await expect(shared.getByTestId("rerun-open")).toHaveCount(0);
     expect(await shared.evaluate(() => sessionStorage.getItem("acp-playground.token"))).toBeNull();

@@ -35,9 +35,23 @@ export type PendingView =
   | { kind: "permission"; sessionId?: string; toolCall: ToolCallView; options: PermissionOptionView[] }
   | { kind: "fs-read"; path?: string; line?: number; limit?: number }
   | { kind: "fs-write"; path?: string; content?: string }
-  | { kind: "terminal-create"; command?: string; args: string[]; cwd?: string; env: { name: string; value: string }[]; outputByteLimit?: number }
+  | {
+      kind: "terminal-create";
+      command?: string;
+      args: string[];
+      cwd?: string;
+      env: { name: string; value: string }[];
+      outputByteLimit?: number;
+    }
   | { kind: "terminal"; method: string; terminalId?: string }
-  | { kind: "elicitation"; mode?: string; message?: string; requestedSchema?: Obj; url?: string; elicitationId?: string }
+  | {
+      kind: "elicitation";
+      mode?: string;
+      message?: string;
+      requestedSchema?: Obj;
+      url?: string;
+      elicitationId?: string;
+    }
   | { kind: "other"; method?: string };
 
 export function paramsOf(frame: Frame): Obj {
@@ -48,7 +62,13 @@ export function paramsOf(frame: Frame): Obj {
 function toolCallView(v: unknown): ToolCallView {
   const t = isObj(v) ? v : {};
   const locations = Array.isArray(t.locations)
-    ? t.locations.filter(isObj).flatMap((l) => (typeof l.path === "string" ? [{ path: l.path, ...(num(l.line) !== undefined ? { line: num(l.line) } : {}) }] : []))
+    ? t.locations
+        .filter(isObj)
+        .flatMap((l) =>
+          typeof l.path === "string"
+            ? [{ path: l.path, ...(num(l.line) !== undefined ? { line: num(l.line) } : {}) }]
+            : [],
+        )
     : [];
   return {
     toolCallId: str(t.toolCallId),
@@ -72,7 +92,15 @@ export function describePending(frame: Frame): PendingView {
         toolCall: toolCallView(p.toolCall),
         options: Array.isArray(p.options)
           ? p.options.filter(isObj).flatMap((o) =>
-              typeof o.optionId === "string" ? [{ optionId: o.optionId, name: str(o.name) ?? o.optionId, ...(str(o.kind) ? { kind: str(o.kind) } : {}) }] : [],
+              typeof o.optionId === "string"
+                ? [
+                    {
+                      optionId: o.optionId,
+                      name: str(o.name) ?? o.optionId,
+                      ...(str(o.kind) ? { kind: str(o.kind) } : {}),
+                    },
+                  ]
+                : [],
             )
           : [],
       };
@@ -86,7 +114,9 @@ export function describePending(frame: Frame): PendingView {
         command: str(p.command),
         args: Array.isArray(p.args) ? p.args.map(String) : [],
         cwd: str(p.cwd),
-        env: Array.isArray(p.env) ? p.env.filter(isObj).map((e) => ({ name: String(e.name), value: String(e.value) })) : [],
+        env: Array.isArray(p.env)
+          ? p.env.filter(isObj).map((e) => ({ name: String(e.name), value: String(e.value) }))
+          : [],
         outputByteLimit: num(p.outputByteLimit),
       };
     case "terminal/output":
@@ -118,7 +148,9 @@ const requestId = (frame: Frame): JsonRpcId => frame.id ?? null;
 
 /** Picks a permission option (or cancels, with null). */
 export function permissionAnswer(frame: Frame, optionId: string | null) {
-  return resultFrame(requestId(frame), { outcome: optionId === null ? { outcome: "cancelled" } : { outcome: "selected", optionId } });
+  return resultFrame(requestId(frame), {
+    outcome: optionId === null ? { outcome: "cancelled" } : { outcome: "selected", optionId },
+  });
 }
 
 /** The error a "Deny" button sends: the same one the deny policy sends. */
@@ -136,7 +168,9 @@ const pretty = (v: unknown) => JSON.stringify(v, null, 2);
 
 /** A draft error response for the raw editor. */
 export function errorDraft(frame: Frame): string {
-  return pretty(errorFrame(requestId(frame), { code: -32000, message: `${frame.method ?? "request"} refused by the user` }));
+  return pretty(
+    errorFrame(requestId(frame), { code: -32000, message: `${frame.method ?? "request"} refused by the user` }),
+  );
 }
 
 // ---------------------------------------------------------------------------

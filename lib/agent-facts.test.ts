@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { agentCapabilities, authMethods, currentSession, EMPTY_FACTS, reduceAllFacts, reduceFacts, turnUsageOf } from "./agent-facts";
+import {
+  agentCapabilities,
+  authMethods,
+  currentSession,
+  EMPTY_FACTS,
+  reduceAllFacts,
+  reduceFacts,
+  turnUsageOf,
+} from "./agent-facts";
 import type { Frame, FrameDirection, JsonRpcId } from "./frame";
 import { FrameSequencer } from "./frame-sequencer";
 
@@ -16,7 +24,8 @@ function wire() {
     request: (id: JsonRpcId, method: string, params: object) => push("to-agent", { id, method, params }),
     result: (id: JsonRpcId, result: unknown) => push("from-agent", { id, result }),
     error: (id: JsonRpcId, code: number, message: string) => push("from-agent", { id, error: { code, message } }),
-    update: (sessionId: string, update: object) => push("from-agent", { method: "session/update", params: { sessionId, update } }),
+    update: (sessionId: string, update: object) =>
+      push("from-agent", { method: "session/update", params: { sessionId, update } }),
     agentRequest: (id: JsonRpcId, method: string, params: object) => push("from-agent", { id, method, params }),
   };
 }
@@ -43,9 +52,18 @@ describe("agent facts", () => {
     w.request(1, "session/new", { cwd: "/w", mcpServers: [] });
     w.result(1, {
       sessionId: "s1",
-      modes: { currentModeId: "default", availableModes: [{ id: "default", name: "Default" }, { id: "plan", name: "Plan" }] },
+      modes: {
+        currentModeId: "default",
+        availableModes: [
+          { id: "default", name: "Default" },
+          { id: "plan", name: "Plan" },
+        ],
+      },
     });
-    w.update("s1", { sessionUpdate: "available_commands_update", availableCommands: [{ name: "memory", description: "Manage memory." }] });
+    w.update("s1", {
+      sessionUpdate: "available_commands_update",
+      availableCommands: [{ name: "memory", description: "Manage memory." }],
+    });
     const f = reduceAllFacts(w.frames);
     expect(f.initialize).toMatchObject({ requestSeq: 1, params: { protocolVersion: 1 }, result: INIT_RESULT });
     expect(f.sessionId).toBe("s1");
@@ -124,7 +142,12 @@ describe("agent facts", () => {
 
   it("keeps the newest diff per path from tool calls and permission requests", () => {
     const w = wire();
-    w.update("s", { sessionUpdate: "tool_call", toolCallId: "t1", title: "Write", content: [{ type: "diff", path: "/w/a.txt", oldText: "a", newText: "b" }] });
+    w.update("s", {
+      sessionUpdate: "tool_call",
+      toolCallId: "t1",
+      title: "Write",
+      content: [{ type: "diff", path: "/w/a.txt", oldText: "a", newText: "b" }],
+    });
     w.agentRequest(0, "session/request_permission", {
       sessionId: "s",
       toolCall: { toolCallId: "t2", content: [{ type: "diff", path: "/w/a.txt", oldText: "b", newText: "c" }] },
@@ -135,12 +158,14 @@ describe("agent facts", () => {
   });
 
   it("usage from ACP's `usage` field too", () => {
-    expect(turnUsageOf({ stopReason: "end_turn", usage: { inputTokens: 1, outputTokens: 2, totalTokens: 3 } })).toEqual({
-      source: "usage",
-      inputTokens: 1,
-      outputTokens: 2,
-      totalTokens: 3,
-    });
+    expect(turnUsageOf({ stopReason: "end_turn", usage: { inputTokens: 1, outputTokens: 2, totalTokens: 3 } })).toEqual(
+      {
+        source: "usage",
+        inputTokens: 1,
+        outputTokens: 2,
+        totalTokens: 3,
+      },
+    );
     expect(turnUsageOf({ stopReason: "end_turn" })).toBeUndefined();
     expect(EMPTY_FACTS.sessionIds).toEqual([]);
   });

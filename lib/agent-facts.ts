@@ -21,7 +21,6 @@ export interface RpcError {
   data?: unknown;
 }
 
-
 export interface TurnSummary {
   sessionId: string;
   requestId: JsonRpcId;
@@ -120,11 +119,17 @@ function onUpdate(f: AgentFacts, frame: Frame, params: Obj): AgentFacts {
       return { ...f, lastTurn: { ...t, chunks: t.chunks + 1 } };
     }
     case "available_commands_update":
-      return Array.isArray(update.availableCommands) ? withSession(f, sessionId, { commands: update.availableCommands as AvailableCommand[] }) : f;
+      return Array.isArray(update.availableCommands)
+        ? withSession(f, sessionId, { commands: update.availableCommands as AvailableCommand[] })
+        : f;
     case "current_mode_update":
-      return typeof update.currentModeId === "string" ? withSession(f, sessionId, { currentModeId: update.currentModeId }) : f;
+      return typeof update.currentModeId === "string"
+        ? withSession(f, sessionId, { currentModeId: update.currentModeId })
+        : f;
     case "config_option_update":
-      return Array.isArray(update.configOptions) ? withSession(f, sessionId, { configOptions: update.configOptions as SessionConfigOption[] }) : f;
+      return Array.isArray(update.configOptions)
+        ? withSession(f, sessionId, { configOptions: update.configOptions as SessionConfigOption[] })
+        : f;
     case "tool_call":
     case "tool_call_update":
       return addDiffs(f, update, frame.seq);
@@ -134,11 +139,22 @@ function onUpdate(f: AgentFacts, frame: Frame, params: Obj): AgentFacts {
 }
 
 function onRequestToAgent(f: AgentFacts, frame: Frame, params: unknown): AgentFacts {
-  let next: AgentFacts = { ...f, open: { ...f.open, [idKey(frame.id)]: { method: frame.method!, params, seq: frame.seq } } };
+  let next: AgentFacts = {
+    ...f,
+    open: { ...f.open, [idKey(frame.id)]: { method: frame.method!, params, seq: frame.seq } },
+  };
   if (frame.method === "session/prompt" && isObj(params) && typeof params.sessionId === "string") {
     next = {
       ...next,
-      lastTurn: { sessionId: params.sessionId, requestId: frame.id ?? null, seq: frame.seq, ts: frame.ts, ended: false, chunks: 0, emptyResponse: false },
+      lastTurn: {
+        sessionId: params.sessionId,
+        requestId: frame.id ?? null,
+        seq: frame.seq,
+        ts: frame.ts,
+        ended: false,
+        chunks: 0,
+        emptyResponse: false,
+      },
     };
   }
   return next;
@@ -162,7 +178,14 @@ function onResponseFromAgent(f: AgentFacts, frame: Frame, m: Obj): AgentFacts {
   const params = isObj(request?.params) ? request.params : {};
 
   if (method === "initialize") {
-    return { ...next, initialize: { requestSeq: request?.seq ?? frame.seq, params: request?.params, ...(failed ? { error } : { result: result ?? {} }) } };
+    return {
+      ...next,
+      initialize: {
+        requestSeq: request?.seq ?? frame.seq,
+        params: request?.params,
+        ...(failed ? { error } : { result: result ?? {} }),
+      },
+    };
   }
   if (method === "session/prompt") {
     const t = next.lastTurn;
@@ -201,7 +224,8 @@ function onResponseFromAgent(f: AgentFacts, frame: Frame, m: Obj): AgentFacts {
   }
   const sessionId = str(params.sessionId);
   if (sessionId === undefined) return next;
-  if (method === "session/set_mode" && typeof params.modeId === "string") return withSession(next, sessionId, { currentModeId: params.modeId });
+  if (method === "session/set_mode" && typeof params.modeId === "string")
+    return withSession(next, sessionId, { currentModeId: params.modeId });
   if (method === "session/set_config_option" && Array.isArray(result.configOptions)) {
     return withSession(next, sessionId, { configOptions: result.configOptions as SessionConfigOption[] });
   }
@@ -218,7 +242,8 @@ export function reduceFacts(f: AgentFacts, frame: Frame): AgentFacts {
   const params = isObj(m.params) ? m.params : undefined;
   if (!params) return f;
   if (frame.kind === "notification" && frame.method === "session/update") return onUpdate(f, frame, params);
-  if (frame.kind === "request" && frame.method === "session/request_permission") return addDiffs(f, params.toolCall, frame.seq);
+  if (frame.kind === "request" && frame.method === "session/request_permission")
+    return addDiffs(f, params.toolCall, frame.seq);
   return f;
 }
 
@@ -252,9 +277,15 @@ export function agentCapabilities(facts: AgentFacts): AgentCapabilitiesView | un
   const auth = isObj(caps.auth) ? caps.auth : {};
   return {
     loadSession: caps.loadSession === true,
-    prompt: { image: prompt.image === true, audio: prompt.audio === true, embeddedContext: prompt.embeddedContext === true },
+    prompt: {
+      image: prompt.image === true,
+      audio: prompt.audio === true,
+      embeddedContext: prompt.embeddedContext === true,
+    },
     mcp: { http: mcp.http === true, sse: mcp.sse === true },
-    session: Object.keys(session).filter((k) => k !== "_meta" && session[k] !== null && session[k] !== undefined && session[k] !== false),
+    session: Object.keys(session).filter(
+      (k) => k !== "_meta" && session[k] !== null && session[k] !== undefined && session[k] !== false,
+    ),
     logout: isObj(auth.logout),
     raw: caps,
   };
@@ -271,7 +302,9 @@ export interface AuthMethodView {
 export function authMethods(facts: AgentFacts): AuthMethodView[] {
   const list = facts.initialize?.result?.authMethods;
   if (!Array.isArray(list)) return [];
-  return list.filter((m): m is AuthMethodView => isObj(m) && typeof m.id === "string").map((m) => ({ ...m, name: m.name ?? m.id }));
+  return list
+    .filter((m): m is AuthMethodView => isObj(m) && typeof m.id === "string")
+    .map((m) => ({ ...m, name: m.name ?? m.id }));
 }
 
 /** The current session's facts (empty when there is none). */

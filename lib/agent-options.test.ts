@@ -18,7 +18,9 @@ describe("start options", () => {
     const controls = optionControls(gemini);
     expect(optionsPayload(controls, {})).toBeUndefined();
     expect(optionsPayload(controls, { model: "  ", approvalMode: "", skipTrust: false })).toBeUndefined();
-    expect(optionsPayload(controls, { model: " gemini-2.5-pro ", approvalMode: "yolo", skipTrust: true, sandbox: true })).toEqual({
+    expect(
+      optionsPayload(controls, { model: " gemini-2.5-pro ", approvalMode: "yolo", skipTrust: true, sandbox: true }),
+    ).toEqual({
       model: "gemini-2.5-pro",
       approvalMode: "yolo",
       skipTrust: true,

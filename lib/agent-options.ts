@@ -13,7 +13,12 @@ export type OptionControl =
 
 const KNOWN: Record<string, OptionControl> = {
   model: { name: "model", kind: "text", label: "model", placeholder: "the CLI's default" },
-  approvalMode: { name: "approvalMode", kind: "select", label: "approval mode", values: ["default", "auto_edit", "yolo", "plan"] },
+  approvalMode: {
+    name: "approvalMode",
+    kind: "select",
+    label: "approval mode",
+    values: ["default", "auto_edit", "yolo", "plan"],
+  },
   skipTrust: { name: "skipTrust", kind: "checkbox", label: "trust the workspace (--skip-trust)" },
   speed: { name: "speed", kind: "select", label: "speed", values: ["1", "10", "instant"] },
 };

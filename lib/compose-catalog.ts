@@ -70,20 +70,28 @@ const SESSION_CAPABILITY: Record<string, string> = {
 
 export function methodSupport(method: string, facts: AgentFacts): Support {
   const refusedAt = facts.unsupported[method];
-  if (refusedAt !== undefined) return { state: "unsupported", reason: `not supported by this agent (answered -32601, frame #${refusedAt})` };
+  if (refusedAt !== undefined)
+    return { state: "unsupported", reason: `not supported by this agent (answered -32601, frame #${refusedAt})` };
   if (BASELINE.has(method)) return { state: "baseline", reason: "every ACP agent answers it" };
   const caps = agentCapabilities(facts);
   if (!caps) return { state: "unknown", reason: "not known before the initialize result" };
   const yes = (reason: string): Support => ({ state: "advertised", reason });
   const no = (reason: string): Support => ({ state: "not-advertised", reason });
-  if (method === "session/load") return caps.loadSession ? yes("agentCapabilities.loadSession") : no("agentCapabilities.loadSession is not set");
+  if (method === "session/load")
+    return caps.loadSession ? yes("agentCapabilities.loadSession") : no("agentCapabilities.loadSession is not set");
   if (method === "authenticate") {
     const n = authMethods(facts).length;
-    return n ? yes(`${n} auth method${n === 1 ? "" : "s"} in the initialize result`) : no("the initialize result lists no authMethods");
+    return n
+      ? yes(`${n} auth method${n === 1 ? "" : "s"} in the initialize result`)
+      : no("the initialize result lists no authMethods");
   }
-  if (method === "logout") return caps.logout ? yes("agentCapabilities.auth.logout") : no("agentCapabilities.auth.logout is not set");
+  if (method === "logout")
+    return caps.logout ? yes("agentCapabilities.auth.logout") : no("agentCapabilities.auth.logout is not set");
   const key = SESSION_CAPABILITY[method];
-  if (key) return caps.session.includes(key) ? yes(`agentCapabilities.sessionCapabilities.${key}`) : no(`agentCapabilities.sessionCapabilities.${key} is not set`);
+  if (key)
+    return caps.session.includes(key)
+      ? yes(`agentCapabilities.sessionCapabilities.${key}`)
+      : no(`agentCapabilities.sessionCapabilities.${key} is not set`);
   if (method === "session/set_mode") {
     const n = currentSession(facts).availableModes?.length ?? 0;
     return n ? yes(`${n} modes in the session`) : no("the session has no modes");
@@ -92,7 +100,8 @@ export function methodSupport(method: string, facts: AgentFacts): Support {
     const n = currentSession(facts).configOptions?.length ?? 0;
     return n ? yes(`${n} config options in the session`) : no("the session has no configOptions");
   }
-  if (method.startsWith("providers/")) return caps.raw.providers ? yes("agentCapabilities.providers") : no("agentCapabilities.providers is not set");
+  if (method.startsWith("providers/"))
+    return caps.raw.providers ? yes("agentCapabilities.providers") : no("agentCapabilities.providers is not set");
   return { state: "unknown", reason: "no capability says" };
 }
 
@@ -116,9 +125,13 @@ function hasField(node: FieldNode, name: string): boolean {
 function configValues(option: unknown): { value: string; name: string }[] {
   const options = isObj(option) ? option.options : undefined;
   if (!Array.isArray(options)) return [];
-  return options.flatMap((o) =>
-    isObj(o) && Array.isArray(o.options) ? (o.options as unknown[]).filter(isObj) : isObj(o) ? [o] : [],
-  ).flatMap((o) => (typeof o.value === "string" ? [{ value: o.value, name: typeof o.name === "string" ? o.name : o.value }] : []));
+  return options
+    .flatMap((o) =>
+      isObj(o) && Array.isArray(o.options) ? (o.options as unknown[]).filter(isObj) : isObj(o) ? [o] : [],
+    )
+    .flatMap((o) =>
+      typeof o.value === "string" ? [{ value: o.value, name: typeof o.name === "string" ? o.name : o.value }] : [],
+    );
 }
 
 /** Params to start from: the schema's required fields, filled from what the agent said. */
@@ -130,7 +143,12 @@ export function prefillParams(method: string, node: FieldNode, facts: AgentFacts
   if (hasField(node, "cwd") && (v.cwd === "" || v.cwd === undefined) && method !== "session/list") v.cwd = ctx.cwd;
   switch (method) {
     case "initialize":
-      return { ...v, protocolVersion: ctx.protocolVersion, clientCapabilities: DEFAULT_CLIENT_CAPABILITIES, clientInfo: CLIENT_INFO };
+      return {
+        ...v,
+        protocolVersion: ctx.protocolVersion,
+        clientCapabilities: DEFAULT_CLIENT_CAPABILITIES,
+        clientInfo: CLIENT_INFO,
+      };
     case "authenticate": {
       const first = authMethods(facts)[0];
       return first ? { ...v, methodId: first.id } : v;
@@ -144,9 +162,14 @@ export function prefillParams(method: string, node: FieldNode, facts: AgentFacts
     case "session/set_config_option": {
       const option = session.configOptions?.[0] as unknown;
       if (!isObj(option) || typeof option.id !== "string") return v;
-      if (option.type === "boolean") return { sessionId: v.sessionId, configId: option.id, type: "boolean", value: option.currentValue === true };
+      if (option.type === "boolean")
+        return { sessionId: v.sessionId, configId: option.id, type: "boolean", value: option.currentValue === true };
       const { type: _tag, ...rest } = v;
-      return { ...rest, configId: option.id, value: typeof option.currentValue === "string" ? option.currentValue : (configValues(option)[0]?.value ?? "") };
+      return {
+        ...rest,
+        configId: option.id,
+        value: typeof option.currentValue === "string" ? option.currentValue : (configValues(option)[0]?.value ?? ""),
+      };
     }
     case "session/prompt":
       return { ...v, prompt: [{ type: "text", text: "" }] };
@@ -163,14 +186,22 @@ export interface Suggestion {
 }
 
 /** Known values for a field of a method's params, from what the agent said. */
-export function suggestionsFor(method: string, path: Path, params: unknown, facts: AgentFacts, roots: readonly string[]): Suggestion[] | undefined {
+export function suggestionsFor(
+  method: string,
+  path: Path,
+  params: unknown,
+  facts: AgentFacts,
+  roots: readonly string[],
+): Suggestion[] | undefined {
   if (path.length !== 1) return undefined;
   const key = path[0];
   const session = currentSession(facts);
   switch (key) {
     case "sessionId":
       return facts.sessionIds.length
-        ? [...facts.sessionIds].reverse().map((id) => ({ value: id, label: id === facts.sessionId ? `${id} (current)` : id }))
+        ? [...facts.sessionIds]
+            .reverse()
+            .map((id) => ({ value: id, label: id === facts.sessionId ? `${id} (current)` : id }))
         : undefined;
     case "cwd":
       return roots.length ? roots.map((r) => ({ value: r, label: r })) : undefined;
@@ -180,7 +211,10 @@ export function suggestionsFor(method: string, path: Path, params: unknown, fact
         ? list.map((m) => ({
             value: m.id,
             label: m.name === m.id ? m.id : `${m.name} (${m.id})`,
-            detail: [m.description, m._meta !== undefined ? `_meta ${JSON.stringify(m._meta)}` : undefined].filter(Boolean).join(" · ") || undefined,
+            detail:
+              [m.description, m._meta !== undefined ? `_meta ${JSON.stringify(m._meta)}` : undefined]
+                .filter(Boolean)
+                .join(" · ") || undefined,
           }))
         : undefined;
     }
@@ -194,7 +228,11 @@ export function suggestionsFor(method: string, path: Path, params: unknown, fact
         : undefined;
     case "configId":
       return session.configOptions?.length
-        ? session.configOptions.map((o) => ({ value: o.id, label: `${o.name} (${o.id})`, detail: o.description ?? undefined }))
+        ? session.configOptions.map((o) => ({
+            value: o.id,
+            label: `${o.name} (${o.id})`,
+            detail: o.description ?? undefined,
+          }))
         : undefined;
     case "value": {
       if (method !== "session/set_config_option" || !isObj(params)) return undefined;
@@ -218,13 +256,23 @@ export interface ComposeWarning {
   blocking: boolean;
 }
 
-const PROMPT_CAPABILITY: Record<string, "image" | "audio" | "embeddedContext"> = { image: "image", audio: "audio", resource: "embeddedContext" };
+const PROMPT_CAPABILITY: Record<string, "image" | "audio" | "embeddedContext"> = {
+  image: "image",
+  audio: "audio",
+  resource: "embeddedContext",
+};
 
 /** Content block types the agent accepts in prompts (text and resource_link always). */
 export function acceptedContent(facts: AgentFacts): Record<string, boolean> | undefined {
   const caps = agentCapabilities(facts);
   if (!caps) return undefined;
-  return { text: true, resource_link: true, image: caps.prompt.image, audio: caps.prompt.audio, resource: caps.prompt.embeddedContext };
+  return {
+    text: true,
+    resource_link: true,
+    image: caps.prompt.image,
+    audio: caps.prompt.audio,
+    resource: caps.prompt.embeddedContext,
+  };
 }
 
 /** What a client capability switched on promises, and the policy that breaks the promise. */
@@ -238,29 +286,50 @@ function capabilityPolicyWarnings(params: Record<string, unknown>, policies: Pol
   const check = (on: boolean, path: string, methods: string[]) => {
     const denied = methods.filter((m) => policies[m] === "deny");
     if (on && denied.length) {
-      out.push({ path, message: `advertised, but the policy for ${denied.join(", ")} is "deny": the agent will get errors`, blocking: false });
+      out.push({
+        path,
+        message: `advertised, but the policy for ${denied.join(", ")} is "deny": the agent will get errors`,
+        blocking: false,
+      });
     }
   };
   check(fs.readTextFile === true, "params.clientCapabilities.fs.readTextFile", ["fs/read_text_file"]);
   check(fs.writeTextFile === true, "params.clientCapabilities.fs.writeTextFile", ["fs/write_text_file"]);
-  check(caps.terminal === true, "params.clientCapabilities.terminal", ["terminal/create", "terminal/output", "terminal/wait_for_exit", "terminal/kill", "terminal/release"]);
+  check(caps.terminal === true, "params.clientCapabilities.terminal", [
+    "terminal/create",
+    "terminal/output",
+    "terminal/wait_for_exit",
+    "terminal/kill",
+    "terminal/release",
+  ]);
   check(isObj(caps.elicitation), "params.clientCapabilities.elicitation", ["elicitation/create"]);
   return out;
 }
 
-export function composeWarnings(method: string, params: unknown, facts: AgentFacts, policies?: Policies): ComposeWarning[] {
+export function composeWarnings(
+  method: string,
+  params: unknown,
+  facts: AgentFacts,
+  policies?: Policies,
+): ComposeWarning[] {
   const p = isObj(params) ? params : {};
   const out: ComposeWarning[] = [];
   const support = methodSupport(method, facts);
-  if (support.state === "unsupported") out.push({ message: `The agent answered -32601 for ${method}: ${support.reason}`, blocking: false });
-  else if (support.state === "not-advertised") out.push({ message: `The agent does not advertise ${method} (${support.reason})`, blocking: false });
+  if (support.state === "unsupported")
+    out.push({ message: `The agent answered -32601 for ${method}: ${support.reason}`, blocking: false });
+  else if (support.state === "not-advertised")
+    out.push({ message: `The agent does not advertise ${method} (${support.reason})`, blocking: false });
   if (method === "initialize") out.push(...capabilityPolicyWarnings(p, policies));
   if (method === "session/prompt" && Array.isArray(p.prompt)) {
     const accepted = acceptedContent(facts);
     p.prompt.forEach((block, i) => {
       const type = isObj(block) ? block.type : undefined;
       if (accepted && typeof type === "string" && accepted[type] === false) {
-        out.push({ path: `params.prompt[${i}]`, message: `${type} is not in the agent's promptCapabilities (${PROMPT_CAPABILITY[type]})`, blocking: true });
+        out.push({
+          path: `params.prompt[${i}]`,
+          message: `${type} is not in the agent's promptCapabilities (${PROMPT_CAPABILITY[type]})`,
+          blocking: true,
+        });
       }
     });
   }
@@ -269,7 +338,11 @@ export function composeWarnings(method: string, params: unknown, facts: AgentFac
     p.mcpServers.forEach((server, i) => {
       const type = isObj(server) ? server.type : undefined;
       if (caps && (type === "http" || type === "sse") && !caps.mcp[type]) {
-        out.push({ path: `params.mcpServers[${i}]`, message: `the agent does not advertise mcpCapabilities.${type}`, blocking: true });
+        out.push({
+          path: `params.mcpServers[${i}]`,
+          message: `the agent does not advertise mcpCapabilities.${type}`,
+          blocking: true,
+        });
       }
     });
   }
@@ -285,7 +358,9 @@ export function variantNote(method: string, path: Path, tagValue: unknown, facts
   const [list, index] = path;
   if (path.length !== 2 || typeof index !== "number" || typeof tagValue !== "string") return undefined;
   if (list === "prompt" && method === "session/prompt") {
-    return acceptedContent(facts)?.[tagValue] === false ? `not in promptCapabilities (${PROMPT_CAPABILITY[tagValue]})` : undefined;
+    return acceptedContent(facts)?.[tagValue] === false
+      ? `not in promptCapabilities (${PROMPT_CAPABILITY[tagValue]})`
+      : undefined;
   }
   if (list === "mcpServers" && (tagValue === "http" || tagValue === "sse")) {
     const caps = agentCapabilities(facts);
@@ -301,15 +376,27 @@ export function capabilityNotes(method: string, facts: AgentFacts): string[] {
   const yesNo = (entries: [string, boolean][]) => entries.map(([k, v]) => `${k} ${v ? "✓" : "✗"}`).join(" · ");
   switch (method) {
     case "session/prompt":
-      return [`promptCapabilities: ${yesNo([["image", caps.prompt.image], ["audio", caps.prompt.audio], ["embeddedContext", caps.prompt.embeddedContext]])} (text and resource_link always)`];
+      return [
+        `promptCapabilities: ${yesNo([
+          ["image", caps.prompt.image],
+          ["audio", caps.prompt.audio],
+          ["embeddedContext", caps.prompt.embeddedContext],
+        ])} (text and resource_link always)`,
+      ];
     case "session/new":
     case "session/load":
     case "session/resume":
     case "session/fork":
-      return [`mcpCapabilities: ${yesNo([["http", caps.mcp.http], ["sse", caps.mcp.sse]])} (stdio always)`];
+      return [
+        `mcpCapabilities: ${yesNo([
+          ["http", caps.mcp.http],
+          ["sse", caps.mcp.sse],
+        ])} (stdio always)`,
+      ];
     case "authenticate":
       return authMethods(facts).map(
-        (m) => `${m.id}: ${m.name}${m.description ? ` (${m.description})` : ""}${m._meta !== undefined ? ` · _meta ${JSON.stringify(m._meta)}` : ""}`,
+        (m) =>
+          `${m.id}: ${m.name}${m.description ? ` (${m.description})` : ""}${m._meta !== undefined ? ` · _meta ${JSON.stringify(m._meta)}` : ""}`,
       );
     default:
       return [];

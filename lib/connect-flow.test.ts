@@ -10,11 +10,17 @@ const INPUT = {
 };
 
 /** Fake deps: answers per method from a queue; records requests and progress. */
-function fake(opts: { pooled?: boolean; pooledInit?: Record<string, unknown>; startError?: string; answers: Record<string, RpcOutcome[]> }) {
+function fake(opts: {
+  pooled?: boolean;
+  pooledInit?: Record<string, unknown>;
+  startError?: string;
+  answers: Record<string, RpcOutcome[]>;
+}) {
   const requests: [string, unknown][] = [];
   const steps: ConnectProgress[] = [];
   const deps: ConnectDeps = {
-    start: async () => (opts.startError ? { ok: false, message: opts.startError } : { ok: true, pooled: !!opts.pooled }),
+    start: async () =>
+      opts.startError ? { ok: false, message: opts.startError } : { ok: true, pooled: !!opts.pooled },
     pooledInitialize: async () => opts.pooledInit,
     request: async (method, params) => {
       requests.push([method, params]);
@@ -35,14 +41,21 @@ describe("Connect", () => {
     const end = await runConnect(f.deps, INPUT);
     expect(end).toEqual({ step: "ready", pooled: false, sessionId: "s1" });
     expect(f.requests).toEqual([
-      ["initialize", { protocolVersion: 1, clientCapabilities: INPUT.clientCapabilities, clientInfo: INPUT.clientInfo }],
+      [
+        "initialize",
+        { protocolVersion: 1, clientCapabilities: INPUT.clientCapabilities, clientInfo: INPUT.clientInfo },
+      ],
       ["session/new", { cwd: "/w", mcpServers: [] }],
     ]);
     expect(f.steps.map((s) => s.step)).toEqual(["start", "initialize", "session/new", "ready"]);
   });
 
   it("pooled agent: initialize is not sent again, the pool's result is used", async () => {
-    const f = fake({ pooled: true, pooledInit: { protocolVersion: 1 }, answers: { "session/new": [ok({ sessionId: "s1" })] } });
+    const f = fake({
+      pooled: true,
+      pooledInit: { protocolVersion: 1 },
+      answers: { "session/new": [ok({ sessionId: "s1" })] },
+    });
     expect(await runConnect(f.deps, INPUT)).toMatchObject({ step: "ready", pooled: true, sessionId: "s1" });
     expect(f.requests.map(([m]) => m)).toEqual(["session/new"]);
   });
@@ -56,12 +69,24 @@ describe("Connect", () => {
   it("authenticates with the first auth method only when session/new says auth is required", async () => {
     const f = fake({
       answers: {
-        initialize: [ok({ authMethods: [{ id: "oauth", name: "OAuth" }, { id: "key", name: "Key" }] })],
+        initialize: [
+          ok({
+            authMethods: [
+              { id: "oauth", name: "OAuth" },
+              { id: "key", name: "Key" },
+            ],
+          }),
+        ],
         "session/new": [err(-32000, "Authentication required"), ok({ sessionId: "s2" })],
         authenticate: [ok({})],
       },
     });
-    expect(await runConnect(f.deps, INPUT)).toEqual({ step: "ready", pooled: false, authMethodId: "oauth", sessionId: "s2" });
+    expect(await runConnect(f.deps, INPUT)).toEqual({
+      step: "ready",
+      pooled: false,
+      authMethodId: "oauth",
+      sessionId: "s2",
+    });
     expect(f.requests.map(([m, p]) => (m === "authenticate" ? [m, p] : m))).toEqual([
       "initialize",
       "session/new",
@@ -71,8 +96,16 @@ describe("Connect", () => {
   });
 
   it("other session/new errors do not authenticate", async () => {
-    const f = fake({ answers: { initialize: [ok({ authMethods: [{ id: "a", name: "A" }] })], "session/new": [err(-32603, "Internal error")] } });
-    expect(await runConnect(f.deps, INPUT)).toMatchObject({ step: "failed", message: "session/new failed: Internal error (-32603)" });
+    const f = fake({
+      answers: {
+        initialize: [ok({ authMethods: [{ id: "a", name: "A" }] })],
+        "session/new": [err(-32603, "Internal error")],
+      },
+    });
+    expect(await runConnect(f.deps, INPUT)).toMatchObject({
+      step: "failed",
+      message: "session/new failed: Internal error (-32603)",
+    });
     expect(f.requests.map(([m]) => m)).toEqual(["initialize", "session/new"]);
   });
 
@@ -84,11 +117,22 @@ describe("Connect", () => {
     const noAuth = fake({ answers: { initialize: [ok({})], "session/new": [err(-32000, "auth required")] } });
     expect(await runConnect(noAuth.deps, INPUT)).toMatchObject({ step: "failed", message: /no auth method/ });
     const authFails = fake({
-      answers: { initialize: [ok({ authMethods: [{ id: "a" }] })], "session/new": [err(-32000, "auth required")], authenticate: [err(-32000, "nope")] },
+      answers: {
+        initialize: [ok({ authMethods: [{ id: "a" }] })],
+        "session/new": [err(-32000, "auth required")],
+        authenticate: [err(-32000, "nope")],
+      },
     });
-    expect(await runConnect(authFails.deps, INPUT)).toMatchObject({ step: "failed", authMethodId: "a", message: "authenticate failed: nope (-32000)" });
+    expect(await runConnect(authFails.deps, INPUT)).toMatchObject({
+      step: "failed",
+      authMethodId: "a",
+      message: "authenticate failed: nope (-32000)",
+    });
     const gone = fake({ answers: { initialize: [{ kind: "failed", message: "the agent exited" }] } });
-    expect(await runConnect(gone.deps, INPUT)).toMatchObject({ step: "failed", message: "initialize failed: the agent exited" });
+    expect(await runConnect(gone.deps, INPUT)).toMatchObject({
+      step: "failed",
+      message: "initialize failed: the agent exited",
+    });
     const noId = fake({ answers: { initialize: [ok({})], "session/new": [ok({})] } });
     expect(await runConnect(noId.deps, INPUT)).toMatchObject({ step: "failed", message: /without a sessionId/ });
   });

@@ -78,16 +78,25 @@ export async function runConnect(deps: ConnectDeps, input: ConnectInput): Promis
   let authMethodId: string | undefined;
   if (session.kind === "error" && isAuthRequired(session.error)) {
     authMethodId = firstAuthMethod(init);
-    if (!authMethodId) return done({ step: "failed", pooled, message: "session/new needs authentication, but the agent listed no auth method" });
+    if (!authMethodId)
+      return done({
+        step: "failed",
+        pooled,
+        message: "session/new needs authentication, but the agent listed no auth method",
+      });
     deps.progress({ step: "authenticate", pooled, authMethodId });
     const auth = await deps.request("authenticate", { methodId: authMethodId });
-    if (auth.kind !== "result") return done({ step: "failed", pooled, authMethodId, message: failure("authenticate", auth) });
+    if (auth.kind !== "result")
+      return done({ step: "failed", pooled, authMethodId, message: failure("authenticate", auth) });
     deps.progress({ step: "session/new", pooled, authMethodId });
     session = await newSession();
   }
-  if (session.kind !== "result") return done({ step: "failed", pooled, authMethodId, message: failure("session/new", session) });
-  const sessionId = isObj(session.result) && typeof session.result.sessionId === "string" ? session.result.sessionId : undefined;
-  if (!sessionId) return done({ step: "failed", pooled, authMethodId, message: "session/new answered without a sessionId" });
+  if (session.kind !== "result")
+    return done({ step: "failed", pooled, authMethodId, message: failure("session/new", session) });
+  const sessionId =
+    isObj(session.result) && typeof session.result.sessionId === "string" ? session.result.sessionId : undefined;
+  if (!sessionId)
+    return done({ step: "failed", pooled, authMethodId, message: "session/new answered without a sessionId" });
   return done({ step: "ready", pooled, authMethodId, sessionId });
 }
 

@@ -44,7 +44,11 @@ export class Correlator {
   }
 
   /** Requests sent in `dir` that have waited longer than `timeoutMs` at time `now`. */
-  overdue(dir: FrameDirection, now: number, timeoutMs: number): Array<{ id: string; method: string; at: number; seq: number }> {
+  overdue(
+    dir: FrameDirection,
+    now: number,
+    timeoutMs: number,
+  ): Array<{ id: string; method: string; at: number; seq: number }> {
     return this.unanswered(dir).filter((r) => now - r.at > timeoutMs);
   }
 

@@ -75,17 +75,30 @@ const NO_PENDING = "response to an id with no pending request";
 export function staticChecks(frame: Frame): FrameCheck[] {
   const out: FrameCheck[] = [];
   if (frame.kind === "response" && frame.error === NO_PENDING) {
-    out.push({ code: "orphan-response", message: `response to id ${JSON.stringify(frame.id)}, which no pending request has` });
+    out.push({
+      code: "orphan-response",
+      message: `response to id ${JSON.stringify(frame.id)}, which no pending request has`,
+    });
   }
   const m = frame.method;
   if (m !== undefined && (frame.kind === "request" || frame.kind === "notification")) {
     if (frame.kind === "request" && has(ACP_NOTIFICATIONS, m)) {
-      out.push({ code: "notification-with-id", message: `${m} is a notification but was sent with id ${JSON.stringify(frame.id)}` });
+      out.push({
+        code: "notification-with-id",
+        message: `${m} is a notification but was sent with id ${JSON.stringify(frame.id)}`,
+      });
     }
     if (frame.kind === "notification" && has(ACP_REQUESTS, m)) {
-      out.push({ code: "request-without-id", message: `${m} is a request but was sent without an id: it can never be answered` });
+      out.push({
+        code: "request-without-id",
+        message: `${m} is a request but was sent without an id: it can never be answered`,
+      });
     }
-    const expected = has(ACP_REQUESTS, m) ? ACP_REQUESTS[m] : has(ACP_NOTIFICATIONS, m) ? ACP_NOTIFICATIONS[m] : undefined;
+    const expected = has(ACP_REQUESTS, m)
+      ? ACP_REQUESTS[m]
+      : has(ACP_NOTIFICATIONS, m)
+        ? ACP_NOTIFICATIONS[m]
+        : undefined;
     if (expected !== undefined && expected !== "both" && expected !== frame.dir) {
       out.push({
         code: "wrong-direction",
@@ -106,7 +119,10 @@ export function frameChecks(frame: Frame, index: FrameIndex | undefined, now: nu
       checks.push({ code: "unanswered", message: `no response after ${formatAge(now - frame.ts)}` });
     }
     if (index.isReusedId(frame.seq)) {
-      checks.push({ code: "reused-id", message: `id ${JSON.stringify(frame.id)} was reused while an earlier request with it was unanswered` });
+      checks.push({
+        code: "reused-id",
+        message: `id ${JSON.stringify(frame.id)} was reused while an earlier request with it was unanswered`,
+      });
     }
   }
   return checks.length ? checks : NO_CHECKS;

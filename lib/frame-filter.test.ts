@@ -35,15 +35,55 @@ function buildLog(n: number) {
   let i = 0;
   while (s.seq < n) {
     const turn = ++id;
-    add("to-agent", JSON.stringify({ jsonrpc: "2.0", id: turn, method: "session/prompt", params: { sessionId: "s1", prompt: [{ type: "text", text: `question ${turn}` }] } }));
+    add(
+      "to-agent",
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: turn,
+        method: "session/prompt",
+        params: { sessionId: "s1", prompt: [{ type: "text", text: `question ${turn}` }] },
+      }),
+    );
     for (let k = 0; k < 8 && s.seq < n; k++, i++) {
-      add("from-agent", JSON.stringify({ jsonrpc: "2.0", method: "session/update", params: { sessionId: "s1", update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `chunk ${i} of a reasonably long streamed answer, padded to look like real model output ${"lorem ipsum ".repeat(10)}` } } } }));
+      add(
+        "from-agent",
+        JSON.stringify({
+          jsonrpc: "2.0",
+          method: "session/update",
+          params: {
+            sessionId: "s1",
+            update: {
+              sessionUpdate: "agent_message_chunk",
+              content: {
+                type: "text",
+                text: `chunk ${i} of a reasonably long streamed answer, padded to look like real model output ${"lorem ipsum ".repeat(10)}`,
+              },
+            },
+          },
+        }),
+      );
     }
-    if (turn % 10 === 0 && s.seq < n) add("from-agent", JSON.stringify({ jsonrpc: "2.0", method: "session/update", params: { sessionId: "s1", update: { sessionUpdate: "tool_call", toolCallId: `t${turn}`, title: "read file", status: "pending" } } }));
+    if (turn % 10 === 0 && s.seq < n)
+      add(
+        "from-agent",
+        JSON.stringify({
+          jsonrpc: "2.0",
+          method: "session/update",
+          params: {
+            sessionId: "s1",
+            update: { sessionUpdate: "tool_call", toolCallId: `t${turn}`, title: "read file", status: "pending" },
+          },
+        }),
+      );
     if (turn % 50 === 0 && s.seq < n) add("to-agent", "{not json");
     if (s.seq >= n) break;
-    if (turn % 25 === 0) add("from-agent", JSON.stringify({ jsonrpc: "2.0", id: turn, error: { code: -32603, message: "Internal error" } }));
-    else if (turn % 40 !== 0) add("from-agent", JSON.stringify({ jsonrpc: "2.0", id: turn, result: { stopReason: "end_turn" } }));
+    if (turn % 25 === 0)
+      add(
+        "from-agent",
+        JSON.stringify({ jsonrpc: "2.0", id: turn, error: { code: -32603, message: "Internal error" } }),
+      );
+    else if (turn % 40 !== 0)
+      add("from-agent", JSON.stringify({ jsonrpc: "2.0", id: turn, result: { stopReason: "end_turn" } }));
   }
   log.trim();
   return { frames: log.window(), index, all: log.window().toArray() };
@@ -102,7 +142,11 @@ describe("filterFrames", () => {
     const big = buildLog(100_000);
     expect(big.frames.length).toBe(100_000);
     const t0 = performance.now();
-    const hits = filterFrames(big.frames, { dir: "from-agent", kind: "notification", search: "chunk 4242 " }, big.index);
+    const hits = filterFrames(
+      big.frames,
+      { dir: "from-agent", kind: "notification", search: "chunk 4242 " },
+      big.index,
+    );
     const t1 = performance.now();
     expect(hits).toHaveLength(1);
     expect(big.frames.bySeq(hits[0]!)!.raw).toContain('"text":"chunk 4242 of');
@@ -111,7 +155,9 @@ describe("filterFrames", () => {
     const variants = filterFrames(big.frames, { updateVariant: "tool_call", checksOnly: false }, big.index);
     expect(variants.length).toBe(big.all.filter((f) => f.raw.includes('"tool_call"')).length);
     // Reported, not asserted.
-    console.log(`filter+search over 100,000 frames: ${(t1 - t0).toFixed(1)} ms; all filters: ${(performance.now() - t0).toFixed(1)} ms`);
+    console.log(
+      `filter+search over 100,000 frames: ${(t1 - t0).toFixed(1)} ms; all filters: ${(performance.now() - t0).toFixed(1)} ms`,
+    );
   });
 });
 

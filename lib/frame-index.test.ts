@@ -60,7 +60,10 @@ describe("FrameIndex", () => {
   it("lists methods and session/update variants seen, keeping the arrays stable", () => {
     const { index, frames } = feed([
       ["to-agent", '{"jsonrpc":"2.0","id":1,"method":"session/prompt"}'],
-      ["from-agent", '{"jsonrpc":"2.0","method":"session/update","params":{"update":{"sessionUpdate":"agent_message_chunk"}}}'],
+      [
+        "from-agent",
+        '{"jsonrpc":"2.0","method":"session/update","params":{"update":{"sessionUpdate":"agent_message_chunk"}}}',
+      ],
       ["from-agent", '{"jsonrpc":"2.0","method":"session/update","params":{"update":{"sessionUpdate":"plan"}}}'],
       ["from-agent", '{"jsonrpc":"2.0","method":"session/update","params":{"update":{}}}'],
       ["from-agent", '{"jsonrpc":"2.0","id":1,"result":{}}'],

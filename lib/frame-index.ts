@@ -33,7 +33,10 @@ export interface IndexChange {
 
 export class FrameIndex {
   /** Open requests by direction and id key. */
-  private readonly open: Record<FrameDirection, Map<string, Frame>> = { "to-agent": new Map(), "from-agent": new Map() };
+  private readonly open: Record<FrameDirection, Map<string, Frame>> = {
+    "to-agent": new Map(),
+    "from-agent": new Map(),
+  };
   /** Every open request by seq, oldest first (Map keeps insertion order). */
   private readonly openBySeq = new Map<number, Frame>();
   /** request seq <-> response seq */

@@ -76,7 +76,14 @@ describe("FrameLog", () => {
 
 describe("withMessage", () => {
   it("restores the message of a lean frame from its raw line, once", () => {
-    const lean: Frame = { seq: 1, ts: 1, dir: "from-agent", raw: '{"jsonrpc":"2.0","id":1,"result":{"a":[1]}}', kind: "response", id: 1 };
+    const lean: Frame = {
+      seq: 1,
+      ts: 1,
+      dir: "from-agent",
+      raw: '{"jsonrpc":"2.0","id":1,"result":{"a":[1]}}',
+      kind: "response",
+      id: 1,
+    };
     expect(withMessage(lean).message).toEqual({ jsonrpc: "2.0", id: 1, result: { a: [1] } });
     const kept = { a: 1 };
     expect(withMessage({ ...lean, message: kept }).message).toBe(kept);

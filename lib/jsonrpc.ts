@@ -4,7 +4,12 @@ import type { Frame, JsonRpcId } from "./frame";
 
 export type { RpcError };
 
-export const requestFrame = (id: JsonRpcId, method: string, params: unknown) => ({ jsonrpc: "2.0" as const, id, method, params });
+export const requestFrame = (id: JsonRpcId, method: string, params: unknown) => ({
+  jsonrpc: "2.0" as const,
+  id,
+  method,
+  params,
+});
 export const notificationFrame = (method: string, params: unknown) => ({ jsonrpc: "2.0" as const, method, params });
 export const resultFrame = (id: JsonRpcId, result: unknown) => ({ jsonrpc: "2.0" as const, id, result });
 export const errorFrame = (id: JsonRpcId, error: RpcError) => ({ jsonrpc: "2.0" as const, id, error });
@@ -22,7 +27,10 @@ export function outcomeOf(frame: Frame): RpcOutcome {
   const m = isObj(frame.message) ? frame.message : {};
   if ("error" in m) {
     const e = m.error;
-    const error = isObj(e) && typeof e.code === "number" ? (e as unknown as RpcError) : { code: -32603, message: JSON.stringify(e) ?? "error" };
+    const error =
+      isObj(e) && typeof e.code === "number"
+        ? (e as unknown as RpcError)
+        : { code: -32603, message: JSON.stringify(e) ?? "error" };
     return { kind: "error", error, seq: frame.seq };
   }
   return { kind: "result", result: m.result, seq: frame.seq };

@@ -3,7 +3,10 @@ import { emptySegments, segmentMarkdown, segmentsOf, tailSegment, type SegmentSt
 
 const texts = (s: SegmentState) => segmentsOf(s).map((x) => x.text);
 /** Segments of a closed fence rejoined: what Markdown would see without the re-opened fences. */
-const rejoin = (s: SegmentState) => segmentsOf(s).map((x) => x.text).join("");
+const rejoin = (s: SegmentState) =>
+  segmentsOf(s)
+    .map((x) => x.text)
+    .join("");
 
 /** Feeds `text` in pieces of `step` characters, as a stream would. */
 function stream(text: string, step: number, max?: number): SegmentState {
@@ -22,8 +25,15 @@ describe("markdown segments", () => {
 
   it("never cuts inside fenced code, nor before an indented continuation", () => {
     const md = "```js\nconst a = 1;\n\nconst b = 2;\n```\n\n1. item\n\n   more of the item\n\nend";
-    expect(texts(segmentMarkdown(md))).toEqual(["```js\nconst a = 1;\n\nconst b = 2;\n```\n\n", "1. item\n\n   more of the item\n\n", "end"]);
-    expect(texts(segmentMarkdown("~~~\n```\n\nstill code\n~~~\n\nafter"))).toEqual(["~~~\n```\n\nstill code\n~~~\n\n", "after"]);
+    expect(texts(segmentMarkdown(md))).toEqual([
+      "```js\nconst a = 1;\n\nconst b = 2;\n```\n\n",
+      "1. item\n\n   more of the item\n\n",
+      "end",
+    ]);
+    expect(texts(segmentMarkdown("~~~\n```\n\nstill code\n~~~\n\nafter"))).toEqual([
+      "~~~\n```\n\nstill code\n~~~\n\n",
+      "after",
+    ]);
   });
 
   it("waits for the next line before cutting at a blank line", () => {

@@ -56,13 +56,17 @@ function closesFence(line: string, f: Fence): boolean {
   return !!m && m[1]![0] === f.char && m[1]!.length >= f.len && line.slice(m[0].length).trim() === "";
 }
 
-const fenceOf = (opener: string | undefined): Fence | undefined => (opener === undefined ? undefined : openFence(opener));
+const fenceOf = (opener: string | undefined): Fence | undefined =>
+  opener === undefined ? undefined : openFence(opener);
 
 function extends_(text: string, prev: SegmentState): boolean {
   const n = prev.source.length;
   if (text.length < n) return false;
   const head = Math.min(n, 64);
-  return text.slice(0, head) === prev.source.slice(0, head) && text.slice(prev.tailStart, n) === prev.source.slice(prev.tailStart);
+  return (
+    text.slice(0, head) === prev.source.slice(0, head) &&
+    text.slice(prev.tailStart, n) === prev.source.slice(prev.tailStart)
+  );
 }
 
 export function emptySegments(): SegmentState {

@@ -6,9 +6,7 @@
 
 export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
 
-export type LineEvent =
-  | { type: "line"; text: string }
-  | { type: "oversize"; bytes: number; preview: string };
+export type LineEvent = { type: "line"; text: string } | { type: "oversize"; bytes: number; preview: string };
 
 const NEWLINE = 0x0a;
 const PREVIEW_BYTES = 200;

@@ -15,7 +15,8 @@ import {
 // Frames at 0, 100, 100, 350 ms, then one after a long idle gap.
 const ts = [1000, 1100, 1100, 1350, 1350 + 60_000];
 const times = playbackTimes(ts);
-const run = (state: PlaybackState, ...actions: PlaybackAction[]) => actions.reduce((s, a) => playbackReducer(s, a, times), state);
+const run = (state: PlaybackState, ...actions: PlaybackAction[]) =>
+  actions.reduce((s, a) => playbackReducer(s, a, times), state);
 
 describe("playbackTimes", () => {
   it("keeps recorded gaps and shortens idle ones", () => {
@@ -94,7 +95,11 @@ describe("playbackReducer", () => {
   });
 
   it("seeking while playing re-anchors the clock at the new position", () => {
-    let s = run({ ...full, position: 0, speed: "1x" }, { type: "play", now: 0 }, { type: "seek", position: 3, now: 500 });
+    let s = run(
+      { ...full, position: 0, speed: "1x" },
+      { type: "play", now: 0 },
+      { type: "seek", position: 3, now: 500 },
+    );
     expect(s).toMatchObject({ position: 3, playing: true, anchor: { wall: 500, at: 100 } });
     s = run(s, { type: "tick", now: 749 });
     expect(s.position).toBe(3);
@@ -104,7 +109,12 @@ describe("playbackReducer", () => {
   });
 
   it("pause keeps the position; ticks after it change nothing", () => {
-    const s = run({ ...full, position: 0, speed: "1x" }, { type: "play", now: 0 }, { type: "tick", now: 100 }, { type: "pause" });
+    const s = run(
+      { ...full, position: 0, speed: "1x" },
+      { type: "play", now: 0 },
+      { type: "tick", now: 100 },
+      { type: "pause" },
+    );
     expect(s).toMatchObject({ position: 3, playing: false });
     expect(run(s, { type: "tick", now: 10_000 })).toBe(s);
   });

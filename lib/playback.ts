@@ -98,7 +98,9 @@ export function playbackReducer(state: PlaybackState, action: PlaybackAction, ti
     }
     case "seek": {
       const next = { ...state, position: clamp(action.position, state.total) };
-      return state.playing && next.position < next.total ? start(next, times, action.now) : { ...next, playing: false, anchor: undefined };
+      return state.playing && next.position < next.total
+        ? start(next, times, action.now)
+        : { ...next, playing: false, anchor: undefined };
     }
     case "speed": {
       const next = { ...state, speed: action.speed };
@@ -131,7 +133,12 @@ export function nextDelay(state: PlaybackState, times: ArrayLike<number>, now: n
  * shown; once every frame is shown and the transcript is complete, all of
  * them (the exit comes after the last frame).
  */
-export function eventCutoff(frameTs: (i: number) => number, position: number, total: number, complete: boolean): number {
+export function eventCutoff(
+  frameTs: (i: number) => number,
+  position: number,
+  total: number,
+  complete: boolean,
+): number {
   if (position >= total && complete) return Infinity;
   return position > 0 ? frameTs(position - 1) : -Infinity;
 }

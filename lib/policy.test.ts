@@ -11,7 +11,10 @@ describe("policies", () => {
   });
 
   it("parse only known methods and policies", () => {
-    expect(parsePolicies({ "fs/read_text_file": "auto" })).toEqual({ ok: true, value: { "fs/read_text_file": "auto" } });
+    expect(parsePolicies({ "fs/read_text_file": "auto" })).toEqual({
+      ok: true,
+      value: { "fs/read_text_file": "auto" },
+    });
     expect(parsePolicies({ "session/update": "auto" }).ok).toBe(false);
     expect(parsePolicies({ "fs/read_text_file": "yes" }).ok).toBe(false);
     expect(parsePolicies([]).ok).toBe(false);
@@ -26,11 +29,15 @@ describe("autoPermission", () => {
       { optionId: "once", name: "Once", kind: "allow_once" as const },
     ];
     expect(autoPermission({ options })).toEqual({ outcome: { outcome: "selected", optionId: "once" } });
-    expect(autoPermission({ options: options.slice(0, 2) })).toEqual({ outcome: { outcome: "selected", optionId: "always" } });
+    expect(autoPermission({ options: options.slice(0, 2) })).toEqual({
+      outcome: { outcome: "selected", optionId: "always" },
+    });
   });
 
   it("cancels when there is no allow option", () => {
-    expect(autoPermission({ options: [{ optionId: "no", name: "No", kind: "reject_once" }] })).toEqual({ outcome: { outcome: "cancelled" } });
+    expect(autoPermission({ options: [{ optionId: "no", name: "No", kind: "reject_once" }] })).toEqual({
+      outcome: { outcome: "cancelled" },
+    });
     expect(autoPermission(undefined)).toEqual({ outcome: { outcome: "cancelled" } });
   });
 });

@@ -22,7 +22,9 @@ export const ANSWERABLE_METHODS: readonly string[] = [
 ];
 
 /** Requests the relay itself can carry out (files and terminals in the workspace). */
-export const SERVED_METHODS: readonly string[] = ANSWERABLE_METHODS.filter((m) => m.startsWith("fs/") || m.startsWith("terminal/"));
+export const SERVED_METHODS: readonly string[] = ANSWERABLE_METHODS.filter(
+  (m) => m.startsWith("fs/") || m.startsWith("terminal/"),
+);
 
 export type Policies = Record<string, Policy>;
 
@@ -36,10 +38,14 @@ export function defaultPolicies(): Policies {
  * (least privilege; Gemini also fails "allow always" in an untrusted folder),
  * else the request is cancelled.
  */
-export function autoPermission(params: Pick<RequestPermissionRequest, "options"> | undefined): RequestPermissionResponse {
+export function autoPermission(
+  params: Pick<RequestPermissionRequest, "options"> | undefined,
+): RequestPermissionResponse {
   const options = params?.options ?? [];
   const option = options.find((o) => o.kind === "allow_once") ?? options.find((o) => o.kind === "allow_always");
-  return option ? { outcome: { outcome: "selected", optionId: option.optionId } } : { outcome: { outcome: "cancelled" } };
+  return option
+    ? { outcome: { outcome: "selected", optionId: option.optionId } }
+    : { outcome: { outcome: "cancelled" } };
 }
 
 /** `fs/read_text_file` line/limit: 1-based first line, at most `limit` lines. */
@@ -52,7 +58,10 @@ export function sliceLines(text: string, line?: number | null, limit?: number | 
 }
 
 /** Keeps the last `limit` bytes of output, cut at a character boundary. */
-export function truncateOutput(output: string, limit: number | null | undefined): { output: string; truncated: boolean } {
+export function truncateOutput(
+  output: string,
+  limit: number | null | undefined,
+): { output: string; truncated: boolean } {
   if (limit === undefined || limit === null) return { output, truncated: false };
   const bytes = new TextEncoder().encode(output);
   if (bytes.length <= limit) return { output, truncated: false };
@@ -63,11 +72,13 @@ export function truncateOutput(output: string, limit: number | null | undefined)
 }
 
 export function parsePolicies(payload: unknown): { ok: true; value: Policies } | { ok: false; message: string } {
-  if (typeof payload !== "object" || payload === null || Array.isArray(payload)) return { ok: false, message: "expected an object { method: policy }" };
+  if (typeof payload !== "object" || payload === null || Array.isArray(payload))
+    return { ok: false, message: "expected an object { method: policy }" };
   const out: Policies = {};
   for (const [method, policy] of Object.entries(payload)) {
     if (!ANSWERABLE_METHODS.includes(method)) return { ok: false, message: `no policy for ${method}` };
-    if (!POLICIES.includes(policy as Policy)) return { ok: false, message: `policy must be ask, auto or deny (${method})` };
+    if (!POLICIES.includes(policy as Policy))
+      return { ok: false, message: `policy must be ask, auto or deny (${method})` };
     out[method] = policy as Policy;
   }
   return { ok: true, value: out };

@@ -8,7 +8,14 @@ const report: ProbeReport = {
   startedAt: "2026-11-22T02:35:12.331Z",
   durationMs: 4321,
   rows: [
-    { check: "unknown method", method: "acp_playground/no_such_method", outcome: "-32601", latencyMs: 3, detail: "not supported", conforms: true },
+    {
+      check: "unknown method",
+      method: "acp_playground/no_such_method",
+      outcome: "-32601",
+      latencyMs: 3,
+      detail: "not supported",
+      conforms: true,
+    },
     { check: "malformed line", outcome: "no reply", detail: "no | -32700\nresponse", conforms: false },
     { check: "logout", method: "logout", outcome: "skipped", detail: "skipped" },
   ],
@@ -36,7 +43,9 @@ describe("probe export", () => {
   it("says what is wrong with a file that is not a report", () => {
     expect(() => parseReport("{")).toThrow(/^not JSON/);
     expect(() => parseReport("[]")).toThrow("a probe report is a JSON object");
-    expect(() => parseReport(JSON.stringify({ ...report, rows: [{ check: "x", outcome: "maybe", detail: "" }] }))).toThrow("rows[0] needs check, outcome and detail");
+    expect(() =>
+      parseReport(JSON.stringify({ ...report, rows: [{ check: "x", outcome: "maybe", detail: "" }] })),
+    ).toThrow("rows[0] needs check, outcome and detail");
     expect(() => parseReport(JSON.stringify({ ...report, durationMs: "1" }))).toThrow("durationMs must be a number");
   });
 });

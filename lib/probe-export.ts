@@ -14,7 +14,9 @@ const cell = (s: string) => s.replace(/\\/g, "\\\\").replace(/\|/g, "\\|").repla
 export const conformsMark = (r: ProbeRow) => (r.conforms === undefined ? "" : r.conforms ? "✓" : "✗");
 
 export function reportToMarkdown(report: ProbeReport): string {
-  const agent = report.agent?.name ? ` (${report.agent.name}${report.agent.version ? ` ${report.agent.version}` : ""})` : "";
+  const agent = report.agent?.name
+    ? ` (${report.agent.name}${report.agent.version ? ` ${report.agent.version}` : ""})`
+    : "";
   const lines = [
     `# ACP probe: ${report.profile}${agent}`,
     "",
@@ -53,7 +55,12 @@ export function parseReport(text: string): ProbeReport {
   if (typeof value.durationMs !== "number") throw new Error("durationMs must be a number");
   if (!Array.isArray(value.rows)) throw new Error("rows must be an array");
   value.rows.forEach((r, i) => {
-    if (!isObject(r) || typeof r.check !== "string" || typeof r.detail !== "string" || !OUTCOMES.has(r.outcome as ProbeOutcome)) {
+    if (
+      !isObject(r) ||
+      typeof r.check !== "string" ||
+      typeof r.detail !== "string" ||
+      !OUTCOMES.has(r.outcome as ProbeOutcome)
+    ) {
       throw new Error(`rows[${i}] needs check, outcome and detail`);
     }
   });

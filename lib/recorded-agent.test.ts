@@ -14,7 +14,10 @@ const frames = recording([
   ["to-agent", { id: 2, method: "session/new", params: {} }],
   ["from-agent", { id: 2, result: { sessionId: "s1" } }],
   ["to-agent", { id: 3, method: "session/prompt", params: { sessionId: "s1" } }],
-  ["from-agent", { method: "session/update", params: { sessionId: "s1", update: { sessionUpdate: "agent_message_chunk" } } }],
+  [
+    "from-agent",
+    { method: "session/update", params: { sessionId: "s1", update: { sessionUpdate: "agent_message_chunk" } } },
+  ],
   ["from-agent", { id: 0, method: "session/request_permission", params: {} }],
   ["to-agent", { id: 0, result: { outcome: { outcome: "selected", optionId: "proceed_once" } } }],
   ["from-agent", { method: "session/update", params: { update: { sessionUpdate: "tool_call_update" } } }],
@@ -30,7 +33,9 @@ describe("RecordedAgent", () => {
     expect(lines(agent.receive({ jsonrpc: "2.0", id: "a", method: "initialize" }))).toEqual([
       { jsonrpc: "2.0", id: "a", result: { protocolVersion: 1 } },
     ]);
-    expect(lines(agent.receive({ jsonrpc: "2.0", id: 2, method: "session/new" }))).toEqual([{ jsonrpc: "2.0", id: 2, result: { sessionId: "s1" } }]);
+    expect(lines(agent.receive({ jsonrpc: "2.0", id: 2, method: "session/new" }))).toEqual([
+      { jsonrpc: "2.0", id: 2, result: { sessionId: "s1" } },
+    ]);
   });
 
   it("plays a turn up to the agent's request, waits for the client's answer, then finishes it", () => {
@@ -40,7 +45,9 @@ describe("RecordedAgent", () => {
     const turn = lines(agent.receive({ jsonrpc: "2.0", id: 30, method: "session/prompt" }));
     expect(turn.map((m) => m.method)).toEqual(["session/update", "session/request_permission"]);
     expect(agent.receive({ jsonrpc: "2.0", id: 99, result: {} })).toEqual([]); // not what the recording waits for
-    const rest = lines(agent.receive({ jsonrpc: "2.0", id: 0, result: { outcome: { outcome: "selected", optionId: "x" } } }));
+    const rest = lines(
+      agent.receive({ jsonrpc: "2.0", id: 0, result: { outcome: { outcome: "selected", optionId: "x" } } }),
+    );
     expect(rest).toEqual([
       { jsonrpc: "2.0", method: "session/update", params: { update: { sessionUpdate: "tool_call_update" } } },
       { jsonrpc: "2.0", id: 30, result: { stopReason: "end_turn" } },
@@ -51,7 +58,11 @@ describe("RecordedAgent", () => {
   it("answers an unrecorded request with -32601 and ignores unrecorded notifications", () => {
     const agent = new RecordedAgent(frames);
     expect(lines(agent.receive({ jsonrpc: "2.0", id: 5, method: "session/load" }))).toEqual([
-      { jsonrpc: "2.0", id: 5, error: { code: -32601, message: 'replay: the transcript has no further "session/load" request' } },
+      {
+        jsonrpc: "2.0",
+        id: 5,
+        error: { code: -32601, message: 'replay: the transcript has no further "session/load" request' },
+      },
     ]);
     expect(agent.receive({ jsonrpc: "2.0", method: "session/cancel" })).toEqual([]);
     expect(agent.receive("garbage")).toEqual([]);
@@ -65,6 +76,8 @@ describe("RecordedAgent", () => {
     ]);
     f[1]!.ts = 1000;
     f[2]!.ts = 1250;
-    expect(new RecordedAgent(f).receive({ jsonrpc: "2.0", id: 1, method: "m" }).map((e) => e.delayMs)).toEqual([0, 250]);
+    expect(new RecordedAgent(f).receive({ jsonrpc: "2.0", id: 1, method: "m" }).map((e) => e.delayMs)).toEqual([
+      0, 250,
+    ]);
   });
 });

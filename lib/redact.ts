@@ -7,7 +7,8 @@
 export const REDACTED = "[REDACTED]";
 
 const SECRET_NAME = /(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH|COOKIE|SESSION)/i;
-const SECRET_FIELD = /^(authorization|proxy-authorization|x-api-key|api[-_]?key|apikey|access[-_]?token|refresh[-_]?token|id[-_]?token|token|secret|client[-_]?secret|password|cookie)$/i;
+const SECRET_FIELD =
+  /^(authorization|proxy-authorization|x-api-key|api[-_]?key|apikey|access[-_]?token|refresh[-_]?token|id[-_]?token|token|secret|client[-_]?secret|password|cookie)$/i;
 const MIN_SECRET_LENGTH = 6;
 
 /** Values of environment variables whose names look like secrets. */
@@ -52,7 +53,10 @@ function redactFields(value: unknown): { value: unknown; count: number } {
   // MCP server headers and env entries are {name, value} pairs.
   const namedSecret = typeof obj.name === "string" && SECRET_FIELD.test(obj.name) && typeof obj.value === "string";
   for (const [key, v] of Object.entries(obj)) {
-    if ((SECRET_FIELD.test(key) && typeof v === "string" && v !== REDACTED) || (namedSecret && key === "value" && v !== REDACTED)) {
+    if (
+      (SECRET_FIELD.test(key) && typeof v === "string" && v !== REDACTED) ||
+      (namedSecret && key === "value" && v !== REDACTED)
+    ) {
       out[key] = REDACTED;
       count++;
     } else {

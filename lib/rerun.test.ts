@@ -27,9 +27,21 @@ describe("Rerun", () => {
     const send = (m: any) => {
       sent.push(m);
       queueMicrotask(() => {
-        if (m.method === "session/new") rerun.receive(live.line("from-agent", JSON.stringify({ jsonrpc: "2.0", id: m.id, result: { sessionId: "new-session" } })));
-        if (m.method === "session/prompt") rerun.receive(live.line("from-agent", JSON.stringify({ jsonrpc: "2.0", id: 99, method: "session/request_permission", params: {} })));
-        if (m.id === 99) rerun.receive(live.line("from-agent", JSON.stringify({ jsonrpc: "2.0", id: 2, result: { stopReason: "end_turn" } })));
+        if (m.method === "session/new")
+          rerun.receive(
+            live.line("from-agent", JSON.stringify({ jsonrpc: "2.0", id: m.id, result: { sessionId: "new-session" } })),
+          );
+        if (m.method === "session/prompt")
+          rerun.receive(
+            live.line(
+              "from-agent",
+              JSON.stringify({ jsonrpc: "2.0", id: 99, method: "session/request_permission", params: {} }),
+            ),
+          );
+        if (m.id === 99)
+          rerun.receive(
+            live.line("from-agent", JSON.stringify({ jsonrpc: "2.0", id: 2, result: { stopReason: "end_turn" } })),
+          );
       });
     };
     rerun = new Rerun(recorded, send, { cwd: "/new", timeoutMs: 1000 });
@@ -49,7 +61,9 @@ describe("Rerun", () => {
   it("reports a request that gets no answer, and an agent request the recording never answered", async () => {
     const sent: any[] = [];
     const rerun = new Rerun(recorded.slice(0, 1), (m) => sent.push(m), { timeoutMs: 20 });
-    rerun.receive(new FrameSequencer().line("from-agent", '{"jsonrpc":"2.0","id":5,"method":"fs/read_text_file","params":{}}'));
+    rerun.receive(
+      new FrameSequencer().line("from-agent", '{"jsonrpc":"2.0","id":5,"method":"fs/read_text_file","params":{}}'),
+    );
     const steps = await rerun.run();
     expect(steps[0]!.outcome).toBe("timeout");
     expect(rerun.problems).toHaveLength(2);

@@ -66,7 +66,11 @@ export class Rerun {
         this.send({ jsonrpc: "2.0", id: frame.id, ...(this.mapSessions(rest) as Json) });
       } else {
         this.problems.push(`the agent asked ${frame.method}, which the recording never answered`);
-        this.send({ jsonrpc: "2.0", id: frame.id, error: { code: -32603, message: `replay: no recorded answer to ${frame.method}` } });
+        this.send({
+          jsonrpc: "2.0",
+          id: frame.id,
+          error: { code: -32603, message: `replay: no recorded answer to ${frame.method}` },
+        });
       }
     }
   }
@@ -83,7 +87,8 @@ export class Rerun {
   }
 
   private learnSession(recordedResponse: Frame | undefined, live: Frame): void {
-    const recordedId = (recordedResponse?.message as { result?: { sessionId?: unknown } } | undefined)?.result?.sessionId;
+    const recordedId = (recordedResponse?.message as { result?: { sessionId?: unknown } } | undefined)?.result
+      ?.sessionId;
     const liveId = (live.message as { result?: { sessionId?: unknown } }).result?.sessionId;
     if (typeof recordedId === "string" && typeof liveId === "string") this.sessionIds.set(recordedId, liveId);
   }
@@ -91,7 +96,8 @@ export class Rerun {
   async run(): Promise<RerunStep[]> {
     const timeoutMs = this.options.timeoutMs ?? 60_000;
     const responses = new Map<string, Frame>();
-    for (const f of this.recorded) if (f.dir === "from-agent" && f.kind === "response") responses.set(JSON.stringify(f.id), f);
+    for (const f of this.recorded)
+      if (f.dir === "from-agent" && f.kind === "response") responses.set(JSON.stringify(f.id), f);
 
     for (const f of this.recorded) {
       if (f.dir !== "to-agent" || (f.kind !== "request" && f.kind !== "notification") || !f.message) continue;

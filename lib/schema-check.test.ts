@@ -5,10 +5,13 @@ import { FrameSequencer } from "./frame-sequencer";
 import { createSchemaChecker } from "./schema-check";
 
 const require = createRequire(import.meta.url);
-const schema: unknown = JSON.parse(readFileSync(require.resolve("@agentclientprotocol/sdk/schema/v1/schema.json"), "utf8"));
+const schema: unknown = JSON.parse(
+  readFileSync(require.resolve("@agentclientprotocol/sdk/schema/v1/schema.json"), "utf8"),
+);
 const checker = createSchemaChecker(schema);
 const s = new FrameSequencer();
-const check = (dir: "to-agent" | "from-agent", message: object) => checker.check(s.line(dir, JSON.stringify({ jsonrpc: "2.0", ...message })));
+const check = (dir: "to-agent" | "from-agent", message: object) =>
+  checker.check(s.line(dir, JSON.stringify({ jsonrpc: "2.0", ...message })));
 
 describe("schema checks against the SDK's JSON Schema", () => {
   it("accepts well-formed requests, notifications and responses", () => {
@@ -16,15 +19,26 @@ describe("schema checks against the SDK's JSON Schema", () => {
       check("to-agent", {
         id: 1,
         method: "initialize",
-        params: { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false } },
+        params: {
+          protocolVersion: 1,
+          clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+        },
       }),
     ).toEqual([]);
-    expect(check("from-agent", { id: 1, result: { protocolVersion: 1, agentCapabilities: { loadSession: true }, authMethods: [] } })).toEqual([]);
+    expect(
+      check("from-agent", {
+        id: 1,
+        result: { protocolVersion: 1, agentCapabilities: { loadSession: true }, authMethods: [] },
+      }),
+    ).toEqual([]);
     expect(check("to-agent", { id: 2, method: "session/new", params: { cwd: "/w", mcpServers: [] } })).toEqual([]);
     expect(
       check("from-agent", {
         method: "session/update",
-        params: { sessionId: "s", update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "hi" } } },
+        params: {
+          sessionId: "s",
+          update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "hi" } },
+        },
       }),
     ).toEqual([]);
     expect(check("to-agent", { method: "session/cancel", params: { sessionId: "s" } })).toEqual([]);
@@ -38,7 +52,9 @@ describe("schema checks against the SDK's JSON Schema", () => {
     expect(check("to-agent", { id: 4, method: "session/prompt", params: { sessionId: 7, prompt: [] } })).toEqual([
       { path: "params.sessionId", message: "expected string, got integer" },
     ]);
-    expect(check("to-agent", { id: 5, method: "session/cancel" })).toEqual([{ path: "params", message: "missing (expected object)" }]);
+    expect(check("to-agent", { id: 5, method: "session/cancel" })).toEqual([
+      { path: "params", message: "missing (expected object)" },
+    ]);
     expect(check("from-agent", { id: 9, error: { code: "x" } })).toEqual([
       { path: "error.message", message: "missing (required)" },
       { path: "error.code", message: expect.stringMatching(/^expected integer/) },
@@ -51,7 +67,10 @@ describe("schema checks against the SDK's JSON Schema", () => {
       params: { sessionId: "s", update: { sessionUpdate: "agent_message_chunk", content: { type: "text" } } },
     });
     expect(bad).toEqual([{ path: "params.update.content.text", message: "missing (required)" }]);
-    const unknown = check("from-agent", { method: "session/update", params: { sessionId: "s", update: { sessionUpdate: "mystery" } } });
+    const unknown = check("from-agent", {
+      method: "session/update",
+      params: { sessionId: "s", update: { sessionUpdate: "mystery" } },
+    });
     expect(unknown).toEqual([{ path: "params.update.sessionUpdate", message: 'unknown sessionUpdate "mystery"' }]);
   });
 

@@ -83,7 +83,13 @@ class Validator {
     if (s.type !== undefined) {
       const types = Array.isArray(s.type) ? (s.type as string[]) : [s.type as string];
       if (!types.some((t) => typeMatches(t, v))) {
-        out.push({ path, message: v === undefined ? `missing (expected ${types.join(" or ")})` : `expected ${types.join(" or ")}, got ${typeOf(v)}` });
+        out.push({
+          path,
+          message:
+            v === undefined
+              ? `missing (expected ${types.join(" or ")})`
+              : `expected ${types.join(" or ")}, got ${typeOf(v)}`,
+        });
         return;
       }
     }
@@ -106,16 +112,22 @@ class Validator {
       }
     }
     if (typeof v === "string") {
-      if (typeof s.minLength === "number" && v.length < s.minLength) out.push({ path, message: `shorter than ${s.minLength}` });
-      if (typeof s.maxLength === "number" && v.length > s.maxLength) out.push({ path, message: `longer than ${s.maxLength}` });
-      if (typeof s.pattern === "string" && !new RegExp(s.pattern, "u").test(v)) out.push({ path, message: `does not match ${s.pattern}` });
+      if (typeof s.minLength === "number" && v.length < s.minLength)
+        out.push({ path, message: `shorter than ${s.minLength}` });
+      if (typeof s.maxLength === "number" && v.length > s.maxLength)
+        out.push({ path, message: `longer than ${s.maxLength}` });
+      if (typeof s.pattern === "string" && !new RegExp(s.pattern, "u").test(v))
+        out.push({ path, message: `does not match ${s.pattern}` });
     }
     if (Array.isArray(v)) {
-      if (typeof s.minItems === "number" && v.length < s.minItems) out.push({ path, message: `fewer than ${s.minItems} items` });
-      if (typeof s.maxItems === "number" && v.length > s.maxItems) out.push({ path, message: `more than ${s.maxItems} items` });
+      if (typeof s.minItems === "number" && v.length < s.minItems)
+        out.push({ path, message: `fewer than ${s.minItems} items` });
+      if (typeof s.maxItems === "number" && v.length > s.maxItems)
+        out.push({ path, message: `more than ${s.maxItems} items` });
       if (s.items !== undefined && s["x-deserialize-skip-invalid-items"] !== true) {
         const items = s.items as Schema;
-        for (let i = 0; i < v.length && out.length < MAX_ISSUES; i++) this.validate(items, v[i], join(path, i), out, depth + 1);
+        for (let i = 0; i < v.length && out.length < MAX_ISSUES; i++)
+          this.validate(items, v[i], join(path, i), out, depth + 1);
       }
     }
     if (isObject(v)) {
@@ -151,8 +163,18 @@ class Validator {
   }
 
   /** At least one alternative must fit; explain with the closest one. */
-  private any(alts: Schema[], discriminator: unknown, v: unknown, path: string, out: SchemaIssue[], depth: number): void {
-    const tag = isObject(discriminator) && typeof discriminator.propertyName === "string" ? discriminator.propertyName : undefined;
+  private any(
+    alts: Schema[],
+    discriminator: unknown,
+    v: unknown,
+    path: string,
+    out: SchemaIssue[],
+    depth: number,
+  ): void {
+    const tag =
+      isObject(discriminator) && typeof discriminator.propertyName === "string"
+        ? discriminator.propertyName
+        : undefined;
     let best: SchemaIssue[] | undefined;
     let common: SchemaIssue | undefined;
     let same = true;
@@ -177,7 +199,11 @@ class Validator {
     if (alts.length === 1 && best) out.push(...best);
     // Every alternative fails the same way (say, all want an integer): say that.
     else if (same && common) out.push(common);
-    else out.push({ path, message: `matches none of ${alts.length} alternatives${best?.[0] ? ` (closest: ${best[0].path || "value"} ${best[0].message})` : ""}` });
+    else
+      out.push({
+        path,
+        message: `matches none of ${alts.length} alternatives${best?.[0] ? ` (closest: ${best[0].path || "value"} ${best[0].message})` : ""}`,
+      });
   }
 
   private tagOf(alt: Schema, tag: string): unknown {

@@ -22,7 +22,9 @@ import {
 } from "./schema-form";
 
 const require = createRequire(import.meta.url);
-const schema = JSON.parse(readFileSync(require.resolve("@agentclientprotocol/sdk/schema/v1/schema.json"), "utf8")) as { $defs: Defs };
+const schema = JSON.parse(readFileSync(require.resolve("@agentclientprotocol/sdk/schema/v1/schema.json"), "utf8")) as {
+  $defs: Defs;
+};
 const defs = schema.$defs;
 const checker = createSchemaChecker(schema);
 
@@ -76,7 +78,11 @@ describe("schema-form: field trees from the SDK schema", () => {
     expect(names(image)).toEqual(["type*", "annotations", "data*", "mimeType*", "uri", "_meta"]);
     expect(field(image, "type")).toMatchObject({ kind: "const", value: "image" });
     // Role is oneOf two consts: an enum.
-    expect(field(image, "annotations", "audience")).toMatchObject({ kind: "array", nullable: true, items: { kind: "string", enum: ["assistant", "user"] } });
+    expect(field(image, "annotations", "audience")).toMatchObject({
+      kind: "array",
+      nullable: true,
+      items: { kind: "string", enum: ["assistant", "user"] },
+    });
     const resource = field(block.variants[4]!.node, "resource") as UnionNode;
     expect(resource.kind).toBe("union");
     expect(resource.variants.map((v) => v.label)).toEqual(["TextResourceContents", "BlobResourceContents"]);
@@ -94,7 +100,10 @@ describe("schema-form: field trees from the SDK schema", () => {
       ["stdio", undefined],
     ]);
     expect(names(server.variants[2]!.node)).toEqual(["name*", "command*", "args*", "env*", "_meta"]);
-    expect(field(server.variants[0]!.node, "headers")).toMatchObject({ kind: "array", items: { kind: "object", refs: ["HttpHeader"] } });
+    expect(field(server.variants[0]!.node, "headers")).toMatchObject({
+      kind: "array",
+      items: { kind: "object", refs: ["HttpHeader"] },
+    });
   });
 
   it("a request whose top level is an object plus anyOf becomes a union of merged objects", () => {
@@ -119,7 +128,13 @@ describe("schema-form: field trees from the SDK schema", () => {
       type: "object",
       properties: {
         name: { type: "string", title: "Name", minLength: 2 },
-        color: { type: "string", oneOf: [{ const: "r", title: "Red" }, { const: "g", title: "Green" }] },
+        color: {
+          type: "string",
+          oneOf: [
+            { const: "r", title: "Red" },
+            { const: "g", title: "Green" },
+          ],
+        },
         size: { type: "string", enum: ["s", "m"] },
         count: { type: "integer", minimum: 1, maximum: 5 },
         ok: { type: "boolean", default: true },
@@ -142,7 +157,9 @@ describe("schema-form: field trees from the SDK schema", () => {
   });
 
   it("cycles and unknown shapes fall back to free JSON", () => {
-    const cyclic: Defs = { Node: { type: "object", properties: { child: { $ref: "#/$defs/Node" }, v: { type: "string" } } } };
+    const cyclic: Defs = {
+      Node: { type: "object", properties: { child: { $ref: "#/$defs/Node" }, v: { type: "string" } } },
+    };
     const form = buildForm(cyclic, "Node");
     expect(field(form, "child").kind).toBe("json");
     expect(buildFormFromSchema(true).kind).toBe("json");
@@ -161,7 +178,9 @@ describe("schema-form: values", () => {
     const block = (field(buildForm(defs, "PromptRequest"), "prompt") as { items: FieldNode }).items as UnionNode;
     expect(initialValue(block)).toEqual({ type: "text", text: "" });
     expect(initialValue(block.variants[1]!.node)).toEqual({ type: "image", data: "", mimeType: "" });
-    const stdio = initialValue((((field(session, "mcpServers") as { items: FieldNode }).items as UnionNode).variants[2]!.node));
+    const stdio = initialValue(
+      ((field(session, "mcpServers") as { items: FieldNode }).items as UnionNode).variants[2]!.node,
+    );
     expect(stdio).toEqual({ name: "", command: "", args: [], env: [] });
     expect(checker.validate("McpServer", stdio)).toEqual([]);
   });
@@ -171,7 +190,11 @@ describe("schema-form: values", () => {
     const server = (field(session, "mcpServers") as { items: FieldNode }).items as UnionNode;
     expect(matchVariant(server, { type: "sse", name: "x", url: "u", headers: [] })).toBe(1);
     expect(matchVariant(server, { name: "x", command: "/bin/x", args: [], env: [] })).toBe(2);
-    const resource = field((((field(buildForm(defs, "PromptRequest"), "prompt") as { items: FieldNode }).items as UnionNode).variants[4]!.node), "resource") as UnionNode;
+    const resource = field(
+      ((field(buildForm(defs, "PromptRequest"), "prompt") as { items: FieldNode }).items as UnionNode).variants[4]!
+        .node,
+      "resource",
+    ) as UnionNode;
     expect(matchVariant(resource, { uri: "file:///a", blob: "AAA" })).toBe(1);
     expect(matchVariant(resource, { uri: "file:///a", text: "hi" })).toBe(0);
     const setConfig = buildForm(defs, "SetSessionConfigOptionRequest") as UnionNode;
@@ -182,7 +205,12 @@ describe("schema-form: values", () => {
   it("switching variants keeps the fields both have", () => {
     const block = (field(buildForm(defs, "PromptRequest"), "prompt") as { items: FieldNode }).items as UnionNode;
     const image = { type: "image", data: "QUJD", mimeType: "image/png", annotations: { priority: 1 } };
-    expect(switchVariant(block, image, 2)).toEqual({ type: "audio", data: "QUJD", mimeType: "image/png", annotations: { priority: 1 } });
+    expect(switchVariant(block, image, 2)).toEqual({
+      type: "audio",
+      data: "QUJD",
+      mimeType: "image/png",
+      annotations: { priority: 1 },
+    });
     expect(switchVariant(block, image, 0)).toEqual({ type: "text", text: "", annotations: { priority: 1 } });
   });
 
@@ -194,15 +222,30 @@ describe("schema-form: values", () => {
     expect(setIn(undefined, ["a", 0, "b"], 1)).toEqual({ a: [{ b: 1 }] });
     expect(unsetIn(w, ["params", "prompt", 0])).toEqual({ params: { prompt: [{ type: "text", text: "b" }] } });
     expect(unsetIn({ a: 1, b: 2 }, ["a"])).toEqual({ b: 2 });
-    expect(moveIn(w, ["params", "prompt"], 1, 0)).toEqual({ params: { prompt: [{ type: "text", text: "b" }, { type: "text", text: "a" }] } });
+    expect(moveIn(w, ["params", "prompt"], 1, 0)).toEqual({
+      params: {
+        prompt: [
+          { type: "text", text: "b" },
+          { type: "text", text: "a" },
+        ],
+      },
+    });
     expect(moveIn(w, ["params", "prompt"], 1, 2)).toBe(w);
   });
 
   it("paths match schema-check's issue paths, so issues land on their fields", () => {
     expect(pathString(["prompt", 0, "text"], "params")).toBe("params.prompt[0].text");
     expect(pathString(["a"])).toBe("a");
-    const issues = checker.validate("PromptRequest", { sessionId: 1, prompt: [{ type: "image", data: "x" }] }, "params");
-    expect(issuesAt(issues, pathString(["sessionId"], "params"))).toEqual([{ path: "params.sessionId", message: "expected string, got integer" }]);
-    expect(issuesAt(issues, pathString(["prompt", 0, "mimeType"], "params"))).toEqual([{ path: "params.prompt[0].mimeType", message: "missing (required)" }]);
+    const issues = checker.validate(
+      "PromptRequest",
+      { sessionId: 1, prompt: [{ type: "image", data: "x" }] },
+      "params",
+    );
+    expect(issuesAt(issues, pathString(["sessionId"], "params"))).toEqual([
+      { path: "params.sessionId", message: "expected string, got integer" },
+    ]);
+    expect(issuesAt(issues, pathString(["prompt", 0, "mimeType"], "params"))).toEqual([
+      { path: "params.prompt[0].mimeType", message: "missing (required)" },
+    ]);
   });
 });

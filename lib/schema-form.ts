@@ -80,7 +80,8 @@ export interface JsonNode extends NodeBase {
   kind: "json";
 }
 
-export type FieldNode = StringNode | NumberNode | BooleanNode | ConstNode | ObjectNode | ArrayNode | UnionNode | JsonNode;
+export type FieldNode =
+  StringNode | NumberNode | BooleanNode | ConstNode | ObjectNode | ArrayNode | UnionNode | JsonNode;
 
 const MAX_DEPTH = 14;
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -202,7 +203,10 @@ class Builder {
     for (const key of ["anyOf", "oneOf"] as const) {
       if (!Array.isArray(s[key])) continue;
       const alts = (s[key] as Schema[]).filter((alt) => {
-        const isNull = isObject(alt) && alt.type === "null" && Object.keys(alt).every((k) => k === "type" || k === "description" || k === "title");
+        const isNull =
+          isObject(alt) &&
+          alt.type === "null" &&
+          Object.keys(alt).every((k) => k === "type" || k === "description" || k === "title");
         if (isNull) into.nullable = true;
         return !isNull;
       });
@@ -268,12 +272,15 @@ class Builder {
       case "boolean":
         return { ...base, kind: "boolean" };
       case "array": {
-        const items = f.items.length ? this.fromFlat(this.merged(f.items, childStack(f)), depth + 1) : ({ kind: "json" } as JsonNode);
+        const items = f.items.length
+          ? this.fromFlat(this.merged(f.items, childStack(f)), depth + 1)
+          : ({ kind: "json" } as JsonNode);
         return stripUndefined({ ...base, kind: "array" as const, items, minItems: f.minItems, maxItems: f.maxItems });
       }
       case "object": {
         // A map (only additionalProperties) is edited as JSON.
-        if (f.props.size === 0 && f.additional !== undefined && f.additional !== false) return { ...base, kind: "json" };
+        if (f.props.size === 0 && f.additional !== undefined && f.additional !== false)
+          return { ...base, kind: "json" };
         const fields: ObjectField[] = [...f.props].map(([name, schemas]) => ({
           name,
           required: f.required.has(name),
@@ -458,7 +465,9 @@ export function matchVariant(node: UnionNode, value: unknown): number {
   const { variants, tag } = node;
   if (tag && isObject(value)) {
     const t = value[tag];
-    const byTag = variants.findIndex((v) => v.tagValue !== undefined && JSON.stringify(v.tagValue) === JSON.stringify(t));
+    const byTag = variants.findIndex(
+      (v) => v.tagValue !== undefined && JSON.stringify(v.tagValue) === JSON.stringify(t),
+    );
     if (byTag >= 0) return byTag;
     // No tag (McpServer's stdio) or an unknown one ("other" variants): the variant without a const tag.
     const untagged = variants.map((v, i) => ({ v, i })).filter(({ v }) => v.tagValue === undefined);
@@ -533,7 +542,11 @@ export function unsetIn(value: unknown, path: Path): unknown {
   const parent = getIn(value, parentPath);
   if (typeof key === "number") {
     if (!Array.isArray(parent)) return value;
-    return setIn(value, parentPath, parent.filter((_, i) => i !== key));
+    return setIn(
+      value,
+      parentPath,
+      parent.filter((_, i) => i !== key),
+    );
   }
   if (!isObject(parent) || !(key in parent)) return value;
   const { [key]: _removed, ...restObj } = parent;
@@ -564,7 +577,7 @@ export function issuesAt(issues: readonly SchemaIssue[], path: string): SchemaIs
 
 /** Validates a value against a standalone schema (an elicitation's requestedSchema). */
 export function validateAgainst(schema: Schema, value: unknown, defs: Defs = {}): SchemaIssue[] {
-  return createSchemaChecker({ $defs: { ...defs, "__form": schema } }).validate("__form", value);
+  return createSchemaChecker({ $defs: { ...defs, __form: schema } }).validate("__form", value);
 }
 
 /** A field's label: its name, else the schema's title. */

@@ -22,7 +22,8 @@ describe("sent history", () => {
 
   it("round-trips through storage, newest entries first to stay when over the size", () => {
     let h: readonly SentEntry[] = [];
-    for (let i = 1; i <= 50; i++) h = appendSent(h, { jsonrpc: "2.0", id: i, method: "m", params: { pad: "p".repeat(100) } }, i, i);
+    for (let i = 1; i <= 50; i++)
+      h = appendSent(h, { jsonrpc: "2.0", id: i, method: "m", params: { pad: "p".repeat(100) } }, i, i);
     expect(decodeSentHistory(encodeSentHistory(h))).toEqual(h);
     const small = encodeSentHistory(h, 2_000);
     expect(small.length).toBeLessThanOrEqual(2_000);
@@ -38,9 +39,26 @@ describe("sent history", () => {
     expect(decodeSentHistory("{not json")).toEqual([]);
     expect(decodeSentHistory('{"a":1}')).toEqual([]);
     const good = { ts: 1, text: "{}", kind: "other", seq: 1 };
-    const request = { ts: 2, text: '{"jsonrpc":"2.0","id":1,"method":"m"}', kind: "request", seq: 2, method: "m", id: 1 };
+    const request = {
+      ts: 2,
+      text: '{"jsonrpc":"2.0","id":1,"method":"m"}',
+      kind: "request",
+      seq: 2,
+      method: "m",
+      id: 1,
+    };
     expect(
-      decodeSentHistory(JSON.stringify([good, request, { ...good, kind: "evil" }, { ...good, text: 5 }, { ...good, id: {} }, { ...request, text: "{oops" }, null])),
+      decodeSentHistory(
+        JSON.stringify([
+          good,
+          request,
+          { ...good, kind: "evil" },
+          { ...good, text: 5 },
+          { ...good, id: {} },
+          { ...request, text: "{oops" },
+          null,
+        ]),
+      ),
     ).toEqual([good, request]);
   });
 });

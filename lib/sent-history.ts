@@ -25,13 +25,33 @@ export interface SentEntry {
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const KINDS = new Set<unknown>(["request", "notification", "response", "other"]);
 
-export function appendSent(history: readonly SentEntry[], frame: string | object, seq: number, ts = Date.now()): readonly SentEntry[] {
+export function appendSent(
+  history: readonly SentEntry[],
+  frame: string | object,
+  seq: number,
+  ts = Date.now(),
+): readonly SentEntry[] {
   const text = typeof frame === "string" ? frame : JSON.stringify(frame);
   const m = isObject(frame) ? frame : undefined;
   const method = typeof m?.method === "string" ? m.method : undefined;
   const hasId = m !== undefined && "id" in m;
-  const kind: SentEntry["kind"] = !m ? "other" : method ? (hasId ? "request" : "notification") : hasId ? "response" : "other";
-  const entry: SentEntry = { ts, text, kind, seq, ...(method ? { method } : {}), ...(hasId ? { id: m.id as SentEntry["id"] } : {}) };
+  const kind: SentEntry["kind"] = !m
+    ? "other"
+    : method
+      ? hasId
+        ? "request"
+        : "notification"
+      : hasId
+        ? "response"
+        : "other";
+  const entry: SentEntry = {
+    ts,
+    text,
+    kind,
+    seq,
+    ...(method ? { method } : {}),
+    ...(hasId ? { id: m.id as SentEntry["id"] } : {}),
+  };
   const next = [...history, entry];
   return next.length > HISTORY_CAP ? next.slice(-HISTORY_CAP) : next;
 }

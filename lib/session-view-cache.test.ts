@@ -11,9 +11,22 @@ function frames(n: number, from = 1): Frame[] {
     const seq = from + out.length;
     out.push({ seq, ts: 1000 + seq, dir: seq === 1 ? "to-agent" : "from-agent", raw, ...classifyLine(raw) });
   };
-  if (from === 1) push({ jsonrpc: "2.0", id: 1, method: "session/prompt", params: { sessionId: "s", prompt: [{ type: "text", text: "hi" }] } });
+  if (from === 1)
+    push({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "session/prompt",
+      params: { sessionId: "s", prompt: [{ type: "text", text: "hi" }] },
+    });
   while (out.length < n) {
-    push({ jsonrpc: "2.0", method: "session/update", params: { sessionId: "s", update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `${from + out.length} ` } } } });
+    push({
+      jsonrpc: "2.0",
+      method: "session/update",
+      params: {
+        sessionId: "s",
+        update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `${from + out.length} ` } },
+      },
+    });
   }
   return out;
 }

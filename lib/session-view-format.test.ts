@@ -46,7 +46,9 @@ describe("formatting", () => {
     expect(formatMs(undefined)).toBe("");
   });
   it("formats token usage as reported", () => {
-    expect(formatUsage({ source: "_meta.quota", inputTokens: 1200, outputTokens: 7, totalTokens: 1207, raw: {} })).toBe("1,200 in · 7 out · 1,207 total");
+    expect(formatUsage({ source: "_meta.quota", inputTokens: 1200, outputTokens: 7, totalTokens: 1207, raw: {} })).toBe(
+      "1,200 in · 7 out · 1,207 total",
+    );
     expect(formatUsage({ source: "usage", raw: {} })).toBe("");
   });
   it("summarises session events in one line", () => {
@@ -56,9 +58,10 @@ describe("formatting", () => {
       text: "/c0 /c1 /c2 /c3 /c4 /c5 /c6 /c7 +2 more",
     });
     expect(eventSummary({ sessionUpdate: "current_mode_update", currentModeId: "plan" }).text).toBe("→ plan");
-    expect(eventSummary({ sessionUpdate: "usage_update", used: 500, size: 1000, cost: { amount: 0.1, currency: "USD" } }).text).toBe(
-      "500 / 1,000 tokens (50%) · 0.1 USD",
-    );
+    expect(
+      eventSummary({ sessionUpdate: "usage_update", used: 500, size: 1000, cost: { amount: 0.1, currency: "USD" } })
+        .text,
+    ).toBe("500 / 1,000 tokens (50%) · 0.1 USD");
     expect(eventSummary({ sessionUpdate: "session_info_update", title: "Fix bug" }).text).toBe("title “Fix bug”");
     expect(eventSummary({ sessionUpdate: "session_info_update", title: null }).text).toBe("title cleared");
     expect(
@@ -67,7 +70,9 @@ describe("formatting", () => {
         configOptions: [{ id: "m", name: "Model", type: "select", currentValue: "pro", options: [] }],
       } as unknown as SessionEventUpdate).text,
     ).toBe("Model = pro");
-    expect(eventSummary({ sessionUpdate: "notice", severity: "warning", title: "Slow", description: "rate limited" })).toEqual({
+    expect(
+      eventSummary({ sessionUpdate: "notice", severity: "warning", title: "Slow", description: "rate limited" }),
+    ).toEqual({
       label: "notice (warning)",
       text: "Slow: rate limited",
     });

@@ -22,8 +22,7 @@ export function imageDataUrl(block: { mimeType?: unknown; data?: unknown }): str
 }
 
 export type DiffRow =
-  | { type: "add" | "del" | "same"; text: string; oldNo?: number; newNo?: number }
-  | { type: "skip"; count: number };
+  { type: "add" | "del" | "same"; text: string; oldNo?: number; newNo?: number } | { type: "skip"; count: number };
 
 /** Lines of unchanged context kept around each change; longer runs fold into a "skip" row. */
 export const DIFF_CONTEXT = 3;
@@ -115,7 +114,10 @@ export function eventSummary(u: SessionEventUpdate): { label: string; text: stri
     case "config_option_update":
       return {
         label: "config",
-        text: u.configOptions.map((o) => `${o.name}${"currentValue" in o ? ` = ${String(o.currentValue)}` : ""}`).join(", ") || "(none)",
+        text:
+          u.configOptions
+            .map((o) => `${o.name}${"currentValue" in o ? ` = ${String(o.currentValue)}` : ""}`)
+            .join(", ") || "(none)",
       };
     case "session_info_update": {
       const parts: string[] = [];
@@ -129,7 +131,10 @@ export function eventSummary(u: SessionEventUpdate): { label: string; text: stri
       return { label: "context", text: `${n(u.used)} / ${n(u.size)} tokens${pct}${cost}` };
     }
     case "notice":
-      return { label: `notice${u.severity ? ` (${u.severity})` : ""}`, text: u.description ? `${u.title}: ${u.description}` : u.title };
+      return {
+        label: `notice${u.severity ? ` (${u.severity})` : ""}`,
+        text: u.description ? `${u.title}: ${u.description}` : u.title,
+      };
     default: {
       const v: { sessionUpdate?: unknown } = u;
       return { label: String(v.sessionUpdate), text: "" };

@@ -33,17 +33,26 @@ function script() {
       push(dir, { jsonrpc: "2.0", id, method, params }, at),
     respond: (dir: FrameDirection, id: JsonRpcId, result: unknown, at?: number) =>
       push(dir, { jsonrpc: "2.0", id, result }, at),
-    fail: (dir: FrameDirection, id: JsonRpcId, error: object, at?: number) => push(dir, { jsonrpc: "2.0", id, error }, at),
+    fail: (dir: FrameDirection, id: JsonRpcId, error: object, at?: number) =>
+      push(dir, { jsonrpc: "2.0", id, error }, at),
     notify: (dir: FrameDirection, method: string, params: object, at?: number) =>
       push(dir, { jsonrpc: "2.0", method, params }, at),
     prompt: (id: JsonRpcId, sessionId: string, text: string, at?: number) =>
-      push("to-agent", { jsonrpc: "2.0", id, method: "session/prompt", params: { sessionId, prompt: [{ type: "text", text }] } }, at),
+      push(
+        "to-agent",
+        { jsonrpc: "2.0", id, method: "session/prompt", params: { sessionId, prompt: [{ type: "text", text }] } },
+        at,
+      ),
     update: (sessionId: string, update: object, at?: number) =>
       push("from-agent", { jsonrpc: "2.0", method: "session/update", params: { sessionId, update } }, at),
     say: (sessionId: string, text: string, at?: number) =>
       push(
         "from-agent",
-        { jsonrpc: "2.0", method: "session/update", params: { sessionId, update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text } } } },
+        {
+          jsonrpc: "2.0",
+          method: "session/update",
+          params: { sessionId, update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text } } },
+        },
         at,
       ),
   };
@@ -85,7 +94,10 @@ describe("session view: messages", () => {
     s.prompt(1, "s1", "draw");
     s.say("s1", "a");
     s.say("s1", "b");
-    s.update("s1", { sessionUpdate: "agent_message_chunk", content: { type: "image", data: "AAA", mimeType: "image/png" } });
+    s.update("s1", {
+      sessionUpdate: "agent_message_chunk",
+      content: { type: "image", data: "AAA", mimeType: "image/png" },
+    });
     s.say("s1", "c");
     s.say("s1", "d");
     const item = turn(reduceFrames(s.frames)).items[1] as MessageItem;
@@ -134,12 +146,29 @@ describe("session view: tool calls", () => {
   it("merges tool_call and its updates by id, fields of updates overriding", () => {
     const s = script();
     s.prompt(1, "s1", "edit");
-    s.update("s1", { sessionUpdate: "tool_call", toolCallId: "t1", title: "Edit a.ts", kind: "edit", status: "pending" });
+    s.update("s1", {
+      sessionUpdate: "tool_call",
+      toolCallId: "t1",
+      title: "Edit a.ts",
+      kind: "edit",
+      status: "pending",
+    });
     s.update("s1", { sessionUpdate: "tool_call", toolCallId: "t2", title: "Read b.ts", kind: "read" });
-    s.update("s1", { sessionUpdate: "tool_call_update", toolCallId: "t1", status: "in_progress", rawInput: { path: "a.ts" } });
+    s.update("s1", {
+      sessionUpdate: "tool_call_update",
+      toolCallId: "t1",
+      status: "in_progress",
+      rawInput: { path: "a.ts" },
+    });
     s.say("s1", "working");
     const diff = { type: "diff", path: "a.ts", oldText: "a", newText: "b" };
-    s.update("s1", { sessionUpdate: "tool_call_update", toolCallId: "t1", status: "completed", content: [diff], title: null });
+    s.update("s1", {
+      sessionUpdate: "tool_call_update",
+      toolCallId: "t1",
+      status: "completed",
+      content: [diff],
+      title: null,
+    });
     const view = reduceFrames(s.frames);
     const items = turn(view).items;
     expect(items.map((i) => i.type)).toEqual(["user_message", "tool_call", "tool_call", "agent_message"]);
@@ -190,11 +219,23 @@ describe("session view: tool calls", () => {
     s.request("from-agent", 0, "session/request_permission", {
       sessionId: "s1",
       options,
-      toolCall: { toolCallId: "w1", status: "pending", title: "Write a.txt", kind: "edit", content: [], locations: [{ path: "a.txt" }] },
+      toolCall: {
+        toolCallId: "w1",
+        status: "pending",
+        title: "Write a.txt",
+        kind: "edit",
+        content: [],
+        locations: [{ path: "a.txt" }],
+      },
     });
     let view = reduceFrames(s.frames);
     let item = turn(view).items[1] as ToolCallItem;
-    expect(item).toMatchObject({ toolCallId: "w1", title: "Write a.txt", status: "pending", locations: [{ path: "a.txt" }] });
+    expect(item).toMatchObject({
+      toolCallId: "w1",
+      title: "Write a.txt",
+      status: "pending",
+      locations: [{ path: "a.txt" }],
+    });
     expect(item.permission).toEqual({ requestSeq: 2, requestId: 0, options });
 
     view = reduceFrames(
@@ -225,11 +266,18 @@ describe("session view: tool calls", () => {
     const s = script();
     s.prompt(1, "s1", "x");
     s.update("s1", { sessionUpdate: "tool_call", toolCallId: "t", title: "rm -rf", kind: "execute" });
-    s.request("from-agent", "p", "session/request_permission", { sessionId: "s1", options: [], toolCall: { toolCallId: "t" } });
+    s.request("from-agent", "p", "session/request_permission", {
+      sessionId: "s1",
+      options: [],
+      toolCall: { toolCallId: "t" },
+    });
     s.respond("to-agent", "p", { outcome: { outcome: "cancelled" } });
     const items = turn(reduceFrames(s.frames)).items;
     expect(items).toHaveLength(2);
-    expect(items[1]).toMatchObject({ title: "rm -rf", permission: { outcome: { outcome: "cancelled" }, responseSeq: 4 } });
+    expect(items[1]).toMatchObject({
+      title: "rm -rf",
+      permission: { outcome: { outcome: "cancelled" }, responseSeq: 4 },
+    });
   });
 });
 
@@ -239,7 +287,13 @@ describe("session view: terminals", () => {
     s.prompt(1, "s1", "run it");
     s.request("from-agent", 7, "terminal/create", { sessionId: "s1", command: "npm", args: ["test", 3], cwd: "/w" });
     s.respond("to-agent", 7, { terminalId: "t1" });
-    s.update("s1", { sessionUpdate: "tool_call", toolCallId: "c1", title: "npm test", kind: "execute", content: [{ type: "terminal", terminalId: "t1" }] });
+    s.update("s1", {
+      sessionUpdate: "tool_call",
+      toolCallId: "c1",
+      title: "npm test",
+      kind: "execute",
+      content: [{ type: "terminal", terminalId: "t1" }],
+    });
     const created = reduceFrames(s.frames);
     expect(terminalOf(created, "t1")).toMatchObject({ command: "npm", args: ["test"], cwd: "/w", truncated: false });
     expect(terminalOf(created, "t1")!.output).toBeUndefined();
@@ -252,7 +306,12 @@ describe("session view: terminals", () => {
     s.respond("to-agent", 10, null);
     const v = reduceFrames(s.frames);
     const t = terminalOf(v, "t1")!;
-    expect(t).toMatchObject({ output: "1 passing\n", truncated: true, exitStatus: { exitCode: 0, signal: null }, released: true });
+    expect(t).toMatchObject({
+      output: "1 passing\n",
+      truncated: true,
+      exitStatus: { exitCode: 0, signal: null },
+      released: true,
+    });
     expect([...t.seqs]).toEqual([3, 6, 8, 10]);
     // The earlier state is untouched.
     expect(terminalOf(created, "t1")!.output).toBeUndefined();
@@ -439,7 +498,13 @@ describe("session view: turns", () => {
   it("counts a tool call as the first output too", () => {
     const s = script();
     s.prompt(1, "s1", "hi", 1000);
-    s.request("from-agent", 0, "session/request_permission", { sessionId: "s1", options: [], toolCall: { toolCallId: "t" } }, 1040);
+    s.request(
+      "from-agent",
+      0,
+      "session/request_permission",
+      { sessionId: "s1", options: [], toolCall: { toolCallId: "t" } },
+      1040,
+    );
     s.say("s1", "x", 1100);
     expect(turn(reduceFrames(s.frames)).timeToFirstChunkMs).toBe(40);
   });
@@ -539,7 +604,11 @@ describe("session view: purity and scale", () => {
     s.prompt(2, "s1", "go");
     s.say("s1", "a");
     s.update("s1", { sessionUpdate: "tool_call", toolCallId: "t", title: "T" });
-    s.request("from-agent", 0, "session/request_permission", { sessionId: "s1", options: [], toolCall: { toolCallId: "t" } });
+    s.request("from-agent", 0, "session/request_permission", {
+      sessionId: "s1",
+      options: [],
+      toolCall: { toolCallId: "t" },
+    });
     s.respond("to-agent", 0, { outcome: { outcome: "cancelled" } });
     s.update("s1", { sessionUpdate: "plan", entries: [] });
     s.say("s1", "b");

@@ -484,7 +484,15 @@ function firstOutput(tg: Target, f: Frame): void {
   if (tg.turn && tg.turn.timeToFirstChunkMs === undefined) tg.turn.timeToFirstChunkMs = f.ts - tg.turn.ts;
 }
 
-function addUnknown(d: Draft, s: SessionState, tg: Target, seq: number, variant: string, update: unknown, reason: string) {
+function addUnknown(
+  d: Draft,
+  s: SessionState,
+  tg: Target,
+  seq: number,
+  variant: string,
+  update: unknown,
+  reason: string,
+) {
   const item: UnknownItem = { type: "unknown", variant, update, reason, seqs: SeqList.of(seq) };
   if (tg.outOfTurn) item.outOfTurn = true;
   // Not fresh: listed twice, so never written in place (and never written at all).
@@ -780,7 +788,9 @@ function onPermissionResponse(d: Draft, f: Frame, pend: PendingRequest, m: Obj):
     const it = d.own(items[i] as ToolCallItem);
     items[i] = it;
     it.seqs = it.seqs.append(f.seq);
-    const perm: PermissionView = { ...(it.permission ?? { requestSeq: pend.seq, requestId: f.id ?? null, options: [] }) };
+    const perm: PermissionView = {
+      ...(it.permission ?? { requestSeq: pend.seq, requestId: f.id ?? null, options: [] }),
+    };
     perm.responseSeq = f.seq;
     if ("error" in m) perm.error = m.error as AcpError;
     else if (isObj(obj(m.result).outcome)) perm.outcome = obj(m.result).outcome as RequestPermissionOutcome;
@@ -800,10 +810,20 @@ function onTerminalResult(d: Draft, f: Frame, pend: PendingRequest, r: Obj): voi
   const t = cur ? d.own(cur) : d.fresh<TerminalView>({ terminalId, truncated: false, seqs: SeqList.of(f.seq) });
   if (cur) t.seqs = t.seqs.append(f.seq);
   put(st.terminals, terminalId, t);
-  const exitStatus = (v: Obj) => compact({ exitCode: num(v.exitCode) ?? (v.exitCode === null ? null : undefined), signal: str(v.signal) ?? (v.signal === null ? null : undefined) });
+  const exitStatus = (v: Obj) =>
+    compact({
+      exitCode: num(v.exitCode) ?? (v.exitCode === null ? null : undefined),
+      signal: str(v.signal) ?? (v.signal === null ? null : undefined),
+    });
   switch (pend.method) {
     case "terminal/create":
-      compact(Object.assign(t, { command: str(params.command), cwd: str(params.cwd), args: Array.isArray(params.args) ? params.args.filter((a): a is string => typeof a === "string") : undefined }));
+      compact(
+        Object.assign(t, {
+          command: str(params.command),
+          cwd: str(params.cwd),
+          args: Array.isArray(params.args) ? params.args.filter((a): a is string => typeof a === "string") : undefined,
+        }),
+      );
       return;
     case "terminal/output":
       if (typeof r.output === "string") t.output = r.output;

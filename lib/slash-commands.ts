@@ -15,7 +15,13 @@ export function toSlashCommands(commands: readonly unknown[] | undefined): Slash
   return (commands ?? []).filter(isObj).flatMap((c) => {
     if (typeof c.name !== "string") return [];
     const hint = isObj(c.input) && typeof c.input.hint === "string" ? c.input.hint : undefined;
-    return [{ name: c.name, ...(typeof c.description === "string" ? { description: c.description } : {}), ...(hint ? { hint } : {}) }];
+    return [
+      {
+        name: c.name,
+        ...(typeof c.description === "string" ? { description: c.description } : {}),
+        ...(hint ? { hint } : {}),
+      },
+    ];
   });
 }
 

@@ -10,11 +10,30 @@ function run(sessionId: string, chunks: string[], opts: { toolId?: string; cwd?:
     s.line("to-agent", JSON.stringify({ jsonrpc: "2.0", id, method: "session/new", params: { cwd } })),
     s.line("from-agent", JSON.stringify({ jsonrpc: "2.0", id, result: { sessionId } })),
     ...chunks.map((text) =>
-      s.line("from-agent", JSON.stringify({ jsonrpc: "2.0", method: "session/update", params: { sessionId, update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text } } } })),
+      s.line(
+        "from-agent",
+        JSON.stringify({
+          jsonrpc: "2.0",
+          method: "session/update",
+          params: { sessionId, update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text } } },
+        }),
+      ),
     ),
     s.line(
       "from-agent",
-      JSON.stringify({ jsonrpc: "2.0", method: "session/update", params: { sessionId, update: { sessionUpdate: "tool_call_update", toolCallId: opts.toolId ?? "t-1", timestamp: 5, locations: [{ path: `${cwd}/a.txt` }] } } }),
+      JSON.stringify({
+        jsonrpc: "2.0",
+        method: "session/update",
+        params: {
+          sessionId,
+          update: {
+            sessionUpdate: "tool_call_update",
+            toolCallId: opts.toolId ?? "t-1",
+            timestamp: 5,
+            locations: [{ path: `${cwd}/a.txt` }],
+          },
+        },
+      }),
     ),
   ];
   return { frames, cwd };

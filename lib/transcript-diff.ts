@@ -85,9 +85,14 @@ export function agentEntries(side: RunSide, cwds: string[] = side.cwd ? [side.cw
     }
     if (f.kind === "response" && m) {
       const to = requestOrdinal.get(JSON.stringify(f.id)) ?? `unmatched ${f.method ?? "response"}`;
-      entries.push("error" in m ? { responseTo: to, error: norm.value(m.error) } : { responseTo: to, result: norm.value(m.result) });
+      entries.push(
+        "error" in m
+          ? { responseTo: to, error: norm.value(m.error) }
+          : { responseTo: to, result: norm.value(m.result) },
+      );
     } else if (f.kind === "notification" && m) {
-      const params = m.params as { update?: { sessionUpdate?: string; content?: { type?: string; text?: string } } } | undefined;
+      const params = m.params as
+        { update?: { sessionUpdate?: string; content?: { type?: string; text?: string } } } | undefined;
       const update = params?.update;
       const last = entries.at(-1);
       // Chunk boundaries are transport noise: merge consecutive text chunks of one kind.
@@ -125,6 +130,10 @@ export function diffRuns(recorded: RunSide, actual: RunSide): DiffResult {
     if (change.removed) removed += change.count ?? change.value.length;
   }
   const equal = added === 0 && removed === 0;
-  const patch = equal ? "" : createTwoFilesPatch("recorded", "actual", `${a.join("\n")}\n`, `${b.join("\n")}\n`, undefined, undefined, { context: 2 });
+  const patch = equal
+    ? ""
+    : createTwoFilesPatch("recorded", "actual", `${a.join("\n")}\n`, `${b.join("\n")}\n`, undefined, undefined, {
+        context: 2,
+      });
   return { equal, recorded: a, actual: b, patch, added, removed };
 }

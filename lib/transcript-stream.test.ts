@@ -22,14 +22,26 @@ function sample(): string {
   lines.push(serialize({ type: "stderr", ts: 1000, text: "hello\n" }));
   lines.push(serialize(frameEvent(seq.line("from-agent", '{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":1}}'))));
   lines.push(serialize({ type: "agent-info", ts: 1000, agentInfo: { name: "stub", version: "1" } }));
-  lines.push(serialize(frameEvent(seq.line("to-agent", '{"jsonrpc":"2.0","id":2,"method":"x","params":{"token":"[REDACTED]"}}'), undefined, 1)));
+  lines.push(
+    serialize(
+      frameEvent(
+        seq.line("to-agent", '{"jsonrpc":"2.0","id":2,"method":"x","params":{"token":"[REDACTED]"}}'),
+        undefined,
+        1,
+      ),
+    ),
+  );
   lines.push(serialize({ type: "lifecycle", ts: 1001, event: "stopping" }));
   lines.push(serialize({ type: "lifecycle", ts: 1002, event: "exited", code: 0, signal: null }));
   return lines.join("");
 }
 
 function merge(parts: RecordedPart[]): RecordedPart {
-  return { frames: parts.flatMap((p) => p.frames), stderr: parts.flatMap((p) => p.stderr), lifecycle: parts.flatMap((p) => p.lifecycle) };
+  return {
+    frames: parts.flatMap((p) => p.frames),
+    stderr: parts.flatMap((p) => p.stderr),
+    lifecycle: parts.flatMap((p) => p.lifecycle),
+  };
 }
 
 /** Feeds the text in pieces of `size` characters. */

@@ -104,14 +104,18 @@ export class TranscriptReader {
       parsed = parseTranscript(`${this.#headerLine}\n${body}`);
     } catch (err) {
       // Line 2 of the combined text is this batch's first line.
-      if (err instanceof TranscriptError) throw new TranscriptError(firstLine + err.line - 2, err.message.replace(/^line \d+: /, ""));
+      if (err instanceof TranscriptError)
+        throw new TranscriptError(firstLine + err.line - 2, err.message.replace(/^line \d+: /, ""));
       throw err;
     }
     this.#line += countLines(body, complete);
     if (parsed.truncated) this.truncated = true;
     const first = parsed.frames[0];
     if (first && first.seq <= this.#lastSeq) {
-      throw new TranscriptError(firstLine + lineOfFirstFrame(body), `frame seq ${first.seq} does not follow ${this.#lastSeq}`);
+      throw new TranscriptError(
+        firstLine + lineOfFirstFrame(body),
+        `frame seq ${first.seq} does not follow ${this.#lastSeq}`,
+      );
     }
     const last = parsed.frames.at(-1);
     if (last) this.#lastSeq = last.seq;
@@ -159,6 +163,10 @@ export function readAll(text: string): { reader: TranscriptReader; part: Recorde
   const b = reader.end();
   return {
     reader,
-    part: { frames: [...a.frames, ...b.frames], stderr: [...a.stderr, ...b.stderr], lifecycle: [...a.lifecycle, ...b.lifecycle] },
+    part: {
+      frames: [...a.frames, ...b.frames],
+      stderr: [...a.stderr, ...b.stderr],
+      lifecycle: [...a.lifecycle, ...b.lifecycle],
+    },
   };
 }

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { FrameSequencer } from "./frame-sequencer";
-import { countTurns, frameEvent, parseTranscript, serialize, serializeFrame, TRANSCRIPT_FORMAT, type TranscriptHeader } from "./transcript";
+import {
+  countTurns,
+  frameEvent,
+  parseTranscript,
+  serialize,
+  serializeFrame,
+  TRANSCRIPT_FORMAT,
+  type TranscriptHeader,
+} from "./transcript";
 
 const header: TranscriptHeader = {
   type: "header",
@@ -16,9 +24,13 @@ function sample(): string {
   const s = new FrameSequencer();
   const lines = [serialize(header)];
   lines.push(serialize({ type: "lifecycle", ts: 1, event: "spawned", pid: 42 }));
-  lines.push(serialize(frameEvent(s.line("to-agent", '{"jsonrpc":"2.0","id":1,"method":"session/prompt","params":{}}'))));
+  lines.push(
+    serialize(frameEvent(s.line("to-agent", '{"jsonrpc":"2.0","id":1,"method":"session/prompt","params":{}}'))),
+  );
   lines.push(serialize({ type: "stderr", ts: 2, text: "hello\n" }));
-  lines.push(serialize(frameEvent(s.line("from-agent", '{"jsonrpc":"2.0","id":1,"result":{"stopReason":"end_turn"}}'))));
+  lines.push(
+    serialize(frameEvent(s.line("from-agent", '{"jsonrpc":"2.0","id":1,"result":{"stopReason":"end_turn"}}'))),
+  );
   lines.push(serialize(frameEvent(s.line("from-agent", "garbage"))));
   return lines.join("");
 }
@@ -29,7 +41,7 @@ describe("serializeFrame", () => {
     const frames = [
       s.line("to-agent", '{"jsonrpc":"2.0","id":"a\\"b","method":"x/y","params":{"q":"\\u2028"}}'),
       s.line("from-agent", '{"jsonrpc":"2.0","id":"a\\"b","result":null}'),
-      s.line("from-agent", "not json \"quoted\""),
+      s.line("from-agent", 'not json "quoted"'),
       s.line("from-agent", '{"jsonrpc":"2.0","method":"n"}'),
     ];
     for (const f of frames) {
@@ -69,7 +81,9 @@ describe("parseTranscript", () => {
 
   it("rejects an unknown major version with a clear message", () => {
     const text = sample().replace('"version":"1.0"', '"version":"2.0"');
-    expect(() => parseTranscript(text)).toThrow("line 1: unsupported transcript version 2.0: this playground reads version 1.x");
+    expect(() => parseTranscript(text)).toThrow(
+      "line 1: unsupported transcript version 2.0: this playground reads version 1.x",
+    );
     expect(() => parseTranscript(sample().replace('"version":"1.0"', '"version":"1.7"'))).not.toThrow();
   });
 
@@ -79,7 +93,11 @@ describe("parseTranscript", () => {
     [JSON.stringify({ ...header, format: "other" }) + "\n", /format must be/],
     [serialize(header) + '{"type":"mystery","ts":1}\n', /line 2: unknown event type "mystery"/],
     [serialize(header) + '{"type":"frame","ts":1,"seq":1,"dir":"up","raw":"","kind":"request"}\n', /line 2: frame dir/],
-    [serialize(header) + '{"type":"frame","ts":1,"seq":2,"dir":"to-agent","raw":"x","kind":"invalid"}\n{"type":"frame","ts":1,"seq":2,"dir":"to-agent","raw":"x","kind":"invalid"}\n', /line 3: frame seq 2 does not follow 2/],
+    [
+      serialize(header) +
+        '{"type":"frame","ts":1,"seq":2,"dir":"to-agent","raw":"x","kind":"invalid"}\n{"type":"frame","ts":1,"seq":2,"dir":"to-agent","raw":"x","kind":"invalid"}\n',
+      /line 3: frame seq 2 does not follow 2/,
+    ],
   ])("rejects %j", (text, message) => {
     expect(() => parseTranscript(text)).toThrow(message);
   });

@@ -127,18 +127,28 @@ const DIRS = new Set(["to-agent", "from-agent"]);
 const KINDS = new Set(["request", "response", "notification", "invalid"]);
 
 function checkHeader(value: unknown): TranscriptHeader {
-  if (!isObject(value) || value.type !== "header") throw new TranscriptError(1, 'the first line must be a header ({"type":"header",...})');
+  if (!isObject(value) || value.type !== "header")
+    throw new TranscriptError(1, 'the first line must be a header ({"type":"header",...})');
   if (value.format !== TRANSCRIPT_FORMAT) throw new TranscriptError(1, `format must be "${TRANSCRIPT_FORMAT}"`);
   if (typeof value.version !== "string" || !/^\d+\.\d+$/.test(value.version)) {
     throw new TranscriptError(1, 'version must look like "1.0"');
   }
   const major = Number(value.version.split(".")[0]);
   if (major !== MAJOR) {
-    throw new TranscriptError(1, `unsupported transcript version ${value.version}: this playground reads version ${MAJOR}.x`);
+    throw new TranscriptError(
+      1,
+      `unsupported transcript version ${value.version}: this playground reads version ${MAJOR}.x`,
+    );
   }
-  if (typeof value.id !== "string" || typeof value.createdAt !== "string") throw new TranscriptError(1, "header needs id and createdAt");
+  if (typeof value.id !== "string" || typeof value.createdAt !== "string")
+    throw new TranscriptError(1, "header needs id and createdAt");
   const agent = value.agent;
-  if (!isObject(agent) || typeof agent.profile !== "string" || typeof agent.command !== "string" || !Array.isArray(agent.args)) {
+  if (
+    !isObject(agent) ||
+    typeof agent.profile !== "string" ||
+    typeof agent.command !== "string" ||
+    !Array.isArray(agent.args)
+  ) {
     throw new TranscriptError(1, "header.agent needs profile, command and args");
   }
   return value as unknown as TranscriptHeader;
@@ -149,11 +159,14 @@ function checkEvent(value: unknown, line: number, lastSeq: number): TranscriptEv
   if (typeof value.ts !== "number") throw new TranscriptError(line, "ts must be a number");
   switch (value.type) {
     case "frame": {
-      if (typeof value.seq !== "number" || !Number.isInteger(value.seq)) throw new TranscriptError(line, "frame seq must be an integer");
+      if (typeof value.seq !== "number" || !Number.isInteger(value.seq))
+        throw new TranscriptError(line, "frame seq must be an integer");
       if (value.seq <= lastSeq) throw new TranscriptError(line, `frame seq ${value.seq} does not follow ${lastSeq}`);
-      if (!DIRS.has(value.dir as string)) throw new TranscriptError(line, 'frame dir must be "to-agent" or "from-agent"');
+      if (!DIRS.has(value.dir as string))
+        throw new TranscriptError(line, 'frame dir must be "to-agent" or "from-agent"');
       if (typeof value.raw !== "string") throw new TranscriptError(line, "frame raw must be a string");
-      if (!KINDS.has(value.kind as string)) throw new TranscriptError(line, "frame kind must be request, response, notification or invalid");
+      if (!KINDS.has(value.kind as string))
+        throw new TranscriptError(line, "frame kind must be request, response, notification or invalid");
       return value as unknown as FrameEvent;
     }
     case "stderr":

@@ -16,7 +16,8 @@ export interface TurnUsage {
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 const num = (v: unknown): number | undefined => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
-const clean = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+const clean = <T extends object>(o: T): T =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 
 export function turnUsageOf(result: unknown): TurnUsage | undefined {
   if (!isObj(result)) return undefined;
@@ -41,7 +42,9 @@ export function turnUsageOf(result: unknown): TurnUsage | undefined {
     source: "_meta.quota",
     inputTokens,
     outputTokens,
-    totalTokens: num(tc.total_tokens) ?? (inputTokens !== undefined && outputTokens !== undefined ? inputTokens + outputTokens : undefined),
+    totalTokens:
+      num(tc.total_tokens) ??
+      (inputTokens !== undefined && outputTokens !== undefined ? inputTokens + outputTokens : undefined),
     thoughtTokens: num(tc.thoughts_tokens ?? tc.thought_tokens),
     cachedReadTokens: num(tc.cached_tokens),
   });

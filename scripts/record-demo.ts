@@ -42,21 +42,36 @@ api.script({
     { text: "The user wants a short explanation of ACP.", thought: true },
     { text: "**ACP** (the Agent Client Protocol) lets an editor talk to a coding agent " },
     { text: "over JSON-RPC on stdio:\n\n- the client sends `initialize`, `session/new`, `session/prompt`;\n" },
-    { text: "- the agent streams `session/update` notifications;\n- and asks the client for permissions, files and terminals.\n\n" },
-    { text: "```json\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\"}\n```\n" },
+    {
+      text: "- the agent streams `session/update` notifications;\n- and asks the client for permissions, files and terminals.\n\n",
+    },
+    { text: '```json\n{"jsonrpc":"2.0","id":1,"method":"initialize"}\n```\n' },
   ],
 });
 await request("session/prompt", { sessionId, prompt: [{ type: "text", text: "What is ACP, in three lines?" }] });
 
 const file = path.join(workspace, "hello.py");
 api.script(
-  { parts: [{ functionCall: { name: "write_file", args: { file_path: file, content: 'print("Hello from ACP")\n' } } }] },
+  {
+    parts: [{ functionCall: { name: "write_file", args: { file_path: file, content: 'print("Hello from ACP")\n' } } }],
+  },
   { delayMs: 40, parts: [{ text: "I created `hello.py`. " }, { text: "Run it with `python3 hello.py`." }] },
 );
-const prompt = c.send({ jsonrpc: "2.0", id: ++id, method: "session/prompt", params: { sessionId, prompt: [{ type: "text", text: "Create hello.py that prints a greeting." }] } });
+const prompt = c.send({
+  jsonrpc: "2.0",
+  id: ++id,
+  method: "session/prompt",
+  params: { sessionId, prompt: [{ type: "text", text: "Create hello.py that prints a greeting." }] },
+});
 await prompt;
-const ask = await c.frame((f) => f.method === "session/request_permission" && f.kind === "request", "permission", 60_000);
-const option = ((ask.message as any).params.options as Array<{ optionId: string; kind: string }>).find((o) => o.kind === "allow_once")!;
+const ask = await c.frame(
+  (f) => f.method === "session/request_permission" && f.kind === "request",
+  "permission",
+  60_000,
+);
+const option = ((ask.message as any).params.options as Array<{ optionId: string; kind: string }>).find(
+  (o) => o.kind === "allow_once",
+)!;
 await c.send({ jsonrpc: "2.0", id: ask.id, result: { outcome: { outcome: "selected", optionId: option.optionId } } });
 await c.response(id, 60_000);
 

@@ -4,7 +4,14 @@
  * fs/ and terminal/ requests through ClientServices.
  */
 import type { Frame } from "../lib/frame";
-import { ANSWERABLE_METHODS, autoPermission, defaultPolicies, denied, SERVED_METHODS, type Policies } from "../lib/policy";
+import {
+  ANSWERABLE_METHODS,
+  autoPermission,
+  defaultPolicies,
+  denied,
+  SERVED_METHODS,
+  type Policies,
+} from "../lib/policy";
 import type { Ack } from "../lib/wire";
 import { ServiceError, type ClientServices } from "./client-services";
 
@@ -38,7 +45,12 @@ export class AgentAnswerer {
 
   /** Sees every frame: agent requests are tracked (and answered by policy), answers close them. */
   track(frame: Frame): void {
-    if (frame.kind === "request" && frame.dir === "from-agent" && frame.method && ANSWERABLE_METHODS.includes(frame.method)) {
+    if (
+      frame.kind === "request" &&
+      frame.dir === "from-agent" &&
+      frame.method &&
+      ANSWERABLE_METHODS.includes(frame.method)
+    ) {
       this.pending.set(JSON.stringify(frame.id), frame);
       this.apply(frame);
     } else if (frame.kind === "response" && frame.dir === "to-agent") {
@@ -49,9 +61,16 @@ export class AgentAnswerer {
   /** Ask mode: the user said "do it" for a pending fs/ or terminal/ request. */
   async serve(id: string | number): Promise<Ack<{ seq: number }>> {
     const frame = this.pending.get(JSON.stringify(id));
-    if (!frame) return { ok: false, error: { code: "invalid_payload", message: `no pending agent request with id ${JSON.stringify(id)}` } };
+    if (!frame)
+      return {
+        ok: false,
+        error: { code: "invalid_payload", message: `no pending agent request with id ${JSON.stringify(id)}` },
+      };
     if (!SERVED_METHODS.includes(frame.method!)) {
-      return { ok: false, error: { code: "invalid_payload", message: `${frame.method} is answered by sending a response frame` } };
+      return {
+        ok: false,
+        error: { code: "invalid_payload", message: `${frame.method} is answered by sending a response frame` },
+      };
     }
     return this.answer(frame);
   }
@@ -66,7 +85,8 @@ export class AgentAnswerer {
   private async answer(frame: Frame): Promise<Ack<{ seq: number }>> {
     const method = frame.method!;
     const params = (frame.message as { params?: Record<string, unknown> }).params;
-    if (method === "session/request_permission") return this.respond(frame, { result: autoPermission(params as never) });
+    if (method === "session/request_permission")
+      return this.respond(frame, { result: autoPermission(params as never) });
     if (method === "elicitation/create") return this.respond(frame, { result: { action: "decline" } });
     const services = this.services;
     if (!services) return { ok: false, error: { code: "no_agent", message: "no agent is running" } };

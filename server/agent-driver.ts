@@ -47,7 +47,10 @@ export class AgentDriver implements Driver {
   async request(method: string, params: unknown, options: { id?: JsonRpcId; timeoutMs?: number } = {}): Promise<Reply> {
     const id = options.id ?? this.nextId++;
     const started = performance.now();
-    const answered = this.waitFor((f) => f.dir === "from-agent" && f.kind === "response" && f.id === id, options.timeoutMs ?? 30_000);
+    const answered = this.waitFor(
+      (f) => f.dir === "from-agent" && f.kind === "response" && f.id === id,
+      options.timeoutMs ?? 30_000,
+    );
     const ack = this.session.send(JSON.stringify({ jsonrpc: "2.0", id, method, params }));
     if (!ack.ok) return { latencyMs: 0 };
     const frame = await answered;
@@ -55,7 +58,9 @@ export class AgentDriver implements Driver {
   }
 
   notify(method: string, params?: unknown): void {
-    this.session.send(JSON.stringify(params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params }));
+    this.session.send(
+      JSON.stringify(params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params }),
+    );
   }
 
   raw(line: string): void {

@@ -58,7 +58,13 @@ export class AgentPool {
   }
 
   private async warm(slot: Slot): Promise<void> {
-    const session = new BrowserSession(`pool-${slot.profile}-${++this.serial}`, this.config, this.profiles, this.transcripts, () => {});
+    const session = new BrowserSession(
+      `pool-${slot.profile}-${++this.serial}`,
+      this.config,
+      this.profiles,
+      this.transcripts,
+      () => {},
+    );
     this.warming.add(session);
     try {
       await this.warmUp(slot, session);
@@ -79,7 +85,11 @@ export class AgentPool {
     const driver = new AgentDriver(session);
     const reply = await driver.request(
       "initialize",
-      { protocolVersion: PROTOCOL_VERSION, clientCapabilities: DEFAULT_CLIENT_CAPABILITIES, clientInfo: { name: "acp-playground", version: "pool" } },
+      {
+        protocolVersion: PROTOCOL_VERSION,
+        clientCapabilities: DEFAULT_CLIENT_CAPABILITIES,
+        clientInfo: { name: "acp-playground", version: "pool" },
+      },
       { id: "pool-initialize", timeoutMs: INITIALIZE_TIMEOUT_MS },
     );
     driver.close();

@@ -136,7 +136,10 @@ export class BrowserSession {
 
   start(payload: StartPayload): Promise<Ack<{ agent: AgentInfo }>> {
     if (this.running || this.starting) {
-      return Promise.resolve({ ok: false, error: { code: "agent_running", message: "an agent is already running; stop it first" } });
+      return Promise.resolve({
+        ok: false,
+        error: { code: "agent_running", message: "an agent is already running; stop it first" },
+      });
     }
     this.starting = this.spawnAgent(payload);
     return this.starting;
@@ -162,47 +165,47 @@ export class BrowserSession {
       let process: AgentProcess;
       try {
         process = await AgentProcess.spawn(
-        { ...launch, cwd, maxLineBytes: this.config.maxLineBytes, killGraceMs: this.config.killGraceMs },
-        {
-          onLine: (event) =>
-            this.queue(
-              event.type === "line"
-                ? this.sequencer.line("from-agent", event.text)
-                : this.sequencer.invalid(
-                    "from-agent",
-                    event.preview,
-                    `line of ${event.bytes} bytes exceeds the maximum of ${this.config.maxLineBytes} and was dropped`,
-                  ),
-            ),
-          onStderr: (text) => {
-            const event = { ts: Date.now(), text };
-            this.stderr.push(event);
-            recorder.stderr(event.ts, text);
-            if (this.stderr.length > STDERR_KEPT) this.stderr.splice(0, this.stderr.length - STDERR_KEPT);
-            this.socket?.emit("agent:stderr", event);
+          { ...launch, cwd, maxLineBytes: this.config.maxLineBytes, killGraceMs: this.config.killGraceMs },
+          {
+            onLine: (event) =>
+              this.queue(
+                event.type === "line"
+                  ? this.sequencer.line("from-agent", event.text)
+                  : this.sequencer.invalid(
+                      "from-agent",
+                      event.preview,
+                      `line of ${event.bytes} bytes exceeds the maximum of ${this.config.maxLineBytes} and was dropped`,
+                    ),
+              ),
+            onStderr: (text) => {
+              const event = { ts: Date.now(), text };
+              this.stderr.push(event);
+              recorder.stderr(event.ts, text);
+              if (this.stderr.length > STDERR_KEPT) this.stderr.splice(0, this.stderr.length - STDERR_KEPT);
+              this.socket?.emit("agent:stderr", event);
+            },
+            onExit: (code, signal) => {
+              clearInterval(this.timeoutWatch);
+              this.flush();
+              if (this.process === process) this.process = undefined;
+              const unanswered = this.pendingRequests();
+              if (unanswered.length > 0) {
+                const error: RelayError = {
+                  code: "process_exited",
+                  message: `the agent exited (${signal ?? `code ${code}`}) with ${unanswered.length} request${unanswered.length > 1 ? "s" : ""} unanswered: ${unanswered.map((r) => `${r.method} (id ${r.id})`).join(", ")}`,
+                  data: { requests: unanswered, code, signal },
+                };
+                recorder.lifecycle({ event: "error", message: error.message });
+                this.socket?.emit("agent:error", error);
+              }
+              recorder.lifecycle({ event: "exited", code, signal });
+              void services.dispose();
+              recorder.close();
+              this.socket?.emit("agent:exit", { code, signal });
+              for (const listener of this.exitListeners) listener();
+              if (!this.socket && !this.graceTimer) this.dispose();
+            },
           },
-          onExit: (code, signal) => {
-            clearInterval(this.timeoutWatch);
-            this.flush();
-            if (this.process === process) this.process = undefined;
-            const unanswered = this.pendingRequests();
-            if (unanswered.length > 0) {
-              const error: RelayError = {
-                code: "process_exited",
-                message: `the agent exited (${signal ?? `code ${code}`}) with ${unanswered.length} request${unanswered.length > 1 ? "s" : ""} unanswered: ${unanswered.map((r) => `${r.method} (id ${r.id})`).join(", ")}`,
-                data: { requests: unanswered, code, signal },
-              };
-              recorder.lifecycle({ event: "error", message: error.message });
-              this.socket?.emit("agent:error", error);
-            }
-            recorder.lifecycle({ event: "exited", code, signal });
-            void services.dispose();
-            recorder.close();
-            this.socket?.emit("agent:exit", { code, signal });
-            for (const listener of this.exitListeners) listener();
-            if (!this.socket && !this.graceTimer) this.dispose();
-          },
-        },
         );
       } catch (err) {
         if (err instanceof SpawnError) recorder.lifecycle({ event: "error", message: err.message });
@@ -214,7 +217,14 @@ export class BrowserSession {
       this.watchTimeouts();
       recorder.lifecycle({ event: "spawned", pid: process.pid });
       this.process = process;
-      this.agent = { profile, pid: process.pid, command: launch.command, args: launch.args, cwd, transcriptId: recorder.id };
+      this.agent = {
+        profile,
+        pid: process.pid,
+        command: launch.command,
+        args: launch.args,
+        cwd,
+        transcriptId: recorder.id,
+      };
       this.socket?.emit("agent:started", this.agent);
       return { ok: true, agent: this.agent };
     } catch (err) {
@@ -251,24 +261,31 @@ export class BrowserSession {
   /** Requests sent to the agent and not answered, oldest first. */
   private pendingRequests(): PendingRequestInfo[] {
     const now = performance.now();
-    return this.sequencer.correlator.unanswered("to-agent").map((r) => ({ id: r.id, method: r.method, seq: r.seq, ageMs: Math.round(now - r.at) }));
+    return this.sequencer.correlator
+      .unanswered("to-agent")
+      .map((r) => ({ id: r.id, method: r.method, seq: r.seq, ageMs: Math.round(now - r.at) }));
   }
 
   /** Tells the user about requests the agent leaves unanswered too long (turns excepted). */
   private watchTimeouts(): void {
     const reported = new Set<number>();
     const timeoutMs = this.config.requestTimeoutMs;
-    this.timeoutWatch = setInterval(() => {
-      for (const r of this.sequencer.correlator.overdue("to-agent", performance.now(), timeoutMs)) {
-        if (r.method === "session/prompt" || reported.has(r.seq)) continue;
-        reported.add(r.seq);
-        this.socket?.emit("agent:error", {
-          code: "request_timeout",
-          message: `${r.method} (id ${r.id}) has had no answer for ${Math.round(timeoutMs / 1000)} s; the agent may be stuck: you can stop it`,
-          data: { requests: [{ id: r.id, method: r.method, seq: r.seq, ageMs: Math.round(performance.now() - r.at) }] },
-        });
-      }
-    }, Math.min(1_000, timeoutMs));
+    this.timeoutWatch = setInterval(
+      () => {
+        for (const r of this.sequencer.correlator.overdue("to-agent", performance.now(), timeoutMs)) {
+          if (r.method === "session/prompt" || reported.has(r.seq)) continue;
+          reported.add(r.seq);
+          this.socket?.emit("agent:error", {
+            code: "request_timeout",
+            message: `${r.method} (id ${r.id}) has had no answer for ${Math.round(timeoutMs / 1000)} s; the agent may be stuck: you can stop it`,
+            data: {
+              requests: [{ id: r.id, method: r.method, seq: r.seq, ageMs: Math.round(performance.now() - r.at) }],
+            },
+          });
+        }
+      },
+      Math.min(1_000, timeoutMs),
+    );
     this.timeoutWatch.unref();
   }
 
@@ -293,7 +310,8 @@ export class BrowserSession {
     const lean = withoutMessage(frame);
     this.log.push(lean);
     // Trim in batches so the hot path stays O(1) amortised.
-    if (this.log.length > this.config.replayFrames * 1.1) this.log.splice(0, this.log.length - this.config.replayFrames);
+    if (this.log.length > this.config.replayFrames * 1.1)
+      this.log.splice(0, this.log.length - this.config.replayFrames);
     this.outbox.push(lean);
     if (!this.flushScheduled) {
       this.flushScheduled = true;

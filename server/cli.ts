@@ -100,7 +100,8 @@ function readTranscript(file: string): Transcript {
 
 const policyFlag = (value: unknown, name: string): "ask" | "auto" | "deny" | undefined => {
   if (value === undefined) return undefined;
-  if (value !== "ask" && value !== "auto" && value !== "deny") throw new CliError(`--${name} must be ask, auto or deny`, 2);
+  if (value !== "ask" && value !== "auto" && value !== "deny")
+    throw new CliError(`--${name} must be ask, auto or deny`, 2);
   return value;
 };
 
@@ -122,7 +123,8 @@ async function record(argv: string[]): Promise<number> {
   const terminal = policyFlag(values.terminal, "terminal");
   const policies: Policies = { "session/request_permission": permission };
   for (const m of ["fs/read_text_file", "fs/write_text_file"]) if (fs) policies[m] = fs;
-  for (const m of ["terminal/create", "terminal/output", "terminal/wait_for_exit", "terminal/kill", "terminal/release"]) if (terminal) policies[m] = terminal;
+  for (const m of ["terminal/create", "terminal/output", "terminal/wait_for_exit", "terminal/kill", "terminal/release"])
+    if (terminal) policies[m] = terminal;
   const checked = parsePolicies(policies);
   if (!checked.ok) throw new CliError(checked.message, 2);
 
@@ -134,27 +136,41 @@ async function record(argv: string[]): Promise<number> {
     const init = await driver.request("initialize", {
       protocolVersion: PROTOCOL_VERSION,
       // Advertise only what the flags make the relay really answer.
-      clientCapabilities: { fs: { readTextFile: fs === "auto", writeTextFile: fs === "auto" }, terminal: terminal === "auto" },
+      clientCapabilities: {
+        fs: { readTextFile: fs === "auto", writeTextFile: fs === "auto" },
+        terminal: terminal === "auto",
+      },
       clientInfo: { name: "acp-playground-cli", version: "1" },
     });
-    if (!init.frame || "error" in (init.frame.message as object)) throw new CliError(`initialize failed: ${init.frame?.raw ?? "no answer"}`, 3);
+    if (!init.frame || "error" in (init.frame.message as object))
+      throw new CliError(`initialize failed: ${init.frame?.raw ?? "no answer"}`, 3);
     const created = await driver.request("session/new", { cwd, mcpServers: [] });
     const sessionId = (created.frame?.message as { result?: { sessionId?: string } } | undefined)?.result?.sessionId;
     if (!sessionId) throw new CliError(`session/new failed: ${created.frame?.raw ?? "no answer"}`, 3);
     let text = "";
     const unsubscribe = cli.session.onFrame((f) => {
-      const update = (f.message as any)?.params?.update;
-      if (f.method === "session/update" && update?.sessionUpdate === "agent_message_chunk" && update.content?.type === "text") {
+      const update = (f.message as UpdateMessage | undefined)?.params?.update;
+      if (
+        f.method === "session/update" &&
+        update?.sessionUpdate === "agent_message_chunk" &&
+        update.content?.type === "text"
+      ) {
         text += update.content.text;
         process.stdout.write(update.content.text);
       }
     });
-    const turn = await driver.request("session/prompt", { sessionId, prompt: [{ type: "text", text: values.prompt }] }, { timeoutMs: 600_000 });
+    const turn = await driver.request(
+      "session/prompt",
+      { sessionId, prompt: [{ type: "text", text: values.prompt }] },
+      { timeoutMs: 600_000 },
+    );
     unsubscribe();
-    const stopReason = (turn.frame?.message as any)?.result?.stopReason;
+    const stopReason = (turn.frame?.message as { result?: { stopReason?: string } } | undefined)?.result?.stopReason;
     await cli.session.stop();
     copyFileSync(cli.store.file(agent.transcriptId!), output);
-    process.stdout.write(`${text.endsWith("\n") ? "" : "\n"}stopReason: ${JSON.stringify(stopReason ?? null)}\ntranscript: ${output}\n`);
+    process.stdout.write(
+      `${text.endsWith("\n") ? "" : "\n"}stopReason: ${JSON.stringify(stopReason ?? null)}\ntranscript: ${output}\n`,
+    );
     return 0;
   } finally {
     driver.close();
@@ -175,13 +191,18 @@ async function replay(argv: string[]): Promise<number> {
     const profile = (values.against as string | undefined) ?? transcript.header.agent.profile;
     const result = await rerunTranscript(cli.session, transcript, { profile });
     if (!result.ok) throw new CliError(result.error.message, result.error.code === "unknown_profile" ? 2 : 3);
-    for (const step of result.steps) process.stdout.write(`${step.outcome.padEnd(9)} ${step.method}${step.latencyMs === undefined ? "" : ` (${step.latencyMs} ms)`}\n`);
+    for (const step of result.steps)
+      process.stdout.write(
+        `${step.outcome.padEnd(9)} ${step.method}${step.latencyMs === undefined ? "" : ` (${step.latencyMs} ms)`}\n`,
+      );
     for (const problem of result.problems) process.stdout.write(`problem: ${problem}\n`);
     if (result.diff.equal) {
       process.stdout.write(`no difference: ${profile} behaved as recorded\n`);
       return 0;
     }
-    process.stdout.write(`${result.diff.patch}\n${result.diff.removed} recorded entries differ from ${result.diff.added} new ones\n`);
+    process.stdout.write(
+      `${result.diff.patch}\n${result.diff.removed} recorded entries differ from ${result.diff.added} new ones\n`,
+    );
     return 1;
   } finally {
     await cli.session.stop();
@@ -190,14 +211,27 @@ async function replay(argv: string[]): Promise<number> {
 }
 
 async function probe(argv: string[]): Promise<number> {
-  const { values } = parse(argv, { profile: { type: "string" }, json: { type: "boolean" }, cwd: { type: "string" }, "include-logout": { type: "boolean" } });
+  const { values } = parse(argv, {
+    profile: { type: "string" },
+    json: { type: "boolean" },
+    cwd: { type: "string" },
+    "include-logout": { type: "boolean" },
+  });
   const cwd = workspace(values.cwd as string | undefined);
   const cli = open(cwd);
   try {
-    const result = await probeAgent(cli.session, { profile: values.profile as string | undefined }, { includeLogout: values["include-logout"] === true });
+    const result = await probeAgent(
+      cli.session,
+      { profile: values.profile as string | undefined },
+      { includeLogout: values["include-logout"] === true },
+    );
     if (!result.ok) throw new CliError(result.error.message, result.error.code === "unknown_profile" ? 2 : 3);
     const { report } = result;
-    process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatReport(report)}\n\ntranscript: ${report.transcriptId}\n`);
+    process.stdout.write(
+      values.json
+        ? `${JSON.stringify(report, null, 2)}\n`
+        : `${formatReport(report)}\n\ntranscript: ${report.transcriptId}\n`,
+    );
     return 0;
   } finally {
     await cli.session.stop();
@@ -238,3 +272,5 @@ main(process.argv.slice(2)).then(
     process.exit(err instanceof CliError ? err.exitCode : 1);
   },
 );
+
+type UpdateMessage = { params?: { update?: { sessionUpdate?: string; content?: { type?: string; text: string } } } };

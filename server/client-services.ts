@@ -18,7 +18,8 @@ export class ServiceError extends Error {
 }
 
 const invalidParams = (message: string) => new ServiceError({ code: -32602, message: `Invalid params: ${message}` });
-const notFound = (uri: string) => new ServiceError({ code: -32002, message: `Resource not found: ${uri}`, data: { uri } });
+const notFound = (uri: string) =>
+  new ServiceError({ code: -32002, message: `Resource not found: ${uri}`, data: { uri } });
 const outside = (p: string) => new ServiceError({ code: -32000, message: `path is outside the workspace: ${p}` });
 
 type Params = Record<string, unknown>;
@@ -31,7 +32,8 @@ const str = (params: Params, key: string): string => {
 const optInt = (params: Params, key: string): number | undefined => {
   const v = params[key];
   if (v === undefined || v === null) return undefined;
-  if (typeof v !== "number" || !Number.isInteger(v) || v < 0) throw invalidParams(`${key} must be a non-negative integer`);
+  if (typeof v !== "number" || !Number.isInteger(v) || v < 0)
+    throw invalidParams(`${key} must be a non-negative integer`);
   return v;
 };
 
@@ -89,7 +91,10 @@ export class ClientServices {
         } catch (err) {
           const code = (err as NodeJS.ErrnoException).code;
           if (code === "ENOENT") throw notFound(str(params, "path"));
-          throw new ServiceError({ code: -32603, message: `cannot read ${str(params, "path")}: ${code ?? (err as Error).message}` });
+          throw new ServiceError({
+            code: -32603,
+            message: `cannot read ${str(params, "path")}: ${code ?? (err as Error).message}`,
+          });
         }
         return { content: sliceLines(text, optInt(params, "line"), optInt(params, "limit")) };
       }
@@ -138,15 +143,18 @@ export class ClientServices {
   private async createTerminal(params: Params): Promise<{ terminalId: string }> {
     const command = str(params, "command");
     const args = params.args ?? [];
-    if (!Array.isArray(args) || !args.every((a) => typeof a === "string")) throw invalidParams("args must be an array of strings");
+    if (!Array.isArray(args) || !args.every((a) => typeof a === "string"))
+      throw invalidParams("args must be an array of strings");
     const envList = params.env ?? [];
     if (!Array.isArray(envList)) throw invalidParams("env must be an array of {name, value}");
     const env: Record<string, string> = {};
     for (const e of envList as Array<{ name?: unknown; value?: unknown }>) {
-      if (typeof e?.name !== "string" || typeof e.value !== "string") throw invalidParams("env entries are {name, value} strings");
+      if (typeof e?.name !== "string" || typeof e.value !== "string")
+        throw invalidParams("env entries are {name, value} strings");
       env[e.name] = e.value;
     }
-    const cwd = typeof params.cwd === "string" && params.cwd !== "" ? await this.confine(params.cwd, false) : this.workspace;
+    const cwd =
+      typeof params.cwd === "string" && params.cwd !== "" ? await this.confine(params.cwd, false) : this.workspace;
     const limit = optInt(params, "outputByteLimit");
     const child = execa(command, args as string[], {
       cwd,
@@ -176,7 +184,8 @@ export class ClientServices {
     child.all?.on("data", (chunk: Buffer) => {
       terminal.output += decoder.decode(chunk, { stream: true });
       // Bound memory: keep a little more than the agent asked for.
-      if (limit !== undefined && terminal.output.length > limit * 4 + 65_536) terminal.output = truncateOutput(terminal.output, limit * 2).output;
+      if (limit !== undefined && terminal.output.length > limit * 4 + 65_536)
+        terminal.output = truncateOutput(terminal.output, limit * 2).output;
     });
     const terminalId = randomUUID();
     this.terminals.set(terminalId, terminal);

@@ -13,7 +13,10 @@ function executable(file: string): boolean {
 }
 
 /** The absolute path a command runs as, like `which`; undefined when it does not resolve. */
-export function resolveCommand(command: string, env: Record<string, string | undefined> = process.env): string | undefined {
+export function resolveCommand(
+  command: string,
+  env: Record<string, string | undefined> = process.env,
+): string | undefined {
   if (command.includes("/")) return executable(path.resolve(command)) ? path.resolve(command) : undefined;
   for (const dir of (env.PATH ?? "").split(path.delimiter)) {
     if (!dir) continue;
@@ -29,9 +32,12 @@ const versions = new Map<string, Promise<string | undefined>>();
 export function commandVersion(command: string): Promise<string | undefined> {
   let version = versions.get(command);
   if (!version) {
-    version = execa(command, ["--version"], { reject: false, timeout: 10_000, stdin: "ignore", env: { NO_COLOR: "1" } }).then((r) =>
-      r.exitCode === 0 ? String(r.stdout).trim().split("\n")[0]?.slice(0, 120) || undefined : undefined,
-    );
+    version = execa(command, ["--version"], {
+      reject: false,
+      timeout: 10_000,
+      stdin: "ignore",
+      env: { NO_COLOR: "1" },
+    }).then((r) => (r.exitCode === 0 ? String(r.stdout).trim().split("\n")[0]?.slice(0, 120) || undefined : undefined));
     versions.set(command, version);
   }
   return version;

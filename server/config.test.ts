@@ -16,22 +16,46 @@ describe("loadConfig", () => {
   it("has safe defaults: loopback, port 3000, a random token, cwd as workspace", () => {
     const a = loadConfig({}, dir);
     const b = loadConfig({}, dir);
-    expect(a).toMatchObject({ host: "127.0.0.1", port: 3000, workspaceRoots: [dir], graceMs: 60_000, maxLineBytes: 16 * 1024 * 1024 });
+    expect(a).toMatchObject({
+      host: "127.0.0.1",
+      port: 3000,
+      workspaceRoots: [dir],
+      graceMs: 60_000,
+      maxLineBytes: 16 * 1024 * 1024,
+    });
     expect(a.token.length).toBeGreaterThanOrEqual(32);
     expect(a.token).not.toBe(b.token);
   });
 
   it("reads environment variables", () => {
     const c = loadConfig(
-      { HOST: "0.0.0.0", PORT: "4000", ACP_PLAYGROUND_TOKEN: "t", ALLOWED_ORIGINS: "https://a, https://b", ACP_PLAYGROUND_GRACE_MS: "5" },
+      {
+        HOST: "0.0.0.0",
+        PORT: "4000",
+        ACP_PLAYGROUND_TOKEN: "t",
+        ALLOWED_ORIGINS: "https://a, https://b",
+        ACP_PLAYGROUND_GRACE_MS: "5",
+      },
       dir,
     );
-    expect(c).toMatchObject({ host: "0.0.0.0", port: 4000, token: "t", allowedOrigins: ["https://a", "https://b"], graceMs: 5 });
+    expect(c).toMatchObject({
+      host: "0.0.0.0",
+      port: 4000,
+      token: "t",
+      allowedOrigins: ["https://a", "https://b"],
+      graceMs: 5,
+    });
     expect(() => loadConfig({ PORT: "http" }, dir)).toThrow(ConfigError);
   });
 
   it("reads profiles and workspace roots from the config file", () => {
-    const p = file("ok.json", JSON.stringify({ profiles: { qwen: { command: "qwen", args: ["--acp"], env: { A: "1" } } }, workspaceRoots: ["."] }));
+    const p = file(
+      "ok.json",
+      JSON.stringify({
+        profiles: { qwen: { command: "qwen", args: ["--acp"], env: { A: "1" } } },
+        workspaceRoots: ["."],
+      }),
+    );
     expect(loadConfig({ ACP_PLAYGROUND_CONFIG: p }, "/")).toMatchObject({
       profiles: { qwen: { command: "qwen", args: ["--acp"], env: { A: "1" } } },
       workspaceRoots: [dir],
@@ -49,6 +73,8 @@ describe("loadConfig", () => {
   });
 
   it("names a missing config file", () => {
-    expect(() => loadConfig({ ACP_PLAYGROUND_CONFIG: path.join(dir, "none.json") }, dir)).toThrow(/cannot read config file/);
+    expect(() => loadConfig({ ACP_PLAYGROUND_CONFIG: path.join(dir, "none.json") }, dir)).toThrow(
+      /cannot read config file/,
+    );
   });
 });

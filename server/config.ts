@@ -99,7 +99,12 @@ function parseProfiles(raw: unknown, file: string): Record<string, ProfileConfig
     if (p.description !== undefined && typeof p.description !== "string") {
       throw new ConfigError(`${file}: profile "${name}": "description" must be a string`);
     }
-    profiles[name] = { command: p.command, args: (p.args as string[]) ?? [], env: env as Record<string, string>, description: p.description };
+    profiles[name] = {
+      command: p.command,
+      args: (p.args as string[]) ?? [],
+      env: env as Record<string, string>,
+      description: p.description,
+    };
   }
   return profiles;
 }
@@ -112,21 +117,31 @@ function realRoot(root: string, base: string): string {
   }
 }
 
-function parsePool(fromEnv: string | undefined, fromFile: unknown, defaultProfile: string, file: string): Record<string, number> {
+function parsePool(
+  fromEnv: string | undefined,
+  fromFile: unknown,
+  defaultProfile: string,
+  file: string,
+): Record<string, number> {
   const pool: Record<string, number> = {};
   const add = (name: string, size: unknown, where: string) => {
-    if (!Number.isInteger(size) || (size as number) < 0 || (size as number) > 32) throw new ConfigError(`${where}: pool size of "${name}" must be an integer 0..32`);
+    if (!Number.isInteger(size) || (size as number) < 0 || (size as number) > 32)
+      throw new ConfigError(`${where}: pool size of "${name}" must be an integer 0..32`);
     pool[name] = size as number;
   };
   if (fromEnv !== undefined) {
-    for (const entry of fromEnv.split(",").map((s) => s.trim()).filter(Boolean)) {
+    for (const entry of fromEnv
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean)) {
       const [name, size] = entry.split("=");
       add(name ?? "", Number(size), "ACP_PLAYGROUND_POOL");
     }
     return pool;
   }
   if (fromFile !== undefined) {
-    if (typeof fromFile !== "object" || fromFile === null || Array.isArray(fromFile)) throw new ConfigError(`${file}: "pool" must map profile names to sizes`);
+    if (typeof fromFile !== "object" || fromFile === null || Array.isArray(fromFile))
+      throw new ConfigError(`${file}: "pool" must map profile names to sizes`);
     for (const [name, size] of Object.entries(fromFile)) add(name, size, file);
     return pool;
   }
@@ -136,7 +151,13 @@ function parsePool(fromEnv: string | undefined, fromFile: unknown, defaultProfil
 
 /** Whether the Gemini CLI could authenticate; without, the default agent is the offline demo replay. */
 export function hasGeminiCredentials(env: Env): boolean {
-  if (env.GEMINI_API_KEY || env.GOOGLE_API_KEY || env.GOOGLE_GEMINI_BASE_URL || env.GOOGLE_GENAI_USE_VERTEXAI || env.GOOGLE_GENAI_USE_GCA) {
+  if (
+    env.GEMINI_API_KEY ||
+    env.GOOGLE_API_KEY ||
+    env.GOOGLE_GEMINI_BASE_URL ||
+    env.GOOGLE_GENAI_USE_VERTEXAI ||
+    env.GOOGLE_GENAI_USE_GCA
+  ) {
     return true;
   }
   const home = env.GEMINI_CLI_HOME || env.HOME;

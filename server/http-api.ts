@@ -49,7 +49,13 @@ function sendTranscript(res: ServerResponse, store: TranscriptStore, id: string,
   transcript.rest.pipe(res);
 }
 
-export async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL, relay: Relay, token: string): Promise<void> {
+export async function handleApi(
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  relay: Relay,
+  token: string,
+): Promise<void> {
   const store = relay.transcripts;
   const parts = url.pathname.split("/").filter(Boolean).slice(1); // drop "api"
   const method = req.method ?? "GET";
@@ -78,7 +84,8 @@ export async function handleApi(req: IncomingMessage, res: ServerResponse, url: 
       try {
         text = await readBody(req, MAX_UPLOAD_BYTES);
       } catch (err) {
-        if (err instanceof BodyTooLarge) return fail(res, 413, "too_large", `a transcript may be at most ${MAX_UPLOAD_BYTES} bytes`);
+        if (err instanceof BodyTooLarge)
+          return fail(res, 413, "too_large", `a transcript may be at most ${MAX_UPLOAD_BYTES} bytes`);
         throw err;
       }
       try {
@@ -93,7 +100,9 @@ export async function handleApi(req: IncomingMessage, res: ServerResponse, url: 
       if (!store.exists(id)) return fail(res, 404, "not_found", `no transcript ${id.slice(0, 80)}`);
       if (method === "GET") return sendTranscript(res, store, id, url.searchParams.has("download"));
       if (method === "DELETE") {
-        return store.delete(id) ? void res.writeHead(204).end() : fail(res, 409, "recording", "the transcript is still being recorded");
+        return store.delete(id)
+          ? void res.writeHead(204).end()
+          : fail(res, 409, "recording", "the transcript is still being recorded");
       }
       if (method === "PATCH") {
         let body: unknown;

@@ -45,7 +45,8 @@ export function geminiAcpFlag(command: string): Promise<string> {
 
 const APPROVAL_MODES = ["default", "auto_edit", "yolo", "plan"] as const;
 
-type OptionSpec = { type: "string"; pattern: RegExp } | { type: "enum"; values: readonly string[] } | { type: "boolean" };
+type OptionSpec =
+  { type: "string"; pattern: RegExp } | { type: "enum"; values: readonly string[] } | { type: "boolean" };
 
 const GEMINI_OPTIONS: Record<string, OptionSpec> = {
   model: { type: "string", pattern: /^[\w.:/-]{1,100}$/ },
@@ -119,7 +120,14 @@ export class Profiles {
         };
       }
       const p = this.configured(name)!;
-      return { name, command: p.command, args: p.args, options: [], description: p.description, available: resolveCommand(p.command) !== undefined };
+      return {
+        name,
+        command: p.command,
+        args: p.args,
+        options: [],
+        description: p.description,
+        available: resolveCommand(p.command) !== undefined,
+      };
     });
   }
 
@@ -158,7 +166,8 @@ export class Profiles {
   async resolve(name: string, options: Record<string, unknown> = {}): Promise<Launch | RelayError> {
     if (name.startsWith(REPLAY_PREFIX) && this.transcripts && !this.configured(name)) {
       const id = name.slice(REPLAY_PREFIX.length);
-      if (!this.transcripts.exists(id)) return { code: "unknown_profile", message: `unknown profile: ${name} (no such transcript)` };
+      if (!this.transcripts.exists(id))
+        return { code: "unknown_profile", message: `unknown profile: ${name} (no such transcript)` };
       const bad = checkOptions(name, REPLAY_OPTIONS, options);
       if (bad) return bad;
       const speed = typeof options.speed === "string" ? options.speed : "10";

@@ -6,7 +6,17 @@ import type { Server as HttpServer } from "node:http";
 import { Server } from "socket.io";
 import { parseTranscript } from "../lib/transcript";
 import { parsePolicies } from "../lib/policy";
-import { parseEmptyPayload, parseRerunPayload, parseSendPayload, parseServePayload, parseStartPayload, type Ack, type ClientToServerEvents, type RelayInfo, type ServerToClientEvents } from "../lib/wire";
+import {
+  parseEmptyPayload,
+  parseRerunPayload,
+  parseSendPayload,
+  parseServePayload,
+  parseStartPayload,
+  type Ack,
+  type ClientToServerEvents,
+  type RelayInfo,
+  type ServerToClientEvents,
+} from "../lib/wire";
 import { BrowserSession, type RelaySocket } from "./browser-session";
 import type { ServerConfig } from "./config";
 import { AgentPool } from "./agent-pool";
@@ -17,7 +27,16 @@ import { refuseRequest, tokenMatches } from "./security";
 import { VERSION } from "./version";
 
 const CLIENT_ID = /^[\w-]{8,64}$/;
-const KNOWN_EVENTS = new Set(["relay:info", "agent:start", "agent:send", "agent:stop", "transcript:rerun", "policy:set", "agent:serve", "agent:probe"]);
+const KNOWN_EVENTS = new Set([
+  "relay:info",
+  "agent:start",
+  "agent:send",
+  "agent:stop",
+  "transcript:rerun",
+  "policy:set",
+  "agent:serve",
+  "agent:probe",
+]);
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each event narrows its own ack shape
 type AckFn = (res: Ack<any>) => void;
@@ -123,7 +142,9 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
         warm.attach(socket, 0);
         return ack({ ok: true, agent: warm.agentInfo! });
       }
-      current.start(start).then(ack, (err: Error) => ack({ ok: false, error: { code: "internal", message: err.message } }));
+      current
+        .start(start)
+        .then(ack, (err: Error) => ack({ ok: false, error: { code: "internal", message: err.message } }));
     });
 
     socket.on("agent:send", (...args: unknown[]) => {
@@ -148,8 +169,11 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
       if (!parsed.ok) return ack(parsed);
       const { id, ...start } = parsed.value;
       const text = transcripts.exists(id) ? transcripts.read(id) : undefined;
-      if (text === undefined) return ack({ ok: false, error: { code: "invalid_payload", message: `no transcript ${id}` } });
-      rerunTranscript(current, parseTranscript(text), start).then(ack, (err: Error) => ack({ ok: false, error: { code: "internal", message: err.message } }));
+      if (text === undefined)
+        return ack({ ok: false, error: { code: "invalid_payload", message: `no transcript ${id}` } });
+      rerunTranscript(current, parseTranscript(text), start).then(ack, (err: Error) =>
+        ack({ ok: false, error: { code: "internal", message: err.message } }),
+      );
     });
 
     socket.on("policy:set", (...args: unknown[]) => {
@@ -164,19 +188,26 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
       const { payload, ack } = splitArgs(args);
       const parsed = parseServePayload(payload);
       if (!parsed.ok) return ack(parsed);
-      current.answerer.serve(parsed.value.id).then(ack, (err: Error) => ack({ ok: false, error: { code: "internal", message: err.message } }));
+      current.answerer
+        .serve(parsed.value.id)
+        .then(ack, (err: Error) => ack({ ok: false, error: { code: "internal", message: err.message } }));
     });
 
     socket.on("agent:probe", (...args: unknown[]) => {
       const { payload, ack } = splitArgs(args);
       const parsed = parseStartPayload(payload);
       if (!parsed.ok) return ack(parsed);
-      probeAgent(current, parsed.value).then(ack, (err: Error) => ack({ ok: false, error: { code: "internal", message: err.message } }));
+      probeAgent(current, parsed.value).then(ack, (err: Error) =>
+        ack({ ok: false, error: { code: "internal", message: err.message } }),
+      );
     });
 
     socket.onAny((event: string, ...args: unknown[]) => {
       if (KNOWN_EVENTS.has(event)) return;
-      splitArgs(args).ack({ ok: false, error: { code: "invalid_payload", message: `unknown event: ${String(event).slice(0, 100)}` } });
+      splitArgs(args).ack({
+        ok: false,
+        error: { code: "invalid_payload", message: `unknown event: ${String(event).slice(0, 100)}` },
+      });
     });
 
     socket.on("disconnect", () => current.detach(socket));
@@ -194,7 +225,7 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
       await pool.close();
       await Promise.allSettled([...sessions.values()].map((s) => s.stop()));
       sessions.clear();
-      await new Promise<void>((resolve) => io.close(() => resolve()));
+      await new Promise<void>((resolve) => void io.close(() => resolve()));
     },
   };
 }

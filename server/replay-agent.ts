@@ -25,7 +25,9 @@ if (!file || (flag !== undefined && flag !== "--speed")) {
 const speed = parseSpeed(speedArg);
 const transcript = parseTranscript(readFileSync(file, "utf8"));
 const agent = new RecordedAgent(transcript.frames);
-process.stderr.write(`replaying ${transcript.frames.length} recorded frames of ${transcript.header.agent.profile} at ${speed === Infinity ? "instant" : `${speed}x`}\n`);
+process.stderr.write(
+  `replaying ${transcript.frames.length} recorded frames of ${transcript.header.agent.profile} at ${speed === Infinity ? "instant" : `${speed}x`}\n`,
+);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 let chain: Promise<void> = Promise.resolve();
@@ -52,7 +54,12 @@ process.stdin.on("data", (chunk: Buffer) => {
     try {
       message = JSON.parse(event.text);
     } catch {
-      enqueue(() => [{ delayMs: 0, line: JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } }) }]);
+      enqueue(() => [
+        {
+          delayMs: 0,
+          line: JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } }),
+        },
+      ]);
       continue;
     }
     enqueue(() => agent.receive(message));

@@ -11,16 +11,25 @@ import { AgentDriver } from "./agent-driver";
 import type { BrowserSession } from "./browser-session";
 
 /** Starts a fresh agent and sends it a transcript's client side again; answers with the diff. */
-export async function rerunTranscript(session: BrowserSession, recorded: Transcript, payload: StartPayload): Promise<Ack<RerunResult>> {
+export async function rerunTranscript(
+  session: BrowserSession,
+  recorded: Transcript,
+  payload: StartPayload,
+): Promise<Ack<RerunResult>> {
   const started = await session.start(payload);
   if (!started.ok) return started;
-  const rerun = new Rerun(recorded.frames, (message) => void session.send(JSON.stringify(message)), { cwd: started.agent.cwd });
+  const rerun = new Rerun(recorded.frames, (message) => void session.send(JSON.stringify(message)), {
+    cwd: started.agent.cwd,
+  });
   // The recording answers the agent's requests, not the policies.
   session.answerer.suspended = true;
   const unsubscribe = session.onFrame((frame) => rerun.receive(frame));
   try {
     const steps = await rerun.run();
-    const diff = diffRuns({ frames: recorded.frames, cwd: recorded.header.agent.cwd }, { frames: session.framesWithMessages(), cwd: started.agent.cwd });
+    const diff = diffRuns(
+      { frames: recorded.frames, cwd: recorded.header.agent.cwd },
+      { frames: session.framesWithMessages(), cwd: started.agent.cwd },
+    );
     return {
       ok: true,
       agent: started.agent,
@@ -36,15 +45,27 @@ export async function rerunTranscript(session: BrowserSession, recorded: Transcr
 }
 
 /** Starts a fresh agent of a profile and runs the conformance probe against it. */
-export async function probeAgent(session: BrowserSession, payload: StartPayload, options: { includeLogout?: boolean } = {}): Promise<Ack<{ report: ProbeReport }>> {
+export async function probeAgent(
+  session: BrowserSession,
+  payload: StartPayload,
+  options: { includeLogout?: boolean } = {},
+): Promise<Ack<{ report: ProbeReport }>> {
   const startedAt = Date.now();
   const started = await session.start(payload);
   if (!started.ok) return started;
   const driver = new AgentDriver(session);
   try {
     const rows = await runProbe(driver, { cwd: started.agent.cwd, includeLogout: options.includeLogout });
-    const init = session.framesWithMessages().find((f) => f.kind === "response" && f.method === "initialize" && (f.message as { result?: { agentInfo?: unknown } }).result?.agentInfo);
-    const agentInfo = (init?.message as { result: { agentInfo: { name?: string; version?: string } } } | undefined)?.result.agentInfo;
+    const init = session
+      .framesWithMessages()
+      .find(
+        (f) =>
+          f.kind === "response" &&
+          f.method === "initialize" &&
+          (f.message as { result?: { agentInfo?: unknown } }).result?.agentInfo,
+      );
+    const agentInfo = (init?.message as { result: { agentInfo: { name?: string; version?: string } } } | undefined)
+      ?.result.agentInfo;
     return {
       ok: true,
       report: {

@@ -95,7 +95,9 @@ export class TranscriptRecorder {
   stderr(ts: number, text: string): void {
     const r = this.redactor.text(text);
     this.meta.redactions += r.count;
-    this.write(serialize(r.count ? { type: "stderr", ts, text: r.text, redacted: r.count } : { type: "stderr", ts, text }));
+    this.write(
+      serialize(r.count ? { type: "stderr", ts, text: r.text, redacted: r.count } : { type: "stderr", ts, text }),
+    );
   }
 
   lifecycle(event: Omit<LifecycleEvent, "type" | "ts">): void {

@@ -4,7 +4,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { ReadStream } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import { serialize, serializeFrame, TRANSCRIPT_FORMAT, TRANSCRIPT_VERSION, type TranscriptHeader } from "../lib/transcript";
+import {
+  serialize,
+  serializeFrame,
+  TRANSCRIPT_FORMAT,
+  TRANSCRIPT_VERSION,
+  type TranscriptHeader,
+} from "../lib/transcript";
 import { TranscriptStore, type TranscriptMeta } from "./transcript-store";
 
 const dirs: string[] = [];
@@ -45,7 +51,12 @@ async function collect(s: { header: string; rest: ReadStream | undefined }): Pro
 describe("transcript store: streamed reads", () => {
   it("streams exactly what read() returns, with the current title, for small and large files and headers", async () => {
     const st = store();
-    for (const text of [transcript(0), transcript(3), transcript(5_000), transcript(2, { huge: "x".repeat(200_000) })]) {
+    for (const text of [
+      transcript(0),
+      transcript(3),
+      transcript(5_000),
+      transcript(2, { huge: "x".repeat(200_000) }),
+    ]) {
       const { id } = st.import(text);
       st.rename(id, "Renamed");
       const streamed = await collect(st.stream(id)!);
@@ -79,7 +90,10 @@ describe("transcript store: recordings written by another relay", () => {
   it("leaves a live writer's recording alone: still recording, not deletable, not offered for replay", () => {
     const st = store();
     // The test runner's parent is alive and is not this process: a sibling worker on this host.
-    for (const writer of [{ host: hostname(), pid: process.ppid }, { host: "another-machine", pid: 1 }]) {
+    for (const writer of [
+      { host: hostname(), pid: process.ppid },
+      { host: "another-machine", pid: 1 },
+    ]) {
       const id = recordingBy(st, writer);
       expect(st.meta(id)).toMatchObject({ recording: true, frames: 0, writer });
       expect(st.delete(id)).toBe(false);

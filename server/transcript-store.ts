@@ -4,27 +4,28 @@
  */
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
-import { closeSync, createReadStream, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync, type ReadStream } from "node:fs";
+import {
+  closeSync,
+  createReadStream,
+  existsSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  type ReadStream,
+} from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { countTurns, parseTranscript, serialize, TranscriptError, type TranscriptHeader } from "../lib/transcript";
+import type { TranscriptMeta } from "../lib/transcript-meta";
 
-export interface TranscriptMeta {
-  id: string;
-  title: string;
-  createdAt: string;
-  profile: string;
-  agentName?: string;
-  turns: number;
-  frames: number;
-  bytes: number;
-  redactions: number;
-  /** True while an agent is writing it. */
-  recording: boolean;
-  /** Who is writing it, so that another relay sharing the store can tell a live recording from a crashed one. */
-  writer?: { host: string; pid: number };
-  shareToken: string;
-}
+export type { TranscriptMeta };
 
 /** This process as a transcript writer. */
 export const thisWriter = (): { host: string; pid: number } => ({ host: hostname(), pid: process.pid });
@@ -94,10 +95,14 @@ export class TranscriptStore {
     const text = readFileSync(this.file(id), "utf8");
     const t = parseTranscript(text);
     const info = t.events.find((e) => e.type === "agent-info");
-    const agentName = (info?.type === "agent-info" && (info.agentInfo as { name?: string } | undefined)?.name) || undefined;
+    const agentName =
+      (info?.type === "agent-info" && (info.agentInfo as { name?: string } | undefined)?.name) || undefined;
     return {
       id,
-      title: previous?.title ?? t.header.title ?? `${t.header.agent.profile} ${t.header.createdAt.slice(0, 19).replace("T", " ")}`,
+      title:
+        previous?.title ??
+        t.header.title ??
+        `${t.header.agent.profile} ${t.header.createdAt.slice(0, 19).replace("T", " ")}`,
       createdAt: t.header.createdAt,
       profile: t.header.agent.profile,
       agentName,
@@ -192,9 +197,15 @@ export class TranscriptStore {
       const head = Buffer.concat(chunks);
       if (nl === -1 || nl + 1 >= size) {
         closeSync(fd);
-        return { header: this.titled(meta, head.subarray(0, nl === -1 ? head.length : nl).toString("utf8")), rest: undefined };
+        return {
+          header: this.titled(meta, head.subarray(0, nl === -1 ? head.length : nl).toString("utf8")),
+          rest: undefined,
+        };
       }
-      return { header: this.titled(meta, head.subarray(0, nl).toString("utf8")), rest: createReadStream("", { fd, start: nl + 1, end: size - 1 }) };
+      return {
+        header: this.titled(meta, head.subarray(0, nl).toString("utf8")),
+        rest: createReadStream("", { fd, start: nl + 1, end: size - 1 }),
+      };
     } catch (err) {
       closeSync(fd);
       throw err;

@@ -37,7 +37,13 @@ describe("resolveCwd", () => {
   });
 
   it("refuses missing directories and files", async () => {
-    expect(await resolveCwd("nope", [root])).toMatchObject({ code: "bad_cwd", message: expect.stringMatching(/no such directory/) });
-    expect(await resolveCwd("file.txt", [root])).toMatchObject({ code: "bad_cwd", message: expect.stringMatching(/not a directory/) });
+    expect(await resolveCwd("nope", [root])).toMatchObject({
+      code: "bad_cwd",
+      message: expect.stringMatching(/no such directory/),
+    });
+    expect(await resolveCwd("file.txt", [root])).toMatchObject({
+      code: "bad_cwd",
+      message: expect.stringMatching(/not a directory/),
+    });
   });
 });

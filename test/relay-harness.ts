@@ -25,7 +25,15 @@ export interface TestRelay {
 
 export async function startTestRelay(overrides: Partial<ServerConfig> = {}, cwd = process.cwd()): Promise<TestRelay> {
   const config: ServerConfig = {
-    ...loadConfig({ ...process.env, ACP_PLAYGROUND_CONFIG: "", ACP_PLAYGROUND_TOKEN: "test-token", ACP_PLAYGROUND_DATA: mkdtempSync(path.join(tmpdir(), "acp-data-")) }, cwd),
+    ...loadConfig(
+      {
+        ...process.env,
+        ACP_PLAYGROUND_CONFIG: "",
+        ACP_PLAYGROUND_TOKEN: "test-token",
+        ACP_PLAYGROUND_DATA: mkdtempSync(path.join(tmpdir(), "acp-data-")),
+      },
+      cwd,
+    ),
     port: 0,
     // No warm agents unless a test asks for them.
     pool: {},
@@ -103,7 +111,14 @@ export class TestClient {
       };
       const timer = setTimeout(() => {
         cleanup();
-        reject(new Error(`timed out waiting for ${what}; last frames:\n${this.frames.slice(-5).map((f) => f.raw.slice(0, 300)).join("\n")}`));
+        reject(
+          new Error(
+            `timed out waiting for ${what}; last frames:\n${this.frames
+              .slice(-5)
+              .map((f) => f.raw.slice(0, 300))
+              .join("\n")}`,
+          ),
+        );
       }, timeoutMs);
       const cleanup = () => {
         clearTimeout(timer);
@@ -119,7 +134,11 @@ export class TestClient {
   }
 
   response(id: number | string, timeoutMs?: number): Promise<Frame> {
-    return this.frame((f) => f.dir === "from-agent" && f.kind === "response" && f.id === id, `response ${id}`, timeoutMs);
+    return this.frame(
+      (f) => f.dir === "from-agent" && f.kind === "response" && f.id === id,
+      `response ${id}`,
+      timeoutMs,
+    );
   }
 
   emit<E extends keyof ClientToServerEvents>(event: E, payload: unknown): Promise<any> {
@@ -208,14 +227,25 @@ export async function startRelayProcess(
   const dir = mkdtempSync(path.join(tmpdir(), "acp-relay-"));
   const configFile = path.join(dir, "config.json");
   writeFileSync(configFile, JSON.stringify({ profiles, workspaceRoots: [projectRoot], pool: {} }));
-  const child = execa(process.execPath, [...(process.env.RELAY_NODE_ARGS?.split(" ").filter(Boolean) ?? []), "--import", "tsx", script], {
-    cwd: projectRoot,
-    env: { ACP_PLAYGROUND_TOKEN: "bench", ACP_PLAYGROUND_CONFIG: configFile, ACP_PLAYGROUND_DATA: path.join(dir, "data"), ...env },
-    reject: false,
-  });
+  const child = execa(
+    process.execPath,
+    [...(process.env.RELAY_NODE_ARGS?.split(" ").filter(Boolean) ?? []), "--import", "tsx", script],
+    {
+      cwd: projectRoot,
+      env: {
+        ACP_PLAYGROUND_TOKEN: "bench",
+        ACP_PLAYGROUND_CONFIG: configFile,
+        ACP_PLAYGROUND_DATA: path.join(dir, "data"),
+        ...env,
+      },
+      reject: false,
+    },
+  );
   const banner = await new Promise<string>((resolve, reject) => {
     child.stdout!.on("data", (d: Buffer) => {
-      const line = String(d).split("\n").find((l) => /http:\/\/127\.0\.0\.1:\d+/.test(l));
+      const line = String(d)
+        .split("\n")
+        .find((l) => /http:\/\/127\.0\.0\.1:\d+/.test(l));
       if (line) resolve(line);
     });
     child.once("exit", () => reject(new Error("relay exited early")));
@@ -234,4 +264,3 @@ export async function startRelayProcess(
     },
   };
 }
-

@@ -3,13 +3,21 @@
 import { useMemo } from "react";
 import { lineDiff } from "@/lib/agent-answers";
 
-const STYLE = { add: "bg-emerald-500/10 text-emerald-200", del: "bg-red-500/10 text-red-200", same: "text-zinc-400" } as const;
+const STYLE = {
+  add: "bg-emerald-500/10 text-emerald-200",
+  del: "bg-red-500/10 text-red-200",
+  same: "text-zinc-400",
+} as const;
 const MARK = { add: "+", del: "-", same: " " } as const;
 
 export function DiffView({ path, oldText, newText }: { path: string; oldText?: string | null; newText: string }) {
   const lines = useMemo(() => lineDiff(oldText, newText), [oldText, newText]);
   return (
-    <div data-testid="diff-view" data-path={path} className="flex flex-col overflow-hidden rounded border border-zinc-800">
+    <div
+      data-testid="diff-view"
+      data-path={path}
+      className="flex flex-col overflow-hidden rounded border border-zinc-800"
+    >
       <div className="truncate bg-zinc-900 px-2 py-0.5 font-mono text-[11px] text-zinc-400" title={path}>
         {oldText === null || oldText === undefined ? "new file " : ""}
         {path}

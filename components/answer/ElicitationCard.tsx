@@ -8,7 +8,13 @@ import { SchemaForm } from "../compose/form/SchemaForm";
 import { button } from "../compose/ui";
 import { useAnswer } from "./use-answer";
 
-export function ElicitationCard({ frame, view }: { frame: Frame; view: Extract<PendingView, { kind: "elicitation" }> }) {
+export function ElicitationCard({
+  frame,
+  view,
+}: {
+  frame: Frame;
+  view: Extract<PendingView, { kind: "elicitation" }>;
+}) {
   const answer = useAnswer();
   const schema = view.requestedSchema;
   const node = useMemo(() => (schema ? buildFormFromSchema(schema) : undefined), [schema]);
@@ -39,14 +45,32 @@ export function ElicitationCard({ frame, view }: { frame: Frame; view: Extract<P
           Accept
         </button>
         {issues.length ? (
-          <button type="button" className={button} disabled={answer.busy} onClick={accept} title="Send the content although it does not match the requested schema">
+          <button
+            type="button"
+            className={button}
+            disabled={answer.busy}
+            onClick={accept}
+            title="Send the content although it does not match the requested schema"
+          >
             Accept anyway
           </button>
         ) : null}
-        <button type="button" data-testid="elicitation-decline" className={button} disabled={answer.busy} onClick={() => void answer.reply(elicitationAnswer(frame, "decline"))}>
+        <button
+          type="button"
+          data-testid="elicitation-decline"
+          className={button}
+          disabled={answer.busy}
+          onClick={() => void answer.reply(elicitationAnswer(frame, "decline"))}
+        >
           Decline
         </button>
-        <button type="button" data-testid="elicitation-cancel" className={button} disabled={answer.busy} onClick={() => void answer.reply(elicitationAnswer(frame, "cancel"))}>
+        <button
+          type="button"
+          data-testid="elicitation-cancel"
+          className={button}
+          disabled={answer.busy}
+          onClick={() => void answer.reply(elicitationAnswer(frame, "cancel"))}
+        >
           Cancel
         </button>
       </div>

@@ -42,7 +42,13 @@ export function PendingCard({ frame, now, onDraft }: { frame: Frame; now: number
     ref.current?.scrollIntoView({ block: "nearest" });
   }, []);
   return (
-    <li ref={ref} data-testid="pending-card" data-method={frame.method} data-seq={frame.seq} className="flex flex-col gap-1.5 rounded border border-amber-500/30 bg-amber-500/5 p-1.5">
+    <li
+      ref={ref}
+      data-testid="pending-card"
+      data-method={frame.method}
+      data-seq={frame.seq}
+      className="flex flex-col gap-1.5 rounded border border-amber-500/30 bg-amber-500/5 p-1.5"
+    >
       <button
         type="button"
         data-testid="pending-request"
@@ -56,16 +62,27 @@ export function PendingCard({ frame, now, onDraft }: { frame: Frame; now: number
           {policy ? <span className="ml-auto text-[10px] text-zinc-500">policy {policy}</span> : null}
         </span>
         <span className="text-[11px] text-zinc-500">
-          id {formatId(frame.id)} · seq {frame.seq} · <span data-testid="pending-age">waiting {formatAge(Math.max(0, now - frame.ts))}</span>
+          id {formatId(frame.id)} · seq {frame.seq} ·{" "}
+          <span data-testid="pending-age">waiting {formatAge(Math.max(0, now - frame.ts))}</span>
         </span>
       </button>
       <Body frame={frame} />
       <div className="flex items-center gap-1 text-[11px] text-zinc-500">
         by hand:
-        <button type="button" data-testid="pending-draft-result" className={button} onClick={() => onDraft(responseTemplate(frame))}>
+        <button
+          type="button"
+          data-testid="pending-draft-result"
+          className={button}
+          onClick={() => onDraft(responseTemplate(frame))}
+        >
           result…
         </button>
-        <button type="button" data-testid="pending-draft-error" className={button} onClick={() => onDraft(errorDraft(frame))}>
+        <button
+          type="button"
+          data-testid="pending-draft-error"
+          className={button}
+          onClick={() => onDraft(errorDraft(frame))}
+        >
           error…
         </button>
       </div>

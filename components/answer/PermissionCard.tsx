@@ -34,7 +34,13 @@ export function PermissionCard({ frame, view }: { frame: Frame; view: Extract<Pe
             {o.name}
           </button>
         ))}
-        <button type="button" data-testid="permission-cancel" className={button} disabled={answer.busy} onClick={() => void answer.reply(permissionAnswer(frame, null))}>
+        <button
+          type="button"
+          data-testid="permission-cancel"
+          className={button}
+          disabled={answer.busy}
+          onClick={() => void answer.reply(permissionAnswer(frame, null))}
+        >
           Cancel
         </button>
       </div>

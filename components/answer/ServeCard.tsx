@@ -23,7 +23,9 @@ function Body({ view }: { view: ServeView }) {
       return (
         <p className="break-all font-mono text-[11px] text-zinc-300">
           read {view.path ?? "?"}
-          {view.line !== undefined || view.limit !== undefined ? ` (from line ${view.line ?? 1}${view.limit !== undefined ? `, ${view.limit} lines` : ""})` : ""}
+          {view.line !== undefined || view.limit !== undefined
+            ? ` (from line ${view.line ?? 1}${view.limit !== undefined ? `, ${view.limit} lines` : ""})`
+            : ""}
         </p>
       );
     case "fs-write":
@@ -33,7 +35,10 @@ function Body({ view }: { view: ServeView }) {
           {diff ? <DiffView path={view.path!} oldText={diff.oldText} newText={diff.newText} /> : null}
           <details open={!diff} className="text-[11px] text-zinc-500">
             <summary className="cursor-pointer">new content ({(view.content ?? "").length} chars)</summary>
-            <pre data-testid="write-content" className="max-h-48 overflow-auto whitespace-pre-wrap break-all rounded bg-zinc-950 p-1 text-zinc-300">
+            <pre
+              data-testid="write-content"
+              className="max-h-48 overflow-auto whitespace-pre-wrap break-all rounded bg-zinc-950 p-1 text-zinc-300"
+            >
               {(view.content ?? "").length > LONG ? `${view.content!.slice(0, LONG)}…` : view.content}
             </pre>
           </details>
@@ -46,8 +51,12 @@ function Body({ view }: { view: ServeView }) {
             $ {commandLine(view)}
           </code>
           <span className="text-zinc-500">cwd {view.cwd ?? "(the session's)"}</span>
-          {view.env.length ? <span className="break-all text-zinc-500">env {view.env.map((e) => `${e.name}=${e.value}`).join(" ")}</span> : null}
-          {view.outputByteLimit !== undefined ? <span className="text-zinc-500">output limit {view.outputByteLimit} bytes</span> : null}
+          {view.env.length ? (
+            <span className="break-all text-zinc-500">env {view.env.map((e) => `${e.name}=${e.value}`).join(" ")}</span>
+          ) : null}
+          {view.outputByteLimit !== undefined ? (
+            <span className="text-zinc-500">output limit {view.outputByteLimit} bytes</span>
+          ) : null}
         </div>
       );
     case "terminal":
@@ -72,7 +81,13 @@ export function ServeCard({ frame, view }: { frame: Frame; view: ServeView }) {
         >
           {doIt}
         </button>
-        <button type="button" data-testid="answer-deny" className={button} disabled={answer.busy} onClick={() => void answer.reply(denyAnswer(frame))}>
+        <button
+          type="button"
+          data-testid="answer-deny"
+          className={button}
+          disabled={answer.busy}
+          onClick={() => void answer.reply(denyAnswer(frame))}
+        >
           Deny
         </button>
       </div>

@@ -10,12 +10,21 @@ function ContentItem({ item }: { item: unknown }) {
   if (item.type === "diff" && typeof item.path === "string" && typeof item.newText === "string") {
     return <DiffView path={item.path} oldText={item.oldText as string | null | undefined} newText={item.newText} />;
   }
-  if (item.type === "terminal") return <p className="font-mono text-[11px] text-zinc-400">terminal {String(item.terminalId)}</p>;
+  if (item.type === "terminal")
+    return <p className="font-mono text-[11px] text-zinc-400">terminal {String(item.terminalId)}</p>;
   const block = item.type === "content" && isObj(item.content) ? item.content : undefined;
   if (block?.type === "text" && typeof block.text === "string") {
-    return <pre className="max-h-40 overflow-auto whitespace-pre-wrap break-words rounded bg-zinc-950 p-1 text-[11px] text-zinc-300">{block.text}</pre>;
+    return (
+      <pre className="max-h-40 overflow-auto whitespace-pre-wrap break-words rounded bg-zinc-950 p-1 text-[11px] text-zinc-300">
+        {block.text}
+      </pre>
+    );
   }
-  return <pre className="max-h-40 overflow-auto whitespace-pre-wrap break-all font-mono text-[11px] text-zinc-400">{JSON.stringify(item, null, 2)}</pre>;
+  return (
+    <pre className="max-h-40 overflow-auto whitespace-pre-wrap break-all font-mono text-[11px] text-zinc-400">
+      {JSON.stringify(item, null, 2)}
+    </pre>
+  );
 }
 
 export function ToolCallView({ toolCall }: { toolCall: ToolCall }) {
@@ -23,7 +32,9 @@ export function ToolCallView({ toolCall }: { toolCall: ToolCall }) {
     <div className="flex flex-col gap-1" data-testid="answer-tool-call">
       <p className="text-xs text-zinc-200">
         {toolCall.title ?? "(untitled tool call)"}
-        {toolCall.kind ? <span className="ml-2 rounded bg-zinc-800 px-1 text-[10px] text-zinc-400">{toolCall.kind}</span> : null}
+        {toolCall.kind ? (
+          <span className="ml-2 rounded bg-zinc-800 px-1 text-[10px] text-zinc-400">{toolCall.kind}</span>
+        ) : null}
         {toolCall.status ? <span className="ml-1 text-[10px] text-zinc-500">{toolCall.status}</span> : null}
       </p>
       {toolCall.locations.length ? (
@@ -42,7 +53,9 @@ export function ToolCallView({ toolCall }: { toolCall: ToolCall }) {
       {toolCall.rawInput !== undefined ? (
         <details className="text-[11px] text-zinc-500">
           <summary className="cursor-pointer">rawInput</summary>
-          <pre className="max-h-40 overflow-auto whitespace-pre-wrap break-all font-mono">{JSON.stringify(toolCall.rawInput, null, 2)}</pre>
+          <pre className="max-h-40 overflow-auto whitespace-pre-wrap break-all font-mono">
+            {JSON.stringify(toolCall.rawInput, null, 2)}
+          </pre>
         </details>
       ) : null}
     </div>

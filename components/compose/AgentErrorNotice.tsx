@@ -13,7 +13,12 @@ export function AgentErrorNotice({ error }: { error: RelayError }) {
   const store = useSessionStore();
   const requests = error.data?.requests ?? [];
   return (
-    <div data-testid="agent-error-notice" data-code={error.code} role="alert" className="flex flex-col gap-1 rounded bg-red-950/60 px-2 py-1 text-xs text-red-300">
+    <div
+      data-testid="agent-error-notice"
+      data-code={error.code}
+      role="alert"
+      className="flex flex-col gap-1 rounded bg-red-950/60 px-2 py-1 text-xs text-red-300"
+    >
       <div className="flex items-start gap-2">
         <p data-testid="agent-error" className="min-w-0 flex-1 break-words">
           {error.message}

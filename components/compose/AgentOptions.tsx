@@ -20,20 +20,35 @@ export function AgentOptions({ profile, values, onChange, disabled }: Props) {
   if (controls.length === 0) return null;
   const set = (name: string, v: string | boolean) => onChange({ ...values, [name]: v });
   return (
-    <fieldset className="flex flex-col gap-1.5 rounded border border-zinc-800 px-2 py-1.5" disabled={disabled} data-testid="agent-options">
+    <fieldset
+      className="flex flex-col gap-1.5 rounded border border-zinc-800 px-2 py-1.5"
+      disabled={disabled}
+      data-testid="agent-options"
+    >
       <legend className="px-1 text-[11px] text-zinc-500">start options</legend>
       {controls.map((c) => (
         <label key={c.name} className="flex items-center gap-2 text-xs text-zinc-400">
           {c.kind === "checkbox" ? (
             <>
-              <input data-testid={`option-${c.name}`} type="checkbox" className="accent-sky-500" checked={values[c.name] === true} onChange={(e) => set(c.name, e.target.checked)} />
+              <input
+                data-testid={`option-${c.name}`}
+                type="checkbox"
+                className="accent-sky-500"
+                checked={values[c.name] === true}
+                onChange={(e) => set(c.name, e.target.checked)}
+              />
               <span>{c.label}</span>
             </>
           ) : (
             <>
               <span className="w-24 shrink-0">{c.label}</span>
               {c.kind === "select" ? (
-                <select data-testid={`option-${c.name}`} className={input} value={String(values[c.name] ?? "")} onChange={(e) => set(c.name, e.target.value)}>
+                <select
+                  data-testid={`option-${c.name}`}
+                  className={input}
+                  value={String(values[c.name] ?? "")}
+                  onChange={(e) => set(c.name, e.target.value)}
+                >
                   <option value="">(default)</option>
                   {c.values.map((v) => (
                     <option key={v} value={v}>

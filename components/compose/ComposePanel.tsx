@@ -13,15 +13,27 @@ export function ComposePanel({ onToRaw }: { onToRaw: (text: string) => void }) {
   const [chosen, setChosen] = useTabState("compose.method", "initialize");
   const schema = useAcpSchema(unstable);
   const facts = useSession((s) => s.facts);
-  const methods = useMemo(() => (schema ? composeMethods(schema.defs, schema.methods, schema.stableMethods) : []), [schema]);
+  const methods = useMemo(
+    () => (schema ? composeMethods(schema.defs, schema.methods, schema.stableMethods) : []),
+    [schema],
+  );
   const spec = methods.find((m) => m.method === chosen);
 
   return (
     <section className="flex flex-col gap-2 p-3" aria-label="Compose" data-testid="compose-panel">
       <div className="flex items-center gap-2">
         <p className="text-[11px] text-zinc-500">Forms generated from the ACP SDK&apos;s JSON Schema.</p>
-        <label className="ml-auto flex items-center gap-1 text-[11px] text-zinc-400" title="Show the SDK's unstable methods and fields">
-          <input data-testid="compose-unstable" type="checkbox" className="accent-fuchsia-400" checked={unstable} onChange={(e) => setUnstable(e.target.checked)} />
+        <label
+          className="ml-auto flex items-center gap-1 text-[11px] text-zinc-400"
+          title="Show the SDK's unstable methods and fields"
+        >
+          <input
+            data-testid="compose-unstable"
+            type="checkbox"
+            className="accent-fuchsia-400"
+            checked={unstable}
+            onChange={(e) => setUnstable(e.target.checked)}
+          />
           unstable
         </label>
       </div>
@@ -29,13 +41,20 @@ export function ComposePanel({ onToRaw }: { onToRaw: (text: string) => void }) {
         <p className="text-xs text-zinc-500">Loading the ACP schema…</p>
       ) : (
         <>
-          <MethodPicker methods={methods} support={(m) => methodSupport(m, facts)} chosen={chosen} onChoose={setChosen} />
+          <MethodPicker
+            methods={methods}
+            support={(m) => methodSupport(m, facts)}
+            chosen={chosen}
+            onChoose={setChosen}
+          />
           {chosen === CUSTOM ? (
             <CustomMethodForm schema={schema} onToRaw={onToRaw} />
           ) : spec ? (
             <MethodForm key={`${unstable}:${spec.method}`} spec={spec} schema={schema} onToRaw={onToRaw} />
           ) : (
-            <p className="text-xs text-zinc-500">{chosen} is only in the unstable surface: tick &quot;unstable&quot;.</p>
+            <p className="text-xs text-zinc-500">
+              {chosen} is only in the unstable surface: tick &quot;unstable&quot;.
+            </p>
           )}
         </>
       )}

@@ -15,7 +15,10 @@ const STEP_TEXT: Record<ConnectProgress["step"], string> = {
 };
 
 function Progress({ p }: { p: ConnectProgress }) {
-  const detail = [p.pooled ? "warm agent from the pool (already initialized)" : undefined, p.authMethodId ? `authenticated with ${p.authMethodId}` : undefined]
+  const detail = [
+    p.pooled ? "warm agent from the pool (already initialized)" : undefined,
+    p.authMethodId ? `authenticated with ${p.authMethodId}` : undefined,
+  ]
     .filter(Boolean)
     .join(" · ");
   return (
@@ -34,7 +37,9 @@ export function ConnectPanel() {
   const handshake = useSession((s) => s.handshake);
   const sessionId = useSession((s) => s.facts.sessionId);
   const running = useSession((s) => s.agent.state === "running");
-  const modeId = useSession((s) => (s.facts.sessionId ? s.facts.sessions[s.facts.sessionId]?.currentModeId : undefined));
+  const modeId = useSession((s) =>
+    s.facts.sessionId ? s.facts.sessions[s.facts.sessionId]?.currentModeId : undefined,
+  );
   return (
     <section className="flex flex-col gap-2 p-3" aria-label="Prompt" data-testid="prompt-panel">
       {/* A finished Connect of an agent that is gone is history, not status. */}

@@ -16,21 +16,40 @@ interface Custom {
 }
 
 export function CustomMethodForm({ schema, onToRaw }: { schema: AcpSchema; onToRaw: (text: string) => void }) {
-  const [custom, setCustom] = useTabState<Custom>("compose.custom", { method: "_example/hello", notification: false, params: {} });
+  const [custom, setCustom] = useTabState<Custom>("compose.custom", {
+    method: "_example/hello",
+    notification: false,
+    params: {},
+  });
   // A method the schema knows is still checked against it.
   const def = useMemo(() => {
     for (const [name, d] of Object.entries(schema.defs)) {
-      if (typeof d === "object" && d["x-method"] === custom.method && d["x-side"] === "agent" && !name.endsWith("Response")) return name;
+      if (
+        typeof d === "object" &&
+        d["x-method"] === custom.method &&
+        d["x-side"] === "agent" &&
+        !name.endsWith("Response")
+      )
+        return name;
     }
     return undefined;
   }, [schema, custom.method]);
-  const issues: SchemaIssue[] = useMemo(() => (def ? schema.checker.validate(def, custom.params, "params") : []), [def, schema, custom.params]);
+  const issues: SchemaIssue[] = useMemo(
+    () => (def ? schema.checker.validate(def, custom.params, "params") : []),
+    [def, schema, custom.params],
+  );
   const issuesEnv = useMemo(() => ({ root: "params", issues, warnings: [] }), [issues]);
   return (
     <div className="flex flex-col gap-2" data-testid="custom-form">
       <label className="flex items-center gap-2 text-[11px] text-zinc-400">
         <span className="w-14 shrink-0">method</span>
-        <input data-testid="custom-method" className={mono} value={custom.method} onChange={(e) => setCustom({ ...custom, method: e.target.value })} spellCheck={false} />
+        <input
+          data-testid="custom-method"
+          className={mono}
+          value={custom.method}
+          onChange={(e) => setCustom({ ...custom, method: e.target.value })}
+          spellCheck={false}
+        />
       </label>
       <label className="flex items-center gap-2 text-[11px] text-zinc-400">
         <span className="w-14 shrink-0">kind</span>
@@ -47,10 +66,23 @@ export function CustomMethodForm({ schema, onToRaw }: { schema: AcpSchema; onToR
       <div className="flex flex-col gap-0.5 text-[11px] text-zinc-400">
         <span>params (JSON){def ? ` · checked against ${def}` : ""}</span>
         <FormEnvContext.Provider value={issuesEnv}>
-          <JsonEditor node={{ kind: "json" }} value={custom.params} path={[]} set={(params) => setCustom({ ...custom, params })} testId="custom-params" />
+          <JsonEditor
+            node={{ kind: "json" }}
+            value={custom.params}
+            path={[]}
+            set={(params) => setCustom({ ...custom, params })}
+            testId="custom-params"
+          />
         </FormEnvContext.Provider>
       </div>
-      <FrameSender method={custom.method} params={custom.params} notification={custom.notification} issues={issues} warnings={[]} onToRaw={onToRaw} />
+      <FrameSender
+        method={custom.method}
+        params={custom.params}
+        notification={custom.notification}
+        issues={issues}
+        warnings={[]}
+        onToRaw={onToRaw}
+      />
     </div>
   );
 }

@@ -21,7 +21,11 @@ interface Props {
   onToRaw: (text: string) => void;
 }
 
-type Sent = { state: "sending" } | { state: "waiting"; id: number } | { state: "done"; id?: number; outcome: RpcOutcome } | { state: "sent" };
+type Sent =
+  | { state: "sending" }
+  | { state: "waiting"; id: number }
+  | { state: "done"; id?: number; outcome: RpcOutcome }
+  | { state: "sent" };
 
 function OutcomeLine({ sent }: { sent: Sent }) {
   if (sent.state === "sending") return <span>sending…</span>;
@@ -31,10 +35,23 @@ function OutcomeLine({ sent }: { sent: Sent }) {
   if (o.kind === "failed") return <span className="text-red-300">{o.message}</span>;
   if (o.kind === "error" && o.error.code === METHOD_NOT_FOUND) {
     // An agent that lacks a method is information about the agent, not a failure of the playground.
-    return <span className="text-amber-300">id {sent.id}: not supported by this agent ({describeError(o.error)})</span>;
+    return (
+      <span className="text-amber-300">
+        id {sent.id}: not supported by this agent ({describeError(o.error)})
+      </span>
+    );
   }
-  if (o.kind === "error") return <span className="text-red-300">id {sent.id}: error {describeError(o.error)}</span>;
-  return <span className="text-emerald-300">id {sent.id}: result at frame #{o.seq}</span>;
+  if (o.kind === "error")
+    return (
+      <span className="text-red-300">
+        id {sent.id}: error {describeError(o.error)}
+      </span>
+    );
+  return (
+    <span className="text-emerald-300">
+      id {sent.id}: result at frame #{o.seq}
+    </span>
+  );
 }
 
 export function FrameSender({ method, params, notification, issues, warnings, onToRaw }: Props) {
@@ -51,7 +68,11 @@ export function FrameSender({ method, params, notification, issues, warnings, on
     setSent({ state: "sending" });
     if (notification) {
       const res = await store.notify(method, params);
-      setSent(res.ok ? { state: "sent" } : { state: "done", outcome: { kind: "failed", message: res.error?.message ?? "not sent" } });
+      setSent(
+        res.ok
+          ? { state: "sent" }
+          : { state: "done", outcome: { kind: "failed", message: res.error?.message ?? "not sent" } },
+      );
       return;
     }
     const id = store.nextRequestId();
@@ -80,26 +101,51 @@ export function FrameSender({ method, params, notification, issues, warnings, on
       {advisory.length ? (
         <ul data-testid="compose-warnings" className="flex flex-col gap-0.5 rounded bg-amber-950/40 px-2 py-1">
           {advisory.map((w, n) => (
-            <li key={n} data-testid={w.path?.startsWith("params.clientCapabilities") ? "capability-warning" : undefined} className="text-[11px] text-amber-200">
+            <li
+              key={n}
+              data-testid={w.path?.startsWith("params.clientCapabilities") ? "capability-warning" : undefined}
+              className="text-[11px] text-amber-200"
+            >
               {w.path ? <span className="font-mono">{w.path}: </span> : null}
               {w.message}
             </li>
           ))}
         </ul>
       ) : null}
-      <pre data-testid="compose-preview" className="max-h-56 overflow-auto rounded border border-zinc-800 bg-zinc-950 p-2 font-mono text-[11px] leading-snug text-zinc-300">
+      <pre
+        data-testid="compose-preview"
+        className="max-h-56 overflow-auto rounded border border-zinc-800 bg-zinc-950 p-2 font-mono text-[11px] leading-snug text-zinc-300"
+      >
         {JSON.stringify(frame, null, 2)}
       </pre>
       <div className="flex flex-wrap items-center gap-2">
-        <button type="button" data-testid="compose-send" className={primary} disabled={!running || invalid || sent?.state === "sending"} onClick={() => void send()}>
+        <button
+          type="button"
+          data-testid="compose-send"
+          className={primary}
+          disabled={!running || invalid || sent?.state === "sending"}
+          onClick={() => void send()}
+        >
           Send {notification ? "notification" : "request"}
         </button>
         {invalid ? (
-          <button type="button" data-testid="compose-send-anyway" className={button} disabled={!running} onClick={() => void send()} title="Send this frame although it does not pass the checks">
+          <button
+            type="button"
+            data-testid="compose-send-anyway"
+            className={button}
+            disabled={!running}
+            onClick={() => void send()}
+            title="Send this frame although it does not pass the checks"
+          >
             Send anyway
           </button>
         ) : null}
-        <button type="button" data-testid="compose-to-raw" className={button} onClick={() => onToRaw(JSON.stringify(frame, null, 2))}>
+        <button
+          type="button"
+          data-testid="compose-to-raw"
+          className={button}
+          onClick={() => onToRaw(JSON.stringify(frame, null, 2))}
+        >
           Edit as raw
         </button>
         {!running ? <span className="text-[11px] text-zinc-500">start an agent to send</span> : null}

@@ -24,7 +24,15 @@ import type { FormEnv } from "./form/form-env";
 import { button } from "./ui";
 import type { AcpSchema } from "./use-acp-schema";
 
-export function MethodForm({ spec, schema, onToRaw }: { spec: MethodSpec; schema: AcpSchema; onToRaw: (text: string) => void }) {
+export function MethodForm({
+  spec,
+  schema,
+  onToRaw,
+}: {
+  spec: MethodSpec;
+  schema: AcpSchema;
+  onToRaw: (text: string) => void;
+}) {
   const facts = useSession((s) => s.facts);
   const policies = useSession((s) => s.policies);
   const roots = useSession((s) => s.info?.workspaceRoots);
@@ -40,7 +48,10 @@ export function MethodForm({ spec, schema, onToRaw }: { spec: MethodSpec; schema
   const edited = key in edits;
   const params = edited ? edits[key] : prefill;
   const issues = useMemo(() => schema.checker.validate(spec.def, params, "params"), [schema, spec.def, params]);
-  const warnings = useMemo(() => composeWarnings(spec.method, params, facts, policies), [spec.method, params, facts, policies]);
+  const warnings = useMemo(
+    () => composeWarnings(spec.method, params, facts, policies),
+    [spec.method, params, facts, policies],
+  );
   const env: FormEnv = {
     root: "params",
     issues,
@@ -76,11 +87,22 @@ export function MethodForm({ spec, schema, onToRaw }: { spec: MethodSpec; schema
           {note}
         </p>
       ))}
-      {node.description ? <p className="line-clamp-2 text-[11px] text-zinc-500" title={node.description}>{node.description.split("\n")[0]}</p> : null}
+      {node.description ? (
+        <p className="line-clamp-2 text-[11px] text-zinc-500" title={node.description}>
+          {node.description.split("\n")[0]}
+        </p>
+      ) : null}
       <div className="rounded border border-zinc-800 p-2">
         <SchemaForm node={node} value={params} set={(v) => setEdits({ ...edits, [key]: v })} env={env} />
       </div>
-      <FrameSender method={spec.method} params={params} notification={spec.notification} issues={issues} warnings={warnings} onToRaw={onToRaw} />
+      <FrameSender
+        method={spec.method}
+        params={params}
+        notification={spec.notification}
+        issues={issues}
+        warnings={warnings}
+        onToRaw={onToRaw}
+      />
     </div>
   );
 }

@@ -48,7 +48,15 @@ export function MethodPicker({ methods, support, chosen, onChoose }: Props) {
           </button>
         );
       })}
-      <button type="button" role="option" aria-selected={chosen === CUSTOM} data-testid="compose-method" data-method={CUSTOM} className={item(chosen === CUSTOM)} onClick={() => onChoose(CUSTOM)}>
+      <button
+        type="button"
+        role="option"
+        aria-selected={chosen === CUSTOM}
+        data-testid="compose-method"
+        data-method={CUSTOM}
+        className={item(chosen === CUSTOM)}
+        onClick={() => onChoose(CUSTOM)}
+      >
         <span className="text-zinc-300">custom method…</span>
       </button>
     </div>
@@ -74,7 +82,12 @@ export function SupportLine({ method, support }: { method: string; support: Supp
           ? support.reason
           : support.reason;
   return (
-    <p data-testid="method-support" data-method={method} data-state={support.state} className={`text-[11px] ${LINE[support.state]}`}>
+    <p
+      data-testid="method-support"
+      data-method={method}
+      data-state={support.state}
+      className={`text-[11px] ${LINE[support.state]}`}
+    >
       {text}
     </p>
   );

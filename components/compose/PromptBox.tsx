@@ -92,11 +92,22 @@ export function PromptBox({ sessionId }: { sessionId: string }) {
         ) : null}
       </div>
       <div className="flex items-center gap-2">
-        <button type="button" data-testid="prompt-send" className={primary} disabled={busy || text.trim() === ""} onClick={() => void send()}>
+        <button
+          type="button"
+          data-testid="prompt-send"
+          className={primary}
+          disabled={busy || text.trim() === ""}
+          onClick={() => void send()}
+        >
           Send
         </button>
         {busy ? (
-          <button type="button" data-testid="prompt-cancel" className={danger} onClick={() => void store.notify("session/cancel", { sessionId })}>
+          <button
+            type="button"
+            data-testid="prompt-cancel"
+            className={danger}
+            onClick={() => void store.notify("session/cancel", { sessionId })}
+          >
             Cancel turn
           </button>
         ) : null}

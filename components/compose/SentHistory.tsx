@@ -42,7 +42,12 @@ export function SentHistory({ onEdit }: { onEdit: (text: string) => void }) {
       {entries.length === 0 ? <p className="text-xs text-zinc-600">Nothing sent from this tab yet.</p> : null}
       <ul className="flex flex-col gap-1">
         {entries.map((e) => (
-          <li key={`${e.ts}:${e.seq}`} data-testid="history-entry" data-method={e.method ?? ""} className="flex items-center gap-2 rounded border border-zinc-800 px-2 py-0.5 text-[11px]">
+          <li
+            key={`${e.ts}:${e.seq}`}
+            data-testid="history-entry"
+            data-method={e.method ?? ""}
+            className="flex items-center gap-2 rounded border border-zinc-800 px-2 py-0.5 text-[11px]"
+          >
             <span className="text-zinc-600">{formatTime(e.ts)}</span>
             <span className="truncate font-mono text-zinc-300" title={e.text}>
               {e.method ?? (e.kind === "response" ? "response" : "raw")}
@@ -52,7 +57,12 @@ export function SentHistory({ onEdit }: { onEdit: (text: string) => void }) {
               <button type="button" data-testid="history-resend" className={button} onClick={() => resend(e)}>
                 Re-send
               </button>
-              <button type="button" data-testid="history-edit" className={button} onClick={() => onEdit(forEditor(e.text))}>
+              <button
+                type="button"
+                data-testid="history-edit"
+                className={button}
+                onClick={() => onEdit(forEditor(e.text))}
+              >
                 Edit
               </button>
             </span>

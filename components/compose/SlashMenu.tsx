@@ -2,9 +2,21 @@
 /** The agent's slash commands matching what is typed after "/". */
 import type { SlashCommand } from "@/lib/slash-commands";
 
-export function SlashMenu({ commands, active, onPick }: { commands: SlashCommand[]; active: number; onPick: (c: SlashCommand) => void }) {
+export function SlashMenu({
+  commands,
+  active,
+  onPick,
+}: {
+  commands: SlashCommand[];
+  active: number;
+  onPick: (c: SlashCommand) => void;
+}) {
   return (
-    <ul data-testid="slash-menu" role="listbox" className="max-h-48 overflow-y-auto rounded border border-zinc-700 bg-zinc-900 py-0.5 shadow-lg">
+    <ul
+      data-testid="slash-menu"
+      role="listbox"
+      className="max-h-48 overflow-y-auto rounded border border-zinc-700 bg-zinc-900 py-0.5 shadow-lg"
+    >
       {commands.map((c, i) => (
         <li key={c.name} role="option" aria-selected={i === active}>
           <button

@@ -38,7 +38,8 @@ export function TurnStatus({ turn }: { turn: TurnSummary | undefined }) {
       </p>
       {turn.emptyResponse ? (
         <p data-testid="empty-response-notice" className={warn}>
-          Empty response: the turn ended with no agent message and no stopReason. This is how an invalid model shows up; check the model option.
+          Empty response: the turn ended with no agent message and no stopReason. This is how an invalid model shows up;
+          check the model option.
         </p>
       ) : null}
       {turn.error ? (

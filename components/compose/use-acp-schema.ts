@@ -25,7 +25,9 @@ const loaded: Partial<Record<Which, AcpSchema>> = {};
 
 async function load(which: Which): Promise<AcpSchema> {
   const [file, sdk, unstable] = await Promise.all([
-    which === "stable" ? import("@agentclientprotocol/sdk/schema/v1/schema.json") : import("@agentclientprotocol/sdk/schema/v1/schema.unstable.json"),
+    which === "stable"
+      ? import("@agentclientprotocol/sdk/schema/v1/schema.json")
+      : import("@agentclientprotocol/sdk/schema/v1/schema.unstable.json"),
     import("@agentclientprotocol/sdk"),
     which === "unstable" ? import("@agentclientprotocol/sdk/unstable") : undefined,
   ]);

@@ -6,7 +6,11 @@
 import { useCallback } from "react";
 import { useTab, useTabState } from "../use-session";
 
-export function usePersistedTabState<T extends string>(key: string, initial: T, allowed: readonly T[]): [T, (v: T) => void] {
+export function usePersistedTabState<T extends string>(
+  key: string,
+  initial: T,
+  allowed: readonly T[],
+): [T, (v: T) => void] {
   const tab = useTab();
   const storageKey = `acp-playground.${key}.${tab.id}`;
   const [value, setValue] = useTabState<T>(key, () => {

@@ -14,10 +14,16 @@ interface Props {
   uploadError?: string;
 }
 
-const select = "max-w-80 rounded border border-zinc-700 bg-zinc-900 px-1.5 py-0.5 text-xs text-zinc-100 focus:border-sky-500 focus:outline-none";
+const select =
+  "max-w-80 rounded border border-zinc-700 bg-zinc-900 px-1.5 py-0.5 text-xs text-zinc-100 focus:border-sky-500 focus:outline-none";
 
 function Cell({ row }: { row?: ProbeRow }) {
-  if (!row) return <td className="px-2 py-0.5 text-zinc-600" colSpan={2}>not in this report</td>;
+  if (!row)
+    return (
+      <td className="px-2 py-0.5 text-zinc-600" colSpan={2}>
+        not in this report
+      </td>
+    );
   return (
     <>
       <td className="px-2 py-0.5 whitespace-nowrap">
@@ -36,7 +42,13 @@ export function ProbeCompare({ entries, a, b, onPick, onUpload, uploadError }: P
   const differing = rows.filter((r) => !r.same).length;
 
   const picker = (side: "a" | "b", value: string | undefined) => (
-    <select data-testid={`compare-${side}`} aria-label={`Report ${side.toUpperCase()}`} className={select} value={value ?? ""} onChange={(e) => onPick(side, e.target.value)}>
+    <select
+      data-testid={`compare-${side}`}
+      aria-label={`Report ${side.toUpperCase()}`}
+      className={select}
+      value={value ?? ""}
+      onChange={(e) => onPick(side, e.target.value)}
+    >
       <option value="">choose a report…</option>
       {entries.map((e) => (
         <option key={e.key} value={e.key}>
@@ -95,7 +107,12 @@ export function ProbeCompare({ entries, a, b, onPick, onUpload, uploadError }: P
             </thead>
             <tbody>
               {rows.map((r) => (
-                <tr key={r.check} data-testid="compare-row" data-same={r.same} className={`border-b border-zinc-800/60 align-top ${r.same ? "" : "bg-amber-500/10"}`}>
+                <tr
+                  key={r.check}
+                  data-testid="compare-row"
+                  data-same={r.same}
+                  className={`border-b border-zinc-800/60 align-top ${r.same ? "" : "bg-amber-500/10"}`}
+                >
                   <td className={`px-2 py-0.5 font-sans ${r.same ? "text-zinc-300" : "text-amber-200"}`}>{r.check}</td>
                   <Cell row={r.a} />
                   <Cell row={r.b} />

@@ -19,21 +19,39 @@ export function ProbeReportView({ report }: { report: ProbeReport }) {
   const passed = report.rows.filter((r) => r.conforms === true).length;
   const failed = report.rows.filter((r) => r.conforms === false).length;
   return (
-    <section data-testid="probe-report" data-profile={report.profile} aria-label="Probe report" className="flex flex-col gap-2 text-xs">
+    <section
+      data-testid="probe-report"
+      data-profile={report.profile}
+      aria-label="Probe report"
+      className="flex flex-col gap-2 text-xs"
+    >
       <div className="flex flex-wrap items-baseline gap-3">
         <h3 className="text-sm font-semibold text-zinc-100">
           Probe of <code>{report.profile}</code>
-          {report.agent?.name ? <span className="ml-2 font-normal text-zinc-400">{`${report.agent.name} ${report.agent.version ?? ""}`}</span> : null}
+          {report.agent?.name ? (
+            <span className="ml-2 font-normal text-zinc-400">{`${report.agent.name} ${report.agent.version ?? ""}`}</span>
+          ) : null}
         </h3>
         <span className="text-zinc-500">
-          {report.rows.length} checks in {(report.durationMs / 1000).toFixed(1)} s · <span className="text-emerald-300">{passed} ✓</span> ·{" "}
+          {report.rows.length} checks in {(report.durationMs / 1000).toFixed(1)} s ·{" "}
+          <span className="text-emerald-300">{passed} ✓</span> ·{" "}
           <span className={failed ? "text-red-300" : "text-zinc-500"}>{failed} ✗</span>
         </span>
         <div className="ml-auto flex gap-1">
-          <button type="button" data-testid="export-json" className={button} onClick={() => saveFile(reportToJson(report), reportFileName(report, "json"), "application/json")}>
+          <button
+            type="button"
+            data-testid="export-json"
+            className={button}
+            onClick={() => saveFile(reportToJson(report), reportFileName(report, "json"), "application/json")}
+          >
             Export JSON
           </button>
-          <button type="button" data-testid="export-md" className={button} onClick={() => saveFile(reportToMarkdown(report), reportFileName(report, "md"), "text/markdown")}>
+          <button
+            type="button"
+            data-testid="export-md"
+            className={button}
+            onClick={() => saveFile(reportToMarkdown(report), reportFileName(report, "md"), "text/markdown")}
+          >
             Export Markdown
           </button>
         </div>
@@ -64,7 +82,9 @@ export function ProbeReportView({ report }: { report: ProbeReport }) {
                 <td className="px-2 py-0.5 font-sans text-zinc-100">{r.check}</td>
                 <td className="px-2 py-0.5 text-zinc-400">{r.method ?? ""}</td>
                 <td className={`px-2 py-0.5 ${OUTCOME[r.outcome] ?? ""}`}>{r.outcome}</td>
-                <td className="px-2 py-0.5 text-right text-zinc-400 tabular-nums">{r.latencyMs === undefined ? "" : `${r.latencyMs} ms`}</td>
+                <td className="px-2 py-0.5 text-right text-zinc-400 tabular-nums">
+                  {r.latencyMs === undefined ? "" : `${r.latencyMs} ms`}
+                </td>
                 <td className="break-all px-2 py-0.5 text-zinc-400">{r.detail}</td>
               </tr>
             ))}

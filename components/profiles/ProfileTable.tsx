@@ -28,7 +28,13 @@ export function ProfileTable({ profiles, probing, onProbe }: Props) {
         </thead>
         <tbody>
           {profiles.map((p) => (
-            <tr key={p.name} data-testid="profile-row" data-name={p.name} data-available={p.available} className="border-b border-zinc-800/70 align-top">
+            <tr
+              key={p.name}
+              data-testid="profile-row"
+              data-name={p.name}
+              data-available={p.available}
+              className="border-b border-zinc-800/70 align-top"
+            >
               <td className="px-3 py-2">
                 <div className="font-mono text-zinc-100">{p.name}</div>
                 {p.description ? <div className="text-[11px] text-zinc-500">{p.description}</div> : null}
@@ -51,7 +57,9 @@ export function ProfileTable({ profiles, probing, onProbe }: Props) {
               <td data-testid="profile-version" className="px-3 py-2 text-zinc-200">
                 {p.version ?? <span className="text-zinc-600">—</span>}
               </td>
-              <td className="px-3 py-2 font-mono text-[11px] text-zinc-400">{p.options.length ? p.options.join(", ") : "—"}</td>
+              <td className="px-3 py-2 font-mono text-[11px] text-zinc-400">
+                {p.options.length ? p.options.join(", ") : "—"}
+              </td>
               <td className="px-3 py-1.5 text-right">
                 {p.available ? (
                   <button
@@ -75,11 +83,20 @@ export function ProfileTable({ profiles, probing, onProbe }: Props) {
 }
 
 export function ReplayProfileList({ profiles }: { profiles: ProfileDetails[] }) {
-  if (profiles.length === 0) return <p className="text-xs text-zinc-500">No replay profiles: every transcript with frames becomes one.</p>;
+  if (profiles.length === 0)
+    return <p className="text-xs text-zinc-500">No replay profiles: every transcript with frames becomes one.</p>;
   return (
-    <ul data-testid="replay-profiles" className="flex flex-col divide-y divide-zinc-800/70 rounded-lg border border-zinc-800 text-xs">
+    <ul
+      data-testid="replay-profiles"
+      className="flex flex-col divide-y divide-zinc-800/70 rounded-lg border border-zinc-800 text-xs"
+    >
       {profiles.map((p) => (
-        <li key={p.name} data-testid="replay-profile" data-name={p.name} className="flex items-baseline gap-3 px-3 py-1.5">
+        <li
+          key={p.name}
+          data-testid="replay-profile"
+          data-name={p.name}
+          className="flex items-baseline gap-3 px-3 py-1.5"
+        >
           <code className="text-zinc-200">{p.name}</code>
           <span className="truncate text-zinc-500">{p.description}</span>
           <span className="ml-auto text-zinc-600">options: {p.options.join(", ") || "—"}</span>

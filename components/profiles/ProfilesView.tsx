@@ -42,17 +42,24 @@ export function ProfilesView({ token }: { token: string }) {
         <section className="flex flex-col gap-2">
           <div className="flex items-baseline gap-3">
             <h2 className="text-sm font-semibold text-zinc-100">Agent profiles</h2>
-            <span className="text-xs text-zinc-500">The browser names a profile; command lines come only from the server&apos;s config.</span>
+            <span className="text-xs text-zinc-500">
+              The browser names a profile; command lines come only from the server&apos;s config.
+            </span>
           </div>
           {loadError ? <p className="text-xs text-red-300">Could not load profiles: {loadError.message}</p> : null}
           {profiles ? (
-            <ProfileTable profiles={profiles.filter((p) => !isReplay(p))} probing={running?.profile} onProbe={(p) => void onProbe(p)} />
+            <ProfileTable
+              profiles={profiles.filter((p) => !isReplay(p))}
+              probing={running?.profile}
+              onProbe={(p) => void onProbe(p)}
+            />
           ) : (
             <p className="text-xs text-zinc-500">Checking commands and versions…</p>
           )}
           {running ? (
             <p data-testid="probe-progress" role="status" className="text-xs text-zinc-300">
-              Probing {running.profile}: {running.progress.agent ? `agent pid ${running.progress.agent.pid}, ` : "starting a fresh agent, "}
+              Probing {running.profile}:{" "}
+              {running.progress.agent ? `agent pid ${running.progress.agent.pid}, ` : "starting a fresh agent, "}
               {running.progress.frames} frames so far…
             </p>
           ) : null}
@@ -84,7 +91,11 @@ export function ProfilesView({ token }: { token: string }) {
               </button>
             ))}
           </div>
-          {report ? <ProbeReportView report={report.report} /> : <p className="text-xs text-zinc-500">No reports yet: probe a profile above.</p>}
+          {report ? (
+            <ProbeReportView report={report.report} />
+          ) : (
+            <p className="text-xs text-zinc-500">No reports yet: probe a profile above.</p>
+          )}
           <ProbeCompare
             entries={entries}
             a={compare.a}

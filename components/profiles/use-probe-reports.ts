@@ -36,7 +36,13 @@ export function useProbeReports(token: string) {
       setRunning({ profile, progress: { frames: 0 } });
       setError(undefined);
       abort.current = new AbortController();
-      const res = await relayCall<{ report: ProbeReport }>(token, "agent:probe", { profile }, (progress) => setRunning({ profile, progress }), abort.current.signal);
+      const res = await relayCall<{ report: ProbeReport }>(
+        token,
+        "agent:probe",
+        { profile },
+        (progress) => setRunning({ profile, progress }),
+        abort.current.signal,
+      );
       setRunning(undefined);
       if (!res.ok) {
         setError({ profile, error: res.error });

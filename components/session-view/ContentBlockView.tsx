@@ -7,7 +7,8 @@
 import type { ContentBlock } from "@agentclientprotocol/sdk";
 import { imageDataUrl } from "@/lib/session-view-format";
 
-const chip = "inline-flex max-w-full items-center gap-1 truncate rounded border border-zinc-700 bg-zinc-900 px-1.5 py-0.5 font-mono text-[11px] text-zinc-300";
+const chip =
+  "inline-flex max-w-full items-center gap-1 truncate rounded border border-zinc-700 bg-zinc-900 px-1.5 py-0.5 font-mono text-[11px] text-zinc-300";
 
 export function ContentBlockView({ block }: { block: ContentBlock }) {
   switch (block.type) {
@@ -16,18 +17,29 @@ export function ContentBlockView({ block }: { block: ContentBlock }) {
     case "image": {
       const src = imageDataUrl(block);
       return src ? (
-        // eslint-disable-next-line @next/next/no-img-element -- a data: URL; next/image adds nothing here.
-        <img data-testid="sv-image" src={src} alt="image from the conversation" className="max-h-64 max-w-full rounded border border-zinc-800" />
+        <img
+          data-testid="sv-image"
+          src={src}
+          alt="image from the conversation"
+          className="max-h-64 max-w-full rounded border border-zinc-800"
+        />
       ) : (
-        <span className={chip} data-testid="sv-chip">image ({String(block.mimeType)}), not shown</span>
+        <span className={chip} data-testid="sv-chip">
+          image ({String(block.mimeType)}), not shown
+        </span>
       );
     }
     case "audio":
-      return <span className={chip} data-testid="sv-chip">audio · {String(block.mimeType)}</span>;
+      return (
+        <span className={chip} data-testid="sv-chip">
+          audio · {String(block.mimeType)}
+        </span>
+      );
     case "resource_link":
       return (
         <span className={chip} data-testid="sv-chip" title={block.uri}>
-          <span className="text-sky-300">link</span> {block.title ?? block.name} <span className="text-zinc-500">{block.uri}</span>
+          <span className="text-sky-300">link</span> {block.title ?? block.name}{" "}
+          <span className="text-zinc-500">{block.uri}</span>
         </span>
       );
     case "resource": {
@@ -41,7 +53,11 @@ export function ContentBlockView({ block }: { block: ContentBlock }) {
     }
     default: {
       const other: { type?: unknown } = block;
-      return <span className={chip} data-testid="sv-chip">{String(other.type)} block</span>;
+      return (
+        <span className={chip} data-testid="sv-chip">
+          {String(other.type)} block
+        </span>
+      );
     }
   }
 }

@@ -52,7 +52,9 @@ export const ItemView = memo(function ItemView({ item, highlighted, onSelect, on
     >
       <div className="min-w-0">
         <ItemBody item={item} />
-        {item.outOfTurn ? <div className="mt-0.5 text-[10px] text-amber-400/80">arrived after the turn ended</div> : null}
+        {item.outOfTurn ? (
+          <div className="mt-0.5 text-[10px] text-amber-400/80">arrived after the turn ended</div>
+        ) : null}
       </div>
       <button
         type="button"

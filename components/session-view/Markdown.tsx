@@ -67,7 +67,13 @@ const Segment = memo(function Segment({ text, cont, joinNext, lazy }: SegmentPro
   const seen = useShownFor(ref, UPGRADE_AFTER_MS, lazy && !eager);
   const markdown = eager || !lazy || seen;
   return (
-    <div ref={ref} className="sv-md-seg" data-md={markdown ? "markdown" : "plain"} data-cont={cont || undefined} data-join={joinNext || undefined}>
+    <div
+      ref={ref}
+      className="sv-md-seg"
+      data-md={markdown ? "markdown" : "plain"}
+      data-cont={cont || undefined}
+      data-join={joinNext || undefined}
+    >
       {markdown ? (
         <Markdown remarkPlugins={REMARK} rehypePlugins={REHYPE} components={COMPONENTS} skipHtml>
           {text}

@@ -31,9 +31,16 @@ const label = "mb-1 text-[10px] font-semibold uppercase tracking-wider";
 
 export function UserMessage({ item }: { item: MessageItem }) {
   return (
-    <div data-testid="user-message" className="ml-auto max-w-[85%] rounded-lg border border-sky-900/60 bg-sky-950/40 px-3 py-2 text-zinc-100">
+    <div
+      data-testid="user-message"
+      className="ml-auto max-w-[85%] rounded-lg border border-sky-900/60 bg-sky-950/40 px-3 py-2 text-zinc-100"
+    >
       <div className={`${label} text-sky-400/80`}>You</div>
-      {item.blocks.length ? <Blocks blocks={item.blocks} markdown={false} /> : <p className="text-xs text-zinc-500">(empty prompt)</p>}
+      {item.blocks.length ? (
+        <Blocks blocks={item.blocks} markdown={false} />
+      ) : (
+        <p className="text-xs text-zinc-500">(empty prompt)</p>
+      )}
     </div>
   );
 }
@@ -48,7 +55,8 @@ export function AgentMessage({ item }: { item: MessageItem }) {
 }
 
 /** Text length of a message, for the collapsed thought's summary. */
-const size = (blocks: readonly ContentBlock[]) => blocks.reduce((n, b) => n + (b.type === "text" ? b.text.length : 0), 0);
+const size = (blocks: readonly ContentBlock[]) =>
+  blocks.reduce((n, b) => n + (b.type === "text" ? b.text.length : 0), 0);
 
 export function ThoughtBlock({ item }: { item: MessageItem }) {
   return (

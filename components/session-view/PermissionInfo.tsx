@@ -10,8 +10,18 @@ const KIND_STYLE: Record<string, string> = {
 };
 
 function Outcome({ p }: { p: PermissionView }) {
-  if (p.error) return <span className="text-red-300">answered with error {p.error.code}: {p.error.message}</span>;
-  if (!p.outcome) return p.responseSeq === undefined ? <span className="text-amber-300">waiting for your answer</span> : <span className="text-zinc-400">answered</span>;
+  if (p.error)
+    return (
+      <span className="text-red-300">
+        answered with error {p.error.code}: {p.error.message}
+      </span>
+    );
+  if (!p.outcome)
+    return p.responseSeq === undefined ? (
+      <span className="text-amber-300">waiting for your answer</span>
+    ) : (
+      <span className="text-zinc-400">answered</span>
+    );
   if (p.outcome.outcome === "cancelled") return <span className="text-zinc-300">cancelled</span>;
   const { optionId } = p.outcome;
   const chosen = p.options.find((o) => o.optionId === optionId);
@@ -24,7 +34,13 @@ function Outcome({ p }: { p: PermissionView }) {
 
 export function PermissionInfo({ permission: p }: { permission: PermissionView }) {
   const chosenId = p.outcome?.outcome === "selected" ? p.outcome.optionId : undefined;
-  const state = p.error ? "error" : p.outcome ? p.outcome.outcome : p.responseSeq === undefined ? "pending" : "answered";
+  const state = p.error
+    ? "error"
+    : p.outcome
+      ? p.outcome.outcome
+      : p.responseSeq === undefined
+        ? "pending"
+        : "answered";
   return (
     <div data-testid="tool-permission" data-state={state} className="flex flex-wrap items-center gap-1.5 text-[11px]">
       <span className="text-zinc-500">permission</span>

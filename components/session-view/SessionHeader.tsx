@@ -4,7 +4,8 @@ import { useState } from "react";
 import { NO_SESSION, type SessionState, type SessionViewState } from "@/lib/session-view";
 import { useSession, useSessionStore } from "../use-session";
 
-const short = (id: string) => (id === NO_SESSION ? "(no session id)" : id.length > 14 ? `${id.slice(0, 8)}…${id.slice(-4)}` : id);
+const short = (id: string) =>
+  id === NO_SESSION ? "(no session id)" : id.length > 14 ? `${id.slice(0, 8)}…${id.slice(-4)}` : id;
 
 function CancelButton({ sessionId, requested }: { sessionId: string; requested: boolean }) {
   const store = useSessionStore();
@@ -42,7 +43,10 @@ export function SessionHeader({ state, session, onPick }: Props) {
   const last = session.turns.at(-1);
   const model = session.models?.currentModelId;
   return (
-    <div data-testid="session-header" className="flex min-h-9 shrink-0 flex-wrap items-center gap-x-3 gap-y-1 border-b border-zinc-800 bg-zinc-900/40 px-3 py-1.5 text-[11px]">
+    <div
+      data-testid="session-header"
+      className="flex min-h-9 shrink-0 flex-wrap items-center gap-x-3 gap-y-1 border-b border-zinc-800 bg-zinc-900/40 px-3 py-1.5 text-[11px]"
+    >
       {state.order.length > 1 ? (
         <select
           data-testid="session-picker"
@@ -62,12 +66,24 @@ export function SessionHeader({ state, session, onPick }: Props) {
         </span>
       )}
       {session.info.title ? <span className="truncate text-zinc-200">“{session.info.title}”</span> : null}
-      <span className="text-zinc-500">{session.turns.length} turn{session.turns.length === 1 ? "" : "s"}</span>
-      {session.currentModeId ? <span className="text-zinc-500">mode <span className="text-zinc-300">{session.currentModeId}</span></span> : null}
-      {model ? <span className="text-zinc-500">model <span className="text-zinc-300">{model}</span></span> : null}
+      <span className="text-zinc-500">
+        {session.turns.length} turn{session.turns.length === 1 ? "" : "s"}
+      </span>
+      {session.currentModeId ? (
+        <span className="text-zinc-500">
+          mode <span className="text-zinc-300">{session.currentModeId}</span>
+        </span>
+      ) : null}
+      {model ? (
+        <span className="text-zinc-500">
+          model <span className="text-zinc-300">{model}</span>
+        </span>
+      ) : null}
       {session.unknown.length ? <span className="text-amber-300">{session.unknown.length} unknown</span> : null}
       <span className="ml-auto flex items-center gap-2">
-        {last && !last.ended && running ? <CancelButton sessionId={session.sessionId} requested={!!last.cancelRequested} /> : null}
+        {last && !last.ended && running ? (
+          <CancelButton sessionId={session.sessionId} requested={!!last.cancelRequested} />
+        ) : null}
       </span>
     </div>
   );

@@ -73,8 +73,8 @@ export function SessionView({ onHighlight, onShowFrames }: Props) {
       ) : (
         <p data-testid="session-empty" className="px-3 py-6 text-center text-sm text-zinc-600">
           No session yet. Start an agent, then send <code className="text-zinc-400">initialize</code>,{" "}
-          <code className="text-zinc-400">session/new</code> and a <code className="text-zinc-400">session/prompt</code>: the
-          conversation appears here.
+          <code className="text-zinc-400">session/new</code> and a <code className="text-zinc-400">session/prompt</code>
+          : the conversation appears here.
         </p>
       )}
     </div>

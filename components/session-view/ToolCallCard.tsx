@@ -20,7 +20,10 @@ const STATUS_STYLE: Record<ToolCallStatus, string> = {
 function StatusBadge({ status }: { status: string }) {
   const style = STATUS_STYLE[status as ToolCallStatus] ?? "bg-amber-500/15 text-amber-300 ring-amber-500/30";
   return (
-    <span data-testid="tool-status" className={`shrink-0 rounded px-1.5 py-px text-[10px] uppercase tracking-wide ring-1 ring-inset ${style}`}>
+    <span
+      data-testid="tool-status"
+      className={`shrink-0 rounded px-1.5 py-px text-[10px] uppercase tracking-wide ring-1 ring-inset ${style}`}
+    >
       {status === "in_progress" ? "in progress" : status}
     </span>
   );
@@ -65,7 +68,10 @@ function TerminalBlock({ terminalId }: { terminalId: string }) {
           (no output)
         </p>
       ) : (
-        <pre data-testid="terminal-output" className="max-h-60 overflow-auto whitespace-pre-wrap break-all rounded bg-zinc-950 px-2 py-1 text-zinc-300">
+        <pre
+          data-testid="terminal-output"
+          className="max-h-60 overflow-auto whitespace-pre-wrap break-all rounded bg-zinc-950 px-2 py-1 text-zinc-300"
+        >
           {t.truncated ? "… (earlier output truncated)\n" : ""}
           {t.output}
         </pre>
@@ -111,7 +117,11 @@ export function ToolCallCard({ item }: { item: ToolCallItem }) {
     >
       <div className="flex items-center gap-2">
         <KindIcon kind={item.kind} />
-        <span data-testid="tool-title" className="min-w-0 flex-1 truncate text-xs font-medium text-zinc-100" title={item.title}>
+        <span
+          data-testid="tool-title"
+          className="min-w-0 flex-1 truncate text-xs font-medium text-zinc-100"
+          title={item.title}
+        >
           {item.title ?? item.name ?? item.toolCallId}
         </span>
         <StatusBadge status={status} />
@@ -126,7 +136,9 @@ export function ToolCallCard({ item }: { item: ToolCallItem }) {
           ))}
         </ul>
       ) : null}
-      {item.content?.map((c, i) => <ToolContent key={i} content={c} />)}
+      {item.content?.map((c, i) => (
+        <ToolContent key={i} content={c} />
+      ))}
       {item.permission ? <PermissionInfo permission={item.permission} /> : null}
       {item.rawInput !== undefined || item.rawOutput !== undefined ? (
         <RawDisclosure label="raw input/output" value={{ rawInput: item.rawInput, rawOutput: item.rawOutput }} />

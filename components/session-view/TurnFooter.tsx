@@ -25,19 +25,31 @@ export const TurnFooter = memo(function TurnFooter({ turn, index }: { turn: Turn
           error {turn.error.code}: {turn.error.message}
         </span>
       ) : (
-        <span data-testid="stop-reason" className={`${badge} ${turn.stopReason === "end_turn" ? "text-emerald-300 ring-emerald-500/30" : "text-amber-300 ring-amber-500/30"}`}>
+        <span
+          data-testid="stop-reason"
+          className={`${badge} ${turn.stopReason === "end_turn" ? "text-emerald-300 ring-emerald-500/30" : "text-amber-300 ring-amber-500/30"}`}
+        >
           {turn.stopReason ?? "no stop reason"}
         </span>
       )}
-      {turn.timeToFirstChunkMs !== undefined ? <span title="from the prompt to the first agent output">first chunk {formatMs(turn.timeToFirstChunkMs)}</span> : null}
+      {turn.timeToFirstChunkMs !== undefined ? (
+        <span title="from the prompt to the first agent output">first chunk {formatMs(turn.timeToFirstChunkMs)}</span>
+      ) : null}
       {turn.durationMs !== undefined ? <span>total {formatMs(turn.durationMs)}</span> : null}
       {usage ? (
-        <span data-testid="turn-usage" title={turn.usage?.source === "_meta.quota" ? "from result._meta.quota" : "from result.usage"}>
+        <span
+          data-testid="turn-usage"
+          title={turn.usage?.source === "_meta.quota" ? "from result._meta.quota" : "from result.usage"}
+        >
           tokens {usage}
         </span>
       ) : null}
       {turn.emptyResponse ? (
-        <span data-testid="empty-response" className={`${badge} text-amber-300 ring-amber-500/40`} title="the turn ended with no message and no stop reason">
+        <span
+          data-testid="empty-response"
+          className={`${badge} text-amber-300 ring-amber-500/40`}
+          title="the turn ended with no message and no stop reason"
+        >
           ⚠ empty response
         </span>
       ) : null}

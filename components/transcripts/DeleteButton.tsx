@@ -39,7 +39,12 @@ export function DeleteButton({ onDelete, disabled }: { onDelete: () => Promise<v
       >
         Yes
       </button>
-      <button type="button" data-testid="cancel-delete" onClick={() => setConfirming(false)} className="rounded px-1.5 py-0.5 text-zinc-400 hover:bg-zinc-800">
+      <button
+        type="button"
+        data-testid="cancel-delete"
+        onClick={() => setConfirming(false)}
+        className="rounded px-1.5 py-0.5 text-zinc-400 hover:bg-zinc-800"
+      >
         No
       </button>
     </span>

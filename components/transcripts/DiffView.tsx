@@ -15,7 +15,10 @@ const STYLE: Record<DiffLineKind, string> = {
 export function DiffView({ patch }: { patch: string }) {
   const lines = useMemo(() => parsePatch(patch), [patch]);
   return (
-    <pre data-testid="rerun-diff" className="overflow-x-auto rounded border border-zinc-800 bg-zinc-950 py-1 font-mono text-[11px] leading-snug">
+    <pre
+      data-testid="rerun-diff"
+      className="overflow-x-auto rounded border border-zinc-800 bg-zinc-950 py-1 font-mono text-[11px] leading-snug"
+    >
       {lines.map((l, i) => (
         <div key={i} data-kind={l.kind} className={`whitespace-pre px-2 ${STYLE[l.kind]}`}>
           {l.text || " "}

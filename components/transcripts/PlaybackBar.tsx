@@ -29,8 +29,20 @@ export function PlaybackBar({ playback, complete, frameTs }: Props) {
   const disabled = !complete || total === 0;
 
   return (
-    <div data-testid="playback" data-playing={playing} className="flex flex-wrap items-center gap-2 border-b border-zinc-800 bg-zinc-900/40 px-3 py-1.5">
-      <button type="button" data-testid="playback-back" aria-label="Step back" title="Step back one frame" className={button} disabled={disabled || position === 0} onClick={() => step(-1)}>
+    <div
+      data-testid="playback"
+      data-playing={playing}
+      className="flex flex-wrap items-center gap-2 border-b border-zinc-800 bg-zinc-900/40 px-3 py-1.5"
+    >
+      <button
+        type="button"
+        data-testid="playback-back"
+        aria-label="Step back"
+        title="Step back one frame"
+        className={button}
+        disabled={disabled || position === 0}
+        onClick={() => step(-1)}
+      >
         <StepBackIcon />
       </button>
       <button
@@ -45,7 +57,15 @@ export function PlaybackBar({ playback, complete, frameTs }: Props) {
         {playing ? <PauseIcon /> : <PlayIcon />}
         {playing ? "Pause" : "Play"}
       </button>
-      <button type="button" data-testid="playback-step" aria-label="Step" title="Show the next frame" className={button} disabled={disabled || position >= total} onClick={() => step(1)}>
+      <button
+        type="button"
+        data-testid="playback-step"
+        aria-label="Step"
+        title="Show the next frame"
+        className={button}
+        disabled={disabled || position >= total}
+        onClick={() => step(1)}
+      >
         <StepIcon />
       </button>
       <input
@@ -60,11 +80,21 @@ export function PlaybackBar({ playback, complete, frameTs }: Props) {
         onChange={(e) => seek(Number(e.target.value))}
         className="min-w-40 flex-1 accent-sky-500"
       />
-      <span data-testid="playback-position" className="shrink-0 whitespace-nowrap text-right font-mono text-xs text-zinc-300 tabular-nums">
+      <span
+        data-testid="playback-position"
+        className="shrink-0 whitespace-nowrap text-right font-mono text-xs text-zinc-300 tabular-nums"
+      >
         {position.toLocaleString("en")} / {total.toLocaleString("en")}
-        <span className="ml-2 text-zinc-500">{first !== undefined && current !== undefined ? offset(current - first) : "+0:00.0"}</span>
+        <span className="ml-2 text-zinc-500">
+          {first !== undefined && current !== undefined ? offset(current - first) : "+0:00.0"}
+        </span>
       </span>
-      <div role="group" aria-label="Speed" className="flex overflow-hidden rounded border border-zinc-700" title={`Recorded timing; pauses longer than ${MAX_GAP_MS / 1000} s are shortened to ${MAX_GAP_MS / 1000} s`}>
+      <div
+        role="group"
+        aria-label="Speed"
+        className="flex overflow-hidden rounded border border-zinc-700"
+        title={`Recorded timing; pauses longer than ${MAX_GAP_MS / 1000} s are shortened to ${MAX_GAP_MS / 1000} s`}
+      >
         {SPEEDS.map((s) => (
           <button
             key={s}
@@ -79,7 +109,9 @@ export function PlaybackBar({ playback, complete, frameTs }: Props) {
           </button>
         ))}
       </div>
-      {!complete ? <span className="text-xs text-zinc-500">loading… {total.toLocaleString("en")} frames read</span> : null}
+      {!complete ? (
+        <span className="text-xs text-zinc-500">loading… {total.toLocaleString("en")} frames read</span>
+      ) : null}
     </div>
   );
 }

@@ -22,7 +22,8 @@ interface Props {
   onClose: () => void;
 }
 
-const control = "rounded border border-zinc-700 bg-zinc-900 px-2 py-0.5 text-xs text-zinc-100 focus:border-sky-500 focus:outline-none";
+const control =
+  "rounded border border-zinc-700 bg-zinc-900 px-2 py-0.5 text-xs text-zinc-100 focus:border-sky-500 focus:outline-none";
 
 export function RerunPanel({ token, id, recordedProfile, onClose }: Props) {
   const [profiles, setProfiles] = useState<ProfileSummary[]>();
@@ -60,10 +61,21 @@ export function RerunPanel({ token, id, recordedProfile, onClose }: Props) {
 
   const running = run?.state === "running";
   return (
-    <section data-testid="rerun-panel" aria-label="Re-run" className="flex max-h-[45vh] flex-col gap-2 overflow-y-auto border-b border-zinc-800 bg-zinc-900/30 px-3 py-2 text-xs">
+    <section
+      data-testid="rerun-panel"
+      aria-label="Re-run"
+      className="flex max-h-[45vh] flex-col gap-2 overflow-y-auto border-b border-zinc-800 bg-zinc-900/30 px-3 py-2 text-xs"
+    >
       <div className="flex flex-wrap items-center gap-2">
         <h3 className="font-semibold uppercase tracking-wider text-zinc-400">Re-run against</h3>
-        <select data-testid="rerun-profile" aria-label="Profile" className={control} value={profile} disabled={!profiles || running} onChange={(e) => setProfile(e.target.value)}>
+        <select
+          data-testid="rerun-profile"
+          aria-label="Profile"
+          className={control}
+          value={profile}
+          disabled={!profiles || running}
+          onChange={(e) => setProfile(e.target.value)}
+        >
           {(profiles ?? []).map((p) => (
             <option key={p.name} value={p.name} disabled={!p.available}>
               {p.name}
@@ -81,12 +93,23 @@ export function RerunPanel({ token, id, recordedProfile, onClose }: Props) {
           {running ? "Running…" : "Re-run"}
         </button>
         {running ? (
-          <button type="button" onClick={() => abort.current?.abort()} className="rounded px-2 py-0.5 text-zinc-400 hover:bg-zinc-800">
+          <button
+            type="button"
+            onClick={() => abort.current?.abort()}
+            className="rounded px-2 py-0.5 text-zinc-400 hover:bg-zinc-800"
+          >
             Stop waiting
           </button>
         ) : null}
-        <span className="text-zinc-500">Sends the recorded client side to a fresh agent and compares what it answers.</span>
-        <button type="button" aria-label="Close re-run" onClick={onClose} className="ml-auto rounded px-1.5 text-zinc-500 hover:bg-zinc-800 hover:text-zinc-200">
+        <span className="text-zinc-500">
+          Sends the recorded client side to a fresh agent and compares what it answers.
+        </span>
+        <button
+          type="button"
+          aria-label="Close re-run"
+          onClick={onClose}
+          className="ml-auto rounded px-1.5 text-zinc-500 hover:bg-zinc-800 hover:text-zinc-200"
+        >
           ✕
         </button>
       </div>

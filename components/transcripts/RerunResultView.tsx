@@ -30,7 +30,8 @@ export function RerunResultView({ result }: { result: RerunResult }) {
         </p>
       ) : (
         <p data-testid="rerun-different" className="font-medium text-amber-300">
-          The agent behaved differently: {diff.removed} recorded entr{diff.removed === 1 ? "y" : "ies"} missing, {diff.added} new.
+          The agent behaved differently: {diff.removed} recorded entr{diff.removed === 1 ? "y" : "ies"} missing,{" "}
+          {diff.added} new.
         </p>
       )}
       <table data-testid="rerun-steps" className="w-full max-w-3xl border-collapse font-mono text-[11px]">

@@ -17,7 +17,11 @@ export function SharedTranscriptPage({ id, shareToken }: { id: string; shareToke
         url={shareApiUrl(id, shareToken)}
         failure={(e) => (
           <ViewerMessage title="This share link is not valid">
-            <p>{e.status === 404 ? "The transcript was deleted, or the link is incomplete. Ask for a new link." : e.message}</p>
+            <p>
+              {e.status === 404
+                ? "The transcript was deleted, or the link is incomplete. Ask for a new link."
+                : e.message}
+            </p>
           </ViewerMessage>
         )}
       />

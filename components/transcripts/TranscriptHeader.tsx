@@ -33,7 +33,11 @@ export function TranscriptHeader({ header, agentInfo, redactions, truncated, chi
   const agent = agentLabel(agentInfo);
   const command = [header.agent.command, ...header.agent.args].join(" ");
   return (
-    <section data-testid="transcript-header" aria-label="Transcript" className="flex flex-col gap-1.5 border-b border-zinc-800 px-3 py-2 text-xs">
+    <section
+      data-testid="transcript-header"
+      aria-label="Transcript"
+      className="flex flex-col gap-1.5 border-b border-zinc-800 px-3 py-2 text-xs"
+    >
       <div className="flex items-center gap-3">
         <h2 data-testid="viewer-title" className="truncate text-sm font-semibold text-zinc-100">
           {header.title ?? header.id}
@@ -44,7 +48,9 @@ export function TranscriptHeader({ header, agentInfo, redactions, truncated, chi
       <dl className="flex flex-wrap gap-x-5 gap-y-1">
         <Fact label="agent" testId="viewer-agent">
           {agent ?? "—"}
-          {agentInfo?.protocolVersion !== undefined ? <span className="ml-1 text-zinc-500">(ACP v{String(agentInfo.protocolVersion)})</span> : null}
+          {agentInfo?.protocolVersion !== undefined ? (
+            <span className="ml-1 text-zinc-500">(ACP v{String(agentInfo.protocolVersion)})</span>
+          ) : null}
         </Fact>
         <Fact label="profile" testId="viewer-profile">
           <code>{header.agent.profile}</code>

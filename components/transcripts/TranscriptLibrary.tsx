@@ -47,7 +47,9 @@ export function TranscriptLibrary({ token }: { token: string }) {
               </tr>
             </thead>
             <tbody>
-              {list?.map((t) => <TranscriptRow key={t.id} t={t} client={client} onChange={refresh} />)}
+              {list?.map((t) => (
+                <TranscriptRow key={t.id} t={t} client={client} onChange={refresh} />
+              ))}
               {list?.length === 0 ? (
                 <tr>
                   <td colSpan={7} className="px-3 py-6 text-center text-zinc-500">

@@ -35,7 +35,12 @@ export function TranscriptPlayer({ url, token, failure, actions, panel }: Props)
   return (
     <div data-testid="transcript-viewer" data-complete={rec.complete} className="flex min-h-0 flex-1 flex-col">
       {rec.header ? (
-        <TranscriptHeader header={rec.header} agentInfo={rec.agentInfo} redactions={rec.redactions} truncated={rec.truncated}>
+        <TranscriptHeader
+          header={rec.header}
+          agentInfo={rec.agentInfo}
+          redactions={rec.redactions}
+          truncated={rec.truncated}
+        >
           {actions}
         </TranscriptHeader>
       ) : (
@@ -56,7 +61,11 @@ export function TranscriptPlayer({ url, token, failure, actions, panel }: Props)
 export function ViewerMessage({ title, children }: { title: string; children?: ReactNode }) {
   return (
     <div className="flex flex-1 items-center justify-center p-8">
-      <div data-testid="viewer-error" role="alert" className="max-w-lg rounded-lg border border-zinc-800 bg-zinc-900 p-6 text-sm text-zinc-300 shadow-xl">
+      <div
+        data-testid="viewer-error"
+        role="alert"
+        className="max-w-lg rounded-lg border border-zinc-800 bg-zinc-900 p-6 text-sm text-zinc-300 shadow-xl"
+      >
         <h2 className="mb-2 text-base font-semibold text-zinc-100">{title}</h2>
         {children}
       </div>

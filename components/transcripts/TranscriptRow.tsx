@@ -18,7 +18,10 @@ export function Badges({ t }: { t: Pick<TranscriptMeta, "redactions" | "recordin
   return (
     <>
       {t.recording ? (
-        <span data-testid="recording-badge" className="rounded bg-red-500/15 px-1.5 py-px text-[10px] text-red-300 ring-1 ring-inset ring-red-500/30">
+        <span
+          data-testid="recording-badge"
+          className="rounded bg-red-500/15 px-1.5 py-px text-[10px] text-red-300 ring-1 ring-inset ring-red-500/30"
+        >
           ● recording
         </span>
       ) : null}
@@ -57,7 +60,11 @@ export function TranscriptRow({ t, client, onChange }: Props) {
 
   return (
     <>
-      <tr data-testid="transcript-row" data-id={t.id} className="border-b border-zinc-800/70 align-top hover:bg-zinc-900/50">
+      <tr
+        data-testid="transcript-row"
+        data-id={t.id}
+        className="border-b border-zinc-800/70 align-top hover:bg-zinc-900/50"
+      >
         <td className="max-w-[22rem] px-3 py-2">
           <TitleEditor
             title={t.title}
@@ -106,7 +113,13 @@ export function TranscriptRow({ t, client, onChange }: Props) {
             >
               Download
             </button>
-            <button type="button" data-testid="share-transcript" aria-expanded={sharing} className={action} onClick={() => setSharing((s) => !s)}>
+            <button
+              type="button"
+              data-testid="share-transcript"
+              aria-expanded={sharing}
+              className={action}
+              onClick={() => setSharing((s) => !s)}
+            >
               Share
             </button>
             <Link
@@ -119,7 +132,12 @@ export function TranscriptRow({ t, client, onChange }: Props) {
             >
               Replay as mock agent
             </Link>
-            <Link href={`${href}?rerun`} data-testid="rerun-transcript" title="Send the recorded client side to a live agent and compare" className={action}>
+            <Link
+              href={`${href}?rerun`}
+              data-testid="rerun-transcript"
+              title="Send the recorded client side to a live agent and compare"
+              className={action}
+            >
               Re-run
             </Link>
             <DeleteButton

@@ -45,7 +45,11 @@ function Viewer({ id, token, rerun }: { id: string; token: string; rerun: boolea
           <button type="button" data-testid="viewer-download" className={action} onClick={() => void download()}>
             Download
           </button>
-          <Link href={`/?profile=${encodeURIComponent(`replay:${id}`)}`} onClick={() => preselectProfile(`replay:${id}`)} className={action}>
+          <Link
+            href={`/?profile=${encodeURIComponent(`replay:${id}`)}`}
+            onClick={() => preselectProfile(`replay:${id}`)}
+            className={action}
+          >
             Replay as mock agent
           </Link>
           <button
@@ -60,7 +64,14 @@ function Viewer({ id, token, rerun }: { id: string; token: string; rerun: boolea
         </>
       }
       panel={(header) =>
-        rerunOpen ? <RerunPanel id={id} token={token} recordedProfile={header.agent.profile} onClose={() => setRerunOpen(false)} /> : null
+        rerunOpen ? (
+          <RerunPanel
+            id={id}
+            token={token}
+            recordedProfile={header.agent.profile}
+            onClose={() => setRerunOpen(false)}
+          />
+        ) : null
       }
     />
   );

@@ -19,7 +19,10 @@ export function UploadZone({ onUpload }: { onUpload: (text: string) => Promise<T
       const meta = await onUpload(await file.text());
       setStatus({ kind: "ok", text: `Imported ${file.name} as “${meta.title}” (${meta.frames} frames).` });
     } catch (err) {
-      setStatus({ kind: "error", text: `${file.name} was not imported: ${(err as Error).message}. Nothing was stored.` });
+      setStatus({
+        kind: "error",
+        text: `${file.name} was not imported: ${(err as Error).message}. Nothing was stored.`,
+      });
     }
   };
 
@@ -66,7 +69,13 @@ export function UploadZone({ onUpload }: { onUpload: (text: string) => Promise<T
         <p
           data-testid={status.kind === "error" ? "upload-error" : "upload-status"}
           role={status.kind === "error" ? "alert" : "status"}
-          className={status.kind === "error" ? "break-words text-red-300" : status.kind === "ok" ? "text-emerald-300" : "text-zinc-400"}
+          className={
+            status.kind === "error"
+              ? "break-words text-red-300"
+              : status.kind === "ok"
+                ? "text-emerald-300"
+                : "text-zinc-400"
+          }
         >
           {status.text}
         </p>

@@ -4,7 +4,7 @@
  * server's own message.
  */
 import type { ProfileDetails, RelayInfo } from "@/lib/wire";
-import type { TranscriptMeta } from "@/server/transcript-store";
+import type { TranscriptMeta } from "@/lib/transcript-meta";
 
 export type { TranscriptMeta };
 
@@ -39,7 +39,8 @@ async function call(token: string, path: string, init: RequestInit = {}): Promis
 const json = <T>(res: Response) => res.json() as Promise<T>;
 
 export const transcriptUrl = (id: string) => `/api/transcripts/${encodeURIComponent(id)}`;
-export const shareApiUrl = (id: string, shareToken: string) => `/api/share/${encodeURIComponent(id)}?token=${encodeURIComponent(shareToken)}`;
+export const shareApiUrl = (id: string, shareToken: string) =>
+  `/api/share/${encodeURIComponent(id)}?token=${encodeURIComponent(shareToken)}`;
 /** The read-only page a share link opens. */
 export const sharePageUrl = (id: string, shareToken: string) =>
   `${window.location.origin}/share/${encodeURIComponent(id)}?token=${encodeURIComponent(shareToken)}`;
@@ -47,15 +48,27 @@ export const sharePageUrl = (id: string, shareToken: string) =>
 export function api(token: string) {
   return {
     info: () => call(token, "/api/info").then(json<RelayInfo>),
-    profiles: () => call(token, "/api/profiles").then(json<{ profiles: ProfileDetails[] }>).then((b) => b.profiles),
-    list: () => call(token, "/api/transcripts").then(json<{ transcripts: TranscriptMeta[] }>).then((b) => b.transcripts),
+    profiles: () =>
+      call(token, "/api/profiles")
+        .then(json<{ profiles: ProfileDetails[] }>)
+        .then((b) => b.profiles),
+    list: () =>
+      call(token, "/api/transcripts")
+        .then(json<{ transcripts: TranscriptMeta[] }>)
+        .then((b) => b.transcripts),
     rename: (id: string, title: string) =>
-      call(token, transcriptUrl(id), { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify({ title }) }).then(
-        json<TranscriptMeta>,
-      ),
+      call(token, transcriptUrl(id), {
+        method: "PATCH",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ title }),
+      }).then(json<TranscriptMeta>),
     remove: (id: string) => call(token, transcriptUrl(id), { method: "DELETE" }).then(() => undefined),
     upload: (text: string) =>
-      call(token, "/api/transcripts", { method: "POST", headers: { "content-type": "application/x-ndjson" }, body: text }).then(json<TranscriptMeta>),
+      call(token, "/api/transcripts", {
+        method: "POST",
+        headers: { "content-type": "application/x-ndjson" },
+        body: text,
+      }).then(json<TranscriptMeta>),
     download: async (id: string) => {
       const res = await call(token, `${transcriptUrl(id)}?download`);
       const name = /filename="([^"]+)"/.exec(res.headers.get("content-disposition") ?? "")?.[1] ?? `${id}.jsonl`;

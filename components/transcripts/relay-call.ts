@@ -38,7 +38,13 @@ export function relayCall<T extends object>(
       resolve(res);
     };
     signal?.addEventListener("abort", () => finish(failed("cancelled")));
-    socket.on("connect_error", (err) => finish(failed(err.message === "unauthorized" ? "the access token was refused" : `cannot reach the relay: ${err.message}`)));
+    socket.on("connect_error", (err) =>
+      finish(
+        failed(
+          err.message === "unauthorized" ? "the access token was refused" : `cannot reach the relay: ${err.message}`,
+        ),
+      ),
+    );
     socket.on("disconnect", (reason) => finish(failed(`connection lost: ${reason}`)));
     socket.on("agent:started", (agent) => {
       progress.agent = agent;

@@ -4,16 +4,32 @@
  * clock's timer, and `showUpTo` whenever the position moves.
  */
 import { useCallback, useEffect, useMemo, useState } from "react";
-import { eventCutoff, initialPlayback, nextDelay, playbackReducer, playbackTimes, type PlaybackAction, type Speed } from "@/lib/playback";
+import {
+  eventCutoff,
+  initialPlayback,
+  nextDelay,
+  playbackReducer,
+  playbackTimes,
+  type PlaybackAction,
+  type Speed,
+} from "@/lib/playback";
 import type { OfflineRecording, SessionStore } from "../session-store";
 
 const EMPTY = new Float64Array(0);
 /** Timers no finer than a display frame: a tick shows every frame that is due. */
 const MIN_TICK_MS = 16;
 
-export function usePlayback(store: SessionStore | undefined, recording: OfflineRecording | undefined, total: number, complete: boolean) {
+export function usePlayback(
+  store: SessionStore | undefined,
+  recording: OfflineRecording | undefined,
+  total: number,
+  complete: boolean,
+) {
   // Playback times only once every frame is read: play is enabled then.
-  const times = useMemo(() => (recording && complete ? playbackTimes(recording.frames.map((f) => f.ts)) : EMPTY), [recording, complete]);
+  const times = useMemo(
+    () => (recording && complete ? playbackTimes(recording.frames.map((f) => f.ts)) : EMPTY),
+    [recording, complete],
+  );
   const [state, setState] = useState(() => initialPlayback(0));
   const act = useCallback((action: PlaybackAction) => setState((s) => playbackReducer(s, action, times)), [times]);
 

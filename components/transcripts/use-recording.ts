@@ -62,9 +62,17 @@ export function useRecording(url: string, token?: string): RecordingState {
       const h = reader.header;
       if (h && !recording.agent) {
         const pid = reader.spawned?.pid ?? 0;
-        recording.agent = { profile: h.agent.profile, pid, command: h.agent.command, args: h.agent.args, cwd: h.agent.cwd, transcriptId: h.id };
+        recording.agent = {
+          profile: h.agent.profile,
+          pid,
+          command: h.agent.command,
+          args: h.agent.args,
+          cwd: h.agent.cwd,
+          transcriptId: h.id,
+        };
       }
-      if (reader.exit) recording.exit = { ts: reader.exit.ts, code: reader.exit.code ?? null, signal: reader.exit.signal ?? null };
+      if (reader.exit)
+        recording.exit = { ts: reader.exit.ts, code: reader.exit.code ?? null, signal: reader.exit.signal ?? null };
       setState({
         tab,
         recording,
@@ -78,7 +86,11 @@ export function useRecording(url: string, token?: string): RecordingState {
     };
 
     (async () => {
-      const res = await fetch(url, { headers: token ? { authorization: `Bearer ${token}` } : {}, cache: "no-store", signal: abort.signal });
+      const res = await fetch(url, {
+        headers: token ? { authorization: `Bearer ${token}` } : {},
+        cache: "no-store",
+        signal: abort.signal,
+      });
       if (!res.ok) throw await errorOf(res);
       const body = res.body!.getReader();
       const decoder = new TextDecoder();

@@ -7,8 +7,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 
 export type Part =
-  | { text: string; thought?: boolean }
-  | { functionCall: { name: string; args: Record<string, unknown> } };
+  { text: string; thought?: boolean } | { functionCall: { name: string; args: Record<string, unknown> } };
 
 export interface Turn {
   parts: Part[];
@@ -54,7 +53,10 @@ export function lastUserText(body: unknown): string {
     const c = contents[i]!;
     if (c.role !== "user") continue;
     // The CLI prepends its session context as earlier parts: the prompt is last.
-    const text = [...(c.parts ?? [])].reverse().find((p) => p.text?.trim())?.text?.trim();
+    const text = [...(c.parts ?? [])]
+      .reverse()
+      .find((p) => p.text?.trim())
+      ?.text?.trim();
     if (text) return text;
   }
   return "";
@@ -116,7 +118,9 @@ export async function startFakeGeminiApi(port = 0): Promise<FakeGeminiApi> {
       return;
     }
     res.writeHead(404, { "content-type": "application/json" });
-    res.end(JSON.stringify({ error: { code: 404, message: `fake Gemini API has no ${url.pathname}`, status: "NOT_FOUND" } }));
+    res.end(
+      JSON.stringify({ error: { code: 404, message: `fake Gemini API has no ${url.pathname}`, status: "NOT_FOUND" } }),
+    );
   }
 
   const server = createServer((req, res) => {

@@ -5,7 +5,11 @@ import { describe, expect, it } from "vitest";
 
 const root = path.resolve(import.meta.dirname, "../..");
 async function bench(name: string, ...flags: string[]) {
-  const run = await execa(process.execPath, ["--import", "tsx", `bench/${name}.ts`, ...flags], { cwd: root, reject: false, timeout: 120_000 });
+  const run = await execa(process.execPath, ["--import", "tsx", `bench/${name}.ts`, ...flags], {
+    cwd: root,
+    reject: false,
+    timeout: 120_000,
+  });
   expect(run.stderr).not.toMatch(/Error/);
   expect(run.exitCode).toBe(0);
   return JSON.parse(run.stdout);
@@ -15,7 +19,15 @@ describe("benchmarks (smoke)", () => {
   it("relay-overhead reports latency and rate ratio", async () => {
     const r = await bench("relay-overhead", "--rate", "400", "--seconds", "1", "--burst", "20000");
     expect(r.frames).toBe(400);
-    for (const v of [r.directLatencyMs.p50, r.relayLatencyMs.p99, r.addedLatencyMs.p50, r.relayFramesPerSecond, r.rateRatio, r.bareForwarderRatio, r.bareForwarderAddedLatencyMs.p99]) {
+    for (const v of [
+      r.directLatencyMs.p50,
+      r.relayLatencyMs.p99,
+      r.addedLatencyMs.p50,
+      r.relayFramesPerSecond,
+      r.rateRatio,
+      r.bareForwarderRatio,
+      r.bareForwarderAddedLatencyMs.p99,
+    ]) {
       expect(Number.isFinite(v)).toBe(true);
     }
     expect(r.relayFramesPerSecond).toBeGreaterThan(0);

@@ -34,7 +34,11 @@ const cli = (...args: string[]) =>
     cwd: dir,
     reject: false,
     timeout: 90_000,
-    env: { ...home.env, ACP_PLAYGROUND_DATA: path.join(dir, "data"), ACP_PLAYGROUND_CONFIG: path.join(dir, "config.json") },
+    env: {
+      ...home.env,
+      ACP_PLAYGROUND_DATA: path.join(dir, "data"),
+      ACP_PLAYGROUND_CONFIG: path.join(dir, "config.json"),
+    },
   });
 
 describe("acp-playground CLI", () => {
@@ -46,7 +50,11 @@ describe("acp-playground CLI", () => {
     expect(run.stdout).toContain("Recorded answer.");
     expect(run.stdout).toContain('stopReason: "end_turn"');
     const t = parseTranscript(readFileSync(path.join(dir, "run.jsonl"), "utf8"));
-    expect(t.frames.filter((f) => f.dir === "to-agent").map((f) => f.method)).toEqual(["initialize", "session/new", "session/prompt"]);
+    expect(t.frames.filter((f) => f.dir === "to-agent").map((f) => f.method)).toEqual([
+      "initialize",
+      "session/new",
+      "session/prompt",
+    ]);
     expect(t.events.at(-1)).toMatchObject({ type: "lifecycle", event: "exited" });
   });
 
@@ -65,7 +73,10 @@ describe("acp-playground CLI", () => {
 
   it("probe reports what Gemini actually does, within 60 s", async () => {
     // One quick turn, then a slow one for the cancel check.
-    api.script({ parts: [{ text: "OK" }] }, { parts: Array.from({ length: 40 }, (_, i) => ({ text: `${i + 1}\n` })), delayMs: 100 });
+    api.script(
+      { parts: [{ text: "OK" }] },
+      { parts: Array.from({ length: 40 }, (_, i) => ({ text: `${i + 1}\n` })), delayMs: 100 },
+    );
     const started = Date.now();
     const run = await cli("probe", "--profile", "gemini", "--json");
     expect(run.exitCode).toBe(0);
@@ -74,9 +85,16 @@ describe("acp-playground CLI", () => {
     const by = (check: string) => report.rows.find((r) => r.check === check)!;
     expect(report.agent).toMatchObject({ name: "gemini-cli", version: "0.61.0" });
     expect(by("initialize with protocolVersion 1")).toMatchObject({ outcome: "answered", conforms: true });
-    expect(by("initialize with unsupported protocolVersion 999")).toMatchObject({ outcome: "answered", detail: "answered with protocolVersion 1", conforms: true });
+    expect(by("initialize with unsupported protocolVersion 999")).toMatchObject({
+      outcome: "answered",
+      detail: "answered with protocolVersion 1",
+      conforms: true,
+    });
     expect(by("session/new (cwd, no MCP servers)")).toMatchObject({ outcome: "answered", conforms: true });
-    expect(by("session/prompt (one text block)")).toMatchObject({ outcome: "answered", detail: 'stopReason "end_turn", 1 message chunks' });
+    expect(by("session/prompt (one text block)")).toMatchObject({
+      outcome: "answered",
+      detail: 'stopReason "end_turn", 1 message chunks',
+    });
     expect(by("empty response (no chunks and no stopReason)").conforms).toBe(true);
     expect(by("session/list").outcome).toBe("-32601");
     expect(by("session/set_mode to the current mode").outcome).toBe("answered");
@@ -85,7 +103,10 @@ describe("acp-playground CLI", () => {
     expect(by("malformed line")).toMatchObject({ outcome: "no reply", conforms: false });
     expect(by("request with a string id")).toMatchObject({ detail: 'response id "probe-string-id"', conforms: true });
     expect(by("two requests in flight at once").conforms).toBe(true);
-    expect(by("session/cancel during a turn")).toMatchObject({ detail: 'turn ended with stopReason "cancelled"', conforms: true });
+    expect(by("session/cancel during a turn")).toMatchObject({
+      detail: 'turn ended with stopReason "cancelled"',
+      conforms: true,
+    });
     expect(by("logout").outcome).toBe("skipped");
     for (const r of report.rows) expect(r.detail.length).toBeGreaterThan(0);
     expect(report.rows.filter((r) => r.check.endsWith("(unstable)")).length).toBeGreaterThan(0);
@@ -97,7 +118,9 @@ describe("acp-playground CLI", () => {
   it("gives clear errors and exit codes", async () => {
     const missing = await cli("probe", "--profile", "missing");
     expect(missing.exitCode).toBe(3);
-    expect(missing.stderr).toBe("acp-playground: Failed to start ACP agent: executable not found: /nonexistent/agent-binary");
+    expect(missing.stderr).toBe(
+      "acp-playground: Failed to start ACP agent: executable not found: /nonexistent/agent-binary",
+    );
     expect((await cli("probe", "--profile", "nope")).exitCode).toBe(2);
     expect((await cli("record")).stderr).toContain("record needs --prompt");
     expect((await cli("record", "--bogus")).exitCode).toBe(2);
@@ -105,7 +128,10 @@ describe("acp-playground CLI", () => {
     const unreadable = await cli("replay", "no-such-file.jsonl");
     expect(unreadable.exitCode).toBe(4);
     expect(unreadable.stderr).toContain("cannot read no-such-file.jsonl: ENOENT");
-    writeFileSync(path.join(dir, "bad.jsonl"), '{"type":"header","format":"acp-playground-transcript","version":"7.0"}\n');
+    writeFileSync(
+      path.join(dir, "bad.jsonl"),
+      '{"type":"header","format":"acp-playground-transcript","version":"7.0"}\n',
+    );
     const bad = await cli("replay", "bad.jsonl");
     expect(bad.exitCode).toBe(4);
     expect(bad.stderr).toContain("line 1: unsupported transcript version 7.0");

@@ -17,7 +17,10 @@ async function session(fsCaps: boolean): Promise<{ c: TestClient; sessionId: str
     jsonrpc: "2.0",
     id: 1,
     method: "initialize",
-    params: { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: fsCaps, writeTextFile: fsCaps }, terminal: false } },
+    params: {
+      protocolVersion: 1,
+      clientCapabilities: { fs: { readTextFile: fsCaps, writeTextFile: fsCaps }, terminal: false },
+    },
   });
   await c.response(1);
   await c.send({ jsonrpc: "2.0", id: 2, method: "session/new", params: { cwd: g.workspace, mcpServers: [] } });
@@ -30,7 +33,12 @@ const writeTurn = (file: string) => [
 ];
 
 async function prompt(c: TestClient, sessionId: string) {
-  await c.send({ jsonrpc: "2.0", id: 3, method: "session/prompt", params: { sessionId, prompt: [{ type: "text", text: "write" }] } });
+  await c.send({
+    jsonrpc: "2.0",
+    id: 3,
+    method: "session/prompt",
+    params: { sessionId, prompt: [{ type: "text", text: "write" }] },
+  });
 }
 
 describe("answering the agent's requests", () => {
@@ -43,7 +51,10 @@ describe("answering the agent's requests", () => {
     g.api.script(...writeTurn(target));
     await prompt(c, sessionId);
     const read = await c.frame((f) => f.method === "fs/read_text_file" && f.kind === "request", "fs read");
-    const readAnswer = await c.frame((f) => f.dir === "to-agent" && f.kind === "response" && f.id === read.id, "read answer");
+    const readAnswer = await c.frame(
+      (f) => f.dir === "to-agent" && f.kind === "response" && f.id === read.id,
+      "read answer",
+    );
     expect(readAnswer.message).toMatchObject({ error: { code: -32002, message: `Resource not found: ${target}` } });
     expect((readAnswer.message as any).result).toBeUndefined();
     await c.response(3);
@@ -63,21 +74,35 @@ describe("answering the agent's requests", () => {
     g.api.script(...writeTurn(target));
     await prompt(c, sessionId);
     const read = await c.frame((f) => f.method === "fs/read_text_file" && f.kind === "request", "fs read");
-    const readAnswer = await c.frame((f) => f.dir === "to-agent" && f.kind === "response" && f.id === read.id, "read answer");
+    const readAnswer = await c.frame(
+      (f) => f.dir === "to-agent" && f.kind === "response" && f.id === read.id,
+      "read answer",
+    );
     expect(readAnswer.message).toMatchObject({ result: { content: "before\n" } });
-    const ask = await c.frame((f) => f.method === "session/request_permission" && f.kind === "request", "permission card");
+    const ask = await c.frame(
+      (f) => f.method === "session/request_permission" && f.kind === "request",
+      "permission card",
+    );
     expect(readFileSync(target, "utf8")).toBe("before\n");
-    await c.send({ jsonrpc: "2.0", id: ask.id, result: { outcome: { outcome: "selected", optionId: "proceed_once" } } });
+    await c.send({
+      jsonrpc: "2.0",
+      id: ask.id,
+      result: { outcome: { outcome: "selected", optionId: "proceed_once" } },
+    });
     await c.response(3);
     const write = c.frames.find((f) => f.method === "fs/write_text_file" && f.kind === "request")!;
     expect(write.message).toMatchObject({ params: { path: target, content: "from the agent\n" } });
-    expect(c.frames.find((f) => f.dir === "to-agent" && f.kind === "response" && f.id === write.id)?.message).toMatchObject({ result: {} });
+    expect(
+      c.frames.find((f) => f.dir === "to-agent" && f.kind === "response" && f.id === write.id)?.message,
+    ).toMatchObject({ result: {} });
     expect(readFileSync(target, "utf8")).toBe("from the agent\n");
   });
 
   it("refuses a write outside the g.workspace", async () => {
     const { c, sessionId } = await session(true);
-    await c.emit("policy:set", { policies: { "fs/read_text_file": "auto", "fs/write_text_file": "auto", "session/request_permission": "auto" } });
+    await c.emit("policy:set", {
+      policies: { "fs/read_text_file": "auto", "fs/write_text_file": "auto", "session/request_permission": "auto" },
+    });
     const outside = path.join(g.base, "escaped.txt");
     g.api.script(...writeTurn(outside));
     await prompt(c, sessionId);
@@ -86,7 +111,11 @@ describe("answering the agent's requests", () => {
     const refused = c.frames.filter((f) => f.dir === "to-agent" && f.kind === "response" && (f.message as any).error);
     const permissionAnswers = c.frames.filter((f) => f.dir === "to-agent" && f.method === "session/request_permission");
     // Gemini may refuse the path itself (outside its g.workspace) before asking us; either way nothing is written.
-    expect(refused.length + permissionAnswers.length + c.frames.filter((f) => (f.message as any)?.params?.update?.status === "failed").length).toBeGreaterThan(0);
+    expect(
+      refused.length +
+        permissionAnswers.length +
+        c.frames.filter((f) => (f.message as any)?.params?.update?.status === "failed").length,
+    ).toBeGreaterThan(0);
   });
 
   it("auto answers permissions with the allow-once option; deny answers an error", async () => {
@@ -127,7 +156,9 @@ describe("answering the agent's requests", () => {
     expect(served.ok).toBe(true);
     expect((await c.emit("agent:serve", { id: read.id })).error.message).toMatch(/no pending agent request/);
     // Gemini reads the file again before writing: let everything through from here.
-    await c.emit("policy:set", { policies: { "session/request_permission": "auto", "fs/read_text_file": "auto", "fs/write_text_file": "auto" } });
+    await c.emit("policy:set", {
+      policies: { "session/request_permission": "auto", "fs/read_text_file": "auto", "fs/write_text_file": "auto" },
+    });
     await c.response(3);
     expect(readFileSync(path.join(g.workspace, "asked.txt"), "utf8")).toBe("from the agent\n");
   });

@@ -22,7 +22,11 @@ const client = (extra: ConstructorParameters<typeof TestClient>[2] = {}) => {
 const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: 1 } };
 
 beforeAll(async () => {
-  relay = await startRelayProcess({ echo: { command: process.execPath, args: [stub, "echo"] } }, {}, "test/fixtures/relay-cluster.ts");
+  relay = await startRelayProcess(
+    { echo: { command: process.execPath, args: [stub, "echo"] } },
+    {},
+    "test/fixtures/relay-cluster.ts",
+  );
   workers = /workers ([\d,]+)/.exec(relay.banner)![1]!.split(",").map(Number);
 }, 60_000);
 afterEach(() => {
@@ -46,7 +50,8 @@ describe("two relay instances in a Node cluster", () => {
     await a.send(initialize);
     const recorded = await a.response(1);
     const profile = `replay:${agentA.transcriptId}`;
-    const replayable = async () => (await b.emit("relay:info", {})).info.profiles.some((p: { name: string }) => p.name === profile);
+    const replayable = async () =>
+      (await b.emit("relay:info", {})).info.profiles.some((p: { name: string }) => p.name === profile);
     // The other worker sees a live recording, not a crashed one: nothing to replay yet.
     expect(await replayable()).toBe(false);
     expect(await a.emit("agent:stop", {})).toEqual({ ok: true });
@@ -75,7 +80,9 @@ describe("two relay instances in a Node cluster", () => {
   it("stops every worker's agents when the primary is stopped", async () => {
     const [a, b] = [client(), client()];
     await Promise.all([a.connected(), b.connected()]);
-    const trees = [(await a.start({ profile: "echo" })).pid, (await b.start({ profile: "echo" })).pid].flatMap(processTree);
+    const trees = [(await a.start({ profile: "echo" })).pid, (await b.start({ profile: "echo" })).pid].flatMap(
+      processTree,
+    );
     await relay.close();
     await waitUntil(() => [...trees, ...workers].every((pid) => !alive(pid)), "every worker and agent gone");
   });

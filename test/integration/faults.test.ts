@@ -53,17 +53,33 @@ describe("faults", () => {
     const exited = await c.waitFor(() => seen.find((e) => e.code === "process_exited"), "process_exited");
     expect(exited.data?.requests).toEqual([expect.objectContaining({ id: "2", method: "session/prompt", seq: 3 })]);
     expect(exited.message).toMatch(/1 request unanswered: session\/prompt \(id 2\)/);
-    await waitUntil(() => relay.server.relay.transcripts.meta(agent.transcriptId!)?.recording === false, "transcript closed");
+    await waitUntil(
+      () => relay.server.relay.transcripts.meta(agent.transcriptId!)?.recording === false,
+      "transcript closed",
+    );
     const t = parseTranscript(readFileSync(relay.server.relay.transcripts.file(agent.transcriptId!), "utf8"));
-    expect(t.frames.map((f) => f.method)).toEqual(["initialize", "initialize", "session/prompt", "session/update", "session/update"]);
-    expect(t.events.filter((e) => e.type === "lifecycle").map((e) => (e as { event: string }).event)).toEqual(["spawned", "error", "exited"]);
+    expect(t.frames.map((f) => f.method)).toEqual([
+      "initialize",
+      "initialize",
+      "session/prompt",
+      "session/update",
+      "session/update",
+    ]);
+    expect(t.events.filter((e) => e.type === "lifecycle").map((e) => (e as { event: string }).event)).toEqual([
+      "spawned",
+      "error",
+      "exited",
+    ]);
   });
 
   it("a 20 MiB line is flagged and dropped, and the relay stays responsive", async () => {
     const c = await client();
     await c.start({ profile: "huge" });
     const after = await c.frame((f) => f.method === "after/huge", "the frame after the huge line", 30_000);
-    expect(c.frames[0]).toMatchObject({ kind: "invalid", error: `line of ${20 * 1024 * 1024} bytes exceeds the maximum of ${64 * 1024} and was dropped` });
+    expect(c.frames[0]).toMatchObject({
+      kind: "invalid",
+      error: `line of ${20 * 1024 * 1024} bytes exceeds the maximum of ${64 * 1024} and was dropped`,
+    });
     expect(after.seq).toBe(2);
     await c.send({ jsonrpc: "2.0", id: 1, method: "ping" });
     await c.response(1);
@@ -122,7 +138,16 @@ describe("faults", () => {
   it("garbage from the browser is refused; the connection and the relay survive", async () => {
     const c = await client();
     await c.start({ profile: "echo" });
-    const bad: unknown[] = [null, 0, "x", [], true, { frame: null }, { frame: "a\nb" }, { frame: "x".repeat(100 * 1024) }];
+    const bad: unknown[] = [
+      null,
+      0,
+      "x",
+      [],
+      true,
+      { frame: null },
+      { frame: "a\nb" },
+      { frame: "x".repeat(100 * 1024) },
+    ];
     for (const payload of bad) expect((await c.emit("agent:send", payload)).ok).toBe(false);
     expect((await (c.socket as any).timeout(2000).emitWithAck("no:such:event", {})).error.code).toBe("invalid_payload");
     (c.socket as any).emit("agent:send"); // no payload, no ack

@@ -32,9 +32,7 @@ async function openSession(c: TestClient): Promise<string> {
 }
 
 const updates = (frames: Frame[], variant: string) =>
-  frames.filter(
-    (f) => f.method === "session/update" && (f.message as any)?.params?.update?.sessionUpdate === variant,
-  );
+  frames.filter((f) => f.method === "session/update" && (f.message as any)?.params?.update?.sessionUpdate === variant);
 
 describe("relay with the real Gemini CLI", () => {
   it("runs initialize -> session/new -> session/prompt with streamed text", async () => {
@@ -75,7 +73,9 @@ describe("relay with the real Gemini CLI", () => {
     const sessionId = await openSession(c);
     const target = path.join(g.workspace, "hello.txt");
     g.api.script(
-      { parts: [{ functionCall: { name: "write_file", args: { file_path: target, content: "written by gemini\n" } } }] },
+      {
+        parts: [{ functionCall: { name: "write_file", args: { file_path: target, content: "written by gemini\n" } } }],
+      },
       { parts: [{ text: "The file is written." }] },
     );
     await c.send({
@@ -84,7 +84,10 @@ describe("relay with the real Gemini CLI", () => {
       method: "session/prompt",
       params: { sessionId, prompt: [{ type: "text", text: "Write hello.txt" }] },
     });
-    const ask = await c.frame((f) => f.kind === "request" && f.method === "session/request_permission", "permission request");
+    const ask = await c.frame(
+      (f) => f.kind === "request" && f.method === "session/request_permission",
+      "permission request",
+    );
     expect(ask.dir).toBe("from-agent");
     const options = (ask.message as any).params.options as Array<{ optionId: string; kind: string }>;
     expect(options.map((o) => o.kind)).toContain("allow_once");
@@ -101,7 +104,9 @@ describe("relay with the real Gemini CLI", () => {
     const done = await c.response(3);
     expect(done.message).toMatchObject({ result: { stopReason: "end_turn" } });
     expect(readFileSync(target, "utf8")).toBe("written by gemini\n");
-    expect(updates(c.frames, "tool_call_update").map((f) => (f.message as any).params.update.status)).toContain("completed");
+    expect(updates(c.frames, "tool_call_update").map((f) => (f.message as any).params.update.status)).toContain(
+      "completed",
+    );
   });
 
   it("leaves no gemini process behind after a disconnect (both processes)", async () => {

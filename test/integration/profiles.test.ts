@@ -24,10 +24,19 @@ describe("profiles", () => {
     expect(text).not.toContain("do-not-leak");
     const profiles = JSON.parse(text).profiles as Array<Record<string, unknown>>;
     const by = (name: string) => profiles.find((p) => p.name === name)!;
-    expect(by("node")).toMatchObject({ available: true, resolved: process.execPath, version: process.version, description: "plain node" });
+    expect(by("node")).toMatchObject({
+      available: true,
+      resolved: process.execPath,
+      version: process.version,
+      description: "plain node",
+    });
     expect(by("missing")).toMatchObject({ available: false });
     expect(by("missing").resolved).toBeUndefined();
-    expect(by("gemini")).toMatchObject({ available: true, version: "0.61.0", options: ["model", "approvalMode", "skipTrust"] });
+    expect(by("gemini")).toMatchObject({
+      available: true,
+      version: "0.61.0",
+      options: ["model", "approvalMode", "skipTrust"],
+    });
 
     const c = new TestClient(relay.url, { token: "test-token" });
     await c.connected();
@@ -40,7 +49,14 @@ describe("profiles", () => {
     const { loadConfig } = await import("../../server/config");
     const file = path.resolve(import.meta.dirname, "../../examples/agents.config.json");
     const config = loadConfig({ ACP_PLAYGROUND_CONFIG: file }, process.cwd());
-    expect(Object.keys(config.profiles)).toEqual(["qwen", "copilot", "cursor", "opencode", "claude-code", "gemini-flash"]);
+    expect(Object.keys(config.profiles)).toEqual([
+      "qwen",
+      "copilot",
+      "cursor",
+      "opencode",
+      "claude-code",
+      "gemini-flash",
+    ]);
     expect(JSON.parse(readFileSync(file, "utf8")).profiles.cursor.args).toEqual(["acp"]);
   });
 });

@@ -4,7 +4,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { alive, processTree, startTestRelay, TestClient, waitUntil, type TestRelay } from "../relay-harness";
 
 const stub = path.resolve(import.meta.dirname, "../fixtures/stub-agent.mjs");
-const profile = (mode: string, ...extra: string[]) => ({ command: process.execPath, args: [stub, mode, ...extra], env: {} });
+const profile = (mode: string, ...extra: string[]) => ({
+  command: process.execPath,
+  args: [stub, mode, ...extra],
+  env: {},
+});
 
 let relay: TestRelay;
 const clients: TestClient[] = [];
@@ -51,7 +55,12 @@ describe("relay with a stub agent", () => {
     // The socket carries no parsed `message`: the client parses `raw` itself.
     expect(onWire).toHaveLength(2);
     expect(onWire.every((f) => !("message" in (f as object)))).toBe(true);
-    expect(c.frames[0]).toMatchObject({ seq: 1, dir: "to-agent", kind: "request", raw: '{"jsonrpc":"2.0","id":7,"method":"initialize","params":{"protocolVersion":1}}' });
+    expect(c.frames[0]).toMatchObject({
+      seq: 1,
+      dir: "to-agent",
+      kind: "request",
+      raw: '{"jsonrpc":"2.0","id":7,"method":"initialize","params":{"protocolVersion":1}}',
+    });
   });
 
   it("writes a string frame verbatim, so malformed input reaches the agent", async () => {
@@ -90,7 +99,10 @@ describe("relay with a stub agent", () => {
     const ack = await c.emit("agent:start", { profile: "missing" });
     expect(ack).toEqual({
       ok: false,
-      error: { code: "spawn_failed", message: "Failed to start ACP agent: executable not found: /nonexistent/acp-agent" },
+      error: {
+        code: "spawn_failed",
+        message: "Failed to start ACP agent: executable not found: /nonexistent/acp-agent",
+      },
     });
     expect(errors).toHaveLength(1);
     expect((await c.emit("agent:send", { frame: "{}" })).error.code).toBe("no_agent");
@@ -106,7 +118,10 @@ describe("relay with a stub agent", () => {
     expect((await c.emit("agent:stop", "now")).error.code).toBe("invalid_payload");
     const unknown = await (c.socket as any).timeout(5000).emitWithAck("agent:exec", { command: "id" });
     expect(unknown).toEqual({ ok: false, error: { code: "invalid_payload", message: "unknown event: agent:exec" } });
-    expect((await c.emit("agent:start", { profile: "nope" })).error).toEqual({ code: "unknown_profile", message: "unknown profile: nope" });
+    expect((await c.emit("agent:start", { profile: "nope" })).error).toEqual({
+      code: "unknown_profile",
+      message: "unknown profile: nope",
+    });
     expect((await c.emit("agent:start", { profile: "echo", cwd: "/" })).error.code).toBe("bad_cwd");
     expect((await c.emit("agent:start", { profile: "echo", cwd: "../.." })).error.code).toBe("bad_cwd");
     expect(c.socket.connected).toBe(true);

@@ -26,7 +26,8 @@ describe("mock agent from a transcript", () => {
     expect(agent.profile).toBe("replay:demo-gemini");
     const sent = demo.frames.filter((f) => f.dir === "to-agent");
     for (const f of sent) {
-      if (f.kind === "response") await c.frame((g) => g.dir === "from-agent" && g.kind === "request" && g.id === f.id, `agent request ${f.id}`);
+      if (f.kind === "response")
+        await c.frame((g) => g.dir === "from-agent" && g.kind === "request" && g.id === f.id, `agent request ${f.id}`);
       await c.send(f.raw);
     }
     for (const f of sent) if (f.kind === "request") await c.response(f.id as number);
@@ -36,7 +37,11 @@ describe("mock agent from a transcript", () => {
 
   it("re-run against the mock agent gives an empty diff", async () => {
     const c = await g.client();
-    const res = await c.emit("transcript:rerun", { id: "demo-gemini", profile: "replay:demo-gemini", options: { speed: "instant" } });
+    const res = await c.emit("transcript:rerun", {
+      id: "demo-gemini",
+      profile: "replay:demo-gemini",
+      options: { speed: "instant" },
+    });
     expect(res.ok).toBe(true);
     expect(res.problems).toEqual([]);
     expect(res.steps.map((s: { method: string; outcome: string }) => `${s.method}:${s.outcome}`)).toEqual([
@@ -52,7 +57,9 @@ describe("mock agent from a transcript", () => {
     const c = await g.client();
     expect((await c.emit("agent:start", { profile: "replay:nope" })).error.code).toBe("unknown_profile");
     expect((await c.emit("agent:start", { profile: "replay:../../etc/passwd" })).error.code).toBe("unknown_profile");
-    expect((await c.emit("agent:start", { profile: "replay:demo-gemini", options: { speed: "warp" } })).error.code).toBe("invalid_payload");
+    expect(
+      (await c.emit("agent:start", { profile: "replay:demo-gemini", options: { speed: "warp" } })).error.code,
+    ).toBe("invalid_payload");
   });
 });
 
@@ -65,14 +72,28 @@ describe("re-run against the real Gemini CLI", () => {
   async function record(): Promise<string> {
     const c = await g.client();
     const agent = await c.start();
-    await c.send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: 1, clientCapabilities: {} } });
+    await c.send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: 1, clientCapabilities: {} },
+    });
     await c.response(1);
     await c.send({ jsonrpc: "2.0", id: 2, method: "session/new", params: { cwd: g.workspace, mcpServers: [] } });
     const sessionId = ((await c.response(2)).message as any).result.sessionId;
     g.api.script(...turnsFor(g.workspace));
-    await c.send({ jsonrpc: "2.0", id: 3, method: "session/prompt", params: { sessionId, prompt: [{ type: "text", text: "write it" }] } });
+    await c.send({
+      jsonrpc: "2.0",
+      id: 3,
+      method: "session/prompt",
+      params: { sessionId, prompt: [{ type: "text", text: "write it" }] },
+    });
     const ask = await c.frame((f) => f.method === "session/request_permission" && f.kind === "request", "permission");
-    await c.send({ jsonrpc: "2.0", id: ask.id, result: { outcome: { outcome: "selected", optionId: "proceed_once" } } });
+    await c.send({
+      jsonrpc: "2.0",
+      id: ask.id,
+      result: { outcome: { outcome: "selected", optionId: "proceed_once" } },
+    });
     await c.response(3);
     await c.emit("agent:stop", {});
     c.close();
@@ -80,7 +101,11 @@ describe("re-run against the real Gemini CLI", () => {
   }
 
   const turnsFor = (dir: string): Turn[] => [
-    { parts: [{ functionCall: { name: "write_file", args: { file_path: path.join(dir, "out.txt"), content: "v1\n" } } }] },
+    {
+      parts: [
+        { functionCall: { name: "write_file", args: { file_path: path.join(dir, "out.txt"), content: "v1\n" } } },
+      ],
+    },
     turns[1]!,
   ];
 
@@ -97,7 +122,9 @@ describe("re-run against the real Gemini CLI", () => {
     expect(same.diff.equal).toBe(true);
     expect(readFileSync(path.join(g.workspace, "out.txt"), "utf8")).toBe("v1\n");
     // The re-run went through this browser session's log like any agent.
-    expect(c.frames.some((f) => f.dir === "to-agent" && f.kind === "response" && f.method === "session/request_permission")).toBe(true);
+    expect(
+      c.frames.some((f) => f.dir === "to-agent" && f.kind === "response" && f.method === "session/request_permission"),
+    ).toBe(true);
 
     rmSync(path.join(g.workspace, "out.txt"), { force: true });
     g.api.script(turnsFor(g.workspace)[0]!, { parts: [{ text: "Something else entirely." }] });

@@ -5,7 +5,9 @@ import { startTestRelay, TestClient, type TestRelay } from "../relay-harness";
 
 let relay: TestRelay;
 beforeAll(async () => {
-  relay = await startTestRelay({ profiles: { echo: { command: process.execPath, args: ["-e", "setInterval(()=>{},1e3)"], env: {} } } });
+  relay = await startTestRelay({
+    profiles: { echo: { command: process.execPath, args: ["-e", "setInterval(()=>{},1e3)"], env: {} } },
+  });
 });
 afterAll(async () => {
   await relay.close();
@@ -64,13 +66,21 @@ describe("socket handshake", () => {
   it("refuses an unknown profile: the browser can never name a command", async () => {
     const c = new TestClient(relay.url, { token: "test-token" });
     await c.connected();
-    expect(await c.emit("agent:start", { profile: "../../bin/sh" })).toMatchObject({ ok: false, error: { code: "unknown_profile" } });
-    expect(await c.emit("agent:start", { profile: "echo", command: "/bin/sh" })).toMatchObject({ ok: false, error: { code: "invalid_payload" } });
+    expect(await c.emit("agent:start", { profile: "../../bin/sh" })).toMatchObject({
+      ok: false,
+      error: { code: "unknown_profile" },
+    });
+    expect(await c.emit("agent:start", { profile: "echo", command: "/bin/sh" })).toMatchObject({
+      ok: false,
+      error: { code: "invalid_payload" },
+    });
     expect(await c.emit("agent:start", { profile: "echo", options: { args: ["-c", "id"] } })).toMatchObject({
       ok: false,
       error: { code: "invalid_payload", message: 'profile "echo" has no option "args"' },
     });
-    expect(await c.emit("agent:start", { profile: "gemini", options: { model: "x; rm -rf /" } })).toMatchObject({ ok: false });
+    expect(await c.emit("agent:start", { profile: "gemini", options: { model: "x; rm -rf /" } })).toMatchObject({
+      ok: false,
+    });
     c.close();
   });
 });
@@ -81,13 +91,19 @@ describe("HTTP API", () => {
     expect((await get("/api/info", { Authorization: "Bearer nope" })).status).toBe(401);
     const ok = await get("/api/info", { Authorization: "Bearer test-token" });
     expect(ok.status).toBe(200);
-    expect(JSON.parse(ok.body).profiles.map((p: { name: string }) => p.name)).toEqual(["gemini", "echo", "replay:demo-gemini"]);
+    expect(JSON.parse(ok.body).profiles.map((p: { name: string }) => p.name)).toEqual([
+      "gemini",
+      "echo",
+      "replay:demo-gemini",
+    ]);
     expect(ok.body).not.toContain("GEMINI_API_KEY");
   });
 
   it("refuses foreign Host and Origin before anything else", async () => {
     expect((await get("/api/info", { Authorization: "Bearer test-token", Host: "evil.example" })).status).toBe(403);
     expect((await get("/", { Host: "rebind.example:3000" })).status).toBe(403);
-    expect((await get("/api/info", { Authorization: "Bearer test-token", Origin: "http://evil.example" })).status).toBe(403);
+    expect((await get("/api/info", { Authorization: "Bearer test-token", Origin: "http://evil.example" })).status).toBe(
+      403,
+    );
   });
 });

@@ -8,7 +8,9 @@ import { alive, processTree, startRelayProcess, TestClient, waitUntil } from "..
 describe("relay shutdown", () => {
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     it(`stops all agents on ${signal}, descendants included`, async () => {
-      const relay = await startRelayProcess({ family: { command: "node", args: ["test/fixtures/stub-agent.mjs", "spawn-child"] } });
+      const relay = await startRelayProcess({
+        family: { command: "node", args: ["test/fixtures/stub-agent.mjs", "spawn-child"] },
+      });
       const { child, url } = relay;
       const dataDir = path.join(relay.dataDir, "data");
       const pids: number[] = [];
@@ -39,7 +41,9 @@ describe("relay shutdown", () => {
         expect(t.truncated).toBe(false);
         expect(t.events.at(-1)).toMatchObject({ type: "lifecycle", event: "exited" });
         expect(t.frames.some((f) => f.method === "stub/child")).toBe(true);
-        const meta = JSON.parse(readFileSync(path.join(dataDir, "transcripts", `${ack.agent.transcriptId}.meta.json`), "utf8"));
+        const meta = JSON.parse(
+          readFileSync(path.join(dataDir, "transcripts", `${ack.agent.transcriptId}.meta.json`), "utf8"),
+        );
         expect(meta.recording).toBe(false);
       }
       await relay.close();

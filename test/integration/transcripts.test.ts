@@ -32,7 +32,11 @@ async function recordGeminiSession(): Promise<string> {
     jsonrpc: "2.0",
     id: 3,
     method: "session/prompt",
-    params: { sessionId, prompt: [{ type: "text", text: `remember ${SECRET}` }], _meta: { "api-key": "meta-key-value" } },
+    params: {
+      sessionId,
+      prompt: [{ type: "text", text: `remember ${SECRET}` }],
+      _meta: { "api-key": "meta-key-value" },
+    },
   });
   await c.response(3);
   await c.emit("agent:stop", {});
@@ -54,7 +58,10 @@ describe("transcripts", () => {
     const t = parseTranscript(res.text);
     expect(t.header.agent).toMatchObject({ profile: "gemini", args: ["--acp"], cwd: g.workspace });
     expect(t.events[0]).toMatchObject({ type: "lifecycle", event: "spawned" });
-    expect(t.events.find((e) => e.type === "agent-info")).toMatchObject({ agentInfo: { name: "gemini-cli" }, protocolVersion: 1 });
+    expect(t.events.find((e) => e.type === "agent-info")).toMatchObject({
+      agentInfo: { name: "gemini-cli" },
+      protocolVersion: 1,
+    });
     expect(t.events.at(-1)).toMatchObject({ type: "lifecycle", event: "exited" });
     expect(t.frames.map((f) => f.seq)).toEqual(t.frames.map((_, i) => i + 1));
     const prompt = t.frames.find((f) => f.method === "session/prompt" && f.kind === "request")!;
@@ -67,9 +74,13 @@ describe("transcripts", () => {
 
   it("renames, downloads with the title, and deletes", async () => {
     const id = await recordGeminiSession();
-    expect((await http("PATCH", `/api/transcripts/${id}`, { body: JSON.stringify({ title: "  Demo run " }) })).json().title).toBe("Demo run");
+    expect(
+      (await http("PATCH", `/api/transcripts/${id}`, { body: JSON.stringify({ title: "  Demo run " }) })).json().title,
+    ).toBe("Demo run");
     expect((await http("PATCH", `/api/transcripts/${id}`, { body: "{}" })).status).toBe(400);
-    const download = await fetch(`${g.relay.url}/api/transcripts/${id}?download`, { headers: { authorization: "Bearer test-token" } });
+    const download = await fetch(`${g.relay.url}/api/transcripts/${id}?download`, {
+      headers: { authorization: "Bearer test-token" },
+    });
     expect(download.headers.get("content-disposition")).toBe(`attachment; filename="${id}.jsonl"`);
     expect(parseTranscript(await download.text()).header.title).toBe("Demo run");
     expect((await http("DELETE", `/api/transcripts/${id}`)).status).toBe(204);
@@ -106,7 +117,10 @@ describe("transcripts", () => {
   it("a share link reaches its transcript only: no other transcript, no API, no socket", async () => {
     const a = await recordGeminiSession();
     const b = await recordGeminiSession();
-    const list = (await http("GET", "/api/transcripts")).json().transcripts as Array<{ id: string; shareToken: string }>;
+    const list = (await http("GET", "/api/transcripts")).json().transcripts as Array<{
+      id: string;
+      shareToken: string;
+    }>;
     const tokenA = list.find((m) => m.id === a)!.shareToken;
     expect((await http("GET", `/api/share/${a}?token=${tokenA}`, { token: null })).status).toBe(200);
     expect((await http("GET", `/api/share/${b}?token=${tokenA}`, { token: null })).status).toBe(404);
@@ -121,7 +135,12 @@ describe("transcripts", () => {
   });
 
   it("requires the token for every transcript route", async () => {
-    for (const [method, route] of [["GET", "/api/transcripts"], ["POST", "/api/transcripts"], ["GET", "/api/transcripts/x"], ["DELETE", "/api/transcripts/x"]]) {
+    for (const [method, route] of [
+      ["GET", "/api/transcripts"],
+      ["POST", "/api/transcripts"],
+      ["GET", "/api/transcripts/x"],
+      ["DELETE", "/api/transcripts/x"],
+    ]) {
       expect((await http(method!, route!, { token: null })).status).toBe(401);
     }
   });

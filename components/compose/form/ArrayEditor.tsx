@@ -40,23 +40,55 @@ export function ArrayEditor({ node, value, path, set }: EditorProps<ArrayNode>) 
   };
   const adders =
     itemNode.kind === "union"
-      ? itemNode.variants.map((variant) => ({ label: variant.label, value: () => initialValue(variant.node), note: env.variantNote?.(variant, [...path, items.length]) }))
-      : [{ label: itemNode.refs?.at(-1) ?? (itemNode.kind === "object" ? "item" : itemNode.kind), value: () => initialValue(itemNode), note: undefined }];
+      ? itemNode.variants.map((variant) => ({
+          label: variant.label,
+          value: () => initialValue(variant.node),
+          note: env.variantNote?.(variant, [...path, items.length]),
+        }))
+      : [
+          {
+            label: itemNode.refs?.at(-1) ?? (itemNode.kind === "object" ? "item" : itemNode.kind),
+            value: () => initialValue(itemNode),
+            note: undefined,
+          },
+        ];
 
   return (
     <div className="flex flex-col gap-1.5" data-testid="form-array" data-path={pathString(path, env.root)}>
       {items.map((item, i) => (
-        <div key={i} data-testid="array-item" className="flex flex-col gap-1 rounded border border-zinc-800 bg-zinc-950/40 p-1.5">
+        <div
+          key={i}
+          data-testid="array-item"
+          className="flex flex-col gap-1 rounded border border-zinc-800 bg-zinc-950/40 p-1.5"
+        >
           <div className="flex items-center gap-1">
             <span className="font-mono text-[11px] text-zinc-500">[{i}]</span>
             <span className="ml-auto flex gap-1">
-              <button type="button" className={button} disabled={i === 0} onClick={() => move(i, i - 1)} title="move up">
+              <button
+                type="button"
+                className={button}
+                disabled={i === 0}
+                onClick={() => move(i, i - 1)}
+                title="move up"
+              >
                 ↑
               </button>
-              <button type="button" className={button} disabled={i === items.length - 1} onClick={() => move(i, i + 1)} title="move down">
+              <button
+                type="button"
+                className={button}
+                disabled={i === items.length - 1}
+                onClick={() => move(i, i + 1)}
+                title="move down"
+              >
                 ↓
               </button>
-              <button type="button" data-testid="array-remove" className={button} onClick={() => set(items.filter((_, j) => j !== i))} title="remove">
+              <button
+                type="button"
+                data-testid="array-remove"
+                className={button}
+                onClick={() => set(items.filter((_, j) => j !== i))}
+                title="remove"
+              >
                 ×
               </button>
             </span>

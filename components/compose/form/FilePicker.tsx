@@ -7,17 +7,33 @@
 import { useRef } from "react";
 import { button } from "../ui";
 
-type Target = { accept: string; label: string; fill: (file: File, base64: string, text: string) => Record<string, unknown> };
+type Target = {
+  accept: string;
+  label: string;
+  fill: (file: File, base64: string, text: string) => Record<string, unknown>;
+};
 
 const TARGETS: Record<string, Target> = {
-  ImageContent: { accept: "image/*", label: "image file", fill: (f, b64) => ({ data: b64, mimeType: f.type || "image/png" }) },
-  AudioContent: { accept: "audio/*", label: "audio file", fill: (f, b64) => ({ data: b64, mimeType: f.type || "audio/wav" }) },
+  ImageContent: {
+    accept: "image/*",
+    label: "image file",
+    fill: (f, b64) => ({ data: b64, mimeType: f.type || "image/png" }),
+  },
+  AudioContent: {
+    accept: "audio/*",
+    label: "audio file",
+    fill: (f, b64) => ({ data: b64, mimeType: f.type || "audio/wav" }),
+  },
   BlobResourceContents: {
     accept: "*/*",
     label: "file",
     fill: (f, b64) => ({ blob: b64, mimeType: f.type || "application/octet-stream", uri: `file:///${f.name}` }),
   },
-  TextResourceContents: { accept: "text/*,.md,.json,.ts,.js,.py,.txt", label: "text file", fill: (f, _b, text) => ({ text, mimeType: f.type || "text/plain", uri: `file:///${f.name}` }) },
+  TextResourceContents: {
+    accept: "text/*,.md,.json,.ts,.js,.py,.txt",
+    label: "text file",
+    fill: (f, _b, text) => ({ text, mimeType: f.type || "text/plain", uri: `file:///${f.name}` }),
+  },
 };
 
 function base64(bytes: Uint8Array): string {
@@ -27,7 +43,15 @@ function base64(bytes: Uint8Array): string {
   return btoa(binary);
 }
 
-export function FilePicker({ refs, value, set }: { refs: readonly string[]; value: Record<string, unknown>; set: (v: unknown) => void }) {
+export function FilePicker({
+  refs,
+  value,
+  set,
+}: {
+  refs: readonly string[];
+  value: Record<string, unknown>;
+  set: (v: unknown) => void;
+}) {
   const inputRef = useRef<HTMLInputElement>(null);
   const key = [...refs].reverse().find((r) => r in TARGETS);
   if (!key) return null;

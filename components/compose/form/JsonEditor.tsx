@@ -42,7 +42,11 @@ export function JsonEditor({ value, path, set, testId }: EditorProps<JsonNode> &
           if (p.ok) set(p.value);
         }}
       />
-      {parsed.ok ? null : <span className="text-[11px] text-amber-300">not JSON yet ({parsed.message}); the frame keeps the last valid value</span>}
+      {parsed.ok ? null : (
+        <span className="text-[11px] text-amber-300">
+          not JSON yet ({parsed.message}); the frame keeps the last valid value
+        </span>
+      )}
     </div>
   );
 }

@@ -5,7 +5,14 @@
  * toggles). Nullable fields can be set to null. Content with a file (image,
  * audio, blob) gets a file picker.
  */
-import { initialValue, pathString, type FieldNode, type ObjectField, type ObjectNode, type Path } from "@/lib/schema-form";
+import {
+  initialValue,
+  pathString,
+  type FieldNode,
+  type ObjectField,
+  type ObjectNode,
+  type Path,
+} from "@/lib/schema-form";
 import { button } from "../ui";
 import { FieldEditor } from "./FieldEditor";
 import { FieldIssues } from "./FieldIssues";
@@ -18,7 +25,8 @@ const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object
 const tip = (node: FieldNode) => node.description ?? node.title ?? undefined;
 
 /** Nested objects and lists get a frame; scalars sit beside their label. */
-const isBlock = (node: FieldNode) => node.kind === "object" || node.kind === "array" || node.kind === "union" || node.kind === "json";
+const isBlock = (node: FieldNode) =>
+  node.kind === "object" || node.kind === "array" || node.kind === "union" || node.kind === "json";
 
 export function ObjectEditor({ node, value, path, set, tagToHide }: EditorProps<ObjectNode> & { tagToHide?: string }) {
   const env = useFormEnv();
@@ -28,16 +36,32 @@ export function ObjectEditor({ node, value, path, set, tagToHide }: EditorProps<
     const { [name]: _gone, ...rest } = obj;
     set(rest);
   };
-  const shown = node.fields.filter((f) => f.name !== tagToHide && (f.required || f.name in obj || f.node.kind === "boolean"));
-  const addable = node.fields.filter((f) => f.name !== tagToHide && !f.required && !(f.name in obj) && f.node.kind !== "boolean");
+  const shown = node.fields.filter(
+    (f) => f.name !== tagToHide && (f.required || f.name in obj || f.node.kind === "boolean"),
+  );
+  const addable = node.fields.filter(
+    (f) => f.name !== tagToHide && !f.required && !(f.name in obj) && f.node.kind !== "boolean",
+  );
   const extra = Object.keys(obj).filter((k) => !node.fields.some((f) => f.name === k));
   return (
     <div className="flex flex-col gap-1.5" data-testid="form-object" data-path={pathString(path, env.root)}>
       <FilePicker refs={node.refs ?? []} value={obj} set={set} />
       {shown.map((f) => (
-        <FieldRow key={f.name} field={f} value={obj[f.name]} present={f.name in obj} path={[...path, f.name]} set={(v) => setField(f.name, v)} unset={() => unset(f.name)} />
+        <FieldRow
+          key={f.name}
+          field={f}
+          value={obj[f.name]}
+          present={f.name in obj}
+          path={[...path, f.name]}
+          set={(v) => setField(f.name, v)}
+          unset={() => unset(f.name)}
+        />
       ))}
-      {extra.length ? <p className="text-[11px] text-zinc-500">also: {extra.join(", ")} (not in the schema; edit them in the raw editor)</p> : null}
+      {extra.length ? (
+        <p className="text-[11px] text-zinc-500">
+          also: {extra.join(", ")} (not in the schema; edit them in the raw editor)
+        </p>
+      ) : null}
       {addable.length ? (
         <div className="flex flex-wrap gap-1">
           {addable.map((f) => (
@@ -86,7 +110,13 @@ function FieldRow({ field, value, present, path, set, unset }: RowProps) {
         </button>
       ) : null}
       {!required && present ? (
-        <button type="button" data-testid="field-remove" className={button} title="leave this field out" onClick={unset}>
+        <button
+          type="button"
+          data-testid="field-remove"
+          className={button}
+          title="leave this field out"
+          onClick={unset}
+        >
           ×
         </button>
       ) : null}

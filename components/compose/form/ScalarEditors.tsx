@@ -52,9 +52,23 @@ export function StringEditor({ node, value, path, set, name }: EditorProps<Strin
   }
   const multiline = name !== undefined && MULTILINE.has(name);
   return multiline ? (
-    <textarea data-path={at} className={`${mono} min-h-12 resize-y`} rows={name === "text" ? 3 : 2} value={text} onChange={(e) => set(e.target.value)} spellCheck={false} />
+    <textarea
+      data-path={at}
+      className={`${mono} min-h-12 resize-y`}
+      rows={name === "text" ? 3 : 2}
+      value={text}
+      onChange={(e) => set(e.target.value)}
+      spellCheck={false}
+    />
   ) : (
-    <input data-path={at} className={mono} value={text} onChange={(e) => set(e.target.value)} placeholder={node.format ?? ""} spellCheck={false} />
+    <input
+      data-path={at}
+      className={mono}
+      value={text}
+      onChange={(e) => set(e.target.value)}
+      placeholder={node.format ?? ""}
+      spellCheck={false}
+    />
   );
 }
 

@@ -4,7 +4,17 @@ import type { FieldNode } from "@/lib/schema-form";
 import { FieldEditor } from "./FieldEditor";
 import { FormEnvContext, type FormEnv } from "./form-env";
 
-export function SchemaForm({ node, value, set, env }: { node: FieldNode; value: unknown; set: (v: unknown) => void; env: FormEnv }) {
+export function SchemaForm({
+  node,
+  value,
+  set,
+  env,
+}: {
+  node: FieldNode;
+  value: unknown;
+  set: (v: unknown) => void;
+  env: FormEnv;
+}) {
   return (
     <FormEnvContext.Provider value={env}>
       <FieldEditor node={node} value={value} path={[]} set={set} />

@@ -33,7 +33,13 @@ export function UnionEditor({ node, value, path, set }: EditorProps<UnionNode>) 
         })}
       </select>
       {variant.node.kind === "object" ? (
-        <ObjectEditor node={variant.node} value={value} path={path} set={set} tagToHide={variant.tagValue !== undefined ? node.tag : undefined} />
+        <ObjectEditor
+          node={variant.node}
+          value={value}
+          path={path}
+          set={set}
+          tagToHide={variant.tagValue !== undefined ? node.tag : undefined}
+        />
       ) : (
         <FieldEditor node={variant.node} value={value} path={path} set={set} />
       )}

@@ -1,0 +1,90 @@
+// Lint with type information: promises that are dropped or passed where a void
+// callback is expected, React hook rules, and the import boundaries that
+// docs/architecture.md describes (lib/ is pure, components/ never reach server/).
+import tseslint from "typescript-eslint";
+import reactHooks from "eslint-plugin-react-hooks";
+
+const NODE_BUILTINS = [
+  "node:*",
+  "fs",
+  "fs/*",
+  "path",
+  "os",
+  "child_process",
+  "crypto",
+  "net",
+  "http",
+  "https",
+  "stream",
+  "stream/*",
+  "events",
+  "util",
+  "url",
+  "zlib",
+  "readline",
+  "worker_threads",
+];
+
+export default tseslint.config(
+  { ignores: ["node_modules/**", ".next/**", "data/**", "test/agents/**", "next-env.d.ts", "**/*.mjs", "**/*.js"] },
+  {
+    files: ["**/*.ts", "**/*.tsx"],
+    extends: [tseslint.configs.base],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      "@typescript-eslint/no-explicit-any": "error",
+      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/no-misused-promises": ["error", { checksVoidReturn: { attributes: false } }],
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+    },
+  },
+  {
+    // Tests poke at loosely shaped payloads on purpose.
+    files: ["**/*.test.ts", "test/**", "e2e/**", "bench/**", "scripts/**"],
+    rules: { "@typescript-eslint/no-explicit-any": "off" },
+  },
+  {
+    files: ["components/**/*.{ts,tsx}", "app/**/*.{ts,tsx}"],
+    plugins: { "react-hooks": reactHooks },
+    rules: { "react-hooks/rules-of-hooks": "error", "react-hooks/exhaustive-deps": "error" },
+  },
+  {
+    files: ["lib/**/*.ts"],
+    ignores: ["lib/**/*.test.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: NODE_BUILTINS, message: "lib/ is pure: no Node APIs (do I/O in server/)." },
+            {
+              group: ["react", "react-dom", "react/*"],
+              message: "lib/ is pure: no React (views live in components/).",
+            },
+            {
+              group: ["**/server/*", "**/components/*", "@/server/*", "@/components/*"],
+              message: "lib/ imports only lib/.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ["components/**/*.ts", "components/**/*.tsx", "app/**/*.ts", "app/**/*.tsx"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["**/server/*", "@/server/*"],
+              message: "The browser never imports server/: share contracts through lib/.",
+            },
+            { group: NODE_BUILTINS, message: "Browser code: no Node APIs." },
+          ],
+        },
+      ],
+    },
+  },
+);

@@ -1,0 +1,17 @@
+/** A transcript as the store lists it: the HTTP API's contract (docs/relay-protocol.md#http-api). */
+export interface TranscriptMeta {
+  id: string;
+  title: string;
+  createdAt: string;
+  profile: string;
+  agentName?: string;
+  turns: number;
+  frames: number;
+  bytes: number;
+  redactions: number;
+  /** True while an agent is writing it. */
+  recording: boolean;
+  /** Who is writing it, so that another relay sharing the store can tell a live recording from a crashed one. */
+  writer?: { host: string; pid: number };
+  shareToken: string;
+}
