@@ -81,6 +81,11 @@ describe("socket handshake", () => {
     expect(await c.emit("agent:start", { profile: "gemini", options: { model: "x; rm -rf /" } })).toMatchObject({
       ok: false,
     });
+    // A value that looks like a flag never becomes one.
+    expect(await c.emit("agent:start", { profile: "gemini", options: { model: "--version" } })).toEqual({
+      ok: false,
+      error: { code: "invalid_payload", message: 'option "model" must not start with "-": --version' },
+    });
     c.close();
   });
 });
