@@ -131,6 +131,20 @@ describe("HTTP API", () => {
     expect(ok.body).not.toContain("GEMINI_API_KEY");
   });
 
+  it("every page carries a Content-Security-Policy with a fresh nonce and no other origin", async () => {
+    const [a, b] = await Promise.all([get("/"), get("/transcripts")]);
+    const policy = a.headers["content-security-policy"] as string;
+    expect(policy).toMatch(/^default-src 'self'; script-src 'self' 'nonce-[\w+/=]{24}' 'strict-dynamic';/);
+    expect(policy).toContain("frame-ancestors 'none'");
+    expect(policy).not.toMatch(/https?:|unsafe-eval|\*/);
+    expect(policy.match(/'nonce-[^']+'/g)).toHaveLength(1);
+    expect(b.headers["content-security-policy"]).not.toBe(policy);
+    // The API answers JSON, not pages.
+    expect((await get("/api/info", { Authorization: "Bearer test-token" })).headers["content-security-policy"]).toBe(
+      undefined,
+    );
+  });
+
   it("refuses foreign Host and Origin before anything else", async () => {
     expect((await get("/api/info", { Authorization: "Bearer test-token", Host: "evil.example" })).status).toBe(403);
     expect((await get("/", { Host: "rebind.example:3000" })).status).toBe(403);
