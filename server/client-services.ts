@@ -283,7 +283,8 @@ export class ClientServices {
         throw invalidParams("env entries are {name, value} strings");
       env[e.name] = e.value;
     }
-    const cwd = typeof params.cwd === "string" && params.cwd !== "" ? await this.confineDir(params.cwd) : this.workspace;
+    const cwd =
+      typeof params.cwd === "string" && params.cwd !== "" ? await this.confineDir(params.cwd) : this.workspace;
     // The agent may ask to keep less than the relay's cap, never more.
     const limit = Math.min(optInt(params, "outputByteLimit") ?? Infinity, this.limits.terminalOutputBytes);
     const spawned = childEnv(env);
