@@ -122,7 +122,7 @@ function signalTree(tree: Tree, signal: NodeJS.Signals): void {
   }
 }
 
-export async function waitTreeGone(tree: Tree, timeoutMs: number): Promise<boolean> {
+async function waitTreeGone(tree: Tree, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   for (let delay = 10; ; delay = Math.min(delay * 2, 100)) {
     if (treeMembers(tree).length === 0) return true;
