@@ -112,6 +112,11 @@ export interface StderrEvent {
   text: string;
 }
 
+export interface TransportEvent {
+  ts: number;
+  text: string;
+}
+
 export interface ExitEvent {
   code: number | null;
   signal: string | null;
@@ -152,6 +157,8 @@ export interface ServerToClientEvents {
   "agent:started": (agent: AgentInfo) => void;
   "agent:attached": (event: AttachedEvent) => void;
   "agent:stderr": (event: StderrEvent) => void;
+  /** A remote agent's transport event (HTTP status, SSE stream, WebSocket open or close). */
+  "agent:transport": (event: TransportEvent) => void;
   "agent:exit": (event: ExitEvent) => void;
   "agent:error": (error: RelayError) => void;
 }

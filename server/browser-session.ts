@@ -18,10 +18,11 @@ import type {
   StderrEvent,
 } from "../lib/wire";
 import { AgentAnswerer } from "./agent-answerer";
-import { AgentProcess, SpawnError } from "./agent-process";
+import { SpawnError, type AgentProcess } from "./agent-process";
 import { ClientServices } from "./client-services";
 import type { ServerConfig } from "./config";
 import type { Profiles } from "./profiles";
+import { startAgent, type RemoteAgent } from "./remote-agent";
 import { TranscriptRecorder } from "./transcript-recorder";
 import type { TranscriptStore } from "./transcript-store";
 import { resolveCwd } from "./workspace";
@@ -38,7 +39,7 @@ const withoutMessage = ({ message: _message, ...frame }: Frame): Frame => frame;
 const isError = (v: unknown): v is RelayError => typeof v === "object" && v !== null && "code" in v;
 
 export class BrowserSession {
-  private process?: AgentProcess;
+  private process?: AgentProcess | RemoteAgent;
   private agent: AgentInfo | null = null;
   /** The start under way, so that a stop can wait for it. */
   private starting?: Promise<Ack<{ agent: AgentInfo }>>;
@@ -173,9 +174,9 @@ export class BrowserSession {
         maxReadBytes: this.config.maxReadBytes,
         terminalOutputBytes: this.config.terminalOutputBytes,
       });
-      let process: AgentProcess;
+      let process: AgentProcess | RemoteAgent;
       try {
-        process = await AgentProcess.spawn(
+        process = await startAgent(
           { ...launch, cwd, maxLineBytes: this.config.maxLineBytes, killGraceMs: this.config.killGraceMs },
           {
             onLine: (event) =>
@@ -195,6 +196,10 @@ export class BrowserSession {
               recorder.stderr(event.ts, text);
               if (this.stderrBytes > this.config.stderrBytes) this.trimStderr();
               this.socket?.emit("agent:stderr", event);
+            },
+            onTransport: (text) => {
+              recorder.lifecycle({ event: "transport", message: text });
+              this.socket?.emit("agent:transport", { ts: Date.now(), text });
             },
             onExit: (code, signal) => {
               clearInterval(this.timeoutWatch);

@@ -7,12 +7,15 @@ import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { DEFAULT_MAX_LINE_BYTES } from "../lib/ndjson";
+import { parseRemoteProfile, RemoteProfileError, type RemoteProfile } from "./remote-profile";
 
 export interface ProfileConfig {
   command: string;
   args: string[];
   env: Record<string, string>;
   description?: string;
+  /** A URL profile: the agent is reached over HTTP or WebSocket; `command` holds the URL. */
+  remote?: RemoteProfile;
 }
 
 export interface ServerConfig {
@@ -96,6 +99,10 @@ function parseProfiles(raw: unknown, file: string): Record<string, ProfileConfig
   for (const [name, value] of Object.entries(raw)) {
     if (!/^[\w.-]{1,64}$/.test(name)) throw new ConfigError(`${file}: bad profile name "${name}"`);
     const p = value as Record<string, unknown>;
+    if (typeof p === "object" && p !== null && "url" in p) {
+      profiles[name] = remoteProfile(name, p, file);
+      continue;
+    }
     if (typeof p !== "object" || p === null || typeof p.command !== "string" || p.command === "") {
       throw new ConfigError(`${file}: profile "${name}" needs a "command" string`);
     }
@@ -117,6 +124,18 @@ function parseProfiles(raw: unknown, file: string): Record<string, ProfileConfig
     };
   }
   return profiles;
+}
+
+function remoteProfile(name: string, p: Record<string, unknown>, file: string): ProfileConfig {
+  try {
+    const remote = parseRemoteProfile(p);
+    if (p.description !== undefined && typeof p.description !== "string")
+      throw new RemoteProfileError(`"description" must be a string`);
+    return { command: remote.url, args: [], env: {}, description: p.description, remote };
+  } catch (err) {
+    if (err instanceof RemoteProfileError) throw new ConfigError(`${file}: profile "${name}": ${err.message}`);
+    throw err;
+  }
 }
 
 function realRoot(root: string, base: string): string {

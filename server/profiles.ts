@@ -11,6 +11,7 @@ import type { ProfileDetails, ProfileSummary, RelayError } from "../lib/wire";
 import { commandVersion, resolveCommand } from "./command-lookup";
 import { childEnv } from "./process-group";
 import type { ProfileConfig, ServerConfig } from "./config";
+import type { RemoteProfile } from "./remote-profile";
 import type { TranscriptStore } from "./transcript-store";
 
 export interface Launch {
@@ -18,6 +19,8 @@ export interface Launch {
   command: string;
   args: string[];
   env: Record<string, string>;
+  /** Set for a URL profile: connect instead of spawning. */
+  remote?: RemoteProfile;
 }
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -142,7 +145,8 @@ export class Profiles {
         args: p.args,
         options: [],
         description: p.description,
-        available: resolveCommand(p.command) !== undefined,
+        // A remote agent is only known to answer once connected.
+        available: p.remote !== undefined || resolveCommand(p.command) !== undefined,
       };
     });
   }
@@ -207,6 +211,6 @@ export class Profiles {
     if (!p) return { code: "unknown_profile", message: `unknown profile: ${name}` };
     const bad = checkOptions(name, {}, options);
     if (bad) return bad;
-    return { profile: name, command: p.command, args: [...p.args], env: { ...p.env } };
+    return { profile: name, command: p.command, args: [...p.args], env: { ...p.env }, remote: p.remote };
   }
 }
