@@ -71,12 +71,37 @@ const remote = (url: string, transport: "http" | "websocket") => ({ url, transpo
 let relay: TestRelay;
 let agent: Served;
 let failing: Served;
+let conflicting: Served;
 const clients: TestClient[] = [];
 
+type RemoteClient = TestClient & {
+  transport: string[];
+  /** Resolves with the first transport event, past or future, that matches. */
+  transportEvent(match: RegExp): Promise<string>;
+};
+
 /** A relay client that also keeps the transport events. */
-async function client(): Promise<TestClient & { transport: string[] }> {
-  const c = Object.assign(new TestClient(relay.url, { token: "test-token" }), { transport: [] as string[] });
-  c.socket.on("agent:transport", (e) => c.transport.push(e.text));
+async function client(url = relay.url): Promise<RemoteClient> {
+  const transport: string[] = [];
+  const waiters = new Set<() => void>();
+  const c = Object.assign(new TestClient(url, { token: "test-token" }), {
+    transport,
+    transportEvent: (match: RegExp) =>
+      new Promise<string>((resolve) => {
+        const check = () => {
+          const found = transport.find((t) => match.test(t));
+          if (found === undefined) return;
+          waiters.delete(check);
+          resolve(found);
+        };
+        waiters.add(check);
+        check();
+      }),
+  });
+  c.socket.on("agent:transport", (e) => {
+    transport.push(e.text);
+    for (const w of [...waiters]) w();
+  });
   clients.push(c);
   await c.connected();
   return c;
@@ -84,7 +109,11 @@ async function client(): Promise<TestClient & { transport: string[] }> {
 
 beforeAll(async () => {
   process.env[TOKEN_VAR] = TOKEN;
-  [agent, failing] = await Promise.all([serve(), serve(["--fail-session-post", "500"])]);
+  [agent, failing, conflicting] = await Promise.all([
+    serve(),
+    serve(["--fail-session-post", "500"]),
+    serve(["--conflict-session-stream"]),
+  ]);
   relay = await startTestRelay({
     graceMs: 500,
     killGraceMs: 500,
@@ -92,6 +121,7 @@ beforeAll(async () => {
       "remote-http": remote(agent.http, "http"),
       "remote-ws": remote(agent.ws, "websocket"),
       "remote-failing": remote(failing.http, "http"),
+      "remote-conflict": remote(conflicting.http, "http"),
       "remote-no-token": { url: agent.http, transport: "http" },
       "remote-nobody": remote("ws://127.0.0.1:9/acp", "websocket"),
     }),
@@ -205,11 +235,8 @@ describe.each([
       killGraceMs: 500,
       profiles: profilesFrom({ restarting: remote(transport === "http" ? own.http : own.ws, transport) }),
     });
-    const c = Object.assign(new TestClient(ownRelay.url, { token: "test-token" }), { transport: [] as string[] });
-    c.socket.on("agent:transport", (e) => c.transport.push(e.text));
-    clients.push(c);
     try {
-      await c.connected();
+      const c = await client(ownRelay.url);
       await c.start({ profile: "restarting" });
       await c.send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: 1, clientCapabilities: {} } });
       await c.response(1);
@@ -224,9 +251,8 @@ describe.each([
       await c.frame((f) => f.method === "session/update", "first chunk");
       await own.stop();
       await c.waitFor(() => c.exits[0], "exit after the agent went away");
-      expect(c.transport.join("\n")).toMatch(
-        transport === "http" ? /SSE stream closed|connection lost/ : /WebSocket closed: code \d+/,
-      );
+      await c.transportEvent(transport === "http" ? /^SSE stream closed \(connection\)/ : /^WebSocket closed: code \d+/);
+      await c.transportEvent(/^connection (lost|closed by the agent)/);
       const lost = await c.waitFor(() => c.errors.find((e) => e.code === "process_exited"), "process_exited");
       expect(lost.message).toMatch(/session\/prompt \(id 3\)/);
 
@@ -272,7 +298,7 @@ describe("transport failures", () => {
     const failed = (await c.response(3)).message as { error: { message: string; data: unknown } };
     expect(failed.error.message).toMatch(/500/);
     expect(failed.error.data).toEqual({ status: 500, body: "prompt store unavailable" });
-    await c.waitFor(() => c.transport.find((t) => /POST session\/prompt \(id 3\): HTTP 500/.test(t)), "POST error");
+    await c.transportEvent(/^POST session\/prompt \(id 3\): HTTP 500 Internal Server Error$/);
     expect(c.exits).toEqual([]);
     await prompt(4);
     expect(resultOf(await c.response(4))).toEqual({ stopReason: "end_turn" });
@@ -284,13 +310,35 @@ describe("transport failures", () => {
     expect((await c.emit("relay:info", {})).ok).toBe(true);
   });
 
+  it("a session stream refused with 409: the requests fail, the 409 is shown, session/load re-attaches", async () => {
+    const c = await client();
+    await c.start({ profile: "remote-conflict" });
+    await c.send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: 1, clientCapabilities: {} } });
+    await c.response(1);
+    await c.send({ jsonrpc: "2.0", id: 2, method: "session/new", params: { cwd: projectRoot, mcpServers: [] } });
+    const sessionId = resultOf(await c.response(2))!.sessionId as string;
+    const prompt = (id: number) =>
+      c.send({ jsonrpc: "2.0", id, method: "session/prompt", params: { sessionId, prompt: [{ type: "text", text: "hi" }] } });
+    await c.transportEvent(new RegExp(`session ${sessionId}\\) refused: HTTP 409 Conflict: the session must be re-attached`));
+    await prompt(3);
+    expect((await c.response(3)).message).toMatchObject({ error: { data: { status: 409 } } });
+    await c.send({ jsonrpc: "2.0", id: 4, method: "session/load", params: { sessionId, cwd: projectRoot, mcpServers: [] } });
+    await c.response(4);
+    expect(c.transport).toContain(`re-attaching session ${sessionId} with session/load (id 4)`);
+    expect(c.transport).toContain(`SSE stream opened (session ${sessionId})`);
+    await prompt(5);
+    expect(resultOf(await c.response(5))).toEqual({ stopReason: "end_turn" });
+    expect(c.exits).toEqual([]);
+    await c.emit("agent:stop", {});
+  });
+
   it("a wrong or missing token: the agent's 401 is shown and the connection ends", async () => {
     const c = await client();
     await c.start({ profile: "remote-no-token" });
     await c.send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: 1, clientCapabilities: {} } });
     await c.waitFor(() => c.exits[0], "exit");
-    expect(c.transport.join("\n")).toMatch(/POST initialize \(id 1\): HTTP 401/);
-    expect(c.transport.join("\n")).toMatch(/connection lost: ACP initialize failed: 401/);
+    await c.transportEvent(/^POST initialize \(id 1\): HTTP 401 Unauthorized$/);
+    await c.transportEvent(/^connection lost: ACP initialize failed: 401 Unauthorized: missing or wrong token$/);
   });
 
   it("nothing listening at a WebSocket URL: the start fails with the reason", async () => {
