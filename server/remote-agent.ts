@@ -133,7 +133,9 @@ export class RemoteAgent {
     const text = JSON.stringify(message);
     const bytes = Buffer.byteLength(text);
     this.events.onLine(
-      bytes > this.maxLineBytes ? { type: "oversize", bytes, preview: text.slice(0, PREVIEW_CHARS) } : { type: "line", text },
+      bytes > this.maxLineBytes
+        ? { type: "oversize", bytes, preview: text.slice(0, PREVIEW_CHARS) }
+        : { type: "line", text },
     );
   }
 
@@ -161,7 +163,8 @@ export class RemoteAgent {
       if (method === "GET") {
         if (!res.ok || !res.body) {
           if (res.status === 409 && session) conflicted.add(session);
-          const hint = res.status === 409 ? ": the session must be re-attached with session/load or session/resume" : "";
+          const hint =
+            res.status === 409 ? ": the session must be re-attached with session/load or session/resume" : "";
           report(`SSE stream (${scope}) refused: ${status}${hint}`);
           return res;
         }

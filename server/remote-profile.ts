@@ -75,7 +75,9 @@ export function expandHeaders(
     out[name] = value.replace(VAR_REF, (_, variable: string) => {
       const set = env[variable];
       if (set === undefined || set === "")
-        throw new RemoteProfileError(`header "${name}" needs \${${variable}}, which is not set in the server's environment`);
+        throw new RemoteProfileError(
+          `header "${name}" needs \${${variable}}, which is not set in the server's environment`,
+        );
       if (/[\r\n\0]/.test(set)) throw new RemoteProfileError(`\${${variable}} holds a line break`);
       return set;
     });

@@ -54,7 +54,10 @@ async function serve(args: string[] = []): Promise<Served> {
 }
 
 /** Profiles as the relay reads them: from a config file, through loadConfig. */
-function profilesFrom(profiles: Record<string, unknown>, env: Record<string, string> = {}): Record<string, ProfileConfig> {
+function profilesFrom(
+  profiles: Record<string, unknown>,
+  env: Record<string, string> = {},
+): Record<string, ProfileConfig> {
   const dir = mkdtempSync(path.join(tmpdir(), "acp-remote-config-"));
   try {
     const file = path.join(dir, "config.json");
@@ -159,7 +162,12 @@ describe.each([
     const started = await c.start({ profile });
     expect(started).toMatchObject({ profile, pid: 0, command: transport === "http" ? agent.http : agent.ws });
 
-    await c.send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: 1, clientCapabilities: {} } });
+    await c.send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: 1, clientCapabilities: {} },
+    });
     expect(resultOf(await c.response(1))).toMatchObject({ agentInfo: { name: "remote-fixture" } });
     await c.send({ jsonrpc: "2.0", id: 2, method: "session/new", params: { cwd: projectRoot, mcpServers: [] } });
     const sessionId = resultOf(await c.response(2))!.sessionId as string;
@@ -184,7 +192,8 @@ describe.each([
     ]);
     expect(updates(c)[2]).toMatchObject({ toolCallId: "call-1", status: "completed" });
     // Each message the SDK hands over is serialised once: the raw line is its JSON text.
-    for (const f of c.frames.filter((f) => f.dir === "from-agent")) expect(f.raw).toBe(JSON.stringify(JSON.parse(f.raw)));
+    for (const f of c.frames.filter((f) => f.dir === "from-agent"))
+      expect(f.raw).toBe(JSON.stringify(JSON.parse(f.raw)));
     expect(c.transport).toContainEqual(expect.stringMatching(opened));
     expect(c.frames.map((f) => f.seq)).toEqual(c.frames.map((_, i) => i + 1));
 
@@ -238,7 +247,12 @@ describe.each([
     try {
       const c = await client(ownRelay.url);
       await c.start({ profile: "restarting" });
-      await c.send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: 1, clientCapabilities: {} } });
+      await c.send({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: 1, clientCapabilities: {} },
+      });
       await c.response(1);
       await c.send({ jsonrpc: "2.0", id: 2, method: "session/new", params: { cwd: projectRoot, mcpServers: [] } });
       const sessionId = resultOf(await c.response(2))!.sessionId as string;
@@ -251,7 +265,9 @@ describe.each([
       await c.frame((f) => f.method === "session/update", "first chunk");
       await own.stop();
       await c.waitFor(() => c.exits[0], "exit after the agent went away");
-      await c.transportEvent(transport === "http" ? /^SSE stream closed \(connection\)/ : /^WebSocket closed: code \d+/);
+      await c.transportEvent(
+        transport === "http" ? /^SSE stream closed \(connection\)/ : /^WebSocket closed: code \d+/,
+      );
       await c.transportEvent(/^connection (lost|closed by the agent)/);
       const lost = await c.waitFor(() => c.errors.find((e) => e.code === "process_exited"), "process_exited");
       expect(lost.message).toMatch(/session\/prompt \(id 3\)/);
@@ -263,7 +279,12 @@ describe.each([
         const before = c.frames.length;
         const fresh = (id: number, what: string) =>
           c.waitFor(() => c.frames.slice(before).find((f) => f.kind === "response" && f.id === id), what);
-        await c.send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: 1, clientCapabilities: {} } });
+        await c.send({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: { protocolVersion: 1, clientCapabilities: {} },
+        });
         const init = await fresh(1, "initialize again");
         expect(resultOf(init)).toMatchObject({ agentCapabilities: { loadSession: true } });
         await c.send({
@@ -288,12 +309,22 @@ describe("transport failures", () => {
   it("a POST answered with an HTTP error: a clear error and a lifecycle entry; the agent and relay go on", async () => {
     const c = await client();
     const started = await c.start({ profile: "remote-failing" });
-    await c.send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: 1, clientCapabilities: {} } });
+    await c.send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: 1, clientCapabilities: {} },
+    });
     await c.response(1);
     await c.send({ jsonrpc: "2.0", id: 2, method: "session/new", params: { cwd: projectRoot, mcpServers: [] } });
     const sessionId = resultOf(await c.response(2))!.sessionId as string;
     const prompt = (id: number) =>
-      c.send({ jsonrpc: "2.0", id, method: "session/prompt", params: { sessionId, prompt: [{ type: "text", text: "hi" }] } });
+      c.send({
+        jsonrpc: "2.0",
+        id,
+        method: "session/prompt",
+        params: { sessionId, prompt: [{ type: "text", text: "hi" }] },
+      });
     await prompt(3);
     const failed = (await c.response(3)).message as { error: { message: string; data: unknown } };
     expect(failed.error.message).toMatch(/500/);
@@ -313,16 +344,33 @@ describe("transport failures", () => {
   it("a session stream refused with 409: the requests fail, the 409 is shown, session/load re-attaches", async () => {
     const c = await client();
     await c.start({ profile: "remote-conflict" });
-    await c.send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: 1, clientCapabilities: {} } });
+    await c.send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: 1, clientCapabilities: {} },
+    });
     await c.response(1);
     await c.send({ jsonrpc: "2.0", id: 2, method: "session/new", params: { cwd: projectRoot, mcpServers: [] } });
     const sessionId = resultOf(await c.response(2))!.sessionId as string;
     const prompt = (id: number) =>
-      c.send({ jsonrpc: "2.0", id, method: "session/prompt", params: { sessionId, prompt: [{ type: "text", text: "hi" }] } });
-    await c.transportEvent(new RegExp(`session ${sessionId}\\) refused: HTTP 409 Conflict: the session must be re-attached`));
+      c.send({
+        jsonrpc: "2.0",
+        id,
+        method: "session/prompt",
+        params: { sessionId, prompt: [{ type: "text", text: "hi" }] },
+      });
+    await c.transportEvent(
+      new RegExp(`session ${sessionId}\\) refused: HTTP 409 Conflict: the session must be re-attached`),
+    );
     await prompt(3);
     expect((await c.response(3)).message).toMatchObject({ error: { data: { status: 409 } } });
-    await c.send({ jsonrpc: "2.0", id: 4, method: "session/load", params: { sessionId, cwd: projectRoot, mcpServers: [] } });
+    await c.send({
+      jsonrpc: "2.0",
+      id: 4,
+      method: "session/load",
+      params: { sessionId, cwd: projectRoot, mcpServers: [] },
+    });
     await c.response(4);
     expect(c.transport).toContain(`re-attaching session ${sessionId} with session/load (id 4)`);
     expect(c.transport).toContain(`SSE stream opened (session ${sessionId})`);
@@ -335,7 +383,12 @@ describe("transport failures", () => {
   it("a wrong or missing token: the agent's 401 is shown and the connection ends", async () => {
     const c = await client();
     await c.start({ profile: "remote-no-token" });
-    await c.send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: 1, clientCapabilities: {} } });
+    await c.send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: 1, clientCapabilities: {} },
+    });
     await c.waitFor(() => c.exits[0], "exit");
     await c.transportEvent(/^POST initialize \(id 1\): HTTP 401 Unauthorized$/);
     await c.transportEvent(/^connection lost: ACP initialize failed: 401 Unauthorized: missing or wrong token$/);
@@ -377,7 +430,9 @@ describe("security", () => {
       profilesFrom({ far: { url: "http://agents.example.com/acp", transport: "http", allowInsecure: true } }).far!
         .remote,
     ).toMatchObject({ url: "http://agents.example.com/acp" });
-    expect(profilesFrom({ tls: { url: "https://agents.example.com/acp", transport: "http" } }).tls!.remote).toBeTruthy();
+    expect(
+      profilesFrom({ tls: { url: "https://agents.example.com/acp", transport: "http" } }).tls!.remote,
+    ).toBeTruthy();
   });
 
   it("the browser can only pick a URL profile, never supply a URL", async () => {
