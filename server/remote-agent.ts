@@ -56,16 +56,17 @@ export class RemoteAgent {
   private stopping = false;
   private done!: Promise<void>;
   private writer!: WritableStreamDefaultWriter<AnyMessage>;
+  private reader!: ReadableStreamDefaultReader<AnyMessage>;
 
   private constructor(
     private readonly events: RemoteAgentEvents,
-    private readonly maxLineBytes: number,
+    private readonly spec: Pick<SpawnSpec, "maxLineBytes" | "killGraceMs">,
   ) {}
 
   static async connect(
     profile: RemoteProfile,
     events: RemoteAgentEvents,
-    spec: Pick<SpawnSpec, "maxLineBytes">,
+    spec: Pick<SpawnSpec, "maxLineBytes" | "killGraceMs">,
     env: Record<string, string | undefined> = process.env,
   ): Promise<RemoteAgent> {
     let headers: Record<string, string>;
@@ -75,7 +76,7 @@ export class RemoteAgent {
       if (!(err instanceof RemoteProfileError)) throw err;
       throw new SpawnError({ code: "spawn_failed", message: `Failed to connect to the ACP agent: ${err.message}` });
     }
-    const agent = new RemoteAgent(events, spec.maxLineBytes);
+    const agent = new RemoteAgent(events, spec);
     const report = (text: string) => {
       if (!agent.exited) events.onTransport(text);
     };
@@ -109,7 +110,7 @@ export class RemoteAgent {
 
   private run(stream: { readable: ReadableStream<AnyMessage>; writable: WritableStream<AnyMessage> }): void {
     this.writer = stream.writable.getWriter();
-    const reader = stream.readable.getReader();
+    const reader = (this.reader = stream.readable.getReader());
     this.done = (async () => {
       try {
         for (;;) {
@@ -133,7 +134,7 @@ export class RemoteAgent {
     const text = JSON.stringify(message);
     const bytes = Buffer.byteLength(text);
     this.events.onLine(
-      bytes > this.maxLineBytes
+      bytes > this.spec.maxLineBytes
         ? { type: "oversize", bytes, preview: text.slice(0, PREVIEW_CHARS) }
         : { type: "line", text },
     );
@@ -225,12 +226,29 @@ export class RemoteAgent {
     return true;
   }
 
-  /** Closes the connection (HTTP: DELETE); resolves once the exit has been reported. */
+  /**
+   * Closes the connection (HTTP: DELETE); resolves once the exit has been
+   * reported. An agent that does not answer the DELETE within the kill grace
+   * is left behind rather than holding the stop up.
+   */
   async stop(): Promise<void> {
     if (!this.exited && !this.stopping) {
       this.stopping = true;
       // abort, not close: a write still in flight must not hold the stop up.
-      await this.writer.abort().catch(() => {});
+      const closed = this.writer.abort().then(
+        () => true,
+        () => true,
+      );
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), this.spec.killGraceMs);
+      });
+      const inTime = await Promise.race([closed, late]);
+      clearTimeout(timer);
+      if (!inTime) {
+        this.events.onTransport(`no answer to closing the connection within ${this.spec.killGraceMs} ms; left behind`);
+        await this.reader.cancel().catch(() => {});
+      }
     }
     await this.done;
   }

@@ -114,7 +114,7 @@ beforeAll(async () => {
   process.env[TOKEN_VAR] = TOKEN;
   [agent, failing, conflicting] = await Promise.all([
     serve(),
-    serve(["--fail-session-post", "500"]),
+    serve(["--fail-session-post", "500", "--hang-delete"]),
     serve(["--conflict-session-stream"]),
   ]);
   relay = await startTestRelay({
@@ -339,6 +339,37 @@ describe("transport failures", () => {
       t.events.some((e) => e.type === "lifecycle" && e.event === "transport" && /HTTP 500/.test(e.message ?? "")),
     ).toBe(true);
     expect((await c.emit("relay:info", {})).ok).toBe(true);
+  });
+
+  it("an agent that never answers the DELETE: the stop ends within the kill grace", async () => {
+    const c = await client();
+    await c.start({ profile: "remote-failing" });
+    await c.send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: 1, clientCapabilities: {} },
+    });
+    await c.response(1);
+    expect((await c.emit("agent:stop", {})).ok).toBe(true);
+    expect(c.exits).toHaveLength(1);
+    await c.transportEvent(/^no answer to closing the connection within 500 ms; left behind$/);
+  });
+
+  it("a line that is not a JSON object is logged but not sent; the connection goes on", async () => {
+    const c = await client();
+    await c.start({ profile: "remote-http" });
+    await c.send("not json at all");
+    await c.transportEvent(/^not sent: the HTTP and WebSocket transports carry single JSON objects only$/);
+    expect(c.frames[0]).toMatchObject({ dir: "to-agent", kind: "invalid", raw: "not json at all" });
+    await c.send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: 1, clientCapabilities: {} },
+    });
+    expect(resultOf(await c.response(1))).toMatchObject({ protocolVersion: 1 });
+    await c.emit("agent:stop", {});
   });
 
   it("a session stream refused with 409: the requests fail, the 409 is shown, session/load re-attaches", async () => {
