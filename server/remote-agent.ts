@@ -54,6 +54,8 @@ export class RemoteAgent {
   readonly pid = 0;
   private exited = false;
   private stopping = false;
+  /** A WebSocket that never opened: the start fails, so there is no exit to report. */
+  private abandoned = false;
   private done!: Promise<void>;
   private writer!: WritableStreamDefaultWriter<AnyMessage>;
   private reader!: ReadableStreamDefaultReader<AnyMessage>;
@@ -99,6 +101,7 @@ export class RemoteAgent {
     try {
       await open;
     } catch (err) {
+      agent.abandoned = true;
       await agent.stop();
       throw new SpawnError({
         code: "spawn_failed",
@@ -125,7 +128,7 @@ export class RemoteAgent {
         );
       } finally {
         this.exited = true;
-        this.events.onExit(null, null);
+        if (!this.abandoned) this.events.onExit(null, null);
       }
     })();
   }

@@ -431,6 +431,9 @@ describe("transport failures", () => {
     expect(ack.ok).toBe(false);
     expect(ack.error.code).toBe("spawn_failed");
     expect(ack.error.message).toMatch(/ws:\/\/127\.0\.0\.1:9\/acp: .*ECONNREFUSED/);
+    // As with a command that cannot be spawned: no agent, so no exit.
+    expect(c.exits).toEqual([]);
+    await c.transportEvent(/^WebSocket error: .*ECONNREFUSED/);
   });
 
   it("a header naming an unset variable: the start fails and says which", async () => {
