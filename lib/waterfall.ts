@@ -146,7 +146,11 @@ export class WaterfallBuilder {
     t.frames++;
     const result = isObj(m.result) ? m.result : undefined;
     const error = isObj(m.error) ? (str(m.error.message) ?? "error") : "error" in m ? "error" : undefined;
-    t.end = { ts: f.ts, seq: f.seq, ...(error !== undefined ? { error } : { stopReason: str(result?.stopReason) ?? null }) };
+    t.end = {
+      ts: f.ts,
+      seq: f.seq,
+      ...(error !== undefined ? { error } : { stopReason: str(result?.stopReason) ?? null }),
+    };
     const usage = turnUsageOf(result);
     if (usage) t.usage = usage;
     // Whatever is still open ends with the turn.
@@ -164,7 +168,11 @@ export class WaterfallBuilder {
       this.#touch(t, f);
       const messageId = str(u.messageId);
       const open = this.#openBand.get(t);
-      if (open && open.band.kind === kind && (messageId === undefined || open.messageId === undefined || messageId === open.messageId)) {
+      if (
+        open &&
+        open.band.kind === kind &&
+        (messageId === undefined || open.messageId === undefined || messageId === open.messageId)
+      ) {
         open.band.end = f.ts;
         open.band.chunks++;
         open.band.seqs = open.band.seqs.append(f.seq);
@@ -361,7 +369,8 @@ interface Item {
 }
 
 function requestLabel(r: ClientRequestItem): string {
-  const answer = r.end === undefined ? "unanswered" : r.error ? "error" : r.outcome ? `answer: ${r.outcome}` : "answered";
+  const answer =
+    r.end === undefined ? "unanswered" : r.error ? "error" : r.outcome ? `answer: ${r.outcome}` : "answered";
   return `${r.method} (${answer})`;
 }
 
@@ -421,7 +430,14 @@ export function layoutTurn(t: WaterfallTurn, width: number, now: number): Waterf
     for (const p of waits) {
       const pEnd = p.end ?? end;
       if (p.start > cursor) items.push({ lane: l, kind: "tool", start: cursor, end: p.start, label, seqs: tool.seqs });
-      items.push({ lane: l, kind: "permission", start: p.start, end: pEnd, label: `waiting for the user: ${requestLabel(p)}`, seqs: p.seqs });
+      items.push({
+        lane: l,
+        kind: "permission",
+        start: p.start,
+        end: pEnd,
+        label: `waiting for the user: ${requestLabel(p)}`,
+        seqs: p.seqs,
+      });
       cursor = Math.max(cursor, pEnd);
     }
     if (toolEnd > cursor || waits.length === 0) {
