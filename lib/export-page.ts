@@ -42,12 +42,14 @@ export function redactTranscript(
     } catch {
       return r.text; // a cut-off last line: parseTranscript accepted it as truncated
     }
-    if (event.type !== "frame" || typeof event.raw !== "string") return r.text;
-    const f = redactor.frame(event.raw);
-    if (f.count === 0) return r.text;
-    redactions += f.count;
+    if (event.type !== "frame" && event.type !== "stderr") return r.text;
+    const f = event.type === "frame" && typeof event.raw === "string" ? redactor.frame(event.raw) : undefined;
+    const count = r.count + (f?.count ?? 0);
+    if (count === 0) return r.text;
+    redactions += f?.count ?? 0;
+    // The event says how much was redacted in it, as the recorder's do.
     const before = typeof event.redacted === "number" ? event.redacted : 0;
-    return JSON.stringify({ ...event, raw: f.text, redacted: before + f.count });
+    return JSON.stringify({ ...event, ...(f ? { raw: f.text } : {}), redacted: before + count });
   });
   return { text: lines.join("\n"), redactions, header };
 }
