@@ -18,17 +18,20 @@ const dir = mkdtempSync(path.join(tmpdir(), "acp-export-e2e-"));
 async function openOffline(browser: Browser, file: string): Promise<{ page: Page; requests: string[] }> {
   const context = await browser.newContext({ offline: true });
   const requests: string[] = [];
-  await context.route("**/*", (route) => route.abort("internetdisconnected"));
+  const own = pathToFileURL(file).href;
+  await context.route("**/*", (route) =>
+    route.request().url() === own ? route.continue() : route.abort("internetdisconnected"),
+  );
   const page = await context.newPage();
   page.on("request", (r) => {
     const u = r.url();
-    if (u !== pathToFileURL(file).href && !u.startsWith("blob:")) requests.push(u);
+    if (u !== own && !u.startsWith("blob:")) requests.push(u);
   });
   page.on("dialog", (d) => {
     requests.push(`dialog: ${d.message()}`);
     void d.dismiss();
   });
-  await page.goto(pathToFileURL(file).href);
+  await page.goto(own);
   await expect(page.getByTestId("transcript-viewer")).toHaveAttribute("data-complete", "true");
   return { page, requests };
 }

@@ -159,7 +159,7 @@ export function WaterfallView({ onHighlight }: Props) {
 
   if (!turn || !layout) {
     return (
-      <div ref={ref} data-testid="waterfall-view" className="flex min-h-0 flex-1 flex-col">
+      <div ref={ref} data-testid="waterfall-view" data-last-seq={lastSeq} className="flex min-h-0 flex-1 flex-col">
         <p data-testid="waterfall-empty" className="px-3 py-6 text-center text-sm text-zinc-600">
           No prompt turn yet. Send a <code className="text-zinc-400">session/prompt</code>: where its time goes appears
           here.
