@@ -64,7 +64,8 @@ test("exported from the Transcripts page, the demo opens from disk offline with 
   await test.step("Frames: searchable", async () => {
     await view.getByTestId("view-frames").click();
     await expect(view.getByTestId("frame-row")).toHaveCount(19);
-    await view.getByTestId("frame-search").fill("request_permission");
+    // The permission request (its options) and the answer (the option chosen).
+    await view.getByTestId("frame-search").fill("proceed_once");
     await expect(view.getByTestId("frame-row")).toHaveCount(2);
   });
   await test.step("Waterfall and playback", async () => {
