@@ -1,7 +1,9 @@
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
+import { execa } from "execa";
 import { describe, expect, it } from "vitest";
 import { EXPORT_DATA_ID, EXPORT_META_ID } from "../lib/export-page";
 import { TranscriptError } from "../lib/transcript";
@@ -44,4 +46,25 @@ describe("exportHtml", () => {
   it("refuses a file that is not a transcript", async () => {
     await expect(exportHtml("not a transcript\n", [])).rejects.toThrow(TranscriptError);
   });
+});
+
+describe("acp-playground export", () => {
+  const cli = (...args: string[]) =>
+    execa(process.execPath, ["--import", "tsx", "server/cli.ts", "export", ...args], {
+      cwd: path.resolve(import.meta.dirname, ".."),
+      reject: false,
+    });
+
+  it("says what is wrong with its arguments or its file, and writes nothing", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "acp-export-cli-"));
+    const bad = path.join(dir, "bad.jsonl");
+    writeFileSync(bad, "{}\n");
+    const none = await cli();
+    expect([none.exitCode, none.stderr]).toEqual([2, expect.stringContaining("export needs one transcript file")]);
+    const missing = await cli(path.join(dir, "missing.jsonl"));
+    expect([missing.exitCode, missing.stderr]).toEqual([4, expect.stringContaining("cannot read")]);
+    const invalid = await cli(bad, "-o", path.join(dir, "bad.html"));
+    expect([invalid.exitCode, invalid.stderr]).toEqual([4, expect.stringContaining("bad.jsonl: line 1")]);
+    expect(() => readFileSync(path.join(dir, "bad.html"))).toThrow();
+  }, 60_000);
 });
