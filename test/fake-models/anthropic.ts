@@ -6,7 +6,17 @@
  * message_delta, message_stop. Other calls get a short plain answer.
  */
 import type { ServerResponse } from "node:http";
-import { lastUserText, type ModelTurn, sendJson, serveModelApi, sleep, startSse, type FakeModelApi, type AgentLoopTest, offersTools } from "./http";
+import {
+  lastUserText,
+  type ModelTurn,
+  sendJson,
+  serveModelApi,
+  sleep,
+  startSse,
+  type FakeModelApi,
+  type AgentLoopTest,
+  offersTools,
+} from "./http";
 
 export type { ModelTurn };
 

@@ -6,7 +6,17 @@
  * plain answer.
  */
 import type { ServerResponse } from "node:http";
-import { lastUserText, type ModelTurn, sendJson, serveModelApi, sleep, startSse, type FakeModelApi, type AgentLoopTest, offersTools } from "./http";
+import {
+  lastUserText,
+  type ModelTurn,
+  sendJson,
+  serveModelApi,
+  sleep,
+  startSse,
+  type FakeModelApi,
+  type AgentLoopTest,
+  offersTools,
+} from "./http";
 
 export type { ModelTurn };
 
@@ -42,8 +52,7 @@ async function stream(res: ServerResponse, body: ChatBody, turn: ModelTurn): Pro
     await send({ tool_calls: [{ index, function: { arguments: args.slice(half) } }] });
   }
   await send({}, tools.length ? "tool_calls" : "stop");
-  if (body.stream_options?.include_usage)
-    res.write(`data: ${JSON.stringify({ ...base, choices: [], usage })}\n\n`);
+  if (body.stream_options?.include_usage) res.write(`data: ${JSON.stringify({ ...base, choices: [], usage })}\n\n`);
   res.end("data: [DONE]\n\n");
 }
 

@@ -8,6 +8,9 @@ defineAgentJourneys({
   kind: "claude",
   agentName: "Claude's ACP adapter",
   hello: { script: { text: ["Hello ", "from the fake API."] }, text: "Hello from the fake API." },
-  writeTurns: (file) => [{ tools: [{ name: "Write", input: { file_path: file, content: "hi\n" } }] }, { text: ["Done."] }],
+  writeTurns: (file) => [
+    { tools: [{ name: "Write", input: { file_path: file, content: "hi\n" } }] },
+    { text: ["Done."] },
+  ],
   liveDiff: "equal",
 });
