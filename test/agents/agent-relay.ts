@@ -77,9 +77,23 @@ export interface AgentRelay {
   client(): Promise<AgentClient>;
 }
 
+const CLIENT_METHODS = /^(session\/request_permission|fs\/|terminal\/)/;
+
 /** A relay client with request helpers: ids count up per client. */
 export class AgentClient extends TestClient {
   private nextId = 1;
+
+  constructor(url: string, auth: Record<string, unknown>) {
+    super(url, auth);
+    // As an ACP client library does (and a user can in the Frames tab): an agent request for a
+    // method outside the protocol (Qwen Code's craft/drainMidTurnQueue) is answered "method not found".
+    this.socket.on("frames", (frames) => {
+      for (const f of frames) {
+        if (f.dir !== "from-agent" || f.kind !== "request" || !f.method || CLIENT_METHODS.test(f.method)) continue;
+        void this.send({ jsonrpc: "2.0", id: f.id, error: { code: -32601, message: `Method not found: ${f.method}` } });
+      }
+    });
+  }
 
   async request(method: string, params: unknown, timeoutMs = 60_000): Promise<RpcOutcome> {
     const id = this.nextId++;
