@@ -13,5 +13,5 @@ defineAgentJourneys({
     { text: ["Done."] },
   ],
   writesThroughClient: true,
-  liveDiff: "equal",
+  liveDiff: "uuids",
 });
