@@ -127,6 +127,31 @@ describe("terminal login command", () => {
     });
   });
 
+  it("Claude's ACP adapter's real method: the schema's type and args win over its _meta hint", () => {
+    const [claude] = parseAuthMethods({
+      authMethods: [
+        {
+          description: "Run `claude /login` in the terminal",
+          name: "Log in with Claude",
+          id: "claude-login",
+          type: "terminal",
+          args: ["--cli"],
+          _meta: {
+            "terminal-auth": {
+              command: "/usr/bin/node",
+              args: ["/x/claude-agent-acp", "--cli"],
+              label: "Claude Login",
+            },
+          },
+        },
+      ],
+    });
+    expect(terminalAuthCommand(claude!, { command: "/bin/claude-agent-acp", args: [] })?.line).toBe(
+      "/bin/claude-agent-acp --cli",
+    );
+    expect(claude).toMatchObject({ terminal: { label: "Claude Login" } });
+  });
+
   it("uses a command the agent names in the legacy hint; none for methods without one", () => {
     const [legacy, plain, env] = parseAuthMethods({
       authMethods: [

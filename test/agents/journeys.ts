@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { DEFAULT_CLIENT_CAPABILITIES } from "../../lib/client-capabilities";
 import { runConnect } from "../../lib/connect-flow";
 import type { ModelTurn } from "../fake-models/http";
-import { type AgentClient, type AgentKind, resultOf, useAgentRelay } from "./agent-relay";
+import { type AgentClient, type AgentKind, type AgentRelay, resultOf, useAgentRelay } from "./agent-relay";
 
 export interface AgentJourneySpec {
   kind: AgentKind;
@@ -29,9 +29,12 @@ export interface AgentJourneySpec {
 }
 
 const FILE = "hello.txt";
+// Qwen Code takes 7-14 s to initialize on a loaded 2-core machine; record + re-run start it twice.
+const JOURNEY_MS = 180_000;
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 
-export function defineAgentJourneys(spec: AgentJourneySpec): void {
+/** Registers the journeys; returns the set-up so a file can add its agent's own tests. */
+export function defineAgentJourneys(spec: AgentJourneySpec): AgentRelay {
   const g = useAgentRelay(spec.kind);
 
   async function connect(c: AgentClient): Promise<string> {
@@ -86,7 +89,7 @@ export function defineAgentJourneys(spec: AgentJourneySpec): void {
       expect(sessionId).toMatch(/\S/);
       const init = c.frames.find((f) => f.dir === "from-agent" && f.method === "initialize")!;
       expect(init.message).toMatchObject({ result: { protocolVersion: 1 } });
-    });
+    }, JOURNEY_MS);
 
     it("a prompt turn streams the agent's text", async () => {
       const c = await g.client();
@@ -97,7 +100,7 @@ export function defineAgentJourneys(spec: AgentJourneySpec): void {
       expect(resultOf(done)).toMatchObject({ stopReason: "end_turn" });
       if (typeof spec.hello.text === "string") expect(c.messageText()).toBe(spec.hello.text);
       else expect(c.messageText()).toMatch(spec.hello.text);
-    });
+    }, JOURNEY_MS);
 
     it("a tool call: the permission is answered on its card and the file is written", async () => {
       const c = await g.client();
@@ -120,7 +123,7 @@ export function defineAgentJourneys(spec: AgentJourneySpec): void {
       } else {
         expect(write).toBeUndefined();
       }
-    });
+    }, JOURNEY_MS);
 
     async function record(): Promise<string> {
       const c = await g.client();
@@ -147,7 +150,7 @@ export function defineAgentJourneys(spec: AgentJourneySpec): void {
       expect(res.problems).toEqual([]);
       expect(res.diff.patch).toBe("");
       expect(res.diff.equal).toBe(true);
-    });
+    }, JOURNEY_MS);
 
     it("re-runs the recording against the live agent", async () => {
       const id = await record();
@@ -178,6 +181,7 @@ export function defineAgentJourneys(spec: AgentJourneySpec): void {
         expect(changed("-").length).toBeGreaterThan(0);
         expect(changed("+")).toEqual(changed("-"));
       }
-    });
+    }, JOURNEY_MS);
   });
+  return g;
 }
