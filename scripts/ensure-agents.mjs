@@ -1,16 +1,18 @@
 // Installs the third-party ACP agents the integration tests run (test/agents, pinned by its
-// package-lock.json) when they are missing or the lock file changed since the last install.
+// package-lock.json) when they are missing or package.json / the lock changed since the last install.
 // Kept out of the root package.json so the playground's own dependencies stay lean.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 
 const dir = path.resolve(import.meta.dirname, "..", "test", "agents");
 const stamp = path.join(dir, "node_modules", ".installed-lock-sha256");
 
 export function ensureAgents({ quiet = false } = {}) {
   const lock = createHash("sha256")
+    .update(readFileSync(path.join(dir, "package.json")))
     .update(readFileSync(path.join(dir, "package-lock.json")))
     .digest("hex");
   if (existsSync(stamp) && readFileSync(stamp, "utf8") === lock) return false;
@@ -29,4 +31,4 @@ export function ensureAgents({ quiet = false } = {}) {
   return true;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) ensureAgents();
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) ensureAgents();

@@ -89,6 +89,8 @@ export function defineAgentJourneys(spec: AgentJourneySpec): AgentRelay {
       expect(sessionId).toMatch(/\S/);
       const init = c.frames.find((f) => f.dir === "from-agent" && f.method === "initialize")!;
       expect(init.message).toMatchObject({ result: { protocolVersion: 1 } });
+      // These agents open a session without authenticate: Connect must not call it on its own.
+      expect(c.frames.some((f) => f.method === "authenticate")).toBe(false);
     }, JOURNEY_MS);
 
     it("a prompt turn streams the agent's text", async () => {
