@@ -16,6 +16,8 @@ export interface Launch {
   command: string;
   args: string[];
   env: Record<string, string>;
+  /** A `replay:<id>` agent: its requests are answered from this transcript, never carried out. */
+  replay?: string;
 }
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -176,6 +178,7 @@ export class Profiles {
         command: process.execPath,
         args: ["--import", tsxLoader, replayAgentScript, this.transcripts.file(id), "--speed", speed],
         env: {},
+        replay: id,
       };
     }
     if (this.isBuiltinGemini(name)) {
