@@ -45,7 +45,8 @@ export interface StderrEventLine {
 export interface LifecycleEvent {
   type: "lifecycle";
   ts: number;
-  event: "spawned" | "exited" | "error" | "stopping";
+  /** "capped": the recording reached its size cap and stopped here (the last line). */
+  event: "spawned" | "exited" | "error" | "stopping" | "capped";
   pid?: number;
   code?: number | null;
   signal?: string | null;
