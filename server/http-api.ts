@@ -113,15 +113,15 @@ export async function handleApi(
       const limit = store.limits.uploadBytes;
       const declared = Number(req.headers["content-length"]);
       const tooLarge = () => {
-        // Answer now and close: reading the rest of an over-cap body would only cost time.
+        // Answer now and hang up: reading the rest of an over-cap body would only cost time.
         res.setHeader("connection", "close");
+        res.on("finish", () => req.destroy());
         fail(
           res,
           413,
           "too_large",
           `a transcript upload may be at most ${limit} bytes (ACP_PLAYGROUND_UPLOAD_MAX_BYTES); nothing was kept`,
         );
-        req.resume();
       };
       if (declared > limit) return tooLarge();
       const temp = store.tempFile();

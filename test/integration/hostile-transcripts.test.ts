@@ -2,7 +2,7 @@
  * Transcripts are as hostile as web pages: someone else wrote them. Uploading,
  * replaying and re-running one must never run anything on this machine.
  */
-import { existsSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -130,7 +130,10 @@ describe("re-run of a transcript", () => {
         {
           id: 1,
           method: "session/new",
-          params: { cwd: "/", mcpServers: [{ name: "evil", command: "sh", args: ["-c", "touch /tmp/pwned"], env: [] }] },
+          params: {
+            cwd: "/",
+            mcpServers: [{ name: "evil", command: "sh", args: ["-c", "touch /tmp/pwned"], env: [] }],
+          },
         },
       ],
       ["from-agent", { id: 1, result: { sessionId: "s" } }],
@@ -156,5 +159,91 @@ describe("re-run of a transcript", () => {
     const c = await client();
     const res = await c.emit("transcript:rerun", { id: "x", recordedMcpServers: "yes" });
     expect(res.error.code).toBe("invalid_payload");
+  });
+});
+
+describe("share links", () => {
+  it("exist only once shared; a revoked link answers 404 at once; sharing again makes a new one", async () => {
+    const id = await upload(craft([]));
+    const meta = () =>
+      http("/api/transcripts")
+        .then((r) => r.json().transcripts as Array<{ id: string; shareToken?: string }>)
+        .then((list) => list.find((m) => m.id === id)!);
+    expect((await meta()).shareToken).toBeUndefined();
+    expect((await http(`/api/share/${id}?token=`, { token: null })).status).toBe(404);
+    expect((await http(`/api/share/${id}?token=undefined`, { token: null })).status).toBe(404);
+    expect((await http(`/api/transcripts/${id}/share`, { method: "POST", token: null })).status).toBe(401);
+
+    const first = (await http(`/api/transcripts/${id}/share`, { method: "POST" })).json().shareToken as string;
+    expect((await meta()).shareToken).toBe(first);
+    expect((await http(`/api/share/${id}?token=${first}`, { token: null })).status).toBe(200);
+
+    const revoked = await http(`/api/transcripts/${id}/share`, { method: "DELETE" });
+    expect(revoked.status).toBe(200);
+    expect(revoked.json().shareToken).toBeUndefined();
+    expect((await http(`/api/share/${id}?token=${first}`, { token: null })).status).toBe(404);
+
+    const second = (await http(`/api/transcripts/${id}/share`, { method: "POST" })).json().shareToken as string;
+    expect(second).not.toBe(first);
+    expect((await http(`/api/share/${id}?token=${first}`, { token: null })).status).toBe(404);
+    expect((await http(`/api/share/${id}?token=${second}`, { token: null })).status).toBe(200);
+    expect((await http(`/api/transcripts/nope/share`, { method: "POST" })).status).toBe(404);
+  });
+});
+
+describe("uploads", () => {
+  const leftovers = () => readdirSync(relay.server.relay.transcripts.dir).filter((f) => f.startsWith(".upload-"));
+
+  it("are refused with 413 as soon as they pass the cap, keep nothing, and do not stall other requests", async () => {
+    const limits = relay.server.relay.transcripts.limits;
+    const saved = limits.uploadBytes;
+    limits.uploadBytes = 256 * 1024;
+    try {
+      const before = (await http("/api/transcripts")).json().transcripts.length;
+      // Declared too large: refused before a byte is read.
+      const declared = await http("/api/transcripts", {
+        method: "POST",
+        body: "x".repeat(300 * 1024),
+      });
+      expect(declared.status).toBe(413);
+      expect(declared.json().error.message).toMatch(
+        /at most 262144 bytes \(ACP_PLAYGROUND_UPLOAD_MAX_BYTES\); nothing was kept/,
+      );
+
+      // Streamed without a length: the relay answers another request mid-upload, then refuses at the cap.
+      let chunks = 0;
+      let otherAnswered!: () => void;
+      const other = new Promise<void>((resolve) => (otherAnswered = resolve));
+      const body = new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          if (chunks === 2) {
+            const info = await http("/api/info");
+            expect(info.status).toBe(200);
+            otherAnswered();
+          }
+          if (chunks++ >= 512) return controller.close();
+          controller.enqueue(new Uint8Array(64 * 1024).fill(0x78));
+        },
+      });
+      const streamed = await http("/api/transcripts", { method: "POST", body }).catch((err: Error) => ({
+        status: 0,
+        text: err.message,
+        json: () => ({}),
+      }));
+      await other;
+      expect(streamed.status).toBe(413);
+      expect(chunks).toBeLessThan(512); // the relay hung up: the rest was never sent
+      expect(leftovers()).toEqual([]);
+      expect((await http("/api/transcripts")).json().transcripts.length).toBe(before);
+    } finally {
+      limits.uploadBytes = saved;
+    }
+  });
+
+  it("an invalid upload keeps nothing either", async () => {
+    const res = await http("/api/transcripts", { method: "POST", body: `${craft([])}{oops\n` });
+    expect(res.status).toBe(400);
+    expect(res.json().error.message).toMatch(/^line 2: not JSON/);
+    expect(leftovers()).toEqual([]);
   });
 });
