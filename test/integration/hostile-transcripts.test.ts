@@ -2,7 +2,8 @@
  * Transcripts are as hostile as web pages: someone else wrote them. Uploading,
  * replaying and re-running one must never run anything on this machine.
  */
-import { existsSync, mkdtempSync, readdirSync, realpathSync, rmSync } from "node:fs";
+import { execa } from "execa";
+import { existsSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -153,6 +154,30 @@ describe("re-run of a transcript", () => {
   it("sends them only when the user confirmed them", async () => {
     const servers = await sentServers({ id: await upload(evil()), recordedMcpServers: true });
     expect(servers[0]).toMatchObject({ name: "evil", command: "sh" });
+  });
+
+  it("from the CLI (replay --against) sends none either", async () => {
+    writeFileSync(path.join(workspace, "evil.jsonl"), evil());
+    writeFileSync(
+      path.join(workspace, "config.json"),
+      JSON.stringify({ profiles: { echo: node(stub, "echo") }, workspaceRoots: [workspace] }),
+    );
+    const run = await execa(
+      process.execPath,
+      [path.resolve(import.meta.dirname, "../../bin/acp-playground.mjs"), "replay", "evil.jsonl", "--against", "echo"],
+      {
+        cwd: workspace,
+        reject: false,
+        timeout: 60_000,
+        env: {
+          ACP_PLAYGROUND_CONFIG: path.join(workspace, "config.json"),
+          ACP_PLAYGROUND_DATA: path.join(workspace, "data"),
+        },
+      },
+    );
+    // The echo agent answers with what it was sent.
+    expect(run.stdout).toContain('"result":{"echo":{"cwd":"<cwd>","mcpServers":[]}}');
+    expect(run.stdout).not.toContain("touch");
   });
 
   it("refuses a recordedMcpServers that is not a boolean", async () => {
