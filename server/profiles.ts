@@ -154,7 +154,7 @@ export class Profiles {
         command: "(replay)",
         args: [],
         options: Object.keys(REPLAY_OPTIONS),
-        description: `Mock agent replaying "${m.title}"`,
+        description: `Mock agent replaying "${m.title}"; its requests are answered from the recording, never carried out`,
         available: true,
       }));
   }

@@ -141,6 +141,9 @@ export function RerunPanel({ token, id, frames, complete, recordedProfile, onClo
   );
 }
 
+/** An argument as the user should read it: quoted when it has spaces or quotes. */
+const shellWord = (arg: string) => (arg === "" || /[\s"'\\$`]/.test(arg) ? JSON.stringify(arg) : arg);
+
 function McpServers(props: {
   servers: RecordedMcpServer[];
   send: boolean;
@@ -162,7 +165,8 @@ function McpServers(props: {
       <ul className="my-1 list-disc pl-5 font-mono text-[11px] text-zinc-200">
         {servers.map((s, i) => (
           <li key={i}>
-            {s.name}: {s.command !== undefined ? [s.command, ...s.args].join(" ") : (s.url ?? "(no command)")}
+            {s.name}:{" "}
+            {s.command !== undefined ? [s.command, ...s.args].map(shellWord).join(" ") : (s.url ?? "(no command)")}
             {s.env.length ? ` · env ${s.env.join(", ")}` : ""}
             {s.headers.length ? ` · headers ${s.headers.join(", ")}` : ""}
             <span className="text-zinc-500"> ({s.method})</span>
