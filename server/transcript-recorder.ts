@@ -170,7 +170,17 @@ export class TranscriptRecorder {
       try {
         const bytes = fstatSync(this.fd).size;
         closeSync(this.fd);
-        this.store.writeMeta({ ...this.meta, bytes, recording: false, writer: undefined });
+        // What the user did meanwhile (rename, share, revoke) is in the stored meta: keep it.
+        const { title, renamed, shareToken, sharedAt } = this.store.storedMeta(this.meta.id) ?? this.meta;
+        this.store.writeMeta({
+          ...this.meta,
+          title,
+          ...(renamed ? { renamed } : {}),
+          ...(shareToken && sharedAt ? { shareToken, sharedAt } : {}),
+          bytes,
+          recording: false,
+          writer: undefined,
+        });
       } catch (err) {
         // The store went away (disk full, directory removed): the lines already written stay.
         console.error(`transcript ${this.meta.id}: cannot close: ${(err as Error).message}`);

@@ -189,14 +189,18 @@ export class TranscriptStore {
     return meta;
   }
 
+  /** The meta file as it is, unchecked (undefined if missing or unreadable). */
+  storedMeta(id: string): TranscriptMeta | undefined {
+    try {
+      return JSON.parse(readFileSync(this.metaFile(id), "utf8")) as TranscriptMeta;
+    } catch {
+      return undefined;
+    }
+  }
+
   meta(id: string): TranscriptMeta | undefined {
     if (!this.exists(id)) return undefined;
-    let meta: TranscriptMeta | undefined;
-    try {
-      meta = JSON.parse(readFileSync(this.metaFile(id), "utf8")) as TranscriptMeta;
-    } catch {
-      meta = undefined;
-    }
+    let meta = this.storedMeta(id);
     if (meta?.shareToken && !meta.sharedAt) {
       // Before share links were made on request every transcript had one: those are revoked.
       const { shareToken: _revoked, ...rest } = meta;
