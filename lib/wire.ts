@@ -123,8 +123,13 @@ export interface AttachedEvent {
   agent: AgentInfo | null;
   /** Highest seq of the agent's log; frames after the client's lastSeq follow in `frames`. */
   lastSeq: number;
-  /** Frames the relay no longer holds (its replay buffer is capped). */
+  /**
+   * Frames after the client's lastSeq that the relay no longer holds (its replay
+   * buffer is capped in frames and bytes, oldest dropped first): a gap before `firstSeq`.
+   */
   missed: number;
+  /** The first seq the relay still holds (lastSeq + 1 when it holds none); resent frames start here. */
+  firstSeq: number;
   policies: Policies;
 }
 

@@ -34,6 +34,14 @@ export interface ServerConfig {
   requestTimeoutMs: number;
   /** Frames kept per agent for re-attaching clients. */
   replayFrames: number;
+  /** Bytes of frames (raw lines) kept per agent for re-attaching clients, and queued for its socket. */
+  replayBytes: number;
+  /** Bytes of stderr kept per agent for re-attaching clients. */
+  stderrBytes: number;
+  /** The most one fs/read_text_file returns. */
+  maxReadBytes: number;
+  /** Terminal output kept when the agent asks for none or more. */
+  terminalOutputBytes: number;
   /** Warm agents kept per profile (ACP_PLAYGROUND_POOL="gemini=1", or "pool" in the file). */
   pool: Record<string, number>;
   /** Where transcripts are kept (ACP_PLAYGROUND_DATA). */
@@ -45,6 +53,8 @@ export interface ServerConfig {
 export class ConfigError extends Error {}
 
 type Env = Record<string, string | undefined>;
+
+const MIB = 1024 * 1024;
 
 function intFrom(env: Env, name: string, fallback: number, min = 0): number {
   const raw = env[name];
@@ -199,6 +209,10 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
     killGraceMs: intFrom(env, "ACP_PLAYGROUND_KILL_GRACE_MS", 3_000),
     maxLineBytes: intFrom(env, "ACP_PLAYGROUND_MAX_LINE_BYTES", DEFAULT_MAX_LINE_BYTES, 1024),
     replayFrames: intFrom(env, "ACP_PLAYGROUND_REPLAY_FRAMES", 100_000, 1),
+    replayBytes: intFrom(env, "ACP_PLAYGROUND_REPLAY_BYTES", 64 * MIB, 1024),
+    stderrBytes: intFrom(env, "ACP_PLAYGROUND_STDERR_BYTES", 1 * MIB, 1024),
+    maxReadBytes: intFrom(env, "ACP_PLAYGROUND_MAX_READ_BYTES", 10 * MIB, 1),
+    terminalOutputBytes: intFrom(env, "ACP_PLAYGROUND_TERMINAL_OUTPUT_BYTES", 1 * MIB, 1),
     requestTimeoutMs: intFrom(env, "ACP_PLAYGROUND_REQUEST_TIMEOUT_MS", 30_000, 1),
     pool,
     dataDir: path.resolve(cwd, env.ACP_PLAYGROUND_DATA || "data"),

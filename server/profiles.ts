@@ -6,8 +6,10 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { execa } from "execa";
+import { optionArg } from "../lib/agent-options";
 import type { ProfileDetails, ProfileSummary, RelayError } from "../lib/wire";
 import { commandVersion, resolveCommand } from "./command-lookup";
+import { childEnv } from "./process-group";
 import type { ProfileConfig, ServerConfig } from "./config";
 import type { TranscriptStore } from "./transcript-store";
 
@@ -34,7 +36,13 @@ const acpFlagCache = new Map<string, Promise<string>>();
 export function geminiAcpFlag(command: string): Promise<string> {
   let flag = acpFlagCache.get(command);
   if (!flag) {
-    flag = execa(command, ["--help"], { reject: false, timeout: 20_000, stdin: "ignore", env: { NO_COLOR: "1" } })
+    flag = execa(command, ["--help"], {
+      reject: false,
+      timeout: 20_000,
+      stdin: "ignore",
+      env: childEnv({ NO_COLOR: "1" }).env,
+      extendEnv: false,
+    })
       .then((r) => {
         const help = `${String(r.stdout)}\n${String(r.stderr)}`;
         return /(^|\s)--acp\b/m.test(help) || !/--experimental-acp/.test(help) ? "--acp" : "--experimental-acp";
@@ -56,10 +64,18 @@ const GEMINI_OPTIONS: Record<string, OptionSpec> = {
   skipTrust: { type: "boolean" },
 };
 
-function geminiOptionArgs(options: Record<string, unknown>): string[] {
+function geminiOptionArgs(options: Record<string, unknown>): string[] | RelayError {
   const args: string[] = [];
-  if (typeof options.model === "string") args.push("--model", options.model);
-  if (typeof options.approvalMode === "string") args.push("--approval-mode", options.approvalMode);
+  for (const [name, flag] of [
+    ["model", "model"],
+    ["approvalMode", "approval-mode"],
+  ] as const) {
+    const value = options[name];
+    if (typeof value !== "string") continue;
+    const arg = optionArg(flag, value);
+    if (!arg.ok) return { code: "invalid_payload", message: arg.message };
+    args.push(arg.arg);
+  }
   if (options.skipTrust === true) args.push("--skip-trust");
   return args;
 }
@@ -185,8 +201,10 @@ export class Profiles {
       const bad = checkOptions(name, GEMINI_OPTIONS, options);
       if (bad) return bad;
       const command = geminiCommand(this.config);
+      const optionArgs = geminiOptionArgs(options);
+      if (!Array.isArray(optionArgs)) return optionArgs;
       const flag = await geminiAcpFlag(command);
-      return { profile: name, command, args: [flag, ...geminiOptionArgs(options)], env: {} };
+      return { profile: name, command, args: [flag, ...optionArgs], env: {} };
     }
     const p = this.configured(name);
     if (!p) return { code: "unknown_profile", message: `unknown profile: ${name}` };
