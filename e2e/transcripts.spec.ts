@@ -212,10 +212,10 @@ test("record, list, rename, play back, download, import, share, re-run, delete",
 
   await test.step("share: the link opens a read-only viewer without the access token", async () => {
     await row(page, imported.id).getByTestId("share-transcript").click();
-    const shareUrl = await row(page, imported.id)
-      .locator("xpath=following-sibling::tr[1]")
-      .getByTestId("share-url")
-      .inputValue();
+    const shareBox = row(page, imported.id).locator("xpath=following-sibling::tr[1]");
+    // No link until the user makes one.
+    await shareBox.getByTestId("create-share").click();
+    const shareUrl = await shareBox.getByTestId("share-url").inputValue();
     expect(shareUrl).toMatch(new RegExp(`^${origin()}/share/${imported.id}\\?token=[\\w-]+$`));
 
     const fresh = await browser.newContext();
@@ -232,6 +232,12 @@ test("record, list, rename, play back, download, import, share, re-run, delete",
     expect(await shared.evaluate(() => sessionStorage.getItem("acp-playground.token"))).toBeNull();
 
     await shared.goto(shareUrl.replace(/token=.*/, "token=not-the-share-token"));
+    await expect(shared.getByTestId("viewer-error")).toContainText("This share link is not valid");
+
+    // Revoked: the same link stops working at once.
+    await shareBox.getByTestId("revoke-share").click();
+    await expect(shareBox.getByTestId("create-share")).toBeVisible();
+    await shared.goto(shareUrl);
     await expect(shared.getByTestId("viewer-error")).toContainText("This share link is not valid");
     await fresh.close();
   });

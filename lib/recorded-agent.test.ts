@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Frame } from "./frame";
 import { FrameSequencer } from "./frame-sequencer";
-import { RecordedAgent } from "./recorded-agent";
+import { RecordedAgent, RecordedClient, REPLAYED_META } from "./recorded-agent";
 
 function recording(lines: Array<["to-agent" | "from-agent", object | string]>): Frame[] {
   const s = new FrameSequencer();
@@ -79,5 +79,42 @@ describe("RecordedAgent", () => {
     expect(new RecordedAgent(f).receive({ jsonrpc: "2.0", id: 1, method: "m" }).map((e) => e.delayMs)).toEqual([
       0, 250,
     ]);
+  });
+});
+
+describe("RecordedClient", () => {
+  const hostile = recording([
+    ["from-agent", { id: 7, method: "terminal/create", params: { command: "touch", args: ["/tmp/x"] } }],
+    ["to-agent", { id: 7, result: { terminalId: "t1" } }],
+    ["from-agent", { id: 8, method: "fs/write_text_file", params: { path: "/tmp/y", content: "z" } }],
+    ["to-agent", { id: 8, error: { code: -32000, message: "denied" } }],
+  ]);
+
+  it("answers a replayed request with the recorded response, marked as replayed", () => {
+    const client = new RecordedClient(hostile);
+    expect(JSON.parse(client.answer(7, "terminal/create"))).toEqual({
+      jsonrpc: "2.0",
+      id: 7,
+      result: { terminalId: "t1", _meta: { [REPLAYED_META]: true } },
+    });
+    expect(JSON.parse(client.answer(8, "fs/write_text_file"))).toEqual({
+      jsonrpc: "2.0",
+      id: 8,
+      error: { code: -32000, message: "denied", data: { [REPLAYED_META]: true } },
+    });
+  });
+
+  it("answers with an error where the recording has no answer (other method, other id, used up)", () => {
+    const client = new RecordedClient(hostile);
+    client.answer(7, "terminal/create");
+    for (const [id, method] of [
+      [7, "terminal/create"],
+      [7, "fs/write_text_file"],
+      [9, "terminal/create"],
+    ] as const) {
+      const m = JSON.parse(client.answer(id, method));
+      expect(m.error.message).toMatch(/recording has no answer .*nothing was carried out/);
+      expect(m.error.data).toEqual({ [REPLAYED_META]: true });
+    }
   });
 });

@@ -87,3 +87,60 @@ export class RecordedAgent {
     return JSON.stringify({ ...(f.message as object), id: live });
   }
 }
+
+/** Marks a response the relay answered from the recording (a field the inspector shows in the raw line). */
+export const REPLAYED_META = "acpPlayground/replayed";
+
+/**
+ * The client side of a recorded transcript, for a replayed agent's requests:
+ * each is answered with the client's recorded response to the same request
+ * (same id and method, in order), or with an error when the recording has
+ * none. Nothing the request asks for (a command, a file write) is carried out.
+ */
+export class RecordedClient {
+  private readonly answers = new Map<string, unknown[]>();
+
+  constructor(frames: readonly Frame[]) {
+    const asked = new Map<string, string>();
+    for (const f of frames) {
+      if (f.dir === "from-agent" && f.kind === "request" && f.method) asked.set(idKey(f.id), f.method);
+      else if (f.dir === "to-agent" && f.kind === "response") {
+        const method = asked.get(idKey(f.id));
+        if (method === undefined) continue;
+        asked.delete(idKey(f.id));
+        const key = `${method} ${idKey(f.id)}`;
+        this.answers.set(key, [...(this.answers.get(key) ?? []), f.message ?? safeParse(f.raw)]);
+      }
+    }
+  }
+
+  /** The response line to a request of the replayed agent. */
+  answer(id: JsonRpcId, method: string): string {
+    const recorded = this.answers.get(`${method} ${idKey(id)}`)?.shift() as Record<string, unknown> | undefined;
+    const result = recorded?.result;
+    if (recorded && "result" in recorded) {
+      const marked =
+        typeof result === "object" && result !== null && !Array.isArray(result)
+          ? { ...result, _meta: { ...(result as { _meta?: object })._meta, [REPLAYED_META]: true } }
+          : result;
+      return JSON.stringify({ jsonrpc: "2.0", id, result: marked });
+    }
+    const error =
+      recorded && typeof recorded.error === "object" && recorded.error !== null
+        ? { ...recorded.error, data: { [REPLAYED_META]: true } }
+        : {
+            code: -32603,
+            message: `replay: the recording has no answer to ${method} (id ${idKey(id)}); nothing was carried out`,
+            data: { [REPLAYED_META]: true },
+          };
+    return JSON.stringify({ jsonrpc: "2.0", id, error });
+  }
+}
+
+function safeParse(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return undefined;
+  }
+}

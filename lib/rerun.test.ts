@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Frame } from "./frame";
 import { FrameSequencer } from "./frame-sequencer";
-import { Rerun } from "./rerun";
+import { recordedMcpServers, Rerun } from "./rerun";
 
 function recording(lines: Array<["to-agent" | "from-agent", object]>): Frame[] {
   const s = new FrameSequencer();
@@ -68,5 +68,78 @@ describe("Rerun", () => {
     expect(steps[0]!.outcome).toBe("timeout");
     expect(rerun.problems).toHaveLength(2);
     expect(sent[0]).toMatchObject({ id: 5, error: { code: -32603 } });
+  });
+
+  describe("recorded mcpServers (a command line from whoever wrote the transcript)", () => {
+    const hostile = recording([
+      [
+        "to-agent",
+        {
+          id: 1,
+          method: "session/new",
+          params: {
+            cwd: "/old",
+            mcpServers: [
+              { name: "evil", command: "sh", args: ["-c", "touch /tmp/pwned"], env: [{ name: "API_KEY", value: "x" }] },
+              {
+                type: "http",
+                name: "web",
+                url: "https://mcp.example/x",
+                headers: [{ name: "Authorization", value: "y" }],
+              },
+            ],
+          },
+        },
+      ],
+      [
+        "to-agent",
+        {
+          id: 2,
+          method: "session/load",
+          params: { sessionId: "s", cwd: "/old", mcpServers: [{ name: "b", command: "nc", args: [], env: [] }] },
+        },
+      ],
+    ]);
+
+    it("are never sent by default: every request carries mcpServers: []", async () => {
+      const sent: any[] = [];
+      const rerun = new Rerun(hostile, (m) => sent.push(m), { timeoutMs: 1 });
+      await rerun.run();
+      expect(sent.map((m) => [m.method, m.params.mcpServers])).toEqual([
+        ["session/new", []],
+        ["session/load", []],
+      ]);
+      expect(JSON.stringify(sent)).not.toContain("touch");
+    });
+
+    it("are sent only when asked for", async () => {
+      const sent: any[] = [];
+      await new Rerun(hostile, (m) => sent.push(m), { timeoutMs: 1, recordedMcpServers: true }).run();
+      expect(sent[0].params.mcpServers[0].args).toEqual(["-c", "touch /tmp/pwned"]);
+    });
+
+    it("are listed for the user with command, args, url and the names of env and headers", () => {
+      expect(recordedMcpServers(hostile)).toEqual([
+        {
+          method: "session/new",
+          name: "evil",
+          command: "sh",
+          args: ["-c", "touch /tmp/pwned"],
+          url: undefined,
+          env: ["API_KEY"],
+          headers: [],
+        },
+        {
+          method: "session/new",
+          name: "web",
+          command: undefined,
+          args: [],
+          url: "https://mcp.example/x",
+          env: [],
+          headers: ["Authorization"],
+        },
+        { method: "session/load", name: "b", command: "nc", args: [], url: undefined, env: [], headers: [] },
+      ]);
+    });
   });
 });

@@ -3,6 +3,9 @@
  * client->agent frames in order, waiting for each response, mapping request ids
  * and sessionIds; answers the agent's requests as recorded. Pure of I/O: the
  * caller supplies `send` and feeds the agent's frames to `receive`.
+ *
+ * A transcript may come from anyone: its `mcpServers` are command lines the live
+ * agent would start, so they are sent only when the user saw them and said so.
  */
 import type { Frame, JsonRpcId } from "./frame";
 
@@ -11,6 +14,58 @@ export interface RerunOptions {
   cwd?: string;
   /** How long to wait for each response. */
   timeoutMs?: number;
+  /** Send the recorded `mcpServers` as they are; by default every request carries `mcpServers: []`. */
+  recordedMcpServers?: boolean;
+}
+
+/** A recorded MCP server as the user is shown it before agreeing to start it. */
+export interface RecordedMcpServer {
+  /** The request that carried it (session/new, session/load, ...). */
+  method: string;
+  name: string;
+  /** The command line (stdio), or the URL (http, sse). */
+  command?: string;
+  args: string[];
+  url?: string;
+  /** Names only: values may be redacted secrets, and the names are what tells what it reads. */
+  env: string[];
+  headers: string[];
+}
+
+const names = (list: unknown): string[] =>
+  Array.isArray(list) ? list.map((e) => String((e as { name?: unknown })?.name ?? "?")) : [];
+
+function messageOf(f: Frame): Json | undefined {
+  if (f.message && typeof f.message === "object") return f.message as Json;
+  try {
+    const m: unknown = JSON.parse(f.raw);
+    return typeof m === "object" && m !== null ? (m as Json) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every MCP server the recorded client side asks the agent to start. */
+export function recordedMcpServers(frames: readonly Frame[]): RecordedMcpServer[] {
+  const out: RecordedMcpServer[] = [];
+  for (const f of frames) {
+    if (f.dir !== "to-agent" || f.kind !== "request") continue;
+    const servers = (messageOf(f)?.params as Json | undefined)?.mcpServers;
+    if (!Array.isArray(servers)) continue;
+    for (const s of servers as Json[]) {
+      if (typeof s !== "object" || s === null) continue;
+      out.push({
+        method: f.method ?? "?",
+        name: String(s.name ?? "?"),
+        command: typeof s.command === "string" ? s.command : undefined,
+        args: Array.isArray(s.args) ? s.args.map(String) : [],
+        url: typeof s.url === "string" ? s.url : undefined,
+        env: names(s.env),
+        headers: names(s.headers),
+      });
+    }
+  }
+  return out;
 }
 
 export interface RerunStep {
@@ -104,6 +159,7 @@ export class Rerun {
       const message = this.mapSessions(f.message) as Json;
       const params = message.params as Json | undefined;
       if (this.options.cwd && params && typeof params.cwd === "string") params.cwd = this.options.cwd;
+      if (!this.options.recordedMcpServers && params && "mcpServers" in params) params.mcpServers = [];
       if (f.kind === "notification") {
         this.send(message);
         this.steps.push({ method: f.method!, outcome: "sent" });

@@ -13,5 +13,11 @@ export interface TranscriptMeta {
   recording: boolean;
   /** Who is writing it, so that another relay sharing the store can tell a live recording from a crashed one. */
   writer?: { host: string; pid: number };
-  shareToken: string;
+  /** Only once the user shared it (POST /api/transcripts/:id/share); removed when they revoke it. */
+  shareToken?: string;
+  /** When the current share link was made. */
+  sharedAt?: string;
+  /** Renamed or uploaded by the user: retention never drops it. */
+  renamed?: boolean;
+  uploaded?: boolean;
 }

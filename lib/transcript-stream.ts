@@ -42,6 +42,8 @@ export function lifecycleEntry(e: LifecycleEvent, header?: TranscriptHeader): Ti
       return { ts: e.ts, type: "error", text: `agent error: ${e.message ?? "unknown"}` };
     case "transport":
       return { ts: e.ts, type: "transport", text: e.message ?? "" };
+    case "capped":
+      return { ts: e.ts, type: "error", text: `transcript cut: ${e.message ?? "size cap reached"}` };
     default:
       return undefined;
   }

@@ -46,7 +46,8 @@ export interface LifecycleEvent {
   type: "lifecycle";
   ts: number;
   /** "transport": a remote agent's HTTP / SSE / WebSocket event, told in `message`. */
-  event: "spawned" | "exited" | "error" | "stopping" | "transport";
+  /** "capped": the recording reached its size cap and stopped here (the last line). */
+  event: "spawned" | "exited" | "error" | "stopping" | "transport" | "capped";
   pid?: number;
   code?: number | null;
   signal?: string | null;

@@ -90,6 +90,8 @@ export interface SendPayload {
 export interface RerunPayload extends StartPayload {
   /** The transcript whose client side is sent again. */
   id: string;
+  /** Send the recorded `mcpServers` (command lines the agent starts): only after the user saw and confirmed them. */
+  recordedMcpServers?: boolean;
 }
 
 export interface RerunResult {
@@ -193,11 +195,14 @@ export function parseStartPayload(payload: unknown): Parsed<StartPayload> {
 
 /** Turns a send payload into the exact line to write (without its newline). */
 export function parseRerunPayload(payload: unknown): Parsed<RerunPayload> {
-  if (!isPlainObject(payload)) return invalid("transcript:rerun expects an object { id, profile?, cwd?, options? }");
-  const { id, ...start } = payload;
+  if (!isPlainObject(payload))
+    return invalid("transcript:rerun expects an object { id, profile?, cwd?, options?, recordedMcpServers? }");
+  const { id, recordedMcpServers, ...start } = payload;
   if (typeof id !== "string" || id === "") return invalid("id must be a transcript id");
+  if (recordedMcpServers !== undefined && typeof recordedMcpServers !== "boolean")
+    return invalid("recordedMcpServers must be a boolean");
   const parsed = parseStartPayload(start);
-  return parsed.ok ? { ok: true, value: { id, ...parsed.value } } : parsed;
+  return parsed.ok ? { ok: true, value: { id, ...parsed.value, recordedMcpServers } } : parsed;
 }
 
 export function parseSendPayload(payload: unknown, maxLineBytes: number): Parsed<string> {

@@ -7,6 +7,8 @@ import type { Frame } from "../lib/frame";
 import { secretsFromEnv } from "../lib/redact";
 import { withMessage } from "../lib/frame-log";
 import { FrameSequencer } from "../lib/frame-sequencer";
+import { RecordedClient } from "../lib/recorded-agent";
+import { parseTranscript } from "../lib/transcript";
 import type {
   Ack,
   AgentInfo,
@@ -58,6 +60,8 @@ export class BrowserSession {
   private graceTimer?: NodeJS.Timeout;
   private timeoutWatch?: NodeJS.Timeout;
   private recorder?: TranscriptRecorder;
+  /** A replayed agent's requests are answered from its recording, not by the policies. */
+  private replayed?: RecordedClient;
   /** Answers the agent's requests by policy. */
   readonly answerer = new AgentAnswerer((line) => this.send(line));
   /** See every frame as it is made (a re-run, the CLI and the probe follow the agent this way). */
@@ -158,6 +162,11 @@ export class BrowserSession {
       if (isError(launch)) return this.fail(launch);
       const cwd = await resolveCwd(payload.cwd, this.config.workspaceRoots);
       if (typeof cwd !== "string") return this.fail(cwd);
+      // Before the spawn: the replayed agent's first request must not reach the policies.
+      const recording = launch.replay === undefined ? undefined : this.transcripts.read(launch.replay);
+      if (launch.replay !== undefined && recording === undefined)
+        return this.fail({ code: "unknown_profile", message: `unknown profile: ${profile} (no such transcript)` });
+      this.replayed = recording === undefined ? undefined : new RecordedClient(parseTranscript(recording).frames);
 
       this.sequencer = new FrameSequencer();
       this.log = [];
@@ -342,7 +351,11 @@ export class BrowserSession {
     this.dispatching = true;
     try {
       for (let next = this.undispatched.shift(); next; next = this.undispatched.shift()) {
-        if (next.kind === "request" || next.kind === "response") this.answerer.track(next);
+        if (this.replayed) {
+          // Never carried out here, never through the policies (a re-run answers as recorded itself).
+          if (next.dir === "from-agent" && next.kind === "request" && next.method && !this.answerer.suspended)
+            this.send(this.replayed.answer(next.id!, next.method));
+        } else if (next.kind === "request" || next.kind === "response") this.answerer.track(next);
         for (const listener of this.frameListeners) listener(next);
       }
     } finally {

@@ -238,3 +238,23 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
     geminiBin,
   };
 }
+
+/** Disk limits of the transcript store (README "Configuration"); 0 turns the total and count limits off. */
+export interface TranscriptLimits {
+  /** One transcript's bytes: a recording stops writing there and notes why. */
+  fileBytes: number;
+  /** All transcripts' bytes, and their number: the oldest are dropped first (shared, renamed and uploaded ones never). */
+  totalBytes: number;
+  count: number;
+  /** An uploaded transcript's bytes. */
+  uploadBytes: number;
+}
+
+export function transcriptLimits(env: Env = process.env): TranscriptLimits {
+  return {
+    fileBytes: intFrom(env, "ACP_PLAYGROUND_TRANSCRIPT_MAX_BYTES", 64 * 1024 * 1024, 4096),
+    totalBytes: intFrom(env, "ACP_PLAYGROUND_TRANSCRIPTS_MAX_BYTES", 1024 * 1024 * 1024),
+    count: intFrom(env, "ACP_PLAYGROUND_TRANSCRIPTS_MAX_COUNT", 500),
+    uploadBytes: intFrom(env, "ACP_PLAYGROUND_UPLOAD_MAX_BYTES", 256 * 1024 * 1024, 1),
+  };
+}

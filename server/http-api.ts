@@ -3,14 +3,13 @@
  * /api/share needs the access token; a share link's token opens one transcript
  * read-only and nothing else.
  */
+import { createWriteStream, rmSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { TranscriptError } from "../lib/transcript";
 import { sendExport } from "./export-api";
 import type { Relay } from "./relay";
 import { bearerToken, tokenMatches } from "./security";
-import { TranscriptStore } from "./transcript-store";
-
-const MAX_UPLOAD_BYTES = 256 * 1024 * 1024;
+import { PRIVATE_FILE, TranscriptStore } from "./transcript-store";
 
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" });
@@ -31,6 +30,36 @@ async function readBody(req: IncomingMessage, limit: number): Promise<string> {
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks).toString("utf8");
+}
+
+/**
+ * Streams a request body to `file`, counting bytes as they arrive: past `limit`
+ * the request is dropped and the file removed, so an over-cap upload costs
+ * neither memory nor disk.
+ */
+function receiveFile(req: IncomingMessage, file: string, limit: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const out = createWriteStream(file, { mode: PRIVATE_FILE, flags: "wx" });
+    let size = 0;
+    let failed = false;
+    const fail = (err: Error) => {
+      if (failed) return;
+      failed = true;
+      req.unpipe(out);
+      out.destroy();
+      rmSync(file, { force: true });
+      reject(err);
+    };
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) fail(new BodyTooLarge());
+    });
+    req.on("error", fail);
+    req.on("aborted", () => fail(new Error("the upload was aborted")));
+    out.on("error", fail);
+    out.on("finish", () => (failed ? undefined : resolve()));
+    req.pipe(out);
+  });
 }
 
 function sendTranscript(res: ServerResponse, store: TranscriptStore, id: string, download: boolean): void {
@@ -65,7 +94,8 @@ export async function handleApi(
   if (parts[0] === "share" && parts.length === 2 && method === "GET") {
     const id = parts[1]!;
     const meta = TranscriptStore.isId(id) ? store.meta(id) : undefined;
-    if (!meta || !tokenMatches(url.searchParams.get("token"), meta.shareToken)) {
+    // No token (never shared, or revoked) matches nothing.
+    if (!meta?.shareToken || !tokenMatches(url.searchParams.get("token"), meta.shareToken)) {
       return fail(res, 404, "not_found", "no such shared transcript");
     }
     return sendTranscript(res, store, id, false);
@@ -81,16 +111,29 @@ export async function handleApi(
   if (parts[0] === "transcripts") {
     if (parts.length === 1 && method === "GET") return sendJson(res, 200, { transcripts: store.list() });
     if (parts.length === 1 && method === "POST") {
-      let text: string;
+      const limit = store.limits.uploadBytes;
+      const declared = Number(req.headers["content-length"]);
+      const tooLarge = () => {
+        // Answer now and hang up: reading the rest of an over-cap body would only cost time.
+        res.setHeader("connection", "close");
+        res.on("finish", () => req.destroy());
+        fail(
+          res,
+          413,
+          "too_large",
+          `a transcript upload may be at most ${limit} bytes (ACP_PLAYGROUND_UPLOAD_MAX_BYTES); nothing was kept`,
+        );
+      };
+      if (declared > limit) return tooLarge();
+      const temp = store.tempFile();
       try {
-        text = await readBody(req, MAX_UPLOAD_BYTES);
+        await receiveFile(req, temp, limit);
       } catch (err) {
-        if (err instanceof BodyTooLarge)
-          return fail(res, 413, "too_large", `a transcript may be at most ${MAX_UPLOAD_BYTES} bytes`);
+        if (err instanceof BodyTooLarge) return tooLarge();
         throw err;
       }
       try {
-        return sendJson(res, 201, store.import(text));
+        return sendJson(res, 201, store.import(temp));
       } catch (err) {
         if (err instanceof TranscriptError) return fail(res, 400, "invalid_transcript", err.message);
         throw err;
@@ -99,6 +142,11 @@ export async function handleApi(
     const id = parts[1];
     if (parts.length === 3 && id !== undefined && parts[2] === "export" && method === "GET")
       return sendExport(res, store, id);
+    if (parts.length === 3 && id !== undefined && parts[2] === "share") {
+      if (!store.exists(id)) return fail(res, 404, "not_found", `no transcript ${id.slice(0, 80)}`);
+      const meta = method === "POST" ? store.share(id) : method === "DELETE" ? store.unshare(id) : undefined;
+      if (meta) return sendJson(res, 200, meta);
+    }
     if (parts.length === 2 && id !== undefined) {
       if (!store.exists(id)) return fail(res, 404, "not_found", `no transcript ${id.slice(0, 80)}`);
       if (method === "GET") return sendTranscript(res, store, id, url.searchParams.has("download"));

@@ -21,6 +21,8 @@ export interface Launch {
   env: Record<string, string>;
   /** Set for a URL profile: connect instead of spawning. */
   remote?: RemoteProfile;
+  /** A `replay:<id>` agent: its requests are answered from this transcript, never carried out. */
+  replay?: string;
 }
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -172,7 +174,7 @@ export class Profiles {
         command: "(replay)",
         args: [],
         options: Object.keys(REPLAY_OPTIONS),
-        description: `Mock agent replaying "${m.title}"`,
+        description: `Mock agent replaying "${m.title}"; its requests are answered from the recording, never carried out`,
         available: true,
       }));
   }
@@ -196,6 +198,7 @@ export class Profiles {
         command: process.execPath,
         args: ["--import", tsxLoader, replayAgentScript, this.transcripts.file(id), "--speed", speed],
         env: {},
+        replay: id,
       };
     }
     if (this.isBuiltinGemini(name)) {

@@ -190,11 +190,11 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
       const { payload, ack } = splitArgs(args);
       const parsed = parseRerunPayload(payload);
       if (!parsed.ok) return ack(parsed);
-      const { id, ...start } = parsed.value;
+      const { id, recordedMcpServers, ...start } = parsed.value;
       const text = transcripts.exists(id) ? transcripts.read(id) : undefined;
       if (text === undefined)
         return ack({ ok: false, error: { code: "invalid_payload", message: `no transcript ${id}` } });
-      rerunTranscript(current, parseTranscript(text), start).then(ack, (err: Error) =>
+      rerunTranscript(current, parseTranscript(text), start, { recordedMcpServers }).then(ack, (err: Error) =>
         ack({ ok: false, error: { code: "internal", message: err.message } }),
       );
     });

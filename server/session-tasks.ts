@@ -15,11 +15,14 @@ export async function rerunTranscript(
   session: BrowserSession,
   recorded: Transcript,
   payload: StartPayload,
+  /** Recorded mcpServers are sent only when the user confirmed them (never from the CLI). */
+  options: { recordedMcpServers?: boolean } = {},
 ): Promise<Ack<RerunResult>> {
   const started = await session.start(payload);
   if (!started.ok) return started;
   const rerun = new Rerun(recorded.frames, (message) => void session.send(JSON.stringify(message)), {
     cwd: started.agent.cwd,
+    recordedMcpServers: options.recordedMcpServers === true,
   });
   // The recording answers the agent's requests, not the policies.
   session.answerer.suspended = true;

@@ -1,9 +1,9 @@
 /**
  * Records one agent's life to the store as it happens: every frame (redacted),
  * stderr, lifecycle events. Lines are written synchronously once per event-loop
- * turn, so a relay crash loses at most the current turn's lines.
+ * turn, so a relay crash loses at most the current turn's lines. A transcript
+ * stops at the store's per-file cap with a last line saying where and why.
  */
-import { randomBytes } from "node:crypto";
 import { closeSync, fstatSync, openSync, writeSync } from "node:fs";
 import type { Frame } from "../lib/frame";
 import { createRedactor } from "../lib/redact";
@@ -15,7 +15,7 @@ import {
   type LifecycleEvent,
   type TranscriptHeader,
 } from "../lib/transcript";
-import { thisWriter, type TranscriptMeta, type TranscriptStore } from "./transcript-store";
+import { PRIVATE_FILE, thisWriter, type TranscriptMeta, type TranscriptStore } from "./transcript-store";
 import { VERSION } from "./version";
 
 export class TranscriptRecorder {
@@ -24,6 +24,10 @@ export class TranscriptRecorder {
   private scheduled = false;
   private closed = false;
   private failed = false;
+  /** Bytes taken so far (written or pending), against the store's per-file cap. */
+  private bytes = 0;
+  private capped = false;
+  private lastSeq = 0;
   private readonly redactor;
   private meta: TranscriptMeta;
 
@@ -44,8 +48,10 @@ export class TranscriptRecorder {
       playground: { version: VERSION },
       agent,
     };
-    this.fd = openSync(store.file(id), "a");
-    writeSync(this.fd, serialize(header));
+    this.fd = openSync(store.file(id), "a", PRIVATE_FILE);
+    const first = serialize(header);
+    this.bytes = Buffer.byteLength(first);
+    writeSync(this.fd, first);
     this.meta = {
       id,
       title: `${agent.profile} ${createdAt.slice(0, 19).replace("T", " ")}`,
@@ -57,10 +63,11 @@ export class TranscriptRecorder {
       redactions: 0,
       recording: true,
       writer: thisWriter(),
-      shareToken: randomBytes(18).toString("base64url"),
     };
     store.live.add(id);
     store.writeMeta(this.meta);
+    // A new recording is when the store may have grown past its limits.
+    store.prune();
   }
 
   get id(): string {
@@ -68,45 +75,71 @@ export class TranscriptRecorder {
   }
 
   frame(frame: Frame): void {
+    if (this.capped || this.closed) return;
     const { text, count } = this.redactor.frame(frame.raw);
+    if (!this.write(serializeFrame(frame, text, count), `frame seq ${frame.seq}`)) return;
+    this.lastSeq = frame.seq;
     this.meta.frames++;
     this.meta.redactions += count;
     if (frame.dir === "to-agent" && frame.kind === "request" && frame.method === "session/prompt") this.meta.turns++;
-    this.write(serializeFrame(frame, text, count));
     if (frame.kind === "response" && frame.method === "initialize" && frame.dir === "from-agent") {
       const result = (frame.message as { result?: Record<string, unknown> }).result;
       if (result) {
         const name = (result.agentInfo as { name?: string } | undefined)?.name;
         if (name) this.meta.agentName = name;
-        this.write(
-          serialize({
-            type: "agent-info",
-            ts: frame.ts,
-            protocolVersion: result.protocolVersion,
-            agentInfo: result.agentInfo,
-            agentCapabilities: result.agentCapabilities,
-            authMethods: result.authMethods,
-          }),
-        );
+        const info = serialize({
+          type: "agent-info",
+          ts: frame.ts,
+          protocolVersion: result.protocolVersion,
+          agentInfo: result.agentInfo,
+          agentCapabilities: result.agentCapabilities,
+          authMethods: result.authMethods,
+        });
+        // Redacted like the frame it comes from (counted there).
+        this.write(`${this.redactor.frame(info.slice(0, -1)).text}\n`, `agent-info after frame seq ${frame.seq}`);
       }
     }
   }
 
   stderr(ts: number, text: string): void {
+    if (this.capped || this.closed) return;
     const r = this.redactor.text(text);
-    this.meta.redactions += r.count;
-    this.write(
-      serialize(r.count ? { type: "stderr", ts, text: r.text, redacted: r.count } : { type: "stderr", ts, text }),
+    const line = serialize(
+      r.count ? { type: "stderr", ts, text: r.text, redacted: r.count } : { type: "stderr", ts, text },
     );
+    if (this.write(line, `stderr after frame seq ${this.lastSeq}`)) this.meta.redactions += r.count;
   }
 
   lifecycle(event: Omit<LifecycleEvent, "type" | "ts">): void {
-    this.write(serialize({ type: "lifecycle", ts: Date.now(), ...event }));
+    this.write(serialize({ type: "lifecycle", ts: Date.now(), ...event }), `lifecycle "${event.event}"`);
   }
 
-  private write(line: string): void {
-    if (this.closed) return;
+  /** Queues a line; false once the cap is reached (the line that would cross it, and all after it, are left out). */
+  private write(line: string, what: string): boolean {
+    if (this.closed || this.capped) return false;
+    const size = Buffer.byteLength(line);
+    const cap = this.store.limits.fileBytes;
+    if (this.bytes + size > cap) {
+      this.capped = true;
+      // The note itself may cross the cap by its own few hundred bytes.
+      this.pending.push(
+        serialize({
+          type: "lifecycle",
+          ts: Date.now(),
+          event: "capped",
+          message: `recording stopped at ${what}: the transcript reached its cap of ${cap} bytes (ACP_PLAYGROUND_TRANSCRIPT_MAX_BYTES); nothing after this line was recorded`,
+        }),
+      );
+      this.schedule();
+      return false;
+    }
+    this.bytes += size;
     this.pending.push(line);
+    this.schedule();
+    return true;
+  }
+
+  private schedule(): void {
     if (!this.scheduled) {
       this.scheduled = true;
       setImmediate(() => this.flush());
@@ -137,7 +170,17 @@ export class TranscriptRecorder {
       try {
         const bytes = fstatSync(this.fd).size;
         closeSync(this.fd);
-        this.store.writeMeta({ ...this.meta, bytes, recording: false, writer: undefined });
+        // What the user did meanwhile (rename, share, revoke) is in the stored meta: keep it.
+        const { title, renamed, shareToken, sharedAt } = this.store.storedMeta(this.meta.id) ?? this.meta;
+        this.store.writeMeta({
+          ...this.meta,
+          title,
+          ...(renamed ? { renamed } : {}),
+          ...(shareToken && sharedAt ? { shareToken, sharedAt } : {}),
+          bytes,
+          recording: false,
+          writer: undefined,
+        });
       } catch (err) {
         // The store went away (disk full, directory removed): the lines already written stay.
         console.error(`transcript ${this.meta.id}: cannot close: ${(err as Error).message}`);

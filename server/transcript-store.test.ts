@@ -1,4 +1,13 @@
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { hostname } from "node:os";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -11,6 +20,8 @@ import {
   TRANSCRIPT_VERSION,
   type TranscriptHeader,
 } from "../lib/transcript";
+import { transcriptLimits, type TranscriptLimits } from "./config";
+import { TranscriptRecorder } from "./transcript-recorder";
 import { TranscriptStore, type TranscriptMeta } from "./transcript-store";
 
 const dirs: string[] = [];
@@ -18,10 +29,16 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-function store(): TranscriptStore {
-  const dir = mkdtempSync(path.join(tmpdir(), "acp-store-"));
+function store(limits: Partial<TranscriptLimits> = {}, dir = mkdtempSync(path.join(tmpdir(), "acp-store-"))) {
   dirs.push(dir);
-  return new TranscriptStore(dir, {});
+  return new TranscriptStore(dir, {}, { ...transcriptLimits({}), ...limits });
+}
+
+/** An upload as the HTTP API hands it over: a file in the store's directory. */
+function upload(st: TranscriptStore, text: string): TranscriptMeta {
+  const temp = st.tempFile();
+  writeFileSync(temp, text);
+  return st.import(temp);
 }
 
 function transcript(frames: number, options: Record<string, unknown> = {}): string {
@@ -57,7 +74,7 @@ describe("transcript store: streamed reads", () => {
       transcript(5_000),
       transcript(2, { huge: "x".repeat(200_000) }),
     ]) {
-      const { id } = st.import(text);
+      const { id } = upload(st, text);
       st.rename(id, "Renamed");
       const streamed = await collect(st.stream(id)!);
       expect(streamed).toBe(st.read(id));
@@ -68,7 +85,7 @@ describe("transcript store: streamed reads", () => {
 
   it("sends what the file held when it was opened, even if lines are appended or it is deleted meanwhile", async () => {
     const st = store();
-    const { id } = st.import(transcript(2_000));
+    const { id } = upload(st, transcript(2_000));
     const before = st.read(id);
     const opened = st.stream(id)!;
     appendFileSync(path.join(st.dir, `${id}.jsonl`), '{"type":"lifecycle","ts":1,"event":"stopping"}\n');
@@ -80,7 +97,7 @@ describe("transcript store: streamed reads", () => {
 describe("transcript store: recordings written by another relay", () => {
   /** Marks an imported transcript as being recorded by `writer`, as a recorder elsewhere would. */
   function recordingBy(st: TranscriptStore, writer: TranscriptMeta["writer"]): string {
-    const { id } = st.import(transcript(3));
+    const { id } = upload(st, transcript(3));
     const file = path.join(st.dir, `${id}.meta.json`);
     const meta = JSON.parse(readFileSync(file, "utf8")) as TranscriptMeta;
     writeFileSync(file, JSON.stringify({ ...meta, frames: 0, recording: true, writer }));
@@ -107,5 +124,142 @@ describe("transcript store: recordings written by another relay", () => {
     expect(st.meta(id)).toMatchObject({ recording: false, frames: 3 });
     expect(st.meta(id)?.writer).toBeUndefined();
     expect(st.delete(id)).toBe(true);
+  });
+});
+
+const mode = (file: string) => statSync(file).mode & 0o777;
+
+describe("transcript store: files are private", () => {
+  it("creates the data and transcripts directories 0700 and every transcript and meta file 0600", () => {
+    const data = path.join(mkdtempSync(path.join(tmpdir(), "acp-perm-")), "data");
+    const st = store({}, data);
+    const { id } = upload(st, transcript(2));
+    const recorder = new TranscriptRecorder(st, { profile: "p", command: "c", args: [], cwd: "/" }, []);
+    recorder.close();
+    expect(mode(data)).toBe(0o700);
+    expect(mode(st.dir)).toBe(0o700);
+    for (const t of [id, recorder.id]) {
+      expect(mode(st.file(t))).toBe(0o600);
+      expect(mode(path.join(st.dir, `${t}.meta.json`))).toBe(0o600);
+    }
+  });
+
+  it("closes up a store made before (0755 directory, 0644 files) when it opens it", () => {
+    const data = mkdtempSync(path.join(tmpdir(), "acp-perm-"));
+    dirs.push(data);
+    const dir = path.join(data, "transcripts");
+    mkdirSync(dir, { mode: 0o755 });
+    writeFileSync(path.join(dir, "old.jsonl"), transcript(1), { mode: 0o644 });
+    const st = store({}, data);
+    expect(mode(st.dir)).toBe(0o700);
+    expect(mode(st.file("old"))).toBe(0o600);
+  });
+});
+
+describe("transcript store: share links", () => {
+  it("has no share token until shared; revoking removes it, sharing again makes a new one", () => {
+    const st = store();
+    const { id } = upload(st, transcript(1));
+    expect(st.meta(id)!.shareToken).toBeUndefined();
+    const first = st.share(id)!.shareToken!;
+    expect(first).toMatch(/^[\w-]{24}$/);
+    expect(st.share(id)!.shareToken).toBe(first);
+    expect(st.unshare(id)!.shareToken).toBeUndefined();
+    expect(st.meta(id)!.shareToken).toBeUndefined();
+    const second = st.share(id)!.shareToken!;
+    expect(second).not.toBe(first);
+  });
+
+  it("revokes the tokens every transcript used to get automatically", () => {
+    const st = store();
+    const { id } = upload(st, transcript(1));
+    const file = path.join(st.dir, `${id}.meta.json`);
+    writeFileSync(file, JSON.stringify({ ...st.meta(id), shareToken: "made-automatically" }));
+    expect(st.meta(id)!.shareToken).toBeUndefined();
+    expect(JSON.parse(readFileSync(file, "utf8")).shareToken).toBeUndefined();
+  });
+});
+
+describe("transcript store: listing", () => {
+  it("scans a crashed recording once, as a stream, and does not rescan unchanged files on later lists", () => {
+    const st = store();
+    // A dead writer's big recording (a crash mid-line), and a file that is no transcript at all.
+    const big = "20260101-000000-deadbeef";
+    const meta = {
+      ...upload(st, transcript(0)),
+      id: big,
+      recording: true,
+      writer: { host: hostname(), pid: 2 ** 22 + 7 },
+    };
+    writeFileSync(st.file(big), transcript(20_000) + '{"type":"frame","seq":20001,"ts":1,"dir":"from');
+    writeFileSync(path.join(st.dir, `${big}.meta.json`), JSON.stringify(meta));
+    writeFileSync(st.file("garbage"), "not a transcript\n");
+    const before = st.scans;
+    const first = st.list();
+    expect(first.find((m) => m.id === big)).toMatchObject({ recording: false, frames: 20_000 });
+    expect(first.find((m) => m.id === "garbage")).toBeUndefined();
+    expect(st.scans - before).toBe(2);
+    st.list();
+    st.list();
+    expect(st.scans - before).toBe(2);
+    // A file that changes is read again.
+    appendFileSync(st.file("garbage"), "more\n");
+    utimesSync(st.file("garbage"), new Date(), new Date(Date.now() + 5_000));
+    st.list();
+    expect(st.scans - before).toBe(3);
+  });
+});
+
+describe("transcript store: retention", () => {
+  function aged(st: TranscriptStore, n: number, extra: Partial<TranscriptMeta> = {}): string {
+    const { id } = upload(st, transcript(1));
+    const file = path.join(st.dir, `${id}.meta.json`);
+    const meta = JSON.parse(readFileSync(file, "utf8")) as TranscriptMeta;
+    const { uploaded: _u, ...rest } = meta;
+    writeFileSync(
+      file,
+      JSON.stringify({ ...rest, createdAt: `2026-01-${String(n).padStart(2, "0")}T00:00:00.000Z`, ...extra }),
+    );
+    return id;
+  }
+
+  it("drops the oldest first to keep the count, never shared, renamed, uploaded or recording ones", () => {
+    const st = store({ count: 0, totalBytes: 0 });
+    const shared = aged(st, 1);
+    st.share(shared);
+    const renamed = aged(st, 2);
+    st.rename(renamed, "Keep me");
+    const uploaded = aged(st, 3, { uploaded: true });
+    const recording = aged(st, 4, { recording: true, writer: { host: "elsewhere", pid: 1 } });
+    const old = aged(st, 5);
+    const newer = aged(st, 6);
+    const newest = aged(st, 7);
+    st.limits.count = 3;
+    expect(st.prune()).toEqual([old, newer, newest].slice(0, 3));
+    expect(
+      st
+        .list()
+        .map((m) => m.id)
+        .sort(),
+    ).toEqual([shared, renamed, uploaded, recording].sort());
+  });
+
+  it("drops the oldest first to keep the total size", () => {
+    const st = store({ count: 0, totalBytes: 0 });
+    const a = aged(st, 1);
+    const b = aged(st, 2);
+    const bytes = st.meta(b)!.bytes;
+    st.limits.totalBytes = bytes + 1;
+    expect(st.prune()).toEqual([a]);
+    expect(st.list().map((m) => m.id)).toEqual([b]);
+  });
+
+  it("prunes when a new recording starts", () => {
+    const st = store({ count: 0, totalBytes: 0 });
+    const old = aged(st, 1);
+    st.limits.count = 1;
+    const recorder = new TranscriptRecorder(st, { profile: "p", command: "c", args: [], cwd: "/" }, []);
+    expect(st.exists(old)).toBe(false);
+    recorder.close();
   });
 });

@@ -1,10 +1,13 @@
 /**
  * The embedded transcript store: one JSONL file per transcript plus a small
  * meta file (title, counts, share token) under ACP_PLAYGROUND_DATA/transcripts.
+ * Both hold what agents and users said, and share tokens: the directories are
+ * 0700 and the files 0600. Retention keeps the store within its limits.
  */
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import {
+  chmodSync,
   closeSync,
   createReadStream,
   existsSync,
@@ -21,9 +24,12 @@ import {
   type ReadStream,
 } from "node:fs";
 import path from "node:path";
+import { StringDecoder } from "node:string_decoder";
 import { fileURLToPath } from "node:url";
-import { countTurns, parseTranscript, serialize, TranscriptError, type TranscriptHeader } from "../lib/transcript";
+import { countTurns, serialize, TranscriptError, type TranscriptHeader } from "../lib/transcript";
 import type { TranscriptMeta } from "../lib/transcript-meta";
+import { TranscriptReader } from "../lib/transcript-stream";
+import { transcriptLimits, type TranscriptLimits } from "./config";
 
 export type { TranscriptMeta };
 
@@ -40,6 +46,17 @@ function alive(pid: number): boolean {
 }
 
 const ID = /^[A-Za-z0-9_-]{1,80}$/;
+const PRIVATE_DIR = 0o700;
+/** Files are created with this mode (`writeFileSync`, `openSync`). */
+export const PRIVATE_FILE = 0o600;
+const SCAN_CHUNK = 1024 * 1024;
+
+/** A scan's result, kept while the file's size and mtime stay the same. */
+interface Scanned {
+  size: number;
+  mtimeMs: number;
+  meta?: TranscriptMeta;
+}
 
 export const DEMO_TRANSCRIPT_ID = "demo-gemini";
 const DEMO_TRANSCRIPTS = {
@@ -53,12 +70,31 @@ export class TranscriptStore {
   /** Warm-pool agents no browser has taken yet: not listed, and deleted if never used. */
   readonly unlisted = new Set<string>();
 
-  constructor(dataDir: string, seeds: Record<string, string> = DEMO_TRANSCRIPTS) {
+  /** Files read whole by a scan (a hook for tests: a list must not rescan unchanged files). */
+  scans = 0;
+  private readonly scanned = new Map<string, Scanned>();
+
+  constructor(
+    dataDir: string,
+    seeds: Record<string, string> = DEMO_TRANSCRIPTS,
+    readonly limits: TranscriptLimits = transcriptLimits(),
+  ) {
     this.dir = path.join(dataDir, "transcripts");
-    mkdirSync(this.dir, { recursive: true });
+    mkdirSync(this.dir, { recursive: true, mode: PRIVATE_DIR });
+    // A store made before files were private: close it now.
+    chmodSync(this.dir, PRIVATE_DIR);
+    for (const f of readdirSync(this.dir)) {
+      const file = path.join(this.dir, f);
+      if (f.startsWith(".upload-")) {
+        rmSync(file, { force: true }); // an upload cut short by a crash
+        continue;
+      }
+      if (statSync(file).mode & 0o077) chmodSync(file, PRIVATE_FILE);
+    }
     // Shipped demos, so a machine without credentials has something to replay.
     for (const [id, file] of Object.entries(seeds)) {
-      if (!existsSync(this.file(id)) && existsSync(file)) writeFileSync(this.file(id), readFileSync(file));
+      if (!existsSync(this.file(id)) && existsSync(file))
+        writeFileSync(this.file(id), readFileSync(file), { mode: PRIVATE_FILE });
     }
   }
 
@@ -86,50 +122,98 @@ export class TranscriptStore {
 
   writeMeta(meta: TranscriptMeta): void {
     const target = this.metaFile(meta.id);
-    writeFileSync(`${target}.tmp`, JSON.stringify(meta, null, 2));
+    writeFileSync(`${target}.tmp`, JSON.stringify(meta, null, 2), { mode: PRIVATE_FILE });
     renameSync(`${target}.tmp`, target);
   }
 
-  /** Rebuilds the meta of a file from its content (after a crash, or for an import). */
-  private scan(id: string, previous?: TranscriptMeta): TranscriptMeta {
-    const text = readFileSync(this.file(id), "utf8");
-    const t = parseTranscript(text);
-    const info = t.events.find((e) => e.type === "agent-info");
-    const agentName =
-      (info?.type === "agent-info" && (info.agentInfo as { name?: string } | undefined)?.name) || undefined;
-    return {
+  /**
+   * Rebuilds the meta of a file from its content (after a crash, or for an
+   * import), reading it as a stream: memory stays bounded by the longest line,
+   * whatever the file's size. Throws TranscriptError for an invalid file.
+   */
+  private scan(id: string, previous?: TranscriptMeta): { meta: TranscriptMeta; truncated: boolean; lines: number } {
+    this.scans++;
+    let lines = 0;
+    const reader = new TranscriptReader();
+    const decoder = new StringDecoder("utf8");
+    let turns = 0;
+    let bytes = 0;
+    const fd = openSync(this.file(id), "r");
+    try {
+      const chunk = Buffer.alloc(SCAN_CHUNK);
+      for (let n = readSync(fd, chunk); n > 0; n = readSync(fd, chunk)) {
+        bytes += n;
+        for (let at = chunk.indexOf(0x0a); at !== -1 && at < n; at = chunk.indexOf(0x0a, at + 1)) lines++;
+        turns += countTurns(reader.push(decoder.write(chunk.subarray(0, n))).frames);
+      }
+      turns += countTurns(reader.push(decoder.end()).frames);
+      turns += countTurns(reader.end().frames);
+    } finally {
+      closeSync(fd);
+    }
+    const header = reader.header!;
+    const agentName = (reader.agentInfo?.agentInfo as { name?: string } | undefined)?.name || undefined;
+    const meta: TranscriptMeta = {
       id,
       title:
-        previous?.title ??
-        t.header.title ??
-        `${t.header.agent.profile} ${t.header.createdAt.slice(0, 19).replace("T", " ")}`,
-      createdAt: t.header.createdAt,
-      profile: t.header.agent.profile,
+        previous?.title ?? header.title ?? `${header.agent.profile} ${header.createdAt.slice(0, 19).replace("T", " ")}`,
+      createdAt: header.createdAt,
+      profile: header.agent.profile,
       agentName,
-      turns: countTurns(t.frames),
-      frames: t.frames.length,
-      bytes: Buffer.byteLength(text),
-      redactions: t.redactions,
+      turns,
+      frames: reader.frameCount,
+      bytes,
+      redactions: reader.redactions,
       recording: false,
-      shareToken: previous?.shareToken ?? randomBytes(18).toString("base64url"),
+      ...(previous?.renamed ? { renamed: true } : {}),
+      ...(previous?.uploaded ? { uploaded: true } : {}),
+      ...(previous?.shareToken && previous.sharedAt
+        ? { shareToken: previous.shareToken, sharedAt: previous.sharedAt }
+        : {}),
     };
+    return { meta, truncated: reader.truncated, lines };
+  }
+
+  /** A scan, remembered by the file's size and mtime: an unchanged file (valid or not) is not read again. */
+  private rescan(id: string, previous?: TranscriptMeta): TranscriptMeta | undefined {
+    const { size, mtimeMs } = statSync(this.file(id));
+    const known = this.scanned.get(id);
+    if (known && known.size === size && known.mtimeMs === mtimeMs) return known.meta;
+    let meta: TranscriptMeta | undefined;
+    try {
+      meta = this.scan(id, previous).meta;
+    } catch {
+      meta = undefined;
+    }
+    this.scanned.set(id, { size, mtimeMs, meta });
+    return meta;
+  }
+
+  /** The meta file as it is, unchecked (undefined if missing or unreadable). */
+  storedMeta(id: string): TranscriptMeta | undefined {
+    try {
+      return JSON.parse(readFileSync(this.metaFile(id), "utf8")) as TranscriptMeta;
+    } catch {
+      return undefined;
+    }
   }
 
   meta(id: string): TranscriptMeta | undefined {
     if (!this.exists(id)) return undefined;
-    let meta: TranscriptMeta | undefined;
-    try {
-      meta = JSON.parse(readFileSync(this.metaFile(id), "utf8")) as TranscriptMeta;
-    } catch {
-      meta = undefined;
+    let meta = this.storedMeta(id);
+    if (meta?.shareToken && !meta.sharedAt) {
+      // Before share links were made on request every transcript had one: those are revoked.
+      const { shareToken: _revoked, ...rest } = meta;
+      meta = rest;
+      if (!meta.recording) this.writeMeta(meta);
     }
     if (meta && (!meta.recording || this.writing(id, meta))) {
       return meta.recording ? { ...meta, bytes: statSync(this.file(id)).size } : meta;
     }
     // Missing meta, or a recording whose writer is gone (crash): recount.
     try {
-      const fresh = this.scan(id, meta);
-      this.writeMeta(fresh);
+      const fresh = this.rescan(id, meta);
+      if (fresh) this.writeMeta(fresh);
       return fresh;
     } catch {
       return undefined;
@@ -217,10 +301,28 @@ export class TranscriptStore {
   }
 
   rename(id: string, title: string): TranscriptMeta | undefined {
+    return this.update(id, (meta) => ({ ...meta, title, renamed: true }));
+  }
+
+  /** A share link for the transcript: made now if it has none. */
+  share(id: string): TranscriptMeta | undefined {
+    return this.update(id, (meta) =>
+      meta.shareToken
+        ? meta
+        : { ...meta, shareToken: randomBytes(18).toString("base64url"), sharedAt: new Date().toISOString() },
+    );
+  }
+
+  /** Revokes the share link: it answers 404 from now on; sharing again makes a new one. */
+  unshare(id: string): TranscriptMeta | undefined {
+    return this.update(id, ({ shareToken: _token, sharedAt: _at, ...meta }) => meta);
+  }
+
+  private update(id: string, change: (meta: TranscriptMeta) => TranscriptMeta): TranscriptMeta | undefined {
     const meta = this.meta(id);
     if (!meta) return undefined;
-    const next = { ...meta, title };
-    this.writeMeta(next);
+    const next = change(meta);
+    if (next !== meta) this.writeMeta(next);
     return next;
   }
 
@@ -228,18 +330,59 @@ export class TranscriptStore {
     if (!this.exists(id) || this.live.has(id) || this.meta(id)?.recording) return false;
     rmSync(this.file(id), { force: true });
     rmSync(this.metaFile(id), { force: true });
+    this.scanned.delete(id);
     return true;
   }
 
-  /** Validates a whole file first: an invalid one is refused and nothing is stored. */
-  import(text: string): TranscriptMeta {
-    const parsed = parseTranscript(text); // throws TranscriptError naming the line
-    if (parsed.truncated) throw new TranscriptError(text.split("\n").length, "the last line is cut off");
+  /**
+   * Keeps the store within its total size and count: drops the oldest
+   * transcripts first, never one that is being recorded, shared, renamed or
+   * uploaded by the user, nor the shipped demo. Returns the ids dropped.
+   */
+  prune(): string[] {
+    const { totalBytes, count } = this.limits;
+    if (totalBytes === 0 && count === 0) return [];
+    const all = this.list();
+    let bytes = all.reduce((sum, m) => sum + m.bytes, 0);
+    let left = all.length;
+    const dropped: string[] = [];
+    const over = () => (count > 0 && left > count) || (totalBytes > 0 && bytes > totalBytes);
+    for (const m of [...all].reverse()) {
+      if (!over()) break;
+      if (m.recording || m.shareToken || m.renamed || m.uploaded || m.id in DEMO_TRANSCRIPTS) continue;
+      if (!this.delete(m.id)) continue;
+      dropped.push(m.id);
+      bytes -= m.bytes;
+      left--;
+    }
+    return dropped;
+  }
+
+  /**
+   * Stores an uploaded file (already in this store's directory, see tempFile)
+   * once it has been read through as a valid transcript; else removes it and
+   * throws TranscriptError naming the line. Nothing invalid is kept.
+   */
+  import(tempFile: string): TranscriptMeta {
     const id = this.newId();
-    const body = text.endsWith("\n") ? text : `${text}\n`;
-    writeFileSync(this.file(id), body);
-    const meta = this.scan(id);
-    this.writeMeta(meta);
-    return meta;
+    try {
+      renameSync(tempFile, this.file(id));
+      chmodSync(this.file(id), PRIVATE_FILE);
+      const { meta, truncated, lines } = this.scan(id, undefined);
+      if (truncated) throw new TranscriptError(lines + 1, "the last line is cut off");
+      const stored = { ...meta, uploaded: true };
+      this.writeMeta(stored);
+      this.prune();
+      return stored;
+    } catch (err) {
+      rmSync(this.file(id), { force: true });
+      rmSync(tempFile, { force: true });
+      throw err;
+    }
+  }
+
+  /** A path in the store's directory for an upload in progress (same filesystem: the import is a rename). */
+  tempFile(): string {
+    return path.join(this.dir, `.upload-${randomBytes(8).toString("hex")}.tmp`);
   }
 }

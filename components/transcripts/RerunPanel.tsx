@@ -1,9 +1,13 @@
 "use client";
 /**
  * Re-run: the recorded client side sent again to a live agent of a chosen
- * profile (socket `transcript:rerun`), with progress, then the result.
+ * profile (socket `transcript:rerun`), with progress, then the result. The
+ * recorded MCP servers are command lines from whoever wrote the transcript:
+ * shown, and sent only when the user ticks the box.
  */
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
+import type { Frame } from "@/lib/frame";
+import { recordedMcpServers, type RecordedMcpServer } from "@/lib/rerun";
 import type { ProfileSummary, RelayError, RerunResult } from "@/lib/wire";
 import { api } from "./api";
 import { relayCall, type RelayProgress } from "./relay-call";
@@ -17,6 +21,9 @@ type Run =
 interface Props {
   token: string;
   id: string;
+  /** The transcript's frames as loaded so far, and whether that is all of them. */
+  frames: readonly Frame[];
+  complete: boolean;
   /** The recorded profile: preselected when the relay has it. */
   recordedProfile: string;
   onClose: () => void;
@@ -25,8 +32,11 @@ interface Props {
 const control =
   "rounded border border-zinc-700 bg-zinc-900 px-2 py-0.5 text-xs text-zinc-100 focus:border-sky-500 focus:outline-none";
 
-export function RerunPanel({ token, id, recordedProfile, onClose }: Props) {
+export function RerunPanel({ token, id, frames, complete, recordedProfile, onClose }: Props) {
   const [profiles, setProfiles] = useState<ProfileSummary[]>();
+  const [sendMcp, setSendMcp] = useState(false);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- the list only grows while loading
+  const servers = useMemo(() => recordedMcpServers(frames), [frames, frames.length]);
   const [loadError, setLoadError] = useState<string>();
   const [profile, setProfile] = useState("");
   const [run, setRun] = useState<Run>();
@@ -52,7 +62,7 @@ export function RerunPanel({ token, id, recordedProfile, onClose }: Props) {
     const res = await relayCall<RerunResult>(
       token,
       "transcript:rerun",
-      { id, profile },
+      { id, profile, recordedMcpServers: sendMcp && servers.length > 0 },
       (progress) => setRun((r) => (r?.state === "running" ? { ...r, progress } : r)),
       abort.current.signal,
     );
@@ -86,7 +96,7 @@ export function RerunPanel({ token, id, recordedProfile, onClose }: Props) {
         <button
           type="button"
           data-testid="rerun-start"
-          disabled={!profile || running}
+          disabled={!profile || running || !complete}
           onClick={() => void start()}
           className="rounded bg-sky-600 px-2.5 py-0.5 text-white hover:bg-sky-500 disabled:opacity-40"
         >
@@ -113,6 +123,7 @@ export function RerunPanel({ token, id, recordedProfile, onClose }: Props) {
           ✕
         </button>
       </div>
+      <McpServers servers={servers} send={sendMcp} onSend={setSendMcp} disabled={running} />
       {loadError ? <p className="text-red-300">Could not list profiles: {loadError}</p> : null}
       {run?.state === "running" ? (
         <p data-testid="rerun-progress" role="status" className="text-zinc-300">
@@ -127,5 +138,51 @@ export function RerunPanel({ token, id, recordedProfile, onClose }: Props) {
       ) : null}
       {run?.state === "done" ? <RerunResultView result={run.result} /> : null}
     </section>
+  );
+}
+
+/** An argument as the user should read it: quoted when it has spaces or quotes. */
+const shellWord = (arg: string) => (arg === "" || /[\s"'\\$`]/.test(arg) ? JSON.stringify(arg) : arg);
+
+function McpServers(props: {
+  servers: RecordedMcpServer[];
+  send: boolean;
+  onSend: (send: boolean) => void;
+  disabled: boolean;
+}) {
+  const { servers, send, onSend, disabled } = props;
+  if (servers.length === 0) return null;
+  return (
+    <div
+      data-testid="rerun-mcp"
+      className="rounded border border-amber-800/60 bg-amber-950/20 px-2 py-1.5 text-zinc-300"
+    >
+      <p>
+        The recording asks the agent to start {servers.length} MCP server{servers.length > 1 ? "s" : ""}. None is sent
+        by default: the re-run sends <code>mcpServers: []</code>. A transcript can come from anyone, and the agent runs
+        these commands on this machine.
+      </p>
+      <ul className="my-1 list-disc pl-5 font-mono text-[11px] text-zinc-200">
+        {servers.map((s, i) => (
+          <li key={i}>
+            {s.name}:{" "}
+            {s.command !== undefined ? [s.command, ...s.args].map(shellWord).join(" ") : (s.url ?? "(no command)")}
+            {s.env.length ? ` · env ${s.env.join(", ")}` : ""}
+            {s.headers.length ? ` · headers ${s.headers.join(", ")}` : ""}
+            <span className="text-zinc-500"> ({s.method})</span>
+          </li>
+        ))}
+      </ul>
+      <label className="flex items-center gap-1.5">
+        <input
+          type="checkbox"
+          data-testid="rerun-mcp-confirm"
+          checked={send}
+          disabled={disabled}
+          onChange={(e) => onSend(e.target.checked)}
+        />
+        I have read these commands and want the agent to start them
+      </label>
+    </div>
   );
 }

@@ -1,12 +1,59 @@
 "use client";
-/** The read-only share link of one transcript, with a copy button. */
+/**
+ * The read-only share link of one transcript: none until the user shares,
+ * then the link with copy and revoke (a revoked link stops working at once;
+ * sharing again makes a new one).
+ */
 import { useState } from "react";
 import { copyText } from "../clipboard";
-import { sharePageUrl } from "./api";
+import { sharePageUrl, type TranscriptMeta } from "./api";
+import type { TranscriptsClient } from "./use-transcripts";
 
-export function ShareBox({ id, shareToken }: { id: string; shareToken: string }) {
-  const url = sharePageUrl(id, shareToken);
+const button = "rounded border border-zinc-700 px-2 py-0.5 text-zinc-200 hover:bg-zinc-800 disabled:opacity-40";
+
+interface Props {
+  t: Pick<TranscriptMeta, "id" | "shareToken">;
+  client: TranscriptsClient;
+  onChange: () => Promise<void>;
+}
+
+export function ShareBox({ t, client, onChange }: Props) {
   const [copied, setCopied] = useState<boolean>();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const act = async (work: () => Promise<unknown>) => {
+    setBusy(true);
+    try {
+      await work();
+      await onChange();
+      setError(undefined);
+      setCopied(undefined);
+    } catch (err) {
+      setError((err as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  if (!t.shareToken) {
+    return (
+      <div data-testid="share-box" className="flex flex-wrap items-center gap-2 text-xs">
+        <span className="text-zinc-400">
+          Not shared. A share link opens this transcript read-only to anyone who has it, without the access token.
+        </span>
+        <button
+          type="button"
+          data-testid="create-share"
+          disabled={busy}
+          className={button}
+          onClick={() => void act(() => client.share(t.id))}
+        >
+          Create share link
+        </button>
+        {error ? <span className="text-red-300">{error}</span> : null}
+      </div>
+    );
+  }
+  const url = sharePageUrl(t.id, t.shareToken);
   return (
     <div data-testid="share-box" className="flex flex-wrap items-center gap-2 text-xs">
       <span className="text-zinc-400">Read-only link (opens this transcript only, no access token needed):</span>
@@ -22,10 +69,21 @@ export function ShareBox({ id, shareToken }: { id: string; shareToken: string })
         type="button"
         data-testid="copy-share"
         onClick={async () => setCopied(await copyText(url))}
-        className="rounded border border-zinc-700 px-2 py-0.5 text-zinc-200 hover:bg-zinc-800"
+        className={button}
       >
         {copied === undefined ? "Copy" : copied ? "Copied" : "Copy failed"}
       </button>
+      <button
+        type="button"
+        data-testid="revoke-share"
+        disabled={busy}
+        title="The link stops working at once; sharing again makes a new one"
+        className={button}
+        onClick={() => void act(() => client.unshare(t.id))}
+      >
+        Revoke link
+      </button>
+      {error ? <span className="text-red-300">{error}</span> : null}
     </div>
   );
 }

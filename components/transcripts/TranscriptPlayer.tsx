@@ -5,6 +5,7 @@
  * it inside a TabContext exactly as it renders a live tab.
  */
 import type { ReactNode } from "react";
+import type { Frame } from "@/lib/frame";
 import type { TranscriptHeader as Header } from "@/lib/transcript";
 import { TabContext } from "../use-session";
 import { ViewPane } from "../ViewPane";
@@ -22,7 +23,7 @@ interface Props {
   /** Header actions. */
   actions?: ReactNode;
   /** Between the playback bar and the views (the re-run panel), once the header is read. */
-  panel?: (header: Header) => ReactNode;
+  panel?: (header: Header, frames: readonly Frame[], complete: boolean) => ReactNode;
 }
 
 export function TranscriptPlayer({ url, token, failure, actions, panel }: Props) {
@@ -49,7 +50,7 @@ export function TranscriptPlayer({ url, token, failure, actions, panel }: Props)
         </p>
       )}
       <PlaybackBar playback={playback} complete={rec.complete} frameTs={(i) => frames[i]?.ts} />
-      {rec.header ? panel?.(rec.header) : null}
+      {rec.header ? panel?.(rec.header, frames, rec.complete) : null}
       <TabContext.Provider value={rec.tab}>
         <ViewPane />
       </TabContext.Provider>

@@ -169,7 +169,7 @@ export function TranscriptRow({ t, client, onChange }: Props) {
       {sharing ? (
         <tr className="border-b border-zinc-800/70 bg-zinc-900/40">
           <td colSpan={7} className="px-3 py-2">
-            <ShareBox id={t.id} shareToken={t.shareToken} />
+            <ShareBox t={t} client={client} onChange={onChange} />
           </td>
         </tr>
       ) : null}

@@ -71,10 +71,12 @@ function Viewer({ id, token, rerun }: { id: string; token: string; rerun: boolea
           </button>
         </>
       }
-      panel={(header) =>
+      panel={(header, frames, complete) =>
         rerunOpen ? (
           <RerunPanel
             id={id}
+            frames={frames}
+            complete={complete}
             token={token}
             recordedProfile={header.agent.profile}
             onClose={() => setRerunOpen(false)}

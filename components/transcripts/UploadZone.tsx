@@ -9,14 +9,14 @@ import type { TranscriptMeta } from "./api";
 
 type Status = { kind: "busy" | "ok" | "error"; text: string };
 
-export function UploadZone({ onUpload }: { onUpload: (text: string) => Promise<TranscriptMeta> }) {
+export function UploadZone({ onUpload }: { onUpload: (file: Blob) => Promise<TranscriptMeta> }) {
   const [over, setOver] = useState(false);
   const [status, setStatus] = useState<Status>();
 
   const upload = async (file: File) => {
     setStatus({ kind: "busy", text: `Importing ${file.name}…` });
     try {
-      const meta = await onUpload(await file.text());
+      const meta = await onUpload(file);
       setStatus({ kind: "ok", text: `Imported ${file.name} as “${meta.title}” (${meta.frames} frames).` });
     } catch (err) {
       setStatus({

@@ -62,12 +62,15 @@ export function api(token: string) {
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ title }),
       }).then(json<TranscriptMeta>),
+    share: (id: string) => call(token, `${transcriptUrl(id)}/share`, { method: "POST" }).then(json<TranscriptMeta>),
+    unshare: (id: string) => call(token, `${transcriptUrl(id)}/share`, { method: "DELETE" }).then(json<TranscriptMeta>),
     remove: (id: string) => call(token, transcriptUrl(id), { method: "DELETE" }).then(() => undefined),
-    upload: (text: string) =>
+    /** The file as it is: the relay streams it to disk and checks its size as it arrives. */
+    upload: (body: Blob | string) =>
       call(token, "/api/transcripts", {
         method: "POST",
         headers: { "content-type": "application/x-ndjson" },
-        body: text,
+        body,
       }).then(json<TranscriptMeta>),
     download: async (id: string) => {
       const res = await call(token, `${transcriptUrl(id)}?download`);

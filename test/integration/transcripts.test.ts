@@ -117,11 +117,7 @@ describe("transcripts", () => {
   it("a share link reaches its transcript only: no other transcript, no API, no socket", async () => {
     const a = await recordGeminiSession();
     const b = await recordGeminiSession();
-    const list = (await http("GET", "/api/transcripts")).json().transcripts as Array<{
-      id: string;
-      shareToken: string;
-    }>;
-    const tokenA = list.find((m) => m.id === a)!.shareToken;
+    const tokenA = (await http("POST", `/api/transcripts/${a}/share`)).json().shareToken as string;
     expect((await http("GET", `/api/share/${a}?token=${tokenA}`, { token: null })).status).toBe(200);
     expect((await http("GET", `/api/share/${b}?token=${tokenA}`, { token: null })).status).toBe(404);
     expect((await http("GET", `/api/share/${a}?token=wrong`, { token: null })).status).toBe(404);
