@@ -32,6 +32,7 @@ import type {
   StderrEvent,
 } from "@/lib/wire";
 import { SnapshotStore } from "./snapshot-store";
+import { isObject } from "@/lib/json";
 
 /** Frames held per tab; older ones are dropped (and counted in `missed`). */
 export const FRAME_CAP = 200_000;
@@ -121,7 +122,6 @@ export function randomId(): string {
   return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;
 
 function sessionIdOf(frame: Frame): string | undefined {
   if (frame.dir !== "from-agent" || frame.kind !== "response" || frame.method !== "session/new") return undefined;

@@ -12,6 +12,7 @@
  * JSON (`_meta`, `rawInput`, maps). Validation is schema-check's job.
  */
 import { createSchemaChecker, type SchemaIssue } from "./schema-check";
+import { isObject } from "./json";
 
 export type Schema = boolean | { [keyword: string]: unknown };
 export type Defs = Record<string, Schema>;
@@ -84,7 +85,6 @@ export type FieldNode =
   StringNode | NumberNode | BooleanNode | ConstNode | ObjectNode | ArrayNode | UnionNode | JsonNode;
 
 const MAX_DEPTH = 14;
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** A schema with $ref and allOf folded in; anyOf/oneOf kept as groups still to expand. */
 interface Flat {

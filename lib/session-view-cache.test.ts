@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { RequestSeqFiller } from "./correlate";
 import { classifyLine, type Frame } from "./frame";
 import { FrameLog, FrameWindow } from "./frame-log";
 import { advanceView, emptyViewCache } from "./session-view-cache";
@@ -6,10 +7,12 @@ import { reduceFrames, type MessageItem } from "./session-view";
 
 function frames(n: number, from = 1): Frame[] {
   const out: Frame[] = [];
+  const pairs = new RequestSeqFiller();
   const push = (message: object) => {
     const raw = JSON.stringify(message);
     const seq = from + out.length;
-    out.push({ seq, ts: 1000 + seq, dir: seq === 1 ? "to-agent" : "from-agent", raw, ...classifyLine(raw) });
+    const dir = seq === 1 ? "to-agent" : "from-agent";
+    out.push(pairs.fill({ seq, ts: 1000 + seq, dir, raw, message: undefined, ...classifyLine(raw) }));
   };
   if (from === 1)
     push({

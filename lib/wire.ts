@@ -2,7 +2,7 @@
  * The Socket.IO contract between a browser (or any client) and the relay.
  * Both sides import these types; docs/relay-protocol.md describes them in prose.
  */
-import type { Frame } from "./frame";
+import type { WireFrame } from "./frame";
 import type { Policies } from "./policy";
 import type { ProbeReport } from "./probe";
 import type { RerunStep } from "./rerun";
@@ -143,7 +143,7 @@ export interface ClientToServerEvents {
 export interface ServerToClientEvents {
   /** First event on every connection: the clientId to re-attach with after a reload. */
   "relay:hello": (event: { clientId: string }) => void;
-  frames: (frames: Frame[]) => void;
+  frames: (frames: WireFrame[]) => void;
   "agent:started": (agent: AgentInfo) => void;
   "agent:attached": (event: AttachedEvent) => void;
   "agent:stderr": (event: StderrEvent) => void;
