@@ -29,7 +29,6 @@ export interface FrameSource {
   at(i: number): Frame | undefined;
 }
 
-
 /** A JSON-RPC response carrying an `error` member. */
 export function isErrorResponse(frame: Frame): boolean {
   return frame.kind === "response" && isObject(frame.message) && "error" in frame.message;

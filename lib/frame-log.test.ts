@@ -2,7 +2,14 @@ import { describe, expect, it } from "vitest";
 import type { Frame, WireFrame } from "./frame";
 import { FrameLog, FrameWindow, withMessage } from "./frame-log";
 
-const frame = (seq: number): Frame => ({ seq, ts: seq, dir: "to-agent", raw: `{"n":${seq}}`, kind: "invalid", message: undefined });
+const frame = (seq: number): Frame => ({
+  seq,
+  ts: seq,
+  dir: "to-agent",
+  raw: `{"n":${seq}}`,
+  kind: "invalid",
+  message: undefined,
+});
 const seqs = (w: FrameWindow) => [...w].map((f) => f.seq);
 
 describe("FrameLog", () => {

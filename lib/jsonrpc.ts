@@ -21,7 +21,6 @@ export type RpcOutcome =
   | { kind: "error"; error: RpcError; seq: number }
   | { kind: "failed"; message: string };
 
-
 /** The outcome a response frame carries. */
 export function outcomeOf(frame: Frame): RpcOutcome {
   const m = isObject(frame.message) ? frame.message : {};

@@ -40,7 +40,6 @@ export function reportFileName(report: ProbeReport, ext: "json" | "md"): string 
   return `probe-${name}-${when}.${ext}`;
 }
 
-
 /** A report read back from an exported JSON file; throws with what is wrong. */
 export function parseReport(text: string): ProbeReport {
   let value: unknown;

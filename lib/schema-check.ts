@@ -32,7 +32,6 @@ interface SchemaFile {
 const MAX_ISSUES = 20;
 const MAX_DEPTH = 64;
 
-
 function typeOf(v: unknown): string {
   if (v === null) return "null";
   if (Array.isArray(v)) return "array";

@@ -579,8 +579,3 @@ export function issuesAt(issues: readonly SchemaIssue[], path: string): SchemaIs
 export function validateAgainst(schema: Schema, value: unknown, defs: Defs = {}): SchemaIssue[] {
   return createSchemaChecker({ $defs: { ...defs, __form: schema } }).validate("__form", value);
 }
-
-/** A field's label: its name, else the schema's title. */
-export function describeNode(node: FieldNode): string {
-  return node.description?.split("\n")[0] ?? node.title ?? "";
-}

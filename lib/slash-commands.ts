@@ -10,7 +10,6 @@ export interface SlashCommand {
   hint?: string;
 }
 
-
 export function toSlashCommands(commands: readonly unknown[] | undefined): SlashCommand[] {
   return (commands ?? []).filter(isObject).flatMap((c) => {
     if (typeof c.name !== "string") return [];

@@ -179,7 +179,6 @@ export function parseStartPayload(payload: unknown): Parsed<StartPayload> {
   return { ok: true, value: { profile, cwd, options, pooled } };
 }
 
-/** Turns a send payload into the exact line to write (without its newline). */
 export function parseRerunPayload(payload: unknown): Parsed<RerunPayload> {
   if (!isPlainObject(payload)) return invalid("transcript:rerun expects an object { id, profile?, cwd?, options? }");
   const { id, ...start } = payload;
@@ -188,6 +187,7 @@ export function parseRerunPayload(payload: unknown): Parsed<RerunPayload> {
   return parsed.ok ? { ok: true, value: { id, ...parsed.value } } : parsed;
 }
 
+/** Turns a send payload into the exact line to write (without its newline). */
 export function parseSendPayload(payload: unknown, maxLineBytes: number): Parsed<string> {
   if (!isPlainObject(payload)) return invalid("agent:send expects an object { frame }");
   const extra = checkKeys(payload, ["frame"]);
