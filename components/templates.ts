@@ -34,7 +34,6 @@ export function sessionPromptTemplate(id: number, sessionId: string | undefined,
   });
 }
 
-
 /** The first option a permission request offers, if any. */
 function firstOptionId(request: Frame): string | undefined {
   const params = isObject(request.message) ? request.message.params : undefined;

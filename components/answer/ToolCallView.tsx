@@ -4,7 +4,6 @@ import type { ToolCallView as ToolCall } from "@/lib/agent-answers";
 import { DiffView } from "./DiffView";
 import { isObject } from "@/lib/json";
 
-
 function ContentItem({ item }: { item: unknown }) {
   if (!isObject(item)) return <pre className="font-mono text-[11px] text-zinc-400">{JSON.stringify(item)}</pre>;
   if (item.type === "diff" && typeof item.path === "string" && typeof item.newText === "string") {

@@ -20,7 +20,6 @@ import { FilePicker } from "./FilePicker";
 import { useFormEnv, type EditorProps } from "./form-env";
 import { isObject } from "@/lib/json";
 
-
 /** A one-line summary of a node's description, for the label's tooltip. */
 const tip = (node: FieldNode) => node.description ?? node.title ?? undefined;
 
