@@ -31,7 +31,11 @@ export function useSessionView(): SessionViewSnapshot {
     const flush = () => {
       raf = 0;
       const next = read(store);
-      startTransition(() => setView((prev) => (prev.state === next.state && prev.epoch === next.epoch ? prev : next)));
+      startTransition(() =>
+        setView((prev) =>
+          prev.state === next.state && prev.epoch === next.epoch && prev.lastSeq === next.lastSeq ? prev : next,
+        ),
+      );
     };
     const unsubscribe = store.subscribe(() => {
       if (raf === 0) raf = requestAnimationFrame(flush);
