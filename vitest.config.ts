@@ -1,8 +1,11 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
+  // The browser code imports lib/ as "@/lib/...", as tsconfig.json maps it.
+  resolve: { alias: { "@": fileURLToPath(new URL(".", import.meta.url)) } },
   test: {
-    include: ["lib/**/*.test.ts", "server/**/*.test.ts", "test/**/*.test.ts"],
+    include: ["lib/**/*.test.ts", "server/**/*.test.ts", "components/state/**/*.test.ts", "test/**/*.test.ts"],
     // Integration tests spawn real Gemini CLIs (~200-400 MB each): keep it to one file at a time.
     fileParallelism: false,
     // Installs the pinned third-party agents (test/agents) on a fresh clone.

@@ -10,8 +10,8 @@ import { sessionCwd } from "@/lib/connect-flow";
 import type { RelayError } from "@/lib/wire";
 import { AgentErrorNotice } from "./compose/AgentErrorNotice";
 import { AgentOptions } from "./compose/AgentOptions";
-import type { AgentStatus } from "./session-store";
-import { useSession, useSessionStore, useTabState } from "./use-session";
+import type { AgentStatus } from "./state/session-store";
+import { useSession, useSessionStore, useTabState } from "./state/use-session";
 import { takePreselectedProfile } from "./page-storage";
 
 function StatusLine({ status }: { status: AgentStatus }) {

@@ -3,7 +3,8 @@
 import { useState, type KeyboardEvent } from "react";
 import type { RelayError } from "@/lib/wire";
 import { initializeTemplate, responseTemplate, sessionNewTemplate, sessionPromptTemplate } from "./templates";
-import { useSession, useSessionStore } from "./use-session";
+import { selectSessionId } from "./state/session-store";
+import { useSession, useSessionStore } from "./state/use-session";
 
 /**
  * JSON objects (and arrays) go out parsed, so the relay writes them compactly;
@@ -30,7 +31,7 @@ const templateButton =
 export function Composer({ draft, onDraftChange }: Props) {
   const store = useSessionStore();
   const nextId = useSession((s) => s.maxRequestId) + 1;
-  const lastSessionId = useSession((s) => s.lastSessionId);
+  const sessionId = useSession(selectSessionId);
   const oldestPending = useSession((s) => s.pending[0]);
   const agentCwd = useSession((s) => (s.agent.state === "running" ? s.agent.agent.cwd : undefined));
   const root = useSession((s) => s.info?.workspaceRoots[0]);
@@ -88,8 +89,8 @@ export function Composer({ draft, onDraftChange }: Props) {
           type="button"
           data-testid="template-session-prompt"
           className={templateButton}
-          onClick={() => insert(sessionPromptTemplate(nextId, lastSessionId))}
-          title={lastSessionId ? `sessionId ${lastSessionId}` : "send session/new first"}
+          onClick={() => insert(sessionPromptTemplate(nextId, sessionId))}
+          title={sessionId ? `sessionId ${sessionId}` : "send session/new first"}
         >
           session/prompt
         </button>

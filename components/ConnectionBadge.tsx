@@ -1,7 +1,7 @@
 "use client";
 /** Relay connection state, shown in the header. */
-import type { ConnectionState } from "./session-store";
-import { useSession } from "./use-session";
+import type { ConnectionState } from "./state/session-store";
+import { useSession } from "./state/use-session";
 
 const LABEL: Record<ConnectionState, [string, string]> = {
   idle: ["starting", "bg-zinc-500"],

@@ -7,7 +7,7 @@
 import { PendingCard } from "./answer/PendingCard";
 import { PolicyControls } from "./answer/PolicyControls";
 import { useNow } from "./compose/use-now";
-import { useSession } from "./use-session";
+import { useSession } from "./state/use-session";
 
 export function PendingRequests({ onPick }: { onPick: (draft: string) => void }) {
   const pending = useSession((s) => s.pending);

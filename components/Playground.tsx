@@ -13,9 +13,9 @@ import { NavLinks } from "./NavLinks";
 import { PendingRequests } from "./PendingRequests";
 import { StderrPane } from "./StderrPane";
 import { TabBar } from "./TabBar";
-import { getTabsStore } from "./tabs-store";
+import { getTabsStore } from "./state/tabs-store";
 import { TokenMessage } from "./TokenMessage";
-import { TabContext, useSession, useTabState, useTabs } from "./use-session";
+import { TabContext, useSession, useTabState, useTabs } from "./state/use-session";
 import { ViewPane } from "./ViewPane";
 
 export function Playground() {

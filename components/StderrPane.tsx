@@ -1,6 +1,6 @@
 "use client";
 /** The agent's stderr, as plain text. */
-import { useSession, useSessionStore } from "./use-session";
+import { useSession, useSessionStore } from "./state/use-session";
 import { useStickToBottom } from "./use-stick-to-bottom";
 
 export function StderrPane() {

@@ -1,8 +1,8 @@
 "use client";
 /** One tab per agent: label (profile + status dot), close, and "+ New tab". */
-import type { AgentStatus, ConnectionState } from "./session-store";
-import { getTabsStore, type Tab } from "./tabs-store";
-import { useSession, useTabs } from "./use-session";
+import type { AgentStatus, ConnectionState } from "./state/session-store";
+import { getTabsStore, type Tab } from "./state/tabs-store";
+import { useSession, useTabs } from "./state/use-session";
 
 function dotClass(agent: AgentStatus, connection: ConnectionState): string {
   if (connection !== "connected") return "bg-zinc-600 ring-1 ring-amber-400";

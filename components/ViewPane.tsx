@@ -7,10 +7,10 @@
  * highlights its item.
  */
 import { useCallback, useState } from "react";
-import { FrameInspector } from "./FrameInspector";
+import { FrameInspector } from "./inspector/FrameInspector";
 import type { Highlight } from "./session-view/highlight";
 import { SessionView } from "./session-view/SessionView";
-import { useTabState } from "./use-session";
+import { useTabState } from "./state/use-session";
 import { WaterfallView } from "./waterfall/WaterfallView";
 
 type View = "session" | "frames" | "waterfall";

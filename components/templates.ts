@@ -4,6 +4,7 @@
  */
 import { CLIENT_INFO } from "@/lib/compose-catalog";
 import type { Frame } from "@/lib/frame";
+import { isObject } from "@/lib/json";
 
 const pretty = (value: unknown): string => JSON.stringify(value, null, 2);
 
@@ -32,8 +33,6 @@ export function sessionPromptTemplate(id: number, sessionId: string | undefined,
     params: { sessionId: sessionId ?? "<sessionId from session/new>", prompt: [{ type: "text", text }] },
   });
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;
 
 /** The first option a permission request offers, if any. */
 function firstOptionId(request: Frame): string | undefined {

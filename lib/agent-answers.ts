@@ -8,9 +8,9 @@ import { diffLines } from "diff";
 import type { Frame, JsonRpcId } from "./frame";
 import { errorFrame, resultFrame } from "./jsonrpc";
 import { denied } from "./policy-core";
+import { isObject } from "./json";
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 const str = (v: unknown) => (typeof v === "string" ? v : undefined);
 const num = (v: unknown) => (typeof v === "number" ? v : undefined);
 
@@ -56,14 +56,14 @@ export type PendingView =
 
 export function paramsOf(frame: Frame): Obj {
   const m = frame.message;
-  return isObj(m) && isObj(m.params) ? m.params : {};
+  return isObject(m) && isObject(m.params) ? m.params : {};
 }
 
 function toolCallView(v: unknown): ToolCallView {
-  const t = isObj(v) ? v : {};
+  const t = isObject(v) ? v : {};
   const locations = Array.isArray(t.locations)
     ? t.locations
-        .filter(isObj)
+        .filter(isObject)
         .flatMap((l) =>
           typeof l.path === "string"
             ? [{ path: l.path, ...(num(l.line) !== undefined ? { line: num(l.line) } : {}) }]
@@ -91,7 +91,7 @@ export function describePending(frame: Frame): PendingView {
         sessionId: str(p.sessionId),
         toolCall: toolCallView(p.toolCall),
         options: Array.isArray(p.options)
-          ? p.options.filter(isObj).flatMap((o) =>
+          ? p.options.filter(isObject).flatMap((o) =>
               typeof o.optionId === "string"
                 ? [
                     {
@@ -115,7 +115,7 @@ export function describePending(frame: Frame): PendingView {
         args: Array.isArray(p.args) ? p.args.map(String) : [],
         cwd: str(p.cwd),
         env: Array.isArray(p.env)
-          ? p.env.filter(isObj).map((e) => ({ name: String(e.name), value: String(e.value) }))
+          ? p.env.filter(isObject).map((e) => ({ name: String(e.name), value: String(e.value) }))
           : [],
         outputByteLimit: num(p.outputByteLimit),
       };
@@ -129,7 +129,7 @@ export function describePending(frame: Frame): PendingView {
         kind: "elicitation",
         mode: str(p.mode),
         message: str(p.message),
-        requestedSchema: isObj(p.requestedSchema) ? p.requestedSchema : undefined,
+        requestedSchema: isObject(p.requestedSchema) ? p.requestedSchema : undefined,
         url: str(p.url),
         elicitationId: str(p.elicitationId),
       };

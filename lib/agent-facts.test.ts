@@ -4,8 +4,8 @@ import {
   authMethods,
   currentSession,
   EMPTY_FACTS,
+  foldFacts,
   reduceAllFacts,
-  reduceFacts,
   turnUsageOf,
 } from "./agent-facts";
 import type { Frame, FrameDirection, JsonRpcId } from "./frame";
@@ -64,7 +64,8 @@ describe("agent facts", () => {
       sessionUpdate: "available_commands_update",
       availableCommands: [{ name: "memory", description: "Manage memory." }],
     });
-    const f = reduceAllFacts(w.frames);
+    const st = foldFacts(w.frames);
+    const f = st.facts;
     expect(f.initialize).toMatchObject({ requestSeq: 1, params: { protocolVersion: 1 }, result: INIT_RESULT });
     expect(f.sessionId).toBe("s1");
     expect(currentSession(f)).toMatchObject({ currentModeId: "default", commands: [{ name: "memory" }] });
@@ -83,7 +84,7 @@ describe("agent facts", () => {
 
     // A frame that changes nothing returns the very same object.
     const thought = w.update("s1", { sessionUpdate: "agent_thought_chunk", content: { type: "text", text: "hm" } });
-    expect(reduceFacts(f, thought)).toBe(f);
+    expect(foldFacts([thought], st).facts).toBe(f);
   });
 
   it("session/load takes the session id from its request; set_mode and mode updates follow", () => {
@@ -92,10 +93,10 @@ describe("agent facts", () => {
     w.result(1, { modes: { currentModeId: "default", availableModes: [] } });
     w.request(2, "session/set_mode", { sessionId: "old", modeId: "plan" });
     w.result(2, {});
-    let f = reduceAllFacts(w.frames);
-    expect(f.sessionId).toBe("old");
-    expect(currentSession(f).currentModeId).toBe("plan");
-    f = reduceFacts(f, w.update("old", { sessionUpdate: "current_mode_update", currentModeId: "yolo" }));
+    const st = foldFacts(w.frames);
+    expect(st.facts.sessionId).toBe("old");
+    expect(currentSession(st.facts).currentModeId).toBe("plan");
+    const f = foldFacts([w.update("old", { sessionUpdate: "current_mode_update", currentModeId: "yolo" })], st).facts;
     expect(currentSession(f).currentModeId).toBe("yolo");
   });
 
@@ -105,12 +106,11 @@ describe("agent facts", () => {
     w.error(1, -32601, "Method not found: session/list");
     w.request(2, "session/close", { sessionId: "s" });
     w.error(2, -32603, "Internal error");
-    let f = reduceAllFacts(w.frames);
-    expect(f.unsupported).toEqual({ "session/list": 2 });
+    const st = foldFacts(w.frames);
+    expect(st.facts.unsupported).toEqual({ "session/list": 2 });
     w.request(3, "session/list", {});
     w.result(3, { sessions: [] });
-    f = reduceAllFacts(w.frames.slice(4), f);
-    expect(f.unsupported).toEqual({});
+    expect(foldFacts(w.frames.slice(4), st).facts.unsupported).toEqual({});
   });
 
   it("the last turn: chunks, stopReason, Gemini's usage, and the empty response flag", () => {
@@ -120,23 +120,30 @@ describe("agent facts", () => {
     w.request(2, "session/prompt", { sessionId: "s", prompt: [{ type: "text", text: "hi" }] });
     w.update("s", { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "Hel" } });
     w.update("s", { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "lo" } });
-    let f = reduceAllFacts(w.frames);
+    let st = foldFacts(w.frames);
+    let f = st.facts;
     expect(f.lastTurn).toMatchObject({ sessionId: "s", requestId: 2, ended: false, chunks: 2 });
+    // A thought changes the turn's items, not its summary.
+    const thought = w.update("s", { sessionUpdate: "agent_thought_chunk", content: { type: "text", text: "hm" } });
+    st = foldFacts([thought], st);
+    expect(st.facts.lastTurn).toBe(f.lastTurn);
     w.result(2, { stopReason: "end_turn", _meta: { quota: { token_count: { input_tokens: 12, output_tokens: 7 } } } });
-    f = reduceFacts(f, w.frames.at(-1)!);
+    st = foldFacts([w.frames.at(-1)!], st);
+    f = st.facts;
     expect(f.lastTurn).toMatchObject({ ended: true, stopReason: "end_turn", emptyResponse: false });
     expect(f.lastTurn?.usage).toEqual({ source: "_meta.quota", inputTokens: 12, outputTokens: 7, totalTokens: 19 });
 
     // An invalid model: no chunk, no stopReason.
     w.request(3, "session/prompt", { sessionId: "s", prompt: [{ type: "text", text: "hi" }] });
     w.result(3, { stopReason: null });
-    f = reduceAllFacts(w.frames.slice(-2), f);
+    st = foldFacts(w.frames.slice(-2), st);
+    f = st.facts;
     expect(f.lastTurn).toMatchObject({ requestId: 3, ended: true, stopReason: null, emptyResponse: true });
 
     // An error is not an empty response.
     w.request(4, "session/prompt", { sessionId: "s", prompt: [] });
     w.error(4, -32603, "boom");
-    f = reduceAllFacts(w.frames.slice(-2), f);
+    f = foldFacts(w.frames.slice(-2), st).facts;
     expect(f.lastTurn).toMatchObject({ requestId: 4, ended: true, emptyResponse: false, error: { code: -32603 } });
   });
 

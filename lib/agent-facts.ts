@@ -1,16 +1,19 @@
 /**
  * What the agent has said so far that the composer and the prompt box need:
  * its initialize result (capabilities, auth methods), the session to talk to
- * (from the last session/new, load or resume), that session's modes, config
- * options and slash commands, methods it answered -32601, the last prompt
- * turn (usage, empty response) and the diffs its tool calls carried.
+ * (from the last session/new, load, resume or fork), methods it answered
+ * -32601 and the diffs its tool calls carried. A session's modes, config
+ * options, commands and turns are folded once, by lib/session-view.ts; the
+ * facts read them from that view (`sessions`, `lastTurn`).
  *
- * A pure reducer fed each frame once, in seq order: O(1) per frame, and it
- * returns the same object when a frame changes nothing, so React selectors
- * over its parts only re-render when those parts change.
+ * Pure, fed each frame once in seq order, O(1) per frame; parts that a batch
+ * leaves alone keep their identity, so React selectors over them only
+ * re-render when they change.
  */
 import type { AvailableCommand, SessionConfigOption, SessionMode } from "@agentclientprotocol/sdk";
 import type { Frame, JsonRpcId } from "./frame";
+import { isObject, type JsonObject } from "./json";
+import { emptyView, NO_SESSION, reduceFrames, type SessionViewState, type Turn } from "./session-view";
 import { turnUsageOf, type TurnUsage } from "./turn-usage";
 
 export { turnUsageOf, type TurnUsage };
@@ -21,6 +24,7 @@ export interface RpcError {
   data?: unknown;
 }
 
+/** The last prompt turn, read from the session view's Turn. */
 export interface TurnSummary {
   sessionId: string;
   requestId: JsonRpcId;
@@ -40,58 +44,60 @@ export interface TurnSummary {
 
 export interface SessionFacts {
   currentModeId?: string;
-  availableModes?: SessionMode[];
-  configOptions?: SessionConfigOption[];
-  commands?: AvailableCommand[];
+  availableModes?: readonly SessionMode[];
+  configOptions?: readonly SessionConfigOption[];
+  commands?: readonly AvailableCommand[];
 }
 
 export interface AgentFacts {
   /** The initialize exchange, once answered (the pool's one included). */
-  initialize?: { requestSeq: number; params?: unknown; result?: Record<string, unknown>; error?: RpcError };
+  initialize?: { requestSeq: number; params?: unknown; result?: JsonObject; error?: RpcError };
   /** The session opened last (session/new, load, resume, fork). */
   sessionId?: string;
   /** Every session opened, oldest first. */
   sessionIds: readonly string[];
+  /** Per session, from the session view. */
   sessions: Readonly<Record<string, SessionFacts>>;
   /** Methods the agent answered -32601 (method not found), with the seq of that answer. */
   unsupported: Readonly<Record<string, number>>;
+  /** The newest prompt turn of any session, from the session view. */
   lastTurn?: TurnSummary;
   /** The newest diff a tool call carried, per path (fs/write_text_file does not carry the old text). */
   diffs: Readonly<Record<string, { oldText?: string | null; newText: string; seq: number }>>;
-  /** Requests sent to the agent awaiting their answer, by id key (their params matter: load, set_mode). */
-  open: Readonly<Record<string, { method: string; params: unknown; seq: number }>>;
+  /** Requests sent to the agent awaiting their answer, by request seq (their params matter: initialize, load). */
+  open: Readonly<Record<number, { method: string; params: unknown }>>;
 }
 
 export const EMPTY_FACTS: AgentFacts = { sessionIds: [], sessions: {}, unsupported: {}, diffs: {}, open: {} };
+
+/** The facts with the session view they read from; fold frames into both with `foldFacts`. */
+export interface FactsState {
+  facts: AgentFacts;
+  view: SessionViewState;
+}
+
+export const EMPTY_FACTS_STATE: FactsState = { facts: EMPTY_FACTS, view: emptyView() };
 
 export const METHOD_NOT_FOUND = -32601;
 const SESSION_OPENERS = new Set(["session/new", "session/load", "session/resume", "session/fork"]);
 /** Diffs kept: enough for the write cards, bounded for a long session. */
 const MAX_DIFFS = 200;
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 const str = (v: unknown) => (typeof v === "string" ? v : undefined);
-const idKey = (id: JsonRpcId | undefined) => (typeof id === "string" ? `s:${id}` : `n:${String(id)}`);
 
 function asError(v: unknown): RpcError {
-  return isObj(v) && typeof v.code === "number" && typeof v.message === "string"
+  return isObject(v) && typeof v.code === "number" && typeof v.message === "string"
     ? (v as unknown as RpcError)
     : { code: -32603, message: JSON.stringify(v) ?? "unknown error" };
 }
 
-function withSession(f: AgentFacts, sessionId: string, patch: Partial<SessionFacts>): AgentFacts {
-  const prev = f.sessions[sessionId] ?? {};
-  return { ...f, sessions: { ...f.sessions, [sessionId]: { ...prev, ...patch } } };
-}
-
 /** Diff contents of a tool call (`tool_call`, `tool_call_update`, or a permission's `toolCall`). */
 function diffsOf(toolCall: unknown): { path: string; oldText?: string | null; newText: string }[] {
-  const content = isObj(toolCall) ? toolCall.content : undefined;
+  const content = isObject(toolCall) ? toolCall.content : undefined;
   if (!Array.isArray(content)) return [];
   return content.filter(
     (c): c is { type: "diff"; path: string; oldText?: string | null; newText: string } =>
-      isObj(c) && c.type === "diff" && typeof c.path === "string" && typeof c.newText === "string",
+      isObject(c) && c.type === "diff" && typeof c.path === "string" && typeof c.newText === "string",
   );
 }
 
@@ -108,63 +114,14 @@ function addDiffs(f: AgentFacts, toolCall: unknown, seq: number): AgentFacts {
   return { ...f, diffs };
 }
 
-function onUpdate(f: AgentFacts, frame: Frame, params: Obj): AgentFacts {
-  const sessionId = str(params.sessionId);
-  const update = isObj(params.update) ? params.update : undefined;
-  if (!update || sessionId === undefined) return f;
-  switch (update.sessionUpdate) {
-    case "agent_message_chunk": {
-      const t = f.lastTurn;
-      if (!t || t.ended || t.sessionId !== sessionId) return f;
-      return { ...f, lastTurn: { ...t, chunks: t.chunks + 1 } };
-    }
-    case "available_commands_update":
-      return Array.isArray(update.availableCommands)
-        ? withSession(f, sessionId, { commands: update.availableCommands as AvailableCommand[] })
-        : f;
-    case "current_mode_update":
-      return typeof update.currentModeId === "string"
-        ? withSession(f, sessionId, { currentModeId: update.currentModeId })
-        : f;
-    case "config_option_update":
-      return Array.isArray(update.configOptions)
-        ? withSession(f, sessionId, { configOptions: update.configOptions as SessionConfigOption[] })
-        : f;
-    case "tool_call":
-    case "tool_call_update":
-      return addDiffs(f, update, frame.seq);
-    default:
-      return f;
+function onResponseFromAgent(f: AgentFacts, frame: Frame, m: JsonObject): AgentFacts {
+  const key = frame.requestSeq;
+  const request = key === undefined ? undefined : f.open[key];
+  let next: AgentFacts = f;
+  if (request) {
+    const { [key!]: _done, ...open } = f.open;
+    next = { ...f, open };
   }
-}
-
-function onRequestToAgent(f: AgentFacts, frame: Frame, params: unknown): AgentFacts {
-  let next: AgentFacts = {
-    ...f,
-    open: { ...f.open, [idKey(frame.id)]: { method: frame.method!, params, seq: frame.seq } },
-  };
-  if (frame.method === "session/prompt" && isObj(params) && typeof params.sessionId === "string") {
-    next = {
-      ...next,
-      lastTurn: {
-        sessionId: params.sessionId,
-        requestId: frame.id ?? null,
-        seq: frame.seq,
-        ts: frame.ts,
-        ended: false,
-        chunks: 0,
-        emptyResponse: false,
-      },
-    };
-  }
-  return next;
-}
-
-function onResponseFromAgent(f: AgentFacts, frame: Frame, m: Obj): AgentFacts {
-  const key = idKey(frame.id);
-  const request = f.open[key];
-  const { [key]: _done, ...open } = f.open;
-  let next: AgentFacts = request ? { ...f, open } : f;
   const method = request?.method ?? frame.method;
   if (!method) return next;
   const failed = "error" in m;
@@ -174,83 +131,135 @@ function onResponseFromAgent(f: AgentFacts, frame: Frame, m: Obj): AgentFacts {
     const { [method]: _works, ...rest } = next.unsupported;
     next = { ...next, unsupported: rest };
   }
-  const result = isObj(m.result) ? m.result : undefined;
-  const params = isObj(request?.params) ? request.params : {};
+  const result = isObject(m.result) ? m.result : undefined;
+  const params = isObject(request?.params) ? request.params : {};
 
   if (method === "initialize") {
     return {
       ...next,
       initialize: {
-        requestSeq: request?.seq ?? frame.seq,
+        requestSeq: frame.requestSeq ?? frame.seq,
         params: request?.params,
         ...(failed ? { error } : { result: result ?? {} }),
       },
     };
   }
-  if (method === "session/prompt") {
-    const t = next.lastTurn;
-    if (!t || t.ended || idKey(t.requestId) !== key) return next;
-    const stopReason = failed ? undefined : (str(result?.stopReason) ?? null);
-    const usage = turnUsageOf(result);
-    return {
-      ...next,
-      lastTurn: {
-        ...t,
-        ended: true,
-        endSeq: frame.seq,
-        ...(failed ? { error } : { stopReason }),
-        ...(usage ? { usage } : {}),
-        emptyResponse: !failed && t.chunks === 0 && stopReason === null,
-      },
-    };
-  }
-  if (failed || !result) return next;
-  if (SESSION_OPENERS.has(method)) {
-    const sessionId = str(result.sessionId) ?? str(params.sessionId);
-    if (sessionId === undefined) return next;
-    next = {
-      ...next,
-      sessionId,
-      sessionIds: next.sessionIds.includes(sessionId) ? next.sessionIds : [...next.sessionIds, sessionId],
-    };
-    const patch: Partial<SessionFacts> = {};
-    const modes = isObj(result.modes) ? result.modes : undefined;
-    if (modes) {
-      if (typeof modes.currentModeId === "string") patch.currentModeId = modes.currentModeId;
-      if (Array.isArray(modes.availableModes)) patch.availableModes = modes.availableModes as SessionMode[];
-    }
-    if (Array.isArray(result.configOptions)) patch.configOptions = result.configOptions as SessionConfigOption[];
-    return withSession(next, sessionId, patch);
-  }
-  const sessionId = str(params.sessionId);
+  if (failed || !result || !SESSION_OPENERS.has(method)) return next;
+  const sessionId = str(result.sessionId) ?? str(params.sessionId);
   if (sessionId === undefined) return next;
-  if (method === "session/set_mode" && typeof params.modeId === "string")
-    return withSession(next, sessionId, { currentModeId: params.modeId });
-  if (method === "session/set_config_option" && Array.isArray(result.configOptions)) {
-    return withSession(next, sessionId, { configOptions: result.configOptions as SessionConfigOption[] });
-  }
-  return next;
+  return {
+    ...next,
+    sessionId,
+    sessionIds: next.sessionIds.includes(sessionId) ? next.sessionIds : [...next.sessionIds, sessionId],
+  };
 }
 
-export function reduceFacts(f: AgentFacts, frame: Frame): AgentFacts {
+function reduceFrame(f: AgentFacts, frame: Frame): AgentFacts {
   const m = frame.message;
-  if (!isObj(m)) return f;
+  if (!isObject(m)) return f;
   if (frame.dir === "to-agent") {
-    return frame.kind === "request" && frame.method !== undefined ? onRequestToAgent(f, frame, m.params) : f;
+    if (frame.kind !== "request" || frame.method === undefined) return f;
+    // Only what a response needs later: the method and params of initialize and the session openers.
+    if (frame.method !== "initialize" && !SESSION_OPENERS.has(frame.method)) return f;
+    return { ...f, open: { ...f.open, [frame.seq]: { method: frame.method, params: m.params } } };
   }
   if (frame.kind === "response") return onResponseFromAgent(f, frame, m);
-  const params = isObj(m.params) ? m.params : undefined;
+  const params = isObject(m.params) ? m.params : undefined;
   if (!params) return f;
-  if (frame.kind === "notification" && frame.method === "session/update") return onUpdate(f, frame, params);
+  if (frame.kind === "notification" && frame.method === "session/update") {
+    const update = params.update;
+    const variant = isObject(update) ? update.sessionUpdate : undefined;
+    return variant === "tool_call" || variant === "tool_call_update" ? addDiffs(f, update, frame.seq) : f;
+  }
   if (frame.kind === "request" && frame.method === "session/request_permission")
     return addDiffs(f, params.toolCall, frame.seq);
   return f;
 }
 
-export function reduceAllFacts(frames: Iterable<Frame>, f: AgentFacts = EMPTY_FACTS): AgentFacts {
-  let out = f;
-  for (const frame of frames) out = reduceFacts(out, frame);
-  return out;
+/** The turn's summary; `prev` itself when nothing in it changed (a thought chunk changes the Turn, not this). */
+function summary(t: Turn, prev: TurnSummary | undefined): TurnSummary {
+  const next: TurnSummary = {
+    sessionId: t.sessionId,
+    requestId: t.requestId,
+    seq: t.seq,
+    ts: t.ts,
+    ended: t.ended,
+    chunks: t.agentMessageChunks,
+    emptyResponse: t.emptyResponse === true,
+  };
+  if (t.endSeq !== undefined) next.endSeq = t.endSeq;
+  if (t.ended && !t.error) next.stopReason = t.stopReason ?? null;
+  if (t.error) next.error = t.error as RpcError;
+  if (t.usage) {
+    const { models: _m, raw: _r, ...usage } = t.usage;
+    next.usage = usage;
+  }
+  if (!prev) return next;
+  const keys = new Set([...Object.keys(prev), ...Object.keys(next)]) as Set<keyof TurnSummary>;
+  for (const k of keys) {
+    const a = prev[k];
+    const b = next[k];
+    if (a !== b && JSON.stringify(a) !== JSON.stringify(b)) return next;
+  }
+  return prev;
+}
+
+const same = <T>(a: readonly T[] | undefined, b: readonly T[] | undefined) => a === b;
+
+/** Session facts and the last turn as the view has them; unchanged parts keep their identity. */
+function fromView(f: AgentFacts, view: SessionViewState): AgentFacts {
+  let sessions = f.sessions;
+  for (const id of view.order) {
+    const s = view.sessions[id]!;
+    const prev = Object.hasOwn(f.sessions, id) ? f.sessions[id] : undefined;
+    if (
+      prev &&
+      prev.currentModeId === s.currentModeId &&
+      same(prev.availableModes, s.availableModes) &&
+      same(prev.configOptions, s.configOptions) &&
+      same(prev.commands, s.availableCommands)
+    )
+      continue;
+    if (sessions === f.sessions) sessions = { ...f.sessions };
+    Object.defineProperty(sessions, id, {
+      value: {
+        currentModeId: s.currentModeId,
+        availableModes: s.availableModes,
+        configOptions: s.configOptions,
+        commands: s.availableCommands,
+      } satisfies SessionFacts,
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
+  }
+  let turn: Turn | undefined;
+  for (const id of view.order) {
+    if (id === NO_SESSION) continue;
+    const t = view.sessions[id]!.turns.at(-1);
+    if (t && (!turn || t.seq > turn.seq)) turn = t;
+  }
+  const lastTurn = turn && summary(turn, f.lastTurn);
+  if (sessions === f.sessions && lastTurn === f.lastTurn) return f;
+  return { ...f, sessions, lastTurn };
+}
+
+/** Folds frames (in seq order, after those already folded) into the facts and their session view. */
+export function foldFacts(frames: Iterable<Frame>, state: FactsState = EMPTY_FACTS_STATE): FactsState {
+  let facts = state.facts;
+  const batch: Frame[] = [];
+  for (const frame of frames) {
+    facts = reduceFrame(facts, frame);
+    batch.push(frame);
+  }
+  const view = reduceFrames(batch, state.view);
+  facts = fromView(facts, view);
+  return facts === state.facts && view === state.view ? state : { facts, view };
+}
+
+/** The facts of a whole log. */
+export function reduceAllFacts(frames: Iterable<Frame>): AgentFacts {
+  return foldFacts(frames).facts;
 }
 
 // ---------------------------------------------------------------------------
@@ -263,18 +272,18 @@ export interface AgentCapabilitiesView {
   /** `sessionCapabilities` keys present and not null (list, resume, close, delete, fork...). */
   session: readonly string[];
   logout: boolean;
-  raw: Obj;
+  raw: JsonObject;
 }
 
 /** The agent's capabilities, with the schema's defaults for what it left out. */
 export function agentCapabilities(facts: AgentFacts): AgentCapabilitiesView | undefined {
   const result = facts.initialize?.result;
   if (!result) return undefined;
-  const caps = isObj(result.agentCapabilities) ? result.agentCapabilities : {};
-  const prompt = isObj(caps.promptCapabilities) ? caps.promptCapabilities : {};
-  const mcp = isObj(caps.mcpCapabilities) ? caps.mcpCapabilities : {};
-  const session = isObj(caps.sessionCapabilities) ? caps.sessionCapabilities : {};
-  const auth = isObj(caps.auth) ? caps.auth : {};
+  const caps = isObject(result.agentCapabilities) ? result.agentCapabilities : {};
+  const prompt = isObject(caps.promptCapabilities) ? caps.promptCapabilities : {};
+  const mcp = isObject(caps.mcpCapabilities) ? caps.mcpCapabilities : {};
+  const session = isObject(caps.sessionCapabilities) ? caps.sessionCapabilities : {};
+  const auth = isObject(caps.auth) ? caps.auth : {};
   return {
     loadSession: caps.loadSession === true,
     prompt: {
@@ -286,7 +295,7 @@ export function agentCapabilities(facts: AgentFacts): AgentCapabilitiesView | un
     session: Object.keys(session).filter(
       (k) => k !== "_meta" && session[k] !== null && session[k] !== undefined && session[k] !== false,
     ),
-    logout: isObj(auth.logout),
+    logout: isObject(auth.logout),
     raw: caps,
   };
 }
@@ -303,7 +312,7 @@ export function authMethods(facts: AgentFacts): AuthMethodView[] {
   const list = facts.initialize?.result?.authMethods;
   if (!Array.isArray(list)) return [];
   return list
-    .filter((m): m is AuthMethodView => isObj(m) && typeof m.id === "string")
+    .filter((m): m is AuthMethodView => isObject(m) && typeof m.id === "string")
     .map((m) => ({ ...m, name: m.name ?? m.id }));
 }
 

@@ -12,6 +12,7 @@ import { agentCapabilities, authMethods, currentSession, type AgentFacts } from 
 import { DEFAULT_CLIENT_CAPABILITIES } from "./client-capabilities";
 import type { Policy } from "./policy-core";
 import { initialValue, type Defs, type FieldNode, type Path } from "./schema-form";
+import { isObject } from "./json";
 
 export const CLIENT_INFO = { name: "acp-playground", version: "0.1.0" };
 
@@ -115,7 +116,6 @@ export interface PrefillContext {
   protocolVersion: number;
 }
 
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 function hasField(node: FieldNode, name: string): boolean {
   if (node.kind === "object") return node.fields.some((f) => f.name === name);
   return node.kind === "union" && node.variants.some((v) => hasField(v.node, name));
@@ -123,11 +123,11 @@ function hasField(node: FieldNode, name: string): boolean {
 
 /** A select option's value and name from a config option, flattening groups. */
 function configValues(option: unknown): { value: string; name: string }[] {
-  const options = isObj(option) ? option.options : undefined;
+  const options = isObject(option) ? option.options : undefined;
   if (!Array.isArray(options)) return [];
   return options
     .flatMap((o) =>
-      isObj(o) && Array.isArray(o.options) ? (o.options as unknown[]).filter(isObj) : isObj(o) ? [o] : [],
+      isObject(o) && Array.isArray(o.options) ? (o.options as unknown[]).filter(isObject) : isObject(o) ? [o] : [],
     )
     .flatMap((o) =>
       typeof o.value === "string" ? [{ value: o.value, name: typeof o.name === "string" ? o.name : o.value }] : [],
@@ -137,7 +137,7 @@ function configValues(option: unknown): { value: string; name: string }[] {
 /** Params to start from: the schema's required fields, filled from what the agent said. */
 export function prefillParams(method: string, node: FieldNode, facts: AgentFacts, ctx: PrefillContext): unknown {
   const base = initialValue(node);
-  const v: Record<string, unknown> = isObj(base) ? { ...base } : {};
+  const v: Record<string, unknown> = isObject(base) ? { ...base } : {};
   const session = currentSession(facts);
   if (facts.sessionId !== undefined && hasField(node, "sessionId")) v.sessionId = facts.sessionId;
   if (hasField(node, "cwd") && (v.cwd === "" || v.cwd === undefined) && method !== "session/list") v.cwd = ctx.cwd;
@@ -161,7 +161,7 @@ export function prefillParams(method: string, node: FieldNode, facts: AgentFacts
     }
     case "session/set_config_option": {
       const option = session.configOptions?.[0] as unknown;
-      if (!isObj(option) || typeof option.id !== "string") return v;
+      if (!isObject(option) || typeof option.id !== "string") return v;
       if (option.type === "boolean")
         return { sessionId: v.sessionId, configId: option.id, type: "boolean", value: option.currentValue === true };
       const { type: _tag, ...rest } = v;
@@ -235,7 +235,7 @@ export function suggestionsFor(
           }))
         : undefined;
     case "value": {
-      if (method !== "session/set_config_option" || !isObj(params)) return undefined;
+      if (method !== "session/set_config_option" || !isObject(params)) return undefined;
       const option = session.configOptions?.find((o) => o.id === params.configId);
       const values = configValues(option);
       return values.length ? values.map((o) => ({ value: o.value, label: `${o.name} (${o.value})` })) : undefined;
@@ -280,8 +280,8 @@ type Policies = Readonly<Record<string, Policy>>;
 
 function capabilityPolicyWarnings(params: Record<string, unknown>, policies: Policies | undefined): ComposeWarning[] {
   if (!policies) return [];
-  const caps = isObj(params.clientCapabilities) ? params.clientCapabilities : {};
-  const fs = isObj(caps.fs) ? caps.fs : {};
+  const caps = isObject(params.clientCapabilities) ? params.clientCapabilities : {};
+  const fs = isObject(caps.fs) ? caps.fs : {};
   const out: ComposeWarning[] = [];
   const check = (on: boolean, path: string, methods: string[]) => {
     const denied = methods.filter((m) => policies[m] === "deny");
@@ -302,7 +302,7 @@ function capabilityPolicyWarnings(params: Record<string, unknown>, policies: Pol
     "terminal/kill",
     "terminal/release",
   ]);
-  check(isObj(caps.elicitation), "params.clientCapabilities.elicitation", ["elicitation/create"]);
+  check(isObject(caps.elicitation), "params.clientCapabilities.elicitation", ["elicitation/create"]);
   return out;
 }
 
@@ -312,7 +312,7 @@ export function composeWarnings(
   facts: AgentFacts,
   policies?: Policies,
 ): ComposeWarning[] {
-  const p = isObj(params) ? params : {};
+  const p = isObject(params) ? params : {};
   const out: ComposeWarning[] = [];
   const support = methodSupport(method, facts);
   if (support.state === "unsupported")
@@ -323,7 +323,7 @@ export function composeWarnings(
   if (method === "session/prompt" && Array.isArray(p.prompt)) {
     const accepted = acceptedContent(facts);
     p.prompt.forEach((block, i) => {
-      const type = isObj(block) ? block.type : undefined;
+      const type = isObject(block) ? block.type : undefined;
       if (accepted && typeof type === "string" && accepted[type] === false) {
         out.push({
           path: `params.prompt[${i}]`,
@@ -336,7 +336,7 @@ export function composeWarnings(
   if (Array.isArray(p.mcpServers)) {
     const caps = agentCapabilities(facts);
     p.mcpServers.forEach((server, i) => {
-      const type = isObj(server) ? server.type : undefined;
+      const type = isObject(server) ? server.type : undefined;
       if (caps && (type === "http" || type === "sse") && !caps.mcp[type]) {
         out.push({
           path: `params.mcpServers[${i}]`,

@@ -2,7 +2,7 @@
  * Request/response correlation by id, in each direction: a request sent to the
  * agent is answered by a response from it, and the other way round.
  */
-import type { FrameDirection, JsonRpcId } from "./frame";
+import type { FrameDirection, JsonRpcId, WireFrame } from "./frame";
 
 interface PendingRequest {
   method: string;
@@ -55,5 +55,24 @@ export class Correlator {
   clear(): void {
     this.pending["to-agent"].clear();
     this.pending["from-agent"].clear();
+  }
+}
+
+/**
+ * Gives `requestSeq` to responses that came without it (transcripts recorded
+ * before the relay sent it), pairing them as the relay does. Fed each frame
+ * once, in seq order; a frame that has it already is left alone.
+ */
+export class RequestSeqFiller {
+  private readonly correlator = new Correlator();
+
+  fill<F extends WireFrame>(frame: F): F {
+    if (frame.kind === "request" && frame.id !== undefined && frame.method !== undefined) {
+      this.correlator.request(frame.dir, frame.id, frame.method, frame.ts, frame.seq);
+    } else if (frame.kind === "response" && frame.id !== undefined) {
+      const match = this.correlator.response(frame.dir, frame.id, frame.ts);
+      if (match && frame.requestSeq === undefined) frame.requestSeq = match.requestSeq;
+    }
+    return frame;
   }
 }

@@ -7,6 +7,7 @@
 import type { Frame, FrameDirection, FrameKind } from "./frame";
 import { hasChecks } from "./frame-checks";
 import { updateVariantOf, type FrameIndex } from "./frame-index";
+import { isObject } from "./json";
 
 export interface FrameFilter {
   dir?: FrameDirection;
@@ -27,8 +28,6 @@ export interface FrameSource {
   readonly length: number;
   at(i: number): Frame | undefined;
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;
 
 /** A JSON-RPC response carrying an `error` member. */
 export function isErrorResponse(frame: Frame): boolean {

@@ -5,15 +5,14 @@
  * and which methods and `session/update` variants have been seen.
  *
  * Fed each frame once, in seq order; every operation is O(1) (amortised), so
- * it keeps up with the store. Correlation follows lib/correlate.ts: a request
- * is answered by a response with the same id travelling the other way.
+ * it keeps up with the store. The relay pairs (lib/correlate.ts): a response
+ * names its request by `requestSeq`. Ids are kept only to spot reuse.
  */
 import type { Frame, FrameDirection, JsonRpcId } from "./frame";
 
-const idKey = (id: JsonRpcId): string => (typeof id === "string" ? `s:${id}` : `n:${String(id)}`);
-const other = (dir: FrameDirection): FrameDirection => (dir === "to-agent" ? "from-agent" : "to-agent");
+import { isObject } from "./json";
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;
+const idKey = (id: JsonRpcId): string => (typeof id === "string" ? `s:${id}` : `n:${String(id)}`);
 
 /** `params.update.sessionUpdate` of a `session/update` frame, if it has one. */
 export function updateVariantOf(frame: Frame): string | undefined {
@@ -32,7 +31,7 @@ export interface IndexChange {
 }
 
 export class FrameIndex {
-  /** Open requests by direction and id key. */
+  /** Open requests by direction and id key, to spot an id reused while in flight. */
   private readonly open: Record<FrameDirection, Map<string, Frame>> = {
     "to-agent": new Map(),
     "from-agent": new Map(),
@@ -69,12 +68,12 @@ export class FrameIndex {
       this.version++;
       return { opened: frame };
     }
-    if (frame.kind === "response" && frame.id !== undefined) {
-      const requests = this.open[other(frame.dir)];
-      const key = idKey(frame.id);
-      const request = requests.get(key);
+    if (frame.kind === "response" && frame.requestSeq !== undefined) {
+      const request = this.openBySeq.get(frame.requestSeq);
       if (!request) return {};
-      requests.delete(key);
+      const requests = this.open[request.dir];
+      const key = idKey(request.id!);
+      if (requests.get(key) === request) requests.delete(key);
       this.openBySeq.delete(request.seq);
       this.pairs.set(request.seq, frame.seq);
       this.pairs.set(frame.seq, request.seq);

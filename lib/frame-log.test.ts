@@ -1,8 +1,15 @@
 import { describe, expect, it } from "vitest";
-import type { Frame } from "./frame";
+import type { Frame, WireFrame } from "./frame";
 import { FrameLog, FrameWindow, withMessage } from "./frame-log";
 
-const frame = (seq: number): Frame => ({ seq, ts: seq, dir: "to-agent", raw: `{"n":${seq}}`, kind: "invalid" });
+const frame = (seq: number): Frame => ({
+  seq,
+  ts: seq,
+  dir: "to-agent",
+  raw: `{"n":${seq}}`,
+  kind: "invalid",
+  message: undefined,
+});
 const seqs = (w: FrameWindow) => [...w].map((f) => f.seq);
 
 describe("FrameLog", () => {
@@ -76,7 +83,7 @@ describe("FrameLog", () => {
 
 describe("withMessage", () => {
   it("restores the message of a lean frame from its raw line, once", () => {
-    const lean: Frame = {
+    const lean: WireFrame = {
       seq: 1,
       ts: 1,
       dir: "from-agent",
@@ -86,8 +93,9 @@ describe("withMessage", () => {
     };
     expect(withMessage(lean).message).toEqual({ jsonrpc: "2.0", id: 1, result: { a: [1] } });
     const kept = { a: 1 };
-    expect(withMessage({ ...lean, message: kept }).message).toBe(kept);
-    const bad: Frame = { seq: 2, ts: 2, dir: "to-agent", raw: "{not json", kind: "invalid", error: "not JSON" };
+    const parsed: Frame = { ...lean, message: kept };
+    expect(withMessage(parsed).message).toBe(kept);
+    const bad: WireFrame = { seq: 2, ts: 2, dir: "to-agent", raw: "{not json", kind: "invalid", error: "not JSON" };
     expect(withMessage(bad).message).toBeUndefined();
     // An invalid but parseable line gets its message back too, as in full frames.
     expect(withMessage({ ...bad, raw: "[1,2]" }).message).toEqual([1, 2]);

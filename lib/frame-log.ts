@@ -9,7 +9,7 @@
  * windows keep the old one) only after a quarter of the cap has been dropped,
  * so each frame is copied O(1) times amortised.
  */
-import type { Frame } from "./frame";
+import type { Frame, WireFrame } from "./frame";
 
 export class FrameWindow implements Iterable<Frame> {
   static readonly EMPTY = new FrameWindow([], 0, 0);
@@ -144,15 +144,17 @@ export class FrameLog {
 
 /**
  * Frames arrive from the relay without `message`; parses `raw` back into it,
- * in place. Lines that do not parse (not JSON, or the preview of an over-long
- * line) stay without one.
+ * in place (the object becomes a Frame). Lines that do not parse (not JSON, or
+ * the preview of an over-long line) get `message: undefined`.
  */
-export function withMessage(frame: Frame): Frame {
-  if (frame.message !== undefined) return frame;
+export function withMessage(frame: WireFrame): Frame {
+  const f = frame as WireFrame & { message?: unknown };
+  if (f.message !== undefined) return f as Frame;
   try {
-    frame.message = JSON.parse(frame.raw) as unknown;
+    f.message = JSON.parse(frame.raw) as unknown;
   } catch {
     // The relay classified it already; there is nothing to restore.
+    f.message = undefined;
   }
-  return frame;
+  return f as Frame;
 }

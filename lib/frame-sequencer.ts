@@ -28,8 +28,7 @@ export class FrameSequencer {
     const mono = this.clock.mono();
     const seq = ++this.lastSeq;
     const c = classifyLine(raw);
-    const frame: Frame = { seq, ts: this.clock.wall(), dir, raw, kind: c.kind };
-    if (c.message !== undefined) frame.message = c.message;
+    const frame: Frame = { seq, ts: this.clock.wall(), dir, raw, kind: c.kind, message: c.message };
     if (c.id !== undefined) frame.id = c.id;
     if (c.method !== undefined) frame.method = c.method;
     if (c.error !== undefined) frame.error = c.error;
@@ -39,6 +38,7 @@ export class FrameSequencer {
       const match = this.correlator.response(dir, c.id, mono);
       if (match) {
         frame.method = match.method;
+        frame.requestSeq = match.requestSeq;
         frame.latencyMs = Math.round(match.latencyMs * 1000) / 1000;
       } else {
         frame.error = "response to an id with no pending request";
@@ -49,6 +49,6 @@ export class FrameSequencer {
 
   /** A frame for something on the wire that could not be kept as a line. */
   invalid(dir: FrameDirection, raw: string, error: string): Frame {
-    return { seq: ++this.lastSeq, ts: this.clock.wall(), dir, raw, kind: "invalid", error };
+    return { seq: ++this.lastSeq, ts: this.clock.wall(), dir, raw, kind: "invalid", error, message: undefined };
   }
 }

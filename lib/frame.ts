@@ -1,6 +1,9 @@
 /**
  * The frame: one JSON-RPC line seen on an agent's stdio, in either direction,
  * as the relay records and forwards it. Shared by relay, browser, CLI and tests.
+ *
+ * Two states: a `WireFrame` is what the relay keeps and sends (no parsed
+ * message: clients parse `raw`); a `Frame` has been parsed (`message`).
  */
 import type { AnyMessage, JsonRpcId } from "@agentclientprotocol/sdk";
 
@@ -9,7 +12,7 @@ export type { AnyMessage, JsonRpcId };
 export type FrameDirection = "to-agent" | "from-agent";
 export type FrameKind = "request" | "response" | "notification" | "invalid";
 
-export interface Frame {
+export interface WireFrame {
   /** Counts from 1 per agent and never skips. */
   seq: number;
   /** Milliseconds since the epoch when the relay saw the line. */
@@ -17,14 +20,20 @@ export interface Frame {
   dir: FrameDirection;
   /** The exact line, without its newline. */
   raw: string;
-  message?: unknown;
   kind: FrameKind;
   method?: string;
   id?: JsonRpcId;
+  /** For a response: the seq of the request it answers (absent when none matches). */
+  requestSeq?: number;
   /** For a response: milliseconds since the request it answers. */
   latencyMs?: number;
   /** Why the line is invalid, or why a response matches no request. */
   error?: string;
+}
+
+/** A frame with its line parsed: `message` is undefined only when `raw` is not JSON. */
+export interface Frame extends WireFrame {
+  message: unknown;
 }
 
 export interface Classified {
@@ -82,6 +91,6 @@ export function classifyLine(raw: string): Classified {
 }
 
 /** Approximate UTF-8 size of a frame's raw text, for display. */
-export function frameBytes(frame: Pick<Frame, "raw">): number {
+export function frameBytes(frame: Pick<WireFrame, "raw">): number {
   return new TextEncoder().encode(frame.raw).length;
 }

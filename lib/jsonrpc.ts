@@ -1,6 +1,7 @@
 /** JSON-RPC frames the playground sends, and what came back for a request. */
 import type { RpcError } from "./agent-facts";
 import type { Frame, JsonRpcId } from "./frame";
+import { isObject } from "./json";
 
 export type { RpcError };
 
@@ -20,15 +21,13 @@ export type RpcOutcome =
   | { kind: "error"; error: RpcError; seq: number }
   | { kind: "failed"; message: string };
 
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-
 /** The outcome a response frame carries. */
 export function outcomeOf(frame: Frame): RpcOutcome {
-  const m = isObj(frame.message) ? frame.message : {};
+  const m = isObject(frame.message) ? frame.message : {};
   if ("error" in m) {
     const e = m.error;
     const error =
-      isObj(e) && typeof e.code === "number"
+      isObject(e) && typeof e.code === "number"
         ? (e as unknown as RpcError)
         : { code: -32603, message: JSON.stringify(e) ?? "error" };
     return { kind: "error", error, seq: frame.seq };

@@ -3,6 +3,7 @@
  * into an issue. `parseReport` checks an uploaded JSON before it is compared.
  */
 import type { ProbeOutcome, ProbeReport, ProbeRow } from "./probe";
+import { isObject } from "./json";
 
 const OUTCOMES = new Set<ProbeOutcome>(["answered", "-32601", "error", "timeout", "no reply", "skipped"]);
 
@@ -38,8 +39,6 @@ export function reportFileName(report: ProbeReport, ext: "json" | "md"): string 
   const when = report.startedAt.slice(0, 19).replace(/:/g, "-");
   return `probe-${name}-${when}.${ext}`;
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** A report read back from an exported JSON file; throws with what is wrong. */
 export function parseReport(text: string): ProbeReport {

@@ -5,7 +5,7 @@
  */
 import { AGENT_METHODS, PROTOCOL_VERSION } from "@agentclientprotocol/sdk";
 import { AGENT_METHODS as UNSTABLE_AGENT_METHODS } from "@agentclientprotocol/sdk/unstable";
-import type { Frame, JsonRpcId } from "./frame";
+import type { Frame, JsonRpcId, WireFrame } from "./frame";
 import { withMessage } from "./frame-log";
 
 export type ProbeOutcome = "answered" | "-32601" | "error" | "timeout" | "no reply" | "skipped";
@@ -44,7 +44,7 @@ export interface Driver {
   /** The first frame arriving from now on that satisfies `predicate`; undefined on timeout. */
   waitFor(predicate: (frame: Frame) => boolean, timeoutMs: number): Promise<Frame | undefined>;
   /** The agent's frames so far, without `message` (parse `raw` where it is needed). */
-  frames(): readonly Frame[];
+  frames(): readonly WireFrame[];
 }
 
 export interface ProbeOptions {

@@ -15,6 +15,7 @@
  * so callers decide when to load its 250 kB.
  */
 import type { Frame } from "./frame";
+import { isObject } from "./json";
 
 export interface SchemaIssue {
   /** Where in the message, e.g. `params.update.content.type`. */
@@ -30,8 +31,6 @@ interface SchemaFile {
 
 const MAX_ISSUES = 20;
 const MAX_DEPTH = 64;
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 function typeOf(v: unknown): string {
   if (v === null) return "null";

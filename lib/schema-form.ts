@@ -12,6 +12,7 @@
  * JSON (`_meta`, `rawInput`, maps). Validation is schema-check's job.
  */
 import { createSchemaChecker, type SchemaIssue } from "./schema-check";
+import { isObject } from "./json";
 
 export type Schema = boolean | { [keyword: string]: unknown };
 export type Defs = Record<string, Schema>;
@@ -84,7 +85,6 @@ export type FieldNode =
   StringNode | NumberNode | BooleanNode | ConstNode | ObjectNode | ArrayNode | UnionNode | JsonNode;
 
 const MAX_DEPTH = 14;
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** A schema with $ref and allOf folded in; anyOf/oneOf kept as groups still to expand. */
 interface Flat {
@@ -578,9 +578,4 @@ export function issuesAt(issues: readonly SchemaIssue[], path: string): SchemaIs
 /** Validates a value against a standalone schema (an elicitation's requestedSchema). */
 export function validateAgainst(schema: Schema, value: unknown, defs: Defs = {}): SchemaIssue[] {
   return createSchemaChecker({ $defs: { ...defs, __form: schema } }).validate("__form", value);
-}
-
-/** A field's label: its name, else the schema's title. */
-export function describeNode(node: FieldNode): string {
-  return node.description?.split("\n")[0] ?? node.title ?? "";
 }

@@ -2,6 +2,7 @@
  * What a tab sent, kept for re-sending and editing, and stored across reloads:
  * entries are capped in number and, when stored, in size (sessionStorage is small).
  */
+import { isObject } from "./json";
 
 /** Sent frames kept in a tab's history. */
 export const HISTORY_CAP = 200;
@@ -22,7 +23,6 @@ export interface SentEntry {
   seq: number;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const KINDS = new Set<unknown>(["request", "notification", "response", "other"]);
 
 export function appendSent(

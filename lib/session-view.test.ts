@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { RequestSeqFiller } from "./correlate";
 import { classifyLine, type Frame, type FrameDirection, type JsonRpcId } from "./frame";
 import {
   emptyView,
@@ -17,13 +18,14 @@ import {
 /** Builds frames as the relay records them: seq from 1, ts 10 ms apart unless given. */
 function script() {
   const frames: Frame[] = [];
+  const pairs = new RequestSeqFiller();
   let seq = 0;
   let ts = 1000;
   const push = (dir: FrameDirection, message: object, at?: number): Frame => {
     seq += 1;
     ts = at ?? ts + 10;
     const raw = JSON.stringify(message);
-    const f: Frame = { seq, ts, dir, raw, ...classifyLine(raw) };
+    const f: Frame = pairs.fill({ seq, ts, dir, raw, message: undefined, ...classifyLine(raw) });
     frames.push(f);
     return f;
   };
@@ -259,7 +261,7 @@ describe("session view: tool calls", () => {
       outcome: { outcome: "selected", optionId: "proceed_once" },
     });
     expect(item.seqs.toArray()).toEqual([2, 3, 4, 5]);
-    expect(view.pending.fromAgent).toEqual({});
+    expect(Object.values(view.pending).map((p) => p.method)).toEqual(["session/prompt"]);
   });
 
   it("merges a permission request into an existing tool call item", () => {
@@ -407,7 +409,7 @@ describe("session view: plans, events, unknowns, preamble", () => {
       "usage_update", // a run of usage updates folds into one item
     ]);
     expect(events[3]!.seqs.toArray()).toEqual([6, 7]);
-    expect(view.pending.toAgent).toEqual({});
+    expect(view.pending).toEqual({});
   });
 
   it("registers session/load from its params and applies set_mode", () => {

@@ -28,6 +28,7 @@ import type {
 } from "@agentclientprotocol/sdk";
 import type { Frame, JsonRpcId } from "./frame";
 import { turnUsageOf, type TurnUsage as BaseTurnUsage } from "./turn-usage";
+import { isObject } from "./json";
 
 /** Session id under which a `session/update` or `session/prompt` without a string sessionId is kept. */
 export const NO_SESSION = "";
@@ -266,14 +267,14 @@ export interface SessionViewState {
   sessions: Record<string, SessionState>;
   /** Session ids in order of appearance. */
   order: string[];
-  /** Requests sent to the agent (`toAgent`) and by it (`fromAgent`), by id, that this view correlates. */
-  pending: { toAgent: Record<string, PendingRequest>; fromAgent: Record<string, PendingRequest> };
+  /** Requests (either way) this view waits to see answered, by their seq (a response's `requestSeq`). */
+  pending: Record<number, PendingRequest>;
   /** Client terminals by terminalId. */
   terminals: Record<string, TerminalView>;
 }
 
 export function emptyView(): SessionViewState {
-  return { sessions: {}, order: [], pending: { toAgent: {}, fromAgent: {} }, terminals: {} };
+  return { sessions: {}, order: [], pending: {}, terminals: {} };
 }
 
 /** The terminal with this id, if the view knows it (ids come off the wire: own keys only). */
@@ -322,19 +323,17 @@ class Draft {
 }
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
-const obj = (v: unknown): Obj => (isObj(v) ? v : {});
+const obj = (v: unknown): Obj => (isObject(v) ? v : {});
 const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
 const num = (v: unknown): number | undefined => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
 const isBlock = (v: unknown): v is ContentBlock =>
-  isObj(v) && typeof v.type === "string" && (v.type !== "text" || typeof v.text === "string");
+  isObject(v) && typeof v.type === "string" && (v.type !== "text" || typeof v.text === "string");
 
 // Session ids come off the wire: "__proto__" must be an own key, never the prototype.
 const get = <T>(rec: Record<string, T>, k: string): T | undefined => (Object.hasOwn(rec, k) ? rec[k] : undefined);
 const put = <T>(rec: Record<string, T>, k: string, v: T): void => {
   Object.defineProperty(rec, k, { value: v, writable: true, enumerable: true, configurable: true });
 };
-const idKey = (id: JsonRpcId): string => (typeof id === "string" ? `s:${id}` : `n:${String(id)}`);
 
 /** Drops undefined fields so that views compare and serialise cleanly. */
 function compact<T extends object>(o: T): T {
@@ -349,7 +348,7 @@ const SESSION_OPENERS = new Set(["session/new", "session/load", "session/resume"
 const TRACKED = new Set([...SESSION_OPENERS, "session/set_mode", "session/set_config_option", "session/set_model"]);
 
 function apply(d: Draft, f: Frame): void {
-  if (!isObj(f.message)) return;
+  if (!isObject(f.message)) return;
   const m = f.message;
   switch (f.kind) {
     case "notification":
@@ -361,17 +360,17 @@ function apply(d: Draft, f: Frame): void {
       const params = obj(m.params);
       if (f.dir === "to-agent") {
         if (f.method === "session/prompt") onPrompt(d, f, params);
-        else if (TRACKED.has(f.method)) track(d, "toAgent", f, f.id, { sessionId: str(params.sessionId) });
+        else if (TRACKED.has(f.method)) track(d, f, { sessionId: str(params.sessionId) });
       } else if (f.method === "session/request_permission") {
         onPermissionRequest(d, f, f.id, params);
       } else if (f.method.startsWith("terminal/")) {
-        track(d, "fromAgent", f, f.id, { sessionId: str(params.sessionId) });
+        track(d, f, { sessionId: str(params.sessionId) });
       }
       return;
     }
     case "response": {
-      if (f.id === undefined) return;
-      const pend = take(d, f.dir === "from-agent" ? "toAgent" : "fromAgent", f.id);
+      if (f.requestSeq === undefined) return;
+      const pend = take(d, f.requestSeq);
       if (!pend) return;
       if (pend.method === "session/prompt") onPromptResponse(d, f, pend, m);
       else if (pend.method === "session/request_permission") onPermissionResponse(d, f, pend, m);
@@ -385,28 +384,19 @@ function apply(d: Draft, f: Frame): void {
   }
 }
 
-function track(
-  d: Draft,
-  dir: keyof SessionViewState["pending"],
-  f: Frame,
-  id: JsonRpcId,
-  extra: Partial<PendingRequest>,
-): void {
+function track(d: Draft, f: Frame, extra: Partial<PendingRequest>): void {
   const st = d.state();
   st.pending = d.own(st.pending);
-  const map = (st.pending[dir] = d.own(st.pending[dir]));
-  const params = isObj(f.message) ? f.message.params : undefined;
-  put(map, idKey(id), compact({ method: f.method ?? "", seq: f.seq, ts: f.ts, params, ...extra }));
+  const params = isObject(f.message) ? f.message.params : undefined;
+  st.pending[f.seq] = compact({ method: f.method ?? "", seq: f.seq, ts: f.ts, params, ...extra });
 }
 
-function take(d: Draft, dir: keyof SessionViewState["pending"], id: JsonRpcId): PendingRequest | undefined {
-  const k = idKey(id);
-  const pend = get(d.root.pending[dir], k);
+function take(d: Draft, requestSeq: number): PendingRequest | undefined {
+  const pend = d.root.pending[requestSeq];
   if (!pend) return undefined; // an untracked response leaves the state (and its identity) untouched
   const st = d.state();
   st.pending = d.own(st.pending);
-  const map = (st.pending[dir] = d.own(st.pending[dir]));
-  delete map[k];
+  delete st.pending[requestSeq];
   return pend;
 }
 
@@ -514,8 +504,8 @@ function onUpdate(d: Draft, f: Frame, p: Obj): void {
   const s = ownSession(d, str(p.sessionId) ?? NO_SESSION, f.seq);
   const tg = target(d, s);
   const u = p.update;
-  const variant = isObj(u) ? str(u.sessionUpdate) : undefined;
-  if (!isObj(u) || variant === undefined) {
+  const variant = isObject(u) ? str(u.sessionUpdate) : undefined;
+  if (!isObject(u) || variant === undefined) {
     addUnknown(d, s, tg, f.seq, "(malformed)", u, "update has no sessionUpdate");
     return;
   }
@@ -570,7 +560,7 @@ function onUpdate(d: Draft, f: Frame, p: Obj): void {
       const info = { ...s.info };
       if (u.title === null || typeof u.title === "string") info.title = u.title;
       if (u.updatedAt === null || typeof u.updatedAt === "string") info.updatedAt = u.updatedAt;
-      if (u._meta === null || isObj(u._meta)) info._meta = u._meta;
+      if (u._meta === null || isObject(u._meta)) info._meta = u._meta;
       s.info = info;
       return event();
     }
@@ -639,7 +629,7 @@ const TOOL_FIELDS: Record<string, (v: unknown) => boolean> = {
   locations: Array.isArray,
   rawInput: (v) => v !== undefined,
   rawOutput: (v) => v !== undefined,
-  _meta: isObj,
+  _meta: isObject,
 };
 
 /** Merges a ToolCall or ToolCallUpdate (fields present override) into the item with its id, creating it if new. */
@@ -699,7 +689,7 @@ function onPrompt(d: Draft, f: Frame, p: Obj): void {
       agentMessageChunks: 0,
     }),
   );
-  track(d, "toAgent", f, f.id ?? null, { sessionId, turn: s.turns.length - 1 });
+  track(d, f, { sessionId, turn: s.turns.length - 1 });
 }
 
 function onPromptResponse(d: Draft, f: Frame, pend: PendingRequest, m: Obj): void {
@@ -712,13 +702,13 @@ function onPromptResponse(d: Draft, f: Frame, pend: PendingRequest, m: Obj): voi
   t.endTs = f.ts;
   t.durationMs = f.ts - t.ts;
   if ("error" in m) {
-    t.error = (isObj(m.error) ? m.error : { code: -32603, message: String(m.error) }) as AcpError;
+    t.error = (isObject(m.error) ? m.error : { code: -32603, message: String(m.error) }) as AcpError;
     t.emptyResponse = false;
     return;
   }
   const r = obj(m.result);
   t.stopReason = str(r.stopReason) ?? null;
-  if (isObj(r._meta)) t.meta = r._meta;
+  if (isObject(r._meta)) t.meta = r._meta;
   const usage = turnUsage(r);
   if (usage) t.usage = usage;
   t.emptyResponse = t.agentMessageChunks === 0 && t.stopReason === null;
@@ -732,7 +722,7 @@ function turnUsage(r: Obj): TurnUsage | undefined {
   return compact<TurnUsage>({
     ...base,
     models: Array.isArray(q.model_usage)
-      ? q.model_usage.filter(isObj).map((mu) =>
+      ? q.model_usage.filter(isObject).map((mu) =>
           compact({
             model: str(mu.model) ?? "",
             inputTokens: num(obj(mu.token_count).input_tokens),
@@ -759,7 +749,7 @@ function onPermissionRequest(d: Draft, f: Frame, id: JsonRpcId, p: Obj): void {
   const s = ownSession(d, sessionId, f.seq);
   const tg = target(d, s);
   const tc = p.toolCall;
-  if (!isObj(tc) || typeof tc.toolCallId !== "string") {
+  if (!isObject(tc) || typeof tc.toolCallId !== "string") {
     addUnknown(d, s, tg, f.seq, "session/request_permission", p, "toolCall has no toolCallId");
     return;
   }
@@ -771,7 +761,7 @@ function onPermissionRequest(d: Draft, f: Frame, id: JsonRpcId, p: Obj): void {
     options: Array.isArray(p.options) ? (p.options as PermissionOption[]) : [],
   };
   firstOutput(tg, f);
-  track(d, "fromAgent", f, id, { sessionId });
+  track(d, f, { sessionId });
 }
 
 function onPermissionResponse(d: Draft, f: Frame, pend: PendingRequest, m: Obj): void {
@@ -793,7 +783,7 @@ function onPermissionResponse(d: Draft, f: Frame, pend: PendingRequest, m: Obj):
     };
     perm.responseSeq = f.seq;
     if ("error" in m) perm.error = m.error as AcpError;
-    else if (isObj(obj(m.result).outcome)) perm.outcome = obj(m.result).outcome as RequestPermissionOutcome;
+    else if (isObject(obj(m.result).outcome)) perm.outcome = obj(m.result).outcome as RequestPermissionOutcome;
     it.permission = perm;
     return;
   }
@@ -828,7 +818,7 @@ function onTerminalResult(d: Draft, f: Frame, pend: PendingRequest, r: Obj): voi
     case "terminal/output":
       if (typeof r.output === "string") t.output = r.output;
       t.truncated = r.truncated === true;
-      if (isObj(r.exitStatus)) t.exitStatus = exitStatus(r.exitStatus);
+      if (isObject(r.exitStatus)) t.exitStatus = exitStatus(r.exitStatus);
       return;
     case "terminal/wait_for_exit":
       t.exitStatus = exitStatus(r);
@@ -848,13 +838,13 @@ function onResult(d: Draft, f: Frame, pend: PendingRequest, r: Obj): void {
   if (SESSION_OPENERS.has(pend.method)) {
     s.origin = compact({ method: pend.method, requestSeq: pend.seq, responseSeq: f.seq, cwd: str(params.cwd) });
   }
-  if (isObj(r.modes)) {
+  if (isObject(r.modes)) {
     const modes = r.modes;
     if (typeof modes.currentModeId === "string") s.currentModeId = modes.currentModeId;
     if (Array.isArray(modes.availableModes)) s.availableModes = modes.availableModes as SessionMode[];
   }
   if (Array.isArray(r.configOptions)) s.configOptions = r.configOptions as SessionConfigOption[];
-  if (isObj(r.models)) s.models = r.models as SessionModels;
+  if (isObject(r.models)) s.models = r.models as SessionModels;
   if (pend.method === "session/set_mode" && typeof params.modeId === "string") s.currentModeId = params.modeId;
   if (pend.method === "session/set_model" && typeof params.modelId === "string") {
     s.models = { ...s.models, currentModelId: params.modelId };

@@ -2,6 +2,7 @@
  * The prompt box's slash menu: the agent's commands (from its latest
  * `available_commands_update`) that match what is typed after "/".
  */
+import { isObject } from "./json";
 export interface SlashCommand {
   name: string;
   description?: string;
@@ -9,12 +10,10 @@ export interface SlashCommand {
   hint?: string;
 }
 
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-
 export function toSlashCommands(commands: readonly unknown[] | undefined): SlashCommand[] {
-  return (commands ?? []).filter(isObj).flatMap((c) => {
+  return (commands ?? []).filter(isObject).flatMap((c) => {
     if (typeof c.name !== "string") return [];
-    const hint = isObj(c.input) && typeof c.input.hint === "string" ? c.input.hint : undefined;
+    const hint = isObject(c.input) && typeof c.input.hint === "string" ? c.input.hint : undefined;
     return [
       {
         name: c.name,

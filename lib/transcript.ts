@@ -3,7 +3,8 @@
  * then one event per line. Written by the relay as it goes, read by the
  * playground's importer, the viewer and the CLI.
  */
-import type { Frame, FrameDirection, FrameKind, JsonRpcId } from "./frame";
+import type { Frame, FrameDirection, FrameKind, JsonRpcId, WireFrame } from "./frame";
+import { isObject } from "./json";
 
 export const TRANSCRIPT_FORMAT = "acp-playground-transcript";
 export const TRANSCRIPT_VERSION = "1.0";
@@ -29,6 +30,8 @@ export interface FrameEvent {
   kind: FrameKind;
   method?: string;
   id?: JsonRpcId;
+  /** Absent in transcripts recorded before it was on the wire. */
+  requestSeq?: number;
   latencyMs?: number;
   error?: string;
   /** How many secrets were replaced in `raw` before it was written. */
@@ -85,10 +88,11 @@ export class TranscriptError extends Error {
   }
 }
 
-export function frameEvent(frame: Frame, raw = frame.raw, redacted = 0): FrameEvent {
+export function frameEvent(frame: WireFrame, raw = frame.raw, redacted = 0): FrameEvent {
   const e: FrameEvent = { type: "frame", seq: frame.seq, ts: frame.ts, dir: frame.dir, raw, kind: frame.kind };
   if (frame.method !== undefined) e.method = frame.method;
   if (frame.id !== undefined) e.id = frame.id;
+  if (frame.requestSeq !== undefined) e.requestSeq = frame.requestSeq;
   if (frame.latencyMs !== undefined) e.latencyMs = frame.latencyMs;
   if (frame.error !== undefined) e.error = frame.error;
   if (redacted > 0) e.redacted = redacted;
@@ -96,7 +100,7 @@ export function frameEvent(frame: Frame, raw = frame.raw, redacted = 0): FrameEv
 }
 
 export function eventToFrame(e: FrameEvent): Frame {
-  const frame: Frame = { seq: e.seq, ts: e.ts, dir: e.dir, raw: e.raw, kind: e.kind };
+  const frame: Frame = { seq: e.seq, ts: e.ts, dir: e.dir, raw: e.raw, kind: e.kind, message: undefined };
   if (e.kind !== "invalid" || e.raw.startsWith("{")) {
     try {
       frame.message = JSON.parse(e.raw);
@@ -106,6 +110,7 @@ export function eventToFrame(e: FrameEvent): Frame {
   }
   if (e.method !== undefined) frame.method = e.method;
   if (e.id !== undefined) frame.id = e.id;
+  if (e.requestSeq !== undefined) frame.requestSeq = e.requestSeq;
   if (e.latencyMs !== undefined) frame.latencyMs = e.latencyMs;
   if (e.error !== undefined) frame.error = e.error;
   return frame;
@@ -114,17 +119,17 @@ export function eventToFrame(e: FrameEvent): Frame {
 export const serialize = (line: TranscriptHeader | TranscriptEvent): string => `${JSON.stringify(line)}\n`;
 
 /** serialize(frameEvent(...)) for the recorder's hot path, without building the event object. */
-export function serializeFrame(frame: Frame, raw = frame.raw, redacted = 0): string {
+export function serializeFrame(frame: WireFrame, raw = frame.raw, redacted = 0): string {
   let line = `{"type":"frame","seq":${frame.seq},"ts":${frame.ts},"dir":"${frame.dir}","raw":${JSON.stringify(raw)},"kind":"${frame.kind}"`;
   if (frame.method !== undefined) line += `,"method":${JSON.stringify(frame.method)}`;
   if (frame.id !== undefined) line += `,"id":${JSON.stringify(frame.id)}`;
+  if (frame.requestSeq !== undefined) line += `,"requestSeq":${frame.requestSeq}`;
   if (frame.latencyMs !== undefined) line += `,"latencyMs":${frame.latencyMs}`;
   if (frame.error !== undefined) line += `,"error":${JSON.stringify(frame.error)}`;
   if (redacted > 0) line += `,"redacted":${redacted}`;
   return `${line}}\n`;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const DIRS = new Set(["to-agent", "from-agent"]);
 const KINDS = new Set(["request", "response", "notification", "invalid"]);
 
@@ -169,6 +174,9 @@ function checkEvent(value: unknown, line: number, lastSeq: number): TranscriptEv
       if (typeof value.raw !== "string") throw new TranscriptError(line, "frame raw must be a string");
       if (!KINDS.has(value.kind as string))
         throw new TranscriptError(line, "frame kind must be request, response, notification or invalid");
+      const rs = value.requestSeq;
+      if (rs !== undefined && !(Number.isInteger(rs) && (rs as number) > 0 && (rs as number) < value.seq))
+        throw new TranscriptError(line, "frame requestSeq must be the seq of an earlier frame");
       return value as unknown as FrameEvent;
     }
     case "stderr":

@@ -8,7 +8,7 @@ function script() {
   let seq = 0;
   const push = (dir: FrameDirection, message: object, ts: number): Frame => {
     const raw = JSON.stringify(message);
-    const f: Frame = { seq: ++seq, ts, dir, raw, ...classifyLine(raw) };
+    const f: Frame = { seq: ++seq, ts, dir, raw, ...classifyLine(raw), message };
     frames.push(f);
     return f;
   };

@@ -2,7 +2,7 @@
  * The Socket.IO contract between a browser (or any client) and the relay.
  * Both sides import these types; docs/relay-protocol.md describes them in prose.
  */
-import type { Frame } from "./frame";
+import type { WireFrame } from "./frame";
 import type { Policies } from "./policy";
 import type { ProbeReport } from "./probe";
 import type { RerunStep } from "./rerun";
@@ -155,7 +155,7 @@ export interface ClientToServerEvents {
 export interface ServerToClientEvents {
   /** First event on every connection: the clientId to re-attach with after a reload. */
   "relay:hello": (event: { clientId: string }) => void;
-  frames: (frames: Frame[]) => void;
+  frames: (frames: WireFrame[]) => void;
   "agent:started": (agent: AgentInfo) => void;
   "agent:attached": (event: AttachedEvent) => void;
   "agent:stderr": (event: StderrEvent) => void;
@@ -193,7 +193,6 @@ export function parseStartPayload(payload: unknown): Parsed<StartPayload> {
   return { ok: true, value: { profile, cwd, options, pooled } };
 }
 
-/** Turns a send payload into the exact line to write (without its newline). */
 export function parseRerunPayload(payload: unknown): Parsed<RerunPayload> {
   if (!isPlainObject(payload))
     return invalid("transcript:rerun expects an object { id, profile?, cwd?, options?, recordedMcpServers? }");
@@ -205,6 +204,7 @@ export function parseRerunPayload(payload: unknown): Parsed<RerunPayload> {
   return parsed.ok ? { ok: true, value: { id, ...parsed.value, recordedMcpServers } } : parsed;
 }
 
+/** Turns a send payload into the exact line to write (without its newline). */
 export function parseSendPayload(payload: unknown, maxLineBytes: number): Parsed<string> {
   if (!isPlainObject(payload)) return invalid("agent:send expects an object { frame }");
   const extra = checkKeys(payload, ["frame"]);

@@ -18,8 +18,8 @@ import { ServiceError, type ClientServices } from "./client-services";
 export class AgentAnswerer {
   private policies: Policies = defaultPolicies();
   private services?: ClientServices;
-  /** Agent->client requests not answered yet, by JSON id. */
-  private readonly pending = new Map<string, Frame>();
+  /** Agent->client requests not answered yet, by seq (a response's `requestSeq` closes one). */
+  private readonly pending = new Map<number, Frame>();
   /** While set (a re-run answers as recorded), policies stand aside. */
   suspended = false;
 
@@ -51,16 +51,17 @@ export class AgentAnswerer {
       frame.method &&
       ANSWERABLE_METHODS.includes(frame.method)
     ) {
-      this.pending.set(JSON.stringify(frame.id), frame);
+      this.pending.set(frame.seq, frame);
       this.apply(frame);
-    } else if (frame.kind === "response" && frame.dir === "to-agent") {
-      this.pending.delete(JSON.stringify(frame.id));
+    } else if (frame.kind === "response" && frame.dir === "to-agent" && frame.requestSeq !== undefined) {
+      this.pending.delete(frame.requestSeq);
     }
   }
 
   /** Ask mode: the user said "do it" for a pending fs/ or terminal/ request. */
   async serve(id: string | number): Promise<Ack<{ seq: number }>> {
-    const frame = this.pending.get(JSON.stringify(id));
+    // The browser names the request by its JSON-RPC id; the newest one with that id is the one the agent waits on.
+    const frame = [...this.pending.values()].findLast((f) => f.id === id);
     if (!frame)
       return {
         ok: false,
@@ -100,7 +101,7 @@ export class AgentAnswerer {
 
   private respond(frame: Frame, outcome: { result: unknown } | { error: unknown }): Ack<{ seq: number }> {
     // Answered meanwhile (by the user, or a policy change raced a served request).
-    if (!this.pending.has(JSON.stringify(frame.id))) {
+    if (!this.pending.has(frame.seq)) {
       return { ok: false, error: { code: "invalid_payload", message: "the request was already answered" } };
     }
     return this.send(JSON.stringify({ jsonrpc: "2.0", id: frame.id, ...outcome }));

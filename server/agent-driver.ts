@@ -2,7 +2,7 @@
  * Drives one agent of a BrowserSession from code (CLI, probe): requests with
  * their own ids, waiting on responses and frames as they arrive.
  */
-import type { Frame, JsonRpcId } from "../lib/frame";
+import type { Frame, JsonRpcId, WireFrame } from "../lib/frame";
 import type { Driver, Reply } from "../lib/probe";
 import type { BrowserSession } from "./browser-session";
 
@@ -23,7 +23,7 @@ export class AgentDriver implements Driver {
     ];
   }
 
-  frames(): readonly Frame[] {
+  frames(): readonly WireFrame[] {
     return this.session.frames;
   }
 

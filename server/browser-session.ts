@@ -3,7 +3,7 @@
  * frame log (kept for re-attaching after a reload) and the socket watching it.
  */
 import type { Socket } from "socket.io";
-import type { Frame } from "../lib/frame";
+import type { Frame, WireFrame } from "../lib/frame";
 import { secretsFromEnv } from "../lib/redact";
 import { withMessage } from "../lib/frame-log";
 import { FrameSequencer } from "../lib/frame-sequencer";
@@ -36,7 +36,7 @@ const RESEND_BATCH = 2_000;
 const TRIM_TO = 0.9;
 
 /** What the log keeps and the socket carries: the parsed message is dropped (clients parse `raw`). */
-const withoutMessage = ({ message: _message, ...frame }: Frame): Frame => frame;
+const withoutMessage = ({ message: _message, ...frame }: Frame): WireFrame => frame;
 
 const isError = (v: unknown): v is RelayError => typeof v === "object" && v !== null && "code" in v;
 
@@ -46,12 +46,12 @@ export class BrowserSession {
   /** The start under way, so that a stop can wait for it. */
   private starting?: Promise<Ack<{ agent: AgentInfo }>>;
   private sequencer = new FrameSequencer();
-  private log: Frame[] = [];
+  private log: WireFrame[] = [];
   /** Characters of `raw` held in `log` (a frame's size is its line's). */
   private logBytes = 0;
   private stderr: StderrEvent[] = [];
   private stderrBytes = 0;
-  private outbox: Frame[] = [];
+  private outbox: WireFrame[] = [];
   private flushScheduled = false;
   /** Frames logged but not yet shown to the answerer and the listeners. */
   private undispatched: Frame[] = [];
@@ -321,7 +321,7 @@ export class BrowserSession {
   }
 
   /** The current agent's frames (its whole log, up to the replay cap), without `message`. */
-  get frames(): readonly Frame[] {
+  get frames(): readonly WireFrame[] {
     return this.log;
   }
 

@@ -11,7 +11,7 @@ import { formatAge } from "../compose/use-now";
 import { button } from "../compose/ui";
 import { formatId } from "../format";
 import { responseTemplate } from "../templates";
-import { useSession } from "../use-session";
+import { useSession } from "../state/use-session";
 import { ElicitationCard } from "./ElicitationCard";
 import { PermissionCard } from "./PermissionCard";
 import { ServeCard } from "./ServeCard";

@@ -7,7 +7,7 @@
 import { useState } from "react";
 import { POLICIES, type Policy } from "@/lib/policy-core";
 import { input } from "../compose/ui";
-import { useSession, useSessionStore } from "../use-session";
+import { useSession, useSessionStore } from "../state/use-session";
 
 export function PolicyControls() {
   const store = useSessionStore();

@@ -7,7 +7,7 @@
 import { commandLine, denyAnswer, type PendingView } from "@/lib/agent-answers";
 import type { Frame } from "@/lib/frame";
 import { button } from "../compose/ui";
-import { useSession } from "../use-session";
+import { useSession } from "../state/use-session";
 import { DiffView } from "./DiffView";
 import { useAnswer } from "./use-answer";
 

@@ -2,17 +2,16 @@
 /** The tool call a permission request is about: title, kind, locations, content (text, diffs, terminals). */
 import type { ToolCallView as ToolCall } from "@/lib/agent-answers";
 import { DiffView } from "./DiffView";
-
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+import { isObject } from "@/lib/json";
 
 function ContentItem({ item }: { item: unknown }) {
-  if (!isObj(item)) return <pre className="font-mono text-[11px] text-zinc-400">{JSON.stringify(item)}</pre>;
+  if (!isObject(item)) return <pre className="font-mono text-[11px] text-zinc-400">{JSON.stringify(item)}</pre>;
   if (item.type === "diff" && typeof item.path === "string" && typeof item.newText === "string") {
     return <DiffView path={item.path} oldText={item.oldText as string | null | undefined} newText={item.newText} />;
   }
   if (item.type === "terminal")
     return <p className="font-mono text-[11px] text-zinc-400">terminal {String(item.terminalId)}</p>;
-  const block = item.type === "content" && isObj(item.content) ? item.content : undefined;
+  const block = item.type === "content" && isObject(item.content) ? item.content : undefined;
   if (block?.type === "text" && typeof block.text === "string") {
     return (
       <pre className="max-h-40 overflow-auto whitespace-pre-wrap break-words rounded bg-zinc-950 p-1 text-[11px] text-zinc-300">

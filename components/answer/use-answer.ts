@@ -1,7 +1,7 @@
 "use client";
 /** Sending one answer to a pending agent request (a frame, or agent:serve), with its failure shown on the card. */
 import { useState } from "react";
-import { useSessionStore } from "../use-session";
+import { useSessionStore } from "../state/use-session";
 
 export function useAnswer() {
   const store = useSessionStore();

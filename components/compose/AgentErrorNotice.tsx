@@ -6,7 +6,7 @@
  */
 import type { RelayError } from "@/lib/wire";
 import { formatId } from "../format";
-import { useSessionStore } from "../use-session";
+import { useSessionStore } from "../state/use-session";
 import { button, danger } from "./ui";
 
 export function AgentErrorNotice({ error }: { error: RelayError }) {

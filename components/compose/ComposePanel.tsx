@@ -2,7 +2,7 @@
 /** The "Compose" tab: every agent method as a form generated from the SDK schema, plus a custom one. */
 import { useMemo } from "react";
 import { composeMethods, methodSupport } from "@/lib/compose-catalog";
-import { useSession, useTabState } from "../use-session";
+import { useSession, useTabState } from "../state/use-session";
 import { CustomMethodForm } from "./CustomMethodForm";
 import { MethodForm } from "./MethodForm";
 import { CUSTOM, MethodPicker } from "./MethodPicker";

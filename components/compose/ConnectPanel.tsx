@@ -1,7 +1,7 @@
 "use client";
 /** The "Prompt" tab: how Connect is going, then the prompt box of the session it opened. */
 import type { ConnectProgress } from "@/lib/connect-flow";
-import { useSession } from "../use-session";
+import { useSession } from "../state/use-session";
 import { PromptBox } from "./PromptBox";
 import { alert } from "./ui";
 

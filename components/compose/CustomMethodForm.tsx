@@ -2,7 +2,7 @@
 /** Any method with any params, as a request or a notification (extension methods, typos on purpose). */
 import { useMemo } from "react";
 import type { SchemaIssue } from "@/lib/schema-check";
-import { useTabState } from "../use-session";
+import { useTabState } from "../state/use-session";
 import { FrameSender } from "./FrameSender";
 import { JsonEditor } from "./form/JsonEditor";
 import { FormEnvContext } from "./form/form-env";

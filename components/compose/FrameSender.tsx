@@ -9,7 +9,7 @@ import { METHOD_NOT_FOUND } from "@/lib/agent-facts";
 import type { ComposeWarning } from "@/lib/compose-catalog";
 import { describeError, type RpcOutcome } from "@/lib/jsonrpc";
 import type { SchemaIssue } from "@/lib/schema-check";
-import { useSession, useSessionStore } from "../use-session";
+import { useSession, useSessionStore } from "../state/use-session";
 import { button, primary } from "./ui";
 
 interface Props {

@@ -16,7 +16,7 @@ import {
   type MethodSpec,
 } from "@/lib/compose-catalog";
 import { buildForm } from "@/lib/schema-form";
-import { useSession, useTabState } from "../use-session";
+import { useSession, useTabState } from "../state/use-session";
 import { FrameSender } from "./FrameSender";
 import { SupportLine } from "./MethodPicker";
 import { SchemaForm } from "./form/SchemaForm";

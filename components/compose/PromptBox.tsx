@@ -8,7 +8,7 @@
 import { useMemo, useState, type KeyboardEvent } from "react";
 import { currentSession } from "@/lib/agent-facts";
 import { applyCommand, matchCommands, slashQuery, toSlashCommands, type SlashCommand } from "@/lib/slash-commands";
-import { useSession, useSessionStore, useTabState } from "../use-session";
+import { useSession, useSessionStore, useTabState } from "../state/use-session";
 import { SlashMenu } from "./SlashMenu";
 import { TurnStatus } from "./TurnStatus";
 import { alert, danger, primary } from "./ui";

@@ -3,7 +3,7 @@
 import { useState } from "react";
 import type { SentEntry } from "@/lib/sent-history";
 import { formatTime } from "../format";
-import { useSession, useSessionStore } from "../use-session";
+import { useSession, useSessionStore } from "../state/use-session";
 import { button, sectionTitle } from "./ui";
 
 const SHOWN = 30;

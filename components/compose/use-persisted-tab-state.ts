@@ -4,7 +4,7 @@
  * (which column tab was open matters to someone who reloads mid-session).
  */
 import { useCallback } from "react";
-import { useTab, useTabState } from "../use-session";
+import { useTab, useTabState } from "../state/use-session";
 
 export function usePersistedTabState<T extends string>(
   key: string,

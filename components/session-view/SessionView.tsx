@@ -8,7 +8,7 @@
 import "./session-view.css";
 import { useCallback } from "react";
 import type { ViewItem } from "@/lib/session-view";
-import { useTabState } from "../use-session";
+import { useTabState } from "../state/use-session";
 import { Conversation } from "./Conversation";
 import type { Highlight } from "./highlight";
 import { SessionHeader } from "./SessionHeader";

@@ -1,34 +1,41 @@
 "use client";
 /**
- * The decoded session view of the surrounding tab, kept up to date cheaply:
- * the reduced state lives per store (so switching tabs or views re-reduces
- * nothing), only frames after the last reduced seq are folded in, and a flood
- * of frame batches becomes at most one React update per animation frame, as a
- * transition so a big render yields to input.
+ * The decoded session view of the surrounding tab. The store folds it as
+ * frames arrive (it is the source of the agent facts too); this hook turns a
+ * flood of frame batches into at most one React update per animation frame,
+ * as a transition so a big render yields to input.
  */
 import { startTransition, useEffect, useState } from "react";
-import { advanceView, type ViewCache } from "@/lib/session-view-cache";
-import type { SessionStore } from "../session-store";
-import { useSessionStore } from "../use-session";
+import type { SessionViewState } from "@/lib/session-view";
+import type { SessionStore } from "../state/session-store";
+import { useSessionStore } from "../state/use-session";
 
-const caches = new WeakMap<SessionStore, ViewCache>();
-
-function advance(store: SessionStore): ViewCache {
-  const { frames, epoch } = store.getSnapshot();
-  const next = advanceView(caches.get(store), frames, epoch);
-  caches.set(store, next);
-  return next;
+export interface SessionViewSnapshot {
+  /** The log's epoch (bumped whenever seqs restart). */
+  epoch: number;
+  /** Highest seq folded into `state`. */
+  lastSeq: number;
+  state: SessionViewState;
 }
 
-export function useSessionView(): ViewCache {
+function read(store: SessionStore): SessionViewSnapshot {
+  const { view, epoch, lastSeq } = store.getSnapshot();
+  return { epoch, lastSeq, state: view };
+}
+
+export function useSessionView(): SessionViewSnapshot {
   const store = useSessionStore();
-  const [view, setView] = useState(() => advance(store));
+  const [view, setView] = useState(() => read(store));
   useEffect(() => {
     let raf = 0;
     const flush = () => {
       raf = 0;
-      const next = advance(store);
-      startTransition(() => setView(next));
+      const next = read(store);
+      startTransition(() =>
+        setView((prev) =>
+          prev.state === next.state && prev.epoch === next.epoch && prev.lastSeq === next.lastSeq ? prev : next,
+        ),
+      );
     };
     const unsubscribe = store.subscribe(() => {
       if (raf === 0) raf = requestAnimationFrame(flush);

@@ -7,7 +7,7 @@
 import type { ReactNode } from "react";
 import type { Frame } from "@/lib/frame";
 import type { TranscriptHeader as Header } from "@/lib/transcript";
-import { TabContext } from "../use-session";
+import { TabContext } from "../state/use-session";
 import { ViewPane } from "../ViewPane";
 import { PlaybackBar } from "./PlaybackBar";
 import { TranscriptHeader } from "./TranscriptHeader";

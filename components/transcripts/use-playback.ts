@@ -13,7 +13,7 @@ import {
   type PlaybackAction,
   type Speed,
 } from "@/lib/playback";
-import type { OfflineRecording, SessionStore } from "../session-store";
+import type { OfflineRecording, SessionStore } from "../state/session-store";
 
 const EMPTY = new Float64Array(0);
 /** Timers no finer than a display frame: a tick shows every frame that is due. */

@@ -7,8 +7,8 @@
 import { useEffect, useState } from "react";
 import type { AgentInfoEvent, TranscriptHeader } from "@/lib/transcript";
 import { TranscriptReader, type RecordedPart } from "@/lib/transcript-stream";
-import { SessionStore, type OfflineRecording } from "../session-store";
-import type { Tab } from "../tabs-store";
+import { SessionStore, type OfflineRecording } from "../state/session-store";
+import type { Tab } from "../state/tabs-store";
 import { errorOf } from "./api";
 
 /**

@@ -18,7 +18,7 @@ import {
   type WaterfallTurn,
 } from "@/lib/waterfall";
 import type { Highlight } from "../session-view/highlight";
-import { useTabState } from "../use-session";
+import { useTabState } from "../state/use-session";
 import { useWaterfall } from "./use-waterfall";
 
 interface Selection {

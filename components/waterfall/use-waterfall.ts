@@ -7,8 +7,8 @@
  */
 import { startTransition, useEffect, useState } from "react";
 import { WaterfallBuilder } from "@/lib/waterfall";
-import type { SessionStore } from "../session-store";
-import { useSessionStore } from "../use-session";
+import type { SessionStore } from "../state/session-store";
+import { useSessionStore } from "../state/use-session";
 
 interface Cache {
   epoch: number;

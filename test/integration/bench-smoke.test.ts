@@ -18,7 +18,6 @@ async function bench(name: string, ...flags: string[]) {
 describe("benchmarks (smoke)", () => {
   it("relay-overhead reports latency and rate ratio", async () => {
     const r = await bench("relay-overhead", "--rate", "400", "--seconds", "1", "--burst", "20000");
-    expect(r.frames).toBe(400);
     for (const v of [
       r.directLatencyMs.p50,
       r.relayLatencyMs.p99,
@@ -36,7 +35,6 @@ describe("benchmarks (smoke)", () => {
 
   it("concurrency reports RSS, per-session overhead and start latency", async () => {
     const r = await bench("concurrency", "--sessions", "3", "--seconds", "1", "--rate", "50");
-    expect(r.sessions).toBe(3);
     expect(r.relayRssMb.loaded).toBeGreaterThan(0);
     expect(r.startMs.p50).toBeGreaterThan(0);
     expect(r.framesDeliveredPerSecond).toBeGreaterThan(0);
@@ -48,6 +46,5 @@ describe("benchmarks (smoke)", () => {
     // Figures only: which is faster is the benchmark's finding, not a test's (machines are noisy).
     expect(r.warmMs.median).toBeGreaterThan(0);
     expect(r.coldMs.median).toBeGreaterThan(0);
-    expect(r.targets.warmConnectMs).toBe(150);
   });
 });

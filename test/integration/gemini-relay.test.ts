@@ -96,10 +96,15 @@ describe("relay with the real Gemini CLI", () => {
     expect(existsSync(target)).toBe(false);
 
     const allowOnce = options.find((o) => o.kind === "allow_once")!.optionId;
-    await c.send({ jsonrpc: "2.0", id: ask.id, result: { outcome: { outcome: "selected", optionId: allowOnce } } });
-    const answer = c.frames.find((f) => f.dir === "to-agent" && f.kind === "response")!;
-    expect(answer.method).toBe("session/request_permission");
-    expect(answer.latencyMs).toBeGreaterThanOrEqual(0);
+    const answerSeq = await c.send({
+      jsonrpc: "2.0",
+      id: ask.id,
+      result: { outcome: { outcome: "selected", optionId: allowOnce } },
+    });
+    // The ack comes first; the echo of what was sent is flushed with the next batch.
+    const answer = await c.frame((f) => f.seq === answerSeq, "the echoed answer");
+    expect(answer).toMatchObject({ dir: "to-agent", kind: "response", method: "session/request_permission" });
+    expect(answer.requestSeq).toBe(ask.seq);
 
     const done = await c.response(3);
     expect(done.message).toMatchObject({ result: { stopReason: "end_turn" } });

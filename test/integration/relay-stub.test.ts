@@ -50,11 +50,13 @@ describe("relay with a stub agent", () => {
     expect(seq).toBe(1);
     const res = await c.response(7);
     expect(res).toMatchObject({ seq: 2, kind: "response", method: "initialize", dir: "from-agent" });
-    expect(res.latencyMs).toBeGreaterThanOrEqual(0);
+    expect(res.requestSeq).toBe(seq);
     expect(res.message).toEqual({ jsonrpc: "2.0", id: 7, result: { echo: { protocolVersion: 1 } } });
     // The socket carries no parsed `message`: the client parses `raw` itself.
     expect(onWire).toHaveLength(2);
     expect(onWire.every((f) => !("message" in (f as object)))).toBe(true);
+    // A response names its request's seq on the wire.
+    expect(onWire[1]).toMatchObject({ seq: 2, requestSeq: 1 });
     expect(c.frames[0]).toMatchObject({
       seq: 1,
       dir: "to-agent",

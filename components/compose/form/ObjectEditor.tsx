@@ -18,8 +18,7 @@ import { FieldEditor } from "./FieldEditor";
 import { FieldIssues } from "./FieldIssues";
 import { FilePicker } from "./FilePicker";
 import { useFormEnv, type EditorProps } from "./form-env";
-
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+import { isObject } from "@/lib/json";
 
 /** A one-line summary of a node's description, for the label's tooltip. */
 const tip = (node: FieldNode) => node.description ?? node.title ?? undefined;
@@ -30,7 +29,7 @@ const isBlock = (node: FieldNode) =>
 
 export function ObjectEditor({ node, value, path, set, tagToHide }: EditorProps<ObjectNode> & { tagToHide?: string }) {
   const env = useFormEnv();
-  const obj = isObj(value) ? value : {};
+  const obj = isObject(value) ? value : {};
   const setField = (name: string, v: unknown) => set({ ...obj, [name]: v });
   const unset = (name: string) => {
     const { [name]: _gone, ...rest } = obj;

@@ -6,7 +6,7 @@
  */
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, type KeyboardEvent } from "react";
-import { useStickToBottom } from "./use-stick-to-bottom";
+import { useStickToBottom } from "../use-stick-to-bottom";
 import type { FrameCheck } from "@/lib/frame-checks";
 import { frameChecks } from "@/lib/frame-checks";
 import { isEventRow, rowEventIndex, type TimelineEvent, type TimelineRow } from "@/lib/frame-filter";

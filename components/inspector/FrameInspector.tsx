@@ -9,11 +9,11 @@ import { useCallback, useDeferredValue, useEffect, useMemo, useState } from "rea
 import type { FrameFilter } from "@/lib/frame-filter";
 import { FrameDetail } from "./FrameDetail";
 import { FrameList, type RevealRequest } from "./FrameList";
-import type { Highlight } from "./session-view/highlight";
+import type { Highlight } from "../session-view/highlight";
 import { InspectorToolbar } from "./InspectorToolbar";
 import { useFilteredSeqs, useTimelineEvents, useTimelineRows } from "./use-frame-rows";
 import { useSchemaChecker } from "./use-schema-checker";
-import { useSession, useTabState } from "./use-session";
+import { useSession, useTabState } from "../state/use-session";
 
 const SEARCH_DEBOUNCE_MS = 150;
 

@@ -7,8 +7,8 @@ import { CHECK_LABEL, frameChecks } from "@/lib/frame-checks";
 import type { FrameIndex } from "@/lib/frame-index";
 import type { FrameWindow } from "@/lib/frame-log";
 import type { SchemaChecker } from "@/lib/schema-check";
-import { copyText } from "./clipboard";
-import { formatBytes, formatDateTime, formatId, formatLatency, prettyFrame } from "./format";
+import { copyText } from "../clipboard";
+import { formatBytes, formatDateTime, formatId, formatLatency, prettyFrame } from "../format";
 import { KIND_STYLE } from "./FrameRow";
 import { schemaIssues } from "./use-schema-checker";
 

@@ -4,7 +4,7 @@ import { memo, type CSSProperties } from "react";
 import { frameBytes, type Frame, type FrameKind } from "@/lib/frame";
 import { CHECK_LABEL, type FrameCheck } from "@/lib/frame-checks";
 import { isErrorResponse, type TimelineEvent } from "@/lib/frame-filter";
-import { formatBytes, formatId, formatLatency, formatTime } from "./format";
+import { formatBytes, formatId, formatLatency, formatTime } from "../format";
 
 export const KIND_STYLE: Record<FrameKind, string> = {
   request: "text-sky-300 bg-sky-500/10 ring-sky-500/30",

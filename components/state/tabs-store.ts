@@ -6,7 +6,7 @@
  */
 import { sentHistoryKey, SessionStore } from "./session-store";
 import { SnapshotStore } from "./snapshot-store";
-import { takeAccessToken } from "./page-storage";
+import { takeAccessToken } from "../page-storage";
 
 const TABS_KEY = "acp-playground.tabs";
 const CLIENT_ID_PREFIX = "acp-playground.clientId.";

@@ -1,0 +1,129 @@
+/**
+ * The frame log of one agent, as a tab holds it: the capped log, its index
+ * (pairs, unanswered requests, methods seen), the agent facts and session view
+ * folded from it, and the request ids seen going to the agent. Shared by live
+ * sessions (frames from the relay) and playback (a prefix of a recording).
+ * Lives until the log restarts (a new agent, or the relay's log restarted).
+ */
+import { EMPTY_FACTS_STATE, foldFacts } from "@/lib/agent-facts";
+import { RequestSeqFiller } from "@/lib/correlate";
+import type { Frame, WireFrame } from "@/lib/frame";
+import { FrameIndex } from "@/lib/frame-index";
+import { FrameLog, FrameWindow, withMessage } from "@/lib/frame-log";
+import { RequestIdCounter } from "@/lib/request-ids";
+import type { SessionSnapshot } from "./session-store";
+
+/** Frames held per tab; older ones are dropped (and counted in `missed`). */
+export const FRAME_CAP = 200_000;
+
+/** Where a part of the session reads and patches the one snapshot. */
+export interface SnapshotHost {
+  get(): SessionSnapshot;
+  set(patch: Partial<SessionSnapshot>): void;
+}
+
+/** The log's part of a fresh snapshot. */
+export function emptyLogState(epoch: number) {
+  return {
+    frames: FrameWindow.EMPTY,
+    index: new FrameIndex(),
+    epoch,
+    lastSeq: 0,
+    missed: 0,
+    pending: [] as readonly Frame[],
+    maxRequestId: 0,
+    facts: EMPTY_FACTS_STATE.facts,
+    view: EMPTY_FACTS_STATE.view,
+  } satisfies Partial<SessionSnapshot>;
+}
+
+export class FrameLogState {
+  private log = new FrameLog(FRAME_CAP);
+  private droppedSincePrune = 0;
+  /** Request ids for this agent; above any id seen going to it. */
+  readonly ids = new RequestIdCounter();
+  /** Pairs responses of recordings made before the relay sent `requestSeq`. */
+  private filler = new RequestSeqFiller();
+
+  constructor(private readonly host: SnapshotHost) {}
+
+  /** A new log: seqs restart at 1, views drop per-seq state (epoch). */
+  reset(): void {
+    this.log = new FrameLog(FRAME_CAP);
+    this.droppedSincePrune = 0;
+    this.ids.reset();
+    this.filler = new RequestSeqFiller();
+    this.host.set({ ...emptyLogState(this.host.get().epoch + 1), lifecycle: [] });
+  }
+
+  /** Appends what the relay sent; resends already held are skipped. Returns the new frames. O(batch). */
+  append(batch: readonly WireFrame[]): Frame[] {
+    const snap = this.host.get();
+    const { index } = snap;
+    let { lastSeq, missed } = snap;
+    const fresh: Frame[] = [];
+    let pendingChanged = false;
+    for (const wire of batch) {
+      // Seqs only grow, so anything at or below lastSeq is a resend we hold.
+      if (wire.seq <= lastSeq) continue;
+      lastSeq = wire.seq;
+      const frame = withMessage(wire);
+      fresh.push(frame);
+      this.log.push(frame);
+      const change = index.add(frame);
+      if (change.opened?.dir === "from-agent" || change.closed?.dir === "from-agent") pendingChanged = true;
+      if (change.opened?.dir === "to-agent") this.ids.observe(frame.id);
+    }
+    if (fresh.length === 0) return fresh;
+    const dropped = this.log.trim();
+    const frames = this.log.window();
+    if (dropped > 0) {
+      missed += dropped;
+      this.droppedSincePrune += dropped;
+      // Pruning is O(index size): only once a good share of the log has gone.
+      if (this.droppedSincePrune >= FRAME_CAP >> 2) {
+        this.droppedSincePrune = 0;
+        index.prune(frames.first!.seq);
+      }
+    }
+    const { facts, view } = foldFacts(fresh, snap);
+    const patch: Partial<SessionSnapshot> = { frames, lastSeq, maxRequestId: this.ids.max, missed, facts, view };
+    if (pendingChanged) patch.pending = index.unanswered("from-agent");
+    this.host.set(patch);
+    return fresh;
+  }
+
+  /**
+   * Shows the first `n` frames of a recording. Moving forward folds only the
+   * new frames; moving back starts over and bumps `epoch`, as if the log had
+   * restarted.
+   */
+  showPrefix(recorded: readonly Frame[], n: number): void {
+    const snap = this.host.get();
+    const shown = snap.frames.length;
+    const back = n < shown;
+    if (back) {
+      this.ids.reset();
+      this.filler = new RequestSeqFiller();
+    }
+    const index = back ? new FrameIndex() : snap.index;
+    const fresh: Frame[] = [];
+    for (let i = back ? 0 : shown; i < n; i++) {
+      const frame = withMessage(this.filler.fill(recorded[i]!));
+      fresh.push(frame);
+      if (index.add(frame).opened?.dir === "to-agent") this.ids.observe(frame.id);
+    }
+    const { facts, view } = foldFacts(fresh, back ? EMPTY_FACTS_STATE : snap);
+    this.host.set({
+      // A window over the recording's own array: no copy, and prefix windows `extend` each other.
+      frames: n === shown && !back ? snap.frames : new FrameWindow(recorded, 0, n),
+      index,
+      epoch: back ? snap.epoch + 1 : snap.epoch,
+      lastSeq: n > 0 ? recorded[n - 1]!.seq : 0,
+      pending: index.unanswered("from-agent"),
+      maxRequestId: this.ids.max,
+      facts,
+      view,
+    });
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * The tab's Socket.IO connection to the relay: opens it once with the tab's
+ * clientId, follows its state, re-attaches with `lastSeq` on every reconnect,
+ * and hands the relay's events to the session. Lives as long as the tab.
+ */
+import { io, type Socket } from "socket.io-client";
+import type {
+  Ack,
+  AgentInfo,
+  AttachedEvent,
+  ClientToServerEvents,
+  HandshakeAuth,
+  RelayError,
+  ServerToClientEvents,
+  StderrEvent,
+} from "@/lib/wire";
+import type { WireFrame } from "@/lib/frame";
+import type { SnapshotHost } from "./frame-log-state";
+
+export type RelaySocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+/** What the relay tells the session about its agent. */
+export interface RelayEvents {
+  attached(event: AttachedEvent): void;
+  started(agent: AgentInfo): void;
+  exited(code: number | null, signal: string | null): void;
+  agentError(error: RelayError): void;
+  stderr(event: StderrEvent): void;
+  /** A remote agent's transport event (HTTP status, stream open/close, reconnect). */
+  transport(text: string): void;
+  frames(frames: WireFrame[]): void;
+}
+
+export function randomId(): string {
+  // randomUUID needs a secure context; a LAN http:// address is not one.
+  if (typeof crypto.randomUUID === "function") return crypto.randomUUID();
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+export class RelayConnection {
+  private socket?: RelaySocket;
+  private disposed = false;
+
+  constructor(
+    private readonly host: SnapshotHost,
+    private readonly events: RelayEvents,
+  ) {}
+
+  /** Opens the socket once; idempotent, so React strict mode's double effects are harmless. */
+  open(token: string | undefined, clientIdKey: string): void {
+    if (this.disposed || this.socket || this.host.get().connection !== "idle") return;
+    if (!token) {
+      this.host.set({ connection: "no-token" });
+      return;
+    }
+    let clientId = sessionStorage.getItem(clientIdKey);
+    if (!clientId) {
+      clientId = randomId();
+      sessionStorage.setItem(clientIdKey, clientId);
+    }
+    this.host.set({ connection: "connecting", clientId });
+
+    const socket: RelaySocket = io({
+      // A function is re-read on every (re)connect, so lastSeq is always current.
+      auth: (cb) => {
+        const { clientId: id, lastSeq } = this.host.get();
+        const auth: HandshakeAuth = { token, clientId: id, lastSeq };
+        cb(auth as unknown as Record<string, unknown>);
+      },
+      transports: ["websocket", "polling"],
+      // Each tab needs its own connection: the relay keys an agent by connection.
+      forceNew: true,
+    });
+    this.socket = socket;
+
+    socket.on("connect", () => {
+      this.host.set({ connection: "connected", connectionError: undefined });
+      socket.emit("relay:info", {}, (res) => {
+        if (res.ok) this.host.set({ info: res.info });
+      });
+    });
+    socket.on("connect_error", (err) => {
+      if (err.message === "unauthorized") {
+        // A refused token will not start working: stop retrying.
+        socket.disconnect();
+        this.host.set({ connection: "unauthorized", connectionError: err.message });
+      } else {
+        this.host.set({ connection: "disconnected", connectionError: err.message });
+      }
+    });
+    socket.on("disconnect", (reason) => {
+      if (this.host.get().connection === "unauthorized" || this.disposed) return;
+      this.host.set({ connection: "disconnected", connectionError: reason });
+    });
+    socket.on("relay:hello", ({ clientId: assigned }) => {
+      // A duplicated tab is given a clientId of its own: re-attach with that one.
+      sessionStorage.setItem(clientIdKey, assigned);
+      this.host.set({ clientId: assigned });
+    });
+    socket.on("agent:attached", (event) => this.events.attached(event));
+    socket.on("agent:started", (agent) => this.events.started(agent));
+    socket.on("agent:exit", ({ code, signal }) => this.events.exited(code, signal));
+    socket.on("agent:error", (error) => this.events.agentError(error));
+    socket.on("agent:stderr", (event) => this.events.stderr(event));
+    socket.on("agent:transport", ({ text }) => this.events.transport(text));
+    socket.on("frames", (frames) => this.events.frames(frames));
+  }
+
+  /** Closes the socket for good (the tab was closed). */
+  dispose(): void {
+    this.disposed = true;
+    this.socket?.disconnect();
+    this.socket = undefined;
+  }
+
+  /** Emits with an acknowledgement; "not connected" when the socket is down. */
+  emitWithAck<R extends object>(send: (socket: RelaySocket, ack: (res: Ack<R>) => void) => void): Promise<Ack<R>> {
+    const socket = this.socket;
+    if (!socket?.connected) {
+      return Promise.resolve({ ok: false, error: { code: "internal", message: "not connected to the relay" } });
+    }
+    return new Promise((resolve) => send(socket, resolve));
+  }
+}

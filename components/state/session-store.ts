@@ -1,0 +1,363 @@
+/**
+ * One tab of the playground (or one playback) as one immutable snapshot, read
+ * through useSyncExternalStore (use-session.ts). Composed of parts with one
+ * lifetime each: the relay connection (the tab), the frame log (one agent's
+ * log), the RPC client (one agent's requests), the sent history (the tab),
+ * Connect (one handshake) and playback (a viewer). This class holds the
+ * agent's status and routes the relay's events to the parts.
+ */
+import type { AgentFacts } from "@/lib/agent-facts";
+import type { ConnectProgress } from "@/lib/connect-flow";
+import type { Frame, JsonRpcId, WireFrame } from "@/lib/frame";
+import type { TimelineEvent } from "@/lib/frame-filter";
+import type { FrameIndex } from "@/lib/frame-index";
+import type { FrameWindow } from "@/lib/frame-log";
+import { isObject } from "@/lib/json";
+import type { RpcOutcome } from "@/lib/jsonrpc";
+import type { Policies } from "@/lib/policy";
+import type { SentEntry } from "@/lib/sent-history";
+import type { SessionViewState } from "@/lib/session-view";
+import type { Ack, AgentInfo, AttachedEvent, RelayError, RelayInfo, StderrEvent } from "@/lib/wire";
+import { connectAgent } from "./connect";
+import { emptyLogState, FrameLogState, type SnapshotHost } from "./frame-log-state";
+import { Playback, type OfflineRecording } from "./playback";
+import { RelayConnection } from "./relay-connection";
+import { RpcClient } from "./rpc-client";
+import { SentHistoryStorage } from "./sent-history-storage";
+import { SnapshotStore } from "./snapshot-store";
+
+export { FRAME_CAP } from "./frame-log-state";
+export { randomId } from "./relay-connection";
+export { sentHistoryKey } from "./sent-history-storage";
+export type { OfflineRecording } from "./playback";
+
+/** Matches the relay's own stderr replay buffer. */
+export const STDERR_CAP = 2_000;
+/** Lifecycle events kept for the timeline. */
+export const LIFECYCLE_CAP = 1_000;
+
+export type ConnectionState = "idle" | "no-token" | "connecting" | "connected" | "disconnected" | "unauthorized";
+
+export type AgentStatus =
+  | { state: "not-started" }
+  | { state: "starting"; previous?: AgentStatus }
+  | { state: "running"; agent: AgentInfo }
+  /** code and signal are null when the exit happened while this page was away. */
+  | { state: "exited"; agent: AgentInfo | null; code: number | null; signal: string | null };
+
+export interface SendResult {
+  ok: boolean;
+  seq?: number;
+  error?: RelayError;
+}
+
+export interface SessionSnapshot {
+  connection: ConnectionState;
+  /** Why the last connection attempt failed, when it did. */
+  connectionError?: string;
+  clientId?: string;
+  info?: RelayInfo;
+  agent: AgentStatus;
+  /** Last start failure or `agent:error`, verbatim. */
+  agentError?: RelayError;
+  /** The frame log: an immutable window, a new object whenever frames arrive. */
+  frames: FrameWindow;
+  /**
+   * Pairs, unanswered requests, methods and variants seen over `frames`.
+   * Mutable and shared by every snapshot of one log (replaced when the log
+   * restarts); read it while rendering the `frames` it came with.
+   */
+  index: FrameIndex;
+  /** Bumped whenever the log restarts (seqs restart at 1), so views can drop per-seq state. */
+  epoch: number;
+  /** Highest seq held; sent as `lastSeq` so a reconnect gets only what is missing. */
+  lastSeq: number;
+  /** Frames the relay could no longer resend, plus those dropped by FRAME_CAP. */
+  missed: number;
+  /** Agent->client requests not yet answered, oldest first. */
+  pending: readonly Frame[];
+  /** Highest numeric id of a request sent to the agent, for the templates. */
+  maxRequestId: number;
+  stderr: readonly StderrEvent[];
+  /** Agent started / exited / errors / re-attached, for the inspector's timeline. */
+  lifecycle: readonly TimelineEvent[];
+  /** What the agent said that composing needs (capabilities, session, modes, last turn...). */
+  facts: AgentFacts;
+  /** The decoded conversation per session (lib/session-view.ts); the facts read sessions from it. */
+  view: SessionViewState;
+  /** The relay's answer policies for this browser session (from agent:attached and policy:set acks). */
+  policies?: Policies;
+  /** Frames this tab sent, newest last; kept across agents. */
+  history: readonly SentEntry[];
+  /** Progress of the last Connect. */
+  handshake?: ConnectProgress;
+}
+
+const INITIAL: SessionSnapshot = {
+  connection: "idle",
+  agent: { state: "not-started" },
+  ...emptyLogState(0),
+  stderr: [],
+  lifecycle: [],
+  history: [],
+};
+
+/** The session the prompt template and the composer address: the one opened last (new, load, resume, fork). */
+export const selectSessionId = (s: SessionSnapshot): string | undefined => s.facts.sessionId;
+
+function describeAgent(agent: AgentInfo): string {
+  return `${agent.profile} · pid ${agent.pid} · ${[agent.command, ...agent.args].join(" ")} · cwd ${agent.cwd}`;
+}
+
+export interface SessionStoreOptions {
+  /** The relay's access token; undefined shows the "no token" message. */
+  token: string | undefined;
+  /** The sessionStorage key this tab keeps its clientId under. */
+  clientIdKey: string;
+}
+
+export class SessionStore extends SnapshotStore<SessionSnapshot> {
+  private readonly host: SnapshotHost = { get: () => this.snapshot, set: (patch) => this.set(patch) };
+  private readonly log = new FrameLogState(this.host);
+  private readonly relay = new RelayConnection(this.host, {
+    attached: (event) => this.onAttached(event),
+    started: (agent) => this.onStarted(agent),
+    exited: (code, signal) => this.onExit(code, signal),
+    agentError: (error) => this.onAgentError(error),
+    transport: (text) => this.set({ lifecycle: this.lifecycleEvent("transport", text) }),
+    stderr: (event) => {
+      const stderr = [...this.snapshot.stderr, event];
+      this.set({ stderr: stderr.length > STDERR_CAP ? stderr.slice(-STDERR_CAP) : stderr });
+    },
+    frames: (frames) => this.addFrames(frames),
+  });
+  private readonly rpc = new RpcClient(this.host, this.log, (frame) => this.send(frame));
+  private readonly sent: SentHistoryStorage;
+  private playback?: Playback;
+
+  constructor(private readonly options: SessionStoreOptions) {
+    super({ ...INITIAL, ...emptyLogState(0) });
+    this.sent = new SentHistoryStorage(options.clientIdKey);
+  }
+
+  static readonly serverSnapshot = INITIAL;
+
+  /** Opens the relay connection once (idempotent). */
+  connect(): void {
+    if (this.playback || this.snapshot.connection !== "idle") return;
+    if (this.options.token) this.set({ history: this.sent.load() });
+    this.relay.open(this.options.token, this.options.clientIdKey);
+  }
+
+  /** Closes the socket for good (the tab was closed). */
+  dispose(): void {
+    this.relay.dispose();
+    this.listeners.clear();
+  }
+
+  // ── The agent's status, from the relay's events ──────────────────────────
+
+  private lifecycleEvent(type: TimelineEvent["type"], text: string): TimelineEvent[] {
+    const events = [...this.snapshot.lifecycle, { ts: Date.now(), type, text }];
+    return events.length > LIFECYCLE_CAP ? events.slice(-LIFECYCLE_CAP) : events;
+  }
+
+  private resetLog(): void {
+    this.rpc.fail("the agent was replaced");
+    this.log.reset();
+  }
+
+  private onStarted(agent: AgentInfo): void {
+    this.resetLog();
+    this.set({
+      agent: { state: "running", agent },
+      agentError: undefined,
+      stderr: [],
+      lifecycle: this.lifecycleEvent("started", `agent started: ${describeAgent(agent)}`),
+    });
+  }
+
+  private onExit(code: number | null, signal: string | null): void {
+    const agent = this.snapshot.agent.state === "running" ? this.snapshot.agent.agent : null;
+    const how = signal ? `signal ${signal}` : `code ${code}`;
+    this.set({
+      agent: { state: "exited", agent, code, signal },
+      lifecycle: this.lifecycleEvent("exited", `agent exited (${how})`),
+    });
+    this.rpc.fail(`the agent exited (${how})`);
+  }
+
+  private onAgentError(error: RelayError): void {
+    const text = `agent error (${error.code}): ${error.message}`;
+    const last = this.snapshot.lifecycle.at(-1);
+    // A failed spawn is both acked and emitted: one timeline entry is enough.
+    const duplicate = last?.type === "error" && last.text === text && Date.now() - last.ts < 5_000;
+    this.set({ agentError: error, ...(duplicate ? {} : { lifecycle: this.lifecycleEvent("error", text) }) });
+  }
+
+  private onAttached(event: AttachedEvent): void {
+    // The relay's log restarted (new session or new agent): ours is stale.
+    if (event.lastSeq < this.snapshot.lastSeq) this.resetLog();
+    let agent = this.snapshot.agent;
+    let lifecycle = this.snapshot.lifecycle;
+    if (event.agent) {
+      agent = { state: "running", agent: event.agent };
+      lifecycle = this.lifecycleEvent("attached", `attached to running agent: ${describeAgent(event.agent)}`);
+    } else if (agent.state === "running" || (agent.state === "not-started" && event.lastSeq > 0)) {
+      agent = { state: "exited", agent: agent.state === "running" ? agent.agent : null, code: null, signal: null };
+      lifecycle = this.lifecycleEvent("exited", "agent exited while this page was away");
+    }
+    // The relay resends what it still holds after this event, in `frames`.
+    this.set({
+      agent,
+      lifecycle,
+      missed: this.snapshot.missed + event.missed,
+      policies: event.policies ?? this.snapshot.policies,
+    });
+  }
+
+  private addFrames(batch: WireFrame[]): void {
+    const fresh = this.log.append(batch);
+    if (fresh.length) this.rpc.received(fresh);
+  }
+
+  // ── Commands to the relay ─────────────────────────────────────────────────
+
+  /**
+   * agent:start. `pooled` lets the relay hand over a warm, initialized agent
+   * (only for a start without cwd and options). A warm agent comes with the
+   * pool's own browser session, whose policies are the defaults: ours are
+   * sent again so what the user chose still holds.
+   */
+  async startAgent(
+    profile: string | undefined,
+    cwd: string | undefined,
+    extra: { options?: Record<string, unknown>; pooled?: boolean } = {},
+  ): Promise<Ack<{ agent: AgentInfo }>> {
+    const previous = this.snapshot.agent;
+    if (previous.state === "starting" || previous.state === "running") {
+      return { ok: false, error: { code: "agent_running", message: "an agent is already running in this tab" } };
+    }
+    const policies = this.snapshot.policies;
+    this.set({ agent: { state: "starting", previous }, agentError: undefined });
+    const payload: { profile?: string; cwd?: string; options?: Record<string, unknown>; pooled?: boolean } = {};
+    if (profile) payload.profile = profile;
+    if (cwd) payload.cwd = cwd;
+    if (extra.options && Object.keys(extra.options).length) payload.options = extra.options;
+    if (extra.pooled) payload.pooled = true;
+    const res = await this.relay.emitWithAck<{ agent: AgentInfo }>((s, ack) => s.emit("agent:start", payload, ack));
+    if (res.ok) {
+      // `agent:started` normally arrived first; the ack covers a lost event.
+      if (this.snapshot.agent.state === "starting") this.set({ agent: { state: "running", agent: res.agent } });
+      if (res.agent.pooled && policies) await this.setPolicies(policies);
+    } else {
+      const current = this.snapshot.agent;
+      this.set({ agent: current.state === "starting" ? (current.previous ?? { state: "not-started" }) : current });
+      this.onAgentError(res.error);
+    }
+    return res;
+  }
+
+  /** Connect (connect.ts); a second call while one runs returns its progress. */
+  async connectAgent(opts: {
+    profile?: string;
+    options?: Record<string, unknown>;
+    cwd: string;
+  }): Promise<ConnectProgress> {
+    const step = this.snapshot.handshake?.step;
+    if (step && step !== "ready" && step !== "failed") return this.snapshot.handshake!;
+    return connectAgent(this, opts, (handshake) => this.set({ handshake }));
+  }
+
+  async stopAgent(): Promise<RelayError | undefined> {
+    const res = await this.relay.emitWithAck((s, ack) => s.emit("agent:stop", {}, ack));
+    return res.ok ? undefined : res.error;
+  }
+
+  /** Sends one frame: an object is serialised by the relay, a string goes out as is. */
+  async send(frame: string | object): Promise<SendResult> {
+    const res = await this.relay.emitWithAck<{ seq: number }>((s, ack) => s.emit("agent:send", { frame }, ack));
+    if (!res.ok) return { ok: false, error: res.error };
+    // The ack arrives before the echoed frame: bump the template id right away.
+    if (isObject(frame) && typeof frame.method === "string") this.log.ids.observe(frame.id as JsonRpcId);
+    this.set({ maxRequestId: this.log.ids.max, history: this.sent.append(this.snapshot.history, frame, res.seq) });
+    return { ok: true, seq: res.seq };
+  }
+
+  /** The id the next composed request will get (for previews). */
+  peekRequestId(): number {
+    return this.rpc.peekRequestId();
+  }
+
+  /** Takes a fresh request id for this agent: unique, above any id seen. */
+  nextRequestId(): number {
+    return this.rpc.nextRequestId();
+  }
+
+  /** Sends a request with a fresh id and resolves with its answer (or why there is none). */
+  request(method: string, params: unknown): Promise<RpcOutcome> {
+    return this.rpc.request(method, params);
+  }
+
+  /** Sends a request frame as given (its id must be unused) and resolves with its answer. */
+  sendRequest(frame: { id: JsonRpcId; method: string; [key: string]: unknown }): Promise<RpcOutcome> {
+    return this.rpc.sendRequest(frame);
+  }
+
+  notify(method: string, params: unknown): Promise<SendResult> {
+    return this.rpc.notify(method, params);
+  }
+
+  /** Resolves with the first frame (held or arriving) that matches, or undefined after the timeout. */
+  waitForFrame(match: (frame: Frame) => boolean, timeoutMs: number): Promise<Frame | undefined> {
+    return this.rpc.waitForFrame(match, timeoutMs);
+  }
+
+  /** policy:set; the snapshot follows the relay's ack. */
+  async setPolicies(policies: Policies): Promise<RelayError | undefined> {
+    const res = await this.relay.emitWithAck<{ policies: Policies }>((s, ack) =>
+      s.emit("policy:set", { policies }, ack),
+    );
+    if (!res.ok) return res.error;
+    this.set({ policies: res.policies });
+    return undefined;
+  }
+
+  /** Ask mode, "do it": the relay carries out a pending fs/ or terminal/ request and answers it. */
+  async serve(id: string | number): Promise<SendResult> {
+    const res = await this.relay.emitWithAck<{ seq: number }>((s, ack) => s.emit("agent:serve", { id }, ack));
+    return res.ok ? { ok: true, seq: res.seq } : { ok: false, error: res.error };
+  }
+
+  dismissAgentError(): void {
+    this.set({ agentError: undefined });
+  }
+
+  clearStderr(): void {
+    this.set({ stderr: [] });
+  }
+
+  // ── Playback ──────────────────────────────────────────────────────────────
+
+  /** A store that plays back a recording instead of talking to a relay; send/start answer "not connected". */
+  static offline(recording: OfflineRecording): SessionStore {
+    const store = new SessionStore({ token: undefined, clientIdKey: "" });
+    store.playback = new Playback(store.host, store.log, recording);
+    return store;
+  }
+
+  /** True for a playback store: views may hide what only a live agent can do. */
+  get isOffline(): boolean {
+    return this.playback !== undefined;
+  }
+
+  /**
+   * Shows the first `count` recorded frames, and the stderr and lifecycle
+   * events up to `eventsUntil` (ms since the epoch). Moving back bumps `epoch`,
+   * so views drop per-seq state as if the log had restarted.
+   */
+  showUpTo(count: number, eventsUntil: number): void {
+    if (!this.playback) throw new Error("showUpTo is only for offline stores");
+    this.playback.showUpTo(count, eventsUntil);
+  }
+}
