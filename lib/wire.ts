@@ -4,6 +4,7 @@
  */
 import type { Frame } from "./frame";
 import type { Policies } from "./policy";
+import { parseIgnorePath } from "./ignore-paths";
 import type { ProbeReport } from "./probe";
 import type { RerunStep } from "./rerun";
 
@@ -90,6 +91,8 @@ export interface SendPayload {
 export interface RerunPayload extends StartPayload {
   /** The transcript whose client side is sent again. */
   id: string;
+  /** Dot paths the diff leaves out (see lib/transcript-diff.ts). */
+  ignore?: string[];
 }
 
 export interface RerunResult {
@@ -182,10 +185,17 @@ export function parseStartPayload(payload: unknown): Parsed<StartPayload> {
 /** Turns a send payload into the exact line to write (without its newline). */
 export function parseRerunPayload(payload: unknown): Parsed<RerunPayload> {
   if (!isPlainObject(payload)) return invalid("transcript:rerun expects an object { id, profile?, cwd?, options? }");
-  const { id, ...start } = payload;
+  const { id, ignore, ...start } = payload;
   if (typeof id !== "string" || id === "") return invalid("id must be a transcript id");
+  if (
+    ignore !== undefined &&
+    (!Array.isArray(ignore) || ignore.length > 100 || !ignore.every((p) => typeof p === "string" && parseIgnorePath(p)))
+  )
+    return invalid("ignore must be a list of dot paths (at most 100)");
   const parsed = parseStartPayload(start);
-  return parsed.ok ? { ok: true, value: { id, ...parsed.value } } : parsed;
+  return parsed.ok
+    ? { ok: true, value: { id, ...parsed.value, ...(ignore ? { ignore: ignore as string[] } : {}) } }
+    : parsed;
 }
 
 export function parseSendPayload(payload: unknown, maxLineBytes: number): Parsed<string> {

@@ -20,7 +20,7 @@ import { groupRssBytes } from "./process-group";
 export async function rerunTranscript(
   session: BrowserSession,
   recorded: Transcript,
-  payload: StartPayload,
+  { ignore, ...payload }: StartPayload & { ignore?: string[] },
 ): Promise<Ack<RerunResult>> {
   const started = await session.start(payload);
   if (!started.ok) return started;
@@ -35,6 +35,8 @@ export async function rerunTranscript(
     const diff = diffRuns(
       { frames: recorded.frames, cwd: recorded.header.agent.cwd },
       { frames: session.framesWithMessages(), cwd: started.agent.cwd },
+      // The re-run stops at its last answer: the recording is cut there too.
+      { window: "last-response", ignore },
     );
     return {
       ok: true,
