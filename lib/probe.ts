@@ -52,6 +52,8 @@ export interface ProbeFacts {
 }
 
 export interface ProbeReport {
+  /** Set once the report is kept (server/probe-store.ts). */
+  id?: string;
   profile: string;
   agent?: { name?: string; version?: string };
   startedAt: string;
@@ -259,7 +261,7 @@ export async function runProbe(
       "session/new (cwd, no MCP servers)",
       AGENT_METHODS.session_new,
       created,
-      (r) => `sessionId ${String(r?.sessionId).slice(0, 12)}…, ${keys(r)}`,
+      (r) => `sessionId ${typeof r?.sessionId === "string" ? "given" : "missing"}, ${keys(r)}`,
       (r) => typeof resultOf(r.frame)?.sessionId === "string",
     ),
   );
@@ -584,15 +586,42 @@ export function formatReport(report: ProbeReport): string {
   return [head, "", ...lines].join("\n");
 }
 
-/** Side-by-side comparison of two reports, by check name. */
-export function compareReports(
-  a: ProbeReport,
-  b: ProbeReport,
-): Array<{ check: string; a?: ProbeRow; b?: ProbeRow; same: boolean }> {
+/**
+ * A detail without what differs on every run: UUIDs, session and tool call
+ * ids, generated tokens, timestamps and durations (by shape, not by key).
+ */
+export function stableDetail(detail: string): string {
+  return detail
+    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, "<uuid>")
+    .replace(/\d{4}-\d{2}-\d{2}T[\d:.]+(Z|[+-]\d{2}:?\d{2})?/g, "<time>")
+    .replace(/\b\d+(\.\d+)?\s?(ms|s)\b/g, "<duration>")
+    .replace(/\b(?=[\w-]*\d)(?=[\w-]*[a-z])[\w-]{12,}\b/gi, "<id>")
+    .replace(/\b[0-9a-f]{8,}\b/gi, "<id>");
+}
+
+export interface ReportDifference {
+  check: string;
+  a?: ProbeRow;
+  b?: ProbeRow;
+  same: boolean;
+  /** What differs: "missing", "outcome", "conforms", "support", "detail". */
+  differs: string[];
+}
+
+/** Side-by-side comparison of two reports, by check, ignoring values that change on every run. */
+export function compareReports(a: ProbeReport, b: ProbeReport): ReportDifference[] {
   const names = [...new Set([...a.rows.map((r) => r.check), ...b.rows.map((r) => r.check)])];
   return names.map((check) => {
     const ra = a.rows.find((r) => r.check === check);
     const rb = b.rows.find((r) => r.check === check);
-    return { check, a: ra, b: rb, same: ra?.outcome === rb?.outcome && ra?.detail === rb?.detail };
+    const differs: string[] = [];
+    if (!ra || !rb) differs.push("missing");
+    else {
+      if (ra.outcome !== rb.outcome) differs.push("outcome");
+      if (ra.conforms !== rb.conforms) differs.push("conforms");
+      if (ra.support !== rb.support) differs.push("support");
+      if (stableDetail(ra.detail) !== stableDetail(rb.detail)) differs.push("detail");
+    }
+    return { check, a: ra, b: rb, same: differs.length === 0, differs };
   });
 }
