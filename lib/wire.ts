@@ -2,6 +2,7 @@
  * The Socket.IO contract between a browser (or any client) and the relay.
  * Both sides import these types; docs/relay-protocol.md describes them in prose.
  */
+import type { ClientCapabilities } from "@agentclientprotocol/sdk";
 import type { Frame } from "./frame";
 import type { Policies } from "./policy";
 import { parseIgnorePath } from "./ignore-paths";
@@ -58,6 +59,8 @@ export interface ProfileSummary {
   description?: string;
   /** Whether the command resolves on the relay's machine (checked when listed). */
   available: boolean;
+  /** What `initialize` should advertise by default for this profile (its config, or the playground's). */
+  clientCapabilities?: ClientCapabilities;
 }
 
 export interface ProfileDetails extends ProfileSummary {

@@ -26,6 +26,13 @@ export function resolveCommand(
   return undefined;
 }
 
+/** Runtimes and launchers: their `--version` is their own, not the agent's they run. */
+const INTERPRETERS = /^(node|nodejs|bun|deno|python\d*(\.\d+)?|npx|uvx|uv|pnpm|yarn|npm|sh|bash)$/;
+
+export function isInterpreter(command: string): boolean {
+  return INTERPRETERS.test(path.basename(command)) || path.resolve(command) === process.execPath;
+}
+
 const versions = new Map<string, Promise<string | undefined>>();
 
 /** First line of `command --version` (cached per command; undefined when it fails or hangs). */

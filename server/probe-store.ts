@@ -7,6 +7,7 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync
 import path from "node:path";
 import type { ProbeReport } from "../lib/probe";
 import { parseReport, reportToJson, type ProbeReportMeta } from "../lib/probe-export";
+import type { TranscriptStore } from "./transcript-store";
 
 const ID = /^\d{8}-\d{6}-[0-9a-f]{8}$/;
 
@@ -85,4 +86,16 @@ export class ProbeStore {
       return false;
     }
   }
+}
+
+const beside = new WeakMap<TranscriptStore, ProbeStore>();
+
+/** The probe store of the data directory a transcript store lives in. */
+export function probeStoreBeside(transcripts: TranscriptStore): ProbeStore {
+  let store = beside.get(transcripts);
+  if (!store) {
+    store = new ProbeStore(path.dirname(transcripts.dir));
+    beside.set(transcripts, store);
+  }
+  return store;
 }

@@ -15,6 +15,7 @@ import type { Ack, RerunResult, StartPayload } from "../lib/wire";
 import { AgentDriver } from "./agent-driver";
 import type { BrowserSession } from "./browser-session";
 import { groupRssBytes } from "./process-group";
+import type { ProbeStore } from "./probe-store";
 
 /** Starts a fresh agent and sends it a transcript's client side again; answers with the diff. */
 export async function rerunTranscript(
@@ -56,7 +57,7 @@ export async function rerunTranscript(
 export async function probeAgent(
   session: BrowserSession,
   payload: StartPayload,
-  options: { includeLogout?: boolean; clientCapabilities?: Record<string, unknown> } = {},
+  options: { includeLogout?: boolean; clientCapabilities?: Record<string, unknown>; store?: ProbeStore } = {},
 ): Promise<Ack<{ report: ProbeReport }>> {
   const startedAt = Date.now();
   // The agent's files and terminals stay in here, never in the user's workspace.
@@ -85,18 +86,16 @@ export async function probeAgent(
     const firstAnswer = frames.find((f) => f.dir === "from-agent" && f.kind === "response");
     const agentInfo = (init?.message as { result: { agentInfo: { name?: string; version?: string } } } | undefined)
       ?.result.agentInfo;
-    return {
-      ok: true,
-      report: {
-        profile: started.agent.profile,
-        agent: agentInfo && { name: agentInfo.name, version: agentInfo.version },
-        startedAt: new Date(startedAt).toISOString(),
-        durationMs: Date.now() - startedAt,
-        rows,
-        facts: { ...facts, startupMs: firstAnswer ? firstAnswer.ts - startedAt : undefined, rssBytes },
-        transcriptId: started.agent.transcriptId,
-      },
+    const report: ProbeReport = {
+      profile: started.agent.profile,
+      agent: agentInfo && { name: agentInfo.name, version: agentInfo.version },
+      startedAt: new Date(startedAt).toISOString(),
+      durationMs: Date.now() - startedAt,
+      rows,
+      facts: { ...facts, startupMs: firstAnswer ? firstAnswer.ts - startedAt : undefined, rssBytes },
+      transcriptId: started.agent.transcriptId,
     };
+    return { ok: true, report: options.store ? options.store.save(report) : report };
   } finally {
     driver.close();
     await session.stop();
