@@ -189,16 +189,12 @@ export class Profiles {
         return { code: "unknown_profile", message: `unknown profile: ${name} (no such transcript)` };
       const bad = checkOptions(name, REPLAY_OPTIONS, options);
       if (bad) return bad;
+      const speed = typeof options.speed === "string" ? options.speed : "10";
       return {
         profile: name,
         command: process.execPath,
-        args: [
-          "--import",
-          tsxLoader,
-          replayAgentScript,
-          this.transcripts.file(id),
-          ...optionArgs(REPLAY_OPTIONS, { speed: "10", ...options }),
-        ],
+        // replay-agent.ts reads `--speed VALUE`; the value is one of a fixed list.
+        args: ["--import", tsxLoader, replayAgentScript, this.transcripts.file(id), "--speed", speed],
         env: {},
       };
     }
