@@ -73,6 +73,17 @@ describe("profiles", () => {
       "gemini-flash",
     ]);
     expect(JSON.parse(readFileSync(file, "utf8")).profiles.cursor.args).toEqual(["acp"]);
+    expect(Object.keys(config.profiles.qwen!.options!)).toEqual(["model", "approvalMode"]);
+    // The registry entry becomes a command line that never fetches a package.
+    expect(config.profiles["claude-code"]!.args).toEqual(
+      config.profiles["claude-code"]!.command === "npx"
+        ? ["--no", "--package", "@zed-industries/claude-agent-acp", "claude-agent-acp"]
+        : [],
+    );
+    expect(config.profiles["gemini-flash"]!.clientCapabilities).toEqual({
+      fs: { readTextFile: false, writeTextFile: false },
+      terminal: false,
+    });
   });
 
   it("passes declared options as --flag=VALUE, refuses values that read as flags, and runs gemini without the re-launch", async () => {
