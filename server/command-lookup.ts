@@ -35,17 +35,22 @@ export function isInterpreter(command: string): boolean {
 
 const versions = new Map<string, Promise<string | undefined>>();
 
-/** First line of `command --version` (cached per command; undefined when it fails or hangs). */
-export function commandVersion(command: string): Promise<string | undefined> {
-  let version = versions.get(command);
+/**
+ * First line of `command --version` (cached per command and environment;
+ * undefined when it fails or hangs). `env`: the profile's own, e.g. Gemini's
+ * GEMINI_CLI_NO_RELAUNCH, which halves the work.
+ */
+export function commandVersion(command: string, env: Record<string, string> = {}): Promise<string | undefined> {
+  const key = `${command}\0${JSON.stringify(env)}`;
+  let version = versions.get(key);
   if (!version) {
     version = execa(command, ["--version"], {
       reject: false,
       timeout: 10_000,
       stdin: "ignore",
-      env: { NO_COLOR: "1" },
+      env: { ...env, NO_COLOR: "1" },
     }).then((r) => (r.exitCode === 0 ? String(r.stdout).trim().split("\n")[0]?.slice(0, 120) || undefined : undefined));
-    versions.set(command, version);
+    versions.set(key, version);
   }
   return version;
 }

@@ -154,7 +154,8 @@ export class Profiles {
     return Promise.all(
       this.list().map(async (p) => {
         const resolved = resolveCommand(p.command);
-        const own = resolved && !isInterpreter(resolved) ? await commandVersion(resolved) : undefined;
+        const env = this.isBuiltinGemini(p.name) ? GEMINI_ENV : (this.configured(p.name)?.env ?? {});
+        const own = resolved && !isInterpreter(resolved) ? await commandVersion(resolved, env) : undefined;
         return { ...p, resolved, version: own ?? probed.get(p.name) };
       }),
     );
