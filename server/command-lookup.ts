@@ -46,7 +46,8 @@ export function commandVersion(command: string, env: Record<string, string> = {}
   if (!version) {
     version = execa(command, ["--version"], {
       reject: false,
-      timeout: 10_000,
+      // As long as the --acp probe of --help: a loaded machine starts Gemini slowly.
+      timeout: 20_000,
       stdin: "ignore",
       env: { ...env, NO_COLOR: "1" },
     }).then((r) => (r.exitCode === 0 ? String(r.stdout).trim().split("\n")[0]?.slice(0, 120) || undefined : undefined));
