@@ -85,6 +85,22 @@ test("profiles: availability, versions, probe, export, compare", async ({ page }
     await expect(page.getByTestId("compare-upload-error")).toContainText(
       "junk.json is not a probe report: profile must be a string",
     );
+    await expect(differing.getByTestId("compare-differs")).toHaveText("differs: outcome");
+  });
+
+  await test.step("probe selected profiles into the protocol matrix, export it", async () => {
+    await expect(page.getByTestId("probe-selected")).toBeDisabled();
+    await gemini.getByTestId("profile-select").check();
+    await expect(missing.getByTestId("profile-select")).toBeDisabled();
+    await page.getByTestId("probe-selected").click();
+    const matrix = page.getByTestId("probe-matrix");
+    await expect(matrix).toBeVisible({ timeout: 120_000 });
+    await expect(matrix.locator("thead")).toContainText("gemini (gemini-cli 0.61.0)");
+    await expect(matrix.getByTestId("matrix-row").filter({ hasText: "protocol version" })).toContainText("1");
+    const md = page.waitForEvent("download");
+    await page.getByTestId("matrix-export-md").click();
+    const text = readFileSync((await (await md).path())!, "utf8");
+    expect(text.split("\n")[0]).toBe("| | gemini (gemini-cli 0.61.0) |");
   });
   expect(errors).toEqual([]);
 });

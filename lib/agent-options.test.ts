@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { isGeminiProfile, optionArg, optionControls, optionsPayload } from "./agent-options";
+import {
+  isGeminiProfile,
+  optionArgs,
+  optionControls,
+  optionsPayload,
+  optionValueProblem,
+  type OptionSpec,
+} from "./agent-options";
 
 const gemini = { name: "gemini", options: ["model", "approvalMode", "skipTrust"] };
 
@@ -28,13 +35,30 @@ describe("start options", () => {
   });
 });
 
-describe("option arguments", () => {
-  it("never lets a value become a flag", () => {
-    expect(optionArg("model", "gemini-2.5-pro")).toEqual({ ok: true, arg: "--model=gemini-2.5-pro" });
-    expect(optionArg("model", "--version")).toEqual({
-      ok: false,
-      message: 'option "model" must not start with "-": --version',
-    });
-    expect(optionArg("model", "-v")).toMatchObject({ ok: false });
+describe("declared options", () => {
+  const specs: Record<string, OptionSpec> = {
+    model: { flag: "--model", type: "string", pattern: /^[\w.:/-]{1,100}$/ },
+    approvalMode: { flag: "--approval-mode", type: "enum", values: ["default", "yolo"] },
+    trust: { flag: "--skip-trust", type: "boolean" },
+  };
+
+  it("refuses values that start with - and values outside the rule", () => {
+    expect(optionValueProblem("model", specs.model!, "--yolo")).toBe('option "model" may not start with "-"');
+    expect(optionValueProblem("model", specs.model!, "-x")).toMatch(/may not start with "-"/);
+    expect(optionValueProblem("model", specs.model!, "a b")).toBe('option "model" has a bad value');
+    expect(optionValueProblem("approvalMode", specs.approvalMode!, "plan")).toBe(
+      'option "approvalMode" has a bad value',
+    );
+    expect(optionValueProblem("trust", specs.trust!, "yes")).toMatch(/true or false/);
+    expect(optionValueProblem("model", specs.model!, "gemini-2.5-flash")).toBeUndefined();
+  });
+
+  it("passes values as --flag=VALUE and a switch as its bare flag", () => {
+    expect(optionArgs(specs, { model: "m-1", approvalMode: "yolo", trust: true, unknown: "x" })).toEqual([
+      "--model=m-1",
+      "--approval-mode=yolo",
+      "--skip-trust",
+    ]);
+    expect(optionArgs(specs, { trust: false })).toEqual([]);
   });
 });

@@ -51,11 +51,36 @@ export function optionsPayload(controls: OptionControl[], values: OptionValues):
 }
 
 /**
- * One option as one argv entry, `--flag=VALUE`, so a value can never be read
- * as a flag of its own. A value starting with "-" is refused all the same: a
- * CLI that takes `--flag VALUE` elsewhere would still see it as an option.
+ * A start option as a profile declares it in the config: the CLI flag it
+ * becomes, and the values it takes (a pattern, a list, or none for a switch).
  */
-export function optionArg(flag: string, value: string): { ok: true; arg: string } | { ok: false; message: string } {
-  if (value.startsWith("-")) return { ok: false, message: `option "${flag}" must not start with "-": ${value}` };
-  return { ok: true, arg: `--${flag}=${value}` };
+export type OptionSpec =
+  | { flag: string; type: "string"; pattern: RegExp }
+  | { flag: string; type: "enum"; values: readonly string[] }
+  | { flag: string; type: "boolean" };
+
+/** Flags a config may declare: a long option, nothing an argv parser could read as more. */
+export const FLAG_PATTERN = /^--[a-z0-9][a-z0-9-]{0,63}$/i;
+
+/** Why a value is refused for an option, or undefined when it is good. */
+export function optionValueProblem(name: string, spec: OptionSpec, value: unknown): string | undefined {
+  if (spec.type === "boolean") return typeof value === "boolean" ? undefined : `option "${name}" takes true or false`;
+  if (typeof value !== "string") return `option "${name}" takes a string`;
+  // A value that reads as a flag would smuggle another option in.
+  if (value.startsWith("-")) return `option "${name}" may not start with "-"`;
+  const ok = spec.type === "enum" ? spec.values.includes(value) : spec.pattern.test(value);
+  return ok ? undefined : `option "${name}" has a bad value`;
+}
+
+/** The argv for checked options: `--flag=VALUE` (never two words), a bare `--flag` for a switch set to true. */
+export function optionArgs(specs: Record<string, OptionSpec>, options: Record<string, unknown>): string[] {
+  const args: string[] = [];
+  for (const [name, value] of Object.entries(options)) {
+    const spec = specs[name];
+    if (!spec) continue;
+    if (spec.type === "boolean") {
+      if (value === true) args.push(spec.flag);
+    } else if (typeof value === "string") args.push(`${spec.flag}=${value}`);
+  }
+  return args;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ProbeReport } from "./probe";
+import { compareReports, type ProbeReport, type ProbeRow } from "./probe";
 import { parseReport, reportFileName, reportToJson, reportToMarkdown } from "./probe-export";
 
 const report: ProbeReport = {
@@ -47,5 +47,36 @@ describe("probe export", () => {
       parseReport(JSON.stringify({ ...report, rows: [{ check: "x", outcome: "maybe", detail: "" }] })),
     ).toThrow("rows[0] needs check, outcome and detail");
     expect(() => parseReport(JSON.stringify({ ...report, durationMs: "1" }))).toThrow("durationMs must be a number");
+  });
+});
+
+describe("compareReports", () => {
+  const row = (detail: string, extra: Partial<ProbeRow> = {}): ProbeRow => ({
+    check: "c",
+    outcome: "answered",
+    detail,
+    ...extra,
+  });
+  const rep = (rows: ProbeRow[]): ProbeReport => ({ ...report, rows });
+
+  it("ignores ids, UUIDs and timings that differ on every run", () => {
+    const a = rep([
+      row("session 0b7c5e2a-1d3f-4a5b-8c9d-0e1f2a3b4c5d, tool call_a1b2c3d4e5f6g7, 120 ms at 2026-11-22T10:00:00Z"),
+    ]);
+    const b = rep([
+      row("session 9f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a, tool call_z9y8x7w6v5u4t3, 7 ms at 2026-11-23T11:30:12.5Z"),
+    ]);
+    expect(compareReports(a, b)).toEqual([expect.objectContaining({ same: true, differs: [] })]);
+  });
+
+  it("says what differs per check", () => {
+    const a = rep([
+      row("stopReason end_turn", { conforms: true, support: "supported" }),
+      { ...row("x"), check: "only a" },
+    ]);
+    const b = rep([row("stopReason cancelled", { outcome: "inconclusive", conforms: false, support: "supported" })]);
+    const [c, onlyA] = compareReports(a, b);
+    expect(c).toMatchObject({ same: false, differs: ["outcome", "conforms", "detail"] });
+    expect(onlyA).toMatchObject({ check: "only a", same: false, differs: ["missing"] });
   });
 });

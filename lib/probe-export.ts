@@ -5,7 +5,26 @@
 import type { ProbeOutcome, ProbeReport, ProbeRow } from "./probe";
 import { isObject } from "./json";
 
-const OUTCOMES = new Set<ProbeOutcome>(["answered", "-32601", "error", "timeout", "no reply", "skipped"]);
+const OUTCOMES = new Set<ProbeOutcome>([
+  "answered",
+  "-32601",
+  "error",
+  "timeout",
+  "no reply",
+  "skipped",
+  "not applicable",
+  "inconclusive",
+]);
+
+/** A kept report in the list (GET /api/probes). */
+export interface ProbeReportMeta {
+  id: string;
+  profile: string;
+  agent?: { name?: string; version?: string };
+  startedAt: string;
+  durationMs: number;
+  checks: number;
+}
 
 export const reportToJson = (report: ProbeReport): string => `${JSON.stringify(report, null, 2)}\n`;
 

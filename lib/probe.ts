@@ -5,10 +5,19 @@
  */
 import { AGENT_METHODS, PROTOCOL_VERSION } from "@agentclientprotocol/sdk";
 import { AGENT_METHODS as UNSTABLE_AGENT_METHODS } from "@agentclientprotocol/sdk/unstable";
+import { reduceAllFacts } from "./agent-facts";
+import { composeMethods, prefillParams } from "./compose-catalog";
 import type { Frame, JsonRpcId, WireFrame } from "./frame";
 import { withMessage } from "./frame-log";
+import { ANSWERABLE_METHODS, type Policies } from "./policy";
+import { buildForm, type Defs } from "./schema-form";
+import { updateUsageOf, turnUsageOf } from "./turn-usage";
 
-export type ProbeOutcome = "answered" | "-32601" | "error" | "timeout" | "no reply" | "skipped";
+export type ProbeOutcome =
+  "answered" | "-32601" | "error" | "timeout" | "no reply" | "skipped" | "not applicable" | "inconclusive";
+
+/** The ACP registry's matrix classes: -32602 and -32002 mean the method exists. */
+export type MethodSupport = "supported" | "auth required" | "not found" | "other";
 
 export interface ProbeRow {
   check: string;
@@ -19,14 +28,38 @@ export interface ProbeRow {
   detail: string;
   /** True where the outcome is what the protocol asks for. */
   conforms?: boolean;
+  /** For method calls: whether the agent has the method, as the registry's matrix counts it. */
+  support?: MethodSupport;
+}
+
+/** What the matrix shows besides the rows. */
+export interface ProbeFacts {
+  protocolVersion?: unknown;
+  authMethods: Array<{ id: string; type: string }>;
+  agentCapabilities?: Record<string, unknown>;
+  /** `sessionCapabilities` keys the agent advertised. */
+  sessionCapabilities: string[];
+  modes: string[];
+  models: string[];
+  /** Where token usage was seen: "usage", "_meta.quota", "usage_update", "_meta.usage". */
+  usage: string[];
+  /** The agent's own requests and how the probe answered them. */
+  answered: Array<{ method: string; answer: string }>;
+  /** From spawn to the first initialize answer (set by the server). */
+  startupMs?: number;
+  /** Resident memory of the agent's process group after the probe (set by the server). */
+  rssBytes?: number;
 }
 
 export interface ProbeReport {
+  /** Set once the report is kept (server/probe-store.ts). */
+  id?: string;
   profile: string;
   agent?: { name?: string; version?: string };
   startedAt: string;
   durationMs: number;
   rows: ProbeRow[];
+  facts?: ProbeFacts;
   transcriptId?: string;
 }
 
@@ -45,10 +78,23 @@ export interface Driver {
   waitFor(predicate: (frame: Frame) => boolean, timeoutMs: number): Promise<Frame | undefined>;
   /** The agent's frames so far, without `message` (parse `raw` where it is needed). */
   frames(): readonly WireFrame[];
+  /** From now on, answer the agent's own requests under these policies. */
+  answerWith(policies: Policies): void;
 }
 
+/**
+ * The probe's own policy: allow once, and carry out fs/ and terminal/ requests
+ * (the server confines them to a throw-away workspace).
+ */
+export const PROBE_POLICIES: Policies = Object.fromEntries(ANSWERABLE_METHODS.map((m) => [m, "auto"]));
+
 export interface ProbeOptions {
+  /** The throw-away workspace the agent runs in. */
   cwd: string;
+  /** What `initialize` advertises (the profile's defaults). */
+  clientCapabilities?: Record<string, unknown>;
+  /** The SDK's unstable JSON schema `$defs`: params are built from them. */
+  defs?: Defs;
   timeoutMs?: number;
   /** logout may sign the user out of a real account: off unless asked for. */
   includeLogout?: boolean;
@@ -58,8 +104,29 @@ const STABLE = new Set(Object.values(AGENT_METHODS));
 export const UNSTABLE_METHODS = Object.values(UNSTABLE_AGENT_METHODS).filter((m) => !STABLE.has(m as never));
 
 type Json = Record<string, unknown>;
-const errorOf = (f?: Frame) => (f?.message as { error?: { code?: number; message?: string } } | undefined)?.error;
-const resultOf = (f?: Frame) => (f?.message as { result?: Json } | undefined)?.result;
+type Message = {
+  id?: JsonRpcId;
+  method?: string;
+  params?: Json;
+  result?: Json;
+  error?: { code?: number; message?: string };
+};
+const messageOf = (f?: Frame): Message | undefined =>
+  f ? (withMessage({ ...f }).message as Message | undefined) : undefined;
+const errorOf = (f?: Frame) => messageOf(f)?.error;
+const resultOf = (f?: Frame) => messageOf(f)?.result;
+const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** How the registry's daily matrix classes an answer. */
+export function supportOf(reply: Reply): MethodSupport {
+  if (!reply.frame) return "other";
+  const err = errorOf(reply.frame);
+  if (!err) return "supported";
+  if (err.code === -32601) return "not found";
+  if (err.code === -32602 || err.code === -32002) return "supported";
+  if (err.code === -32000 || /auth/i.test(String(err.message))) return "auth required";
+  return "other";
+}
 
 function row(
   check: string,
@@ -76,15 +143,61 @@ function row(
   else if (err) r = { ...base, outcome: "error", detail: `error ${err.code}: ${String(err.message).slice(0, 160)}` };
   else r = { ...base, outcome: "answered", detail: describe(resultOf(reply.frame)).slice(0, 200) };
   if (conforms) r.conforms = conforms(reply);
+  if (method) r.support = supportOf(reply);
   return r;
 }
 
+const notApplicable = (check: string, method: string, why: string): ProbeRow => ({
+  check,
+  method,
+  outcome: "not applicable",
+  detail: why,
+});
+
 const keys = (r: Json | undefined) => (r ? `result keys: ${Object.keys(r).join(", ") || "(none)"}` : "null result");
 
-export async function runProbe(driver: Driver, options: ProbeOptions): Promise<ProbeRow[]> {
+/** Not in the SDK's method lists, but probed by the registry's matrix. */
+const SET_MODEL = "session/set_model";
+
+const after = (seq: number) => (f: Frame) => f.seq > seq;
+const updatesOf = (frames: readonly Frame[]) =>
+  frames
+    .filter((f) => f.dir === "from-agent" && f.method === "session/update")
+    .map((f) => messageOf(f)?.params?.update)
+    .filter(isObj);
+
+/** Agent requests in `frames` with the probe's answer to each, for the report. */
+function answersIn(frames: readonly Frame[]): Array<{ method: string; answer: string }> {
+  const requests = new Map<string, Frame>();
+  const out: Array<{ method: string; answer: string }> = [];
+  for (const f of frames) {
+    if (f.dir === "from-agent" && f.kind === "request" && f.method) requests.set(JSON.stringify(f.id), f);
+    if (f.dir !== "to-agent" || f.kind !== "response") continue;
+    const req = requests.get(JSON.stringify(f.id));
+    if (!req) continue;
+    const m = messageOf(f);
+    const outcome = isObj(m?.result?.outcome) ? m.result.outcome : undefined;
+    const answer = m?.error
+      ? `error ${m.error.code}: ${String(m.error.message).slice(0, 80)}`
+      : outcome
+        ? outcome.outcome === "selected"
+          ? `selected ${String(outcome.optionId)}`
+          : String(outcome.outcome)
+        : "answered";
+    out.push({ method: req.method!, answer });
+  }
+  return out;
+}
+
+export async function runProbe(
+  driver: Driver,
+  options: ProbeOptions,
+): Promise<{ rows: ProbeRow[]; facts: ProbeFacts }> {
   const t = options.timeoutMs ?? 10_000;
   const rows: ProbeRow[] = [];
   const req = (method: string, params: unknown, id?: JsonRpcId) => driver.request(method, params, { timeoutMs: t, id });
+  driver.answerWith(PROBE_POLICIES);
+  const firstSeq = driver.frames().at(-1)?.seq ?? 0;
 
   // 1. initialize: an unsupported version first, then the real one.
   const odd = await req(AGENT_METHODS.initialize, { protocolVersion: 999, clientCapabilities: {} });
@@ -102,7 +215,10 @@ export async function runProbe(driver: Driver, options: ProbeOptions): Promise<P
   );
   const init = await req(AGENT_METHODS.initialize, {
     protocolVersion: PROTOCOL_VERSION,
-    clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+    clientCapabilities: options.clientCapabilities ?? {
+      fs: { readTextFile: false, writeTextFile: false },
+      terminal: false,
+    },
     clientInfo: { name: "acp-playground-probe", version: "1" },
   });
   rows.push(
@@ -115,6 +231,9 @@ export async function runProbe(driver: Driver, options: ProbeOptions): Promise<P
       (r) => resultOf(r.frame)?.protocolVersion === 1,
     ),
   );
+  const initResult = resultOf(init.frame);
+  const agentCaps = isObj(initResult?.agentCapabilities) ? initResult.agentCapabilities : undefined;
+  const sessionCaps = isObj(agentCaps?.sessionCapabilities) ? agentCaps.sessionCapabilities : {};
 
   // 2. `initialized` (not part of ACP v1): does the agent complain?
   const before = driver.frames().length;
@@ -142,11 +261,18 @@ export async function runProbe(driver: Driver, options: ProbeOptions): Promise<P
       "session/new (cwd, no MCP servers)",
       AGENT_METHODS.session_new,
       created,
-      (r) => `sessionId ${String(r?.sessionId).slice(0, 12)}…, ${keys(r)}`,
+      (r) => `sessionId ${typeof r?.sessionId === "string" ? "given" : "missing"}, ${keys(r)}`,
       (r) => typeof resultOf(r.frame)?.sessionId === "string",
     ),
   );
-  const modes = session?.modes as { currentModeId?: string; availableModes?: Array<{ id: string }> } | undefined;
+  const modes = isObj(session?.modes) ? session.modes : {};
+  const modeIds = (Array.isArray(modes.availableModes) ? modes.availableModes : [])
+    .map((m) => (isObj(m) ? m.id : undefined))
+    .filter((id): id is string => typeof id === "string");
+  const models = isObj(session?.models) ? session.models : {};
+  const modelIds = (Array.isArray(models.availableModels) ? models.availableModels : [])
+    .map((m) => (isObj(m) ? m.modelId : undefined))
+    .filter((id): id is string => typeof id === "string");
   const configOptions = (session?.configOptions as Array<{ id: string; currentValue?: unknown }> | undefined) ?? [];
 
   // 4. A prompt turn, and the empty-response check.
@@ -155,14 +281,8 @@ export async function runProbe(driver: Driver, options: ProbeOptions): Promise<P
     { sessionId, prompt: [{ type: "text", text: "Reply with the single word OK." }] },
     { timeoutMs: t * 3 },
   );
-  const chunks = driver
-    .frames()
-    .filter((f) => f.dir === "from-agent" && f.method === "session/update" && f.seq > (created.frame?.seq ?? 0))
-    .filter(
-      (f) =>
-        (withMessage({ ...f }).message as UpdateMessage | undefined)?.params?.update?.sessionUpdate ===
-        "agent_message_chunk",
-    ).length;
+  const turnFrames = parsedFrames(driver).filter(after(created.frame?.seq ?? 0));
+  const chunks = updatesOf(turnFrames).filter((u) => u.sessionUpdate === "agent_message_chunk").length;
   const stopReason = resultOf(turn.frame)?.stopReason;
   rows.push(
     row(
@@ -182,42 +302,117 @@ export async function runProbe(driver: Driver, options: ProbeOptions): Promise<P
     conforms: !empty,
   });
 
-  // 5. The other stable methods with minimal valid params.
-  const stableCalls: Array<[string, unknown, string]> = [
-    [
-      AGENT_METHODS.authenticate,
-      { methodId: "acp-playground-probe-no-such-method" },
+  // 5. A tool call round trip: the agent asks, the probe allows once, the tool ends.
+  const toolStart = driver.frames().at(-1)?.seq ?? 0;
+  const toolTurn = await driver.request(
+    AGENT_METHODS.session_prompt,
+    {
+      sessionId,
+      prompt: [
+        { type: "text", text: "Create a file named probe.txt in the current directory containing the word OK." },
+      ],
+    },
+    { timeoutMs: t * 3 },
+  );
+  const toolFrames = parsedFrames(driver).filter(after(toolStart));
+  const toolUpdates = updatesOf(toolFrames).filter(
+    (u) => u.sessionUpdate === "tool_call" || u.sessionUpdate === "tool_call_update",
+  );
+  const toolAnswers = answersIn(toolFrames);
+  const finalStatus = toolUpdates
+    .map((u) => u.status)
+    .filter((s): s is string => typeof s === "string")
+    .at(-1);
+  if (toolUpdates.length === 0 && toolAnswers.length === 0) {
+    rows.push({
+      check: "tool call round trip",
+      method: AGENT_METHODS.session_prompt,
+      outcome: toolTurn.frame ? "inconclusive" : "timeout",
+      detail: toolTurn.frame ? "the agent made no tool call for this prompt" : "no response",
+    });
+  } else {
+    rows.push({
+      check: "tool call round trip",
+      method: AGENT_METHODS.session_prompt,
+      outcome: toolTurn.frame ? "answered" : "timeout",
+      latencyMs: toolTurn.frame ? Math.round(toolTurn.latencyMs) : undefined,
+      detail: [
+        `${toolUpdates.length} tool call updates`,
+        ...toolAnswers.map((a) => `${a.method} → ${a.answer}`),
+        `last status ${JSON.stringify(finalStatus ?? null)}`,
+        `stopReason ${JSON.stringify(resultOf(toolTurn.frame)?.stopReason ?? null)}`,
+      ]
+        .join(", ")
+        .slice(0, 300),
+      conforms: !!toolTurn.frame && (finalStatus === "completed" || finalStatus === "failed"),
+    });
+  }
+
+  // 6. The other stable methods, with params built from the schema and what the agent reported.
+  const facts = reduceAllFacts(parsedFrames(driver));
+  const paramsFor = (method: string, fallback: Json): unknown => {
+    const spec = options.defs ? composeMethods(options.defs, [method], [])[0] : undefined;
+    if (!spec || !options.defs) return fallback;
+    const built = prefillParams(method, buildForm(options.defs, spec.def), facts, {
+      cwd: options.cwd,
+      protocolVersion: PROTOCOL_VERSION,
+    });
+    return isObj(built) ? { ...built, ...fallback } : fallback;
+  };
+  rows.push(
+    row(
       "authenticate with an unknown methodId",
-    ],
-    [AGENT_METHODS.session_list, {}, "session/list"],
-    [
-      AGENT_METHODS.session_load,
-      { sessionId, cwd: options.cwd, mcpServers: [] },
-      "session/load of the probe's session",
-    ],
-    [
-      AGENT_METHODS.session_resume,
-      { sessionId, cwd: options.cwd, mcpServers: [] },
-      "session/resume of the probe's session",
-    ],
-    [
-      AGENT_METHODS.session_set_mode,
-      { sessionId, modeId: modes?.currentModeId ?? modes?.availableModes?.[0]?.id ?? "default" },
-      "session/set_mode to the current mode",
-    ],
-    [
-      AGENT_METHODS.session_set_config_option,
-      {
-        sessionId,
-        configId: configOptions[0]?.id ?? "acp-playground-probe",
-        value: configOptions[0]?.currentValue ?? "x",
-      },
-      configOptions.length
-        ? "session/set_config_option to its current value"
-        : "session/set_config_option (agent reported none)",
-    ],
-  ];
-  for (const [method, params, check] of stableCalls) rows.push(row(check, method, await req(method, params), keys));
+      AGENT_METHODS.authenticate,
+      await req(AGENT_METHODS.authenticate, { methodId: "acp-playground-probe-no-such-method" }),
+      keys,
+    ),
+  );
+  rows.push(row("session/list", AGENT_METHODS.session_list, await req(AGENT_METHODS.session_list, {}), keys));
+  for (const [method, check] of [
+    [AGENT_METHODS.session_load, "session/load of the probe's session"],
+    [AGENT_METHODS.session_resume, "session/resume of the probe's session"],
+  ] as const)
+    rows.push(
+      row(check, method, await req(method, paramsFor(method, { sessionId, cwd: options.cwd, mcpServers: [] })), keys),
+    );
+  const modeId = typeof modes.currentModeId === "string" ? modes.currentModeId : modeIds[0];
+  rows.push(
+    modeId
+      ? row(
+          "session/set_mode to the current mode",
+          AGENT_METHODS.session_set_mode,
+          await req(AGENT_METHODS.session_set_mode, { sessionId, modeId }),
+          keys,
+        )
+      : notApplicable("session/set_mode", AGENT_METHODS.session_set_mode, "the agent listed no modes"),
+  );
+  const modelId = typeof models.currentModelId === "string" ? models.currentModelId : modelIds[0];
+  rows.push(
+    modelId
+      ? row("session/set_model to the current model", SET_MODEL, await req(SET_MODEL, { sessionId, modelId }), keys)
+      : notApplicable("session/set_model", SET_MODEL, "the agent listed no models"),
+  );
+  rows.push(
+    configOptions.length
+      ? row(
+          "session/set_config_option to its current value",
+          AGENT_METHODS.session_set_config_option,
+          await req(
+            AGENT_METHODS.session_set_config_option,
+            paramsFor(AGENT_METHODS.session_set_config_option, {
+              sessionId,
+              configId: configOptions[0]!.id,
+              value: configOptions[0]!.currentValue ?? "",
+            }),
+          ),
+          keys,
+        )
+      : notApplicable(
+          "session/set_config_option",
+          AGENT_METHODS.session_set_config_option,
+          "the agent listed no config options",
+        ),
+  );
   rows.push(
     options.includeLogout
       ? row("logout", AGENT_METHODS.logout, await req(AGENT_METHODS.logout, {}), keys)
@@ -229,12 +424,17 @@ export async function runProbe(driver: Driver, options: ProbeOptions): Promise<P
         },
   );
 
-  // 6. Unstable methods: minimal params.
-  for (const method of UNSTABLE_METHODS) {
-    rows.push(row(`${method} (unstable)`, method, await req(method, { sessionId }), keys));
+  // 7. Unstable methods (close and delete come last: they end the session).
+  const closing: string[] = [AGENT_METHODS.session_close, AGENT_METHODS.session_delete];
+  for (const method of UNSTABLE_METHODS.filter((m) => !closing.includes(m))) {
+    const params = paramsFor(
+      method,
+      method === UNSTABLE_AGENT_METHODS.session_fork ? { sessionId, cwd: options.cwd } : { sessionId },
+    );
+    rows.push(row(`${method} (unstable)`, method, await req(method, params), keys));
   }
 
-  // 7. Protocol hygiene.
+  // 8. Protocol hygiene.
   rows.push(
     row(
       "unknown method",
@@ -244,7 +444,7 @@ export async function runProbe(driver: Driver, options: ProbeOptions): Promise<P
       (r) => errorOf(r.frame)?.code === -32601,
     ),
   );
-  const beforeUnknown = driver.frames().length;
+  const beforeUnknown = driver.frames().at(-1)?.seq ?? 0;
   driver.notify("acp_playground/no_such_notification", {});
   const noisy = await driver.waitFor(
     (f) => f.dir === "from-agent" && f.seq > beforeUnknown && f.kind === "response",
@@ -258,10 +458,12 @@ export async function runProbe(driver: Driver, options: ProbeOptions): Promise<P
     conforms: !noisy,
   });
   driver.raw("{this is not json");
-  const parseError = await driver.waitFor(
-    (f) => f.dir === "from-agent" && f.kind === "response" && errorOf(f)?.code === -32700,
-    1_500,
-  );
+  // The line has no id to echo, so the answer to it carries none (or null).
+  const parseError = await driver.waitFor((f) => {
+    if (f.dir !== "from-agent") return false;
+    const m = messageOf(f);
+    return m?.error?.code === -32700 && (m.id === undefined || m.id === null);
+  }, 1_500);
   rows.push({
     check: "malformed line",
     outcome: parseError ? "error" : "no reply",
@@ -285,25 +487,41 @@ export async function runProbe(driver: Driver, options: ProbeOptions): Promise<P
     conforms: !!a.frame && !!b.frame,
   });
 
-  // 8. session/cancel in the middle of a turn.
+  // 9. session/cancel in the middle of a turn.
+  const cancelId = "probe-cancel-turn";
   const cancelTurn = driver.request(
     AGENT_METHODS.session_prompt,
     { sessionId, prompt: [{ type: "text", text: "Count slowly from 1 to 200, one number per line." }] },
-    { timeoutMs: t * 3 },
+    { timeoutMs: t * 3, id: cancelId },
   );
   const startSeq = driver.frames().at(-1)?.seq ?? 0;
-  await driver.waitFor((f) => f.dir === "from-agent" && f.seq > startSeq && f.method === "session/update", 3_000);
+  await driver.waitFor(
+    (f) => f.dir === "from-agent" && f.seq > startSeq && (f.method === "session/update" || f.id === cancelId),
+    3_000,
+  );
+  const endedFirst = driver
+    .frames()
+    .some((f) => f.dir === "from-agent" && f.kind === "response" && f.id === cancelId && f.seq > startSeq);
   driver.notify(AGENT_METHODS.session_cancel, { sessionId });
   const cancelled = await cancelTurn;
   const reason = resultOf(cancelled.frame)?.stopReason;
+  const cancelRow = row(
+    "session/cancel during a turn",
+    AGENT_METHODS.session_cancel,
+    cancelled,
+    () => `turn ended with stopReason ${JSON.stringify(reason)}`,
+    () => reason === "cancelled",
+  );
+  delete cancelRow.support;
   rows.push(
-    row(
-      "session/cancel during a turn",
-      AGENT_METHODS.session_cancel,
-      cancelled,
-      () => `turn ended with stopReason ${JSON.stringify(reason)}`,
-      () => reason === "cancelled",
-    ),
+    endedFirst
+      ? {
+          ...cancelRow,
+          outcome: "inconclusive",
+          detail: `the turn ended (stopReason ${JSON.stringify(reason ?? null)}) before the cancel was sent`,
+          conforms: undefined,
+        }
+      : cancelRow,
   );
 
   // Last: closing and deleting the session.
@@ -313,7 +531,48 @@ export async function runProbe(driver: Driver, options: ProbeOptions): Promise<P
   rows.push(
     row("session/delete", AGENT_METHODS.session_delete, await req(AGENT_METHODS.session_delete, { sessionId }), keys),
   );
-  return rows;
+
+  const all = parsedFrames(driver).filter(after(firstSeq));
+  const usage = new Set<string>();
+  for (const f of all) {
+    if (f.dir !== "from-agent") continue;
+    const m = messageOf(f);
+    if (f.kind === "response" && m?.result) {
+      const u = turnUsageOf(m.result);
+      if (u) usage.add(u.source);
+    }
+    if (f.method === "session/update") {
+      const u = updateUsageOf(m?.params?.update);
+      if (u) usage.add(u.source);
+    }
+  }
+  const answered = answersIn(all);
+  if (answered.length) {
+    const byMethod = new Map<string, string[]>();
+    for (const a of answered) byMethod.set(a.method, [...(byMethod.get(a.method) ?? []), a.answer]);
+    for (const [method, answers] of byMethod)
+      rows.push({
+        check: `agent request ${method}, answered by the probe`,
+        method,
+        outcome: "answered",
+        detail: `${answers.length}×: ${[...new Set(answers)].join("; ")}`.slice(0, 200),
+      });
+  }
+  return {
+    rows,
+    facts: {
+      protocolVersion: initResult?.protocolVersion,
+      authMethods: (Array.isArray(initResult?.authMethods) ? initResult.authMethods : [])
+        .filter(isObj)
+        .map((m) => ({ id: String(m.id), type: typeof m.type === "string" ? m.type : "agent" })),
+      agentCapabilities: agentCaps,
+      sessionCapabilities: Object.keys(sessionCaps).filter((k) => k !== "_meta" && sessionCaps[k] != null),
+      modes: modeIds,
+      models: modelIds,
+      usage: [...usage],
+      answered,
+    },
+  };
 }
 
 /** A plain-text table of a report (CLI output, export). */
@@ -327,17 +586,47 @@ export function formatReport(report: ProbeReport): string {
   return [head, "", ...lines].join("\n");
 }
 
-/** Side-by-side comparison of two reports, by check name. */
-export function compareReports(
-  a: ProbeReport,
-  b: ProbeReport,
-): Array<{ check: string; a?: ProbeRow; b?: ProbeRow; same: boolean }> {
+/**
+ * A detail without what differs on every run: UUIDs, session and tool call
+ * ids, generated tokens, timestamps and durations (by shape, not by key).
+ */
+export function stableDetail(detail: string): string {
+  return detail
+    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, "<uuid>")
+    .replace(/\d{4}-\d{2}-\d{2}T[\d:.]+(Z|[+-]\d{2}:?\d{2})?/g, "<time>")
+    .replace(/\b\d+(\.\d+)?\s?(ms|s)\b/g, "<duration>")
+    .replace(/\b(?=[\w-]*\d)(?=[\w-]*[a-z])[\w-]{12,}\b/gi, "<id>")
+    .replace(/\b[0-9a-f]{8,}\b/gi, "<id>");
+}
+
+export interface ReportDifference {
+  check: string;
+  a?: ProbeRow;
+  b?: ProbeRow;
+  same: boolean;
+  /** What differs: "missing", "outcome", "conforms", "support", "detail". */
+  differs: string[];
+}
+
+/** Side-by-side comparison of two reports, by check, ignoring values that change on every run. */
+export function compareReports(a: ProbeReport, b: ProbeReport): ReportDifference[] {
   const names = [...new Set([...a.rows.map((r) => r.check), ...b.rows.map((r) => r.check)])];
   return names.map((check) => {
     const ra = a.rows.find((r) => r.check === check);
     const rb = b.rows.find((r) => r.check === check);
-    return { check, a: ra, b: rb, same: ra?.outcome === rb?.outcome && ra?.detail === rb?.detail };
+    const differs: string[] = [];
+    if (!ra || !rb) differs.push("missing");
+    else {
+      if (ra.outcome !== rb.outcome) differs.push("outcome");
+      if (ra.conforms !== rb.conforms) differs.push("conforms");
+      if (ra.support !== rb.support) differs.push("support");
+      if (stableDetail(ra.detail) !== stableDetail(rb.detail)) differs.push("detail");
+    }
+    return { check, a: ra, b: rb, same: differs.length === 0, differs };
   });
 }
 
-type UpdateMessage = { params?: { update?: { sessionUpdate?: string } } };
+/** The driver's frames with their messages parsed (copies: the driver's log stays lean). */
+function parsedFrames(driver: Driver): Frame[] {
+  return driver.frames().map((f) => withMessage({ ...f }));
+}

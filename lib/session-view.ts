@@ -27,8 +27,8 @@ import type {
   UsageUpdate,
 } from "@agentclientprotocol/sdk";
 import type { Frame, JsonRpcId } from "./frame";
-import { turnUsageOf, type TurnUsage as BaseTurnUsage } from "./turn-usage";
 import { isObject } from "./json";
+import { isUsageOnlyChunk, turnUsageOf, type TurnUsage as BaseTurnUsage } from "./turn-usage";
 
 /** Session id under which a `session/update` or `session/prompt` without a string sessionId is kept. */
 export const NO_SESSION = "";
@@ -516,6 +516,8 @@ function onUpdate(d: Draft, f: Frame, p: Obj): void {
     case "agent_message_chunk":
     case "agent_thought_chunk": {
       if (!isBlock(u.content)) return bad("content is not a content block");
+      // Qwen Code's usage report: an empty chunk carrying `_meta.usage`, not a message.
+      if (isUsageOnlyChunk(u)) return;
       const type = CHUNK_ITEM[variant];
       appendChunk(d, tg, f.seq, type, u.content, str(u.messageId));
       if (type !== "user_message") firstOutput(tg, f);
@@ -717,7 +719,7 @@ function onPromptResponse(d: Draft, f: Frame, pend: PendingRequest, m: Obj): voi
 function turnUsage(r: Obj): TurnUsage | undefined {
   const base = turnUsageOf(r);
   if (!base) return undefined;
-  if (base.source === "usage") return { ...base, raw: r.usage };
+  if (base.source !== "_meta.quota") return { ...base, raw: base.source === "usage" ? r.usage : obj(r._meta).usage };
   const q = obj(obj(r._meta).quota);
   return compact<TurnUsage>({
     ...base,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { FrameSequencer } from "./frame-sequencer";
-import { diffRuns } from "./transcript-diff";
+import { diffRuns, parseIgnorePath } from "./transcript-diff";
 
 function run(sessionId: string, chunks: string[], opts: { toolId?: string; cwd?: string; id?: number } = {}) {
   const s = new FrameSequencer();
@@ -52,5 +52,87 @@ describe("diffRuns", () => {
     expect(d).toMatchObject({ added: 1, removed: 1 });
     expect(d.patch).toMatch(/^-.*Hello/m);
     expect(d.patch).toMatch(/^\+.*Goodbye/m);
+  });
+
+  const line = (s: FrameSequencer, dir: "to-agent" | "from-agent", m: object) =>
+    s.line(dir, JSON.stringify({ jsonrpc: "2.0", ...m }));
+  /** A prompt turn whose agent sends `available_commands_update` after its response, with run-specific values. */
+  function promptRun(o: { late?: boolean; uuid: string; branch: string; when: string; ms: number; text?: string }) {
+    const s = new FrameSequencer();
+    const sessionId = "s";
+    const frames = [
+      line(s, "to-agent", { id: 1, method: "session/prompt", params: { sessionId, prompt: [] } }),
+      line(s, "from-agent", {
+        method: "session/update",
+        params: {
+          sessionId,
+          update: {
+            sessionUpdate: "agent_message_chunk",
+            content: { type: "text", text: o.text ?? "hi" },
+            messageId: o.uuid,
+            _meta: { "qwen.branchPoint": { id: o.branch, at: o.when }, durationMs: o.ms, startedAt: Date.now() },
+          },
+        },
+      }),
+      line(s, "from-agent", {
+        id: 1,
+        result: {
+          stopReason: "end_turn",
+          _meta: { trace: `run ${o.uuid} at ${o.when}`, elapsedMs: o.ms, "qwen.branchPoint": { id: o.branch } },
+        },
+      }),
+    ];
+    if (o.late)
+      frames.push(
+        line(s, "from-agent", {
+          method: "session/update",
+          params: { sessionId, update: { sessionUpdate: "available_commands_update", availableCommands: [] } },
+        }),
+      );
+    return { frames };
+  }
+
+  it("compares the same window on both sides: a late update after the last response does not differ", () => {
+    const recorded = promptRun({ late: true, uuid: "a", branch: "b", when: "w", ms: 1 });
+    const actual = promptRun({ uuid: "a", branch: "b", when: "w", ms: 1 });
+    expect(diffRuns(recorded, actual).equal).toBe(false);
+    expect(diffRuns(recorded, actual, { window: "last-response" }).equal).toBe(true);
+  });
+
+  it("normalises UUIDs anywhere, random ids under _meta, timestamps and durations by shape", () => {
+    const a = promptRun({
+      uuid: "0b7c5e2a-1d3f-4a5b-8c9d-0e1f2a3b4c5d",
+      branch: "k3j4h5g6f7d8s9a0",
+      when: "2026-11-22T10:00:00.000Z",
+      ms: 120,
+    });
+    const b = promptRun({
+      uuid: "9f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a",
+      branch: "z9y8x7w6v5u4t3s2",
+      when: "2026-11-23T11:30:12.5Z",
+      ms: 7,
+    });
+    expect(diffRuns(a, b)).toMatchObject({ equal: true });
+    const c = promptRun({
+      ...{ uuid: "0b7c5e2a-1d3f-4a5b-8c9d-0e1f2a3b4c5d", branch: "k3j4h5g6f7d8s9a0" },
+      when: "x",
+      ms: 1,
+      text: "other",
+    });
+    expect(diffRuns(a, c).equal).toBe(false);
+  });
+
+  it("leaves out the paths a user ignores", () => {
+    const a = promptRun({ uuid: "a", branch: "b", when: "w", ms: 1, text: "one" });
+    const b = promptRun({ uuid: "a", branch: "b", when: "w", ms: 1, text: "two" });
+    expect(diffRuns(a, b, { ignore: ["text"] }).equal).toBe(true);
+    const x = promptRun({ uuid: "a", branch: "plain", when: "w", ms: 1 });
+    const y = promptRun({ uuid: "a", branch: "other", when: "w", ms: 1 });
+    expect(diffRuns(x, y).equal).toBe(false);
+    expect(diffRuns(x, y, { ignore: ["result._meta.trace"] }).equal).toBe(false);
+    expect(diffRuns(x, y, { ignore: ["**._meta.qwen.branchPoint"] }).equal).toBe(true);
+    expect(diffRuns(x, y, { ignore: ["result._meta.*"] }).equal).toBe(true);
+    expect(parseIgnorePath("a..b")).toBeUndefined();
+    expect(parseIgnorePath("result._meta")).toEqual(["result", "_meta"]);
   });
 });

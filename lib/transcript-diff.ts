@@ -1,10 +1,15 @@
 /**
  * Structural comparison of what an agent said in two runs: responses, session
- * updates and agent requests, with the byte noise normalised away (ids,
- * sessionIds, toolCallIds, timestamps, working directories, chunk boundaries).
+ * updates and agent requests, with the byte noise normalised away by shape
+ * (request ids, session and tool call ids, UUIDs anywhere, random ids under
+ * `_meta`, timestamps, durations, working directories, chunk boundaries),
+ * over the same window on both sides, minus paths the user ignores.
  */
 import { createTwoFilesPatch, diffArrays } from "diff";
 import type { Frame } from "./frame";
+import { dropPath, parseIgnorePath } from "./ignore-paths";
+
+export { parseIgnorePath };
 
 export interface RunSide {
   frames: readonly Frame[];
@@ -24,7 +29,25 @@ export interface DiffResult {
   added: number;
 }
 
-const TIME_KEY = /^(ts|timestamp|time|createdAt|updatedAt|startedAt|endedAt|date)$/i;
+export interface DiffOptions {
+  /**
+   * "last-response": each side ends with the answer to the client's last
+   * request (a live re-run stops listening there; what an agent sends later,
+   * such as a late `available_commands_update`, is left out on both sides).
+   */
+  window?: "all" | "last-response";
+  /** Dot paths into an entry (`params.update._meta.x`, `*` one key, `**` any depth) left out. */
+  ignore?: readonly string[];
+}
+
+const TIME_KEY = /^(ts|timestamp|time|date|.*(At|Time|Timestamp))$/i;
+const DURATION_KEY = /(duration|elapsed|latency)(Ms|Millis|Seconds|S)?$/i;
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+const ISO_TIME = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?/g;
+/** A token that looks generated: hex of 16+, or 12+ letters and digits mixed. */
+const RANDOM_TOKEN = /^(?:[0-9a-f]{16,}|(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9_-]{12,})$/;
+/** Epoch seconds or milliseconds between 2001 and 2286. */
+const isEpoch = (n: number) => Number.isInteger(n) && ((n > 1e9 && n < 1e10) || (n > 1e12 && n < 1e13));
 
 class Normaliser {
   private readonly names = new Map<string, string>();
@@ -45,18 +68,27 @@ class Normaliser {
     return name;
   }
 
-  value(v: unknown, key?: string): unknown {
+  /** `inMeta`: under a `_meta` key, where agents put run-specific ids. */
+  value(v: unknown, key?: string, inMeta = false): unknown {
     if (typeof v === "string") {
       if (key === "sessionId") return this.alias("session", v);
       if (key === "toolCallId") return this.alias("tool", v);
       if (key && TIME_KEY.test(key)) return "<time>";
-      return this.cwds.reduce((text, cwd) => text.split(cwd).join("<cwd>"), v);
+      if (inMeta && RANDOM_TOKEN.test(v)) return this.alias("id", v);
+      const text = this.cwds.reduce((t, cwd) => t.split(cwd).join("<cwd>"), v);
+      return text.replace(UUID, (u) => this.alias("uuid", u.toLowerCase())).replace(ISO_TIME, "<time>");
     }
-    if (typeof v === "number" && key && TIME_KEY.test(key)) return "<time>";
-    if (Array.isArray(v)) return v.map((x) => this.value(x));
+    if (typeof v === "number") {
+      if (key && TIME_KEY.test(key)) return "<time>";
+      if (key && DURATION_KEY.test(key)) return "<duration>";
+      if (isEpoch(v)) return "<time>";
+      return v;
+    }
+    if (Array.isArray(v)) return v.map((x) => this.value(x, undefined, inMeta));
     if (typeof v === "object" && v !== null) {
       const out: Record<string, unknown> = {};
-      for (const k of Object.keys(v).sort()) out[k] = this.value((v as Record<string, unknown>)[k], k);
+      for (const k of Object.keys(v).sort())
+        out[k] = this.value((v as Record<string, unknown>)[k], k, inMeta || k === "_meta");
       return out;
     }
     return v;
@@ -65,15 +97,29 @@ class Normaliser {
 
 type Entry = Record<string, unknown>;
 
+/** The frames up to the agent's answer to the client's last request. */
+function windowed(frames: readonly Frame[]): readonly Frame[] {
+  const last = frames.findLast((f) => f.dir === "to-agent" && f.kind === "request");
+  if (!last) return frames;
+  const key = JSON.stringify(last.id);
+  const end = frames.findIndex((f) => f.dir === "from-agent" && f.kind === "response" && JSON.stringify(f.id) === key);
+  return end < 0 ? frames : frames.slice(0, end + 1);
+}
+
 /** The agent's side of a run as a list of normalised entries. */
-export function agentEntries(side: RunSide, cwds: string[] = side.cwd ? [side.cwd] : []): string[] {
+export function agentEntries(
+  side: RunSide,
+  cwds: string[] = side.cwd ? [side.cwd] : [],
+  options: DiffOptions = {},
+): string[] {
   // Longest first, so a cwd inside another is replaced whole.
   const norm = new Normaliser([...cwds].sort((a, b) => b.length - a.length));
   const entries: Entry[] = [];
   // Request ordinals per method, so responses pair up by position, not id.
   const ordinals = new Map<string, number>();
   const requestOrdinal = new Map<string, string>();
-  for (const f of side.frames) {
+  const frames = options.window === "last-response" ? windowed(side.frames) : side.frames;
+  for (const f of frames) {
     const m = f.message as Record<string, unknown> | undefined;
     if (f.dir === "to-agent") {
       if (f.kind === "request" && f.method) {
@@ -116,13 +162,15 @@ export function agentEntries(side: RunSide, cwds: string[] = side.cwd ? [side.cw
       entries.push({ invalid: norm.value(f.raw) });
     }
   }
+  const ignore = (options.ignore ?? []).map(parseIgnorePath).filter((p): p is string[] => !!p);
+  for (const e of entries) for (const path of ignore) dropPath(e, path);
   return entries.map((e) => JSON.stringify(e));
 }
 
-export function diffRuns(recorded: RunSide, actual: RunSide): DiffResult {
+export function diffRuns(recorded: RunSide, actual: RunSide, options: DiffOptions = {}): DiffResult {
   const cwds = [recorded.cwd, actual.cwd].filter((c): c is string => !!c);
-  const a = agentEntries(recorded, cwds);
-  const b = agentEntries(actual, cwds);
+  const a = agentEntries(recorded, cwds, options);
+  const b = agentEntries(actual, cwds, options);
   let added = 0;
   let removed = 0;
   for (const change of diffArrays(a, b)) {

@@ -1,16 +1,21 @@
 /**
- * Token usage of one prompt turn, from a `session/prompt` result: ACP's `usage`
- * field, or Gemini's `_meta.quota` (where Gemini CLI reports it).
+ * Token usage as agents report it: a `session/prompt` result's ACP `usage`
+ * field or Gemini's `_meta.quota`; a `usage_update` session update (context
+ * used and window size); or `_meta.usage` on any session update (Qwen Code
+ * sends it on an otherwise empty `agent_message_chunk`).
  */
 
 export interface TurnUsage {
-  source: "usage" | "_meta.quota";
+  source: "usage" | "_meta.quota" | "usage_update" | "_meta.usage";
   inputTokens?: number;
   outputTokens?: number;
   totalTokens?: number;
   thoughtTokens?: number;
   cachedReadTokens?: number;
   cachedWriteTokens?: number;
+  /** usage_update: tokens currently in context, and the window size. */
+  contextUsed?: number;
+  contextSize?: number;
 }
 
 type Obj = Record<string, unknown>;
@@ -18,34 +23,61 @@ const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !
 const num = (v: unknown): number | undefined => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
 const clean = <T extends object>(o: T): T =>
   Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+/** The first of several spellings that holds a number (ACP camelCase, OpenAI and Gemini names). */
+const first = (u: Obj, ...names: string[]) => names.map((n) => num(u[n])).find((v) => v !== undefined);
 
-export function turnUsageOf(result: unknown): TurnUsage | undefined {
-  if (!isObj(result)) return undefined;
-  if (isObj(result.usage)) {
-    const u = result.usage;
-    return clean<TurnUsage>({
-      source: "usage",
-      inputTokens: num(u.inputTokens),
-      outputTokens: num(u.outputTokens),
-      totalTokens: num(u.totalTokens),
-      thoughtTokens: num(u.thoughtTokens),
-      cachedReadTokens: num(u.cachedReadTokens),
-      cachedWriteTokens: num(u.cachedWriteTokens),
-    });
-  }
-  const quota = isObj(result._meta) ? result._meta.quota : undefined;
-  if (!isObj(quota)) return undefined;
-  const tc = isObj(quota.token_count) ? quota.token_count : {};
-  const inputTokens = num(tc.input_tokens);
-  const outputTokens = num(tc.output_tokens);
-  return clean<TurnUsage>({
-    source: "_meta.quota",
+function tokenCounts(u: Obj): Omit<TurnUsage, "source"> {
+  const inputTokens = first(u, "inputTokens", "promptTokens", "input_tokens", "prompt_tokens", "promptTokenCount");
+  const outputTokens = first(
+    u,
+    "outputTokens",
+    "completionTokens",
+    "candidatesTokens",
+    "output_tokens",
+    "completion_tokens",
+    "candidatesTokenCount",
+  );
+  return {
     inputTokens,
     outputTokens,
     totalTokens:
-      num(tc.total_tokens) ??
+      first(u, "totalTokens", "total_tokens", "totalTokenCount") ??
       (inputTokens !== undefined && outputTokens !== undefined ? inputTokens + outputTokens : undefined),
-    thoughtTokens: num(tc.thoughts_tokens ?? tc.thought_tokens),
-    cachedReadTokens: num(tc.cached_tokens),
-  });
+    thoughtTokens: first(u, "thoughtTokens", "thoughtsTokens", "thoughts_tokens", "thoughtsTokenCount"),
+    cachedReadTokens: first(u, "cachedReadTokens", "cachedTokens", "cached_tokens", "cachedContentTokenCount"),
+    cachedWriteTokens: first(u, "cachedWriteTokens"),
+  };
+}
+
+export function turnUsageOf(result: unknown): TurnUsage | undefined {
+  if (!isObj(result)) return undefined;
+  if (isObj(result.usage)) return clean<TurnUsage>({ source: "usage", ...tokenCounts(result.usage) });
+  const meta = isObj(result._meta) ? result._meta : {};
+  if (isObj(meta.usage)) return clean<TurnUsage>({ source: "_meta.usage", ...tokenCounts(meta.usage) });
+  const quota = meta.quota;
+  if (!isObj(quota)) return undefined;
+  const tc = isObj(quota.token_count) ? quota.token_count : {};
+  return clean<TurnUsage>({ source: "_meta.quota", ...tokenCounts(tc) });
+}
+
+/** Usage carried by one `session/update`'s `update` (a `usage_update`, or `_meta.usage` on any kind). */
+export function updateUsageOf(update: unknown): TurnUsage | undefined {
+  if (!isObj(update)) return undefined;
+  if (update.sessionUpdate === "usage_update") {
+    return clean<TurnUsage>({ source: "usage_update", contextUsed: num(update.used), contextSize: num(update.size) });
+  }
+  const meta = isObj(update._meta) ? update._meta : undefined;
+  if (meta && isObj(meta.usage)) return clean<TurnUsage>({ source: "_meta.usage", ...tokenCounts(meta.usage) });
+  return undefined;
+}
+
+/**
+ * An `agent_message_chunk` that only carries usage (no text, no other content):
+ * nothing to show as a message.
+ */
+export function isUsageOnlyChunk(update: unknown): boolean {
+  if (!isObj(update) || update.sessionUpdate !== "agent_message_chunk") return false;
+  const content = update.content;
+  const empty = !isObj(content) || (content.type === "text" && (content.text === "" || content.text === undefined));
+  return empty && updateUsageOf(update) !== undefined;
 }

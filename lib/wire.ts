@@ -2,8 +2,10 @@
  * The Socket.IO contract between a browser (or any client) and the relay.
  * Both sides import these types; docs/relay-protocol.md describes them in prose.
  */
+import type { ClientCapabilities } from "@agentclientprotocol/sdk";
 import type { WireFrame } from "./frame";
 import type { Policies } from "./policy";
+import { parseIgnorePath } from "./ignore-paths";
 import type { ProbeReport } from "./probe";
 import type { RerunStep } from "./rerun";
 
@@ -57,6 +59,8 @@ export interface ProfileSummary {
   description?: string;
   /** Whether the command resolves on the relay's machine (checked when listed). */
   available: boolean;
+  /** What `initialize` should advertise by default for this profile (its config, or the playground's). */
+  clientCapabilities?: ClientCapabilities;
 }
 
 export interface ProfileDetails extends ProfileSummary {
@@ -92,6 +96,8 @@ export interface RerunPayload extends StartPayload {
   id: string;
   /** Send the recorded `mcpServers` (command lines the agent starts): only after the user saw and confirmed them. */
   recordedMcpServers?: boolean;
+  /** Dot paths the diff leaves out (see lib/transcript-diff.ts). */
+  ignore?: string[];
 }
 
 export interface RerunResult {
@@ -195,13 +201,23 @@ export function parseStartPayload(payload: unknown): Parsed<StartPayload> {
 
 export function parseRerunPayload(payload: unknown): Parsed<RerunPayload> {
   if (!isPlainObject(payload))
-    return invalid("transcript:rerun expects an object { id, profile?, cwd?, options?, recordedMcpServers? }");
-  const { id, recordedMcpServers, ...start } = payload;
+    return invalid("transcript:rerun expects an object { id, profile?, cwd?, options?, recordedMcpServers?, ignore? }");
+  const { id, recordedMcpServers, ignore, ...start } = payload;
   if (typeof id !== "string" || id === "") return invalid("id must be a transcript id");
   if (recordedMcpServers !== undefined && typeof recordedMcpServers !== "boolean")
     return invalid("recordedMcpServers must be a boolean");
+  if (
+    ignore !== undefined &&
+    (!Array.isArray(ignore) || ignore.length > 100 || !ignore.every((p) => typeof p === "string" && parseIgnorePath(p)))
+  )
+    return invalid("ignore must be a list of dot paths (at most 100)");
   const parsed = parseStartPayload(start);
-  return parsed.ok ? { ok: true, value: { id, ...parsed.value, recordedMcpServers } } : parsed;
+  return parsed.ok
+    ? {
+        ok: true,
+        value: { id, ...parsed.value, recordedMcpServers, ...(ignore ? { ignore: ignore as string[] } : {}) },
+      }
+    : parsed;
 }
 
 /** Turns a send payload into the exact line to write (without its newline). */

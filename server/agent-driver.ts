@@ -3,6 +3,7 @@
  * their own ids, waiting on responses and frames as they arrive.
  */
 import type { Frame, JsonRpcId, WireFrame } from "../lib/frame";
+import type { Policies } from "../lib/policy";
 import type { Driver, Reply } from "../lib/probe";
 import type { BrowserSession } from "./browser-session";
 
@@ -61,6 +62,10 @@ export class AgentDriver implements Driver {
     this.session.send(
       JSON.stringify(params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params }),
     );
+  }
+
+  answerWith(policies: Policies): void {
+    this.session.answerer.setPolicies(policies);
   }
 
   raw(line: string): void {

@@ -144,23 +144,24 @@ export class BrowserSession {
     this.graceTimer.unref();
   }
 
-  start(payload: StartPayload): Promise<Ack<{ agent: AgentInfo }>> {
+  /** `workspace`: a directory the server made itself (the probe's throw-away one), used as is. */
+  start(payload: StartPayload, workspace?: string): Promise<Ack<{ agent: AgentInfo }>> {
     if (this.running || this.starting) {
       return Promise.resolve({
         ok: false,
         error: { code: "agent_running", message: "an agent is already running; stop it first" },
       });
     }
-    this.starting = this.spawnAgent(payload);
+    this.starting = this.spawnAgent(payload, workspace);
     return this.starting;
   }
 
-  private async spawnAgent(payload: StartPayload): Promise<Ack<{ agent: AgentInfo }>> {
+  private async spawnAgent(payload: StartPayload, workspace?: string): Promise<Ack<{ agent: AgentInfo }>> {
     try {
       const profile = payload.profile ?? this.config.defaultProfile;
       const launch = await this.profiles.resolve(profile, payload.options);
       if (isError(launch)) return this.fail(launch);
-      const cwd = await resolveCwd(payload.cwd, this.config.workspaceRoots);
+      const cwd = workspace ?? (await resolveCwd(payload.cwd, this.config.workspaceRoots));
       if (typeof cwd !== "string") return this.fail(cwd);
       // Before the spawn: the replayed agent's first request must not reach the policies.
       const recording = launch.replay === undefined ? undefined : this.transcripts.read(launch.replay);

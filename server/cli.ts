@@ -12,18 +12,21 @@ import {
   statSync,
   writeFileSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { PROTOCOL_VERSION } from "@agentclientprotocol/sdk";
 import { parsePolicies, type Policies } from "../lib/policy";
-import { formatReport } from "../lib/probe";
+import { formatReport, type ProbeReport } from "../lib/probe";
+import { buildMatrix, matrixToJson, matrixToMarkdown } from "../lib/probe-matrix";
+import { parseIgnorePath } from "../lib/ignore-paths";
 import { secretsFromEnv } from "../lib/redact";
 import { parseTranscript, TranscriptError, type Transcript } from "../lib/transcript";
 import { AgentDriver } from "./agent-driver";
 import { BrowserSession } from "./browser-session";
 import { ConfigError, loadConfig, type ServerConfig } from "./config";
 import { Profiles } from "./profiles";
+import { ProbeStore } from "./probe-store";
 import { probeAgent, rerunTranscript } from "./session-tasks";
 import { TranscriptStore } from "./transcript-store";
 
@@ -33,11 +36,15 @@ commands:
   serve                                   start the playground (what npm start runs)
   record --prompt TEXT [-o run.jsonl]     start an agent, prompt it once, write the transcript
          [--profile NAME] [--cwd DIR] [--permission ask|auto|deny] [--fs auto|deny] [--terminal auto|deny]
-  replay FILE [--against PROFILE] [--cwd DIR]
+  replay FILE [--against PROFILE] [--cwd DIR] [--ignore PATH]...
                                           re-run a transcript's client side against a fresh agent,
                                           print the diff; exit 1 when the agent behaved differently
-  probe [--profile NAME] [--json] [--cwd DIR] [--include-logout]
-                                          run the conformance battery and print the report
+                                          (--ignore result._meta.x leaves a path out; * any key, ** any depth)
+  probe [--profile NAME]... [--all] [--json] [--include-logout]
+                                          run the conformance battery, each agent in a throw-away
+                                          workspace; print the report, or with several profiles
+                                          (or --all) the protocol matrix (Markdown; --json for JSON).
+                                          Reports are kept in the data directory.
   export FILE [-o run.html]               write the transcript as one self-contained HTML file
                                           (redacted, opens offline; default: FILE with .html)
 
@@ -74,6 +81,19 @@ interface Cli {
   config: ServerConfig;
 }
 
+/**
+ * The data directory: ACP_PLAYGROUND_DATA, else `data/` where the command runs
+ * (as `serve` has it), but never inside the agent's workspace: there, the
+ * user's data home.
+ */
+function cliDataDir(env: NodeJS.ProcessEnv, runDir: string, workspace: string): string {
+  if (env.ACP_PLAYGROUND_DATA) return path.resolve(runDir, env.ACP_PLAYGROUND_DATA);
+  const local = path.resolve(runDir, "data");
+  const rel = path.relative(workspace, local);
+  if (rel.startsWith("..") || path.isAbsolute(rel)) return local;
+  return path.join(env.XDG_DATA_HOME || path.join(homedir(), ".local", "share"), "acp-playground");
+}
+
 function open(cwd: string, dataDir?: string): Cli {
   let config: ServerConfig;
   try {
@@ -82,7 +102,7 @@ function open(cwd: string, dataDir?: string): Cli {
     if (err instanceof ConfigError) throw new CliError(`configuration error: ${err.message}`, 2);
     throw err;
   }
-  if (dataDir) config.dataDir = dataDir;
+  config.dataDir = dataDir ?? cliDataDir(process.env, process.cwd(), cwd);
   const store = new TranscriptStore(config.dataDir);
   const session = new BrowserSession("cli", config, new Profiles(config, store), store, () => {});
   return { session, store, config };
@@ -192,7 +212,13 @@ async function record(argv: string[]): Promise<number> {
 }
 
 async function replay(argv: string[]): Promise<number> {
-  const { values, positionals } = parse(argv, { against: { type: "string" }, cwd: { type: "string" } });
+  const { values, positionals } = parse(argv, {
+    against: { type: "string" },
+    cwd: { type: "string" },
+    ignore: { type: "string", multiple: true },
+  });
+  const ignore = (values.ignore as string[] | undefined) ?? [];
+  for (const p of ignore) if (!parseIgnorePath(p)) throw new CliError(`--ignore: not a dot path: ${p}`, 2);
   const file = positionals[0];
   if (!file) throw new CliError(`replay needs a transcript file\n\n${USAGE}`, 2);
   const transcript = readTranscript(file);
@@ -201,7 +227,7 @@ async function replay(argv: string[]): Promise<number> {
   const cli = open(cwd, scratch);
   try {
     const profile = (values.against as string | undefined) ?? transcript.header.agent.profile;
-    const result = await rerunTranscript(cli.session, transcript, { profile });
+    const result = await rerunTranscript(cli.session, transcript, { profile, ignore });
     if (!result.ok) throw new CliError(result.error.message, result.error.code === "unknown_profile" ? 2 : 3);
     for (const step of result.steps)
       process.stdout.write(
@@ -224,26 +250,51 @@ async function replay(argv: string[]): Promise<number> {
 
 async function probe(argv: string[]): Promise<number> {
   const { values } = parse(argv, {
-    profile: { type: "string" },
+    profile: { type: "string", multiple: true },
+    all: { type: "boolean" },
     json: { type: "boolean" },
+    // Kept for old scripts: the agent now runs in a throw-away workspace.
     cwd: { type: "string" },
     "include-logout": { type: "boolean" },
   });
   const cwd = workspace(values.cwd as string | undefined);
   const cli = open(cwd);
+  const store = new ProbeStore(cli.config.dataDir);
+  const profiles = new Profiles(cli.config, cli.store);
+  const named = (values.profile as string[] | undefined) ?? [];
+  const names = values.all ? profiles.names() : named.length ? named : [cli.config.defaultProfile];
+  const reports: ProbeReport[] = [];
   try {
-    const result = await probeAgent(
-      cli.session,
-      { profile: values.profile as string | undefined },
-      { includeLogout: values["include-logout"] === true },
-    );
-    if (!result.ok) throw new CliError(result.error.message, result.error.code === "unknown_profile" ? 2 : 3);
-    const { report } = result;
-    process.stdout.write(
-      values.json
-        ? `${JSON.stringify(report, null, 2)}\n`
-        : `${formatReport(report)}\n\ntranscript: ${report.transcriptId}\n`,
-    );
+    for (const profile of names) {
+      const result = await probeAgent(
+        cli.session,
+        { profile },
+        {
+          includeLogout: values["include-logout"] === true,
+          clientCapabilities: profiles.clientCapabilities(profile),
+          store,
+        },
+      );
+      if (!result.ok) {
+        // One agent that does not start must not lose the others' columns.
+        if (names.length === 1 || result.error.code === "unknown_profile")
+          throw new CliError(result.error.message, result.error.code === "unknown_profile" ? 2 : 3);
+        process.stderr.write(`acp-playground: ${profile}: ${result.error.message}\n`);
+        continue;
+      }
+      reports.push(result.report);
+    }
+    if (reports.length === 0) throw new CliError("no agent could be probed", 3);
+    if (names.length === 1) {
+      const [report] = reports as [ProbeReport];
+      await write(
+        values.json
+          ? `${JSON.stringify(report, null, 2)}\n`
+          : `${formatReport(report)}\n\ntranscript: ${report.transcriptId}\nreport: ${store.dir}/${report.id}.json\n`,
+      );
+    } else {
+      await write(values.json ? matrixToJson(reports) : matrixToMarkdown(buildMatrix(reports)));
+    }
     return 0;
   } finally {
     await cli.session.stop();
@@ -275,6 +326,11 @@ async function exportCommand(argv: string[]): Promise<number> {
   return 0;
 }
 
+/** Writes and waits until the text is handed to the OS: process.exit would cut a pipe's buffer short. */
+function write(text: string): Promise<void> {
+  return new Promise((resolve, reject) => process.stdout.write(text, (err) => (err ? reject(err) : resolve())));
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
@@ -302,13 +358,23 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+/** Exits once stdout and stderr have drained (a pipe's buffer is written asynchronously). */
+function exit(code: number): void {
+  let open = 2;
+  const done = () => {
+    if (--open === 0) process.exit(code);
+  };
+  process.stdout.write("", done);
+  process.stderr.write("", done);
+}
+
 main(process.argv.slice(2)).then(
   (code) => {
-    if (code >= 0) process.exit(code);
+    if (code >= 0) exit(code);
   },
   (err: Error) => {
     process.stderr.write(`acp-playground: ${err.message}\n`);
-    process.exit(err instanceof CliError ? err.exitCode : 1);
+    exit(err instanceof CliError ? err.exitCode : 1);
   },
 );
 

@@ -27,20 +27,33 @@ export function resolveCommand(
   return undefined;
 }
 
+/** Runtimes and launchers: their `--version` is their own, not the agent's they run. */
+const INTERPRETERS = /^(node|nodejs|bun|deno|python\d*(\.\d+)?|npx|uvx|uv|pnpm|yarn|npm|sh|bash)$/;
+
+export function isInterpreter(command: string): boolean {
+  return INTERPRETERS.test(path.basename(command)) || path.resolve(command) === process.execPath;
+}
+
 const versions = new Map<string, Promise<string | undefined>>();
 
-/** First line of `command --version` (cached per command; undefined when it fails or hangs). */
-export function commandVersion(command: string): Promise<string | undefined> {
-  let version = versions.get(command);
+/**
+ * First line of `command --version` (cached per command and environment;
+ * undefined when it fails or hangs). `env`: the profile's own, e.g. Gemini's
+ * GEMINI_CLI_NO_RELAUNCH, which halves the work.
+ */
+export function commandVersion(command: string, env: Record<string, string> = {}): Promise<string | undefined> {
+  const key = `${command}\0${JSON.stringify(env)}`;
+  let version = versions.get(key);
   if (!version) {
     version = execa(command, ["--version"], {
       reject: false,
-      timeout: 10_000,
+      // As long as the --acp probe of --help: a loaded machine starts Gemini slowly.
+      timeout: 20_000,
       stdin: "ignore",
-      env: childEnv({ NO_COLOR: "1" }).env,
+      env: childEnv({ ...env, NO_COLOR: "1" }).env,
       extendEnv: false,
     }).then((r) => (r.exitCode === 0 ? String(r.stdout).trim().split("\n")[0]?.slice(0, 120) || undefined : undefined));
-    versions.set(command, version);
+    versions.set(key, version);
   }
   return version;
 }

@@ -2,7 +2,7 @@ import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "./config";
+import { ConfigError, loadConfig, registryPlatform } from "./config";
 
 const dir = realpathSync(mkdtempSync(path.join(tmpdir(), "acp-config-")));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -76,5 +76,98 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ ACP_PLAYGROUND_CONFIG: path.join(dir, "none.json") }, dir)).toThrow(
       /cannot read config file/,
     );
+  });
+
+  it("reads per-profile options (flag and value rule) and client capabilities", () => {
+    const p = file(
+      "options.json",
+      JSON.stringify({
+        profiles: {
+          qwen: {
+            command: "qwen",
+            args: ["--acp"],
+            options: {
+              model: { flag: "--model", pattern: "[\\w.:/-]{1,100}" },
+              approvalMode: { flag: "--approval-mode", values: ["default", "yolo"] },
+              trust: { flag: "--skip-trust", type: "boolean" },
+            },
+            clientCapabilities: { fs: { readTextFile: true }, terminal: true, _meta: { "terminal-auth": true } },
+          },
+        },
+      }),
+    );
+    const q = loadConfig({ ACP_PLAYGROUND_CONFIG: p }, dir).profiles.qwen!;
+    expect(Object.keys(q.options!)).toEqual(["model", "approvalMode", "trust"]);
+    expect(q.options!.model).toMatchObject({ flag: "--model", type: "string" });
+    // Anchored: a longer value does not pass on a partial match.
+    expect((q.options!.model as { pattern: RegExp }).pattern.test("a b")).toBe(false);
+    expect(q.clientCapabilities).toEqual({
+      fs: { readTextFile: true, writeTextFile: false },
+      terminal: true,
+      _meta: { "terminal-auth": true },
+    });
+  });
+
+  it("takes a profile pasted from the ACP registry (agent.json distribution)", () => {
+    const p = file(
+      "registry.json",
+      JSON.stringify({
+        profiles: {
+          pkg: {
+            id: "pkg",
+            name: "Some Agent",
+            version: "1.2.3",
+            distribution: { npx: { package: "@scope/some-agent@1.2.3", args: ["--acp"], env: { A: "1" } } },
+            env: { B: "2" },
+          },
+          withCmd: {
+            name: "Cmd Agent",
+            distribution: { npx: { package: "@scope/cmd-agent", cmd: "no-such-cmd-agent", args: ["acp"] } },
+          },
+          bin: {
+            name: "Binary Agent",
+            distribution: {
+              binary: {
+                [registryPlatform()]: {
+                  archive: "https://example.invalid/a.tgz",
+                  cmd: "./dist/agent",
+                  args: ["serve"],
+                },
+              },
+            },
+          },
+        },
+      }),
+    );
+    const { profiles } = loadConfig({ ACP_PLAYGROUND_CONFIG: p }, dir);
+    expect(profiles.pkg).toMatchObject({
+      command: "npx",
+      args: ["--no", "@scope/some-agent@1.2.3", "--acp"],
+      env: { A: "1", B: "2" },
+      description: "Some Agent 1.2.3",
+    });
+    expect(profiles.withCmd).toMatchObject({
+      command: "npx",
+      args: ["--no", "--package", "@scope/cmd-agent", "no-such-cmd-agent", "acp"],
+    });
+    expect(profiles.bin).toMatchObject({ command: path.join(dir, "dist", "agent"), args: ["serve"] });
+    expect(registryPlatform("linux", "x64")).toBe("linux-x86_64");
+    expect(registryPlatform("darwin", "arm64")).toBe("darwin-aarch64");
+  });
+
+  it.each([
+    ["noFlag.json", { x: { command: "a", options: { m: { pattern: "a" } } } }, /needs a "flag"/],
+    ["badFlag.json", { x: { command: "a", options: { m: { flag: "-m x", pattern: "a" } } } }, /needs a "flag"/],
+    [
+      "dashValue.json",
+      { x: { command: "a", options: { m: { flag: "--m", values: ["-x"] } } } },
+      /do not start with "-"/,
+    ],
+    ["noRule.json", { x: { command: "a", options: { m: { flag: "--m" } } } }, /needs "values", a "pattern"/],
+    ["badPattern.json", { x: { command: "a", options: { m: { flag: "--m", pattern: "(" } } } }, /bad pattern/],
+    ["badCaps.json", { x: { command: "a", clientCapabilities: { terminal: "yes" } } }, /clientCapabilities/],
+    ["noDist.json", { x: { distribution: { uvx: { package: "p" } } } }, /no "npx" entry/],
+  ])("rejects profile %s clearly", (name, profiles, message) => {
+    expect(() => loadConfig({ ACP_PLAYGROUND_CONFIG: file(name, JSON.stringify({ profiles })) }, dir)).toThrow(message);
   });
 });

@@ -6,8 +6,11 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, realpathSync } from "node:fs";
 import path from "node:path";
+import type { ClientCapabilities } from "@agentclientprotocol/sdk";
+import { FLAG_PATTERN, type OptionSpec } from "../lib/agent-options";
 import { DEFAULT_MAX_LINE_BYTES } from "../lib/ndjson";
 import { parseRemoteProfile, RemoteProfileError, type RemoteProfile } from "./remote-profile";
+import { resolveCommand } from "./command-lookup";
 
 export interface ProfileConfig {
   command: string;
@@ -16,6 +19,10 @@ export interface ProfileConfig {
   description?: string;
   /** A URL profile: the agent is reached over HTTP or WebSocket; `command` holds the URL. */
   remote?: RemoteProfile;
+  /** Start options the browser may set, each a declared flag and value rule. */
+  options?: Record<string, OptionSpec>;
+  /** What `initialize` advertises by default; the playground's defaults when absent. */
+  clientCapabilities?: ClientCapabilities;
 }
 
 export interface ServerConfig {
@@ -90,37 +97,158 @@ function readConfigFile(file: string): Record<string, unknown> {
 
 const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === "string");
 
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const isStringMap = (v: unknown): v is Record<string, string> =>
+  isObject(v) && Object.values(v).every((x) => typeof x === "string");
+
+function parseOptions(raw: unknown, where: string): Record<string, OptionSpec> {
+  if (raw === undefined) return {};
+  if (!isObject(raw)) throw new ConfigError(`${where}: "options" must be an object`);
+  const out: Record<string, OptionSpec> = {};
+  for (const [name, o] of Object.entries(raw)) {
+    const at = `${where}: option "${name}"`;
+    if (!/^[A-Za-z][\w-]{0,63}$/.test(name)) throw new ConfigError(`${where}: bad option name "${name}"`);
+    if (!isObject(o) || typeof o.flag !== "string" || !FLAG_PATTERN.test(o.flag))
+      throw new ConfigError(`${at} needs a "flag" such as "--model"`);
+    if (o.type === "boolean") out[name] = { flag: o.flag, type: "boolean" };
+    else if (o.values !== undefined) {
+      if (!isStringArray(o.values) || o.values.length === 0 || o.values.some((v) => v.startsWith("-")))
+        throw new ConfigError(`${at}: "values" must be strings that do not start with "-"`);
+      out[name] = { flag: o.flag, type: "enum", values: o.values };
+    } else {
+      if (typeof o.pattern !== "string")
+        throw new ConfigError(`${at} needs "values", a "pattern" or "type": "boolean"`);
+      let pattern: RegExp;
+      try {
+        // Anchored whole: a pattern without ^...$ must not pass a longer value.
+        pattern = new RegExp(`^(?:${o.pattern})$`);
+      } catch (err) {
+        throw new ConfigError(`${at}: bad pattern: ${(err as Error).message}`);
+      }
+      out[name] = { flag: o.flag, type: "string", pattern };
+    }
+  }
+  return out;
+}
+
+function parseClientCapabilities(raw: unknown, where: string): ClientCapabilities | undefined {
+  if (raw === undefined) return undefined;
+  const bad = () =>
+    new ConfigError(
+      `${where}: "clientCapabilities" must be { fs?: { readTextFile?, writeTextFile? }, terminal?, _meta? }`,
+    );
+  if (!isObject(raw)) throw bad();
+  const fs = raw.fs ?? {};
+  if (!isObject(fs) || !Object.values(fs).every((v) => typeof v === "boolean")) throw bad();
+  if (raw.terminal !== undefined && typeof raw.terminal !== "boolean") throw bad();
+  if (raw._meta !== undefined && !isObject(raw._meta)) throw bad();
+  return {
+    fs: { readTextFile: fs.readTextFile === true, writeTextFile: fs.writeTextFile === true },
+    terminal: raw.terminal === true,
+    ...(raw._meta ? { _meta: raw._meta } : {}),
+  };
+}
+
+/** The ACP registry's platform key for this machine (`linux-x86_64`, `darwin-aarch64`, ...). */
+export function registryPlatform(platform = process.platform, arch = process.arch): string {
+  const os = platform === "win32" ? "windows" : platform;
+  return `${os}-${arch === "x64" ? "x86_64" : arch === "arm64" ? "aarch64" : arch}`;
+}
+
+const projectBin = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..", "node_modules", ".bin");
+
+/**
+ * A command line from an ACP registry entry (`distribution`, agent.json):
+ * this platform's `binary` (its `cmd` relative to the config file, already
+ * unpacked: nothing is downloaded), else `npx`: the package's command when it
+ * is installed, else `npx --no` (which runs an installed package, never fetches).
+ */
+function fromDistribution(
+  dist: unknown,
+  where: string,
+  base: string,
+): { command: string; args: string[]; env: Record<string, string> } {
+  if (!isObject(dist)) throw new ConfigError(`${where}: "distribution" must be an object`);
+  const entry = (d: unknown, kind: string) => {
+    if (!isObject(d)) throw new ConfigError(`${where}: distribution.${kind} must be an object`);
+    if (d.args !== undefined && !isStringArray(d.args))
+      throw new ConfigError(`${where}: distribution.${kind}.args must be an array of strings`);
+    if (d.env !== undefined && !isStringMap(d.env))
+      throw new ConfigError(`${where}: distribution.${kind}.env must map names to strings`);
+    return { args: (d.args as string[] | undefined) ?? [], env: (d.env as Record<string, string> | undefined) ?? {} };
+  };
+  const binaries = dist.binary;
+  if (binaries !== undefined && !isObject(binaries))
+    throw new ConfigError(`${where}: distribution.binary must be an object`);
+  const binary = binaries?.[registryPlatform()];
+  if (isObject(binary)) {
+    if (typeof binary.cmd !== "string" || binary.cmd === "")
+      throw new ConfigError(`${where}: distribution.binary.${registryPlatform()} needs a "cmd"`);
+    const command = binary.cmd.includes("/") ? path.resolve(base, binary.cmd) : binary.cmd;
+    return { command, ...entry(binary, "binary") };
+  }
+  const npx = dist.npx;
+  if (npx === undefined)
+    throw new ConfigError(`${where}: distribution has no "npx" entry and no "binary" entry for ${registryPlatform()}`);
+  if (!isObject(npx) || typeof npx.package !== "string" || npx.package === "")
+    throw new ConfigError(`${where}: distribution.npx needs a "package"`);
+  const { args, env } = entry(npx, "npx");
+  const cmd = typeof npx.cmd === "string" && npx.cmd !== "" ? npx.cmd : undefined;
+  if (cmd) {
+    const local = path.join(projectBin, cmd);
+    if (resolveCommand(local)) return { command: local, args, env };
+    if (resolveCommand(cmd)) return { command: cmd, args, env };
+    return { command: "npx", args: ["--no", "--package", npx.package, cmd, ...args], env };
+  }
+  return { command: "npx", args: ["--no", npx.package, ...args], env };
+}
+
 function parseProfiles(raw: unknown, file: string): Record<string, ProfileConfig> {
   if (raw === undefined) return {};
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+  if (!isObject(raw)) {
     throw new ConfigError(`${file}: "profiles" must be an object`);
   }
+  const base = file ? path.dirname(path.resolve(file)) : process.cwd();
   const profiles: Record<string, ProfileConfig> = {};
   for (const [name, value] of Object.entries(raw)) {
     if (!/^[\w.-]{1,64}$/.test(name)) throw new ConfigError(`${file}: bad profile name "${name}"`);
+    const where = `${file}: profile "${name}"`;
     const p = value as Record<string, unknown>;
     if (typeof p === "object" && p !== null && "url" in p) {
       profiles[name] = remoteProfile(name, p, file);
       continue;
     }
-    if (typeof p !== "object" || p === null || typeof p.command !== "string" || p.command === "") {
-      throw new ConfigError(`${file}: profile "${name}" needs a "command" string`);
-    }
-    if (p.args !== undefined && !isStringArray(p.args)) {
-      throw new ConfigError(`${file}: profile "${name}": "args" must be an array of strings`);
+    if (!isObject(p)) throw new ConfigError(`${file}: profile "${name}" needs a "command" string`);
+    let launch: { command: string; args: string[]; env: Record<string, string> };
+    if (p.distribution !== undefined && p.command === undefined) {
+      launch = fromDistribution(p.distribution, where, base);
+    } else {
+      if (typeof p.command !== "string" || p.command === "") {
+        throw new ConfigError(`${file}: profile "${name}" needs a "command" string`);
+      }
+      if (p.args !== undefined && !isStringArray(p.args)) {
+        throw new ConfigError(`${where}: "args" must be an array of strings`);
+      }
+      launch = { command: p.command, args: (p.args as string[]) ?? [], env: {} };
     }
     const env = p.env ?? {};
-    if (typeof env !== "object" || env === null || !Object.values(env).every((v) => typeof v === "string")) {
-      throw new ConfigError(`${file}: profile "${name}": "env" must map names to strings`);
+    if (!isStringMap(env)) {
+      throw new ConfigError(`${where}: "env" must map names to strings`);
     }
     if (p.description !== undefined && typeof p.description !== "string") {
-      throw new ConfigError(`${file}: profile "${name}": "description" must be a string`);
+      throw new ConfigError(`${where}: "description" must be a string`);
     }
+    const description =
+      p.description ??
+      (typeof p.name === "string" ? `${p.name}${typeof p.version === "string" ? ` ${p.version}` : ""}` : undefined);
+    const clientCapabilities = parseClientCapabilities(p.clientCapabilities, where);
     profiles[name] = {
-      command: p.command,
-      args: (p.args as string[]) ?? [],
-      env: env as Record<string, string>,
-      description: p.description,
+      command: launch.command,
+      args: launch.args,
+      env: { ...launch.env, ...env },
+      description,
+      options: parseOptions(p.options, where),
+      ...(clientCapabilities ? { clientCapabilities } : {}),
     };
   }
   return profiles;

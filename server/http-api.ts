@@ -7,6 +7,7 @@ import { createWriteStream, rmSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { TranscriptError } from "../lib/transcript";
 import { sendExport } from "./export-api";
+import { probeStoreBeside } from "./probe-store";
 import type { Relay } from "./relay";
 import { bearerToken, tokenMatches } from "./security";
 import { PRIVATE_FILE, TranscriptStore } from "./transcript-store";
@@ -168,6 +169,18 @@ export async function handleApi(
         }
         return sendJson(res, 200, store.rename(id, title.trim()));
       }
+    }
+  }
+  if (parts[0] === "probes") {
+    const probes = probeStoreBeside(store);
+    if (parts.length === 1 && method === "GET") return sendJson(res, 200, { probes: probes.list() });
+    const id = parts[1];
+    if (parts.length === 2 && id !== undefined) {
+      const report = probes.get(id);
+      if (!report) return fail(res, 404, "not_found", `no probe report ${id.slice(0, 80)}`);
+      if (method === "GET") return sendJson(res, 200, report);
+      if (method === "DELETE")
+        return probes.delete(id) ? void res.writeHead(204).end() : fail(res, 404, "not_found", id);
     }
   }
   return fail(res, 404, "not_found", `no route: ${method} ${url.pathname}`);

@@ -144,3 +144,18 @@ export async function stopTree(tree: Tree, graceMs: number): Promise<void> {
     throw new Error(`process group ${tree.pgid} survived SIGKILL: ${treeMembers(tree).join(", ")}`);
   }
 }
+
+/** Resident memory of a process group's live members, in bytes (Linux /proc; undefined elsewhere). */
+export function groupRssBytes(pgid: number): number | undefined {
+  if (process.platform !== "linux") return undefined;
+  let total = 0;
+  for (const pid of groupMembers(pgid)) {
+    try {
+      const kb = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
+      total += Number(kb ?? 0) * 1024;
+    } catch {
+      // exited while we looked
+    }
+  }
+  return total;
+}

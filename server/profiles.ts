@@ -6,9 +6,11 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { execa } from "execa";
-import { optionArg } from "../lib/agent-options";
 import type { ProfileDetails, ProfileSummary, RelayError } from "../lib/wire";
-import { commandVersion, resolveCommand } from "./command-lookup";
+import { DEFAULT_CLIENT_CAPABILITIES } from "../lib/client-capabilities";
+import { optionArgs, optionValueProblem, type OptionSpec } from "../lib/agent-options";
+import { commandVersion, isInterpreter, resolveCommand } from "./command-lookup";
+import { probeStoreBeside } from "./probe-store";
 import { childEnv } from "./process-group";
 import type { ProfileConfig, ServerConfig } from "./config";
 import type { RemoteProfile } from "./remote-profile";
@@ -58,30 +60,21 @@ export function geminiAcpFlag(command: string): Promise<string> {
 
 const APPROVAL_MODES = ["default", "auto_edit", "yolo", "plan"] as const;
 
-type OptionSpec =
-  { type: "string"; pattern: RegExp } | { type: "enum"; values: readonly string[] } | { type: "boolean" };
-
-const GEMINI_OPTIONS: Record<string, OptionSpec> = {
-  model: { type: "string", pattern: /^[\w.:/-]{1,100}$/ },
-  approvalMode: { type: "enum", values: APPROVAL_MODES },
-  skipTrust: { type: "boolean" },
+/** Gemini CLI's start options; Qwen Code, a fork, takes the same (see examples/agents.config.json). */
+export const GEMINI_OPTIONS: Record<string, OptionSpec> = {
+  model: { flag: "--model", type: "string", pattern: /^[\w.:/-]{1,100}$/ },
+  approvalMode: { flag: "--approval-mode", type: "enum", values: APPROVAL_MODES },
+  skipTrust: { flag: "--skip-trust", type: "boolean" },
 };
 
-function geminiOptionArgs(options: Record<string, unknown>): string[] | RelayError {
-  const args: string[] = [];
-  for (const [name, flag] of [
-    ["model", "model"],
-    ["approvalMode", "approval-mode"],
-  ] as const) {
-    const value = options[name];
-    if (typeof value !== "string") continue;
-    const arg = optionArg(flag, value);
-    if (!arg.ok) return { code: "invalid_payload", message: arg.message };
-    args.push(arg.arg);
-  }
-  if (options.skipTrust === true) args.push("--skip-trust");
-  return args;
-}
+/**
+ * Gemini CLI re-launches itself as a second Node process unless told not to:
+ * one process starts faster and takes less memory (docs/agents.md).
+ */
+const GEMINI_ENV = { GEMINI_CLI_NO_RELAUNCH: "true" };
+
+/** With fs capabilities Gemini cannot create a new file (docs/gemini-quirks.md): it writes itself after a permission. */
+const GEMINI_CLIENT_CAPABILITIES = { fs: { readTextFile: false, writeTextFile: false }, terminal: false };
 
 function checkOptions(
   profile: string,
@@ -89,21 +82,18 @@ function checkOptions(
   options: Record<string, unknown>,
 ): RelayError | undefined {
   for (const [name, value] of Object.entries(options)) {
-    const spec = specs[name];
+    const spec = Object.hasOwn(specs, name) ? specs[name] : undefined;
     if (!spec) return { code: "invalid_payload", message: `profile "${profile}" has no option "${name}"` };
-    const ok =
-      spec.type === "boolean"
-        ? typeof value === "boolean"
-        : spec.type === "enum"
-          ? typeof value === "string" && spec.values.includes(value)
-          : typeof value === "string" && spec.pattern.test(value);
-    if (!ok) return { code: "invalid_payload", message: `option "${name}" has a bad value` };
+    const problem = optionValueProblem(name, spec, value);
+    if (problem) return { code: "invalid_payload", message: problem };
   }
   return undefined;
 }
 
 const REPLAY_PREFIX = "replay:";
-const REPLAY_OPTIONS: Record<string, OptionSpec> = { speed: { type: "enum", values: ["1", "10", "instant"] } };
+const REPLAY_OPTIONS: Record<string, OptionSpec> = {
+  speed: { flag: "--speed", type: "enum", values: ["1", "10", "instant"] },
+};
 const tsxLoader = import.meta.resolve("tsx");
 const replayAgentScript = path.join(projectRoot, "server", "replay-agent.ts");
 
@@ -138,6 +128,7 @@ export class Profiles {
           options: Object.keys(GEMINI_OPTIONS),
           description: "Gemini CLI in ACP mode (built in)",
           available: resolveCommand(command) !== undefined,
+          clientCapabilities: GEMINI_CLIENT_CAPABILITIES,
         };
       }
       const p = this.configured(name)!;
@@ -145,20 +136,40 @@ export class Profiles {
         name,
         command: p.command,
         args: p.args,
-        options: [],
+        options: Object.keys(p.options ?? {}),
         description: p.description,
         // A remote agent is only known to answer once connected.
         available: p.remote !== undefined || resolveCommand(p.command) !== undefined,
+        clientCapabilities: p.clientCapabilities ?? DEFAULT_CLIENT_CAPABILITIES,
       };
     });
   }
 
-  /** The list with resolved paths and versions, for the profiles page. */
+  /** What `initialize` advertises for a profile by default (Connect, the probe). */
+  clientCapabilities(name: string): Record<string, unknown> {
+    return (this.list().find((p) => p.name === name)?.clientCapabilities ?? DEFAULT_CLIENT_CAPABILITIES) as Record<
+      string,
+      unknown
+    >;
+  }
+
+  /**
+   * The list with resolved paths and versions, for the profiles page. The
+   * version is the command's `--version` (not asked of interpreters such as
+   * node, whose version is not the agent's), else the `agentInfo` of the
+   * newest kept probe report of the profile.
+   */
   async details(): Promise<ProfileDetails[]> {
+    const probed = new Map<string, string>();
+    if (this.transcripts)
+      for (const r of probeStoreBeside(this.transcripts).list())
+        if (r.agent?.version && !probed.has(r.profile)) probed.set(r.profile, r.agent.version);
     return Promise.all(
       this.list().map(async (p) => {
         const resolved = resolveCommand(p.command);
-        return { ...p, resolved, version: resolved ? await commandVersion(resolved) : undefined };
+        const env = this.isBuiltinGemini(p.name) ? GEMINI_ENV : (this.configured(p.name)?.env ?? {});
+        const own = resolved && !isInterpreter(resolved) ? await commandVersion(resolved, env) : undefined;
+        return { ...p, resolved, version: own ?? probed.get(p.name) };
       }),
     );
   }
@@ -196,6 +207,7 @@ export class Profiles {
       return {
         profile: name,
         command: process.execPath,
+        // replay-agent.ts reads `--speed VALUE`; the value is one of a fixed list.
         args: ["--import", tsxLoader, replayAgentScript, this.transcripts.file(id), "--speed", speed],
         env: {},
         replay: id,
@@ -205,15 +217,19 @@ export class Profiles {
       const bad = checkOptions(name, GEMINI_OPTIONS, options);
       if (bad) return bad;
       const command = geminiCommand(this.config);
-      const optionArgs = geminiOptionArgs(options);
-      if (!Array.isArray(optionArgs)) return optionArgs;
       const flag = await geminiAcpFlag(command);
-      return { profile: name, command, args: [flag, ...optionArgs], env: {} };
+      return { profile: name, command, args: [flag, ...optionArgs(GEMINI_OPTIONS, options)], env: { ...GEMINI_ENV } };
     }
     const p = this.configured(name);
     if (!p) return { code: "unknown_profile", message: `unknown profile: ${name}` };
-    const bad = checkOptions(name, {}, options);
+    const bad = checkOptions(name, p.options ?? {}, options);
     if (bad) return bad;
-    return { profile: name, command: p.command, args: [...p.args], env: { ...p.env }, remote: p.remote };
+    return {
+      profile: name,
+      command: p.command,
+      args: [...p.args, ...optionArgs(p.options ?? {}, options)],
+      env: { ...p.env },
+      remote: p.remote,
+    };
   }
 }

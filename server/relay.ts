@@ -22,6 +22,7 @@ import { BrowserSession, type RelaySocket } from "./browser-session";
 import type { ServerConfig } from "./config";
 import { AgentPool } from "./agent-pool";
 import { Profiles } from "./profiles";
+import { probeStoreBeside } from "./probe-store";
 import { probeAgent, rerunTranscript } from "./session-tasks";
 import { TranscriptStore } from "./transcript-store";
 import { refuseRequest, tokenMatches } from "./security";
@@ -220,9 +221,10 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
       const { payload, ack } = splitArgs(args);
       const parsed = parseStartPayload(payload);
       if (!parsed.ok) return ack(parsed);
-      probeAgent(current, parsed.value).then(ack, (err: Error) =>
-        ack({ ok: false, error: { code: "internal", message: err.message } }),
-      );
+      probeAgent(current, parsed.value, {
+        store: probeStoreBeside(transcripts),
+        clientCapabilities: profiles.clientCapabilities(parsed.value.profile ?? config.defaultProfile),
+      }).then(ack, (err: Error) => ack({ ok: false, error: { code: "internal", message: err.message } }));
     });
 
     socket.onAny((event: string, ...args: unknown[]) => {

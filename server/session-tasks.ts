@@ -2,19 +2,26 @@
  * Things done with a fresh agent from start to stop, on a browser session (or
  * the CLI's): re-running a transcript against it, probing it.
  */
+import { mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { runProbe, type ProbeReport } from "../lib/probe";
+import type { Defs } from "../lib/schema-form";
 import { Rerun } from "../lib/rerun";
 import type { Transcript } from "../lib/transcript";
 import { diffRuns } from "../lib/transcript-diff";
 import type { Ack, RerunResult, StartPayload } from "../lib/wire";
 import { AgentDriver } from "./agent-driver";
 import type { BrowserSession } from "./browser-session";
+import { groupRssBytes } from "./process-group";
+import type { ProbeStore } from "./probe-store";
 
 /** Starts a fresh agent and sends it a transcript's client side again; answers with the diff. */
 export async function rerunTranscript(
   session: BrowserSession,
   recorded: Transcript,
-  payload: StartPayload,
+  { ignore, ...payload }: StartPayload & { ignore?: string[] },
   /** Recorded mcpServers are sent only when the user confirmed them (never from the CLI). */
   options: { recordedMcpServers?: boolean } = {},
 ): Promise<Ack<RerunResult>> {
@@ -32,6 +39,8 @@ export async function rerunTranscript(
     const diff = diffRuns(
       { frames: recorded.frames, cwd: recorded.header.agent.cwd },
       { frames: session.framesWithMessages(), cwd: started.agent.cwd },
+      // The re-run stops at its last answer: the recording is cut there too.
+      { window: "last-response", ignore },
     );
     return {
       ok: true,
@@ -47,41 +56,66 @@ export async function rerunTranscript(
   }
 }
 
-/** Starts a fresh agent of a profile and runs the conformance probe against it. */
+/** Starts a fresh agent of a profile in a throw-away workspace and runs the conformance probe against it. */
 export async function probeAgent(
   session: BrowserSession,
   payload: StartPayload,
-  options: { includeLogout?: boolean } = {},
+  options: { includeLogout?: boolean; clientCapabilities?: Record<string, unknown>; store?: ProbeStore } = {},
 ): Promise<Ack<{ report: ProbeReport }>> {
   const startedAt = Date.now();
-  const started = await session.start(payload);
-  if (!started.ok) return started;
+  // The agent's files and terminals stay in here, never in the user's workspace.
+  const workspace = realpathSync(mkdtempSync(path.join(tmpdir(), "acp-probe-")));
+  const started = await session.start({ ...payload, cwd: undefined }, workspace);
+  if (!started.ok) {
+    rmSync(workspace, { recursive: true, force: true });
+    return started;
+  }
   const driver = new AgentDriver(session);
   try {
-    const rows = await runProbe(driver, { cwd: started.agent.cwd, includeLogout: options.includeLogout });
-    const init = session
-      .framesWithMessages()
-      .find(
-        (f) =>
-          f.kind === "response" &&
-          f.method === "initialize" &&
-          (f.message as { result?: { agentInfo?: unknown } }).result?.agentInfo,
-      );
+    const { rows, facts } = await runProbe(driver, {
+      cwd: started.agent.cwd,
+      includeLogout: options.includeLogout,
+      clientCapabilities: options.clientCapabilities,
+      defs: unstableDefs(),
+    });
+    const rssBytes = groupRssBytes(started.agent.pid);
+    const frames = session.framesWithMessages();
+    const init = frames.find(
+      (f) =>
+        f.kind === "response" &&
+        f.method === "initialize" &&
+        (f.message as { result?: { agentInfo?: unknown } }).result?.agentInfo,
+    );
+    const firstAnswer = frames.find((f) => f.dir === "from-agent" && f.kind === "response");
     const agentInfo = (init?.message as { result: { agentInfo: { name?: string; version?: string } } } | undefined)
       ?.result.agentInfo;
-    return {
-      ok: true,
-      report: {
-        profile: started.agent.profile,
-        agent: agentInfo && { name: agentInfo.name, version: agentInfo.version },
-        startedAt: new Date(startedAt).toISOString(),
-        durationMs: Date.now() - startedAt,
-        rows,
-        transcriptId: started.agent.transcriptId,
-      },
+    const report: ProbeReport = {
+      profile: started.agent.profile,
+      agent: agentInfo && { name: agentInfo.name, version: agentInfo.version },
+      startedAt: new Date(startedAt).toISOString(),
+      durationMs: Date.now() - startedAt,
+      rows,
+      facts: { ...facts, startupMs: firstAnswer ? firstAnswer.ts - startedAt : undefined, rssBytes },
+      transcriptId: started.agent.transcriptId,
     };
+    return { ok: true, report: options.store ? options.store.save(report) : report };
   } finally {
     driver.close();
     await session.stop();
+    rmSync(workspace, { recursive: true, force: true });
   }
+}
+
+let defs: Defs | undefined;
+/** The SDK's unstable schema: the probe builds each call's params from it. */
+function unstableDefs(): Defs {
+  defs ??= (
+    JSON.parse(
+      readFileSync(
+        createRequire(import.meta.url).resolve("@agentclientprotocol/sdk/schema/v1/schema.unstable.json"),
+        "utf8",
+      ),
+    ) as { $defs: Defs }
+  ).$defs;
+  return defs;
 }

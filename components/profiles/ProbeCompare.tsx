@@ -1,5 +1,8 @@
 "use client";
-/** Two probe reports side by side, by check; rows whose outcome or detail differ are highlighted. */
+/**
+ * Two probe reports side by side, by check; rows that really differ are highlighted with what
+ * differs (values that change on every run, such as ids, UUIDs and timings, are ignored).
+ */
 import { useMemo } from "react";
 import { compareReports, type ProbeRow } from "@/lib/probe";
 import { conformsMark } from "@/lib/probe-export";
@@ -113,7 +116,14 @@ export function ProbeCompare({ entries, a, b, onPick, onUpload, uploadError }: P
                   data-same={r.same}
                   className={`border-b border-zinc-800/60 align-top ${r.same ? "" : "bg-amber-500/10"}`}
                 >
-                  <td className={`px-2 py-0.5 font-sans ${r.same ? "text-zinc-300" : "text-amber-200"}`}>{r.check}</td>
+                  <td className={`px-2 py-0.5 font-sans ${r.same ? "text-zinc-300" : "text-amber-200"}`}>
+                    {r.check}
+                    {r.same ? null : (
+                      <div data-testid="compare-differs" className="text-[10px] text-amber-300/80">
+                        differs: {r.differs.join(", ")}
+                      </div>
+                    )}
+                  </td>
                   <Cell row={r.a} />
                   <Cell row={r.b} />
                 </tr>

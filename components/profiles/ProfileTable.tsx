@@ -7,16 +7,22 @@ interface Props {
   /** The profile being probed, if any: one probe at a time. */
   probing?: string;
   onProbe: (profile: string) => void;
+  /** Profiles picked for the protocol matrix. */
+  selected: ReadonlySet<string>;
+  onSelect: (profile: string, on: boolean) => void;
 }
 
 const th = "px-3 py-1.5 text-left font-medium";
 
-export function ProfileTable({ profiles, probing, onProbe }: Props) {
+export function ProfileTable({ profiles, probing, onProbe, selected, onSelect }: Props) {
   return (
     <div className="overflow-x-auto rounded-lg border border-zinc-800">
       <table data-testid="profile-table" className="w-full border-collapse text-xs">
         <thead className="border-b border-zinc-800 bg-zinc-900/70 text-[10px] uppercase tracking-wider text-zinc-500">
           <tr>
+            <th className={th}>
+              <span className="sr-only">Pick for the matrix</span>
+            </th>
             <th className={th}>Profile</th>
             <th className={th}>Command</th>
             <th className={th}>Available</th>
@@ -35,6 +41,16 @@ export function ProfileTable({ profiles, probing, onProbe }: Props) {
               data-available={p.available}
               className="border-b border-zinc-800/70 align-top"
             >
+              <td className="px-3 py-2">
+                <input
+                  type="checkbox"
+                  data-testid="profile-select"
+                  aria-label={`Pick ${p.name} for the protocol matrix`}
+                  disabled={!p.available}
+                  checked={selected.has(p.name)}
+                  onChange={(e) => onSelect(p.name, e.target.checked)}
+                />
+              </td>
               <td className="px-3 py-2">
                 <div className="font-mono text-zinc-100">{p.name}</div>
                 {p.description ? <div className="text-[11px] text-zinc-500">{p.description}</div> : null}

@@ -4,7 +4,9 @@ import { useEffect, useState } from "react";
 import type { ProfileDetails } from "@/lib/wire";
 import { TokenMessage } from "../TokenMessage";
 import { api, ApiError } from "../transcripts/api";
+import type { ProbeReport } from "@/lib/probe";
 import { ProbeCompare } from "./ProbeCompare";
+import { ProbeMatrixView } from "./ProbeMatrixView";
 import { ProbeReportView } from "./ProbeReportView";
 import { ProfileTable, ReplayProfileList } from "./ProfileTable";
 import { useProbeReports } from "./use-probe-reports";
@@ -17,6 +19,8 @@ export function ProfilesView({ token }: { token: string }) {
   const { entries, running, error, uploadError, probe, upload } = useProbeReports(token);
   const [shown, setShown] = useState<string>();
   const [compare, setCompare] = useState<{ a?: string; b?: string }>({});
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [matrix, setMatrix] = useState<ProbeReport[]>();
 
   useEffect(() => {
     api(token)
@@ -30,11 +34,24 @@ export function ProfilesView({ token }: { token: string }) {
 
   const onProbe = async (profile: string) => {
     const entry = await probe(profile);
-    if (!entry) return;
+    if (!entry) return undefined;
     setShown(entry.key);
     // The newest two runs are compared by default.
     setCompare((c) => (c.a && c.b ? c : c.a ? { a: c.a, b: entry.key } : { a: entry.key }));
+    return entry;
   };
+
+  /** Probes one profile after the other (one agent at a time) and shows them as one matrix. */
+  const probeSeveral = async (names: string[]) => {
+    const reports: ProbeReport[] = [];
+    setMatrix(undefined);
+    for (const name of names) {
+      const entry = await onProbe(name);
+      if (entry) reports.push(entry.report);
+    }
+    if (reports.length) setMatrix(reports);
+  };
+  const runnable = (profiles ?? []).filter((p) => !isReplay(p) && p.available).map((p) => p.name);
 
   return (
     <main className="min-h-0 flex-1 overflow-y-auto px-4 py-4">
@@ -52,10 +69,40 @@ export function ProfilesView({ token }: { token: string }) {
               profiles={profiles.filter((p) => !isReplay(p))}
               probing={running?.profile}
               onProbe={(p) => void onProbe(p)}
+              selected={selected}
+              onSelect={(name, on) =>
+                setSelected((set) => {
+                  const next = new Set(set);
+                  if (on) next.add(name);
+                  else next.delete(name);
+                  return next;
+                })
+              }
             />
           ) : (
             <p className="text-xs text-zinc-500">Checking commands and versions…</p>
           )}
+          <div className="flex gap-2">
+            <button
+              type="button"
+              data-testid="probe-selected"
+              disabled={running !== undefined || selected.size === 0}
+              onClick={() => void probeSeveral(runnable.filter((n) => selected.has(n)))}
+              className="rounded border border-zinc-700 px-2 py-0.5 text-xs text-zinc-200 hover:bg-zinc-800 disabled:opacity-40"
+            >
+              Probe selected ({selected.size})
+            </button>
+            <button
+              type="button"
+              data-testid="probe-all"
+              disabled={running !== undefined || runnable.length === 0}
+              onClick={() => void probeSeveral(runnable)}
+              title="Probe every available profile, one after the other, into one protocol matrix"
+              className="rounded border border-zinc-700 px-2 py-0.5 text-xs text-zinc-200 hover:bg-zinc-800 disabled:opacity-40"
+            >
+              Probe all
+            </button>
+          </div>
           {running ? (
             <p data-testid="probe-progress" role="status" className="text-xs text-zinc-300">
               Probing {running.profile}:{" "}
@@ -69,6 +116,8 @@ export function ProfilesView({ token }: { token: string }) {
             </p>
           ) : null}
         </section>
+
+        {matrix ? <ProbeMatrixView reports={matrix} /> : null}
 
         <section className="flex flex-col gap-2">
           <h2 className="text-sm font-semibold text-zinc-100">Replay profiles</h2>

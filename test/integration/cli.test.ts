@@ -72,9 +72,11 @@ describe("acp-playground CLI", () => {
   });
 
   it("probe reports what Gemini actually does, within 60 s", async () => {
-    // One quick turn, then a slow one for the cancel check.
+    // One quick turn, a tool call (write, then a closing text), then a slow one for the cancel check.
     api.script(
       { parts: [{ text: "OK" }] },
+      { parts: [{ functionCall: { name: "write_file", args: { file_path: "probe.txt", content: "OK\n" } } }] },
+      { parts: [{ text: "Written." }] },
       { parts: Array.from({ length: 40 }, (_, i) => ({ text: `${i + 1}\n` })), delayMs: 100 },
     );
     const started = Date.now();
@@ -97,7 +99,17 @@ describe("acp-playground CLI", () => {
     });
     expect(by("empty response (no chunks and no stopReason)").conforms).toBe(true);
     expect(by("session/list").outcome).toBe("-32601");
-    expect(by("session/set_mode to the current mode").outcome).toBe("answered");
+    expect(by("session/set_mode to the current mode")).toMatchObject({ outcome: "answered", support: "supported" });
+    // Gemini asks permission for the write; the probe allows once and the tool completes.
+    expect(by("tool call round trip")).toMatchObject({ outcome: "answered", conforms: true });
+    expect(by("tool call round trip").detail).toMatch(/session\/request_permission → selected proceed_once/);
+    expect(report.facts).toMatchObject({ protocolVersion: 1, usage: ["_meta.quota"] });
+    expect(report.facts!.startupMs).toBeGreaterThan(0);
+    expect(report.facts!.rssBytes).toBeGreaterThan(10 * 1024 * 1024);
+    // Kept in the data directory.
+    expect(JSON.parse(readFileSync(path.join(dir, "data", "probes", `${report.id}.json`), "utf8"))).toMatchObject({
+      profile: "gemini",
+    });
     expect(by("unknown method")).toMatchObject({ outcome: "-32601", conforms: true });
     expect(by("unknown notification")).toMatchObject({ outcome: "no reply", conforms: true });
     expect(by("malformed line")).toMatchObject({ outcome: "no reply", conforms: false });

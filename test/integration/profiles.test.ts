@@ -2,7 +2,13 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ProbeReport } from "../../lib/probe";
+import { GEMINI_OPTIONS, Profiles } from "../../server/profiles";
 import { startTestRelay, TestClient, type TestRelay } from "../relay-harness";
+
+const otherAgent = path.resolve(import.meta.dirname, "../fixtures/other-agent.mjs");
+const api = (p: string, init: RequestInit = {}) =>
+  fetch(`${relay.url}${p}`, { ...init, headers: { authorization: "Bearer test-token" } });
 
 let relay: TestRelay;
 beforeAll(async () => {
@@ -10,6 +16,14 @@ beforeAll(async () => {
     profiles: {
       node: { command: process.execPath, args: [], env: { SECRET_VALUE: "do-not-leak" }, description: "plain node" },
       missing: { command: "definitely-not-installed-acp-agent", args: ["--acp"], env: {} },
+      other: { command: process.execPath, args: [otherAgent], env: {} },
+      qwenlike: {
+        command: process.execPath,
+        args: [otherAgent],
+        env: {},
+        options: GEMINI_OPTIONS,
+        clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false },
+      },
     },
   });
 });
@@ -24,19 +38,20 @@ describe("profiles", () => {
     expect(text).not.toContain("do-not-leak");
     const profiles = JSON.parse(text).profiles as Array<Record<string, unknown>>;
     const by = (name: string) => profiles.find((p) => p.name === name)!;
-    expect(by("node")).toMatchObject({
-      available: true,
-      resolved: process.execPath,
-      version: process.version,
-      description: "plain node",
-    });
+    // node's --version is node's, not the agent's it runs.
+    expect(by("node")).toMatchObject({ available: true, resolved: process.execPath, description: "plain node" });
+    expect(by("node").version).toBeUndefined();
     expect(by("missing")).toMatchObject({ available: false });
     expect(by("missing").resolved).toBeUndefined();
     expect(by("gemini")).toMatchObject({
       available: true,
       version: "0.61.0",
       options: ["model", "approvalMode", "skipTrust"],
+      // Without fs capabilities Gemini creates new files itself (docs/gemini-quirks.md).
+      clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
     });
+    expect(by("other").clientCapabilities).toEqual({ fs: { readTextFile: true, writeTextFile: true }, terminal: true });
+    expect(by("qwenlike")).toMatchObject({ options: ["model", "approvalMode", "skipTrust"] });
 
     const c = new TestClient(relay.url, { token: "test-token" });
     await c.connected();
@@ -59,5 +74,58 @@ describe("profiles", () => {
       "remote-http",
     ]);
     expect(JSON.parse(readFileSync(file, "utf8")).profiles.cursor.args).toEqual(["acp"]);
+    expect(Object.keys(config.profiles.qwen!.options!)).toEqual(["model", "approvalMode"]);
+    // The registry entry becomes a command line that never fetches a package.
+    expect(config.profiles["claude-code"]!.args).toEqual(
+      config.profiles["claude-code"]!.command === "npx"
+        ? ["--no", "--package", "@zed-industries/claude-agent-acp", "claude-agent-acp"]
+        : [],
+    );
+    expect(config.profiles["gemini-flash"]!.clientCapabilities).toEqual({
+      fs: { readTextFile: false, writeTextFile: false },
+      terminal: false,
+    });
+  });
+
+  it("passes declared options as --flag=VALUE, refuses values that read as flags, and runs gemini without the re-launch", async () => {
+    const profiles = new Profiles(relay.config);
+    expect(await profiles.resolve("qwenlike", { model: "qwen3-coder", approvalMode: "yolo" })).toMatchObject({
+      args: [otherAgent, "--model=qwen3-coder", "--approval-mode=yolo"],
+    });
+    expect(await profiles.resolve("qwenlike", { model: "--yolo" })).toMatchObject({
+      code: "invalid_payload",
+      message: 'option "model" may not start with "-"',
+    });
+    expect(await profiles.resolve("other", { model: "x" })).toMatchObject({ code: "invalid_payload" });
+    const gemini = await profiles.resolve("gemini", { model: "gemini-2.5-flash", skipTrust: true });
+    expect(gemini).toMatchObject({
+      args: ["--acp", "--model=gemini-2.5-flash", "--skip-trust"],
+      env: { GEMINI_CLI_NO_RELAUNCH: "true" },
+    });
+  });
+
+  it("keeps probe reports (listed, reloadable, deletable) and shows agentInfo's version for a command without --version", async () => {
+    const version = async () =>
+      (
+        (await (await api("/api/profiles")).json()) as { profiles: Array<{ name: string; version?: string }> }
+      ).profiles.find((p) => p.name === "other")!.version;
+    expect(await version()).toBeUndefined();
+    const c = new TestClient(relay.url, { token: "test-token" });
+    await c.connected();
+    const res = (await c.emit("agent:probe", { profile: "other" })) as { ok: boolean; report: ProbeReport };
+    c.close();
+    expect(res.ok).toBe(true);
+    const id = res.report.id!;
+    expect(id).toMatch(/^\d{8}-\d{6}-[0-9a-f]{8}$/);
+    const list = (await (await api("/api/probes")).json()) as { probes: Array<{ id: string; profile: string }> };
+    expect(list.probes).toEqual([
+      expect.objectContaining({ id, profile: "other", agent: { name: "other-agent", version: "3.1.4" } }),
+    ]);
+    const again = (await (await api(`/api/probes/${id}`)).json()) as ProbeReport;
+    expect(again).toEqual(res.report);
+    expect(await version()).toBe("3.1.4");
+    expect((await api(`/api/probes/${id}`, { method: "DELETE" })).status).toBe(204);
+    expect((await api(`/api/probes/${id}`)).status).toBe(404);
+    expect((await api("/api/probes/..%2Fetc")).status).toBe(404);
   });
 });
