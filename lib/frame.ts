@@ -25,6 +25,8 @@ export interface Frame {
   latencyMs?: number;
   /** Why the line is invalid, or why a response matches no request. */
   error?: string;
+  /** Sent by a browser into a tapped conversation, not by the editor. */
+  injected?: true;
 }
 
 export interface Classified {

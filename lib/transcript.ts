@@ -18,6 +18,8 @@ export interface TranscriptHeader {
   title?: string;
   playground: { version: string };
   agent: { profile: string; command: string; args: string[]; cwd: string; options?: Record<string, unknown> };
+  /** Recorded through `acp-playground tap`: an editor, not the playground, was the client. */
+  tapped?: true;
 }
 
 export interface FrameEvent {
@@ -33,6 +35,8 @@ export interface FrameEvent {
   error?: string;
   /** How many secrets were replaced in `raw` before it was written. */
   redacted?: number;
+  /** A browser injected it into a tapped conversation. */
+  injected?: true;
 }
 
 export interface StderrEventLine {
@@ -90,6 +94,7 @@ export function frameEvent(frame: Frame, raw = frame.raw, redacted = 0): FrameEv
   if (frame.latencyMs !== undefined) e.latencyMs = frame.latencyMs;
   if (frame.error !== undefined) e.error = frame.error;
   if (redacted > 0) e.redacted = redacted;
+  if (frame.injected) e.injected = true;
   return e;
 }
 
@@ -106,6 +111,7 @@ export function eventToFrame(e: FrameEvent): Frame {
   if (e.id !== undefined) frame.id = e.id;
   if (e.latencyMs !== undefined) frame.latencyMs = e.latencyMs;
   if (e.error !== undefined) frame.error = e.error;
+  if (e.injected === true) frame.injected = true;
   return frame;
 }
 
@@ -119,6 +125,7 @@ export function serializeFrame(frame: Frame, raw = frame.raw, redacted = 0): str
   if (frame.latencyMs !== undefined) line += `,"latencyMs":${frame.latencyMs}`;
   if (frame.error !== undefined) line += `,"error":${JSON.stringify(frame.error)}`;
   if (redacted > 0) line += `,"redacted":${redacted}`;
+  if (frame.injected) line += `,"injected":true`;
   return `${line}}\n`;
 }
 

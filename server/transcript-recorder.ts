@@ -31,6 +31,8 @@ export class TranscriptRecorder {
     private readonly store: TranscriptStore,
     agent: TranscriptHeader["agent"],
     secrets: string[],
+    /** A tapped conversation (an editor was the client): marked in the header, the meta and the title. */
+    tapped = false,
   ) {
     this.redactor = createRedactor(secrets);
     const id = store.newId();
@@ -43,14 +45,16 @@ export class TranscriptRecorder {
       createdAt,
       playground: { version: VERSION },
       agent,
+      ...(tapped ? { tapped: true as const } : {}),
     };
     this.fd = openSync(store.file(id), "a");
     writeSync(this.fd, serialize(header));
     this.meta = {
       id,
-      title: `${agent.profile} ${createdAt.slice(0, 19).replace("T", " ")}`,
+      title: `${tapped ? "tapped " : ""}${agent.profile} ${createdAt.slice(0, 19).replace("T", " ")}`,
       createdAt,
       profile: agent.profile,
+      ...(tapped ? { tapped: true } : {}),
       turns: 0,
       frames: 0,
       bytes: 0,

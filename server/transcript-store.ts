@@ -106,6 +106,7 @@ export class TranscriptStore {
       createdAt: t.header.createdAt,
       profile: t.header.agent.profile,
       agentName,
+      ...(t.header.tapped ? { tapped: true } : {}),
       turns: countTurns(t.frames),
       frames: t.frames.length,
       bytes: Buffer.byteLength(text),

@@ -1,0 +1,81 @@
+/**
+ * The tap's contract with the relay (docs/relay-protocol.md#taps): what a tap
+ * sends on the `/tap` namespace, validated here because even an authenticated
+ * tap is a process the relay did not start; and what browsers learn of taps.
+ */
+import { z } from "zod";
+import type { Ack, AgentInfo } from "./wire";
+
+/** Socket.IO namespace taps connect to. */
+export const TAP_NAMESPACE = "/tap";
+/** A browser watches a tap by connecting with this clientId prefix and the tap's id. */
+export const TAP_CLIENT_PREFIX = "tap-";
+export const TAP_ID = /^[A-Za-z0-9_-]{8,40}$/;
+
+export const tapClientId = (tapId: string) => `${TAP_CLIENT_PREFIX}${tapId}`;
+export const tapIdOf = (clientId: string | undefined): string | undefined =>
+  clientId?.startsWith(TAP_CLIENT_PREFIX) && TAP_ID.test(clientId.slice(TAP_CLIENT_PREFIX.length))
+    ? clientId.slice(TAP_CLIENT_PREFIX.length)
+    : undefined;
+
+const dir = z.enum(["to-agent", "from-agent"]);
+const ts = z.number().finite();
+
+/** One thing the tap saw, in the order it saw it. */
+export const tapEventSchema = z.discriminatedUnion("t", [
+  z.strictObject({ t: z.literal("line"), ts, dir, raw: z.string() }),
+  /** A line longer than the relay's limit: its first bytes and size only. */
+  z.strictObject({ t: z.literal("oversize"), ts, dir, preview: z.string(), bytes: z.number().int().nonnegative() }),
+  z.strictObject({ t: z.literal("stderr"), ts, text: z.string() }),
+  /** Copies the tap had to drop (its buffer was full) since the last report. */
+  z.strictObject({
+    t: z.literal("dropped"),
+    ts,
+    frames: z.number().int().nonnegative(),
+    bytes: z.number().int().nonnegative(),
+  }),
+  z.strictObject({ t: z.literal("exit"), ts, code: z.number().int().nullable(), signal: z.string().nullable() }),
+]);
+export type TapEvent = z.infer<typeof tapEventSchema>;
+
+export const tapOpenSchema = z.strictObject({
+  profile: z.string().max(200),
+  command: z.string().max(4096),
+  args: z.array(z.string().max(65536)).max(1000),
+  cwd: z.string().max(4096),
+  pid: z.number().int().positive(),
+});
+export type TapOpen = z.infer<typeof tapOpenSchema>;
+
+/** A batch of events; `n` counts batches from 1 so a batch re-sent after a reconnect is applied once. */
+export const tapBatchSchema = z.strictObject({ n: z.number().int().positive(), events: z.array(tapEventSchema) });
+export type TapBatch = z.infer<typeof tapBatchSchema>;
+
+/** A tapped conversation, as browsers see it in `taps`. */
+export interface TapInfo {
+  id: string;
+  /** The clientId a browser connects with to watch it. */
+  clientId: string;
+  agent: AgentInfo;
+  startedAt: number;
+  /** Whether the tap process is connected right now. */
+  connected: boolean;
+  exited: boolean;
+}
+
+export interface TapClientToServerEvents {
+  "tap:open": (open: unknown, ack: (res: Ack<{ transcriptId: string }>) => void) => void;
+  "tap:events": (batch: unknown, ack: (res: Ack<{ n: number }>) => void) => void;
+}
+
+export interface TapServerToClientEvents {
+  /** A frame a browser injected: the tap writes `line` to the agent's stdin. */
+  "tap:inject": (event: { line: string }) => void;
+}
+
+/** Relay → browser events beyond lib/wire.ts's, for taps. */
+export interface TapBrowserEvents {
+  taps: (event: { taps: TapInfo[] }) => void;
+  /** To a socket watching a tap: the tap and whether this socket may inject. */
+  "tap:state": (event: { tap: TapInfo; injection: boolean }) => void;
+}
