@@ -18,7 +18,9 @@ export type Applied =
   | { type: "exit"; code: number | null; signal: string | null };
 
 export class TapRecording {
-  readonly sequencer = new FrameSequencer();
+  /** Frames carry the time the tap saw them (sub-ms, for latencies), not when they arrived here. */
+  private at = Date.now();
+  readonly sequencer = new FrameSequencer({ wall: () => Math.round(this.at), mono: () => this.at });
   readonly recorder: TranscriptRecorder;
 
   constructor(store: TranscriptStore, open: TapOpen, maxLineBytes: number) {
@@ -40,6 +42,7 @@ export class TapRecording {
 
   /** Records one event; returns what viewers should be shown. */
   apply(event: TapEvent): Applied {
+    this.at = event.ts;
     switch (event.t) {
       case "line": {
         if (Buffer.byteLength(event.raw) > this.maxLineBytes) {
@@ -62,8 +65,8 @@ export class TapRecording {
           ),
         );
       case "stderr":
-        this.recorder.stderr(event.ts, event.text);
-        return { type: "stderr", event: { ts: event.ts, text: event.text } };
+        this.recorder.stderr(Math.round(event.ts), event.text);
+        return { type: "stderr", event: { ts: Math.round(event.ts), text: event.text } };
       case "dropped": {
         const message = `the tap could not forward ${event.frames} frame${event.frames === 1 ? "" : "s"} (${event.bytes} bytes) to the relay: its buffer was full or the relay was away; the editor and the agent still exchanged them`;
         this.recorder.lifecycle({ event: "error", message });
@@ -77,6 +80,7 @@ export class TapRecording {
 
   /** A frame a browser injected into the conversation. */
   inject(line: string): Frame {
+    this.at = performance.timeOrigin + performance.now();
     const frame = { ...this.sequencer.line("to-agent", line), injected: true as const };
     this.recorder.frame(frame);
     return frame;
