@@ -10,10 +10,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Readable, Writable } from "node:stream";
 import { client, methods, ndJsonStream, PROTOCOL_VERSION } from "@agentclientprotocol/sdk";
-import type { Socket } from "socket.io-client";
+import { io, type Socket } from "socket.io-client";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { TapInfo } from "../../lib/tap-wire";
 import { parseTranscript } from "../../lib/transcript";
+import { writeRelayDiscovery } from "../../server/tap-discovery";
 import { useGeminiRelay } from "../gemini-relay-setup";
 import { alive, startRelayProcess, startTestRelay, TestClient, waitUntil, type TestRelay } from "../relay-harness";
 
@@ -301,6 +302,66 @@ describe("tap with the relay up", () => {
     expect(t.frames).toHaveLength(viewer.frames.length);
   });
 
+  it("finds the relay through the files it writes in the data directory, with no token in the environment", async () => {
+    const e = env();
+    writeRelayDiscovery(e.ACP_PLAYGROUND_DATA, relay.url, "test-token");
+    const browser = await connect();
+    const found = nextTap(browser.socket as unknown as Socket);
+    const editor = new Editor(["--", "node", tapAgent], e);
+    const tap = await found;
+    editor.write(line({ id: 1, method: "exit", params: { code: 0 } }));
+    expect(await editor.exit()).toBe(0);
+    expect(editor.err).toContain(`copying frames to the relay at ${relay.url}`);
+    expect(tap.agent.transcriptId).toBeTruthy();
+  });
+
+  it("refuses on /tap a wrong token, and batches that are not the contract", async () => {
+    const wrong = io(`${relay.url}/tap`, {
+      auth: { token: "nope", tapId: "abcdefgh12" },
+      transports: ["websocket"],
+      reconnection: false,
+    });
+    await expect(
+      new Promise((resolve, reject) => {
+        wrong.once("connect", () => resolve("connected"));
+        wrong.once("connect_error", reject);
+      }),
+    ).rejects.toThrow("unauthorized");
+    wrong.close();
+    const tapSocket = io(`${relay.url}/tap`, {
+      auth: { token: "test-token", tapId: "abcdefgh12" },
+      transports: ["websocket"],
+      reconnection: false,
+    });
+    try {
+      expect(await tapSocket.emitWithAck("tap:events", { n: 1, events: [] })).toMatchObject({
+        ok: false,
+        error: { code: "no_agent" },
+      });
+      expect(
+        await tapSocket.emitWithAck("tap:open", { profile: "x", command: "x", args: [], cwd: "/", pid: -1 }),
+      ).toMatchObject({
+        ok: false,
+        error: { code: "invalid_payload" },
+      });
+      expect(
+        await tapSocket.emitWithAck("tap:open", { profile: "x", command: "x", args: [], cwd: "/", pid: 1 }),
+      ).toMatchObject({ ok: true });
+      for (const bad of [{ n: 1, events: [{ t: "line", ts: 1, dir: "sideways", raw: "" }] }, { n: 0, events: [] }, "x"])
+        expect(await tapSocket.emitWithAck("tap:events", bad)).toMatchObject({
+          ok: false,
+          error: { code: "invalid_payload" },
+        });
+      const good = { n: 1, events: [{ t: "line", ts: Date.now(), dir: "to-agent", raw: "{}" }] };
+      expect(await tapSocket.emitWithAck("tap:events", good)).toEqual({ ok: true, n: 1 });
+      // A batch sent again after a reconnect is acknowledged once and not applied twice.
+      expect(await tapSocket.emitWithAck("tap:events", good)).toEqual({ ok: true, n: 1 });
+      expect(relay.server.relay.taps.sessions.get("abcdefgh12")!.log).toHaveLength(1);
+    } finally {
+      tapSocket.close();
+    }
+  });
+
   it("refuses a tap with the wrong token, and the tap records on its own", async () => {
     const e = env({ ACP_PLAYGROUND_URL: relay.url, ACP_PLAYGROUND_TOKEN: "wrong" });
     const editor = new Editor(["--", "node", stub, "echo"], e);
@@ -421,9 +482,10 @@ describe("tap with the real Gemini CLI, the ACP SDK's client as the editor", () 
       return reply;
     });
     expect(text).toBe("Hello through the tap.");
-    await viewer.waitFor(() => viewer.exits[0], "agent:exit", 60_000);
-    const code = await editor.exit();
-    expect(code === 0 || code === 143).toBe(true);
+    // The editor is done: closing stdin ends the agent (Gemini exits on EOF).
+    if (!editor.child.stdin!.writableEnded) editor.child.stdin!.end();
+    expect(await editor.exit()).toBe(0);
+    await viewer.waitFor(() => viewer.exits[0], "agent:exit");
 
     const lines = editor.bytes.toString().split("\n").filter(Boolean);
     await viewer.waitFor(
