@@ -296,7 +296,7 @@ describe("tap with the relay up", () => {
       () => relay.server.relay.transcripts.meta(tap.agent.transcriptId!)?.recording === false,
       "recorded",
     );
-    const t = parseTranscript(relay.server.relay.transcripts.read(tap.agent.transcriptId!));
+    const t = parseTranscript(relay.server.relay.transcripts.read(tap.agent.transcriptId!)!);
     expect(t.header.tapped).toBe(true);
     expect(t.frames.filter((f) => f.injected).map((f) => f.raw)).toEqual([injected]);
     expect(t.frames).toHaveLength(viewer.frames.length);
@@ -396,7 +396,7 @@ describe("tap with the relay up", () => {
     await viewer.waitFor(() => viewer.exits[0], "agent:exit");
     const id = tap.agent.transcriptId!;
     await waitUntil(() => relay.server.relay.transcripts.meta(id)?.recording === false, "recorded");
-    const t = parseTranscript(relay.server.relay.transcripts.read(id));
+    const t = parseTranscript(relay.server.relay.transcripts.read(id)!);
     const notice = t.events.find((ev) => ev.type === "lifecycle" && ev.message?.includes("could not forward"));
     expect(notice).toMatchObject({ event: "error", message: expect.stringMatching(/could not forward \d+ frames/) });
     expect(viewer.frames.length).toBeLessThan(10_000);
