@@ -3,7 +3,6 @@
  * sends on the `/tap` namespace, validated here because even an authenticated
  * tap is a process the relay did not start; and what browsers learn of taps.
  */
-import { z } from "zod";
 import type { Ack, AgentInfo } from "./wire";
 
 /** Socket.IO namespace taps connect to. */
@@ -18,38 +17,31 @@ export const tapIdOf = (clientId: string | undefined): string | undefined =>
     ? clientId.slice(TAP_CLIENT_PREFIX.length)
     : undefined;
 
-const dir = z.enum(["to-agent", "from-agent"]);
-const ts = z.number().finite();
+type Dir = "to-agent" | "from-agent";
 
-/** One thing the tap saw, in the order it saw it. */
-export const tapEventSchema = z.discriminatedUnion("t", [
-  z.strictObject({ t: z.literal("line"), ts, dir, raw: z.string() }),
-  /** A line longer than the relay's limit: its first bytes and size only. */
-  z.strictObject({ t: z.literal("oversize"), ts, dir, preview: z.string(), bytes: z.number().int().nonnegative() }),
-  z.strictObject({ t: z.literal("stderr"), ts, text: z.string() }),
+/** One thing the tap saw, in the order it saw it (validated by lib/tap-schema.ts). */
+export type TapEvent =
+  | { t: "line"; ts: number; dir: Dir; raw: string }
+  /** A line longer than the tap's limit: its first bytes and size only. */
+  | { t: "oversize"; ts: number; dir: Dir; preview: string; bytes: number }
+  | { t: "stderr"; ts: number; text: string }
   /** Copies the tap had to drop (its buffer was full) since the last report. */
-  z.strictObject({
-    t: z.literal("dropped"),
-    ts,
-    frames: z.number().int().nonnegative(),
-    bytes: z.number().int().nonnegative(),
-  }),
-  z.strictObject({ t: z.literal("exit"), ts, code: z.number().int().nullable(), signal: z.string().nullable() }),
-]);
-export type TapEvent = z.infer<typeof tapEventSchema>;
+  | { t: "dropped"; ts: number; frames: number; bytes: number }
+  | { t: "exit"; ts: number; code: number | null; signal: string | null };
 
-export const tapOpenSchema = z.strictObject({
-  profile: z.string().max(200),
-  command: z.string().max(4096),
-  args: z.array(z.string().max(65536)).max(1000),
-  cwd: z.string().max(4096),
-  pid: z.number().int().positive(),
-});
-export type TapOpen = z.infer<typeof tapOpenSchema>;
+export interface TapOpen {
+  profile: string;
+  command: string;
+  args: string[];
+  cwd: string;
+  pid: number;
+}
 
 /** A batch of events; `n` counts batches from 1 so a batch re-sent after a reconnect is applied once. */
-export const tapBatchSchema = z.strictObject({ n: z.number().int().positive(), events: z.array(tapEventSchema) });
-export type TapBatch = z.infer<typeof tapBatchSchema>;
+export interface TapBatch {
+  n: number;
+  events: TapEvent[];
+}
 
 /** A tapped conversation, as browsers see it in `taps`. */
 export interface TapInfo {

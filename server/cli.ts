@@ -16,8 +16,6 @@ import { ConfigError, loadConfig, type ServerConfig } from "./config";
 import { Profiles } from "./profiles";
 import { probeAgent, rerunTranscript } from "./session-tasks";
 import { TranscriptStore } from "./transcript-store";
-import { runTap } from "./tap";
-import { DiscoveryError, findRelay, tapDataDir, type RelayTarget } from "./tap-discovery";
 
 const USAGE = `usage: acp-playground <command> [options]
 
@@ -244,54 +242,6 @@ async function probe(argv: string[]): Promise<number> {
   }
 }
 
-async function tap(argv: string[]): Promise<number> {
-  const dash = argv.indexOf("--");
-  const own = dash === -1 ? argv : argv.slice(0, dash);
-  const command = dash === -1 ? [] : argv.slice(dash + 1);
-  const { values, positionals } = parse(own, { profile: { type: "string" } });
-  if (positionals.length > 0) throw new CliError(`tap: put the agent's command after --\n\n${USAGE}`, 2);
-  if ((values.profile === undefined) === (command.length === 0))
-    throw new CliError(`tap needs either --profile NAME or -- COMMAND ARGS...\n\n${USAGE}`, 2);
-  const cwd = process.cwd();
-  let config: ServerConfig;
-  try {
-    config = loadConfig(process.env, cwd);
-  } catch (err) {
-    if (err instanceof ConfigError) throw new CliError(`configuration error: ${err.message}`, 2);
-    throw err;
-  }
-  let launch = { profile: path.basename(command[0] ?? "agent"), command: command[0]!, args: command.slice(1), env: {} };
-  if (values.profile !== undefined) {
-    const resolved = await new Profiles(config).resolve(values.profile as string);
-    if ("code" in resolved) throw new CliError(resolved.message, 2);
-    launch = resolved;
-  }
-  const dataDir = tapDataDir(process.env, cwd);
-  let relay: RelayTarget | undefined;
-  try {
-    relay = findRelay(process.env, dataDir);
-  } catch (err) {
-    if (!(err instanceof DiscoveryError)) throw err;
-    process.stderr.write(`acp-playground tap: ${err.message}\n`);
-  }
-  const bufferBytes = Number(process.env.ACP_PLAYGROUND_TAP_BUFFER_BYTES || 8 * 1024 * 1024);
-  if (!Number.isInteger(bufferBytes) || bufferBytes < 0)
-    throw new CliError("ACP_PLAYGROUND_TAP_BUFFER_BYTES must be a whole number of bytes", 2);
-  return runTap({
-    ...launch,
-    cwd,
-    relay,
-    dataDir,
-    bufferBytes,
-    maxLineBytes: config.maxLineBytes,
-    killGraceMs: config.killGraceMs,
-    flushTimeoutMs: 3_000,
-    stdin: process.stdin,
-    stdout: process.stdout,
-    stderr: process.stderr,
-  });
-}
-
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
@@ -307,7 +257,7 @@ async function main(argv: string[]): Promise<number> {
     case "probe":
       return probe(rest);
     case "tap":
-      return tap(rest);
+      return (await import("./tap-cli")).tapMain(rest);
     case undefined:
     case "help":
     case "--help":

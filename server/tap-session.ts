@@ -11,10 +11,8 @@ import type { Frame } from "../lib/frame";
 import {
   TAP_ID,
   TAP_NAMESPACE,
-  tapBatchSchema,
   tapClientId,
   tapIdOf,
-  tapOpenSchema,
   type TapBrowserEvents,
   type TapClientToServerEvents,
   type TapInfo,
@@ -28,6 +26,7 @@ import {
   type ServerToClientEvents,
   type StderrEvent,
 } from "../lib/wire";
+import { tapBatchSchema, tapOpenSchema } from "../lib/tap-schema";
 import type { ServerConfig } from "./config";
 import { tokenMatches } from "./security";
 import { TapRecording } from "./tap-recording";

@@ -14,7 +14,7 @@ import type { FrameDirection } from "../lib/frame";
 import type { TapEvent } from "../lib/tap-wire";
 import { stopGroup } from "./process-group";
 import type { RelayTarget } from "./tap-discovery";
-import { TapSink } from "./tap-sink";
+import type { TapSink } from "./tap-sink";
 
 export interface TapOptions {
   profile: string;
@@ -85,7 +85,9 @@ export async function runTap(opts: TapOptions): Promise<number> {
     while (!editorMidLine && injections.length > 0 && agentIn.writable) agentIn.write(`${injections.shift()}\n`);
   };
 
-  const sink = new TapSink({
+  // Loaded after the agent is spawned: the socket client and the recorder are off the start-up path.
+  let sink: TapSink | undefined;
+  const sinkOptions: ConstructorParameters<typeof TapSink>[0] = {
     tapId: randomBytes(12).toString("base64url"),
     open: { profile: opts.profile, command: opts.command, args: opts.args, cwd: opts.cwd, pid },
     relay: opts.relay,
@@ -104,6 +106,10 @@ export async function runTap(opts: TapOptions): Promise<number> {
       injections.push(line);
       writeInjections();
     },
+  };
+  const sinkReady = import("./tap-sink").then(({ TapSink }) => {
+    sink = new TapSink(sinkOptions);
+    observe();
   });
 
   // Copies are made after the chunk has been written on, one event-loop turn later.
@@ -111,11 +117,12 @@ export async function runTap(opts: TapOptions): Promise<number> {
     "to-agent": new LineSplitter(opts.maxLineBytes),
     "from-agent": new LineSplitter(opts.maxLineBytes),
   };
-  let observed: { dir: FrameDirection; chunk: Buffer; ts: number }[] = [];
+  /** Chunks not yet split, and events, in the order they happened (they wait here until the sink is loaded). */
+  let observed: ({ dir: FrameDirection; chunk: Buffer; ts: number } | { event: TapEvent })[] = [];
   let observeScheduled = false;
   const toEvents = (dir: FrameDirection, ts: number, events: ReturnType<LineSplitter["push"]>) => {
     for (const e of events)
-      sink.push(
+      sink!.push(
         e.type === "line"
           ? { t: "line", ts, dir, raw: e.text }
           : { t: "oversize", ts, dir, preview: e.preview, bytes: e.bytes },
@@ -123,9 +130,13 @@ export async function runTap(opts: TapOptions): Promise<number> {
   };
   const observe = () => {
     observeScheduled = false;
+    if (!sink) return;
     const chunks = observed;
     observed = [];
-    for (const { dir, chunk, ts } of chunks) toEvents(dir, ts, splitters[dir].push(chunk));
+    for (const item of chunks) {
+      if ("event" in item) sink.push(item.event);
+      else toEvents(item.dir, item.ts, splitters[item.dir].push(item.chunk));
+    }
   };
   const copy = (dir: FrameDirection, chunk: Buffer) => {
     observed.push({ dir, chunk, ts: now() });
@@ -136,7 +147,8 @@ export async function runTap(opts: TapOptions): Promise<number> {
   };
   const push = (event: TapEvent) => {
     observe();
-    sink.push(event);
+    if (sink) sink.push(event);
+    else observed.push({ event });
   };
 
   // The hot path: write first, then note the copy; the slower side holds the faster one back (backpressure).
@@ -192,11 +204,12 @@ export async function runTap(opts: TapOptions): Promise<number> {
   const { code, signal } = await exited;
   for (const s of signals) process.off(s, onSignal);
   await stopping;
+  await sinkReady;
   observe();
   toEvents("to-agent", now(), splitters["to-agent"].end());
   toEvents("from-agent", now(), splitters["from-agent"].end());
   push({ t: "exit", ts: now(), code, signal });
   opts.stdin.pause();
-  await sink.close();
+  await sink!.close();
   return exitStatus(code, signal);
 }
