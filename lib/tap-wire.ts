@@ -7,15 +7,21 @@ import type { Ack, AgentInfo } from "./wire";
 
 /** Socket.IO namespace taps connect to. */
 export const TAP_NAMESPACE = "/tap";
-/** A browser watches a tap by connecting with this clientId prefix and the tap's id. */
+/**
+ * A browser watches a tap by connecting with clientId `tap-<tap id>-<tab>`:
+ * each tab its own viewer, so injection is turned on for one tab only.
+ */
 export const TAP_CLIENT_PREFIX = "tap-";
-export const TAP_ID = /^[A-Za-z0-9_-]{8,40}$/;
+export const TAP_ID = /^[0-9a-f]{16}$/;
+const VIEWER = /^tap-([0-9a-f]{16})(?:-[\w-]{1,40})?$/;
 
-export const tapClientId = (tapId: string) => `${TAP_CLIENT_PREFIX}${tapId}`;
+/** A viewer clientId for a tap; `tab` tells one tab's viewer from another's. */
+export const tapClientId = (tapId: string, tab?: string) => `${TAP_CLIENT_PREFIX}${tapId}${tab ? `-${tab}` : ""}`;
 export const tapIdOf = (clientId: string | undefined): string | undefined =>
-  clientId?.startsWith(TAP_CLIENT_PREFIX) && TAP_ID.test(clientId.slice(TAP_CLIENT_PREFIX.length))
-    ? clientId.slice(TAP_CLIENT_PREFIX.length)
-    : undefined;
+  clientId ? VIEWER.exec(clientId)?.[1] : undefined;
+
+/** Handshake `auth.watch` of a socket that only follows the `taps` list (and turns injection on and off). */
+export const WATCH_TAPS = "taps";
 
 type Dir = "to-agent" | "from-agent";
 
@@ -46,7 +52,7 @@ export interface TapBatch {
 /** A tapped conversation, as browsers see it in `taps`. */
 export interface TapInfo {
   id: string;
-  /** The clientId a browser connects with to watch it. */
+  /** The clientId a browser connects with to watch it (add `-<tab>` to tell tabs apart). */
   clientId: string;
   agent: AgentInfo;
   startedAt: number;
@@ -68,6 +74,6 @@ export interface TapServerToClientEvents {
 /** Relay → browser events beyond lib/wire.ts's, for taps. */
 export interface TapBrowserEvents {
   taps: (event: { taps: TapInfo[] }) => void;
-  /** To a socket watching a tap: the tap and whether this socket may inject. */
+  /** To a socket watching a tap: the tap and whether this viewer (its clientId) may inject. */
   "tap:state": (event: { tap: TapInfo; injection: boolean }) => void;
 }

@@ -13,6 +13,7 @@ import {
   TAP_NAMESPACE,
   tapClientId,
   tapIdOf,
+  WATCH_TAPS,
   type TapBrowserEvents,
   type TapClientToServerEvents,
   type TapInfo,
@@ -66,7 +67,9 @@ class TapSession {
   log: Frame[] = [];
   stderr: StderrEvent[] = [];
   exit?: { code: number | null; signal: string | null };
-  readonly viewers = new Map<ViewerSocket, { injection: boolean }>();
+  readonly viewers = new Map<ViewerSocket, string>();
+  /** Viewer clientIds (tabs) whose frames reach the agent. */
+  readonly injecting = new Set<string>();
   private outbox: Frame[] = [];
   private flushScheduled = false;
   removeTimer?: NodeJS.Timeout;
@@ -109,12 +112,12 @@ class TapSession {
   }
 
   state(viewer: ViewerSocket): void {
-    viewer.emit("tap:state", { tap: this.info, injection: this.viewers.get(viewer)?.injection ?? false });
+    viewer.emit("tap:state", { tap: this.info, injection: this.injecting.has(this.viewers.get(viewer) ?? "") });
   }
 
-  attach(viewer: ViewerSocket, lastSeq: number): void {
+  attach(viewer: ViewerSocket, clientId: string, lastSeq: number): void {
     this.flush();
-    this.viewers.set(viewer, { injection: false });
+    this.viewers.set(viewer, clientId);
     const first = this.log[0]?.seq ?? this.recording.sequencer.seq + 1;
     viewer.emit("agent:attached", {
       agent: this.exit ? null : this.info.agent,
@@ -138,8 +141,9 @@ export interface TapHub {
   list(): TapInfo[];
   /**
    * For every connection on the browsers' namespace: takes over a socket that
-   * asks for a tap (clientId `tap-<id>`) and returns true; otherwise tells the
-   * socket which taps there are and returns false.
+   * watches a tap (clientId `tap-<id>[-<tab>]`) or only the taps list
+   * (`auth.watch: "taps"`) and returns true; otherwise tells the socket which
+   * taps there are and returns false.
    */
   connection(socket: Socket, clientId: string | undefined, lastSeq: number): boolean;
   close(): void;
@@ -255,10 +259,38 @@ export function createTapHub(
     });
   });
 
+  /** `tap:injection`: from a viewer for itself ({ enabled }), or from a taps-watch socket for a viewer ({ clientId, enabled }). */
+  const setInjection = (
+    ownTapId: string | undefined,
+    ownClientId: string | undefined,
+    payload: unknown,
+    named: boolean,
+  ): Ack<{ injection: boolean }> => {
+    const p = payload as { enabled?: unknown; clientId?: unknown } | null | undefined;
+    const keys = typeof p === "object" && p !== null ? Object.keys(p).sort().join(",") : "";
+    if (typeof p?.enabled !== "boolean" || keys !== (named ? "clientId,enabled" : "enabled"))
+      return {
+        ok: false,
+        error: {
+          code: "invalid_payload",
+          message: `tap:injection takes { ${named ? "clientId, " : ""}enabled: boolean }`,
+        },
+      };
+    const clientId = named ? p.clientId : ownClientId;
+    const tapId = named ? tapIdOf(typeof clientId === "string" ? clientId : undefined) : ownTapId;
+    const tap = tapId ? sessions.get(tapId) : undefined;
+    if (!tap || typeof clientId !== "string")
+      return { ok: false, error: { code: "no_agent", message: "no such tapped conversation" } };
+    if (p.enabled) tap.injecting.add(clientId);
+    else tap.injecting.delete(clientId);
+    for (const [viewer, id] of tap.viewers) if (id === clientId) tap.state(viewer);
+    return { ok: true, injection: p.enabled };
+  };
+
   const attachViewer = (socket: ViewerSocket, clientId: string, tapId: string, lastSeq: number) => {
     socket.emit("relay:hello", { clientId });
     const session = sessions.get(tapId);
-    if (session) session.attach(socket, lastSeq);
+    if (session) session.attach(socket, clientId, lastSeq);
     else socket.emit("agent:attached", { agent: null, lastSeq: 0, missed: 0, policies: {} });
     const readOnly = (ack: AckFn) =>
       ack({
@@ -271,21 +303,9 @@ export function createTapHub(
       const tap = sessions.get(tapId);
       if (event === "relay:info") return ack({ ok: true, info: relayInfo() });
       if (READ_ONLY_EVENTS.has(event)) return readOnly(ack);
-      if (event === "tap:injection") {
-        const enabled = (payload as { enabled?: unknown } | undefined)?.enabled;
-        if (typeof enabled !== "boolean" || Object.keys(payload as object).length !== 1)
-          return ack({
-            ok: false,
-            error: { code: "invalid_payload", message: "tap:injection takes { enabled: boolean }" },
-          });
-        const viewer = tap?.viewers.get(socket);
-        if (!tap || !viewer) return ack({ ok: false, error: { code: "no_agent", message: "no such tap" } });
-        viewer.injection = enabled;
-        tap.state(socket);
-        return ack({ ok: true, injection: enabled });
-      }
+      if (event === "tap:injection") return ack(setInjection(tapId, clientId, payload, false));
       if (event === "agent:send") {
-        if (!tap?.viewers.get(socket)?.injection) return readOnly(ack);
+        if (!tap?.injecting.has(clientId)) return readOnly(ack);
         const parsed = parseSendPayload(payload, config.maxLineBytes);
         if (!parsed.ok) return ack(parsed);
         if (!tap.socket?.connected || tap.exit)
@@ -308,6 +328,18 @@ export function createTapHub(
     sessions,
     list,
     connection(socket, clientId, lastSeq) {
+      if ((socket.handshake.auth as { watch?: unknown }).watch === WATCH_TAPS) {
+        socket.emit("taps", { taps: list() });
+        socket.onAny((event: string, ...args: unknown[]) => {
+          const { payload, ack } = splitArgs(args);
+          if (event === "tap:injection") return ack(setInjection(undefined, undefined, payload, true));
+          ack({
+            ok: false,
+            error: { code: "invalid_payload", message: `unknown event: ${String(event).slice(0, 100)}` },
+          });
+        });
+        return true;
+      }
       const tapId = tapIdOf(clientId);
       if (tapId === undefined) {
         socket.emit("taps", { taps: list() });

@@ -88,7 +88,7 @@ export async function runTap(opts: TapOptions): Promise<number> {
   // Loaded after the agent is spawned: the socket client and the recorder are off the start-up path.
   let sink: TapSink | undefined;
   const sinkOptions: ConstructorParameters<typeof TapSink>[0] = {
-    tapId: randomBytes(12).toString("base64url"),
+    tapId: randomBytes(8).toString("hex"),
     open: { profile: opts.profile, command: opts.command, args: opts.args, cwd: opts.cwd, pid },
     relay: opts.relay,
     dataDir: opts.dataDir,

@@ -234,7 +234,8 @@ describe("tap with the relay up", () => {
     const tap = await found;
     expect(tap.agent).toMatchObject({ command: "node", args: [tapAgent], cwd: root });
 
-    const viewer = await connect({ clientId: tap.clientId });
+    const viewer = await connect({ clientId: `${tap.clientId}-tab1` });
+    const other = await connect({ clientId: `${tap.clientId}-tab2` });
     const input = [
       line({ id: 1, method: "initialize", params: {} }),
       line({ id: 2, method: "session/prompt", params: {} }),
@@ -258,6 +259,26 @@ describe("tap with the relay up", () => {
 
     // With injection on, a frame reaches the agent, marked injected; the agent's answer reaches the editor too.
     expect(await viewer.emit("tap:injection" as never, { enabled: true })).toEqual({ ok: true, injection: true });
+    // Injection is per tab: another tab watching the same tap stays read-only...
+    expect(await other.emit("agent:send", { frame: "{}" })).toMatchObject({ ok: false, error: { code: "read_only" } });
+    // ...until it is turned on for it, here from a socket that only follows the taps list.
+    const watch = io(relay.url, {
+      auth: { token: "test-token", watch: "taps" },
+      transports: ["websocket"],
+      forceNew: true,
+    });
+    try {
+      const name = { clientId: `${tap.clientId}-tab2`, enabled: true };
+      expect(await watch.emitWithAck("tap:injection", name)).toEqual({ ok: true, injection: true });
+      expect(await watch.emitWithAck("tap:injection", { ...name, enabled: false })).toEqual({
+        ok: true,
+        injection: false,
+      });
+      expect(await watch.emitWithAck("agent:send", { frame: "{}" })).toMatchObject({ ok: false });
+    } finally {
+      watch.close();
+    }
+    expect(await other.emit("agent:send", { frame: "{}" })).toMatchObject({ ok: false, error: { code: "read_only" } });
     const injected = line({ id: 77, method: "injected/hello", params: {} }).trim();
     const ack = await viewer.emit("agent:send", { frame: injected });
     expect(ack.ok).toBe(true);
@@ -317,7 +338,7 @@ describe("tap with the relay up", () => {
 
   it("refuses on /tap a wrong token, and batches that are not the contract", async () => {
     const wrong = io(`${relay.url}/tap`, {
-      auth: { token: "nope", tapId: "abcdefgh12" },
+      auth: { token: "nope", tapId: "0123456789abcdef" },
       transports: ["websocket"],
       reconnection: false,
     });
@@ -329,7 +350,7 @@ describe("tap with the relay up", () => {
     ).rejects.toThrow("unauthorized");
     wrong.close();
     const tapSocket = io(`${relay.url}/tap`, {
-      auth: { token: "test-token", tapId: "abcdefgh12" },
+      auth: { token: "test-token", tapId: "0123456789abcdef" },
       transports: ["websocket"],
       reconnection: false,
     });
@@ -356,7 +377,7 @@ describe("tap with the relay up", () => {
       expect(await tapSocket.emitWithAck("tap:events", good)).toEqual({ ok: true, n: 1 });
       // A batch sent again after a reconnect is acknowledged once and not applied twice.
       expect(await tapSocket.emitWithAck("tap:events", good)).toEqual({ ok: true, n: 1 });
-      expect(relay.server.relay.taps.sessions.get("abcdefgh12")!.log).toHaveLength(1);
+      expect(relay.server.relay.taps.sessions.get("0123456789abcdef")!.log).toHaveLength(1);
     } finally {
       tapSocket.close();
     }
