@@ -13,9 +13,11 @@ import { NavLinks } from "./NavLinks";
 import { PendingRequests } from "./PendingRequests";
 import { StderrPane } from "./StderrPane";
 import { TabBar } from "./TabBar";
+import { TapPanel } from "./TapPanel";
 import { getTabsStore } from "./tabs-store";
 import { TokenMessage } from "./TokenMessage";
 import { TabContext, useSession, useTabState, useTabs } from "./use-session";
+import { useTappedId } from "./use-taps";
 import { ViewPane } from "./ViewPane";
 
 export function Playground() {
@@ -51,6 +53,7 @@ export function Playground() {
 /** The active tab: tab bar, then its controls and views (remounted per tab). */
 function Workspace() {
   const connection = useSession((s) => s.connection);
+  const tapId = useTappedId();
   // The draft lives here because the composer, the forms, the history and the pending list fill it.
   const [draft, setDraft] = useTabState("draft", "");
   const [column, setColumn] = usePersistedTabState<ColumnTab>("column", "prompt", COLUMN_TABS);
@@ -69,19 +72,24 @@ function Workspace() {
       <div className="flex min-h-0 flex-1" data-testid="tab-panel">
         <aside className="flex w-[28rem] shrink-0 flex-col border-r border-zinc-800">
           <div className="min-h-0 flex-1 overflow-y-auto">
-            <AgentControls onConnect={() => setColumn("prompt")} onStart={() => setColumn("raw")} />
-            <ColumnTabs active={column} onChange={setColumn} />
-            <div className="border-b border-zinc-800" role="tabpanel" data-testid={`column-panel-${column}`}>
-              {column === "prompt" ? <ConnectPanel /> : null}
-              {column === "compose" ? <ComposePanel onToRaw={toRaw} /> : null}
-              {column === "raw" ? (
-                <>
-                  <Composer draft={draft} onDraftChange={setDraft} />
-                  <SentHistory onEdit={setDraft} />
-                </>
-              ) : null}
-            </div>
-            <PendingRequests onPick={toRaw} />
+            {tapId !== undefined ? <TapPanel tapId={tapId} /> : null}
+            {tapId !== undefined ? null : (
+              <>
+                <AgentControls onConnect={() => setColumn("prompt")} onStart={() => setColumn("raw")} />
+                <ColumnTabs active={column} onChange={setColumn} />
+                <div className="border-b border-zinc-800" role="tabpanel" data-testid={`column-panel-${column}`}>
+                  {column === "prompt" ? <ConnectPanel /> : null}
+                  {column === "compose" ? <ComposePanel onToRaw={toRaw} /> : null}
+                  {column === "raw" ? (
+                    <>
+                      <Composer draft={draft} onDraftChange={setDraft} />
+                      <SentHistory onEdit={setDraft} />
+                    </>
+                  ) : null}
+                </div>
+                <PendingRequests onPick={toRaw} />
+              </>
+            )}
           </div>
           <StderrPane />
         </aside>
