@@ -13,7 +13,7 @@ import { NavLinks } from "./NavLinks";
 import { PendingRequests } from "./PendingRequests";
 import { StderrPane } from "./StderrPane";
 import { TabBar } from "./TabBar";
-import { TapPanel } from "./TapPanel";
+import { TappedWorkspace } from "./TapPanel";
 import { getTabsStore } from "./tabs-store";
 import { TokenMessage } from "./TokenMessage";
 import { TabContext, useSession, useTabState, useTabs } from "./use-session";
@@ -66,30 +66,26 @@ function Workspace() {
   if (connection === "no-token" || connection === "unauthorized") {
     return <TokenMessage refused={connection === "unauthorized"} />;
   }
+  if (tapId !== undefined) return <TappedWorkspace tapId={tapId} />;
   return (
     <>
       <TabBar />
       <div className="flex min-h-0 flex-1" data-testid="tab-panel">
         <aside className="flex w-[28rem] shrink-0 flex-col border-r border-zinc-800">
           <div className="min-h-0 flex-1 overflow-y-auto">
-            {tapId !== undefined ? <TapPanel tapId={tapId} /> : null}
-            {tapId !== undefined ? null : (
-              <>
-                <AgentControls onConnect={() => setColumn("prompt")} onStart={() => setColumn("raw")} />
-                <ColumnTabs active={column} onChange={setColumn} />
-                <div className="border-b border-zinc-800" role="tabpanel" data-testid={`column-panel-${column}`}>
-                  {column === "prompt" ? <ConnectPanel /> : null}
-                  {column === "compose" ? <ComposePanel onToRaw={toRaw} /> : null}
-                  {column === "raw" ? (
-                    <>
-                      <Composer draft={draft} onDraftChange={setDraft} />
-                      <SentHistory onEdit={setDraft} />
-                    </>
-                  ) : null}
-                </div>
-                <PendingRequests onPick={toRaw} />
-              </>
-            )}
+            <AgentControls onConnect={() => setColumn("prompt")} onStart={() => setColumn("raw")} />
+            <ColumnTabs active={column} onChange={setColumn} />
+            <div className="border-b border-zinc-800" role="tabpanel" data-testid={`column-panel-${column}`}>
+              {column === "prompt" ? <ConnectPanel /> : null}
+              {column === "compose" ? <ComposePanel onToRaw={toRaw} /> : null}
+              {column === "raw" ? (
+                <>
+                  <Composer draft={draft} onDraftChange={setDraft} />
+                  <SentHistory onEdit={setDraft} />
+                </>
+              ) : null}
+            </div>
+            <PendingRequests onPick={toRaw} />
           </div>
           <StderrPane />
         </aside>

@@ -6,9 +6,32 @@
  * (then the raw composer appears and what it sends is marked injected).
  */
 import { Composer } from "./Composer";
+import { StderrPane } from "./StderrPane";
+import { TabBar } from "./TabBar";
 import { getTapsStore } from "./taps-store";
 import { useSession, useTabState } from "./use-session";
 import { useTaps } from "./use-taps";
+import { ViewPane } from "./ViewPane";
+
+/** A tapped tab: the same views (Session, Frames, stderr), the tap's column instead of the controls. */
+export function TappedWorkspace({ tapId }: { tapId: string }) {
+  return (
+    <>
+      <TabBar />
+      <div className="flex min-h-0 flex-1" data-testid="tab-panel">
+        <aside className="flex w-[28rem] shrink-0 flex-col border-r border-zinc-800">
+          <div className="min-h-0 flex-1 overflow-y-auto">
+            <TapPanel tapId={tapId} />
+          </div>
+          <StderrPane />
+        </aside>
+        <main className="flex min-w-0 flex-1 flex-col">
+          <ViewPane />
+        </main>
+      </div>
+    </>
+  );
+}
 
 export function TapPanel({ tapId }: { tapId: string }) {
   const clientId = useSession((s) => s.clientId);
