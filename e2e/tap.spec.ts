@@ -34,6 +34,7 @@ test("a tapped conversation opens read-only in a tab marked tapped; injection is
     await page.getByTestId("watch-tap").first().click();
     await expect(page.getByTestId("tab-tapped")).toBeVisible();
     await expect(page.getByTestId("tap-panel")).toContainText("An editor drives this conversation");
+    await page.getByRole("tab", { name: "Frames" }).click();
     await expect(rows(page, { dir: "from-agent", kind: "response" })).toHaveCount(1);
     await expect(page.getByTestId("composer")).toHaveCount(0);
 

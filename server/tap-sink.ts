@@ -92,7 +92,8 @@ export class TapSink {
       if (this.mode === "connecting") this.goLocal(`the relay at ${opts.relay!.url} is not reachable (${err.message})`);
     });
     socket.on("disconnect", (reason) => {
-      if (this.mode !== "relay") return;
+      // "io client disconnect" is the tap's own close at exit.
+      if (this.mode !== "relay" || reason === "io client disconnect") return;
       this.mode = "away";
       opts.report(`lost the relay (${reason}); frames still flow, copies wait (up to ${opts.bufferBytes} bytes)`);
     });
