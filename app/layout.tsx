@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { connection } from "next/server";
 import type { ReactNode } from "react";
 import "react-json-view-lite/dist/index.css";
 import "./globals.css";
@@ -8,7 +9,9 @@ export const metadata: Metadata = {
   description: "Spawn ACP agents and see every JSON-RPC frame.",
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  // Rendered per request, so Next puts the request's CSP nonce (server/security.ts) on its scripts.
+  await connection();
   return (
     <html lang="en">
       <body className="font-sans">{children}</body>

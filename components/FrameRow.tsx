@@ -146,6 +146,7 @@ const EVENT_STYLE: Record<TimelineEvent["type"], string> = {
   attached: "text-sky-300 bg-sky-500/10 ring-sky-500/30",
   exited: "text-amber-300 bg-amber-500/10 ring-amber-500/30",
   error: "text-red-300 bg-red-500/15 ring-red-500/40",
+  transport: "text-violet-300 bg-violet-500/10 ring-violet-500/30",
 };
 
 export const EventRow = memo(function EventRow({ event, top }: { event: TimelineEvent; top: number }) {

@@ -1,7 +1,7 @@
 "use client";
 /**
- * The right-hand side of a tab: the decoded Session view or the raw Frames
- * inspector, one at a time (the hidden one is unmounted, so it costs nothing
+ * The right-hand side of a tab: the decoded Session view, the raw Frames
+ * inspector or the turn Waterfall, one at a time (the hidden one is unmounted, so it costs nothing
  * while frames stream). Both share the tab's selection: items clicked in the
  * session view highlight their frames, a frame selected in the inspector
  * highlights its item.
@@ -11,15 +11,17 @@ import { FrameInspector } from "./FrameInspector";
 import type { Highlight } from "./session-view/highlight";
 import { SessionView } from "./session-view/SessionView";
 import { useTabState } from "./use-session";
+import { WaterfallView } from "./waterfall/WaterfallView";
 
-type View = "session" | "frames";
+type View = "session" | "frames" | "waterfall";
 
 /** The view last chosen (any tab): where new tabs and reloaded pages open. */
 const VIEW_KEY = "acp-playground.view";
 
 function preferredView(): View {
   try {
-    return localStorage.getItem(VIEW_KEY) === "frames" ? "frames" : "session";
+    const v = localStorage.getItem(VIEW_KEY);
+    return v === "frames" || v === "waterfall" ? v : "session";
   } catch {
     return "session";
   }
@@ -28,6 +30,7 @@ function preferredView(): View {
 const VIEWS: Array<{ id: View; label: string }> = [
   { id: "session", label: "Session" },
   { id: "frames", label: "Frames" },
+  { id: "waterfall", label: "Waterfall" },
 ];
 
 function ViewSwitch({ view, onChange }: { view: View; onChange: (v: View) => void }) {
@@ -90,6 +93,8 @@ export function ViewPane() {
       <ViewSwitch view={view} onChange={switchTo} />
       {view === "session" ? (
         <SessionView onHighlight={onHighlight} onShowFrames={showFrames} />
+      ) : view === "waterfall" ? (
+        <WaterfallView onHighlight={onHighlight} />
       ) : (
         <FrameInspector highlight={highlight} revealSeq={reveal} />
       )}

@@ -244,6 +244,7 @@ export class SessionStore extends SnapshotStore<SessionSnapshot> {
       this.failWaiters(`the agent exited (${how})`);
     });
     socket.on("agent:error", (error) => this.onAgentError(error));
+    socket.on("agent:transport", ({ text }) => this.set({ lifecycle: this.lifecycleEvent("transport", text) }));
     socket.on("agent:stderr", (event) => {
       const stderr = [...this.snapshot.stderr, event];
       this.set({ stderr: stderr.length > STDERR_CAP ? stderr.slice(-STDERR_CAP) : stderr });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isGeminiProfile, optionControls, optionsPayload } from "./agent-options";
+import { isGeminiProfile, optionArg, optionControls, optionsPayload } from "./agent-options";
 
 const gemini = { name: "gemini", options: ["model", "approvalMode", "skipTrust"] };
 
@@ -25,5 +25,16 @@ describe("start options", () => {
       approvalMode: "yolo",
       skipTrust: true,
     });
+  });
+});
+
+describe("option arguments", () => {
+  it("never lets a value become a flag", () => {
+    expect(optionArg("model", "gemini-2.5-pro")).toEqual({ ok: true, arg: "--model=gemini-2.5-pro" });
+    expect(optionArg("model", "--version")).toEqual({
+      ok: false,
+      message: 'option "model" must not start with "-": --version',
+    });
+    expect(optionArg("model", "-v")).toMatchObject({ ok: false });
   });
 });

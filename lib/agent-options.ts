@@ -49,3 +49,13 @@ export function optionsPayload(controls: OptionControl[], values: OptionValues):
   }
   return Object.keys(out).length ? out : undefined;
 }
+
+/**
+ * One option as one argv entry, `--flag=VALUE`, so a value can never be read
+ * as a flag of its own. A value starting with "-" is refused all the same: a
+ * CLI that takes `--flag VALUE` elsewhere would still see it as an option.
+ */
+export function optionArg(flag: string, value: string): { ok: true; arg: string } | { ok: false; message: string } {
+  if (value.startsWith("-")) return { ok: false, message: `option "${flag}" must not start with "-": ${value}` };
+  return { ok: true, arg: `--${flag}=${value}` };
+}

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { firstAuthMethod, runConnect, sessionCwd, type ConnectDeps, type ConnectProgress } from "./connect-flow";
+import {
+  agentErrorText,
+  type AuthChoice,
+  type AuthChoiceRequest,
+  runConnect,
+  sessionCwd,
+  type ConnectDeps,
+  type ConnectProgress,
+} from "./connect-flow";
 import type { RpcOutcome } from "./jsonrpc";
 
 const INPUT = {
@@ -15,7 +23,12 @@ function fake(opts: {
   pooledInit?: Record<string, unknown>;
   startError?: string;
   answers: Record<string, RpcOutcome[]>;
+  /** The user's answers to "which auth method?", in order. */
+  choices?: AuthChoice[];
+  /** Requests that never get an answer. */
+  hang?: string[];
 }) {
+  const asked: AuthChoiceRequest[] = [];
   const requests: [string, unknown][] = [];
   const steps: ConnectProgress[] = [];
   const deps: ConnectDeps = {
@@ -24,16 +37,38 @@ function fake(opts: {
     pooledInitialize: async () => opts.pooledInit,
     request: async (method, params) => {
       requests.push([method, params]);
+      if (opts.hang?.includes(method)) return new Promise<RpcOutcome>(() => {});
       const next = opts.answers[method]?.shift();
       return next ?? { kind: "failed", message: `no answer scripted for ${method}` };
     },
     progress: (p) => steps.push(p),
+    ...(opts.choices
+      ? {
+          chooseAuth: async (r: AuthChoiceRequest) => {
+            asked.push(r);
+            return opts.choices!.shift() ?? { type: "cancel" };
+          },
+        }
+      : {}),
   };
-  return { deps, requests, steps };
+  return { deps, requests, steps, asked };
 }
 
 const ok = (result: unknown): RpcOutcome => ({ kind: "result", result, seq: 1 });
-const err = (code: number, message: string): RpcOutcome => ({ kind: "error", error: { code, message }, seq: 1 });
+const err = (code: number, message: string, data?: unknown): RpcOutcome => ({
+  kind: "error",
+  error: data === undefined ? { code, message } : { code, message, data },
+  seq: 1,
+});
+const methods = (p: ReturnType<typeof fake>) =>
+  p.requests.map(([m, params]) => (m === "authenticate" ? [m, params] : m));
+const AUTH_INIT = ok({
+  authMethods: [
+    { id: "chatgpt", name: "ChatGPT login" },
+    { id: "openai-key", name: "API key", type: "env_var", vars: [{ name: "OPENAI_API_KEY" }] },
+    { id: "login", name: "Terminal login", type: "terminal", args: ["--login"] },
+  ],
+});
 
 describe("Connect", () => {
   it("fresh agent: initialize with the given capabilities, then session/new with the cwd and no MCP servers", async () => {
@@ -66,35 +101,6 @@ describe("Connect", () => {
     expect(f.requests.map(([m]) => m)).toEqual(["initialize", "session/new"]);
   });
 
-  it("authenticates with the first auth method only when session/new says auth is required", async () => {
-    const f = fake({
-      answers: {
-        initialize: [
-          ok({
-            authMethods: [
-              { id: "oauth", name: "OAuth" },
-              { id: "key", name: "Key" },
-            ],
-          }),
-        ],
-        "session/new": [err(-32000, "Authentication required"), ok({ sessionId: "s2" })],
-        authenticate: [ok({})],
-      },
-    });
-    expect(await runConnect(f.deps, INPUT)).toEqual({
-      step: "ready",
-      pooled: false,
-      authMethodId: "oauth",
-      sessionId: "s2",
-    });
-    expect(f.requests.map(([m, p]) => (m === "authenticate" ? [m, p] : m))).toEqual([
-      "initialize",
-      "session/new",
-      ["authenticate", { methodId: "oauth" }],
-      "session/new",
-    ]);
-  });
-
   it("other session/new errors do not authenticate", async () => {
     const f = fake({
       answers: {
@@ -114,20 +120,6 @@ describe("Connect", () => {
       step: "failed",
       message: "executable not found: gemini",
     });
-    const noAuth = fake({ answers: { initialize: [ok({})], "session/new": [err(-32000, "auth required")] } });
-    expect(await runConnect(noAuth.deps, INPUT)).toMatchObject({ step: "failed", message: /no auth method/ });
-    const authFails = fake({
-      answers: {
-        initialize: [ok({ authMethods: [{ id: "a" }] })],
-        "session/new": [err(-32000, "auth required")],
-        authenticate: [err(-32000, "nope")],
-      },
-    });
-    expect(await runConnect(authFails.deps, INPUT)).toMatchObject({
-      step: "failed",
-      authMethodId: "a",
-      message: "authenticate failed: nope (-32000)",
-    });
     const gone = fake({ answers: { initialize: [{ kind: "failed", message: "the agent exited" }] } });
     expect(await runConnect(gone.deps, INPUT)).toMatchObject({
       step: "failed",
@@ -137,12 +129,6 @@ describe("Connect", () => {
     expect(await runConnect(noId.deps, INPUT)).toMatchObject({ step: "failed", message: /without a sessionId/ });
   });
 
-  it("firstAuthMethod", () => {
-    expect(firstAuthMethod({ authMethods: [{ id: "x" }] })).toBe("x");
-    expect(firstAuthMethod({ authMethods: [] })).toBeUndefined();
-    expect(firstAuthMethod(undefined)).toBeUndefined();
-  });
-
   it("the session cwd: the first root by default, relative paths inside it", () => {
     expect(sessionCwd("", "/w")).toBe("/w");
     expect(sessionCwd("  ", "/w/")).toBe("/w/");
@@ -150,5 +136,184 @@ describe("Connect", () => {
     expect(sessionCwd("./sub", "/w")).toBe("/w/sub");
     expect(sessionCwd("/abs", "/w")).toBe("/abs");
     expect(sessionCwd("x", undefined)).toBe("/x");
+  });
+});
+
+describe("Connect: authentication", () => {
+  it("never picks a method blindly: without a chooser it fails at once with the agent's error and its methods", async () => {
+    const f = fake({
+      answers: { initialize: [AUTH_INIT], "session/new": [err(-32000, "Authentication required", { hint: "log in" })] },
+    });
+    const end = await runConnect(f.deps, INPUT);
+    expect(end.step).toBe("failed");
+    expect(end.message).toContain('Authentication required (-32000): {"hint":"log in"}');
+    expect(end.message).toContain("ChatGPT login (chatgpt) — agent");
+    expect(end.message).toContain("API key (openai-key) — env_var: set OPENAI_API_KEY");
+    expect(end.authenticated).toBeUndefined();
+    expect(methods(f)).toEqual(["initialize", "session/new"]);
+  });
+
+  it("asks the user with every method and their types, authenticates with the chosen one, then session/new", async () => {
+    const f = fake({
+      answers: {
+        initialize: [AUTH_INIT],
+        "session/new": [err(-32000, "Authentication required"), ok({ sessionId: "s2" })],
+        authenticate: [ok({})],
+      },
+      choices: [{ type: "authenticate", methodId: "openai-key" }],
+    });
+    expect(await runConnect(f.deps, INPUT)).toEqual({
+      step: "ready",
+      pooled: false,
+      authMethodId: "openai-key",
+      authenticated: true,
+      sessionId: "s2",
+    });
+    expect(methods(f)).toEqual([
+      "initialize",
+      "session/new",
+      ["authenticate", { methodId: "openai-key" }],
+      "session/new",
+    ]);
+    expect(f.asked).toHaveLength(1);
+    expect(f.asked[0]!.reason).toBe("auth-required");
+    expect(f.asked[0]!.error).toBe("Authentication required (-32000)");
+    expect(f.asked[0]!.methods.map((m) => m.type)).toEqual(["agent", "env_var", "terminal"]);
+  });
+
+  it('says "authenticated" only after the authenticate answer', async () => {
+    const f = fake({
+      answers: {
+        initialize: [AUTH_INIT],
+        "session/new": [err(-32000, "auth required"), ok({ sessionId: "s" })],
+        authenticate: [ok(null)],
+      },
+      choices: [{ type: "authenticate", methodId: "chatgpt" }],
+    });
+    await runConnect(f.deps, INPUT);
+    const auth = f.steps.filter((s) => s.step === "authenticate");
+    expect(auth.map((s) => [s.authMethodId, s.authenticated, !!s.authMethods])).toEqual([
+      [undefined, undefined, true],
+      ["chatgpt", undefined, false],
+      ["chatgpt", true, false],
+    ]);
+  });
+
+  it("a failed authenticate goes back to the user with the agent's error; cancelling stops", async () => {
+    const f = fake({
+      answers: {
+        initialize: [AUTH_INIT],
+        "session/new": [err(-32000, "auth required")],
+        authenticate: [err(-32603, "Internal error", "browser login unavailable")],
+      },
+      choices: [{ type: "authenticate", methodId: "chatgpt" }, { type: "cancel" }],
+    });
+    const end = await runConnect(f.deps, INPUT);
+    expect(f.asked[1]!.error).toBe("authenticate failed: Internal error (-32603): browser login unavailable");
+    expect(end).toMatchObject({ step: "failed", authMethodId: "chatgpt" });
+    expect(end.authenticated).toBeUndefined();
+    expect(end.message).toMatch(/^authentication cancelled \(authenticate failed: Internal error/);
+  });
+
+  it("retry re-sends session/new (after a terminal login or setting variables); terminal methods are never authenticated", async () => {
+    const f = fake({
+      answers: {
+        initialize: [AUTH_INIT],
+        "session/new": [err(-32000, "auth required"), ok({ sessionId: "s" })],
+      },
+      choices: [{ type: "retry" }],
+    });
+    expect(await runConnect(f.deps, INPUT)).toMatchObject({ step: "ready", sessionId: "s" });
+    expect(methods(f)).toEqual(["initialize", "session/new", "session/new"]);
+
+    const t = fake({
+      answers: { initialize: [AUTH_INIT], "session/new": [err(-32000, "auth required")] },
+      choices: [{ type: "authenticate", methodId: "login" }],
+    });
+    expect(await runConnect(t.deps, INPUT)).toMatchObject({ step: "failed", message: /terminal login/ });
+    expect(methods(t)).toEqual(["initialize", "session/new"]);
+    const u = fake({
+      answers: { initialize: [AUTH_INIT], "session/new": [err(-32000, "auth required")] },
+      choices: [{ type: "authenticate", methodId: "nope" }],
+    });
+    expect(await runConnect(u.deps, INPUT)).toMatchObject({ step: "failed", message: /no auth method "nope"/ });
+  });
+
+  it("gives up after three rounds when the agent keeps asking", async () => {
+    const f = fake({
+      answers: {
+        initialize: [AUTH_INIT],
+        "session/new": Array.from({ length: 5 }, () => err(-32000, "auth required")),
+      },
+      choices: [{ type: "retry" }, { type: "retry" }, { type: "retry" }, { type: "retry" }],
+    });
+    expect(await runConnect(f.deps, INPUT)).toMatchObject({
+      step: "failed",
+      message: "session/new failed: auth required (-32000)",
+    });
+    expect(f.asked).toHaveLength(3);
+  });
+
+  it("authenticateFirst: asks before session/new when the agent lists methods", async () => {
+    const f = fake({
+      answers: { initialize: [AUTH_INIT], authenticate: [ok({})], "session/new": [ok({ sessionId: "s" })] },
+      choices: [{ type: "authenticate", methodId: "chatgpt" }],
+    });
+    expect(await runConnect(f.deps, { ...INPUT, authenticateFirst: true })).toMatchObject({
+      step: "ready",
+      authenticated: true,
+    });
+    expect(f.asked[0]!.reason).toBe("before-session");
+    expect(methods(f)).toEqual(["initialize", ["authenticate", { methodId: "chatgpt" }], "session/new"]);
+    const none = fake({ answers: { initialize: [ok({})], "session/new": [ok({ sessionId: "s" })] }, choices: [] });
+    await runConnect(none.deps, { ...INPUT, authenticateFirst: true });
+    expect(none.asked).toEqual([]);
+  });
+
+  it("an agent that lists no method: fails with its own error", async () => {
+    const f = fake({ answers: { initialize: [ok({})], "session/new": [err(-32000, "Gemini API key is missing")] } });
+    expect(await runConnect(f.deps, INPUT)).toMatchObject({
+      step: "failed",
+      message:
+        "session/new needs authentication, but the agent listed no auth method: Gemini API key is missing (-32000)",
+    });
+  });
+});
+
+describe("Connect: timeouts", () => {
+  it("every step fails on its own timeout with a message naming it", async () => {
+    const timeouts = { start: 20, initialize: 20, authenticate: 20, "session/new": 20, choose: 20 };
+    const init = fake({ hang: ["initialize"], answers: {} });
+    expect(await runConnect(init.deps, { ...INPUT, timeouts })).toMatchObject({
+      step: "failed",
+      message: /^initialize failed: no answer within 0\.0 s/,
+    });
+    const session = fake({ hang: ["session/new"], answers: { initialize: [ok({})] } });
+    expect(await runConnect(session.deps, { ...INPUT, timeouts })).toMatchObject({
+      message: /^session\/new failed: no answer within/,
+    });
+    const auth = fake({
+      hang: ["authenticate"],
+      answers: { initialize: [AUTH_INIT], "session/new": [err(-32000, "auth")] },
+      choices: [{ type: "authenticate", methodId: "chatgpt" }, { type: "cancel" }],
+    });
+    const end = await runConnect(auth.deps, { ...INPUT, timeouts });
+    expect(auth.asked[1]!.error).toMatch(/^authenticate failed: no answer within/);
+    expect(end.step).toBe("failed");
+
+    const start = fake({ answers: {} });
+    start.deps.start = () => new Promise(() => {});
+    expect(await runConnect(start.deps, { ...INPUT, timeouts })).toMatchObject({ message: /^start timed out/ });
+    const choose = fake({ answers: { initialize: [AUTH_INIT], "session/new": [err(-32000, "auth")] } });
+    choose.deps.chooseAuth = () => new Promise(() => {});
+    expect(await runConnect(choose.deps, { ...INPUT, timeouts })).toMatchObject({
+      message: /^no auth method chosen within/,
+    });
+  });
+
+  it("agentErrorText keeps message, code and data, bounded", () => {
+    expect(agentErrorText({ code: -32000, message: "m" })).toBe("m (-32000)");
+    expect(agentErrorText({ code: 1, message: "m", data: { a: 1 } })).toBe('m (1): {"a":1}');
+    expect(agentErrorText({ code: 1, message: "x".repeat(2_000) })).toHaveLength(1_001);
   });
 });

@@ -95,7 +95,7 @@ export function filterFrames(
 /** A non-frame entry on the timeline. */
 export interface TimelineEvent {
   ts: number;
-  type: "stderr" | "started" | "exited" | "error" | "attached";
+  type: "stderr" | "started" | "exited" | "error" | "attached" | "transport";
   text: string;
 }
 

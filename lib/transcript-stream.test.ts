@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { FrameSequencer } from "./frame-sequencer";
 import { frameEvent, parseTranscript, serialize, TranscriptError, type TranscriptHeader } from "./transcript";
-import { readAll, TranscriptReader, type RecordedPart } from "./transcript-stream";
+import { lifecycleEntry, readAll, TranscriptReader, type RecordedPart } from "./transcript-stream";
 
 const header: TranscriptHeader = {
   type: "header",
@@ -54,6 +54,12 @@ function chunked(text: string, size: number) {
 }
 
 describe("TranscriptReader", () => {
+  it("puts a remote agent's transport events on the timeline", () => {
+    expect(
+      lifecycleEntry({ type: "lifecycle", ts: 5, event: "transport", message: "SSE stream opened (connection)" }),
+    ).toEqual({ ts: 5, type: "transport", text: "SSE stream opened (connection)" });
+  });
+
   it("reads frames, stderr, lifecycle and agent info, whatever the chunk size", () => {
     const text = sample();
     const whole = parseTranscript(text);

@@ -40,6 +40,8 @@ export function lifecycleEntry(e: LifecycleEvent, header?: TranscriptHeader): Ti
       return { ts: e.ts, type: "exited", text: `agent exited (${e.signal ? `signal ${e.signal}` : `code ${e.code}`})` };
     case "error":
       return { ts: e.ts, type: "error", text: `agent error: ${e.message ?? "unknown"}` };
+    case "transport":
+      return { ts: e.ts, type: "transport", text: e.message ?? "" };
     default:
       return undefined;
   }

@@ -49,7 +49,8 @@ export interface StderrEventLine {
 export interface LifecycleEvent {
   type: "lifecycle";
   ts: number;
-  event: "spawned" | "exited" | "error" | "stopping";
+  /** "transport": a remote agent's HTTP / SSE / WebSocket event, told in `message`. */
+  event: "spawned" | "exited" | "error" | "stopping" | "transport";
   pid?: number;
   code?: number | null;
   signal?: string | null;

@@ -114,6 +114,11 @@ export interface StderrEvent {
   text: string;
 }
 
+export interface TransportEvent {
+  ts: number;
+  text: string;
+}
+
 export interface ExitEvent {
   code: number | null;
   signal: string | null;
@@ -123,8 +128,13 @@ export interface AttachedEvent {
   agent: AgentInfo | null;
   /** Highest seq of the agent's log; frames after the client's lastSeq follow in `frames`. */
   lastSeq: number;
-  /** Frames the relay no longer holds (its replay buffer is capped). */
+  /**
+   * Frames after the client's lastSeq that the relay no longer holds (its replay
+   * buffer is capped in frames and bytes, oldest dropped first): a gap before `firstSeq`.
+   */
   missed: number;
+  /** The first seq the relay still holds (lastSeq + 1 when it holds none); resent frames start here. */
+  firstSeq: number;
   policies: Policies;
 }
 
@@ -149,6 +159,8 @@ export interface ServerToClientEvents {
   "agent:started": (agent: AgentInfo) => void;
   "agent:attached": (event: AttachedEvent) => void;
   "agent:stderr": (event: StderrEvent) => void;
+  /** A remote agent's transport event (HTTP status, SSE stream, WebSocket open or close). */
+  "agent:transport": (event: TransportEvent) => void;
   "agent:exit": (event: ExitEvent) => void;
   "agent:error": (error: RelayError) => void;
 }

@@ -5,7 +5,7 @@
 import { execa, type ResultPromise } from "execa";
 import { LineSplitter, type LineEvent } from "../lib/ndjson";
 import type { RelayError } from "../lib/wire";
-import { stopGroup } from "./process-group";
+import { childEnv, stopTree, type Tree } from "./process-group";
 
 export interface AgentProcessEvents {
   onLine(event: LineEvent): void;
@@ -47,13 +47,15 @@ export class AgentProcess {
     private readonly child: ResultPromise,
     readonly pid: number,
     private readonly spec: SpawnSpec,
+    private readonly tree: Tree,
   ) {}
 
   static spawn(spec: SpawnSpec, events: AgentProcessEvents): Promise<AgentProcess> {
+    const { env, marker } = childEnv(spec.env);
     const child = execa(spec.command, spec.args, {
       cwd: spec.cwd,
-      env: spec.env,
-      extendEnv: true,
+      env,
+      extendEnv: false,
       // Own process group (setsid), so the whole tree can be signalled at once.
       detached: true,
       stdin: "pipe",
@@ -69,7 +71,7 @@ export class AgentProcess {
     return new Promise((resolve, reject) => {
       child.once("error", (err) => reject(new SpawnError(spawnFailure(spec.command, err))));
       child.once("spawn", () => {
-        const agent = new AgentProcess(child, child.pid!, spec);
+        const agent = new AgentProcess(child, child.pid!, spec, { pgid: child.pid!, marker });
         agent.wire(events);
         resolve(agent);
       });
@@ -88,9 +90,9 @@ export class AgentProcess {
     this.child.stderr!.on("data", (chunk: Buffer) => events.onStderr(decoder.decode(chunk, { stream: true })));
     // EPIPE when the agent has gone: its exit is reported separately.
     this.child.stdin!.on("error", () => {});
-    // The leader is gone; make sure no re-launched worker outlives it.
+    // The leader is gone; make sure no re-launched worker, nor anything it started, outlives it.
     this.child.once("exit", () => {
-      this.stopping ??= stopGroup(this.pid, this.spec.killGraceMs).catch(() => {});
+      this.stopping ??= stopTree(this.tree, this.spec.killGraceMs).catch(() => {});
     });
     // 'close' comes after the exit and after stdout is drained.
     this.closed = new Promise((resolve) => {
@@ -115,13 +117,14 @@ export class AgentProcess {
   }
 
   /**
-   * Closes stdin, then SIGTERM / SIGKILL to the whole group until no member is
-   * left; resolves once the exit has been reported.
+   * Closes stdin, then SIGTERM / SIGKILL to the whole group and every process
+   * carrying this spawn's marker until none is left; resolves once the exit has
+   * been reported.
    */
   async stop(): Promise<void> {
     this.stopping ??= (async () => {
       this.child.stdin?.end();
-      await stopGroup(this.pid, this.spec.killGraceMs);
+      await stopTree(this.tree, this.spec.killGraceMs);
     })();
     await this.stopping;
     await this.closed;

@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { ServerConfig } from "./config";
 import { createRelay, type Relay } from "./relay";
 import { handleApi, sendJson } from "./http-api";
-import { refuseRequest } from "./security";
+import { contentSecurityPolicy, refuseRequest } from "./security";
 
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
@@ -29,6 +29,10 @@ export function createAppServer(config: ServerConfig, pageHandler?: RequestHandl
       });
       return;
     }
+    // Next reads the nonce from the request's policy and puts it on the scripts it renders.
+    const { policy } = contentSecurityPolicy(process.env.NODE_ENV === "development");
+    req.headers["content-security-policy"] = policy;
+    res.setHeader("Content-Security-Policy", policy);
     if (!pageHandler) return sendJson(res, 404, { error: { code: "not_found", message: "no pages in this server" } });
     void pageHandler(req, res);
   });

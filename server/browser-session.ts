@@ -18,18 +18,20 @@ import type {
   StderrEvent,
 } from "../lib/wire";
 import { AgentAnswerer } from "./agent-answerer";
-import { AgentProcess, SpawnError } from "./agent-process";
+import { SpawnError, type AgentProcess } from "./agent-process";
 import { ClientServices } from "./client-services";
 import type { ServerConfig } from "./config";
 import type { Profiles } from "./profiles";
+import { startAgent, type RemoteAgent } from "./remote-agent";
 import { TranscriptRecorder } from "./transcript-recorder";
 import type { TranscriptStore } from "./transcript-store";
 import { resolveCwd } from "./workspace";
 
 export type RelaySocket = Socket<ClientToServerEvents, ServerToClientEvents>;
 
-const STDERR_KEPT = 2_000;
 const RESEND_BATCH = 2_000;
+/** Past a cap, trim to this share of it, so trimming is amortised O(1) per frame. */
+const TRIM_TO = 0.9;
 
 /** What the log keeps and the socket carries: the parsed message is dropped (clients parse `raw`). */
 const withoutMessage = ({ message: _message, ...frame }: Frame): Frame => frame;
@@ -37,13 +39,16 @@ const withoutMessage = ({ message: _message, ...frame }: Frame): Frame => frame;
 const isError = (v: unknown): v is RelayError => typeof v === "object" && v !== null && "code" in v;
 
 export class BrowserSession {
-  private process?: AgentProcess;
+  private process?: AgentProcess | RemoteAgent;
   private agent: AgentInfo | null = null;
   /** The start under way, so that a stop can wait for it. */
   private starting?: Promise<Ack<{ agent: AgentInfo }>>;
   private sequencer = new FrameSequencer();
   private log: Frame[] = [];
+  /** Characters of `raw` held in `log` (a frame's size is its line's). */
+  private logBytes = 0;
   private stderr: StderrEvent[] = [];
+  private stderrBytes = 0;
   private outbox: Frame[] = [];
   private flushScheduled = false;
   /** Frames logged but not yet shown to the answerer and the listeners. */
@@ -110,6 +115,7 @@ export class BrowserSession {
       agent: this.running ? this.agent : null,
       lastSeq: this.sequencer.seq,
       missed,
+      firstSeq: first,
       policies: this.answerer.current,
     });
     for (const event of this.stderr) socket.emit("agent:stderr", event);
@@ -155,16 +161,22 @@ export class BrowserSession {
 
       this.sequencer = new FrameSequencer();
       this.log = [];
+      this.logBytes = 0;
       this.stderr = [];
+      this.stderrBytes = 0;
       const recorder = new TranscriptRecorder(
         this.transcripts,
         { profile, command: launch.command, args: launch.args, cwd, options: payload.options },
         secretsFromEnv({ ...globalThis.process.env, ...launch.env }),
       );
-      const services = new ClientServices(cwd, this.config.killGraceMs);
-      let process: AgentProcess;
+      const services = new ClientServices(cwd, {
+        killGraceMs: this.config.killGraceMs,
+        maxReadBytes: this.config.maxReadBytes,
+        terminalOutputBytes: this.config.terminalOutputBytes,
+      });
+      let process: AgentProcess | RemoteAgent;
       try {
-        process = await AgentProcess.spawn(
+        process = await startAgent(
           { ...launch, cwd, maxLineBytes: this.config.maxLineBytes, killGraceMs: this.config.killGraceMs },
           {
             onLine: (event) =>
@@ -180,9 +192,14 @@ export class BrowserSession {
             onStderr: (text) => {
               const event = { ts: Date.now(), text };
               this.stderr.push(event);
+              this.stderrBytes += text.length;
               recorder.stderr(event.ts, text);
-              if (this.stderr.length > STDERR_KEPT) this.stderr.splice(0, this.stderr.length - STDERR_KEPT);
+              if (this.stderrBytes > this.config.stderrBytes) this.trimStderr();
               this.socket?.emit("agent:stderr", event);
+            },
+            onTransport: (text) => {
+              recorder.lifecycle({ event: "transport", message: text });
+              this.socket?.emit("agent:transport", { ts: Date.now(), text });
             },
             onExit: (code, signal) => {
               clearInterval(this.timeoutWatch);
@@ -309,9 +326,10 @@ export class BrowserSession {
     // Keeping 100,000 parsed messages alive would cost memory and GC time on the hot path.
     const lean = withoutMessage(frame);
     this.log.push(lean);
+    this.logBytes += lean.raw.length;
     // Trim in batches so the hot path stays O(1) amortised.
-    if (this.log.length > this.config.replayFrames * 1.1)
-      this.log.splice(0, this.log.length - this.config.replayFrames);
+    if (this.log.length > this.config.replayFrames * 1.1 || this.logBytes > this.config.replayBytes) this.trimLog();
+    // The outbox holds the log's own frame objects and is emptied every tick.
     this.outbox.push(lean);
     if (!this.flushScheduled) {
       this.flushScheduled = true;
@@ -330,6 +348,30 @@ export class BrowserSession {
     } finally {
       this.dispatching = false;
     }
+  }
+
+  /** Drops the oldest frames down to below both caps; a re-attaching client is told of the gap (`missed`). */
+  private trimLog(): void {
+    const { replayFrames } = this.config;
+    const bytes = this.config.replayBytes * TRIM_TO;
+    let drop = this.log.length > replayFrames * 1.1 ? this.log.length - replayFrames : 0;
+    let kept = this.logBytes;
+    for (let i = 0; i < drop; i++) kept -= this.log[i]!.raw.length;
+    while (drop < this.log.length && kept > bytes) kept -= this.log[drop++]!.raw.length;
+    this.log.splice(0, drop);
+    this.logBytes = kept;
+  }
+
+  private trimStderr(): void {
+    const bytes = this.config.stderrBytes * TRIM_TO;
+    let drop = 0;
+    while (drop < this.stderr.length && this.stderrBytes > bytes) this.stderrBytes -= this.stderr[drop++]!.text.length;
+    this.stderr.splice(0, drop);
+  }
+
+  /** What this session holds for re-attaching clients, in characters (frames' raw lines, stderr). */
+  get keptBytes(): { frames: number; stderr: number } {
+    return { frames: this.logBytes, stderr: this.stderrBytes };
   }
 
   private flush(): void {

@@ -1,14 +1,24 @@
 /**
- * `acp-playground <command>`: serve, record, replay, probe. The same relay
+ * `acp-playground <command>`: serve, record, replay, probe, export. The same relay
  * code as the browser playground, driven from the command line.
  */
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { PROTOCOL_VERSION } from "@agentclientprotocol/sdk";
 import { parsePolicies, type Policies } from "../lib/policy";
 import { formatReport } from "../lib/probe";
+import { secretsFromEnv } from "../lib/redact";
 import { parseTranscript, TranscriptError, type Transcript } from "../lib/transcript";
 import { AgentDriver } from "./agent-driver";
 import { BrowserSession } from "./browser-session";
@@ -32,6 +42,8 @@ commands:
                                           stand in for an agent in any ACP client (docs/tap.md): start the
                                           real agent, pass its stdio through untouched, copy every frame to
                                           the running playground (or record it); exits with the agent's code
+  export FILE [-o run.html]               write the transcript as one self-contained HTML file
+                                          (redacted, opens offline; default: FILE with .html)
 
 exit codes: 0 ok, 1 difference found, 2 bad arguments, 3 agent failed to start, 4 unreadable or invalid file`;
 
@@ -242,6 +254,31 @@ async function probe(argv: string[]): Promise<number> {
   }
 }
 
+async function exportCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parse(argv, { output: { type: "string", short: "o" } });
+  const file = positionals[0];
+  if (positionals.length !== 1 || !file) throw new CliError(`export needs one transcript file\n\n${USAGE}`, 2);
+  const out = typeof values.output === "string" ? values.output : file.replace(/(\.jsonl)?$/, ".html");
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (err) {
+    throw new CliError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, 4);
+  }
+  const { exportHtml } = await import("./export");
+  let result: Awaited<ReturnType<typeof exportHtml>>;
+  try {
+    result = await exportHtml(text, secretsFromEnv(process.env));
+  } catch (err) {
+    if (err instanceof TranscriptError) throw new CliError(`${file}: ${err.message}`, 4);
+    throw err;
+  }
+  writeFileSync(out, result.html);
+  const kb = (Buffer.byteLength(result.html) / 1024).toFixed(0);
+  process.stdout.write(`wrote ${out} (${kb} KiB, ${result.redactions} secrets redacted at export)\n`);
+  return 0;
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
@@ -258,6 +295,8 @@ async function main(argv: string[]): Promise<number> {
       return probe(rest);
     case "tap":
       return (await import("./tap-cli")).tapMain(rest);
+    case "export":
+      return exportCommand(rest);
     case undefined:
     case "help":
     case "--help":

@@ -1,7 +1,19 @@
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { sliceLines } from "../lib/policy";
+import { alive, waitUntil } from "../test/relay-harness";
 import { ClientServices, ServiceError } from "./client-services";
 
 const base = realpathSync(mkdtempSync(path.join(tmpdir(), "acp-services-")));
@@ -12,7 +24,7 @@ writeFileSync(path.join(ws, "a.txt"), "one\ntwo\nthree\n");
 writeFileSync(secret, "top secret");
 symlinkSync(secret, path.join(ws, "link-out.txt"));
 symlinkSync(base, path.join(ws, "dir-out"));
-const services = new ClientServices(ws, 500);
+const services = new ClientServices(ws, { killGraceMs: 500 });
 afterAll(async () => {
   await services.dispose();
   rmSync(base, { recursive: true, force: true });
@@ -45,12 +57,7 @@ describe("fs", () => {
   });
 
   it("refuses paths outside the workspace: absolute, .., symlinks out, relative", async () => {
-    for (const p of [
-      secret,
-      path.join(ws, "..", "secret.txt"),
-      path.join(ws, "link-out.txt"),
-      path.join(ws, "dir-out", "secret.txt"),
-    ]) {
+    for (const p of [secret, path.join(ws, "..", "secret.txt"), path.join(ws, "dir-out", "secret.txt")]) {
       expect(await error(services.handle("fs/read_text_file", { path: p }))).toMatchObject({
         message: expect.stringMatching(/outside the workspace/),
       });
@@ -61,12 +68,81 @@ describe("fs", () => {
     ).toMatchObject({
       message: expect.stringMatching(/outside/),
     });
-    expect(
-      await error(services.handle("fs/write_text_file", { path: path.join(ws, "link-out.txt"), content: "x" })),
-    ).toMatchObject({
-      message: expect.stringMatching(/outside/),
-    });
     expect(readFileSync(secret, "utf8")).toBe("top secret");
+  });
+
+  it("follows no symlink in the last component, for reads and writes: dangling, to a file or a directory outside", async () => {
+    const dangling = path.join(ws, "dangling.txt");
+    const target = path.join(base, "created-outside.txt");
+    symlinkSync(target, dangling);
+    for (const p of [dangling, path.join(ws, "link-out.txt"), path.join(ws, "dir-out")]) {
+      for (const request of [
+        services.handle("fs/read_text_file", { path: p }),
+        services.handle("fs/write_text_file", { path: p, content: "pwned" }),
+      ]) {
+        expect(await error(request)).toMatchObject({
+          code: -32000,
+          message: `path is a symbolic link, which the relay does not follow: ${p}`,
+        });
+      }
+    }
+    expect(existsSync(target)).toBe(false);
+    expect(readFileSync(secret, "utf8")).toBe("top secret");
+    // `..` and absolute paths out are refused before anything is opened.
+    for (const p of [path.join(ws, "..", "x.txt"), path.join(base, "x.txt")]) {
+      expect(await error(services.handle("fs/write_text_file", { path: p, content: "x" }))).toMatchObject({
+        message: `path is outside the workspace: ${p}`,
+      });
+      expect(existsSync(path.join(base, "x.txt"))).toBe(false);
+    }
+  });
+
+  it("serves regular files only: a FIFO, a directory, a socket answer an error at once", async () => {
+    const fifo = path.join(ws, "pipe");
+    execFileSync("mkfifo", [fifo]);
+    expect(await error(services.handle("fs/read_text_file", { path: fifo }))).toEqual({
+      code: -32000,
+      message: `not a regular file (a FIFO): ${fifo}`,
+    });
+    // Without a reader the open fails (ENXIO) instead of waiting for one.
+    expect(await error(services.handle("fs/write_text_file", { path: fifo, content: "x" }))).toMatchObject({
+      code: -32000,
+      message: expect.stringMatching(/^not a regular file/),
+    });
+    expect(await error(services.handle("fs/read_text_file", { path: path.join(ws, "dir") }))).toMatchObject({
+      message: expect.stringMatching(/^not a regular file \(a directory\)/),
+    });
+  });
+
+  it("caps what one read returns, reads line/limit as a stream, and says so when the file is too large", async () => {
+    const small = new ClientServices(ws, { maxReadBytes: 64 });
+    const file = path.join(ws, "lines.txt");
+    const text = Array.from({ length: 1000 }, (_, i) => `line ${i} é`).join("\n") + "\n";
+    writeFileSync(file, text);
+    expect(await error(small.handle("fs/read_text_file", { path: file }))).toEqual({
+      code: -32000,
+      message: `the file (${Buffer.byteLength(text)} bytes) is larger than the 64 bytes one read may return: ${file} (ask for fewer lines with line/limit)`,
+    });
+    expect(await small.handle("fs/read_text_file", { path: file, line: 998, limit: 2 })).toEqual({
+      content: "line 997 é\nline 998 é",
+    });
+    expect(await error(small.handle("fs/read_text_file", { path: file, line: 1, limit: 100 }))).toMatchObject({
+      message: expect.stringMatching(/^the text asked for is larger than the 64 bytes/),
+    });
+    // Same lines as slicing the whole text, at every edge.
+    for (const [line, limit] of [
+      [1, 1],
+      [1000, 5],
+      [1001, 1],
+      [1002, 3],
+      [5, 0],
+      [undefined, 3],
+      [999, undefined],
+    ]) {
+      expect(await services.handle("fs/read_text_file", { path: file, line, limit })).toEqual({
+        content: sliceLines(text, line, limit),
+      });
+    }
   });
 
   it("writes new files, creating directories inside the workspace", async () => {
@@ -103,6 +179,40 @@ describe("terminals", () => {
     })) as { terminalId: string };
     await services.handle("terminal/wait_for_exit", { terminalId });
     expect(await services.handle("terminal/output", { terminalId })).toMatchObject({ output: "6789", truncated: true });
+  });
+
+  it("keeps a capped tail of a flood when the agent gives no outputByteLimit, or a larger one", async () => {
+    const capped = new ClientServices(ws, { killGraceMs: 500, terminalOutputBytes: 1000 });
+    for (const outputByteLimit of [undefined, 10 ** 12]) {
+      const { terminalId } = (await capped.handle("terminal/create", {
+        command: "sh",
+        args: ["-c", "head -c 5000000 /dev/zero | tr '\\0' y; printf 'é end'"],
+        outputByteLimit,
+      })) as { terminalId: string };
+      await capped.handle("terminal/wait_for_exit", { terminalId });
+      const out = (await capped.handle("terminal/output", { terminalId })) as { output: string; truncated: boolean };
+      expect(out.truncated).toBe(true);
+      expect(Buffer.byteLength(out.output)).toBeLessThanOrEqual(1000);
+      expect(out.output.endsWith("yé end")).toBe(true);
+    }
+    await capped.dispose();
+  });
+
+  it("stops a background child that ignores SIGTERM after the command itself has exited", async () => {
+    const { terminalId } = (await services.handle("terminal/create", {
+      command: "sh",
+      args: [
+        "-c",
+        `nohup sh -c 'trap "" TERM; exec sleep 991' >/dev/null 2>&1 & setsid sh -c 'trap "" TERM; exec sleep 992' >/dev/null 2>&1 & echo $!`,
+      ],
+    })) as { terminalId: string };
+    await services.handle("terminal/wait_for_exit", { terminalId });
+    const sleepers = () =>
+      execFileSync("pgrep", ["-f", "^sleep 99[12]$"], { encoding: "utf8" }).split("\n").filter(Boolean).map(Number);
+    await waitUntil(() => sleepers().length === 2, "both sleepers started");
+    const pids = sleepers();
+    await services.handle("terminal/release", { terminalId });
+    expect(pids.filter(alive)).toEqual([]);
   });
 
   it("kills a running command", async () => {

@@ -5,10 +5,11 @@
  */
 import { execa, type ResultPromise } from "execa";
 import { randomUUID } from "node:crypto";
-import { mkdir, readFile, realpath, writeFile } from "node:fs/promises";
+import { constants, type Stats } from "node:fs";
+import { mkdir, open, realpath, type FileHandle } from "node:fs/promises";
 import path from "node:path";
-import { sliceLines, truncateOutput, type JsonRpcErrorBody } from "../lib/policy";
-import { stopGroup } from "./process-group";
+import { truncateOutput, type JsonRpcErrorBody } from "../lib/policy";
+import { childEnv, stopTree, type Tree } from "./process-group";
 import { isInside } from "./workspace";
 
 export class ServiceError extends Error {
@@ -21,6 +22,7 @@ const invalidParams = (message: string) => new ServiceError({ code: -32602, mess
 const notFound = (uri: string) =>
   new ServiceError({ code: -32002, message: `Resource not found: ${uri}`, data: { uri } });
 const outside = (p: string) => new ServiceError({ code: -32000, message: `path is outside the workspace: ${p}` });
+const refused = (p: string, why: string) => new ServiceError({ code: -32000, message: `${why}: ${p}` });
 
 type Params = Record<string, unknown>;
 
@@ -37,80 +39,208 @@ const optInt = (params: Params, key: string): number | undefined => {
   return v;
 };
 
+/** What a file is, for the error that refuses it. */
+function kindOf(stats: Stats): string {
+  if (stats.isDirectory()) return "a directory";
+  if (stats.isFIFO()) return "a FIFO";
+  if (stats.isSocket()) return "a socket";
+  if (stats.isCharacterDevice() || stats.isBlockDevice()) return "a device";
+  return "not a regular file";
+}
+
+/** Never follow a link in the last component; never wait for a FIFO's other end. */
+const NO_FOLLOW = constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
+const MIB = 1024 * 1024;
+
+export interface ServiceLimits {
+  /** Between SIGTERM and SIGKILL when a terminal is stopped. */
+  killGraceMs: number;
+  /** The most one fs/read_text_file returns, in bytes. */
+  maxReadBytes: number;
+  /** Terminal output kept when the agent gives no (or a larger) outputByteLimit. */
+  terminalOutputBytes: number;
+}
+
+export const DEFAULT_SERVICE_LIMITS: ServiceLimits = {
+  killGraceMs: 2_000,
+  maxReadBytes: 10 * MIB,
+  terminalOutputBytes: 1 * MIB,
+};
+
 interface Terminal {
   child: ResultPromise;
+  tree: Tree;
   output: string;
+  /** Output was dropped from the start. */
+  truncated: boolean;
   exit?: { exitCode: number | null; signal: string | null };
   exited: Promise<void>;
-  limit?: number;
+  limit: number;
 }
 
 export class ClientServices {
   private readonly terminals = new Map<string, Terminal>();
+  private readonly limits: ServiceLimits;
 
   /** `workspace` is the agent's working directory (a real path). */
   constructor(
     private readonly workspace: string,
-    private readonly killGraceMs = 2_000,
-  ) {}
+    limits: Partial<ServiceLimits> = {},
+  ) {
+    this.limits = { ...DEFAULT_SERVICE_LIMITS, ...limits };
+  }
 
-  /** Resolves a path the agent names; symlinks followed, must stay in the workspace. */
+  /**
+   * Resolves a path the agent names to its real parent directory plus its last
+   * component, which the caller opens without following a link. The parent may
+   * be reached through links, as long as it is inside the workspace.
+   */
   private async confine(p: string, forWrite: boolean): Promise<string> {
     if (!path.isAbsolute(p)) throw invalidParams(`path must be absolute: ${p}`);
     const wanted = path.resolve(p);
     if (!isInside(this.workspace, wanted)) throw outside(p);
-    try {
-      const real = await realpath(wanted);
-      if (!isInside(this.workspace, real)) throw outside(p);
-      return real;
-    } catch (err) {
-      if (err instanceof ServiceError) throw err;
-      if (!forWrite) throw notFound(p);
-    }
-    // A new file: its nearest existing ancestor must be inside the workspace.
+    const name = path.basename(wanted);
+    // A new file's directories are created: the nearest existing ancestor must be inside.
     let dir = path.dirname(wanted);
     for (;;) {
+      let real: string;
       try {
-        const real = await realpath(dir);
-        if (!isInside(this.workspace, real)) throw outside(p);
-        return path.join(real, path.relative(dir, wanted));
-      } catch (err) {
-        if (err instanceof ServiceError) throw err;
+        real = await realpath(dir);
+      } catch {
+        if (!forWrite) throw notFound(p);
         dir = path.dirname(dir);
+        continue;
       }
+      if (!isInside(this.workspace, real)) throw outside(p);
+      return path.join(real, path.relative(dir, path.dirname(wanted)), name);
+    }
+  }
+
+  /** A directory the agent names (a terminal's cwd): links followed, must stay inside. */
+  private async confineDir(p: string): Promise<string> {
+    if (!path.isAbsolute(p)) throw invalidParams(`path must be absolute: ${p}`);
+    let real: string;
+    try {
+      real = await realpath(path.resolve(p));
+    } catch {
+      throw notFound(p);
+    }
+    if (!isInside(this.workspace, real)) throw outside(p);
+    return real;
+  }
+
+  /** Opens the last component without following it; refuses links and anything but a regular file. */
+  private async openRegular(file: string, flags: number, shown: string): Promise<{ fh: FileHandle; stats: Stats }> {
+    let fh: FileHandle;
+    try {
+      fh = await open(file, flags | NO_FOLLOW, 0o666);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === "ENOENT") throw notFound(shown);
+      if (code === "ELOOP") throw refused(shown, "path is a symbolic link, which the relay does not follow");
+      if (code === "ENXIO") throw refused(shown, "not a regular file (a FIFO or socket)");
+      if (code === "EISDIR") throw refused(shown, "not a regular file (a directory)");
+      throw new ServiceError({ code: -32603, message: `cannot open ${shown}: ${code ?? (err as Error).message}` });
+    }
+    const stats = await fh.stat();
+    if (!stats.isFile()) {
+      await fh.close();
+      throw refused(shown, `not a regular file (${kindOf(stats)})`);
+    }
+    return { fh, stats };
+  }
+
+  /**
+   * Reads a regular file, honouring `line` (1-based) and `limit` (lines) as a
+   * stream, so only the lines returned are held; refuses more than maxReadBytes.
+   */
+  private async readText(shown: string, file: string, line?: number, limit?: number): Promise<string> {
+    const max = this.limits.maxReadBytes;
+    const tooLarge = (what: string) =>
+      new ServiceError({
+        code: -32000,
+        message: `${what} is larger than the ${max} bytes one read may return: ${shown} (ask for fewer lines with line/limit)`,
+      });
+    const { fh, stats } = await this.openRegular(file, constants.O_RDONLY, shown);
+    try {
+      const whole = line === undefined && limit === undefined;
+      if (whole && stats.size > max) throw tooLarge(`the file (${stats.size} bytes)`);
+      const first = Math.max(0, (line ?? 1) - 1);
+      const end = limit === undefined ? Infinity : first + limit;
+      // Lines as text.split("\n") sees them: the text after the last newline is a line too.
+      const kept: string[] = [];
+      let keptBytes = 0;
+      let index = 0;
+      let current = "";
+      const keep = (piece: string) => {
+        keptBytes += Buffer.byteLength(piece) + 1;
+        if (keptBytes > max + 1) throw tooLarge("the text asked for");
+      };
+      const decoder = new TextDecoder();
+      const buf = Buffer.allocUnsafe(64 * 1024);
+      for (;;) {
+        const { bytesRead } = await fh.read(buf, 0, buf.length, null);
+        const text = bytesRead === 0 ? decoder.decode() : decoder.decode(buf.subarray(0, bytesRead), { stream: true });
+        let from = 0;
+        for (let nl = text.indexOf("\n"); nl !== -1; nl = text.indexOf("\n", from)) {
+          if (index >= first && index < end) {
+            const piece = text.slice(from, nl);
+            keep(piece);
+            kept.push(current + piece);
+          }
+          current = "";
+          from = nl + 1;
+          index++;
+          if (index >= end) return kept.join("\n");
+        }
+        if (index >= first && index < end) {
+          const rest = text.slice(from);
+          keep(rest);
+          current += rest;
+        }
+        if (bytesRead === 0) break;
+      }
+      if (index >= first && index < end) kept.push(current);
+      return kept.join("\n");
+    } finally {
+      await fh.close();
+    }
+  }
+
+  private async writeText(shown: string, file: string, content: string): Promise<void> {
+    await mkdir(path.dirname(file), { recursive: true });
+    const { fh } = await this.openRegular(file, constants.O_WRONLY | constants.O_CREAT, shown);
+    try {
+      await fh.truncate(0);
+      await fh.writeFile(content);
+    } finally {
+      await fh.close();
     }
   }
 
   async handle(method: string, params: Params = {}): Promise<unknown> {
     switch (method) {
       case "fs/read_text_file": {
-        const file = await this.confine(str(params, "path"), false);
-        let text: string;
-        try {
-          text = await readFile(file, "utf8");
-        } catch (err) {
-          const code = (err as NodeJS.ErrnoException).code;
-          if (code === "ENOENT") throw notFound(str(params, "path"));
-          throw new ServiceError({
-            code: -32603,
-            message: `cannot read ${str(params, "path")}: ${code ?? (err as Error).message}`,
-          });
-        }
-        return { content: sliceLines(text, optInt(params, "line"), optInt(params, "limit")) };
+        const shown = str(params, "path");
+        const line = optInt(params, "line");
+        const limit = optInt(params, "limit");
+        const file = await this.confine(shown, false);
+        return { content: await this.readText(shown, file, line, limit) };
       }
       case "fs/write_text_file": {
         const content = params.content;
         if (typeof content !== "string") throw invalidParams("content must be a string");
-        const file = await this.confine(str(params, "path"), true);
-        await mkdir(path.dirname(file), { recursive: true });
-        await writeFile(file, content);
+        const shown = str(params, "path");
+        await this.writeText(shown, await this.confine(shown, true), content);
         return {};
       }
       case "terminal/create":
         return this.createTerminal(params);
       case "terminal/output": {
         const t = this.terminal(params);
-        return { ...truncateOutput(t.output, t.limit), exitStatus: t.exit ?? null };
+        const kept = truncateOutput(t.output, t.limit);
+        return { output: kept.output, truncated: t.truncated || kept.truncated, exitStatus: t.exit ?? null };
       }
       case "terminal/wait_for_exit": {
         const t = this.terminal(params);
@@ -154,12 +284,14 @@ export class ClientServices {
       env[e.name] = e.value;
     }
     const cwd =
-      typeof params.cwd === "string" && params.cwd !== "" ? await this.confine(params.cwd, false) : this.workspace;
-    const limit = optInt(params, "outputByteLimit");
+      typeof params.cwd === "string" && params.cwd !== "" ? await this.confineDir(params.cwd) : this.workspace;
+    // The agent may ask to keep less than the relay's cap, never more.
+    const limit = Math.min(optInt(params, "outputByteLimit") ?? Infinity, this.limits.terminalOutputBytes);
+    const spawned = childEnv(env);
     const child = execa(command, args as string[], {
       cwd,
-      env,
-      extendEnv: true,
+      env: spawned.env,
+      extendEnv: false,
       detached: true,
       stdin: "ignore",
       buffer: false,
@@ -167,7 +299,14 @@ export class ClientServices {
       cleanup: false,
       all: true,
     });
-    const terminal: Terminal = { child, output: "", limit, exited: Promise.resolve() };
+    const terminal: Terminal = {
+      child,
+      tree: { pgid: child.pid ?? 0, marker: spawned.marker },
+      output: "",
+      truncated: false,
+      limit,
+      exited: Promise.resolve(),
+    };
     terminal.exited = new Promise((resolve) => {
       child.once("error", (err: NodeJS.ErrnoException) => {
         terminal.output += `${err.code === "ENOENT" ? `command not found: ${command}` : err.message}\n`;
@@ -183,18 +322,21 @@ export class ClientServices {
     const decoder = new TextDecoder();
     child.all?.on("data", (chunk: Buffer) => {
       terminal.output += decoder.decode(chunk, { stream: true });
-      // Bound memory: keep a little more than the agent asked for.
-      if (limit !== undefined && terminal.output.length > limit * 4 + 65_536)
-        terminal.output = truncateOutput(terminal.output, limit * 2).output;
+      // Cut in batches (a string's length never exceeds its UTF-8 bytes), so a flood costs O(1) per byte.
+      if (terminal.output.length > limit * 2 + 65_536) {
+        terminal.output = truncateOutput(terminal.output, limit).output;
+        terminal.truncated = true;
+      }
     });
     const terminalId = randomUUID();
     this.terminals.set(terminalId, terminal);
     return { terminalId };
   }
 
+  /** Stops the terminal's whole tree, even once its leader has exited (a background child lives on). */
   private async kill(t: Terminal): Promise<void> {
-    if (t.exit || t.child.pid === undefined) return;
-    await stopGroup(t.child.pid, this.killGraceMs).catch(() => {});
+    if (t.child.pid === undefined) return;
+    await stopTree(t.tree, this.limits.killGraceMs).catch(() => {});
     await t.exited;
   }
 

@@ -2,6 +2,7 @@
 import { execa } from "execa";
 import { accessSync, constants, statSync } from "node:fs";
 import path from "node:path";
+import { childEnv } from "./process-group";
 
 function executable(file: string): boolean {
   try {
@@ -36,7 +37,8 @@ export function commandVersion(command: string): Promise<string | undefined> {
       reject: false,
       timeout: 10_000,
       stdin: "ignore",
-      env: { NO_COLOR: "1" },
+      env: childEnv({ NO_COLOR: "1" }).env,
+      extendEnv: false,
     }).then((r) => (r.exitCode === 0 ? String(r.stdout).trim().split("\n")[0]?.slice(0, 120) || undefined : undefined));
     versions.set(command, version);
   }

@@ -7,12 +7,15 @@ import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { DEFAULT_MAX_LINE_BYTES } from "../lib/ndjson";
+import { parseRemoteProfile, RemoteProfileError, type RemoteProfile } from "./remote-profile";
 
 export interface ProfileConfig {
   command: string;
   args: string[];
   env: Record<string, string>;
   description?: string;
+  /** A URL profile: the agent is reached over HTTP or WebSocket; `command` holds the URL. */
+  remote?: RemoteProfile;
 }
 
 export interface ServerConfig {
@@ -34,6 +37,14 @@ export interface ServerConfig {
   requestTimeoutMs: number;
   /** Frames kept per agent for re-attaching clients. */
   replayFrames: number;
+  /** Bytes of frames (raw lines) kept per agent for re-attaching clients, and queued for its socket. */
+  replayBytes: number;
+  /** Bytes of stderr kept per agent for re-attaching clients. */
+  stderrBytes: number;
+  /** The most one fs/read_text_file returns. */
+  maxReadBytes: number;
+  /** Terminal output kept when the agent asks for none or more. */
+  terminalOutputBytes: number;
   /** Warm agents kept per profile (ACP_PLAYGROUND_POOL="gemini=1", or "pool" in the file). */
   pool: Record<string, number>;
   /** Where transcripts are kept (ACP_PLAYGROUND_DATA). */
@@ -45,6 +56,8 @@ export interface ServerConfig {
 export class ConfigError extends Error {}
 
 type Env = Record<string, string | undefined>;
+
+const MIB = 1024 * 1024;
 
 function intFrom(env: Env, name: string, fallback: number, min = 0): number {
   const raw = env[name];
@@ -86,6 +99,10 @@ function parseProfiles(raw: unknown, file: string): Record<string, ProfileConfig
   for (const [name, value] of Object.entries(raw)) {
     if (!/^[\w.-]{1,64}$/.test(name)) throw new ConfigError(`${file}: bad profile name "${name}"`);
     const p = value as Record<string, unknown>;
+    if (typeof p === "object" && p !== null && "url" in p) {
+      profiles[name] = remoteProfile(name, p, file);
+      continue;
+    }
     if (typeof p !== "object" || p === null || typeof p.command !== "string" || p.command === "") {
       throw new ConfigError(`${file}: profile "${name}" needs a "command" string`);
     }
@@ -107,6 +124,18 @@ function parseProfiles(raw: unknown, file: string): Record<string, ProfileConfig
     };
   }
   return profiles;
+}
+
+function remoteProfile(name: string, p: Record<string, unknown>, file: string): ProfileConfig {
+  try {
+    const remote = parseRemoteProfile(p);
+    if (p.description !== undefined && typeof p.description !== "string")
+      throw new RemoteProfileError(`"description" must be a string`);
+    return { command: remote.url, args: [], env: {}, description: p.description, remote };
+  } catch (err) {
+    if (err instanceof RemoteProfileError) throw new ConfigError(`${file}: profile "${name}": ${err.message}`);
+    throw err;
+  }
 }
 
 function realRoot(root: string, base: string): string {
@@ -199,6 +228,10 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
     killGraceMs: intFrom(env, "ACP_PLAYGROUND_KILL_GRACE_MS", 3_000),
     maxLineBytes: intFrom(env, "ACP_PLAYGROUND_MAX_LINE_BYTES", DEFAULT_MAX_LINE_BYTES, 1024),
     replayFrames: intFrom(env, "ACP_PLAYGROUND_REPLAY_FRAMES", 100_000, 1),
+    replayBytes: intFrom(env, "ACP_PLAYGROUND_REPLAY_BYTES", 64 * MIB, 1024),
+    stderrBytes: intFrom(env, "ACP_PLAYGROUND_STDERR_BYTES", 1 * MIB, 1024),
+    maxReadBytes: intFrom(env, "ACP_PLAYGROUND_MAX_READ_BYTES", 10 * MIB, 1),
+    terminalOutputBytes: intFrom(env, "ACP_PLAYGROUND_TERMINAL_OUTPUT_BYTES", 1 * MIB, 1),
     requestTimeoutMs: intFrom(env, "ACP_PLAYGROUND_REQUEST_TIMEOUT_MS", 30_000, 1),
     pool,
     dataDir: path.resolve(cwd, env.ACP_PLAYGROUND_DATA || "data"),

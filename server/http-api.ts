@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { TranscriptError } from "../lib/transcript";
+import { sendExport } from "./export-api";
 import type { Relay } from "./relay";
 import { bearerToken, tokenMatches } from "./security";
 import { TranscriptStore } from "./transcript-store";
@@ -96,6 +97,8 @@ export async function handleApi(
       }
     }
     const id = parts[1];
+    if (parts.length === 3 && id !== undefined && parts[2] === "export" && method === "GET")
+      return sendExport(res, store, id);
     if (parts.length === 2 && id !== undefined) {
       if (!store.exists(id)) return fail(res, 404, "not_found", `no transcript ${id.slice(0, 80)}`);
       if (method === "GET") return sendTranscript(res, store, id, url.searchParams.has("download"));

@@ -1,8 +1,68 @@
 /**
- * Whole-process-group control. Gemini CLI re-launches itself as a second node
- * process, so killing only the pid we spawned would orphan the real worker.
+ * Whole-process-tree control. Gemini CLI re-launches itself as a second node
+ * process, so killing only the pid we spawned would orphan the real worker;
+ * and a child that calls setsid leaves the group, so every spawn also carries
+ * a marker in its environment that its descendants inherit.
  */
+import { randomUUID } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
+
+/** Set for every agent and terminal the relay spawns, unique per spawn. */
+export const SPAWN_MARKER = "ACP_PLAYGROUND_SPAWN";
+
+/** The relay's own variables (its token above all): no child may see them. */
+const isRelayVariable = (name: string) => name.startsWith("ACP_PLAYGROUND_");
+
+export interface Spawned {
+  env: Record<string, string>;
+  /** The value of SPAWN_MARKER in `env`. */
+  marker: string;
+}
+
+/**
+ * The environment of a child: the relay's, less the relay's own variables,
+ * plus `extra` (a profile's or the agent's), plus a fresh marker that `extra`
+ * cannot override. Pass it with execa's `extendEnv: false`.
+ */
+export function childEnv(extra: Record<string, string> = {}): Spawned {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (value !== undefined && !isRelayVariable(name)) env[name] = value;
+  }
+  for (const [name, value] of Object.entries(extra)) {
+    if (!isRelayVariable(name)) env[name] = value;
+  }
+  const marker = randomUUID();
+  env[SPAWN_MARKER] = marker;
+  return { env, marker };
+}
+
+/** Live pids whose environment carries this spawn's marker (Linux; elsewhere none are found). */
+export function markedProcesses(marker: string): number[] {
+  if (process.platform !== "linux") return [];
+  const needle = `${SPAWN_MARKER}=${marker}`;
+  const found: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    let environ: string;
+    try {
+      environ = readFileSync(`/proc/${entry}/environ`, "latin1");
+    } catch {
+      continue; // exited, or not ours to read
+    }
+    if (environ.split("\0").includes(needle) && !isZombie(Number(entry))) found.push(Number(entry));
+  }
+  return found;
+}
+
+function isZombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2)[0] === "Z";
+  } catch {
+    return true;
+  }
+}
 
 /** Live (non-zombie) pids in a process group; Linux reads /proc, elsewhere kill(-pgid, 0). */
 export function groupMembers(pgid: number): number[] {
@@ -40,21 +100,47 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals): void {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export async function waitGroupGone(pgid: number, timeoutMs: number): Promise<boolean> {
+/** A spawn's whole tree: its process group and whatever carries its marker. */
+export interface Tree {
+  pgid: number;
+  marker?: string;
+}
+
+const treeMembers = ({ pgid, marker }: Tree): number[] => [
+  ...new Set([...groupMembers(pgid), ...(marker ? markedProcesses(marker) : [])]),
+];
+
+function signalTree(tree: Tree, signal: NodeJS.Signals): void {
+  signalGroup(tree.pgid, signal);
+  if (!tree.marker) return;
+  for (const pid of markedProcesses(tree.marker)) {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // exited meanwhile
+    }
+  }
+}
+
+async function waitTreeGone(tree: Tree, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   for (let delay = 10; ; delay = Math.min(delay * 2, 100)) {
-    if (groupMembers(pgid).length === 0) return true;
+    if (treeMembers(tree).length === 0) return true;
     if (Date.now() >= deadline) return false;
     await sleep(delay);
   }
 }
 
-/** SIGTERM, then SIGKILL after `graceMs`; resolves once no member is left. */
-export async function stopGroup(pgid: number, graceMs: number): Promise<void> {
-  signalGroup(pgid, "SIGTERM");
-  if (await waitGroupGone(pgid, graceMs)) return;
-  signalGroup(pgid, "SIGKILL");
-  if (!(await waitGroupGone(pgid, 5_000))) {
-    throw new Error(`process group ${pgid} survived SIGKILL: ${groupMembers(pgid).join(", ")}`);
+/**
+ * SIGTERM, then SIGKILL after `graceMs`, to the whole group and every marked
+ * process, whether or not the leader is still there; resolves once none is left.
+ */
+export async function stopTree(tree: Tree, graceMs: number): Promise<void> {
+  if (treeMembers(tree).length === 0) return;
+  signalTree(tree, "SIGTERM");
+  if (await waitTreeGone(tree, graceMs)) return;
+  signalTree(tree, "SIGKILL");
+  if (!(await waitTreeGone(tree, 5_000))) {
+    throw new Error(`process group ${tree.pgid} survived SIGKILL: ${treeMembers(tree).join(", ")}`);
   }
 }

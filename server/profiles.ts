@@ -6,9 +6,12 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { execa } from "execa";
+import { optionArg } from "../lib/agent-options";
 import type { ProfileDetails, ProfileSummary, RelayError } from "../lib/wire";
 import { commandVersion, resolveCommand } from "./command-lookup";
+import { childEnv } from "./process-group";
 import type { ProfileConfig, ServerConfig } from "./config";
+import type { RemoteProfile } from "./remote-profile";
 import type { TranscriptStore } from "./transcript-store";
 
 export interface Launch {
@@ -16,6 +19,8 @@ export interface Launch {
   command: string;
   args: string[];
   env: Record<string, string>;
+  /** Set for a URL profile: connect instead of spawning. */
+  remote?: RemoteProfile;
 }
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -32,7 +37,13 @@ const acpFlagCache = new Map<string, Promise<string>>();
 export function geminiAcpFlag(command: string): Promise<string> {
   let flag = acpFlagCache.get(command);
   if (!flag) {
-    flag = execa(command, ["--help"], { reject: false, timeout: 20_000, stdin: "ignore", env: { NO_COLOR: "1" } })
+    flag = execa(command, ["--help"], {
+      reject: false,
+      timeout: 20_000,
+      stdin: "ignore",
+      env: childEnv({ NO_COLOR: "1" }).env,
+      extendEnv: false,
+    })
       .then((r) => {
         const help = `${String(r.stdout)}\n${String(r.stderr)}`;
         return /(^|\s)--acp\b/m.test(help) || !/--experimental-acp/.test(help) ? "--acp" : "--experimental-acp";
@@ -54,10 +65,18 @@ const GEMINI_OPTIONS: Record<string, OptionSpec> = {
   skipTrust: { type: "boolean" },
 };
 
-function geminiOptionArgs(options: Record<string, unknown>): string[] {
+function geminiOptionArgs(options: Record<string, unknown>): string[] | RelayError {
   const args: string[] = [];
-  if (typeof options.model === "string") args.push("--model", options.model);
-  if (typeof options.approvalMode === "string") args.push("--approval-mode", options.approvalMode);
+  for (const [name, flag] of [
+    ["model", "model"],
+    ["approvalMode", "approval-mode"],
+  ] as const) {
+    const value = options[name];
+    if (typeof value !== "string") continue;
+    const arg = optionArg(flag, value);
+    if (!arg.ok) return { code: "invalid_payload", message: arg.message };
+    args.push(arg.arg);
+  }
   if (options.skipTrust === true) args.push("--skip-trust");
   return args;
 }
@@ -126,7 +145,8 @@ export class Profiles {
         args: p.args,
         options: [],
         description: p.description,
-        available: resolveCommand(p.command) !== undefined,
+        // A remote agent is only known to answer once connected.
+        available: p.remote !== undefined || resolveCommand(p.command) !== undefined,
       };
     });
   }
@@ -182,13 +202,15 @@ export class Profiles {
       const bad = checkOptions(name, GEMINI_OPTIONS, options);
       if (bad) return bad;
       const command = geminiCommand(this.config);
+      const optionArgs = geminiOptionArgs(options);
+      if (!Array.isArray(optionArgs)) return optionArgs;
       const flag = await geminiAcpFlag(command);
-      return { profile: name, command, args: [flag, ...geminiOptionArgs(options)], env: {} };
+      return { profile: name, command, args: [flag, ...optionArgs], env: {} };
     }
     const p = this.configured(name);
     if (!p) return { code: "unknown_profile", message: `unknown profile: ${name}` };
     const bad = checkOptions(name, {}, options);
     if (bad) return bad;
-    return { profile: name, command: p.command, args: [...p.args], env: { ...p.env } };
+    return { profile: name, command: p.command, args: [...p.args], env: { ...p.env }, remote: p.remote };
   }
 }

@@ -2,8 +2,9 @@
  * Socket.IO wiring: authenticates each connection, binds it to its browser
  * session, and turns contract events into calls on that session.
  */
-import type { Server as HttpServer } from "node:http";
+import type { Server as HttpServer, IncomingMessage, ServerResponse } from "node:http";
 import { Server } from "socket.io";
+import type { Socket as EngineSocket } from "engine.io";
 import { parseTranscript } from "../lib/transcript";
 import { parsePolicies } from "../lib/policy";
 import {
@@ -28,6 +29,7 @@ import { createTapHub, type TapHub } from "./tap-session";
 import { VERSION } from "./version";
 
 const CLIENT_ID = /^[\w-]{8,64}$/;
+const CONNECT_TIMEOUT_MS = 5_000;
 const KNOWN_EVENTS = new Set([
   "relay:info",
   "agent:start",
@@ -75,16 +77,37 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
     serveClient: false,
     // A frame may be as long as an agent line, plus the envelope.
     maxHttpBufferSize: config.maxLineBytes + 64 * 1024,
-    allowRequest: (req, callback) => {
-      const refused = refuseRequest(req, config);
-      callback(refused ?? null, refused === undefined);
-    },
+  });
+
+  // A connection that has not authenticated within seconds is dropped, whatever it was still to
+  // be sent (an <img> tag can open one and never poll again).
+  const authenticated = new WeakSet<object>();
+  io.engine.on("connection", (conn: EngineSocket) => {
+    const timer = setTimeout(() => {
+      if (!authenticated.has(conn)) conn.close(true);
+    }, CONNECT_TIMEOUT_MS);
+    conn.once("close", () => clearTimeout(timer));
+  });
+
+  // Engine.IO's allowRequest sees only the handshake; this sees every request, polls and upgrades
+  // that carry an existing sid included.
+  io.engine.use((req: IncomingMessage, res: ServerResponse, next: (err?: Error) => void) => {
+    const refused = refuseRequest(req, config);
+    if (!refused) return next();
+    // On an upgrade, `res` stands for the raw socket: end() destroys it.
+    res.writeHead(403, { "content-type": "application/json" });
+    res.end(JSON.stringify({ error: { code: "forbidden", message: refused } }));
   });
 
   io.use((socket, next) => {
     const auth = socket.handshake.auth as Record<string, unknown>;
-    if (!tokenMatches(auth?.token, config.token)) return next(new Error("unauthorized"));
-    next();
+    if (tokenMatches(auth?.token, config.token)) {
+      authenticated.add(socket.conn);
+      return next();
+    }
+    next(new Error("unauthorized"));
+    // A refused connection is closed once the refusal has reached the client.
+    setImmediate(() => socket.conn.close());
   });
 
   const info = (): RelayInfo => ({

@@ -2,7 +2,7 @@
  * The relay's trust boundary, in small named checks: token, Host (DNS
  * rebinding) and Origin (cross-site pages). A refused request spawns nothing.
  */
-import { createHash, timingSafeEqual } from "node:crypto";
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 
 const digest = (s: string) => createHash("sha256").update(s).digest();
@@ -69,4 +69,27 @@ export function bearerToken(req: IncomingMessage): string | undefined {
   const header = req.headers.authorization;
   const match = header && /^Bearer\s+(\S+)$/i.exec(header);
   return match ? match[1] : undefined;
+}
+
+/**
+ * The Content-Security-Policy of every page: scripts only from this origin and
+ * Next's own inline scripts, which carry the per-request nonce; nothing from
+ * any other origin. Inline style attributes stay allowed (React sets them; they
+ * cannot run code). Development adds 'unsafe-eval', which React's dev build needs.
+ */
+export function contentSecurityPolicy(dev = false): { nonce: string; policy: string } {
+  const nonce = randomBytes(18).toString("base64");
+  const policy = [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${dev ? " 'unsafe-eval'" : ""}`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+  return { nonce, policy };
 }

@@ -17,7 +17,11 @@ const STEP_TEXT: Record<ConnectProgress["step"], string> = {
 function Progress({ p }: { p: ConnectProgress }) {
   const detail = [
     p.pooled ? "warm agent from the pool (already initialized)" : undefined,
-    p.authMethodId ? `authenticated with ${p.authMethodId}` : undefined,
+    p.authMethodId
+      ? p.authenticated
+        ? `authenticated with ${p.authMethodId}`
+        : `authenticating with ${p.authMethodId}…`
+      : undefined,
   ]
     .filter(Boolean)
     .join(" · ");

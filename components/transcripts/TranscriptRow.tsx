@@ -115,6 +115,20 @@ export function TranscriptRow({ t, client, onChange }: Props) {
             </button>
             <button
               type="button"
+              data-testid="export-transcript"
+              title="One HTML file that opens offline in any browser (redacted)"
+              className={action}
+              onClick={() =>
+                attempt(async () => {
+                  const { blob, name } = await client.exportHtml(t.id);
+                  saveFile(blob, name);
+                })
+              }
+            >
+              Export HTML
+            </button>
+            <button
+              type="button"
               data-testid="share-transcript"
               aria-expanded={sharing}
               className={action}

@@ -15,9 +15,9 @@ const action = "rounded px-2 py-0.5 text-xs text-zinc-300 hover:bg-zinc-800 hove
 function Viewer({ id, token, rerun }: { id: string; token: string; rerun: boolean }) {
   const [rerunOpen, setRerunOpen] = useState(rerun);
   const [error, setError] = useState<string>();
-  const download = async () => {
+  const download = async (as: "download" | "exportHtml" = "download") => {
     try {
-      const { blob, name } = await api(token).download(id);
+      const { blob, name } = await api(token)[as](id);
       saveFile(blob, name);
     } catch (err) {
       setError((err as Error).message);
@@ -44,6 +44,14 @@ function Viewer({ id, token, rerun }: { id: string; token: string; rerun: boolea
           {error ? <span className="text-red-300">{error}</span> : null}
           <button type="button" data-testid="viewer-download" className={action} onClick={() => void download()}>
             Download
+          </button>
+          <button
+            type="button"
+            data-testid="viewer-export"
+            className={action}
+            onClick={() => void download("exportHtml")}
+          >
+            Export HTML
           </button>
           <Link
             href={`/?profile=${encodeURIComponent(`replay:${id}`)}`}

@@ -1,8 +1,11 @@
 /** The fault suite: each case asserts the outcome, not just "no crash". */
-import { readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { parseTranscript } from "../../lib/transcript";
+import type { AttachedEvent } from "../../lib/wire";
 import { alive, processTree, startTestRelay, TestClient, waitUntil, type TestRelay } from "../relay-harness";
 
 const stub = path.resolve(import.meta.dirname, "../fixtures/stub-agent.mjs");
@@ -162,5 +165,157 @@ describe("faults", () => {
     const again = await client({ clientId: c.clientId, lastSeq: c.frames.at(-1)!.seq });
     await again.send({ jsonrpc: "2.0", id: 2, method: "after/reconnect" });
     expect((await again.response(2)).seq).toBe(c.frames.at(-1)!.seq + 2);
+  });
+});
+
+describe("hostile agents", () => {
+  let hostile: TestRelay;
+  let base: string;
+  const hostileClients: TestClient[] = [];
+  const connect = async (auth: Record<string, unknown> = {}) => {
+    const c = new TestClient(hostile.url, { token: "test-token", ...auth });
+    hostileClients.push(c);
+    await c.connected();
+    return c;
+  };
+  const background = `nohup sh -c 'trap "" TERM; exec sleep 993' >/dev/null 2>&1 & echo "nohup $!"; setsid sh -c 'trap "" TERM; exec sleep 994' >/dev/null 2>&1 & echo "setsid $!"`;
+
+  beforeAll(async () => {
+    base = realpathSync(mkdtempSync(path.join(tmpdir(), "acp-hostile-")));
+    hostile = await startTestRelay({
+      graceMs: 2_000,
+      killGraceMs: 300,
+      maxLineBytes: 128 * 1024,
+      replayBytes: 1024 * 1024,
+      stderrBytes: 256 * 1024,
+      workspaceRoots: [base],
+      profiles: {
+        echo: node(stub, "echo"),
+        big: node(stub, "big-lines", "100", "64"),
+        env: node(stub, "env"),
+        setsid: node(stub, "setsid-child"),
+        envTerminal: node(stub, "shell", "env"),
+        background: node(stub, "shell", background),
+      },
+    });
+  });
+  afterEach(() => {
+    for (const c of hostileClients.splice(0)) c.close();
+  });
+  afterAll(async () => {
+    await hostile.close();
+    rmSync(base, { recursive: true, force: true });
+  });
+
+  /** initialize, session/new and a prompt whose turn runs the profile's terminal; resolves with the output answer. */
+  async function terminalTurn(c: TestClient): Promise<{ output: string; truncated: boolean }> {
+    const terminalMethods = ["create", "output", "wait_for_exit", "release", "kill"].map((m) => `terminal/${m}`);
+    await c.emit("policy:set", { policies: Object.fromEntries(terminalMethods.map((m) => [m, "auto"])) });
+    await c.send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: 1 } });
+    await c.send({ jsonrpc: "2.0", id: 2, method: "session/new", params: { cwd: base, mcpServers: [] } });
+    await c.send({
+      jsonrpc: "2.0",
+      id: 3,
+      method: "session/prompt",
+      params: { sessionId: "terminal-session", prompt: [] },
+    });
+    await c.response(3);
+    const answer = await c.frame((f) => f.dir === "to-agent" && f.id === "output", "terminal/output answer");
+    return (answer.message as { result: { output: string; truncated: boolean } }).result;
+  }
+
+  it("an agent printing many large valid lines: the relay keeps its caps in bytes and a re-attach is told of the gap", async () => {
+    const c = await connect();
+    await c.start({ profile: "big" });
+    await c.frame((f) => f.method === "stub/big-done", "the last line", 60_000);
+    await c.waitFor(() => c.stderr.join("").includes("stderr 99 "), "the last stderr line");
+    const session = hostile.server.relay.sessions.get(c.clientId!)!;
+    expect(session.keptBytes.frames).toBeGreaterThan(0);
+    expect(session.keptBytes.frames).toBeLessThanOrEqual(1024 * 1024);
+    expect(session.keptBytes.stderr).toBeLessThanOrEqual(256 * 1024);
+    expect(c.frames).toHaveLength(101);
+    c.close();
+
+    const again = new TestClient(hostile.url, { token: "test-token", clientId: c.clientId, lastSeq: 0 });
+    hostileClients.push(again);
+    const attached = new Promise<AttachedEvent>((resolve) => again.socket.once("agent:attached", resolve));
+    const event = await attached;
+    await again.frame((f) => f.method === "stub/big-done", "the resent last line");
+    expect(event.firstSeq).toBe(again.frames[0]!.seq);
+    expect(event.missed).toBe(event.firstSeq - 1);
+    expect(event.missed).toBeGreaterThan(50);
+    expect(again.frames.map((f) => f.seq)).toEqual(
+      Array.from({ length: 101 - event.missed }, (_, i) => event.firstSeq + i),
+    );
+    expect(again.stderr.join("").length).toBeLessThanOrEqual(256 * 1024);
+  });
+
+  it("fs/read_text_file of a FIFO answers an error at once, and another agent can still start", async () => {
+    const fifo = path.join(base, "pipe");
+    execFileSync("mkfifo", [fifo]);
+    const c = await connect();
+    await c.start({ profile: "echo" });
+    await c.emit("policy:set", { policies: { "fs/read_text_file": "auto" } });
+    for (let i = 0; i < 6; i++) {
+      await c.send({
+        jsonrpc: "2.0",
+        method: "stub/request",
+        params: { id: `fifo-${i}`, method: "fs/read_text_file", params: { sessionId: "s", path: fifo } },
+      });
+    }
+    const answer = await c.frame((f) => f.dir === "to-agent" && f.id === "fifo-5", "the read's answer", 5_000);
+    expect(answer.message).toMatchObject({ error: { code: -32000, message: `not a regular file (a FIFO): ${fifo}` } });
+    const other = await connect();
+    await other.start({ profile: "echo" });
+    await other.send({ jsonrpc: "2.0", id: 1, method: "ping" });
+    await other.response(1, 5_000);
+  });
+
+  it("no child sees the playground's own variables: agents and terminals get only their spawn marker", async () => {
+    const saved = { ...process.env };
+    process.env.ACP_PLAYGROUND_TOKEN = "test-token";
+    process.env.ACP_PLAYGROUND_ANYTHING = "secret-to-the-relay";
+    try {
+      const c = await connect();
+      await c.start({ profile: "env" });
+      const env = (await c.frame((f) => f.method === "stub/env", "the agent's env")).message as {
+        params: Record<string, string>;
+      };
+      const playground = (e: Record<string, string>) => Object.keys(e).filter((k) => k.startsWith("ACP_PLAYGROUND_"));
+      expect(playground(env.params)).toEqual(["ACP_PLAYGROUND_SPAWN"]);
+      expect(JSON.stringify(env.params)).not.toContain("test-token");
+
+      const t = await connect();
+      await t.start({ profile: "envTerminal" });
+      const { output } = await terminalTurn(t);
+      const terminalEnv = Object.fromEntries(
+        output.split("\n").map((l) => [l.split("=")[0]!, l.slice(l.indexOf("=") + 1)]),
+      );
+      expect(playground(terminalEnv)).toEqual(["ACP_PLAYGROUND_SPAWN"]);
+      expect(terminalEnv.ACP_PLAYGROUND_SPAWN).not.toBe(env.params.ACP_PLAYGROUND_SPAWN);
+      expect(output).not.toContain("test-token");
+    } finally {
+      process.env = saved;
+    }
+  });
+
+  it("nothing a terminal or an agent starts survives it: nohup, setsid, SIGTERM ignored", async () => {
+    const c = await connect();
+    await c.start({ profile: "background" });
+    const { output } = await terminalTurn(c);
+    const pids = [...output.matchAll(/^(?:nohup|setsid) (\d+)$/gm)].map((m) => Number(m[1]));
+    expect(pids).toHaveLength(2);
+    expect(await c.emit("agent:stop", {})).toEqual({ ok: true });
+    expect(pids.filter(alive)).toEqual([]);
+
+    const d = await connect();
+    const agent = await d.start({ profile: "setsid" });
+    const child = (await d.frame((f) => f.method === "stub/child", "the setsid child")).message as {
+      params: { pid: number };
+    };
+    expect(alive(child.params.pid)).toBe(true);
+    expect(readFileSync(`/proc/${child.params.pid}/stat`, "utf8").split(" ")[4]).not.toBe(String(agent.pid));
+    expect(await d.emit("agent:stop", {})).toEqual({ ok: true });
+    expect(alive(child.params.pid)).toBe(false);
   });
 });

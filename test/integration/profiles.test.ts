@@ -56,6 +56,7 @@ describe("profiles", () => {
       "opencode",
       "claude-code",
       "gemini-flash",
+      "remote-http",
     ]);
     expect(JSON.parse(readFileSync(file, "utf8")).profiles.cursor.args).toEqual(["acp"]);
   });

@@ -1,7 +1,7 @@
 /** The relay's trust boundary: token, Origin, Host, profiles. Refused means nothing spawned. */
-import { request } from "node:http";
+import { request, type IncomingHttpHeaders } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestRelay, TestClient, type TestRelay } from "../relay-harness";
+import { startTestRelay, TestClient, waitUntil, type TestRelay } from "../relay-harness";
 
 let relay: TestRelay;
 beforeAll(async () => {
@@ -25,15 +25,19 @@ async function refused(auth: Record<string, unknown>, headers: Record<string, st
   }
 }
 
-function get(path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+function get(
+  path: string,
+  headers: Record<string, string> = {},
+  body?: string,
+): Promise<{ status: number; body: string; headers: IncomingHttpHeaders }> {
   return new Promise((resolve, reject) => {
-    const req = request(`${relay.url}${path}`, { headers }, (res) => {
-      let body = "";
-      res.on("data", (d) => (body += d));
-      res.on("end", () => resolve({ status: res.statusCode!, body }));
+    const req = request(`${relay.url}${path}`, { headers, method: body === undefined ? "GET" : "POST" }, (res) => {
+      let text = "";
+      res.on("data", (d) => (text += d));
+      res.on("end", () => resolve({ status: res.statusCode!, body: text, headers: res.headers }));
     });
     req.on("error", reject);
-    req.end();
+    req.end(body);
   });
 }
 
@@ -56,6 +60,29 @@ describe("socket handshake", () => {
     expect((await get(poll, { Host: "evil.example" })).status).toBe(403);
     expect((await get(poll, { Origin: "http://evil.example" })).status).toBe(403);
     expect(relay.server.relay.sessions.size).toBe(0);
+  });
+
+  it("checks Host and Origin on every request, not only the handshake: a poll with a valid sid is refused", async () => {
+    const handshake = await get("/socket.io/?EIO=4&transport=polling");
+    const { sid } = JSON.parse(handshake.body.slice(1)) as { sid: string };
+    const poll = `/socket.io/?EIO=4&transport=polling&sid=${sid}`;
+    expect((await get(poll, { Host: "evil.example" }, "40")).status).toBe(403);
+    expect((await get(poll, { Origin: "http://evil.example" }, "40")).status).toBe(403);
+    // The same request from the right Host goes through.
+    expect(await get(poll, {}, "40")).toMatchObject({ status: 200, body: "ok" });
+  });
+
+  it("closes a connection that fails to authenticate at once, and one that never tries within seconds", async () => {
+    const engine = relay.server.relay.io.engine as unknown as { clients: Record<string, unknown> };
+    const c = new TestClient(relay.url, { token: "wrong" });
+    await expect(c.connected()).rejects.toThrow("unauthorized");
+    const refusedId = c.socket.io.engine.id;
+    await waitUntil(() => !(refusedId in engine.clients), "the refused connection closed", 2_000);
+    c.close();
+    // A bare handshake (what an <img> tag can open) is dropped without ever connecting.
+    const { sid } = JSON.parse((await get("/socket.io/?EIO=4&transport=polling")).body.slice(1)) as { sid: string };
+    expect(sid in engine.clients).toBe(true);
+    await waitUntil(() => !(sid in engine.clients), "the idle handshake closed", 10_000);
   });
 
   it("accepts the right token from the server's own origin", async () => {
@@ -81,6 +108,11 @@ describe("socket handshake", () => {
     expect(await c.emit("agent:start", { profile: "gemini", options: { model: "x; rm -rf /" } })).toMatchObject({
       ok: false,
     });
+    // A value that looks like a flag never becomes one.
+    expect(await c.emit("agent:start", { profile: "gemini", options: { model: "--version" } })).toEqual({
+      ok: false,
+      error: { code: "invalid_payload", message: 'option "model" must not start with "-": --version' },
+    });
     c.close();
   });
 });
@@ -97,6 +129,20 @@ describe("HTTP API", () => {
       "replay:demo-gemini",
     ]);
     expect(ok.body).not.toContain("GEMINI_API_KEY");
+  });
+
+  it("every page carries a Content-Security-Policy with a fresh nonce and no other origin", async () => {
+    const [a, b] = await Promise.all([get("/"), get("/transcripts")]);
+    const policy = a.headers["content-security-policy"] as string;
+    expect(policy).toMatch(/^default-src 'self'; script-src 'self' 'nonce-[\w+/=]{24}' 'strict-dynamic';/);
+    expect(policy).toContain("frame-ancestors 'none'");
+    expect(policy).not.toMatch(/https?:|unsafe-eval|\*/);
+    expect(policy.match(/'nonce-[^']+'/g)).toHaveLength(1);
+    expect(b.headers["content-security-policy"]).not.toBe(policy);
+    // The API answers JSON, not pages.
+    expect((await get("/api/info", { Authorization: "Bearer test-token" })).headers["content-security-policy"]).toBe(
+      undefined,
+    );
   });
 
   it("refuses foreign Host and Origin before anything else", async () => {

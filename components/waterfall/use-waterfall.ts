@@ -1,0 +1,66 @@
+"use client";
+/**
+ * The waterfall of the surrounding tab's frames, kept up to date cheaply: one
+ * builder per store folds only the frames it has not seen (a restarted log,
+ * new epoch, starts over), and a flood of frame batches becomes at most one
+ * React update per animation frame.
+ */
+import { startTransition, useEffect, useState } from "react";
+import { WaterfallBuilder } from "@/lib/waterfall";
+import type { SessionStore } from "../session-store";
+import { useSessionStore } from "../use-session";
+
+interface Cache {
+  epoch: number;
+  builder: WaterfallBuilder;
+}
+
+export interface WaterfallState {
+  builder: WaterfallBuilder;
+  epoch: number;
+  /** Changes whenever the builder folded something in. */
+  lastSeq: number;
+  /** ts of the newest frame: "now" for a recording. */
+  lastTs: number;
+  live: boolean;
+}
+
+const caches = new WeakMap<SessionStore, Cache>();
+
+function advance(store: SessionStore): WaterfallState {
+  const { frames, epoch } = store.getSnapshot();
+  let cache = caches.get(store);
+  if (!cache || cache.epoch !== epoch) caches.set(store, (cache = { epoch, builder: new WaterfallBuilder() }));
+  const { builder } = cache;
+  const last = frames.last;
+  if (last && last.seq > builder.lastSeq) {
+    // Seqs never skip, so the new frames are at most the last (last.seq - lastSeq) held.
+    for (let i = Math.max(0, frames.length - (last.seq - builder.lastSeq)); i < frames.length; i++)
+      builder.add(frames.at(i)!);
+  }
+  return { builder, epoch, lastSeq: builder.lastSeq, lastTs: last?.ts ?? 0, live: !store.isOffline };
+}
+
+export function useWaterfall(): WaterfallState {
+  const store = useSessionStore();
+  const [state, setState] = useState(() => advance(store));
+  useEffect(() => {
+    let raf = 0;
+    const flush = () => {
+      raf = 0;
+      const next = advance(store);
+      startTransition(() =>
+        setState((prev) => (prev.lastSeq === next.lastSeq && prev.epoch === next.epoch ? prev : next)),
+      );
+    };
+    const unsubscribe = store.subscribe(() => {
+      if (raf === 0) raf = requestAnimationFrame(flush);
+    });
+    flush();
+    return () => {
+      unsubscribe();
+      if (raf !== 0) cancelAnimationFrame(raf);
+    };
+  }, [store]);
+  return state;
+}

@@ -1,0 +1,184 @@
+import { describe, expect, it } from "vitest";
+import {
+  canAuthenticate,
+  checkUserEnv,
+  describeAuthMethod,
+  isProtectedEnvName,
+  missingEnvVars,
+  parseAuthMethods,
+  shellQuote,
+  terminalAuthCommand,
+  type AuthMethodView,
+} from "./auth-methods";
+
+const envMethod = (vars: unknown[]): AuthMethodView =>
+  parseAuthMethods({ authMethods: [{ id: "key", name: "API key", type: "env_var", vars }] })[0]!;
+
+describe("parseAuthMethods", () => {
+  it("reads the three types, with what each needs", () => {
+    const methods = parseAuthMethods({
+      authMethods: [
+        { id: "chatgpt", name: "ChatGPT login", description: "opens a browser" },
+        { id: "openai-key", name: "OpenAI key", type: "env_var", vars: [{ name: "OPENAI_API_KEY", label: "Key" }] },
+        { id: "old-key", name: "Old key", type: "env_var", varName: "CODEX_API_KEY", link: "https://example.com" },
+        { id: "login", name: "Log in", type: "terminal", args: ["--login"], env: { MODE: "tui", BAD: 1 } },
+      ],
+    });
+    expect(methods).toEqual([
+      { id: "chatgpt", name: "ChatGPT login", description: "opens a browser", type: "agent" },
+      {
+        id: "openai-key",
+        name: "OpenAI key",
+        type: "env_var",
+        vars: [{ name: "OPENAI_API_KEY", label: "Key", secret: true, optional: false }],
+      },
+      {
+        id: "old-key",
+        name: "Old key",
+        type: "env_var",
+        vars: [{ name: "CODEX_API_KEY", secret: true, optional: false }],
+        link: "https://example.com",
+      },
+      { id: "login", name: "Log in", type: "terminal", terminal: { args: ["--login"], env: { MODE: "tui" } } },
+    ]);
+    expect(methods.map(canAuthenticate)).toEqual([true, true, true, false]);
+  });
+
+  it("keeps a legacy terminal hint in _meta (Qwen Code's shape, and terminal-auth)", () => {
+    const [qwen, legacy] = parseAuthMethods({
+      authMethods: [
+        { id: "openai", name: "Use OpenAI API key", _meta: { type: "terminal", args: ["--auth-type=openai"] } },
+        { id: "l", name: "L", _meta: { "terminal-auth": { command: "agent-login", args: ["x"], label: "Sign in" } } },
+      ],
+    });
+    expect(qwen).toMatchObject({ type: "agent", terminal: { args: ["--auth-type=openai"] } });
+    expect(legacy).toMatchObject({
+      type: "agent",
+      terminal: { command: "agent-login", args: ["x"], label: "Sign in" },
+    });
+  });
+
+  it("skips what it cannot use and bounds what it keeps", () => {
+    expect(parseAuthMethods(undefined)).toEqual([]);
+    expect(parseAuthMethods({ authMethods: "x" })).toEqual([]);
+    expect(parseAuthMethods({ authMethods: [null, 1, { name: "no id" }, { id: "" }] })).toEqual([]);
+    expect(parseAuthMethods({ authMethods: [{ id: "x" }] })).toEqual([{ id: "x", name: "x", type: "agent" }]);
+    expect(parseAuthMethods({ authMethods: Array.from({ length: 100 }, (_, i) => ({ id: `m${i}` })) })).toHaveLength(
+      32,
+    );
+    expect(envMethod([{ name: "OK_1" }, { name: "bad name" }, { name: "1X" }, "str", { name: 3 }])).toMatchObject({
+      vars: [{ name: "OK_1" }],
+    });
+    expect(envMethod([{ name: "A", secret: false, optional: true }])).toMatchObject({
+      vars: [{ name: "A", secret: false, optional: true }],
+    });
+  });
+});
+
+describe("env_var helpers", () => {
+  const m = envMethod([{ name: "OPENAI_API_KEY" }, { name: "OPENAI_ORG", optional: true }]);
+
+  it("says which required variables neither the profile nor the server provides", () => {
+    expect(missingEnvVars(m, [])).toEqual([{ name: "OPENAI_API_KEY", secret: true, optional: false }]);
+    expect(missingEnvVars(m, new Set(["OPENAI_API_KEY"]))).toEqual([]);
+    expect(missingEnvVars(parseAuthMethods({ authMethods: [{ id: "a" }] })[0]!, [])).toEqual([]);
+  });
+
+  it("accepts only the variables the agent named, with one-line values", () => {
+    expect(checkUserEnv(m, { OPENAI_API_KEY: "sk-1" })).toEqual({ ok: true, env: { OPENAI_API_KEY: "sk-1" } });
+    expect(checkUserEnv(m, { OPENAI_API_KEY: "sk-1", OPENAI_ORG: "" })).toEqual({
+      ok: true,
+      env: { OPENAI_API_KEY: "sk-1" },
+    });
+    expect(checkUserEnv(m, {})).toEqual({ ok: false, message: "missing OPENAI_API_KEY" });
+    expect(checkUserEnv(m, { OTHER: "x", OPENAI_API_KEY: "k" })).toMatchObject({ message: /OTHER is not a variable/ });
+    expect(checkUserEnv(m, { OPENAI_API_KEY: "a\nb" })).toMatchObject({ message: /one line/ });
+    expect(checkUserEnv(m, { OPENAI_API_KEY: "x".repeat(9_000) })).toMatchObject({ message: /too long/ });
+    expect(checkUserEnv(m, { "A=B": "x" })).toMatchObject({ message: /not a variable name/ });
+    expect(checkUserEnv(parseAuthMethods({ authMethods: [{ id: "a" }] })[0]!, {})).toMatchObject({ ok: false });
+  });
+
+  it("never lets a loader or runtime variable through, even when the agent names it", () => {
+    const hostile = envMethod(
+      ["NODE_OPTIONS", "LD_PRELOAD", "DYLD_INSERT_LIBRARIES", "PATH", "HOME"].map((name) => ({ name })),
+    );
+    for (const name of ["NODE_OPTIONS", "LD_PRELOAD", "DYLD_INSERT_LIBRARIES", "PATH", "HOME", "node_options"]) {
+      expect(isProtectedEnvName(name)).toBe(true);
+      expect(checkUserEnv(hostile, { [name]: "x" })).toMatchObject({ ok: false, message: /loader or runtime/ });
+    }
+    for (const name of ["LD_LIBRARY_PATH", "NODE_PATH", "BASH_ENV", "ACP_PLAYGROUND_TOKEN"])
+      expect(isProtectedEnvName(name)).toBe(true);
+    expect(isProtectedEnvName("OPENAI_API_KEY")).toBe(false);
+    expect(isProtectedEnvName("GEMINI_API_KEY")).toBe(false);
+  });
+});
+
+describe("terminal login command", () => {
+  const profile = { command: "/usr/bin/agent", args: ["--acp"] };
+
+  it("is the profile's command with the method's args and env, quoted for a shell", () => {
+    const [t] = parseAuthMethods({
+      authMethods: [{ id: "t", name: "T", type: "terminal", args: ["--login", "it's"], env: { MODE: "a b" } }],
+    });
+    expect(terminalAuthCommand(t!, profile)).toEqual({
+      argv: ["/usr/bin/agent", "--acp", "--login", "it's"],
+      env: { MODE: "a b" },
+      line: `MODE='a b' /usr/bin/agent --acp --login 'it'\\''s'`,
+    });
+  });
+
+  it("Claude's ACP adapter's real method: the schema's type and args win over its _meta hint", () => {
+    const [claude] = parseAuthMethods({
+      authMethods: [
+        {
+          description: "Run `claude /login` in the terminal",
+          name: "Log in with Claude",
+          id: "claude-login",
+          type: "terminal",
+          args: ["--cli"],
+          _meta: {
+            "terminal-auth": {
+              command: "/usr/bin/node",
+              args: ["/x/claude-agent-acp", "--cli"],
+              label: "Claude Login",
+            },
+          },
+        },
+      ],
+    });
+    expect(terminalAuthCommand(claude!, { command: "/bin/claude-agent-acp", args: [] })?.line).toBe(
+      "/bin/claude-agent-acp --cli",
+    );
+    expect(claude).toMatchObject({ terminal: { label: "Claude Login" } });
+  });
+
+  it("uses a command the agent names in the legacy hint; none for methods without one", () => {
+    const [legacy, plain, env] = parseAuthMethods({
+      authMethods: [
+        { id: "l", _meta: { "terminal-auth": { command: "agent-login", args: ["--web"] } } },
+        { id: "p" },
+        { id: "e", type: "env_var", vars: [{ name: "K" }] },
+      ],
+    });
+    expect(terminalAuthCommand(legacy!, profile)?.line).toBe("agent-login --web");
+    expect(terminalAuthCommand(plain!, profile)).toBeUndefined();
+    expect(terminalAuthCommand(env!, profile)).toBeUndefined();
+    expect(shellQuote("")).toBe("''");
+    expect(shellQuote("$(rm -rf /)")).toBe("'$(rm -rf /)'");
+  });
+});
+
+it("describeAuthMethod names the type and what it needs", () => {
+  const [a, e, t] = parseAuthMethods({
+    authMethods: [
+      { id: "a", name: "Agent" },
+      { id: "e", name: "Key", type: "env_var", vars: [{ name: "K1" }, { name: "K2" }] },
+      { id: "t", name: "Term", type: "terminal" },
+    ],
+  });
+  expect([a, e, t].map((m) => describeAuthMethod(m!))).toEqual([
+    "Agent (a) — agent: the agent authenticates itself",
+    "Key (e) — env_var: set K1, K2",
+    "Term (t) — terminal: run a login command",
+  ]);
+});

@@ -1,0 +1,33 @@
+/**
+ * GET /api/transcripts/:id/export (docs/relay-protocol.md#http-api): the
+ * transcript as one self-contained HTML file (server/export.ts), redacted
+ * with the secrets of this server's environment, as a download.
+ */
+import type { ServerResponse } from "node:http";
+import { secretsFromEnv } from "../lib/redact";
+import { TranscriptError } from "../lib/transcript";
+import { exportHtml } from "./export";
+import { sendJson } from "./http-api";
+import type { TranscriptStore } from "./transcript-store";
+
+export async function sendExport(res: ServerResponse, store: TranscriptStore, id: string): Promise<void> {
+  const text = store.read(id);
+  if (text === undefined)
+    return sendJson(res, 404, { error: { code: "not_found", message: `no transcript ${id.slice(0, 80)}` } });
+  let html: string;
+  try {
+    ({ html } = await exportHtml(text, secretsFromEnv(process.env)));
+  } catch (err) {
+    if (err instanceof TranscriptError) {
+      return sendJson(res, 422, { error: { code: "invalid_transcript", message: err.message } });
+    }
+    throw err;
+  }
+  res.writeHead(200, {
+    "content-type": "text/html; charset=utf-8",
+    "cache-control": "no-store",
+    "content-disposition": `attachment; filename="${id}.html"`,
+    "x-content-type-options": "nosniff",
+  });
+  res.end(html);
+}

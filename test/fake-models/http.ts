@@ -1,0 +1,118 @@
+/**
+ * What the fake model APIs share: a scripted turn, the request log, and an HTTP
+ * server on 127.0.0.1 (a free port unless one is given).
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/** One model answer: streamed text pieces, then tool calls (the agent runs them and calls again). */
+export interface ModelTurn {
+  text?: string[];
+  tools?: Array<{ name: string; input: Record<string, unknown> }>;
+  /** Pause between streamed events, in ms. */
+  delayMs?: number;
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: IncomingMessage["headers"];
+  body: unknown;
+  /** Whether the request played a scripted (or echo) turn, rather than a side call. */
+  turn: boolean;
+}
+
+export interface FakeModelApi {
+  url: string;
+  port: number;
+  /** Queues turns for the next agent-loop calls (requests that offer tools). */
+  script(...turns: ModelTurn[]): void;
+  requests: RecordedRequest[];
+  close(): Promise<void>;
+}
+
+/** Which requests play scripted turns; by default those that offer tools. */
+export type AgentLoopTest = (body: Record<string, unknown>) => boolean;
+
+export const offersTools: AgentLoopTest = (body) => Array.isArray(body.tools) && body.tools.length > 0;
+
+export type Handler = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  body: unknown,
+  log: (turn: boolean) => void,
+) => Promise<void>;
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function readBody(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString("utf8");
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+export function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
+}
+
+export function startSse(res: ServerResponse): void {
+  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+}
+
+/** The text of the last user message, whatever the API's content shape (string or parts). */
+export function lastUserText(messages: unknown): string {
+  if (!Array.isArray(messages)) return "";
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i] as { role?: string; content?: unknown };
+    if (m?.role !== "user") continue;
+    if (typeof m.content === "string") return m.content.trim();
+    if (Array.isArray(m.content)) {
+      const texts = m.content
+        .filter((p): p is { type: string; text: string } => p?.type === "text" && typeof p.text === "string")
+        .map((p) => p.text.trim())
+        .filter((t) => t && !t.startsWith("<system-reminder>"));
+      if (texts.length) return texts.at(-1)!;
+      // A tool result: the turn continues; no text to echo.
+      return "";
+    }
+  }
+  return "";
+}
+
+export async function serveModelApi(handler: (queue: ModelTurn[]) => Handler, port = 0): Promise<FakeModelApi> {
+  const queue: ModelTurn[] = [];
+  const requests: RecordedRequest[] = [];
+  const handle = handler(queue);
+  const server = createServer((req, res) => {
+    void (async () => {
+      const url = new URL(req.url ?? "/", "http://127.0.0.1");
+      const body = await readBody(req);
+      const log = (turn: boolean) =>
+        requests.push({ method: req.method ?? "", path: url.pathname, headers: req.headers, body, turn });
+      await handle(req, res, url, body, log);
+    })().catch((err: Error) => {
+      if (!res.headersSent) res.writeHead(500);
+      res.end(String(err));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  const actual = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${actual}`,
+    port: actual,
+    script: (...turns) => queue.push(...turns),
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
