@@ -123,6 +123,7 @@ class TapSession {
       agent: this.exit ? null : this.info.agent,
       lastSeq: this.recording.sequencer.seq,
       missed: Math.max(0, first - 1 - lastSeq),
+      firstSeq: first,
       policies: {},
     });
     this.state(viewer);
@@ -291,7 +292,7 @@ export function createTapHub(
     socket.emit("relay:hello", { clientId });
     const session = sessions.get(tapId);
     if (session) session.attach(socket, clientId, lastSeq);
-    else socket.emit("agent:attached", { agent: null, lastSeq: 0, missed: 0, policies: {} });
+    else socket.emit("agent:attached", { agent: null, lastSeq: 0, missed: 0, firstSeq: 1, policies: {} });
     const readOnly = (ack: AckFn) =>
       ack({
         ok: false,

@@ -12,7 +12,7 @@ import { execa, type ResultPromise } from "execa";
 import { LineSplitter } from "../lib/ndjson";
 import type { FrameDirection } from "../lib/frame";
 import type { TapEvent } from "../lib/tap-wire";
-import { stopGroup } from "./process-group";
+import { childEnv, stopTree, type Tree } from "./process-group";
 import type { RelayTarget } from "./tap-discovery";
 import type { TapSink } from "./tap-sink";
 
@@ -47,10 +47,12 @@ function exitStatus(code: number | null, signal: string | null): number {
 export async function runTap(opts: TapOptions): Promise<number> {
   const report = (message: string) => opts.stderr.write(`acp-playground tap: ${message}\n`);
   // Same spawn as server/agent-process.ts (own process group, raw pipes), but the bytes are ours to pass on.
+  // The agent sees the tap's environment without the playground's own variables (the token above all).
+  const { env, marker } = childEnv(opts.env);
   const child: ResultPromise = execa(opts.command, opts.args, {
     cwd: opts.cwd,
-    env: opts.env,
-    extendEnv: true,
+    env,
+    extendEnv: false,
     detached: true,
     stdin: "pipe",
     stdout: "pipe",
@@ -74,6 +76,7 @@ export async function runTap(opts: TapOptions): Promise<number> {
     return spawned.code === "ENOENT" ? 127 : 126;
   }
   const pid = child.pid!;
+  const tree: Tree = { pgid: pid, marker };
   const agentIn = child.stdin!;
   const agentOut = child.stdout!;
   const agentErr = child.stderr!;
@@ -186,7 +189,7 @@ export async function runTap(opts: TapOptions): Promise<number> {
       // An editor that closes stdin is done: a well-behaved agent exits on EOF; give it the grace period.
       if (graceful) await Promise.race([exited, new Promise((r) => setTimeout(r, opts.killGraceMs).unref())]);
       else report(`${why}: stopping the agent`);
-      await stopGroup(pid, opts.killGraceMs).catch((err: Error) => report(err.message));
+      await stopTree(tree, opts.killGraceMs).catch((err: Error) => report(err.message));
     })();
     return stopping;
   };
@@ -199,7 +202,7 @@ export async function runTap(opts: TapOptions): Promise<number> {
 
   // The leader is gone; no re-launched worker may outlive it (and keep the pipes open).
   child.once("exit", () => {
-    stopping ??= stopGroup(pid, opts.killGraceMs).catch((err: Error) => void report(err.message));
+    stopping ??= stopTree(tree, opts.killGraceMs).catch((err: Error) => void report(err.message));
   });
   const { code, signal } = await exited;
   for (const s of signals) process.off(s, onSignal);
