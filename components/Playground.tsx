@@ -13,9 +13,11 @@ import { NavLinks } from "./NavLinks";
 import { PendingRequests } from "./PendingRequests";
 import { StderrPane } from "./StderrPane";
 import { TabBar } from "./TabBar";
+import { TappedWorkspace } from "./TapPanel";
 import { getTabsStore } from "./state/tabs-store";
 import { TokenMessage } from "./TokenMessage";
 import { TabContext, useSession, useTabState, useTabs } from "./state/use-session";
+import { useTappedId } from "./state/use-taps";
 import { ViewPane } from "./ViewPane";
 
 export function Playground() {
@@ -51,6 +53,7 @@ export function Playground() {
 /** The active tab: tab bar, then its controls and views (remounted per tab). */
 function Workspace() {
   const connection = useSession((s) => s.connection);
+  const tapId = useTappedId();
   // The draft lives here because the composer, the forms, the history and the pending list fill it.
   const [draft, setDraft] = useTabState("draft", "");
   const [column, setColumn] = usePersistedTabState<ColumnTab>("column", "prompt", COLUMN_TABS);
@@ -63,6 +66,7 @@ function Workspace() {
   if (connection === "no-token" || connection === "unauthorized") {
     return <TokenMessage refused={connection === "unauthorized"} />;
   }
+  if (tapId !== undefined) return <TappedWorkspace tapId={tapId} />;
   return (
     <>
       <TabBar />

@@ -3,6 +3,8 @@
 import type { AgentStatus, ConnectionState } from "./state/session-store";
 import { getTabsStore, type Tab } from "./state/tabs-store";
 import { useSession, useTabs } from "./state/use-session";
+import { TapsMenu } from "./TapsMenu";
+import { useTappedId } from "./state/use-taps";
 
 function dotClass(agent: AgentStatus, connection: ConnectionState): string {
   if (connection !== "connected") return "bg-zinc-600 ring-1 ring-amber-400";
@@ -23,6 +25,7 @@ function TabButton({ tab, active, closable }: { tab: Tab; active: boolean; closa
   const connection = useSession((s) => s.connection, tab.store);
   const info = agent.state === "running" ? agent.agent : agent.state === "exited" ? agent.agent : null;
   const profile = info?.profile ?? "new";
+  const tapped = useTappedId(tab.store) !== undefined;
   const tabs = getTabsStore();
   return (
     <div
@@ -44,6 +47,14 @@ function TabButton({ tab, active, closable }: { tab: Tab; active: boolean; closa
       >
         <span className="text-zinc-600 tabular-nums">{tab.id}</span>
         <span data-testid="tab-label">{profile}</span>
+        {tapped ? (
+          <span
+            data-testid="tab-tapped"
+            className="rounded bg-violet-900/60 px-1 text-[10px] uppercase text-violet-200"
+          >
+            tapped
+          </span>
+        ) : null}
         <span aria-label={agent.state} className={`h-2 w-2 rounded-full ${dotClass(agent, connection)}`} />
       </button>
       {closable ? (
@@ -80,6 +91,9 @@ export function TabBar() {
       >
         + New tab
       </button>
+      <div className="ml-auto flex items-stretch">
+        <TapsMenu />
+      </div>
     </nav>
   );
 }

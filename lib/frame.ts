@@ -29,6 +29,8 @@ export interface WireFrame {
   latencyMs?: number;
   /** Why the line is invalid, or why a response matches no request. */
   error?: string;
+  /** Sent by a browser into a tapped conversation, not by the editor. */
+  injected?: true;
 }
 
 /** A frame with its line parsed: `message` is undefined only when `raw` is not JSON. */

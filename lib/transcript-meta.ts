@@ -5,6 +5,8 @@ export interface TranscriptMeta {
   createdAt: string;
   profile: string;
   agentName?: string;
+  /** Recorded through `acp-playground tap`. */
+  tapped?: boolean;
   turns: number;
   frames: number;
   bytes: number;

@@ -19,6 +19,8 @@ export interface TranscriptHeader {
   title?: string;
   playground: { version: string };
   agent: { profile: string; command: string; args: string[]; cwd: string; options?: Record<string, unknown> };
+  /** Recorded through `acp-playground tap`: an editor, not the playground, was the client. */
+  tapped?: true;
 }
 
 export interface FrameEvent {
@@ -36,6 +38,8 @@ export interface FrameEvent {
   error?: string;
   /** How many secrets were replaced in `raw` before it was written. */
   redacted?: number;
+  /** A browser injected it into a tapped conversation. */
+  injected?: true;
 }
 
 export interface StderrEventLine {
@@ -96,6 +100,7 @@ export function frameEvent(frame: WireFrame, raw = frame.raw, redacted = 0): Fra
   if (frame.latencyMs !== undefined) e.latencyMs = frame.latencyMs;
   if (frame.error !== undefined) e.error = frame.error;
   if (redacted > 0) e.redacted = redacted;
+  if (frame.injected) e.injected = true;
   return e;
 }
 
@@ -113,6 +118,7 @@ export function eventToFrame(e: FrameEvent): Frame {
   if (e.requestSeq !== undefined) frame.requestSeq = e.requestSeq;
   if (e.latencyMs !== undefined) frame.latencyMs = e.latencyMs;
   if (e.error !== undefined) frame.error = e.error;
+  if (e.injected === true) frame.injected = true;
   return frame;
 }
 
@@ -127,6 +133,7 @@ export function serializeFrame(frame: WireFrame, raw = frame.raw, redacted = 0):
   if (frame.latencyMs !== undefined) line += `,"latencyMs":${frame.latencyMs}`;
   if (frame.error !== undefined) line += `,"error":${JSON.stringify(frame.error)}`;
   if (redacted > 0) line += `,"redacted":${redacted}`;
+  if (frame.injected) line += `,"injected":true`;
   return `${line}}\n`;
 }
 

@@ -34,6 +34,8 @@ export type RelayErrorCode =
   | "frame_too_large"
   | "process_exited"
   | "request_timeout"
+  /** A tapped conversation is watched, not driven (until its tab turns injection on). */
+  | "read_only"
   | "internal";
 
 export type Ack<T extends object = object> = ({ ok: true } & T) | { ok: false; error: RelayError };

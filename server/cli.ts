@@ -45,6 +45,10 @@ commands:
                                           workspace; print the report, or with several profiles
                                           (or --all) the protocol matrix (Markdown; --json for JSON).
                                           Reports are kept in the data directory.
+  tap [--profile NAME | -- COMMAND ARGS...]
+                                          stand in for an agent in any ACP client (docs/tap.md): start the
+                                          real agent, pass its stdio through untouched, copy every frame to
+                                          the running playground (or record it); exits with the agent's code
   export FILE [-o run.html]               write the transcript as one self-contained HTML file
                                           (redacted, opens offline; default: FILE with .html)
 
@@ -345,6 +349,8 @@ async function main(argv: string[]): Promise<number> {
       return replay(rest);
     case "probe":
       return probe(rest);
+    case "tap":
+      return (await import("./tap-cli")).tapMain(rest);
     case "export":
       return exportCommand(rest);
     case undefined:

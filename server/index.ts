@@ -7,6 +7,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createAppServer, exitOnSignals } from "./app-server";
 import { ConfigError, loadConfig } from "./config";
+import { writeRelayDiscovery } from "./tap-discovery";
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -25,6 +26,9 @@ export async function serve(): Promise<void> {
   const address = server.http.address();
   const port = typeof address === "object" && address ? address.port : config.port;
   const shownHost = config.host.includes(":") ? `[${config.host}]` : config.host;
+  // Where `acp-playground tap` finds this relay and its token (0600), never on a command line.
+  const tapHost = config.host === "0.0.0.0" || config.host === "::" ? "127.0.0.1" : shownHost;
+  writeRelayDiscovery(config.dataDir, `http://${tapHost}:${port}`, config.token);
   console.log(`ACP Playground is running. Open:\n\n  http://${shownHost}:${port}/?token=${config.token}\n`);
 
   exitOnSignals(server);

@@ -26,6 +26,7 @@ import { probeStoreBeside } from "./probe-store";
 import { probeAgent, rerunTranscript } from "./session-tasks";
 import { TranscriptStore } from "./transcript-store";
 import { refuseRequest, tokenMatches } from "./security";
+import { createTapHub, type TapHub } from "./tap-session";
 import { VERSION } from "./version";
 
 const CLIENT_ID = /^[\w-]{8,64}$/;
@@ -57,6 +58,8 @@ export interface Relay {
   profiles: Profiles;
   transcripts: TranscriptStore;
   pool: AgentPool;
+  /** Tapped conversations (server/tap-session.ts). */
+  taps: TapHub;
   /** Resolves once start-up work (the gemini `--acp` probe) is done. */
   primed: Promise<void>;
   info(): RelayInfo;
@@ -117,6 +120,8 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
     graceMs: config.graceMs,
   });
 
+  const taps = createTapHub(io as unknown as Server, config, transcripts, info);
+
   const disposer = (s: BrowserSession) => {
     if (sessions.get(s.clientId) === s) sessions.delete(s.clientId);
   };
@@ -125,6 +130,7 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
     const auth = socket.handshake.auth as Record<string, unknown>;
     const lastSeq = typeof auth.lastSeq === "number" && auth.lastSeq >= 0 ? auth.lastSeq : 0;
     let clientId = typeof auth.clientId === "string" && CLIENT_ID.test(auth.clientId) ? auth.clientId : socket.id;
+    if (taps.connection(socket, clientId, lastSeq)) return;
     let session = sessions.get(clientId);
     // A duplicated tab carries the same clientId: it gets a session of its own.
     if (session?.attached) {
@@ -244,9 +250,11 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
     profiles,
     transcripts,
     pool,
+    taps,
     primed,
     info,
     async close() {
+      taps.close();
       await pool.close();
       await Promise.allSettled([...sessions.values()].map((s) => s.stop()));
       sessions.clear();

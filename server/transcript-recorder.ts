@@ -35,6 +35,8 @@ export class TranscriptRecorder {
     private readonly store: TranscriptStore,
     agent: TranscriptHeader["agent"],
     secrets: string[],
+    /** A tapped conversation (an editor was the client): marked in the header, the meta and the title. */
+    tapped = false,
   ) {
     this.redactor = createRedactor(secrets);
     const id = store.newId();
@@ -47,6 +49,7 @@ export class TranscriptRecorder {
       createdAt,
       playground: { version: VERSION },
       agent,
+      ...(tapped ? { tapped: true as const } : {}),
     };
     this.fd = openSync(store.file(id), "a", PRIVATE_FILE);
     const first = serialize(header);
@@ -54,9 +57,10 @@ export class TranscriptRecorder {
     writeSync(this.fd, first);
     this.meta = {
       id,
-      title: `${agent.profile} ${createdAt.slice(0, 19).replace("T", " ")}`,
+      title: `${tapped ? "tapped " : ""}${agent.profile} ${createdAt.slice(0, 19).replace("T", " ")}`,
       createdAt,
       profile: agent.profile,
+      ...(tapped ? { tapped: true } : {}),
       turns: 0,
       frames: 0,
       bytes: 0,

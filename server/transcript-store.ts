@@ -160,6 +160,7 @@ export class TranscriptStore {
       createdAt: header.createdAt,
       profile: header.agent.profile,
       agentName,
+      ...(header.tapped ? { tapped: true } : {}),
       turns,
       frames: reader.frameCount,
       bytes,

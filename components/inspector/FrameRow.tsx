@@ -71,6 +71,7 @@ export const FrameRow = memo(
         data-selected={selected}
         data-highlighted={highlighted}
         data-checks={checks.map((c) => c.code).join(" ")}
+        data-injected={frame.injected ? "true" : undefined}
         role="row"
         aria-selected={selected}
         onClick={() => onSelect(frame.seq)}
@@ -80,8 +81,14 @@ export const FrameRow = memo(
         } ${highlighted ? "shadow-[inset_2px_0_0_0_rgba(251,191,36,0.7)]" : ""}`}
       >
         <span
-          className={toAgent ? "text-sky-400" : "text-amber-400"}
-          title={toAgent ? "to agent (client → agent)" : "from agent (agent → client)"}
+          className={frame.injected ? "text-violet-400" : toAgent ? "text-sky-400" : "text-amber-400"}
+          title={
+            frame.injected
+              ? "injected by the playground into a tapped conversation"
+              : toAgent
+                ? "to agent (client → agent)"
+                : "from agent (agent → client)"
+          }
         >
           {toAgent ? "→" : "←"}
         </span>

@@ -100,6 +100,24 @@ export class TabsStore extends SnapshotStore<TabsSnapshot> {
     return tab;
   }
 
+  /** Opens a tab watching a tapped conversation (its clientId names the tap), or shows the one already open. */
+  addTap(tapClientId: string): Tab {
+    const open = this.snapshot.tabs.find((t) =>
+      sessionStorage.getItem(clientIdKey(t.id))?.startsWith(`${tapClientId}-`),
+    );
+    if (open) {
+      this.activate(open.id);
+      return open;
+    }
+    const id = Math.max(0, ...this.snapshot.tabs.map((t) => t.id)) + 1;
+    forgetTab(id);
+    sessionStorage.setItem(clientIdKey(id), `${tapClientId}-t${id}`);
+    const tab = this.makeTab(id);
+    this.set({ tabs: [...this.snapshot.tabs, tab], activeId: id });
+    tab.store.connect();
+    return tab;
+  }
+
   activate(id: number): void {
     if (id !== this.snapshot.activeId && this.snapshot.tabs.some((t) => t.id === id)) this.set({ activeId: id });
   }

@@ -47,4 +47,11 @@ describe("benchmarks (smoke)", () => {
     expect(r.warmMs.median).toBeGreaterThan(0);
     expect(r.coldMs.median).toBeGreaterThan(0);
   });
+
+  it("tap reports its added latency with and without a relay", async () => {
+    const r = await bench("tap", "--rate", "500", "--seconds", "1");
+    expect(r.frames).toBe(500);
+    for (const v of [r.directLatencyMs.p50, r.tapLatencyMs.p99, r.addedLatencyMs.p50, r.addedWithRelayLatencyMs.p99])
+      expect(Number.isFinite(v)).toBe(true);
+  });
 });

@@ -1,0 +1,62 @@
+/**
+ * Tapped conversations (`acp-playground tap`) for the tab bar: one socket that
+ * only follows the relay's `taps` list and turns injection on or off for a
+ * tab (docs/relay-protocol.md#taps). Watching a tap is an ordinary tab whose
+ * clientId names the tap; this store never touches a tab's own socket.
+ */
+import { io, type Socket } from "socket.io-client";
+import { WATCH_TAPS, type TapInfo } from "@/lib/tap-wire";
+import type { Ack } from "@/lib/wire";
+import { TOKEN_KEY } from "../page-storage";
+import { SnapshotStore } from "./snapshot-store";
+
+export interface TapsSnapshot {
+  taps: readonly TapInfo[];
+  /** Viewer clientIds (tabs) this page turned injection on for. */
+  injecting: ReadonlySet<string>;
+  error?: string;
+}
+
+const INITIAL: TapsSnapshot = { taps: [], injecting: new Set() };
+
+export class TapsStore extends SnapshotStore<TapsSnapshot> {
+  private socket?: Socket;
+
+  constructor() {
+    super(INITIAL);
+  }
+
+  static readonly serverSnapshot = INITIAL;
+
+  /** Connects once the page has its token (TabsStore.init has taken it from the URL). */
+  connect(): void {
+    const token = sessionStorage.getItem(TOKEN_KEY);
+    if (this.socket || !token) return;
+    const socket = io({ auth: { token, watch: WATCH_TAPS }, transports: ["websocket"] });
+    socket.on("taps", ({ taps }: { taps: TapInfo[] }) => this.set({ taps }));
+    this.socket = socket;
+  }
+
+  async setInjection(clientId: string, enabled: boolean): Promise<void> {
+    const res = (await this.socket
+      ?.timeout(10_000)
+      .emitWithAck("tap:injection", { clientId, enabled })
+      .catch((err: Error) => ({ ok: false, error: { message: err.message } }))) as
+      Ack<{ injection: boolean }> | undefined;
+    if (!res?.ok) {
+      this.set({ error: res ? res.error.message : "not connected to the relay" });
+      return;
+    }
+    const injecting = new Set(this.snapshot.injecting);
+    if (res.injection) injecting.add(clientId);
+    else injecting.delete(clientId);
+    this.set({ injecting, error: undefined });
+  }
+}
+
+let tapsStore: TapsStore | undefined;
+
+export function getTapsStore(): TapsStore {
+  tapsStore ??= new TapsStore();
+  return tapsStore;
+}

@@ -1,0 +1,361 @@
+/**
+ * Tapped conversations in the relay: a tap (`acp-playground tap`, between an
+ * editor and its agent) connects on the `/tap` namespace with the relay's
+ * token and streams copies of what it sees; each becomes an agent browsers can
+ * watch (clientId `tap-<id>`), recorded like any other. Watching is read-only:
+ * a browser's frame reaches the agent only through a socket that has turned
+ * injection on, and is marked injected.
+ */
+import type { Namespace, Server, Socket } from "socket.io";
+import type { Frame, WireFrame } from "../lib/frame";
+import {
+  TAP_ID,
+  TAP_NAMESPACE,
+  tapClientId,
+  tapIdOf,
+  WATCH_TAPS,
+  type TapBrowserEvents,
+  type TapClientToServerEvents,
+  type TapInfo,
+  type TapServerToClientEvents,
+} from "../lib/tap-wire";
+import {
+  parseSendPayload,
+  type Ack,
+  type ClientToServerEvents,
+  type RelayInfo,
+  type ServerToClientEvents,
+  type StderrEvent,
+} from "../lib/wire";
+import { tapBatchSchema, tapOpenSchema } from "../lib/tap-schema";
+import type { ServerConfig } from "./config";
+import { tokenMatches } from "./security";
+import { TapRecording } from "./tap-recording";
+import type { TranscriptStore } from "./transcript-store";
+
+type TapSocket = Socket<TapClientToServerEvents, TapServerToClientEvents>;
+type ViewerSocket = Socket<ClientToServerEvents, ServerToClientEvents & TapBrowserEvents>;
+
+const STDERR_KEPT = 2_000;
+const RESEND_BATCH = 2_000;
+/** Tapped conversations held at once; a tap beyond it is refused (and records on its own). */
+const MAX_TAPS = 64;
+const READ_ONLY_EVENTS = new Set([
+  "agent:start",
+  "agent:stop",
+  "policy:set",
+  "agent:serve",
+  "agent:probe",
+  "transcript:rerun",
+]);
+const VIEWER_EVENTS = new Set(["relay:info", "agent:send", "tap:injection", ...READ_ONLY_EVENTS]);
+
+const withoutMessage = ({ message: _message, ...frame }: Frame): WireFrame => frame;
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each event narrows its own ack shape
+type AckFn = (res: Ack<any>) => void;
+function splitArgs(args: unknown[]): { payload: unknown; ack: AckFn } {
+  const last = args.at(-1);
+  if (typeof last === "function") return { payload: args.length > 1 ? args[0] : undefined, ack: last as AckFn };
+  return { payload: args[0], ack: () => {} };
+}
+
+class TapSession {
+  info: TapInfo;
+  socket?: TapSocket;
+  lastBatch = 0;
+  log: WireFrame[] = [];
+  stderr: StderrEvent[] = [];
+  exit?: { code: number | null; signal: string | null };
+  readonly viewers = new Map<ViewerSocket, string>();
+  /** Viewer clientIds (tabs) whose frames reach the agent. */
+  readonly injecting = new Set<string>();
+  private outbox: WireFrame[] = [];
+  private flushScheduled = false;
+  removeTimer?: NodeJS.Timeout;
+
+  constructor(
+    readonly id: string,
+    readonly recording: TapRecording,
+    info: Omit<TapInfo, "connected" | "exited">,
+    private readonly replayFrames: number,
+  ) {
+    this.info = { ...info, connected: true, exited: false };
+  }
+
+  queue(frame: Frame): void {
+    const lean = withoutMessage(frame);
+    this.log.push(lean);
+    if (this.log.length > this.replayFrames * 1.1) this.log.splice(0, this.log.length - this.replayFrames);
+    this.outbox.push(lean);
+    if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      setImmediate(() => this.flush());
+    }
+  }
+
+  flush(): void {
+    this.flushScheduled = false;
+    if (this.outbox.length === 0) return;
+    const frames = this.outbox;
+    this.outbox = [];
+    for (const viewer of this.viewers.keys()) viewer.emit("frames", frames);
+  }
+
+  /** Anything but frames goes out after the frames before it. */
+  emit<E extends keyof (ServerToClientEvents & TapBrowserEvents)>(
+    event: E,
+    ...args: Parameters<(ServerToClientEvents & TapBrowserEvents)[E]>
+  ): void {
+    this.flush();
+    for (const viewer of this.viewers.keys()) (viewer.emit as (e: string, ...a: unknown[]) => void)(event, ...args);
+  }
+
+  state(viewer: ViewerSocket): void {
+    viewer.emit("tap:state", { tap: this.info, injection: this.injecting.has(this.viewers.get(viewer) ?? "") });
+  }
+
+  attach(viewer: ViewerSocket, clientId: string, lastSeq: number): void {
+    this.flush();
+    this.viewers.set(viewer, clientId);
+    const first = this.log[0]?.seq ?? this.recording.sequencer.seq + 1;
+    viewer.emit("agent:attached", {
+      agent: this.exit ? null : this.info.agent,
+      lastSeq: this.recording.sequencer.seq,
+      missed: Math.max(0, first - 1 - lastSeq),
+      firstSeq: first,
+      policies: {},
+    });
+    this.state(viewer);
+    for (const event of this.stderr) viewer.emit("agent:stderr", event);
+    const start = this.log.findIndex((f) => f.seq > lastSeq);
+    if (start !== -1)
+      for (let i = start; i < this.log.length; i += RESEND_BATCH)
+        viewer.emit("frames", this.log.slice(i, i + RESEND_BATCH));
+    if (this.exit) viewer.emit("agent:exit", this.exit);
+  }
+}
+
+export interface TapHub {
+  /** Tapped conversations by tap id. */
+  sessions: Map<string, TapSession>;
+  list(): TapInfo[];
+  /**
+   * For every connection on the browsers' namespace: takes over a socket that
+   * watches a tap (clientId `tap-<id>[-<tab>]`) or only the taps list
+   * (`auth.watch: "taps"`) and returns true; otherwise tells the socket which
+   * taps there are and returns false.
+   */
+  connection(socket: Socket, clientId: string | undefined, lastSeq: number): boolean;
+  close(): void;
+}
+
+export function createTapHub(
+  io: Server,
+  config: ServerConfig,
+  transcripts: TranscriptStore,
+  relayInfo: () => RelayInfo,
+): TapHub {
+  const sessions = new Map<string, TapSession>();
+  const list = () => [...sessions.values()].map((s) => s.info);
+  const announce = () => io.of("/").emit("taps", { taps: list() });
+  const update = (session: TapSession, patch: Partial<TapInfo>) => {
+    session.info = { ...session.info, ...patch };
+    for (const viewer of session.viewers.keys()) session.state(viewer);
+    announce();
+  };
+  /** A tap gone (exited, or away longer than the grace period) is closed, then kept a while for watchers. */
+  const finishIfDone = (session: TapSession) => {
+    if (session.socket?.connected) return;
+    const remove = () => {
+      session.recording.close();
+      session.removeTimer = setTimeout(() => {
+        if (sessions.get(session.id) === session) sessions.delete(session.id);
+        announce();
+      }, config.graceMs);
+      session.removeTimer.unref();
+    };
+    if (session.exit) return remove();
+    session.removeTimer = setTimeout(() => {
+      if (!session.socket?.connected) remove();
+    }, config.graceMs);
+    session.removeTimer.unref();
+  };
+
+  const taps: Namespace = io.of(TAP_NAMESPACE);
+  taps.use((socket, next) => {
+    const auth = socket.handshake.auth as Record<string, unknown>;
+    if (!tokenMatches(auth?.token, config.token)) return next(new Error("unauthorized"));
+    if (typeof auth.tapId !== "string" || !TAP_ID.test(auth.tapId)) return next(new Error("bad tapId"));
+    next();
+  });
+
+  taps.on("connection", (socket: TapSocket) => {
+    const tapId = (socket.handshake.auth as { tapId: string }).tapId;
+    let session: TapSession | undefined;
+
+    socket.on("tap:open", (...args: unknown[]) => {
+      const { payload, ack } = splitArgs(args);
+      const parsed = tapOpenSchema.safeParse(payload);
+      if (!parsed.success) return ack({ ok: false, error: { code: "invalid_payload", message: parsed.error.message } });
+      session = sessions.get(tapId);
+      if (!session) {
+        if (sessions.size >= MAX_TAPS)
+          return ack({ ok: false, error: { code: "internal", message: `the relay holds ${MAX_TAPS} taps already` } });
+        const open = parsed.data;
+        const recording = new TapRecording(transcripts, open, config.maxLineBytes);
+        session = new TapSession(
+          tapId,
+          recording,
+          {
+            id: tapId,
+            clientId: tapClientId(tapId),
+            agent: { ...open, transcriptId: recording.id },
+            startedAt: Date.now(),
+          },
+          config.replayFrames,
+        );
+        sessions.set(tapId, session);
+      }
+      clearTimeout(session.removeTimer);
+      session.socket = socket;
+      update(session, { connected: true });
+      ack({ ok: true, transcriptId: session.recording.id });
+    });
+
+    socket.on("tap:events", (...args: unknown[]) => {
+      const { payload, ack } = splitArgs(args);
+      if (!session || session.socket !== socket)
+        return ack({ ok: false, error: { code: "no_agent", message: "send tap:open first" } });
+      const parsed = tapBatchSchema.safeParse(payload);
+      if (!parsed.success) return ack({ ok: false, error: { code: "invalid_payload", message: parsed.error.message } });
+      const { n, events } = parsed.data;
+      // A batch re-sent after a reconnect is acknowledged, not applied twice.
+      if (n > session.lastBatch) {
+        session.lastBatch = n;
+        for (const event of events) {
+          const applied = session.recording.apply(event);
+          if (applied.type === "frame") session.queue(applied.frame);
+          else if (applied.type === "stderr") {
+            session.stderr.push(applied.event);
+            if (session.stderr.length > STDERR_KEPT) session.stderr.splice(0, session.stderr.length - STDERR_KEPT);
+            session.emit("agent:stderr", applied.event);
+          } else if (applied.type === "notice") {
+            session.emit("agent:error", { code: "internal", message: applied.message });
+          } else {
+            session.exit = { code: applied.code, signal: applied.signal };
+            session.emit("agent:exit", session.exit);
+            update(session, { exited: true });
+          }
+        }
+      }
+      ack({ ok: true, n: session.lastBatch });
+    });
+
+    socket.on("disconnect", () => {
+      if (!session || session.socket !== socket) return;
+      session.socket = undefined;
+      update(session, { connected: false });
+      finishIfDone(session);
+    });
+  });
+
+  /** `tap:injection`: from a viewer for itself ({ enabled }), or from a taps-watch socket for a viewer ({ clientId, enabled }). */
+  const setInjection = (
+    ownTapId: string | undefined,
+    ownClientId: string | undefined,
+    payload: unknown,
+    named: boolean,
+  ): Ack<{ injection: boolean }> => {
+    const p = payload as { enabled?: unknown; clientId?: unknown } | null | undefined;
+    const keys = typeof p === "object" && p !== null ? Object.keys(p).sort().join(",") : "";
+    if (typeof p?.enabled !== "boolean" || keys !== (named ? "clientId,enabled" : "enabled"))
+      return {
+        ok: false,
+        error: {
+          code: "invalid_payload",
+          message: `tap:injection takes { ${named ? "clientId, " : ""}enabled: boolean }`,
+        },
+      };
+    const clientId = named ? p.clientId : ownClientId;
+    const tapId = named ? tapIdOf(typeof clientId === "string" ? clientId : undefined) : ownTapId;
+    const tap = tapId ? sessions.get(tapId) : undefined;
+    if (!tap || typeof clientId !== "string")
+      return { ok: false, error: { code: "no_agent", message: "no such tapped conversation" } };
+    if (p.enabled) tap.injecting.add(clientId);
+    else tap.injecting.delete(clientId);
+    for (const [viewer, id] of tap.viewers) if (id === clientId) tap.state(viewer);
+    return { ok: true, injection: p.enabled };
+  };
+
+  const attachViewer = (socket: ViewerSocket, clientId: string, tapId: string, lastSeq: number) => {
+    socket.emit("relay:hello", { clientId });
+    const session = sessions.get(tapId);
+    if (session) session.attach(socket, clientId, lastSeq);
+    else socket.emit("agent:attached", { agent: null, lastSeq: 0, missed: 0, firstSeq: 1, policies: {} });
+    const readOnly = (ack: AckFn) =>
+      ack({
+        ok: false,
+        error: { code: "read_only", message: "this is a tapped conversation: the editor drives it; watch only" },
+      });
+
+    socket.onAny((event: string, ...args: unknown[]) => {
+      const { payload, ack } = splitArgs(args);
+      const tap = sessions.get(tapId);
+      if (event === "relay:info") return ack({ ok: true, info: relayInfo() });
+      if (READ_ONLY_EVENTS.has(event)) return readOnly(ack);
+      if (event === "tap:injection") return ack(setInjection(tapId, clientId, payload, false));
+      if (event === "agent:send") {
+        if (!tap?.injecting.has(clientId)) return readOnly(ack);
+        const parsed = parseSendPayload(payload, config.maxLineBytes);
+        if (!parsed.ok) return ack(parsed);
+        if (!tap.socket?.connected || tap.exit)
+          return ack({ ok: false, error: { code: "no_agent", message: "the tap is not connected" } });
+        const frame = tap.recording.inject(parsed.value);
+        tap.queue(frame);
+        tap.socket.emit("tap:inject", { line: parsed.value });
+        return ack({ ok: true, seq: frame.seq });
+      }
+      if (!VIEWER_EVENTS.has(event))
+        ack({
+          ok: false,
+          error: { code: "invalid_payload", message: `unknown event: ${String(event).slice(0, 100)}` },
+        });
+    });
+    socket.on("disconnect", () => sessions.get(tapId)?.viewers.delete(socket));
+  };
+
+  return {
+    sessions,
+    list,
+    connection(socket, clientId, lastSeq) {
+      if ((socket.handshake.auth as { watch?: unknown }).watch === WATCH_TAPS) {
+        socket.emit("taps", { taps: list() });
+        socket.onAny((event: string, ...args: unknown[]) => {
+          const { payload, ack } = splitArgs(args);
+          if (event === "tap:injection") return ack(setInjection(undefined, undefined, payload, true));
+          ack({
+            ok: false,
+            error: { code: "invalid_payload", message: `unknown event: ${String(event).slice(0, 100)}` },
+          });
+        });
+        return true;
+      }
+      const tapId = tapIdOf(clientId);
+      if (tapId === undefined) {
+        socket.emit("taps", { taps: list() });
+        return false;
+      }
+      attachViewer(socket as ViewerSocket, clientId!, tapId, lastSeq);
+      return true;
+    },
+    close() {
+      for (const session of sessions.values()) {
+        clearTimeout(session.removeTimer);
+        session.recording.close();
+        session.socket?.disconnect(true);
+      }
+      sessions.clear();
+    },
+  };
+}

@@ -1,0 +1,225 @@
+/**
+ * Where a tap's copies go: to the relay over Socket.IO, or, when no relay
+ * runs, into a transcript of its own. Never in the way of the editor: copies
+ * wait in a buffer capped in bytes, and beyond it they are dropped and
+ * counted, never waited for.
+ */
+import { io, type Socket } from "socket.io-client";
+import {
+  TAP_NAMESPACE,
+  type TapBatch,
+  type TapClientToServerEvents,
+  type TapEvent,
+  type TapOpen,
+  type TapServerToClientEvents,
+} from "../lib/tap-wire";
+import type { RelayTarget } from "./tap-discovery";
+import { TapRecording } from "./tap-recording";
+import { TranscriptStore } from "./transcript-store";
+
+type TapSocket = Socket<TapServerToClientEvents, TapClientToServerEvents>;
+
+/** Unacknowledged bytes on the socket before copies wait in the buffer instead. */
+const IN_FLIGHT_BYTES = 1024 * 1024;
+const BATCH_BYTES = 256 * 1024;
+
+export interface SinkOptions {
+  tapId: string;
+  open: TapOpen;
+  relay?: RelayTarget;
+  /** Where to record when there is no relay. */
+  dataDir: string;
+  bufferBytes: number;
+  maxLineBytes: number;
+  /** How long, at exit, to wait for the relay to take what is buffered. */
+  flushTimeoutMs: number;
+  report(message: string): void;
+  inject(line: string): void;
+}
+
+const sizeOf = (e: TapEvent): number =>
+  e.t === "line"
+    ? e.raw.length + 64
+    : e.t === "stderr"
+      ? e.text.length + 48
+      : e.t === "oversize"
+        ? e.preview.length + 80
+        : 64;
+const isFrame = (e: TapEvent) => e.t === "line" || e.t === "oversize";
+
+export class TapSink {
+  private mode: "connecting" | "relay" | "away" | "local" = "connecting";
+  private socket?: TapSocket;
+  private queue: TapEvent[] = [];
+  private queuedBytes = 0;
+  private inFlight: { batch: TapBatch; bytes: number }[] = [];
+  private inFlightBytes = 0;
+  private batches = 0;
+  /** Dropped since the last `dropped` event, and over the whole run. */
+  private dropped = { frames: 0, bytes: 0 };
+  private droppedTotal = { frames: 0, bytes: 0 };
+  private local?: TapRecording;
+  private pumpScheduled = false;
+  private drained?: () => void;
+  transcriptId?: string;
+
+  constructor(private readonly opts: SinkOptions) {
+    if (!opts.relay) {
+      this.goLocal("no playground relay is running");
+      return;
+    }
+    const socket: TapSocket = io(`${opts.relay.url}${TAP_NAMESPACE}`, {
+      auth: { token: opts.relay.token, tapId: opts.tapId },
+      transports: ["websocket"],
+      reconnectionDelayMax: 2_000,
+    });
+    this.socket = socket;
+    socket.on("connect", () => {
+      socket.emit("tap:open", opts.open, (res) => {
+        if (!res.ok) {
+          opts.report(`the relay refused the tap: ${res.error.message}`);
+          return this.goLocal("the relay refused the tap");
+        }
+        if (this.mode === "connecting") opts.report(`copying frames to the relay at ${opts.relay!.url}`);
+        this.transcriptId = res.transcriptId;
+        this.mode = "relay";
+        // What was sent before a disconnect may not have arrived; the relay ignores batches it has.
+        for (const { batch } of this.inFlight) socket.emit("tap:events", batch, (ack) => this.acked(ack));
+        this.pump();
+      });
+    });
+    socket.on("connect_error", (err) => {
+      if (this.mode === "connecting") this.goLocal(`the relay at ${opts.relay!.url} is not reachable (${err.message})`);
+    });
+    socket.on("disconnect", (reason) => {
+      // "io client disconnect" is the tap's own close at exit.
+      if (this.mode !== "relay" || reason === "io client disconnect") return;
+      this.mode = "away";
+      opts.report(`lost the relay (${reason}); frames still flow, copies wait (up to ${opts.bufferBytes} bytes)`);
+    });
+    socket.on("tap:inject", (event) => {
+      if (typeof event?.line === "string") opts.inject(event.line);
+    });
+  }
+
+  push(event: TapEvent): void {
+    if (this.mode === "local") {
+      this.local?.apply(event);
+      return;
+    }
+    const bytes = sizeOf(event);
+    if (this.queuedBytes + this.inFlightBytes + bytes > this.opts.bufferBytes && event.t !== "exit") {
+      if (this.droppedTotal.frames === 0 && this.dropped.frames === 0)
+        this.opts.report(
+          `the relay is not keeping up: dropping copies beyond ${this.opts.bufferBytes} bytes (counted)`,
+        );
+      if (isFrame(event)) {
+        this.dropped.frames++;
+        this.droppedTotal.frames++;
+      }
+      this.dropped.bytes += bytes;
+      this.droppedTotal.bytes += bytes;
+      return;
+    }
+    if (this.dropped.bytes > 0) {
+      this.enqueue({ t: "dropped", ts: event.ts, ...this.dropped });
+      this.dropped = { frames: 0, bytes: 0 };
+    }
+    this.enqueue(event);
+  }
+
+  private enqueue(event: TapEvent): void {
+    this.queue.push(event);
+    this.queuedBytes += sizeOf(event);
+    if (!this.pumpScheduled && this.mode === "relay") {
+      this.pumpScheduled = true;
+      setImmediate(() => this.pump());
+    }
+  }
+
+  private pump(): void {
+    this.pumpScheduled = false;
+    const socket = this.socket;
+    while (
+      this.mode === "relay" &&
+      socket?.connected &&
+      this.queue.length > 0 &&
+      this.inFlightBytes < IN_FLIGHT_BYTES
+    ) {
+      let bytes = 0;
+      let count = 0;
+      while (count < this.queue.length && (count === 0 || bytes < BATCH_BYTES)) bytes += sizeOf(this.queue[count++]!);
+      const batch: TapBatch = { n: ++this.batches, events: this.queue.splice(0, count) };
+      this.queuedBytes -= bytes;
+      this.inFlight.push({ batch, bytes });
+      this.inFlightBytes += bytes;
+      socket.emit("tap:events", batch, (ack) => this.acked(ack));
+    }
+    this.checkDrained();
+  }
+
+  private acked(ack: { ok: boolean; n?: number }): void {
+    if (!ack.ok || typeof ack.n !== "number") return;
+    while (this.inFlight.length > 0 && this.inFlight[0]!.batch.n <= ack.n)
+      this.inFlightBytes -= this.inFlight.shift()!.bytes;
+    this.pump();
+  }
+
+  private checkDrained(): void {
+    if (this.drained && this.queue.length === 0 && this.inFlight.length === 0) this.drained();
+  }
+
+  private goLocal(reason: string): void {
+    if (this.local) return;
+    this.socket?.close();
+    this.socket = undefined;
+    try {
+      this.local = new TapRecording(new TranscriptStore(this.opts.dataDir, {}), this.opts.open, this.opts.maxLineBytes);
+    } catch (err) {
+      this.opts.report(
+        `${reason}, and recording on its own failed: ${(err as Error).message}; frames still flow, unrecorded`,
+      );
+      this.mode = "local";
+      this.queue = [];
+      this.queuedBytes = 0;
+      return;
+    }
+    this.mode = "local";
+    this.transcriptId = this.local.id;
+    this.opts.report(`${reason}: recording to ${new TranscriptStore(this.opts.dataDir, {}).file(this.local.id)}`);
+    const waiting = [...this.inFlight.flatMap((f) => f.batch.events), ...this.queue];
+    this.inFlight = [];
+    this.inFlightBytes = 0;
+    this.queue = [];
+    this.queuedBytes = 0;
+    for (const event of waiting) this.local.apply(event);
+  }
+
+  /** Hands over what is buffered (waiting at most flushTimeoutMs for the relay), then reports what was lost. */
+  async close(): Promise<void> {
+    if (this.mode === "relay" || this.mode === "away" || this.mode === "connecting") {
+      if (this.dropped.bytes > 0) {
+        this.enqueue({ t: "dropped", ts: Date.now(), ...this.dropped });
+        this.dropped = { frames: 0, bytes: 0 };
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, this.opts.flushTimeoutMs);
+        this.drained = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+        this.pump();
+      });
+      this.drained = undefined;
+    }
+    if (this.mode === "connecting") this.goLocal("the relay did not answer in time");
+    const unsent = [...this.inFlight.flatMap((f) => f.batch.events), ...this.queue].filter(isFrame).length;
+    this.socket?.close();
+    this.local?.close();
+    const lost = this.droppedTotal.frames + unsent;
+    if (lost > 0)
+      this.opts.report(
+        `${lost} frame${lost === 1 ? "" : "s"} could not be forwarded to the relay (${this.droppedTotal.frames} dropped when the buffer was full, ${unsent} still waiting at exit); the editor and the agent exchanged all of them`,
+      );
+  }
+}
