@@ -63,6 +63,10 @@ export interface ProfileSummary {
   available: boolean;
   /** What `initialize` should advertise by default for this profile (its config, or the playground's). */
   clientCapabilities?: ClientCapabilities;
+  /** Set when the relay knows the agent has no credentials (Gemini): one line saying so, before Connect. */
+  credentialsMissing?: string;
+  /** A shipped recording (the demo), not a live agent. */
+  demo?: boolean;
 }
 
 export interface ProfileDetails extends ProfileSummary {
@@ -87,6 +91,12 @@ export interface StartPayload {
   options?: Record<string, unknown>;
   /** Take an already initialized agent from the warm pool when there is one (Connect). */
   pooled?: boolean;
+  /**
+   * Values the user typed for an `env_var` auth method. The relay accepts only
+   * variables an `env_var` method of this profile's agent named (checkUserEnv),
+   * never records them and never sends them back.
+   */
+  env?: Record<string, string>;
 }
 
 export interface SendPayload {
@@ -191,14 +201,22 @@ function checkKeys(payload: Record<string, unknown>, allowed: string[]): string 
 export function parseStartPayload(payload: unknown): Parsed<StartPayload> {
   if (payload === undefined || payload === null) return { ok: true, value: {} };
   if (!isPlainObject(payload)) return invalid("agent:start expects an object");
-  const extra = checkKeys(payload, ["profile", "cwd", "options", "pooled"]);
+  const extra = checkKeys(payload, ["profile", "cwd", "options", "pooled", "env"]);
   if (extra) return invalid(`agent:start: ${extra}`);
-  const { profile, cwd, options, pooled } = payload;
+  const { profile, cwd, options, pooled, env } = payload;
+  if (
+    env !== undefined &&
+    (!isPlainObject(env) || Object.keys(env).length > 32 || !Object.values(env).every((v) => typeof v === "string"))
+  )
+    return invalid("env must map at most 32 variable names to string values");
   if (pooled !== undefined && typeof pooled !== "boolean") return invalid("pooled must be a boolean");
   if (profile !== undefined && typeof profile !== "string") return invalid("profile must be a string");
   if (cwd !== undefined && typeof cwd !== "string") return invalid("cwd must be a string");
   if (options !== undefined && !isPlainObject(options)) return invalid("options must be an object");
-  return { ok: true, value: { profile, cwd, options, pooled } };
+  return {
+    ok: true,
+    value: { profile, cwd, options, pooled, ...(env ? { env: env as Record<string, string> } : {}) },
+  };
 }
 
 export function parseRerunPayload(payload: unknown): Parsed<RerunPayload> {

@@ -158,7 +158,8 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
       if (!parsed.ok) return ack(parsed);
       const { pooled, ...start } = parsed.value;
       const profile = start.profile ?? config.defaultProfile;
-      const warm = pooled && !current.running && !start.cwd && !start.options ? pool.take(profile) : undefined;
+      const warm =
+        pooled && !current.running && !start.cwd && !start.options && !start.env ? pool.take(profile) : undefined;
       if (warm) {
         // The warm session takes this browser session's place.
         const previous = current;
