@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { AGENT_KINDS, agentProfile, isQwenMainLoop, prepareAgentHome } from "../test/agents/profiles";
+import { AGENT_KINDS, agentProfile, isQwenMainLoop, prepareAgentHome } from "../test/agent-profiles";
 import { startFakeGeminiApi } from "../test/fake-gemini/server";
 import { startFakeAnthropicApi } from "../test/fake-models/anthropic";
 import { startFakeOpenAiApi } from "../test/fake-models/openai";

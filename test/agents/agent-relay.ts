@@ -13,10 +13,10 @@ import { outcomeOf, requestFrame, type RpcOutcome } from "../../lib/jsonrpc";
 import { startFakeAnthropicApi } from "../fake-models/anthropic";
 import type { FakeModelApi } from "../fake-models/http";
 import { startFakeOpenAiApi } from "../fake-models/openai";
-import { type AgentKind, agentProfile, isQwenMainLoop, prepareAgentHome } from "./profiles";
+import { type AgentKind, agentProfile, isQwenMainLoop, prepareAgentHome } from "../agent-profiles";
 import { startTestRelay, TestClient, type TestRelay } from "../relay-harness";
 
-export { agentProfile, type AgentKind } from "./profiles";
+export { agentProfile, type AgentKind } from "../agent-profiles";
 
 export interface AgentRelay {
   kind: AgentKind;

@@ -4,9 +4,9 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { ProfileConfig } from "../../server/config";
+import type { ProfileConfig } from "../server/config";
 
-const bin = (name: string) => path.resolve(import.meta.dirname, "node_modules", ".bin", name);
+const bin = (name: string) => path.resolve(import.meta.dirname, "agents", "node_modules", ".bin", name);
 
 export type AgentKind = "qwen" | "claude" | "sdk-example";
 
@@ -44,7 +44,9 @@ export function agentProfile(kind: AgentKind, apiUrl: string | undefined, home: 
     case "sdk-example":
       return {
         command: process.execPath,
-        args: [path.resolve(import.meta.dirname, "node_modules/@agentclientprotocol/sdk/dist/examples/agent.js")],
+        args: [
+          path.resolve(import.meta.dirname, "agents/node_modules/@agentclientprotocol/sdk/dist/examples/agent.js"),
+        ],
         env: common,
         description: "ACP SDK 1.x example agent (test/agents)",
       };
