@@ -18,6 +18,7 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, watch, writ
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { format, resolveConfig } from "prettier";
 import type { ProbeReport } from "../lib/probe";
 import { buildMatrix, matrixToMarkdown } from "../lib/probe-matrix";
 import { type AgentKind, AGENT_KINDS, agentProfile, isQwenMainLoop, prepareAgentHome } from "../test/agent-profiles";
@@ -140,7 +141,9 @@ if (values.write) {
   const from = doc.indexOf(START);
   const to = doc.indexOf(END);
   if (from < 0 || to < from) throw new Error(`${DOC} has no ${START} … ${END} markers`);
-  writeFileSync(DOC, doc.slice(0, from) + section + doc.slice(to + END.length));
+  // Formatted as `npm run check` wants it (prettier aligns the table).
+  const text = doc.slice(0, from) + section + doc.slice(to + END.length);
+  writeFileSync(DOC, await format(text, { ...(await resolveConfig(DOC)), filepath: DOC }));
   process.stdout.write(`wrote the matrix into ${path.relative(root, DOC)}\n`);
 } else {
   process.stdout.write(`${section}\n`);
