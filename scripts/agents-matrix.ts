@@ -126,7 +126,7 @@ try {
 
 const { reports } = JSON.parse(output) as { reports: ProbeReport[] };
 if (values.json) writeFileSync(values.json, `${JSON.stringify(reports, null, 2)}\n`);
-const versions = reports.map((r) => `${r.profile} ${r.agent?.version ?? "?"}`).join(", ");
+const versions = reports.map((r) => `${r.profile} ${r.agent?.version ?? "(no agentInfo)"}`).join(", ");
 const section = [
   START,
   `Produced on ${new Date().toISOString().slice(0, 10)} by \`npx tsx scripts/agents-matrix.ts --write\` ` +
