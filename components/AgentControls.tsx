@@ -76,8 +76,11 @@ export function AgentControls({ onConnect, onStart }: Props) {
   // "Replay as mock agent" on the transcripts page opens the playground with ?profile=replay:<id>.
   useEffect(() => {
     const wanted = takePreselectedProfile();
-    if (wanted) setProfile(wanted);
-  }, [setProfile]);
+    if (!wanted) return;
+    setProfile(wanted);
+    // Recorded since this page loaded its profiles: not in the list yet.
+    store.refreshInfo();
+  }, [setProfile, store]);
 
   const chosen = profile || info?.defaultProfile || "";
   const profileInfo = info?.profiles.find((p) => p.name === chosen);

@@ -1,16 +1,20 @@
 /**
- * Starts what `npm start` starts, offline: the fake Gemini API (in-process), a
- * throw-away HOME for the Gemini CLI, and `node --import tsx server/index.ts`
+ * Starts what `npm start` starts, offline: the fake Gemini, OpenAI and Anthropic
+ * APIs (in-process), a throw-away HOME for the Gemini CLI and one for the
+ * third-party agents (test/agents, profiles qwen, claude, sdk-example), and `node --import tsx server/index.ts`
  * on a free port with a temp workspace root. Tests read the printed URL from
  * E2E_URL. The returned function is the global teardown.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { AGENT_KINDS, agentProfile, isQwenMainLoop, prepareAgentHome } from "../test/agent-profiles";
 import { startFakeGeminiApi } from "../test/fake-gemini/server";
+import { startFakeAnthropicApi } from "../test/fake-models/anthropic";
+import { startFakeOpenAiApi } from "../test/fake-models/openai";
 import { makeGeminiHome } from "../test/gemini-home";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -103,12 +107,25 @@ export function startPlaygroundServer(opts: {
 }
 
 export default async function globalSetup(): Promise<() => Promise<void>> {
+  // The third-party agents (test/agents) behind e2e/agents.spec.ts, installed when missing.
+  execFileSync(process.execPath, [path.join(root, "scripts/ensure-agents.mjs")], { stdio: "inherit" });
   const api = await startFakeGeminiApi();
+  const openai = await startFakeOpenAiApi(isQwenMainLoop);
+  const anthropic = await startFakeAnthropicApi();
   const home = makeGeminiHome(api.url);
   const tmp = realpathSync(mkdtempSync(path.join(tmpdir(), "acp-e2e-")));
   const workspace = path.join(tmp, "workspace");
   mkdirSync(workspace);
   const configFile = path.join(tmp, "config.json");
+  const agentHome = path.join(tmp, "agent-home");
+  mkdirSync(agentHome);
+  const agentApis = { qwen: openai.url, claude: anthropic.url, "sdk-example": undefined };
+  const agentProfiles = Object.fromEntries(
+    AGENT_KINDS.map((kind) => {
+      prepareAgentHome(kind, agentHome);
+      return [kind, agentProfile(kind, agentApis[kind], agentHome)];
+    }),
+  );
   // "missing" names an executable that does not exist, to see a start failure; "terminal" runs
   // a client terminal in every turn (test/fixtures/stub-agent.mjs).
   const stubAgent = path.resolve(import.meta.dirname, "../test/fixtures/stub-agent.mjs");
@@ -124,6 +141,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
           command: process.execPath,
           args: [path.resolve(import.meta.dirname, "../test/fixtures/auth-agent.mjs"), "800"],
         },
+        ...agentProfiles,
       },
     }),
   );
@@ -133,6 +151,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const cleanup = async () => {
     await stopServer(child.process);
     await api.close();
+    await openai.close();
+    await anthropic.close();
     home.cleanup();
     rmSync(tmp, { recursive: true, force: true });
   };
@@ -150,5 +170,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   process.env.E2E_WORKSPACE = workspace;
   // Tests queue model turns through the fake API's /__fake/script endpoint.
   process.env.E2E_FAKE_API = api.url;
+  process.env.E2E_FAKE_OPENAI = openai.url;
+  process.env.E2E_FAKE_ANTHROPIC = anthropic.url;
   return cleanup;
 }

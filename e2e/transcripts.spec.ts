@@ -160,6 +160,12 @@ test("record, list, rename, play back, download, import, share, re-run, delete",
   await test.step("re-run against gemini behaves as recorded", async () => {
     await page.getByTestId("rerun-open").click();
     await expect(page.getByTestId("rerun-profile")).toHaveValue("gemini");
+    // A bad ignore path is refused inline; a good one is sent with the re-run.
+    await page.getByTestId("rerun-ignore").fill("result..x");
+    await expect(page.getByTestId("rerun-ignore-error")).toHaveText("not a dot path: result..x");
+    await expect(page.getByTestId("rerun-start")).toBeDisabled();
+    await page.getByTestId("rerun-ignore").fill("result._meta.quota");
+    await expect(page.getByTestId("rerun-ignore-error")).toHaveCount(0);
     await page.getByTestId("rerun-start").click();
     await expect(page.getByTestId("rerun-equal")).toHaveText("No difference: the agent behaved as recorded.", {
       timeout: 90_000,

@@ -5,7 +5,15 @@ import { describe, expect, it } from "vitest";
 import type { Frame, JsonRpcId } from "./frame";
 import { FrameSequencer } from "./frame-sequencer";
 import { autoPermission, type Policies } from "./policy";
-import { PROBE_POLICIES, runProbe, supportOf, type Driver, type ProbeRow, type Reply } from "./probe";
+import {
+  PROBE_POLICIES,
+  runProbe,
+  STARTUP_ALLOWANCE,
+  supportOf,
+  type Driver,
+  type ProbeRow,
+  type Reply,
+} from "./probe";
 import type { Defs } from "./schema-form";
 
 const defs = (
@@ -215,6 +223,19 @@ describe("runProbe", () => {
     expect(listed.sent.find((m) => m.method === "session/set_mode")?.params).toMatchObject({ modeId: "ask" });
     expect(listed.sent.find((m) => m.method === "session/set_model")?.params).toMatchObject({ modelId: "m1" });
     expect(byCheck(r2, "session/set_model")).toMatchObject({ outcome: "answered", support: "supported" });
+  });
+
+  it("gives the first initialize the agent's start-up time, not one call's timeout", async () => {
+    const agent = new FakeAgent(otherAgent());
+    const timeouts: Array<number | undefined> = [];
+    const request = agent.request.bind(agent);
+    agent.request = (method, params, options) => {
+      timeouts.push(options?.timeoutMs);
+      return request(method, params, options);
+    };
+    await runProbe(agent, { cwd: "/ws", timeoutMs: 1_000 });
+    expect(timeouts[0]).toBe(1_000 * STARTUP_ALLOWANCE);
+    expect(timeouts[1]).toBe(1_000);
   });
 
   it("takes a -32700 answer without an id as the answer to the malformed line", async () => {

@@ -189,6 +189,9 @@ function answersIn(frames: readonly Frame[]): Array<{ method: string; answer: st
   return out;
 }
 
+/** How many per-call timeouts the first request may take: it includes the agent's start-up. */
+export const STARTUP_ALLOWANCE = 6;
+
 export async function runProbe(
   driver: Driver,
   options: ProbeOptions,
@@ -199,8 +202,13 @@ export async function runProbe(
   driver.answerWith(PROBE_POLICIES);
   const firstSeq = driver.frames().at(-1)?.seq ?? 0;
 
-  // 1. initialize: an unsupported version first, then the real one.
-  const odd = await req(AGENT_METHODS.initialize, { protocolVersion: 999, clientCapabilities: {} });
+  // 1. initialize: an unsupported version first, then the real one. The first answer also waits
+  // for the agent to start (Qwen Code takes 7-15 s on a loaded 2-core machine): not a timeout.
+  const odd = await driver.request(
+    AGENT_METHODS.initialize,
+    { protocolVersion: 999, clientCapabilities: {} },
+    { timeoutMs: t * STARTUP_ALLOWANCE },
+  );
   rows.push(
     row(
       "initialize with unsupported protocolVersion 999",

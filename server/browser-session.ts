@@ -5,7 +5,7 @@
 import type { Socket } from "socket.io";
 import type { Frame, WireFrame } from "../lib/frame";
 import { type AuthMethodView, checkUserEnv, parseAuthMethods } from "../lib/auth-methods";
-import { secretsFromEnv } from "../lib/redact";
+import { createRedactor, secretsFromEnv } from "../lib/redact";
 import { withMessage } from "../lib/frame-log";
 import { FrameSequencer } from "../lib/frame-sequencer";
 import { RecordedClient } from "../lib/recorded-agent";
@@ -48,6 +48,8 @@ export class BrowserSession {
   private starting?: Promise<Ack<{ agent: AgentInfo }>>;
   private sequencer = new FrameSequencer();
   private log: WireFrame[] = [];
+  /** What the recorder of the current agent redacts. */
+  private secrets: string[] = [];
   /** Characters of `raw` held in `log` (a frame's size is its line's). */
   private logBytes = 0;
   private stderr: StderrEvent[] = [];
@@ -181,11 +183,12 @@ export class BrowserSession {
       this.logBytes = 0;
       this.stderr = [];
       this.stderrBytes = 0;
+      // Typed values are secrets whatever their name: never in a transcript.
+      this.secrets = [...Object.values(userEnv), ...secretsFromEnv({ ...globalThis.process.env, ...launch.env })];
       const recorder = new TranscriptRecorder(
         this.transcripts,
         { profile, command: launch.command, args: launch.args, cwd, options: payload.options },
-        // Typed values are secrets whatever their name: never in a transcript.
-        [...Object.values(userEnv), ...secretsFromEnv({ ...globalThis.process.env, ...launch.env })],
+        this.secrets,
       );
       const services = new ClientServices(cwd, {
         killGraceMs: this.config.killGraceMs,
@@ -359,6 +362,12 @@ export class BrowserSession {
   /** The same frames with their messages parsed again: for the occasional whole-log reader. */
   framesWithMessages(): Frame[] {
     return this.log.map((frame) => withMessage({ ...frame }));
+  }
+
+  /** The frames as the recorder wrote them (redacted), to compare with a recording like for like. */
+  framesAsRecorded(): Frame[] {
+    const redactor = createRedactor(this.secrets);
+    return this.log.map((frame) => withMessage({ ...frame, raw: redactor.frame(frame.raw).text }));
   }
 
   private queue(frame: Frame): void {

@@ -38,7 +38,8 @@ export async function rerunTranscript(
     const steps = await rerun.run();
     const diff = diffRuns(
       { frames: recorded.frames, cwd: recorded.header.agent.cwd },
-      { frames: session.framesWithMessages(), cwd: started.agent.cwd },
+      // Redacted as the recording was: a value redacted there can never match otherwise.
+      { frames: session.framesAsRecorded(), cwd: started.agent.cwd },
       // The re-run stops at its last answer: the recording is cut there too.
       { window: "last-response", ignore },
     );

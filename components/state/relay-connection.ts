@@ -46,6 +46,13 @@ export class RelayConnection {
     private readonly events: RelayEvents,
   ) {}
 
+  /** Asks the relay for its profiles again (a transcript recorded since is a new replay profile). */
+  refreshInfo(): void {
+    this.socket?.emit("relay:info", {}, (res) => {
+      if (res.ok) this.host.set({ info: res.info });
+    });
+  }
+
   /** Opens the socket once; idempotent, so React strict mode's double effects are harmless. */
   open(token: string | undefined, clientIdKey: string): void {
     if (this.disposed || this.socket || this.host.get().connection !== "idle") return;
@@ -75,9 +82,7 @@ export class RelayConnection {
 
     socket.on("connect", () => {
       this.host.set({ connection: "connected", connectionError: undefined });
-      socket.emit("relay:info", {}, (res) => {
-        if (res.ok) this.host.set({ info: res.info });
-      });
+      this.refreshInfo();
     });
     socket.on("connect_error", (err) => {
       if (err.message === "unauthorized") {

@@ -152,6 +152,11 @@ export class SessionStore extends SnapshotStore<SessionSnapshot> {
     this.relay.open(this.options.token, this.options.clientIdKey);
   }
 
+  /** Re-reads the relay's profiles (replay profiles appear as transcripts are recorded). */
+  refreshInfo(): void {
+    this.relay.refreshInfo();
+  }
+
   /** Closes the socket for good (the tab was closed). */
   dispose(): void {
     this.relay.dispose();

@@ -7,6 +7,7 @@
  */
 import { useEffect, useMemo, useRef, useState } from "react";
 import type { Frame } from "@/lib/frame";
+import { parseIgnorePath } from "@/lib/ignore-paths";
 import { recordedMcpServers, type RecordedMcpServer } from "@/lib/rerun";
 import type { ProfileSummary, RelayError, RerunResult } from "@/lib/wire";
 import { api } from "./api";
@@ -40,6 +41,8 @@ export function RerunPanel({ token, id, frames, complete, recordedProfile, onClo
   const [loadError, setLoadError] = useState<string>();
   const [profile, setProfile] = useState("");
   const [run, setRun] = useState<Run>();
+  const [ignoreText, setIgnoreText] = useState("");
+  const ignore = useMemo(() => parseIgnoreList(ignoreText), [ignoreText]);
   const abort = useRef<AbortController>(null);
 
   useEffect(() => {
@@ -62,7 +65,12 @@ export function RerunPanel({ token, id, frames, complete, recordedProfile, onClo
     const res = await relayCall<RerunResult>(
       token,
       "transcript:rerun",
-      { id, profile, recordedMcpServers: sendMcp && servers.length > 0 },
+      {
+        id,
+        profile,
+        recordedMcpServers: sendMcp && servers.length > 0,
+        ...(ignore.paths.length ? { ignore: ignore.paths } : {}),
+      },
       (progress) => setRun((r) => (r?.state === "running" ? { ...r, progress } : r)),
       abort.current.signal,
     );
@@ -96,7 +104,7 @@ export function RerunPanel({ token, id, frames, complete, recordedProfile, onClo
         <button
           type="button"
           data-testid="rerun-start"
-          disabled={!profile || running || !complete}
+          disabled={!profile || running || !complete || ignore.errors.length > 0}
           onClick={() => void start()}
           className="rounded bg-sky-600 px-2.5 py-0.5 text-white hover:bg-sky-500 disabled:opacity-40"
         >
@@ -123,6 +131,7 @@ export function RerunPanel({ token, id, frames, complete, recordedProfile, onClo
           ✕
         </button>
       </div>
+      <IgnorePaths text={ignoreText} onChange={setIgnoreText} errors={ignore.errors} disabled={running} />
       <McpServers servers={servers} send={sendMcp} onSend={setSendMcp} disabled={running} />
       {loadError ? <p className="text-red-300">Could not list profiles: {loadError}</p> : null}
       {run?.state === "running" ? (
@@ -138,6 +147,53 @@ export function RerunPanel({ token, id, frames, complete, recordedProfile, onClo
       ) : null}
       {run?.state === "done" ? <RerunResultView result={run.result} /> : null}
     </section>
+  );
+}
+
+/** At most as many paths as the relay accepts (lib/wire.ts). */
+const MAX_IGNORE_PATHS = 100;
+
+/** The user's ignore paths, one per line or comma-separated, with what is wrong with each bad one. */
+function parseIgnoreList(text: string): { paths: string[]; errors: string[] } {
+  const paths = text
+    .split(/[\n,]/)
+    .map((p) => p.trim())
+    .filter(Boolean);
+  const errors = paths.filter((p) => !parseIgnorePath(p)).map((p) => `not a dot path: ${p.slice(0, 80)}`);
+  if (paths.length > MAX_IGNORE_PATHS) errors.push(`at most ${MAX_IGNORE_PATHS} paths`);
+  return { paths, errors };
+}
+
+function IgnorePaths(props: { text: string; onChange: (text: string) => void; errors: string[]; disabled: boolean }) {
+  const { text, onChange, errors, disabled } = props;
+  return (
+    <div className="flex flex-col gap-1">
+      <label className="flex items-start gap-2 text-zinc-400">
+        <span className="pt-0.5">Ignore paths</span>
+        <textarea
+          data-testid="rerun-ignore"
+          rows={1}
+          value={text}
+          disabled={disabled}
+          aria-invalid={errors.length > 0}
+          placeholder="result._meta.x, params.update.*.id, **.timestamp"
+          onChange={(e) => onChange(e.target.value)}
+          className={`${control} min-w-[24rem] flex-1 font-mono`}
+        />
+      </label>
+      {errors.length > 0 ? (
+        <ul data-testid="rerun-ignore-error" role="alert" className="text-red-300">
+          {errors.map((e, i) => (
+            <li key={i}>{e}</li>
+          ))}
+        </ul>
+      ) : (
+        <p className="text-zinc-500">
+          Left out of the comparison, one per line or comma-separated: <code>*</code> any one key, <code>**</code> any
+          depth.
+        </p>
+      )}
+    </div>
   );
 }
 

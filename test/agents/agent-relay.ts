@@ -4,68 +4,19 @@
  * workspace and a relay confined to it, with the agent as a profile in the
  * config format the relay reads today. Registers its own hooks.
  */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, expect } from "vitest";
-import type { ProfileConfig } from "../../server/config";
 import type { Frame } from "../../lib/frame";
 import { outcomeOf, requestFrame, type RpcOutcome } from "../../lib/jsonrpc";
 import { startFakeAnthropicApi } from "../fake-models/anthropic";
 import type { FakeModelApi } from "../fake-models/http";
 import { startFakeOpenAiApi } from "../fake-models/openai";
+import { type AgentKind, agentProfile, isQwenMainLoop, prepareAgentHome } from "../agent-profiles";
 import { startTestRelay, TestClient, type TestRelay } from "../relay-harness";
 
-const bin = (name: string) => path.resolve(import.meta.dirname, "node_modules", ".bin", name);
-
-export type AgentKind = "qwen" | "claude" | "sdk-example";
-
-/** The profile each agent needs, given its fake API and HOME (see docs/agents.md). */
-export function agentProfile(kind: AgentKind, apiUrl: string | undefined, home: string): ProfileConfig {
-  const common = { HOME: home, NO_COLOR: "1" };
-  switch (kind) {
-    case "qwen":
-      return {
-        command: bin("qwen"),
-        args: ["--acp", "--approval-mode", "default"],
-        env: {
-          ...common,
-          OPENAI_API_KEY: "test-key",
-          OPENAI_BASE_URL: `${apiUrl}/v1`,
-          OPENAI_MODEL: "fake-model",
-        },
-        description: "Qwen Code (test/agents)",
-      };
-    case "claude":
-      return {
-        command: bin("claude-agent-acp"),
-        args: [],
-        env: {
-          ...common,
-          ANTHROPIC_API_KEY: "test-key",
-          ANTHROPIC_BASE_URL: apiUrl!,
-          // Claude Code refuses to skip permissions as root unless told it is sandboxed.
-          IS_SANDBOX: "1",
-          CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-          DISABLE_AUTOUPDATER: "1",
-        },
-        description: "Claude's ACP adapter (test/agents)",
-      };
-    case "sdk-example":
-      return {
-        command: process.execPath,
-        args: [path.resolve(import.meta.dirname, "node_modules/@agentclientprotocol/sdk/dist/examples/agent.js")],
-        env: common,
-        description: "ACP SDK 1.x example agent (test/agents)",
-      };
-  }
-}
-
-/** Qwen Code's own turns, not its memory-extraction sub-agent that runs after a turn. */
-const isQwenMainLoop = (body: Record<string, unknown>): boolean => {
-  const first = (body.messages as Array<{ role?: string; content?: unknown }> | undefined)?.[0];
-  return first?.role === "system" && typeof first.content === "string" && first.content.startsWith("You are Qwen Code");
-};
+export { agentProfile, type AgentKind } from "../agent-profiles";
 
 export interface AgentRelay {
   kind: AgentKind;
@@ -146,19 +97,7 @@ export function useAgentRelay(kind: AgentKind): AgentRelay {
     ctx.workspace = path.join(ctx.base, "ws");
     mkdirSync(ctx.home);
     mkdirSync(ctx.workspace);
-    if (kind === "qwen") {
-      // No telemetry, no update check, no IDE mode: nothing leaves 127.0.0.1.
-      mkdirSync(path.join(ctx.home, ".qwen"));
-      writeFileSync(
-        path.join(ctx.home, ".qwen", "settings.json"),
-        JSON.stringify({
-          privacy: { usageStatisticsEnabled: false },
-          telemetry: { enabled: false },
-          general: { disableAutoUpdate: true, disableUpdateNag: true },
-          security: { auth: { selectedType: "openai" } },
-        }),
-      );
-    }
+    prepareAgentHome(kind, ctx.home);
     ctx.relay = await startTestRelay({
       workspaceRoots: [ctx.workspace],
       graceMs: 200,

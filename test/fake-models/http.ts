@@ -94,6 +94,12 @@ export async function serveModelApi(handler: (queue: ModelTurn[]) => Handler, po
     void (async () => {
       const url = new URL(req.url ?? "/", "http://127.0.0.1");
       const body = await readBody(req);
+      // Another process (an e2e worker) queues turns over HTTP, as with the fake Gemini API.
+      if (req.method === "POST" && url.pathname === "/__fake/script") {
+        queue.push(...((body as { turns?: ModelTurn[] } | undefined)?.turns ?? []));
+        res.writeHead(204).end();
+        return;
+      }
       const log = (turn: boolean) =>
         requests.push({ method: req.method ?? "", path: url.pathname, headers: req.headers, body, turn });
       await handle(req, res, url, body, log);

@@ -13,5 +13,5 @@ defineAgentJourneys({
     { text: ["Done."] },
   ],
   writesThroughClient: true,
-  liveDiff: "uuids",
+  liveDiff: "equal",
 });

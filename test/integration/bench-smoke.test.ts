@@ -46,6 +46,9 @@ describe("benchmarks (smoke)", () => {
     // Figures only: which is faster is the benchmark's finding, not a test's (machines are noisy).
     expect(r.warmMs.median).toBeGreaterThan(0);
     expect(r.coldMs.median).toBeGreaterThan(0);
+    // With and without Gemini's re-launch: initialize latency and the agent's memory.
+    for (const v of [r.initializeMs.median, r.rssMb, r.relaunch.initializeMs.median, r.relaunch.rssMb])
+      expect(v).toBeGreaterThan(0);
   });
 
   it("tap reports its added latency with and without a relay", async () => {
