@@ -57,7 +57,16 @@ describe("diffRuns", () => {
   const line = (s: FrameSequencer, dir: "to-agent" | "from-agent", m: object) =>
     s.line(dir, JSON.stringify({ jsonrpc: "2.0", ...m }));
   /** A prompt turn whose agent sends `available_commands_update` after its response, with run-specific values. */
-  function promptRun(o: { late?: boolean; uuid: string; branch: string; when: string; ms: number; text?: string }) {
+  function promptRun(o: {
+    late?: boolean;
+    uuid: string;
+    branch: string;
+    when: string;
+    ms: number;
+    text?: string;
+    commands?: string[][];
+    commandsFirst?: boolean;
+  }) {
     const s = new FrameSequencer();
     const sessionId = "s";
     const frames = [
@@ -86,11 +95,34 @@ describe("diffRuns", () => {
       frames.push(
         line(s, "from-agent", {
           method: "session/update",
-          params: { sessionId, update: { sessionUpdate: "available_commands_update", availableCommands: [] } },
+          params: { sessionId, update: { sessionUpdate: "plan", entries: [] } },
         }),
       );
+    for (const [i, commands] of (o.commands ?? []).entries())
+      frames.splice(o.commandsFirst ? 1 + i : frames.length, 0, commandsUpdate(s, commands));
     return { frames };
   }
+
+  const commandsUpdate = (s: FrameSequencer, names: string[]) =>
+    line(s, "from-agent", {
+      method: "session/update",
+      params: {
+        sessionId: "s",
+        update: { sessionUpdate: "available_commands_update", availableCommands: names.map((name) => ({ name })) },
+      },
+    });
+
+  it("compares state updates by their last value, wherever they arrive, and only when both sides have them", () => {
+    const base = { uuid: "a", branch: "b", when: "w", ms: 1 };
+    const early = promptRun({ ...base, commands: [["old"], ["memory"]], commandsFirst: true });
+    const late = promptRun({ ...base, commands: [["memory"]] });
+    expect(diffRuns(early, late, { window: "last-response" }).equal).toBe(true);
+    expect(diffRuns(early, promptRun(base), { window: "last-response" }).equal).toBe(true);
+    const other = promptRun({ ...base, commands: [["compress"]] });
+    const diff = diffRuns(late, other);
+    expect(diff.equal).toBe(false);
+    expect(diff.patch).toContain("compress");
+  });
 
   it("compares the same window on both sides: a late update after the last response does not differ", () => {
     const recorded = promptRun({ late: true, uuid: "a", branch: "b", when: "w", ms: 1 });

@@ -38,6 +38,8 @@ export interface DiffOptions {
   window?: "all" | "last-response";
   /** Dot paths into an entry (`params.update._meta.x`, `*` one key, `**` any depth) left out. */
   ignore?: readonly string[];
+  /** State updates (session and kind) both sides have; others are left out (set by diffRuns). */
+  comparableStates?: ReadonlySet<string>;
 }
 
 const TIME_KEY = /^(ts|timestamp|time|date|.*(At|Time|Timestamp))$/i;
@@ -106,6 +108,37 @@ function windowed(frames: readonly Frame[]): readonly Frame[] {
   return end < 0 ? frames : frames.slice(0, end + 1);
 }
 
+/**
+ * Updates that restate the session's state rather than tell an event: an agent sends them when it
+ * likes (Qwen Code's commands list arrives some 500 ms after a prompt's answer, or before it), so
+ * their position says nothing. They are compared by their last value per session, after the rest.
+ */
+const STATE_UPDATES = new Set([
+  "available_commands_update",
+  "current_mode_update",
+  "config_option_update",
+  "session_info_update",
+  "usage_update",
+]);
+
+function stateUpdateKey(f: Frame): string | undefined {
+  if (f.dir !== "from-agent" || f.kind !== "notification" || f.method !== "session/update") return undefined;
+  const params = (f.message as { params?: { sessionId?: unknown; update?: { sessionUpdate?: unknown } } } | undefined)
+    ?.params;
+  const kind = params?.update?.sessionUpdate;
+  return typeof kind === "string" && STATE_UPDATES.has(kind) ? `${String(params?.sessionId)} ${kind}` : undefined;
+}
+
+/** The last state update of each kind per session, over the whole run (see STATE_UPDATES). */
+function lastStates(frames: readonly Frame[]): Map<string, Frame> {
+  const last = new Map<string, Frame>();
+  for (const f of frames) {
+    const key = stateUpdateKey(f);
+    if (key) last.set(key, f);
+  }
+  return last;
+}
+
 /** The agent's side of a run as a list of normalised entries. */
 export function agentEntries(
   side: RunSide,
@@ -120,6 +153,7 @@ export function agentEntries(
   const requestOrdinal = new Map<string, string>();
   const frames = options.window === "last-response" ? windowed(side.frames) : side.frames;
   for (const f of frames) {
+    if (stateUpdateKey(f)) continue;
     const m = f.message as Record<string, unknown> | undefined;
     if (f.dir === "to-agent") {
       if (f.kind === "request" && f.method) {
@@ -162,6 +196,11 @@ export function agentEntries(
       entries.push({ invalid: norm.value(f.raw) });
     }
   }
+  const states = lastStates(side.frames);
+  for (const key of [...states.keys()].sort()) {
+    if (options.comparableStates && !options.comparableStates.has(key)) continue;
+    entries.push({ lastState: norm.value((states.get(key)!.message as { params?: unknown }).params) });
+  }
   const ignore = (options.ignore ?? []).map(parseIgnorePath).filter((p): p is string[] => !!p);
   for (const e of entries) for (const path of ignore) dropPath(e, path);
   return entries.map((e) => JSON.stringify(e));
@@ -169,8 +208,11 @@ export function agentEntries(
 
 export function diffRuns(recorded: RunSide, actual: RunSide, options: DiffOptions = {}): DiffResult {
   const cwds = [recorded.cwd, actual.cwd].filter((c): c is string => !!c);
-  const a = agentEntries(recorded, cwds, options);
-  const b = agentEntries(actual, cwds, options);
+  // A state update one side never got (the run ended before the agent sent it) is no difference.
+  const recordedStates = lastStates(recorded.frames);
+  const comparableStates = new Set([...lastStates(actual.frames).keys()].filter((k) => recordedStates.has(k)));
+  const a = agentEntries(recorded, cwds, { ...options, comparableStates });
+  const b = agentEntries(actual, cwds, { ...options, comparableStates });
   let added = 0;
   let removed = 0;
   for (const change of diffArrays(a, b)) {
