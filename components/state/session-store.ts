@@ -124,7 +124,7 @@ export class SessionStore extends SnapshotStore<SessionSnapshot> {
     started: (agent) => this.onStarted(agent),
     exited: (code, signal) => this.onExit(code, signal),
     agentError: (error) => this.onAgentError(error),
-    transport: (text) => this.set({ lifecycle: this.lifecycleEvent("transport", text) }),
+    transport: ({ ts, text }) => this.set({ lifecycle: this.lifecycleEvent("transport", text, ts) }),
     stderr: (event) => {
       const stderr = [...this.snapshot.stderr, event];
       this.set({ stderr: stderr.length > STDERR_CAP ? stderr.slice(-STDERR_CAP) : stderr });
@@ -157,8 +157,8 @@ export class SessionStore extends SnapshotStore<SessionSnapshot> {
 
   // ── The agent's status, from the relay's events ──────────────────────────
 
-  private lifecycleEvent(type: TimelineEvent["type"], text: string): TimelineEvent[] {
-    const events = [...this.snapshot.lifecycle, { ts: Date.now(), type, text }];
+  private lifecycleEvent(type: TimelineEvent["type"], text: string, ts = Date.now()): TimelineEvent[] {
+    const events = [...this.snapshot.lifecycle, { ts, type, text }];
     return events.length > LIFECYCLE_CAP ? events.slice(-LIFECYCLE_CAP) : events;
   }
 
@@ -207,6 +207,14 @@ export class SessionStore extends SnapshotStore<SessionSnapshot> {
       agent = { state: "exited", agent: agent.state === "running" ? agent.agent : null, code: null, signal: null };
       lifecycle = this.lifecycleEvent("exited", "agent exited while this page was away");
     }
+    // A remote agent's transport events since it started: those this page has not seen yet, in time order.
+    const fresh = (event.transport ?? []).filter(
+      (t) => !lifecycle.some((e) => e.type === "transport" && e.ts === t.ts && e.text === t.text),
+    );
+    if (fresh.length > 0)
+      lifecycle = [...lifecycle, ...fresh.map((t) => ({ ...t, type: "transport" as const }))]
+        .sort((a, b) => a.ts - b.ts)
+        .slice(-LIFECYCLE_CAP);
     // The relay resends what it still holds after this event, in `frames`.
     this.set({
       agent,
