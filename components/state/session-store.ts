@@ -17,7 +17,7 @@ import type { RpcOutcome } from "@/lib/jsonrpc";
 import type { Policies } from "@/lib/policy";
 import type { SentEntry } from "@/lib/sent-history";
 import type { SessionViewState } from "@/lib/session-view";
-import type { Ack, AgentInfo, AttachedEvent, RelayError, RelayInfo, StderrEvent } from "@/lib/wire";
+import type { Ack, AgentInfo, AttachedEvent, RelayError, RelayInfo, StderrEvent, TransportEvent } from "@/lib/wire";
 import { connectAgent } from "./connect";
 import { emptyLogState, FrameLogState, type SnapshotHost } from "./frame-log-state";
 import { Playback, type OfflineRecording } from "./playback";
@@ -35,6 +35,23 @@ export type { OfflineRecording } from "./playback";
 export const STDERR_CAP = 2_000;
 /** Lifecycle events kept for the timeline. */
 export const LIFECYCLE_CAP = 1_000;
+
+/**
+ * A remote agent's transport events resent on re-attach, merged into the timeline: those not
+ * shown yet (a reconnect resends them all), in time order, within the cap.
+ */
+export function withTransportEvents(
+  lifecycle: readonly TimelineEvent[],
+  transport: readonly TransportEvent[],
+): readonly TimelineEvent[] {
+  const fresh = transport.filter(
+    (t) => !lifecycle.some((e) => e.type === "transport" && e.ts === t.ts && e.text === t.text),
+  );
+  if (fresh.length === 0) return lifecycle;
+  return [...lifecycle, ...fresh.map((t) => ({ ...t, type: "transport" as const }))]
+    .sort((a, b) => a.ts - b.ts)
+    .slice(-LIFECYCLE_CAP);
+}
 
 export type ConnectionState = "idle" | "no-token" | "connecting" | "connected" | "disconnected" | "unauthorized";
 
@@ -207,14 +224,7 @@ export class SessionStore extends SnapshotStore<SessionSnapshot> {
       agent = { state: "exited", agent: agent.state === "running" ? agent.agent : null, code: null, signal: null };
       lifecycle = this.lifecycleEvent("exited", "agent exited while this page was away");
     }
-    // A remote agent's transport events since it started: those this page has not seen yet, in time order.
-    const fresh = (event.transport ?? []).filter(
-      (t) => !lifecycle.some((e) => e.type === "transport" && e.ts === t.ts && e.text === t.text),
-    );
-    if (fresh.length > 0)
-      lifecycle = [...lifecycle, ...fresh.map((t) => ({ ...t, type: "transport" as const }))]
-        .sort((a, b) => a.ts - b.ts)
-        .slice(-LIFECYCLE_CAP);
+    lifecycle = withTransportEvents(lifecycle, event.transport ?? []);
     // The relay resends what it still holds after this event, in `frames`.
     this.set({
       agent,
