@@ -33,7 +33,8 @@ test("a tapped conversation opens read-only in a tab marked tapped; injection is
 
     await page.goto(url());
     await page.getByTestId("taps-menu").locator("summary").click();
-    await page.getByTestId("watch-tap").first().click();
+    // Taps that have exited stay listed a while: watch the one running now.
+    await page.getByTestId("tap-entry").filter({ hasNotText: "exited" }).getByTestId("watch-tap").click();
     await expect(page.getByTestId("tab-tapped")).toBeVisible();
     await expect(page.getByTestId("tap-panel")).toContainText("An editor drives this conversation");
     await page.getByRole("tab", { name: "Frames" }).click();
@@ -43,7 +44,9 @@ test("a tapped conversation opens read-only in a tab marked tapped; injection is
     editor.stdin!.write(line({ id: 2, method: "echo/me", params: { live: true } }));
     await expect(rows(page, { method: "echo/me", dir: "to-agent" })).toHaveCount(1);
 
-    await page.getByTestId("tap-injection").check();
+    // The box follows the relay's answer, not the click: wait for it.
+    await page.getByTestId("tap-injection").click();
+    await expect(page.getByTestId("tap-injection")).toBeChecked();
     await page.getByTestId("composer").fill(JSON.stringify({ jsonrpc: "2.0", id: 50, method: "injected/one" }));
     await page.getByTestId("send-frame").click();
     await expect(rows(page, { method: "injected/one", injected: "true" })).toHaveCount(1);
@@ -109,8 +112,8 @@ test("a tapped Gemini conversation shows live in the Session view, and its trans
       .getByTestId("transcript-row")
       .filter({ has: page.getByTestId("tapped-badge") })
       .filter({ hasText: "gemini-cli" });
-    await expect(row).toHaveCount(1);
-    await row.getByTestId("open-transcript").click();
+    // The newest first (an earlier run of this test may have left its own).
+    await row.first().getByTestId("open-transcript").click();
     await expect(page.getByTestId("transcript-header").getByTestId("tapped-badge")).toBeVisible();
   } finally {
     if (!editor.stdin!.writableEnded) editor.stdin!.end();
