@@ -154,6 +154,8 @@ export interface AttachedEvent {
   /** The first seq the relay still holds (lastSeq + 1 when it holds none); resent frames start here. */
   firstSeq: number;
   policies: Policies;
+  /** A remote agent's transport events the relay still holds (the last 200), oldest first. */
+  transport?: TransportEvent[];
 }
 
 export interface ClientToServerEvents {

@@ -19,6 +19,7 @@ import type {
   ServerToClientEvents,
   StartPayload,
   StderrEvent,
+  TransportEvent,
 } from "../lib/wire";
 import { AgentAnswerer } from "./agent-answerer";
 import { SpawnError, type AgentProcess } from "./agent-process";
@@ -33,6 +34,8 @@ import { resolveCwd } from "./workspace";
 export type RelaySocket = Socket<ClientToServerEvents, ServerToClientEvents>;
 
 const RESEND_BATCH = 2_000;
+/** A remote agent's transport events kept for re-attaching pages (reconnect loops are bounded by it). */
+const TRANSPORT_KEPT = 200;
 /** Past a cap, trim to this share of it, so trimming is amortised O(1) per frame. */
 const TRIM_TO = 0.9;
 
@@ -54,6 +57,7 @@ export class BrowserSession {
   private logBytes = 0;
   private stderr: StderrEvent[] = [];
   private stderrBytes = 0;
+  private transport: TransportEvent[] = [];
   private outbox: WireFrame[] = [];
   private flushScheduled = false;
   /** Frames logged but not yet shown to the answerer and the listeners. */
@@ -126,6 +130,7 @@ export class BrowserSession {
       missed,
       firstSeq: first,
       policies: this.answerer.current,
+      transport: this.transport,
     });
     for (const event of this.stderr) socket.emit("agent:stderr", event);
     const start = this.log.findIndex((f) => f.seq >= from);
@@ -185,6 +190,7 @@ export class BrowserSession {
       this.stderrBytes = 0;
       // Typed values are secrets whatever their name: never in a transcript.
       this.secrets = [...Object.values(userEnv), ...secretsFromEnv({ ...globalThis.process.env, ...launch.env })];
+      this.transport = [];
       const recorder = new TranscriptRecorder(
         this.transcripts,
         { profile, command: launch.command, args: launch.args, cwd, options: payload.options },
@@ -219,8 +225,11 @@ export class BrowserSession {
               this.socket?.emit("agent:stderr", event);
             },
             onTransport: (text) => {
+              const event = { ts: Date.now(), text };
               recorder.lifecycle({ event: "transport", message: text });
-              this.socket?.emit("agent:transport", { ts: Date.now(), text });
+              this.transport.push(event);
+              if (this.transport.length > TRANSPORT_KEPT) this.transport.shift();
+              this.socket?.emit("agent:transport", event);
             },
             onExit: (code, signal) => {
               clearInterval(this.timeoutWatch);

@@ -155,6 +155,8 @@ export function createTapHub(
   config: ServerConfig,
   transcripts: TranscriptStore,
   relayInfo: () => RelayInfo,
+  /** Marks the connection as authenticated, so the relay's connect timeout spares it. */
+  authenticated: (conn: object) => void,
 ): TapHub {
   const sessions = new Map<string, TapSession>();
   const list = () => [...sessions.values()].map((s) => s.info);
@@ -187,6 +189,7 @@ export function createTapHub(
     const auth = socket.handshake.auth as Record<string, unknown>;
     if (!tokenMatches(auth?.token, config.token)) return next(new Error("unauthorized"));
     if (typeof auth.tapId !== "string" || !TAP_ID.test(auth.tapId)) return next(new Error("bad tapId"));
+    authenticated(socket.conn);
     next();
   });
 

@@ -22,6 +22,8 @@ type TapSocket = Socket<TapServerToClientEvents, TapClientToServerEvents>;
 /** Unacknowledged bytes on the socket before copies wait in the buffer instead. */
 const IN_FLIGHT_BYTES = 1024 * 1024;
 const BATCH_BYTES = 256 * 1024;
+/** How long copies gather before they are sent (the browser's view lags by at most this). */
+const GATHER_MS = 10;
 
 export interface SinkOptions {
   tapId: string;
@@ -59,7 +61,7 @@ export class TapSink {
   private dropped = { frames: 0, bytes: 0 };
   private droppedTotal = { frames: 0, bytes: 0 };
   private local?: TapRecording;
-  private pumpScheduled = false;
+  private pumpTimer?: NodeJS.Timeout;
   private drained?: () => void;
   transcriptId?: string;
 
@@ -131,14 +133,16 @@ export class TapSink {
   private enqueue(event: TapEvent): void {
     this.queue.push(event);
     this.queuedBytes += sizeOf(event);
-    if (!this.pumpScheduled && this.mode === "relay") {
-      this.pumpScheduled = true;
-      setImmediate(() => this.pump());
-    }
+    if (this.mode !== "relay") return;
+    // A full batch goes at once; otherwise copies gather for a few ms, so a steady stream costs
+    // the tap (and the relay) one emit per interval instead of one per chunk.
+    if (this.queuedBytes >= BATCH_BYTES) this.pump();
+    else if (!this.pumpTimer) this.pumpTimer = setTimeout(() => this.pump(), GATHER_MS);
   }
 
   private pump(): void {
-    this.pumpScheduled = false;
+    clearTimeout(this.pumpTimer);
+    this.pumpTimer = undefined;
     const socket = this.socket;
     while (
       this.mode === "relay" &&

@@ -13,6 +13,7 @@ import type {
   RelayError,
   ServerToClientEvents,
   StderrEvent,
+  TransportEvent,
 } from "@/lib/wire";
 import type { WireFrame } from "@/lib/frame";
 import type { SnapshotHost } from "./frame-log-state";
@@ -27,7 +28,7 @@ export interface RelayEvents {
   agentError(error: RelayError): void;
   stderr(event: StderrEvent): void;
   /** A remote agent's transport event (HTTP status, stream open/close, reconnect). */
-  transport(text: string): void;
+  transport(event: TransportEvent): void;
   frames(frames: WireFrame[]): void;
 }
 
@@ -107,7 +108,7 @@ export class RelayConnection {
     socket.on("agent:exit", ({ code, signal }) => this.events.exited(code, signal));
     socket.on("agent:error", (error) => this.events.agentError(error));
     socket.on("agent:stderr", (event) => this.events.stderr(event));
-    socket.on("agent:transport", ({ text }) => this.events.transport(text));
+    socket.on("agent:transport", (event) => this.events.transport(event));
     socket.on("frames", (frames) => this.events.frames(frames));
   }
 

@@ -3,7 +3,7 @@ import { FrameSequencer } from "@/lib/frame-sequencer";
 import type { Frame, FrameDirection, WireFrame } from "@/lib/frame";
 import { emptyLogState, FrameLogState, type SnapshotHost } from "./frame-log-state";
 import { RpcClient } from "./rpc-client";
-import { selectSessionId, type SendResult, type SessionSnapshot } from "./session-store";
+import { selectSessionId, withTransportEvents, type SendResult, type SessionSnapshot } from "./session-store";
 
 /** A host over a plain snapshot, as the session store is for its parts. */
 function host(): SnapshotHost {
@@ -90,5 +90,26 @@ describe("rpc client", () => {
     await new Promise((r) => setTimeout(r, 0));
     rpc.fail("the agent exited (code 1)");
     expect(await answer).toEqual({ kind: "failed", message: "the agent exited (code 1)" });
+  });
+});
+
+describe("transport events on re-attach", () => {
+  it("adds those the timeline lacks, in time order, and none twice", () => {
+    const shown = [
+      { ts: 10, type: "transport" as const, text: "SSE stream opened (connection)" },
+      { ts: 30, type: "attached" as const, text: "attached to running agent" },
+    ];
+    const resent = [
+      { ts: 10, text: "SSE stream opened (connection)" },
+      { ts: 20, text: "POST session/new: HTTP 200" },
+    ];
+    expect(withTransportEvents(shown, resent).map((e) => `${e.ts} ${e.type}`)).toEqual([
+      "10 transport",
+      "20 transport",
+      "30 attached",
+    ]);
+    expect(withTransportEvents(shown, resent.slice(0, 1))).toBe(shown);
+    // A reloaded page starts empty and gets them all back.
+    expect(withTransportEvents([], resent)).toHaveLength(2);
   });
 });

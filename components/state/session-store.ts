@@ -17,7 +17,7 @@ import type { RpcOutcome } from "@/lib/jsonrpc";
 import type { Policies } from "@/lib/policy";
 import type { SentEntry } from "@/lib/sent-history";
 import type { SessionViewState } from "@/lib/session-view";
-import type { Ack, AgentInfo, AttachedEvent, RelayError, RelayInfo, StderrEvent } from "@/lib/wire";
+import type { Ack, AgentInfo, AttachedEvent, RelayError, RelayInfo, StderrEvent, TransportEvent } from "@/lib/wire";
 import { connectAgent, type ConnectOptions, type Handshake } from "./connect";
 import { emptyLogState, FrameLogState, type SnapshotHost } from "./frame-log-state";
 import { Playback, type OfflineRecording } from "./playback";
@@ -35,6 +35,23 @@ export type { OfflineRecording } from "./playback";
 export const STDERR_CAP = 2_000;
 /** Lifecycle events kept for the timeline. */
 export const LIFECYCLE_CAP = 1_000;
+
+/**
+ * A remote agent's transport events resent on re-attach, merged into the timeline: those not
+ * shown yet (a reconnect resends them all), in time order, within the cap.
+ */
+export function withTransportEvents(
+  lifecycle: readonly TimelineEvent[],
+  transport: readonly TransportEvent[],
+): readonly TimelineEvent[] {
+  const fresh = transport.filter(
+    (t) => !lifecycle.some((e) => e.type === "transport" && e.ts === t.ts && e.text === t.text),
+  );
+  if (fresh.length === 0) return lifecycle;
+  return [...lifecycle, ...fresh.map((t) => ({ ...t, type: "transport" as const }))]
+    .sort((a, b) => a.ts - b.ts)
+    .slice(-LIFECYCLE_CAP);
+}
 
 export type ConnectionState = "idle" | "no-token" | "connecting" | "connected" | "disconnected" | "unauthorized";
 
@@ -124,7 +141,7 @@ export class SessionStore extends SnapshotStore<SessionSnapshot> {
     started: (agent) => this.onStarted(agent),
     exited: (code, signal) => this.onExit(code, signal),
     agentError: (error) => this.onAgentError(error),
-    transport: (text) => this.set({ lifecycle: this.lifecycleEvent("transport", text) }),
+    transport: ({ ts, text }) => this.set({ lifecycle: this.lifecycleEvent("transport", text, ts) }),
     stderr: (event) => {
       const stderr = [...this.snapshot.stderr, event];
       this.set({ stderr: stderr.length > STDERR_CAP ? stderr.slice(-STDERR_CAP) : stderr });
@@ -165,8 +182,8 @@ export class SessionStore extends SnapshotStore<SessionSnapshot> {
 
   // ── The agent's status, from the relay's events ──────────────────────────
 
-  private lifecycleEvent(type: TimelineEvent["type"], text: string): TimelineEvent[] {
-    const events = [...this.snapshot.lifecycle, { ts: Date.now(), type, text }];
+  private lifecycleEvent(type: TimelineEvent["type"], text: string, ts = Date.now()): TimelineEvent[] {
+    const events = [...this.snapshot.lifecycle, { ts, type, text }];
     return events.length > LIFECYCLE_CAP ? events.slice(-LIFECYCLE_CAP) : events;
   }
 
@@ -215,6 +232,7 @@ export class SessionStore extends SnapshotStore<SessionSnapshot> {
       agent = { state: "exited", agent: agent.state === "running" ? agent.agent : null, code: null, signal: null };
       lifecycle = this.lifecycleEvent("exited", "agent exited while this page was away");
     }
+    lifecycle = withTransportEvents(lifecycle, event.transport ?? []);
     // The relay resends what it still holds after this event, in `frames`.
     this.set({
       agent,

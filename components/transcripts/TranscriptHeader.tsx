@@ -3,6 +3,7 @@
 import type { ReactNode } from "react";
 import type { AgentInfoEvent, TranscriptHeader as Header } from "@/lib/transcript";
 import { formatDate, plural } from "./format";
+import { TappedBadge } from "./TranscriptRow";
 
 interface Props {
   header: Header;
@@ -43,6 +44,7 @@ export function TranscriptHeader({ header, agentInfo, redactions, truncated, chi
           {header.title ?? header.id}
         </h2>
         <span className="font-mono text-[10px] text-zinc-600">{header.id}</span>
+        {header.tapped ? <TappedBadge /> : null}
         <div className="ml-auto flex items-center gap-1">{children}</div>
       </div>
       <dl className="flex flex-wrap gap-x-5 gap-y-1">

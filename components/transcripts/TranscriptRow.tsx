@@ -14,9 +14,23 @@ import type { TranscriptsClient } from "./use-transcripts";
 
 const action = "rounded px-1.5 py-0.5 text-zinc-300 hover:bg-zinc-800 hover:text-zinc-100 disabled:opacity-40";
 
-export function Badges({ t }: { t: Pick<TranscriptMeta, "redactions" | "recording"> }) {
+/** A conversation between an editor and its agent, recorded through `acp-playground tap`. */
+export function TappedBadge() {
+  return (
+    <span
+      data-testid="tapped-badge"
+      title="Recorded through acp-playground tap: an editor drove this conversation"
+      className="rounded bg-sky-500/10 px-1.5 py-px text-[10px] text-sky-300 ring-1 ring-inset ring-sky-500/30"
+    >
+      tapped
+    </span>
+  );
+}
+
+export function Badges({ t }: { t: Pick<TranscriptMeta, "redactions" | "recording" | "tapped"> }) {
   return (
     <>
+      {t.tapped ? <TappedBadge /> : null}
       {t.recording ? (
         <span
           data-testid="recording-badge"

@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Frame } from "../../lib/frame";
+import type { AttachedEvent } from "../../lib/wire";
 import { parseTranscript } from "../../lib/transcript";
 import { ConfigError, loadConfig, type ProfileConfig } from "../../server/config";
 import { startTestRelay, TestClient, waitUntil, type TestRelay } from "../relay-harness";
@@ -197,8 +198,17 @@ describe.each([
     expect(c.transport).toContainEqual(expect.stringMatching(opened));
     expect(c.frames.map((f) => f.seq)).toEqual(c.frames.map((_, i) => i + 1));
 
-    expect((await c.emit("agent:stop", {})).ok).toBe(true);
-    await c.waitFor(() => c.exits[0], "exit");
+    // A reloaded page gets the transport events back with agent:attached, as it gets the frames.
+    c.close();
+    const reloaded = new TestClient(relay.url, { token: "test-token", clientId: c.clientId });
+    clients.push(reloaded);
+    const attached = await new Promise<AttachedEvent>((resolve) => reloaded.socket.once("agent:attached", resolve));
+    expect(attached.agent).toMatchObject({ profile });
+    expect(attached.transport?.map((e) => e.text)).toEqual(c.transport);
+    await reloaded.waitFor(() => reloaded.frames.length === c.frames.length || undefined, "the frames resent");
+
+    expect((await reloaded.emit("agent:stop", {})).ok).toBe(true);
+    await reloaded.waitFor(() => reloaded.exits[0], "exit");
 
     const t = await transcriptOf(started.transcriptId!);
     expect(t.header.agent).toMatchObject({ profile, command: started.command });
@@ -224,6 +234,17 @@ describe.each([
     expect(r.frames.filter((f) => f.dir === "from-agent").map((f) => f.raw)).toEqual(
       t.frames.filter((f) => f.dir === "from-agent").map((f) => f.raw),
     );
+
+    // A live re-run of the recording against the remote agent: the same turn, answered by the recording.
+    const rerun = await (await client()).emit("transcript:rerun", { id: started.transcriptId, profile });
+    expect(rerun.ok).toBe(true);
+    expect(rerun.problems).toEqual([]);
+    expect(rerun.steps.map((s: { method: string; outcome: string }) => `${s.method}:${s.outcome}`)).toEqual([
+      "initialize:answered",
+      "session/new:answered",
+      "session/prompt:answered",
+    ]);
+    expect(rerun.diff).toMatchObject({ equal: true, patch: "" });
   });
 
   it("is probed like a stdio agent", async () => {

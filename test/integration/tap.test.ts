@@ -336,6 +336,27 @@ describe("tap with the relay up", () => {
     expect(tap.agent.transcriptId).toBeTruthy();
   });
 
+  it("keeps the tap's connection past the relay's connect timeout for sockets that never authenticate", async () => {
+    const browser = await connect();
+    const found = nextTap(browser.socket as unknown as Socket);
+    const editor = new Editor(
+      ["--", "node", tapAgent],
+      env({ ACP_PLAYGROUND_URL: relay.url, ACP_PLAYGROUND_TOKEN: "test-token" }),
+    );
+    const tap = await found;
+    const engine = relay.server.relay.io.engine as unknown as { clients: Record<string, unknown> };
+    const tapSocket = relay.server.relay.taps.sessions.get(tap.id)!.socket!;
+    // A bare handshake opened after the tap's: once the relay has dropped it, the tap's timer has fired too.
+    const res = await fetch(`${relay.url}/socket.io/?EIO=4&transport=polling`);
+    const { sid } = JSON.parse((await res.text()).slice(1)) as { sid: string };
+    await waitUntil(() => !(sid in engine.clients), "the idle handshake closed", 10_000);
+    expect(tapSocket.connected).toBe(true);
+    expect(relay.server.relay.taps.sessions.get(tap.id)!.socket).toBe(tapSocket);
+    editor.write(line({ id: 1, method: "exit", params: { code: 0 } }));
+    expect(await editor.exit()).toBe(0);
+    expect(editor.err).not.toContain("lost the relay");
+  });
+
   it("refuses on /tap a wrong token, and batches that are not the contract", async () => {
     const wrong = io(`${relay.url}/tap`, {
       auth: { token: "nope", tapId: "0123456789abcdef" },
@@ -519,5 +540,87 @@ describe("tap with the real Gemini CLI, the ACP SDK's client as the editor", () 
       "session/new",
       "session/prompt",
     ]);
+  });
+});
+
+describe("tap with the ACP SDK's example agent, the SDK's client as the editor", () => {
+  const exampleAgent = path.join(root, "test/agents/node_modules/@agentclientprotocol/sdk/dist/examples/agent.js");
+  let relay: TestRelay;
+  beforeAll(async () => {
+    relay = await startTestRelay({ graceMs: 500 });
+  });
+  afterAll(() => relay.close());
+
+  it("runs a turn with its permission request through the tap; relay, browser and transcript get every frame", async () => {
+    const browser = new TestClient(relay.url, { token: "test-token" });
+    await browser.connected();
+    const found = nextTap(browser.socket as unknown as Socket);
+    const editor = new Editor(
+      ["--", process.execPath, exampleAgent],
+      env({ ACP_PLAYGROUND_URL: relay.url, ACP_PLAYGROUND_TOKEN: "test-token" }),
+    );
+    const tap = await found;
+    const viewer = new TestClient(relay.url, { token: "test-token", clientId: tap.clientId });
+    await viewer.connected();
+    try {
+      const stream = ndJsonStream(
+        Writable.toWeb(editor.child.stdin!) as WritableStream<Uint8Array>,
+        Readable.toWeb(editor.child.stdout!) as ReadableStream<Uint8Array>,
+      );
+      const asked: string[] = [];
+      const editorApp = client({ name: "tap-test-editor" }).onRequest(
+        methods.client.session.requestPermission,
+        ({ params }) => {
+          asked.push(params.toolCall.title ?? "");
+          const allow = params.options.find((o) => o.kind === "allow_once") ?? params.options[0]!;
+          return { outcome: { outcome: "selected", optionId: allow.optionId } };
+        },
+      );
+      const result = await editorApp.connectWith(stream, async (ctx) => {
+        await ctx.request(methods.agent.initialize, {
+          protocolVersion: PROTOCOL_VERSION,
+          clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+        });
+        const session = await ctx.buildSession(root).start();
+        const reply = session.readText();
+        const prompt = await session.prompt("Edit the config");
+        return { text: await reply, stopReason: prompt.stopReason };
+      });
+      // The turn ends only once the editor answered the agent's permission request through the tap.
+      expect(asked).toHaveLength(1);
+      expect(result.stopReason).toBe("end_turn");
+      expect(result.text).toMatch(/^I'll help you with that\..*successfully updated the configuration/s);
+      if (!editor.child.stdin!.writableEnded) editor.child.stdin!.end();
+      expect(await editor.exit()).toBe(0);
+      // The turn outlasts nothing: the tap kept its one connection to the relay throughout.
+      expect(editor.err).not.toContain("lost the relay");
+      await viewer.waitFor(() => viewer.exits[0], "agent:exit");
+
+      // The editor got exactly the agent's lines; the browser watching the tap saw each of them, both ways.
+      const lines = editor.bytes.toString().split("\n").filter(Boolean);
+      const fromAgent = viewer.frames.filter((f) => f.dir === "from-agent");
+      expect(fromAgent.map((f) => f.raw)).toEqual(lines);
+      expect(fromAgent.filter((f) => f.method === "session/request_permission")).toHaveLength(1);
+      const toAgent = viewer.frames.filter((f) => f.dir === "to-agent");
+      expect(toAgent.map((f) => `${f.kind} ${f.method}`)).toEqual([
+        "request initialize",
+        "request session/new",
+        "request session/prompt",
+        "response session/request_permission",
+      ]);
+      expect(toAgent.some((f) => f.injected)).toBe(false);
+      expect(viewer.frames.map((f) => f.seq)).toEqual(viewer.frames.map((_, i) => i + 1));
+
+      // Recorded by the relay, marked tapped, every frame the browser saw.
+      const id = tap.agent.transcriptId!;
+      await waitUntil(() => relay.server.relay.transcripts.meta(id)?.recording === false, "recorded");
+      expect(relay.server.relay.transcripts.meta(id)).toMatchObject({ tapped: true });
+      const t = parseTranscript(relay.server.relay.transcripts.read(id)!);
+      expect(t.header.tapped).toBe(true);
+      expect(t.frames.map((f) => f.raw)).toEqual(viewer.frames.map((f) => f.raw));
+    } finally {
+      browser.close();
+      viewer.close();
+    }
   });
 });
