@@ -33,14 +33,18 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
 /** Where a comparison's agents work, under the first workspace root (never inside each other). */
 export const COMPARE_WORKSPACES = path.join(".acp-playground", "compare");
 
-/** Two new empty directories, one per side; answered relative to the first root, as agent:start takes `cwd`. */
-export function makeSideWorkspaces(root: string): [string, string] {
+/**
+ * Two new empty directories, one per side: `cwd` relative to the first root
+ * (as agent:start takes it), `paths` absolute (for session/new).
+ */
+export function makeSideWorkspaces(root: string): { cwd: [string, string]; paths: [string, string] } {
   const base = path.join(root, COMPARE_WORKSPACES, `${Date.now()}-${randomBytes(4).toString("hex")}`);
-  const sides = ["a", "b"].map((s) => {
+  const paths = ["a", "b"].map((s) => {
     mkdirSync(path.join(base, s), { recursive: true, mode: 0o700 });
-    return path.relative(realpathSync(root), realpathSync(path.join(base, s)));
-  });
-  return sides as [string, string];
+    return realpathSync(path.join(base, s));
+  }) as [string, string];
+  const real = realpathSync(root);
+  return { cwd: paths.map((p) => path.relative(real, p)) as [string, string], paths };
 }
 
 export async function handleComparisonApi(
@@ -83,7 +87,7 @@ export async function handleComparisonApi(
   if (parts.length === 1 && parts[0] === "workspaces" && method === "POST") {
     const root = relay.info().workspaceRoots[0];
     if (!root) return fail(res, 409, "bad_cwd", "no workspace root is configured");
-    return sendJson(res, 201, { cwd: makeSideWorkspaces(root) });
+    return sendJson(res, 201, makeSideWorkspaces(root));
   }
   const id = parts[0];
   if (id === undefined) return fail(res, 404, "not_found", `no route: ${method} ${url.pathname}`);

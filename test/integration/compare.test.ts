@@ -77,7 +77,9 @@ describe("acp-playground compare", () => {
     expect(run.stdout).toContain("# Comparison: gemini vs gemini-b");
     expect(run.stdout).toContain("Wrote hello.");
     expect(run.stdout).toContain("Wrote bonjour.");
-    expect(run.stdout).toMatch(/\| write_file .*hello\.txt.* \| write_file .*hello\.txt.* \| similar \|/);
+    // Gemini's tool call: kind "edit", its location made relative to each side's workspace.
+    expect(run.stdout).toContain('| edit [{"path":"hello.txt"}] | edit [{"path":"hello.txt"}] | same |');
+    expect(run.stdout).toContain("2 difference(s) over 1 turn(s).");
     expect(run.stdout).toContain("- `hello.txt`: gemini +1 −0, gemini-b +1 −0");
     expect(run.stdout).toContain("+bonjour");
     // Each side worked in its own throw-away workspace, recorded in its own transcript.
