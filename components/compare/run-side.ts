@@ -18,12 +18,31 @@ export type SideOutcome = { ok: true; transcriptId?: string } | { ok: false; mes
 /** No fs capabilities, as `acp-playground compare`: Gemini then writes files itself (docs/gemini-quirks.md). */
 const CAPABILITIES = { fs: { readTextFile: false, writeTextFile: false }, terminal: false };
 
+/** Resolves once the store's socket is up; false when the relay refuses it or it takes too long. */
+function connected(store: SessionStore, timeoutMs = 15_000): Promise<boolean> {
+  return new Promise((resolve) => {
+    const check = () => {
+      const state = store.getSnapshot().connection;
+      if (state === "connected" || state === "unauthorized" || state === "no-token") done(state === "connected");
+    };
+    const timer = setTimeout(() => done(false), timeoutMs);
+    const unsubscribe = store.subscribe(check);
+    function done(ok: boolean) {
+      clearTimeout(timer);
+      unsubscribe();
+      resolve(ok);
+    }
+    check();
+  });
+}
+
 export async function runSide(
   store: SessionStore,
   setup: SideSetup,
   workspace: { cwd: string; path: string },
   prompt: string,
 ): Promise<SideOutcome> {
+  if (!(await connected(store))) return { ok: false, message: "not connected to the relay" };
   const policyError = await store.setPolicies({ "session/request_permission": "auto" });
   if (policyError) return { ok: false, message: policyError.message };
   const started = await store.startAgent(setup.profile, workspace.cwd, { options: setup.options });
