@@ -7,6 +7,7 @@ import {
   toolSimilarity,
   type ToolSummary,
 } from "./compare";
+import { comparisonInput, sideLabel } from "./compare-format";
 import { classifyLine, type Frame, type FrameDirection } from "./frame";
 
 /** One side's frames: a session in `cwd`, then turns built with the helpers. */
@@ -199,5 +200,23 @@ describe("reports", () => {
     expect(json.turns[0].files[0].a.patch).toContain("+xxxx");
     expect(json.turns[0].files[0].a.newText).toBeUndefined();
     expect(json.turns[0].a.answer).toBe("");
+  });
+});
+
+describe("comparison records", () => {
+  const side = { label: "A", profile: "gemini", transcriptId: "20261122-172000-1a2b3c4d" };
+  it("accepts two sides linking transcripts, and nothing else", () => {
+    expect(comparisonInput.safeParse({ prompt: "p", sides: [side, side] }).success).toBe(true);
+    for (const bad of [
+      { prompt: "p", sides: [side] },
+      { prompt: "p", sides: [side, { ...side, transcriptId: "../../etc/passwd" }] },
+      { prompt: "p", sides: [side, side], extra: 1 },
+      { prompt: "p", sides: [side, { ...side, options: { model: { nested: true } } }] },
+    ])
+      expect(comparisonInput.safeParse(bad).success).toBe(false);
+  });
+  it("labels a side by its profile and the options set", () => {
+    expect(sideLabel("gemini", { model: "x", skipTrust: true, approvalMode: "" })).toBe("gemini model=x skipTrust");
+    expect(sideLabel("claude")).toBe("claude");
   });
 });

@@ -92,6 +92,8 @@ function Form({ token }: { token: string }) {
           SIDES.map((s, i) => runSide(tabs[s].store, sides[s], { cwd: ws.cwd[i]!, path: ws.paths[i]! }, prompt)),
         );
         if (cancelled) return;
+        // Stopped once answered: their transcripts are then complete.
+        await Promise.all(SIDES.map((s) => tabs[s].store.stopAgent()));
         const failed = results.map((r, i) => (r.ok ? undefined : `${labels[i]}: ${r.message}`)).filter(Boolean);
         const ids = results.map((r) => r.transcriptId);
         if (ids.every(Boolean)) {
