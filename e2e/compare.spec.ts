@@ -56,7 +56,7 @@ test("one prompt on two agents: answers and tool calls side by side, saved, list
   expect(res.status).toBe(200);
   const record = (await res.json()) as { prompt: string; sides: Array<{ transcriptId: string; label: string }> };
   expect(record.prompt).toBe("Write hello.txt");
-  expect(record.sides[0].transcriptId).not.toBe(record.sides[1].transcriptId);
+  expect(record.sides[0]!.transcriptId).not.toBe(record.sides[1]!.transcriptId);
 
   await page.goto(`${origin()}/compare`);
   await expect(page.getByTestId("comparison-row").first()).toContainText("Write hello.txt");
