@@ -44,7 +44,7 @@ const cli = (...args: string[]) =>
   execa(process.execPath, [bin, "compare", ...args], {
     cwd: dir,
     reject: false,
-    timeout: 150_000,
+    timeout: 240_000,
     env: {
       ...home.env,
       ACP_PLAYGROUND_DATA: path.join(dir, "data"),
@@ -115,7 +115,7 @@ describe("acp-playground compare", () => {
     });
     expect(report.turns[0].a.usage.totalTokens).toBe(19);
     expect(report.turns[0].a.timing.totalMs).toBeGreaterThan(0);
-  }, 300_000);
+  }, 600_000);
 
   it("one profile with two models: options per side, the report written to a file", async () => {
     // Nothing scripted: the fake API echoes the prompt to both, whichever asks first.
@@ -138,7 +138,7 @@ describe("acp-playground compare", () => {
     expect(md).toContain("# Comparison: gemini model=gemini-2.5-flash vs gemini model=gemini-2.5-pro");
     const models = apiA.requests.map((r) => /\/models\/([^:]+):streamGenerateContent/.exec(r.path)?.[1]);
     expect(models).toEqual(expect.arrayContaining(["gemini-2.5-flash", "gemini-2.5-pro"]));
-  }, 300_000);
+  }, 600_000);
 
   it("exits 3 when an agent fails to start, still reporting the other side, and 2 on bad arguments", async () => {
     apiA.script({ parts: [{ text: "I ran." }] });
@@ -154,5 +154,5 @@ describe("acp-playground compare", () => {
     expect(noPrompt.stderr).toContain("compare needs --prompt");
     const badOption = await cli("--profile", "gemini", "--prompt", "x", "--option", "C.model");
     expect(badOption.exitCode).toBe(2);
-  }, 300_000);
+  }, 600_000);
 });
