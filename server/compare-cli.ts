@@ -46,6 +46,8 @@ interface SideResult {
   stopReason?: string | null;
   /** Why the side did not run to the end of its turn. */
   failure?: string;
+  /** The failure is the user's: an unknown profile or a bad option. */
+  badArgument?: boolean;
 }
 
 const OPTION = /^(?:(A|B)\.)?([A-Za-z][A-Za-z0-9_-]{0,63})=(.*)$/s;
@@ -96,9 +98,9 @@ async function runSide(
   try {
     const started = await session.start({ profile: spec.profile, options: spec.options }, workspace);
     if (!started.ok) {
-      if (started.error.code === "unknown_profile" || started.error.code === "invalid_payload")
-        throw new CompareError(`${spec.key}: ${started.error.message}`, 2);
-      return { ...result, failure: started.error.message };
+      // Reported once both sides are done: throwing here would leave the other agent running.
+      const badArgument = started.error.code === "unknown_profile" || started.error.code === "invalid_payload";
+      return { ...result, failure: started.error.message, badArgument };
     }
     result.transcriptId = started.agent.transcriptId;
     const init = await driver.request("initialize", {
@@ -208,6 +210,8 @@ async function compare(argv: string[]): Promise<number> {
       ),
     );
     const sides = [a!, b!];
+    const bad = sides.find((s) => s.badArgument);
+    if (bad) throw new CompareError(`${bad.spec.key}: ${bad.failure}`, 2);
     const kept: Array<string | undefined> = [];
     if (typeof values.transcripts === "string") {
       mkdirSync(values.transcripts, { recursive: true });

@@ -147,8 +147,11 @@ describe("acp-playground compare", () => {
     expect(run.stdout).toContain("I ran.");
     expect(run.stderr).toMatch(/missing.*(ENOENT|not found|no such)/i);
 
-    const bad = await cli("--profile", "nope", "--prompt", "hi");
+    // An unknown profile on one side: exit 2, once the other side's agent has been stopped.
+    apiA.script({ parts: [{ text: "I ran too." }] });
+    const bad = await cli("--profile", "gemini", "--profile", "nope", "--prompt", "hi");
     expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toContain("B: ");
     const noPrompt = await cli("--profile", "gemini");
     expect(noPrompt.exitCode).toBe(2);
     expect(noPrompt.stderr).toContain("compare needs --prompt");
