@@ -147,7 +147,7 @@ describe("acp-playground compare", () => {
     expect(run.stdout).toContain("I ran.");
     expect(run.stderr).toMatch(/missing.*(ENOENT|not found|no such)/i);
 
-    // An unknown profile on one side: exit 2, once the other side's agent has been stopped.
+    // An unknown profile on one side: exit 2, after the other side has run and stopped.
     apiA.script({ parts: [{ text: "I ran too." }] });
     const bad = await cli("--profile", "gemini", "--profile", "nope", "--prompt", "hi");
     expect(bad.exitCode).toBe(2);
