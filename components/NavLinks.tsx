@@ -12,6 +12,7 @@ const LINKS = [
   { href: "/", label: "Playground" },
   { href: "/transcripts", label: "Transcripts" },
   { href: "/profiles", label: "Profiles" },
+  { href: "/compare", label: "Compare" },
 ] as const;
 
 const isActive = (path: string, href: string) =>

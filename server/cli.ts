@@ -49,6 +49,9 @@ commands:
                                           stand in for an agent in any ACP client (docs/tap.md): start the
                                           real agent, pass its stdio through untouched, copy every frame to
                                           the running playground (or record it); exits with the agent's code
+  compare --profile A [--profile B] --prompt TEXT [--option A.model=x] [--json] [-o report.md] [--fail-on-diff]
+                                          run one prompt on two agents at once, each in a throw-away workspace;
+                                          print the comparison report (exit 1 on differences only with --fail-on-diff)
   export FILE [-o run.html]               write the transcript as one self-contained HTML file
                                           (redacted, opens offline; default: FILE with .html)
 
@@ -353,6 +356,8 @@ async function main(argv: string[]): Promise<number> {
       return (await import("./tap-cli")).tapMain(rest);
     case "export":
       return exportCommand(rest);
+    case "compare":
+      return (await import("./compare-cli")).compareMain(rest);
     case undefined:
     case "help":
     case "--help":

@@ -6,6 +6,7 @@
 import { createWriteStream, rmSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { TranscriptError } from "../lib/transcript";
+import { handleComparisonApi } from "./compare-api";
 import { sendExport } from "./export-api";
 import { probeStoreBeside } from "./probe-store";
 import type { Relay } from "./relay";
@@ -102,6 +103,7 @@ export async function handleApi(
     return sendTranscript(res, store, id, false);
   }
 
+  if (parts[0] === "comparisons") return handleComparisonApi(req, res, url, relay, token);
   if (!tokenMatches(bearerToken(req), token)) return fail(res, 401, "unauthorized", "unauthorized");
 
   if (parts.length === 1 && parts[0] === "info" && method === "GET") return sendJson(res, 200, relay.info());

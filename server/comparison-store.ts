@@ -1,0 +1,131 @@
+/**
+ * Saved comparisons under the data directory (`<data>/comparisons/<id>.json`):
+ * each links the two transcripts one prompt recorded on two sides. Sharing a
+ * comparison shares both transcripts (their own share tokens) and gives the
+ * comparison a token of its own for the public link.
+ */
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import {
+  COMPARISON_FORMAT,
+  COMPARISON_VERSION,
+  comparisonRecord,
+  isComparisonId,
+  type ComparisonInput,
+  type ComparisonRecord,
+  type SharedComparison,
+} from "../lib/compare-format";
+import { tokenMatches } from "./security";
+import { PRIVATE_FILE, type TranscriptStore } from "./transcript-store";
+
+const PRIVATE_DIR = 0o700;
+
+export class ComparisonStore {
+  readonly dir: string;
+
+  constructor(
+    dataDir: string,
+    readonly transcripts: TranscriptStore,
+  ) {
+    this.dir = path.join(dataDir, "comparisons");
+    mkdirSync(this.dir, { recursive: true, mode: PRIVATE_DIR });
+  }
+
+  private file(id: string): string {
+    if (!isComparisonId(id)) throw new Error(`bad comparison id: ${id.slice(0, 80)}`);
+    return path.join(this.dir, `${id}.json`);
+  }
+
+  private write(record: ComparisonRecord): ComparisonRecord {
+    const tmp = `${this.file(record.id)}.tmp`;
+    writeFileSync(tmp, `${JSON.stringify(record, null, 2)}\n`, { mode: PRIVATE_FILE });
+    renameSync(tmp, this.file(record.id));
+    return record;
+  }
+
+  /** Keeps a comparison; both transcripts must exist. Answers undefined naming the missing one otherwise. */
+  save(input: ComparisonInput, now = new Date()): ComparisonRecord | { missing: string } {
+    for (const s of input.sides) if (!this.transcripts.exists(s.transcriptId)) return { missing: s.transcriptId };
+    const stamp = now.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
+    return this.write({
+      format: COMPARISON_FORMAT,
+      version: COMPARISON_VERSION,
+      id: `${stamp}-${randomBytes(4).toString("hex")}`,
+      createdAt: now.toISOString(),
+      ...input,
+    });
+  }
+
+  get(id: string): ComparisonRecord | undefined {
+    if (!isComparisonId(id)) return undefined;
+    try {
+      const parsed = comparisonRecord.safeParse(JSON.parse(readFileSync(this.file(id), "utf8")));
+      return parsed.success && parsed.data.id === id ? parsed.data : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Newest first; files that do not parse are left out. */
+  list(): ComparisonRecord[] {
+    return readdirSync(this.dir)
+      .filter((f) => f.endsWith(".json") && isComparisonId(f.slice(0, -5)))
+      .sort()
+      .reverse()
+      .flatMap((f) => this.get(f.slice(0, -5)) ?? []);
+  }
+
+  delete(id: string): boolean {
+    if (!this.get(id)) return false;
+    rmSync(this.file(id), { force: true });
+    return true;
+  }
+
+  /** Shares both transcripts and the comparison; answers undefined when a transcript is gone. */
+  share(id: string): ComparisonRecord | undefined {
+    const record = this.get(id);
+    if (!record) return undefined;
+    for (const s of record.sides) if (!this.transcripts.share(s.transcriptId)) return undefined;
+    if (record.shareToken) return record;
+    return this.write({
+      ...record,
+      shareToken: randomBytes(18).toString("base64url"),
+      sharedAt: new Date().toISOString(),
+    });
+  }
+
+  /** Revokes the comparison's link and both transcripts' links. */
+  unshare(id: string): ComparisonRecord | undefined {
+    const record = this.get(id);
+    if (!record) return undefined;
+    for (const s of record.sides) this.transcripts.unshare(s.transcriptId);
+    const { shareToken: _token, sharedAt: _at, ...rest } = record;
+    return this.write(rest);
+  }
+
+  /** The public view of a shared comparison: undefined unless the token matches and both transcripts are still shared. */
+  shared(id: string, token: string | null): SharedComparison | undefined {
+    const record = this.get(id);
+    if (!record?.shareToken || !tokenMatches(token, record.shareToken)) return undefined;
+    const tokens = record.sides.map((s) => ({
+      id: s.transcriptId,
+      token: this.transcripts.meta(s.transcriptId)?.shareToken,
+    }));
+    if (tokens.some((t) => !t.token)) return undefined;
+    const { shareToken: _token, ...comparison } = record;
+    return { comparison, transcripts: tokens as SharedComparison["transcripts"] };
+  }
+}
+
+const beside = new WeakMap<TranscriptStore, ComparisonStore>();
+
+/** The comparison store of the data directory a transcript store lives in. */
+export function comparisonStoreBeside(transcripts: TranscriptStore): ComparisonStore {
+  let store = beside.get(transcripts);
+  if (!store) {
+    store = new ComparisonStore(path.dirname(transcripts.dir), transcripts);
+    beside.set(transcripts, store);
+  }
+  return store;
+}
