@@ -7,7 +7,7 @@
 import { diffLines } from "diff";
 import type { Frame, JsonRpcId } from "./frame";
 import { errorFrame, resultFrame } from "./jsonrpc";
-import { denied } from "./policy-core";
+import { denied } from "./policy";
 import { isObject } from "./json";
 
 type Obj = Record<string, unknown>;

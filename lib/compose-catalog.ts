@@ -10,7 +10,7 @@
  */
 import { agentCapabilities, authMethods, currentSession, type AgentFacts } from "./agent-facts";
 import { DEFAULT_CLIENT_CAPABILITIES } from "./client-capabilities";
-import type { Policy } from "./policy-core";
+import type { Policy } from "./policy";
 import { initialValue, type Defs, type FieldNode, type Path } from "./schema-form";
 import { isObject } from "./json";
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { autoPermission, defaultPolicies, parsePolicies, sliceLines, truncateOutput } from "./policy";
+import { autoPermission, defaultPolicies, sliceLines, truncateOutput } from "./policy";
+import { parsePolicies } from "./wire";
 
 describe("policies", () => {
   it("start as ask for every answerable method", () => {

@@ -16,7 +16,7 @@ import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { PROTOCOL_VERSION } from "@agentclientprotocol/sdk";
-import { parsePolicies, type Policies } from "../lib/policy";
+import { parsePolicies, type Policies } from "../lib/wire";
 import { formatReport, type ProbeReport } from "../lib/probe";
 import { buildMatrix, matrixToJson, matrixToMarkdown } from "../lib/probe-matrix";
 import { parseIgnorePath } from "../lib/ignore-paths";
@@ -162,7 +162,7 @@ async function record(argv: string[]): Promise<number> {
   for (const m of ["terminal/create", "terminal/output", "terminal/wait_for_exit", "terminal/kill", "terminal/release"])
     if (terminal) policies[m] = terminal;
   const checked = parsePolicies(policies);
-  if (!checked.ok) throw new CliError(checked.message, 2);
+  if (!checked.ok) throw new CliError(checked.error, 2);
 
   const scratch = mkdtempSync(path.join(tmpdir(), "acp-record-"));
   const cli = open(cwd, scratch);
