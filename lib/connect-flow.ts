@@ -10,6 +10,7 @@
 import type { ClientCapabilities, Implementation } from "@agentclientprotocol/sdk";
 import { type AuthMethodView, canAuthenticate, describeAuthMethod, parseAuthMethods } from "./auth-methods";
 import type { RpcError, RpcOutcome } from "./jsonrpc";
+import { isObject } from "./json";
 
 export type ConnectStep = "start" | "initialize" | "authenticate" | "session/new" | "ready" | "failed";
 
@@ -84,8 +85,6 @@ export interface ConnectInput {
 
 /** Rounds of choosing a method before Connect gives up. */
 const MAX_AUTH_ROUNDS = 3;
-
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** The agent's error as one line: its message, code and data (bounded). */
 export function agentErrorText(e: RpcError): string {
@@ -162,7 +161,7 @@ export async function runConnect(deps: ConnectDeps, input: ConnectInput): Promis
       clientInfo: input.clientInfo,
     });
     if (res.kind !== "result") return fail(`initialize failed: ${outcomeText(res)}`);
-    init = isObj(res.result) ? res.result : {};
+    init = isObject(res.result) ? res.result : {};
   }
   const methods = parseAuthMethods(init);
   let rounds = 0;
@@ -215,7 +214,7 @@ export async function runConnect(deps: ConnectDeps, input: ConnectInput): Promis
     }
     if (session.kind !== "result") return fail(`session/new failed: ${outcomeText(session)}`);
     const sessionId =
-      isObj(session.result) && typeof session.result.sessionId === "string" ? session.result.sessionId : undefined;
+      isObject(session.result) && typeof session.result.sessionId === "string" ? session.result.sessionId : undefined;
     if (!sessionId) return fail("session/new answered without a sessionId");
     return done({ step: "ready", ...state(), sessionId });
   }

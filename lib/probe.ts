@@ -12,6 +12,7 @@ import { withMessage } from "./frame-log";
 import { ANSWERABLE_METHODS, type Policies } from "./policy";
 import { buildForm, type Defs } from "./schema-form";
 import { updateUsageOf, turnUsageOf } from "./turn-usage";
+import { isObject } from "./json";
 
 export type ProbeOutcome =
   "answered" | "-32601" | "error" | "timeout" | "no reply" | "skipped" | "not applicable" | "inconclusive";
@@ -115,7 +116,6 @@ const messageOf = (f?: Frame): Message | undefined =>
   f ? (withMessage({ ...f }).message as Message | undefined) : undefined;
 const errorOf = (f?: Frame) => messageOf(f)?.error;
 const resultOf = (f?: Frame) => messageOf(f)?.result;
-const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** How the registry's daily matrix classes an answer. */
 export function supportOf(reply: Reply): MethodSupport {
@@ -164,7 +164,7 @@ const updatesOf = (frames: readonly Frame[]) =>
   frames
     .filter((f) => f.dir === "from-agent" && f.method === "session/update")
     .map((f) => messageOf(f)?.params?.update)
-    .filter(isObj);
+    .filter(isObject);
 
 /** Agent requests in `frames` with the probe's answer to each, for the report. */
 function answersIn(frames: readonly Frame[]): Array<{ method: string; answer: string }> {
@@ -176,7 +176,7 @@ function answersIn(frames: readonly Frame[]): Array<{ method: string; answer: st
     const req = requests.get(JSON.stringify(f.id));
     if (!req) continue;
     const m = messageOf(f);
-    const outcome = isObj(m?.result?.outcome) ? m.result.outcome : undefined;
+    const outcome = isObject(m?.result?.outcome) ? m.result.outcome : undefined;
     const answer = m?.error
       ? `error ${m.error.code}: ${String(m.error.message).slice(0, 80)}`
       : outcome
@@ -232,8 +232,8 @@ export async function runProbe(
     ),
   );
   const initResult = resultOf(init.frame);
-  const agentCaps = isObj(initResult?.agentCapabilities) ? initResult.agentCapabilities : undefined;
-  const sessionCaps = isObj(agentCaps?.sessionCapabilities) ? agentCaps.sessionCapabilities : {};
+  const agentCaps = isObject(initResult?.agentCapabilities) ? initResult.agentCapabilities : undefined;
+  const sessionCaps = isObject(agentCaps?.sessionCapabilities) ? agentCaps.sessionCapabilities : {};
 
   // 2. `initialized` (not part of ACP v1): does the agent complain?
   const before = driver.frames().length;
@@ -265,13 +265,13 @@ export async function runProbe(
       (r) => typeof resultOf(r.frame)?.sessionId === "string",
     ),
   );
-  const modes = isObj(session?.modes) ? session.modes : {};
+  const modes = isObject(session?.modes) ? session.modes : {};
   const modeIds = (Array.isArray(modes.availableModes) ? modes.availableModes : [])
-    .map((m) => (isObj(m) ? m.id : undefined))
+    .map((m) => (isObject(m) ? m.id : undefined))
     .filter((id): id is string => typeof id === "string");
-  const models = isObj(session?.models) ? session.models : {};
+  const models = isObject(session?.models) ? session.models : {};
   const modelIds = (Array.isArray(models.availableModels) ? models.availableModels : [])
-    .map((m) => (isObj(m) ? m.modelId : undefined))
+    .map((m) => (isObject(m) ? m.modelId : undefined))
     .filter((id): id is string => typeof id === "string");
   const configOptions = (session?.configOptions as Array<{ id: string; currentValue?: unknown }> | undefined) ?? [];
 
@@ -357,7 +357,7 @@ export async function runProbe(
       cwd: options.cwd,
       protocolVersion: PROTOCOL_VERSION,
     });
-    return isObj(built) ? { ...built, ...fallback } : fallback;
+    return isObject(built) ? { ...built, ...fallback } : fallback;
   };
   rows.push(
     row(
@@ -563,7 +563,7 @@ export async function runProbe(
     facts: {
       protocolVersion: initResult?.protocolVersion,
       authMethods: (Array.isArray(initResult?.authMethods) ? initResult.authMethods : [])
-        .filter(isObj)
+        .filter(isObject)
         .map((m) => ({ id: String(m.id), type: typeof m.type === "string" ? m.type : "agent" })),
       agentCapabilities: agentCaps,
       sessionCapabilities: Object.keys(sessionCaps).filter((k) => k !== "_meta" && sessionCaps[k] != null),
