@@ -11,6 +11,7 @@ import type { ClientCapabilities, Implementation } from "@agentclientprotocol/sd
 import { type AuthMethodView, canAuthenticate, describeAuthMethod, parseAuthMethods } from "./auth-methods";
 import type { RpcError, RpcOutcome } from "./jsonrpc";
 import { isObject } from "./json";
+import { AGENT_METHODS } from "./methods";
 
 export type ConnectStep = "start" | "initialize" | "authenticate" | "session/new" | "ready" | "failed";
 
@@ -59,7 +60,7 @@ export interface ConnectTimeouts {
   start: number;
   initialize: number;
   authenticate: number;
-  "session/new": number;
+  [AGENT_METHODS.session_new]: number;
   /** How long the user may take to choose an auth method. */
   choose: number;
 }
@@ -69,7 +70,7 @@ export const DEFAULT_CONNECT_TIMEOUTS: ConnectTimeouts = {
   initialize: 30_000,
   // An agent's own login may open a browser and wait for the user.
   authenticate: 120_000,
-  "session/new": 60_000,
+  [AGENT_METHODS.session_new]: 60_000,
   choose: 15 * 60_000,
 };
 
@@ -154,8 +155,8 @@ export async function runConnect(deps: ConnectDeps, input: ConnectInput): Promis
 
   let init = pooled ? await deps.pooledInitialize() : undefined;
   if (!init) {
-    deps.progress({ step: "initialize", ...state() });
-    const res = await call("initialize", {
+    deps.progress({ step: AGENT_METHODS.initialize, ...state() });
+    const res = await call(AGENT_METHODS.initialize, {
       protocolVersion: input.protocolVersion,
       clientCapabilities: input.clientCapabilities,
       clientInfo: input.clientInfo,
@@ -176,7 +177,7 @@ export async function runConnect(deps: ConnectDeps, input: ConnectInput): Promis
     while (rounds < MAX_AUTH_ROUNDS) {
       rounds++;
       authenticated = undefined;
-      deps.progress({ step: "authenticate", ...state(), authMethods: methods });
+      deps.progress({ step: AGENT_METHODS.authenticate, ...state(), authMethods: methods });
       const asked = await within(deps.chooseAuth({ methods, reason, error: lastError }), limits.choose);
       if (!asked.ok) return `no auth method chosen within ${seconds(limits.choose)}`;
       const choice = asked.value;
@@ -187,11 +188,11 @@ export async function runConnect(deps: ConnectDeps, input: ConnectInput): Promis
       if (!canAuthenticate(method))
         return `"${method.name}" is a terminal login: run its command, then retry (the protocol forbids authenticate for it)`;
       authMethodId = method.id;
-      deps.progress({ step: "authenticate", ...state() });
-      const res = await call("authenticate", { methodId: method.id });
+      deps.progress({ step: AGENT_METHODS.authenticate, ...state() });
+      const res = await call(AGENT_METHODS.authenticate, { methodId: method.id });
       if (res.kind === "result") {
         authenticated = true;
-        deps.progress({ step: "authenticate", ...state() });
+        deps.progress({ step: AGENT_METHODS.authenticate, ...state() });
         return undefined;
       }
       lastError = `authenticate failed: ${outcomeText(res)}`;
@@ -205,8 +206,8 @@ export async function runConnect(deps: ConnectDeps, input: ConnectInput): Promis
   }
 
   for (;;) {
-    deps.progress({ step: "session/new", ...state() });
-    const session = await call("session/new", { cwd: input.cwd, mcpServers: [] });
+    deps.progress({ step: AGENT_METHODS.session_new, ...state() });
+    const session = await call(AGENT_METHODS.session_new, { cwd: input.cwd, mcpServers: [] });
     if (session.kind === "error" && needsAuth(session.error) && rounds < MAX_AUTH_ROUNDS) {
       const stop = await authenticate("auth-required", agentErrorText(session.error));
       if (stop) return fail(stop);

@@ -3,8 +3,7 @@
  * reporting what the agent actually did for each. Pure: it talks through a
  * Driver that the server or CLI provides.
  */
-import { AGENT_METHODS, PROTOCOL_VERSION } from "@agentclientprotocol/sdk";
-import { AGENT_METHODS as UNSTABLE_AGENT_METHODS } from "@agentclientprotocol/sdk/unstable";
+import { AGENT_METHODS as STABLE_AGENT_METHODS, PROTOCOL_VERSION } from "@agentclientprotocol/sdk";
 import { reduceAllFacts } from "./agent-facts";
 import { composeMethods, prefillParams } from "./compose-catalog";
 import type { Frame, JsonRpcId, WireFrame } from "./frame";
@@ -13,6 +12,7 @@ import { ANSWERABLE_METHODS, type Policies } from "./policy";
 import { buildForm, type Defs } from "./schema-form";
 import { updateUsageOf, turnUsageOf } from "./turn-usage";
 import { isObject } from "./json";
+import { AGENT_METHODS, CLIENT_METHODS } from "./methods";
 
 export type ProbeOutcome =
   "answered" | "-32601" | "error" | "timeout" | "no reply" | "skipped" | "not applicable" | "inconclusive";
@@ -101,8 +101,8 @@ export interface ProbeOptions {
   includeLogout?: boolean;
 }
 
-const STABLE = new Set(Object.values(AGENT_METHODS));
-export const UNSTABLE_METHODS = Object.values(UNSTABLE_AGENT_METHODS).filter((m) => !STABLE.has(m as never));
+const STABLE = new Set<string>(Object.values(STABLE_AGENT_METHODS));
+export const UNSTABLE_METHODS = Object.values(AGENT_METHODS).filter((m) => !STABLE.has(m));
 
 type Json = Record<string, unknown>;
 type Message = {
@@ -162,7 +162,7 @@ const SET_MODEL = "session/set_model";
 const after = (seq: number) => (f: Frame) => f.seq > seq;
 const updatesOf = (frames: readonly Frame[]) =>
   frames
-    .filter((f) => f.dir === "from-agent" && f.method === "session/update")
+    .filter((f) => f.dir === "from-agent" && f.method === CLIENT_METHODS.session_update)
     .map((f) => messageOf(f)?.params?.update)
     .filter(isObject);
 
@@ -367,7 +367,9 @@ export async function runProbe(
       keys,
     ),
   );
-  rows.push(row("session/list", AGENT_METHODS.session_list, await req(AGENT_METHODS.session_list, {}), keys));
+  rows.push(
+    row(AGENT_METHODS.session_list, AGENT_METHODS.session_list, await req(AGENT_METHODS.session_list, {}), keys),
+  );
   for (const [method, check] of [
     [AGENT_METHODS.session_load, "session/load of the probe's session"],
     [AGENT_METHODS.session_resume, "session/resume of the probe's session"],
@@ -384,7 +386,7 @@ export async function runProbe(
           await req(AGENT_METHODS.session_set_mode, { sessionId, modeId }),
           keys,
         )
-      : notApplicable("session/set_mode", AGENT_METHODS.session_set_mode, "the agent listed no modes"),
+      : notApplicable(AGENT_METHODS.session_set_mode, AGENT_METHODS.session_set_mode, "the agent listed no modes"),
   );
   const modelId = typeof models.currentModelId === "string" ? models.currentModelId : modelIds[0];
   rows.push(
@@ -408,16 +410,16 @@ export async function runProbe(
           keys,
         )
       : notApplicable(
-          "session/set_config_option",
+          AGENT_METHODS.session_set_config_option,
           AGENT_METHODS.session_set_config_option,
           "the agent listed no config options",
         ),
   );
   rows.push(
     options.includeLogout
-      ? row("logout", AGENT_METHODS.logout, await req(AGENT_METHODS.logout, {}), keys)
+      ? row(AGENT_METHODS.logout, AGENT_METHODS.logout, await req(AGENT_METHODS.logout, {}), keys)
       : {
-          check: "logout",
+          check: AGENT_METHODS.logout,
           method: AGENT_METHODS.logout,
           outcome: "skipped",
           detail: "skipped: it may sign the user out (--include-logout to run it)",
@@ -429,7 +431,7 @@ export async function runProbe(
   for (const method of UNSTABLE_METHODS.filter((m) => !closing.includes(m))) {
     const params = paramsFor(
       method,
-      method === UNSTABLE_AGENT_METHODS.session_fork ? { sessionId, cwd: options.cwd } : { sessionId },
+      method === AGENT_METHODS.session_fork ? { sessionId, cwd: options.cwd } : { sessionId },
     );
     rows.push(row(`${method} (unstable)`, method, await req(method, params), keys));
   }
@@ -496,7 +498,8 @@ export async function runProbe(
   );
   const startSeq = driver.frames().at(-1)?.seq ?? 0;
   await driver.waitFor(
-    (f) => f.dir === "from-agent" && f.seq > startSeq && (f.method === "session/update" || f.id === cancelId),
+    (f) =>
+      f.dir === "from-agent" && f.seq > startSeq && (f.method === CLIENT_METHODS.session_update || f.id === cancelId),
     3_000,
   );
   const endedFirst = driver
@@ -526,10 +529,20 @@ export async function runProbe(
 
   // Last: closing and deleting the session.
   rows.push(
-    row("session/close", AGENT_METHODS.session_close, await req(AGENT_METHODS.session_close, { sessionId }), keys),
+    row(
+      AGENT_METHODS.session_close,
+      AGENT_METHODS.session_close,
+      await req(AGENT_METHODS.session_close, { sessionId }),
+      keys,
+    ),
   );
   rows.push(
-    row("session/delete", AGENT_METHODS.session_delete, await req(AGENT_METHODS.session_delete, { sessionId }), keys),
+    row(
+      AGENT_METHODS.session_delete,
+      AGENT_METHODS.session_delete,
+      await req(AGENT_METHODS.session_delete, { sessionId }),
+      keys,
+    ),
   );
 
   const all = parsedFrames(driver).filter(after(firstSeq));
@@ -541,7 +554,7 @@ export async function runProbe(
       const u = turnUsageOf(m.result);
       if (u) usage.add(u.source);
     }
-    if (f.method === "session/update") {
+    if (f.method === CLIENT_METHODS.session_update) {
       const u = updateUsageOf(m?.params?.update);
       if (u) usage.add(u.source);
     }

@@ -13,6 +13,7 @@ import type { Frame, JsonRpcId } from "./frame";
 import { SeqList } from "./session-view";
 import { turnUsageOf, type TurnUsage } from "./turn-usage";
 import { isObject } from "./json";
+import { AGENT_METHODS, CLIENT_METHODS } from "./methods";
 
 export type StreamKind = "thought" | "message";
 
@@ -97,8 +98,9 @@ export class WaterfallBuilder {
     const m = f.message;
     if (!isObject(m)) return;
     const params = isObject(m.params) ? m.params : {};
-    if (f.kind === "request" && f.dir === "to-agent" && f.method === "session/prompt") return this.#prompt(f, params);
-    if (f.kind === "notification" && f.dir === "from-agent" && f.method === "session/update") {
+    if (f.kind === "request" && f.dir === "to-agent" && f.method === AGENT_METHODS.session_prompt)
+      return this.#prompt(f, params);
+    if (f.kind === "notification" && f.dir === "from-agent" && f.method === CLIENT_METHODS.session_update) {
       return this.#update(f, params);
     }
     if (f.kind === "request" && f.dir === "from-agent" && f.method) return this.#ask(f, f.method, params);
@@ -220,7 +222,7 @@ export class WaterfallBuilder {
       this.#openBand.delete(t);
       t.requests.push(item);
       const tc = p.toolCall;
-      if (method === "session/request_permission" && isObject(tc) && typeof tc.toolCallId === "string") {
+      if (method === CLIENT_METHODS.session_request_permission && isObject(tc) && typeof tc.toolCallId === "string") {
         const tool = this.#tool(t, tc.toolCallId, f);
         if (typeof tc.title === "string") tool.title ??= tc.title;
         tool.permissions.push(item);
@@ -269,7 +271,7 @@ export interface TurnSummary {
   running: boolean;
 }
 
-const isPermission = (r: ClientRequestItem) => r.method === "session/request_permission";
+const isPermission = (r: ClientRequestItem) => r.method === CLIENT_METHODS.session_request_permission;
 
 /** Total length of the union of intervals. */
 function unionMs(spans: Array<[number, number]>): number {
