@@ -10,6 +10,8 @@ import { sessionCwd } from "@/lib/connect-flow";
 import type { RelayError } from "@/lib/wire";
 import { AgentErrorNotice } from "./compose/AgentErrorNotice";
 import { AgentOptions } from "./compose/AgentOptions";
+import { capabilitiesOf, ConnectSettings, useConnectChoices } from "./compose/ConnectSettings";
+import { CredentialsNote } from "./profiles/CredentialsNote";
 import type { AgentStatus } from "./state/session-store";
 import { useSession, useSessionStore, useTabState } from "./state/use-session";
 import { takePreselectedProfile } from "./page-storage";
@@ -81,6 +83,7 @@ export function AgentControls({ onConnect, onStart }: Props) {
   const profileInfo = info?.profiles.find((p) => p.name === chosen);
   const optionValues = options[chosen] ?? {};
   const payload = optionsPayload(optionControls(profileInfo), optionValues);
+  const [choices, setChoices] = useConnectChoices(profileInfo);
   const busy = status.state === "starting" || status.state === "running";
   const connecting = handshakeStep !== undefined && handshakeStep !== "ready" && handshakeStep !== "failed";
 
@@ -97,6 +100,8 @@ export function AgentControls({ onConnect, onStart }: Props) {
       profile: chosen || undefined,
       options: payload,
       cwd: sessionCwd(cwd, info?.workspaceRoots[0]),
+      clientCapabilities: capabilitiesOf(choices),
+      authenticateFirst: choices.authenticateFirst,
     });
   };
   const stop = async () => setStopError(await store.stopAgent());
@@ -120,6 +125,7 @@ export function AgentControls({ onConnect, onStart }: Props) {
           ))}
         </select>
       </label>
+      <CredentialsNote profile={profileInfo} />
       <label className="flex items-center gap-2 text-xs text-zinc-400">
         <span className="w-14 shrink-0">cwd</span>
         <input
@@ -139,6 +145,7 @@ export function AgentControls({ onConnect, onStart }: Props) {
         onChange={(v) => setOptions({ ...options, [chosen]: v })}
         disabled={busy}
       />
+      <ConnectSettings profile={profileInfo} choices={choices} onChange={setChoices} disabled={busy} />
       <div className="flex flex-wrap gap-2">
         <button
           type="button"

@@ -119,6 +119,11 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       profiles: {
         missing: { command: path.join(tmp, "no-such-agent") },
         terminal: { command: process.execPath, args: [stubAgent, "terminal", "<b>built</b> ok"] },
+        // Requires authentication; authenticate answers after 800 ms (test/fixtures/auth-agent.mjs).
+        auth: {
+          command: process.execPath,
+          args: [path.resolve(import.meta.dirname, "../test/fixtures/auth-agent.mjs"), "800"],
+        },
       },
     }),
   );

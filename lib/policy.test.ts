@@ -1,14 +1,31 @@
 import { describe, expect, it } from "vitest";
-import { autoPermission, defaultPolicies, sliceLines, truncateOutput } from "./policy";
+import {
+  ANSWERABLE_METHODS,
+  autoPermission,
+  defaultPolicies,
+  isUnknownMethod,
+  sliceLines,
+  truncateOutput,
+  UNKNOWN_METHODS,
+} from "./policy";
 import { parsePolicies } from "./wire";
 
 describe("policies", () => {
-  it("start as ask for every answerable method", () => {
+  it("start as ask for every answerable method, and refuse methods outside ACP", () => {
     const p = defaultPolicies();
     expect(p["session/request_permission"]).toBe("ask");
     expect(p["fs/read_text_file"]).toBe("ask");
     expect(p["terminal/create"]).toBe("ask");
-    expect(Object.values(p).every((v) => v === "ask")).toBe(true);
+    expect(ANSWERABLE_METHODS.every((m) => p[m] === "ask")).toBe(true);
+    expect(p[UNKNOWN_METHODS]).toBe("deny");
+    expect(parsePolicies({ [UNKNOWN_METHODS]: "ask" })).toEqual({ ok: true, value: { [UNKNOWN_METHODS]: "ask" } });
+  });
+
+  it("an unknown method is neither a client method nor an extension", () => {
+    expect(isUnknownMethod("craft/drainMidTurnQueue")).toBe(true);
+    expect(isUnknownMethod("fs/read_text_file")).toBe(false);
+    expect(isUnknownMethod("session/update")).toBe(false);
+    expect(isUnknownMethod("_qwen/thing")).toBe(false);
   });
 
   it("parse only known methods and policies", () => {

@@ -40,9 +40,29 @@ export const SERVED_METHODS: readonly string[] = ANSWERABLE_METHODS.filter(
   (m) => m.startsWith("fs/") || m.startsWith("terminal/"),
 );
 
-/** The foundation never answers on its own: everything starts as "ask". */
+/**
+ * The policy key for agent requests that are neither an ACP client method nor
+ * an extension (`_`-prefixed), such as Qwen Code's `craft/drainMidTurnQueue`.
+ * "auto" and "deny" answer them -32601; "ask" leaves them to the user.
+ */
+export const UNKNOWN_METHODS = "(unknown methods)";
+
+const CLIENT_METHOD_NAMES: ReadonlySet<string> = new Set(Object.values(CLIENT_METHODS));
+
+/** A request method no client is expected to know: not in the ACP client methods and not an extension. */
+export const isUnknownMethod = (method: string): boolean => !CLIENT_METHOD_NAMES.has(method) && !method.startsWith("_");
+
+export const methodNotFound = (method: string): JsonRpcErrorBody => ({
+  code: -32601,
+  message: `Method not found: ${method} (the playground answers methods outside ACP by its "${UNKNOWN_METHODS}" policy)`,
+});
+
+/**
+ * Everything the user can answer starts as "ask"; unknown methods are refused
+ * (an agent waiting on one would otherwise hang forever).
+ */
 export function defaultPolicies(): Policies {
-  return Object.fromEntries(ANSWERABLE_METHODS.map((m) => [m, "ask"]));
+  return { ...Object.fromEntries(ANSWERABLE_METHODS.map((m) => [m, "ask"])), [UNKNOWN_METHODS]: "deny" };
 }
 
 /**

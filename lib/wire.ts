@@ -10,7 +10,7 @@ import { z } from "zod";
 import { describeIssues, parseWith } from "./contract";
 import type { WireFrame } from "./frame";
 import { parseIgnorePath } from "./ignore-paths";
-import { ANSWERABLE_METHODS, POLICIES } from "./policy";
+import { ANSWERABLE_METHODS, POLICIES, UNKNOWN_METHODS } from "./policy";
 import type { ProbeReport } from "./probe";
 import { fail, ok, type Failure, type Flat, type Result } from "./result";
 import type { RerunStep } from "./rerun";
@@ -70,6 +70,10 @@ export interface ProfileSummary {
   available: boolean;
   /** What `initialize` should advertise by default for this profile (its config, or the playground's). */
   clientCapabilities?: ClientCapabilities;
+  /** Set when the relay knows the agent has no credentials (Gemini): one line saying so, before Connect. */
+  credentialsMissing?: string;
+  /** A shipped recording (the demo), not a live agent. */
+  demo?: boolean;
 }
 
 export interface ProfileDetails extends ProfileSummary {
@@ -153,6 +157,15 @@ const startFields = {
   options: z.record(z.string(), z.unknown(), { error: "must be an object" }).optional(),
   /** Take an already initialized agent from the warm pool when there is one (Connect). */
   pooled: z.boolean().optional(),
+  /**
+   * Values the user typed for an `env_var` auth method. The relay accepts only
+   * variables an `env_var` method of this profile's agent named (checkUserEnv),
+   * never records them and never sends them back.
+   */
+  env: z
+    .record(z.string(), z.string(), { error: "must map variable names to string values" })
+    .refine((env) => Object.keys(env).length <= 32, { error: "at most 32 variables" })
+    .optional(),
 };
 
 /** No payload, `null` or `{}`. */
@@ -199,7 +212,8 @@ export const policiesSchema = z
   })
   .superRefine((policies, ctx) => {
     for (const method of Object.keys(policies))
-      if (!ANSWERABLE_METHODS.includes(method)) ctx.addIssue({ code: "custom", message: `no policy for ${method}` });
+      if (!ANSWERABLE_METHODS.includes(method) && method !== UNKNOWN_METHODS)
+        ctx.addIssue({ code: "custom", message: `no policy for ${method}` });
   });
 
 export const policySetPayloadSchema = z.strictObject({ policies: policiesSchema });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Frame } from "../lib/frame";
 import { FrameSequencer } from "../lib/frame-sequencer";
+import { UNKNOWN_METHODS } from "../lib/policy";
 import { AgentAnswerer } from "./agent-answerer";
 import type { ClientServices } from "./client-services";
 
@@ -73,5 +74,31 @@ describe("agent answerer", () => {
     });
     await new Promise((r) => setTimeout(r, 0));
     expect(JSON.parse(sent[0]!.raw).result.outcome).toMatchObject({ outcome: "selected", optionId: "ok" });
+  });
+});
+
+describe("agent answerer: methods outside ACP", () => {
+  it("answers a request that is neither a client method nor an extension with -32601 by default", () => {
+    const { sent, fromAgent } = wired();
+    fromAgent({ id: 7, method: "craft/drainMidTurnQueue", params: {} });
+    expect(sent).toHaveLength(1);
+    expect(JSON.parse(sent[0]!.raw)).toMatchObject({ id: 7, error: { code: -32601 } });
+    expect(JSON.parse(sent[0]!.raw).error.message).toContain("craft/drainMidTurnQueue");
+  });
+
+  it("leaves extensions and known client methods to their policies", () => {
+    const { sent, fromAgent } = wired();
+    fromAgent({ id: 8, method: "_zed/custom", params: {} });
+    fromAgent(read(9));
+    expect(sent).toEqual([]);
+  });
+
+  it('under "ask" an unknown method waits for the user, and switching back refuses it', () => {
+    const { answerer, sent, fromAgent } = wired();
+    answerer.setPolicies({ [UNKNOWN_METHODS]: "ask" });
+    fromAgent({ id: 10, method: "craft/drainMidTurnQueue" });
+    expect(sent).toEqual([]);
+    answerer.setPolicies({ [UNKNOWN_METHODS]: "deny" });
+    expect(JSON.parse(sent[0]!.raw)).toMatchObject({ id: 10, error: { code: -32601 } });
   });
 });

@@ -9,7 +9,10 @@ import {
   autoPermission,
   defaultPolicies,
   denied,
+  isUnknownMethod,
+  methodNotFound,
   SERVED_METHODS,
+  UNKNOWN_METHODS,
   type Policies,
 } from "../lib/policy";
 import type { Ack } from "../lib/wire";
@@ -50,7 +53,7 @@ export class AgentAnswerer {
       frame.kind === "request" &&
       frame.dir === "from-agent" &&
       frame.method &&
-      ANSWERABLE_METHODS.includes(frame.method)
+      (ANSWERABLE_METHODS.includes(frame.method) || isUnknownMethod(frame.method))
     ) {
       this.pending.set(frame.seq, frame);
       this.apply(frame);
@@ -79,6 +82,11 @@ export class AgentAnswerer {
 
   private apply(frame: Frame): void {
     if (this.suspended) return;
+    if (isUnknownMethod(frame.method!)) {
+      // Nothing to carry out: answering is refusing.
+      if (this.policies[UNKNOWN_METHODS] !== "ask") this.respond(frame, { error: methodNotFound(frame.method!) });
+      return;
+    }
     const policy = this.policies[frame.method!];
     if (policy === "auto") void this.answer(frame);
     else if (policy === "deny") this.respond(frame, { error: denied(frame.method!) });

@@ -5,6 +5,7 @@
  */
 import type { Socket } from "socket.io";
 import type { Frame, WireFrame } from "../lib/frame";
+import { type AuthMethodView, checkUserEnv, parseAuthMethods } from "../lib/auth-methods";
 import { secretsFromEnv } from "../lib/redact";
 import { withMessage } from "../lib/frame-log";
 import { RecordedClient } from "../lib/recorded-agent";
@@ -13,6 +14,7 @@ import type { Ack, AgentInfo, ClientToServerEvents, RelayError, ServerToClientEv
 import { AgentAnswerer } from "./agent-answerer";
 import { SpawnError } from "./agent-process";
 import { AgentRun } from "./agent-run";
+import { AGENT_METHODS } from "../lib/methods";
 import { ClientServices } from "./client-services";
 import type { ServerConfig } from "./config";
 import type { Profiles } from "./profiles";
@@ -40,6 +42,8 @@ export class BrowserSession {
   private dispatching = false;
   private socket?: RelaySocket;
   private graceTimer?: NodeJS.Timeout;
+  /** The auth methods the last agent listed in `initialize`, by profile: what a start's `env` may set. */
+  private authMethods?: { profile: string; methods: AuthMethodView[] };
   /** Answers the agent's requests by policy. */
   readonly answerer = new AgentAnswerer((line) => this.send(line));
   /** See every frame as it is made (a re-run, the CLI and the probe follow the agent this way). */
@@ -142,6 +146,10 @@ export class BrowserSession {
       const profile = payload.profile ?? this.config.defaultProfile;
       const launch = await this.profiles.resolve(profile, payload.options);
       if (isError(launch)) return this.fail(launch);
+      const checked = this.checkEnv(profile, payload.env);
+      if (!checked.ok) return this.fail(checked.error);
+      const userEnv = checked.env;
+      Object.assign(launch.env, userEnv);
       const cwd = workspace ?? (await resolveCwd(payload.cwd, this.config.workspaceRoots));
       if (typeof cwd !== "string") return this.fail(cwd);
       // Before the spawn: the replayed agent's first request must not reach the policies.
@@ -153,7 +161,8 @@ export class BrowserSession {
       const recorder = new TranscriptRecorder(
         this.transcripts,
         { profile, command: launch.command, args: launch.args, cwd, options: payload.options },
-        secretsFromEnv({ ...globalThis.process.env, ...launch.env }),
+        // Typed values are secrets whatever their name: never in a transcript.
+        [...Object.values(userEnv), ...secretsFromEnv({ ...globalThis.process.env, ...launch.env })],
       );
       const services = new ClientServices(cwd, {
         killGraceMs: this.config.killGraceMs,
@@ -232,6 +241,28 @@ export class BrowserSession {
     }
   }
 
+  /**
+   * A start's `env` (values the user typed for an `env_var` auth method): only
+   * variables one `env_var` method of this profile's agent named, never a
+   * loader or runtime variable (lib/auth-methods checkUserEnv). The browser is
+   * not trusted to have checked.
+   */
+  private checkEnv(
+    profile: string,
+    env: Record<string, string> | undefined,
+  ): { ok: true; env: Record<string, string> } | { ok: false; error: RelayError } {
+    if (!env || Object.keys(env).length === 0) return { ok: true, env: {} };
+    const methods = this.authMethods?.profile === profile ? this.authMethods.methods : [];
+    const names = Object.keys(env);
+    const method = methods.find((m) => m.type === "env_var" && names.every((n) => m.vars.some((v) => v.name === n)));
+    if (!method) {
+      const message = `env: ${names.join(", ")} ${names.length > 1 ? "are" : "is"} not named by an env_var auth method of "${profile}" (Connect once to see its methods)`;
+      return { ok: false, error: { code: "invalid_payload", message } };
+    }
+    const checked = checkUserEnv(method, env);
+    return checked.ok ? checked : { ok: false, error: { code: "invalid_payload", message: `env: ${checked.message}` } };
+  }
+
   private fail(error: RelayError): { ok: false; error: RelayError } {
     this.socket?.emit("agent:error", error);
     return { ok: false, error };
@@ -292,6 +323,16 @@ export class BrowserSession {
           if (next.dir === "from-agent" && next.kind === "request" && next.method && !this.answerer.suspended)
             this.send(replayed.answer(next.id!, next.method));
         } else if (next.kind === "request" || next.kind === "response") this.answerer.track(next);
+        if (
+          next.kind === "response" &&
+          next.dir === "from-agent" &&
+          next.method === AGENT_METHODS.initialize &&
+          this.run.info
+        )
+          this.authMethods = {
+            profile: this.run.info.profile,
+            methods: parseAuthMethods((next.message as { result?: unknown } | undefined)?.result),
+          };
         for (const listener of this.frameListeners) listener(next);
       }
     } finally {

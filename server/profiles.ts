@@ -9,6 +9,8 @@ import { execa } from "execa";
 import type { ProfileDetails, ProfileSummary, RelayError } from "../lib/wire";
 import { DEFAULT_CLIENT_CAPABILITIES } from "../lib/client-capabilities";
 import { optionArgs, optionValueProblem, type OptionSpec } from "../lib/agent-options";
+import { hasGeminiCredentials } from "./config";
+import { DEMO_TRANSCRIPT_ID } from "./transcript-store";
 import { commandVersion, isInterpreter, resolveCommand } from "./command-lookup";
 import { probeStoreBeside } from "./probe-store";
 import { childEnv } from "./process-group";
@@ -90,6 +92,19 @@ function checkOptions(
   return undefined;
 }
 
+/**
+ * Gemini CLI without credentials answers session/new with "-32000 Gemini API key
+ * is missing": say so before Connect. The rule (config.ts hasGeminiCredentials):
+ * an API key, a base URL, Vertex or Code Assist settings in the server's
+ * environment or the profile's `env`, or an OAuth login in ~/.gemini.
+ */
+const GEMINI_NO_CREDENTIALS =
+  "no Gemini credentials: set GEMINI_API_KEY (or GOOGLE_API_KEY, GOOGLE_GEMINI_BASE_URL, Vertex settings) in the server environment or the profile's env, or log in once with `npx gemini`";
+
+function isGeminiCommand(command: string): boolean {
+  return path.basename(command) === "gemini";
+}
+
 const REPLAY_PREFIX = "replay:";
 const REPLAY_OPTIONS: Record<string, OptionSpec> = {
   speed: { flag: "--speed", type: "enum", values: ["1", "10", "instant"] },
@@ -129,6 +144,7 @@ export class Profiles {
           description: "Gemini CLI in ACP mode (built in)",
           available: resolveCommand(command) !== undefined,
           clientCapabilities: GEMINI_CLIENT_CAPABILITIES,
+          ...(hasGeminiCredentials(process.env) ? {} : { credentialsMissing: GEMINI_NO_CREDENTIALS }),
         };
       }
       const p = this.configured(name)!;
@@ -141,6 +157,9 @@ export class Profiles {
         // A remote agent is only known to answer once connected.
         available: p.remote !== undefined || resolveCommand(p.command) !== undefined,
         clientCapabilities: p.clientCapabilities ?? DEFAULT_CLIENT_CAPABILITIES,
+        ...(p.remote === undefined && isGeminiCommand(p.command) && !hasGeminiCredentials({ ...process.env, ...p.env })
+          ? { credentialsMissing: GEMINI_NO_CREDENTIALS }
+          : {}),
       };
     });
   }
@@ -185,8 +204,12 @@ export class Profiles {
         command: "(replay)",
         args: [],
         options: Object.keys(REPLAY_OPTIONS),
-        description: `Mock agent replaying "${m.title}"; its requests are answered from the recording, never carried out`,
+        description:
+          m.id === DEMO_TRANSCRIPT_ID
+            ? `A recording of a real Gemini CLI session (the shipped demo), replayed: not a live agent`
+            : `Mock agent replaying "${m.title}"; its requests are answered from the recording, never carried out`,
         available: true,
+        ...(m.id === DEMO_TRANSCRIPT_ID ? { demo: true } : {}),
       }));
   }
 

@@ -137,7 +137,8 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
 
     on("agent:start", ({ pooled, ...start }) => {
       const profile = start.profile ?? config.defaultProfile;
-      const warm = pooled && !current.running && !start.cwd && !start.options ? pool.take(profile) : undefined;
+      const warm =
+        pooled && !current.running && !start.cwd && !start.options && !start.env ? pool.take(profile) : undefined;
       if (!warm) return current.start(start);
       // The warm session takes this browser session's place.
       const previous = current;

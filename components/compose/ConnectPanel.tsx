@@ -2,6 +2,7 @@
 /** The "Prompt" tab: how Connect is going, then the prompt box of the session it opened. */
 import type { ConnectProgress } from "@/lib/connect-flow";
 import { useSession } from "../state/use-session";
+import { AuthChooser } from "./AuthChooser";
 import { PromptBox } from "./PromptBox";
 import { alert } from "./ui";
 
@@ -15,13 +16,10 @@ const STEP_TEXT: Record<ConnectProgress["step"], string> = {
 };
 
 function Progress({ p }: { p: ConnectProgress }) {
+  const method = p.authMethods?.find((m) => m.id === p.authMethodId)?.name ?? p.authMethodId;
   const detail = [
     p.pooled ? "warm agent from the pool (already initialized)" : undefined,
-    p.authMethodId
-      ? p.authenticated
-        ? `authenticated with ${p.authMethodId}`
-        : `authenticating with ${p.authMethodId}…`
-      : undefined,
+    p.authMethodId ? (p.authenticated ? `authenticated with ${method}` : `authenticating with ${method}…`) : undefined,
   ]
     .filter(Boolean)
     .join(" · ");
@@ -31,7 +29,11 @@ function Progress({ p }: { p: ConnectProgress }) {
         Connect: {STEP_TEXT[p.step]}
         {p.sessionId ? <span className="text-zinc-400"> · session {p.sessionId}</span> : null}
       </p>
-      {detail ? <p className="text-[11px] text-zinc-500">{detail}</p> : null}
+      {detail ? (
+        <p data-testid="connect-detail" className="text-[11px] text-zinc-500">
+          {detail}
+        </p>
+      ) : null}
       {p.step === "failed" && p.message ? <p className={alert}>{p.message}</p> : null}
     </div>
   );
@@ -48,6 +50,7 @@ export function ConnectPanel() {
     <section className="flex flex-col gap-2 p-3" aria-label="Prompt" data-testid="prompt-panel">
       {/* A finished Connect of an agent that is gone is history, not status. */}
       {handshake && (handshake.step !== "ready" || running) ? <Progress p={handshake} /> : null}
+      {handshake?.ask ? <AuthChooser ask={handshake.ask} /> : null}
       {running && sessionId ? (
         <>
           <p className="truncate text-[11px] text-zinc-500" title={sessionId}>

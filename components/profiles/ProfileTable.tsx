@@ -1,5 +1,6 @@
 "use client";
 /** Agent profiles: whether each command resolves here, where, and what version it reports. */
+import { CredentialsNote } from "./CredentialsNote";
 import type { ProfileDetails } from "@/lib/wire";
 
 interface Props {
@@ -54,6 +55,7 @@ export function ProfileTable({ profiles, probing, onProbe, selected, onSelect }:
               <td className="px-3 py-2">
                 <div className="font-mono text-zinc-100">{p.name}</div>
                 {p.description ? <div className="text-[11px] text-zinc-500">{p.description}</div> : null}
+                <CredentialsNote profile={p} />
               </td>
               <td className="max-w-[22rem] px-3 py-2">
                 <code className="break-all text-zinc-300">{[p.command, ...p.args].join(" ")}</code>

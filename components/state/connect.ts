@@ -1,26 +1,55 @@
 /**
- * Connect: start (pooled), initialize unless the pool did, authenticate if
- * session/new asks for it, session/new (lib/connect-flow.ts runs the steps).
- * Advertises DEFAULT_CLIENT_CAPABILITIES, which the relay really answers (by policy).
+ * Connect: start (pooled), initialize unless the pool did, authenticate with
+ * the method the user chooses (when session/new asks for it, or first), then
+ * session/new (lib/connect-flow.ts runs the steps). The user's choice comes
+ * from the Connect panel through `answer`.
  */
-import { DEFAULT_CLIENT_CAPABILITIES } from "@/lib/client-capabilities";
+import type { ClientCapabilities } from "@agentclientprotocol/sdk";
 import { CLIENT_INFO } from "@/lib/compose-catalog";
-import { runConnect, type ConnectProgress } from "@/lib/connect-flow";
+import { runConnect, type AuthChoice, type AuthChoiceRequest, type ConnectProgress } from "@/lib/connect-flow";
 import { isObject } from "@/lib/json";
 import { outcomeOf } from "@/lib/jsonrpc";
 import type { SessionStore } from "./session-store";
 
+/** Connect's progress, plus the question the panel must answer while Connect waits for it. */
+export interface Handshake extends ConnectProgress {
+  ask?: AuthChoiceRequest;
+}
+
+export interface ConnectOptions {
+  profile?: string;
+  options?: Record<string, unknown>;
+  cwd: string;
+  clientCapabilities: ClientCapabilities;
+  /** Ask for an auth method before session/new. */
+  authenticateFirst?: boolean;
+  /** Values for an `env_var` method's variables: the agent is started with them (never pooled). */
+  env?: Record<string, string>;
+  /** Authenticate with this method when asked, without asking again (after a restart with its variables). */
+  authMethodId?: string;
+}
+
 export async function connectAgent(
   store: SessionStore,
-  opts: { profile?: string; options?: Record<string, unknown>; cwd: string },
-  progress: (handshake: ConnectProgress) => void,
+  opts: ConnectOptions,
+  progress: (handshake: Handshake) => void,
+  /** Registers the function that answers the pending question (undefined once answered). */
+  onAsk: (answer: ((choice: AuthChoice) => void) | undefined) => void,
 ): Promise<ConnectProgress> {
   // Loaded on demand: a value import of the SDK would put its validators in the page.
   const sdk = import("@agentclientprotocol/sdk");
+  let latest: ConnectProgress = { step: "start" };
+  // Kept past the question, so the panel can name the method being used.
+  let methods: ConnectProgress["authMethods"];
+  let preset = opts.authMethodId;
   return runConnect(
     {
       start: async () => {
-        const res = await store.startAgent(opts.profile, undefined, { options: opts.options, pooled: true });
+        const res = await store.startAgent(opts.profile, undefined, {
+          options: opts.options,
+          pooled: !opts.env,
+          env: opts.env,
+        });
         return res.ok ? { ok: true, pooled: res.agent.pooled === true } : { ok: false, message: res.error.message };
       },
       pooledInitialize: async () => {
@@ -32,13 +61,33 @@ export async function connectAgent(
         return outcome?.kind === "result" && isObject(outcome.result) ? outcome.result : undefined;
       },
       request: (method, params) => store.request(method, params),
-      progress,
+      progress: (p) => {
+        methods = p.authMethods ?? methods;
+        latest = methods ? { ...p, authMethods: methods } : p;
+        progress(latest);
+      },
+      chooseAuth: (request) => {
+        if (preset && request.methods.some((m) => m.id === preset)) {
+          const methodId = preset;
+          preset = undefined;
+          return Promise.resolve({ type: "authenticate", methodId });
+        }
+        return new Promise<AuthChoice>((resolve) => {
+          progress({ ...latest, ask: request });
+          onAsk((choice) => {
+            onAsk(undefined);
+            progress(latest);
+            resolve(choice);
+          });
+        });
+      },
     },
     {
       cwd: opts.cwd,
       protocolVersion: (await sdk).PROTOCOL_VERSION,
-      clientCapabilities: DEFAULT_CLIENT_CAPABILITIES,
+      clientCapabilities: opts.clientCapabilities,
       clientInfo: CLIENT_INFO,
+      authenticateFirst: opts.authenticateFirst,
     },
   );
 }

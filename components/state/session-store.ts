@@ -7,7 +7,7 @@
  * agent's status and routes the relay's events to the parts.
  */
 import type { AgentFacts } from "@/lib/agent-facts";
-import type { ConnectProgress } from "@/lib/connect-flow";
+import type { AuthChoice, ConnectProgress } from "@/lib/connect-flow";
 import type { Frame, JsonRpcId, WireFrame } from "@/lib/frame";
 import type { TimelineEvent } from "@/lib/frame-filter";
 import type { FrameIndex } from "@/lib/frame-index";
@@ -18,7 +18,7 @@ import type { Policies } from "@/lib/policy";
 import type { SentEntry } from "@/lib/sent-history";
 import type { SessionViewState } from "@/lib/session-view";
 import type { Ack, AgentInfo, AttachedEvent, RelayError, RelayInfo, StderrEvent } from "@/lib/wire";
-import { connectAgent } from "./connect";
+import { connectAgent, type ConnectOptions, type Handshake } from "./connect";
 import { emptyLogState, FrameLogState, type SnapshotHost } from "./frame-log-state";
 import { Playback, type OfflineRecording } from "./playback";
 import { RelayConnection } from "./relay-connection";
@@ -89,8 +89,8 @@ export interface SessionSnapshot {
   policies?: Policies;
   /** Frames this tab sent, newest last; kept across agents. */
   history: readonly SentEntry[];
-  /** Progress of the last Connect. */
-  handshake?: ConnectProgress;
+  /** Progress of the last Connect, with the auth question it waits on. */
+  handshake?: Handshake;
 }
 
 const INITIAL: SessionSnapshot = {
@@ -134,6 +134,9 @@ export class SessionStore extends SnapshotStore<SessionSnapshot> {
   private readonly rpc = new RpcClient(this.host, this.log, (frame) => this.send(frame));
   private readonly sent: SentHistoryStorage;
   private playback?: Playback;
+  /** Answers the auth question of the running Connect. */
+  private answerAuthChoice?: (choice: AuthChoice) => void;
+  private lastConnect?: ConnectOptions;
 
   constructor(private readonly options: SessionStoreOptions) {
     super({ ...INITIAL, ...emptyLogState(0) });
@@ -232,7 +235,7 @@ export class SessionStore extends SnapshotStore<SessionSnapshot> {
   async startAgent(
     profile: string | undefined,
     cwd: string | undefined,
-    extra: { options?: Record<string, unknown>; pooled?: boolean } = {},
+    extra: { options?: Record<string, unknown>; pooled?: boolean; env?: Record<string, string> } = {},
   ): Promise<Ack<{ agent: AgentInfo }>> {
     const previous = this.snapshot.agent;
     if (previous.state === "starting" || previous.state === "running") {
@@ -240,11 +243,18 @@ export class SessionStore extends SnapshotStore<SessionSnapshot> {
     }
     const policies = this.snapshot.policies;
     this.set({ agent: { state: "starting", previous }, agentError: undefined });
-    const payload: { profile?: string; cwd?: string; options?: Record<string, unknown>; pooled?: boolean } = {};
+    const payload: {
+      profile?: string;
+      cwd?: string;
+      options?: Record<string, unknown>;
+      pooled?: boolean;
+      env?: Record<string, string>;
+    } = {};
     if (profile) payload.profile = profile;
     if (cwd) payload.cwd = cwd;
     if (extra.options && Object.keys(extra.options).length) payload.options = extra.options;
     if (extra.pooled) payload.pooled = true;
+    if (extra.env && Object.keys(extra.env).length) payload.env = extra.env;
     const res = await this.relay.emitWithAck<{ agent: AgentInfo }>((s, ack) => s.emit("agent:start", payload, ack));
     if (res.ok) {
       // `agent:started` normally arrived first; the ack covers a lost event.
@@ -259,14 +269,47 @@ export class SessionStore extends SnapshotStore<SessionSnapshot> {
   }
 
   /** Connect (connect.ts); a second call while one runs returns its progress. */
-  async connectAgent(opts: {
-    profile?: string;
-    options?: Record<string, unknown>;
-    cwd: string;
-  }): Promise<ConnectProgress> {
+  async connectAgent(opts: ConnectOptions): Promise<ConnectProgress> {
     const step = this.snapshot.handshake?.step;
     if (step && step !== "ready" && step !== "failed") return this.snapshot.handshake!;
-    return connectAgent(this, opts, (handshake) => this.set({ handshake }));
+    this.lastConnect = opts;
+    return connectAgent(
+      this,
+      opts,
+      (handshake) => this.set({ handshake }),
+      (answer) => (this.answerAuthChoice = answer),
+    );
+  }
+
+  /** The user's answer to Connect's auth question (ignored when none is pending). */
+  answerAuth(choice: AuthChoice): void {
+    this.answerAuthChoice?.(choice);
+  }
+
+  /**
+   * An `env_var` method's values typed in the page: this Connect stops, the
+   * agent is restarted with them (the relay checks them again) and
+   * authenticates with that method when asked.
+   */
+  async reconnectWithEnv(methodId: string, env: Record<string, string>): Promise<ConnectProgress | undefined> {
+    const last = this.lastConnect;
+    if (!last) return undefined;
+    this.answerAuth({ type: "cancel" });
+    if (this.snapshot.agent.state === "running") await this.stopAgent();
+    await this.waitForExit();
+    this.set({ handshake: undefined });
+    return this.connectAgent({ ...last, env, authMethodId: methodId });
+  }
+
+  private waitForExit(): Promise<void> {
+    if (this.snapshot.agent.state !== "running" && this.snapshot.agent.state !== "starting") return Promise.resolve();
+    return new Promise((resolve) => {
+      const off = this.subscribe(() => {
+        if (this.snapshot.agent.state === "running" || this.snapshot.agent.state === "starting") return;
+        off();
+        resolve();
+      });
+    });
   }
 
   async stopAgent(): Promise<RelayError | undefined> {

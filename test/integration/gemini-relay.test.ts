@@ -9,7 +9,17 @@ import type { Frame } from "../../lib/frame";
 import { useGeminiRelay } from "../gemini-relay-setup";
 import { alive, processTree, type TestClient, waitUntil } from "../relay-harness";
 
-const g = useGeminiRelay({ killGraceMs: 3_000 });
+// "gemini-relaunch": Gemini CLI without GEMINI_CLI_NO_RELAUNCH (any value turns the re-launch off), so it runs as two processes.
+const g = useGeminiRelay({
+  killGraceMs: 3_000,
+  profiles: {
+    "gemini-relaunch": {
+      command: path.resolve("node_modules/.bin/gemini"),
+      args: ["--acp"],
+      env: {},
+    },
+  },
+});
 
 const initialize = (id: number, fs = false) => ({
   jsonrpc: "2.0",
@@ -116,7 +126,7 @@ describe("relay with the real Gemini CLI", () => {
 
   it("leaves no gemini process behind after a disconnect (both processes)", async () => {
     const c = await g.client();
-    const agent = await c.start();
+    const agent = await c.start({ profile: "gemini-relaunch" });
     await c.send(initialize(1));
     await c.response(1);
     const tree = processTree(agent.pid);

@@ -1,0 +1,142 @@
+"use client";
+/**
+ * What Connect advertises in `initialize` (fs read/write, terminal, the
+ * `_meta["terminal-auth"]` flag), defaulting to the profile's
+ * `clientCapabilities` and kept per profile in localStorage; and whether to
+ * authenticate before session/new.
+ */
+import type { ClientCapabilities } from "@agentclientprotocol/sdk";
+import { useCallback, useEffect, useState } from "react";
+import { DEFAULT_CLIENT_CAPABILITIES, TERMINAL_AUTH_META, withTerminalAuth } from "@/lib/client-capabilities";
+import type { ProfileSummary } from "@/lib/wire";
+
+export interface ConnectChoices {
+  fsRead: boolean;
+  fsWrite: boolean;
+  terminal: boolean;
+  terminalAuth: boolean;
+  authenticateFirst: boolean;
+}
+
+const storageKey = (profile: string) => `acp-playground.connect.${profile}`;
+
+function defaults(profile: ProfileSummary | undefined): ConnectChoices {
+  const caps = profile?.clientCapabilities ?? DEFAULT_CLIENT_CAPABILITIES;
+  return {
+    fsRead: caps.fs?.readTextFile === true,
+    fsWrite: caps.fs?.writeTextFile === true,
+    terminal: caps.terminal === true,
+    terminalAuth: caps._meta?.[TERMINAL_AUTH_META] === true,
+    authenticateFirst: false,
+  };
+}
+
+function load(profile: ProfileSummary | undefined): ConnectChoices {
+  const base = defaults(profile);
+  if (!profile) return base;
+  try {
+    const saved: unknown = JSON.parse(localStorage.getItem(storageKey(profile.name)) ?? "null");
+    if (typeof saved !== "object" || saved === null) return base;
+    const out = { ...base };
+    for (const k of Object.keys(base) as (keyof ConnectChoices)[]) {
+      const v = (saved as Record<string, unknown>)[k];
+      if (typeof v === "boolean") out[k] = v;
+    }
+    return out;
+  } catch {
+    return base;
+  }
+}
+
+export function capabilitiesOf(c: ConnectChoices): ClientCapabilities {
+  return withTerminalAuth(
+    { fs: { readTextFile: c.fsRead, writeTextFile: c.fsWrite }, terminal: c.terminal },
+    c.terminalAuth,
+  );
+}
+
+/** The choices for a profile, and a setter that keeps them. */
+export function useConnectChoices(profile: ProfileSummary | undefined): [ConnectChoices, (c: ConnectChoices) => void] {
+  const [choices, setChoices] = useState<ConnectChoices>(() => defaults(profile));
+  const name = profile?.name;
+  // Read after mount (localStorage is not there while rendering on the server) and when the profile changes.
+  useEffect(() => setChoices(load(profile)), [name]); // eslint-disable-line react-hooks/exhaustive-deps
+  const set = useCallback(
+    (c: ConnectChoices) => {
+      setChoices(c);
+      if (name) localStorage.setItem(storageKey(name), JSON.stringify(c));
+    },
+    [name],
+  );
+  return [choices, set];
+}
+
+const isGemini = (p: ProfileSummary | undefined) =>
+  p !== undefined && (p.name === "gemini" || p.command.split("/").at(-1) === "gemini");
+
+const BOXES: { key: keyof ConnectChoices; label: string; title: string }[] = [
+  {
+    key: "fsRead",
+    label: "fs read",
+    title: "clientCapabilities.fs.readTextFile: the agent may ask the playground to read files",
+  },
+  {
+    key: "fsWrite",
+    label: "fs write",
+    title: "clientCapabilities.fs.writeTextFile: the agent may ask the playground to write files",
+  },
+  {
+    key: "terminal",
+    label: "terminal",
+    title: "clientCapabilities.terminal: the agent may run commands through the playground",
+  },
+  {
+    key: "terminalAuth",
+    label: "terminal-auth",
+    title:
+      '_meta["terminal-auth"]: agents then list their terminal login methods (shown as a command to run, with Retry)',
+  },
+  { key: "authenticateFirst", label: "authenticate first", title: "Choose an auth method before session/new" },
+];
+
+export function ConnectSettings({
+  profile,
+  choices,
+  onChange,
+  disabled,
+}: {
+  profile: ProfileSummary | undefined;
+  choices: ConnectChoices;
+  onChange: (c: ConnectChoices) => void;
+  disabled?: boolean;
+}) {
+  const quirk = isGemini(profile) && (choices.fsRead || choices.fsWrite);
+  return (
+    <fieldset
+      className="flex flex-col gap-1 text-[11px] text-zinc-400"
+      data-testid="connect-settings"
+      disabled={disabled}
+    >
+      <legend className="mb-0.5 text-zinc-500">Connect advertises</legend>
+      <div className="flex flex-wrap gap-x-3 gap-y-0.5">
+        {BOXES.map((b) => (
+          <label key={b.key} className="flex items-center gap-1" title={b.title}>
+            <input
+              type="checkbox"
+              data-testid={`cap-${b.key}`}
+              checked={choices[b.key]}
+              onChange={(e) => onChange({ ...choices, [b.key]: e.target.checked })}
+            />
+            {b.label}
+          </label>
+        ))}
+      </div>
+      {quirk ? (
+        <p data-testid="gemini-fs-quirk" className="text-amber-300">
+          With fs capabilities Gemini cannot create a new file: it reads it first through fs/read_text_file and fails on
+          &quot;not found&quot; (docs/gemini-quirks.md).
+        </p>
+      ) : null}
+    </fieldset>
+  );
+}

@@ -1,0 +1,45 @@
+/** Connect with an agent that requires authentication (test/fixtures/auth-agent.mjs), and the capabilities it advertises. */
+import { expect, test } from "@playwright/test";
+import { stopAgent, url } from "./helpers";
+
+test("the auth chooser lists the methods by type and says authenticated only after the answer", async ({ page }) => {
+  await page.goto(url());
+  await page.getByTestId("profile-select").selectOption("auth");
+  await page.getByTestId("connect").click();
+  const chooser = page.getByTestId("auth-chooser");
+  await expect(chooser).toBeVisible();
+  await expect(page.getByTestId("auth-error")).toContainText('Authentication required (-32000): {"hint":"stub"}');
+  await expect(page.getByTestId("auth-method")).toHaveCount(3);
+
+  await chooser.getByText("Stub API key").click();
+  await expect(page.getByTestId("env-missing")).toContainText("STUB_LOGIN");
+
+  await chooser.getByText("Stub terminal login").click();
+  await expect(page.getByTestId("terminal-command")).toContainText("auth-agent.mjs 800 --login");
+  await expect(page.getByTestId("terminal-copy")).toBeVisible();
+  await expect(page.getByTestId("auth-retry")).toBeVisible();
+
+  await chooser.getByText("Stub login").click();
+  await page.getByTestId("auth-authenticate").click();
+  const detail = page.getByTestId("connect-detail");
+  await expect(detail).toContainText("authenticating with Stub login…");
+  await expect(page.getByTestId("connect-status")).toHaveAttribute("data-step", "ready");
+  await expect(detail).toContainText("authenticated with Stub login");
+  await stopAgent(page);
+});
+
+test("the capabilities checkboxes follow the profile, persist, and flag Gemini's fs quirk", async ({ page }) => {
+  await page.goto(url());
+  await page.getByTestId("profile-select").selectOption("gemini");
+  await expect(page.getByTestId("cap-fsRead")).not.toBeChecked();
+  await expect(page.getByTestId("gemini-fs-quirk")).toHaveCount(0);
+  await page.getByTestId("cap-fsRead").check();
+  await expect(page.getByTestId("gemini-fs-quirk")).toBeVisible();
+  await page.reload();
+  await page.getByTestId("profile-select").selectOption("gemini");
+  await expect(page.getByTestId("cap-fsRead")).toBeChecked();
+  await page.getByTestId("cap-fsRead").uncheck();
+  await page.getByTestId("profile-select").selectOption("auth");
+  await expect(page.getByTestId("cap-fsRead")).toBeChecked();
+  await expect(page.getByTestId("cap-terminal")).toBeChecked();
+});
