@@ -7,8 +7,9 @@
 import { diffLines } from "diff";
 import type { Frame, JsonRpcId } from "./frame";
 import { errorFrame, resultFrame } from "./jsonrpc";
-import { denied } from "./policy-core";
+import { denied } from "./policy";
 import { isObject } from "./json";
+import { CLIENT_METHODS } from "./methods";
 
 type Obj = Record<string, unknown>;
 const str = (v: unknown) => (typeof v === "string" ? v : undefined);
@@ -85,7 +86,7 @@ function toolCallView(v: unknown): ToolCallView {
 export function describePending(frame: Frame): PendingView {
   const p = paramsOf(frame);
   switch (frame.method) {
-    case "session/request_permission":
+    case CLIENT_METHODS.session_request_permission:
       return {
         kind: "permission",
         sessionId: str(p.sessionId),
@@ -104,11 +105,11 @@ export function describePending(frame: Frame): PendingView {
             )
           : [],
       };
-    case "fs/read_text_file":
+    case CLIENT_METHODS.fs_read_text_file:
       return { kind: "fs-read", path: str(p.path), line: num(p.line), limit: num(p.limit) };
-    case "fs/write_text_file":
+    case CLIENT_METHODS.fs_write_text_file:
       return { kind: "fs-write", path: str(p.path), content: str(p.content) };
-    case "terminal/create":
+    case CLIENT_METHODS.terminal_create:
       return {
         kind: "terminal-create",
         command: str(p.command),
@@ -119,12 +120,12 @@ export function describePending(frame: Frame): PendingView {
           : [],
         outputByteLimit: num(p.outputByteLimit),
       };
-    case "terminal/output":
-    case "terminal/wait_for_exit":
-    case "terminal/kill":
-    case "terminal/release":
+    case CLIENT_METHODS.terminal_output:
+    case CLIENT_METHODS.terminal_wait_for_exit:
+    case CLIENT_METHODS.terminal_kill:
+    case CLIENT_METHODS.terminal_release:
       return { kind: "terminal", method: frame.method, terminalId: str(p.terminalId) };
-    case "elicitation/create":
+    case CLIENT_METHODS.elicitation_create:
       return {
         kind: "elicitation",
         mode: str(p.mode),

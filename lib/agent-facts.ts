@@ -15,6 +15,7 @@ import type { Frame, JsonRpcId } from "./frame";
 import { isObject, type JsonObject } from "./json";
 import { emptyView, NO_SESSION, reduceFrames, type SessionViewState, type Turn } from "./session-view";
 import { turnUsageOf, type TurnUsage } from "./turn-usage";
+import { AGENT_METHODS, CLIENT_METHODS } from "./methods";
 
 export { turnUsageOf, type TurnUsage };
 
@@ -79,7 +80,12 @@ export interface FactsState {
 export const EMPTY_FACTS_STATE: FactsState = { facts: EMPTY_FACTS, view: emptyView() };
 
 export const METHOD_NOT_FOUND = -32601;
-const SESSION_OPENERS = new Set(["session/new", "session/load", "session/resume", "session/fork"]);
+const SESSION_OPENERS = new Set<string>([
+  AGENT_METHODS.session_new,
+  AGENT_METHODS.session_load,
+  AGENT_METHODS.session_resume,
+  AGENT_METHODS.session_fork,
+]);
 /** Diffs kept: enough for the write cards, bounded for a long session. */
 const MAX_DIFFS = 200;
 
@@ -134,7 +140,7 @@ function onResponseFromAgent(f: AgentFacts, frame: Frame, m: JsonObject): AgentF
   const result = isObject(m.result) ? m.result : undefined;
   const params = isObject(request?.params) ? request.params : {};
 
-  if (method === "initialize") {
+  if (method === AGENT_METHODS.initialize) {
     return {
       ...next,
       initialize: {
@@ -160,18 +166,18 @@ function reduceFrame(f: AgentFacts, frame: Frame): AgentFacts {
   if (frame.dir === "to-agent") {
     if (frame.kind !== "request" || frame.method === undefined) return f;
     // Only what a response needs later: the method and params of initialize and the session openers.
-    if (frame.method !== "initialize" && !SESSION_OPENERS.has(frame.method)) return f;
+    if (frame.method !== AGENT_METHODS.initialize && !SESSION_OPENERS.has(frame.method)) return f;
     return { ...f, open: { ...f.open, [frame.seq]: { method: frame.method, params: m.params } } };
   }
   if (frame.kind === "response") return onResponseFromAgent(f, frame, m);
   const params = isObject(m.params) ? m.params : undefined;
   if (!params) return f;
-  if (frame.kind === "notification" && frame.method === "session/update") {
+  if (frame.kind === "notification" && frame.method === CLIENT_METHODS.session_update) {
     const update = params.update;
     const variant = isObject(update) ? update.sessionUpdate : undefined;
     return variant === "tool_call" || variant === "tool_call_update" ? addDiffs(f, update, frame.seq) : f;
   }
-  if (frame.kind === "request" && frame.method === "session/request_permission")
+  if (frame.kind === "request" && frame.method === CLIENT_METHODS.session_request_permission)
     return addDiffs(f, params.toolCall, frame.seq);
   return f;
 }

@@ -6,6 +6,7 @@
  * Also the checks for user-supplied variables: only the ones the agent named,
  * never loader or runtime variables.
  */
+import { isObject } from "./json";
 
 export interface EnvVarSpec {
   name: string;
@@ -34,14 +35,13 @@ export interface TerminalSpec {
   label?: string;
 }
 
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const str = (v: unknown, max = 2_000): string | undefined =>
   typeof v === "string" && v.length > 0 ? v.slice(0, max) : undefined;
 const strings = (v: unknown): string[] =>
   Array.isArray(v) ? v.filter((s): s is string => typeof s === "string").slice(0, 64) : [];
 function stringMap(v: unknown): Record<string, string> {
   const out: Record<string, string> = {};
-  if (!isObj(v)) return out;
+  if (!isObject(v)) return out;
   for (const [k, value] of Object.entries(v)) if (typeof value === "string") out[k] = value;
   return out;
 }
@@ -54,7 +54,7 @@ function envVars(m: Record<string, unknown>): EnvVarSpec[] {
   // The RFD's `vars: [{ name, label, secret, optional }]`, and the earlier single `varName`.
   const raw: unknown[] = Array.isArray(m.vars) ? m.vars : typeof m.varName === "string" ? [{ name: m.varName }] : [];
   for (const v of raw.slice(0, 32)) {
-    if (!isObj(v) || typeof v.name !== "string" || !ENV_NAME.test(v.name)) continue;
+    if (!isObject(v) || typeof v.name !== "string" || !ENV_NAME.test(v.name)) continue;
     out.push({ name: v.name, label: str(v.label, 200), secret: v.secret !== false, optional: v.optional === true });
   }
   return out;
@@ -62,8 +62,8 @@ function envVars(m: Record<string, unknown>): EnvVarSpec[] {
 
 /** The terminal login an agent describes, in the schema's fields or the older `_meta` forms. */
 function terminalSpec(m: Record<string, unknown>): TerminalSpec | undefined {
-  const meta = isObj(m._meta) ? m._meta : {};
-  const legacy = isObj(meta["terminal-auth"]) ? meta["terminal-auth"] : meta.type === "terminal" ? meta : undefined;
+  const meta = isObject(m._meta) ? m._meta : {};
+  const legacy = isObject(meta["terminal-auth"]) ? meta["terminal-auth"] : meta.type === "terminal" ? meta : undefined;
   if (m.type === "terminal")
     return { args: strings(m.args), env: stringMap(m.env), label: legacy ? str(legacy.label, 200) : undefined };
   if (!legacy) return undefined;
@@ -77,10 +77,10 @@ function terminalSpec(m: Record<string, unknown>): TerminalSpec | undefined {
 
 /** The auth methods of an `initialize` result; entries without an id are skipped. */
 export function parseAuthMethods(init: unknown): AuthMethodView[] {
-  const list = isObj(init) && Array.isArray(init.authMethods) ? init.authMethods : [];
+  const list = isObject(init) && Array.isArray(init.authMethods) ? init.authMethods : [];
   const out: AuthMethodView[] = [];
   for (const m of list.slice(0, 32)) {
-    if (!isObj(m)) continue;
+    if (!isObject(m)) continue;
     const id = str(m.id, 200);
     if (!id) continue;
     const base = { id, name: str(m.name, 200) ?? id, description: str(m.description) };

@@ -6,6 +6,7 @@
  */
 import { createTwoFilesPatch } from "diff";
 import type { Frame } from "./frame";
+import { CLIENT_METHODS } from "./methods";
 import { reduceFrames, type ToolCallItem, type Turn } from "./session-view";
 import type { TurnUsage } from "./turn-usage";
 import { parsePatch, patchStats } from "./unified-diff";
@@ -192,7 +193,7 @@ function filesOf(frames: readonly Frame[], turn: Turn, tools: readonly ToolCallI
     }
   for (const f of frames) {
     if (f.seq < turn.seq || f.seq > end) continue;
-    if (f.dir !== "from-agent" || f.kind !== "request" || f.method !== "fs/write_text_file") continue;
+    if (f.dir !== "from-agent" || f.kind !== "request" || f.method !== CLIENT_METHODS.fs_write_text_file) continue;
     const params = isObj(f.message) && isObj(f.message.params) ? f.message.params : {};
     const path = str(params.path);
     const content = str(params.content);

@@ -10,9 +10,10 @@
  */
 import { agentCapabilities, authMethods, currentSession, type AgentFacts } from "./agent-facts";
 import { DEFAULT_CLIENT_CAPABILITIES } from "./client-capabilities";
-import type { Policy } from "./policy-core";
+import type { Policy } from "./policy";
 import { initialValue, type Defs, type FieldNode, type Path } from "./schema-form";
 import { isObject } from "./json";
+import { AGENT_METHODS, CLIENT_METHODS } from "./methods";
 
 export const CLIENT_INFO = { name: "acp-playground", version: "0.1.0" };
 
@@ -54,19 +55,24 @@ export interface Support {
 }
 
 /** Methods every agent must answer. */
-const BASELINE = new Set(["initialize", "session/new", "session/prompt", "session/cancel"]);
+const BASELINE = new Set<string>([
+  AGENT_METHODS.initialize,
+  AGENT_METHODS.session_new,
+  AGENT_METHODS.session_prompt,
+  AGENT_METHODS.session_cancel,
+]);
 
 /** Unstable methods gated by a `sessionCapabilities` key. */
 const SESSION_CAPABILITY: Record<string, string> = {
-  "session/list": "list",
-  "session/resume": "resume",
-  "session/close": "close",
-  "session/delete": "delete",
-  "session/fork": "fork",
-  "session/archive": "archive",
-  "session/unarchive": "archive",
-  "session/status": "status",
-  "session/set_title": "title",
+  [AGENT_METHODS.session_list]: "list",
+  [AGENT_METHODS.session_resume]: "resume",
+  [AGENT_METHODS.session_close]: "close",
+  [AGENT_METHODS.session_delete]: "delete",
+  [AGENT_METHODS.session_fork]: "fork",
+  [AGENT_METHODS.session_archive]: "archive",
+  [AGENT_METHODS.session_unarchive]: "archive",
+  [AGENT_METHODS.session_status]: "status",
+  [AGENT_METHODS.session_set_title]: "title",
 };
 
 export function methodSupport(method: string, facts: AgentFacts): Support {
@@ -78,26 +84,26 @@ export function methodSupport(method: string, facts: AgentFacts): Support {
   if (!caps) return { state: "unknown", reason: "not known before the initialize result" };
   const yes = (reason: string): Support => ({ state: "advertised", reason });
   const no = (reason: string): Support => ({ state: "not-advertised", reason });
-  if (method === "session/load")
+  if (method === AGENT_METHODS.session_load)
     return caps.loadSession ? yes("agentCapabilities.loadSession") : no("agentCapabilities.loadSession is not set");
-  if (method === "authenticate") {
+  if (method === AGENT_METHODS.authenticate) {
     const n = authMethods(facts).length;
     return n
       ? yes(`${n} auth method${n === 1 ? "" : "s"} in the initialize result`)
       : no("the initialize result lists no authMethods");
   }
-  if (method === "logout")
+  if (method === AGENT_METHODS.logout)
     return caps.logout ? yes("agentCapabilities.auth.logout") : no("agentCapabilities.auth.logout is not set");
   const key = SESSION_CAPABILITY[method];
   if (key)
     return caps.session.includes(key)
       ? yes(`agentCapabilities.sessionCapabilities.${key}`)
       : no(`agentCapabilities.sessionCapabilities.${key} is not set`);
-  if (method === "session/set_mode") {
+  if (method === AGENT_METHODS.session_set_mode) {
     const n = currentSession(facts).availableModes?.length ?? 0;
     return n ? yes(`${n} modes in the session`) : no("the session has no modes");
   }
-  if (method === "session/set_config_option") {
+  if (method === AGENT_METHODS.session_set_config_option) {
     const n = currentSession(facts).configOptions?.length ?? 0;
     return n ? yes(`${n} config options in the session`) : no("the session has no configOptions");
   }
@@ -140,26 +146,27 @@ export function prefillParams(method: string, node: FieldNode, facts: AgentFacts
   const v: Record<string, unknown> = isObject(base) ? { ...base } : {};
   const session = currentSession(facts);
   if (facts.sessionId !== undefined && hasField(node, "sessionId")) v.sessionId = facts.sessionId;
-  if (hasField(node, "cwd") && (v.cwd === "" || v.cwd === undefined) && method !== "session/list") v.cwd = ctx.cwd;
+  if (hasField(node, "cwd") && (v.cwd === "" || v.cwd === undefined) && method !== AGENT_METHODS.session_list)
+    v.cwd = ctx.cwd;
   switch (method) {
-    case "initialize":
+    case AGENT_METHODS.initialize:
       return {
         ...v,
         protocolVersion: ctx.protocolVersion,
         clientCapabilities: DEFAULT_CLIENT_CAPABILITIES,
         clientInfo: CLIENT_INFO,
       };
-    case "authenticate": {
+    case AGENT_METHODS.authenticate: {
       const first = authMethods(facts)[0];
       return first ? { ...v, methodId: first.id } : v;
     }
-    case "session/set_mode": {
+    case AGENT_METHODS.session_set_mode: {
       const modes = session.availableModes ?? [];
       // The first mode that is not the current one: sending it changes something.
       const pick = modes.find((m) => m.id !== session.currentModeId) ?? modes[0];
       return pick ? { ...v, modeId: pick.id } : v;
     }
-    case "session/set_config_option": {
+    case AGENT_METHODS.session_set_config_option: {
       const option = session.configOptions?.[0] as unknown;
       if (!isObject(option) || typeof option.id !== "string") return v;
       if (option.type === "boolean")
@@ -171,7 +178,7 @@ export function prefillParams(method: string, node: FieldNode, facts: AgentFacts
         value: typeof option.currentValue === "string" ? option.currentValue : (configValues(option)[0]?.value ?? ""),
       };
     }
-    case "session/prompt":
+    case AGENT_METHODS.session_prompt:
       return { ...v, prompt: [{ type: "text", text: "" }] };
     default:
       return v;
@@ -235,7 +242,7 @@ export function suggestionsFor(
           }))
         : undefined;
     case "value": {
-      if (method !== "session/set_config_option" || !isObject(params)) return undefined;
+      if (method !== AGENT_METHODS.session_set_config_option || !isObject(params)) return undefined;
       const option = session.configOptions?.find((o) => o.id === params.configId);
       const values = configValues(option);
       return values.length ? values.map((o) => ({ value: o.value, label: `${o.name} (${o.value})` })) : undefined;
@@ -293,16 +300,16 @@ function capabilityPolicyWarnings(params: Record<string, unknown>, policies: Pol
       });
     }
   };
-  check(fs.readTextFile === true, "params.clientCapabilities.fs.readTextFile", ["fs/read_text_file"]);
-  check(fs.writeTextFile === true, "params.clientCapabilities.fs.writeTextFile", ["fs/write_text_file"]);
+  check(fs.readTextFile === true, "params.clientCapabilities.fs.readTextFile", [CLIENT_METHODS.fs_read_text_file]);
+  check(fs.writeTextFile === true, "params.clientCapabilities.fs.writeTextFile", [CLIENT_METHODS.fs_write_text_file]);
   check(caps.terminal === true, "params.clientCapabilities.terminal", [
-    "terminal/create",
-    "terminal/output",
-    "terminal/wait_for_exit",
-    "terminal/kill",
-    "terminal/release",
+    CLIENT_METHODS.terminal_create,
+    CLIENT_METHODS.terminal_output,
+    CLIENT_METHODS.terminal_wait_for_exit,
+    CLIENT_METHODS.terminal_kill,
+    CLIENT_METHODS.terminal_release,
   ]);
-  check(isObject(caps.elicitation), "params.clientCapabilities.elicitation", ["elicitation/create"]);
+  check(isObject(caps.elicitation), "params.clientCapabilities.elicitation", [CLIENT_METHODS.elicitation_create]);
   return out;
 }
 
@@ -319,8 +326,8 @@ export function composeWarnings(
     out.push({ message: `The agent answered -32601 for ${method}: ${support.reason}`, blocking: false });
   else if (support.state === "not-advertised")
     out.push({ message: `The agent does not advertise ${method} (${support.reason})`, blocking: false });
-  if (method === "initialize") out.push(...capabilityPolicyWarnings(p, policies));
-  if (method === "session/prompt" && Array.isArray(p.prompt)) {
+  if (method === AGENT_METHODS.initialize) out.push(...capabilityPolicyWarnings(p, policies));
+  if (method === AGENT_METHODS.session_prompt && Array.isArray(p.prompt)) {
     const accepted = acceptedContent(facts);
     p.prompt.forEach((block, i) => {
       const type = isObject(block) ? block.type : undefined;
@@ -357,7 +364,7 @@ export function composeWarnings(
 export function variantNote(method: string, path: Path, tagValue: unknown, facts: AgentFacts): string | undefined {
   const [list, index] = path;
   if (path.length !== 2 || typeof index !== "number" || typeof tagValue !== "string") return undefined;
-  if (list === "prompt" && method === "session/prompt") {
+  if (list === "prompt" && method === AGENT_METHODS.session_prompt) {
     return acceptedContent(facts)?.[tagValue] === false
       ? `not in promptCapabilities (${PROMPT_CAPABILITY[tagValue]})`
       : undefined;
@@ -375,7 +382,7 @@ export function capabilityNotes(method: string, facts: AgentFacts): string[] {
   if (!caps) return [];
   const yesNo = (entries: [string, boolean][]) => entries.map(([k, v]) => `${k} ${v ? "✓" : "✗"}`).join(" · ");
   switch (method) {
-    case "session/prompt":
+    case AGENT_METHODS.session_prompt:
       return [
         `promptCapabilities: ${yesNo([
           ["image", caps.prompt.image],
@@ -383,17 +390,17 @@ export function capabilityNotes(method: string, facts: AgentFacts): string[] {
           ["embeddedContext", caps.prompt.embeddedContext],
         ])} (text and resource_link always)`,
       ];
-    case "session/new":
-    case "session/load":
-    case "session/resume":
-    case "session/fork":
+    case AGENT_METHODS.session_new:
+    case AGENT_METHODS.session_load:
+    case AGENT_METHODS.session_resume:
+    case AGENT_METHODS.session_fork:
       return [
         `mcpCapabilities: ${yesNo([
           ["http", caps.mcp.http],
           ["sse", caps.mcp.sse],
         ])} (stdio always)`,
       ];
-    case "authenticate":
+    case AGENT_METHODS.authenticate:
       return authMethods(facts).map(
         (m) =>
           `${m.id}: ${m.name}${m.description ? ` (${m.description})` : ""}${m._meta !== undefined ? ` · _meta ${JSON.stringify(m._meta)}` : ""}`,

@@ -10,6 +10,8 @@
 import type { ClientCapabilities, Implementation } from "@agentclientprotocol/sdk";
 import { type AuthMethodView, canAuthenticate, describeAuthMethod, parseAuthMethods } from "./auth-methods";
 import type { RpcError, RpcOutcome } from "./jsonrpc";
+import { isObject } from "./json";
+import { AGENT_METHODS } from "./methods";
 
 export type ConnectStep = "start" | "initialize" | "authenticate" | "session/new" | "ready" | "failed";
 
@@ -58,7 +60,7 @@ export interface ConnectTimeouts {
   start: number;
   initialize: number;
   authenticate: number;
-  "session/new": number;
+  [AGENT_METHODS.session_new]: number;
   /** How long the user may take to choose an auth method. */
   choose: number;
 }
@@ -68,7 +70,7 @@ export const DEFAULT_CONNECT_TIMEOUTS: ConnectTimeouts = {
   initialize: 30_000,
   // An agent's own login may open a browser and wait for the user.
   authenticate: 120_000,
-  "session/new": 60_000,
+  [AGENT_METHODS.session_new]: 60_000,
   choose: 15 * 60_000,
 };
 
@@ -84,8 +86,6 @@ export interface ConnectInput {
 
 /** Rounds of choosing a method before Connect gives up. */
 const MAX_AUTH_ROUNDS = 3;
-
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** The agent's error as one line: its message, code and data (bounded). */
 export function agentErrorText(e: RpcError): string {
@@ -155,14 +155,14 @@ export async function runConnect(deps: ConnectDeps, input: ConnectInput): Promis
 
   let init = pooled ? await deps.pooledInitialize() : undefined;
   if (!init) {
-    deps.progress({ step: "initialize", ...state() });
-    const res = await call("initialize", {
+    deps.progress({ step: AGENT_METHODS.initialize, ...state() });
+    const res = await call(AGENT_METHODS.initialize, {
       protocolVersion: input.protocolVersion,
       clientCapabilities: input.clientCapabilities,
       clientInfo: input.clientInfo,
     });
     if (res.kind !== "result") return fail(`initialize failed: ${outcomeText(res)}`);
-    init = isObj(res.result) ? res.result : {};
+    init = isObject(res.result) ? res.result : {};
   }
   const methods = parseAuthMethods(init);
   let rounds = 0;
@@ -177,7 +177,7 @@ export async function runConnect(deps: ConnectDeps, input: ConnectInput): Promis
     while (rounds < MAX_AUTH_ROUNDS) {
       rounds++;
       authenticated = undefined;
-      deps.progress({ step: "authenticate", ...state(), authMethods: methods });
+      deps.progress({ step: AGENT_METHODS.authenticate, ...state(), authMethods: methods });
       const asked = await within(deps.chooseAuth({ methods, reason, error: lastError }), limits.choose);
       if (!asked.ok) return `no auth method chosen within ${seconds(limits.choose)}`;
       const choice = asked.value;
@@ -188,11 +188,11 @@ export async function runConnect(deps: ConnectDeps, input: ConnectInput): Promis
       if (!canAuthenticate(method))
         return `"${method.name}" is a terminal login: run its command, then retry (the protocol forbids authenticate for it)`;
       authMethodId = method.id;
-      deps.progress({ step: "authenticate", ...state() });
-      const res = await call("authenticate", { methodId: method.id });
+      deps.progress({ step: AGENT_METHODS.authenticate, ...state() });
+      const res = await call(AGENT_METHODS.authenticate, { methodId: method.id });
       if (res.kind === "result") {
         authenticated = true;
-        deps.progress({ step: "authenticate", ...state() });
+        deps.progress({ step: AGENT_METHODS.authenticate, ...state() });
         return undefined;
       }
       lastError = `authenticate failed: ${outcomeText(res)}`;
@@ -206,8 +206,8 @@ export async function runConnect(deps: ConnectDeps, input: ConnectInput): Promis
   }
 
   for (;;) {
-    deps.progress({ step: "session/new", ...state() });
-    const session = await call("session/new", { cwd: input.cwd, mcpServers: [] });
+    deps.progress({ step: AGENT_METHODS.session_new, ...state() });
+    const session = await call(AGENT_METHODS.session_new, { cwd: input.cwd, mcpServers: [] });
     if (session.kind === "error" && needsAuth(session.error) && rounds < MAX_AUTH_ROUNDS) {
       const stop = await authenticate("auth-required", agentErrorText(session.error));
       if (stop) return fail(stop);
@@ -215,7 +215,7 @@ export async function runConnect(deps: ConnectDeps, input: ConnectInput): Promis
     }
     if (session.kind !== "result") return fail(`session/new failed: ${outcomeText(session)}`);
     const sessionId =
-      isObj(session.result) && typeof session.result.sessionId === "string" ? session.result.sessionId : undefined;
+      isObject(session.result) && typeof session.result.sessionId === "string" ? session.result.sessionId : undefined;
     if (!sessionId) return fail("session/new answered without a sessionId");
     return done({ step: "ready", ...state(), sessionId });
   }

@@ -5,6 +5,7 @@
  */
 import type { Frame, FrameDirection } from "./frame";
 import type { FrameIndex } from "./frame-index";
+import { AGENT_METHODS, CLIENT_METHODS, PROTOCOL_METHODS } from "./methods";
 
 /**
  * ACP v1 methods by kind and by the direction they travel, as annotated in the
@@ -15,32 +16,32 @@ export const ACP_REQUESTS: Readonly<Record<string, FrameDirection>> = {
   initialize: "to-agent",
   authenticate: "to-agent",
   logout: "to-agent",
-  "session/new": "to-agent",
-  "session/load": "to-agent",
-  "session/list": "to-agent",
-  "session/delete": "to-agent",
-  "session/resume": "to-agent",
-  "session/close": "to-agent",
-  "session/set_mode": "to-agent",
-  "session/set_config_option": "to-agent",
-  "session/prompt": "to-agent",
-  "fs/write_text_file": "from-agent",
-  "fs/read_text_file": "from-agent",
-  "session/request_permission": "from-agent",
-  "terminal/create": "from-agent",
-  "terminal/output": "from-agent",
-  "terminal/release": "from-agent",
-  "terminal/wait_for_exit": "from-agent",
-  "terminal/kill": "from-agent",
-  "elicitation/create": "from-agent",
+  [AGENT_METHODS.session_new]: "to-agent",
+  [AGENT_METHODS.session_load]: "to-agent",
+  [AGENT_METHODS.session_list]: "to-agent",
+  [AGENT_METHODS.session_delete]: "to-agent",
+  [AGENT_METHODS.session_resume]: "to-agent",
+  [AGENT_METHODS.session_close]: "to-agent",
+  [AGENT_METHODS.session_set_mode]: "to-agent",
+  [AGENT_METHODS.session_set_config_option]: "to-agent",
+  [AGENT_METHODS.session_prompt]: "to-agent",
+  [CLIENT_METHODS.fs_write_text_file]: "from-agent",
+  [CLIENT_METHODS.fs_read_text_file]: "from-agent",
+  [CLIENT_METHODS.session_request_permission]: "from-agent",
+  [CLIENT_METHODS.terminal_create]: "from-agent",
+  [CLIENT_METHODS.terminal_output]: "from-agent",
+  [CLIENT_METHODS.terminal_release]: "from-agent",
+  [CLIENT_METHODS.terminal_wait_for_exit]: "from-agent",
+  [CLIENT_METHODS.terminal_kill]: "from-agent",
+  [CLIENT_METHODS.elicitation_create]: "from-agent",
 };
 
 /** Notifications; `$/cancel_request` may travel either way. */
 export const ACP_NOTIFICATIONS: Readonly<Record<string, FrameDirection | "both">> = {
-  "session/update": "from-agent",
-  "elicitation/complete": "from-agent",
-  "session/cancel": "to-agent",
-  "$/cancel_request": "both",
+  [CLIENT_METHODS.session_update]: "from-agent",
+  [CLIENT_METHODS.elicitation_complete]: "from-agent",
+  [AGENT_METHODS.session_cancel]: "to-agent",
+  [PROTOCOL_METHODS.cancel_request]: "both",
 };
 
 const has = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);

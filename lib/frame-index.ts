@@ -11,12 +11,13 @@
 import type { Frame, FrameDirection, JsonRpcId } from "./frame";
 
 import { isObject } from "./json";
+import { CLIENT_METHODS } from "./methods";
 
 const idKey = (id: JsonRpcId): string => (typeof id === "string" ? `s:${id}` : `n:${String(id)}`);
 
 /** `params.update.sessionUpdate` of a `session/update` frame, if it has one. */
 export function updateVariantOf(frame: Frame): string | undefined {
-  if (frame.method !== "session/update" || !isObject(frame.message)) return undefined;
+  if (frame.method !== CLIENT_METHODS.session_update || !isObject(frame.message)) return undefined;
   const params = frame.message.params;
   const update = isObject(params) ? params.update : undefined;
   const variant = isObject(update) ? update.sessionUpdate : undefined;

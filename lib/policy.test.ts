@@ -4,11 +4,11 @@ import {
   autoPermission,
   defaultPolicies,
   isUnknownMethod,
-  parsePolicies,
   sliceLines,
   truncateOutput,
   UNKNOWN_METHODS,
 } from "./policy";
+import { parsePolicies } from "./wire";
 
 describe("policies", () => {
   it("start as ask for every answerable method, and refuse methods outside ACP", () => {

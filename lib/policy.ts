@@ -2,11 +2,25 @@
  * How the playground answers the agent's own requests (the client side of ACP),
  * per method: ask the user, answer automatically, or deny with an error.
  */
-import { CLIENT_METHODS } from "@agentclientprotocol/sdk";
 import type { RequestPermissionRequest, RequestPermissionResponse } from "@agentclientprotocol/sdk";
-import { POLICIES, type JsonRpcErrorBody, type Policy } from "./policy-core";
+import { CLIENT_METHODS } from "./methods";
+import type { Policies } from "./wire";
 
-export { denied, POLICIES, type JsonRpcErrorBody, type Policy } from "./policy-core";
+export type { Policies } from "./wire";
+
+export const POLICIES = ["ask", "auto", "deny"] as const;
+export type Policy = (typeof POLICIES)[number];
+
+export interface JsonRpcErrorBody {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+export const denied = (method: string): JsonRpcErrorBody => ({
+  code: -32000,
+  message: `${method} was denied by the playground's policy`,
+});
 
 /** Agent->client requests the playground can answer (notifications excluded). */
 export const ANSWERABLE_METHODS: readonly string[] = [
@@ -25,8 +39,6 @@ export const ANSWERABLE_METHODS: readonly string[] = [
 export const SERVED_METHODS: readonly string[] = ANSWERABLE_METHODS.filter(
   (m) => m.startsWith("fs/") || m.startsWith("terminal/"),
 );
-
-export type Policies = Record<string, Policy>;
 
 /**
  * The policy key for agent requests that are neither an ACP client method nor
@@ -89,18 +101,4 @@ export function truncateOutput(
   // Skip UTF-8 continuation bytes so the kept text starts on a character.
   while (start < bytes.length && (bytes[start]! & 0xc0) === 0x80) start++;
   return { output: new TextDecoder().decode(bytes.subarray(start)), truncated: true };
-}
-
-export function parsePolicies(payload: unknown): { ok: true; value: Policies } | { ok: false; message: string } {
-  if (typeof payload !== "object" || payload === null || Array.isArray(payload))
-    return { ok: false, message: "expected an object { method: policy }" };
-  const out: Policies = {};
-  for (const [method, policy] of Object.entries(payload)) {
-    if (!ANSWERABLE_METHODS.includes(method) && method !== UNKNOWN_METHODS)
-      return { ok: false, message: `no policy for ${method}` };
-    if (!POLICIES.includes(policy as Policy))
-      return { ok: false, message: `policy must be ask, auto or deny (${method})` };
-    out[method] = policy as Policy;
-  }
-  return { ok: true, value: out };
 }

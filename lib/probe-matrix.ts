@@ -5,6 +5,7 @@
  * tool call round trip, cancel, usage, start-up time, memory).
  */
 import type { MethodSupport, ProbeReport, ProbeRow } from "./probe";
+import { AGENT_METHODS } from "./methods";
 
 export interface MatrixRow {
   label: string;
@@ -20,16 +21,16 @@ export interface ProbeMatrix {
 
 /** The methods the matrix lists, the registry's first. */
 export const MATRIX_METHODS = [
-  "session/list",
-  "session/fork",
-  "session/resume",
+  AGENT_METHODS.session_list,
+  AGENT_METHODS.session_fork,
+  AGENT_METHODS.session_resume,
   "session/set_model",
-  "session/set_mode",
-  "session/load",
-  "session/set_config_option",
-  "session/close",
-  "session/delete",
-  "authenticate",
+  AGENT_METHODS.session_set_mode,
+  AGENT_METHODS.session_load,
+  AGENT_METHODS.session_set_config_option,
+  AGENT_METHODS.session_close,
+  AGENT_METHODS.session_delete,
+  AGENT_METHODS.authenticate,
 ] as const;
 
 const SHORT: Record<MethodSupport, string> = {
@@ -72,7 +73,7 @@ export function buildMatrix(reports: readonly ProbeReport[]): ProbeMatrix {
   return {
     columns,
     rows: [
-      per("initialize", (r) => outcomeCell(find(r, "initialize with protocolVersion 1"))),
+      per(AGENT_METHODS.initialize, (r) => outcomeCell(find(r, "initialize with protocolVersion 1"))),
       per("protocol version", (r) => (r.facts?.protocolVersion === undefined ? "—" : String(r.facts.protocolVersion))),
       per("auth method types", (r) => list([...new Set(r.facts?.authMethods.map((m) => m.type))])),
       per("loadSession", (r) => (caps(r).loadSession === true ? "yes" : "no")),
@@ -80,14 +81,14 @@ export function buildMatrix(reports: readonly ProbeReport[]): ProbeMatrix {
         list(["image", "audio", "embeddedContext"].filter((k) => prompt(r)[k] === true)),
       ),
       per("session capabilities", (r) => list(r.facts?.sessionCapabilities)),
-      per("session/new", (r) => outcomeCell(find(r, "session/new"))),
+      per(AGENT_METHODS.session_new, (r) => outcomeCell(find(r, AGENT_METHODS.session_new))),
       ...MATRIX_METHODS.map((m) => per(m, (r) => methodCell(r, m))),
-      per("prompt turn", (r) => outcomeCell(find(r, "session/prompt"))),
+      per("prompt turn", (r) => outcomeCell(find(r, AGENT_METHODS.session_prompt))),
       per("tool call round trip", (r) => outcomeCell(find(r, "tool call round trip"))),
       per("agent requests answered", (r) =>
         list([...new Set(r.facts?.answered.map((a) => `${a.method}: ${a.answer}`))]),
       ),
-      per("cancel", (r) => outcomeCell(find(r, "session/cancel"))),
+      per("cancel", (r) => outcomeCell(find(r, AGENT_METHODS.session_cancel))),
       per("usage reported", (r) => list(r.facts?.usage)),
       per("malformed line → -32700", (r) => outcomeCell(find(r, "malformed line"))),
       per("start-up (to first answer)", (r) => ms(r.facts?.startupMs)),

@@ -3,8 +3,7 @@
  * reporting what the agent actually did for each. Pure: it talks through a
  * Driver that the server or CLI provides.
  */
-import { AGENT_METHODS, PROTOCOL_VERSION } from "@agentclientprotocol/sdk";
-import { AGENT_METHODS as UNSTABLE_AGENT_METHODS } from "@agentclientprotocol/sdk/unstable";
+import { AGENT_METHODS as STABLE_AGENT_METHODS, PROTOCOL_VERSION } from "@agentclientprotocol/sdk";
 import { reduceAllFacts } from "./agent-facts";
 import { composeMethods, prefillParams } from "./compose-catalog";
 import type { Frame, JsonRpcId, WireFrame } from "./frame";
@@ -12,6 +11,8 @@ import { withMessage } from "./frame-log";
 import { ANSWERABLE_METHODS, type Policies } from "./policy";
 import { buildForm, type Defs } from "./schema-form";
 import { updateUsageOf, turnUsageOf } from "./turn-usage";
+import { isObject } from "./json";
+import { AGENT_METHODS, CLIENT_METHODS } from "./methods";
 
 export type ProbeOutcome =
   "answered" | "-32601" | "error" | "timeout" | "no reply" | "skipped" | "not applicable" | "inconclusive";
@@ -100,8 +101,8 @@ export interface ProbeOptions {
   includeLogout?: boolean;
 }
 
-const STABLE = new Set(Object.values(AGENT_METHODS));
-export const UNSTABLE_METHODS = Object.values(UNSTABLE_AGENT_METHODS).filter((m) => !STABLE.has(m as never));
+const STABLE = new Set<string>(Object.values(STABLE_AGENT_METHODS));
+export const UNSTABLE_METHODS = Object.values(AGENT_METHODS).filter((m) => !STABLE.has(m));
 
 type Json = Record<string, unknown>;
 type Message = {
@@ -115,7 +116,6 @@ const messageOf = (f?: Frame): Message | undefined =>
   f ? (withMessage({ ...f }).message as Message | undefined) : undefined;
 const errorOf = (f?: Frame) => messageOf(f)?.error;
 const resultOf = (f?: Frame) => messageOf(f)?.result;
-const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** How the registry's daily matrix classes an answer. */
 export function supportOf(reply: Reply): MethodSupport {
@@ -162,9 +162,9 @@ const SET_MODEL = "session/set_model";
 const after = (seq: number) => (f: Frame) => f.seq > seq;
 const updatesOf = (frames: readonly Frame[]) =>
   frames
-    .filter((f) => f.dir === "from-agent" && f.method === "session/update")
+    .filter((f) => f.dir === "from-agent" && f.method === CLIENT_METHODS.session_update)
     .map((f) => messageOf(f)?.params?.update)
-    .filter(isObj);
+    .filter(isObject);
 
 /** Agent requests in `frames` with the probe's answer to each, for the report. */
 function answersIn(frames: readonly Frame[]): Array<{ method: string; answer: string }> {
@@ -176,7 +176,7 @@ function answersIn(frames: readonly Frame[]): Array<{ method: string; answer: st
     const req = requests.get(JSON.stringify(f.id));
     if (!req) continue;
     const m = messageOf(f);
-    const outcome = isObj(m?.result?.outcome) ? m.result.outcome : undefined;
+    const outcome = isObject(m?.result?.outcome) ? m.result.outcome : undefined;
     const answer = m?.error
       ? `error ${m.error.code}: ${String(m.error.message).slice(0, 80)}`
       : outcome
@@ -240,8 +240,8 @@ export async function runProbe(
     ),
   );
   const initResult = resultOf(init.frame);
-  const agentCaps = isObj(initResult?.agentCapabilities) ? initResult.agentCapabilities : undefined;
-  const sessionCaps = isObj(agentCaps?.sessionCapabilities) ? agentCaps.sessionCapabilities : {};
+  const agentCaps = isObject(initResult?.agentCapabilities) ? initResult.agentCapabilities : undefined;
+  const sessionCaps = isObject(agentCaps?.sessionCapabilities) ? agentCaps.sessionCapabilities : {};
 
   // 2. `initialized` (not part of ACP v1): does the agent complain?
   const before = driver.frames().length;
@@ -273,13 +273,13 @@ export async function runProbe(
       (r) => typeof resultOf(r.frame)?.sessionId === "string",
     ),
   );
-  const modes = isObj(session?.modes) ? session.modes : {};
+  const modes = isObject(session?.modes) ? session.modes : {};
   const modeIds = (Array.isArray(modes.availableModes) ? modes.availableModes : [])
-    .map((m) => (isObj(m) ? m.id : undefined))
+    .map((m) => (isObject(m) ? m.id : undefined))
     .filter((id): id is string => typeof id === "string");
-  const models = isObj(session?.models) ? session.models : {};
+  const models = isObject(session?.models) ? session.models : {};
   const modelIds = (Array.isArray(models.availableModels) ? models.availableModels : [])
-    .map((m) => (isObj(m) ? m.modelId : undefined))
+    .map((m) => (isObject(m) ? m.modelId : undefined))
     .filter((id): id is string => typeof id === "string");
   const configOptions = (session?.configOptions as Array<{ id: string; currentValue?: unknown }> | undefined) ?? [];
 
@@ -365,7 +365,7 @@ export async function runProbe(
       cwd: options.cwd,
       protocolVersion: PROTOCOL_VERSION,
     });
-    return isObj(built) ? { ...built, ...fallback } : fallback;
+    return isObject(built) ? { ...built, ...fallback } : fallback;
   };
   rows.push(
     row(
@@ -375,7 +375,9 @@ export async function runProbe(
       keys,
     ),
   );
-  rows.push(row("session/list", AGENT_METHODS.session_list, await req(AGENT_METHODS.session_list, {}), keys));
+  rows.push(
+    row(AGENT_METHODS.session_list, AGENT_METHODS.session_list, await req(AGENT_METHODS.session_list, {}), keys),
+  );
   for (const [method, check] of [
     [AGENT_METHODS.session_load, "session/load of the probe's session"],
     [AGENT_METHODS.session_resume, "session/resume of the probe's session"],
@@ -392,7 +394,7 @@ export async function runProbe(
           await req(AGENT_METHODS.session_set_mode, { sessionId, modeId }),
           keys,
         )
-      : notApplicable("session/set_mode", AGENT_METHODS.session_set_mode, "the agent listed no modes"),
+      : notApplicable(AGENT_METHODS.session_set_mode, AGENT_METHODS.session_set_mode, "the agent listed no modes"),
   );
   const modelId = typeof models.currentModelId === "string" ? models.currentModelId : modelIds[0];
   rows.push(
@@ -416,16 +418,16 @@ export async function runProbe(
           keys,
         )
       : notApplicable(
-          "session/set_config_option",
+          AGENT_METHODS.session_set_config_option,
           AGENT_METHODS.session_set_config_option,
           "the agent listed no config options",
         ),
   );
   rows.push(
     options.includeLogout
-      ? row("logout", AGENT_METHODS.logout, await req(AGENT_METHODS.logout, {}), keys)
+      ? row(AGENT_METHODS.logout, AGENT_METHODS.logout, await req(AGENT_METHODS.logout, {}), keys)
       : {
-          check: "logout",
+          check: AGENT_METHODS.logout,
           method: AGENT_METHODS.logout,
           outcome: "skipped",
           detail: "skipped: it may sign the user out (--include-logout to run it)",
@@ -437,7 +439,7 @@ export async function runProbe(
   for (const method of UNSTABLE_METHODS.filter((m) => !closing.includes(m))) {
     const params = paramsFor(
       method,
-      method === UNSTABLE_AGENT_METHODS.session_fork ? { sessionId, cwd: options.cwd } : { sessionId },
+      method === AGENT_METHODS.session_fork ? { sessionId, cwd: options.cwd } : { sessionId },
     );
     rows.push(row(`${method} (unstable)`, method, await req(method, params), keys));
   }
@@ -504,7 +506,8 @@ export async function runProbe(
   );
   const startSeq = driver.frames().at(-1)?.seq ?? 0;
   await driver.waitFor(
-    (f) => f.dir === "from-agent" && f.seq > startSeq && (f.method === "session/update" || f.id === cancelId),
+    (f) =>
+      f.dir === "from-agent" && f.seq > startSeq && (f.method === CLIENT_METHODS.session_update || f.id === cancelId),
     3_000,
   );
   const endedFirst = driver
@@ -534,10 +537,20 @@ export async function runProbe(
 
   // Last: closing and deleting the session.
   rows.push(
-    row("session/close", AGENT_METHODS.session_close, await req(AGENT_METHODS.session_close, { sessionId }), keys),
+    row(
+      AGENT_METHODS.session_close,
+      AGENT_METHODS.session_close,
+      await req(AGENT_METHODS.session_close, { sessionId }),
+      keys,
+    ),
   );
   rows.push(
-    row("session/delete", AGENT_METHODS.session_delete, await req(AGENT_METHODS.session_delete, { sessionId }), keys),
+    row(
+      AGENT_METHODS.session_delete,
+      AGENT_METHODS.session_delete,
+      await req(AGENT_METHODS.session_delete, { sessionId }),
+      keys,
+    ),
   );
 
   const all = parsedFrames(driver).filter(after(firstSeq));
@@ -549,7 +562,7 @@ export async function runProbe(
       const u = turnUsageOf(m.result);
       if (u) usage.add(u.source);
     }
-    if (f.method === "session/update") {
+    if (f.method === CLIENT_METHODS.session_update) {
       const u = updateUsageOf(m?.params?.update);
       if (u) usage.add(u.source);
     }
@@ -571,7 +584,7 @@ export async function runProbe(
     facts: {
       protocolVersion: initResult?.protocolVersion,
       authMethods: (Array.isArray(initResult?.authMethods) ? initResult.authMethods : [])
-        .filter(isObj)
+        .filter(isObject)
         .map((m) => ({ id: String(m.id), type: typeof m.type === "string" ? m.type : "agent" })),
       agentCapabilities: agentCaps,
       sessionCapabilities: Object.keys(sessionCaps).filter((k) => k !== "_meta" && sessionCaps[k] != null),

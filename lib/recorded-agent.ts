@@ -4,6 +4,7 @@
  * that followed them. Pure: the caller does the I/O and the pacing.
  */
 import type { Frame, JsonRpcId } from "./frame";
+import { isObject } from "./json";
 
 export interface Emit {
   /** Recorded milliseconds since the previous emitted line (for pacing). */
@@ -119,10 +120,9 @@ export class RecordedClient {
     const recorded = this.answers.get(`${method} ${idKey(id)}`)?.shift() as Record<string, unknown> | undefined;
     const result = recorded?.result;
     if (recorded && "result" in recorded) {
-      const marked =
-        typeof result === "object" && result !== null && !Array.isArray(result)
-          ? { ...result, _meta: { ...(result as { _meta?: object })._meta, [REPLAYED_META]: true } }
-          : result;
+      const marked = isObject(result)
+        ? { ...result, _meta: { ...(result as { _meta?: object })._meta, [REPLAYED_META]: true } }
+        : result;
       return JSON.stringify({ jsonrpc: "2.0", id, result: marked });
     }
     const error =

@@ -156,7 +156,10 @@ function redactFields(value: unknown): { value: unknown; count: number } {
   return { value: count ? out : value, count };
 }
 
-export function createRedactor(secrets: string[]): { text(text: string): Redacted; frame(raw: string): Redacted } {
+export function createRedactor(secrets: readonly string[]): {
+  text(text: string): Redacted;
+  frame(raw: string): Redacted;
+} {
   // Each secret as is, and as it appears inside a JSON string.
   const forms = secrets.map((secret) => [...new Set([secret, JSON.stringify(secret).slice(1, -1)])]);
   const text = (input: string): Redacted => {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { parseRerunPayload } from "./wire";
+import { parsePayload } from "./wire";
+
+const parseRerunPayload = (payload: unknown) => parsePayload("transcript:rerun", payload);
 
 describe("transcript:rerun payload", () => {
   it("takes ignore paths, and refuses what is not a list of dot paths", () => {

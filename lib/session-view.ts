@@ -29,6 +29,7 @@ import type {
 import type { Frame, JsonRpcId } from "./frame";
 import { isObject } from "./json";
 import { isUsageOnlyChunk, turnUsageOf, type TurnUsage as BaseTurnUsage } from "./turn-usage";
+import { AGENT_METHODS, CLIENT_METHODS } from "./methods";
 
 /** Session id under which a `session/update` or `session/prompt` without a string sessionId is kept. */
 export const NO_SESSION = "";
@@ -344,24 +345,34 @@ function compact<T extends object>(o: T): T {
 // ---------------------------------------------------------------------------
 // Dispatch
 
-const SESSION_OPENERS = new Set(["session/new", "session/load", "session/resume", "session/fork"]);
-const TRACKED = new Set([...SESSION_OPENERS, "session/set_mode", "session/set_config_option", "session/set_model"]);
+const SESSION_OPENERS = new Set<string>([
+  AGENT_METHODS.session_new,
+  AGENT_METHODS.session_load,
+  AGENT_METHODS.session_resume,
+  AGENT_METHODS.session_fork,
+]);
+const TRACKED = new Set([
+  ...SESSION_OPENERS,
+  AGENT_METHODS.session_set_mode,
+  AGENT_METHODS.session_set_config_option,
+  "session/set_model",
+]);
 
 function apply(d: Draft, f: Frame): void {
   if (!isObject(f.message)) return;
   const m = f.message;
   switch (f.kind) {
     case "notification":
-      if (f.dir === "from-agent" && f.method === "session/update") onUpdate(d, f, obj(m.params));
-      else if (f.dir === "to-agent" && f.method === "session/cancel") onCancel(d, f, obj(m.params));
+      if (f.dir === "from-agent" && f.method === CLIENT_METHODS.session_update) onUpdate(d, f, obj(m.params));
+      else if (f.dir === "to-agent" && f.method === AGENT_METHODS.session_cancel) onCancel(d, f, obj(m.params));
       return;
     case "request": {
       if (f.id === undefined || f.method === undefined) return;
       const params = obj(m.params);
       if (f.dir === "to-agent") {
-        if (f.method === "session/prompt") onPrompt(d, f, params);
+        if (f.method === AGENT_METHODS.session_prompt) onPrompt(d, f, params);
         else if (TRACKED.has(f.method)) track(d, f, { sessionId: str(params.sessionId) });
-      } else if (f.method === "session/request_permission") {
+      } else if (f.method === CLIENT_METHODS.session_request_permission) {
         onPermissionRequest(d, f, f.id, params);
       } else if (f.method.startsWith("terminal/")) {
         track(d, f, { sessionId: str(params.sessionId) });
@@ -372,8 +383,8 @@ function apply(d: Draft, f: Frame): void {
       if (f.requestSeq === undefined) return;
       const pend = take(d, f.requestSeq);
       if (!pend) return;
-      if (pend.method === "session/prompt") onPromptResponse(d, f, pend, m);
-      else if (pend.method === "session/request_permission") onPermissionResponse(d, f, pend, m);
+      if (pend.method === AGENT_METHODS.session_prompt) onPromptResponse(d, f, pend, m);
+      else if (pend.method === CLIENT_METHODS.session_request_permission) onPermissionResponse(d, f, pend, m);
       else if ("error" in m) return;
       else if (pend.method.startsWith("terminal/")) onTerminalResult(d, f, pend, obj(m.result));
       else onResult(d, f, pend, obj(m.result));
@@ -752,7 +763,7 @@ function onPermissionRequest(d: Draft, f: Frame, id: JsonRpcId, p: Obj): void {
   const tg = target(d, s);
   const tc = p.toolCall;
   if (!isObject(tc) || typeof tc.toolCallId !== "string") {
-    addUnknown(d, s, tg, f.seq, "session/request_permission", p, "toolCall has no toolCallId");
+    addUnknown(d, s, tg, f.seq, CLIENT_METHODS.session_request_permission, p, "toolCall has no toolCallId");
     return;
   }
   // Gemini sends the tool call only here, with no `tool_call` update before it: this may create the item.
@@ -794,7 +805,7 @@ function onPermissionResponse(d: Draft, f: Frame, pend: PendingRequest, m: Obj):
 /** The client's successful answers to the agent's terminal/ requests. */
 function onTerminalResult(d: Draft, f: Frame, pend: PendingRequest, r: Obj): void {
   const params = obj(pend.params);
-  const terminalId = pend.method === "terminal/create" ? str(r.terminalId) : str(params.terminalId);
+  const terminalId = pend.method === CLIENT_METHODS.terminal_create ? str(r.terminalId) : str(params.terminalId);
   if (terminalId === undefined) return;
   const st = d.state();
   st.terminals = d.own(st.terminals);
@@ -808,7 +819,7 @@ function onTerminalResult(d: Draft, f: Frame, pend: PendingRequest, r: Obj): voi
       signal: str(v.signal) ?? (v.signal === null ? null : undefined),
     });
   switch (pend.method) {
-    case "terminal/create":
+    case CLIENT_METHODS.terminal_create:
       compact(
         Object.assign(t, {
           command: str(params.command),
@@ -817,15 +828,15 @@ function onTerminalResult(d: Draft, f: Frame, pend: PendingRequest, r: Obj): voi
         }),
       );
       return;
-    case "terminal/output":
+    case CLIENT_METHODS.terminal_output:
       if (typeof r.output === "string") t.output = r.output;
       t.truncated = r.truncated === true;
       if (isObject(r.exitStatus)) t.exitStatus = exitStatus(r.exitStatus);
       return;
-    case "terminal/wait_for_exit":
+    case CLIENT_METHODS.terminal_wait_for_exit:
       t.exitStatus = exitStatus(r);
       return;
-    case "terminal/release":
+    case CLIENT_METHODS.terminal_release:
       t.released = true;
       return;
   }
@@ -847,7 +858,8 @@ function onResult(d: Draft, f: Frame, pend: PendingRequest, r: Obj): void {
   }
   if (Array.isArray(r.configOptions)) s.configOptions = r.configOptions as SessionConfigOption[];
   if (isObject(r.models)) s.models = r.models as SessionModels;
-  if (pend.method === "session/set_mode" && typeof params.modeId === "string") s.currentModeId = params.modeId;
+  if (pend.method === AGENT_METHODS.session_set_mode && typeof params.modeId === "string")
+    s.currentModeId = params.modeId;
   if (pend.method === "session/set_model" && typeof params.modelId === "string") {
     s.models = { ...s.models, currentModelId: params.modelId };
   }

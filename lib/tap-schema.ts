@@ -33,3 +33,8 @@ export const tapBatchSchema = z.strictObject({
   n: z.number().int().positive(),
   events: z.array(tapEventSchema),
 }) satisfies z.ZodType<TapBatch>;
+
+/** `tap:injection` from a tab watching a tap: for itself. */
+export const tapInjectionSchema = z.strictObject({ enabled: z.boolean() });
+/** `tap:injection` from a socket watching the taps list: for the viewer named. */
+export const tapInjectionForSchema = z.strictObject({ clientId: z.string().max(200), enabled: z.boolean() });

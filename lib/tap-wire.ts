@@ -62,8 +62,8 @@ export interface TapInfo {
 }
 
 export interface TapClientToServerEvents {
-  "tap:open": (open: unknown, ack: (res: Ack<{ transcriptId: string }>) => void) => void;
-  "tap:events": (batch: unknown, ack: (res: Ack<{ n: number }>) => void) => void;
+  "tap:open": (open: TapOpen, ack: (res: Ack<{ transcriptId: string }>) => void) => void;
+  "tap:events": (batch: TapBatch, ack: (res: Ack<{ n: number }>) => void) => void;
 }
 
 export interface TapServerToClientEvents {

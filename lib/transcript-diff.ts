@@ -8,6 +8,7 @@
 import { createTwoFilesPatch, diffArrays } from "diff";
 import type { Frame } from "./frame";
 import { dropPath, parseIgnorePath } from "./ignore-paths";
+import { CLIENT_METHODS } from "./methods";
 
 export { parseIgnorePath };
 
@@ -177,7 +178,7 @@ export function agentEntries(
       const last = entries.at(-1);
       // Chunk boundaries are transport noise: merge consecutive text chunks of one kind.
       if (
-        f.method === "session/update" &&
+        f.method === CLIENT_METHODS.session_update &&
         update &&
         (update.sessionUpdate === "agent_message_chunk" || update.sessionUpdate === "agent_thought_chunk") &&
         update.content?.type === "text"

@@ -5,6 +5,7 @@
  */
 import type { Frame, FrameDirection, FrameKind, JsonRpcId, WireFrame } from "./frame";
 import { isObject } from "./json";
+import { AGENT_METHODS } from "./methods";
 
 export const TRANSCRIPT_FORMAT = "acp-playground-transcript";
 export const TRANSCRIPT_VERSION = "1.0";
@@ -245,5 +246,6 @@ export function parseTranscript(text: string): Transcript {
 
 /** Number of prompt turns: session/prompt requests sent to the agent. */
 export function countTurns(frames: Pick<Frame, "dir" | "kind" | "method">[]): number {
-  return frames.filter((f) => f.dir === "to-agent" && f.kind === "request" && f.method === "session/prompt").length;
+  return frames.filter((f) => f.dir === "to-agent" && f.kind === "request" && f.method === AGENT_METHODS.session_prompt)
+    .length;
 }

@@ -4,6 +4,7 @@
  * used and window size); or `_meta.usage` on any session update (Qwen Code
  * sends it on an otherwise empty `agent_message_chunk`).
  */
+import { isObject } from "./json";
 
 export interface TurnUsage {
   source: "usage" | "_meta.quota" | "usage_update" | "_meta.usage";
@@ -19,7 +20,6 @@ export interface TurnUsage {
 }
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 const num = (v: unknown): number | undefined => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
 const clean = <T extends object>(o: T): T =>
   Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
@@ -50,24 +50,24 @@ function tokenCounts(u: Obj): Omit<TurnUsage, "source"> {
 }
 
 export function turnUsageOf(result: unknown): TurnUsage | undefined {
-  if (!isObj(result)) return undefined;
-  if (isObj(result.usage)) return clean<TurnUsage>({ source: "usage", ...tokenCounts(result.usage) });
-  const meta = isObj(result._meta) ? result._meta : {};
-  if (isObj(meta.usage)) return clean<TurnUsage>({ source: "_meta.usage", ...tokenCounts(meta.usage) });
+  if (!isObject(result)) return undefined;
+  if (isObject(result.usage)) return clean<TurnUsage>({ source: "usage", ...tokenCounts(result.usage) });
+  const meta = isObject(result._meta) ? result._meta : {};
+  if (isObject(meta.usage)) return clean<TurnUsage>({ source: "_meta.usage", ...tokenCounts(meta.usage) });
   const quota = meta.quota;
-  if (!isObj(quota)) return undefined;
-  const tc = isObj(quota.token_count) ? quota.token_count : {};
+  if (!isObject(quota)) return undefined;
+  const tc = isObject(quota.token_count) ? quota.token_count : {};
   return clean<TurnUsage>({ source: "_meta.quota", ...tokenCounts(tc) });
 }
 
 /** Usage carried by one `session/update`'s `update` (a `usage_update`, or `_meta.usage` on any kind). */
 export function updateUsageOf(update: unknown): TurnUsage | undefined {
-  if (!isObj(update)) return undefined;
+  if (!isObject(update)) return undefined;
   if (update.sessionUpdate === "usage_update") {
     return clean<TurnUsage>({ source: "usage_update", contextUsed: num(update.used), contextSize: num(update.size) });
   }
-  const meta = isObj(update._meta) ? update._meta : undefined;
-  if (meta && isObj(meta.usage)) return clean<TurnUsage>({ source: "_meta.usage", ...tokenCounts(meta.usage) });
+  const meta = isObject(update._meta) ? update._meta : undefined;
+  if (meta && isObject(meta.usage)) return clean<TurnUsage>({ source: "_meta.usage", ...tokenCounts(meta.usage) });
   return undefined;
 }
 
@@ -76,8 +76,8 @@ export function updateUsageOf(update: unknown): TurnUsage | undefined {
  * nothing to show as a message.
  */
 export function isUsageOnlyChunk(update: unknown): boolean {
-  if (!isObj(update) || update.sessionUpdate !== "agent_message_chunk") return false;
+  if (!isObject(update) || update.sessionUpdate !== "agent_message_chunk") return false;
   const content = update.content;
-  const empty = !isObj(content) || (content.type === "text" && (content.text === "" || content.text === undefined));
+  const empty = !isObject(content) || (content.type === "text" && (content.text === "" || content.text === undefined));
   return empty && updateUsageOf(update) !== undefined;
 }

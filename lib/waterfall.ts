@@ -12,6 +12,8 @@
 import type { Frame, JsonRpcId } from "./frame";
 import { SeqList } from "./session-view";
 import { turnUsageOf, type TurnUsage } from "./turn-usage";
+import { isObject } from "./json";
+import { AGENT_METHODS, CLIENT_METHODS } from "./methods";
 
 export type StreamKind = "thought" | "message";
 
@@ -66,7 +68,6 @@ export interface WaterfallTurn {
 }
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
 const idKey = (id: JsonRpcId | undefined): string => (typeof id === "string" ? `s:${id}` : `n:${String(id)}`);
 
@@ -95,10 +96,11 @@ export class WaterfallBuilder {
     if (f.seq <= this.lastSeq) return;
     this.lastSeq = f.seq;
     const m = f.message;
-    if (!isObj(m)) return;
-    const params = isObj(m.params) ? m.params : {};
-    if (f.kind === "request" && f.dir === "to-agent" && f.method === "session/prompt") return this.#prompt(f, params);
-    if (f.kind === "notification" && f.dir === "from-agent" && f.method === "session/update") {
+    if (!isObject(m)) return;
+    const params = isObject(m.params) ? m.params : {};
+    if (f.kind === "request" && f.dir === "to-agent" && f.method === AGENT_METHODS.session_prompt)
+      return this.#prompt(f, params);
+    if (f.kind === "notification" && f.dir === "from-agent" && f.method === CLIENT_METHODS.session_update) {
       return this.#update(f, params);
     }
     if (f.kind === "request" && f.dir === "from-agent" && f.method) return this.#ask(f, f.method, params);
@@ -144,8 +146,8 @@ export class WaterfallBuilder {
     if (this.#running.get(t.sessionId) === t) this.#running.delete(t.sessionId);
     this.#openBand.delete(t);
     t.frames++;
-    const result = isObj(m.result) ? m.result : undefined;
-    const error = isObj(m.error) ? (str(m.error.message) ?? "error") : "error" in m ? "error" : undefined;
+    const result = isObject(m.result) ? m.result : undefined;
+    const error = isObject(m.error) ? (str(m.error.message) ?? "error") : "error" in m ? "error" : undefined;
     t.end = {
       ts: f.ts,
       seq: f.seq,
@@ -161,7 +163,7 @@ export class WaterfallBuilder {
   #update(f: Frame, p: Obj): void {
     const t = this.#turnOf(str(p.sessionId));
     const u = p.update;
-    if (!t || !isObj(u)) return;
+    if (!t || !isObject(u)) return;
     const variant = str(u.sessionUpdate);
     const kind = variant !== undefined ? STREAM_OF[variant] : undefined;
     if (kind) {
@@ -220,7 +222,7 @@ export class WaterfallBuilder {
       this.#openBand.delete(t);
       t.requests.push(item);
       const tc = p.toolCall;
-      if (method === "session/request_permission" && isObj(tc) && typeof tc.toolCallId === "string") {
+      if (method === CLIENT_METHODS.session_request_permission && isObject(tc) && typeof tc.toolCallId === "string") {
         const tool = this.#tool(t, tc.toolCallId, f);
         if (typeof tc.title === "string") tool.title ??= tc.title;
         tool.permissions.push(item);
@@ -238,7 +240,7 @@ export class WaterfallBuilder {
     item.end = f.ts;
     item.seqs = item.seqs.append(f.seq);
     if ("error" in m) item.error = true;
-    const outcome = isObj(m.result) && isObj(m.result.outcome) ? m.result.outcome : undefined;
+    const outcome = isObject(m.result) && isObject(m.result.outcome) ? m.result.outcome : undefined;
     if (outcome) item.outcome = str(outcome.optionId) ?? str(outcome.outcome);
     if (turn) turn.frames++;
   }
@@ -269,7 +271,7 @@ export interface TurnSummary {
   running: boolean;
 }
 
-const isPermission = (r: ClientRequestItem) => r.method === "session/request_permission";
+const isPermission = (r: ClientRequestItem) => r.method === CLIENT_METHODS.session_request_permission;
 
 /** Total length of the union of intervals. */
 function unionMs(spans: Array<[number, number]>): number {

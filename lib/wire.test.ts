@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { parseEmptyPayload, parseSendPayload, parseStartPayload } from "./wire";
+import { frameLine, parsePayload } from "./wire";
 
-describe("parseStartPayload", () => {
+const parseStartPayload = (payload: unknown) => parsePayload("agent:start", payload);
+/** What the relay does with `agent:send`: the schema, then the line checks. */
+function parseSendPayload(payload: unknown, maxLineBytes: number) {
+  const parsed = parsePayload("agent:send", payload);
+  return parsed.ok ? frameLine(parsed.value.frame, maxLineBytes) : parsed;
+}
+
+describe("agent:start payload", () => {
   it("accepts nothing, or the documented fields", () => {
     expect(parseStartPayload(undefined)).toEqual({ ok: true, value: {} });
     expect(parseStartPayload({ profile: "gemini", cwd: "sub", options: { model: "x" } })).toMatchObject({ ok: true });
@@ -17,7 +24,7 @@ describe("parseStartPayload", () => {
   );
 });
 
-describe("parseSendPayload", () => {
+describe("agent:send payload", () => {
   it("sends a string verbatim and serialises an object", () => {
     expect(parseSendPayload({ frame: "{not json" }, 100)).toEqual({ ok: true, value: "{not json" });
     expect(parseSendPayload({ frame: { jsonrpc: "2.0", id: 1 } }, 100)).toEqual({
@@ -46,11 +53,43 @@ describe("parseSendPayload", () => {
   });
 });
 
-describe("parseEmptyPayload", () => {
+describe("payloads of events that take none", () => {
   it("accepts {} and nothing, refuses the rest", () => {
-    expect(parseEmptyPayload("agent:stop", {}).ok).toBe(true);
-    expect(parseEmptyPayload("agent:stop", undefined).ok).toBe(true);
-    expect(parseEmptyPayload("agent:stop", { now: true }).ok).toBe(false);
-    expect(parseEmptyPayload("agent:stop", 1).ok).toBe(false);
+    expect(parsePayload("agent:stop", {}).ok).toBe(true);
+    expect(parsePayload("agent:stop", undefined).ok).toBe(true);
+    expect(parsePayload("agent:stop", { now: true }).ok).toBe(false);
+    expect(parsePayload("agent:stop", 1).ok).toBe(false);
+  });
+});
+
+describe("contract errors", () => {
+  it("name the event, the field and what is wrong", () => {
+    expect(parseStartPayload({ command: "rm -rf /" })).toEqual({
+      ok: false,
+      error: { code: "invalid_payload", message: "agent:start: unknown field: command" },
+    });
+    expect(parseStartPayload({ profile: 3 })).toEqual({
+      ok: false,
+      error: { code: "invalid_payload", message: "agent:start: profile: expected string, received number" },
+    });
+  });
+
+  it("refuse unknown fields in policy:set, as in every other payload", () => {
+    expect(parsePayload("policy:set", { policies: { "fs/read_text_file": "auto" } })).toEqual({
+      ok: true,
+      value: { policies: { "fs/read_text_file": "auto" } },
+    });
+    expect(parsePayload("policy:set", { policies: {}, extra: 1 })).toMatchObject({
+      ok: false,
+      error: { message: "policy:set: unknown field: extra" },
+    });
+    expect(parsePayload("policy:set", { policies: { "session/update": "auto" } })).toMatchObject({
+      ok: false,
+      error: { message: "policy:set: policies: no policy for session/update" },
+    });
+    expect(parsePayload("policy:set", { policies: { "fs/read_text_file": "yes" } })).toMatchObject({
+      ok: false,
+      error: { message: "policy:set: policies.fs/read_text_file: policy must be ask, auto or deny" },
+    });
   });
 });

@@ -1,12 +1,18 @@
 /**
  * The Socket.IO contract between a browser (or any client) and the relay.
  * Both sides import these types; docs/relay-protocol.md describes them in prose.
+ * Every client->server payload is a zod schema here, its type inferred from it; the
+ * relay parses with the schema (server/socket-events.ts). The browser imports types
+ * only, which keeps zod out of its bundle.
  */
 import type { ClientCapabilities } from "@agentclientprotocol/sdk";
+import { z } from "zod";
+import { describeIssues, parseWith } from "./contract";
 import type { WireFrame } from "./frame";
-import type { Policies } from "./policy";
 import { parseIgnorePath } from "./ignore-paths";
+import { ANSWERABLE_METHODS, POLICIES, UNKNOWN_METHODS } from "./policy";
 import type { ProbeReport } from "./probe";
+import { fail, ok, type Failure, type Flat, type Result } from "./result";
 import type { RerunStep } from "./rerun";
 
 export interface RelayError {
@@ -38,7 +44,8 @@ export type RelayErrorCode =
   | "read_only"
   | "internal";
 
-export type Ack<T extends object = object> = ({ ok: true } & T) | { ok: false; error: RelayError };
+/** An event's answer: the value's fields beside `ok`, or a relay error. */
+export type Ack<T extends object = object> = Flat<T, RelayError>;
 
 export interface AgentInfo {
   profile: string;
@@ -83,33 +90,6 @@ export interface RelayInfo {
   workspaceRoots: string[];
   maxLineBytes: number;
   graceMs: number;
-}
-
-export interface StartPayload {
-  profile?: string;
-  cwd?: string;
-  options?: Record<string, unknown>;
-  /** Take an already initialized agent from the warm pool when there is one (Connect). */
-  pooled?: boolean;
-  /**
-   * Values the user typed for an `env_var` auth method. The relay accepts only
-   * variables an `env_var` method of this profile's agent named (checkUserEnv),
-   * never records them and never sends them back.
-   */
-  env?: Record<string, string>;
-}
-
-export interface SendPayload {
-  frame: string | object;
-}
-
-export interface RerunPayload extends StartPayload {
-  /** The transcript whose client side is sent again. */
-  id: string;
-  /** Send the recorded `mcpServers` (command lines the agent starts): only after the user saw and confirmed them. */
-  recordedMcpServers?: boolean;
-  /** Dot paths the diff leaves out (see lib/transcript-diff.ts). */
-  ignore?: string[];
 }
 
 export interface RerunResult {
@@ -158,20 +138,6 @@ export interface AttachedEvent {
   transport?: TransportEvent[];
 }
 
-export interface ClientToServerEvents {
-  "relay:info": (payload: unknown, ack: (res: Ack<{ info: RelayInfo }>) => void) => void;
-  "agent:start": (payload: unknown, ack: (res: Ack<{ agent: AgentInfo }>) => void) => void;
-  "agent:send": (payload: unknown, ack: (res: Ack<{ seq: number }>) => void) => void;
-  "agent:stop": (payload: unknown, ack: (res: Ack) => void) => void;
-  "transcript:rerun": (payload: unknown, ack: (res: Ack<RerunResult>) => void) => void;
-  /** Sets how the relay answers the agent's requests, per method. */
-  "policy:set": (payload: unknown, ack: (res: Ack<{ policies: Policies }>) => void) => void;
-  /** Ask mode: "do it" for a pending fs/ or terminal/ request; the relay answers it. */
-  "agent:serve": (payload: unknown, ack: (res: Ack<{ seq: number }>) => void) => void;
-  /** Runs the conformance probe against a fresh agent of a profile (in this browser session). */
-  "agent:probe": (payload: unknown, ack: (res: Ack<{ report: ProbeReport }>) => void) => void;
-}
-
 export interface ServerToClientEvents {
   /** First event on every connection: the clientId to re-attach with after a reload. */
   "relay:hello": (event: { clientId: string }) => void;
@@ -185,109 +151,145 @@ export interface ServerToClientEvents {
   "agent:error": (error: RelayError) => void;
 }
 
-type Parsed<T> = { ok: true; value: T } | { ok: false; error: RelayError };
+// Client -> server payloads. Objects are strict: an unknown field is refused, not ignored.
 
-const invalid = (message: string): { ok: false; error: RelayError } => ({
-  ok: false,
-  error: { code: "invalid_payload", message },
+const startFields = {
+  profile: z.string().optional(),
+  cwd: z.string().optional(),
+  options: z.record(z.string(), z.unknown(), { error: "must be an object" }).optional(),
+  /** Take an already initialized agent from the warm pool when there is one (Connect). */
+  pooled: z.boolean().optional(),
+  /**
+   * Values the user typed for an `env_var` auth method. The relay accepts only
+   * variables an `env_var` method of this profile's agent named (checkUserEnv),
+   * never records them and never sends them back.
+   */
+  env: z
+    .record(z.string(), z.string(), { error: "must map variable names to string values" })
+    .refine((env) => Object.keys(env).length <= 32, { error: "at most 32 variables" })
+    .optional(),
+};
+
+/** No payload, `null` or `{}`. */
+const emptyPayloadSchema = z
+  .strictObject({})
+  .nullish()
+  .transform(() => ({}));
+
+export const startPayloadSchema = z
+  .strictObject(startFields)
+  .nullish()
+  .transform((v) => v ?? {});
+export type StartPayload = z.output<typeof startPayloadSchema>;
+
+export const sendPayloadSchema = z.strictObject({
+  frame: z.union([z.string(), z.custom<object>((v) => typeof v === "object" && v !== null)], {
+    error: "must be a string or an object",
+  }),
+});
+export type SendPayload = z.output<typeof sendPayloadSchema>;
+
+export const rerunPayloadSchema = z.strictObject({
+  ...startFields,
+  /** The transcript whose client side is sent again. */
+  id: z.string().min(1, { error: "must be a transcript id" }),
+  /** Send the recorded `mcpServers` (command lines the agent starts): only after the user saw and confirmed them. */
+  recordedMcpServers: z.boolean().optional(),
+  /** Dot paths the diff leaves out (see lib/transcript-diff.ts). */
+  ignore: z
+    .array(z.string().refine((p) => parseIgnorePath(p) !== undefined, { error: "must be a dot path" }))
+    .max(100)
+    .optional(),
+});
+export type RerunPayload = z.output<typeof rerunPayloadSchema>;
+
+export const servePayloadSchema = z.strictObject({
+  id: z.union([z.string(), z.number()], { error: "must be the id of a pending agent request" }),
 });
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
+/** How the relay answers the agent's requests, per method (lib/policy.ts). */
+export const policiesSchema = z
+  .record(z.string(), z.enum(POLICIES, { error: "policy must be ask, auto or deny" }), {
+    error: "expected an object { method: policy }",
+  })
+  .superRefine((policies, ctx) => {
+    for (const method of Object.keys(policies))
+      if (!ANSWERABLE_METHODS.includes(method) && method !== UNKNOWN_METHODS)
+        ctx.addIssue({ code: "custom", message: `no policy for ${method}` });
+  });
 
-function checkKeys(payload: Record<string, unknown>, allowed: string[]): string | undefined {
-  const extra = Object.keys(payload).filter((k) => !allowed.includes(k));
-  return extra.length ? `unknown field${extra.length > 1 ? "s" : ""}: ${extra.join(", ")}` : undefined;
+export const policySetPayloadSchema = z.strictObject({ policies: policiesSchema });
+
+/** Every client -> server event's payload, and what its ack carries. */
+export const clientEventSchemas = {
+  "relay:info": emptyPayloadSchema,
+  "agent:start": startPayloadSchema,
+  "agent:send": sendPayloadSchema,
+  "agent:stop": emptyPayloadSchema,
+  "transcript:rerun": rerunPayloadSchema,
+  "policy:set": policySetPayloadSchema,
+  "agent:serve": servePayloadSchema,
+  "agent:probe": startPayloadSchema,
+} as const;
+
+export type ClientEvent = keyof typeof clientEventSchemas;
+export type ClientPayload<E extends ClientEvent> = z.output<(typeof clientEventSchemas)[E]>;
+
+interface ClientAcks {
+  "relay:info": { info: RelayInfo };
+  "agent:start": { agent: AgentInfo };
+  "agent:send": { seq: number };
+  "agent:stop": object;
+  "transcript:rerun": RerunResult;
+  /** Sets how the relay answers the agent's requests, per method. */
+  "policy:set": { policies: Policies };
+  /** Ask mode: "do it" for a pending fs/ or terminal/ request; the relay answers it. */
+  "agent:serve": { seq: number };
+  /** Runs the conformance probe against a fresh agent of a profile (in this browser session). */
+  "agent:probe": { report: ProbeReport };
+}
+export type ClientAck<E extends ClientEvent> = ClientAcks[E];
+
+export type ClientToServerEvents = {
+  [E in ClientEvent]: (
+    payload: z.input<(typeof clientEventSchemas)[E]>,
+    ack: (res: Ack<ClientAcks[E]>) => void,
+  ) => void;
+};
+
+export type Policies = z.output<typeof policiesSchema>;
+
+/** The relay's refusal of a payload its schema does not accept. */
+export const invalidPayload = (message: string): Failure<RelayError> => fail({ code: "invalid_payload", message });
+
+export function parsePayload<E extends ClientEvent>(event: E, payload: unknown): Result<ClientPayload<E>, RelayError> {
+  const parsed = clientEventSchemas[event].safeParse(payload);
+  return parsed.success
+    ? ok(parsed.data as ClientPayload<E>)
+    : invalidPayload(`${event}: ${describeIssues(parsed.error)}`);
 }
 
-export function parseStartPayload(payload: unknown): Parsed<StartPayload> {
-  if (payload === undefined || payload === null) return { ok: true, value: {} };
-  if (!isPlainObject(payload)) return invalid("agent:start expects an object");
-  const extra = checkKeys(payload, ["profile", "cwd", "options", "pooled", "env"]);
-  if (extra) return invalid(`agent:start: ${extra}`);
-  const { profile, cwd, options, pooled, env } = payload;
-  if (
-    env !== undefined &&
-    (!isPlainObject(env) || Object.keys(env).length > 32 || !Object.values(env).every((v) => typeof v === "string"))
-  )
-    return invalid("env must map at most 32 variable names to string values");
-  if (pooled !== undefined && typeof pooled !== "boolean") return invalid("pooled must be a boolean");
-  if (profile !== undefined && typeof profile !== "string") return invalid("profile must be a string");
-  if (cwd !== undefined && typeof cwd !== "string") return invalid("cwd must be a string");
-  if (options !== undefined && !isPlainObject(options)) return invalid("options must be an object");
-  return {
-    ok: true,
-    value: { profile, cwd, options, pooled, ...(env ? { env: env as Record<string, string> } : {}) },
-  };
-}
+/** Policies from anywhere (a payload, a CLI flag): only answerable methods, only known policies. */
+export const parsePolicies = (value: unknown): Result<Policies> => parseWith(policiesSchema, value);
 
-export function parseRerunPayload(payload: unknown): Parsed<RerunPayload> {
-  if (!isPlainObject(payload))
-    return invalid("transcript:rerun expects an object { id, profile?, cwd?, options?, recordedMcpServers?, ignore? }");
-  const { id, recordedMcpServers, ignore, ...start } = payload;
-  if (typeof id !== "string" || id === "") return invalid("id must be a transcript id");
-  if (recordedMcpServers !== undefined && typeof recordedMcpServers !== "boolean")
-    return invalid("recordedMcpServers must be a boolean");
-  if (
-    ignore !== undefined &&
-    (!Array.isArray(ignore) || ignore.length > 100 || !ignore.every((p) => typeof p === "string" && parseIgnorePath(p)))
-  )
-    return invalid("ignore must be a list of dot paths (at most 100)");
-  const parsed = parseStartPayload(start);
-  return parsed.ok
-    ? {
-        ok: true,
-        value: { id, ...parsed.value, recordedMcpServers, ...(ignore ? { ignore: ignore as string[] } : {}) },
-      }
-    : parsed;
-}
-
-/** Turns a send payload into the exact line to write (without its newline). */
-export function parseSendPayload(payload: unknown, maxLineBytes: number): Parsed<string> {
-  if (!isPlainObject(payload)) return invalid("agent:send expects an object { frame }");
-  const extra = checkKeys(payload, ["frame"]);
-  if (extra) return invalid(`agent:send: ${extra}`);
-  const { frame } = payload;
+/** Turns a send payload's frame into the exact line to write (without its newline). */
+export function frameLine(frame: SendPayload["frame"], maxLineBytes: number): Result<string, RelayError> {
   let line: string;
-  if (typeof frame === "string") {
-    line = frame;
-  } else if (typeof frame === "object" && frame !== null) {
+  if (typeof frame === "string") line = frame;
+  else {
     try {
       line = JSON.stringify(frame);
     } catch (err) {
-      return invalid(`frame cannot be serialised: ${(err as Error).message}`);
+      return invalidPayload(`frame cannot be serialised: ${(err as Error).message}`);
     }
-  } else {
-    return invalid("frame must be a string or an object");
   }
-  if (line.length === 0) return { ok: false, error: { code: "invalid_frame", message: "frame is empty" } };
-  if (/[\r\n]/.test(line)) {
-    return {
-      ok: false,
-      error: { code: "invalid_frame", message: "a frame is one line: it must not contain a newline" },
-    };
-  }
-  if (line.length > maxLineBytes) {
-    return {
-      ok: false,
-      error: { code: "frame_too_large", message: `frame exceeds the maximum line length of ${maxLineBytes} bytes` },
-    };
-  }
-  return { ok: true, value: line };
-}
-
-export function parseServePayload(payload: unknown): Parsed<{ id: string | number }> {
-  if (!isPlainObject(payload)) return invalid("agent:serve expects an object { id }");
-  const extra = checkKeys(payload, ["id"]);
-  if (extra) return invalid(`agent:serve: ${extra}`);
-  const { id } = payload;
-  if (typeof id !== "string" && typeof id !== "number") return invalid("id must be the id of a pending agent request");
-  return { ok: true, value: { id } };
-}
-
-export function parseEmptyPayload(event: string, payload: unknown): Parsed<Record<string, never>> {
-  if (payload === undefined || payload === null) return { ok: true, value: {} };
-  if (!isPlainObject(payload)) return invalid(`${event} expects an object`);
-  const extra = checkKeys(payload, []);
-  return extra ? invalid(`${event}: ${extra}`) : { ok: true, value: {} };
+  if (line.length === 0) return fail({ code: "invalid_frame", message: "frame is empty" });
+  if (/[\r\n]/.test(line))
+    return fail({ code: "invalid_frame", message: "a frame is one line: it must not contain a newline" });
+  if (line.length > maxLineBytes)
+    return fail({
+      code: "frame_too_large",
+      message: `frame exceeds the maximum line length of ${maxLineBytes} bytes`,
+    });
+  return ok(line);
 }

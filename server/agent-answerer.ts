@@ -17,6 +17,7 @@ import {
 } from "../lib/policy";
 import type { Ack } from "../lib/wire";
 import { ServiceError, type ClientServices } from "./client-services";
+import { CLIENT_METHODS } from "../lib/methods";
 
 export class AgentAnswerer {
   private policies: Policies = defaultPolicies();
@@ -94,9 +95,9 @@ export class AgentAnswerer {
   private async answer(frame: Frame): Promise<Ack<{ seq: number }>> {
     const method = frame.method!;
     const params = (frame.message as { params?: Record<string, unknown> }).params;
-    if (method === "session/request_permission")
+    if (method === CLIENT_METHODS.session_request_permission)
       return this.respond(frame, { result: autoPermission(params as never) });
-    if (method === "elicitation/create") return this.respond(frame, { result: { action: "decline" } });
+    if (method === CLIENT_METHODS.elicitation_create) return this.respond(frame, { result: { action: "decline" } });
     const services = this.services;
     if (!services) return { ok: false, error: { code: "no_agent", message: "no agent is running" } };
     try {

@@ -11,6 +11,7 @@ import { BrowserSession } from "./browser-session";
 import type { ServerConfig } from "./config";
 import type { Profiles } from "./profiles";
 import type { TranscriptStore } from "./transcript-store";
+import { AGENT_METHODS } from "../lib/methods";
 
 /** Consecutive failures after which a profile's pool stops trying. */
 const MAX_FAILURES = 3;
@@ -84,7 +85,7 @@ export class AgentPool {
     if (this.closed) return this.discard(session);
     const driver = new AgentDriver(session);
     const reply = await driver.request(
-      "initialize",
+      AGENT_METHODS.initialize,
       {
         protocolVersion: PROTOCOL_VERSION,
         clientCapabilities: DEFAULT_CLIENT_CAPABILITIES,

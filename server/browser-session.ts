@@ -1,32 +1,24 @@
 /**
- * The relay's state for one browser session: at most one agent process, its
- * frame log (kept for re-attaching after a reload) and the socket watching it.
+ * The relay's state for one browser session: its current agent run
+ * (server/agent-run.ts: the process, its frame log kept for re-attaching after
+ * a reload, its recorder and services), the policies, and the socket watching it.
  */
 import type { Socket } from "socket.io";
 import type { Frame, WireFrame } from "../lib/frame";
 import { type AuthMethodView, checkUserEnv, parseAuthMethods } from "../lib/auth-methods";
 import { createRedactor, secretsFromEnv } from "../lib/redact";
 import { withMessage } from "../lib/frame-log";
-import { FrameSequencer } from "../lib/frame-sequencer";
 import { RecordedClient } from "../lib/recorded-agent";
 import { parseTranscript } from "../lib/transcript";
-import type {
-  Ack,
-  AgentInfo,
-  ClientToServerEvents,
-  PendingRequestInfo,
-  RelayError,
-  ServerToClientEvents,
-  StartPayload,
-  StderrEvent,
-  TransportEvent,
-} from "../lib/wire";
+import type { Ack, AgentInfo, ClientToServerEvents, RelayError, ServerToClientEvents, StartPayload } from "../lib/wire";
 import { AgentAnswerer } from "./agent-answerer";
-import { SpawnError, type AgentProcess } from "./agent-process";
+import { SpawnError } from "./agent-process";
+import { AgentRun } from "./agent-run";
+import { AGENT_METHODS } from "../lib/methods";
 import { ClientServices } from "./client-services";
 import type { ServerConfig } from "./config";
 import type { Profiles } from "./profiles";
-import { startAgent, type RemoteAgent } from "./remote-agent";
+import { startAgent } from "./remote-agent";
 import { TranscriptRecorder } from "./transcript-recorder";
 import type { TranscriptStore } from "./transcript-store";
 import { resolveCwd } from "./workspace";
@@ -34,30 +26,15 @@ import { resolveCwd } from "./workspace";
 export type RelaySocket = Socket<ClientToServerEvents, ServerToClientEvents>;
 
 const RESEND_BATCH = 2_000;
-/** A remote agent's transport events kept for re-attaching pages (reconnect loops are bounded by it). */
-const TRANSPORT_KEPT = 200;
-/** Past a cap, trim to this share of it, so trimming is amortised O(1) per frame. */
-const TRIM_TO = 0.9;
-
-/** What the log keeps and the socket carries: the parsed message is dropped (clients parse `raw`). */
-const withoutMessage = ({ message: _message, ...frame }: Frame): WireFrame => frame;
 
 const isError = (v: unknown): v is RelayError => typeof v === "object" && v !== null && "code" in v;
 
 export class BrowserSession {
-  private process?: AgentProcess | RemoteAgent;
-  private agent: AgentInfo | null = null;
+  /** The current (or last) agent run; an empty one before the first start. */
+  private run: AgentRun;
   /** The start under way, so that a stop can wait for it. */
   private starting?: Promise<Ack<{ agent: AgentInfo }>>;
-  private sequencer = new FrameSequencer();
-  private log: WireFrame[] = [];
-  /** What the recorder of the current agent redacts. */
-  private secrets: string[] = [];
-  /** Characters of `raw` held in `log` (a frame's size is its line's). */
-  private logBytes = 0;
-  private stderr: StderrEvent[] = [];
-  private stderrBytes = 0;
-  private transport: TransportEvent[] = [];
+  /** Frames not yet emitted: sent once a tick, whichever run they came from. */
   private outbox: WireFrame[] = [];
   private flushScheduled = false;
   /** Frames logged but not yet shown to the answerer and the listeners. */
@@ -65,10 +42,6 @@ export class BrowserSession {
   private dispatching = false;
   private socket?: RelaySocket;
   private graceTimer?: NodeJS.Timeout;
-  private timeoutWatch?: NodeJS.Timeout;
-  private recorder?: TranscriptRecorder;
-  /** A replayed agent's requests are answered from its recording, not by the policies. */
-  private replayed?: RecordedClient;
   /** The auth methods the last agent listed in `initialize`, by profile: what a start's `env` may set. */
   private authMethods?: { profile: string; methods: AuthMethodView[] };
   /** Answers the agent's requests by policy. */
@@ -84,14 +57,16 @@ export class BrowserSession {
     private readonly transcripts: TranscriptStore,
     /** Called once this session holds nothing worth keeping. */
     private onDisposed: (session: BrowserSession) => void,
-  ) {}
+  ) {
+    this.run = new AgentRun(config);
+  }
 
   get clientId(): string {
     return this.id;
   }
 
   get agentInfo(): AgentInfo | null {
-    return this.agent;
+    return this.run.info ?? null;
   }
 
   /** A warm pooled session becomes a browser's session. */
@@ -99,7 +74,7 @@ export class BrowserSession {
     this.id = clientId;
     this.onDisposed = onDisposed;
     this.exitListeners.clear();
-    if (this.agent) this.agent = { ...this.agent, pooled: true };
+    if (this.run.info) this.run.info = { ...this.run.info, pooled: true };
   }
 
   /** Called once the current agent has exited; returns the way to stop listening. */
@@ -109,7 +84,7 @@ export class BrowserSession {
   }
 
   get running(): boolean {
-    return this.process?.running ?? false;
+    return this.run.running;
   }
 
   get attached(): boolean {
@@ -121,22 +96,23 @@ export class BrowserSession {
     this.graceTimer = undefined;
     this.flush();
     this.socket = socket;
-    const first = this.log[0]?.seq ?? this.sequencer.seq + 1;
+    const { log, sequencer, stderr } = this.run;
+    const first = log[0]?.seq ?? sequencer.seq + 1;
     const from = Math.max(lastSeq + 1, first);
     const missed = Math.max(0, first - 1 - lastSeq);
     socket.emit("agent:attached", {
-      agent: this.running ? this.agent : null,
-      lastSeq: this.sequencer.seq,
+      agent: this.running ? this.agentInfo : null,
+      lastSeq: sequencer.seq,
       missed,
       firstSeq: first,
       policies: this.answerer.current,
-      transport: this.transport,
+      transport: this.run.transport,
     });
-    for (const event of this.stderr) socket.emit("agent:stderr", event);
-    const start = this.log.findIndex((f) => f.seq >= from);
+    for (const event of stderr) socket.emit("agent:stderr", event);
+    const start = log.findIndex((f) => f.seq >= from);
     if (start === -1) return;
-    for (let i = start; i < this.log.length; i += RESEND_BATCH) {
-      socket.emit("frames", this.log.slice(i, i + RESEND_BATCH));
+    for (let i = start; i < log.length; i += RESEND_BATCH) {
+      socket.emit("frames", log.slice(i, i + RESEND_BATCH));
     }
   }
 
@@ -144,7 +120,7 @@ export class BrowserSession {
     if (this.socket !== socket) return;
     this.flush();
     this.socket = undefined;
-    if (!this.running && !this.starting && this.log.length === 0) {
+    if (!this.running && !this.starting && this.run.log.length === 0) {
       this.dispose();
       return;
     }
@@ -181,36 +157,32 @@ export class BrowserSession {
       const recording = launch.replay === undefined ? undefined : this.transcripts.read(launch.replay);
       if (launch.replay !== undefined && recording === undefined)
         return this.fail({ code: "unknown_profile", message: `unknown profile: ${profile} (no such transcript)` });
-      this.replayed = recording === undefined ? undefined : new RecordedClient(parseTranscript(recording).frames);
+      const replayed = recording === undefined ? undefined : new RecordedClient(parseTranscript(recording).frames);
 
-      this.sequencer = new FrameSequencer();
-      this.log = [];
-      this.logBytes = 0;
-      this.stderr = [];
-      this.stderrBytes = 0;
       // Typed values are secrets whatever their name: never in a transcript.
-      this.secrets = [...Object.values(userEnv), ...secretsFromEnv({ ...globalThis.process.env, ...launch.env })];
-      this.transport = [];
+      const secrets = [...Object.values(userEnv), ...secretsFromEnv({ ...globalThis.process.env, ...launch.env })];
       const recorder = new TranscriptRecorder(
         this.transcripts,
         { profile, command: launch.command, args: launch.args, cwd, options: payload.options },
-        this.secrets,
+        secrets,
       );
       const services = new ClientServices(cwd, {
         killGraceMs: this.config.killGraceMs,
         maxReadBytes: this.config.maxReadBytes,
         terminalOutputBytes: this.config.terminalOutputBytes,
       });
-      let process: AgentProcess | RemoteAgent;
+      // The new run starts taking frames now: the first may come before startAgent resolves.
+      const run = new AgentRun(this.config, { recorder, services, replayed, secrets });
+      this.run = run;
       try {
-        process = await startAgent(
+        run.process = await startAgent(
           { ...launch, cwd, maxLineBytes: this.config.maxLineBytes, killGraceMs: this.config.killGraceMs },
           {
             onLine: (event) =>
               this.queue(
                 event.type === "line"
-                  ? this.sequencer.line("from-agent", event.text)
-                  : this.sequencer.invalid(
+                  ? run.sequencer.line("from-agent", event.text)
+                  : run.sequencer.invalid(
                       "from-agent",
                       event.preview,
                       `line of ${event.bytes} bytes exceeds the maximum of ${this.config.maxLineBytes} and was dropped`,
@@ -218,24 +190,17 @@ export class BrowserSession {
               ),
             onStderr: (text) => {
               const event = { ts: Date.now(), text };
-              this.stderr.push(event);
-              this.stderrBytes += text.length;
-              recorder.stderr(event.ts, text);
-              if (this.stderrBytes > this.config.stderrBytes) this.trimStderr();
+              run.keepStderr(event);
               this.socket?.emit("agent:stderr", event);
             },
             onTransport: (text) => {
               const event = { ts: Date.now(), text };
-              recorder.lifecycle({ event: "transport", message: text });
-              this.transport.push(event);
-              if (this.transport.length > TRANSPORT_KEPT) this.transport.shift();
+              run.keepTransport(event);
               this.socket?.emit("agent:transport", event);
             },
             onExit: (code, signal) => {
-              clearInterval(this.timeoutWatch);
               this.flush();
-              if (this.process === process) this.process = undefined;
-              const unanswered = this.pendingRequests();
+              const unanswered = run.pendingRequests();
               if (unanswered.length > 0) {
                 const error: RelayError = {
                   code: "process_exited",
@@ -246,8 +211,7 @@ export class BrowserSession {
                 this.socket?.emit("agent:error", error);
               }
               recorder.lifecycle({ event: "exited", code, signal });
-              void services.dispose();
-              recorder.close();
+              run.dispose();
               this.socket?.emit("agent:exit", { code, signal });
               for (const listener of this.exitListeners) listener();
               if (!this.socket && !this.graceTimer) this.dispose();
@@ -256,24 +220,22 @@ export class BrowserSession {
         );
       } catch (err) {
         if (err instanceof SpawnError) recorder.lifecycle({ event: "error", message: err.message });
-        recorder.close();
+        run.dispose();
         throw err;
       }
-      this.recorder = recorder;
       this.answerer.reset(services);
-      this.watchTimeouts();
-      recorder.lifecycle({ event: "spawned", pid: process.pid });
-      this.process = process;
-      this.agent = {
+      run.watchTimeouts((error) => this.socket?.emit("agent:error", error));
+      recorder.lifecycle({ event: "spawned", pid: run.process.pid });
+      run.info = {
         profile,
-        pid: process.pid,
+        pid: run.process.pid,
         command: launch.command,
         args: launch.args,
         cwd,
         transcriptId: recorder.id,
       };
-      this.socket?.emit("agent:started", this.agent);
-      return { ok: true, agent: this.agent };
+      this.socket?.emit("agent:started", run.info);
+      return { ok: true, agent: run.info };
     } catch (err) {
       if (err instanceof SpawnError) return this.fail(err.relayError);
       return this.fail({ code: "internal", message: (err as Error).message });
@@ -310,9 +272,9 @@ export class BrowserSession {
   }
 
   send(line: string): Ack<{ seq: number }> {
-    const process = this.process;
+    const { process, sequencer } = this.run;
     if (!process?.running) return { ok: false, error: { code: "no_agent", message: "no agent is running" } };
-    const frame = this.sequencer.line("to-agent", line);
+    const frame = sequencer.line("to-agent", line);
     this.queue(frame);
     if (!process.write(line)) {
       return { ok: false, error: { code: "process_exited", message: "the agent's stdin is closed" } };
@@ -323,39 +285,9 @@ export class BrowserSession {
   async stop(): Promise<void> {
     // A stop during a start stops the agent that start brings up.
     await this.starting;
-    if (this.process?.running) this.recorder?.lifecycle({ event: "stopping" });
-    await this.process?.stop();
-  }
-
-  /** Requests sent to the agent and not answered, oldest first. */
-  private pendingRequests(): PendingRequestInfo[] {
-    const now = performance.now();
-    return this.sequencer.correlator
-      .unanswered("to-agent")
-      .map((r) => ({ id: r.id, method: r.method, seq: r.seq, ageMs: Math.round(now - r.at) }));
-  }
-
-  /** Tells the user about requests the agent leaves unanswered too long (turns excepted). */
-  private watchTimeouts(): void {
-    const reported = new Set<number>();
-    const timeoutMs = this.config.requestTimeoutMs;
-    this.timeoutWatch = setInterval(
-      () => {
-        for (const r of this.sequencer.correlator.overdue("to-agent", performance.now(), timeoutMs)) {
-          if (r.method === "session/prompt" || reported.has(r.seq)) continue;
-          reported.add(r.seq);
-          this.socket?.emit("agent:error", {
-            code: "request_timeout",
-            message: `${r.method} (id ${r.id}) has had no answer for ${Math.round(timeoutMs / 1000)} s; the agent may be stuck: you can stop it`,
-            data: {
-              requests: [{ id: r.id, method: r.method, seq: r.seq, ageMs: Math.round(performance.now() - r.at) }],
-            },
-          });
-        }
-      },
-      Math.min(1_000, timeoutMs),
-    );
-    this.timeoutWatch.unref();
+    const { process, parts } = this.run;
+    if (process?.running) parts?.recorder.lifecycle({ event: "stopping" });
+    await process?.stop();
   }
 
   onFrame(listener: (frame: Frame) => void): () => void {
@@ -365,28 +297,22 @@ export class BrowserSession {
 
   /** The current agent's frames (its whole log, up to the replay cap), without `message`. */
   get frames(): readonly WireFrame[] {
-    return this.log;
+    return this.run.log;
   }
 
   /** The same frames with their messages parsed again: for the occasional whole-log reader. */
   framesWithMessages(): Frame[] {
-    return this.log.map((frame) => withMessage({ ...frame }));
+    return this.run.log.map((frame) => withMessage({ ...frame }));
   }
 
   /** The frames as the recorder wrote them (redacted), to compare with a recording like for like. */
   framesAsRecorded(): Frame[] {
-    const redactor = createRedactor(this.secrets);
-    return this.log.map((frame) => withMessage({ ...frame, raw: redactor.frame(frame.raw).text }));
+    const redactor = createRedactor(this.run.parts?.secrets ?? []);
+    return this.run.log.map((frame) => withMessage({ ...frame, raw: redactor.frame(frame.raw).text }));
   }
 
   private queue(frame: Frame): void {
-    this.recorder?.frame(frame);
-    // Keeping 100,000 parsed messages alive would cost memory and GC time on the hot path.
-    const lean = withoutMessage(frame);
-    this.log.push(lean);
-    this.logBytes += lean.raw.length;
-    // Trim in batches so the hot path stays O(1) amortised.
-    if (this.log.length > this.config.replayFrames * 1.1 || this.logBytes > this.config.replayBytes) this.trimLog();
+    const lean = this.run.keep(frame);
     // The outbox holds the log's own frame objects and is emptied every tick.
     this.outbox.push(lean);
     if (!this.flushScheduled) {
@@ -400,14 +326,20 @@ export class BrowserSession {
     this.dispatching = true;
     try {
       for (let next = this.undispatched.shift(); next; next = this.undispatched.shift()) {
-        if (this.replayed) {
+        const replayed = this.run.replayed;
+        if (replayed) {
           // Never carried out here, never through the policies (a re-run answers as recorded itself).
           if (next.dir === "from-agent" && next.kind === "request" && next.method && !this.answerer.suspended)
-            this.send(this.replayed.answer(next.id!, next.method));
+            this.send(replayed.answer(next.id!, next.method));
         } else if (next.kind === "request" || next.kind === "response") this.answerer.track(next);
-        if (next.kind === "response" && next.dir === "from-agent" && next.method === "initialize" && this.agent)
+        if (
+          next.kind === "response" &&
+          next.dir === "from-agent" &&
+          next.method === AGENT_METHODS.initialize &&
+          this.run.info
+        )
           this.authMethods = {
-            profile: this.agent.profile,
+            profile: this.run.info.profile,
             methods: parseAuthMethods((next.message as { result?: unknown } | undefined)?.result),
           };
         for (const listener of this.frameListeners) listener(next);
@@ -417,28 +349,9 @@ export class BrowserSession {
     }
   }
 
-  /** Drops the oldest frames down to below both caps; a re-attaching client is told of the gap (`missed`). */
-  private trimLog(): void {
-    const { replayFrames } = this.config;
-    const bytes = this.config.replayBytes * TRIM_TO;
-    let drop = this.log.length > replayFrames * 1.1 ? this.log.length - replayFrames : 0;
-    let kept = this.logBytes;
-    for (let i = 0; i < drop; i++) kept -= this.log[i]!.raw.length;
-    while (drop < this.log.length && kept > bytes) kept -= this.log[drop++]!.raw.length;
-    this.log.splice(0, drop);
-    this.logBytes = kept;
-  }
-
-  private trimStderr(): void {
-    const bytes = this.config.stderrBytes * TRIM_TO;
-    let drop = 0;
-    while (drop < this.stderr.length && this.stderrBytes > bytes) this.stderrBytes -= this.stderr[drop++]!.text.length;
-    this.stderr.splice(0, drop);
-  }
-
   /** What this session holds for re-attaching clients, in characters (frames' raw lines, stderr). */
   get keptBytes(): { frames: number; stderr: number } {
-    return { frames: this.logBytes, stderr: this.stderrBytes };
+    return { frames: this.run.logBytes, stderr: this.run.stderrBytes };
   }
 
   private flush(): void {

@@ -16,7 +16,7 @@ import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { PROTOCOL_VERSION } from "@agentclientprotocol/sdk";
-import { parsePolicies, type Policies } from "../lib/policy";
+import { parsePolicies, type Policies } from "../lib/wire";
 import { formatReport, type ProbeReport } from "../lib/probe";
 import { buildMatrix, matrixToJson, matrixToMarkdown } from "../lib/probe-matrix";
 import { parseIgnorePath } from "../lib/ignore-paths";
@@ -29,6 +29,7 @@ import { Profiles } from "./profiles";
 import { ProbeStore } from "./probe-store";
 import { probeAgent, rerunTranscript } from "./session-tasks";
 import { TranscriptStore } from "./transcript-store";
+import { AGENT_METHODS, CLIENT_METHODS } from "../lib/methods";
 
 const USAGE = `usage: acp-playground <command> [options]
 
@@ -160,19 +161,25 @@ async function record(argv: string[]): Promise<number> {
   const permission = policyFlag(values.permission, "permission") ?? "auto";
   const fs = policyFlag(values.fs, "fs");
   const terminal = policyFlag(values.terminal, "terminal");
-  const policies: Policies = { "session/request_permission": permission };
-  for (const m of ["fs/read_text_file", "fs/write_text_file"]) if (fs) policies[m] = fs;
-  for (const m of ["terminal/create", "terminal/output", "terminal/wait_for_exit", "terminal/kill", "terminal/release"])
+  const policies: Policies = { [CLIENT_METHODS.session_request_permission]: permission };
+  for (const m of [CLIENT_METHODS.fs_read_text_file, CLIENT_METHODS.fs_write_text_file]) if (fs) policies[m] = fs;
+  for (const m of [
+    CLIENT_METHODS.terminal_create,
+    CLIENT_METHODS.terminal_output,
+    CLIENT_METHODS.terminal_wait_for_exit,
+    CLIENT_METHODS.terminal_kill,
+    CLIENT_METHODS.terminal_release,
+  ])
     if (terminal) policies[m] = terminal;
   const checked = parsePolicies(policies);
-  if (!checked.ok) throw new CliError(checked.message, 2);
+  if (!checked.ok) throw new CliError(checked.error, 2);
 
   const scratch = mkdtempSync(path.join(tmpdir(), "acp-record-"));
   const cli = open(cwd, scratch);
   const driver = new AgentDriver(cli.session);
   try {
     const agent = await start(cli, values.profile as string | undefined, checked.value);
-    const init = await driver.request("initialize", {
+    const init = await driver.request(AGENT_METHODS.initialize, {
       protocolVersion: PROTOCOL_VERSION,
       // Advertise only what the flags make the relay really answer.
       clientCapabilities: {
@@ -183,14 +190,14 @@ async function record(argv: string[]): Promise<number> {
     });
     if (!init.frame || "error" in (init.frame.message as object))
       throw new CliError(`initialize failed: ${init.frame?.raw ?? "no answer"}`, 3);
-    const created = await driver.request("session/new", { cwd, mcpServers: [] });
+    const created = await driver.request(AGENT_METHODS.session_new, { cwd, mcpServers: [] });
     const sessionId = (created.frame?.message as { result?: { sessionId?: string } } | undefined)?.result?.sessionId;
     if (!sessionId) throw new CliError(`session/new failed: ${created.frame?.raw ?? "no answer"}`, 3);
     let text = "";
     const unsubscribe = cli.session.onFrame((f) => {
       const update = (f.message as UpdateMessage | undefined)?.params?.update;
       if (
-        f.method === "session/update" &&
+        f.method === CLIENT_METHODS.session_update &&
         update?.sessionUpdate === "agent_message_chunk" &&
         update.content?.type === "text"
       ) {
@@ -199,7 +206,7 @@ async function record(argv: string[]): Promise<number> {
       }
     });
     const turn = await driver.request(
-      "session/prompt",
+      AGENT_METHODS.session_prompt,
       { sessionId, prompt: [{ type: "text", text: values.prompt }] },
       { timeoutMs: 600_000 },
     );

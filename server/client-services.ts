@@ -11,6 +11,7 @@ import path from "node:path";
 import { truncateOutput, type JsonRpcErrorBody } from "../lib/policy";
 import { childEnv, stopTree, type Tree } from "./process-group";
 import { isInside } from "./workspace";
+import { CLIENT_METHODS } from "../lib/methods";
 
 export class ServiceError extends Error {
   constructor(readonly body: JsonRpcErrorBody) {
@@ -221,38 +222,38 @@ export class ClientServices {
 
   async handle(method: string, params: Params = {}): Promise<unknown> {
     switch (method) {
-      case "fs/read_text_file": {
+      case CLIENT_METHODS.fs_read_text_file: {
         const shown = str(params, "path");
         const line = optInt(params, "line");
         const limit = optInt(params, "limit");
         const file = await this.confine(shown, false);
         return { content: await this.readText(shown, file, line, limit) };
       }
-      case "fs/write_text_file": {
+      case CLIENT_METHODS.fs_write_text_file: {
         const content = params.content;
         if (typeof content !== "string") throw invalidParams("content must be a string");
         const shown = str(params, "path");
         await this.writeText(shown, await this.confine(shown, true), content);
         return {};
       }
-      case "terminal/create":
+      case CLIENT_METHODS.terminal_create:
         return this.createTerminal(params);
-      case "terminal/output": {
+      case CLIENT_METHODS.terminal_output: {
         const t = this.terminal(params);
         const kept = truncateOutput(t.output, t.limit);
         return { output: kept.output, truncated: t.truncated || kept.truncated, exitStatus: t.exit ?? null };
       }
-      case "terminal/wait_for_exit": {
+      case CLIENT_METHODS.terminal_wait_for_exit: {
         const t = this.terminal(params);
         await t.exited;
         return { ...t.exit };
       }
-      case "terminal/kill": {
+      case CLIENT_METHODS.terminal_kill: {
         const t = this.terminal(params);
         await this.kill(t);
         return {};
       }
-      case "terminal/release": {
+      case CLIENT_METHODS.terminal_release: {
         const id = str(params, "terminalId");
         const t = this.terminal(params);
         await this.kill(t);

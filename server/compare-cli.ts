@@ -12,7 +12,9 @@ import { PROTOCOL_VERSION } from "@agentclientprotocol/sdk";
 import { compareRuns, comparisonToJson, comparisonToMarkdown } from "../lib/compare";
 import { sideLabel } from "../lib/compare-format";
 import type { Frame } from "../lib/frame";
-import { parsePolicies, type Policies } from "../lib/policy";
+import { AGENT_METHODS, CLIENT_METHODS } from "../lib/methods";
+import type { Policies } from "../lib/policy";
+import { parsePolicies } from "../lib/wire";
 import { AgentDriver } from "./agent-driver";
 import { BrowserSession } from "./browser-session";
 import { ConfigError, loadConfig, type ServerConfig } from "./config";
@@ -114,12 +116,12 @@ async function runSide(
     const initMessage = init.frame?.message as Message | undefined;
     if (!initMessage || initMessage.error) result.failure = `initialize failed: ${init.frame?.raw ?? "no answer"}`;
     else {
-      const created = await driver.request("session/new", { cwd: workspace, mcpServers: [] });
+      const created = await driver.request(AGENT_METHODS.session_new, { cwd: workspace, mcpServers: [] });
       const sessionId = (created.frame?.message as Message | undefined)?.result?.sessionId;
       if (!sessionId) result.failure = `session/new failed: ${created.frame?.raw ?? "no answer"}`;
       else {
         const turn = await driver.request(
-          "session/prompt",
+          AGENT_METHODS.session_prompt,
           { sessionId, prompt: [{ type: "text", text: prompt }] },
           { timeoutMs },
         );
@@ -171,12 +173,20 @@ async function compare(argv: string[]): Promise<number> {
   // Off by default, as for record: Gemini then writes files itself (through the client it cannot create one, docs/gemini-quirks.md).
   const fs = policyFlag(values.fs, "fs", "deny");
   const terminal = policyFlag(values.terminal, "terminal", "deny");
-  const policies: Policies = { "session/request_permission": policyFlag(values.permission, "permission", "auto") };
-  for (const m of ["fs/read_text_file", "fs/write_text_file"]) policies[m] = fs;
-  for (const m of ["terminal/create", "terminal/output", "terminal/wait_for_exit", "terminal/kill", "terminal/release"])
+  const policies: Policies = {
+    [CLIENT_METHODS.session_request_permission]: policyFlag(values.permission, "permission", "auto"),
+  };
+  for (const m of [CLIENT_METHODS.fs_read_text_file, CLIENT_METHODS.fs_write_text_file]) policies[m] = fs;
+  for (const m of [
+    CLIENT_METHODS.terminal_create,
+    CLIENT_METHODS.terminal_output,
+    CLIENT_METHODS.terminal_wait_for_exit,
+    CLIENT_METHODS.terminal_kill,
+    CLIENT_METHODS.terminal_release,
+  ])
     policies[m] = terminal;
   const checked = parsePolicies(policies);
-  if (!checked.ok) throw new CompareError(checked.message, 2);
+  if (!checked.ok) throw new CompareError(checked.error, 2);
 
   const specs = (["A", "B"] as const).map((key, i): SideSpec => {
     const profile = named[i] ?? named[0]!;

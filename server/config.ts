@@ -11,6 +11,7 @@ import { FLAG_PATTERN, type OptionSpec } from "../lib/agent-options";
 import { DEFAULT_MAX_LINE_BYTES } from "../lib/ndjson";
 import { parseRemoteProfile, RemoteProfileError, type RemoteProfile } from "./remote-profile";
 import { resolveCommand } from "./command-lookup";
+import { isObject } from "../lib/json";
 
 export interface ProfileConfig {
   command: string;
@@ -97,7 +98,6 @@ function readConfigFile(file: string): Record<string, unknown> {
 
 const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === "string");
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const isStringMap = (v: unknown): v is Record<string, string> =>
   isObject(v) && Object.values(v).every((x) => typeof x === "string");
 

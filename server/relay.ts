@@ -6,14 +6,14 @@ import type { Server as HttpServer, IncomingMessage, ServerResponse } from "node
 import { Server } from "socket.io";
 import type { Socket as EngineSocket } from "engine.io";
 import { parseTranscript } from "../lib/transcript";
-import { parsePolicies } from "../lib/policy";
 import {
-  parseEmptyPayload,
-  parseRerunPayload,
-  parseSendPayload,
-  parseServePayload,
-  parseStartPayload,
+  clientEventSchemas as schemas,
+  frameLine,
+  invalidPayload,
   type Ack,
+  type ClientAck,
+  type ClientEvent,
+  type ClientPayload,
   type ClientToServerEvents,
   type RelayInfo,
   type ServerToClientEvents,
@@ -27,31 +27,11 @@ import { probeAgent, rerunTranscript } from "./session-tasks";
 import { TranscriptStore } from "./transcript-store";
 import { refuseRequest, tokenMatches } from "./security";
 import { createTapHub, type TapHub } from "./tap-session";
+import { socketEvents } from "./socket-events";
 import { VERSION } from "./version";
 
 const CLIENT_ID = /^[\w-]{8,64}$/;
 const CONNECT_TIMEOUT_MS = 5_000;
-const KNOWN_EVENTS = new Set([
-  "relay:info",
-  "agent:start",
-  "agent:send",
-  "agent:stop",
-  "transcript:rerun",
-  "policy:set",
-  "agent:serve",
-  "agent:probe",
-]);
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each event narrows its own ack shape
-type AckFn = (res: Ack<any>) => void;
-
-/** Socket.IO passes whatever the client sent; take the ack only if it is one. */
-function splitArgs(args: unknown[]): { payload: unknown; ack: AckFn } {
-  const last = args.at(-1);
-  if (typeof last === "function") return { payload: args.length > 1 ? args[0] : undefined, ack: last as AckFn };
-  return { payload: args[0], ack: () => {} };
-}
-
 export interface Relay {
   io: Server<ClientToServerEvents, ServerToClientEvents>;
   sessions: Map<string, BrowserSession>;
@@ -146,101 +126,64 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
     socket.emit("relay:hello", { clientId });
     current.attach(socket, reattached ? lastSeq : 0);
 
-    socket.on("relay:info", (...args: unknown[]) => {
-      const { payload, ack } = splitArgs(args);
-      const parsed = parseEmptyPayload("relay:info", payload);
-      ack(parsed.ok ? { ok: true, info: info() } : parsed);
-    });
+    const events = socketEvents(socket);
+    // The contract's own schema for each event, and its ack type checked.
+    const on = <E extends ClientEvent>(
+      event: E,
+      handler: (payload: ClientPayload<E>) => Ack<ClientAck<E>> | Promise<Ack<ClientAck<E>>>,
+    ) => events.on(event, schemas[event], handler as (payload: unknown) => Ack<object>);
 
-    socket.on("agent:start", (...args: unknown[]) => {
-      const { payload, ack } = splitArgs(args);
-      const parsed = parseStartPayload(payload);
-      if (!parsed.ok) return ack(parsed);
-      const { pooled, ...start } = parsed.value;
+    on("relay:info", () => ({ ok: true, info: info() }));
+
+    on("agent:start", ({ pooled, ...start }) => {
       const profile = start.profile ?? config.defaultProfile;
       const warm =
         pooled && !current.running && !start.cwd && !start.options && !start.env ? pool.take(profile) : undefined;
-      if (warm) {
-        // The warm session takes this browser session's place.
-        const previous = current;
-        warm.adopt(clientId, disposer);
-        // The browser's policies go with it to the warm agent.
-        warm.answerer.setPolicies(previous.answerer.current);
-        sessions.set(clientId, warm);
-        current = warm;
-        previous.detach(socket);
-        socket.emit("agent:started", warm.agentInfo!);
-        warm.attach(socket, 0);
-        return ack({ ok: true, agent: warm.agentInfo! });
-      }
-      current
-        .start(start)
-        .then(ack, (err: Error) => ack({ ok: false, error: { code: "internal", message: err.message } }));
+      if (!warm) return current.start(start);
+      // The warm session takes this browser session's place.
+      const previous = current;
+      warm.adopt(clientId, disposer);
+      // The browser's policies go with it to the warm agent.
+      warm.answerer.setPolicies(previous.answerer.current);
+      sessions.set(clientId, warm);
+      current = warm;
+      previous.detach(socket);
+      socket.emit("agent:started", warm.agentInfo!);
+      warm.attach(socket, 0);
+      return { ok: true, agent: warm.agentInfo! };
     });
 
-    socket.on("agent:send", (...args: unknown[]) => {
-      const { payload, ack } = splitArgs(args);
-      const parsed = parseSendPayload(payload, config.maxLineBytes);
-      ack(parsed.ok ? current.send(parsed.value) : parsed);
+    on("agent:send", ({ frame }) => {
+      const line = frameLine(frame, config.maxLineBytes);
+      return line.ok ? current.send(line.value) : line;
     });
 
-    socket.on("agent:stop", (...args: unknown[]) => {
-      const { payload, ack } = splitArgs(args);
-      const parsed = parseEmptyPayload("agent:stop", payload);
-      if (!parsed.ok) return ack(parsed);
-      current.stop().then(
-        () => ack({ ok: true }),
-        (err: Error) => ack({ ok: false, error: { code: "internal", message: err.message } }),
-      );
+    on("agent:stop", async () => {
+      await current.stop();
+      return { ok: true };
     });
 
-    socket.on("transcript:rerun", (...args: unknown[]) => {
-      const { payload, ack } = splitArgs(args);
-      const parsed = parseRerunPayload(payload);
-      if (!parsed.ok) return ack(parsed);
-      const { id, recordedMcpServers, ...start } = parsed.value;
+    on("transcript:rerun", ({ id, recordedMcpServers, ...start }) => {
       const text = transcripts.exists(id) ? transcripts.read(id) : undefined;
-      if (text === undefined)
-        return ack({ ok: false, error: { code: "invalid_payload", message: `no transcript ${id}` } });
-      rerunTranscript(current, parseTranscript(text), start, { recordedMcpServers }).then(ack, (err: Error) =>
-        ack({ ok: false, error: { code: "internal", message: err.message } }),
-      );
+      if (text === undefined) return invalidPayload(`no transcript ${id}`);
+      return rerunTranscript(current, parseTranscript(text), start, { recordedMcpServers });
     });
 
-    socket.on("policy:set", (...args: unknown[]) => {
-      const { payload, ack } = splitArgs(args);
-      const policies = (payload as { policies?: unknown } | undefined)?.policies;
-      const parsed = parsePolicies(policies);
-      if (!parsed.ok) return ack({ ok: false, error: { code: "invalid_payload", message: parsed.message } });
-      ack({ ok: true, policies: current.answerer.setPolicies(parsed.value) });
-    });
+    on("policy:set", ({ policies }) => ({
+      ok: true,
+      policies: current.answerer.setPolicies(policies),
+    }));
 
-    socket.on("agent:serve", (...args: unknown[]) => {
-      const { payload, ack } = splitArgs(args);
-      const parsed = parseServePayload(payload);
-      if (!parsed.ok) return ack(parsed);
-      current.answerer
-        .serve(parsed.value.id)
-        .then(ack, (err: Error) => ack({ ok: false, error: { code: "internal", message: err.message } }));
-    });
+    on("agent:serve", ({ id }) => current.answerer.serve(id));
 
-    socket.on("agent:probe", (...args: unknown[]) => {
-      const { payload, ack } = splitArgs(args);
-      const parsed = parseStartPayload(payload);
-      if (!parsed.ok) return ack(parsed);
-      probeAgent(current, parsed.value, {
+    on("agent:probe", (start) =>
+      probeAgent(current, start, {
         store: probeStoreBeside(transcripts),
-        clientCapabilities: profiles.clientCapabilities(parsed.value.profile ?? config.defaultProfile),
-      }).then(ack, (err: Error) => ack({ ok: false, error: { code: "internal", message: err.message } }));
-    });
+        clientCapabilities: profiles.clientCapabilities(start.profile ?? config.defaultProfile),
+      }),
+    );
 
-    socket.onAny((event: string, ...args: unknown[]) => {
-      if (KNOWN_EVENTS.has(event)) return;
-      splitArgs(args).ack({
-        ok: false,
-        error: { code: "invalid_payload", message: `unknown event: ${String(event).slice(0, 100)}` },
-      });
-    });
+    events.refuseUnknown();
 
     socket.on("disconnect", () => current.detach(socket));
   });

@@ -16,6 +16,7 @@ import { AgentDriver } from "./agent-driver";
 import type { BrowserSession } from "./browser-session";
 import { groupRssBytes } from "./process-group";
 import type { ProbeStore } from "./probe-store";
+import { AGENT_METHODS } from "../lib/methods";
 
 /** Starts a fresh agent and sends it a transcript's client side again; answers with the diff. */
 export async function rerunTranscript(
@@ -84,7 +85,7 @@ export async function probeAgent(
     const init = frames.find(
       (f) =>
         f.kind === "response" &&
-        f.method === "initialize" &&
+        f.method === AGENT_METHODS.initialize &&
         (f.message as { result?: { agentInfo?: unknown } }).result?.agentInfo,
     );
     const firstAnswer = frames.find((f) => f.dir === "from-agent" && f.kind === "response");

@@ -19,17 +19,21 @@ import {
   type TapInfo,
   type TapServerToClientEvents,
 } from "../lib/tap-wire";
+import { z } from "zod";
 import {
-  parseSendPayload,
+  clientEventSchemas,
+  frameLine,
+  parsePayload,
   type Ack,
   type ClientToServerEvents,
   type RelayInfo,
   type ServerToClientEvents,
   type StderrEvent,
 } from "../lib/wire";
-import { tapBatchSchema, tapOpenSchema } from "../lib/tap-schema";
+import { tapBatchSchema, tapInjectionForSchema, tapInjectionSchema, tapOpenSchema } from "../lib/tap-schema";
 import type { ServerConfig } from "./config";
 import { tokenMatches } from "./security";
+import { socketEvents } from "./socket-events";
 import { TapRecording } from "./tap-recording";
 import type { TranscriptStore } from "./transcript-store";
 
@@ -40,25 +44,16 @@ const STDERR_KEPT = 2_000;
 const RESEND_BATCH = 2_000;
 /** Tapped conversations held at once; a tap beyond it is refused (and records on its own). */
 const MAX_TAPS = 64;
-const READ_ONLY_EVENTS = new Set([
+const READ_ONLY_EVENTS = [
   "agent:start",
   "agent:stop",
   "policy:set",
   "agent:serve",
   "agent:probe",
   "transcript:rerun",
-]);
-const VIEWER_EVENTS = new Set(["relay:info", "agent:send", "tap:injection", ...READ_ONLY_EVENTS]);
+] as const;
 
 const withoutMessage = ({ message: _message, ...frame }: Frame): WireFrame => frame;
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each event narrows its own ack shape
-type AckFn = (res: Ack<any>) => void;
-function splitArgs(args: unknown[]): { payload: unknown; ack: AckFn } {
-  const last = args.at(-1);
-  if (typeof last === "function") return { payload: args.length > 1 ? args[0] : undefined, ack: last as AckFn };
-  return { payload: args[0], ack: () => {} };
-}
 
 class TapSession {
   info: TapInfo;
@@ -197,15 +192,12 @@ export function createTapHub(
     const tapId = (socket.handshake.auth as { tapId: string }).tapId;
     let session: TapSession | undefined;
 
-    socket.on("tap:open", (...args: unknown[]) => {
-      const { payload, ack } = splitArgs(args);
-      const parsed = tapOpenSchema.safeParse(payload);
-      if (!parsed.success) return ack({ ok: false, error: { code: "invalid_payload", message: parsed.error.message } });
+    const events = socketEvents(socket);
+    events.on("tap:open", tapOpenSchema, (open): Ack<{ transcriptId: string }> => {
       session = sessions.get(tapId);
       if (!session) {
         if (sessions.size >= MAX_TAPS)
-          return ack({ ok: false, error: { code: "internal", message: `the relay holds ${MAX_TAPS} taps already` } });
-        const open = parsed.data;
+          return { ok: false, error: { code: "internal", message: `the relay holds ${MAX_TAPS} taps already` } };
         const recording = new TapRecording(transcripts, open, config.maxLineBytes);
         session = new TapSession(
           tapId,
@@ -223,16 +215,12 @@ export function createTapHub(
       clearTimeout(session.removeTimer);
       session.socket = socket;
       update(session, { connected: true });
-      ack({ ok: true, transcriptId: session.recording.id });
+      return { ok: true, transcriptId: session.recording.id };
     });
 
-    socket.on("tap:events", (...args: unknown[]) => {
-      const { payload, ack } = splitArgs(args);
+    events.on("tap:events", tapBatchSchema, ({ n, events }): Ack<{ n: number }> => {
       if (!session || session.socket !== socket)
-        return ack({ ok: false, error: { code: "no_agent", message: "send tap:open first" } });
-      const parsed = tapBatchSchema.safeParse(payload);
-      if (!parsed.success) return ack({ ok: false, error: { code: "invalid_payload", message: parsed.error.message } });
-      const { n, events } = parsed.data;
+        return { ok: false, error: { code: "no_agent", message: "send tap:open first" } };
       // A batch re-sent after a reconnect is acknowledged, not applied twice.
       if (n > session.lastBatch) {
         session.lastBatch = n;
@@ -252,7 +240,7 @@ export function createTapHub(
           }
         }
       }
-      ack({ ok: true, n: session.lastBatch });
+      return { ok: true, n: session.lastBatch };
     });
 
     socket.on("disconnect", () => {
@@ -263,32 +251,15 @@ export function createTapHub(
     });
   });
 
-  /** `tap:injection`: from a viewer for itself ({ enabled }), or from a taps-watch socket for a viewer ({ clientId, enabled }). */
-  const setInjection = (
-    ownTapId: string | undefined,
-    ownClientId: string | undefined,
-    payload: unknown,
-    named: boolean,
-  ): Ack<{ injection: boolean }> => {
-    const p = payload as { enabled?: unknown; clientId?: unknown } | null | undefined;
-    const keys = typeof p === "object" && p !== null ? Object.keys(p).sort().join(",") : "";
-    if (typeof p?.enabled !== "boolean" || keys !== (named ? "clientId,enabled" : "enabled"))
-      return {
-        ok: false,
-        error: {
-          code: "invalid_payload",
-          message: `tap:injection takes { ${named ? "clientId, " : ""}enabled: boolean }`,
-        },
-      };
-    const clientId = named ? p.clientId : ownClientId;
-    const tapId = named ? tapIdOf(typeof clientId === "string" ? clientId : undefined) : ownTapId;
+  /** `tap:injection`: from a viewer for itself, or from a taps-watch socket for a viewer (by clientId). */
+  const setInjection = (clientId: string, enabled: boolean): Ack<{ injection: boolean }> => {
+    const tapId = tapIdOf(clientId);
     const tap = tapId ? sessions.get(tapId) : undefined;
-    if (!tap || typeof clientId !== "string")
-      return { ok: false, error: { code: "no_agent", message: "no such tapped conversation" } };
-    if (p.enabled) tap.injecting.add(clientId);
+    if (!tap) return { ok: false, error: { code: "no_agent", message: "no such tapped conversation" } };
+    if (enabled) tap.injecting.add(clientId);
     else tap.injecting.delete(clientId);
     for (const [viewer, id] of tap.viewers) if (id === clientId) tap.state(viewer);
-    return { ok: true, injection: p.enabled };
+    return { ok: true, injection: enabled };
   };
 
   const attachViewer = (socket: ViewerSocket, clientId: string, tapId: string, lastSeq: number) => {
@@ -296,35 +267,33 @@ export function createTapHub(
     const session = sessions.get(tapId);
     if (session) session.attach(socket, clientId, lastSeq);
     else socket.emit("agent:attached", { agent: null, lastSeq: 0, missed: 0, firstSeq: 1, policies: {} });
-    const readOnly = (ack: AckFn) =>
-      ack({
+    const events = socketEvents(socket);
+    events.on("relay:info", clientEventSchemas["relay:info"], () => ({ ok: true, info: relayInfo() }));
+    for (const event of READ_ONLY_EVENTS)
+      events.on(event, z.unknown(), () => ({
         ok: false,
         error: { code: "read_only", message: "this is a tapped conversation: the editor drives it; watch only" },
-      });
-
-    socket.onAny((event: string, ...args: unknown[]) => {
-      const { payload, ack } = splitArgs(args);
+      }));
+    events.on("tap:injection", tapInjectionSchema, ({ enabled }) => setInjection(clientId, enabled));
+    events.on("agent:send", z.unknown(), (payload): Ack<{ seq: number }> => {
       const tap = sessions.get(tapId);
-      if (event === "relay:info") return ack({ ok: true, info: relayInfo() });
-      if (READ_ONLY_EVENTS.has(event)) return readOnly(ack);
-      if (event === "tap:injection") return ack(setInjection(tapId, clientId, payload, false));
-      if (event === "agent:send") {
-        if (!tap?.injecting.has(clientId)) return readOnly(ack);
-        const parsed = parseSendPayload(payload, config.maxLineBytes);
-        if (!parsed.ok) return ack(parsed);
-        if (!tap.socket?.connected || tap.exit)
-          return ack({ ok: false, error: { code: "no_agent", message: "the tap is not connected" } });
-        const frame = tap.recording.inject(parsed.value);
-        tap.queue(frame);
-        tap.socket.emit("tap:inject", { line: parsed.value });
-        return ack({ ok: true, seq: frame.seq });
-      }
-      if (!VIEWER_EVENTS.has(event))
-        ack({
+      if (!tap?.injecting.has(clientId))
+        return {
           ok: false,
-          error: { code: "invalid_payload", message: `unknown event: ${String(event).slice(0, 100)}` },
-        });
+          error: { code: "read_only", message: "this is a tapped conversation: the editor drives it; watch only" },
+        };
+      const parsed = parsePayload("agent:send", payload);
+      if (!parsed.ok) return parsed;
+      const line = frameLine(parsed.value.frame, config.maxLineBytes);
+      if (!line.ok) return line;
+      if (!tap.socket?.connected || tap.exit)
+        return { ok: false, error: { code: "no_agent", message: "the tap is not connected" } };
+      const frame = tap.recording.inject(line.value);
+      tap.queue(frame);
+      tap.socket.emit("tap:inject", { line: line.value });
+      return { ok: true, seq: frame.seq };
     });
+    events.refuseUnknown();
     socket.on("disconnect", () => sessions.get(tapId)?.viewers.delete(socket));
   };
 
@@ -334,14 +303,11 @@ export function createTapHub(
     connection(socket, clientId, lastSeq) {
       if ((socket.handshake.auth as { watch?: unknown }).watch === WATCH_TAPS) {
         socket.emit("taps", { taps: list() });
-        socket.onAny((event: string, ...args: unknown[]) => {
-          const { payload, ack } = splitArgs(args);
-          if (event === "tap:injection") return ack(setInjection(undefined, undefined, payload, true));
-          ack({
-            ok: false,
-            error: { code: "invalid_payload", message: `unknown event: ${String(event).slice(0, 100)}` },
-          });
-        });
+        const events = socketEvents(socket);
+        events.on("tap:injection", tapInjectionForSchema, ({ clientId: viewer, enabled }) =>
+          setInjection(viewer, enabled),
+        );
+        events.refuseUnknown();
         return true;
       }
       const tapId = tapIdOf(clientId);

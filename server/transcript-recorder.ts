@@ -17,6 +17,7 @@ import {
 } from "../lib/transcript";
 import { PRIVATE_FILE, thisWriter, type TranscriptMeta, type TranscriptStore } from "./transcript-store";
 import { VERSION } from "./version";
+import { AGENT_METHODS } from "../lib/methods";
 
 export class TranscriptRecorder {
   private fd: number;
@@ -85,8 +86,9 @@ export class TranscriptRecorder {
     this.lastSeq = frame.seq;
     this.meta.frames++;
     this.meta.redactions += count;
-    if (frame.dir === "to-agent" && frame.kind === "request" && frame.method === "session/prompt") this.meta.turns++;
-    if (frame.kind === "response" && frame.method === "initialize" && frame.dir === "from-agent") {
+    if (frame.dir === "to-agent" && frame.kind === "request" && frame.method === AGENT_METHODS.session_prompt)
+      this.meta.turns++;
+    if (frame.kind === "response" && frame.method === AGENT_METHODS.initialize && frame.dir === "from-agent") {
       const result = (frame.message as { result?: Record<string, unknown> }).result;
       if (result) {
         const name = (result.agentInfo as { name?: string } | undefined)?.name;

@@ -5,7 +5,7 @@
  * changes; what is shown is what the relay acknowledged.
  */
 import { useState } from "react";
-import { POLICIES, type Policy } from "@/lib/policy-core";
+import { POLICIES, type Policy } from "@/lib/policy";
 import { input } from "../compose/ui";
 import { useSession, useSessionStore } from "../state/use-session";
 

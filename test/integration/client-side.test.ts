@@ -1,14 +1,19 @@
 /**
  * The client side of ACP through the relay with the real Gemini CLI: policies
- * (ask / auto / deny), fs requests served from the g.workspace, confinement.
+ * (ask / auto / deny), fs requests served from the workspace; confinement with
+ * a stub agent, which asks for what Gemini itself would refuse.
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { useGeminiRelay } from "../gemini-relay-setup";
 import type { TestClient } from "../relay-harness";
 
-const g = useGeminiRelay({ graceMs: 200 });
+const stub = path.resolve(import.meta.dirname, "../fixtures/stub-agent.mjs");
+const g = useGeminiRelay({
+  graceMs: 200,
+  profiles: { stub: { command: process.execPath, args: [stub, "echo"], env: {} } },
+});
 
 async function session(fsCaps: boolean): Promise<{ c: TestClient; sessionId: string }> {
   const c = await g.client();
@@ -98,24 +103,42 @@ describe("answering the agent's requests", () => {
     expect(readFileSync(target, "utf8")).toBe("from the agent\n");
   });
 
-  it("refuses a write outside the g.workspace", async () => {
-    const { c, sessionId } = await session(true);
-    await c.emit("policy:set", {
-      policies: { "fs/read_text_file": "auto", "fs/write_text_file": "auto", "session/request_permission": "auto" },
-    });
+  it("refuses a write outside the workspace: the relay's confinement, whatever the agent asks", async () => {
+    // The stub agent sends exactly the request it is told to: Gemini refuses such paths on its own,
+    // so only a stub tests that the relay does.
+    const c = await g.client();
+    await c.start({ profile: "stub" });
+    await c.emit("policy:set", { policies: { "fs/write_text_file": "auto" } });
+    const write = async (id: string, file: string) => {
+      await c.send({
+        jsonrpc: "2.0",
+        method: "stub/request",
+        params: {
+          id,
+          method: "fs/write_text_file",
+          params: { sessionId: "s", path: file, content: "from the agent\n" },
+        },
+      });
+      return (await c.frame((f) => f.dir === "to-agent" && f.kind === "response" && f.id === id, `answer to ${id}`))
+        .message;
+    };
     const outside = path.join(g.base, "escaped.txt");
-    g.api.script(...writeTurn(outside));
-    await prompt(c, sessionId);
-    await c.response(3);
-    expect(existsSync(outside)).toBe(false);
-    const refused = c.frames.filter((f) => f.dir === "to-agent" && f.kind === "response" && (f.message as any).error);
-    const permissionAnswers = c.frames.filter((f) => f.dir === "to-agent" && f.method === "session/request_permission");
-    // Gemini may refuse the path itself (outside its g.workspace) before asking us; either way nothing is written.
-    expect(
-      refused.length +
-        permissionAnswers.length +
-        c.frames.filter((f) => (f.message as any)?.params?.update?.status === "failed").length,
-    ).toBeGreaterThan(0);
+    const dotted = path.join(g.workspace, "..", "dotted.txt");
+    const linked = path.join(g.workspace, "link");
+    symlinkSync(g.base, linked);
+    for (const [id, file] of [
+      ["outside", outside],
+      ["dotted", dotted],
+      ["linked", path.join(linked, "linked.txt")],
+    ] as const)
+      expect(await write(id, file)).toMatchObject({
+        error: { code: -32000, message: `path is outside the workspace: ${file}` },
+      });
+    expect(readdirSync(g.base).sort()).toEqual(["ws"]);
+    // The same request inside the workspace is carried out: the refusals above are the confinement's.
+    const inside = path.join(g.workspace, "inside.txt");
+    expect(await write("inside", inside)).toMatchObject({ result: {} });
+    expect(readFileSync(inside, "utf8")).toBe("from the agent\n");
   });
 
   it("auto answers permissions with the allow-once option; deny answers an error", async () => {

@@ -1,0 +1,152 @@
+/**
+ * One agent run of a browser session: its process, the frame sequencer, the
+ * transcript recorder, the fs/terminal services, the timeout watch, and the
+ * frames and stderr kept for re-attaching clients (capped in bytes). Made by
+ * each start, disposed when the process exits; its log outlives the process, so
+ * a client that re-attaches after the exit still sees how the run ended.
+ */
+import type { Frame, WireFrame } from "../lib/frame";
+import { FrameSequencer } from "../lib/frame-sequencer";
+import { AGENT_METHODS } from "../lib/methods";
+import type { RecordedClient } from "../lib/recorded-agent";
+import type { AgentInfo, PendingRequestInfo, RelayError, StderrEvent, TransportEvent } from "../lib/wire";
+import type { AgentProcess } from "./agent-process";
+import type { ClientServices } from "./client-services";
+import type { ServerConfig } from "./config";
+import type { RemoteAgent } from "./remote-agent";
+import type { TranscriptRecorder } from "./transcript-recorder";
+
+/** A remote agent's transport events kept for re-attaching pages (reconnect loops are bounded by it). */
+const TRANSPORT_KEPT = 200;
+/** Past a cap, trim to this share of it, so trimming is amortised O(1) per frame. */
+const TRIM_TO = 0.9;
+
+type Caps = Pick<ServerConfig, "replayFrames" | "replayBytes" | "stderrBytes" | "requestTimeoutMs">;
+
+/** What the log keeps and the socket carries: the parsed message is dropped (clients parse `raw`). */
+const withoutMessage = ({ message: _message, ...frame }: Frame): WireFrame => frame;
+
+export interface RunParts {
+  recorder: TranscriptRecorder;
+  services: ClientServices;
+  /** A replayed agent's requests are answered from its recording, not by the policies. */
+  replayed?: RecordedClient;
+  /** What the recorder redacts, so live frames can be compared with the recording like for like. */
+  secrets: readonly string[];
+}
+
+export class AgentRun {
+  readonly sequencer = new FrameSequencer();
+  /** The frames kept for re-attaching clients, oldest first, without `message`. */
+  log: WireFrame[] = [];
+  /** Characters of `raw` held in `log` (a frame's size is its line's). */
+  logBytes = 0;
+  stderr: StderrEvent[] = [];
+  stderrBytes = 0;
+  /** A remote agent's transport events, newest last, for pages that re-attach. */
+  transport: TransportEvent[] = [];
+  process?: AgentProcess | RemoteAgent;
+  info?: AgentInfo;
+  private timeoutWatch?: NodeJS.Timeout;
+  private disposed = false;
+
+  /** `parts` is absent for the empty run a session holds before its first start. */
+  constructor(
+    private readonly caps: Caps,
+    readonly parts?: RunParts,
+  ) {}
+
+  get running(): boolean {
+    return this.process?.running ?? false;
+  }
+
+  get replayed(): RecordedClient | undefined {
+    return this.parts?.replayed;
+  }
+
+  /** Logs and records a frame; returns the lean copy for the socket. */
+  keep(frame: Frame): WireFrame {
+    this.parts?.recorder.frame(frame);
+    // Keeping 100,000 parsed messages alive would cost memory and GC time on the hot path.
+    const lean = withoutMessage(frame);
+    this.log.push(lean);
+    this.logBytes += lean.raw.length;
+    // Trim in batches so the hot path stays O(1) amortised.
+    if (this.log.length > this.caps.replayFrames * 1.1 || this.logBytes > this.caps.replayBytes) this.trimLog();
+    return lean;
+  }
+
+  keepTransport(event: TransportEvent): void {
+    this.parts?.recorder.lifecycle({ event: "transport", message: event.text });
+    this.transport.push(event);
+    if (this.transport.length > TRANSPORT_KEPT) this.transport.shift();
+  }
+
+  keepStderr(event: StderrEvent): void {
+    this.stderr.push(event);
+    this.stderrBytes += event.text.length;
+    this.parts?.recorder.stderr(event.ts, event.text);
+    if (this.stderrBytes > this.caps.stderrBytes) this.trimStderr();
+  }
+
+  /** Requests sent to the agent and not answered, oldest first. */
+  pendingRequests(): PendingRequestInfo[] {
+    const now = performance.now();
+    return this.sequencer.correlator
+      .unanswered("to-agent")
+      .map((r) => ({ id: r.id, method: r.method, seq: r.seq, ageMs: Math.round(now - r.at) }));
+  }
+
+  /** Tells `report` about requests the agent leaves unanswered too long (turns excepted). */
+  watchTimeouts(report: (error: RelayError) => void): void {
+    const reported = new Set<number>();
+    const timeoutMs = this.caps.requestTimeoutMs;
+    this.timeoutWatch = setInterval(
+      () => {
+        for (const r of this.sequencer.correlator.overdue("to-agent", performance.now(), timeoutMs)) {
+          if (r.method === AGENT_METHODS.session_prompt || reported.has(r.seq)) continue;
+          reported.add(r.seq);
+          report({
+            code: "request_timeout",
+            message: `${r.method} (id ${r.id}) has had no answer for ${Math.round(timeoutMs / 1000)} s; the agent may be stuck: you can stop it`,
+            data: {
+              requests: [{ id: r.id, method: r.method, seq: r.seq, ageMs: Math.round(performance.now() - r.at) }],
+            },
+          });
+        }
+      },
+      Math.min(1_000, timeoutMs),
+    );
+    this.timeoutWatch.unref();
+  }
+
+  /** The process is gone: stop watching, end its terminals, close its transcript. The log stays. */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    clearInterval(this.timeoutWatch);
+    if (this.process && !this.process.running) this.process = undefined;
+    if (!this.parts) return;
+    void this.parts.services.dispose();
+    this.parts.recorder.close();
+  }
+
+  /** Drops the oldest frames down to below both caps; a re-attaching client is told of the gap (`missed`). */
+  private trimLog(): void {
+    const { replayFrames } = this.caps;
+    const bytes = this.caps.replayBytes * TRIM_TO;
+    let drop = this.log.length > replayFrames * 1.1 ? this.log.length - replayFrames : 0;
+    let kept = this.logBytes;
+    for (let i = 0; i < drop; i++) kept -= this.log[i]!.raw.length;
+    while (drop < this.log.length && kept > bytes) kept -= this.log[drop++]!.raw.length;
+    this.log.splice(0, drop);
+    this.logBytes = kept;
+  }
+
+  private trimStderr(): void {
+    const bytes = this.caps.stderrBytes * TRIM_TO;
+    let drop = 0;
+    while (drop < this.stderr.length && this.stderrBytes > bytes) this.stderrBytes -= this.stderr[drop++]!.text.length;
+    this.stderr.splice(0, drop);
+  }
+}
