@@ -9,6 +9,7 @@ import { withMessage } from "../lib/frame-log";
 import { FrameSequencer } from "../lib/frame-sequencer";
 import { RecordedClient } from "../lib/recorded-agent";
 import { parseTranscript } from "../lib/transcript";
+import type { TranscriptKind } from "../lib/transcript-meta";
 import type {
   Ack,
   AgentInfo,
@@ -145,18 +146,23 @@ export class BrowserSession {
   }
 
   /** `workspace`: a directory the server made itself (the probe's throw-away one), used as is. */
-  start(payload: StartPayload, workspace?: string): Promise<Ack<{ agent: AgentInfo }>> {
+  /** `kind`: what the recording is tagged with in the transcript list. */
+  start(payload: StartPayload, workspace?: string, kind?: TranscriptKind): Promise<Ack<{ agent: AgentInfo }>> {
     if (this.running || this.starting) {
       return Promise.resolve({
         ok: false,
         error: { code: "agent_running", message: "an agent is already running; stop it first" },
       });
     }
-    this.starting = this.spawnAgent(payload, workspace);
+    this.starting = this.spawnAgent(payload, workspace, kind);
     return this.starting;
   }
 
-  private async spawnAgent(payload: StartPayload, workspace?: string): Promise<Ack<{ agent: AgentInfo }>> {
+  private async spawnAgent(
+    payload: StartPayload,
+    workspace?: string,
+    kind?: TranscriptKind,
+  ): Promise<Ack<{ agent: AgentInfo }>> {
     try {
       const profile = payload.profile ?? this.config.defaultProfile;
       const launch = await this.profiles.resolve(profile, payload.options);
@@ -178,6 +184,7 @@ export class BrowserSession {
         this.transcripts,
         { profile, command: launch.command, args: launch.args, cwd, options: payload.options },
         secretsFromEnv({ ...globalThis.process.env, ...launch.env }),
+        kind,
       );
       const services = new ClientServices(cwd, {
         killGraceMs: this.config.killGraceMs,

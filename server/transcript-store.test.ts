@@ -11,7 +11,7 @@ import {
 import { hostname } from "node:os";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { ReadStream } from "node:fs";
+import type { Readable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   serialize,
@@ -59,7 +59,7 @@ function transcript(frames: number, options: Record<string, unknown> = {}): stri
   return text;
 }
 
-async function collect(s: { header: string; rest: ReadStream | undefined }): Promise<string> {
+async function collect(s: { header: string; rest: Readable | undefined }): Promise<string> {
   let text = s.header;
   if (s.rest) for await (const chunk of s.rest) text += String(chunk);
   return text;
