@@ -63,6 +63,8 @@ export interface ProfileSummary {
   available: boolean;
   /** What `initialize` should advertise by default for this profile (its config, or the playground's). */
   clientCapabilities?: ClientCapabilities;
+  /** A `replay:<id>` profile: the transcript it replays, so pickers can show its title, not its id. */
+  replayOf?: { id: string; title: string; kind?: string };
 }
 
 export interface ProfileDetails extends ProfileSummary {
