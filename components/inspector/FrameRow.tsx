@@ -5,6 +5,7 @@ import { frameBytes, type Frame, type FrameKind } from "@/lib/frame";
 import { CHECK_LABEL, type FrameCheck } from "@/lib/frame-checks";
 import { isErrorResponse, type TimelineEvent } from "@/lib/frame-filter";
 import { formatBytes, formatId, formatLatency, formatTime } from "../format";
+import { WaitingIcon, WarningIcon } from "./check-icons";
 
 export const KIND_STYLE: Record<FrameKind, string> = {
   request: "text-sky-300 bg-sky-500/10 ring-sky-500/30",
@@ -117,9 +118,8 @@ export const FrameRow = memo(
                 first.code === "unanswered" ? "bg-amber-500/15 text-amber-300" : "bg-red-500/15 text-red-300"
               }`}
             >
-              {first.code === "unanswered"
-                ? `⏳ ${first.message.replace("no response after ", "")}`
-                : `⚠ ${CHECK_LABEL[first.code]}`}
+              {first.code === "unanswered" ? <WaitingIcon /> : <WarningIcon />}
+              {first.code === "unanswered" ? first.message.replace("no response after ", "") : CHECK_LABEL[first.code]}
               {checks.length > 1 ? ` +${checks.length - 1}` : ""}
             </span>
           ) : null}
