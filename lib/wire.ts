@@ -2,6 +2,7 @@
  * The Socket.IO contract between a browser (or any client) and the relay.
  * Both sides import these types; docs/relay-protocol.md describes them in prose.
  */
+import type { DiffChange } from "./transcript-diff";
 import type { ClientCapabilities } from "@agentclientprotocol/sdk";
 import type { WireFrame } from "./frame";
 import type { Policies } from "./policy";
@@ -108,7 +109,8 @@ export interface RerunResult {
   agent: AgentInfo;
   steps: RerunStep[];
   problems: string[];
-  diff: { equal: boolean; added: number; removed: number; patch: string };
+  /** `changes`: the structural diff, step by step (absent from relays before it). */
+  diff: { equal: boolean; added: number; removed: number; patch: string; changes?: DiffChange[] };
 }
 
 export interface HandshakeAuth {

@@ -47,7 +47,7 @@ export async function rerunTranscript(
       agent: started.agent,
       steps,
       problems: rerun.problems,
-      diff: { equal: diff.equal, added: diff.added, removed: diff.removed, patch: diff.patch },
+      diff: { equal: diff.equal, added: diff.added, removed: diff.removed, patch: diff.patch, changes: diff.changes },
     };
   } finally {
     unsubscribe();

@@ -2,7 +2,7 @@
 /** What a re-run did: each step's outcome and latency, problems, and the diff against the recording. */
 import type { RerunResult } from "@/lib/wire";
 import { formatLatency } from "../format";
-import { DiffView } from "./DiffView";
+import { RerunDiff } from "./RerunDiff";
 
 const OUTCOME: Record<string, string> = {
   answered: "text-emerald-300",
@@ -65,7 +65,7 @@ export function RerunResultView({ result }: { result: RerunResult }) {
           ))}
         </ul>
       ) : null}
-      {diff.equal ? null : <DiffView patch={diff.patch} />}
+      {diff.equal ? null : <RerunDiff changes={diff.changes} patch={diff.patch} />}
     </div>
   );
 }
