@@ -410,11 +410,8 @@ export class TranscriptStore {
       chmodSync(this.file(id), PRIVATE_FILE);
       const { meta, truncated, lines, hash } = this.scan(id, undefined);
       if (truncated) throw new TranscriptError(lines + 1, "the last line is cut off");
-      // Same bytes imported before, or a download of a transcript still here: kept, but the user is told.
-      const sourceId = this.headerId(id);
-      const same = this.list().find(
-        (m) => m.id !== id && (m.contentHash === hash || (sourceId !== undefined && m.id === sourceId)),
-      );
+      // The same bytes imported before: kept (the user may mean it), but they are told.
+      const same = this.list().find((m) => m.id !== id && m.contentHash === hash);
       const stored: TranscriptMeta = { ...meta, kind: "upload", uploaded: true, contentHash: hash };
       this.writeMeta(stored);
       this.prune();
@@ -423,23 +420,6 @@ export class TranscriptStore {
       rmSync(this.file(id), { force: true });
       rmSync(tempFile, { force: true });
       throw err;
-    }
-  }
-
-  private headerId(id: string): string | undefined {
-    try {
-      const fd = openSync(this.file(id), "r");
-      try {
-        const head = Buffer.alloc(64 * 1024);
-        const n = readSync(fd, head);
-        const text = head.subarray(0, n).toString("utf8");
-        const nl = text.indexOf("\n");
-        return (JSON.parse(nl === -1 ? text : text.slice(0, nl)) as { id?: unknown }).id as string | undefined;
-      } finally {
-        closeSync(fd);
-      }
-    } catch {
-      return undefined;
     }
   }
 
