@@ -49,7 +49,10 @@ export interface TranscriptMeta {
 }
 
 /** The kind of a transcript whose meta does not say (made before kinds were recorded). */
-export function inferKind(meta: Pick<TranscriptMeta, "id" | "kind" | "tapped" | "uploaded">, demo: boolean): TranscriptKind {
+export function inferKind(
+  meta: Pick<TranscriptMeta, "id" | "kind" | "tapped" | "uploaded">,
+  demo: boolean,
+): TranscriptKind {
   if (meta.kind) return meta.kind;
   if (demo) return "demo";
   if (meta.uploaded) return "upload";

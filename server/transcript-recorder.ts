@@ -180,7 +180,8 @@ export class TranscriptRecorder {
   }
 
   private userChanges(): Partial<TranscriptMeta> {
-    const { title, renamed, shareToken, sharedAt, shareShowsCommand } = this.store.storedMeta(this.meta.id) ?? this.meta;
+    const { title, renamed, shareToken, sharedAt, shareShowsCommand } =
+      this.store.storedMeta(this.meta.id) ?? this.meta;
     return {
       title,
       ...(renamed ? { renamed } : {}),
