@@ -221,7 +221,7 @@ test("inspector: filters, search, protocol checks, request/response jumps, detai
     await expect(page.locator('[data-testid="event-row"][data-type="started"]')).toHaveCount(1);
     await expect(page.locator('[data-testid="event-row"][data-type="started"]')).toContainText("agent started: gemini");
     // It comes before the first frame.
-    const first = page.locator('[data-testid="frame-log"] [role="row"]').first();
+    const first = page.locator('[data-testid="frame-log"] [role="option"]').first();
     await expect(first).toHaveAttribute("data-type", "started");
     await page.getByTestId("stop-agent").click();
     await expect(page.getByTestId("agent-status")).toHaveAttribute("data-status", "exited");

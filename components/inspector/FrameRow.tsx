@@ -73,7 +73,7 @@ export const FrameRow = memo(
         data-highlighted={highlighted}
         data-checks={checks.map((c) => c.code).join(" ")}
         data-injected={frame.injected ? "true" : undefined}
-        role="row"
+        role="option"
         aria-selected={selected}
         onClick={() => onSelect(frame.seq)}
         style={rowStyle(top)}
@@ -154,7 +154,9 @@ export const EventRow = memo(function EventRow({ event, top }: { event: Timeline
     <div
       data-testid="event-row"
       data-type={event.type}
-      role="row"
+      role="option"
+      aria-selected={false}
+      aria-disabled="true"
       style={rowStyle(top)}
       title={event.text}
       className={`${FRAME_GRID} items-center border-b border-zinc-800/60 bg-zinc-900/40 px-3 font-mono text-xs`}
