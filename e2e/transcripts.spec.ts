@@ -366,8 +366,8 @@ test("library: kinds, filter and search, duplicate imports, titled replays, shar
     await page.getByTestId("transcript-search").fill(`tiny goodbye ${stamp}`);
     await expect(page.getByTestId("transcript-row")).toHaveCount(1);
     await expect(row(page, byeId)).toBeVisible();
-    // By agent too (the name it gave in initialize).
-    await page.getByTestId("transcript-search").fill("tiny-agent");
+    // By profile too.
+    await page.getByTestId("transcript-search").fill("handmade");
     await expect(row(page, byeId)).toBeVisible();
     await page.getByTestId("transcript-search").fill("no such thing at all");
     await expect(page.getByTestId("no-match")).toBeVisible();

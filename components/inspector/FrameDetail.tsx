@@ -163,7 +163,12 @@ export function FrameDetail({ frame, frames, index, checker, now, listed, onJump
             {isTree && tree ? (
               <JsonView
                 data={frame.message as object}
-                style={{ ...darkStyles, container: `${darkStyles.container} json-tree` }}
+                // The library's dark string colour is below AA on this background.
+                style={{
+                  ...darkStyles,
+                  container: `${darkStyles.container} json-tree`,
+                  stringValue: "text-orange-300",
+                }}
                 shouldExpandNode={frame.raw.length < 20_000 ? allExpanded : expandNode}
               />
             ) : (
