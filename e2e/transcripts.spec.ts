@@ -375,12 +375,12 @@ test("library: kinds, filter and search, duplicate imports, titled replays, shar
   });
 
   await test.step("replays are not listed as profiles; Replay as mock agent picks one, by title", async () => {
-    await page.getByTestId("nav-playground").click();
-    await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
-    await expect(page.locator('[data-testid="profile-select"] option[value^="replay:"]')).toHaveCount(0);
+    // The relay lists profiles once per page load (RelayInfo): load after the uploads.
+    await page.goto(url());
     await page.getByTestId("nav-transcripts").click();
     await row(page, byeId).getByTestId("replay-transcript").click();
     await expect(page.getByTestId("profile-select")).toHaveValue(`replay:${byeId}`);
+    // Only the chosen one, though the demo and three uploads are replayable too.
     await expect(page.locator('[data-testid="profile-select"] option[value^="replay:"]')).toHaveCount(1);
     await expect(page.locator(`[data-testid="profile-select"] option[value="replay:${byeId}"]`)).toHaveText(
       `replay — “Tiny goodbye ${stamp}”`,
