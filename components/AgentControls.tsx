@@ -121,11 +121,16 @@ export function AgentControls({ onConnect, onStart }: Props) {
           onChange={(e) => setProfile(e.target.value)}
           disabled={busy || !info}
         >
-          {(info?.profiles ?? []).map((p) => (
-            <option key={p.name} value={p.name}>
-              {p.name} — {[p.command.split("/").at(-1), ...p.args].join(" ")}
-            </option>
-          ))}
+          {/* Replays are picked on the Transcripts page: only the chosen one is listed, by title. */}
+          {(info?.profiles ?? [])
+            .filter((p) => !p.replayOf || p.name === chosen)
+            .map((p) => (
+              <option key={p.name} value={p.name}>
+                {p.replayOf
+                  ? `replay — “${p.replayOf.title}”`
+                  : `${p.name} — ${[p.command.split("/").at(-1), ...p.args].join(" ")}`}
+              </option>
+            ))}
         </select>
       </label>
       <CredentialsNote profile={profileInfo} />

@@ -20,9 +20,9 @@ export function ConnectionBadge() {
   const [label, dot] = LABEL[connection];
   return (
     <div className="flex items-center gap-3 text-xs text-zinc-400">
-      {version ? <span className="text-zinc-600">relay {version}</span> : null}
+      {version ? <span className="text-zinc-400">relay {version}</span> : null}
       {clientId ? (
-        <span className="hidden font-mono text-zinc-600 md:inline" title="clientId">
+        <span className="hidden font-mono text-zinc-400 md:inline" title="clientId">
           {clientId.slice(0, 8)}
         </span>
       ) : null}

@@ -28,7 +28,7 @@ export function NavLinks() {
         const active = isActive(path, href);
         return (
           <Fragment key={href}>
-            {i > 0 ? <span className="text-zinc-700">·</span> : null}
+            {i > 0 ? <span className="text-zinc-400">·</span> : null}
             <Link
               href={href}
               data-testid={`nav-${label.toLowerCase()}`}

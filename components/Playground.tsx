@@ -31,7 +31,7 @@ export function Playground() {
     <div className="flex h-dvh flex-col">
       <header className="flex h-10 shrink-0 items-center gap-3 border-b border-zinc-800 bg-zinc-900/70 px-3">
         <h1 className="text-sm font-semibold tracking-tight text-zinc-100">ACP Playground</h1>
-        <span className="text-xs text-zinc-500">Agent Client Protocol · raw frames</span>
+        <span className="text-xs text-zinc-400">Agent Client Protocol · raw frames</span>
         <NavLinks />
         <div className="ml-auto">
           {active ? (

@@ -376,9 +376,12 @@ test("terminal and elicitation cards: Run lets the relay run the command, the el
   expect(imported.status).toBe(201);
   const { id } = (await imported.json()) as { id: string };
 
-  await page.goto(url());
+  // Replays are not in the profile list: they are picked by link, as "Replay as mock agent" does.
+  const link = new URL(url());
+  link.searchParams.set("profile", `replay:${id}`);
+  await page.goto(link.toString());
   await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
-  await page.getByTestId("profile-select").selectOption(`replay:${id}`);
+  await expect(page.getByTestId("profile-select")).toHaveValue(`replay:${id}`);
   // A replay profile's only option is its speed; Gemini's sandbox box is not shown.
   await page.getByTestId("option-speed").selectOption("instant");
   await expect(page.getByTestId("option-sandbox")).toHaveCount(0);

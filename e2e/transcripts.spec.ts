@@ -270,3 +270,179 @@ test("the viewer and the list need the access token; an unknown transcript says 
   await page.getByTestId("nav-transcripts").click();
   await expect(page.locator('[data-testid="transcript-row"][data-id="demo-gemini"]')).toBeVisible();
 });
+
+/** A small hand-made transcript: initialize, session/new in `cwd`, one prompt answered with `reply`. */
+function tinyTranscript(title: string, reply: string, cwd = "/home/someone/secret-project"): string {
+  let seq = 0;
+  let ts = Date.parse("2026-01-02T03:04:05Z");
+  const frame = (dir: "to-agent" | "from-agent", message: Record<string, unknown>, kind: string, method?: string) =>
+    JSON.stringify({
+      type: "frame",
+      seq: ++seq,
+      ts: (ts += 10),
+      dir,
+      raw: JSON.stringify({ jsonrpc: "2.0", ...message }),
+      kind,
+      ...(method ? { method } : {}),
+      ...("id" in message ? { id: message.id } : {}),
+    });
+  const sessionId = "tiny-session";
+  return `${[
+    JSON.stringify({
+      type: "header",
+      format: "acp-playground-transcript",
+      version: "1.0",
+      id: `tiny-${reply}`,
+      createdAt: new Date(ts).toISOString(),
+      playground: { version: "0.1.0" },
+      agent: { profile: "handmade", command: "/opt/secret-tools/agent", args: ["--key-file", `${cwd}/k`], cwd },
+      title,
+    }),
+    frame("to-agent", { id: 1, method: "initialize", params: { protocolVersion: 1 } }, "request", "initialize"),
+    frame(
+      "from-agent",
+      {
+        id: 1,
+        result: { protocolVersion: 1, agentCapabilities: {}, authMethods: [], agentInfo: { name: "tiny-agent" } },
+      },
+      "response",
+      "initialize",
+    ),
+    frame("to-agent", { id: 2, method: "session/new", params: { cwd, mcpServers: [] } }, "request", "session/new"),
+    frame("from-agent", { id: 2, result: { sessionId } }, "response", "session/new"),
+    frame(
+      "to-agent",
+      { id: 3, method: "session/prompt", params: { sessionId, prompt: [{ type: "text", text: "hi" }] } },
+      "request",
+      "session/prompt",
+    ),
+    frame(
+      "from-agent",
+      {
+        method: "session/update",
+        params: { sessionId, update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: reply } } },
+      },
+      "notification",
+      "session/update",
+    ),
+    frame("from-agent", { id: 3, result: { stopReason: "end_turn" } }, "response", "session/prompt"),
+  ].join("\n")}\n`;
+}
+
+async function uploadInPage(page: Page, name: string, text: string): Promise<void> {
+  await page
+    .getByTestId("upload-input")
+    .setInputFiles({ name, mimeType: "application/x-ndjson", buffer: Buffer.from(text) });
+}
+
+test("library: kinds, filter and search, duplicate imports, titled replays, share privacy, structural re-run diff", async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const stamp = Date.now().toString(36);
+  const hello = tinyTranscript(`Tiny hello ${stamp}`, "hello");
+  const bye = tinyTranscript(`Tiny goodbye ${stamp}`, "goodbye");
+  await page.goto(url());
+  await page.getByTestId("nav-transcripts").click();
+
+  await test.step("importing the same file twice warns, naming the first copy", async () => {
+    await uploadInPage(page, "hello.jsonl", hello);
+    await expect(page.getByTestId("upload-status")).toContainText(`Tiny hello ${stamp}`);
+    await uploadInPage(page, "hello.jsonl", hello);
+    await expect(page.getByTestId("upload-duplicate")).toContainText("same transcript as");
+    await expect(page.getByTestId("upload-duplicate")).toContainText(`Tiny hello ${stamp}`);
+    await uploadInPage(page, "bye.jsonl", bye);
+    await expect(page.getByTestId("upload-status")).toContainText(`Tiny goodbye ${stamp}`);
+  });
+
+  const all = await listIds();
+  const helloIds = all.filter((t) => t.title === `Tiny hello ${stamp}`).map((t) => t.id);
+  const byeId = all.find((t) => t.title === `Tiny goodbye ${stamp}`)!.id;
+  expect(helloIds).toHaveLength(2);
+
+  await test.step("every row is tagged with its kind; the list filters by kind and searches", async () => {
+    await expect(row(page, "demo-gemini").getByTestId("kind-badge")).toHaveText("demo");
+    await expect(row(page, byeId).getByTestId("kind-badge")).toHaveText("upload");
+    await page.locator('[data-testid="kind-filter"][data-kind="demo"]').click();
+    await expect(page.locator('[data-testid="kind-filter"][data-kind="demo"]')).toHaveAttribute("aria-pressed", "true");
+    await expect(page.getByTestId("transcript-row")).toHaveCount(1);
+    await expect(row(page, "demo-gemini")).toBeVisible();
+    await page.locator('[data-testid="kind-filter"][data-kind="all"]').click();
+    await page.getByTestId("transcript-search").fill(`tiny goodbye ${stamp}`);
+    await expect(page.getByTestId("transcript-row")).toHaveCount(1);
+    await expect(row(page, byeId)).toBeVisible();
+    // By profile too.
+    await page.getByTestId("transcript-search").fill("handmade");
+    await expect(row(page, byeId)).toBeVisible();
+    await page.getByTestId("transcript-search").fill("no such thing at all");
+    await expect(page.getByTestId("no-match")).toBeVisible();
+    await page.getByTestId("transcript-search").fill("");
+  });
+
+  await test.step("replays are not listed as profiles; Replay as mock agent picks one, by title", async () => {
+    // The relay lists profiles once per page load (RelayInfo): load after the uploads.
+    await page.goto(url());
+    await page.getByTestId("nav-transcripts").click();
+    await row(page, byeId).getByTestId("replay-transcript").click();
+    await expect(page.getByTestId("profile-select")).toHaveValue(`replay:${byeId}`);
+    // Only the chosen one, though the demo and three uploads are replayable too.
+    await expect(page.locator('[data-testid="profile-select"] option[value^="replay:"]')).toHaveCount(1);
+    await expect(page.locator(`[data-testid="profile-select"] option[value="replay:${byeId}"]`)).toHaveText(
+      `replay — “Tiny goodbye ${stamp}”`,
+    );
+    await page.getByTestId("nav-transcripts").click();
+  });
+
+  await test.step("share: says it is a share token, hides the command line and paths unless chosen", async () => {
+    await row(page, byeId).getByTestId("share-transcript").click();
+    const shareBox = row(page, byeId).locator("xpath=following-sibling::tr[1]");
+    await expect(shareBox.getByTestId("share-box")).not.toContainText("no access token needed");
+    await expect(shareBox.getByTestId("share-show-command")).not.toBeChecked();
+    await shareBox.getByTestId("create-share").click();
+    await expect(shareBox.getByTestId("share-box")).toContainText("share token");
+    const shareUrl = await shareBox.getByTestId("share-url").inputValue();
+    const shared = await (await browser.newContext()).newPage();
+    await shared.goto(shareUrl);
+    await expect(shared.getByTestId("viewer-title")).toHaveText(`Tiny goodbye ${stamp}`);
+    await expect(shared.getByText("(hidden)")).toBeVisible();
+    const text = await shared.locator("body").innerText();
+    expect(text).not.toContain("secret-project");
+    expect(text).not.toContain("/opt/secret-tools");
+    const body = await (await fetch(shareUrl.replace("/share/", "/api/share/"))).text();
+    expect(body).not.toContain("secret-project");
+    expect(body).toContain("<workspace>");
+
+    await shareBox.getByTestId("share-show-command").check();
+    await expect
+      .poll(async () => (await listIds()).find((t) => t.id === byeId) as Meta & { shareShowsCommand?: boolean })
+      .toMatchObject({ shareShowsCommand: true });
+    // The same link, now with the command line.
+    expect(await shareBox.getByTestId("share-url").inputValue()).toBe(shareUrl);
+    await shared.reload();
+    await expect(shared.getByText("/opt/secret-tools/agent", { exact: false })).toBeVisible();
+    await shared.context().close();
+    await shareBox.getByTestId("revoke-share").click();
+  });
+
+  await test.step("the re-run diff names the fields that differ, both values side by side", async () => {
+    await page.goto(`${origin()}/transcripts/${helloIds[0]}?rerun`);
+    // ?rerun opens the re-run panel.
+    await page.getByTestId("rerun-profile").selectOption(`replay:${byeId}`);
+    await page.getByTestId("rerun-start").click();
+    await expect(page.getByTestId("rerun-different")).toBeVisible();
+    const step = page.getByTestId("diff-step").filter({ hasText: "agent_message_chunk" });
+    await expect(step).toHaveAttribute("data-kind", "changed");
+    const field = step.locator('[data-testid="diff-field"][data-path="text"]');
+    await expect(field.getByTestId("diff-recorded")).toHaveText('"hello"');
+    await expect(field.getByTestId("diff-actual")).toHaveText('"goodbye"');
+  });
+
+  for (const id of [...helloIds, byeId]) {
+    const res = await fetch(`${origin()}/api/transcripts/${id}`, {
+      method: "DELETE",
+      headers: { authorization: `Bearer ${token()}` },
+    });
+    expect(res.status).toBe(204);
+  }
+});

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { FrameSequencer } from "./frame-sequencer";
-import { diffRuns, parseIgnorePath } from "./transcript-diff";
+import { diffRuns, fieldDiffs, parseIgnorePath, structuralChanges } from "./transcript-diff";
 
 function run(sessionId: string, chunks: string[], opts: { toolId?: string; cwd?: string; id?: number } = {}) {
   const s = new FrameSequencer();
@@ -166,5 +166,43 @@ describe("diffRuns", () => {
     expect(diffRuns(x, y, { ignore: ["result._meta.*"] }).equal).toBe(true);
     expect(parseIgnorePath("a..b")).toBeUndefined();
     expect(parseIgnorePath("result._meta")).toEqual(["result", "_meta"]);
+  });
+});
+
+describe("structural changes", () => {
+  it("pairs changed entries by position and names the fields that differ, with both values", () => {
+    const d = diffRuns(run("s1", ["hello"]), run("s2", ["goodbye"]));
+    expect(d.changes).toEqual([
+      {
+        kind: "changed",
+        label: "session/update agent_message_chunk",
+        recordedIndex: 1,
+        actualIndex: 1,
+        fields: [{ path: "text", recorded: "hello", actual: "goodbye" }],
+      },
+    ]);
+  });
+
+  it("lists entries only one side has as missing or new, whole", () => {
+    const a = ['{"responseTo":"session/new #1","result":{"sessionId":"<session-1>"}}'];
+    const b = [...a, '{"request":"fs/read_text_file","params":{"path":"<cwd>/a"}}'];
+    expect(structuralChanges(a, b)).toEqual([
+      {
+        kind: "new",
+        label: "request fs/read_text_file",
+        actualIndex: 1,
+        fields: [{ path: "", actual: { request: "fs/read_text_file", params: { path: "<cwd>/a" } } }],
+      },
+    ]);
+    expect(structuralChanges(b, a)[0]).toMatchObject({ kind: "missing", recordedIndex: 1 });
+    expect(diffRuns(run("s", ["x"]), run("t", ["x"])).changes).toEqual([]);
+  });
+
+  it("walks arrays by index and reports a field absent on one side", () => {
+    expect(fieldDiffs({ a: [1, 2], b: "x" }, { a: [1, 3, 4] })).toEqual([
+      { path: "a[1]", recorded: 2, actual: 3 },
+      { path: "a[2]", recorded: undefined, actual: 4 },
+      { path: "b", recorded: "x", actual: undefined },
+    ]);
   });
 });

@@ -28,7 +28,37 @@ export interface DiffResult {
   /** Counts of entries only in one side. */
   removed: number;
   added: number;
+  /** The differences entry by entry, for a side-by-side view (empty when equal). */
+  changes: DiffChange[];
 }
+
+/** One field that differs between a recorded entry and the live one (`undefined`: absent on that side). */
+export interface FieldDiff {
+  /** Dot path into the entry (`result.stopReason`, `params.update.content[0].text`); "" for the whole entry. */
+  path: string;
+  recorded?: unknown;
+  actual?: unknown;
+}
+
+/**
+ * One step of the structural diff: an entry that changed (paired by position
+ * within a run of changes), or one only the recording or only the live run has.
+ */
+export interface DiffChange {
+  kind: "changed" | "missing" | "new";
+  /** What the entry is: `response to session/prompt #1`, `session/update tool_call`… */
+  label: string;
+  /** Position of the entry on each side (0-based), when it has one. */
+  recordedIndex?: number;
+  actualIndex?: number;
+  fields: FieldDiff[];
+  /** More fields differed than are listed. */
+  moreFields?: number;
+}
+
+/** Bounds, so a run that went completely differently still makes a small answer. */
+const MAX_CHANGES = 200;
+const MAX_FIELDS = 40;
 
 export interface DiffOptions {
   /**
@@ -221,10 +251,93 @@ export function diffRuns(recorded: RunSide, actual: RunSide, options: DiffOption
     if (change.removed) removed += change.count ?? change.value.length;
   }
   const equal = added === 0 && removed === 0;
+  const changes = equal ? [] : structuralChanges(a, b);
   const patch = equal
     ? ""
     : createTwoFilesPatch("recorded", "actual", `${a.join("\n")}\n`, `${b.join("\n")}\n`, undefined, undefined, {
         context: 2,
       });
-  return { equal, recorded: a, actual: b, patch, added, removed };
+  return { equal, recorded: a, actual: b, patch, added, removed, changes };
+}
+
+function entryLabel(e: Entry): string {
+  if (typeof e.responseTo === "string") return `response to ${e.responseTo}${"error" in e ? " (error)" : ""}`;
+  if (typeof e.chunks === "string") return `session/update ${e.chunks}`;
+  if (typeof e.notification === "string") {
+    const update = (e.params as { update?: { sessionUpdate?: unknown } } | undefined)?.update?.sessionUpdate;
+    return typeof update === "string" ? `${e.notification} ${update}` : e.notification;
+  }
+  if (typeof e.request === "string") return `request ${e.request}`;
+  return "invalid line";
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** The leaves where two JSON values differ. */
+export function fieldDiffs(recorded: unknown, actual: unknown, path = "", out: FieldDiff[] = []): FieldDiff[] {
+  if (Array.isArray(recorded) && Array.isArray(actual)) {
+    for (let i = 0; i < Math.max(recorded.length, actual.length); i++)
+      fieldDiffs(recorded[i], actual[i], `${path}[${i}]`, out);
+    return out;
+  }
+  if (isPlainObject(recorded) && isPlainObject(actual)) {
+    const keys = [...new Set([...Object.keys(recorded), ...Object.keys(actual)])].sort();
+    for (const k of keys) fieldDiffs(recorded[k], actual[k], path ? `${path}.${k}` : k, out);
+    return out;
+  }
+  if (JSON.stringify(recorded) !== JSON.stringify(actual)) out.push({ path, recorded, actual });
+  return out;
+}
+
+function changed(a: string, b: string, recordedIndex: number, actualIndex: number): DiffChange {
+  const ra = JSON.parse(a) as Entry;
+  const rb = JSON.parse(b) as Entry;
+  const fields = fieldDiffs(ra, rb);
+  const la = entryLabel(ra);
+  const lb = entryLabel(rb);
+  return {
+    kind: "changed",
+    label: la === lb ? la : `${la} → ${lb}`,
+    recordedIndex,
+    actualIndex,
+    fields: fields.slice(0, MAX_FIELDS),
+    ...(fields.length > MAX_FIELDS ? { moreFields: fields.length - MAX_FIELDS } : {}),
+  };
+}
+
+/**
+ * Aligns the two entry lists; within each run of removals and additions,
+ * entries pair up by position and of the same label first ("changed"); the
+ * rest are "missing" (only recorded) or "new" (only live).
+ */
+export function structuralChanges(a: readonly string[], b: readonly string[]): DiffChange[] {
+  const out: DiffChange[] = [];
+  let ia = 0;
+  let ib = 0;
+  const parts = diffArrays([...a], [...b]);
+  for (let i = 0; i < parts.length && out.length < MAX_CHANGES; i++) {
+    const part = parts[i]!;
+    if (!part.added && !part.removed) {
+      ia += part.value.length;
+      ib += part.value.length;
+      continue;
+    }
+    const removed = part.removed ? part.value : [];
+    const next = parts[i + 1];
+    const added = part.added ? part.value : next?.added && part.removed ? (i++, next.value) : [];
+    const pairs = Math.min(removed.length, added.length);
+    for (let k = 0; k < pairs; k++) out.push(changed(removed[k]!, added[k]!, ia + k, ib + k));
+    for (let k = pairs; k < removed.length; k++) {
+      const e = JSON.parse(removed[k]!) as Entry;
+      out.push({ kind: "missing", label: entryLabel(e), recordedIndex: ia + k, fields: [{ path: "", recorded: e }] });
+    }
+    for (let k = pairs; k < added.length; k++) {
+      const e = JSON.parse(added[k]!) as Entry;
+      out.push({ kind: "new", label: entryLabel(e), actualIndex: ib + k, fields: [{ path: "", actual: e }] });
+    }
+    ia += removed.length;
+    ib += added.length;
+  }
+  return out.slice(0, MAX_CHANGES);
 }

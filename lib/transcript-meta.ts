@@ -1,3 +1,19 @@
+/** How a transcript came to be: said by whoever made it, inferred for files from before it was recorded. */
+export const TRANSCRIPT_KINDS = ["session", "probe", "rerun", "upload", "demo", "tapped"] as const;
+export type TranscriptKind = (typeof TRANSCRIPT_KINDS)[number];
+
+export const KIND_LABELS: Record<TranscriptKind, string> = {
+  session: "session",
+  probe: "probe",
+  rerun: "re-run",
+  upload: "upload",
+  demo: "demo",
+  tapped: "tapped",
+};
+
+export const isTranscriptKind = (v: unknown): v is TranscriptKind =>
+  typeof v === "string" && (TRANSCRIPT_KINDS as readonly string[]).includes(v);
+
 /** A transcript as the store lists it: the HTTP API's contract (docs/relay-protocol.md#http-api). */
 export interface TranscriptMeta {
   id: string;
@@ -5,6 +21,8 @@ export interface TranscriptMeta {
   createdAt: string;
   profile: string;
   agentName?: string;
+  /** Always set in the store's answers (inferred for old files). */
+  kind?: TranscriptKind;
   /** Recorded through `acp-playground tap`. */
   tapped?: boolean;
   turns: number;
@@ -19,7 +37,25 @@ export interface TranscriptMeta {
   shareToken?: string;
   /** When the current share link was made. */
   sharedAt?: string;
+  /** The sharer chose to show the agent's command line and local paths on the share page (hidden otherwise). */
+  shareShowsCommand?: boolean;
   /** Renamed or uploaded by the user: retention never drops it. */
   renamed?: boolean;
   uploaded?: boolean;
+  /** SHA-256 of an uploaded file, to tell the user when they import the same file again. */
+  contentHash?: string;
+  /** Set in an upload's answer when a stored transcript has the same content (the new one is kept anyway). */
+  duplicateOf?: { id: string; title: string };
+}
+
+/** The kind of a transcript whose meta does not say (made before kinds were recorded). */
+export function inferKind(
+  meta: Pick<TranscriptMeta, "id" | "kind" | "tapped" | "uploaded">,
+  demo: boolean,
+): TranscriptKind {
+  if (meta.kind) return meta.kind;
+  if (demo) return "demo";
+  if (meta.uploaded) return "upload";
+  if (meta.tapped) return "tapped";
+  return "session";
 }

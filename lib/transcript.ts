@@ -6,6 +6,7 @@
 import type { Frame, FrameDirection, FrameKind, JsonRpcId, WireFrame } from "./frame";
 import { isObject } from "./json";
 import { AGENT_METHODS } from "./methods";
+import type { TranscriptKind } from "./transcript-meta";
 
 export const TRANSCRIPT_FORMAT = "acp-playground-transcript";
 export const TRANSCRIPT_VERSION = "1.0";
@@ -22,6 +23,8 @@ export interface TranscriptHeader {
   agent: { profile: string; command: string; args: string[]; cwd: string; options?: Record<string, unknown> };
   /** Recorded through `acp-playground tap`: an editor, not the playground, was the client. */
   tapped?: true;
+  /** How it was made (a session, a probe, a re-run…); absent in files from before it was recorded. */
+  kind?: TranscriptKind;
 }
 
 export interface FrameEvent {

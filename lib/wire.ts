@@ -5,6 +5,7 @@
  * relay parses with the schema (server/socket-events.ts). The browser imports types
  * only, which keeps zod out of its bundle.
  */
+import type { DiffChange } from "./transcript-diff";
 import type { ClientCapabilities } from "@agentclientprotocol/sdk";
 import { z } from "zod";
 import { describeIssues, parseWith } from "./contract";
@@ -74,6 +75,8 @@ export interface ProfileSummary {
   credentialsMissing?: string;
   /** A shipped recording (the demo), not a live agent. */
   demo?: boolean;
+  /** A `replay:<id>` profile: the transcript it replays, so pickers can show its title, not its id. */
+  replayOf?: { id: string; title: string; kind?: string };
 }
 
 export interface ProfileDetails extends ProfileSummary {
@@ -96,7 +99,8 @@ export interface RerunResult {
   agent: AgentInfo;
   steps: RerunStep[];
   problems: string[];
-  diff: { equal: boolean; added: number; removed: number; patch: string };
+  /** `changes`: the structural diff, step by step (absent from relays before it). */
+  diff: { equal: boolean; added: number; removed: number; patch: string; changes?: DiffChange[] };
 }
 
 export interface HandshakeAuth {

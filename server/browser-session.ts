@@ -10,6 +10,7 @@ import { createRedactor, secretsFromEnv } from "../lib/redact";
 import { withMessage } from "../lib/frame-log";
 import { RecordedClient } from "../lib/recorded-agent";
 import { parseTranscript } from "../lib/transcript";
+import type { TranscriptKind } from "../lib/transcript-meta";
 import type { Ack, AgentInfo, ClientToServerEvents, RelayError, ServerToClientEvents, StartPayload } from "../lib/wire";
 import { AgentAnswerer } from "./agent-answerer";
 import { SpawnError } from "./agent-process";
@@ -131,18 +132,23 @@ export class BrowserSession {
   }
 
   /** `workspace`: a directory the server made itself (the probe's throw-away one), used as is. */
-  start(payload: StartPayload, workspace?: string): Promise<Ack<{ agent: AgentInfo }>> {
+  /** `kind`: what the recording is tagged with in the transcript list. */
+  start(payload: StartPayload, workspace?: string, kind?: TranscriptKind): Promise<Ack<{ agent: AgentInfo }>> {
     if (this.running || this.starting) {
       return Promise.resolve({
         ok: false,
         error: { code: "agent_running", message: "an agent is already running; stop it first" },
       });
     }
-    this.starting = this.spawnAgent(payload, workspace);
+    this.starting = this.spawnAgent(payload, workspace, kind);
     return this.starting;
   }
 
-  private async spawnAgent(payload: StartPayload, workspace?: string): Promise<Ack<{ agent: AgentInfo }>> {
+  private async spawnAgent(
+    payload: StartPayload,
+    workspace?: string,
+    kind?: TranscriptKind,
+  ): Promise<Ack<{ agent: AgentInfo }>> {
     try {
       const profile = payload.profile ?? this.config.defaultProfile;
       const launch = await this.profiles.resolve(profile, payload.options);
@@ -165,6 +171,7 @@ export class BrowserSession {
         this.transcripts,
         { profile, command: launch.command, args: launch.args, cwd, options: payload.options },
         secrets,
+        kind,
       );
       const services = new ClientServices(cwd, {
         killGraceMs: this.config.killGraceMs,

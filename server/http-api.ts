@@ -64,8 +64,14 @@ function receiveFile(req: IncomingMessage, file: string, limit: number): Promise
   });
 }
 
-function sendTranscript(res: ServerResponse, store: TranscriptStore, id: string, download: boolean): void {
-  const transcript = store.stream(id);
+function sendTranscript(
+  res: ServerResponse,
+  store: TranscriptStore,
+  id: string,
+  download: boolean,
+  hideLocal = false,
+): void {
+  const transcript = store.stream(id, { hideLocal });
   if (!transcript) return fail(res, 404, "not_found", `no transcript ${id.slice(0, 80)}`);
   const headers: Record<string, string> = {
     "content-type": "application/x-ndjson; charset=utf-8",
@@ -100,7 +106,8 @@ export async function handleApi(
     if (!meta?.shareToken || !tokenMatches(url.searchParams.get("token"), meta.shareToken)) {
       return fail(res, 404, "not_found", "no such shared transcript");
     }
-    return sendTranscript(res, store, id, false);
+    // The command line and local paths only when the sharer chose to show them.
+    return sendTranscript(res, store, id, false, !meta.shareShowsCommand);
   }
 
   if (parts[0] === "comparisons") return handleComparisonApi(req, res, url, relay, token);
@@ -147,7 +154,20 @@ export async function handleApi(
       return sendExport(res, store, id);
     if (parts.length === 3 && id !== undefined && parts[2] === "share") {
       if (!store.exists(id)) return fail(res, 404, "not_found", `no transcript ${id.slice(0, 80)}`);
-      const meta = method === "POST" ? store.share(id) : method === "DELETE" ? store.unshare(id) : undefined;
+      let showCommand: boolean | undefined;
+      if (method === "POST") {
+        try {
+          const text = await readBody(req, 4 * 1024);
+          const body: unknown = text.trim() === "" ? {} : JSON.parse(text);
+          const value = (body as { showCommand?: unknown })?.showCommand;
+          if (value !== undefined && typeof value !== "boolean") throw new Error();
+          showCommand = value as boolean | undefined;
+        } catch {
+          return fail(res, 400, "invalid_payload", "expected no body or a JSON body { showCommand: boolean }");
+        }
+      }
+      const meta =
+        method === "POST" ? store.share(id, { showCommand }) : method === "DELETE" ? store.unshare(id) : undefined;
       if (meta) return sendJson(res, 200, meta);
     }
     if (parts.length === 2 && id !== undefined) {

@@ -193,7 +193,12 @@ export class Profiles {
     );
   }
 
-  /** `replay:<id>` profiles: one per stored transcript that has frames. */
+  /**
+   * `replay:<id>` profiles: one per stored transcript that has frames, with its
+   * title (`replayOf`). Profile pickers list only the one chosen (from the
+   * Transcripts page's "Replay as mock agent"), so they do not flood the list;
+   * the name still works anywhere a profile name does (CLI, links).
+   */
   replays(): ProfileSummary[] {
     if (!this.transcripts) return [];
     return this.transcripts
@@ -210,6 +215,7 @@ export class Profiles {
             : `Mock agent replaying "${m.title}"; its requests are answered from the recording, never carried out`,
         available: true,
         ...(m.id === DEMO_TRANSCRIPT_ID ? { demo: true } : {}),
+        replayOf: { id: m.id, title: m.title, ...(m.kind ? { kind: m.kind } : {}) },
       }));
   }
 

@@ -26,7 +26,7 @@ export async function rerunTranscript(
   /** Recorded mcpServers are sent only when the user confirmed them (never from the CLI). */
   options: { recordedMcpServers?: boolean } = {},
 ): Promise<Ack<RerunResult>> {
-  const started = await session.start(payload);
+  const started = await session.start(payload, undefined, "rerun");
   if (!started.ok) return started;
   const rerun = new Rerun(recorded.frames, (message) => void session.send(JSON.stringify(message)), {
     cwd: started.agent.cwd,
@@ -49,7 +49,7 @@ export async function rerunTranscript(
       agent: started.agent,
       steps,
       problems: rerun.problems,
-      diff: { equal: diff.equal, added: diff.added, removed: diff.removed, patch: diff.patch },
+      diff: { equal: diff.equal, added: diff.added, removed: diff.removed, patch: diff.patch, changes: diff.changes },
     };
   } finally {
     unsubscribe();
@@ -67,7 +67,7 @@ export async function probeAgent(
   const startedAt = Date.now();
   // The agent's files and terminals stay in here, never in the user's workspace.
   const workspace = realpathSync(mkdtempSync(path.join(tmpdir(), "acp-probe-")));
-  const started = await session.start({ ...payload, cwd: undefined }, workspace);
+  const started = await session.start({ ...payload, cwd: undefined }, workspace, "probe");
   if (!started.ok) {
     rmSync(workspace, { recursive: true, force: true });
     return started;

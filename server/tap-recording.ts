@@ -29,7 +29,7 @@ export class TapRecording {
       store,
       { profile: open.profile, command: open.command, args: open.args, cwd: open.cwd },
       secretsFromEnv(process.env),
-      true,
+      "tapped",
     );
     this.recorder.lifecycle({ event: "spawned", pid: open.pid });
   }

@@ -15,7 +15,11 @@ import {
   type LifecycleEvent,
   type TranscriptHeader,
 } from "../lib/transcript";
+import type { TranscriptKind } from "../lib/transcript-meta";
 import { PRIVATE_FILE, thisWriter, type TranscriptMeta, type TranscriptStore } from "./transcript-store";
+
+/** How often a recording's counts reach its meta file, so the list shows them while it grows. */
+const META_EVERY_MS = 1_000;
 import { VERSION } from "./version";
 import { AGENT_METHODS } from "../lib/methods";
 
@@ -31,14 +35,16 @@ export class TranscriptRecorder {
   private lastSeq = 0;
   private readonly redactor;
   private meta: TranscriptMeta;
+  private metaWrittenAt = 0;
 
   constructor(
     private readonly store: TranscriptStore,
     agent: TranscriptHeader["agent"],
     secrets: string[],
-    /** A tapped conversation (an editor was the client): marked in the header, the meta and the title. */
-    tapped = false,
+    /** How it is made; "tapped" (an editor was the client) is also marked in the header's `tapped` and the title. */
+    kind: TranscriptKind = "session",
   ) {
+    const tapped = kind === "tapped";
     this.redactor = createRedactor(secrets);
     const id = store.newId();
     const createdAt = new Date().toISOString();
@@ -51,6 +57,7 @@ export class TranscriptRecorder {
       playground: { version: VERSION },
       agent,
       ...(tapped ? { tapped: true as const } : {}),
+      kind,
     };
     this.fd = openSync(store.file(id), "a", PRIVATE_FILE);
     const first = serialize(header);
@@ -58,9 +65,10 @@ export class TranscriptRecorder {
     writeSync(this.fd, first);
     this.meta = {
       id,
-      title: `${tapped ? "tapped " : ""}${agent.profile} ${createdAt.slice(0, 19).replace("T", " ")}`,
+      title: `${kind === "session" ? "" : `${kind === "rerun" ? "re-run" : kind} `}${agent.profile} ${createdAt.slice(0, 19).replace("T", " ")}`,
       createdAt,
       profile: agent.profile,
+      kind,
       ...(tapped ? { tapped: true } : {}),
       turns: 0,
       frames: 0,
@@ -159,11 +167,28 @@ export class TranscriptRecorder {
     this.pending = [];
     try {
       writeSync(this.fd, chunk);
+      if (Date.now() - this.metaWrittenAt >= META_EVERY_MS) this.writeLiveMeta();
     } catch (err) {
       // Recording must never take the relay down; the live session goes on.
       if (!this.failed) console.error(`transcript ${this.meta.id}: write failed: ${(err as Error).message}`);
       this.failed = true;
     }
+  }
+
+  /** The counts so far, keeping what the user changed meanwhile (rename, share, revoke). */
+  private writeLiveMeta(): void {
+    this.metaWrittenAt = Date.now();
+    this.store.writeMeta({ ...this.meta, ...this.userChanges(), bytes: this.bytes });
+  }
+
+  private userChanges(): Partial<TranscriptMeta> {
+    const { title, renamed, shareToken, sharedAt, shareShowsCommand } =
+      this.store.storedMeta(this.meta.id) ?? this.meta;
+    return {
+      title,
+      ...(renamed ? { renamed } : {}),
+      ...(shareToken && sharedAt ? { shareToken, sharedAt, ...(shareShowsCommand ? { shareShowsCommand } : {}) } : {}),
+    };
   }
 
   close(): void {
@@ -176,13 +201,9 @@ export class TranscriptRecorder {
       try {
         const bytes = fstatSync(this.fd).size;
         closeSync(this.fd);
-        // What the user did meanwhile (rename, share, revoke) is in the stored meta: keep it.
-        const { title, renamed, shareToken, sharedAt } = this.store.storedMeta(this.meta.id) ?? this.meta;
         this.store.writeMeta({
           ...this.meta,
-          title,
-          ...(renamed ? { renamed } : {}),
-          ...(shareToken && sharedAt ? { shareToken, sharedAt } : {}),
+          ...this.userChanges(),
           bytes,
           recording: false,
           writer: undefined,

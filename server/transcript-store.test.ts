@@ -8,10 +8,10 @@ import {
   utimesSync,
   writeFileSync,
 } from "node:fs";
-import { hostname } from "node:os";
+import { homedir, hostname } from "node:os";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { ReadStream } from "node:fs";
+import type { Readable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   serialize,
@@ -20,6 +20,8 @@ import {
   TRANSCRIPT_VERSION,
   type TranscriptHeader,
 } from "../lib/transcript";
+import { withMessage } from "../lib/frame-log";
+import { FrameSequencer } from "../lib/frame-sequencer";
 import { transcriptLimits, type TranscriptLimits } from "./config";
 import { TranscriptRecorder } from "./transcript-recorder";
 import { TranscriptStore, type TranscriptMeta } from "./transcript-store";
@@ -59,7 +61,7 @@ function transcript(frames: number, options: Record<string, unknown> = {}): stri
   return text;
 }
 
-async function collect(s: { header: string; rest: ReadStream | undefined }): Promise<string> {
+async function collect(s: { header: string; rest: Readable | undefined }): Promise<string> {
   let text = s.header;
   if (s.rest) for await (const chunk of s.rest) text += String(chunk);
   return text;
@@ -261,5 +263,85 @@ describe("transcript store: retention", () => {
     const recorder = new TranscriptRecorder(st, { profile: "p", command: "c", args: [], cwd: "/" }, []);
     expect(st.exists(old)).toBe(false);
     recorder.close();
+  });
+});
+
+describe("transcript store: kinds, live counts, duplicates, share privacy", () => {
+  it("tags each transcript with its kind, and infers it for files from before kinds", () => {
+    const st = store();
+    const agent = { profile: "p", command: "c", args: [], cwd: "/" };
+    const probe = new TranscriptRecorder(st, agent, [], "probe");
+    probe.close();
+    const tapped = new TranscriptRecorder(st, agent, [], "tapped");
+    tapped.close();
+    const session = new TranscriptRecorder(st, agent, []);
+    session.close();
+    const { id: uploaded } = upload(st, transcript(1));
+    writeFileSync(path.join(st.dir, "old.jsonl"), transcript(1));
+    const kinds = Object.fromEntries(st.list().map((m) => [m.id, m.kind]));
+    expect(kinds).toEqual({
+      [probe.id]: "probe",
+      [tapped.id]: "tapped",
+      [session.id]: "session",
+      [uploaded]: "upload",
+      old: "session",
+    });
+    expect(st.meta(probe.id)!.title).toMatch(/^probe p /);
+    expect(st.meta(tapped.id)!.tapped).toBe(true);
+  });
+
+  it("lists a recording's counts and agent while it is still being written", async () => {
+    const st = store();
+    const recorder = new TranscriptRecorder(st, { profile: "p", command: "c", args: [], cwd: "/" }, []);
+    const seq = new FrameSequencer();
+    recorder.frame(
+      withMessage(
+        seq.line("from-agent", JSON.stringify({ jsonrpc: "2.0", id: 1, result: { agentInfo: { name: "a1" } } })),
+      ),
+    );
+    recorder.frame(
+      withMessage(
+        seq.line("to-agent", JSON.stringify({ jsonrpc: "2.0", id: 2, method: "session/prompt", params: {} })),
+      ),
+    );
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(st.meta(recorder.id)).toMatchObject({ recording: true, frames: 2, turns: 1 });
+    recorder.close();
+  });
+
+  it("tells an import that the same bytes are already stored", () => {
+    const st = store();
+    const first = upload(st, transcript(3));
+    expect(first.duplicateOf).toBeUndefined();
+    const again = upload(st, transcript(3));
+    expect(again.duplicateOf).toEqual({ id: first.id, title: first.title });
+    expect(upload(st, transcript(4)).duplicateOf).toBeUndefined();
+  });
+
+  it("hides the command line, the workspace and the home directory from a share stream unless asked", async () => {
+    const st = store();
+    const cwd = "/srv/private-work";
+    const text = transcript(50)
+      .replace('"command":"c"', '"command":"/opt/bin/agent"')
+      .replace('"cwd":"/"', `"cwd":"${cwd}"`)
+      // Inside `raw`, a JSON text in a JSON string: its quotes are escaped.
+      .replace('\\"n\\":7}', `\\"n\\":7,\\"path\\":\\"${cwd}/a.txt\\",\\"home\\":\\"${homedir()}/x\\"}`);
+    const { id } = upload(st, text);
+    const hidden = await collect(st.stream(id, { hideLocal: true })!);
+    expect(hidden).not.toContain(cwd);
+    expect(hidden).not.toContain("/opt/bin/agent");
+    expect(hidden).toContain("<workspace>/a.txt");
+    expect(hidden).toContain("~/x");
+    expect(JSON.parse(hidden.slice(0, hidden.indexOf("\n"))).agent).toEqual({
+      profile: "p",
+      command: "(hidden)",
+      args: [],
+      cwd: "<workspace>",
+    });
+    expect(hidden.split("\n").length).toBe(text.split("\n").length);
+    expect(await collect(st.stream(id)!)).toContain(cwd);
+    expect(st.share(id)!.shareShowsCommand).toBeUndefined();
+    expect(st.share(id, { showCommand: true })!.shareShowsCommand).toBe(true);
+    expect(st.unshare(id)!.shareShowsCommand).toBeUndefined();
   });
 });

@@ -4,8 +4,8 @@
  * Both hold what agents and users said, and share tokens: the directories are
  * 0700 and the files 0600. Retention keeps the store within its limits.
  */
-import { randomBytes } from "node:crypto";
-import { hostname } from "node:os";
+import { createHash, randomBytes } from "node:crypto";
+import { homedir, hostname } from "node:os";
 import {
   chmodSync,
   closeSync,
@@ -24,10 +24,11 @@ import {
   type ReadStream,
 } from "node:fs";
 import path from "node:path";
+import { pipeline, Transform, type Readable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import { fileURLToPath } from "node:url";
 import { countTurns, serialize, TranscriptError, type TranscriptHeader } from "../lib/transcript";
-import type { TranscriptMeta } from "../lib/transcript-meta";
+import { inferKind, type TranscriptMeta } from "../lib/transcript-meta";
 import { TranscriptReader } from "../lib/transcript-stream";
 import { transcriptLimits, type TranscriptLimits } from "./config";
 
@@ -131,8 +132,12 @@ export class TranscriptStore {
    * import), reading it as a stream: memory stays bounded by the longest line,
    * whatever the file's size. Throws TranscriptError for an invalid file.
    */
-  private scan(id: string, previous?: TranscriptMeta): { meta: TranscriptMeta; truncated: boolean; lines: number } {
+  private scan(
+    id: string,
+    previous?: TranscriptMeta,
+  ): { meta: TranscriptMeta; truncated: boolean; lines: number; hash: string } {
     this.scans++;
+    const hash = createHash("sha256");
     let lines = 0;
     const reader = new TranscriptReader();
     const decoder = new StringDecoder("utf8");
@@ -143,6 +148,7 @@ export class TranscriptStore {
       const chunk = Buffer.alloc(SCAN_CHUNK);
       for (let n = readSync(fd, chunk); n > 0; n = readSync(fd, chunk)) {
         bytes += n;
+        hash.update(chunk.subarray(0, n));
         for (let at = chunk.indexOf(0x0a); at !== -1 && at < n; at = chunk.indexOf(0x0a, at + 1)) lines++;
         turns += countTurns(reader.push(decoder.write(chunk.subarray(0, n))).frames);
       }
@@ -160,6 +166,7 @@ export class TranscriptStore {
       createdAt: header.createdAt,
       profile: header.agent.profile,
       agentName,
+      kind: previous?.kind ?? header.kind ?? inferKind({ id, tapped: header.tapped }, id in DEMO_TRANSCRIPTS),
       ...(header.tapped ? { tapped: true } : {}),
       turns,
       frames: reader.frameCount,
@@ -168,11 +175,16 @@ export class TranscriptStore {
       recording: false,
       ...(previous?.renamed ? { renamed: true } : {}),
       ...(previous?.uploaded ? { uploaded: true } : {}),
+      ...(previous?.contentHash ? { contentHash: previous.contentHash } : {}),
       ...(previous?.shareToken && previous.sharedAt
-        ? { shareToken: previous.shareToken, sharedAt: previous.sharedAt }
+        ? {
+            shareToken: previous.shareToken,
+            sharedAt: previous.sharedAt,
+            ...(previous.shareShowsCommand ? { shareShowsCommand: true } : {}),
+          }
         : {}),
     };
-    return { meta, truncated: reader.truncated, lines };
+    return { meta, truncated: reader.truncated, lines, hash: hash.digest("hex") };
   }
 
   /** A scan, remembered by the file's size and mtime: an unchanged file (valid or not) is not read again. */
@@ -209,7 +221,8 @@ export class TranscriptStore {
       if (!meta.recording) this.writeMeta(meta);
     }
     if (meta && (!meta.recording || this.writing(id, meta))) {
-      return meta.recording ? { ...meta, bytes: statSync(this.file(id)).size } : meta;
+      const kind = inferKind(meta, id in DEMO_TRANSCRIPTS);
+      return meta.recording ? { ...meta, kind, bytes: statSync(this.file(id)).size } : { ...meta, kind };
     }
     // Missing meta, or a recording whose writer is gone (crash): recount.
     try {
@@ -260,7 +273,23 @@ export class TranscriptStore {
    * The length is fixed when it is opened: a live recording's later lines (and
    * any half-written one) are left out, and a delete meanwhile cuts nothing short.
    */
-  stream(id: string): { header: string; rest: ReadStream | undefined } | undefined {
+  stream(
+    id: string,
+    options: { hideLocal?: boolean } = {},
+  ): { header: string; rest: Readable | undefined } | undefined {
+    const plain = this.plainStream(id);
+    if (!plain || !options.hideLocal) return plain;
+    const header = JSON.parse(plain.header) as TranscriptHeader;
+    const hide = localPathHider(header.agent.cwd);
+    const shown = serialize({
+      ...header,
+      agent: { profile: header.agent.profile, command: "(hidden)", args: [], cwd: HIDDEN_WORKSPACE },
+    });
+    // pipeline: a read error or an early close on either side ends both.
+    return { header: shown, rest: plain.rest ? pipeline(plain.rest, hide, () => {}) : undefined };
+  }
+
+  private plainStream(id: string): { header: string; rest: ReadStream | undefined } | undefined {
     const meta = this.meta(id);
     if (!meta) return undefined;
     const fd = openSync(this.file(id), "r");
@@ -305,18 +334,28 @@ export class TranscriptStore {
     return this.update(id, (meta) => ({ ...meta, title, renamed: true }));
   }
 
-  /** A share link for the transcript: made now if it has none. */
-  share(id: string): TranscriptMeta | undefined {
-    return this.update(id, (meta) =>
-      meta.shareToken
-        ? meta
-        : { ...meta, shareToken: randomBytes(18).toString("base64url"), sharedAt: new Date().toISOString() },
-    );
+  /**
+   * A share link for the transcript: made now if it has none. `showCommand`
+   * (when given) says whether the share page may show the agent's command
+   * line and local paths; they are hidden unless the sharer chose so.
+   */
+  share(id: string, options: { showCommand?: boolean } = {}): TranscriptMeta | undefined {
+    return this.update(id, (meta) => {
+      const { shareShowsCommand: _old, ...rest } = meta;
+      const show = options.showCommand ?? meta.shareShowsCommand ?? false;
+      if (meta.shareToken && show === (meta.shareShowsCommand ?? false)) return meta;
+      return {
+        ...rest,
+        shareToken: meta.shareToken ?? randomBytes(18).toString("base64url"),
+        sharedAt: meta.sharedAt ?? new Date().toISOString(),
+        ...(show ? { shareShowsCommand: true } : {}),
+      };
+    });
   }
 
   /** Revokes the share link: it answers 404 from now on; sharing again makes a new one. */
   unshare(id: string): TranscriptMeta | undefined {
-    return this.update(id, ({ shareToken: _token, sharedAt: _at, ...meta }) => meta);
+    return this.update(id, ({ shareToken: _token, sharedAt: _at, shareShowsCommand: _show, ...meta }) => meta);
   }
 
   private update(id: string, change: (meta: TranscriptMeta) => TranscriptMeta): TranscriptMeta | undefined {
@@ -369,12 +408,14 @@ export class TranscriptStore {
     try {
       renameSync(tempFile, this.file(id));
       chmodSync(this.file(id), PRIVATE_FILE);
-      const { meta, truncated, lines } = this.scan(id, undefined);
+      const { meta, truncated, lines, hash } = this.scan(id, undefined);
       if (truncated) throw new TranscriptError(lines + 1, "the last line is cut off");
-      const stored = { ...meta, uploaded: true };
+      // The same bytes imported before: kept (the user may mean it), but they are told.
+      const same = this.list().find((m) => m.id !== id && m.contentHash === hash);
+      const stored: TranscriptMeta = { ...meta, kind: "upload", uploaded: true, contentHash: hash };
       this.writeMeta(stored);
       this.prune();
-      return stored;
+      return same ? { ...stored, duplicateOf: { id: same.id, title: same.title } } : stored;
     } catch (err) {
       rmSync(this.file(id), { force: true });
       rmSync(tempFile, { force: true });
@@ -386,4 +427,32 @@ export class TranscriptStore {
   tempFile(): string {
     return path.join(this.dir, `.upload-${randomBytes(8).toString("hex")}.tmp`);
   }
+}
+
+/** What a share page shows instead of the sharer's workspace path. */
+export const HIDDEN_WORKSPACE = "<workspace>";
+
+/**
+ * Replaces the workspace path and the home directory in every line (whole
+ * lines only, so a path is never cut between two chunks).
+ */
+function localPathHider(cwd: string): Transform {
+  const pairs: [string, string][] = [];
+  if (cwd.length > 1) pairs.push([cwd, HIDDEN_WORKSPACE]);
+  const home = homedir();
+  if (home.length > 1 && home !== cwd) pairs.push([home, "~"]);
+  const hide = (text: string) => pairs.reduce((t, [from, to]) => t.split(from).join(to), text);
+  const decoder = new StringDecoder("utf8");
+  let tail = "";
+  return new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      const text = tail + decoder.write(chunk);
+      const nl = text.lastIndexOf("\n");
+      tail = nl === -1 ? text : text.slice(nl + 1);
+      done(null, nl === -1 ? undefined : hide(text.slice(0, nl + 1)));
+    },
+    flush(done) {
+      done(null, hide(tail + decoder.end()) || undefined);
+    },
+  });
 }

@@ -71,8 +71,8 @@ export function FrameDetail({ frame, frames, index, checker, now, listed, onJump
         {frame.latencyMs !== undefined ? (
           <span className="text-emerald-400/90">{formatLatency(frame.latencyMs)}</span>
         ) : null}
-        <span className="text-zinc-500">{formatBytes(frameBytes(frame))}</span>
-        <span className="text-zinc-500 tabular-nums">{formatDateTime(frame.ts)}</span>
+        <span className="text-zinc-400">{formatBytes(frameBytes(frame))}</span>
+        <span className="text-zinc-400 tabular-nums">{formatDateTime(frame.ts)}</span>
         {!listed ? <span className="text-amber-400">hidden by the current filter</span> : null}
         <span className="ml-auto flex items-center gap-1.5">
           {partner !== undefined ? (
@@ -141,7 +141,7 @@ export function FrameDetail({ frame, frames, index, checker, now, listed, onJump
       ) : null}
       <div className="flex min-h-0 flex-1">
         <div className="flex min-w-0 flex-1 flex-col">
-          <div className="flex items-center gap-2 px-3 pt-1.5 text-[11px] uppercase tracking-wider text-zinc-500">
+          <div className="flex items-center gap-2 px-3 pt-1.5 text-[11px] uppercase tracking-wider text-zinc-400">
             <button
               type="button"
               className={tree ? "text-zinc-200" : "hover:text-zinc-300"}
@@ -163,7 +163,12 @@ export function FrameDetail({ frame, frames, index, checker, now, listed, onJump
             {isTree && tree ? (
               <JsonView
                 data={frame.message as object}
-                style={{ ...darkStyles, container: `${darkStyles.container} json-tree` }}
+                // The library's dark string colour is below AA on this background.
+                style={{
+                  ...darkStyles,
+                  container: `${darkStyles.container} json-tree`,
+                  stringValue: "text-orange-300",
+                }}
                 shouldExpandNode={frame.raw.length < 20_000 ? allExpanded : expandNode}
               />
             ) : (
@@ -172,7 +177,7 @@ export function FrameDetail({ frame, frames, index, checker, now, listed, onJump
           </div>
         </div>
         <div className="flex w-[40%] min-w-0 flex-col border-l border-zinc-800">
-          <div className="px-3 pt-1.5 text-[11px] uppercase tracking-wider text-zinc-500">raw line</div>
+          <div className="px-3 pt-1.5 text-[11px] uppercase tracking-wider text-zinc-400">raw line</div>
           <pre
             data-testid="frame-raw"
             className="min-h-0 flex-1 overflow-auto whitespace-pre-wrap break-all px-3 py-1 font-mono text-xs text-zinc-300"

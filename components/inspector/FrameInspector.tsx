@@ -108,7 +108,7 @@ export function FrameInspector({ highlight, revealSeq }: Props = {}) {
   );
 
   const empty = (
-    <p className="px-3 py-6 text-center text-sm text-zinc-600">
+    <p className="px-3 py-6 text-center text-sm text-zinc-400">
       {frames.length === 0 ? (
         <>
           No frames yet. Start an agent, then send an <code className="text-zinc-400">initialize</code> request.

@@ -110,7 +110,7 @@ export function FrameList({
     <div className="flex min-h-0 flex-1 flex-col">
       <div
         className={`${FRAME_GRID} border-b border-zinc-800 bg-zinc-900/60 px-3 py-1 font-mono text-[10px] uppercase tracking-wider text-zinc-500`}
-        role="row"
+        aria-hidden="true"
       >
         <span />
         <span className="text-right">seq</span>
@@ -128,7 +128,7 @@ export function FrameList({
         onScroll={onScroll}
         onKeyDown={onKeyDown}
         tabIndex={0}
-        role="grid"
+        role="listbox"
         aria-label="Frames"
         data-testid="frame-log"
         className="min-h-0 flex-1 overflow-y-auto focus:outline-none"

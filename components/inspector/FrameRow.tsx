@@ -5,6 +5,7 @@ import { frameBytes, type Frame, type FrameKind } from "@/lib/frame";
 import { CHECK_LABEL, type FrameCheck } from "@/lib/frame-checks";
 import { isErrorResponse, type TimelineEvent } from "@/lib/frame-filter";
 import { formatBytes, formatId, formatLatency, formatTime } from "../format";
+import { WaitingIcon, WarningIcon } from "./check-icons";
 
 export const KIND_STYLE: Record<FrameKind, string> = {
   request: "text-sky-300 bg-sky-500/10 ring-sky-500/30",
@@ -72,7 +73,7 @@ export const FrameRow = memo(
         data-highlighted={highlighted}
         data-checks={checks.map((c) => c.code).join(" ")}
         data-injected={frame.injected ? "true" : undefined}
-        role="row"
+        role="option"
         aria-selected={selected}
         onClick={() => onSelect(frame.seq)}
         style={rowStyle(top)}
@@ -117,9 +118,8 @@ export const FrameRow = memo(
                 first.code === "unanswered" ? "bg-amber-500/15 text-amber-300" : "bg-red-500/15 text-red-300"
               }`}
             >
-              {first.code === "unanswered"
-                ? `⏳ ${first.message.replace("no response after ", "")}`
-                : `⚠ ${CHECK_LABEL[first.code]}`}
+              {first.code === "unanswered" ? <WaitingIcon /> : <WarningIcon />}
+              {first.code === "unanswered" ? first.message.replace("no response after ", "") : CHECK_LABEL[first.code]}
               {checks.length > 1 ? ` +${checks.length - 1}` : ""}
             </span>
           ) : null}
@@ -154,7 +154,9 @@ export const EventRow = memo(function EventRow({ event, top }: { event: Timeline
     <div
       data-testid="event-row"
       data-type={event.type}
-      role="row"
+      role="option"
+      aria-selected={false}
+      aria-disabled="true"
       style={rowStyle(top)}
       title={event.text}
       className={`${FRAME_GRID} items-center border-b border-zinc-800/60 bg-zinc-900/40 px-3 font-mono text-xs`}

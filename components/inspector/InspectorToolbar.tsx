@@ -57,7 +57,7 @@ export function InspectorToolbar(props: Props) {
     <div className="flex flex-col gap-1.5 border-b border-zinc-800 px-3 py-2">
       <div className="flex items-center gap-3 text-xs">
         <h2 className="font-semibold uppercase tracking-wider text-zinc-400">Frames</h2>
-        <span data-testid="frame-count" className="text-zinc-500 tabular-nums">
+        <span data-testid="frame-count" className="text-zinc-400 tabular-nums">
           {filtering
             ? `${shown.toLocaleString("en")} of ${total.toLocaleString("en")} frames`
             : `${total.toLocaleString("en")} frame${total === 1 ? "" : "s"}`}
@@ -94,7 +94,7 @@ export function InspectorToolbar(props: Props) {
           onChange={(e) => onSearch(e.target.value)}
           placeholder="Search raw text…"
           spellCheck={false}
-          className="w-56 rounded border border-zinc-700 bg-zinc-900 px-2 py-0.5 font-mono text-xs text-zinc-100 placeholder:text-zinc-600 focus:border-sky-500 focus:outline-none"
+          className="w-56 rounded border border-zinc-700 bg-zinc-900 px-2 py-0.5 font-mono text-xs text-zinc-100 placeholder:text-zinc-400 focus:border-sky-500 focus:outline-none"
         />
         <select
           data-testid="filter-dir"

@@ -23,7 +23,7 @@ const select =
 function Cell({ row }: { row?: ProbeRow }) {
   if (!row)
     return (
-      <td className="px-2 py-0.5 text-zinc-600" colSpan={2}>
+      <td className="px-2 py-0.5 text-zinc-400" colSpan={2}>
         not in this report
       </td>
     );
@@ -31,7 +31,7 @@ function Cell({ row }: { row?: ProbeRow }) {
     <>
       <td className="px-2 py-0.5 whitespace-nowrap">
         <span className={row.conforms ? "text-emerald-300" : "text-red-300"}>{conformsMark(row)}</span> {row.outcome}
-        {row.latencyMs !== undefined ? <span className="ml-1 text-zinc-500">{row.latencyMs} ms</span> : null}
+        {row.latencyMs !== undefined ? <span className="ml-1 text-zinc-400">{row.latencyMs} ms</span> : null}
       </td>
       <td className="break-all px-2 py-0.5 text-zinc-400">{row.detail}</td>
     </>
@@ -65,9 +65,9 @@ export function ProbeCompare({ entries, a, b, onPick, onUpload, uploadError }: P
     <section data-testid="probe-compare" aria-label="Compare probe reports" className="flex flex-col gap-2 text-xs">
       <div className="flex flex-wrap items-center gap-2">
         <h3 className="text-sm font-semibold text-zinc-100">Compare</h3>
-        <span className="text-zinc-500">A</span>
+        <span className="text-zinc-400">A</span>
         {picker("a", a)}
-        <span className="text-zinc-500">B</span>
+        <span className="text-zinc-400">B</span>
         {picker("b", b)}
         <label className="cursor-pointer text-sky-400 hover:underline">
           upload an exported JSON
@@ -97,7 +97,7 @@ export function ProbeCompare({ entries, a, b, onPick, onUpload, uploadError }: P
       {left && right ? (
         <div className="overflow-x-auto rounded-lg border border-zinc-800">
           <table data-testid="compare-table" className="w-full border-collapse font-mono text-[11px]">
-            <thead className="border-b border-zinc-800 bg-zinc-900/70 text-left text-[10px] uppercase tracking-wider text-zinc-500">
+            <thead className="border-b border-zinc-800 bg-zinc-900/70 text-left text-[10px] uppercase tracking-wider text-zinc-400">
               <tr>
                 <th className="px-2 py-1 font-medium">check</th>
                 <th className="px-2 py-1 font-medium" colSpan={2}>
@@ -132,7 +132,7 @@ export function ProbeCompare({ entries, a, b, onPick, onUpload, uploadError }: P
           </table>
         </div>
       ) : (
-        <p className="text-zinc-500">Pick two reports: probes run on this page, or exported JSON files.</p>
+        <p className="text-zinc-400">Pick two reports: probes run on this page, or exported JSON files.</p>
       )}
     </section>
   );

@@ -10,7 +10,7 @@ const OUTCOME: Record<string, string> = {
   error: "text-red-300",
   timeout: "text-amber-300",
   "no reply": "text-zinc-400",
-  skipped: "text-zinc-500",
+  skipped: "text-zinc-400",
 };
 
 const button = "rounded border border-zinc-700 px-2 py-0.5 text-xs text-zinc-200 hover:bg-zinc-800";
@@ -32,10 +32,10 @@ export function ProbeReportView({ report }: { report: ProbeReport }) {
             <span className="ml-2 font-normal text-zinc-400">{`${report.agent.name} ${report.agent.version ?? ""}`}</span>
           ) : null}
         </h3>
-        <span className="text-zinc-500">
+        <span className="text-zinc-400">
           {report.rows.length} checks in {(report.durationMs / 1000).toFixed(1)} s ·{" "}
           <span className="text-emerald-300">{passed} ✓</span> ·{" "}
-          <span className={failed ? "text-red-300" : "text-zinc-500"}>{failed} ✗</span>
+          <span className={failed ? "text-red-300" : "text-zinc-400"}>{failed} ✗</span>
         </span>
         <div className="ml-auto flex gap-1">
           <button
@@ -58,7 +58,7 @@ export function ProbeReportView({ report }: { report: ProbeReport }) {
       </div>
       <div className="overflow-x-auto rounded-lg border border-zinc-800">
         <table className="w-full border-collapse font-mono text-[11px]">
-          <thead className="border-b border-zinc-800 bg-zinc-900/70 text-left text-[10px] uppercase tracking-wider text-zinc-500">
+          <thead className="border-b border-zinc-800 bg-zinc-900/70 text-left text-[10px] uppercase tracking-wider text-zinc-400">
             <tr>
               <th className="w-6 px-2 py-1 font-medium" title="conforms to the protocol" />
               <th className="px-2 py-1 font-medium">check</th>

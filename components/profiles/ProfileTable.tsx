@@ -19,7 +19,7 @@ export function ProfileTable({ profiles, probing, onProbe, selected, onSelect }:
   return (
     <div className="overflow-x-auto rounded-lg border border-zinc-800">
       <table data-testid="profile-table" className="w-full border-collapse text-xs">
-        <thead className="border-b border-zinc-800 bg-zinc-900/70 text-[10px] uppercase tracking-wider text-zinc-500">
+        <thead className="border-b border-zinc-800 bg-zinc-900/70 text-[10px] uppercase tracking-wider text-zinc-400">
           <tr>
             <th className={th}>
               <span className="sr-only">Pick for the matrix</span>
@@ -54,7 +54,7 @@ export function ProfileTable({ profiles, probing, onProbe, selected, onSelect }:
               </td>
               <td className="px-3 py-2">
                 <div className="font-mono text-zinc-100">{p.name}</div>
-                {p.description ? <div className="text-[11px] text-zinc-500">{p.description}</div> : null}
+                {p.description ? <div className="text-[11px] text-zinc-400">{p.description}</div> : null}
                 <CredentialsNote profile={p} />
               </td>
               <td className="max-w-[22rem] px-3 py-2">
@@ -73,7 +73,7 @@ export function ProfileTable({ profiles, probing, onProbe, selected, onSelect }:
                 <code className="break-all text-zinc-400">{p.resolved ?? "—"}</code>
               </td>
               <td data-testid="profile-version" className="px-3 py-2 text-zinc-200">
-                {p.version ?? <span className="text-zinc-600">—</span>}
+                {p.version ?? <span className="text-zinc-400">—</span>}
               </td>
               <td className="px-3 py-2 font-mono text-[11px] text-zinc-400">
                 {p.options.length ? p.options.join(", ") : "—"}
@@ -102,7 +102,7 @@ export function ProfileTable({ profiles, probing, onProbe, selected, onSelect }:
 
 export function ReplayProfileList({ profiles }: { profiles: ProfileDetails[] }) {
   if (profiles.length === 0)
-    return <p className="text-xs text-zinc-500">No replay profiles: every transcript with frames becomes one.</p>;
+    return <p className="text-xs text-zinc-400">No replay profiles: every transcript with frames becomes one.</p>;
   return (
     <ul
       data-testid="replay-profiles"
@@ -116,8 +116,8 @@ export function ReplayProfileList({ profiles }: { profiles: ProfileDetails[] }) 
           className="flex items-baseline gap-3 px-3 py-1.5"
         >
           <code className="text-zinc-200">{p.name}</code>
-          <span className="truncate text-zinc-500">{p.description}</span>
-          <span className="ml-auto text-zinc-600">options: {p.options.join(", ") || "—"}</span>
+          <span className="truncate text-zinc-400">{p.description}</span>
+          <span className="ml-auto text-zinc-400">options: {p.options.join(", ") || "—"}</span>
         </li>
       ))}
     </ul>

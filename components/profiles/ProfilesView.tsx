@@ -59,7 +59,7 @@ export function ProfilesView({ token }: { token: string }) {
         <section className="flex flex-col gap-2">
           <div className="flex items-baseline gap-3">
             <h2 className="text-sm font-semibold text-zinc-100">Agent profiles</h2>
-            <span className="text-xs text-zinc-500">
+            <span className="text-xs text-zinc-400">
               The browser names a profile; command lines come only from the server&apos;s config.
             </span>
           </div>
@@ -80,7 +80,7 @@ export function ProfilesView({ token }: { token: string }) {
               }
             />
           ) : (
-            <p className="text-xs text-zinc-500">Checking commands and versions…</p>
+            <p className="text-xs text-zinc-400">Checking commands and versions…</p>
           )}
           <div className="flex gap-2">
             <button
@@ -143,7 +143,7 @@ export function ProfilesView({ token }: { token: string }) {
           {report ? (
             <ProbeReportView report={report.report} />
           ) : (
-            <p className="text-xs text-zinc-500">No reports yet: probe a profile above.</p>
+            <p className="text-xs text-zinc-400">No reports yet: probe a profile above.</p>
           )}
           <ProbeCompare
             entries={entries}

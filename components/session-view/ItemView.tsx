@@ -67,7 +67,7 @@ export const ItemView = memo(function ItemView({ item, highlighted, onSelect, on
         className="justify-self-end pr-1.5 font-mono text-[10px] text-zinc-600 hover:text-sky-300"
       >
         #{item.seqs.first}
-        {n > 1 ? <span className="text-zinc-700"> +{n - 1}</span> : null}
+        {n > 1 ? <span className="text-zinc-400"> +{n - 1}</span> : null}
       </button>
     </div>
   );

@@ -53,7 +53,7 @@ export function PermissionInfo({ permission: p }: { permission: PermissionView }
           data-chosen={o.optionId === chosenId}
           title={`${o.optionId} (${o.kind})`}
           className={`rounded border px-1.5 py-px ${KIND_STYLE[o.kind] ?? "border-zinc-700 text-zinc-300"} ${
-            o.optionId === chosenId ? "bg-zinc-100/10 ring-1 ring-zinc-300/50" : "opacity-60"
+            o.optionId === chosenId ? "bg-zinc-100/10 ring-1 ring-zinc-300/50" : "opacity-75"
           }`}
         >
           {o.optionId === chosenId ? "✓ " : ""}

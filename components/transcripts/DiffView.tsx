@@ -4,7 +4,7 @@ import { useMemo } from "react";
 import { parsePatch, type DiffLineKind } from "@/lib/unified-diff";
 
 const STYLE: Record<DiffLineKind, string> = {
-  meta: "text-zinc-600",
+  meta: "text-zinc-400",
   file: "text-zinc-400",
   hunk: "text-sky-400/80 bg-sky-500/5",
   add: "text-emerald-300 bg-emerald-500/10",

@@ -85,7 +85,7 @@ export function PlaybackBar({ playback, complete, frameTs }: Props) {
         className="shrink-0 whitespace-nowrap text-right font-mono text-xs text-zinc-300 tabular-nums"
       >
         {position.toLocaleString("en")} / {total.toLocaleString("en")}
-        <span className="ml-2 text-zinc-500">
+        <span className="ml-2 text-zinc-400">
           {first !== undefined && current !== undefined ? offset(current - first) : "+0:00.0"}
         </span>
       </span>
@@ -110,7 +110,7 @@ export function PlaybackBar({ playback, complete, frameTs }: Props) {
         ))}
       </div>
       {!complete ? (
-        <span className="text-xs text-zinc-500">loading… {total.toLocaleString("en")} frames read</span>
+        <span className="text-xs text-zinc-400">loading… {total.toLocaleString("en")} frames read</span>
       ) : null}
     </div>
   );

@@ -2,7 +2,7 @@
 /** What a re-run did: each step's outcome and latency, problems, and the diff against the recording. */
 import type { RerunResult } from "@/lib/wire";
 import { formatLatency } from "../format";
-import { DiffView } from "./DiffView";
+import { RerunDiff } from "./RerunDiff";
 
 const OUTCOME: Record<string, string> = {
   answered: "text-emerald-300",
@@ -35,7 +35,7 @@ export function RerunResultView({ result }: { result: RerunResult }) {
         </p>
       )}
       <table data-testid="rerun-steps" className="w-full max-w-3xl border-collapse font-mono text-[11px]">
-        <thead className="text-left text-[10px] uppercase tracking-wider text-zinc-500">
+        <thead className="text-left text-[10px] uppercase tracking-wider text-zinc-400">
           <tr>
             <th className="py-0.5 pr-3 font-medium">#</th>
             <th className="py-0.5 pr-3 font-medium">method</th>
@@ -47,11 +47,11 @@ export function RerunResultView({ result }: { result: RerunResult }) {
         <tbody>
           {steps.map((s, i) => (
             <tr key={i} data-testid="rerun-step" data-outcome={s.outcome} className="border-t border-zinc-800/60">
-              <td className="py-0.5 pr-3 text-zinc-600">{i + 1}</td>
+              <td className="py-0.5 pr-3 text-zinc-400">{i + 1}</td>
               <td className="py-0.5 pr-3 text-zinc-100">{s.method}</td>
               <td className={`py-0.5 pr-3 ${OUTCOME[s.outcome] ?? "text-zinc-300"}`}>{s.outcome}</td>
               <td className="py-0.5 pr-3 text-right text-zinc-400 tabular-nums">{formatLatency(s.latencyMs)}</td>
-              <td className="py-0.5 text-zinc-500">
+              <td className="py-0.5 text-zinc-400">
                 {JSON.stringify(s.recordedId ?? null)} → {JSON.stringify(s.liveId ?? null)}
               </td>
             </tr>
@@ -65,7 +65,7 @@ export function RerunResultView({ result }: { result: RerunResult }) {
           ))}
         </ul>
       ) : null}
-      {diff.equal ? null : <DiffView patch={diff.patch} />}
+      {diff.equal ? null : <RerunDiff changes={diff.changes} patch={diff.patch} />}
     </div>
   );
 }

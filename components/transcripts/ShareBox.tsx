@@ -12,7 +12,7 @@ import type { TranscriptsClient } from "./use-transcripts";
 const button = "rounded border border-zinc-700 px-2 py-0.5 text-zinc-200 hover:bg-zinc-800 disabled:opacity-40";
 
 interface Props {
-  t: Pick<TranscriptMeta, "id" | "shareToken">;
+  t: Pick<TranscriptMeta, "id" | "shareToken" | "shareShowsCommand">;
   client: TranscriptsClient;
   onChange: () => Promise<void>;
 }
@@ -21,6 +21,7 @@ export function ShareBox({ t, client, onChange }: Props) {
   const [copied, setCopied] = useState<boolean>();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
+  const [showCommand, setShowCommand] = useState(t.shareShowsCommand ?? false);
   const act = async (work: () => Promise<unknown>) => {
     setBusy(true);
     try {
@@ -34,18 +35,37 @@ export function ShareBox({ t, client, onChange }: Props) {
       setBusy(false);
     }
   };
+  const showOption = (
+    <label className="flex items-center gap-1 text-zinc-300">
+      <input
+        type="checkbox"
+        data-testid="share-show-command"
+        checked={showCommand}
+        disabled={busy}
+        onChange={(e) => {
+          const show = e.target.checked;
+          setShowCommand(show);
+          if (t.shareToken) void act(() => client.share(t.id, show));
+        }}
+      />
+      show the command line and local paths
+    </label>
+  );
   if (!t.shareToken) {
     return (
       <div data-testid="share-box" className="flex flex-wrap items-center gap-2 text-xs">
         <span className="text-zinc-400">
-          Not shared. A share link opens this transcript read-only to anyone who has it, without the access token.
+          Not shared. A share link opens this transcript read-only to anyone who has it: it carries its own share token
+          (for this transcript only), not your access token. The agent&apos;s command line and local paths are hidden
+          unless you choose to show them.
         </span>
+        {showOption}
         <button
           type="button"
           data-testid="create-share"
           disabled={busy}
           className={button}
-          onClick={() => void act(() => client.share(t.id))}
+          onClick={() => void act(() => client.share(t.id, showCommand))}
         >
           Create share link
         </button>
@@ -56,7 +76,10 @@ export function ShareBox({ t, client, onChange }: Props) {
   const url = sharePageUrl(t.id, t.shareToken);
   return (
     <div data-testid="share-box" className="flex flex-wrap items-center gap-2 text-xs">
-      <span className="text-zinc-400">Read-only link (opens this transcript only, no access token needed):</span>
+      <span className="text-zinc-400">
+        Read-only link with a share token (<code>?token=</code> opens this transcript only, not the playground; revoke
+        it to cut access):
+      </span>
       <input
         readOnly
         data-testid="share-url"
@@ -83,6 +106,7 @@ export function ShareBox({ t, client, onChange }: Props) {
       >
         Revoke link
       </button>
+      {showOption}
       {error ? <span className="text-red-300">{error}</span> : null}
     </div>
   );

@@ -11,7 +11,7 @@ export function SharedTranscriptPage({ id, shareToken }: { id: string; shareToke
     <div className="flex h-dvh flex-col">
       <header className="flex h-10 shrink-0 items-center gap-3 border-b border-zinc-800 bg-zinc-900/70 px-3">
         <h1 className="text-sm font-semibold tracking-tight text-zinc-100">ACP Playground</h1>
-        <span className="text-xs text-zinc-500">Shared transcript · read-only</span>
+        <span className="text-xs text-zinc-400">Shared transcript · read-only</span>
       </header>
       <TranscriptPlayer
         url={shareApiUrl(id, shareToken)}

@@ -43,7 +43,7 @@ export function TitleEditor({ title, onSave }: Props) {
         className="group max-w-full truncate text-left text-zinc-100 hover:text-sky-300"
       >
         {title}
-        <span className="ml-1.5 text-zinc-600 group-hover:text-sky-400" aria-hidden>
+        <span className="ml-1.5 text-zinc-400 group-hover:text-sky-400" aria-hidden>
           ✎
         </span>
       </button>

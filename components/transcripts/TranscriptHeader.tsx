@@ -23,7 +23,7 @@ function agentLabel(info: AgentInfoEvent | undefined): string | undefined {
 
 const Fact = ({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) => (
   <div className="flex min-w-0 items-baseline gap-1.5">
-    <dt className="shrink-0 text-[10px] uppercase tracking-wider text-zinc-500">{label}</dt>
+    <dt className="shrink-0 text-[10px] uppercase tracking-wider text-zinc-400">{label}</dt>
     <dd data-testid={testId} className="min-w-0 truncate text-zinc-200">
       {children}
     </dd>
@@ -43,7 +43,7 @@ export function TranscriptHeader({ header, agentInfo, redactions, truncated, chi
         <h2 data-testid="viewer-title" className="truncate text-sm font-semibold text-zinc-100">
           {header.title ?? header.id}
         </h2>
-        <span className="font-mono text-[10px] text-zinc-600">{header.id}</span>
+        <span className="font-mono text-[10px] text-zinc-400">{header.id}</span>
         {header.tapped ? <TappedBadge /> : null}
         <div className="ml-auto flex items-center gap-1">{children}</div>
       </div>
@@ -51,7 +51,7 @@ export function TranscriptHeader({ header, agentInfo, redactions, truncated, chi
         <Fact label="agent" testId="viewer-agent">
           {agent ?? "—"}
           {agentInfo?.protocolVersion !== undefined ? (
-            <span className="ml-1 text-zinc-500">(ACP v{String(agentInfo.protocolVersion)})</span>
+            <span className="ml-1 text-zinc-400">(ACP v{String(agentInfo.protocolVersion)})</span>
           ) : null}
         </Fact>
         <Fact label="profile" testId="viewer-profile">

@@ -1,5 +1,7 @@
 "use client";
-/** The transcripts page body: import, then the list (newest first). */
+/** The transcripts page body: import, then the list (newest first), filtered by kind and searched by text. */
+import { useState } from "react";
+import { KIND_LABELS, TRANSCRIPT_KINDS, type TranscriptKind, type TranscriptMeta } from "@/lib/transcript-meta";
 import { TokenMessage } from "../TokenMessage";
 import { TranscriptRow } from "./TranscriptRow";
 import { UploadZone } from "./UploadZone";
@@ -7,19 +9,28 @@ import { useTranscripts } from "./use-transcripts";
 
 const th = "px-3 py-1.5 text-left font-medium";
 
+function matches(t: TranscriptMeta, kind: TranscriptKind | "", query: string): boolean {
+  if (kind && t.kind !== kind) return false;
+  const q = query.trim().toLowerCase();
+  return q === "" || [t.title, t.profile, t.agentName ?? "", t.id].some((s) => s.toLowerCase().includes(q));
+}
+
 export function TranscriptLibrary({ token }: { token: string }) {
   const { client, list, error, refresh } = useTranscripts(token);
+  const [kind, setKind] = useState<TranscriptKind | "">("");
+  const [query, setQuery] = useState("");
   if (error?.status === 401) return <TokenMessage refused />;
+  const shown = list?.filter((t) => matches(t, kind, query));
 
   return (
     <main className="min-h-0 flex-1 overflow-y-auto px-4 py-4">
       <div className="mx-auto flex max-w-7xl flex-col gap-3">
         <div className="flex items-baseline gap-3">
           <h2 className="text-sm font-semibold text-zinc-100">Transcripts</h2>
-          <span data-testid="transcript-count" className="text-xs text-zinc-500">
+          <span data-testid="transcript-count" className="text-xs text-zinc-400">
             {list ? `${list.length} recorded or imported` : "loading…"}
           </span>
-          <span className="text-xs text-zinc-600">Every agent the relay runs is recorded here, secrets redacted.</span>
+          <span className="text-xs text-zinc-400">Every agent the relay runs is recorded here, secrets redacted.</span>
         </div>
         <UploadZone
           onUpload={async (text) => {
@@ -33,9 +44,45 @@ export function TranscriptLibrary({ token }: { token: string }) {
             Could not load the list: {error.message}
           </p>
         ) : null}
+        <div role="search" className="flex flex-wrap items-center gap-2 text-xs">
+          <input
+            type="search"
+            data-testid="transcript-search"
+            aria-label="Search transcripts by title, profile or agent"
+            placeholder="Search title, profile, agent…"
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+            className="w-72 rounded border border-zinc-700 bg-zinc-950 px-2 py-1 text-zinc-200 placeholder:text-zinc-400"
+          />
+          <div role="group" aria-label="Filter by kind" className="flex flex-wrap gap-1">
+            {(["", ...TRANSCRIPT_KINDS] as const).map((k) => (
+              <button
+                key={k || "all"}
+                type="button"
+                data-testid="kind-filter"
+                data-kind={k || "all"}
+                aria-pressed={kind === k}
+                onClick={() => setKind(k)}
+                className={`rounded-full border px-2 py-0.5 ${
+                  kind === k
+                    ? "border-sky-500 bg-sky-500/15 text-sky-200"
+                    : "border-zinc-700 text-zinc-300 hover:bg-zinc-800"
+                }`}
+              >
+                {k ? KIND_LABELS[k] : "all"}
+                {list ? ` ${list.filter((t) => !k || t.kind === k).length}` : ""}
+              </button>
+            ))}
+          </div>
+          {list && shown && shown.length !== list.length ? (
+            <span data-testid="shown-count" className="text-zinc-400">
+              showing {shown.length} of {list.length}
+            </span>
+          ) : null}
+        </div>
         <div className="overflow-x-auto rounded-lg border border-zinc-800">
           <table data-testid="transcript-table" className="w-full border-collapse text-xs">
-            <thead className="border-b border-zinc-800 bg-zinc-900/70 text-[10px] uppercase tracking-wider text-zinc-500">
+            <thead className="border-b border-zinc-800 bg-zinc-900/70 text-[10px] uppercase tracking-wider text-zinc-400">
               <tr>
                 <th className={th}>Title</th>
                 <th className={th}>Created</th>
@@ -47,13 +94,19 @@ export function TranscriptLibrary({ token }: { token: string }) {
               </tr>
             </thead>
             <tbody>
-              {list?.map((t) => (
+              {shown?.map((t) => (
                 <TranscriptRow key={t.id} t={t} client={client} onChange={refresh} />
               ))}
               {list?.length === 0 ? (
                 <tr>
-                  <td colSpan={7} className="px-3 py-6 text-center text-zinc-500">
+                  <td colSpan={7} className="px-3 py-6 text-center text-zinc-400">
                     No transcripts yet. Start an agent in the playground: it is recorded here.
+                  </td>
+                </tr>
+              ) : list && shown?.length === 0 ? (
+                <tr>
+                  <td colSpan={7} data-testid="no-match" className="px-3 py-6 text-center text-zinc-400">
+                    No transcript matches this filter.
                   </td>
                 </tr>
               ) : null}

@@ -45,7 +45,7 @@ export function TranscriptPlayer({ url, token, failure, actions, panel }: Props)
           {actions}
         </TranscriptHeader>
       ) : (
-        <p data-testid="viewer-loading" className="border-b border-zinc-800 px-3 py-3 text-xs text-zinc-500">
+        <p data-testid="viewer-loading" className="border-b border-zinc-800 px-3 py-3 text-xs text-zinc-400">
           Loading transcript…
         </p>
       )}

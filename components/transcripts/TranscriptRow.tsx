@@ -2,6 +2,7 @@
 /** One transcript in the list: its facts, and what can be done with it. */
 import Link from "next/link";
 import { useState } from "react";
+import { KIND_LABELS } from "@/lib/transcript-meta";
 import { formatBytes } from "../format";
 import type { TranscriptMeta } from "./api";
 import { DeleteButton } from "./DeleteButton";
@@ -27,10 +28,19 @@ export function TappedBadge() {
   );
 }
 
-export function Badges({ t }: { t: Pick<TranscriptMeta, "redactions" | "recording" | "tapped"> }) {
+export function Badges({ t }: { t: Pick<TranscriptMeta, "redactions" | "recording" | "kind" | "tapped"> }) {
   return (
     <>
       {t.tapped ? <TappedBadge /> : null}
+      {t.kind && t.kind !== "tapped" ? (
+        <span
+          data-testid="kind-badge"
+          data-kind={t.kind}
+          className="rounded bg-zinc-800 px-1.5 py-px text-[10px] text-zinc-200 ring-1 ring-inset ring-zinc-600"
+        >
+          {KIND_LABELS[t.kind]}
+        </span>
+      ) : null}
       {t.recording ? (
         <span
           data-testid="recording-badge"
@@ -88,7 +98,7 @@ export function TranscriptRow({ t, client, onChange }: Props) {
             }}
           />
           <div className="mt-0.5 flex flex-wrap items-center gap-1.5">
-            <span className="font-mono text-[10px] text-zinc-600">{t.id}</span>
+            <span className="font-mono text-[10px] text-zinc-400">{t.id}</span>
             <Badges t={t} />
           </div>
           {error ? (
@@ -99,8 +109,10 @@ export function TranscriptRow({ t, client, onChange }: Props) {
         </td>
         <td className="whitespace-nowrap px-3 py-2 text-zinc-400 tabular-nums">{formatDate(t.createdAt)}</td>
         <td className="px-3 py-2">
-          <div className="text-zinc-200">{t.agentName ?? "—"}</div>
-          <div className="font-mono text-[11px] text-zinc-500">{t.profile}</div>
+          <div data-testid="transcript-agent" className="text-zinc-200">
+            {t.agentName ?? (t.recording ? "starting…" : "—")}
+          </div>
+          <div className="font-mono text-[11px] text-zinc-400">{t.profile}</div>
         </td>
         <td data-testid="transcript-turns" className="px-3 py-2 text-right tabular-nums">
           {t.turns}
@@ -154,7 +166,7 @@ export function TranscriptRow({ t, client, onChange }: Props) {
               href={`/?profile=${encodeURIComponent(`replay:${t.id}`)}`}
               data-testid="replay-transcript"
               aria-disabled={!replayable}
-              title="Open the playground with this transcript as a mock agent (profile replay:…)"
+              title={`Open the playground with “${t.title}” as a mock agent (profile replay:${t.id})`}
               onClick={(e) => (replayable ? preselectProfile(`replay:${t.id}`) : e.preventDefault())}
               className={`${action} ${replayable ? "" : "pointer-events-none opacity-40"}`}
             >

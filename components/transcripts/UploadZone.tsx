@@ -7,7 +7,7 @@
 import { useState, type DragEvent } from "react";
 import type { TranscriptMeta } from "./api";
 
-type Status = { kind: "busy" | "ok" | "error"; text: string };
+type Status = { kind: "busy" | "ok" | "warn" | "error"; text: string };
 
 export function UploadZone({ onUpload }: { onUpload: (file: Blob) => Promise<TranscriptMeta> }) {
   const [over, setOver] = useState(false);
@@ -17,7 +17,14 @@ export function UploadZone({ onUpload }: { onUpload: (file: Blob) => Promise<Tra
     setStatus({ kind: "busy", text: `Importing ${file.name}…` });
     try {
       const meta = await onUpload(file);
-      setStatus({ kind: "ok", text: `Imported ${file.name} as “${meta.title}” (${meta.frames} frames).` });
+      setStatus(
+        meta.duplicateOf
+          ? {
+              kind: "warn",
+              text: `Imported ${file.name} as “${meta.title}”, but it is the same transcript as “${meta.duplicateOf.title}” (${meta.duplicateOf.id}), already here: delete one if you did not mean to import it twice.`,
+            }
+          : { kind: "ok", text: `Imported ${file.name} as “${meta.title}” (${meta.frames} frames).` },
+      );
     } catch (err) {
       setStatus({
         kind: "error",
@@ -67,14 +74,18 @@ export function UploadZone({ onUpload }: { onUpload: (file: Blob) => Promise<Tra
       </p>
       {status ? (
         <p
-          data-testid={status.kind === "error" ? "upload-error" : "upload-status"}
-          role={status.kind === "error" ? "alert" : "status"}
+          data-testid={
+            status.kind === "error" ? "upload-error" : status.kind === "warn" ? "upload-duplicate" : "upload-status"
+          }
+          role={status.kind === "error" || status.kind === "warn" ? "alert" : "status"}
           className={
             status.kind === "error"
               ? "break-words text-red-300"
-              : status.kind === "ok"
-                ? "text-emerald-300"
-                : "text-zinc-400"
+              : status.kind === "warn"
+                ? "break-words text-amber-300"
+                : status.kind === "ok"
+                  ? "text-emerald-300"
+                  : "text-zinc-400"
           }
         >
           {status.text}

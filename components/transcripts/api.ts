@@ -62,7 +62,13 @@ export function api(token: string) {
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ title }),
       }).then(json<TranscriptMeta>),
-    share: (id: string) => call(token, `${transcriptUrl(id)}/share`, { method: "POST" }).then(json<TranscriptMeta>),
+    /** `showCommand`: whether the share page may show the agent's command line and local paths. */
+    share: (id: string, showCommand = false) =>
+      call(token, `${transcriptUrl(id)}/share`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ showCommand }),
+      }).then(json<TranscriptMeta>),
     unshare: (id: string) => call(token, `${transcriptUrl(id)}/share`, { method: "DELETE" }).then(json<TranscriptMeta>),
     remove: (id: string) => call(token, transcriptUrl(id), { method: "DELETE" }).then(() => undefined),
     /** The file as it is: the relay streams it to disk and checks its size as it arrives. */

@@ -1,0 +1,91 @@
+/**
+ * Accessibility: axe-core on every page and its main states, failing on any
+ * serious or critical violation (contrast, names, roles, ARIA). The playground
+ * states use the shipped demo as a replayed agent, so no model is needed.
+ */
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+import { url } from "./helpers";
+
+const origin = () => process.env.E2E_ORIGIN!;
+const token = () => new URL(url()).searchParams.get("token")!;
+
+async function expectAccessible(page: Page, state: string): Promise<void> {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  const serious = violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.impact} ${v.id}: ${v.help}\n    ${v.nodes.map((n) => n.target.join(" ")).join("\n    ")}`);
+  expect(serious, `axe on ${state}`).toEqual([]);
+}
+
+test("the playground, empty and with an agent, in each view", async ({ page }) => {
+  await page.goto(url());
+  await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
+  await expectAccessible(page, "playground, empty");
+
+  const link = new URL(url());
+  link.searchParams.set("profile", "replay:demo-gemini");
+  await page.goto(link.toString());
+  await expect(page.getByTestId("profile-select")).toHaveValue("replay:demo-gemini");
+  await page.getByTestId("connect").click();
+  await expect(page.getByTestId("connect-status")).toHaveAttribute("data-step", "ready");
+  await expect(page.getByTestId("view-pane")).toHaveAttribute("data-view", "session");
+  await expectAccessible(page, "playground, Session view with an agent");
+
+  await page.getByTestId("view-frames").click();
+  await expect(page.getByTestId("frame-row").first()).toBeVisible();
+  await expectAccessible(page, "playground, Frames view");
+  await page.getByTestId("frame-row").first().click();
+  await expectAccessible(page, "playground, Frames view with a frame selected");
+
+  await page.getByTestId("view-waterfall").click();
+  await expect(page.getByTestId("view-pane")).toHaveAttribute("data-view", "waterfall");
+  await expectAccessible(page, "playground, Waterfall view");
+  await page.getByTestId("stop-agent").click();
+  await expect(page.getByTestId("agent-status")).toHaveAttribute("data-status", "exited");
+});
+
+test("transcripts list, viewer, share page and profiles", async ({ page, browser }) => {
+  await page.goto(url());
+  await page.getByTestId("nav-transcripts").click();
+  await expect(page.locator('[data-testid="transcript-row"][data-id="demo-gemini"]')).toBeVisible();
+  await expectAccessible(page, "transcripts list");
+  await page.locator('[data-testid="transcript-row"][data-id="demo-gemini"]').getByTestId("share-transcript").click();
+  await expect(page.getByTestId("share-box")).toBeVisible();
+  await expectAccessible(page, "transcripts list, share box open");
+
+  await page.goto(`${origin()}/transcripts/demo-gemini`);
+  await expect(page.getByTestId("viewer-title")).toBeVisible();
+  await expectAccessible(page, "viewer");
+
+  const shared = await fetch(`${origin()}/api/transcripts/demo-gemini/share`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token()}` },
+  });
+  expect(shared.status).toBe(200);
+  const { shareToken } = (await shared.json()) as { shareToken: string };
+  try {
+    const other = await (await browser.newContext()).newPage();
+    await other.goto(`${origin()}/share/demo-gemini?token=${shareToken}`);
+    await expect(other.getByTestId("viewer-title")).toBeVisible();
+    await expectAccessible(other, "share page");
+    await other.context().close();
+  } finally {
+    await fetch(`${origin()}/api/transcripts/demo-gemini/share`, {
+      method: "DELETE",
+      headers: { authorization: `Bearer ${token()}` },
+    });
+  }
+
+  await page.getByTestId("nav-profiles").click();
+  await expect(page).toHaveURL(/\/profiles$/);
+  await expect(page.locator('[data-testid="replay-profile"]').first()).toBeVisible();
+  await expectAccessible(page, "profiles");
+});
+
+test("the favicon is served", async () => {
+  for (const path of ["/favicon.ico", "/icon.svg"]) {
+    const res = await fetch(`${origin()}${path}`);
+    expect(res.status, path).toBe(200);
+  }
+});
