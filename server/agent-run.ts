@@ -9,6 +9,7 @@ import type { Frame, WireFrame } from "../lib/frame";
 import { FrameSequencer } from "../lib/frame-sequencer";
 import { AGENT_METHODS } from "../lib/methods";
 import type { RecordedClient } from "../lib/recorded-agent";
+import { createRedactor } from "../lib/redact";
 import type { AgentInfo, PendingRequestInfo, RelayError, StderrEvent, TransportEvent } from "../lib/wire";
 import type { AgentProcess } from "./agent-process";
 import type { ClientServices } from "./client-services";
@@ -33,6 +34,8 @@ export interface RunParts {
   replayed?: RecordedClient;
   /** What the recorder redacts, so live frames can be compared with the recording like for like. */
   secrets: readonly string[];
+  /** Values the user typed for an env_var auth method: redacted on the live path too. */
+  typedSecrets?: readonly string[];
 }
 
 export class AgentRun {
@@ -50,11 +53,16 @@ export class AgentRun {
   private timeoutWatch?: NodeJS.Timeout;
   private disposed = false;
 
+  /** Redacts typed auth values from what pages see; absent (no cost) when none were typed. */
+  private readonly liveRedactor?: ReturnType<typeof createRedactor>;
+
   /** `parts` is absent for the empty run a session holds before its first start. */
   constructor(
     private readonly caps: Caps,
     readonly parts?: RunParts,
-  ) {}
+  ) {
+    if (parts?.typedSecrets?.length) this.liveRedactor = createRedactor(parts.typedSecrets);
+  }
 
   get running(): boolean {
     return this.process?.running ?? false;
@@ -69,6 +77,7 @@ export class AgentRun {
     this.parts?.recorder.frame(frame);
     // Keeping 100,000 parsed messages alive would cost memory and GC time on the hot path.
     const lean = withoutMessage(frame);
+    if (this.liveRedactor) lean.raw = this.liveRedactor.frame(lean.raw).text;
     this.log.push(lean);
     this.logBytes += lean.raw.length;
     // Trim in batches so the hot path stays O(1) amortised.
@@ -82,11 +91,14 @@ export class AgentRun {
     if (this.transport.length > TRANSPORT_KEPT) this.transport.shift();
   }
 
-  keepStderr(event: StderrEvent): void {
+  /** Keeps a stderr line (recorded as it came: the recorder redacts) and returns what pages may see. */
+  keepStderr(event: StderrEvent): StderrEvent {
+    this.parts?.recorder.stderr(event.ts, event.text);
+    if (this.liveRedactor) event = { ...event, text: this.liveRedactor.text(event.text).text };
     this.stderr.push(event);
     this.stderrBytes += event.text.length;
-    this.parts?.recorder.stderr(event.ts, event.text);
     if (this.stderrBytes > this.caps.stderrBytes) this.trimStderr();
+    return event;
   }
 
   /** Requests sent to the agent and not answered, oldest first. */

@@ -179,7 +179,13 @@ export class BrowserSession {
         terminalOutputBytes: this.config.terminalOutputBytes,
       });
       // The new run starts taking frames now: the first may come before startAgent resolves.
-      const run = new AgentRun(this.config, { recorder, services, replayed, secrets });
+      const run = new AgentRun(this.config, {
+        recorder,
+        services,
+        replayed,
+        secrets,
+        typedSecrets: Object.values(userEnv),
+      });
       this.run = run;
       try {
         run.process = await startAgent(
@@ -197,8 +203,7 @@ export class BrowserSession {
               ),
             onStderr: (text) => {
               const event = { ts: Date.now(), text };
-              run.keepStderr(event);
-              this.socket?.emit("agent:stderr", event);
+              this.socket?.emit("agent:stderr", run.keepStderr(event));
             },
             onTransport: (text) => {
               const event = { ts: Date.now(), text };

@@ -73,5 +73,7 @@ describe("agent:start env", () => {
     const transcript = files.map((f) => readFileSync(f, "utf8")).join("\n");
     expect(transcript).toContain("using key");
     expect(transcript).not.toContain(SECRET);
+    // The live path hides it too: the agent echoed it on stderr, the page saw it redacted.
+    expect(c.stderr.join("\n")).not.toContain(SECRET);
   });
 });
