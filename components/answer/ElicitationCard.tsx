@@ -76,9 +76,9 @@ export function ElicitationCard({
         </button>
       </div>
       {answer.error ? (
-        <p className="text-[11px]">
+        <div className="text-[11px]">
           <JsonRpcErrorView error={answer.error} />
-        </p>
+        </div>
       ) : null}
     </div>
   );

@@ -96,9 +96,9 @@ export function PermissionCard({
         </p>
       ) : null}
       {answer.error ? (
-        <p className="text-[11px]">
+        <div className="text-[11px]">
           <JsonRpcErrorView error={answer.error} />
-        </p>
+        </div>
       ) : null}
     </div>
   );

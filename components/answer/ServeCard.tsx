@@ -129,9 +129,9 @@ export function ServeCard({ frame, view, shortcuts = false }: { frame: Frame; vi
         </button>
       </div>
       {answer.error ? (
-        <p className="text-[11px]">
+        <div className="text-[11px]">
           <JsonRpcErrorView error={answer.error} />
-        </p>
+        </div>
       ) : null}
     </div>
   );

@@ -147,9 +147,9 @@ export function FrameSender({ method, params, notification, issues, warnings, on
         {!running ? <span className="text-[11px] text-zinc-500">start an agent to send</span> : null}
       </div>
       {sent ? (
-        <p data-testid="compose-outcome" data-state={sent.state} className="text-[11px] text-zinc-400">
+        <div data-testid="compose-outcome" data-state={sent.state} className="text-[11px] text-zinc-400">
           <OutcomeLine sent={sent} />
-        </p>
+        </div>
       ) : null}
     </div>
   );
