@@ -8,7 +8,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { rows, scriptTurns, stopAgent, url } from "./helpers";
+import { scriptTurns, stopAgent, url } from "./helpers";
 
 let pageErrors: string[] = [];
 test.beforeEach(({ page }) => {
@@ -45,7 +45,9 @@ test("answer inline: the permission card in the conversation, 'a' allows once, E
   page,
 }) => {
   test.setTimeout(180_000);
-  const target = path.join(process.env.E2E_WORKSPACE!, "inline-new.txt");
+  // An existing file: Gemini reads it first (served by the preset), then asks.
+  const target = path.join(process.env.E2E_WORKSPACE!, "inline-edit.txt");
+  writeFileSync(target, "before\n");
   await scriptTurns([
     { parts: [{ functionCall: { name: "write_file", args: { file_path: target, content: "inline\n" } } }] },
     { parts: [{ text: "Written inline." }] },
@@ -92,9 +94,9 @@ test("answer inline: the permission card in the conversation, 'a' allows once, E
 
   await test.step("'a' allows once", async () => {
     await page.keyboard.press("a");
-    const answer = rows(page, { kind: "response", method: "session/request_permission", dir: "to-agent" });
-    await expect(answer).toHaveCount(1);
-    await expect(answer).toContainText('"outcome":"selected"');
+    const info = page.getByTestId("tool-permission");
+    await expect(info).toHaveAttribute("data-state", "selected");
+    await expect(info.locator('[data-chosen="true"]')).toHaveAttribute("data-option-kind", "allow_once");
   });
 
   await test.step("the write waits next; Enter serves it", async () => {
@@ -146,18 +148,16 @@ test("answer inline: one click allows every read in the workspace; 'r' rejects t
     "data-acked",
     "auto",
   );
-  await expect(rows(page, { kind: "response", method: "fs/read_text_file", dir: "to-agent" }).first()).toContainText(
-    "keep me",
-  );
+  await expect(read).toHaveCount(0);
 
   const permission = inline(page, "session/request_permission");
   await expect(permission).toBeVisible();
   // The read was answered: only the permission waits.
   await expect(inline(page)).toHaveCount(1);
   await page.keyboard.press("r");
-  const answer = rows(page, { kind: "response", method: "session/request_permission", dir: "to-agent" });
-  await expect(answer).toHaveCount(1);
-  await expect(answer).toContainText('"outcome":"selected"');
+  const info = page.getByTestId("tool-permission");
+  await expect(info).toHaveAttribute("data-state", "selected");
+  await expect(info.locator('[data-chosen="true"]')).toHaveAttribute("data-option-kind", "reject_once");
   await expect(inline(page)).toHaveCount(0);
   await expect(footer(page)).toHaveAttribute("data-ended", "true");
   expect(readFileSync(target, "utf8")).toBe("keep me\n");
@@ -167,17 +167,10 @@ test("answer inline: one click allows every read in the workspace; 'r' rejects t
 test("the left column's waiting list jumps to the card in the conversation", async ({ page }) => {
   test.setTimeout(180_000);
   await page.addInitScript(() => localStorage.setItem("acp-playground.view", "frames"));
+  const target = path.join(process.env.E2E_WORKSPACE!, "jump.txt");
+  writeFileSync(target, "before\n");
   await scriptTurns([
-    {
-      parts: [
-        {
-          functionCall: {
-            name: "write_file",
-            args: { file_path: path.join(process.env.E2E_WORKSPACE!, "jump.txt"), content: "x\n" },
-          },
-        },
-      ],
-    },
+    { parts: [{ functionCall: { name: "write_file", args: { file_path: target, content: "x\n" } } }] },
     { parts: [{ text: "Done." }] },
   ]);
   await connect(page);

@@ -4,6 +4,7 @@
  * the newest frame, one empty-state story, "copy link" and the refusal page,
  * resizable and collapsible panes. A real Gemini CLI behind the fake API.
  */
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { rows, scriptTurns, stopAgent, url } from "./helpers";
@@ -40,23 +41,19 @@ test("one empty-state story: the Session view and the left column both say Conne
 
 test("a read-only transcript viewer mid-turn has no Cancel turn and no answer buttons", async ({ browser, page }) => {
   test.setTimeout(180_000);
+  const target = path.join(process.env.E2E_WORKSPACE!, "readonly.txt");
+  writeFileSync(target, "before\n");
   await scriptTurns([
-    {
-      parts: [
-        {
-          functionCall: {
-            name: "write_file",
-            args: { file_path: path.join(process.env.E2E_WORKSPACE!, "readonly.txt"), content: "x\n" },
-          },
-        },
-      ],
-    },
+    { parts: [{ functionCall: { name: "write_file", args: { file_path: target, content: "x\n" } } }] },
     { parts: [{ text: "Done." }] },
   ]);
   await connect(page);
   await prompt(page, "write readonly.txt");
-  // Live: the turn waits for the user, with Cancel and answer buttons.
-  await expect(page.getByTestId("inline-request").first()).toBeVisible();
+  // Live: the turn waits for the user, with Cancel and answer buttons (the read first, then the permission).
+  const read = page.locator('[data-testid="inline-request"][data-method="fs/read_text_file"]');
+  await expect(read).toBeVisible();
+  await page.keyboard.press("a");
+  await expect(page.locator('[data-testid="inline-request"][data-method="session/request_permission"]')).toBeVisible();
   await expect(page.getByTestId("cancel-turn")).toBeVisible();
 
   const res = await fetch(`${origin()}/api/transcripts`, { headers: { authorization: `Bearer ${token()}` } });
@@ -76,7 +73,11 @@ test("a read-only transcript viewer mid-turn has no Cancel turn and no answer bu
   );
   await viewer.close();
 
-  await page.getByTestId("cancel-turn").click();
+  // Answer so the next test's script starts clean: allow once, then serve the write.
+  await page.keyboard.press("a");
+  await expect(page.locator('[data-testid="inline-request"][data-method="fs/write_text_file"]')).toBeVisible();
+  await page.keyboard.press("Enter");
+  await expect(page.getByTestId("turn-footer").last()).toHaveAttribute("data-stop-reason", "end_turn");
   await stopAgent(page);
 });
 

@@ -21,11 +21,11 @@ export function Kbd({ k }: { k: string }) {
   );
 }
 
-function typing(target: EventTarget | null): boolean {
+/** Keys the focused element needs itself: all of them in a text field, Enter on a button, link or summary. */
+function ownsKey(target: EventTarget | null, key: string): boolean {
   if (!(target instanceof HTMLElement)) return false;
-  if (target.isContentEditable) return true;
-  // A focused button or link already answers Enter on its own.
-  return ["INPUT", "TEXTAREA", "SELECT", "BUTTON", "A", "SUMMARY"].includes(target.tagName);
+  if (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName)) return true;
+  return key === "Enter" && ["BUTTON", "A", "SUMMARY"].includes(target.tagName);
 }
 
 /** Listens while mounted (the live Session view); `root` bounds where cards are looked up. */
@@ -34,7 +34,7 @@ export function useRequestShortcuts(root: React.RefObject<HTMLElement | null>, e
     if (!enabled) return;
     const onKey = (e: KeyboardEvent) => {
       if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || e.repeat) return;
-      if (typing(e.target) && !(e.key !== "Enter" && e.target instanceof HTMLButtonElement)) return;
+      if (ownsKey(e.target, e.key)) return;
       const card = root.current?.querySelector(`[data-testid="${INLINE_REQUEST}"]`);
       if (!card) return;
       const selector = e.key === "Enter" ? "[data-primary='true']" : `[data-shortcut="${e.key.toLowerCase()}"]`;
