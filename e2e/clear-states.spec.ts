@@ -30,6 +30,8 @@ async function prompt(page: Page, text: string) {
   const input = page.getByTestId("prompt-input");
   await input.fill(text);
   await input.press("Enter");
+  // Answer keys go to the page, not the prompt box.
+  await input.blur();
 }
 
 test("one empty-state story: the Session view and the left column both say Connect", async ({ page }) => {
