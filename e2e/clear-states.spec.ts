@@ -75,10 +75,15 @@ test("a read-only transcript viewer mid-turn has no Cancel turn and no answer bu
   );
   await viewer.close();
 
-  // Answer so the next test's script starts clean: allow once, then serve the write.
-  await page.keyboard.press("a");
-  await expect(page.locator('[data-testid="inline-request"][data-method="fs/write_text_file"]')).toBeVisible();
-  await page.keyboard.press("Enter");
+  // Let the turn finish so the next test's script starts clean: everything answered from here on.
+  const details = page.getByTestId("policies");
+  if (!(await details.evaluate((d) => (d as HTMLDetailsElement).open))) await details.locator("summary").click();
+  await page.locator('[data-testid="policy-preset"][data-preset="auto"]').click();
+  const waiting = page.locator('[data-testid="inline-request"] button[data-primary="true"]');
+  while ((await page.getByTestId("turn-footer").last().getAttribute("data-ended")) !== "true") {
+    if (await waiting.count()) await waiting.first().click();
+    else await page.waitForTimeout(250);
+  }
   await expect(page.getByTestId("turn-footer").last()).toHaveAttribute("data-stop-reason", "end_turn");
   await stopAgent(page);
 });
@@ -124,8 +129,11 @@ test("the frame list follows the newest frame until the user scrolls up, then of
   await connect(page);
   await prompt(page, "stream a lot");
   await expect(page.getByTestId("turn-footer").last()).toHaveAttribute("data-ended", "true");
+  // A short window, so the frames overflow the list.
+  await page.setViewportSize({ width: 1440, height: 360 });
   await page.getByTestId("view-frames").click();
   const log = page.getByTestId("frame-log");
+  expect(await log.evaluate((el) => el.scrollHeight > el.clientHeight + 100)).toBe(true);
   const last = rows(page, { kind: "response", method: "session/prompt" });
   // Opens at the newest frame.
   await expect(last).toBeInViewport();
