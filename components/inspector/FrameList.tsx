@@ -85,6 +85,13 @@ export function FrameList({
     useFlushSync: false,
   });
 
+  // Following the tail through the virtualizer: scrollHeight alone is stale until it has measured
+  // the scroll element, which left a freshly opened list at the top.
+  useEffect(() => {
+    if (atBottom.current && rows.length) virtualizer.scrollToIndex(rows.length - 1, { align: "end" });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [rows.length]);
+
   useEffect(() => {
     if (!reveal) return;
     const i = rows.indexOf(reveal.seq);
