@@ -17,16 +17,14 @@ export function usePersistedPolicies(): void {
   const store = useSessionStore();
   const policies = useSession((s) => s.policies);
   const connected = useSession((s) => s.connection === "connected");
-  const applying = useRef(false);
+  // Once per attach: later changes come from this browser's own controls, which keep them.
+  const applied = useRef(false);
   useEffect(() => {
-    if (!connected || !policies || applying.current) return;
+    if (!connected || !policies || applied.current) return;
+    applied.current = true;
     const kept = loadPolicies();
     const changes = kept ? policyChanges(policies, kept) : {};
-    if (!Object.keys(changes).length) return;
-    applying.current = true;
-    void store.setPolicies(changes).finally(() => {
-      applying.current = false;
-    });
+    if (Object.keys(changes).length) void store.setPolicies(changes);
   }, [store, policies, connected]);
 }
 
