@@ -250,141 +250,15 @@ test("a method the agent answers -32601 is marked as not supported, not as a cra
   await stopAgent(page);
 });
 
-/** A transcript whose agent, replayed, asks for a terminal and then elicits a form. */
-function terminalAndElicitationTranscript(workspace: string): string {
-  let seq = 0;
-  let ts = Date.now() - 60_000;
-  const frame = (dir: "to-agent" | "from-agent", message: Record<string, unknown>, kind: string, method?: string) => {
-    seq += 1;
-    ts += 10;
-    return JSON.stringify({
-      type: "frame",
-      seq,
-      ts,
-      dir,
-      raw: JSON.stringify({ jsonrpc: "2.0", ...message }),
-      kind,
-      ...(method ? { method } : {}),
-      ...("id" in message ? { id: message.id } : {}),
-    });
-  };
-  const sessionId = "replayed-session";
-  const lines = [
-    JSON.stringify({
-      type: "header",
-      format: "acp-playground-transcript",
-      version: "1.0",
-      id: "compose-cards",
-      createdAt: new Date(ts).toISOString(),
-      playground: { version: "0.1.0" },
-      agent: { profile: "handmade", command: "handmade", args: [], cwd: workspace },
-      title: "terminal and elicitation cards",
-    }),
-    frame("to-agent", { id: 1, method: "initialize", params: { protocolVersion: 1 } }, "request", "initialize"),
-    frame(
-      "from-agent",
-      { id: 1, result: { protocolVersion: 1, agentCapabilities: {}, authMethods: [] } },
-      "response",
-      "initialize",
-    ),
-    frame(
-      "to-agent",
-      { id: 2, method: "session/new", params: { cwd: workspace, mcpServers: [] } },
-      "request",
-      "session/new",
-    ),
-    frame("from-agent", { id: 2, result: { sessionId } }, "response", "session/new"),
-    frame(
-      "to-agent",
-      { id: 3, method: "session/prompt", params: { sessionId, prompt: [{ type: "text", text: "go" }] } },
-      "request",
-      "session/prompt",
-    ),
-    frame(
-      "from-agent",
-      {
-        id: 0,
-        method: "terminal/create",
-        params: { sessionId, command: "echo", args: ["hello", "from a card"], cwd: workspace },
-      },
-      "request",
-      "terminal/create",
-    ),
-    frame("to-agent", { id: 0, result: { terminalId: "t-1" } }, "response", "terminal/create"),
-    frame(
-      "from-agent",
-      {
-        id: 1,
-        method: "elicitation/create",
-        params: {
-          sessionId,
-          mode: "form",
-          message: "Who is asking?",
-          requestedSchema: {
-            type: "object",
-            properties: {
-              name: { type: "string", title: "Name", minLength: 2 },
-              color: {
-                type: "string",
-                oneOf: [
-                  { const: "r", title: "Red" },
-                  { const: "g", title: "Green" },
-                ],
-              },
-            },
-            required: ["name"],
-          },
-        },
-      },
-      "request",
-      "elicitation/create",
-    ),
-    frame(
-      "to-agent",
-      { id: 1, result: { action: "accept", content: { name: "Ada" } } },
-      "response",
-      "elicitation/create",
-    ),
-    frame(
-      "from-agent",
-      {
-        method: "session/update",
-        params: {
-          sessionId,
-          update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "Thanks." } },
-        },
-      },
-      "notification",
-      "session/update",
-    ),
-    frame("from-agent", { id: 3, result: { stopReason: "end_turn" } }, "response", "session/prompt"),
-  ];
-  return `${lines.join("\n")}\n`;
-}
-
 test("terminal and elicitation cards: Run lets the relay run the command, the elicitation form is built from its schema", async ({
   page,
 }) => {
   test.setTimeout(120_000);
   const workspace = process.env.E2E_WORKSPACE!;
-  const token = new URL(url()).searchParams.get("token")!;
-  const imported = await fetch(`${process.env.E2E_ORIGIN}/api/transcripts`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/x-ndjson" },
-    body: terminalAndElicitationTranscript(workspace),
-  });
-  expect(imported.status).toBe(201);
-  const { id } = (await imported.json()) as { id: string };
-
-  // Replays are not in the profile list: they are picked by link, as "Replay as mock agent" does.
-  const link = new URL(url());
-  link.searchParams.set("profile", `replay:${id}`);
-  await page.goto(link.toString());
+  // A live stub agent asks for both (a replayed agent's requests are answered from its recording).
+  await page.goto(url());
   await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
-  await expect(page.getByTestId("profile-select")).toHaveValue(`replay:${id}`);
-  // A replay profile's only option is its speed; Gemini's sandbox box is not shown.
-  await page.getByTestId("option-speed").selectOption("instant");
-  await expect(page.getByTestId("option-sandbox")).toHaveCount(0);
+  await page.getByTestId("profile-select").selectOption("cards");
   await connect(page);
   await prompt(page, "go");
 

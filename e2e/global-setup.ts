@@ -138,6 +138,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       profiles: {
         missing: { command: path.join(tmp, "no-such-agent") },
         terminal: { command: process.execPath, args: [stubAgent, "terminal", "<b>built</b> ok"] },
+        cards: { command: process.execPath, args: [stubAgent, "cards"] },
         // Requires authentication; authenticate answers after 800 ms (test/fixtures/auth-agent.mjs).
         auth: {
           command: process.execPath,
