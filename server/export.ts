@@ -44,7 +44,9 @@ export async function buildViewer(): Promise<ViewerAssets> {
     platform: "browser",
     target: "es2022",
     jsx: "automatic",
-    define: { "process.env.NODE_ENV": '"production"' },
+    // Next's client modules (links in shared components) read process.env.__NEXT_*: a page opened from
+    // disk has no process, and an empty env gives them their defaults.
+    define: { "process.env.NODE_ENV": '"production"', "process.env": "{}" },
     write: false,
     outdir: "out",
     logLevel: "silent",
