@@ -154,6 +154,23 @@ export function defineAgentJourneys(spec: AgentJourneySpec): AgentRelay {
       expect(res.diff.equal).toBe(true);
     }, JOURNEY_MS);
 
+    it("is probed: initialize and a prompt turn conform, and the report is kept", async () => {
+      const c = await g.client();
+      if (spec.hello.script) g.api!.script(spec.hello.script);
+      const res = (await c.emit("agent:probe", { profile: spec.kind })) as {
+        ok: boolean;
+        report: { id: string; rows: Array<{ check: string; conforms?: boolean }> };
+      };
+      expect(res.ok, JSON.stringify(res).slice(0, 500)).toBe(true);
+      const row = (check: string) => res.report.rows.find((r) => r.check === check);
+      expect(row("initialize with protocolVersion 1")).toMatchObject({ conforms: true });
+      expect(row("session/prompt (one text block)")).toMatchObject({ conforms: true });
+      const kept = await fetch(`${g.relay.url}/api/probes/${res.report.id}`, {
+        headers: { authorization: "Bearer test-token" },
+      });
+      expect(kept.status).toBe(200);
+    }, JOURNEY_MS);
+
     it("re-runs the recording against the live agent", async () => {
       const id = await record();
       rmSync(path.join(g.workspace, FILE), { force: true });
