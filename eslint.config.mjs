@@ -26,7 +26,17 @@ const NODE_BUILTINS = [
 ];
 
 export default tseslint.config(
-  { ignores: ["node_modules/**", ".next/**", "data/**", "test/agents/**", "next-env.d.ts", "**/*.mjs", "**/*.js"] },
+  {
+    ignores: [
+      "node_modules/**",
+      ".next/**",
+      "data/**",
+      "test/agents/node_modules/**",
+      "next-env.d.ts",
+      "**/*.mjs",
+      "**/*.js",
+    ],
+  },
   {
     files: ["**/*.ts", "**/*.tsx"],
     extends: [tseslint.configs.base],

@@ -83,49 +83,61 @@ export function defineAgentJourneys(spec: AgentJourneySpec): AgentRelay {
   }
 
   describe(`${spec.agentName} through the relay`, () => {
-    it("Connect: initialize and session/new", async () => {
-      const c = await g.client();
-      const sessionId = await connect(c);
-      expect(sessionId).toMatch(/\S/);
-      const init = c.frames.find((f) => f.dir === "from-agent" && f.method === "initialize")!;
-      expect(init.message).toMatchObject({ result: { protocolVersion: 1 } });
-      // These agents open a session without authenticate: Connect must not call it on its own.
-      expect(c.frames.some((f) => f.method === "authenticate")).toBe(false);
-    }, JOURNEY_MS);
+    it(
+      "Connect: initialize and session/new",
+      async () => {
+        const c = await g.client();
+        const sessionId = await connect(c);
+        expect(sessionId).toMatch(/\S/);
+        const init = c.frames.find((f) => f.dir === "from-agent" && f.method === "initialize")!;
+        expect(init.message).toMatchObject({ result: { protocolVersion: 1 } });
+        // These agents open a session without authenticate: Connect must not call it on its own.
+        expect(c.frames.some((f) => f.method === "authenticate")).toBe(false);
+      },
+      JOURNEY_MS,
+    );
 
-    it("a prompt turn streams the agent's text", async () => {
-      const c = await g.client();
-      const sessionId = await connect(c);
-      await c.emit("policy:set", { policies: { "session/request_permission": "auto" } });
-      if (spec.hello.script) g.api!.script(spec.hello.script);
-      const done = await c.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "Say hello" }] });
-      expect(resultOf(done)).toMatchObject({ stopReason: "end_turn" });
-      if (typeof spec.hello.text === "string") expect(c.messageText()).toBe(spec.hello.text);
-      else expect(c.messageText()).toMatch(spec.hello.text);
-    }, JOURNEY_MS);
+    it(
+      "a prompt turn streams the agent's text",
+      async () => {
+        const c = await g.client();
+        const sessionId = await connect(c);
+        await c.emit("policy:set", { policies: { "session/request_permission": "auto" } });
+        if (spec.hello.script) g.api!.script(spec.hello.script);
+        const done = await c.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "Say hello" }] });
+        expect(resultOf(done)).toMatchObject({ stopReason: "end_turn" });
+        if (typeof spec.hello.text === "string") expect(c.messageText()).toBe(spec.hello.text);
+        else expect(c.messageText()).toMatch(spec.hello.text);
+      },
+      JOURNEY_MS,
+    );
 
-    it("a tool call: the permission is answered on its card and the file is written", async () => {
-      const c = await g.client();
-      const sessionId = await connect(c);
-      if (spec.writesThroughClient)
-        await c.emit("policy:set", { policies: { "fs/read_text_file": "auto", "fs/write_text_file": "auto" } });
-      rmSync(path.join(g.workspace, FILE), { force: true });
-      await toolTurn(c, sessionId);
-      const statuses = [...c.updates("tool_call_update"), ...c.updates("tool_call")].map(
-        (f) => (f.message as any).params.update.status,
-      );
-      expect(statuses).toContain("completed");
-      if (!spec.writeTurns) return;
-      expect(readFileSync(path.join(g.workspace, FILE), "utf8")).toBe("hi\n");
-      const write = c.frames.find((f) => f.method === "fs/write_text_file" && f.kind === "request");
-      if (spec.writesThroughClient) {
-        expect(write?.message).toMatchObject({ params: { path: path.join(g.workspace, FILE), content: "hi\n" } });
-        const answer = c.frames.find((f) => f.dir === "to-agent" && f.kind === "response" && f.id === write!.id);
-        expect(answer?.message).toMatchObject({ result: {} });
-      } else {
-        expect(write).toBeUndefined();
-      }
-    }, JOURNEY_MS);
+    it(
+      "a tool call: the permission is answered on its card and the file is written",
+      async () => {
+        const c = await g.client();
+        const sessionId = await connect(c);
+        if (spec.writesThroughClient)
+          await c.emit("policy:set", { policies: { "fs/read_text_file": "auto", "fs/write_text_file": "auto" } });
+        rmSync(path.join(g.workspace, FILE), { force: true });
+        await toolTurn(c, sessionId);
+        const statuses = [...c.updates("tool_call_update"), ...c.updates("tool_call")].map(
+          (f) => (f.message as any).params.update.status,
+        );
+        expect(statuses).toContain("completed");
+        if (!spec.writeTurns) return;
+        expect(readFileSync(path.join(g.workspace, FILE), "utf8")).toBe("hi\n");
+        const write = c.frames.find((f) => f.method === "fs/write_text_file" && f.kind === "request");
+        if (spec.writesThroughClient) {
+          expect(write?.message).toMatchObject({ params: { path: path.join(g.workspace, FILE), content: "hi\n" } });
+          const answer = c.frames.find((f) => f.dir === "to-agent" && f.kind === "response" && f.id === write!.id);
+          expect(answer?.message).toMatchObject({ result: {} });
+        } else {
+          expect(write).toBeUndefined();
+        }
+      },
+      JOURNEY_MS,
+    );
 
     async function record(): Promise<string> {
       const c = await g.client();
@@ -144,63 +156,75 @@ export function defineAgentJourneys(spec: AgentJourneySpec): AgentRelay {
       return meta!.id as string;
     }
 
-    it("records a transcript and replays it as a mock agent with an empty diff", async () => {
-      const id = await record();
-      const c = await g.client();
-      const res = await c.emit("transcript:rerun", { id, profile: `replay:${id}`, options: { speed: "instant" } });
-      expect(res.ok, JSON.stringify(res.error)).toBe(true);
-      expect(res.problems).toEqual([]);
-      expect(res.diff.patch).toBe("");
-      expect(res.diff.equal).toBe(true);
-    }, JOURNEY_MS);
-
-    it("is probed: initialize and a prompt turn conform, and the report is kept", async () => {
-      const c = await g.client();
-      if (spec.hello.script) g.api!.script(spec.hello.script);
-      const res = (await c.emit("agent:probe", { profile: spec.kind })) as {
-        ok: boolean;
-        report: { id: string; rows: Array<{ check: string; conforms?: boolean }> };
-      };
-      expect(res.ok, JSON.stringify(res).slice(0, 500)).toBe(true);
-      const row = (check: string) => res.report.rows.find((r) => r.check === check);
-      expect(row("initialize with protocolVersion 1")).toMatchObject({ conforms: true });
-      expect(row("session/prompt (one text block)")).toMatchObject({ conforms: true });
-      const kept = await fetch(`${g.relay.url}/api/probes/${res.report.id}`, {
-        headers: { authorization: "Bearer test-token" },
-      });
-      expect(kept.status).toBe(200);
-    }, JOURNEY_MS);
-
-    it("re-runs the recording against the live agent", async () => {
-      const id = await record();
-      rmSync(path.join(g.workspace, FILE), { force: true });
-      if (spec.writeTurns) g.api!.script(...spec.writeTurns(path.join(g.workspace, FILE)));
-      const c = await g.client();
-      const res = await c.emit("transcript:rerun", { id });
-      expect(res.ok, JSON.stringify(res.error)).toBe(true);
-      expect(res.problems).toEqual([]);
-      expect(res.steps.every((s: { outcome: string }) => s.outcome === "answered")).toBe(true);
-      if (spec.writesThroughClient) {
-        // The recording answers the agent's requests in a re-run: the write is asked for, not done.
-        const write = c.frames.find((f) => f.method === "fs/write_text_file" && f.kind === "request");
-        expect(write?.message).toMatchObject({ params: { path: path.join(g.workspace, FILE) } });
-        expect(existsSync(path.join(g.workspace, FILE))).toBe(false);
-      } else if (spec.writeTurns) expect(existsSync(path.join(g.workspace, FILE))).toBe(true);
-      if (spec.liveDiff === "equal") {
+    it(
+      "records a transcript and replays it as a mock agent with an empty diff",
+      async () => {
+        const id = await record();
+        const c = await g.client();
+        const res = await c.emit("transcript:rerun", { id, profile: `replay:${id}`, options: { speed: "instant" } });
+        expect(res.ok, JSON.stringify(res.error)).toBe(true);
+        expect(res.problems).toEqual([]);
         expect(res.diff.patch).toBe("");
         expect(res.diff.equal).toBe(true);
-      } else {
-        // Only random UUIDs differ: the changed lines are the same once UUIDs are masked.
-        const changed = (sign: string) =>
-          (res.diff.patch as string)
-            .split("\n")
-            .filter((l) => l.startsWith(sign) && !l.startsWith(sign.repeat(3)))
-            .map((l) => l.slice(1).replace(UUID, "<uuid>"))
-            .sort();
-        expect(changed("-").length).toBeGreaterThan(0);
-        expect(changed("+")).toEqual(changed("-"));
-      }
-    }, JOURNEY_MS);
+      },
+      JOURNEY_MS,
+    );
+
+    it(
+      "is probed: initialize and a prompt turn conform, and the report is kept",
+      async () => {
+        const c = await g.client();
+        if (spec.hello.script) g.api!.script(spec.hello.script);
+        const res = (await c.emit("agent:probe", { profile: spec.kind })) as {
+          ok: boolean;
+          report: { id: string; rows: Array<{ check: string; conforms?: boolean }> };
+        };
+        expect(res.ok, JSON.stringify(res).slice(0, 500)).toBe(true);
+        const row = (check: string) => res.report.rows.find((r) => r.check === check);
+        expect(row("initialize with protocolVersion 1")).toMatchObject({ conforms: true });
+        expect(row("session/prompt (one text block)")).toMatchObject({ conforms: true });
+        const kept = await fetch(`${g.relay.url}/api/probes/${res.report.id}`, {
+          headers: { authorization: "Bearer test-token" },
+        });
+        expect(kept.status).toBe(200);
+      },
+      JOURNEY_MS,
+    );
+
+    it(
+      "re-runs the recording against the live agent",
+      async () => {
+        const id = await record();
+        rmSync(path.join(g.workspace, FILE), { force: true });
+        if (spec.writeTurns) g.api!.script(...spec.writeTurns(path.join(g.workspace, FILE)));
+        const c = await g.client();
+        const res = await c.emit("transcript:rerun", { id });
+        expect(res.ok, JSON.stringify(res.error)).toBe(true);
+        expect(res.problems).toEqual([]);
+        expect(res.steps.every((s: { outcome: string }) => s.outcome === "answered")).toBe(true);
+        if (spec.writesThroughClient) {
+          // The recording answers the agent's requests in a re-run: the write is asked for, not done.
+          const write = c.frames.find((f) => f.method === "fs/write_text_file" && f.kind === "request");
+          expect(write?.message).toMatchObject({ params: { path: path.join(g.workspace, FILE) } });
+          expect(existsSync(path.join(g.workspace, FILE))).toBe(false);
+        } else if (spec.writeTurns) expect(existsSync(path.join(g.workspace, FILE))).toBe(true);
+        if (spec.liveDiff === "equal") {
+          expect(res.diff.patch).toBe("");
+          expect(res.diff.equal).toBe(true);
+        } else {
+          // Only random UUIDs differ: the changed lines are the same once UUIDs are masked.
+          const changed = (sign: string) =>
+            (res.diff.patch as string)
+              .split("\n")
+              .filter((l) => l.startsWith(sign) && !l.startsWith(sign.repeat(3)))
+              .map((l) => l.slice(1).replace(UUID, "<uuid>"))
+              .sort();
+          expect(changed("-").length).toBeGreaterThan(0);
+          expect(changed("+")).toEqual(changed("-"));
+        }
+      },
+      JOURNEY_MS,
+    );
   });
   return g;
 }
