@@ -170,7 +170,9 @@ export class TapSink {
   }
 
   private checkDrained(): void {
-    if (this.drained && this.queue.length === 0 && this.inFlight.length === 0) this.drained();
+    // While connecting, an empty queue is no answer yet: the relay may still refuse, and then the tap records.
+    if (this.drained && this.mode !== "connecting" && this.queue.length === 0 && this.inFlight.length === 0)
+      this.drained();
   }
 
   private goLocal(reason: string): void {
@@ -197,6 +199,8 @@ export class TapSink {
     this.queue = [];
     this.queuedBytes = 0;
     for (const event of waiting) this.local.apply(event);
+    // A close waiting for the relay's answer has it now.
+    this.drained?.();
   }
 
   /** Hands over what is buffered (waiting at most flushTimeoutMs for the relay), then reports what was lost. */
