@@ -3,18 +3,16 @@
 import { useState } from "react";
 import { useSessionStore } from "../state/use-session";
 
-type AnswerError = { code?: number | string; message: string; data?: unknown };
-
 export function useAnswer() {
   const store = useSessionStore();
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<AnswerError>();
-  const run = async (act: () => Promise<{ ok: boolean; error?: AnswerError }>) => {
+  const [error, setError] = useState<string>();
+  const run = async (act: () => Promise<{ ok: boolean; error?: { message: string } }>) => {
     setBusy(true);
     setError(undefined);
     const res = await act();
     setBusy(false);
-    if (!res.ok) setError(res.error ?? { message: "failed" });
+    if (!res.ok) setError(res.error?.message ?? "failed");
   };
   return {
     busy,

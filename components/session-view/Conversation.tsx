@@ -8,9 +8,7 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useMemo, useRef, type ReactNode } from "react";
 import { useStickToBottom } from "../use-stick-to-bottom";
-import type { Frame } from "@/lib/frame";
 import type { SessionState, Turn, ViewItem } from "@/lib/session-view";
-import { InlineRequests } from "../answer/InlineRequests";
 import { ItemView } from "./ItemView";
 import { TurnFooter } from "./TurnFooter";
 
@@ -18,23 +16,14 @@ import { TurnFooter } from "./TurnFooter";
 export const VIRTUALIZE_AT = 80;
 const SLACK_PX = 32;
 
-type Row =
-  | { key: string; item: ViewItem }
-  | { key: string; turn: Turn; index: number; waiting: boolean }
-  | { key: string; requests: readonly Frame[] };
+type Row = { key: string; item: ViewItem } | { key: string; turn: Turn; index: number };
 
-/** Requests waiting for the user go where the turn waits: above the running turn's footer. */
-function buildRows(session: SessionState, requests: readonly Frame[]): Row[] {
+function buildRows(session: SessionState): Row[] {
   const rows: Row[] = session.preamble.map((item) => ({ key: `p${item.seqs.first}`, item }));
-  const waitingRow: Row = { key: "requests", requests };
-  const last = session.turns.length - 1;
-  const waitingTurn = requests.length && last >= 0 && !session.turns[last]!.ended ? last : -1;
   session.turns.forEach((turn, index) => {
     for (const item of turn.items) rows.push({ key: `i${item.seqs.first}`, item });
-    if (index === waitingTurn) rows.push(waitingRow);
-    rows.push({ key: `f${turn.seq}`, turn, index, waiting: index === waitingTurn });
+    rows.push({ key: `f${turn.seq}`, turn, index });
   });
-  if (requests.length && waitingTurn < 0) rows.push(waitingRow);
   return rows;
 }
 
@@ -45,13 +34,11 @@ interface Props {
   selectedSeq: number | undefined;
   onSelect: (item: ViewItem) => void;
   onShowFrames: (item: ViewItem) => void;
-  /** This session's requests waiting for the user (none in a read-only view). */
-  requests: readonly Frame[];
 }
 
-export function Conversation({ session, version, selectedSeq, onSelect, onShowFrames, requests }: Props) {
+export function Conversation({ session, version, selectedSeq, onSelect, onShowFrames }: Props) {
   const ref = useRef<HTMLDivElement>(null);
-  const rows = useMemo(() => buildRows(session, requests), [session, requests]);
+  const rows = useMemo(() => buildRows(session), [session]);
   const virtual = rows.length > VIRTUALIZE_AT;
 
   const virtualizer = useVirtualizer({
@@ -64,7 +51,7 @@ export function Conversation({ session, version, selectedSeq, onSelect, onShowFr
   });
   const totalSize = virtual ? virtualizer.getTotalSize() : 0;
 
-  const { onScroll, atBottom } = useStickToBottom<HTMLDivElement>([version, totalSize, requests.length], SLACK_PX, ref);
+  const { onScroll, atBottom } = useStickToBottom<HTMLDivElement>([version, totalSize], SLACK_PX, ref);
 
   // Coming from the Frames view with a frame selected: show its item instead of the bottom.
   useEffect(() => {
@@ -86,11 +73,9 @@ export function Conversation({ session, version, selectedSeq, onSelect, onShowFr
         onSelect={onSelect}
         onShowFrames={onShowFrames}
       />
-    ) : "requests" in row ? (
-      <InlineRequests requests={row.requests} />
     ) : (
       <div className="mb-3 pl-1.5 pr-[3.75rem]">
-        <TurnFooter turn={row.turn} index={row.index} waiting={row.waiting} />
+        <TurnFooter turn={row.turn} index={row.index} />
       </div>
     );
 
