@@ -5,13 +5,14 @@
  * decide which requests wait for the user at all.
  */
 import { PendingCard } from "./answer/PendingCard";
-import { PolicyControls } from "./answer/PolicyControls";
+import { PolicyControls, usePersistedPolicies } from "./answer/PolicyControls";
 import { useNow } from "./compose/use-now";
 import { useSession } from "./state/use-session";
 
 export function PendingRequests({ onPick }: { onPick: (draft: string) => void }) {
   const pending = useSession((s) => s.pending);
   const now = useNow(1000);
+  usePersistedPolicies();
   return (
     <section className="flex min-h-0 flex-col gap-2 p-3" aria-label="Pending agent requests">
       <h2 className="text-xs font-semibold uppercase tracking-wider text-zinc-400">
@@ -27,7 +28,9 @@ export function PendingRequests({ onPick }: { onPick: (draft: string) => void })
         </ul>
       )}
       <details className="rounded border border-zinc-800 px-2 py-1" data-testid="policies">
-        <summary className="cursor-pointer text-[11px] text-zinc-400">Answer policies (ask · auto · deny)</summary>
+        <summary className="cursor-pointer text-[11px] text-zinc-400">
+          Answer policies (ask · auto · deny), kept in this browser
+        </summary>
         <div className="pt-1.5">
           <PolicyControls />
         </div>

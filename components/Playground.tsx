@@ -1,6 +1,11 @@
 "use client";
-/** The whole page: header, tab bar, and the active tab (controls left, views right). */
+/**
+ * The whole page: header, tab bar, and the active tab (controls left, views
+ * right). The left column, its stderr pane and the views are resizable panels
+ * (sizes kept per browser); the left column collapses to give the views room.
+ */
 import { useEffect } from "react";
+import { Group, Panel, Separator, useDefaultLayout, usePanelRef } from "react-resizable-panels";
 import { AgentControls } from "./AgentControls";
 import { ColumnTabs, COLUMN_TABS, type ColumnTab } from "./compose/ColumnTabs";
 import { ComposePanel } from "./compose/ComposePanel";
@@ -9,6 +14,8 @@ import { SentHistory } from "./compose/SentHistory";
 import { usePersistedTabState } from "./compose/use-persisted-tab-state";
 import { Composer } from "./Composer";
 import { ConnectionBadge } from "./ConnectionBadge";
+import { CopyLink } from "./CopyLink";
+import { hasPreselectedProfile } from "./page-storage";
 import { NavLinks } from "./NavLinks";
 import { PendingRequests } from "./PendingRequests";
 import { StderrPane } from "./StderrPane";
@@ -18,12 +25,23 @@ import { getTabsStore } from "./state/tabs-store";
 import { TokenMessage } from "./TokenMessage";
 import { TabContext, useSession, useTabState, useTabs } from "./state/use-session";
 import { useTappedId } from "./state/use-taps";
+import { useWaitingTitle } from "./use-waiting-title";
 import { ViewPane } from "./ViewPane";
+
+const separator =
+  "bg-zinc-800 outline-none transition-colors hover:bg-sky-700 focus-visible:bg-sky-500 data-[separator=active]:bg-sky-500";
 
 export function Playground() {
   const { ready, tabs, activeId } = useTabs();
 
-  useEffect(() => getTabsStore().init(), []);
+  useEffect(() => {
+    const store = getTabsStore();
+    const wasOpen = store.getSnapshot().ready;
+    store.init();
+    // "Replay as mock agent" from another page: a new tab, so a running agent keeps its own.
+    if (wasOpen && hasPreselectedProfile()) store.add();
+  }, []);
+  useWaitingTitle(tabs);
 
   const active = tabs.find((t) => t.id === activeId) ?? tabs[0];
 
@@ -33,7 +51,8 @@ export function Playground() {
         <h1 className="text-sm font-semibold tracking-tight text-zinc-100">ACP Playground</h1>
         <span className="text-xs text-zinc-400">Agent Client Protocol · raw frames</span>
         <NavLinks />
-        <div className="ml-auto">
+        <div className="ml-auto flex items-center gap-2">
+          <CopyLink />
           {active ? (
             <TabContext.Provider value={active}>
               <ConnectionBadge />
@@ -70,12 +89,12 @@ function Workspace() {
   return (
     <>
       <TabBar />
-      <div className="flex min-h-0 flex-1" data-testid="tab-panel">
-        <aside className="flex w-[28rem] shrink-0 flex-col border-r border-zinc-800">
-          <div className="min-h-0 flex-1 overflow-y-auto">
+      <WorkspacePanels
+        left={
+          <>
             <AgentControls onConnect={() => setColumn("prompt")} onStart={() => setColumn("raw")} />
             <ColumnTabs active={column} onChange={setColumn} />
-            <div className="border-b border-zinc-800" role="tabpanel" data-testid={`column-panel-${column}`}>
+            <div className="border-b border-zinc-800 pb-2" role="tabpanel" data-testid={`column-panel-${column}`}>
               {column === "prompt" ? <ConnectPanel /> : null}
               {column === "compose" ? <ComposePanel onToRaw={toRaw} /> : null}
               {column === "raw" ? (
@@ -86,13 +105,89 @@ function Workspace() {
               ) : null}
             </div>
             <PendingRequests onPick={toRaw} />
-          </div>
-          <StderrPane />
-        </aside>
-        <main className="flex min-w-0 flex-1 flex-col">
-          <ViewPane />
-        </main>
-      </div>
+          </>
+        }
+      />
     </>
+  );
+}
+
+/** Left column (controls over stderr) beside the views, all resizable; sizes kept in localStorage. */
+function WorkspacePanels({ left }: { left: React.ReactNode }) {
+  const columns = useDefaultLayout({ id: "acp-playground.layout.columns", panelIds: ["controls", "views"] });
+  const rows = useDefaultLayout({ id: "acp-playground.layout.left", panelIds: ["left-main", "stderr"] });
+  const controls = usePanelRef();
+  const stderr = usePanelRef();
+  return (
+    <Group
+      orientation="horizontal"
+      className="min-h-0 flex-1"
+      data-testid="tab-panel"
+      defaultLayout={columns.defaultLayout}
+      onLayoutChanged={columns.onLayoutChanged}
+    >
+      <Panel
+        id="controls"
+        panelRef={controls}
+        defaultSize="30"
+        minSize={320}
+        maxSize="60"
+        collapsible
+        collapsedSize={0}
+        data-testid="left-column"
+      >
+        <aside className="flex h-full flex-col" aria-label="Agent controls">
+          <Group
+            orientation="vertical"
+            className="min-h-0 flex-1"
+            defaultLayout={rows.defaultLayout}
+            onLayoutChanged={rows.onLayoutChanged}
+          >
+            <Panel id="left-main" minSize="25" className="!overflow-y-auto" data-testid="left-scroll">
+              {left}
+            </Panel>
+            <Separator className={`h-1 ${separator}`} aria-label="Resize the stderr pane" />
+            <Panel id="stderr" panelRef={stderr} defaultSize="16" minSize={96} collapsible collapsedSize={30}>
+              <StderrPane
+                onToggle={() => (stderr.current?.isCollapsed() ? stderr.current.expand() : stderr.current?.collapse())}
+              />
+            </Panel>
+          </Group>
+        </aside>
+      </Panel>
+      <Separator
+        className={`w-1 ${separator}`}
+        aria-label="Resize the controls column"
+        data-testid="column-separator"
+      />
+      <Panel id="views" minSize="35">
+        <main className="flex h-full min-w-0 flex-col">
+          <ViewPane
+            leading={
+              <CollapseToggle
+                onToggle={() =>
+                  controls.current?.isCollapsed() ? controls.current.expand() : controls.current?.collapse()
+                }
+              />
+            }
+          />
+        </main>
+      </Panel>
+    </Group>
+  );
+}
+
+function CollapseToggle({ onToggle }: { onToggle: () => void }) {
+  return (
+    <button
+      type="button"
+      data-testid="toggle-controls"
+      onClick={onToggle}
+      title="Hide or show the controls column (drag the edge to resize it)"
+      className="mb-1 mr-1 self-center rounded px-1 text-[11px] text-zinc-400 hover:bg-zinc-800 hover:text-zinc-200"
+      aria-label="Hide or show the controls column"
+    >
+      ⇤⇥
+    </button>
   );
 }

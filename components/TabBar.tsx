@@ -1,5 +1,10 @@
 "use client";
-/** One tab per agent: label (profile + status dot), close, and "+ New tab". */
+/**
+ * One tab per agent: profile, what the session is about (its title or first
+ * prompt), "waiting for you" when a request waits, the status dot; close (asks
+ * first while the agent runs), and "+ New tab".
+ */
+import type { SessionViewState } from "@/lib/session-view";
 import type { AgentStatus, ConnectionState } from "./state/session-store";
 import { getTabsStore, type Tab } from "./state/tabs-store";
 import { useSession, useTabs } from "./state/use-session";
@@ -20,12 +25,36 @@ function dotClass(agent: AgentStatus, connection: ConnectionState): string {
   }
 }
 
+const TOPIC_MAX = 40;
+
+/** The newest session's title, else its first prompt's text: what the user recognises the tab by. */
+export function sessionTopic(view: SessionViewState): string {
+  const id = view.order.at(-1);
+  const session = id !== undefined ? view.sessions[id] : undefined;
+  if (!session) return "";
+  const title = session.info.title?.trim();
+  const prompt = session.turns[0]?.prompt.find((b) => b.type === "text");
+  const text = title || (prompt && "text" in prompt ? prompt.text.trim().replace(/\s+/g, " ") : "");
+  return text.length > TOPIC_MAX ? `${text.slice(0, TOPIC_MAX - 1)}…` : text;
+}
+
+/** Closing a tab stops its agent: ask first while it runs. */
+export function confirmClose(tab: Tab): boolean {
+  const agent = tab.store.getSnapshot().agent;
+  if (agent.state !== "running" && agent.state !== "starting") return true;
+  return window.confirm(
+    `Close tab ${tab.id}? Its agent (${agent.state === "running" ? agent.agent.profile : "starting"}) will be stopped.`,
+  );
+}
+
 function TabButton({ tab, active, closable }: { tab: Tab; active: boolean; closable: boolean }) {
   const agent = useSession((s) => s.agent, tab.store);
   const connection = useSession((s) => s.connection, tab.store);
   const info = agent.state === "running" ? agent.agent : agent.state === "exited" ? agent.agent : null;
   const profile = info?.profile ?? "new";
   const tapped = useTappedId(tab.store) !== undefined;
+  const topic = useSession((s) => sessionTopic(s.view), tab.store);
+  const waiting = useSession((s) => s.pending.length, tab.store);
   const tabs = getTabsStore();
   return (
     <div
@@ -33,6 +62,7 @@ function TabButton({ tab, active, closable }: { tab: Tab; active: boolean; closa
       data-tab={tab.id}
       data-active={active}
       data-status={agent.state}
+      data-waiting={waiting > 0}
       className={`group flex h-full items-center border-r border-zinc-800 text-xs ${
         active ? "bg-zinc-950 text-zinc-100" : "bg-zinc-900/40 text-zinc-400 hover:bg-zinc-900 hover:text-zinc-200"
       }`}
@@ -47,6 +77,19 @@ function TabButton({ tab, active, closable }: { tab: Tab; active: boolean; closa
       >
         <span className="text-zinc-600 tabular-nums">{tab.id}</span>
         <span data-testid="tab-label">{profile}</span>
+        {topic ? (
+          <span data-testid="tab-topic" className="max-w-[14rem] truncate text-zinc-400" title={topic}>
+            {topic}
+          </span>
+        ) : null}
+        {waiting > 0 ? (
+          <span
+            data-testid="tab-waiting"
+            className="rounded bg-amber-500/15 px-1 text-[10px] font-medium text-amber-200 ring-1 ring-inset ring-amber-500/40"
+          >
+            waiting for you
+          </span>
+        ) : null}
         {tapped ? (
           <span
             data-testid="tab-tapped"
@@ -63,7 +106,9 @@ function TabButton({ tab, active, closable }: { tab: Tab; active: boolean; closa
           data-testid="close-tab"
           aria-label={`Close tab ${tab.id}`}
           title="Close tab (stops its agent)"
-          onClick={() => void tabs.close(tab.id)}
+          onClick={() => {
+            if (confirmClose(tab)) void tabs.close(tab.id);
+          }}
           className="mr-1 rounded px-1 text-zinc-600 hover:bg-zinc-800 hover:text-red-300"
         >
           ×

@@ -6,7 +6,7 @@
  * session view highlight their frames, a frame selected in the inspector
  * highlights its item.
  */
-import { useCallback, useState } from "react";
+import { useCallback, useState, type ReactNode } from "react";
 import { FrameInspector } from "./inspector/FrameInspector";
 import type { Highlight } from "./session-view/highlight";
 import { SessionView } from "./session-view/SessionView";
@@ -33,13 +33,14 @@ const VIEWS: Array<{ id: View; label: string }> = [
   { id: "waterfall", label: "Waterfall" },
 ];
 
-function ViewSwitch({ view, onChange }: { view: View; onChange: (v: View) => void }) {
+function ViewSwitch({ view, onChange, leading }: { view: View; onChange: (v: View) => void; leading?: ReactNode }) {
   return (
     <div
       role="tablist"
       aria-label="View"
       className="flex h-8 shrink-0 items-end gap-1 border-b border-zinc-800 bg-zinc-900/70 px-3"
     >
+      {leading}
       {VIEWS.map((v) => (
         <button
           key={v.id}
@@ -61,7 +62,8 @@ function ViewSwitch({ view, onChange }: { view: View; onChange: (v: View) => voi
   );
 }
 
-export function ViewPane() {
+/** `leading`: a control before the view tabs (the playground's column toggle). */
+export function ViewPane({ leading }: { leading?: ReactNode }) {
   const [view, setView] = useTabState<View>("view", preferredView);
   const [highlight, setHighlight] = useTabState<Highlight | undefined>("highlightSeqs", undefined);
   // A frame to scroll to when the Frames view opens ("#seq" on a session item).
@@ -90,7 +92,7 @@ export function ViewPane() {
 
   return (
     <section className="flex min-h-0 flex-1 flex-col" data-testid="view-pane" data-view={view} aria-label="Views">
-      <ViewSwitch view={view} onChange={switchTo} />
+      <ViewSwitch view={view} onChange={switchTo} leading={leading} />
       {view === "session" ? (
         <SessionView onHighlight={onHighlight} onShowFrames={showFrames} />
       ) : view === "waterfall" ? (

@@ -38,6 +38,11 @@ export function takePreselectedProfile(): string | undefined {
   return profile || undefined;
 }
 
+/** Whether a link asked for a profile, without taking it. */
+export function hasPreselectedProfile(): boolean {
+  return !!(new URL(window.location.href).searchParams.get("profile") ?? sessionStorage.getItem(PROFILE_KEY));
+}
+
 export function preselectProfile(profile: string): void {
   sessionStorage.setItem(PROFILE_KEY, profile);
 }

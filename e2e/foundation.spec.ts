@@ -26,6 +26,8 @@ test("without a token, the page says where to get one", async ({ page }) => {
 test("a wrong token is refused", async ({ page }) => {
   await page.goto(`${origin()}/?token=not-the-token`);
   await expect(page.getByTestId("token-message")).toContainText("The access token was refused");
+  // The refusal says how to keep one token across restarts.
+  await expect(page.getByTestId("token-stable-hint")).toContainText("ACP_PLAYGROUND_TOKEN");
   expect(page.url()).not.toContain("token=");
 });
 

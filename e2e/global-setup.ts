@@ -86,6 +86,8 @@ export function startPlaygroundServer(opts: {
       ...opts.env,
       NODE_ENV: "production",
       NEXT_TELEMETRY_DISABLED: "1",
+      // Tests never open a browser window of their own.
+      ACP_PLAYGROUND_OPEN: "0",
       // 0 lets the OS pick a free port; the server prints the real one.
       PORT: "0",
       ACP_PLAYGROUND_TOKEN: opts.token,

@@ -363,6 +363,8 @@ test("tabs: one agent per tab, each with its own log, kept across a reload", asy
 
   await test.step("closing a tab stops its agent and leaves the other alone", async () => {
     expect(alive(pid2)).toBe(true);
+    // Closing a tab whose agent runs asks first.
+    page.once("dialog", (d) => void d.accept());
     await tabs.nth(1).getByTestId("close-tab").click();
     await expect(tabs).toHaveCount(1);
     await expect.poll(() => alive(pid2), { timeout: 20_000 }).toBe(false);

@@ -7,6 +7,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createAppServer, exitOnSignals } from "./app-server";
 import { ConfigError, loadConfig } from "./config";
+import { openBrowser, shouldOpenBrowser } from "./open-browser";
 import { writeRelayDiscovery } from "./tap-discovery";
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -29,7 +30,14 @@ export async function serve(): Promise<void> {
   // Where `acp-playground tap` finds this relay and its token (0600), never on a command line.
   const tapHost = config.host === "0.0.0.0" || config.host === "::" ? "127.0.0.1" : shownHost;
   writeRelayDiscovery(config.dataDir, `http://${tapHost}:${port}`, config.token);
+  const url = `http://${tapHost}:${port}/?token=${config.token}`;
   console.log(`ACP Playground is running. Open:\n\n  http://${shownHost}:${port}/?token=${config.token}\n`);
+  if (
+    shouldOpenBrowser({ env: process.env, argv: process.argv, platform: process.platform, tty: !!process.stdout.isTTY })
+  ) {
+    console.log("Opening it in your browser (--no-open or ACP_PLAYGROUND_OPEN=0 turns this off).");
+    openBrowser(url);
+  }
 
   exitOnSignals(server);
 }

@@ -6,6 +6,7 @@ import type { Frame } from "@/lib/frame";
 import { buildFormFromSchema, initialValue, validateAgainst } from "@/lib/schema-form";
 import { SchemaForm } from "../compose/form/SchemaForm";
 import { button } from "../compose/ui";
+import { JsonRpcErrorView } from "../JsonRpcErrorView";
 import { useAnswer } from "./use-answer";
 
 export function ElicitationCard({
@@ -74,7 +75,11 @@ export function ElicitationCard({
           Cancel
         </button>
       </div>
-      {answer.error ? <p className="text-[11px] text-red-300">{answer.error}</p> : null}
+      {answer.error ? (
+        <div className="text-[11px]">
+          <JsonRpcErrorView error={answer.error} />
+        </div>
+      ) : null}
     </div>
   );
 }

@@ -16,21 +16,33 @@ import { ElicitationCard } from "./ElicitationCard";
 import { PermissionCard } from "./PermissionCard";
 import { ServeCard } from "./ServeCard";
 
-function Body({ frame }: { frame: Frame }) {
+/** What the request asks, with its answer buttons (keyboard shortcuts where the conversation shows it). */
+export function RequestBody({ frame, shortcuts = false }: { frame: Frame; shortcuts?: boolean }) {
   const view = describePending(frame);
   switch (view.kind) {
     case "permission":
-      return <PermissionCard frame={frame} view={view} />;
+      return <PermissionCard frame={frame} view={view} shortcuts={shortcuts} />;
     case "fs-read":
     case "fs-write":
     case "terminal-create":
     case "terminal":
-      return <ServeCard frame={frame} view={view} />;
+      return <ServeCard frame={frame} view={view} shortcuts={shortcuts} />;
     case "elicitation":
       return <ElicitationCard frame={frame} view={view} />;
     case "other":
       return <p className="text-[11px] text-zinc-500">No card for this method: answer it by hand.</p>;
   }
+}
+
+/** Brings the request's card in the Session view into view, switching to that view first. */
+function showInConversation(seq: number) {
+  // The view switch belongs to ViewPane; its tab is a plain button to press.
+  document.querySelector<HTMLButtonElement>('[data-testid="view-session"][aria-selected="false"]')?.click();
+  requestAnimationFrame(() => {
+    const card = document.getElementById(`request-${seq}`);
+    card?.scrollIntoView({ block: "center" });
+    card?.querySelector<HTMLButtonElement>("button[data-primary='true'], button")?.focus();
+  });
 }
 
 export function PendingCard({ frame, now, onDraft }: { frame: Frame; now: number; onDraft: (draft: string) => void }) {
@@ -66,7 +78,15 @@ export function PendingCard({ frame, now, onDraft }: { frame: Frame; now: number
           <span data-testid="pending-age">waiting {formatAge(Math.max(0, now - frame.ts))}</span>
         </span>
       </button>
-      <Body frame={frame} />
+      <RequestBody frame={frame} />
+      <button
+        type="button"
+        data-testid="pending-show"
+        className="self-start text-[11px] text-sky-300 hover:underline"
+        onClick={() => showInConversation(frame.seq)}
+      >
+        show in the conversation ↗
+      </button>
       <div className="flex items-center gap-1 text-[11px] text-zinc-500">
         by hand:
         <button

@@ -1,8 +1,17 @@
 "use client";
-/** session/request_permission: the tool call, one button per option, and Cancel. */
+/**
+ * session/request_permission: the tool call, one button per option, and
+ * Cancel. Inline in the conversation the buttons carry keyboard shortcuts.
+ * Options an agent is known to refuse (Gemini's "allow always" in an
+ * untrusted folder) go last, with the reason.
+ */
 import { permissionAnswer, type PendingView } from "@/lib/agent-answers";
 import type { Frame } from "@/lib/frame";
 import { button } from "../compose/ui";
+import { JsonRpcErrorView } from "../JsonRpcErrorView";
+import type { AgentStatus } from "../state/session-store";
+import { useSession } from "../state/use-session";
+import { Kbd } from "./shortcuts";
 import { ToolCallView } from "./ToolCallView";
 import { useAnswer } from "./use-answer";
 
@@ -13,27 +22,64 @@ const KIND_STYLE: Record<string, string> = {
   reject_always: "border-red-900 text-red-300/80 hover:bg-red-900/20",
 };
 
-export function PermissionCard({ frame, view }: { frame: Frame; view: Extract<PendingView, { kind: "permission" }> }) {
+const SHORTCUT: Record<string, string> = { allow_once: "a", reject_once: "r" };
+
+export const UNTRUSTED_NOTE =
+  "Gemini refuses this in an untrusted folder (“Cannot enable privileged approval modes”): start the agent with “trust the workspace” to use it.";
+
+/** Gemini without --skip-trust fails "allow always" (see docs/gemini facts). */
+export function refusesAllowAlways(agent: AgentStatus): boolean {
+  if (agent.state !== "running") return false;
+  const { profile, command, args } = agent.agent;
+  const gemini = profile === "gemini" || /(^|[\\/])gemini(\.js)?$/.test(command) || args.some((a) => /gemini/.test(a));
+  return gemini && !args.includes("--skip-trust");
+}
+
+export function PermissionCard({
+  frame,
+  view,
+  shortcuts = false,
+}: {
+  frame: Frame;
+  view: Extract<PendingView, { kind: "permission" }>;
+  shortcuts?: boolean;
+}) {
   const answer = useAnswer();
+  const untrusted = useSession((s) => refusesAllowAlways(s.agent));
+  const refused = (kind: string | undefined) => untrusted && kind === "allow_always";
+  // What works first: a refused option keeps its place in the list, at the end.
+  const options = [...view.options].sort((a, b) => Number(refused(a.kind)) - Number(refused(b.kind)));
+  const primary = options.find((o) => o.kind === "allow_once") ?? options.find((o) => !refused(o.kind));
   return (
     <div className="flex flex-col gap-1.5">
       <ToolCallView toolCall={view.toolCall} />
       <div className="flex flex-wrap gap-1">
-        {view.options.map((o) => (
-          <button
-            key={o.optionId}
-            type="button"
-            data-testid="permission-option"
-            data-option-id={o.optionId}
-            data-kind={o.kind ?? ""}
-            disabled={answer.busy}
-            className={`rounded border px-2 py-0.5 text-xs ${KIND_STYLE[o.kind ?? ""] ?? "border-zinc-700 text-zinc-200 hover:bg-zinc-800"}`}
-            title={`${o.kind ?? "option"} (${o.optionId})`}
-            onClick={() => void answer.reply(permissionAnswer(frame, o.optionId))}
-          >
-            {o.name}
-          </button>
-        ))}
+        {options.map((o) => {
+          const key = SHORTCUT[o.kind ?? ""];
+          const isPrimary = o === primary;
+          return (
+            <button
+              key={o.optionId}
+              type="button"
+              data-testid="permission-option"
+              data-option-id={o.optionId}
+              data-kind={o.kind ?? ""}
+              data-refused={refused(o.kind) || undefined}
+              data-shortcut={shortcuts ? key : undefined}
+              data-primary={shortcuts && isPrimary ? "true" : undefined}
+              disabled={answer.busy}
+              className={`rounded border px-2 py-0.5 text-xs ${KIND_STYLE[o.kind ?? ""] ?? "border-zinc-700 text-zinc-200 hover:bg-zinc-800"} ${
+                refused(o.kind) ? "opacity-60" : ""
+              } ${shortcuts && isPrimary ? "font-medium ring-1 ring-emerald-500/40" : ""}`}
+              title={refused(o.kind) ? UNTRUSTED_NOTE : `${o.kind ?? "option"} (${o.optionId})`}
+              onClick={() => void answer.reply(permissionAnswer(frame, o.optionId))}
+            >
+              {o.name}
+              {shortcuts && key ? <Kbd k={key} /> : null}
+              {shortcuts && isPrimary && key !== undefined ? <Kbd k="Enter" /> : null}
+            </button>
+          );
+        })}
         <button
           type="button"
           data-testid="permission-cancel"
@@ -44,7 +90,16 @@ export function PermissionCard({ frame, view }: { frame: Frame; view: Extract<Pe
           Cancel
         </button>
       </div>
-      {answer.error ? <p className="text-[11px] text-red-300">{answer.error}</p> : null}
+      {untrusted && options.some((o) => o.kind === "allow_always") ? (
+        <p data-testid="untrusted-note" className="text-[11px] text-amber-300/90">
+          {UNTRUSTED_NOTE}
+        </p>
+      ) : null}
+      {answer.error ? (
+        <div className="text-[11px]">
+          <JsonRpcErrorView error={answer.error} />
+        </div>
+      ) : null}
     </div>
   );
 }

@@ -7,8 +7,12 @@
 import { commandLine, denyAnswer, type PendingView } from "@/lib/agent-answers";
 import type { Frame } from "@/lib/frame";
 import { button } from "../compose/ui";
-import { useSession } from "../state/use-session";
+import { READS_AUTO } from "@/lib/policy-presets";
+import { useSession, useSessionStore } from "../state/use-session";
 import { DiffView } from "./DiffView";
+import { JsonRpcErrorView } from "../JsonRpcErrorView";
+import { savePolicies } from "./policy-storage";
+import { Kbd } from "./shortcuts";
 import { useAnswer } from "./use-answer";
 
 type ServeView = Extract<PendingView, { kind: "fs-read" | "fs-write" | "terminal-create" | "terminal" }>;
@@ -64,9 +68,18 @@ function Body({ view }: { view: ServeView }) {
   }
 }
 
-export function ServeCard({ frame, view }: { frame: Frame; view: ServeView }) {
+export function ServeCard({ frame, view, shortcuts = false }: { frame: Frame; view: ServeView; shortcuts?: boolean }) {
   const answer = useAnswer();
+  const store = useSessionStore();
   const doIt = view.kind === "terminal-create" ? "Run" : "Allow";
+  const id = frame.id;
+  const answerable = id !== undefined && id !== null;
+  // One click for the usual case: a turn reads several files before it edits one.
+  const allowAllReads = async () => {
+    const err = await store.setPolicies(READS_AUTO);
+    if (!err) savePolicies(store.getSnapshot().policies);
+    if (answerable) void answer.serve(id);
+  };
   return (
     <div className="flex flex-col gap-1.5">
       <Body view={view} />
@@ -74,24 +87,52 @@ export function ServeCard({ frame, view }: { frame: Frame; view: ServeView }) {
         <button
           type="button"
           data-testid="serve-allow"
-          disabled={answer.busy || frame.id === undefined || frame.id === null}
-          className="rounded border border-emerald-600/60 px-2 py-0.5 text-xs text-emerald-200 hover:bg-emerald-600/20"
-          onClick={() => frame.id !== undefined && frame.id !== null && void answer.serve(frame.id)}
+          data-shortcut={shortcuts ? "a" : undefined}
+          data-primary={shortcuts ? "true" : undefined}
+          disabled={answer.busy || !answerable}
+          className={`rounded border border-emerald-600/60 px-2 py-0.5 text-xs text-emerald-200 hover:bg-emerald-600/20 ${
+            shortcuts ? "font-medium ring-1 ring-emerald-500/40" : ""
+          }`}
+          onClick={() => answerable && void answer.serve(id)}
           title="The relay carries it out (inside the workspace) and answers"
         >
           {doIt}
+          {shortcuts ? (
+            <>
+              <Kbd k="a" />
+              <Kbd k="Enter" />
+            </>
+          ) : null}
         </button>
+        {view.kind === "fs-read" ? (
+          <button
+            type="button"
+            data-testid="allow-all-reads"
+            className={button}
+            disabled={answer.busy || !answerable}
+            onClick={() => void allowAllReads()}
+            title="Set fs/read_text_file to auto: the relay serves every read inside the workspace without asking (kept in this browser)"
+          >
+            Allow all reads in the workspace
+          </button>
+        ) : null}
         <button
           type="button"
           data-testid="answer-deny"
+          data-shortcut={shortcuts ? "r" : undefined}
           className={button}
           disabled={answer.busy}
           onClick={() => void answer.reply(denyAnswer(frame))}
         >
           Deny
+          {shortcuts ? <Kbd k="r" /> : null}
         </button>
       </div>
-      {answer.error ? <p className="text-[11px] text-red-300">{answer.error}</p> : null}
+      {answer.error ? (
+        <div className="text-[11px]">
+          <JsonRpcErrorView error={answer.error} />
+        </div>
+      ) : null}
     </div>
   );
 }

@@ -3,16 +3,18 @@
 import { useState } from "react";
 import { useSessionStore } from "../state/use-session";
 
+type AnswerError = { code?: number | string; message: string; data?: unknown };
+
 export function useAnswer() {
   const store = useSessionStore();
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
-  const run = async (act: () => Promise<{ ok: boolean; error?: { message: string } }>) => {
+  const [error, setError] = useState<AnswerError>();
+  const run = async (act: () => Promise<{ ok: boolean; error?: AnswerError }>) => {
     setBusy(true);
     setError(undefined);
     const res = await act();
     setBusy(false);
-    if (!res.ok) setError(res.error?.message ?? "failed");
+    if (!res.ok) setError(res.error ?? { message: "failed" });
   };
   return {
     busy,

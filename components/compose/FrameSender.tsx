@@ -9,6 +9,7 @@ import { METHOD_NOT_FOUND } from "@/lib/agent-facts";
 import type { ComposeWarning } from "@/lib/compose-catalog";
 import { describeError, type RpcOutcome } from "@/lib/jsonrpc";
 import type { SchemaIssue } from "@/lib/schema-check";
+import { JsonRpcErrorView } from "../JsonRpcErrorView";
 import { useSession, useSessionStore } from "../state/use-session";
 import { button, primary } from "./ui";
 
@@ -41,12 +42,7 @@ function OutcomeLine({ sent }: { sent: Sent }) {
       </span>
     );
   }
-  if (o.kind === "error")
-    return (
-      <span className="text-red-300">
-        id {sent.id}: error {describeError(o.error)}
-      </span>
-    );
+  if (o.kind === "error") return <JsonRpcErrorView error={o.error} prefix={`id ${sent.id}: error `} />;
   return (
     <span className="text-emerald-300">
       id {sent.id}: result at frame #{o.seq}
@@ -151,9 +147,9 @@ export function FrameSender({ method, params, notification, issues, warnings, on
         {!running ? <span className="text-[11px] text-zinc-500">start an agent to send</span> : null}
       </div>
       {sent ? (
-        <p data-testid="compose-outcome" data-state={sent.state} className="text-[11px] text-zinc-400">
+        <div data-testid="compose-outcome" data-state={sent.state} className="text-[11px] text-zinc-400">
           <OutcomeLine sent={sent} />
-        </p>
+        </div>
       ) : null}
     </div>
   );

@@ -1,11 +1,11 @@
 "use client";
 /**
  * The virtualised timeline: only the rows in view (plus some) are in the DOM,
- * so 100,000 frames scroll like 100. Sticks to the bottom while the user is
- * there; arrow keys move the selection.
+ * so 100,000 frames scroll like 100. Follows the newest frame until the user
+ * scrolls up, then offers "jump to newest"; arrow keys move the selection.
  */
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { useEffect, type KeyboardEvent } from "react";
+import { useEffect, useState, type KeyboardEvent } from "react";
 import { useStickToBottom } from "../use-stick-to-bottom";
 import type { FrameCheck } from "@/lib/frame-checks";
 import { frameChecks } from "@/lib/frame-checks";
@@ -60,6 +60,21 @@ export function FrameList({
   empty,
 }: Props) {
   const { ref, onScroll, atBottom } = useStickToBottom<HTMLDivElement>([rows.length]);
+  // atBottom is a ref (read on every scroll); this mirrors it for the "jump to newest" button.
+  const [following, setFollowing] = useState(true);
+  const stopFollowing = () => {
+    atBottom.current = false;
+    setFollowing(false);
+  };
+  const onListScroll = () => {
+    onScroll();
+    setFollowing(atBottom.current);
+  };
+  const jumpToNewest = () => {
+    atBottom.current = true;
+    setFollowing(true);
+    if (rows.length) virtualizer.scrollToIndex(rows.length - 1, { align: "end" });
+  };
 
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -70,11 +85,18 @@ export function FrameList({
     useFlushSync: false,
   });
 
+  // Following the tail through the virtualizer: scrollHeight alone is stale until it has measured
+  // the scroll element, which left a freshly opened list at the top.
+  useEffect(() => {
+    if (atBottom.current && rows.length) virtualizer.scrollToIndex(rows.length - 1, { align: "end" });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [rows.length]);
+
   useEffect(() => {
     if (!reveal) return;
     const i = rows.indexOf(reveal.seq);
     if (i >= 0) {
-      atBottom.current = false;
+      stopFollowing();
       virtualizer.scrollToIndex(i, { align: "center" });
     }
     // Only a new reveal request scrolls; rows changing afterwards must not.
@@ -88,7 +110,7 @@ export function FrameList({
       const row = rows[i]!;
       if (!isEventRow(row)) {
         onSelect(row);
-        atBottom.current = false;
+        stopFollowing();
         virtualizer.scrollToIndex(i, { align: "auto" });
         return;
       }
@@ -101,13 +123,12 @@ export function FrameList({
       move(e.key === "ArrowDown" ? 1 : -1);
     } else if (e.key === "End") {
       e.preventDefault();
-      atBottom.current = true;
-      if (ref.current) ref.current.scrollTop = ref.current.scrollHeight;
+      jumpToNewest();
     }
   };
 
   return (
-    <div className="flex min-h-0 flex-1 flex-col">
+    <div className="relative flex min-h-0 flex-1 flex-col">
       <div
         className={`${FRAME_GRID} border-b border-zinc-800 bg-zinc-900/60 px-3 py-1 font-mono text-[10px] uppercase tracking-wider text-zinc-500`}
         aria-hidden="true"
@@ -125,13 +146,14 @@ export function FrameList({
       </div>
       <div
         ref={ref}
-        onScroll={onScroll}
+        onScroll={onListScroll}
         onKeyDown={onKeyDown}
         tabIndex={0}
         role="listbox"
         aria-label="Frames"
         data-testid="frame-log"
-        className="min-h-0 flex-1 overflow-y-auto focus:outline-none"
+        data-following={following}
+        className="group/log min-h-0 flex-1 overflow-y-auto outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-sky-500"
       >
         {rows.length === 0 ? (
           empty
@@ -160,6 +182,17 @@ export function FrameList({
           </div>
         )}
       </div>
+      {!following && rows.length ? (
+        <button
+          type="button"
+          data-testid="jump-to-newest"
+          onClick={jumpToNewest}
+          className="absolute bottom-3 right-5 rounded-full border border-sky-700 bg-zinc-900/95 px-3 py-1 text-xs text-sky-200 shadow-lg hover:bg-sky-900/60"
+          title="Follow the newest frame again (End)"
+        >
+          ↓ Jump to newest
+        </button>
+      ) : null}
     </div>
   );
 }

@@ -16,7 +16,7 @@ export const KIND_STYLE: Record<FrameKind, string> = {
 
 /** Column template shared with the header row. */
 export const FRAME_GRID =
-  "grid grid-cols-[1rem_3.5rem_6rem_6.25rem_minmax(7rem,13rem)_3rem_4.5rem_4rem_7.5rem_minmax(0,1fr)] gap-x-2";
+  "grid grid-cols-[1rem_3.5rem_6rem_6.25rem_minmax(6rem,11rem)_3rem_4.5rem_4rem_7.5rem_minmax(0,1fr)] gap-x-2";
 
 /** Fixed row height: the virtual list positions rows by index. */
 export const ROW_HEIGHT = 22;
@@ -78,7 +78,11 @@ export const FrameRow = memo(
         onClick={() => onSelect(frame.seq)}
         style={rowStyle(top)}
         className={`${FRAME_GRID} cursor-default items-center border-b border-zinc-800/60 px-3 font-mono text-xs ${
-          selected ? "bg-sky-900/40" : highlighted ? "bg-amber-400/10 hover:bg-amber-400/15" : "hover:bg-zinc-800/60"
+          selected
+            ? "bg-sky-900/40 group-focus-visible/log:shadow-[inset_0_0_0_1px_rgba(56,189,248,0.9)]"
+            : highlighted
+              ? "bg-amber-400/10 hover:bg-amber-400/15"
+              : "hover:bg-zinc-800/60"
         } ${highlighted ? "shadow-[inset_2px_0_0_0_rgba(251,191,36,0.7)]" : ""}`}
       >
         <span

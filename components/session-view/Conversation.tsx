@@ -8,7 +8,9 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useMemo, useRef, type ReactNode } from "react";
 import { useStickToBottom } from "../use-stick-to-bottom";
+import type { Frame } from "@/lib/frame";
 import type { SessionState, Turn, ViewItem } from "@/lib/session-view";
+import { InlineRequests } from "../answer/InlineRequests";
 import { ItemView } from "./ItemView";
 import { TurnFooter } from "./TurnFooter";
 
@@ -16,14 +18,23 @@ import { TurnFooter } from "./TurnFooter";
 export const VIRTUALIZE_AT = 80;
 const SLACK_PX = 32;
 
-type Row = { key: string; item: ViewItem } | { key: string; turn: Turn; index: number };
+type Row =
+  | { key: string; item: ViewItem }
+  | { key: string; turn: Turn; index: number; waiting: boolean }
+  | { key: string; requests: readonly Frame[] };
 
-function buildRows(session: SessionState): Row[] {
+/** Requests waiting for the user go where the turn waits: above the running turn's footer. */
+function buildRows(session: SessionState, requests: readonly Frame[]): Row[] {
   const rows: Row[] = session.preamble.map((item) => ({ key: `p${item.seqs.first}`, item }));
+  const waitingRow: Row = { key: "requests", requests };
+  const last = session.turns.length - 1;
+  const waitingTurn = requests.length && last >= 0 && !session.turns[last]!.ended ? last : -1;
   session.turns.forEach((turn, index) => {
     for (const item of turn.items) rows.push({ key: `i${item.seqs.first}`, item });
-    rows.push({ key: `f${turn.seq}`, turn, index });
+    if (index === waitingTurn) rows.push(waitingRow);
+    rows.push({ key: `f${turn.seq}`, turn, index, waiting: index === waitingTurn });
   });
+  if (requests.length && waitingTurn < 0) rows.push(waitingRow);
   return rows;
 }
 
@@ -34,11 +45,13 @@ interface Props {
   selectedSeq: number | undefined;
   onSelect: (item: ViewItem) => void;
   onShowFrames: (item: ViewItem) => void;
+  /** This session's requests waiting for the user (none in a read-only view). */
+  requests: readonly Frame[];
 }
 
-export function Conversation({ session, version, selectedSeq, onSelect, onShowFrames }: Props) {
+export function Conversation({ session, version, selectedSeq, onSelect, onShowFrames, requests }: Props) {
   const ref = useRef<HTMLDivElement>(null);
-  const rows = useMemo(() => buildRows(session), [session]);
+  const rows = useMemo(() => buildRows(session, requests), [session, requests]);
   const virtual = rows.length > VIRTUALIZE_AT;
 
   const virtualizer = useVirtualizer({
@@ -51,7 +64,7 @@ export function Conversation({ session, version, selectedSeq, onSelect, onShowFr
   });
   const totalSize = virtual ? virtualizer.getTotalSize() : 0;
 
-  const { onScroll, atBottom } = useStickToBottom<HTMLDivElement>([version, totalSize], SLACK_PX, ref);
+  const { onScroll, atBottom } = useStickToBottom<HTMLDivElement>([version, totalSize, requests.length], SLACK_PX, ref);
 
   // Coming from the Frames view with a frame selected: show its item instead of the bottom.
   useEffect(() => {
@@ -73,9 +86,11 @@ export function Conversation({ session, version, selectedSeq, onSelect, onShowFr
         onSelect={onSelect}
         onShowFrames={onShowFrames}
       />
+    ) : "requests" in row ? (
+      <InlineRequests requests={row.requests} />
     ) : (
       <div className="mb-3 pl-1.5 pr-[3.75rem]">
-        <TurnFooter turn={row.turn} index={row.index} />
+        <TurnFooter turn={row.turn} index={row.index} waiting={row.waiting} />
       </div>
     );
 

@@ -1,5 +1,6 @@
 "use client";
 /** The permission request merged into a tool call: the options offered and what the client chose. */
+import { JsonRpcErrorView } from "../JsonRpcErrorView";
 import type { PermissionView } from "@/lib/session-view";
 
 const KIND_STYLE: Record<string, string> = {
@@ -10,15 +11,10 @@ const KIND_STYLE: Record<string, string> = {
 };
 
 function Outcome({ p }: { p: PermissionView }) {
-  if (p.error)
-    return (
-      <span className="text-red-300">
-        answered with error {p.error.code}: {p.error.message}
-      </span>
-    );
+  if (p.error) return <JsonRpcErrorView error={p.error} prefix="answered with error: " />;
   if (!p.outcome)
     return p.responseSeq === undefined ? (
-      <span className="text-amber-300">waiting for your answer</span>
+      <span className="text-amber-300">waiting for your answer (below)</span>
     ) : (
       <span className="text-zinc-400">answered</span>
     );
@@ -52,9 +48,13 @@ export function PermissionInfo({ permission: p }: { permission: PermissionView }
           data-option-kind={o.kind}
           data-chosen={o.optionId === chosenId}
           title={`${o.optionId} (${o.kind})`}
-          className={`rounded border px-1.5 py-px ${KIND_STYLE[o.kind] ?? "border-zinc-700 text-zinc-300"} ${
-            o.optionId === chosenId ? "bg-zinc-100/10 ring-1 ring-zinc-300/50" : "opacity-75"
-          }`}
+          className={
+            state === "pending"
+              ? "text-zinc-400 after:ml-1.5 after:text-zinc-500 after:content-['·'] last-of-type:after:content-none"
+              : `rounded border px-1.5 py-px ${KIND_STYLE[o.kind] ?? "border-zinc-700 text-zinc-300"} ${
+                  o.optionId === chosenId ? "bg-zinc-100/10 ring-1 ring-zinc-300/50" : "opacity-75"
+                }`
+          }
         >
           {o.optionId === chosenId ? "✓ " : ""}
           {o.name}

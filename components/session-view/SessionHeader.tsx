@@ -39,7 +39,9 @@ interface Props {
 }
 
 export function SessionHeader({ state, session, onPick }: Props) {
-  const running = useSession((s) => s.agent.state === "running");
+  // A read-only view (transcript, share page) has no live controls.
+  const live = !useSessionStore().isOffline;
+  const running = useSession((s) => s.agent.state === "running") && live;
   const last = session.turns.at(-1);
   const model = session.models?.currentModelId;
   return (

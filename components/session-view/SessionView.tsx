@@ -6,14 +6,19 @@
  * highlights them, and a frame selected there highlights its item here.
  */
 import "./session-view.css";
-import { useCallback } from "react";
+import { useCallback, useMemo, useRef } from "react";
+import type { Frame } from "@/lib/frame";
 import type { ViewItem } from "@/lib/session-view";
-import { useTabState } from "../state/use-session";
+import { requestSessionId } from "../answer/InlineRequests";
+import { useRequestShortcuts } from "../answer/shortcuts";
+import { useSession, useSessionStore, useTabState } from "../state/use-session";
 import { Conversation } from "./Conversation";
 import type { Highlight } from "./highlight";
 import { SessionHeader } from "./SessionHeader";
 import { TerminalsContext } from "./ToolCallCard";
 import { useSessionView } from "./use-session-view";
+
+const NO_REQUESTS: readonly Frame[] = [];
 
 interface Selection {
   epoch: number;
@@ -36,6 +41,19 @@ export function SessionView({ onHighlight, onShowFrames }: Props) {
   // Follow the newest session unless the user picked one.
   const sessionId = picked !== undefined && Object.hasOwn(state.sessions, picked) ? picked : state.order.at(-1);
   const session = sessionId !== undefined ? state.sessions[sessionId] : undefined;
+  const store = useSessionStore();
+  const live = !store.isOffline;
+  const pending = useSession((s) => s.pending);
+  // Requests naming no session go to the session shown: they wait for the user all the same.
+  const requests = useMemo(
+    () =>
+      live && sessionId !== undefined
+        ? pending.filter((f) => (requestSessionId(f) ?? sessionId) === sessionId)
+        : NO_REQUESTS,
+    [live, pending, sessionId],
+  );
+  const ref = useRef<HTMLDivElement>(null);
+  useRequestShortcuts(ref, live && requests.length > 0);
 
   const select = useCallback(
     (item: ViewItem) => {
@@ -55,7 +73,7 @@ export function SessionView({ onHighlight, onShowFrames }: Props) {
   );
 
   return (
-    <div data-testid="session-view" data-last-seq={lastSeq} className="flex min-h-0 flex-1 flex-col">
+    <div ref={ref} data-testid="session-view" data-last-seq={lastSeq} className="flex min-h-0 flex-1 flex-col">
       {session ? (
         <>
           <SessionHeader state={state} session={session} onPick={setPicked} />
@@ -67,14 +85,23 @@ export function SessionView({ onHighlight, onShowFrames }: Props) {
               selectedSeq={selectedSeq}
               onSelect={select}
               onShowFrames={showFrames}
+              requests={requests}
             />
           </TerminalsContext.Provider>
         </>
       ) : (
-        <p data-testid="session-empty" className="px-3 py-6 text-center text-sm text-zinc-600">
-          No session yet. Start an agent, then send <code className="text-zinc-400">initialize</code>,{" "}
-          <code className="text-zinc-400">session/new</code> and a <code className="text-zinc-400">session/prompt</code>
-          : the conversation appears here.
+        <p data-testid="session-empty" className="px-3 py-6 text-center text-sm text-zinc-500">
+          {live ? (
+            <>
+              No session yet. Press <span className="font-medium text-zinc-300">Connect</span> on the left: it starts
+              the agent, initializes it and opens a session, and the conversation appears here. (By hand: start an
+              agent, then send <code className="text-zinc-400">initialize</code>,{" "}
+              <code className="text-zinc-400">session/new</code> and a{" "}
+              <code className="text-zinc-400">session/prompt</code>.)
+            </>
+          ) : (
+            "No session in this transcript up to here."
+          )}
         </p>
       )}
     </div>

@@ -2,27 +2,42 @@
 /** Under each turn: how it ended, how long it took, and the tokens it used (when reported). */
 import { memo } from "react";
 import type { Turn } from "@/lib/session-view";
+import { JsonRpcErrorView } from "../JsonRpcErrorView";
 import { formatMs, formatUsage } from "@/lib/session-view-format";
 
 const badge = "rounded px-1.5 py-px text-[10px] ring-1 ring-inset";
 
-export const TurnFooter = memo(function TurnFooter({ turn, index }: { turn: Turn; index: number }) {
+export const TurnFooter = memo(function TurnFooter({
+  turn,
+  index,
+  waiting = false,
+}: {
+  turn: Turn;
+  index: number;
+  /** A request of this turn waits for the user's answer. */
+  waiting?: boolean;
+}) {
   const usage = turn.usage ? formatUsage(turn.usage) : "";
   return (
     <div
       data-testid="turn-footer"
       data-ended={turn.ended}
+      data-waiting={waiting}
       data-stop-reason={turn.stopReason ?? ""}
       className="flex flex-wrap items-center gap-x-3 gap-y-1 border-t border-zinc-800/80 pt-1.5 text-[11px] text-zinc-500"
     >
       <span className="text-zinc-600">turn {index + 1}</span>
-      {!turn.ended ? (
+      {!turn.ended && waiting ? (
+        <span data-testid="turn-waiting" className="flex items-center gap-1.5 font-medium text-amber-300">
+          <span className="h-1.5 w-1.5 animate-pulse rounded-full bg-amber-400" /> waiting for you
+        </span>
+      ) : !turn.ended ? (
         <span className="flex items-center gap-1.5 text-sky-300">
           <span className="h-1.5 w-1.5 animate-pulse rounded-full bg-sky-400" /> running
         </span>
       ) : turn.error ? (
-        <span data-testid="turn-error" className="text-red-300">
-          error {turn.error.code}: {turn.error.message}
+        <span data-testid="turn-error">
+          <JsonRpcErrorView error={turn.error} prefix="error: " />
         </span>
       ) : (
         <span

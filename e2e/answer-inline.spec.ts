@@ -1,0 +1,198 @@
+/**
+ * Answering the agent where it asks: every pending request appears in the
+ * Session view's conversation with real buttons and keyboard shortcuts, the
+ * turn, the tab and the page title say "waiting for you", policy presets are
+ * one click and kept per browser. A real Gemini CLI behind the fake Gemini API;
+ * everything waits on locators.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { expect, test, type Page } from "@playwright/test";
+import { scriptTurns, stopAgent, url } from "./helpers";
+
+let pageErrors: string[] = [];
+test.beforeEach(({ page }) => {
+  pageErrors = [];
+  page.on("pageerror", (e) => pageErrors.push(e.message));
+});
+test.afterEach(() => expect(pageErrors).toEqual([]));
+
+const inline = (page: Page, method?: string) =>
+  page.locator(`[data-testid="inline-request"]${method ? `[data-method="${method}"]` : ""}`);
+const footer = (page: Page) => page.getByTestId("turn-footer").last();
+
+async function connect(page: Page) {
+  await page.goto(url());
+  await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
+  await page.getByTestId("connect").click();
+  await expect(page.getByTestId("connect-status")).toHaveAttribute("data-step", "ready");
+}
+
+async function prompt(page: Page, text: string) {
+  const input = page.getByTestId("prompt-input");
+  await input.fill(text);
+  await input.press("Enter");
+  // Keys go to the page, not the prompt box.
+  await input.blur();
+}
+
+async function openPolicies(page: Page) {
+  const details = page.getByTestId("policies");
+  if (!(await details.evaluate((d) => (d as HTMLDetailsElement).open))) await details.locator("summary").click();
+}
+
+test("answer inline: the permission card in the conversation, 'a' allows once, Enter serves the write", async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  // An existing file: Gemini reads it first (served by the preset), then asks.
+  const target = path.join(process.env.E2E_WORKSPACE!, "inline-edit.txt");
+  writeFileSync(target, "before\n");
+  await scriptTurns([
+    { parts: [{ functionCall: { name: "write_file", args: { file_path: target, content: "inline\n" } } }] },
+    { parts: [{ text: "Written inline." }] },
+  ]);
+  await connect(page);
+  await openPolicies(page);
+  // Reads are served; permission and the write wait for the user.
+  await page.locator('[data-testid="policy-preset"][data-preset="writes"]').click();
+  await expect(page.locator('[data-testid="policy-select"][data-method="fs/read_text_file"]')).toHaveAttribute(
+    "data-acked",
+    "auto",
+  );
+  await expect(page.locator('[data-testid="policy-preset"][data-preset="writes"]')).toHaveAttribute(
+    "aria-pressed",
+    "true",
+  );
+  await prompt(page, "write a new file");
+
+  const permission = inline(page, "session/request_permission");
+  await test.step("the request waits in the conversation, and the turn, tab and title say so", async () => {
+    await expect(permission).toBeVisible();
+    await expect(footer(page)).toHaveAttribute("data-waiting", "true");
+    await expect(footer(page).getByTestId("turn-waiting")).toHaveText("waiting for you");
+    await expect(page.getByTestId("agent-tab").first().getByTestId("tab-waiting")).toBeVisible();
+    await expect(page).toHaveTitle(/waiting for you/);
+    // Real buttons with their keys shown; Gemini's "allow always" is refused in an untrusted folder: last, with the reason.
+    const options = permission.getByTestId("permission-option");
+    await expect(options.first()).toHaveAttribute("data-kind", "allow_once");
+    await expect(options.first()).toHaveAttribute("data-shortcut", "a");
+    await expect(options.first()).toContainText("a");
+    expect(await options.first().evaluate((el) => el.tagName)).toBe("BUTTON");
+    await expect(permission.locator('[data-kind="allow_always"]')).toHaveAttribute("data-refused", "true");
+    await expect(permission.getByTestId("untrusted-note")).toContainText("untrusted folder");
+    // The tool card's options are plain text now, not look-alike buttons.
+    await expect(page.getByTestId("tool-permission")).toContainText("waiting for your answer");
+  });
+
+  await test.step("a key typed in a text field is not an answer", async () => {
+    await page.getByTestId("prompt-input").press("a");
+    await expect(permission).toBeVisible();
+    await page.getByTestId("prompt-input").fill("");
+    await page.getByTestId("prompt-input").blur();
+  });
+
+  await test.step("'a' allows once", async () => {
+    await page.keyboard.press("a");
+    const info = page.getByTestId("tool-permission");
+    await expect(info).toHaveAttribute("data-state", "selected");
+    await expect(info.locator('[data-chosen="true"]')).toHaveAttribute("data-option-kind", "allow_once");
+  });
+
+  await test.step("the write waits next; Enter serves it", async () => {
+    const write = inline(page, "fs/write_text_file");
+    await expect(write).toBeVisible();
+    await expect(write.getByTestId("serve-allow")).toHaveAttribute("data-primary", "true");
+    await page.keyboard.press("Enter");
+    await expect(footer(page)).toHaveAttribute("data-stop-reason", "end_turn");
+    await expect(footer(page)).toHaveAttribute("data-waiting", "false");
+    expect(readFileSync(target, "utf8")).toBe("inline\n");
+    await expect(page.getByTestId("tab-waiting")).toHaveCount(0);
+    await expect(page).toHaveTitle("ACP Playground");
+  });
+
+  await test.step("the preset is kept in this browser: a new tab starts from it", async () => {
+    await page.getByTestId("new-tab").click();
+    await expect(page.getByTestId("agent-tab")).toHaveCount(2);
+    await openPolicies(page);
+    await expect(page.locator('[data-testid="policy-select"][data-method="fs/read_text_file"]')).toHaveAttribute(
+      "data-acked",
+      "auto",
+    );
+    await expect(page.locator('[data-testid="policy-preset"][data-preset="writes"]')).toHaveAttribute(
+      "aria-pressed",
+      "true",
+    );
+    await page.getByTestId("agent-tab").first().getByRole("tab").click();
+  });
+  await stopAgent(page);
+});
+
+test("answer inline: one click allows every read in the workspace; 'r' rejects the permission", async ({ page }) => {
+  test.setTimeout(180_000);
+  const target = path.join(process.env.E2E_WORKSPACE!, "inline-existing.txt");
+  writeFileSync(target, "keep me\n");
+  await scriptTurns([
+    { parts: [{ functionCall: { name: "write_file", args: { file_path: target, content: "changed\n" } } }] },
+    { parts: [{ text: "Left it alone." }] },
+  ]);
+  await connect(page);
+  await prompt(page, "edit the file");
+
+  const read = inline(page, "fs/read_text_file");
+  await expect(read).toBeVisible();
+  await expect(footer(page).getByTestId("turn-waiting")).toBeVisible();
+  await read.getByTestId("allow-all-reads").click();
+  await openPolicies(page);
+  await expect(page.locator('[data-testid="policy-select"][data-method="fs/read_text_file"]')).toHaveAttribute(
+    "data-acked",
+    "auto",
+  );
+  await expect(read).toHaveCount(0);
+
+  const permission = inline(page, "session/request_permission");
+  await expect(permission).toBeVisible();
+  // The read was answered: only the permission waits.
+  await expect(inline(page)).toHaveCount(1);
+  await page.keyboard.press("r");
+  const info = page.getByTestId("tool-permission");
+  await expect(info).toHaveAttribute("data-state", "selected");
+  await expect(info.locator('[data-chosen="true"]')).toHaveAttribute("data-option-kind", "reject_once");
+  await expect(inline(page)).toHaveCount(0);
+  await expect(footer(page)).toHaveAttribute("data-ended", "true");
+  expect(readFileSync(target, "utf8")).toBe("keep me\n");
+  await stopAgent(page);
+});
+
+test("the left column's waiting list jumps to the card in the conversation", async ({ page }) => {
+  test.setTimeout(180_000);
+  await page.addInitScript(() => localStorage.setItem("acp-playground.view", "frames"));
+  const target = path.join(process.env.E2E_WORKSPACE!, "jump.txt");
+  writeFileSync(target, "before\n");
+  await scriptTurns([
+    { parts: [{ functionCall: { name: "write_file", args: { file_path: target, content: "x\n" } } }] },
+    { parts: [{ text: "Done." }] },
+  ]);
+  await connect(page);
+  await openPolicies(page);
+  await page.locator('[data-testid="policy-preset"][data-preset="writes"]').click();
+  await expect(page.locator('[data-testid="policy-preset"][data-preset="writes"]')).toHaveAttribute(
+    "aria-pressed",
+    "true",
+  );
+  await prompt(page, "write jump.txt");
+  const card = page.getByTestId("pending-card").first();
+  await expect(card).toBeVisible();
+  await expect(page.getByTestId("view-pane")).toHaveAttribute("data-view", "frames");
+  await card.getByTestId("pending-show").click();
+  await expect(page.getByTestId("view-pane")).toHaveAttribute("data-view", "session");
+  const first = inline(page).first();
+  await expect(first).toBeInViewport();
+  // The card's primary answer has the focus: Enter answers it; the write that follows takes Enter too.
+  await expect(first.locator('button[data-primary="true"]:focus')).toHaveCount(1);
+  await page.keyboard.press("Enter");
+  await expect(inline(page, "fs/write_text_file")).toBeVisible();
+  await page.keyboard.press("Enter");
+  await expect(footer(page)).toHaveAttribute("data-stop-reason", "end_turn");
+  await stopAgent(page);
+});

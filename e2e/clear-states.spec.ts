@@ -1,0 +1,215 @@
+/**
+ * Clear states and access: read-only views without live controls, tabs named
+ * by what they hold and closed only after asking, the frame list following
+ * the newest frame, one empty-state story, "copy link" and the refusal page,
+ * resizable and collapsible panes. A real Gemini CLI behind the fake API.
+ */
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { expect, test, type Page } from "@playwright/test";
+import { rows, scriptTurns, stopAgent, url } from "./helpers";
+
+let pageErrors: string[] = [];
+test.beforeEach(({ page }) => {
+  pageErrors = [];
+  page.on("pageerror", (e) => pageErrors.push(e.message));
+});
+test.afterEach(() => expect(pageErrors).toEqual([]));
+
+const origin = () => process.env.E2E_ORIGIN!;
+const token = () => new URL(url()).searchParams.get("token")!;
+
+async function connect(page: Page) {
+  await page.goto(url());
+  await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
+  await page.getByTestId("connect").click();
+  await expect(page.getByTestId("connect-status")).toHaveAttribute("data-step", "ready");
+}
+
+async function prompt(page: Page, text: string) {
+  const input = page.getByTestId("prompt-input");
+  await input.fill(text);
+  await input.press("Enter");
+  // Answer keys go to the page, not the prompt box.
+  await input.blur();
+}
+
+test("one empty-state story: the Session view and the left column both say Connect", async ({ page }) => {
+  await page.goto(url());
+  await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
+  await expect(page.getByTestId("session-empty")).toContainText("Press Connect");
+  await expect(page.getByTestId("column-panel-prompt")).toContainText("Press Connect");
+});
+
+test("a read-only transcript viewer mid-turn has no Cancel turn and no answer buttons", async ({ browser, page }) => {
+  test.setTimeout(180_000);
+  const target = path.join(process.env.E2E_WORKSPACE!, "readonly.txt");
+  writeFileSync(target, "before\n");
+  await scriptTurns([
+    { parts: [{ functionCall: { name: "write_file", args: { file_path: target, content: "x\n" } } }] },
+    { parts: [{ text: "Done." }] },
+  ]);
+  await connect(page);
+  await prompt(page, "write readonly.txt");
+  // Live: the turn waits for the user, with Cancel and answer buttons (the read first, then the permission).
+  const read = page.locator('[data-testid="inline-request"][data-method="fs/read_text_file"]');
+  await expect(read).toBeVisible();
+  await page.keyboard.press("a");
+  await expect(page.locator('[data-testid="inline-request"][data-method="session/request_permission"]')).toBeVisible();
+  await expect(page.getByTestId("cancel-turn")).toBeVisible();
+
+  const res = await fetch(`${origin()}/api/transcripts`, { headers: { authorization: `Bearer ${token()}` } });
+  const { transcripts } = (await res.json()) as { transcripts: Array<{ id: string; recording: boolean }> };
+  const live = transcripts.find((t) => t.recording);
+  expect(live).toBeDefined();
+
+  const viewer = await browser.newPage();
+  await viewer.goto(`${origin()}/transcripts/${live!.id}?token=${token()}`);
+  await viewer.getByTestId("view-session").click();
+  await expect(viewer.getByTestId("tool-call").first()).toBeVisible();
+  await expect(viewer.getByTestId("tool-permission").first()).toHaveAttribute("data-state", "pending");
+  await expect(viewer.getByTestId("cancel-turn")).toHaveCount(0);
+  await expect(viewer.getByTestId("inline-request")).toHaveCount(0);
+  await expect(viewer.locator("[data-testid='session-view'] [data-testid='permission-option']:is(button)")).toHaveCount(
+    0,
+  );
+  await viewer.close();
+
+  // Let the turn finish so the next test's script starts clean: everything answered from here on.
+  const details = page.getByTestId("policies");
+  if (!(await details.evaluate((d) => (d as HTMLDetailsElement).open))) await details.locator("summary").click();
+  await page.locator('[data-testid="policy-preset"][data-preset="auto"]').click();
+  const waiting = page.locator('[data-testid="inline-request"] button[data-primary="true"]');
+  while ((await page.getByTestId("turn-footer").last().getAttribute("data-ended")) !== "true") {
+    if (await waiting.count()) await waiting.first().click();
+    else await page.waitForTimeout(250);
+  }
+  await expect(page.getByTestId("turn-footer").last()).toHaveAttribute("data-stop-reason", "end_turn");
+  await stopAgent(page);
+});
+
+test("tabs are named by the session's first prompt, and closing a running tab asks first", async ({ page }) => {
+  test.setTimeout(180_000);
+  await scriptTurns([{ parts: [{ text: "Hi." }] }]);
+  await connect(page);
+  await prompt(page, "plan the quarterly report");
+  const tab = page.getByTestId("agent-tab").first();
+  await expect(tab.getByTestId("tab-label")).toHaveText("gemini");
+  await expect(tab.getByTestId("tab-topic")).toHaveText("plan the quarterly report");
+  await page.getByTestId("new-tab").click();
+  await expect(page.getByTestId("agent-tab")).toHaveCount(2);
+
+  const dialogs: string[] = [];
+  page.once("dialog", (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
+  await tab.getByTestId("close-tab").click();
+  expect(dialogs).toHaveLength(1);
+  expect(dialogs[0]).toContain("will be stopped");
+  await expect(page.getByTestId("agent-tab")).toHaveCount(2);
+  await expect(tab.getByTestId("tab-label")).toHaveText("gemini");
+
+  // A tab without an agent closes without asking.
+  page.once("dialog", (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
+  await page.getByTestId("agent-tab").nth(1).getByTestId("close-tab").click();
+  await expect(page.getByTestId("agent-tab")).toHaveCount(1);
+  expect(dialogs).toHaveLength(1);
+  await stopAgent(page);
+});
+
+test("the frame list follows the newest frame until the user scrolls up, then offers 'jump to newest'", async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  await scriptTurns([{ parts: Array.from({ length: 60 }, (_, i) => ({ text: `chunk ${i} ` })) }]);
+  await connect(page);
+  await prompt(page, "stream a lot");
+  await expect(page.getByTestId("turn-footer").last()).toHaveAttribute("data-ended", "true");
+  // A short window, so the frames overflow the list.
+  await page.setViewportSize({ width: 1440, height: 360 });
+  await page.getByTestId("view-frames").click();
+  const log = page.getByTestId("frame-log");
+  expect(await log.evaluate((el) => el.scrollHeight > el.clientHeight + 100)).toBe(true);
+  const last = rows(page, { kind: "response", method: "session/prompt" });
+  // Opens at the newest frame.
+  await expect(last).toBeInViewport();
+  await expect(log).toHaveAttribute("data-following", "true");
+  await expect(page.getByTestId("jump-to-newest")).toHaveCount(0);
+
+  await log.evaluate((el) => el.scrollTo({ top: 0 }));
+  await expect(log).toHaveAttribute("data-following", "false");
+  await page.getByTestId("jump-to-newest").click();
+  await expect(last).toBeInViewport();
+  await expect(log).toHaveAttribute("data-following", "true");
+
+  await test.step("the focused frame list shows a focus ring", async () => {
+    // A key press puts the page in keyboard mode, as for a user tabbing to the list.
+    await page.keyboard.press("Tab");
+    await log.focus();
+    await page.keyboard.press("ArrowUp");
+    const ring = await log.evaluate((el) => ({
+      visible: el.matches(":focus-visible"),
+      shadow: getComputedStyle(el).boxShadow,
+    }));
+    expect(ring.visible).toBe(true);
+    expect(ring.shadow).not.toBe("none");
+  });
+  await stopAgent(page);
+});
+
+test("copy link gives the tokenised URL; a page without it explains how to keep a stable token", async ({
+  browser,
+  page,
+}) => {
+  await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+  await page.goto(url());
+  await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
+  // The token has left the address bar.
+  expect(page.url()).not.toContain("token=");
+  await page.getByTestId("copy-link").click();
+  await expect(page.getByTestId("copy-link")).toHaveText("Link copied");
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  expect(new URL(copied).searchParams.get("token")).toBe(token());
+
+  const other = await browser.newPage();
+  await other.goto(origin());
+  await expect(other.getByTestId("token-message")).toContainText("No access token");
+  await expect(other.getByTestId("token-stable-hint")).toContainText("ACP_PLAYGROUND_TOKEN");
+  await other.goto(copied);
+  await expect(other.getByTestId("connection")).toHaveAttribute("data-state", "connected");
+  await other.close();
+});
+
+test("the controls column collapses and resizes; the stderr pane folds", async ({ page }) => {
+  await page.goto(url());
+  await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
+  const left = page.getByTestId("left-column");
+  const views = page.getByTestId("view-pane");
+  const before = (await views.boundingBox())!.width;
+  expect((await left.boundingBox())!.width).toBeGreaterThan(300);
+
+  await page.getByTestId("toggle-controls").click();
+  await expect.poll(async () => (await left.boundingBox())?.width ?? 0).toBeLessThan(2);
+  expect((await views.boundingBox())!.width).toBeGreaterThan(before + 300);
+  await page.getByTestId("toggle-controls").click();
+  await expect.poll(async () => (await left.boundingBox())!.width).toBeGreaterThan(300);
+
+  // Drag the column's edge to the right: the column grows.
+  const edge = (await page.getByTestId("column-separator").boundingBox())!;
+  const width = (await left.boundingBox())!.width;
+  await page.mouse.move(edge.x + edge.width / 2, edge.y + edge.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(edge.x + 120, edge.y + edge.height / 2, { steps: 5 });
+  await page.mouse.up();
+  await expect.poll(async () => (await left.boundingBox())!.width).toBeGreaterThan(width + 80);
+
+  const stderr = page.getByTestId("stderr-pane");
+  const open = (await stderr.boundingBox())?.height ?? 0;
+  expect(open).toBeGreaterThan(40);
+  await page.getByTestId("toggle-stderr").click();
+  await expect.poll(async () => (await stderr.boundingBox())?.height ?? 0).toBeLessThan(open / 2);
+});
