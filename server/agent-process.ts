@@ -38,6 +38,42 @@ function spawnFailure(command: string, err: NodeJS.ErrnoException): RelayError {
   return { code: "spawn_failed", message: `Failed to start ACP agent: ${reason}` };
 }
 
+export interface GroupChild {
+  child: ResultPromise;
+  pid: number;
+  tree: Tree;
+}
+
+/**
+ * Spawns a child in its own process group (setsid) with raw byte pipes and the
+ * environment of server/process-group.ts (the relay's variables out, a spawn
+ * marker in), so the whole tree can be signalled at once. Resolves once it
+ * has started; rejects with the spawn's errno error. The agent relay and the
+ * tap both spawn through here.
+ */
+export function spawnGroup(spec: Pick<SpawnSpec, "command" | "args" | "cwd" | "env">): Promise<GroupChild> {
+  const { env, marker } = childEnv(spec.env);
+  const child = execa(spec.command, spec.args, {
+    cwd: spec.cwd,
+    env,
+    extendEnv: false,
+    detached: true,
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "pipe",
+    buffer: false,
+    reject: false,
+    cleanup: false,
+    encoding: "buffer",
+  });
+  // execa's promise settles on exit; callers read the outcome from the 'exit' and 'close' events.
+  child.catch(() => {});
+  return new Promise((resolve, reject) => {
+    child.once("error", reject);
+    child.once("spawn", () => resolve({ child, pid: child.pid!, tree: { pgid: child.pid!, marker } }));
+  });
+}
+
 export class AgentProcess {
   private stopping?: Promise<void>;
   private exited = false;
@@ -50,32 +86,16 @@ export class AgentProcess {
     private readonly tree: Tree,
   ) {}
 
-  static spawn(spec: SpawnSpec, events: AgentProcessEvents): Promise<AgentProcess> {
-    const { env, marker } = childEnv(spec.env);
-    const child = execa(spec.command, spec.args, {
-      cwd: spec.cwd,
-      env,
-      extendEnv: false,
-      // Own process group (setsid), so the whole tree can be signalled at once.
-      detached: true,
-      stdin: "pipe",
-      stdout: "pipe",
-      stderr: "pipe",
-      buffer: false,
-      reject: false,
-      cleanup: false,
-      encoding: "buffer",
-    });
-    // execa's promise settles on exit; outcome is read from the 'exit' event below.
-    child.catch(() => {});
-    return new Promise((resolve, reject) => {
-      child.once("error", (err) => reject(new SpawnError(spawnFailure(spec.command, err))));
-      child.once("spawn", () => {
-        const agent = new AgentProcess(child, child.pid!, spec, { pgid: child.pid!, marker });
-        agent.wire(events);
-        resolve(agent);
-      });
-    });
+  static async spawn(spec: SpawnSpec, events: AgentProcessEvents): Promise<AgentProcess> {
+    let spawned: GroupChild;
+    try {
+      spawned = await spawnGroup(spec);
+    } catch (err) {
+      throw new SpawnError(spawnFailure(spec.command, err as NodeJS.ErrnoException));
+    }
+    const agent = new AgentProcess(spawned.child, spawned.pid, spec, spawned.tree);
+    agent.wire(events);
+    return agent;
   }
 
   private wire(events: AgentProcessEvents): void {

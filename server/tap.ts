@@ -8,11 +8,11 @@
 import { randomBytes } from "node:crypto";
 import type { Readable, Writable } from "node:stream";
 import { constants } from "node:os";
-import { execa, type ResultPromise } from "execa";
 import { LineSplitter } from "../lib/ndjson";
 import type { FrameDirection } from "../lib/frame";
 import type { TapEvent } from "../lib/tap-wire";
-import { childEnv, stopTree, type Tree } from "./process-group";
+import { spawnGroup, type GroupChild } from "./agent-process";
+import { stopTree } from "./process-group";
 import type { RelayTarget } from "./tap-discovery";
 import type { TapSink } from "./tap-sink";
 
@@ -46,37 +46,16 @@ function exitStatus(code: number | null, signal: string | null): number {
 
 export async function runTap(opts: TapOptions): Promise<number> {
   const report = (message: string) => opts.stderr.write(`acp-playground tap: ${message}\n`);
-  // Same spawn as server/agent-process.ts (own process group, raw pipes), but the bytes are ours to pass on.
   // The agent sees the tap's environment without the playground's own variables (the token above all).
-  const { env, marker } = childEnv(opts.env);
-  const child: ResultPromise = execa(opts.command, opts.args, {
-    cwd: opts.cwd,
-    env,
-    extendEnv: false,
-    detached: true,
-    stdin: "pipe",
-    stdout: "pipe",
-    stderr: "pipe",
-    buffer: false,
-    reject: false,
-    cleanup: false,
-    encoding: "buffer",
-  });
-  child.catch(() => {});
-  const spawned = await new Promise<NodeJS.ErrnoException | undefined>((resolve) => {
-    child.once("error", (err) => resolve(err));
-    child.once("spawn", () => resolve(undefined));
-  });
-  if (spawned) {
-    report(
-      spawned.code === "ENOENT"
-        ? `executable not found: ${opts.command}`
-        : `cannot start ${opts.command}: ${spawned.message}`,
-    );
-    return spawned.code === "ENOENT" ? 127 : 126;
+  let spawned: GroupChild;
+  try {
+    spawned = await spawnGroup(opts);
+  } catch (err) {
+    const { code, message } = err as NodeJS.ErrnoException;
+    report(code === "ENOENT" ? `executable not found: ${opts.command}` : `cannot start ${opts.command}: ${message}`);
+    return code === "ENOENT" ? 127 : 126;
   }
-  const pid = child.pid!;
-  const tree: Tree = { pgid: pid, marker };
+  const { child, pid, tree } = spawned;
   const agentIn = child.stdin!;
   const agentOut = child.stdout!;
   const agentErr = child.stderr!;
