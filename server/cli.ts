@@ -16,7 +16,7 @@ import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { PROTOCOL_VERSION } from "@agentclientprotocol/sdk";
-import { parsePolicies, type Policies } from "../lib/wire";
+import { POLICIES, type Policies } from "../lib/policy";
 import { formatReport, type ProbeReport } from "../lib/probe";
 import { buildMatrix, matrixToJson, matrixToMarkdown } from "../lib/probe-matrix";
 import { parseIgnorePath } from "../lib/ignore-paths";
@@ -24,6 +24,7 @@ import { secretsFromEnv } from "../lib/redact";
 import { parseTranscript, TranscriptError, type Transcript } from "../lib/transcript";
 import { AgentDriver } from "./agent-driver";
 import { BrowserSession } from "./browser-session";
+import { flagPolicies } from "./cli-policies";
 import { ConfigError, loadConfig, type ServerConfig } from "./config";
 import { Profiles } from "./profiles";
 import { ProbeStore } from "./probe-store";
@@ -138,13 +139,6 @@ function readTranscript(file: string): Transcript {
   }
 }
 
-const policyFlag = (value: unknown, name: string): "ask" | "auto" | "deny" | undefined => {
-  if (value === undefined) return undefined;
-  if (value !== "ask" && value !== "auto" && value !== "deny")
-    throw new CliError(`--${name} must be ask, auto or deny`, 2);
-  return value;
-};
-
 async function record(argv: string[]): Promise<number> {
   const { values } = parse(argv, {
     profile: { type: "string" },
@@ -158,33 +152,20 @@ async function record(argv: string[]): Promise<number> {
   if (!values.prompt) throw new CliError(`record needs --prompt\n\n${USAGE}`, 2);
   const output = path.resolve((values.output as string | undefined) ?? "run.jsonl");
   const cwd = workspace(values.cwd as string | undefined);
-  const permission = policyFlag(values.permission, "permission") ?? "auto";
-  const fs = policyFlag(values.fs, "fs");
-  const terminal = policyFlag(values.terminal, "terminal");
-  const policies: Policies = { [CLIENT_METHODS.session_request_permission]: permission };
-  for (const m of [CLIENT_METHODS.fs_read_text_file, CLIENT_METHODS.fs_write_text_file]) if (fs) policies[m] = fs;
-  for (const m of [
-    CLIENT_METHODS.terminal_create,
-    CLIENT_METHODS.terminal_output,
-    CLIENT_METHODS.terminal_wait_for_exit,
-    CLIENT_METHODS.terminal_kill,
-    CLIENT_METHODS.terminal_release,
-  ])
-    if (terminal) policies[m] = terminal;
-  const checked = parsePolicies(policies);
+  const checked = flagPolicies(values, POLICIES, { permission: "auto" });
   if (!checked.ok) throw new CliError(checked.error, 2);
 
   const scratch = mkdtempSync(path.join(tmpdir(), "acp-record-"));
   const cli = open(cwd, scratch);
   const driver = new AgentDriver(cli.session);
   try {
-    const agent = await start(cli, values.profile as string | undefined, checked.value);
+    const agent = await start(cli, values.profile as string | undefined, checked.value.policies);
     const init = await driver.request(AGENT_METHODS.initialize, {
       protocolVersion: PROTOCOL_VERSION,
       // Advertise only what the flags make the relay really answer.
       clientCapabilities: {
-        fs: { readTextFile: fs === "auto", writeTextFile: fs === "auto" },
-        terminal: terminal === "auto",
+        fs: { readTextFile: checked.value.answers.fs, writeTextFile: checked.value.answers.fs },
+        terminal: checked.value.answers.terminal,
       },
       clientInfo: { name: "acp-playground-cli", version: "1" },
     });

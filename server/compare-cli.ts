@@ -12,11 +12,11 @@ import { PROTOCOL_VERSION } from "@agentclientprotocol/sdk";
 import { compareRuns, comparisonToJson, comparisonToMarkdown } from "../lib/compare";
 import { sideLabel } from "../lib/compare-format";
 import type { Frame } from "../lib/frame";
-import { AGENT_METHODS, CLIENT_METHODS } from "../lib/methods";
+import { AGENT_METHODS } from "../lib/methods";
 import type { Policies } from "../lib/policy";
-import { parsePolicies } from "../lib/wire";
 import { AgentDriver } from "./agent-driver";
 import { BrowserSession } from "./browser-session";
+import { flagPolicies } from "./cli-policies";
 import { ConfigError, loadConfig, type ServerConfig } from "./config";
 import { Profiles } from "./profiles";
 import { TranscriptStore } from "./transcript-store";
@@ -66,12 +66,6 @@ function parseOptions(values: string[]): Record<"A" | "B", Record<string, string
   }
   return out;
 }
-
-const policyFlag = (value: unknown, name: string, fallback: "auto" | "deny"): "auto" | "deny" => {
-  if (value === undefined) return fallback;
-  if (value !== "auto" && value !== "deny") throw new CompareError(`--${name} must be auto or deny`, 2);
-  return value;
-};
 
 type Message = { result?: { sessionId?: string; stopReason?: string | null }; error?: { message?: string } };
 
@@ -171,21 +165,7 @@ async function compare(argv: string[]): Promise<number> {
   const timeoutS = values.timeout === undefined ? 600 : Number(values.timeout);
   if (!Number.isFinite(timeoutS) || timeoutS <= 0) throw new CompareError("--timeout must be a number of seconds", 2);
   // Off by default, as for record: Gemini then writes files itself (through the client it cannot create one, docs/gemini-quirks.md).
-  const fs = policyFlag(values.fs, "fs", "deny");
-  const terminal = policyFlag(values.terminal, "terminal", "deny");
-  const policies: Policies = {
-    [CLIENT_METHODS.session_request_permission]: policyFlag(values.permission, "permission", "auto"),
-  };
-  for (const m of [CLIENT_METHODS.fs_read_text_file, CLIENT_METHODS.fs_write_text_file]) policies[m] = fs;
-  for (const m of [
-    CLIENT_METHODS.terminal_create,
-    CLIENT_METHODS.terminal_output,
-    CLIENT_METHODS.terminal_wait_for_exit,
-    CLIENT_METHODS.terminal_kill,
-    CLIENT_METHODS.terminal_release,
-  ])
-    policies[m] = terminal;
-  const checked = parsePolicies(policies);
+  const checked = flagPolicies(values, ["auto", "deny"], { permission: "auto", fs: "deny", terminal: "deny" });
   if (!checked.ok) throw new CompareError(checked.error, 2);
 
   const specs = (["A", "B"] as const).map((key, i): SideSpec => {
@@ -207,16 +187,7 @@ async function compare(argv: string[]): Promise<number> {
     const profiles = new Profiles({ ...config, dataDir: scratch }, store);
     const [a, b] = await Promise.all(
       specs.map((s) =>
-        runSide(
-          s,
-          config,
-          profiles,
-          store,
-          prompt,
-          checked.value,
-          { fs: fs === "auto", terminal: terminal === "auto" },
-          timeoutS * 1000,
-        ),
+        runSide(s, config, profiles, store, prompt, checked.value.policies, checked.value.answers, timeoutS * 1000),
       ),
     );
     const sides = [a!, b!];
