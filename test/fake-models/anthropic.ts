@@ -7,12 +7,12 @@
  */
 import type { ServerResponse } from "node:http";
 import {
-  lastUserText,
   type ModelTurn,
   sendJson,
   serveModelApi,
   sleep,
   startSse,
+  sendSse,
   type FakeModelApi,
   type AgentLoopTest,
   offersTools,
@@ -32,7 +32,7 @@ const usage = { input_tokens: 12, output_tokens: 7, cache_creation_input_tokens:
 async function stream(res: ServerResponse, body: MessagesBody, turn: ModelTurn, n: number): Promise<void> {
   startSse(res);
   const send = async (event: string, data: Record<string, unknown>) => {
-    res.write(`event: ${event}\ndata: ${JSON.stringify({ type: event, ...data })}\n\n`);
+    sendSse(res, { type: event, ...data }, event);
     if (turn.delayMs) await sleep(turn.delayMs);
   };
   await send("message_start", {
@@ -82,38 +82,31 @@ async function stream(res: ServerResponse, body: MessagesBody, turn: ModelTurn, 
  */
 export function startFakeAnthropicApi(isAgentLoop: AgentLoopTest = offersTools, port = 0): Promise<FakeModelApi> {
   let n = 0;
-  return serveModelApi(
-    (queue) => async (req, res, url, raw, log) => {
-      const body = (raw ?? {}) as MessagesBody;
-      if (req.method === "POST" && url.pathname === "/v1/messages/count_tokens") {
-        log(false);
-        return sendJson(res, 200, { input_tokens: 12 });
-      }
-      if (req.method === "POST" && url.pathname === "/v1/messages") {
-        const agentLoop = isAgentLoop(body as Record<string, unknown>);
-        log(agentLoop);
-        const turn = agentLoop
-          ? (queue.shift() ?? { text: [`Echo: ${lastUserText(body.messages)}`] })
-          : { text: ["ok"] };
-        n++;
-        if (body.stream) return stream(res, body, turn, n);
-        return sendJson(res, 200, {
-          id: `msg_fake_${n}`,
-          type: "message",
-          role: "assistant",
-          model: body.model ?? "fake",
-          content: [{ type: "text", text: (turn.text ?? []).join("") }],
-          stop_reason: "end_turn",
-          stop_sequence: null,
-          usage,
-        });
-      }
+  return serveModelApi(async (req, res, url, raw, { log, play }) => {
+    const body = (raw ?? {}) as MessagesBody;
+    if (req.method === "POST" && url.pathname === "/v1/messages/count_tokens") {
       log(false);
-      sendJson(res, 404, {
-        type: "error",
-        error: { type: "not_found_error", message: `fake Anthropic API has no ${url.pathname}` },
+      return sendJson(res, 200, { input_tokens: 12 });
+    }
+    if (req.method === "POST" && url.pathname === "/v1/messages") {
+      const turn = play(isAgentLoop(body as Record<string, unknown>), body.messages);
+      n++;
+      if (body.stream) return stream(res, body, turn, n);
+      return sendJson(res, 200, {
+        id: `msg_fake_${n}`,
+        type: "message",
+        role: "assistant",
+        model: body.model ?? "fake",
+        content: [{ type: "text", text: (turn.text ?? []).join("") }],
+        stop_reason: "end_turn",
+        stop_sequence: null,
+        usage,
       });
-    },
-    port,
-  );
+    }
+    log(false);
+    sendJson(res, 404, {
+      type: "error",
+      error: { type: "not_found_error", message: `fake Anthropic API has no ${url.pathname}` },
+    });
+  }, port);
 }

@@ -1,6 +1,7 @@
 /**
- * What the fake model APIs share: a scripted turn, the request log, and an HTTP
- * server on 127.0.0.1 (a free port unless one is given).
+ * What the fake model APIs share (test/fake-gemini/ too): an HTTP server on
+ * 127.0.0.1 (a free port unless one is given) with a script queue, SSE, and
+ * for the OpenAI and Anthropic fakes a scripted turn and the request log.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -36,12 +37,20 @@ export type AgentLoopTest = (body: Record<string, unknown>) => boolean;
 
 export const offersTools: AgentLoopTest = (body) => Array.isArray(body.tools) && body.tools.length > 0;
 
+/** What a model API's handler gets besides the request: the log, and the turn a request plays. */
+export interface TurnContext {
+  /** Records the request; `turn` says whether it played a scripted (or echo) turn. */
+  log(turn: boolean): void;
+  /** Records the request and picks its turn: the next scripted one (or an echo) for the agent loop, "ok" for a side call. */
+  play(agentLoop: boolean, messages: unknown): ModelTurn;
+}
+
 export type Handler = (
   req: IncomingMessage,
   res: ServerResponse,
   url: URL,
   body: unknown,
-  log: (turn: boolean) => void,
+  ctx: TurnContext,
 ) => Promise<void>;
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -66,6 +75,12 @@ export function startSse(res: ServerResponse): void {
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
 }
 
+/** Writes one SSE event: `data` as JSON (or as it is, for a string), named when `event` is given. */
+export function sendSse(res: ServerResponse, data: unknown, event?: string): void {
+  const payload = typeof data === "string" ? data : JSON.stringify(data);
+  res.write(`${event ? `event: ${event}\n` : ""}data: ${payload}\n\n`);
+}
+
 /** The text of the last user message, whatever the API's content shape (string or parts). */
 export function lastUserText(messages: unknown): string {
   if (!Array.isArray(messages)) return "";
@@ -86,23 +101,34 @@ export function lastUserText(messages: unknown): string {
   return "";
 }
 
-export async function serveModelApi(handler: (queue: ModelTurn[]) => Handler, port = 0): Promise<FakeModelApi> {
-  const queue: ModelTurn[] = [];
-  const requests: RecordedRequest[] = [];
+export interface FakeServer<T> {
+  url: string;
+  port: number;
+  /** Queues turns for the handler. */
+  script(...turns: T[]): void;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves `handle` on 127.0.0.1. Another process (an e2e worker) queues turns with
+ * POST /__fake/script `{ turns }`; the handler takes them from the queue it is made with.
+ */
+export async function serveFake<T>(
+  handler: (queue: T[]) => (req: IncomingMessage, res: ServerResponse, url: URL, body: unknown) => Promise<void>,
+  port = 0,
+): Promise<FakeServer<T>> {
+  const queue: T[] = [];
   const handle = handler(queue);
   const server = createServer((req, res) => {
     void (async () => {
       const url = new URL(req.url ?? "/", "http://127.0.0.1");
       const body = await readBody(req);
-      // Another process (an e2e worker) queues turns over HTTP, as with the fake Gemini API.
       if (req.method === "POST" && url.pathname === "/__fake/script") {
-        queue.push(...((body as { turns?: ModelTurn[] } | undefined)?.turns ?? []));
+        queue.push(...((body as { turns?: T[] } | undefined)?.turns ?? []));
         res.writeHead(204).end();
         return;
       }
-      const log = (turn: boolean) =>
-        requests.push({ method: req.method ?? "", path: url.pathname, headers: req.headers, body, turn });
-      await handle(req, res, url, body, log);
+      await handle(req, res, url, body);
     })().catch((err: Error) => {
       if (!res.headersSent) res.writeHead(500);
       res.end(String(err));
@@ -114,11 +140,27 @@ export async function serveModelApi(handler: (queue: ModelTurn[]) => Handler, po
     url: `http://127.0.0.1:${actual}`,
     port: actual,
     script: (...turns) => queue.push(...turns),
-    requests,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
   };
+}
+
+export async function serveModelApi(handle: Handler, port = 0): Promise<FakeModelApi> {
+  const requests: RecordedRequest[] = [];
+  const server = await serveFake<ModelTurn>(
+    (queue) => (req, res, url, body) => {
+      const log = (turn: boolean) =>
+        requests.push({ method: req.method ?? "", path: url.pathname, headers: req.headers, body, turn });
+      const play = (agentLoop: boolean, messages: unknown): ModelTurn => {
+        log(agentLoop);
+        return agentLoop ? (queue.shift() ?? { text: [`Echo: ${lastUserText(messages)}`] }) : { text: ["ok"] };
+      };
+      return handle(req, res, url, body, { log, play });
+    },
+    port,
+  );
+  return { ...server, requests };
 }

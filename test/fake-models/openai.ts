@@ -7,12 +7,12 @@
  */
 import type { ServerResponse } from "node:http";
 import {
-  lastUserText,
   type ModelTurn,
   sendJson,
   serveModelApi,
   sleep,
   startSse,
+  sendSse,
   type FakeModelApi,
   type AgentLoopTest,
   offersTools,
@@ -34,7 +34,7 @@ async function stream(res: ServerResponse, body: ChatBody, turn: ModelTurn): Pro
   startSse(res);
   const base = { id: "chatcmpl-fake", object: "chat.completion.chunk", created: 1, model: body.model ?? "fake" };
   const send = async (delta: Record<string, unknown>, finish: string | null = null) => {
-    res.write(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`);
+    sendSse(res, { ...base, choices: [{ index: 0, delta, finish_reason: finish }] });
     if (turn.delayMs) await sleep(turn.delayMs);
   };
   await send({ role: "assistant", content: "" });
@@ -52,8 +52,9 @@ async function stream(res: ServerResponse, body: ChatBody, turn: ModelTurn): Pro
     await send({ tool_calls: [{ index, function: { arguments: args.slice(half) } }] });
   }
   await send({}, tools.length ? "tool_calls" : "stop");
-  if (body.stream_options?.include_usage) res.write(`data: ${JSON.stringify({ ...base, choices: [], usage })}\n\n`);
-  res.end("data: [DONE]\n\n");
+  if (body.stream_options?.include_usage) sendSse(res, { ...base, choices: [], usage });
+  sendSse(res, "[DONE]");
+  res.end();
 }
 
 /**
@@ -61,31 +62,24 @@ async function stream(res: ServerResponse, body: ChatBody, turn: ModelTurn): Pro
  * extraction, titles), which must not take the scripted turns; they get "ok".
  */
 export function startFakeOpenAiApi(isAgentLoop: AgentLoopTest = offersTools, port = 0): Promise<FakeModelApi> {
-  return serveModelApi(
-    (queue) => async (req, res, url, raw, log) => {
-      const body = (raw ?? {}) as ChatBody;
-      if (req.method === "POST" && /\/chat\/completions$/.test(url.pathname)) {
-        const agentLoop = isAgentLoop(body as Record<string, unknown>);
-        log(agentLoop);
-        const turn = agentLoop
-          ? (queue.shift() ?? { text: [`Echo: ${lastUserText(body.messages)}`] })
-          : { text: ["ok"] };
-        if (body.stream) return stream(res, body, turn);
-        const text = (turn.text ?? []).join("");
-        return sendJson(res, 200, {
-          id: "chatcmpl-fake",
-          object: "chat.completion",
-          created: 1,
-          model: body.model ?? "fake",
-          choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }],
-          usage,
-        });
-      }
-      log(false);
-      if (req.method === "GET" && /\/models$/.test(url.pathname))
-        return sendJson(res, 200, { object: "list", data: [{ id: "fake-model", object: "model" }] });
-      sendJson(res, 404, { error: { message: `fake OpenAI API has no ${url.pathname}`, type: "not_found" } });
-    },
-    port,
-  );
+  return serveModelApi(async (req, res, url, raw, { log, play }) => {
+    const body = (raw ?? {}) as ChatBody;
+    if (req.method === "POST" && /\/chat\/completions$/.test(url.pathname)) {
+      const turn = play(isAgentLoop(body as Record<string, unknown>), body.messages);
+      if (body.stream) return stream(res, body, turn);
+      const text = (turn.text ?? []).join("");
+      return sendJson(res, 200, {
+        id: "chatcmpl-fake",
+        object: "chat.completion",
+        created: 1,
+        model: body.model ?? "fake",
+        choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }],
+        usage,
+      });
+    }
+    log(false);
+    if (req.method === "GET" && /\/models$/.test(url.pathname))
+      return sendJson(res, 200, { object: "list", data: [{ id: "fake-model", object: "model" }] });
+    sendJson(res, 404, { error: { message: `fake OpenAI API has no ${url.pathname}`, type: "not_found" } });
+  }, port);
 }
