@@ -497,6 +497,25 @@ describe("session view: turns", () => {
     expect(turn(reduceFrames(s.frames)).usage).toMatchObject({ source: "usage", inputTokens: 5, totalTokens: 11 });
   });
 
+  it("does not turn an empty chunk carrying _meta.usage into an empty agent message (Qwen Code)", () => {
+    const s = script();
+    const usageChunk = (promptTokens: number, completionTokens: number) => ({
+      sessionUpdate: "agent_message_chunk",
+      content: { type: "text", text: "" },
+      _meta: { usage: { promptTokens, completionTokens } },
+    });
+    s.prompt(1, "s1", "hi");
+    s.say("s1", "OK");
+    s.update("s1", usageChunk(12, 1));
+    s.respond("from-agent", 1, { stopReason: "end_turn" });
+    s.prompt(2, "s1", "again");
+    s.update("s1", usageChunk(20, 0));
+    s.respond("from-agent", 2, { stopReason: "end_turn" });
+    const state = reduceFrames(s.frames);
+    expect(turn(state, 0).items.map((i) => i.type)).toEqual(["user_message", "agent_message"]);
+    expect(turn(state, 1).items.map((i) => i.type)).toEqual(["user_message"]);
+  });
+
   it("counts a tool call as the first output too", () => {
     const s = script();
     s.prompt(1, "s1", "hi", 1000);
