@@ -149,6 +149,24 @@ const updates = (c: TestClient) =>
   );
 const resultOf = (f: Frame) => (f.message as { result?: Record<string, unknown> }).result;
 
+/** Sends initialize with this id. */
+const initialize = (c: TestClient, id = 1) =>
+  c.send({ jsonrpc: "2.0", id, method: "initialize", params: { protocolVersion: 1, clientCapabilities: {} } });
+
+/** initialize (id 1), then session/new (id 2): the agent's initialize result and the new session's id. */
+async function openSession(c: TestClient): Promise<{ init: Record<string, unknown>; sessionId: string }> {
+  await initialize(c);
+  const init = resultOf(await c.response(1))!;
+  await c.send({ jsonrpc: "2.0", id: 2, method: "session/new", params: { cwd: projectRoot, mcpServers: [] } });
+  return { init, sessionId: resultOf(await c.response(2))!.sessionId as string };
+}
+
+const prompt = (c: TestClient, id: number, sessionId: string, text = "hi") =>
+  c.send({ jsonrpc: "2.0", id, method: "session/prompt", params: { sessionId, prompt: [{ type: "text", text }] } });
+
+const loadSession = (c: TestClient, id: number, sessionId: string) =>
+  c.send({ jsonrpc: "2.0", id, method: "session/load", params: { sessionId, cwd: projectRoot, mcpServers: [] } });
+
 async function transcriptOf(id: string) {
   await waitUntil(() => relay.server.relay.transcripts.meta(id)?.recording === false, "transcript closed");
   return parseTranscript(readFileSync(relay.server.relay.transcripts.file(id), "utf8"));
@@ -163,21 +181,9 @@ describe.each([
     const started = await c.start({ profile });
     expect(started).toMatchObject({ profile, pid: 0, command: transport === "http" ? agent.http : agent.ws });
 
-    await c.send({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: 1, clientCapabilities: {} },
-    });
-    expect(resultOf(await c.response(1))).toMatchObject({ agentInfo: { name: "remote-fixture" } });
-    await c.send({ jsonrpc: "2.0", id: 2, method: "session/new", params: { cwd: projectRoot, mcpServers: [] } });
-    const sessionId = resultOf(await c.response(2))!.sessionId as string;
-    await c.send({
-      jsonrpc: "2.0",
-      id: 3,
-      method: "session/prompt",
-      params: { sessionId, prompt: [{ type: "text", text: "please write notes.txt" }] },
-    });
+    const { init, sessionId } = await openSession(c);
+    expect(init).toMatchObject({ agentInfo: { name: "remote-fixture" } });
+    await prompt(c, 3, sessionId, "please write notes.txt");
     const permission = await c.frame(
       (f) => f.dir === "from-agent" && f.kind === "request" && f.method === "session/request_permission",
       "permission request",
@@ -268,21 +274,8 @@ describe.each([
     try {
       const c = await client(ownRelay.url);
       await c.start({ profile: "restarting" });
-      await c.send({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "initialize",
-        params: { protocolVersion: 1, clientCapabilities: {} },
-      });
-      await c.response(1);
-      await c.send({ jsonrpc: "2.0", id: 2, method: "session/new", params: { cwd: projectRoot, mcpServers: [] } });
-      const sessionId = resultOf(await c.response(2))!.sessionId as string;
-      await c.send({
-        jsonrpc: "2.0",
-        id: 3,
-        method: "session/prompt",
-        params: { sessionId, prompt: [{ type: "text", text: "Count to 200" }] },
-      });
+      const { sessionId } = await openSession(c);
+      await prompt(c, 3, sessionId, "Count to 200");
       await c.frame((f) => f.method === "session/update", "first chunk");
       await own.stop();
       await c.waitFor(() => c.exits[0], "exit after the agent went away");
@@ -300,20 +293,10 @@ describe.each([
         const before = c.frames.length;
         const fresh = (id: number, what: string) =>
           c.waitFor(() => c.frames.slice(before).find((f) => f.kind === "response" && f.id === id), what);
-        await c.send({
-          jsonrpc: "2.0",
-          id: 1,
-          method: "initialize",
-          params: { protocolVersion: 1, clientCapabilities: {} },
-        });
+        await initialize(c);
         const init = await fresh(1, "initialize again");
         expect(resultOf(init)).toMatchObject({ agentCapabilities: { loadSession: true } });
-        await c.send({
-          jsonrpc: "2.0",
-          id: 2,
-          method: "session/load",
-          params: { sessionId, cwd: projectRoot, mcpServers: [] },
-        });
+        await loadSession(c, 2, sessionId);
         const loaded = await fresh(2, "session/load");
         expect(resultOf(loaded)).toEqual({});
         await c.emit("agent:stop", {});
@@ -330,29 +313,14 @@ describe("transport failures", () => {
   it("a POST answered with an HTTP error: a clear error and a lifecycle entry; the agent and relay go on", async () => {
     const c = await client();
     const started = await c.start({ profile: "remote-failing" });
-    await c.send({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: 1, clientCapabilities: {} },
-    });
-    await c.response(1);
-    await c.send({ jsonrpc: "2.0", id: 2, method: "session/new", params: { cwd: projectRoot, mcpServers: [] } });
-    const sessionId = resultOf(await c.response(2))!.sessionId as string;
-    const prompt = (id: number) =>
-      c.send({
-        jsonrpc: "2.0",
-        id,
-        method: "session/prompt",
-        params: { sessionId, prompt: [{ type: "text", text: "hi" }] },
-      });
-    await prompt(3);
+    const { sessionId } = await openSession(c);
+    await prompt(c, 3, sessionId);
     const failed = (await c.response(3)).message as { error: { message: string; data: unknown } };
     expect(failed.error.message).toMatch(/500/);
     expect(failed.error.data).toEqual({ status: 500, body: "prompt store unavailable" });
     await c.transportEvent(/^POST session\/prompt \(id 3\): HTTP 500 Internal Server Error$/);
     expect(c.exits).toEqual([]);
-    await prompt(4);
+    await prompt(c, 4, sessionId);
     expect(resultOf(await c.response(4))).toEqual({ stopReason: "end_turn" });
     await c.emit("agent:stop", {});
     const t = await transcriptOf(started.transcriptId!);
@@ -365,12 +333,7 @@ describe("transport failures", () => {
   it("an agent that never answers the DELETE: the stop ends within the kill grace", async () => {
     const c = await client();
     await c.start({ profile: "remote-failing" });
-    await c.send({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: 1, clientCapabilities: {} },
-    });
+    await initialize(c);
     await c.response(1);
     expect((await c.emit("agent:stop", {})).ok).toBe(true);
     expect(c.exits).toHaveLength(1);
@@ -383,12 +346,7 @@ describe("transport failures", () => {
     await c.send("not json at all");
     await c.transportEvent(/^not sent: the HTTP and WebSocket transports carry single JSON objects only$/);
     expect(c.frames[0]).toMatchObject({ dir: "to-agent", kind: "invalid", raw: "not json at all" });
-    await c.send({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: 1, clientCapabilities: {} },
-    });
+    await initialize(c);
     expect(resultOf(await c.response(1))).toMatchObject({ protocolVersion: 1 });
     await c.emit("agent:stop", {});
   });
@@ -396,37 +354,17 @@ describe("transport failures", () => {
   it("a session stream refused with 409: the requests fail, the 409 is shown, session/load re-attaches", async () => {
     const c = await client();
     await c.start({ profile: "remote-conflict" });
-    await c.send({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: 1, clientCapabilities: {} },
-    });
-    await c.response(1);
-    await c.send({ jsonrpc: "2.0", id: 2, method: "session/new", params: { cwd: projectRoot, mcpServers: [] } });
-    const sessionId = resultOf(await c.response(2))!.sessionId as string;
-    const prompt = (id: number) =>
-      c.send({
-        jsonrpc: "2.0",
-        id,
-        method: "session/prompt",
-        params: { sessionId, prompt: [{ type: "text", text: "hi" }] },
-      });
+    const { sessionId } = await openSession(c);
     await c.transportEvent(
       new RegExp(`session ${sessionId}\\) refused: HTTP 409 Conflict: the session must be re-attached`),
     );
-    await prompt(3);
+    await prompt(c, 3, sessionId);
     expect((await c.response(3)).message).toMatchObject({ error: { data: { status: 409 } } });
-    await c.send({
-      jsonrpc: "2.0",
-      id: 4,
-      method: "session/load",
-      params: { sessionId, cwd: projectRoot, mcpServers: [] },
-    });
+    await loadSession(c, 4, sessionId);
     await c.response(4);
     expect(c.transport).toContain(`re-attaching session ${sessionId} with session/load (id 4)`);
     expect(c.transport).toContain(`SSE stream opened (session ${sessionId})`);
-    await prompt(5);
+    await prompt(c, 5, sessionId);
     expect(resultOf(await c.response(5))).toEqual({ stopReason: "end_turn" });
     expect(c.exits).toEqual([]);
     await c.emit("agent:stop", {});
@@ -435,12 +373,7 @@ describe("transport failures", () => {
   it("a wrong or missing token: the agent's 401 is shown and the connection ends", async () => {
     const c = await client();
     await c.start({ profile: "remote-no-token" });
-    await c.send({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: 1, clientCapabilities: {} },
-    });
+    await initialize(c);
     await c.waitFor(() => c.exits[0], "exit");
     await c.transportEvent(/^POST initialize \(id 1\): HTTP 401 Unauthorized$/);
     await c.transportEvent(/^connection lost: ACP initialize failed: 401 Unauthorized: missing or wrong token$/);
