@@ -65,6 +65,19 @@ class Editor {
     this.child.stdin!.write(text);
   }
 
+  /** Closes the tap's stdin, as an editor that is done (the agent exits on EOF). */
+  endInput(): void {
+    if (!this.child.stdin!.writableEnded) this.child.stdin!.end();
+  }
+
+  /** The tap's stdio as an ACP stream for the SDK's client (it reads the same stdout this keeps). */
+  acpStream() {
+    return ndJsonStream(
+      Writable.toWeb(this.child.stdin!) as WritableStream<Uint8Array>,
+      Readable.toWeb(this.child.stdout!) as ReadableStream<Uint8Array>,
+    );
+  }
+
   waitFor(check: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
     return new Promise((resolve, reject) => {
       const attempt = () => {
@@ -130,6 +143,34 @@ function nextTap(socket: Socket): Promise<TapInfo> {
   });
 }
 
+/**
+ * Starts a tap that copies to the relay at `url`, and waits until a browser
+ * there sees it listed. `e` defaults to an environment naming that relay.
+ */
+async function startTap(
+  url: string,
+  token: string,
+  args: string[],
+  e: Record<string, string> = env({ ACP_PLAYGROUND_URL: url, ACP_PLAYGROUND_TOKEN: token }),
+  cwd = root,
+): Promise<{ editor: Editor; tap: TapInfo }> {
+  const browser = new TestClient(url, { token });
+  try {
+    await browser.connected();
+    const found = nextTap(browser.socket as unknown as Socket);
+    const editor = new Editor(args, e, cwd);
+    return { editor, tap: await found };
+  } finally {
+    browser.close();
+  }
+}
+
+/** Waits until the relay has closed a transcript, then reads it. */
+async function recorded(relay: TestRelay, id: string) {
+  await waitUntil(() => relay.server.relay.transcripts.meta(id)?.recording === false, "recorded");
+  return parseTranscript(relay.server.relay.transcripts.read(id)!);
+}
+
 const scratch: string[] = [];
 const dataDir = () => {
   const dir = mkdtempSync(path.join(tmpdir(), "acp-tap-"));
@@ -161,7 +202,7 @@ describe("tap with no relay running", () => {
     editor.write(noiseInput);
     await editor.sees('"id":2,"result"');
     // The editor closing stdin ends the session: the agent exits on EOF, its code passes through.
-    editor.child.stdin!.end();
+    editor.endInput();
     expect(await editor.exit()).toBe(0);
     expect(editor.bytes.equals(await direct([stub, "noise", "2048"], noiseInput, '"id":2,"result"'))).toBe(true);
     // The agent's stderr reaches the editor unchanged.
@@ -194,7 +235,7 @@ describe("tap with no relay running", () => {
     await editor.sees('"stub/child"');
     const grandchild = JSON.parse(editor.bytes.toString().split("\n")[0]!).params.pid as number;
     expect(alive(grandchild)).toBe(true);
-    editor.child.stdin!.end();
+    editor.endInput();
     await editor.exit();
     // The grandchild ignores SIGTERM: only the group's SIGKILL ends it.
     await waitUntil(() => !alive(grandchild), "the grandchild is gone");
@@ -225,13 +266,7 @@ describe("tap with the relay up", () => {
   afterAll(() => relay.close());
 
   it("copies every frame to the relay, which a browser watches read-only until it turns injection on", async () => {
-    const browser = await connect();
-    const found = nextTap(browser.socket as unknown as Socket);
-    const editor = new Editor(
-      ["--", "node", tapAgent],
-      env({ ACP_PLAYGROUND_URL: relay.url, ACP_PLAYGROUND_TOKEN: "test-token" }),
-    );
-    const tap = await found;
+    const { editor, tap } = await startTap(relay.url, "test-token", ["--", "node", tapAgent]);
     expect(tap.agent).toMatchObject({ command: "node", args: [tapAgent], cwd: root });
 
     const viewer = await connect({ clientId: `${tap.clientId}-tab1` });
@@ -313,11 +348,7 @@ describe("tap with the relay up", () => {
     expect(viewer.frames.map((f) => f.seq)).toEqual(viewer.frames.map((_, i) => i + 1));
 
     // Recorded like any other, marked tapped, the injected frame marked too.
-    await waitUntil(
-      () => relay.server.relay.transcripts.meta(tap.agent.transcriptId!)?.recording === false,
-      "recorded",
-    );
-    const t = parseTranscript(relay.server.relay.transcripts.read(tap.agent.transcriptId!)!);
+    const t = await recorded(relay, tap.agent.transcriptId!);
     expect(t.header.tapped).toBe(true);
     expect(t.frames.filter((f) => f.injected).map((f) => f.raw)).toEqual([injected]);
     expect(t.frames).toHaveLength(viewer.frames.length);
@@ -326,10 +357,7 @@ describe("tap with the relay up", () => {
   it("finds the relay through the files it writes in the data directory, with no token in the environment", async () => {
     const e = env();
     writeRelayDiscovery(e.ACP_PLAYGROUND_DATA, relay.url, "test-token");
-    const browser = await connect();
-    const found = nextTap(browser.socket as unknown as Socket);
-    const editor = new Editor(["--", "node", tapAgent], e);
-    const tap = await found;
+    const { editor, tap } = await startTap(relay.url, "test-token", ["--", "node", tapAgent], e);
     editor.write(line({ id: 1, method: "exit", params: { code: 0 } }));
     expect(await editor.exit()).toBe(0);
     expect(editor.err).toContain(`copying frames to the relay at ${relay.url}`);
@@ -337,13 +365,7 @@ describe("tap with the relay up", () => {
   });
 
   it("keeps the tap's connection past the relay's connect timeout for sockets that never authenticate", async () => {
-    const browser = await connect();
-    const found = nextTap(browser.socket as unknown as Socket);
-    const editor = new Editor(
-      ["--", "node", tapAgent],
-      env({ ACP_PLAYGROUND_URL: relay.url, ACP_PLAYGROUND_TOKEN: "test-token" }),
-    );
-    const tap = await found;
+    const { editor, tap } = await startTap(relay.url, "test-token", ["--", "node", tapAgent]);
     const engine = relay.server.relay.io.engine as unknown as { clients: Record<string, unknown> };
     const tapSocket = relay.server.relay.taps.sessions.get(tap.id)!.socket!;
     // A bare handshake opened after the tap's: once the relay has dropped it, the tap's timer has fired too.
@@ -417,10 +439,10 @@ describe("tap with the relay up", () => {
   });
 
   it("drops copies beyond its buffer, counts them, and says so; the editor still gets every byte", async () => {
-    const browser = await connect();
-    const found = nextTap(browser.socket as unknown as Socket);
     const input = line({ id: 1, method: "initialize" });
-    const editor = new Editor(
+    const { editor, tap } = await startTap(
+      relay.url,
+      "test-token",
       ["--", "node", stub, "noise", "2048"],
       env({
         ACP_PLAYGROUND_URL: relay.url,
@@ -428,19 +450,16 @@ describe("tap with the relay up", () => {
         ACP_PLAYGROUND_TAP_BUFFER_BYTES: "20000",
       }),
     );
-    const tap = await found;
     const viewer = await connect({ clientId: tap.clientId });
     editor.write(input);
     await editor.sees('"id":1,"result"');
-    editor.child.stdin!.end();
+    editor.endInput();
     expect(await editor.exit()).toBe(0);
     expect(editor.bytes.equals(await direct([stub, "noise", "2048"], input, '"id":1,"result"'))).toBe(true);
     expect(editor.err).toContain("dropping copies beyond 20000 bytes");
     expect(editor.err).toMatch(/\d+ frames could not be forwarded to the relay/);
     await viewer.waitFor(() => viewer.exits[0], "agent:exit");
-    const id = tap.agent.transcriptId!;
-    await waitUntil(() => relay.server.relay.transcripts.meta(id)?.recording === false, "recorded");
-    const t = parseTranscript(relay.server.relay.transcripts.read(id)!);
+    const t = await recorded(relay, tap.agent.transcriptId!);
     const notice = t.events.find((ev) => ev.type === "lifecycle" && ev.message?.includes("could not forward"));
     expect(notice).toMatchObject({ event: "error", message: expect.stringMatching(/could not forward \d+ frames/) });
     expect(viewer.frames.length).toBeLessThan(10_000);
@@ -451,14 +470,7 @@ describe("tap when the relay is killed mid-turn", () => {
   it("keeps the editor's session whole and reports what it could not forward", async () => {
     const relay = await startRelayProcess({});
     try {
-      const watcher = new TestClient(relay.url, { token: "bench" });
-      await watcher.connected();
-      const found = nextTap(watcher.socket as unknown as Socket);
-      const editor = new Editor(
-        ["--", "node", tapAgent],
-        env({ ACP_PLAYGROUND_URL: relay.url, ACP_PLAYGROUND_TOKEN: "bench" }),
-      );
-      const tap = await found;
+      const { editor, tap } = await startTap(relay.url, "bench", ["--", "node", tapAgent]);
       const viewer = new TestClient(relay.url, { token: "bench", clientId: tap.clientId });
       await viewer.connected();
       const input = [
@@ -471,7 +483,6 @@ describe("tap when the relay is killed mid-turn", () => {
 
       relay.child.kill("SIGKILL");
       await relay.child;
-      watcher.close();
       viewer.close();
       const rest = [
         line({ method: "tick" }),
@@ -497,23 +508,12 @@ describe("tap with the real Gemini CLI, the ACP SDK's client as the editor", () 
   const g = useGeminiRelay({ killGraceMs: 3_000 });
 
   it("runs a turn through the tap; the relay gets exactly the lines the editor got", async () => {
-    const browser = await g.client();
-    const found = nextTap(browser.socket as unknown as Socket);
-    const editor = new Editor(
-      ["--profile", "gemini"],
-      env({ ACP_PLAYGROUND_URL: g.relay.url, ACP_PLAYGROUND_TOKEN: "test-token" }),
-      g.workspace,
-    );
-    const tap = await found;
+    const { editor, tap } = await startTap(g.relay.url, "test-token", ["--profile", "gemini"], undefined, g.workspace);
     expect(tap.agent.profile).toBe("gemini");
     const viewer = await g.client({ clientId: tap.clientId });
     g.api.script({ parts: [{ text: "Hello " }, { text: "through the tap." }] });
 
-    // The SDK reads the same stdout the Editor keeps (two listeners on one stream).
-    const stream = ndJsonStream(
-      Writable.toWeb(editor.child.stdin!) as WritableStream<Uint8Array>,
-      Readable.toWeb(editor.child.stdout!) as ReadableStream<Uint8Array>,
-    );
+    const stream = editor.acpStream();
     const text = await client({ name: "tap-test-editor" }).connectWith(stream, async (ctx) => {
       const init = await ctx.request(methods.agent.initialize, {
         protocolVersion: PROTOCOL_VERSION,
@@ -527,7 +527,7 @@ describe("tap with the real Gemini CLI, the ACP SDK's client as the editor", () 
     });
     expect(text).toBe("Hello through the tap.");
     // The editor is done: closing stdin ends the agent (Gemini exits on EOF).
-    if (!editor.child.stdin!.writableEnded) editor.child.stdin!.end();
+    editor.endInput();
     expect(await editor.exit()).toBe(0);
     await viewer.waitFor(() => viewer.exits[0], "agent:exit");
 
@@ -554,21 +554,11 @@ describe("tap with the ACP SDK's example agent, the SDK's client as the editor",
   afterAll(() => relay.close());
 
   it("runs a turn with its permission request through the tap; relay, browser and transcript get every frame", async () => {
-    const browser = new TestClient(relay.url, { token: "test-token" });
-    await browser.connected();
-    const found = nextTap(browser.socket as unknown as Socket);
-    const editor = new Editor(
-      ["--", process.execPath, exampleAgent],
-      env({ ACP_PLAYGROUND_URL: relay.url, ACP_PLAYGROUND_TOKEN: "test-token" }),
-    );
-    const tap = await found;
+    const { editor, tap } = await startTap(relay.url, "test-token", ["--", process.execPath, exampleAgent]);
     const viewer = new TestClient(relay.url, { token: "test-token", clientId: tap.clientId });
     await viewer.connected();
     try {
-      const stream = ndJsonStream(
-        Writable.toWeb(editor.child.stdin!) as WritableStream<Uint8Array>,
-        Readable.toWeb(editor.child.stdout!) as ReadableStream<Uint8Array>,
-      );
+      const stream = editor.acpStream();
       const asked: string[] = [];
       const editorApp = client({ name: "tap-test-editor" }).onRequest(
         methods.client.session.requestPermission,
@@ -592,7 +582,7 @@ describe("tap with the ACP SDK's example agent, the SDK's client as the editor",
       expect(asked).toHaveLength(1);
       expect(result.stopReason).toBe("end_turn");
       expect(result.text).toMatch(/^I'll help you with that\..*successfully updated the configuration/s);
-      if (!editor.child.stdin!.writableEnded) editor.child.stdin!.end();
+      editor.endInput();
       expect(await editor.exit()).toBe(0);
       // The turn outlasts nothing: the tap kept its one connection to the relay throughout.
       expect(editor.err).not.toContain("lost the relay");
@@ -615,13 +605,11 @@ describe("tap with the ACP SDK's example agent, the SDK's client as the editor",
 
       // Recorded by the relay, marked tapped, every frame the browser saw.
       const id = tap.agent.transcriptId!;
-      await waitUntil(() => relay.server.relay.transcripts.meta(id)?.recording === false, "recorded");
+      const t = await recorded(relay, id);
       expect(relay.server.relay.transcripts.meta(id)).toMatchObject({ tapped: true });
-      const t = parseTranscript(relay.server.relay.transcripts.read(id)!);
       expect(t.header.tapped).toBe(true);
       expect(t.frames.map((f) => f.raw)).toEqual(viewer.frames.map((f) => f.raw));
     } finally {
-      browser.close();
       viewer.close();
     }
   });
