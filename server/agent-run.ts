@@ -14,18 +14,14 @@ import type { AgentInfo, PendingRequestInfo, RelayError, StderrEvent, TransportE
 import type { AgentProcess } from "./agent-process";
 import type { ClientServices } from "./client-services";
 import type { ServerConfig } from "./config";
+import { FrameLog, TRIM_TO, withoutMessage } from "./frame-log";
 import type { RemoteAgent } from "./remote-agent";
 import type { TranscriptRecorder } from "./transcript-recorder";
 
 /** A remote agent's transport events kept for re-attaching pages (reconnect loops are bounded by it). */
 const TRANSPORT_KEPT = 200;
-/** Past a cap, trim to this share of it, so trimming is amortised O(1) per frame. */
-const TRIM_TO = 0.9;
 
 type Caps = Pick<ServerConfig, "replayFrames" | "replayBytes" | "stderrBytes" | "requestTimeoutMs">;
-
-/** What the log keeps and the socket carries: the parsed message is dropped (clients parse `raw`). */
-const withoutMessage = ({ message: _message, ...frame }: Frame): WireFrame => frame;
 
 export interface RunParts {
   recorder: TranscriptRecorder;
@@ -40,10 +36,7 @@ export interface RunParts {
 
 export class AgentRun {
   readonly sequencer = new FrameSequencer();
-  /** The frames kept for re-attaching clients, oldest first, without `message`. */
-  log: WireFrame[] = [];
-  /** Characters of `raw` held in `log` (a frame's size is its line's). */
-  logBytes = 0;
+  private readonly frameLog: FrameLog;
   stderr: StderrEvent[] = [];
   stderrBytes = 0;
   /** A remote agent's transport events, newest last, for pages that re-attach. */
@@ -62,6 +55,17 @@ export class AgentRun {
     readonly parts?: RunParts,
   ) {
     if (parts?.typedSecrets?.length) this.liveRedactor = createRedactor(parts.typedSecrets);
+    this.frameLog = new FrameLog(caps.replayFrames, caps.replayBytes);
+  }
+
+  /** The frames kept for re-attaching clients, oldest first, without `message`. */
+  get log(): WireFrame[] {
+    return this.frameLog.frames;
+  }
+
+  /** Characters of `raw` held in `log`. */
+  get logBytes(): number {
+    return this.frameLog.bytes;
   }
 
   get running(): boolean {
@@ -75,13 +79,9 @@ export class AgentRun {
   /** Logs and records a frame; returns the lean copy for the socket. */
   keep(frame: Frame): WireFrame {
     this.parts?.recorder.frame(frame);
-    // Keeping 100,000 parsed messages alive would cost memory and GC time on the hot path.
     const lean = withoutMessage(frame);
     if (this.liveRedactor) lean.raw = this.liveRedactor.frame(lean.raw).text;
-    this.log.push(lean);
-    this.logBytes += lean.raw.length;
-    // Trim in batches so the hot path stays O(1) amortised.
-    if (this.log.length > this.caps.replayFrames * 1.1 || this.logBytes > this.caps.replayBytes) this.trimLog();
+    this.frameLog.push(lean);
     return lean;
   }
 
@@ -141,18 +141,6 @@ export class AgentRun {
     if (!this.parts) return;
     void this.parts.services.dispose();
     this.parts.recorder.close();
-  }
-
-  /** Drops the oldest frames down to below both caps; a re-attaching client is told of the gap (`missed`). */
-  private trimLog(): void {
-    const { replayFrames } = this.caps;
-    const bytes = this.caps.replayBytes * TRIM_TO;
-    let drop = this.log.length > replayFrames * 1.1 ? this.log.length - replayFrames : 0;
-    let kept = this.logBytes;
-    for (let i = 0; i < drop; i++) kept -= this.log[i]!.raw.length;
-    while (drop < this.log.length && kept > bytes) kept -= this.log[drop++]!.raw.length;
-    this.log.splice(0, drop);
-    this.logBytes = kept;
   }
 
   private trimStderr(): void {

@@ -32,6 +32,7 @@ import {
 } from "../lib/wire";
 import { tapBatchSchema, tapInjectionForSchema, tapInjectionSchema, tapOpenSchema } from "../lib/tap-schema";
 import type { ServerConfig } from "./config";
+import { FrameLog, withoutMessage } from "./frame-log";
 import { tokenMatches } from "./security";
 import { socketEvents } from "./socket-events";
 import { TapRecording } from "./tap-recording";
@@ -53,13 +54,11 @@ const READ_ONLY_EVENTS = [
   "transcript:rerun",
 ] as const;
 
-const withoutMessage = ({ message: _message, ...frame }: Frame): WireFrame => frame;
-
 class TapSession {
   info: TapInfo;
   socket?: TapSocket;
   lastBatch = 0;
-  log: WireFrame[] = [];
+  private readonly frameLog: FrameLog;
   stderr: StderrEvent[] = [];
   exit?: { code: number | null; signal: string | null };
   readonly viewers = new Map<ViewerSocket, string>();
@@ -73,15 +72,20 @@ class TapSession {
     readonly id: string,
     readonly recording: TapRecording,
     info: Omit<TapInfo, "connected" | "exited">,
-    private readonly replayFrames: number,
+    replayFrames: number,
   ) {
     this.info = { ...info, connected: true, exited: false };
+    this.frameLog = new FrameLog(replayFrames);
+  }
+
+  /** The frames kept for viewers that attach, oldest first, without `message`. */
+  get log(): WireFrame[] {
+    return this.frameLog.frames;
   }
 
   queue(frame: Frame): void {
     const lean = withoutMessage(frame);
-    this.log.push(lean);
-    if (this.log.length > this.replayFrames * 1.1) this.log.splice(0, this.log.length - this.replayFrames);
+    this.frameLog.push(lean);
     this.outbox.push(lean);
     if (!this.flushScheduled) {
       this.flushScheduled = true;
