@@ -124,13 +124,17 @@ async function start(cli: Cli, profile: string | undefined, policies: Policies =
   return started.agent;
 }
 
-function readTranscript(file: string): Transcript {
-  let text: string;
+/** A file named on the command line, or exit 4 saying why it cannot be read. */
+function readInput(file: string): string {
   try {
-    text = readFileSync(file, "utf8");
+    return readFileSync(file, "utf8");
   } catch (err) {
     throw new CliError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, 4);
   }
+}
+
+function readTranscript(file: string): Transcript {
+  const text = readInput(file);
   try {
     return parseTranscript(text);
   } catch (err) {
@@ -301,12 +305,7 @@ async function exportCommand(argv: string[]): Promise<number> {
   const file = positionals[0];
   if (positionals.length !== 1 || !file) throw new CliError(`export needs one transcript file\n\n${USAGE}`, 2);
   const out = typeof values.output === "string" ? values.output : file.replace(/(\.jsonl)?$/, ".html");
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (err) {
-    throw new CliError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, 4);
-  }
+  const text = readInput(file);
   const { exportHtml } = await import("./export");
   let result: Awaited<ReturnType<typeof exportHtml>>;
   try {
