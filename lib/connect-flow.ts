@@ -13,7 +13,13 @@ import type { RpcError, RpcOutcome } from "./jsonrpc";
 import { isObject } from "./json";
 import { AGENT_METHODS } from "./methods";
 
-export type ConnectStep = "start" | "initialize" | "authenticate" | "session/new" | "ready" | "failed";
+export type ConnectStep =
+  | "start"
+  | typeof AGENT_METHODS.initialize
+  | typeof AGENT_METHODS.authenticate
+  | typeof AGENT_METHODS.session_new
+  | "ready"
+  | "failed";
 
 export interface ConnectProgress {
   step: ConnectStep;
@@ -43,7 +49,8 @@ export interface AuthChoiceRequest {
  * (after running a `terminal` method's command or setting an `env_var` method's
  * variables outside the page); or give up.
  */
-export type AuthChoice = { type: "authenticate"; methodId: string } | { type: "retry" } | { type: "cancel" };
+export type AuthChoice =
+  { type: typeof AGENT_METHODS.authenticate; methodId: string } | { type: "retry" } | { type: "cancel" };
 
 export interface ConnectDeps {
   /** agent:start (pooled); policies must be in place once it resolves. */

@@ -10,6 +10,7 @@ import { type AuthMethodView, checkUserEnv, terminalAuthCommand } from "@/lib/au
 import type { AuthChoiceRequest } from "@/lib/connect-flow";
 import { useSession, useSessionStore } from "../state/use-session";
 import { alert, button, input, primary } from "./ui";
+import { AGENT_METHODS } from "@/lib/methods";
 
 function EnvVarMethod({ method }: { method: Extract<AuthMethodView, { type: "env_var" }> }) {
   const store = useSessionStore();
@@ -134,7 +135,7 @@ export function AuthChooser({ ask }: { ask: AuthChoiceRequest }) {
             type="button"
             data-testid="auth-authenticate"
             className={primary}
-            onClick={() => store.answerAuth({ type: "authenticate", methodId: method.id })}
+            onClick={() => store.answerAuth({ type: AGENT_METHODS.authenticate, methodId: method.id })}
           >
             Authenticate with {method.name}
           </button>

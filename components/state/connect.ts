@@ -10,6 +10,7 @@ import { runConnect, type AuthChoice, type AuthChoiceRequest, type ConnectProgre
 import { isObject } from "@/lib/json";
 import { outcomeOf } from "@/lib/jsonrpc";
 import type { SessionStore } from "./session-store";
+import { AGENT_METHODS } from "@/lib/methods";
 
 /** Connect's progress, plus the question the panel must answer while Connect waits for it. */
 export interface Handshake extends ConnectProgress {
@@ -54,7 +55,7 @@ export async function connectAgent(
       },
       pooledInitialize: async () => {
         const frame = await store.waitForFrame(
-          (f) => f.dir === "from-agent" && f.kind === "response" && f.method === "initialize",
+          (f) => f.dir === "from-agent" && f.kind === "response" && f.method === AGENT_METHODS.initialize,
           5_000,
         );
         const outcome = frame ? outcomeOf(frame) : undefined;
@@ -70,7 +71,7 @@ export async function connectAgent(
         if (preset && request.methods.some((m) => m.id === preset)) {
           const methodId = preset;
           preset = undefined;
-          return Promise.resolve({ type: "authenticate", methodId });
+          return Promise.resolve({ type: AGENT_METHODS.authenticate, methodId });
         }
         return new Promise<AuthChoice>((resolve) => {
           progress({ ...latest, ask: request });
