@@ -18,9 +18,9 @@ function EnvVarMethod({ method }: { method: Extract<AuthMethodView, { type: "env
   const [error, setError] = useState<string>();
   const restart = () => {
     const checked = checkUserEnv(method, values);
-    if (!checked.ok) return setError(checked.message);
+    if (!checked.ok) return setError(checked.error);
     setError(undefined);
-    void store.reconnectWithEnv(method.id, checked.env);
+    void store.reconnectWithEnv(method.id, checked.value);
   };
   const required = method.vars.filter((v) => !v.optional);
   return (
