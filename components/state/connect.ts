@@ -9,6 +9,7 @@ import { CLIENT_INFO } from "@/lib/compose-catalog";
 import { runConnect, type AuthChoice, type AuthChoiceRequest, type ConnectProgress } from "@/lib/connect-flow";
 import { isObject } from "@/lib/json";
 import { outcomeOf } from "@/lib/jsonrpc";
+import { fail, ok } from "@/lib/result";
 import type { SessionStore } from "./session-store";
 import { AGENT_METHODS } from "@/lib/methods";
 
@@ -51,7 +52,7 @@ export async function connectAgent(
           pooled: !opts.env,
           env: opts.env,
         });
-        return res.ok ? { ok: true, pooled: res.agent.pooled === true } : { ok: false, message: res.error.message };
+        return res.ok ? ok({ pooled: res.agent.pooled === true }) : fail(res.error.message);
       },
       pooledInitialize: async () => {
         const frame = await store.waitForFrame(
