@@ -250,13 +250,17 @@ function parseProfile(name: string, raw: unknown, file: string, base: string): P
     const description = typeof entry.description === "string" ? entry.description : undefined;
     return { command: remote.url, args: [], env: {}, description, remote };
   }
-  const registry = entry.distribution !== undefined && entry.command === undefined;
-  const p = registry
-    ? parseOrThrow(registryProfileSchema, raw, file, at)
-    : { ...parseOrThrow(commandProfileSchema, raw, file, at), distribution: undefined };
-  const launch = p.distribution
-    ? fromDistribution(p.distribution, where, base)
-    : { command: (p as { command: string }).command, args: (p as { args?: string[] }).args ?? [], env: {} };
+  let p: z.output<typeof commandProfileSchema> | z.output<typeof registryProfileSchema>;
+  let launch: { command: string; args: string[]; env: Record<string, string> };
+  if (entry.distribution !== undefined && entry.command === undefined) {
+    const registry = parseOrThrow(registryProfileSchema, raw, file, at);
+    launch = fromDistribution(registry.distribution, where, base);
+    p = registry;
+  } else {
+    const command = parseOrThrow(commandProfileSchema, raw, file, at);
+    launch = { command: command.command, args: command.args ?? [], env: {} };
+    p = command;
+  }
   const description = p.description ?? (p.name ? `${p.name}${p.version ? ` ${p.version}` : ""}` : undefined);
   return {
     command: launch.command,
