@@ -5,6 +5,7 @@ import type { RelayError } from "@/lib/wire";
 import { initializeTemplate, responseTemplate, sessionNewTemplate, sessionPromptTemplate } from "./templates";
 import { selectSessionId } from "./state/session-store";
 import { useSession, useSessionStore } from "./state/use-session";
+import { AGENT_METHODS } from "@/lib/methods";
 
 /**
  * JSON objects (and arrays) go out parsed, so the relay writes them compactly;
@@ -117,7 +118,7 @@ export function Composer({ draft, onDraftChange }: Props) {
         spellCheck={false}
         autoCapitalize="off"
         autoCorrect="off"
-        placeholder='{"jsonrpc":"2.0","id":1,"method":"initialize","params":{…}}'
+        placeholder={`{"jsonrpc":"2.0","id":1,"method":"${AGENT_METHODS.initialize}","params":{…}}`}
         className="h-56 min-h-24 resize-y rounded border border-zinc-700 bg-zinc-900 p-2 font-mono text-xs leading-relaxed text-zinc-100 placeholder:text-zinc-600 focus:border-sky-500 focus:outline-none"
       />
       <div className="flex items-center gap-2">

@@ -5,6 +5,7 @@
 import { CLIENT_INFO } from "@/lib/compose-catalog";
 import type { Frame } from "@/lib/frame";
 import { isObject } from "@/lib/json";
+import { AGENT_METHODS, CLIENT_METHODS } from "@/lib/methods";
 
 const pretty = (value: unknown): string => JSON.stringify(value, null, 2);
 
@@ -12,7 +13,7 @@ export function initializeTemplate(id: number): string {
   return pretty({
     jsonrpc: "2.0",
     id,
-    method: "initialize",
+    method: AGENT_METHODS.initialize,
     params: {
       protocolVersion: 1,
       clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
@@ -22,14 +23,14 @@ export function initializeTemplate(id: number): string {
 }
 
 export function sessionNewTemplate(id: number, cwd: string): string {
-  return pretty({ jsonrpc: "2.0", id, method: "session/new", params: { cwd, mcpServers: [] } });
+  return pretty({ jsonrpc: "2.0", id, method: AGENT_METHODS.session_new, params: { cwd, mcpServers: [] } });
 }
 
 export function sessionPromptTemplate(id: number, sessionId: string | undefined, text = "Hello!"): string {
   return pretty({
     jsonrpc: "2.0",
     id,
-    method: "session/prompt",
+    method: AGENT_METHODS.session_prompt,
     params: { sessionId: sessionId ?? "<sessionId from session/new>", prompt: [{ type: "text", text }] },
   });
 }
@@ -45,11 +46,11 @@ function firstOptionId(request: Frame): string | undefined {
 /** A plausible result for an agent->client request, to edit before sending. */
 function resultFor(request: Frame): unknown {
   switch (request.method) {
-    case "session/request_permission": {
+    case CLIENT_METHODS.session_request_permission: {
       const optionId = firstOptionId(request);
       return optionId ? { outcome: { outcome: "selected", optionId } } : { outcome: { outcome: "cancelled" } };
     }
-    case "fs/read_text_file":
+    case CLIENT_METHODS.fs_read_text_file:
       return { content: "" };
     default:
       return {};

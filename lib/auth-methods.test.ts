@@ -85,16 +85,16 @@ describe("env_var helpers", () => {
   });
 
   it("accepts only the variables the agent named, with one-line values", () => {
-    expect(checkUserEnv(m, { OPENAI_API_KEY: "sk-1" })).toEqual({ ok: true, env: { OPENAI_API_KEY: "sk-1" } });
+    expect(checkUserEnv(m, { OPENAI_API_KEY: "sk-1" })).toEqual({ ok: true, value: { OPENAI_API_KEY: "sk-1" } });
     expect(checkUserEnv(m, { OPENAI_API_KEY: "sk-1", OPENAI_ORG: "" })).toEqual({
       ok: true,
-      env: { OPENAI_API_KEY: "sk-1" },
+      value: { OPENAI_API_KEY: "sk-1" },
     });
-    expect(checkUserEnv(m, {})).toEqual({ ok: false, message: "missing OPENAI_API_KEY" });
-    expect(checkUserEnv(m, { OTHER: "x", OPENAI_API_KEY: "k" })).toMatchObject({ message: /OTHER is not a variable/ });
-    expect(checkUserEnv(m, { OPENAI_API_KEY: "a\nb" })).toMatchObject({ message: /one line/ });
-    expect(checkUserEnv(m, { OPENAI_API_KEY: "x".repeat(9_000) })).toMatchObject({ message: /too long/ });
-    expect(checkUserEnv(m, { "A=B": "x" })).toMatchObject({ message: /not a variable name/ });
+    expect(checkUserEnv(m, {})).toEqual({ ok: false, error: "missing OPENAI_API_KEY" });
+    expect(checkUserEnv(m, { OTHER: "x", OPENAI_API_KEY: "k" })).toMatchObject({ error: /OTHER is not a variable/ });
+    expect(checkUserEnv(m, { OPENAI_API_KEY: "a\nb" })).toMatchObject({ error: /one line/ });
+    expect(checkUserEnv(m, { OPENAI_API_KEY: "x".repeat(9_000) })).toMatchObject({ error: /too long/ });
+    expect(checkUserEnv(m, { "A=B": "x" })).toMatchObject({ error: /not a variable name/ });
     expect(checkUserEnv(parseAuthMethods({ authMethods: [{ id: "a" }] })[0]!, {})).toMatchObject({ ok: false });
   });
 
@@ -104,7 +104,7 @@ describe("env_var helpers", () => {
     );
     for (const name of ["NODE_OPTIONS", "LD_PRELOAD", "DYLD_INSERT_LIBRARIES", "PATH", "HOME", "node_options"]) {
       expect(isProtectedEnvName(name)).toBe(true);
-      expect(checkUserEnv(hostile, { [name]: "x" })).toMatchObject({ ok: false, message: /loader or runtime/ });
+      expect(checkUserEnv(hostile, { [name]: "x" })).toMatchObject({ ok: false, error: /loader or runtime/ });
     }
     for (const name of ["LD_LIBRARY_PATH", "NODE_PATH", "BASH_ENV", "ACP_PLAYGROUND_TOKEN"])
       expect(isProtectedEnvName(name)).toBe(true);

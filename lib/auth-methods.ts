@@ -7,6 +7,7 @@
  * never loader or runtime variables.
  */
 import { isObject } from "./json";
+import { fail, ok, type Result } from "./result";
 
 export interface EnvVarSpec {
   name: string;
@@ -159,29 +160,26 @@ export function missingEnvVars(method: AuthMethodView, providedNames: Iterable<s
   return method.vars.filter((v) => !v.optional && !have.has(v.name));
 }
 
-export type EnvCheck = { ok: true; env: Record<string, string> } | { ok: false; message: string };
-
 /**
  * Validates variables a user typed for an `env_var` method: each must be one the
  * method names, a valid name, not a loader/runtime variable, a single-line value;
  * every required one must be there.
  */
-export function checkUserEnv(method: AuthMethodView, values: Record<string, string>): EnvCheck {
-  if (method.type !== "env_var") return { ok: false, message: `auth method "${method.id}" takes no variables` };
+export function checkUserEnv(method: AuthMethodView, values: Record<string, string>): Result<Record<string, string>> {
+  if (method.type !== "env_var") return fail(`auth method "${method.id}" takes no variables`);
   const named = new Map(method.vars.map((v) => [v.name, v]));
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(values)) {
-    if (!ENV_NAME.test(name)) return { ok: false, message: `"${name.slice(0, 80)}" is not a variable name` };
-    if (isProtectedEnvName(name)) return { ok: false, message: `${name} is a loader or runtime variable: never set` };
-    if (!named.has(name)) return { ok: false, message: `${name} is not a variable "${method.name}" names` };
-    if (typeof value !== "string" || /[\0\r\n]/.test(value))
-      return { ok: false, message: `${name}: the value must be one line of text` };
-    if (value.length > 8_192) return { ok: false, message: `${name}: the value is too long` };
+    if (!ENV_NAME.test(name)) return fail(`"${name.slice(0, 80)}" is not a variable name`);
+    if (isProtectedEnvName(name)) return fail(`${name} is a loader or runtime variable: never set`);
+    if (!named.has(name)) return fail(`${name} is not a variable "${method.name}" names`);
+    if (typeof value !== "string" || /[\0\r\n]/.test(value)) return fail(`${name}: the value must be one line of text`);
+    if (value.length > 8_192) return fail(`${name}: the value is too long`);
     if (value !== "") env[name] = value;
   }
   const missing = method.vars.filter((v) => !v.optional && !(v.name in env)).map((v) => v.name);
-  if (missing.length) return { ok: false, message: `missing ${missing.join(", ")}` };
-  return { ok: true, env };
+  if (missing.length) return fail(`missing ${missing.join(", ")}`);
+  return ok(env);
 }
 
 /** Quotes one word for a POSIX shell, only when it needs it. */

@@ -34,7 +34,7 @@ export interface FileChange {
   /** Relative to the side's workspace when inside it. */
   path: string;
   /** How the change was seen: the agent wrote through the client, or a tool call showed a diff. */
-  source: "fs/write_text_file" | "diff";
+  source: typeof CLIENT_METHODS.fs_write_text_file | "diff";
   /** Absent when the earlier content is unknown (a plain write). */
   oldText?: string | null;
   newText: string;
@@ -197,7 +197,7 @@ function filesOf(frames: readonly Frame[], turn: Turn, tools: readonly ToolCallI
     const params = isObj(f.message) && isObj(f.message.params) ? f.message.params : {};
     const path = str(params.path);
     const content = str(params.content);
-    if (path !== undefined && content !== undefined) note(path, "fs/write_text_file", undefined, content);
+    if (path !== undefined && content !== undefined) note(path, CLIENT_METHODS.fs_write_text_file, undefined, content);
   }
   return [...seen].map(([path, c]) => fileChange(path, c.source, c.oldText, c.newText));
 }

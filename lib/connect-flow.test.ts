@@ -33,7 +33,7 @@ function fake(opts: {
   const steps: ConnectProgress[] = [];
   const deps: ConnectDeps = {
     start: async () =>
-      opts.startError ? { ok: false, message: opts.startError } : { ok: true, pooled: !!opts.pooled },
+      opts.startError ? { ok: false, error: opts.startError } : { ok: true, value: { pooled: !!opts.pooled } },
     pooledInitialize: async () => opts.pooledInit,
     request: async (method, params) => {
       requests.push([method, params]);

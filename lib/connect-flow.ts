@@ -12,8 +12,15 @@ import { type AuthMethodView, canAuthenticate, describeAuthMethod, parseAuthMeth
 import type { RpcError, RpcOutcome } from "./jsonrpc";
 import { isObject } from "./json";
 import { AGENT_METHODS } from "./methods";
+import { ok, type Failure, type Result } from "./result";
 
-export type ConnectStep = "start" | "initialize" | "authenticate" | "session/new" | "ready" | "failed";
+export type ConnectStep =
+  | "start"
+  | typeof AGENT_METHODS.initialize
+  | typeof AGENT_METHODS.authenticate
+  | typeof AGENT_METHODS.session_new
+  | "ready"
+  | "failed";
 
 export interface ConnectProgress {
   step: ConnectStep;
@@ -43,11 +50,12 @@ export interface AuthChoiceRequest {
  * (after running a `terminal` method's command or setting an `env_var` method's
  * variables outside the page); or give up.
  */
-export type AuthChoice = { type: "authenticate"; methodId: string } | { type: "retry" } | { type: "cancel" };
+export type AuthChoice =
+  { type: typeof AGENT_METHODS.authenticate; methodId: string } | { type: "retry" } | { type: "cancel" };
 
 export interface ConnectDeps {
   /** agent:start (pooled); policies must be in place once it resolves. */
-  start(): Promise<{ ok: true; pooled: boolean } | { ok: false; message: string }>;
+  start(): Promise<Result<{ pooled: boolean }>>;
   /** A pooled agent's initialize result, read from its log (undefined if not there). */
   pooledInitialize(): Promise<Record<string, unknown> | undefined>;
   request(method: string, params: unknown): Promise<RpcOutcome>;
@@ -104,16 +112,13 @@ export function needsAuth(e: RpcError): boolean {
   return e.code === -32000 || /auth/i.test(e.message);
 }
 
-type Timed<T> = { ok: true; value: T } | { ok: false; timedOut: true };
-
-function within<T>(promise: Promise<T>, ms: number): Promise<Timed<T>> {
+/** The promise's value, or "timed out" after `ms`. */
+function within<T>(promise: Promise<T>, ms: number): Promise<Result<T, "timed out">> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<Timed<T>>((resolve) => {
-    timer = setTimeout(() => resolve({ ok: false, timedOut: true }), ms);
+  const timeout = new Promise<Failure<"timed out">>((resolve) => {
+    timer = setTimeout(() => resolve({ ok: false, error: "timed out" }), ms);
   });
-  return Promise.race([promise.then((value) => ({ ok: true as const, value })), timeout]).finally(() =>
-    clearTimeout(timer),
-  );
+  return Promise.race([promise.then(ok), timeout]).finally(() => clearTimeout(timer));
 }
 
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
@@ -150,8 +155,8 @@ export async function runConnect(deps: ConnectDeps, input: ConnectInput): Promis
   deps.progress({ step: "start" });
   const started = await within(deps.start(), limits.start);
   if (!started.ok) return fail(`start timed out after ${seconds(limits.start)}`);
-  if (!started.value.ok) return fail(started.value.message);
-  pooled = started.value.pooled;
+  if (!started.value.ok) return fail(started.value.error);
+  pooled = started.value.value.pooled;
 
   let init = pooled ? await deps.pooledInitialize() : undefined;
   if (!init) {

@@ -14,7 +14,10 @@ export function describeIssues(error: z.ZodError): string {
       const message =
         issue.code === "unrecognized_keys"
           ? `unknown field${issue.keys.length > 1 ? "s" : ""}: ${issue.keys.join(", ")}`
-          : issue.message.replace(/^Invalid input: /, "");
+          : // A record's key (the path ends with it): say what is wrong with it.
+            issue.code === "invalid_key" && issue.issues[0]
+            ? issue.issues[0].message
+            : issue.message.replace(/^Invalid input: /, "");
       return at ? `${at}: ${message}` : message;
     })
     .join("; ");

@@ -56,3 +56,8 @@ export const CLIENT_METHODS = {
 export const PROTOCOL_METHODS = {
   cancel_request: "$/cancel_request",
 } as const satisfies typeof SDK_PROTOCOL_METHODS;
+
+/** Agent methods the SDK no longer lists that agents still serve and the registry's matrix probes. */
+export const LEGACY_AGENT_METHODS = {
+  session_set_model: "session/set_model",
+} as const;

@@ -39,17 +39,17 @@ export const POLICY_PRESETS: readonly PolicyPreset[] = [
     policies: {
       ...all("ask"),
       ...READS_AUTO,
-      "terminal/output": "auto",
-      "terminal/wait_for_exit": "auto",
-      "terminal/kill": "auto",
-      "terminal/release": "auto",
+      [CLIENT_METHODS.terminal_output]: "auto",
+      [CLIENT_METHODS.terminal_wait_for_exit]: "auto",
+      [CLIENT_METHODS.terminal_kill]: "auto",
+      [CLIENT_METHODS.terminal_release]: "auto",
     },
   },
   {
     id: "auto",
     label: "Answer everything",
     description: "Permissions allowed once, files and terminals served in the workspace; questions still wait for you.",
-    policies: { ...all("auto"), "elicitation/create": "ask" },
+    policies: { ...all("auto"), [CLIENT_METHODS.elicitation_create]: "ask" },
   },
 ];
 

@@ -5,7 +5,7 @@
  * tool call round trip, cancel, usage, start-up time, memory).
  */
 import type { MethodSupport, ProbeReport, ProbeRow } from "./probe";
-import { AGENT_METHODS } from "./methods";
+import { AGENT_METHODS, LEGACY_AGENT_METHODS } from "./methods";
 
 export interface MatrixRow {
   label: string;
@@ -24,7 +24,7 @@ export const MATRIX_METHODS = [
   AGENT_METHODS.session_list,
   AGENT_METHODS.session_fork,
   AGENT_METHODS.session_resume,
-  "session/set_model",
+  LEGACY_AGENT_METHODS.session_set_model,
   AGENT_METHODS.session_set_mode,
   AGENT_METHODS.session_load,
   AGENT_METHODS.session_set_config_option,

@@ -12,7 +12,7 @@ import { ANSWERABLE_METHODS, type Policies } from "./policy";
 import { buildForm, type Defs } from "./schema-form";
 import { updateUsageOf, turnUsageOf } from "./turn-usage";
 import { isObject } from "./json";
-import { AGENT_METHODS, CLIENT_METHODS } from "./methods";
+import { AGENT_METHODS, CLIENT_METHODS, LEGACY_AGENT_METHODS } from "./methods";
 
 export type ProbeOutcome =
   "answered" | "-32601" | "error" | "timeout" | "no reply" | "skipped" | "not applicable" | "inconclusive";
@@ -156,8 +156,7 @@ const notApplicable = (check: string, method: string, why: string): ProbeRow => 
 
 const keys = (r: Json | undefined) => (r ? `result keys: ${Object.keys(r).join(", ") || "(none)"}` : "null result");
 
-/** Not in the SDK's method lists, but probed by the registry's matrix. */
-const SET_MODEL = "session/set_model";
+const SET_MODEL = LEGACY_AGENT_METHODS.session_set_model;
 
 const after = (seq: number) => (f: Frame) => f.seq > seq;
 const updatesOf = (frames: readonly Frame[]) =>
@@ -400,7 +399,7 @@ export async function runProbe(
   rows.push(
     modelId
       ? row("session/set_model to the current model", SET_MODEL, await req(SET_MODEL, { sessionId, modelId }), keys)
-      : notApplicable("session/set_model", SET_MODEL, "the agent listed no models"),
+      : notApplicable(SET_MODEL, SET_MODEL, "the agent listed no models"),
   );
   rows.push(
     configOptions.length

@@ -29,7 +29,7 @@ import type {
 import type { Frame, JsonRpcId } from "./frame";
 import { isObject } from "./json";
 import { isUsageOnlyChunk, turnUsageOf, type TurnUsage as BaseTurnUsage } from "./turn-usage";
-import { AGENT_METHODS, CLIENT_METHODS } from "./methods";
+import { AGENT_METHODS, CLIENT_METHODS, LEGACY_AGENT_METHODS } from "./methods";
 
 /** Session id under which a `session/update` or `session/prompt` without a string sessionId is kept. */
 export const NO_SESSION = "";
@@ -355,7 +355,7 @@ const TRACKED = new Set([
   ...SESSION_OPENERS,
   AGENT_METHODS.session_set_mode,
   AGENT_METHODS.session_set_config_option,
-  "session/set_model",
+  LEGACY_AGENT_METHODS.session_set_model,
 ]);
 
 function apply(d: Draft, f: Frame): void {
@@ -860,7 +860,7 @@ function onResult(d: Draft, f: Frame, pend: PendingRequest, r: Obj): void {
   if (isObject(r.models)) s.models = r.models as SessionModels;
   if (pend.method === AGENT_METHODS.session_set_mode && typeof params.modeId === "string")
     s.currentModeId = params.modeId;
-  if (pend.method === "session/set_model" && typeof params.modelId === "string") {
+  if (pend.method === LEGACY_AGENT_METHODS.session_set_model && typeof params.modelId === "string") {
     s.models = { ...s.models, currentModelId: params.modelId };
   }
 }

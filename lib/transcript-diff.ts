@@ -153,7 +153,8 @@ const STATE_UPDATES = new Set([
 ]);
 
 function stateUpdateKey(f: Frame): string | undefined {
-  if (f.dir !== "from-agent" || f.kind !== "notification" || f.method !== "session/update") return undefined;
+  if (f.dir !== "from-agent" || f.kind !== "notification" || f.method !== CLIENT_METHODS.session_update)
+    return undefined;
   const params = (f.message as { params?: { sessionId?: unknown; update?: { sessionUpdate?: unknown } } } | undefined)
     ?.params;
   const kind = params?.update?.sessionUpdate;

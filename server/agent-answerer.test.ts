@@ -75,6 +75,17 @@ describe("agent answerer", () => {
     await new Promise((r) => setTimeout(r, 0));
     expect(JSON.parse(sent[0]!.raw).result.outcome).toMatchObject({ outcome: "selected", optionId: "ok" });
   });
+
+  it("a malformed permission request under auto gets -32602 naming the field, not an outcome", async () => {
+    const { answerer, sent, fromAgent } = wired();
+    answerer.setPolicies({ "session/request_permission": "auto" });
+    fromAgent({ id: 5, method: "session/request_permission", params: { sessionId: "s", toolCall: {}, options: "x" } });
+    await new Promise((r) => setTimeout(r, 0));
+    const { error } = JSON.parse(sent[0]!.raw) as { error: { code: number; message: string } };
+    expect(error.code).toBe(-32602);
+    expect(error.message).toContain("params.toolCall.toolCallId");
+    expect(error.message).toContain("params.options");
+  });
 });
 
 describe("agent answerer: methods outside ACP", () => {

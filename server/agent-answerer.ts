@@ -3,6 +3,7 @@
  * are answered and answers them by policy (ask / auto / deny), carrying out
  * fs/ and terminal/ requests through ClientServices.
  */
+import type { RequestPermissionRequest } from "@agentclientprotocol/sdk";
 import type { Frame } from "../lib/frame";
 import {
   ANSWERABLE_METHODS,
@@ -16,7 +17,7 @@ import {
   type Policies,
 } from "../lib/policy";
 import type { Ack } from "../lib/wire";
-import { ServiceError, type ClientServices } from "./client-services";
+import { agentRequestError, ServiceError, type ClientServices } from "./client-services";
 import { CLIENT_METHODS } from "../lib/methods";
 
 export class AgentAnswerer {
@@ -95,8 +96,10 @@ export class AgentAnswerer {
   private async answer(frame: Frame): Promise<Ack<{ seq: number }>> {
     const method = frame.method!;
     const params = (frame.message as { params?: Record<string, unknown> }).params;
-    if (method === CLIENT_METHODS.session_request_permission)
-      return this.respond(frame, { result: autoPermission(params as never) });
+    if (method === CLIENT_METHODS.session_request_permission) {
+      const bad = agentRequestError(method, params);
+      return this.respond(frame, bad ? { error: bad } : { result: autoPermission(params as RequestPermissionRequest) });
+    }
     if (method === CLIENT_METHODS.elicitation_create) return this.respond(frame, { result: { action: "decline" } });
     const services = this.services;
     if (!services) return { ok: false, error: { code: "no_agent", message: "no agent is running" } };

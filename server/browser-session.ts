@@ -11,7 +11,16 @@ import { withMessage } from "../lib/frame-log";
 import { RecordedClient } from "../lib/recorded-agent";
 import { parseTranscript } from "../lib/transcript";
 import type { TranscriptKind } from "../lib/transcript-meta";
-import type { Ack, AgentInfo, ClientToServerEvents, RelayError, ServerToClientEvents, StartPayload } from "../lib/wire";
+import { ok, type Result } from "../lib/result";
+import {
+  invalidPayload,
+  type Ack,
+  type AgentInfo,
+  type ClientToServerEvents,
+  type RelayError,
+  type ServerToClientEvents,
+  type StartPayload,
+} from "../lib/wire";
 import { AgentAnswerer } from "./agent-answerer";
 import { SpawnError } from "./agent-process";
 import { AgentRun } from "./agent-run";
@@ -27,8 +36,6 @@ import { resolveCwd } from "./workspace";
 export type RelaySocket = Socket<ClientToServerEvents, ServerToClientEvents>;
 
 const RESEND_BATCH = 2_000;
-
-const isError = (v: unknown): v is RelayError => typeof v === "object" && v !== null && "code" in v;
 
 export class BrowserSession {
   /** The current (or last) agent run; an empty one before the first start. */
@@ -151,11 +158,12 @@ export class BrowserSession {
   ): Promise<Ack<{ agent: AgentInfo }>> {
     try {
       const profile = payload.profile ?? this.config.defaultProfile;
-      const launch = await this.profiles.resolve(profile, payload.options);
-      if (isError(launch)) return this.fail(launch);
+      const resolved = await this.profiles.resolve(profile, payload.options);
+      if (!resolved.ok) return this.fail(resolved.error);
+      const launch = resolved.value;
       const checked = this.checkEnv(profile, payload.env);
       if (!checked.ok) return this.fail(checked.error);
-      const userEnv = checked.env;
+      const userEnv = checked.value;
       Object.assign(launch.env, userEnv);
       const cwd = workspace ?? (await resolveCwd(payload.cwd, this.config.workspaceRoots));
       if (typeof cwd !== "string") return this.fail(cwd);
@@ -265,17 +273,17 @@ export class BrowserSession {
   private checkEnv(
     profile: string,
     env: Record<string, string> | undefined,
-  ): { ok: true; env: Record<string, string> } | { ok: false; error: RelayError } {
-    if (!env || Object.keys(env).length === 0) return { ok: true, env: {} };
+  ): Result<Record<string, string>, RelayError> {
+    if (!env || Object.keys(env).length === 0) return ok({});
     const methods = this.authMethods?.profile === profile ? this.authMethods.methods : [];
     const names = Object.keys(env);
     const method = methods.find((m) => m.type === "env_var" && names.every((n) => m.vars.some((v) => v.name === n)));
     if (!method) {
       const message = `env: ${names.join(", ")} ${names.length > 1 ? "are" : "is"} not named by an env_var auth method of "${profile}" (Connect once to see its methods)`;
-      return { ok: false, error: { code: "invalid_payload", message } };
+      return invalidPayload(message);
     }
     const checked = checkUserEnv(method, env);
-    return checked.ok ? checked : { ok: false, error: { code: "invalid_payload", message: `env: ${checked.message}` } };
+    return checked.ok ? checked : invalidPayload(`env: ${checked.error}`);
   }
 
   private fail(error: RelayError): { ok: false; error: RelayError } {

@@ -51,20 +51,30 @@ describe("fs", () => {
   });
 
   it("answers a missing file with a JSON-RPC error, never a null result", async () => {
-    expect(await error(services.handle("fs/read_text_file", { path: path.join(ws, "nope.txt") }))).toMatchObject({
+    expect(
+      await error(services.handle("fs/read_text_file", { sessionId: "s", path: path.join(ws, "nope.txt") })),
+    ).toMatchObject({
       code: -32002,
     });
   });
 
   it("refuses paths outside the workspace: absolute, .., symlinks out, relative", async () => {
     for (const p of [secret, path.join(ws, "..", "secret.txt"), path.join(ws, "dir-out", "secret.txt")]) {
-      expect(await error(services.handle("fs/read_text_file", { path: p }))).toMatchObject({
+      expect(await error(services.handle("fs/read_text_file", { sessionId: "s", path: p }))).toMatchObject({
         message: expect.stringMatching(/outside the workspace/),
       });
     }
-    expect(await error(services.handle("fs/read_text_file", { path: "a.txt" }))).toMatchObject({ code: -32602 });
+    expect(await error(services.handle("fs/read_text_file", { sessionId: "s", path: "a.txt" }))).toMatchObject({
+      code: -32602,
+    });
     expect(
-      await error(services.handle("fs/write_text_file", { path: path.join(ws, "dir-out", "x.txt"), content: "x" })),
+      await error(
+        services.handle("fs/write_text_file", {
+          sessionId: "s",
+          path: path.join(ws, "dir-out", "x.txt"),
+          content: "x",
+        }),
+      ),
     ).toMatchObject({
       message: expect.stringMatching(/outside/),
     });
@@ -77,8 +87,8 @@ describe("fs", () => {
     symlinkSync(target, dangling);
     for (const p of [dangling, path.join(ws, "link-out.txt"), path.join(ws, "dir-out")]) {
       for (const request of [
-        services.handle("fs/read_text_file", { path: p }),
-        services.handle("fs/write_text_file", { path: p, content: "pwned" }),
+        services.handle("fs/read_text_file", { sessionId: "s", path: p }),
+        services.handle("fs/write_text_file", { sessionId: "s", path: p, content: "pwned" }),
       ]) {
         expect(await error(request)).toMatchObject({
           code: -32000,
@@ -90,7 +100,9 @@ describe("fs", () => {
     expect(readFileSync(secret, "utf8")).toBe("top secret");
     // `..` and absolute paths out are refused before anything is opened.
     for (const p of [path.join(ws, "..", "x.txt"), path.join(base, "x.txt")]) {
-      expect(await error(services.handle("fs/write_text_file", { path: p, content: "x" }))).toMatchObject({
+      expect(
+        await error(services.handle("fs/write_text_file", { sessionId: "s", path: p, content: "x" })),
+      ).toMatchObject({
         message: `path is outside the workspace: ${p}`,
       });
       expect(existsSync(path.join(base, "x.txt"))).toBe(false);
@@ -100,16 +112,20 @@ describe("fs", () => {
   it("serves regular files only: a FIFO, a directory, a socket answer an error at once", async () => {
     const fifo = path.join(ws, "pipe");
     execFileSync("mkfifo", [fifo]);
-    expect(await error(services.handle("fs/read_text_file", { path: fifo }))).toEqual({
+    expect(await error(services.handle("fs/read_text_file", { sessionId: "s", path: fifo }))).toEqual({
       code: -32000,
       message: `not a regular file (a FIFO): ${fifo}`,
     });
     // Without a reader the open fails (ENXIO) instead of waiting for one.
-    expect(await error(services.handle("fs/write_text_file", { path: fifo, content: "x" }))).toMatchObject({
+    expect(
+      await error(services.handle("fs/write_text_file", { sessionId: "s", path: fifo, content: "x" })),
+    ).toMatchObject({
       code: -32000,
       message: expect.stringMatching(/^not a regular file/),
     });
-    expect(await error(services.handle("fs/read_text_file", { path: path.join(ws, "dir") }))).toMatchObject({
+    expect(
+      await error(services.handle("fs/read_text_file", { sessionId: "s", path: path.join(ws, "dir") })),
+    ).toMatchObject({
       message: expect.stringMatching(/^not a regular file \(a directory\)/),
     });
   });
@@ -119,14 +135,16 @@ describe("fs", () => {
     const file = path.join(ws, "lines.txt");
     const text = Array.from({ length: 1000 }, (_, i) => `line ${i} é`).join("\n") + "\n";
     writeFileSync(file, text);
-    expect(await error(small.handle("fs/read_text_file", { path: file }))).toEqual({
+    expect(await error(small.handle("fs/read_text_file", { sessionId: "s", path: file }))).toEqual({
       code: -32000,
       message: `the file (${Buffer.byteLength(text)} bytes) is larger than the 64 bytes one read may return: ${file} (ask for fewer lines with line/limit)`,
     });
-    expect(await small.handle("fs/read_text_file", { path: file, line: 998, limit: 2 })).toEqual({
+    expect(await small.handle("fs/read_text_file", { sessionId: "s", path: file, line: 998, limit: 2 })).toEqual({
       content: "line 997 é\nline 998 é",
     });
-    expect(await error(small.handle("fs/read_text_file", { path: file, line: 1, limit: 100 }))).toMatchObject({
+    expect(
+      await error(small.handle("fs/read_text_file", { sessionId: "s", path: file, line: 1, limit: 100 })),
+    ).toMatchObject({
       message: expect.stringMatching(/^the text asked for is larger than the 64 bytes/),
     });
     // Same lines as slicing the whole text, at every edge.
@@ -136,10 +154,10 @@ describe("fs", () => {
       [1001, 1],
       [1002, 3],
       [5, 0],
-      [undefined, 3],
-      [999, undefined],
+      [null, 3],
+      [999, null],
     ]) {
-      expect(await services.handle("fs/read_text_file", { path: file, line, limit })).toEqual({
+      expect(await services.handle("fs/read_text_file", { sessionId: "s", path: file, line, limit })).toEqual({
         content: sliceLines(text, line, limit),
       });
     }
@@ -147,7 +165,7 @@ describe("fs", () => {
 
   it("writes new files, creating directories inside the workspace", async () => {
     const target = path.join(ws, "new", "deep", "b.txt");
-    expect(await services.handle("fs/write_text_file", { path: target, content: "hi" })).toEqual({});
+    expect(await services.handle("fs/write_text_file", { sessionId: "s", path: target, content: "hi" })).toEqual({});
     expect(readFileSync(target, "utf8")).toBe("hi");
   });
 });
@@ -155,11 +173,15 @@ describe("fs", () => {
 describe("terminals", () => {
   it("runs a command in the workspace and reports output and exit status", async () => {
     const { terminalId } = (await services.handle("terminal/create", {
+      sessionId: "s",
       command: "sh",
       args: ["-c", "pwd; echo err >&2; exit 3"],
     })) as { terminalId: string };
-    expect(await services.handle("terminal/wait_for_exit", { terminalId })).toEqual({ exitCode: 3, signal: null });
-    const out = (await services.handle("terminal/output", { terminalId })) as {
+    expect(await services.handle("terminal/wait_for_exit", { sessionId: "s", terminalId })).toEqual({
+      exitCode: 3,
+      signal: null,
+    });
+    const out = (await services.handle("terminal/output", { sessionId: "s", terminalId })) as {
       output: string;
       truncated: boolean;
       exitStatus: unknown;
@@ -167,30 +189,40 @@ describe("terminals", () => {
     expect(out.output).toContain(ws);
     expect(out.output).toContain("err");
     expect(out).toMatchObject({ truncated: false, exitStatus: { exitCode: 3, signal: null } });
-    expect(await services.handle("terminal/release", { terminalId })).toEqual({});
-    expect(await error(services.handle("terminal/output", { terminalId }))).toMatchObject({ code: -32002 });
+    expect(await services.handle("terminal/release", { sessionId: "s", terminalId })).toEqual({});
+    expect(await error(services.handle("terminal/output", { sessionId: "s", terminalId }))).toMatchObject({
+      code: -32002,
+    });
   });
 
   it("keeps only outputByteLimit bytes", async () => {
     const { terminalId } = (await services.handle("terminal/create", {
+      sessionId: "s",
       command: "sh",
       args: ["-c", "printf 0123456789"],
       outputByteLimit: 4,
     })) as { terminalId: string };
-    await services.handle("terminal/wait_for_exit", { terminalId });
-    expect(await services.handle("terminal/output", { terminalId })).toMatchObject({ output: "6789", truncated: true });
+    await services.handle("terminal/wait_for_exit", { sessionId: "s", terminalId });
+    expect(await services.handle("terminal/output", { sessionId: "s", terminalId })).toMatchObject({
+      output: "6789",
+      truncated: true,
+    });
   });
 
   it("keeps a capped tail of a flood when the agent gives no outputByteLimit, or a larger one", async () => {
     const capped = new ClientServices(ws, { killGraceMs: 500, terminalOutputBytes: 1000 });
-    for (const outputByteLimit of [undefined, 10 ** 12]) {
+    for (const outputByteLimit of [null, 10 ** 12]) {
       const { terminalId } = (await capped.handle("terminal/create", {
+        sessionId: "s",
         command: "sh",
         args: ["-c", "head -c 5000000 /dev/zero | tr '\\0' y; printf 'é end'"],
         outputByteLimit,
       })) as { terminalId: string };
-      await capped.handle("terminal/wait_for_exit", { terminalId });
-      const out = (await capped.handle("terminal/output", { terminalId })) as { output: string; truncated: boolean };
+      await capped.handle("terminal/wait_for_exit", { sessionId: "s", terminalId });
+      const out = (await capped.handle("terminal/output", { sessionId: "s", terminalId })) as {
+        output: string;
+        truncated: boolean;
+      };
       expect(out.truncated).toBe(true);
       expect(Buffer.byteLength(out.output)).toBeLessThanOrEqual(1000);
       expect(out.output.endsWith("yé end")).toBe(true);
@@ -200,40 +232,91 @@ describe("terminals", () => {
 
   it("stops a background child that ignores SIGTERM after the command itself has exited", async () => {
     const { terminalId } = (await services.handle("terminal/create", {
+      sessionId: "s",
       command: "sh",
       args: [
         "-c",
         `nohup sh -c 'trap "" TERM; exec sleep 991' >/dev/null 2>&1 & setsid sh -c 'trap "" TERM; exec sleep 992' >/dev/null 2>&1 & echo $!`,
       ],
     })) as { terminalId: string };
-    await services.handle("terminal/wait_for_exit", { terminalId });
+    await services.handle("terminal/wait_for_exit", { sessionId: "s", terminalId });
     const sleepers = () =>
       execFileSync("pgrep", ["-f", "^sleep 99[12]$"], { encoding: "utf8" }).split("\n").filter(Boolean).map(Number);
     await waitUntil(() => sleepers().length === 2, "both sleepers started");
     const pids = sleepers();
-    await services.handle("terminal/release", { terminalId });
+    await services.handle("terminal/release", { sessionId: "s", terminalId });
     expect(pids.filter(alive)).toEqual([]);
   });
 
   it("kills a running command", async () => {
-    const { terminalId } = (await services.handle("terminal/create", { command: "sleep", args: ["30"] })) as {
+    const { terminalId } = (await services.handle("terminal/create", {
+      sessionId: "s",
+      command: "sleep",
+      args: ["30"],
+    })) as {
       terminalId: string;
     };
-    await services.handle("terminal/kill", { terminalId });
-    const exit = (await services.handle("terminal/wait_for_exit", { terminalId })) as { signal: string | null };
+    await services.handle("terminal/kill", { sessionId: "s", terminalId });
+    const exit = (await services.handle("terminal/wait_for_exit", { sessionId: "s", terminalId })) as {
+      signal: string | null;
+    };
     expect(exit.signal).toBe("SIGTERM");
   });
 
   it("reports a missing command through the exit status", async () => {
-    const { terminalId } = (await services.handle("terminal/create", { command: "definitely-not-a-command-xyz" })) as {
+    const { terminalId } = (await services.handle("terminal/create", {
+      sessionId: "s",
+      command: "definitely-not-a-command-xyz",
+    })) as {
       terminalId: string;
     };
-    expect(await services.handle("terminal/wait_for_exit", { terminalId })).toMatchObject({ exitCode: 127 });
+    expect(await services.handle("terminal/wait_for_exit", { sessionId: "s", terminalId })).toMatchObject({
+      exitCode: 127,
+    });
   });
 
   it("refuses a cwd outside the workspace", async () => {
-    expect(await error(services.handle("terminal/create", { command: "pwd", cwd: base }))).toMatchObject({
+    expect(
+      await error(services.handle("terminal/create", { sessionId: "s", command: "pwd", cwd: base })),
+    ).toMatchObject({
       message: expect.stringMatching(/outside/),
     });
+  });
+});
+
+describe("params checked by the SDK's schema", () => {
+  it.each([
+    ["fs/read_text_file", { path: path.join(ws, "a.txt") }, "params.sessionId"],
+    ["fs/read_text_file", { sessionId: "s", path: 7 }, "params.path"],
+    ["fs/read_text_file", { sessionId: "s", path: path.join(ws, "a.txt"), line: -1 }, "params.line"],
+    ["fs/write_text_file", { sessionId: "s", path: path.join(ws, "b.txt") }, "params.content"],
+    ["terminal/create", { sessionId: "s", command: "true", args: "-la" }, "params.args"],
+    ["terminal/create", { sessionId: "s", command: "true", env: [{ name: "A" }] }, "params.env[0].value"],
+    ["terminal/output", { sessionId: "s" }, "params.terminalId"],
+    ["terminal/release", { sessionId: "s", terminalId: 5 }, "params.terminalId"],
+  ])("%s %j is -32602 naming %s, and nothing is done", async (method, params, field) => {
+    const body = (await error(services.handle(method, params))) as { code: number; message: string; data: unknown };
+    expect(body.code).toBe(-32602);
+    expect(body.message).toContain(field);
+    expect(body.data).toMatchObject({ issues: expect.arrayContaining([expect.objectContaining({ path: field })]) });
+    expect(existsSync(path.join(ws, "b.txt"))).toBe(false);
+  });
+
+  it("refuses params that are not an object at all", async () => {
+    expect(await error(services.handle("fs/read_text_file", undefined))).toMatchObject({
+      code: -32602,
+      message: expect.stringContaining("params"),
+    });
+  });
+
+  it("accepts null for the optional line and limit, as the schema allows", async () => {
+    expect(
+      await services.handle("fs/read_text_file", {
+        sessionId: "s",
+        path: path.join(ws, "a.txt"),
+        line: null,
+        limit: null,
+      }),
+    ).toEqual({ content: "one\ntwo\nthree\n" });
   });
 });

@@ -3,12 +3,20 @@
  * and terminals, confined to the agent's workspace. Errors are JSON-RPC error
  * bodies, never null results (Gemini breaks on null).
  */
+import type {
+  CreateTerminalRequest,
+  ReadTextFileRequest,
+  TerminalOutputRequest,
+  WriteTextFileRequest,
+} from "@agentclientprotocol/sdk";
 import { execa, type ResultPromise } from "execa";
 import { randomUUID } from "node:crypto";
-import { constants, type Stats } from "node:fs";
+import { constants, readFileSync, type Stats } from "node:fs";
 import { mkdir, open, realpath, type FileHandle } from "node:fs/promises";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { truncateOutput, type JsonRpcErrorBody } from "../lib/policy";
+import { createSchemaChecker, type SchemaChecker } from "../lib/schema-check";
 import { childEnv, stopTree, type Tree } from "./process-group";
 import { isInside } from "./workspace";
 import { CLIENT_METHODS } from "../lib/methods";
@@ -25,20 +33,28 @@ const notFound = (uri: string) =>
 const outside = (p: string) => new ServiceError({ code: -32000, message: `path is outside the workspace: ${p}` });
 const refused = (p: string, why: string) => new ServiceError({ code: -32000, message: `${why}: ${p}` });
 
-type Params = Record<string, unknown>;
+let sdkSchema: SchemaChecker | undefined;
 
-const str = (params: Params, key: string): string => {
-  const v = params[key];
-  if (typeof v !== "string" || v === "") throw invalidParams(`${key} must be a non-empty string`);
-  return v;
-};
-const optInt = (params: Params, key: string): number | undefined => {
-  const v = params[key];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== "number" || !Number.isInteger(v) || v < 0)
-    throw invalidParams(`${key} must be a non-negative integer`);
-  return v;
-};
+/**
+ * The SDK's own JSON Schema (unstable: a superset) decides whether an agent's
+ * request is well formed; loaded on the first request, not at start.
+ */
+function schema(): SchemaChecker {
+  const file = createRequire(import.meta.url).resolve("@agentclientprotocol/sdk/schema/v1/schema.unstable.json");
+  return (sdkSchema ??= createSchemaChecker(JSON.parse(readFileSync(file, "utf8"))));
+}
+
+/**
+ * Why an agent request's params break the SDK schema (JSON-RPC -32602, `data.issues`
+ * naming each field), or undefined when they fit or the method has no schema.
+ */
+export function agentRequestError(method: string, params: unknown): JsonRpcErrorBody | undefined {
+  const frame = { seq: 0, ts: 0, dir: "from-agent", raw: "", kind: "request", method, message: { params } } as const;
+  const issues = schema().check(frame);
+  if (!issues?.length) return undefined;
+  const named = issues.map((i) => `${i.path}: ${i.message}`).join("; ");
+  return { code: -32602, message: `Invalid params: ${named}`, data: { issues } };
+}
 
 /** What a file is, for the error that refuses it. */
 function kindOf(stats: Stats): string {
@@ -220,44 +236,43 @@ export class ClientServices {
     }
   }
 
-  async handle(method: string, params: Params = {}): Promise<unknown> {
+  /** Serves one agent request; its params are checked against the SDK schema first. */
+  async handle(method: string, raw: unknown): Promise<unknown> {
+    const bad = agentRequestError(method, raw);
+    if (bad) throw new ServiceError(bad);
     switch (method) {
       case CLIENT_METHODS.fs_read_text_file: {
-        const shown = str(params, "path");
-        const line = optInt(params, "line");
-        const limit = optInt(params, "limit");
+        const { path: shown, line, limit } = raw as ReadTextFileRequest;
         const file = await this.confine(shown, false);
-        return { content: await this.readText(shown, file, line, limit) };
+        return { content: await this.readText(shown, file, line ?? undefined, limit ?? undefined) };
       }
       case CLIENT_METHODS.fs_write_text_file: {
-        const content = params.content;
-        if (typeof content !== "string") throw invalidParams("content must be a string");
-        const shown = str(params, "path");
+        const { path: shown, content } = raw as WriteTextFileRequest;
         await this.writeText(shown, await this.confine(shown, true), content);
         return {};
       }
       case CLIENT_METHODS.terminal_create:
-        return this.createTerminal(params);
+        return this.createTerminal(raw as CreateTerminalRequest);
       case CLIENT_METHODS.terminal_output: {
-        const t = this.terminal(params);
+        const t = this.terminal(raw as TerminalOutputRequest);
         const kept = truncateOutput(t.output, t.limit);
         return { output: kept.output, truncated: t.truncated || kept.truncated, exitStatus: t.exit ?? null };
       }
       case CLIENT_METHODS.terminal_wait_for_exit: {
-        const t = this.terminal(params);
+        const t = this.terminal(raw as TerminalOutputRequest);
         await t.exited;
         return { ...t.exit };
       }
       case CLIENT_METHODS.terminal_kill: {
-        const t = this.terminal(params);
+        const t = this.terminal(raw as TerminalOutputRequest);
         await this.kill(t);
         return {};
       }
       case CLIENT_METHODS.terminal_release: {
-        const id = str(params, "terminalId");
-        const t = this.terminal(params);
+        const { terminalId } = raw as TerminalOutputRequest;
+        const t = this.terminal({ terminalId });
         await this.kill(t);
-        this.terminals.delete(id);
+        this.terminals.delete(terminalId);
         return {};
       }
       default:
@@ -265,31 +280,20 @@ export class ClientServices {
     }
   }
 
-  private terminal(params: Params): Terminal {
-    const t = this.terminals.get(str(params, "terminalId"));
-    if (!t) throw notFound(`terminal ${str(params, "terminalId")}`);
+  private terminal({ terminalId }: Pick<TerminalOutputRequest, "terminalId">): Terminal {
+    const t = this.terminals.get(terminalId);
+    if (!t) throw notFound(`terminal ${terminalId}`);
     return t;
   }
 
-  private async createTerminal(params: Params): Promise<{ terminalId: string }> {
-    const command = str(params, "command");
-    const args = params.args ?? [];
-    if (!Array.isArray(args) || !args.every((a) => typeof a === "string"))
-      throw invalidParams("args must be an array of strings");
-    const envList = params.env ?? [];
-    if (!Array.isArray(envList)) throw invalidParams("env must be an array of {name, value}");
-    const env: Record<string, string> = {};
-    for (const e of envList as Array<{ name?: unknown; value?: unknown }>) {
-      if (typeof e?.name !== "string" || typeof e.value !== "string")
-        throw invalidParams("env entries are {name, value} strings");
-      env[e.name] = e.value;
-    }
-    const cwd =
-      typeof params.cwd === "string" && params.cwd !== "" ? await this.confineDir(params.cwd) : this.workspace;
+  private async createTerminal(params: CreateTerminalRequest): Promise<{ terminalId: string }> {
+    const { command, args } = params;
+    const env = Object.fromEntries((params.env ?? []).map((e) => [e.name, e.value]));
+    const cwd = params.cwd ? await this.confineDir(params.cwd) : this.workspace;
     // The agent may ask to keep less than the relay's cap, never more.
-    const limit = Math.min(optInt(params, "outputByteLimit") ?? Infinity, this.limits.terminalOutputBytes);
+    const limit = Math.min(params.outputByteLimit ?? Infinity, this.limits.terminalOutputBytes);
     const spawned = childEnv(env);
-    const child = execa(command, args as string[], {
+    const child = execa(command, args ?? [], {
       cwd,
       env: spawned.env,
       extendEnv: false,

@@ -9,26 +9,12 @@ import { mkdirSync, realpathSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import { comparisonInput } from "../lib/compare-format";
-import { sendJson } from "./http-api";
+import { readJsonBody, sendError, sendJson } from "./http-api";
 import { comparisonStoreBeside } from "./comparison-store";
 import type { Relay } from "./relay";
 import { bearerToken, tokenMatches } from "./security";
 
-const fail = (res: ServerResponse, status: number, code: string, message: string) =>
-  sendJson(res, status, { error: { code, message } });
-
 const BODY_LIMIT = 256 * 1024;
-
-async function readJson(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > BODY_LIMIT) throw new Error(`the body may be at most ${BODY_LIMIT} bytes`);
-    chunks.push(chunk as Buffer);
-  }
-  return JSON.parse(Buffer.concat(chunks).toString("utf8"));
-}
 
 /** Where a comparison's agents work, under the first workspace root (never inside each other). */
 export const COMPARE_WORKSPACES = path.join(".acp-playground", "compare");
@@ -60,48 +46,37 @@ export async function handleComparisonApi(
 
   if (parts.length === 2 && parts[1] === "shared" && method === "GET") {
     const shared = store.shared(parts[0]!, url.searchParams.get("token"));
-    return shared ? sendJson(res, 200, shared) : fail(res, 404, "not_found", "no such shared comparison");
+    return shared ? sendJson(res, 200, shared) : sendError(res, 404, "not_found", "no such shared comparison");
   }
-  if (!tokenMatches(bearerToken(req), token)) return fail(res, 401, "unauthorized", "unauthorized");
+  if (!tokenMatches(bearerToken(req), token)) return sendError(res, 401, "unauthorized", "unauthorized");
 
   if (parts.length === 0 && method === "GET") return sendJson(res, 200, { comparisons: store.list() });
   if (parts.length === 0 && method === "POST") {
-    let body: unknown;
-    try {
-      body = await readJson(req);
-    } catch (err) {
-      return fail(res, 400, "invalid_payload", `expected a JSON body: ${(err as Error).message}`);
-    }
-    const parsed = comparisonInput.safeParse(body);
-    if (!parsed.success)
-      return fail(
-        res,
-        400,
-        "invalid_payload",
-        parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "),
-      );
-    const saved = store.save(parsed.data);
-    if ("missing" in saved) return fail(res, 400, "not_found", `no transcript ${saved.missing}`);
+    const body = await readJsonBody(req, comparisonInput, BODY_LIMIT);
+    if (!body.ok) return sendError(res, 400, "invalid_payload", body.error);
+    const saved = store.save(body.value);
+    if ("missing" in saved) return sendError(res, 400, "not_found", `no transcript ${saved.missing}`);
     return sendJson(res, 201, saved);
   }
   if (parts.length === 1 && parts[0] === "workspaces" && method === "POST") {
     const root = relay.info().workspaceRoots[0];
-    if (!root) return fail(res, 409, "bad_cwd", "no workspace root is configured");
+    if (!root) return sendError(res, 409, "bad_cwd", "no workspace root is configured");
     return sendJson(res, 201, makeSideWorkspaces(root));
   }
   const id = parts[0];
-  if (id === undefined) return fail(res, 404, "not_found", `no route: ${method} ${url.pathname}`);
+  if (id === undefined) return sendError(res, 404, "not_found", `no route: ${method} ${url.pathname}`);
   if (parts.length === 1) {
     const record = store.get(id);
-    if (!record) return fail(res, 404, "not_found", `no comparison ${id.slice(0, 80)}`);
+    if (!record) return sendError(res, 404, "not_found", `no comparison ${id.slice(0, 80)}`);
     if (method === "GET") return sendJson(res, 200, record);
-    if (method === "DELETE") return store.delete(id) ? void res.writeHead(204).end() : fail(res, 404, "not_found", id);
+    if (method === "DELETE")
+      return store.delete(id) ? void res.writeHead(204).end() : sendError(res, 404, "not_found", id);
   }
   if (parts.length === 2 && parts[1] === "share") {
     const record = method === "POST" ? store.share(id) : method === "DELETE" ? store.unshare(id) : undefined;
     if (record) return sendJson(res, 200, record);
     if (method === "POST" || method === "DELETE")
-      return fail(res, 404, "not_found", `no comparison ${id.slice(0, 80)} (or one of its transcripts is gone)`);
+      return sendError(res, 404, "not_found", `no comparison ${id.slice(0, 80)} (or one of its transcripts is gone)`);
   }
-  return fail(res, 404, "not_found", `no route: ${method} ${url.pathname}`);
+  return sendError(res, 404, "not_found", `no route: ${method} ${url.pathname}`);
 }

@@ -99,7 +99,7 @@ async function runSide(
       return { ...result, failure: started.error.message, badArgument };
     }
     result.transcriptId = started.agent.transcriptId;
-    const init = await driver.request("initialize", {
+    const init = await driver.request(AGENT_METHODS.initialize, {
       protocolVersion: PROTOCOL_VERSION,
       clientCapabilities: {
         fs: { readTextFile: capabilities.fs, writeTextFile: capabilities.fs },

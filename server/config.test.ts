@@ -64,9 +64,19 @@ describe("loadConfig", () => {
 
   it.each([
     ["bad.json", "{", /not valid JSON/],
-    ["array.json", "[]", /must hold a JSON object/],
-    ["noCommand.json", '{"profiles":{"x":{}}}', /needs a "command"/],
-    ["badArgs.json", '{"profiles":{"x":{"command":"a","args":"b"}}}', /"args" must be an array/],
+    ["array.json", "[]", /array\.json: expected object, received array/],
+    ["unknownKey.json", '{"profile":{}}', /unknown field: profile/],
+    ["badRoots.json", '{"workspaceRoots":[]}', /workspaceRoots: must be a non-empty array/],
+    ["badPool.json", '{"pool":{"gemini":99}}', /pool size of "gemini": must be an integer 0\.\.32/],
+    ["noCommand.json", '{"profiles":{"x":{}}}', /profiles\.x\.command: needs a "command"/],
+    ["badName.json", '{"profiles":{"a b":{"command":"a"}}}', /profiles\.a b: bad profile name/],
+    ["badEnv.json", '{"profiles":{"x":{"command":"a","env":{"A":1}}}}', /profiles\.x\.env\.A: expected string/],
+    ["remote.json", '{"profiles":{"x":{"url":"ftp://a","transport":"http"}}}', /profiles\.x\.url: a http profile/],
+    [
+      "badArgs.json",
+      '{"profiles":{"x":{"command":"a","args":"b"}}}',
+      /profiles\.x\.args: expected array, received string/,
+    ],
     ["badRoot.json", '{"workspaceRoots":["/does/not/exist"]}', /workspace root does not exist/],
   ])("rejects %s clearly", (name, content, message) => {
     expect(() => loadConfig({ ACP_PLAYGROUND_CONFIG: file(name, content) }, dir)).toThrow(message);
@@ -167,6 +177,22 @@ describe("loadConfig", () => {
     ["badPattern.json", { x: { command: "a", options: { m: { flag: "--m", pattern: "(" } } } }, /bad pattern/],
     ["badCaps.json", { x: { command: "a", clientCapabilities: { terminal: "yes" } } }, /clientCapabilities/],
     ["noDist.json", { x: { distribution: { uvx: { package: "p" } } } }, /no "npx" entry/],
+    [
+      "noPackage.json",
+      { x: { distribution: { npx: { cmd: "a" } } } },
+      /profiles\.x\.distribution\.npx\.package: needs a "package"/,
+    ],
+    [
+      "badDistArgs.json",
+      { x: { distribution: { npx: { package: "p", args: [1] } } } },
+      /distribution\.npx\.args\.0: expected string/,
+    ],
+    ["unknownField.json", { x: { command: "a", argv: [] } }, /profiles\.x: unknown field: argv/],
+    [
+      "badOptionName.json",
+      { x: { command: "a", options: { "-m": { flag: "--m", type: "boolean" } } } },
+      /options\.-m: bad option name/,
+    ],
   ])("rejects profile %s clearly", (name, profiles, message) => {
     expect(() => loadConfig({ ACP_PLAYGROUND_CONFIG: file(name, JSON.stringify({ profiles })) }, dir)).toThrow(message);
   });

@@ -9,9 +9,11 @@ import path from "node:path";
 import type { ClientCapabilities } from "@agentclientprotocol/sdk";
 import { FLAG_PATTERN, type OptionSpec } from "../lib/agent-options";
 import { DEFAULT_MAX_LINE_BYTES } from "../lib/ndjson";
-import { parseRemoteProfile, RemoteProfileError, type RemoteProfile } from "./remote-profile";
-import { resolveCommand } from "./command-lookup";
+import { z } from "zod";
+import { describeIssues } from "../lib/contract";
 import { isObject } from "../lib/json";
+import { remoteProfileSchema, type RemoteProfile } from "./remote-profile";
+import { resolveCommand } from "./command-lookup";
 
 export interface ProfileConfig {
   command: string;
@@ -77,76 +79,127 @@ function intFrom(env: Env, name: string, fallback: number, min = 0): number {
   return value;
 }
 
-function readConfigFile(file: string): Record<string, unknown> {
+function readConfigFile(file: string): unknown {
   let text: string;
   try {
     text = readFileSync(file, "utf8");
   } catch (err) {
     throw new ConfigError(`cannot read config file ${file}: ${(err as Error).message}`);
   }
-  let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    return JSON.parse(text);
   } catch (err) {
     throw new ConfigError(`config file ${file} is not valid JSON: ${(err as Error).message}`);
   }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-    throw new ConfigError(`config file ${file} must hold a JSON object`);
-  }
-  return parsed as Record<string, unknown>;
 }
 
-const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === "string");
+const stringMap = z.record(z.string(), z.string());
 
-const isStringMap = (v: unknown): v is Record<string, string> =>
-  isObject(v) && Object.values(v).every((x) => typeof x === "string");
-
-function parseOptions(raw: unknown, where: string): Record<string, OptionSpec> {
-  if (raw === undefined) return {};
-  if (!isObject(raw)) throw new ConfigError(`${where}: "options" must be an object`);
-  const out: Record<string, OptionSpec> = {};
-  for (const [name, o] of Object.entries(raw)) {
-    const at = `${where}: option "${name}"`;
-    if (!/^[A-Za-z][\w-]{0,63}$/.test(name)) throw new ConfigError(`${where}: bad option name "${name}"`);
-    if (!isObject(o) || typeof o.flag !== "string" || !FLAG_PATTERN.test(o.flag))
-      throw new ConfigError(`${at} needs a "flag" such as "--model"`);
-    if (o.type === "boolean") out[name] = { flag: o.flag, type: "boolean" };
-    else if (o.values !== undefined) {
-      if (!isStringArray(o.values) || o.values.length === 0 || o.values.some((v) => v.startsWith("-")))
-        throw new ConfigError(`${at}: "values" must be strings that do not start with "-"`);
-      out[name] = { flag: o.flag, type: "enum", values: o.values };
-    } else {
-      if (typeof o.pattern !== "string")
-        throw new ConfigError(`${at} needs "values", a "pattern" or "type": "boolean"`);
-      let pattern: RegExp;
-      try {
-        // Anchored whole: a pattern without ^...$ must not pass a longer value.
-        pattern = new RegExp(`^(?:${o.pattern})$`);
-      } catch (err) {
-        throw new ConfigError(`${at}: bad pattern: ${(err as Error).message}`);
-      }
-      out[name] = { flag: o.flag, type: "string", pattern };
+/** A start option the browser may set: a declared flag and one value rule. */
+const optionSchema = z
+  .strictObject({
+    flag: z
+      .string({ error: 'needs a "flag" such as "--model"' })
+      .regex(FLAG_PATTERN, 'needs a "flag" such as "--model"'),
+    type: z.literal("boolean").optional(),
+    values: z
+      .array(z.string().refine((v) => !v.startsWith("-"), 'values must be strings that do not start with "-"'))
+      .min(1)
+      .optional(),
+    pattern: z.string().optional(),
+  })
+  .transform((o, ctx): OptionSpec => {
+    if (o.type === "boolean") return { flag: o.flag, type: "boolean" };
+    if (o.values) return { flag: o.flag, type: "enum", values: o.values };
+    if (o.pattern === undefined) {
+      ctx.addIssue({ code: "custom", message: 'needs "values", a "pattern" or "type": "boolean"' });
+      return z.NEVER;
     }
-  }
-  return out;
-}
+    try {
+      // Anchored whole: a pattern without ^...$ must not pass a longer value.
+      return { flag: o.flag, type: "string", pattern: new RegExp(`^(?:${o.pattern})$`) };
+    } catch (err) {
+      ctx.addIssue({ code: "custom", path: ["pattern"], message: `bad pattern: ${(err as Error).message}` });
+      return z.NEVER;
+    }
+  });
 
-function parseClientCapabilities(raw: unknown, where: string): ClientCapabilities | undefined {
-  if (raw === undefined) return undefined;
-  const bad = () =>
-    new ConfigError(
-      `${where}: "clientCapabilities" must be { fs?: { readTextFile?, writeTextFile? }, terminal?, _meta? }`,
-    );
-  if (!isObject(raw)) throw bad();
-  const fs = raw.fs ?? {};
-  if (!isObject(fs) || !Object.values(fs).every((v) => typeof v === "boolean")) throw bad();
-  if (raw.terminal !== undefined && typeof raw.terminal !== "boolean") throw bad();
-  if (raw._meta !== undefined && !isObject(raw._meta)) throw bad();
-  return {
-    fs: { readTextFile: fs.readTextFile === true, writeTextFile: fs.writeTextFile === true },
-    terminal: raw.terminal === true,
-    ...(raw._meta ? { _meta: raw._meta } : {}),
-  };
+/** What `initialize` advertises by default; fs flags absent are false. */
+const clientCapabilitiesSchema = z
+  .strictObject({
+    fs: z.strictObject({ readTextFile: z.boolean().optional(), writeTextFile: z.boolean().optional() }).optional(),
+    terminal: z.boolean().optional(),
+    _meta: z.record(z.string(), z.unknown()).optional(),
+  })
+  .transform((c): ClientCapabilities => ({
+    fs: { readTextFile: c.fs?.readTextFile === true, writeTextFile: c.fs?.writeTextFile === true },
+    terminal: c.terminal === true,
+    ...(c._meta ? { _meta: c._meta } : {}),
+  }));
+
+/** What every local profile may add to its command line. */
+const profileExtras = {
+  env: stringMap.optional(),
+  description: z.string().optional(),
+  options: z.record(z.string().regex(/^[A-Za-z][\w-]{0,63}$/, "bad option name"), optionSchema).optional(),
+  clientCapabilities: clientCapabilitiesSchema.optional(),
+};
+
+const commandProfileSchema = z.strictObject({
+  command: z.string({ error: 'needs a "command" string' }).min(1, 'needs a "command" string'),
+  args: z.array(z.string()).optional(),
+  // Kept from a registry entry turned into a command profile: they only name it.
+  name: z.string().optional(),
+  version: z.string().optional(),
+  ...profileExtras,
+});
+
+const distributionEntry = { args: z.array(z.string()).optional(), env: stringMap.optional() };
+
+/**
+ * An ACP registry entry (agent.json) pasted as a profile. Loose: the registry's
+ * other fields (id, authors, icon, other distributions...) are allowed and unused.
+ */
+const registryProfileSchema = z.looseObject({
+  name: z.string().optional(),
+  version: z.string().optional(),
+  distribution: z.looseObject({
+    binary: z
+      .record(z.string(), z.looseObject({ cmd: z.string().min(1, 'needs a "cmd"'), ...distributionEntry }))
+      .optional(),
+    npx: z
+      .looseObject({
+        package: z.string({ error: 'needs a "package"' }).min(1, 'needs a "package"'),
+        cmd: z.string().optional(),
+        ...distributionEntry,
+      })
+      .optional(),
+  }),
+  ...profileExtras,
+});
+
+/** The config file named by ACP_PLAYGROUND_CONFIG (README "Configuration"). */
+export const configFileSchema = z.strictObject({
+  // Profiles come in three shapes; each is checked by its own schema (parseProfile).
+  profiles: z.record(z.string().regex(/^[\w.-]{1,64}$/, "bad profile name"), z.unknown()).optional(),
+  workspaceRoots: z.array(z.string()).min(1, "must be a non-empty array of paths").optional(),
+  defaultProfile: z.string().min(1).optional(),
+  geminiBin: z.string().min(1).optional(),
+  pool: z.record(z.string(), z.unknown()).optional(),
+});
+export type ConfigFile = z.input<typeof configFileSchema>;
+
+const poolSize = z
+  .int("must be an integer 0..32")
+  .min(0, "must be an integer 0..32")
+  .max(32, "must be an integer 0..32");
+
+/** Parses with `schema` or throws a ConfigError naming the file and the field (under `at`). */
+function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, where: string, at: string[] = []): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues.map((i) => ({ ...i, path: [...at, ...i.path] }));
+  throw new ConfigError(`${where}: ${describeIssues(new z.ZodError(issues))}`);
 }
 
 /** The ACP registry's platform key for this machine (`linux-x86_64`, `darwin-aarch64`, ...). */
@@ -164,106 +217,59 @@ const projectBin = path.resolve(path.dirname(new URL(import.meta.url).pathname),
  * is installed, else `npx --no` (which runs an installed package, never fetches).
  */
 function fromDistribution(
-  dist: unknown,
+  dist: z.output<typeof registryProfileSchema>["distribution"],
   where: string,
   base: string,
 ): { command: string; args: string[]; env: Record<string, string> } {
-  if (!isObject(dist)) throw new ConfigError(`${where}: "distribution" must be an object`);
-  const entry = (d: unknown, kind: string) => {
-    if (!isObject(d)) throw new ConfigError(`${where}: distribution.${kind} must be an object`);
-    if (d.args !== undefined && !isStringArray(d.args))
-      throw new ConfigError(`${where}: distribution.${kind}.args must be an array of strings`);
-    if (d.env !== undefined && !isStringMap(d.env))
-      throw new ConfigError(`${where}: distribution.${kind}.env must map names to strings`);
-    return { args: (d.args as string[] | undefined) ?? [], env: (d.env as Record<string, string> | undefined) ?? {} };
-  };
-  const binaries = dist.binary;
-  if (binaries !== undefined && !isObject(binaries))
-    throw new ConfigError(`${where}: distribution.binary must be an object`);
-  const binary = binaries?.[registryPlatform()];
-  if (isObject(binary)) {
-    if (typeof binary.cmd !== "string" || binary.cmd === "")
-      throw new ConfigError(`${where}: distribution.binary.${registryPlatform()} needs a "cmd"`);
+  const binary = dist.binary?.[registryPlatform()];
+  if (binary) {
     const command = binary.cmd.includes("/") ? path.resolve(base, binary.cmd) : binary.cmd;
-    return { command, ...entry(binary, "binary") };
+    return { command, args: binary.args ?? [], env: binary.env ?? {} };
   }
   const npx = dist.npx;
-  if (npx === undefined)
+  if (!npx)
     throw new ConfigError(`${where}: distribution has no "npx" entry and no "binary" entry for ${registryPlatform()}`);
-  if (!isObject(npx) || typeof npx.package !== "string" || npx.package === "")
-    throw new ConfigError(`${where}: distribution.npx needs a "package"`);
-  const { args, env } = entry(npx, "npx");
-  const cmd = typeof npx.cmd === "string" && npx.cmd !== "" ? npx.cmd : undefined;
-  if (cmd) {
-    const local = path.join(projectBin, cmd);
+  const args = npx.args ?? [];
+  const env = npx.env ?? {};
+  if (npx.cmd) {
+    const local = path.join(projectBin, npx.cmd);
     if (resolveCommand(local)) return { command: local, args, env };
-    if (resolveCommand(cmd)) return { command: cmd, args, env };
-    return { command: "npx", args: ["--no", "--package", npx.package, cmd, ...args], env };
+    if (resolveCommand(npx.cmd)) return { command: npx.cmd, args, env };
+    return { command: "npx", args: ["--no", "--package", npx.package, npx.cmd, ...args], env };
   }
   return { command: "npx", args: ["--no", npx.package, ...args], env };
 }
 
-function parseProfiles(raw: unknown, file: string): Record<string, ProfileConfig> {
-  if (raw === undefined) return {};
-  if (!isObject(raw)) {
-    throw new ConfigError(`${file}: "profiles" must be an object`);
+/** One profile: a URL (remote), a registry entry (`distribution` without `command`), or a command line. */
+function parseProfile(name: string, raw: unknown, file: string, base: string): ProfileConfig {
+  const where = `${file}: profiles.${name}`;
+  const at = ["profiles", name];
+  const entry = isObject(raw) ? raw : {};
+  if ("url" in entry) {
+    const remote = parseOrThrow(remoteProfileSchema, raw, file, at);
+    const description = typeof entry.description === "string" ? entry.description : undefined;
+    return { command: remote.url, args: [], env: {}, description, remote };
   }
-  const base = file ? path.dirname(path.resolve(file)) : process.cwd();
-  const profiles: Record<string, ProfileConfig> = {};
-  for (const [name, value] of Object.entries(raw)) {
-    if (!/^[\w.-]{1,64}$/.test(name)) throw new ConfigError(`${file}: bad profile name "${name}"`);
-    const where = `${file}: profile "${name}"`;
-    const p = value as Record<string, unknown>;
-    if (typeof p === "object" && p !== null && "url" in p) {
-      profiles[name] = remoteProfile(name, p, file);
-      continue;
-    }
-    if (!isObject(p)) throw new ConfigError(`${file}: profile "${name}" needs a "command" string`);
-    let launch: { command: string; args: string[]; env: Record<string, string> };
-    if (p.distribution !== undefined && p.command === undefined) {
-      launch = fromDistribution(p.distribution, where, base);
-    } else {
-      if (typeof p.command !== "string" || p.command === "") {
-        throw new ConfigError(`${file}: profile "${name}" needs a "command" string`);
-      }
-      if (p.args !== undefined && !isStringArray(p.args)) {
-        throw new ConfigError(`${where}: "args" must be an array of strings`);
-      }
-      launch = { command: p.command, args: (p.args as string[]) ?? [], env: {} };
-    }
-    const env = p.env ?? {};
-    if (!isStringMap(env)) {
-      throw new ConfigError(`${where}: "env" must map names to strings`);
-    }
-    if (p.description !== undefined && typeof p.description !== "string") {
-      throw new ConfigError(`${where}: "description" must be a string`);
-    }
-    const description =
-      p.description ??
-      (typeof p.name === "string" ? `${p.name}${typeof p.version === "string" ? ` ${p.version}` : ""}` : undefined);
-    const clientCapabilities = parseClientCapabilities(p.clientCapabilities, where);
-    profiles[name] = {
-      command: launch.command,
-      args: launch.args,
-      env: { ...launch.env, ...env },
-      description,
-      options: parseOptions(p.options, where),
-      ...(clientCapabilities ? { clientCapabilities } : {}),
-    };
+  let p: z.output<typeof commandProfileSchema> | z.output<typeof registryProfileSchema>;
+  let launch: { command: string; args: string[]; env: Record<string, string> };
+  if (entry.distribution !== undefined && entry.command === undefined) {
+    const registry = parseOrThrow(registryProfileSchema, raw, file, at);
+    launch = fromDistribution(registry.distribution, where, base);
+    p = registry;
+  } else {
+    const command = parseOrThrow(commandProfileSchema, raw, file, at);
+    launch = { command: command.command, args: command.args ?? [], env: {} };
+    p = command;
   }
-  return profiles;
-}
-
-function remoteProfile(name: string, p: Record<string, unknown>, file: string): ProfileConfig {
-  try {
-    const remote = parseRemoteProfile(p);
-    if (p.description !== undefined && typeof p.description !== "string")
-      throw new RemoteProfileError(`"description" must be a string`);
-    return { command: remote.url, args: [], env: {}, description: p.description, remote };
-  } catch (err) {
-    if (err instanceof RemoteProfileError) throw new ConfigError(`${file}: profile "${name}": ${err.message}`);
-    throw err;
-  }
+  const description = p.description ?? (p.name ? `${p.name}${p.version ? ` ${p.version}` : ""}` : undefined);
+  return {
+    command: launch.command,
+    args: launch.args,
+    env: { ...launch.env, ...p.env },
+    description,
+    options: p.options ?? {},
+    ...(p.clientCapabilities ? { clientCapabilities: p.clientCapabilities } : {}),
+  };
 }
 
 function realRoot(root: string, base: string): string {
@@ -276,15 +282,13 @@ function realRoot(root: string, base: string): string {
 
 function parsePool(
   fromEnv: string | undefined,
-  fromFile: unknown,
+  fromFile: Record<string, unknown> | undefined,
   defaultProfile: string,
   file: string,
 ): Record<string, number> {
   const pool: Record<string, number> = {};
   const add = (name: string, size: unknown, where: string) => {
-    if (!Number.isInteger(size) || (size as number) < 0 || (size as number) > 32)
-      throw new ConfigError(`${where}: pool size of "${name}" must be an integer 0..32`);
-    pool[name] = size as number;
+    pool[name] = parseOrThrow(poolSize, size, `${where}: pool size of "${name}"`);
   };
   if (fromEnv !== undefined) {
     for (const entry of fromEnv
@@ -297,8 +301,6 @@ function parsePool(
     return pool;
   }
   if (fromFile !== undefined) {
-    if (typeof fromFile !== "object" || fromFile === null || Array.isArray(fromFile))
-      throw new ConfigError(`${file}: "pool" must map profile names to sizes`);
     for (const [name, size] of Object.entries(fromFile)) add(name, size, file);
     return pool;
   }
@@ -323,19 +325,17 @@ export function hasGeminiCredentials(env: Env): boolean {
 
 export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerConfig {
   const file = env.ACP_PLAYGROUND_CONFIG;
-  const fileConfig = file ? readConfigFile(file) : {};
+  const fileConfig = file ? parseOrThrow(configFileSchema, readConfigFile(file), `config file ${file}`) : {};
   const fileDir = file ? path.dirname(path.resolve(cwd, file)) : cwd;
 
-  const profiles = parseProfiles(fileConfig.profiles, file ?? "");
-  const roots = fileConfig.workspaceRoots;
-  if (roots !== undefined && (!isStringArray(roots) || roots.length === 0)) {
-    throw new ConfigError(`${file}: "workspaceRoots" must be a non-empty array of paths`);
-  }
-  const workspaceRoots = (roots ?? [cwd]).map((r) => realRoot(r, fileDir));
+  const base = file ? path.dirname(path.resolve(file)) : process.cwd();
+  const profiles = Object.fromEntries(
+    Object.entries(fileConfig.profiles ?? {}).map(([name, raw]) => [name, parseProfile(name, raw, file ?? "", base)]),
+  );
+  const workspaceRoots = (fileConfig.workspaceRoots ?? [cwd]).map((r) => realRoot(r, fileDir));
 
-  const defaultProfile =
-    (fileConfig.defaultProfile as string | undefined) ?? (hasGeminiCredentials(env) ? "gemini" : "replay:demo-gemini");
-  const geminiBin = env.GEMINI_BIN || (fileConfig.geminiBin as string | undefined);
+  const defaultProfile = fileConfig.defaultProfile ?? (hasGeminiCredentials(env) ? "gemini" : "replay:demo-gemini");
+  const geminiBin = env.GEMINI_BIN || fileConfig.geminiBin;
 
   const pool = parsePool(env.ACP_PLAYGROUND_POOL, fileConfig.pool, defaultProfile, file ?? "");
 

@@ -7,19 +7,18 @@ import type { ServerResponse } from "node:http";
 import { secretsFromEnv } from "../lib/redact";
 import { TranscriptError } from "../lib/transcript";
 import { exportHtml } from "./export";
-import { sendJson } from "./http-api";
+import { sendError } from "./http-api";
 import type { TranscriptStore } from "./transcript-store";
 
 export async function sendExport(res: ServerResponse, store: TranscriptStore, id: string): Promise<void> {
   const text = store.read(id);
-  if (text === undefined)
-    return sendJson(res, 404, { error: { code: "not_found", message: `no transcript ${id.slice(0, 80)}` } });
+  if (text === undefined) return sendError(res, 404, "not_found", `no transcript ${id.slice(0, 80)}`);
   let html: string;
   try {
     ({ html } = await exportHtml(text, secretsFromEnv(process.env)));
   } catch (err) {
     if (err instanceof TranscriptError) {
-      return sendJson(res, 422, { error: { code: "invalid_transcript", message: err.message } });
+      return sendError(res, 422, "invalid_transcript", err.message);
     }
     throw err;
   }

@@ -5,6 +5,10 @@
  */
 import { createWriteStream, rmSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { z } from "zod";
+import { parseWith } from "../lib/contract";
+import { renameBody, shareBody, type HttpErrorBody, type ShareBody } from "../lib/http-api";
+import { fail, type Result } from "../lib/result";
 import { TranscriptError } from "../lib/transcript";
 import { handleComparisonApi } from "./compare-api";
 import { sendExport } from "./export-api";
@@ -18,20 +22,39 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
   res.end(JSON.stringify(body));
 }
 
-const fail = (res: ServerResponse, status: number, code: string, message: string) =>
-  sendJson(res, status, { error: { code, message } });
+export const sendError = (res: ServerResponse, status: number, code: string, message: string) =>
+  sendJson(res, status, { error: { code, message } } satisfies HttpErrorBody);
 
 class BodyTooLarge extends Error {}
 
-async function readBody(req: IncomingMessage, limit: number): Promise<string> {
+/**
+ * A JSON request body parsed with its schema (lib/http-api.ts): at most `limit`
+ * bytes; an empty body reads as `empty` when given. The error says what is wrong,
+ * naming the field, for a 400.
+ */
+export async function readJsonBody<S extends z.ZodType>(
+  req: AsyncIterable<unknown>,
+  schema: S,
+  limit: number,
+  empty?: unknown,
+): Promise<Result<z.output<S>>> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > limit) throw new BodyTooLarge();
+    if (size > limit) return fail(`the body may be at most ${limit} bytes`);
     chunks.push(chunk as Buffer);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  const text = Buffer.concat(chunks).toString("utf8");
+  let body: unknown = empty;
+  if (empty === undefined || text.trim() !== "") {
+    try {
+      body = JSON.parse(text);
+    } catch (err) {
+      return fail(`the body is not JSON: ${(err as Error).message}`);
+    }
+  }
+  return parseWith(schema, body);
 }
 
 /**
@@ -44,7 +67,7 @@ function receiveFile(req: IncomingMessage, file: string, limit: number): Promise
     const out = createWriteStream(file, { mode: PRIVATE_FILE, flags: "wx" });
     let size = 0;
     let failed = false;
-    const fail = (err: Error) => {
+    const abort = (err: Error) => {
       if (failed) return;
       failed = true;
       req.unpipe(out);
@@ -54,11 +77,11 @@ function receiveFile(req: IncomingMessage, file: string, limit: number): Promise
     };
     req.on("data", (chunk: Buffer) => {
       size += chunk.length;
-      if (size > limit) fail(new BodyTooLarge());
+      if (size > limit) abort(new BodyTooLarge());
     });
-    req.on("error", fail);
-    req.on("aborted", () => fail(new Error("the upload was aborted")));
-    out.on("error", fail);
+    req.on("error", abort);
+    req.on("aborted", () => abort(new Error("the upload was aborted")));
+    out.on("error", abort);
     out.on("finish", () => (failed ? undefined : resolve()));
     req.pipe(out);
   });
@@ -72,7 +95,7 @@ function sendTranscript(
   hideLocal = false,
 ): void {
   const transcript = store.stream(id, { hideLocal });
-  if (!transcript) return fail(res, 404, "not_found", `no transcript ${id.slice(0, 80)}`);
+  if (!transcript) return sendError(res, 404, "not_found", `no transcript ${id.slice(0, 80)}`);
   const headers: Record<string, string> = {
     "content-type": "application/x-ndjson; charset=utf-8",
     "cache-control": "no-store",
@@ -104,14 +127,14 @@ export async function handleApi(
     const meta = TranscriptStore.isId(id) ? store.meta(id) : undefined;
     // No token (never shared, or revoked) matches nothing.
     if (!meta?.shareToken || !tokenMatches(url.searchParams.get("token"), meta.shareToken)) {
-      return fail(res, 404, "not_found", "no such shared transcript");
+      return sendError(res, 404, "not_found", "no such shared transcript");
     }
     // The command line and local paths only when the sharer chose to show them.
     return sendTranscript(res, store, id, false, !meta.shareShowsCommand);
   }
 
   if (parts[0] === "comparisons") return handleComparisonApi(req, res, url, relay, token);
-  if (!tokenMatches(bearerToken(req), token)) return fail(res, 401, "unauthorized", "unauthorized");
+  if (!tokenMatches(bearerToken(req), token)) return sendError(res, 401, "unauthorized", "unauthorized");
 
   if (parts.length === 1 && parts[0] === "info" && method === "GET") return sendJson(res, 200, relay.info());
   if (parts.length === 1 && parts[0] === "profiles" && method === "GET") {
@@ -127,7 +150,7 @@ export async function handleApi(
         // Answer now and hang up: reading the rest of an over-cap body would only cost time.
         res.setHeader("connection", "close");
         res.on("finish", () => req.destroy());
-        fail(
+        sendError(
           res,
           413,
           "too_large",
@@ -145,7 +168,7 @@ export async function handleApi(
       try {
         return sendJson(res, 201, store.import(temp));
       } catch (err) {
-        if (err instanceof TranscriptError) return fail(res, 400, "invalid_transcript", err.message);
+        if (err instanceof TranscriptError) return sendError(res, 400, "invalid_transcript", err.message);
         throw err;
       }
     }
@@ -153,43 +176,28 @@ export async function handleApi(
     if (parts.length === 3 && id !== undefined && parts[2] === "export" && method === "GET")
       return sendExport(res, store, id);
     if (parts.length === 3 && id !== undefined && parts[2] === "share") {
-      if (!store.exists(id)) return fail(res, 404, "not_found", `no transcript ${id.slice(0, 80)}`);
-      let showCommand: boolean | undefined;
+      if (!store.exists(id)) return sendError(res, 404, "not_found", `no transcript ${id.slice(0, 80)}`);
+      let body: ShareBody = {};
       if (method === "POST") {
-        try {
-          const text = await readBody(req, 4 * 1024);
-          const body: unknown = text.trim() === "" ? {} : JSON.parse(text);
-          const value = (body as { showCommand?: unknown })?.showCommand;
-          if (value !== undefined && typeof value !== "boolean") throw new Error();
-          showCommand = value as boolean | undefined;
-        } catch {
-          return fail(res, 400, "invalid_payload", "expected no body or a JSON body { showCommand: boolean }");
-        }
+        const read = await readJsonBody(req, shareBody, 4 * 1024, {});
+        if (!read.ok) return sendError(res, 400, "invalid_payload", read.error);
+        body = read.value;
       }
-      const meta =
-        method === "POST" ? store.share(id, { showCommand }) : method === "DELETE" ? store.unshare(id) : undefined;
+      const meta = method === "POST" ? store.share(id, body) : method === "DELETE" ? store.unshare(id) : undefined;
       if (meta) return sendJson(res, 200, meta);
     }
     if (parts.length === 2 && id !== undefined) {
-      if (!store.exists(id)) return fail(res, 404, "not_found", `no transcript ${id.slice(0, 80)}`);
+      if (!store.exists(id)) return sendError(res, 404, "not_found", `no transcript ${id.slice(0, 80)}`);
       if (method === "GET") return sendTranscript(res, store, id, url.searchParams.has("download"));
       if (method === "DELETE") {
         return store.delete(id)
           ? void res.writeHead(204).end()
-          : fail(res, 409, "recording", "the transcript is still being recorded");
+          : sendError(res, 409, "recording", "the transcript is still being recorded");
       }
       if (method === "PATCH") {
-        let body: unknown;
-        try {
-          body = JSON.parse(await readBody(req, 64 * 1024));
-        } catch {
-          return fail(res, 400, "invalid_payload", "expected a JSON body { title }");
-        }
-        const title = (body as { title?: unknown })?.title;
-        if (typeof title !== "string" || title.trim() === "" || title.length > 200) {
-          return fail(res, 400, "invalid_payload", "title must be a non-empty string of at most 200 characters");
-        }
-        return sendJson(res, 200, store.rename(id, title.trim()));
+        const read = await readJsonBody(req, renameBody, 64 * 1024);
+        if (!read.ok) return sendError(res, 400, "invalid_payload", read.error);
+        return sendJson(res, 200, store.rename(id, read.value.title));
       }
     }
   }
@@ -199,11 +207,11 @@ export async function handleApi(
     const id = parts[1];
     if (parts.length === 2 && id !== undefined) {
       const report = probes.get(id);
-      if (!report) return fail(res, 404, "not_found", `no probe report ${id.slice(0, 80)}`);
+      if (!report) return sendError(res, 404, "not_found", `no probe report ${id.slice(0, 80)}`);
       if (method === "GET") return sendJson(res, 200, report);
       if (method === "DELETE")
-        return probes.delete(id) ? void res.writeHead(204).end() : fail(res, 404, "not_found", id);
+        return probes.delete(id) ? void res.writeHead(204).end() : sendError(res, 404, "not_found", id);
     }
   }
-  return fail(res, 404, "not_found", `no route: ${method} ${url.pathname}`);
+  return sendError(res, 404, "not_found", `no route: ${method} ${url.pathname}`);
 }

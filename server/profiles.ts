@@ -6,6 +6,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { execa } from "execa";
+import { fail, ok, type Result } from "../lib/result";
 import type { ProfileDetails, ProfileSummary, RelayError } from "../lib/wire";
 import { DEFAULT_CLIENT_CAPABILITIES } from "../lib/client-capabilities";
 import { optionArgs, optionValueProblem, type OptionSpec } from "../lib/agent-options";
@@ -225,40 +226,45 @@ export class Profiles {
     return geminiAcpFlag(geminiCommand(this.config)).then(() => undefined);
   }
 
-  async resolve(name: string, options: Record<string, unknown> = {}): Promise<Launch | RelayError> {
+  async resolve(name: string, options: Record<string, unknown> = {}): Promise<Result<Launch, RelayError>> {
     if (name.startsWith(REPLAY_PREFIX) && this.transcripts && !this.configured(name)) {
       const id = name.slice(REPLAY_PREFIX.length);
       if (!this.transcripts.exists(id))
-        return { code: "unknown_profile", message: `unknown profile: ${name} (no such transcript)` };
+        return fail({ code: "unknown_profile", message: `unknown profile: ${name} (no such transcript)` });
       const bad = checkOptions(name, REPLAY_OPTIONS, options);
-      if (bad) return bad;
+      if (bad) return fail(bad);
       const speed = typeof options.speed === "string" ? options.speed : "10";
-      return {
+      return ok({
         profile: name,
         command: process.execPath,
         // replay-agent.ts reads `--speed VALUE`; the value is one of a fixed list.
         args: ["--import", tsxLoader, replayAgentScript, this.transcripts.file(id), "--speed", speed],
         env: {},
         replay: id,
-      };
+      });
     }
     if (this.isBuiltinGemini(name)) {
       const bad = checkOptions(name, GEMINI_OPTIONS, options);
-      if (bad) return bad;
+      if (bad) return fail(bad);
       const command = geminiCommand(this.config);
       const flag = await geminiAcpFlag(command);
-      return { profile: name, command, args: [flag, ...optionArgs(GEMINI_OPTIONS, options)], env: { ...GEMINI_ENV } };
+      return ok({
+        profile: name,
+        command,
+        args: [flag, ...optionArgs(GEMINI_OPTIONS, options)],
+        env: { ...GEMINI_ENV },
+      });
     }
     const p = this.configured(name);
-    if (!p) return { code: "unknown_profile", message: `unknown profile: ${name}` };
+    if (!p) return fail({ code: "unknown_profile", message: `unknown profile: ${name}` });
     const bad = checkOptions(name, p.options ?? {}, options);
-    if (bad) return bad;
-    return {
+    if (bad) return fail(bad);
+    return ok({
       profile: name,
       command: p.command,
       args: [...p.args, ...optionArgs(p.options ?? {}, options)],
       env: { ...p.env },
       remote: p.remote,
-    };
+    });
   }
 }

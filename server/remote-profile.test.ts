@@ -64,3 +64,17 @@ describe("URL profiles", () => {
     ]);
   });
 });
+
+describe("URL profile errors name the field", () => {
+  it.each([
+    [{ url: "https://a.example/", transport: "sse" }, /^transport: must be "http" or "websocket"/],
+    [{ url: 5, transport: "http" }, /^url: expected string/],
+    [{ url: "http://a.example/", transport: "http" }, /^url: http:\/\/ to a\.example is unencrypted/],
+    [{ url: "https://a.example/", transport: "http", headers: { "a b": "x" } }, /^headers\.a b: bad header name/],
+    [{ url: "https://a.example/", transport: "http", headers: { A: 1 } }, /^headers\.A: must be a single-line string/],
+    [{ url: "https://a.example/", transport: "http", allowInsecure: "yes" }, /^allowInsecure: expected boolean/],
+    [{ url: "https://a.example/", transport: "http", command: "sh" }, /^unknown field: command/],
+  ])("%j", (raw, message) => {
+    expect(() => parseRemoteProfile(raw)).toThrow(message);
+  });
+});

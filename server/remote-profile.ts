@@ -5,22 +5,16 @@
  * from the server's environment when the agent is connected, so tokens stay
  * out of the file.
  */
-export type RemoteTransport = "http" | "websocket";
-
-export interface RemoteProfile {
-  url: string;
-  transport: RemoteTransport;
-  /** As written in the config: `${VAR}` is expanded at connect time. */
-  headers: Record<string, string>;
-}
+import { z } from "zod";
+import { describeIssues } from "../lib/contract";
 
 export class RemoteProfileError extends Error {}
 
-const SCHEMES: Record<RemoteTransport, { secure: string; plain: string }> = {
+const SCHEMES = {
   http: { secure: "https:", plain: "http:" },
   websocket: { secure: "wss:", plain: "ws:" },
-};
-const KEYS = ["url", "transport", "headers", "allowInsecure", "description"];
+} as const;
+export type RemoteTransport = keyof typeof SCHEMES;
 // RFC 9110 token characters.
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
 const VAR_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
@@ -31,38 +25,51 @@ export function isLoopbackHost(hostname: string): boolean {
   return host === "localhost" || host === "[::1]" || /^127(\.\d{1,3}){3}$/.test(host);
 }
 
-/** Checks one profile entry that has a `url`; throws RemoteProfileError saying what is wrong. */
-export function parseRemoteProfile(raw: Record<string, unknown>): RemoteProfile {
-  const extra = Object.keys(raw).filter((k) => !KEYS.includes(k));
-  if (extra.length) throw new RemoteProfileError(`unknown field(s) for a URL profile: ${extra.join(", ")}`);
-  const { url, transport, headers = {}, allowInsecure = false } = raw;
-  if (transport !== "http" && transport !== "websocket")
-    throw new RemoteProfileError(`"transport" must be "http" or "websocket"`);
-  if (typeof url !== "string") throw new RemoteProfileError(`"url" must be a string`);
-  if (typeof allowInsecure !== "boolean") throw new RemoteProfileError(`"allowInsecure" must be a boolean`);
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new RemoteProfileError(`"url" is not a valid URL: ${url}`);
-  }
-  const schemes = SCHEMES[transport];
-  if (parsed.protocol !== schemes.secure && parsed.protocol !== schemes.plain)
-    throw new RemoteProfileError(`a ${transport} profile needs a ${schemes.secure}// or ${schemes.plain}// URL`);
-  if (parsed.username || parsed.password)
-    throw new RemoteProfileError(`"url" must not carry credentials; put them in "headers" with \${VAR}`);
-  if (parsed.protocol === schemes.plain && !isLoopbackHost(parsed.hostname) && !allowInsecure)
-    throw new RemoteProfileError(
-      `${parsed.protocol}// to ${parsed.hostname} is unencrypted; use ${schemes.secure}// or set "allowInsecure": true`,
-    );
-  if (typeof headers !== "object" || headers === null || Array.isArray(headers))
-    throw new RemoteProfileError(`"headers" must map names to strings`);
-  for (const [name, value] of Object.entries(headers)) {
-    if (!HEADER_NAME.test(name)) throw new RemoteProfileError(`bad header name "${name}"`);
-    if (typeof value !== "string" || /[\r\n\0]/.test(value))
-      throw new RemoteProfileError(`header "${name}" must be a single-line string`);
-  }
-  return { url: parsed.href, transport, headers: headers as Record<string, string> };
+/** A profile entry with a `url`, as written in the config file. */
+export const remoteProfileSchema = z
+  .strictObject({
+    url: z.string(),
+    transport: z.enum(["http", "websocket"], { error: 'must be "http" or "websocket"' }),
+    /** As written: `${VAR}` is expanded at connect time. */
+    headers: z
+      .record(
+        z.string().regex(HEADER_NAME, "bad header name"),
+        z.string({ error: "must be a single-line string" }).regex(/^[^\r\n\0]*$/, "must be a single-line string"),
+      )
+      .default({}),
+    allowInsecure: z.boolean().default(false),
+    description: z.string().optional(),
+  })
+  .transform((p, ctx) => {
+    const refuse = (message: string) => {
+      ctx.addIssue({ code: "custom", path: ["url"], message });
+      return z.NEVER;
+    };
+    let parsed: URL;
+    try {
+      parsed = new URL(p.url);
+    } catch {
+      return refuse(`not a valid URL: ${p.url}`);
+    }
+    const schemes = SCHEMES[p.transport];
+    if (parsed.protocol !== schemes.secure && parsed.protocol !== schemes.plain)
+      return refuse(`a ${p.transport} profile needs a ${schemes.secure}// or ${schemes.plain}// URL`);
+    if (parsed.username || parsed.password)
+      return refuse(`must not carry credentials; put them in "headers" with \${VAR}`);
+    if (parsed.protocol === schemes.plain && !isLoopbackHost(parsed.hostname) && !p.allowInsecure)
+      return refuse(
+        `${parsed.protocol}// to ${parsed.hostname} is unencrypted; use ${schemes.secure}// or set "allowInsecure": true`,
+      );
+    return { url: parsed.href, transport: p.transport, headers: p.headers };
+  });
+
+export type RemoteProfile = z.output<typeof remoteProfileSchema>;
+
+/** Checks one profile entry that has a `url`; throws RemoteProfileError naming the field that is wrong. */
+export function parseRemoteProfile(raw: unknown): RemoteProfile {
+  const parsed = remoteProfileSchema.safeParse(raw);
+  if (!parsed.success) throw new RemoteProfileError(describeIssues(parsed.error));
+  return parsed.data;
 }
 
 /** The headers with `${VAR}` filled from `env`; a reference to an unset variable is an error. */

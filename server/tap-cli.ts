@@ -47,8 +47,8 @@ export async function tapMain(argv: string[]): Promise<number> {
   if (typeof values.profile === "string") {
     const { Profiles } = await import("./profiles");
     const resolved = await new Profiles(config).resolve(values.profile);
-    if ("code" in resolved) return fail(resolved.message);
-    launch = resolved;
+    if (!resolved.ok) return fail(resolved.error.message);
+    launch = resolved.value;
   }
   const bufferBytes = Number(process.env.ACP_PLAYGROUND_TAP_BUFFER_BYTES || 8 * 1024 * 1024);
   if (!Number.isInteger(bufferBytes) || bufferBytes < 0)

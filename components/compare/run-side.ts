@@ -7,6 +7,7 @@
 import { CLIENT_INFO } from "@/lib/compose-catalog";
 import { isObject } from "@/lib/json";
 import type { SessionStore } from "../state/session-store";
+import { AGENT_METHODS, CLIENT_METHODS } from "@/lib/methods";
 
 export interface SideSetup {
   profile: string;
@@ -43,7 +44,7 @@ export async function runSide(
   prompt: string,
 ): Promise<SideOutcome> {
   if (!(await connected(store))) return { ok: false, message: "not connected to the relay" };
-  const policyError = await store.setPolicies({ "session/request_permission": "auto" });
+  const policyError = await store.setPolicies({ [CLIENT_METHODS.session_request_permission]: "auto" });
   if (policyError) return { ok: false, message: policyError.message };
   const started = await store.startAgent(setup.profile, workspace.cwd, { options: setup.options });
   if (!started.ok) return { ok: false, message: started.error.message };
@@ -54,17 +55,20 @@ export async function runSide(
     message: `${step}: ${outcome.kind === "error" ? outcome.error?.message : (outcome.message ?? outcome.kind)}`,
   });
   const { PROTOCOL_VERSION } = await import("@agentclientprotocol/sdk");
-  const init = await store.request("initialize", {
+  const init = await store.request(AGENT_METHODS.initialize, {
     protocolVersion: PROTOCOL_VERSION,
     clientCapabilities: CAPABILITIES,
     clientInfo: CLIENT_INFO,
   });
-  if (init.kind !== "result") return fail("initialize", init);
-  const created = await store.request("session/new", { cwd: workspace.path, mcpServers: [] });
-  if (created.kind !== "result") return fail("session/new", created);
+  if (init.kind !== "result") return fail(AGENT_METHODS.initialize, init);
+  const created = await store.request(AGENT_METHODS.session_new, { cwd: workspace.path, mcpServers: [] });
+  if (created.kind !== "result") return fail(AGENT_METHODS.session_new, created);
   const sessionId = isObject(created.result) ? created.result.sessionId : undefined;
   if (typeof sessionId !== "string") return { ok: false, transcriptId, message: "session/new: no sessionId" };
-  const turn = await store.request("session/prompt", { sessionId, prompt: [{ type: "text", text: prompt }] });
-  if (turn.kind !== "result") return fail("session/prompt", turn);
+  const turn = await store.request(AGENT_METHODS.session_prompt, {
+    sessionId,
+    prompt: [{ type: "text", text: prompt }],
+  });
+  if (turn.kind !== "result") return fail(AGENT_METHODS.session_prompt, turn);
   return { ok: true, transcriptId };
 }

@@ -10,6 +10,7 @@ import { type AuthMethodView, checkUserEnv, terminalAuthCommand } from "@/lib/au
 import type { AuthChoiceRequest } from "@/lib/connect-flow";
 import { useSession, useSessionStore } from "../state/use-session";
 import { alert, button, input, primary } from "./ui";
+import { AGENT_METHODS } from "@/lib/methods";
 
 function EnvVarMethod({ method }: { method: Extract<AuthMethodView, { type: "env_var" }> }) {
   const store = useSessionStore();
@@ -17,9 +18,9 @@ function EnvVarMethod({ method }: { method: Extract<AuthMethodView, { type: "env
   const [error, setError] = useState<string>();
   const restart = () => {
     const checked = checkUserEnv(method, values);
-    if (!checked.ok) return setError(checked.message);
+    if (!checked.ok) return setError(checked.error);
     setError(undefined);
-    void store.reconnectWithEnv(method.id, checked.env);
+    void store.reconnectWithEnv(method.id, checked.value);
   };
   const required = method.vars.filter((v) => !v.optional);
   return (
@@ -134,7 +135,7 @@ export function AuthChooser({ ask }: { ask: AuthChoiceRequest }) {
             type="button"
             data-testid="auth-authenticate"
             className={primary}
-            onClick={() => store.answerAuth({ type: "authenticate", methodId: method.id })}
+            onClick={() => store.answerAuth({ type: AGENT_METHODS.authenticate, methodId: method.id })}
           >
             Authenticate with {method.name}
           </button>

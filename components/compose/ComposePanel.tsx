@@ -7,10 +7,11 @@ import { CustomMethodForm } from "./CustomMethodForm";
 import { MethodForm } from "./MethodForm";
 import { CUSTOM, MethodPicker } from "./MethodPicker";
 import { useAcpSchema } from "./use-acp-schema";
+import { AGENT_METHODS } from "@/lib/methods";
 
 export function ComposePanel({ onToRaw }: { onToRaw: (text: string) => void }) {
   const [unstable, setUnstable] = useTabState("compose.unstable", false);
-  const [chosen, setChosen] = useTabState("compose.method", "initialize");
+  const [chosen, setChosen] = useTabState<string>("compose.method", AGENT_METHODS.initialize);
   const schema = useAcpSchema(unstable);
   const facts = useSession((s) => s.facts);
   const methods = useMemo(

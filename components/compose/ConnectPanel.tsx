@@ -5,12 +5,13 @@ import { useSession } from "../state/use-session";
 import { AuthChooser } from "./AuthChooser";
 import { PromptBox } from "./PromptBox";
 import { alert } from "./ui";
+import { AGENT_METHODS } from "@/lib/methods";
 
 const STEP_TEXT: Record<ConnectProgress["step"], string> = {
   start: "starting the agent…",
-  initialize: "initialize…",
-  authenticate: "authenticate…",
-  "session/new": "session/new…",
+  [AGENT_METHODS.initialize]: "initialize…",
+  [AGENT_METHODS.authenticate]: "authenticate…",
+  [AGENT_METHODS.session_new]: "session/new…",
   ready: "ready",
   failed: "failed",
 };

@@ -12,6 +12,7 @@ import { useSession, useSessionStore, useTabState } from "../state/use-session";
 import { SlashMenu } from "./SlashMenu";
 import { TurnStatus } from "./TurnStatus";
 import { alert, danger, primary } from "./ui";
+import { AGENT_METHODS } from "@/lib/methods";
 
 export function PromptBox({ sessionId }: { sessionId: string }) {
   const store = useSessionStore();
@@ -39,7 +40,10 @@ export function PromptBox({ sessionId }: { sessionId: string }) {
     const prompt = text;
     setText("");
     setError(undefined);
-    const outcome = await store.request("session/prompt", { sessionId, prompt: [{ type: "text", text: prompt }] });
+    const outcome = await store.request(AGENT_METHODS.session_prompt, {
+      sessionId,
+      prompt: [{ type: "text", text: prompt }],
+    });
     if (outcome.kind === "failed") {
       setError(outcome.message);
       setText(prompt);
@@ -106,7 +110,7 @@ export function PromptBox({ sessionId }: { sessionId: string }) {
             type="button"
             data-testid="prompt-cancel"
             className={danger}
-            onClick={() => void store.notify("session/cancel", { sessionId })}
+            onClick={() => void store.notify(AGENT_METHODS.session_cancel, { sessionId })}
           >
             Cancel turn
           </button>

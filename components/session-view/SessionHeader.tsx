@@ -3,6 +3,7 @@
 import { useState } from "react";
 import { NO_SESSION, type SessionState, type SessionViewState } from "@/lib/session-view";
 import { useSession, useSessionStore } from "../state/use-session";
+import { AGENT_METHODS } from "@/lib/methods";
 
 const short = (id: string) =>
   id === NO_SESSION ? "(no session id)" : id.length > 14 ? `${id.slice(0, 8)}…${id.slice(-4)}` : id;
@@ -13,7 +14,7 @@ function CancelButton({ sessionId, requested }: { sessionId: string; requested: 
   const cancel = async () => {
     setError(undefined);
     // A notification: the turn ends when the agent answers the prompt (stopReason "cancelled").
-    const res = await store.send({ jsonrpc: "2.0", method: "session/cancel", params: { sessionId } });
+    const res = await store.send({ jsonrpc: "2.0", method: AGENT_METHODS.session_cancel, params: { sessionId } });
     if (!res.ok) setError(res.error?.message);
   };
   return (

@@ -9,7 +9,9 @@ import { CLIENT_INFO } from "@/lib/compose-catalog";
 import { runConnect, type AuthChoice, type AuthChoiceRequest, type ConnectProgress } from "@/lib/connect-flow";
 import { isObject } from "@/lib/json";
 import { outcomeOf } from "@/lib/jsonrpc";
+import { fail, ok } from "@/lib/result";
 import type { SessionStore } from "./session-store";
+import { AGENT_METHODS } from "@/lib/methods";
 
 /** Connect's progress, plus the question the panel must answer while Connect waits for it. */
 export interface Handshake extends ConnectProgress {
@@ -50,11 +52,11 @@ export async function connectAgent(
           pooled: !opts.env,
           env: opts.env,
         });
-        return res.ok ? { ok: true, pooled: res.agent.pooled === true } : { ok: false, message: res.error.message };
+        return res.ok ? ok({ pooled: res.agent.pooled === true }) : fail(res.error.message);
       },
       pooledInitialize: async () => {
         const frame = await store.waitForFrame(
-          (f) => f.dir === "from-agent" && f.kind === "response" && f.method === "initialize",
+          (f) => f.dir === "from-agent" && f.kind === "response" && f.method === AGENT_METHODS.initialize,
           5_000,
         );
         const outcome = frame ? outcomeOf(frame) : undefined;
@@ -70,7 +72,7 @@ export async function connectAgent(
         if (preset && request.methods.some((m) => m.id === preset)) {
           const methodId = preset;
           preset = undefined;
-          return Promise.resolve({ type: "authenticate", methodId });
+          return Promise.resolve({ type: AGENT_METHODS.authenticate, methodId });
         }
         return new Promise<AuthChoice>((resolve) => {
           progress({ ...latest, ask: request });

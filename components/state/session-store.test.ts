@@ -4,6 +4,7 @@ import type { Frame, FrameDirection, WireFrame } from "@/lib/frame";
 import { emptyLogState, FrameLogState, type SnapshotHost } from "./frame-log-state";
 import { RpcClient } from "./rpc-client";
 import { selectSessionId, withTransportEvents, type SendResult, type SessionSnapshot } from "./session-store";
+import { AGENT_METHODS } from "@/lib/methods";
 
 /** A host over a plain snapshot, as the session store is for its parts. */
 function host(): SnapshotHost {
@@ -63,7 +64,7 @@ describe("rpc client", () => {
       log.append([f]);
       return Promise.resolve<SendResult>({ ok: true, seq: f.seq });
     });
-    const answer = rpc.request("session/list", {});
+    const answer = rpc.request(AGENT_METHODS.session_list, {});
     await Promise.resolve();
     await Promise.resolve();
     const request = sent[0]!;
@@ -86,7 +87,7 @@ describe("rpc client", () => {
       log.append([f]);
       return Promise.resolve<SendResult>({ ok: true, seq: f.seq });
     });
-    const answer = rpc.request("initialize", {});
+    const answer = rpc.request(AGENT_METHODS.initialize, {});
     await new Promise((r) => setTimeout(r, 0));
     rpc.fail("the agent exited (code 1)");
     expect(await answer).toEqual({ kind: "failed", message: "the agent exited (code 1)" });

@@ -3,6 +3,7 @@
  * every call carries the access token; failures become ApiError with the
  * server's own message.
  */
+import type { HttpErrorBody, RenameBody, ShareBody } from "@/lib/http-api";
 import type { ProfileDetails, RelayInfo } from "@/lib/wire";
 import type { TranscriptMeta } from "@/lib/transcript-meta";
 
@@ -21,7 +22,7 @@ export class ApiError extends Error {
 /** Turns a failed response into an ApiError carrying the server's `{ error: { code, message } }`. */
 export async function errorOf(res: Response): Promise<ApiError> {
   try {
-    const body = (await res.json()) as { error?: { code?: string; message?: string } };
+    const body = (await res.json()) as Partial<HttpErrorBody>;
     return new ApiError(res.status, body.error?.code ?? "http_error", body.error?.message ?? `HTTP ${res.status}`);
   } catch {
     return new ApiError(res.status, "http_error", `HTTP ${res.status} ${res.statusText}`);
@@ -60,14 +61,14 @@ export function api(token: string) {
       call(token, transcriptUrl(id), {
         method: "PATCH",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ title }),
+        body: JSON.stringify({ title } satisfies RenameBody),
       }).then(json<TranscriptMeta>),
     /** `showCommand`: whether the share page may show the agent's command line and local paths. */
     share: (id: string, showCommand = false) =>
       call(token, `${transcriptUrl(id)}/share`, {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ showCommand }),
+        body: JSON.stringify({ showCommand } satisfies ShareBody),
       }).then(json<TranscriptMeta>),
     unshare: (id: string) => call(token, `${transcriptUrl(id)}/share`, { method: "DELETE" }).then(json<TranscriptMeta>),
     remove: (id: string) => call(token, transcriptUrl(id), { method: "DELETE" }).then(() => undefined),

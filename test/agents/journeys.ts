@@ -42,7 +42,7 @@ export function defineAgentJourneys(spec: AgentJourneySpec): AgentRelay {
       {
         start: async () => {
           await c.start();
-          return { ok: true, pooled: false };
+          return { ok: true, value: { pooled: false } };
         },
         pooledInitialize: async () => undefined,
         request: (method, params) => c.request(method, params, 90_000),

@@ -61,7 +61,7 @@ async function connect(
     {
       start: async () => {
         await c.start({ profile: "gemini" });
-        return { ok: true, pooled: false };
+        return { ok: true, value: { pooled: false } };
       },
       pooledInitialize: async () => undefined,
       request: (method, params) => c.request(method, params),

@@ -1,6 +1,6 @@
 /** The fault suite: each case asserts the outcome, not just "no crash". */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -269,6 +269,29 @@ describe("hostile agents", () => {
     await other.start({ profile: "echo" });
     await other.send({ jsonrpc: "2.0", id: 1, method: "ping" });
     await other.response(1, 5_000);
+  });
+
+  it("agent requests with malformed params get -32602 naming the field, and nothing is done", async () => {
+    const target = path.join(base, "never-written.txt");
+    const c = await connect();
+    await c.start({ profile: "echo" });
+    const auto = { "fs/write_text_file": "auto", "session/request_permission": "auto" };
+    await c.emit("policy:set", { policies: auto });
+    const ask = (id: string, method: string, params: unknown) =>
+      c.send({ jsonrpc: "2.0", method: "stub/request", params: { id, method, params } });
+    await ask("bad-write", "fs/write_text_file", { sessionId: "s", path: target, content: 5 });
+    await ask("bad-permission", "session/request_permission", { sessionId: "s", toolCall: {}, options: "x" });
+    const write = await c.frame((f) => f.dir === "to-agent" && f.id === "bad-write", "the write's answer", 5_000);
+    expect(write.message).toMatchObject({
+      error: {
+        code: -32602,
+        message: "Invalid params: params.content: expected string, got integer",
+        data: { issues: [{ path: "params.content" }] },
+      },
+    });
+    const permission = await c.frame((f) => f.dir === "to-agent" && f.id === "bad-permission", "its answer", 5_000);
+    expect(permission.message).toMatchObject({ error: { code: -32602, message: /params\.toolCall\.toolCallId/ } });
+    expect(existsSync(target)).toBe(false);
   });
 
   it("no child sees the playground's own variables: agents and terminals get only their spawn marker", async () => {

@@ -90,17 +90,19 @@ describe("profiles", () => {
   it("passes declared options as --flag=VALUE, refuses values that read as flags, and runs gemini without the re-launch", async () => {
     const profiles = new Profiles(relay.config);
     expect(await profiles.resolve("qwenlike", { model: "qwen3-coder", approvalMode: "yolo" })).toMatchObject({
-      args: [otherAgent, "--model=qwen3-coder", "--approval-mode=yolo"],
+      ok: true,
+      value: { args: [otherAgent, "--model=qwen3-coder", "--approval-mode=yolo"] },
     });
     expect(await profiles.resolve("qwenlike", { model: "--yolo" })).toMatchObject({
-      code: "invalid_payload",
-      message: 'option "model" may not start with "-"',
+      ok: false,
+      error: { code: "invalid_payload", message: 'option "model" may not start with "-"' },
     });
-    expect(await profiles.resolve("other", { model: "x" })).toMatchObject({ code: "invalid_payload" });
+    expect(await profiles.resolve("other", { model: "x" })).toMatchObject({ error: { code: "invalid_payload" } });
+    expect(await profiles.resolve("nope")).toMatchObject({ ok: false, error: { code: "unknown_profile" } });
     const gemini = await profiles.resolve("gemini", { model: "gemini-2.5-flash", skipTrust: true });
     expect(gemini).toMatchObject({
-      args: ["--acp", "--model=gemini-2.5-flash", "--skip-trust"],
-      env: { GEMINI_CLI_NO_RELAUNCH: "true" },
+      ok: true,
+      value: { args: ["--acp", "--model=gemini-2.5-flash", "--skip-trust"], env: { GEMINI_CLI_NO_RELAUNCH: "true" } },
     });
   });
 

@@ -1,0 +1,29 @@
+/**
+ * The request bodies of the relay's HTTP API (docs/relay-protocol.md#http-api),
+ * each a zod schema the server parses with; clients import the types. Every
+ * refusal is `{ error: { code, message } }` with a status (400 for a bad body,
+ * its message naming the field).
+ */
+import { z } from "zod";
+
+/** POST /api/transcripts/:id/share (an empty body is `{}`). */
+export const shareBody = z.strictObject({
+  /** Whether the share page may show the agent's command line and local paths. */
+  showCommand: z.boolean().optional(),
+});
+export type ShareBody = z.input<typeof shareBody>;
+
+/** PATCH /api/transcripts/:id */
+export const renameBody = z.strictObject({
+  title: z
+    .string()
+    .trim()
+    .min(1, "must be a non-empty string of at most 200 characters")
+    .max(200, "must be a non-empty string of at most 200 characters"),
+});
+export type RenameBody = z.input<typeof renameBody>;
+
+/** What every refused HTTP request answers. */
+export interface HttpErrorBody {
+  error: { code: string; message: string };
+}
