@@ -283,12 +283,20 @@ async function load(browser: Browser, side: Side, view: View) {
   `);
   const origin = new URL(side.server.url).origin;
   await page.goto(`${origin}/transcripts/${side.id}?token=${side.server.token}`);
-  await page.waitForFunction("window.__marks.first > 0 && window.__marks.all > 0", undefined, { timeout: 180_000 });
+  await page.waitForFunction(
+    () => {
+      const m = (window as unknown as { __marks: Record<string, number> }).__marks;
+      return m.first! > 0 && m.all! > 0;
+    },
+    undefined,
+    { timeout: 180_000 },
+  );
   const marks = (await page.evaluate(`({
     ...window.__marks,
     // When the transcript's first byte arrived: what comes before it is the page starting up.
+    fetchStart: performance.getEntriesByType("resource").find((e) => e.name.includes("/api/transcripts/"))?.startTime,
     firstByte: performance.getEntriesByType("resource").find((e) => e.name.includes("/api/transcripts/"))?.responseStart,
-  })`)) as { first: number; all: number; longestTask: number; firstByte?: number };
+  })`)) as { first: number; all: number; longestTask: number; fetchStart?: number; firstByte?: number };
   return { page, marks };
 }
 
@@ -336,7 +344,13 @@ try {
   // Baseline first in every round: whatever the machine does drifts across both alike.
   if (baseline) sides.push(await importInto("baseline", baseline, text));
   sides.push(await importInto("current", undefined, text));
-  type Run = { firstPaintMs: number; loadAllMs: number; firstByteMs?: number; longestTaskMs: number };
+  type Run = {
+    firstPaintMs: number;
+    loadAllMs: number;
+    fetchStartMs?: number;
+    firstByteMs?: number;
+    longestTaskMs: number;
+  };
   const runs = new Map<string, Run[]>();
   const searches = new Map<string, number[]>();
   for (let i = 0; i < flags.runs; i++) {
@@ -349,6 +363,7 @@ try {
           {
             firstPaintMs: round(marks.first, 1),
             loadAllMs: round(marks.all, 1),
+            fetchStartMs: marks.fetchStart === undefined ? undefined : round(marks.fetchStart, 1),
             firstByteMs: marks.firstByte === undefined ? undefined : round(marks.firstByte, 1),
             longestTaskMs: round(marks.longestTask, 1),
           },
@@ -365,6 +380,7 @@ try {
     return {
       firstPaintMs: median(rs.map((r) => r.firstPaintMs)),
       loadAllMs: median(rs.map((r) => r.loadAllMs)),
+      fetchStartMs: median(rs.map((r) => r.fetchStartMs ?? NaN)),
       firstByteMs: median(rs.map((r) => r.firstByteMs ?? NaN)),
       longestTaskMs: median(rs.map((r) => r.longestTaskMs)),
       runs: rs,

@@ -17,6 +17,14 @@ import { errorOf } from "./api";
  * finish (first paint would wait for the whole file).
  */
 const PUBLISH_MS = 250;
+/**
+ * Reading works in slices of about this long, then gives the browser a turn:
+ * a buffered download otherwise resolves read after read as microtasks, one
+ * task of hundreds of ms that holds back the first paint and input.
+ */
+const SLICE_MS = 8;
+/** Text fed to the reader at once: one fetch chunk can hold megabytes. */
+const PIECE_CHARS = 64 * 1024;
 
 export interface RecordingState {
   tab?: Tab;
@@ -38,6 +46,17 @@ function append(rec: OfflineRecording, part: RecordedPart): void {
   for (const e of part.stderr) rec.stderr.push(e);
   for (const e of part.lifecycle) rec.lifecycle.push(e);
 }
+
+/** A new task (MessageChannel: setTimeout is clamped to 4 ms once nested). */
+const nextTask = () =>
+  new Promise<void>((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(null);
+  });
 
 /** Lets React render (deferred work included) and the browser paint before reading on. */
 const nextFrame = () => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
@@ -95,6 +114,7 @@ export function useRecording(url: string, token?: string): RecordingState {
       const body = res.body!.getReader();
       const decoder = new TextDecoder();
       let published = 0;
+      let slice = performance.now();
       for (;;) {
         const { done, value } = await body.read();
         if (done) {
@@ -103,11 +123,19 @@ export function useRecording(url: string, token?: string): RecordingState {
           publish(true);
           return;
         }
-        append(recording, reader.push(decoder.decode(value, { stream: true })));
-        if (performance.now() - published > PUBLISH_MS && reader.header) {
-          publish(false);
-          await settle();
-          published = performance.now();
+        const text = decoder.decode(value, { stream: true });
+        for (let at = 0; at < text.length; at += PIECE_CHARS) {
+          append(recording, reader.push(text.slice(at, at + PIECE_CHARS)));
+          if (abort.signal.aborted) return;
+          // The first screen as soon as the header and a first batch are read; then every PUBLISH_MS.
+          if (reader.header && recording.frames.length && performance.now() - published > PUBLISH_MS) {
+            publish(false);
+            await settle();
+            published = slice = performance.now();
+          } else if (performance.now() - slice > SLICE_MS) {
+            await nextTask();
+            slice = performance.now();
+          }
         }
       }
     })().catch((err: Error & { status?: number }) => {
