@@ -9,6 +9,10 @@ import { RerunPanel } from "./RerunPanel";
 import { saveFile } from "./save-file";
 import { preselectProfile } from "../page-storage";
 import { TranscriptPlayer, ViewerMessage } from "./TranscriptPlayer";
+import { startEarlyFetch } from "./early-fetch";
+
+// At module evaluation: before hydration.
+startEarlyFetch();
 
 const action = "rounded px-2 py-0.5 text-xs text-zinc-300 hover:bg-zinc-800 hover:text-zinc-100";
 

@@ -10,6 +10,7 @@ import { TranscriptReader, type RecordedPart } from "@/lib/transcript-stream";
 import { SessionStore, type OfflineRecording } from "../state/session-store";
 import type { Tab } from "../state/tabs-store";
 import { errorOf } from "./api";
+import { fetchTranscript, takeEarlyFetch } from "./early-fetch";
 
 /**
  * How often the view catches up with what has been read. Each catch-up is an
@@ -105,18 +106,18 @@ export function useRecording(url: string, token?: string): RecordingState {
     };
 
     (async () => {
-      const res = await fetch(url, {
-        headers: token ? { authorization: `Bearer ${token}` } : {},
-        cache: "no-store",
-        signal: abort.signal,
-      });
+      const res = await (takeEarlyFetch(url, token) ?? fetchTranscript(url, token, abort.signal));
+      if (abort.signal.aborted) return void res.body?.cancel();
       if (!res.ok) throw await errorOf(res);
       const body = res.body!.getReader();
+      // The early GET has no signal of its own.
+      abort.signal.addEventListener("abort", () => void body.cancel().catch(() => undefined));
       const decoder = new TextDecoder();
       let published = 0;
       let slice = performance.now();
       for (;;) {
         const { done, value } = await body.read();
+        if (abort.signal.aborted) return;
         if (done) {
           append(recording, reader.push(decoder.decode()));
           append(recording, reader.end());
