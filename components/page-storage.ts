@@ -10,11 +10,6 @@ export const TOKEN_KEY = "acp-playground.token";
 /** Read by the playground's profile select (AgentControls). */
 export const PROFILE_KEY = "acp-playground.profile";
 
-/** The token takeAccessToken would return, without storing or hiding it. */
-export function peekAccessToken(): string | undefined {
-  return new URL(window.location.href).searchParams.get("token") || (sessionStorage.getItem(TOKEN_KEY) ?? undefined);
-}
-
 /** The token from `?token=` (then hidden from the address bar) or from this tab's storage. */
 export function takeAccessToken(): string | undefined {
   const url = new URL(window.location.href);

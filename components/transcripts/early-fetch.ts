@@ -1,15 +1,20 @@
 "use client";
 /**
- * The viewer's transcript GET, started when the page's code first runs
- * rather than after React has hydrated the page and read the token (which on a
- * loaded machine is most of a second): the download overlaps start-up, and
- * useRecording takes the response that is already arriving.
+ * The viewer's transcript GET, started by a small inline script in the page's
+ * HTML rather than after the page's code has loaded, React has hydrated and the
+ * token has been read (on a loaded machine, over a second): the download
+ * overlaps start-up, and useRecording takes the response already arriving.
  */
-import { transcriptUrl } from "./api";
-import { peekAccessToken } from "../page-storage";
+import { TOKEN_KEY } from "../page-storage";
 
-const started = new Map<string, Promise<Response>>();
-const key = (url: string, token: string | undefined) => `${token ?? ""} ${url}`;
+/** Where the inline script leaves its fetch. */
+const GLOBAL = "__acpTranscriptFetch";
+
+interface EarlyFetch {
+  url: string;
+  token: string;
+  res: Promise<Response>;
+}
 
 export function fetchTranscript(url: string, token: string | undefined, signal?: AbortSignal): Promise<Response> {
   return fetch(url, {
@@ -19,23 +24,21 @@ export function fetchTranscript(url: string, token: string | undefined, signal?:
   });
 }
 
-/** The early GET of this url, once (a second viewer of it fetches anew); undefined if none was started. */
-export function takeEarlyFetch(url: string, token: string | undefined): Promise<Response> | undefined {
-  const k = key(url, token);
-  const res = started.get(k);
-  started.delete(k);
-  return res;
+/**
+ * The inline script: GET `url` with the token takeAccessToken will return
+ * (`?token=`, else this tab's storage). JSON.stringify with `<` escaped keeps
+ * the url from closing the script element.
+ */
+export function earlyFetchScript(url: string): string {
+  const json = (v: string) => JSON.stringify(v).replace(/</g, "\\u003c");
+  return `try{var t=new URL(location.href).searchParams.get("token")||sessionStorage.getItem(${json(TOKEN_KEY)});if(t){var r=fetch(${json(url)},{headers:{authorization:"Bearer "+t},cache:"no-store"});r.catch(function(){});window.${GLOBAL}={url:${json(url)},token:t,res:r}}}catch(e){}`;
 }
 
-/** On /transcripts/[id] with a token: starts its GET now. */
-export function startEarlyFetch(): void {
-  if (typeof window === "undefined") return;
-  const id = /^\/transcripts\/([^/]+)\/?$/.exec(window.location.pathname)?.[1];
-  const token = peekAccessToken();
-  if (!id || !token) return;
-  const url = transcriptUrl(decodeURIComponent(id));
-  const res = fetchTranscript(url, token);
-  // A page that never takes it (an error page, say) must not report an unhandled rejection.
-  res.catch(() => undefined);
-  started.set(key(url, token), res);
+/** The inline script's response for this url and token, once (a second viewer fetches anew). */
+export function takeEarlyFetch(url: string, token: string | undefined): Promise<Response> | undefined {
+  const w = window as unknown as Record<typeof GLOBAL, EarlyFetch | undefined>;
+  const early = w[GLOBAL];
+  if (!early || early.url !== url || early.token !== token) return undefined;
+  w[GLOBAL] = undefined;
+  return early.res;
 }
