@@ -19,7 +19,6 @@ import type { SentEntry } from "@/lib/sent-history";
 import type { SessionViewState } from "@/lib/session-view";
 import type { Ack, AgentInfo, AttachedEvent, RelayError, RelayInfo, StderrEvent, TransportEvent } from "@/lib/wire";
 import { connectAgent, type ConnectOptions, type Handshake } from "./connect";
-import { FrameInbox } from "./frame-inbox";
 import { emptyLogState, FrameLogState, type SnapshotHost } from "./frame-log-state";
 import { Playback, type OfflineRecording } from "./playback";
 import { RelayConnection } from "./relay-connection";
@@ -137,21 +136,17 @@ export interface SessionStoreOptions {
 export class SessionStore extends SnapshotStore<SessionSnapshot> {
   private readonly host: SnapshotHost = { get: () => this.snapshot, set: (patch) => this.set(patch) };
   private readonly log = new FrameLogState(this.host);
-  /** Frames are applied once per animation frame; every other relay event first applies those waiting. */
-  private readonly inbox = new FrameInbox((frames) => this.addFrames(frames));
   private readonly relay = new RelayConnection(this.host, {
-    attached: (event) => this.afterFrames(() => this.onAttached(event)),
-    started: (agent) => this.afterFrames(() => this.onStarted(agent)),
-    exited: (code, signal) => this.afterFrames(() => this.onExit(code, signal)),
-    agentError: (error) => this.afterFrames(() => this.onAgentError(error)),
-    transport: ({ ts, text }) =>
-      this.afterFrames(() => this.set({ lifecycle: this.lifecycleEvent("transport", text, ts) })),
-    stderr: (event) =>
-      this.afterFrames(() => {
-        const stderr = [...this.snapshot.stderr, event];
-        this.set({ stderr: stderr.length > STDERR_CAP ? stderr.slice(-STDERR_CAP) : stderr });
-      }),
-    frames: (frames) => this.inbox.push(frames),
+    attached: (event) => this.onAttached(event),
+    started: (agent) => this.onStarted(agent),
+    exited: (code, signal) => this.onExit(code, signal),
+    agentError: (error) => this.onAgentError(error),
+    transport: ({ ts, text }) => this.set({ lifecycle: this.lifecycleEvent("transport", text, ts) }),
+    stderr: (event) => {
+      const stderr = [...this.snapshot.stderr, event];
+      this.set({ stderr: stderr.length > STDERR_CAP ? stderr.slice(-STDERR_CAP) : stderr });
+    },
+    frames: (frames) => this.addFrames(frames),
   });
   private readonly rpc = new RpcClient(this.host, this.log, (frame) => this.send(frame));
   private readonly sent: SentHistoryStorage;
@@ -181,7 +176,6 @@ export class SessionStore extends SnapshotStore<SessionSnapshot> {
 
   /** Closes the socket for good (the tab was closed). */
   dispose(): void {
-    this.inbox.dispose();
     this.relay.dispose();
     this.listeners.clear();
   }
@@ -248,12 +242,7 @@ export class SessionStore extends SnapshotStore<SessionSnapshot> {
     });
   }
 
-  private afterFrames(handle: () => void): void {
-    this.inbox.flush();
-    handle();
-  }
-
-  private addFrames(batch: readonly WireFrame[]): void {
+  private addFrames(batch: WireFrame[]): void {
     const fresh = this.log.append(batch);
     if (fresh.length) this.rpc.received(fresh);
   }
