@@ -6,46 +6,21 @@
  *
  * Each view runs `--runs` times (a fresh page and agent each); the figures are
  * the medians, every run is listed too (a shared machine makes single runs noisy).
+ * `--baseline DIR` (a built checkout of another commit) runs the same views,
+ * alternating run for run with this checkout, and adds after/before ratios.
+ * Target: no main-thread task of 50 ms or more in either view.
  *
- *   node --import tsx bench/browser.ts [--rate 10000] [--frames 50000] [--runs 3]
+ *   node --import tsx bench/browser.ts [--rate 10000] [--frames 50000] [--runs 3] [--baseline DIR]
  */
 import { chromium, type Browser } from "@playwright/test";
-import { execa } from "execa";
-import { randomBytes } from "node:crypto";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { startPlaygroundServer, stopServer } from "../e2e/global-setup";
-import { benchAgent, numberFlags, percentile, round, root } from "./harness";
+import { baselineDir, benchAgent, numberFlags, percentile, ratio, round, startBenchServer } from "./harness";
 import { CHROMIUM_LAUNCH } from "../e2e/chromium";
 
 const flags = numberFlags({ rate: 10_000, frames: 50_000, runs: 3 });
 const VIEWS = ["session", "frames"] as const;
+/** The Long Tasks API reports tasks over 50 ms; the target is none of 50 ms or more. */
+const TARGET_LONGEST_TASK_MS = 50;
 type View = (typeof VIEWS)[number];
-
-async function startServer() {
-  // Build output on stderr: stdout carries only the JSON result.
-  await execa(process.execPath, ["scripts/ensure-build.mjs"], { cwd: root, stdout: process.stderr, stderr: "inherit" });
-  const tmp = realpathSync(mkdtempSync(path.join(tmpdir(), "acp-bench-browser-")));
-  const workspace = path.join(tmp, "workspace");
-  mkdirSync(workspace);
-  const configFile = path.join(tmp, "config.json");
-  const flood = { command: process.execPath, args: [benchAgent, "rate", String(flags.rate), String(flags.frames)] };
-  writeFileSync(configFile, JSON.stringify({ workspaceRoots: [workspace], profiles: { flood } }));
-  const server = startPlaygroundServer({
-    configFile,
-    dataDir: path.join(tmp, "data"),
-    token: randomBytes(24).toString("base64url"),
-  });
-  const url = await server.url;
-  return {
-    url,
-    close: async () => {
-      await stopServer(server.process);
-      rmSync(tmp, { recursive: true, force: true });
-    },
-  };
-}
 
 interface LongTask {
   start: number;
@@ -127,29 +102,53 @@ const median = (runs: Run[], key: keyof Run) =>
     50,
   );
 
-const server = await startServer();
+const flood = { command: process.execPath, args: [benchAgent, "rate", String(flags.rate), String(flags.frames)] };
+const baseline = baselineDir();
+const sides: { name: "baseline" | "current"; server: Awaited<ReturnType<typeof startBenchServer>> }[] = [];
 const browser = await chromium.launch({ ...CHROMIUM_LAUNCH, headless: true });
 try {
-  const results = [];
-  for (const view of VIEWS) {
-    const runs: Run[] = [];
-    for (let i = 0; i < flags.runs; i++) runs.push(await run(browser, server.url, view));
-    results.push({
+  if (baseline) sides.push({ name: "baseline", server: await startBenchServer({ flood }, baseline) });
+  sides.push({ name: "current", server: await startBenchServer({ flood }) });
+  const runs = new Map<string, Run[]>();
+  for (let i = 0; i < flags.runs; i++)
+    for (const view of VIEWS)
+      for (const side of sides) {
+        const key = `${side.name}/${view}`;
+        runs.set(key, [...(runs.get(key) ?? []), await run(browser, side.server.url, view)]);
+      }
+  const summary = (rs: Run[]) => ({
+    longestTaskMs: median(rs, "longestTaskMs"),
+    longTasks: median(rs, "longTasks"),
+    totalBlockingMs: median(rs, "totalBlockingMs"),
+    longestFrameMs: median(rs, "longestFrameMs"),
+    secondsToShowAll: median(rs, "secondsToShowAll"),
+    runs: rs,
+  });
+  const results = VIEWS.map((view) => {
+    const now = summary(runs.get(`current/${view}`)!);
+    const before = runs.has(`baseline/${view}`) ? summary(runs.get(`baseline/${view}`)!) : undefined;
+    return {
       benchmark: "browser",
       framesPerSecond: flags.rate,
       frames: flags.frames,
       view,
-      longestTaskMs: median(runs, "longestTaskMs"),
-      longTasks: median(runs, "longTasks"),
-      totalBlockingMs: median(runs, "totalBlockingMs"),
-      longestFrameMs: median(runs, "longestFrameMs"),
-      secondsToShowAll: median(runs, "secondsToShowAll"),
-      runs,
-      targets: { longestTaskMs: 50 },
-    });
-  }
+      ...now,
+      // Every run, not the median: one long task in any run misses the target.
+      pass: now.runs.every((r) => r.longestTaskMs < TARGET_LONGEST_TASK_MS),
+      ...(before
+        ? {
+            baseline: { ...before, pass: before.runs.every((r) => r.longestTaskMs < TARGET_LONGEST_TASK_MS) },
+            ratio: {
+              totalBlockingMs: ratio(now.totalBlockingMs, before.totalBlockingMs),
+              longestFrameMs: ratio(now.longestFrameMs, before.longestFrameMs),
+            },
+          }
+        : {}),
+      targets: { longestTaskMs: TARGET_LONGEST_TASK_MS },
+    };
+  });
   console.log(JSON.stringify(results, null, 2));
 } finally {
   await browser.close();
-  await server.close();
+  for (const side of sides) await side.server.close();
 }

@@ -1,7 +1,13 @@
 /** Shared pieces of the benchmarks: a relay in its own process, a socket client, statistics. */
+import { execa } from "execa";
+import { randomBytes } from "node:crypto";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { io, type Socket } from "socket.io-client";
 import type { Frame } from "../lib/frame";
+
+import { startPlaygroundServer, stopServer } from "../e2e/global-setup";
 
 export { startRelayProcess, type RelayProcess } from "../test/relay-harness";
 
@@ -47,3 +53,55 @@ export function numberFlags<T extends Record<string, number>>(defaults: T, argv 
   }
   return out;
 }
+
+/** `--name value` as a string, or undefined. */
+export function stringFlag(name: string, argv = process.argv.slice(2)): string | undefined {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 ? argv[i + 1] : undefined;
+}
+
+/**
+ * `--baseline DIR`: another checkout of the playground (say, a worktree of the
+ * previous commit) measured in the same run, so a shared machine's load falls
+ * on both sides of a before/after comparison alike.
+ */
+export const baselineDir = (): string | undefined => {
+  const dir = stringFlag("baseline");
+  return dir ? path.resolve(dir) : undefined;
+};
+
+export interface BenchServer {
+  /** The tokenised URL. */
+  url: string;
+  token: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The production server of the checkout at `cwd` (built first when stale),
+ * with these profiles and a throw-away workspace and data directory.
+ */
+export async function startBenchServer(profiles: Record<string, unknown>, cwd = root): Promise<BenchServer> {
+  // Build output on stderr: stdout carries only the JSON result.
+  await execa(process.execPath, ["scripts/ensure-build.mjs"], { cwd, stdout: process.stderr, stderr: "inherit" });
+  const tmp = realpathSync(mkdtempSync(path.join(tmpdir(), "acp-bench-")));
+  const workspace = path.join(tmp, "workspace");
+  mkdirSync(workspace);
+  const configFile = path.join(tmp, "config.json");
+  writeFileSync(configFile, JSON.stringify({ workspaceRoots: [workspace], profiles }));
+  const token = randomBytes(24).toString("base64url");
+  const server = startPlaygroundServer({ configFile, dataDir: path.join(tmp, "data"), token, cwd });
+  const url = await server.url;
+  return {
+    url,
+    token,
+    close: async () => {
+      await stopServer(server.process);
+      rmSync(tmp, { recursive: true, force: true });
+    },
+  };
+}
+
+/** `after / before`, rounded; undefined without a baseline. */
+export const ratio = (after: number, before: number | undefined) =>
+  before === undefined || before === 0 ? undefined : round(after / before, 2);

@@ -2,20 +2,29 @@
  * Transcript load: a generated 100,000-frame transcript (initialize,
  * session/new, prompt turns streaming many agent_message_chunk updates, tool
  * calls, permission requests, stderr) imported through POST /api/transcripts
- * into the real server (production build, started as the e2e setup does),
- * then opened in the viewer in Chromium. Prints first paint, full load and
- * inspector search times.
+ * into the real server (production build), then opened in the viewer
+ * (/transcripts/[id]) in Chromium, on the Frames view and on the Session view
+ * (the viewer's default), `--runs` times each. Prints, from navigation start,
+ * the first paint of the transcript (the first frame row, or the first
+ * conversation item, on screen), everything loaded, the longest main-thread
+ * task meanwhile, and the inspector's search time; pass/fail against the targets.
+ *
+ * `--baseline DIR` (a built checkout of another commit) measures that one too,
+ * run for run alternating with this one, and prints after/before ratios.
+ *
+ *   node --import tsx bench/transcript-load.ts [--frames 100000] [--runs 3] [--baseline DIR]
  */
-import { chromium } from "@playwright/test";
-import { execa } from "execa";
-import globalSetup from "../e2e/global-setup";
+import { chromium, type Browser } from "@playwright/test";
 import type { Frame } from "../lib/frame";
 import { FrameSequencer } from "../lib/frame-sequencer";
 import { frameEvent, serialize, type TranscriptEvent, type TranscriptHeader } from "../lib/transcript";
-import config from "../playwright.config";
-import { numberFlags, percentile, root, round } from "./harness";
+import { CHROMIUM_LAUNCH } from "../e2e/chromium";
+import { baselineDir, numberFlags, percentile, ratio, round, startBenchServer, type BenchServer } from "./harness";
 
-const flags = numberFlags({ frames: 100_000, chunksPerTurn: 400 });
+const flags = numberFlags({ frames: 100_000, chunksPerTurn: 400, runs: 3 });
+const TARGETS = { firstPaintMs: 1000, searchMs: 200 };
+const VIEWS = ["frames", "session"] as const;
+type View = (typeof VIEWS)[number];
 const SEARCH_TERMS = ["tool_call_update", "request_permission", "Turn 7:", "plan", "README"];
 
 /** A realistic recording, `frames` frames long exactly. */
@@ -216,44 +225,50 @@ function median(xs: number[]): number {
   );
 }
 
-await execa(process.execPath, ["scripts/ensure-build.mjs"], { cwd: root, stdout: "ignore", stderr: "inherit" });
-const text = generate(flags.frames);
-const bytes = Buffer.byteLength(text);
-const matches = matcher(text);
+interface Side {
+  name: "current" | "baseline";
+  server: BenchServer;
+  id: string;
+}
 
-const teardown = await globalSetup();
-const browser = await chromium.launch({ ...config.use?.launchOptions, headless: true });
-try {
-  const url = new URL(process.env.E2E_URL!);
-  const token = url.searchParams.get("token")!;
-  const res = await fetch(`${url.origin}/api/transcripts`, {
+async function importInto(name: Side["name"], dir: string | undefined, text: string): Promise<Side> {
+  const server = await startBenchServer({}, dir);
+  const res = await fetch(`${new URL(server.url).origin}/api/transcripts`, {
     method: "POST",
-    headers: { authorization: `Bearer ${token}` },
+    headers: { authorization: `Bearer ${server.token}` },
     body: text,
   });
   if (res.status !== 201) throw new Error(`import failed: ${res.status} ${await res.text()}`);
   const meta = (await res.json()) as { id: string; frames: number };
   if (meta.frames !== flags.frames) throw new Error(`imported ${meta.frames} frames, expected ${flags.frames}`);
+  return { name, server, id: meta.id };
+}
 
-  const page = await browser.newPage({ viewport: config.use?.viewport ?? { width: 1440, height: 900 } });
-  const totalText = `${flags.frames.toLocaleString("en")} frames`;
-  // Times from navigation start (performance.now() in the page) of the first frame row painted and of every frame loaded.
-  await page.addInitScript((all: string) => {
-    // The inspector is what this measures; the page opens on the Session view otherwise.
-    localStorage.setItem("acp-playground.view", "frames");
-    const marks: Record<string, number> = {};
-    (window as unknown as { __marks: typeof marks }).__marks = marks;
+const totalText = `${flags.frames.toLocaleString("en")} frames`;
+
+/** Times, from navigation start, of the transcript's first paint and of everything loaded, in one view. */
+async function load(browser: Browser, side: Side, view: View) {
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  const first = view === "frames" ? '[data-testid="frame-row"]' : '[data-testid="sv-item"]';
+  const loaded =
+    view === "frames"
+      ? `document.querySelector('[data-testid="frame-count"]')?.textContent === ${JSON.stringify(totalText)}`
+      : `document.querySelector('[data-testid="session-view"]')?.dataset.lastSeq === ${JSON.stringify(String(flags.frames))}`;
+  // A string, not a function: tsx would wrap named functions in a helper the page does not have.
+  await page.addInitScript(`
+    localStorage.setItem("acp-playground.view", ${JSON.stringify(view)});
+    const marks = (window.__marks = { longestTask: 0 });
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) marks.longestTask = Math.max(marks.longestTask, e.duration);
+    }).observe({ type: "longtask", buffered: true });
+    // Painted: the frame after the element is in the DOM.
     const observer = new MutationObserver(() => {
-      if (marks.firstRow === undefined && document.querySelector('[data-testid="frame-row"]')) {
-        marks.firstRow = -1;
-        requestAnimationFrame((t) => (marks.firstRow = t));
+      if (marks.first === undefined && document.querySelector(${JSON.stringify(first)})) {
+        marks.first = -1;
+        requestAnimationFrame((t) => (marks.first = t));
       }
       const complete = document.querySelector('[data-testid="transcript-viewer"][data-complete="true"]');
-      if (
-        marks.all === undefined &&
-        complete &&
-        document.querySelector('[data-testid="frame-count"]')?.textContent === all
-      ) {
+      if (marks.all === undefined && complete && ${loaded}) {
         marks.all = -1;
         requestAnimationFrame((t) => (marks.all = t));
       }
@@ -263,21 +278,30 @@ try {
       subtree: true,
       characterData: true,
       attributes: true,
-      attributeFilter: ["data-complete"],
+      attributeFilter: ["data-complete", "data-last-seq"],
     });
-  }, totalText);
-  await page.goto(`${url.origin}/transcripts/${meta.id}?token=${token}`);
+  `);
+  const origin = new URL(side.server.url).origin;
+  await page.goto(`${origin}/transcripts/${side.id}?token=${side.server.token}`);
   await page.waitForFunction(
     () => {
       const m = (window as unknown as { __marks: Record<string, number> }).__marks;
-      return (m.firstRow ?? 0) > 0 && (m.all ?? 0) > 0;
+      return m.first! > 0 && m.all! > 0;
     },
     undefined,
-    { timeout: 120_000 },
+    { timeout: 180_000 },
   );
-  const marks = await page.evaluate(() => (window as unknown as { __marks: Record<string, number> }).__marks);
+  const marks = (await page.evaluate(`({
+    ...window.__marks,
+    // When the transcript's first byte arrived: what comes before it is the page starting up.
+    fetchStart: performance.getEntriesByType("resource").find((e) => e.name.includes("/api/transcripts/"))?.startTime,
+    firstByte: performance.getEntriesByType("resource").find((e) => e.name.includes("/api/transcripts/"))?.responseStart,
+  })`)) as { first: number; all: number; longestTask: number; fetchStart?: number; firstByte?: number };
+  return { page, marks };
+}
 
-  // Search: set the term as a paste would, time until the filtered count shows it.
+/** Search: set the term as a paste would, time until the filtered count shows it (Frames view). */
+async function search(page: import("@playwright/test").Page, matches: (term: string) => number) {
   // Plain source text: tsx would wrap named functions in helpers the page does not have.
   const searchOnce = `(async ({ term, all, expected }) => {
     const input = document.querySelector('[data-testid="frame-search"]');
@@ -300,25 +324,112 @@ try {
     await new Promise((r) => requestAnimationFrame(r));
     return performance.now() - start;
   })`;
-  const searchRuns: number[] = [];
+  const runs: number[] = [];
   for (const term of SEARCH_TERMS) {
     const expected = `${matches(term).toLocaleString("en")} of ${totalText}`;
     const ms = (await page.evaluate(`${searchOnce}(${JSON.stringify({ term, all: totalText, expected })})`)) as number;
-    searchRuns.push(round(ms, 1));
+    runs.push(round(ms, 1));
   }
+  return runs;
+}
 
+const text = generate(flags.frames);
+const bytes = Buffer.byteLength(text);
+const matches = matcher(text);
+const baseline = baselineDir();
+
+const sides: Side[] = [];
+const browser = await chromium.launch({ ...CHROMIUM_LAUNCH, headless: true });
+try {
+  // Baseline first in every round: whatever the machine does drifts across both alike.
+  if (baseline) sides.push(await importInto("baseline", baseline, text));
+  sides.push(await importInto("current", undefined, text));
+  type Run = {
+    firstPaintMs: number;
+    loadAllMs: number;
+    fetchStartMs?: number;
+    firstByteMs?: number;
+    longestTaskMs: number;
+  };
+  const runs = new Map<string, Run[]>();
+  const searches = new Map<string, number[]>();
+  for (let i = 0; i < flags.runs; i++) {
+    for (const view of VIEWS) {
+      for (const side of sides) {
+        const { page, marks } = await load(browser, side, view);
+        const key = `${side.name}/${view}`;
+        runs.set(key, [
+          ...(runs.get(key) ?? []),
+          {
+            firstPaintMs: round(marks.first, 1),
+            loadAllMs: round(marks.all, 1),
+            fetchStartMs: marks.fetchStart === undefined ? undefined : round(marks.fetchStart, 1),
+            firstByteMs: marks.firstByte === undefined ? undefined : round(marks.firstByte, 1),
+            longestTaskMs: round(marks.longestTask, 1),
+          },
+        ]);
+        // One search round per side, on the last run's Frames view.
+        if (view === "frames" && i === flags.runs - 1) searches.set(side.name, await search(page, matches));
+        await page.close();
+      }
+    }
+  }
+  const summary = (side: Side["name"], view: View) => {
+    const rs = runs.get(`${side}/${view}`);
+    if (!rs) return undefined;
+    return {
+      firstPaintMs: median(rs.map((r) => r.firstPaintMs)),
+      loadAllMs: median(rs.map((r) => r.loadAllMs)),
+      fetchStartMs: median(rs.map((r) => r.fetchStartMs ?? NaN)),
+      firstByteMs: median(rs.map((r) => r.firstByteMs ?? NaN)),
+      longestTaskMs: median(rs.map((r) => r.longestTaskMs)),
+      runs: rs,
+    };
+  };
+  const views = Object.fromEntries(
+    VIEWS.map((view) => {
+      const now = summary("current", view)!;
+      const before = summary("baseline", view);
+      return [
+        view,
+        {
+          ...now,
+          pass: { firstPaintMs: now.firstPaintMs <= TARGETS.firstPaintMs },
+          ...(before
+            ? {
+                baseline: before,
+                ratio: {
+                  firstPaintMs: ratio(now.firstPaintMs, before.firstPaintMs),
+                  loadAllMs: ratio(now.loadAllMs, before.loadAllMs),
+                },
+              }
+            : {}),
+        },
+      ];
+    }),
+  );
+  const searchMs = (side: Side["name"]) => {
+    const s = searches.get(side);
+    return s ? round(median(s), 1) : undefined;
+  };
   const result = {
     benchmark: "transcript-load",
     frames: flags.frames,
     bytes,
-    loadToFirstPaintMs: round(marks.firstRow!, 1),
-    loadAllMs: round(marks.all!, 1),
-    searchMs: round(median(searchRuns), 1),
-    searchRunsMs: Object.fromEntries(SEARCH_TERMS.map((t, i) => [t, searchRuns[i]])),
-    targets: { searchMs: 200 },
+    runs: flags.runs,
+    baseline,
+    views,
+    searchMs: searchMs("current"),
+    searchRunsMs: Object.fromEntries(SEARCH_TERMS.map((t, i) => [t, searches.get("current")![i]])),
+    baselineSearchMs: searchMs("baseline"),
+    targets: TARGETS,
+    pass: {
+      firstPaintMs: VIEWS.every((v) => views[v]!.pass.firstPaintMs),
+      searchMs: (searchMs("current") ?? Infinity) < TARGETS.searchMs,
+    },
   };
   console.log(JSON.stringify(result, null, 2));
 } finally {
   await browser.close();
-  await teardown();
+  for (const side of sides) await side.server.close();
 }

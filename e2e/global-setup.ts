@@ -77,10 +77,12 @@ export function startPlaygroundServer(opts: {
   dataDir: string;
   token: string;
   env?: Record<string, string>;
+  /** Another built checkout to serve (the benchmarks' baseline); this one by default. */
+  cwd?: string;
 }): PlaygroundServer {
   const output: string[] = [];
   const child = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], {
-    cwd: root,
+    cwd: opts.cwd ?? root,
     env: {
       ...process.env,
       ...opts.env,

@@ -9,6 +9,7 @@ import { RerunPanel } from "./RerunPanel";
 import { saveFile } from "./save-file";
 import { preselectProfile } from "../page-storage";
 import { TranscriptPlayer, ViewerMessage } from "./TranscriptPlayer";
+import { earlyFetchScript } from "./early-fetch";
 
 const action = "rounded px-2 py-0.5 text-xs text-zinc-300 hover:bg-zinc-800 hover:text-zinc-100";
 
@@ -87,6 +88,17 @@ function Viewer({ id, token, rerun }: { id: string; token: string; rerun: boolea
   );
 }
 
-export function TranscriptViewerPage({ id, rerun }: { id: string; rerun: boolean }) {
-  return <PageFrame>{(token) => <Viewer id={id} token={token} rerun={rerun} />}</PageFrame>;
+/** `nonce`: the page's CSP nonce, for the inline script that starts the transcript's GET. */
+export function TranscriptViewerPage({ id, rerun, nonce }: { id: string; rerun: boolean; nonce?: string }) {
+  return (
+    <>
+      {/* Runs as the HTML is parsed; browsers hide a script's nonce attribute afterwards. */}
+      <script
+        nonce={nonce}
+        suppressHydrationWarning
+        dangerouslySetInnerHTML={{ __html: earlyFetchScript(transcriptUrl(id)) }}
+      />
+      <PageFrame>{(token) => <Viewer id={id} token={token} rerun={rerun} />}</PageFrame>
+    </>
+  );
 }

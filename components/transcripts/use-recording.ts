@@ -10,6 +10,7 @@ import { TranscriptReader, type RecordedPart } from "@/lib/transcript-stream";
 import { SessionStore, type OfflineRecording } from "../state/session-store";
 import type { Tab } from "../state/tabs-store";
 import { errorOf } from "./api";
+import { fetchTranscript, takeEarlyFetch } from "./early-fetch";
 
 /**
  * How often the view catches up with what has been read. Each catch-up is an
@@ -17,6 +18,14 @@ import { errorOf } from "./api";
  * finish (first paint would wait for the whole file).
  */
 const PUBLISH_MS = 250;
+/**
+ * Reading works in slices of about this long, then gives the browser a turn:
+ * a buffered download otherwise resolves read after read as microtasks, one
+ * task of hundreds of ms that holds back the first paint and input.
+ */
+const SLICE_MS = 8;
+/** Text fed to the reader at once: one fetch chunk can hold megabytes. */
+const PIECE_CHARS = 64 * 1024;
 
 export interface RecordingState {
   tab?: Tab;
@@ -38,6 +47,17 @@ function append(rec: OfflineRecording, part: RecordedPart): void {
   for (const e of part.stderr) rec.stderr.push(e);
   for (const e of part.lifecycle) rec.lifecycle.push(e);
 }
+
+/** A new task (MessageChannel: setTimeout is clamped to 4 ms once nested). */
+const nextTask = () =>
+  new Promise<void>((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(null);
+  });
 
 /** Lets React render (deferred work included) and the browser paint before reading on. */
 const nextFrame = () => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
@@ -86,28 +106,37 @@ export function useRecording(url: string, token?: string): RecordingState {
     };
 
     (async () => {
-      const res = await fetch(url, {
-        headers: token ? { authorization: `Bearer ${token}` } : {},
-        cache: "no-store",
-        signal: abort.signal,
-      });
+      const res = await (takeEarlyFetch(url, token) ?? fetchTranscript(url, token, abort.signal));
+      if (abort.signal.aborted) return void res.body?.cancel();
       if (!res.ok) throw await errorOf(res);
       const body = res.body!.getReader();
+      // The early GET has no signal of its own.
+      abort.signal.addEventListener("abort", () => void body.cancel().catch(() => undefined));
       const decoder = new TextDecoder();
       let published = 0;
+      let slice = performance.now();
       for (;;) {
         const { done, value } = await body.read();
+        if (abort.signal.aborted) return;
         if (done) {
           append(recording, reader.push(decoder.decode()));
           append(recording, reader.end());
           publish(true);
           return;
         }
-        append(recording, reader.push(decoder.decode(value, { stream: true })));
-        if (performance.now() - published > PUBLISH_MS && reader.header) {
-          publish(false);
-          await settle();
-          published = performance.now();
+        const text = decoder.decode(value, { stream: true });
+        for (let at = 0; at < text.length; at += PIECE_CHARS) {
+          append(recording, reader.push(text.slice(at, at + PIECE_CHARS)));
+          if (abort.signal.aborted) return;
+          // The first screen as soon as the header and a first batch are read; then every PUBLISH_MS.
+          if (reader.header && recording.frames.length && performance.now() - published > PUBLISH_MS) {
+            publish(false);
+            await settle();
+            published = slice = performance.now();
+          } else if (performance.now() - slice > SLICE_MS) {
+            await nextTask();
+            slice = performance.now();
+          }
         }
       }
     })().catch((err: Error & { status?: number }) => {

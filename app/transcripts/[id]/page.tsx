@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import { TranscriptViewerPage } from "@/components/transcripts/TranscriptViewerPage";
 
 export const metadata: Metadata = { title: "Transcript · ACP Playground" };
@@ -9,7 +10,9 @@ interface Props {
 }
 
 export default async function Page({ params, searchParams }: Props) {
-  const [{ id }, query] = await Promise.all([params, searchParams]);
+  const [{ id }, query, head] = await Promise.all([params, searchParams, headers()]);
+  // The server puts the page's policy on the request (server/app-server.ts).
+  const nonce = /'nonce-([^']+)'/.exec(head.get("content-security-policy") ?? "")?.[1];
   // ?rerun (from the list's Re-run) opens the re-run panel.
-  return <TranscriptViewerPage id={id} rerun={query.rerun !== undefined} />;
+  return <TranscriptViewerPage id={id} rerun={query.rerun !== undefined} nonce={nonce} />;
 }
