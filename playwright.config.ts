@@ -12,9 +12,8 @@ export default defineConfig({
   workers: 1,
   fullyParallel: false,
   forbidOnly: !!process.env.CI,
-  // One retry in CI: a few journeys (compare, the first Connect after it) depend on agent timing and
-  // fail now and then on a fresh machine; a retried pass is reported as flaky, never hidden.
-  retries: process.env.CI ? 1 : 0,
+  // No retries: a journey that fails now and then has a race to find, not to hide.
+  retries: 0,
   // A real Gemini CLI takes a few seconds to start and answer.
   timeout: 120_000,
   expect: { timeout: 30_000 },
