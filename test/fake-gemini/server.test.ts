@@ -12,7 +12,7 @@ async function turnText(model: string): Promise<string> {
   });
   const events = (await res.text()).split("\n\n").filter((e) => e.startsWith("data: "));
   return events
-    .map((e) => (JSON.parse(e.slice(6)) as { candidates: [{ content: { parts: [{ text?: string }] } }] }))
+    .map((e) => JSON.parse(e.slice(6)) as { candidates: [{ content: { parts: [{ text?: string }] } }] })
     .map((e) => e.candidates[0].content.parts[0].text ?? "")
     .join("");
 }
