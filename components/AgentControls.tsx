@@ -6,7 +6,6 @@
  */
 import { useEffect, useState } from "react";
 import { optionControls, optionsPayload, type OptionValues } from "@/lib/agent-options";
-import { sessionCwd } from "@/lib/connect-flow";
 import type { RelayError } from "@/lib/wire";
 import { AgentErrorNotice } from "./compose/AgentErrorNotice";
 import { AgentOptions } from "./compose/AgentOptions";
@@ -102,7 +101,7 @@ export function AgentControls({ onConnect, onStart }: Props) {
     void store.connectAgent({
       profile: chosen || undefined,
       options: payload,
-      cwd: sessionCwd(cwd, info?.workspaceRoots[0]),
+      cwd,
       clientCapabilities: capabilitiesOf(choices),
       authenticateFirst: choices.authenticateFirst,
     });

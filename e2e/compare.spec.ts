@@ -13,12 +13,14 @@ test("one prompt on two agents: answers and tool calls side by side, saved, list
   page,
   browser,
 }) => {
-  // Both sides ask first for a tool call (the same write), then for the closing text, in whichever order.
+  // Each side asks first for a tool call (the same write), then for the closing text. The turns are
+  // scripted per model: a side that starts first would otherwise loop into the other side's turns.
   const write = {
     parts: [{ functionCall: { name: "write_file", args: { file_path: "hello.txt", content: "hi\n" } } }],
   };
   const done = { parts: [{ text: "Done: wrote hello.txt." }] };
-  await scriptTurns([write, write, done, done]);
+  const turns = (model: string) => [write, done].map((turn) => ({ ...turn, model }));
+  await scriptTurns([...turns("gemini-2.5-flash"), ...turns("gemini-2.5-pro")]);
 
   await page.goto(`${origin()}/compare?token=${token()}`);
   await expect(page.getByTestId("nav-compare")).toHaveAttribute("aria-current", "page");

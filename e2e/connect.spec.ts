@@ -1,6 +1,6 @@
 /** Connect with an agent that requires authentication (test/fixtures/auth-agent.mjs), and the capabilities it advertises. */
 import { expect, test } from "@playwright/test";
-import { stopAgent, url } from "./helpers";
+import { rows, stopAgent, url } from "./helpers";
 
 test("the auth chooser lists the methods by type and says authenticated only after the answer", async ({ page }) => {
   await page.goto(url());
@@ -42,4 +42,38 @@ test("the capabilities checkboxes follow the profile, persist, and flag Gemini's
   await page.getByTestId("profile-select").selectOption("auth");
   await expect(page.getByTestId("cap-fsRead")).toBeChecked();
   await expect(page.getByTestId("cap-terminal")).toBeChecked();
+});
+
+test("Connect clicked before the relay's info arrives still opens the session in the workspace root", async ({
+  page,
+}) => {
+  // A loaded relay answers relay:info late: its answers are held back until Connect has been clicked.
+  let held: Array<() => void> | undefined = [];
+  await page.routeWebSocket(/\/socket\.io\//, (ws) => {
+    const server = ws.connectToServer();
+    const infoIds = new Set<string>();
+    ws.onMessage((message) => {
+      const info = /^42(\d+)\["relay:info"/.exec(String(message))?.[1];
+      if (info) infoIds.add(info);
+      server.send(message);
+    });
+    server.onMessage((message) => {
+      const ack = /^43(\d+)/.exec(String(message))?.[1];
+      if (held && ack && infoIds.has(ack)) held.push(() => ws.send(message));
+      else ws.send(message);
+    });
+  });
+  await page.addInitScript(() => localStorage.setItem("acp-playground.view", "frames"));
+  await page.goto(url());
+  await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
+  await expect(page.getByTestId("cwd-input")).toHaveAttribute("placeholder", "workspace root");
+  await page.getByTestId("connect").click();
+  for (const answer of held!) answer();
+  held = undefined;
+  await expect(page.getByTestId("connect-status")).toHaveAttribute("data-step", "ready");
+  await rows(page, { kind: "request", method: "session/new", dir: "to-agent" }).click();
+  await expect(page.getByTestId("frame-detail").getByTestId("frame-raw")).toContainText(
+    `"cwd":"${process.env.E2E_WORKSPACE}"`,
+  );
+  await stopAgent(page);
 });

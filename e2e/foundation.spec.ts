@@ -2,13 +2,13 @@
  * The foundation end to end: the page, the relay and a real Gemini CLI talking
  * to the fake Gemini API. Everything waits on locators, never on sleeps.
  */
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "@playwright/test";
 import { rows, url } from "./helpers";
+import { framesView, sharedPage } from "./shared-page";
 
 const origin = () => process.env.E2E_ORIGIN!;
 
-// These specs read raw frames: open the Frames view (the page opens on the Session view).
-test.beforeEach(({ page }) => page.addInitScript(() => localStorage.setItem("acp-playground.view", "frames")));
+// These specs read raw frames: each opens the Frames view.
 
 async function send(page: Page, text?: string) {
   if (text !== undefined) await page.getByTestId("composer").fill(text);
@@ -16,6 +16,7 @@ async function send(page: Page, text?: string) {
 }
 
 test("without a token, the page says where to get one", async ({ page }) => {
+  await framesView(page);
   await page.goto(`${origin()}/`);
   await expect(page.getByTestId("token-message")).toContainText(
     "Open the URL printed by npm start; it carries the access token",
@@ -24,6 +25,7 @@ test("without a token, the page says where to get one", async ({ page }) => {
 });
 
 test("a wrong token is refused", async ({ page }) => {
+  await framesView(page);
   await page.goto(`${origin()}/?token=not-the-token`);
   await expect(page.getByTestId("token-message")).toContainText("The access token was refused");
   // The refusal says how to keep one token across restarts.
@@ -32,6 +34,7 @@ test("a wrong token is refused", async ({ page }) => {
 });
 
 test("start failures are shown verbatim", async ({ page }) => {
+  await framesView(page);
   await page.goto(url());
   const status = page.getByTestId("agent-status");
   await page.getByTestId("profile-select").selectOption("missing");
@@ -48,25 +51,29 @@ test("start failures are shown verbatim", async ({ page }) => {
   await expect(status).toHaveAttribute("data-status", "not-started");
 });
 
-test("raw frames with a real Gemini CLI: initialize, session/new, session/prompt", async ({ page }) => {
-  test.setTimeout(180_000);
-  // Hydration mismatches and runtime errors surface as console errors.
-  const consoleErrors: string[] = [];
-  page.on("console", (m) => m.type() === "error" && consoleErrors.push(m.text()));
-  page.on("pageerror", (e) => consoleErrors.push(e.message));
-  await page.goto(url());
-  await expect(page).not.toHaveURL(/token=/);
-  await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
+test.describe.serial("raw frames with a real Gemini CLI: initialize, session/new, session/prompt", () => {
+  let page: Page;
+  let status: Locator;
+  sharedPage(
+    async (p) => {
+      page = p;
+      await page.goto(url());
+      await expect(page).not.toHaveURL(/token=/);
+      await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
 
-  const status = page.getByTestId("agent-status");
-  await expect(status).toHaveAttribute("data-status", "not-started");
-  await page.getByTestId("start-agent").click();
-  await expect(status).toHaveAttribute("data-status", "running");
-  await expect(status).toContainText(/pid \d+/);
-  await expect(status).toContainText("--acp");
-  await expect(status).toContainText(process.env.E2E_WORKSPACE!);
+      status = page.getByTestId("agent-status");
+      await expect(status).toHaveAttribute("data-status", "not-started");
+      await page.getByTestId("start-agent").click();
+      await expect(status).toHaveAttribute("data-status", "running");
+      await expect(status).toContainText(/pid \d+/);
+      await expect(status).toContainText("--acp");
+      await expect(status).toContainText(process.env.E2E_WORKSPACE!);
+    },
+    // Hydration mismatches and runtime errors surface as console errors.
+    { framesView: true, failOnPageErrors: true, failOnConsoleErrors: true },
+  );
 
-  await test.step("initialize", async () => {
+  test("initialize", async () => {
     await page.getByTestId("template-initialize").click();
     await expect(page.getByTestId("composer")).toHaveValue(/"method": "initialize"/);
     await send(page);
@@ -78,7 +85,7 @@ test("raw frames with a real Gemini CLI: initialize, session/new, session/prompt
     await expect(response.getByTestId("frame-latency")).toHaveText(/^\d+(\.\d+)? m?s$/);
   });
 
-  await test.step("a reload re-attaches without duplicating frames", async () => {
+  test("a reload re-attaches without duplicating frames", async () => {
     const count = await page.getByTestId("frame-row").count();
     await page.reload();
     await expect(page).not.toHaveURL(/token=/);
@@ -87,7 +94,7 @@ test("raw frames with a real Gemini CLI: initialize, session/new, session/prompt
     await expect(page.getByTestId("frame-row")).toHaveCount(count);
   });
 
-  await test.step("session/new", async () => {
+  test("session/new", async () => {
     await page.getByTestId("template-session-new").click();
     const draft = JSON.parse(await page.getByTestId("composer").inputValue());
     // The template id follows the last id sent.
@@ -100,7 +107,7 @@ test("raw frames with a real Gemini CLI: initialize, session/new, session/prompt
     await expect(rows(page, { kind: "response", method: "session/new" })).toHaveAttribute("data-dir", "from-agent");
   });
 
-  await test.step("session/prompt streams session/update and answers", async () => {
+  test("session/prompt streams session/update and answers", async () => {
     await page.getByTestId("template-session-prompt").click();
     const composer = page.getByTestId("composer");
     const draft = JSON.parse(await composer.inputValue());
@@ -124,7 +131,7 @@ test("raw frames with a real Gemini CLI: initialize, session/new, session/prompt
     await expect(rows(page, { method: "session/update" }).filter({ hasText: "Echo: hello e2e" }).first()).toBeVisible();
   });
 
-  await test.step("malformed frames: an invalid line is recorded, a newline is refused", async () => {
+  test("malformed frames: an invalid line is recorded, a newline is refused", async () => {
     await send(page, "{not json");
     const invalid = rows(page, { kind: "invalid", dir: "to-agent" });
     await expect(invalid).toHaveCount(1);
@@ -139,15 +146,15 @@ test("raw frames with a real Gemini CLI: initialize, session/new, session/prompt
     await expect(page.getByTestId("composer-error")).toContainText("must not contain a newline");
   });
 
-  await test.step("stop", async () => {
+  test("stop", async () => {
     await page.getByTestId("stop-agent").click();
     await expect(status).toHaveAttribute("data-status", "exited");
   });
-  expect(consoleErrors).toEqual([]);
 });
 
 test("an agent request waits for the user, who answers it from the pending list", async ({ page }) => {
   test.setTimeout(180_000);
+  await framesView(page);
   const target = `${process.env.E2E_WORKSPACE}/from-e2e.txt`;
   const scripted = await fetch(`${process.env.E2E_FAKE_API}/__fake/script`, {
     method: "POST",

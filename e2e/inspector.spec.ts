@@ -2,11 +2,11 @@
  * The frame inspector and agent tabs, end to end with a real Gemini CLI behind
  * the fake Gemini API. Everything waits on locators, never on sleeps.
  */
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "@playwright/test";
 import { rows, url } from "./helpers";
+import { framesView, sharedPage } from "./shared-page";
 
-// These specs read raw frames: open the Frames view (the page opens on the Session view).
-test.beforeEach(({ page }) => page.addInitScript(() => localStorage.setItem("acp-playground.view", "frames")));
+// These specs read raw frames: each opens the Frames view.
 
 async function send(page: Page, frame: string | object) {
   await page.getByTestId("composer").fill(typeof frame === "string" ? frame : JSON.stringify(frame));
@@ -54,38 +54,47 @@ async function expectAll(page: Page, attr: string, value: string | RegExp) {
   }
 }
 
-test("inspector: filters, search, protocol checks, request/response jumps, detail pane, timeline events", async ({
-  page,
-  context,
-}) => {
-  test.setTimeout(180_000);
-  const consoleErrors: string[] = [];
-  page.on("pageerror", (e) => consoleErrors.push(e.message));
-  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
-  await page.goto(url());
-  await startAgent(page);
-  const sessionId = await handshake(page, true);
+test.describe.serial("inspector: one agent's log", () => {
+  let page: Page;
+  let total = 0;
+  let count: Locator;
+  let request: Locator;
+  let response: Locator;
+  let detail: Locator;
+  sharedPage(
+    async (p) => {
+      page = p;
+      count = page.getByTestId("frame-count");
+      request = rows(page, { kind: "request", method: "initialize" });
+      response = rows(page, { kind: "response", method: "initialize" });
+      detail = page.getByTestId("frame-detail");
+      await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+      await page.goto(url());
+      await startAgent(page);
+      const sessionId = await handshake(page, true);
 
-  // A prompt the fake API echoes, then a few frames worth inspecting.
-  await send(page, {
-    jsonrpc: "2.0",
-    id: 3,
-    method: "session/prompt",
-    params: { sessionId, prompt: [{ type: "text", text: "hello inspector" }] },
-  });
-  await expect(rows(page, { kind: "response", method: "session/prompt" })).toHaveCount(1);
-  await send(page, { jsonrpc: "2.0", id: 4, method: "nope/nothing", params: {} });
-  await expect(rows(page, { kind: "response", method: "nope/nothing" })).toHaveCount(1);
-  await send(page, "{not json");
-  await send(page, { jsonrpc: "2.0", id: 4242, result: {} });
-  await send(page, { jsonrpc: "2.0", id: 77, method: "session/cancel", params: { sessionId } });
-  await send(page, { jsonrpc: "2.0", method: "session/set_mode", params: { sessionId, modeId: "default" } });
-  await expect(rows(page, { kind: "notification", method: "session/set_mode" })).toHaveCount(1);
-  const total = await rows(page).count();
-  const count = page.getByTestId("frame-count");
-  await expect(count).toHaveText(`${total} frames`);
+      // A prompt the fake API echoes, then a few frames worth inspecting.
+      await send(page, {
+        jsonrpc: "2.0",
+        id: 3,
+        method: "session/prompt",
+        params: { sessionId, prompt: [{ type: "text", text: "hello inspector" }] },
+      });
+      await expect(rows(page, { kind: "response", method: "session/prompt" })).toHaveCount(1);
+      await send(page, { jsonrpc: "2.0", id: 4, method: "nope/nothing", params: {} });
+      await expect(rows(page, { kind: "response", method: "nope/nothing" })).toHaveCount(1);
+      await send(page, "{not json");
+      await send(page, { jsonrpc: "2.0", id: 4242, result: {} });
+      await send(page, { jsonrpc: "2.0", id: 77, method: "session/cancel", params: { sessionId } });
+      await send(page, { jsonrpc: "2.0", method: "session/set_mode", params: { sessionId, modeId: "default" } });
+      await expect(rows(page, { kind: "notification", method: "session/set_mode" })).toHaveCount(1);
+      total = await rows(page).count();
+      await expect(count).toHaveText(`${total} frames`);
+    },
+    { framesView: true, failOnPageErrors: true },
+  );
 
-  await test.step("protocol checks are flagged on their rows", async () => {
+  test("protocol checks are flagged on their rows", async () => {
     await expect(rows(page, { kind: "response", dir: "to-agent" }).filter({ hasText: "4242" })).toHaveAttribute(
       "data-checks",
       /orphan-response/,
@@ -98,7 +107,7 @@ test("inspector: filters, search, protocol checks, request/response jumps, detai
     await expect(rows(page, { kind: "request", method: "initialize" })).toHaveAttribute("data-checks", "");
   });
 
-  await test.step("direction filter", async () => {
+  test("direction filter", async () => {
     await page.getByTestId("filter-dir").selectOption("to-agent");
     await expect(rows(page, { dir: "from-agent" })).toHaveCount(0);
     await expectAll(page, "dir", "to-agent");
@@ -107,21 +116,21 @@ test("inspector: filters, search, protocol checks, request/response jumps, detai
     await expect(rows(page)).toHaveCount(total);
   });
 
-  await test.step("kind filter", async () => {
+  test("kind filter", async () => {
     await page.getByTestId("filter-kind").selectOption("response");
     await expect(rows(page, { kind: "request" })).toHaveCount(0);
     await expectAll(page, "kind", "response");
     await page.getByTestId("filter-kind").selectOption("");
   });
 
-  await test.step("method filter, from the methods seen", async () => {
+  test("method filter, from the methods seen", async () => {
     await page.getByTestId("filter-method").selectOption("session/prompt");
     await expect(rows(page)).toHaveCount(2);
     await expectAll(page, "method", "session/prompt");
     await page.getByTestId("filter-method").selectOption("");
   });
 
-  await test.step("session/update variant filter", async () => {
+  test("session/update variant filter", async () => {
     await page.getByTestId("filter-update").selectOption("agent_message_chunk");
     await expect(rows(page).first()).toBeVisible();
     await expectAll(page, "method", "session/update");
@@ -129,7 +138,7 @@ test("inspector: filters, search, protocol checks, request/response jumps, detai
     await page.getByTestId("filter-update").selectOption("");
   });
 
-  await test.step("errors only", async () => {
+  test("errors only", async () => {
     await page.getByTestId("filter-errors").check();
     await expect(rows(page, { kind: "invalid" })).toHaveCount(1);
     await expect(rows(page, { kind: "response", method: "nope/nothing" })).toHaveCount(1);
@@ -139,7 +148,7 @@ test("inspector: filters, search, protocol checks, request/response jumps, detai
     await page.getByTestId("filter-errors").uncheck();
   });
 
-  await test.step("protocol issues only", async () => {
+  test("protocol issues only", async () => {
     await page.getByTestId("filter-checks").check();
     await expect(rows(page, { method: "session/set_mode" })).toHaveCount(1);
     await expect(rows(page, { kind: "request", method: "session/cancel" })).toHaveCount(1);
@@ -148,7 +157,7 @@ test("inspector: filters, search, protocol checks, request/response jumps, detai
     await expect(rows(page)).toHaveCount(total);
   });
 
-  await test.step("full-text search over the raw lines", async () => {
+  test("full-text search over the raw lines", async () => {
     await page.getByTestId("frame-search").fill("HELLO INSPECTOR");
     await expect(rows(page, { kind: "request", method: "session/prompt" })).toHaveCount(1);
     await expect(rows(page, { method: "initialize" })).toHaveCount(0);
@@ -159,11 +168,7 @@ test("inspector: filters, search, protocol checks, request/response jumps, detai
     await expect(rows(page)).toHaveCount(total);
   });
 
-  const request = rows(page, { kind: "request", method: "initialize" });
-  const response = rows(page, { kind: "response", method: "initialize" });
-  const detail = page.getByTestId("frame-detail");
-
-  await test.step("a selected frame shows its JSON tree and exact raw line", async () => {
+  test("a selected frame shows its JSON tree and exact raw line", async () => {
     await request.click();
     await expect(request).toHaveAttribute("data-selected", "true");
     await expect(detail).toHaveAttribute("data-seq", "1");
@@ -180,7 +185,7 @@ test("inspector: filters, search, protocol checks, request/response jumps, detai
     await expect(detail.getByTestId("frame-json")).not.toContainText('"acp-playground"');
   });
 
-  await test.step("copy buttons", async () => {
+  test("copy buttons", async () => {
     await detail.getByTestId("copy-raw").click();
     await expect(detail.getByTestId("copy-status")).toHaveText("raw line copied");
     const raw = await detail.getByTestId("frame-raw").textContent();
@@ -190,7 +195,7 @@ test("inspector: filters, search, protocol checks, request/response jumps, detai
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(JSON.stringify(JSON.parse(raw!), null, 2));
   });
 
-  await test.step("jump from the request to its response and back", async () => {
+  test("jump from the request to its response and back", async () => {
     const responseSeq = (await response.getAttribute("data-seq"))!;
     await expect(detail.getByTestId("jump-partner")).toHaveAttribute("data-target", responseSeq);
     await detail.getByTestId("jump-partner").click();
@@ -214,7 +219,7 @@ test("inspector: filters, search, protocol checks, request/response jumps, detai
     await expect(detail.getByTestId("jump-partner")).toHaveCount(0);
   });
 
-  await test.step("stderr & lifecycle on the same timeline, toggleable", async () => {
+  test("stderr & lifecycle on the same timeline, toggleable", async () => {
     const events = page.getByTestId("event-row");
     await expect(events).toHaveCount(0);
     await page.getByTestId("toggle-events").check();
@@ -230,11 +235,11 @@ test("inspector: filters, search, protocol checks, request/response jumps, detai
     await expect(events).toHaveCount(0);
     await expect(rows(page)).toHaveCount(total);
   });
-  expect(consoleErrors).toEqual([]);
 });
 
 test("an agent request is flagged unanswered, with a growing age, until the user answers it", async ({ page }) => {
   test.setTimeout(180_000);
+  await framesView(page);
   const scripted = await fetch(`${process.env.E2E_FAKE_API}/__fake/script`, {
     method: "POST",
     body: JSON.stringify({
@@ -289,23 +294,30 @@ test("an agent request is flagged unanswered, with a growing age, until the user
   await expect(page.getByTestId("agent-status")).toHaveAttribute("data-status", "exited");
 });
 
-test("tabs: one agent per tab, each with its own log, kept across a reload", async ({ page }) => {
-  test.setTimeout(180_000);
-  await page.goto(url());
-  const tabs = page.getByTestId("agent-tab");
-  await expect(tabs).toHaveCount(1);
-  await expect(page.getByTestId("close-tab")).toHaveCount(0);
-
+test.describe.serial("tabs: one agent per tab, each with its own log, kept across a reload", () => {
+  let page: Page;
+  let tabs: Locator;
   let tab2Frames = 0;
+  let pid1 = "";
   let pid2 = "";
-  await startAgent(page);
-  await handshake(page, false);
-  await expect(rows(page)).toHaveCount(2);
-  const pid1 = await pidOf(page);
-  await expect(tabs.first().getByTestId("tab-label")).toHaveText("gemini");
-  await expect(tabs.first()).toHaveAttribute("data-status", "running");
+  sharedPage(
+    async (p) => {
+      page = p;
+      await page.goto(url());
+      tabs = page.getByTestId("agent-tab");
+      await expect(tabs).toHaveCount(1);
+      await expect(page.getByTestId("close-tab")).toHaveCount(0);
+      await startAgent(page);
+      await handshake(page, false);
+      await expect(rows(page)).toHaveCount(2);
+      pid1 = await pidOf(page);
+      await expect(tabs.first().getByTestId("tab-label")).toHaveText("gemini");
+      await expect(tabs.first()).toHaveAttribute("data-status", "running");
+    },
+    { framesView: true },
+  );
 
-  await test.step("a new tab starts empty, with an agent of its own", async () => {
+  test("a new tab starts empty, with an agent of its own", async () => {
     await page.getByTestId("new-tab").click();
     await expect(tabs).toHaveCount(2);
     await expect(tabs.nth(1)).toHaveAttribute("data-active", "true");
@@ -326,7 +338,7 @@ test("tabs: one agent per tab, each with its own log, kept across a reload", asy
     await expect(rows(page)).toHaveCount(2);
   });
 
-  await test.step("tab 1's log stayed intact meanwhile", async () => {
+  test("tab 1's log stayed intact meanwhile", async () => {
     await tabs.first().getByRole("tab").click();
     await expect(tabs.first()).toHaveAttribute("data-active", "true");
     await expect(page.getByTestId("filter-kind")).toHaveValue("");
@@ -343,7 +355,7 @@ test("tabs: one agent per tab, each with its own log, kept across a reload", asy
     await expect(rows(page)).toHaveCount(2);
   });
 
-  await test.step("a reload keeps the tabs, re-attaches each to its agent and keeps what each sent", async () => {
+  test("a reload keeps the tabs, re-attaches each to its agent and keeps what each sent", async () => {
     await page.reload();
     await expect(tabs).toHaveCount(2);
     await expect(tabs.first()).toHaveAttribute("data-active", "true");
@@ -361,7 +373,7 @@ test("tabs: one agent per tab, each with its own log, kept across a reload", asy
     await expect(sent.filter({ hasText: "session/new" })).toHaveCount(1);
   });
 
-  await test.step("closing a tab stops its agent and leaves the other alone", async () => {
+  test("closing a tab stops its agent and leaves the other alone", async () => {
     expect(alive(pid2)).toBe(true);
     // Closing a tab whose agent runs asks first.
     page.once("dialog", (d) => void d.accept());

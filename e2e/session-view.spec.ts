@@ -5,6 +5,7 @@
  */
 import { expect, test, type Page } from "@playwright/test";
 import { rows, scriptTurns, stopAgent, url } from "./helpers";
+import { sharedPage } from "./shared-page";
 
 type Part = { text: string; thought?: boolean } | { functionCall: { name: string; args: Record<string, unknown> } };
 
@@ -54,20 +55,17 @@ const XSS = [
   "![tracker](http://127.0.0.1:9/pixel.png) [fine](https://example.com/)",
 ].join("\n\n");
 
-test("session view: Markdown, thoughts, turn footer, inert agent HTML, cross-highlighting with the Frames view", async ({
-  page,
-}) => {
-  test.setTimeout(180_000);
-  const errors: string[] = [];
-  page.on("pageerror", (e) => errors.push(e.message));
-  // The browser's own favicon request is no page error.
-  page.on(
-    "console",
-    (m) => m.type() === "error" && !m.location().url.endsWith("/favicon.ico") && errors.push(m.text()),
+test.describe.serial("session view: Markdown, thoughts, turn footer, inert agent HTML, cross-highlighting", () => {
+  let page: Page;
+  sharedPage(
+    async (p) => {
+      page = p;
+      await startSession(page);
+    },
+    { failOnPageErrors: true, failOnConsoleErrors: true },
   );
-  await startSession(page);
 
-  await test.step("streamed chunks become one Markdown message with highlighted code; the thought folds", async () => {
+  test("streamed chunks become one Markdown message with highlighted code; the thought folds", async () => {
     await script({
       parts: [
         { text: "Planning a friendly greeting.", thought: true },
@@ -105,7 +103,7 @@ test("session view: Markdown, thoughts, turn footer, inert agent HTML, cross-hig
     await expect(thought.getByTestId("thought-body")).toBeHidden();
   });
 
-  await test.step("the turn footer shows stop reason, timings and token usage", async () => {
+  test("the turn footer shows stop reason, timings and token usage", async () => {
     const footer = footers(page).first();
     await expect(footer).toHaveAttribute("data-stop-reason", "end_turn");
     await expect(footer.getByTestId("stop-reason")).toHaveText("end_turn");
@@ -115,7 +113,7 @@ test("session view: Markdown, thoughts, turn footer, inert agent HTML, cross-hig
     await expect(footer.getByTestId("empty-response")).toHaveCount(0);
   });
 
-  await test.step("agent HTML renders inert: no script, no handlers, no javascript: links", async () => {
+  test("agent HTML renders inert: no script, no handlers, no javascript: links", async () => {
     await script({ parts: XSS.split("\n\n").map((text) => ({ text: `${text}\n\n` })) });
     await prompt(page, "be evil");
     await expect(footers(page)).toHaveCount(2);
@@ -151,7 +149,7 @@ test("session view: Markdown, thoughts, turn footer, inert agent HTML, cross-hig
     expect(await page.evaluate(() => [...document.scripts].some((s) => s.textContent?.includes("__xss")))).toBe(false);
   });
 
-  await test.step("clicking a message highlights its frames in the Frames view", async () => {
+  test("clicking a message highlights its frames in the Frames view", async () => {
     const message = items(page, "agent_message").first();
     await message.click();
     await expect(message).toHaveAttribute("data-highlighted", "true");
@@ -179,7 +177,7 @@ test("session view: Markdown, thoughts, turn footer, inert agent HTML, cross-hig
     await expect(items(page, "agent_message").first()).toHaveAttribute("data-highlighted", "false");
   });
 
-  await test.step("an item's frame link opens the Frames view on its first frame", async () => {
+  test("an item's frame link opens the Frames view on its first frame", async () => {
     const thought = items(page, "thought");
     const seq = (await thought.getAttribute("data-seq"))!;
     await thought.getByTestId("show-frames").click();
@@ -188,20 +186,19 @@ test("session view: Markdown, thoughts, turn footer, inert agent HTML, cross-hig
     await expect(rows(page, { seq })).toHaveAttribute("data-selected", "true");
     await expect(page.getByTestId("frame-detail")).toHaveAttribute("data-seq", seq);
     await page.getByTestId("view-session").click();
+    await stopAgent(page);
   });
-
-  await stopAgent(page);
-  expect(errors).toEqual([]);
 });
 
-test("session view: a tool call card through permission to completed, cancel, and tabs keep their view", async ({
-  page,
-}) => {
-  test.setTimeout(240_000);
-  await startSession(page);
+test.describe.serial("session view: a tool call card through permission to completed, cancel, tabs", () => {
+  let page: Page;
   const workspace = process.env.E2E_WORKSPACE!;
+  sharedPage(async (p) => {
+    page = p;
+    await startSession(page);
+  });
 
-  await test.step("write_file: one card, permission asked, answered, completed", async () => {
+  test("write_file: one card, permission asked, answered, completed", async () => {
     await script(
       {
         parts: [{ functionCall: { name: "write_file", args: { file_path: `${workspace}/sv.txt`, content: "hi\n" } } }],
@@ -249,7 +246,7 @@ test("session view: a tool call card through permission to completed, cancel, an
     await expect(card.getByTestId("raw-json")).toBeVisible();
   });
 
-  await test.step("Cancel sends session/cancel for the running turn", async () => {
+  test("Cancel sends session/cancel for the running turn", async () => {
     await script({ parts: [{ text: "Starting a long answer… " }, { text: "never reached" }], delayMs: 20_000 });
     const sessionId = await prompt(page, "take your time");
     await expect(items(page, "agent_message").nth(1)).toContainText("Starting a long answer");
@@ -270,7 +267,7 @@ test("session view: a tool call card through permission to completed, cancel, an
     await page.getByTestId("view-session").click();
   });
 
-  await test.step("each tab keeps its own session view", async () => {
+  test("each tab keeps its own session view", async () => {
     const tabs = page.getByTestId("agent-tab");
     const count = await items(page).count();
     await page.getByTestId("new-tab").click();
@@ -287,7 +284,6 @@ test("session view: a tool call card through permission to completed, cancel, an
     await tabs.nth(1).getByTestId("close-tab").click();
     await expect(tabs).toHaveCount(1);
     await expect(items(page)).toHaveCount(count);
+    await stopAgent(page);
   });
-
-  await stopAgent(page);
 });

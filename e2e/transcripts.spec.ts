@@ -7,9 +7,9 @@
 import { readFileSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
 import { url } from "./helpers";
+import { framesView, sharedPage } from "./shared-page";
 
 // These tests read the Frames view (the page opens on the Session view otherwise).
-test.beforeEach(({ page }) => page.addInitScript(() => localStorage.setItem("acp-playground.view", "frames")));
 
 const origin = () => process.env.E2E_ORIGIN!;
 const token = () => new URL(url()).searchParams.get("token")!;
@@ -63,24 +63,32 @@ async function recordSession(page: Page, prompt: string): Promise<number> {
   return Number(count![1]);
 }
 
-test("record, list, rename, play back, download, import, share, re-run, delete", async ({ page, browser }) => {
-  test.setTimeout(240_000);
-  const errors: string[] = [];
-  page.on("pageerror", (e) => errors.push(e.message));
-
-  const before = new Set((await listIds()).map((t) => t.id));
-  const frames = await recordSession(page, "hello transcripts e2e");
+test.describe.serial("record, list, rename, play back, download, import, share, re-run, delete", () => {
+  let page: Page;
+  let before = new Set<string>();
+  let frames = 0;
   // The recording is the new gemini transcript with one turn (the warm pool records its own agents too).
   let id = "";
-  await expect
-    .poll(async () => {
-      const fresh = (await listIds()).filter((t) => !before.has(t.id) && t.turns === 1 && !t.recording);
-      id = fresh[0]?.id ?? "";
-      return fresh.length;
-    })
-    .toBe(1);
+  let downloaded = "";
+  let imported: Meta;
+  let redacted = 0;
+  sharedPage(
+    async (p) => {
+      page = p;
+      before = new Set((await listIds()).map((t) => t.id));
+      frames = await recordSession(page, "hello transcripts e2e");
+      await expect
+        .poll(async () => {
+          const fresh = (await listIds()).filter((t) => !before.has(t.id) && t.turns === 1 && !t.recording);
+          id = fresh[0]?.id ?? "";
+          return fresh.length;
+        })
+        .toBe(1);
+    },
+    { framesView: true, failOnPageErrors: true },
+  );
 
-  await test.step("listed with its turns and frames, next to the shipped demo", async () => {
+  test("listed with its turns and frames, next to the shipped demo", async () => {
     await page.getByTestId("nav-transcripts").click();
     await expect(page).toHaveURL(/\/transcripts$/);
     await expect(row(page, id).getByTestId("transcript-turns")).toHaveText("1");
@@ -89,7 +97,7 @@ test("record, list, rename, play back, download, import, share, re-run, delete",
     await expect(row(page, "demo-gemini")).toContainText("Demo: Gemini CLI explains ACP and writes a file");
   });
 
-  await test.step("rename inline", async () => {
+  test("rename inline", async () => {
     await row(page, id).getByTestId("transcript-title").click();
     await row(page, id).getByTestId("title-input").fill("E2E recorded session");
     await row(page, id).getByTestId("title-input").press("Enter");
@@ -98,14 +106,14 @@ test("record, list, rename, play back, download, import, share, re-run, delete",
     await expect(row(page, id).getByTestId("transcript-title")).toHaveText(/^E2E recorded session/);
   });
 
-  await test.step("replay as mock agent preselects the replay profile", async () => {
+  test("replay as mock agent preselects the replay profile", async () => {
     await row(page, id).getByTestId("replay-transcript").click();
     await expect(page).toHaveURL(new RegExp(`/\\?profile=replay%3A${id}$`));
     await expect(page.getByTestId("profile-select")).toHaveValue(`replay:${id}`);
     await page.getByTestId("nav-transcripts").click();
   });
 
-  await test.step("the viewer plays the recording back with the same frames", async () => {
+  test("the viewer plays the recording back with the same frames", async () => {
     await row(page, id).getByTestId("open-transcript").click();
     await expect(page).toHaveURL(new RegExp(`/transcripts/${id}$`));
     await expect(page.getByTestId("viewer-title")).toHaveText("E2E recorded session");
@@ -146,8 +154,7 @@ test("record, list, rename, play back, download, import, share, re-run, delete",
     await expect(page.getByTestId("playback")).toHaveAttribute("data-playing", "false");
   });
 
-  let downloaded = "";
-  await test.step("download", async () => {
+  test("download", async () => {
     const download = page.waitForEvent("download");
     await page.getByTestId("viewer-download").click();
     const file = await download;
@@ -157,7 +164,7 @@ test("record, list, rename, play back, download, import, share, re-run, delete",
     expect(header).toMatchObject({ type: "header", id, title: "E2E recorded session" });
   });
 
-  await test.step("re-run against gemini behaves as recorded", async () => {
+  test("re-run against gemini behaves as recorded", async () => {
     await page.getByTestId("rerun-open").click();
     await expect(page.getByTestId("rerun-profile")).toHaveValue("gemini");
     // A bad ignore path is refused inline; a good one is sent with the re-run.
@@ -176,7 +183,7 @@ test("record, list, rename, play back, download, import, share, re-run, delete",
     await expect(steps.nth(2)).toHaveAttribute("data-outcome", "answered");
   });
 
-  await test.step("import: an invalid file is refused with its line, a valid one is listed", async () => {
+  test("import: an invalid file is refused with its line, a valid one is listed", async () => {
     await page.getByTestId("nav-transcripts").click();
     const rows = page.getByTestId("transcript-row");
     await expect(row(page, id)).toBeVisible();
@@ -204,19 +211,16 @@ test("record, list, rename, play back, download, import, share, re-run, delete",
       `Imported good.jsonl as “E2E recorded session” (${frames} frames)`,
     );
     await expect(rows).toHaveCount(listed + 1);
+
+    imported = (await listIds()).find((t) => !before.has(t.id) && t.id !== id && t.title === "E2E recorded session")!;
+    expect(imported).toBeDefined();
+    // Whatever the recording had redacted itself, plus the two.
+    redacted = (await listIds()).find((t) => t.id === id)!.redactions + 2;
+    expect(imported.redactions).toBe(redacted);
+    await expect(row(page, imported.id).getByTestId("redaction-badge")).toHaveText(`${redacted} secrets redacted`);
   });
 
-  const imported = (await listIds()).find(
-    (t) => !before.has(t.id) && t.id !== id && t.title === "E2E recorded session",
-  )!;
-  expect(imported).toBeDefined();
-
-  // Whatever the recording had redacted itself, plus the two.
-  const redacted = (await listIds()).find((t) => t.id === id)!.redactions + 2;
-  expect(imported.redactions).toBe(redacted);
-  await expect(row(page, imported.id).getByTestId("redaction-badge")).toHaveText(`${redacted} secrets redacted`);
-
-  await test.step("share: the link opens a read-only viewer without the access token", async () => {
+  test("share: the link opens a read-only viewer without the access token", async ({ browser }) => {
     await row(page, imported.id).getByTestId("share-transcript").click();
     const shareBox = row(page, imported.id).locator("xpath=following-sibling::tr[1]");
     // No link until the user makes one.
@@ -248,7 +252,7 @@ test("record, list, rename, play back, download, import, share, re-run, delete",
     await fresh.close();
   });
 
-  await test.step("delete", async () => {
+  test("delete", async () => {
     const rows = page.getByTestId("transcript-row");
     const listed = await rows.count();
     await row(page, imported.id).getByTestId("delete-transcript").click();
@@ -257,11 +261,10 @@ test("record, list, rename, play back, download, import, share, re-run, delete",
     await expect(rows).toHaveCount(listed - 1);
     expect((await listIds()).some((t) => t.id === imported.id)).toBe(false);
   });
-
-  expect(errors).toEqual([]);
 });
 
 test("the viewer and the list need the access token; an unknown transcript says so", async ({ page }) => {
+  await framesView(page);
   await page.goto(`${origin()}/transcripts`);
   await expect(page.getByTestId("token-message")).toContainText("No access token");
   await page.goto(`${origin()}/transcripts/no-such-transcript?token=${token()}`);
@@ -335,18 +338,32 @@ async function uploadInPage(page: Page, name: string, text: string): Promise<voi
     .setInputFiles({ name, mimeType: "application/x-ndjson", buffer: Buffer.from(text) });
 }
 
-test("library: kinds, filter and search, duplicate imports, titled replays, share privacy, structural re-run diff", async ({
-  page,
-  browser,
-}) => {
-  test.setTimeout(180_000);
+test.describe.serial("the library: kinds, filter and search, duplicates, titled replays, share privacy, diff", () => {
+  let page: Page;
   const stamp = Date.now().toString(36);
   const hello = tinyTranscript(`Tiny hello ${stamp}`, "hello");
   const bye = tinyTranscript(`Tiny goodbye ${stamp}`, "goodbye");
-  await page.goto(url());
-  await page.getByTestId("nav-transcripts").click();
+  let helloIds: string[] = [];
+  let byeId = "";
+  sharedPage(
+    async (p) => {
+      page = p;
+      await page.goto(url());
+      await page.getByTestId("nav-transcripts").click();
+    },
+    { framesView: true },
+  );
+  test.afterAll(async () => {
+    for (const id of [...helloIds, byeId].filter(Boolean)) {
+      const res = await fetch(`${origin()}/api/transcripts/${id}`, {
+        method: "DELETE",
+        headers: { authorization: `Bearer ${token()}` },
+      });
+      expect(res.status).toBe(204);
+    }
+  });
 
-  await test.step("importing the same file twice warns, naming the first copy", async () => {
+  test("importing the same file twice warns, naming the first copy", async () => {
     await uploadInPage(page, "hello.jsonl", hello);
     await expect(page.getByTestId("upload-status")).toContainText(`Tiny hello ${stamp}`);
     await uploadInPage(page, "hello.jsonl", hello);
@@ -354,14 +371,13 @@ test("library: kinds, filter and search, duplicate imports, titled replays, shar
     await expect(page.getByTestId("upload-duplicate")).toContainText(`Tiny hello ${stamp}`);
     await uploadInPage(page, "bye.jsonl", bye);
     await expect(page.getByTestId("upload-status")).toContainText(`Tiny goodbye ${stamp}`);
+    const all = await listIds();
+    helloIds = all.filter((t) => t.title === `Tiny hello ${stamp}`).map((t) => t.id);
+    byeId = all.find((t) => t.title === `Tiny goodbye ${stamp}`)!.id;
+    expect(helloIds).toHaveLength(2);
   });
 
-  const all = await listIds();
-  const helloIds = all.filter((t) => t.title === `Tiny hello ${stamp}`).map((t) => t.id);
-  const byeId = all.find((t) => t.title === `Tiny goodbye ${stamp}`)!.id;
-  expect(helloIds).toHaveLength(2);
-
-  await test.step("every row is tagged with its kind; the list filters by kind and searches", async () => {
+  test("every row is tagged with its kind; the list filters by kind and searches", async () => {
     await expect(row(page, "demo-gemini").getByTestId("kind-badge")).toHaveText("demo");
     await expect(row(page, byeId).getByTestId("kind-badge")).toHaveText("upload");
     await page.locator('[data-testid="kind-filter"][data-kind="demo"]').click();
@@ -380,7 +396,7 @@ test("library: kinds, filter and search, duplicate imports, titled replays, shar
     await page.getByTestId("transcript-search").fill("");
   });
 
-  await test.step("replays are not listed as profiles; Replay as mock agent picks one, by title", async () => {
+  test("replays are not listed as profiles; Replay as mock agent picks one, by title", async () => {
     // The relay lists profiles once per page load (RelayInfo): load after the uploads.
     await page.goto(url());
     await page.getByTestId("nav-transcripts").click();
@@ -394,7 +410,7 @@ test("library: kinds, filter and search, duplicate imports, titled replays, shar
     await page.getByTestId("nav-transcripts").click();
   });
 
-  await test.step("share: says it is a share token, hides the command line and paths unless chosen", async () => {
+  test("share: says it is a share token, hides the command line and paths unless chosen", async ({ browser }) => {
     await row(page, byeId).getByTestId("share-transcript").click();
     const shareBox = row(page, byeId).locator("xpath=following-sibling::tr[1]");
     await expect(shareBox.getByTestId("share-box")).not.toContainText("no access token needed");
@@ -425,7 +441,7 @@ test("library: kinds, filter and search, duplicate imports, titled replays, shar
     await shareBox.getByTestId("revoke-share").click();
   });
 
-  await test.step("the re-run diff names the fields that differ, both values side by side", async () => {
+  test("the re-run diff names the fields that differ, both values side by side", async () => {
     await page.goto(`${origin()}/transcripts/${helloIds[0]}?rerun`);
     // ?rerun opens the re-run panel.
     await page.getByTestId("rerun-profile").selectOption(`replay:${byeId}`);
@@ -437,12 +453,4 @@ test("library: kinds, filter and search, duplicate imports, titled replays, shar
     await expect(field.getByTestId("diff-recorded")).toHaveText('"hello"');
     await expect(field.getByTestId("diff-actual")).toHaveText('"goodbye"');
   });
-
-  for (const id of [...helloIds, byeId]) {
-    const res = await fetch(`${origin()}/api/transcripts/${id}`, {
-      method: "DELETE",
-      headers: { authorization: `Bearer ${token()}` },
-    });
-    expect(res.status).toBe(204);
-  }
 });

@@ -5,6 +5,7 @@
  */
 import { expect, test, type Page } from "@playwright/test";
 import { rows, scriptTurns, stopAgent, url } from "./helpers";
+import { sharedPage } from "./shared-page";
 
 const bars = (page: Page, kind?: string) =>
   page.locator(`[data-testid="waterfall-bar"]${kind ? `[data-kind="${kind}"]` : ""}`);
@@ -14,31 +15,34 @@ async function sendTemplate(page: Page, template: string) {
   await page.getByTestId("send-frame").click();
 }
 
-test("live: the waterfall grows while a turn runs, shows the permission wait apart, and selects frames", async ({
-  page,
-}) => {
-  test.setTimeout(180_000);
-  const workspace = process.env.E2E_WORKSPACE!;
-  await page.goto(url());
-  await page.getByTestId("view-waterfall").click();
-  await expect(page.getByTestId("waterfall-empty")).toBeVisible();
-  await page.getByTestId("start-agent").click();
-  await expect(page.getByTestId("agent-status")).toHaveAttribute("data-status", "running");
-  await sendTemplate(page, "template-initialize");
-  await expect(page.getByTestId("waterfall-view")).toHaveAttribute("data-last-seq", "2");
-  await sendTemplate(page, "template-session-new");
-  // The session/new response (seq 4); Gemini may follow it with an update.
-  await expect
-    .poll(async () => Number(await page.getByTestId("waterfall-view").getAttribute("data-last-seq")))
-    .toBeGreaterThanOrEqual(4);
+test.describe.serial("live: the waterfall grows while a turn runs, shows the permission wait, selects frames", () => {
+  let page: Page;
+  sharedPage(async (p) => {
+    page = p;
+    const workspace = process.env.E2E_WORKSPACE!;
+    await page.goto(url());
+    await page.getByTestId("view-waterfall").click();
+    await expect(page.getByTestId("waterfall-empty")).toBeVisible();
+    await page.getByTestId("start-agent").click();
+    await expect(page.getByTestId("agent-status")).toHaveAttribute("data-status", "running");
+    await sendTemplate(page, "template-initialize");
+    await expect(page.getByTestId("waterfall-view")).toHaveAttribute("data-last-seq", "2");
+    await sendTemplate(page, "template-session-new");
+    // The session/new response (seq 4); Gemini may follow it with an update.
+    await expect
+      .poll(async () => Number(await page.getByTestId("waterfall-view").getAttribute("data-last-seq")))
+      .toBeGreaterThanOrEqual(4);
 
-  await scriptTurns([
-    { parts: [{ functionCall: { name: "write_file", args: { file_path: `${workspace}/wf.txt`, content: "hi\n" } } }] },
-    { parts: [{ text: "Written." }] },
-  ]);
-  await sendTemplate(page, "template-session-prompt");
+    await scriptTurns([
+      {
+        parts: [{ functionCall: { name: "write_file", args: { file_path: `${workspace}/wf.txt`, content: "hi\n" } } }],
+      },
+      { parts: [{ text: "Written." }] },
+    ]);
+    await sendTemplate(page, "template-session-prompt");
+  });
 
-  await test.step("while the agent waits for the user, the turn runs and the wait is drawn", async () => {
+  test("while the agent waits for the user, the turn runs and the wait is drawn", async () => {
     await expect(page.getByTestId("wf-total")).toContainText("(running)");
     await expect(bars(page, "permission")).toHaveCount(1);
     await expect(page.getByTestId("waterfall-end")).toHaveCount(0);
@@ -49,7 +53,7 @@ test("live: the waterfall grows while a turn runs, shows the permission wait apa
       .toBeGreaterThan(Number(before));
   });
 
-  await test.step("answering ends the wait; the turn ends with its stop reason", async () => {
+  test("answering ends the wait; the turn ends with its stop reason", async () => {
     const once = await page
       .locator('[data-testid="pending-request"]')
       .first()
@@ -70,7 +74,7 @@ test("live: the waterfall grows while a turn runs, shows the permission wait apa
     await expect(page.getByTestId("wf-tokens")).toContainText("in");
   });
 
-  await test.step("hover shows exact times; click selects the frames for the Frames view", async () => {
+  test("hover shows exact times; click selects the frames for the Frames view", async () => {
     const wait = bars(page, "permission");
     await wait.hover();
     await expect(page.getByTestId("waterfall-hover")).toContainText(
@@ -85,8 +89,8 @@ test("live: the waterfall grows while a turn runs, shows the permission wait apa
       "data-highlighted",
       "true",
     );
+    await stopAgent(page);
   });
-  await stopAgent(page);
 });
 
 test("transcript viewer: the demo's turns on the waterfall", async ({ page }) => {

@@ -135,7 +135,10 @@ describe("Connect", () => {
     expect(sessionCwd("sub/dir", "/w/")).toBe("/w/sub/dir");
     expect(sessionCwd("./sub", "/w")).toBe("/w/sub");
     expect(sessionCwd("/abs", "/w")).toBe("/abs");
-    expect(sessionCwd("x", undefined)).toBe("/x");
+    // Before the relay has said its root, only an absolute path will do.
+    expect(sessionCwd("", undefined)).toBeUndefined();
+    expect(sessionCwd("x", undefined)).toBeUndefined();
+    expect(sessionCwd("/abs", undefined)).toBe("/abs");
   });
 });
 

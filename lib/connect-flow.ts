@@ -226,11 +226,14 @@ export async function runConnect(deps: ConnectDeps, input: ConnectInput): Promis
   }
 }
 
-/** session/new needs an absolute cwd: empty is the first workspace root, a relative path is inside it. */
-export function sessionCwd(input: string, root: string | undefined): string {
-  const base = root ?? "/";
+/**
+ * session/new needs an absolute cwd: empty is the first workspace root, a relative path is inside it;
+ * undefined while the root is not known (never "/", which would open the session on the whole disk).
+ */
+export function sessionCwd(input: string, root: string | undefined): string | undefined {
   const t = input.trim();
-  if (t === "") return base;
   if (t.startsWith("/")) return t;
-  return `${base.replace(/\/+$/, "")}/${t.replace(/^\.\/+/, "")}`;
+  if (root === undefined) return undefined;
+  if (t === "") return root;
+  return `${root.replace(/\/+$/, "")}/${t.replace(/^\.\/+/, "")}`;
 }

@@ -6,7 +6,13 @@
  */
 import type { ClientCapabilities } from "@agentclientprotocol/sdk";
 import { CLIENT_INFO } from "@/lib/compose-catalog";
-import { runConnect, type AuthChoice, type AuthChoiceRequest, type ConnectProgress } from "@/lib/connect-flow";
+import {
+  runConnect,
+  sessionCwd,
+  type AuthChoice,
+  type AuthChoiceRequest,
+  type ConnectProgress,
+} from "@/lib/connect-flow";
 import { isObject } from "@/lib/json";
 import { outcomeOf } from "@/lib/jsonrpc";
 import { fail, ok } from "@/lib/result";
@@ -21,6 +27,7 @@ export interface Handshake extends ConnectProgress {
 export interface ConnectOptions {
   profile?: string;
   options?: Record<string, unknown>;
+  /** The session's cwd as typed: empty is the first workspace root, a relative path is inside it. */
   cwd: string;
   clientCapabilities: ClientCapabilities;
   /** Ask for an auth method before session/new. */
@@ -44,6 +51,17 @@ export async function connectAgent(
   // Kept past the question, so the panel can name the method being used.
   let methods: ConnectProgress["authMethods"];
   let preset = opts.authMethodId;
+  progress(latest);
+  // Resolved now, not when Connect was clicked: the relay's info may not have arrived then.
+  const cwd = sessionCwd(opts.cwd, (await store.relayInfo())?.workspaceRoots[0]);
+  if (cwd === undefined) {
+    const failed: ConnectProgress = {
+      step: "failed",
+      message: "the relay did not say its workspace root: reload the page",
+    };
+    progress(failed);
+    return failed;
+  }
   return runConnect(
     {
       start: async () => {
@@ -85,7 +103,7 @@ export async function connectAgent(
       },
     },
     {
-      cwd: opts.cwd,
+      cwd,
       protocolVersion: (await sdk).PROTOCOL_VERSION,
       clientCapabilities: opts.clientCapabilities,
       clientInfo: CLIENT_INFO,

@@ -11,6 +11,7 @@ import type {
   ClientToServerEvents,
   HandshakeAuth,
   RelayError,
+  RelayInfo,
   ServerToClientEvents,
   StderrEvent,
   TransportEvent,
@@ -47,11 +48,16 @@ export class RelayConnection {
     private readonly events: RelayEvents,
   ) {}
 
+  /** Asks the relay for its info (profiles, workspace roots) and keeps the answer. */
+  async loadInfo(): Promise<Ack<{ info: RelayInfo }>> {
+    const res = await this.emitWithAck<{ info: RelayInfo }>((s, ack) => s.emit("relay:info", {}, ack));
+    if (res.ok) this.host.set({ info: res.info });
+    return res;
+  }
+
   /** Asks the relay for its profiles again (a transcript recorded since is a new replay profile). */
   refreshInfo(): void {
-    this.socket?.emit("relay:info", {}, (res) => {
-      if (res.ok) this.host.set({ info: res.info });
-    });
+    void this.loadInfo();
   }
 
   /** Opens the socket once; idempotent, so React strict mode's double effects are harmless. */
@@ -83,6 +89,7 @@ export class RelayConnection {
 
     socket.on("connect", () => {
       this.host.set({ connection: "connected", connectionError: undefined });
+      // Answered a round trip later: whatever needs it before then asks with relayInfo().
       this.refreshInfo();
     });
     socket.on("connect_error", (err) => {

@@ -174,6 +174,13 @@ export class SessionStore extends SnapshotStore<SessionSnapshot> {
     this.relay.refreshInfo();
   }
 
+  /** The relay's info, asked for when its first answer has not arrived yet (undefined when the relay cannot answer). */
+  async relayInfo(): Promise<RelayInfo | undefined> {
+    if (this.snapshot.info) return this.snapshot.info;
+    const res = await this.relay.loadInfo();
+    return res.ok ? res.info : undefined;
+  }
+
   /** Closes the socket for good (the tab was closed). */
   dispose(): void {
     this.relay.dispose();

@@ -1,7 +1,8 @@
 /**
  * A fake Gemini API on 127.0.0.1 for driving the real Gemini CLI offline
  * (GOOGLE_GEMINI_BASE_URL). Each streamGenerateContent call plays the next
- * scripted turn; with none scripted it echoes the user's last text.
+ * scripted turn (a turn scripted for a model waits for a call to that model);
+ * with none scripted it echoes the user's last text.
  */
 import type { ServerResponse } from "node:http";
 import { sendJson, sendSse, serveFake, sleep, startSse, type FakeServer } from "../fake-models/http";
@@ -15,6 +16,11 @@ export interface Turn {
   delayMs?: number;
   /** Close the stream without a finish event (a broken upstream). */
   hangUp?: boolean;
+  /**
+   * Played only for a call to this model: agents sharing the API (a comparison's two sides) start
+   * and loop at their own pace, and would otherwise take each other's turns.
+   */
+  model?: string;
 }
 
 export interface RecordedRequest {
@@ -70,7 +76,8 @@ export async function startFakeGeminiApi(port = 0): Promise<FakeGeminiApi> {
       const match = /^\/v1(?:beta|alpha)?\/models\/([^:]+):(\w+)$/.exec(url.pathname);
       const action = match?.[2];
       if (action === "streamGenerateContent") {
-        const turn = queue.shift() ?? { parts: [{ text: `Echo: ${lastUserText(body)}` }] };
+        const next = queue.findIndex((t) => t.model === undefined || t.model === match?.[1]);
+        const turn = next < 0 ? { parts: [{ text: `Echo: ${lastUserText(body)}` }] } : queue.splice(next, 1)[0]!;
         return stream(res, turn);
       }
       if (action === "generateContent") {

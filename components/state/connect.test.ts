@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import type { RpcOutcome } from "@/lib/jsonrpc";
+import type { RelayInfo } from "@/lib/wire";
+import { connectAgent, type Handshake } from "./connect";
+import type { SessionStore } from "./session-store";
+
+/** A store whose relay answers relay:info only when `answerInfo` is called, and every request at once. */
+function slowInfoStore(info: RelayInfo | undefined) {
+  const sent: Array<{ method: string; params: unknown }> = [];
+  let answerInfo!: () => void;
+  const infoAnswered = new Promise<RelayInfo | undefined>((resolve) => (answerInfo = () => resolve(info)));
+  const results: Record<string, unknown> = { initialize: { protocolVersion: 1 }, "session/new": { sessionId: "s1" } };
+  const store = {
+    relayInfo: () => infoAnswered,
+    startAgent: () => Promise.resolve({ ok: true, agent: { pooled: false } }),
+    waitForFrame: () => Promise.resolve(undefined),
+    request: (method: string, params: unknown): Promise<RpcOutcome> => {
+      sent.push({ method, params });
+      return Promise.resolve({ kind: "result", result: results[method], seq: sent.length });
+    },
+  } as unknown as SessionStore;
+  return { store, sent, answerInfo };
+}
+
+const INFO = { workspaceRoots: ["/srv/workspace"] } as RelayInfo;
+const OPTS = { cwd: "", clientCapabilities: {} };
+
+describe("Connect before the relay's info has arrived", () => {
+  it("opens the session in the workspace root once the relay says it, never in /", async () => {
+    const { store, sent, answerInfo } = slowInfoStore(INFO);
+    const steps: Handshake[] = [];
+    const done = connectAgent(
+      store,
+      OPTS,
+      (h) => steps.push(h),
+      () => {},
+    );
+    await new Promise((r) => setTimeout(r, 0));
+    expect(sent).toEqual([]);
+    answerInfo();
+    expect(await done).toMatchObject({ step: "ready", sessionId: "s1" });
+    expect(sent.find((s) => s.method === "session/new")?.params).toEqual({ cwd: "/srv/workspace", mcpServers: [] });
+  });
+
+  it("a relative cwd is inside the root; without a root Connect fails before starting anything", async () => {
+    const ok = slowInfoStore(INFO);
+    ok.answerInfo();
+    await connectAgent(
+      ok.store,
+      { ...OPTS, cwd: "sub" },
+      () => {},
+      () => {},
+    );
+    expect(ok.sent.find((s) => s.method === "session/new")?.params).toMatchObject({ cwd: "/srv/workspace/sub" });
+
+    const none = slowInfoStore(undefined);
+    none.answerInfo();
+    const outcome = await connectAgent(
+      none.store,
+      OPTS,
+      () => {},
+      () => {},
+    );
+    expect(outcome).toMatchObject({ step: "failed", message: expect.stringContaining("workspace root") });
+    expect(none.sent).toEqual([]);
+  });
+});
