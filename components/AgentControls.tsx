@@ -10,7 +10,7 @@ import { sessionCwd } from "@/lib/connect-flow";
 import type { RelayError } from "@/lib/wire";
 import { AgentErrorNotice } from "./compose/AgentErrorNotice";
 import { AgentOptions } from "./compose/AgentOptions";
-import { capabilitiesOf, ConnectSettings, useConnectChoices } from "./compose/ConnectSettings";
+import { advertisesDefaults, capabilitiesOf, ConnectSettings, useConnectChoices } from "./compose/ConnectSettings";
 import { CredentialsNote } from "./profiles/CredentialsNote";
 import type { AgentStatus } from "./state/session-store";
 import { PROFILE_UI_KEY } from "./state/tabs-store";
@@ -96,6 +96,7 @@ export function AgentControls({ onConnect, onStart }: Props) {
       cwd: sessionCwd(cwd, info?.workspaceRoots[0]),
       clientCapabilities: capabilitiesOf(choices),
       authenticateFirst: choices.authenticateFirst,
+      poolable: advertisesDefaults(profileInfo, choices),
     });
   };
   const stop = async () => setStopError(await store.stopAgent());
