@@ -24,8 +24,17 @@ const footer = (page: Page) => page.getByTestId("turn-footer").last();
 async function connect(page: Page) {
   await page.goto(url());
   await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
+  await advertiseFs(page);
   await page.getByTestId("connect").click();
   await expect(page.getByTestId("connect-status")).toHaveAttribute("data-step", "ready");
+}
+
+/**
+ * The built-in gemini profile advertises no fs capabilities (Gemini then edits files
+ * itself after a permission): these journeys need it to ask the playground to read and write.
+ */
+async function advertiseFs(page: Page) {
+  for (const cap of ["cap-fsRead", "cap-fsWrite"]) await page.getByTestId(cap).check();
 }
 
 async function prompt(page: Page, text: string) {

@@ -29,6 +29,14 @@ async function setPolicy(page: Page, method: string, policy: "ask" | "auto" | "d
   await expect(select).toHaveAttribute("data-acked", policy);
 }
 
+/**
+ * The built-in gemini profile advertises no fs capabilities (Gemini then edits files
+ * itself after a permission): these journeys need it to ask the playground to read and write.
+ */
+async function advertiseFs(page: Page) {
+  for (const cap of ["cap-fsRead", "cap-fsWrite"]) await page.getByTestId(cap).check();
+}
+
 async function connect(page: Page) {
   await page.getByTestId("connect").click();
   await expect(page.getByTestId("connect-status")).toHaveAttribute("data-step", "ready");
@@ -115,6 +123,7 @@ test("a permission card for a write: Allow completes the tool call and the file 
     "data-acked",
     "ask",
   );
+  await advertiseFs(page);
   await connect(page);
   // Policies still hold after Connect (a warm agent brings its own session).
   await expect(page.locator('[data-testid="policy-select"][data-method="fs/read_text_file"]')).toHaveAttribute(
@@ -213,6 +222,7 @@ test("a deny policy answers the agent with an error, and no card waits", async (
   await page.goto(url());
   await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
   await setPolicy(page, "fs/read_text_file", "deny");
+  await advertiseFs(page);
   await connect(page);
   await prompt(page, "try to write");
 
@@ -308,5 +318,47 @@ test("a terminal the relay runs for the agent: its tool call shows the command, 
   const output = card.getByTestId("terminal-output");
   await expect(output).toHaveText("<b>built</b> ok\n");
   await expect(output.locator("b")).toHaveCount(0);
+  await stopAgent(page);
+});
+
+test("an error's data is shown with its message: in Compose's answer and on the turn's card", async ({ page }) => {
+  test.setTimeout(180_000);
+  await page.goto(url());
+  await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
+  await connect(page);
+
+  await test.step("Compose: session/load of a session that does not exist", async () => {
+    await page.getByTestId("column-tab-compose").click();
+    await page.locator('[data-testid="compose-method"][data-method="session/load"]').click();
+    await page
+      .locator('[data-testid="form-field"][data-path="params.sessionId"] input')
+      .first()
+      .fill("no-such-session");
+    await page.getByTestId("compose-send").or(page.getByTestId("compose-send-anyway")).first().click();
+    const response = rows(page, { kind: "response", method: "session/load", dir: "from-agent" });
+    await expect(response).toHaveCount(1);
+    await response.click();
+    const error = JSON.parse((await page.getByTestId("frame-detail").getByTestId("frame-raw").textContent())!).error;
+    // Gemini puts the reason in data.details; the message alone says only "Internal error".
+    expect(error.data.details).toEqual(expect.any(String));
+    const outcome = page.getByTestId("compose-outcome");
+    await expect(outcome.getByTestId("rpc-error-message")).toHaveText(error.message);
+    await expect(outcome.getByTestId("rpc-error-data")).toHaveText(error.data.details);
+  });
+
+  await test.step("the Session view: a prompt the agent refuses, with the reason in data", async () => {
+    await page.getByTestId("column-tab-raw").click();
+    await page.getByTestId("template-session-prompt").click();
+    const frame = JSON.parse(await page.getByTestId("composer").inputValue());
+    frame.params.prompt = "not a list of content blocks";
+    await page.getByTestId("composer").fill(JSON.stringify(frame));
+    await page.getByTestId("send-frame").click();
+    await expect(rows(page, { kind: "response", method: "session/prompt", dir: "from-agent" })).toHaveCount(1);
+    await page.getByTestId("view-session").click();
+    const error = page.getByTestId("turn-error").last();
+    await expect(error.getByTestId("rpc-error-message")).toContainText("Invalid params");
+    await error.locator("summary").click();
+    await expect(error.getByTestId("rpc-error-data")).toContainText('"prompt"');
+  });
   await stopAgent(page);
 });
