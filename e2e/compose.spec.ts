@@ -49,22 +49,38 @@ async function prompt(page: Page, text: string) {
   await input.press("Enter");
 }
 
-test("Connect, then a prompt: the answer streams in and the prompt box shows usage", async ({ page }) => {
-  test.setTimeout(180_000);
-  await page.goto(url());
-  await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
-  await connect(page);
+test.describe.serial("Connect, then a prompt: the answer streams in and the prompt box shows usage", () => {
+  // One agent and one page for the whole journey; each step is its own test, so a failure names it.
+  let page: Page;
 
-  // One initialize, whether the warm pool did it or Connect did; then one session/new.
-  await expect(rows(page, { kind: "response", method: "initialize" })).toHaveCount(1);
-  await expect(rows(page, { kind: "request", method: "session/new", dir: "to-agent" })).toHaveCount(1);
-  const newSession = rows(page, { kind: "request", method: "session/new" });
-  await newSession.click();
-  await expect(page.getByTestId("frame-detail").getByTestId("frame-raw")).toContainText(
-    `"cwd":"${process.env.E2E_WORKSPACE}","mcpServers":[]`,
-  );
+  test.beforeAll(async ({ browser }) => {
+    test.setTimeout(180_000);
+    page = await browser.newPage();
+    page.on("pageerror", (e) => pageErrors.push(e.message));
+    await page.addInitScript(() => localStorage.setItem("acp-playground.view", "frames"));
+    await page.goto(url());
+    await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
+  });
 
-  await test.step("typing / shows the agent's slash commands", async () => {
+  test.afterAll(async () => {
+    await stopAgent(page);
+    await page.close();
+  });
+
+  test("Connect: one initialize (the warm pool's or its own), then session/new in the workspace", async () => {
+    await connect(page);
+
+    // One initialize, whether the warm pool did it or Connect did; then one session/new.
+    await expect(rows(page, { kind: "response", method: "initialize" })).toHaveCount(1);
+    await expect(rows(page, { kind: "request", method: "session/new", dir: "to-agent" })).toHaveCount(1);
+    const newSession = rows(page, { kind: "request", method: "session/new" });
+    await newSession.click();
+    await expect(page.getByTestId("frame-detail").getByTestId("frame-raw")).toContainText(
+      `"cwd":"${process.env.E2E_WORKSPACE}","mcpServers":[]`,
+    );
+  });
+
+  test("typing / shows the agent's slash commands", async () => {
     const input = page.getByTestId("prompt-input");
     await input.fill("/mem");
     await expect(page.getByTestId("slash-item").first()).toHaveAttribute("data-name", /^memory/);
@@ -73,7 +89,7 @@ test("Connect, then a prompt: the answer streams in and the prompt box shows usa
     await expect(page.getByTestId("slash-menu")).toHaveCount(0);
   });
 
-  await test.step("Enter sends a session/prompt; chunks stream in; usage shows", async () => {
+  test("Enter sends a session/prompt; chunks stream in; usage shows", async () => {
     await prompt(page, "hello compose");
     await expect(page.getByTestId("prompt-input")).toHaveValue("");
     const request = rows(page, { kind: "request", method: "session/prompt", dir: "to-agent" });
@@ -89,7 +105,7 @@ test("Connect, then a prompt: the answer streams in and the prompt box shows usa
     await expect(page.getByTestId("empty-response-notice")).toHaveCount(0);
   });
 
-  await test.step("the history holds what was sent; a re-sent request gets a new id", async () => {
+  test("the history holds what was sent; a re-sent request gets a new id", async () => {
     await page.getByTestId("column-tab-raw").click();
     const entries = page.getByTestId("history-entry");
     await expect(entries.filter({ hasText: "session/prompt" })).toHaveCount(1);
@@ -100,8 +116,6 @@ test("Connect, then a prompt: the answer streams in and the prompt box shows usa
       params: { prompt: [{ type: "text", text: "hello compose" }] },
     });
   });
-
-  await stopAgent(page);
 });
 
 test("a permission card for a write: Allow completes the tool call and the file changes", async ({ page }) => {
