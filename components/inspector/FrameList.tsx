@@ -149,8 +149,9 @@ export function FrameList({
         onScroll={onListScroll}
         onKeyDown={onKeyDown}
         tabIndex={0}
-        role="listbox"
-        aria-label="Frames"
+        // A listbox holds only options: the empty state is plain text in a plain container.
+        role={rows.length ? "listbox" : undefined}
+        aria-label={rows.length ? "Frames" : undefined}
         data-testid="frame-log"
         data-following={following}
         className="group/log min-h-0 flex-1 overflow-y-auto outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-sky-500"
