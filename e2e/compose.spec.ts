@@ -344,10 +344,8 @@ test("an error's data is shown with its message: in Compose's answer and on the 
   await test.step("Compose: session/load of a session that does not exist", async () => {
     await page.getByTestId("column-tab-compose").click();
     await page.locator('[data-testid="compose-method"][data-method="session/load"]').click();
-    await page
-      .locator('[data-testid="form-field"][data-path="params.sessionId"] input')
-      .first()
-      .fill("no-such-session");
+    await page.locator('select[data-path="params.sessionId"]').selectOption({ label: "other value…" });
+    await page.locator('input[data-path="params.sessionId"]').fill("no-such-session");
     await page.getByTestId("compose-send").or(page.getByTestId("compose-send-anyway")).first().click();
     const response = rows(page, { kind: "response", method: "session/load", dir: "from-agent" });
     await expect(response).toHaveCount(1);
