@@ -154,6 +154,9 @@ test("the frame list follows the newest frame until the user scrolls up, then of
   await page.getByTestId("jump-to-newest").click();
   await expect(last).toBeInViewport();
   await expect(log).toHaveAttribute("data-following", "true");
+  // A smaller pane still shows the newest frame while following.
+  await page.setViewportSize({ width: 1440, height: 300 });
+  await expect(last).toBeInViewport();
 
   await test.step("the focused frame list shows a focus ring", async () => {
     // A key press puts the page in keyboard mode, as for a user tabbing to the list.

@@ -5,7 +5,7 @@
  * scrolls up, then offers "jump to newest"; arrow keys move the selection.
  */
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { useEffect, useState, type KeyboardEvent } from "react";
+import { useEffect, useRef, useState, type KeyboardEvent } from "react";
 import { useStickToBottom } from "../use-stick-to-bottom";
 import type { FrameCheck } from "@/lib/frame-checks";
 import { frameChecks } from "@/lib/frame-checks";
@@ -91,6 +91,20 @@ export function FrameList({
     if (atBottom.current && rows.length) virtualizer.scrollToIndex(rows.length - 1, { align: "end" });
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [rows.length]);
+
+  // A pane made smaller (window, resized panel) keeps the newest frame in view while following.
+  const rowCount = useRef(rows.length);
+  rowCount.current = rows.length;
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const observer = new ResizeObserver(() => {
+      if (atBottom.current && rowCount.current) virtualizer.scrollToIndex(rowCount.current - 1, { align: "end" });
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
 
   useEffect(() => {
     if (!reveal) return;
