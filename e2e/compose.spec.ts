@@ -358,19 +358,26 @@ test("an error's data is shown with its message: in Compose's answer and on the 
     await expect(outcome.getByTestId("rpc-error-data")).toHaveText(error.data.details);
   });
 
-  await test.step("the Session view: a prompt the agent refuses, with the reason in data", async () => {
+  await test.step("the Session view: a prompt the agent fails, with the reason in data", async () => {
     await page.getByTestId("column-tab-raw").click();
     await page.getByTestId("template-session-prompt").click();
     const frame = JSON.parse(await page.getByTestId("composer").inputValue());
     frame.params.prompt = "not a list of content blocks";
     await page.getByTestId("composer").fill(JSON.stringify(frame));
     await page.getByTestId("send-frame").click();
-    await expect(rows(page, { kind: "response", method: "session/prompt", dir: "from-agent" })).toHaveCount(1);
+    const response = rows(page, { kind: "response", method: "session/prompt", dir: "from-agent" });
+    await expect(response).toHaveCount(1);
+    await response.click();
+    const error = JSON.parse((await page.getByTestId("frame-detail").getByTestId("frame-raw").textContent())!).error;
+    // The SDK's validation issues: each shown as "path: message".
+    const issue = error.data[0];
+    expect(issue.message).toEqual(expect.any(String));
     await page.getByTestId("view-session").click();
-    const error = page.getByTestId("turn-error").last();
-    await expect(error.getByTestId("rpc-error-message")).toContainText("Invalid params");
-    await error.locator("summary").click();
-    await expect(error.getByTestId("rpc-error-data")).toContainText('"prompt"');
+    const shown = page.getByTestId("turn-error").last();
+    await expect(shown.getByTestId("rpc-error-message")).toHaveText(error.message);
+    await expect(shown.getByTestId("rpc-error-data").first()).toContainText(
+      `${issue.path.join(".")}: ${issue.message}`,
+    );
   });
   await stopAgent(page);
 });
