@@ -4,16 +4,16 @@
  * for newcomers), Start agent (raw: nothing sent), Stop; the agent's status
  * and its last error.
  */
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { optionControls, optionsPayload, type OptionValues } from "@/lib/agent-options";
 import type { RelayError } from "@/lib/wire";
 import { AgentErrorNotice } from "./compose/AgentErrorNotice";
 import { AgentOptions } from "./compose/AgentOptions";
-import { capabilitiesOf, ConnectSettings, useConnectChoices } from "./compose/ConnectSettings";
+import { advertisesDefaults, capabilitiesOf, ConnectSettings, useConnectChoices } from "./compose/ConnectSettings";
 import { CredentialsNote } from "./profiles/CredentialsNote";
 import type { AgentStatus } from "./state/session-store";
+import { PROFILE_UI_KEY } from "./state/tabs-store";
 import { useSession, useSessionStore, useTabState } from "./state/use-session";
-import { takePreselectedProfile } from "./page-storage";
 
 function StatusLine({ status }: { status: AgentStatus }) {
   switch (status.state) {
@@ -68,19 +68,10 @@ export function AgentControls({ onConnect, onStart }: Props) {
   const agentError = useSession((s) => s.agentError);
   const connected = useSession((s) => s.connection === "connected");
   const handshakeStep = useSession((s) => s.handshake?.step);
-  const [profile, setProfile] = useTabState<string>("agent.profile", "");
+  const [profile, setProfile] = useTabState<string>(PROFILE_UI_KEY, "");
   const [cwd, setCwd] = useTabState("agent.cwd", "");
   const [options, setOptions] = useTabState<Record<string, OptionValues>>("agent.options", {});
   const [stopError, setStopError] = useState<RelayError>();
-  // "Replay as mock agent" on the transcripts page opens the playground with ?profile=replay:<id>.
-  useEffect(() => {
-    const wanted = takePreselectedProfile();
-    if (!wanted) return;
-    setProfile(wanted);
-    // Recorded since this page loaded its profiles: not in the list yet.
-    store.refreshInfo();
-  }, [setProfile, store]);
-
   const chosen = profile || info?.defaultProfile || "";
   const profileInfo = info?.profiles.find((p) => p.name === chosen);
   const optionValues = options[chosen] ?? {};
@@ -104,6 +95,7 @@ export function AgentControls({ onConnect, onStart }: Props) {
       cwd,
       clientCapabilities: capabilitiesOf(choices),
       authenticateFirst: choices.authenticateFirst,
+      poolable: advertisesDefaults(profileInfo, choices),
     });
   };
   const stop = async () => setStopError(await store.stopAgent());

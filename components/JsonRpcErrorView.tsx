@@ -10,9 +10,21 @@ interface ErrorLike {
   data?: unknown;
 }
 
-/** A short reason from `data`: a string, or `details` / `message` / `reason` inside it. */
+/** One validation issue (zod's shape, as the ACP SDK answers invalid params): "path: message". */
+function issueText(issue: unknown): string | undefined {
+  if (typeof issue !== "object" || issue === null) return undefined;
+  const { path, message } = issue as { path?: unknown; message?: unknown };
+  if (typeof message !== "string") return undefined;
+  return Array.isArray(path) && path.length ? `${path.join(".")}: ${message}` : message;
+}
+
+/** A short reason from `data`: a string, `details` / `message` / `reason` inside it, or a list of issues. */
 function dataReason(data: unknown): string | undefined {
   if (typeof data === "string") return data;
+  if (Array.isArray(data)) {
+    const issues = data.map(issueText).filter((t): t is string => t !== undefined);
+    return issues.length ? issues.join("; ") : undefined;
+  }
   if (typeof data !== "object" || data === null) return undefined;
   for (const key of ["details", "message", "reason"]) {
     const v = (data as Record<string, unknown>)[key];

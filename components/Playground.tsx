@@ -15,7 +15,7 @@ import { usePersistedTabState } from "./compose/use-persisted-tab-state";
 import { Composer } from "./Composer";
 import { ConnectionBadge } from "./ConnectionBadge";
 import { CopyLink } from "./CopyLink";
-import { hasPreselectedProfile } from "./page-storage";
+import { takePreselectedProfile } from "./page-storage";
 import { NavLinks } from "./NavLinks";
 import { PendingRequests } from "./PendingRequests";
 import { StderrPane } from "./StderrPane";
@@ -34,13 +34,8 @@ const separator =
 export function Playground() {
   const { ready, tabs, activeId } = useTabs();
 
-  useEffect(() => {
-    const store = getTabsStore();
-    const wasOpen = store.getSnapshot().ready;
-    store.init();
-    // "Replay as mock agent" from another page: a new tab, so a running agent keeps its own.
-    if (wasOpen && hasPreselectedProfile()) store.add();
-  }, []);
+  // "Replay as mock agent" from another page: taken here, once, so only the tab it opens gets it.
+  useEffect(() => getTabsStore().init(takePreselectedProfile()), []);
   useWaitingTitle(tabs);
 
   const active = tabs.find((t) => t.id === activeId) ?? tabs[0];

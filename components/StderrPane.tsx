@@ -41,7 +41,9 @@ export function StderrPane({ onToggle }: { onToggle?: () => void }) {
         ref={ref}
         onScroll={onScroll}
         data-testid="stderr-pane"
-        className="min-h-0 flex-1 overflow-auto whitespace-pre-wrap break-all bg-zinc-950 px-3 pb-2 font-mono text-[11px] leading-snug text-zinc-400"
+        // Reachable by keyboard, so its scrolled-away lines can be read without a mouse.
+        tabIndex={0}
+        className="min-h-0 flex-1 overflow-auto outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-sky-500 whitespace-pre-wrap break-all bg-zinc-950 px-3 pb-2 font-mono text-[11px] leading-snug text-zinc-400"
       >
         {stderr.map((e) => e.text).join("")}
       </pre>

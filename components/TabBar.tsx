@@ -72,8 +72,11 @@ function TabButton({ tab, active, closable }: { tab: Tab; active: boolean; closa
         role="tab"
         aria-selected={active}
         onClick={() => tabs.activate(tab.id)}
+        onKeyDown={(e) => {
+          if (closable && e.key === "Delete" && confirmClose(tab)) void tabs.close(tab.id);
+        }}
         className="flex h-full items-center gap-2 pl-3 pr-2 focus:outline-none focus-visible:bg-zinc-800"
-        title={info ? `pid ${info.pid} · ${info.cwd}` : "no agent started"}
+        title={`${info ? `pid ${info.pid} · ${info.cwd}` : "no agent started"}${closable ? " (Delete closes the tab)" : ""}`}
       >
         <span className="text-zinc-600 tabular-nums">{tab.id}</span>
         <span data-testid="tab-label">{profile}</span>
@@ -101,10 +104,12 @@ function TabButton({ tab, active, closable }: { tab: Tab; active: boolean; closa
         <span aria-label={agent.state} className={`h-2 w-2 rounded-full ${dotClass(agent, connection)}`} />
       </button>
       {closable ? (
+        // A tablist holds only tabs: for assistive technology and the keyboard, Delete on the tab closes it.
         <button
           type="button"
           data-testid="close-tab"
-          aria-label={`Close tab ${tab.id}`}
+          aria-hidden="true"
+          tabIndex={-1}
           title="Close tab (stops its agent)"
           onClick={() => {
             if (confirmClose(tab)) void tabs.close(tab.id);

@@ -35,29 +35,28 @@ const VIEWS: Array<{ id: View; label: string }> = [
 
 function ViewSwitch({ view, onChange, leading }: { view: View; onChange: (v: View) => void; leading?: ReactNode }) {
   return (
-    <div
-      role="tablist"
-      aria-label="View"
-      className="flex h-8 shrink-0 items-end gap-1 border-b border-zinc-800 bg-zinc-900/70 px-3"
-    >
+    <div className="flex h-8 shrink-0 items-end gap-1 border-b border-zinc-800 bg-zinc-900/70 px-3">
+      {/* Outside the tablist: a tablist may hold only tabs. */}
       {leading}
-      {VIEWS.map((v) => (
-        <button
-          key={v.id}
-          type="button"
-          role="tab"
-          data-testid={`view-${v.id}`}
-          aria-selected={view === v.id}
-          onClick={() => onChange(v.id)}
-          className={`-mb-px rounded-t border px-3 py-1 text-xs ${
-            view === v.id
-              ? "border-zinc-700 border-b-zinc-950 bg-zinc-950 font-medium text-zinc-100"
-              : "border-transparent text-zinc-500 hover:text-zinc-300"
-          }`}
-        >
-          {v.label}
-        </button>
-      ))}
+      <div role="tablist" aria-label="View" className="flex items-end gap-1 self-stretch">
+        {VIEWS.map((v) => (
+          <button
+            key={v.id}
+            type="button"
+            role="tab"
+            data-testid={`view-${v.id}`}
+            aria-selected={view === v.id}
+            onClick={() => onChange(v.id)}
+            className={`-mb-px rounded-t border px-3 py-1 text-xs ${
+              view === v.id
+                ? "border-zinc-700 border-b-zinc-950 bg-zinc-950 font-medium text-zinc-100"
+                : "border-transparent text-zinc-500 hover:text-zinc-300"
+            }`}
+          >
+            {v.label}
+          </button>
+        ))}
+      </div>
     </div>
   );
 }

@@ -7,7 +7,7 @@
 import { useEffect, useState } from "react";
 
 export const TOKEN_KEY = "acp-playground.token";
-/** Read by the playground's profile select (AgentControls). */
+/** Taken by the playground, which gives it to the tab it opens for it (tabs-store init). */
 export const PROFILE_KEY = "acp-playground.profile";
 
 /** The token from `?token=` (then hidden from the address bar) or from this tab's storage. */
@@ -24,23 +24,27 @@ export function takeAccessToken(): string | undefined {
   return sessionStorage.getItem(TOKEN_KEY) ?? undefined;
 }
 
-/** `?profile=replay:<id>` on the playground: remembered for the profile select. */
+/** Whether this document's `?profile=` was looked at already (a later visit to the page must not take it again). */
+let profileParamSeen = false;
+
+/**
+ * `?profile=replay:<id>` on the playground: remembered for the playground, once
+ * per document and not on a reload (the link was followed already).
+ */
 export function rememberProfileParam(): void {
+  if (profileParamSeen) return;
+  profileParamSeen = true;
   const profile = new URL(window.location.href).searchParams.get("profile");
-  if (profile) sessionStorage.setItem(PROFILE_KEY, profile);
+  const navigation = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming | undefined;
+  if (profile && (navigation?.type ?? "navigate") === "navigate") sessionStorage.setItem(PROFILE_KEY, profile);
 }
 
-/** The profile a link asked for (`?profile=` or remembered), once: it is forgotten when taken. */
+/** The profile a link asked for, once: it is forgotten when taken. */
 export function takePreselectedProfile(): string | undefined {
-  const profile =
-    new URL(window.location.href).searchParams.get("profile") ?? sessionStorage.getItem(PROFILE_KEY) ?? undefined;
+  rememberProfileParam();
+  const profile = sessionStorage.getItem(PROFILE_KEY) ?? undefined;
   sessionStorage.removeItem(PROFILE_KEY);
   return profile || undefined;
-}
-
-/** Whether a link asked for a profile, without taking it. */
-export function hasPreselectedProfile(): boolean {
-  return !!(new URL(window.location.href).searchParams.get("profile") ?? sessionStorage.getItem(PROFILE_KEY));
 }
 
 export function preselectProfile(profile: string): void {

@@ -22,6 +22,10 @@ test("the playground, empty and with an agent, in each view", async ({ page }) =
   await page.goto(url());
   await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
   await expectAccessible(page, "playground, empty");
+  await page.getByTestId("view-frames").click();
+  await expect(page.getByTestId("frame-log")).toBeVisible();
+  await expectAccessible(page, "playground, Frames view without frames");
+  await page.getByTestId("view-session").click();
 
   const link = new URL(url());
   link.searchParams.set("profile", "replay:demo-gemini");
@@ -37,6 +41,14 @@ test("the playground, empty and with an agent, in each view", async ({ page }) =
   await expectAccessible(page, "playground, Frames view");
   await page.getByTestId("frame-row").first().click();
   await expectAccessible(page, "playground, Frames view with a frame selected");
+  // Scrolled up in a short window (the frames overflow the list): "jump to newest" shows.
+  await page.setViewportSize({ width: 1440, height: 360 });
+  const log = page.getByTestId("frame-log");
+  await expect.poll(() => log.evaluate((el) => el.scrollHeight > el.clientHeight + 50)).toBe(true);
+  await log.evaluate((el) => el.scrollTo({ top: 0 }));
+  await expect(page.getByTestId("jump-to-newest")).toBeVisible();
+  await expectAccessible(page, "playground, Frames view scrolled up");
+  await page.setViewportSize({ width: 1440, height: 900 });
 
   await page.getByTestId("view-waterfall").click();
   await expect(page.getByTestId("view-pane")).toHaveAttribute("data-view", "waterfall");

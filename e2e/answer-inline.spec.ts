@@ -24,8 +24,17 @@ const footer = (page: Page) => page.getByTestId("turn-footer").last();
 async function connect(page: Page) {
   await page.goto(url());
   await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
+  await advertiseFs(page);
   await page.getByTestId("connect").click();
   await expect(page.getByTestId("connect-status")).toHaveAttribute("data-step", "ready");
+}
+
+/**
+ * The built-in gemini profile advertises no fs capabilities (Gemini then edits files
+ * itself after a permission): these journeys need it to ask the playground to read and write.
+ */
+async function advertiseFs(page: Page) {
+  for (const cap of ["cap-fsRead", "cap-fsWrite"]) await page.getByTestId(cap).check();
 }
 
 async function prompt(page: Page, text: string) {
@@ -41,65 +50,80 @@ async function openPolicies(page: Page) {
   if (!(await details.evaluate((d) => (d as HTMLDetailsElement).open))) await details.locator("summary").click();
 }
 
-test("answer inline: the permission card in the conversation, 'a' allows once, Enter serves the write", async ({
-  page,
-}) => {
-  test.setTimeout(180_000);
-  // An existing file: Gemini reads it first (served by the preset), then asks.
-  const target = path.join(process.env.E2E_WORKSPACE!, "inline-edit.txt");
-  writeFileSync(target, "before\n");
-  await scriptTurns([
-    { parts: [{ functionCall: { name: "write_file", args: { file_path: target, content: "inline\n" } } }] },
-    { parts: [{ text: "Written inline." }] },
-  ]);
-  await connect(page);
-  await openPolicies(page);
-  // Reads are served; permission and the write wait for the user.
-  await page.locator('[data-testid="policy-preset"][data-preset="writes"]').click();
-  await expect(page.locator('[data-testid="policy-select"][data-method="fs/read_text_file"]')).toHaveAttribute(
-    "data-acked",
-    "auto",
-  );
-  await expect(page.locator('[data-testid="policy-preset"][data-preset="writes"]')).toHaveAttribute(
-    "aria-pressed",
-    "true",
-  );
-  await prompt(page, "write a new file");
+const PERMISSION_JOURNEY =
+  "answer inline: the permission card in the conversation, 'a' allows once, Enter serves the write";
 
-  const permission = inline(page, "session/request_permission");
-  await test.step("the request waits in the conversation, and the turn, tab and title say so", async () => {
-    await expect(permission).toBeVisible();
+test.describe.serial(PERMISSION_JOURNEY, () => {
+  // One agent and one page for the whole journey; each step is its own test, so a failure names it.
+  let page: Page;
+  const target = path.join(process.env.E2E_WORKSPACE!, "inline-edit.txt");
+  const permission = () => inline(page, "session/request_permission");
+
+  test.beforeAll(async ({ browser }) => {
+    test.setTimeout(180_000);
+    page = await browser.newPage();
+    page.on("pageerror", (e) => pageErrors.push(e.message));
+    // An existing file: Gemini reads it first (served by the preset), then asks.
+    writeFileSync(target, "before\n");
+    await scriptTurns([
+      { parts: [{ functionCall: { name: "write_file", args: { file_path: target, content: "inline\n" } } }] },
+      { parts: [{ text: "Written inline." }] },
+    ]);
+    await connect(page);
+  });
+
+  test.afterAll(async () => {
+    await stopAgent(page);
+    await page.close();
+  });
+
+  test("a preset in one click: reads are served, permission and the write wait", async () => {
+    await openPolicies(page);
+    await page.locator('[data-testid="policy-preset"][data-preset="writes"]').click();
+    await expect(page.locator('[data-testid="policy-select"][data-method="fs/read_text_file"]')).toHaveAttribute(
+      "data-acked",
+      "auto",
+    );
+    await expect(page.locator('[data-testid="policy-preset"][data-preset="writes"]')).toHaveAttribute(
+      "aria-pressed",
+      "true",
+    );
+    await prompt(page, "write a new file");
+  });
+
+  test("the request waits in the conversation, and the turn, tab and title say so", async () => {
+    await expect(permission()).toBeVisible();
     await expect(footer(page)).toHaveAttribute("data-waiting", "true");
     await expect(footer(page).getByTestId("turn-waiting")).toHaveText("waiting for you");
     await expect(page.getByTestId("agent-tab").first().getByTestId("tab-waiting")).toBeVisible();
     await expect(page).toHaveTitle(/waiting for you/);
     // Real buttons with their keys shown; Gemini's "allow always" is refused in an untrusted folder: last, with the reason.
-    const options = permission.getByTestId("permission-option");
+    const options = permission().getByTestId("permission-option");
     await expect(options.first()).toHaveAttribute("data-kind", "allow_once");
     await expect(options.first()).toHaveAttribute("data-shortcut", "a");
     await expect(options.first()).toContainText("a");
     expect(await options.first().evaluate((el) => el.tagName)).toBe("BUTTON");
-    await expect(permission.locator('[data-kind="allow_always"]')).toHaveAttribute("data-refused", "true");
-    await expect(permission.getByTestId("untrusted-note")).toContainText("untrusted folder");
+    await expect(permission().locator('[data-kind="allow_always"]')).toHaveAttribute("data-refused", "true");
+    await expect(permission().getByTestId("untrusted-note")).toContainText("untrusted folder");
     // The tool card's options are plain text now, not look-alike buttons.
     await expect(page.getByTestId("tool-permission")).toContainText("waiting for your answer");
   });
 
-  await test.step("a key typed in a text field is not an answer", async () => {
+  test("a key typed in a text field is not an answer", async () => {
     await page.getByTestId("prompt-input").press("a");
-    await expect(permission).toBeVisible();
+    await expect(permission()).toBeVisible();
     await page.getByTestId("prompt-input").fill("");
     await page.getByTestId("prompt-input").blur();
   });
 
-  await test.step("'a' allows once", async () => {
+  test("'a' allows once", async () => {
     await page.keyboard.press("a");
     const info = page.getByTestId("tool-permission");
     await expect(info).toHaveAttribute("data-state", "selected");
     await expect(info.locator('[data-chosen="true"]')).toHaveAttribute("data-option-kind", "allow_once");
   });
 
-  await test.step("the write waits next; Enter serves it", async () => {
+  test("the write waits next; Enter serves it", async () => {
     const write = inline(page, "fs/write_text_file");
     await expect(write).toBeVisible();
     await expect(write.getByTestId("serve-allow")).toHaveAttribute("data-primary", "true");
@@ -111,7 +135,7 @@ test("answer inline: the permission card in the conversation, 'a' allows once, E
     await expect(page).toHaveTitle("ACP Playground");
   });
 
-  await test.step("the preset is kept in this browser: a new tab starts from it", async () => {
+  test("the preset is kept in this browser: a new tab starts from it", async () => {
     await page.getByTestId("new-tab").click();
     await expect(page.getByTestId("agent-tab")).toHaveCount(2);
     await openPolicies(page);
@@ -125,7 +149,6 @@ test("answer inline: the permission card in the conversation, 'a' allows once, E
     );
     await page.getByTestId("agent-tab").first().getByRole("tab").click();
   });
-  await stopAgent(page);
 });
 
 test("answer inline: one click allows every read in the workspace; 'r' rejects the permission", async ({ page }) => {

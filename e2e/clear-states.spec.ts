@@ -19,11 +19,20 @@ test.afterEach(() => expect(pageErrors).toEqual([]));
 const origin = () => process.env.E2E_ORIGIN!;
 const token = () => new URL(url()).searchParams.get("token")!;
 
-async function connect(page: Page) {
+async function connect(page: Page, { fs = false } = {}) {
   await page.goto(url());
   await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
+  if (fs) await advertiseFs(page);
   await page.getByTestId("connect").click();
   await expect(page.getByTestId("connect-status")).toHaveAttribute("data-step", "ready");
+}
+
+/**
+ * The built-in gemini profile advertises no fs capabilities (Gemini then edits files
+ * itself after a permission): these journeys need it to ask the playground to read and write.
+ */
+async function advertiseFs(page: Page) {
+  for (const cap of ["cap-fsRead", "cap-fsWrite"]) await page.getByTestId(cap).check();
 }
 
 async function prompt(page: Page, text: string) {
@@ -49,7 +58,7 @@ test("a read-only transcript viewer mid-turn has no Cancel turn and no answer bu
     { parts: [{ functionCall: { name: "write_file", args: { file_path: target, content: "x\n" } } }] },
     { parts: [{ text: "Done." }] },
   ]);
-  await connect(page);
+  await connect(page, { fs: true });
   await prompt(page, "write readonly.txt");
   // Live: the turn waits for the user, with Cancel and answer buttons (the read first, then the permission).
   const read = page.locator('[data-testid="inline-request"][data-method="fs/read_text_file"]');
@@ -110,12 +119,12 @@ test("tabs are named by the session's first prompt, and closing a running tab as
   await expect(page.getByTestId("agent-tab")).toHaveCount(2);
   await expect(tab.getByTestId("tab-label")).toHaveText("gemini");
 
-  // A tab without an agent closes without asking.
+  // A tab without an agent closes without asking; Delete on a tab closes it too (the × is out of the tablist's way).
   page.once("dialog", (d) => {
     dialogs.push(d.message());
     void d.dismiss();
   });
-  await page.getByTestId("agent-tab").nth(1).getByTestId("close-tab").click();
+  await page.getByTestId("agent-tab").nth(1).getByRole("tab").press("Delete");
   await expect(page.getByTestId("agent-tab")).toHaveCount(1);
   expect(dialogs).toHaveLength(1);
   await stopAgent(page);
@@ -145,6 +154,9 @@ test("the frame list follows the newest frame until the user scrolls up, then of
   await page.getByTestId("jump-to-newest").click();
   await expect(last).toBeInViewport();
   await expect(log).toHaveAttribute("data-following", "true");
+  // A smaller pane still shows the newest frame while following.
+  await page.setViewportSize({ width: 1440, height: 300 });
+  await expect(last).toBeInViewport();
 
   await test.step("the focused frame list shows a focus ring", async () => {
     // A key press puts the page in keyboard mode, as for a user tabbing to the list.
@@ -212,4 +224,32 @@ test("the controls column collapses and resizes; the stderr pane folds", async (
   expect(open).toBeGreaterThan(40);
   await page.getByTestId("toggle-stderr").click();
   await expect.poll(async () => (await stderr.boundingBox())?.height ?? 0).toBeLessThan(open / 2);
+});
+
+test("Replay as mock agent opens the replay in a new tab; the running tab keeps its profile and agent", async ({
+  page,
+}) => {
+  await page.goto(url());
+  await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
+  await page.getByTestId("profile-select").selectOption("cards");
+  await page.getByTestId("start-agent").click();
+  await expect(page.getByTestId("agent-status")).toHaveAttribute("data-status", "running");
+
+  await page.getByTestId("nav-transcripts").click();
+  await page.locator('[data-testid="transcript-row"][data-id="demo-gemini"]').getByTestId("replay-transcript").click();
+  const tabs = page.getByTestId("agent-tab");
+  await expect(tabs).toHaveCount(2);
+  await expect(page.getByTestId("profile-select")).toHaveValue("replay:demo-gemini");
+  await expect(page.getByTestId("agent-status")).not.toHaveAttribute("data-status", "running");
+
+  await tabs.first().getByRole("tab").click();
+  await expect(page.getByTestId("profile-select")).toHaveValue("cards");
+  await expect(page.getByTestId("agent-status")).toHaveAttribute("data-status", "running");
+
+  // A reload does not follow the link again.
+  await page.reload();
+  await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
+  await expect(page.getByTestId("agent-status")).toHaveAttribute("data-status", "running");
+  await expect(tabs).toHaveCount(2);
+  await stopAgent(page);
 });

@@ -21,6 +21,10 @@ test("one prompt on two agents: answers and tool calls side by side, saved, list
   const done = { parts: [{ text: "Done: wrote hello.txt." }] };
   const turns = (model: string) => [write, done].map((turn) => ({ ...turn, model }));
   await scriptTurns([...turns("gemini-2.5-flash"), ...turns("gemini-2.5-pro")]);
+  // Policies kept in this browser ask for everything: the compare page's own (permissions granted) must hold.
+  await page.addInitScript(() =>
+    localStorage.setItem("acp-playground.policies", JSON.stringify({ "session/request_permission": "ask" })),
+  );
 
   await page.goto(`${origin()}/compare?token=${token()}`);
   await expect(page.getByTestId("nav-compare")).toHaveAttribute("aria-current", "page");

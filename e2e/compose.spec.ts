@@ -29,6 +29,14 @@ async function setPolicy(page: Page, method: string, policy: "ask" | "auto" | "d
   await expect(select).toHaveAttribute("data-acked", policy);
 }
 
+/**
+ * The built-in gemini profile advertises no fs capabilities (Gemini then edits files
+ * itself after a permission): these journeys need it to ask the playground to read and write.
+ */
+async function advertiseFs(page: Page) {
+  for (const cap of ["cap-fsRead", "cap-fsWrite"]) await page.getByTestId(cap).check();
+}
+
 async function connect(page: Page) {
   await page.getByTestId("connect").click();
   await expect(page.getByTestId("connect-status")).toHaveAttribute("data-step", "ready");
@@ -41,22 +49,38 @@ async function prompt(page: Page, text: string) {
   await input.press("Enter");
 }
 
-test("Connect, then a prompt: the answer streams in and the prompt box shows usage", async ({ page }) => {
-  test.setTimeout(180_000);
-  await page.goto(url());
-  await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
-  await connect(page);
+test.describe.serial("Connect, then a prompt: the answer streams in and the prompt box shows usage", () => {
+  // One agent and one page for the whole journey; each step is its own test, so a failure names it.
+  let page: Page;
 
-  // One initialize, whether the warm pool did it or Connect did; then one session/new.
-  await expect(rows(page, { kind: "response", method: "initialize" })).toHaveCount(1);
-  await expect(rows(page, { kind: "request", method: "session/new", dir: "to-agent" })).toHaveCount(1);
-  const newSession = rows(page, { kind: "request", method: "session/new" });
-  await newSession.click();
-  await expect(page.getByTestId("frame-detail").getByTestId("frame-raw")).toContainText(
-    `"cwd":"${process.env.E2E_WORKSPACE}","mcpServers":[]`,
-  );
+  test.beforeAll(async ({ browser }) => {
+    test.setTimeout(180_000);
+    page = await browser.newPage();
+    page.on("pageerror", (e) => pageErrors.push(e.message));
+    await page.addInitScript(() => localStorage.setItem("acp-playground.view", "frames"));
+    await page.goto(url());
+    await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
+  });
 
-  await test.step("typing / shows the agent's slash commands", async () => {
+  test.afterAll(async () => {
+    await stopAgent(page);
+    await page.close();
+  });
+
+  test("Connect: one initialize (the warm pool's or its own), then session/new in the workspace", async () => {
+    await connect(page);
+
+    // One initialize, whether the warm pool did it or Connect did; then one session/new.
+    await expect(rows(page, { kind: "response", method: "initialize" })).toHaveCount(1);
+    await expect(rows(page, { kind: "request", method: "session/new", dir: "to-agent" })).toHaveCount(1);
+    const newSession = rows(page, { kind: "request", method: "session/new" });
+    await newSession.click();
+    await expect(page.getByTestId("frame-detail").getByTestId("frame-raw")).toContainText(
+      `"cwd":"${process.env.E2E_WORKSPACE}","mcpServers":[]`,
+    );
+  });
+
+  test("typing / shows the agent's slash commands", async () => {
     const input = page.getByTestId("prompt-input");
     await input.fill("/mem");
     await expect(page.getByTestId("slash-item").first()).toHaveAttribute("data-name", /^memory/);
@@ -65,7 +89,7 @@ test("Connect, then a prompt: the answer streams in and the prompt box shows usa
     await expect(page.getByTestId("slash-menu")).toHaveCount(0);
   });
 
-  await test.step("Enter sends a session/prompt; chunks stream in; usage shows", async () => {
+  test("Enter sends a session/prompt; chunks stream in; usage shows", async () => {
     await prompt(page, "hello compose");
     await expect(page.getByTestId("prompt-input")).toHaveValue("");
     const request = rows(page, { kind: "request", method: "session/prompt", dir: "to-agent" });
@@ -81,7 +105,7 @@ test("Connect, then a prompt: the answer streams in and the prompt box shows usa
     await expect(page.getByTestId("empty-response-notice")).toHaveCount(0);
   });
 
-  await test.step("the history holds what was sent; a re-sent request gets a new id", async () => {
+  test("the history holds what was sent; a re-sent request gets a new id", async () => {
     await page.getByTestId("column-tab-raw").click();
     const entries = page.getByTestId("history-entry");
     await expect(entries.filter({ hasText: "session/prompt" })).toHaveCount(1);
@@ -92,8 +116,6 @@ test("Connect, then a prompt: the answer streams in and the prompt box shows usa
       params: { prompt: [{ type: "text", text: "hello compose" }] },
     });
   });
-
-  await stopAgent(page);
 });
 
 test("a permission card for a write: Allow completes the tool call and the file changes", async ({ page }) => {
@@ -115,6 +137,7 @@ test("a permission card for a write: Allow completes the tool call and the file 
     "data-acked",
     "ask",
   );
+  await advertiseFs(page);
   await connect(page);
   // Policies still hold after Connect (a warm agent brings its own session).
   await expect(page.locator('[data-testid="policy-select"][data-method="fs/read_text_file"]')).toHaveAttribute(
@@ -213,6 +236,7 @@ test("a deny policy answers the agent with an error, and no card waits", async (
   await page.goto(url());
   await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
   await setPolicy(page, "fs/read_text_file", "deny");
+  await advertiseFs(page);
   await connect(page);
   await prompt(page, "try to write");
 
@@ -308,5 +332,52 @@ test("a terminal the relay runs for the agent: its tool call shows the command, 
   const output = card.getByTestId("terminal-output");
   await expect(output).toHaveText("<b>built</b> ok\n");
   await expect(output.locator("b")).toHaveCount(0);
+  await stopAgent(page);
+});
+
+test("an error's data is shown with its message: in Compose's answer and on the turn's card", async ({ page }) => {
+  test.setTimeout(180_000);
+  await page.goto(url());
+  await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
+  await connect(page);
+
+  await test.step("Compose: session/load of a session that does not exist", async () => {
+    await page.getByTestId("column-tab-compose").click();
+    await page.locator('[data-testid="compose-method"][data-method="session/load"]').click();
+    await page.locator('select[data-path="params.sessionId"]').selectOption({ label: "other value…" });
+    await page.locator('input[data-path="params.sessionId"]').fill("no-such-session");
+    await page.getByTestId("compose-send").or(page.getByTestId("compose-send-anyway")).first().click();
+    const response = rows(page, { kind: "response", method: "session/load", dir: "from-agent" });
+    await expect(response).toHaveCount(1);
+    await response.click();
+    const error = JSON.parse((await page.getByTestId("frame-detail").getByTestId("frame-raw").textContent())!).error;
+    // Gemini puts the reason in data.details; the message alone says only "Internal error".
+    expect(error.data.details).toEqual(expect.any(String));
+    const outcome = page.getByTestId("compose-outcome");
+    await expect(outcome.getByTestId("rpc-error-message")).toHaveText(error.message);
+    await expect(outcome.getByTestId("rpc-error-data")).toHaveText(error.data.details);
+  });
+
+  await test.step("the Session view: a prompt the agent fails, with the reason in data", async () => {
+    await page.getByTestId("column-tab-raw").click();
+    await page.getByTestId("template-session-prompt").click();
+    const frame = JSON.parse(await page.getByTestId("composer").inputValue());
+    frame.params.prompt = "not a list of content blocks";
+    await page.getByTestId("composer").fill(JSON.stringify(frame));
+    await page.getByTestId("send-frame").click();
+    const response = rows(page, { kind: "response", method: "session/prompt", dir: "from-agent" });
+    await expect(response).toHaveCount(1);
+    await response.click();
+    const error = JSON.parse((await page.getByTestId("frame-detail").getByTestId("frame-raw").textContent())!).error;
+    // The SDK's validation issues: each shown as "path: message".
+    const issue = error.data[0];
+    expect(issue.message).toEqual(expect.any(String));
+    await page.getByTestId("view-session").click();
+    const shown = page.getByTestId("turn-error").last();
+    await expect(shown.getByTestId("rpc-error-message")).toHaveText(error.message);
+    await expect(shown.getByTestId("rpc-error-data").first()).toContainText(
+      `${issue.path.join(".")}: ${issue.message}`,
+    );
+  });
   await stopAgent(page);
 });

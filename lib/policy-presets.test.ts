@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { defaultPolicies, UNKNOWN_METHODS } from "./policy";
 import { parsePolicies } from "./wire";
 import { matchingPreset, parseStoredPolicies, POLICY_PRESETS, policyChanges } from "./policy-presets";
 
@@ -21,6 +22,23 @@ describe("policy presets", () => {
     expect(matchingPreset({ ...writes.policies })?.id).toBe("writes");
     expect(matchingPreset({ ...writes.policies, "fs/write_text_file": "deny" })).toBeUndefined();
     expect(matchingPreset(undefined)).toBeUndefined();
+    expect(matchingPreset({})).toBeUndefined();
+  });
+
+  it("recognises presets with the relay's policy for methods outside ACP, which every preset refuses", () => {
+    // The relay's own defaults: everything asks, unknown methods are answered -32601.
+    expect(defaultPolicies()[UNKNOWN_METHODS]).toBe("deny");
+    expect(matchingPreset(defaultPolicies())?.id).toBe("ask");
+    for (const preset of POLICY_PRESETS) {
+      expect(preset.policies[UNKNOWN_METHODS]).toBe("deny");
+      expect(matchingPreset({ ...defaultPolicies(), ...preset.policies })?.id).toBe(preset.id);
+    }
+    // Letting unknown methods wait for the user is no preset, and applying one restores the refusal.
+    const asking = { ...defaultPolicies(), [UNKNOWN_METHODS]: "ask" as const };
+    expect(matchingPreset(asking)).toBeUndefined();
+    expect(policyChanges(asking, POLICY_PRESETS[0]!.policies)).toEqual({ [UNKNOWN_METHODS]: "deny" });
+    // A method this page has no preset entry for does not decide.
+    expect(matchingPreset({ ...defaultPolicies(), "x/new": "auto" })?.id).toBe("ask");
   });
 
   it("keeps only known methods and valid policies from storage", () => {
@@ -29,9 +47,15 @@ describe("policy presets", () => {
     expect(parseStoredPolicies("[1]")).toBeUndefined();
     expect(
       parseStoredPolicies(
-        JSON.stringify({ "fs/read_text_file": "auto", "fs/write_text_file": "yolo", __proto__x: "ask", "x/y": "ask" }),
+        JSON.stringify({
+          "fs/read_text_file": "auto",
+          "fs/write_text_file": "yolo",
+          __proto__x: "ask",
+          "x/y": "ask",
+          [UNKNOWN_METHODS]: "deny",
+        }),
       ),
-    ).toEqual({ "fs/read_text_file": "auto" });
+    ).toEqual({ "fs/read_text_file": "auto", [UNKNOWN_METHODS]: "deny" });
   });
 
   it("sends only what differs from the relay's policies, for methods the relay knows", () => {

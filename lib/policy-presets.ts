@@ -3,14 +3,14 @@
  * of policies kept in the browser.
  */
 import { CLIENT_METHODS } from "./methods";
-import { ANSWERABLE_METHODS, POLICIES, type Policy } from "./policy";
+import { ANSWERABLE_METHODS, POLICIES, UNKNOWN_METHODS, type Policy } from "./policy";
 
 export type PolicyMap = Record<string, Policy>;
 
 export const READ_METHOD = CLIENT_METHODS.fs_read_text_file;
 
-/** Every agent->client request the playground answers. */
-export const PRESET_METHODS = ANSWERABLE_METHODS;
+/** Every agent->client request the playground answers, and the key for methods outside ACP. */
+export const PRESET_METHODS: readonly string[] = [...ANSWERABLE_METHODS, UNKNOWN_METHODS];
 
 /** fs/read_text_file served without asking (the relay confines it to the workspace). */
 export const READS_AUTO: PolicyMap = { [READ_METHOD]: "auto" };
@@ -22,13 +22,20 @@ export interface PolicyPreset {
   policies: PolicyMap;
 }
 
-const all = (policy: Policy): PolicyMap => Object.fromEntries(PRESET_METHODS.map((m) => [m, policy]));
+/**
+ * Every preset refuses methods outside ACP (-32601, the relay's default): an agent
+ * waiting on one would hang, and none of the presets is about them.
+ */
+const all = (policy: Policy): PolicyMap => ({
+  ...Object.fromEntries(ANSWERABLE_METHODS.map((m) => [m, policy])),
+  [UNKNOWN_METHODS]: "deny",
+});
 
 export const POLICY_PRESETS: readonly PolicyPreset[] = [
   {
     id: "ask",
     label: "Ask for everything",
-    description: "Every request waits for your answer.",
+    description: "Every request waits for your answer (methods outside ACP are refused with -32601).",
     policies: all("ask"),
   },
   {
@@ -53,10 +60,16 @@ export const POLICY_PRESETS: readonly PolicyPreset[] = [
   },
 ];
 
-/** The preset these policies match exactly, if any. */
+/**
+ * The preset these policies match, if any: every method the preset names has the
+ * preset's policy. Methods the preset does not name (a relay newer than this page)
+ * do not decide.
+ */
 export function matchingPreset(policies: PolicyMap | undefined): PolicyPreset | undefined {
-  if (!policies) return undefined;
-  return POLICY_PRESETS.find((p) => Object.keys(policies).every((m) => (p.policies[m] ?? "ask") === policies[m]));
+  if (!policies || Object.keys(policies).length === 0) return undefined;
+  return POLICY_PRESETS.find((p) =>
+    Object.entries(p.policies).every(([m, policy]) => policies[m] === undefined || policies[m] === policy),
+  );
 }
 
 /** Policies kept in the browser: known methods with valid values; anything else is dropped. */

@@ -5,7 +5,6 @@
  * default cwd) are served from the pool: anything else changes the command line.
  */
 import { PROTOCOL_VERSION } from "@agentclientprotocol/sdk";
-import { DEFAULT_CLIENT_CAPABILITIES } from "../lib/client-capabilities";
 import { AgentDriver } from "./agent-driver";
 import { BrowserSession } from "./browser-session";
 import type { ServerConfig } from "./config";
@@ -88,7 +87,8 @@ export class AgentPool {
       AGENT_METHODS.initialize,
       {
         protocolVersion: PROTOCOL_VERSION,
-        clientCapabilities: DEFAULT_CLIENT_CAPABILITIES,
+        // What Connect advertises for this profile by default, so a warm agent is the one Connect would start.
+        clientCapabilities: this.profiles.clientCapabilities(slot.profile),
         clientInfo: { name: "acp-playground", version: "pool" },
       },
       { id: "pool-initialize", timeoutMs: INITIALIZE_TIMEOUT_MS },

@@ -12,7 +12,11 @@ import { input } from "../compose/ui";
 import { useSession, useSessionStore } from "../state/use-session";
 import { loadPolicies, savePolicies } from "./policy-storage";
 
-/** Applies the browser's kept policies once the relay has told this tab its own. */
+/**
+ * Applies the browser's kept policies once the relay has told this tab its own,
+ * unless the page already set its own (the compare page grants permissions on its
+ * sides; a user's choice made before the kept ones arrive wins too).
+ */
 export function usePersistedPolicies(): void {
   const store = useSessionStore();
   const policies = useSession((s) => s.policies);
@@ -22,6 +26,7 @@ export function usePersistedPolicies(): void {
   useEffect(() => {
     if (!connected || !policies || applied.current) return;
     applied.current = true;
+    if (store.policiesSetByPage) return;
     const kept = loadPolicies();
     const changes = kept ? policyChanges(policies, kept) : {};
     if (Object.keys(changes).length) void store.setPolicies(changes);

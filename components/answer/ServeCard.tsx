@@ -11,7 +11,7 @@ import { READS_AUTO } from "@/lib/policy-presets";
 import { useSession, useSessionStore } from "../state/use-session";
 import { DiffView } from "./DiffView";
 import { JsonRpcErrorView } from "../JsonRpcErrorView";
-import { savePolicies } from "./policy-storage";
+import { loadPolicies, savePolicies } from "./policy-storage";
 import { Kbd } from "./shortcuts";
 import { useAnswer } from "./use-answer";
 
@@ -77,7 +77,8 @@ export function ServeCard({ frame, view, shortcuts = false }: { frame: Frame; vi
   // One click for the usual case: a turn reads several files before it edits one.
   const allowAllReads = async () => {
     const err = await store.setPolicies(READS_AUTO);
-    if (!err) savePolicies(store.getSnapshot().policies);
+    // Only this choice is kept: the tab's other policies may be a page's own (compare grants permissions).
+    if (!err) savePolicies({ ...loadPolicies(), ...READS_AUTO });
     if (answerable) void answer.serve(id);
   };
   return (

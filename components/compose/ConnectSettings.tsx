@@ -48,6 +48,14 @@ function load(profile: ProfileSummary | undefined): ConnectChoices {
   }
 }
 
+/** Whether the choices advertise what the profile does by default (what a warm agent was initialized with). */
+export function advertisesDefaults(profile: ProfileSummary | undefined, c: ConnectChoices): boolean {
+  const d = defaults(profile);
+  return (
+    c.fsRead === d.fsRead && c.fsWrite === d.fsWrite && c.terminal === d.terminal && c.terminalAuth === d.terminalAuth
+  );
+}
+
 export function capabilitiesOf(c: ConnectChoices): ClientCapabilities {
   return withTerminalAuth(
     { fs: { readTextFile: c.fsRead, writeTextFile: c.fsWrite }, terminal: c.terminal },

@@ -5,7 +5,7 @@
  * scrolls up, then offers "jump to newest"; arrow keys move the selection.
  */
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { useEffect, useState, type KeyboardEvent } from "react";
+import { useEffect, useRef, useState, type KeyboardEvent } from "react";
 import { useStickToBottom } from "../use-stick-to-bottom";
 import type { FrameCheck } from "@/lib/frame-checks";
 import { frameChecks } from "@/lib/frame-checks";
@@ -92,6 +92,20 @@ export function FrameList({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [rows.length]);
 
+  // A pane made smaller (window, resized panel) keeps the newest frame in view while following.
+  const rowCount = useRef(rows.length);
+  rowCount.current = rows.length;
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const observer = new ResizeObserver(() => {
+      if (atBottom.current && rowCount.current) virtualizer.scrollToIndex(rowCount.current - 1, { align: "end" });
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
   useEffect(() => {
     if (!reveal) return;
     const i = rows.indexOf(reveal.seq);
@@ -149,8 +163,9 @@ export function FrameList({
         onScroll={onListScroll}
         onKeyDown={onKeyDown}
         tabIndex={0}
-        role="listbox"
-        aria-label="Frames"
+        // A listbox holds only options: the empty state is plain text in a plain container.
+        role={rows.length ? "listbox" : undefined}
+        aria-label={rows.length ? "Frames" : undefined}
         data-testid="frame-log"
         data-following={following}
         className="group/log min-h-0 flex-1 overflow-y-auto outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-sky-500"

@@ -34,6 +34,8 @@ export interface ConnectOptions {
   authenticateFirst?: boolean;
   /** Values for an `env_var` method's variables: the agent is started with them (never pooled). */
   env?: Record<string, string>;
+  /** False when clientCapabilities differ from the profile's defaults, which a warm agent was initialized with. */
+  poolable?: boolean;
   /** Authenticate with this method when asked, without asking again (after a restart with its variables). */
   authMethodId?: string;
 }
@@ -67,7 +69,7 @@ export async function connectAgent(
       start: async () => {
         const res = await store.startAgent(opts.profile, undefined, {
           options: opts.options,
-          pooled: !opts.env,
+          pooled: !opts.env && opts.poolable !== false,
           env: opts.env,
         });
         return res.ok ? ok({ pooled: res.agent.pooled === true }) : fail(res.error.message);

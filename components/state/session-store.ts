@@ -386,8 +386,12 @@ export class SessionStore extends SnapshotStore<SessionSnapshot> {
     return this.rpc.waitForFrame(match, timeoutMs);
   }
 
+  /** Whether this page set policies on this store (then the browser's kept ones must not override them). */
+  policiesSetByPage = false;
+
   /** policy:set; the snapshot follows the relay's ack. */
   async setPolicies(policies: Policies): Promise<RelayError | undefined> {
+    this.policiesSetByPage = true;
     const res = await this.relay.emitWithAck<{ policies: Policies }>((s, ack) =>
       s.emit("policy:set", { policies }, ack),
     );

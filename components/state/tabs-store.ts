@@ -30,6 +30,9 @@ export interface TabsSnapshot {
 
 const INITIAL: TabsSnapshot = { ready: false, tabs: [], activeId: 0 };
 
+/** The tab's profile choice (AgentControls' tab state). */
+export const PROFILE_UI_KEY = "agent.profile";
+
 export const clientIdKey = (tabId: number) => `${CLIENT_ID_PREFIX}${tabId}`;
 
 /** A tab id's stored clientId and history; a leftover would re-attach to someone else's agent. */
@@ -74,11 +77,19 @@ export class TabsStore extends SnapshotStore<TabsSnapshot> {
     return { id, store, ui: new Map() };
   }
 
-  /** Restores the saved tabs (or opens the first) and connects them all; idempotent. */
-  init(): void {
-    if (this.snapshot.ready) return;
+  /**
+   * Restores the saved tabs (or opens the first) and connects them all; idempotent.
+   * `profile` ("Replay as mock agent"): preselected in a new tab when this page
+   * already had tabs, so an agent running in one keeps its own profile.
+   */
+  init(profile?: string): void {
+    if (this.snapshot.ready) {
+      if (profile) this.add(profile);
+      return;
+    }
     this.token = takeAccessToken();
-    const saved = readSaved() ?? { ids: [1], activeId: 1 };
+    const restored = readSaved();
+    const saved = restored ?? { ids: [1], activeId: 1 };
     const legacy = sessionStorage.getItem(LEGACY_CLIENT_ID_KEY);
     if (legacy) {
       const first = saved.ids[0]!;
@@ -86,15 +97,18 @@ export class TabsStore extends SnapshotStore<TabsSnapshot> {
       sessionStorage.removeItem(LEGACY_CLIENT_ID_KEY);
     }
     const tabs = saved.ids.map((id) => this.makeTab(id));
+    if (profile && !restored) tabs[0]!.ui.set(PROFILE_UI_KEY, profile);
     this.set({ ready: true, tabs, activeId: saved.activeId });
     for (const tab of tabs) tab.store.connect();
+    if (profile && restored) this.add(profile);
   }
 
   /** Opens a tab with a fresh relay session and makes it active. */
-  add(): Tab {
+  add(profile?: string): Tab {
     const id = Math.max(0, ...this.snapshot.tabs.map((t) => t.id)) + 1;
     forgetTab(id);
     const tab = this.makeTab(id);
+    if (profile) tab.ui.set(PROFILE_UI_KEY, profile);
     this.set({ tabs: [...this.snapshot.tabs, tab], activeId: id });
     tab.store.connect();
     return tab;

@@ -31,6 +31,11 @@ describe("warm pool", () => {
       [1, "to-agent", "initialize"],
       [2, "from-agent", "initialize"],
     ]);
+    // It advertised what Connect advertises for the profile by default (Gemini: no fs, no terminal).
+    expect((c.frames[0]!.message as any).params.clientCapabilities).toEqual(
+      g.relay.server.relay.profiles.clientCapabilities("gemini"),
+    );
+    expect((c.frames[0]!.message as any).params.clientCapabilities.fs.readTextFile).toBe(false);
     await c.send({ jsonrpc: "2.0", id: 2, method: "session/new", params: { cwd: g.workspace, mcpServers: [] } });
     expect(((await c.response(2)).message as any).result.sessionId).toEqual(expect.any(String));
 
