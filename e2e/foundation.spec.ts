@@ -3,7 +3,7 @@
  * to the fake Gemini API. Everything waits on locators, never on sleeps.
  */
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { rows, url } from "./helpers";
+import { rows, scriptTurns, url } from "./helpers";
 import { framesView, sharedPage } from "./shared-page";
 
 const origin = () => process.env.E2E_ORIGIN!;
@@ -156,16 +156,10 @@ test("an agent request waits for the user, who answers it from the pending list"
   test.setTimeout(180_000);
   await framesView(page);
   const target = `${process.env.E2E_WORKSPACE}/from-e2e.txt`;
-  const scripted = await fetch(`${process.env.E2E_FAKE_API}/__fake/script`, {
-    method: "POST",
-    body: JSON.stringify({
-      turns: [
-        { parts: [{ functionCall: { name: "write_file", args: { file_path: target, content: "hi\n" } } }] },
-        { parts: [{ text: "Written." }] },
-      ],
-    }),
-  });
-  expect(scripted.status).toBe(204);
+  await scriptTurns([
+    { parts: [{ functionCall: { name: "write_file", args: { file_path: target, content: "hi\n" } } }] },
+    { parts: [{ text: "Written." }] },
+  ]);
 
   await page.goto(url());
   await page.getByTestId("start-agent").click();

@@ -11,11 +11,14 @@ export const rows = (page: Page, attrs: Record<string, string> = {}) =>
       .join("")}`,
   );
 
-/** Queues model turns on the fake Gemini API (one per streamGenerateContent call). */
+/**
+ * Scripts the fake Gemini API's model turns (one per streamGenerateContent call), replacing any
+ * an earlier test left unplayed: a failed test must not hand its turns to the next one.
+ */
 export async function scriptTurns(turns: object[]): Promise<void> {
   const res = await fetch(`${process.env.E2E_FAKE_API}/__fake/script`, {
     method: "POST",
-    body: JSON.stringify({ turns }),
+    body: JSON.stringify({ turns, replace: true }),
   });
   expect(res.status).toBe(204);
 }

@@ -3,7 +3,7 @@
  * the fake Gemini API. Everything waits on locators, never on sleeps.
  */
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { rows, url } from "./helpers";
+import { rows, scriptTurns, url } from "./helpers";
 import { framesView, sharedPage } from "./shared-page";
 
 // These specs read raw frames: each opens the Frames view.
@@ -240,25 +240,19 @@ test.describe.serial("inspector: one agent's log", () => {
 test("an agent request is flagged unanswered, with a growing age, until the user answers it", async ({ page }) => {
   test.setTimeout(180_000);
   await framesView(page);
-  const scripted = await fetch(`${process.env.E2E_FAKE_API}/__fake/script`, {
-    method: "POST",
-    body: JSON.stringify({
-      turns: [
+  await scriptTurns([
+    {
+      parts: [
         {
-          parts: [
-            {
-              functionCall: {
-                name: "write_file",
-                args: { file_path: `${process.env.E2E_WORKSPACE}/inspector.txt`, content: "x\n" },
-              },
-            },
-          ],
+          functionCall: {
+            name: "write_file",
+            args: { file_path: `${process.env.E2E_WORKSPACE}/inspector.txt`, content: "x\n" },
+          },
         },
-        { parts: [{ text: "Done." }] },
       ],
-    }),
-  });
-  expect(scripted.status).toBe(204);
+    },
+    { parts: [{ text: "Done." }] },
+  ]);
   await page.goto(url());
   await startAgent(page);
   await handshake(page, true);

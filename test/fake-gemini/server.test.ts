@@ -33,4 +33,13 @@ describe("fake Gemini API", () => {
     expect(await turnText("gemini-2.5-pro")).toBe("pro 1");
     expect(await turnText("gemini-2.5-pro")).toBe("Echo: hi");
   });
+
+  it("a script posted with replace drops the turns still queued (a failed test's leftovers)", async () => {
+    api = await startFakeGeminiApi();
+    const post = (body: object) => fetch(`${api!.url}/__fake/script`, { method: "POST", body: JSON.stringify(body) });
+    await post({ turns: [{ parts: [{ text: "left over" }] }] });
+    expect((await post({ turns: [{ parts: [{ text: "mine" }] }], replace: true })).status).toBe(204);
+    expect(await turnText("gemini-2.5-flash")).toBe("mine");
+    expect(await turnText("gemini-2.5-flash")).toBe("Echo: hi");
+  });
 });

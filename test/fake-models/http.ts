@@ -111,7 +111,8 @@ export interface FakeServer<T> {
 
 /**
  * Serves `handle` on 127.0.0.1. Another process (an e2e worker) queues turns with
- * POST /__fake/script `{ turns }`; the handler takes them from the queue it is made with.
+ * POST /__fake/script `{ turns, replace? }` (replace drops turns still queued); the handler takes them
+ * from the queue it is made with.
  */
 export async function serveFake<T>(
   handler: (queue: T[]) => (req: IncomingMessage, res: ServerResponse, url: URL, body: unknown) => Promise<void>,
@@ -124,7 +125,9 @@ export async function serveFake<T>(
       const url = new URL(req.url ?? "/", "http://127.0.0.1");
       const body = await readBody(req);
       if (req.method === "POST" && url.pathname === "/__fake/script") {
-        queue.push(...((body as { turns?: T[] } | undefined)?.turns ?? []));
+        const script = body as { turns?: T[]; replace?: boolean } | undefined;
+        if (script?.replace) queue.length = 0;
+        queue.push(...(script?.turns ?? []));
         res.writeHead(204).end();
         return;
       }
