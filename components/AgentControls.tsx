@@ -76,7 +76,7 @@ export function AgentControls({ onConnect, onStart }: Props) {
   const profileInfo = info?.profiles.find((p) => p.name === chosen);
   const optionValues = options[chosen] ?? {};
   const payload = optionsPayload(optionControls(profileInfo), optionValues);
-  const [choices, setChoices] = useConnectChoices(profileInfo);
+  const [choices, setChoices, choicesReady] = useConnectChoices(profileInfo);
   const busy = status.state === "starting" || status.state === "running";
   const connecting = handshakeStep !== undefined && handshakeStep !== "ready" && handshakeStep !== "failed";
 
@@ -144,7 +144,7 @@ export function AgentControls({ onConnect, onStart }: Props) {
         onChange={(v) => setOptions({ ...options, [chosen]: v })}
         disabled={busy}
       />
-      <ConnectSettings profile={profileInfo} choices={choices} onChange={setChoices} disabled={busy} />
+      <ConnectSettings profile={profileInfo} choices={choices} onChange={setChoices} disabled={busy || !choicesReady} />
       <div className="flex flex-wrap gap-2">
         <button
           type="button"

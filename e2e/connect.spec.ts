@@ -1,5 +1,5 @@
 /** Connect with an agent that requires authentication (test/fixtures/auth-agent.mjs), and the capabilities it advertises. */
-import { expect, test } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { rows, stopAgent, url } from "./helpers";
 
 test("the auth chooser lists the methods by type and says authenticated only after the answer", async ({ page }) => {
@@ -44,10 +44,8 @@ test("the capabilities checkboxes follow the profile, persist, and flag Gemini's
   await expect(page.getByTestId("cap-terminal")).toBeChecked();
 });
 
-test("Connect clicked before the relay's info arrives still opens the session in the workspace root", async ({
-  page,
-}) => {
-  // A loaded relay answers relay:info late: its answers are held back until Connect has been clicked.
+/** Holds back the relay's answers to relay:info (as a loaded relay gives them late); call the result to release them. */
+async function holdRelayInfo(page: Page): Promise<() => void> {
   let held: Array<() => void> | undefined = [];
   await page.routeWebSocket(/\/socket\.io\//, (ws) => {
     const server = ws.connectToServer();
@@ -63,17 +61,40 @@ test("Connect clicked before the relay's info arrives still opens the session in
       else ws.send(message);
     });
   });
+  return () => {
+    for (const answer of held ?? []) answer();
+    held = undefined;
+  };
+}
+
+test("Connect clicked before the relay's info arrives still opens the session in the workspace root", async ({
+  page,
+}) => {
+  const release = await holdRelayInfo(page);
   await page.addInitScript(() => localStorage.setItem("acp-playground.view", "frames"));
   await page.goto(url());
   await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
   await expect(page.getByTestId("cwd-input")).toHaveAttribute("placeholder", "workspace root");
   await page.getByTestId("connect").click();
-  for (const answer of held!) answer();
-  held = undefined;
+  release();
   await expect(page.getByTestId("connect-status")).toHaveAttribute("data-step", "ready");
   await rows(page, { kind: "request", method: "session/new", dir: "to-agent" }).click();
   await expect(page.getByTestId("frame-detail").getByTestId("frame-raw")).toContainText(
     `"cwd":"${process.env.E2E_WORKSPACE}"`,
   );
   await stopAgent(page);
+});
+
+test("capabilities cannot be ticked before the relay names the profile, so a tick is never overwritten", async ({
+  page,
+}) => {
+  const release = await holdRelayInfo(page);
+  await page.goto(url());
+  await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
+  await expect(page.getByTestId("cap-fsRead")).toBeDisabled();
+  release();
+  await page.getByTestId("cap-fsRead").check();
+  await page.getByTestId("cap-fsWrite").check();
+  await expect(page.getByTestId("cap-fsRead")).toBeChecked();
+  await expect(page.getByTestId("cap-fsWrite")).toBeChecked();
 });

@@ -6,7 +6,7 @@
  * authenticate before session/new.
  */
 import type { ClientCapabilities } from "@agentclientprotocol/sdk";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useMemo, useSyncExternalStore } from "react";
 import { DEFAULT_CLIENT_CAPABILITIES, TERMINAL_AUTH_META, withTerminalAuth } from "@/lib/client-capabilities";
 import type { ProfileSummary } from "@/lib/wire";
 
@@ -31,15 +31,15 @@ function defaults(profile: ProfileSummary | undefined): ConnectChoices {
   };
 }
 
-function load(profile: ProfileSummary | undefined): ConnectChoices {
+/** The profile's defaults, overridden by what this browser kept (`saved`, JSON). */
+function withSaved(profile: ProfileSummary | undefined, saved: string | null): ConnectChoices {
   const base = defaults(profile);
-  if (!profile) return base;
   try {
-    const saved: unknown = JSON.parse(localStorage.getItem(storageKey(profile.name)) ?? "null");
-    if (typeof saved !== "object" || saved === null) return base;
+    const kept: unknown = JSON.parse(saved ?? "null");
+    if (typeof kept !== "object" || kept === null) return base;
     const out = { ...base };
     for (const k of Object.keys(base) as (keyof ConnectChoices)[]) {
-      const v = (saved as Record<string, unknown>)[k];
+      const v = (kept as Record<string, unknown>)[k];
       if (typeof v === "boolean") out[k] = v;
     }
     return out;
@@ -63,20 +63,38 @@ export function capabilitiesOf(c: ConnectChoices): ClientCapabilities {
   );
 }
 
-/** The choices for a profile, and a setter that keeps them. */
-export function useConnectChoices(profile: ProfileSummary | undefined): [ConnectChoices, (c: ConnectChoices) => void] {
-  const [choices, setChoices] = useState<ConnectChoices>(() => defaults(profile));
+const changed = new Set<() => void>();
+const subscribe = (listener: () => void) => {
+  changed.add(listener);
+  return () => void changed.delete(listener);
+};
+
+/**
+ * The choices for a profile, a setter that keeps a change to them, and whether the profile is known yet
+ * (before, there is nothing to keep a choice for). Read from localStorage on every render, not
+ * copied into state, so no late load can overwrite a choice just made.
+ */
+export function useConnectChoices(
+  profile: ProfileSummary | undefined,
+): [ConnectChoices, (change: Partial<ConnectChoices>) => void, boolean] {
   const name = profile?.name;
-  // Read after mount (localStorage is not there while rendering on the server) and when the profile changes.
-  useEffect(() => setChoices(load(profile)), [name]); // eslint-disable-line react-hooks/exhaustive-deps
-  const set = useCallback(
-    (c: ConnectChoices) => {
-      setChoices(c);
-      if (name) localStorage.setItem(storageKey(name), JSON.stringify(c));
-    },
-    [name],
+  const saved = useSyncExternalStore(
+    subscribe,
+    () => (name ? localStorage.getItem(storageKey(name)) : null),
+    () => null,
   );
-  return [choices, set];
+  const choices = useMemo(() => withSaved(profile, saved), [profile, saved]);
+  // Merged into what is kept now, not into the rendered choices: two quick ticks must both stay.
+  const set = useCallback(
+    (change: Partial<ConnectChoices>) => {
+      if (!name) return;
+      const kept = withSaved(profile, localStorage.getItem(storageKey(name)));
+      localStorage.setItem(storageKey(name), JSON.stringify({ ...kept, ...change }));
+      for (const listener of changed) listener();
+    },
+    [name, profile],
+  );
+  return [choices, set, name !== undefined];
 }
 
 const isGemini = (p: ProfileSummary | undefined) =>
@@ -115,7 +133,7 @@ export function ConnectSettings({
 }: {
   profile: ProfileSummary | undefined;
   choices: ConnectChoices;
-  onChange: (c: ConnectChoices) => void;
+  onChange: (change: Partial<ConnectChoices>) => void;
   disabled?: boolean;
 }) {
   const quirk = isGemini(profile) && (choices.fsRead || choices.fsWrite);
@@ -133,7 +151,7 @@ export function ConnectSettings({
               type="checkbox"
               data-testid={`cap-${b.key}`}
               checked={choices[b.key]}
-              onChange={(e) => onChange({ ...choices, [b.key]: e.target.checked })}
+              onChange={(e) => onChange({ [b.key]: e.target.checked })}
             />
             {b.label}
           </label>
