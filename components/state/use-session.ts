@@ -1,6 +1,14 @@
 "use client";
 /** React bindings: the tabs, the tab a subtree belongs to, and its session store. */
-import { createContext, useCallback, useContext, useState, useSyncExternalStore } from "react";
+import {
+  createContext,
+  startTransition,
+  useCallback,
+  useContext,
+  useEffect,
+  useState,
+  useSyncExternalStore,
+} from "react";
 import { SessionStore, type SessionSnapshot } from "./session-store";
 import { getTabsStore, TabsStore, type Tab, type TabsSnapshot } from "./tabs-store";
 
@@ -36,6 +44,35 @@ export function useSession<T>(select: (s: SessionSnapshot) => T, store?: Session
     () => select(s.getSnapshot()),
     () => select(SessionStore.serverSnapshot),
   );
+}
+
+/**
+ * Like useSession, but catches up at most once per animation frame, as a
+ * transition (a big render yields to input): for views that need not follow
+ * each of a flood's batches, which can arrive every few milliseconds. Every
+ * batch re-rendering the view twice (urgent, then deferred) made the Frames
+ * view's tasks long. `select` must be stable (a module-level function).
+ */
+export function useSessionPerFrame<T>(select: (s: SessionSnapshot) => T): T {
+  const store = useSessionStore();
+  const [value, setValue] = useState(() => select(store.getSnapshot()));
+  useEffect(() => {
+    let raf = 0;
+    const flush = () => {
+      raf = 0;
+      const next = select(store.getSnapshot());
+      startTransition(() => setValue(() => next));
+    };
+    const unsubscribe = store.subscribe(() => {
+      if (raf === 0) raf = requestAnimationFrame(flush);
+    });
+    flush(); // changes between the first render and this effect
+    return () => {
+      unsubscribe();
+      if (raf !== 0) cancelAnimationFrame(raf);
+    };
+  }, [store, select]);
+  return value;
 }
 
 type SetState<T> = (value: T | ((prev: T) => T)) => void;
