@@ -53,6 +53,7 @@ function sortedIncludes(sorted: readonly number[], x: number): boolean {
 }
 
 const selectFrames = (s: SessionSnapshot) => s.frames;
+const LIST_CATCH_UP_MS = 100;
 
 interface Selection {
   epoch: number;
@@ -67,9 +68,10 @@ interface Props {
 }
 
 export function FrameInspector({ highlight, revealSeq }: Props = {}) {
-  // Under a flood of batches the list renders the newest log once per animation frame,
-  // instead of after every batch (urgently, then deferred).
-  const frames = useSessionPerFrame(selectFrames);
+  // Under a flood of batches the list renders the newest log at most once per animation frame
+  // and every LIST_CATCH_UP_MS, instead of after every batch (urgently, then deferred): at
+  // thousands of frames a second each render replaces every row in view.
+  const frames = useSessionPerFrame(selectFrames, LIST_CATCH_UP_MS);
   const index = useSession((s) => s.index);
   const epoch = useSession((s) => s.epoch);
   const missed = useSession((s) => s.missed);

@@ -52,26 +52,39 @@ export function useSession<T>(select: (s: SessionSnapshot) => T, store?: Session
  * each of a flood's batches, which can arrive every few milliseconds. Every
  * batch re-rendering the view twice (urgent, then deferred) made the Frames
  * view's tasks long. `select` must be stable (a module-level function).
+ * `minIntervalMs`: in a burst, catch up no more often than this (the first
+ * change after a quiet spell still shows at the next animation frame).
  */
-export function useSessionPerFrame<T>(select: (s: SessionSnapshot) => T): T {
+export function useSessionPerFrame<T>(select: (s: SessionSnapshot) => T, minIntervalMs = 0): T {
   const store = useSessionStore();
   const [value, setValue] = useState(() => select(store.getSnapshot()));
   useEffect(() => {
     let raf = 0;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let last = -Infinity;
     const flush = () => {
       raf = 0;
+      last = performance.now();
       const next = select(store.getSnapshot());
       startTransition(() => setValue(() => next));
     };
-    const unsubscribe = store.subscribe(() => {
+    const schedule = () => {
+      timer = undefined;
       if (raf === 0) raf = requestAnimationFrame(flush);
+    };
+    const unsubscribe = store.subscribe(() => {
+      if (raf !== 0 || timer !== undefined) return;
+      const wait = last + minIntervalMs - performance.now();
+      if (wait > 0) timer = setTimeout(schedule, wait);
+      else schedule();
     });
     flush(); // changes between the first render and this effect
     return () => {
       unsubscribe();
       if (raf !== 0) cancelAnimationFrame(raf);
+      clearTimeout(timer);
     };
-  }, [store, select]);
+  }, [store, select, minIntervalMs]);
   return value;
 }
 
