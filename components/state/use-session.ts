@@ -6,6 +6,7 @@ import {
   useCallback,
   useContext,
   useEffect,
+  useRef,
   useState,
   useSyncExternalStore,
 } from "react";
@@ -58,15 +59,22 @@ export function useSession<T>(select: (s: SessionSnapshot) => T, store?: Session
 export function useSessionPerFrame<T>(select: (s: SessionSnapshot) => T, minIntervalMs = 0): T {
   const store = useSessionStore();
   const [value, setValue] = useState(() => select(store.getSnapshot()));
+  const first = useRef(value);
   useEffect(() => {
     let raf = 0;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let last = -Infinity;
+    let held = first.current;
     const flush = () => {
       raf = 0;
-      last = performance.now();
       const next = select(store.getSnapshot());
-      startTransition(() => setValue(() => next));
+      if (Object.is(next, held)) return;
+      // The first change is the first screen (a transcript's first frames): not deferred.
+      const urgent = held === first.current;
+      held = next;
+      last = performance.now();
+      if (urgent) setValue(() => next);
+      else startTransition(() => setValue(() => next));
     };
     const schedule = () => {
       timer = undefined;
