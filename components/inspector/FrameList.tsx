@@ -153,37 +153,32 @@ export function FrameList({
         aria-label="Frames"
         data-testid="frame-log"
         data-following={following}
-        // Contained: a new row or a changed count elsewhere re-lays out this box or the page, not both.
-        className="group/log min-h-0 flex-1 overflow-y-auto outline-none [contain:strict] focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-sky-500"
+        className="group/log min-h-0 flex-1 overflow-y-auto outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-sky-500"
       >
         {rows.length === 0 ? (
           empty
         ) : (
-          // The rows' containing block keeps its size (no height) while the list grows: when it
-          // changed with every batch, the browser laid out every row again.
-          <div style={{ height: virtualizer.getTotalSize(), width: "100%" }}>
-            <div style={{ position: "relative", width: "100%" }}>
-              {virtualizer.getVirtualItems().map((item) => {
-                const row = rows[item.index]!;
-                if (isEventRow(row)) {
-                  const event = events[rowEventIndex(row)];
-                  return event ? <EventRow key={`e${row}`} event={event} top={item.start} /> : null;
-                }
-                const frame = frames.bySeq(row);
-                if (!frame) return null;
-                return (
-                  <FrameRow
-                    key={row}
-                    frame={frame}
-                    selected={row === selectedSeq}
-                    highlighted={highlighted?.includes(row) ?? false}
-                    checks={checksFor(frameChecks(frame, index, now), schemaIssues(checker, frame))}
-                    onSelect={onSelect}
-                    top={item.start}
-                  />
-                );
-              })}
-            </div>
+          <div style={{ height: virtualizer.getTotalSize(), position: "relative", width: "100%" }}>
+            {virtualizer.getVirtualItems().map((item) => {
+              const row = rows[item.index]!;
+              if (isEventRow(row)) {
+                const event = events[rowEventIndex(row)];
+                return event ? <EventRow key={`e${row}`} event={event} top={item.start} /> : null;
+              }
+              const frame = frames.bySeq(row);
+              if (!frame) return null;
+              return (
+                <FrameRow
+                  key={row}
+                  frame={frame}
+                  selected={row === selectedSeq}
+                  highlighted={highlighted?.includes(row) ?? false}
+                  checks={checksFor(frameChecks(frame, index, now), schemaIssues(checker, frame))}
+                  onSelect={onSelect}
+                  top={item.start}
+                />
+              );
+            })}
           </div>
         )}
       </div>
