@@ -81,6 +81,7 @@ export function useSessionPerFrame<T>(select: (s: SessionSnapshot) => T, minInte
       if (raf === 0) raf = requestAnimationFrame(flush);
     };
     const unsubscribe = store.subscribe(() => {
+      if (held === first.current) return flush(); // the first screen: without waiting for a frame
       if (raf !== 0 || timer !== undefined) return;
       const wait = last + minIntervalMs - performance.now();
       if (wait > 0) timer = setTimeout(schedule, wait);
