@@ -219,6 +219,24 @@ test.describe.serial("inspector: one agent's log", () => {
     await expect(detail.getByTestId("jump-partner")).toHaveCount(0);
   });
 
+  test("new frames update the count without re-rendering the filter controls", async () => {
+    // React re-sets a controlled input's type and name on every update, and the browser then
+    // re-styles and re-lays out the page: under a flood of frames that made the view's tasks long.
+    await page.evaluate(() => {
+      const w = window as unknown as { __controlWrites: number };
+      w.__controlWrites = 0;
+      const observer = new MutationObserver((records) => (w.__controlWrites += records.length));
+      for (const id of ["frame-search", "filter-errors", "filter-checks", "toggle-events", "filter-dir"])
+        observer.observe(document.querySelector(`[data-testid="${id}"]`)!, { attributes: true });
+    });
+    // A method already seen: the method filter's options stay as they are.
+    await send(page, { jsonrpc: "2.0", id: 5, method: "nope/nothing", params: {} });
+    total += 2;
+    await expect(count).toHaveText(`${total} frames`);
+    await expect(rows(page)).toHaveCount(total);
+    expect(await page.evaluate(() => (window as unknown as { __controlWrites: number }).__controlWrites)).toBe(0);
+  });
+
   test("stderr & lifecycle on the same timeline, toggleable", async () => {
     const events = page.getByTestId("event-row");
     await expect(events).toHaveCount(0);

@@ -5,7 +5,7 @@
  * checks, and the selected frame in detail. The logic is in lib/ (filter,
  * checks, index); this wires it to the tab's store and view state.
  */
-import { useCallback, useDeferredValue, useEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import type { FrameFilter } from "@/lib/frame-filter";
 import { FrameDetail } from "./FrameDetail";
 import { FrameList, type RevealRequest } from "./FrameList";
@@ -13,7 +13,8 @@ import type { Highlight } from "../session-view/highlight";
 import { InspectorToolbar } from "./InspectorToolbar";
 import { useFilteredSeqs, useTimelineEvents, useTimelineRows } from "./use-frame-rows";
 import { useSchemaChecker } from "./use-schema-checker";
-import { useSession, useTabState } from "../state/use-session";
+import type { SessionSnapshot } from "../state/session-store";
+import { useSession, useSessionPerFrame, useTabState } from "../state/use-session";
 
 const SEARCH_DEBOUNCE_MS = 150;
 
@@ -51,6 +52,9 @@ function sortedIncludes(sorted: readonly number[], x: number): boolean {
   return false;
 }
 
+const selectFrames = (s: SessionSnapshot) => s.frames;
+const LIST_CATCH_UP_MS = 100;
+
 interface Selection {
   epoch: number;
   seq: number;
@@ -64,9 +68,10 @@ interface Props {
 }
 
 export function FrameInspector({ highlight, revealSeq }: Props = {}) {
-  // Deferred: under a flood of batches React renders the newest log when it
-  // can, instead of every intermediate one (filtering and the list are O(n)).
-  const frames = useDeferredValue(useSession((s) => s.frames));
+  // Under a flood of batches the list renders the newest log at most once per animation frame
+  // and every LIST_CATCH_UP_MS, instead of after every batch (urgently, then deferred): at
+  // thousands of frames a second each render replaces every row in view.
+  const frames = useSessionPerFrame(selectFrames, LIST_CATCH_UP_MS);
   const index = useSession((s) => s.index);
   const epoch = useSession((s) => s.epoch);
   const missed = useSession((s) => s.missed);

@@ -80,7 +80,7 @@ export function FrameList({
     count: rows.length,
     getScrollElement: () => ref.current,
     estimateSize: () => ROW_HEIGHT,
-    overscan: 20,
+    overscan: 8,
     // Scroll updates render normally; flushSync from a scroll handler only adds warnings.
     useFlushSync: false,
   });

@@ -1,6 +1,6 @@
 "use client";
 /** Filters, search and the events toggle above the frame list. */
-import type { ReactNode } from "react";
+import { useMemo, type ReactNode } from "react";
 import type { FrameDirection, FrameKind } from "@/lib/frame";
 import { isFiltering, type FrameFilter } from "@/lib/frame-filter";
 
@@ -52,6 +52,40 @@ export function InspectorToolbar(props: Props) {
   const variantOptions =
     filter.updateVariant && !variants.includes(filter.updateVariant) ? [...variants, filter.updateVariant] : variants;
   const filtering = isFiltering(filter) || search !== "";
+  // The counts change with every batch of a flood; the inputs must not re-render with them:
+  // React re-sets a controlled input's type and name on every update, and each time the browser
+  // re-styles and re-lays out the whole page.
+  const controls = useMemo(
+    () => (
+      <InspectorControls
+        filter={filter}
+        onFilter={onFilter}
+        search={search}
+        onSearch={onSearch}
+        methodOptions={methodOptions}
+        variantOptions={variantOptions}
+        filtering={filtering}
+        patch={patch}
+      />
+    ),
+    // `patch` follows filter and onFilter.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [filter, onFilter, search, onSearch, methodOptions, variantOptions, filtering],
+  );
+  const eventsToggle = useMemo(
+    () => (
+      <Toggle
+        testId="toggle-events"
+        checked={showEvents}
+        onChange={onShowEvents}
+        accent="accent-sky-500"
+        className="ml-auto"
+      >
+        show stderr &amp; lifecycle
+      </Toggle>
+    ),
+    [showEvents, onShowEvents],
+  );
 
   return (
     <div className="flex flex-col gap-1.5 border-b border-zinc-800 px-3 py-2">
@@ -76,95 +110,107 @@ export function InspectorToolbar(props: Props) {
             {unanswered} unanswered
           </button>
         ) : null}
-        <Toggle
-          testId="toggle-events"
-          checked={showEvents}
-          onChange={onShowEvents}
-          accent="accent-sky-500"
-          className="ml-auto"
-        >
-          show stderr &amp; lifecycle
-        </Toggle>
+        {eventsToggle}
       </div>
-      <div className="flex flex-wrap items-center gap-2">
-        <input
-          type="search"
-          data-testid="frame-search"
-          value={search}
-          onChange={(e) => onSearch(e.target.value)}
-          placeholder="Search raw text…"
-          spellCheck={false}
-          className="w-56 rounded border border-zinc-700 bg-zinc-900 px-2 py-0.5 font-mono text-xs text-zinc-100 placeholder:text-zinc-400 focus:border-sky-500 focus:outline-none"
-        />
-        <select
-          data-testid="filter-dir"
-          aria-label="Direction"
-          className={select}
-          value={filter.dir ?? ""}
-          onChange={(e) => patch({ dir: (e.target.value || undefined) as FrameDirection | undefined })}
+      {controls}
+    </div>
+  );
+}
+
+function InspectorControls({
+  filter,
+  onFilter,
+  search,
+  onSearch,
+  methodOptions,
+  variantOptions,
+  filtering,
+  patch,
+}: Pick<Props, "filter" | "onFilter" | "search" | "onSearch"> & {
+  methodOptions: readonly string[];
+  variantOptions: readonly string[];
+  filtering: boolean;
+  patch: (p: Partial<FrameFilter>) => void;
+}) {
+  return (
+    <div className="flex flex-wrap items-center gap-2">
+      <input
+        type="search"
+        data-testid="frame-search"
+        value={search}
+        onChange={(e) => onSearch(e.target.value)}
+        placeholder="Search raw text…"
+        spellCheck={false}
+        className="w-56 rounded border border-zinc-700 bg-zinc-900 px-2 py-0.5 font-mono text-xs text-zinc-100 placeholder:text-zinc-400 focus:border-sky-500 focus:outline-none"
+      />
+      <select
+        data-testid="filter-dir"
+        aria-label="Direction"
+        className={select}
+        value={filter.dir ?? ""}
+        onChange={(e) => patch({ dir: (e.target.value || undefined) as FrameDirection | undefined })}
+      >
+        <option value="">both ways</option>
+        <option value="to-agent">→ to agent</option>
+        <option value="from-agent">← from agent</option>
+      </select>
+      <FilterSelect
+        testId="filter-kind"
+        label="Kind"
+        anyLabel="any kind"
+        options={KINDS}
+        value={filter.kind}
+        onChange={(v) => patch({ kind: v as FrameKind | undefined })}
+      />
+      <FilterSelect
+        testId="filter-method"
+        label="Method"
+        anyLabel="any method"
+        options={methodOptions}
+        value={filter.method}
+        onChange={(v) => patch({ method: v })}
+        wide
+      />
+      <FilterSelect
+        testId="filter-update"
+        label="session/update variant"
+        anyLabel="any session/update"
+        options={variantOptions}
+        value={filter.updateVariant}
+        onChange={(v) => patch({ updateVariant: v })}
+        wide
+        disabled={variantOptions.length === 0}
+      />
+      <Toggle
+        testId="filter-errors"
+        checked={!!filter.errorsOnly}
+        onChange={(v) => patch({ errorsOnly: v })}
+        accent="accent-red-500"
+      >
+        errors only
+      </Toggle>
+      <Toggle
+        testId="filter-checks"
+        checked={!!filter.checksOnly}
+        onChange={(v) => patch({ checksOnly: v })}
+        accent="accent-amber-500"
+        title="Orphan responses, unanswered requests, reused ids, notifications sent with an id, requests sent without one, methods going the wrong way (schema failures show in the checks column only)"
+      >
+        protocol issues
+      </Toggle>
+      {filtering ? (
+        <button
+          type="button"
+          data-testid="clear-filters"
+          onClick={() => {
+            onFilter({});
+            onSearch("");
+          }}
+          className="rounded px-2 py-0.5 text-xs text-zinc-400 hover:bg-zinc-800 hover:text-zinc-200"
         >
-          <option value="">both ways</option>
-          <option value="to-agent">→ to agent</option>
-          <option value="from-agent">← from agent</option>
-        </select>
-        <FilterSelect
-          testId="filter-kind"
-          label="Kind"
-          anyLabel="any kind"
-          options={KINDS}
-          value={filter.kind}
-          onChange={(v) => patch({ kind: v as FrameKind | undefined })}
-        />
-        <FilterSelect
-          testId="filter-method"
-          label="Method"
-          anyLabel="any method"
-          options={methodOptions}
-          value={filter.method}
-          onChange={(v) => patch({ method: v })}
-          wide
-        />
-        <FilterSelect
-          testId="filter-update"
-          label="session/update variant"
-          anyLabel="any session/update"
-          options={variantOptions}
-          value={filter.updateVariant}
-          onChange={(v) => patch({ updateVariant: v })}
-          wide
-          disabled={variantOptions.length === 0}
-        />
-        <Toggle
-          testId="filter-errors"
-          checked={!!filter.errorsOnly}
-          onChange={(v) => patch({ errorsOnly: v })}
-          accent="accent-red-500"
-        >
-          errors only
-        </Toggle>
-        <Toggle
-          testId="filter-checks"
-          checked={!!filter.checksOnly}
-          onChange={(v) => patch({ checksOnly: v })}
-          accent="accent-amber-500"
-          title="Orphan responses, unanswered requests, reused ids, notifications sent with an id, requests sent without one, methods going the wrong way (schema failures show in the checks column only)"
-        >
-          protocol issues
-        </Toggle>
-        {filtering ? (
-          <button
-            type="button"
-            data-testid="clear-filters"
-            onClick={() => {
-              onFilter({});
-              onSearch("");
-            }}
-            className="rounded px-2 py-0.5 text-xs text-zinc-400 hover:bg-zinc-800 hover:text-zinc-200"
-          >
-            Clear
-          </button>
-        ) : null}
-      </div>
+          Clear
+        </button>
+      ) : null}
     </div>
   );
 }

@@ -1,6 +1,15 @@
 "use client";
 /** React bindings: the tabs, the tab a subtree belongs to, and its session store. */
-import { createContext, useCallback, useContext, useState, useSyncExternalStore } from "react";
+import {
+  createContext,
+  startTransition,
+  useCallback,
+  useContext,
+  useEffect,
+  useRef,
+  useState,
+  useSyncExternalStore,
+} from "react";
 import { SessionStore, type SessionSnapshot } from "./session-store";
 import { getTabsStore, TabsStore, type Tab, type TabsSnapshot } from "./tabs-store";
 
@@ -36,6 +45,56 @@ export function useSession<T>(select: (s: SessionSnapshot) => T, store?: Session
     () => select(s.getSnapshot()),
     () => select(SessionStore.serverSnapshot),
   );
+}
+
+/**
+ * Like useSession, but catches up at most once per animation frame, as a
+ * transition (a big render yields to input): for views that need not follow
+ * each of a flood's batches, which can arrive every few milliseconds. Every
+ * batch re-rendering the view twice (urgent, then deferred) made the Frames
+ * view's tasks long. `select` must be stable (a module-level function).
+ * `minIntervalMs`: in a burst, catch up no more often than this (the first
+ * change after a quiet spell still shows at the next animation frame).
+ */
+export function useSessionPerFrame<T>(select: (s: SessionSnapshot) => T, minIntervalMs = 0): T {
+  const store = useSessionStore();
+  const [value, setValue] = useState(() => select(store.getSnapshot()));
+  const first = useRef(value);
+  useEffect(() => {
+    let raf = 0;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let last = -Infinity;
+    let held = first.current;
+    const flush = () => {
+      raf = 0;
+      const next = select(store.getSnapshot());
+      if (Object.is(next, held)) return;
+      // The first change is the first screen (a transcript's first frames): not deferred.
+      const urgent = held === first.current;
+      held = next;
+      last = performance.now();
+      if (urgent) setValue(() => next);
+      else startTransition(() => setValue(() => next));
+    };
+    const schedule = () => {
+      timer = undefined;
+      if (raf === 0) raf = requestAnimationFrame(flush);
+    };
+    const unsubscribe = store.subscribe(() => {
+      if (held === first.current) return flush(); // the first screen: without waiting for a frame
+      if (raf !== 0 || timer !== undefined) return;
+      const wait = last + minIntervalMs - performance.now();
+      if (wait > 0) timer = setTimeout(schedule, wait);
+      else schedule();
+    });
+    flush(); // changes between the first render and this effect
+    return () => {
+      unsubscribe();
+      if (raf !== 0) cancelAnimationFrame(raf);
+      clearTimeout(timer);
+    };
+  }, [store, select, minIntervalMs]);
+  return value;
 }
 
 type SetState<T> = (value: T | ((prev: T) => T)) => void;
