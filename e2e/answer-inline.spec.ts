@@ -8,7 +8,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { scriptTurns, stopAgent, url } from "./helpers";
+import { connect, prompt, scriptTurns, stopAgent } from "./helpers";
 
 let pageErrors: string[] = [];
 test.beforeEach(({ page }) => {
@@ -20,30 +20,6 @@ test.afterEach(() => expect(pageErrors).toEqual([]));
 const inline = (page: Page, method?: string) =>
   page.locator(`[data-testid="inline-request"]${method ? `[data-method="${method}"]` : ""}`);
 const footer = (page: Page) => page.getByTestId("turn-footer").last();
-
-async function connect(page: Page) {
-  await page.goto(url());
-  await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
-  await advertiseFs(page);
-  await page.getByTestId("connect").click();
-  await expect(page.getByTestId("connect-status")).toHaveAttribute("data-step", "ready");
-}
-
-/**
- * The built-in gemini profile advertises no fs capabilities (Gemini then edits files
- * itself after a permission): these journeys need it to ask the playground to read and write.
- */
-async function advertiseFs(page: Page) {
-  for (const cap of ["cap-fsRead", "cap-fsWrite"]) await page.getByTestId(cap).check();
-}
-
-async function prompt(page: Page, text: string) {
-  const input = page.getByTestId("prompt-input");
-  await input.fill(text);
-  await input.press("Enter");
-  // Keys go to the page, not the prompt box.
-  await input.blur();
-}
 
 async function openPolicies(page: Page) {
   const details = page.getByTestId("policies");
@@ -69,7 +45,7 @@ test.describe.serial(PERMISSION_JOURNEY, () => {
       { parts: [{ functionCall: { name: "write_file", args: { file_path: target, content: "inline\n" } } }] },
       { parts: [{ text: "Written inline." }] },
     ]);
-    await connect(page);
+    await connect(page, { fs: true });
   });
 
   test.afterAll(async () => {
@@ -159,7 +135,7 @@ test("answer inline: one click allows every read in the workspace; 'r' rejects t
     { parts: [{ functionCall: { name: "write_file", args: { file_path: target, content: "changed\n" } } }] },
     { parts: [{ text: "Left it alone." }] },
   ]);
-  await connect(page);
+  await connect(page, { fs: true });
   await prompt(page, "edit the file");
 
   const read = inline(page, "fs/read_text_file");
@@ -196,7 +172,7 @@ test("the left column's waiting list jumps to the card in the conversation", asy
     { parts: [{ functionCall: { name: "write_file", args: { file_path: target, content: "x\n" } } }] },
     { parts: [{ text: "Done." }] },
   ]);
-  await connect(page);
+  await connect(page, { fs: true });
   await openPolicies(page);
   await page.locator('[data-testid="policy-preset"][data-preset="writes"]').click();
   await expect(page.locator('[data-testid="policy-preset"][data-preset="writes"]')).toHaveAttribute(

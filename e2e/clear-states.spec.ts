@@ -6,8 +6,8 @@
  */
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { expect, test, type Page } from "@playwright/test";
-import { rows, scriptTurns, stopAgent, url } from "./helpers";
+import { expect, test } from "@playwright/test";
+import { connect, prompt, rows, scriptTurns, stopAgent, url } from "./helpers";
 
 let pageErrors: string[] = [];
 test.beforeEach(({ page }) => {
@@ -18,30 +18,6 @@ test.afterEach(() => expect(pageErrors).toEqual([]));
 
 const origin = () => process.env.E2E_ORIGIN!;
 const token = () => new URL(url()).searchParams.get("token")!;
-
-async function connect(page: Page, { fs = false } = {}) {
-  await page.goto(url());
-  await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
-  if (fs) await advertiseFs(page);
-  await page.getByTestId("connect").click();
-  await expect(page.getByTestId("connect-status")).toHaveAttribute("data-step", "ready");
-}
-
-/**
- * The built-in gemini profile advertises no fs capabilities (Gemini then edits files
- * itself after a permission): these journeys need it to ask the playground to read and write.
- */
-async function advertiseFs(page: Page) {
-  for (const cap of ["cap-fsRead", "cap-fsWrite"]) await page.getByTestId(cap).check();
-}
-
-async function prompt(page: Page, text: string) {
-  const input = page.getByTestId("prompt-input");
-  await input.fill(text);
-  await input.press("Enter");
-  // Answer keys go to the page, not the prompt box.
-  await input.blur();
-}
 
 test("one empty-state story: the Session view and the left column both say Connect", async ({ page }) => {
   await page.goto(url());

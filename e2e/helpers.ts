@@ -27,3 +27,31 @@ export async function stopAgent(page: Page): Promise<void> {
   await page.getByTestId("stop-agent").click();
   await expect(page.getByTestId("agent-status")).toHaveAttribute("data-status", "exited");
 }
+
+/**
+ * Opens the playground (with `?profile=` when given) and Connects. `fs` has Connect advertise fs
+ * read and write (to gemini): the built-in gemini profile advertises none (Gemini then edits files itself after a
+ * permission), and journeys about the playground's fs answers need Gemini to ask for them.
+ */
+export async function connect(page: Page, { fs = false, profile }: { fs?: boolean; profile?: string } = {}) {
+  const link = new URL(url());
+  if (profile) link.searchParams.set("profile", profile);
+  // Kept choices, as a returning user has them (ticking is connect.spec.ts's journey).
+  if (fs)
+    await page.addInitScript(() =>
+      localStorage.setItem("acp-playground.connect.gemini", JSON.stringify({ fsRead: true, fsWrite: true })),
+    );
+  await page.goto(link.toString());
+  await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
+  if (fs) for (const cap of ["cap-fsRead", "cap-fsWrite"]) await expect(page.getByTestId(cap)).toBeChecked();
+  await page.getByTestId("connect").click();
+  await expect(page.getByTestId("connect-status")).toHaveAttribute("data-step", "ready");
+}
+
+/** Sends a prompt from the prompt box, then leaves the box, so answer keys go to the page. */
+export async function prompt(page: Page, text: string) {
+  const input = page.getByTestId("prompt-input");
+  await input.fill(text);
+  await input.press("Enter");
+  await input.blur();
+}

@@ -1,19 +1,10 @@
 /** The README's screenshots (docs/*.png), at the e2e viewport of 1440x900. */
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { scriptTurns, stopAgent, url } from "../helpers";
+import { connect, prompt, scriptTurns, stopAgent, url } from "../helpers";
 
 const docs = path.resolve(import.meta.dirname, "../../docs");
 const shot = (page: Page, name: string) => page.screenshot({ path: path.join(docs, name) });
-
-async function connect(page: Page, profile?: string) {
-  const link = new URL(url());
-  if (profile) link.searchParams.set("profile", profile);
-  await page.goto(link.toString());
-  await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
-  await page.getByTestId("connect").click();
-  await expect(page.getByTestId("connect-status")).toHaveAttribute("data-step", "ready");
-}
 
 test("the Session view of the shipped demo", async ({ page }) => {
   const token = new URL(url()).searchParams.get("token")!;
@@ -34,9 +25,7 @@ test("a permission request answered where the agent asks", async ({ page }) => {
     { parts: [{ text: "Written." }] },
   ]);
   await connect(page);
-  await page.getByTestId("prompt-input").fill("Write my ACP notes to notes.md");
-  await page.getByTestId("prompt-input").press("Enter");
-  await page.getByTestId("prompt-input").blur();
+  await prompt(page, "Write my ACP notes to notes.md");
   await expect(page.locator('[data-testid="inline-request"][data-method="session/request_permission"]')).toBeVisible();
   await shot(page, "answer-inline.png");
   await page.keyboard.press("a");
