@@ -6,7 +6,7 @@
  */
 import { useEffect, useState } from "react";
 import type { ComparisonRecord } from "@/lib/compare-format";
-import { PageFrame } from "../transcripts/PageFrame";
+import { PageFrame, SharedPageHeader } from "../transcripts/PageFrame";
 import { shareApiUrl, transcriptUrl } from "../transcripts/api";
 import { useRecording, type RecordingState } from "../transcripts/use-recording";
 import { compareApi, comparisonSharePageUrl, fetchSharedComparison } from "./compare-api";
@@ -125,10 +125,7 @@ export function SharedComparisonPage({ id, shareToken }: { id: string; shareToke
   }, [id, shareToken]);
   return (
     <div className="flex h-dvh flex-col">
-      <header className="flex h-10 shrink-0 items-center gap-3 border-b border-zinc-800 bg-zinc-900/70 px-3">
-        <h1 className="text-sm font-semibold tracking-tight text-zinc-100">ACP Playground</h1>
-        <span className="text-xs text-zinc-500">Shared comparison · read-only</span>
-      </header>
+      <SharedPageHeader subtitle="Shared comparison · read-only" />
       {error ? (
         <p data-testid="comparison-error" className="p-3 text-sm text-red-400">
           {error}

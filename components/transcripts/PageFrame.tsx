@@ -15,6 +15,16 @@ export function PageHeader({ children }: { children?: ReactNode }) {
   );
 }
 
+/** The header of a share page: no navigation (its reader has no token), only what it shows. */
+export function SharedPageHeader({ subtitle }: { subtitle: string }) {
+  return (
+    <header className="flex h-10 shrink-0 items-center gap-3 border-b border-zinc-800 bg-zinc-900/70 px-3">
+      <h1 className="text-sm font-semibold tracking-tight text-zinc-100">ACP Playground</h1>
+      <span className="text-xs text-zinc-400">{subtitle}</span>
+    </header>
+  );
+}
+
 /** Header, then `children(token)` once a token is known, else where to get one. */
 export function PageFrame({ children }: { children: (token: string) => ReactNode }) {
   const { ready, token } = useAccessToken();

@@ -4,15 +4,13 @@
  * access token is read or stored, no socket, no links to anything else.
  */
 import { shareApiUrl } from "./api";
+import { SharedPageHeader } from "./PageFrame";
 import { TranscriptPlayer, ViewerMessage } from "./TranscriptPlayer";
 
 export function SharedTranscriptPage({ id, shareToken }: { id: string; shareToken: string }) {
   return (
     <div className="flex h-dvh flex-col">
-      <header className="flex h-10 shrink-0 items-center gap-3 border-b border-zinc-800 bg-zinc-900/70 px-3">
-        <h1 className="text-sm font-semibold tracking-tight text-zinc-100">ACP Playground</h1>
-        <span className="text-xs text-zinc-400">Shared transcript · read-only</span>
-      </header>
+      <SharedPageHeader subtitle="Shared transcript · read-only" />
       <TranscriptPlayer
         url={shareApiUrl(id, shareToken)}
         failure={(e) => (
