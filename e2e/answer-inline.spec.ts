@@ -8,7 +8,9 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { connect, prompt, scriptTurns, stopAgent } from "./helpers";
+import { connect, printFramesOnFailure, prompt, scriptTurns, stopAgent } from "./helpers";
+
+printFramesOnFailure();
 
 let pageErrors: string[] = [];
 test.beforeEach(({ page }) => {

@@ -7,7 +7,9 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { connect, prompt, rows, scriptTurns, stopAgent, url } from "./helpers";
+import { connect, printFramesOnFailure, prompt, rows, scriptTurns, stopAgent, url } from "./helpers";
+
+printFramesOnFailure();
 
 let pageErrors: string[] = [];
 test.beforeEach(({ page }) => {

@@ -4,7 +4,9 @@
  * split view; the pair is saved, listed, reopened read-only and shared.
  */
 import { expect, test } from "@playwright/test";
-import { scriptTurns, url } from "./helpers";
+import { printFramesOnFailure, scriptTurns, url } from "./helpers";
+
+printFramesOnFailure();
 
 const origin = () => process.env.E2E_ORIGIN!;
 const token = () => new URL(url()).searchParams.get("token")!;

@@ -7,7 +7,9 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { rows, scriptTurns, stopAgent, url } from "./helpers";
+import { printFramesOnFailure, rows, scriptTurns, stopAgent, url } from "./helpers";
+
+printFramesOnFailure();
 
 // These tests read the Frames view (the page opens on the Session view otherwise).
 test.beforeEach(({ page }) => page.addInitScript(() => localStorage.setItem("acp-playground.view", "frames")));

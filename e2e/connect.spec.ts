@@ -1,6 +1,8 @@
 /** Connect with an agent that requires authentication (test/fixtures/auth-agent.mjs), and the capabilities it advertises. */
 import { expect, test, type Page } from "@playwright/test";
-import { rows, stopAgent, url } from "./helpers";
+import { printFramesOnFailure, rows, stopAgent, url } from "./helpers";
+
+printFramesOnFailure();
 
 test("the auth chooser lists the methods by type and says authenticated only after the answer", async ({ page }) => {
   await page.goto(url());

@@ -1,5 +1,5 @@
 /** What the e2e specs share: the page's URL, frame-row locators, the fake API's script, stopping the agent. */
-import { expect, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 
 export const url = () => process.env.E2E_URL!;
 
@@ -54,4 +54,32 @@ export async function prompt(page: Page, text: string) {
   await input.fill(text);
   await input.press("Enter");
   await input.blur();
+}
+
+/**
+ * When a test of this file fails, prints the newest session transcript's events, one cut line each:
+ * CI keeps only the log, and what the agent was sent and asked is what a failed journey needs.
+ */
+export function printFramesOnFailure(): void {
+  test.afterEach(async ({}, testInfo) => {
+    if (testInfo.status === testInfo.expectedStatus) return;
+    const origin = new URL(url()).origin;
+    const headers = { authorization: `Bearer ${new URL(url()).searchParams.get("token")}` };
+    try {
+      const list = (await (await fetch(`${origin}/api/transcripts`, { headers })).json()) as {
+        transcripts: { id: string; kind: string }[];
+      };
+      const newest = list.transcripts.find((t) => t.kind === "session");
+      if (!newest) return;
+      const jsonl = await (await fetch(`${origin}/api/transcripts/${newest.id}`, { headers })).text();
+      const lines = jsonl.trimEnd().split("\n");
+      console.log(`-- ${testInfo.title}: transcript ${newest.id}, its first and last events`);
+      const shown = lines.length > 80 ? [...lines.slice(0, 15), "…", ...lines.slice(-60)] : lines;
+      for (const line of shown) console.log(line.length > 400 ? `${line.slice(0, 400)}…` : line);
+      const calls = await (await fetch(`${process.env.E2E_FAKE_API}/__fake/calls`)).json();
+      console.log(`-- the fake Gemini API's latest calls: ${JSON.stringify(calls)}`);
+    } catch (e) {
+      console.log(`-- could not print the transcript: ${String(e)}`);
+    }
+  });
 }

@@ -3,8 +3,10 @@
  * the fake Gemini API. Everything waits on locators, never on sleeps.
  */
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { rows, scriptTurns, url } from "./helpers";
+import { printFramesOnFailure, rows, scriptTurns, url } from "./helpers";
 import { framesView, sharedPage } from "./shared-page";
+
+printFramesOnFailure();
 
 // These specs read raw frames: each opens the Frames view.
 

@@ -4,8 +4,10 @@
  * locators, never on sleeps.
  */
 import { expect, test, type Page } from "@playwright/test";
-import { rows, scriptTurns, stopAgent, url } from "./helpers";
+import { printFramesOnFailure, rows, scriptTurns, stopAgent, url } from "./helpers";
 import { sharedPage } from "./shared-page";
+
+printFramesOnFailure();
 
 type Part = { text: string; thought?: boolean } | { functionCall: { name: string; args: Record<string, unknown> } };
 

@@ -8,7 +8,9 @@ import { expect, test } from "@playwright/test";
 import { execa } from "execa";
 import path from "node:path";
 import { makeGeminiHome } from "../test/gemini-home";
-import { rows, scriptTurns, url } from "./helpers";
+import { printFramesOnFailure, rows, scriptTurns, url } from "./helpers";
+
+printFramesOnFailure();
 
 const root = path.resolve(import.meta.dirname, "..");
 const line = (m: object) => `${JSON.stringify({ jsonrpc: "2.0", ...m })}\n`;

@@ -4,8 +4,10 @@
  * turn runs; and in the transcript viewer over the shipped demo.
  */
 import { expect, test, type Page } from "@playwright/test";
-import { rows, scriptTurns, stopAgent, url } from "./helpers";
+import { printFramesOnFailure, rows, scriptTurns, stopAgent, url } from "./helpers";
 import { sharedPage } from "./shared-page";
+
+printFramesOnFailure();
 
 const bars = (page: Page, kind?: string) =>
   page.locator(`[data-testid="waterfall-bar"]${kind ? `[data-kind="${kind}"]` : ""}`);

@@ -112,7 +112,8 @@ export interface FakeServer<T> {
 /**
  * Serves `handle` on 127.0.0.1. Another process (an e2e worker) queues turns with
  * POST /__fake/script `{ turns, replace? }` (replace drops turns still queued); the handler takes them
- * from the queue it is made with.
+ * from the queue it is made with. GET /__fake/calls lists the latest calls with the turns queued
+ * before and after each, for a failed test to print.
  */
 export async function serveFake<T>(
   handler: (queue: T[]) => (req: IncomingMessage, res: ServerResponse, url: URL, body: unknown) => Promise<void>,
@@ -120,6 +121,7 @@ export async function serveFake<T>(
 ): Promise<FakeServer<T>> {
   const queue: T[] = [];
   const handle = handler(queue);
+  const calls: { at: string; method: string; path: string; queued: number; left?: number }[] = [];
   const server = createServer((req, res) => {
     void (async () => {
       const url = new URL(req.url ?? "/", "http://127.0.0.1");
@@ -131,7 +133,20 @@ export async function serveFake<T>(
         res.writeHead(204).end();
         return;
       }
+      if (req.method === "GET" && url.pathname === "/__fake/calls") {
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(calls));
+        return;
+      }
+      const call: (typeof calls)[number] = {
+        at: new Date().toISOString(),
+        method: req.method ?? "",
+        path: url.pathname,
+        queued: queue.length,
+      };
+      calls.push(call);
+      if (calls.length > 50) calls.shift();
       await handle(req, res, url, body);
+      call.left = queue.length;
     })().catch((err: Error) => {
       if (!res.headersSent) res.writeHead(500);
       res.end(String(err));
