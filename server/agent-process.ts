@@ -41,7 +41,13 @@ function spawnFailure(command: string, err: NodeJS.ErrnoException): RelayError {
 export interface GroupChild {
   child: ResultPromise;
   pid: number;
-  tree: Tree;
+  /**
+   * Stops the whole tree (SIGTERM, then SIGKILL after the grace period) once: the first call, or the
+   * leader's exit, starts it, and every call returns that promise, which never rejects.
+   */
+  stopTree(): Promise<void>;
+  /** Whether stopping the tree has begun. */
+  readonly stopping: boolean;
 }
 
 /**
@@ -49,9 +55,12 @@ export interface GroupChild {
  * environment of server/process-group.ts (the relay's variables out, a spawn
  * marker in), so the whole tree can be signalled at once. Resolves once it
  * has started; rejects with the spawn's errno error. The agent relay and the
- * tap both spawn through here.
+ * tap both spawn through here. `onStopError` hears why the tree could not be stopped.
  */
-export function spawnGroup(spec: Pick<SpawnSpec, "command" | "args" | "cwd" | "env">): Promise<GroupChild> {
+export function spawnGroup(
+  spec: Pick<SpawnSpec, "command" | "args" | "cwd" | "env" | "killGraceMs">,
+  onStopError: (err: Error) => void = () => {},
+): Promise<GroupChild> {
   const { env, marker } = childEnv(spec.env);
   const child = execa(spec.command, spec.args, {
     cwd: spec.cwd,
@@ -70,21 +79,37 @@ export function spawnGroup(spec: Pick<SpawnSpec, "command" | "args" | "cwd" | "e
   child.catch(() => {});
   return new Promise((resolve, reject) => {
     child.once("error", reject);
-    child.once("spawn", () => resolve({ child, pid: child.pid!, tree: { pgid: child.pid!, marker } }));
+    child.once("spawn", () => {
+      const tree: Tree = { pgid: child.pid!, marker };
+      let stopping: Promise<void> | undefined;
+      const group: GroupChild = {
+        child,
+        pid: child.pid!,
+        stopTree: () => (stopping ??= stopTree(tree, spec.killGraceMs).catch(onStopError)),
+        get stopping() {
+          return stopping !== undefined;
+        },
+      };
+      // The leader is gone; no re-launched worker, nor anything it started, may outlive it (and keep the pipes open).
+      child.once("exit", () => void group.stopTree());
+      resolve(group);
+    });
   });
 }
 
 export class AgentProcess {
-  private stopping?: Promise<void>;
   private exited = false;
   private closed!: Promise<void>;
+  private readonly child: ResultPromise;
+  readonly pid: number;
 
   private constructor(
-    private readonly child: ResultPromise,
-    readonly pid: number,
+    private readonly group: GroupChild,
     private readonly spec: SpawnSpec,
-    private readonly tree: Tree,
-  ) {}
+  ) {
+    this.child = group.child;
+    this.pid = group.pid;
+  }
 
   static async spawn(spec: SpawnSpec, events: AgentProcessEvents): Promise<AgentProcess> {
     let spawned: GroupChild;
@@ -93,7 +118,7 @@ export class AgentProcess {
     } catch (err) {
       throw new SpawnError(spawnFailure(spec.command, err as NodeJS.ErrnoException));
     }
-    const agent = new AgentProcess(spawned.child, spawned.pid, spec, spawned.tree);
+    const agent = new AgentProcess(spawned, spec);
     agent.wire(events);
     return agent;
   }
@@ -110,10 +135,6 @@ export class AgentProcess {
     this.child.stderr!.on("data", (chunk: Buffer) => events.onStderr(decoder.decode(chunk, { stream: true })));
     // EPIPE when the agent has gone: its exit is reported separately.
     this.child.stdin!.on("error", () => {});
-    // The leader is gone; make sure no re-launched worker, nor anything it started, outlives it.
-    this.child.once("exit", () => {
-      this.stopping ??= stopTree(this.tree, this.spec.killGraceMs).catch(() => {});
-    });
     // 'close' comes after the exit and after stdout is drained.
     this.closed = new Promise((resolve) => {
       this.child.once("close", (code: number | null, signal: NodeJS.Signals | null) => {
@@ -131,7 +152,7 @@ export class AgentProcess {
   /** Writes one line; false when the agent's stdin is closed. */
   write(line: string): boolean {
     const stdin = this.child.stdin!;
-    if (this.stopping || stdin.destroyed || !stdin.writable) return false;
+    if (this.group.stopping || stdin.destroyed || !stdin.writable) return false;
     stdin.write(`${line}\n`);
     return true;
   }
@@ -142,11 +163,8 @@ export class AgentProcess {
    * been reported.
    */
   async stop(): Promise<void> {
-    this.stopping ??= (async () => {
-      this.child.stdin?.end();
-      await stopTree(this.tree, this.spec.killGraceMs);
-    })();
-    await this.stopping;
+    this.child.stdin?.end();
+    await this.group.stopTree();
     await this.closed;
   }
 }

@@ -90,6 +90,16 @@ export function groupMembers(pgid: number): number[] {
   }
 }
 
+/** Whether a process exists (EPERM: it does, owned by someone else). */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
 export function signalGroup(pgid: number, signal: NodeJS.Signals): void {
   try {
     process.kill(-pgid, signal);

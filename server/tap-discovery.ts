@@ -17,6 +17,7 @@ import {
 } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { isAlive } from "./process-group";
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -53,15 +54,6 @@ export interface RelayTarget {
 
 export class DiscoveryError extends Error {}
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
 /** The token file, only if no one but its owner (this user) can read or write it. */
 function readTokenFile(file: string): string {
   if (!existsSync(file))
@@ -93,7 +85,7 @@ export function findRelay(env: Record<string, string | undefined>, dataDir: stri
       throw new DiscoveryError(`${file} is not valid JSON`);
     }
     if (typeof info.url !== "string") throw new DiscoveryError(`${file} has no url`);
-    if (typeof info.pid === "number" && !alive(info.pid)) return undefined;
+    if (typeof info.pid === "number" && !isAlive(info.pid)) return undefined;
     url = info.url;
   }
   try {

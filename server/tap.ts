@@ -12,7 +12,6 @@ import { LineSplitter } from "../lib/ndjson";
 import type { FrameDirection } from "../lib/frame";
 import type { TapEvent } from "../lib/tap-wire";
 import { spawnGroup, type GroupChild } from "./agent-process";
-import { stopTree } from "./process-group";
 import type { RelayTarget } from "./tap-discovery";
 import type { TapSink } from "./tap-sink";
 
@@ -49,13 +48,13 @@ export async function runTap(opts: TapOptions): Promise<number> {
   // The agent sees the tap's environment without the playground's own variables (the token above all).
   let spawned: GroupChild;
   try {
-    spawned = await spawnGroup(opts);
+    spawned = await spawnGroup(opts, (err) => report(err.message));
   } catch (err) {
     const { code, message } = err as NodeJS.ErrnoException;
     report(code === "ENOENT" ? `executable not found: ${opts.command}` : `cannot start ${opts.command}: ${message}`);
     return code === "ENOENT" ? 127 : 126;
   }
-  const { child, pid, tree } = spawned;
+  const { child, pid } = spawned;
   const agentIn = child.stdin!;
   const agentOut = child.stdout!;
   const agentErr = child.stderr!;
@@ -168,7 +167,7 @@ export async function runTap(opts: TapOptions): Promise<number> {
       // An editor that closes stdin is done: a well-behaved agent exits on EOF; give it the grace period.
       if (graceful) await Promise.race([exited, new Promise((r) => setTimeout(r, opts.killGraceMs).unref())]);
       else report(`${why}: stopping the agent`);
-      await stopTree(tree, opts.killGraceMs).catch((err: Error) => report(err.message));
+      await spawned.stopTree();
     })();
     return stopping;
   };
@@ -179,13 +178,11 @@ export async function runTap(opts: TapOptions): Promise<number> {
   const onSignal = (signal: NodeJS.Signals) => void stop(`got ${signal}`, false);
   for (const s of signals) process.on(s, onSignal);
 
-  // The leader is gone; no re-launched worker may outlive it (and keep the pipes open).
-  child.once("exit", () => {
-    stopping ??= stopTree(tree, opts.killGraceMs).catch((err: Error) => void report(err.message));
-  });
   const { code, signal } = await exited;
   for (const s of signals) process.off(s, onSignal);
+  // Stopping began with the leader's exit if not before: no re-launched worker outlives it.
   await stopping;
+  await spawned.stopTree();
   await sinkReady;
   observe();
   toEvents("to-agent", now(), splitters["to-agent"].end());

@@ -31,20 +31,12 @@ import { countTurns, serialize, TranscriptError, type TranscriptHeader } from ".
 import { inferKind, type TranscriptMeta } from "../lib/transcript-meta";
 import { TranscriptReader } from "../lib/transcript-stream";
 import { transcriptLimits, type TranscriptLimits } from "./config";
+import { isAlive } from "./process-group";
 
 export type { TranscriptMeta };
 
 /** This process as a transcript writer. */
 export const thisWriter = (): { host: string; pid: number } => ({ host: hostname(), pid: process.pid });
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
 
 const ID = /^[A-Za-z0-9_-]{1,80}$/;
 const PRIVATE_DIR = 0o700;
@@ -245,7 +237,7 @@ export class TranscriptStore {
     if (!writer) return false;
     const self = thisWriter();
     if (writer.host !== self.host) return true;
-    return writer.pid !== self.pid && alive(writer.pid);
+    return writer.pid !== self.pid && isAlive(writer.pid);
   }
 
   list(): TranscriptMeta[] {
