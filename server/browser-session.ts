@@ -8,6 +8,7 @@ import type { Frame, WireFrame } from "../lib/frame";
 import { type AuthMethodView, checkUserEnv, parseAuthMethods } from "../lib/auth-methods";
 import { createRedactor, secretsFromEnv } from "../lib/redact";
 import { withMessage } from "../lib/frame-log";
+import { FrameOutbox } from "./frame-log";
 import { RecordedClient } from "../lib/recorded-agent";
 import { parseTranscript } from "../lib/transcript";
 import type { TranscriptKind } from "../lib/transcript-meta";
@@ -43,8 +44,7 @@ export class BrowserSession {
   /** The start under way, so that a stop can wait for it. */
   private starting?: Promise<Ack<{ agent: AgentInfo }>>;
   /** Frames not yet emitted: sent once a tick, whichever run they came from. */
-  private outbox: WireFrame[] = [];
-  private flushScheduled = false;
+  private readonly outbox = new FrameOutbox((frames) => this.socket?.emit("frames", frames));
   /** Frames logged but not yet shown to the answerer and the listeners. */
   private undispatched: Frame[] = [];
   private dispatching = false;
@@ -102,7 +102,7 @@ export class BrowserSession {
   attach(socket: RelaySocket, lastSeq: number): void {
     clearTimeout(this.graceTimer);
     this.graceTimer = undefined;
-    this.flush();
+    this.outbox.flush();
     this.socket = socket;
     const { log, sequencer, stderr } = this.run;
     const first = log[0]?.seq ?? sequencer.seq + 1;
@@ -126,7 +126,7 @@ export class BrowserSession {
 
   detach(socket: RelaySocket): void {
     if (this.socket !== socket) return;
-    this.flush();
+    this.outbox.flush();
     this.socket = undefined;
     if (!this.running && !this.starting && this.run.log.length === 0) {
       this.dispose();
@@ -219,7 +219,7 @@ export class BrowserSession {
               this.socket?.emit("agent:transport", event);
             },
             onExit: (code, signal) => {
-              this.flush();
+              this.outbox.flush();
               const unanswered = run.pendingRequests();
               if (unanswered.length > 0) {
                 const error: RelayError = {
@@ -333,12 +333,7 @@ export class BrowserSession {
 
   private queue(frame: Frame): void {
     const lean = this.run.keep(frame);
-    // The outbox holds the log's own frame objects and is emptied every tick.
     this.outbox.push(lean);
-    if (!this.flushScheduled) {
-      this.flushScheduled = true;
-      setImmediate(() => this.flush());
-    }
     this.undispatched.push(frame);
     if (this.dispatching) return;
     // A policy or a listener may send a frame while seeing this one: that frame waits its turn,
@@ -372,14 +367,6 @@ export class BrowserSession {
   /** What this session holds for re-attaching clients, in characters (frames' raw lines, stderr). */
   get keptBytes(): { frames: number; stderr: number } {
     return { frames: this.run.logBytes, stderr: this.run.stderrBytes };
-  }
-
-  private flush(): void {
-    this.flushScheduled = false;
-    if (this.outbox.length === 0) return;
-    const frames = this.outbox;
-    this.outbox = [];
-    this.socket?.emit("frames", frames);
   }
 
   private dispose(): void {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { WireFrame } from "../lib/frame";
-import { FrameLog, withoutMessage } from "./frame-log";
+import { FrameLog, FrameOutbox, withoutMessage } from "./frame-log";
 
 const frame = (seq: number, raw = "x".repeat(10)): WireFrame => ({
   seq,
@@ -34,5 +34,31 @@ describe("FrameLog", () => {
 
   it("keeps the lean frame: no parsed message", () => {
     expect(withoutMessage({ ...frame(1), message: { jsonrpc: "2.0" } })).toEqual(frame(1));
+  });
+});
+
+describe("FrameOutbox", () => {
+  const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+  it("sends the frames of one event-loop turn as one batch, in order", async () => {
+    const sent: number[][] = [];
+    const outbox = new FrameOutbox((frames) => sent.push(frames.map((f) => f.seq)));
+    for (let seq = 1; seq <= 3; seq++) outbox.push(frame(seq));
+    expect(sent).toEqual([]);
+    await nextTurn();
+    outbox.push(frame(4));
+    await nextTurn();
+    expect(sent).toEqual([[1, 2, 3], [4]]);
+  });
+
+  it("flush sends what waits at once, and nothing when nothing waits", async () => {
+    const sent: number[][] = [];
+    const outbox = new FrameOutbox((frames) => sent.push(frames.map((f) => f.seq)));
+    outbox.push(frame(1));
+    outbox.flush();
+    expect(sent).toEqual([[1]]);
+    await nextTurn();
+    outbox.flush();
+    expect(sent).toEqual([[1]]);
   });
 });

@@ -40,3 +40,30 @@ export class FrameLog {
     this.bytes = kept;
   }
 }
+
+/**
+ * Frames sent once per event-loop turn: one Socket.IO message per burst, not one per frame.
+ * Holds the log's own frame objects only until the next turn.
+ */
+export class FrameOutbox {
+  private frames: WireFrame[] = [];
+  private scheduled = false;
+
+  constructor(private readonly send: (frames: WireFrame[]) => void) {}
+
+  push(lean: WireFrame): void {
+    this.frames.push(lean);
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => this.flush());
+  }
+
+  /** Sends what waits now: anything else a session emits must come after the frames before it. */
+  flush(): void {
+    this.scheduled = false;
+    if (this.frames.length === 0) return;
+    const frames = this.frames;
+    this.frames = [];
+    this.send(frames);
+  }
+}

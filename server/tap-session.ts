@@ -32,7 +32,7 @@ import {
 } from "../lib/wire";
 import { tapBatchSchema, tapInjectionForSchema, tapInjectionSchema, tapOpenSchema } from "../lib/tap-schema";
 import type { ServerConfig } from "./config";
-import { FrameLog, withoutMessage } from "./frame-log";
+import { FrameLog, FrameOutbox, withoutMessage } from "./frame-log";
 import { tokenMatches } from "./security";
 import { socketEvents } from "./socket-events";
 import { TapRecording } from "./tap-recording";
@@ -64,8 +64,9 @@ class TapSession {
   readonly viewers = new Map<ViewerSocket, string>();
   /** Viewer clientIds (tabs) whose frames reach the agent. */
   readonly injecting = new Set<string>();
-  private outbox: WireFrame[] = [];
-  private flushScheduled = false;
+  private readonly outbox = new FrameOutbox((frames) => {
+    for (const viewer of this.viewers.keys()) viewer.emit("frames", frames);
+  });
   removeTimer?: NodeJS.Timeout;
 
   constructor(
@@ -87,18 +88,6 @@ class TapSession {
     const lean = withoutMessage(frame);
     this.frameLog.push(lean);
     this.outbox.push(lean);
-    if (!this.flushScheduled) {
-      this.flushScheduled = true;
-      setImmediate(() => this.flush());
-    }
-  }
-
-  flush(): void {
-    this.flushScheduled = false;
-    if (this.outbox.length === 0) return;
-    const frames = this.outbox;
-    this.outbox = [];
-    for (const viewer of this.viewers.keys()) viewer.emit("frames", frames);
   }
 
   /** Anything but frames goes out after the frames before it. */
@@ -106,7 +95,7 @@ class TapSession {
     event: E,
     ...args: Parameters<(ServerToClientEvents & TapBrowserEvents)[E]>
   ): void {
-    this.flush();
+    this.outbox.flush();
     for (const viewer of this.viewers.keys()) (viewer.emit as (e: string, ...a: unknown[]) => void)(event, ...args);
   }
 
@@ -115,7 +104,7 @@ class TapSession {
   }
 
   attach(viewer: ViewerSocket, clientId: string, lastSeq: number): void {
-    this.flush();
+    this.outbox.flush();
     this.viewers.set(viewer, clientId);
     const first = this.log[0]?.seq ?? this.recording.sequencer.seq + 1;
     viewer.emit("agent:attached", {
