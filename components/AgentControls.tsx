@@ -85,6 +85,8 @@ export function AgentControls({ onConnect, onStart }: Props) {
     onStart?.();
     void store.startAgent(chosen || undefined, cwd.trim() || undefined, { options: payload });
   };
+  // Only once the relay has named the profile: what Connect advertises, and whether a warm agent
+  // (initialized with the profile's defaults) will do, depend on it.
   const connect = () => {
     setStopError(undefined);
     onConnect?.();
@@ -150,8 +152,12 @@ export function AgentControls({ onConnect, onStart }: Props) {
           type="button"
           data-testid="connect"
           onClick={connect}
-          disabled={!connected || busy || connecting}
-          title="Start the agent, initialize it, open a session, and prompt"
+          disabled={!connected || !info || busy || connecting}
+          title={
+            info
+              ? "Start the agent, initialize it, open a session, and prompt"
+              : "Waiting for the relay to name its profiles and workspace"
+          }
           className="rounded bg-sky-600 px-3 py-1 text-xs font-medium text-white hover:bg-sky-500 disabled:cursor-not-allowed disabled:bg-zinc-800 disabled:text-zinc-500"
         >
           Connect

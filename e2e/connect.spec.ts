@@ -69,16 +69,17 @@ async function holdRelayInfo(page: Page): Promise<() => void> {
   };
 }
 
-test("Connect clicked before the relay's info arrives still opens the session in the workspace root", async ({
-  page,
-}) => {
+test("Connect waits for the relay's info, then opens the session in the workspace root", async ({ page }) => {
   const release = await holdRelayInfo(page);
   await page.addInitScript(() => localStorage.setItem("acp-playground.view", "frames"));
   await page.goto(url());
   await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
   await expect(page.getByTestId("cwd-input")).toHaveAttribute("placeholder", "workspace root");
-  await page.getByTestId("connect").click();
+  // Before the relay names the profile, neither what Connect advertises nor the workspace is known.
+  await expect(page.getByTestId("connect")).toBeDisabled();
+  await expect(page.getByTestId("connect")).toHaveAttribute("title", /Waiting for the relay/);
   release();
+  await page.getByTestId("connect").click();
   await expect(page.getByTestId("connect-status")).toHaveAttribute("data-step", "ready");
   await rows(page, { kind: "request", method: "session/new", dir: "to-agent" }).click();
   await expect(page.getByTestId("frame-detail").getByTestId("frame-raw")).toContainText(
@@ -93,10 +94,40 @@ test("capabilities cannot be ticked before the relay names the profile, so a tic
   const release = await holdRelayInfo(page);
   await page.goto(url());
   await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
-  await expect(page.getByTestId("cap-fsRead")).toBeDisabled();
+  // Unknown profile, unknown defaults: nothing shows ticked (a ticked box would not be ticked again).
+  for (const cap of ["cap-fsRead", "cap-fsWrite", "cap-terminal"]) {
+    await expect(page.getByTestId(cap)).toBeDisabled();
+    await expect(page.getByTestId(cap)).not.toBeChecked();
+  }
   release();
+  await expect(page.getByTestId("cap-fsRead")).toBeEnabled();
   await page.getByTestId("cap-fsRead").check();
   await page.getByTestId("cap-fsWrite").check();
   await expect(page.getByTestId("cap-fsRead")).toBeChecked();
   await expect(page.getByTestId("cap-fsWrite")).toBeChecked();
+});
+
+test("Connect pressed as soon as it can be advertises the kept choices, not a warm agent's defaults", async ({
+  page,
+}) => {
+  const release = await holdRelayInfo(page);
+  await page.addInitScript(() => {
+    localStorage.setItem("acp-playground.view", "frames");
+    localStorage.setItem("acp-playground.connect.gemini", JSON.stringify({ fsRead: true, fsWrite: true }));
+  });
+  await page.goto(url());
+  await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
+  // Pressed at once: the click waits for the button while the relay's info is held, then arrives.
+  const clicked = page.getByTestId("connect").click();
+  await expect(page.getByTestId("cap-fsRead")).toBeDisabled();
+  await page.getByTestId("connect").hover({ trial: true });
+  release();
+  await clicked;
+  await expect(page.getByTestId("connect-status")).toHaveAttribute("data-step", "ready");
+  // This page's own initialize (a warm agent's would carry the profile's defaults: no fs).
+  await rows(page, { kind: "request", method: "initialize", dir: "to-agent" }).click();
+  const raw = page.getByTestId("frame-detail").getByTestId("frame-raw");
+  await expect(raw).toContainText('"fs":{"readTextFile":true,"writeTextFile":true}');
+  await expect(page.getByTestId("connect-status")).not.toContainText("warm agent");
+  await stopAgent(page);
 });

@@ -20,6 +20,14 @@ export interface ConnectChoices {
 
 const storageKey = (profile: string) => `acp-playground.connect.${profile}`;
 
+const NOTHING_CHOSEN: ConnectChoices = {
+  fsRead: false,
+  fsWrite: false,
+  terminal: false,
+  terminalAuth: false,
+  authenticateFirst: false,
+};
+
 function defaults(profile: ProfileSummary | undefined): ConnectChoices {
   const caps = profile?.clientCapabilities ?? DEFAULT_CLIENT_CAPABILITIES;
   return {
@@ -83,7 +91,8 @@ export function useConnectChoices(
     () => (name ? localStorage.getItem(storageKey(name)) : null),
     () => null,
   );
-  const choices = useMemo(() => withSaved(profile, saved), [profile, saved]);
+  // Nothing is ticked before the profile is known: its defaults are not known either.
+  const choices = useMemo(() => (name ? withSaved(profile, saved) : NOTHING_CHOSEN), [name, profile, saved]);
   // Merged into what is kept now, not into the rendered choices: two quick ticks must both stay.
   const set = useCallback(
     (change: Partial<ConnectChoices>) => {
