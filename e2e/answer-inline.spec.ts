@@ -5,10 +5,9 @@
  * one click and kept per browser. A real Gemini CLI behind the fake Gemini API;
  * everything waits on locators.
  */
-import { readFileSync, writeFileSync } from "node:fs";
-import path from "node:path";
+import { readFileSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
-import { connect, printFramesOnFailure, prompt, scriptTurns, stopAgent } from "./helpers";
+import { connect, printFramesOnFailure, prompt, scriptWrite, stopAgent, workspaceFile } from "./helpers";
 
 printFramesOnFailure();
 
@@ -34,7 +33,7 @@ const PERMISSION_JOURNEY =
 test.describe.serial(PERMISSION_JOURNEY, () => {
   // One agent and one page for the whole journey; each step is its own test, so a failure names it.
   let page: Page;
-  const target = path.join(process.env.E2E_WORKSPACE!, "inline-edit.txt");
+  const target = workspaceFile("inline-edit.txt");
   const permission = () => inline(page, "session/request_permission");
 
   test.beforeAll(async ({ browser }) => {
@@ -42,11 +41,7 @@ test.describe.serial(PERMISSION_JOURNEY, () => {
     page = await browser.newPage();
     page.on("pageerror", (e) => pageErrors.push(e.message));
     // An existing file: Gemini reads it first (served by the preset), then asks.
-    writeFileSync(target, "before\n");
-    await scriptTurns([
-      { parts: [{ functionCall: { name: "write_file", args: { file_path: target, content: "inline\n" } } }] },
-      { parts: [{ text: "Written inline." }] },
-    ]);
+    await scriptWrite(target, "inline\n", { before: "before\n", reply: "Written inline." });
     await connect(page, { fs: true });
   });
 
@@ -131,12 +126,8 @@ test.describe.serial(PERMISSION_JOURNEY, () => {
 
 test("answer inline: one click allows every read in the workspace; 'r' rejects the permission", async ({ page }) => {
   test.setTimeout(180_000);
-  const target = path.join(process.env.E2E_WORKSPACE!, "inline-existing.txt");
-  writeFileSync(target, "keep me\n");
-  await scriptTurns([
-    { parts: [{ functionCall: { name: "write_file", args: { file_path: target, content: "changed\n" } } }] },
-    { parts: [{ text: "Left it alone." }] },
-  ]);
+  const target = workspaceFile("inline-existing.txt");
+  await scriptWrite(target, "changed\n", { before: "keep me\n", reply: "Left it alone." });
   await connect(page, { fs: true });
   await prompt(page, "edit the file");
 
@@ -168,12 +159,7 @@ test("answer inline: one click allows every read in the workspace; 'r' rejects t
 test("the left column's waiting list jumps to the card in the conversation", async ({ page }) => {
   test.setTimeout(180_000);
   await page.addInitScript(() => localStorage.setItem("acp-playground.view", "frames"));
-  const target = path.join(process.env.E2E_WORKSPACE!, "jump.txt");
-  writeFileSync(target, "before\n");
-  await scriptTurns([
-    { parts: [{ functionCall: { name: "write_file", args: { file_path: target, content: "x\n" } } }] },
-    { parts: [{ text: "Done." }] },
-  ]);
+  await scriptWrite(workspaceFile("jump.txt"), "x\n", { before: "before\n" });
   await connect(page, { fs: true });
   await openPolicies(page);
   await page.locator('[data-testid="policy-preset"][data-preset="writes"]').click();

@@ -4,10 +4,18 @@
  * the newest frame, one empty-state story, "copy link" and the refusal page,
  * resizable and collapsible panes. A real Gemini CLI behind the fake API.
  */
-import { writeFileSync } from "node:fs";
-import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { connect, printFramesOnFailure, prompt, rows, scriptTurns, stopAgent, url } from "./helpers";
+import {
+  connect,
+  printFramesOnFailure,
+  prompt,
+  rows,
+  scriptTurns,
+  scriptWrite,
+  stopAgent,
+  url,
+  workspaceFile,
+} from "./helpers";
 
 printFramesOnFailure();
 
@@ -30,12 +38,7 @@ test("one empty-state story: the Session view and the left column both say Conne
 
 test("a read-only transcript viewer mid-turn has no Cancel turn and no answer buttons", async ({ browser, page }) => {
   test.setTimeout(180_000);
-  const target = path.join(process.env.E2E_WORKSPACE!, "readonly.txt");
-  writeFileSync(target, "before\n");
-  await scriptTurns([
-    { parts: [{ functionCall: { name: "write_file", args: { file_path: target, content: "x\n" } } }] },
-    { parts: [{ text: "Done." }] },
-  ]);
+  await scriptWrite(workspaceFile("readonly.txt"), "x\n", { before: "before\n" });
   await connect(page, { fs: true });
   await prompt(page, "write readonly.txt");
   // Live: the turn waits for the user, with Cancel and answer buttons (the read first, then the permission).

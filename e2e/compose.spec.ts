@@ -4,10 +4,9 @@
  * initialize form, a deny policy, and a method the agent does not support.
  * Everything waits on locators, never on sleeps.
  */
-import { readFileSync, writeFileSync } from "node:fs";
-import path from "node:path";
+import { readFileSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
-import { printFramesOnFailure, rows, scriptTurns, stopAgent, url } from "./helpers";
+import { printFramesOnFailure, rows, scriptWrite, stopAgent, url, workspaceFile } from "./helpers";
 
 printFramesOnFailure();
 
@@ -123,12 +122,8 @@ test.describe.serial("Connect, then a prompt: the answer streams in and the prom
 test("a permission card for a write: Allow completes the tool call and the file changes", async ({ page }) => {
   test.setTimeout(180_000);
   // Gemini 0.61 fails new-file writes when fs capabilities are advertised: write to an existing file.
-  const target = path.join(process.env.E2E_WORKSPACE!, "compose-permission.txt");
-  writeFileSync(target, "old line\n");
-  await scriptTurns([
-    { parts: [{ functionCall: { name: "write_file", args: { file_path: target, content: "new line\n" } } }] },
-    { parts: [{ text: "Written." }] },
-  ]);
+  const target = workspaceFile("compose-permission.txt");
+  await scriptWrite(target, "new line\n", { before: "old line\n", reply: "Written." });
 
   await page.goto(url());
   await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
@@ -229,12 +224,8 @@ test("the initialize form: a capability switched off is what the sent frame says
 
 test("a deny policy answers the agent with an error, and no card waits", async ({ page }) => {
   test.setTimeout(180_000);
-  const target = path.join(process.env.E2E_WORKSPACE!, "compose-denied.txt");
-  writeFileSync(target, "keep\n");
-  await scriptTurns([
-    { parts: [{ functionCall: { name: "write_file", args: { file_path: target, content: "changed\n" } } }] },
-    { parts: [{ text: "Could not." }] },
-  ]);
+  const target = workspaceFile("compose-denied.txt");
+  await scriptWrite(target, "changed\n", { before: "keep\n", reply: "Could not." });
   await page.goto(url());
   await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
   await setPolicy(page, "fs/read_text_file", "deny");

@@ -3,7 +3,7 @@
  * to the fake Gemini API. Everything waits on locators, never on sleeps.
  */
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { printFramesOnFailure, rows, scriptTurns, url } from "./helpers";
+import { printFramesOnFailure, rows, scriptWrite, url, workspaceFile } from "./helpers";
 import { framesView, sharedPage } from "./shared-page";
 
 printFramesOnFailure();
@@ -157,11 +157,8 @@ test.describe.serial("raw frames with a real Gemini CLI: initialize, session/new
 test("an agent request waits for the user, who answers it from the pending list", async ({ page }) => {
   test.setTimeout(180_000);
   await framesView(page);
-  const target = `${process.env.E2E_WORKSPACE}/from-e2e.txt`;
-  await scriptTurns([
-    { parts: [{ functionCall: { name: "write_file", args: { file_path: target, content: "hi\n" } } }] },
-    { parts: [{ text: "Written." }] },
-  ]);
+  const target = workspaceFile("from-e2e.txt");
+  await scriptWrite(target, "hi\n", { reply: "Written." });
 
   await page.goto(url());
   await page.getByTestId("start-agent").click();

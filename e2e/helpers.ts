@@ -1,4 +1,6 @@
 /** What the e2e specs share: the page's URL, frame-row locators, the fake API's script, stopping the agent. */
+import { writeFileSync } from "node:fs";
+import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 
 export const url = () => process.env.E2E_URL!;
@@ -21,6 +23,26 @@ export async function scriptTurns(turns: object[]): Promise<void> {
     body: JSON.stringify({ turns, replace: true }),
   });
   expect(res.status).toBe(204);
+}
+
+/** A path in the e2e workspace (the relay's workspace root and the sessions' cwd). */
+export const workspaceFile = (name: string) => path.join(process.env.E2E_WORKSPACE!, name);
+
+/**
+ * Scripts a model turn that writes `content` to `target`, then one that says `reply`. `before` makes
+ * the file exist first: Gemini with fs capabilities reads it through the playground before asking
+ * (and cannot create a new file that way, docs/gemini-quirks.md).
+ */
+export async function scriptWrite(
+  target: string,
+  content: string,
+  { before, reply = "Done." }: { before?: string; reply?: string } = {},
+): Promise<void> {
+  if (before !== undefined) writeFileSync(target, before);
+  await scriptTurns([
+    { parts: [{ functionCall: { name: "write_file", args: { file_path: target, content } } }] },
+    { parts: [{ text: reply }] },
+  ]);
 }
 
 export async function stopAgent(page: Page): Promise<void> {
