@@ -250,6 +250,9 @@ test.describe.serial("inspector: one agent's log", () => {
     await expect(first).toHaveAttribute("data-type", "started");
     await page.getByTestId("stop-agent").click();
     await expect(page.getByTestId("agent-status")).toHaveAttribute("data-status", "exited");
+    // The jumps above left the tail (the list follows no more): End goes back to the newest row.
+    await page.getByTestId("frame-log").press("End");
+    await expect(page.getByTestId("frame-log")).toHaveAttribute("data-following", "true");
     await expect(page.locator('[data-testid="event-row"][data-type="exited"]')).toHaveCount(1);
     await page.getByTestId("toggle-events").uncheck();
     await expect(events).toHaveCount(0);
