@@ -5,7 +5,7 @@ export default defineConfig({
   // The browser code imports lib/ as "@/lib/...", as tsconfig.json maps it.
   resolve: { alias: { "@": fileURLToPath(new URL(".", import.meta.url)) } },
   test: {
-    include: ["lib/**/*.test.ts", "server/**/*.test.ts", "components/state/**/*.test.ts", "test/**/*.test.ts"],
+    include: ["lib/**/*.test.ts", "server/**/*.test.ts", "components/**/*.test.ts", "test/**/*.test.ts"],
     // Integration tests spawn real Gemini CLIs (~200-400 MB each): keep it to one file at a time.
     fileParallelism: false,
     // Installs the pinned third-party agents (test/agents) on a fresh clone.
