@@ -43,11 +43,11 @@ export interface GroupChild {
   pid: number;
   /**
    * Stops the whole tree (SIGTERM, then SIGKILL after the grace period) once: the first call, or the
-   * leader's exit, starts it, and every call returns that promise, which never rejects.
+   * leader's exit, starts it, and every call returns that promise. It rejects when a process survives.
    */
   stopTree(): Promise<void>;
   /** Whether stopping the tree has begun. */
-  readonly stopping: boolean;
+  readonly stopStarted: boolean;
 }
 
 /**
@@ -55,7 +55,8 @@ export interface GroupChild {
  * environment of server/process-group.ts (the relay's variables out, a spawn
  * marker in), so the whole tree can be signalled at once. Resolves once it
  * has started; rejects with the spawn's errno error. The agent relay and the
- * tap both spawn through here. `onStopError` hears why the tree could not be stopped.
+ * tap both spawn through here. `onStopError` hears why the tree could not be stopped when the
+ * leader's exit started the stop (an explicit `stopTree()` rejects instead).
  */
 export function spawnGroup(
   spec: Pick<SpawnSpec, "command" | "args" | "cwd" | "env" | "killGraceMs">,
@@ -85,13 +86,13 @@ export function spawnGroup(
       const group: GroupChild = {
         child,
         pid: child.pid!,
-        stopTree: () => (stopping ??= stopTree(tree, spec.killGraceMs).catch(onStopError)),
-        get stopping() {
+        stopTree: () => (stopping ??= stopTree(tree, spec.killGraceMs)),
+        get stopStarted() {
           return stopping !== undefined;
         },
       };
       // The leader is gone; no re-launched worker, nor anything it started, may outlive it (and keep the pipes open).
-      child.once("exit", () => void group.stopTree());
+      child.once("exit", () => void group.stopTree().catch(onStopError));
       resolve(group);
     });
   });
@@ -152,7 +153,7 @@ export class AgentProcess {
   /** Writes one line; false when the agent's stdin is closed. */
   write(line: string): boolean {
     const stdin = this.child.stdin!;
-    if (this.group.stopping || stdin.destroyed || !stdin.writable) return false;
+    if (this.group.stopStarted || stdin.destroyed || !stdin.writable) return false;
     stdin.write(`${line}\n`);
     return true;
   }

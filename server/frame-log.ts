@@ -58,7 +58,7 @@ export class FrameOutbox {
     setImmediate(() => this.flush());
   }
 
-  /** Sends what waits now: anything else a session emits must come after the frames before it. */
+  /** Sends what waits now, before an event that must follow the frames (an exit), or before the socket changes. */
   flush(): void {
     this.scheduled = false;
     if (this.frames.length === 0) return;

@@ -48,7 +48,7 @@ export async function runTap(opts: TapOptions): Promise<number> {
   // The agent sees the tap's environment without the playground's own variables (the token above all).
   let spawned: GroupChild;
   try {
-    spawned = await spawnGroup(opts, (err) => report(err.message));
+    spawned = await spawnGroup(opts);
   } catch (err) {
     const { code, message } = err as NodeJS.ErrnoException;
     report(code === "ENOENT" ? `executable not found: ${opts.command}` : `cannot start ${opts.command}: ${message}`);
@@ -160,14 +160,20 @@ export async function runTap(opts: TapOptions): Promise<number> {
   const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
     child.once("close", (code: number | null, signal: NodeJS.Signals | null) => resolve({ code, signal })),
   );
+  // The whole tree, once (the leader's exit may have started it); what survives is reported once, not thrown.
+  let treeStopped: Promise<void> | undefined;
+  const stopTree = () => (treeStopped ??= spawned.stopTree().catch((err: Error) => void report(err.message)));
   let stopping: Promise<void> | undefined;
   const stop = (why: string, graceful: boolean) => {
     stopping ??= (async () => {
-      agentIn.end();
-      // An editor that closes stdin is done: a well-behaved agent exits on EOF; give it the grace period.
-      if (graceful) await Promise.race([exited, new Promise((r) => setTimeout(r, opts.killGraceMs).unref())]);
-      else report(`${why}: stopping the agent`);
-      await spawned.stopTree();
+      // The leader is gone and its tree is being stopped already: nothing to say or wait for.
+      if (!spawned.stopStarted) {
+        agentIn.end();
+        // An editor that closes stdin is done: a well-behaved agent exits on EOF; give it the grace period.
+        if (graceful) await Promise.race([exited, new Promise((r) => setTimeout(r, opts.killGraceMs).unref())]);
+        else report(`${why}: stopping the agent`);
+      }
+      await stopTree();
     })();
     return stopping;
   };
@@ -182,7 +188,7 @@ export async function runTap(opts: TapOptions): Promise<number> {
   for (const s of signals) process.off(s, onSignal);
   // Stopping began with the leader's exit if not before: no re-launched worker outlives it.
   await stopping;
-  await spawned.stopTree();
+  await stopTree();
   await sinkReady;
   observe();
   toEvents("to-agent", now(), splitters["to-agent"].end());
