@@ -85,8 +85,8 @@ export function AgentControls({ onConnect, onStart }: Props) {
     onStart?.();
     void store.startAgent(chosen || undefined, cwd.trim() || undefined, { options: payload });
   };
-  // Only once the relay has named the profile: what Connect advertises, and whether a warm agent
-  // (initialized with the profile's defaults) will do, depend on it.
+  // Enabled once the relay has named its profiles: what Connect advertises, and whether a warm agent
+  // (initialized with the profile's defaults) will do, depend on the profile.
   const connect = () => {
     setStopError(undefined);
     onConnect?.();

@@ -120,7 +120,6 @@ test("Connect pressed as soon as it can be advertises the kept choices, not a wa
   // Pressed at once: the click waits for the button while the relay's info is held, then arrives.
   const clicked = page.getByTestId("connect").click();
   await expect(page.getByTestId("cap-fsRead")).toBeDisabled();
-  await page.getByTestId("connect").hover({ trial: true });
   release();
   await clicked;
   await expect(page.getByTestId("connect-status")).toHaveAttribute("data-step", "ready");
@@ -128,6 +127,8 @@ test("Connect pressed as soon as it can be advertises the kept choices, not a wa
   await rows(page, { kind: "request", method: "initialize", dir: "to-agent" }).click();
   const raw = page.getByTestId("frame-detail").getByTestId("frame-raw");
   await expect(raw).toContainText('"fs":{"readTextFile":true,"writeTextFile":true}');
+  // The profile's own default (no terminal), not the no-profile defaults (all on).
+  await expect(raw).toContainText('"terminal":false');
   await expect(page.getByTestId("connect-status")).not.toContainText("warm agent");
   await stopAgent(page);
 });

@@ -1,4 +1,7 @@
-/** What the e2e specs share: the page's URL, frame-row locators, the fake API's script, stopping the agent. */
+/**
+ * What the e2e specs share: the page's URL, frame-row locators, the fake API's script (a scripted
+ * write among it), Connect and prompt, stopping the agent, and what a failed test prints.
+ */
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
@@ -92,16 +95,19 @@ export function printFramesOnFailure(): void {
         transcripts: { id: string; kind: string }[];
       };
       const newest = list.transcripts.find((t) => t.kind === "session");
-      if (!newest) return;
-      const jsonl = await (await fetch(`${origin}/api/transcripts/${newest.id}`, { headers })).text();
+      const jsonl = newest ? await (await fetch(`${origin}/api/transcripts/${newest.id}`, { headers })).text() : "";
       const lines = jsonl.trimEnd().split("\n");
-      console.log(`-- ${testInfo.title}: transcript ${newest.id}, its first and last events`);
+      console.log(`-- ${testInfo.title}: transcript ${newest?.id ?? "(none)"}, its first and last events`);
       const shown = lines.length > 80 ? [...lines.slice(0, 15), "…", ...lines.slice(-60)] : lines;
       for (const line of shown) console.log(line.length > 400 ? `${line.slice(0, 400)}…` : line);
+    } catch (e) {
+      console.log(`-- could not print the transcript: ${String(e)}`);
+    }
+    try {
       const calls = await (await fetch(`${process.env.E2E_FAKE_API}/__fake/calls`)).json();
       console.log(`-- the fake Gemini API's latest calls: ${JSON.stringify(calls)}`);
     } catch (e) {
-      console.log(`-- could not print the transcript: ${String(e)}`);
+      console.log(`-- could not print the fake Gemini API's calls: ${String(e)}`);
     }
   });
 }
