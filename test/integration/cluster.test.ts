@@ -67,8 +67,11 @@ describe("two relay instances in a Node cluster", () => {
   });
 
   it("serves HTTP long-polling, whose many requests the primary routes to one worker by session id", async () => {
-    const c = client({ transports: ["polling"] });
-    await c.connected();
+    // @socket.io/sticky learns a session's worker from that worker's message, which can come after the
+    // client's next request (socketio/socket.io-sticky#2): a first attempt may get a 400, and its
+    // retry, as a browser's, gets through.
+    const c = client({ transports: ["polling"], reconnection: true, reconnectionDelay: 50 });
+    await new Promise<void>((resolve) => c.socket.once("connect", () => resolve()));
     const agent = await c.start({ profile: "echo" });
     expect(workers).toContain(parentOf(agent.pid));
     for (let id = 1; id <= 20; id++) await c.send({ jsonrpc: "2.0", id, method: "ping", params: { id } });
