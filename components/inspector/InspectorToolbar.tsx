@@ -1,6 +1,6 @@
 "use client";
 /** Filters, search and the events toggle above the frame list. */
-import { useMemo, type ReactNode } from "react";
+import { memo, type ReactNode } from "react";
 import type { FrameDirection, FrameKind } from "@/lib/frame";
 import { isFiltering, type FrameFilter } from "@/lib/frame-filter";
 
@@ -25,6 +25,14 @@ const check = "flex items-center gap-1 text-xs text-zinc-400 select-none";
 
 const KINDS: FrameKind[] = ["request", "response", "notification", "invalid"];
 
+/** The filter with `p` applied, kept minimal: undefined, false and "" mean "no constraint". */
+function patched(filter: FrameFilter, p: Partial<FrameFilter>): FrameFilter {
+  const next: FrameFilter = { ...filter, ...p };
+  for (const k of Object.keys(next) as (keyof FrameFilter)[])
+    if (next[k] === undefined || next[k] === false || next[k] === "") delete next[k];
+  return next;
+}
+
 export function InspectorToolbar(props: Props) {
   const {
     filter,
@@ -40,53 +48,14 @@ export function InspectorToolbar(props: Props) {
     missed,
     unanswered,
   } = props;
-  const patch = (p: Partial<FrameFilter>) => {
-    const next: FrameFilter = { ...filter, ...p };
-    // Keep the object minimal: undefined and false mean "no constraint".
-    for (const k of Object.keys(next) as (keyof FrameFilter)[])
-      if (next[k] === undefined || next[k] === false || next[k] === "") delete next[k];
-    onFilter(next);
-  };
   // A method or variant chosen earlier stays selectable even before it is seen again.
   const methodOptions = filter.method && !methods.includes(filter.method) ? [...methods, filter.method] : methods;
   const variantOptions =
     filter.updateVariant && !variants.includes(filter.updateVariant) ? [...variants, filter.updateVariant] : variants;
   const filtering = isFiltering(filter) || search !== "";
-  // The counts change with every batch of a flood; the inputs must not re-render with them:
+  // The counts change with every batch of a flood; the inputs (memo) must not re-render with them:
   // React re-sets a controlled input's type and name on every update, and each time the browser
   // re-styles and re-lays out the whole page.
-  const controls = useMemo(
-    () => (
-      <InspectorControls
-        filter={filter}
-        onFilter={onFilter}
-        search={search}
-        onSearch={onSearch}
-        methodOptions={methodOptions}
-        variantOptions={variantOptions}
-        filtering={filtering}
-        patch={patch}
-      />
-    ),
-    // `patch` follows filter and onFilter.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [filter, onFilter, search, onSearch, methodOptions, variantOptions, filtering],
-  );
-  const eventsToggle = useMemo(
-    () => (
-      <Toggle
-        testId="toggle-events"
-        checked={showEvents}
-        onChange={onShowEvents}
-        accent="accent-sky-500"
-        className="ml-auto"
-      >
-        show stderr &amp; lifecycle
-      </Toggle>
-    ),
-    [showEvents, onShowEvents],
-  );
-
   return (
     <div className="flex flex-col gap-1.5 border-b border-zinc-800 px-3 py-2">
       <div className="flex items-center gap-3 text-xs">
@@ -104,20 +73,36 @@ export function InspectorToolbar(props: Props) {
             type="button"
             data-testid="unanswered-count"
             className="text-amber-300 hover:underline"
-            onClick={() => patch({ checksOnly: true })}
+            onClick={() => onFilter(patched(filter, { checksOnly: true }))}
             title="Show frames with protocol issues"
           >
             {unanswered} unanswered
           </button>
         ) : null}
-        {eventsToggle}
+        <Toggle
+          testId="toggle-events"
+          checked={showEvents}
+          onChange={onShowEvents}
+          accent="accent-sky-500"
+          className="ml-auto"
+        >
+          show stderr &amp; lifecycle
+        </Toggle>
       </div>
-      {controls}
+      <InspectorControls
+        filter={filter}
+        onFilter={onFilter}
+        search={search}
+        onSearch={onSearch}
+        methodOptions={methodOptions}
+        variantOptions={variantOptions}
+        filtering={filtering}
+      />
     </div>
   );
 }
 
-function InspectorControls({
+const InspectorControls = memo(function InspectorControls({
   filter,
   onFilter,
   search,
@@ -125,13 +110,12 @@ function InspectorControls({
   methodOptions,
   variantOptions,
   filtering,
-  patch,
 }: Pick<Props, "filter" | "onFilter" | "search" | "onSearch"> & {
   methodOptions: readonly string[];
   variantOptions: readonly string[];
   filtering: boolean;
-  patch: (p: Partial<FrameFilter>) => void;
 }) {
+  const patch = (p: Partial<FrameFilter>) => onFilter(patched(filter, p));
   return (
     <div className="flex flex-wrap items-center gap-2">
       <input
@@ -213,10 +197,10 @@ function InspectorControls({
       ) : null}
     </div>
   );
-}
+});
 
-/** A labelled checkbox of the toolbar. */
-function Toggle(props: {
+/** A labelled checkbox of the toolbar (memo: its props rarely change during a flood). */
+const Toggle = memo(function Toggle(props: {
   testId: string;
   checked: boolean;
   onChange: (checked: boolean) => void;
@@ -237,7 +221,7 @@ function Toggle(props: {
       {props.children}
     </label>
   );
-}
+});
 
 /** A filter select: "" means no filter. */
 function FilterSelect(props: {
