@@ -2,10 +2,12 @@ import { describe, expect, it } from "vitest";
 import {
   canAuthenticate,
   checkUserEnv,
+  CREDENTIAL_ENV_NAME,
   describeAuthMethod,
   isProtectedEnvName,
   missingEnvVars,
   parseAuthMethods,
+  refusedEnvName,
   shellQuote,
   terminalAuthCommand,
   type AuthMethodView,
@@ -110,6 +112,96 @@ describe("env_var helpers", () => {
       expect(isProtectedEnvName(name)).toBe(true);
     expect(isProtectedEnvName("OPENAI_API_KEY")).toBe(false);
     expect(isProtectedEnvName("GEMINI_API_KEY")).toBe(false);
+  });
+
+  // Each of these, named by an agent and typed by a user, runs a command or loads code:
+  // GIT_CONFIG_* set core.fsmonitor (run on `git status`), EDITOR/PAGER/BROWSER are run,
+  // OPENSSL_CONF loads engines, GLIBC_TUNABLES (CVE-2023-4911), PYTHONHOME, XDG_CONFIG_HOME
+  // move every tool's configuration, ESBUILD_BINARY_PATH is executed.
+  const DANGEROUS = [
+    "GIT_CONFIG_COUNT",
+    "GIT_CONFIG_KEY_0",
+    "GIT_CONFIG_VALUE_0",
+    "EDITOR",
+    "VISUAL",
+    "PAGER",
+    "BROWSER",
+    "OPENSSL_CONF",
+    "GLIBC_TUNABLES",
+    "PYTHONHOME",
+    "XDG_CONFIG_HOME",
+    "ESBUILD_BINARY_PATH",
+    "GIT_ASKPASS",
+    "SSH_ASKPASS",
+    "LESSOPEN",
+    "CURL_HOME",
+    "SSLKEYLOGFILE",
+    "AWS_SHARED_CREDENTIALS_FILE",
+    "http_proxy",
+  ];
+
+  it("refuses every name that does not look like a credential, even when the agent names it", () => {
+    const hostile = envMethod(DANGEROUS.map((name) => ({ name, optional: true })));
+    for (const name of DANGEROUS) {
+      const checked = checkUserEnv(hostile, { [name]: "x" });
+      expect(checked, name).toMatchObject({ ok: false, error: expect.stringContaining(name) });
+      expect(refusedEnvName(name), name).toBeDefined();
+      expect(CREDENTIAL_ENV_NAME.test(name), name).toBe(false);
+    }
+    expect(checkUserEnv(hostile, { EDITOR: "sh -c 'id > /tmp/x'" })).toEqual({
+      ok: false,
+      error: "EDITOR is a loader or runtime variable: never set",
+    });
+    expect(checkUserEnv(envMethod([{ name: "MY_EDITOR_CMD" }]), { MY_EDITOR_CMD: "vim" })).toEqual({
+      ok: false,
+      error:
+        "MY_EDITOR_CMD does not look like a credential (capitals ending in _API_KEY, _KEY, _TOKEN, _SECRET, _PASSWORD, _CREDENTIALS, ...): only credentials are set",
+    });
+    // The denylist stays, as defence in depth, also for credential-shaped names.
+    for (const name of ["GIT_CONFIG_KEY", "NODE_AUTH_TOKEN", "ACP_PLAYGROUND_TOKEN", "XDG_SESSION_KEY"])
+      expect(refusedEnvName(name), name).toMatch(/loader or runtime/);
+  });
+
+  it("accepts the credentials agents really name", () => {
+    const real = [
+      "GEMINI_API_KEY",
+      "GOOGLE_API_KEY",
+      "OPENAI_API_KEY",
+      "ANTHROPIC_API_KEY",
+      "CODEX_API_KEY",
+      "AZURE_OPENAI_API_KEY",
+      "OPENROUTER_APIKEY",
+      "GITHUB_TOKEN",
+      "GH_TOKEN",
+      "HF_TOKEN",
+      "ANTHROPIC_AUTH_TOKEN",
+      "CLAUDE_CODE_OAUTH_TOKEN",
+      "AWS_ACCESS_KEY_ID",
+      "AWS_SECRET_ACCESS_KEY",
+      "AWS_SESSION_TOKEN",
+      "CLIENT_SECRET",
+      "GOOGLE_APPLICATION_CREDENTIALS",
+      "PGPASSWORD",
+      "STUB_LOGIN",
+    ];
+    const method = envMethod(real.map((name) => ({ name, optional: true })));
+    for (const name of real) {
+      expect(refusedEnvName(name), name).toBeUndefined();
+      expect(checkUserEnv(method, { [name]: "value-1" }), name).toEqual({ ok: true, value: { [name]: "value-1" } });
+    }
+    // Capitals only: the names are a convention, and a lower-case one is not one of them.
+    expect(refusedEnvName("openai_api_key")).toMatch(/does not look like a credential/);
+  });
+
+  it("still accepts an empty value for a named variable that is not a credential: nothing is set", () => {
+    expect(checkUserEnv(m, { OPENAI_API_KEY: "sk-1", OPENAI_ORG: "" })).toEqual({
+      ok: true,
+      value: { OPENAI_API_KEY: "sk-1" },
+    });
+    expect(checkUserEnv(m, { OPENAI_API_KEY: "sk-1", OPENAI_ORG: "org-1" })).toMatchObject({
+      ok: false,
+      error: /^OPENAI_ORG does not look like a credential/,
+    });
   });
 });
 

@@ -3,8 +3,9 @@
  * parsed defensively (the agent is untrusted), by type — `agent` (call
  * `authenticate`), `env_var` (the agent names environment variables),
  * `terminal` (the agent names a login command: its own program plus args/env).
- * Also the checks for user-supplied variables: only the ones the agent named,
- * never loader or runtime variables.
+ * Also the checks for user-supplied variables: only the ones the agent named
+ * that look like credentials (an allowlist of name shapes), never loader or
+ * runtime variables.
  */
 import { isObject } from "./json";
 import { fail, ok, type Result } from "./result";
@@ -98,8 +99,21 @@ export function parseAuthMethods(init: unknown): AuthMethodView[] {
 export const canAuthenticate = (m: AuthMethodView): boolean => m.type !== "terminal";
 
 /**
- * Variables the loader or runtime reads: never settable from the page, whatever an
- * agent names (an agent naming NODE_OPTIONS would be asking for code execution).
+ * What a variable typed for an `env_var` method may be named: a credential, by
+ * the last word of its name (GEMINI_API_KEY, OPENAI_API_KEY, GITHUB_TOKEN,
+ * AWS_SECRET_ACCESS_KEY, AWS_ACCESS_KEY_ID, GOOGLE_APPLICATION_CREDENTIALS,
+ * PGPASSWORD, ...), in capitals. This decides: a name an agent declares that
+ * does not look like one (EDITOR, GIT_CONFIG_KEY_0, OPENSSL_CONF, ...) is
+ * refused, however it would be used.
+ */
+export const CREDENTIAL_ENV_NAME =
+  /^(?:[A-Z][A-Z0-9_]*)?(?:API_?KEY|KEY|KEY_ID|TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIALS?|LOGIN)$/;
+
+/**
+ * Variables the loader, runtime or tools the agent runs read: never settable from
+ * the page, whatever an agent names (an agent naming NODE_OPTIONS, EDITOR or
+ * GIT_CONFIG_KEY_0 would be asking for code execution). Defence in depth: the
+ * allowlist above already refuses all of them but a few credential-shaped ones.
  */
 const FORBIDDEN_EXACT = new Set([
   "PATH",
@@ -113,16 +127,26 @@ const FORBIDDEN_EXACT = new Set([
   "BASH_ENV",
   "PS4",
   "PROMPT_COMMAND",
-  "PYTHONPATH",
-  "PYTHONSTARTUP",
+  "EDITOR",
+  "VISUAL",
+  "PAGER",
+  "MANPAGER",
+  "BROWSER",
+  "LESSOPEN",
+  "LESSCLOSE",
+  "OPENSSL_CONF",
+  "OPENSSL_ENGINES",
+  "OPENSSL_MODULES",
+  "GLIBC_TUNABLES",
+  "ESBUILD_BINARY_PATH",
+  "SSH_ASKPASS",
+  "SUDO_ASKPASS",
   "PERL5LIB",
   "PERL5OPT",
   "RUBYOPT",
   "RUBYLIB",
   "JAVA_TOOL_OPTIONS",
   "_JAVA_OPTIONS",
-  "GIT_SSH_COMMAND",
-  "GIT_EXEC_PATH",
   "SSL_CERT_FILE",
   "SSL_CERT_DIR",
   "HTTP_PROXY",
@@ -142,12 +166,29 @@ const FORBIDDEN_PREFIXES = [
   "GCONV_",
   "MALLOC_",
   "ACP_PLAYGROUND_",
+  // GIT_CONFIG_COUNT/KEY_n/VALUE_n set any option (core.fsmonitor runs a command), GIT_SSH_COMMAND, GIT_ASKPASS, ...
+  "GIT_",
+  "PYTHON", // PYTHONPATH, PYTHONHOME, PYTHONSTARTUP, ...
+  "XDG_", // XDG_CONFIG_HOME: where every tool reads its configuration
 ];
 
 /** A loader or runtime variable (NODE_OPTIONS, LD_PRELOAD, PATH, ...), case-insensitively. */
 export function isProtectedEnvName(name: string): boolean {
   const upper = name.toUpperCase();
   return FORBIDDEN_EXACT.has(upper) || FORBIDDEN_PREFIXES.some((p) => upper.startsWith(p));
+}
+
+/**
+ * Why a typed variable may not be set (undefined when it may): not a valid name,
+ * a loader or runtime variable, or a name that does not look like a credential.
+ * Whether the agent named it is checked by checkUserEnv.
+ */
+export function refusedEnvName(name: string): string | undefined {
+  if (!ENV_NAME.test(name)) return `"${name.slice(0, 80)}" is not a variable name`;
+  if (isProtectedEnvName(name)) return `${name} is a loader or runtime variable: never set`;
+  if (!CREDENTIAL_ENV_NAME.test(name))
+    return `${name} does not look like a credential (capitals ending in _API_KEY, _KEY, _TOKEN, _SECRET, _PASSWORD, _CREDENTIALS, ...): only credentials are set`;
+  return undefined;
 }
 
 /**
@@ -163,7 +204,8 @@ export function missingEnvVars(method: AuthMethodView, providedNames: Iterable<s
 /**
  * Validates variables a user typed for an `env_var` method: each must be one the
  * method names, a valid name, not a loader/runtime variable, a single-line value;
- * every required one must be there.
+ * each one set must look like a credential (CREDENTIAL_ENV_NAME: an empty value
+ * sets nothing); every required one must be there.
  */
 export function checkUserEnv(method: AuthMethodView, values: Record<string, string>): Result<Record<string, string>> {
   if (method.type !== "env_var") return fail(`auth method "${method.id}" takes no variables`);
@@ -175,7 +217,10 @@ export function checkUserEnv(method: AuthMethodView, values: Record<string, stri
     if (!named.has(name)) return fail(`${name} is not a variable "${method.name}" names`);
     if (typeof value !== "string" || /[\0\r\n]/.test(value)) return fail(`${name}: the value must be one line of text`);
     if (value.length > 8_192) return fail(`${name}: the value is too long`);
-    if (value !== "") env[name] = value;
+    if (value === "") continue;
+    const refused = refusedEnvName(name);
+    if (refused) return fail(refused);
+    env[name] = value;
   }
   const missing = method.vars.filter((v) => !v.optional && !(v.name in env)).map((v) => v.name);
   if (missing.length) return fail(`missing ${missing.join(", ")}`);

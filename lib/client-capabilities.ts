@@ -1,4 +1,7 @@
 import type { ClientCapabilities } from "@agentclientprotocol/sdk";
+import { isObject } from "./json";
+import { CLIENT_METHODS } from "./methods";
+import type { JsonRpcErrorBody } from "./policy";
 
 /**
  * What the playground advertises in `initialize` by default. It must match what
@@ -7,6 +10,16 @@ import type { ClientCapabilities } from "@agentclientprotocol/sdk";
 export const DEFAULT_CLIENT_CAPABILITIES: ClientCapabilities = {
   fs: { readTextFile: true, writeTextFile: true },
   terminal: true,
+};
+
+/**
+ * The default for a URL profile: a remote agent may read and write workspace
+ * files (by policy) but gets no terminal here unless its profile declares one;
+ * its commands would run on this machine for an agent that does not.
+ */
+export const REMOTE_CLIENT_CAPABILITIES: ClientCapabilities = {
+  fs: { readTextFile: true, writeTextFile: true },
+  terminal: false,
 };
 
 /**
@@ -24,4 +37,39 @@ export function withTerminalAuth(caps: ClientCapabilities, on: boolean): ClientC
   else delete meta[TERMINAL_AUTH_META];
   const { _meta: _, ...rest } = caps;
   return Object.keys(meta).length ? { ...rest, _meta: meta } : rest;
+}
+
+/** The client capability (its path under `clientCapabilities`) each request the relay carries out needs. */
+const NEEDED: Readonly<Record<string, string>> = {
+  [CLIENT_METHODS.fs_read_text_file]: "fs.readTextFile",
+  [CLIENT_METHODS.fs_write_text_file]: "fs.writeTextFile",
+  [CLIENT_METHODS.terminal_create]: "terminal",
+  [CLIENT_METHODS.terminal_output]: "terminal",
+  [CLIENT_METHODS.terminal_wait_for_exit]: "terminal",
+  [CLIENT_METHODS.terminal_kill]: "terminal",
+  [CLIENT_METHODS.terminal_release]: "terminal",
+};
+
+/** The capability `method` needs, as a path under `clientCapabilities`; undefined when it needs none. */
+export const capabilityFor = (method: string): string | undefined =>
+  Object.hasOwn(NEEDED, method) ? NEEDED[method] : undefined;
+
+/**
+ * The error that refuses an agent request for a capability the client did not
+ * advertise: `advertised` is the `clientCapabilities` of the client's last
+ * `initialize`, undefined before any (nothing advertised). Only `true` counts.
+ * -32601, as the SDK's client answers a method it does not implement.
+ * Undefined when the request may be carried out.
+ */
+export function notAdvertised(method: string, advertised: unknown): JsonRpcErrorBody | undefined {
+  const capability = capabilityFor(method);
+  if (capability === undefined) return undefined;
+  let value: unknown = advertised;
+  for (const key of capability.split(".")) value = isObject(value) ? value[key] : undefined;
+  if (value === true) return undefined;
+  return {
+    code: -32601,
+    message: `Method not found: ${method} (the client did not advertise clientCapabilities.${capability} in initialize)`,
+    data: { method, capability: `clientCapabilities.${capability}` },
+  };
 }

@@ -6,7 +6,9 @@ import type { Frame, JsonRpcId } from "./frame";
 import { FrameSequencer } from "./frame-sequencer";
 import { autoPermission, type Policies } from "./policy";
 import {
-  PROBE_POLICIES,
+  commandLine,
+  probePolicies,
+  probeTerminals,
   runProbe,
   STARTUP_ALLOWANCE,
   supportOf,
@@ -206,7 +208,41 @@ describe("runProbe", () => {
     expect(facts.usage).toEqual(["_meta.usage"]);
     expect(facts.authMethods).toEqual([{ id: "key", type: "env_var" }]);
     expect(facts.sessionCapabilities).toEqual(["fork", "list"]);
-    expect(Object.values(PROBE_POLICIES).every((p) => p === "auto")).toBe(true);
+    expect(Object.values(probePolicies(true)).every((p) => p === "auto")).toBe(true);
+  });
+
+  it("by default advertises no terminal, refuses terminal requests, and reports that it ran none", async () => {
+    const agent = new FakeAgent(otherAgent());
+    const caps = { fs: { readTextFile: true, writeTextFile: true }, terminal: true };
+    const { rows, facts } = await runProbe(agent, { cwd: "/w", defs, clientCapabilities: caps });
+    const inits = agent.sent.filter((m) => m.method === "initialize");
+    expect(inits[1]!.params!.clientCapabilities).toEqual({ ...caps, terminal: false });
+    const policies = probePolicies(false);
+    expect(policies["terminal/create"]).toBe("deny");
+    expect(policies["fs/read_text_file"]).toBe("auto");
+    expect(facts.terminals).toEqual({ on: false, why: "terminals off: not opted in" });
+    expect(facts.commands).toEqual([]);
+    expect(byCheck(rows, "terminal commands run by the probe")).toMatchObject({
+      outcome: "skipped",
+      detail: "terminals off: not opted in, ran none",
+    });
+  });
+});
+
+describe("probe terminals", () => {
+  it("are on only when opted in, for an agent on this machine whose profile advertises them", () => {
+    const caps = { terminal: true };
+    expect(probeTerminals({ clientCapabilities: caps }).on).toBe(false);
+    expect(probeTerminals({ clientCapabilities: caps, terminals: true }).on).toBe(true);
+    expect(probeTerminals({ terminals: true }).on).toBe(true);
+    const remote = probeTerminals({ clientCapabilities: caps, terminals: true, remote: true });
+    expect(remote).toEqual({ on: false, why: expect.stringContaining("does not run on this machine") });
+    expect(probeTerminals({ clientCapabilities: { terminal: false }, terminals: true }).on).toBe(false);
+  });
+
+  it("shows a command line as a shell reads it", () => {
+    expect(commandLine("sh", ["-c", "id > /tmp/f"])).toBe("sh -c 'id > /tmp/f'");
+    expect(commandLine("echo", ["it's", "a/b.c", ""])).toBe("echo 'it'\\''s' a/b.c ''");
   });
 
   it("sends session/fork a cwd, and calls set_mode / set_model only with what the agent listed", async () => {

@@ -46,6 +46,10 @@ export interface ProbeFacts {
   usage: string[];
   /** The agent's own requests and how the probe answered them. */
   answered: Array<{ method: string; answer: string }>;
+  /** Whether the probe carried out terminal requests, and why (absent in reports from before). */
+  terminals?: { on: boolean; why: string };
+  /** The command lines the probe ran for the agent (`terminal/create` it carried out), as asked. */
+  commands?: string[];
   /** From spawn to the first initialize answer (set by the server). */
   startupMs?: number;
   /** Resident memory of the agent's process group after the probe (set by the server). */
@@ -84,10 +88,15 @@ export interface Driver {
 }
 
 /**
- * The probe's own policy: allow once, and carry out fs/ and terminal/ requests
- * (the server confines them to a throw-away workspace).
+ * The probe's own policy: allow once, and carry out fs/ requests (the server
+ * confines them to a throw-away workspace); terminal/ ones only when terminals
+ * are on, else they are refused.
  */
-export const PROBE_POLICIES: Policies = Object.fromEntries(ANSWERABLE_METHODS.map((m) => [m, "auto"]));
+export function probePolicies(terminals: boolean): Policies {
+  return Object.fromEntries(
+    ANSWERABLE_METHODS.map((m) => [m, m.startsWith("terminal/") && !terminals ? "deny" : "auto"]),
+  );
+}
 
 export interface ProbeOptions {
   /** The throw-away workspace the agent runs in. */
@@ -99,6 +108,34 @@ export interface ProbeOptions {
   timeoutMs?: number;
   /** logout may sign the user out of a real account: off unless asked for. */
   includeLogout?: boolean;
+  /** Run the agent's terminal commands (in the throw-away workspace): off unless asked for. */
+  terminals?: boolean;
+  /** The agent does not run on this machine (a URL profile): its commands are never run here. */
+  remote?: boolean;
+}
+
+/**
+ * Whether the probe carries out the agent's terminal requests: only when asked
+ * for, for an agent that runs on this machine, with a profile that advertises
+ * terminals; `why` says so in the report.
+ */
+export function probeTerminals(options: Pick<ProbeOptions, "terminals" | "remote" | "clientCapabilities">): {
+  on: boolean;
+  why: string;
+} {
+  if (!options.terminals) return { on: false, why: "terminals off: not opted in" };
+  if (options.remote)
+    return { on: false, why: "terminals off: the agent does not run on this machine, its commands never run here" };
+  if (options.clientCapabilities && options.clientCapabilities.terminal !== true)
+    return { on: false, why: "terminals off: the profile does not advertise clientCapabilities.terminal" };
+  return { on: true, why: "terminals on: commands run as this user, in the throw-away workspace" };
+}
+
+/** A command line as a shell would read it back: `sh -c 'id > f'`. */
+export function commandLine(command: string, args: readonly unknown[] = []): string {
+  return [command, ...args.map(String)]
+    .map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`))
+    .join(" ");
 }
 
 const STABLE = new Set<string>(Object.values(STABLE_AGENT_METHODS));
@@ -166,9 +203,9 @@ const updatesOf = (frames: readonly Frame[]) =>
     .filter(isObject);
 
 /** Agent requests in `frames` with the probe's answer to each, for the report. */
-function answersIn(frames: readonly Frame[]): Array<{ method: string; answer: string }> {
+function answersIn(frames: readonly Frame[]): Array<{ method: string; answer: string; params?: Json }> {
   const requests = new Map<string, Frame>();
-  const out: Array<{ method: string; answer: string }> = [];
+  const out: Array<{ method: string; answer: string; params?: Json }> = [];
   for (const f of frames) {
     if (f.dir === "from-agent" && f.kind === "request" && f.method) requests.set(JSON.stringify(f.id), f);
     if (f.dir !== "to-agent" || f.kind !== "response") continue;
@@ -183,7 +220,7 @@ function answersIn(frames: readonly Frame[]): Array<{ method: string; answer: st
           ? `selected ${String(outcome.optionId)}`
           : String(outcome.outcome)
         : "answered";
-    out.push({ method: req.method!, answer });
+    out.push({ method: req.method!, answer, ...(m?.error ? {} : { params: messageOf(req)?.params }) });
   }
   return out;
 }
@@ -198,7 +235,8 @@ export async function runProbe(
   const t = options.timeoutMs ?? 10_000;
   const rows: ProbeRow[] = [];
   const req = (method: string, params: unknown, id?: JsonRpcId) => driver.request(method, params, { timeoutMs: t, id });
-  driver.answerWith(PROBE_POLICIES);
+  const terminals = probeTerminals(options);
+  driver.answerWith(probePolicies(terminals.on));
   const firstSeq = driver.frames().at(-1)?.seq ?? 0;
 
   // 1. initialize: an unsupported version first, then the real one. The first answer also waits
@@ -222,9 +260,10 @@ export async function runProbe(
   );
   const init = await req(AGENT_METHODS.initialize, {
     protocolVersion: PROTOCOL_VERSION,
-    clientCapabilities: options.clientCapabilities ?? {
-      fs: { readTextFile: false, writeTextFile: false },
-      terminal: false,
+    // Terminals off: not advertised, so any terminal request is refused (server/agent-answerer.ts).
+    clientCapabilities: {
+      ...(options.clientCapabilities ?? { fs: { readTextFile: false, writeTextFile: false } }),
+      terminal: terminals.on,
     },
     clientInfo: { name: "acp-playground-probe", version: "1" },
   });
@@ -566,7 +605,29 @@ export async function runProbe(
       if (u) usage.add(u.source);
     }
   }
-  const answered = answersIn(all);
+  const answers = answersIn(all);
+  const answered = answers.map(({ method, answer }) => ({ method, answer }));
+  // What ran on this machine for the agent: every terminal/create the probe carried out.
+  const commands = answers
+    .filter((a) => a.method === CLIENT_METHODS.terminal_create && a.params)
+    .map((a) => {
+      const p = a.params!;
+      const line = commandLine(String(p.command), Array.isArray(p.args) ? p.args : []);
+      return typeof p.cwd === "string" ? `${line} (in ${p.cwd})` : line;
+    });
+  const refused = answered.filter((a) => a.method === CLIENT_METHODS.terminal_create && a.answer.startsWith("error"));
+  rows.push({
+    check: "terminal commands run by the probe",
+    method: CLIENT_METHODS.terminal_create,
+    outcome: terminals.on ? "answered" : "skipped",
+    detail: [
+      terminals.why,
+      commands.length ? `ran ${commands.length}: ${commands.join("; ")}` : "ran none",
+      ...(refused.length ? [`refused ${refused.length}`] : []),
+    ]
+      .join(", ")
+      .slice(0, 1_000),
+  });
   if (answered.length) {
     const byMethod = new Map<string, string[]>();
     for (const a of answered) byMethod.set(a.method, [...(byMethod.get(a.method) ?? []), a.answer]);
@@ -591,6 +652,8 @@ export async function runProbe(
       models: modelIds,
       usage: [...usage],
       answered,
+      terminals,
+      commands,
     },
   };
 }

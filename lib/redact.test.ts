@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { createRedactor, REDACTED, secretsFromEnv } from "./redact";
+import { redactTranscript } from "./export-page";
+import { createRedactor, MIN_REDACTED_LENGTH, REDACTED, secretsFromEnv } from "./redact";
+import { parseTranscript } from "./transcript";
 
 describe("secretsFromEnv", () => {
   it("takes values of secret-looking names only, longest first", () => {
@@ -181,5 +183,125 @@ describe("redaction by key shape and value shape", () => {
   it("never redacts twice", () => {
     const once = r.text("KEY=abcdefgh https://h/?token=abcd").text;
     expect(r.text(once)).toEqual({ text: once, count: 0 });
+  });
+});
+
+describe("typed and environment secrets never break JSON", () => {
+  const frame = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "session/prompt",
+    params: { sessionId: "s-1", prompt: [{ type: "text", text: "1 apple, 12 pears" }], n: 1 },
+  });
+
+  it("looks for no value shorter than MIN_REDACTED_LENGTH: a typed 1 is not a secret", () => {
+    const r = createRedactor(["1", "s-1", "2.0", "1234567"]);
+    expect(r.frame(frame)).toEqual({ text: frame, count: 0 });
+    expect(r.text("1 and 1234567")).toEqual({ text: "1 and 1234567", count: 0 });
+    expect(createRedactor(["12345678"]).text("pin 12345678")).toEqual({ text: `pin ${REDACTED}`, count: 1 });
+    expect(MIN_REDACTED_LENGTH).toBe(8);
+    expect(secretsFromEnv({ DESKTOP_SESSION: "ubuntu", XDG_SESSION_TYPE: "wayland", MY_TOKEN: "t0k3n-v4l" })).toEqual([
+      "t0k3n-v4l",
+    ]);
+  });
+
+  it("redacts a long secret inside a string, keeping the rest byte for byte", () => {
+    const secret = "typed-in-the-page-4c1e9a";
+    const r = createRedactor([secret]);
+    const raw = `{ "jsonrpc": "2.0",\t"id": 7, "params": {"text": "key=${secret}!", "n": 1.50} }`;
+    expect(r.frame(raw)).toEqual({ text: raw.replace(secret, REDACTED), count: 1 });
+    // Escaped in the line: decoded, replaced, and only that string written again.
+    const quoted = 'say "hi" \\ to-me';
+    const escaped = JSON.stringify({ a: `x\n${quoted}\t"`, n: 1.5e3, b: quoted });
+    const out = createRedactor([quoted]).frame(escaped);
+    expect(out.count).toBe(2);
+    expect(JSON.parse(out.text)).toEqual({ a: `x\n${REDACTED}\t"`, n: 1500, b: REDACTED });
+  });
+
+  it("never touches a number, a literal or the structure: the output is the same JSON", () => {
+    const r = createRedactor(["12345678", '","method":"', 'true,"n":null', 'jsonrpc":"2.0']);
+    const raw = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 12345678,
+      ts: 1712345678901,
+      method: "x",
+      params: { ok: true, n: null, values: [12345678, 9123456789], text: "pin 12345678" },
+    });
+    const out = r.frame(raw);
+    expect(out.count).toBe(1);
+    expect(JSON.parse(out.text)).toEqual({
+      ...JSON.parse(raw),
+      params: { ...JSON.parse(raw).params, text: `pin ${REDACTED}` },
+    });
+    expect(out.text).toBe(raw.replace("pin 12345678", `pin ${REDACTED}`));
+  });
+
+  it("replaces a secret used as a key, and the output still parses", () => {
+    const r = createRedactor(["sk-typed-value-77"]);
+    const out = r.frame(JSON.stringify({ params: { env: { "sk-typed-value-77": 1, other: "sk-typed-value-77" } } }));
+    expect(JSON.parse(out.text)).toEqual({ params: { env: { [REDACTED]: 1, other: REDACTED } } });
+  });
+
+  it("keeps a transcript line and the frame inside it valid JSON, and exports it (was 422)", () => {
+    const secret = "31415926";
+    const raw = JSON.stringify({ jsonrpc: "2.0", id: 31415926, result: { text: `the pin is ${secret}` } });
+    const line = JSON.stringify({ type: "frame", seq: 3, ts: 1731415926535, dir: "from-agent", raw, kind: "response" });
+    const r = createRedactor([secret]);
+    const out = r.text(line);
+    const event = JSON.parse(out.text) as { ts: number; raw: string };
+    expect(event.ts).toBe(1731415926535);
+    expect(JSON.parse(event.raw)).toEqual({ jsonrpc: "2.0", id: 31415926, result: { text: `the pin is ${REDACTED}` } });
+    expect(out.count).toBe(1);
+
+    const header = JSON.stringify({
+      type: "header",
+      format: "acp-playground-transcript",
+      version: "1.0",
+      id: "20260101-000000-abcdef01",
+      createdAt: "2026-01-01T00:00:00.000Z",
+      playground: { version: "0.1.0" },
+      agent: { profile: "stub", command: "agent", args: [], cwd: "/w" },
+    });
+    const stderr = JSON.stringify({ type: "stderr", ts: 1731415926536, text: `pin ${secret}` });
+    // The page's "1" as well: before, every 1 became REDACTED and the export answered 422.
+    const exported = redactTranscript(`${header}\n${line}\n${stderr}\n`, ["1", secret]);
+    const parsed = parseTranscript(exported.text);
+    expect(parsed.frames).toHaveLength(1);
+    expect(JSON.parse(parsed.frames[0]!.raw)).toMatchObject({ id: 31415926 });
+    expect(exported.text).not.toContain(`is ${secret}`);
+    expect(exported.text).not.toContain(`pin ${secret}`);
+    expect(exported.text).toContain("1731415926535");
+  });
+
+  it("in plain text replaces the secret anywhere, digits included", () => {
+    const r = createRedactor(["12345678"]);
+    expect(r.text("pin=12345678 at 11234567890")).toEqual({
+      text: `pin=${REDACTED} at 1${REDACTED}90`,
+      count: 2,
+    });
+    // Cut-off JSON is text: the secret is not kept for want of structure.
+    expect(r.text('{"a": 12345678, "b": "x').text).toBe(`{"a": ${REDACTED}, "b": "x`);
+  });
+
+  it("stays linear: a large line with many strings and secrets costs about as much as its size", () => {
+    const secret = "s3cr3t-value-123";
+    const r = createRedactor([secret, "99999999"]);
+    const time = (n: number) => {
+      const items = Array.from({ length: n }, (_, i) => ({
+        i,
+        text: i % 10 === 0 ? `x ${secret} y` : `line ${i} "q" \\ é`,
+      }));
+      const line = JSON.stringify({ type: "frame", raw: JSON.stringify({ id: 1, params: { items } }) });
+      const start = performance.now();
+      const out = r.text(line);
+      const ms = performance.now() - start;
+      expect(out.count).toBe(n / 10);
+      return ms;
+    };
+    time(2_000); // warm up
+    const small = time(20_000);
+    const large = time(160_000);
+    // 8x the input: far from 64x (quadratic); generous for a loaded machine.
+    expect(large).toBeLessThan(small * 30 + 200);
   });
 });

@@ -1,7 +1,10 @@
 /**
  * Redaction before anything is written to a transcript (README "Redaction"):
  * - values of secret-looking environment variables of the relay and the agent,
- *   anywhere in the text;
+ *   and values typed for the agent, of MIN_REDACTED_LENGTH characters or more,
+ *   anywhere in plain text; in a JSON object or array (a frame, a transcript
+ *   line) only inside its strings (keys too), never across them, so the output
+ *   is valid JSON of the same structure (a secret written as a number stays);
  * - values shaped like credentials anywhere (prompt text, stderr, args, URLs):
  *   common API key formats, JWTs, bearer tokens, `NAME_KEY=value` and
  *   `--api-key=value` assignments, secret URL query parameters, URL passwords;
@@ -16,7 +19,12 @@
 export const REDACTED = "[REDACTED]";
 
 const SECRET_NAME = /(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH|COOKIE|SESSION)/i;
-const MIN_SECRET_LENGTH = 6;
+
+/**
+ * A secret value shorter than this is not looked for: a typed `1` (or an
+ * environment's `ubuntu`) would replace every `1` in a transcript.
+ */
+export const MIN_REDACTED_LENGTH = 8;
 
 /** Words of a key: camelCase, kebab, snake, dotted and spaced alike ("X-Goog-Api-Key" -> x goog api key). */
 const words = (key: string): string[] =>
@@ -37,7 +45,7 @@ export function isSecretKey(key: string): boolean {
 /** Values of environment variables whose names look like secrets. */
 export function secretsFromEnv(env: Record<string, string | undefined>): string[] {
   const values = Object.entries(env)
-    .filter(([name, value]) => SECRET_NAME.test(name) && value && value.length >= MIN_SECRET_LENGTH)
+    .filter(([name, value]) => SECRET_NAME.test(name) && value && value.length >= MIN_REDACTED_LENGTH)
     .map(([, value]) => value!);
   // Longest first, so a secret containing another is replaced whole.
   return [...new Set(values)].sort((a, b) => b.length - a.length);
@@ -102,15 +110,106 @@ function redactShapes(input: string): Redacted {
   return { text: out, count };
 }
 
-function replaceAll(text: string, forms: string[]): Redacted {
+function replaceAll(text: string, forms: readonly string[]): Redacted {
   let count = 0;
   let out = text;
   for (const form of forms) {
+    if (!out.includes(form)) continue;
     const parts = out.split(form);
     count += parts.length - 1;
     out = parts.join(REDACTED);
   }
   return { text: out, count };
+}
+
+/** An object or array, as a frame or a transcript line is (a bare number or string is text). */
+const looksLikeJson = (text: string) => /^\s*[[{]/.test(text);
+
+interface Secrets {
+  /** The secrets, longest first. */
+  raw: readonly string[];
+  /** Each secret as is and as it appears inside a JSON string (JSON.stringify's escapes), longest secret first. */
+  all: readonly string[];
+}
+
+/** Where any of `forms` starts in `text`, in order. */
+function hitsOf(text: string, forms: readonly string[]): number[] {
+  const hits: number[] = [];
+  for (const form of forms) for (let i = text.indexOf(form); i !== -1; i = text.indexOf(form, i + 1)) hits.push(i);
+  return hits.sort((a, b) => a - b);
+}
+
+/** One string token of a JSON text, quotes included, with the secrets in its value replaced. */
+function replaceInToken(token: string, secrets: Secrets): Redacted {
+  if (!token.includes("\\")) {
+    // Nothing escaped (no quote, no backslash inside): the text between the quotes is the value,
+    // and REDACTED needs no escaping either.
+    const r = replaceAll(token.slice(1, -1), secrets.raw);
+    return r.count ? { text: `"${r.text}"`, count: r.count } : { text: token, count: 0 };
+  }
+  const r = replaceSecrets(JSON.parse(token) as string, secrets);
+  return r.count ? { text: JSON.stringify(r.text), count: r.count } : { text: token, count: 0 };
+}
+
+/**
+ * Secrets replaced inside the strings (keys and values) of a valid JSON text,
+ * never across or outside them: numbers, literals, punctuation and the rest of
+ * the text are kept byte for byte. One pass over the quotes up to the last
+ * place a secret shows: outside a string, valid JSON has no quote, so each quote
+ * found there opens the next string; only strings holding one are decoded.
+ */
+function replaceInJson(json: string, secrets: Secrets): Redacted {
+  const hits = hitsOf(json, secrets.all);
+  const parts: string[] = [];
+  let count = 0;
+  let last = 0;
+  let h = 0;
+  for (let open = json.indexOf('"'); open !== -1 && h < hits.length;) {
+    let close = json.indexOf('"', open + 1);
+    while (close !== -1) {
+      // A quote after an odd number of backslashes is escaped.
+      let slashes = 0;
+      while (json.charCodeAt(close - 1 - slashes) === 92) slashes++;
+      if (slashes % 2 === 0) break;
+      close = json.indexOf('"', close + 1);
+    }
+    if (close === -1) break; // never in valid JSON
+    // A secret showing between strings is structure (a number, a key's quotes and colon): left alone.
+    while (h < hits.length && hits[h]! < open) h++;
+    if (h < hits.length && hits[h]! < close) {
+      const r = replaceInToken(json.slice(open, close + 1), secrets);
+      if (r.count) {
+        parts.push(json.slice(last, open), r.text);
+        last = close + 1;
+        count += r.count;
+      }
+      while (h < hits.length && hits[h]! <= close) h++;
+    }
+    open = json.indexOf('"', close + 1);
+  }
+  if (count === 0) return { text: json, count };
+  parts.push(json.slice(last));
+  return { text: parts.join(""), count };
+}
+
+/**
+ * Replaces known secret values (longest first). In a JSON object or array, only
+ * inside its strings (replaceInJson), so the output is valid JSON of the same
+ * shape; a string that is JSON itself (a frame's raw line inside a transcript
+ * line) is searched the same way. In other text, the secret and its
+ * JSON-escaped form anywhere.
+ */
+function replaceSecrets(input: string, secrets: Secrets): Redacted {
+  if (!secrets.all.some((form) => input.includes(form))) return { text: input, count: 0 };
+  if (looksLikeJson(input)) {
+    try {
+      JSON.parse(input);
+    } catch {
+      return replaceAll(input, secrets.all); // not JSON after all (a cut-off line): plain text
+    }
+    return replaceInJson(input, secrets);
+  }
+  return replaceAll(input, secrets.all);
 }
 
 const FLAG = /^--?[A-Za-z0-9_-]+$/;
@@ -160,19 +259,19 @@ export function createRedactor(secrets: readonly string[]): {
   text(text: string): Redacted;
   frame(raw: string): Redacted;
 } {
-  // Each secret as is, and as it appears inside a JSON string.
-  const forms = secrets.map((secret) => [...new Set([secret, JSON.stringify(secret).slice(1, -1)])]);
+  // Long enough to be a secret (not inside REDACTED itself: never redact twice), longest first,
+  // so a secret containing another is replaced whole.
+  const kept = [...new Set(secrets)]
+    .filter((s) => typeof s === "string" && s.length >= MIN_REDACTED_LENGTH && !REDACTED.includes(s))
+    .sort((a, b) => b.length - a.length);
+  const secretForms: Secrets = {
+    raw: kept,
+    all: kept.flatMap((secret) => [...new Set([secret, JSON.stringify(secret).slice(1, -1)])]),
+  };
   const text = (input: string): Redacted => {
-    let out = input;
-    let count = 0;
-    for (const variants of forms) {
-      if (!variants.some((v) => out.includes(v))) continue;
-      const r = replaceAll(out, variants);
-      out = r.text;
-      count += r.count;
-    }
-    const shaped = redactShapes(out);
-    return { text: shaped.text, count: count + shaped.count };
+    const found = replaceSecrets(input, secretForms);
+    const shaped = redactShapes(found.text);
+    return { text: shaped.text, count: found.count + shaped.count };
   };
   return {
     text,

@@ -43,6 +43,69 @@ export interface TapOpen {
   pid: number;
 }
 
+/**
+ * What `tap:open` may carry (a command line, not a payload): the relay refuses more
+ * (lib/tap-schema.ts), the tap clips to it first (`clipOpen`).
+ */
+export const TAP_OPEN_LIMITS = { profile: 200, command: 4096, cwd: 4096, args: 256, arg: 8192, argsChars: 64 * 1024 };
+
+/** At most this many events in one `tap:events` batch: no batch costs the relay a long task. */
+export const TAP_BATCH_EVENTS = 1_000;
+/** Characters of text (`tapEventChars`) in a batch of more than one event; one event alone may be a whole line. */
+export const TAP_BATCH_CHARS = 256 * 1024;
+/** The longest `stderr` text and `oversize` preview an event carries (the tap splits longer stderr). */
+export const TAP_STDERR_CHARS = 64 * 1024;
+export const TAP_PREVIEW_CHARS = 1024;
+
+/** The text an event carries, what the batch limit counts. */
+export const tapEventChars = (e: TapEvent): number =>
+  e.t === "line" ? e.raw.length : e.t === "stderr" ? e.text.length : e.t === "oversize" ? e.preview.length : 0;
+
+const clip = (s: string, max: number): string => (s.length <= max ? s : `${s.slice(0, max - 1)}…`);
+
+/** A `tap:open` within TAP_OPEN_LIMITS: long values cut, arguments beyond the limits left out (and said so). */
+export function clipOpen(open: TapOpen): TapOpen {
+  const L = TAP_OPEN_LIMITS;
+  let args = open.args.map((a) => clip(a, L.arg));
+  let chars = args.reduce((n, a) => n + a.length, 0);
+  if (args.length > L.args || chars > L.argsChars) {
+    // Room for the note that says what is left out.
+    const kept: string[] = [];
+    chars = 0;
+    for (const arg of args) {
+      if (kept.length === L.args - 1 || chars + arg.length > L.argsChars - 64) break;
+      kept.push(arg);
+      chars += arg.length;
+    }
+    args = [...kept, `… ${args.length - kept.length} more arguments`];
+  }
+  return {
+    profile: clip(open.profile, L.profile),
+    command: clip(open.command, L.command),
+    args,
+    cwd: clip(open.cwd, L.cwd),
+    pid: open.pid,
+  };
+}
+
+/** How much of a tap's command line browsers are shown in `taps` and `tap:state`: enough to tell taps apart. */
+export const TAP_SHOWN = { args: 8, chars: 160 };
+
+/** A tap as `AgentInfo` for browsers: the command line cut to TAP_SHOWN (the transcript keeps it whole). */
+export function shownAgent(open: TapOpen, transcriptId: string): AgentInfo {
+  const { args, chars } = TAP_SHOWN;
+  const shown = open.args.slice(0, args).map((a) => clip(a, chars));
+  if (open.args.length > args) shown.push(`… ${open.args.length - args} more`);
+  return {
+    profile: clip(open.profile, chars),
+    command: clip(open.command, chars),
+    args: shown,
+    cwd: clip(open.cwd, chars),
+    pid: open.pid,
+    transcriptId,
+  };
+}
+
 /** A batch of events; `n` counts batches from 1 so a batch re-sent after a reconnect is applied once. */
 export interface TapBatch {
   n: number;
@@ -54,6 +117,7 @@ export interface TapInfo {
   id: string;
   /** The clientId a browser connects with to watch it (add `-<tab>` to tell tabs apart). */
   clientId: string;
+  /** Its command line cut to TAP_SHOWN (`shownAgent`). */
   agent: AgentInfo;
   startedAt: number;
   /** Whether the tap process is connected right now. */

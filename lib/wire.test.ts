@@ -24,6 +24,18 @@ describe("agent:start payload", () => {
   );
 });
 
+describe("agent:probe payload", () => {
+  it("takes the start fields and the terminals opt-in, nothing else", () => {
+    expect(parsePayload("agent:probe", { profile: "p" })).toEqual({ ok: true, value: { profile: "p" } });
+    expect(parsePayload("agent:probe", { profile: "p", terminals: true })).toEqual({
+      ok: true,
+      value: { profile: "p", terminals: true },
+    });
+    expect(parsePayload("agent:probe", { terminals: "yes" }).ok).toBe(false);
+    expect(parsePayload("agent:start", { terminals: true }).ok).toBe(false);
+  });
+});
+
 describe("agent:send payload", () => {
   it("sends a string verbatim and serialises an object", () => {
     expect(parseSendPayload({ frame: "{not json" }, 100)).toEqual({ ok: true, value: "{not json" });

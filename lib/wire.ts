@@ -88,6 +88,10 @@ export interface ProfileDetails extends ProfileSummary {
 
 export interface RelayInfo {
   version: string;
+  /**
+   * The configured profiles, then a bounded few `replay:<id>` ones (the demo, the newest
+   * transcripts, the one asked for): not one per transcript.
+   */
   profiles: ProfileSummary[];
   defaultProfile: string;
   workspaceRoots: string[];
@@ -180,11 +184,26 @@ const emptyPayloadSchema = z
   .nullish()
   .transform(() => ({}));
 
+/** `profile`: the one a page has chosen, described even when it is a `replay:<id>` the list leaves out. */
+export const infoPayloadSchema = z
+  .strictObject({ profile: z.string().max(200).optional() })
+  .nullish()
+  .transform((v) => v ?? {});
+
 export const startPayloadSchema = z
   .strictObject(startFields)
   .nullish()
   .transform((v) => v ?? {});
 export type StartPayload = z.output<typeof startPayloadSchema>;
+
+export const probePayloadSchema = z
+  .strictObject({
+    ...startFields,
+    /** Run the agent's terminal commands (in the throw-away workspace; never a URL profile's): off unless asked for. */
+    terminals: z.boolean().optional(),
+  })
+  .nullish()
+  .transform((v) => v ?? {});
 
 export const sendPayloadSchema = z.strictObject({
   frame: z.union([z.string(), z.custom<object>((v) => typeof v === "object" && v !== null)], {
@@ -226,14 +245,14 @@ export const policySetPayloadSchema = z.strictObject({ policies: policiesSchema 
 
 /** Every client -> server event's payload, and what its ack carries. */
 export const clientEventSchemas = {
-  "relay:info": emptyPayloadSchema,
+  "relay:info": infoPayloadSchema,
   "agent:start": startPayloadSchema,
   "agent:send": sendPayloadSchema,
   "agent:stop": emptyPayloadSchema,
   "transcript:rerun": rerunPayloadSchema,
   "policy:set": policySetPayloadSchema,
   "agent:serve": servePayloadSchema,
-  "agent:probe": startPayloadSchema,
+  "agent:probe": probePayloadSchema,
 } as const;
 
 export type ClientEvent = keyof typeof clientEventSchemas;

@@ -1,7 +1,9 @@
 /**
  * The client side of ACP for one agent: tracks the agent's requests until they
  * are answered and answers them by policy (ask / auto / deny), carrying out
- * fs/ and terminal/ requests through ClientServices.
+ * fs/ and terminal/ requests through ClientServices. Every carried-out request
+ * passes here, so here a request for a capability the client's `initialize`
+ * did not advertise is refused, whatever the policy.
  */
 import type { RequestPermissionRequest } from "@agentclientprotocol/sdk";
 import type { Frame } from "../lib/frame";
@@ -17,8 +19,9 @@ import {
   type Policies,
 } from "../lib/policy";
 import type { Ack } from "../lib/wire";
+import { notAdvertised } from "../lib/client-capabilities";
 import { agentRequestError, ServiceError, type ClientServices } from "./client-services";
-import { CLIENT_METHODS } from "../lib/methods";
+import { AGENT_METHODS, CLIENT_METHODS } from "../lib/methods";
 
 export class AgentAnswerer {
   private policies: Policies = defaultPolicies();
@@ -27,6 +30,8 @@ export class AgentAnswerer {
   private readonly pending = new Map<number, Frame>();
   /** While set (a re-run answers as recorded), policies stand aside. */
   suspended = false;
+  /** The `clientCapabilities` of the client's last `initialize` to this agent; undefined: none seen, nothing advertised. */
+  private advertised: unknown;
 
   /** `send` writes a response line to the agent (recorded like any frame). */
   constructor(private readonly send: (line: string) => Ack<{ seq: number }>) {}
@@ -39,6 +44,7 @@ export class AgentAnswerer {
   reset(services: ClientServices): void {
     this.services = services;
     this.pending.clear();
+    this.advertised = undefined;
   }
 
   setPolicies(policies: Policies): Policies {
@@ -50,7 +56,11 @@ export class AgentAnswerer {
 
   /** Sees every frame: agent requests are tracked (and answered by policy), answers close them. */
   track(frame: Frame): void {
-    if (
+    if (frame.kind === "request" && frame.dir === "to-agent" && frame.method === AGENT_METHODS.initialize) {
+      // The last initialize is what the agent was told (an initialize without capabilities advertises none).
+      const params = (frame.message as { params?: { clientCapabilities?: unknown } } | undefined)?.params;
+      this.advertised = params?.clientCapabilities ?? {};
+    } else if (
       frame.kind === "request" &&
       frame.dir === "from-agent" &&
       frame.method &&
@@ -88,6 +98,12 @@ export class AgentAnswerer {
       if (this.policies[UNKNOWN_METHODS] !== "ask") this.respond(frame, { error: methodNotFound(frame.method!) });
       return;
     }
+    // Not advertised: nothing to ask or carry out.
+    const refused = notAdvertised(frame.method!, this.advertised);
+    if (refused) {
+      this.respond(frame, { error: refused });
+      return;
+    }
     const policy = this.policies[frame.method!];
     if (policy === "auto") void this.answer(frame);
     else if (policy === "deny") this.respond(frame, { error: denied(frame.method!) });
@@ -101,6 +117,9 @@ export class AgentAnswerer {
       return this.respond(frame, bad ? { error: bad } : { result: autoPermission(params as RequestPermissionRequest) });
     }
     if (method === CLIENT_METHODS.elicitation_create) return this.respond(frame, { result: { action: "decline" } });
+    // Checked again here: serve() reaches this while policies stand aside.
+    const refused = notAdvertised(method, this.advertised);
+    if (refused) return this.respond(frame, { error: refused });
     const services = this.services;
     if (!services) return { ok: false, error: { code: "no_agent", message: "no agent is running" } };
     try {

@@ -14,7 +14,7 @@ import type { AgentInfo, PendingRequestInfo, RelayError, StderrEvent, TransportE
 import type { AgentProcess } from "./agent-process";
 import type { ClientServices } from "./client-services";
 import type { ServerConfig } from "./config";
-import { FrameLog, TRIM_TO, withoutMessage } from "./frame-log";
+import { ReplayLog, withoutMessage } from "./frame-log";
 import type { RemoteAgent } from "./remote-agent";
 import type { TranscriptRecorder } from "./transcript-recorder";
 
@@ -36,9 +36,8 @@ export interface RunParts {
 
 export class AgentRun {
   readonly sequencer = new FrameSequencer();
-  private readonly frameLog: FrameLog;
-  stderr: StderrEvent[] = [];
-  stderrBytes = 0;
+  /** Frames and stderr for re-attaching pages, under the replay caps (one implementation with taps). */
+  private readonly kept: ReplayLog;
   /** A remote agent's transport events, newest last, for pages that re-attach. */
   transport: TransportEvent[] = [];
   process?: AgentProcess | RemoteAgent;
@@ -55,17 +54,32 @@ export class AgentRun {
     readonly parts?: RunParts,
   ) {
     if (parts?.typedSecrets?.length) this.liveRedactor = createRedactor(parts.typedSecrets);
-    this.frameLog = new FrameLog(caps.replayFrames, caps.replayBytes);
+    this.kept = new ReplayLog(caps);
   }
 
   /** The frames kept for re-attaching clients, oldest first, without `message`. */
   get log(): WireFrame[] {
-    return this.frameLog.frames;
+    return this.kept.frames;
   }
 
   /** Characters of `raw` held in `log`. */
   get logBytes(): number {
-    return this.frameLog.bytes;
+    return this.kept.frameBytes;
+  }
+
+  /** The stderr kept for re-attaching clients, oldest first. */
+  get stderr(): StderrEvent[] {
+    return this.kept.stderr;
+  }
+
+  /** Characters of `text` held in `stderr`. */
+  get stderrBytes(): number {
+    return this.kept.stderrBytes;
+  }
+
+  /** Sends a page attaching after `lastSeq` the stderr and the frames kept. */
+  resend(socket: Parameters<ReplayLog["resend"]>[0], lastSeq: number): void {
+    this.kept.resend(socket, lastSeq);
   }
 
   get running(): boolean {
@@ -81,7 +95,7 @@ export class AgentRun {
     this.parts?.recorder.frame(frame);
     const lean = withoutMessage(frame);
     if (this.liveRedactor) lean.raw = this.liveRedactor.frame(lean.raw).text;
-    this.frameLog.push(lean);
+    this.kept.pushFrame(lean);
     return lean;
   }
 
@@ -95,9 +109,7 @@ export class AgentRun {
   keepStderr(event: StderrEvent): StderrEvent {
     this.parts?.recorder.stderr(event.ts, event.text);
     if (this.liveRedactor) event = { ...event, text: this.liveRedactor.text(event.text).text };
-    this.stderr.push(event);
-    this.stderrBytes += event.text.length;
-    if (this.stderrBytes > this.caps.stderrBytes) this.trimStderr();
+    this.kept.pushStderr(event);
     return event;
   }
 
@@ -141,12 +153,5 @@ export class AgentRun {
     if (!this.parts) return;
     void this.parts.services.dispose();
     this.parts.recorder.close();
-  }
-
-  private trimStderr(): void {
-    const bytes = this.caps.stderrBytes * TRIM_TO;
-    let drop = 0;
-    while (drop < this.stderr.length && this.stderrBytes > bytes) this.stderrBytes -= this.stderr[drop++]!.text.length;
-    this.stderr.splice(0, drop);
   }
 }

@@ -29,14 +29,12 @@ import { AGENT_METHODS } from "../lib/methods";
 import { ClientServices } from "./client-services";
 import type { ServerConfig } from "./config";
 import type { Profiles } from "./profiles";
-import { startAgent } from "./remote-agent";
+import { RemoteAgent, startAgent } from "./remote-agent";
 import { TranscriptRecorder } from "./transcript-recorder";
 import type { TranscriptStore } from "./transcript-store";
 import { resolveCwd } from "./workspace";
 
 export type RelaySocket = Socket<ClientToServerEvents, ServerToClientEvents>;
-
-const RESEND_BATCH = 2_000;
 
 export class BrowserSession {
   /** The current (or last) agent run; an empty one before the first start. */
@@ -95,6 +93,11 @@ export class BrowserSession {
     return this.run.running;
   }
 
+  /** The current agent runs elsewhere (a URL profile), while what it asks the client to do runs here. */
+  get remote(): boolean {
+    return this.run.process instanceof RemoteAgent;
+  }
+
   get attached(): boolean {
     return this.socket?.connected ?? false;
   }
@@ -104,9 +107,8 @@ export class BrowserSession {
     this.graceTimer = undefined;
     this.outbox.flush();
     this.socket = socket;
-    const { log, sequencer, stderr } = this.run;
+    const { log, sequencer } = this.run;
     const first = log[0]?.seq ?? sequencer.seq + 1;
-    const from = Math.max(lastSeq + 1, first);
     const missed = Math.max(0, first - 1 - lastSeq);
     socket.emit("agent:attached", {
       agent: this.running ? this.agentInfo : null,
@@ -116,12 +118,7 @@ export class BrowserSession {
       policies: this.answerer.current,
       transport: this.run.transport,
     });
-    for (const event of stderr) socket.emit("agent:stderr", event);
-    const start = log.findIndex((f) => f.seq >= from);
-    if (start === -1) return;
-    for (let i = start; i < log.length; i += RESEND_BATCH) {
-      socket.emit("frames", log.slice(i, i + RESEND_BATCH));
-    }
+    this.run.resend(socket, lastSeq);
   }
 
   detach(socket: RelaySocket): void {
@@ -182,6 +179,7 @@ export class BrowserSession {
         kind,
       );
       const services = new ClientServices(cwd, {
+        dataDir: this.config.dataDir,
         killGraceMs: this.config.killGraceMs,
         maxReadBytes: this.config.maxReadBytes,
         terminalOutputBytes: this.config.terminalOutputBytes,
@@ -195,6 +193,9 @@ export class BrowserSession {
         typedSecrets: Object.values(userEnv),
       });
       this.run = run;
+      // Before the agent's first frame: its requests meet its own services and, until its
+      // client's initialize, no advertised capability (never the last agent's).
+      this.answerer.reset(services);
       try {
         run.process = await startAgent(
           { ...launch, cwd, maxLineBytes: this.config.maxLineBytes, killGraceMs: this.config.killGraceMs },
@@ -243,7 +244,6 @@ export class BrowserSession {
         run.dispose();
         throw err;
       }
-      this.answerer.reset(services);
       run.watchTimeouts((error) => this.socket?.emit("agent:error", error));
       recorder.lifecycle({ event: "spawned", pid: run.process.pid });
       run.info = {
@@ -266,9 +266,9 @@ export class BrowserSession {
 
   /**
    * A start's `env` (values the user typed for an `env_var` auth method): only
-   * variables one `env_var` method of this profile's agent named, never a
-   * loader or runtime variable (lib/auth-methods checkUserEnv). The browser is
-   * not trusted to have checked.
+   * variables one `env_var` method of this profile's agent named whose names
+   * look like credentials, never a loader or runtime variable (lib/auth-methods
+   * checkUserEnv). The browser is not trusted to have checked.
    */
   private checkEnv(
     profile: string,

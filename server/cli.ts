@@ -42,11 +42,13 @@ commands:
                                           re-run a transcript's client side against a fresh agent,
                                           print the diff; exit 1 when the agent behaved differently
                                           (--ignore result._meta.x leaves a path out; * any key, ** any depth)
-  probe [--profile NAME]... [--all] [--json] [--include-logout]
+  probe [--profile NAME]... [--all] [--json] [--include-logout] [--terminals]
                                           run the conformance battery, each agent in a throw-away
                                           workspace; print the report, or with several profiles
                                           (or --all) the protocol matrix (Markdown; --json for JSON).
-                                          Reports are kept in the data directory.
+                                          Reports are kept in the data directory. --terminals runs the
+                                          agent's terminal commands there (never a URL profile's; the
+                                          report lists them); without it terminals are not advertised
   tap [--profile NAME | -- COMMAND ARGS...]
                                           stand in for an agent in any ACP client (docs/tap.md): start the
                                           real agent, pass its stdio through untouched, copy every frame to
@@ -255,6 +257,7 @@ async function probe(argv: string[]): Promise<number> {
     // Kept for old scripts: the agent now runs in a throw-away workspace.
     cwd: { type: "string" },
     "include-logout": { type: "boolean" },
+    terminals: { type: "boolean" },
   });
   const cwd = workspace(values.cwd as string | undefined);
   const cli = open(cwd);
@@ -271,6 +274,7 @@ async function probe(argv: string[]): Promise<number> {
         {
           includeLogout: values["include-logout"] === true,
           clientCapabilities: profiles.clientCapabilities(profile),
+          terminals: values.terminals === true,
           store,
         },
       );

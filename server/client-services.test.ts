@@ -24,7 +24,13 @@ writeFileSync(path.join(ws, "a.txt"), "one\ntwo\nthree\n");
 writeFileSync(secret, "top secret");
 symlinkSync(secret, path.join(ws, "link-out.txt"));
 symlinkSync(base, path.join(ws, "dir-out"));
-const services = new ClientServices(ws, { killGraceMs: 500 });
+// The default layout: the data directory (token, transcripts) is inside the workspace.
+const dataDir = path.join(ws, "data");
+mkdirSync(path.join(dataDir, "transcripts"), { recursive: true });
+writeFileSync(path.join(dataDir, "token"), "relay-token");
+writeFileSync(path.join(dataDir, "transcripts", "t1.jsonl"), "{}\n");
+symlinkSync(dataDir, path.join(ws, "data-link"));
+const services = new ClientServices(ws, { dataDir, killGraceMs: 500 });
 afterAll(async () => {
   await services.dispose();
   rmSync(base, { recursive: true, force: true });
@@ -131,7 +137,7 @@ describe("fs", () => {
   });
 
   it("caps what one read returns, reads line/limit as a stream, and says so when the file is too large", async () => {
-    const small = new ClientServices(ws, { maxReadBytes: 64 });
+    const small = new ClientServices(ws, { dataDir, maxReadBytes: 64 });
     const file = path.join(ws, "lines.txt");
     const text = Array.from({ length: 1000 }, (_, i) => `line ${i} é`).join("\n") + "\n";
     writeFileSync(file, text);
@@ -161,6 +167,50 @@ describe("fs", () => {
         content: sliceLines(text, line, limit),
       });
     }
+  });
+
+  it("never serves the data directory, though it is inside the workspace: reads, writes, links into it", async () => {
+    const inData = (p: string) => ({
+      code: -32000,
+      message: `${p} is inside the playground's data directory (its token and transcripts), which is never served to an agent`,
+    });
+    const token = path.join(dataDir, "token");
+    for (const p of [
+      token,
+      path.join(dataDir, "transcripts", "t1.jsonl"),
+      path.join(ws, "dir", "..", "data", "token"),
+      // A link in the workspace to the data directory is seen through.
+      path.join(ws, "data-link", "token"),
+      path.join(ws, "data-link", "transcripts", "t1.jsonl"),
+    ]) {
+      expect(await error(services.handle("fs/read_text_file", { sessionId: "s", path: p })), p).toEqual(inData(p));
+    }
+    for (const p of [
+      token,
+      path.join(dataDir, "relay.json"),
+      path.join(dataDir, "new", "deep", "x.txt"),
+      path.join(ws, "data-link", "transcripts", "planted.jsonl"),
+    ]) {
+      expect(
+        await error(services.handle("fs/write_text_file", { sessionId: "s", path: p, content: "pwned" })),
+        p,
+      ).toEqual(inData(p));
+    }
+    expect(readFileSync(token, "utf8")).toBe("relay-token");
+    expect(existsSync(path.join(dataDir, "relay.json"))).toBe(false);
+    expect(existsSync(path.join(dataDir, "new"))).toBe(false);
+    expect(existsSync(path.join(dataDir, "transcripts", "planted.jsonl"))).toBe(false);
+    // The workspace's other files are still served.
+    expect(await services.handle("fs/read_text_file", { sessionId: "s", path: path.join(ws, "a.txt") })).toEqual({
+      content: "one\ntwo\nthree\n",
+    });
+    // A data directory not created yet is refused too, named as configured.
+    const later = new ClientServices(ws, { dataDir: path.join(ws, "later-data") });
+    const planted = path.join(ws, "later-data", "token");
+    expect(await error(later.handle("fs/write_text_file", { sessionId: "s", path: planted, content: "x" }))).toEqual(
+      inData(planted),
+    );
+    expect(existsSync(path.join(ws, "later-data"))).toBe(false);
   });
 
   it("writes new files, creating directories inside the workspace", async () => {
@@ -195,6 +245,33 @@ describe("terminals", () => {
     });
   });
 
+  it("never runs a command in the data directory, or in a link to it", async () => {
+    for (const cwd of [dataDir, path.join(dataDir, "transcripts"), path.join(ws, "data-link")]) {
+      expect(
+        await error(services.handle("terminal/create", { sessionId: "s", command: "cat", args: ["token"], cwd })),
+        cwd,
+      ).toEqual({
+        code: -32000,
+        message: `${cwd} is inside the playground's data directory (its token and transcripts), which is never served to an agent`,
+      });
+    }
+    // A workspace inside the data directory: not even the default cwd.
+    const inside = new ClientServices(path.join(dataDir, "transcripts"), { dataDir });
+    expect(await error(inside.handle("terminal/create", { sessionId: "s", command: "true" }))).toMatchObject({
+      message: expect.stringMatching(/inside the playground's data directory/),
+    });
+    const { terminalId } = (await services.handle("terminal/create", {
+      sessionId: "s",
+      command: "pwd",
+      cwd: path.join(ws, "dir"),
+    })) as { terminalId: string };
+    await services.handle("terminal/wait_for_exit", { sessionId: "s", terminalId });
+    expect(await services.handle("terminal/output", { sessionId: "s", terminalId })).toMatchObject({
+      output: `${path.join(ws, "dir")}\n`,
+    });
+    await services.handle("terminal/release", { sessionId: "s", terminalId });
+  });
+
   it("keeps only outputByteLimit bytes", async () => {
     const { terminalId } = (await services.handle("terminal/create", {
       sessionId: "s",
@@ -210,7 +287,7 @@ describe("terminals", () => {
   });
 
   it("keeps a capped tail of a flood when the agent gives no outputByteLimit, or a larger one", async () => {
-    const capped = new ClientServices(ws, { killGraceMs: 500, terminalOutputBytes: 1000 });
+    const capped = new ClientServices(ws, { dataDir, killGraceMs: 500, terminalOutputBytes: 1000 });
     for (const outputByteLimit of [null, 10 ** 12]) {
       const { terminalId } = (await capped.handle("terminal/create", {
         sessionId: "s",

@@ -18,7 +18,7 @@ import path from "node:path";
 import { truncateOutput, type JsonRpcErrorBody } from "../lib/policy";
 import { createSchemaChecker, type SchemaChecker } from "../lib/schema-check";
 import { childEnv, stopTree, type Tree } from "./process-group";
-import { isInside } from "./workspace";
+import { isInside, isInsideDataDir } from "./workspace";
 import { CLIENT_METHODS } from "../lib/methods";
 
 export class ServiceError extends Error {
@@ -32,6 +32,11 @@ const notFound = (uri: string) =>
   new ServiceError({ code: -32002, message: `Resource not found: ${uri}`, data: { uri } });
 const outside = (p: string) => new ServiceError({ code: -32000, message: `path is outside the workspace: ${p}` });
 const refused = (p: string, why: string) => new ServiceError({ code: -32000, message: `${why}: ${p}` });
+const inDataDir = (p: string) =>
+  new ServiceError({
+    code: -32000,
+    message: `${p} is inside the playground's data directory (its token and transcripts), which is never served to an agent`,
+  });
 
 let sdkSchema: SchemaChecker | undefined;
 
@@ -79,6 +84,11 @@ export interface ServiceLimits {
   terminalOutputBytes: number;
 }
 
+export interface ServiceOptions extends Partial<ServiceLimits> {
+  /** The playground's data directory (config.dataDir): nothing inside it is served, wherever it lies. */
+  dataDir: string;
+}
+
 export const DEFAULT_SERVICE_LIMITS: ServiceLimits = {
   killGraceMs: 2_000,
   maxReadBytes: 10 * MIB,
@@ -99,19 +109,28 @@ interface Terminal {
 export class ClientServices {
   private readonly terminals = new Map<string, Terminal>();
   private readonly limits: ServiceLimits;
+  private readonly dataDir: string;
 
   /** `workspace` is the agent's working directory (a real path). */
   constructor(
     private readonly workspace: string,
-    limits: Partial<ServiceLimits> = {},
+    { dataDir, ...limits }: ServiceOptions,
   ) {
+    this.dataDir = dataDir;
     this.limits = { ...DEFAULT_SERVICE_LIMITS, ...limits };
+  }
+
+  /** Refuses a resolved path inside the data directory (`shown` is what the agent named). */
+  private async notDataDir(resolved: string, shown: string): Promise<string> {
+    if (await isInsideDataDir(this.dataDir, resolved)) throw inDataDir(shown);
+    return resolved;
   }
 
   /**
    * Resolves a path the agent names to its real parent directory plus its last
    * component, which the caller opens without following a link. The parent may
-   * be reached through links, as long as it is inside the workspace.
+   * be reached through links, as long as it is inside the workspace and not
+   * inside the data directory.
    */
   private async confine(p: string, forWrite: boolean): Promise<string> {
     if (!path.isAbsolute(p)) throw invalidParams(`path must be absolute: ${p}`);
@@ -130,11 +149,11 @@ export class ClientServices {
         continue;
       }
       if (!isInside(this.workspace, real)) throw outside(p);
-      return path.join(real, path.relative(dir, path.dirname(wanted)), name);
+      return this.notDataDir(path.join(real, path.relative(dir, path.dirname(wanted)), name), p);
     }
   }
 
-  /** A directory the agent names (a terminal's cwd): links followed, must stay inside. */
+  /** A directory the agent names (a terminal's cwd): links followed, must stay inside, never in the data directory. */
   private async confineDir(p: string): Promise<string> {
     if (!path.isAbsolute(p)) throw invalidParams(`path must be absolute: ${p}`);
     let real: string;
@@ -144,7 +163,7 @@ export class ClientServices {
       throw notFound(p);
     }
     if (!isInside(this.workspace, real)) throw outside(p);
-    return real;
+    return this.notDataDir(real, p);
   }
 
   /** Opens the last component without following it; refuses links and anything but a regular file. */
@@ -289,7 +308,7 @@ export class ClientServices {
   private async createTerminal(params: CreateTerminalRequest): Promise<{ terminalId: string }> {
     const { command, args } = params;
     const env = Object.fromEntries((params.env ?? []).map((e) => [e.name, e.value]));
-    const cwd = params.cwd ? await this.confineDir(params.cwd) : this.workspace;
+    const cwd = params.cwd ? await this.confineDir(params.cwd) : await this.notDataDir(this.workspace, this.workspace);
     // The agent may ask to keep less than the relay's cap, never more.
     const limit = Math.min(params.outputByteLimit ?? Infinity, this.limits.terminalOutputBytes);
     const spawned = childEnv(env);

@@ -118,6 +118,23 @@ describe("loadConfig", () => {
     });
   });
 
+  it("a URL profile declares client capabilities too: what the relay advertises and serves for it", () => {
+    const p = file(
+      "remoteCaps.json",
+      JSON.stringify({
+        profiles: {
+          far: { url: "https://a.example/acp", transport: "http", clientCapabilities: { terminal: false } },
+          near: { url: "https://b.example/acp", transport: "http" },
+        },
+      }),
+    );
+    const { far, near } = loadConfig({ ACP_PLAYGROUND_CONFIG: p }, dir).profiles;
+    expect(far!.clientCapabilities).toEqual({ fs: { readTextFile: false, writeTextFile: false }, terminal: false });
+    expect(far!.remote).toMatchObject({ url: "https://a.example/acp", transport: "http" });
+    // Undeclared: the playground's defaults (server/profiles.ts), as for a command profile.
+    expect(near!.clientCapabilities).toBeUndefined();
+  });
+
   it("takes a profile pasted from the ACP registry (agent.json distribution)", () => {
     const p = file(
       "registry.json",
@@ -150,15 +167,18 @@ describe("loadConfig", () => {
       }),
     );
     const { profiles } = loadConfig({ ACP_PLAYGROUND_CONFIG: p }, dir);
+    // Not installed here: never npx (server/command-lookup.test.ts has installed ones).
     expect(profiles.pkg).toMatchObject({
-      command: "npx",
-      args: ["--no", "@scope/some-agent@1.2.3", "--acp"],
+      command: "@scope/some-agent@1.2.3",
+      args: ["--acp"],
       env: { A: "1", B: "2" },
       description: "Some Agent 1.2.3",
+      notInstalled: expect.stringMatching(/^@scope\/some-agent@1\.2\.3 is not installed/),
     });
     expect(profiles.withCmd).toMatchObject({
-      command: "npx",
-      args: ["--no", "--package", "@scope/cmd-agent", "no-such-cmd-agent", "acp"],
+      command: "no-such-cmd-agent",
+      args: ["acp"],
+      notInstalled: expect.stringMatching(/^@scope\/cmd-agent is not installed/),
     });
     expect(profiles.bin).toMatchObject({ command: path.join(dir, "dist", "agent"), args: ["serve"] });
     expect(registryPlatform("linux", "x64")).toBe("linux-x86_64");

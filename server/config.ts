@@ -12,8 +12,9 @@ import { DEFAULT_MAX_LINE_BYTES } from "../lib/ndjson";
 import { z } from "zod";
 import { describeIssues } from "../lib/contract";
 import { isObject } from "../lib/json";
+import { clientCapabilitiesSchema } from "./profile-capabilities";
 import { remoteProfileSchema, type RemoteProfile } from "./remote-profile";
-import { resolveCommand } from "./command-lookup";
+import { installedCommand } from "./command-lookup";
 
 export interface ProfileConfig {
   command: string;
@@ -26,6 +27,8 @@ export interface ProfileConfig {
   options?: Record<string, OptionSpec>;
   /** What `initialize` advertises by default; the playground's defaults when absent. */
   clientCapabilities?: ClientCapabilities;
+  /** A registry profile whose npm package is not installed: why it cannot start (it is never fetched). */
+  notInstalled?: string;
 }
 
 export interface ServerConfig {
@@ -124,19 +127,6 @@ const optionSchema = z
     }
   });
 
-/** What `initialize` advertises by default; fs flags absent are false. */
-const clientCapabilitiesSchema = z
-  .strictObject({
-    fs: z.strictObject({ readTextFile: z.boolean().optional(), writeTextFile: z.boolean().optional() }).optional(),
-    terminal: z.boolean().optional(),
-    _meta: z.record(z.string(), z.unknown()).optional(),
-  })
-  .transform((c): ClientCapabilities => ({
-    fs: { readTextFile: c.fs?.readTextFile === true, writeTextFile: c.fs?.writeTextFile === true },
-    terminal: c.terminal === true,
-    ...(c._meta ? { _meta: c._meta } : {}),
-  }));
-
 /** What every local profile may add to its command line. */
 const profileExtras = {
   env: stringMap.optional(),
@@ -208,19 +198,18 @@ export function registryPlatform(platform = process.platform, arch = process.arc
   return `${os}-${arch === "x64" ? "x86_64" : arch === "arm64" ? "aarch64" : arch}`;
 }
 
-const projectBin = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..", "node_modules", ".bin");
-
 /**
  * A command line from an ACP registry entry (`distribution`, agent.json):
  * this platform's `binary` (its `cmd` relative to the config file, already
  * unpacked: nothing is downloaded), else `npx`: the package's command when it
- * is installed, else `npx --no` (which runs an installed package, never fetches).
+ * is installed (installedCommand: found without npx, which would ask the
+ * registry), else `notInstalled` says so and the profile cannot start.
  */
 function fromDistribution(
   dist: z.output<typeof registryProfileSchema>["distribution"],
   where: string,
   base: string,
-): { command: string; args: string[]; env: Record<string, string> } {
+): { command: string; args: string[]; env: Record<string, string>; notInstalled?: string } {
   const binary = dist.binary?.[registryPlatform()];
   if (binary) {
     const command = binary.cmd.includes("/") ? path.resolve(base, binary.cmd) : binary.cmd;
@@ -231,13 +220,10 @@ function fromDistribution(
     throw new ConfigError(`${where}: distribution has no "npx" entry and no "binary" entry for ${registryPlatform()}`);
   const args = npx.args ?? [];
   const env = npx.env ?? {};
-  if (npx.cmd) {
-    const local = path.join(projectBin, npx.cmd);
-    if (resolveCommand(local)) return { command: local, args, env };
-    if (resolveCommand(npx.cmd)) return { command: npx.cmd, args, env };
-    return { command: "npx", args: ["--no", "--package", npx.package, npx.cmd, ...args], env };
-  }
-  return { command: "npx", args: ["--no", npx.package, ...args], env };
+  const installed = installedCommand(npx.package, npx.cmd);
+  if (installed.ok) return { command: installed.value.command, args: [...installed.value.args, ...args], env };
+  // Named for the page ("missing: claude-agent-acp"); never run.
+  return { command: npx.cmd ?? npx.package, args, env, notInstalled: installed.error };
 }
 
 /** One profile: a URL (remote), a registry entry (`distribution` without `command`), or a command line. */
@@ -248,10 +234,17 @@ function parseProfile(name: string, raw: unknown, file: string, base: string): P
   if ("url" in entry) {
     const remote = parseOrThrow(remoteProfileSchema, raw, file, at);
     const description = typeof entry.description === "string" ? entry.description : undefined;
-    return { command: remote.url, args: [], env: {}, description, remote };
+    return {
+      command: remote.url,
+      args: [],
+      env: {},
+      description,
+      remote,
+      ...(remote.clientCapabilities ? { clientCapabilities: remote.clientCapabilities } : {}),
+    };
   }
   let p: z.output<typeof commandProfileSchema> | z.output<typeof registryProfileSchema>;
-  let launch: { command: string; args: string[]; env: Record<string, string> };
+  let launch: { command: string; args: string[]; env: Record<string, string>; notInstalled?: string };
   if (entry.distribution !== undefined && entry.command === undefined) {
     const registry = parseOrThrow(registryProfileSchema, raw, file, at);
     launch = fromDistribution(registry.distribution, where, base);
@@ -269,6 +262,7 @@ function parseProfile(name: string, raw: unknown, file: string, base: string): P
     description,
     options: p.options ?? {},
     ...(p.clientCapabilities ? { clientCapabilities: p.clientCapabilities } : {}),
+    ...(launch.notInstalled ? { notInstalled: launch.notInstalled } : {}),
   };
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { WireFrame } from "../lib/frame";
-import { FrameLog, FrameOutbox, withoutMessage } from "./frame-log";
+import { FrameLog, FrameOutbox, RESEND_BATCH, ReplayLog, withoutMessage } from "./frame-log";
 
 const frame = (seq: number, raw = "x".repeat(10)): WireFrame => ({
   seq,
@@ -34,6 +34,37 @@ describe("FrameLog", () => {
 
   it("keeps the lean frame: no parsed message", () => {
     expect(withoutMessage({ ...frame(1), message: { jsonrpc: "2.0" } })).toEqual(frame(1));
+  });
+});
+
+describe("ReplayLog (an agent run's and a tapped conversation's)", () => {
+  const caps = { replayFrames: 100_000, replayBytes: 1_000, stderrBytes: 100 };
+
+  it("caps frames and stderr in characters, oldest dropped first", () => {
+    const log = new ReplayLog(caps);
+    for (let seq = 1; seq <= 200; seq++) log.pushFrame(frame(seq));
+    for (let i = 0; i < 50; i++) log.pushStderr({ ts: i, text: `line ${String(i).padStart(3, "0")}\n` });
+    expect(log.frameBytes).toBeLessThanOrEqual(1_000);
+    expect(log.frames.at(-1)?.seq).toBe(200);
+    expect(log.stderrBytes).toBeLessThanOrEqual(100);
+    expect(log.stderrBytes).toBe(log.stderr.reduce((n, e) => n + e.text.length, 0));
+    expect(log.stderr.at(-1)?.text).toBe("line 049\n");
+    // One event beyond the cap on its own is not kept.
+    log.pushStderr({ ts: 99, text: "e".repeat(500) });
+    expect(log.stderrBytes).toBeLessThanOrEqual(100);
+  });
+
+  it("resends the stderr kept, then the frames after lastSeq, RESEND_BATCH at a time", () => {
+    const log = new ReplayLog({ ...caps, replayBytes: Infinity });
+    const n = RESEND_BATCH * 2 + 5;
+    for (let seq = 1; seq <= n; seq++) log.pushFrame(frame(seq));
+    log.pushStderr({ ts: 1, text: "err\n" });
+    const sent: [string, unknown][] = [];
+    log.resend({ emit: (event: string, payload: unknown) => sent.push([event, payload]) } as never, 3);
+    expect(sent[0]).toEqual(["agent:stderr", { ts: 1, text: "err\n" }]);
+    const batches = sent.slice(1).map(([, frames]) => (frames as WireFrame[]).map((f) => f.seq));
+    expect(batches.map((b) => b.length)).toEqual([RESEND_BATCH, RESEND_BATCH, 2]);
+    expect(batches.flat()).toEqual(Array.from({ length: n - 3 }, (_, i) => i + 4));
   });
 });
 

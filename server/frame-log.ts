@@ -1,10 +1,13 @@
 /**
- * The frames the relay keeps for pages that (re-)attach, oldest first and
- * without `message` (clients parse `raw`), capped in frames and in characters
- * of `raw`. An agent run (server/agent-run.ts) and a tapped conversation
- * (server/tap-session.ts) each keep one.
+ * What the relay keeps of a conversation for pages that (re-)attach: its
+ * frames, oldest first and without `message` (clients parse `raw`), and its
+ * stderr, each capped (`ReplayLog`). An agent run (server/agent-run.ts) and a
+ * tapped conversation (server/tap-session.ts) each keep one, under the same caps.
  */
 import type { Frame, WireFrame } from "../lib/frame";
+import type { Socket } from "socket.io";
+import type { ServerToClientEvents, StderrEvent } from "../lib/wire";
+import type { ServerConfig } from "./config";
 
 /** Past a cap, trim to this share of it, so trimming is amortised O(1) per frame. */
 export const TRIM_TO = 0.9;
@@ -38,6 +41,59 @@ export class FrameLog {
     while (drop < this.frames.length && kept > bytes) kept -= this.frames[drop++]!.raw.length;
     this.frames.splice(0, drop);
     this.bytes = kept;
+  }
+}
+
+/** Frames per `frames` message when a page (re-)attaches: one message per few MB, not one huge one. */
+export const RESEND_BATCH = 2_000;
+
+/** ACP_PLAYGROUND_REPLAY_FRAMES, ACP_PLAYGROUND_REPLAY_BYTES and ACP_PLAYGROUND_STDERR_BYTES. */
+export type ReplayCaps = Pick<ServerConfig, "replayFrames" | "replayBytes" | "stderrBytes">;
+
+/** A conversation's frames and stderr kept for pages that (re-)attach, each capped in characters. */
+export class ReplayLog {
+  private readonly frameLog: FrameLog;
+  stderr: StderrEvent[] = [];
+  /** Characters of `text` held in `stderr`. */
+  stderrBytes = 0;
+
+  constructor(private readonly caps: ReplayCaps) {
+    this.frameLog = new FrameLog(caps.replayFrames, caps.replayBytes);
+  }
+
+  get frames(): WireFrame[] {
+    return this.frameLog.frames;
+  }
+
+  /** Characters of `raw` held in `frames`. */
+  get frameBytes(): number {
+    return this.frameLog.bytes;
+  }
+
+  pushFrame(lean: WireFrame): void {
+    this.frameLog.push(lean);
+  }
+
+  pushStderr(event: StderrEvent): void {
+    this.stderr.push(event);
+    this.stderrBytes += event.text.length;
+    if (this.stderrBytes > this.caps.stderrBytes) this.trimStderr();
+  }
+
+  /** What a page attaching after `lastSeq` is sent: the stderr kept, then the frames after it in batches. */
+  resend(socket: Pick<Socket<never, ServerToClientEvents>, "emit">, lastSeq: number): void {
+    for (const event of this.stderr) socket.emit("agent:stderr", event);
+    const log = this.frames;
+    const start = log.findIndex((f) => f.seq > lastSeq);
+    if (start === -1) return;
+    for (let i = start; i < log.length; i += RESEND_BATCH) socket.emit("frames", log.slice(i, i + RESEND_BATCH));
+  }
+
+  private trimStderr(): void {
+    const bytes = this.caps.stderrBytes * TRIM_TO;
+    let drop = 0;
+    while (drop < this.stderr.length && this.stderrBytes > bytes) this.stderrBytes -= this.stderr[drop++]!.text.length;
+    this.stderr.splice(0, drop);
   }
 }
 

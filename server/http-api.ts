@@ -136,7 +136,8 @@ export async function handleApi(
   if (parts[0] === "comparisons") return handleComparisonApi(req, res, url, relay, token);
   if (!tokenMatches(bearerToken(req), token)) return sendError(res, 401, "unauthorized", "unauthorized");
 
-  if (parts.length === 1 && parts[0] === "info" && method === "GET") return sendJson(res, 200, relay.info());
+  if (parts.length === 1 && parts[0] === "info" && method === "GET")
+    return sendJson(res, 200, relay.info(url.searchParams.get("profile")?.slice(0, 200)));
   if (parts.length === 1 && parts[0] === "profiles" && method === "GET") {
     return sendJson(res, 200, { profiles: [...(await relay.profiles.details()), ...relay.profiles.replays()] });
   }

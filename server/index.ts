@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { createAppServer, exitOnSignals } from "./app-server";
 import { ConfigError, loadConfig } from "./config";
 import { openBrowser, shouldOpenBrowser } from "./open-browser";
-import { writeRelayDiscovery } from "./tap-discovery";
+import { DiscoveryError, writeRelayDiscovery } from "./tap-discovery";
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -29,7 +29,16 @@ export async function serve(): Promise<void> {
   const shownHost = config.host.includes(":") ? `[${config.host}]` : config.host;
   // Where `acp-playground tap` finds this relay and its token (0600), never on a command line.
   const tapHost = config.host === "0.0.0.0" || config.host === "::" ? "127.0.0.1" : shownHost;
-  writeRelayDiscovery(config.dataDir, `http://${tapHost}:${port}`, config.token);
+  try {
+    writeRelayDiscovery(config.dataDir, `http://${tapHost}:${port}`, config.token);
+  } catch (err) {
+    if (!(err instanceof DiscoveryError)) throw err;
+    // The relay works without them; a tap then needs ACP_PLAYGROUND_URL and ACP_PLAYGROUND_TOKEN.
+    console.warn(
+      `Not writing the tap's discovery files: ${err.message}. ` +
+        "`acp-playground tap` will not find this relay unless ACP_PLAYGROUND_URL and ACP_PLAYGROUND_TOKEN are set.",
+    );
+  }
   const url = `http://${tapHost}:${port}/?token=${config.token}`;
   console.log(`ACP Playground is running. Open:\n\n  http://${shownHost}:${port}/?token=${config.token}\n`);
   if (

@@ -3,20 +3,29 @@
  * (`<data>/probes/<id>.json`): listed, read back and deleted by id.
  */
 import { randomBytes } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { ProbeReport } from "../lib/probe";
 import { parseReport, reportToJson, type ProbeReportMeta } from "../lib/probe-export";
-import type { TranscriptStore } from "./transcript-store";
+import { PRIVATE_FILE, type TranscriptStore } from "./transcript-store";
 
 const ID = /^\d{8}-\d{6}-[0-9a-f]{8}$/;
+/** Reports hold what agents said and ran: the user's only, as transcripts are. */
+const PRIVATE_DIR = 0o700;
 
 export class ProbeStore {
   readonly dir: string;
 
   constructor(dataDir: string) {
     this.dir = path.join(dataDir, "probes");
-    mkdirSync(this.dir, { recursive: true });
+    mkdirSync(this.dir, { recursive: true, mode: PRIVATE_DIR });
+    // A store made before reports were private: close it now.
+    chmodSync(this.dir, PRIVATE_DIR);
+    for (const f of readdirSync(this.dir)) {
+      const file = path.join(this.dir, f);
+      const stats = lstatSync(file);
+      if (stats.isFile() && stats.mode & 0o077) chmodSync(file, PRIVATE_FILE);
+    }
   }
 
   static isId(id: string): boolean {
@@ -40,7 +49,7 @@ export class ProbeStore {
     const kept = { ...report, id };
     // Written whole, then renamed: a reader never sees half a report.
     const tmp = `${this.file(id)}.tmp`;
-    writeFileSync(tmp, reportToJson(kept));
+    writeFileSync(tmp, reportToJson(kept), { mode: PRIVATE_FILE, flag: "wx" });
     renameSync(tmp, this.file(id));
     return kept;
   }

@@ -8,16 +8,16 @@ import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { fail, ok, type Result } from "../lib/result";
 import type { ProfileDetails, ProfileSummary, RelayError } from "../lib/wire";
-import { DEFAULT_CLIENT_CAPABILITIES } from "../lib/client-capabilities";
+import { DEFAULT_CLIENT_CAPABILITIES, REMOTE_CLIENT_CAPABILITIES } from "../lib/client-capabilities";
 import { optionArgs, optionValueProblem, type OptionSpec } from "../lib/agent-options";
 import { hasGeminiCredentials } from "./config";
-import { DEMO_TRANSCRIPT_ID } from "./transcript-store";
+import { DEMO_TRANSCRIPT_ID, TranscriptStore } from "./transcript-store";
 import { commandVersion, isInterpreter, resolveCommand } from "./command-lookup";
 import { probeStoreBeside } from "./probe-store";
 import { childEnv } from "./process-group";
 import type { ProfileConfig, ServerConfig } from "./config";
+import type { TranscriptMeta } from "../lib/transcript-meta";
 import type { RemoteProfile } from "./remote-profile";
-import type { TranscriptStore } from "./transcript-store";
 
 export interface Launch {
   profile: string;
@@ -107,6 +107,8 @@ function isGeminiCommand(command: string): boolean {
 }
 
 const REPLAY_PREFIX = "replay:";
+/** Replay profiles relay:info lists besides the demo: one per transcript would grow without bound. */
+export const LISTED_REPLAYS = 20;
 const REPLAY_OPTIONS: Record<string, OptionSpec> = {
   speed: { flag: "--speed", type: "enum", values: ["1", "10", "instant"] },
 };
@@ -156,8 +158,9 @@ export class Profiles {
         options: Object.keys(p.options ?? {}),
         description: p.description,
         // A remote agent is only known to answer once connected.
-        available: p.remote !== undefined || resolveCommand(p.command) !== undefined,
-        clientCapabilities: p.clientCapabilities ?? DEFAULT_CLIENT_CAPABILITIES,
+        available: p.notInstalled === undefined && (p.remote !== undefined || resolveCommand(p.command) !== undefined),
+        clientCapabilities:
+          p.clientCapabilities ?? (p.remote ? REMOTE_CLIENT_CAPABILITIES : DEFAULT_CLIENT_CAPABILITIES),
         ...(p.remote === undefined && isGeminiCommand(p.command) && !hasGeminiCredentials({ ...process.env, ...p.env })
           ? { credentialsMissing: GEMINI_NO_CREDENTIALS }
           : {}),
@@ -195,16 +198,21 @@ export class Profiles {
   }
 
   /**
-   * `replay:<id>` profiles: one per stored transcript that has frames, with its
-   * title (`replayOf`). Profile pickers list only the one chosen (from the
-   * Transcripts page's "Replay as mock agent"), so they do not flood the list;
-   * the name still works anywhere a profile name does (CLI, links).
+   * `replay:<id>` profiles, a bounded few: the shipped demo, the newest
+   * LISTED_REPLAYS transcripts that have frames, and `wanted` when it names one
+   * (the profile a page has chosen from the Transcripts page's "Replay as mock
+   * agent"). Any stored transcript's name works wherever a profile name does
+   * (CLI, links); pickers show only the chosen one, by its title (`replayOf`).
    */
-  replays(): ProfileSummary[] {
+  replays(wanted?: string): ProfileSummary[] {
     if (!this.transcripts) return [];
-    return this.transcripts
-      .list()
-      .filter((m) => m.frames > 0 && !m.recording)
+    const store = this.transcripts;
+    const chosen = wanted?.startsWith(REPLAY_PREFIX) ? wanted.slice(REPLAY_PREFIX.length) : undefined;
+    const ids = new Set([DEMO_TRANSCRIPT_ID, ...store.newestIds(LISTED_REPLAYS)]);
+    if (chosen !== undefined && TranscriptStore.isId(chosen)) ids.add(chosen);
+    return [...ids]
+      .map((id) => store.meta(id))
+      .filter((m): m is TranscriptMeta => m !== undefined && m.frames > 0 && !m.recording)
       .map((m) => ({
         name: `${REPLAY_PREFIX}${m.id}`,
         command: "(replay)",
@@ -257,6 +265,7 @@ export class Profiles {
     }
     const p = this.configured(name);
     if (!p) return fail({ code: "unknown_profile", message: `unknown profile: ${name}` });
+    if (p.notInstalled) return fail({ code: "spawn_failed", message: `profile "${name}": ${p.notInstalled}` });
     const bad = checkOptions(name, p.options ?? {}, options);
     if (bad) return fail(bad);
     return ok({

@@ -42,7 +42,8 @@ export interface Relay {
   taps: TapHub;
   /** Resolves once start-up work (the gemini `--acp` probe) is done. */
   primed: Promise<void>;
-  info(): RelayInfo;
+  /** `profile`: also describe this one (a chosen `replay:<id>` the bounded list leaves out). */
+  info(profile?: string): RelayInfo;
   /** Stops every agent and closes the socket server. */
   close(): Promise<void>;
 }
@@ -91,9 +92,9 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
     setImmediate(() => socket.conn.close());
   });
 
-  const info = (): RelayInfo => ({
+  const info = (profile?: string): RelayInfo => ({
     version: VERSION,
-    profiles: [...profiles.list(), ...profiles.replays()],
+    profiles: [...profiles.list(), ...profiles.replays(profile)],
     defaultProfile: config.defaultProfile,
     workspaceRoots: config.workspaceRoots,
     maxLineBytes: config.maxLineBytes,
@@ -133,7 +134,7 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
       handler: (payload: ClientPayload<E>) => Ack<ClientAck<E>> | Promise<Ack<ClientAck<E>>>,
     ) => events.on(event, schemas[event], handler as (payload: unknown) => Ack<object>);
 
-    on("relay:info", () => ({ ok: true, info: info() }));
+    on("relay:info", ({ profile }) => ({ ok: true, info: info(profile) }));
 
     on("agent:start", ({ pooled, ...start }) => {
       const profile = start.profile ?? config.defaultProfile;
@@ -176,10 +177,11 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
 
     on("agent:serve", ({ id }) => current.answerer.serve(id));
 
-    on("agent:probe", (start) =>
+    on("agent:probe", ({ terminals, ...start }) =>
       probeAgent(current, start, {
         store: probeStoreBeside(transcripts),
         clientCapabilities: profiles.clientCapabilities(start.profile ?? config.defaultProfile),
+        terminals,
       }),
     );
 

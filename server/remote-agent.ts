@@ -23,6 +23,14 @@ const CONNECTION_HEADER = "acp-connection-id";
 const SESSION_HEADER = "acp-session-id";
 const REATTACH = /"method"\s*:\s*"session\/(load|resume)"/;
 const PREVIEW_CHARS = 200;
+/**
+ * Most of an HTTP error body kept (for the SDK's error, hence the transport
+ * event and the transcript): it is diagnostic text, and an agent may send
+ * megabytes. Only this much is read; the rest is never downloaded.
+ */
+export const ERROR_BODY_PREVIEW_BYTES = 4 * 1024;
+/** A Location header is the agent's to write: shown, but not at any length. */
+const TARGET_CHARS = 300;
 
 /** Picks how to reach the agent: a URL profile connects, any other spawns. */
 export function startAgent(
@@ -41,6 +49,59 @@ function describeBody(body: unknown): string {
   } catch {
     return "message";
   }
+}
+
+/** Where a 3xx points, resolved against the request URL, for the error naming it. */
+function redirectTarget(location: string | null | undefined, base: string): string {
+  if (!location) return "(no Location header)";
+  let target: string;
+  try {
+    target = new URL(location, base).href;
+  } catch {
+    target = location;
+  }
+  return target.length > TARGET_CHARS ? `${target.slice(0, TARGET_CHARS)}…` : target;
+}
+
+/** Redirects are never followed: one would re-send the body and the profile's headers (tokens) elsewhere. */
+const redirectRefused = (status: string, target: string) =>
+  new Error(`${status} to ${target}: not followed; the relay does not follow a remote agent's redirects`);
+
+/**
+ * The same error response with at most ERROR_BODY_PREVIEW_BYTES of its body:
+ * reads no further, then cancels the rest.
+ */
+async function cappedErrorBody(res: Response): Promise<Response> {
+  const chunks: Uint8Array[] = [];
+  let kept = 0;
+  let cut = false;
+  if (res.body) {
+    const reader = res.body.getReader();
+    try {
+      // Until the end, or a byte past the cap (so a body of exactly the cap is not called cut).
+      while (!cut) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        const room = ERROR_BODY_PREVIEW_BYTES - kept;
+        cut = value.byteLength > room;
+        chunks.push(cut ? value.subarray(0, room) : value);
+        kept += Math.min(value.byteLength, room);
+      }
+    } catch {
+      // A body cut off mid-way: what arrived is the preview.
+    }
+    void reader.cancel().catch(() => {});
+  }
+  // stream: a multi-byte character split by the cut is dropped, not garbled.
+  const text = new TextDecoder().decode(Buffer.concat(chunks), { stream: cut });
+  const headers = new Headers(res.headers);
+  headers.delete("content-length");
+  headers.delete("content-encoding");
+  return new Response(cut ? `${text}… [cut at ${ERROR_BODY_PREVIEW_BYTES} bytes]` : text, {
+    status: res.status,
+    statusText: res.statusText,
+    headers,
+  });
 }
 
 const errorText = (err: unknown): string => {
@@ -155,15 +216,23 @@ export class RemoteAgent {
         conflicted.delete(session);
         report(`re-attaching ${scope} with ${describeBody(init?.body)}`);
       }
+      const what = `${method} ${method === "POST" ? describeBody(init?.body) : scope}`;
       let res: Response;
       try {
-        res = await fetch(input, init);
+        res = await fetch(input, { ...init, redirect: "manual" });
       } catch (err) {
-        if (!this.stopping && !init?.signal?.aborted)
-          report(`${method} ${method === "POST" ? describeBody(init?.body) : scope}: ${errorText(err)}`);
+        if (!this.stopping && !init?.signal?.aborted) report(`${what}: ${errorText(err)}`);
         throw err;
       }
       const status = `HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ""}`;
+      if (res.status >= 300 && res.status < 400) {
+        void res.body?.cancel().catch(() => {});
+        const url = input instanceof Request ? input.url : String(input);
+        const err = redirectRefused(status, redirectTarget(res.headers.get("location"), url));
+        if (!this.stopping) report(`${what}: ${err.message}`);
+        throw err;
+      }
+      if (!res.ok) res = await cappedErrorBody(res);
       if (method === "GET") {
         if (!res.ok || !res.body) {
           if (res.status === 409 && session) conflicted.add(session);
@@ -180,7 +249,7 @@ export class RemoteAgent {
         report(`POST ${describeBody(init?.body)}: ${status}${id ? `, connection ${id}` : ""}`);
       } else if (!res.ok) {
         if (res.status === 409 && session) conflicted.add(session);
-        report(`${method} ${method === "POST" ? describeBody(init?.body) : scope}: ${status}`);
+        report(`${what}: ${status}`);
       }
       return res;
     };
@@ -265,15 +334,28 @@ function observedWebSocket(
 ): WebSocketConstructor {
   return class ObservedWebSocket extends WebSocket {
     constructor(url: string, protocols?: string | string[], options?: { headers?: Record<string, string> }) {
-      super(url, protocols ?? [], options);
+      // followRedirects stays off whatever the SDK passes: the headers would go to the new target.
+      super(url, protocols ?? [], { ...options, followRedirects: false });
+      /** Why the upgrade was refused, told in place of ws's "closed before the connection was established". */
+      let refused: Error | undefined;
+      this.once("unexpected-response", (_req, res) => {
+        const status = `HTTP ${res.statusCode}${res.statusMessage ? ` ${res.statusMessage}` : ""}`;
+        const code = res.statusCode ?? 0;
+        refused =
+          code >= 300 && code < 400
+            ? redirectRefused(status, redirectTarget(res.headers.location, url))
+            : new Error(`Unexpected server response: ${code}`);
+        res.resume();
+        this.terminate();
+      });
       this.once("upgrade", (res) => {
         const id = res.headers[CONNECTION_HEADER];
         report(`WebSocket open: HTTP ${res.statusCode}${typeof id === "string" ? `, connection ${id}` : ""}`);
       });
       this.once("open", opened);
       this.on("error", (err) => {
-        report(`WebSocket error: ${errorText(err)}`);
-        failed(err);
+        report(`WebSocket error: ${errorText(refused ?? err)}`);
+        failed(refused ?? err);
       });
       this.once("close", (code, reason) => {
         report(`WebSocket closed: code ${code}${reason.length ? `, ${reason.toString()}` : ""}`);

@@ -43,6 +43,23 @@ describe("URL profiles", () => {
     );
   });
 
+  it("declares clientCapabilities like a command profile (absent flags false), checked as strictly", () => {
+    const raw = { url: "https://a.example/acp", transport: "http", clientCapabilities: { fs: { readTextFile: true } } };
+    expect(parseRemoteProfile(raw).clientCapabilities).toEqual({
+      fs: { readTextFile: true, writeTextFile: false },
+      terminal: false,
+    });
+    expect(parseRemoteProfile({ url: "https://a.example/acp", transport: "http" })).not.toHaveProperty(
+      "clientCapabilities",
+    );
+    expect(() =>
+      parseRemoteProfile({ url: "https://a.example/", transport: "http", clientCapabilities: { terminal: "yes" } }),
+    ).toThrow(/clientCapabilities\.terminal/);
+    expect(() =>
+      parseRemoteProfile({ url: "https://a.example/", transport: "http", clientCapabilities: { shell: true } }),
+    ).toThrow(/unknown field/);
+  });
+
   it("fills ${VAR} from the environment at connect time and names an unset one", () => {
     const headers = { Authorization: "Bearer ${TOKEN}", "X-Team": "${TEAM}-${TEAM}", Plain: "$TOKEN" };
     expect(expandHeaders(headers, { TOKEN: "t0k", TEAM: "core" })).toEqual({

@@ -1,12 +1,13 @@
 /**
- * Remote agent profiles: `{ "url", "transport", "headers", "allowInsecure" }`
- * in the server's config file. Like a command, a URL is server configuration;
- * the browser only names the profile. Header values may hold `${VAR}`, filled
- * from the server's environment when the agent is connected, so tokens stay
- * out of the file.
+ * Remote agent profiles: `{ "url", "transport", "headers", "allowInsecure",
+ * "clientCapabilities" }` in the server's config file. Like a command, a URL
+ * is server configuration; the browser only names the profile. Header values
+ * may hold `${VAR}`, filled from the server's environment when the agent is
+ * connected, so tokens stay out of the file.
  */
 import { z } from "zod";
 import { describeIssues } from "../lib/contract";
+import { clientCapabilitiesSchema } from "./profile-capabilities";
 
 export class RemoteProfileError extends Error {}
 
@@ -39,6 +40,8 @@ export const remoteProfileSchema = z
       .default({}),
     allowInsecure: z.boolean().default(false),
     description: z.string().optional(),
+    /** What `initialize` advertises by default, as for a command profile: the agent's requests run on this machine. */
+    clientCapabilities: clientCapabilitiesSchema.optional(),
   })
   .transform((p, ctx) => {
     const refuse = (message: string) => {
@@ -60,7 +63,12 @@ export const remoteProfileSchema = z
       return refuse(
         `${parsed.protocol}// to ${parsed.hostname} is unencrypted; use ${schemes.secure}// or set "allowInsecure": true`,
       );
-    return { url: parsed.href, transport: p.transport, headers: p.headers };
+    return {
+      url: parsed.href,
+      transport: p.transport,
+      headers: p.headers,
+      ...(p.clientCapabilities ? { clientCapabilities: p.clientCapabilities } : {}),
+    };
   });
 
 export type RemoteProfile = z.output<typeof remoteProfileSchema>;

@@ -58,11 +58,19 @@ export async function rerunTranscript(
   }
 }
 
-/** Starts a fresh agent of a profile in a throw-away workspace and runs the conformance probe against it. */
+/**
+ * Starts a fresh agent of a profile in a throw-away workspace and runs the conformance probe against it.
+ * `terminals`: carry out its terminal requests there (never for a remote agent; lib/probe probeTerminals).
+ */
 export async function probeAgent(
   session: BrowserSession,
   payload: StartPayload,
-  options: { includeLogout?: boolean; clientCapabilities?: Record<string, unknown>; store?: ProbeStore } = {},
+  options: {
+    includeLogout?: boolean;
+    clientCapabilities?: Record<string, unknown>;
+    store?: ProbeStore;
+    terminals?: boolean;
+  } = {},
 ): Promise<Ack<{ report: ProbeReport }>> {
   const startedAt = Date.now();
   // The agent's files and terminals stay in here, never in the user's workspace.
@@ -73,11 +81,15 @@ export async function probeAgent(
     return started;
   }
   const driver = new AgentDriver(session);
+  // The probe answers under its own policies: the session's own come back after it.
+  const policies = session.answerer.current;
   try {
     const { rows, facts } = await runProbe(driver, {
       cwd: started.agent.cwd,
       includeLogout: options.includeLogout,
       clientCapabilities: options.clientCapabilities,
+      terminals: options.terminals,
+      remote: session.remote,
       defs: unstableDefs(),
     });
     const rssBytes = groupRssBytes(started.agent.pid);
@@ -104,6 +116,7 @@ export async function probeAgent(
   } finally {
     driver.close();
     await session.stop();
+    session.answerer.setPolicies(policies);
     rmSync(workspace, { recursive: true, force: true });
   }
 }

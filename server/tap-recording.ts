@@ -1,11 +1,12 @@
 /**
  * What both ends of a tap do with what it saw: make frames (the one
  * sequencer), record them to a transcript marked "tapped". The relay's tap
- * session and the tap recording on its own (no relay) share it.
+ * session and the tap recording on its own (no relay) share it. The secrets
+ * redacted are the caller's to give: only the tap knows the agent's
+ * environment (it redacts before it sends, server/tap-sink.ts).
  */
 import type { Frame } from "../lib/frame";
 import { FrameSequencer } from "../lib/frame-sequencer";
-import { secretsFromEnv } from "../lib/redact";
 import type { TapEvent, TapOpen } from "../lib/tap-wire";
 import type { StderrEvent } from "../lib/wire";
 import { TranscriptRecorder } from "./transcript-recorder";
@@ -23,12 +24,12 @@ export class TapRecording {
   readonly sequencer = new FrameSequencer({ wall: () => Math.round(this.at), mono: () => this.at });
   readonly recorder: TranscriptRecorder;
 
-  constructor(store: TranscriptStore, open: TapOpen, maxLineBytes: number) {
+  constructor(store: TranscriptStore, open: TapOpen, maxLineBytes: number, secrets: readonly string[]) {
     this.maxLineBytes = maxLineBytes;
     this.recorder = new TranscriptRecorder(
       store,
       { profile: open.profile, command: open.command, args: open.args, cwd: open.cwd },
-      secretsFromEnv(process.env),
+      [...secrets],
       "tapped",
     );
     this.recorder.lifecycle({ event: "spawned", pid: open.pid });

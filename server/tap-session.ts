@@ -8,14 +8,20 @@
  */
 import type { Namespace, Server, Socket } from "socket.io";
 import type { Frame, WireFrame } from "../lib/frame";
+import { secretsFromEnv } from "../lib/redact";
 import {
+  shownAgent,
+  TAP_BATCH_CHARS,
   TAP_ID,
   TAP_NAMESPACE,
   tapClientId,
+  tapEventChars,
   tapIdOf,
   WATCH_TAPS,
+  type TapBatch,
   type TapBrowserEvents,
   type TapClientToServerEvents,
+  type TapEvent,
   type TapInfo,
   type TapServerToClientEvents,
 } from "../lib/tap-wire";
@@ -23,6 +29,7 @@ import { z } from "zod";
 import {
   clientEventSchemas,
   frameLine,
+  invalidPayload,
   parsePayload,
   type Ack,
   type ClientToServerEvents,
@@ -32,7 +39,7 @@ import {
 } from "../lib/wire";
 import { tapBatchSchema, tapInjectionForSchema, tapInjectionSchema, tapOpenSchema } from "../lib/tap-schema";
 import type { ServerConfig } from "./config";
-import { FrameLog, FrameOutbox, withoutMessage } from "./frame-log";
+import { FrameOutbox, ReplayLog, withoutMessage, type ReplayCaps } from "./frame-log";
 import { tokenMatches } from "./security";
 import { socketEvents } from "./socket-events";
 import { TapRecording } from "./tap-recording";
@@ -41,10 +48,17 @@ import type { TranscriptStore } from "./transcript-store";
 type TapSocket = Socket<TapClientToServerEvents, TapServerToClientEvents>;
 type ViewerSocket = Socket<ClientToServerEvents, ServerToClientEvents & TapBrowserEvents>;
 
-const STDERR_KEPT = 2_000;
-const RESEND_BATCH = 2_000;
 /** Tapped conversations held at once; a tap beyond it is refused (and records on its own). */
 const MAX_TAPS = 64;
+/** Events applied in one event-loop task: a batch is applied in slices, so browsers and other taps get turns. */
+const APPLY_SLICE = 250;
+/** Batches of one tap waiting to be applied; a tap that does not wait for its acks is refused beyond it. */
+const PENDING_BATCHES = 32;
+/** Changes to the taps list within this are sent to browsers as one `taps`. */
+const ANNOUNCE_MS = 50;
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 const READ_ONLY_EVENTS = [
   "agent:start",
   "agent:stop",
@@ -58,8 +72,11 @@ class TapSession {
   info: TapInfo;
   socket?: TapSocket;
   lastBatch = 0;
-  private readonly frameLog: FrameLog;
-  stderr: StderrEvent[] = [];
+  /** Frames and stderr for viewers that attach, under an agent run's caps (server/frame-log.ts). */
+  private readonly kept: ReplayLog;
+  /** Batches are applied one after the other, in the order they came. */
+  private applying: Promise<unknown> = Promise.resolve();
+  pending = 0;
   exit?: { code: number | null; signal: string | null };
   readonly viewers = new Map<ViewerSocket, string>();
   /** Viewer clientIds (tabs) whose frames reach the agent. */
@@ -73,21 +90,54 @@ class TapSession {
     readonly id: string,
     readonly recording: TapRecording,
     info: Omit<TapInfo, "connected" | "exited">,
-    replayFrames: number,
+    caps: ReplayCaps,
   ) {
     this.info = { ...info, connected: true, exited: false };
-    this.frameLog = new FrameLog(replayFrames);
+    this.kept = new ReplayLog(caps);
   }
 
   /** The frames kept for viewers that attach, oldest first, without `message`. */
   get log(): WireFrame[] {
-    return this.frameLog.frames;
+    return this.kept.frames;
+  }
+
+  /** What is kept, in characters (frames' raw lines, stderr). */
+  get keptBytes(): { frames: number; stderr: number } {
+    return { frames: this.kept.frameBytes, stderr: this.kept.stderrBytes };
   }
 
   queue(frame: Frame): void {
     const lean = withoutMessage(frame);
-    this.frameLog.push(lean);
+    this.kept.pushFrame(lean);
     this.outbox.push(lean);
+  }
+
+  keepStderr(event: StderrEvent): void {
+    this.kept.pushStderr(event);
+    this.emit("agent:stderr", event);
+  }
+
+  /**
+   * Applies a batch after those before it, APPLY_SLICE events per event-loop turn; resolves
+   * with the highest batch applied. A batch at or below it (re-sent after a reconnect) is not applied again.
+   */
+  applyBatch({ n, events }: TapBatch, apply: (event: TapEvent) => void): Promise<Ack<{ n: number }>> {
+    this.pending++;
+    const done = this.applying.then(async () => {
+      if (n <= this.lastBatch) return;
+      this.lastBatch = n;
+      for (let i = 0; i < events.length; i += APPLY_SLICE) {
+        await nextTurn();
+        for (const event of events.slice(i, i + APPLY_SLICE)) apply(event);
+      }
+    });
+    this.applying = done.catch(() => {});
+    return done.then(() => ({ ok: true as const, n: this.lastBatch })).finally(() => this.pending--);
+  }
+
+  /** Resolves once what was sent before is applied. */
+  settled(): Promise<unknown> {
+    return this.applying;
   }
 
   /** Anything but frames goes out after the frames before it. */
@@ -115,11 +165,7 @@ class TapSession {
       policies: {},
     });
     this.state(viewer);
-    for (const event of this.stderr) viewer.emit("agent:stderr", event);
-    const start = this.log.findIndex((f) => f.seq > lastSeq);
-    if (start !== -1)
-      for (let i = start; i < this.log.length; i += RESEND_BATCH)
-        viewer.emit("frames", this.log.slice(i, i + RESEND_BATCH));
+    this.kept.resend(viewer, lastSeq);
     if (this.exit) viewer.emit("agent:exit", this.exit);
   }
 }
@@ -148,7 +194,14 @@ export function createTapHub(
 ): TapHub {
   const sessions = new Map<string, TapSession>();
   const list = () => [...sessions.values()].map((s) => s.info);
-  const announce = () => io.of("/").emit("taps", { taps: list() });
+  // A tap that reconnects in a loop costs browsers one small list per ANNOUNCE_MS, not one per connect.
+  let announcing: NodeJS.Timeout | undefined;
+  const announce = () => {
+    announcing ??= setTimeout(() => {
+      announcing = undefined;
+      io.of("/").emit("taps", { taps: list() });
+    }, ANNOUNCE_MS);
+  };
   const update = (session: TapSession, patch: Partial<TapInfo>) => {
     session.info = { ...session.info, ...patch };
     for (const viewer of session.viewers.keys()) session.state(viewer);
@@ -158,7 +211,7 @@ export function createTapHub(
   const finishIfDone = (session: TapSession) => {
     if (session.socket?.connected) return;
     const remove = () => {
-      session.recording.close();
+      void session.settled().then(() => session.recording.close());
       session.removeTimer = setTimeout(() => {
         if (sessions.get(session.id) === session) sessions.delete(session.id);
         announce();
@@ -191,17 +244,18 @@ export function createTapHub(
       if (!session) {
         if (sessions.size >= MAX_TAPS)
           return { ok: false, error: { code: "internal", message: `the relay holds ${MAX_TAPS} taps already` } };
-        const recording = new TapRecording(transcripts, open, config.maxLineBytes);
+        // The tap redacts with the agent's environment before it sends; the relay adds its own.
+        const recording = new TapRecording(transcripts, open, config.maxLineBytes, secretsFromEnv(process.env));
         session = new TapSession(
           tapId,
           recording,
           {
             id: tapId,
             clientId: tapClientId(tapId),
-            agent: { ...open, transcriptId: recording.id },
+            agent: shownAgent(open, recording.id),
             startedAt: Date.now(),
           },
-          config.replayFrames,
+          config,
         );
         sessions.set(tapId, session);
       }
@@ -211,29 +265,30 @@ export function createTapHub(
       return { ok: true, transcriptId: session.recording.id };
     });
 
-    events.on("tap:events", tapBatchSchema, ({ n, events }): Ack<{ n: number }> => {
-      if (!session || session.socket !== socket)
+    events.on("tap:events", tapBatchSchema, (batch): Ack<{ n: number }> | Promise<Ack<{ n: number }>> => {
+      const tap = session;
+      if (!tap || tap.socket !== socket)
         return { ok: false, error: { code: "no_agent", message: "send tap:open first" } };
-      // A batch re-sent after a reconnect is acknowledged, not applied twice.
-      if (n > session.lastBatch) {
-        session.lastBatch = n;
-        for (const event of events) {
-          const applied = session.recording.apply(event);
-          if (applied.type === "frame") session.queue(applied.frame);
-          else if (applied.type === "stderr") {
-            session.stderr.push(applied.event);
-            if (session.stderr.length > STDERR_KEPT) session.stderr.splice(0, session.stderr.length - STDERR_KEPT);
-            session.emit("agent:stderr", applied.event);
-          } else if (applied.type === "notice") {
-            session.emit("agent:error", { code: "internal", message: applied.message });
-          } else {
-            session.exit = { code: applied.code, signal: applied.signal };
-            session.emit("agent:exit", session.exit);
-            update(session, { exited: true });
-          }
+      const chars = batch.events.reduce((sum, e) => sum + tapEventChars(e), 0);
+      if (batch.events.length > 1 && chars > TAP_BATCH_CHARS)
+        return invalidPayload(
+          `tap:events: batch ${batch.n} carries ${chars} characters in ${batch.events.length} events; at most ${TAP_BATCH_CHARS} unless it is one event`,
+        );
+      if (tap.pending >= PENDING_BATCHES)
+        return invalidPayload(
+          `tap:events: batch ${batch.n} refused: ${tap.pending} batches of this tap wait to be applied; wait for their acks`,
+        );
+      return tap.applyBatch(batch, (event) => {
+        const applied = tap.recording.apply(event);
+        if (applied.type === "frame") tap.queue(applied.frame);
+        else if (applied.type === "stderr") tap.keepStderr(applied.event);
+        else if (applied.type === "notice") tap.emit("agent:error", { code: "internal", message: applied.message });
+        else {
+          tap.exit = { code: applied.code, signal: applied.signal };
+          tap.emit("agent:exit", tap.exit);
+          update(tap, { exited: true });
         }
-      }
-      return { ok: true, n: session.lastBatch };
+      });
     });
 
     socket.on("disconnect", () => {
@@ -312,6 +367,7 @@ export function createTapHub(
       return true;
     },
     close() {
+      clearTimeout(announcing);
       for (const session of sessions.values()) {
         clearTimeout(session.removeTimer);
         session.recording.close();

@@ -2,26 +2,35 @@
  * Where a tap's copies go: to the relay over Socket.IO, or, when no relay
  * runs, into a transcript of its own. Never in the way of the editor: copies
  * wait in a buffer capped in bytes, and beyond it they are dropped and
- * counted, never waited for.
+ * counted, never waited for. Secrets of the agent's environment are redacted
+ * here, before anything leaves the tap: the relay does not know them.
  */
 import { io, type Socket } from "socket.io-client";
+import { createRedactor } from "../lib/redact";
 import {
+  clipOpen,
+  TAP_BATCH_CHARS,
+  TAP_BATCH_EVENTS,
   TAP_NAMESPACE,
+  TAP_PREVIEW_CHARS,
+  TAP_STDERR_CHARS,
+  tapEventChars,
   type TapBatch,
   type TapClientToServerEvents,
   type TapEvent,
   type TapOpen,
   type TapServerToClientEvents,
 } from "../lib/tap-wire";
+import type { Ack } from "../lib/wire";
 import type { RelayTarget } from "./tap-discovery";
 import { TapRecording } from "./tap-recording";
 import { TranscriptStore } from "./transcript-store";
 
 type TapSocket = Socket<TapServerToClientEvents, TapClientToServerEvents>;
 
-/** Unacknowledged bytes on the socket before copies wait in the buffer instead. */
+/** Unacknowledged bytes and batches on the socket before copies wait in the buffer instead. */
 const IN_FLIGHT_BYTES = 1024 * 1024;
-const BATCH_BYTES = 256 * 1024;
+const IN_FLIGHT_BATCHES = 8;
 /** How long copies gather before they are sent (the browser's view lags by at most this). */
 const GATHER_MS = 10;
 
@@ -35,6 +44,8 @@ export interface SinkOptions {
   maxLineBytes: number;
   /** How long, at exit, to wait for the relay to take what is buffered. */
   flushTimeoutMs: number;
+  /** Values of the agent's secret-looking environment variables (lib/redact.ts's secretsFromEnv). */
+  secrets: readonly string[];
   report(message: string): void;
   inject(line: string): void;
 }
@@ -63,9 +74,22 @@ export class TapSink {
   private local?: TapRecording;
   private pumpTimer?: NodeJS.Timeout;
   private drained?: () => void;
+  private readonly redactor;
+  /** `tap:open` as sent: within the relay's limits, redacted. */
+  private readonly open: TapOpen;
+  /** Whether the relay refused a batch already (said once). */
+  private refused = false;
   transcriptId?: string;
 
   constructor(private readonly opts: SinkOptions) {
+    this.redactor = createRedactor(opts.secrets);
+    const open = clipOpen(opts.open);
+    this.open = {
+      ...open,
+      args: this.redactArgs(open.args),
+      command: this.text(open.command),
+      cwd: this.text(open.cwd),
+    };
     if (!opts.relay) {
       this.goLocal("no playground relay is running");
       return;
@@ -77,7 +101,7 @@ export class TapSink {
     });
     this.socket = socket;
     socket.on("connect", () => {
-      socket.emit("tap:open", opts.open, (res) => {
+      socket.emit("tap:open", this.open, (res) => {
         if (!res.ok) {
           opts.report(`the relay refused the tap: ${res.error.message}`);
           return this.goLocal("the relay refused the tap");
@@ -86,7 +110,7 @@ export class TapSink {
         this.transcriptId = res.transcriptId;
         this.mode = "relay";
         // What was sent before a disconnect may not have arrived; the relay ignores batches it has.
-        for (const { batch } of this.inFlight) socket.emit("tap:events", batch, (ack) => this.acked(ack));
+        for (const { batch } of this.inFlight) socket.emit("tap:events", batch, (ack) => this.acked(ack, batch));
         this.pump();
       });
     });
@@ -104,11 +128,40 @@ export class TapSink {
     });
   }
 
+  private text(text: string): string {
+    return this.redactor.text(text).text;
+  }
+
+  /** As a frame's params, so the argument after --api-key and the like goes too; one by one if that fails. */
+  private redactArgs(args: string[]): string[] {
+    try {
+      const out: unknown = JSON.parse(this.redactor.frame(JSON.stringify(args)).text);
+      if (Array.isArray(out) && out.length === args.length && out.every((a) => typeof a === "string")) return out;
+    } catch {
+      // a secret that matched JSON punctuation
+    }
+    return args.map((a) => this.text(a));
+  }
+
   push(event: TapEvent): void {
     if (this.mode === "local") {
       this.local?.apply(event);
       return;
     }
+    const seen = this.redacted(event);
+    if (seen.t !== "stderr" || seen.text.length <= TAP_STDERR_CHARS) return this.keep(seen);
+    // The relay takes stderr in pieces (cut after redaction, so no secret is cut in two first);
+    // a piece ends before a surrogate pair would be split.
+    for (let i = 0; i < seen.text.length;) {
+      let end = Math.min(i + TAP_STDERR_CHARS, seen.text.length);
+      if (end < seen.text.length && /[\uD800-\uDBFF]/.test(seen.text[end - 1]!)) end--;
+      this.keep({ ...seen, text: seen.text.slice(i, end) });
+      i = end;
+    }
+  }
+
+  /** Queues an event for the relay, or drops and counts it when the buffer is full. */
+  private keep(event: TapEvent): void {
     const bytes = sizeOf(event);
     if (this.queuedBytes + this.inFlightBytes + bytes > this.opts.bufferBytes && event.t !== "exit") {
       if (this.droppedTotal.frames === 0 && this.dropped.frames === 0)
@@ -130,13 +183,27 @@ export class TapSink {
     this.enqueue(event);
   }
 
+  /** What the relay may see of an event. */
+  private redacted(event: TapEvent): TapEvent {
+    switch (event.t) {
+      case "line":
+        return { ...event, raw: this.redactor.frame(event.raw).text };
+      case "oversize":
+        return { ...event, preview: this.text(event.preview).slice(0, TAP_PREVIEW_CHARS) };
+      case "stderr":
+        return { ...event, text: this.text(event.text) };
+      default:
+        return event;
+    }
+  }
+
   private enqueue(event: TapEvent): void {
     this.queue.push(event);
     this.queuedBytes += sizeOf(event);
     if (this.mode !== "relay") return;
     // A full batch goes at once; otherwise copies gather for a few ms, so a steady stream costs
     // the tap (and the relay) one emit per interval instead of one per chunk.
-    if (this.queuedBytes >= BATCH_BYTES) this.pump();
+    if (this.queuedBytes >= TAP_BATCH_CHARS) this.pump();
     else if (!this.pumpTimer) this.pumpTimer = setTimeout(() => this.pump(), GATHER_MS);
   }
 
@@ -148,24 +215,46 @@ export class TapSink {
       this.mode === "relay" &&
       socket?.connected &&
       this.queue.length > 0 &&
-      this.inFlightBytes < IN_FLIGHT_BYTES
+      this.inFlightBytes < IN_FLIGHT_BYTES &&
+      this.inFlight.length < IN_FLIGHT_BATCHES
     ) {
+      // Within the relay's limits on a batch (lib/tap-wire.ts): an event too big to share one goes alone.
       let bytes = 0;
+      let chars = 0;
       let count = 0;
-      while (count < this.queue.length && (count === 0 || bytes < BATCH_BYTES)) bytes += sizeOf(this.queue[count++]!);
+      while (count < this.queue.length && count < TAP_BATCH_EVENTS) {
+        const next = tapEventChars(this.queue[count]!);
+        if (count > 0 && chars + next > TAP_BATCH_CHARS) break;
+        chars += next;
+        bytes += sizeOf(this.queue[count++]!);
+      }
       const batch: TapBatch = { n: ++this.batches, events: this.queue.splice(0, count) };
       this.queuedBytes -= bytes;
       this.inFlight.push({ batch, bytes });
       this.inFlightBytes += bytes;
-      socket.emit("tap:events", batch, (ack) => this.acked(ack));
+      socket.emit("tap:events", batch, (ack) => this.acked(ack, batch));
     }
     this.checkDrained();
   }
 
-  private acked(ack: { ok: boolean; n?: number }): void {
-    if (!ack.ok || typeof ack.n !== "number") return;
-    while (this.inFlight.length > 0 && this.inFlight[0]!.batch.n <= ack.n)
-      this.inFlightBytes -= this.inFlight.shift()!.bytes;
+  private acked(ack: Ack<{ n: number }>, batch: TapBatch): void {
+    if (!ack.ok) {
+      // Refused (not the contract, or the relay is behind): its copies are lost, counted like dropped ones.
+      const at = this.inFlight.findIndex((f) => f.batch === batch);
+      if (at === -1) return;
+      const { bytes } = this.inFlight.splice(at, 1)[0]!;
+      this.inFlightBytes -= bytes;
+      const frames = batch.events.filter(isFrame).length;
+      this.dropped.frames += frames;
+      this.droppedTotal.frames += frames;
+      this.dropped.bytes += bytes;
+      this.droppedTotal.bytes += bytes;
+      if (!this.refused) this.opts.report(`the relay refused copies: ${ack.error.message}`);
+      this.refused = true;
+    } else {
+      while (this.inFlight.length > 0 && this.inFlight[0]!.batch.n <= ack.n)
+        this.inFlightBytes -= this.inFlight.shift()!.bytes;
+    }
     this.pump();
   }
 
@@ -180,7 +269,12 @@ export class TapSink {
     this.socket?.close();
     this.socket = undefined;
     try {
-      this.local = new TapRecording(new TranscriptStore(this.opts.dataDir, {}), this.opts.open, this.opts.maxLineBytes);
+      this.local = new TapRecording(
+        new TranscriptStore(this.opts.dataDir, {}),
+        this.open,
+        this.opts.maxLineBytes,
+        this.opts.secrets,
+      );
     } catch (err) {
       this.opts.report(
         `${reason}, and recording on its own failed: ${(err as Error).message}; frames still flow, unrecorded`,

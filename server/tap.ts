@@ -9,6 +9,7 @@ import { randomBytes } from "node:crypto";
 import type { Readable, Writable } from "node:stream";
 import { constants } from "node:os";
 import { LineSplitter } from "../lib/ndjson";
+import { secretsFromEnv } from "../lib/redact";
 import type { FrameDirection } from "../lib/frame";
 import type { TapEvent } from "../lib/tap-wire";
 import { spawnGroup, type GroupChild } from "./agent-process";
@@ -76,6 +77,8 @@ export async function runTap(opts: TapOptions): Promise<number> {
     bufferBytes: opts.bufferBytes,
     maxLineBytes: opts.maxLineBytes,
     flushTimeoutMs: opts.flushTimeoutMs,
+    // What the agent runs with (the tap's environment and the profile's): the relay never sees these values.
+    secrets: secretsFromEnv({ ...process.env, ...opts.env }),
     report,
     inject: (line) => {
       if (line.includes("\n") || !agentIn.writable) {

@@ -240,14 +240,31 @@ export class TranscriptStore {
     return writer.pid !== self.pid && isAlive(writer.pid);
   }
 
-  list(): TranscriptMeta[] {
+  /** Every listed transcript's id, from the file names. */
+  private ids(): string[] {
     return readdirSync(this.dir)
       .filter((f) => f.endsWith(".jsonl"))
       .map((f) => f.slice(0, -".jsonl".length))
-      .filter((id) => !this.unlisted.has(id))
+      .filter((id) => !this.unlisted.has(id));
+  }
+
+  list(): TranscriptMeta[] {
+    return this.ids()
       .map((id) => this.meta(id))
       .filter((m): m is TranscriptMeta => m !== undefined)
       .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  }
+
+  /**
+   * The ids of the newest `limit` listed transcripts but the shipped demos, newest first, from
+   * the names alone (an id starts with its creation time): no meta is read, however many there are.
+   */
+  newestIds(limit: number): string[] {
+    return this.ids()
+      .filter((id) => !(id in DEMO_TRANSCRIPTS))
+      .sort()
+      .reverse()
+      .slice(0, limit);
   }
 
   /** The JSONL, with the current title in its header. */

@@ -8,6 +8,30 @@ export function isInside(root: string, target: string): boolean {
   return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
 }
 
+/**
+ * Whether a path is inside the playground's data directory (its token,
+ * transcripts, probe reports): never served to an agent, wherever it lies.
+ * `target` should be a real path; the directory is compared as configured and
+ * as its real path (links on its way resolved, even before it is created).
+ */
+export async function isInsideDataDir(dataDir: string, target: string): Promise<boolean> {
+  const configured = path.resolve(dataDir);
+  // Not created yet: its nearest existing ancestor's real path, plus the rest.
+  let existing = configured;
+  let real: string | undefined;
+  for (;;) {
+    try {
+      real = path.join(await realpath(existing), path.relative(existing, configured));
+      break;
+    } catch {
+      const up = path.dirname(existing);
+      if (up === existing) break;
+      existing = up;
+    }
+  }
+  return isInside(configured, target) || (real !== undefined && isInside(real, target));
+}
+
 /** Resolves an agent's working directory; it must be a directory inside a root. */
 export async function resolveCwd(requested: string | undefined, roots: string[]): Promise<string | RelayError> {
   const wanted = path.resolve(roots[0]!, requested ?? ".");

@@ -259,7 +259,23 @@ export async function startRelayProcess(
     rssKb: () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))?.[1] ?? NaN),
     async close() {
       if (child.exitCode === null) child.kill("SIGTERM");
-      await child;
+      // A relay that does not exit is a failure to report with what it printed, not a test hung until its timeout.
+      const exited = await Promise.race([child.then(() => true), new Promise((r) => setTimeout(r, 20_000, false))]);
+      if (!exited) {
+        const tree = processTree(child.pid!);
+        for (const pid of tree) {
+          try {
+            process.kill(pid, "SIGKILL");
+          } catch {
+            // already gone
+          }
+        }
+        const { stdout, stderr } = await child;
+        throw new Error(
+          `the relay (pid ${child.pid}) did not exit within 20 s of SIGTERM; still running: ${tree.join(",")}\n` +
+            `stdout: ${String(stdout).slice(-4000)}\nstderr: ${String(stderr).slice(-4000)}`,
+        );
+      }
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -21,6 +21,8 @@ export function ProfilesView({ token }: { token: string }) {
   const [compare, setCompare] = useState<{ a?: string; b?: string }>({});
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [matrix, setMatrix] = useState<ProbeReport[]>();
+  // Off by default: a probed agent's commands run on this machine only when the user says so.
+  const [terminals, setTerminals] = useState(false);
 
   useEffect(() => {
     api(token)
@@ -33,7 +35,7 @@ export function ProfilesView({ token }: { token: string }) {
   const report = entries.find((e) => e.key === shown) ?? entries.at(-1);
 
   const onProbe = async (profile: string) => {
-    const entry = await probe(profile);
+    const entry = await probe(profile, terminals);
     if (!entry) return undefined;
     setShown(entry.key);
     // The newest two runs are compared by default.
@@ -102,6 +104,19 @@ export function ProfilesView({ token }: { token: string }) {
             >
               Probe all
             </button>
+            <label
+              className="flex items-center gap-1 text-xs text-zinc-300"
+              title="Off: the probe does not advertise terminals and refuses the agent's commands. On: they run as you, in the probe's throw-away folder, and the report lists them. Never for URL profiles."
+            >
+              <input
+                type="checkbox"
+                data-testid="probe-terminals"
+                checked={terminals}
+                disabled={running !== undefined}
+                onChange={(e) => setTerminals(e.target.checked)}
+              />
+              Run the agent&apos;s terminal commands
+            </label>
           </div>
           {running ? (
             <p data-testid="probe-progress" role="status" className="text-xs text-zinc-300">

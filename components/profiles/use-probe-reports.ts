@@ -31,15 +31,16 @@ export function useProbeReports(token: string) {
     return entry;
   }, []);
 
+  /** `terminals`: let the relay run the agent's terminal commands (opt-in; never a URL profile's). */
   const probe = useCallback(
-    async (profile: string) => {
+    async (profile: string, terminals = false) => {
       setRunning({ profile, progress: { frames: 0 } });
       setError(undefined);
       abort.current = new AbortController();
       const res = await relayCall<{ report: ProbeReport }>(
         token,
         "agent:probe",
-        { profile },
+        terminals ? { profile, terminals } : { profile },
         (progress) => setRunning({ profile, progress }),
         abort.current.signal,
       );

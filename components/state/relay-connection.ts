@@ -46,11 +46,16 @@ export class RelayConnection {
   constructor(
     private readonly host: SnapshotHost,
     private readonly events: RelayEvents,
+    /** The tab's chosen profile: the relay lists only a few replays, so it is named when asking. */
+    private readonly chosenProfile: () => string | undefined = () => undefined,
   ) {}
 
   /** Asks the relay for its info (profiles, workspace roots) and keeps the answer. */
   async loadInfo(): Promise<Ack<{ info: RelayInfo }>> {
-    const res = await this.emitWithAck<{ info: RelayInfo }>((s, ack) => s.emit("relay:info", {}, ack));
+    const profile = this.chosenProfile();
+    const res = await this.emitWithAck<{ info: RelayInfo }>((s, ack) =>
+      s.emit("relay:info", profile ? { profile } : {}, ack),
+    );
     if (res.ok) this.host.set({ info: res.info });
     return res;
   }

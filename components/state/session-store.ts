@@ -131,23 +131,29 @@ export interface SessionStoreOptions {
   token: string | undefined;
   /** The sessionStorage key this tab keeps its clientId under. */
   clientIdKey: string;
+  /** The profile the tab has chosen (a `replay:<id>` from a link), named when asking for relay:info. */
+  profile?: () => string | undefined;
 }
 
 export class SessionStore extends SnapshotStore<SessionSnapshot> {
   private readonly host: SnapshotHost = { get: () => this.snapshot, set: (patch) => this.set(patch) };
   private readonly log = new FrameLogState(this.host);
-  private readonly relay = new RelayConnection(this.host, {
-    attached: (event) => this.onAttached(event),
-    started: (agent) => this.onStarted(agent),
-    exited: (code, signal) => this.onExit(code, signal),
-    agentError: (error) => this.onAgentError(error),
-    transport: ({ ts, text }) => this.set({ lifecycle: this.lifecycleEvent("transport", text, ts) }),
-    stderr: (event) => {
-      const stderr = [...this.snapshot.stderr, event];
-      this.set({ stderr: stderr.length > STDERR_CAP ? stderr.slice(-STDERR_CAP) : stderr });
+  private readonly relay = new RelayConnection(
+    this.host,
+    {
+      attached: (event) => this.onAttached(event),
+      started: (agent) => this.onStarted(agent),
+      exited: (code, signal) => this.onExit(code, signal),
+      agentError: (error) => this.onAgentError(error),
+      transport: ({ ts, text }) => this.set({ lifecycle: this.lifecycleEvent("transport", text, ts) }),
+      stderr: (event) => {
+        const stderr = [...this.snapshot.stderr, event];
+        this.set({ stderr: stderr.length > STDERR_CAP ? stderr.slice(-STDERR_CAP) : stderr });
+      },
+      frames: (frames) => this.addFrames(frames),
     },
-    frames: (frames) => this.addFrames(frames),
-  });
+    () => this.options.profile?.(),
+  );
   private readonly rpc = new RpcClient(this.host, this.log, (frame) => this.send(frame));
   private readonly sent: SentHistoryStorage;
   private playback?: Playback;

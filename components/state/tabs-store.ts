@@ -73,8 +73,13 @@ export class TabsStore extends SnapshotStore<TabsSnapshot> {
   }
 
   private makeTab(id: number): Tab {
-    const store = new SessionStore({ token: this.token, clientIdKey: clientIdKey(id) });
-    return { id, store, ui: new Map() };
+    const ui = new Map<string, unknown>();
+    const profile = () => {
+      const chosen = ui.get(PROFILE_UI_KEY);
+      return typeof chosen === "string" && chosen ? chosen : undefined;
+    };
+    const store = new SessionStore({ token: this.token, clientIdKey: clientIdKey(id), profile });
+    return { id, store, ui };
   }
 
   /**

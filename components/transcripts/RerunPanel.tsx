@@ -47,7 +47,7 @@ export function RerunPanel({ token, id, frames, complete, recordedProfile, onClo
 
   useEffect(() => {
     api(token)
-      .info()
+      .info(recordedProfile)
       .then((info) => {
         setProfiles(info.profiles);
         const usable = (name: string) => info.profiles.some((p) => p.name === name && p.available);

@@ -48,7 +48,9 @@ export const sharePageUrl = (id: string, shareToken: string) =>
 
 export function api(token: string) {
   return {
-    info: () => call(token, "/api/info").then(json<RelayInfo>),
+    /** `profile`: described even when a `replay:<id>` the relay's short list of replays leaves out. */
+    info: (profile?: string) =>
+      call(token, profile ? `/api/info?profile=${encodeURIComponent(profile)}` : "/api/info").then(json<RelayInfo>),
     profiles: () =>
       call(token, "/api/profiles")
         .then(json<{ profiles: ProfileDetails[] }>)

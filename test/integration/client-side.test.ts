@@ -108,6 +108,14 @@ describe("answering the agent's requests", () => {
     // so only a stub tests that the relay does.
     const c = await g.client();
     await c.start({ profile: "stub" });
+    // Served only because initialize advertised it.
+    await c.send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true } } },
+    });
+    await c.response(1);
     await c.emit("policy:set", { policies: { "fs/write_text_file": "auto" } });
     const write = async (id: string, file: string) => {
       await c.send({

@@ -207,11 +207,29 @@ describe("hostile agents", () => {
     rmSync(base, { recursive: true, force: true });
   });
 
+  /** An initialize advertising fs: the relay serves only what the client advertised. */
+  async function advertiseFs(c: TestClient): Promise<void> {
+    const fs = { readTextFile: true, writeTextFile: true };
+    await c.send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: 1, clientCapabilities: { fs } },
+    });
+    await c.response(1);
+  }
+
   /** initialize, session/new and a prompt whose turn runs the profile's terminal; resolves with the output answer. */
   async function terminalTurn(c: TestClient): Promise<{ output: string; truncated: boolean }> {
     const terminalMethods = ["create", "output", "wait_for_exit", "release", "kill"].map((m) => `terminal/${m}`);
     await c.emit("policy:set", { policies: Object.fromEntries(terminalMethods.map((m) => [m, "auto"])) });
-    await c.send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: 1 } });
+    // The relay serves only what initialize advertised.
+    await c.send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: 1, clientCapabilities: { terminal: true } },
+    });
     await c.send({ jsonrpc: "2.0", id: 2, method: "session/new", params: { cwd: base, mcpServers: [] } });
     await c.send({
       jsonrpc: "2.0",
@@ -255,6 +273,7 @@ describe("hostile agents", () => {
     execFileSync("mkfifo", [fifo]);
     const c = await connect();
     await c.start({ profile: "echo" });
+    await advertiseFs(c);
     await c.emit("policy:set", { policies: { "fs/read_text_file": "auto" } });
     for (let i = 0; i < 6; i++) {
       await c.send({
@@ -275,6 +294,7 @@ describe("hostile agents", () => {
     const target = path.join(base, "never-written.txt");
     const c = await connect();
     await c.start({ profile: "echo" });
+    await advertiseFs(c);
     const auto = { "fs/write_text_file": "auto", "session/request_permission": "auto" };
     await c.emit("policy:set", { policies: auto });
     const ask = (id: string, method: string, params: unknown) =>

@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ProbeReport } from "../../lib/probe";
 import { GEMINI_OPTIONS, Profiles } from "../../server/profiles";
+import { parseRemoteProfile } from "../../server/remote-profile";
 import { startTestRelay, TestClient, type TestRelay } from "../relay-harness";
 
 const otherAgent = path.resolve(import.meta.dirname, "../fixtures/other-agent.mjs");
@@ -23,6 +24,13 @@ beforeAll(async () => {
         env: {},
         options: GEMINI_OPTIONS,
         clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false },
+      },
+      // A URL profile that declares no capabilities: its commands would run here for an agent that does not.
+      remote: {
+        command: "http://127.0.0.1:9/acp",
+        args: [],
+        env: {},
+        remote: parseRemoteProfile({ url: "http://127.0.0.1:9/acp", transport: "http" }),
       },
     },
   });
@@ -51,6 +59,10 @@ describe("profiles", () => {
       clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
     });
     expect(by("other").clientCapabilities).toEqual({ fs: { readTextFile: true, writeTextFile: true }, terminal: true });
+    expect(by("remote").clientCapabilities).toEqual({
+      fs: { readTextFile: true, writeTextFile: true },
+      terminal: false,
+    });
     expect(by("qwenlike")).toMatchObject({ options: ["model", "approvalMode", "skipTrust"] });
 
     const c = new TestClient(relay.url, { token: "test-token" });
@@ -75,12 +87,11 @@ describe("profiles", () => {
     ]);
     expect(JSON.parse(readFileSync(file, "utf8")).profiles.cursor.args).toEqual(["acp"]);
     expect(Object.keys(config.profiles.qwen!.options!)).toEqual(["model", "approvalMode"]);
-    // The registry entry becomes a command line that never fetches a package.
-    expect(config.profiles["claude-code"]!.args).toEqual(
-      config.profiles["claude-code"]!.command === "npx"
-        ? ["--no", "--package", "@zed-industries/claude-agent-acp", "claude-agent-acp"]
-        : [],
-    );
+    // The registry entry becomes the installed command, or says it is not installed: never npx, which may fetch.
+    const claude = config.profiles["claude-code"]!;
+    expect(claude.command).not.toBe("npx");
+    if (claude.notInstalled) expect(claude.notInstalled).toMatch(/^@zed-industries\/claude-agent-acp is not installed/);
+    else expect(claude.args).toEqual([]);
     expect(config.profiles["gemini-flash"]!.clientCapabilities).toEqual({
       fs: { readTextFile: false, writeTextFile: false },
       terminal: false,

@@ -5,7 +5,7 @@
  * shows the tap read-only to browsers.
  */
 import { execa, type ResultPromise } from "execa";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Readable, Writable } from "node:stream";
@@ -22,6 +22,7 @@ const root = path.resolve(import.meta.dirname, "../..");
 const bin = path.join(root, "bin/acp-playground.mjs");
 const stub = path.join(root, "test/fixtures/stub-agent.mjs");
 const tapAgent = path.join(root, "test/fixtures/tap-agent.mjs");
+const envEcho = path.join(root, "test/fixtures/env-echo-agent.mjs");
 
 const line = (m: Record<string, unknown>) => `${JSON.stringify({ jsonrpc: "2.0", ...m })}\n`;
 
@@ -436,6 +437,50 @@ describe("tap with the relay up", () => {
     expect(editor.err).toMatch(/not reachable \(unauthorized\): recording to/);
     expect(readdirSync(path.join(e.ACP_PLAYGROUND_DATA, "transcripts")).some((f) => f.endsWith(".jsonl"))).toBe(true);
     expect(relay.server.relay.taps.list().filter((t) => !earlier.has(t.id))).toEqual([]);
+  });
+
+  it("redacts the agent's secrets before they leave the tap: the relay never gets them", async () => {
+    // In the tap's environment and the profile's, never in the relay's: only the tap can redact them.
+    const tapSecret = "zq8Lw-tap-only-4471";
+    const profileSecret = "pf9Qx-profile-only-5582";
+    const e = env({ ACP_PLAYGROUND_URL: relay.url, ACP_PLAYGROUND_TOKEN: "test-token", TAPPED_AGENT_TOKEN: tapSecret });
+    e.ACP_PLAYGROUND_CONFIG = path.join(e.ACP_PLAYGROUND_DATA, "config.json");
+    const args = [envEcho, "TAPPED_AGENT_TOKEN", "LEAKY_PROFILE_KEY", `--note=${profileSecret}`];
+    writeFileSync(
+      e.ACP_PLAYGROUND_CONFIG,
+      JSON.stringify({
+        profiles: { leaky: { command: process.execPath, args, env: { LEAKY_PROFILE_KEY: profileSecret } } },
+      }),
+    );
+    expect(process.env.TAPPED_AGENT_TOKEN).toBeUndefined();
+    const { editor, tap } = await startTap(relay.url, "test-token", ["--profile", "leaky"], e);
+    const viewer = await connect({ clientId: tap.clientId });
+    editor.write(line({ id: 1, method: "initialize", params: {} }));
+    // The editor gets the agent's bytes untouched, secrets and all.
+    await editor.sees(`tapped_agent_token is ${tapSecret}; leaky_profile_key is ${profileSecret}`);
+    await viewer.response(1);
+    await viewer.waitFor(() => viewer.stderr.join("").includes("env echo agent"), "the agent's stderr");
+    editor.endInput();
+    expect(await editor.exit()).toBe(0);
+    await viewer.waitFor(() => viewer.exits[0], "agent:exit");
+
+    await recorded(relay, tap.agent.transcriptId!);
+    const seen = {
+      frames: viewer.frames.map((f) => f.raw),
+      stderr: viewer.stderr,
+      tap: tap.agent,
+      listed: relay.server.relay.taps.list(),
+      transcript: relay.server.relay.transcripts.read(tap.agent.transcriptId!)!,
+    };
+    expect(seen.transcript).toContain('"tapped":true');
+    for (const [where, what] of Object.entries(seen)) {
+      const text = JSON.stringify(what);
+      expect(text, where).not.toContain(tapSecret);
+      expect(text, where).not.toContain(profileSecret);
+    }
+    expect(seen.frames.find((raw) => raw.includes('"said"'))).toContain("tapped_agent_token is [REDACTED]");
+    expect(seen.stderr.join("")).toContain("leaky_profile_key is [REDACTED]");
+    expect(tap.agent.args).toContain("--note=[REDACTED]");
   });
 
   it("drops copies beyond its buffer, counts them, and says so; the editor still gets every byte", async () => {

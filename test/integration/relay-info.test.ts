@@ -1,0 +1,100 @@
+/**
+ * relay:info with a store of many transcripts: the replay profiles it lists are
+ * a bounded few (the demo, the newest, the one a page asked for), and the
+ * answer reads no more transcripts than it lists.
+ */
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { TranscriptMeta } from "../../lib/transcript-meta";
+import type { ProfileSummary, RelayInfo } from "../../lib/wire";
+import { LISTED_REPLAYS } from "../../server/profiles";
+import { startTestRelay, TestClient, type TestRelay } from "../relay-harness";
+
+const STORED = 1_000;
+let relay: TestRelay;
+let ids: string[];
+
+beforeAll(async () => {
+  relay = await startTestRelay();
+  const store = relay.server.relay.transcripts;
+  // Written as the store keeps them (a file and its meta), oldest first; ids start with their time.
+  ids = Array.from({ length: STORED }, (_, i) => {
+    const at = new Date(Date.UTC(2026, 0, 1) + i * 60_000);
+    const id = store.newId(at);
+    const meta: TranscriptMeta = {
+      id,
+      title: `stored ${i}`,
+      createdAt: at.toISOString(),
+      profile: "gemini",
+      kind: "session",
+      turns: 1,
+      frames: 2,
+      bytes: 10,
+      redactions: 0,
+      recording: false,
+    };
+    writeFileSync(store.file(id), "{}\n");
+    writeFileSync(path.join(store.dir, `${id}.meta.json`), JSON.stringify(meta));
+    return id;
+  });
+});
+afterAll(() => relay?.close());
+
+const replays = (info: RelayInfo) => info.profiles.filter((p: ProfileSummary) => p.replayOf);
+
+describe("relay:info with many transcripts", () => {
+  it("lists the demo and the newest few as replay profiles, not one per transcript", async () => {
+    const c = new TestClient(relay.url, { token: "test-token" });
+    try {
+      await c.connected();
+      const metaReads = vi.spyOn(relay.server.relay.transcripts, "meta");
+      const { info } = (await c.emit("relay:info", {})) as { info: RelayInfo };
+      expect(metaReads.mock.calls.length).toBeLessThanOrEqual(LISTED_REPLAYS + 1);
+      metaReads.mockRestore();
+      const names = replays(info).map((p) => p.name);
+      expect(names).toEqual([
+        "replay:demo-gemini",
+        ...ids
+          .slice(-LISTED_REPLAYS)
+          .reverse()
+          .map((id) => `replay:${id}`),
+      ]);
+      expect(JSON.stringify(info).length).toBeLessThan(32 * 1024);
+    } finally {
+      c.close();
+    }
+  });
+
+  it("describes the replay a page has chosen, however old; other names add nothing", async () => {
+    const c = new TestClient(relay.url, { token: "test-token" });
+    try {
+      await c.connected();
+      const oldest = `replay:${ids[0]}`;
+      const { info } = (await c.emit("relay:info", { profile: oldest })) as { info: RelayInfo };
+      expect(replays(info)).toHaveLength(LISTED_REPLAYS + 2);
+      expect(info.profiles.find((p) => p.name === oldest)).toMatchObject({
+        replayOf: { id: ids[0], title: "stored 0" },
+        options: ["speed"],
+      });
+      for (const profile of ["replay:nope", "replay:../../etc/passwd", "gemini"]) {
+        const res = (await c.emit("relay:info", { profile })) as { info: RelayInfo };
+        expect(replays(res.info)).toHaveLength(LISTED_REPLAYS + 1);
+      }
+      expect((await c.emit("relay:info", { profile: 3 })).error.code).toBe("invalid_payload");
+    } finally {
+      c.close();
+    }
+  });
+
+  it("GET /api/info and /api/profiles are bounded the same way", async () => {
+    const get = async (route: string) =>
+      (await fetch(`${relay.url}${route}`, { headers: { authorization: "Bearer test-token" } })).json() as Promise<{
+        profiles: ProfileSummary[];
+      }>;
+    expect((await get("/api/profiles")).profiles.filter((p) => p.replayOf)).toHaveLength(LISTED_REPLAYS + 1);
+    const chosen = await get(`/api/info?profile=${encodeURIComponent(`replay:${ids[1]}`)}`);
+    expect(chosen.profiles.filter((p) => p.replayOf)).toHaveLength(LISTED_REPLAYS + 2);
+    expect(chosen.profiles.some((p) => p.name === `replay:${ids[1]}`)).toBe(true);
+  });
+});
