@@ -93,4 +93,45 @@ describe("ComparisonStore", () => {
     expect(transcripts.meta("t-a")!.shareToken).toBeUndefined();
     expect(comparisons.get(id)!.shareToken).toBeUndefined();
   });
+
+  it("a transcript link revoked stays dead for the comparisons that include it, even once shared again", () => {
+    const { comparisons, transcripts } = setup();
+    const { id } = comparisons.save(input) as { id: string };
+    transcripts.share("t-a");
+    transcripts.share("t-b");
+    const link = comparisons.share(id)!.shareToken!;
+    expect(comparisons.shared(id, link)).toBeDefined();
+    // Revoked, then shared again (a new transcript link): the comparison's old link opens nothing.
+    transcripts.unshare("t-a");
+    transcripts.share("t-a");
+    expect(transcripts.meta("t-a")!.shareToken).toBeTruthy();
+    expect(comparisons.shared(id, link)).toBeUndefined();
+    // And the comparison reads as not shared, rather than as shared with a dead link.
+    expect(comparisons.get(id)).not.toHaveProperty("shareToken");
+    expect(comparisons.list()[0]).not.toHaveProperty("shareToken");
+    // Sharing the comparison again makes a new link, bound to the new transcript link; the old one stays dead.
+    const again = comparisons.share(id)!.shareToken!;
+    expect(again).not.toBe(link);
+    expect(comparisons.shared(id, again)!.transcripts[0]).toEqual({
+      id: "t-a",
+      token: transcripts.meta("t-a")!.shareToken,
+    });
+    expect(comparisons.shared(id, link)).toBeUndefined();
+    // Either side: the other transcript's link revoked and remade kills the new one too.
+    transcripts.unshare("t-b");
+    transcripts.share("t-b");
+    expect(comparisons.shared(id, again)).toBeUndefined();
+  });
+
+  it("revokes a comparison link made before links were bound to the transcript links", () => {
+    const { comparisons, transcripts } = setup();
+    const { id } = comparisons.save(input) as { id: string };
+    comparisons.share(id);
+    // As a relay before this wrote it: a bare random token.
+    const file = path.join(comparisons.dir, `${id}.json`);
+    const legacy = "abcdefghijklmnopqrstuvwx";
+    writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, "utf8")), shareToken: legacy }));
+    expect(transcripts.meta("t-a")!.shareToken).toBeTruthy();
+    expect(comparisons.shared(id, legacy)).toBeUndefined();
+  });
 });

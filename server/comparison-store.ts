@@ -3,8 +3,14 @@
  * each links the two transcripts one prompt recorded on two sides. Sharing a
  * comparison shares both transcripts (their own share tokens) and gives the
  * comparison a token of its own for the public link.
+ *
+ * A comparison's link is bound to the two transcript links that existed when
+ * it was made: its token ends with a digest of both transcripts' share tokens
+ * (`<random>.<digest>`). Revoking either transcript's link revokes it for good;
+ * sharing that transcript again makes a new transcript token, which the old
+ * comparison link does not match (sharing the comparison again makes a new one).
  */
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import {
@@ -57,14 +63,40 @@ export class ComparisonStore {
     });
   }
 
+  /**
+   * The comparison as saved, but shared only while its link is bound to both
+   * transcripts' current links: one whose transcript link was revoked since
+   * (or made before links were bound) reads as not shared.
+   */
   get(id: string): ComparisonRecord | undefined {
     if (!isComparisonId(id)) return undefined;
+    let record: ComparisonRecord;
     try {
       const parsed = comparisonRecord.safeParse(JSON.parse(readFileSync(this.file(id), "utf8")));
-      return parsed.success && parsed.data.id === id ? parsed.data : undefined;
+      if (!parsed.success || parsed.data.id !== id) return undefined;
+      record = parsed.data;
     } catch {
       return undefined;
     }
+    if (record.shareToken && !this.bound(record.shareToken, record)) {
+      const { shareToken: _revoked, sharedAt: _at, ...rest } = record;
+      return rest;
+    }
+    return record;
+  }
+
+  /** The digest of both transcripts' current share tokens; undefined while either is not shared. */
+  private grants(record: ComparisonRecord, tokens?: Array<string | undefined>): string | undefined {
+    const current = tokens ?? record.sides.map((s) => this.transcripts.meta(s.transcriptId)?.shareToken);
+    if (current.some((t) => !t)) return undefined;
+    return createHash("sha256").update(current.join("\n")).digest("base64url").slice(0, 22);
+  }
+
+  /** Whether a comparison token was made for the transcript links that are current now. */
+  private bound(shareToken: string, record: ComparisonRecord): boolean {
+    const dot = shareToken.lastIndexOf(".");
+    const grants = this.grants(record);
+    return dot > 0 && grants !== undefined && shareToken.slice(dot + 1) === grants;
   }
 
   /** Newest first; files that do not parse are left out. */
@@ -82,15 +114,25 @@ export class ComparisonStore {
     return true;
   }
 
-  /** Shares both transcripts and the comparison; answers undefined when a transcript is gone. */
+  /**
+   * Shares both transcripts and the comparison; answers undefined when a
+   * transcript is gone. The link stays the same while both transcript links
+   * do; otherwise (one was revoked since) it is a new one.
+   */
   share(id: string): ComparisonRecord | undefined {
     const record = this.get(id);
     if (!record) return undefined;
-    for (const s of record.sides) if (!this.transcripts.share(s.transcriptId)) return undefined;
-    if (record.shareToken) return record;
+    const tokens: string[] = [];
+    for (const s of record.sides) {
+      const meta = this.transcripts.share(s.transcriptId);
+      if (!meta?.shareToken) return undefined;
+      tokens.push(meta.shareToken);
+    }
+    const grants = this.grants(record, tokens)!;
+    if (record.shareToken?.endsWith(`.${grants}`)) return record;
     return this.write({
       ...record,
-      shareToken: randomBytes(18).toString("base64url"),
+      shareToken: `${randomBytes(18).toString("base64url")}.${grants}`,
       sharedAt: new Date().toISOString(),
     });
   }
@@ -104,8 +146,12 @@ export class ComparisonStore {
     return this.write(rest);
   }
 
-  /** The public view of a shared comparison: undefined unless the token matches and both transcripts are still shared. */
+  /**
+   * The public view of a shared comparison: undefined unless the token matches
+   * and both transcripts still have the links the comparison was shared with.
+   */
   shared(id: string, token: string | null): SharedComparison | undefined {
+    // get() leaves out a link whose transcript links changed since.
     const record = this.get(id);
     if (!record?.shareToken || !tokenMatches(token, record.shareToken)) return undefined;
     const tokens = record.sides.map((s) => ({

@@ -91,7 +91,7 @@ export class TapSink {
       cwd: this.text(open.cwd),
     };
     if (!opts.relay) {
-      this.goLocal("no playground relay is running");
+      this.goLocal("no playground relay found");
       return;
     }
     const socket: TapSocket = io(`${opts.relay.url}${TAP_NAMESPACE}`, {

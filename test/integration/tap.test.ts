@@ -208,7 +208,7 @@ describe("tap with no relay running", () => {
     expect(editor.bytes.equals(await direct([stub, "noise", "2048"], noiseInput, '"id":2,"result"'))).toBe(true);
     // The agent's stderr reaches the editor unchanged.
     expect(editor.err).toContain("stub agent started in noise mode\n");
-    expect(editor.err).toContain("no playground relay is running: recording to");
+    expect(editor.err).toContain("no playground relay found: recording to");
 
     const dir = path.join(e.ACP_PLAYGROUND_DATA, "transcripts");
     const file = readdirSync(dir).find((f) => f.endsWith(".jsonl"))!;
