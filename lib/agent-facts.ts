@@ -13,17 +13,12 @@
 import type { AvailableCommand, SessionConfigOption, SessionMode } from "@agentclientprotocol/sdk";
 import type { Frame, JsonRpcId } from "./frame";
 import { isObject, type JsonObject } from "./json";
+import type { RpcError } from "./jsonrpc";
 import { emptyView, NO_SESSION, reduceFrames, type SessionViewState, type Turn } from "./session-view";
 import { turnUsageOf, type TurnUsage } from "./turn-usage";
 import { AGENT_METHODS, CLIENT_METHODS } from "./methods";
 
 export { turnUsageOf, type TurnUsage };
-
-export interface RpcError {
-  code: number;
-  message: string;
-  data?: unknown;
-}
 
 /** The last prompt turn, read from the session view's Turn. */
 export interface TurnSummary {

@@ -6,7 +6,7 @@ import {
   TERMINAL_AUTH_META,
   withTerminalAuth,
 } from "./client-capabilities";
-import { SERVED_METHODS } from "./policy";
+import { SERVED_METHODS } from "./policies";
 
 it("withTerminalAuth sets and clears the flag, keeping other _meta keys and the defaults untouched", () => {
   const on = withTerminalAuth(DEFAULT_CLIENT_CAPABILITIES, true);

@@ -1,7 +1,7 @@
 import type { ClientCapabilities } from "@agentclientprotocol/sdk";
 import { isObject } from "./json";
 import { CLIENT_METHODS } from "./methods";
-import type { JsonRpcErrorBody } from "./policy";
+import type { RpcError } from "./jsonrpc";
 
 /**
  * What the playground advertises in `initialize` by default. It must match what
@@ -61,7 +61,7 @@ export const capabilityFor = (method: string): string | undefined =>
  * -32601, as the SDK's client answers a method it does not implement.
  * Undefined when the request may be carried out.
  */
-export function notAdvertised(method: string, advertised: unknown): JsonRpcErrorBody | undefined {
+export function notAdvertised(method: string, advertised: unknown): RpcError | undefined {
   const capability = capabilityFor(method);
   if (capability === undefined) return undefined;
   let value: unknown = advertised;

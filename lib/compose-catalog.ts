@@ -10,7 +10,7 @@
  */
 import { agentCapabilities, authMethods, currentSession, type AgentFacts } from "./agent-facts";
 import { DEFAULT_CLIENT_CAPABILITIES } from "./client-capabilities";
-import type { Policy } from "./policy";
+import type { Policy } from "./policies";
 import { initialValue, type Defs, type FieldNode, type Path } from "./schema-form";
 import { isObject } from "./json";
 import { AGENT_METHODS, CLIENT_METHODS } from "./methods";

@@ -1,9 +1,13 @@
 /** JSON-RPC frames the playground sends, and what came back for a request. */
-import type { RpcError } from "./agent-facts";
 import type { Frame, JsonRpcId } from "./frame";
 import { isObject } from "./json";
 
-export type { RpcError };
+/** A JSON-RPC error object, as any side sends it. */
+export interface RpcError {
+  code: number;
+  message: string;
+  data?: unknown;
+}
 
 export const requestFrame = (id: JsonRpcId, method: string, params: unknown) => ({
   jsonrpc: "2.0" as const,

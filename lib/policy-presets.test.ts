@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { defaultPolicies, UNKNOWN_METHODS } from "./policy";
+import { defaultPolicies } from "./policy";
+import { UNKNOWN_METHODS } from "./policies";
 import { parsePolicies } from "./wire";
 import { matchingPreset, parseStoredPolicies, POLICY_PRESETS, policyChanges } from "./policy-presets";
 

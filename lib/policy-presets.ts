@@ -3,7 +3,7 @@
  * of policies kept in the browser.
  */
 import { CLIENT_METHODS } from "./methods";
-import { ANSWERABLE_METHODS, POLICIES, UNKNOWN_METHODS, type Policy } from "./policy";
+import { ANSWERABLE_METHODS, POLICIES, UNKNOWN_METHODS, type Policy } from "./policies";
 
 export type PolicyMap = Record<string, Policy>;
 

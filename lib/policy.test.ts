@@ -1,13 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  ANSWERABLE_METHODS,
-  autoPermission,
-  defaultPolicies,
-  isUnknownMethod,
-  sliceLines,
-  truncateOutput,
-  UNKNOWN_METHODS,
-} from "./policy";
+import { autoPermission, defaultPolicies, isUnknownMethod, sliceLines, truncateOutput } from "./policy";
+import { ANSWERABLE_METHODS, UNKNOWN_METHODS } from "./policies";
 import { parsePolicies } from "./wire";
 
 describe("policies", () => {

@@ -3,56 +3,24 @@
  * per method: ask the user, answer automatically, or deny with an error.
  */
 import type { RequestPermissionRequest, RequestPermissionResponse } from "@agentclientprotocol/sdk";
+import type { RpcError } from "./jsonrpc";
 import { CLIENT_METHODS } from "./methods";
+import { ANSWERABLE_METHODS, UNKNOWN_METHODS } from "./policies";
 import type { Policies } from "./wire";
 
 export type { Policies } from "./wire";
 
-export const POLICIES = ["ask", "auto", "deny"] as const;
-export type Policy = (typeof POLICIES)[number];
-
-export interface JsonRpcErrorBody {
-  code: number;
-  message: string;
-  data?: unknown;
-}
-
-export const denied = (method: string): JsonRpcErrorBody => ({
+export const denied = (method: string): RpcError => ({
   code: -32000,
   message: `${method} was denied by the playground's policy`,
 });
-
-/** Agent->client requests the playground can answer (notifications excluded). */
-export const ANSWERABLE_METHODS: readonly string[] = [
-  CLIENT_METHODS.session_request_permission,
-  CLIENT_METHODS.fs_read_text_file,
-  CLIENT_METHODS.fs_write_text_file,
-  CLIENT_METHODS.terminal_create,
-  CLIENT_METHODS.terminal_output,
-  CLIENT_METHODS.terminal_wait_for_exit,
-  CLIENT_METHODS.terminal_kill,
-  CLIENT_METHODS.terminal_release,
-  CLIENT_METHODS.elicitation_create,
-];
-
-/** Requests the relay itself can carry out (files and terminals in the workspace). */
-export const SERVED_METHODS: readonly string[] = ANSWERABLE_METHODS.filter(
-  (m) => m.startsWith("fs/") || m.startsWith("terminal/"),
-);
-
-/**
- * The policy key for agent requests that are neither an ACP client method nor
- * an extension (`_`-prefixed), such as Qwen Code's `craft/drainMidTurnQueue`.
- * "auto" and "deny" answer them -32601; "ask" leaves them to the user.
- */
-export const UNKNOWN_METHODS = "(unknown methods)";
 
 const CLIENT_METHOD_NAMES: ReadonlySet<string> = new Set(Object.values(CLIENT_METHODS));
 
 /** A request method no client is expected to know: not in the ACP client methods and not an extension. */
 export const isUnknownMethod = (method: string): boolean => !CLIENT_METHOD_NAMES.has(method) && !method.startsWith("_");
 
-export const methodNotFound = (method: string): JsonRpcErrorBody => ({
+export const methodNotFound = (method: string): RpcError => ({
   code: -32601,
   message: `Method not found: ${method} (the playground answers methods outside ACP by its "${UNKNOWN_METHODS}" policy)`,
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { compareReports, type ProbeReport, type ProbeRow } from "./probe";
+import { compareReports } from "./probe";
+import { type ProbeReport, type ProbeRow } from "./reports";
 import { parseReport, reportFileName, reportToJson, reportToMarkdown } from "./probe-export";
 
 const report: ProbeReport = {

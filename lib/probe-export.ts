@@ -2,7 +2,7 @@
  * Probe reports as files: JSON to keep and compare later, Markdown to paste
  * into an issue. `parseReport` checks an uploaded JSON before it is compared.
  */
-import type { ProbeOutcome, ProbeReport, ProbeRow } from "./probe";
+import type { ProbeOutcome, ProbeReport, ProbeRow } from "./reports";
 import { isObject } from "./json";
 
 const OUTCOMES = new Set<ProbeOutcome>([

@@ -4,7 +4,7 @@
  * method types, capabilities, method support) and past it (a prompt turn, a
  * tool call round trip, cancel, usage, start-up time, memory).
  */
-import type { MethodSupport, ProbeReport, ProbeRow } from "./probe";
+import type { MethodSupport, ProbeReport, ProbeRow } from "./reports";
 import { AGENT_METHODS, LEGACY_AGENT_METHODS } from "./methods";
 
 export interface MatrixRow {

@@ -13,9 +13,9 @@ import {
   STARTUP_ALLOWANCE,
   supportOf,
   type Driver,
-  type ProbeRow,
   type Reply,
 } from "./probe";
+import { type ProbeRow } from "./reports";
 import type { Defs } from "./schema-form";
 
 const defs = (

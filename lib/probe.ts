@@ -8,65 +8,13 @@ import { reduceAllFacts } from "./agent-facts";
 import { composeMethods, prefillParams } from "./compose-catalog";
 import type { Frame, JsonRpcId, WireFrame } from "./frame";
 import { withMessage } from "./frame-log";
-import { ANSWERABLE_METHODS, type Policies } from "./policy";
+import { type Policies } from "./policy";
+import { ANSWERABLE_METHODS } from "./policies";
 import { buildForm, type Defs } from "./schema-form";
 import { updateUsageOf, turnUsageOf } from "./turn-usage";
 import { isObject } from "./json";
+import type { MethodSupport, ProbeFacts, ProbeReport, ProbeRow } from "./reports";
 import { AGENT_METHODS, CLIENT_METHODS, LEGACY_AGENT_METHODS } from "./methods";
-
-export type ProbeOutcome =
-  "answered" | "-32601" | "error" | "timeout" | "no reply" | "skipped" | "not applicable" | "inconclusive";
-
-/** The ACP registry's matrix classes: -32602 and -32002 mean the method exists. */
-export type MethodSupport = "supported" | "auth required" | "not found" | "other";
-
-export interface ProbeRow {
-  check: string;
-  method?: string;
-  outcome: ProbeOutcome;
-  latencyMs?: number;
-  /** What the agent said or did, in a few words. */
-  detail: string;
-  /** True where the outcome is what the protocol asks for. */
-  conforms?: boolean;
-  /** For method calls: whether the agent has the method, as the registry's matrix counts it. */
-  support?: MethodSupport;
-}
-
-/** What the matrix shows besides the rows. */
-export interface ProbeFacts {
-  protocolVersion?: unknown;
-  authMethods: Array<{ id: string; type: string }>;
-  agentCapabilities?: Record<string, unknown>;
-  /** `sessionCapabilities` keys the agent advertised. */
-  sessionCapabilities: string[];
-  modes: string[];
-  models: string[];
-  /** Where token usage was seen: "usage", "_meta.quota", "usage_update", "_meta.usage". */
-  usage: string[];
-  /** The agent's own requests and how the probe answered them. */
-  answered: Array<{ method: string; answer: string }>;
-  /** Whether the probe carried out terminal requests, and why (absent in reports from before). */
-  terminals?: { on: boolean; why: string };
-  /** The command lines the probe ran for the agent (`terminal/create` it carried out), as asked. */
-  commands?: string[];
-  /** From spawn to the first initialize answer (set by the server). */
-  startupMs?: number;
-  /** Resident memory of the agent's process group after the probe (set by the server). */
-  rssBytes?: number;
-}
-
-export interface ProbeReport {
-  /** Set once the report is kept (server/probe-store.ts). */
-  id?: string;
-  profile: string;
-  agent?: { name?: string; version?: string };
-  startedAt: string;
-  durationMs: number;
-  rows: ProbeRow[];
-  facts?: ProbeFacts;
-  transcriptId?: string;
-}
 
 export interface Reply {
   frame?: Frame;

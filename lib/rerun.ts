@@ -8,6 +8,7 @@
  * agent would start, so they are sent only when the user saw them and said so.
  */
 import type { Frame, JsonRpcId } from "./frame";
+import type { RerunStep } from "./reports";
 
 export interface RerunOptions {
   /** Replaces `cwd` in session/new, session/load, ... params (the recorded one may not exist here). */
@@ -66,14 +67,6 @@ export function recordedMcpServers(frames: readonly Frame[]): RecordedMcpServer[
     }
   }
   return out;
-}
-
-export interface RerunStep {
-  method: string;
-  recordedId?: JsonRpcId;
-  liveId?: JsonRpcId;
-  outcome: "answered" | "error" | "timeout" | "sent";
-  latencyMs?: number;
 }
 
 type Json = Record<string, unknown>;

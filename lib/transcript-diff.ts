@@ -9,6 +9,7 @@ import { createTwoFilesPatch, diffArrays } from "diff";
 import type { Frame } from "./frame";
 import { dropPath, parseIgnorePath } from "./ignore-paths";
 import { CLIENT_METHODS } from "./methods";
+import type { DiffChange, FieldDiff } from "./reports";
 
 export { parseIgnorePath };
 
@@ -30,30 +31,6 @@ export interface DiffResult {
   added: number;
   /** The differences entry by entry, for a side-by-side view (empty when equal). */
   changes: DiffChange[];
-}
-
-/** One field that differs between a recorded entry and the live one (`undefined`: absent on that side). */
-export interface FieldDiff {
-  /** Dot path into the entry (`result.stopReason`, `params.update.content[0].text`); "" for the whole entry. */
-  path: string;
-  recorded?: unknown;
-  actual?: unknown;
-}
-
-/**
- * One step of the structural diff: an entry that changed (paired by position
- * within a run of changes), or one only the recording or only the live run has.
- */
-export interface DiffChange {
-  kind: "changed" | "missing" | "new";
-  /** What the entry is: `response to session/prompt #1`, `session/update tool_call`… */
-  label: string;
-  /** Position of the entry on each side (0-based), when it has one. */
-  recordedIndex?: number;
-  actualIndex?: number;
-  fields: FieldDiff[];
-  /** More fields differed than are listed. */
-  moreFields?: number;
 }
 
 /** Bounds, so a run that went completely differently still makes a small answer. */

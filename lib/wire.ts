@@ -5,16 +5,16 @@
  * relay parses with the schema (server/socket-events.ts). The browser imports types
  * only, which keeps zod out of its bundle.
  */
-import type { DiffChange } from "./transcript-diff";
+import type { DiffChange } from "./reports";
 import type { ClientCapabilities } from "@agentclientprotocol/sdk";
 import { z } from "zod";
 import { describeIssues, parseWith } from "./contract";
 import type { WireFrame } from "./frame";
 import { parseIgnorePath } from "./ignore-paths";
-import { ANSWERABLE_METHODS, POLICIES, UNKNOWN_METHODS } from "./policy";
-import type { ProbeReport } from "./probe";
+import { ANSWERABLE_METHODS, POLICIES, UNKNOWN_METHODS } from "./policies";
+import type { ProbeReport } from "./reports";
 import { fail, ok, type Failure, type Flat, type Result } from "./result";
-import type { RerunStep } from "./rerun";
+import type { RerunStep } from "./reports";
 
 export interface RelayError {
   code: RelayErrorCode;

@@ -19,7 +19,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { format, resolveConfig } from "prettier";
-import type { ProbeReport } from "../lib/probe";
+import type { ProbeReport } from "../lib/reports";
 import { buildMatrix, matrixToMarkdown } from "../lib/probe-matrix";
 import { type AgentKind, AGENT_KINDS, agentProfile, isQwenMainLoop, prepareAgentHome } from "../test/agent-profiles";
 import { startFakeGeminiApi, type Turn } from "../test/fake-gemini/server";

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it, vi } from "vitest";
 import { DEFAULT_CLIENT_CAPABILITIES } from "../lib/client-capabilities";
 import type { Frame } from "../lib/frame";
 import { FrameSequencer } from "../lib/frame-sequencer";
-import { UNKNOWN_METHODS } from "../lib/policy";
+import { UNKNOWN_METHODS } from "../lib/policies";
 import { AgentAnswerer } from "./agent-answerer";
 import { ClientServices } from "./client-services";
 

@@ -7,17 +7,8 @@
  */
 import type { RequestPermissionRequest } from "@agentclientprotocol/sdk";
 import type { Frame } from "../lib/frame";
-import {
-  ANSWERABLE_METHODS,
-  autoPermission,
-  defaultPolicies,
-  denied,
-  isUnknownMethod,
-  methodNotFound,
-  SERVED_METHODS,
-  UNKNOWN_METHODS,
-  type Policies,
-} from "../lib/policy";
+import { autoPermission, defaultPolicies, denied, isUnknownMethod, methodNotFound, type Policies } from "../lib/policy";
+import { ANSWERABLE_METHODS, SERVED_METHODS, UNKNOWN_METHODS } from "../lib/policies";
 import type { Ack } from "../lib/wire";
 import { notAdvertised } from "../lib/client-capabilities";
 import { agentRequestError, ServiceError, type ClientServices } from "./client-services";

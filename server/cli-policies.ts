@@ -4,7 +4,8 @@
  * terminal methods.
  */
 import { CLIENT_METHODS } from "../lib/methods";
-import { SERVED_METHODS, type Policies, type Policy } from "../lib/policy";
+import { type Policies } from "../lib/policy";
+import { SERVED_METHODS, type Policy } from "../lib/policies";
 import { fail, ok, type Result } from "../lib/result";
 
 export interface PolicyFlags<P extends Policy = Policy> {

@@ -15,14 +15,15 @@ import { constants, readFileSync, type Stats } from "node:fs";
 import { mkdir, open, realpath, type FileHandle } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { truncateOutput, type JsonRpcErrorBody } from "../lib/policy";
+import { truncateOutput } from "../lib/policy";
+import { type RpcError } from "../lib/jsonrpc";
 import { createSchemaChecker, type SchemaChecker } from "../lib/schema-check";
 import { childEnv, stopTree, type Tree } from "./process-group";
 import { isInside, isInsideDataDir } from "./workspace";
 import { CLIENT_METHODS } from "../lib/methods";
 
 export class ServiceError extends Error {
-  constructor(readonly body: JsonRpcErrorBody) {
+  constructor(readonly body: RpcError) {
     super(body.message);
   }
 }
@@ -53,7 +54,7 @@ function schema(): SchemaChecker {
  * Why an agent request's params break the SDK schema (JSON-RPC -32602, `data.issues`
  * naming each field), or undefined when they fit or the method has no schema.
  */
-export function agentRequestError(method: string, params: unknown): JsonRpcErrorBody | undefined {
+export function agentRequestError(method: string, params: unknown): RpcError | undefined {
   const frame = { seq: 0, ts: 0, dir: "from-agent", raw: "", kind: "request", method, message: { params } } as const;
   const issues = schema().check(frame);
   if (!issues?.length) return undefined;

@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { ProbeReport } from "../lib/probe";
+import type { ProbeReport } from "../lib/reports";
 import { parseReport, reportToJson, type ProbeReportMeta } from "../lib/probe-export";
 import { PRIVATE_FILE, type TranscriptStore } from "./transcript-store";
 

@@ -6,7 +6,7 @@
  * acknowledged. The choice is kept in this browser and applied to every tab.
  */
 import { useEffect, useRef, useState } from "react";
-import { POLICIES, type Policy } from "@/lib/policy";
+import { POLICIES, type Policy } from "@/lib/policies";
 import { matchingPreset, POLICY_PRESETS, policyChanges, type PolicyMap } from "@/lib/policy-presets";
 import { input } from "../compose/ui";
 import { useSession, useSessionStore } from "../state/use-session";

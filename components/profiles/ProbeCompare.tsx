@@ -4,7 +4,8 @@
  * differs (values that change on every run, such as ids, UUIDs and timings, are ignored).
  */
 import { useMemo } from "react";
-import { compareReports, type ProbeRow } from "@/lib/probe";
+import { compareReports } from "@/lib/probe";
+import { type ProbeRow } from "@/lib/reports";
 import { conformsMark } from "@/lib/probe-export";
 import type { ReportEntry } from "./use-probe-reports";
 

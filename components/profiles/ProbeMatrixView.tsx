@@ -1,7 +1,7 @@
 "use client";
 /** The protocol matrix: the reports of one "probe several" run side by side, exportable. */
 import { useMemo } from "react";
-import type { ProbeReport } from "@/lib/probe";
+import type { ProbeReport } from "@/lib/reports";
 import { buildMatrix, matrixToJson, matrixToMarkdown } from "@/lib/probe-matrix";
 import { saveFile } from "../transcripts/save-file";
 

@@ -1,6 +1,6 @@
 "use client";
 /** One probe report as a table, with JSON and Markdown export. */
-import type { ProbeReport } from "@/lib/probe";
+import type { ProbeReport } from "@/lib/reports";
 import { conformsMark, reportFileName, reportToJson, reportToMarkdown } from "@/lib/probe-export";
 import { saveFile } from "../transcripts/save-file";
 

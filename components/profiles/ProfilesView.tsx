@@ -4,7 +4,7 @@ import { useEffect, useState } from "react";
 import type { ProfileDetails } from "@/lib/wire";
 import { TokenMessage } from "../TokenMessage";
 import { api, ApiError } from "../transcripts/api";
-import type { ProbeReport } from "@/lib/probe";
+import type { ProbeReport } from "@/lib/reports";
 import { ProbeCompare } from "./ProbeCompare";
 import { ProbeMatrixView } from "./ProbeMatrixView";
 import { ProbeReportView } from "./ProbeReportView";

@@ -1,7 +1,7 @@
 "use client";
 /** The probe reports of this page visit (run here or uploaded), and probing itself. */
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { ProbeReport } from "@/lib/probe";
+import type { ProbeReport } from "@/lib/reports";
 import { parseReport } from "@/lib/probe-export";
 import type { RelayError } from "@/lib/wire";
 import { relayCall, type RelayProgress } from "../transcripts/relay-call";

@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSyn
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ProbeReport } from "../../lib/probe";
+import type { ProbeReport } from "../../lib/reports";
 import type { ProbeMatrix } from "../../lib/probe-matrix";
 
 const bin = path.resolve(import.meta.dirname, "../../bin/acp-playground.mjs");
