@@ -25,6 +25,17 @@ const NODE_BUILTINS = [
   "worker_threads",
 ];
 
+/** lib/'s layers, lowest first. */
+const LIB_LAYERS = ["protocol", "contracts", "folds", "features"];
+const LIB_PURE = [
+  { group: NODE_BUILTINS, message: "lib/ is pure: no Node APIs (do I/O in server/)." },
+  { group: ["react", "react-dom", "react/*"], message: "lib/ is pure: no React (views live in components/)." },
+  {
+    group: ["**/server/*", "**/components/*", "@/server/*", "@/components/*"],
+    message: "lib/ imports only lib/.",
+  },
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -58,24 +69,34 @@ export default tseslint.config(
     plugins: { "react-hooks": reactHooks },
     rules: { "react-hooks/rules-of-hooks": "error", "react-hooks/exhaustive-deps": "error" },
   },
-  {
-    files: ["lib/**/*.ts"],
+  // lib/ in layers, each importing only the ones below it (docs/architecture.md).
+  ...LIB_LAYERS.map((layer, i) => ({
+    files: [`lib/${layer}/**/*.ts`],
     ignores: ["lib/**/*.test.ts"],
     rules: {
       "no-restricted-imports": [
         "error",
         {
           patterns: [
-            { group: NODE_BUILTINS, message: "lib/ is pure: no Node APIs (do I/O in server/)." },
-            {
-              group: ["react", "react-dom", "react/*"],
-              message: "lib/ is pure: no React (views live in components/).",
-            },
-            {
-              group: ["**/server/*", "**/components/*", "@/server/*", "@/components/*"],
-              message: "lib/ imports only lib/.",
-            },
+            ...LIB_PURE,
+            ...LIB_LAYERS.slice(i + 1).map((higher) => ({
+              group: [`../${higher}/*`, `**/lib/${higher}/*`, `@/lib/${higher}/*`],
+              message: `lib/${layer} is below lib/${higher}: it may import only ${LIB_LAYERS.slice(0, i + 1).join(", ")}.`,
+            })),
           ],
+        },
+      ],
+    },
+  })),
+  {
+    files: ["lib/*.ts"],
+    ignores: ["lib/*.d.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "Program",
+          message: `lib/ modules live in a layer: ${"lib/{protocol,contracts,folds,features}/"}.`,
         },
       ],
     },

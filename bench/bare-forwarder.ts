@@ -8,7 +8,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { execa } from "execa";
 import { Server } from "socket.io";
-import { LineSplitter } from "../lib/ndjson";
+import { LineSplitter } from "../lib/protocol/ndjson";
 
 const [command, ...args] = process.argv.slice(2);
 const http = createServer();

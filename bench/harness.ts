@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { io, type Socket } from "socket.io-client";
-import type { Frame } from "../lib/frame";
+import type { Frame } from "../lib/protocol/frame";
 
 import { startPlaygroundServer, stopServer } from "../e2e/global-setup";
 

@@ -8,7 +8,7 @@
 import path from "node:path";
 import { execa } from "execa";
 import { io } from "socket.io-client";
-import { LineSplitter } from "../lib/ndjson";
+import { LineSplitter } from "../lib/protocol/ndjson";
 import {
   benchAgent,
   connect,

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { execa } from "execa";
-import { LineSplitter } from "../lib/ndjson";
+import { LineSplitter } from "../lib/protocol/ndjson";
 import { benchAgent, numberFlags, percentile, root, round, startRelayProcess } from "./harness";
 
 const flags = numberFlags({ rate: 1000, seconds: 10 });

@@ -15,9 +15,9 @@
  *   node --import tsx bench/transcript-load.ts [--frames 100000] [--runs 3] [--baseline DIR]
  */
 import { chromium, type Browser } from "@playwright/test";
-import type { Frame } from "../lib/frame";
-import { FrameSequencer } from "../lib/frame-sequencer";
-import { frameEvent, serialize, type TranscriptEvent, type TranscriptHeader } from "../lib/transcript";
+import type { Frame } from "../lib/protocol/frame";
+import { FrameSequencer } from "../lib/protocol/frame-sequencer";
+import { frameEvent, serialize, type TranscriptEvent, type TranscriptHeader } from "../lib/contracts/transcript";
 import { CHROMIUM_LAUNCH } from "../e2e/chromium";
 import { baselineDir, numberFlags, percentile, ratio, round, startBenchServer, type BenchServer } from "./harness";
 

@@ -5,8 +5,8 @@
  * and its last error.
  */
 import { useState } from "react";
-import { optionControls, optionsPayload, type OptionValues } from "@/lib/agent-options";
-import type { RelayError } from "@/lib/wire";
+import { optionControls, optionsPayload, type OptionValues } from "@/lib/contracts/agent-options";
+import type { RelayError } from "@/lib/contracts/wire";
 import { AgentErrorNotice } from "./compose/AgentErrorNotice";
 import { AgentOptions } from "./compose/AgentOptions";
 import { advertisesDefaults, capabilitiesOf, ConnectSettings, useConnectChoices } from "./compose/ConnectSettings";

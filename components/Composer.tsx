@@ -1,11 +1,11 @@
 "use client";
 /** The raw composer: type or template a JSON-RPC frame and send it as is. */
 import { useState, type KeyboardEvent } from "react";
-import type { RelayError } from "@/lib/wire";
+import type { RelayError } from "@/lib/contracts/wire";
 import { initializeTemplate, responseTemplate, sessionNewTemplate, sessionPromptTemplate } from "./templates";
 import { selectSessionId } from "./state/session-store";
 import { useSession, useSessionStore } from "./state/use-session";
-import { AGENT_METHODS } from "@/lib/methods";
+import { AGENT_METHODS } from "@/lib/protocol/methods";
 
 /**
  * JSON objects (and arrays) go out parsed, so the relay writes them compactly;

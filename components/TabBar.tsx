@@ -4,7 +4,7 @@
  * prompt), "waiting for you" when a request waits, the status dot; close (asks
  * first while the agent runs), and "+ New tab".
  */
-import type { SessionViewState } from "@/lib/session-view";
+import type { SessionViewState } from "@/lib/folds/session-view";
 import type { AgentStatus, ConnectionState } from "./state/session-store";
 import { getTabsStore, type Tab } from "./state/tabs-store";
 import { useSession, useTabs } from "./state/use-session";

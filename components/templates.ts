@@ -2,10 +2,10 @@
  * Frame templates for the raw composer. They are only starting points the user
  * edits before sending; the foundation never sends anything by itself.
  */
-import { CLIENT_INFO } from "@/lib/compose-catalog";
-import type { Frame } from "@/lib/frame";
-import { isObject } from "@/lib/json";
-import { AGENT_METHODS, CLIENT_METHODS } from "@/lib/methods";
+import { CLIENT_INFO } from "@/lib/features/compose-catalog";
+import type { Frame } from "@/lib/protocol/frame";
+import { isObject } from "@/lib/protocol/json";
+import { AGENT_METHODS, CLIENT_METHODS } from "@/lib/protocol/methods";
 
 const pretty = (value: unknown): string => JSON.stringify(value, null, 2);
 

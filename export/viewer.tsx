@@ -7,7 +7,7 @@
 import { useEffect, useState } from "react";
 import { createRoot } from "react-dom/client";
 import { TranscriptPlayer, ViewerMessage } from "@/components/transcripts/TranscriptPlayer";
-import { EXPORT_DATA_ID, EXPORT_META_ID, type ExportMeta } from "@/lib/export-page";
+import { EXPORT_DATA_ID, EXPORT_META_ID, type ExportMeta } from "@/lib/features/export-page";
 
 function readMeta(): ExportMeta | undefined {
   try {

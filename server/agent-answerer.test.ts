@@ -2,10 +2,10 @@ import { existsSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { DEFAULT_CLIENT_CAPABILITIES } from "../lib/client-capabilities";
-import type { Frame } from "../lib/frame";
-import { FrameSequencer } from "../lib/frame-sequencer";
-import { UNKNOWN_METHODS } from "../lib/policies";
+import { DEFAULT_CLIENT_CAPABILITIES } from "../lib/protocol/client-capabilities";
+import type { Frame } from "../lib/protocol/frame";
+import { FrameSequencer } from "../lib/protocol/frame-sequencer";
+import { UNKNOWN_METHODS } from "../lib/contracts/policies";
 import { AgentAnswerer } from "./agent-answerer";
 import { ClientServices } from "./client-services";
 

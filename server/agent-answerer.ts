@@ -6,13 +6,20 @@
  * did not advertise is refused, whatever the policy.
  */
 import type { RequestPermissionRequest } from "@agentclientprotocol/sdk";
-import type { Frame } from "../lib/frame";
-import { autoPermission, defaultPolicies, denied, isUnknownMethod, methodNotFound, type Policies } from "../lib/policy";
-import { ANSWERABLE_METHODS, SERVED_METHODS, UNKNOWN_METHODS } from "../lib/policies";
-import type { Ack } from "../lib/wire";
-import { notAdvertised } from "../lib/client-capabilities";
+import type { Frame } from "../lib/protocol/frame";
+import {
+  autoPermission,
+  defaultPolicies,
+  denied,
+  isUnknownMethod,
+  methodNotFound,
+  type Policies,
+} from "../lib/features/policy";
+import { ANSWERABLE_METHODS, SERVED_METHODS, UNKNOWN_METHODS } from "../lib/contracts/policies";
+import type { Ack } from "../lib/contracts/wire";
+import { notAdvertised } from "../lib/protocol/client-capabilities";
 import { agentRequestError, ServiceError, type ClientServices } from "./client-services";
-import { AGENT_METHODS, CLIENT_METHODS } from "../lib/methods";
+import { AGENT_METHODS, CLIENT_METHODS } from "../lib/protocol/methods";
 
 export class AgentAnswerer {
   private policies: Policies = defaultPolicies();

@@ -2,9 +2,9 @@
  * Drives one agent of a BrowserSession from code (CLI, probe): requests with
  * their own ids, waiting on responses and frames as they arrive.
  */
-import type { Frame, JsonRpcId, WireFrame } from "../lib/frame";
-import type { Policies } from "../lib/policy";
-import type { Driver, Reply } from "../lib/probe";
+import type { Frame, JsonRpcId, WireFrame } from "../lib/protocol/frame";
+import type { Policies } from "../lib/features/policy";
+import type { Driver, Reply } from "../lib/features/probe";
 import type { BrowserSession } from "./browser-session";
 
 export class AgentDriver implements Driver {

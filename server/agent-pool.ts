@@ -10,7 +10,7 @@ import { BrowserSession } from "./browser-session";
 import type { ServerConfig } from "./config";
 import type { Profiles } from "./profiles";
 import type { TranscriptStore } from "./transcript-store";
-import { AGENT_METHODS } from "../lib/methods";
+import { AGENT_METHODS } from "../lib/protocol/methods";
 
 /** Consecutive failures after which a profile's pool stops trying. */
 const MAX_FAILURES = 3;

@@ -3,8 +3,8 @@
  * nothing beyond line boundaries; frames are made by the caller.
  */
 import { execa, type ResultPromise } from "execa";
-import { LineSplitter, type LineEvent } from "../lib/ndjson";
-import type { RelayError } from "../lib/wire";
+import { LineSplitter, type LineEvent } from "../lib/protocol/ndjson";
+import type { RelayError } from "../lib/contracts/wire";
 import { childEnv, stopTree, type Tree } from "./process-group";
 
 export interface AgentProcessEvents {

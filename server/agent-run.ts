@@ -5,12 +5,12 @@
  * each start, disposed when the process exits; its log outlives the process, so
  * a client that re-attaches after the exit still sees how the run ended.
  */
-import type { Frame, WireFrame } from "../lib/frame";
-import { FrameSequencer } from "../lib/frame-sequencer";
-import { AGENT_METHODS } from "../lib/methods";
-import type { RecordedClient } from "../lib/recorded-agent";
-import { createRedactor } from "../lib/redact";
-import type { AgentInfo, PendingRequestInfo, RelayError, StderrEvent, TransportEvent } from "../lib/wire";
+import type { Frame, WireFrame } from "../lib/protocol/frame";
+import { FrameSequencer } from "../lib/protocol/frame-sequencer";
+import { AGENT_METHODS } from "../lib/protocol/methods";
+import type { RecordedClient } from "../lib/features/recorded-agent";
+import { createRedactor } from "../lib/features/redact";
+import type { AgentInfo, PendingRequestInfo, RelayError, StderrEvent, TransportEvent } from "../lib/contracts/wire";
 import type { AgentProcess } from "./agent-process";
 import type { ClientServices } from "./client-services";
 import type { ServerConfig } from "./config";

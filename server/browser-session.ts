@@ -4,15 +4,15 @@
  * a reload, its recorder and services), the policies, and the socket watching it.
  */
 import type { Socket } from "socket.io";
-import type { Frame, WireFrame } from "../lib/frame";
-import { type AuthMethodView, checkUserEnv, parseAuthMethods } from "../lib/auth-methods";
-import { createRedactor, secretsFromEnv } from "../lib/redact";
-import { withMessage } from "../lib/frame-log";
+import type { Frame, WireFrame } from "../lib/protocol/frame";
+import { type AuthMethodView, checkUserEnv, parseAuthMethods } from "../lib/features/auth-methods";
+import { createRedactor, secretsFromEnv } from "../lib/features/redact";
+import { withMessage } from "../lib/folds/frame-log";
 import { FrameOutbox } from "./frame-log";
-import { RecordedClient } from "../lib/recorded-agent";
-import { parseTranscript } from "../lib/transcript";
-import type { TranscriptKind } from "../lib/transcript-meta";
-import { ok, type Result } from "../lib/result";
+import { RecordedClient } from "../lib/features/recorded-agent";
+import { parseTranscript } from "../lib/contracts/transcript";
+import type { TranscriptKind } from "../lib/contracts/transcript-meta";
+import { ok, type Result } from "../lib/protocol/result";
 import {
   invalidPayload,
   type Ack,
@@ -21,11 +21,11 @@ import {
   type RelayError,
   type ServerToClientEvents,
   type StartPayload,
-} from "../lib/wire";
+} from "../lib/contracts/wire";
 import { AgentAnswerer } from "./agent-answerer";
 import { SpawnError } from "./agent-process";
 import { AgentRun } from "./agent-run";
-import { AGENT_METHODS } from "../lib/methods";
+import { AGENT_METHODS } from "../lib/protocol/methods";
 import { ClientServices } from "./client-services";
 import type { ServerConfig } from "./config";
 import type { Profiles } from "./profiles";
@@ -267,7 +267,7 @@ export class BrowserSession {
   /**
    * A start's `env` (values the user typed for an `env_var` auth method): only
    * variables one `env_var` method of this profile's agent named whose names
-   * look like credentials, never a loader or runtime variable (lib/auth-methods
+   * look like credentials, never a loader or runtime variable (lib/features/auth-methods
    * checkUserEnv). The browser is not trusted to have checked.
    */
   private checkEnv(

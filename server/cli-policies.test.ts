@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { flagPolicies } from "./cli-policies";
-import { POLICIES } from "../lib/policies";
+import { POLICIES } from "../lib/contracts/policies";
 
 describe("flagPolicies", () => {
   it("gives permission requests, the fs methods and the terminal methods one action each", () => {

@@ -3,10 +3,10 @@
  * action for permission requests, one for the fs methods, one for the
  * terminal methods.
  */
-import { CLIENT_METHODS } from "../lib/methods";
-import { type Policies } from "../lib/policy";
-import { SERVED_METHODS, type Policy } from "../lib/policies";
-import { fail, ok, type Result } from "../lib/result";
+import { CLIENT_METHODS } from "../lib/protocol/methods";
+import { type Policies } from "../lib/features/policy";
+import { SERVED_METHODS, type Policy } from "../lib/contracts/policies";
+import { fail, ok, type Result } from "../lib/protocol/result";
 
 export interface PolicyFlags<P extends Policy = Policy> {
   permission: P;

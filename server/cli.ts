@@ -16,14 +16,14 @@ import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { PROTOCOL_VERSION } from "@agentclientprotocol/sdk";
-import { type Policies } from "../lib/policy";
-import { POLICIES } from "../lib/policies";
-import { formatReport } from "../lib/probe";
-import { type ProbeReport } from "../lib/reports";
-import { buildMatrix, matrixToJson, matrixToMarkdown } from "../lib/probe-matrix";
-import { parseIgnorePath } from "../lib/ignore-paths";
-import { secretsFromEnv } from "../lib/redact";
-import { parseTranscript, TranscriptError, type Transcript } from "../lib/transcript";
+import { type Policies } from "../lib/features/policy";
+import { POLICIES } from "../lib/contracts/policies";
+import { formatReport } from "../lib/features/probe";
+import { type ProbeReport } from "../lib/contracts/reports";
+import { buildMatrix, matrixToJson, matrixToMarkdown } from "../lib/features/probe-matrix";
+import { parseIgnorePath } from "../lib/contracts/ignore-paths";
+import { secretsFromEnv } from "../lib/features/redact";
+import { parseTranscript, TranscriptError, type Transcript } from "../lib/contracts/transcript";
 import { AgentDriver } from "./agent-driver";
 import { BrowserSession } from "./browser-session";
 import { flagPolicies } from "./cli-policies";
@@ -32,7 +32,7 @@ import { Profiles } from "./profiles";
 import { ProbeStore } from "./probe-store";
 import { probeAgent, rerunTranscript } from "./session-tasks";
 import { TranscriptStore } from "./transcript-store";
-import { AGENT_METHODS, CLIENT_METHODS } from "../lib/methods";
+import { AGENT_METHODS, CLIENT_METHODS } from "../lib/protocol/methods";
 
 const USAGE = `usage: acp-playground <command> [options]
 

@@ -15,12 +15,12 @@ import { constants, readFileSync, type Stats } from "node:fs";
 import { mkdir, open, realpath, type FileHandle } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { truncateOutput } from "../lib/policy";
-import { type RpcError } from "../lib/jsonrpc";
-import { createSchemaChecker, type SchemaChecker } from "../lib/schema-check";
+import { truncateOutput } from "../lib/features/policy";
+import { type RpcError } from "../lib/protocol/jsonrpc";
+import { createSchemaChecker, type SchemaChecker } from "../lib/protocol/schema-check";
 import { childEnv, stopTree, type Tree } from "./process-group";
 import { isInside, isInsideDataDir } from "./workspace";
-import { CLIENT_METHODS } from "../lib/methods";
+import { CLIENT_METHODS } from "../lib/protocol/methods";
 
 export class ServiceError extends Error {
   constructor(readonly body: RpcError) {

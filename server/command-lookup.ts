@@ -3,7 +3,7 @@ import { execa } from "execa";
 import { accessSync, constants, readFileSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { fail, ok, type Result } from "../lib/result";
+import { fail, ok, type Result } from "../lib/protocol/result";
 import { childEnv } from "./process-group";
 
 function executable(file: string): boolean {

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { ComparisonInput } from "../lib/compare-format";
+import type { ComparisonInput } from "../lib/contracts/compare-format";
 import { COMPARE_WORKSPACES, compareWorkspaces, CompareWorkspaces, handleComparisonApi } from "./compare-api";
 import type { Relay } from "./relay";
 import { TranscriptStore } from "./transcript-store";

@@ -9,7 +9,7 @@ import { randomBytes } from "node:crypto";
 import { lstatSync, mkdirSync, readdirSync, realpathSync, rmSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
-import { comparisonInput } from "../lib/compare-format";
+import { comparisonInput } from "../lib/contracts/compare-format";
 import { readJsonBody, sendError, sendJson } from "./http-api";
 import { comparisonStoreBeside } from "./comparison-store";
 import type { Relay } from "./relay";

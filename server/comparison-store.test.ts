@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { ComparisonInput } from "../lib/compare-format";
+import type { ComparisonInput } from "../lib/contracts/compare-format";
 import { ComparisonStore } from "./comparison-store";
 import { TranscriptStore } from "./transcript-store";
 

@@ -21,7 +21,7 @@ import {
   type ComparisonInput,
   type ComparisonRecord,
   type SharedComparison,
-} from "../lib/compare-format";
+} from "../lib/contracts/compare-format";
 import { tokenMatches } from "./security";
 import { PRIVATE_FILE, type TranscriptStore } from "./transcript-store";
 

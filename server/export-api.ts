@@ -4,8 +4,8 @@
  * with the secrets of this server's environment, as a download.
  */
 import type { ServerResponse } from "node:http";
-import { secretsFromEnv } from "../lib/redact";
-import { TranscriptError } from "../lib/transcript";
+import { secretsFromEnv } from "../lib/features/redact";
+import { TranscriptError } from "../lib/contracts/transcript";
 import { exportHtml } from "./export";
 import { sendError } from "./http-api";
 import type { TranscriptStore } from "./transcript-store";

@@ -5,8 +5,8 @@ import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
-import { EXPORT_DATA_ID, EXPORT_META_ID } from "../lib/export-page";
-import { TranscriptError } from "../lib/transcript";
+import { EXPORT_DATA_ID, EXPORT_META_ID } from "../lib/features/export-page";
+import { TranscriptError } from "../lib/contracts/transcript";
 import { exportHtml } from "./export";
 
 const demo = readFileSync(path.resolve(import.meta.dirname, "..", "demo", "gemini-demo.jsonl"), "utf8");

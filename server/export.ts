@@ -1,5 +1,5 @@
 /**
- * One-file HTML export of a transcript (lib/export-page.ts): builds the
+ * One-file HTML export of a transcript (lib/features/export-page.ts): builds the
  * viewer bundle (export/viewer.tsx with esbuild, the app's Tailwind CSS with
  * PostCSS) once into .next/export-viewer/ (by `npm run build`, or lazily here
  * when missing or older than its sources), then writes the page: the viewer
@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
-import { inlineScriptCode, redactTranscript, renderExportPage } from "../lib/export-page";
+import { inlineScriptCode, redactTranscript, renderExportPage } from "../lib/features/export-page";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const outDir = path.join(root, ".next", "export-viewer");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { WireFrame } from "../lib/frame";
+import type { WireFrame } from "../lib/protocol/frame";
 import { FrameLog, FrameOutbox, RESEND_BATCH, ReplayLog, withoutMessage } from "./frame-log";
 
 const frame = (seq: number, raw = "x".repeat(10)): WireFrame => ({

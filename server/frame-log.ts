@@ -4,9 +4,9 @@
  * stderr, each capped (`ReplayLog`). An agent run (server/agent-run.ts) and a
  * tapped conversation (server/tap-session.ts) each keep one, under the same caps.
  */
-import type { Frame, WireFrame } from "../lib/frame";
+import type { Frame, WireFrame } from "../lib/protocol/frame";
 import type { Socket } from "socket.io";
-import type { ServerToClientEvents, StderrEvent } from "../lib/wire";
+import type { ServerToClientEvents, StderrEvent } from "../lib/contracts/wire";
 import type { ServerConfig } from "./config";
 
 /** Past a cap, trim to this share of it, so trimming is amortised O(1) per frame. */

@@ -6,10 +6,10 @@
 import { createWriteStream, rmSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { z } from "zod";
-import { parseWith } from "../lib/contract";
-import { renameBody, shareBody, type HttpErrorBody, type ShareBody } from "../lib/http-api";
-import { fail, type Result } from "../lib/result";
-import { TranscriptError } from "../lib/transcript";
+import { parseWith } from "../lib/protocol/contract";
+import { renameBody, shareBody, type HttpErrorBody, type ShareBody } from "../lib/contracts/http-api";
+import { fail, type Result } from "../lib/protocol/result";
+import { TranscriptError } from "../lib/contracts/transcript";
 import { handleComparisonApi } from "./compare-api";
 import { sendExport } from "./export-api";
 import { probeStoreBeside } from "./probe-store";
@@ -28,7 +28,7 @@ export const sendError = (res: ServerResponse, status: number, code: string, mes
 class BodyTooLarge extends Error {}
 
 /**
- * A JSON request body parsed with its schema (lib/http-api.ts): at most `limit`
+ * A JSON request body parsed with its schema (lib/contracts/http-api.ts): at most `limit`
  * bytes; an empty body reads as `empty` when given. The error says what is wrong,
  * naming the field, for a 400.
  */

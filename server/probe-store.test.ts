@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, writ
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import type { ProbeReport } from "../lib/reports";
+import type { ProbeReport } from "../lib/contracts/reports";
 import { ProbeStore } from "./probe-store";
 
 const base = realpathSync(mkdtempSync(path.join(tmpdir(), "probe-store-")));

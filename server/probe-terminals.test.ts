@@ -1,16 +1,16 @@
 /**
  * The probe against a hostile agent that asks for `sh -c 'id > FILE'` (issue 20), in memory:
- * lib/probe through the relay's real answerer and services, only the transport faked.
+ * lib/features/probe through the relay's real answerer and services, only the transport faked.
  */
 import { existsSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { DEFAULT_CLIENT_CAPABILITIES } from "../lib/client-capabilities";
-import type { Frame, JsonRpcId } from "../lib/frame";
-import { FrameSequencer } from "../lib/frame-sequencer";
-import type { Policies } from "../lib/policy";
-import { runProbe, type Driver, type ProbeOptions, type Reply } from "../lib/probe";
+import { DEFAULT_CLIENT_CAPABILITIES } from "../lib/protocol/client-capabilities";
+import type { Frame, JsonRpcId } from "../lib/protocol/frame";
+import { FrameSequencer } from "../lib/protocol/frame-sequencer";
+import type { Policies } from "../lib/features/policy";
+import { runProbe, type Driver, type ProbeOptions, type Reply } from "../lib/features/probe";
 import { AgentAnswerer } from "./agent-answerer";
 import { ClientServices } from "./client-services";
 

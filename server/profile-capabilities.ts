@@ -1,7 +1,7 @@
 /**
  * A profile's `clientCapabilities` in the config file: what `initialize`
  * advertises by default, for command, registry and URL profiles alike. What is
- * advertised is all the relay serves (lib/client-capabilities notAdvertised).
+ * advertised is all the relay serves (lib/protocol/client-capabilities notAdvertised).
  */
 import type { ClientCapabilities } from "@agentclientprotocol/sdk";
 import { z } from "zod";

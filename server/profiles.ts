@@ -6,17 +6,17 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { execa } from "execa";
-import { fail, ok, type Result } from "../lib/result";
-import type { ProfileDetails, ProfileSummary, RelayError } from "../lib/wire";
-import { DEFAULT_CLIENT_CAPABILITIES, REMOTE_CLIENT_CAPABILITIES } from "../lib/client-capabilities";
-import { optionArgs, optionValueProblem, type OptionSpec } from "../lib/agent-options";
+import { fail, ok, type Result } from "../lib/protocol/result";
+import type { ProfileDetails, ProfileSummary, RelayError } from "../lib/contracts/wire";
+import { DEFAULT_CLIENT_CAPABILITIES, REMOTE_CLIENT_CAPABILITIES } from "../lib/protocol/client-capabilities";
+import { optionArgs, optionValueProblem, type OptionSpec } from "../lib/contracts/agent-options";
 import { hasGeminiCredentials } from "./config";
 import { DEMO_TRANSCRIPT_ID, TranscriptStore } from "./transcript-store";
 import { commandVersion, isInterpreter, resolveCommand } from "./command-lookup";
 import { probeStoreBeside } from "./probe-store";
 import { childEnv } from "./process-group";
 import type { ProfileConfig, ServerConfig } from "./config";
-import type { TranscriptMeta } from "../lib/transcript-meta";
+import type { TranscriptMeta } from "../lib/contracts/transcript-meta";
 import type { RemoteProfile } from "./remote-profile";
 
 export interface Launch {

@@ -5,7 +5,7 @@
 import type { Server as HttpServer, IncomingMessage, ServerResponse } from "node:http";
 import { Server } from "socket.io";
 import type { Socket as EngineSocket } from "engine.io";
-import { parseTranscript } from "../lib/transcript";
+import { parseTranscript } from "../lib/contracts/transcript";
 import {
   clientEventSchemas as schemas,
   frameLine,
@@ -17,7 +17,7 @@ import {
   type ClientToServerEvents,
   type RelayInfo,
   type ServerToClientEvents,
-} from "../lib/wire";
+} from "../lib/contracts/wire";
 import { BrowserSession, type RelaySocket } from "./browser-session";
 import type { ServerConfig } from "./config";
 import { AgentPool } from "./agent-pool";

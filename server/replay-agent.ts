@@ -1,12 +1,12 @@
 /**
  * A "replay:<transcript>" agent: speaks ACP on stdio by playing the agent side
- * of a recorded transcript (lib/recorded-agent.ts). Run by the relay like any
+ * of a recorded transcript (lib/features/recorded-agent.ts). Run by the relay like any
  * agent: `node --import tsx server/replay-agent.ts FILE [--speed 1|10|instant]`.
  */
 import { readFileSync } from "node:fs";
-import { LineSplitter } from "../lib/ndjson";
-import { RecordedAgent, type Emit } from "../lib/recorded-agent";
-import { parseTranscript } from "../lib/transcript";
+import { LineSplitter } from "../lib/protocol/ndjson";
+import { RecordedAgent, type Emit } from "../lib/features/recorded-agent";
+import { parseTranscript } from "../lib/contracts/transcript";
 
 const MAX_DELAY_MS = 5_000;
 

@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { DEFAULT_CLIENT_CAPABILITIES } from "../lib/client-capabilities";
+import { DEFAULT_CLIENT_CAPABILITIES } from "../lib/protocol/client-capabilities";
 import { BrowserSession } from "./browser-session";
 import { loadConfig } from "./config";
 import { Profiles } from "./profiles";

@@ -6,18 +6,18 @@ import { mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { runProbe } from "../lib/probe";
-import { type ProbeReport } from "../lib/reports";
-import type { Defs } from "../lib/schema-form";
-import { Rerun } from "../lib/rerun";
-import type { Transcript } from "../lib/transcript";
-import { diffRuns } from "../lib/transcript-diff";
-import type { Ack, RerunResult, StartPayload } from "../lib/wire";
+import { runProbe } from "../lib/features/probe";
+import { type ProbeReport } from "../lib/contracts/reports";
+import type { Defs } from "../lib/features/schema-form";
+import { Rerun } from "../lib/features/rerun";
+import type { Transcript } from "../lib/contracts/transcript";
+import { diffRuns } from "../lib/features/transcript-diff";
+import type { Ack, RerunResult, StartPayload } from "../lib/contracts/wire";
 import { AgentDriver } from "./agent-driver";
 import type { BrowserSession } from "./browser-session";
 import { groupRssBytes } from "./process-group";
 import type { ProbeStore } from "./probe-store";
-import { AGENT_METHODS } from "../lib/methods";
+import { AGENT_METHODS } from "../lib/protocol/methods";
 
 /** Starts a fresh agent and sends it a transcript's client side again; answers with the diff. */
 export async function rerunTranscript(
@@ -61,7 +61,7 @@ export async function rerunTranscript(
 
 /**
  * Starts a fresh agent of a profile in a throw-away workspace and runs the conformance probe against it.
- * `terminals`: carry out its terminal requests there (never for a remote agent; lib/probe probeTerminals).
+ * `terminals`: carry out its terminal requests there (never for a remote agent; lib/features/probe probeTerminals).
  */
 export async function probeAgent(
   session: BrowserSession,

@@ -5,8 +5,8 @@
  */
 import type { Socket } from "socket.io";
 import type { z } from "zod";
-import { describeIssues } from "../lib/contract";
-import { invalidPayload, type Ack } from "../lib/wire";
+import { describeIssues } from "../lib/protocol/contract";
+import { invalidPayload, type Ack } from "../lib/contracts/wire";
 
 type AnyAck = (res: Ack<object>) => void;
 

@@ -5,10 +5,10 @@
  * redacted are the caller's to give: only the tap knows the agent's
  * environment (it redacts before it sends, server/tap-sink.ts).
  */
-import type { Frame } from "../lib/frame";
-import { FrameSequencer } from "../lib/frame-sequencer";
-import type { TapEvent, TapOpen } from "../lib/tap-wire";
-import type { StderrEvent } from "../lib/wire";
+import type { Frame } from "../lib/protocol/frame";
+import { FrameSequencer } from "../lib/protocol/frame-sequencer";
+import type { TapEvent, TapOpen } from "../lib/contracts/tap-wire";
+import type { StderrEvent } from "../lib/contracts/wire";
 import { TranscriptRecorder } from "./transcript-recorder";
 import type { TranscriptStore } from "./transcript-store";
 

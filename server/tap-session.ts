@@ -7,8 +7,8 @@
  * injection on, and is marked injected.
  */
 import type { Namespace, Server, Socket } from "socket.io";
-import type { Frame, WireFrame } from "../lib/frame";
-import { secretsFromEnv } from "../lib/redact";
+import type { Frame, WireFrame } from "../lib/protocol/frame";
+import { secretsFromEnv } from "../lib/features/redact";
 import {
   shownAgent,
   TAP_BATCH_CHARS,
@@ -24,7 +24,7 @@ import {
   type TapEvent,
   type TapInfo,
   type TapServerToClientEvents,
-} from "../lib/tap-wire";
+} from "../lib/contracts/tap-wire";
 import { z } from "zod";
 import {
   clientEventSchemas,
@@ -36,8 +36,8 @@ import {
   type RelayInfo,
   type ServerToClientEvents,
   type StderrEvent,
-} from "../lib/wire";
-import { tapBatchSchema, tapInjectionForSchema, tapInjectionSchema, tapOpenSchema } from "../lib/tap-schema";
+} from "../lib/contracts/wire";
+import { tapBatchSchema, tapInjectionForSchema, tapInjectionSchema, tapOpenSchema } from "../lib/contracts/tap-schema";
 import type { ServerConfig } from "./config";
 import { FrameOutbox, ReplayLog, withoutMessage, type ReplayCaps } from "./frame-log";
 import { tokenMatches } from "./security";

@@ -6,7 +6,7 @@
  * here, before anything leaves the tap: the relay does not know them.
  */
 import { io, type Socket } from "socket.io-client";
-import { createRedactor } from "../lib/redact";
+import { createRedactor } from "../lib/features/redact";
 import {
   clipOpen,
   TAP_BATCH_CHARS,
@@ -20,8 +20,8 @@ import {
   type TapEvent,
   type TapOpen,
   type TapServerToClientEvents,
-} from "../lib/tap-wire";
-import type { Ack } from "../lib/wire";
+} from "../lib/contracts/tap-wire";
+import type { Ack } from "../lib/contracts/wire";
 import type { RelayTarget } from "./tap-discovery";
 import { TapRecording } from "./tap-recording";
 import { TranscriptStore } from "./transcript-store";
@@ -44,7 +44,7 @@ export interface SinkOptions {
   maxLineBytes: number;
   /** How long, at exit, to wait for the relay to take what is buffered. */
   flushTimeoutMs: number;
-  /** Values of the agent's secret-looking environment variables (lib/redact.ts's secretsFromEnv). */
+  /** Values of the agent's secret-looking environment variables (lib/features/redact.ts's secretsFromEnv). */
   secrets: readonly string[];
   report(message: string): void;
   inject(line: string): void;
@@ -218,7 +218,7 @@ export class TapSink {
       this.inFlightBytes < IN_FLIGHT_BYTES &&
       this.inFlight.length < IN_FLIGHT_BATCHES
     ) {
-      // Within the relay's limits on a batch (lib/tap-wire.ts): an event too big to share one goes alone.
+      // Within the relay's limits on a batch (lib/contracts/tap-wire.ts): an event too big to share one goes alone.
       let bytes = 0;
       let chars = 0;
       let count = 0;

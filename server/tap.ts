@@ -1,17 +1,17 @@
 /**
  * `acp-playground tap`: stands between an editor and its agent. Bytes go
  * through untouched, chunk by chunk as they arrive; a copy of each line is
- * made after the chunk is on its way (lib/ndjson.ts's splitter) and handed
+ * made after the chunk is on its way (lib/protocol/ndjson.ts's splitter) and handed
  * to the sink (the relay, or a transcript of its own). Nothing the sink does
  * can hold up or break the editor's session.
  */
 import { randomBytes } from "node:crypto";
 import type { Readable, Writable } from "node:stream";
 import { constants } from "node:os";
-import { LineSplitter } from "../lib/ndjson";
-import { secretsFromEnv } from "../lib/redact";
-import type { FrameDirection } from "../lib/frame";
-import type { TapEvent } from "../lib/tap-wire";
+import { LineSplitter } from "../lib/protocol/ndjson";
+import { secretsFromEnv } from "../lib/features/redact";
+import type { FrameDirection } from "../lib/protocol/frame";
+import type { TapEvent } from "../lib/contracts/tap-wire";
 import { spawnGroup, type GroupChild } from "./agent-process";
 import type { RelayTarget } from "./tap-discovery";
 import type { TapSink } from "./tap-sink";

@@ -5,8 +5,8 @@
  * stops at the store's per-file cap with a last line saying where and why.
  */
 import { closeSync, fstatSync, openSync, writeSync } from "node:fs";
-import type { Frame } from "../lib/frame";
-import { createRedactor } from "../lib/redact";
+import type { Frame } from "../lib/protocol/frame";
+import { createRedactor } from "../lib/features/redact";
 import {
   serialize,
   serializeFrame,
@@ -14,14 +14,14 @@ import {
   TRANSCRIPT_VERSION,
   type LifecycleEvent,
   type TranscriptHeader,
-} from "../lib/transcript";
-import type { TranscriptKind } from "../lib/transcript-meta";
+} from "../lib/contracts/transcript";
+import type { TranscriptKind } from "../lib/contracts/transcript-meta";
 import { PRIVATE_FILE, thisWriter, type TranscriptMeta, type TranscriptStore } from "./transcript-store";
 
 /** How often a recording's counts reach its meta file, so the list shows them while it grows. */
 const META_EVERY_MS = 1_000;
 import { VERSION } from "./version";
-import { AGENT_METHODS } from "../lib/methods";
+import { AGENT_METHODS } from "../lib/protocol/methods";
 
 export class TranscriptRecorder {
   private fd: number;

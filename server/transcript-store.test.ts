@@ -19,9 +19,9 @@ import {
   TRANSCRIPT_FORMAT,
   TRANSCRIPT_VERSION,
   type TranscriptHeader,
-} from "../lib/transcript";
-import { withMessage } from "../lib/frame-log";
-import { FrameSequencer } from "../lib/frame-sequencer";
+} from "../lib/contracts/transcript";
+import { withMessage } from "../lib/folds/frame-log";
+import { FrameSequencer } from "../lib/protocol/frame-sequencer";
 import { transcriptLimits, type TranscriptLimits } from "./config";
 import { TranscriptRecorder } from "./transcript-recorder";
 import { TranscriptStore, type TranscriptMeta } from "./transcript-store";

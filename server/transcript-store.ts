@@ -27,9 +27,9 @@ import path from "node:path";
 import { pipeline, Transform, type Readable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import { fileURLToPath } from "node:url";
-import { countTurns, serialize, TranscriptError, type TranscriptHeader } from "../lib/transcript";
-import { inferKind, type TranscriptMeta } from "../lib/transcript-meta";
-import { TranscriptReader } from "../lib/transcript-stream";
+import { countTurns, serialize, TranscriptError, type TranscriptHeader } from "../lib/contracts/transcript";
+import { inferKind, type TranscriptMeta } from "../lib/contracts/transcript-meta";
+import { TranscriptReader } from "../lib/folds/transcript-stream";
 import { transcriptLimits, type TranscriptLimits } from "./config";
 import { isAlive } from "./process-group";
 

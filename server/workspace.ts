@@ -1,7 +1,7 @@
 /** Confinement of paths to the configured workspace roots (symlinks resolved). */
 import { realpath, stat } from "node:fs/promises";
 import path from "node:path";
-import type { RelayError } from "../lib/wire";
+import type { RelayError } from "../lib/contracts/wire";
 
 export function isInside(root: string, target: string): boolean {
   const rel = path.relative(root, target);

@@ -8,9 +8,15 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { AddressInfo } from "node:net";
 import { io, type Socket } from "socket.io-client";
-import type { Frame } from "../lib/frame";
-import { withMessage } from "../lib/frame-log";
-import type { AgentInfo, ClientToServerEvents, ExitEvent, RelayError, ServerToClientEvents } from "../lib/wire";
+import type { Frame } from "../lib/protocol/frame";
+import { withMessage } from "../lib/folds/frame-log";
+import type {
+  AgentInfo,
+  ClientToServerEvents,
+  ExitEvent,
+  RelayError,
+  ServerToClientEvents,
+} from "../lib/contracts/wire";
 import { createAppServer, type AppServer } from "../server/app-server";
 import { loadConfig, type ServerConfig } from "../server/config";
 

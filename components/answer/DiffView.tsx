@@ -1,7 +1,7 @@
 "use client";
 /** A diff a tool call carried ({path, oldText, newText}) as a simple line diff. */
 import { useMemo } from "react";
-import { lineDiff } from "@/lib/agent-answers";
+import { lineDiff } from "@/lib/features/agent-answers";
 
 const STYLE = {
   add: "bg-emerald-500/10 text-emerald-200",

@@ -1,9 +1,9 @@
 "use client";
 /** elicitation/create: a form built from its requestedSchema (or its URL), and accept / decline / cancel. */
 import { useMemo, useState } from "react";
-import { elicitationAnswer, type PendingView } from "@/lib/agent-answers";
-import type { Frame } from "@/lib/frame";
-import { buildFormFromSchema, initialValue, validateAgainst } from "@/lib/schema-form";
+import { elicitationAnswer, type PendingView } from "@/lib/features/agent-answers";
+import type { Frame } from "@/lib/protocol/frame";
+import { buildFormFromSchema, initialValue, validateAgainst } from "@/lib/features/schema-form";
 import { SchemaForm } from "../compose/form/SchemaForm";
 import { button } from "../compose/ui";
 import { JsonRpcErrorView } from "../JsonRpcErrorView";

@@ -4,8 +4,8 @@
  * where the turn is waiting: the same answer buttons as the left column's
  * cards, with keyboard shortcuts on the first one.
  */
-import type { Frame } from "@/lib/frame";
-import { isObject } from "@/lib/json";
+import type { Frame } from "@/lib/protocol/frame";
+import { isObject } from "@/lib/protocol/json";
 import { RequestBody } from "./PendingCard";
 import { INLINE_REQUEST } from "./shortcuts";
 

@@ -5,8 +5,8 @@
  * and "by hand" drafts for any result or error.
  */
 import { useEffect, useRef } from "react";
-import { describePending, errorDraft } from "@/lib/agent-answers";
-import type { Frame } from "@/lib/frame";
+import { describePending, errorDraft } from "@/lib/features/agent-answers";
+import type { Frame } from "@/lib/protocol/frame";
 import { formatAge } from "../compose/use-now";
 import { button } from "../compose/ui";
 import { formatId } from "../format";

@@ -5,8 +5,8 @@
  * Options an agent is known to refuse (Gemini's "allow always" in an
  * untrusted folder) go last, with the reason.
  */
-import { permissionAnswer, type PendingView } from "@/lib/agent-answers";
-import type { Frame } from "@/lib/frame";
+import { permissionAnswer, type PendingView } from "@/lib/features/agent-answers";
+import type { Frame } from "@/lib/protocol/frame";
 import { button } from "../compose/ui";
 import { JsonRpcErrorView } from "../JsonRpcErrorView";
 import type { AgentStatus } from "../state/session-store";

@@ -6,8 +6,8 @@
  * acknowledged. The choice is kept in this browser and applied to every tab.
  */
 import { useEffect, useRef, useState } from "react";
-import { POLICIES, type Policy } from "@/lib/policies";
-import { matchingPreset, POLICY_PRESETS, policyChanges, type PolicyMap } from "@/lib/policy-presets";
+import { POLICIES, type Policy } from "@/lib/contracts/policies";
+import { matchingPreset, POLICY_PRESETS, policyChanges, type PolicyMap } from "@/lib/features/policy-presets";
 import { input } from "../compose/ui";
 import { useSession, useSessionStore } from "../state/use-session";
 import { loadPolicies, savePolicies } from "./policy-storage";

@@ -4,10 +4,10 @@
  * (agent:serve: the relay carries it out, confined to the workspace) or Deny
  * (the same error the deny policy sends).
  */
-import { commandLine, denyAnswer, type PendingView } from "@/lib/agent-answers";
-import type { Frame } from "@/lib/frame";
+import { commandLine, denyAnswer, type PendingView } from "@/lib/features/agent-answers";
+import type { Frame } from "@/lib/protocol/frame";
 import { button } from "../compose/ui";
-import { READS_AUTO } from "@/lib/policy-presets";
+import { READS_AUTO } from "@/lib/features/policy-presets";
 import { useSession, useSessionStore } from "../state/use-session";
 import { DiffView } from "./DiffView";
 import { JsonRpcErrorView } from "../JsonRpcErrorView";

@@ -1,8 +1,8 @@
 "use client";
 /** The tool call a permission request is about: title, kind, locations, content (text, diffs, terminals). */
-import type { ToolCallView as ToolCall } from "@/lib/agent-answers";
+import type { ToolCallView as ToolCall } from "@/lib/features/agent-answers";
 import { DiffView } from "./DiffView";
-import { isObject } from "@/lib/json";
+import { isObject } from "@/lib/protocol/json";
 
 function ContentItem({ item }: { item: unknown }) {
   if (!isObject(item)) return <pre className="font-mono text-[11px] text-zinc-400">{JSON.stringify(item)}</pre>;

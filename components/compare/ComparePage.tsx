@@ -7,8 +7,8 @@
  */
 import Link from "next/link";
 import { useEffect, useMemo, useState } from "react";
-import { sideLabel } from "@/lib/compare-format";
-import type { ProfileDetails } from "@/lib/wire";
+import { sideLabel } from "@/lib/contracts/compare-format";
+import type { ProfileDetails } from "@/lib/contracts/wire";
 import { SessionStore } from "../state/session-store";
 import type { Tab } from "../state/tabs-store";
 import { PageFrame } from "../transcripts/PageFrame";

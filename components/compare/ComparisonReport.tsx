@@ -1,11 +1,11 @@
 "use client";
 /**
- * One comparison (lib/compare.ts) per turn: the answers side by side, the tool
+ * One comparison (lib/features/compare.ts) per turn: the answers side by side, the tool
  * calls aligned by name and arguments, the files each side changed with their
  * diffs, timing and token usage. Agent text is shown as text, never markup.
  */
-import type { Comparison, SideTurn, ToolPair, TurnComparison } from "@/lib/compare";
-import { formatMs } from "@/lib/waterfall";
+import type { Comparison, SideTurn, ToolPair, TurnComparison } from "@/lib/features/compare";
+import { formatMs } from "@/lib/folds/waterfall";
 import { DiffView } from "../transcripts/DiffView";
 
 const figure = (s: SideTurn | undefined, f: (s: SideTurn) => string | undefined) => (s ? (f(s) ?? "–") : "—");

@@ -5,7 +5,7 @@
  * access token (/compare/[id]) or a share link's token (/compare/shared/[id]).
  */
 import { useEffect, useState } from "react";
-import type { ComparisonRecord } from "@/lib/compare-format";
+import type { ComparisonRecord } from "@/lib/contracts/compare-format";
 import { PageFrame, SharedPageHeader } from "../transcripts/PageFrame";
 import { shareApiUrl, transcriptUrl } from "../transcripts/api";
 import { useRecording, type RecordingState } from "../transcripts/use-recording";

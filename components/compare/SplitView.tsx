@@ -5,7 +5,7 @@
  * the two below, recomputed as frames arrive.
  */
 import { useMemo } from "react";
-import { compareRuns } from "@/lib/compare";
+import { compareRuns } from "@/lib/features/compare";
 import { SessionView } from "../session-view/SessionView";
 import type { SessionStore } from "../state/session-store";
 import type { Tab } from "../state/tabs-store";

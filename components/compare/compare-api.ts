@@ -1,5 +1,5 @@
 /** /api/comparisons as the compare pages use it (docs/relay-protocol.md#http-api). */
-import type { ComparisonInput, ComparisonRecord, SharedComparison } from "@/lib/compare-format";
+import type { ComparisonInput, ComparisonRecord, SharedComparison } from "@/lib/contracts/compare-format";
 import { authHeaders, errorOf } from "../transcripts/api";
 
 async function call<T>(token: string, path: string, init: RequestInit = {}): Promise<T> {

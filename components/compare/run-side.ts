@@ -4,10 +4,10 @@
  * Permissions are granted (policy "auto"): both sides are unattended, and
  * each can only touch its own throw-away workspace.
  */
-import { CLIENT_INFO } from "@/lib/compose-catalog";
-import { isObject } from "@/lib/json";
+import { CLIENT_INFO } from "@/lib/features/compose-catalog";
+import { isObject } from "@/lib/protocol/json";
 import type { SessionStore } from "../state/session-store";
-import { AGENT_METHODS, CLIENT_METHODS } from "@/lib/methods";
+import { AGENT_METHODS, CLIENT_METHODS } from "@/lib/protocol/methods";
 
 export interface SideSetup {
   profile: string;

@@ -1,7 +1,7 @@
 "use client";
 /** The saved comparisons, loaded again whenever `version` changes (a new one was saved). */
 import { useEffect, useState } from "react";
-import type { ComparisonRecord } from "@/lib/compare-format";
+import type { ComparisonRecord } from "@/lib/contracts/compare-format";
 import { compareApi } from "./compare-api";
 
 export function useComparisons(token: string, version?: unknown): { list: ComparisonRecord[]; error?: string } {

@@ -4,7 +4,7 @@
  * done: a crashed agent lists the requests it will never answer; a request
  * timeout offers to stop the agent (it is a notice, nothing was cancelled).
  */
-import type { RelayError } from "@/lib/wire";
+import type { RelayError } from "@/lib/contracts/wire";
 import { formatId } from "../format";
 import { useSessionStore } from "../state/use-session";
 import { button, danger } from "./ui";

@@ -4,8 +4,8 @@
  * Gemini the model, approval mode and workspace trust, plus a sandbox box that
  * stays off (it breaks ACP's stdio). Any option set bypasses the warm pool.
  */
-import { isGeminiProfile, optionControls, SANDBOX_WARNING, type OptionValues } from "@/lib/agent-options";
-import type { ProfileSummary } from "@/lib/wire";
+import { isGeminiProfile, optionControls, SANDBOX_WARNING, type OptionValues } from "@/lib/contracts/agent-options";
+import type { ProfileSummary } from "@/lib/contracts/wire";
 import { input } from "./ui";
 
 interface Props {

@@ -6,11 +6,11 @@
  * `terminal`: the exact login command to run on the relay's machine, then Retry.
  */
 import { useState } from "react";
-import { type AuthMethodView, checkUserEnv, terminalAuthCommand } from "@/lib/auth-methods";
-import type { AuthChoiceRequest } from "@/lib/connect-flow";
+import { type AuthMethodView, checkUserEnv, terminalAuthCommand } from "@/lib/features/auth-methods";
+import type { AuthChoiceRequest } from "@/lib/features/connect-flow";
 import { useSession, useSessionStore } from "../state/use-session";
 import { alert, button, input, primary } from "./ui";
-import { AGENT_METHODS } from "@/lib/methods";
+import { AGENT_METHODS } from "@/lib/protocol/methods";
 
 function EnvVarMethod({ method }: { method: Extract<AuthMethodView, { type: "env_var" }> }) {
   const store = useSessionStore();

@@ -1,13 +1,13 @@
 "use client";
 /** The "Compose" tab: every agent method as a form generated from the SDK schema, plus a custom one. */
 import { useMemo } from "react";
-import { composeMethods, methodSupport } from "@/lib/compose-catalog";
+import { composeMethods, methodSupport } from "@/lib/features/compose-catalog";
 import { useSession, useTabState } from "../state/use-session";
 import { CustomMethodForm } from "./CustomMethodForm";
 import { MethodForm } from "./MethodForm";
 import { CUSTOM, MethodPicker } from "./MethodPicker";
 import { useAcpSchema } from "./use-acp-schema";
-import { AGENT_METHODS } from "@/lib/methods";
+import { AGENT_METHODS } from "@/lib/protocol/methods";
 
 export function ComposePanel({ onToRaw }: { onToRaw: (text: string) => void }) {
   const [unstable, setUnstable] = useTabState("compose.unstable", false);

@@ -1,11 +1,11 @@
 "use client";
 /** The "Prompt" tab: how Connect is going, then the prompt box of the session it opened. */
-import type { ConnectProgress } from "@/lib/connect-flow";
+import type { ConnectProgress } from "@/lib/features/connect-flow";
 import { useSession } from "../state/use-session";
 import { AuthChooser } from "./AuthChooser";
 import { PromptBox } from "./PromptBox";
 import { alert } from "./ui";
-import { AGENT_METHODS } from "@/lib/methods";
+import { AGENT_METHODS } from "@/lib/protocol/methods";
 
 const STEP_TEXT: Record<ConnectProgress["step"], string> = {
   start: "starting the agent…",

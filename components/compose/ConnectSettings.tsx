@@ -7,8 +7,8 @@
  */
 import type { ClientCapabilities } from "@agentclientprotocol/sdk";
 import { useCallback, useMemo, useSyncExternalStore } from "react";
-import { DEFAULT_CLIENT_CAPABILITIES, TERMINAL_AUTH_META, withTerminalAuth } from "@/lib/client-capabilities";
-import type { ProfileSummary } from "@/lib/wire";
+import { DEFAULT_CLIENT_CAPABILITIES, TERMINAL_AUTH_META, withTerminalAuth } from "@/lib/protocol/client-capabilities";
+import type { ProfileSummary } from "@/lib/contracts/wire";
 
 export interface ConnectChoices {
   fsRead: boolean;

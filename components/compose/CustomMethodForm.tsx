@@ -1,7 +1,7 @@
 "use client";
 /** Any method with any params, as a request or a notification (extension methods, typos on purpose). */
 import { useMemo } from "react";
-import type { SchemaIssue } from "@/lib/schema-check";
+import type { SchemaIssue } from "@/lib/protocol/schema-check";
 import { useTabState } from "../state/use-session";
 import { FrameSender } from "./FrameSender";
 import { JsonEditor } from "./form/JsonEditor";

@@ -5,10 +5,10 @@
  * raw editor takes it from here), and the agent's answer once it comes.
  */
 import { useState } from "react";
-import { METHOD_NOT_FOUND } from "@/lib/agent-facts";
-import type { ComposeWarning } from "@/lib/compose-catalog";
-import { describeError, type RpcOutcome } from "@/lib/jsonrpc";
-import type { SchemaIssue } from "@/lib/schema-check";
+import { METHOD_NOT_FOUND } from "@/lib/folds/agent-facts";
+import type { ComposeWarning } from "@/lib/features/compose-catalog";
+import { describeError, type RpcOutcome } from "@/lib/protocol/jsonrpc";
+import type { SchemaIssue } from "@/lib/protocol/schema-check";
 import { JsonRpcErrorView } from "../JsonRpcErrorView";
 import { useSession, useSessionStore } from "../state/use-session";
 import { button, primary } from "./ui";

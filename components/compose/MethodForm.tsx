@@ -14,8 +14,8 @@ import {
   suggestionsFor,
   variantNote,
   type MethodSpec,
-} from "@/lib/compose-catalog";
-import { buildForm } from "@/lib/schema-form";
+} from "@/lib/features/compose-catalog";
+import { buildForm } from "@/lib/features/schema-form";
 import { useSession, useTabState } from "../state/use-session";
 import { FrameSender } from "./FrameSender";
 import { SupportLine } from "./MethodPicker";

@@ -6,13 +6,19 @@
  * the views on the right.
  */
 import { useMemo, useState, type KeyboardEvent } from "react";
-import { currentSession } from "@/lib/agent-facts";
-import { applyCommand, matchCommands, slashQuery, toSlashCommands, type SlashCommand } from "@/lib/slash-commands";
+import { currentSession } from "@/lib/folds/agent-facts";
+import {
+  applyCommand,
+  matchCommands,
+  slashQuery,
+  toSlashCommands,
+  type SlashCommand,
+} from "@/lib/folds/slash-commands";
 import { useSession, useSessionStore, useTabState } from "../state/use-session";
 import { SlashMenu } from "./SlashMenu";
 import { TurnStatus } from "./TurnStatus";
 import { alert, danger, primary } from "./ui";
-import { AGENT_METHODS } from "@/lib/methods";
+import { AGENT_METHODS } from "@/lib/protocol/methods";
 
 export function PromptBox({ sessionId }: { sessionId: string }) {
   const store = useSessionStore();

@@ -1,7 +1,7 @@
 "use client";
 /** What this tab sent, newest first: re-send it (a request gets a fresh id) or copy it into the editor. */
 import { useState } from "react";
-import type { SentEntry } from "@/lib/sent-history";
+import type { SentEntry } from "@/lib/folds/sent-history";
 import { formatTime } from "../format";
 import { useSession, useSessionStore } from "../state/use-session";
 import { button, sectionTitle } from "./ui";

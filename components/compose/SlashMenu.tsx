@@ -1,6 +1,6 @@
 "use client";
 /** The agent's slash commands matching what is typed after "/". */
-import type { SlashCommand } from "@/lib/slash-commands";
+import type { SlashCommand } from "@/lib/folds/slash-commands";
 
 export function SlashMenu({
   commands,

@@ -1,7 +1,7 @@
 "use client";
 /** Under the prompt box: the last turn's usage, and the flags worth a notice (empty response, error). */
-import type { TurnSummary } from "@/lib/agent-facts";
-import { describeError } from "@/lib/jsonrpc";
+import type { TurnSummary } from "@/lib/folds/agent-facts";
+import { describeError } from "@/lib/protocol/jsonrpc";
 import { formatAge, useNow } from "./use-now";
 import { warn, alert } from "./ui";
 

@@ -6,8 +6,8 @@
  * over the schema for validation as you type.
  */
 import { useEffect, useState } from "react";
-import { createSchemaChecker, type SchemaChecker } from "@/lib/schema-check";
-import type { Defs } from "@/lib/schema-form";
+import { createSchemaChecker, type SchemaChecker } from "@/lib/protocol/schema-check";
+import type { Defs } from "@/lib/features/schema-form";
 
 export interface AcpSchema {
   defs: Defs;

@@ -2,11 +2,11 @@
 /** The selected frame: summary, protocol checks, jump to its partner, JSON tree, raw line, copy. */
 import { useEffect, useState } from "react";
 import { allExpanded, darkStyles, JsonView } from "react-json-view-lite";
-import { frameBytes, type Frame } from "@/lib/frame";
-import { CHECK_LABEL, frameChecks } from "@/lib/frame-checks";
-import type { FrameIndex } from "@/lib/frame-index";
-import type { FrameWindow } from "@/lib/frame-log";
-import type { SchemaChecker } from "@/lib/schema-check";
+import { frameBytes, type Frame } from "@/lib/protocol/frame";
+import { CHECK_LABEL, frameChecks } from "@/lib/folds/frame-checks";
+import type { FrameIndex } from "@/lib/folds/frame-index";
+import type { FrameWindow } from "@/lib/folds/frame-log";
+import type { SchemaChecker } from "@/lib/protocol/schema-check";
 import { copyText } from "../clipboard";
 import { formatBytes, formatDateTime, formatId, formatLatency, prettyFrame } from "../format";
 import { KIND_STYLE } from "./FrameRow";

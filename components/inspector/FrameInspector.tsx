@@ -6,7 +6,7 @@
  * checks, index); this wires it to the tab's store and view state.
  */
 import { useCallback, useEffect, useMemo, useState } from "react";
-import type { FrameFilter } from "@/lib/frame-filter";
+import type { FrameFilter } from "@/lib/folds/frame-filter";
 import { FrameDetail } from "./FrameDetail";
 import { FrameList, type RevealRequest } from "./FrameList";
 import type { Highlight } from "../session-view/highlight";

@@ -7,13 +7,13 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useRef, useState, type KeyboardEvent } from "react";
 import { useStickToBottom } from "../use-stick-to-bottom";
-import type { FrameCheck } from "@/lib/frame-checks";
-import { frameChecks } from "@/lib/frame-checks";
-import { isEventRow, rowEventIndex, type TimelineEvent, type TimelineRow } from "@/lib/frame-filter";
-import type { FrameIndex } from "@/lib/frame-index";
-import type { FrameWindow } from "@/lib/frame-log";
-import type { SchemaChecker } from "@/lib/schema-check";
-import type { SeqList } from "@/lib/session-view";
+import type { FrameCheck } from "@/lib/folds/frame-checks";
+import { frameChecks } from "@/lib/folds/frame-checks";
+import { isEventRow, rowEventIndex, type TimelineEvent, type TimelineRow } from "@/lib/folds/frame-filter";
+import type { FrameIndex } from "@/lib/folds/frame-index";
+import type { FrameWindow } from "@/lib/folds/frame-log";
+import type { SchemaChecker } from "@/lib/protocol/schema-check";
+import type { SeqList } from "@/lib/folds/session-view";
 import { EventRow, FRAME_GRID, FrameRow, ROW_HEIGHT } from "./FrameRow";
 import { schemaIssues } from "./use-schema-checker";
 

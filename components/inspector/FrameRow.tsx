@@ -1,9 +1,9 @@
 "use client";
 /** One row of the inspector's timeline: a frame, or a stderr / lifecycle event. */
 import { memo, type CSSProperties } from "react";
-import { frameBytes, type Frame, type FrameKind } from "@/lib/frame";
-import { CHECK_LABEL, type FrameCheck } from "@/lib/frame-checks";
-import { isErrorResponse, type TimelineEvent } from "@/lib/frame-filter";
+import { frameBytes, type Frame, type FrameKind } from "@/lib/protocol/frame";
+import { CHECK_LABEL, type FrameCheck } from "@/lib/folds/frame-checks";
+import { isErrorResponse, type TimelineEvent } from "@/lib/folds/frame-filter";
 import { formatBytes, formatId, formatLatency, formatTime } from "../format";
 import { WaitingIcon, WarningIcon } from "./check-icons";
 

@@ -1,8 +1,8 @@
 "use client";
 /** Filters, search and the events toggle above the frame list. */
 import { memo, type ReactNode } from "react";
-import type { FrameDirection, FrameKind } from "@/lib/frame";
-import { isFiltering, type FrameFilter } from "@/lib/frame-filter";
+import type { FrameDirection, FrameKind } from "@/lib/protocol/frame";
+import { isFiltering, type FrameFilter } from "@/lib/folds/frame-filter";
 
 interface Props {
   filter: FrameFilter;

@@ -1,6 +1,6 @@
 "use client";
 /**
- * The inspector's rows: the filtered frame seqs (lib/frame-filter.ts), with
+ * The inspector's rows: the filtered frame seqs (lib/folds/frame-filter.ts), with
  * stderr and lifecycle events merged in by time when asked. While the filter
  * stays the same and the log only grows, only the new frames are filtered.
  */
@@ -12,10 +12,10 @@ import {
   type FrameFilter,
   type TimelineEvent,
   type TimelineRow,
-} from "@/lib/frame-filter";
-import type { FrameIndex } from "@/lib/frame-index";
-import type { FrameWindow } from "@/lib/frame-log";
-import type { StderrEvent } from "@/lib/wire";
+} from "@/lib/folds/frame-filter";
+import type { FrameIndex } from "@/lib/folds/frame-index";
+import type { FrameWindow } from "@/lib/folds/frame-log";
+import type { StderrEvent } from "@/lib/contracts/wire";
 
 interface Cache {
   frames: FrameWindow;

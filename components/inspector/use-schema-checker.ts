@@ -4,8 +4,8 @@
  * it is its own chunk), and a per-frame cache of its verdicts.
  */
 import { useEffect, useState } from "react";
-import type { Frame } from "@/lib/frame";
-import { createSchemaChecker, type SchemaChecker, type SchemaIssue } from "@/lib/schema-check";
+import type { Frame } from "@/lib/protocol/frame";
+import { createSchemaChecker, type SchemaChecker, type SchemaIssue } from "@/lib/protocol/schema-check";
 
 let loaded: SchemaChecker | undefined;
 let loading: Promise<SchemaChecker | undefined> | undefined;

@@ -2,7 +2,7 @@
  * Before Connect: a profile whose agent has no credentials (the relay says so),
  * or the shipped demo, which is a recording and not a live agent.
  */
-import type { ProfileSummary } from "@/lib/wire";
+import type { ProfileSummary } from "@/lib/contracts/wire";
 
 export function CredentialsNote({ profile }: { profile: ProfileSummary | undefined }) {
   if (profile?.demo)

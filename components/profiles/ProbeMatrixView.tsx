@@ -1,8 +1,8 @@
 "use client";
 /** The protocol matrix: the reports of one "probe several" run side by side, exportable. */
 import { useMemo } from "react";
-import type { ProbeReport } from "@/lib/reports";
-import { buildMatrix, matrixToJson, matrixToMarkdown } from "@/lib/probe-matrix";
+import type { ProbeReport } from "@/lib/contracts/reports";
+import { buildMatrix, matrixToJson, matrixToMarkdown } from "@/lib/features/probe-matrix";
 import { saveFile } from "../transcripts/save-file";
 
 const cellTone = (text: string) =>

@@ -1,7 +1,7 @@
 "use client";
 /** One probe report as a table, with JSON and Markdown export. */
-import type { ProbeReport } from "@/lib/reports";
-import { conformsMark, reportFileName, reportToJson, reportToMarkdown } from "@/lib/probe-export";
+import type { ProbeReport } from "@/lib/contracts/reports";
+import { conformsMark, reportFileName, reportToJson, reportToMarkdown } from "@/lib/features/probe-export";
 import { saveFile } from "../transcripts/save-file";
 
 const OUTCOME: Record<string, string> = {

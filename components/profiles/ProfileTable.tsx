@@ -1,7 +1,7 @@
 "use client";
 /** Agent profiles: whether each command resolves here, where, and what version it reports. */
 import { CredentialsNote } from "./CredentialsNote";
-import type { ProfileDetails } from "@/lib/wire";
+import type { ProfileDetails } from "@/lib/contracts/wire";
 
 interface Props {
   profiles: ProfileDetails[];

@@ -1,10 +1,10 @@
 "use client";
 /** /profiles: every profile's availability and version, probes, their reports and comparisons. */
 import { useEffect, useState } from "react";
-import type { ProfileDetails } from "@/lib/wire";
+import type { ProfileDetails } from "@/lib/contracts/wire";
 import { TokenMessage } from "../TokenMessage";
 import { api, ApiError } from "../transcripts/api";
-import type { ProbeReport } from "@/lib/reports";
+import type { ProbeReport } from "@/lib/contracts/reports";
 import { ProbeCompare } from "./ProbeCompare";
 import { ProbeMatrixView } from "./ProbeMatrixView";
 import { ProbeReportView } from "./ProbeReportView";

@@ -1,9 +1,9 @@
 "use client";
 /** The probe reports of this page visit (run here or uploaded), and probing itself. */
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { ProbeReport } from "@/lib/reports";
-import { parseReport } from "@/lib/probe-export";
-import type { RelayError } from "@/lib/wire";
+import type { ProbeReport } from "@/lib/contracts/reports";
+import { parseReport } from "@/lib/features/probe-export";
+import type { RelayError } from "@/lib/contracts/wire";
 import { relayCall, type RelayProgress } from "../transcripts/relay-call";
 
 export interface ReportEntry {

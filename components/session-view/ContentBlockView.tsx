@@ -5,7 +5,7 @@
  * URIs are shown as text, never followed.
  */
 import type { ContentBlock } from "@agentclientprotocol/sdk";
-import { imageDataUrl } from "@/lib/session-view-format";
+import { imageDataUrl } from "@/lib/folds/session-view-format";
 
 const chip =
   "inline-flex max-w-full items-center gap-1 truncate rounded border border-zinc-700 bg-zinc-900 px-1.5 py-0.5 font-mono text-[11px] text-zinc-300";

@@ -8,8 +8,8 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useMemo, useRef, type ReactNode } from "react";
 import { useStickToBottom } from "../use-stick-to-bottom";
-import type { Frame } from "@/lib/frame";
-import type { SessionState, Turn, ViewItem } from "@/lib/session-view";
+import type { Frame } from "@/lib/protocol/frame";
+import type { SessionState, Turn, ViewItem } from "@/lib/folds/session-view";
 import { InlineRequests } from "../answer/InlineRequests";
 import { ItemView } from "./ItemView";
 import { TurnFooter } from "./TurnFooter";

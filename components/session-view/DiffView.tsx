@@ -1,7 +1,7 @@
 "use client";
 /** An ACP `diff` tool content ({ path, oldText, newText }) as a line diff. */
 import { useMemo } from "react";
-import { diffRows, diffStats } from "@/lib/session-view-format";
+import { diffRows, diffStats } from "@/lib/folds/session-view-format";
 
 const ROW_STYLE = {
   add: "bg-emerald-500/10 text-emerald-200",

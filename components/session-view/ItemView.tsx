@@ -6,7 +6,7 @@
  * items a batch touched re-render.
  */
 import { memo } from "react";
-import type { ViewItem } from "@/lib/session-view";
+import type { ViewItem } from "@/lib/folds/session-view";
 import { AgentMessage, ThoughtBlock, UserMessage } from "./MessageViews";
 import { EventLine, PlanView, UnknownView } from "./SmallItems";
 import { ToolCallCard } from "./ToolCallCard";

@@ -4,7 +4,7 @@
  * (never parsed into elements), URLs go through react-markdown's default
  * transform (javascript: and other unsafe schemes become ""), links without a
  * safe href render as plain text, and images are shown as labels, never
- * fetched. Streaming text is split into segments (lib/markdown-segments) so
+ * fetched. Streaming text is split into segments (lib/folds/markdown-segments) so
  * only the open tail re-renders as chunks arrive.
  */
 import "highlight.js/styles/github-dark.css";
@@ -12,7 +12,7 @@ import { memo, useMemo, useRef, useState, type ComponentProps } from "react";
 import Markdown, { type Components, type ExtraProps } from "react-markdown";
 import rehypeHighlight from "rehype-highlight";
 import remarkGfm from "remark-gfm";
-import { segmentMarkdown, tailSegment, type SegmentState } from "@/lib/markdown-segments";
+import { segmentMarkdown, tailSegment, type SegmentState } from "@/lib/folds/markdown-segments";
 import { useShownFor } from "./use-shown-for";
 
 const REMARK = [remarkGfm];

@@ -1,7 +1,7 @@
 "use client";
 /** User prompts, agent messages (Markdown) and thoughts (a collapsible "Thinking" block). */
 import type { ContentBlock } from "@agentclientprotocol/sdk";
-import type { MessageItem } from "@/lib/session-view";
+import type { MessageItem } from "@/lib/folds/session-view";
 import { ContentBlockView } from "./ContentBlockView";
 import { StreamingMarkdown } from "./Markdown";
 

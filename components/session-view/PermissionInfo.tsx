@@ -1,7 +1,7 @@
 "use client";
 /** The permission request merged into a tool call: the options offered and what the client chose. */
 import { JsonRpcErrorView } from "../JsonRpcErrorView";
-import type { PermissionView } from "@/lib/session-view";
+import type { PermissionView } from "@/lib/folds/session-view";
 
 const KIND_STYLE: Record<string, string> = {
   allow_once: "border-emerald-700/60 text-emerald-300",

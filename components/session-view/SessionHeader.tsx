@@ -1,9 +1,9 @@
 "use client";
 /** Above the conversation: which session (a picker when there are several), its state, and Cancel. */
 import { useState } from "react";
-import { NO_SESSION, type SessionState, type SessionViewState } from "@/lib/session-view";
+import { NO_SESSION, type SessionState, type SessionViewState } from "@/lib/folds/session-view";
 import { useSession, useSessionStore } from "../state/use-session";
-import { AGENT_METHODS } from "@/lib/methods";
+import { AGENT_METHODS } from "@/lib/protocol/methods";
 
 const short = (id: string) =>
   id === NO_SESSION ? "(no session id)" : id.length > 14 ? `${id.slice(0, 8)}…${id.slice(-4)}` : id;

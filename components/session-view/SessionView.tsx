@@ -2,13 +2,13 @@
 /**
  * The decoded session view of one tab: the conversation of one ACP session
  * (a picker when there are several), built from the tab's frames by
- * lib/session-view.ts. Clicking an item selects its frames: the Frames view
+ * lib/folds/session-view.ts. Clicking an item selects its frames: the Frames view
  * highlights them, and a frame selected there highlights its item here.
  */
 import "./session-view.css";
 import { useCallback, useMemo, useRef } from "react";
-import type { Frame } from "@/lib/frame";
-import type { ViewItem } from "@/lib/session-view";
+import type { Frame } from "@/lib/protocol/frame";
+import type { ViewItem } from "@/lib/folds/session-view";
 import { requestSessionId } from "../answer/InlineRequests";
 import { useRequestShortcuts } from "../answer/shortcuts";
 import { useSession, useSessionStore, useTabState } from "../state/use-session";

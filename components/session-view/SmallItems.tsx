@@ -1,7 +1,7 @@
 "use client";
 /** Plans, session-state events and unknown updates: compact rows in the conversation. */
-import type { EventItem, PlanItem, UnknownItem } from "@/lib/session-view";
-import { eventSummary } from "@/lib/session-view-format";
+import type { EventItem, PlanItem, UnknownItem } from "@/lib/folds/session-view";
+import { eventSummary } from "@/lib/folds/session-view-format";
 
 const PRIORITY_STYLE: Record<string, string> = {
   high: "text-red-300 ring-red-500/30",

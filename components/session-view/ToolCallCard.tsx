@@ -2,8 +2,8 @@
 /** One tool call (every update and any permission request for its id merged): a card. */
 import { createContext, useContext } from "react";
 import type { ToolCallContent, ToolCallStatus } from "@agentclientprotocol/sdk";
-import { commandLine } from "@/lib/agent-answers";
-import { terminalOf, type SessionViewState, type ToolCallItem } from "@/lib/session-view";
+import { commandLine } from "@/lib/features/agent-answers";
+import { terminalOf, type SessionViewState, type ToolCallItem } from "@/lib/folds/session-view";
 import { ContentBlockView } from "./ContentBlockView";
 import { DiffView } from "./DiffView";
 import { KindIcon } from "./icons";

@@ -1,9 +1,9 @@
 "use client";
 /** Under each turn: how it ended, how long it took, and the tokens it used (when reported). */
 import { memo } from "react";
-import type { Turn } from "@/lib/session-view";
+import type { Turn } from "@/lib/folds/session-view";
 import { JsonRpcErrorView } from "../JsonRpcErrorView";
-import { formatMs, formatUsage } from "@/lib/session-view-format";
+import { formatMs, formatUsage } from "@/lib/folds/session-view-format";
 
 const badge = "rounded px-1.5 py-px text-[10px] ring-1 ring-inset";
 

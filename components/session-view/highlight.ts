@@ -1,4 +1,4 @@
-import type { SeqList } from "@/lib/session-view";
+import type { SeqList } from "@/lib/folds/session-view";
 
 /**
  * The source frames of the item last clicked in the session view, kept per tab

@@ -6,7 +6,7 @@
  * as a transition so a big render yields to input.
  */
 import { startTransition, useEffect, useState } from "react";
-import type { SessionViewState } from "@/lib/session-view";
+import type { SessionViewState } from "@/lib/folds/session-view";
 import type { SessionStore } from "../state/session-store";
 import { useSessionStore } from "../state/use-session";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { RpcOutcome } from "@/lib/jsonrpc";
-import type { RelayInfo } from "@/lib/wire";
+import type { RpcOutcome } from "@/lib/protocol/jsonrpc";
+import type { RelayInfo } from "@/lib/contracts/wire";
 import { connectAgent, type Handshake } from "./connect";
 import type { SessionStore } from "./session-store";
 

@@ -1,23 +1,23 @@
 /**
  * Connect: start (pooled), initialize unless the pool did, authenticate with
  * the method the user chooses (when session/new asks for it, or first), then
- * session/new (lib/connect-flow.ts runs the steps). The user's choice comes
+ * session/new (lib/features/connect-flow.ts runs the steps). The user's choice comes
  * from the Connect panel through `answer`.
  */
 import type { ClientCapabilities } from "@agentclientprotocol/sdk";
-import { CLIENT_INFO } from "@/lib/compose-catalog";
+import { CLIENT_INFO } from "@/lib/features/compose-catalog";
 import {
   runConnect,
   sessionCwd,
   type AuthChoice,
   type AuthChoiceRequest,
   type ConnectProgress,
-} from "@/lib/connect-flow";
-import { isObject } from "@/lib/json";
-import { outcomeOf } from "@/lib/jsonrpc";
-import { fail, ok } from "@/lib/result";
+} from "@/lib/features/connect-flow";
+import { isObject } from "@/lib/protocol/json";
+import { outcomeOf } from "@/lib/protocol/jsonrpc";
+import { fail, ok } from "@/lib/protocol/result";
 import type { SessionStore } from "./session-store";
-import { AGENT_METHODS } from "@/lib/methods";
+import { AGENT_METHODS } from "@/lib/protocol/methods";
 
 /** Connect's progress, plus the question the panel must answer while Connect waits for it. */
 export interface Handshake extends ConnectProgress {

@@ -5,12 +5,12 @@
  * sessions (frames from the relay) and playback (a prefix of a recording).
  * Lives until the log restarts (a new agent, or the relay's log restarted).
  */
-import { EMPTY_FACTS_STATE, foldFacts } from "@/lib/agent-facts";
-import { RequestSeqFiller } from "@/lib/correlate";
-import type { Frame, WireFrame } from "@/lib/frame";
-import { FrameIndex } from "@/lib/frame-index";
-import { FrameLog, FrameWindow, withMessage } from "@/lib/frame-log";
-import { RequestIdCounter } from "@/lib/request-ids";
+import { EMPTY_FACTS_STATE, foldFacts } from "@/lib/folds/agent-facts";
+import { RequestSeqFiller } from "@/lib/protocol/correlate";
+import type { Frame, WireFrame } from "@/lib/protocol/frame";
+import { FrameIndex } from "@/lib/folds/frame-index";
+import { FrameLog, FrameWindow, withMessage } from "@/lib/folds/frame-log";
+import { RequestIdCounter } from "@/lib/protocol/request-ids";
 import type { SessionSnapshot } from "./session-store";
 
 /** Frames held per tab; older ones are dropped (and counted in `missed`). */

@@ -2,10 +2,10 @@
  * Offline playback (transcript viewer, share page): a session without a
  * socket whose log is a prefix of a recording. Lives as long as the viewer.
  */
-import type { Frame } from "@/lib/frame";
-import type { TimelineEvent } from "@/lib/frame-filter";
-import { countEventsUpTo } from "@/lib/playback";
-import type { AgentInfo, StderrEvent } from "@/lib/wire";
+import type { Frame } from "@/lib/protocol/frame";
+import type { TimelineEvent } from "@/lib/folds/frame-filter";
+import { countEventsUpTo } from "@/lib/folds/playback";
+import type { AgentInfo, StderrEvent } from "@/lib/contracts/wire";
 import type { FrameLogState, SnapshotHost } from "./frame-log-state";
 import type { AgentStatus } from "./session-store";
 

@@ -15,8 +15,8 @@ import type {
   ServerToClientEvents,
   StderrEvent,
   TransportEvent,
-} from "@/lib/wire";
-import type { WireFrame } from "@/lib/frame";
+} from "@/lib/contracts/wire";
+import type { WireFrame } from "@/lib/protocol/frame";
 import type { SnapshotHost } from "./frame-log-state";
 
 export type RelaySocket = Socket<ServerToClientEvents, ClientToServerEvents>;

@@ -4,8 +4,8 @@
  * `requestSeq` names it. Also one-off frame watchers (waitForFrame). Waiters
  * live as long as the agent: a new agent or an exit fails them.
  */
-import type { Frame, JsonRpcId } from "@/lib/frame";
-import { notificationFrame, outcomeOf, requestFrame, type RpcOutcome } from "@/lib/jsonrpc";
+import type { Frame, JsonRpcId } from "@/lib/protocol/frame";
+import { notificationFrame, outcomeOf, requestFrame, type RpcOutcome } from "@/lib/protocol/jsonrpc";
 import type { SendResult } from "./session-store";
 import type { FrameLogState, SnapshotHost } from "./frame-log-state";
 

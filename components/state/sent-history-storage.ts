@@ -1,9 +1,9 @@
 /**
  * What this tab sent, kept in sessionStorage next to its clientId so a reload
- * keeps it (lib/sent-history.ts caps, encodes and validates it). Lives as long
+ * keeps it (lib/folds/sent-history.ts caps, encodes and validates it). Lives as long
  * as the tab, across agents.
  */
-import { appendSent, decodeSentHistory, encodeSentHistory, type SentEntry } from "@/lib/sent-history";
+import { appendSent, decodeSentHistory, encodeSentHistory, type SentEntry } from "@/lib/folds/sent-history";
 
 /** Where a tab keeps what it sent, next to its clientId. */
 export const sentHistoryKey = (clientIdKey: string) => `${clientIdKey}.sent`;

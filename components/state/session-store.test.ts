@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { FrameSequencer } from "@/lib/frame-sequencer";
-import type { Frame, FrameDirection, WireFrame } from "@/lib/frame";
+import { FrameSequencer } from "@/lib/protocol/frame-sequencer";
+import type { Frame, FrameDirection, WireFrame } from "@/lib/protocol/frame";
 import { emptyLogState, FrameLogState, type SnapshotHost } from "./frame-log-state";
 import { RpcClient } from "./rpc-client";
 import { selectSessionId, withTransportEvents, type SendResult, type SessionSnapshot } from "./session-store";
-import { AGENT_METHODS } from "@/lib/methods";
+import { AGENT_METHODS } from "@/lib/protocol/methods";
 
 /** A host over a plain snapshot, as the session store is for its parts. */
 function host(): SnapshotHost {

@@ -6,18 +6,26 @@
  * Connect (one handshake) and playback (a viewer). This class holds the
  * agent's status and routes the relay's events to the parts.
  */
-import type { AgentFacts } from "@/lib/agent-facts";
-import type { AuthChoice, ConnectProgress } from "@/lib/connect-flow";
-import type { Frame, JsonRpcId, WireFrame } from "@/lib/frame";
-import type { TimelineEvent } from "@/lib/frame-filter";
-import type { FrameIndex } from "@/lib/frame-index";
-import type { FrameWindow } from "@/lib/frame-log";
-import { isObject } from "@/lib/json";
-import type { RpcOutcome } from "@/lib/jsonrpc";
-import type { Policies } from "@/lib/policy";
-import type { SentEntry } from "@/lib/sent-history";
-import type { SessionViewState } from "@/lib/session-view";
-import type { Ack, AgentInfo, AttachedEvent, RelayError, RelayInfo, StderrEvent, TransportEvent } from "@/lib/wire";
+import type { AgentFacts } from "@/lib/folds/agent-facts";
+import type { AuthChoice, ConnectProgress } from "@/lib/features/connect-flow";
+import type { Frame, JsonRpcId, WireFrame } from "@/lib/protocol/frame";
+import type { TimelineEvent } from "@/lib/folds/frame-filter";
+import type { FrameIndex } from "@/lib/folds/frame-index";
+import type { FrameWindow } from "@/lib/folds/frame-log";
+import { isObject } from "@/lib/protocol/json";
+import type { RpcOutcome } from "@/lib/protocol/jsonrpc";
+import type { Policies } from "@/lib/features/policy";
+import type { SentEntry } from "@/lib/folds/sent-history";
+import type { SessionViewState } from "@/lib/folds/session-view";
+import type {
+  Ack,
+  AgentInfo,
+  AttachedEvent,
+  RelayError,
+  RelayInfo,
+  StderrEvent,
+  TransportEvent,
+} from "@/lib/contracts/wire";
 import { connectAgent, type ConnectOptions, type Handshake } from "./connect";
 import { emptyLogState, FrameLogState, type SnapshotHost } from "./frame-log-state";
 import { Playback, type OfflineRecording } from "./playback";
@@ -100,7 +108,7 @@ export interface SessionSnapshot {
   lifecycle: readonly TimelineEvent[];
   /** What the agent said that composing needs (capabilities, session, modes, last turn...). */
   facts: AgentFacts;
-  /** The decoded conversation per session (lib/session-view.ts); the facts read sessions from it. */
+  /** The decoded conversation per session (lib/folds/session-view.ts); the facts read sessions from it. */
   view: SessionViewState;
   /** The relay's answer policies for this browser session (from agent:attached and policy:set acks). */
   policies?: Policies;

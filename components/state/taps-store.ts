@@ -5,8 +5,8 @@
  * clientId names the tap; this store never touches a tab's own socket.
  */
 import { io, type Socket } from "socket.io-client";
-import { WATCH_TAPS, type TapInfo } from "@/lib/tap-wire";
-import type { Ack } from "@/lib/wire";
+import { WATCH_TAPS, type TapInfo } from "@/lib/contracts/tap-wire";
+import type { Ack } from "@/lib/contracts/wire";
 import { TOKEN_KEY } from "../page-storage";
 import { SnapshotStore } from "./snapshot-store";
 

@@ -1,7 +1,7 @@
 "use client";
 /** The relay's tapped conversations, and whether the surrounding tab watches one. */
 import { useSyncExternalStore } from "react";
-import { tapIdOf } from "@/lib/tap-wire";
+import { tapIdOf } from "@/lib/contracts/tap-wire";
 import { getTapsStore, TapsStore, type TapsSnapshot } from "./taps-store";
 import type { SessionStore } from "./session-store";
 import { useSession } from "./use-session";

@@ -1,7 +1,7 @@
 "use client";
 /** A unified diff, line by line, additions green and removals red (as text, never markup). */
 import { useMemo } from "react";
-import { parsePatch, type DiffLineKind } from "@/lib/unified-diff";
+import { parsePatch, type DiffLineKind } from "@/lib/folds/unified-diff";
 
 const STYLE: Record<DiffLineKind, string> = {
   meta: "text-zinc-400",

@@ -1,6 +1,6 @@
 "use client";
 /** Play / pause / step, the timeline scrubber and the speed, over the recorded frames. */
-import { MAX_GAP_MS, SPEEDS } from "@/lib/playback";
+import { MAX_GAP_MS, SPEEDS } from "@/lib/folds/playback";
 import { PauseIcon, PlayIcon, StepBackIcon, StepIcon } from "./icons";
 import type { Playback } from "./use-playback";
 

@@ -4,7 +4,7 @@
  * fields and showing the recorded and live values side by side (wrapped, as
  * text, never markup). The unified patch stays available underneath.
  */
-import type { DiffChange } from "@/lib/reports";
+import type { DiffChange } from "@/lib/contracts/reports";
 import { DiffView } from "./DiffView";
 
 const KIND: Record<DiffChange["kind"], { text: string; style: string }> = {

@@ -6,10 +6,10 @@
  * shown, and sent only when the user ticks the box.
  */
 import { useEffect, useMemo, useRef, useState } from "react";
-import type { Frame } from "@/lib/frame";
-import { parseIgnorePath } from "@/lib/ignore-paths";
-import { recordedMcpServers, type RecordedMcpServer } from "@/lib/rerun";
-import type { ProfileSummary, RelayError, RerunResult } from "@/lib/wire";
+import type { Frame } from "@/lib/protocol/frame";
+import { parseIgnorePath } from "@/lib/contracts/ignore-paths";
+import { recordedMcpServers, type RecordedMcpServer } from "@/lib/features/rerun";
+import type { ProfileSummary, RelayError, RerunResult } from "@/lib/contracts/wire";
 import { api } from "./api";
 import { relayCall, type RelayProgress } from "./relay-call";
 import { RerunResultView } from "./RerunResultView";
@@ -150,7 +150,7 @@ export function RerunPanel({ token, id, frames, complete, recordedProfile, onClo
   );
 }
 
-/** At most as many paths as the relay accepts (lib/wire.ts). */
+/** At most as many paths as the relay accepts (lib/contracts/wire.ts). */
 const MAX_IGNORE_PATHS = 100;
 
 /** The user's ignore paths, one per line or comma-separated, with what is wrong with each bad one. */

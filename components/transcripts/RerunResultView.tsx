@@ -1,6 +1,6 @@
 "use client";
 /** What a re-run did: each step's outcome and latency, problems, and the diff against the recording. */
-import type { RerunResult } from "@/lib/wire";
+import type { RerunResult } from "@/lib/contracts/wire";
 import { formatLatency } from "../format";
 import { RerunDiff } from "./RerunDiff";
 

@@ -1,7 +1,7 @@
 "use client";
 /** What was recorded and how: the agent (as it described itself), profile, command, date, and notices. */
 import type { ReactNode } from "react";
-import type { AgentInfoEvent, TranscriptHeader as Header } from "@/lib/transcript";
+import type { AgentInfoEvent, TranscriptHeader as Header } from "@/lib/contracts/transcript";
 import { formatDate, plural } from "./format";
 import { TappedBadge } from "./TranscriptRow";
 

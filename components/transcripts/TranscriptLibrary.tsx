@@ -1,7 +1,12 @@
 "use client";
 /** The transcripts page body: import, then the list (newest first), filtered by kind and searched by text. */
 import { useState } from "react";
-import { KIND_LABELS, TRANSCRIPT_KINDS, type TranscriptKind, type TranscriptMeta } from "@/lib/transcript-meta";
+import {
+  KIND_LABELS,
+  TRANSCRIPT_KINDS,
+  type TranscriptKind,
+  type TranscriptMeta,
+} from "@/lib/contracts/transcript-meta";
 import { TokenMessage } from "../TokenMessage";
 import { TranscriptRow } from "./TranscriptRow";
 import { UploadZone } from "./UploadZone";

@@ -5,8 +5,8 @@
  * it inside a TabContext exactly as it renders a live tab.
  */
 import type { ReactNode } from "react";
-import type { Frame } from "@/lib/frame";
-import type { TranscriptHeader as Header } from "@/lib/transcript";
+import type { Frame } from "@/lib/protocol/frame";
+import type { TranscriptHeader as Header } from "@/lib/contracts/transcript";
 import { TabContext } from "../state/use-session";
 import { ViewPane } from "../ViewPane";
 import { PlaybackBar } from "./PlaybackBar";

@@ -2,7 +2,7 @@
 /** One transcript in the list: its facts, and what can be done with it. */
 import Link from "next/link";
 import { useState } from "react";
-import { KIND_LABELS } from "@/lib/transcript-meta";
+import { KIND_LABELS } from "@/lib/contracts/transcript-meta";
 import { formatBytes } from "../format";
 import type { TranscriptMeta } from "./api";
 import { DeleteButton } from "./DeleteButton";

@@ -3,9 +3,9 @@
  * every call carries the access token; failures become ApiError with the
  * server's own message.
  */
-import type { HttpErrorBody, RenameBody, ShareBody } from "@/lib/http-api";
-import type { ProfileDetails, RelayInfo } from "@/lib/wire";
-import type { TranscriptMeta } from "@/lib/transcript-meta";
+import type { HttpErrorBody, RenameBody, ShareBody } from "@/lib/contracts/http-api";
+import type { ProfileDetails, RelayInfo } from "@/lib/contracts/wire";
+import type { TranscriptMeta } from "@/lib/contracts/transcript-meta";
 
 export type { TranscriptMeta };
 

@@ -4,7 +4,7 @@
  * Frames the relay streams meanwhile are counted for a progress line.
  */
 import { io, type Socket } from "socket.io-client";
-import type { Ack, AgentInfo, ClientToServerEvents, ServerToClientEvents } from "@/lib/wire";
+import type { Ack, AgentInfo, ClientToServerEvents, ServerToClientEvents } from "@/lib/contracts/wire";
 
 export interface RelayProgress {
   frames: number;

@@ -1,6 +1,6 @@
 "use client";
 /**
- * Drives an offline store from the playback reducer (lib/playback.ts): the
+ * Drives an offline store from the playback reducer (lib/folds/playback.ts): the
  * clock's timer, and `showUpTo` whenever the position moves.
  */
 import { useCallback, useEffect, useMemo, useState } from "react";
@@ -12,7 +12,7 @@ import {
   playbackTimes,
   type PlaybackAction,
   type Speed,
-} from "@/lib/playback";
+} from "@/lib/folds/playback";
 import type { OfflineRecording, SessionStore } from "../state/session-store";
 
 const EMPTY = new Float64Array(0);

@@ -5,8 +5,8 @@
  * frames). One store per source; no socket.
  */
 import { useEffect, useState } from "react";
-import type { AgentInfoEvent, TranscriptHeader } from "@/lib/transcript";
-import { TranscriptReader, type RecordedPart } from "@/lib/transcript-stream";
+import type { AgentInfoEvent, TranscriptHeader } from "@/lib/contracts/transcript";
+import { TranscriptReader, type RecordedPart } from "@/lib/folds/transcript-stream";
 import { SessionStore, type OfflineRecording } from "../state/session-store";
 import type { Tab } from "../state/tabs-store";
 import { errorOf } from "./api";

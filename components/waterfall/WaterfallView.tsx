@@ -1,12 +1,12 @@
 "use client";
 /**
- * The turn waterfall of one tab (lib/waterfall.ts) as plain SVG: one lane per
+ * The turn waterfall of one tab (lib/folds/waterfall.ts) as plain SVG: one lane per
  * stream, tool call and kind of client request on the turn's time axis.
  * Hovering a bar shows its exact times; clicking selects its frames, as the
  * Session view does (the Frames view highlights them).
  */
 import { useCallback, useEffect, useMemo, useState } from "react";
-import { SeqList } from "@/lib/session-view";
+import { SeqList } from "@/lib/folds/session-view";
 import {
   formatMs,
   layoutTurn,
@@ -16,7 +16,7 @@ import {
   type BarKind,
   type Marker,
   type WaterfallTurn,
-} from "@/lib/waterfall";
+} from "@/lib/folds/waterfall";
 import type { Highlight } from "../session-view/highlight";
 import { useTabState } from "../state/use-session";
 import { useWaterfall } from "./use-waterfall";

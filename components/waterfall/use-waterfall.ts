@@ -6,7 +6,7 @@
  * React update per animation frame.
  */
 import { startTransition, useEffect, useState } from "react";
-import { WaterfallBuilder } from "@/lib/waterfall";
+import { WaterfallBuilder } from "@/lib/folds/waterfall";
 import type { SessionStore } from "../state/session-store";
 import { useSessionStore } from "../state/use-session";
 

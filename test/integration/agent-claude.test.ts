@@ -3,8 +3,8 @@
  * through the relay, offline against the fake Anthropic Messages API.
  */
 import { expect, it } from "vitest";
-import { parseAuthMethods, terminalAuthCommand } from "../../lib/auth-methods";
-import { DEFAULT_CLIENT_CAPABILITIES, withTerminalAuth } from "../../lib/client-capabilities";
+import { parseAuthMethods, terminalAuthCommand } from "../../lib/features/auth-methods";
+import { DEFAULT_CLIENT_CAPABILITIES, withTerminalAuth } from "../../lib/protocol/client-capabilities";
 import { resultOf } from "../agents/agent-relay";
 import { defineAgentJourneys } from "../agents/journeys";
 

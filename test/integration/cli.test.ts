@@ -4,8 +4,8 @@ import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ProbeReport } from "../../lib/reports";
-import { parseTranscript } from "../../lib/transcript";
+import type { ProbeReport } from "../../lib/contracts/reports";
+import { parseTranscript } from "../../lib/contracts/transcript";
 import { startFakeGeminiApi, type FakeGeminiApi } from "../fake-gemini/server";
 import { makeGeminiHome, type GeminiHome } from "../gemini-home";
 

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseTranscript } from "../../lib/transcript";
+import { parseTranscript } from "../../lib/contracts/transcript";
 import { startFakeGeminiApi, type FakeGeminiApi } from "../fake-gemini/server";
 import { makeGeminiHome, type GeminiHome } from "../gemini-home";
 

@@ -4,8 +4,8 @@ import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "nod
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { parseTranscript } from "../../lib/transcript";
-import type { AttachedEvent } from "../../lib/wire";
+import { parseTranscript } from "../../lib/contracts/transcript";
+import type { AttachedEvent } from "../../lib/contracts/wire";
 import { alive, processTree, startTestRelay, TestClient, waitUntil, type TestRelay } from "../relay-harness";
 
 const stub = path.resolve(import.meta.dirname, "../fixtures/stub-agent.mjs");

@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import type { Frame } from "../../lib/frame";
+import type { Frame } from "../../lib/protocol/frame";
 import { useGeminiRelay } from "../gemini-relay-setup";
 import { alive, processTree, type TestClient, waitUntil } from "../relay-harness";
 

@@ -7,9 +7,9 @@ import { existsSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSy
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { FrameSequencer } from "../../lib/frame-sequencer";
-import { REPLAYED_META } from "../../lib/recorded-agent";
-import { serialize, serializeFrame, TRANSCRIPT_FORMAT, TRANSCRIPT_VERSION } from "../../lib/transcript";
+import { FrameSequencer } from "../../lib/protocol/frame-sequencer";
+import { REPLAYED_META } from "../../lib/features/recorded-agent";
+import { serialize, serializeFrame, TRANSCRIPT_FORMAT, TRANSCRIPT_VERSION } from "../../lib/contracts/transcript";
 import { startTestRelay, TestClient, type TestRelay } from "../relay-harness";
 
 const stub = path.resolve(import.meta.dirname, "../fixtures/stub-agent.mjs");

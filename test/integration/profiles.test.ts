@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ProbeReport } from "../../lib/reports";
+import type { ProbeReport } from "../../lib/contracts/reports";
 import { GEMINI_OPTIONS, Profiles } from "../../server/profiles";
 import { parseRemoteProfile } from "../../server/remote-profile";
 import { startTestRelay, TestClient, type TestRelay } from "../relay-harness";

@@ -6,8 +6,8 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { TranscriptMeta } from "../../lib/transcript-meta";
-import type { ProfileSummary, RelayInfo } from "../../lib/wire";
+import type { TranscriptMeta } from "../../lib/contracts/transcript-meta";
+import type { ProfileSummary, RelayInfo } from "../../lib/contracts/wire";
 import { LISTED_REPLAYS } from "../../server/profiles";
 import { startTestRelay, TestClient, type TestRelay } from "../relay-harness";
 

@@ -9,9 +9,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { Frame } from "../../lib/frame";
-import type { AttachedEvent } from "../../lib/wire";
-import { parseTranscript } from "../../lib/transcript";
+import type { Frame } from "../../lib/protocol/frame";
+import type { AttachedEvent } from "../../lib/contracts/wire";
+import { parseTranscript } from "../../lib/contracts/transcript";
 import { ConfigError, loadConfig, type ProfileConfig } from "../../server/config";
 import { startTestRelay, TestClient, waitUntil, type TestRelay } from "../relay-harness";
 

@@ -6,7 +6,7 @@
 import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseTranscript } from "../../lib/transcript";
+import { parseTranscript } from "../../lib/contracts/transcript";
 import type { Turn } from "../fake-gemini/server";
 import { useGeminiRelay } from "../gemini-relay-setup";
 

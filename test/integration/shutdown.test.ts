@@ -1,7 +1,7 @@
 /** Relay SIGTERM / SIGINT with live agents: every agent process group is stopped before exit. */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { parseTranscript } from "../../lib/transcript";
+import { parseTranscript } from "../../lib/contracts/transcript";
 import { describe, expect, it } from "vitest";
 import { alive, processTree, startRelayProcess, TestClient, waitUntil } from "../relay-harness";
 

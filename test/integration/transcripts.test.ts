@@ -3,7 +3,7 @@
  * back over the HTTP API, redacted, imported, shared.
  */
 import { describe, expect, it } from "vitest";
-import { parseTranscript, serialize, TRANSCRIPT_FORMAT } from "../../lib/transcript";
+import { parseTranscript, serialize, TRANSCRIPT_FORMAT } from "../../lib/contracts/transcript";
 import { useGeminiRelay } from "../gemini-relay-setup";
 import { TestClient } from "../relay-harness";
 

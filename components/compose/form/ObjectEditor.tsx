@@ -12,13 +12,13 @@ import {
   type ObjectField,
   type ObjectNode,
   type Path,
-} from "@/lib/schema-form";
+} from "@/lib/features/schema-form";
 import { button } from "../ui";
 import { FieldEditor } from "./FieldEditor";
 import { FieldIssues } from "./FieldIssues";
 import { FilePicker } from "./FilePicker";
 import { useFormEnv, type EditorProps } from "./form-env";
-import { isObject } from "@/lib/json";
+import { isObject } from "@/lib/protocol/json";
 
 /** A one-line summary of a node's description, for the label's tooltip. */
 const tip = (node: FieldNode) => node.description ?? node.title ?? undefined;

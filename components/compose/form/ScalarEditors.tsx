@@ -1,7 +1,13 @@
 "use client";
 /** Strings (with enums and suggestions), numbers, booleans and consts. */
 import { useState } from "react";
-import { pathString, type BooleanNode, type ConstNode, type NumberNode, type StringNode } from "@/lib/schema-form";
+import {
+  pathString,
+  type BooleanNode,
+  type ConstNode,
+  type NumberNode,
+  type StringNode,
+} from "@/lib/features/schema-form";
 import { input, mono } from "../ui";
 import { useFormEnv, type EditorProps } from "./form-env";
 

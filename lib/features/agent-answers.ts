@@ -1,0 +1,201 @@
+/**
+ * Answering the agent's own requests from the browser: what each pending
+ * request asks (read from its params, for its card), the response frames the
+ * cards send, drafts for answering anything by hand, and a line diff for the
+ * diffs tool calls carry.
+ */
+import { diffLines } from "diff";
+import type { Frame, JsonRpcId } from "../protocol/frame";
+import { errorFrame, resultFrame } from "../protocol/jsonrpc";
+import { denied } from "./policy";
+import { isObject } from "../protocol/json";
+import { CLIENT_METHODS } from "../protocol/methods";
+
+type Obj = Record<string, unknown>;
+const str = (v: unknown) => (typeof v === "string" ? v : undefined);
+const num = (v: unknown) => (typeof v === "number" ? v : undefined);
+
+export interface PermissionOptionView {
+  optionId: string;
+  name: string;
+  kind?: string;
+}
+
+export interface ToolCallView {
+  toolCallId?: string;
+  title?: string;
+  kind?: string;
+  status?: string;
+  locations: { path: string; line?: number }[];
+  /** ToolCallContent items as sent: content blocks, diffs, terminals. */
+  content: unknown[];
+  rawInput?: unknown;
+}
+
+export type PendingView =
+  | { kind: "permission"; sessionId?: string; toolCall: ToolCallView; options: PermissionOptionView[] }
+  | { kind: "fs-read"; path?: string; line?: number; limit?: number }
+  | { kind: "fs-write"; path?: string; content?: string }
+  | {
+      kind: "terminal-create";
+      command?: string;
+      args: string[];
+      cwd?: string;
+      env: { name: string; value: string }[];
+      outputByteLimit?: number;
+    }
+  | { kind: "terminal"; method: string; terminalId?: string }
+  | {
+      kind: "elicitation";
+      mode?: string;
+      message?: string;
+      requestedSchema?: Obj;
+      url?: string;
+      elicitationId?: string;
+    }
+  | { kind: "other"; method?: string };
+
+export function paramsOf(frame: Frame): Obj {
+  const m = frame.message;
+  return isObject(m) && isObject(m.params) ? m.params : {};
+}
+
+function toolCallView(v: unknown): ToolCallView {
+  const t = isObject(v) ? v : {};
+  const locations = Array.isArray(t.locations)
+    ? t.locations
+        .filter(isObject)
+        .flatMap((l) =>
+          typeof l.path === "string"
+            ? [{ path: l.path, ...(num(l.line) !== undefined ? { line: num(l.line) } : {}) }]
+            : [],
+        )
+    : [];
+  return {
+    toolCallId: str(t.toolCallId),
+    title: str(t.title),
+    kind: str(t.kind),
+    status: str(t.status),
+    locations,
+    content: Array.isArray(t.content) ? t.content : [],
+    rawInput: t.rawInput,
+  };
+}
+
+/** What a pending agent request asks, for its card. */
+export function describePending(frame: Frame): PendingView {
+  const p = paramsOf(frame);
+  switch (frame.method) {
+    case CLIENT_METHODS.session_request_permission:
+      return {
+        kind: "permission",
+        sessionId: str(p.sessionId),
+        toolCall: toolCallView(p.toolCall),
+        options: Array.isArray(p.options)
+          ? p.options.filter(isObject).flatMap((o) =>
+              typeof o.optionId === "string"
+                ? [
+                    {
+                      optionId: o.optionId,
+                      name: str(o.name) ?? o.optionId,
+                      ...(str(o.kind) ? { kind: str(o.kind) } : {}),
+                    },
+                  ]
+                : [],
+            )
+          : [],
+      };
+    case CLIENT_METHODS.fs_read_text_file:
+      return { kind: "fs-read", path: str(p.path), line: num(p.line), limit: num(p.limit) };
+    case CLIENT_METHODS.fs_write_text_file:
+      return { kind: "fs-write", path: str(p.path), content: str(p.content) };
+    case CLIENT_METHODS.terminal_create:
+      return {
+        kind: "terminal-create",
+        command: str(p.command),
+        args: Array.isArray(p.args) ? p.args.map(String) : [],
+        cwd: str(p.cwd),
+        env: Array.isArray(p.env)
+          ? p.env.filter(isObject).map((e) => ({ name: String(e.name), value: String(e.value) }))
+          : [],
+        outputByteLimit: num(p.outputByteLimit),
+      };
+    case CLIENT_METHODS.terminal_output:
+    case CLIENT_METHODS.terminal_wait_for_exit:
+    case CLIENT_METHODS.terminal_kill:
+    case CLIENT_METHODS.terminal_release:
+      return { kind: "terminal", method: frame.method, terminalId: str(p.terminalId) };
+    case CLIENT_METHODS.elicitation_create:
+      return {
+        kind: "elicitation",
+        mode: str(p.mode),
+        message: str(p.message),
+        requestedSchema: isObject(p.requestedSchema) ? p.requestedSchema : undefined,
+        url: str(p.url),
+        elicitationId: str(p.elicitationId),
+      };
+    default:
+      return { kind: "other", method: frame.method };
+  }
+}
+
+/** The shell line a terminal/create would run, for display only. */
+export function commandLine(v: { command?: string; args: string[] }): string {
+  const quote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+  return [v.command ?? "?", ...v.args].map(quote).join(" ");
+}
+
+const requestId = (frame: Frame): JsonRpcId => frame.id ?? null;
+
+/** Picks a permission option (or cancels, with null). */
+export function permissionAnswer(frame: Frame, optionId: string | null) {
+  return resultFrame(requestId(frame), {
+    outcome: optionId === null ? { outcome: "cancelled" } : { outcome: "selected", optionId },
+  });
+}
+
+/** The error a "Deny" button sends: the same one the deny policy sends. */
+export function denyAnswer(frame: Frame) {
+  return errorFrame(requestId(frame), denied(frame.method ?? "request"));
+}
+
+export type ElicitationAction = "accept" | "decline" | "cancel";
+
+export function elicitationAnswer(frame: Frame, action: ElicitationAction, content?: unknown) {
+  return resultFrame(requestId(frame), action === "accept" && content !== undefined ? { action, content } : { action });
+}
+
+const pretty = (v: unknown) => JSON.stringify(v, null, 2);
+
+/** A draft error response for the raw editor. */
+export function errorDraft(frame: Frame): string {
+  return pretty(
+    errorFrame(requestId(frame), { code: -32000, message: `${frame.method ?? "request"} refused by the user` }),
+  );
+}
+
+// ---------------------------------------------------------------------------
+// Line diff
+
+export interface DiffLine {
+  type: "add" | "del" | "same";
+  text: string;
+}
+
+/** Lines compared beyond which the diff is not computed (it is for a card, not a review tool). */
+export const MAX_DIFF_LINES = 5_000;
+
+/** A line diff of old and new text; a missing old text is a new file (all added). */
+export function lineDiff(oldText: string | null | undefined, newText: string): DiffLine[] | undefined {
+  const before = oldText ?? "";
+  if (before.split("\n").length + newText.split("\n").length > MAX_DIFF_LINES) return undefined;
+  const out: DiffLine[] = [];
+  for (const change of diffLines(before, newText)) {
+    const type = change.added ? "add" : change.removed ? "del" : "same";
+    const lines = change.value.split("\n");
+    // A change's value ends with the newline of its last line.
+    if (lines.at(-1) === "") lines.pop();
+    for (const text of lines) out.push({ type, text });
+  }
+  return out;
+}

@@ -1,0 +1,261 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { AGENT_METHODS, PROTOCOL_VERSION } from "@agentclientprotocol/sdk";
+import { AGENT_METHODS as UNSTABLE_AGENT_METHODS } from "@agentclientprotocol/sdk/unstable";
+import { describe, expect, it } from "vitest";
+import { reduceAllFacts, EMPTY_FACTS } from "../folds/agent-facts";
+import {
+  acceptedContent,
+  capabilityNotes,
+  composeMethods,
+  composeWarnings,
+  methodSupport,
+  prefillParams,
+  suggestionsFor,
+  variantNote,
+} from "./compose-catalog";
+import { FrameSequencer } from "../protocol/frame-sequencer";
+import { defaultPolicies } from "./policy";
+import { createSchemaChecker } from "../protocol/schema-check";
+import { buildForm, type Defs } from "./schema-form";
+
+const require = createRequire(import.meta.url);
+const load = (file: string) =>
+  JSON.parse(readFileSync(require.resolve(`@agentclientprotocol/sdk/schema/v1/${file}`), "utf8")) as { $defs: Defs };
+const stable = load("schema.json");
+const STABLE_METHODS = Object.values(AGENT_METHODS);
+const ALL_METHODS = Object.values(UNSTABLE_AGENT_METHODS);
+const unstable = load("schema.unstable.json");
+
+function facts(...messages: ["to-agent" | "from-agent", object][]) {
+  const s = new FrameSequencer();
+  return reduceAllFacts(messages.map(([dir, m]) => s.line(dir, JSON.stringify({ jsonrpc: "2.0", ...m }))));
+}
+
+const GEMINI = facts(
+  ["to-agent", { id: 1, method: "initialize", params: { protocolVersion: 1 } }],
+  [
+    "from-agent",
+    {
+      id: 1,
+      result: {
+        protocolVersion: 1,
+        authMethods: [
+          { id: "oauth-personal", name: "Log in with Google", description: "Google account" },
+          { id: "gateway", name: "AI API Gateway", _meta: { gateway: { protocol: "google" } } },
+        ],
+        agentCapabilities: {
+          loadSession: true,
+          promptCapabilities: { image: true, audio: true, embeddedContext: false },
+          mcpCapabilities: { http: true, sse: false },
+        },
+      },
+    },
+  ],
+  ["to-agent", { id: 2, method: "session/new", params: { cwd: "/w", mcpServers: [] } }],
+  [
+    "from-agent",
+    {
+      id: 2,
+      result: {
+        sessionId: "s1",
+        modes: {
+          currentModeId: "default",
+          availableModes: [
+            { id: "default", name: "Default" },
+            { id: "plan", name: "Plan", description: "Read-only" },
+          ],
+        },
+        configOptions: [
+          {
+            id: "model",
+            name: "Model",
+            type: "select",
+            currentValue: "auto",
+            options: [
+              { value: "auto", name: "Auto" },
+              { group: "g", name: "G", options: [{ value: "pro", name: "Pro" }] },
+            ],
+          },
+        ],
+      },
+    },
+  ],
+  ["to-agent", { id: 3, method: "session/list", params: {} }],
+  ["from-agent", { id: 3, error: { code: -32601, message: "Method not found" } }],
+);
+
+describe("compose catalog", () => {
+  it("lists the stable agent methods with their definitions; unstable ones behind the toggle", () => {
+    const list = composeMethods(stable.$defs, STABLE_METHODS, STABLE_METHODS);
+    expect(list.map((m) => m.method)).toEqual([
+      "initialize",
+      "authenticate",
+      "session/new",
+      "session/load",
+      "session/set_mode",
+      "session/set_config_option",
+      "session/prompt",
+      "session/cancel",
+      "session/list",
+      "session/delete",
+      "session/resume",
+      "session/close",
+      "logout",
+    ]);
+    expect(list.find((m) => m.method === "session/cancel")).toEqual({
+      method: "session/cancel",
+      def: "CancelNotification",
+      notification: true,
+      unstable: false,
+    });
+    expect(list.find((m) => m.method === "session/prompt")?.def).toBe("PromptRequest");
+    const all = composeMethods(unstable.$defs, ALL_METHODS, STABLE_METHODS);
+    expect(all.filter((m) => m.unstable).map((m) => m.method)).toEqual(
+      expect.arrayContaining(["session/fork", "providers/list", "auth/status", "mcp/message"]),
+    );
+    expect(all.find((m) => m.method === "mcp/message")?.notification).toBe(true);
+  });
+
+  it("says which methods the agent advertises, and which it refused with -32601", () => {
+    expect(methodSupport("session/load", EMPTY_FACTS).state).toBe("unknown");
+    expect(methodSupport("session/prompt", EMPTY_FACTS).state).toBe("baseline");
+    expect(methodSupport("session/load", GEMINI)).toEqual({
+      state: "advertised",
+      reason: "agentCapabilities.loadSession",
+    });
+    expect(methodSupport("authenticate", GEMINI).state).toBe("advertised");
+    expect(methodSupport("session/set_mode", GEMINI)).toEqual({
+      state: "advertised",
+      reason: "2 modes in the session",
+    });
+    expect(methodSupport("session/resume", GEMINI)).toEqual({
+      state: "not-advertised",
+      reason: "agentCapabilities.sessionCapabilities.resume is not set",
+    });
+    expect(methodSupport("logout", GEMINI).state).toBe("not-advertised");
+    expect(methodSupport("session/list", GEMINI)).toMatchObject({
+      state: "unsupported",
+      reason: /not supported by this agent/,
+    });
+  });
+
+  it("prefills from what the agent said, and the prefills are valid params", () => {
+    const checker = createSchemaChecker(stable);
+    const ctx = { cwd: "/w", protocolVersion: PROTOCOL_VERSION };
+    for (const spec of composeMethods(stable.$defs, STABLE_METHODS, STABLE_METHODS)) {
+      const params = prefillParams(spec.method, buildForm(stable.$defs, spec.def), GEMINI, ctx);
+      const issues = checker.validate(spec.def, params, "params");
+      // A prompt's text block starts empty, which is valid.
+      expect({ method: spec.method, issues }).toEqual({ method: spec.method, issues: [] });
+    }
+    const p = (method: string, def: string) => prefillParams(method, buildForm(stable.$defs, def), GEMINI, ctx);
+    expect(p("initialize", "InitializeRequest")).toEqual({
+      protocolVersion: 1,
+      clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true },
+      clientInfo: { name: "acp-playground", version: "0.1.0" },
+    });
+    expect(p("authenticate", "AuthenticateRequest")).toEqual({ methodId: "oauth-personal" });
+    expect(p("session/new", "NewSessionRequest")).toEqual({ cwd: "/w", mcpServers: [] });
+    expect(p("session/load", "LoadSessionRequest")).toEqual({ sessionId: "s1", cwd: "/w", mcpServers: [] });
+    expect(p("session/set_mode", "SetSessionModeRequest")).toEqual({ sessionId: "s1", modeId: "plan" });
+    expect(p("session/set_config_option", "SetSessionConfigOptionRequest")).toEqual({
+      sessionId: "s1",
+      configId: "model",
+      value: "auto",
+    });
+    expect(p("session/prompt", "PromptRequest")).toEqual({ sessionId: "s1", prompt: [{ type: "text", text: "" }] });
+    expect(p("session/list", "ListSessionsRequest")).toEqual({});
+  });
+
+  it("suggests sessions, modes, config values and auth methods (with their _meta)", () => {
+    expect(suggestionsFor("session/prompt", ["sessionId"], {}, GEMINI, [])).toEqual([
+      { value: "s1", label: "s1 (current)" },
+    ]);
+    expect(suggestionsFor("session/set_mode", ["modeId"], {}, GEMINI, [])?.map((s) => s.label)).toEqual([
+      "Default (default, current)",
+      "Plan (plan)",
+    ]);
+    expect(
+      suggestionsFor("session/set_config_option", ["value"], { configId: "model" }, GEMINI, [])?.map((s) => s.value),
+    ).toEqual(["auto", "pro"]);
+    expect(suggestionsFor("authenticate", ["methodId"], {}, GEMINI, [])?.[1]).toEqual({
+      value: "gateway",
+      label: "AI API Gateway (gateway)",
+      detail: '_meta {"gateway":{"protocol":"google"}}',
+    });
+    expect(suggestionsFor("session/new", ["cwd"], {}, GEMINI, ["/w", "/x"])?.length).toBe(2);
+    expect(suggestionsFor("session/new", ["mcpServers", 0, "name"], {}, GEMINI, [])).toBeUndefined();
+  });
+
+  it("warns about content and transports the agent did not advertise, and caps whose policy is deny", () => {
+    expect(acceptedContent(GEMINI)).toEqual({
+      text: true,
+      resource_link: true,
+      image: true,
+      audio: true,
+      resource: false,
+    });
+    const prompt = {
+      sessionId: "s1",
+      prompt: [
+        { type: "text", text: "x" },
+        { type: "resource", resource: { uri: "u", text: "t" } },
+      ],
+    };
+    expect(composeWarnings("session/prompt", prompt, GEMINI)).toEqual([
+      {
+        path: "params.prompt[1]",
+        message: "resource is not in the agent's promptCapabilities (embeddedContext)",
+        blocking: true,
+      },
+    ]);
+    const servers = {
+      cwd: "/w",
+      mcpServers: [
+        { type: "sse", name: "s", url: "u", headers: [] },
+        { type: "http", name: "h", url: "u", headers: [] },
+      ],
+    };
+    expect(composeWarnings("session/new", servers, GEMINI)).toEqual([
+      { path: "params.mcpServers[0]", message: "the agent does not advertise mcpCapabilities.sse", blocking: true },
+    ]);
+    expect(composeWarnings("session/list", {}, GEMINI)[0]?.message).toMatch(/-32601/);
+
+    const policies = { ...defaultPolicies(), "fs/write_text_file": "deny" as const, "terminal/kill": "deny" as const };
+    const init = {
+      protocolVersion: 1,
+      clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true },
+    };
+    expect(composeWarnings("initialize", init, EMPTY_FACTS, policies).map((w) => w.path)).toEqual([
+      "params.clientCapabilities.fs.writeTextFile",
+      "params.clientCapabilities.terminal",
+    ]);
+    expect(
+      composeWarnings("initialize", { ...init, clientCapabilities: { terminal: false } }, EMPTY_FACTS, policies),
+    ).toEqual([]);
+  });
+
+  it("notes what the agent advertised beside the forms it bears on", () => {
+    expect(capabilityNotes("session/prompt", GEMINI)).toEqual([
+      "promptCapabilities: image ✓ · audio ✓ · embeddedContext ✗ (text and resource_link always)",
+    ]);
+    expect(capabilityNotes("session/new", GEMINI)).toEqual(["mcpCapabilities: http ✓ · sse ✗ (stdio always)"]);
+    expect(capabilityNotes("authenticate", GEMINI)).toEqual([
+      "oauth-personal: Log in with Google (Google account)",
+      'gateway: AI API Gateway · _meta {"gateway":{"protocol":"google"}}',
+    ]);
+    expect(capabilityNotes("session/cancel", GEMINI)).toEqual([]);
+    expect(capabilityNotes("session/prompt", EMPTY_FACTS)).toEqual([]);
+  });
+
+  it("greys out variants the agent did not advertise", () => {
+    expect(variantNote("session/prompt", ["prompt", 0], "resource", GEMINI)).toBe(
+      "not in promptCapabilities (embeddedContext)",
+    );
+    expect(variantNote("session/prompt", ["prompt", 0], "image", GEMINI)).toBeUndefined();
+    expect(variantNote("session/new", ["mcpServers", 2], "sse", GEMINI)).toBe("mcpCapabilities.sse not advertised");
+    expect(variantNote("session/new", ["mcpServers", 2], "stdio", GEMINI)).toBeUndefined();
+    expect(variantNote("session/prompt", ["prompt", 0], "audio", EMPTY_FACTS)).toBeUndefined();
+  });
+});

@@ -1,0 +1,411 @@
+/**
+ * The compose side of the playground: which agent methods can be composed
+ * (the SDK's AGENT_METHODS, stable or with unstable ones, each tied to its
+ * schema definition; passed in, since a value import of the SDK would put
+ * its validators in the page), whether the agent advertises each (from its initialize
+ * result and session) or refused it (-32601), what to prefill from what the
+ * agent said, which values to suggest per field, and warnings the schema
+ * cannot give (a content type or MCP transport the agent did not advertise, a
+ * client capability whose policy is "deny").
+ */
+import { agentCapabilities, authMethods, currentSession, type AgentFacts } from "../folds/agent-facts";
+import { DEFAULT_CLIENT_CAPABILITIES } from "../protocol/client-capabilities";
+import type { Policy } from "../contracts/policies";
+import { initialValue, type Defs, type FieldNode, type Path } from "./schema-form";
+import { isObject } from "../protocol/json";
+import { AGENT_METHODS, CLIENT_METHODS } from "../protocol/methods";
+
+export const CLIENT_INFO = { name: "acp-playground", version: "0.1.0" };
+
+export interface MethodSpec {
+  method: string;
+  /** The schema definition of its params, e.g. "PromptRequest". */
+  def: string;
+  notification: boolean;
+  /** Only in the SDK's unstable surface. */
+  unstable: boolean;
+}
+
+/**
+ * The agent methods to offer, in the SDK's order (`methods`: AGENT_METHODS of
+ * the surface shown; `stable`: those of the stable one), with their params
+ * definitions from `defs`.
+ */
+export function composeMethods(defs: Defs, methods: readonly string[], stable: readonly string[]): MethodSpec[] {
+  const byMethod = new Map<string, string>();
+  for (const [name, def] of Object.entries(defs)) {
+    if (typeof def !== "object" || def["x-side"] !== "agent" || typeof def["x-method"] !== "string") continue;
+    if (name.endsWith("Request") || name.endsWith("Notification")) byMethod.set(def["x-method"], name);
+  }
+  return methods.flatMap((method) => {
+    const def = byMethod.get(method);
+    return def ? [{ method, def, notification: def.endsWith("Notification"), unstable: !stable.includes(method) }] : [];
+  });
+}
+
+// ---------------------------------------------------------------------------
+// Advertised or not
+
+export type SupportState = "baseline" | "advertised" | "not-advertised" | "unknown" | "unsupported";
+
+export interface Support {
+  state: SupportState;
+  /** Where that comes from, for a tooltip / the line beside the form. */
+  reason: string;
+}
+
+/** Methods every agent must answer. */
+const BASELINE = new Set<string>([
+  AGENT_METHODS.initialize,
+  AGENT_METHODS.session_new,
+  AGENT_METHODS.session_prompt,
+  AGENT_METHODS.session_cancel,
+]);
+
+/** Unstable methods gated by a `sessionCapabilities` key. */
+const SESSION_CAPABILITY: Record<string, string> = {
+  [AGENT_METHODS.session_list]: "list",
+  [AGENT_METHODS.session_resume]: "resume",
+  [AGENT_METHODS.session_close]: "close",
+  [AGENT_METHODS.session_delete]: "delete",
+  [AGENT_METHODS.session_fork]: "fork",
+  [AGENT_METHODS.session_archive]: "archive",
+  [AGENT_METHODS.session_unarchive]: "archive",
+  [AGENT_METHODS.session_status]: "status",
+  [AGENT_METHODS.session_set_title]: "title",
+};
+
+export function methodSupport(method: string, facts: AgentFacts): Support {
+  const refusedAt = facts.unsupported[method];
+  if (refusedAt !== undefined)
+    return { state: "unsupported", reason: `not supported by this agent (answered -32601, frame #${refusedAt})` };
+  if (BASELINE.has(method)) return { state: "baseline", reason: "every ACP agent answers it" };
+  const caps = agentCapabilities(facts);
+  if (!caps) return { state: "unknown", reason: "not known before the initialize result" };
+  const yes = (reason: string): Support => ({ state: "advertised", reason });
+  const no = (reason: string): Support => ({ state: "not-advertised", reason });
+  if (method === AGENT_METHODS.session_load)
+    return caps.loadSession ? yes("agentCapabilities.loadSession") : no("agentCapabilities.loadSession is not set");
+  if (method === AGENT_METHODS.authenticate) {
+    const n = authMethods(facts).length;
+    return n
+      ? yes(`${n} auth method${n === 1 ? "" : "s"} in the initialize result`)
+      : no("the initialize result lists no authMethods");
+  }
+  if (method === AGENT_METHODS.logout)
+    return caps.logout ? yes("agentCapabilities.auth.logout") : no("agentCapabilities.auth.logout is not set");
+  const key = SESSION_CAPABILITY[method];
+  if (key)
+    return caps.session.includes(key)
+      ? yes(`agentCapabilities.sessionCapabilities.${key}`)
+      : no(`agentCapabilities.sessionCapabilities.${key} is not set`);
+  if (method === AGENT_METHODS.session_set_mode) {
+    const n = currentSession(facts).availableModes?.length ?? 0;
+    return n ? yes(`${n} modes in the session`) : no("the session has no modes");
+  }
+  if (method === AGENT_METHODS.session_set_config_option) {
+    const n = currentSession(facts).configOptions?.length ?? 0;
+    return n ? yes(`${n} config options in the session`) : no("the session has no configOptions");
+  }
+  if (method.startsWith("providers/"))
+    return caps.raw.providers ? yes("agentCapabilities.providers") : no("agentCapabilities.providers is not set");
+  return { state: "unknown", reason: "no capability says" };
+}
+
+// ---------------------------------------------------------------------------
+// Prefill and suggestions
+
+export interface PrefillContext {
+  /** The session's working directory: the first workspace root (or the agent's cwd). */
+  cwd: string;
+  /** The SDK's PROTOCOL_VERSION. */
+  protocolVersion: number;
+}
+
+function hasField(node: FieldNode, name: string): boolean {
+  if (node.kind === "object") return node.fields.some((f) => f.name === name);
+  return node.kind === "union" && node.variants.some((v) => hasField(v.node, name));
+}
+
+/** A select option's value and name from a config option, flattening groups. */
+function configValues(option: unknown): { value: string; name: string }[] {
+  const options = isObject(option) ? option.options : undefined;
+  if (!Array.isArray(options)) return [];
+  return options
+    .flatMap((o) =>
+      isObject(o) && Array.isArray(o.options) ? (o.options as unknown[]).filter(isObject) : isObject(o) ? [o] : [],
+    )
+    .flatMap((o) =>
+      typeof o.value === "string" ? [{ value: o.value, name: typeof o.name === "string" ? o.name : o.value }] : [],
+    );
+}
+
+/** Params to start from: the schema's required fields, filled from what the agent said. */
+export function prefillParams(method: string, node: FieldNode, facts: AgentFacts, ctx: PrefillContext): unknown {
+  const base = initialValue(node);
+  const v: Record<string, unknown> = isObject(base) ? { ...base } : {};
+  const session = currentSession(facts);
+  if (facts.sessionId !== undefined && hasField(node, "sessionId")) v.sessionId = facts.sessionId;
+  if (hasField(node, "cwd") && (v.cwd === "" || v.cwd === undefined) && method !== AGENT_METHODS.session_list)
+    v.cwd = ctx.cwd;
+  switch (method) {
+    case AGENT_METHODS.initialize:
+      return {
+        ...v,
+        protocolVersion: ctx.protocolVersion,
+        clientCapabilities: DEFAULT_CLIENT_CAPABILITIES,
+        clientInfo: CLIENT_INFO,
+      };
+    case AGENT_METHODS.authenticate: {
+      const first = authMethods(facts)[0];
+      return first ? { ...v, methodId: first.id } : v;
+    }
+    case AGENT_METHODS.session_set_mode: {
+      const modes = session.availableModes ?? [];
+      // The first mode that is not the current one: sending it changes something.
+      const pick = modes.find((m) => m.id !== session.currentModeId) ?? modes[0];
+      return pick ? { ...v, modeId: pick.id } : v;
+    }
+    case AGENT_METHODS.session_set_config_option: {
+      const option = session.configOptions?.[0] as unknown;
+      if (!isObject(option) || typeof option.id !== "string") return v;
+      if (option.type === "boolean")
+        return { sessionId: v.sessionId, configId: option.id, type: "boolean", value: option.currentValue === true };
+      const { type: _tag, ...rest } = v;
+      return {
+        ...rest,
+        configId: option.id,
+        value: typeof option.currentValue === "string" ? option.currentValue : (configValues(option)[0]?.value ?? ""),
+      };
+    }
+    case AGENT_METHODS.session_prompt:
+      return { ...v, prompt: [{ type: "text", text: "" }] };
+    default:
+      return v;
+  }
+}
+
+export interface Suggestion {
+  value: string;
+  label: string;
+  /** Shown under the choice: a description, an auth method's _meta. */
+  detail?: string;
+}
+
+/** Known values for a field of a method's params, from what the agent said. */
+export function suggestionsFor(
+  method: string,
+  path: Path,
+  params: unknown,
+  facts: AgentFacts,
+  roots: readonly string[],
+): Suggestion[] | undefined {
+  if (path.length !== 1) return undefined;
+  const key = path[0];
+  const session = currentSession(facts);
+  switch (key) {
+    case "sessionId":
+      return facts.sessionIds.length
+        ? [...facts.sessionIds]
+            .reverse()
+            .map((id) => ({ value: id, label: id === facts.sessionId ? `${id} (current)` : id }))
+        : undefined;
+    case "cwd":
+      return roots.length ? roots.map((r) => ({ value: r, label: r })) : undefined;
+    case "methodId": {
+      const list = authMethods(facts);
+      return list.length
+        ? list.map((m) => ({
+            value: m.id,
+            label: m.name === m.id ? m.id : `${m.name} (${m.id})`,
+            detail:
+              [m.description, m._meta !== undefined ? `_meta ${JSON.stringify(m._meta)}` : undefined]
+                .filter(Boolean)
+                .join(" · ") || undefined,
+          }))
+        : undefined;
+    }
+    case "modeId":
+      return session.availableModes?.length
+        ? session.availableModes.map((m) => ({
+            value: m.id,
+            label: m.id === session.currentModeId ? `${m.name} (${m.id}, current)` : `${m.name} (${m.id})`,
+            detail: m.description ?? undefined,
+          }))
+        : undefined;
+    case "configId":
+      return session.configOptions?.length
+        ? session.configOptions.map((o) => ({
+            value: o.id,
+            label: `${o.name} (${o.id})`,
+            detail: o.description ?? undefined,
+          }))
+        : undefined;
+    case "value": {
+      if (method !== AGENT_METHODS.session_set_config_option || !isObject(params)) return undefined;
+      const option = session.configOptions?.find((o) => o.id === params.configId);
+      const values = configValues(option);
+      return values.length ? values.map((o) => ({ value: o.value, label: `${o.name} (${o.value})` })) : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Warnings beyond the schema
+
+export interface ComposeWarning {
+  /** Same format as schema issues (`params.prompt[1]`), when it is about one field. */
+  path?: string;
+  message: string;
+  /** Sending needs "send anyway" (the agent said it does not accept this). */
+  blocking: boolean;
+}
+
+const PROMPT_CAPABILITY: Record<string, "image" | "audio" | "embeddedContext"> = {
+  image: "image",
+  audio: "audio",
+  resource: "embeddedContext",
+};
+
+/** Content block types the agent accepts in prompts (text and resource_link always). */
+export function acceptedContent(facts: AgentFacts): Record<string, boolean> | undefined {
+  const caps = agentCapabilities(facts);
+  if (!caps) return undefined;
+  return {
+    text: true,
+    resource_link: true,
+    image: caps.prompt.image,
+    audio: caps.prompt.audio,
+    resource: caps.prompt.embeddedContext,
+  };
+}
+
+/** What a client capability switched on promises, and the policy that breaks the promise. */
+type Policies = Readonly<Record<string, Policy>>;
+
+function capabilityPolicyWarnings(params: Record<string, unknown>, policies: Policies | undefined): ComposeWarning[] {
+  if (!policies) return [];
+  const caps = isObject(params.clientCapabilities) ? params.clientCapabilities : {};
+  const fs = isObject(caps.fs) ? caps.fs : {};
+  const out: ComposeWarning[] = [];
+  const check = (on: boolean, path: string, methods: string[]) => {
+    const denied = methods.filter((m) => policies[m] === "deny");
+    if (on && denied.length) {
+      out.push({
+        path,
+        message: `advertised, but the policy for ${denied.join(", ")} is "deny": the agent will get errors`,
+        blocking: false,
+      });
+    }
+  };
+  check(fs.readTextFile === true, "params.clientCapabilities.fs.readTextFile", [CLIENT_METHODS.fs_read_text_file]);
+  check(fs.writeTextFile === true, "params.clientCapabilities.fs.writeTextFile", [CLIENT_METHODS.fs_write_text_file]);
+  check(caps.terminal === true, "params.clientCapabilities.terminal", [
+    CLIENT_METHODS.terminal_create,
+    CLIENT_METHODS.terminal_output,
+    CLIENT_METHODS.terminal_wait_for_exit,
+    CLIENT_METHODS.terminal_kill,
+    CLIENT_METHODS.terminal_release,
+  ]);
+  check(isObject(caps.elicitation), "params.clientCapabilities.elicitation", [CLIENT_METHODS.elicitation_create]);
+  return out;
+}
+
+export function composeWarnings(
+  method: string,
+  params: unknown,
+  facts: AgentFacts,
+  policies?: Policies,
+): ComposeWarning[] {
+  const p = isObject(params) ? params : {};
+  const out: ComposeWarning[] = [];
+  const support = methodSupport(method, facts);
+  if (support.state === "unsupported")
+    out.push({ message: `The agent answered -32601 for ${method}: ${support.reason}`, blocking: false });
+  else if (support.state === "not-advertised")
+    out.push({ message: `The agent does not advertise ${method} (${support.reason})`, blocking: false });
+  if (method === AGENT_METHODS.initialize) out.push(...capabilityPolicyWarnings(p, policies));
+  if (method === AGENT_METHODS.session_prompt && Array.isArray(p.prompt)) {
+    const accepted = acceptedContent(facts);
+    p.prompt.forEach((block, i) => {
+      const type = isObject(block) ? block.type : undefined;
+      if (accepted && typeof type === "string" && accepted[type] === false) {
+        out.push({
+          path: `params.prompt[${i}]`,
+          message: `${type} is not in the agent's promptCapabilities (${PROMPT_CAPABILITY[type]})`,
+          blocking: true,
+        });
+      }
+    });
+  }
+  if (Array.isArray(p.mcpServers)) {
+    const caps = agentCapabilities(facts);
+    p.mcpServers.forEach((server, i) => {
+      const type = isObject(server) ? server.type : undefined;
+      if (caps && (type === "http" || type === "sse") && !caps.mcp[type]) {
+        out.push({
+          path: `params.mcpServers[${i}]`,
+          message: `the agent does not advertise mcpCapabilities.${type}`,
+          blocking: true,
+        });
+      }
+    });
+  }
+  return out;
+}
+
+/**
+ * Why a union variant is discouraged at this place of a method's params: a
+ * prompt content type or an MCP transport the agent did not advertise. The
+ * form greys it out; it can still be chosen and sent anyway.
+ */
+export function variantNote(method: string, path: Path, tagValue: unknown, facts: AgentFacts): string | undefined {
+  const [list, index] = path;
+  if (path.length !== 2 || typeof index !== "number" || typeof tagValue !== "string") return undefined;
+  if (list === "prompt" && method === AGENT_METHODS.session_prompt) {
+    return acceptedContent(facts)?.[tagValue] === false
+      ? `not in promptCapabilities (${PROMPT_CAPABILITY[tagValue]})`
+      : undefined;
+  }
+  if (list === "mcpServers" && (tagValue === "http" || tagValue === "sse")) {
+    const caps = agentCapabilities(facts);
+    return caps && !caps.mcp[tagValue] ? `mcpCapabilities.${tagValue} not advertised` : undefined;
+  }
+  return undefined;
+}
+
+/** What the agent said that bears on a method, shown beside its form (content types, MCP transports, auth methods). */
+export function capabilityNotes(method: string, facts: AgentFacts): string[] {
+  const caps = agentCapabilities(facts);
+  if (!caps) return [];
+  const yesNo = (entries: [string, boolean][]) => entries.map(([k, v]) => `${k} ${v ? "✓" : "✗"}`).join(" · ");
+  switch (method) {
+    case AGENT_METHODS.session_prompt:
+      return [
+        `promptCapabilities: ${yesNo([
+          ["image", caps.prompt.image],
+          ["audio", caps.prompt.audio],
+          ["embeddedContext", caps.prompt.embeddedContext],
+        ])} (text and resource_link always)`,
+      ];
+    case AGENT_METHODS.session_new:
+    case AGENT_METHODS.session_load:
+    case AGENT_METHODS.session_resume:
+    case AGENT_METHODS.session_fork:
+      return [
+        `mcpCapabilities: ${yesNo([
+          ["http", caps.mcp.http],
+          ["sse", caps.mcp.sse],
+        ])} (stdio always)`,
+      ];
+    case AGENT_METHODS.authenticate:
+      return authMethods(facts).map(
+        (m) =>
+          `${m.id}: ${m.name}${m.description ? ` (${m.description})` : ""}${m._meta !== undefined ? ` · _meta ${JSON.stringify(m._meta)}` : ""}`,
+      );
+    default:
+      return [];
+  }
+}

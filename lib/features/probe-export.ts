@@ -1,0 +1,86 @@
+/**
+ * Probe reports as files: JSON to keep and compare later, Markdown to paste
+ * into an issue. `parseReport` checks an uploaded JSON before it is compared.
+ */
+import type { ProbeOutcome, ProbeReport, ProbeRow } from "../contracts/reports";
+import { isObject } from "../protocol/json";
+
+const OUTCOMES = new Set<ProbeOutcome>([
+  "answered",
+  "-32601",
+  "error",
+  "timeout",
+  "no reply",
+  "skipped",
+  "not applicable",
+  "inconclusive",
+]);
+
+/** A kept report in the list (GET /api/probes). */
+export interface ProbeReportMeta {
+  id: string;
+  profile: string;
+  agent?: { name?: string; version?: string };
+  startedAt: string;
+  durationMs: number;
+  checks: number;
+}
+
+export const reportToJson = (report: ProbeReport): string => `${JSON.stringify(report, null, 2)}\n`;
+
+/** Table cells: pipes and newlines would break the row. */
+const cell = (s: string) => s.replace(/\\/g, "\\\\").replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
+
+export const conformsMark = (r: ProbeRow) => (r.conforms === undefined ? "" : r.conforms ? "✓" : "✗");
+
+export function reportToMarkdown(report: ProbeReport): string {
+  const agent = report.agent?.name
+    ? ` (${report.agent.name}${report.agent.version ? ` ${report.agent.version}` : ""})`
+    : "";
+  const lines = [
+    `# ACP probe: ${report.profile}${agent}`,
+    "",
+    `Started ${report.startedAt}, ${report.rows.length} checks in ${(report.durationMs / 1000).toFixed(1)} s.`,
+    "",
+    "| | check | method | outcome | latency | detail |",
+    "|---|---|---|---|---:|---|",
+    ...report.rows.map(
+      (r) =>
+        `| ${conformsMark(r)} | ${cell(r.check)} | ${r.method ? `\`${cell(r.method)}\`` : ""} | ${cell(r.outcome)} | ${r.latencyMs === undefined ? "" : `${r.latencyMs} ms`} | ${cell(r.detail)} |`,
+    ),
+  ];
+  return `${lines.join("\n")}\n`;
+}
+
+/** `probe-gemini-2026-11-22T02-35-12.json` */
+export function reportFileName(report: ProbeReport, ext: "json" | "md"): string {
+  const name = report.profile.replace(/[^\w.-]+/g, "_");
+  const when = report.startedAt.slice(0, 19).replace(/:/g, "-");
+  return `probe-${name}-${when}.${ext}`;
+}
+
+/** A report read back from an exported JSON file; throws with what is wrong. */
+export function parseReport(text: string): ProbeReport {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`not JSON: ${(err as Error).message}`);
+  }
+  if (!isObject(value)) throw new Error("a probe report is a JSON object");
+  if (typeof value.profile !== "string") throw new Error("profile must be a string");
+  if (typeof value.startedAt !== "string") throw new Error("startedAt must be a string");
+  if (typeof value.durationMs !== "number") throw new Error("durationMs must be a number");
+  if (!Array.isArray(value.rows)) throw new Error("rows must be an array");
+  value.rows.forEach((r, i) => {
+    if (
+      !isObject(r) ||
+      typeof r.check !== "string" ||
+      typeof r.detail !== "string" ||
+      !OUTCOMES.has(r.outcome as ProbeOutcome)
+    ) {
+      throw new Error(`rows[${i}] needs check, outcome and detail`);
+    }
+  });
+  return value as unknown as ProbeReport;
+}

@@ -1,0 +1,308 @@
+/** The probe against in-memory scripted agents: milliseconds, no process. */
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { describe, expect, it } from "vitest";
+import type { Frame, JsonRpcId } from "../protocol/frame";
+import { FrameSequencer } from "../protocol/frame-sequencer";
+import { autoPermission, type Policies } from "./policy";
+import {
+  commandLine,
+  probePolicies,
+  probeTerminals,
+  runProbe,
+  STARTUP_ALLOWANCE,
+  supportOf,
+  type Driver,
+  type Reply,
+} from "./probe";
+import { type ProbeRow } from "../contracts/reports";
+import type { Defs } from "./schema-form";
+
+const defs = (
+  JSON.parse(
+    readFileSync(
+      createRequire(import.meta.url).resolve("@agentclientprotocol/sdk/schema/v1/schema.unstable.json"),
+      "utf8",
+    ),
+  ) as { $defs: Defs }
+).$defs;
+
+type Msg = { id?: JsonRpcId; method?: string; params?: Record<string, unknown>; result?: unknown; error?: unknown };
+interface Script {
+  /** Answers a request (undefined: no answer), may emit frames before through `emit`. */
+  handle(msg: Msg, agent: FakeAgent): Promise<unknown> | unknown;
+}
+
+/** A scripted agent behind the Driver seam, with the relay's answering by policy. */
+class FakeAgent implements Driver {
+  private seq = new FrameSequencer();
+  private log: Frame[] = [];
+  private waiters = new Set<(f: Frame) => void>();
+  private policies: Policies = {};
+  private pending = new Map<string, (result: unknown) => void>();
+  private nextAgentId = 0;
+  readonly sent: Msg[] = [];
+  constructor(private readonly script: Script) {}
+
+  private push(dir: "to-agent" | "from-agent", message: unknown) {
+    const frame = this.seq.line(dir, typeof message === "string" ? message : JSON.stringify(message));
+    this.log.push(frame);
+    for (const w of [...this.waiters]) w(frame);
+    return frame;
+  }
+  emit(message: Record<string, unknown>) {
+    this.push("from-agent", { jsonrpc: "2.0", ...message });
+  }
+  update(sessionId: string, update: Record<string, unknown>) {
+    this.emit({ method: "session/update", params: { sessionId, update } });
+  }
+  /** An agent request; resolves with the client's answer (by policy, as the relay gives it). */
+  ask(method: string, params: Record<string, unknown>): Promise<unknown> {
+    const id = this.nextAgentId++;
+    const answered = new Promise<unknown>((resolve) => this.pending.set(JSON.stringify(id), resolve));
+    this.emit({ id, method, params });
+    if (this.policies[method] === "auto") {
+      const result =
+        method === "session/request_permission" ? autoPermission(params as never) : { content: "", exitCode: 0 };
+      this.push("to-agent", { jsonrpc: "2.0", id, result });
+      this.pending.get(JSON.stringify(id))!(result);
+    }
+    return answered;
+  }
+  async receive(raw: string) {
+    this.push("to-agent", raw);
+    // The agent reads on a later tick, as over a pipe.
+    await new Promise((resolve) => setImmediate(resolve));
+    let msg: Msg;
+    try {
+      msg = JSON.parse(raw) as Msg;
+    } catch {
+      return this.script.handle({ method: "<malformed>" }, this);
+    }
+    this.sent.push(msg);
+    const result = await this.script.handle(msg, this);
+    if (msg.id !== undefined && result !== undefined) this.emit({ id: msg.id, ...(result as object) });
+  }
+
+  request(method: string, params: unknown, options: { id?: JsonRpcId; timeoutMs?: number } = {}): Promise<Reply> {
+    const id = options.id ?? `r${this.log.length}`;
+    const reply = this.waitFor((f) => f.dir === "from-agent" && f.kind === "response" && f.id === id, 50);
+    void this.receive(JSON.stringify({ jsonrpc: "2.0", id, method, params }));
+    return reply.then((frame) => ({ frame, latencyMs: 1 }));
+  }
+  notify(method: string, params?: unknown) {
+    void this.receive(JSON.stringify({ jsonrpc: "2.0", method, params }));
+  }
+  raw(line: string) {
+    void this.receive(line);
+  }
+  waitFor(predicate: (f: Frame) => boolean, timeoutMs: number): Promise<Frame | undefined> {
+    return new Promise((resolve) => {
+      const w = (f: Frame) => {
+        if (!predicate(f)) return;
+        this.waiters.delete(w);
+        clearTimeout(timer);
+        resolve(f);
+      };
+      const timer = setTimeout(
+        () => {
+          this.waiters.delete(w);
+          resolve(undefined);
+        },
+        Math.min(timeoutMs, 50),
+      );
+      this.waiters.add(w);
+    });
+  }
+  frames() {
+    return this.log;
+  }
+  answerWith(policies: Policies) {
+    this.policies = { ...this.policies, ...policies };
+  }
+}
+
+const ok = (result: unknown) => ({ result });
+const notFound = { error: { code: -32601, message: "Method not found" } };
+
+/** Like Qwen Code or Claude's adapter: asks permission in the turn, usage in _meta, late commands, random ids. */
+const otherAgent = (o: { modes?: boolean; parseError?: boolean; fastCancel?: boolean } = {}): Script => ({
+  async handle(msg, agent) {
+    switch (msg.method) {
+      case "<malformed>":
+        if (o.parseError) agent.emit({ error: { code: -32700, message: "Parse error" } });
+        return undefined;
+      case "initialize":
+        return ok({
+          protocolVersion: 1,
+          agentInfo: { name: "other", version: "2.0.0" },
+          authMethods: [{ id: "key", type: "env_var" }],
+          agentCapabilities: { sessionCapabilities: { fork: {}, list: {} } },
+        });
+      case "session/new":
+        return ok({
+          sessionId: crypto.randomUUID(),
+          ...(o.modes
+            ? {
+                modes: { currentModeId: "ask", availableModes: [{ id: "ask", name: "Ask" }] },
+                models: { currentModelId: "m1", availableModels: [{ modelId: "m1", name: "M1" }] },
+              }
+            : {}),
+        });
+      case "session/prompt": {
+        const sid = msg.params!.sessionId as string;
+        const text = JSON.stringify(msg.params!.prompt);
+        if (text.includes("Count slowly") && o.fastCancel) return ok({ stopReason: "end_turn" });
+        if (text.includes("probe.txt")) {
+          const answer = (await agent.ask("session/request_permission", {
+            sessionId: sid,
+            toolCall: { toolCallId: crypto.randomUUID(), title: "write probe.txt" },
+            options: [
+              { optionId: "always", name: "Always", kind: "allow_always" },
+              { optionId: "once", name: "Once", kind: "allow_once" },
+            ],
+          })) as { outcome: { optionId?: string } };
+          agent.update(sid, {
+            sessionUpdate: "tool_call_update",
+            toolCallId: "t1",
+            status: answer.outcome.optionId === "once" ? "completed" : "failed",
+          });
+        }
+        if (text.includes("Count slowly")) {
+          agent.update(sid, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "1" } });
+          await agent.waitFor((f) => f.method === "session/cancel", 1000);
+          return ok({ stopReason: "cancelled" });
+        }
+        agent.update(sid, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "OK" } });
+        agent.update(sid, {
+          sessionUpdate: "agent_message_chunk",
+          content: { type: "text", text: "" },
+          _meta: { usage: { promptTokens: 5, completionTokens: 1 } },
+        });
+        return ok({ stopReason: "end_turn", _meta: { "qwen.branchPoint": { id: crypto.randomUUID() } } });
+      }
+      case "session/fork":
+        return msg.params?.cwd ? ok({ sessionId: "forked" }) : { error: { code: -32602, message: "cwd required" } };
+      case "session/set_mode":
+      case "session/set_model":
+      case "session/list":
+        return ok({});
+      case "session/new_auth":
+        return undefined;
+      default:
+        return msg.id === undefined ? undefined : notFound;
+    }
+  },
+});
+
+const byCheck = (rows: ProbeRow[], check: string) => rows.find((r) => r.check.startsWith(check));
+
+describe("runProbe", () => {
+  it("answers the agent's permission request itself (allow once) and reports it", async () => {
+    const agent = new FakeAgent(otherAgent());
+    const { rows, facts } = await runProbe(agent, { cwd: "/tmp/ws", defs });
+    expect(byCheck(rows, "tool call round trip")).toMatchObject({ outcome: "answered", conforms: true });
+    expect(byCheck(rows, "tool call round trip")!.detail).toContain("session/request_permission → selected once");
+    expect(facts.answered).toEqual([{ method: "session/request_permission", answer: "selected once" }]);
+    expect(byCheck(rows, "agent request session/request_permission")).toMatchObject({ outcome: "answered" });
+    expect(facts.usage).toEqual(["_meta.usage"]);
+    expect(facts.authMethods).toEqual([{ id: "key", type: "env_var" }]);
+    expect(facts.sessionCapabilities).toEqual(["fork", "list"]);
+    expect(Object.values(probePolicies(true)).every((p) => p === "auto")).toBe(true);
+  });
+
+  it("by default advertises no terminal, refuses terminal requests, and reports that it ran none", async () => {
+    const agent = new FakeAgent(otherAgent());
+    const caps = { fs: { readTextFile: true, writeTextFile: true }, terminal: true };
+    const { rows, facts } = await runProbe(agent, { cwd: "/w", defs, clientCapabilities: caps });
+    const inits = agent.sent.filter((m) => m.method === "initialize");
+    expect(inits[1]!.params!.clientCapabilities).toEqual({ ...caps, terminal: false });
+    const policies = probePolicies(false);
+    expect(policies["terminal/create"]).toBe("deny");
+    expect(policies["fs/read_text_file"]).toBe("auto");
+    expect(facts.terminals).toEqual({ on: false, why: "terminals off: not opted in" });
+    expect(facts.commands).toEqual([]);
+    expect(byCheck(rows, "terminal commands run by the probe")).toMatchObject({
+      outcome: "skipped",
+      detail: "terminals off: not opted in, ran none",
+    });
+  });
+});
+
+describe("probe terminals", () => {
+  it("are on only when opted in, for an agent on this machine whose profile advertises them", () => {
+    const caps = { terminal: true };
+    expect(probeTerminals({ clientCapabilities: caps }).on).toBe(false);
+    expect(probeTerminals({ clientCapabilities: caps, terminals: true }).on).toBe(true);
+    expect(probeTerminals({ terminals: true }).on).toBe(true);
+    const remote = probeTerminals({ clientCapabilities: caps, terminals: true, remote: true });
+    expect(remote).toEqual({ on: false, why: expect.stringContaining("does not run on this machine") });
+    expect(probeTerminals({ clientCapabilities: { terminal: false }, terminals: true }).on).toBe(false);
+  });
+
+  it("shows a command line as a shell reads it", () => {
+    expect(commandLine("sh", ["-c", "id > /tmp/f"])).toBe("sh -c 'id > /tmp/f'");
+    expect(commandLine("echo", ["it's", "a/b.c", ""])).toBe("echo 'it'\\''s' a/b.c ''");
+  });
+
+  it("sends session/fork a cwd, and calls set_mode / set_model only with what the agent listed", async () => {
+    const none = new FakeAgent(otherAgent());
+    const { rows } = await runProbe(none, { cwd: "/tmp/ws", defs });
+    expect(none.sent.find((m) => m.method === "session/fork")?.params).toMatchObject({ cwd: "/tmp/ws" });
+    expect(byCheck(rows, "session/fork")).toMatchObject({ outcome: "answered", support: "supported" });
+    expect(byCheck(rows, "session/set_mode")).toMatchObject({ outcome: "not applicable" });
+    expect(byCheck(rows, "session/set_model")).toMatchObject({ outcome: "not applicable" });
+    expect(none.sent.some((m) => m.method === "session/set_mode" || m.method === "session/set_model")).toBe(false);
+
+    const listed = new FakeAgent(otherAgent({ modes: true }));
+    const r2 = (await runProbe(listed, { cwd: "/tmp/ws", defs })).rows;
+    expect(listed.sent.find((m) => m.method === "session/set_mode")?.params).toMatchObject({ modeId: "ask" });
+    expect(listed.sent.find((m) => m.method === "session/set_model")?.params).toMatchObject({ modelId: "m1" });
+    expect(byCheck(r2, "session/set_model")).toMatchObject({ outcome: "answered", support: "supported" });
+  });
+
+  it("gives the first initialize the agent's start-up time, not one call's timeout", async () => {
+    const agent = new FakeAgent(otherAgent());
+    const timeouts: Array<number | undefined> = [];
+    const request = agent.request.bind(agent);
+    agent.request = (method, params, options) => {
+      timeouts.push(options?.timeoutMs);
+      return request(method, params, options);
+    };
+    await runProbe(agent, { cwd: "/ws", timeoutMs: 1_000 });
+    expect(timeouts[0]).toBe(1_000 * STARTUP_ALLOWANCE);
+    expect(timeouts[1]).toBe(1_000);
+  });
+
+  it("takes a -32700 answer without an id as the answer to the malformed line", async () => {
+    const { rows } = await runProbe(new FakeAgent(otherAgent({ parseError: true })), { cwd: "/w", defs });
+    expect(byCheck(rows, "malformed line")).toMatchObject({ conforms: true, detail: "answered -32700 Parse error" });
+    const silent = await runProbe(new FakeAgent(otherAgent()), { cwd: "/w", defs });
+    expect(byCheck(silent.rows, "malformed line")).toMatchObject({ conforms: false, outcome: "no reply" });
+  });
+
+  it("calls a cancel inconclusive when the turn ended before the cancel was sent", async () => {
+    const fast = await runProbe(new FakeAgent(otherAgent({ fastCancel: true })), { cwd: "/w", defs });
+    expect(byCheck(fast.rows, "session/cancel")).toMatchObject({ outcome: "inconclusive" });
+    expect(byCheck(fast.rows, "session/cancel")!.conforms).toBeUndefined();
+    const slow = await runProbe(new FakeAgent(otherAgent()), { cwd: "/w", defs });
+    expect(byCheck(slow.rows, "session/cancel")).toMatchObject({ outcome: "answered", conforms: true });
+  });
+
+  it("classes answers as the registry's matrix does", () => {
+    const reply = (message: object): Reply => ({
+      latencyMs: 1,
+      frame: { seq: 1, ts: 0, dir: "from-agent", kind: "response", id: 1, raw: JSON.stringify(message), message },
+    });
+    expect(supportOf(reply({ id: 1, result: {} }))).toBe("supported");
+    expect(supportOf(reply({ id: 1, error: { code: -32602, message: "bad" } }))).toBe("supported");
+    expect(supportOf(reply({ id: 1, error: { code: -32002, message: "nf" } }))).toBe("supported");
+    expect(supportOf(reply({ id: 1, error: { code: -32601, message: "nf" } }))).toBe("not found");
+    expect(supportOf(reply({ id: 1, error: { code: -32000, message: "x" } }))).toBe("auth required");
+    expect(supportOf(reply({ id: 1, error: { code: -32603, message: "Authentication required" } }))).toBe(
+      "auth required",
+    );
+    expect(supportOf(reply({ id: 1, error: { code: -32603, message: "boom" } }))).toBe("other");
+    expect(supportOf({ latencyMs: 0 })).toBe("other");
+  });
+});

@@ -1,0 +1,120 @@
+import { describe, expect, it } from "vitest";
+import type { Frame } from "../protocol/frame";
+import { FrameSequencer } from "../protocol/frame-sequencer";
+import { RecordedAgent, RecordedClient, REPLAYED_META } from "./recorded-agent";
+
+function recording(lines: Array<["to-agent" | "from-agent", object | string]>): Frame[] {
+  const s = new FrameSequencer();
+  return lines.map(([dir, m]) => s.line(dir, typeof m === "string" ? m : JSON.stringify({ jsonrpc: "2.0", ...m })));
+}
+
+const frames = recording([
+  ["to-agent", { id: 1, method: "initialize", params: {} }],
+  ["from-agent", { id: 1, result: { protocolVersion: 1 } }],
+  ["to-agent", { id: 2, method: "session/new", params: {} }],
+  ["from-agent", { id: 2, result: { sessionId: "s1" } }],
+  ["to-agent", { id: 3, method: "session/prompt", params: { sessionId: "s1" } }],
+  [
+    "from-agent",
+    { method: "session/update", params: { sessionId: "s1", update: { sessionUpdate: "agent_message_chunk" } } },
+  ],
+  ["from-agent", { id: 0, method: "session/request_permission", params: {} }],
+  ["to-agent", { id: 0, result: { outcome: { outcome: "selected", optionId: "proceed_once" } } }],
+  ["from-agent", { method: "session/update", params: { update: { sessionUpdate: "tool_call_update" } } }],
+  ["from-agent", { id: 3, result: { stopReason: "end_turn" } }],
+]);
+
+const lines = (emits: { line: string }[]) => emits.map((e) => JSON.parse(e.line));
+
+describe("RecordedAgent", () => {
+  it("answers requests with the recorded responses under the live ids", () => {
+    const agent = new RecordedAgent(frames);
+    expect(agent.start()).toEqual([]);
+    expect(lines(agent.receive({ jsonrpc: "2.0", id: "a", method: "initialize" }))).toEqual([
+      { jsonrpc: "2.0", id: "a", result: { protocolVersion: 1 } },
+    ]);
+    expect(lines(agent.receive({ jsonrpc: "2.0", id: 2, method: "session/new" }))).toEqual([
+      { jsonrpc: "2.0", id: 2, result: { sessionId: "s1" } },
+    ]);
+  });
+
+  it("plays a turn up to the agent's request, waits for the client's answer, then finishes it", () => {
+    const agent = new RecordedAgent(frames);
+    agent.receive({ jsonrpc: "2.0", id: 1, method: "initialize" });
+    agent.receive({ jsonrpc: "2.0", id: 2, method: "session/new" });
+    const turn = lines(agent.receive({ jsonrpc: "2.0", id: 30, method: "session/prompt" }));
+    expect(turn.map((m) => m.method)).toEqual(["session/update", "session/request_permission"]);
+    expect(agent.receive({ jsonrpc: "2.0", id: 99, result: {} })).toEqual([]); // not what the recording waits for
+    const rest = lines(
+      agent.receive({ jsonrpc: "2.0", id: 0, result: { outcome: { outcome: "selected", optionId: "x" } } }),
+    );
+    expect(rest).toEqual([
+      { jsonrpc: "2.0", method: "session/update", params: { update: { sessionUpdate: "tool_call_update" } } },
+      { jsonrpc: "2.0", id: 30, result: { stopReason: "end_turn" } },
+    ]);
+    expect(agent.done).toBe(true);
+  });
+
+  it("answers an unrecorded request with -32601 and ignores unrecorded notifications", () => {
+    const agent = new RecordedAgent(frames);
+    expect(lines(agent.receive({ jsonrpc: "2.0", id: 5, method: "session/load" }))).toEqual([
+      {
+        jsonrpc: "2.0",
+        id: 5,
+        error: { code: -32601, message: 'replay: the transcript has no further "session/load" request' },
+      },
+    ]);
+    expect(agent.receive({ jsonrpc: "2.0", method: "session/cancel" })).toEqual([]);
+    expect(agent.receive("garbage")).toEqual([]);
+  });
+
+  it("gives recorded delays between agent lines", () => {
+    const f = recording([
+      ["to-agent", { id: 1, method: "m" }],
+      ["from-agent", { method: "n" }],
+      ["from-agent", { id: 1, result: {} }],
+    ]);
+    f[1]!.ts = 1000;
+    f[2]!.ts = 1250;
+    expect(new RecordedAgent(f).receive({ jsonrpc: "2.0", id: 1, method: "m" }).map((e) => e.delayMs)).toEqual([
+      0, 250,
+    ]);
+  });
+});
+
+describe("RecordedClient", () => {
+  const hostile = recording([
+    ["from-agent", { id: 7, method: "terminal/create", params: { command: "touch", args: ["/tmp/x"] } }],
+    ["to-agent", { id: 7, result: { terminalId: "t1" } }],
+    ["from-agent", { id: 8, method: "fs/write_text_file", params: { path: "/tmp/y", content: "z" } }],
+    ["to-agent", { id: 8, error: { code: -32000, message: "denied" } }],
+  ]);
+
+  it("answers a replayed request with the recorded response, marked as replayed", () => {
+    const client = new RecordedClient(hostile);
+    expect(JSON.parse(client.answer(7, "terminal/create"))).toEqual({
+      jsonrpc: "2.0",
+      id: 7,
+      result: { terminalId: "t1", _meta: { [REPLAYED_META]: true } },
+    });
+    expect(JSON.parse(client.answer(8, "fs/write_text_file"))).toEqual({
+      jsonrpc: "2.0",
+      id: 8,
+      error: { code: -32000, message: "denied", data: { [REPLAYED_META]: true } },
+    });
+  });
+
+  it("answers with an error where the recording has no answer (other method, other id, used up)", () => {
+    const client = new RecordedClient(hostile);
+    client.answer(7, "terminal/create");
+    for (const [id, method] of [
+      [7, "terminal/create"],
+      [7, "fs/write_text_file"],
+      [9, "terminal/create"],
+    ] as const) {
+      const m = JSON.parse(client.answer(id, method));
+      expect(m.error.message).toMatch(/recording has no answer .*nothing was carried out/);
+      expect(m.error.data).toEqual({ [REPLAYED_META]: true });
+    }
+  });
+});

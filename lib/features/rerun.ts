@@ -1,0 +1,187 @@
+/**
+ * Re-runs a transcript's client side against a live agent: sends the recorded
+ * client->agent frames in order, waiting for each response, mapping request ids
+ * and sessionIds; answers the agent's requests as recorded. Pure of I/O: the
+ * caller supplies `send` and feeds the agent's frames to `receive`.
+ *
+ * A transcript may come from anyone: its `mcpServers` are command lines the live
+ * agent would start, so they are sent only when the user saw them and said so.
+ */
+import type { Frame } from "../protocol/frame";
+import type { RerunStep } from "../contracts/reports";
+
+export interface RerunOptions {
+  /** Replaces `cwd` in session/new, session/load, ... params (the recorded one may not exist here). */
+  cwd?: string;
+  /** How long to wait for each response. */
+  timeoutMs?: number;
+  /** Send the recorded `mcpServers` as they are; by default every request carries `mcpServers: []`. */
+  recordedMcpServers?: boolean;
+}
+
+/** A recorded MCP server as the user is shown it before agreeing to start it. */
+export interface RecordedMcpServer {
+  /** The request that carried it (session/new, session/load, ...). */
+  method: string;
+  name: string;
+  /** The command line (stdio), or the URL (http, sse). */
+  command?: string;
+  args: string[];
+  url?: string;
+  /** Names only: values may be redacted secrets, and the names are what tells what it reads. */
+  env: string[];
+  headers: string[];
+}
+
+const names = (list: unknown): string[] =>
+  Array.isArray(list) ? list.map((e) => String((e as { name?: unknown })?.name ?? "?")) : [];
+
+function messageOf(f: Frame): Json | undefined {
+  if (f.message && typeof f.message === "object") return f.message as Json;
+  try {
+    const m: unknown = JSON.parse(f.raw);
+    return typeof m === "object" && m !== null ? (m as Json) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every MCP server the recorded client side asks the agent to start. */
+export function recordedMcpServers(frames: readonly Frame[]): RecordedMcpServer[] {
+  const out: RecordedMcpServer[] = [];
+  for (const f of frames) {
+    if (f.dir !== "to-agent" || f.kind !== "request") continue;
+    const servers = (messageOf(f)?.params as Json | undefined)?.mcpServers;
+    if (!Array.isArray(servers)) continue;
+    for (const s of servers as Json[]) {
+      if (typeof s !== "object" || s === null) continue;
+      out.push({
+        method: f.method ?? "?",
+        name: String(s.name ?? "?"),
+        command: typeof s.command === "string" ? s.command : undefined,
+        args: Array.isArray(s.args) ? s.args.map(String) : [],
+        url: typeof s.url === "string" ? s.url : undefined,
+        env: names(s.env),
+        headers: names(s.headers),
+      });
+    }
+  }
+  return out;
+}
+
+type Json = Record<string, unknown>;
+
+export class Rerun {
+  private nextId = 1;
+  private readonly sessionIds = new Map<string, string>();
+  private readonly waiting = new Map<string, (frame: Frame) => void>();
+  /** Recorded answers of the client to the agent's requests, per method, in order. */
+  private readonly answers = new Map<string, Json[]>();
+  readonly steps: RerunStep[] = [];
+  readonly problems: string[] = [];
+
+  constructor(
+    private readonly recorded: readonly Frame[],
+    private readonly send: (message: Json) => void,
+    private readonly options: RerunOptions = {},
+  ) {
+    const agentRequests = new Map<string, string>();
+    for (const f of recorded) {
+      if (f.dir === "from-agent" && f.kind === "request" && f.method) agentRequests.set(JSON.stringify(f.id), f.method);
+      if (f.dir === "to-agent" && f.kind === "response" && f.message) {
+        const method = f.method ?? agentRequests.get(JSON.stringify(f.id));
+        if (!method) continue;
+        const list = this.answers.get(method) ?? [];
+        list.push(f.message as Json);
+        this.answers.set(method, list);
+      }
+    }
+  }
+
+  /** Feed every frame of the live agent here. */
+  receive(frame: Frame): void {
+    if (frame.dir !== "from-agent") return;
+    if (frame.kind === "response") {
+      const resolve = this.waiting.get(JSON.stringify(frame.id));
+      if (resolve) {
+        this.waiting.delete(JSON.stringify(frame.id));
+        resolve(frame);
+      }
+    } else if (frame.kind === "request" && frame.method) {
+      const answer = this.answers.get(frame.method)?.shift();
+      if (answer) {
+        const { jsonrpc: _j, id: _i, ...rest } = answer;
+        this.send({ jsonrpc: "2.0", id: frame.id, ...(this.mapSessions(rest) as Json) });
+      } else {
+        this.problems.push(`the agent asked ${frame.method}, which the recording never answered`);
+        this.send({
+          jsonrpc: "2.0",
+          id: frame.id,
+          error: { code: -32603, message: `replay: no recorded answer to ${frame.method}` },
+        });
+      }
+    }
+  }
+
+  private mapSessions(value: unknown): unknown {
+    if (typeof value === "string") return this.sessionIds.get(value) ?? value;
+    if (Array.isArray(value)) return value.map((v) => this.mapSessions(v));
+    if (typeof value === "object" && value !== null) {
+      const out: Json = {};
+      for (const [k, v] of Object.entries(value)) out[k] = this.mapSessions(v);
+      return out;
+    }
+    return value;
+  }
+
+  private learnSession(recordedResponse: Frame | undefined, live: Frame): void {
+    const recordedId = (recordedResponse?.message as { result?: { sessionId?: unknown } } | undefined)?.result
+      ?.sessionId;
+    const liveId = (live.message as { result?: { sessionId?: unknown } }).result?.sessionId;
+    if (typeof recordedId === "string" && typeof liveId === "string") this.sessionIds.set(recordedId, liveId);
+  }
+
+  async run(): Promise<RerunStep[]> {
+    const timeoutMs = this.options.timeoutMs ?? 60_000;
+    const responses = new Map<string, Frame>();
+    for (const f of this.recorded)
+      if (f.dir === "from-agent" && f.kind === "response") responses.set(JSON.stringify(f.id), f);
+
+    for (const f of this.recorded) {
+      if (f.dir !== "to-agent" || (f.kind !== "request" && f.kind !== "notification") || !f.message) continue;
+      const message = this.mapSessions(f.message) as Json;
+      const params = message.params as Json | undefined;
+      if (this.options.cwd && params && typeof params.cwd === "string") params.cwd = this.options.cwd;
+      if (!this.options.recordedMcpServers && params && "mcpServers" in params) params.mcpServers = [];
+      if (f.kind === "notification") {
+        this.send(message);
+        this.steps.push({ method: f.method!, outcome: "sent" });
+        continue;
+      }
+      const liveId = this.nextId++;
+      const started = Date.now();
+      const answered = new Promise<Frame | undefined>((resolve) => {
+        const timer = setTimeout(() => {
+          this.waiting.delete(JSON.stringify(liveId));
+          resolve(undefined);
+        }, timeoutMs);
+        this.waiting.set(JSON.stringify(liveId), (frame) => {
+          clearTimeout(timer);
+          resolve(frame);
+        });
+      });
+      this.send({ ...message, id: liveId });
+      const live = await answered;
+      const step: RerunStep = { method: f.method!, recordedId: f.id, liveId, outcome: "timeout" };
+      if (live) {
+        step.outcome = "error" in (live.message as Json) ? "error" : "answered";
+        step.latencyMs = Date.now() - started;
+        this.learnSession(responses.get(JSON.stringify(f.id)), live);
+      } else {
+        this.problems.push(`${f.method} (recorded id ${JSON.stringify(f.id)}) got no answer within ${timeoutMs} ms`);
+      }
+      this.steps.push(step);
+    }
+    return this.steps;
+  }
+}

@@ -1,0 +1,321 @@
+/**
+ * Structural comparison of what an agent said in two runs: responses, session
+ * updates and agent requests, with the byte noise normalised away by shape
+ * (request ids, session and tool call ids, UUIDs anywhere, random ids under
+ * `_meta`, timestamps, durations, working directories, chunk boundaries),
+ * over the same window on both sides, minus paths the user ignores.
+ */
+import { createTwoFilesPatch, diffArrays } from "diff";
+import type { Frame } from "../protocol/frame";
+import { dropPath, parseIgnorePath } from "../contracts/ignore-paths";
+import { CLIENT_METHODS } from "../protocol/methods";
+import type { DiffChange, FieldDiff } from "../contracts/reports";
+
+export { parseIgnorePath };
+
+export interface RunSide {
+  frames: readonly Frame[];
+  /** The agent's working directory in that run. */
+  cwd?: string;
+}
+
+export interface DiffResult {
+  equal: boolean;
+  /** Normalised entries of each side, one JSON text per entry. */
+  recorded: string[];
+  actual: string[];
+  /** A unified diff of the two, empty when equal. */
+  patch: string;
+  /** Counts of entries only in one side. */
+  removed: number;
+  added: number;
+  /** The differences entry by entry, for a side-by-side view (empty when equal). */
+  changes: DiffChange[];
+}
+
+/** Bounds, so a run that went completely differently still makes a small answer. */
+const MAX_CHANGES = 200;
+const MAX_FIELDS = 40;
+
+export interface DiffOptions {
+  /**
+   * "last-response": each side ends with the answer to the client's last
+   * request (a live re-run stops listening there; what an agent sends later,
+   * such as a late `available_commands_update`, is left out on both sides).
+   */
+  window?: "all" | "last-response";
+  /** Dot paths into an entry (`params.update._meta.x`, `*` one key, `**` any depth) left out. */
+  ignore?: readonly string[];
+  /** State updates (session and kind) both sides have; others are left out (set by diffRuns). */
+  comparableStates?: ReadonlySet<string>;
+}
+
+const TIME_KEY = /^(ts|timestamp|time|date|.*(At|Time|Timestamp))$/i;
+const DURATION_KEY = /(duration|elapsed|latency)(Ms|Millis|Seconds|S)?$/i;
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+const ISO_TIME = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?/g;
+/** A token that looks generated: hex of 16+, or 12+ letters and digits mixed. */
+const RANDOM_TOKEN = /^(?:[0-9a-f]{16,}|(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9_-]{12,})$/;
+/** Epoch seconds or milliseconds between 2001 and 2286. */
+const isEpoch = (n: number) => Number.isInteger(n) && ((n > 1e9 && n < 1e10) || (n > 1e12 && n < 1e13));
+
+class Normaliser {
+  private readonly names = new Map<string, string>();
+  private readonly counters = new Map<string, number>();
+
+  /** Working directories of either run: a replayed agent reports the recorded one. */
+  constructor(private readonly cwds: string[]) {}
+
+  private alias(kind: string, value: string): string {
+    const key = `${kind}:${value}`;
+    let name = this.names.get(key);
+    if (!name) {
+      const n = (this.counters.get(kind) ?? 0) + 1;
+      this.counters.set(kind, n);
+      name = `<${kind}-${n}>`;
+      this.names.set(key, name);
+    }
+    return name;
+  }
+
+  /** `inMeta`: under a `_meta` key, where agents put run-specific ids. */
+  value(v: unknown, key?: string, inMeta = false): unknown {
+    if (typeof v === "string") {
+      if (key === "sessionId") return this.alias("session", v);
+      if (key === "toolCallId") return this.alias("tool", v);
+      if (key && TIME_KEY.test(key)) return "<time>";
+      if (inMeta && RANDOM_TOKEN.test(v)) return this.alias("id", v);
+      const text = this.cwds.reduce((t, cwd) => t.split(cwd).join("<cwd>"), v);
+      return text.replace(UUID, (u) => this.alias("uuid", u.toLowerCase())).replace(ISO_TIME, "<time>");
+    }
+    if (typeof v === "number") {
+      if (key && TIME_KEY.test(key)) return "<time>";
+      if (key && DURATION_KEY.test(key)) return "<duration>";
+      if (isEpoch(v)) return "<time>";
+      return v;
+    }
+    if (Array.isArray(v)) return v.map((x) => this.value(x, undefined, inMeta));
+    if (typeof v === "object" && v !== null) {
+      const out: Record<string, unknown> = {};
+      for (const k of Object.keys(v).sort())
+        out[k] = this.value((v as Record<string, unknown>)[k], k, inMeta || k === "_meta");
+      return out;
+    }
+    return v;
+  }
+}
+
+type Entry = Record<string, unknown>;
+
+/** The frames up to the agent's answer to the client's last request. */
+function windowed(frames: readonly Frame[]): readonly Frame[] {
+  const last = frames.findLast((f) => f.dir === "to-agent" && f.kind === "request");
+  if (!last) return frames;
+  const key = JSON.stringify(last.id);
+  const end = frames.findIndex((f) => f.dir === "from-agent" && f.kind === "response" && JSON.stringify(f.id) === key);
+  return end < 0 ? frames : frames.slice(0, end + 1);
+}
+
+/**
+ * Updates that restate the session's state rather than tell an event: an agent sends them when it
+ * likes (Qwen Code's commands list arrives some 500 ms after a prompt's answer, or before it), so
+ * their position says nothing. They are compared by their last value per session, after the rest.
+ */
+const STATE_UPDATES = new Set([
+  "available_commands_update",
+  "current_mode_update",
+  "config_option_update",
+  "session_info_update",
+  "usage_update",
+]);
+
+function stateUpdateKey(f: Frame): string | undefined {
+  if (f.dir !== "from-agent" || f.kind !== "notification" || f.method !== CLIENT_METHODS.session_update)
+    return undefined;
+  const params = (f.message as { params?: { sessionId?: unknown; update?: { sessionUpdate?: unknown } } } | undefined)
+    ?.params;
+  const kind = params?.update?.sessionUpdate;
+  return typeof kind === "string" && STATE_UPDATES.has(kind) ? `${String(params?.sessionId)} ${kind}` : undefined;
+}
+
+/** The last state update of each kind per session, over the whole run (see STATE_UPDATES). */
+function lastStates(frames: readonly Frame[]): Map<string, Frame> {
+  const last = new Map<string, Frame>();
+  for (const f of frames) {
+    const key = stateUpdateKey(f);
+    if (key) last.set(key, f);
+  }
+  return last;
+}
+
+/** The agent's side of a run as a list of normalised entries. */
+export function agentEntries(
+  side: RunSide,
+  cwds: string[] = side.cwd ? [side.cwd] : [],
+  options: DiffOptions = {},
+): string[] {
+  // Longest first, so a cwd inside another is replaced whole.
+  const norm = new Normaliser([...cwds].sort((a, b) => b.length - a.length));
+  const entries: Entry[] = [];
+  // Request ordinals per method, so responses pair up by position, not id.
+  const ordinals = new Map<string, number>();
+  const requestOrdinal = new Map<string, string>();
+  const frames = options.window === "last-response" ? windowed(side.frames) : side.frames;
+  for (const f of frames) {
+    if (stateUpdateKey(f)) continue;
+    const m = f.message as Record<string, unknown> | undefined;
+    if (f.dir === "to-agent") {
+      if (f.kind === "request" && f.method) {
+        const n = (ordinals.get(f.method) ?? 0) + 1;
+        ordinals.set(f.method, n);
+        requestOrdinal.set(JSON.stringify(f.id), `${f.method} #${n}`);
+      }
+      continue;
+    }
+    if (f.kind === "response" && m) {
+      const to = requestOrdinal.get(JSON.stringify(f.id)) ?? `unmatched ${f.method ?? "response"}`;
+      entries.push(
+        "error" in m
+          ? { responseTo: to, error: norm.value(m.error) }
+          : { responseTo: to, result: norm.value(m.result) },
+      );
+    } else if (f.kind === "notification" && m) {
+      const params = m.params as
+        { update?: { sessionUpdate?: string; content?: { type?: string; text?: string } } } | undefined;
+      const update = params?.update;
+      const last = entries.at(-1);
+      // Chunk boundaries are transport noise: merge consecutive text chunks of one kind.
+      if (
+        f.method === CLIENT_METHODS.session_update &&
+        update &&
+        (update.sessionUpdate === "agent_message_chunk" || update.sessionUpdate === "agent_thought_chunk") &&
+        update.content?.type === "text"
+      ) {
+        if (last && last.chunks === update.sessionUpdate) {
+          last.text = `${last.text as string}${update.content.text ?? ""}`;
+          continue;
+        }
+        entries.push({ chunks: update.sessionUpdate, text: norm.value(update.content.text ?? "") });
+        continue;
+      }
+      entries.push({ notification: f.method, params: norm.value(m.params) });
+    } else if (f.kind === "request" && m) {
+      entries.push({ request: f.method, params: norm.value(m.params) });
+    } else if (f.kind === "invalid") {
+      entries.push({ invalid: norm.value(f.raw) });
+    }
+  }
+  const states = lastStates(side.frames);
+  for (const key of [...states.keys()].sort()) {
+    if (options.comparableStates && !options.comparableStates.has(key)) continue;
+    entries.push({ lastState: norm.value((states.get(key)!.message as { params?: unknown }).params) });
+  }
+  const ignore = (options.ignore ?? []).map(parseIgnorePath).filter((p): p is string[] => !!p);
+  for (const e of entries) for (const path of ignore) dropPath(e, path);
+  return entries.map((e) => JSON.stringify(e));
+}
+
+export function diffRuns(recorded: RunSide, actual: RunSide, options: DiffOptions = {}): DiffResult {
+  const cwds = [recorded.cwd, actual.cwd].filter((c): c is string => !!c);
+  // A state update one side never got (the run ended before the agent sent it) is no difference.
+  const recordedStates = lastStates(recorded.frames);
+  const comparableStates = new Set([...lastStates(actual.frames).keys()].filter((k) => recordedStates.has(k)));
+  const a = agentEntries(recorded, cwds, { ...options, comparableStates });
+  const b = agentEntries(actual, cwds, { ...options, comparableStates });
+  let added = 0;
+  let removed = 0;
+  for (const change of diffArrays(a, b)) {
+    if (change.added) added += change.count ?? change.value.length;
+    if (change.removed) removed += change.count ?? change.value.length;
+  }
+  const equal = added === 0 && removed === 0;
+  const changes = equal ? [] : structuralChanges(a, b);
+  const patch = equal
+    ? ""
+    : createTwoFilesPatch("recorded", "actual", `${a.join("\n")}\n`, `${b.join("\n")}\n`, undefined, undefined, {
+        context: 2,
+      });
+  return { equal, recorded: a, actual: b, patch, added, removed, changes };
+}
+
+function entryLabel(e: Entry): string {
+  if (typeof e.responseTo === "string") return `response to ${e.responseTo}${"error" in e ? " (error)" : ""}`;
+  if (typeof e.chunks === "string") return `session/update ${e.chunks}`;
+  if (typeof e.notification === "string") {
+    const update = (e.params as { update?: { sessionUpdate?: unknown } } | undefined)?.update?.sessionUpdate;
+    return typeof update === "string" ? `${e.notification} ${update}` : e.notification;
+  }
+  if (typeof e.request === "string") return `request ${e.request}`;
+  return "invalid line";
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** The leaves where two JSON values differ. */
+export function fieldDiffs(recorded: unknown, actual: unknown, path = "", out: FieldDiff[] = []): FieldDiff[] {
+  if (Array.isArray(recorded) && Array.isArray(actual)) {
+    for (let i = 0; i < Math.max(recorded.length, actual.length); i++)
+      fieldDiffs(recorded[i], actual[i], `${path}[${i}]`, out);
+    return out;
+  }
+  if (isPlainObject(recorded) && isPlainObject(actual)) {
+    const keys = [...new Set([...Object.keys(recorded), ...Object.keys(actual)])].sort();
+    for (const k of keys) fieldDiffs(recorded[k], actual[k], path ? `${path}.${k}` : k, out);
+    return out;
+  }
+  if (JSON.stringify(recorded) !== JSON.stringify(actual)) out.push({ path, recorded, actual });
+  return out;
+}
+
+function changed(a: string, b: string, recordedIndex: number, actualIndex: number): DiffChange {
+  const ra = JSON.parse(a) as Entry;
+  const rb = JSON.parse(b) as Entry;
+  const fields = fieldDiffs(ra, rb);
+  const la = entryLabel(ra);
+  const lb = entryLabel(rb);
+  return {
+    kind: "changed",
+    label: la === lb ? la : `${la} → ${lb}`,
+    recordedIndex,
+    actualIndex,
+    fields: fields.slice(0, MAX_FIELDS),
+    ...(fields.length > MAX_FIELDS ? { moreFields: fields.length - MAX_FIELDS } : {}),
+  };
+}
+
+/**
+ * Aligns the two entry lists; within each run of removals and additions,
+ * entries pair up by position and of the same label first ("changed"); the
+ * rest are "missing" (only recorded) or "new" (only live).
+ */
+export function structuralChanges(a: readonly string[], b: readonly string[]): DiffChange[] {
+  const out: DiffChange[] = [];
+  let ia = 0;
+  let ib = 0;
+  const parts = diffArrays([...a], [...b]);
+  for (let i = 0; i < parts.length && out.length < MAX_CHANGES; i++) {
+    const part = parts[i]!;
+    if (!part.added && !part.removed) {
+      ia += part.value.length;
+      ib += part.value.length;
+      continue;
+    }
+    const removed = part.removed ? part.value : [];
+    const next = parts[i + 1];
+    const added = part.added ? part.value : next?.added && part.removed ? (i++, next.value) : [];
+    const pairs = Math.min(removed.length, added.length);
+    for (let k = 0; k < pairs; k++) out.push(changed(removed[k]!, added[k]!, ia + k, ib + k));
+    for (let k = pairs; k < removed.length; k++) {
+      const e = JSON.parse(removed[k]!) as Entry;
+      out.push({ kind: "missing", label: entryLabel(e), recordedIndex: ia + k, fields: [{ path: "", recorded: e }] });
+    }
+    for (let k = pairs; k < added.length; k++) {
+      const e = JSON.parse(added[k]!) as Entry;
+      out.push({ kind: "new", label: entryLabel(e), actualIndex: ib + k, fields: [{ path: "", actual: e }] });
+    }
+    ia += removed.length;
+    ib += added.length;
+  }
+  return out.slice(0, MAX_CHANGES);
+}
