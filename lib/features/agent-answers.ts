@@ -8,12 +8,10 @@ import { diffLines } from "diff";
 import type { Frame, JsonRpcId } from "../protocol/frame";
 import { errorFrame, resultFrame } from "../protocol/jsonrpc";
 import { denied } from "./policy";
-import { isObject } from "../protocol/json";
+import { isObject, str, num } from "../protocol/json";
 import { CLIENT_METHODS } from "../protocol/methods";
 
 type Obj = Record<string, unknown>;
-const str = (v: unknown) => (typeof v === "string" ? v : undefined);
-const num = (v: unknown) => (typeof v === "number" ? v : undefined);
 
 export interface PermissionOptionView {
   optionId: string;

@@ -11,6 +11,7 @@ import { reduceFrames, type ToolCallItem, type Turn } from "../folds/session-vie
 import type { TurnUsage } from "../folds/turn-usage";
 import { parsePatch, patchStats } from "../folds/unified-diff";
 import { buildWaterfall, summarizeTurn, type TurnSummary } from "../folds/waterfall";
+import { str } from "../protocol/json";
 
 export interface CompareRun {
   /** What the side is called in the report (profile, with its options). */
@@ -87,7 +88,6 @@ export interface Comparison {
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
-const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
 
 const textOf = (blocks: readonly unknown[]): string =>
   blocks.map((b) => (isObj(b) && b.type === "text" && typeof b.text === "string" ? b.text : "")).join("");

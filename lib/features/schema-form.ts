@@ -12,7 +12,7 @@
  * JSON (`_meta`, `rawInput`, maps). Validation is schema-check's job.
  */
 import { createSchemaChecker, type SchemaIssue } from "../protocol/schema-check";
-import { isObject } from "../protocol/json";
+import { isObject, num, str } from "../protocol/json";
 
 export type Schema = boolean | { [keyword: string]: unknown };
 export type Defs = Record<string, Schema>;
@@ -139,9 +139,6 @@ function cloneFlat(f: Flat): Flat {
     stack: [...f.stack],
   };
 }
-
-const num = (v: unknown) => (typeof v === "number" ? v : undefined);
-const str = (v: unknown) => (typeof v === "string" ? v : undefined);
 
 class Builder {
   constructor(private readonly defs: Defs) {}

@@ -12,7 +12,7 @@
  */
 import type { AvailableCommand, SessionConfigOption, SessionMode } from "@agentclientprotocol/sdk";
 import type { Frame, JsonRpcId } from "../protocol/frame";
-import { isObject, type JsonObject } from "../protocol/json";
+import { isObject, type JsonObject, str } from "../protocol/json";
 import type { RpcError } from "../protocol/jsonrpc";
 import { emptyView, NO_SESSION, reduceFrames, type SessionViewState, type Turn } from "./session-view";
 import { turnUsageOf, type TurnUsage } from "./turn-usage";
@@ -83,8 +83,6 @@ const SESSION_OPENERS = new Set<string>([
 ]);
 /** Diffs kept: enough for the write cards, bounded for a long session. */
 const MAX_DIFFS = 200;
-
-const str = (v: unknown) => (typeof v === "string" ? v : undefined);
 
 function asError(v: unknown): RpcError {
   return isObject(v) && typeof v.code === "number" && typeof v.message === "string"

@@ -27,7 +27,7 @@ import type {
   UsageUpdate,
 } from "@agentclientprotocol/sdk";
 import type { Frame, JsonRpcId } from "../protocol/frame";
-import { isObject } from "../protocol/json";
+import { isObject, obj, str, num } from "../protocol/json";
 import { isUsageOnlyChunk, turnUsageOf, type TurnUsage as BaseTurnUsage } from "./turn-usage";
 import { AGENT_METHODS, CLIENT_METHODS, LEGACY_AGENT_METHODS } from "../protocol/methods";
 
@@ -324,9 +324,6 @@ class Draft {
 }
 
 type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj => (isObject(v) ? v : {});
-const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
-const num = (v: unknown): number | undefined => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
 const isBlock = (v: unknown): v is ContentBlock =>
   isObject(v) && typeof v.type === "string" && (v.type !== "text" || typeof v.text === "string");
 

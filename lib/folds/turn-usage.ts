@@ -4,7 +4,7 @@
  * used and window size); or `_meta.usage` on any session update (Qwen Code
  * sends it on an otherwise empty `agent_message_chunk`).
  */
-import { isObject } from "../protocol/json";
+import { isObject, num } from "../protocol/json";
 
 export interface TurnUsage {
   source: "usage" | "_meta.quota" | "usage_update" | "_meta.usage";
@@ -20,7 +20,6 @@ export interface TurnUsage {
 }
 
 type Obj = Record<string, unknown>;
-const num = (v: unknown): number | undefined => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
 const clean = <T extends object>(o: T): T =>
   Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 /** The first of several spellings that holds a number (ACP camelCase, OpenAI and Gemini names). */

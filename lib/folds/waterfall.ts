@@ -12,7 +12,7 @@
 import type { Frame, JsonRpcId } from "../protocol/frame";
 import { SeqList } from "./session-view";
 import { turnUsageOf, type TurnUsage } from "./turn-usage";
-import { isObject } from "../protocol/json";
+import { isObject, str } from "../protocol/json";
 import { AGENT_METHODS, CLIENT_METHODS } from "../protocol/methods";
 
 export type StreamKind = "thought" | "message";
@@ -68,7 +68,6 @@ export interface WaterfallTurn {
 }
 
 type Obj = Record<string, unknown>;
-const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
 const idKey = (id: JsonRpcId | undefined): string => (typeof id === "string" ? `s:${id}` : `n:${String(id)}`);
 
 const STREAM_OF: Record<string, StreamKind> = { agent_message_chunk: "message", agent_thought_chunk: "thought" };
