@@ -3,7 +3,7 @@
  * clientId, follows its state, re-attaches with `lastSeq` on every reconnect,
  * and hands the relay's events to the session. Lives as long as the tab.
  */
-import { io, type Socket } from "socket.io-client";
+import { io, type ManagerOptions, type Socket, type SocketOptions } from "socket.io-client";
 import type {
   Ack,
   AgentInfo,
@@ -20,6 +20,12 @@ import type { WireFrame } from "@/lib/protocol/frame";
 import type { SnapshotHost } from "./frame-log-state";
 
 export type RelaySocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+/** Opens the socket to the relay; tests hand in a fake relay instead. */
+export type OpenSocket = (options: Partial<ManagerOptions & SocketOptions>) => RelaySocket;
+
+/** The page's own relay: the origin the page came from. */
+export const openRelaySocket: OpenSocket = (options) => io(options);
 
 /** What the relay tells the session about its agent. */
 export interface RelayEvents {
@@ -48,6 +54,7 @@ export class RelayConnection {
     private readonly events: RelayEvents,
     /** The tab's chosen profile: the relay lists only a few replays, so it is named when asking. */
     private readonly chosenProfile: () => string | undefined = () => undefined,
+    private readonly openSocket: OpenSocket = openRelaySocket,
   ) {}
 
   /** Asks the relay for its info (profiles, workspace roots) and keeps the answer. */
@@ -79,7 +86,7 @@ export class RelayConnection {
     }
     this.host.set({ connection: "connecting", clientId });
 
-    const socket: RelaySocket = io({
+    const socket = this.openSocket({
       // A function is re-read on every (re)connect, so lastSeq is always current.
       auth: (cb) => {
         const { clientId: id, lastSeq } = this.host.get();

@@ -29,7 +29,7 @@ import type {
 import { connectAgent, type ConnectOptions, type Handshake } from "./connect";
 import { emptyLogState, FrameLogState, type SnapshotHost } from "./frame-log-state";
 import { Playback, type OfflineRecording } from "./playback";
-import { RelayConnection } from "./relay-connection";
+import { openRelaySocket, RelayConnection, type OpenSocket } from "./relay-connection";
 import { RpcClient } from "./rpc-client";
 import { SentHistoryStorage } from "./sent-history-storage";
 import { SnapshotStore } from "./snapshot-store";
@@ -141,6 +141,8 @@ export interface SessionStoreOptions {
   clientIdKey: string;
   /** The profile the tab has chosen (a `replay:<id>` from a link), named when asking for relay:info. */
   profile?: () => string | undefined;
+  /** How to open the relay's socket: the page's relay unless a test hands in a fake. */
+  openSocket?: OpenSocket;
 }
 
 export class SessionStore extends SnapshotStore<SessionSnapshot> {
@@ -161,6 +163,7 @@ export class SessionStore extends SnapshotStore<SessionSnapshot> {
       frames: (frames) => this.addFrames(frames),
     },
     () => this.options.profile?.(),
+    (options) => (this.options.openSocket ?? openRelaySocket)(options),
   );
   private readonly rpc = new RpcClient(this.host, this.log, (frame) => this.send(frame));
   private readonly sent: SentHistoryStorage;
