@@ -2,7 +2,7 @@
  * Frame templates for the raw composer. They are only starting points the user
  * edits before sending; the foundation never sends anything by itself.
  */
-import { CLIENT_INFO } from "@/lib/features/compose-catalog";
+import { CLIENT_INFO } from "@/lib/protocol/client-capabilities";
 import type { Frame } from "@/lib/protocol/frame";
 import { isObject } from "@/lib/protocol/json";
 import { AGENT_METHODS, CLIENT_METHODS } from "@/lib/protocol/methods";

@@ -5,6 +5,7 @@
  * default cwd) are served from the pool: anything else changes the command line.
  */
 import { PROTOCOL_VERSION } from "@agentclientprotocol/sdk";
+import { CLIENT_INFO } from "../lib/protocol/client-capabilities";
 import { AgentDriver } from "./agent-driver";
 import { BrowserSession } from "./browser-session";
 import type { ServerConfig } from "./config";
@@ -89,7 +90,7 @@ export class AgentPool {
         protocolVersion: PROTOCOL_VERSION,
         // What Connect advertises for this profile by default, so a warm agent is the one Connect would start.
         clientCapabilities: this.profiles.clientCapabilities(slot.profile),
-        clientInfo: { name: "acp-playground", version: "pool" },
+        clientInfo: CLIENT_INFO,
       },
       { id: "pool-initialize", timeoutMs: INITIALIZE_TIMEOUT_MS },
     );

@@ -13,6 +13,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { homedir, tmpdir } from "node:os";
+import { CLIENT_INFO } from "../lib/protocol/client-capabilities";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { PROTOCOL_VERSION } from "@agentclientprotocol/sdk";
@@ -175,7 +176,7 @@ async function record(argv: string[]): Promise<number> {
         fs: { readTextFile: checked.value.answers.fs, writeTextFile: checked.value.answers.fs },
         terminal: checked.value.answers.terminal,
       },
-      clientInfo: { name: "acp-playground-cli", version: "1" },
+      clientInfo: CLIENT_INFO,
     });
     if (!init.frame || "error" in (init.frame.message as object))
       throw new CliError(`initialize failed: ${init.frame?.raw ?? "no answer"}`, 3);

@@ -5,6 +5,7 @@
  * comparison report (Markdown, or JSON with --json) for CI.
  */
 import { copyFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { CLIENT_INFO } from "../lib/protocol/client-capabilities";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -105,7 +106,7 @@ async function runSide(
         fs: { readTextFile: capabilities.fs, writeTextFile: capabilities.fs },
         terminal: capabilities.terminal,
       },
-      clientInfo: { name: "acp-playground-compare", version: "1" },
+      clientInfo: CLIENT_INFO,
     });
     const initMessage = init.frame?.message as Message | undefined;
     if (!initMessage || initMessage.error) result.failure = `initialize failed: ${init.frame?.raw ?? "no answer"}`;

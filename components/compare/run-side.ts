@@ -4,7 +4,7 @@
  * Permissions are granted (policy "auto"): both sides are unattended, and
  * each can only touch its own throw-away workspace.
  */
-import { CLIENT_INFO } from "@/lib/features/compose-catalog";
+import { CLIENT_INFO } from "@/lib/protocol/client-capabilities";
 import { isObject } from "@/lib/protocol/json";
 import type { SessionStore } from "../state/session-store";
 import { AGENT_METHODS, CLIENT_METHODS } from "@/lib/protocol/methods";

@@ -5,7 +5,7 @@
  * from the Connect panel through `answer`.
  */
 import type { ClientCapabilities } from "@agentclientprotocol/sdk";
-import { CLIENT_INFO } from "@/lib/features/compose-catalog";
+import { CLIENT_INFO } from "@/lib/protocol/client-capabilities";
 import {
   runConnect,
   sessionCwd,

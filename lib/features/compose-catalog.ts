@@ -9,13 +9,11 @@
  * client capability whose policy is "deny").
  */
 import { agentCapabilities, authMethods, currentSession, type AgentFacts } from "../folds/agent-facts";
-import { DEFAULT_CLIENT_CAPABILITIES } from "../protocol/client-capabilities";
+import { CLIENT_INFO, DEFAULT_CLIENT_CAPABILITIES } from "../protocol/client-capabilities";
 import type { Policy } from "../contracts/policies";
 import { initialValue, type Defs, type FieldNode, type Path } from "./schema-form";
 import { isObject } from "../protocol/json";
 import { AGENT_METHODS, CLIENT_METHODS } from "../protocol/methods";
-
-export const CLIENT_INFO = { name: "acp-playground", version: "0.1.0" };
 
 export interface MethodSpec {
   method: string;

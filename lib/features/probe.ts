@@ -4,6 +4,7 @@
  * Driver that the server or CLI provides.
  */
 import { AGENT_METHODS as STABLE_AGENT_METHODS, PROTOCOL_VERSION } from "@agentclientprotocol/sdk";
+import { CLIENT_INFO } from "../protocol/client-capabilities";
 import { reduceAllFacts } from "../folds/agent-facts";
 import { composeMethods, prefillParams } from "./compose-catalog";
 import type { Frame, JsonRpcId, WireFrame } from "../protocol/frame";
@@ -213,7 +214,7 @@ export async function runProbe(
       ...(options.clientCapabilities ?? { fs: { readTextFile: false, writeTextFile: false } }),
       terminal: terminals.on,
     },
-    clientInfo: { name: "acp-playground-probe", version: "1" },
+    clientInfo: CLIENT_INFO,
   });
   rows.push(
     row(

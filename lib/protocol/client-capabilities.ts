@@ -3,6 +3,9 @@ import { isObject } from "./json";
 import { CLIENT_METHODS } from "./methods";
 import type { RpcError } from "./jsonrpc";
 
+/** Who the client is, in every `initialize` the playground sends (browser, CLI, probe, compare, warm pool). */
+export const CLIENT_INFO = { name: "acp-playground", title: "ACP Playground", version: "0.1.0" };
+
 /**
  * What the playground advertises in `initialize` by default. It must match what
  * it really answers: the relay serves fs/ and terminal/ requests (by policy).
