@@ -1,11 +1,17 @@
 #!/usr/bin/env node
-// The headless CLI: same lib/ and server/ code as the playground (TypeScript, loaded through tsx).
-import { register } from "tsx/esm/api";
+// The CLI: the compiled dist/ in an installed package (built at pack time by
+// scripts/build-dist.mjs), else the repository's TypeScript through tsx.
+import { existsSync } from "node:fs";
 
-register();
-if (process.argv[2] === "tap") {
+const compiled = existsSync(new URL("../dist/cli.mjs", import.meta.url));
+if (!compiled) (await import("tsx/esm/api")).register();
+const source = (name) => (compiled ? `../dist/${name}.mjs` : `../server/${name}.ts`);
+const command = process.argv[2];
+if (command === "help" || command === "--help" || command === "-h") {
+  process.stdout.write(`${(await import(source("cli-usage"))).USAGE}\n`);
+} else if (command === "tap") {
   // The tap stands in for an agent: load only what it needs, so the editor's agent starts sooner.
-  const { tapMain } = await import("../server/tap-cli.ts");
+  const { tapMain } = await import(source("tap-cli"));
   tapMain(process.argv.slice(3)).then(
     (code) => process.exit(code),
     (err) => {
@@ -14,5 +20,5 @@ if (process.argv[2] === "tap") {
     },
   );
 } else {
-  await import("../server/cli.ts");
+  await import(source("cli"));
 }

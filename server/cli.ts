@@ -12,7 +12,7 @@ import {
   statSync,
   writeFileSync,
 } from "node:fs";
-import { homedir, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { CLIENT_INFO } from "../lib/protocol/client-capabilities";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -28,41 +28,14 @@ import { parseTranscript, TranscriptError, type Transcript } from "../lib/contra
 import { AgentDriver } from "./agent-driver";
 import { BrowserSession } from "./browser-session";
 import { flagPolicies } from "./cli-policies";
-import { ConfigError, loadConfig, type ServerConfig } from "./config";
+import { ConfigError, loadConfig, type CommandLineAgent, type ServerConfig } from "./config";
 import { Profiles } from "./profiles";
 import { ProbeStore } from "./probe-store";
 import { probeAgent, rerunTranscript } from "./session-tasks";
 import { TranscriptStore } from "./transcript-store";
+import { dataDirFor } from "./runtime";
+import { USAGE } from "./cli-usage";
 import { AGENT_METHODS, CLIENT_METHODS } from "../lib/protocol/methods";
-
-const USAGE = `usage: acp-playground <command> [options]
-
-commands:
-  serve                                   start the playground (what npm start runs)
-  record --prompt TEXT [-o run.jsonl]     start an agent, prompt it once, write the transcript
-         [--profile NAME] [--cwd DIR] [--permission ask|auto|deny] [--fs auto|deny] [--terminal auto|deny]
-  replay FILE [--against PROFILE] [--cwd DIR] [--ignore PATH]...
-                                          re-run a transcript's client side against a fresh agent,
-                                          print the diff; exit 1 when the agent behaved differently
-                                          (--ignore result._meta.x leaves a path out; * any key, ** any depth)
-  probe [--profile NAME]... [--all] [--json] [--include-logout] [--terminals]
-                                          run the conformance battery, each agent in a throw-away
-                                          workspace; print the report, or with several profiles
-                                          (or --all) the protocol matrix (Markdown; --json for JSON).
-                                          Reports are kept in the data directory. --terminals runs the
-                                          agent's terminal commands there (never a URL profile's; the
-                                          report lists them); without it terminals are not advertised
-  tap [--profile NAME | -- COMMAND ARGS...]
-                                          stand in for an agent in any ACP client (docs/tap.md): start the
-                                          real agent, pass its stdio through untouched, copy every frame to
-                                          the running playground (or record it); exits with the agent's code
-  compare --profile A [--profile B] --prompt TEXT [--option A.model=x] [--json] [-o report.md] [--fail-on-diff]
-                                          run one prompt on two agents at once, each in a throw-away workspace;
-                                          print the comparison report (exit 1 on differences only with --fail-on-diff)
-  export FILE [-o run.html]               write the transcript as one self-contained HTML file
-                                          (redacted, opens offline; default: FILE with .html)
-
-exit codes: 0 ok, 1 difference found, 2 bad arguments, 3 agent failed to start, 4 unreadable or invalid file`;
 
 class CliError extends Error {
   constructor(
@@ -95,19 +68,6 @@ interface Cli {
   config: ServerConfig;
 }
 
-/**
- * The data directory: ACP_PLAYGROUND_DATA, else `data/` where the command runs
- * (as `serve` has it), but never inside the agent's workspace: there, the
- * user's data home.
- */
-function cliDataDir(env: NodeJS.ProcessEnv, runDir: string, workspace: string): string {
-  if (env.ACP_PLAYGROUND_DATA) return path.resolve(runDir, env.ACP_PLAYGROUND_DATA);
-  const local = path.resolve(runDir, "data");
-  const rel = path.relative(workspace, local);
-  if (rel.startsWith("..") || path.isAbsolute(rel)) return local;
-  return path.join(env.XDG_DATA_HOME || path.join(homedir(), ".local", "share"), "acp-playground");
-}
-
 function open(cwd: string, dataDir?: string): Cli {
   let config: ServerConfig;
   try {
@@ -116,7 +76,7 @@ function open(cwd: string, dataDir?: string): Cli {
     if (err instanceof ConfigError) throw new CliError(`configuration error: ${err.message}`, 2);
     throw err;
   }
-  config.dataDir = dataDir ?? cliDataDir(process.env, process.cwd(), cwd);
+  config.dataDir = dataDir ?? dataDirFor(process.env, process.cwd());
   const store = new TranscriptStore(config.dataDir);
   const session = new BrowserSession("cli", config, new Profiles(config, store), store, () => {});
   return { session, store, config };
@@ -327,6 +287,55 @@ async function exportCommand(argv: string[]): Promise<number> {
   return 0;
 }
 
+/**
+ * Serves the playground: options become the variables `npm start` reads
+ * (README "Configuration"); agents after `--` or in `--agent` become profiles.
+ */
+async function serveCommand(argv: string[]): Promise<number> {
+  const split = argv.indexOf("--");
+  const own = split < 0 ? argv : argv.slice(0, split);
+  const trailing = split < 0 ? [] : argv.slice(split + 1);
+  const { values: flags, positionals } = parse(own, {
+    port: { type: "string" },
+    config: { type: "string" },
+    data: { type: "string" },
+    open: { type: "boolean" },
+    "no-open": { type: "boolean" },
+    agent: { type: "string", multiple: true },
+  });
+  const values = flags as { port?: string; config?: string; data?: string; agent?: string[] };
+  if (positionals.length)
+    throw new CliError(`serve: unexpected argument ${positionals[0]} (an agent command goes after --)`, 2);
+  const agents: CommandLineAgent[] = [];
+  for (const spec of values.agent ?? []) {
+    const eq = spec.indexOf("=");
+    const [command, ...args] = spec
+      .slice(eq + 1)
+      .trim()
+      .split(/\s+/);
+    if (eq < 1 || !command) throw new CliError(`--agent: expected NAME=COMMAND, got "${spec}"`, 2);
+    agents.push({ name: spec.slice(0, eq), command, args });
+  }
+  if (trailing.length) {
+    const [command, ...args] = trailing;
+    agents.unshift({ name: path.basename(command!).replace(/\.[cm]?js$/, "") || "agent", command: command!, args });
+  }
+  const names = agents.map((a) => a.name);
+  const twice = names.find((n, i) => names.indexOf(n) !== i);
+  if (twice) throw new CliError(`two agents named "${twice}": name them with --agent NAME=COMMAND`, 2);
+  if (values.port !== undefined) process.env.PORT = values.port;
+  if (values.config !== undefined) process.env.ACP_PLAYGROUND_CONFIG = path.resolve(values.config);
+  if (values.data !== undefined) process.env.ACP_PLAYGROUND_DATA = path.resolve(values.data);
+  const { serve } = await import("./index");
+  try {
+    await serve(agents);
+  } catch (err) {
+    if (err instanceof ConfigError) throw new CliError(`configuration error: ${err.message}`, 2);
+    throw err;
+  }
+  return -1; // keeps running
+}
+
 /** Writes and waits until the text is handed to the OS: process.exit would cut a pipe's buffer short. */
 function write(text: string): Promise<void> {
   return new Promise((resolve, reject) => process.stdout.write(text, (err) => (err ? reject(err) : resolve())));
@@ -335,11 +344,8 @@ function write(text: string): Promise<void> {
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
-    case "serve": {
-      const { serve } = await import("./index");
-      await serve();
-      return -1; // keeps running
-    }
+    case "serve":
+      return serveCommand(rest);
     case "record":
       return record(rest);
     case "replay":
@@ -352,13 +358,14 @@ async function main(argv: string[]): Promise<number> {
       return exportCommand(rest);
     case "compare":
       return (await import("./compare-cli")).compareMain(rest);
-    case undefined:
     case "help":
     case "--help":
     case "-h":
       process.stdout.write(`${USAGE}\n`);
-      return command === undefined ? 2 : 0;
+      return 0;
     default:
+      // No command, or only serve's options: serve this folder.
+      if (command === undefined || command.startsWith("-")) return serveCommand(argv);
       throw new CliError(`unknown command: ${command}\n\n${USAGE}`, 2);
   }
 }

@@ -2,9 +2,9 @@
 import { execa } from "execa";
 import { accessSync, constants, readFileSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { fail, ok, type Result } from "../lib/protocol/result";
 import { childEnv } from "./process-group";
+import { PACKAGE_ROOT } from "./runtime";
 
 function executable(file: string): boolean {
   try {
@@ -60,7 +60,7 @@ export function commandVersion(command: string, env: Record<string, string> = {}
   return version;
 }
 
-const projectModules = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "node_modules");
+const projectModules = path.join(PACKAGE_ROOT, "node_modules");
 
 /**
  * Where installed npm packages are looked for: the playground's own

@@ -15,6 +15,7 @@ import { isObject } from "../lib/protocol/json";
 import { clientCapabilitiesSchema } from "./profile-capabilities";
 import { remoteProfileSchema, type RemoteProfile } from "./remote-profile";
 import { installedCommand } from "./command-lookup";
+import { dataDirFor } from "./runtime";
 
 export interface ProfileConfig {
   command: string;
@@ -317,7 +318,18 @@ export function hasGeminiCredentials(env: Env): boolean {
   return !!home && existsSync(path.join(home, ".gemini", "oauth_creds.json"));
 }
 
-export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerConfig {
+/** An agent named on the command line (`acp-playground -- my-agent --acp`, `--agent NAME=COMMAND`). */
+export interface CommandLineAgent {
+  name: string;
+  command: string;
+  args: string[];
+}
+
+/**
+ * `agents`: typed by the user in their own terminal, so trusted like the config
+ * file; each becomes a profile for this run, the first the default.
+ */
+export function loadConfig(env: Env = process.env, cwd = process.cwd(), agents: CommandLineAgent[] = []): ServerConfig {
   const file = env.ACP_PLAYGROUND_CONFIG;
   const fileConfig = file ? parseOrThrow(configFileSchema, readConfigFile(file), `config file ${file}`) : {};
   const fileDir = file ? path.dirname(path.resolve(cwd, file)) : cwd;
@@ -326,9 +338,13 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
   const profiles = Object.fromEntries(
     Object.entries(fileConfig.profiles ?? {}).map(([name, raw]) => [name, parseProfile(name, raw, file ?? "", base)]),
   );
+  for (const agent of agents) {
+    profiles[agent.name] = parseProfile(agent.name, { command: agent.command, args: agent.args }, "command line", cwd);
+  }
   const workspaceRoots = (fileConfig.workspaceRoots ?? [cwd]).map((r) => realRoot(r, fileDir));
 
-  const defaultProfile = fileConfig.defaultProfile ?? (hasGeminiCredentials(env) ? "gemini" : "replay:demo-gemini");
+  const defaultProfile =
+    agents[0]?.name ?? fileConfig.defaultProfile ?? (hasGeminiCredentials(env) ? "gemini" : "replay:demo-gemini");
   const geminiBin = env.GEMINI_BIN || fileConfig.geminiBin;
 
   const pool = parsePool(env.ACP_PLAYGROUND_POOL, fileConfig.pool, defaultProfile, file ?? "");
@@ -356,7 +372,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): ServerC
     terminalOutputBytes: intFrom(env, "ACP_PLAYGROUND_TERMINAL_OUTPUT_BYTES", 1 * MIB, 1),
     requestTimeoutMs: intFrom(env, "ACP_PLAYGROUND_REQUEST_TIMEOUT_MS", 30_000, 1),
     pool,
-    dataDir: path.resolve(cwd, env.ACP_PLAYGROUND_DATA || "data"),
+    dataDir: dataDirFor(env, cwd),
     geminiBin,
   };
 }

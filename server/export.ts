@@ -8,12 +8,11 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { inlineScriptCode, redactTranscript, renderExportPage } from "../lib/features/export-page";
+import { PACKAGE_ROOT } from "./runtime";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const outDir = path.join(root, ".next", "export-viewer");
+const outDir = path.join(PACKAGE_ROOT, ".next", "export-viewer");
 const SOURCES = ["export", "components", "lib", "app/globals.css", "package-lock.json"];
 
 export interface ViewerAssets {
@@ -36,7 +35,7 @@ export async function buildViewer(): Promise<ViewerAssets> {
     import("@tailwindcss/postcss"),
   ]);
   const result = await build({
-    absWorkingDir: root,
+    absWorkingDir: PACKAGE_ROOT,
     entryPoints: ["export/viewer.tsx"],
     bundle: true,
     minify: true,
@@ -52,9 +51,14 @@ export async function buildViewer(): Promise<ViewerAssets> {
     logLevel: "silent",
   });
   const out = (ext: string) => result.outputFiles.find((f) => f.path.endsWith(ext))?.text ?? "";
-  const globals = path.join(root, "app", "globals.css");
-  const tw = await postcss([tailwind({ base: root })]).process(readFileSync(globals, "utf8"), { from: globals });
-  const jsonView = readFileSync(path.join(root, "node_modules", "react-json-view-lite", "dist", "index.css"), "utf8");
+  const globals = path.join(PACKAGE_ROOT, "app", "globals.css");
+  const tw = await postcss([tailwind({ base: PACKAGE_ROOT })]).process(readFileSync(globals, "utf8"), {
+    from: globals,
+  });
+  const jsonView = readFileSync(
+    path.join(PACKAGE_ROOT, "node_modules", "react-json-view-lite", "dist", "index.css"),
+    "utf8",
+  );
   // The app's order (app/layout.tsx): the JSON tree's sheet, then ours, then the components'.
   const assets = { script: out(".js"), css: `${jsonView}\n${tw.css}\n${out(".css")}` };
   mkdirSync(outDir, { recursive: true });
@@ -72,7 +76,7 @@ export function viewerAssets(): Promise<ViewerAssets> {
   const stale = () =>
     !existsSync(js) ||
     !existsSync(css) ||
-    Math.max(...SOURCES.map((s) => newest(path.join(root, s)))) > statSync(js).mtimeMs;
+    Math.max(...SOURCES.map((s) => newest(path.join(PACKAGE_ROOT, s)))) > statSync(js).mtimeMs;
   if (!cached) {
     cached = stale()
       ? buildViewer()

@@ -6,16 +6,16 @@ import next from "next";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createAppServer, exitOnSignals } from "./app-server";
-import { ConfigError, loadConfig } from "./config";
+import { ConfigError, loadConfig, type CommandLineAgent } from "./config";
 import { openBrowser, shouldOpenBrowser } from "./open-browser";
 import { DiscoveryError, writeRelayDiscovery } from "./tap-discovery";
+import { PACKAGE_ROOT } from "./runtime";
 
-const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-
-export async function serve(): Promise<void> {
-  const config = loadConfig();
+/** `agents`: profiles named on the command line for this run (the first is the default). */
+export async function serve(agents: CommandLineAgent[] = []): Promise<void> {
+  const config = loadConfig(process.env, process.cwd(), agents);
   const dev = process.env.NODE_ENV === "development";
-  const app = next({ dev, dir: projectRoot, hostname: config.host, port: config.port });
+  const app = next({ dev, dir: PACKAGE_ROOT, hostname: config.host, port: config.port });
   await app.prepare();
   const handle = app.getRequestHandler();
   const server = createAppServer(config, (req, res) => handle(req, res));

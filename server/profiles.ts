@@ -4,7 +4,6 @@
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { fail, ok, type Result } from "../lib/protocol/result";
 import type { ProfileDetails, ProfileSummary, RelayError } from "../lib/contracts/wire";
@@ -18,6 +17,7 @@ import { childEnv } from "./process-group";
 import type { ProfileConfig, ServerConfig } from "./config";
 import type { TranscriptMeta } from "../lib/contracts/transcript-meta";
 import type { RemoteProfile } from "./remote-profile";
+import { nodeScript, PACKAGE_ROOT } from "./runtime";
 
 export interface Launch {
   profile: string;
@@ -30,11 +30,9 @@ export interface Launch {
   replay?: string;
 }
 
-const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-
 export function geminiCommand(config: Pick<ServerConfig, "geminiBin">): string {
   if (config.geminiBin) return config.geminiBin;
-  const local = path.join(projectRoot, "node_modules", ".bin", "gemini");
+  const local = path.join(PACKAGE_ROOT, "node_modules", ".bin", "gemini");
   return existsSync(local) ? local : "gemini";
 }
 
@@ -112,8 +110,6 @@ export const LISTED_REPLAYS = 20;
 const REPLAY_OPTIONS: Record<string, OptionSpec> = {
   speed: { flag: "--speed", type: "enum", values: ["1", "10", "instant"] },
 };
-const tsxLoader = import.meta.resolve("tsx");
-const replayAgentScript = path.join(projectRoot, "server", "replay-agent.ts");
 
 export class Profiles {
   constructor(
@@ -246,7 +242,7 @@ export class Profiles {
         profile: name,
         command: process.execPath,
         // replay-agent.ts reads `--speed VALUE`; the value is one of a fixed list.
-        args: ["--import", tsxLoader, replayAgentScript, this.transcripts.file(id), "--speed", speed],
+        args: [...nodeScript("replay-agent"), this.transcripts.file(id), "--speed", speed],
         env: {},
         replay: id,
       });

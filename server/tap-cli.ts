@@ -7,7 +7,8 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { ConfigError, loadConfig } from "./config";
 import { runTap } from "./tap";
-import { DiscoveryError, findRelay, tapDataDir, type RelayTarget } from "./tap-discovery";
+import { DiscoveryError, findRelay, type RelayTarget } from "./tap-discovery";
+import { dataDirFor } from "./runtime";
 
 const USAGE = `usage: acp-playground tap [--profile NAME | -- COMMAND ARGS...]   (docs/tap.md)`;
 
@@ -53,7 +54,7 @@ export async function tapMain(argv: string[]): Promise<number> {
   const bufferBytes = Number(process.env.ACP_PLAYGROUND_TAP_BUFFER_BYTES || 8 * 1024 * 1024);
   if (!Number.isInteger(bufferBytes) || bufferBytes < 0)
     return fail("ACP_PLAYGROUND_TAP_BUFFER_BYTES must be a whole number of bytes");
-  const dataDir = tapDataDir(process.env, cwd);
+  const dataDir = dataDirFor(process.env, cwd);
   let relay: RelayTarget | undefined;
   try {
     relay = findRelay(process.env, dataDir);

@@ -28,18 +28,7 @@ import {
   type Stats,
 } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { isAlive } from "./process-group";
-
-const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-
-/**
- * The data directory `npm start` uses: ACP_PLAYGROUND_DATA, else `data` in the
- * project (an editor starts the tap in the user's project, not ours).
- */
-export function tapDataDir(env: Record<string, string | undefined>, cwd = process.cwd()): string {
-  return env.ACP_PLAYGROUND_DATA ? path.resolve(cwd, env.ACP_PLAYGROUND_DATA) : path.join(projectRoot, "data");
-}
 
 export const tokenFile = (dataDir: string) => path.join(dataDir, "token");
 export const relayFile = (dataDir: string) => path.join(dataDir, "relay.json");

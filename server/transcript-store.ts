@@ -26,12 +26,12 @@ import {
 import path from "node:path";
 import { pipeline, Transform, type Readable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
-import { fileURLToPath } from "node:url";
 import { countTurns, serialize, TranscriptError, type TranscriptHeader } from "../lib/contracts/transcript";
 import { inferKind, type TranscriptMeta } from "../lib/contracts/transcript-meta";
 import { TranscriptReader } from "../lib/folds/transcript-stream";
 import { transcriptLimits, type TranscriptLimits } from "./config";
 import { isAlive } from "./process-group";
+import { PACKAGE_ROOT } from "./runtime";
 
 export type { TranscriptMeta };
 
@@ -53,7 +53,7 @@ interface Scanned {
 
 export const DEMO_TRANSCRIPT_ID = "demo-gemini";
 const DEMO_TRANSCRIPTS = {
-  [DEMO_TRANSCRIPT_ID]: path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "demo", "gemini-demo.jsonl"),
+  [DEMO_TRANSCRIPT_ID]: path.join(PACKAGE_ROOT, "demo", "gemini-demo.jsonl"),
 };
 
 export class TranscriptStore {

@@ -1,0 +1,35 @@
+/** The CLI's usage text: its own module, so `--help` answers without loading the rest (bin/acp-playground.mjs). */
+export const USAGE = `usage: acp-playground [serve] [options] [-- AGENT_COMMAND ARGS...]
+       acp-playground <command> [options]
+
+  (no command), serve                     serve the playground for this folder (its workspace) and open it
+         [--port N] [--config FILE] [--data DIR] [--no-open]
+         [--agent NAME=COMMAND]... [-- COMMAND ARGS...]
+                                          --agent / -- add an agent profile for this run and select it
+                                          (--agent's COMMAND is split at spaces; after -- every argument is kept)
+
+commands:
+  record --prompt TEXT [-o run.jsonl]     start an agent, prompt it once, write the transcript
+         [--profile NAME] [--cwd DIR] [--permission ask|auto|deny] [--fs auto|deny] [--terminal auto|deny]
+  replay FILE [--against PROFILE] [--cwd DIR] [--ignore PATH]...
+                                          re-run a transcript's client side against a fresh agent,
+                                          print the diff; exit 1 when the agent behaved differently
+                                          (--ignore result._meta.x leaves a path out; * any key, ** any depth)
+  probe [--profile NAME]... [--all] [--json] [--include-logout] [--terminals]
+                                          run the conformance battery, each agent in a throw-away
+                                          workspace; print the report, or with several profiles
+                                          (or --all) the protocol matrix (Markdown; --json for JSON).
+                                          Reports are kept in the data directory. --terminals runs the
+                                          agent's terminal commands there (never a URL profile's; the
+                                          report lists them); without it terminals are not advertised
+  tap [--profile NAME | -- COMMAND ARGS...]
+                                          stand in for an agent in any ACP client (docs/tap.md): start the
+                                          real agent, pass its stdio through untouched, copy every frame to
+                                          the running playground (or record it); exits with the agent's code
+  compare --profile A [--profile B] --prompt TEXT [--option A.model=x] [--json] [-o report.md] [--fail-on-diff]
+                                          run one prompt on two agents at once, each in a throw-away workspace;
+                                          print the comparison report (exit 1 on differences only with --fail-on-diff)
+  export FILE [-o run.html]               write the transcript as one self-contained HTML file
+                                          (redacted, opens offline; default: FILE with .html)
+
+exit codes: 0 ok, 1 difference found, 2 bad arguments, 3 agent failed to start, 4 unreadable or invalid file`;

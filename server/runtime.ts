@@ -1,0 +1,39 @@
+/**
+ * Where this process runs from: the repository's TypeScript (through tsx) or an
+ * installed package's compiled dist/ (scripts/build-dist.mjs), and the paths
+ * that follow from it. One place, so every module agrees.
+ */
+import { homedir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** True in the installed tool: every server module is bundled into dist/*.mjs. */
+export const COMPILED = import.meta.url.endsWith(".mjs");
+
+/** The package's root: one level above server/ (sources) or dist/ (compiled). */
+export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+/** The arguments that make `node` run one of server/'s entry scripts (e.g. "replay-agent") as its own process. */
+export function nodeScript(name: string): string[] {
+  return COMPILED
+    ? [path.join(PACKAGE_ROOT, "dist", `${name}.mjs`)]
+    : ["--import", import.meta.resolve("tsx"), path.join(PACKAGE_ROOT, "server", `${name}.ts`)];
+}
+
+/**
+ * The data directory (transcripts, probe reports, the tap's discovery files):
+ * ACP_PLAYGROUND_DATA, else the user's data home, never the project the
+ * playground is run in (an agent is served that folder).
+ */
+export function dataDirFor(
+  env: Record<string, string | undefined>,
+  cwd = process.cwd(),
+  platform: NodeJS.Platform = process.platform,
+  home = homedir(),
+): string {
+  if (env.ACP_PLAYGROUND_DATA) return path.resolve(cwd, env.ACP_PLAYGROUND_DATA);
+  if (env.XDG_DATA_HOME) return path.join(env.XDG_DATA_HOME, "acp-playground");
+  if (platform === "darwin") return path.join(home, "Library", "Application Support", "acp-playground");
+  if (platform === "win32") return path.join(env.LOCALAPPDATA || path.join(home, "AppData", "Local"), "acp-playground");
+  return path.join(home, ".local", "share", "acp-playground");
+}
