@@ -153,7 +153,7 @@ describe("compose catalog", () => {
     expect(p("initialize", "InitializeRequest")).toEqual({
       protocolVersion: 1,
       clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true },
-      clientInfo: { name: "acp-playground", version: "0.1.0" },
+      clientInfo: { name: "acp-playground", title: "ACP Playground", version: "0.1.0" },
     });
     expect(p("authenticate", "AuthenticateRequest")).toEqual({ methodId: "oauth-personal" });
     expect(p("session/new", "NewSessionRequest")).toEqual({ cwd: "/w", mcpServers: [] });

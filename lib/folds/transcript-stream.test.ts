@@ -123,7 +123,7 @@ describe("TranscriptReader", () => {
   });
 
   it("reads the shipped demo transcript like parseTranscript does", () => {
-    const text = readFileSync(path.join(import.meta.dirname, "..", "demo", "gemini-demo.jsonl"), "utf8");
+    const text = readFileSync(path.join(import.meta.dirname, "..", "..", "demo", "gemini-demo.jsonl"), "utf8");
     const whole = parseTranscript(text);
     const { reader, part } = chunked(text, 1000);
     expect(part.frames).toEqual(whole.frames);
