@@ -91,10 +91,15 @@ export async function runTap(opts: TapOptions): Promise<number> {
       writeInjections();
     },
   };
-  const sinkReady = import("./tap-sink").then(({ TapSink }) => {
-    sink = new TapSink(sinkOptions);
-    observe();
-  });
+  // Loading the socket client blocks the event loop for a while: it starts once the agent has first
+  // answered (or after a second), so the editor's first answer never waits behind it.
+  let sinkReady: Promise<void> | undefined;
+  const loadSink = () =>
+    (sinkReady ??= import("./tap-sink").then(({ TapSink }) => {
+      sink = new TapSink(sinkOptions);
+      observe();
+    }));
+  const sinkTimer = setTimeout(() => void loadSink(), 1_000);
 
   // Copies are made after the chunk has been written on, one event-loop turn later.
   const splitters = {
@@ -151,6 +156,7 @@ export async function runTap(opts: TapOptions): Promise<number> {
       opts.stdout.once("drain", () => agentOut.resume());
     }
     copy("from-agent", chunk);
+    if (!sinkReady) setImmediate(() => void loadSink());
   });
   const decoder = new TextDecoder();
   agentErr.on("data", (chunk: Buffer) => {
@@ -192,7 +198,8 @@ export async function runTap(opts: TapOptions): Promise<number> {
   // Stopping began with the leader's exit if not before: no re-launched worker outlives it.
   await stopping;
   await stopTree();
-  await sinkReady;
+  clearTimeout(sinkTimer);
+  await loadSink();
   observe();
   toEvents("to-agent", now(), splitters["to-agent"].end());
   toEvents("from-agent", now(), splitters["from-agent"].end());
