@@ -2,7 +2,7 @@
 /**
  * The decoded session view of one tab: the conversation of one ACP session
  * (a picker when there are several), built from the tab's frames by
- * lib/folds/session-view.ts. Clicking an item selects its frames: the Frames view
+ * lib/folds/session-view/. Clicking an item selects its frames: the Frames view
  * highlights them, and a frame selected there highlights its item here.
  */
 import "./session-view.css";

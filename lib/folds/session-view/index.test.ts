@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { RequestSeqFiller } from "../protocol/correlate";
-import { classifyLine, type Frame, type FrameDirection, type JsonRpcId } from "../protocol/frame";
+import { RequestSeqFiller } from "../../protocol/correlate";
+import { classifyLine, type Frame, type FrameDirection, type JsonRpcId } from "../../protocol/frame";
 import {
   emptyView,
   reduceFrame,
@@ -13,7 +13,7 @@ import {
   type SessionViewState,
   type ToolCallItem,
   type UnknownItem,
-} from "./session-view";
+} from ".";
 
 /** Builds frames as the relay records them: seq from 1, ts 10 ms apart unless given. */
 function script() {
