@@ -422,7 +422,9 @@ describe("session view: plans, events, unknowns, preamble", () => {
     const ss = session(reduceFrames(s.frames), "old");
     expect(ss.origin?.method).toBe("session/load");
     expect(ss.currentModeId).toBe("plan");
-    expect(ss.preamble.map((i) => i.type)).toEqual(["user_message"]);
+    // What the load replayed before answering is the session's history, not its preamble (#22).
+    expect(ss.history.map((i) => i.type)).toEqual(["user_message"]);
+    expect(ss.preamble).toEqual([]);
   });
 
   it("keeps two sessions apart, in order of appearance", () => {

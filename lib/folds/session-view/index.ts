@@ -14,7 +14,7 @@ import { isObject, obj, str } from "../../protocol/json";
 import { AGENT_METHODS, CLIENT_METHODS } from "../../protocol/methods";
 import { Draft } from "./draft";
 import { take, track } from "./items";
-import { onResult, TRACKED } from "./sessions";
+import { onInitializeResult, onReplayRequest, onResult, TRACKED } from "./sessions";
 import { onTerminalResult } from "./terminals";
 import { onPermissionRequest, onPermissionResponse } from "./tool-calls";
 import { onCancel, onPrompt, onPromptResponse } from "./turns";
@@ -56,6 +56,8 @@ function apply(d: Draft, f: Frame): void {
       const params = obj(m.params);
       if (f.dir === "to-agent") {
         if (f.method === AGENT_METHODS.session_prompt) onPrompt(d, f, params);
+        else if (f.method === AGENT_METHODS.session_load || f.method === AGENT_METHODS.session_resume)
+          onReplayRequest(d, f, str(params.sessionId));
         else if (TRACKED.has(f.method)) track(d, f, { sessionId: str(params.sessionId) });
       } else if (f.method === CLIENT_METHODS.session_request_permission) {
         onPermissionRequest(d, f, f.id, params);
@@ -66,6 +68,10 @@ function apply(d: Draft, f: Frame): void {
     }
     case "response": {
       if (f.requestSeq === undefined) return;
+      if (f.method === AGENT_METHODS.initialize && f.dir === "from-agent" && !("error" in m)) {
+        onInitializeResult(d, obj(m.result));
+        return;
+      }
       const pend = take(d, f.requestSeq);
       if (!pend) return;
       if (pend.method === AGENT_METHODS.session_prompt) onPromptResponse(d, f, pend, m);

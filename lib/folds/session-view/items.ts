@@ -1,5 +1,7 @@
 /** Sessions, turns and item lists: where an update lands, and the requests the view waits on. */
 import type { Frame } from "../../protocol/frame";
+import { AGENT_METHODS } from "../../protocol/methods";
+import { schemaOfUpdateKind } from "../../protocol/update-kinds";
 import { isObject } from "../../protocol/json";
 import { compact, get, put, type Draft } from "./draft";
 import { SeqList } from "./seq-list";
@@ -38,6 +40,7 @@ export function ownSession(d: Draft, id: string, seq: number): SessionState {
     availableCommands: [],
     info: {},
     preamble: [],
+    history: [],
     turns: [],
     unknown: [],
   });
@@ -61,15 +64,33 @@ export function ownItems(d: Draft, s: SessionState, i: number): ViewItem[] {
   return (t.items = d.own(t.items));
 }
 
-/** Where a session update lands: the running turn, else after the last turn, else the preamble. */
+/**
+ * Where a session update lands: the history while a session/load (or session/resume) of
+ * this session waits for its response, else the running turn, else after the last turn,
+ * else the preamble.
+ */
 export interface Target {
   items: ViewItem[];
   /** The running turn, writable. */
   turn?: Turn;
   outOfTurn: boolean;
+  history?: boolean;
+}
+
+const REPLAYING = new Set<string>([AGENT_METHODS.session_load, AGENT_METHODS.session_resume]);
+
+/** A session/load or session/resume of this session is waiting for its response. */
+export function replaying(d: Draft, sessionId: string): boolean {
+  const pending = d.root.pending;
+  for (const k in pending) {
+    const p = pending[k]!;
+    if (p.sessionId === sessionId && REPLAYING.has(p.method)) return true;
+  }
+  return false;
 }
 
 export function target(d: Draft, s: SessionState): Target {
+  if (replaying(d, s.sessionId)) return { items: (s.history = d.own(s.history)), outOfTurn: false, history: true };
   const i = s.turns.length - 1;
   const items = ownItems(d, s, i);
   if (i < 0) return { items, outOfTurn: false };
@@ -102,9 +123,19 @@ export function addUnknown(
   reason: string,
 ) {
   const item: UnknownItem = { type: "unknown", variant, update, reason, seqs: SeqList.of(seq) };
+  const validIn = schemaOfUpdateKind(variant);
+  if (validIn) item.validIn = validIn;
   if (tg.outOfTurn) item.outOfTurn = true;
   // Not fresh: listed twice, so never written in place (and never written at all).
   tg.items.push(item);
   s.unknown = d.own(s.unknown);
   s.unknown.push(item);
+}
+
+/** Replaces `tg.items[i]` with a writable copy and returns it, with `seq` appended to its seqs. */
+export function ownAt<T extends ViewItem>(d: Draft, tg: Target, i: number, seq: number): T {
+  const it = d.own(tg.items[i] as T);
+  tg.items[i] = it;
+  it.seqs = it.seqs.append(seq);
+  return it;
 }

@@ -1,10 +1,10 @@
 /** Responses that open or change a session: new, load, resume, fork, set_mode, set_config_option, set_model. */
 import type { SessionConfigOption, SessionMode } from "@agentclientprotocol/sdk";
 import type { Frame } from "../../protocol/frame";
-import { isObject, obj, str } from "../../protocol/json";
+import { isObject, num, obj, str } from "../../protocol/json";
 import { AGENT_METHODS, LEGACY_AGENT_METHODS } from "../../protocol/methods";
 import { compact, type Draft, type Obj } from "./draft";
-import { ownSession } from "./items";
+import { ownSession, track } from "./items";
 import type { PendingRequest, SessionModels } from "./types";
 
 export const SESSION_OPENERS = new Set<string>([
@@ -41,4 +41,19 @@ export function onResult(d: Draft, f: Frame, pend: PendingRequest, r: Obj): void
   if (pend.method === LEGACY_AGENT_METHODS.session_set_model && typeof params.modelId === "string") {
     s.models = { ...s.models, currentModelId: params.modelId };
   }
+}
+
+/** A session/load or session/resume sent: what the agent replays before answering is the session's history, anew. */
+export function onReplayRequest(d: Draft, f: Frame, sessionId: string | undefined): void {
+  track(d, f, { sessionId });
+  if (sessionId === undefined || !Object.hasOwn(d.root.sessions, sessionId)) return;
+  const s = ownSession(d, sessionId, f.seq);
+  if (s.history.length > 0) s.history = [];
+}
+
+/** The agent's initialize response (paired by the sequencer, which names its method): the negotiated version. */
+export function onInitializeResult(d: Draft, r: Obj): void {
+  const v = num(r.protocolVersion);
+  if (v === undefined || v === d.root.protocolVersion) return;
+  d.state().protocolVersion = v;
 }

@@ -32,7 +32,12 @@ export function mergeToolCall(d: Draft, tg: Target, seq: number, id: string, u: 
     it.seqs = it.seqs.append(seq);
   }
   const w = it as unknown as Obj;
-  for (const [k, ok] of Object.entries(TOOL_FIELDS)) if (ok(u[k])) w[k] = u[k];
+  // v2 patch semantics: null clears a field (v1 agents send null for "no change").
+  const v2 = (d.root.protocolVersion ?? 1) >= 2;
+  for (const [k, ok] of Object.entries(TOOL_FIELDS)) {
+    if (u[k] === null && v2) delete w[k];
+    else if (ok(u[k])) w[k] = u[k];
+  }
   return it;
 }
 

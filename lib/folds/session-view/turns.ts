@@ -35,7 +35,13 @@ export function onPromptResponse(d: Draft, f: Frame, pend: PendingRequest, m: Ob
   const s = ownSession(d, pend.sessionId, f.seq);
   if (!s.turns[pend.turn]) return;
   const t = ownTurn(d, s, pend.turn);
+  // v2: the response only acknowledges the prompt; `state_update` idle ends the turn (an error still ends it).
+  if (t.endedBy === "state" || ((d.root.protocolVersion ?? 1) >= 2 && !("error" in m))) {
+    t.responseSeq = f.seq;
+    return;
+  }
   t.ended = true;
+  t.endedBy = "response";
   t.endSeq = f.seq;
   t.endTs = f.ts;
   t.durationMs = f.ts - t.ts;

@@ -63,9 +63,65 @@ export interface ToolCallItem extends ItemBase {
   permission?: PermissionView;
 }
 
+/**
+ * A plan card: the stable `plan` (entries, each update a full replacement) or an
+ * unstable/v2 `plan_update` plan with an id, in one of three forms, until `plan_removed`.
+ */
 export interface PlanItem extends ItemBase {
   type: "plan";
   entries: PlanEntry[];
+  planId?: string;
+  /** How the plan was last given; absent for the stable `plan` update (entries). */
+  form?: "items" | "markdown" | "file";
+  markdown?: string;
+  uri?: string;
+  /** `plan_removed` named it. */
+  removed?: boolean;
+}
+
+/** A context compaction (`compaction_update`, `compaction_summary_chunk`): a marker with its summary. */
+export interface CompactionItem extends ItemBase {
+  type: "compaction";
+  compactionId: string;
+  /** in_progress, completed, failed, cancelled, or another string. */
+  status: string;
+  summary: ContentBlock[];
+  error?: string;
+}
+
+/** An inter-session message (`session_message`, `session_message_chunk`, unstable). */
+export interface SessionMessageItem extends ItemBase {
+  type: "session_message";
+  messageId: string;
+  senderSessionId?: string;
+  recipientSessionId?: string;
+  blocks: ContentBlock[];
+}
+
+/** A child session this session started (`subagent_update`, unstable); its items are in its own SessionState. */
+export interface SubagentItem extends ItemBase {
+  type: "subagent";
+  sessionId: string;
+  title?: string;
+  /** The child's activity (running, idle, requires_action, ...), when reported. */
+  state?: string;
+  stopReason?: string;
+  cwd?: string;
+  /** The tool call running in the parent when the child was announced (or named in `_meta.toolCallId`). */
+  toolCallId?: string;
+}
+
+/** An agent-owned terminal (v2 `terminal_update`, `terminal_output_chunk`); its state is in `terminals`. */
+export interface TerminalItem extends ItemBase {
+  type: "terminal";
+  terminalId: string;
+}
+
+/** A v2 `state_update` that did not end a turn (running, requires_action, an idle outside a turn). */
+export interface StateItem extends ItemBase {
+  type: "state";
+  state: string;
+  stopReason?: string;
 }
 
 export type SessionEventVariant =
@@ -88,11 +144,26 @@ export interface UnknownItem extends ItemBase {
   type: "unknown";
   /** The `sessionUpdate` value, the request method, or "(malformed)". */
   variant: string;
+  /**
+   * The schema that defines `variant` ("v1", "v1 unstable", "v2", "v2 unstable") when it is a valid
+   * kind this view does not render (or a malformed one); absent when no schema knows it.
+   */
+  validIn?: string;
   update: unknown;
   reason: string;
 }
 
-export type ViewItem = MessageItem | ToolCallItem | PlanItem | EventItem | UnknownItem;
+export type ViewItem =
+  | MessageItem
+  | ToolCallItem
+  | PlanItem
+  | EventItem
+  | CompactionItem
+  | SessionMessageItem
+  | SubagentItem
+  | TerminalItem
+  | StateItem
+  | UnknownItem;
 
 /** Token usage of one turn (lib/folds/turn-usage.ts), with Gemini's per-model figures and the raw report. */
 export interface TurnUsage extends BaseTurnUsage {
@@ -125,6 +196,10 @@ export interface Turn {
   cancelRequested?: boolean;
   cancelSeq?: number;
   agentMessageChunks: number;
+  /** What ended it: the prompt response (v1), or a v2 `state_update` idle. */
+  endedBy?: "response" | "state";
+  /** The prompt response, when the turn ended otherwise (v2). */
+  responseSeq?: number;
 }
 
 /** `models` as Gemini returns it from session/new (unstable ACP, not in the SDK's stable types). */
@@ -149,6 +224,12 @@ export interface SessionState {
   usage?: UsageUpdate;
   /** Items that arrived before the first prompt (e.g. available commands, session/load history). */
   preamble: ViewItem[];
+  /** What a session/load (or a replaying session/resume) replayed before its response: the session's history. */
+  history: ViewItem[];
+  /** The session that announced this one with `subagent_update`: this is its subagent. */
+  parentSessionId?: string;
+  /** The last v2 `state_update` state (running, idle, requires_action, ...). */
+  activity?: string;
   turns: Turn[];
   /** Every unknown item of the session (also listed in place), for a quick count. */
   unknown: UnknownItem[];
@@ -168,6 +249,8 @@ export interface TerminalView {
   truncated: boolean;
   exitStatus?: { exitCode?: number | null; signal?: string | null };
   released?: boolean;
+  /** Agent-owned (v2 `terminal_update`): the agent reports it, no client request made it. */
+  agentOwned?: boolean;
   /** The client's answers about this terminal. */
   seqs: SeqList;
 }
@@ -190,4 +273,6 @@ export interface SessionViewState {
   pending: Record<number, PendingRequest>;
   /** Client terminals by terminalId. */
   terminals: Record<string, TerminalView>;
+  /** From the agent's initialize response: 2 makes `state_update` idle, not the prompt response, end a turn. */
+  protocolVersion?: number;
 }

@@ -1,19 +1,18 @@
 /** `session/update`: the dispatch on `sessionUpdate`, messages and session-state events. */
-import type {
-  AvailableCommand,
-  ContentBlock,
-  PlanEntry,
-  SessionConfigOption,
-  UsageUpdate,
-} from "@agentclientprotocol/sdk";
+import type { AvailableCommand, SessionConfigOption, UsageUpdate } from "@agentclientprotocol/sdk";
 import type { Frame } from "../../protocol/frame";
 import { isObject, num, str } from "../../protocol/json";
 import { isUsageOnlyChunk } from "../turn-usage";
-import { isBlock, type Draft, type Obj } from "./draft";
-import { addItem, addUnknown, firstOutput, lastIndex, ownSession, target, type Target } from "./items";
+import { onCompactionSummaryChunk, onCompactionUpdate } from "./compaction";
+import { compact, isBlock, type Draft, type Obj } from "./draft";
+import { addItem, addUnknown, firstOutput, ownSession, target, type Target } from "./items";
+import { appendChunk, onMessageUpsert, onSessionMessage, onSessionMessageChunk } from "./messages";
+import { onPlan, onPlanRemoved, onPlanUpdate } from "./plans";
 import { SeqList } from "./seq-list";
+import { onSubagentUpdate } from "./subagents";
 import { mergeToolCall } from "./tool-calls";
-import { NO_SESSION, type EventItem, type MessageItem, type PlanItem, type SessionEventUpdate } from "./types";
+import { NO_SESSION, type EventItem, type SessionEventUpdate } from "./types";
+import { onStateUpdate, onTerminalOutputChunk, onTerminalUpdate, onToolCallContentChunk } from "./v2";
 
 // session/update
 
@@ -33,6 +32,7 @@ export function onUpdate(d: Draft, f: Frame, p: Obj): void {
     return;
   }
   const bad = (reason: string) => addUnknown(d, s, tg, f.seq, variant, u, reason);
+  const or = (reason: string | undefined) => (reason === undefined ? undefined : bad(reason));
   const event = () => addEvent(d, tg, f.seq, u as unknown as SessionEventUpdate);
   switch (variant) {
     case "user_message_chunk":
@@ -53,21 +53,39 @@ export function onUpdate(d: Draft, f: Frame, p: Obj): void {
       mergeToolCall(d, tg, f.seq, u.toolCallId, u);
       firstOutput(tg, f);
       return;
-    case "plan": {
-      if (!Array.isArray(u.entries)) return bad("entries is not an array");
-      const entries = u.entries as PlanEntry[];
-      const i = lastIndex(tg.items, (it) => it.type === "plan");
-      if (i < 0) {
-        addItem<PlanItem>(d, tg, { type: "plan", entries, seqs: SeqList.of(f.seq) });
-      } else {
-        // A plan is a full replacement; it keeps its place in the turn.
-        const it = d.own(tg.items[i] as PlanItem);
-        tg.items[i] = it;
-        it.entries = entries;
-        it.seqs = it.seqs.append(f.seq);
-      }
-      return;
+    case "plan":
+      return or(onPlan(d, tg, f.seq, u));
+    case "plan_update":
+      return or(onPlanUpdate(d, tg, f.seq, u));
+    case "plan_removed":
+      return or(onPlanRemoved(d, tg, f.seq, u));
+    case "compaction_update":
+      return or(onCompactionUpdate(d, tg, f.seq, u));
+    case "compaction_summary_chunk":
+      return or(onCompactionSummaryChunk(d, tg, f.seq, u));
+    case "subagent_update":
+      return or(onSubagentUpdate(d, s, tg, f.seq, u));
+    case "session_message":
+      return or(onSessionMessage(d, tg, f.seq, u));
+    case "session_message_chunk":
+      return or(onSessionMessageChunk(d, tg, f.seq, u));
+    case "user_message":
+    case "agent_message":
+    case "agent_thought": {
+      const r = onMessageUpsert(d, tg, f.seq, variant, u);
+      if (r === undefined && variant !== "user_message") firstOutput(tg, f);
+      if (r === undefined && variant === "agent_message" && tg.turn) tg.turn.agentMessageChunks++;
+      return or(r);
     }
+    case "state_update":
+      return or(onStateUpdate(d, s, tg, f, u));
+    case "tool_call_content_chunk":
+      firstOutput(tg, f);
+      return or(onToolCallContentChunk(d, tg, f.seq, u));
+    case "terminal_update":
+      return or(onTerminalUpdate(d, tg, f.seq, u));
+    case "terminal_output_chunk":
+      return or(onTerminalOutputChunk(d, tg, f.seq, u));
     case "available_commands_update":
       if (!Array.isArray(u.availableCommands)) return bad("availableCommands is not an array");
       s.availableCommands = u.availableCommands as AvailableCommand[];
@@ -93,56 +111,20 @@ export function onUpdate(d: Draft, f: Frame, p: Obj): void {
       if (num(u.used) === undefined || num(u.size) === undefined) return bad("used or size is not a number");
       s.usage = u as unknown as UsageUpdate;
       return event();
-    case "notice":
+    case "notice": {
       if (typeof u.title !== "string") return bad("title is not a string");
-      return event();
+      // Only what is shown, each of the right type: a notice's fields come from the agent.
+      const notice = compact({
+        sessionUpdate: "notice",
+        title: u.title,
+        severity: str(u.severity) ?? "info",
+        description: str(u.description),
+      });
+      return addEvent(d, tg, f.seq, notice as unknown as SessionEventUpdate);
+    }
     default:
       return bad("not a session update this view decodes");
   }
-}
-
-export function appendChunk(
-  d: Draft,
-  tg: Target,
-  seq: number,
-  type: MessageItem["type"],
-  block: ContentBlock,
-  messageId: string | undefined,
-): void {
-  const items = tg.items;
-  const i = items.length - 1;
-  const last = items[i];
-  if (
-    last?.type === type &&
-    // ACP: a new messageId starts a new message.
-    !(messageId !== undefined && last.messageId !== undefined && messageId !== last.messageId) &&
-    !!last.outOfTurn === tg.outOfTurn
-  ) {
-    const it = d.own(last);
-    items[i] = it;
-    it.blocks = appendBlock(d, it.blocks, block);
-    it.seqs = it.seqs.append(seq);
-    if (it.messageId === undefined && messageId !== undefined) it.messageId = messageId;
-    return;
-  }
-  const item: MessageItem = { type, blocks: d.fresh([block]), seqs: SeqList.of(seq) };
-  if (messageId !== undefined) item.messageId = messageId;
-  addItem(d, tg, item);
-}
-
-export function appendBlock(d: Draft, blocks: ContentBlock[], block: ContentBlock): ContentBlock[] {
-  const out = d.own(blocks);
-  const j = out.length - 1;
-  const prev = out[j];
-  if (prev?.type === "text" && block.type === "text") {
-    // The block may come straight from a frame's message: copy before writing. String `+` is a rope: O(1).
-    const merged = d.own(prev);
-    merged.text += block.text;
-    out[j] = merged;
-  } else {
-    out.push(block);
-  }
-  return out;
 }
 
 export function addEvent(d: Draft, tg: Target, seq: number, update: SessionEventUpdate): void {
