@@ -68,7 +68,7 @@ function apply(d: Draft, f: Frame): void {
     }
     case "response": {
       if (f.requestSeq === undefined) return;
-      if (f.method === AGENT_METHODS.initialize && f.dir === "from-agent" && !("error" in m)) {
+      if (f.dir === "from-agent" && isInitializeResult(f, m)) {
         onInitializeResult(d, obj(m.result));
         return;
       }
@@ -84,4 +84,11 @@ function apply(d: Draft, f: Frame): void {
     default:
       return;
   }
+}
+
+/** The sequencer names a response's method; a recording paired on load does not, so know it by its shape too. */
+function isInitializeResult(f: Frame, m: Record<string, unknown>): boolean {
+  if (f.method !== undefined) return f.method === AGENT_METHODS.initialize && isObject(m.result);
+  const r = m.result;
+  return isObject(r) && typeof r.protocolVersion === "number" && isObject(r.agentCapabilities);
 }
