@@ -2,10 +2,11 @@
 /** User prompts, agent messages (Markdown) and thoughts (a collapsible "Thinking" block). */
 import type { ContentBlock } from "@agentclientprotocol/sdk";
 import type { MessageItem } from "@/lib/folds/session-view";
+import { sessionContextOf } from "@/lib/folds/session-view-format";
 import { ContentBlockView } from "./ContentBlockView";
 import { StreamingMarkdown } from "./Markdown";
 
-function Blocks({ blocks, markdown }: { blocks: readonly ContentBlock[]; markdown: boolean }) {
+export function Blocks({ blocks, markdown }: { blocks: readonly ContentBlock[]; markdown: boolean }) {
   return (
     <>
       {blocks.map((b, i) =>
@@ -30,6 +31,20 @@ function Blocks({ blocks, markdown }: { blocks: readonly ContentBlock[]; markdow
 const label = "mb-1 text-[10px] font-semibold uppercase tracking-wider";
 
 export function UserMessage({ item }: { item: MessageItem }) {
+  // Gemini's `<session_context>` prompt (sent on its own, e.g. in a loaded history): not something the user typed.
+  const context = sessionContextOf(item.blocks);
+  if (context !== undefined) {
+    return (
+      <details data-testid="session-context" className="rounded-md border border-zinc-800 bg-zinc-900/30 px-2.5 py-1.5">
+        <summary className="cursor-pointer select-none text-[11px] text-zinc-400" onClick={(e) => e.stopPropagation()}>
+          session context <span className="text-zinc-600">· {context.length.toLocaleString("en-US")} chars</span>
+        </summary>
+        <pre className="mt-1 max-h-60 overflow-auto whitespace-pre-wrap break-words font-mono text-[11px] text-zinc-400">
+          {context.slice(0, 20_000)}
+        </pre>
+      </details>
+    );
+  }
   return (
     <div
       data-testid="user-message"

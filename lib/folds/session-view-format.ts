@@ -141,3 +141,13 @@ export function eventSummary(u: SessionEventUpdate): { label: string; text: stri
     }
   }
 }
+
+/**
+ * The text of a user message that is only a `<session_context>` block (Gemini sends the
+ * workspace context as a prompt of its own), else undefined.
+ */
+export function sessionContextOf(blocks: readonly { type: string; text?: unknown }[]): string | undefined {
+  if (blocks.length === 0 || !blocks.every((b) => b.type === "text" && typeof b.text === "string")) return undefined;
+  const text = blocks.map((b) => b.text as string).join("");
+  return /^\s*<session_context>/.test(text) ? text : undefined;
+}

@@ -23,6 +23,9 @@ import type { SeqList } from "./seq-list";
 /** Session id under which a `session/update` or `session/prompt` without a string sessionId is kept. */
 export const NO_SESSION = "";
 
+/** The reason of an unknown item whose kind is valid in a schema but has no decoder here. */
+export const NOT_DECODED = "not a session update this view decodes";
+
 export interface ItemBase {
   /** Source frames, so the UI can highlight them. `seqs.first` is unique per session: a good React key. */
   seqs: SeqList;

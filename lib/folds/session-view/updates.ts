@@ -11,7 +11,7 @@ import { onPlan, onPlanRemoved, onPlanUpdate } from "./plans";
 import { SeqList } from "./seq-list";
 import { onSubagentUpdate } from "./subagents";
 import { mergeToolCall } from "./tool-calls";
-import { NO_SESSION, type EventItem, type SessionEventUpdate } from "./types";
+import { NO_SESSION, NOT_DECODED, type EventItem, type SessionEventUpdate } from "./types";
 import { onStateUpdate, onTerminalOutputChunk, onTerminalUpdate, onToolCallContentChunk } from "./v2";
 
 // session/update
@@ -123,7 +123,7 @@ export function onUpdate(d: Draft, f: Frame, p: Obj): void {
       return addEvent(d, tg, f.seq, notice as unknown as SessionEventUpdate);
     }
     default:
-      return bad("not a session update this view decodes");
+      return bad(NOT_DECODED);
   }
 }
 
