@@ -35,24 +35,38 @@ export function UserMessage({ item }: { item: MessageItem }) {
   const context = sessionContextOf(item.blocks);
   if (context !== undefined) {
     return (
-      <details data-testid="session-context" className="rounded-md border border-zinc-800 bg-zinc-900/30 px-2.5 py-1.5">
-        <summary className="cursor-pointer select-none text-[11px] text-zinc-400" onClick={(e) => e.stopPropagation()}>
-          session context <span className="text-zinc-600">· {context.length.toLocaleString("en-US")} chars</span>
-        </summary>
-        <pre className="mt-1 max-h-60 overflow-auto whitespace-pre-wrap break-words font-mono text-[11px] text-zinc-400">
-          {context.slice(0, 20_000)}
-        </pre>
-      </details>
+      <div className="flex flex-col gap-1.5">
+        <details
+          data-testid="session-context"
+          className="rounded-md border border-zinc-800 bg-zinc-900/30 px-2.5 py-1.5"
+        >
+          <summary
+            className="cursor-pointer select-none text-[11px] text-zinc-400"
+            onClick={(e) => e.stopPropagation()}
+          >
+            session context{" "}
+            <span className="text-zinc-600">· {context.context.length.toLocaleString("en-US")} chars</span>
+          </summary>
+          <pre className="mt-1 max-h-60 overflow-auto whitespace-pre-wrap break-words font-mono text-[11px] text-zinc-400">
+            {context.context.slice(0, 20_000)}
+          </pre>
+        </details>
+        {context.rest ? <YouBubble blocks={[{ type: "text", text: context.rest }]} /> : null}
+      </div>
     );
   }
+  return <YouBubble blocks={item.blocks} />;
+}
+
+function YouBubble({ blocks }: { blocks: readonly ContentBlock[] }) {
   return (
     <div
       data-testid="user-message"
       className="ml-auto max-w-[85%] rounded-lg border border-sky-900/60 bg-sky-950/40 px-3 py-2 text-zinc-100"
     >
       <div className={`${label} text-sky-400/80`}>You</div>
-      {item.blocks.length ? (
-        <Blocks blocks={item.blocks} markdown={false} />
+      {blocks.length ? (
+        <Blocks blocks={blocks} markdown={false} />
       ) : (
         <p className="text-xs text-zinc-500">(empty prompt)</p>
       )}
