@@ -91,3 +91,34 @@ test("every update kind is rendered, none as the unknown fallback but the made-u
   await expect(item(page, "tool_call").first().getByTestId("tool-status")).toHaveText("completed");
   await stopAgent(page);
 });
+
+test("session/load's replay is the session's history, with Gemini's <session_context> folded", async ({ page }) => {
+  await connect(page, { profile: "every-update" });
+  await prompt(page, "Show me every update kind");
+  await expect(page.getByTestId("turn-footer").last()).toContainText("end_turn");
+  const youBefore = await page.locator('[data-testid="conversation"] [data-testid="user-message"]').count();
+
+  await page.getByTestId("column-tab-raw").click();
+  const load = {
+    jsonrpc: "2.0",
+    id: 900,
+    method: "session/load",
+    params: { sessionId: "every-1", cwd: "/tmp", mcpServers: [] },
+  };
+  await page.getByTestId("composer").fill(JSON.stringify(load));
+  await page.getByTestId("send-frame").click();
+
+  const history = page.getByTestId("sv-history");
+  await expect(history).toContainText("2 items replayed by session/load");
+  // The context and the question came as one message (no messageId on the first chunk): split apart.
+  await expect(history.getByTestId("session-context")).toHaveCount(1);
+  await expect(history.getByTestId("session-context")).not.toHaveAttribute("open", "");
+  await expect(history.getByTestId("user-message")).toHaveText(/What changed\?/);
+  await expect(history.getByTestId("agent-message")).toContainText("Two files.");
+  // Nothing replayed lands in turn 1: one more YOU bubble, the one in the history.
+  await expect(page.locator('[data-testid="conversation"] [data-testid="user-message"]')).toHaveCount(youBefore + 1);
+  await expect(
+    page.locator('[data-testid="conversation"] [data-testid="sv-item"] >> text="arrived after the turn ended"'),
+  ).toHaveCount(0);
+  await stopAgent(page);
+});
