@@ -1,10 +1,11 @@
 /** Responses that open or change a session: new, load, resume, fork, set_mode, set_config_option, set_model. */
-import type { SessionConfigOption, SessionMode } from "@agentclientprotocol/sdk";
+import type { SessionMode } from "@agentclientprotocol/sdk";
 import type { Frame } from "../../protocol/frame";
 import { isObject, num, obj, str } from "../../protocol/json";
 import { AGENT_METHODS, LEGACY_AGENT_METHODS } from "../../protocol/methods";
 import { compact, type Draft, type Obj } from "./draft";
 import { ownSession, track } from "./items";
+import { configOptions } from "./updates";
 import type { PendingRequest, SessionModels } from "./types";
 
 export const SESSION_OPENERS = new Set<string>([
@@ -34,7 +35,7 @@ export function onResult(d: Draft, f: Frame, pend: PendingRequest, r: Obj): void
     if (typeof modes.currentModeId === "string") s.currentModeId = modes.currentModeId;
     if (Array.isArray(modes.availableModes)) s.availableModes = modes.availableModes as SessionMode[];
   }
-  if (Array.isArray(r.configOptions)) s.configOptions = r.configOptions as SessionConfigOption[];
+  if (Array.isArray(r.configOptions)) s.configOptions = configOptions(r.configOptions);
   if (isObject(r.models)) s.models = r.models as SessionModels;
   if (pend.method === AGENT_METHODS.session_set_mode && typeof params.modeId === "string")
     s.currentModeId = params.modeId;

@@ -327,6 +327,19 @@ describe("session view: hostile updates", () => {
     expect(it.validIn).toBeUndefined();
   });
 
+  it("keeps only commands and config options it can render by name", () => {
+    const s = script();
+    s.update("s1", {
+      sessionUpdate: "available_commands_update",
+      availableCommands: [{ name: { x: 1 } }, 5, { name: "ok", description: 7 }],
+    });
+    s.update("s1", { sessionUpdate: "config_option_update", configOptions: [null, 3, { id: "m", name: "Model" }] });
+    const ss = session(reduceFrames(s.frames));
+    expect(ss.availableCommands).toEqual([{ name: "ok", description: "" }]);
+    expect(ss.configOptions).toEqual([{ id: "m", name: "Model" }]);
+    expect((ss.preamble[0] as EventItem).update).toMatchObject({ availableCommands: [{ name: "ok" }] });
+  });
+
   it("survives wrong types in every optional field and huge strings", () => {
     const s = script();
     s.prompt(1, "s1", "go");

@@ -88,16 +88,25 @@ export function onUpdate(d: Draft, f: Frame, p: Obj): void {
       return or(onTerminalOutputChunk(d, tg, f.seq, u));
     case "available_commands_update":
       if (!Array.isArray(u.availableCommands)) return bad("availableCommands is not an array");
-      s.availableCommands = u.availableCommands as AvailableCommand[];
-      return event();
+      {
+        // Rendered by name and description: each must be a string (the rest is kept as sent).
+        const commands = u.availableCommands
+          .filter((c): c is Obj => isObject(c) && typeof c.name === "string")
+          .map((c) => (typeof c.description === "string" ? c : { ...c, description: "" })) as AvailableCommand[];
+        s.availableCommands = commands;
+        return addEvent(d, tg, f.seq, { ...u, availableCommands: commands } as unknown as SessionEventUpdate);
+      }
     case "current_mode_update":
       if (typeof u.currentModeId !== "string") return bad("currentModeId is not a string");
       s.currentModeId = u.currentModeId;
       return event();
     case "config_option_update":
       if (!Array.isArray(u.configOptions)) return bad("configOptions is not an array");
-      s.configOptions = u.configOptions as SessionConfigOption[];
-      return event();
+      {
+        const options = configOptions(u.configOptions);
+        s.configOptions = options;
+        return addEvent(d, tg, f.seq, { ...u, configOptions: options } as unknown as SessionEventUpdate);
+      }
     case "session_info_update": {
       // Partial update: absent leaves a field alone, null clears it.
       const info = { ...s.info };
@@ -144,4 +153,9 @@ export function addEvent(d: Draft, tg: Target, seq: number, update: SessionEvent
     return;
   }
   addItem<EventItem>(d, tg, { type: "event", update, seqs: SeqList.of(seq) });
+}
+
+/** Config options as sent, without the entries that are not objects with a string name (they are rendered by name). */
+export function configOptions(v: unknown[]): SessionConfigOption[] {
+  return v.filter((o) => isObject(o) && typeof o.name === "string") as unknown as SessionConfigOption[];
 }
