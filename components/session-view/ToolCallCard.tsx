@@ -84,9 +84,16 @@ export function TerminalBlock({ terminalId }: { terminalId: string }) {
 function ToolContent({ content }: { content: ToolCallContent }) {
   switch (content.type) {
     case "diff":
+      // Content from the agent: only a diff with string texts and path is drawn.
+      if (
+        typeof content.path !== "string" ||
+        typeof content.newText !== "string" ||
+        (content.oldText != null && typeof content.oldText !== "string")
+      )
+        return <pre className="font-mono text-[11px] text-zinc-400">malformed diff</pre>;
       return <DiffView path={content.path} oldText={content.oldText} newText={content.newText} meta={content._meta} />;
     case "terminal":
-      return <TerminalBlock terminalId={content.terminalId} />;
+      return <TerminalBlock terminalId={String(content.terminalId)} />;
     case "content":
       // Content from the agent: a chunk may carry anything under `content`.
       if (typeof content.content !== "object" || content.content === null)
