@@ -146,6 +146,11 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
           command: process.execPath,
           args: [path.resolve(import.meta.dirname, "../test/fixtures/auth-agent.mjs"), "800"],
         },
+        // Every v1 stable and unstable session/update kind on each prompt (test/fixtures/every-update-agent.mjs).
+        "every-update": {
+          command: process.execPath,
+          args: [path.resolve(import.meta.dirname, "../test/fixtures/every-update-agent.mjs")],
+        },
         ...agentProfiles,
       },
     }),

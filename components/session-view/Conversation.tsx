@@ -20,12 +20,16 @@ const SLACK_PX = 32;
 
 type Row =
   | { key: string; item: ViewItem }
+  | { key: string; history: readonly ViewItem[]; method?: string }
   | { key: string; turn: Turn; index: number; waiting: boolean }
   | { key: string; requests: readonly Frame[] };
 
 /** Requests waiting for the user go where the turn waits: above the running turn's footer. */
 function buildRows(session: SessionState, requests: readonly Frame[]): Row[] {
-  const rows: Row[] = session.preamble.map((item) => ({ key: `p${item.seqs.first}`, item }));
+  const rows: Row[] = [];
+  // What session/load (or a replaying resume) sent back: the session's past, one section before the rest.
+  if (session.history.length) rows.push({ key: "history", history: session.history, method: session.origin?.method });
+  for (const item of session.preamble) rows.push({ key: `p${item.seqs.first}`, item });
   const waitingRow: Row = { key: "requests", requests };
   const last = session.turns.length - 1;
   const waitingTurn = requests.length && last >= 0 && !session.turns[last]!.ended ? last : -1;
@@ -69,7 +73,11 @@ export function Conversation({ session, version, selectedSeq, onSelect, onShowFr
   // Coming from the Frames view with a frame selected: show its item instead of the bottom.
   useEffect(() => {
     if (selectedSeq === undefined) return;
-    const i = rows.findIndex((r) => "item" in r && r.item.seqs.includes(selectedSeq));
+    const i = rows.findIndex(
+      (r) =>
+        ("item" in r && r.item.seqs.includes(selectedSeq)) ||
+        ("history" in r && r.history.some((it) => it.seqs.includes(selectedSeq))),
+    );
     if (i < 0) return;
     atBottom.current = false;
     if (virtual) virtualizer.scrollToIndex(i, { align: "center" });
@@ -86,6 +94,33 @@ export function Conversation({ session, version, selectedSeq, onSelect, onShowFr
         onSelect={onSelect}
         onShowFrames={onShowFrames}
       />
+    ) : "history" in row ? (
+      <details
+        data-testid="sv-history"
+        open
+        className="rounded-md border border-zinc-800/80 bg-zinc-950/40 px-1.5 py-1"
+      >
+        <summary
+          className="cursor-pointer select-none px-1 text-[10px] font-semibold uppercase tracking-wider text-zinc-500"
+          onClick={(e) => e.stopPropagation()}
+        >
+          History{" "}
+          <span className="font-normal normal-case tracking-normal text-zinc-600">
+            · {row.history.length} items replayed by {row.method ?? "session/load"}
+          </span>
+        </summary>
+        <div className="mt-1 flex flex-col gap-1.5">
+          {row.history.map((item) => (
+            <ItemView
+              key={item.seqs.first}
+              item={item}
+              highlighted={selectedSeq !== undefined && item.seqs.includes(selectedSeq)}
+              onSelect={onSelect}
+              onShowFrames={onShowFrames}
+            />
+          ))}
+        </div>
+      </details>
     ) : "requests" in row ? (
       <InlineRequests requests={row.requests} />
     ) : (

@@ -8,6 +8,7 @@
 import { memo } from "react";
 import type { ViewItem } from "@/lib/folds/session-view";
 import { AgentMessage, ThoughtBlock, UserMessage } from "./MessageViews";
+import { AgentTerminalView, CompactionMarker, SessionMessageView, StateLine, SubagentCard } from "./NewItems";
 import { EventLine, PlanView, UnknownView } from "./SmallItems";
 import { ToolCallCard } from "./ToolCallCard";
 
@@ -25,6 +26,16 @@ function ItemBody({ item }: { item: ViewItem }) {
       return <PlanView item={item} />;
     case "event":
       return <EventLine item={item} />;
+    case "compaction":
+      return <CompactionMarker item={item} />;
+    case "session_message":
+      return <SessionMessageView item={item} />;
+    case "subagent":
+      return <SubagentCard item={item} />;
+    case "terminal":
+      return <AgentTerminalView item={item} />;
+    case "state":
+      return <StateLine item={item} />;
     case "unknown":
       return <UnknownView item={item} />;
   }

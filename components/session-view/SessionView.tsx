@@ -2,7 +2,7 @@
 /**
  * The decoded session view of one tab: the conversation of one ACP session
  * (a picker when there are several), built from the tab's frames by
- * lib/folds/session-view.ts. Clicking an item selects its frames: the Frames view
+ * lib/folds/session-view/. Clicking an item selects its frames: the Frames view
  * highlights them, and a frame selected there highlights its item here.
  */
 import "./session-view.css";
@@ -14,6 +14,7 @@ import { useRequestShortcuts } from "../answer/shortcuts";
 import { useSession, useSessionStore, useTabState } from "../state/use-session";
 import { Conversation } from "./Conversation";
 import type { Highlight } from "./highlight";
+import { SessionsContext } from "./NewItems";
 import { SessionHeader } from "./SessionHeader";
 import { TerminalsContext } from "./ToolCallCard";
 import { useSessionView } from "./use-session-view";
@@ -38,9 +39,11 @@ export function SessionView({ onHighlight, onShowFrames }: Props) {
   const [selection, setSelection] = useTabState<Selection | undefined>("inspector.selection", undefined);
   const selectedSeq = selection?.epoch === epoch ? selection.seq : undefined;
 
-  // Follow the newest session unless the user picked one.
-  const sessionId = picked !== undefined && Object.hasOwn(state.sessions, picked) ? picked : state.order.at(-1);
+  // Follow the newest session unless the user picked one; a subagent's session shows under its parent's card.
+  const newest = state.order.findLast((id) => state.sessions[id]?.parentSessionId === undefined) ?? state.order.at(-1);
+  const sessionId = picked !== undefined && Object.hasOwn(state.sessions, picked) ? picked : newest;
   const session = sessionId !== undefined ? state.sessions[sessionId] : undefined;
+  const sessionsValue = useMemo(() => ({ sessions: state.sessions, depth: 0 }), [state.sessions]);
   const store = useSessionStore();
   const live = !store.isOffline;
   const pending = useSession((s) => s.pending);
@@ -78,15 +81,17 @@ export function SessionView({ onHighlight, onShowFrames }: Props) {
         <>
           <SessionHeader state={state} session={session} onPick={setPicked} />
           <TerminalsContext.Provider value={state.terminals}>
-            <Conversation
-              key={session.sessionId}
-              session={session}
-              version={lastSeq}
-              selectedSeq={selectedSeq}
-              onSelect={select}
-              onShowFrames={showFrames}
-              requests={requests}
-            />
+            <SessionsContext.Provider value={sessionsValue}>
+              <Conversation
+                key={session.sessionId}
+                session={session}
+                version={lastSeq}
+                selectedSeq={selectedSeq}
+                onSelect={select}
+                onShowFrames={showFrames}
+                requests={requests}
+              />
+            </SessionsContext.Provider>
           </TerminalsContext.Provider>
         </>
       ) : (

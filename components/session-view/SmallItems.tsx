@@ -1,7 +1,9 @@
 "use client";
 /** Plans, session-state events and unknown updates: compact rows in the conversation. */
-import type { EventItem, PlanItem, UnknownItem } from "@/lib/folds/session-view";
+import { NOT_DECODED, type EventItem, type PlanItem, type UnknownItem } from "@/lib/folds/session-view";
 import { eventSummary } from "@/lib/folds/session-view-format";
+import { StreamingMarkdown } from "./Markdown";
+import { RawDisclosure } from "./RawDisclosure";
 
 const PRIORITY_STYLE: Record<string, string> = {
   high: "text-red-300 ring-red-500/30",
@@ -12,14 +14,43 @@ const STATUS_MARK: Record<string, string> = { pending: "○", in_progress: "◐"
 
 export function PlanView({ item }: { item: PlanItem }) {
   const done = item.entries.filter((e) => e.status === "completed").length;
+  const form = item.form ?? "items";
   return (
-    <div data-testid="plan" className="rounded-md border border-zinc-800 bg-zinc-900/40 px-2.5 py-2">
+    <div
+      data-testid="plan"
+      data-plan-id={item.planId}
+      data-form={form}
+      data-removed={item.removed ? "true" : undefined}
+      className={`rounded-md border border-zinc-800 bg-zinc-900/40 px-2.5 py-2 ${item.removed ? "opacity-60" : ""}`}
+    >
       <div className="mb-1 flex items-center gap-2 text-[10px] font-semibold uppercase tracking-wider text-zinc-400">
         Plan{" "}
-        <span className="font-normal normal-case tracking-normal text-zinc-600">
-          {done}/{item.entries.length} done
-        </span>
+        {item.planId !== undefined ? (
+          <span className="truncate font-mono font-normal normal-case tracking-normal text-zinc-500">
+            {item.planId.slice(0, 80)}
+          </span>
+        ) : null}
+        {form === "items" ? (
+          <span className="font-normal normal-case tracking-normal text-zinc-600">
+            {done}/{item.entries.length} done
+          </span>
+        ) : null}
+        {item.removed ? (
+          <span data-testid="plan-removed" className="font-normal normal-case tracking-normal text-red-300/80">
+            removed
+          </span>
+        ) : null}
       </div>
+      {form === "markdown" && item.markdown !== undefined ? (
+        <div data-testid="plan-markdown" className={item.removed ? "line-through" : ""}>
+          <StreamingMarkdown text={item.markdown} />
+        </div>
+      ) : null}
+      {form === "file" && item.uri !== undefined ? (
+        <p data-testid="plan-file" className="break-all font-mono text-xs text-zinc-300">
+          in file {item.uri}
+        </p>
+      ) : null}
       <ol className="flex flex-col gap-0.5 text-xs">
         {item.entries.map((e, i) => (
           <li
@@ -58,9 +89,33 @@ export function PlanView({ item }: { item: PlanItem }) {
   );
 }
 
+const SEVERITY_STYLE: Record<string, { dot: string; text: string }> = {
+  info: { dot: "text-sky-400", text: "text-sky-200" },
+  warning: { dot: "text-amber-400", text: "text-amber-200" },
+  error: { dot: "text-red-400", text: "text-red-200" },
+};
+
 export function EventLine({ item }: { item: EventItem }) {
   const { label, text } = eventSummary(item.update);
   const u = item.update;
+  if (u.sessionUpdate === "notice") {
+    const sev = SEVERITY_STYLE[u.severity] ?? SEVERITY_STYLE.info!;
+    return (
+      <div
+        data-testid="sv-event"
+        data-variant="notice"
+        data-severity={u.severity}
+        className="flex items-start gap-2 rounded bg-zinc-900/40 px-1.5 py-0.5 text-[11px]"
+      >
+        <span className={sev.dot}>●</span>
+        <span className={`shrink-0 font-medium ${sev.text}`}>{u.title.slice(0, 300)}</span>
+        {u.description ? (
+          <span className="min-w-0 break-words text-zinc-400">{u.description.slice(0, 2000)}</span>
+        ) : null}
+        <span className="ml-auto shrink-0 text-[10px] uppercase text-zinc-600">{u.severity.slice(0, 20)}</span>
+      </div>
+    );
+  }
   const head = (
     <>
       <span className="text-zinc-600">●</span>
@@ -92,23 +147,31 @@ export function EventLine({ item }: { item: EventItem }) {
   );
 }
 
-const RAW_SHOWN = 4000;
-
+/**
+ * An update the view does not render: one line saying whether its kind is valid in some schema
+ * (and so only not rendered, or malformed) or in none, the raw update behind a disclosure.
+ */
 export function UnknownView({ item }: { item: UnknownItem }) {
-  const raw = JSON.stringify(item.update, null, 2) ?? String(item.update);
+  const variant = item.variant.slice(0, 80);
+  const known = item.validIn !== undefined;
+  const notRendered = known && item.reason === NOT_DECODED;
   return (
     <div
       data-testid="sv-unknown"
-      data-variant={item.variant}
-      className="rounded-md border border-amber-700/40 bg-amber-950/20 px-2.5 py-1.5 text-[11px]"
+      data-variant={variant}
+      data-valid-in={item.validIn}
+      className="flex flex-wrap items-baseline gap-x-2 text-[11px]"
     >
-      <div className="text-amber-300">
-        unknown update: <span className="font-mono">{item.variant}</span>{" "}
-        <span className="text-zinc-500">· {item.reason}</span>
-      </div>
-      <pre className="mt-1 max-h-40 overflow-auto whitespace-pre-wrap break-all font-mono text-zinc-400">
-        {raw.length > RAW_SHOWN ? `${raw.slice(0, RAW_SHOWN)}\n… (${raw.length - RAW_SHOWN} more characters)` : raw}
-      </pre>
+      <span className={known ? "text-zinc-500" : "text-amber-300"}>
+        {notRendered
+          ? `valid ${item.validIn} update, not rendered:`
+          : known
+            ? `malformed ${item.validIn} update:`
+            : "unknown update kind:"}
+      </span>
+      <span className="font-mono text-zinc-300">{variant}</span>
+      {notRendered ? null : <span className="min-w-0 truncate text-zinc-600">· {item.reason.slice(0, 200)}</span>}
+      <RawDisclosure label="raw" value={item.update} />
     </div>
   );
 }

@@ -39,7 +39,7 @@ function exitText(t: NonNullable<ReturnType<typeof terminalOf>>): string {
 }
 
 /** What the agent last read of a client terminal; the command line as the agent asked for it. */
-function TerminalBlock({ terminalId }: { terminalId: string }) {
+export function TerminalBlock({ terminalId }: { terminalId: string }) {
   const t = terminalOf({ terminals: useContext(TerminalsContext) }, terminalId);
   return (
     <div data-testid="tool-terminal" className="flex flex-col gap-1 font-mono text-[11px]">
@@ -57,6 +57,7 @@ function TerminalBlock({ terminalId }: { terminalId: string }) {
         </span>
         {t && (
           <span data-testid="terminal-status" className="shrink-0 text-zinc-500">
+            {t.agentOwned ? "agent terminal · " : ""}
             {exitText(t)}
           </span>
         )}
@@ -83,10 +84,20 @@ function TerminalBlock({ terminalId }: { terminalId: string }) {
 function ToolContent({ content }: { content: ToolCallContent }) {
   switch (content.type) {
     case "diff":
+      // Content from the agent: only a diff with string texts and path is drawn.
+      if (
+        typeof content.path !== "string" ||
+        typeof content.newText !== "string" ||
+        (content.oldText != null && typeof content.oldText !== "string")
+      )
+        return <pre className="font-mono text-[11px] text-zinc-400">malformed diff</pre>;
       return <DiffView path={content.path} oldText={content.oldText} newText={content.newText} meta={content._meta} />;
     case "terminal":
-      return <TerminalBlock terminalId={content.terminalId} />;
+      return <TerminalBlock terminalId={String(content.terminalId)} />;
     case "content":
+      // Content from the agent: a chunk may carry anything under `content`.
+      if (typeof content.content !== "object" || content.content === null)
+        return <pre className="font-mono text-[11px] text-zinc-400">malformed tool content</pre>;
       return content.content.type === "text" ? (
         <pre className="max-h-60 overflow-auto whitespace-pre-wrap break-all rounded bg-zinc-950 px-2 py-1 font-mono text-[11px] text-zinc-300">
           {content.content.text}

@@ -108,7 +108,7 @@ export interface SessionSnapshot {
   lifecycle: readonly TimelineEvent[];
   /** What the agent said that composing needs (capabilities, session, modes, last turn...). */
   facts: AgentFacts;
-  /** The decoded conversation per session (lib/folds/session-view.ts); the facts read sessions from it. */
+  /** The decoded conversation per session (lib/folds/session-view/); the facts read sessions from it. */
   view: SessionViewState;
   /** The relay's answer policies for this browser session (from agent:attached and policy:set acks). */
   policies?: Policies;

@@ -39,3 +39,25 @@ test("the Transcripts page", async ({ page }) => {
   await expect(page.locator('[data-testid="transcript-row"][data-id="demo-gemini"]')).toBeVisible();
   await shot(page, "transcripts.png");
 });
+
+test("a subagent nested under its tool call, and plan cards (test/fixtures/every-update-agent.mjs)", async ({
+  page,
+}) => {
+  await connect(page, { profile: "every-update" });
+  await prompt(page, "Show me every update kind");
+  await expect(page.getByTestId("turn-footer").last()).toContainText("end_turn");
+  const sub = page.locator('[data-testid="sv-subagent"][data-session-id="sub-1"]');
+  await expect(sub.getByTestId("agent-message")).toBeVisible();
+  await page.locator('[data-testid="sv-item"][data-type="tool_call"]').first().scrollIntoViewIfNeeded();
+  await page.locator('[data-testid="conversation"]').evaluate((el, target) => {
+    const t = el.querySelector(target) as HTMLElement | null;
+    if (t) el.scrollTop = t.offsetTop - 80;
+  }, '[data-testid="sv-item"][data-type="tool_call"]');
+  await shot(page, "subagent.png");
+  await page.locator('[data-testid="conversation"]').evaluate((el, target) => {
+    const t = el.querySelector(target) as HTMLElement | null;
+    if (t) el.scrollTop = t.offsetTop - 80;
+  }, '[data-testid="plan"]');
+  await shot(page, "plan-updates.png");
+  await stopAgent(page);
+});

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { diffRows, diffStats, eventSummary, formatMs, formatUsage, imageDataUrl } from "./session-view-format";
+import {
+  diffRows,
+  diffStats,
+  eventSummary,
+  formatMs,
+  formatUsage,
+  imageDataUrl,
+  sessionContextOf,
+} from "./session-view-format";
 import type { SessionEventUpdate } from "./session-view";
 
 describe("imageDataUrl", () => {
@@ -76,5 +84,23 @@ describe("formatting", () => {
       label: "notice (warning)",
       text: "Slow: rate limited",
     });
+  });
+});
+
+describe("sessionContextOf", () => {
+  it("splits Gemini's <session_context> block from the user's words after it", () => {
+    const ctx = "<session_context>\ncwd: /w\n</session_context>";
+    expect(sessionContextOf([{ type: "text", text: ctx }])).toEqual({ context: ctx, rest: "" });
+    expect(sessionContextOf([{ type: "text", text: `${ctx}\n\nWhat changed?` }])).toEqual({
+      context: ctx,
+      rest: "What changed?",
+    });
+    expect(sessionContextOf([{ type: "text", text: "<session_context> unclosed" }])?.rest).toBe("");
+  });
+
+  it("leaves any other message alone", () => {
+    expect(sessionContextOf([{ type: "text", text: "hi <session_context>" }])).toBeUndefined();
+    expect(sessionContextOf([{ type: "image" }])).toBeUndefined();
+    expect(sessionContextOf([])).toBeUndefined();
   });
 });

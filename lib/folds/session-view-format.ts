@@ -141,3 +141,20 @@ export function eventSummary(u: SessionEventUpdate): { label: string; text: stri
     }
   }
 }
+
+/**
+ * A user message that starts with Gemini's `<session_context>` block (the workspace context it
+ * sends as a prompt of its own, e.g. in a loaded history): the block, and what follows it (the
+ * user's own words, when merged into the same message). Undefined for any other message.
+ */
+export function sessionContextOf(
+  blocks: readonly { type: string; text?: unknown }[],
+): { context: string; rest: string } | undefined {
+  if (blocks.length === 0 || !blocks.every((b) => b.type === "text" && typeof b.text === "string")) return undefined;
+  const text = blocks.map((b) => b.text as string).join("");
+  if (!/^\s*<session_context>/.test(text)) return undefined;
+  const close = text.indexOf("</session_context>");
+  if (close < 0) return { context: text, rest: "" };
+  const end = close + "</session_context>".length;
+  return { context: text.slice(0, end), rest: text.slice(end).trim() };
+}

@@ -183,3 +183,28 @@ describe("layoutTurn", () => {
     expect(seqs).toBe(5_000);
   });
 });
+
+describe("waterfall: v2 turns", () => {
+  it("ends a v2 turn on state_update idle, not on the prompt response", () => {
+    const s = script();
+    s.end(0, { protocolVersion: 2, agentCapabilities: {} }, 1);
+    s.prompt(100);
+    s.end(110, {});
+    s.update(150, { sessionUpdate: "agent_message", messageId: "m", content: [{ type: "text", text: "x" }] });
+    s.update(160, { sessionUpdate: "tool_call_content_chunk", toolCallId: "t", content: { type: "content" } });
+    const mid = buildWaterfall(s.frames).turns[0]!;
+    expect(mid.end).toBeUndefined();
+    s.update(200, { sessionUpdate: "state_update", state: "idle", stopReason: "end_turn" });
+    const t = buildWaterfall(s.frames).turns[0]!;
+    expect(t.end).toMatchObject({ ts: 200, stopReason: "end_turn" });
+    expect(t.streams.map((b) => b.kind)).toEqual(["message"]);
+    expect(t.tools.map((x) => x.toolCallId)).toEqual(["t"]);
+  });
+
+  it("still ends a v1 turn on the prompt response", () => {
+    const s = script();
+    s.prompt(100);
+    s.end(110, { stopReason: "end_turn" });
+    expect(buildWaterfall(s.frames).turns[0]!.end).toMatchObject({ ts: 110 });
+  });
+});

@@ -70,7 +70,13 @@ export interface WaterfallTurn {
 type Obj = Record<string, unknown>;
 const idKey = (id: JsonRpcId | undefined): string => (typeof id === "string" ? `s:${id}` : `n:${String(id)}`);
 
-const STREAM_OF: Record<string, StreamKind> = { agent_message_chunk: "message", agent_thought_chunk: "thought" };
+const STREAM_OF: Record<string, StreamKind> = {
+  agent_message_chunk: "message",
+  agent_thought_chunk: "thought",
+  // v2 upserts by messageId
+  agent_message: "message",
+  agent_thought: "thought",
+};
 
 export class WaterfallBuilder {
   readonly #turns: WaterfallTurn[] = [];
@@ -86,6 +92,8 @@ export class WaterfallBuilder {
   readonly #toolIds = new Map<WaterfallTurn, Map<string, ToolItem>>();
   /** Highest seq folded in; 0 before any. */
   lastSeq = 0;
+  /** From the agent's initialize response: from 2 on, a turn ends on `state_update` idle, not on the prompt response. */
+  #version = 1;
 
   get turns(): readonly WaterfallTurn[] {
     return this.#turns;
@@ -103,7 +111,20 @@ export class WaterfallBuilder {
       return this.#update(f, params);
     }
     if (f.kind === "request" && f.dir === "from-agent" && f.method) return this.#ask(f, f.method, params);
-    if (f.kind === "response" && f.dir === "from-agent") return this.#promptEnd(f, m);
+    if (f.kind === "response" && f.dir === "from-agent") {
+      // The sequencer names a response's method; a recording paired on load does not: know it by its shape too.
+      const r = m.result;
+      if (
+        isObject(r) &&
+        (f.method === AGENT_METHODS.initialize ||
+          (f.method === undefined && typeof r.protocolVersion === "number" && isObject(r.agentCapabilities)))
+      ) {
+        const v = r.protocolVersion;
+        if (typeof v === "number") this.#version = v;
+        return;
+      }
+      return this.#promptEnd(f, m);
+    }
     if (f.kind === "response" && f.dir === "to-agent") return this.#answer(f, m);
   }
 
@@ -142,17 +163,24 @@ export class WaterfallBuilder {
     const t = this.#prompts.get(key);
     if (!t) return;
     this.#prompts.delete(key);
-    if (this.#running.get(t.sessionId) === t) this.#running.delete(t.sessionId);
-    this.#openBand.delete(t);
     t.frames++;
     const result = isObject(m.result) ? m.result : undefined;
     const error = isObject(m.error) ? (str(m.error.message) ?? "error") : "error" in m ? "error" : undefined;
-    t.end = {
-      ts: f.ts,
-      seq: f.seq,
-      ...(error !== undefined ? { error } : { stopReason: str(result?.stopReason) ?? null }),
-    };
-    const usage = turnUsageOf(result);
+    // v2: the response acknowledges the prompt; the turn runs on until `state_update` idle.
+    if (t.end || (this.#version >= 2 && error === undefined)) return;
+    this.#finish(t, f, error !== undefined ? { error } : { stopReason: str(result?.stopReason) ?? null }, result);
+  }
+
+  #finish(
+    t: WaterfallTurn,
+    f: Frame,
+    why: { error: string } | { stopReason: string | null },
+    usageFrom: unknown,
+  ): void {
+    if (this.#running.get(t.sessionId) === t) this.#running.delete(t.sessionId);
+    this.#openBand.delete(t);
+    t.end = { ts: f.ts, seq: f.seq, ...why };
+    const usage = turnUsageOf(usageFrom);
     if (usage) t.usage = usage;
     // Whatever is still open ends with the turn.
     for (const b of t.streams) b.end ??= f.ts;
@@ -185,15 +213,25 @@ export class WaterfallBuilder {
       this.#openBand.set(t, { band, messageId });
       return;
     }
-    if (variant === "user_message_chunk") return; // the prompt echoed back (session/load): no agent time
+    // The prompt echoed back (session/load, a v2 user message): no agent time.
+    if (variant === "user_message_chunk" || variant === "user_message") return;
+    if (variant === "state_update" && u.state === "idle") {
+      t.frames++;
+      this.#finish(t, f, { stopReason: str(u.stopReason) ?? null }, { usage: u.usage });
+      return;
+    }
     this.#openBand.delete(t);
-    if ((variant === "tool_call" || variant === "tool_call_update") && typeof u.toolCallId === "string") {
+    if (
+      (variant === "tool_call" || variant === "tool_call_update" || variant === "tool_call_content_chunk") &&
+      typeof u.toolCallId === "string"
+    ) {
       this.#touch(t, f);
       const tool = this.#tool(t, u.toolCallId, f);
       tool.updates++;
       if (typeof u.title === "string") tool.title = u.title;
       if (typeof u.status === "string") tool.status = u.status;
-      tool.end = u.status === "completed" || u.status === "failed" ? f.ts : undefined;
+      if (variant !== "tool_call_content_chunk")
+        tool.end = u.status === "completed" || u.status === "failed" ? f.ts : undefined;
     } else {
       t.frames++;
     }
