@@ -2,7 +2,9 @@
 /** The "Prompt" tab: how Connect is going, then the prompt box of the session it opened. */
 import type { ConnectProgress } from "@/lib/features/connect-flow";
 import { negotiatedVersion } from "@/lib/folds/agent-facts";
+import { isObject } from "@/lib/protocol/json";
 import { useSession } from "../state/use-session";
+import { ProvidersForm } from "./ProvidersForm";
 import { AuthChooser } from "./AuthChooser";
 import { PromptBox } from "./PromptBox";
 import { alert } from "./ui";
@@ -53,6 +55,11 @@ export function ConnectPanel() {
   const sessionId = useSession((s) => s.facts.sessionId);
   const running = useSession((s) => s.agent.state === "running");
   const version = useSession((s) => negotiatedVersion(s.facts));
+  // agentCapabilities.providers (v1 unstable): a value other than null or absent advertises providers/*.
+  const providers = useSession((s) => {
+    const caps = s.facts.initialize?.result?.agentCapabilities;
+    return isObject(caps) && caps.providers !== undefined && caps.providers !== null;
+  });
   const modeId = useSession((s) =>
     s.facts.sessionId ? s.facts.sessions[s.facts.sessionId]?.currentModeId : undefined,
   );
@@ -82,6 +89,7 @@ export function ConnectPanel() {
             ) : null}
           </p>
           <PromptBox sessionId={sessionId} />
+          {providers ? <ProvidersForm /> : null}
         </>
       ) : (
         <p className="text-xs text-zinc-500">
