@@ -170,14 +170,15 @@ export function SessionsPanel() {
   const running = useSession((s) => s.agent.state === "running");
   const { busy, error, run } = useRequest();
   const listable = canList(caps);
-  const asked = useRef(false);
+  /** The initialize exchange the first page was asked for: a restarted agent is listed again. */
+  const asked = useRef<unknown>(undefined);
 
   // The first page, once, when the panel opens on an agent that lists.
   useEffect(() => {
-    if (!listable || !running || listing || asked.current) return;
-    asked.current = true;
+    if (!listable || !running || listing || asked.current === init) return;
+    asked.current = init;
     void run("list", AGENT_METHODS.session_list, {});
-  }, [listable, running, listing, run]);
+  }, [listable, running, listing, run, init]);
 
   if (!running) return <p className="p-3 text-xs text-zinc-500">Start an agent (Connect) to list its sessions.</p>;
   if (!listable)
