@@ -10,6 +10,9 @@ import { AgentControls } from "./AgentControls";
 import { ColumnTabs, COLUMN_TABS, type ColumnTab } from "./compose/ColumnTabs";
 import { ComposePanel } from "./compose/ComposePanel";
 import { ConnectPanel } from "./compose/ConnectPanel";
+import { SessionsPanel } from "./compose/SessionsPanel";
+import { agentCapabilities } from "@/lib/folds/agent-facts";
+import { canList } from "@/lib/features/session-actions";
 import { SentHistory } from "./compose/SentHistory";
 import { usePersistedTabState } from "./compose/use-persisted-tab-state";
 import { Composer } from "./Composer";
@@ -71,6 +74,7 @@ function Workspace() {
   // The draft lives here because the composer, the forms, the history and the pending list fill it.
   const [draft, setDraft] = useTabState("draft", "");
   const [column, setColumn] = usePersistedTabState<ColumnTab>("column", "prompt", COLUMN_TABS);
+  const lists = useSession((s) => canList(agentCapabilities(s.facts)));
   /** Whatever drafts a frame shows it in the raw editor. */
   const toRaw = (text: string) => {
     setDraft(text);
@@ -88,9 +92,10 @@ function Workspace() {
         left={
           <>
             <AgentControls onConnect={() => setColumn("prompt")} onStart={() => setColumn("raw")} />
-            <ColumnTabs active={column} onChange={setColumn} />
+            <ColumnTabs active={column} onChange={setColumn} hidden={lists ? [] : ["sessions"]} />
             <div className="border-b border-zinc-800 pb-2" role="tabpanel" data-testid={`column-panel-${column}`}>
               {column === "prompt" ? <ConnectPanel /> : null}
+              {column === "sessions" ? <SessionsPanel /> : null}
               {column === "compose" ? <ComposePanel onToRaw={toRaw} /> : null}
               {column === "raw" ? (
                 <>

@@ -141,6 +141,12 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
         missing: { command: path.join(tmp, "no-such-agent") },
         terminal: { command: process.execPath, args: [stubAgent, "terminal", "<b>built</b> ok"] },
         cards: { command: process.execPath, args: [stubAgent, "cards"] },
+        // Lists sessions and has config options (test/fixtures/sessions-agent.mjs); speaks v2 (v2-agent.mjs).
+        sessions: {
+          command: process.execPath,
+          args: [path.resolve(import.meta.dirname, "../test/fixtures/sessions-agent.mjs")],
+        },
+        v2: { command: process.execPath, args: [path.resolve(import.meta.dirname, "../test/fixtures/v2-agent.mjs")] },
         // Requires authentication; authenticate answers after 800 ms (test/fixtures/auth-agent.mjs).
         auth: {
           command: process.execPath,

@@ -1,7 +1,10 @@
 "use client";
 /** The "Prompt" tab: how Connect is going, then the prompt box of the session it opened. */
 import type { ConnectProgress } from "@/lib/features/connect-flow";
+import { negotiatedVersion } from "@/lib/folds/agent-facts";
+import { isObject } from "@/lib/protocol/json";
 import { useSession } from "../state/use-session";
+import { ProvidersForm } from "./ProvidersForm";
 import { AuthChooser } from "./AuthChooser";
 import { PromptBox } from "./PromptBox";
 import { alert } from "./ui";
@@ -20,6 +23,13 @@ function Progress({ p }: { p: ConnectProgress }) {
   const method = p.authMethods?.find((m) => m.id === p.authMethodId)?.name ?? p.authMethodId;
   const detail = [
     p.pooled ? "warm agent from the pool (already initialized)" : undefined,
+    p.negotiatedVersion !== undefined
+      ? `protocol v${p.negotiatedVersion}${
+          p.requestedVersion !== undefined && p.requestedVersion !== p.negotiatedVersion
+            ? ` (asked for v${p.requestedVersion}; the agent answered v${p.negotiatedVersion})`
+            : ""
+        }`
+      : undefined,
     p.authMethodId ? (p.authenticated ? `authenticated with ${method}` : `authenticating with ${method}…`) : undefined,
   ]
     .filter(Boolean)
@@ -44,6 +54,12 @@ export function ConnectPanel() {
   const handshake = useSession((s) => s.handshake);
   const sessionId = useSession((s) => s.facts.sessionId);
   const running = useSession((s) => s.agent.state === "running");
+  const version = useSession((s) => negotiatedVersion(s.facts));
+  // agentCapabilities.providers (v1 unstable): a value other than null or absent advertises providers/*.
+  const providers = useSession((s) => {
+    const caps = s.facts.initialize?.result?.agentCapabilities;
+    return isObject(caps) && caps.providers !== undefined && caps.providers !== null;
+  });
   const modeId = useSession((s) =>
     s.facts.sessionId ? s.facts.sessions[s.facts.sessionId]?.currentModeId : undefined,
   );
@@ -56,6 +72,15 @@ export function ConnectPanel() {
         <>
           <p className="truncate text-[11px] text-zinc-500" title={sessionId}>
             session <code className="text-zinc-300">{sessionId}</code>
+            {version !== undefined ? (
+              <>
+                {" "}
+                · protocol{" "}
+                <code data-testid="negotiated-version" className={version === 2 ? "text-fuchsia-300" : "text-zinc-300"}>
+                  v{version}
+                </code>
+              </>
+            ) : null}
             {modeId ? (
               <>
                 {" "}
@@ -64,6 +89,7 @@ export function ConnectPanel() {
             ) : null}
           </p>
           <PromptBox sessionId={sessionId} />
+          {providers ? <ProvidersForm /> : null}
         </>
       ) : (
         <p className="text-xs text-zinc-500">

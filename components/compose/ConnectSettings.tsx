@@ -9,6 +9,7 @@ import type { ClientCapabilities } from "@agentclientprotocol/sdk";
 import { useCallback, useMemo, useSyncExternalStore } from "react";
 import { DEFAULT_CLIENT_CAPABILITIES, TERMINAL_AUTH_META, withTerminalAuth } from "@/lib/protocol/client-capabilities";
 import type { ProfileSummary } from "@/lib/contracts/wire";
+import { connectStorageKey } from "../state/protocol-choice";
 
 export interface ConnectChoices {
   fsRead: boolean;
@@ -16,9 +17,11 @@ export interface ConnectChoices {
   terminal: boolean;
   terminalAuth: boolean;
   authenticateFirst: boolean;
+  /** Ask for protocol version 2 (the v2 draft) instead of 1. */
+  v2: boolean;
 }
 
-const storageKey = (profile: string) => `acp-playground.connect.${profile}`;
+const storageKey = connectStorageKey;
 
 const NOTHING_CHOSEN: ConnectChoices = {
   fsRead: false,
@@ -26,6 +29,7 @@ const NOTHING_CHOSEN: ConnectChoices = {
   terminal: false,
   terminalAuth: false,
   authenticateFirst: false,
+  v2: false,
 };
 
 function defaults(profile: ProfileSummary | undefined): ConnectChoices {
@@ -36,6 +40,7 @@ function defaults(profile: ProfileSummary | undefined): ConnectChoices {
     terminal: caps.terminal === true,
     terminalAuth: caps._meta?.[TERMINAL_AUTH_META] === true,
     authenticateFirst: false,
+    v2: false,
   };
 }
 
@@ -56,11 +61,15 @@ function withSaved(profile: ProfileSummary | undefined, saved: string | null): C
   }
 }
 
-/** Whether the choices advertise what the profile does by default (what a warm agent was initialized with). */
+/** Whether the choices advertise what the profile does by default (what a warm agent was initialized with, in v1). */
 export function advertisesDefaults(profile: ProfileSummary | undefined, c: ConnectChoices): boolean {
   const d = defaults(profile);
   return (
-    c.fsRead === d.fsRead && c.fsWrite === d.fsWrite && c.terminal === d.terminal && c.terminalAuth === d.terminalAuth
+    !c.v2 &&
+    c.fsRead === d.fsRead &&
+    c.fsWrite === d.fsWrite &&
+    c.terminal === d.terminal &&
+    c.terminalAuth === d.terminalAuth
   );
 }
 
@@ -109,7 +118,7 @@ export function useConnectChoices(
 const isGemini = (p: ProfileSummary | undefined) =>
   p !== undefined && (p.name === "gemini" || p.command.split("/").at(-1) === "gemini");
 
-const BOXES: { key: keyof ConnectChoices; label: string; title: string }[] = [
+const BOXES: { key: Exclude<keyof ConnectChoices, "v2">; label: string; title: string }[] = [
   {
     key: "fsRead",
     label: "fs read",
@@ -166,6 +175,26 @@ export function ConnectSettings({
           </label>
         ))}
       </div>
+      <label
+        className="flex items-center gap-1"
+        title="protocolVersion in initialize; the agent answers the one it speaks"
+      >
+        protocol
+        <select
+          data-testid="protocol-version"
+          value={choices.v2 ? "2" : "1"}
+          onChange={(e) => onChange({ v2: e.target.value === "2" })}
+          className="rounded border border-zinc-700 bg-zinc-900 px-1 py-0.5 text-[11px] text-zinc-200"
+        >
+          <option value="1">v1 (stable)</option>
+          <option value="2">v2 (draft)</option>
+        </select>
+        {choices.v2 ? (
+          <span className="text-fuchsia-300">
+            v2 draft: no fs or terminal capabilities, no warm agent; turns end on state_update
+          </span>
+        ) : null}
+      </label>
       {quirk ? (
         <p data-testid="gemini-fs-quirk" className="text-amber-300">
           With fs capabilities Gemini cannot create a new file: it reads it first through fs/read_text_file and fails on

@@ -40,7 +40,8 @@ export function MethodForm({
   const [edits, setEdits] = useTabState<Record<string, unknown>>("compose.edits", {});
   const node = useMemo(() => buildForm(schema.defs, spec.def), [schema, spec.def]);
   const cwd = roots?.[0] ?? agentCwd ?? "/";
-  const key = `${spec.def}:${spec.method}`;
+  // v2's definitions share names with v1's (PromptRequest) but not shapes: their edits are kept apart.
+  const key = `${schema.protocolVersion === 1 ? "" : `v${schema.protocolVersion}:`}${spec.def}:${spec.method}`;
   const prefill = useMemo(
     () => prefillParams(spec.method, node, facts, { cwd, protocolVersion: schema.protocolVersion }),
     [spec.method, node, facts, cwd, schema.protocolVersion],

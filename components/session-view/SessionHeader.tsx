@@ -1,6 +1,18 @@
 "use client";
-/** Above the conversation: which session (a picker when there are several), its state, and Cancel. */
-import { useState } from "react";
+/**
+ * Above the conversation: which session (a picker when there are several), its state, its config options,
+ * mode and (legacy) model as selectors (lib/folds/config-controls.ts), and Cancel.
+ */
+import { useMemo, useState } from "react";
+import {
+  sessionControls,
+  setConfigRequest,
+  setModeRequest,
+  setModelRequest,
+  type Choice,
+  type ControlRequest,
+} from "@/lib/folds/config-controls";
+import { agentErrorText } from "@/lib/features/connect-flow";
 import { NO_SESSION, type SessionState, type SessionViewState } from "@/lib/folds/session-view";
 import { useSession, useSessionStore } from "../state/use-session";
 import { AGENT_METHODS } from "@/lib/protocol/methods";
@@ -33,6 +45,156 @@ function CancelButton({ sessionId, requested }: { sessionId: string; requested: 
   );
 }
 
+const selectClass =
+  "max-w-[11rem] rounded border border-zinc-700 bg-zinc-900 px-1 py-0.5 text-[11px] text-zinc-200 focus:border-sky-500 focus:outline-none disabled:opacity-50";
+
+function Options({ choices, current }: { choices: Choice[]; current?: string }) {
+  const groups = new Map<string | undefined, Choice[]>();
+  for (const c of choices) groups.set(c.group, [...(groups.get(c.group) ?? []), c]);
+  const opt = (c: Choice) => (
+    <option key={`${c.group ?? ""}:${c.value}`} value={c.value} title={c.description}>
+      {c.name}
+    </option>
+  );
+  return (
+    <>
+      {current !== undefined && !choices.some((c) => c.value === current) ? (
+        <option value={current}>{current} (not listed)</option>
+      ) : null}
+      {[...groups].map(([group, list]) =>
+        group === undefined ? (
+          list.map(opt)
+        ) : (
+          <optgroup key={group} label={group}>
+            {list.map(opt)}
+          </optgroup>
+        ),
+      )}
+    </>
+  );
+}
+
+/** The session's config options, mode and legacy model as selectors; read-only text when not live. */
+function SessionSettings({ session, live }: { session: SessionState; live: boolean }) {
+  const store = useSessionStore();
+  const [busy, setBusy] = useState<string>();
+  const [error, setError] = useState<string>();
+  const controls = useMemo(
+    () =>
+      sessionControls({
+        configOptions: session.configOptions,
+        availableModes: session.availableModes,
+        currentModeId: session.currentModeId,
+        models: session.models,
+      }),
+    [session.configOptions, session.availableModes, session.currentModeId, session.models],
+  );
+  const send = async (key: string, req: ControlRequest) => {
+    setBusy(key);
+    setError(undefined);
+    const out = await store.request(req.method, req.params);
+    setBusy(undefined);
+    if (out.kind === "error") setError(`${req.method}: ${agentErrorText(out.error)}`);
+    else if (out.kind === "failed") setError(`${req.method}: ${out.message}`);
+  };
+  const id = session.sessionId;
+  const off = !live || busy !== undefined;
+  const label = (text: string, title?: string) => (
+    <span className="text-zinc-500" title={title}>
+      {text}
+    </span>
+  );
+  return (
+    <span className="flex flex-wrap items-center gap-x-3 gap-y-1" data-testid="session-settings">
+      {controls.modes ? (
+        <label className="flex items-center gap-1" data-testid="mode-control">
+          {label("mode", "session/set_mode; current_mode_update keeps it current")}
+          <select
+            data-testid="mode-select"
+            className={selectClass}
+            value={controls.modes.current ?? ""}
+            disabled={off}
+            onChange={(e) => void send("mode", setModeRequest(id, e.target.value))}
+          >
+            {controls.modes.current === undefined ? <option value="">(none)</option> : null}
+            <Options choices={controls.modes.choices} current={controls.modes.current} />
+          </select>
+        </label>
+      ) : session.currentModeId ? (
+        <span className="text-zinc-500">
+          mode <span className="text-zinc-300">{session.currentModeId}</span>
+        </span>
+      ) : null}
+      {controls.config.map((c) =>
+        c.kind === "select" ? (
+          <label key={c.id} className="flex items-center gap-1" data-testid="config-control" data-config-id={c.id}>
+            {label(
+              c.name,
+              `${c.description ?? c.id} (session/set_config_option; config_option_update keeps it current)`,
+            )}
+            <select
+              data-testid={`config-select-${c.id}`}
+              className={selectClass}
+              value={c.current ?? ""}
+              disabled={off}
+              onChange={(e) => void send(c.id, setConfigRequest(id, c, e.target.value))}
+            >
+              {c.current === undefined ? <option value="">(none)</option> : null}
+              <Options choices={c.choices} current={c.current} />
+            </select>
+          </label>
+        ) : (
+          <label
+            key={c.id}
+            className="flex items-center gap-1"
+            data-testid="config-control"
+            data-config-id={c.id}
+            title={`${c.description ?? c.id} (session/set_config_option, boolean)`}
+          >
+            <input
+              type="checkbox"
+              data-testid={`config-boolean-${c.id}`}
+              checked={c.current}
+              disabled={off}
+              onChange={(e) => void send(c.id, setConfigRequest(id, c, e.target.checked))}
+            />
+            <span className="text-zinc-400">{c.name}</span>
+          </label>
+        ),
+      )}
+      {controls.models ? (
+        <label className="flex items-center gap-1" data-testid="legacy-model-control">
+          {label("model (legacy)", "session/set_model: removed from the spec, still answered by many agents")}
+          <select
+            data-testid="legacy-model-select"
+            className={selectClass}
+            value={controls.models.current ?? ""}
+            disabled={off}
+            onChange={(e) => void send("model", setModelRequest(id, e.target.value))}
+          >
+            {controls.models.current === undefined ? <option value="">(none)</option> : null}
+            <Options choices={controls.models.choices} current={controls.models.current} />
+          </select>
+        </label>
+      ) : session.models?.currentModelId ? (
+        <span className="text-zinc-500">
+          model <span className="text-zinc-300">{session.models.currentModelId}</span>
+        </span>
+      ) : null}
+      {controls.skipped.length ? (
+        <span className="text-amber-300" title={controls.skipped.join("\n")} data-testid="config-skipped">
+          {controls.skipped.length} option{controls.skipped.length === 1 ? "" : "s"} not shown
+        </span>
+      ) : null}
+      {error ? (
+        <span className="max-w-full break-words text-red-300" data-testid="session-settings-error">
+          {error.length > 300 ? `${error.slice(0, 300)}…` : error}
+        </span>
+      ) : null}
+    </span>
+  );
+}
+
 interface Props {
   state: SessionViewState;
   session: SessionState;
@@ -44,7 +206,6 @@ export function SessionHeader({ state, session, onPick }: Props) {
   const live = !useSessionStore().isOffline;
   const running = useSession((s) => s.agent.state === "running") && live;
   const last = session.turns.at(-1);
-  const model = session.models?.currentModelId;
   return (
     <div
       data-testid="session-header"
@@ -72,16 +233,7 @@ export function SessionHeader({ state, session, onPick }: Props) {
       <span className="text-zinc-500">
         {session.turns.length} turn{session.turns.length === 1 ? "" : "s"}
       </span>
-      {session.currentModeId ? (
-        <span className="text-zinc-500">
-          mode <span className="text-zinc-300">{session.currentModeId}</span>
-        </span>
-      ) : null}
-      {model ? (
-        <span className="text-zinc-500">
-          model <span className="text-zinc-300">{model}</span>
-        </span>
-      ) : null}
+      <SessionSettings session={session} live={running} />
       {session.unknown.length ? <span className="text-amber-300">{session.unknown.length} unknown</span> : null}
       <span className="ml-auto flex items-center gap-2">
         {last && !last.ended && running ? (

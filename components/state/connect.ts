@@ -17,6 +17,7 @@ import { isObject } from "@/lib/protocol/json";
 import { outcomeOf } from "@/lib/protocol/jsonrpc";
 import { fail, ok } from "@/lib/protocol/result";
 import type { SessionStore } from "./session-store";
+import { chosenProtocolVersion } from "./protocol-choice";
 import { AGENT_METHODS } from "@/lib/protocol/methods";
 
 /** Connect's progress, plus the question the panel must answer while Connect waits for it. */
@@ -38,6 +39,11 @@ export interface ConnectOptions {
   poolable?: boolean;
   /** Authenticate with this method when asked, without asking again (after a restart with its variables). */
   authMethodId?: string;
+  /**
+   * The protocol version to ask for: 1 (the default) or 2 (the v2 draft, never from the warm pool, which
+   * initializes with v1). Absent: the one chosen in Connect's settings for the profile.
+   */
+  protocolVersion?: number;
 }
 
 export async function connectAgent(
@@ -48,14 +54,16 @@ export async function connectAgent(
   onAsk: (answer: ((choice: AuthChoice) => void) | undefined) => void,
 ): Promise<ConnectProgress> {
   // Loaded on demand: a value import of the SDK would put its validators in the page.
-  const sdk = import("@agentclientprotocol/sdk");
+  const sdkVersion = (await import("@agentclientprotocol/sdk")).PROTOCOL_VERSION;
   let latest: ConnectProgress = { step: "start" };
   // Kept past the question, so the panel can name the method being used.
   let methods: ConnectProgress["authMethods"];
   let preset = opts.authMethodId;
   progress(latest);
+  const info = await store.relayInfo();
+  const protocolVersion = opts.protocolVersion ?? chosenProtocolVersion(opts.profile ?? info?.defaultProfile);
   // Resolved now, not when Connect was clicked: the relay's info may not have arrived then.
-  const cwd = sessionCwd(opts.cwd, (await store.relayInfo())?.workspaceRoots[0]);
+  const cwd = sessionCwd(opts.cwd, info?.workspaceRoots[0]);
   if (cwd === undefined) {
     const failed: ConnectProgress = {
       step: "failed",
@@ -69,7 +77,7 @@ export async function connectAgent(
       start: async () => {
         const res = await store.startAgent(opts.profile, undefined, {
           options: opts.options,
-          pooled: !opts.env && opts.poolable !== false,
+          pooled: !opts.env && opts.poolable !== false && protocolVersion === sdkVersion,
           env: opts.env,
         });
         return res.ok ? ok({ pooled: res.agent.pooled === true }) : fail(res.error.message);
@@ -106,7 +114,7 @@ export async function connectAgent(
     },
     {
       cwd,
-      protocolVersion: (await sdk).PROTOCOL_VERSION,
+      protocolVersion,
       clientCapabilities: opts.clientCapabilities,
       clientInfo: CLIENT_INFO,
       authenticateFirst: opts.authenticateFirst,

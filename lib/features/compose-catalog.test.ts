@@ -7,6 +7,7 @@ import { reduceAllFacts, EMPTY_FACTS } from "../folds/agent-facts";
 import {
   acceptedContent,
   capabilityNotes,
+  COMPOSED_SIDES,
   composeMethods,
   composeWarnings,
   methodSupport,
@@ -257,5 +258,86 @@ describe("compose catalog", () => {
     expect(variantNote("session/new", ["mcpServers", 2], "sse", GEMINI)).toBe("mcpCapabilities.sse not advertised");
     expect(variantNote("session/new", ["mcpServers", 2], "stdio", GEMINI)).toBeUndefined();
     expect(variantNote("session/prompt", ["prompt", 0], "audio", EMPTY_FACTS)).toBeUndefined();
+  });
+});
+
+describe("compose coverage: every method a client sends, in every schema the SDK ships, has a form", async () => {
+  const v1 = await import("@agentclientprotocol/sdk");
+  const v1u = await import("@agentclientprotocol/sdk/unstable");
+  const v2 = await import("@agentclientprotocol/sdk/experimental/v2");
+  const v2u = await import("@agentclientprotocol/sdk/experimental/v2/unstable");
+  const schemaOf = (path: string) =>
+    JSON.parse(readFileSync(require.resolve(`@agentclientprotocol/sdk/schema/${path}`), "utf8")) as { $defs: Defs };
+  type Surface = { AGENT_METHODS: Record<string, string>; PROTOCOL_METHODS: Record<string, string> };
+  // What components/compose/use-acp-schema.ts offers for each schema: the SDK's own lists.
+  const offered = (s: Surface) => [...Object.values(s.AGENT_METHODS), ...Object.values(s.PROTOCOL_METHODS)];
+  const surfaces = [
+    { name: "v1 stable", file: "v1/schema.json", shown: v1, stable: v1, version: 1 },
+    { name: "v1 unstable", file: "v1/schema.unstable.json", shown: v1u, stable: v1, version: 1 },
+    { name: "v2", file: "v2/schema.json", shown: v2, stable: v2, version: 2 },
+    { name: "v2 unstable", file: "v2/schema.unstable.json", shown: v2u, stable: v2, version: 2 },
+  ];
+
+  /** Every method of the schema a client sends: requests and notifications of the sides Compose covers. */
+  function schemaMethods(defs: Defs): string[] {
+    const out = new Set<string>();
+    for (const [name, def] of Object.entries(defs)) {
+      if (typeof def !== "object" || typeof def["x-method"] !== "string") continue;
+      if (!name.endsWith("Request") && !name.endsWith("Notification")) continue;
+      if (COMPOSED_SIDES.has(def["x-side"] as string)) out.add(def["x-method"]);
+    }
+    return [...out].sort();
+  }
+
+  for (const s of surfaces) {
+    it(`${s.name} (${s.file})`, () => {
+      const { $defs } = schemaOf(s.file);
+      const wanted = schemaMethods($defs);
+      // A schema with no client methods would make this test pass vacuously.
+      expect(wanted.length).toBeGreaterThan(5);
+      const specs = composeMethods($defs, offered(s.shown), offered(s.stable));
+      const formed = new Set<string>();
+      const broken: string[] = [];
+      for (const spec of specs) {
+        try {
+          const node = buildForm($defs, spec.def);
+          const params = prefillParams(spec.method, node, EMPTY_FACTS, { cwd: "/w", protocolVersion: s.version });
+          if (params === undefined) broken.push(`${spec.method}: no initial params`);
+          else formed.add(spec.method);
+        } catch (e) {
+          broken.push(`${spec.method}: ${String(e)}`);
+        }
+      }
+      const missing = wanted.filter((m) => !formed.has(m));
+      expect({ schema: s.name, missingComposeForms: missing, broken }).toEqual({
+        schema: s.name,
+        missingComposeForms: [],
+        broken: [],
+      });
+    });
+  }
+
+  it("v2 prefills initialize with info and capabilities, and session/new with the session's own cwd", () => {
+    const { $defs } = schemaOf("v2/schema.json");
+    const checker = createSchemaChecker({ $defs });
+    const init = prefillParams("initialize", buildForm($defs, "InitializeRequest"), EMPTY_FACTS, {
+      cwd: "/w",
+      protocolVersion: 2,
+    });
+    expect(init).toMatchObject({ protocolVersion: 2, info: { name: "acp-playground" }, capabilities: {} });
+    expect(checker.validate("InitializeRequest", init, "params")).toEqual([]);
+    const inSub = facts(
+      ["to-agent", { id: 1, method: "session/new", params: { cwd: "/w/sub", mcpServers: [] } }],
+      ["from-agent", { id: 1, result: { sessionId: "s9" } }],
+    );
+    expect(
+      prefillParams("session/resume", buildForm($defs, "ResumeSessionRequest"), inSub, {
+        cwd: "/w",
+        protocolVersion: 2,
+      }),
+    ).toEqual({
+      sessionId: "s9",
+      cwd: "/w/sub",
+    });
   });
 });

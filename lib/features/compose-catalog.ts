@@ -25,6 +25,13 @@ export interface MethodSpec {
 }
 
 /**
+ * Schema sides the client composes: methods the agent answers, and protocol ones ($/cancel_request) either
+ * side sends. "client" methods are the agent's requests (answered on their cards) and "proxy" ones pass
+ * between proxies, never from a client.
+ */
+export const COMPOSED_SIDES: ReadonlySet<string> = new Set(["agent", "protocol"]);
+
+/**
  * The agent methods to offer, in the SDK's order (`methods`: AGENT_METHODS of
  * the surface shown; `stable`: those of the stable one), with their params
  * definitions from `defs`.
@@ -32,7 +39,8 @@ export interface MethodSpec {
 export function composeMethods(defs: Defs, methods: readonly string[], stable: readonly string[]): MethodSpec[] {
   const byMethod = new Map<string, string>();
   for (const [name, def] of Object.entries(defs)) {
-    if (typeof def !== "object" || def["x-side"] !== "agent" || typeof def["x-method"] !== "string") continue;
+    if (typeof def !== "object" || !COMPOSED_SIDES.has(def["x-side"] as string) || typeof def["x-method"] !== "string")
+      continue;
     if (name.endsWith("Request") || name.endsWith("Notification")) byMethod.set(def["x-method"], name);
   }
   return methods.flatMap((method) => {
@@ -51,6 +59,10 @@ export interface Support {
   /** Where that comes from, for a tooltip / the line beside the form. */
   reason: string;
 }
+
+/** v2's authenticate and logout (not in lib/protocol/methods.ts, which lists v1's). */
+const V2_AUTH_LOGIN = "auth/login";
+const V2_AUTH_LOGOUT = "auth/logout";
 
 /** Methods every agent must answer. */
 const BASELINE = new Set<string>([
@@ -84,7 +96,7 @@ export function methodSupport(method: string, facts: AgentFacts): Support {
   const no = (reason: string): Support => ({ state: "not-advertised", reason });
   if (method === AGENT_METHODS.session_load)
     return caps.loadSession ? yes("agentCapabilities.loadSession") : no("agentCapabilities.loadSession is not set");
-  if (method === AGENT_METHODS.authenticate) {
+  if (method === AGENT_METHODS.authenticate || method === V2_AUTH_LOGIN || method === V2_AUTH_LOGOUT) {
     const n = authMethods(facts).length;
     return n
       ? yes(`${n} auth method${n === 1 ? "" : "s"} in the initialize result`)
@@ -116,7 +128,7 @@ export function methodSupport(method: string, facts: AgentFacts): Support {
 export interface PrefillContext {
   /** The session's working directory: the first workspace root (or the agent's cwd). */
   cwd: string;
-  /** The SDK's PROTOCOL_VERSION. */
+  /** The protocol version of the schema the forms are built from (1, or 2 once v2 was negotiated). */
   protocolVersion: number;
 }
 
@@ -144,17 +156,22 @@ export function prefillParams(method: string, node: FieldNode, facts: AgentFacts
   const v: Record<string, unknown> = isObject(base) ? { ...base } : {};
   const session = currentSession(facts);
   if (facts.sessionId !== undefined && hasField(node, "sessionId")) v.sessionId = facts.sessionId;
+  // The current session's own cwd first: a load, resume or fork of it means that directory.
   if (hasField(node, "cwd") && (v.cwd === "" || v.cwd === undefined) && method !== AGENT_METHODS.session_list)
-    v.cwd = ctx.cwd;
+    v.cwd = session.cwd ?? ctx.cwd;
   switch (method) {
     case AGENT_METHODS.initialize:
+      // v2 renamed clientInfo/clientCapabilities to info/capabilities, and has no fs or terminal.
+      if (hasField(node, "info"))
+        return { ...v, protocolVersion: ctx.protocolVersion, info: CLIENT_INFO, capabilities: {} };
       return {
         ...v,
         protocolVersion: ctx.protocolVersion,
         clientCapabilities: DEFAULT_CLIENT_CAPABILITIES,
         clientInfo: CLIENT_INFO,
       };
-    case AGENT_METHODS.authenticate: {
+    case AGENT_METHODS.authenticate:
+    case V2_AUTH_LOGIN: {
       const first = authMethods(facts)[0];
       return first ? { ...v, methodId: first.id } : v;
     }

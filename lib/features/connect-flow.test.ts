@@ -74,7 +74,7 @@ describe("Connect", () => {
   it("fresh agent: initialize with the given capabilities, then session/new with the cwd and no MCP servers", async () => {
     const f = fake({ answers: { initialize: [ok({ protocolVersion: 1 })], "session/new": [ok({ sessionId: "s1" })] } });
     const end = await runConnect(f.deps, INPUT);
-    expect(end).toEqual({ step: "ready", pooled: false, sessionId: "s1" });
+    expect(end).toEqual({ step: "ready", pooled: false, requestedVersion: 1, negotiatedVersion: 1, sessionId: "s1" });
     expect(f.requests).toEqual([
       [
         "initialize",
@@ -168,6 +168,7 @@ describe("Connect: authentication", () => {
     expect(await runConnect(f.deps, INPUT)).toEqual({
       step: "ready",
       pooled: false,
+      requestedVersion: 1,
       authMethodId: "openai-key",
       authenticated: true,
       sessionId: "s2",
@@ -318,5 +319,51 @@ describe("Connect: timeouts", () => {
     expect(agentErrorText({ code: -32000, message: "m" })).toBe("m (-32000)");
     expect(agentErrorText({ code: 1, message: "m", data: { a: 1 } })).toBe('m (1): {"a":1}');
     expect(agentErrorText({ code: 1, message: "x".repeat(2_000) })).toHaveLength(1_001);
+  });
+});
+
+describe("Connect asking for the v2 draft", () => {
+  it("sends v2's initialize (info, capabilities), logs in with auth/login and says what was negotiated", async () => {
+    const { deps, requests, steps } = fake({
+      answers: {
+        initialize: [ok({ protocolVersion: 2, authMethods: [{ id: "key", name: "Key" }] })],
+        "auth/login": [ok({})],
+        "session/new": [err(-32000, "Authentication required"), ok({ sessionId: "v2s" })],
+      },
+      choices: [{ type: "authenticate", methodId: "key" }],
+    });
+    const done = await runConnect(deps, { ...INPUT, protocolVersion: 2 });
+    expect(done).toMatchObject({ step: "ready", sessionId: "v2s", requestedVersion: 2, negotiatedVersion: 2 });
+    expect(requests[0]).toEqual([
+      "initialize",
+      { protocolVersion: 2, info: { name: "acp-playground", version: "0.1.0" }, capabilities: {} },
+    ]);
+    expect(requests.map(([m]) => m)).toEqual(["initialize", "session/new", "auth/login", "session/new"]);
+    expect(steps.at(-1)?.negotiatedVersion).toBe(2);
+  });
+
+  it("an agent answering v1 to v2 is talked to in v1; one answering above what was asked is refused", async () => {
+    const v1 = fake({
+      answers: { initialize: [ok({ protocolVersion: 1 })], "session/new": [ok({ sessionId: "s" })] },
+    });
+    expect(await runConnect(v1.deps, { ...INPUT, protocolVersion: 2 })).toMatchObject({
+      step: "ready",
+      requestedVersion: 2,
+      negotiatedVersion: 1,
+    });
+    const above = fake({ answers: { initialize: [ok({ protocolVersion: 3 })] } });
+    expect(await runConnect(above.deps, INPUT)).toMatchObject({
+      step: "failed",
+      message: expect.stringContaining("above the 1 asked for"),
+    });
+    const v1Default = fake({
+      answers: { initialize: [ok({ protocolVersion: 1 })], "session/new": [ok({ sessionId: "s" })] },
+    });
+    await runConnect(v1Default.deps, INPUT);
+    expect(v1Default.requests[0]?.[1]).toEqual({
+      protocolVersion: 1,
+      clientCapabilities: INPUT.clientCapabilities,
+      clientInfo: INPUT.clientInfo,
+    });
   });
 });

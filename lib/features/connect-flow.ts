@@ -35,6 +35,10 @@ export interface ConnectProgress {
   authMethodId?: string;
   /** Set only once `authenticate` has answered with a result. */
   authenticated?: boolean;
+  /** The protocol version asked for in initialize (absent for a pooled agent, which the pool initialized). */
+  requestedVersion?: number;
+  /** The protocolVersion the agent's initialize result named, once it answered one. */
+  negotiatedVersion?: number;
 }
 
 /** Why Connect asks the user for an auth method. */
@@ -84,12 +88,36 @@ export const DEFAULT_CONNECT_TIMEOUTS: ConnectTimeouts = {
 
 export interface ConnectInput {
   cwd: string;
+  /** 1 (the default), or 2 for the v2 draft: initialize then sends `info` and `capabilities`, and login is `auth/login`. */
   protocolVersion: number;
   clientCapabilities: ClientCapabilities;
   clientInfo: Implementation;
   timeouts?: Partial<ConnectTimeouts>;
   /** Ask for an auth method before session/new when the agent lists any. */
   authenticateFirst?: boolean;
+}
+
+/** v2's authenticate. */
+export const V2_AUTH_LOGIN = "auth/login";
+
+/** initialize's params for the version asked: v2 renamed clientInfo/clientCapabilities and has no fs or terminal. */
+export function initializeParams(input: Pick<ConnectInput, "protocolVersion" | "clientCapabilities" | "clientInfo">) {
+  if (input.protocolVersion >= 2)
+    return {
+      protocolVersion: input.protocolVersion,
+      info: input.clientInfo,
+      capabilities: input.clientCapabilities.elicitation ? { elicitation: input.clientCapabilities.elicitation } : {},
+    };
+  return {
+    protocolVersion: input.protocolVersion,
+    clientCapabilities: input.clientCapabilities,
+    clientInfo: input.clientInfo,
+  };
+}
+
+/** A protocolVersion as the agent answered it: a uint16, else undefined. */
+function versionOf(v: unknown): number | undefined {
+  return typeof v === "number" && Number.isInteger(v) && v >= 0 && v <= 65_535 ? v : undefined;
 }
 
 /** Rounds of choosing a method before Connect gives up. */
@@ -133,8 +161,12 @@ export async function runConnect(deps: ConnectDeps, input: ConnectInput): Promis
   let pooled: boolean | undefined;
   let authMethodId: string | undefined;
   let authenticated: boolean | undefined;
+  let requestedVersion: number | undefined;
+  let negotiatedVersion: number | undefined;
   const state = () => ({
     ...(pooled === undefined ? {} : { pooled }),
+    ...(requestedVersion === undefined ? {} : { requestedVersion }),
+    ...(negotiatedVersion === undefined ? {} : { negotiatedVersion }),
     ...(authMethodId ? { authMethodId } : {}),
     ...(authenticated ? { authenticated } : {}),
   });
@@ -145,11 +177,11 @@ export async function runConnect(deps: ConnectDeps, input: ConnectInput): Promis
   const fail = (message: string) => done({ step: "failed", ...state(), message });
 
   /** One request under its step's timeout; a timeout is a failed outcome naming the step. */
-  const call = async (method: keyof ConnectTimeouts, params: unknown): Promise<RpcOutcome> => {
-    const res = await within(deps.request(method, params), limits[method]);
+  const call = async (step: keyof ConnectTimeouts, params: unknown, method: string = step): Promise<RpcOutcome> => {
+    const res = await within(deps.request(method, params), limits[step]);
     return res.ok
       ? res.value
-      : { kind: "failed", message: `no answer within ${seconds(limits[method])} (see the Frames tab and stderr)` };
+      : { kind: "failed", message: `no answer within ${seconds(limits[step])} (see the Frames tab and stderr)` };
   };
 
   deps.progress({ step: "start" });
@@ -160,15 +192,19 @@ export async function runConnect(deps: ConnectDeps, input: ConnectInput): Promis
 
   let init = pooled ? await deps.pooledInitialize() : undefined;
   if (!init) {
+    requestedVersion = input.protocolVersion;
     deps.progress({ step: AGENT_METHODS.initialize, ...state() });
-    const res = await call(AGENT_METHODS.initialize, {
-      protocolVersion: input.protocolVersion,
-      clientCapabilities: input.clientCapabilities,
-      clientInfo: input.clientInfo,
-    });
+    const res = await call(AGENT_METHODS.initialize, initializeParams(input));
     if (res.kind !== "result") return fail(`initialize failed: ${outcomeText(res)}`);
     init = isObject(res.result) ? res.result : {};
   }
+  negotiatedVersion = versionOf(init.protocolVersion);
+  if (requestedVersion !== undefined && negotiatedVersion !== undefined && negotiatedVersion > requestedVersion)
+    return fail(
+      `the agent answered protocolVersion ${negotiatedVersion}, above the ${requestedVersion} asked for (it must answer at or below it)`,
+    );
+  // An agent that answers v1 to a v2 initialize is talked to in v1 (the spec's negotiation).
+  const loginMethod = (negotiatedVersion ?? 1) >= 2 ? V2_AUTH_LOGIN : AGENT_METHODS.authenticate;
   const methods = parseAuthMethods(init);
   let rounds = 0;
 
@@ -194,7 +230,7 @@ export async function runConnect(deps: ConnectDeps, input: ConnectInput): Promis
         return `"${method.name}" is a terminal login: run its command, then retry (the protocol forbids authenticate for it)`;
       authMethodId = method.id;
       deps.progress({ step: AGENT_METHODS.authenticate, ...state() });
-      const res = await call(AGENT_METHODS.authenticate, { methodId: method.id });
+      const res = await call(AGENT_METHODS.authenticate, { methodId: method.id }, loginMethod);
       if (res.kind === "result") {
         authenticated = true;
         deps.progress({ step: AGENT_METHODS.authenticate, ...state() });

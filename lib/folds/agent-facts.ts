@@ -12,11 +12,12 @@
  */
 import type { AvailableCommand, SessionConfigOption, SessionMode } from "@agentclientprotocol/sdk";
 import type { Frame, JsonRpcId } from "../protocol/frame";
-import { isObject, type JsonObject, str } from "../protocol/json";
+import { isObject, type JsonObject, obj, str } from "../protocol/json";
 import type { RpcError } from "../protocol/jsonrpc";
 import { emptyView, NO_SESSION, reduceFrames, type SessionViewState, type Turn } from "./session-view";
 import { turnUsageOf, type TurnUsage } from "./turn-usage";
 import { AGENT_METHODS, CLIENT_METHODS } from "../protocol/methods";
+import { applySessionChange, foldListPage, LISTING_CHANGES, type SessionListing } from "./session-list";
 
 export { turnUsageOf, type TurnUsage };
 
@@ -43,6 +44,8 @@ export interface SessionFacts {
   availableModes?: readonly SessionMode[];
   configOptions?: readonly SessionConfigOption[];
   commands?: readonly AvailableCommand[];
+  /** The cwd the session was opened in (the opener's params), when seen. */
+  cwd?: string;
 }
 
 export interface AgentFacts {
@@ -62,6 +65,8 @@ export interface AgentFacts {
   diffs: Readonly<Record<string, { oldText?: string | null; newText: string; seq: number }>>;
   /** Requests sent to the agent awaiting their answer, by request seq (their params matter: initialize, load). */
   open: Readonly<Record<number, { method: string; params: unknown }>>;
+  /** What session/list answered, page by page (lib/folds/session-list.ts). */
+  listing?: SessionListing;
 }
 
 export const EMPTY_FACTS: AgentFacts = { sessionIds: [], sessions: {}, unsupported: {}, diffs: {}, open: {} };
@@ -80,6 +85,13 @@ const SESSION_OPENERS = new Set<string>([
   AGENT_METHODS.session_load,
   AGENT_METHODS.session_resume,
   AGENT_METHODS.session_fork,
+]);
+/** Requests whose params a response needs: initialize, the openers, session/list and what changes a listing. */
+const TRACKED = new Set<string>([
+  AGENT_METHODS.initialize,
+  AGENT_METHODS.session_list,
+  ...SESSION_OPENERS,
+  ...LISTING_CHANGES,
 ]);
 /** Diffs kept: enough for the write cards, bounded for a long session. */
 const MAX_DIFFS = 200;
@@ -143,7 +155,14 @@ function onResponseFromAgent(f: AgentFacts, frame: Frame, m: JsonObject): AgentF
       },
     };
   }
-  if (failed || !result || !SESSION_OPENERS.has(method)) return next;
+  if (failed || !result) return next;
+  if (method === AGENT_METHODS.session_list && request)
+    return { ...next, listing: foldListPage(next.listing, request.params, result, frame.seq) };
+  if (LISTING_CHANGES.has(method) && request && next.listing) {
+    const listing = applySessionChange(next.listing, method, request.params);
+    return listing === next.listing ? next : { ...next, listing };
+  }
+  if (!SESSION_OPENERS.has(method)) return next;
   const sessionId = str(result.sessionId) ?? str(params.sessionId);
   if (sessionId === undefined) return next;
   return {
@@ -158,8 +177,8 @@ function reduceFrame(f: AgentFacts, frame: Frame): AgentFacts {
   if (!isObject(m)) return f;
   if (frame.dir === "to-agent") {
     if (frame.kind !== "request" || frame.method === undefined) return f;
-    // Only what a response needs later: the method and params of initialize and the session openers.
-    if (frame.method !== AGENT_METHODS.initialize && !SESSION_OPENERS.has(frame.method)) return f;
+    // Only what a response needs later: the method and params of the requests in TRACKED.
+    if (!TRACKED.has(frame.method)) return f;
     return { ...f, open: { ...f.open, [frame.seq]: { method: frame.method, params: m.params } } };
   }
   if (frame.kind === "response") return onResponseFromAgent(f, frame, m);
@@ -216,7 +235,8 @@ function fromView(f: AgentFacts, view: SessionViewState): AgentFacts {
       prev.currentModeId === s.currentModeId &&
       same(prev.availableModes, s.availableModes) &&
       same(prev.configOptions, s.configOptions) &&
-      same(prev.commands, s.availableCommands)
+      same(prev.commands, s.availableCommands) &&
+      prev.cwd === s.origin?.cwd
     )
       continue;
     if (sessions === f.sessions) sessions = { ...f.sessions };
@@ -226,6 +246,7 @@ function fromView(f: AgentFacts, view: SessionViewState): AgentFacts {
         availableModes: s.availableModes,
         configOptions: s.configOptions,
         commands: s.availableCommands,
+        ...(s.origin?.cwd !== undefined ? { cwd: s.origin.cwd } : {}),
       } satisfies SessionFacts,
       writable: true,
       enumerable: true,
@@ -265,6 +286,8 @@ export function reduceAllFacts(frames: Iterable<Frame>): AgentFacts {
 // Reading the initialize result
 
 export interface AgentCapabilitiesView {
+  /** The protocol version the agent answered (1 when it said none or something else than a number). */
+  protocolVersion: number;
   loadSession: boolean;
   prompt: { image: boolean; audio: boolean; embeddedContext: boolean };
   mcp: { http: boolean; sse: boolean };
@@ -278,12 +301,16 @@ export interface AgentCapabilitiesView {
 export function agentCapabilities(facts: AgentFacts): AgentCapabilitiesView | undefined {
   const result = facts.initialize?.result;
   if (!result) return undefined;
-  const caps = isObject(result.agentCapabilities) ? result.agentCapabilities : {};
-  const prompt = isObject(caps.promptCapabilities) ? caps.promptCapabilities : {};
-  const mcp = isObject(caps.mcpCapabilities) ? caps.mcpCapabilities : {};
-  const session = isObject(caps.sessionCapabilities) ? caps.sessionCapabilities : {};
-  const auth = isObject(caps.auth) ? caps.auth : {};
+  const protocolVersion = negotiatedVersion(facts) ?? 1;
+  // v2 renamed agentCapabilities to capabilities and moved prompt and mcp under session.
+  const v2 = protocolVersion >= 2;
+  const caps = obj(v2 ? result.capabilities : result.agentCapabilities);
+  const session = obj(v2 ? caps.session : caps.sessionCapabilities);
+  const prompt = obj(v2 ? session.prompt : caps.promptCapabilities);
+  const mcp = obj(v2 ? session.mcp : caps.mcpCapabilities);
+  const auth = obj(caps.auth);
   return {
+    protocolVersion,
     loadSession: caps.loadSession === true,
     prompt: {
       image: prompt.image === true,
@@ -292,11 +319,22 @@ export function agentCapabilities(facts: AgentFacts): AgentCapabilitiesView | un
     },
     mcp: { http: mcp.http === true, sse: mcp.sse === true },
     session: Object.keys(session).filter(
-      (k) => k !== "_meta" && session[k] !== null && session[k] !== undefined && session[k] !== false,
+      (k) =>
+        k !== "_meta" &&
+        !(v2 && (k === "prompt" || k === "mcp")) &&
+        session[k] !== null &&
+        session[k] !== undefined &&
+        session[k] !== false,
     ),
     logout: isObject(auth.logout),
     raw: caps,
   };
+}
+
+/** The protocolVersion of the agent's initialize result, when it answered one (a non-negative integer). */
+export function negotiatedVersion(facts: AgentFacts): number | undefined {
+  const v = facts.initialize?.result?.protocolVersion;
+  return typeof v === "number" && Number.isInteger(v) && v >= 0 && v <= 65_535 ? v : undefined;
 }
 
 export interface AuthMethodView {
