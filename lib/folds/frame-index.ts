@@ -49,7 +49,7 @@ export interface Dismissal {
 const MAX_DISMISSALS = 20;
 
 /** `params.requestId` of a `$/cancel_request` (a JSON-RPC id), if it is one. */
-export function cancelledIdOf(frame: Frame): JsonRpcId | undefined {
+export function cancelledIdOf(frame: Frame): string | number | undefined {
   if (frame.method !== PROTOCOL_METHODS.cancel_request || frame.kind !== "notification") return undefined;
   const params = isObject(frame.message) ? frame.message.params : undefined;
   const id = isObject(params) ? params.requestId : undefined;
