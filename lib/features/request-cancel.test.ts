@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { FrameIndex } from "../folds/frame-index";
 import { FrameSequencer } from "../protocol/frame-sequencer";
-import { canWithdraw, cancelRequestFrame, describeDismissal } from "./request-cancel";
+import {
+  advertisedAuth,
+  canWithdraw,
+  cancelRequestFrame,
+  describeAuthStatus,
+  describeDismissal,
+} from "./request-cancel";
 
 describe("withdrawing requests", () => {
   it("builds the $/cancel_request notification of the spec", () => {
@@ -42,5 +48,25 @@ describe("withdrawing requests", () => {
     expect(cancelled!.length).toBeLessThan(200);
     expect(completed).toBe('The agent completed elicitation "e" (elicitation/complete): its card was closed.');
     expect(late).toBe('The agent completed elicitation "later" (elicitation/complete).');
+  });
+});
+
+describe("logout and auth/status where advertised", () => {
+  it("reads agentCapabilities.auth: {} advertises, null or omitted does not", () => {
+    expect(advertisedAuth({ agentCapabilities: { auth: { logout: {}, status: {} } } })).toEqual({
+      logout: true,
+      status: true,
+    });
+    expect(advertisedAuth({ agentCapabilities: { auth: { logout: null } } })).toEqual({ logout: false, status: false });
+    expect(advertisedAuth({ agentCapabilities: { auth: { logout: true } } })).toEqual({ logout: false, status: false });
+    expect(advertisedAuth({})).toEqual({ logout: false, status: false });
+    expect(advertisedAuth(undefined)).toEqual({ logout: false, status: false });
+  });
+
+  it("words auth/status's answer, unknown states as unknown", () => {
+    expect(describeAuthStatus({ state: "not_required" })).toBe("not required");
+    expect(describeAuthStatus({ state: "authenticated", accounts: [{}, {}] })).toBe("authenticated · 2 accounts");
+    expect(describeAuthStatus({ state: "<script>" })).toBe("unknown");
+    expect(describeAuthStatus(null)).toBe("unknown");
   });
 });

@@ -6,6 +6,7 @@
 import type { Dismissal } from "../folds/frame-index";
 import type { Frame, JsonRpcId } from "../protocol/frame";
 import { PROTOCOL_METHODS } from "../protocol/methods";
+import { isObject } from "../protocol/json";
 
 /** The notification that withdraws the client's request with this id. */
 export function cancelRequestFrame(requestId: JsonRpcId) {
@@ -35,4 +36,24 @@ export function describeDismissal(d: Dismissal): string {
   return d.request
     ? `The agent completed elicitation ${id} (elicitation/complete): its card was closed.`
     : `The agent completed elicitation ${id} (elicitation/complete).`;
+}
+
+/**
+ * What `agentCapabilities.auth` advertises (ACP: `{}` supports, omitted or null
+ * does not): `logout` (stable) and `auth/status` (unstable).
+ */
+export function advertisedAuth(initializeResult: unknown): { logout: boolean; status: boolean } {
+  const caps = isObject(initializeResult) ? initializeResult.agentCapabilities : undefined;
+  const auth = isObject(caps) ? caps.auth : undefined;
+  return { logout: isObject(auth) && isObject(auth.logout), status: isObject(auth) && isObject(auth.status) };
+}
+
+const AUTH_STATES = new Set(["authenticated", "unauthenticated", "not_required", "unknown"]);
+
+/** `auth/status`'s answer in words; a state this page does not know is "unknown", as the schema asks. */
+export function describeAuthStatus(result: unknown): string {
+  const state = isObject(result) ? result.state : undefined;
+  const known = typeof state === "string" && AUTH_STATES.has(state) ? state : "unknown";
+  const accounts = isObject(result) && Array.isArray(result.accounts) ? result.accounts.length : 0;
+  return `${known.replace("_", " ")}${accounts ? ` · ${accounts} account${accounts === 1 ? "" : "s"}` : ""}`;
 }
