@@ -141,6 +141,11 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
         missing: { command: path.join(tmp, "no-such-agent") },
         terminal: { command: process.execPath, args: [stubAgent, "terminal", "<b>built</b> ok"] },
         cards: { command: process.execPath, args: [stubAgent, "cards"] },
+        // Elicitation, elicitation/complete and $/cancel_request both ways (test/fixtures/requests-agent.mjs).
+        requests: {
+          command: process.execPath,
+          args: [path.resolve(import.meta.dirname, "../test/fixtures/requests-agent.mjs")],
+        },
         // Requires authentication; authenticate answers after 800 ms (test/fixtures/auth-agent.mjs).
         auth: {
           command: process.execPath,
