@@ -6,13 +6,22 @@
  * (test/fixtures/requests-agent.mjs, profile "requests") and one page for the journey.
  */
 import { expect, test, type Page } from "@playwright/test";
-import { connect, printFramesOnFailure, prompt, rows, stopAgent, url } from "./helpers";
+import { connect, printFramesOnFailure, prompt, rows, stopAgent } from "./helpers";
 
 printFramesOnFailure();
 
 const card = (page: Page, method: string) => page.locator(`[data-testid="pending-card"][data-method="${method}"]`);
-const said = (page: Page, text: string) =>
-  rows(page, { method: "session/update" }).filter({ hasText: text.replace(/"/g, '\\"') });
+/** What the agent said, in the Session view. */
+async function said(page: Page, text: string) {
+  await page.getByTestId("view-session").click();
+  return page.getByTestId("view-pane").getByText(text);
+}
+
+/** Frame rows, in the Frames view. */
+async function frameRows(page: Page, attrs: Record<string, string>) {
+  await page.getByTestId("view-frames").click();
+  return rows(page, attrs);
+}
 
 test.describe.serial("requests in flight: elicitation, cancellation both ways, auth, MCP over ACP", () => {
   let page: Page;
@@ -22,10 +31,8 @@ test.describe.serial("requests in flight: elicitation, cancellation both ways, a
     test.setTimeout(120_000);
     page = await browser.newPage();
     page.on("pageerror", (e) => pageErrors.push(e.message));
-    await page.goto(url());
-    await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
-    await page.getByTestId("profile-select").selectOption("requests");
-    await connect(page);
+    await connect(page, { profile: "requests" });
+    await expect(page.getByTestId("profile-select")).toHaveValue("requests");
   });
 
   test.afterAll(async () => {
@@ -40,9 +47,9 @@ test.describe.serial("requests in flight: elicitation, cancellation both ways, a
     await expect(form).toContainText("Your name, please");
     await form.locator('[data-testid="form-field"][data-path="name"] input').fill("Ada");
     await form.getByTestId("elicitation-accept").click();
-    await expect(said(page, 'elicitation/create answered: {"action":"accept","content":{"name":"Ada"}}')).toHaveCount(
-      1,
-    );
+    await expect(
+      await said(page, 'elicitation/create answered: {"action":"accept","content":{"name":"Ada"}}'),
+    ).toHaveCount(1);
     await expect(card(page, "elicitation/create")).toHaveCount(0);
   });
 
@@ -54,7 +61,7 @@ test.describe.serial("requests in flight: elicitation, cancellation both ways, a
     await expect(link).toHaveAttribute("rel", /noopener/);
     expect(page.context().pages()).toHaveLength(1);
     await card(page, "elicitation/create").getByTestId("elicitation-accept").click();
-    await expect(said(page, 'elicitation/create answered: {"action":"accept"}')).toHaveCount(1);
+    await expect(await said(page, 'elicitation/create answered: {"action":"accept"}')).toHaveCount(1);
   });
 
   test("the agent's elicitation/complete closes the card and says so", async () => {
@@ -64,7 +71,7 @@ test.describe.serial("requests in flight: elicitation, cancellation both ways, a
     await expect(page.getByTestId("agent-dismissal").last()).toHaveText(
       'The agent completed elicitation "e-done" (elicitation/complete): its card was closed.',
     );
-    await expect(rows(page, { kind: "response", method: "session/prompt" })).toHaveCount(3);
+    await expect(await frameRows(page, { kind: "response", method: "session/prompt" })).toHaveCount(3);
   });
 
   test("the agent's $/cancel_request dismisses its card; the relay answers it -32800", async () => {
@@ -74,23 +81,23 @@ test.describe.serial("requests in flight: elicitation, cancellation both ways, a
     await expect(page.getByTestId("agent-dismissal").last()).toContainText(
       'The agent cancelled session/request_permission (id "perm-1") with $/cancel_request: its card was closed.',
     );
-    await expect(said(page, "answered: error -32800 Request cancelled")).toHaveCount(1);
-    await expect(rows(page, { kind: "response", method: "session/request_permission", dir: "to-agent" })).toContainText(
-      '"code":-32800',
-    );
+    await expect(await said(page, "answered: error -32800 Request cancelled")).toHaveCount(1);
+    await expect(
+      await frameRows(page, { kind: "response", method: "session/request_permission", dir: "to-agent" }),
+    ).toContainText('"code":-32800');
   });
 
   test("the page withdraws its own request: Cancel sends $/cancel_request with its id", async () => {
     await prompt(page, "slow");
     const outgoing = page.locator('[data-testid="outgoing-pending"][data-method="session/prompt"]');
     await expect(outgoing).toBeVisible();
-    const id = await rows(page, { kind: "request", method: "session/prompt" }).last().getAttribute("data-seq");
-    expect(id).not.toBeNull();
     await outgoing.getByTestId("withdraw-request").click();
-    const cancel = rows(page, { kind: "notification", method: "$/cancel_request", dir: "to-agent" });
+    const cancel = await frameRows(page, { kind: "notification", method: "$/cancel_request", dir: "to-agent" });
     await expect(cancel).toHaveCount(1);
     await expect(outgoing).toHaveCount(0);
-    await expect(rows(page, { kind: "response", method: "session/prompt" }).last()).toContainText('"code":-32800');
+    await expect((await frameRows(page, { kind: "response", method: "session/prompt" })).last()).toContainText(
+      '"code":-32800',
+    );
   });
 
   test("logout and auth/status, as the agent advertised them", async () => {
@@ -99,14 +106,14 @@ test.describe.serial("requests in flight: elicitation, cancellation both ways, a
     await page.getByTestId("auth-logout").click();
     await expect(page.getByTestId("auth-said")).toHaveText("logout: signed out");
     // auth/status is unstable: the inspector says which schema judged it, and it passed.
-    const status = rows(page, { kind: "request", method: "auth/status" });
+    const status = await frameRows(page, { kind: "request", method: "auth/status" });
     await expect(status).toHaveAttribute("data-schema", "unstable");
     await expect(status).toHaveAttribute("data-checks", "");
   });
 
   test("mcp/message shows its inner MCP method", async () => {
     await prompt(page, "mcp");
-    const carrier = rows(page, { kind: "request", method: "mcp/message" });
+    const carrier = await frameRows(page, { kind: "request", method: "mcp/message" });
     await expect(carrier.getByTestId("mcp-inner")).toHaveText("· tools/call");
     await expect(carrier).toHaveAttribute("data-schema", "unstable");
   });
