@@ -7,6 +7,7 @@
 import { useState } from "react";
 import { optionControls, optionsPayload, type OptionValues } from "@/lib/contracts/agent-options";
 import type { RelayError } from "@/lib/contracts/wire";
+import { AuthControls } from "./answer/AuthControls";
 import { AgentErrorNotice } from "./compose/AgentErrorNotice";
 import { AgentOptions } from "./compose/AgentOptions";
 import { advertisesDefaults, capabilitiesOf, ConnectSettings, useConnectChoices } from "./compose/ConnectSettings";
@@ -185,6 +186,7 @@ export function AgentControls({ onConnect, onStart }: Props) {
       <div data-testid="agent-status" data-status={status.state} className="text-xs">
         <StatusLine status={status} />
       </div>
+      <AuthControls />
       {agentError ? <AgentErrorNotice error={agentError} /> : null}
       {stopError ? (
         <p role="alert" className="break-words rounded bg-red-950/60 px-2 py-1 text-xs text-red-300">

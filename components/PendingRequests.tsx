@@ -6,6 +6,7 @@
  */
 import { PendingCard } from "./answer/PendingCard";
 import { PolicyControls, usePersistedPolicies } from "./answer/PolicyControls";
+import { AgentDismissals, WaitingOnAgent } from "./answer/RequestNotices";
 import { useNow } from "./compose/use-now";
 import { useSession } from "./state/use-session";
 
@@ -18,6 +19,7 @@ export function PendingRequests({ onPick }: { onPick: (draft: string) => void })
       <h2 className="text-xs font-semibold uppercase tracking-wider text-zinc-400">
         Waiting for you <span className="font-normal text-zinc-500">({pending.length})</span>
       </h2>
+      <AgentDismissals />
       {pending.length === 0 ? (
         <p className="text-xs text-zinc-600">No agent request is waiting for an answer.</p>
       ) : (
@@ -27,6 +29,7 @@ export function PendingRequests({ onPick }: { onPick: (draft: string) => void })
           ))}
         </ul>
       )}
+      <WaitingOnAgent now={now} />
       <details className="rounded border border-zinc-800 px-2 py-1" data-testid="policies">
         <summary className="cursor-pointer text-[11px] text-zinc-400">
           Answer policies (ask · auto · deny), kept in this browser

@@ -147,6 +147,11 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
           args: [path.resolve(import.meta.dirname, "../test/fixtures/sessions-agent.mjs")],
         },
         v2: { command: process.execPath, args: [path.resolve(import.meta.dirname, "../test/fixtures/v2-agent.mjs")] },
+        // Elicitation, elicitation/complete and $/cancel_request both ways (test/fixtures/requests-agent.mjs).
+        requests: {
+          command: process.execPath,
+          args: [path.resolve(import.meta.dirname, "../test/fixtures/requests-agent.mjs")],
+        },
         // Requires authentication; authenticate answers after 800 ms (test/fixtures/auth-agent.mjs).
         auth: {
           command: process.execPath,

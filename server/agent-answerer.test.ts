@@ -273,4 +273,56 @@ describe("agent answerer: the hostile terminal request (issue 20)", () => {
     expect(created.result).toMatchObject({ terminalId: expect.any(String) });
     expect(existsSync(file)).toBe(true);
   });
+
+  describe("the agent's $/cancel_request", () => {
+    const cancel = (requestId: unknown) => ({ method: "$/cancel_request", params: { requestId } });
+
+    it("a request waiting for the user is answered -32800 and never carried out, even when served or auto later", async () => {
+      const handle = vi.fn(() => Promise.resolve({ content: "hello" }));
+      const { answerer, sent, fromAgent } = wired({ handle });
+      fromAgent(read(4));
+      fromAgent(cancel(4));
+      expect(sent.map((f) => JSON.parse(f.raw) as unknown)).toEqual([
+        {
+          jsonrpc: "2.0",
+          id: 4,
+          error: { code: -32800, message: "Request cancelled", data: { requestId: 4, reason: expect.any(String) } },
+        },
+      ]);
+      expect(await answerer.serve(4)).toMatchObject({ ok: false, error: { code: "invalid_payload" } });
+      answerer.setPolicies({ "fs/read_text_file": "auto" });
+      await Promise.resolve();
+      expect(handle).not.toHaveBeenCalled();
+      expect(sent).toHaveLength(1);
+    });
+
+    it("a request being carried out is answered -32800 now, and its own result is dropped", async () => {
+      let finish!: (v: unknown) => void;
+      const handle = vi.fn(() => new Promise((resolve) => (finish = resolve)));
+      const { answerer, sent, fromAgent } = wired({ handle });
+      answerer.setPolicies({ "fs/read_text_file": "auto" });
+      fromAgent(read(5));
+      expect(handle).toHaveBeenCalledTimes(1);
+      fromAgent(cancel(5));
+      expect(JSON.parse(sent[0]!.raw)).toMatchObject({ id: 5, error: { code: -32800 } });
+      finish({ content: "late" });
+      await new Promise((r) => setTimeout(r, 0));
+      expect(sent).toHaveLength(1);
+    });
+
+    it("ignores a cancel for an id with nothing pending, a malformed one, and the client's own cancels", () => {
+      const { sent, fromAgent, answerer } = wired();
+      fromAgent(read(6));
+      fromAgent(cancel(7));
+      fromAgent(cancel({ id: 6 }));
+      fromAgent({ id: 9, method: "$/cancel_request", params: { requestId: 6 } });
+      // The client withdrawing its own request (to-agent) is not the answerer's business.
+      const seq = new FrameSequencer();
+      answerer.track(
+        seq.line("to-agent", JSON.stringify({ jsonrpc: "2.0", method: "$/cancel_request", params: { requestId: 6 } })),
+      );
+      // Sent as a request it is no cancel: refused like any method outside ACP, request 6 still waits.
+      expect(sent.map((f) => [f.id, (f.message as { error?: { code: number } }).error?.code])).toEqual([[9, -32601]]);
+    });
+  });
 });

@@ -17,9 +17,18 @@ import {
 } from "../lib/features/policy";
 import { ANSWERABLE_METHODS, SERVED_METHODS, UNKNOWN_METHODS } from "../lib/contracts/policies";
 import type { Ack } from "../lib/contracts/wire";
+import type { RpcError } from "../lib/protocol/jsonrpc";
 import { notAdvertised } from "../lib/protocol/client-capabilities";
+import { cancelledIdOf } from "../lib/folds/frame-index";
 import { agentRequestError, ServiceError, type ClientServices } from "./client-services";
 import { AGENT_METHODS, CLIENT_METHODS } from "../lib/protocol/methods";
+
+/** JSON-RPC's answer to a cancelled request (ACP's ErrorCode "Request cancelled"). */
+export const requestCancelled = (requestId: string | number): RpcError => ({
+  code: -32800,
+  message: "Request cancelled",
+  data: { requestId, reason: "the agent sent $/cancel_request" },
+});
 
 export class AgentAnswerer {
   private policies: Policies = defaultPolicies();
@@ -68,7 +77,27 @@ export class AgentAnswerer {
       this.apply(frame);
     } else if (frame.kind === "response" && frame.dir === "to-agent" && frame.requestSeq !== undefined) {
       this.pending.delete(frame.requestSeq);
+    } else if (frame.dir === "from-agent") {
+      const id = cancelledIdOf(frame);
+      if (id !== undefined) this.cancel(id);
     }
+  }
+
+  /**
+   * The agent withdrew one of its requests (`$/cancel_request`): it is no longer
+   * tracked, never carried out if it still waits (ask mode, or a policy change),
+   * and answered `-32800` as the spec asks of the side that received the cancel;
+   * a request being carried out (a terminal wait, a read) gets the same answer now
+   * and its own result is dropped when it comes. A cancel naming no pending request
+   * is ignored (it may have been answered already).
+   */
+  private cancel(id: string | number): void {
+    if (this.suspended) return;
+    const frame = [...this.pending.values()].findLast((f) => f.id === id);
+    if (!frame) return;
+    this.respond(frame, { error: requestCancelled(id) });
+    // Forget it now, not when the echo of the answer comes back: an answer in progress must find it gone.
+    this.pending.delete(frame.seq);
   }
 
   /** Ask mode: the user said "do it" for a pending fs/ or terminal/ request. */

@@ -346,7 +346,7 @@ export class BrowserSession {
           // Never carried out here, never through the policies (a re-run answers as recorded itself).
           if (next.dir === "from-agent" && next.kind === "request" && next.method && !this.answerer.suspended)
             this.send(replayed.answer(next.id!, next.method));
-        } else if (next.kind === "request" || next.kind === "response") this.answerer.track(next);
+        } else if (next.kind !== "invalid") this.answerer.track(next); // notifications: the agent's $/cancel_request
         if (
           next.kind === "response" &&
           next.dir === "from-agent" &&

@@ -17,7 +17,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { truncateOutput } from "../lib/features/policy";
 import { type RpcError } from "../lib/protocol/jsonrpc";
-import { createSchemaChecker, type SchemaChecker } from "../lib/protocol/schema-check";
+import { createSchemaSet, SCHEMA_FILE_PATHS, type CheckOptions, type SchemaSet } from "../lib/protocol/schema-check";
 import { childEnv, stopTree, type Tree } from "./process-group";
 import { isInside, isInsideDataDir } from "./workspace";
 import { CLIENT_METHODS } from "../lib/protocol/methods";
@@ -39,27 +39,35 @@ const inDataDir = (p: string) =>
     message: `${p} is inside the playground's data directory (its token and transcripts), which is never served to an agent`,
   });
 
-let sdkSchema: SchemaChecker | undefined;
+let sdkSchemas: SchemaSet | undefined;
 
 /**
- * The SDK's own JSON Schema (unstable: a superset) decides whether an agent's
- * request is well formed; loaded on the first request, not at start.
+ * The SDK's own JSON Schemas decide whether an agent's request is well formed,
+ * by the one validity rule (lib/protocol/schema-check.ts: the variant that
+ * defines the method judges it); loaded on the first request, not at start.
  */
-function schema(): SchemaChecker {
-  const file = createRequire(import.meta.url).resolve("@agentclientprotocol/sdk/schema/v1/schema.unstable.json");
-  return (sdkSchema ??= createSchemaChecker(JSON.parse(readFileSync(file, "utf8"))));
+export function schemaSet(): SchemaSet {
+  const require = createRequire(import.meta.url);
+  const read = (p: string): unknown => JSON.parse(readFileSync(require.resolve(p), "utf8"));
+  return (sdkSchemas ??= createSchemaSet({
+    stable: read(SCHEMA_FILE_PATHS.stable),
+    unstable: read(SCHEMA_FILE_PATHS.unstable),
+    v2: read(SCHEMA_FILE_PATHS.v2),
+  }));
 }
 
 /**
  * Why an agent request's params break the SDK schema (JSON-RPC -32602, `data.issues`
  * naming each field), or undefined when they fit or the method has no schema.
  */
-export function agentRequestError(method: string, params: unknown): RpcError | undefined {
+export function agentRequestError(method: string, params: unknown, opts?: CheckOptions): RpcError | undefined {
   const frame = { seq: 0, ts: 0, dir: "from-agent", raw: "", kind: "request", method, message: { params } } as const;
-  const issues = schema().check(frame);
-  if (!issues?.length) return undefined;
+  const verdict = schemaSet().check(frame, opts);
+  // A method no schema defines is not this check's to refuse (policies decide unknown methods).
+  if (!verdict?.variant || !verdict.issues.length) return undefined;
+  const issues = verdict.issues;
   const named = issues.map((i) => `${i.path}: ${i.message}`).join("; ");
-  return { code: -32602, message: `Invalid params: ${named}`, data: { issues } };
+  return { code: -32602, message: `Invalid params: ${named}`, data: { issues, schema: verdict.variant } };
 }
 
 /** What a file is, for the error that refuses it. */

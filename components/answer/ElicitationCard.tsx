@@ -1,5 +1,10 @@
 "use client";
-/** elicitation/create: a form built from its requestedSchema (or its URL), and accept / decline / cancel. */
+/**
+ * elicitation/create: a form built from its requestedSchema (form mode) or its
+ * link (URL mode: http(s) only, never opened for the user, `rel=noopener`), and
+ * accept / decline / cancel. The schema and URL are the agent's: one too large or
+ * deep, or a URL of another scheme, is not rendered and says why.
+ */
 import { useMemo, useState } from "react";
 import { elicitationAnswer, type PendingView } from "@/lib/features/agent-answers";
 import type { Frame } from "@/lib/protocol/frame";
@@ -22,12 +27,45 @@ export function ElicitationCard({
   const [content, setContent] = useState<unknown>(() => (node ? initialValue(node) : undefined));
   const issues = useMemo(() => (schema ? validateAgainst(schema, content) : []), [schema, content]);
   const accept = () => void answer.reply(elicitationAnswer(frame, "accept", schema ? content : undefined));
+  const known = view.mode === "form" || view.mode === "url";
+  // Nothing to accept: a form whose schema was refused, a URL that is not shown, a mode this page does not know.
+  const cannotAccept =
+    !known || (view.mode === "form" && !schema) || (view.mode === "url" && !view.url) || !!view.schemaProblem;
   return (
-    <div className="flex flex-col gap-1.5" data-testid="elicitation-card">
-      {view.message ? <p className="text-xs text-zinc-200">{view.message}</p> : null}
+    <div className="flex flex-col gap-1.5" data-testid="elicitation-card" data-mode={view.mode ?? ""}>
+      {view.message ? <p className="whitespace-pre-wrap text-xs text-zinc-200">{view.message}</p> : null}
       {view.mode === "url" && view.url ? (
-        <p className="break-all font-mono text-[11px] text-sky-300" title="Open it yourself if you trust it">
-          {view.url}
+        <p className="text-[11px]">
+          <a
+            data-testid="elicitation-url"
+            href={view.url}
+            target="_blank"
+            rel="noopener noreferrer"
+            className="break-all font-mono text-sky-300 underline"
+            title="Opens in a new tab only when you click it; check the address first"
+          >
+            {view.url}
+          </a>
+          {view.elicitationId ? (
+            <span className="block text-zinc-500">
+              elicitation id <code>{view.elicitationId}</code>: the agent sends elicitation/complete when it is done
+            </span>
+          ) : null}
+        </p>
+      ) : null}
+      {view.urlProblem ? (
+        <p data-testid="elicitation-problem" className="text-[11px] text-red-300">
+          Not shown as a link: {view.urlProblem}.
+        </p>
+      ) : null}
+      {view.schemaProblem ? (
+        <p data-testid="elicitation-problem" className="text-[11px] text-red-300">
+          No form: {view.schemaProblem}. Decline or cancel, or answer by hand.
+        </p>
+      ) : null}
+      {!known ? (
+        <p data-testid="elicitation-problem" className="text-[11px] text-amber-300">
+          Mode {JSON.stringify(view.mode ?? null)} is not one this page knows (form, url): decline or cancel.
         </p>
       ) : null}
       {node ? (
@@ -39,13 +77,13 @@ export function ElicitationCard({
         <button
           type="button"
           data-testid="elicitation-accept"
-          disabled={answer.busy || issues.length > 0}
+          disabled={answer.busy || issues.length > 0 || cannotAccept}
           className="rounded border border-emerald-600/60 px-2 py-0.5 text-xs text-emerald-200 hover:bg-emerald-600/20 disabled:opacity-40"
           onClick={accept}
         >
           Accept
         </button>
-        {issues.length ? (
+        {issues.length && !cannotAccept ? (
           <button
             type="button"
             className={button}

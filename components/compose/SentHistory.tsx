@@ -5,6 +5,7 @@ import type { SentEntry } from "@/lib/folds/sent-history";
 import { formatTime } from "../format";
 import { useSession, useSessionStore } from "../state/use-session";
 import { button, sectionTitle } from "./ui";
+import { WithdrawButton } from "../answer/RequestNotices";
 
 const SHOWN = 30;
 
@@ -20,6 +21,9 @@ function forEditor(text: string): string {
 export function SentHistory({ onEdit }: { onEdit: (text: string) => void }) {
   const store = useSessionStore();
   const history = useSession((s) => s.history);
+  const frames = useSession((s) => s.frames);
+  const index = useSession((s) => s.index);
+  useSession((s) => s.index.version);
   const [all, setAll] = useState(false);
   const entries = [...history].reverse().slice(0, all ? undefined : SHOWN);
 
@@ -54,6 +58,9 @@ export function SentHistory({ onEdit }: { onEdit: (text: string) => void }) {
               {e.id !== undefined ? <span className="text-zinc-500"> #{JSON.stringify(e.id)}</span> : null}
             </span>
             <span className="ml-auto flex shrink-0 gap-1">
+              {e.kind === "request" && index.isUnanswered(e.seq) && frames.bySeq(e.seq) ? (
+                <WithdrawButton frame={frames.bySeq(e.seq)!} label="Cancel" />
+              ) : null}
               <button type="button" data-testid="history-resend" className={button} onClick={() => resend(e)}>
                 Re-send
               </button>

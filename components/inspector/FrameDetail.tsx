@@ -6,17 +6,18 @@ import { frameBytes, type Frame } from "@/lib/protocol/frame";
 import { CHECK_LABEL, frameChecks } from "@/lib/folds/frame-checks";
 import type { FrameIndex } from "@/lib/folds/frame-index";
 import type { FrameWindow } from "@/lib/folds/frame-log";
-import type { SchemaChecker } from "@/lib/protocol/schema-check";
 import { copyText } from "../clipboard";
 import { formatBytes, formatDateTime, formatId, formatLatency, prettyFrame } from "../format";
 import { KIND_STYLE } from "./FrameRow";
-import { schemaIssues } from "./use-schema-checker";
+import { schemaVerdict, type FrameJudge } from "./use-schema-checker";
+import { mcpLabel } from "@/lib/folds/mcp-pairs";
+import { SchemaBadge } from "./FrameRow";
 
 interface Props {
   frame: Frame;
   frames: FrameWindow;
   index: FrameIndex;
-  checker: SchemaChecker | undefined;
+  checker: FrameJudge | undefined;
   now: number;
   /** False when the current filter hides the frame from the list. */
   listed: boolean;
@@ -42,7 +43,10 @@ export function FrameDetail({ frame, frames, index, checker, now, listed, onJump
   const partner = index.partnerOf(frame.seq);
   const partnerHeld = partner !== undefined && frames.bySeq(partner) !== undefined;
   const checks = frameChecks(frame, index, now);
-  const schema = schemaIssues(checker, frame);
+  const verdict = schemaVerdict(checker, frame);
+  const schema = verdict.issues;
+  const inner = index.mcp.innerOf(frame.seq);
+  const innerPartner = inner?.requestSeq !== undefined && inner.requestSeq !== frame.seq ? inner.requestSeq : undefined;
   const toAgent = frame.dir === "to-agent";
   const isTree = typeof frame.message === "object" && frame.message !== null;
 
@@ -67,6 +71,23 @@ export function FrameDetail({ frame, frames, index, checker, now, listed, onJump
           {frame.kind}
         </span>
         {frame.method ? <span className="font-mono text-zinc-100">{frame.method}</span> : null}
+        {verdict.variant && verdict.variant !== "stable" ? <SchemaBadge variant={verdict.variant} /> : null}
+        {inner ? (
+          <span data-testid="detail-mcp" className="font-mono text-violet-300">
+            MCP {mcpLabel(inner)} · server {inner.serverId} · inner id {formatId(inner.requestId)}
+            {innerPartner !== undefined ? (
+              <button
+                type="button"
+                data-testid="jump-mcp-request"
+                className={`${button} ml-1.5`}
+                disabled={!frames.bySeq(innerPartner)}
+                onClick={() => onJump(innerPartner)}
+              >
+                Go to MCP request #{innerPartner}
+              </button>
+            ) : null}
+          </span>
+        ) : null}
         {frame.id !== undefined ? <span className="font-mono text-zinc-400">id {formatId(frame.id)}</span> : null}
         {frame.latencyMs !== undefined ? (
           <span className="text-emerald-400/90">{formatLatency(frame.latencyMs)}</span>
@@ -134,7 +155,8 @@ export function FrameDetail({ frame, frames, index, checker, now, listed, onJump
           ))}
           {schema.map((issue, i) => (
             <li key={`s${i}`} data-check="schema" className="text-red-300">
-              <span className="font-semibold">schema:</span> <code>{issue.path || "value"}</code> {issue.message}
+              <span className="font-semibold">schema{verdict.variant ? ` (${verdict.variant})` : ""}:</span>{" "}
+              <code>{issue.path || "value"}</code> {issue.message}
             </li>
           ))}
         </ul>

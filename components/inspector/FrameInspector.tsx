@@ -85,7 +85,8 @@ export function FrameInspector({ highlight, revealSeq }: Props = {}) {
   const [reveal, setReveal] = useState<RevealRequest | undefined>(() =>
     revealSeq !== undefined ? { seq: revealSeq } : undefined,
   );
-  const checker = useSchemaChecker();
+  const v2 = useSession((s) => s.index.v2);
+  const checker = useSchemaChecker(v2);
 
   const search = useDebounced(searchText, SEARCH_DEBOUNCE_MS).trim();
   const effective = useMemo<FrameFilter>(() => (search ? { ...filter, search } : filter), [filter, search]);

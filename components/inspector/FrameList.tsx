@@ -12,10 +12,10 @@ import { frameChecks } from "@/lib/folds/frame-checks";
 import { isEventRow, rowEventIndex, type TimelineEvent, type TimelineRow } from "@/lib/folds/frame-filter";
 import type { FrameIndex } from "@/lib/folds/frame-index";
 import type { FrameWindow } from "@/lib/folds/frame-log";
-import type { SchemaChecker } from "@/lib/protocol/schema-check";
 import type { SeqList } from "@/lib/folds/session-view";
 import { EventRow, FRAME_GRID, FrameRow, ROW_HEIGHT } from "./FrameRow";
-import { schemaIssues } from "./use-schema-checker";
+import { schemaVerdict, type FrameJudge } from "./use-schema-checker";
+import { mcpLabel } from "@/lib/folds/mcp-pairs";
 
 export interface RevealRequest {
   seq: number;
@@ -33,7 +33,7 @@ interface Props {
   onSelect: (seq: number) => void;
   reveal: RevealRequest | undefined;
   now: number;
-  checker: SchemaChecker | undefined;
+  checker: FrameJudge | undefined;
   empty: React.ReactNode;
 }
 
@@ -182,13 +182,17 @@ export function FrameList({
               }
               const frame = frames.bySeq(row);
               if (!frame) return null;
+              const verdict = schemaVerdict(checker, frame);
+              const inner = index.mcp.innerOf(frame.seq);
               return (
                 <FrameRow
                   key={row}
                   frame={frame}
                   selected={row === selectedSeq}
                   highlighted={highlighted?.includes(row) ?? false}
-                  checks={checksFor(frameChecks(frame, index, now), schemaIssues(checker, frame))}
+                  checks={checksFor(frameChecks(frame, index, now), verdict.issues)}
+                  variant={verdict.variant}
+                  inner={inner ? mcpLabel(inner) : undefined}
                   onSelect={onSelect}
                   top={item.start}
                 />

@@ -3,6 +3,7 @@
 import { memo, type CSSProperties } from "react";
 import { frameBytes, type Frame, type FrameKind } from "@/lib/protocol/frame";
 import { CHECK_LABEL, type FrameCheck } from "@/lib/folds/frame-checks";
+import type { SchemaVariant } from "@/lib/protocol/schema-check";
 import { isErrorResponse, type TimelineEvent } from "@/lib/folds/frame-filter";
 import { formatBytes, formatId, formatLatency, formatTime } from "../format";
 import { WaitingIcon, WarningIcon } from "./check-icons";
@@ -50,6 +51,10 @@ interface FrameRowProps {
   selected: boolean;
   highlighted?: boolean;
   checks: readonly FrameCheck[];
+  /** The schema variant that judged the frame, when not stable ("unstable", "v2"). */
+  variant?: SchemaVariant;
+  /** The inner MCP method of an `mcp/message` frame. */
+  inner?: string;
   onSelect: (seq: number) => void;
   top: number;
 }
@@ -57,8 +62,21 @@ interface FrameRowProps {
 const sameChecks = (a: readonly FrameCheck[], b: readonly FrameCheck[]) =>
   a === b || (a.length === b.length && a.every((c, i) => c.code === b[i]!.code && c.message === b[i]!.message));
 
+/** Which schema variant accepted (or judged) a frame, when it is not the stable one. */
+export function SchemaBadge({ variant }: { variant: SchemaVariant }) {
+  return (
+    <span
+      data-testid="schema-variant"
+      title={`checked against the ${variant === "v2" ? "v2 draft" : "unstable v1"} schema: no stable schema defines it`}
+      className="ml-1 rounded bg-violet-500/15 px-1 py-px text-[10px] text-violet-300"
+    >
+      {variant}
+    </span>
+  );
+}
+
 export const FrameRow = memo(
-  function FrameRow({ frame, selected, highlighted = false, checks, onSelect, top }: FrameRowProps) {
+  function FrameRow({ frame, selected, highlighted = false, checks, variant, inner, onSelect, top }: FrameRowProps) {
     const toAgent = frame.dir === "to-agent";
     const problem = frame.error ?? rpcError(frame);
     const first = checks[0];
@@ -72,6 +90,7 @@ export const FrameRow = memo(
         data-selected={selected}
         data-highlighted={highlighted}
         data-checks={checks.map((c) => c.code).join(" ")}
+        data-schema={variant ?? ""}
         data-injected={frame.injected ? "true" : undefined}
         role="option"
         aria-selected={selected}
@@ -106,8 +125,14 @@ export const FrameRow = memo(
             {frame.kind}
           </span>
         </span>
-        <span className="truncate text-zinc-100" title={frame.method}>
+        <span className="truncate text-zinc-100" title={inner ? `${frame.method} · MCP ${inner}` : frame.method}>
           {frame.method ?? ""}
+          {inner ? (
+            <span data-testid="mcp-inner" className="ml-1 text-violet-300">
+              · {inner}
+            </span>
+          ) : null}
+          {variant && variant !== "stable" ? <SchemaBadge variant={variant} /> : null}
         </span>
         <span className="truncate text-zinc-400 tabular-nums">{formatId(frame.id)}</span>
         <span data-testid="frame-latency" className="text-right text-emerald-400/90 tabular-nums">
@@ -141,6 +166,8 @@ export const FrameRow = memo(
     a.highlighted === b.highlighted &&
     a.top === b.top &&
     a.onSelect === b.onSelect &&
+    a.variant === b.variant &&
+    a.inner === b.inner &&
     sameChecks(a.checks, b.checks),
 );
 

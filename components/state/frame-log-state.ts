@@ -71,7 +71,8 @@ export class FrameLogState {
       fresh.push(frame);
       this.log.push(frame);
       const change = index.add(frame);
-      if (change.opened?.dir === "from-agent" || change.closed?.dir === "from-agent") pendingChanged = true;
+      if (change.opened?.dir === "from-agent" || change.closed?.dir === "from-agent" || change.dismissed)
+        pendingChanged = true;
       if (change.opened?.dir === "to-agent") this.ids.observe(frame.id);
     }
     if (fresh.length === 0) return fresh;
@@ -88,7 +89,7 @@ export class FrameLogState {
     }
     const { facts, view } = foldFacts(fresh, snap);
     const patch: Partial<SessionSnapshot> = { frames, lastSeq, maxRequestId: this.ids.max, missed, facts, view };
-    if (pendingChanged) patch.pending = index.unanswered("from-agent");
+    if (pendingChanged) patch.pending = index.pending();
     this.host.set(patch);
     return fresh;
   }
@@ -120,7 +121,7 @@ export class FrameLogState {
       index,
       epoch: back ? snap.epoch + 1 : snap.epoch,
       lastSeq: n > 0 ? recorded[n - 1]!.seq : 0,
-      pending: index.unanswered("from-agent"),
+      pending: index.pending(),
       maxRequestId: this.ids.max,
       facts,
       view,

@@ -48,7 +48,12 @@ export type PendingView =
       mode?: string;
       message?: string;
       requestedSchema?: Obj;
+      /** Why the requested schema is not rendered as a form (too large or deep): only decline or cancel. */
+      schemaProblem?: string;
+      /** The URL to show, only when it is http(s) and of sane length. */
       url?: string;
+      /** Why a URL the agent sent is not shown as a link. */
+      urlProblem?: string;
       elicitationId?: string;
     }
   | { kind: "other"; method?: string };
@@ -123,18 +128,77 @@ export function describePending(frame: Frame): PendingView {
     case CLIENT_METHODS.terminal_kill:
     case CLIENT_METHODS.terminal_release:
       return { kind: "terminal", method: frame.method, terminalId: str(p.terminalId) };
-    case CLIENT_METHODS.elicitation_create:
+    case CLIENT_METHODS.elicitation_create: {
+      const schema = isObject(p.requestedSchema) ? p.requestedSchema : undefined;
+      const schemaProblem = schema ? elicitationSchemaProblem(schema) : undefined;
+      const url = p.url === undefined ? { url: undefined } : checkElicitationUrl(p.url);
       return {
         kind: "elicitation",
         mode: str(p.mode),
         message: str(p.message),
-        requestedSchema: isObject(p.requestedSchema) ? p.requestedSchema : undefined,
-        url: str(p.url),
+        requestedSchema: schemaProblem ? undefined : schema,
+        schemaProblem,
+        url: url.url,
+        urlProblem: url.problem,
         elicitationId: str(p.elicitationId),
       };
+    }
     default:
       return { kind: "other", method: frame.method };
   }
+}
+
+/** Bounds on an agent-supplied elicitation schema before a form is built from it. */
+export const ELICITATION_LIMITS = { bytes: 32 * 1024, depth: 8, properties: 64, urlLength: 2048 } as const;
+
+/** Why a requested schema is too big to render (bytes, nesting, fields), or undefined when it is fine. */
+export function elicitationSchemaProblem(schema: unknown): string | undefined {
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(schema);
+  } catch {
+    return "the requested schema cannot be read";
+  }
+  if (json === undefined) return "the requested schema cannot be read";
+  if (json.length > ELICITATION_LIMITS.bytes)
+    return `the requested schema is ${json.length} characters, over the ${ELICITATION_LIMITS.bytes} shown as a form`;
+  let fields = 0;
+  const walk = (v: unknown, depth: number): string | undefined => {
+    if (depth > ELICITATION_LIMITS.depth)
+      return `the requested schema nests deeper than ${ELICITATION_LIMITS.depth} levels`;
+    if (Array.isArray(v)) {
+      for (const x of v) {
+        const bad = walk(x, depth + 1);
+        if (bad) return bad;
+      }
+    } else if (isObject(v)) {
+      if (isObject(v.properties)) fields += Object.keys(v.properties).length;
+      if (fields > ELICITATION_LIMITS.properties)
+        return `the requested schema has more than ${ELICITATION_LIMITS.properties} fields`;
+      for (const x of Object.values(v)) {
+        const bad = walk(x, depth + 1);
+        if (bad) return bad;
+      }
+    }
+    return undefined;
+  };
+  return walk(schema, 0);
+}
+
+/** An elicitation's URL, shown as a link only when it is http(s) and of sane length. */
+export function checkElicitationUrl(raw: unknown): { url?: string; problem?: string } {
+  if (typeof raw !== "string") return { problem: "the URL is not a string" };
+  if (raw.length > ELICITATION_LIMITS.urlLength)
+    return { problem: `the URL is ${raw.length} characters long, over ${ELICITATION_LIMITS.urlLength}` };
+  // Nothing here can parse with URL (lib/ has no DOM or Node types): a strict shape instead.
+  if (/[\u0000-\u0020\u007f-\u009f]/.test(raw)) return { problem: "the URL holds spaces or control characters" };
+  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(raw)?.[1]?.toLowerCase();
+  if (scheme !== "http" && scheme !== "https")
+    return {
+      problem: `only http(s) links are shown, this one is ${scheme ? `${scheme.slice(0, 20)}:` : "not absolute"}`,
+    };
+  if (!/^https?:\/\/[^/?#\\]+([/?#][^\\]*)?$/i.test(raw)) return { problem: "the URL has no host" };
+  return { url: raw };
 }
 
 /** The shell line a terminal/create would run, for display only. */

@@ -11,7 +11,8 @@
 import type { Frame, FrameDirection, JsonRpcId } from "../protocol/frame";
 
 import { isObject } from "../protocol/json";
-import { CLIENT_METHODS } from "../protocol/methods";
+import { CLIENT_METHODS, PROTOCOL_METHODS } from "../protocol/methods";
+import { McpPairs } from "./mcp-pairs";
 
 const idKey = (id: JsonRpcId): string => (typeof id === "string" ? `s:${id}` : `n:${String(id)}`);
 
@@ -29,7 +30,37 @@ export interface IndexChange {
   opened?: Frame;
   /** The request this frame answered. */
   closed?: Frame;
+  /** An agent request whose card this frame dismissed (the agent cancelled it, or completed its elicitation). */
+  dismissed?: Frame;
 }
+
+/** Why an agent request no longer waits for the user although it has no answer (yet). */
+export interface Dismissal {
+  reason: "cancelled" | "completed";
+  /** The agent request; undefined for a completed elicitation that no longer waited (already answered). */
+  request?: Frame;
+  /** The frame that dismissed it: the agent's `$/cancel_request` or `elicitation/complete`. */
+  bySeq: number;
+  /** `elicitation/complete`'s elicitationId. */
+  elicitationId?: string;
+}
+
+/** Dismissals kept for the notices that say so; older ones are dropped. */
+const MAX_DISMISSALS = 20;
+
+/** `params.requestId` of a `$/cancel_request` (a JSON-RPC id), if it is one. */
+export function cancelledIdOf(frame: Frame): string | number | undefined {
+  if (frame.method !== PROTOCOL_METHODS.cancel_request || frame.kind !== "notification") return undefined;
+  const params = isObject(frame.message) ? frame.message.params : undefined;
+  const id = isObject(params) ? params.requestId : undefined;
+  return typeof id === "string" || typeof id === "number" ? id : undefined;
+}
+
+const elicitationIdOf = (frame: Frame): string | undefined => {
+  const params = isObject(frame.message) ? frame.message.params : undefined;
+  const id = isObject(params) ? params.elicitationId : undefined;
+  return typeof id === "string" ? id : undefined;
+};
 
 export class FrameIndex {
   /** Open requests by direction and id key, to spot an id reused while in flight. */
@@ -47,6 +78,15 @@ export class FrameIndex {
   private readonly variantSet = new Set<string>();
   private methodList: readonly string[] = [];
   private variantList: readonly string[] = [];
+  /** Agent requests dismissed without an answer, by request seq. */
+  private readonly dismissedSet = new Map<number, Dismissal>();
+  private dismissalList: readonly Dismissal[] = [];
+  /** Requests sent to the agent that the client then withdrew: request seq -> the `$/cancel_request` seq. */
+  private readonly withdrawn = new Map<number, number>();
+  /** `mcp/message` frames and the inner MCP messages they carry. */
+  readonly mcp = new McpPairs();
+  /** The protocolVersion of the agent's last answer to `initialize`. */
+  protocolVersion: number | undefined;
   /** Bumped whenever a request is answered or opened: per-frame facts changed. */
   version = 0;
 
@@ -59,6 +99,20 @@ export class FrameIndex {
     if (variant !== undefined && !this.variantSet.has(variant)) {
       this.variantSet.add(variant);
       this.variantList = [...this.variantSet].sort();
+    }
+    this.mcp.add(frame);
+    const cancelled = cancelledIdOf(frame);
+    if (cancelled !== undefined) return this.cancel(frame, cancelled);
+    if (
+      frame.method === CLIENT_METHODS.elicitation_complete &&
+      frame.kind === "notification" &&
+      frame.dir === "from-agent"
+    )
+      return this.complete(frame);
+    if (frame.kind === "response" && frame.method === "initialize" && isObject(frame.message)) {
+      const result = frame.message.result;
+      const v = isObject(result) ? result.protocolVersion : undefined;
+      if (typeof v === "number") this.protocolVersion = v;
     }
     if (frame.kind === "request" && frame.id !== undefined) {
       const key = idKey(frame.id);
@@ -82,6 +136,66 @@ export class FrameIndex {
       return { closed: request };
     }
     return {};
+  }
+
+  /** A `$/cancel_request` names an open request of its own direction (the sender withdraws what it asked). */
+  private cancel(frame: Frame, id: JsonRpcId): IndexChange {
+    const request = this.open[frame.dir].get(idKey(id));
+    if (!request) return {};
+    this.version++;
+    if (frame.dir === "to-agent") {
+      this.withdrawn.set(request.seq, frame.seq);
+      return {};
+    }
+    return this.dismiss({ reason: "cancelled", request, bySeq: frame.seq });
+  }
+
+  /** `elicitation/complete` closes the card of the URL-mode elicitation with that id, if one is waiting. */
+  private complete(frame: Frame): IndexChange {
+    const elicitationId = elicitationIdOf(frame);
+    if (elicitationId === undefined) return {};
+    for (const request of this.open["from-agent"].values()) {
+      if (request.method === CLIENT_METHODS.elicitation_create && elicitationIdOf(request) === elicitationId) {
+        this.version++;
+        return this.dismiss({ reason: "completed", request, bySeq: frame.seq, elicitationId });
+      }
+    }
+    // Already answered (the usual URL flow: accepted, then completed out of band): still worth saying.
+    const done: Dismissal = { reason: "completed", bySeq: frame.seq, elicitationId };
+    this.dismissalList = [...this.dismissalList, done].slice(-MAX_DISMISSALS);
+    return {};
+  }
+
+  private dismiss(d: Dismissal & { request: Frame }): IndexChange {
+    if (this.dismissedSet.has(d.request.seq)) return {};
+    this.dismissedSet.set(d.request.seq, d);
+    this.dismissalList = [...this.dismissalList, d].slice(-MAX_DISMISSALS);
+    return { dismissed: d.request };
+  }
+
+  /** Agent requests still waiting for the user: unanswered and not dismissed by the agent. */
+  pending(): Frame[] {
+    return this.unanswered("from-agent").filter((f) => !this.dismissedSet.has(f.seq));
+  }
+
+  /** Why an agent request no longer waits, if the agent dismissed it. */
+  dismissalOf(seq: number): Dismissal | undefined {
+    return this.dismissedSet.get(seq);
+  }
+
+  /** The newest dismissals (at most 20), oldest first; the same array until one is added. */
+  get dismissals(): readonly Dismissal[] {
+    return this.dismissalList;
+  }
+
+  /** The seq of the `$/cancel_request` that withdrew this request sent to the agent, if any. */
+  withdrawnBy(seq: number): number | undefined {
+    return this.withdrawn.get(seq);
+  }
+
+  /** True once the agent answered `initialize` with protocolVersion 2. */
+  get v2(): boolean {
+    return this.protocolVersion === 2;
   }
 
   /** The response to a request, or the request of a response, by seq. */
@@ -126,5 +240,9 @@ export class FrameIndex {
   prune(firstSeq: number): void {
     for (const [a, b] of this.pairs) if (a < firstSeq && b < firstSeq) this.pairs.delete(a);
     for (const seq of this.reused) if (seq < firstSeq) this.reused.delete(seq);
+    for (const seq of this.dismissedSet.keys())
+      if (seq < firstSeq && !this.openBySeq.has(seq)) this.dismissedSet.delete(seq);
+    for (const seq of this.withdrawn.keys()) if (seq < firstSeq && !this.openBySeq.has(seq)) this.withdrawn.delete(seq);
+    this.mcp.prune(firstSeq);
   }
 }

@@ -259,3 +259,137 @@ export function createSchemaChecker(schemaFile: unknown): SchemaChecker {
     },
   };
 }
+
+/** The schema variants the installed SDK ships, in the order a frame is looked up. */
+export type SchemaVariant = "stable" | "unstable" | "v2";
+
+export const SCHEMA_VARIANTS: readonly SchemaVariant[] = ["stable", "unstable", "v2"];
+
+/** Where each variant's file lies in the SDK package (the server reads these; the browser imports the same files). */
+export const SCHEMA_FILE_PATHS: Readonly<Record<SchemaVariant, string>> = {
+  stable: "@agentclientprotocol/sdk/schema/v1/schema.json",
+  unstable: "@agentclientprotocol/sdk/schema/v1/schema.unstable.json",
+  v2: "@agentclientprotocol/sdk/schema/v2/schema.unstable.json",
+};
+
+/** One schema file per variant (see SCHEMA_FILE_PATHS). */
+export type SchemaFiles = Partial<Record<SchemaVariant, unknown>> & { stable: unknown };
+
+export interface SchemaVerdict {
+  /** The variant that defines the frame's method or update kind (and judged it); undefined: none does. */
+  variant: SchemaVariant | undefined;
+  /** Empty when that variant accepts the frame; "not in any schema" when no variant defines it. */
+  issues: SchemaIssue[];
+}
+
+export interface CheckOptions {
+  /** The agent answered `initialize` with protocolVersion 2: v2's methods and kinds count too. */
+  v2?: boolean;
+}
+
+export interface SchemaSet {
+  /** The one validity rule; undefined when a frame is not checkable (invalid, extension `_` method, unknown response). */
+  check(frame: Frame, opts?: CheckOptions): SchemaVerdict | undefined;
+  /** The variant that defines a method for this kind of frame (params or result), if any. */
+  variantOf(method: string, kind: "params" | "result", opts?: CheckOptions): SchemaVariant | undefined;
+  /** The variant that defines a `session/update` kind, if any. */
+  updateVariantOf(kind: string, opts?: CheckOptions): SchemaVariant | undefined;
+  /** The checker of one variant (for named definitions, e.g. compose forms). */
+  checker(variant: SchemaVariant): SchemaChecker | undefined;
+}
+
+interface Loaded {
+  variant: SchemaVariant;
+  checker: SchemaChecker;
+  params: ReadonlySet<string>;
+  results: ReadonlySet<string>;
+  updateKinds: ReadonlySet<string>;
+}
+
+function describeFile(variant: SchemaVariant, file: unknown): Loaded {
+  const defs = (file as SchemaFile).$defs;
+  if (!isObject(defs)) throw new Error(`not the ACP JSON Schema (${variant}): no $defs`);
+  const params = new Set<string>();
+  const results = new Set<string>();
+  for (const [name, def] of Object.entries(defs)) {
+    const method = isObject(def) ? def["x-method"] : undefined;
+    if (typeof method !== "string") continue;
+    if (name.endsWith("Request") || name.endsWith("Notification")) params.add(method);
+    else if (name.endsWith("Response")) results.add(method);
+  }
+  const updateKinds = new Set<string>();
+  const update = defs.SessionUpdate;
+  const alts = isObject(update) ? (update.oneOf ?? update.anyOf) : undefined;
+  if (Array.isArray(alts)) {
+    for (const alt of alts) {
+      const tag = isObject(alt) && isObject(alt.properties) ? alt.properties.sessionUpdate : undefined;
+      if (isObject(tag) && typeof tag.const === "string") updateKinds.add(tag.const);
+    }
+  }
+  return { variant, checker: createSchemaChecker(file), params, results, updateKinds };
+}
+
+const UPDATE = "session/update";
+
+/** The kind of a `session/update` frame (`params.update.sessionUpdate`), when it has one. */
+export function updateKindOf(message: unknown): string | undefined {
+  if (!isObject(message) || !isObject(message.params)) return undefined;
+  const update = message.params.update;
+  return isObject(update) && typeof update.sessionUpdate === "string" ? update.sessionUpdate : undefined;
+}
+
+/**
+ * One validity rule for every place that judges frames (inspector, relay): a
+ * frame is checked against the variant that defines its method or update kind,
+ * stable first, else unstable, else v2 when v2 was negotiated. A `session/update`
+ * kind that no variant defines is "not in any schema"; so is a request or
+ * notification method outside every schema that is not an `_` extension.
+ */
+export function createSchemaSet(files: SchemaFiles): SchemaSet {
+  const loaded = SCHEMA_VARIANTS.flatMap((v) => (files[v] === undefined ? [] : [describeFile(v, files[v])]));
+  const inScope = (l: Loaded, opts?: CheckOptions) => l.variant !== "v2" || opts?.v2 === true;
+  const find = (pred: (l: Loaded) => boolean, opts?: CheckOptions) => loaded.find((l) => inScope(l, opts) && pred(l));
+
+  return {
+    checker: (variant) => loaded.find((l) => l.variant === variant)?.checker,
+    variantOf: (method, kind, opts) =>
+      find((l) => (kind === "params" ? l.params : l.results).has(method), opts)?.variant,
+    updateVariantOf: (kind, opts) => find((l) => l.updateKinds.has(kind), opts)?.variant,
+    check(frame, opts) {
+      const m = frame.message;
+      if (!isObject(m)) return undefined;
+      if (frame.kind === "response" && "error" in m) {
+        const l = loaded[0]!;
+        return { variant: l.variant, issues: l.checker.check(frame) ?? [] };
+      }
+      const method = frame.method;
+      if (method === undefined) return undefined;
+      const isCall = frame.kind === "request" || frame.kind === "notification";
+      if (!isCall && frame.kind !== "response") return undefined;
+      let l: Loaded | undefined;
+      if (isCall && method === UPDATE) {
+        const kind = updateKindOf(m);
+        if (kind !== undefined) {
+          l = find((x) => x.updateKinds.has(kind), opts);
+          if (!l)
+            return {
+              variant: undefined,
+              issues: [{ path: "params.update.sessionUpdate", message: `${show(kind)} is not in any schema` }],
+            };
+        }
+      }
+      l ??= find((x) => (isCall ? x.params : x.results).has(method), opts);
+      if (!l) {
+        if (isCall && !method.startsWith("_"))
+          return { variant: undefined, issues: [{ path: "method", message: `${show(method)} is not in any schema` }] };
+        return undefined;
+      }
+      return { variant: l.variant, issues: l.checker.check(frame) ?? [] };
+    },
+  };
+}
+
+/** True when an `initialize` result negotiated protocol version 2 (the v2 draft). */
+export function negotiatedV2(initializeResult: unknown): boolean {
+  return isObject(initializeResult) && initializeResult.protocolVersion === 2;
+}
