@@ -99,6 +99,7 @@ export function AgentControls({ onConnect, onStart }: Props) {
       clientCapabilities: capabilitiesOf(choices),
       authenticateFirst: choices.authenticateFirst,
       poolable: advertisesDefaults(profileInfo, choices),
+      protocolVersion: choices.v2 ? 2 : 1,
     });
   };
   const stop = async () => setStopError(await store.stopAgent());

@@ -45,6 +45,8 @@ test("every update kind is rendered, none as the unknown fallback but the made-u
   await expect(sub.getByTestId("subagent-items")).toHaveCount(0);
   await sub.getByTestId("subagent-toggle").click();
   await expect(sub.getByTestId("subagent-items")).toBeVisible();
+  // Its session is not a second session to pick: the header names the one session.
+  await expect(page.getByTestId("session-picker")).toHaveCount(0);
   // The view follows the parent session (titled by session_info_update), not its newer child.
   await expect(page.getByTestId("session-header")).toContainText("“Every update kind”");
 

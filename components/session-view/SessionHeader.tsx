@@ -206,19 +206,23 @@ export function SessionHeader({ state, session, onPick }: Props) {
   const live = !useSessionStore().isOffline;
   const running = useSession((s) => s.agent.state === "running") && live;
   const last = session.turns.at(-1);
+  // A subagent's session is shown nested under its parent's tool call, not picked on its own.
+  const picked = state.order.filter(
+    (id) => id === session.sessionId || state.sessions[id]?.parentSessionId === undefined,
+  );
   return (
     <div
       data-testid="session-header"
       className="flex min-h-9 shrink-0 flex-wrap items-center gap-x-3 gap-y-1 border-b border-zinc-800 bg-zinc-900/40 px-3 py-1.5 text-[11px]"
     >
-      {state.order.length > 1 ? (
+      {picked.length > 1 ? (
         <select
           data-testid="session-picker"
           value={session.sessionId}
           onChange={(e) => onPick(e.target.value)}
           className="rounded border border-zinc-700 bg-zinc-900 px-1.5 py-0.5 font-mono text-[11px] text-zinc-200 focus:border-sky-500 focus:outline-none"
         >
-          {state.order.map((id, i) => (
+          {picked.map((id, i) => (
             <option key={id} value={id}>
               session {i + 1} · {short(id)} · {state.sessions[id]?.turns.length ?? 0} turns
             </option>

@@ -49,6 +49,13 @@ describe("config controls", () => {
     ]);
   });
 
+  it("reads the v2 draft's configId as the option's id", () => {
+    const c = sessionControls({
+      configOptions: [{ configId: "yolo", name: "Auto-approve", type: "boolean", currentValue: true }],
+    });
+    expect(c.config).toEqual([{ kind: "boolean", id: "yolo", name: "Auto-approve", current: true }]);
+  });
+
   it("bounds lists and labels, and keeps a current value that is not a choice visible", () => {
     const big = {
       id: "x",

@@ -80,7 +80,8 @@ function controlOf(o: unknown, skipped: string[]): ConfigControl | undefined {
     skipped.push("an option that is not an object");
     return undefined;
   }
-  const id = str(o.id);
+  // v1 names it `id`, the v2 draft `configId`.
+  const id = str(o.id) ?? str(o.configId);
   if (id === undefined || id.length > 1_000) {
     skipped.push("an option without a string id");
     return undefined;
