@@ -146,7 +146,7 @@ test("a permission card for a write: Allow completes the tool call and the file 
   const card = page.locator('[data-testid="pending-card"][data-method="session/request_permission"]');
   await expect(card).toHaveCount(1);
   await expect(card.getByTestId("answer-tool-call")).toContainText("compose-permission.txt");
-  await expect(card.getByTestId("diff-view").locator('[data-type="add"]')).toContainText("new line");
+  await expect(card.getByTestId("tool-diff").locator('[data-diff="add"]')).toContainText("new line");
   await expect(card.getByTestId("pending-age")).toContainText("waiting");
   // Nothing answers on the user's behalf meanwhile.
   await expect(rows(page, { kind: "response", method: "session/request_permission" })).toHaveCount(0);

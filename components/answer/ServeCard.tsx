@@ -9,7 +9,7 @@ import type { Frame } from "@/lib/protocol/frame";
 import { button } from "../compose/ui";
 import { READS_AUTO } from "@/lib/features/policy-presets";
 import { useSession, useSessionStore } from "../state/use-session";
-import { DiffView } from "./DiffView";
+import { DiffView } from "../session-view/DiffView";
 import { JsonRpcErrorView } from "../JsonRpcErrorView";
 import { loadPolicies, savePolicies } from "./policy-storage";
 import { Kbd } from "./shortcuts";

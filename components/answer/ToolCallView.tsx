@@ -1,7 +1,7 @@
 "use client";
 /** The tool call a permission request is about: title, kind, locations, content (text, diffs, terminals). */
 import type { ToolCallView as ToolCall } from "@/lib/features/agent-answers";
-import { DiffView } from "./DiffView";
+import { DiffView } from "../session-view/DiffView";
 import { isObject } from "@/lib/protocol/json";
 
 function ContentItem({ item }: { item: unknown }) {

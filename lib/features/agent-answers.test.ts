@@ -5,7 +5,6 @@ import {
   describePending,
   elicitationAnswer,
   errorDraft,
-  lineDiff,
   permissionAnswer,
 } from "./agent-answers";
 import { FrameSequencer } from "../protocol/frame-sequencer";
@@ -108,20 +107,5 @@ describe("answering the agent", () => {
       id: 6,
       error: { code: -32000, message: "elicitation/create refused by the user" },
     });
-  });
-
-  it("line diffs, a missing old text being a new file", () => {
-    expect(lineDiff("a\nb\nc\n", "a\nB\nc\nd\n")).toEqual([
-      { type: "same", text: "a" },
-      { type: "del", text: "b" },
-      { type: "add", text: "B" },
-      { type: "same", text: "c" },
-      { type: "add", text: "d" },
-    ]);
-    expect(lineDiff(null, "x\ny")).toEqual([
-      { type: "add", text: "x" },
-      { type: "add", text: "y" },
-    ]);
-    expect(lineDiff("", "\n".repeat(6000))).toBeUndefined();
   });
 });

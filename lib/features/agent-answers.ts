@@ -4,7 +4,6 @@
  * cards send, drafts for answering anything by hand, and a line diff for the
  * diffs tool calls carry.
  */
-import { diffLines } from "diff";
 import type { Frame, JsonRpcId } from "../protocol/frame";
 import { errorFrame, resultFrame } from "../protocol/jsonrpc";
 import { denied } from "./policy";
@@ -234,30 +233,4 @@ export function errorDraft(frame: Frame): string {
   return pretty(
     errorFrame(requestId(frame), { code: -32000, message: `${frame.method ?? "request"} refused by the user` }),
   );
-}
-
-// ---------------------------------------------------------------------------
-// Line diff
-
-export interface DiffLine {
-  type: "add" | "del" | "same";
-  text: string;
-}
-
-/** Lines compared beyond which the diff is not computed (it is for a card, not a review tool). */
-export const MAX_DIFF_LINES = 5_000;
-
-/** A line diff of old and new text; a missing old text is a new file (all added). */
-export function lineDiff(oldText: string | null | undefined, newText: string): DiffLine[] | undefined {
-  const before = oldText ?? "";
-  if (before.split("\n").length + newText.split("\n").length > MAX_DIFF_LINES) return undefined;
-  const out: DiffLine[] = [];
-  for (const change of diffLines(before, newText)) {
-    const type = change.added ? "add" : change.removed ? "del" : "same";
-    const lines = change.value.split("\n");
-    // A change's value ends with the newline of its last line.
-    if (lines.at(-1) === "") lines.pop();
-    for (const text of lines) out.push({ type, text });
-  }
-  return out;
 }

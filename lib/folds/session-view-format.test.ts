@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   diffRows,
+  MAX_DIFF_LINES,
   diffStats,
   eventSummary,
   formatMs,
@@ -34,12 +35,16 @@ describe("diffRows", () => {
   });
   it("numbers both sides and folds far context", () => {
     const old = Array.from({ length: 20 }, (_, i) => `l${i}`).join("\n") + "\n";
-    const rows = diffRows(old, old.replace("l10\n", "L10\n"));
+    const rows = diffRows(old, old.replace("l10\n", "L10\n"))!;
     expect(rows[0]).toEqual({ type: "skip", count: 7 });
     expect(rows.filter((r) => r.type === "del")).toEqual([{ type: "del", text: "l10", oldNo: 11 }]);
     expect(rows.filter((r) => r.type === "add")).toEqual([{ type: "add", text: "L10", newNo: 11 }]);
     expect(rows.at(-1)).toEqual({ type: "skip", count: 6 });
     expect(diffStats(rows)).toEqual({ added: 1, removed: 1 });
+  });
+  it("computes nothing past MAX_DIFF_LINES lines (an agent's diff is hostile input)", () => {
+    expect(diffRows("", "\n".repeat(MAX_DIFF_LINES))).toBeUndefined();
+    expect(diffRows("", "\n".repeat(MAX_DIFF_LINES - 3))).toBeDefined();
   });
   it("is empty for equal texts but for the folded context", () => {
     expect(diffRows("a\n", "a\n")).toEqual([{ type: "skip", count: 1 }]);

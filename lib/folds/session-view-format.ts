@@ -33,8 +33,19 @@ function lines(value: string): string[] {
   return out;
 }
 
-/** A line diff of `oldText` (null or absent: a new file) against `newText`, with folded context. */
-export function diffRows(oldText: string | null | undefined, newText: string, context = DIFF_CONTEXT): DiffRow[] {
+/** Lines compared beyond which no diff is computed (an agent's diff is hostile input; this is a card, not a review tool). */
+export const MAX_DIFF_LINES = 5_000;
+
+/**
+ * A line diff of `oldText` (null or absent: a new file) against `newText`, with
+ * folded context; undefined when the texts have more than MAX_DIFF_LINES lines.
+ */
+export function diffRows(
+  oldText: string | null | undefined,
+  newText: string,
+  context = DIFF_CONTEXT,
+): DiffRow[] | undefined {
+  if ((oldText ?? "").split("\n").length + newText.split("\n").length > MAX_DIFF_LINES) return undefined;
   const rows: Array<Extract<DiffRow, { text: string }>> = [];
   let oldNo = 1;
   let newNo = 1;
