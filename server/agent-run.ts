@@ -63,8 +63,8 @@ export class AgentRun {
   }
 
   /** Characters of `raw` held in `log`. */
-  get logBytes(): number {
-    return this.kept.frameBytes;
+  get logChars(): number {
+    return this.kept.frameChars;
   }
 
   /** The stderr kept for re-attaching clients, oldest first. */
@@ -73,8 +73,8 @@ export class AgentRun {
   }
 
   /** Characters of `text` held in `stderr`. */
-  get stderrBytes(): number {
-    return this.kept.stderrBytes;
+  get stderrChars(): number {
+    return this.kept.stderrChars;
   }
 
   /** Sends a page attaching after `lastSeq` the stderr and the frames kept. */

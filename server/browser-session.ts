@@ -365,8 +365,8 @@ export class BrowserSession {
   }
 
   /** What this session holds for re-attaching clients, in characters (frames' raw lines, stderr). */
-  get keptBytes(): { frames: number; stderr: number } {
-    return { frames: this.run.logBytes, stderr: this.run.stderrBytes };
+  get keptChars(): { frames: number; stderr: number } {
+    return { frames: this.run.logChars, stderr: this.run.stderrChars };
   }
 
   private dispose(): void {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { WireFrame } from "../lib/protocol/frame";
-import { FrameLog, FrameOutbox, RESEND_BATCH, ReplayLog, withoutMessage } from "./frame-log";
+import { CappedFrames, FrameOutbox, RESEND_BATCH, ReplayLog, withoutMessage } from "./frame-log";
 
 const frame = (seq: number, raw = "x".repeat(10)): WireFrame => ({
   seq,
@@ -9,26 +9,26 @@ const frame = (seq: number, raw = "x".repeat(10)): WireFrame => ({
   raw,
   kind: "invalid",
 });
-const fill = (log: FrameLog, n: number, raw?: string) => {
+const fill = (log: CappedFrames, n: number, raw?: string) => {
   for (let seq = 1; seq <= n; seq++) log.push(frame(seq, raw));
 };
 
-describe("FrameLog", () => {
+describe("CappedFrames", () => {
   it("trims past 110% of its frame cap back to the cap, oldest first, in one batch", () => {
-    const log = new FrameLog(100);
+    const log = new CappedFrames(100);
     fill(log, 110);
     expect(log.frames).toHaveLength(110);
     log.push(frame(111));
     expect(log.frames.map((f) => f.seq)).toEqual(Array.from({ length: 100 }, (_, i) => i + 12));
-    expect(log.bytes).toBe(100 * 10);
+    expect(log.chars).toBe(100 * 10);
   });
 
   it("trims past its byte cap to 90% of it", () => {
-    const log = new FrameLog(1_000, 100);
+    const log = new CappedFrames(1_000, 100);
     fill(log, 10);
     expect(log.frames).toHaveLength(10);
     log.push(frame(11));
-    expect(log.bytes).toBe(90);
+    expect(log.chars).toBe(90);
     expect(log.frames.map((f) => f.seq)).toEqual([3, 4, 5, 6, 7, 8, 9, 10, 11]);
   });
 
@@ -44,14 +44,14 @@ describe("ReplayLog (an agent run's and a tapped conversation's)", () => {
     const log = new ReplayLog(caps);
     for (let seq = 1; seq <= 200; seq++) log.pushFrame(frame(seq));
     for (let i = 0; i < 50; i++) log.pushStderr({ ts: i, text: `line ${String(i).padStart(3, "0")}\n` });
-    expect(log.frameBytes).toBeLessThanOrEqual(1_000);
+    expect(log.frameChars).toBeLessThanOrEqual(1_000);
     expect(log.frames.at(-1)?.seq).toBe(200);
-    expect(log.stderrBytes).toBeLessThanOrEqual(100);
-    expect(log.stderrBytes).toBe(log.stderr.reduce((n, e) => n + e.text.length, 0));
+    expect(log.stderrChars).toBeLessThanOrEqual(100);
+    expect(log.stderrChars).toBe(log.stderr.reduce((n, e) => n + e.text.length, 0));
     expect(log.stderr.at(-1)?.text).toBe("line 049\n");
     // One event beyond the cap on its own is not kept.
     log.pushStderr({ ts: 99, text: "e".repeat(500) });
-    expect(log.stderrBytes).toBeLessThanOrEqual(100);
+    expect(log.stderrChars).toBeLessThanOrEqual(100);
   });
 
   it("resends the stderr kept, then the frames after lastSeq, RESEND_BATCH at a time", () => {

@@ -15,32 +15,33 @@ export const TRIM_TO = 0.9;
 /** What the log keeps and the socket carries: keeping parsed messages alive would cost memory and GC time. */
 export const withoutMessage = ({ message: _message, ...frame }: Frame): WireFrame => frame;
 
-export class FrameLog {
+/** Frames under a cap in count and in characters of their lines, oldest dropped first. */
+export class CappedFrames {
   frames: WireFrame[] = [];
   /** Characters of `raw` held in `frames` (a frame's size is its line's). */
-  bytes = 0;
+  chars = 0;
 
   constructor(
     private readonly maxFrames: number,
-    private readonly maxBytes = Infinity,
+    private readonly maxChars = Infinity,
   ) {}
 
   push(lean: WireFrame): void {
     this.frames.push(lean);
-    this.bytes += lean.raw.length;
+    this.chars += lean.raw.length;
     // Trim in batches so the hot path stays O(1) amortised.
-    if (this.frames.length > this.maxFrames * 1.1 || this.bytes > this.maxBytes) this.trim();
+    if (this.frames.length > this.maxFrames * 1.1 || this.chars > this.maxChars) this.trim();
   }
 
   /** Drops the oldest frames down to below both caps; a re-attaching client is told of the gap (`missed`). */
   private trim(): void {
-    const bytes = this.maxBytes * TRIM_TO;
+    const chars = this.maxChars * TRIM_TO;
     let drop = this.frames.length > this.maxFrames * 1.1 ? this.frames.length - this.maxFrames : 0;
-    let kept = this.bytes;
+    let kept = this.chars;
     for (let i = 0; i < drop; i++) kept -= this.frames[i]!.raw.length;
-    while (drop < this.frames.length && kept > bytes) kept -= this.frames[drop++]!.raw.length;
+    while (drop < this.frames.length && kept > chars) kept -= this.frames[drop++]!.raw.length;
     this.frames.splice(0, drop);
-    this.bytes = kept;
+    this.chars = kept;
   }
 }
 
@@ -52,32 +53,32 @@ export type ReplayCaps = Pick<ServerConfig, "replayFrames" | "replayBytes" | "st
 
 /** A conversation's frames and stderr kept for pages that (re-)attach, each capped in characters. */
 export class ReplayLog {
-  private readonly frameLog: FrameLog;
+  private readonly capped: CappedFrames;
   stderr: StderrEvent[] = [];
   /** Characters of `text` held in `stderr`. */
-  stderrBytes = 0;
+  stderrChars = 0;
 
   constructor(private readonly caps: ReplayCaps) {
-    this.frameLog = new FrameLog(caps.replayFrames, caps.replayBytes);
+    this.capped = new CappedFrames(caps.replayFrames, caps.replayBytes);
   }
 
   get frames(): WireFrame[] {
-    return this.frameLog.frames;
+    return this.capped.frames;
   }
 
   /** Characters of `raw` held in `frames`. */
-  get frameBytes(): number {
-    return this.frameLog.bytes;
+  get frameChars(): number {
+    return this.capped.chars;
   }
 
   pushFrame(lean: WireFrame): void {
-    this.frameLog.push(lean);
+    this.capped.push(lean);
   }
 
   pushStderr(event: StderrEvent): void {
     this.stderr.push(event);
-    this.stderrBytes += event.text.length;
-    if (this.stderrBytes > this.caps.stderrBytes) this.trimStderr();
+    this.stderrChars += event.text.length;
+    if (this.stderrChars > this.caps.stderrBytes) this.trimStderr();
   }
 
   /** What a page attaching after `lastSeq` is sent: the stderr kept, then the frames after it in batches. */
@@ -90,9 +91,9 @@ export class ReplayLog {
   }
 
   private trimStderr(): void {
-    const bytes = this.caps.stderrBytes * TRIM_TO;
+    const chars = this.caps.stderrBytes * TRIM_TO;
     let drop = 0;
-    while (drop < this.stderr.length && this.stderrBytes > bytes) this.stderrBytes -= this.stderr[drop++]!.text.length;
+    while (drop < this.stderr.length && this.stderrChars > chars) this.stderrChars -= this.stderr[drop++]!.text.length;
     this.stderr.splice(0, drop);
   }
 }

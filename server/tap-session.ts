@@ -102,8 +102,8 @@ class TapSession {
   }
 
   /** What is kept, in characters (frames' raw lines, stderr). */
-  get keptBytes(): { frames: number; stderr: number } {
-    return { frames: this.kept.frameBytes, stderr: this.kept.stderrBytes };
+  get keptChars(): { frames: number; stderr: number } {
+    return { frames: this.kept.frameChars, stderr: this.kept.stderrChars };
   }
 
   queue(frame: Frame): void {

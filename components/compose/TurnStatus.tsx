@@ -1,6 +1,6 @@
 "use client";
 /** Under the prompt box: the last turn's usage, and the flags worth a notice (empty response, error). */
-import type { TurnSummary } from "@/lib/folds/agent-facts";
+import type { LastTurn } from "@/lib/folds/agent-facts";
 import { describeError } from "@/lib/protocol/jsonrpc";
 import { formatAge, useNow } from "./use-now";
 import { warn, alert } from "./ui";
@@ -10,7 +10,7 @@ function Running({ since }: { since: number }) {
   return <span className="text-zinc-400">turn running · {formatAge(now - since)}</span>;
 }
 
-export function TurnStatus({ turn }: { turn: TurnSummary | undefined }) {
+export function TurnStatus({ turn }: { turn: LastTurn | undefined }) {
   if (!turn) return null;
   if (!turn.ended) {
     return (

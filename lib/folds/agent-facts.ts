@@ -22,7 +22,7 @@ import { applySessionChange, foldListPage, LISTING_CHANGES, type SessionListing 
 export { turnUsageOf, type TurnUsage };
 
 /** The last prompt turn, read from the session view's Turn. */
-export interface TurnSummary {
+export interface LastTurn {
   sessionId: string;
   requestId: JsonRpcId;
   seq: number;
@@ -60,7 +60,7 @@ export interface AgentFacts {
   /** Methods the agent answered -32601 (method not found), with the seq of that answer. */
   unsupported: Readonly<Record<string, number>>;
   /** The newest prompt turn of any session, from the session view. */
-  lastTurn?: TurnSummary;
+  lastTurn?: LastTurn;
   /** The newest diff a tool call carried, per path (fs/write_text_file does not carry the old text). */
   diffs: Readonly<Record<string, { oldText?: string | null; newText: string; seq: number }>>;
   /** Requests sent to the agent awaiting their answer, by request seq (their params matter: initialize, load). */
@@ -195,8 +195,8 @@ function reduceFrame(f: AgentFacts, frame: Frame): AgentFacts {
 }
 
 /** The turn's summary; `prev` itself when nothing in it changed (a thought chunk changes the Turn, not this). */
-function summary(t: Turn, prev: TurnSummary | undefined): TurnSummary {
-  const next: TurnSummary = {
+function summary(t: Turn, prev: LastTurn | undefined): LastTurn {
+  const next: LastTurn = {
     sessionId: t.sessionId,
     requestId: t.requestId,
     seq: t.seq,
@@ -213,7 +213,7 @@ function summary(t: Turn, prev: TurnSummary | undefined): TurnSummary {
     next.usage = usage;
   }
   if (!prev) return next;
-  const keys = new Set([...Object.keys(prev), ...Object.keys(next)]) as Set<keyof TurnSummary>;
+  const keys = new Set([...Object.keys(prev), ...Object.keys(next)]) as Set<keyof LastTurn>;
   for (const k of keys) {
     const a = prev[k];
     const b = next[k];
@@ -337,7 +337,7 @@ export function negotiatedVersion(facts: AgentFacts): number | undefined {
   return typeof v === "number" && Number.isInteger(v) && v >= 0 && v <= 65_535 ? v : undefined;
 }
 
-export interface AuthMethodView {
+export interface AuthMethodEntry {
   id: string;
   name: string;
   description?: string | null;
@@ -345,11 +345,11 @@ export interface AuthMethodView {
   _meta?: unknown;
 }
 
-export function authMethods(facts: AgentFacts): AuthMethodView[] {
+export function authMethods(facts: AgentFacts): AuthMethodEntry[] {
   const list = facts.initialize?.result?.authMethods;
   if (!Array.isArray(list)) return [];
   return list
-    .filter((m): m is AuthMethodView => isObject(m) && typeof m.id === "string")
+    .filter((m): m is AuthMethodEntry => isObject(m) && typeof m.id === "string")
     .map((m) => ({ ...m, name: m.name ?? m.id }));
 }
 

@@ -4,7 +4,7 @@
  * the React components stay thin and these are unit-tested.
  */
 import { diffLines } from "diff";
-import type { SessionEventUpdate, TurnUsage } from "./session-view";
+import type { SessionEventUpdate, TurnUsageView } from "./session-view";
 
 const IMAGE_MIME = /^image\/[a-z0-9.+-]+$/i;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
@@ -100,7 +100,7 @@ export function formatMs(ms: number | undefined): string {
 const n = (v: number) => v.toLocaleString("en-US");
 
 /** "12 in · 7 out · 19 total" (what the agent reported; nothing when it reported nothing). */
-export function formatUsage(u: TurnUsage): string {
+export function formatUsage(u: TurnUsageView): string {
   const parts: string[] = [];
   if (u.inputTokens !== undefined) parts.push(`${n(u.inputTokens)} in`);
   if (u.outputTokens !== undefined) parts.push(`${n(u.outputTokens)} out`);

@@ -4,7 +4,7 @@
  */
 import type { FrameDirection, JsonRpcId, WireFrame } from "./frame";
 
-interface PendingRequest {
+interface Awaiting {
   method: string;
   at: number;
   seq: number;
@@ -19,7 +19,7 @@ export interface Correlation {
 const key = (id: JsonRpcId): string => (typeof id === "string" ? `s:${id}` : `n:${String(id)}`);
 
 export class Correlator {
-  private readonly pending: Record<FrameDirection, Map<string, PendingRequest>> = {
+  private readonly pending: Record<FrameDirection, Map<string, Awaiting>> = {
     "to-agent": new Map(),
     "from-agent": new Map(),
   };

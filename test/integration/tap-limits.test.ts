@@ -71,7 +71,7 @@ describe("a hostile tap", () => {
     expect(late.frames.length).toBeLessThan(40);
     expect(late.stderr.join("").length).toBeLessThanOrEqual(STDERR_BYTES);
     expect(late.stderr.length).toBeGreaterThan(0);
-    expect(relay.server.relay.taps.sessions.get(id)!.keptBytes.frames).toBeLessThanOrEqual(REPLAY_BYTES);
+    expect(relay.server.relay.taps.sessions.get(id)!.keptChars.frames).toBeLessThanOrEqual(REPLAY_BYTES);
   });
 
   it("refuses a batch of too many events or characters, and applies a big one in slices, in order", async () => {

@@ -6,7 +6,14 @@ import { turnUsageOf } from "../turn-usage";
 import { compact, get, isBlock, type Draft, type Obj } from "./draft";
 import { ownSession, ownTurn, track } from "./items";
 import { SeqList } from "./seq-list";
-import { NO_SESSION, type MessageItem, type PendingRequest, type Turn, type TurnUsage, type ViewItem } from "./types";
+import {
+  NO_SESSION,
+  type MessageItem,
+  type PendingRequest,
+  type Turn,
+  type TurnUsageView,
+  type ViewItem,
+} from "./types";
 
 export function onPrompt(d: Draft, f: Frame, p: Obj): void {
   const sessionId = str(p.sessionId) ?? NO_SESSION;
@@ -58,12 +65,12 @@ export function onPromptResponse(d: Draft, f: Frame, pend: PendingRequest, m: Ob
   t.emptyResponse = t.agentMessageChunks === 0 && t.stopReason === null;
 }
 
-export function turnUsage(r: Obj): TurnUsage | undefined {
+export function turnUsage(r: Obj): TurnUsageView | undefined {
   const base = turnUsageOf(r);
   if (!base) return undefined;
   if (base.source !== "_meta.quota") return { ...base, raw: base.source === "usage" ? r.usage : obj(r._meta).usage };
   const q = obj(obj(r._meta).quota);
-  return compact<TurnUsage>({
+  return compact<TurnUsageView>({
     ...base,
     models: Array.isArray(q.model_usage)
       ? q.model_usage.filter(isObject).map((mu) =>

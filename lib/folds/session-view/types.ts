@@ -169,7 +169,7 @@ export type ViewItem =
   | UnknownItem;
 
 /** Token usage of one turn (lib/folds/turn-usage.ts), with Gemini's per-model figures and the raw report. */
-export interface TurnUsage extends BaseTurnUsage {
+export interface TurnUsageView extends BaseTurnUsage {
   models?: Array<{ model: string; inputTokens?: number; outputTokens?: number }>;
   raw: unknown;
 }
@@ -192,7 +192,7 @@ export interface Turn {
   /** null when the response had none. Agents may send values outside the spec'd set. */
   stopReason?: StopReason | (string & {}) | null;
   meta?: { [key: string]: unknown };
-  usage?: TurnUsage;
+  usage?: TurnUsageView;
   error?: AcpError;
   /** Ended without error, with no agent message chunk and no stopReason (how Gemini shows an invalid model). */
   emptyResponse?: boolean;
