@@ -266,7 +266,13 @@ export async function startRelayProcess(
     async close() {
       if (child.exitCode === null) child.kill("SIGTERM");
       // A relay that does not exit is a failure to report with what it printed, not a test hung until its timeout.
-      const exited = await Promise.race([child.then(() => true), new Promise((r) => setTimeout(r, 20_000, false))]);
+      let timer: NodeJS.Timeout | undefined;
+      const exited = await Promise.race([
+        child.then(() => true),
+        new Promise((r) => (timer = setTimeout(r, 20_000, false))),
+      ]);
+      // Cleared, or a finished process (a benchmark) would wait out the timer before exiting.
+      clearTimeout(timer);
       if (!exited) {
         const tree = processTree(child.pid!);
         for (const pid of tree) {
