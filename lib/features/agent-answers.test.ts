@@ -83,6 +83,24 @@ describe("answering the agent", () => {
     expect(describePending(agentRequest(5, "x/y", {}))).toEqual({ kind: "other", method: "x/y" });
   });
 
+  it("elicitation: the agent's patterns are never kept to run in the page (a bad or backtracking one would hang or crash it)", () => {
+    const f = agentRequest(7, "elicitation/create", {
+      sessionId: "s",
+      mode: "form",
+      message: "Code?",
+      requestedSchema: {
+        type: "object",
+        properties: {
+          a: { type: "string", pattern: "^(a+)+$", default: "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!" },
+          b: { type: "string", pattern: "(" },
+        },
+      },
+    });
+    const view = describePending(f) as { requestedSchema?: object };
+    expect(JSON.stringify(view.requestedSchema)).not.toContain("pattern");
+    expect(view.requestedSchema).toMatchObject({ properties: { a: { type: "string" }, b: { type: "string" } } });
+  });
+
   it("elicitation: form mode with its schema; accept carries the content", () => {
     const f = agentRequest(6, "elicitation/create", {
       sessionId: "s",

@@ -135,7 +135,7 @@ export function describePending(frame: Frame): PendingView {
         kind: "elicitation",
         mode: str(p.mode),
         message: str(p.message),
-        requestedSchema: schemaProblem ? undefined : schema,
+        requestedSchema: schemaProblem || !schema ? undefined : withoutPatterns(schema),
         schemaProblem,
         url: url.url,
         urlProblem: url.problem,
@@ -145,6 +145,21 @@ export function describePending(frame: Frame): PendingView {
     default:
       return { kind: "other", method: frame.method };
   }
+}
+
+/**
+ * The schema without its `pattern`s: an agent's regular expression is never run
+ * in the page (one that does not compile would throw while rendering, one that
+ * backtracks would freeze the tab); the agent checks what it asked for anyway.
+ */
+export function withoutPatterns(schema: Obj): Obj {
+  const strip = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(strip)
+      : isObject(v)
+        ? Object.fromEntries(Object.entries(v).flatMap(([k, x]) => (k === "pattern" ? [] : [[k, strip(x)]])))
+        : v;
+  return strip(schema) as Obj;
 }
 
 /** Bounds on an agent-supplied elicitation schema before a form is built from it. */

@@ -154,6 +154,10 @@ describe("schema-form: field trees from the SDK schema", () => {
       { path: "count", message: "above the maximum 5" },
     ]);
     expect(validateAgainst(requested, { name: "xy", count: 2, color: "g", tags: ["a"] })).toEqual([]);
+    // A pattern that does not compile is an issue to show, not an exception while rendering.
+    expect(validateAgainst({ type: "string", pattern: "(" }, "x")).toEqual([
+      { path: "", message: "the schema's pattern ( is not a valid regular expression" },
+    ]);
   });
 
   it("cycles and unknown shapes fall back to free JSON", () => {

@@ -115,8 +115,15 @@ class Validator {
         out.push({ path, message: `shorter than ${s.minLength}` });
       if (typeof s.maxLength === "number" && v.length > s.maxLength)
         out.push({ path, message: `longer than ${s.maxLength}` });
-      if (typeof s.pattern === "string" && !new RegExp(s.pattern, "u").test(v))
-        out.push({ path, message: `does not match ${s.pattern}` });
+      if (typeof s.pattern === "string") {
+        let re: RegExp | undefined;
+        try {
+          re = new RegExp(s.pattern, "u");
+        } catch {
+          out.push({ path, message: `the schema's pattern ${s.pattern} is not a valid regular expression` });
+        }
+        if (re && !re.test(v)) out.push({ path, message: `does not match ${s.pattern}` });
+      }
     }
     if (Array.isArray(v)) {
       if (typeof s.minItems === "number" && v.length < s.minItems)
