@@ -13,6 +13,7 @@ import type {
   TerminalItem,
   ViewItem,
 } from "@/lib/folds/session-view";
+import { subagentShownElsewhere } from "@/lib/folds/session-view";
 import { ItemView } from "./ItemView";
 import { Blocks } from "./MessageViews";
 import { TerminalBlock } from "./ToolCallCard";
@@ -66,11 +67,15 @@ export function SessionMessageView({ item }: { item: SessionMessageItem }) {
   );
 }
 
-/** The view's sessions, for subagent cards that show their child's conversation; and how deep we are. */
-export const SessionsContext = createContext<{ sessions: SessionViewState["sessions"]; depth: number }>({
-  sessions: {},
-  depth: 0,
-});
+/**
+ * The view's sessions, for subagent cards that show their child's conversation; how deep we are;
+ * and the sessions whose items are being shown, outermost first (the last one holds this card).
+ */
+export const SessionsContext = createContext<{
+  sessions: SessionViewState["sessions"];
+  depth: number;
+  within: readonly string[];
+}>({ sessions: {}, depth: 0, within: [] });
 
 /** Nested subagents deeper than this show their card only. */
 const MAX_DEPTH = 4;
@@ -84,9 +89,11 @@ function childItems(sessions: SessionViewState["sessions"], id: string): ViewIte
 const noop = () => {};
 
 export function SubagentCard({ item }: { item: SubagentItem }) {
-  const { sessions, depth } = useContext(SessionsContext);
-  const [open, setOpen] = useState(true);
-  const items = childItems(sessions, item.sessionId);
+  const { sessions, depth, within } = useContext(SessionsContext);
+  // Only the outermost cards start open: nested ones cost nothing until asked for.
+  const [open, setOpen] = useState(depth === 0);
+  const elsewhere = subagentShownElsewhere(sessions, item.sessionId, within);
+  const items = elsewhere ? [] : childItems(sessions, item.sessionId);
   return (
     <details
       data-testid="sv-subagent"
@@ -117,10 +124,14 @@ export function SubagentCard({ item }: { item: SubagentItem }) {
         <span className="ml-auto shrink-0 text-[10px] text-zinc-600">{items.length} items</span>
       </summary>
       {open ? (
-        depth >= MAX_DEPTH ? (
+        elsewhere ? (
+          <p data-testid="subagent-elsewhere" className="text-[11px] text-zinc-600">
+            its conversation is {elsewhere.slice(0, 200)}
+          </p>
+        ) : depth >= MAX_DEPTH ? (
           <p className="text-[11px] text-zinc-600">nested too deep to show</p>
         ) : items.length ? (
-          <SessionsContext.Provider value={{ sessions, depth: depth + 1 }}>
+          <SessionsContext.Provider value={{ sessions, depth: depth + 1, within: [...within, item.sessionId] }}>
             <div data-testid="subagent-items" className="mt-1 flex flex-col gap-1">
               {items.map((it) => (
                 <ItemView key={it.seqs.first} item={it} highlighted={false} onSelect={noop} onShowFrames={noop} />

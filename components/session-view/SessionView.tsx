@@ -43,7 +43,10 @@ export function SessionView({ onHighlight, onShowFrames }: Props) {
   const newest = state.order.findLast((id) => state.sessions[id]?.parentSessionId === undefined) ?? state.order.at(-1);
   const sessionId = picked !== undefined && Object.hasOwn(state.sessions, picked) ? picked : newest;
   const session = sessionId !== undefined ? state.sessions[sessionId] : undefined;
-  const sessionsValue = useMemo(() => ({ sessions: state.sessions, depth: 0 }), [state.sessions]);
+  const sessionsValue = useMemo(
+    () => ({ sessions: state.sessions, depth: 0, within: sessionId !== undefined ? [sessionId] : [] }),
+    [state.sessions, sessionId],
+  );
   const store = useSessionStore();
   const live = !store.isOffline;
   const pending = useSession((s) => s.pending);

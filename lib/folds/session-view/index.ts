@@ -24,6 +24,7 @@ import { onUpdate } from "./updates";
 export * from "./types";
 export { SeqList } from "./seq-list";
 export { terminalOf } from "./terminals";
+export { subagentShownElsewhere } from "./subagents";
 
 export function emptyView(): SessionViewState {
   return { sessions: {}, order: [], pending: {}, terminals: {} };

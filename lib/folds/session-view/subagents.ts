@@ -60,3 +60,20 @@ function isAncestor(d: Draft, candidate: string, of: string): boolean {
   }
   return false;
 }
+
+/**
+ * Where a subagent card shows its session's conversation: undefined to show it
+ * here, else why not. `within` lists the sessions whose items are being shown,
+ * outermost first (the last holds the card). A session is shown once, under
+ * the session that adopted it, and never inside itself, so an agent naming
+ * sessions in each other's updates cannot make the cards multiply.
+ */
+export function subagentShownElsewhere(
+  sessions: Readonly<Record<string, Pick<SessionState, "parentSessionId">>>,
+  sessionId: string,
+  within: readonly string[],
+): string | undefined {
+  if (within.includes(sessionId)) return "shown above";
+  const parent = Object.hasOwn(sessions, sessionId) ? sessions[sessionId]!.parentSessionId : undefined;
+  return parent !== undefined && parent !== within.at(-1) ? `shown under session ${parent}` : undefined;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { reduceFrames, terminalOf } from ".";
+import { reduceFrames, subagentShownElsewhere, terminalOf } from ".";
 import { script, session, textOf, turn } from "./test-script";
 import type {
   CompactionItem,
@@ -376,5 +376,17 @@ describe("session view: hostile updates", () => {
     expect(terminalOf(view, "t")!.truncated).toBe(true);
     // Idle ends the turn even with a hostile stop reason and usage.
     expect(turn(view)).toMatchObject({ ended: true, stopReason: null });
+  });
+});
+
+describe("subagentShownElsewhere", () => {
+  it("shows a child's conversation once, under the session that adopted it, never inside itself", () => {
+    const sessions = { A: {}, B: { parentSessionId: "A" }, C: { parentSessionId: "A" } };
+    expect(subagentShownElsewhere(sessions, "B", ["A"])).toBeUndefined();
+    // B's card inside C (an agent naming B in C's updates): B is shown under A.
+    expect(subagentShownElsewhere(sessions, "B", ["A", "C"])).toBe("shown under session A");
+    // A card for a session on the path (A inside B inside A...): never again.
+    expect(subagentShownElsewhere(sessions, "A", ["A", "B"])).toBe("shown above");
+    expect(subagentShownElsewhere(sessions, "unknown", ["A"])).toBeUndefined();
   });
 });
