@@ -6,6 +6,9 @@ describe("dataDirFor", () => {
     expect(dataDirFor({ ACP_PLAYGROUND_DATA: "d" }, "/proj", "linux", "/home/u")).toBe("/proj/d");
     expect(dataDirFor({ XDG_DATA_HOME: "/x" }, "/proj", "linux", "/home/u")).toBe("/x/acp-playground");
     expect(dataDirFor({}, "/proj", "linux", "/home/u")).toBe("/home/u/.local/share/acp-playground");
+    expect(dataDirFor({ XDG_DATA_HOME: "rel" }, "/proj", "linux", "/home/u")).toBe(
+      "/home/u/.local/share/acp-playground",
+    );
     expect(dataDirFor({}, "/proj", "darwin", "/Users/u")).toBe("/Users/u/Library/Application Support/acp-playground");
   });
 });

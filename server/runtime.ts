@@ -32,7 +32,8 @@ export function dataDirFor(
   home = homedir(),
 ): string {
   if (env.ACP_PLAYGROUND_DATA) return path.resolve(cwd, env.ACP_PLAYGROUND_DATA);
-  if (env.XDG_DATA_HOME) return path.join(env.XDG_DATA_HOME, "acp-playground");
+  // The XDG spec has a relative value ignored (it would put the data under the served folder).
+  if (env.XDG_DATA_HOME && path.isAbsolute(env.XDG_DATA_HOME)) return path.join(env.XDG_DATA_HOME, "acp-playground");
   if (platform === "darwin") return path.join(home, "Library", "Application Support", "acp-playground");
   if (platform === "win32") return path.join(env.LOCALAPPDATA || path.join(home, "AppData", "Local"), "acp-playground");
   return path.join(home, ".local", "share", "acp-playground");

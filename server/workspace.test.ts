@@ -20,6 +20,9 @@ describe("isInside", () => {
     expect(isInside("/a/b", "/a/b/c")).toBe(true);
     expect(isInside("/a/b", "/a/bc")).toBe(false);
     expect(isInside("/a/b", "/a")).toBe(false);
+    // A name that starts with two dots is inside (the data directory guard refuses by this test).
+    expect(isInside("/a/b", "/a/b/..x")).toBe(true);
+    expect(isInside("/a/b", "/a/x/../b/..")).toBe(false);
   });
 });
 

@@ -5,7 +5,8 @@ import type { RelayError } from "../lib/contracts/wire";
 
 export function isInside(root: string, target: string): boolean {
   const rel = path.relative(root, target);
-  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
+  // `..x` is a name inside; only `..` itself or `../...` leaves.
+  return rel === "" || (rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
 }
 
 /**
