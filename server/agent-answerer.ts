@@ -35,6 +35,8 @@ export class AgentAnswerer {
   private services?: ClientServices;
   /** Agent->client requests not answered yet, by seq (a response's `requestSeq` closes one). */
   private readonly pending = new Map<number, Frame>();
+  /** The seq of the newest pending request per JSON-RPC id (`idKey`). */
+  private readonly newestById = new Map<string, number>();
   /** While set (a re-run answers as recorded), policies stand aside. */
   suspended = false;
   /** The `clientCapabilities` of the client's last `initialize` to this agent; undefined: none seen, nothing advertised. */
@@ -51,6 +53,7 @@ export class AgentAnswerer {
   reset(services: ClientServices): void {
     this.services = services;
     this.pending.clear();
+    this.newestById.clear();
     this.advertised = undefined;
   }
 
@@ -74,9 +77,10 @@ export class AgentAnswerer {
       (ANSWERABLE_METHODS.includes(frame.method) || isUnknownMethod(frame.method))
     ) {
       this.pending.set(frame.seq, frame);
+      this.newestById.set(idKey(frame.id), frame.seq);
       this.apply(frame);
     } else if (frame.kind === "response" && frame.dir === "to-agent" && frame.requestSeq !== undefined) {
-      this.pending.delete(frame.requestSeq);
+      this.forget(frame.requestSeq);
     } else if (frame.dir === "from-agent") {
       const id = cancelledIdOf(frame);
       if (id !== undefined) this.cancel(id);
@@ -93,17 +97,29 @@ export class AgentAnswerer {
    */
   private cancel(id: string | number): void {
     if (this.suspended) return;
-    const frame = [...this.pending.values()].findLast((f) => f.id === id);
+    const frame = this.newestPending(id);
     if (!frame) return;
     this.respond(frame, { error: requestCancelled(id) });
     // Forget it now, not when the echo of the answer comes back: an answer in progress must find it gone.
-    this.pending.delete(frame.seq);
+    this.forget(frame.seq);
+  }
+
+  /** The newest pending request with this JSON-RPC id, found in O(1): an agent's cancels never scan the map. */
+  private newestPending(id: string | number): Frame | undefined {
+    const seq = this.newestById.get(idKey(id));
+    return seq === undefined ? undefined : this.pending.get(seq);
+  }
+
+  private forget(seq: number): void {
+    const frame = this.pending.get(seq);
+    this.pending.delete(seq);
+    if (frame && this.newestById.get(idKey(frame.id)) === seq) this.newestById.delete(idKey(frame.id));
   }
 
   /** Ask mode: the user said "do it" for a pending fs/ or terminal/ request. */
   async serve(id: string | number): Promise<Ack<{ seq: number }>> {
     // The browser names the request by its JSON-RPC id; the newest one with that id is the one the agent waits on.
-    const frame = [...this.pending.values()].findLast((f) => f.id === id);
+    const frame = this.newestPending(id);
     if (!frame)
       return {
         ok: false,
@@ -165,3 +181,6 @@ export class AgentAnswerer {
     return this.send(JSON.stringify({ jsonrpc: "2.0", id: frame.id, ...outcome }));
   }
 }
+
+/** A JSON-RPC id as a map key: 1 and "1" stay apart. */
+const idKey = (id: unknown): string => (typeof id === "number" ? `n${id}` : `s${String(id)}`);
