@@ -149,41 +149,6 @@ describe("acp-playground CLI", () => {
     expect(bad.stderr).toContain("line 1: unsupported transcript version 7.0");
   });
 
-  it("with no command serves the folder it runs in, with the agent after -- as the selected profile", async () => {
-    const project = realpathSync(mkdtempSync(path.join(tmpdir(), "acp-cli-project-")));
-    const stub = path.resolve(import.meta.dirname, "../fixtures/stub-agent.mjs");
-    const server = execa(process.execPath, [bin, "--no-open", "--port", "0", "--", process.execPath, stub, "echo"], {
-      cwd: project,
-      reject: false,
-      env: { ...home.env, ACP_PLAYGROUND_TOKEN: "cli-serve", XDG_DATA_HOME: path.join(dir, "xdg") },
-    });
-    try {
-      const origin = await new Promise<string>((resolve, reject) => {
-        let out = "";
-        server.stdout!.on("data", (d: Buffer) => {
-          out += String(d);
-          const m = /(http:\/\/127\.0\.0\.1:\d+)\/\?token=cli-serve\s/.exec(out);
-          if (m) resolve(m[1]!);
-        });
-        void server.then((r) => reject(new Error(`exited: ${r.stderr}`)));
-      });
-      const info = await (await fetch(`${origin}/api/info`, { headers: { authorization: "Bearer cli-serve" } })).json();
-      // Named after the command (node), selected, and this folder is the workspace.
-      expect(info.defaultProfile).toBe("node");
-      expect(info.profiles.find((p: { name: string }) => p.name === "node")).toMatchObject({
-        command: process.execPath,
-        args: [stub, "echo"],
-      });
-      expect(info.workspaceRoots).toEqual([project]);
-    } finally {
-      server.kill("SIGTERM");
-      await server;
-      rmSync(project, { recursive: true, force: true });
-    }
-    // Transcripts and discovery files went to the user's data directory.
-    expect(readFileSync(path.join(dir, "xdg", "acp-playground", "token"), "utf8")).toBe("cli-serve");
-  });
-
   it("refuses serve options it does not know, and an agent named twice", async () => {
     const unknown = await cli("--no-such-flag");
     expect(unknown.exitCode).toBe(2);
