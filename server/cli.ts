@@ -299,7 +299,7 @@ async function serveCommand(argv: string[]): Promise<number> {
     port: { type: "string" },
     config: { type: "string" },
     data: { type: "string" },
-    open: { type: "boolean" },
+    // Read by serve itself (server/open-browser.ts), listed here so that it parses.
     "no-open": { type: "boolean" },
     agent: { type: "string", multiple: true },
   });

@@ -46,6 +46,17 @@ describe("parseAuthMethods", () => {
     expect(methods.map(canAuthenticate)).toEqual([true, true, true, false]);
   });
 
+  it("keeps an env_var method's link only when it is an http(s) address", () => {
+    const links = ["javascript:alert(1)", "data:text/html,x", "https://example.com/key"].map(
+      (link) => parseAuthMethods({ authMethods: [{ id: "k", type: "env_var", varName: "X_API_KEY", link }] })[0],
+    );
+    expect(links.map((m) => (m?.type === "env_var" ? m.link : "?"))).toEqual([
+      undefined,
+      undefined,
+      "https://example.com/key",
+    ]);
+  });
+
   it("keeps a legacy terminal hint in _meta (Qwen Code's shape, and terminal-auth)", () => {
     const [qwen, legacy] = parseAuthMethods({
       authMethods: [

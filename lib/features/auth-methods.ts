@@ -8,6 +8,7 @@
  * runtime variables.
  */
 import { isObject } from "../protocol/json";
+import { checkElicitationUrl } from "./agent-answers";
 import { fail, ok, type Result } from "../protocol/result";
 
 export interface EnvVarSpec {
@@ -87,7 +88,9 @@ export function parseAuthMethods(init: unknown): AuthMethodView[] {
     if (!id) continue;
     const base = { id, name: str(m.name, 200) ?? id, description: str(m.description) };
     const terminal = terminalSpec(m);
-    if (m.type === "env_var") out.push({ ...base, type: "env_var", vars: envVars(m), link: str(m.link, 1_000) });
+    // The link is the agent's: shown only when it is an http(s) address (never javascript:, data:...).
+    if (m.type === "env_var")
+      out.push({ ...base, type: "env_var", vars: envVars(m), link: checkElicitationUrl(m.link).url });
     else if (m.type === "terminal") out.push({ ...base, type: "terminal", terminal: terminal! });
     // No type (or one this client does not know) is `agent`, per the schema.
     else out.push(terminal ? { ...base, type: "agent", terminal } : { ...base, type: "agent" });
