@@ -10,7 +10,7 @@ export const metadata: Metadata = {
 };
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
-  // Rendered per request, so Next puts the request's CSP nonce (server/security.ts) on its scripts.
+  // Rendered per request, so Next puts the request's CSP nonce (server/http/security.ts) on its scripts.
   await connection();
   return (
     <html lang="en">

@@ -14,7 +14,7 @@ import { chromium } from "@playwright/test";
 import { FrameSequencer } from "../lib/protocol/frame-sequencer";
 import { frameEvent, serialize, type TranscriptHeader } from "../lib/contracts/transcript";
 import config from "../playwright.config";
-import { exportHtml, viewerAssets } from "../server/export";
+import { exportHtml, viewerAssets } from "../server/transcripts/export";
 import { numberFlags, root, round } from "./harness";
 
 /** `--open 0`: sizes and export time only, no browser for the generated file. */

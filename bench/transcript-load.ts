@@ -150,7 +150,7 @@ function generate(total: number): string {
           {
             sessionUpdate: "tool_call",
             toolCallId,
-            title: `Read server/relay.ts (${i})`,
+            title: `Read server/http/relay.ts (${i})`,
             kind: "read",
             status: "pending",
             locations: [{ path: "/tmp/bench-project/server/relay.ts" }],

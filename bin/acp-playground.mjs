@@ -5,7 +5,9 @@ import { existsSync } from "node:fs";
 
 const compiled = existsSync(new URL("../dist/cli.mjs", import.meta.url));
 if (!compiled) (await import("tsx/esm/api")).register();
-const source = (name) => (compiled ? `../dist/${name}.mjs` : `../server/${name}.ts`);
+// dist/ bundles are named after their source module in server/ (scripts/build-dist.mjs).
+const SOURCES = { cli: "cli/cli", "cli-usage": "cli/cli-usage", "tap-cli": "tap/tap-cli" };
+const source = (name) => (compiled ? `../dist/${name}.mjs` : `../server/${SOURCES[name]}.ts`);
 const command = process.argv[2];
 if (command === "help" || command === "--help" || command === "-h") {
   process.stdout.write(`${(await import(source("cli-usage"))).USAGE}\n`);

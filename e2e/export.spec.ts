@@ -37,7 +37,7 @@ async function openOffline(browser: Browser, file: string): Promise<{ page: Page
 }
 
 function cliExport(input: string, output: string, env: Record<string, string> = {}): string {
-  return execFileSync(process.execPath, ["--import", "tsx", "server/cli.ts", "export", input, "-o", output], {
+  return execFileSync(process.execPath, ["--import", "tsx", "server/cli/cli.ts", "export", input, "-o", output], {
     cwd: path.resolve(import.meta.dirname, ".."),
     env: { ...process.env, ...env },
     encoding: "utf8",

@@ -1,5 +1,5 @@
 /**
- * The one-file export's client entry (see server/export.ts): the transcript
+ * The one-file export's client entry (see server/transcripts/export.ts): the transcript
  * embedded in the page as gzip + base64 data is inflated into a blob and
  * played back by the viewer's own <TranscriptPlayer/> (Session, Frames,
  * Waterfall, playback), with no network: the page's CSP allows nothing else.

@@ -12,10 +12,10 @@ await build({
   absWorkingDir: root,
   // cli: every command; cli-usage: --help alone; tap-cli: the tap alone, so an editor's agent starts sooner; replay-agent: its own process.
   entryPoints: {
-    cli: "server/cli.ts",
-    "cli-usage": "server/cli-usage.ts",
-    "tap-cli": "server/tap-cli.ts",
-    "replay-agent": "server/replay-agent.ts",
+    cli: "server/cli/cli.ts",
+    "cli-usage": "server/cli/cli-usage.ts",
+    "tap-cli": "server/tap/tap-cli.ts",
+    "replay-agent": "server/agents/replay-agent.ts",
   },
   outdir,
   outExtension: { ".js": ".mjs" },

@@ -26,10 +26,14 @@ if (built === 0 || changed > built) {
   });
 }
 
-// The one-file export's viewer (server/export.ts) is built beside it, so the first export does
+// The one-file export's viewer (server/transcripts/export.ts) is built beside it, so the first export does
 // not wait for a bundle: viewerAssets() rebuilds it only when it is missing or older than its sources.
-execFileSync(process.execPath, ["--import", "tsx", "-e", 'await (await import("./server/export.ts")).viewerAssets()'], {
-  cwd: root,
-  stdio: "inherit",
-  env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
-});
+execFileSync(
+  process.execPath,
+  ["--import", "tsx", "-e", 'await (await import("./server/transcripts/export.ts")).viewerAssets()'],
+  {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+  },
+);

@@ -131,7 +131,7 @@ describe("loadConfig", () => {
     const { far, near } = loadConfig({ ACP_PLAYGROUND_CONFIG: p }, dir).profiles;
     expect(far!.clientCapabilities).toEqual({ fs: { readTextFile: false, writeTextFile: false }, terminal: false });
     expect(far!.remote).toMatchObject({ url: "https://a.example/acp", transport: "http" });
-    // Undeclared: the playground's defaults (server/profiles.ts), as for a command profile.
+    // Undeclared: the playground's defaults (server/agents/profiles.ts), as for a command profile.
     expect(near!.clientCapabilities).toBeUndefined();
   });
 
@@ -167,7 +167,7 @@ describe("loadConfig", () => {
       }),
     );
     const { profiles } = loadConfig({ ACP_PLAYGROUND_CONFIG: p }, dir);
-    // Not installed here: never npx (server/command-lookup.test.ts has installed ones).
+    // Not installed here: never npx (server/agents/command-lookup.test.ts has installed ones).
     expect(profiles.pkg).toMatchObject({
       command: "@scope/some-agent@1.2.3",
       args: ["--acp"],

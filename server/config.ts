@@ -12,9 +12,9 @@ import { DEFAULT_MAX_LINE_BYTES } from "../lib/protocol/ndjson";
 import { z } from "zod";
 import { describeIssues } from "../lib/protocol/contract";
 import { isObject } from "../lib/protocol/json";
-import { clientCapabilitiesSchema } from "./profile-capabilities";
-import { remoteProfileSchema, type RemoteProfile } from "./remote-profile";
-import { installedCommand } from "./command-lookup";
+import { clientCapabilitiesSchema } from "./agents/profile-capabilities";
+import { remoteProfileSchema, type RemoteProfile } from "./agents/remote-profile";
+import { installedCommand } from "./agents/command-lookup";
 import { dataDirFor } from "./runtime";
 
 export interface ProfileConfig {

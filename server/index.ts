@@ -5,10 +5,10 @@
 import next from "next";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createAppServer, exitOnSignals } from "./app-server";
+import { createAppServer, exitOnSignals } from "./http/app-server";
 import { ConfigError, loadConfig, type CommandLineAgent } from "./config";
-import { openBrowser, shouldOpenBrowser } from "./open-browser";
-import { DiscoveryError, writeRelayDiscovery } from "./tap-discovery";
+import { openBrowser, shouldOpenBrowser } from "./cli/open-browser";
+import { DiscoveryError, writeRelayDiscovery } from "./tap/tap-discovery";
 import { PACKAGE_ROOT } from "./runtime";
 
 /** `agents`: profiles named on the command line for this run (the first is the default). */

@@ -13,11 +13,14 @@ export const COMPILED = import.meta.url.endsWith(".mjs");
 /** The package's root: one level above server/ (sources) or dist/ (compiled). */
 export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
+/** server/'s entry scripts that run as processes of their own, by the name of their dist/ bundle. */
+const ENTRY_SCRIPTS = { "replay-agent": "agents/replay-agent.ts" } as const;
+
 /** The arguments that make `node` run one of server/'s entry scripts (e.g. "replay-agent") as its own process. */
-export function nodeScript(name: string): string[] {
+export function nodeScript(name: keyof typeof ENTRY_SCRIPTS): string[] {
   return COMPILED
     ? [path.join(PACKAGE_ROOT, "dist", `${name}.mjs`)]
-    : ["--import", import.meta.resolve("tsx"), path.join(PACKAGE_ROOT, "server", `${name}.ts`)];
+    : ["--import", import.meta.resolve("tsx"), path.join(PACKAGE_ROOT, "server", ENTRY_SCRIPTS[name])];
 }
 
 /**

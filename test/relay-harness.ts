@@ -17,7 +17,7 @@ import type {
   RelayError,
   ServerToClientEvents,
 } from "../lib/contracts/wire";
-import { createAppServer, type AppServer } from "../server/app-server";
+import { createAppServer, type AppServer } from "../server/http/app-server";
 import { loadConfig, type ServerConfig } from "../server/config";
 
 const projectRoot = path.resolve(import.meta.dirname, "..");

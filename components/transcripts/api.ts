@@ -86,7 +86,7 @@ export function api(token: string) {
       const name = /filename="([^"]+)"/.exec(res.headers.get("content-disposition") ?? "")?.[1] ?? `${id}.jsonl`;
       return { blob: await res.blob(), name };
     },
-    /** The one-file HTML export (server/export.ts). */
+    /** The one-file HTML export (server/transcripts/export.ts). */
     exportHtml: async (id: string) => ({
       blob: await (await call(token, `${transcriptUrl(id)}/export`)).blob(),
       name: `${id}.html`,

@@ -48,7 +48,7 @@ export interface ProbeFacts {
 }
 
 export interface ProbeReport {
-  /** Set once the report is kept (server/probe-store.ts). */
+  /** Set once the report is kept (server/transcripts/probe-store.ts). */
   id?: string;
   profile: string;
   agent?: { name?: string; version?: string };

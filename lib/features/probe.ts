@@ -209,7 +209,7 @@ export async function runProbe(
   );
   const init = await req(AGENT_METHODS.initialize, {
     protocolVersion: PROTOCOL_VERSION,
-    // Terminals off: not advertised, so any terminal request is refused (server/agent-answerer.ts).
+    // Terminals off: not advertised, so any terminal request is refused (server/agents/agent-answerer.ts).
     clientCapabilities: {
       ...(options.clientCapabilities ?? { fs: { readTextFile: false, writeTextFile: false } }),
       terminal: terminals.on,

@@ -8,7 +8,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { TranscriptMeta } from "../../lib/contracts/transcript-meta";
 import type { ProfileSummary, RelayInfo } from "../../lib/contracts/wire";
-import { LISTED_REPLAYS } from "../../server/profiles";
+import { LISTED_REPLAYS } from "../../server/agents/profiles";
 import { startTestRelay, TestClient, type TestRelay } from "../relay-harness";
 
 const STORED = 1_000;

@@ -8,7 +8,7 @@
 import { io, type Socket } from "socket.io-client";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { TAP_BATCH_CHARS, TAP_BATCH_EVENTS, type TapEvent, type TapInfo } from "../../lib/contracts/tap-wire";
-import { TapSink } from "../../server/tap-sink";
+import { TapSink } from "../../server/tap/tap-sink";
 import { startTestRelay, TestClient, waitUntil, type TestRelay } from "../relay-harness";
 
 const REPLAY_BYTES = 64 * 1024;

@@ -14,7 +14,7 @@ import { io, type Socket } from "socket.io-client";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { TapInfo } from "../../lib/contracts/tap-wire";
 import { parseTranscript } from "../../lib/contracts/transcript";
-import { writeRelayDiscovery } from "../../server/tap-discovery";
+import { writeRelayDiscovery } from "../../server/tap/tap-discovery";
 import { useGeminiRelay } from "../gemini-relay-setup";
 import { alive, startRelayProcess, startTestRelay, TestClient, waitUntil, type TestRelay } from "../relay-harness";
 

@@ -11,7 +11,7 @@ interface Props {
 
 export default async function Page({ params, searchParams }: Props) {
   const [{ id }, query, head] = await Promise.all([params, searchParams, headers()]);
-  // The server puts the page's policy on the request (server/app-server.ts).
+  // The server puts the page's policy on the request (server/http/app-server.ts).
   const nonce = /'nonce-([^']+)'/.exec(head.get("content-security-policy") ?? "")?.[1];
   // ?rerun (from the list's Re-run) opens the re-run panel.
   return <TranscriptViewerPage id={id} rerun={query.rerun !== undefined} nonce={nonce} />;

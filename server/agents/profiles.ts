@@ -1,0 +1,275 @@
+/**
+ * Agent profiles: the only way a command line is chosen. The browser names a
+ * profile and may pass the options that profile declares; it never sends argv.
+ */
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { execa } from "execa";
+import { fail, ok, type Result } from "../../lib/protocol/result";
+import type { ProfileDetails, ProfileSummary, RelayError } from "../../lib/contracts/wire";
+import { DEFAULT_CLIENT_CAPABILITIES, REMOTE_CLIENT_CAPABILITIES } from "../../lib/protocol/client-capabilities";
+import { optionArgs, optionValueProblem, type OptionSpec } from "../../lib/contracts/agent-options";
+import { hasGeminiCredentials } from "../config";
+import { DEMO_TRANSCRIPT_ID, TranscriptStore } from "../transcripts/transcript-store";
+import { commandVersion, isInterpreter, resolveCommand } from "./command-lookup";
+import { probeStoreBeside } from "../transcripts/probe-store";
+import { childEnv } from "./process-group";
+import type { ProfileConfig, ServerConfig } from "../config";
+import type { TranscriptMeta } from "../../lib/contracts/transcript-meta";
+import type { RemoteProfile } from "./remote-profile";
+import { nodeScript, PACKAGE_ROOT } from "../runtime";
+
+export interface Launch {
+  profile: string;
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  /** Set for a URL profile: connect instead of spawning. */
+  remote?: RemoteProfile;
+  /** A `replay:<id>` agent: its requests are answered from this transcript, never carried out. */
+  replay?: string;
+}
+
+export function geminiCommand(config: Pick<ServerConfig, "geminiBin">): string {
+  if (config.geminiBin) return config.geminiBin;
+  const local = path.join(PACKAGE_ROOT, "node_modules", ".bin", "gemini");
+  return existsSync(local) ? local : "gemini";
+}
+
+const acpFlagCache = new Map<string, Promise<string>>();
+
+/** `--acp` on current Gemini CLIs, `--experimental-acp` on releases that lack it. */
+export function geminiAcpFlag(command: string): Promise<string> {
+  let flag = acpFlagCache.get(command);
+  if (!flag) {
+    flag = execa(command, ["--help"], {
+      reject: false,
+      timeout: 20_000,
+      stdin: "ignore",
+      env: childEnv({ NO_COLOR: "1" }).env,
+      extendEnv: false,
+    })
+      .then((r) => {
+        const help = `${String(r.stdout)}\n${String(r.stderr)}`;
+        return /(^|\s)--acp\b/m.test(help) || !/--experimental-acp/.test(help) ? "--acp" : "--experimental-acp";
+      })
+      .catch(() => "--acp");
+    acpFlagCache.set(command, flag);
+  }
+  return flag;
+}
+
+const APPROVAL_MODES = ["default", "auto_edit", "yolo", "plan"] as const;
+
+/** Gemini CLI's start options; Qwen Code, a fork, takes the same (see examples/agents.config.json). */
+export const GEMINI_OPTIONS: Record<string, OptionSpec> = {
+  model: { flag: "--model", type: "string", pattern: /^[\w.:/-]{1,100}$/ },
+  approvalMode: { flag: "--approval-mode", type: "enum", values: APPROVAL_MODES },
+  skipTrust: { flag: "--skip-trust", type: "boolean" },
+};
+
+/**
+ * Gemini CLI re-launches itself as a second Node process unless told not to:
+ * one process starts faster and takes less memory (docs/agents.md).
+ */
+const GEMINI_ENV = { GEMINI_CLI_NO_RELAUNCH: "true" };
+
+/** With fs capabilities Gemini cannot create a new file (docs/gemini-quirks.md): it writes itself after a permission. */
+const GEMINI_CLIENT_CAPABILITIES = { fs: { readTextFile: false, writeTextFile: false }, terminal: false };
+
+function checkOptions(
+  profile: string,
+  specs: Record<string, OptionSpec>,
+  options: Record<string, unknown>,
+): RelayError | undefined {
+  for (const [name, value] of Object.entries(options)) {
+    const spec = Object.hasOwn(specs, name) ? specs[name] : undefined;
+    if (!spec) return { code: "invalid_payload", message: `profile "${profile}" has no option "${name}"` };
+    const problem = optionValueProblem(name, spec, value);
+    if (problem) return { code: "invalid_payload", message: problem };
+  }
+  return undefined;
+}
+
+/**
+ * Gemini CLI without credentials answers session/new with "-32000 Gemini API key
+ * is missing": say so before Connect. The rule (config.ts hasGeminiCredentials):
+ * an API key, a base URL, Vertex or Code Assist settings in the server's
+ * environment or the profile's `env`, or an OAuth login in ~/.gemini.
+ */
+const GEMINI_NO_CREDENTIALS =
+  "no Gemini credentials: set GEMINI_API_KEY (or GOOGLE_API_KEY, GOOGLE_GEMINI_BASE_URL, Vertex settings) in the server environment or the profile's env, or log in once with `npx gemini`";
+
+function isGeminiCommand(command: string): boolean {
+  return path.basename(command) === "gemini";
+}
+
+const REPLAY_PREFIX = "replay:";
+/** Replay profiles relay:info lists besides the demo: one per transcript would grow without bound. */
+export const LISTED_REPLAYS = 20;
+const REPLAY_OPTIONS: Record<string, OptionSpec> = {
+  speed: { flag: "--speed", type: "enum", values: ["1", "10", "instant"] },
+};
+
+export class Profiles {
+  constructor(
+    private readonly config: ServerConfig,
+    /** Where `replay:<id>` profiles find their transcripts. */
+    private readonly transcripts?: TranscriptStore,
+  ) {}
+
+  private configured(name: string): ProfileConfig | undefined {
+    return Object.hasOwn(this.config.profiles, name) ? this.config.profiles[name] : undefined;
+  }
+
+  private isBuiltinGemini(name: string): boolean {
+    return name === "gemini" && !this.configured(name);
+  }
+
+  names(): string[] {
+    const names = Object.keys(this.config.profiles);
+    return names.includes("gemini") ? names : ["gemini", ...names];
+  }
+
+  list(): ProfileSummary[] {
+    return this.names().map((name) => {
+      if (this.isBuiltinGemini(name)) {
+        const command = geminiCommand(this.config);
+        return {
+          name,
+          command,
+          args: ["--acp"],
+          options: Object.keys(GEMINI_OPTIONS),
+          description: "Gemini CLI in ACP mode (built in)",
+          available: resolveCommand(command) !== undefined,
+          clientCapabilities: GEMINI_CLIENT_CAPABILITIES,
+          ...(hasGeminiCredentials(process.env) ? {} : { credentialsMissing: GEMINI_NO_CREDENTIALS }),
+        };
+      }
+      const p = this.configured(name)!;
+      return {
+        name,
+        command: p.command,
+        args: p.args,
+        options: Object.keys(p.options ?? {}),
+        description: p.description,
+        // A remote agent is only known to answer once connected.
+        available: p.notInstalled === undefined && (p.remote !== undefined || resolveCommand(p.command) !== undefined),
+        clientCapabilities:
+          p.clientCapabilities ?? (p.remote ? REMOTE_CLIENT_CAPABILITIES : DEFAULT_CLIENT_CAPABILITIES),
+        ...(p.remote === undefined && isGeminiCommand(p.command) && !hasGeminiCredentials({ ...process.env, ...p.env })
+          ? { credentialsMissing: GEMINI_NO_CREDENTIALS }
+          : {}),
+      };
+    });
+  }
+
+  /** What `initialize` advertises for a profile by default (Connect, the probe). */
+  clientCapabilities(name: string): Record<string, unknown> {
+    return (this.list().find((p) => p.name === name)?.clientCapabilities ?? DEFAULT_CLIENT_CAPABILITIES) as Record<
+      string,
+      unknown
+    >;
+  }
+
+  /**
+   * The list with resolved paths and versions, for the profiles page. The
+   * version is the command's `--version` (not asked of interpreters such as
+   * node, whose version is not the agent's), else the `agentInfo` of the
+   * newest kept probe report of the profile.
+   */
+  async details(): Promise<ProfileDetails[]> {
+    const probed = new Map<string, string>();
+    if (this.transcripts)
+      for (const r of probeStoreBeside(this.transcripts).list())
+        if (r.agent?.version && !probed.has(r.profile)) probed.set(r.profile, r.agent.version);
+    return Promise.all(
+      this.list().map(async (p) => {
+        const resolved = resolveCommand(p.command);
+        const env = this.isBuiltinGemini(p.name) ? GEMINI_ENV : (this.configured(p.name)?.env ?? {});
+        const own = resolved && !isInterpreter(resolved) ? await commandVersion(resolved, env) : undefined;
+        return { ...p, resolved, version: own ?? probed.get(p.name) };
+      }),
+    );
+  }
+
+  /**
+   * `replay:<id>` profiles, a bounded few: the shipped demo, the newest
+   * LISTED_REPLAYS transcripts that have frames, and `wanted` when it names one
+   * (the profile a page has chosen from the Transcripts page's "Replay as mock
+   * agent"). Any stored transcript's name works wherever a profile name does
+   * (CLI, links); pickers show only the chosen one, by its title (`replayOf`).
+   */
+  replays(wanted?: string): ProfileSummary[] {
+    if (!this.transcripts) return [];
+    const store = this.transcripts;
+    const chosen = wanted?.startsWith(REPLAY_PREFIX) ? wanted.slice(REPLAY_PREFIX.length) : undefined;
+    const ids = new Set([DEMO_TRANSCRIPT_ID, ...store.newestIds(LISTED_REPLAYS)]);
+    if (chosen !== undefined && TranscriptStore.isId(chosen)) ids.add(chosen);
+    return [...ids]
+      .map((id) => store.meta(id))
+      .filter((m): m is TranscriptMeta => m !== undefined && m.frames > 0 && !m.recording)
+      .map((m) => ({
+        name: `${REPLAY_PREFIX}${m.id}`,
+        command: "(replay)",
+        args: [],
+        options: Object.keys(REPLAY_OPTIONS),
+        description:
+          m.id === DEMO_TRANSCRIPT_ID
+            ? `A recording of a real Gemini CLI session (the shipped demo), replayed: not a live agent`
+            : `Mock agent replaying "${m.title}"; its requests are answered from the recording, never carried out`,
+        available: true,
+        ...(m.id === DEMO_TRANSCRIPT_ID ? { demo: true } : {}),
+        replayOf: { id: m.id, title: m.title, ...(m.kind ? { kind: m.kind } : {}) },
+      }));
+  }
+
+  /** Warms the `--acp` probe so the first Start does not wait for it; resolves when done. */
+  prime(): Promise<void> {
+    if (!this.isBuiltinGemini("gemini")) return Promise.resolve();
+    return geminiAcpFlag(geminiCommand(this.config)).then(() => undefined);
+  }
+
+  async resolve(name: string, options: Record<string, unknown> = {}): Promise<Result<Launch, RelayError>> {
+    if (name.startsWith(REPLAY_PREFIX) && this.transcripts && !this.configured(name)) {
+      const id = name.slice(REPLAY_PREFIX.length);
+      if (!this.transcripts.exists(id))
+        return fail({ code: "unknown_profile", message: `unknown profile: ${name} (no such transcript)` });
+      const bad = checkOptions(name, REPLAY_OPTIONS, options);
+      if (bad) return fail(bad);
+      const speed = typeof options.speed === "string" ? options.speed : "10";
+      return ok({
+        profile: name,
+        command: process.execPath,
+        // replay-agent.ts reads `--speed VALUE`; the value is one of a fixed list.
+        args: [...nodeScript("replay-agent"), this.transcripts.file(id), "--speed", speed],
+        env: {},
+        replay: id,
+      });
+    }
+    if (this.isBuiltinGemini(name)) {
+      const bad = checkOptions(name, GEMINI_OPTIONS, options);
+      if (bad) return fail(bad);
+      const command = geminiCommand(this.config);
+      const flag = await geminiAcpFlag(command);
+      return ok({
+        profile: name,
+        command,
+        args: [flag, ...optionArgs(GEMINI_OPTIONS, options)],
+        env: { ...GEMINI_ENV },
+      });
+    }
+    const p = this.configured(name);
+    if (!p) return fail({ code: "unknown_profile", message: `unknown profile: ${name}` });
+    if (p.notInstalled) return fail({ code: "spawn_failed", message: `profile "${name}": ${p.notInstalled}` });
+    const bad = checkOptions(name, p.options ?? {}, options);
+    if (bad) return fail(bad);
+    return ok({
+      profile: name,
+      command: p.command,
+      args: [...p.args, ...optionArgs(p.options ?? {}, options)],
+      env: { ...p.env },
+      remote: p.remote,
+    });
+  }
+}

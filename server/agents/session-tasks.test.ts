@@ -1,0 +1,61 @@
+/**
+ * probeAgent with a real stdio agent (the stub in "shell" mode asks the client
+ * to run `sh -c 'id > FILE'` in every turn): terminals are opt-in end to end.
+ */
+import { existsSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { DEFAULT_CLIENT_CAPABILITIES } from "../../lib/protocol/client-capabilities";
+import { BrowserSession } from "../http/browser-session";
+import { loadConfig } from "../config";
+import { Profiles } from "./profiles";
+import { probeAgent } from "./session-tasks";
+import { TranscriptStore } from "../transcripts/transcript-store";
+
+const stub = path.resolve(import.meta.dirname, "../../test/fixtures/stub-agent.mjs");
+const base = realpathSync(mkdtempSync(path.join(tmpdir(), "session-tasks-")));
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+function session(file: string) {
+  const config = {
+    ...loadConfig({}, base),
+    dataDir: path.join(base, "data"),
+    graceMs: 0,
+    killGraceMs: 500,
+    profiles: {
+      shell: { command: process.execPath, args: [stub, "shell", `id > ${file}`], env: {} },
+    },
+    defaultProfile: "shell",
+  };
+  const store = new TranscriptStore(config.dataDir, {});
+  return new BrowserSession("test", config, new Profiles(config, store), store, () => {});
+}
+
+describe("probeAgent and terminals", () => {
+  it("by default does not run the agent's command; opted in, runs it and the report says what ran", async () => {
+    const refused = path.join(base, "default");
+    const s1 = session(refused);
+    const before = s1.answerer.current;
+    const off = await probeAgent(s1, { profile: "shell" }, { clientCapabilities: { ...DEFAULT_CLIENT_CAPABILITIES } });
+    expect(off.ok).toBe(true);
+    expect(existsSync(refused)).toBe(false);
+    const offReport = off.ok ? off.report : undefined;
+    expect(offReport?.facts?.commands).toEqual([]);
+    expect(offReport?.rows.find((r) => r.check === "terminal commands run by the probe")?.detail).toMatch(
+      /^terminals off: not opted in, ran none, refused \d/,
+    );
+    // The session's own policies come back after the probe's.
+    expect(s1.answerer.current).toEqual(before);
+
+    const ran = path.join(base, "opted-in");
+    const on = await probeAgent(
+      session(ran),
+      { profile: "shell" },
+      { clientCapabilities: { ...DEFAULT_CLIENT_CAPABILITIES }, terminals: true },
+    );
+    expect(on.ok).toBe(true);
+    expect(existsSync(ran)).toBe(true);
+    expect(on.ok && on.report.facts?.commands?.[0]).toBe(`sh -c 'id > ${ran}'`);
+  });
+});

@@ -1,0 +1,137 @@
+/**
+ * Things done with a fresh agent from start to stop, on a browser session (or
+ * the CLI's): re-running a transcript against it, probing it.
+ */
+import { mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { runProbe } from "../../lib/features/probe";
+import { type ProbeReport } from "../../lib/contracts/reports";
+import type { Defs } from "../../lib/features/schema-form";
+import { Rerun } from "../../lib/features/rerun";
+import type { Transcript } from "../../lib/contracts/transcript";
+import { diffRuns } from "../../lib/features/transcript-diff";
+import type { Ack, RerunResult, StartPayload } from "../../lib/contracts/wire";
+import { AgentDriver } from "./agent-driver";
+import type { BrowserSession } from "../http/browser-session";
+import { groupRssBytes } from "./process-group";
+import type { ProbeStore } from "../transcripts/probe-store";
+import { AGENT_METHODS } from "../../lib/protocol/methods";
+
+/** Starts a fresh agent and sends it a transcript's client side again; answers with the diff. */
+export async function rerunTranscript(
+  session: BrowserSession,
+  recorded: Transcript,
+  { ignore, ...payload }: StartPayload & { ignore?: string[] },
+  /** Recorded mcpServers are sent only when the user confirmed them (never from the CLI). */
+  options: { recordedMcpServers?: boolean } = {},
+): Promise<Ack<RerunResult>> {
+  const started = await session.start(payload, undefined, "rerun");
+  if (!started.ok) return started;
+  const rerun = new Rerun(recorded.frames, (message) => void session.send(JSON.stringify(message)), {
+    cwd: started.agent.cwd,
+    recordedMcpServers: options.recordedMcpServers === true,
+  });
+  // The recording answers the agent's requests, not the policies.
+  session.answerer.suspended = true;
+  const unsubscribe = session.onFrame((frame) => rerun.receive(frame));
+  try {
+    const steps = await rerun.run();
+    const diff = diffRuns(
+      { frames: recorded.frames, cwd: recorded.header.agent.cwd },
+      // Redacted as the recording was: a value redacted there can never match otherwise.
+      { frames: session.framesAsRecorded(), cwd: started.agent.cwd },
+      // The re-run stops at its last answer: the recording is cut there too.
+      { window: "last-response", ignore },
+    );
+    return {
+      ok: true,
+      agent: started.agent,
+      steps,
+      problems: rerun.problems,
+      diff: { equal: diff.equal, added: diff.added, removed: diff.removed, patch: diff.patch, changes: diff.changes },
+    };
+  } finally {
+    unsubscribe();
+    session.answerer.suspended = false;
+    await session.stop();
+  }
+}
+
+/**
+ * Starts a fresh agent of a profile in a throw-away workspace and runs the conformance probe against it.
+ * `terminals`: carry out its terminal requests there (never for a remote agent; lib/features/probe probeTerminals).
+ */
+export async function probeAgent(
+  session: BrowserSession,
+  payload: StartPayload,
+  options: {
+    includeLogout?: boolean;
+    clientCapabilities?: Record<string, unknown>;
+    store?: ProbeStore;
+    terminals?: boolean;
+  } = {},
+): Promise<Ack<{ report: ProbeReport }>> {
+  const startedAt = Date.now();
+  // The agent's files and terminals stay in here, never in the user's workspace.
+  const workspace = realpathSync(mkdtempSync(path.join(tmpdir(), "acp-probe-")));
+  const started = await session.start({ ...payload, cwd: undefined }, workspace, "probe");
+  if (!started.ok) {
+    rmSync(workspace, { recursive: true, force: true });
+    return started;
+  }
+  const driver = new AgentDriver(session);
+  // The probe answers under its own policies: the session's own come back after it.
+  const policies = session.answerer.current;
+  try {
+    const { rows, facts } = await runProbe(driver, {
+      cwd: started.agent.cwd,
+      includeLogout: options.includeLogout,
+      clientCapabilities: options.clientCapabilities,
+      terminals: options.terminals,
+      remote: session.remote,
+      defs: unstableDefs(),
+    });
+    const rssBytes = groupRssBytes(started.agent.pid);
+    const frames = session.framesWithMessages();
+    const init = frames.find(
+      (f) =>
+        f.kind === "response" &&
+        f.method === AGENT_METHODS.initialize &&
+        (f.message as { result?: { agentInfo?: unknown } }).result?.agentInfo,
+    );
+    const firstAnswer = frames.find((f) => f.dir === "from-agent" && f.kind === "response");
+    const agentInfo = (init?.message as { result: { agentInfo: { name?: string; version?: string } } } | undefined)
+      ?.result.agentInfo;
+    const report: ProbeReport = {
+      profile: started.agent.profile,
+      agent: agentInfo && { name: agentInfo.name, version: agentInfo.version },
+      startedAt: new Date(startedAt).toISOString(),
+      durationMs: Date.now() - startedAt,
+      rows,
+      facts: { ...facts, startupMs: firstAnswer ? firstAnswer.ts - startedAt : undefined, rssBytes },
+      transcriptId: started.agent.transcriptId,
+    };
+    return { ok: true, report: options.store ? options.store.save(report) : report };
+  } finally {
+    driver.close();
+    await session.stop();
+    session.answerer.setPolicies(policies);
+    rmSync(workspace, { recursive: true, force: true });
+  }
+}
+
+let defs: Defs | undefined;
+/** The SDK's unstable schema: the probe builds each call's params from it. */
+function unstableDefs(): Defs {
+  defs ??= (
+    JSON.parse(
+      readFileSync(
+        createRequire(import.meta.url).resolve("@agentclientprotocol/sdk/schema/v1/schema.unstable.json"),
+        "utf8",
+      ),
+    ) as { $defs: Defs }
+  ).$defs;
+  return defs;
+}

@@ -1,0 +1,393 @@
+/**
+ * `acp-playground <command>`: serve, record, replay, probe, export. The same relay
+ * code as the browser playground, driven from the command line.
+ */
+import {
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { CLIENT_INFO } from "../../lib/protocol/client-capabilities";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { PROTOCOL_VERSION } from "@agentclientprotocol/sdk";
+import { type Policies } from "../../lib/features/policy";
+import { POLICIES } from "../../lib/contracts/policies";
+import { formatReport } from "../../lib/features/probe";
+import { type ProbeReport } from "../../lib/contracts/reports";
+import { buildMatrix, matrixToJson, matrixToMarkdown } from "../../lib/features/probe-matrix";
+import { parseIgnorePath } from "../../lib/contracts/ignore-paths";
+import { secretsFromEnv } from "../../lib/features/redact";
+import { parseTranscript, TranscriptError, type Transcript } from "../../lib/contracts/transcript";
+import { AgentDriver } from "../agents/agent-driver";
+import { BrowserSession } from "../http/browser-session";
+import { flagPolicies } from "./cli-policies";
+import { ConfigError, loadConfig, type CommandLineAgent, type ServerConfig } from "../config";
+import { Profiles } from "../agents/profiles";
+import { ProbeStore } from "../transcripts/probe-store";
+import { probeAgent, rerunTranscript } from "../agents/session-tasks";
+import { TranscriptStore } from "../transcripts/transcript-store";
+import { dataDirFor } from "../runtime";
+import { USAGE } from "./cli-usage";
+import { AGENT_METHODS, CLIENT_METHODS } from "../../lib/protocol/methods";
+
+class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number,
+  ) {
+    super(message);
+  }
+}
+
+type Options = NonNullable<NonNullable<Parameters<typeof parseArgs>[0]>["options"]>;
+
+function parse(argv: string[], options: Options) {
+  try {
+    return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  } catch (err) {
+    throw new CliError(`${(err as Error).message}\n\n${USAGE}`, 2);
+  }
+}
+
+function workspace(dir: string | undefined): string {
+  const cwd = path.resolve(dir ?? process.cwd());
+  if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new CliError(`--cwd is not a directory: ${cwd}`, 2);
+  return realpathSync(cwd);
+}
+
+interface Cli {
+  session: BrowserSession;
+  store: TranscriptStore;
+  config: ServerConfig;
+}
+
+function open(cwd: string, dataDir?: string): Cli {
+  let config: ServerConfig;
+  try {
+    config = { ...loadConfig(process.env, cwd), workspaceRoots: [cwd], graceMs: 0 };
+  } catch (err) {
+    if (err instanceof ConfigError) throw new CliError(`configuration error: ${err.message}`, 2);
+    throw err;
+  }
+  config.dataDir = dataDir ?? dataDirFor(process.env, process.cwd());
+  const store = new TranscriptStore(config.dataDir);
+  const session = new BrowserSession("cli", config, new Profiles(config, store), store, () => {});
+  return { session, store, config };
+}
+
+async function start(cli: Cli, profile: string | undefined, policies: Policies = {}) {
+  cli.session.answerer.setPolicies(policies);
+  const started = await cli.session.start({ profile });
+  if (!started.ok) throw new CliError(started.error.message, started.error.code === "unknown_profile" ? 2 : 3);
+  return started.agent;
+}
+
+/** A file named on the command line, or exit 4 saying why it cannot be read. */
+function readInput(file: string): string {
+  try {
+    return readFileSync(file, "utf8");
+  } catch (err) {
+    throw new CliError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, 4);
+  }
+}
+
+function readTranscript(file: string): Transcript {
+  const text = readInput(file);
+  try {
+    return parseTranscript(text);
+  } catch (err) {
+    if (err instanceof TranscriptError) throw new CliError(`${file}: ${err.message}`, 4);
+    throw err;
+  }
+}
+
+async function record(argv: string[]): Promise<number> {
+  const { values } = parse(argv, {
+    profile: { type: "string" },
+    prompt: { type: "string" },
+    cwd: { type: "string" },
+    output: { type: "string", short: "o" },
+    permission: { type: "string" },
+    fs: { type: "string" },
+    terminal: { type: "string" },
+  });
+  if (!values.prompt) throw new CliError(`record needs --prompt\n\n${USAGE}`, 2);
+  const output = path.resolve((values.output as string | undefined) ?? "run.jsonl");
+  const cwd = workspace(values.cwd as string | undefined);
+  const checked = flagPolicies(values, POLICIES, { permission: "auto" });
+  if (!checked.ok) throw new CliError(checked.error, 2);
+
+  const scratch = mkdtempSync(path.join(tmpdir(), "acp-record-"));
+  const cli = open(cwd, scratch);
+  const driver = new AgentDriver(cli.session);
+  try {
+    const agent = await start(cli, values.profile as string | undefined, checked.value.policies);
+    const init = await driver.request(AGENT_METHODS.initialize, {
+      protocolVersion: PROTOCOL_VERSION,
+      // Advertise only what the flags make the relay really answer.
+      clientCapabilities: {
+        fs: { readTextFile: checked.value.answers.fs, writeTextFile: checked.value.answers.fs },
+        terminal: checked.value.answers.terminal,
+      },
+      clientInfo: CLIENT_INFO,
+    });
+    if (!init.frame || "error" in (init.frame.message as object))
+      throw new CliError(`initialize failed: ${init.frame?.raw ?? "no answer"}`, 3);
+    const created = await driver.request(AGENT_METHODS.session_new, { cwd, mcpServers: [] });
+    const sessionId = (created.frame?.message as { result?: { sessionId?: string } } | undefined)?.result?.sessionId;
+    if (!sessionId) throw new CliError(`session/new failed: ${created.frame?.raw ?? "no answer"}`, 3);
+    let text = "";
+    const unsubscribe = cli.session.onFrame((f) => {
+      const update = (f.message as UpdateMessage | undefined)?.params?.update;
+      if (
+        f.method === CLIENT_METHODS.session_update &&
+        update?.sessionUpdate === "agent_message_chunk" &&
+        update.content?.type === "text"
+      ) {
+        text += update.content.text;
+        process.stdout.write(update.content.text);
+      }
+    });
+    const turn = await driver.request(
+      AGENT_METHODS.session_prompt,
+      { sessionId, prompt: [{ type: "text", text: values.prompt }] },
+      { timeoutMs: 600_000 },
+    );
+    unsubscribe();
+    const stopReason = (turn.frame?.message as { result?: { stopReason?: string } } | undefined)?.result?.stopReason;
+    await cli.session.stop();
+    copyFileSync(cli.store.file(agent.transcriptId!), output);
+    process.stdout.write(
+      `${text.endsWith("\n") ? "" : "\n"}stopReason: ${JSON.stringify(stopReason ?? null)}\ntranscript: ${output}\n`,
+    );
+    return 0;
+  } finally {
+    driver.close();
+    await cli.session.stop();
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+async function replay(argv: string[]): Promise<number> {
+  const { values, positionals } = parse(argv, {
+    against: { type: "string" },
+    cwd: { type: "string" },
+    ignore: { type: "string", multiple: true },
+  });
+  const ignore = (values.ignore as string[] | undefined) ?? [];
+  for (const p of ignore) if (!parseIgnorePath(p)) throw new CliError(`--ignore: not a dot path: ${p}`, 2);
+  const file = positionals[0];
+  if (!file) throw new CliError(`replay needs a transcript file\n\n${USAGE}`, 2);
+  const transcript = readTranscript(file);
+  const cwd = workspace(values.cwd as string | undefined);
+  const scratch = mkdtempSync(path.join(tmpdir(), "acp-replay-"));
+  const cli = open(cwd, scratch);
+  try {
+    const profile = (values.against as string | undefined) ?? transcript.header.agent.profile;
+    const result = await rerunTranscript(cli.session, transcript, { profile, ignore });
+    if (!result.ok) throw new CliError(result.error.message, result.error.code === "unknown_profile" ? 2 : 3);
+    for (const step of result.steps)
+      process.stdout.write(
+        `${step.outcome.padEnd(9)} ${step.method}${step.latencyMs === undefined ? "" : ` (${step.latencyMs} ms)`}\n`,
+      );
+    for (const problem of result.problems) process.stdout.write(`problem: ${problem}\n`);
+    if (result.diff.equal) {
+      process.stdout.write(`no difference: ${profile} behaved as recorded\n`);
+      return 0;
+    }
+    process.stdout.write(
+      `${result.diff.patch}\n${result.diff.removed} recorded entries differ from ${result.diff.added} new ones\n`,
+    );
+    return 1;
+  } finally {
+    await cli.session.stop();
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+async function probe(argv: string[]): Promise<number> {
+  const { values } = parse(argv, {
+    profile: { type: "string", multiple: true },
+    all: { type: "boolean" },
+    json: { type: "boolean" },
+    // Kept for old scripts: the agent now runs in a throw-away workspace.
+    cwd: { type: "string" },
+    "include-logout": { type: "boolean" },
+    terminals: { type: "boolean" },
+  });
+  const cwd = workspace(values.cwd as string | undefined);
+  const cli = open(cwd);
+  const store = new ProbeStore(cli.config.dataDir);
+  const profiles = new Profiles(cli.config, cli.store);
+  const named = (values.profile as string[] | undefined) ?? [];
+  const names = values.all ? profiles.names() : named.length ? named : [cli.config.defaultProfile];
+  const reports: ProbeReport[] = [];
+  try {
+    for (const profile of names) {
+      const result = await probeAgent(
+        cli.session,
+        { profile },
+        {
+          includeLogout: values["include-logout"] === true,
+          clientCapabilities: profiles.clientCapabilities(profile),
+          terminals: values.terminals === true,
+          store,
+        },
+      );
+      if (!result.ok) {
+        // One agent that does not start must not lose the others' columns.
+        if (names.length === 1 || result.error.code === "unknown_profile")
+          throw new CliError(result.error.message, result.error.code === "unknown_profile" ? 2 : 3);
+        process.stderr.write(`acp-playground: ${profile}: ${result.error.message}\n`);
+        continue;
+      }
+      reports.push(result.report);
+    }
+    if (reports.length === 0) throw new CliError("no agent could be probed", 3);
+    if (names.length === 1) {
+      const [report] = reports as [ProbeReport];
+      await write(
+        values.json
+          ? `${JSON.stringify(report, null, 2)}\n`
+          : `${formatReport(report)}\n\ntranscript: ${report.transcriptId}\nreport: ${store.dir}/${report.id}.json\n`,
+      );
+    } else {
+      await write(values.json ? matrixToJson(reports) : matrixToMarkdown(buildMatrix(reports)));
+    }
+    return 0;
+  } finally {
+    await cli.session.stop();
+  }
+}
+
+async function exportCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parse(argv, { output: { type: "string", short: "o" } });
+  const file = positionals[0];
+  if (positionals.length !== 1 || !file) throw new CliError(`export needs one transcript file\n\n${USAGE}`, 2);
+  const out = typeof values.output === "string" ? values.output : file.replace(/(\.jsonl)?$/, ".html");
+  const text = readInput(file);
+  const { exportHtml } = await import("../transcripts/export");
+  let result: Awaited<ReturnType<typeof exportHtml>>;
+  try {
+    result = await exportHtml(text, secretsFromEnv(process.env));
+  } catch (err) {
+    if (err instanceof TranscriptError) throw new CliError(`${file}: ${err.message}`, 4);
+    throw err;
+  }
+  writeFileSync(out, result.html);
+  const kb = (Buffer.byteLength(result.html) / 1024).toFixed(0);
+  process.stdout.write(`wrote ${out} (${kb} KiB, ${result.redactions} secrets redacted at export)\n`);
+  return 0;
+}
+
+/**
+ * Serves the playground: options become the variables `npm start` reads
+ * (README "Configuration"); agents after `--` or in `--agent` become profiles.
+ */
+async function serveCommand(argv: string[]): Promise<number> {
+  const split = argv.indexOf("--");
+  const own = split < 0 ? argv : argv.slice(0, split);
+  const trailing = split < 0 ? [] : argv.slice(split + 1);
+  const { values: flags, positionals } = parse(own, {
+    port: { type: "string" },
+    config: { type: "string" },
+    data: { type: "string" },
+    // Read by serve itself (server/cli/open-browser.ts), listed here so that it parses.
+    "no-open": { type: "boolean" },
+    agent: { type: "string", multiple: true },
+  });
+  const values = flags as { port?: string; config?: string; data?: string; agent?: string[] };
+  if (positionals.length)
+    throw new CliError(`serve: unexpected argument ${positionals[0]} (an agent command goes after --)`, 2);
+  const agents: CommandLineAgent[] = [];
+  for (const spec of values.agent ?? []) {
+    const eq = spec.indexOf("=");
+    const [command, ...args] = spec
+      .slice(eq + 1)
+      .trim()
+      .split(/\s+/);
+    if (eq < 1 || !command) throw new CliError(`--agent: expected NAME=COMMAND, got "${spec}"`, 2);
+    agents.push({ name: spec.slice(0, eq), command, args });
+  }
+  if (trailing.length) {
+    const [command, ...args] = trailing;
+    agents.unshift({ name: path.basename(command!).replace(/\.[cm]?js$/, "") || "agent", command: command!, args });
+  }
+  const names = agents.map((a) => a.name);
+  const twice = names.find((n, i) => names.indexOf(n) !== i);
+  if (twice) throw new CliError(`two agents named "${twice}": name them with --agent NAME=COMMAND`, 2);
+  if (values.port !== undefined) process.env.PORT = values.port;
+  if (values.config !== undefined) process.env.ACP_PLAYGROUND_CONFIG = path.resolve(values.config);
+  if (values.data !== undefined) process.env.ACP_PLAYGROUND_DATA = path.resolve(values.data);
+  const { serve } = await import("../index");
+  try {
+    await serve(agents);
+  } catch (err) {
+    if (err instanceof ConfigError) throw new CliError(`configuration error: ${err.message}`, 2);
+    throw err;
+  }
+  return -1; // keeps running
+}
+
+/** Writes and waits until the text is handed to the OS: process.exit would cut a pipe's buffer short. */
+function write(text: string): Promise<void> {
+  return new Promise((resolve, reject) => process.stdout.write(text, (err) => (err ? reject(err) : resolve())));
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case "serve":
+      return serveCommand(rest);
+    case "record":
+      return record(rest);
+    case "replay":
+      return replay(rest);
+    case "probe":
+      return probe(rest);
+    case "tap":
+      return (await import("../tap/tap-cli")).tapMain(rest);
+    case "export":
+      return exportCommand(rest);
+    case "compare":
+      return (await import("./compare-cli")).compareMain(rest);
+    case "help":
+    case "--help":
+    case "-h":
+      process.stdout.write(`${USAGE}\n`);
+      return 0;
+    default:
+      // No command, or only serve's options: serve this folder.
+      if (command === undefined || command.startsWith("-")) return serveCommand(argv);
+      throw new CliError(`unknown command: ${command}\n\n${USAGE}`, 2);
+  }
+}
+
+/** Exits once stdout and stderr have drained (a pipe's buffer is written asynchronously). */
+function exit(code: number): void {
+  let open = 2;
+  const done = () => {
+    if (--open === 0) process.exit(code);
+  };
+  process.stdout.write("", done);
+  process.stderr.write("", done);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) exit(code);
+  },
+  (err: Error) => {
+    process.stderr.write(`acp-playground: ${err.message}\n`);
+    exit(err instanceof CliError ? err.exitCode : 1);
+  },
+);
+
+type UpdateMessage = { params?: { update?: { sessionUpdate?: string; content?: { type?: string; text: string } } } };

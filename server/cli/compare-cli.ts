@@ -1,0 +1,257 @@
+/**
+ * `acp-playground compare`: one prompt to two agents (two profiles, or one
+ * profile with two sets of options) at once, headless, each in a throw-away
+ * workspace of its own, through the same relay code as `record`; prints the
+ * comparison report (Markdown, or JSON with --json) for CI.
+ */
+import { copyFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { CLIENT_INFO } from "../../lib/protocol/client-capabilities";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { PROTOCOL_VERSION } from "@agentclientprotocol/sdk";
+import { compareRuns, comparisonToJson, comparisonToMarkdown } from "../../lib/features/compare";
+import { sideLabel } from "../../lib/contracts/compare-format";
+import type { Frame } from "../../lib/protocol/frame";
+import { AGENT_METHODS } from "../../lib/protocol/methods";
+import type { Policies } from "../../lib/features/policy";
+import { AgentDriver } from "../agents/agent-driver";
+import { BrowserSession } from "../http/browser-session";
+import { flagPolicies } from "./cli-policies";
+import { ConfigError, loadConfig, type ServerConfig } from "../config";
+import { Profiles } from "../agents/profiles";
+import { TranscriptStore } from "../transcripts/transcript-store";
+
+export const COMPARE_USAGE = `usage: acp-playground compare --profile A [--profile B] --prompt TEXT [--option [A.|B.]NAME=VALUE]...
+         [--json] [-o report.md|report.json] [--transcripts DIR] [--fail-on-diff] [--timeout SECONDS]
+         [--permission auto|deny] [--fs auto|deny] [--terminal auto|deny]`;
+
+class CompareError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number,
+  ) {
+    super(message);
+  }
+}
+
+interface SideSpec {
+  key: "A" | "B";
+  profile: string;
+  options: Record<string, string | boolean>;
+  label: string;
+}
+
+interface SideResult {
+  spec: SideSpec;
+  frames: Frame[];
+  transcriptId?: string;
+  stopReason?: string | null;
+  /** Why the side did not run to the end of its turn. */
+  failure?: string;
+  /** The failure is the user's: an unknown profile or a bad option. */
+  badArgument?: boolean;
+}
+
+const OPTION = /^(?:(A|B)\.)?([A-Za-z][A-Za-z0-9_-]{0,63})=(.*)$/s;
+
+function parseOptions(values: string[]): Record<"A" | "B", Record<string, string | boolean>> {
+  const out: Record<"A" | "B", Record<string, string | boolean>> = { A: {}, B: {} };
+  for (const v of values) {
+    const m = OPTION.exec(v);
+    if (!m) throw new CompareError(`--option must be [A.|B.]NAME=VALUE: ${v.slice(0, 100)}`, 2);
+    const [, side, name, raw] = m as unknown as [string, "A" | "B" | undefined, string, string];
+    // Switches (skipTrust) take true; "false" leaves them off.
+    const value = raw === "true" ? true : raw;
+    for (const key of side ? [side] : (["A", "B"] as const)) if (raw !== "false") out[key][name] = value;
+  }
+  return out;
+}
+
+type Message = { result?: { sessionId?: string; stopReason?: string | null }; error?: { message?: string } };
+
+/** Starts one side's agent in its own workspace, runs the prompt, stops it. Never throws for the agent's faults. */
+async function runSide(
+  spec: SideSpec,
+  config: ServerConfig,
+  profiles: Profiles,
+  store: TranscriptStore,
+  prompt: string,
+  policies: Policies,
+  capabilities: { fs: boolean; terminal: boolean },
+  timeoutMs: number,
+): Promise<SideResult> {
+  const workspace = realpathSync(mkdtempSync(path.join(tmpdir(), `acp-compare-${spec.key.toLowerCase()}-`)));
+  const session = new BrowserSession(
+    `compare-${spec.key}`,
+    { ...config, workspaceRoots: [workspace] },
+    profiles,
+    store,
+    () => {},
+  );
+  session.answerer.setPolicies(policies);
+  const driver = new AgentDriver(session);
+  const result: SideResult = { spec, frames: [] };
+  try {
+    const started = await session.start({ profile: spec.profile, options: spec.options }, workspace);
+    if (!started.ok) {
+      // Reported once both sides are done: throwing here would leave the other agent running.
+      const badArgument = started.error.code === "unknown_profile" || started.error.code === "invalid_payload";
+      return { ...result, failure: started.error.message, badArgument };
+    }
+    result.transcriptId = started.agent.transcriptId;
+    const init = await driver.request(AGENT_METHODS.initialize, {
+      protocolVersion: PROTOCOL_VERSION,
+      clientCapabilities: {
+        fs: { readTextFile: capabilities.fs, writeTextFile: capabilities.fs },
+        terminal: capabilities.terminal,
+      },
+      clientInfo: CLIENT_INFO,
+    });
+    const initMessage = init.frame?.message as Message | undefined;
+    if (!initMessage || initMessage.error) result.failure = `initialize failed: ${init.frame?.raw ?? "no answer"}`;
+    else {
+      const created = await driver.request(AGENT_METHODS.session_new, { cwd: workspace, mcpServers: [] });
+      const sessionId = (created.frame?.message as Message | undefined)?.result?.sessionId;
+      if (!sessionId) result.failure = `session/new failed: ${created.frame?.raw ?? "no answer"}`;
+      else {
+        const turn = await driver.request(
+          AGENT_METHODS.session_prompt,
+          { sessionId, prompt: [{ type: "text", text: prompt }] },
+          { timeoutMs },
+        );
+        const answer = turn.frame?.message as Message | undefined;
+        if (!answer) result.failure = "session/prompt: no answer (timeout, or the agent exited)";
+        else if (answer.error) result.failure = `session/prompt failed: ${answer.error.message ?? turn.frame?.raw}`;
+        else result.stopReason = answer.result?.stopReason ?? null;
+      }
+    }
+    result.frames = session.framesWithMessages();
+    return result;
+  } finally {
+    driver.close();
+    await session.stop();
+    rmSync(workspace, { recursive: true, force: true });
+  }
+}
+
+async function compare(argv: string[]): Promise<number> {
+  let values: Record<string, string | boolean | string[] | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        profile: { type: "string", multiple: true },
+        prompt: { type: "string" },
+        option: { type: "string", multiple: true },
+        json: { type: "boolean" },
+        output: { type: "string", short: "o" },
+        transcripts: { type: "string" },
+        "fail-on-diff": { type: "boolean" },
+        timeout: { type: "string" },
+        permission: { type: "string" },
+        fs: { type: "string" },
+        terminal: { type: "string" },
+      },
+      strict: true,
+    }));
+  } catch (err) {
+    throw new CompareError((err as Error).message, 2);
+  }
+  const prompt = values.prompt as string | undefined;
+  if (!prompt) throw new CompareError("compare needs --prompt", 2);
+  const named = (values.profile as string[] | undefined) ?? [];
+  if (named.length === 0 || named.length > 2) throw new CompareError("compare needs one or two --profile", 2);
+  const options = parseOptions((values.option as string[] | undefined) ?? []);
+  const timeoutS = values.timeout === undefined ? 600 : Number(values.timeout);
+  if (!Number.isFinite(timeoutS) || timeoutS <= 0) throw new CompareError("--timeout must be a number of seconds", 2);
+  // Off by default, as for record: Gemini then writes files itself (through the client it cannot create one, docs/gemini-quirks.md).
+  const checked = flagPolicies(values, ["auto", "deny"], { permission: "auto", fs: "deny", terminal: "deny" });
+  if (!checked.ok) throw new CompareError(checked.error, 2);
+
+  const specs = (["A", "B"] as const).map((key, i): SideSpec => {
+    const profile = named[i] ?? named[0]!;
+    return { key, profile, options: options[key], label: sideLabel(profile, options[key]) };
+  }) as [SideSpec, SideSpec];
+  if (specs[0].label === specs[1].label) for (const s of specs) s.label = `${s.label} (${s.key})`;
+
+  let config: ServerConfig;
+  try {
+    config = { ...loadConfig(process.env, process.cwd()), graceMs: 0 };
+  } catch (err) {
+    if (err instanceof ConfigError) throw new CompareError(`configuration error: ${err.message}`, 2);
+    throw err;
+  }
+  const scratch = mkdtempSync(path.join(tmpdir(), "acp-compare-data-"));
+  try {
+    const store = new TranscriptStore(scratch);
+    const profiles = new Profiles({ ...config, dataDir: scratch }, store);
+    const [a, b] = await Promise.all(
+      specs.map((s) =>
+        runSide(s, config, profiles, store, prompt, checked.value.policies, checked.value.answers, timeoutS * 1000),
+      ),
+    );
+    const sides = [a!, b!];
+    const bad = sides.find((s) => s.badArgument);
+    if (bad) throw new CompareError(`${bad.spec.key}: ${bad.failure}`, 2);
+    const kept: Array<string | undefined> = [];
+    if (typeof values.transcripts === "string") {
+      mkdirSync(values.transcripts, { recursive: true });
+      for (const s of sides) {
+        const target = s.transcriptId
+          ? path.resolve(values.transcripts, `${s.spec.key.toLowerCase()}.jsonl`)
+          : undefined;
+        if (target) copyFileSync(store.file(s.transcriptId!), target);
+        kept.push(target);
+      }
+    }
+    const comparison = compareRuns(
+      { label: a!.spec.label, frames: a!.frames },
+      { label: b!.spec.label, frames: b!.frames },
+    );
+    const asJson = values.json === true || (typeof values.output === "string" && values.output.endsWith(".json"));
+    const report = asJson
+      ? comparisonToJson(comparison, {
+          prompt,
+          sides: sides.map((s, i) => ({
+            key: s.spec.key,
+            label: s.spec.label,
+            profile: s.spec.profile,
+            options: s.spec.options,
+            stopReason: s.stopReason,
+            ...(s.failure ? { failure: s.failure } : {}),
+            ...(kept[i] ? { transcript: kept[i] } : {}),
+          })),
+        })
+      : comparisonToMarkdown(comparison) +
+        sides
+          .filter((s) => s.failure)
+          .map((s) => `\n**${s.spec.label} failed:** ${s.failure!.replace(/\r?\n/g, " ")}\n`)
+          .join("");
+    if (typeof values.output === "string") {
+      writeFileSync(values.output, report);
+      await write(`${comparison.differences} difference(s); report: ${path.resolve(values.output)}\n`);
+    } else await write(report);
+    const failed = sides.filter((s) => s.failure);
+    for (const s of failed) process.stderr.write(`acp-playground compare: ${s.spec.label}: ${s.failure}\n`);
+    if (failed.length) return 3;
+    return values["fail-on-diff"] === true && comparison.differences > 0 ? 1 : 0;
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+function write(text: string): Promise<void> {
+  return new Promise((resolve, reject) => process.stdout.write(text, (err) => (err ? reject(err) : resolve())));
+}
+
+/** Exit codes as the other commands': 0 ok, 1 differences with --fail-on-diff, 2 bad arguments, 3 an agent failed to run. */
+export async function compareMain(argv: string[]): Promise<number> {
+  try {
+    return await compare(argv);
+  } catch (err) {
+    if (!(err instanceof CompareError)) throw err;
+    process.stderr.write(`acp-playground compare: ${err.message}\n${err.exitCode === 2 ? `\n${COMPARE_USAGE}\n` : ""}`);
+    return err.exitCode;
+  }
+}

@@ -1,0 +1,210 @@
+/**
+ * /api/comparisons (docs/relay-protocol.md#http-api): saved comparisons, their
+ * share links, and fresh workspaces for a comparison's two agents (removed once
+ * the comparison is done: CompareWorkspaces). Every route needs the access
+ * token but `GET /api/comparisons/:id/shared?token=`, which a comparison's
+ * share link opens.
+ */
+import { randomBytes } from "node:crypto";
+import { lstatSync, mkdirSync, readdirSync, realpathSync, rmSync } from "node:fs";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import path from "node:path";
+import { comparisonInput } from "../../lib/contracts/compare-format";
+import { readJsonBody, sendError, sendJson } from "./http-api";
+import { comparisonStoreBeside } from "../transcripts/comparison-store";
+import type { Relay } from "./relay";
+import { bearerToken, tokenMatches } from "./security";
+
+const BODY_LIMIT = 256 * 1024;
+
+/** Where a comparison's agents work, under the first workspace root (never inside each other). */
+export const COMPARE_WORKSPACES = path.join(".acp-playground", "compare");
+
+/**
+ * Two new empty directories, one per side: `cwd` relative to the first root
+ * (as agent:start takes it), `paths` absolute (for session/new).
+ */
+export function makeSideWorkspaces(root: string): { cwd: [string, string]; paths: [string, string] } {
+  const base = path.join(root, COMPARE_WORKSPACES, `${Date.now()}-${randomBytes(4).toString("hex")}`);
+  const paths = ["a", "b"].map((s) => {
+    mkdirSync(path.join(base, s), { recursive: true, mode: 0o700 });
+    return realpathSync(path.join(base, s));
+  }) as [string, string];
+  const real = realpathSync(root);
+  return { cwd: paths.map((p) => path.relative(real, p)) as [string, string], paths };
+}
+
+export interface CompareWorkspaceTimes {
+  /** How often the relay looks whether a comparison's agents are done. */
+  intervalMs: number;
+  /** A workspace whose two agents never both started is removed this long after it was made (once none runs). */
+  unusedMs: number;
+  /** A workspace this relay did not make (an earlier run's, cut short) is removed this long after it was made. */
+  leftoverMs: number;
+}
+
+const TIMES: CompareWorkspaceTimes = { intervalMs: 1_000, unusedMs: 10 * 60_000, leftoverMs: 24 * 60 * 60_000 };
+
+/**
+ * Removes a workspace, whatever the agent left in it (links are removed, not
+ * followed). What cannot be removed (a directory the agent made read-only) is
+ * left and said once: this runs on a timer, where a throw would end the relay.
+ */
+function remove(dir: string): boolean {
+  try {
+    rmSync(dir, { recursive: true, force: true });
+    return true;
+  } catch (err) {
+    console.warn(`Could not remove the compare workspace ${dir}: ${(err as Error).message}`);
+    return false;
+  }
+}
+
+const inside = (dir: string, cwd: string) => cwd === dir || cwd.startsWith(`${dir}${path.sep}`);
+
+/**
+ * The throw-away workspaces of /compare runs, removed once the comparison is
+ * done: a saved comparison is its two transcripts, and nothing shows what the
+ * agents left in their directories. A workspace goes once both sides' agents
+ * have run in it and none runs any more (the compare page stops both once
+ * they have answered); if one side never started, once none runs and
+ * `unusedMs` have passed. Workspaces an earlier relay left behind go after
+ * `leftoverMs` when the next is made.
+ */
+export class CompareWorkspaces {
+  private readonly made = new Map<string, { at: number; sides: [string, string]; seen: [boolean, boolean] }>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    /** The working directories of the agents running now. */
+    private readonly runningCwds: () => Iterable<string>,
+    private readonly times: CompareWorkspaceTimes = TIMES,
+  ) {}
+
+  /** Two new side workspaces under `root`, watched until they are done. */
+  make(root: string, now = Date.now()): { cwd: [string, string]; paths: [string, string] } {
+    this.removeLeftovers(root, now);
+    const made = makeSideWorkspaces(root);
+    this.made.set(path.dirname(made.paths[0]), { at: now, sides: made.paths, seen: [false, false] });
+    this.timer ??= setInterval(() => this.sweep(), this.times.intervalMs).unref();
+    return made;
+  }
+
+  /** The workspaces being watched (their base directories). */
+  get watched(): string[] {
+    return [...this.made.keys()];
+  }
+
+  /** Removes the workspaces that are done; answers their base directories. */
+  sweep(now = Date.now()): string[] {
+    const cwds = [...this.runningCwds()];
+    const removed: string[] = [];
+    for (const [base, w] of this.made) {
+      const busy = w.sides.map((side) => cwds.some((cwd) => inside(side, cwd)));
+      busy.forEach((b, i) => b && (w.seen[i] = true));
+      if (busy.some(Boolean)) continue;
+      if (!(w.seen[0] && w.seen[1]) && now - w.at < this.times.unusedMs) continue;
+      this.made.delete(base);
+      if (remove(base)) removed.push(base);
+    }
+    if (this.made.size === 0) this.stop();
+    return removed;
+  }
+
+  /** Stops watching (the workspaces stay). */
+  stop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  /** `<stamp>-<hex>` directories under the root's compare directory, made long ago, that no agent of this relay uses. */
+  private removeLeftovers(root: string, now: number): void {
+    const dir = path.join(root, COMPARE_WORKSPACES);
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      return;
+    }
+    const cwds = [...this.runningCwds()];
+    for (const name of names) {
+      const stamp = /^(\d{13})-[0-9a-f]{8}$/.exec(name)?.[1];
+      const base = path.join(dir, name);
+      if (!stamp || now - Number(stamp) < this.times.leftoverMs) continue;
+      let real: string;
+      try {
+        if (!lstatSync(base).isDirectory()) continue;
+        real = realpathSync(base);
+      } catch {
+        continue;
+      }
+      if (this.made.has(real) || cwds.some((cwd) => inside(real, cwd))) continue;
+      remove(base);
+    }
+  }
+}
+
+const workspacesOf = new WeakMap<Relay, CompareWorkspaces>();
+
+/** The relay's compare workspaces: those its running agents use are kept. */
+export function compareWorkspaces(relay: Relay, times?: CompareWorkspaceTimes): CompareWorkspaces {
+  let workspaces = workspacesOf.get(relay);
+  if (!workspaces) {
+    workspaces = new CompareWorkspaces(function* () {
+      for (const session of relay.sessions.values()) {
+        const cwd = session.running ? session.agentInfo?.cwd : undefined;
+        if (cwd) yield cwd;
+      }
+    }, times);
+    workspacesOf.set(relay, workspaces);
+  }
+  return workspaces;
+}
+
+export async function handleComparisonApi(
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  relay: Relay,
+  token: string,
+): Promise<void> {
+  const parts = url.pathname.split("/").filter(Boolean).slice(2); // drop "api", "comparisons"
+  const method = req.method ?? "GET";
+  const store = comparisonStoreBeside(relay.transcripts);
+
+  if (parts.length === 2 && parts[1] === "shared" && method === "GET") {
+    const shared = store.shared(parts[0]!, url.searchParams.get("token"));
+    return shared ? sendJson(res, 200, shared) : sendError(res, 404, "not_found", "no such shared comparison");
+  }
+  if (!tokenMatches(bearerToken(req), token)) return sendError(res, 401, "unauthorized", "unauthorized");
+
+  if (parts.length === 0 && method === "GET") return sendJson(res, 200, { comparisons: store.list() });
+  if (parts.length === 0 && method === "POST") {
+    const body = await readJsonBody(req, comparisonInput, BODY_LIMIT);
+    if (!body.ok) return sendError(res, 400, "invalid_payload", body.error);
+    const saved = store.save(body.value);
+    if ("missing" in saved) return sendError(res, 400, "not_found", `no transcript ${saved.missing}`);
+    return sendJson(res, 201, saved);
+  }
+  if (parts.length === 1 && parts[0] === "workspaces" && method === "POST") {
+    const root = relay.info().workspaceRoots[0];
+    if (!root) return sendError(res, 409, "bad_cwd", "no workspace root is configured");
+    return sendJson(res, 201, compareWorkspaces(relay).make(root));
+  }
+  const id = parts[0];
+  if (id === undefined) return sendError(res, 404, "not_found", `no route: ${method} ${url.pathname}`);
+  if (parts.length === 1) {
+    const record = store.get(id);
+    if (!record) return sendError(res, 404, "not_found", `no comparison ${id.slice(0, 80)}`);
+    if (method === "GET") return sendJson(res, 200, record);
+    if (method === "DELETE")
+      return store.delete(id) ? void res.writeHead(204).end() : sendError(res, 404, "not_found", id);
+  }
+  if (parts.length === 2 && parts[1] === "share") {
+    const record = method === "POST" ? store.share(id) : method === "DELETE" ? store.unshare(id) : undefined;
+    if (record) return sendJson(res, 200, record);
+    if (method === "POST" || method === "DELETE")
+      return sendError(res, 404, "not_found", `no comparison ${id.slice(0, 80)} (or one of its transcripts is gone)`);
+  }
+  return sendError(res, 404, "not_found", `no route: ${method} ${url.pathname}`);
+}

@@ -1,0 +1,32 @@
+/**
+ * GET /api/transcripts/:id/export (docs/relay-protocol.md#http-api): the
+ * transcript as one self-contained HTML file (server/transcripts/export.ts), redacted
+ * with the secrets of this server's environment, as a download.
+ */
+import type { ServerResponse } from "node:http";
+import { secretsFromEnv } from "../../lib/features/redact";
+import { TranscriptError } from "../../lib/contracts/transcript";
+import { exportHtml } from "../transcripts/export";
+import { sendError } from "./http-api";
+import type { TranscriptStore } from "../transcripts/transcript-store";
+
+export async function sendExport(res: ServerResponse, store: TranscriptStore, id: string): Promise<void> {
+  const text = store.read(id);
+  if (text === undefined) return sendError(res, 404, "not_found", `no transcript ${id.slice(0, 80)}`);
+  let html: string;
+  try {
+    ({ html } = await exportHtml(text, secretsFromEnv(process.env)));
+  } catch (err) {
+    if (err instanceof TranscriptError) {
+      return sendError(res, 422, "invalid_transcript", err.message);
+    }
+    throw err;
+  }
+  res.writeHead(200, {
+    "content-type": "text/html; charset=utf-8",
+    "cache-control": "no-store",
+    "content-disposition": `attachment; filename="${id}.html"`,
+    "x-content-type-options": "nosniff",
+  });
+  res.end(html);
+}

@@ -1,0 +1,218 @@
+/**
+ * The JSON API under /api/ (docs/relay-protocol.md#http-api). Every route but
+ * /api/share needs the access token; a share link's token opens one transcript
+ * read-only and nothing else.
+ */
+import { createWriteStream, rmSync } from "node:fs";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { z } from "zod";
+import { parseWith } from "../../lib/protocol/contract";
+import { renameBody, shareBody, type HttpErrorBody, type ShareBody } from "../../lib/contracts/http-api";
+import { fail, type Result } from "../../lib/protocol/result";
+import { TranscriptError } from "../../lib/contracts/transcript";
+import { handleComparisonApi } from "./compare-api";
+import { sendExport } from "./export-api";
+import { probeStoreBeside } from "../transcripts/probe-store";
+import type { Relay } from "./relay";
+import { bearerToken, tokenMatches } from "./security";
+import { PRIVATE_FILE, TranscriptStore } from "../transcripts/transcript-store";
+
+export function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" });
+  res.end(JSON.stringify(body));
+}
+
+export const sendError = (res: ServerResponse, status: number, code: string, message: string) =>
+  sendJson(res, status, { error: { code, message } } satisfies HttpErrorBody);
+
+class BodyTooLarge extends Error {}
+
+/**
+ * A JSON request body parsed with its schema (lib/contracts/http-api.ts): at most `limit`
+ * bytes; an empty body reads as `empty` when given. The error says what is wrong,
+ * naming the field, for a 400.
+ */
+export async function readJsonBody<S extends z.ZodType>(
+  req: AsyncIterable<unknown>,
+  schema: S,
+  limit: number,
+  empty?: unknown,
+): Promise<Result<z.output<S>>> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) return fail(`the body may be at most ${limit} bytes`);
+    chunks.push(chunk as Buffer);
+  }
+  const text = Buffer.concat(chunks).toString("utf8");
+  let body: unknown = empty;
+  if (empty === undefined || text.trim() !== "") {
+    try {
+      body = JSON.parse(text);
+    } catch (err) {
+      return fail(`the body is not JSON: ${(err as Error).message}`);
+    }
+  }
+  return parseWith(schema, body);
+}
+
+/**
+ * Streams a request body to `file`, counting bytes as they arrive: past `limit`
+ * the request is dropped and the file removed, so an over-cap upload costs
+ * neither memory nor disk.
+ */
+function receiveFile(req: IncomingMessage, file: string, limit: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const out = createWriteStream(file, { mode: PRIVATE_FILE, flags: "wx" });
+    let size = 0;
+    let failed = false;
+    const abort = (err: Error) => {
+      if (failed) return;
+      failed = true;
+      req.unpipe(out);
+      out.destroy();
+      rmSync(file, { force: true });
+      reject(err);
+    };
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) abort(new BodyTooLarge());
+    });
+    req.on("error", abort);
+    req.on("aborted", () => abort(new Error("the upload was aborted")));
+    out.on("error", abort);
+    out.on("finish", () => (failed ? undefined : resolve()));
+    req.pipe(out);
+  });
+}
+
+function sendTranscript(
+  res: ServerResponse,
+  store: TranscriptStore,
+  id: string,
+  download: boolean,
+  hideLocal = false,
+): void {
+  const transcript = store.stream(id, { hideLocal });
+  if (!transcript) return sendError(res, 404, "not_found", `no transcript ${id.slice(0, 80)}`);
+  const headers: Record<string, string> = {
+    "content-type": "application/x-ndjson; charset=utf-8",
+    "cache-control": "no-store",
+  };
+  if (download) headers["content-disposition"] = `attachment; filename="${id}.jsonl"`;
+  res.writeHead(200, headers);
+  res.write(transcript.header);
+  if (!transcript.rest) return void res.end();
+  // A read error after the headers went out can only cut the reply short.
+  transcript.rest.on("error", () => res.destroy());
+  res.on("close", () => transcript.rest!.destroy());
+  transcript.rest.pipe(res);
+}
+
+export async function handleApi(
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  relay: Relay,
+  token: string,
+): Promise<void> {
+  const store = relay.transcripts;
+  const parts = url.pathname.split("/").filter(Boolean).slice(1); // drop "api"
+  const method = req.method ?? "GET";
+
+  // Share links carry their own token and reach exactly one transcript.
+  if (parts[0] === "share" && parts.length === 2 && method === "GET") {
+    const id = parts[1]!;
+    const meta = TranscriptStore.isId(id) ? store.meta(id) : undefined;
+    // No token (never shared, or revoked) matches nothing.
+    if (!meta?.shareToken || !tokenMatches(url.searchParams.get("token"), meta.shareToken)) {
+      return sendError(res, 404, "not_found", "no such shared transcript");
+    }
+    // The command line and local paths only when the sharer chose to show them.
+    return sendTranscript(res, store, id, false, !meta.shareShowsCommand);
+  }
+
+  if (parts[0] === "comparisons") return handleComparisonApi(req, res, url, relay, token);
+  if (!tokenMatches(bearerToken(req), token)) return sendError(res, 401, "unauthorized", "unauthorized");
+
+  if (parts.length === 1 && parts[0] === "info" && method === "GET")
+    return sendJson(res, 200, relay.info(url.searchParams.get("profile")?.slice(0, 200)));
+  if (parts.length === 1 && parts[0] === "profiles" && method === "GET") {
+    return sendJson(res, 200, { profiles: [...(await relay.profiles.details()), ...relay.profiles.replays()] });
+  }
+
+  if (parts[0] === "transcripts") {
+    if (parts.length === 1 && method === "GET") return sendJson(res, 200, { transcripts: store.list() });
+    if (parts.length === 1 && method === "POST") {
+      const limit = store.limits.uploadBytes;
+      const declared = Number(req.headers["content-length"]);
+      const tooLarge = () => {
+        // Answer now and hang up: reading the rest of an over-cap body would only cost time.
+        res.setHeader("connection", "close");
+        res.on("finish", () => req.destroy());
+        sendError(
+          res,
+          413,
+          "too_large",
+          `a transcript upload may be at most ${limit} bytes (ACP_PLAYGROUND_UPLOAD_MAX_BYTES); nothing was kept`,
+        );
+      };
+      if (declared > limit) return tooLarge();
+      const temp = store.tempFile();
+      try {
+        await receiveFile(req, temp, limit);
+      } catch (err) {
+        if (err instanceof BodyTooLarge) return tooLarge();
+        throw err;
+      }
+      try {
+        return sendJson(res, 201, store.import(temp));
+      } catch (err) {
+        if (err instanceof TranscriptError) return sendError(res, 400, "invalid_transcript", err.message);
+        throw err;
+      }
+    }
+    const id = parts[1];
+    if (parts.length === 3 && id !== undefined && parts[2] === "export" && method === "GET")
+      return sendExport(res, store, id);
+    if (parts.length === 3 && id !== undefined && parts[2] === "share") {
+      if (!store.exists(id)) return sendError(res, 404, "not_found", `no transcript ${id.slice(0, 80)}`);
+      let body: ShareBody = {};
+      if (method === "POST") {
+        const read = await readJsonBody(req, shareBody, 4 * 1024, {});
+        if (!read.ok) return sendError(res, 400, "invalid_payload", read.error);
+        body = read.value;
+      }
+      const meta = method === "POST" ? store.share(id, body) : method === "DELETE" ? store.unshare(id) : undefined;
+      if (meta) return sendJson(res, 200, meta);
+    }
+    if (parts.length === 2 && id !== undefined) {
+      if (!store.exists(id)) return sendError(res, 404, "not_found", `no transcript ${id.slice(0, 80)}`);
+      if (method === "GET") return sendTranscript(res, store, id, url.searchParams.has("download"));
+      if (method === "DELETE") {
+        return store.delete(id)
+          ? void res.writeHead(204).end()
+          : sendError(res, 409, "recording", "the transcript is still being recorded");
+      }
+      if (method === "PATCH") {
+        const read = await readJsonBody(req, renameBody, 64 * 1024);
+        if (!read.ok) return sendError(res, 400, "invalid_payload", read.error);
+        return sendJson(res, 200, store.rename(id, read.value.title));
+      }
+    }
+  }
+  if (parts[0] === "probes") {
+    const probes = probeStoreBeside(store);
+    if (parts.length === 1 && method === "GET") return sendJson(res, 200, { probes: probes.list() });
+    const id = parts[1];
+    if (parts.length === 2 && id !== undefined) {
+      const report = probes.get(id);
+      if (!report) return sendError(res, 404, "not_found", `no probe report ${id.slice(0, 80)}`);
+      if (method === "GET") return sendJson(res, 200, report);
+      if (method === "DELETE")
+        return probes.delete(id) ? void res.writeHead(204).end() : sendError(res, 404, "not_found", id);
+    }
+  }
+  return sendError(res, 404, "not_found", `no route: ${method} ${url.pathname}`);
+}

@@ -1,0 +1,210 @@
+/**
+ * Socket.IO wiring: authenticates each connection, binds it to its browser
+ * session, and turns contract events into calls on that session.
+ */
+import type { Server as HttpServer, IncomingMessage, ServerResponse } from "node:http";
+import { Server } from "socket.io";
+import type { Socket as EngineSocket } from "engine.io";
+import { parseTranscript } from "../../lib/contracts/transcript";
+import {
+  clientEventSchemas as schemas,
+  frameLine,
+  invalidPayload,
+  type Ack,
+  type ClientAck,
+  type ClientEvent,
+  type ClientPayload,
+  type ClientToServerEvents,
+  type RelayInfo,
+  type ServerToClientEvents,
+} from "../../lib/contracts/wire";
+import { BrowserSession, type RelaySocket } from "./browser-session";
+import type { ServerConfig } from "../config";
+import { AgentPool } from "../agents/agent-pool";
+import { Profiles } from "../agents/profiles";
+import { probeStoreBeside } from "../transcripts/probe-store";
+import { probeAgent, rerunTranscript } from "../agents/session-tasks";
+import { TranscriptStore } from "../transcripts/transcript-store";
+import { refuseRequest, tokenMatches } from "./security";
+import { createTapHub, type TapHub } from "../tap/tap-session";
+import { socketEvents } from "./socket-events";
+import { VERSION } from "../version";
+
+const CLIENT_ID = /^[\w-]{8,64}$/;
+const CONNECT_TIMEOUT_MS = 5_000;
+export interface Relay {
+  io: Server<ClientToServerEvents, ServerToClientEvents>;
+  sessions: Map<string, BrowserSession>;
+  profiles: Profiles;
+  transcripts: TranscriptStore;
+  pool: AgentPool;
+  /** Tapped conversations (server/tap/tap-session.ts). */
+  taps: TapHub;
+  /** Resolves once start-up work (the gemini `--acp` probe) is done. */
+  primed: Promise<void>;
+  /** `profile`: also describe this one (a chosen `replay:<id>` the bounded list leaves out). */
+  info(profile?: string): RelayInfo;
+  /** Stops every agent and closes the socket server. */
+  close(): Promise<void>;
+}
+
+export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay {
+  const sessions = new Map<string, BrowserSession>();
+  const transcripts = new TranscriptStore(config.dataDir);
+  const profiles = new Profiles(config, transcripts);
+  const primed = profiles.prime();
+  const pool = new AgentPool(config, profiles, transcripts);
+  pool.fill();
+  const io = new Server<ClientToServerEvents, ServerToClientEvents>(httpServer, {
+    serveClient: false,
+    // A frame may be as long as an agent line, plus the envelope.
+    maxHttpBufferSize: config.maxLineBytes + 64 * 1024,
+  });
+
+  // A connection that has not authenticated within seconds is dropped, whatever it was still to
+  // be sent (an <img> tag can open one and never poll again).
+  const authenticated = new WeakSet<object>();
+  io.engine.on("connection", (conn: EngineSocket) => {
+    const timer = setTimeout(() => {
+      if (!authenticated.has(conn)) conn.close(true);
+    }, CONNECT_TIMEOUT_MS);
+    conn.once("close", () => clearTimeout(timer));
+  });
+
+  // Engine.IO's allowRequest sees only the handshake; this sees every request, polls and upgrades
+  // that carry an existing sid included.
+  io.engine.use((req: IncomingMessage, res: ServerResponse, next: (err?: Error) => void) => {
+    const refused = refuseRequest(req, config);
+    if (!refused) return next();
+    // On an upgrade, `res` stands for the raw socket: end() destroys it.
+    res.writeHead(403, { "content-type": "application/json" });
+    res.end(JSON.stringify({ error: { code: "forbidden", message: refused } }));
+  });
+
+  io.use((socket, next) => {
+    const auth = socket.handshake.auth as Record<string, unknown>;
+    if (tokenMatches(auth?.token, config.token)) {
+      authenticated.add(socket.conn);
+      return next();
+    }
+    next(new Error("unauthorized"));
+    // A refused connection is closed once the refusal has reached the client.
+    setImmediate(() => socket.conn.close());
+  });
+
+  const info = (profile?: string): RelayInfo => ({
+    version: VERSION,
+    profiles: [...profiles.list(), ...profiles.replays(profile)],
+    defaultProfile: config.defaultProfile,
+    workspaceRoots: config.workspaceRoots,
+    maxLineBytes: config.maxLineBytes,
+    graceMs: config.graceMs,
+  });
+
+  const taps = createTapHub(io as unknown as Server, config, transcripts, info, (conn) => authenticated.add(conn));
+
+  const disposer = (s: BrowserSession) => {
+    if (sessions.get(s.clientId) === s) sessions.delete(s.clientId);
+  };
+
+  io.on("connection", (socket: RelaySocket) => {
+    const auth = socket.handshake.auth as Record<string, unknown>;
+    const lastSeq = typeof auth.lastSeq === "number" && auth.lastSeq >= 0 ? auth.lastSeq : 0;
+    let clientId = typeof auth.clientId === "string" && CLIENT_ID.test(auth.clientId) ? auth.clientId : socket.id;
+    if (taps.connection(socket, clientId, lastSeq)) return;
+    let session = sessions.get(clientId);
+    // A duplicated tab carries the same clientId: it gets a session of its own.
+    if (session?.attached) {
+      clientId = `${clientId.slice(0, 40)}-${socket.id}`.replace(/[^\w-]/g, "").slice(0, 64);
+      session = undefined;
+    }
+    const reattached = session !== undefined;
+    if (!session) {
+      session = new BrowserSession(clientId, config, profiles, transcripts, disposer);
+      sessions.set(clientId, session);
+    }
+    let current = session;
+    socket.emit("relay:hello", { clientId });
+    current.attach(socket, reattached ? lastSeq : 0);
+
+    const events = socketEvents(socket);
+    // The contract's own schema for each event, and its ack type checked.
+    const on = <E extends ClientEvent>(
+      event: E,
+      handler: (payload: ClientPayload<E>) => Ack<ClientAck<E>> | Promise<Ack<ClientAck<E>>>,
+    ) => events.on(event, schemas[event], handler as (payload: unknown) => Ack<object>);
+
+    on("relay:info", ({ profile }) => ({ ok: true, info: info(profile) }));
+
+    on("agent:start", ({ pooled, ...start }) => {
+      const profile = start.profile ?? config.defaultProfile;
+      const warm =
+        pooled && !current.running && !start.cwd && !start.options && !start.env ? pool.take(profile) : undefined;
+      if (!warm) return current.start(start);
+      // The warm session takes this browser session's place.
+      const previous = current;
+      warm.adopt(clientId, disposer);
+      // The browser's policies go with it to the warm agent.
+      warm.answerer.setPolicies(previous.answerer.current);
+      sessions.set(clientId, warm);
+      current = warm;
+      previous.detach(socket);
+      socket.emit("agent:started", warm.agentInfo!);
+      warm.attach(socket, 0);
+      return { ok: true, agent: warm.agentInfo! };
+    });
+
+    on("agent:send", ({ frame }) => {
+      const line = frameLine(frame, config.maxLineBytes);
+      return line.ok ? current.send(line.value) : line;
+    });
+
+    on("agent:stop", async () => {
+      await current.stop();
+      return { ok: true };
+    });
+
+    on("transcript:rerun", ({ id, recordedMcpServers, ...start }) => {
+      const text = transcripts.exists(id) ? transcripts.read(id) : undefined;
+      if (text === undefined) return invalidPayload(`no transcript ${id}`);
+      return rerunTranscript(current, parseTranscript(text), start, { recordedMcpServers });
+    });
+
+    on("policy:set", ({ policies }) => ({
+      ok: true,
+      policies: current.answerer.setPolicies(policies),
+    }));
+
+    on("agent:serve", ({ id }) => current.answerer.serve(id));
+
+    on("agent:probe", ({ terminals, ...start }) =>
+      probeAgent(current, start, {
+        store: probeStoreBeside(transcripts),
+        clientCapabilities: profiles.clientCapabilities(start.profile ?? config.defaultProfile),
+        terminals,
+      }),
+    );
+
+    events.refuseUnknown();
+
+    socket.on("disconnect", () => current.detach(socket));
+  });
+
+  return {
+    io,
+    sessions,
+    profiles,
+    transcripts,
+    pool,
+    taps,
+    primed,
+    info,
+    async close() {
+      taps.close();
+      await pool.close();
+      await Promise.allSettled([...sessions.values()].map((s) => s.stop()));
+      sessions.clear();
+      await new Promise<void>((resolve) => void io.close(() => resolve()));
+    },
+  };
+}

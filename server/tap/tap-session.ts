@@ -1,0 +1,384 @@
+/**
+ * Tapped conversations in the relay: a tap (`acp-playground tap`, between an
+ * editor and its agent) connects on the `/tap` namespace with the relay's
+ * token and streams copies of what it sees; each becomes an agent browsers can
+ * watch (clientId `tap-<id>`), recorded like any other. Watching is read-only:
+ * a browser's frame reaches the agent only through a socket that has turned
+ * injection on, and is marked injected.
+ */
+import type { Namespace, Server, Socket } from "socket.io";
+import type { Frame, WireFrame } from "../../lib/protocol/frame";
+import { secretsFromEnv } from "../../lib/features/redact";
+import {
+  shownAgent,
+  TAP_BATCH_CHARS,
+  TAP_ID,
+  TAP_NAMESPACE,
+  tapClientId,
+  tapEventChars,
+  tapIdOf,
+  WATCH_TAPS,
+  type TapBatch,
+  type TapBrowserEvents,
+  type TapClientToServerEvents,
+  type TapEvent,
+  type TapInfo,
+  type TapServerToClientEvents,
+} from "../../lib/contracts/tap-wire";
+import { z } from "zod";
+import {
+  clientEventSchemas,
+  frameLine,
+  invalidPayload,
+  parsePayload,
+  type Ack,
+  type ClientToServerEvents,
+  type RelayInfo,
+  type ServerToClientEvents,
+  type StderrEvent,
+} from "../../lib/contracts/wire";
+import {
+  tapBatchSchema,
+  tapInjectionForSchema,
+  tapInjectionSchema,
+  tapOpenSchema,
+} from "../../lib/contracts/tap-schema";
+import type { ServerConfig } from "../config";
+import { FrameOutbox, ReplayLog, withoutMessage, type ReplayCaps } from "../agents/frame-log";
+import { tokenMatches } from "../http/security";
+import { socketEvents } from "../http/socket-events";
+import { TapRecording } from "./tap-recording";
+import type { TranscriptStore } from "../transcripts/transcript-store";
+
+type TapSocket = Socket<TapClientToServerEvents, TapServerToClientEvents>;
+type ViewerSocket = Socket<ClientToServerEvents, ServerToClientEvents & TapBrowserEvents>;
+
+/** Tapped conversations held at once; a tap beyond it is refused (and records on its own). */
+const MAX_TAPS = 64;
+/** Events applied in one event-loop task: a batch is applied in slices, so browsers and other taps get turns. */
+const APPLY_SLICE = 250;
+/** Batches of one tap waiting to be applied; a tap that does not wait for its acks is refused beyond it. */
+const PENDING_BATCHES = 32;
+/** Changes to the taps list within this are sent to browsers as one `taps`. */
+const ANNOUNCE_MS = 50;
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+const READ_ONLY_EVENTS = [
+  "agent:start",
+  "agent:stop",
+  "policy:set",
+  "agent:serve",
+  "agent:probe",
+  "transcript:rerun",
+] as const;
+
+class TapSession {
+  info: TapInfo;
+  socket?: TapSocket;
+  lastBatch = 0;
+  /** Frames and stderr for viewers that attach, under an agent run's caps (server/agents/frame-log.ts). */
+  private readonly kept: ReplayLog;
+  /** Batches are applied one after the other, in the order they came. */
+  private applying: Promise<unknown> = Promise.resolve();
+  pending = 0;
+  exit?: { code: number | null; signal: string | null };
+  readonly viewers = new Map<ViewerSocket, string>();
+  /** Viewer clientIds (tabs) whose frames reach the agent. */
+  readonly injecting = new Set<string>();
+  private readonly outbox = new FrameOutbox((frames) => {
+    for (const viewer of this.viewers.keys()) viewer.emit("frames", frames);
+  });
+  removeTimer?: NodeJS.Timeout;
+
+  constructor(
+    readonly id: string,
+    readonly recording: TapRecording,
+    info: Omit<TapInfo, "connected" | "exited">,
+    caps: ReplayCaps,
+  ) {
+    this.info = { ...info, connected: true, exited: false };
+    this.kept = new ReplayLog(caps);
+  }
+
+  /** The frames kept for viewers that attach, oldest first, without `message`. */
+  get log(): WireFrame[] {
+    return this.kept.frames;
+  }
+
+  /** What is kept, in characters (frames' raw lines, stderr). */
+  get keptChars(): { frames: number; stderr: number } {
+    return { frames: this.kept.frameChars, stderr: this.kept.stderrChars };
+  }
+
+  queue(frame: Frame): void {
+    const lean = withoutMessage(frame);
+    this.kept.pushFrame(lean);
+    this.outbox.push(lean);
+  }
+
+  keepStderr(event: StderrEvent): void {
+    this.kept.pushStderr(event);
+    this.emit("agent:stderr", event);
+  }
+
+  /**
+   * Applies a batch after those before it, APPLY_SLICE events per event-loop turn; resolves
+   * with the highest batch applied. A batch at or below it (re-sent after a reconnect) is not applied again.
+   */
+  applyBatch({ n, events }: TapBatch, apply: (event: TapEvent) => void): Promise<Ack<{ n: number }>> {
+    this.pending++;
+    const done = this.applying.then(async () => {
+      if (n <= this.lastBatch) return;
+      this.lastBatch = n;
+      for (let i = 0; i < events.length; i += APPLY_SLICE) {
+        await nextTurn();
+        for (const event of events.slice(i, i + APPLY_SLICE)) apply(event);
+      }
+    });
+    this.applying = done.catch(() => {});
+    return done.then(() => ({ ok: true as const, n: this.lastBatch })).finally(() => this.pending--);
+  }
+
+  /** Resolves once what was sent before is applied. */
+  settled(): Promise<unknown> {
+    return this.applying;
+  }
+
+  /** Anything but frames goes out after the frames before it. */
+  emit<E extends keyof (ServerToClientEvents & TapBrowserEvents)>(
+    event: E,
+    ...args: Parameters<(ServerToClientEvents & TapBrowserEvents)[E]>
+  ): void {
+    this.outbox.flush();
+    for (const viewer of this.viewers.keys()) (viewer.emit as (e: string, ...a: unknown[]) => void)(event, ...args);
+  }
+
+  state(viewer: ViewerSocket): void {
+    viewer.emit("tap:state", { tap: this.info, injection: this.injecting.has(this.viewers.get(viewer) ?? "") });
+  }
+
+  attach(viewer: ViewerSocket, clientId: string, lastSeq: number): void {
+    this.outbox.flush();
+    this.viewers.set(viewer, clientId);
+    const first = this.log[0]?.seq ?? this.recording.sequencer.seq + 1;
+    viewer.emit("agent:attached", {
+      agent: this.exit ? null : this.info.agent,
+      lastSeq: this.recording.sequencer.seq,
+      missed: Math.max(0, first - 1 - lastSeq),
+      firstSeq: first,
+      policies: {},
+    });
+    this.state(viewer);
+    this.kept.resend(viewer, lastSeq);
+    if (this.exit) viewer.emit("agent:exit", this.exit);
+  }
+}
+
+export interface TapHub {
+  /** Tapped conversations by tap id. */
+  sessions: Map<string, TapSession>;
+  list(): TapInfo[];
+  /**
+   * For every connection on the browsers' namespace: takes over a socket that
+   * watches a tap (clientId `tap-<id>[-<tab>]`) or only the taps list
+   * (`auth.watch: "taps"`) and returns true; otherwise tells the socket which
+   * taps there are and returns false.
+   */
+  connection(socket: Socket, clientId: string | undefined, lastSeq: number): boolean;
+  close(): void;
+}
+
+export function createTapHub(
+  io: Server,
+  config: ServerConfig,
+  transcripts: TranscriptStore,
+  relayInfo: () => RelayInfo,
+  /** Marks the connection as authenticated, so the relay's connect timeout spares it. */
+  authenticated: (conn: object) => void,
+): TapHub {
+  const sessions = new Map<string, TapSession>();
+  const list = () => [...sessions.values()].map((s) => s.info);
+  // A tap that reconnects in a loop costs browsers one small list per ANNOUNCE_MS, not one per connect.
+  let announcing: NodeJS.Timeout | undefined;
+  const announce = () => {
+    announcing ??= setTimeout(() => {
+      announcing = undefined;
+      io.of("/").emit("taps", { taps: list() });
+    }, ANNOUNCE_MS);
+  };
+  const update = (session: TapSession, patch: Partial<TapInfo>) => {
+    session.info = { ...session.info, ...patch };
+    for (const viewer of session.viewers.keys()) session.state(viewer);
+    announce();
+  };
+  /** A tap gone (exited, or away longer than the grace period) is closed, then kept a while for watchers. */
+  const finishIfDone = (session: TapSession) => {
+    if (session.socket?.connected) return;
+    const remove = () => {
+      void session.settled().then(() => session.recording.close());
+      session.removeTimer = setTimeout(() => {
+        if (sessions.get(session.id) === session) sessions.delete(session.id);
+        announce();
+      }, config.graceMs);
+      session.removeTimer.unref();
+    };
+    if (session.exit) return remove();
+    session.removeTimer = setTimeout(() => {
+      if (!session.socket?.connected) remove();
+    }, config.graceMs);
+    session.removeTimer.unref();
+  };
+
+  const taps: Namespace = io.of(TAP_NAMESPACE);
+  taps.use((socket, next) => {
+    const auth = socket.handshake.auth as Record<string, unknown>;
+    if (!tokenMatches(auth?.token, config.token)) return next(new Error("unauthorized"));
+    if (typeof auth.tapId !== "string" || !TAP_ID.test(auth.tapId)) return next(new Error("bad tapId"));
+    authenticated(socket.conn);
+    next();
+  });
+
+  taps.on("connection", (socket: TapSocket) => {
+    const tapId = (socket.handshake.auth as { tapId: string }).tapId;
+    let session: TapSession | undefined;
+
+    const events = socketEvents(socket);
+    events.on("tap:open", tapOpenSchema, (open): Ack<{ transcriptId: string }> => {
+      session = sessions.get(tapId);
+      if (!session) {
+        if (sessions.size >= MAX_TAPS)
+          return { ok: false, error: { code: "internal", message: `the relay holds ${MAX_TAPS} taps already` } };
+        // The tap redacts with the agent's environment before it sends; the relay adds its own.
+        const recording = new TapRecording(transcripts, open, config.maxLineBytes, secretsFromEnv(process.env));
+        session = new TapSession(
+          tapId,
+          recording,
+          {
+            id: tapId,
+            clientId: tapClientId(tapId),
+            agent: shownAgent(open, recording.id),
+            startedAt: Date.now(),
+          },
+          config,
+        );
+        sessions.set(tapId, session);
+      }
+      clearTimeout(session.removeTimer);
+      session.socket = socket;
+      update(session, { connected: true });
+      return { ok: true, transcriptId: session.recording.id };
+    });
+
+    events.on("tap:events", tapBatchSchema, (batch): Ack<{ n: number }> | Promise<Ack<{ n: number }>> => {
+      const tap = session;
+      if (!tap || tap.socket !== socket)
+        return { ok: false, error: { code: "no_agent", message: "send tap:open first" } };
+      const chars = batch.events.reduce((sum, e) => sum + tapEventChars(e), 0);
+      if (batch.events.length > 1 && chars > TAP_BATCH_CHARS)
+        return invalidPayload(
+          `tap:events: batch ${batch.n} carries ${chars} characters in ${batch.events.length} events; at most ${TAP_BATCH_CHARS} unless it is one event`,
+        );
+      if (tap.pending >= PENDING_BATCHES)
+        return invalidPayload(
+          `tap:events: batch ${batch.n} refused: ${tap.pending} batches of this tap wait to be applied; wait for their acks`,
+        );
+      return tap.applyBatch(batch, (event) => {
+        const applied = tap.recording.apply(event);
+        if (applied.type === "frame") tap.queue(applied.frame);
+        else if (applied.type === "stderr") tap.keepStderr(applied.event);
+        else if (applied.type === "notice") tap.emit("agent:error", { code: "internal", message: applied.message });
+        else {
+          tap.exit = { code: applied.code, signal: applied.signal };
+          tap.emit("agent:exit", tap.exit);
+          update(tap, { exited: true });
+        }
+      });
+    });
+
+    socket.on("disconnect", () => {
+      if (!session || session.socket !== socket) return;
+      session.socket = undefined;
+      update(session, { connected: false });
+      finishIfDone(session);
+    });
+  });
+
+  /** `tap:injection`: from a viewer for itself, or from a taps-watch socket for a viewer (by clientId). */
+  const setInjection = (clientId: string, enabled: boolean): Ack<{ injection: boolean }> => {
+    const tapId = tapIdOf(clientId);
+    const tap = tapId ? sessions.get(tapId) : undefined;
+    if (!tap) return { ok: false, error: { code: "no_agent", message: "no such tapped conversation" } };
+    if (enabled) tap.injecting.add(clientId);
+    else tap.injecting.delete(clientId);
+    for (const [viewer, id] of tap.viewers) if (id === clientId) tap.state(viewer);
+    return { ok: true, injection: enabled };
+  };
+
+  const attachViewer = (socket: ViewerSocket, clientId: string, tapId: string, lastSeq: number) => {
+    socket.emit("relay:hello", { clientId });
+    const session = sessions.get(tapId);
+    if (session) session.attach(socket, clientId, lastSeq);
+    else socket.emit("agent:attached", { agent: null, lastSeq: 0, missed: 0, firstSeq: 1, policies: {} });
+    const events = socketEvents(socket);
+    events.on("relay:info", clientEventSchemas["relay:info"], () => ({ ok: true, info: relayInfo() }));
+    for (const event of READ_ONLY_EVENTS)
+      events.on(event, z.unknown(), () => ({
+        ok: false,
+        error: { code: "read_only", message: "this is a tapped conversation: the editor drives it; watch only" },
+      }));
+    events.on("tap:injection", tapInjectionSchema, ({ enabled }) => setInjection(clientId, enabled));
+    events.on("agent:send", z.unknown(), (payload): Ack<{ seq: number }> => {
+      const tap = sessions.get(tapId);
+      if (!tap?.injecting.has(clientId))
+        return {
+          ok: false,
+          error: { code: "read_only", message: "this is a tapped conversation: the editor drives it; watch only" },
+        };
+      const parsed = parsePayload("agent:send", payload);
+      if (!parsed.ok) return parsed;
+      const line = frameLine(parsed.value.frame, config.maxLineBytes);
+      if (!line.ok) return line;
+      if (!tap.socket?.connected || tap.exit)
+        return { ok: false, error: { code: "no_agent", message: "the tap is not connected" } };
+      const frame = tap.recording.inject(line.value);
+      tap.queue(frame);
+      tap.socket.emit("tap:inject", { line: line.value });
+      return { ok: true, seq: frame.seq };
+    });
+    events.refuseUnknown();
+    socket.on("disconnect", () => sessions.get(tapId)?.viewers.delete(socket));
+  };
+
+  return {
+    sessions,
+    list,
+    connection(socket, clientId, lastSeq) {
+      if ((socket.handshake.auth as { watch?: unknown }).watch === WATCH_TAPS) {
+        socket.emit("taps", { taps: list() });
+        const events = socketEvents(socket);
+        events.on("tap:injection", tapInjectionForSchema, ({ clientId: viewer, enabled }) =>
+          setInjection(viewer, enabled),
+        );
+        events.refuseUnknown();
+        return true;
+      }
+      const tapId = tapIdOf(clientId);
+      if (tapId === undefined) {
+        socket.emit("taps", { taps: list() });
+        return false;
+      }
+      attachViewer(socket as ViewerSocket, clientId!, tapId, lastSeq);
+      return true;
+    },
+    close() {
+      clearTimeout(announcing);
+      for (const session of sessions.values()) {
+        clearTimeout(session.removeTimer);
+        session.recording.close();
+        session.socket?.disconnect(true);
+      }
+      sessions.clear();
+    },
+  };
+}

@@ -1,0 +1,70 @@
+import { createHash } from "node:crypto";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { gunzipSync } from "node:zlib";
+import { execa } from "execa";
+import { describe, expect, it } from "vitest";
+import { EXPORT_DATA_ID, EXPORT_META_ID } from "../../lib/features/export-page";
+import { TranscriptError } from "../../lib/contracts/transcript";
+import { exportHtml } from "./export";
+
+const demo = readFileSync(path.resolve(import.meta.dirname, "../..", "demo", "gemini-demo.jsonl"), "utf8");
+const between = (html: string, open: string) => {
+  const start = html.indexOf(open) + open.length;
+  return html.slice(start, html.indexOf("</script>", start));
+};
+
+describe("exportHtml", () => {
+  it("writes the viewer once, allowed by its hash, and the redacted transcript as gzip data", async () => {
+    const secret = "gemini-2.5-pro"; // a value the demo contains, standing in for a key
+    const { html, redactions } = await exportHtml(demo, [secret], new Date("2027-01-01T00:00:00Z"));
+    expect(redactions).toBeGreaterThan(0);
+    const script = between(html, "<script>");
+    const hash = createHash("sha256").update(script, "utf8").digest("base64");
+    const csp = /http-equiv="Content-Security-Policy" content="([^"]*)"/.exec(html)![1]!.replaceAll("&#39;", "'");
+    expect(csp).toContain(`script-src 'sha256-${hash}'`);
+    expect(csp).toContain("default-src 'none'");
+    const data = between(html, `<script id="${EXPORT_DATA_ID}" type="application/gzip+base64">`);
+    const text = gunzipSync(Buffer.from(data, "base64")).toString("utf8");
+    expect(text).not.toContain(secret);
+    expect(text).toContain("[REDACTED]");
+    expect(text.split("\n")[0]).toContain('"id":"20261122-023946-6528ecb1"');
+    const meta = JSON.parse(between(html, `<script id="${EXPORT_META_ID}" type="application/json">`));
+    expect(meta).toEqual({
+      exportedAt: "2027-01-01T00:00:00.000Z",
+      redactions,
+      title: "Demo: Gemini CLI explains ACP and writes a file",
+    });
+    // Three script elements, each closed once (the bundle's own "<script" strings open nothing
+    // without a "<!--" before them), and nothing that loads from anywhere.
+    expect(html.match(/<\/script/gi)).toHaveLength(3);
+    expect(html).not.toContain("<!--");
+    expect(html).not.toMatch(/<(link|img|iframe)\b/i);
+  }, 120_000);
+
+  it("refuses a file that is not a transcript", async () => {
+    await expect(exportHtml("not a transcript\n", [])).rejects.toThrow(TranscriptError);
+  });
+});
+
+describe("acp-playground export", () => {
+  const cli = (...args: string[]) =>
+    execa(process.execPath, ["--import", "tsx", "server/cli/cli.ts", "export", ...args], {
+      cwd: path.resolve(import.meta.dirname, "../.."),
+      reject: false,
+    });
+
+  it("says what is wrong with its arguments or its file, and writes nothing", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "acp-export-cli-"));
+    const bad = path.join(dir, "bad.jsonl");
+    writeFileSync(bad, "{}\n");
+    const none = await cli();
+    expect([none.exitCode, none.stderr]).toEqual([2, expect.stringContaining("export needs one transcript file")]);
+    const missing = await cli(path.join(dir, "missing.jsonl"));
+    expect([missing.exitCode, missing.stderr]).toEqual([4, expect.stringContaining("cannot read")]);
+    const invalid = await cli(bad, "-o", path.join(dir, "bad.html"));
+    expect([invalid.exitCode, invalid.stderr]).toEqual([4, expect.stringContaining("bad.jsonl: line 1")]);
+    expect(() => readFileSync(path.join(dir, "bad.html"))).toThrow();
+  }, 60_000);
+});

@@ -1,0 +1,217 @@
+/**
+ * Records one agent's life to the store as it happens: every frame (redacted),
+ * stderr, lifecycle events. Lines are written synchronously once per event-loop
+ * turn, so a relay crash loses at most the current turn's lines. A transcript
+ * stops at the store's per-file cap with a last line saying where and why.
+ */
+import { closeSync, fstatSync, openSync, writeSync } from "node:fs";
+import type { Frame } from "../../lib/protocol/frame";
+import { createRedactor } from "../../lib/features/redact";
+import {
+  serialize,
+  serializeFrame,
+  TRANSCRIPT_FORMAT,
+  TRANSCRIPT_VERSION,
+  type LifecycleEvent,
+  type TranscriptHeader,
+} from "../../lib/contracts/transcript";
+import type { TranscriptKind } from "../../lib/contracts/transcript-meta";
+import { PRIVATE_FILE, thisWriter, type TranscriptMeta, type TranscriptStore } from "./transcript-store";
+
+/** How often a recording's counts reach its meta file, so the list shows them while it grows. */
+const META_EVERY_MS = 1_000;
+import { VERSION } from "../version";
+import { AGENT_METHODS } from "../../lib/protocol/methods";
+
+export class TranscriptRecorder {
+  private fd: number;
+  private pending: string[] = [];
+  private scheduled = false;
+  private closed = false;
+  private failed = false;
+  /** Bytes taken so far (written or pending), against the store's per-file cap. */
+  private bytes = 0;
+  private capped = false;
+  private lastSeq = 0;
+  private readonly redactor;
+  private meta: TranscriptMeta;
+  private metaWrittenAt = 0;
+
+  constructor(
+    private readonly store: TranscriptStore,
+    agent: TranscriptHeader["agent"],
+    secrets: string[],
+    /** How it is made; "tapped" (an editor was the client) is also marked in the header's `tapped` and the title. */
+    kind: TranscriptKind = "session",
+  ) {
+    const tapped = kind === "tapped";
+    this.redactor = createRedactor(secrets);
+    const id = store.newId();
+    const createdAt = new Date().toISOString();
+    const header: TranscriptHeader = {
+      type: "header",
+      format: TRANSCRIPT_FORMAT,
+      version: TRANSCRIPT_VERSION,
+      id,
+      createdAt,
+      playground: { version: VERSION },
+      agent,
+      ...(tapped ? { tapped: true as const } : {}),
+      kind,
+    };
+    this.fd = openSync(store.file(id), "a", PRIVATE_FILE);
+    const first = serialize(header);
+    this.bytes = Buffer.byteLength(first);
+    writeSync(this.fd, first);
+    this.meta = {
+      id,
+      title: `${kind === "session" ? "" : `${kind === "rerun" ? "re-run" : kind} `}${agent.profile} ${createdAt.slice(0, 19).replace("T", " ")}`,
+      createdAt,
+      profile: agent.profile,
+      kind,
+      ...(tapped ? { tapped: true } : {}),
+      turns: 0,
+      frames: 0,
+      bytes: 0,
+      redactions: 0,
+      recording: true,
+      writer: thisWriter(),
+    };
+    store.live.add(id);
+    store.writeMeta(this.meta);
+    // A new recording is when the store may have grown past its limits.
+    store.prune();
+  }
+
+  get id(): string {
+    return this.meta.id;
+  }
+
+  frame(frame: Frame): void {
+    if (this.capped || this.closed) return;
+    const { text, count } = this.redactor.frame(frame.raw);
+    if (!this.write(serializeFrame(frame, text, count), `frame seq ${frame.seq}`)) return;
+    this.lastSeq = frame.seq;
+    this.meta.frames++;
+    this.meta.redactions += count;
+    if (frame.dir === "to-agent" && frame.kind === "request" && frame.method === AGENT_METHODS.session_prompt)
+      this.meta.turns++;
+    if (frame.kind === "response" && frame.method === AGENT_METHODS.initialize && frame.dir === "from-agent") {
+      const result = (frame.message as { result?: Record<string, unknown> }).result;
+      if (result) {
+        const name = (result.agentInfo as { name?: string } | undefined)?.name;
+        if (name) this.meta.agentName = name;
+        const info = serialize({
+          type: "agent-info",
+          ts: frame.ts,
+          protocolVersion: result.protocolVersion,
+          agentInfo: result.agentInfo,
+          agentCapabilities: result.agentCapabilities,
+          authMethods: result.authMethods,
+        });
+        // Redacted like the frame it comes from (counted there).
+        this.write(`${this.redactor.frame(info.slice(0, -1)).text}\n`, `agent-info after frame seq ${frame.seq}`);
+      }
+    }
+  }
+
+  stderr(ts: number, text: string): void {
+    if (this.capped || this.closed) return;
+    const r = this.redactor.text(text);
+    const line = serialize(
+      r.count ? { type: "stderr", ts, text: r.text, redacted: r.count } : { type: "stderr", ts, text },
+    );
+    if (this.write(line, `stderr after frame seq ${this.lastSeq}`)) this.meta.redactions += r.count;
+  }
+
+  lifecycle(event: Omit<LifecycleEvent, "type" | "ts">): void {
+    this.write(serialize({ type: "lifecycle", ts: Date.now(), ...event }), `lifecycle "${event.event}"`);
+  }
+
+  /** Queues a line; false once the cap is reached (the line that would cross it, and all after it, are left out). */
+  private write(line: string, what: string): boolean {
+    if (this.closed || this.capped) return false;
+    const size = Buffer.byteLength(line);
+    const cap = this.store.limits.fileBytes;
+    if (this.bytes + size > cap) {
+      this.capped = true;
+      // The note itself may cross the cap by its own few hundred bytes.
+      this.pending.push(
+        serialize({
+          type: "lifecycle",
+          ts: Date.now(),
+          event: "capped",
+          message: `recording stopped at ${what}: the transcript reached its cap of ${cap} bytes (ACP_PLAYGROUND_TRANSCRIPT_MAX_BYTES); nothing after this line was recorded`,
+        }),
+      );
+      this.schedule();
+      return false;
+    }
+    this.bytes += size;
+    this.pending.push(line);
+    this.schedule();
+    return true;
+  }
+
+  private schedule(): void {
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => this.flush());
+    }
+  }
+
+  private flush(): void {
+    this.scheduled = false;
+    if (this.pending.length === 0 || this.closed) return;
+    const chunk = this.pending.join("");
+    this.pending = [];
+    try {
+      writeSync(this.fd, chunk);
+      if (Date.now() - this.metaWrittenAt >= META_EVERY_MS) this.writeLiveMeta();
+    } catch (err) {
+      // Recording must never take the relay down; the live session goes on.
+      if (!this.failed) console.error(`transcript ${this.meta.id}: write failed: ${(err as Error).message}`);
+      this.failed = true;
+    }
+  }
+
+  /** The counts so far, keeping what the user changed meanwhile (rename, share, revoke). */
+  private writeLiveMeta(): void {
+    this.metaWrittenAt = Date.now();
+    this.store.writeMeta({ ...this.meta, ...this.userChanges(), bytes: this.bytes });
+  }
+
+  private userChanges(): Partial<TranscriptMeta> {
+    const { title, renamed, shareToken, sharedAt, shareShowsCommand } =
+      this.store.storedMeta(this.meta.id) ?? this.meta;
+    return {
+      title,
+      ...(renamed ? { renamed } : {}),
+      ...(shareToken && sharedAt ? { shareToken, sharedAt, ...(shareShowsCommand ? { shareShowsCommand } : {}) } : {}),
+    };
+  }
+
+  close(): void {
+    if (this.closed) return;
+    try {
+      this.flush();
+    } finally {
+      this.closed = true;
+      this.store.live.delete(this.meta.id);
+      try {
+        const bytes = fstatSync(this.fd).size;
+        closeSync(this.fd);
+        this.store.writeMeta({
+          ...this.meta,
+          ...this.userChanges(),
+          bytes,
+          recording: false,
+          writer: undefined,
+        });
+      } catch (err) {
+        // The store went away (disk full, directory removed): the lines already written stay.
+        console.error(`transcript ${this.meta.id}: cannot close: ${(err as Error).message}`);
+      }
+    }
+  }
+}

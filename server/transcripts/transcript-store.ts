@@ -1,0 +1,467 @@
+/**
+ * The embedded transcript store: one JSONL file per transcript plus a small
+ * meta file (title, counts, share token) under ACP_PLAYGROUND_DATA/transcripts.
+ * Both hold what agents and users said, and share tokens: the directories are
+ * 0700 and the files 0600. Retention keeps the store within its limits.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { homedir, hostname } from "node:os";
+import {
+  chmodSync,
+  closeSync,
+  createReadStream,
+  existsSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  type ReadStream,
+} from "node:fs";
+import path from "node:path";
+import { pipeline, Transform, type Readable } from "node:stream";
+import { StringDecoder } from "node:string_decoder";
+import { countTurns, serialize, TranscriptError, type TranscriptHeader } from "../../lib/contracts/transcript";
+import { inferKind, type TranscriptMeta } from "../../lib/contracts/transcript-meta";
+import { TranscriptReader } from "../../lib/folds/transcript-stream";
+import { transcriptLimits, type TranscriptLimits } from "../config";
+import { isAlive } from "../agents/process-group";
+import { PACKAGE_ROOT } from "../runtime";
+
+export type { TranscriptMeta };
+
+/** This process as a transcript writer. */
+export const thisWriter = (): { host: string; pid: number } => ({ host: hostname(), pid: process.pid });
+
+const ID = /^[A-Za-z0-9_-]{1,80}$/;
+const PRIVATE_DIR = 0o700;
+/** Files are created with this mode (`writeFileSync`, `openSync`). */
+export const PRIVATE_FILE = 0o600;
+const SCAN_CHUNK = 1024 * 1024;
+
+/** A scan's result, kept while the file's size and mtime stay the same. */
+interface Scanned {
+  size: number;
+  mtimeMs: number;
+  meta?: TranscriptMeta;
+}
+
+export const DEMO_TRANSCRIPT_ID = "demo-gemini";
+const DEMO_TRANSCRIPTS = {
+  [DEMO_TRANSCRIPT_ID]: path.join(PACKAGE_ROOT, "demo", "gemini-demo.jsonl"),
+};
+
+export class TranscriptStore {
+  readonly dir: string;
+  /** Ids being written by a live recorder in this process. */
+  readonly live = new Set<string>();
+  /** Warm-pool agents no browser has taken yet: not listed, and deleted if never used. */
+  readonly unlisted = new Set<string>();
+
+  /** Files read whole by a scan (a hook for tests: a list must not rescan unchanged files). */
+  scans = 0;
+  private readonly scanned = new Map<string, Scanned>();
+
+  constructor(
+    dataDir: string,
+    seeds: Record<string, string> = DEMO_TRANSCRIPTS,
+    readonly limits: TranscriptLimits = transcriptLimits(),
+  ) {
+    this.dir = path.join(dataDir, "transcripts");
+    mkdirSync(this.dir, { recursive: true, mode: PRIVATE_DIR });
+    // A store made before files were private: close it now.
+    chmodSync(this.dir, PRIVATE_DIR);
+    for (const f of readdirSync(this.dir)) {
+      const file = path.join(this.dir, f);
+      if (f.startsWith(".upload-")) {
+        rmSync(file, { force: true }); // an upload cut short by a crash
+        continue;
+      }
+      if (statSync(file).mode & 0o077) chmodSync(file, PRIVATE_FILE);
+    }
+    // Shipped demos, so a machine without credentials has something to replay.
+    for (const [id, file] of Object.entries(seeds)) {
+      if (!existsSync(this.file(id)) && existsSync(file))
+        writeFileSync(this.file(id), readFileSync(file), { mode: PRIVATE_FILE });
+    }
+  }
+
+  static isId(id: string): boolean {
+    return ID.test(id);
+  }
+
+  newId(date = new Date()): string {
+    const stamp = date.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
+    return `${stamp}-${randomBytes(4).toString("hex")}`;
+  }
+
+  file(id: string): string {
+    if (!TranscriptStore.isId(id)) throw new Error(`bad transcript id: ${id}`);
+    return path.join(this.dir, `${id}.jsonl`);
+  }
+
+  private metaFile(id: string): string {
+    return path.join(this.dir, `${id}.meta.json`);
+  }
+
+  exists(id: string): boolean {
+    return TranscriptStore.isId(id) && existsSync(this.file(id));
+  }
+
+  writeMeta(meta: TranscriptMeta): void {
+    const target = this.metaFile(meta.id);
+    writeFileSync(`${target}.tmp`, JSON.stringify(meta, null, 2), { mode: PRIVATE_FILE });
+    renameSync(`${target}.tmp`, target);
+  }
+
+  /**
+   * Rebuilds the meta of a file from its content (after a crash, or for an
+   * import), reading it as a stream: memory stays bounded by the longest line,
+   * whatever the file's size. Throws TranscriptError for an invalid file.
+   */
+  private scan(
+    id: string,
+    previous?: TranscriptMeta,
+  ): { meta: TranscriptMeta; truncated: boolean; lines: number; hash: string } {
+    this.scans++;
+    const hash = createHash("sha256");
+    let lines = 0;
+    const reader = new TranscriptReader();
+    const decoder = new StringDecoder("utf8");
+    let turns = 0;
+    let bytes = 0;
+    const fd = openSync(this.file(id), "r");
+    try {
+      const chunk = Buffer.alloc(SCAN_CHUNK);
+      for (let n = readSync(fd, chunk); n > 0; n = readSync(fd, chunk)) {
+        bytes += n;
+        hash.update(chunk.subarray(0, n));
+        for (let at = chunk.indexOf(0x0a); at !== -1 && at < n; at = chunk.indexOf(0x0a, at + 1)) lines++;
+        turns += countTurns(reader.push(decoder.write(chunk.subarray(0, n))).frames);
+      }
+      turns += countTurns(reader.push(decoder.end()).frames);
+      turns += countTurns(reader.end().frames);
+    } finally {
+      closeSync(fd);
+    }
+    const header = reader.header!;
+    const agentName = (reader.agentInfo?.agentInfo as { name?: string } | undefined)?.name || undefined;
+    const meta: TranscriptMeta = {
+      id,
+      title:
+        previous?.title ?? header.title ?? `${header.agent.profile} ${header.createdAt.slice(0, 19).replace("T", " ")}`,
+      createdAt: header.createdAt,
+      profile: header.agent.profile,
+      agentName,
+      kind: previous?.kind ?? header.kind ?? inferKind({ id, tapped: header.tapped }, id in DEMO_TRANSCRIPTS),
+      ...(header.tapped ? { tapped: true } : {}),
+      turns,
+      frames: reader.frameCount,
+      bytes,
+      redactions: reader.redactions,
+      recording: false,
+      ...(previous?.renamed ? { renamed: true } : {}),
+      ...(previous?.uploaded ? { uploaded: true } : {}),
+      ...(previous?.contentHash ? { contentHash: previous.contentHash } : {}),
+      ...(previous?.shareToken && previous.sharedAt
+        ? {
+            shareToken: previous.shareToken,
+            sharedAt: previous.sharedAt,
+            ...(previous.shareShowsCommand ? { shareShowsCommand: true } : {}),
+          }
+        : {}),
+    };
+    return { meta, truncated: reader.truncated, lines, hash: hash.digest("hex") };
+  }
+
+  /** A scan, remembered by the file's size and mtime: an unchanged file (valid or not) is not read again. */
+  private rescan(id: string, previous?: TranscriptMeta): TranscriptMeta | undefined {
+    const { size, mtimeMs } = statSync(this.file(id));
+    const known = this.scanned.get(id);
+    if (known && known.size === size && known.mtimeMs === mtimeMs) return known.meta;
+    let meta: TranscriptMeta | undefined;
+    try {
+      meta = this.scan(id, previous).meta;
+    } catch {
+      meta = undefined;
+    }
+    this.scanned.set(id, { size, mtimeMs, meta });
+    return meta;
+  }
+
+  /** The meta file as it is, unchecked (undefined if missing or unreadable). */
+  storedMeta(id: string): TranscriptMeta | undefined {
+    try {
+      return JSON.parse(readFileSync(this.metaFile(id), "utf8")) as TranscriptMeta;
+    } catch {
+      return undefined;
+    }
+  }
+
+  meta(id: string): TranscriptMeta | undefined {
+    if (!this.exists(id)) return undefined;
+    let meta = this.storedMeta(id);
+    if (meta?.shareToken && !meta.sharedAt) {
+      // Before share links were made on request every transcript had one: those are revoked.
+      const { shareToken: _revoked, ...rest } = meta;
+      meta = rest;
+      if (!meta.recording) this.writeMeta(meta);
+    }
+    if (meta && (!meta.recording || this.writing(id, meta))) {
+      const kind = inferKind(meta, id in DEMO_TRANSCRIPTS);
+      return meta.recording ? { ...meta, kind, bytes: statSync(this.file(id)).size } : { ...meta, kind };
+    }
+    // Missing meta, or a recording whose writer is gone (crash): recount.
+    try {
+      const fresh = this.rescan(id, meta);
+      if (fresh) this.writeMeta(fresh);
+      return fresh;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * Whether a recording is still being written: by this process, by another
+   * live process on this host (a cluster worker), or on another host (which
+   * cannot be checked from here, so its word stands).
+   */
+  private writing(id: string, meta: TranscriptMeta): boolean {
+    if (this.live.has(id)) return true;
+    const writer = meta.writer;
+    if (!writer) return false;
+    const self = thisWriter();
+    if (writer.host !== self.host) return true;
+    return writer.pid !== self.pid && isAlive(writer.pid);
+  }
+
+  /** Every listed transcript's id, from the file names. */
+  private ids(): string[] {
+    return readdirSync(this.dir)
+      .filter((f) => f.endsWith(".jsonl"))
+      .map((f) => f.slice(0, -".jsonl".length))
+      .filter((id) => !this.unlisted.has(id));
+  }
+
+  list(): TranscriptMeta[] {
+    return this.ids()
+      .map((id) => this.meta(id))
+      .filter((m): m is TranscriptMeta => m !== undefined)
+      .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  }
+
+  /**
+   * The ids of the newest `limit` listed transcripts but the shipped demos, newest first, from
+   * the names alone (an id starts with its creation time): no meta is read, however many there are.
+   */
+  newestIds(limit: number): string[] {
+    return this.ids()
+      .filter((id) => !(id in DEMO_TRANSCRIPTS))
+      .sort()
+      .reverse()
+      .slice(0, limit);
+  }
+
+  /** The JSONL, with the current title in its header. */
+  read(id: string): string | undefined {
+    const meta = this.meta(id);
+    if (!meta) return undefined;
+    const text = readFileSync(this.file(id), "utf8");
+    const nl = text.indexOf("\n");
+    return this.titled(meta, nl === -1 ? text : text.slice(0, nl)) + (nl === -1 ? "" : text.slice(nl + 1));
+  }
+
+  /**
+   * The same JSONL for sending as it is read: the header line (with the current
+   * title) now, the rest as a stream, so a large transcript starts arriving at once.
+   * The length is fixed when it is opened: a live recording's later lines (and
+   * any half-written one) are left out, and a delete meanwhile cuts nothing short.
+   */
+  stream(
+    id: string,
+    options: { hideLocal?: boolean } = {},
+  ): { header: string; rest: Readable | undefined } | undefined {
+    const plain = this.plainStream(id);
+    if (!plain || !options.hideLocal) return plain;
+    const header = JSON.parse(plain.header) as TranscriptHeader;
+    const hide = localPathHider(header.agent.cwd);
+    const shown = serialize({
+      ...header,
+      agent: { profile: header.agent.profile, command: "(hidden)", args: [], cwd: HIDDEN_WORKSPACE },
+    });
+    // pipeline: a read error or an early close on either side ends both.
+    return { header: shown, rest: plain.rest ? pipeline(plain.rest, hide, () => {}) : undefined };
+  }
+
+  private plainStream(id: string): { header: string; rest: ReadStream | undefined } | undefined {
+    const meta = this.meta(id);
+    if (!meta) return undefined;
+    const fd = openSync(this.file(id), "r");
+    try {
+      // The recorder writes whole lines synchronously on this thread: this size ends a line.
+      const size = fstatSync(fd).size;
+      const chunks: Buffer[] = [];
+      let read = 0;
+      let nl = -1;
+      while (nl === -1 && read < size) {
+        const chunk = Buffer.alloc(Math.min(64 * 1024, size - read));
+        const n = readSync(fd, chunk, 0, chunk.length, read);
+        if (n === 0) break;
+        const at = chunk.subarray(0, n).indexOf(0x0a);
+        chunks.push(chunk.subarray(0, n));
+        if (at !== -1) nl = read + at;
+        read += n;
+      }
+      const head = Buffer.concat(chunks);
+      if (nl === -1 || nl + 1 >= size) {
+        closeSync(fd);
+        return {
+          header: this.titled(meta, head.subarray(0, nl === -1 ? head.length : nl).toString("utf8")),
+          rest: undefined,
+        };
+      }
+      return {
+        header: this.titled(meta, head.subarray(0, nl).toString("utf8")),
+        rest: createReadStream("", { fd, start: nl + 1, end: size - 1 }),
+      };
+    } catch (err) {
+      closeSync(fd);
+      throw err;
+    }
+  }
+
+  private titled(meta: TranscriptMeta, headerLine: string): string {
+    return serialize({ ...(JSON.parse(headerLine) as TranscriptHeader), title: meta.title });
+  }
+
+  rename(id: string, title: string): TranscriptMeta | undefined {
+    return this.update(id, (meta) => ({ ...meta, title, renamed: true }));
+  }
+
+  /**
+   * A share link for the transcript: made now if it has none. `showCommand`
+   * (when given) says whether the share page may show the agent's command
+   * line and local paths; they are hidden unless the sharer chose so.
+   */
+  share(id: string, options: { showCommand?: boolean } = {}): TranscriptMeta | undefined {
+    return this.update(id, (meta) => {
+      const { shareShowsCommand: _old, ...rest } = meta;
+      const show = options.showCommand ?? meta.shareShowsCommand ?? false;
+      if (meta.shareToken && show === (meta.shareShowsCommand ?? false)) return meta;
+      return {
+        ...rest,
+        shareToken: meta.shareToken ?? randomBytes(18).toString("base64url"),
+        sharedAt: meta.sharedAt ?? new Date().toISOString(),
+        ...(show ? { shareShowsCommand: true } : {}),
+      };
+    });
+  }
+
+  /** Revokes the share link: it answers 404 from now on; sharing again makes a new one. */
+  unshare(id: string): TranscriptMeta | undefined {
+    return this.update(id, ({ shareToken: _token, sharedAt: _at, shareShowsCommand: _show, ...meta }) => meta);
+  }
+
+  private update(id: string, change: (meta: TranscriptMeta) => TranscriptMeta): TranscriptMeta | undefined {
+    const meta = this.meta(id);
+    if (!meta) return undefined;
+    const next = change(meta);
+    if (next !== meta) this.writeMeta(next);
+    return next;
+  }
+
+  delete(id: string): boolean {
+    if (!this.exists(id) || this.live.has(id) || this.meta(id)?.recording) return false;
+    rmSync(this.file(id), { force: true });
+    rmSync(this.metaFile(id), { force: true });
+    this.scanned.delete(id);
+    return true;
+  }
+
+  /**
+   * Keeps the store within its total size and count: drops the oldest
+   * transcripts first, never one that is being recorded, shared, renamed or
+   * uploaded by the user, nor the shipped demo. Returns the ids dropped.
+   */
+  prune(): string[] {
+    const { totalBytes, count } = this.limits;
+    if (totalBytes === 0 && count === 0) return [];
+    const all = this.list();
+    let bytes = all.reduce((sum, m) => sum + m.bytes, 0);
+    let left = all.length;
+    const dropped: string[] = [];
+    const over = () => (count > 0 && left > count) || (totalBytes > 0 && bytes > totalBytes);
+    for (const m of [...all].reverse()) {
+      if (!over()) break;
+      if (m.recording || m.shareToken || m.renamed || m.uploaded || m.id in DEMO_TRANSCRIPTS) continue;
+      if (!this.delete(m.id)) continue;
+      dropped.push(m.id);
+      bytes -= m.bytes;
+      left--;
+    }
+    return dropped;
+  }
+
+  /**
+   * Stores an uploaded file (already in this store's directory, see tempFile)
+   * once it has been read through as a valid transcript; else removes it and
+   * throws TranscriptError naming the line. Nothing invalid is kept.
+   */
+  import(tempFile: string): TranscriptMeta {
+    const id = this.newId();
+    try {
+      renameSync(tempFile, this.file(id));
+      chmodSync(this.file(id), PRIVATE_FILE);
+      const { meta, truncated, lines, hash } = this.scan(id, undefined);
+      if (truncated) throw new TranscriptError(lines + 1, "the last line is cut off");
+      // The same bytes imported before: kept (the user may mean it), but they are told.
+      const same = this.list().find((m) => m.id !== id && m.contentHash === hash);
+      const stored: TranscriptMeta = { ...meta, kind: "upload", uploaded: true, contentHash: hash };
+      this.writeMeta(stored);
+      this.prune();
+      return same ? { ...stored, duplicateOf: { id: same.id, title: same.title } } : stored;
+    } catch (err) {
+      rmSync(this.file(id), { force: true });
+      rmSync(tempFile, { force: true });
+      throw err;
+    }
+  }
+
+  /** A path in the store's directory for an upload in progress (same filesystem: the import is a rename). */
+  tempFile(): string {
+    return path.join(this.dir, `.upload-${randomBytes(8).toString("hex")}.tmp`);
+  }
+}
+
+/** What a share page shows instead of the sharer's workspace path. */
+export const HIDDEN_WORKSPACE = "<workspace>";
+
+/**
+ * Replaces the workspace path and the home directory in every line (whole
+ * lines only, so a path is never cut between two chunks).
+ */
+function localPathHider(cwd: string): Transform {
+  const pairs: [string, string][] = [];
+  if (cwd.length > 1) pairs.push([cwd, HIDDEN_WORKSPACE]);
+  const home = homedir();
+  if (home.length > 1 && home !== cwd) pairs.push([home, "~"]);
+  const hide = (text: string) => pairs.reduce((t, [from, to]) => t.split(from).join(to), text);
+  const decoder = new StringDecoder("utf8");
+  let tail = "";
+  return new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      const text = tail + decoder.write(chunk);
+      const nl = text.lastIndexOf("\n");
+      tail = nl === -1 ? text : text.slice(nl + 1);
+      done(null, nl === -1 ? undefined : hide(text.slice(0, nl + 1)));
+    },
+    flush(done) {
+      done(null, hide(tail + decoder.end()) || undefined);
+    },
+  });
+}
