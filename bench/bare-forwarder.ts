@@ -17,10 +17,10 @@ io.on("connection", (socket) => {
   socket.once("go", () => {
     const child = execa(command!, args, { stdin: "pipe", buffer: false, reject: false });
     const splitter = new LineSplitter();
-    child.stdout!.on("data", (chunk: Buffer) => {
+    child.stdout.on("data", (chunk: Buffer) => {
       for (const e of splitter.push(chunk)) if (e.type === "line") socket.emit("line", e.text);
     });
-    child.stdin!.write("go\n");
+    child.stdin.write("go\n");
     socket.once("disconnect", () => child.kill());
   });
 });

@@ -60,11 +60,11 @@ async function direct(args: string[]): Promise<Receiver> {
   const child = execa(process.execPath, [benchAgent, ...args], { stdin: "pipe", buffer: false, reject: false });
   const splitter = new LineSplitter();
   const receiver = new Receiver();
-  child.stdout!.on("data", (chunk: Buffer) => {
+  child.stdout.on("data", (chunk: Buffer) => {
     const at = now();
     for (const e of splitter.push(chunk)) if (e.type === "line") receiver.line(e.text, at);
   });
-  child.stdin!.write("go\n");
+  child.stdin.write("go\n");
   await receiver.done;
   child.kill();
   await child;
@@ -99,7 +99,7 @@ async function forwarded(args: string[]): Promise<Receiver> {
   );
   try {
     const url = await new Promise<string>((resolve, reject) => {
-      child.stdout!.on("data", (d: Buffer) => {
+      child.stdout.on("data", (d: Buffer) => {
         const m = /http:\/\/127\.0\.0\.1:\d+/.exec(String(d));
         if (m) resolve(m[0]);
       });

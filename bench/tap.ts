@@ -23,7 +23,7 @@ async function measure(command: string, args: string[], env: Record<string, stri
   const splitter = new LineSplitter();
   const latencies: number[] = [];
   const done = new Promise<void>((resolve) => {
-    child.stdout!.on("data", (chunk: Buffer) => {
+    child.stdout.on("data", (chunk: Buffer) => {
       const at = now();
       for (const e of splitter.push(chunk)) {
         if (e.type !== "line") continue;
@@ -33,9 +33,9 @@ async function measure(command: string, args: string[], env: Record<string, stri
       }
     });
   });
-  child.stdin!.write("go\n");
+  child.stdin.write("go\n");
   await done;
-  child.stdin!.end();
+  child.stdin.end();
   await child;
   return latencies.slice(Math.floor(latencies.length / 10)).sort((a, b) => a - b);
 }

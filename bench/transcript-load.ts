@@ -291,12 +291,18 @@ async function load(browser: Browser, side: Side, view: View) {
     undefined,
     { timeout: 180_000 },
   );
-  const marks = (await page.evaluate(`({
+  const marks = await page.evaluate<{
+    first: number;
+    all: number;
+    longestTask: number;
+    fetchStart?: number;
+    firstByte?: number;
+  }>(`({
     ...window.__marks,
     // When the transcript's first byte arrived: what comes before it is the page starting up.
     fetchStart: performance.getEntriesByType("resource").find((e) => e.name.includes("/api/transcripts/"))?.startTime,
     firstByte: performance.getEntriesByType("resource").find((e) => e.name.includes("/api/transcripts/"))?.responseStart,
-  })`)) as { first: number; all: number; longestTask: number; fetchStart?: number; firstByte?: number };
+  })`);
   return { page, marks };
 }
 
@@ -327,7 +333,7 @@ async function search(page: import("@playwright/test").Page, matches: (term: str
   const runs: number[] = [];
   for (const term of SEARCH_TERMS) {
     const expected = `${matches(term).toLocaleString("en")} of ${totalText}`;
-    const ms = (await page.evaluate(`${searchOnce}(${JSON.stringify({ term, all: totalText, expected })})`)) as number;
+    const ms = await page.evaluate<number>(`${searchOnce}(${JSON.stringify({ term, all: totalText, expected })})`);
     runs.push(round(ms, 1));
   }
   return runs;

@@ -15,7 +15,7 @@ export function formatLatency(ms: number | undefined): string {
 
 export function formatId(id: unknown): string {
   if (id === undefined) return "";
-  return typeof id === "string" ? JSON.stringify(id) : String(id);
+  return JSON.stringify(id) ?? "";
 }
 
 /** Pretty JSON for a parsed frame, the raw text for anything else. */

@@ -26,7 +26,7 @@ test("with no command it serves the folder it runs in, with the agent after -- a
   try {
     const origin = await new Promise<string>((resolve, reject) => {
       let out = "";
-      server.stdout!.on("data", (d: Buffer) => {
+      server.stdout.on("data", (d: Buffer) => {
         out += String(d);
         const m = /(http:\/\/127\.0\.0\.1:\d+)\/\?token=cli-serve\s/.exec(out);
         if (m) resolve(m[1]!);

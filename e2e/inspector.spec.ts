@@ -177,7 +177,7 @@ test.describe.serial("inspector: one agent's log", () => {
     await expect(detail.getByTestId("frame-json")).toContainText("protocolVersion");
     await expect(detail.getByTestId("frame-json")).toContainText('"acp-playground"');
     const raw = await page.evaluate(() => document.querySelector('[data-testid="frame-raw"]')!.textContent);
-    expect(JSON.parse(raw!)).toMatchObject({ jsonrpc: "2.0", id: 1, method: "initialize" });
+    expect(JSON.parse(raw)).toMatchObject({ jsonrpc: "2.0", id: 1, method: "initialize" });
     // Collapsing a node hides its children.
     await detail
       .getByTestId("frame-json")

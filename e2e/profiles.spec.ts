@@ -60,7 +60,7 @@ test.describe.serial("profiles: availability, versions, probe, export, compare",
     await page.getByTestId("export-json").click();
     const file = await json;
     expect(file.suggestedFilename()).toMatch(/^probe-gemini-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.json$/);
-    exported = readFileSync((await file.path())!, "utf8");
+    exported = readFileSync(await file.path(), "utf8");
     const report = JSON.parse(exported);
     expect(report.profile).toBe("gemini");
     expect(report.rows.find((r: { check: string }) => r.check === "unknown method")).toMatchObject({
@@ -72,7 +72,7 @@ test.describe.serial("profiles: availability, versions, probe, export, compare",
     await page.getByTestId("export-md").click();
     const mdFile = await md;
     expect(mdFile.suggestedFilename()).toMatch(/\.md$/);
-    expect(readFileSync((await mdFile.path())!, "utf8")).toContain(
+    expect(readFileSync(await mdFile.path(), "utf8")).toContain(
       "| ✓ | unknown method | `acp_playground/no_such_method` | -32601 |",
     );
   });
@@ -110,7 +110,7 @@ test.describe.serial("profiles: availability, versions, probe, export, compare",
     await expect(matrix.getByTestId("matrix-row").filter({ hasText: "protocol version" })).toContainText("1");
     const md = page.waitForEvent("download");
     await page.getByTestId("matrix-export-md").click();
-    const text = readFileSync((await (await md).path())!, "utf8");
+    const text = readFileSync(await (await md).path(), "utf8");
     expect(text.split("\n")[0]).toBe("| | gemini (gemini-cli 0.61.0) |");
   });
 });

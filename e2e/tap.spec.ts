@@ -29,8 +29,8 @@ test("a tapped conversation opens read-only in a tab marked tapped; injection is
   );
   try {
     let out = "";
-    editor.stdout!.on("data", (d: Buffer) => (out += d.toString()));
-    editor.stdin!.write(line({ id: 1, method: "initialize", params: {} }));
+    editor.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    editor.stdin.write(line({ id: 1, method: "initialize", params: {} }));
     await expect.poll(() => out).toContain('"id":1');
 
     await page.goto(url());
@@ -43,7 +43,7 @@ test("a tapped conversation opens read-only in a tab marked tapped; injection is
     await expect(rows(page, { dir: "from-agent", kind: "response" })).toHaveCount(1);
     await expect(page.getByTestId("composer")).toHaveCount(0);
 
-    editor.stdin!.write(line({ id: 2, method: "echo/me", params: { live: true } }));
+    editor.stdin.write(line({ id: 2, method: "echo/me", params: { live: true } }));
     await expect(rows(page, { method: "echo/me", dir: "to-agent" })).toHaveCount(1);
 
     // The box follows the relay's answer, not the click: wait for it.
@@ -54,7 +54,7 @@ test("a tapped conversation opens read-only in a tab marked tapped; injection is
     await expect(rows(page, { method: "injected/one", injected: "true" })).toHaveCount(1);
     await expect.poll(() => out).toContain('"id":50');
   } finally {
-    editor.stdin!.end();
+    editor.stdin.end();
     await editor;
   }
 });
@@ -78,7 +78,7 @@ test("a tapped Gemini conversation shows live in the Session view, and its trans
   });
   try {
     let out = "";
-    editor.stdout!.on("data", (d: Buffer) => (out += d.toString()));
+    editor.stdout.on("data", (d: Buffer) => (out += d.toString()));
     await page.goto(url());
     await page.getByTestId("taps-menu").locator("summary").click();
     const entry = page.getByTestId("tap-entry").filter({ hasText: "gemini" }).filter({ hasNotText: "exited" });
@@ -86,14 +86,14 @@ test("a tapped Gemini conversation shows live in the Session view, and its trans
     await expect(page.getByTestId("tab-tapped")).toBeVisible();
 
     // The editor drives Gemini; the page only watches.
-    editor.stdin!.write(line({ id: 1, method: "initialize", params: { protocolVersion: 1, clientCapabilities: {} } }));
+    editor.stdin.write(line({ id: 1, method: "initialize", params: { protocolVersion: 1, clientCapabilities: {} } }));
     await expect.poll(() => out, { timeout: 60_000 }).toContain('"id":1,"result"');
-    editor.stdin!.write(line({ id: 2, method: "session/new", params: { cwd: workspace, mcpServers: [] } }));
+    editor.stdin.write(line({ id: 2, method: "session/new", params: { cwd: workspace, mcpServers: [] } }));
     await expect.poll(() => out, { timeout: 60_000 }).toContain('"id":2,"result"');
     const sessionId = /"id":2,"result":\{.*?"sessionId":"([^"]+)"/.exec(out)?.[1];
     expect(sessionId).toBeTruthy();
     await scriptTurns([{ parts: [{ text: "Hello from the " }, { text: "**tapped** editor." }] }]);
-    editor.stdin!.write(
+    editor.stdin.write(
       line({ id: 3, method: "session/prompt", params: { sessionId, prompt: [{ type: "text", text: "say hello" }] } }),
     );
     await expect.poll(() => out, { timeout: 60_000 }).toContain('"stopReason":"end_turn"');
@@ -104,7 +104,7 @@ test("a tapped Gemini conversation shows live in the Session view, and its trans
     await expect(message.locator("strong")).toHaveText("tapped");
     await expect(page.locator('[data-testid="sv-item"][data-type="user_message"]')).toContainText("say hello");
 
-    editor.stdin!.end();
+    editor.stdin.end();
     expect((await editor).exitCode).toBe(0);
     await expect(page.getByTestId("tap-panel")).toContainText("exited");
 
@@ -118,7 +118,7 @@ test("a tapped Gemini conversation shows live in the Session view, and its trans
     await row.first().getByTestId("open-transcript").click();
     await expect(page.getByTestId("transcript-header").getByTestId("tapped-badge")).toBeVisible();
   } finally {
-    if (!editor.stdin!.writableEnded) editor.stdin!.end();
+    if (!editor.stdin.writableEnded) editor.stdin.end();
     await editor;
     home.cleanup();
   }

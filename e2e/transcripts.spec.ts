@@ -159,7 +159,7 @@ test.describe.serial("record, list, rename, play back, download, import, share, 
     await page.getByTestId("viewer-download").click();
     const file = await download;
     expect(file.suggestedFilename()).toBe(`${id}.jsonl`);
-    downloaded = readFileSync((await file.path())!, "utf8");
+    downloaded = readFileSync(await file.path(), "utf8");
     const header = JSON.parse(downloaded.slice(0, downloaded.indexOf("\n")));
     expect(header).toMatchObject({ type: "header", id, title: "E2E recorded session" });
   });

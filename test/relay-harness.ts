@@ -248,7 +248,7 @@ export async function startRelayProcess(
     },
   );
   const banner = await new Promise<string>((resolve, reject) => {
-    child.stdout!.on("data", (d: Buffer) => {
+    child.stdout.on("data", (d: Buffer) => {
       const line = String(d)
         .split("\n")
         .find((l) => /http:\/\/127\.0\.0\.1:\d+/.test(l));

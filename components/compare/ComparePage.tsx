@@ -72,7 +72,10 @@ function Form({ token }: { token: string }) {
     b: { profile: setup.b.profile, options: setup.b.model ? { model: setup.b.model } : undefined },
   };
   const labels = SIDES.map((s) => sideLabel(sides[s].profile, sides[s].options));
-  if (labels[0] === labels[1]) ((labels[0] += " (A)"), (labels[1] += " (B)"));
+  if (labels[0] === labels[1]) {
+    labels[0] += " (A)";
+    labels[1] += " (B)";
+  }
 
   function start() {
     setBusy(true);

@@ -89,7 +89,7 @@ export function FrameList({
   // the scroll element, which left a freshly opened list at the top.
   useEffect(() => {
     if (atBottom.current && rows.length) virtualizer.scrollToIndex(rows.length - 1, { align: "end" });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only growth scrolls; the virtualizer is one instance
   }, [rows.length]);
 
   // A pane made smaller (window, resized panel) keeps the newest frame in view while following.
@@ -103,7 +103,7 @@ export function FrameList({
     });
     observer.observe(el);
     return () => observer.disconnect();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once: the observer reads refs, never stale state
   }, []);
 
   useEffect(() => {

@@ -62,7 +62,7 @@ export function useSchemaChecker(v2 = false): FrameJudge | undefined {
 }
 
 const verdicts = new WeakMap<FrameJudge, WeakMap<Frame, SchemaVerdict | null>>();
-const NONE: SchemaVerdict = Object.freeze({ variant: undefined, issues: [] }) as SchemaVerdict;
+const NONE: SchemaVerdict = Object.freeze({ variant: undefined, issues: [] });
 
 /** A frame's verdict (NONE when not checkable or before the schemas load); computed once per frame and judge. */
 export function schemaVerdict(judge: FrameJudge | undefined, frame: Frame): SchemaVerdict {

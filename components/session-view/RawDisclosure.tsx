@@ -24,7 +24,7 @@ export function RawDisclosure({ label, value }: { label: string; value: unknown 
         >
           {tree ? (
             <JsonView
-              data={value as object}
+              data={value}
               style={{ ...darkStyles, container: `${darkStyles.container} json-tree` }}
               shouldExpandNode={expand}
             />

@@ -91,7 +91,7 @@ export class RelayConnection {
       auth: (cb) => {
         const { clientId: id, lastSeq } = this.host.get();
         const auth: HandshakeAuth = { token, clientId: id, lastSeq };
-        cb(auth as unknown as Record<string, unknown>);
+        cb(auth);
       },
       transports: ["websocket", "polling"],
       // Each tab needs its own connection: the relay keys an agent by connection.

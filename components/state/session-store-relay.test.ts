@@ -28,7 +28,7 @@ class FakeRelay {
     workspaceRoots: ["/w"],
     maxLineBytes: 1024,
     graceMs: 1000,
-  } as unknown as RelayInfo;
+  };
 
   readonly open: OpenSocket = (options) => {
     const auth = options.auth as (cb: (a: Record<string, unknown>) => void) => void;
@@ -71,7 +71,7 @@ class FakeRelay {
   }
 }
 
-const agent: AgentInfo = { profile: "echo", pid: 42, command: "echo-agent", args: [], cwd: "/w" } as AgentInfo;
+const agent: AgentInfo = { profile: "echo", pid: 42, command: "echo-agent", args: [], cwd: "/w" };
 
 describe("SessionStore over a fake relay", () => {
   let relay: FakeRelay;

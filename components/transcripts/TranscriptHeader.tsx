@@ -1,5 +1,6 @@
 "use client";
 /** What was recorded and how: the agent (as it described itself), profile, command, date, and notices. */
+import { display } from "@/lib/protocol/json";
 import type { ReactNode } from "react";
 import type { AgentInfoEvent, TranscriptHeader as Header } from "@/lib/contracts/transcript";
 import { formatDate, plural } from "./format";
@@ -51,7 +52,7 @@ export function TranscriptHeader({ header, agentInfo, redactions, truncated, chi
         <Fact label="agent" testId="viewer-agent">
           {agent ?? "—"}
           {agentInfo?.protocolVersion !== undefined ? (
-            <span className="ml-1 text-zinc-400">(ACP v{String(agentInfo.protocolVersion)})</span>
+            <span className="ml-1 text-zinc-400">(ACP v{display(agentInfo.protocolVersion)})</span>
           ) : null}
         </Fact>
         <Fact label="profile" testId="viewer-profile">

@@ -50,12 +50,12 @@ test("a subagent nested under its tool call, and plan cards (test/fixtures/every
   await expect(sub.getByTestId("agent-message")).toBeVisible();
   await page.locator('[data-testid="sv-item"][data-type="tool_call"]').first().scrollIntoViewIfNeeded();
   await page.locator('[data-testid="conversation"]').evaluate((el, target) => {
-    const t = el.querySelector(target) as HTMLElement | null;
+    const t = el.querySelector<HTMLElement>(target);
     if (t) el.scrollTop = t.offsetTop - 80;
   }, '[data-testid="sv-item"][data-type="tool_call"]');
   await shot(page, "subagent.png");
   await page.locator('[data-testid="conversation"]').evaluate((el, target) => {
-    const t = el.querySelector(target) as HTMLElement | null;
+    const t = el.querySelector<HTMLElement>(target);
     if (t) el.scrollTop = t.offsetTop - 80;
   }, '[data-testid="plan"]');
   await shot(page, "plan-updates.png");

@@ -84,8 +84,7 @@ export function parseStoredPolicies(text: string | null): PolicyMap | undefined 
   if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
   const out: PolicyMap = {};
   for (const [method, policy] of Object.entries(value)) {
-    if ((PRESET_METHODS as readonly string[]).includes(method) && POLICIES.includes(policy as Policy))
-      out[method] = policy as Policy;
+    if (PRESET_METHODS.includes(method) && POLICIES.includes(policy as Policy)) out[method] = policy as Policy;
   }
   return Object.keys(out).length ? out : undefined;
 }

@@ -4,6 +4,7 @@
  * method types, capabilities, method support) and past it (a prompt turn, a
  * tool call round trip, cancel, usage, start-up time, memory).
  */
+import { display } from "../protocol/json";
 import type { MethodSupport, ProbeReport, ProbeRow } from "../contracts/reports";
 import { AGENT_METHODS, LEGACY_AGENT_METHODS } from "../protocol/methods";
 
@@ -74,7 +75,7 @@ export function buildMatrix(reports: readonly ProbeReport[]): ProbeMatrix {
     columns,
     rows: [
       per(AGENT_METHODS.initialize, (r) => outcomeCell(find(r, "initialize with protocolVersion 1"))),
-      per("protocol version", (r) => (r.facts?.protocolVersion === undefined ? "—" : String(r.facts.protocolVersion))),
+      per("protocol version", (r) => (r.facts?.protocolVersion === undefined ? "—" : display(r.facts.protocolVersion))),
       per("auth method types", (r) => list([...new Set(r.facts?.authMethods.map((m) => m.type))])),
       per("loadSession", (r) => (caps(r).loadSession === true ? "yes" : "no")),
       per("prompt capabilities", (r) =>

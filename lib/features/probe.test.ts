@@ -30,7 +30,7 @@ const defs = (
 type Msg = { id?: JsonRpcId; method?: string; params?: Record<string, unknown>; result?: unknown; error?: unknown };
 interface Script {
   /** Answers a request (undefined: no answer), may emit frames before through `emit`. */
-  handle(msg: Msg, agent: FakeAgent): Promise<unknown> | unknown;
+  handle(msg: Msg, agent: FakeAgent): unknown;
 }
 
 /** A scripted agent behind the Driver seam, with the relay's answering by policy. */

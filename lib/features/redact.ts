@@ -219,7 +219,7 @@ function redactFields(value: unknown): { value: unknown; count: number } {
     let count = 0;
     const out = value.map((v, i) => {
       // ["--api-key", "abc"]: the argument after a secret-looking flag.
-      const flag = value[i - 1];
+      const flag: unknown = value[i - 1];
       const isArg = typeof v === "string" && v !== REDACTED && !/^\d+$/.test(v);
       if (isArg && typeof flag === "string" && FLAG.test(flag) && isSecretKey(flag)) {
         count++;

@@ -7,6 +7,7 @@
  * A transcript may come from anyone: its `mcpServers` are command lines the live
  * agent would start, so they are sent only when the user saw them and said so.
  */
+import { display } from "../protocol/json";
 import type { Frame } from "../protocol/frame";
 import type { RerunStep } from "../contracts/reports";
 
@@ -34,7 +35,7 @@ export interface RecordedMcpServer {
 }
 
 const names = (list: unknown): string[] =>
-  Array.isArray(list) ? list.map((e) => String((e as { name?: unknown })?.name ?? "?")) : [];
+  Array.isArray(list) ? list.map((e) => display((e as { name?: unknown })?.name ?? "?")) : [];
 
 function messageOf(f: Frame): Json | undefined {
   if (f.message && typeof f.message === "object") return f.message as Json;
@@ -57,7 +58,7 @@ export function recordedMcpServers(frames: readonly Frame[]): RecordedMcpServer[
       if (typeof s !== "object" || s === null) continue;
       out.push({
         method: f.method ?? "?",
-        name: String(s.name ?? "?"),
+        name: display(s.name ?? "?"),
         command: typeof s.command === "string" ? s.command : undefined,
         args: Array.isArray(s.args) ? s.args.map(String) : [],
         url: typeof s.url === "string" ? s.url : undefined,

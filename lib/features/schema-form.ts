@@ -12,7 +12,7 @@
  * JSON (`_meta`, `rawInput`, maps). Validation is schema-check's job.
  */
 import { createSchemaChecker, type SchemaIssue } from "../protocol/schema-check";
-import { isObject, num, str } from "../protocol/json";
+import { display, isObject, num, str } from "../protocol/json";
 
 export type Schema = boolean | { [keyword: string]: unknown };
 export type Defs = Record<string, Schema>;
@@ -242,7 +242,7 @@ class Builder {
     if (f.constValue) return { ...base, kind: "const", value: f.constValue.value };
     if (f.enumValues) {
       return f.enumValues.every((e) => typeof e === "string")
-        ? { ...base, kind: "string", enum: f.enumValues as string[] }
+        ? { ...base, kind: "string", enum: f.enumValues }
         : { ...base, kind: "json" };
     }
     const types = f.types ?? (f.props.size > 0 ? ["object"] : f.items.length ? ["array"] : []);
@@ -333,7 +333,7 @@ class Builder {
       variants: variants.map(({ alt, node, i }) => {
         const tagValue = tag ? constOf(node, tag) : undefined;
         const label =
-          (tagValue !== undefined ? String(tagValue) : undefined) ??
+          (tagValue !== undefined ? display(tagValue) : undefined) ??
           (isObject(alt) ? str(alt.title) : undefined) ??
           node.refs?.slice(f.refs.length).at(-1) ??
           (node.kind !== "object" && node.kind !== "union" ? node.kind : undefined) ??
@@ -554,7 +554,7 @@ export function unsetIn(value: unknown, path: Path): unknown {
 export function moveIn(value: unknown, path: Path, from: number, to: number): unknown {
   const arr = getIn(value, path);
   if (!Array.isArray(arr) || to < 0 || to >= arr.length || from === to) return value;
-  const next = [...arr];
+  const next: unknown[] = [...(arr as unknown[])];
   const [item] = next.splice(from, 1);
   next.splice(to, 0, item);
   return setIn(value, path, next);

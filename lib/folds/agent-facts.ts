@@ -207,7 +207,7 @@ function summary(t: Turn, prev: LastTurn | undefined): LastTurn {
   };
   if (t.endSeq !== undefined) next.endSeq = t.endSeq;
   if (t.ended && !t.error) next.stopReason = t.stopReason ?? null;
-  if (t.error) next.error = t.error as RpcError;
+  if (t.error) next.error = t.error;
   if (t.usage) {
     const { models: _m, raw: _r, ...usage } = t.usage;
     next.usage = usage;

@@ -239,7 +239,7 @@ export class WaterfallBuilder {
 
   #tool(t: WaterfallTurn, toolCallId: string, f: Frame): ToolItem {
     let ids = this.#toolIds.get(t);
-    if (!ids) this.#toolIds.set(t, (ids = new Map()));
+    if (!ids) this.#toolIds.set(t, (ids = new Map<string, ToolItem>()));
     let tool = ids.get(toolCallId);
     if (tool) {
       tool.seqs = tool.seqs.append(f.seq);

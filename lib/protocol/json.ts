@@ -13,3 +13,6 @@ export const num = (v: unknown): number | undefined => (typeof v === "number" &&
 
 /** The value when it is a JSON object, else an empty one (so fields read off it are undefined). */
 export const obj = (v: unknown): JsonObject => (isObject(v) ? v : {});
+
+/** A value as text for a message or a label: a string as it is, anything else as JSON (never "[object Object]"). */
+export const display = (v: unknown): string => (typeof v === "string" ? v : (JSON.stringify(v) ?? String(v)));

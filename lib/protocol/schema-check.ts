@@ -106,8 +106,8 @@ class Validator {
       if (typeof s.maximum === "number" && v > s.maximum) out.push({ path, message: `above the maximum ${s.maximum}` });
       const f = typeof s.format === "string" ? INT_FORMAT.exec(s.format) : null;
       if (f) {
-        if (!Number.isInteger(v)) out.push({ path, message: `expected an integer (${s.format})` });
-        else if (f[1] === "u" && v < 0) out.push({ path, message: `expected a non-negative integer (${s.format})` });
+        if (!Number.isInteger(v)) out.push({ path, message: `expected an integer (${f[0]})` });
+        else if (f[1] === "u" && v < 0) out.push({ path, message: `expected a non-negative integer (${f[0]})` });
       }
     }
     if (typeof v === "string") {

@@ -146,7 +146,7 @@ describe("the probe and an agent's terminal commands", () => {
       const result = await runProbe(relay, {
         cwd: ws,
         timeoutMs: 2_000,
-        clientCapabilities: DEFAULT_CLIENT_CAPABILITIES as Record<string, unknown>,
+        clientCapabilities: DEFAULT_CLIENT_CAPABILITIES,
         ...options,
       });
       const advertised = relay.sent.filter((m) => m.method === "initialize").at(-1)?.params?.clientCapabilities;

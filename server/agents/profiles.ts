@@ -166,10 +166,7 @@ export class Profiles {
 
   /** What `initialize` advertises for a profile by default (Connect, the probe). */
   clientCapabilities(name: string): Record<string, unknown> {
-    return (this.list().find((p) => p.name === name)?.clientCapabilities ?? DEFAULT_CLIENT_CAPABILITIES) as Record<
-      string,
-      unknown
-    >;
+    return this.list().find((p) => p.name === name)?.clientCapabilities ?? DEFAULT_CLIENT_CAPABILITIES;
   }
 
   /**

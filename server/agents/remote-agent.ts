@@ -7,6 +7,7 @@
  * The transport's own events (HTTP status, SSE streams, WebSocket open and
  * close, 409s) are reported as text for the timeline.
  */
+import { display } from "../../lib/protocol/json";
 import type { AnyMessage } from "@agentclientprotocol/sdk";
 import { createHttpStream } from "@agentclientprotocol/sdk/experimental/http-client";
 import { createWebSocketStream, type WebSocketConstructor } from "@agentclientprotocol/sdk/experimental/ws-client";
@@ -44,8 +45,8 @@ export function startAgent(
 function describeBody(body: unknown): string {
   try {
     const m = JSON.parse(String(body)) as { method?: unknown; id?: unknown };
-    if (typeof m.method === "string") return m.id === undefined ? m.method : `${m.method} (id ${String(m.id)})`;
-    return `response to id ${String(m.id)}`;
+    if (typeof m.method === "string") return m.id === undefined ? m.method : `${m.method} (id ${display(m.id)})`;
+    return `response to id ${display(m.id)}`;
   } catch {
     return "message";
   }
@@ -76,7 +77,7 @@ async function cappedErrorBody(res: Response): Promise<Response> {
   let kept = 0;
   let cut = false;
   if (res.body) {
-    const reader = res.body.getReader();
+    const reader: ReadableStreamDefaultReader<Uint8Array> = res.body.getReader();
     try {
       // Until the end, or a byte past the cap (so a body of exactly the cap is not called cut).
       while (!cut) {
@@ -212,7 +213,12 @@ export class RemoteAgent {
       const headers = new Headers(init?.headers);
       const session = headers.get(SESSION_HEADER);
       const scope = session ? `session ${session}` : "connection";
-      if (method === "POST" && session && conflicted.has(session) && REATTACH.test(String(init?.body))) {
+      if (
+        method === "POST" &&
+        session &&
+        conflicted.has(session) &&
+        REATTACH.test(typeof init?.body === "string" ? init.body : "")
+      ) {
         conflicted.delete(session);
         report(`re-attaching ${scope} with ${describeBody(init?.body)}`);
       }
@@ -257,7 +263,7 @@ export class RemoteAgent {
 
   /** The same response, with a report when its body ends (by the agent, or cut off). */
   private reportEnd(res: Response, closed: (how: string) => void): Response {
-    const reader = res.body!.getReader();
+    const reader: ReadableStreamDefaultReader<Uint8Array> = res.body!.getReader();
     const body = new ReadableStream<Uint8Array>({
       pull: async (controller) => {
         try {
@@ -362,5 +368,5 @@ function observedWebSocket(
         failed(new Error(`closed with code ${code}`));
       });
     }
-  } as unknown as WebSocketConstructor;
+  };
 }

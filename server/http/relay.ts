@@ -101,7 +101,7 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
     graceMs: config.graceMs,
   });
 
-  const taps = createTapHub(io as unknown as Server, config, transcripts, info, (conn) => authenticated.add(conn));
+  const taps = createTapHub(io, config, transcripts, info, (conn) => authenticated.add(conn));
 
   const disposer = (s: BrowserSession) => {
     if (sessions.get(s.clientId) === s) sessions.delete(s.clientId);

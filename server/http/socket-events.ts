@@ -41,7 +41,7 @@ export function socketEvents(socket: Pick<Socket, "on" | "onAny">): SocketEvents
         try {
           answer = handler(parsed.data);
         } catch (err) {
-          answer = Promise.reject(err as Error);
+          answer = Promise.reject(err instanceof Error ? err : new Error(String(err)));
         }
         if (!(answer instanceof Promise)) return ack(answer);
         answer.then(ack, (err: Error) => ack({ ok: false, error: { code: "internal", message: err.message } }));

@@ -40,9 +40,9 @@ export const offersTools: AgentLoopTest = (body) => Array.isArray(body.tools) &&
 /** What a model API's handler gets besides the request: the log, and the turn a request plays. */
 export interface TurnContext {
   /** Records the request; `turn` says whether it played a scripted (or echo) turn. */
-  log(turn: boolean): void;
+  log: (turn: boolean) => void;
   /** Records the request and picks its turn: the next scripted one (or an echo) for the agent loop, "ok" for a side call. */
-  play(agentLoop: boolean, messages: unknown): ModelTurn;
+  play: (agentLoop: boolean, messages: unknown) => ModelTurn;
 }
 
 export type Handler = (

@@ -36,7 +36,7 @@ async function serve(args: string[] = []): Promise<Served> {
   });
   running.add(child);
   const url = await new Promise<string>((resolve, reject) => {
-    child.stdout!.on("data", (d: Buffer) => {
+    child.stdout.on("data", (d: Buffer) => {
       const m = /listening (http:\/\/\S+)/.exec(String(d));
       if (m) resolve(m[1]!);
     });

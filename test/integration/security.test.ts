@@ -20,7 +20,7 @@ afterAll(async () => {
 });
 
 async function refused(auth: Record<string, unknown>, headers: Record<string, string> = {}, transport = "websocket") {
-  const c = new TestClient(relay.url, auth, { transports: [transport as "websocket"], extraHeaders: headers });
+  const c = new TestClient(relay.url, auth, { transports: [transport], extraHeaders: headers });
   try {
     await c.connected();
     return undefined;

@@ -118,14 +118,14 @@ async function direct(args: string[], input: string, until?: string): Promise<Bu
   const child = execa(process.execPath, args, { cwd: root, encoding: "buffer", buffer: false, reject: false });
   const out: Buffer[] = [];
   const seen = new Promise<void>((resolve) =>
-    child.stdout!.on("data", (chunk: Buffer) => {
+    child.stdout.on("data", (chunk: Buffer) => {
       out.push(chunk);
       if (until && Buffer.concat(out).includes(until)) resolve();
     }),
   );
-  child.stdin!.write(input);
+  child.stdin.write(input);
   if (until) await seen;
-  child.stdin!.end();
+  child.stdin.end();
   await child;
   return Buffer.concat(out);
 }
@@ -158,7 +158,7 @@ async function startTap(
   const browser = new TestClient(url, { token });
   try {
     await browser.connected();
-    const found = nextTap(browser.socket as unknown as Socket);
+    const found = nextTap(browser.socket);
     const editor = new Editor(args, e, cwd);
     return { editor, tap: await found };
   } finally {

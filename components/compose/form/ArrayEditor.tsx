@@ -8,7 +8,7 @@ import { useFormEnv, type EditorProps } from "./form-env";
 
 export function ArrayEditor({ node, value, path, set }: EditorProps<ArrayNode>) {
   const env = useFormEnv();
-  const items = Array.isArray(value) ? value : [];
+  const items: unknown[] = Array.isArray(value) ? (value as unknown[]) : [];
   const { items: itemNode } = node;
 
   if (itemNode.kind === "string" && itemNode.enum) {

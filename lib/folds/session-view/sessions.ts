@@ -6,7 +6,7 @@ import { AGENT_METHODS, LEGACY_AGENT_METHODS } from "../../protocol/methods";
 import { compact, type Draft, type Obj } from "./draft";
 import { ownSession, track } from "./items";
 import { configOptions } from "./updates";
-import type { PendingRequest, SessionModels } from "./types";
+import type { PendingRequest } from "./types";
 
 export const SESSION_OPENERS = new Set<string>([
   AGENT_METHODS.session_new,
@@ -36,7 +36,7 @@ export function onResult(d: Draft, f: Frame, pend: PendingRequest, r: Obj): void
     if (Array.isArray(modes.availableModes)) s.availableModes = modes.availableModes as SessionMode[];
   }
   if (Array.isArray(r.configOptions)) s.configOptions = configOptions(r.configOptions);
-  if (isObject(r.models)) s.models = r.models as SessionModels;
+  if (isObject(r.models)) s.models = r.models;
   if (pend.method === AGENT_METHODS.session_set_mode && typeof params.modeId === "string")
     s.currentModeId = params.modeId;
   if (pend.method === LEGACY_AGENT_METHODS.session_set_model && typeof params.modelId === "string") {
