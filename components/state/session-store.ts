@@ -7,8 +7,11 @@
  * agent's status and routes the relay's events to the parts.
  */
 import type { AgentFacts } from "@/lib/folds/agent-facts";
-import type { AuthChoice, ConnectProgress } from "@/lib/features/connect-flow";
+import type { ConnectProgress } from "@/lib/features/connect-flow";
+import type { AuthChoice } from "@/lib/features/handshake";
 import type { Frame, JsonRpcId, WireFrame } from "@/lib/protocol/frame";
+import type { Result } from "@/lib/protocol/result";
+import type { RequestOptions } from "@/lib/protocol/request-port";
 import type { TimelineEvent } from "@/lib/folds/frame-filter";
 import type { FrameIndex } from "@/lib/folds/frame-index";
 import type { FrameWindow } from "@/lib/folds/frame-log";
@@ -385,8 +388,8 @@ export class SessionStore extends SnapshotStore<SessionSnapshot> {
   }
 
   /** Sends a request with a fresh id and resolves with its answer (or why there is none). */
-  request(method: string, params: unknown): Promise<RpcOutcome> {
-    return this.rpc.request(method, params);
+  request(method: string, params: unknown, options?: RequestOptions): Promise<RpcOutcome> {
+    return this.rpc.request(method, params, options);
   }
 
   /** Sends a request frame as given (its id must be unused) and resolves with its answer. */
@@ -394,7 +397,8 @@ export class SessionStore extends SnapshotStore<SessionSnapshot> {
     return this.rpc.sendRequest(frame);
   }
 
-  notify(method: string, params: unknown): Promise<SendResult> {
+  /** Sends a notification: the seq the relay gave it, or why it was not sent. */
+  notify(method: string, params: unknown): Promise<Result<number>> {
     return this.rpc.notify(method, params);
   }
 

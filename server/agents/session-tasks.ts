@@ -13,7 +13,7 @@ import { Rerun } from "../../lib/features/rerun";
 import type { Transcript } from "../../lib/contracts/transcript";
 import { diffRuns } from "../../lib/features/transcript-diff";
 import type { Ack, RerunResult, StartPayload } from "../../lib/contracts/wire";
-import { AgentDriver } from "./agent-driver";
+import { AgentDriver, probeDriver } from "./agent-driver";
 import type { BrowserSession } from "../http/browser-session";
 import { groupRssBytes } from "./process-group";
 import type { ProbeStore } from "../transcripts/probe-store";
@@ -85,7 +85,7 @@ export async function probeAgent(
   // The probe answers under its own policies: the session's own come back after it.
   const policies = session.answerer.current;
   try {
-    const { rows, facts } = await runProbe(driver, {
+    const { rows, facts } = await runProbe(probeDriver(driver), {
       cwd: started.agent.cwd,
       includeLogout: options.includeLogout,
       clientCapabilities: options.clientCapabilities,
