@@ -1,18 +1,18 @@
 /**
- * Drives one agent of a BrowserSession from code (CLI, probe): requests with
+ * Drives one agent of an AgentHost from code (CLI, probe): requests with
  * their own ids, waiting on responses and frames as they arrive.
  */
 import type { Frame, JsonRpcId, WireFrame } from "../../lib/protocol/frame";
 import type { Policies } from "../../lib/features/policy";
 import type { Driver, Reply } from "../../lib/features/probe";
-import type { BrowserSession } from "../http/browser-session";
+import type { AgentHost } from "./agent-host";
 
 export class AgentDriver implements Driver {
   private nextId = 1;
   private readonly waiters = new Set<(frame: Frame | undefined) => void>();
   private readonly unsubscribe: Array<() => void>;
 
-  constructor(private readonly session: BrowserSession) {
+  constructor(private readonly session: AgentHost) {
     this.unsubscribe = [
       session.onFrame((frame) => {
         for (const waiter of [...this.waiters]) waiter(frame);

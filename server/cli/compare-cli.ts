@@ -16,7 +16,7 @@ import type { Frame } from "../../lib/protocol/frame";
 import { AGENT_METHODS } from "../../lib/protocol/methods";
 import type { Policies } from "../../lib/features/policy";
 import { AgentDriver } from "../agents/agent-driver";
-import { BrowserSession } from "../http/browser-session";
+import { AgentHost } from "../agents/agent-host";
 import { flagPolicies } from "./cli-policies";
 import { ConfigError, loadConfig, type ServerConfig } from "../config";
 import { Profiles } from "../agents/profiles";
@@ -82,13 +82,7 @@ async function runSide(
   timeoutMs: number,
 ): Promise<SideResult> {
   const workspace = realpathSync(mkdtempSync(path.join(tmpdir(), `acp-compare-${spec.key.toLowerCase()}-`)));
-  const session = new BrowserSession(
-    `compare-${spec.key}`,
-    { ...config, workspaceRoots: [workspace] },
-    profiles,
-    store,
-    () => {},
-  );
+  const session = new AgentHost({ ...config, workspaceRoots: [workspace] }, profiles, store);
   session.answerer.setPolicies(policies);
   const driver = new AgentDriver(session);
   const result: SideResult = { spec, frames: [] };
