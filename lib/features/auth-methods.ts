@@ -8,6 +8,8 @@
  * runtime variables.
  */
 import { isObject } from "../protocol/json";
+import type { Frame } from "../protocol/frame";
+import { AGENT_METHODS } from "../protocol/methods";
 import { checkElicitationUrl } from "./agent-answers";
 import { fail, ok, type Result } from "../protocol/result";
 
@@ -23,6 +25,8 @@ interface MethodBase {
   id: string;
   name: string;
   description?: string;
+  /** The agent's `_meta`, as it sent it: shown, never acted on (but for the legacy terminal hints). */
+  _meta?: unknown;
 }
 
 export type AuthMethodView =
@@ -86,7 +90,8 @@ export function parseAuthMethods(init: unknown): AuthMethodView[] {
     if (!isObject(m)) continue;
     const id = str(m.id, 200);
     if (!id) continue;
-    const base = { id, name: str(m.name, 200) ?? id, description: str(m.description) };
+    const base: MethodBase = { id, name: str(m.name, 200) ?? id, description: str(m.description) };
+    if (m._meta !== undefined) base._meta = m._meta;
     const terminal = terminalSpec(m);
     // The link is the agent's: shown only when it is an http(s) address (never javascript:, data:...).
     if (m.type === "env_var")
@@ -96,6 +101,16 @@ export function parseAuthMethods(init: unknown): AuthMethodView[] {
     else out.push(terminal ? { ...base, type: "agent", terminal } : { ...base, type: "agent" });
   }
   return out;
+}
+
+/**
+ * The auth methods an agent's answer to `initialize` lists (none when it failed);
+ * undefined for any other frame. What a later start's `env` may set is checked against them.
+ */
+export function initializeAuthMethods(frame: Frame): AuthMethodView[] | undefined {
+  if (frame.kind !== "response" || frame.dir !== "from-agent" || frame.method !== AGENT_METHODS.initialize)
+    return undefined;
+  return parseAuthMethods(isObject(frame.message) ? frame.message.result : undefined);
 }
 
 /** Whether `authenticate` may be called with a method: the schema forbids it for `terminal`. */

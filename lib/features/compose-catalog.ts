@@ -8,8 +8,9 @@
  * cannot give (a content type or MCP transport the agent did not advertise, a
  * client capability whose policy is "deny").
  */
-import { agentCapabilities, authMethods, currentSession, type AgentFacts } from "../folds/agent-facts";
+import { agentCapabilities, currentSession, type AgentFacts } from "../folds/agent-facts";
 import { DEFAULT_CLIENT_CAPABILITIES } from "../protocol/client-capabilities";
+import { parseAuthMethods } from "./auth-methods";
 import { initializeParams, V2_AUTH_LOGIN } from "./handshake";
 import type { Policy } from "../contracts/policies";
 import { initialValue, type Defs, type FieldNode, type Path } from "./schema-form";
@@ -62,6 +63,8 @@ export interface Support {
 }
 
 /** v2's authenticate and logout (not in lib/protocol/methods.ts, which lists v1's). */
+/** The auth methods of the initialize result, read as Connect reads them. */
+const authMethods = (facts: AgentFacts) => parseAuthMethods(facts.initialize?.result);
 const V2_AUTH_LOGOUT = "auth/logout";
 
 /** Methods every agent must answer. */

@@ -67,7 +67,7 @@ export async function runConnect(deps: ConnectDeps, input: ConnectInput): Promis
     {
       port: { request: (method, params) => deps.request(method, params) },
       progress: (p) => deps.progress({ ...p, pooled }),
-      ...(deps.chooseAuth ? { chooseAuth: deps.chooseAuth } : {}),
+      ...(deps.chooseAuth ? { chooseAuth: (r) => deps.chooseAuth!(r) } : {}),
     },
     { ...input, timeouts: limits, ...(initialized ? { initialized } : {}) },
   );

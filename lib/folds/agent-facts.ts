@@ -337,22 +337,6 @@ export function negotiatedVersion(facts: AgentFacts): number | undefined {
   return typeof v === "number" && Number.isInteger(v) && v >= 0 && v <= 65_535 ? v : undefined;
 }
 
-export interface AuthMethodEntry {
-  id: string;
-  name: string;
-  description?: string | null;
-  type?: string;
-  _meta?: unknown;
-}
-
-export function authMethods(facts: AgentFacts): AuthMethodEntry[] {
-  const list = facts.initialize?.result?.authMethods;
-  if (!Array.isArray(list)) return [];
-  return list
-    .filter((m): m is AuthMethodEntry => isObject(m) && typeof m.id === "string")
-    .map((m) => ({ ...m, name: m.name ?? m.id }));
-}
-
 /** The current session's facts (empty when there is none). */
 export function currentSession(facts: AgentFacts): SessionFacts {
   return (facts.sessionId !== undefined ? facts.sessions[facts.sessionId] : undefined) ?? {};

@@ -6,7 +6,7 @@
  * did not advertise is refused, whatever the policy.
  */
 import type { RequestPermissionRequest } from "@agentclientprotocol/sdk";
-import type { Frame } from "../../lib/protocol/frame";
+import { classifyLine, type Frame } from "../../lib/protocol/frame";
 import {
   autoPermission,
   defaultPolicies,
@@ -16,12 +16,15 @@ import {
   type Policies,
 } from "../../lib/features/policy";
 import { ANSWERABLE_METHODS, SERVED_METHODS, UNKNOWN_METHODS } from "../../lib/contracts/policies";
-import type { Ack } from "../../lib/contracts/wire";
+import type { Ack, RelayError } from "../../lib/contracts/wire";
 import type { RpcError } from "../../lib/protocol/jsonrpc";
 import { notAdvertised } from "../../lib/protocol/client-capabilities";
 import { cancelledIdOf } from "../../lib/folds/frame-index";
 import { agentRequestError, ServiceError, type ClientServices } from "./client-services";
 import { AGENT_METHODS, CLIENT_METHODS } from "../../lib/protocol/methods";
+
+/** Ids of withdrawn requests remembered (an agent's flood of cancels holds no more). */
+const WITHDRAWN_KEPT = 1_024;
 
 /** JSON-RPC's answer to a cancelled request (ACP's ErrorCode "Request cancelled"). */
 export const requestCancelled = (requestId: string | number): RpcError => ({
@@ -37,6 +40,8 @@ export class AgentAnswerer {
   private readonly pending = new Map<number, Frame>();
   /** The seq of the newest pending request per JSON-RPC id (`idKey`). */
   private readonly newestById = new Map<string, number>();
+  /** Ids (`idKey`) of requests the agent withdrew and the relay answered: no later answer may reach the agent. */
+  private readonly withdrawn = new Set<string>();
   /** While set (a re-run answers as recorded), policies stand aside. */
   suspended = false;
   /** The `clientCapabilities` of the client's last `initialize` to this agent; undefined: none seen, nothing advertised. */
@@ -54,6 +59,7 @@ export class AgentAnswerer {
     this.services = services;
     this.pending.clear();
     this.newestById.clear();
+    this.withdrawn.clear();
     this.advertised = undefined;
   }
 
@@ -78,6 +84,8 @@ export class AgentAnswerer {
     ) {
       this.pending.set(frame.seq, frame);
       this.newestById.set(idKey(frame.id), frame.seq);
+      // The id is in use again: answers to it are this request's.
+      this.withdrawn.delete(idKey(frame.id));
       this.apply(frame);
     } else if (frame.kind === "response" && frame.dir === "to-agent" && frame.requestSeq !== undefined) {
       this.forget(frame.requestSeq);
@@ -102,6 +110,23 @@ export class AgentAnswerer {
     this.respond(frame, { error: requestCancelled(id) });
     // Forget it now, not when the echo of the answer comes back: an answer in progress must find it gone.
     this.forget(frame.seq);
+    this.withdrawn.add(idKey(id));
+    if (this.withdrawn.size > WITHDRAWN_KEPT) this.withdrawn.delete(this.withdrawn.values().next().value!);
+  }
+
+  /**
+   * Why a line the client (the page, a re-run) sends must not reach the agent: it
+   * answers a request the agent withdrew, already answered -32800 here, so the
+   * agent would get a second answer to a request it no longer has. Undefined: send it.
+   */
+  refusal(line: string): RelayError | undefined {
+    if (this.withdrawn.size === 0) return undefined;
+    const { kind, id } = classifyLine(line);
+    if (kind !== "response" || id === undefined || !this.withdrawn.has(idKey(id))) return undefined;
+    return {
+      code: "invalid_payload",
+      message: `the agent cancelled its request ${JSON.stringify(id)} ($/cancel_request) and was answered -32800: this answer was not sent`,
+    };
   }
 
   /** The newest pending request with this JSON-RPC id, found in O(1): an agent's cancels never scan the map. */

@@ -1,7 +1,7 @@
 /**
- * Drives one agent of a BrowserSession from code (CLI, compare, warm pool,
+ * Drives one agent of an AgentHost from code (CLI, compare, warm pool,
  * probe): the request port (lib/protocol/request-port.ts) adapted to the
- * session. Answers are paired by the sequencer's `requestSeq`, never by id.
+ * host. Answers are paired by the sequencer's `requestSeq`, never by id.
  */
 import type { Frame, WireFrame } from "../../lib/protocol/frame";
 import type { RpcOutcome } from "../../lib/protocol/jsonrpc";
@@ -14,7 +14,7 @@ import {
 import { fail, ok, type Result } from "../../lib/protocol/result";
 import type { Policies } from "../../lib/features/policy";
 import type { Driver } from "../../lib/features/probe";
-import type { BrowserSession } from "../http/browser-session";
+import type { AgentHost } from "./agent-host";
 
 /** How long a request waits for its answer unless told otherwise. */
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -24,7 +24,7 @@ export class AgentDriver implements RequestPort {
   private readonly client: RequestClient;
   private readonly unsubscribe: Array<() => void>;
 
-  constructor(private readonly session: BrowserSession) {
+  constructor(private readonly session: AgentHost) {
     this.client = new RequestClient({
       send: (frame) => {
         const ack = session.send(typeof frame === "string" ? frame : JSON.stringify(frame));

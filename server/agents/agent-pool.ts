@@ -1,12 +1,12 @@
 /**
  * Warm agents per profile: spawned and initialized ahead of time so that a
- * browser's Connect is instant. A pooled agent goes to one browser session
+ * browser's Connect is instant. A pooled agent (its AgentHost) goes to one browser session
  * only; a replacement is spawned behind it. Only plain starts (no options, the
  * default cwd) are served from the pool: anything else changes the command line.
  */
 import { initializeAgent } from "../../lib/features/handshake";
 import { AgentDriver } from "./agent-driver";
-import { BrowserSession } from "../http/browser-session";
+import { AgentHost } from "./agent-host";
 import type { ServerConfig } from "../config";
 import type { Profiles } from "./profiles";
 import type { TranscriptStore } from "../transcripts/transcript-store";
@@ -15,19 +15,24 @@ import type { TranscriptStore } from "../transcripts/transcript-store";
 const MAX_FAILURES = 3;
 const INITIALIZE_TIMEOUT_MS = 60_000;
 
+interface Ready {
+  host: AgentHost;
+  /** Stops replacing it when it exits: once taken, its exit is its browser session's. */
+  unwatch: () => void;
+}
+
 interface Slot {
   profile: string;
-  ready: BrowserSession[];
+  ready: Ready[];
   warming: number;
   failures: number;
 }
 
 export class AgentPool {
   private readonly slots = new Map<string, Slot>();
-  /** Sessions still starting or initializing, so close() can stop them too. */
-  private readonly warming = new Set<BrowserSession>();
+  /** Hosts still starting or initializing, so close() can stop them too. */
+  private readonly warming = new Set<AgentHost>();
   private closed = false;
-  private serial = 0;
 
   constructor(
     private readonly config: ServerConfig,
@@ -57,13 +62,7 @@ export class AgentPool {
   }
 
   private async warm(slot: Slot): Promise<void> {
-    const session = new BrowserSession(
-      `pool-${slot.profile}-${++this.serial}`,
-      this.config,
-      this.profiles,
-      this.transcripts,
-      () => {},
-    );
+    const session = new AgentHost(this.config, this.profiles, this.transcripts);
     this.warming.add(session);
     try {
       await this.warmUp(slot, session);
@@ -72,7 +71,7 @@ export class AgentPool {
     }
   }
 
-  private async warmUp(slot: Slot, session: BrowserSession): Promise<void> {
+  private async warmUp(slot: Slot, session: AgentHost): Promise<void> {
     const started = await session.start({ profile: slot.profile });
     if (started.ok && started.agent.transcriptId) this.transcripts.unlisted.add(started.agent.transcriptId);
     if (!started.ok) {
@@ -98,29 +97,34 @@ export class AgentPool {
       return;
     }
     slot.failures = 0;
-    slot.ready.push(session);
     // A warm agent that dies is replaced.
-    session.onExit(() => {
-      const i = slot.ready.indexOf(session);
-      if (i === -1) return;
-      slot.ready.splice(i, 1);
-      void this.discard(session);
-      this.top(slot);
-    });
+    const ready: Ready = {
+      host: session,
+      unwatch: session.onExit(() => {
+        const i = slot.ready.indexOf(ready);
+        if (i === -1) return;
+        slot.ready.splice(i, 1);
+        void this.discard(session);
+        this.top(slot);
+      }),
+    };
+    slot.ready.push(ready);
   }
 
   /** A warm, initialized agent of `profile`, or undefined; a replacement starts warming. */
-  take(profile: string): BrowserSession | undefined {
+  take(profile: string): AgentHost | undefined {
     const slot = this.slots.get(profile);
-    const session = slot?.ready.shift();
-    const transcriptId = session?.agentInfo?.transcriptId;
+    const ready = slot?.ready.shift();
+    ready?.unwatch();
+    ready?.host.markPooled();
+    const transcriptId = ready?.host.agentInfo?.transcriptId;
     if (transcriptId) this.transcripts.unlisted.delete(transcriptId);
     if (slot) this.top(slot);
-    return session;
+    return ready?.host;
   }
 
   /** Stops an agent that never reached a user, and drops its (empty) transcript. */
-  private async discard(session: BrowserSession): Promise<void> {
+  private async discard(session: AgentHost): Promise<void> {
     const id = session.agentInfo?.transcriptId;
     await session.stop();
     if (id) {
@@ -131,7 +135,7 @@ export class AgentPool {
 
   async close(): Promise<void> {
     this.closed = true;
-    const all = [...this.slots.values()].flatMap((s) => s.ready.splice(0)).concat([...this.warming]);
+    const all = [...this.slots.values()].flatMap((s) => s.ready.splice(0).map((r) => r.host)).concat([...this.warming]);
     await Promise.allSettled(all.map((s) => this.discard(s)));
   }
 }

@@ -3,24 +3,10 @@
  * nothing beyond line boundaries; frames are made by the caller.
  */
 import { execa, type ResultPromise } from "execa";
-import { LineSplitter, type LineEvent } from "../../lib/protocol/ndjson";
+import { LineSplitter } from "../../lib/protocol/ndjson";
 import type { RelayError } from "../../lib/contracts/wire";
 import { childEnv, stopTree, type Tree } from "./process-group";
-
-export interface AgentProcessEvents {
-  onLine(event: LineEvent): void;
-  onStderr(text: string): void;
-  onExit(code: number | null, signal: string | null): void;
-}
-
-export interface SpawnSpec {
-  command: string;
-  args: string[];
-  cwd: string;
-  env: Record<string, string>;
-  maxLineBytes: number;
-  killGraceMs: number;
-}
+import type { AgentConnection, AgentConnectionEvents, SpawnSpec } from "./agent-connection";
 
 export class SpawnError extends Error {
   constructor(readonly relayError: RelayError) {
@@ -98,7 +84,8 @@ export function spawnGroup(
   });
 }
 
-export class AgentProcess {
+export class AgentProcess implements AgentConnection {
+  readonly remote = false;
   private exited = false;
   private closed!: Promise<void>;
   private readonly child: ResultPromise;
@@ -112,7 +99,7 @@ export class AgentProcess {
     this.pid = group.pid;
   }
 
-  static async spawn(spec: SpawnSpec, events: AgentProcessEvents): Promise<AgentProcess> {
+  static async spawn(spec: SpawnSpec, events: AgentConnectionEvents): Promise<AgentProcess> {
     let spawned: GroupChild;
     try {
       spawned = await spawnGroup(spec);
@@ -124,7 +111,7 @@ export class AgentProcess {
     return agent;
   }
 
-  private wire(events: AgentProcessEvents): void {
+  private wire(events: AgentConnectionEvents): void {
     const splitter = new LineSplitter(this.spec.maxLineBytes);
     this.child.stdout!.on("data", (chunk: Buffer) => {
       for (const event of splitter.push(chunk)) events.onLine(event);

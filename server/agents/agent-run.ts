@@ -1,7 +1,7 @@
 /**
- * One agent run of a browser session: its process, the frame sequencer, the
+ * One agent run of a host (server/agents/agent-host.ts): its connection, the frame sequencer, the
  * transcript recorder, the fs/terminal services, the timeout watch, and the
- * frames and stderr kept for re-attaching clients (capped in bytes). Made by
+ * frames, stderr and transport events kept for re-attaching clients (capped). Made by
  * each start, disposed when the process exits; its log outlives the process, so
  * a client that re-attaches after the exit still sees how the run ended.
  */
@@ -11,15 +11,11 @@ import { AGENT_METHODS } from "../../lib/protocol/methods";
 import type { RecordedClient } from "../../lib/features/recorded-agent";
 import { createRedactor } from "../../lib/features/redact";
 import type { AgentInfo, PendingRequestInfo, RelayError, StderrEvent, TransportEvent } from "../../lib/contracts/wire";
-import type { AgentProcess } from "./agent-process";
+import type { AgentConnection } from "./agent-connection";
 import type { ClientServices } from "./client-services";
 import type { ServerConfig } from "../config";
-import { ReplayLog, withoutMessage } from "./frame-log";
-import type { RemoteAgent } from "./remote-agent";
+import { AttachableLog, withoutMessage } from "./attachable-log";
 import type { TranscriptRecorder } from "../transcripts/transcript-recorder";
-
-/** A remote agent's transport events kept for re-attaching pages (reconnect loops are bounded by it). */
-const TRANSPORT_KEPT = 200;
 
 type Caps = Pick<ServerConfig, "replayFrames" | "replayBytes" | "stderrBytes" | "requestTimeoutMs">;
 
@@ -36,11 +32,9 @@ export interface RunParts {
 
 export class AgentRun {
   readonly sequencer = new FrameSequencer();
-  /** Frames and stderr for re-attaching pages, under the replay caps (one implementation with taps). */
-  private readonly kept: ReplayLog;
-  /** A remote agent's transport events, newest last, for pages that re-attach. */
-  transport: TransportEvent[] = [];
-  process?: AgentProcess | RemoteAgent;
+  /** Frames, stderr and transport events for re-attaching pages, under the replay caps (as a tap's). */
+  readonly kept: AttachableLog;
+  process?: AgentConnection;
   info?: AgentInfo;
   private timeoutWatch?: NodeJS.Timeout;
   private disposed = false;
@@ -54,32 +48,12 @@ export class AgentRun {
     readonly parts?: RunParts,
   ) {
     if (parts?.typedSecrets?.length) this.liveRedactor = createRedactor(parts.typedSecrets);
-    this.kept = new ReplayLog(caps);
+    this.kept = new AttachableLog(caps);
   }
 
   /** The frames kept for re-attaching clients, oldest first, without `message`. */
   get log(): WireFrame[] {
     return this.kept.frames;
-  }
-
-  /** Characters of `raw` held in `log`. */
-  get logChars(): number {
-    return this.kept.frameChars;
-  }
-
-  /** The stderr kept for re-attaching clients, oldest first. */
-  get stderr(): StderrEvent[] {
-    return this.kept.stderr;
-  }
-
-  /** Characters of `text` held in `stderr`. */
-  get stderrChars(): number {
-    return this.kept.stderrChars;
-  }
-
-  /** Sends a page attaching after `lastSeq` the stderr and the frames kept. */
-  resend(socket: Parameters<ReplayLog["resend"]>[0], lastSeq: number): void {
-    this.kept.resend(socket, lastSeq);
   }
 
   get running(): boolean {
@@ -101,8 +75,7 @@ export class AgentRun {
 
   keepTransport(event: TransportEvent): void {
     this.parts?.recorder.lifecycle({ event: "transport", message: event.text });
-    this.transport.push(event);
-    if (this.transport.length > TRANSPORT_KEPT) this.transport.shift();
+    this.kept.pushTransport(event);
   }
 
   /** Keeps a stderr line (recorded as it came: the recorder redacts) and returns what pages may see. */

@@ -6,7 +6,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { ERROR_BODY_PREVIEW_BYTES, RemoteAgent, type RemoteAgentEvents } from "./remote-agent";
+import { ERROR_BODY_PREVIEW_BYTES, RemoteAgent } from "./remote-agent";
+import type { AgentConnectionEvents } from "./agent-connection";
 import { parseRemoteProfile } from "./remote-profile";
 
 const SECRET = "sk-remote-redirect-secret-5d1e";
@@ -62,7 +63,7 @@ function events() {
   const transport: string[] = [];
   let exit!: () => void;
   const exited = new Promise<void>((resolve) => (exit = resolve));
-  const e: RemoteAgentEvents = {
+  const e: AgentConnectionEvents = {
     onTransport: (text) => transport.push(text),
     onLine: () => {},
     onStderr: () => {},

@@ -12,13 +12,9 @@ import type { AnyMessage } from "@agentclientprotocol/sdk";
 import { createHttpStream } from "@agentclientprotocol/sdk/experimental/http-client";
 import { createWebSocketStream, type WebSocketConstructor } from "@agentclientprotocol/sdk/experimental/ws-client";
 import WebSocket from "ws";
-import { AgentProcess, SpawnError, type AgentProcessEvents, type SpawnSpec } from "./agent-process";
+import { AgentProcess, SpawnError } from "./agent-process";
+import type { AgentConnection, AgentConnectionEvents, Connector, SpawnSpec } from "./agent-connection";
 import { expandHeaders, RemoteProfileError, type RemoteProfile } from "./remote-profile";
-
-export interface RemoteAgentEvents extends AgentProcessEvents {
-  /** A transport event (HTTP status, stream open or close, reconnect, error) as one line of text. */
-  onTransport(text: string): void;
-}
 
 const CONNECTION_HEADER = "acp-connection-id";
 const SESSION_HEADER = "acp-session-id";
@@ -34,12 +30,8 @@ export const ERROR_BODY_PREVIEW_BYTES = 4 * 1024;
 const TARGET_CHARS = 300;
 
 /** Picks how to reach the agent: a URL profile connects, any other spawns. */
-export function startAgent(
-  spec: SpawnSpec & { remote?: RemoteProfile },
-  events: RemoteAgentEvents,
-): Promise<AgentProcess | RemoteAgent> {
-  return spec.remote ? RemoteAgent.connect(spec.remote, events, spec) : AgentProcess.spawn(spec, events);
-}
+export const startAgent: Connector = (spec, events) =>
+  spec.remote ? RemoteAgent.connect(spec.remote, events, spec) : AgentProcess.spawn(spec, events);
 
 /** What a POST body was, for an error report: "session/prompt (id 3)" or "response to id 0". */
 function describeBody(body: unknown): string {
@@ -111,9 +103,10 @@ const errorText = (err: unknown): string => {
   return `${e.message ?? String(err)}${cause ? ` (${cause})` : ""}`;
 };
 
-export class RemoteAgent {
+export class RemoteAgent implements AgentConnection {
   /** No local process: 0 in AgentInfo and the transcript's "spawned" entry. */
   readonly pid = 0;
+  readonly remote = true;
   private exited = false;
   private stopping = false;
   /** A WebSocket that never opened: the start fails, so there is no exit to report. */
@@ -123,13 +116,13 @@ export class RemoteAgent {
   private reader!: ReadableStreamDefaultReader<AnyMessage>;
 
   private constructor(
-    private readonly events: RemoteAgentEvents,
+    private readonly events: AgentConnectionEvents,
     private readonly spec: Pick<SpawnSpec, "maxLineBytes" | "killGraceMs">,
   ) {}
 
   static async connect(
     profile: RemoteProfile,
-    events: RemoteAgentEvents,
+    events: AgentConnectionEvents,
     spec: Pick<SpawnSpec, "maxLineBytes" | "killGraceMs">,
     env: Record<string, string | undefined> = process.env,
   ): Promise<RemoteAgent> {

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { DEFAULT_CLIENT_CAPABILITIES } from "../../lib/protocol/client-capabilities";
-import { BrowserSession } from "../http/browser-session";
+import { AgentHost } from "./agent-host";
 import { loadConfig } from "../config";
 import { Profiles } from "./profiles";
 import { probeAgent } from "./session-tasks";
@@ -29,7 +29,7 @@ function session(file: string) {
     defaultProfile: "shell",
   };
   const store = new TranscriptStore(config.dataDir, {});
-  return new BrowserSession("test", config, new Profiles(config, store), store, () => {});
+  return new AgentHost(config, new Profiles(config, store), store);
 }
 
 describe("probeAgent and terminals", () => {

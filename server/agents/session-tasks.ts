@@ -1,6 +1,6 @@
 /**
- * Things done with a fresh agent from start to stop, on a browser session (or
- * the CLI's): re-running a transcript against it, probing it.
+ * Things done with a fresh agent from start to stop, on an agent host (a browser
+ * session's or the CLI's): re-running a transcript against it, probing it.
  */
 import { mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -14,14 +14,14 @@ import type { Transcript } from "../../lib/contracts/transcript";
 import { diffRuns } from "../../lib/features/transcript-diff";
 import type { Ack, RerunResult, StartPayload } from "../../lib/contracts/wire";
 import { AgentDriver, probeDriver } from "./agent-driver";
-import type { BrowserSession } from "../http/browser-session";
+import type { AgentHost } from "./agent-host";
 import { groupRssBytes } from "./process-group";
 import type { ProbeStore } from "../transcripts/probe-store";
 import { AGENT_METHODS } from "../../lib/protocol/methods";
 
 /** Starts a fresh agent and sends it a transcript's client side again; answers with the diff. */
 export async function rerunTranscript(
-  session: BrowserSession,
+  session: AgentHost,
   recorded: Transcript,
   { ignore, ...payload }: StartPayload & { ignore?: string[] },
   /** Recorded mcpServers are sent only when the user confirmed them (never from the CLI). */
@@ -64,7 +64,7 @@ export async function rerunTranscript(
  * `terminals`: carry out its terminal requests there (never for a remote agent; lib/features/probe probeTerminals).
  */
 export async function probeAgent(
-  session: BrowserSession,
+  session: AgentHost,
   payload: StartPayload,
   options: {
     includeLogout?: boolean;

@@ -25,7 +25,7 @@ import { parseIgnorePath } from "../../lib/contracts/ignore-paths";
 import { secretsFromEnv } from "../../lib/features/redact";
 import { parseTranscript, TranscriptError, type Transcript } from "../../lib/contracts/transcript";
 import { AgentDriver } from "../agents/agent-driver";
-import { BrowserSession } from "../http/browser-session";
+import { AgentHost } from "../agents/agent-host";
 import { flagPolicies } from "./cli-policies";
 import { ConfigError, loadConfig, type CommandLineAgent, type ServerConfig } from "../config";
 import { Profiles } from "../agents/profiles";
@@ -63,7 +63,7 @@ function workspace(dir: string | undefined): string {
 }
 
 interface Cli {
-  session: BrowserSession;
+  host: AgentHost;
   store: TranscriptStore;
   config: ServerConfig;
 }
@@ -78,13 +78,13 @@ function open(cwd: string, dataDir?: string): Cli {
   }
   config.dataDir = dataDir ?? dataDirFor(process.env, process.cwd());
   const store = new TranscriptStore(config.dataDir);
-  const session = new BrowserSession("cli", config, new Profiles(config, store), store, () => {});
-  return { session, store, config };
+  const host = new AgentHost(config, new Profiles(config, store), store);
+  return { host, store, config };
 }
 
 async function start(cli: Cli, profile: string | undefined, policies: Policies = {}) {
-  cli.session.answerer.setPolicies(policies);
-  const started = await cli.session.start({ profile });
+  cli.host.answerer.setPolicies(policies);
+  const started = await cli.host.start({ profile });
   if (!started.ok) throw new CliError(started.error.message, started.error.code === "unknown_profile" ? 2 : 3);
   return started.agent;
 }
@@ -126,7 +126,7 @@ async function record(argv: string[]): Promise<number> {
 
   const scratch = mkdtempSync(path.join(tmpdir(), "acp-record-"));
   const cli = open(cwd, scratch);
-  const driver = new AgentDriver(cli.session);
+  const driver = new AgentDriver(cli.host);
   try {
     const agent = await start(cli, values.profile as string | undefined, checked.value.policies);
     const handshake = await runHandshake(
@@ -143,7 +143,7 @@ async function record(argv: string[]): Promise<number> {
     const { sessionId } = handshake.progress;
     if (!sessionId) throw new CliError(handshake.progress.message ?? "the handshake failed", 3);
     let text = "";
-    const unsubscribe = cli.session.onFrame((f) => {
+    const unsubscribe = cli.host.onFrame((f) => {
       const update = (f.message as UpdateMessage | undefined)?.params?.update;
       if (
         f.method === CLIENT_METHODS.session_update &&
@@ -161,7 +161,7 @@ async function record(argv: string[]): Promise<number> {
     );
     unsubscribe();
     const stopReason = turn.kind === "result" && isObject(turn.result) ? turn.result.stopReason : undefined;
-    await cli.session.stop();
+    await cli.host.stop();
     copyFileSync(cli.store.file(agent.transcriptId!), output);
     process.stdout.write(
       `${text.endsWith("\n") ? "" : "\n"}stopReason: ${JSON.stringify(stopReason ?? null)}\ntranscript: ${output}\n`,
@@ -169,7 +169,7 @@ async function record(argv: string[]): Promise<number> {
     return 0;
   } finally {
     driver.close();
-    await cli.session.stop();
+    await cli.host.stop();
     rmSync(scratch, { recursive: true, force: true });
   }
 }
@@ -190,7 +190,7 @@ async function replay(argv: string[]): Promise<number> {
   const cli = open(cwd, scratch);
   try {
     const profile = (values.against as string | undefined) ?? transcript.header.agent.profile;
-    const result = await rerunTranscript(cli.session, transcript, { profile, ignore });
+    const result = await rerunTranscript(cli.host, transcript, { profile, ignore });
     if (!result.ok) throw new CliError(result.error.message, result.error.code === "unknown_profile" ? 2 : 3);
     for (const step of result.steps)
       process.stdout.write(
@@ -206,7 +206,7 @@ async function replay(argv: string[]): Promise<number> {
     );
     return 1;
   } finally {
-    await cli.session.stop();
+    await cli.host.stop();
     rmSync(scratch, { recursive: true, force: true });
   }
 }
@@ -231,7 +231,7 @@ async function probe(argv: string[]): Promise<number> {
   try {
     for (const profile of names) {
       const result = await probeAgent(
-        cli.session,
+        cli.host,
         { profile },
         {
           includeLogout: values["include-logout"] === true,
@@ -262,7 +262,7 @@ async function probe(argv: string[]): Promise<number> {
     }
     return 0;
   } finally {
-    await cli.session.stop();
+    await cli.host.stop();
   }
 }
 

@@ -14,7 +14,7 @@ import type { Frame } from "../../lib/protocol/frame";
 import { runSide } from "../../lib/features/compare-side";
 import type { Policies } from "../../lib/features/policy";
 import { AgentDriver } from "../agents/agent-driver";
-import { BrowserSession } from "../http/browser-session";
+import { AgentHost } from "../agents/agent-host";
 import { flagPolicies } from "./cli-policies";
 import { ConfigError, loadConfig, type ServerConfig } from "../config";
 import { Profiles } from "../agents/profiles";
@@ -78,13 +78,7 @@ async function runCompareSide(
   timeoutMs: number,
 ): Promise<SideResult> {
   const workspace = realpathSync(mkdtempSync(path.join(tmpdir(), `acp-compare-${spec.key.toLowerCase()}-`)));
-  const session = new BrowserSession(
-    `compare-${spec.key}`,
-    { ...config, workspaceRoots: [workspace] },
-    profiles,
-    store,
-    () => {},
-  );
+  const session = new AgentHost({ ...config, workspaceRoots: [workspace] }, profiles, store);
   session.answerer.setPolicies(policies);
   const driver = new AgentDriver(session);
   const result: SideResult = { spec, frames: [] };
@@ -169,7 +163,16 @@ async function compare(argv: string[]): Promise<number> {
     const profiles = new Profiles({ ...config, dataDir: scratch }, store);
     const [a, b] = await Promise.all(
       specs.map((s) =>
-        runCompareSide(s, config, profiles, store, prompt, checked.value.policies, checked.value.answers, timeoutS * 1000),
+        runCompareSide(
+          s,
+          config,
+          profiles,
+          store,
+          prompt,
+          checked.value.policies,
+          checked.value.answers,
+          timeoutS * 1000,
+        ),
       ),
     );
     const sides = [a!, b!];

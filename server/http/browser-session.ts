@@ -1,376 +1,85 @@
 /**
- * The relay's state for one browser session: its current agent run
- * (server/agents/agent-run.ts: the process, its frame log kept for re-attaching after
- * a reload, its recorder and services), the policies, and the socket watching it.
+ * A browser tab's session in the relay: the agent host it shows
+ * (server/agents/agent-host.ts) and the tab's socket attached to it
+ * (server/http/attachment.ts), kept for a grace period after the tab leaves so
+ * that a reload re-attaches to the same agent.
  */
 import type { Socket } from "socket.io";
-import type { Frame, WireFrame } from "../../lib/protocol/frame";
-import { type AuthMethodView, checkUserEnv, parseAuthMethods } from "../../lib/features/auth-methods";
-import { createRedactor, secretsFromEnv } from "../../lib/features/redact";
-import { withMessage } from "../../lib/folds/frame-log";
-import { FrameOutbox } from "../agents/frame-log";
-import { RecordedClient } from "../../lib/features/recorded-agent";
-import { parseTranscript } from "../../lib/contracts/transcript";
-import type { TranscriptKind } from "../../lib/contracts/transcript-meta";
-import { ok, type Result } from "../../lib/protocol/result";
-import {
-  invalidPayload,
-  type Ack,
-  type AgentInfo,
-  type ClientToServerEvents,
-  type RelayError,
-  type ServerToClientEvents,
-  type StartPayload,
-} from "../../lib/contracts/wire";
-import { AgentAnswerer } from "../agents/agent-answerer";
-import { SpawnError } from "../agents/agent-process";
-import { AgentRun } from "../agents/agent-run";
-import { AGENT_METHODS } from "../../lib/protocol/methods";
-import { ClientServices } from "../agents/client-services";
-import type { ServerConfig } from "../config";
-import type { Profiles } from "../agents/profiles";
-import { RemoteAgent, startAgent } from "../agents/remote-agent";
-import { TranscriptRecorder } from "../transcripts/transcript-recorder";
-import type { TranscriptStore } from "../transcripts/transcript-store";
-import { resolveCwd } from "../workspace";
+import type { ClientToServerEvents, ServerToClientEvents } from "../../lib/contracts/wire";
+import type { AgentHost } from "../agents/agent-host";
+import { Attachment } from "./attachment";
 
 export type RelaySocket = Socket<ClientToServerEvents, ServerToClientEvents>;
 
 export class BrowserSession {
-  /** The current (or last) agent run; an empty one before the first start. */
-  private run: AgentRun;
-  /** The start under way, so that a stop can wait for it. */
-  private starting?: Promise<Ack<{ agent: AgentInfo }>>;
-  /** Frames not yet emitted: sent once a tick, whichever run they came from. */
-  private readonly outbox = new FrameOutbox((frames) => this.socket?.emit("frames", frames));
-  /** Frames logged but not yet shown to the answerer and the listeners. */
-  private undispatched: Frame[] = [];
-  private dispatching = false;
-  private socket?: RelaySocket;
-  private graceTimer?: NodeJS.Timeout;
-  /** The auth methods the last agent listed in `initialize`, by profile: what a start's `env` may set. */
-  private authMethods?: { profile: string; methods: AuthMethodView[] };
-  /** Answers the agent's requests by policy. */
-  readonly answerer = new AgentAnswerer((line) => this.send(line));
-  /** See every frame as it is made (a re-run, the CLI and the probe follow the agent this way). */
-  private readonly frameListeners = new Set<(frame: Frame) => void>();
-  private readonly exitListeners = new Set<() => void>();
+  private readonly attachment: Attachment<RelaySocket>;
+  private unwatch: Array<() => void> = [];
 
   constructor(
-    private id: string,
-    private readonly config: ServerConfig,
-    private readonly profiles: Profiles,
-    private readonly transcripts: TranscriptStore,
+    readonly clientId: string,
+    private current: AgentHost,
+    graceMs: number,
     /** Called once this session holds nothing worth keeping. */
-    private onDisposed: (session: BrowserSession) => void,
+    private readonly onDisposed: (session: BrowserSession) => void,
   ) {
-    this.run = new AgentRun(config);
+    this.attachment = new Attachment({
+      ms: graceMs,
+      abandoned: () => void this.current.stop().finally(() => this.dispose()),
+    });
+    this.watch();
   }
 
-  get clientId(): string {
-    return this.id;
-  }
-
-  get agentInfo(): AgentInfo | null {
-    return this.run.info ?? null;
-  }
-
-  /** A warm pooled session becomes a browser's session. */
-  adopt(clientId: string, onDisposed: (session: BrowserSession) => void): void {
-    this.id = clientId;
-    this.onDisposed = onDisposed;
-    this.exitListeners.clear();
-    if (this.run.info) this.run.info = { ...this.run.info, pooled: true };
-  }
-
-  /** Called once the current agent has exited; returns the way to stop listening. */
-  onExit(listener: () => void): () => void {
-    this.exitListeners.add(listener);
-    return () => this.exitListeners.delete(listener);
-  }
-
-  get running(): boolean {
-    return this.run.running;
-  }
-
-  /** The current agent runs elsewhere (a URL profile), while what it asks the client to do runs here. */
-  get remote(): boolean {
-    return this.run.process instanceof RemoteAgent;
+  /** The agent this tab shows. */
+  get host(): AgentHost {
+    return this.current;
   }
 
   get attached(): boolean {
-    return this.socket?.connected ?? false;
+    return this.attachment.attached;
   }
 
-  attach(socket: RelaySocket, lastSeq: number): void {
-    clearTimeout(this.graceTimer);
-    this.graceTimer = undefined;
-    this.outbox.flush();
-    this.socket = socket;
-    const { log, sequencer } = this.run;
-    const first = log[0]?.seq ?? sequencer.seq + 1;
-    const missed = Math.max(0, first - 1 - lastSeq);
-    socket.emit("agent:attached", {
-      agent: this.running ? this.agentInfo : null,
-      lastSeq: sequencer.seq,
-      missed,
-      firstSeq: first,
-      policies: this.answerer.current,
-      transport: this.run.transport,
-    });
-    this.run.resend(socket, lastSeq);
-  }
-
-  detach(socket: RelaySocket): void {
-    if (this.socket !== socket) return;
-    this.outbox.flush();
-    this.socket = undefined;
-    if (!this.running && !this.starting && this.run.log.length === 0) {
-      this.dispose();
-      return;
-    }
-    this.graceTimer = setTimeout(() => {
-      void this.stop().finally(() => this.dispose());
-    }, this.config.graceMs);
-    this.graceTimer.unref();
-  }
-
-  /** `workspace`: a directory the server made itself (the probe's throw-away one), used as is. */
-  /** `kind`: what the recording is tagged with in the transcript list. */
-  start(payload: StartPayload, workspace?: string, kind?: TranscriptKind): Promise<Ack<{ agent: AgentInfo }>> {
-    if (this.running || this.starting) {
-      return Promise.resolve({
-        ok: false,
-        error: { code: "agent_running", message: "an agent is already running; stop it first" },
-      });
-    }
-    this.starting = this.spawnAgent(payload, workspace, kind);
-    return this.starting;
-  }
-
-  private async spawnAgent(
-    payload: StartPayload,
-    workspace?: string,
-    kind?: TranscriptKind,
-  ): Promise<Ack<{ agent: AgentInfo }>> {
-    try {
-      const profile = payload.profile ?? this.config.defaultProfile;
-      const resolved = await this.profiles.resolve(profile, payload.options);
-      if (!resolved.ok) return this.fail(resolved.error);
-      const launch = resolved.value;
-      const checked = this.checkEnv(profile, payload.env);
-      if (!checked.ok) return this.fail(checked.error);
-      const userEnv = checked.value;
-      Object.assign(launch.env, userEnv);
-      const cwd = workspace ?? (await resolveCwd(payload.cwd, this.config.workspaceRoots));
-      if (typeof cwd !== "string") return this.fail(cwd);
-      // Before the spawn: the replayed agent's first request must not reach the policies.
-      const recording = launch.replay === undefined ? undefined : this.transcripts.read(launch.replay);
-      if (launch.replay !== undefined && recording === undefined)
-        return this.fail({ code: "unknown_profile", message: `unknown profile: ${profile} (no such transcript)` });
-      const replayed = recording === undefined ? undefined : new RecordedClient(parseTranscript(recording).frames);
-
-      // Typed values are secrets whatever their name: never in a transcript.
-      const secrets = [...Object.values(userEnv), ...secretsFromEnv({ ...globalThis.process.env, ...launch.env })];
-      const recorder = new TranscriptRecorder(
-        this.transcripts,
-        { profile, command: launch.command, args: launch.args, cwd, options: payload.options },
-        secrets,
-        kind,
-      );
-      const services = new ClientServices(cwd, {
-        dataDir: this.config.dataDir,
-        killGraceMs: this.config.killGraceMs,
-        maxReadBytes: this.config.maxReadBytes,
-        terminalOutputBytes: this.config.terminalOutputBytes,
-      });
-      // The new run starts taking frames now: the first may come before startAgent resolves.
-      const run = new AgentRun(this.config, {
-        recorder,
-        services,
-        replayed,
-        secrets,
-        typedSecrets: Object.values(userEnv),
-      });
-      this.run = run;
-      // Before the agent's first frame: its requests meet its own services and, until its
-      // client's initialize, no advertised capability (never the last agent's).
-      this.answerer.reset(services);
-      try {
-        run.process = await startAgent(
-          { ...launch, cwd, maxLineBytes: this.config.maxLineBytes, killGraceMs: this.config.killGraceMs },
-          {
-            onLine: (event) =>
-              this.queue(
-                event.type === "line"
-                  ? run.sequencer.line("from-agent", event.text)
-                  : run.sequencer.invalid(
-                      "from-agent",
-                      event.preview,
-                      `line of ${event.bytes} bytes exceeds the maximum of ${this.config.maxLineBytes} and was dropped`,
-                    ),
-              ),
-            onStderr: (text) => {
-              const event = { ts: Date.now(), text };
-              this.socket?.emit("agent:stderr", run.keepStderr(event));
-            },
-            onTransport: (text) => {
-              const event = { ts: Date.now(), text };
-              run.keepTransport(event);
-              this.socket?.emit("agent:transport", event);
-            },
-            onExit: (code, signal) => {
-              this.outbox.flush();
-              const unanswered = run.pendingRequests();
-              if (unanswered.length > 0) {
-                const error: RelayError = {
-                  code: "process_exited",
-                  message: `the agent exited (${signal ?? `code ${code}`}) with ${unanswered.length} request${unanswered.length > 1 ? "s" : ""} unanswered: ${unanswered.map((r) => `${r.method} (id ${r.id})`).join(", ")}`,
-                  data: { requests: unanswered, code, signal },
-                };
-                recorder.lifecycle({ event: "error", message: error.message });
-                this.socket?.emit("agent:error", error);
-              }
-              recorder.lifecycle({ event: "exited", code, signal });
-              run.dispose();
-              this.socket?.emit("agent:exit", { code, signal });
-              for (const listener of this.exitListeners) listener();
-              if (!this.socket && !this.graceTimer) this.dispose();
-            },
-          },
-        );
-      } catch (err) {
-        if (err instanceof SpawnError) recorder.lifecycle({ event: "error", message: err.message });
-        run.dispose();
-        throw err;
-      }
-      run.watchTimeouts((error) => this.socket?.emit("agent:error", error));
-      recorder.lifecycle({ event: "spawned", pid: run.process.pid });
-      run.info = {
-        profile,
-        pid: run.process.pid,
-        command: launch.command,
-        args: launch.args,
-        cwd,
-        transcriptId: recorder.id,
-      };
-      this.socket?.emit("agent:started", run.info);
-      return { ok: true, agent: run.info };
-    } catch (err) {
-      if (err instanceof SpawnError) return this.fail(err.relayError);
-      return this.fail({ code: "internal", message: (err as Error).message });
-    } finally {
-      this.starting = undefined;
-    }
+  private watch(): void {
+    const host = this.current;
+    this.unwatch = [
+      host.watch(this.attachment),
+      // An agent that exits while no tab watches and none is expected back leaves nothing to keep.
+      host.onExit(() => {
+        if (!this.attachment.watched && !this.attachment.abandoning) this.dispose();
+      }),
+    ];
   }
 
   /**
-   * A start's `env` (values the user typed for an `env_var` auth method): only
-   * variables one `env_var` method of this profile's agent named whose names
-   * look like credentials, never a loader or runtime variable (lib/features/auth-methods
-   * checkUserEnv). The browser is not trusted to have checked.
+   * A warm agent from the pool takes the place of this session's: the tab's
+   * policies go with it, and the tab is re-attached to its log from the start.
    */
-  private checkEnv(
-    profile: string,
-    env: Record<string, string> | undefined,
-  ): Result<Record<string, string>, RelayError> {
-    if (!env || Object.keys(env).length === 0) return ok({});
-    const methods = this.authMethods?.profile === profile ? this.authMethods.methods : [];
-    const names = Object.keys(env);
-    const method = methods.find((m) => m.type === "env_var" && names.every((n) => m.vars.some((v) => v.name === n)));
-    if (!method) {
-      const message = `env: ${names.join(", ")} ${names.length > 1 ? "are" : "is"} not named by an env_var auth method of "${profile}" (Connect once to see its methods)`;
-      return invalidPayload(message);
-    }
-    const checked = checkUserEnv(method, env);
-    return checked.ok ? checked : invalidPayload(`env: ${checked.error}`);
+  useHost(warm: AgentHost, socket: RelaySocket): void {
+    const previous = this.current;
+    for (const stop of this.unwatch) stop();
+    warm.answerer.setPolicies(previous.answerer.current);
+    this.current = warm;
+    this.watch();
+    void previous.stop();
+    this.attachment.emit("agent:started", warm.agentInfo!);
+    this.attach(socket, 0);
   }
 
-  private fail(error: RelayError): { ok: false; error: RelayError } {
-    this.socket?.emit("agent:error", error);
-    return { ok: false, error };
+  attach(socket: RelaySocket, lastSeq: number): void {
+    const host = this.current;
+    this.attachment.attach(socket, lastSeq, host.log, {
+      agent: host.running ? host.agentInfo : null,
+      policies: host.answerer.current,
+    });
   }
 
-  send(line: string): Ack<{ seq: number }> {
-    const { process, sequencer } = this.run;
-    if (!process?.running) return { ok: false, error: { code: "no_agent", message: "no agent is running" } };
-    const frame = sequencer.line("to-agent", line);
-    this.queue(frame);
-    if (!process.write(line)) {
-      return { ok: false, error: { code: "process_exited", message: "the agent's stdin is closed" } };
-    }
-    return { ok: true, seq: frame.seq };
-  }
-
-  async stop(): Promise<void> {
-    // A stop during a start stops the agent that start brings up.
-    await this.starting;
-    const { process, parts } = this.run;
-    if (process?.running) parts?.recorder.lifecycle({ event: "stopping" });
-    await process?.stop();
-  }
-
-  onFrame(listener: (frame: Frame) => void): () => void {
-    this.frameListeners.add(listener);
-    return () => this.frameListeners.delete(listener);
-  }
-
-  /** The current agent's frames (its whole log, up to the replay cap), without `message`. */
-  get frames(): readonly WireFrame[] {
-    return this.run.log;
-  }
-
-  /** The same frames with their messages parsed again: for the occasional whole-log reader. */
-  framesWithMessages(): Frame[] {
-    return this.run.log.map((frame) => withMessage({ ...frame }));
-  }
-
-  /** The frames as the recorder wrote them (redacted), to compare with a recording like for like. */
-  framesAsRecorded(): Frame[] {
-    const redactor = createRedactor(this.run.parts?.secrets ?? []);
-    return this.run.log.map((frame) => withMessage({ ...frame, raw: redactor.frame(frame.raw).text }));
-  }
-
-  private queue(frame: Frame): void {
-    const lean = this.run.keep(frame);
-    this.outbox.push(lean);
-    this.undispatched.push(frame);
-    if (this.dispatching) return;
-    // A policy or a listener may send a frame while seeing this one: that frame waits its turn,
-    // so the answerer and every listener see frames in seq order, as the log does.
-    this.dispatching = true;
-    try {
-      for (let next = this.undispatched.shift(); next; next = this.undispatched.shift()) {
-        const replayed = this.run.replayed;
-        if (replayed) {
-          // Never carried out here, never through the policies (a re-run answers as recorded itself).
-          if (next.dir === "from-agent" && next.kind === "request" && next.method && !this.answerer.suspended)
-            this.send(replayed.answer(next.id!, next.method));
-        } else if (next.kind !== "invalid") this.answerer.track(next); // notifications: the agent's $/cancel_request
-        if (
-          next.kind === "response" &&
-          next.dir === "from-agent" &&
-          next.method === AGENT_METHODS.initialize &&
-          this.run.info
-        )
-          this.authMethods = {
-            profile: this.run.info.profile,
-            methods: parseAuthMethods((next.message as { result?: unknown } | undefined)?.result),
-          };
-        for (const listener of this.frameListeners) listener(next);
-      }
-    } finally {
-      this.dispatching = false;
-    }
-  }
-
-  /** What this session holds for re-attaching clients, in characters (frames' raw lines, stderr). */
-  get keptChars(): { frames: number; stderr: number } {
-    return { frames: this.run.logChars, stderr: this.run.stderrChars };
+  detach(socket: RelaySocket): void {
+    if (!this.attachment.detach(socket)) return;
+    if (!this.attachment.watched && this.current.idle) this.dispose();
   }
 
   private dispose(): void {
-    clearTimeout(this.graceTimer);
+    this.attachment.cancelGrace();
+    for (const stop of this.unwatch) stop();
     this.onDisposed(this);
   }
 }

@@ -42,9 +42,11 @@ function fakeRelay() {
   const root = temp("acp-compare-api-root-");
   const transcripts = new TranscriptStore(data, {});
   const agents = new Map<string, { running: boolean; agentInfo: { cwd: string } | null }>();
+  // A session's host is what runs an agent.
+  const sessions = { values: () => [...agents.values()].map((host) => ({ host })) };
   const relay = {
     transcripts,
-    sessions: agents,
+    sessions,
     info: () => ({ workspaceRoots: [root] }),
   } as unknown as Relay;
   return { relay, root, transcripts, agents };

@@ -152,7 +152,7 @@ export function compareWorkspaces(relay: Relay, times?: CompareWorkspaceTimes): 
   if (!workspaces) {
     workspaces = new CompareWorkspaces(function* () {
       for (const session of relay.sessions.values()) {
-        const cwd = session.running ? session.agentInfo?.cwd : undefined;
+        const cwd = session.host.running ? session.host.agentInfo?.cwd : undefined;
         if (cwd) yield cwd;
       }
     }, times);

@@ -20,6 +20,7 @@ import {
 } from "../../lib/contracts/wire";
 import { BrowserSession, type RelaySocket } from "./browser-session";
 import type { ServerConfig } from "../config";
+import { AgentHost } from "../agents/agent-host";
 import { AgentPool } from "../agents/agent-pool";
 import { Profiles } from "../agents/profiles";
 import { probeStoreBeside } from "../transcripts/probe-store";
@@ -120,10 +121,10 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
     }
     const reattached = session !== undefined;
     if (!session) {
-      session = new BrowserSession(clientId, config, profiles, transcripts, disposer);
+      session = new BrowserSession(clientId, new AgentHost(config, profiles, transcripts), config.graceMs, disposer);
       sessions.set(clientId, session);
     }
-    let current = session;
+    const current = session;
     socket.emit("relay:hello", { clientId });
     current.attach(socket, reattached ? lastSeq : 0);
 
@@ -139,46 +140,37 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
     on("agent:start", ({ pooled, ...start }) => {
       const profile = start.profile ?? config.defaultProfile;
       const warm =
-        pooled && !current.running && !start.cwd && !start.options && !start.env ? pool.take(profile) : undefined;
-      if (!warm) return current.start(start);
-      // The warm session takes this browser session's place.
-      const previous = current;
-      warm.adopt(clientId, disposer);
-      // The browser's policies go with it to the warm agent.
-      warm.answerer.setPolicies(previous.answerer.current);
-      sessions.set(clientId, warm);
-      current = warm;
-      previous.detach(socket);
-      socket.emit("agent:started", warm.agentInfo!);
-      warm.attach(socket, 0);
+        pooled && !current.host.running && !start.cwd && !start.options && !start.env ? pool.take(profile) : undefined;
+      if (!warm) return current.host.start(start);
+      current.useHost(warm, socket);
       return { ok: true, agent: warm.agentInfo! };
     });
 
     on("agent:send", ({ frame }) => {
       const line = frameLine(frame, config.maxLineBytes);
-      return line.ok ? current.send(line.value) : line;
+      return line.ok ? current.host.send(line.value) : line;
     });
 
     on("agent:stop", async () => {
-      await current.stop();
+      await current.host.stop();
       return { ok: true };
     });
 
     on("transcript:rerun", ({ id, recordedMcpServers, ...start }) => {
       const text = transcripts.exists(id) ? transcripts.read(id) : undefined;
       if (text === undefined) return invalidPayload(`no transcript ${id}`);
-      return rerunTranscript(current, parseTranscript(text), start, { recordedMcpServers });
+      return rerunTranscript(current.host, parseTranscript(text), start, { recordedMcpServers });
     });
 
     on("policy:set", ({ policies }) => ({
       ok: true,
-      policies: current.answerer.setPolicies(policies),
+      policies: current.host.answerer.setPolicies(policies),
     }));
 
-    on("agent:serve", ({ id }) => current.answerer.serve(id));
+    on("agent:serve", ({ id }) => current.host.answerer.serve(id));
 
     on("agent:probe", ({ terminals, ...start }) =>
-      probeAgent(current, start, {
+      probeAgent(current.host, start, {
         store: probeStoreBeside(transcripts),
         clientCapabilities: profiles.clientCapabilities(start.profile ?? config.defaultProfile),
         terminals,
@@ -202,7 +194,7 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
     async close() {
       taps.close();
       await pool.close();
-      await Promise.allSettled([...sessions.values()].map((s) => s.stop()));
+      await Promise.allSettled([...sessions.values()].map((s) => s.host.stop()));
       sessions.clear();
       await new Promise<void>((resolve) => void io.close(() => resolve()));
     },

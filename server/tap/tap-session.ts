@@ -44,7 +44,8 @@ import {
   tapOpenSchema,
 } from "../../lib/contracts/tap-schema";
 import type { ServerConfig } from "../config";
-import { FrameOutbox, ReplayLog, withoutMessage, type ReplayCaps } from "../agents/frame-log";
+import { AttachableLog, withoutMessage, type LogCaps } from "../agents/attachable-log";
+import { Attachment } from "../http/attachment";
 import { tokenMatches } from "../http/security";
 import { socketEvents } from "../http/socket-events";
 import { TapRecording } from "./tap-recording";
@@ -77,28 +78,28 @@ class TapSession {
   info: TapInfo;
   socket?: TapSocket;
   lastBatch = 0;
-  /** Frames and stderr for viewers that attach, under an agent run's caps (server/agents/frame-log.ts). */
-  private readonly kept: ReplayLog;
+  /** Frames and stderr for viewers that attach, under an agent run's caps (server/agents/attachable-log.ts). */
+  private readonly kept: AttachableLog;
   /** Batches are applied one after the other, in the order they came. */
   private applying: Promise<unknown> = Promise.resolve();
   pending = 0;
   exit?: { code: number | null; signal: string | null };
+  /** The viewers' clientIds (tabs), by socket. */
   readonly viewers = new Map<ViewerSocket, string>();
   /** Viewer clientIds (tabs) whose frames reach the agent. */
   readonly injecting = new Set<string>();
-  private readonly outbox = new FrameOutbox((frames) => {
-    for (const viewer of this.viewers.keys()) viewer.emit("frames", frames);
-  });
+  /** The viewers' sockets, as a browser's is attached to an agent (no grace: the tap decides how long this lasts). */
+  private readonly attachment = new Attachment<ViewerSocket>();
   removeTimer?: NodeJS.Timeout;
 
   constructor(
     readonly id: string,
     readonly recording: TapRecording,
     info: Omit<TapInfo, "connected" | "exited">,
-    caps: ReplayCaps,
+    caps: LogCaps,
   ) {
     this.info = { ...info, connected: true, exited: false };
-    this.kept = new ReplayLog(caps);
+    this.kept = new AttachableLog(caps);
   }
 
   /** The frames kept for viewers that attach, oldest first, without `message`. */
@@ -114,7 +115,7 @@ class TapSession {
   queue(frame: Frame): void {
     const lean = withoutMessage(frame);
     this.kept.pushFrame(lean);
-    this.outbox.push(lean);
+    this.attachment.frame(lean);
   }
 
   keepStderr(event: StderrEvent): void {
@@ -146,12 +147,8 @@ class TapSession {
   }
 
   /** Anything but frames goes out after the frames before it. */
-  emit<E extends keyof (ServerToClientEvents & TapBrowserEvents)>(
-    event: E,
-    ...args: Parameters<(ServerToClientEvents & TapBrowserEvents)[E]>
-  ): void {
-    this.outbox.flush();
-    for (const viewer of this.viewers.keys()) (viewer.emit as (e: string, ...a: unknown[]) => void)(event, ...args);
+  emit<E extends keyof ServerToClientEvents>(event: E, ...args: Parameters<ServerToClientEvents[E]>): void {
+    this.attachment.emit(event, ...args);
   }
 
   state(viewer: ViewerSocket): void {
@@ -159,19 +156,15 @@ class TapSession {
   }
 
   attach(viewer: ViewerSocket, clientId: string, lastSeq: number): void {
-    this.outbox.flush();
     this.viewers.set(viewer, clientId);
-    const first = this.log[0]?.seq ?? this.recording.sequencer.seq + 1;
-    viewer.emit("agent:attached", {
-      agent: this.exit ? null : this.info.agent,
-      lastSeq: this.recording.sequencer.seq,
-      missed: Math.max(0, first - 1 - lastSeq),
-      firstSeq: first,
-      policies: {},
-    });
+    this.attachment.attach(viewer, lastSeq, this.kept, { agent: this.exit ? null : this.info.agent, policies: {} });
     this.state(viewer);
-    this.kept.resend(viewer, lastSeq);
     if (this.exit) viewer.emit("agent:exit", this.exit);
+  }
+
+  detach(viewer: ViewerSocket): void {
+    this.viewers.delete(viewer);
+    this.attachment.detach(viewer);
   }
 }
 
@@ -347,7 +340,7 @@ export function createTapHub(
       return { ok: true, seq: frame.seq };
     });
     events.refuseUnknown();
-    socket.on("disconnect", () => sessions.get(tapId)?.viewers.delete(socket));
+    socket.on("disconnect", () => sessions.get(tapId)?.detach(socket));
   };
 
   return {

@@ -248,9 +248,9 @@ describe("hostile agents", () => {
     await c.frame((f) => f.method === "stub/big-done", "the last line", 60_000);
     await c.waitFor(() => c.stderr.join("").includes("stderr 99 "), "the last stderr line");
     const session = hostile.server.relay.sessions.get(c.clientId!)!;
-    expect(session.keptChars.frames).toBeGreaterThan(0);
-    expect(session.keptChars.frames).toBeLessThanOrEqual(1024 * 1024);
-    expect(session.keptChars.stderr).toBeLessThanOrEqual(256 * 1024);
+    expect(session.host.keptChars.frames).toBeGreaterThan(0);
+    expect(session.host.keptChars.frames).toBeLessThanOrEqual(1024 * 1024);
+    expect(session.host.keptChars.stderr).toBeLessThanOrEqual(256 * 1024);
     expect(c.frames).toHaveLength(101);
     c.close();
 

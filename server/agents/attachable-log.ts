@@ -1,12 +1,13 @@
 /**
  * What the relay keeps of a conversation for pages that (re-)attach: its
- * frames, oldest first and without `message` (clients parse `raw`), and its
- * stderr, each capped (`ReplayLog`). An agent run (server/agents/agent-run.ts) and a
- * tapped conversation (server/tap/tap-session.ts) each keep one, under the same caps.
+ * frames, oldest first and without `message` (clients parse `raw`), its stderr
+ * and its transport events, each capped (`AttachableLog`). An agent run
+ * (server/agents/agent-run.ts) and a tapped conversation (server/tap/tap-session.ts)
+ * each keep one, under the same caps; server/http/attachment.ts sends it to sockets.
  */
 import type { Frame, WireFrame } from "../../lib/protocol/frame";
 import type { Socket } from "socket.io";
-import type { ServerToClientEvents, StderrEvent } from "../../lib/contracts/wire";
+import type { ServerToClientEvents, StderrEvent, TransportEvent } from "../../lib/contracts/wire";
 import type { ServerConfig } from "../config";
 
 /** Past a cap, trim to this share of it, so trimming is amortised O(1) per frame. */
@@ -48,17 +49,33 @@ export class CappedFrames {
 /** Frames per `frames` message when a page (re-)attaches: one message per few MB, not one huge one. */
 export const RESEND_BATCH = 2_000;
 
-/** ACP_PLAYGROUND_REPLAY_FRAMES, ACP_PLAYGROUND_REPLAY_BYTES and ACP_PLAYGROUND_STDERR_BYTES. */
-export type ReplayCaps = Pick<ServerConfig, "replayFrames" | "replayBytes" | "stderrBytes">;
+/** A remote agent's transport events kept (reconnect loops are bounded by it). */
+export const TRANSPORT_KEPT = 200;
 
-/** A conversation's frames and stderr kept for pages that (re-)attach, each capped in characters. */
-export class ReplayLog {
+/** ACP_PLAYGROUND_REPLAY_FRAMES, ACP_PLAYGROUND_REPLAY_BYTES and ACP_PLAYGROUND_STDERR_BYTES. */
+export type LogCaps = Pick<ServerConfig, "replayFrames" | "replayBytes" | "stderrBytes">;
+
+/** Where a client attaching after its `lastSeq` stands (the fields of `agent:attached` the log knows). */
+export interface LogPosition {
+  /** The seq of the newest frame the log was given (kept or since dropped). */
+  lastSeq: number;
+  /** The first seq still held (lastSeq + 1 when none is). */
+  firstSeq: number;
+  /** Frames after the client's lastSeq no longer held. */
+  missed: number;
+}
+
+/** A conversation's frames, stderr and transport events kept for pages that (re-)attach, capped. */
+export class AttachableLog {
   private readonly capped: CappedFrames;
   stderr: StderrEvent[] = [];
   /** Characters of `text` held in `stderr`. */
   stderrChars = 0;
+  /** A remote agent's transport events, newest last (the last TRANSPORT_KEPT). */
+  transport: TransportEvent[] = [];
+  private newest = 0;
 
-  constructor(private readonly caps: ReplayCaps) {
+  constructor(private readonly caps: LogCaps) {
     this.capped = new CappedFrames(caps.replayFrames, caps.replayBytes);
   }
 
@@ -71,7 +88,9 @@ export class ReplayLog {
     return this.capped.chars;
   }
 
+  /** Frames come in seq order (they are made by one sequencer). */
   pushFrame(lean: WireFrame): void {
+    this.newest = lean.seq;
     this.capped.push(lean);
   }
 
@@ -79,6 +98,16 @@ export class ReplayLog {
     this.stderr.push(event);
     this.stderrChars += event.text.length;
     if (this.stderrChars > this.caps.stderrBytes) this.trimStderr();
+  }
+
+  pushTransport(event: TransportEvent): void {
+    this.transport.push(event);
+    if (this.transport.length > TRANSPORT_KEPT) this.transport.shift();
+  }
+
+  position(lastSeq: number): LogPosition {
+    const firstSeq = this.frames[0]?.seq ?? this.newest + 1;
+    return { lastSeq: this.newest, firstSeq, missed: Math.max(0, firstSeq - 1 - lastSeq) };
   }
 
   /** What a page attaching after `lastSeq` is sent: the stderr kept, then the frames after it in batches. */
@@ -95,32 +124,5 @@ export class ReplayLog {
     let drop = 0;
     while (drop < this.stderr.length && this.stderrChars > chars) this.stderrChars -= this.stderr[drop++]!.text.length;
     this.stderr.splice(0, drop);
-  }
-}
-
-/**
- * Frames sent once per event-loop turn: one Socket.IO message per burst, not one per frame.
- * Holds the log's own frame objects only until the next turn.
- */
-export class FrameOutbox {
-  private frames: WireFrame[] = [];
-  private scheduled = false;
-
-  constructor(private readonly send: (frames: WireFrame[]) => void) {}
-
-  push(lean: WireFrame): void {
-    this.frames.push(lean);
-    if (this.scheduled) return;
-    this.scheduled = true;
-    setImmediate(() => this.flush());
-  }
-
-  /** Sends what waits now, before an event that must follow the frames (an exit), or before the socket changes. */
-  flush(): void {
-    this.scheduled = false;
-    if (this.frames.length === 0) return;
-    const frames = this.frames;
-    this.frames = [];
-    this.send(frames);
   }
 }

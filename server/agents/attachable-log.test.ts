@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { WireFrame } from "../../lib/protocol/frame";
-import { CappedFrames, FrameOutbox, RESEND_BATCH, ReplayLog, withoutMessage } from "./frame-log";
+import { AttachableLog, CappedFrames, RESEND_BATCH, TRANSPORT_KEPT, withoutMessage } from "./attachable-log";
 
 const frame = (seq: number, raw = "x".repeat(10)): WireFrame => ({
   seq,
@@ -37,11 +37,11 @@ describe("CappedFrames", () => {
   });
 });
 
-describe("ReplayLog (an agent run's and a tapped conversation's)", () => {
+describe("AttachableLog (an agent run's and a tapped conversation's)", () => {
   const caps = { replayFrames: 100_000, replayBytes: 1_000, stderrBytes: 100 };
 
   it("caps frames and stderr in characters, oldest dropped first", () => {
-    const log = new ReplayLog(caps);
+    const log = new AttachableLog(caps);
     for (let seq = 1; seq <= 200; seq++) log.pushFrame(frame(seq));
     for (let i = 0; i < 50; i++) log.pushStderr({ ts: i, text: `line ${String(i).padStart(3, "0")}\n` });
     expect(log.frameChars).toBeLessThanOrEqual(1_000);
@@ -55,7 +55,7 @@ describe("ReplayLog (an agent run's and a tapped conversation's)", () => {
   });
 
   it("resends the stderr kept, then the frames after lastSeq, RESEND_BATCH at a time", () => {
-    const log = new ReplayLog({ ...caps, replayBytes: Infinity });
+    const log = new AttachableLog({ ...caps, replayBytes: Infinity });
     const n = RESEND_BATCH * 2 + 5;
     for (let seq = 1; seq <= n; seq++) log.pushFrame(frame(seq));
     log.pushStderr({ ts: 1, text: "err\n" });
@@ -66,30 +66,21 @@ describe("ReplayLog (an agent run's and a tapped conversation's)", () => {
     expect(batches.map((b) => b.length)).toEqual([RESEND_BATCH, RESEND_BATCH, 2]);
     expect(batches.flat()).toEqual(Array.from({ length: n - 3 }, (_, i) => i + 4));
   });
-});
 
-describe("FrameOutbox", () => {
-  const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
-
-  it("sends the frames of one event-loop turn as one batch, in order", async () => {
-    const sent: number[][] = [];
-    const outbox = new FrameOutbox((frames) => sent.push(frames.map((f) => f.seq)));
-    for (let seq = 1; seq <= 3; seq++) outbox.push(frame(seq));
-    expect(sent).toEqual([]);
-    await nextTurn();
-    outbox.push(frame(4));
-    await nextTurn();
-    expect(sent).toEqual([[1, 2, 3], [4]]);
+  it("tells an attaching client where the log starts and what it will never get", () => {
+    const log = new AttachableLog({ ...caps, replayBytes: 100 });
+    expect(log.position(0)).toEqual({ lastSeq: 0, firstSeq: 1, missed: 0 });
+    for (let seq = 1; seq <= 20; seq++) log.pushFrame(frame(seq));
+    const first = log.frames[0]!.seq;
+    expect(first).toBeGreaterThan(1);
+    expect(log.position(0)).toEqual({ lastSeq: 20, firstSeq: first, missed: first - 1 });
+    expect(log.position(first + 2)).toEqual({ lastSeq: 20, firstSeq: first, missed: 0 });
   });
 
-  it("flush sends what waits at once, and nothing when nothing waits", async () => {
-    const sent: number[][] = [];
-    const outbox = new FrameOutbox((frames) => sent.push(frames.map((f) => f.seq)));
-    outbox.push(frame(1));
-    outbox.flush();
-    expect(sent).toEqual([[1]]);
-    await nextTurn();
-    outbox.flush();
-    expect(sent).toEqual([[1]]);
+  it("keeps the last TRANSPORT_KEPT transport events", () => {
+    const log = new AttachableLog(caps);
+    for (let i = 0; i < TRANSPORT_KEPT + 5; i++) log.pushTransport({ ts: i, text: `event ${i}` });
+    expect(log.transport).toHaveLength(TRANSPORT_KEPT);
+    expect(log.transport[0]!.ts).toBe(5);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * A live session with a real stdio agent that asks for `sh -c 'id > FILE'`
+ * An agent host with a real stdio agent that asks for `sh -c 'id > FILE'`
  * (the stub in "shell" mode): what the client's initialize did not advertise
  * is refused whatever the policy (issue 20).
  */
@@ -7,14 +7,14 @@ import { existsSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { AgentDriver } from "../agents/agent-driver";
-import { BrowserSession } from "./browser-session";
+import { AgentDriver } from "./agent-driver";
+import { AgentHost } from "./agent-host";
 import { loadConfig } from "../config";
-import { Profiles } from "../agents/profiles";
+import { Profiles } from "./profiles";
 import { TranscriptStore } from "../transcripts/transcript-store";
 
 const stub = path.resolve(import.meta.dirname, "../../test/fixtures/stub-agent.mjs");
-const base = realpathSync(mkdtempSync(path.join(tmpdir(), "browser-session-")));
+const base = realpathSync(mkdtempSync(path.join(tmpdir(), "agent-host-stdio-")));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
 /** A session whose agent asks for `sh -c 'id > FILE'` in every turn, its terminal requests under auto. */
@@ -29,14 +29,14 @@ function shellSession(file: string) {
     defaultProfile: "shell",
   };
   const store = new TranscriptStore(config.dataDir, {});
-  const session = new BrowserSession("test", config, new Profiles(config, store), store, () => {});
+  const session = new AgentHost(config, new Profiles(config, store), store);
   const auto = ["create", "wait_for_exit", "output", "release"].map((m) => [`terminal/${m}`, "auto" as const]);
   session.answerer.setPolicies(Object.fromEntries(auto));
   return session;
 }
 
 /** Starts the agent, initializes it advertising `terminal` (undefined: no initialize) and runs one turn. */
-async function run(session: BrowserSession, terminal: boolean | undefined) {
+async function run(session: AgentHost, terminal: boolean | undefined) {
   const driver = new AgentDriver(session);
   try {
     expect((await session.start({ profile: "shell", cwd: base })).ok).toBe(true);
