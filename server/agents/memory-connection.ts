@@ -75,7 +75,8 @@ class MemoryConnection implements AgentConnection {
   async stop(): Promise<void> {
     if (!this.exited && !this.closing) {
       this.closing = true;
-      await this.toAgent.close().catch(() => {});
+      // Not awaited: closing waits for the agent to read what is queued, and it may never.
+      this.toAgent.close().catch(() => {});
       await this.reader.cancel().catch(() => {});
     }
     await this.done;
