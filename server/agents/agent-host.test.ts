@@ -6,9 +6,11 @@ import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { agent as acpAgent, ndJsonStream } from "@agentclientprotocol/sdk";
 import type { Frame, WireFrame } from "../../lib/protocol/frame";
 import { DEFAULT_CLIENT_CAPABILITIES } from "../../lib/protocol/client-capabilities";
 import type { ConnectSpec, Connector } from "./agent-connection";
+import { AgentDriver } from "./agent-driver";
 import { AgentHost, type HostWatcher } from "./agent-host";
 import { memoryPair, type MemoryAgent } from "./memory-connection";
 import { loadConfig } from "../config";
@@ -197,5 +199,51 @@ describe("the answerer over an in-memory agent", () => {
     await frameWhere(h, (f) => f.dir === "from-agent" && f.kind === "request" && f.id === 9 && f.seq > 6);
     expect(h.host.send(rpc({ id: 9, result: { content: "now" } }))).toMatchObject({ ok: true });
     expect(await h.agent().next()).toEqual({ jsonrpc: "2.0", id: 9, result: { content: "now" } });
+  });
+});
+
+describe("an ACP SDK agent over the in-memory pair's byte streams", () => {
+  it("runs a turn in which the agent reads a file the answerer serves", async () => {
+    const h = memoryHost();
+    writeFileSync(path.join(base, "sdk.txt"), "from disk\n");
+    h.host.answerer.setPolicies({ "fs/read_text_file": "auto" });
+    expect((await h.host.start({ profile: "mem" })).ok).toBe(true);
+    const app = acpAgent()
+      .onRequest("initialize", () => ({ protocolVersion: 1, agentCapabilities: {}, authMethods: [] }))
+      .onRequest("session/new", () => ({ sessionId: "sdk-session" }))
+      .onRequest("session/prompt", async ({ params, client }) => {
+        const read = await client.request("fs/read_text_file", {
+          sessionId: params.sessionId,
+          path: path.join(base, "sdk.txt"),
+        });
+        await client.notify("session/update", {
+          sessionId: params.sessionId,
+          update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: read.content } },
+        });
+        return { stopReason: "end_turn" };
+      });
+    const connection = app.connect(ndJsonStream(h.agent().writable, h.agent().readable));
+    const driver = new AgentDriver(h.host);
+    try {
+      const init = await driver.request("initialize", {
+        protocolVersion: 1,
+        clientCapabilities: DEFAULT_CLIENT_CAPABILITIES,
+      });
+      expect(init.frame?.message).toMatchObject({ result: { protocolVersion: 1 } });
+      await driver.request("session/new", { cwd: base, mcpServers: [] });
+      const turn = await driver.request("session/prompt", {
+        sessionId: "sdk-session",
+        prompt: [{ type: "text", text: "read it" }],
+      });
+      expect(turn.frame?.message).toMatchObject({ result: { stopReason: "end_turn" } });
+      const update = h.frames.find((f) => f.method === "session/update");
+      expect(update?.message).toMatchObject({ params: { update: { content: { text: "from disk\n" } } } });
+      // The read was answered by the relay, paired with the agent's request.
+      const answer = h.frames.find((f) => f.dir === "to-agent" && f.kind === "response");
+      expect(answer?.method).toBe("fs/read_text_file");
+    } finally {
+      driver.close();
+      connection.close();
+    }
   });
 });
