@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { FrameSequencer } from "../protocol/frame-sequencer";
 import {
   canAuthenticate,
   checkUserEnv,
   CREDENTIAL_ENV_NAME,
   describeAuthMethod,
+  initializeAuthMethods,
   isProtectedEnvName,
   missingEnvVars,
   parseAuthMethods,
@@ -85,6 +87,24 @@ describe("parseAuthMethods", () => {
     expect(envMethod([{ name: "A", secret: false, optional: true }])).toMatchObject({
       vars: [{ name: "A", secret: false, optional: true }],
     });
+  });
+});
+
+describe("initializeAuthMethods", () => {
+  it("reads the methods of the agent's answer to initialize, keeping _meta as sent; nothing from other frames", () => {
+    const seq = new FrameSequencer();
+    const request = seq.line("to-agent", JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: {} }));
+    const methods = [{ id: "gateway", name: "Gateway", _meta: { gateway: { protocol: "google" } } }];
+    const answer = seq.line("from-agent", JSON.stringify({ jsonrpc: "2.0", id: 0, result: { authMethods: methods } }));
+    expect(initializeAuthMethods(request)).toBeUndefined();
+    expect(initializeAuthMethods(answer)).toEqual([
+      { id: "gateway", name: "Gateway", type: "agent", _meta: { gateway: { protocol: "google" } } },
+    ]);
+    seq.line("to-agent", JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: {} }));
+    const failed = seq.line("from-agent", JSON.stringify({ jsonrpc: "2.0", id: 1, error: { code: -1, message: "x" } }));
+    expect(initializeAuthMethods(failed)).toEqual([]);
+    const other = seq.line("from-agent", JSON.stringify({ jsonrpc: "2.0", id: 5, result: { authMethods: methods } }));
+    expect(initializeAuthMethods(other)).toBeUndefined();
   });
 });
 

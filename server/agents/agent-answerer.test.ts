@@ -310,6 +310,25 @@ describe("agent answerer: the hostile terminal request (issue 20)", () => {
       expect(sent).toHaveLength(1);
     });
 
+    it("refuses the client's later answer to a withdrawn request, until the agent uses the id again", () => {
+      const { answerer, fromAgent } = wired();
+      const answer = (id: unknown) => JSON.stringify({ jsonrpc: "2.0", id, result: { content: "late" } });
+      expect(answerer.refusal(answer(4))).toBeUndefined();
+      fromAgent(read(4));
+      fromAgent(cancel(4));
+      expect(answerer.refusal(answer(4))).toMatchObject({
+        code: "invalid_payload",
+        message: expect.stringMatching(/4/),
+      });
+      // Only answers to that id: another id, "4" as a string, a request with id 4, a line that is not JSON.
+      expect(answerer.refusal(answer(5))).toBeUndefined();
+      expect(answerer.refusal(answer("4"))).toBeUndefined();
+      expect(answerer.refusal(JSON.stringify({ jsonrpc: "2.0", id: 4, method: "session/new" }))).toBeUndefined();
+      expect(answerer.refusal("{not json")).toBeUndefined();
+      fromAgent(read(4));
+      expect(answerer.refusal(answer(4))).toBeUndefined();
+    });
+
     it("ignores a cancel for an id with nothing pending, a malformed one, and the client's own cancels", () => {
       const { sent, fromAgent, answerer } = wired();
       fromAgent(read(6));

@@ -15,15 +15,9 @@ import type { TranscriptStore } from "../transcripts/transcript-store";
 const MAX_FAILURES = 3;
 const INITIALIZE_TIMEOUT_MS = 60_000;
 
-interface Ready {
-  host: AgentHost;
-  /** Stops replacing it when it exits: once taken, its exit is its browser session's. */
-  unwatch: () => void;
-}
-
 interface Slot {
   profile: string;
-  ready: Ready[];
+  ready: AgentHost[];
   warming: number;
   failures: number;
 }
@@ -32,6 +26,8 @@ export class AgentPool {
   private readonly slots = new Map<string, Slot>();
   /** Hosts still starting or initializing, so close() can stop them too. */
   private readonly warming = new Set<AgentHost>();
+  /** Per ready host, the way to stop replacing it when it exits: once taken, its exit is its browser session's. */
+  private readonly unwatch = new Map<AgentHost, () => void>();
   private closed = false;
 
   constructor(
@@ -97,34 +93,38 @@ export class AgentPool {
       return;
     }
     slot.failures = 0;
+    slot.ready.push(session);
     // A warm agent that dies is replaced.
-    const ready: Ready = {
-      host: session,
-      unwatch: session.onExit(() => {
-        const i = slot.ready.indexOf(ready);
+    this.unwatch.set(
+      session,
+      session.onExit(() => {
+        const i = slot.ready.indexOf(session);
         if (i === -1) return;
         slot.ready.splice(i, 1);
         void this.discard(session);
         this.top(slot);
       }),
-    };
-    slot.ready.push(ready);
+    );
   }
 
   /** A warm, initialized agent of `profile`, or undefined; a replacement starts warming. */
   take(profile: string): AgentHost | undefined {
     const slot = this.slots.get(profile);
-    const ready = slot?.ready.shift();
-    ready?.unwatch();
-    ready?.host.markPooled();
-    const transcriptId = ready?.host.agentInfo?.transcriptId;
+    const host = slot?.ready.shift();
+    if (host) {
+      this.unwatch.get(host)?.();
+      this.unwatch.delete(host);
+      host.markPooled();
+    }
+    const transcriptId = host?.agentInfo?.transcriptId;
     if (transcriptId) this.transcripts.unlisted.delete(transcriptId);
     if (slot) this.top(slot);
-    return ready?.host;
+    return host;
   }
 
   /** Stops an agent that never reached a user, and drops its (empty) transcript. */
   private async discard(session: AgentHost): Promise<void> {
+    this.unwatch.delete(session);
     const id = session.agentInfo?.transcriptId;
     await session.stop();
     if (id) {
@@ -135,7 +135,7 @@ export class AgentPool {
 
   async close(): Promise<void> {
     this.closed = true;
-    const all = [...this.slots.values()].flatMap((s) => s.ready.splice(0).map((r) => r.host)).concat([...this.warming]);
+    const all = [...this.slots.values()].flatMap((s) => s.ready.splice(0)).concat([...this.warming]);
     await Promise.allSettled(all.map((s) => this.discard(s)));
   }
 }

@@ -20,10 +20,11 @@ export interface MemoryAgent {
   /** Writes a message (serialised) or a raw line, with its newline. */
   send(message: unknown): Promise<void>;
   stderr(text: string): void;
-  /** The agent goes away: its output ends, then the exit is reported. */
+  /**
+   * The agent goes away with this status: its output ends, then the exit is reported.
+   * An agent speaking through `writable` ends its output by closing it.
+   */
   exit(code?: number | null, signal?: string | null): Promise<void>;
-  /** Whether a connection has been made to this agent. */
-  readonly connected: boolean;
 }
 
 const encoder = new TextEncoder();
@@ -75,7 +76,8 @@ class MemoryConnection implements AgentConnection {
   async stop(): Promise<void> {
     if (!this.exited && !this.closing) {
       this.closing = true;
-      await this.toAgent.close().catch(() => {});
+      // Not awaited: closing waits for the agent to read what is queued, and it may never.
+      this.toAgent.close().catch(() => {});
       await this.reader.cancel().catch(() => {});
     }
     await this.done;
@@ -86,7 +88,8 @@ class MemoryConnection implements AgentConnection {
 export function memoryPair(): { connect: Connector; agent: MemoryAgent } {
   const stdin = new TransformStream<Uint8Array, Uint8Array>();
   const stdout = new TransformStream<Uint8Array, Uint8Array>();
-  const out = stdout.writable.getWriter();
+  // Taken on first use: `writable` and `send`, `readable` and `next`, are two ways to speak, one at a time.
+  let out: WritableStreamDefaultWriter<Uint8Array> | undefined;
   let status: { code: number | null; signal: string | null } = { code: null, signal: "SIGTERM" };
   let events: AgentConnectionEvents | undefined;
   let written: ReadableStreamDefaultReader<Uint8Array> | undefined;
@@ -96,9 +99,6 @@ export function memoryPair(): { connect: Connector; agent: MemoryAgent } {
   const agent: MemoryAgent = {
     readable: stdin.readable,
     writable: stdout.writable,
-    get connected() {
-      return events !== undefined;
-    },
     async next() {
       written ??= stdin.readable.getReader();
       while (lines.length === 0) {
@@ -115,6 +115,7 @@ export function memoryPair(): { connect: Connector; agent: MemoryAgent } {
     },
     async send(message) {
       const line = typeof message === "string" ? message : JSON.stringify(message);
+      out ??= stdout.writable.getWriter();
       await out.write(encoder.encode(`${line}\n`));
     },
     stderr(text) {
@@ -122,6 +123,8 @@ export function memoryPair(): { connect: Connector; agent: MemoryAgent } {
     },
     async exit(code = 0, signal = null) {
       status = { code, signal };
+      if (!out && stdout.writable.locked) return;
+      out ??= stdout.writable.getWriter();
       await out.close().catch(() => {});
     },
   };
