@@ -13,6 +13,7 @@ import {
   STARTUP_ALLOWANCE,
   supportOf,
   type Driver,
+  type ProbeResult,
   type Reply,
 } from "./probe";
 import { type ProbeRow } from "../contracts/reports";
@@ -196,6 +197,8 @@ const otherAgent = (o: { modes?: boolean; parseError?: boolean; fastCancel?: boo
 });
 
 const byCheck = (rows: ProbeRow[], check: string) => rows.find((r) => r.check.startsWith(check));
+const requirement = (result: ProbeResult, id: string) =>
+  result.conformance.parts.flatMap((p) => p.requirements).find((r) => r.id === id)!;
 
 describe("runProbe", () => {
   it("answers the agent's permission request itself (allow once) and reports it", async () => {
@@ -274,11 +277,18 @@ describe("probe terminals", () => {
     expect(timeouts[1]).toBe(1_000);
   });
 
-  it("takes a -32700 answer without an id as the answer to the malformed line", async () => {
-    const { rows } = await runProbe(new FakeAgent(otherAgent({ parseError: true })), { cwd: "/w", defs });
-    expect(byCheck(rows, "malformed line")).toMatchObject({ conforms: true, detail: "answered -32700 Parse error" });
+  it("takes a -32700 answer without an id as the answer to the malformed line, and silence as no failure", async () => {
+    const answered = await runProbe(new FakeAgent(otherAgent({ parseError: true })), { cwd: "/w", defs });
+    expect(byCheck(answered.rows, "malformed line")).toMatchObject({ detail: "answered -32700 Parse error" });
     const silent = await runProbe(new FakeAgent(otherAgent()), { cwd: "/w", defs });
-    expect(byCheck(silent.rows, "malformed line")).toMatchObject({ conforms: false, outcome: "no reply" });
+    // ACP v1 lists -32700 but requires no answer: an observation, never a failure.
+    const row = byCheck(silent.rows, "malformed line")!;
+    expect(row).toMatchObject({ outcome: "no reply", requirements: ["ACP-INFO-PARSE-001"] });
+    expect(row.conforms).toBeUndefined();
+    expect(requirement(silent, "ACP-INFO-PARSE-001")).toMatchObject({ tier: "INFORMATIONAL", status: "pass" });
+    expect(requirement(silent, "ACP-INFO-PARSE-001").checks[0]!.detail).toBe(
+      "silent (ACP v1 requires no answer); the connection stays usable",
+    );
   });
 
   it("calls a cancel inconclusive when the turn ended before the cancel was sent", async () => {
