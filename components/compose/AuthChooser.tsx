@@ -7,7 +7,7 @@
  */
 import { useState } from "react";
 import { type AuthMethodView, checkUserEnv, terminalAuthCommand } from "@/lib/features/auth-methods";
-import type { AuthChoiceRequest } from "@/lib/features/connect-flow";
+import type { AuthChoiceRequest } from "@/lib/features/handshake";
 import { useSession, useSessionStore } from "../state/use-session";
 import { alert, button, input, primary } from "./ui";
 import { AGENT_METHODS } from "@/lib/protocol/methods";

@@ -45,7 +45,7 @@ function OutcomeLine({ sent }: { sent: Sent }) {
   if (o.kind === "error") return <JsonRpcErrorView error={o.error} prefix={`id ${sent.id}: error `} />;
   return (
     <span className="text-emerald-300">
-      id {sent.id}: result at frame #{o.seq}
+      id {sent.id}: result at frame #{o.frame.seq}
     </span>
   );
 }
@@ -67,7 +67,7 @@ export function FrameSender({ method, params, notification, issues, warnings, on
       setSent(
         res.ok
           ? { state: "sent" }
-          : { state: "done", outcome: { kind: "failed", message: res.error?.message ?? "not sent" } },
+          : { state: "done", outcome: { kind: "failed", reason: "unsent", message: res.error } },
       );
       return;
     }

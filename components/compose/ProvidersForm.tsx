@@ -4,7 +4,7 @@
  * agent's model providers, point one at a model endpoint (providers/set) or disable it.
  */
 import { useState } from "react";
-import { agentErrorText } from "@/lib/features/connect-flow";
+import { agentErrorText } from "@/lib/features/handshake";
 import { readProviders, setProviderRequest, type ProviderView } from "@/lib/features/providers";
 import { AGENT_METHODS } from "@/lib/protocol/methods";
 import { useSessionStore } from "../state/use-session";

@@ -9,7 +9,7 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import { agentCapabilities, EMPTY_FACTS } from "@/lib/folds/agent-facts";
 import type { ListedSession } from "@/lib/folds/session-list";
-import { agentErrorText } from "@/lib/features/connect-flow";
+import { agentErrorText } from "@/lib/features/handshake";
 import {
   actionRequest,
   canList,

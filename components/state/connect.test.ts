@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { Frame } from "@/lib/protocol/frame";
 import type { RpcOutcome } from "@/lib/protocol/jsonrpc";
 import type { RelayInfo } from "@/lib/contracts/wire";
 import { connectAgent, type Handshake } from "./connect";
@@ -16,7 +17,7 @@ function slowInfoStore(info: RelayInfo | undefined) {
     waitForFrame: () => Promise.resolve(undefined),
     request: (method: string, params: unknown): Promise<RpcOutcome> => {
       sent.push({ method, params });
-      return Promise.resolve({ kind: "result", result: results[method], seq: sent.length });
+      return Promise.resolve({ kind: "result", result: results[method], frame: { seq: sent.length } as Frame });
     },
   } as unknown as SessionStore;
   return { store, sent, answerInfo };

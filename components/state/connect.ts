@@ -5,14 +5,8 @@
  * from the Connect panel through `answer`.
  */
 import type { ClientCapabilities } from "@agentclientprotocol/sdk";
-import { CLIENT_INFO } from "@/lib/protocol/client-capabilities";
-import {
-  runConnect,
-  sessionCwd,
-  type AuthChoice,
-  type AuthChoiceRequest,
-  type ConnectProgress,
-} from "@/lib/features/connect-flow";
+import { runConnect, sessionCwd, type ConnectProgress } from "@/lib/features/connect-flow";
+import type { AuthChoice, AuthChoiceRequest } from "@/lib/features/handshake";
 import { isObject } from "@/lib/protocol/json";
 import { outcomeOf } from "@/lib/protocol/jsonrpc";
 import { fail, ok } from "@/lib/protocol/result";
@@ -116,7 +110,6 @@ export async function connectAgent(
       cwd,
       protocolVersion,
       clientCapabilities: opts.clientCapabilities,
-      clientInfo: CLIENT_INFO,
       authenticateFirst: opts.authenticateFirst,
     },
   );

@@ -1,25 +1,32 @@
 /**
- * Requests this tab sends to the agent and waits on: each waiter is keyed by
- * the seq the relay gave the request, and resolved by the response whose
- * `requestSeq` names it. Also one-off frame watchers (waitForFrame). Waiters
- * live as long as the agent: a new agent or an exit fails them.
+ * This tab's request port to the agent (lib/protocol/request-port.ts adapted
+ * to the relay socket): requests are answered by the response whose
+ * `requestSeq` names them; ids come from the log's counter. Waiters live as
+ * long as the agent: a new agent or an exit fails them.
  */
-import type { Frame, JsonRpcId } from "@/lib/protocol/frame";
-import { notificationFrame, outcomeOf, requestFrame, type RpcOutcome } from "@/lib/protocol/jsonrpc";
+import type { Frame } from "@/lib/protocol/frame";
+import type { RpcOutcome } from "@/lib/protocol/jsonrpc";
+import { RequestClient, type RequestFrame, type RequestOptions, type RequestPort } from "@/lib/protocol/request-port";
+import { fail, ok, type Result } from "@/lib/protocol/result";
 import type { SendResult } from "./session-store";
 import type { FrameLogState, SnapshotHost } from "./frame-log-state";
 
-export class RpcClient {
-  /** Requests waiting for their response, by the request's seq. */
-  private readonly waiters = new Map<number, (outcome: RpcOutcome) => void>();
-  /** One-off frame watchers (waitForFrame); return true once satisfied. */
-  private readonly watchers = new Set<(frame: Frame) => boolean>();
+export class RpcClient implements RequestPort {
+  private readonly client: RequestClient;
 
   constructor(
     private readonly host: SnapshotHost,
     private readonly log: FrameLogState,
-    private readonly send: (frame: string | object) => Promise<SendResult>,
-  ) {}
+    send: (frame: string | object) => Promise<SendResult>,
+  ) {
+    this.client = new RequestClient({
+      send: async (frame) => {
+        const res = await send(frame);
+        return res.ok && res.seq !== undefined ? ok(res.seq) : fail(res.error?.message ?? "not sent");
+      },
+      nextId: () => this.nextRequestId(),
+    });
+  }
 
   /** Takes a fresh request id for this agent: unique, above any id seen. */
   nextRequestId(): number {
@@ -35,67 +42,32 @@ export class RpcClient {
     return Math.max(this.log.ids.peek(), this.host.get().maxRequestId + 1);
   }
 
-  /** Sends a request with a fresh id and resolves with its answer (or why there is none). */
-  request(method: string, params: unknown): Promise<RpcOutcome> {
-    return this.sendRequest(requestFrame(this.nextRequestId(), method, params));
+  request(method: string, params: unknown, options?: RequestOptions): Promise<RpcOutcome> {
+    return this.client.request(method, params, options);
   }
 
-  /** Sends a request frame as given (its id must be unused) and resolves with its answer. */
-  async sendRequest(frame: { id: JsonRpcId; method: string; [key: string]: unknown }): Promise<RpcOutcome> {
-    const res = await this.send(frame);
-    if (!res.ok || res.seq === undefined) return { kind: "failed", message: res.error?.message ?? "not sent" };
-    const seq = res.seq;
-    // The ack comes before the echoed frames, so the answer is normally still to come.
-    const { index, frames } = this.host.get();
-    const answered = index.partnerOf(seq);
-    if (answered !== undefined) {
-      const response = frames.bySeq(answered);
-      if (response) return outcomeOf(response);
-    }
-    return new Promise<RpcOutcome>((resolve) => this.waiters.set(seq, resolve));
+  sendRequest(frame: RequestFrame, options?: Pick<RequestOptions, "timeoutMs">): Promise<RpcOutcome> {
+    return this.client.sendRequest(frame, options);
   }
 
-  notify(method: string, params: unknown): Promise<SendResult> {
-    return this.send(notificationFrame(method, params));
+  notify(method: string, params?: unknown): Promise<Result<number>> {
+    return this.client.notify(method, params);
   }
 
   /** Resolves with the first frame (held or arriving) that matches, or undefined after the timeout. */
   waitForFrame(match: (frame: Frame) => boolean, timeoutMs: number): Promise<Frame | undefined> {
+    // The tab holds its agent's whole log: a frame that came before the wait counts (the pool's initialize).
     for (const frame of this.host.get().frames) if (match(frame)) return Promise.resolve(frame);
-    return new Promise((resolve) => {
-      const watcher = (frame: Frame) => {
-        if (!match(frame)) return false;
-        clearTimeout(timer);
-        resolve(frame);
-        return true;
-      };
-      const timer = setTimeout(() => {
-        this.watchers.delete(watcher);
-        resolve(undefined);
-      }, timeoutMs);
-      this.watchers.add(watcher);
-    });
+    return this.client.waitForFrame(match, timeoutMs);
   }
 
   /** New frames, after the snapshot holds them: whoever waited reads facts that include the answer. */
   received(fresh: readonly Frame[]): void {
-    for (const frame of fresh) {
-      if (frame.dir !== "from-agent" || frame.kind !== "response" || frame.requestSeq === undefined) continue;
-      const resolve = this.waiters.get(frame.requestSeq);
-      if (resolve) {
-        this.waiters.delete(frame.requestSeq);
-        resolve(outcomeOf(frame));
-      }
-    }
-    if (this.watchers.size) {
-      for (const frame of fresh) for (const w of [...this.watchers]) if (w(frame)) this.watchers.delete(w);
-    }
+    this.client.received(fresh);
   }
 
   /** The agent is gone: nobody will answer. */
   fail(message: string): void {
-    const waiting = [...this.waiters.values()];
-    this.waiters.clear();
-    for (const resolve of waiting) resolve({ kind: "failed", message });
+    this.client.close(message);
   }
 }

@@ -112,7 +112,7 @@ describe("SessionStore over a fake relay", () => {
     await new Promise((r) => setTimeout(r, 0));
     const sent = relay.emitted.find((e) => e.event === "agent:send")!.payload as { frame: { id: number } };
     relay.fire("frames", [relay.line("from-agent", { id: sent.frame.id, result: { protocolVersion: 1 } })]);
-    expect(await answer).toEqual({ kind: "result", result: { protocolVersion: 1 }, seq: 2 });
+    expect(await answer).toMatchObject({ kind: "result", result: { protocolVersion: 1 }, frame: { seq: 2 } });
     const frames = store.getSnapshot().frames;
     expect([frames.at(0)?.seq, frames.at(1)?.seq, frames.length]).toEqual([1, 2, 2]);
 
@@ -120,7 +120,7 @@ describe("SessionStore over a fake relay", () => {
     const waiting = store.request(AGENT_METHODS.session_new, { cwd: "/w", mcpServers: [] });
     await new Promise((r) => setTimeout(r, 0));
     relay.fire("agent:exit", { code: 1, signal: null });
-    expect(await waiting).toEqual({ kind: "failed", message: "the agent exited (code 1)" });
+    expect(await waiting).toEqual({ kind: "failed", reason: "gone", message: "the agent exited (code 1)" });
     expect(store.getSnapshot().agent).toMatchObject({ state: "exited", code: 1 });
   });
 

@@ -75,7 +75,7 @@ describe("rpc client", () => {
     await new Promise((r) => setTimeout(r, 0));
     expect(settled).toBe(false);
     rpc.received(log.append([wire("from-agent", { id: request.id, result: { sessions: [] } })]));
-    expect(await answer).toMatchObject({ kind: "result", result: { sessions: [] }, seq: 3 });
+    expect(await answer).toMatchObject({ kind: "result", result: { sessions: [] }, frame: { seq: 3 } });
   });
 
   it("fails waiting requests when the agent goes away", async () => {
@@ -90,7 +90,7 @@ describe("rpc client", () => {
     const answer = rpc.request(AGENT_METHODS.initialize, {});
     await new Promise((r) => setTimeout(r, 0));
     rpc.fail("the agent exited (code 1)");
-    expect(await answer).toEqual({ kind: "failed", message: "the agent exited (code 1)" });
+    expect(await answer).toEqual({ kind: "failed", reason: "gone", message: "the agent exited (code 1)" });
   });
 });
 

@@ -7,8 +7,10 @@
  * agent's status and routes the relay's events to the parts.
  */
 import type { AgentFacts } from "@/lib/folds/agent-facts";
-import type { AuthChoice, ConnectProgress } from "@/lib/features/connect-flow";
+import type { ConnectProgress } from "@/lib/features/connect-flow";
+import type { AuthChoice } from "@/lib/features/handshake";
 import type { Frame, JsonRpcId, WireFrame } from "@/lib/protocol/frame";
+import type { Result } from "@/lib/protocol/result";
 import type { TimelineEvent } from "@/lib/folds/frame-filter";
 import type { FrameIndex } from "@/lib/folds/frame-index";
 import type { FrameWindow } from "@/lib/folds/frame-log";
@@ -394,7 +396,8 @@ export class SessionStore extends SnapshotStore<SessionSnapshot> {
     return this.rpc.sendRequest(frame);
   }
 
-  notify(method: string, params: unknown): Promise<SendResult> {
+  /** Sends a notification: the seq the relay gave it, or why it was not sent. */
+  notify(method: string, params: unknown): Promise<Result<number>> {
     return this.rpc.notify(method, params);
   }
 

@@ -1,20 +1,14 @@
 import { describe, expect, it } from "vitest";
-import {
-  agentErrorText,
-  type AuthChoice,
-  type AuthChoiceRequest,
-  runConnect,
-  sessionCwd,
-  type ConnectDeps,
-  type ConnectProgress,
-} from "./connect-flow";
+import { runConnect, sessionCwd, type ConnectDeps, type ConnectProgress } from "./connect-flow";
+import { agentErrorText, type AuthChoice, type AuthChoiceRequest } from "./handshake";
 import type { RpcOutcome } from "../protocol/jsonrpc";
+import { CLIENT_INFO } from "../protocol/client-capabilities";
+import { FrameSequencer } from "../protocol/frame-sequencer";
 
 const INPUT = {
   cwd: "/w",
   protocolVersion: 1,
   clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true },
-  clientInfo: { name: "acp-playground", version: "0.1.0" },
 };
 
 /** Fake deps: answers per method from a queue; records requests and progress. */
@@ -39,7 +33,7 @@ function fake(opts: {
       requests.push([method, params]);
       if (opts.hang?.includes(method)) return new Promise<RpcOutcome>(() => {});
       const next = opts.answers[method]?.shift();
-      return next ?? { kind: "failed", message: `no answer scripted for ${method}` };
+      return next ?? { kind: "failed", reason: "unsent", message: `no answer scripted for ${method}` };
     },
     progress: (p) => steps.push(p),
     ...(opts.choices
@@ -54,11 +48,13 @@ function fake(opts: {
   return { deps, requests, steps, asked };
 }
 
-const ok = (result: unknown): RpcOutcome => ({ kind: "result", result, seq: 1 });
+/** The response frame an outcome carries (what is in it does not matter here). */
+const FRAME = new FrameSequencer().line("from-agent", '{"jsonrpc":"2.0","id":1,"result":null}');
+const ok = (result: unknown): RpcOutcome => ({ kind: "result", result, frame: FRAME });
 const err = (code: number, message: string, data?: unknown): RpcOutcome => ({
   kind: "error",
   error: data === undefined ? { code, message } : { code, message, data },
-  seq: 1,
+  frame: FRAME,
 });
 const methods = (p: ReturnType<typeof fake>) =>
   p.requests.map(([m, params]) => (m === "authenticate" ? [m, params] : m));
@@ -76,10 +72,7 @@ describe("Connect", () => {
     const end = await runConnect(f.deps, INPUT);
     expect(end).toEqual({ step: "ready", pooled: false, requestedVersion: 1, negotiatedVersion: 1, sessionId: "s1" });
     expect(f.requests).toEqual([
-      [
-        "initialize",
-        { protocolVersion: 1, clientCapabilities: INPUT.clientCapabilities, clientInfo: INPUT.clientInfo },
-      ],
+      ["initialize", { protocolVersion: 1, clientCapabilities: INPUT.clientCapabilities, clientInfo: CLIENT_INFO }],
       ["session/new", { cwd: "/w", mcpServers: [] }],
     ]);
     expect(f.steps.map((s) => s.step)).toEqual(["start", "initialize", "session/new", "ready"]);
@@ -120,7 +113,7 @@ describe("Connect", () => {
       step: "failed",
       message: "executable not found: gemini",
     });
-    const gone = fake({ answers: { initialize: [{ kind: "failed", message: "the agent exited" }] } });
+    const gone = fake({ answers: { initialize: [{ kind: "failed", reason: "gone", message: "the agent exited" }] } });
     expect(await runConnect(gone.deps, INPUT)).toMatchObject({
       step: "failed",
       message: "initialize failed: the agent exited",
@@ -334,10 +327,7 @@ describe("Connect asking for the v2 draft", () => {
     });
     const done = await runConnect(deps, { ...INPUT, protocolVersion: 2 });
     expect(done).toMatchObject({ step: "ready", sessionId: "v2s", requestedVersion: 2, negotiatedVersion: 2 });
-    expect(requests[0]).toEqual([
-      "initialize",
-      { protocolVersion: 2, info: { name: "acp-playground", version: "0.1.0" }, capabilities: {} },
-    ]);
+    expect(requests[0]).toEqual(["initialize", { protocolVersion: 2, info: CLIENT_INFO, capabilities: {} }]);
     expect(requests.map(([m]) => m)).toEqual(["initialize", "session/new", "auth/login", "session/new"]);
     expect(steps.at(-1)?.negotiatedVersion).toBe(2);
   });
@@ -363,7 +353,7 @@ describe("Connect asking for the v2 draft", () => {
     expect(v1Default.requests[0]?.[1]).toEqual({
       protocolVersion: 1,
       clientCapabilities: INPUT.clientCapabilities,
-      clientInfo: INPUT.clientInfo,
+      clientInfo: CLIENT_INFO,
     });
   });
 });

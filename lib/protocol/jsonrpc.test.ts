@@ -26,16 +26,20 @@ describe("jsonrpc", () => {
   });
 
   it("reads a response's outcome; a malformed error still reads as an error", () => {
-    expect(outcomeOf(response({ result: { ok: true } }))).toEqual({ kind: "result", result: { ok: true }, seq: 1 });
-    expect(outcomeOf(response({ error: { code: -32000, message: "auth" } }))).toEqual({
+    expect(outcomeOf(response({ result: { ok: true } }))).toMatchObject({
+      kind: "result",
+      result: { ok: true },
+      frame: { seq: 1 },
+    });
+    expect(outcomeOf(response({ error: { code: -32000, message: "auth" } }))).toMatchObject({
       kind: "error",
       error: { code: -32000, message: "auth" },
-      seq: 1,
+      frame: { seq: 1 },
     });
-    expect(outcomeOf(response({ error: "boom" }))).toEqual({
+    expect(outcomeOf(response({ error: "boom" }))).toMatchObject({
       kind: "error",
       error: { code: -32603, message: '"boom"' },
-      seq: 1,
+      frame: { seq: 1 },
     });
   });
 

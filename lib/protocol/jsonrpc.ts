@@ -19,11 +19,16 @@ export const notificationFrame = (method: string, params: unknown) => ({ jsonrpc
 export const resultFrame = (id: JsonRpcId, result: unknown) => ({ jsonrpc: "2.0" as const, id, result });
 export const errorFrame = (id: JsonRpcId, error: RpcError) => ({ jsonrpc: "2.0" as const, id, error });
 
-/** How a request ended: a result, a JSON-RPC error, or no answer at all (send refused, agent gone). */
+/**
+ * How a request ended: a result, a JSON-RPC error (both with the response
+ * frame: its seq, id, latency), or no answer at all: not sent, none in time,
+ * or the agent gone. The one result shape of a request, in lib/, server/ and
+ * the browser (lib/protocol/request-port.ts).
+ */
 export type RpcOutcome =
-  | { kind: "result"; result: unknown; seq: number }
-  | { kind: "error"; error: RpcError; seq: number }
-  | { kind: "failed"; message: string };
+  | { kind: "result"; result: unknown; frame: Frame }
+  | { kind: "error"; error: RpcError; frame: Frame }
+  | { kind: "failed"; reason: "unsent" | "timeout" | "gone"; message: string; frame?: undefined };
 
 /** The outcome a response frame carries. */
 export function outcomeOf(frame: Frame): RpcOutcome {
@@ -34,9 +39,9 @@ export function outcomeOf(frame: Frame): RpcOutcome {
       isObject(e) && typeof e.code === "number"
         ? (e as unknown as RpcError)
         : { code: -32603, message: JSON.stringify(e) ?? "error" };
-    return { kind: "error", error, seq: frame.seq };
+    return { kind: "error", error, frame };
   }
-  return { kind: "result", result: m.result, seq: frame.seq };
+  return { kind: "result", result: m.result, frame };
 }
 
 /** ACP's "authentication required" error code. */

@@ -52,7 +52,6 @@ export function defineAgentJourneys(spec: AgentJourneySpec): AgentRelay {
         cwd: g.workspace,
         protocolVersion: 1,
         clientCapabilities: DEFAULT_CLIENT_CAPABILITIES,
-        clientInfo: { name: "acp-playground-test", version: "0" },
       },
     );
     expect(end, JSON.stringify(end)).toMatchObject({ step: "ready" });

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { AuthChoiceRequest } from "../../lib/features/connect-flow";
+import type { AuthChoiceRequest } from "../../lib/features/handshake";
 import { runConnect } from "../../lib/features/connect-flow";
 import { DEFAULT_CLIENT_CAPABILITIES } from "../../lib/protocol/client-capabilities";
 import { AgentClient } from "../agents/agent-relay";
@@ -72,7 +72,6 @@ async function connect(
       cwd: path.join(base, "ws"),
       protocolVersion: 1,
       clientCapabilities: DEFAULT_CLIENT_CAPABILITIES,
-      clientInfo: { name: "acp-playground-test", version: "0" },
       timeouts: { "session/new": 30_000, authenticate: 30_000 },
     },
   );

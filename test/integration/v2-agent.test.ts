@@ -11,6 +11,9 @@ import { createInterface } from "node:readline";
 import { afterEach, describe, expect, it } from "vitest";
 import { runConnect } from "@/lib/features/connect-flow";
 import type { RpcOutcome } from "@/lib/protocol/jsonrpc";
+import { FrameSequencer } from "@/lib/protocol/frame-sequencer";
+import { RequestClient } from "@/lib/protocol/request-port";
+import { ok } from "@/lib/protocol/result";
 import { createSchemaChecker } from "@/lib/protocol/schema-check";
 import { CLIENT_INFO } from "@/lib/protocol/client-capabilities";
 
@@ -34,26 +37,26 @@ function start() {
   });
   const received: Msg[] = [];
   const sent: Msg[] = [];
-  const waiting = new Map<number, (m: Msg) => void>();
   const listeners = new Set<(m: Msg) => void>();
+  // The playground's own request port over the child's stdio: frames made by one sequencer, paired by requestSeq.
+  const frames = new FrameSequencer();
+  let next = 1;
+  const port = new RequestClient({
+    send: (frame) => {
+      const line = typeof frame === "string" ? frame : JSON.stringify(frame);
+      sent.push(JSON.parse(line) as Msg);
+      child.stdin.write(line + "\n");
+      return ok(frames.line("to-agent", line).seq);
+    },
+    nextId: () => next++,
+  });
   createInterface({ input: child.stdout }).on("line", (line) => {
     const m = JSON.parse(line) as Msg;
     received.push(m);
-    if (m.id !== undefined && !m.method) waiting.get(m.id)?.(m);
+    port.received([frames.line("from-agent", line)]);
     for (const l of listeners) l(m);
   });
-  let next = 1;
-  const request = (method: string, params: unknown): Promise<RpcOutcome> => {
-    const id = next++;
-    const m = { jsonrpc: "2.0", id, method, params } as Msg;
-    sent.push(m);
-    child.stdin.write(JSON.stringify(m) + "\n");
-    return new Promise((resolve) =>
-      waiting.set(id, (r) =>
-        resolve(r.error ? { kind: "error", error: r.error, seq: id } : { kind: "result", result: r.result, seq: id }),
-      ),
-    );
-  };
+  const request = (method: string, params: unknown): Promise<RpcOutcome> => port.request(method, params);
   const until = (pred: (m: Msg) => boolean) =>
     new Promise<Msg>((resolve) => {
       const hit = received.find(pred);
@@ -81,7 +84,7 @@ describe("the v2 test agent", () => {
         request: a.request,
         progress: () => {},
       },
-      { cwd: "/w", protocolVersion: 2, clientCapabilities: {}, clientInfo: CLIENT_INFO },
+      { cwd: "/w", protocolVersion: 2, clientCapabilities: {} },
     );
     expect(done).toMatchObject({ step: "ready", requestedVersion: 2, negotiatedVersion: 2, sessionId: "sess-v2-1" });
 
