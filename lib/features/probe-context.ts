@@ -5,6 +5,8 @@
  * checks (whether that meets a requirement, lib/features/probe-requirements.ts).
  */
 import type { Frame, JsonRpcId, WireFrame } from "../protocol/frame";
+import type { RpcOutcome } from "../protocol/jsonrpc";
+import type { RequestPort } from "../protocol/request-port";
 import { withMessage } from "../folds/frame-log";
 import type { Policies } from "./policy";
 import type { Defs } from "./schema-form";
@@ -14,19 +16,16 @@ import type { CheckResult, CheckStatus, Requirement } from "../contracts/require
 import { CLIENT_METHODS } from "../protocol/methods";
 import { PROBE_REQUIREMENTS } from "./probe-requirements";
 
-export interface Reply {
-  frame?: Frame;
-  latencyMs: number;
-}
+/** How a call ended: the response frame (its seq, requestSeq, latency) unless none came. */
+export type Reply = RpcOutcome;
 
-export interface Driver {
-  /** Sends a request and waits for its response (frame undefined on timeout). */
-  request(method: string, params: unknown, options?: { id?: JsonRpcId; timeoutMs?: number }): Promise<Reply>;
-  notify(method: string, params?: unknown): void;
+/**
+ * What the probe talks through: the one request port (lib/protocol/request-port.ts),
+ * plus what only a probe needs: a line written as is, the log, its own answering policies.
+ */
+export interface Driver extends RequestPort {
   /** Writes a line as is. */
   raw(line: string): void;
-  /** The first frame arriving from now on that satisfies `predicate`; undefined on timeout. */
-  waitFor(predicate: (frame: Frame) => boolean, timeoutMs: number): Promise<Frame | undefined>;
   /** The agent's frames so far, without `message` (parse `raw` where it is needed). */
   frames(): readonly WireFrame[];
   /** From now on, answer the agent's own requests under these policies. */
@@ -84,7 +83,7 @@ export function row(
   describe: (result: Json | undefined) => string,
 ): ProbeRow {
   const err = errorOf(reply.frame);
-  const base = { check, method, latencyMs: reply.frame ? Math.round(reply.latencyMs) : undefined };
+  const base = { check, method, latencyMs: latencyOf(reply) };
   let r: ProbeRow;
   if (!reply.frame) r = { ...base, outcome: "timeout", detail: "no response" };
   else if (err?.code === -32601) r = { ...base, outcome: "-32601", detail: "not supported by this agent (-32601)" };
@@ -96,6 +95,10 @@ export function row(
 
 export const keys = (r: Json | undefined) =>
   r ? `result keys: ${Object.keys(r).join(", ") || "(none)"}` : "null result";
+
+/** The reply's latency in whole ms, when a response came. */
+export const latencyOf = (reply: Reply): number | undefined =>
+  reply.frame ? Math.round(reply.frame.latencyMs ?? 0) : undefined;
 
 /** What a reply was, for a check's detail: `error -32603: No previous sessions`, `no response`. */
 export function answerOf(reply: Reply): string {
@@ -159,6 +162,14 @@ export class ProbeContext {
 
   request(method: string, params: unknown, options: { id?: JsonRpcId; timeoutMs?: number } = {}): Promise<Reply> {
     return this.driver.request(method, params, { timeoutMs: this.t, ...options });
+  }
+
+  notify(method: string, params?: unknown): void {
+    void this.driver.notify(method, params);
+  }
+
+  waitFor(match: (frame: Frame) => boolean, timeoutMs: number): Promise<Frame | undefined> {
+    return this.driver.waitForFrame(match, timeoutMs);
   }
 
   lastSeq(): number {

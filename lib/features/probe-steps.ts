@@ -3,11 +3,11 @@
  * makes its calls, adds the rows the report shows and the checks of the
  * requirements it bears on (lib/features/probe-requirements.ts).
  */
-import { PROTOCOL_VERSION } from "@agentclientprotocol/sdk";
 import { CLIENT_INFO, notAdvertised } from "../protocol/client-capabilities";
+import { ACP_V1, initializeParams, needsAuth, runHandshake } from "./handshake";
 import { reduceAllFacts } from "../folds/agent-facts";
 import { composeMethods, prefillParams } from "./compose-catalog";
-import type { Frame } from "../protocol/frame";
+import type { Frame, JsonRpcId } from "../protocol/frame";
 import { buildForm } from "./schema-form";
 import { isObject } from "../protocol/json";
 import type { CheckResult } from "../contracts/requirements";
@@ -19,6 +19,7 @@ import {
   errorOf,
   framesOf,
   keys,
+  latencyOf,
   messageOf,
   resultOf,
   row,
@@ -63,7 +64,7 @@ const selectValues = (option: Json): string[] =>
         : [],
   );
 
-const waitQuiet = (ctx: ProbeContext) => ctx.driver.waitFor(() => false, QUIET_MS).then(() => undefined);
+const waitQuiet = (ctx: ProbeContext) => ctx.waitFor(() => false, QUIET_MS).then(() => undefined);
 
 /** Conversation updates for `sessionId` after `seq` (what should have come before a response). */
 const lateConversation = (ctx: ProbeContext, sessionId: string, seq: number) =>
@@ -87,7 +88,7 @@ function paramsFor(ctx: ProbeContext, method: string, fallback: Json): unknown {
   if (!spec || !defs) return fallback;
   const built = prefillParams(method, buildForm(defs, spec.def), reduceAllFacts(ctx.parsed()), {
     cwd: ctx.options.cwd,
-    protocolVersion: PROTOCOL_VERSION,
+    protocolVersion: ACP_V1,
   });
   return isObject(built) ? { ...built, ...fallback } : fallback;
 }
@@ -98,7 +99,8 @@ async function initializeOddVersion(ctx: ProbeContext) {
   // The first answer also waits for the agent to start (Qwen Code takes 7-15 s on a loaded 2-core machine).
   const odd = await ctx.request(
     AGENT_METHODS.initialize,
-    { protocolVersion: ODD_VERSION, clientCapabilities: {} },
+    // v2's `info` beside v1's fields, as the kit sends: a router agent reads 999 as "v2 or later".
+    { protocolVersion: ODD_VERSION, clientCapabilities: {}, clientInfo: CLIENT_INFO, info: CLIENT_INFO },
     { timeoutMs: ctx.t * STARTUP_ALLOWANCE },
   );
   ctx.oddInit = odd;
@@ -120,11 +122,10 @@ async function initialize(ctx: ProbeContext) {
     // Terminals off: not advertised, so any terminal request is refused (server/agents/agent-answerer.ts).
     terminal: ctx.terminals.on,
   };
-  const init = await ctx.request(AGENT_METHODS.initialize, {
-    protocolVersion: PROTOCOL_VERSION,
-    clientCapabilities: ctx.clientCapabilities,
-    clientInfo: CLIENT_INFO,
-  });
+  const init = await ctx.request(
+    AGENT_METHODS.initialize,
+    initializeParams({ protocolVersion: ACP_V1, clientCapabilities: ctx.clientCapabilities }),
+  );
   const result = resultOf(init.frame);
   ctx.init = result;
   const version = result?.protocolVersion;
@@ -191,19 +192,12 @@ async function initialize(ctx: ProbeContext) {
     ),
     checks,
   );
-  if (options.authMethod) {
-    const auth = await ctx.request(AGENT_METHODS.authenticate, { methodId: options.authMethod });
-    ctx.push(row(`authenticate with ${options.authMethod} (chosen)`, AGENT_METHODS.authenticate, auth, keys));
-  }
 }
 
 async function initializedNotification(ctx: ProbeContext) {
   const before = ctx.lastSeq();
-  ctx.driver.notify("initialized", {});
-  const complaint = await ctx.driver.waitFor(
-    (f) => f.dir === "from-agent" && f.kind === "response" && f.id === null,
-    1_000,
-  );
+  ctx.notify("initialized", {});
+  const complaint = await ctx.waitFor((f) => f.dir === "from-agent" && f.kind === "response" && f.id === null, 1_000);
   const check = ctx.check(
     R.notificationSilence,
     complaint ? "fail" : "pass",
@@ -223,17 +217,59 @@ async function initializedNotification(ctx: ProbeContext) {
   );
 }
 
+/**
+ * session/new through the one client handshake (lib/features/handshake.ts), the
+ * initialize result given: it authenticates with the chosen method, if any,
+ * first (as the kit's --auth-method does). Its calls are watched for the rows.
+ */
 async function sessionNew(ctx: ProbeContext) {
-  const created = await ctx.request(AGENT_METHODS.session_new, { cwd: ctx.options.cwd, mcpServers: [] });
+  const { authMethod } = ctx.options;
+  let created: Reply | undefined;
+  const port = {
+    request: async (method: string, params: unknown, options?: { id?: JsonRpcId; timeoutMs?: number }) => {
+      const reply = await ctx.request(method, params, options);
+      if (method === AGENT_METHODS.session_new) created = reply;
+      else ctx.push(row(`${method} with ${authMethod ?? "?"} (chosen)`, method, reply, keys));
+      return reply;
+    },
+  };
+  const end = await runHandshake(
+    {
+      port,
+      ...(authMethod
+        ? { chooseAuth: () => Promise.resolve({ type: AGENT_METHODS.authenticate, methodId: authMethod }) }
+        : {}),
+    },
+    {
+      cwd: ctx.options.cwd,
+      clientCapabilities: ctx.clientCapabilities,
+      initialized: ctx.init ?? {},
+      authenticateFirst: !!authMethod,
+      timeouts: { authenticate: ctx.t, [AGENT_METHODS.session_new]: ctx.t },
+    },
+  );
+  if (!created) {
+    // Stopped before session/new (the chosen method failed or is not listed).
+    ctx.push(
+      {
+        check: "session/new (cwd, no MCP servers)",
+        method: AGENT_METHODS.session_new,
+        outcome: "skipped",
+        detail: String(end.progress.message),
+      },
+      [ctx.check(R.sessionNew, "fail", `not sent: ${String(end.progress.message)}`)],
+    );
+    return;
+  }
   const session = resultOf(created.frame);
   const err = errorOf(created.frame);
   const authMethods = Array.isArray(ctx.init?.authMethods) ? ctx.init.authMethods : [];
   // Gated behind authentication, and no method was chosen: what needs a session is blocked, not failed.
   ctx.blockedByAuth =
     !!err &&
-    !ctx.options.authMethod &&
+    !authMethod &&
     authMethods.length > 0 &&
-    (err.code === -32000 || /auth/i.test(String(err.message)));
+    needsAuth({ code: Number(err.code), message: String(err.message) });
   if (typeof session?.sessionId === "string") {
     ctx.session = session;
     ctx.sessionId = session.sessionId;
@@ -420,7 +456,7 @@ async function toolCall(ctx: ProbeContext) {
       check: "tool call round trip",
       method: AGENT_METHODS.session_prompt,
       outcome: turn.frame ? "answered" : "timeout",
-      latencyMs: turn.frame ? Math.round(turn.latencyMs) : undefined,
+      latencyMs: latencyOf(turn),
       detail: [
         `${tools.length} tool call updates`,
         ...answers.map((a) => `${a.method} → ${a.answer}`),
@@ -717,8 +753,8 @@ async function unknownMethod(ctx: ProbeContext) {
 
 async function unknownNotification(ctx: ProbeContext) {
   const before = ctx.lastSeq();
-  ctx.driver.notify("acp_playground/no_such_notification", {});
-  const noisy = await ctx.driver.waitFor((f) => f.dir === "from-agent" && f.seq > before && f.kind === "response", 500);
+  ctx.notify("acp_playground/no_such_notification", {});
+  const noisy = await ctx.waitFor((f) => f.dir === "from-agent" && f.seq > before && f.kind === "response", 500);
   ctx.push(
     {
       check: "unknown notification",
@@ -740,7 +776,7 @@ async function unknownNotification(ctx: ProbeContext) {
 async function malformedLine(ctx: ProbeContext) {
   ctx.driver.raw("{this is not json");
   // The line has no id to echo, so the answer to it carries none (or null).
-  const parseError = await ctx.driver.waitFor((f) => {
+  const parseError = await ctx.waitFor((f) => {
     if (f.dir !== "from-agent") return false;
     const m = messageOf(f);
     return m?.error?.code === -32700 && (m.id === undefined || m.id === null);
@@ -839,7 +875,7 @@ async function cancel(ctx: ProbeContext) {
     { timeoutMs: ctx.t * 3, id: cancelId },
   );
   const startSeq = ctx.lastSeq();
-  await ctx.driver.waitFor(
+  await ctx.waitFor(
     (f) =>
       f.dir === "from-agent" && f.seq > startSeq && (f.method === CLIENT_METHODS.session_update || f.id === cancelId),
     3_000,
@@ -847,7 +883,7 @@ async function cancel(ctx: ProbeContext) {
   const endedFirst = ctx.driver
     .frames()
     .some((f) => f.dir === "from-agent" && f.kind === "response" && f.id === cancelId && f.seq > startSeq);
-  ctx.driver.notify(AGENT_METHODS.session_cancel, { sessionId: sid(ctx) });
+  ctx.notify(AGENT_METHODS.session_cancel, { sessionId: sid(ctx) });
   const cancelled = await turn;
   const reason = resultOf(cancelled.frame)?.stopReason;
   const base = row(

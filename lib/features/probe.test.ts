@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 import type { Frame, JsonRpcId } from "../protocol/frame";
+import { RequestClient, type RequestFrame, type RequestOptions } from "../protocol/request-port";
 import { FrameSequencer } from "../protocol/frame-sequencer";
 import { autoPermission, type Policies } from "./policy";
 import {
@@ -34,7 +35,11 @@ interface Script {
   handle(msg: Msg, agent: FakeAgent): Promise<unknown> | unknown;
 }
 
-/** A scripted agent behind the Driver seam, with the relay's answering by policy. */
+/**
+ * A scripted agent behind the probe's port: the one RequestClient
+ * (lib/protocol/request-port.ts) over an in-memory link, with the relay's
+ * answering by policy. Waits for frames are capped at 50 ms: the script answers at once.
+ */
 class FakeAgent implements Driver {
   private seq = new FrameSequencer();
   private log: Frame[] = [];
@@ -42,12 +47,23 @@ class FakeAgent implements Driver {
   private policies: Policies = {};
   private pending = new Map<string, (result: unknown) => void>();
   private nextAgentId = 0;
+  private nextId = 1;
   readonly sent: Msg[] = [];
+  private readonly client = new RequestClient({
+    send: (frame) => {
+      const raw = typeof frame === "string" ? frame : JSON.stringify(frame);
+      const f = this.push("to-agent", raw);
+      void this.receive(raw);
+      return { ok: true, value: f.seq };
+    },
+    nextId: () => `r${this.nextId++}`,
+  });
   constructor(private readonly script: Script) {}
 
   private push(dir: "to-agent" | "from-agent", message: unknown) {
     const frame = this.seq.line(dir, typeof message === "string" ? message : JSON.stringify(message));
     this.log.push(frame);
+    this.client.received([frame]);
     for (const w of [...this.waiters]) w(frame);
     return frame;
   }
@@ -70,8 +86,7 @@ class FakeAgent implements Driver {
     }
     return answered;
   }
-  async receive(raw: string) {
-    this.push("to-agent", raw);
+  private async receive(raw: string) {
     // The agent reads on a later tick, as over a pipe.
     await new Promise((resolve) => setImmediate(resolve));
     let msg: Msg;
@@ -85,18 +100,23 @@ class FakeAgent implements Driver {
     if (msg.id !== undefined && result !== undefined) this.emit({ id: msg.id, ...(result as object) });
   }
 
-  request(method: string, params: unknown, options: { id?: JsonRpcId; timeoutMs?: number } = {}): Promise<Reply> {
-    const id = options.id ?? `r${this.log.length}`;
-    const reply = this.waitFor((f) => f.dir === "from-agent" && f.kind === "response" && f.id === id, 50);
-    void this.receive(JSON.stringify({ jsonrpc: "2.0", id, method, params }));
-    return reply.then((frame) => ({ frame, latencyMs: 1 }));
+  request(method: string, params: unknown, options?: RequestOptions) {
+    return this.client.request(method, params, options);
+  }
+  sendRequest(frame: RequestFrame, options?: Pick<RequestOptions, "timeoutMs">) {
+    return this.client.sendRequest(frame, options);
   }
   notify(method: string, params?: unknown) {
-    void this.receive(JSON.stringify({ jsonrpc: "2.0", method, params }));
+    return this.client.notify(method, params);
   }
   raw(line: string) {
+    this.push("to-agent", line);
     void this.receive(line);
   }
+  waitForFrame(match: (f: Frame) => boolean, timeoutMs: number): Promise<Frame | undefined> {
+    return this.client.waitForFrame(match, Math.min(timeoutMs, 50));
+  }
+  /** For the script: a frame from now on. */
   waitFor(predicate: (f: Frame) => boolean, timeoutMs: number): Promise<Frame | undefined> {
     return new Promise((resolve) => {
       const w = (f: Frame) => {
@@ -301,7 +321,8 @@ describe("probe terminals", () => {
 
   it("classes answers as the registry's matrix does", () => {
     const reply = (message: object): Reply => ({
-      latencyMs: 1,
+      kind: "result",
+      result: undefined,
       frame: { seq: 1, ts: 0, dir: "from-agent", kind: "response", id: 1, raw: JSON.stringify(message), message },
     });
     expect(supportOf(reply({ id: 1, result: {} }))).toBe("supported");
@@ -313,6 +334,6 @@ describe("probe terminals", () => {
       "auth required",
     );
     expect(supportOf(reply({ id: 1, error: { code: -32603, message: "boom" } }))).toBe("other");
-    expect(supportOf({ latencyMs: 0 })).toBe("other");
+    expect(supportOf({ kind: "failed", reason: "timeout", message: "no answer" })).toBe("other");
   });
 });

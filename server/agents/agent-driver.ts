@@ -4,10 +4,15 @@
  */
 import type { Frame, JsonRpcId, WireFrame } from "../../lib/protocol/frame";
 import type { Policies } from "../../lib/features/policy";
-import type { Driver, Reply } from "../../lib/features/probe";
 import type { BrowserSession } from "../http/browser-session";
 
-export class AgentDriver implements Driver {
+/** A request's response (frame undefined on timeout). */
+export interface Reply {
+  frame?: Frame;
+  latencyMs: number;
+}
+
+export class AgentDriver {
   private nextId = 1;
   private readonly waiters = new Set<(frame: Frame | undefined) => void>();
   private readonly unsubscribe: Array<() => void>;

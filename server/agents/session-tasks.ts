@@ -13,7 +13,7 @@ import { Rerun } from "../../lib/features/rerun";
 import type { Transcript } from "../../lib/contracts/transcript";
 import { diffRuns } from "../../lib/features/transcript-diff";
 import type { Ack, RerunResult, StartPayload } from "../../lib/contracts/wire";
-import { AgentDriver } from "./agent-driver";
+import { ProbeDriver } from "./probe-driver";
 import type { BrowserSession } from "../http/browser-session";
 import { groupRssBytes } from "./process-group";
 import type { ProbeStore } from "../transcripts/probe-store";
@@ -83,7 +83,7 @@ export async function probeAgent(
     rmSync(workspace, { recursive: true, force: true });
     return started;
   }
-  const driver = new AgentDriver(session);
+  const driver = new ProbeDriver(session);
   // The probe answers under its own policies: the session's own come back after it.
   const policies = session.answerer.current;
   try {
