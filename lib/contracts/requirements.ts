@@ -25,7 +25,10 @@ export interface Requirement {
   citation: string;
   /** What is required, in one sentence. */
   title: string;
-  /** For CAPABILITY: the path in the `initialize` result that gates it (`agentCapabilities.loadSession`). */
+  /**
+   * What gates it: a path in the `initialize` result (`agentCapabilities.loadSession`), or
+   * `inferred:<field>` of the session/new result (`inferred:modes`). Not advertised: "not applicable".
+   */
   capability?: string;
   /** v1 stable unless said otherwise. */
   variant?: SpecVariant;
@@ -93,7 +96,7 @@ export function requirementStatus(
   context: { advertised: (capability: string) => boolean; blockedByAuth: boolean },
 ): RequirementStatus {
   // Not advertised: whatever the agent answered does not count.
-  if (requirement.tier === "CAPABILITY" && requirement.capability && !context.advertised(requirement.capability))
+  if (requirement.capability && !context.advertised(requirement.capability))
     return "not applicable";
   if (checks.some((c) => c.status === "fail")) return "fail";
   if (checks.some((c) => c.status === "pass")) return "pass";

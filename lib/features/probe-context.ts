@@ -223,7 +223,7 @@ export class ProbeContext {
     const counted = checks.filter((c) => {
       const req = REQUIREMENTS.get(c.requirement)!;
       if (req.tier === "INFORMATIONAL") return false;
-      return !(req.tier === "CAPABILITY" && req.capability && !this.advertised(req.capability));
+      return !(req.capability && !this.advertised(req.capability));
     });
     if (counted.some((c) => c.status === "fail")) r.conforms = false;
     else if (counted.some((c) => c.status === "pass")) r.conforms = true;

@@ -340,7 +340,7 @@ export const UNSTABLE_REQUIREMENTS: readonly Requirement[] = [
     citation:
       "removed from the spec: no schema of @agentclientprotocol/sdk 2.4 defines session/set_model; models are a config option (category model)",
     variant: "v1 unstable",
-    capability: undefined,
+    capability: "inferred:models",
     note: "Agents still serve it and the registry's matrix still counts it, so the probe records what they do, as an observation.",
   },
 ];

@@ -4,7 +4,7 @@
  * requirements it bears on (lib/features/probe-requirements.ts).
  */
 import { CLIENT_INFO, notAdvertised } from "../protocol/client-capabilities";
-import { ACP_V1, initializeParams, needsAuth, runHandshake } from "./handshake";
+import { ACP_V1, initializeParams, needsAuth, runHandshake, sessionNewParams } from "./handshake";
 import { reduceAllFacts } from "../folds/agent-facts";
 import { composeMethods, prefillParams } from "./compose-catalog";
 import type { Frame, JsonRpcId } from "../protocol/frame";
@@ -781,8 +781,8 @@ async function malformedLine(ctx: ProbeContext) {
     const m = messageOf(f);
     return m?.error?.code === -32700 && (m.id === undefined || m.id === null);
   }, 1_500);
-  // Still usable afterwards?
-  const after = await ctx.request(AGENT_METHODS.session_list, {});
+  // Still usable afterwards? (session/new: every agent has it)
+  const after = await ctx.request(AGENT_METHODS.session_new, sessionNewParams(ctx.options.cwd));
   const usable = after.frame ? "the connection stays usable" : "no answer to the next request";
   const detail = parseError
     ? `answered -32700 Parse error; ${usable}`
