@@ -214,17 +214,19 @@ export class ProbeContext {
   }
 
   /**
-   * Adds a report row with the requirements its checks bear on; its mark is the
-   * worst of those that count (a CAPABILITY not advertised and INFORMATIONAL ones do not).
+   * Adds a report row with the requirements its checks bear on. Its mark is the
+   * worst of the checks that can decide the verdict (MANDATORY, CAPABILITY when
+   * advertised), else of its ADVISORY ones; INFORMATIONAL never marks a row.
    */
   push(r: ProbeRow, checks: readonly CheckResult[] = []): ProbeRow {
     const ids = [...new Set(checks.map((c) => c.requirement))];
     if (ids.length) r.requirements = ids;
-    const counted = checks.filter((c) => {
+    const applicable = checks.filter((c) => {
       const req = REQUIREMENTS.get(c.requirement)!;
-      if (req.tier === "INFORMATIONAL") return false;
-      return !(req.capability && !this.advertised(req.capability));
+      return req.tier !== "INFORMATIONAL" && !(req.capability && !this.advertised(req.capability));
     });
+    const deciding = applicable.filter((c) => REQUIREMENTS.get(c.requirement)!.tier !== "ADVISORY");
+    const counted = deciding.some((c) => c.status !== "skip") ? deciding : applicable;
     if (counted.some((c) => c.status === "fail")) r.conforms = false;
     else if (counted.some((c) => c.status === "pass")) r.conforms = true;
     this.rows.push(r);

@@ -883,9 +883,18 @@ async function cancel(ctx: ProbeContext) {
   const endedFirst = ctx.driver
     .frames()
     .some((f) => f.dir === "from-agent" && f.kind === "response" && f.id === cancelId && f.seq > startSeq);
+  const cancelSeq = ctx.lastSeq();
   ctx.notify(AGENT_METHODS.session_cancel, { sessionId: sid(ctx) });
   const cancelled = await turn;
   const reason = resultOf(cancelled.frame)?.stopReason;
+  // The race the kit skips too: a turn that ends normally with nothing streamed after the
+  // cancel was already ending when it arrived; one that streamed on and then ended did not cancel.
+  const streamedAfter = cancelled.frame
+    ? ctx
+        .updates(ctx.parsed(cancelSeq), ctx.sessionId)
+        .filter((u) => u.seq < cancelled.frame!.seq && CONVERSATION_UPDATES.has(String(u.update.sessionUpdate))).length
+    : 0;
+  const raced = !!cancelled.frame && !errorOf(cancelled.frame) && reason !== "cancelled" && streamedAfter === 0;
   const base = row(
     "session/cancel during a turn",
     AGENT_METHODS.session_cancel,
@@ -893,22 +902,14 @@ async function cancel(ctx: ProbeContext) {
     () => `turn ended with stopReason ${JSON.stringify(reason)}`,
   );
   delete base.support;
-  if (endedFirst) {
-    ctx.push(
-      {
-        ...base,
-        outcome: "inconclusive",
-        detail: `the turn ended (stopReason ${JSON.stringify(reason ?? null)}) before the cancel was sent`,
-      },
-      [
-        ctx.sessionCheck(
-          R.cancel,
-          "skip",
-          "cancellation not exercised: the turn ended before the cancel was sent",
-          framesOf(cancelled),
-        ),
-      ],
-    );
+  if (endedFirst || raced) {
+    const why = endedFirst
+      ? `the turn ended (stopReason ${JSON.stringify(reason ?? null)}) before the cancel was sent`
+      : `the turn ended (stopReason ${JSON.stringify(reason ?? null)}) right after the cancel, streaming nothing more: it was already ending`;
+    ctx.push({ ...base, outcome: "inconclusive", detail: why }, [
+      ctx.sessionCheck(R.cancel, "skip", `cancellation not exercised: ${why}`, framesOf(cancelled)),
+      ctx.sessionCheck(R.cancelNoLateUpdates, "skip", "cancellation not exercised", framesOf(cancelled)),
+    ]);
     return;
   }
   const checks = [

@@ -159,6 +159,8 @@ interface AgentOptions {
   noAgentInfo?: boolean;
   /** Three modes; `autoEdit` refused (as Gemini in an untrusted folder), or every switch refused. */
   switches?: "one refused" | "all refused";
+  /** After session/cancel: end the turn normally at once (a race), or stream on and then end it so. */
+  cancel?: "ends at once" | "streams on";
   /** session/new answers -32000 until `authenticate` with "key". */
   authRequired?: boolean;
 }
@@ -238,6 +240,11 @@ const otherAgent = (o: AgentOptions = {}): Script => {
           if (text.includes("Count slowly")) {
             agent.update(sid, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "1" } });
             await agent.waitFor((f) => f.method === "session/cancel", 1000);
+            if (o.cancel === "ends at once") return ok({ stopReason: "end_turn" });
+            if (o.cancel === "streams on") {
+              agent.update(sid, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "2" } });
+              return ok({ stopReason: "end_turn" });
+            }
             return ok({ stopReason: "cancelled" });
           }
           agent.update(sid, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "OK" } });
@@ -426,6 +433,18 @@ describe("requirement-level verdicts", () => {
     expect(chosen.agent.sent.filter((m) => m.method === "authenticate")[0]!.params).toEqual({ methodId: "key" });
     expect(v1(chosen.result).reasons).toEqual([]);
     expect(byCheck(chosen.result.rows, "authenticate with key (chosen)")).toMatchObject({ outcome: "answered" });
+  });
+});
+
+describe("cancellation", () => {
+  it("fails a turn that streams on after session/cancel and ends end_turn; skips one that was already ending", async () => {
+    const on = (await probe({ cancel: "streams on" })).result;
+    expect(requirement(on, "ACP-CANCEL-001")).toMatchObject({ status: "fail", tier: "MANDATORY" });
+    expect(v1(on).reasons).toEqual(["ACP-CANCEL-001 fail"]);
+    const race = (await probe({ cancel: "ends at once" })).result;
+    expect(requirement(race, "ACP-CANCEL-001").status).toBe("skipped");
+    expect(byCheck(race.rows, "session/cancel")).toMatchObject({ outcome: "inconclusive" });
+    expect(v1(race).reasons).toEqual([]);
   });
 });
 
