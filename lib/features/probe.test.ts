@@ -159,7 +159,7 @@ interface AgentOptions {
   noAgentInfo?: boolean;
   /** Three modes; `autoEdit` refused (as Gemini in an untrusted folder), or every switch refused. */
   switches?: "one refused" | "all refused";
-  /** After session/cancel: end the turn normally at once (a race), or stream on and then end it so. */
+  /** After session/cancel: end the turn normally at once (a race), or stream five more chunks and then end it so. */
   cancel?: "ends at once" | "streams on";
   /** session/new answers -32000 until `authenticate` with "key". */
   authRequired?: boolean;
@@ -242,7 +242,8 @@ const otherAgent = (o: AgentOptions = {}): Script => {
             await agent.waitFor((f) => f.method === "session/cancel", 1000);
             if (o.cancel === "ends at once") return ok({ stopReason: "end_turn" });
             if (o.cancel === "streams on") {
-              agent.update(sid, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "2" } });
+              for (let n = 2; n < 7; n++)
+                agent.update(sid, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `${n}` } });
               return ok({ stopReason: "end_turn" });
             }
             return ok({ stopReason: "cancelled" });

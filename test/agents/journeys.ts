@@ -192,9 +192,6 @@ export function defineAgentJourneys(spec: AgentJourneySpec): AgentRelay {
           p.requirements.filter((r) => r.status === "fail").map((r) => r.id),
         );
         const seen = { verdict: res.report.conformance!.verdict, failing };
-        console.log(
-          `PROBE-VERDICT ${spec.kind} ${JSON.stringify(seen)} ${JSON.stringify(res.report.conformance!.parts.flatMap((p) => p.requirements.filter((r) => r.status === "fail").map((r) => `${r.id}: ${r.checks.map((c) => c.detail).join(" | ")}`)))}`,
-        );
         expect(seen).toEqual(spec.conformance);
         const kept = await fetch(`${g.relay.url}/api/probes/${res.report.id}`, {
           headers: { authorization: "Bearer test-token" },
