@@ -55,6 +55,33 @@ test.describe.serial("profiles: availability, versions, probe, export, compare",
     expect(await report.getByTestId("probe-row").count()).toBeGreaterThan(10);
   });
 
+  test("the verdict, with each requirement's id, tier and citation", async () => {
+    const report = page.getByTestId("probe-report");
+    // Gemini advertises loadSession and fails session/load of its own session.
+    const verdict = report.getByTestId("probe-verdict");
+    await expect(verdict).toHaveAttribute("data-verdict", "NOT CONFORMANT");
+    await expect(verdict).toContainText("ACP-LOAD-001 fail");
+    const v1 = report.locator('[data-testid="conformance-part"][data-variant="v1"]');
+    await expect(v1).toContainText("NOT CONFORMANT");
+    const load = v1.locator('[data-testid="requirement-row"][data-id="ACP-LOAD-001"]');
+    await expect(load).toHaveAttribute("data-tier", "CAPABILITY");
+    await expect(load).toHaveAttribute("data-status", "fail");
+    await expect(load).toContainText("docs/protocol/v1/session-setup.mdx#loading-sessions");
+    await expect(load).toContainText("-32603");
+    // The failure's frames link into the transcript the probe recorded.
+    await expect(load.getByTestId("requirement-frames")).toHaveAttribute("href", /^\/transcripts\/.+/);
+    // Silence after a malformed line is an observation, never a failure.
+    const parse = v1.locator('[data-testid="requirement-row"][data-id="ACP-INFO-PARSE-001"]');
+    await expect(parse).toHaveAttribute("data-tier", "INFORMATIONAL");
+    await expect(parse).toContainText("ACP v1 requires no answer");
+    const extra = v1.locator('[data-testid="requirement-row"][data-id="ACP-SCHEMA-002"]');
+    await expect(extra).toHaveAttribute("data-tier", "ADVISORY");
+    await expect(extra).toContainText("session/new: models");
+    // v1 unstable is reported apart, session/set_model among it as removed from the spec.
+    const unstable = report.locator('[data-testid="conformance-part"][data-variant="v1 unstable"]');
+    await expect(unstable).toContainText("does not decide the verdict");
+  });
+
   test("export JSON and Markdown", async () => {
     const json = page.waitForEvent("download");
     await page.getByTestId("export-json").click();
@@ -66,15 +93,18 @@ test.describe.serial("profiles: availability, versions, probe, export, compare",
     expect(report.rows.find((r: { check: string }) => r.check === "unknown method")).toMatchObject({
       outcome: "-32601",
       conforms: true,
+      requirements: ["ACP-JSONRPC-004"],
     });
+    expect(report.conformance.verdict).toBe("NOT CONFORMANT");
 
     const md = page.waitForEvent("download");
     await page.getByTestId("export-md").click();
     const mdFile = await md;
     expect(mdFile.suggestedFilename()).toMatch(/\.md$/);
-    expect(readFileSync(await mdFile.path(), "utf8")).toContain(
-      "| ✓ | unknown method | `acp_playground/no_such_method` | -32601 |",
-    );
+    const markdown = readFileSync(await mdFile.path(), "utf8");
+    expect(markdown).toContain("| ✓ | unknown method | `acp_playground/no_such_method` | ACP-JSONRPC-004 | -32601 |");
+    expect(markdown).toContain("**VERDICT: NOT CONFORMANT (ACP-LOAD-001 fail)**");
+    expect(markdown).toMatch(/\| ✗ \| ACP-LOAD-001 \| CAPABILITY \| fail \|/);
   });
 
   test("compare with an uploaded report; differing rows are highlighted", async () => {
@@ -108,6 +138,10 @@ test.describe.serial("profiles: availability, versions, probe, export, compare",
     await expect(matrix).toBeVisible({ timeout: 120_000 });
     await expect(matrix.locator("thead")).toContainText("gemini (gemini-cli 0.61.0)");
     await expect(matrix.getByTestId("matrix-row").filter({ hasText: "protocol version" })).toContainText("1");
+    await expect(matrix.locator('[data-testid="matrix-row"][data-label="verdict"]')).toContainText("NOT CONFORMANT");
+    await expect(matrix.locator('[data-testid="matrix-row"][data-label="failing requirements"]')).toContainText(
+      "ACP-LOAD-001 (CAPABILITY)",
+    );
     const md = page.waitForEvent("download");
     await page.getByTestId("matrix-export-md").click();
     const text = readFileSync(await (await md).path(), "utf8");

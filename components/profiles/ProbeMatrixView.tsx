@@ -6,13 +6,17 @@ import { buildMatrix, matrixToJson, matrixToMarkdown } from "@/lib/features/prob
 import { saveFile } from "../transcripts/save-file";
 
 const cellTone = (text: string) =>
-  text.startsWith("✓") || text === "supported"
-    ? "text-emerald-300"
-    : text.startsWith("✗") || text === "not found"
-      ? "text-red-300"
-      : text === "auth required"
-        ? "text-amber-300"
-        : "text-zinc-300";
+  text === "NOT CONFORMANT"
+    ? "font-semibold text-red-300"
+    : text === "CONFORMANT"
+      ? "font-semibold text-emerald-300"
+      : text.startsWith("✓") || text === "supported"
+        ? "text-emerald-300"
+        : text.startsWith("✗") || text === "not found"
+          ? "text-red-300"
+          : text === "auth required"
+            ? "text-amber-300"
+            : "text-zinc-300";
 
 export function ProbeMatrixView({ reports }: { reports: ProbeReport[] }) {
   const matrix = useMemo(() => buildMatrix(reports), [reports]);
@@ -52,7 +56,12 @@ export function ProbeMatrixView({ reports }: { reports: ProbeReport[] }) {
           </thead>
           <tbody>
             {matrix.rows.map((r) => (
-              <tr key={r.label} data-testid="matrix-row" className="border-b border-zinc-800/60 align-top">
+              <tr
+                key={r.label}
+                data-testid="matrix-row"
+                data-label={r.label}
+                className="border-b border-zinc-800/60 align-top"
+              >
                 <td className="px-2 py-0.5 font-sans text-zinc-300">{r.label}</td>
                 {r.cells.map((c, i) => (
                   <td key={i} className={`break-all px-2 py-0.5 ${cellTone(c)}`}>

@@ -1,7 +1,15 @@
 "use client";
 /** One probe report as a table, with JSON and Markdown export. */
 import type { ProbeReport } from "@/lib/contracts/reports";
-import { conformsMark, reportFileName, reportToJson, reportToMarkdown } from "@/lib/features/probe-export";
+import {
+  conformsMark,
+  reportFileName,
+  reportToJson,
+  reportToMarkdown,
+  statusMark,
+  tierCounts,
+} from "@/lib/features/probe-export";
+import { RequirementTable } from "./RequirementTable";
 import { saveFile } from "../transcripts/save-file";
 
 const OUTCOME: Record<string, string> = {
@@ -56,6 +64,32 @@ export function ProbeReportView({ report }: { report: ProbeReport }) {
           </button>
         </div>
       </div>
+      {report.conformance ? (
+        <div className="flex flex-col gap-2">
+          <p
+            data-testid="probe-verdict"
+            data-verdict={report.conformance.verdict}
+            className={`text-sm font-semibold ${report.conformance.verdict === "CONFORMANT" ? "text-emerald-300" : "text-red-300"}`}
+          >
+            {report.conformance.verdict}
+            <span className="ml-2 font-normal text-zinc-400">
+              {report.conformance.parts.flatMap((p) => (p.decides ? p.reasons : [])).join(", ")}
+            </span>
+          </p>
+          {report.conformance.parts.map((part) => (
+            <details key={part.variant} open={part.decides} data-testid="conformance-part" data-variant={part.variant}>
+              <summary className="cursor-pointer text-zinc-300">
+                <span className="font-medium text-zinc-100">{part.variant}</span>{" "}
+                <span className={part.verdict === "CONFORMANT" ? "text-emerald-300" : "text-red-300"}>
+                  {statusMark(part.verdict === "CONFORMANT" ? "pass" : "fail")} {part.verdict}
+                </span>
+                {part.decides ? "" : " (reported apart, does not decide the verdict)"} · {tierCounts(part)}
+              </summary>
+              <RequirementTable requirements={part.requirements} transcriptId={report.transcriptId} />
+            </details>
+          ))}
+        </div>
+      ) : null}
       <div className="overflow-x-auto rounded-lg border border-zinc-800">
         <table className="w-full border-collapse font-mono text-[11px]">
           <thead className="border-b border-zinc-800 bg-zinc-900/70 text-left text-[10px] uppercase tracking-wider text-zinc-400">
@@ -63,6 +97,7 @@ export function ProbeReportView({ report }: { report: ProbeReport }) {
               <th className="w-6 px-2 py-1 font-medium" title="conforms to the protocol" />
               <th className="px-2 py-1 font-medium">check</th>
               <th className="px-2 py-1 font-medium">method</th>
+              <th className="px-2 py-1 font-medium">requirements</th>
               <th className="px-2 py-1 font-medium">outcome</th>
               <th className="px-2 py-1 text-right font-medium">latency</th>
               <th className="px-2 py-1 font-medium">detail</th>
@@ -81,6 +116,7 @@ export function ProbeReportView({ report }: { report: ProbeReport }) {
                 <td className={`px-2 py-0.5 ${r.conforms ? "text-emerald-300" : "text-red-300"}`}>{conformsMark(r)}</td>
                 <td className="px-2 py-0.5 font-sans text-zinc-100">{r.check}</td>
                 <td className="px-2 py-0.5 text-zinc-400">{r.method ?? ""}</td>
+                <td className="px-2 py-0.5 text-zinc-400">{(r.requirements ?? []).join(", ")}</td>
                 <td className={`px-2 py-0.5 ${OUTCOME[r.outcome] ?? ""}`}>{r.outcome}</td>
                 <td className="px-2 py-0.5 text-right text-zinc-400 tabular-nums">
                   {r.latencyMs === undefined ? "" : `${r.latencyMs} ms`}

@@ -4,6 +4,7 @@
  * the features that make them, so the contracts need no feature code.
  */
 import type { JsonRpcId } from "../protocol/frame";
+import type { Conformance, SpecVariant, Verdict } from "./requirements";
 
 export type ProbeOutcome =
   "answered" | "-32601" | "error" | "timeout" | "no reply" | "skipped" | "not applicable" | "inconclusive";
@@ -22,6 +23,21 @@ export interface ProbeRow {
   conforms?: boolean;
   /** For method calls: whether the agent has the method, as the registry's matrix counts it. */
   support?: MethodSupport;
+  /** The requirements this row's checks bear on (ids in the report's `conformance`). */
+  requirements?: string[];
+}
+
+/** One schema variant's requirements, judged apart from the others. */
+export interface VariantConformance extends Conformance {
+  variant: SpecVariant;
+  /** Whether this part decides the report's verdict (v1 unstable never does). */
+  decides: boolean;
+}
+
+/** The probe's verdict: CONFORMANT unless a part that decides is not. */
+export interface ProbeConformance {
+  verdict: Verdict;
+  parts: VariantConformance[];
 }
 
 /** What the matrix shows besides the rows. */
@@ -56,6 +72,8 @@ export interface ProbeReport {
   durationMs: number;
   rows: ProbeRow[];
   facts?: ProbeFacts;
+  /** Requirement-level verdict (absent in reports from before it). */
+  conformance?: ProbeConformance;
   transcriptId?: string;
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { compareReports } from "./probe";
 import { type ProbeReport, type ProbeRow } from "../contracts/reports";
+import { judge, type CheckResult, type Requirement } from "../contracts/requirements";
 import { parseReport, reportFileName, reportToJson, reportToMarkdown } from "./probe-export";
 
 const report: ProbeReport = {
@@ -16,6 +17,7 @@ const report: ProbeReport = {
       latencyMs: 3,
       detail: "not supported",
       conforms: true,
+      requirements: ["ACP-JSONRPC-004"],
     },
     { check: "malformed line", outcome: "no reply", detail: "no | -32700\nresponse", conforms: false },
     { check: "logout", method: "logout", outcome: "skipped", detail: "skipped" },
@@ -30,10 +32,46 @@ describe("probe export", () => {
   it("writes a Markdown table, one row per check, cells escaped", () => {
     const md = reportToMarkdown(report);
     expect(md).toContain("# ACP probe: replay:demo (gemini-cli 0.61.0)");
-    expect(md).toContain("| ✓ | unknown method | `acp_playground/no_such_method` | -32601 | 3 ms | not supported |");
-    expect(md).toContain("| ✗ | malformed line |  | no reply |  | no \\| -32700 response |");
-    expect(md).toContain("|  | logout | `logout` | skipped |  | skipped |");
+    expect(md).toContain(
+      "| ✓ | unknown method | `acp_playground/no_such_method` | ACP-JSONRPC-004 | -32601 | 3 ms | not supported |",
+    );
+    expect(md).toContain("| ✗ | malformed line |  |  | no reply |  | no \\| -32700 response |");
+    expect(md).toContain("|  | logout | `logout` |  | skipped |  | skipped |");
+    // A report from before verdicts has no verdict section.
+    expect(md).not.toContain("VERDICT");
     expect(md.trim().split("\n")).toHaveLength(4 + 2 + 3);
+  });
+
+  it("carries the verdict, each requirement's id, tier and citation, and a failure's frames", () => {
+    const checks: CheckResult[] = [
+      { requirement: "R-1", status: "pass", detail: "fine" },
+      { requirement: "R-2", status: "fail", detail: "error -32603: No previous sessions", frames: [41, 42] },
+    ];
+    const requirements: Requirement[] = [
+      { id: "R-1", tier: "MANDATORY", title: "must", citation: "docs/a.mdx#x" },
+      {
+        id: "R-2",
+        tier: "CAPABILITY",
+        title: "load | works",
+        citation: "docs/b.mdx#y",
+        capability: "agentCapabilities.loadSession",
+      },
+    ];
+    const judged = judge(requirements, checks, { advertised: () => true, blockedByAuth: false });
+    const withVerdict: ProbeReport = {
+      ...report,
+      transcriptId: "t-1",
+      conformance: { verdict: judged.verdict, parts: [{ variant: "v1", decides: true, ...judged }] },
+    };
+    const md = reportToMarkdown(withVerdict);
+    expect(md).toContain("**VERDICT: NOT CONFORMANT (R-2 fail)**");
+    expect(md).toContain("## v1: NOT CONFORMANT");
+    expect(md).toContain("MANDATORY 1 pass · CAPABILITY 1 fail");
+    expect(md).toContain(
+      "| ✗ | R-2 | CAPABILITY | fail | load \\| works | docs/b.mdx#y | error -32603: No previous sessions [frames 41, 42] |",
+    );
+    expect(md).toContain("in transcript `t-1`");
+    expect(parseReport(reportToJson(withVerdict))).toEqual(withVerdict);
   });
 
   it("names files after the profile and start time", () => {

@@ -2,7 +2,8 @@
  * Probe reports as files: JSON to keep and compare later, Markdown to paste
  * into an issue. `parseReport` checks an uploaded JSON before it is compared.
  */
-import type { ProbeOutcome, ProbeReport, ProbeRow } from "../contracts/reports";
+import type { ProbeOutcome, ProbeReport, ProbeRow, VariantConformance } from "../contracts/reports";
+import { TIERS, type RequirementResult, type RequirementStatus } from "../contracts/requirements";
 import { isObject } from "../protocol/json";
 
 const OUTCOMES = new Set<ProbeOutcome>([
@@ -33,6 +34,79 @@ const cell = (s: string) => s.replace(/\\/g, "\\\\").replace(/\|/g, "\\|").repla
 
 export const conformsMark = (r: ProbeRow) => (r.conforms === undefined ? "" : r.conforms ? "✓" : "✗");
 
+const STATUS_MARK: Record<RequirementStatus, string> = {
+  pass: "✓",
+  fail: "✗",
+  skipped: "–",
+  "not tested": "?",
+  "not applicable": "n/a",
+  "blocked by auth": "auth",
+};
+export const statusMark = (s: RequirementStatus) => STATUS_MARK[s];
+
+/** `MANDATORY 18 pass, 1 fail · CAPABILITY 2 pass, 4 not applicable · …` (zero counts left out). */
+export function tierCounts(part: VariantConformance): string {
+  return TIERS.map((tier) => {
+    const counts = Object.entries(part.counts[tier]).filter(([, n]) => n > 0);
+    return counts.length ? `${tier} ${counts.map(([k, n]) => `${n} ${k}`).join(", ")}` : "";
+  })
+    .filter(Boolean)
+    .join(" · ");
+}
+
+/** `VERDICT: NOT CONFORMANT (ACP-LOAD-001 fail)`, or undefined for a report from before verdicts. */
+export function verdictLine(report: ProbeReport): string | undefined {
+  const c = report.conformance;
+  if (!c) return undefined;
+  const reasons = c.parts.flatMap((p) => (p.decides ? p.reasons : []));
+  return `VERDICT: ${c.verdict}${reasons.length ? ` (${reasons.join(", ")})` : ""}`;
+}
+
+/** What a requirement's checks saw, with the transcript frames that show it. */
+export const evidence = (r: RequirementResult) =>
+  r.checks.map((c) => `${c.detail}${c.frames?.length ? ` [frames ${c.frames.join(", ")}]` : ""}`).join("; ");
+
+/** The requirements as text lines for the CLI: every failure and what decides the verdict first. */
+export function requirementLines(report: ProbeReport): string[] {
+  const c = report.conformance;
+  if (!c) return [];
+  return c.parts.flatMap((part) => [
+    "",
+    `${part.variant}: ${part.verdict}${part.decides ? "" : " (reported apart, does not decide the verdict)"} · ${tierCounts(part)}`,
+    ...part.requirements.map(
+      (r) =>
+        `${statusMark(r.status).padEnd(4)} ${r.id.padEnd(28)} ${r.tier.padEnd(13)} ${r.status.padEnd(15)} ${r.title}${
+          r.status === "fail" ? `\n       ${evidence(r)}\n       cites ${r.citation}` : ""
+        }`,
+    ),
+  ]);
+}
+
+function requirementsMarkdown(report: ProbeReport): string[] {
+  const c = report.conformance;
+  if (!c) return [];
+  const transcript = report.transcriptId ? ` (frames are seq numbers in transcript \`${report.transcriptId}\`)` : "";
+  return [
+    `**${verdictLine(report)}**`,
+    "",
+    ...c.parts.flatMap((part) => [
+      `## ${part.variant}: ${part.verdict}${part.decides ? "" : " (reported apart, does not decide the verdict)"}`,
+      "",
+      tierCounts(part),
+      "",
+      `| | id | tier | status | requirement | citation | evidence${transcript} |`,
+      "|---|---|---|---|---|---|---|",
+      ...part.requirements.map(
+        (r) =>
+          `| ${statusMark(r.status)} | ${r.id} | ${r.tier} | ${r.status} | ${cell(r.title)} | ${cell(r.citation)} | ${cell(evidence(r))} |`,
+      ),
+      "",
+    ]),
+    "## Checks",
+    "",
+  ];
+}
+
 export function reportToMarkdown(report: ProbeReport): string {
   const agent = report.agent?.name
     ? ` (${report.agent.name}${report.agent.version ? ` ${report.agent.version}` : ""})`
@@ -42,11 +116,12 @@ export function reportToMarkdown(report: ProbeReport): string {
     "",
     `Started ${report.startedAt}, ${report.rows.length} checks in ${(report.durationMs / 1000).toFixed(1)} s.`,
     "",
-    "| | check | method | outcome | latency | detail |",
-    "|---|---|---|---|---:|---|",
+    ...requirementsMarkdown(report),
+    "| | check | method | requirements | outcome | latency | detail |",
+    "|---|---|---|---|---|---:|---|",
     ...report.rows.map(
       (r) =>
-        `| ${conformsMark(r)} | ${cell(r.check)} | ${r.method ? `\`${cell(r.method)}\`` : ""} | ${cell(r.outcome)} | ${r.latencyMs === undefined ? "" : `${r.latencyMs} ms`} | ${cell(r.detail)} |`,
+        `| ${conformsMark(r)} | ${cell(r.check)} | ${r.method ? `\`${cell(r.method)}\`` : ""} | ${(r.requirements ?? []).join(", ")} | ${cell(r.outcome)} | ${r.latencyMs === undefined ? "" : `${r.latencyMs} ms`} | ${cell(r.detail)} |`,
     ),
   ];
   return `${lines.join("\n")}\n`;

@@ -60,6 +60,21 @@ const methodCell = (r: ProbeReport, method: string): string => {
   return SHORT[row.support!];
 };
 
+/** `ACP-LOAD-001 (CAPABILITY)`, each part's failures, v1 unstable marked as such; "none". */
+const failing = (r: ProbeReport): string => {
+  if (!r.conformance) return "—";
+  const ids = r.conformance.parts.flatMap((p) =>
+    p.requirements
+      .filter((q) => q.status === "fail" || (p.decides && q.tier === "MANDATORY" && q.status === "not tested"))
+      .map(
+        (q) =>
+          `${q.id} (${q.tier}${p.variant === "v1" ? "" : `, ${p.variant}`}${q.status === "fail" ? "" : `, ${q.status}`})`,
+      ),
+  );
+  const blocked = r.conformance.parts.some((p) => p.blockedByAuth) ? ["blocked by auth"] : [];
+  return list([...ids, ...blocked]);
+};
+
 const mb = (bytes: number | undefined) => (bytes === undefined ? "—" : `${Math.round(bytes / (1024 * 1024))} MB`);
 const ms = (n: number | undefined) => (n === undefined ? "—" : `${Math.round(n)} ms`);
 const list = (xs: readonly string[] | undefined) => (xs && xs.length ? xs.join(", ") : "none");
@@ -74,6 +89,8 @@ export function buildMatrix(reports: readonly ProbeReport[]): ProbeMatrix {
   return {
     columns,
     rows: [
+      per("verdict", (r) => r.conformance?.verdict ?? "—"),
+      per("failing requirements", failing),
       per(AGENT_METHODS.initialize, (r) => outcomeCell(find(r, "initialize with protocolVersion 1"))),
       per("protocol version", (r) => (r.facts?.protocolVersion === undefined ? "—" : display(r.facts.protocolVersion))),
       per("auth method types", (r) => list([...new Set(r.facts?.authMethods.map((m) => m.type))])),
@@ -91,7 +108,7 @@ export function buildMatrix(reports: readonly ProbeReport[]): ProbeMatrix {
       ),
       per("cancel", (r) => outcomeCell(find(r, AGENT_METHODS.session_cancel))),
       per("usage reported", (r) => list(r.facts?.usage)),
-      per("malformed line → -32700", (r) => outcomeCell(find(r, "malformed line"))),
+      per("malformed line → -32700 (informational)", (r) => find(r, "malformed line")?.outcome ?? "—"),
       per("start-up (to first answer)", (r) => ms(r.facts?.startupMs)),
       per("memory (process group RSS)", (r) => mb(r.facts?.rssBytes)),
     ],

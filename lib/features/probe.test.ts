@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 import type { Frame, JsonRpcId } from "../protocol/frame";
+import { RequestClient, type RequestFrame, type RequestOptions } from "../protocol/request-port";
 import { FrameSequencer } from "../protocol/frame-sequencer";
 import { autoPermission, type Policies } from "./policy";
 import {
@@ -13,6 +14,8 @@ import {
   STARTUP_ALLOWANCE,
   supportOf,
   type Driver,
+  type ProbeOptions,
+  type ProbeResult,
   type Reply,
 } from "./probe";
 import { type ProbeRow } from "../contracts/reports";
@@ -33,7 +36,11 @@ interface Script {
   handle(msg: Msg, agent: FakeAgent): unknown;
 }
 
-/** A scripted agent behind the Driver seam, with the relay's answering by policy. */
+/**
+ * A scripted agent behind the probe's port: the one RequestClient
+ * (lib/protocol/request-port.ts) over an in-memory link, with the relay's
+ * answering by policy. Waits for frames are capped at 50 ms: the script answers at once.
+ */
 class FakeAgent implements Driver {
   private seq = new FrameSequencer();
   private log: Frame[] = [];
@@ -41,12 +48,23 @@ class FakeAgent implements Driver {
   private policies: Policies = {};
   private pending = new Map<string, (result: unknown) => void>();
   private nextAgentId = 0;
+  private nextId = 1;
   readonly sent: Msg[] = [];
+  private readonly client = new RequestClient({
+    send: (frame) => {
+      const raw = typeof frame === "string" ? frame : JSON.stringify(frame);
+      const f = this.push("to-agent", raw);
+      void this.receive(raw);
+      return { ok: true, value: f.seq };
+    },
+    nextId: () => `r${this.nextId++}`,
+  });
   constructor(private readonly script: Script) {}
 
   private push(dir: "to-agent" | "from-agent", message: unknown) {
     const frame = this.seq.line(dir, typeof message === "string" ? message : JSON.stringify(message));
     this.log.push(frame);
+    this.client.received([frame]);
     for (const w of [...this.waiters]) w(frame);
     return frame;
   }
@@ -69,8 +87,7 @@ class FakeAgent implements Driver {
     }
     return answered;
   }
-  async receive(raw: string) {
-    this.push("to-agent", raw);
+  private async receive(raw: string) {
     // The agent reads on a later tick, as over a pipe.
     await new Promise((resolve) => setImmediate(resolve));
     let msg: Msg;
@@ -84,18 +101,23 @@ class FakeAgent implements Driver {
     if (msg.id !== undefined && result !== undefined) this.emit({ id: msg.id, ...(result as object) });
   }
 
-  request(method: string, params: unknown, options: { id?: JsonRpcId; timeoutMs?: number } = {}): Promise<Reply> {
-    const id = options.id ?? `r${this.log.length}`;
-    const reply = this.waitFor((f) => f.dir === "from-agent" && f.kind === "response" && f.id === id, 50);
-    void this.receive(JSON.stringify({ jsonrpc: "2.0", id, method, params }));
-    return reply.then((frame) => ({ frame, latencyMs: 1 }));
+  request(method: string, params: unknown, options?: RequestOptions) {
+    return this.client.request(method, params, options);
+  }
+  sendRequest(frame: RequestFrame, options?: Pick<RequestOptions, "timeoutMs">) {
+    return this.client.sendRequest(frame, options);
   }
   notify(method: string, params?: unknown) {
-    void this.receive(JSON.stringify({ jsonrpc: "2.0", method, params }));
+    return this.client.notify(method, params);
   }
   raw(line: string) {
+    this.push("to-agent", line);
     void this.receive(line);
   }
+  waitForFrame(match: (f: Frame) => boolean, timeoutMs: number): Promise<Frame | undefined> {
+    return this.client.waitForFrame(match, Math.min(timeoutMs, 50));
+  }
+  /** For the script: a frame from now on. */
   waitFor(predicate: (f: Frame) => boolean, timeoutMs: number): Promise<Frame | undefined> {
     return new Promise((resolve) => {
       const w = (f: Frame) => {
@@ -126,76 +148,155 @@ const ok = (result: unknown) => ({ result });
 const notFound = { error: { code: -32601, message: "Method not found" } };
 
 /** Like Qwen Code or Claude's adapter: asks permission in the turn, usage in _meta, late commands, random ids. */
-const otherAgent = (o: { modes?: boolean; parseError?: boolean; fastCancel?: boolean } = {}): Script => ({
-  async handle(msg, agent) {
-    switch (msg.method) {
-      case "<malformed>":
-        if (o.parseError) agent.emit({ error: { code: -32700, message: "Parse error" } });
-        return undefined;
-      case "initialize":
-        return ok({
-          protocolVersion: 1,
-          agentInfo: { name: "other", version: "2.0.0" },
-          authMethods: [{ id: "key", type: "env_var" }],
-          agentCapabilities: { sessionCapabilities: { fork: {}, list: {} } },
-        });
-      case "session/new":
-        return ok({
-          sessionId: crypto.randomUUID(),
-          ...(o.modes
-            ? {
-                modes: { currentModeId: "ask", availableModes: [{ id: "ask", name: "Ask" }] },
-                models: { currentModelId: "m1", availableModels: [{ modelId: "m1", name: "M1" }] },
-              }
-            : {}),
-        });
-      case "session/prompt": {
-        const sid = msg.params!.sessionId as string;
-        const text = JSON.stringify(msg.params!.prompt);
-        if (text.includes("Count slowly") && o.fastCancel) return ok({ stopReason: "end_turn" });
-        if (text.includes("probe.txt")) {
-          const answer = (await agent.ask("session/request_permission", {
-            sessionId: sid,
-            toolCall: { toolCallId: crypto.randomUUID(), title: "write probe.txt" },
-            options: [
-              { optionId: "always", name: "Always", kind: "allow_always" },
-              { optionId: "once", name: "Once", kind: "allow_once" },
-            ],
-          })) as { outcome: { optionId?: string } };
-          agent.update(sid, {
-            sessionUpdate: "tool_call_update",
-            toolCallId: "t1",
-            status: answer.outcome.optionId === "once" ? "completed" : "failed",
+interface AgentOptions {
+  modes?: boolean;
+  parseError?: boolean;
+  fastCancel?: boolean;
+  /** Advertise loadSession and answer session/load so: a replay, an error (as Gemini), or a chunk after the response. */
+  load?: "replays" | "fails" | "late chunk";
+  /** session/new answers `models` beside the schema's fields (as Gemini and Claude). */
+  models?: boolean;
+  noAgentInfo?: boolean;
+  /** Three modes; `autoEdit` refused (as Gemini in an untrusted folder), or every switch refused. */
+  switches?: "one refused" | "all refused";
+  /** After session/cancel: end the turn normally at once (a race), or stream five more chunks and then end it so. */
+  cancel?: "ends at once" | "streams on";
+  /** session/new answers -32000 until `authenticate` with "key". */
+  authRequired?: boolean;
+}
+
+const otherAgent = (o: AgentOptions = {}): Script => {
+  let authenticated = false;
+  return {
+    async handle(msg, agent) {
+      switch (msg.method) {
+        case "<malformed>":
+          if (o.parseError) agent.emit({ error: { code: -32700, message: "Parse error" } });
+          return undefined;
+        case "initialize":
+          return ok({
+            protocolVersion: 1,
+            ...(o.noAgentInfo ? {} : { agentInfo: { name: "other", version: "2.0.0" } }),
+            authMethods: [{ id: "key", name: "Key", type: "env_var" }],
+            agentCapabilities: {
+              ...(o.load ? { loadSession: true } : {}),
+              sessionCapabilities: { fork: {}, list: {} },
+            },
           });
+        case "authenticate":
+          // A failed authenticate does not sign out.
+          if (msg.params?.methodId !== "key") return { error: { code: -32603, message: "unknown auth method" } };
+          authenticated = true;
+          return ok({});
+        case "session/new":
+          if (o.authRequired && !authenticated) return { error: { code: -32000, message: "Authentication required" } };
+          return ok({
+            sessionId: crypto.randomUUID(),
+            ...(o.models
+              ? {
+                  models: {
+                    currentModelId: "m1",
+                    availableModels: [
+                      { modelId: "m1", name: "M1" },
+                      { modelId: "m2", name: "M2" },
+                    ],
+                  },
+                }
+              : {}),
+            ...(o.switches
+              ? {
+                  modes: {
+                    currentModeId: "default",
+                    availableModes: ["default", "autoEdit", "plan"].map((id) => ({ id, name: id })),
+                  },
+                }
+              : {}),
+            ...(o.modes
+              ? {
+                  modes: { currentModeId: "ask", availableModes: [{ id: "ask", name: "Ask" }] },
+                  models: { currentModelId: "m1", availableModels: [{ modelId: "m1", name: "M1" }] },
+                }
+              : {}),
+          });
+        case "session/prompt": {
+          const sid = msg.params!.sessionId as string;
+          const text = JSON.stringify(msg.params!.prompt);
+          if (text.includes("Count slowly") && o.fastCancel) return ok({ stopReason: "end_turn" });
+          if (text.includes("probe.txt")) {
+            const answer = (await agent.ask("session/request_permission", {
+              sessionId: sid,
+              toolCall: { toolCallId: crypto.randomUUID(), title: "write probe.txt" },
+              options: [
+                { optionId: "always", name: "Always", kind: "allow_always" },
+                { optionId: "once", name: "Once", kind: "allow_once" },
+              ],
+            })) as { outcome: { optionId?: string } };
+            agent.update(sid, {
+              sessionUpdate: "tool_call_update",
+              toolCallId: "t1",
+              status: answer.outcome.optionId === "once" ? "completed" : "failed",
+            });
+          }
+          if (text.includes("Count slowly")) {
+            agent.update(sid, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "1" } });
+            await agent.waitFor((f) => f.method === "session/cancel", 1000);
+            if (o.cancel === "ends at once") return ok({ stopReason: "end_turn" });
+            if (o.cancel === "streams on") {
+              for (let n = 2; n < 7; n++)
+                agent.update(sid, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `${n}` } });
+              return ok({ stopReason: "end_turn" });
+            }
+            return ok({ stopReason: "cancelled" });
+          }
+          agent.update(sid, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "OK" } });
+          agent.update(sid, {
+            sessionUpdate: "agent_message_chunk",
+            content: { type: "text", text: "" },
+            _meta: { usage: { promptTokens: 5, completionTokens: 1 } },
+          });
+          return ok({ stopReason: "end_turn", _meta: { "qwen.branchPoint": { id: crypto.randomUUID() } } });
         }
-        if (text.includes("Count slowly")) {
-          agent.update(sid, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "1" } });
-          await agent.waitFor((f) => f.method === "session/cancel", 1000);
-          return ok({ stopReason: "cancelled" });
+        case "session/fork":
+          return msg.params?.cwd ? ok({ sessionId: "forked" }) : { error: { code: -32602, message: "cwd required" } };
+        case "session/load": {
+          const sid = msg.params!.sessionId as string;
+          if (o.load === "fails")
+            return { error: { code: -32603, message: "No previous sessions found for this project" } };
+          agent.update(sid, { sessionUpdate: "user_message_chunk", content: { type: "text", text: "Reply with OK" } });
+          setImmediate(() => {
+            // After the response: commands are fine, a conversation chunk is not.
+            agent.update(sid, { sessionUpdate: "available_commands_update", availableCommands: [] });
+            if (o.load === "late chunk")
+              agent.update(sid, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "OK" } });
+          });
+          return ok({ sessionId: sid, models: {} });
         }
-        agent.update(sid, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "OK" } });
-        agent.update(sid, {
-          sessionUpdate: "agent_message_chunk",
-          content: { type: "text", text: "" },
-          _meta: { usage: { promptTokens: 5, completionTokens: 1 } },
-        });
-        return ok({ stopReason: "end_turn", _meta: { "qwen.branchPoint": { id: crypto.randomUUID() } } });
+        case "session/set_mode": {
+          const modeId = msg.params!.modeId;
+          if (o.switches === "all refused" && modeId !== "default")
+            return { error: { code: -32603, message: `${String(modeId)} refused` } };
+          if (o.switches === "one refused" && modeId === "autoEdit")
+            return {
+              error: { code: -32603, message: "Cannot enable privileged approval modes in an untrusted folder" },
+            };
+          return ok({});
+        }
+        case "session/set_model":
+          return ok({});
+        case "session/list":
+          return ok({ sessions: [] });
+        case "session/new_auth":
+          return undefined;
+        default:
+          return msg.id === undefined ? undefined : notFound;
       }
-      case "session/fork":
-        return msg.params?.cwd ? ok({ sessionId: "forked" }) : { error: { code: -32602, message: "cwd required" } };
-      case "session/set_mode":
-      case "session/set_model":
-      case "session/list":
-        return ok({});
-      case "session/new_auth":
-        return undefined;
-      default:
-        return msg.id === undefined ? undefined : notFound;
-    }
-  },
-});
+    },
+  };
+};
 
 const byCheck = (rows: ProbeRow[], check: string) => rows.find((r) => r.check.startsWith(check));
+const requirement = (result: ProbeResult, id: string) =>
+  result.conformance.parts.flatMap((p) => p.requirements).find((r) => r.id === id)!;
 
 describe("runProbe", () => {
   it("answers the agent's permission request itself (allow once) and reports it", async () => {
@@ -226,6 +327,125 @@ describe("runProbe", () => {
       outcome: "skipped",
       detail: "terminals off: not opted in, ran none",
     });
+  });
+});
+
+const probe = (o: AgentOptions = {}, options: Partial<ProbeOptions> = {}) => {
+  const agent = new FakeAgent(otherAgent(o));
+  return runProbe(agent, { cwd: "/w", defs, ...options }).then((result) => ({ agent, result }));
+};
+const v1 = (r: ProbeResult) => r.conformance.parts.find((p) => p.variant === "v1")!;
+
+describe("requirement-level verdicts", () => {
+  it("calls an agent that does what the spec asks CONFORMANT, v1 unstable reported apart", async () => {
+    const { result } = await probe();
+    expect(result.conformance.verdict).toBe("CONFORMANT");
+    expect(result.conformance.parts.map((p) => [p.variant, p.decides])).toEqual([
+      ["v1", true],
+      ["v1 unstable", false],
+    ]);
+    expect(v1(result).counts.MANDATORY).toMatchObject({ fail: 0, "not tested": 0 });
+    // A capability not advertised is not applicable, whatever the agent answered.
+    expect(requirement(result, "ACP-LOAD-001").status).toBe("not applicable");
+    expect(requirement(result, "ACP-LIST-001")).toMatchObject({ tier: "CAPABILITY", status: "pass" });
+    expect(byCheck(result.rows, "session/load")).toMatchObject({ requirements: ["ACP-LOAD-001", "PG-LOAD-002"] });
+    expect(byCheck(result.rows, "session/load")!.conforms).toBeUndefined();
+    expect(requirement(result, "ACP-SESSION-001").citation).toMatch(/session-setup\.mdx#creating-a-session/);
+  });
+
+  it("fails an advertised capability that fails: session/load of the session just used answered -32603", async () => {
+    const { result } = await probe({ load: "fails" });
+    expect(result.conformance.verdict).toBe("NOT CONFORMANT");
+    expect(v1(result).reasons).toEqual(["ACP-LOAD-001 fail"]);
+    const load = requirement(result, "ACP-LOAD-001");
+    expect(load).toMatchObject({ tier: "CAPABILITY", status: "fail" });
+    expect(load.checks[0]!.detail).toContain("error -32603: No previous sessions found for this project");
+    // The failure's frames: the request and its response in the recorded log.
+    const [req, res] = load.checks[0]!.frames!;
+    expect(result.rows.find((r) => r.check.startsWith("session/load"))!.conforms).toBe(false);
+    const { agent } = await probe({ load: "fails" });
+    expect(agent.frames().find((f) => f.seq === req)).toBeDefined();
+    expect(res).toBeGreaterThan(req!);
+  });
+
+  it("lets commands follow session/load's response, but not the conversation", async () => {
+    const { result } = await probe({ load: "replays" });
+    expect(requirement(result, "PG-LOAD-002")).toMatchObject({ status: "pass" });
+    expect(result.conformance.verdict).toBe("CONFORMANT");
+    const late = (await probe({ load: "late chunk" })).result;
+    expect(requirement(late, "PG-LOAD-002")).toMatchObject({ status: "fail" });
+    expect(requirement(late, "PG-LOAD-002").checks[0]!.detail).toBe(
+      "1 conversation updates after the response (agent_message_chunk)",
+    );
+    expect(v1(late).reasons).toEqual(["PG-LOAD-002 fail"]);
+  });
+
+  it("flags extra root fields in results (models in session/new, sessionId and models in session/load) as ADVISORY", async () => {
+    const { result } = await probe({ models: true, load: "replays" });
+    const extra = requirement(result, "ACP-SCHEMA-002");
+    expect(extra).toMatchObject({ tier: "ADVISORY", status: "fail" });
+    expect(extra.checks[0]!.detail).toContain("session/new: models");
+    expect(extra.checks[0]!.detail).toContain("session/load: sessionId, models");
+    expect(result.conformance.verdict).toBe("CONFORMANT");
+  });
+
+  it("flags a missing agentInfo as ADVISORY, without changing the verdict", async () => {
+    const { result } = await probe({ noAgentInfo: true });
+    expect(requirement(result, "ACP-INIT-004")).toMatchObject({ status: "fail", tier: "ADVISORY" });
+    expect(requirement(result, "ACP-INIT-004").checks[0]!.detail).toBe("no agentInfo");
+    expect(result.conformance.verdict).toBe("CONFORMANT");
+  });
+
+  it("switches to a different mode and back, past one the agent refuses", async () => {
+    const { agent, result } = await probe({ switches: "one refused" });
+    expect(agent.sent.filter((m) => m.method === "session/set_mode").map((m) => m.params!.modeId)).toEqual([
+      "autoEdit",
+      "plan",
+      "default",
+    ]);
+    const sw = requirement(result, "ACP-MODES-002");
+    expect(sw.status).toBe("pass");
+    expect(sw.checks[0]!.detail).toMatch(
+      /^autoEdit refused \(error -32603: Cannot enable privileged.*\), default → plan accepted, back to default accepted$/,
+    );
+    const none = (await probe({ switches: "all refused" })).result;
+    expect(requirement(none, "ACP-MODES-002").status).toBe("fail");
+    expect(v1(none).reasons).toEqual(["ACP-MODES-002 fail"]);
+  });
+
+  it("reports session/set_model as removed from the spec, an observation apart from v1", async () => {
+    const { agent, result } = await probe({ models: true });
+    expect(agent.sent.filter((m) => m.method === "session/set_model").map((m) => m.params!.modelId)).toEqual([
+      "m2",
+      "m1",
+    ]);
+    const model = requirement(result, "PG-UNSTABLE-SET-MODEL");
+    expect(model).toMatchObject({ tier: "INFORMATIONAL", variant: "v1 unstable", status: "pass" });
+    expect(byCheck(result.rows, "session/set_model (removed from the spec) to another model and back")).toBeDefined();
+    expect(v1(result).requirements.some((r) => r.id === "PG-UNSTABLE-SET-MODEL")).toBe(false);
+  });
+
+  it("is blocked by auth when sessions need it and no method was chosen; authenticates with a chosen one", async () => {
+    const { result } = await probe({ authRequired: true });
+    expect(result.conformance.verdict).toBe("NOT CONFORMANT");
+    expect(v1(result).reasons).toEqual(["blocked by auth"]);
+    expect(requirement(result, "ACP-PROMPT-001").status).toBe("blocked by auth");
+    const chosen = await probe({ authRequired: true }, { authMethod: "key" });
+    expect(chosen.agent.sent.filter((m) => m.method === "authenticate")[0]!.params).toEqual({ methodId: "key" });
+    expect(v1(chosen.result).reasons).toEqual([]);
+    expect(byCheck(chosen.result.rows, "authenticate with key (chosen)")).toMatchObject({ outcome: "answered" });
+  });
+});
+
+describe("cancellation", () => {
+  it("fails a turn that streams on after session/cancel and ends end_turn; skips one that was already ending", async () => {
+    const on = (await probe({ cancel: "streams on" })).result;
+    expect(requirement(on, "ACP-CANCEL-001")).toMatchObject({ status: "fail", tier: "MANDATORY" });
+    expect(v1(on).reasons).toEqual(["ACP-CANCEL-001 fail"]);
+    const race = (await probe({ cancel: "ends at once" })).result;
+    expect(requirement(race, "ACP-CANCEL-001").status).toBe("skipped");
+    expect(byCheck(race.rows, "session/cancel")).toMatchObject({ outcome: "inconclusive" });
+    expect(v1(race).reasons).toEqual([]);
   });
 });
 
@@ -274,11 +494,18 @@ describe("probe terminals", () => {
     expect(timeouts[1]).toBe(1_000);
   });
 
-  it("takes a -32700 answer without an id as the answer to the malformed line", async () => {
-    const { rows } = await runProbe(new FakeAgent(otherAgent({ parseError: true })), { cwd: "/w", defs });
-    expect(byCheck(rows, "malformed line")).toMatchObject({ conforms: true, detail: "answered -32700 Parse error" });
+  it("takes a -32700 answer without an id as the answer to the malformed line, and silence as no failure", async () => {
+    const answered = await runProbe(new FakeAgent(otherAgent({ parseError: true })), { cwd: "/w", defs });
+    expect(byCheck(answered.rows, "malformed line")).toMatchObject({ detail: "answered -32700 Parse error" });
     const silent = await runProbe(new FakeAgent(otherAgent()), { cwd: "/w", defs });
-    expect(byCheck(silent.rows, "malformed line")).toMatchObject({ conforms: false, outcome: "no reply" });
+    // ACP v1 lists -32700 but requires no answer: an observation, never a failure.
+    const row = byCheck(silent.rows, "malformed line")!;
+    expect(row).toMatchObject({ outcome: "no reply", requirements: ["ACP-INFO-PARSE-001"] });
+    expect(row.conforms).toBeUndefined();
+    expect(requirement(silent, "ACP-INFO-PARSE-001")).toMatchObject({ tier: "INFORMATIONAL", status: "pass" });
+    expect(requirement(silent, "ACP-INFO-PARSE-001").checks[0]!.detail).toBe(
+      "silent (ACP v1 requires no answer); the connection stays usable",
+    );
   });
 
   it("calls a cancel inconclusive when the turn ended before the cancel was sent", async () => {
@@ -291,7 +518,8 @@ describe("probe terminals", () => {
 
   it("classes answers as the registry's matrix does", () => {
     const reply = (message: object): Reply => ({
-      latencyMs: 1,
+      kind: "result",
+      result: undefined,
       frame: { seq: 1, ts: 0, dir: "from-agent", kind: "response", id: 1, raw: JSON.stringify(message), message },
     });
     expect(supportOf(reply({ id: 1, result: {} }))).toBe("supported");
@@ -303,6 +531,6 @@ describe("probe terminals", () => {
       "auth required",
     );
     expect(supportOf(reply({ id: 1, error: { code: -32603, message: "boom" } }))).toBe("other");
-    expect(supportOf({ latencyMs: 0 })).toBe("other");
+    expect(supportOf({ kind: "failed", reason: "timeout", message: "no answer" })).toBe("other");
   });
 });

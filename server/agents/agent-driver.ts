@@ -9,7 +9,6 @@ import {
   RequestClient,
   type RequestFrame,
   type RequestOptions,
-  type RequestPort,
 } from "../../lib/protocol/request-port";
 import { fail, ok, type Result } from "../../lib/protocol/result";
 import type { Policies } from "../../lib/features/policy";
@@ -19,7 +18,7 @@ import type { AgentHost } from "./agent-host";
 /** How long a request waits for its answer unless told otherwise. */
 const DEFAULT_TIMEOUT_MS = 30_000;
 
-export class AgentDriver implements RequestPort {
+export class AgentDriver implements Driver {
   private nextId = 1;
   private readonly client: RequestClient;
   private readonly unsubscribe: Array<() => void>;
@@ -72,25 +71,6 @@ export class AgentDriver implements RequestPort {
 
   close(): void {
     for (const stop of this.unsubscribe) stop();
+    this.client.close("the driver was closed");
   }
-}
-
-/**
- * The probe's `Driver` over the port: its requests answer a `Reply` (the
- * response frame and the latency) until lib/features/probe.ts is written
- * against `RequestPort` itself.
- */
-export function probeDriver(driver: AgentDriver): Driver {
-  return {
-    request: async (method, params, options) => {
-      const started = performance.now();
-      const outcome = await driver.request(method, params, options);
-      return { frame: outcome.frame, latencyMs: outcome.frame?.latencyMs ?? performance.now() - started };
-    },
-    notify: (method, params) => void driver.notify(method, params),
-    raw: (line) => driver.raw(line),
-    waitFor: (predicate, timeoutMs) => driver.waitForFrame(predicate, timeoutMs),
-    frames: () => driver.frames(),
-    answerWith: (policies) => driver.answerWith(policies),
-  };
 }

@@ -10,7 +10,8 @@ import { DEFAULT_CLIENT_CAPABILITIES } from "../../lib/protocol/client-capabilit
 import type { Frame, JsonRpcId } from "../../lib/protocol/frame";
 import { FrameSequencer } from "../../lib/protocol/frame-sequencer";
 import type { Policies } from "../../lib/features/policy";
-import { runProbe, type Driver, type ProbeOptions, type Reply } from "../../lib/features/probe";
+import { runProbe, type Driver, type ProbeOptions } from "../../lib/features/probe";
+import { RequestClient, type RequestFrame, type RequestOptions } from "../../lib/protocol/request-port";
 import { AgentAnswerer } from "./agent-answerer";
 import { ClientServices } from "./client-services";
 
@@ -24,6 +25,11 @@ class MemoryRelay implements Driver {
   private readonly asked = new Map<string, (m: Msg) => void>();
   private nextId = 1;
   private nextAgentId = 0;
+  /** The probe's port, over this in-memory link. */
+  private readonly client = new RequestClient({
+    send: (frame) => ({ ok: true, value: this.toAgent(typeof frame === "string" ? frame : JSON.stringify(frame)).seq }),
+    nextId: () => this.nextId++,
+  });
   readonly answerer: AgentAnswerer;
   /** What the client sent the agent, parsed. */
   readonly sent: Msg[] = [];
@@ -40,6 +46,7 @@ class MemoryRelay implements Driver {
     const frame = this.seq.line(dir, line);
     this.log.push(frame);
     if (frame.kind === "request" || frame.kind === "response") this.answerer.track(frame);
+    this.client.received([frame]);
     for (const w of [...this.waiters]) w(frame);
     return frame;
   }
@@ -69,20 +76,20 @@ class MemoryRelay implements Driver {
     return answered;
   }
 
-  async request(method: string, params: unknown, options: { id?: JsonRpcId; timeoutMs?: number } = {}): Promise<Reply> {
-    const id = options.id ?? this.nextId++;
-    const reply = this.wait((f) => f.dir === "from-agent" && f.kind === "response" && f.id === id, 5_000);
-    this.toAgent(JSON.stringify({ jsonrpc: "2.0", id, method, params }));
-    return { frame: await reply, latencyMs: 1 };
+  request(method: string, params: unknown, options?: RequestOptions) {
+    return this.client.request(method, params, options);
   }
-  notify(method: string, params?: unknown): void {
-    this.toAgent(JSON.stringify({ jsonrpc: "2.0", method, params }));
+  sendRequest(frame: RequestFrame, options?: Pick<RequestOptions, "timeoutMs">) {
+    return this.client.sendRequest(frame, options);
+  }
+  notify(method: string, params?: unknown) {
+    return this.client.notify(method, params);
   }
   raw(line: string): void {
     this.toAgent(line);
   }
   /** The probe's own waits for silence are cut short: nothing here comes late. */
-  waitFor(predicate: (f: Frame) => boolean, timeoutMs: number): Promise<Frame | undefined> {
+  waitForFrame(predicate: (f: Frame) => boolean, timeoutMs: number): Promise<Frame | undefined> {
     return this.wait(predicate, Math.min(timeoutMs, 50));
   }
   private wait(predicate: (f: Frame) => boolean, timeoutMs: number): Promise<Frame | undefined> {

@@ -13,7 +13,7 @@ import { Rerun } from "../../lib/features/rerun";
 import type { Transcript } from "../../lib/contracts/transcript";
 import { diffRuns } from "../../lib/features/transcript-diff";
 import type { Ack, RerunResult, StartPayload } from "../../lib/contracts/wire";
-import { AgentDriver, probeDriver } from "./agent-driver";
+import { AgentDriver } from "./agent-driver";
 import type { AgentHost } from "./agent-host";
 import { groupRssBytes } from "./process-group";
 import type { ProbeStore } from "../transcripts/probe-store";
@@ -71,6 +71,8 @@ export async function probeAgent(
     clientCapabilities?: Record<string, unknown>;
     store?: ProbeStore;
     terminals?: boolean;
+    /** An advertised auth method to authenticate with before session/new. */
+    authMethod?: string;
   } = {},
 ): Promise<Ack<{ report: ProbeReport }>> {
   const startedAt = Date.now();
@@ -85,11 +87,12 @@ export async function probeAgent(
   // The probe answers under its own policies: the session's own come back after it.
   const policies = session.answerer.current;
   try {
-    const { rows, facts } = await runProbe(probeDriver(driver), {
+    const { rows, facts, conformance } = await runProbe(driver, {
       cwd: started.agent.cwd,
       includeLogout: options.includeLogout,
       clientCapabilities: options.clientCapabilities,
       terminals: options.terminals,
+      authMethod: options.authMethod,
       remote: session.remote,
       defs: unstableDefs(),
     });
@@ -111,6 +114,7 @@ export async function probeAgent(
       durationMs: Date.now() - startedAt,
       rows,
       facts: { ...facts, startupMs: firstAnswer ? firstAnswer.ts - startedAt : undefined, rssBytes },
+      conformance,
       transcriptId: started.agent.transcriptId,
     };
     return { ok: true, report: options.store ? options.store.save(report) : report };

@@ -15,10 +15,13 @@ commands:
                                           re-run a transcript's client side against a fresh agent,
                                           print the diff; exit 1 when the agent behaved differently
                                           (--ignore result._meta.x leaves a path out; * any key, ** any depth)
-  probe [--profile NAME]... [--all] [--json] [--include-logout] [--terminals]
+  probe [--profile NAME]... [--all] [--json] [--include-logout] [--terminals] [--auth-method ID]
                                           run the conformance battery, each agent in a throw-away
                                           workspace; print the report, or with several profiles
                                           (or --all) the protocol matrix (Markdown; --json for JSON).
+                                          Exit 1 when an agent is NOT CONFORMANT (docs/conformance.md);
+                                          --auth-method authenticates first (else an agent that
+                                          requires it is "blocked by auth").
                                           Reports are kept in the data directory. --terminals runs the
                                           agent's terminal commands there (never a URL profile's; the
                                           report lists them); without it terminals are not advertised

@@ -220,6 +220,7 @@ async function probe(argv: string[]): Promise<number> {
     cwd: { type: "string" },
     "include-logout": { type: "boolean" },
     terminals: { type: "boolean" },
+    "auth-method": { type: "string" },
   });
   const cwd = workspace(values.cwd as string | undefined);
   const cli = open(cwd);
@@ -237,6 +238,7 @@ async function probe(argv: string[]): Promise<number> {
           includeLogout: values["include-logout"] === true,
           clientCapabilities: profiles.clientCapabilities(profile),
           terminals: values.terminals === true,
+          authMethod: values["auth-method"] as string | undefined,
           store,
         },
       );
@@ -260,7 +262,13 @@ async function probe(argv: string[]): Promise<number> {
     } else {
       await write(values.json ? matrixToJson(reports) : matrixToMarkdown(buildMatrix(reports)));
     }
-    return 0;
+    // A gate for CI: any agent NOT CONFORMANT fails the run (one that did not start is reported above).
+    const failing = reports.filter((r) => r.conformance?.verdict === "NOT CONFORMANT");
+    for (const r of failing)
+      process.stderr.write(
+        `acp-playground: ${r.profile}: NOT CONFORMANT (${r.conformance!.parts.flatMap((p) => (p.decides ? p.reasons : [])).join(", ")})\n`,
+      );
+    return failing.length ? 1 : 0;
   } finally {
     await cli.host.stop();
   }

@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import { DEFAULT_CLIENT_CAPABILITIES } from "../../lib/protocol/client-capabilities";
 import { runConnect } from "../../lib/features/connect-flow";
 import type { ModelTurn } from "../fake-models/http";
+import type { ProbeReport } from "../../lib/contracts/reports";
 import { type AgentClient, type AgentKind, type AgentRelay, resultOf, useAgentRelay } from "./agent-relay";
 
 export interface AgentJourneySpec {
@@ -26,6 +27,11 @@ export interface AgentJourneySpec {
    * normalise random UUIDs (Qwen Code's `_meta["qwen.branchPoint"]`; issue #12 part B).
    */
   liveDiff: "equal" | "uuids";
+  /**
+   * The probe's verdict and the requirements that fail (any tier), as recorded in
+   * docs/conformance.md beside the ACP test kit's.
+   */
+  conformance: { verdict: "CONFORMANT" | "NOT CONFORMANT"; failing: string[] };
 }
 
 const FILE = "hello.txt";
@@ -176,12 +182,17 @@ export function defineAgentJourneys(spec: AgentJourneySpec): AgentRelay {
         if (spec.hello.script) g.api!.script(spec.hello.script);
         const res = (await c.emit("agent:probe", { profile: spec.kind })) as {
           ok: boolean;
-          report: { id: string; rows: Array<{ check: string; conforms?: boolean }> };
+          report: ProbeReport;
         };
         expect(res.ok, JSON.stringify(res).slice(0, 500)).toBe(true);
         const row = (check: string) => res.report.rows.find((r) => r.check === check);
         expect(row("initialize with protocolVersion 1")).toMatchObject({ conforms: true });
         expect(row("session/prompt (one text block)")).toMatchObject({ conforms: true });
+        const failing = res.report.conformance!.parts.flatMap((p) =>
+          p.requirements.filter((r) => r.status === "fail").map((r) => r.id),
+        );
+        const seen = { verdict: res.report.conformance!.verdict, failing };
+        expect(seen).toEqual(spec.conformance);
         const kept = await fetch(`${g.relay.url}/api/probes/${res.report.id}`, {
           headers: { authorization: "Bearer test-token" },
         });

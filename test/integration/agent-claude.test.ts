@@ -17,6 +17,7 @@ const g = defineAgentJourneys({
     { text: ["Done."] },
   ],
   liveDiff: "equal",
+  conformance: { verdict: "CONFORMANT", failing: ["ACP-SCHEMA-002"] },
 });
 
 it("advertising terminal-auth, it lists its terminal login, shown as the exact command to run", async () => {

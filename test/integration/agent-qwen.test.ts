@@ -14,4 +14,5 @@ defineAgentJourneys({
   ],
   writesThroughClient: true,
   liveDiff: "equal",
+  conformance: { verdict: "CONFORMANT", failing: ["ACP-SCHEMA-002"] },
 });

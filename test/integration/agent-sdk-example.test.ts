@@ -10,4 +10,5 @@ defineAgentJourneys({
   agentName: "The ACP SDK example agent",
   hello: { text: /^I'll help you with that\..*successfully updated the configuration/ },
   liveDiff: "equal",
+  conformance: { verdict: "CONFORMANT", failing: ["ACP-INIT-004"] },
 });

@@ -64,7 +64,11 @@ describe("probe and protocol matrix", () => {
     expect(cells("agent requests answered")[0]).toBe("session/request_permission: selected proceed_once");
     expect(cells("cancel")).toEqual(["✓ answered", "✓ answered"]);
     expect(cells("usage reported")[0]).toBe("_meta.usage, usage_update");
-    expect(cells("malformed line → -32700")[0]).toBe("✗ no reply");
+    // ACP v1 requires no answer to a malformed line: shown, never a failure.
+    expect(cells("malformed line → -32700 (informational)")[0]).toBe("no reply");
+    expect(cells("verdict")).toEqual(["CONFORMANT", "CONFORMANT"]);
+    // `models` beside the schema's fields in session/new (custom data belongs in _meta): a SHOULD-level finding.
+    expect(cells("failing requirements")).toEqual(["none", "ACP-SCHEMA-002 (ADVISORY)"]);
     for (const r of reports) {
       expect(r.facts!.startupMs).toBeGreaterThan(0);
       expect(r.facts!.rssBytes).toBeGreaterThan(1024 * 1024);
