@@ -506,7 +506,7 @@ async function sessionLoad(ctx: ProbeContext) {
   const checks = [succeeds(ctx, R.load, reply, "session/load of the session just used")];
   if (reply.frame && !errorOf(reply.frame) && ctx.sessionId) {
     await waitQuiet(ctx);
-    const before = ctx.updates(ctx.parsed(start), ctx.sessionId).filter((u) => u.seq < reply.frame!.seq);
+    const before = ctx.updates(ctx.parsed(start), ctx.sessionId).filter((u) => u.seq < reply.frame.seq);
     const late = lateConversation(ctx, ctx.sessionId, reply.frame.seq);
     checks.push(
       ctx.check(
@@ -535,7 +535,7 @@ async function sessionResume(ctx: ProbeContext) {
       .updates(ctx.parsed(start), ctx.sessionId)
       .filter(
         (u) =>
-          u.seq < reply.frame!.seq &&
+          u.seq < reply.frame.seq &&
           /^(user|agent)_message_chunk$|^agent_thought_chunk$/.test(String(u.update.sessionUpdate)),
       );
     checks.push(
@@ -894,7 +894,7 @@ async function cancel(ctx: ProbeContext) {
   const streamedAfter = cancelled.frame
     ? ctx
         .updates(ctx.parsed(cancelSeq), ctx.sessionId)
-        .filter((u) => u.seq < cancelled.frame!.seq && CONVERSATION_UPDATES.has(String(u.update.sessionUpdate))).length
+        .filter((u) => u.seq < cancelled.frame.seq && CONVERSATION_UPDATES.has(String(u.update.sessionUpdate))).length
     : 0;
   const raced =
     !!cancelled.frame && !errorOf(cancelled.frame) && reason !== "cancelled" && streamedAfter <= IN_FLIGHT_UPDATES;
