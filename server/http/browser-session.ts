@@ -203,7 +203,7 @@ export class BrowserSession {
             onLine: (event) =>
               this.queue(
                 event.type === "line"
-                  ? run.sequencer.line("from-agent", event.text)
+                  ? run.sequencer.line("from-agent", event.text, event.base64)
                   : run.sequencer.invalid(
                       "from-agent",
                       event.preview,
