@@ -29,6 +29,11 @@ commands:
   compare --profile A [--profile B] --prompt TEXT [--option A.model=x] [--json] [-o report.md] [--fail-on-diff]
                                           run one prompt on two agents at once, each in a throw-away workspace;
                                           print the comparison report (exit 1 on differences only with --fail-on-diff)
+  validate FILE... [--format text|json|junit] [--side agent|client] [-o FILE]
+                                          judge recorded traffic (transcripts, tapped conversations, raw
+                                          NDJSON captures of either side) by the protocol's rules and the
+                                          schema (docs/conformance-clients-and-recordings.md); exit 1 when
+                                          a MANDATORY requirement fails
   export FILE [-o run.html]               write the transcript as one self-contained HTML file
                                           (redacted, opens offline; default: FILE with .html)
 

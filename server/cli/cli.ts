@@ -358,6 +358,8 @@ async function main(argv: string[]): Promise<number> {
       return exportCommand(rest);
     case "compare":
       return (await import("./compare-cli")).compareMain(rest);
+    case "validate":
+      return (await import("./validate-cli")).validateMain(rest);
     case "help":
     case "--help":
     case "-h":
