@@ -34,6 +34,11 @@ commands:
                                           NDJSON captures of either side) by the protocol's rules and the
                                           schema (docs/conformance-clients-and-recordings.md); exit 1 when
                                           a MANDATORY requirement fails
+  probe-client [--report FILE] [--timeout MS]
+                                          run as the agent command in any ACP client: a scripted agent that
+                                          exercises the client's side of the protocol in its first prompt
+                                          turn; the report (FILE.json, FILE.md; default: the data
+                                          directory's client-probes/) judges each requirement
   export FILE [-o run.html]               write the transcript as one self-contained HTML file
                                           (redacted, opens offline; default: FILE with .html)
 

@@ -360,6 +360,8 @@ async function main(argv: string[]): Promise<number> {
       return (await import("./compare-cli")).compareMain(rest);
     case "validate":
       return (await import("./validate-cli")).validateMain(rest);
+    case "probe-client":
+      return (await import("./probe-client")).probeClientMain(rest);
     case "help":
     case "--help":
     case "-h":

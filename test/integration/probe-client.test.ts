@@ -1,0 +1,148 @@
+/**
+ * `acp-playground probe-client` as the agent of real clients: the ACP SDK's own client
+ * (ClientApp over the probe's stdio, as the SDK's example client does; every capability
+ * served for real) and a deliberately broken stub client.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { execa } from "execa";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { Readable, Writable } from "node:stream";
+import { client, methods, ndJsonStream, PROTOCOL_VERSION } from "@agentclientprotocol/sdk";
+import { afterAll, describe, expect, it } from "vitest";
+import type { ClientProbeReport } from "../../lib/features/client-probe";
+
+const root = path.resolve(import.meta.dirname, "../..");
+const bin = path.join(root, "bin/acp-playground.mjs");
+const dir = mkdtempSync(path.join(tmpdir(), "acp-probe-client-"));
+afterAll(() => (process.env.KEEP ? undefined : rmSync(dir, { recursive: true, force: true })));
+
+const probeArgs = (report: string, timeout = "5000") => [bin, "probe-client", "--report", report, "--timeout", timeout];
+const statusOf = (report: ClientProbeReport) => Object.fromEntries(report.requirements.map((r) => [r.id, r.status]));
+
+describe("probe-client", () => {
+  it("finds the ACP SDK's client, serving files, terminals and forms, conformant", async () => {
+    const report = path.join(dir, "sdk");
+    const probe = spawn(process.execPath, probeArgs(report), { cwd: dir, stdio: ["pipe", "pipe", "pipe"] });
+    let stderr = "";
+    probe.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+    const terminals = new Map<string, { child: ChildProcess; output: string; exit: Promise<number | null> }>();
+    const stream = ndJsonStream(
+      Writable.toWeb(probe.stdin),
+      Readable.toWeb(probe.stdout) as ReadableStream<Uint8Array>,
+    );
+    const text = await client({ name: "sdk-client" })
+      .onRequest(methods.client.session.requestPermission, ({ params }) => ({
+        outcome: { outcome: "selected", optionId: params.options[0]!.optionId },
+      }))
+      .onRequest(methods.client.fs.readTextFile, ({ params }) => ({ content: readFileSync(params.path, "utf8") }))
+      .onRequest(methods.client.fs.writeTextFile, ({ params }) => {
+        writeFileSync(params.path, params.content);
+        return {};
+      })
+      .onRequest(methods.client.terminal.create, ({ params }) => {
+        const child = spawn(params.command, params.args ?? [], { cwd: params.cwd ?? dir });
+        const t = {
+          child,
+          output: "",
+          exit: new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code))),
+        };
+        child.stdout!.on("data", (c: Buffer) => (t.output += c.toString()));
+        const terminalId = `t${terminals.size + 1}`;
+        terminals.set(terminalId, t);
+        return { terminalId };
+      })
+      .onRequest(methods.client.terminal.output, ({ params }) => ({
+        output: terminals.get(params.terminalId)!.output,
+        truncated: false,
+      }))
+      .onRequest(methods.client.terminal.waitForExit, async ({ params }) => ({
+        exitCode: await terminals.get(params.terminalId)!.exit,
+      }))
+      .onRequest(methods.client.terminal.kill, ({ params }) => {
+        terminals.get(params.terminalId)!.child.kill();
+        return {};
+      })
+      .onRequest(methods.client.terminal.release, ({ params }) => {
+        terminals.get(params.terminalId)!.child.kill();
+        terminals.delete(params.terminalId);
+        return {};
+      })
+      .onRequest(methods.client.elicitation.create, () => ({ action: "decline" as const }))
+      .connectWith(stream, async (ctx) => {
+        await ctx.request(methods.agent.initialize, {
+          protocolVersion: PROTOCOL_VERSION,
+          clientCapabilities: {
+            fs: { readTextFile: true, writeTextFile: true },
+            terminal: true,
+            elicitation: { form: {} },
+          },
+          clientInfo: { name: "sdk-client", version: "1.0.0" },
+        });
+        const session = await ctx.buildSession(dir).start();
+        const reply = session.readText();
+        const prompt = await session.prompt("Probe me");
+        expect(prompt.stopReason).toBe("end_turn");
+        return reply;
+      });
+    expect(text).toContain("The client probe is done");
+    probe.stdin.end();
+    await new Promise((resolve) => probe.on("exit", resolve));
+    expect(stderr).toContain(`CONFORMANT: wrote ${report}.json`);
+    const json = JSON.parse(readFileSync(`${report}.json`, "utf8")) as ClientProbeReport;
+    expect(json.reasons).toEqual([]);
+    expect(json.verdict).toBe("CONFORMANT");
+    const status = statusOf(json);
+    for (const id of ["PG-CLIENT-012", "PG-CLIENT-013", "PG-CLIENT-015", "PG-CLIENT-016", "PG-CLIENT-019"])
+      expect(status[id], id).toBe("pass");
+    expect(status["PG-CLIENT-018"]).toBe("skipped");
+    expect(json.requirements.find((r) => r.id === "PG-CLIENT-014")!.checks[0]!.detail).toMatch(
+      /write served, read served/,
+    );
+    expect(readFileSync(`${report}.md`, "utf8")).toMatch(
+      /^# ACP client probe: sdk-client 1\.0\.0\n\n\*\*CONFORMANT\*\*/,
+    );
+  }, 60_000);
+
+  it("finds a broken stub client not conformant, naming each requirement and its frames", async () => {
+    const report = path.join(dir, "broken");
+    // Writes its lines at once and answers nothing: no clientInfo, a version that is a string, a relative
+    // cwd, a line that is not JSON; it never answers the probe's requests.
+    const lines = [
+      { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "1", clientCapabilities: {} } },
+      { jsonrpc: "2.0", id: 2, method: "session/new", params: { cwd: "relative/dir", mcpServers: [] } },
+      "this is not JSON",
+      { jsonrpc: "2.0", id: 3, method: "session/prompt", params: { sessionId: "x", prompt: [] } },
+    ].map((l) => (typeof l === "string" ? l : JSON.stringify(l)));
+    const probe = execa(process.execPath, probeArgs(report, "300"), {
+      cwd: dir,
+      input: `${lines.join("\n")}\n`,
+      reject: false,
+    });
+    const res = await probe;
+    expect(res.exitCode).toBe(1);
+    const json = JSON.parse(readFileSync(`${report}.json`, "utf8")) as ClientProbeReport;
+    expect(json.verdict).toBe("NOT CONFORMANT");
+    const status = statusOf(json);
+    expect(status).toMatchObject({
+      "PG-CLIENT-001": "pass",
+      "PG-CLIENT-002": "fail",
+      "PG-CLIENT-003": "fail",
+      "PG-CLIENT-004": "fail",
+      "PG-CLIENT-005": "fail",
+      "PG-CLIENT-006": "fail",
+      "PG-CLIENT-007": "fail",
+      "PG-CLIENT-012": "not applicable",
+      "PG-CLIENT-015": "not applicable",
+    });
+    // ADVISORY and INFORMATIONAL failures never decide the verdict.
+    expect(json.reasons).not.toContain("PG-CLIENT-003 fail");
+    expect(json.reasons).toEqual(expect.arrayContaining(["PG-CLIENT-002 fail", "PG-CLIENT-004 fail"]));
+    const notJson = json.requirements
+      .find((r) => r.id === "PG-CLIENT-005")!
+      .checks.find((c) => /not JSON/.test(c.detail))!;
+    expect(notJson.detail).toMatch(/not JSON/);
+    expect(json.evidence.map((f) => f.raw)).toContain("this is not JSON");
+  }, 60_000);
+});
