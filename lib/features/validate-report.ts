@@ -184,7 +184,6 @@ export function validateReport(files: FileVerdict[]): ValidateReport {
 
 /** Control characters (a hostile recording's terminal escapes) shown as escapes, never sent to a terminal. */
 export const printable = (s: string): string =>
-  // eslint-disable-next-line no-control-regex
   s.replace(
     /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
@@ -219,16 +218,13 @@ export function reportToJson(report: ValidateReport): string {
 
 /** XML 1.0 text: markup escaped, characters XML cannot hold (controls, lone surrogates) replaced. */
 export function xmlText(s: string): string {
-  return (
-    s
-      .replace(/&/g, "&amp;")
-      .replace(/</g, "&lt;")
-      .replace(/>/g, "&gt;")
-      .replace(/"/g, "&quot;")
-      // eslint-disable-next-line no-control-regex
-      .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, "\uFFFD")
-      .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD")
-  );
+  return s
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, "\uFFFD")
+    .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD");
 }
 
 /**
