@@ -105,6 +105,28 @@ describe("probe-client", () => {
     );
   }, 60_000);
 
+  it("finds acpx, a headless ACP client from npm, conformant; it refuses files outside the cwd", async () => {
+    const report = path.join(dir, "acpx");
+    const home = mkdtempSync(path.join(dir, "home-"));
+    const ws = mkdtempSync(path.join(dir, "ws-"));
+    const acpx = path.join(root, "test/agents/node_modules/acpx/dist/cli.js");
+    const agentCommand = [process.execPath, ...probeArgs(report)].map((a) => JSON.stringify(a)).join(" ");
+    const res = await execa(
+      process.execPath,
+      [acpx, "--agent", agentCommand, "--cwd", ws, "--approve-all", "--format", "text", "exec", "Probe me"],
+      { env: { HOME: home }, reject: false, timeout: 60_000 },
+    );
+    expect(res.stdout).toContain("The client probe is done");
+    const json = JSON.parse(readFileSync(`${report}.json`, "utf8")) as ClientProbeReport;
+    expect(json.client.clientInfo).toMatchObject({ name: "acpx" });
+    expect(json.reasons).toEqual([]);
+    expect(json.verdict).toBe("CONFORMANT");
+    expect(statusOf(json)).toMatchObject({ "PG-CLIENT-013": "pass", "PG-CLIENT-015": "pass", "PG-CLIENT-016": "pass" });
+    expect(json.requirements.find((r) => r.id === "PG-CLIENT-014")!.checks[0]!.detail).toMatch(
+      /write refused, read refused/,
+    );
+  }, 90_000);
+
   it("finds a broken stub client not conformant, naming each requirement and its frames", async () => {
     const report = path.join(dir, "broken");
     // Writes its lines at once and answers nothing: no clientInfo, a version that is a string, a relative
