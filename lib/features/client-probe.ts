@@ -209,6 +209,8 @@ export interface ClientProbeReport extends Conformance {
   client: { clientInfo?: unknown; protocolVersion?: unknown; clientCapabilities?: unknown; cwd?: string };
   /** The frames failing checks name. */
   evidence: EvidenceFrame[];
+  /** The transcript of the probe's conversation (its frames' seqs are the ones named here). */
+  transcriptId?: string;
 }
 
 export function clientProbeReport(

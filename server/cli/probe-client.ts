@@ -26,6 +26,11 @@ import { AGENT_METHODS, CLIENT_METHODS, PROTOCOL_METHODS } from "../../lib/proto
 import { LineSplitter } from "../../lib/protocol/ndjson";
 import { schemaSet } from "../agents/client-services";
 import { dataDirFor } from "../runtime";
+import type { TapEvent } from "../../lib/contracts/tap-wire";
+import { DEFAULT_MAX_LINE_BYTES } from "../../lib/protocol/ndjson";
+import { secretsFromEnv } from "../../lib/features/redact";
+import { DiscoveryError, findRelay, type RelayTarget } from "../tap/tap-discovery";
+import type { TapSink } from "../tap/tap-sink";
 import { VERSION } from "../version";
 
 export const PROBE_CLIENT_USAGE = `usage: acp-playground probe-client [--report FILE] [--timeout MS]
@@ -56,6 +61,8 @@ class ProbeAgent {
   /** Client requests the script has not taken yet. */
   private readonly inbox: Frame[] = [];
   ended = false;
+  /** Hears every frame, both ways (the recording: a tapped conversation). */
+  observe?: (frame: Frame) => void;
   private endWaiters: (() => void)[] = [];
   onCancel?: (frame: Frame) => void;
   onParseError?: (frame: Frame) => void;
@@ -75,6 +82,7 @@ class ProbeAgent {
   receive(text: string, base64?: string): void {
     const frame = this.sequencer.line("to-agent", text, base64);
     this.frames.push(frame);
+    this.observe?.(frame);
     if (frame.kind === "response" && frame.id !== undefined) {
       const key = JSON.stringify(frame.id);
       const resolve = this.waiting.get(key);
@@ -103,6 +111,7 @@ class ProbeAgent {
     this.out.write(`${line}\n`);
     const frame = this.sequencer.line("from-agent", line);
     this.frames.push(frame);
+    this.observe?.(frame);
     return frame;
   }
 
@@ -575,6 +584,60 @@ function reportPathFor(option: string | undefined): string {
   return path.join(dir, `${stamp}-${randomBytes(4).toString("hex")}`);
 }
 
+/**
+ * The probe's conversation goes where a tap's does (server/tap/tap-sink.ts): to a running
+ * playground, as a read-only tab, else into a tapped transcript of its own. Frames wait
+ * until the sink is loaded (the socket client loads after the client's first answer).
+ */
+function recordConversation(argv: string[], log: (s: string) => void) {
+  const dataDir = dataDirFor(process.env);
+  let relay: RelayTarget | undefined;
+  try {
+    relay = findRelay(process.env, dataDir);
+  } catch (err) {
+    if (!(err instanceof DiscoveryError)) throw err;
+    log(err.message);
+  }
+  const waiting: TapEvent[] = [];
+  let sink: TapSink | undefined;
+  const now = () => performance.timeOrigin + performance.now();
+  const open = {
+    profile: "probe-client",
+    command: "acp-playground",
+    args: ["probe-client", ...argv],
+    cwd: process.cwd(),
+    pid: process.pid,
+    startedAt: now(),
+  };
+  const loaded = import("../tap/tap-sink").then(({ TapSink }) => {
+    sink = new TapSink({
+      tapId: randomBytes(8).toString("hex"),
+      open,
+      relay,
+      dataDir,
+      bufferBytes: 16 * 1024 * 1024,
+      maxLineBytes: DEFAULT_MAX_LINE_BYTES,
+      flushTimeoutMs: 3_000,
+      secrets: secretsFromEnv(process.env),
+      report: log,
+      inject: () => log("a browser tried to inject a frame: the client probe takes none"),
+    });
+    for (const e of waiting.splice(0)) sink.push(e);
+  });
+  const push = (e: TapEvent) => (sink ? sink.push(e) : waiting.push(e));
+  return {
+    frame: (f: Frame) =>
+      push({ t: "line", ts: now(), dir: f.dir, raw: f.raw, ...(f.rawBase64 ? { base64: f.rawBase64 } : {}) }),
+    /** The transcript it went to, once the sink knows. */
+    transcriptId: () => sink?.transcriptId,
+    async close(): Promise<void> {
+      await loaded;
+      push({ t: "exit", ts: now(), code: 0, signal: null });
+      await sink!.close();
+    },
+  };
+}
+
 export async function probeClientMain(argv: string[]): Promise<number> {
   let values;
   try {
@@ -597,6 +660,8 @@ export async function probeClientMain(argv: string[]): Promise<number> {
   const startedAt = Date.now();
   const agent = new ProbeAgent(process.stdout, log);
   agent.shortMs = Math.min(SHORT_MS, timeoutMs);
+  const recording = recordConversation(argv, log);
+  agent.observe = recording.frame;
   const splitter = new LineSplitter();
   let turns = 0;
   // Requests after the script's turn: prompts get a short answer, the rest -32601.
@@ -643,5 +708,12 @@ export async function probeClientMain(argv: string[]): Promise<number> {
   serveRest();
   await stdinEnded;
   void turns;
+  await recording.close();
+  const transcriptId = recording.transcriptId();
+  if (transcriptId) {
+    // The report links the conversation it judged (frame seqs are the transcript's).
+    writeFileSync(`${reportPath}.json`, `${JSON.stringify({ ...report, transcriptId }, null, 2)}\n`);
+    log(`the conversation is transcript ${transcriptId}`);
+  }
   return report.verdict === "CONFORMANT" ? 0 : 1;
 }

@@ -19,12 +19,23 @@ const dir = mkdtempSync(path.join(tmpdir(), "acp-probe-client-"));
 afterAll(() => (process.env.KEEP ? undefined : rmSync(dir, { recursive: true, force: true })));
 
 const probeArgs = (report: string, timeout = "5000") => [bin, "probe-client", "--report", report, "--timeout", timeout];
+/** No relay to be found, and recordings in a data directory of the test's own. */
+const probeEnv = () => ({
+  ...process.env,
+  ACP_PLAYGROUND_DATA: path.join(dir, "data"),
+  ACP_PLAYGROUND_URL: "",
+  ACP_PLAYGROUND_TOKEN: "",
+});
 const statusOf = (report: ClientProbeReport) => Object.fromEntries(report.requirements.map((r) => [r.id, r.status]));
 
 describe("probe-client", () => {
   it("finds the ACP SDK's client, serving files, terminals and forms, conformant", async () => {
     const report = path.join(dir, "sdk");
-    const probe = spawn(process.execPath, probeArgs(report), { cwd: dir, stdio: ["pipe", "pipe", "pipe"] });
+    const probe = spawn(process.execPath, probeArgs(report), {
+      cwd: dir,
+      env: probeEnv(),
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     let stderr = "";
     probe.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
     const terminals = new Map<string, { child: ChildProcess; output: string; exit: Promise<number | null> }>();
@@ -100,6 +111,10 @@ describe("probe-client", () => {
     expect(json.requirements.find((r) => r.id === "PG-CLIENT-014")!.checks[0]!.detail).toMatch(
       /write served, read served/,
     );
+    // The conversation was recorded as a tapped transcript (no playground running), named in the report.
+    expect(stderr).toContain("recording to");
+    const recorded = readFileSync(path.join(dir, "data", "transcripts", `${json.transcriptId}.jsonl`), "utf8");
+    expect(recorded.split("\n").filter((l) => l.startsWith('{"type":"frame"')).length).toBeGreaterThan(40);
     expect(readFileSync(`${report}.md`, "utf8")).toMatch(
       /^# ACP client probe: sdk-client 1\.0\.0\n\n\*\*CONFORMANT\*\*/,
     );
@@ -114,7 +129,7 @@ describe("probe-client", () => {
     const res = await execa(
       process.execPath,
       [acpx, "--agent", agentCommand, "--cwd", ws, "--approve-all", "--format", "text", "exec", "Probe me"],
-      { env: { HOME: home }, reject: false, timeout: 60_000 },
+      { env: { ...probeEnv(), HOME: home }, reject: false, timeout: 60_000 },
     );
     expect(res.stdout).toContain("The client probe is done");
     const json = JSON.parse(readFileSync(`${report}.json`, "utf8")) as ClientProbeReport;
@@ -139,6 +154,7 @@ describe("probe-client", () => {
     ].map((l) => (typeof l === "string" ? l : JSON.stringify(l)));
     const probe = execa(process.execPath, probeArgs(report, "300"), {
       cwd: dir,
+      env: probeEnv(),
       input: `${lines.join("\n")}\n`,
       reject: false,
     });
