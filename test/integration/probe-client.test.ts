@@ -12,6 +12,8 @@ import { Readable, Writable } from "node:stream";
 import { client, methods, ndJsonStream, PROTOCOL_VERSION } from "@agentclientprotocol/sdk";
 import { afterAll, describe, expect, it } from "vitest";
 import type { ClientProbeReport } from "../../lib/features/client-probe";
+import type { TapInfo } from "../../lib/contracts/tap-wire";
+import { startTestRelay, TestClient, waitUntil } from "../relay-harness";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const bin = path.join(root, "bin/acp-playground.mjs");
@@ -182,5 +184,55 @@ describe("probe-client", () => {
       .checks.find((c) => /not JSON/.test(c.detail))!;
     expect(notJson.detail).toMatch(/not JSON/);
     expect(json.evidence.map((f) => f.raw)).toContain("this is not JSON");
+  }, 60_000);
+
+  it("shows its conversation in a running playground as a read-only tab, like a tapped one", async () => {
+    const relay = await startTestRelay({ graceMs: 10_000 });
+    const browser = new TestClient(relay.url, { token: "test-token" });
+    try {
+      await browser.connected();
+      let listed: TapInfo | undefined;
+      browser.socket.on("taps", ({ taps }: { taps: TapInfo[] }) => {
+        listed ??= taps.find((t) => t.agent.profile === "probe-client");
+      });
+      const lines = [
+        { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: 1, clientCapabilities: {} } },
+        { jsonrpc: "2.0", id: 2, method: "session/new", params: { cwd: dir, mcpServers: [] } },
+      ];
+      const res = await execa(process.execPath, probeArgs(path.join(dir, "relayed"), "300"), {
+        cwd: dir,
+        env: { ...probeEnv(), ACP_PLAYGROUND_URL: relay.url, ACP_PLAYGROUND_TOKEN: "test-token" },
+        input: lines.map((l) => JSON.stringify(l)).join("\n") + "\n",
+        reject: false,
+      });
+      expect(res.stderr).toContain(`copying frames to the relay at ${relay.url}`);
+      await waitUntil(() => listed !== undefined, "the probe listed as a tap");
+      const viewer = new TestClient(relay.url, { token: "test-token", clientId: listed!.clientId });
+      try {
+        await viewer.connected();
+        await viewer.waitFor(() => viewer.frames.length >= 4, "the probe's frames");
+        // Both lines came at once: the probe read them before it answered.
+        expect(
+          viewer.frames
+            .slice(0, 4)
+            .map((f) => `${f.dir} ${f.kind} ${f.method}`)
+            .sort(),
+        ).toEqual([
+          "from-agent response initialize",
+          "from-agent response session/new",
+          "to-agent request initialize",
+          "to-agent request session/new",
+        ]);
+        expect(await viewer.emit("agent:send", { frame: "{}" })).toMatchObject({
+          ok: false,
+          error: { code: "read_only" },
+        });
+      } finally {
+        viewer.close();
+      }
+    } finally {
+      browser.close();
+      await relay.close();
+    }
   }, 60_000);
 });
