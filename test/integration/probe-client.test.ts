@@ -14,6 +14,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { ClientProbeReport } from "../../lib/features/client-probe";
 import type { TapInfo } from "../../lib/contracts/tap-wire";
 import { startTestRelay, TestClient, waitUntil } from "../relay-harness";
+import type { Socket } from "socket.io-client";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const bin = path.join(root, "bin/acp-playground.mjs");
@@ -192,7 +193,8 @@ describe("probe-client", () => {
     try {
       await browser.connected();
       let listed: TapInfo | undefined;
-      browser.socket.on("taps", ({ taps }: { taps: TapInfo[] }) => {
+      // The taps list is the tap contract's event (lib/contracts/tap-wire.ts), not the relay's.
+      (browser.socket as unknown as Socket).on("taps", ({ taps }: { taps: TapInfo[] }) => {
         listed ??= taps.find((t) => t.agent.profile === "probe-client");
       });
       const lines = [
