@@ -144,6 +144,12 @@ export function FrameDetail({ frame, frames, index, checker, now, listed, onJump
       {checks.length || schema.length || frame.error ? (
         <ul data-testid="detail-checks" className="flex flex-col gap-0.5 border-b border-zinc-800 px-3 py-1.5 text-xs">
           {frame.error && frame.kind === "invalid" ? <li className="text-red-300">invalid: {frame.error}</li> : null}
+          {frame.rawBase64 !== undefined ? (
+            <li data-testid="raw-bytes" className="break-all text-zinc-400">
+              exact bytes (base64): <code>{frame.rawBase64.slice(0, 4096)}</code>
+              {frame.rawBase64.length > 4096 ? "…" : null}
+            </li>
+          ) : null}
           {checks.map((c) => (
             <li
               key={c.code}

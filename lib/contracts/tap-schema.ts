@@ -17,7 +17,7 @@ const dir = z.enum(["to-agent", "from-agent"]);
 const ts = z.number().finite();
 
 export const tapEventSchema = z.discriminatedUnion("t", [
-  z.strictObject({ t: z.literal("line"), ts, dir, raw: z.string() }),
+  z.strictObject({ t: z.literal("line"), ts, dir, raw: z.string(), base64: z.base64().optional() }),
   z.strictObject({
     t: z.literal("oversize"),
     ts,
@@ -52,6 +52,7 @@ export const tapOpenSchema = z.strictObject({
     }),
   cwd: z.string().max(L.cwd),
   pid: z.number().int().positive(),
+  startedAt: ts.optional(),
 }) satisfies z.ZodType<TapOpen>;
 
 /** The count is checked before any event is looked at: an oversized batch costs one pass, not a parse per event. */

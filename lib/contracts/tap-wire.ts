@@ -27,7 +27,8 @@ type Dir = "to-agent" | "from-agent";
 
 /** One thing the tap saw, in the order it saw it (validated by lib/contracts/tap-schema.ts). */
 export type TapEvent =
-  | { t: "line"; ts: number; dir: Dir; raw: string }
+  /** `base64`: the exact bytes of a line that is not UTF-8 (`raw` shows them as U+FFFD). */
+  | { t: "line"; ts: number; dir: Dir; raw: string; base64?: string }
   /** A line longer than the tap's limit: its first bytes and size only. */
   | { t: "oversize"; ts: number; dir: Dir; preview: string; bytes: number }
   | { t: "stderr"; ts: number; text: string }
@@ -41,6 +42,8 @@ export interface TapOpen {
   args: string[];
   cwd: string;
   pid: number;
+  /** When the tap started the agent (its clock, ms since the epoch): the recording's start. */
+  startedAt?: number;
 }
 
 /**
@@ -59,7 +62,13 @@ export const TAP_PREVIEW_CHARS = 1024;
 
 /** The text an event carries, what the batch limit counts. */
 export const tapEventChars = (e: TapEvent): number =>
-  e.t === "line" ? e.raw.length : e.t === "stderr" ? e.text.length : e.t === "oversize" ? e.preview.length : 0;
+  e.t === "line"
+    ? e.raw.length + (e.base64?.length ?? 0)
+    : e.t === "stderr"
+      ? e.text.length
+      : e.t === "oversize"
+        ? e.preview.length
+        : 0;
 
 const clip = (s: string, max: number): string => (s.length <= max ? s : `${s.slice(0, max - 1)}…`);
 
@@ -85,6 +94,7 @@ export function clipOpen(open: TapOpen): TapOpen {
     args,
     cwd: clip(open.cwd, L.cwd),
     pid: open.pid,
+    ...(open.startedAt === undefined ? {} : { startedAt: open.startedAt }),
   };
 }
 

@@ -9,7 +9,7 @@ import { AGENT_METHODS } from "../protocol/methods";
 import type { TranscriptKind } from "./transcript-meta";
 
 export const TRANSCRIPT_FORMAT = "acp-playground-transcript";
-export const TRANSCRIPT_VERSION = "1.0";
+export const TRANSCRIPT_VERSION = "1.1";
 const MAJOR = 1;
 
 export interface TranscriptHeader {
@@ -33,6 +33,8 @@ export interface FrameEvent {
   ts: number;
   dir: FrameDirection;
   raw: string;
+  /** The exact bytes, base64, of a line that is not UTF-8 (version 1.1). */
+  rawBase64?: string;
   kind: FrameKind;
   method?: string;
   id?: JsonRpcId;
@@ -96,8 +98,9 @@ export class TranscriptError extends Error {
   }
 }
 
-export function frameEvent(frame: WireFrame, raw = frame.raw, redacted = 0): FrameEvent {
+export function frameEvent(frame: WireFrame, raw = frame.raw, redacted = 0, rawBase64 = frame.rawBase64): FrameEvent {
   const e: FrameEvent = { type: "frame", seq: frame.seq, ts: frame.ts, dir: frame.dir, raw, kind: frame.kind };
+  if (rawBase64 !== undefined) e.rawBase64 = rawBase64;
   if (frame.method !== undefined) e.method = frame.method;
   if (frame.id !== undefined) e.id = frame.id;
   if (frame.requestSeq !== undefined) e.requestSeq = frame.requestSeq;
@@ -110,7 +113,8 @@ export function frameEvent(frame: WireFrame, raw = frame.raw, redacted = 0): Fra
 
 export function eventToFrame(e: FrameEvent): Frame {
   const frame: Frame = { seq: e.seq, ts: e.ts, dir: e.dir, raw: e.raw, kind: e.kind, message: undefined };
-  if (e.kind !== "invalid" || e.raw.startsWith("{")) {
+  if (e.rawBase64 !== undefined) frame.rawBase64 = e.rawBase64;
+  else if (e.kind !== "invalid" || e.raw.startsWith("{")) {
     try {
       frame.message = JSON.parse(e.raw);
     } catch {
@@ -129,8 +133,16 @@ export function eventToFrame(e: FrameEvent): Frame {
 export const serialize = (line: TranscriptHeader | TranscriptEvent): string => `${JSON.stringify(line)}\n`;
 
 /** serialize(frameEvent(...)) for the recorder's hot path, without building the event object. */
-export function serializeFrame(frame: WireFrame, raw = frame.raw, redacted = 0): string {
-  let line = `{"type":"frame","seq":${frame.seq},"ts":${frame.ts},"dir":"${frame.dir}","raw":${JSON.stringify(raw)},"kind":"${frame.kind}"`;
+export function serializeFrame(
+  frame: WireFrame,
+  raw = frame.raw,
+  redacted = 0,
+  rawBase64 = frame.rawBase64,
+  ts = frame.ts,
+): string {
+  let line = `{"type":"frame","seq":${frame.seq},"ts":${ts},"dir":"${frame.dir}","raw":${JSON.stringify(raw)}`;
+  if (rawBase64 !== undefined) line += `,"rawBase64":${JSON.stringify(rawBase64)}`;
+  line += `,"kind":"${frame.kind}"`;
   if (frame.method !== undefined) line += `,"method":${JSON.stringify(frame.method)}`;
   if (frame.id !== undefined) line += `,"id":${JSON.stringify(frame.id)}`;
   if (frame.requestSeq !== undefined) line += `,"requestSeq":${frame.requestSeq}`;
@@ -141,6 +153,7 @@ export function serializeFrame(frame: WireFrame, raw = frame.raw, redacted = 0):
   return `${line}}\n`;
 }
 
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const DIRS = new Set(["to-agent", "from-agent"]);
 const KINDS = new Set(["request", "response", "notification", "invalid"]);
 
@@ -183,6 +196,10 @@ function checkEvent(value: unknown, line: number, lastSeq: number): TranscriptEv
       if (!DIRS.has(value.dir as string))
         throw new TranscriptError(line, 'frame dir must be "to-agent" or "from-agent"');
       if (typeof value.raw !== "string") throw new TranscriptError(line, "frame raw must be a string");
+      if (value.rawBase64 !== undefined && !(typeof value.rawBase64 === "string" && BASE64.test(value.rawBase64)))
+        throw new TranscriptError(line, "frame rawBase64 must be a base64 string");
+      if (value.rawBase64 !== undefined && value.kind !== "invalid")
+        throw new TranscriptError(line, "a frame with rawBase64 (not UTF-8) must be invalid");
       if (!KINDS.has(value.kind as string))
         throw new TranscriptError(line, "frame kind must be request, response, notification or invalid");
       const rs = value.requestSeq;

@@ -79,6 +79,28 @@ describe("protocol checks", () => {
     expect(hasChecks(bad, index)).toBe(false);
   });
 
+  it("shows the recording rules the inspector has no other check for, naming the requirement", () => {
+    const s = new FrameSequencer();
+    const index = new FrameIndex();
+    const add = (dir: "to-agent" | "from-agent", m: object) => {
+      const f = s.line(dir, JSON.stringify({ jsonrpc: "2.0", ...m }));
+      index.add(f);
+      return f;
+    };
+    add("to-agent", { id: 0, method: "initialize", params: { protocolVersion: 1, clientCapabilities: {} } });
+    add("from-agent", { id: 0, result: { protocolVersion: 1 } });
+    const read = add("from-agent", { id: 9, method: "fs/read_text_file", params: { sessionId: "s", path: "/a" } });
+    const update = add("from-agent", {
+      method: "session/update",
+      params: { sessionId: "ghost", update: { sessionUpdate: "plan", entries: [] } },
+    });
+    expect(codes(read, index)).toEqual(["not-advertised", "unanswered"]);
+    expect(frameChecks(read, index, read.ts)[0]!.message).toMatch(/fs\.readTextFile.*\(PG-REC-008\)$/);
+    expect(codes(update, index)).toEqual(["unknown-session"]);
+    expect(hasChecks(update, index)).toBe(true);
+    expect(hasChecks(update, undefined)).toBe(false);
+  });
+
   it("formats ages", () => {
     expect(formatAge(850)).toBe("850 ms");
     expect(formatAge(61_000)).toBe("1 min 1 s");

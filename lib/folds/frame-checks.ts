@@ -6,6 +6,7 @@
 import type { Frame, FrameDirection } from "../protocol/frame";
 import type { FrameIndex } from "./frame-index";
 import { AGENT_METHODS, CLIENT_METHODS, PROTOCOL_METHODS } from "../protocol/methods";
+import type { RecordingRuleId } from "./recording-rules";
 
 /**
  * ACP v1 methods by kind and by the direction they travel, as annotated in the
@@ -53,6 +54,9 @@ export type CheckCode =
   | "notification-with-id"
   | "request-without-id"
   | "wrong-direction"
+  | "not-advertised"
+  | "unknown-session"
+  | "pending-tool-calls"
   | "schema";
 
 export interface FrameCheck {
@@ -67,8 +71,30 @@ export const CHECK_LABEL: Record<CheckCode, string> = {
   "notification-with-id": "notification with id",
   "request-without-id": "request without id",
   "wrong-direction": "wrong direction",
+  "not-advertised": "not advertised",
+  "unknown-session": "unknown session",
+  "pending-tool-calls": "tool calls pending",
   schema: "schema",
 };
+
+/**
+ * The recording rules (lib/folds/recording-rules.ts) the inspector shows as checks; the
+ * others it shows already (invalid lines, orphan responses, reused ids, ids on notifications).
+ */
+const RULE_CHECKS: Readonly<Partial<Record<RecordingRuleId, CheckCode>>> = {
+  "PG-REC-008": "not-advertised",
+  "PG-REC-009": "unknown-session",
+  "PG-REC-010": "pending-tool-calls",
+};
+
+function ruleChecks(frame: Frame, index: FrameIndex): FrameCheck[] {
+  const out: FrameCheck[] = [];
+  for (const f of index.ruleFindings(frame.seq)) {
+    const code = RULE_CHECKS[f.requirement];
+    if (code) out.push({ code, message: `${f.message} (${f.requirement})` });
+  }
+  return out;
+}
 
 const NO_PENDING = "response to an id with no pending request";
 
@@ -115,6 +141,7 @@ const NO_CHECKS: readonly FrameCheck[] = Object.freeze([]);
 /** Every check except schema validation; `now` is for the age of unanswered requests. */
 export function frameChecks(frame: Frame, index: FrameIndex | undefined, now: number): readonly FrameCheck[] {
   const checks = staticChecks(frame);
+  if (index) checks.push(...ruleChecks(frame, index));
   if (index && frame.kind === "request") {
     if (index.isUnanswered(frame.seq)) {
       checks.push({ code: "unanswered", message: `no response after ${formatAge(now - frame.ts)}` });
@@ -131,6 +158,7 @@ export function frameChecks(frame: Frame, index: FrameIndex | undefined, now: nu
 
 /** True when any check (but schema) flags the frame; allocation-free for the common case. */
 export function hasChecks(frame: Frame, index: FrameIndex | undefined): boolean {
+  if (index && index.ruleFindings(frame.seq).some((f) => RULE_CHECKS[f.requirement] !== undefined)) return true;
   if (frame.kind === "response") return frame.error === NO_PENDING;
   if (frame.kind === "invalid" || frame.method === undefined) return false;
   if (frame.kind === "request" && index && (index.isUnanswered(frame.seq) || index.isReusedId(frame.seq))) return true;

@@ -71,7 +71,7 @@ function buildLog(n: number) {
           method: "session/update",
           params: {
             sessionId: "s1",
-            update: { sessionUpdate: "tool_call", toolCallId: `t${turn}`, title: "read file", status: "pending" },
+            update: { sessionUpdate: "tool_call", toolCallId: `t${turn}`, title: "read file", status: "completed" },
           },
         }),
       );

@@ -13,6 +13,7 @@ import type { Frame, FrameDirection, JsonRpcId } from "../protocol/frame";
 import { isObject } from "../protocol/json";
 import { CLIENT_METHODS, PROTOCOL_METHODS } from "../protocol/methods";
 import { McpPairs } from "./mcp-pairs";
+import { RecordingRules, type RuleFinding } from "./recording-rules";
 
 const idKey = (id: JsonRpcId): string => (typeof id === "string" ? `s:${id}` : `n:${String(id)}`);
 
@@ -85,6 +86,8 @@ export class FrameIndex {
   private readonly withdrawn = new Map<number, number>();
   /** `mcp/message` frames and the inner MCP messages they carry. */
   readonly mcp = new McpPairs();
+  /** The recording rules (lib/folds/recording-rules.ts), judged as frames come; made with the first frame. */
+  private ruleFold?: RecordingRules;
   /** The protocolVersion of the agent's last answer to `initialize`. */
   protocolVersion: number | undefined;
   /** Bumped whenever a request is answered or opened: per-frame facts changed. */
@@ -101,6 +104,11 @@ export class FrameIndex {
       this.variantList = [...this.variantSet].sort();
     }
     this.mcp.add(frame);
+    // A log seen from its first frame knows its sessions and the client's capabilities.
+    (this.ruleFold ??= new RecordingRules({
+      sides: new Set(["to-agent", "from-agent"]),
+      fromStart: frame.seq === 1,
+    })).add(frame);
     const cancelled = cancelledIdOf(frame);
     if (cancelled !== undefined) return this.cancel(frame, cancelled);
     if (
@@ -244,5 +252,11 @@ export class FrameIndex {
       if (seq < firstSeq && !this.openBySeq.has(seq)) this.dismissedSet.delete(seq);
     for (const seq of this.withdrawn.keys()) if (seq < firstSeq && !this.openBySeq.has(seq)) this.withdrawn.delete(seq);
     this.mcp.prune(firstSeq);
+    this.ruleFold?.prune(firstSeq);
+  }
+
+  /** What the recording rules found on a frame. */
+  ruleFindings(seq: number): readonly RuleFinding[] {
+    return this.ruleFold?.findingsOf(seq) ?? [];
   }
 }

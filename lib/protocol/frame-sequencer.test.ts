@@ -7,6 +7,15 @@ function fakeClock(): Clock & { advance(ms: number): void } {
 }
 
 describe("FrameSequencer", () => {
+  it("makes a line that is not UTF-8 an invalid frame that keeps its bytes, never parsed nor paired", () => {
+    const s = new FrameSequencer(fakeClock());
+    s.line("to-agent", '{"jsonrpc":"2.0","id":1,"method":"x"}');
+    const f = s.line("from-agent", '{"jsonrpc":"2.0","id":1,"result":"\uFFFD"}', "AAAA");
+    expect(f).toMatchObject({ seq: 2, kind: "invalid", rawBase64: "AAAA", message: undefined });
+    expect(f.error).toMatch(/transport violation.*UTF-8/);
+    expect(s.correlator.unanswered("to-agent")).toHaveLength(1);
+  });
+
   it("numbers frames from 1 without gaps, invalid ones included", () => {
     const s = new FrameSequencer(fakeClock());
     expect(s.line("to-agent", "nope").seq).toBe(1);

@@ -14,6 +14,9 @@ export interface Clock {
 
 export const systemClock: Clock = { wall: () => Date.now(), mono: () => performance.now() };
 
+/** ACP messages are UTF-8 JSON: a line that is not is refused whole, like one that is not JSON. */
+export const NOT_UTF8 = "transport violation: the line is not valid UTF-8 (its exact bytes are kept in rawBase64)";
+
 export class FrameSequencer {
   private lastSeq = 0;
   readonly correlator = new Correlator();
@@ -24,7 +27,9 @@ export class FrameSequencer {
     return this.lastSeq;
   }
 
-  line(dir: FrameDirection, raw: string): Frame {
+  /** `base64`: the line's bytes when they are not UTF-8 (lib/protocol/ndjson.ts): kept, never parsed. */
+  line(dir: FrameDirection, raw: string, base64?: string): Frame {
+    if (base64 !== undefined) return { ...this.invalid(dir, raw, NOT_UTF8), rawBase64: base64 };
     const mono = this.clock.mono();
     const seq = ++this.lastSeq;
     const c = classifyLine(raw);

@@ -18,8 +18,13 @@ export interface WireFrame {
   /** Milliseconds since the epoch when the relay saw the line. */
   ts: number;
   dir: FrameDirection;
-  /** The exact line, without its newline. */
+  /** The exact line, without its LF (a CR before it is kept). */
   raw: string;
+  /**
+   * The line's exact bytes, base64, when they are not valid UTF-8 (a transport violation:
+   * the frame is invalid, and `raw` shows those bytes as U+FFFD).
+   */
+  rawBase64?: string;
   kind: FrameKind;
   method?: string;
   id?: JsonRpcId;

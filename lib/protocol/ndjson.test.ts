@@ -1,7 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { LineSplitter } from "./ndjson";
+import { LineSplitter, toBase64 } from "./ndjson";
 
 const bytes = (s: string) => new TextEncoder().encode(s);
+
+describe("toBase64", () => {
+  it("matches Node's encoding for every padding length", () => {
+    for (const s of ["", "f", "fo", "foo", "foob", "fooba", "foobar", "\u00ff\u00fe"]) {
+      const b = bytes(s);
+      expect(toBase64(b)).toBe(Buffer.from(b).toString("base64"));
+    }
+    const all = new Uint8Array(256).map((_, i) => i);
+    expect(toBase64(all)).toBe(Buffer.from(all).toString("base64"));
+  });
+});
 
 describe("LineSplitter", () => {
   it("buffers a partial line across chunks", () => {
@@ -29,11 +40,37 @@ describe("LineSplitter", () => {
     expect(s.push(all.subarray(9))).toEqual([{ type: "line", text: "héllo ✓" }]);
   });
 
-  it("strips CR of CRLF and skips empty lines", () => {
+  it("keeps the CR of CRLF and skips blank lines", () => {
     const s = new LineSplitter();
-    expect(s.push(bytes("x\r\n\n\ny\n"))).toEqual([
-      { type: "line", text: "x" },
+    expect(s.push(bytes("x\r\n\n\r\n\ny\n"))).toEqual([
+      { type: "line", text: "x\r" },
       { type: "line", text: "y" },
+    ]);
+    expect([...s.push(bytes("a\r")), ...s.push(bytes("\nb\r")), ...s.end()]).toEqual([
+      { type: "line", text: "a\r" },
+      { type: "line", text: "b\r" },
+    ]);
+  });
+
+  it("keeps a byte-order mark", () => {
+    const s = new LineSplitter();
+    expect(s.push(bytes("\uFEFF{}\n"))).toEqual([{ type: "line", text: "\uFEFF{}" }]);
+  });
+
+  it("keeps the exact bytes of a line that is not UTF-8, in base64 beside a lenient decoding", () => {
+    const s = new LineSplitter();
+    const line = new Uint8Array([0x7b, 0xff, 0xfe, 0xc3, 0x7d]);
+    const nl = new Uint8Array([0x0a]);
+    expect(s.push(new Uint8Array([...line, ...nl]))).toEqual([
+      { type: "line", text: "{\uFFFD\uFFFD\uFFFD}", base64: "e//+w30=" },
+    ]);
+    // The same across chunks (the slow path), and a valid line after it has no base64.
+    expect([
+      ...s.push(line.subarray(0, 2)),
+      ...s.push(new Uint8Array([...line.subarray(2), ...nl, 0x31, 0x0a])),
+    ]).toEqual([
+      { type: "line", text: "{\uFFFD\uFFFD\uFFFD}", base64: "e//+w30=" },
+      { type: "line", text: "1" },
     ]);
   });
 

@@ -1,14 +1,45 @@
 /**
  * Newline-delimited framing for an agent's stdout: buffers partial lines across
  * chunks, splits many lines per chunk, and drops (but reports) over-long lines
- * without holding them in memory.
+ * without holding them in memory. A line is kept exactly: only its LF goes (a CR
+ * before it stays, a BOM stays), and bytes that are not UTF-8 are kept in `base64`.
  */
 
 export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
 
-export type LineEvent = { type: "line"; text: string } | { type: "oversize"; bytes: number; preview: string };
+export type LineEvent =
+  /** `base64`: the line's exact bytes when they are not valid UTF-8 (`text` then shows them as U+FFFD). */
+  { type: "line"; text: string; base64?: string } | { type: "oversize"; bytes: number; preview: string };
 
 const NEWLINE = 0x0a;
+const CR = 0x0d;
+const BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/** Standard base64 with padding (lib/ has neither Buffer nor a typed btoa). */
+export function toBase64(bytes: Uint8Array): string {
+  let out = "";
+  for (let i = 0; i < bytes.length; i += 3) {
+    const n = (bytes[i]! << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
+    out += BASE64[(n >> 18) & 63]! + BASE64[(n >> 12) & 63]!;
+    out += i + 1 < bytes.length ? BASE64[(n >> 6) & 63]! : "=";
+    out += i + 2 < bytes.length ? BASE64[n & 63]! : "=";
+  }
+  return out;
+}
+
+const strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+const lenient = new TextDecoder("utf-8", { ignoreBOM: true });
+
+/** One line's event: blank lines (nothing, or a lone CR) between messages are not frames. */
+function lineEvent(bytes: Uint8Array): LineEvent | undefined {
+  if (bytes.length === 0 || (bytes.length === 1 && bytes[0] === CR)) return undefined;
+  try {
+    return { type: "line", text: strict.decode(bytes) };
+  } catch {
+    return { type: "line", text: lenient.decode(bytes), base64: toBase64(bytes) };
+  }
+}
+
 const PREVIEW_BYTES = 200;
 
 export class LineSplitter {
@@ -17,7 +48,6 @@ export class LineSplitter {
   /** Bytes of the current line dropped so far (it is already too long). */
   private dropped = 0;
   private preview = "";
-  private readonly decoder = new TextDecoder();
 
   constructor(private readonly maxLineBytes = DEFAULT_MAX_LINE_BYTES) {}
 
@@ -29,9 +59,8 @@ export class LineSplitter {
       const end = nl === -1 ? chunk.length : nl;
       // Fast path: a whole line inside this chunk is decoded in place, no copy.
       if (nl !== -1 && this.buffered === 0 && this.dropped === 0 && end - start <= this.maxLineBytes) {
-        let text = this.decoder.decode(chunk.subarray(start, end));
-        if (text.endsWith("\r")) text = text.slice(0, -1);
-        if (text.length > 0) events.push({ type: "line", text });
+        const event = lineEvent(chunk.subarray(start, end));
+        if (event) events.push(event);
         start = nl + 1;
         continue;
       }
@@ -81,11 +110,10 @@ export class LineSplitter {
       return event;
     }
     if (this.buffered === 0) return undefined;
-    let text = this.decoder.decode(this.concat());
+    const event = lineEvent(this.concat());
     this.parts = [];
     this.buffered = 0;
-    if (text.endsWith("\r")) text = text.slice(0, -1);
-    return text.length > 0 ? { type: "line", text } : undefined;
+    return event;
   }
 
   private concat(): Uint8Array {

@@ -190,7 +190,7 @@ export class AgentHost {
             onLine: (event) =>
               this.queue(
                 event.type === "line"
-                  ? run.sequencer.line("from-agent", event.text)
+                  ? run.sequencer.line("from-agent", event.text, event.base64)
                   : run.sequencer.invalid(
                       "from-agent",
                       event.preview,

@@ -32,6 +32,16 @@ commands:
   compare --profile A [--profile B] --prompt TEXT [--option A.model=x] [--json] [-o report.md] [--fail-on-diff]
                                           run one prompt on two agents at once, each in a throw-away workspace;
                                           print the comparison report (exit 1 on differences only with --fail-on-diff)
+  validate FILE... [--format text|json|junit] [--side agent|client] [-o FILE]
+                                          judge recorded traffic (transcripts, tapped conversations, raw
+                                          NDJSON captures of either side) by the protocol's rules and the
+                                          schema (docs/conformance-clients-and-recordings.md); exit 1 when
+                                          a MANDATORY requirement fails
+  probe-client [--report FILE] [--timeout MS]
+                                          run as the agent command in any ACP client: a scripted agent that
+                                          exercises the client's side of the protocol in its first prompt
+                                          turn; the report (FILE.json, FILE.md; default: the data
+                                          directory's client-probes/) judges each requirement
   export FILE [-o run.html]               write the transcript as one self-contained HTML file
                                           (redacted, opens offline; default: FILE with .html)
 

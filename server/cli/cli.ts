@@ -365,6 +365,10 @@ async function main(argv: string[]): Promise<number> {
       return exportCommand(rest);
     case "compare":
       return (await import("./compare-cli")).compareMain(rest);
+    case "validate":
+      return (await import("./validate-cli")).validateMain(rest);
+    case "probe-client":
+      return (await import("./probe-client")).probeClientMain(rest);
     case "help":
     case "--help":
     case "-h":

@@ -20,19 +20,22 @@ export type Applied =
 
 export class TapRecording {
   /** Frames carry the time the tap saw them (sub-ms, for latencies), not when they arrived here. */
-  private at = Date.now();
+  private at: number;
   readonly sequencer = new FrameSequencer({ wall: () => Math.round(this.at), mono: () => this.at });
   readonly recorder: TranscriptRecorder;
 
   constructor(store: TranscriptStore, open: TapOpen, maxLineBytes: number, secrets: readonly string[]) {
     this.maxLineBytes = maxLineBytes;
+    // The tap opens after its first frames (its socket loads late): the spawn, not the open, starts the recording.
+    this.at = Math.min(open.startedAt ?? Date.now(), Date.now());
     this.recorder = new TranscriptRecorder(
       store,
       { profile: open.profile, command: open.command, args: open.args, cwd: open.cwd },
       [...secrets],
       "tapped",
+      this.at,
     );
-    this.recorder.lifecycle({ event: "spawned", pid: open.pid });
+    this.recorder.lifecycle({ event: "spawned", pid: open.pid }, this.at);
   }
 
   private readonly maxLineBytes: number;
@@ -46,16 +49,18 @@ export class TapRecording {
     this.at = event.ts;
     switch (event.t) {
       case "line": {
-        if (Buffer.byteLength(event.raw) > this.maxLineBytes) {
+        const bytes =
+          event.base64 === undefined ? Buffer.byteLength(event.raw) : Buffer.byteLength(event.base64, "base64");
+        if (bytes > this.maxLineBytes) {
           return this.frame(
             this.sequencer.invalid(
               event.dir,
               event.raw.slice(0, 200),
-              `line of ${Buffer.byteLength(event.raw)} bytes exceeds the maximum of ${this.maxLineBytes}`,
+              `line of ${bytes} bytes exceeds the maximum of ${this.maxLineBytes}`,
             ),
           );
         }
-        return this.frame(this.sequencer.line(event.dir, event.raw));
+        return this.frame(this.sequencer.line(event.dir, event.raw, event.base64));
       }
       case "oversize":
         return this.frame(
@@ -74,7 +79,7 @@ export class TapRecording {
         return { type: "notice", message };
       }
       case "exit":
-        this.recorder.lifecycle({ event: "exited", code: event.code, signal: event.signal });
+        this.recorder.lifecycle({ event: "exited", code: event.code, signal: event.signal }, event.ts);
         return { type: "exit", code: event.code, signal: event.signal };
     }
   }

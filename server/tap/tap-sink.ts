@@ -25,6 +25,7 @@ import type { Ack } from "../../lib/contracts/wire";
 import type { RelayTarget } from "./tap-discovery";
 import { TapRecording } from "./tap-recording";
 import { TranscriptStore } from "../transcripts/transcript-store";
+import { redactBytes } from "../transcripts/redact-bytes";
 
 type TapSocket = Socket<TapServerToClientEvents, TapClientToServerEvents>;
 
@@ -52,7 +53,7 @@ export interface SinkOptions {
 
 const sizeOf = (e: TapEvent): number =>
   e.t === "line"
-    ? e.raw.length + 64
+    ? e.raw.length + (e.base64?.length ?? 0) + 64
     : e.t === "stderr"
       ? e.text.length + 48
       : e.t === "oversize"
@@ -186,8 +187,11 @@ export class TapSink {
   /** What the relay may see of an event. */
   private redacted(event: TapEvent): TapEvent {
     switch (event.t) {
-      case "line":
-        return { ...event, raw: this.redactor.frame(event.raw).text };
+      case "line": {
+        const raw = this.redactor.frame(event.raw).text;
+        const base64 = event.base64 === undefined ? undefined : redactBytes(this.redactor, event.base64);
+        return base64 === undefined ? { t: "line", ts: event.ts, dir: event.dir, raw } : { ...event, raw, base64 };
+      }
       case "oversize":
         return { ...event, preview: this.text(event.preview).slice(0, TAP_PREVIEW_CHARS) };
       case "stderr":

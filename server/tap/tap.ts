@@ -56,6 +56,7 @@ export async function runTap(opts: TapOptions): Promise<number> {
     return code === "ENOENT" ? 127 : 126;
   }
   const { child, pid } = spawned;
+  const startedAt = now();
   const agentIn = child.stdin!;
   const agentOut = child.stdout!;
   const agentErr = child.stderr!;
@@ -71,7 +72,7 @@ export async function runTap(opts: TapOptions): Promise<number> {
   let sink: TapSink | undefined;
   const sinkOptions: ConstructorParameters<typeof TapSink>[0] = {
     tapId: randomBytes(8).toString("hex"),
-    open: { profile: opts.profile, command: opts.command, args: opts.args, cwd: opts.cwd, pid },
+    open: { profile: opts.profile, command: opts.command, args: opts.args, cwd: opts.cwd, pid, startedAt },
     relay: opts.relay,
     dataDir: opts.dataDir,
     bufferBytes: opts.bufferBytes,
@@ -113,7 +114,7 @@ export async function runTap(opts: TapOptions): Promise<number> {
     for (const e of events)
       sink!.push(
         e.type === "line"
-          ? { t: "line", ts, dir, raw: e.text }
+          ? { t: "line", ts, dir, raw: e.text, ...(e.base64 === undefined ? {} : { base64: e.base64 }) }
           : { t: "oversize", ts, dir, preview: e.preview, bytes: e.bytes },
       );
   };

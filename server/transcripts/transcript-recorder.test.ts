@@ -68,3 +68,51 @@ describe("transcript recorder: what the user does while it records", () => {
     expect(st.meta(recorder.id)).toMatchObject({ title: "Kept", renamed: true, shareToken: token, recording: false });
   });
 });
+
+describe("transcript recorder: exact lines", () => {
+  const record = (build: (recorder: TranscriptRecorder, seq: FrameSequencer) => void, secrets: string[] = []) => {
+    const dir = mkdtempSync(path.join(tmpdir(), "acp-rec-"));
+    dirs.push(dir);
+    const st = new TranscriptStore(dir, {});
+    const recorder = new TranscriptRecorder(st, agent, secrets, "session", 1_000_000);
+    build(recorder, new FrameSequencer({ wall: () => 2_000_000, mono: () => 0 }));
+    recorder.close();
+    return parseTranscript(readFileSync(st.file(recorder.id), "utf8"));
+  };
+
+  it("keeps a CR, and the bytes of a line that is not UTF-8, flagged invalid", () => {
+    const bytes = Buffer.from([0x7b, 0xff, 0xfe, 0xc3, 0x7d]);
+    const t = record((recorder, seq) => {
+      recorder.frame(seq.line("from-agent", '{"jsonrpc":"2.0","method":"x"}\r'));
+      recorder.frame(seq.line("from-agent", bytes.toString("utf8"), bytes.toString("base64")));
+    });
+    expect(t.header.version).toBe("1.1");
+    expect(t.frames[0]).toMatchObject({ raw: '{"jsonrpc":"2.0","method":"x"}\r', kind: "notification" });
+    expect(t.frames[1]).toMatchObject({ kind: "invalid", raw: "{\uFFFD\uFFFD\uFFFD}", rawBase64: "e//+w30=" });
+    expect(t.frames[1]!.error).toMatch(/not valid UTF-8/);
+    expect(Buffer.from(t.frames[1]!.rawBase64!, "base64")).toEqual(bytes);
+  });
+
+  it("redacts a secret in the kept bytes too, leaving the other bytes as they were", () => {
+    const secret = "sk-abcdefghijklmnopqrstuvwx";
+    const bytes = Buffer.concat([Buffer.from(`{"text":"${secret} `), Buffer.from([0xff]), Buffer.from('"}')]);
+    const t = record((recorder, seq) =>
+      recorder.frame(seq.line("from-agent", bytes.toString("utf8"), bytes.toString("base64"))),
+    );
+    const kept = Buffer.from(t.frames[0]!.rawBase64!, "base64");
+    expect(kept.toString("latin1")).not.toContain(secret);
+    expect(kept.toString("latin1")).toContain("[REDACTED]");
+    expect(kept.includes(0xff)).toBe(true);
+  });
+
+  it("starts at the agent's start and never stamps a line earlier than the one before it", () => {
+    const t = record((recorder, seq) => {
+      recorder.lifecycle({ event: "spawned", pid: 1 }, 1_000_000);
+      recorder.frame({ ...seq.line("to-agent", "{}"), ts: 999_000 });
+      recorder.stderr(1_500_000, "x");
+      recorder.frame({ ...seq.line("from-agent", "{}"), ts: 1_400_000 });
+    });
+    expect(t.header.createdAt).toBe(new Date(1_000_000).toISOString());
+    expect(t.events.map((e) => e.ts)).toEqual([1_000_000, 1_000_000, 1_500_000, 1_500_000]);
+  });
+});

@@ -21,6 +21,7 @@ import { PRIVATE_FILE, thisWriter, type TranscriptMeta, type TranscriptStore } f
 /** How often a recording's counts reach its meta file, so the list shows them while it grows. */
 const META_EVERY_MS = 1_000;
 import { VERSION } from "../version";
+import { redactBytes } from "./redact-bytes";
 import { AGENT_METHODS } from "../../lib/protocol/methods";
 
 export class TranscriptRecorder {
@@ -36,6 +37,8 @@ export class TranscriptRecorder {
   private readonly redactor;
   private meta: TranscriptMeta;
   private metaWrittenAt = 0;
+  /** The latest ts written: no line is stamped earlier (the header's createdAt included). */
+  private lastTs: number;
 
   constructor(
     private readonly store: TranscriptStore,
@@ -43,11 +46,14 @@ export class TranscriptRecorder {
     secrets: string[],
     /** How it is made; "tapped" (an editor was the client) is also marked in the header's `tapped` and the title. */
     kind: TranscriptKind = "session",
+    /** When the agent started, if before now (a tap tells the relay later): the header's createdAt. */
+    startedAt = Date.now(),
   ) {
     const tapped = kind === "tapped";
     this.redactor = createRedactor(secrets);
     const id = store.newId();
-    const createdAt = new Date().toISOString();
+    this.lastTs = Math.floor(Math.min(startedAt, Date.now()));
+    const createdAt = new Date(this.lastTs).toISOString();
     const header: TranscriptHeader = {
       type: "header",
       format: TRANSCRIPT_FORMAT,
@@ -87,10 +93,18 @@ export class TranscriptRecorder {
     return this.meta.id;
   }
 
+  /** Timestamps never go backwards in a transcript (clocks of two processes, or a wall clock set back). */
+  private stamp(ts: number): number {
+    if (ts > this.lastTs) this.lastTs = ts;
+    return this.lastTs;
+  }
+
   frame(frame: Frame): void {
     if (this.capped || this.closed) return;
     const { text, count } = this.redactor.frame(frame.raw);
-    if (!this.write(serializeFrame(frame, text, count), `frame seq ${frame.seq}`)) return;
+    const bytes = frame.rawBase64 === undefined ? undefined : redactBytes(this.redactor, frame.rawBase64);
+    const ts = this.stamp(frame.ts);
+    if (!this.write(serializeFrame(frame, text, count, bytes, ts), `frame seq ${frame.seq}`)) return;
     this.lastSeq = frame.seq;
     this.meta.frames++;
     this.meta.redactions += count;
@@ -103,7 +117,7 @@ export class TranscriptRecorder {
         if (name) this.meta.agentName = name;
         const info = serialize({
           type: "agent-info",
-          ts: frame.ts,
+          ts,
           protocolVersion: result.protocolVersion,
           agentInfo: result.agentInfo,
           agentCapabilities: result.agentCapabilities,
@@ -115,8 +129,9 @@ export class TranscriptRecorder {
     }
   }
 
-  stderr(ts: number, text: string): void {
+  stderr(at: number, text: string): void {
     if (this.capped || this.closed) return;
+    const ts = this.stamp(at);
     const r = this.redactor.text(text);
     const line = serialize(
       r.count ? { type: "stderr", ts, text: r.text, redacted: r.count } : { type: "stderr", ts, text },
@@ -124,8 +139,8 @@ export class TranscriptRecorder {
     if (this.write(line, `stderr after frame seq ${this.lastSeq}`)) this.meta.redactions += r.count;
   }
 
-  lifecycle(event: Omit<LifecycleEvent, "type" | "ts">): void {
-    this.write(serialize({ type: "lifecycle", ts: Date.now(), ...event }), `lifecycle "${event.event}"`);
+  lifecycle(event: Omit<LifecycleEvent, "type" | "ts">, at = Date.now()): void {
+    this.write(serialize({ type: "lifecycle", ts: this.stamp(at), ...event }), `lifecycle "${event.event}"`);
   }
 
   /** Queues a line; false once the cap is reached (the line that would cross it, and all after it, are left out). */
@@ -139,7 +154,7 @@ export class TranscriptRecorder {
       this.pending.push(
         serialize({
           type: "lifecycle",
-          ts: Date.now(),
+          ts: this.stamp(Date.now()),
           event: "capped",
           message: `recording stopped at ${what}: the transcript reached its cap of ${cap} bytes (ACP_PLAYGROUND_TRANSCRIPT_MAX_BYTES); nothing after this line was recorded`,
         }),

@@ -26,6 +26,7 @@ beforeAll(async () => {
     profiles: {
       echo: profile("echo"),
       noise: profile("noise", "20000"),
+      bytes: profile("bytes"),
       family: profile("spawn-child"),
       missing: { command: "/nonexistent/acp-agent", args: [], env: {} },
     },
@@ -91,6 +92,32 @@ describe("relay with a stub agent", () => {
     // Still responsive afterwards.
     await c.send({ jsonrpc: "2.0", id: 1, method: "ping" });
     await c.response(1);
+  });
+
+  it("keeps each line exactly: a CR, and bytes that are not UTF-8 (flagged invalid), on the wire and on disk", async () => {
+    const c = client();
+    await c.connected();
+    const agent = await c.start({ profile: "bytes" });
+    await c.waitFor(() => c.frames.length >= 2, "both lines", 10_000);
+    expect(c.frames[0]).toMatchObject({
+      kind: "notification",
+      raw: '{"jsonrpc":"2.0","method":"stub/crlf","params":{}}\r',
+    });
+    const bytes = Buffer.concat([
+      Buffer.from('{"jsonrpc":"2.0","method":"stub/bytes","params":{"b":"'),
+      Buffer.from([0xff, 0xfe, 0xc3]),
+      Buffer.from('"}}'),
+    ]);
+    expect(c.frames[1]).toMatchObject({ kind: "invalid", rawBase64: bytes.toString("base64") });
+    expect(c.frames[1]!.raw).toContain("\uFFFD");
+    expect(c.frames[1]!.error).toMatch(/not valid UTF-8/);
+    await c.emit("agent:stop", {});
+    const id = agent.transcriptId!;
+    await waitUntil(() => relay.server.relay.transcripts.meta(id)?.recording === false, "recorded");
+    const lines = relay.server.relay.transcripts.read(id)!.split("\n");
+    const frames = lines.filter((l) => l.startsWith('{"type":"frame"')).map((l) => JSON.parse(l));
+    expect(frames[0].raw.endsWith("\r")).toBe(true);
+    expect(Buffer.from(frames[1].rawBase64, "base64").equals(bytes)).toBe(true);
   });
 
   it("reports a missing executable clearly and spawns nothing", async () => {

@@ -277,6 +277,7 @@ describe("tap with the relay up", () => {
       line({ id: 2, method: "session/prompt", params: {} }),
       line({ method: "tick" }),
       line({ method: "tick" }),
+      line({ method: "bytes" }),
       line({ method: "tick" }),
       line({ method: "finish" }),
     ];
@@ -334,15 +335,20 @@ describe("tap with the relay up", () => {
       input.join("") + `${injected}\n` + line({ id: 5, method: "exit", params: { code: 4 } }),
     );
     expect(editor.bytes.equals(expected)).toBe(true);
-    // The relay got every frame, byte for byte (lines without their newline; CRLF's \r dropped like the relay does).
-    const fromAgent = viewer.frames.filter((f) => f.dir === "from-agent").map((f) => f.raw);
-    expect(fromAgent).toEqual(
-      expected
-        .toString()
-        .split("\n")
-        .filter(Boolean)
-        .map((l) => l.replace(/\r$/, "")),
-    );
+    // The relay got every frame, byte for byte (lines without their LF; a CR kept, bytes that are not UTF-8 kept
+    // beside their lenient text, the frame flagged invalid).
+    const fromAgent = viewer.frames.filter((f) => f.dir === "from-agent");
+    expect(
+      Buffer.concat(
+        fromAgent.map((f) =>
+          Buffer.concat([f.rawBase64 ? Buffer.from(f.rawBase64, "base64") : Buffer.from(f.raw), Buffer.from("\n")]),
+        ),
+      ).equals(expected),
+    ).toBe(true);
+    expect(fromAgent.filter((f) => f.raw.endsWith("\r"))).toHaveLength(1);
+    expect(fromAgent.filter((f) => f.rawBase64)).toEqual([
+      expect.objectContaining({ kind: "invalid", error: expect.stringMatching(/not valid UTF-8/) }),
+    ]);
     expect(viewer.frames.filter((f) => f.dir === "to-agent" && !f.injected).map((f) => f.raw)).toEqual(
       [...input, line({ id: 5, method: "exit", params: { code: 4 } })].map((l) => l.trim()),
     );
@@ -353,6 +359,13 @@ describe("tap with the relay up", () => {
     expect(t.header.tapped).toBe(true);
     expect(t.frames.filter((f) => f.injected).map((f) => f.raw)).toEqual([injected]);
     expect(t.frames).toHaveLength(viewer.frames.length);
+    expect(t.frames.filter((f) => f.rawBase64).map((f) => Buffer.from(f.rawBase64!, "base64").includes(0xff))).toEqual([
+      true,
+    ]);
+    // The header and `spawned` come first; no line is stamped before the one above it.
+    expect(t.events[0]).toMatchObject({ type: "lifecycle", event: "spawned" });
+    const stamps = [Date.parse(t.header.createdAt), ...t.events.map((e) => e.ts)];
+    expect(stamps).toEqual([...stamps].sort((a, b) => a - b));
   });
 
   it("finds the relay through the files it writes in the data directory, with no token in the environment", async () => {
