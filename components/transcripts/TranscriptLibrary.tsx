@@ -38,6 +38,15 @@ export function TranscriptLibrary({ token }: { token: string }) {
             {list ? `${list.length} recorded or imported` : "loading…"}
           </span>
           <span className="text-xs text-zinc-400">Every agent the relay runs is recorded here, secrets redacted.</span>
+          <a
+            href="/api/viewer?download"
+            download="acp-viewer.html"
+            data-testid="download-viewer"
+            title="One HTML page that opens any transcript file dropped on it, offline: keep one and share plain .jsonl files"
+            className="ml-auto text-xs text-sky-400 hover:underline"
+          >
+            Download the viewer
+          </a>
         </div>
         <UploadZone
           onUpload={async (text) => {
