@@ -106,25 +106,48 @@ export function FrameInspector({ highlight, revealSeq, goto }: Props = {}) {
   const timeline = useTimelineRows(seqs, frames, events, search || undefined);
   const [folding, setFolding] = useTabState("inspector.folding", true);
   const [expanded, setExpanded] = useTabState<ReadonlySet<number>>("inspector.expanded", NO_FOLDS);
+  // A restarted log reuses seqs: a selection from before means nothing now.
+  const selectedSeq = selection?.epoch === epoch ? selection.seq : undefined;
+  const selected = selectedSeq !== undefined ? frames.bySeq(selectedSeq) : undefined;
+  // The highlight follows the selection: selecting a frame outside the item drops it.
+  const highlighted =
+    highlight?.epoch === epoch && (selectedSeq === undefined || highlight.seqs.includes(selectedSeq))
+      ? highlight.seqs
+      : undefined;
   const { folder, version: foldVersion } = useChunkFolds(frames, folding);
+  // Folding never hides the selected frame nor the highlighted ones: their folds show open.
+  const open = useMemo(() => {
+    const shown = new Set(expanded);
+    for (const seq of [...(selectedSeq !== undefined ? [selectedSeq] : []), ...(highlighted ?? [])]) {
+      const fold = folder.foldOf(seq);
+      if (fold) shown.add(fold.firstSeq);
+    }
+    return shown.size === expanded.size ? expanded : shown;
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [expanded, selectedSeq, highlighted, folder, foldVersion]);
   const { rows, folded } = useMemo(
-    () => foldRows(timeline, folding ? folder.folds : [], expanded, search || undefined),
+    () => foldRows(timeline, folding ? folder.folds : [], open, search || undefined),
     // The folder grows in place: its version says when.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [timeline, folder, foldVersion, folding, expanded, search],
+    [timeline, folder, foldVersion, folding, open, search],
   );
   const expandFold = useCallback(
     (firstSeq: number) => setExpanded((prev) => new Set(prev).add(firstSeq)),
     [setExpanded],
   );
   const collapseFold = useCallback(
-    (firstSeq: number) =>
+    (firstSeq: number) => {
       setExpanded((prev) => {
         const next = new Set(prev);
         next.delete(firstSeq);
         return next;
-      }),
-    [setExpanded],
+      });
+      // A selection inside would hold the fold open.
+      const fold = folder.foldOf(firstSeq);
+      if (fold && selectedSeq !== undefined && selectedSeq >= fold.firstSeq && selectedSeq <= fold.lastSeq)
+        setSelection(undefined);
+    },
+    [setExpanded, folder, selectedSeq, setSelection],
   );
   const openFoldAt = useCallback(
     (seq: number) => {
@@ -136,30 +159,19 @@ export function FrameInspector({ highlight, revealSeq, goto }: Props = {}) {
   );
   const now = useNow(index.unansweredCount > 0 ? 1000 : 0);
 
-  // A restarted log reuses seqs: a selection from before means nothing now.
-  const selectedSeq = selection?.epoch === epoch ? selection.seq : undefined;
-  const selected = selectedSeq !== undefined ? frames.bySeq(selectedSeq) : undefined;
-  // The highlight follows the selection: selecting a frame outside the item drops it.
-  const highlighted =
-    highlight?.epoch === epoch && (selectedSeq === undefined || highlight.seqs.includes(selectedSeq))
-      ? highlight.seqs
-      : undefined;
-
   const onSelect = useCallback((seq: number) => setSelection({ epoch, seq }), [epoch, setSelection]);
   const jump = useCallback(
     (seq: number) => {
-      // A frame inside a fold is shown by opening the fold.
-      const fold = folder.foldOf(seq);
-      if (fold) setExpanded((prev) => (prev.has(fold.firstSeq) ? prev : new Set(prev).add(fold.firstSeq)));
+      // Selected, a frame inside a fold opens it (above).
       setSelection({ epoch, seq });
       setReveal({ seq });
     },
-    [epoch, setSelection, folder, setExpanded],
+    [epoch, setSelection],
   );
-  // Coming from the session view: a frame inside a fold is shown by opening the fold.
+  // Coming from the session view into a closed fold: open it and scroll again once it is open.
   useEffect(() => {
     const fold = revealSeq !== undefined ? folder.foldOf(revealSeq) : undefined;
-    if (fold && !expanded.has(fold.firstSeq)) {
+    if (fold && !open.has(fold.firstSeq)) {
       setExpanded((prev) => new Set(prev).add(fold.firstSeq));
       setReveal({ seq: revealSeq! });
     }
