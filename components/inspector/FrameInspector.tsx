@@ -78,6 +78,17 @@ export interface FrameGoto {
 
 const NO_FOLDS: ReadonlySet<number> = new Set();
 
+/** Chunk folding, on unless last turned off (any tab): where new tabs and reloaded pages start. */
+export const FOLD_KEY = "acp-playground.fold-chunks";
+
+function preferredFolding(): boolean {
+  try {
+    return localStorage.getItem(FOLD_KEY) !== "off";
+  } catch {
+    return true;
+  }
+}
+
 export function FrameInspector({ highlight, revealSeq, goto }: Props = {}) {
   // Under a flood of batches the list renders the newest log at most once per animation frame
   // and every LIST_CATCH_UP_MS, instead of after every batch (urgently, then deferred): at
@@ -104,7 +115,18 @@ export function FrameInspector({ highlight, revealSeq, goto }: Props = {}) {
   const seqs = useFilteredSeqs(frames, effective, index);
   const events = useTimelineEvents(showEvents, stderr, lifecycle);
   const timeline = useTimelineRows(seqs, frames, events, search || undefined);
-  const [folding, setFolding] = useTabState("inspector.folding", true);
+  const [folding, setFoldingState] = useTabState("inspector.folding", preferredFolding);
+  const setFolding = useCallback(
+    (on: boolean) => {
+      setFoldingState(on);
+      try {
+        localStorage.setItem(FOLD_KEY, on ? "on" : "off");
+      } catch {
+        // Storage may be off: the choice then lasts for this tab only.
+      }
+    },
+    [setFoldingState],
+  );
   const [expanded, setExpanded] = useTabState<ReadonlySet<number>>("inspector.expanded", NO_FOLDS);
   // A restarted log reuses seqs: a selection from before means nothing now.
   const selectedSeq = selection?.epoch === epoch ? selection.seq : undefined;
