@@ -93,7 +93,7 @@ test.describe.serial("inspector: one agent's log", () => {
       total = await rows(page).count();
       await expect(count).toHaveText(`${total} frames`);
     },
-    { framesView: true, failOnPageErrors: true },
+    { framesView: true, failOnPageErrors: true, everyFrame: true },
   );
 
   test("protocol checks are flagged on their rows", async () => {
@@ -331,7 +331,7 @@ test.describe.serial("tabs: one agent per tab, each with its own log, kept acros
       await expect(tabs.first().getByTestId("tab-label")).toHaveText("gemini");
       await expect(tabs.first()).toHaveAttribute("data-status", "running");
     },
-    { framesView: true },
+    { framesView: true, everyFrame: true },
   );
 
   test("a new tab starts empty, with an agent of its own", async () => {
