@@ -343,6 +343,8 @@ test.describe.serial("tabs: one agent per tab, each with its own log, kept acros
     await expect(rows(page)).toHaveCount(0);
     await startAgent(page);
     await handshake(page, true);
+    // Gemini sends its commands list just after answering session/new: count once it is in.
+    await expect(rows(page, { method: "session/update" }).first()).toBeVisible();
     tab2Frames = await rows(page).count();
     expect(tab2Frames).toBeGreaterThanOrEqual(4);
     await expect(rows(page).first()).toHaveAttribute("data-seq", "1");
