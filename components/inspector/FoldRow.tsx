@@ -26,7 +26,6 @@ export const FoldRow = memo(function FoldRow({ fold, listed, selected, onExpand,
       data-count={fold.count}
       role="option"
       aria-selected={selected}
-      aria-expanded={false}
       title={`${fold.count} ${fold.kind} frames${what} folded into one row: click to see each`}
       onClick={() => onExpand(fold.firstSeq)}
       style={rowStyle(top)}

@@ -117,19 +117,19 @@ export const FrameRow = memo(
         } ${highlighted ? "shadow-[inset_2px_0_0_0_rgba(251,191,36,0.7)]" : ""}`}
       >
         {onCollapseFold ? (
-          <button
-            type="button"
+          // Not a button: an option holds no control. The toolbar toggle folds every run; arrowing onto a fold opens it.
+          <span
             data-testid="fold-collapse"
-            aria-label="Fold these chunks into one row"
+            aria-hidden="true"
             title="Fold these chunks into one row again"
-            className="text-amber-400 hover:text-amber-200"
+            className="cursor-pointer text-amber-400 hover:text-amber-200"
             onClick={(e) => {
               e.stopPropagation();
               onCollapseFold(frame.seq);
             }}
           >
             ▾
-          </button>
+          </span>
         ) : (
           <span
             className={frame.injected ? "text-violet-400" : toAgent ? "text-sky-400" : "text-amber-400"}
