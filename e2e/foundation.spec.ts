@@ -72,7 +72,7 @@ test.describe.serial("raw frames with a real Gemini CLI: initialize, session/new
       await expect(status).toContainText(process.env.E2E_WORKSPACE!);
     },
     // Hydration mismatches and runtime errors surface as console errors.
-    { framesView: true, failOnPageErrors: true, failOnConsoleErrors: true },
+    { framesView: true, failOnPageErrors: true, failOnConsoleErrors: true, everyFrame: true },
   );
 
   test("initialize", async () => {

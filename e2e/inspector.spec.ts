@@ -93,7 +93,7 @@ test.describe.serial("inspector: one agent's log", () => {
       total = await rows(page).count();
       await expect(count).toHaveText(`${total} frames`);
     },
-    { framesView: true, failOnPageErrors: true },
+    { framesView: true, failOnPageErrors: true, everyFrame: true },
   );
 
   test("protocol checks are flagged on their rows", async () => {
@@ -331,7 +331,7 @@ test.describe.serial("tabs: one agent per tab, each with its own log, kept acros
       await expect(tabs.first().getByTestId("tab-label")).toHaveText("gemini");
       await expect(tabs.first()).toHaveAttribute("data-status", "running");
     },
-    { framesView: true },
+    { framesView: true, everyFrame: true },
   );
 
   test("a new tab starts empty, with an agent of its own", async () => {
@@ -343,6 +343,8 @@ test.describe.serial("tabs: one agent per tab, each with its own log, kept acros
     await expect(rows(page)).toHaveCount(0);
     await startAgent(page);
     await handshake(page, true);
+    // Gemini sends its commands list just after answering session/new: count once it is in.
+    await expect(rows(page, { method: "session/update" }).first()).toBeVisible();
     tab2Frames = await rows(page).count();
     expect(tab2Frames).toBeGreaterThanOrEqual(4);
     await expect(rows(page).first()).toHaveAttribute("data-seq", "1");

@@ -8,6 +8,8 @@ import { expect, test, type BrowserContextOptions, type Page } from "@playwright
 export interface SharedPageOptions {
   /** Opens the Frames view (the page opens on the Session view otherwise). */
   framesView?: boolean;
+  /** Lists every frame, chunks unfolded (specs that count raw frames). */
+  everyFrame?: boolean;
   /** A page error fails the test it happened in. */
   failOnPageErrors?: boolean;
   /** So does a console error (the browser's own favicon request aside). */
@@ -20,6 +22,10 @@ export interface SharedPageOptions {
 /** Opens the Frames view on every load of this page (it opens on the Session view otherwise). */
 export const framesView = (page: Page) =>
   page.addInitScript(() => localStorage.setItem("acp-playground.view", "frames"));
+
+/** Lists every frame, chunks unfolded, on every load of this page (chunks of one message fold otherwise). */
+export const everyFrame = (page: Page) =>
+  page.addInitScript(() => localStorage.setItem("acp-playground.fold-chunks", "off"));
 
 /** Registers the hooks; the returned function gives the page inside the tests. */
 export function sharedPage(setup: (page: Page) => Promise<void>, opts: SharedPageOptions = {}): () => Page {
@@ -37,6 +43,7 @@ export function sharedPage(setup: (page: Page) => Promise<void>, opts: SharedPag
         (m) => m.type() === "error" && !m.location().url.endsWith("/favicon.ico") && errors.push(m.text()),
       );
     if (opts.framesView) await framesView(page);
+    if (opts.everyFrame) await everyFrame(page);
     await setup(page);
   });
   if (opts.failOnPageErrors || opts.failOnConsoleErrors) test.afterEach(() => expect(errors.splice(0)).toEqual([]));

@@ -85,7 +85,7 @@ test.describe.serial("record, list, rename, play back, download, import, share, 
         })
         .toBe(1);
     },
-    { framesView: true, failOnPageErrors: true },
+    { framesView: true, failOnPageErrors: true, everyFrame: true },
   );
 
   test("listed with its turns and frames, next to the shipped demo", async () => {
@@ -351,7 +351,7 @@ test.describe.serial("the library: kinds, filter and search, duplicates, titled 
       await page.goto(url());
       await page.getByTestId("nav-transcripts").click();
     },
-    { framesView: true },
+    { framesView: true, everyFrame: true },
   );
   test.afterAll(async () => {
     for (const id of [...helloIds, byeId].filter(Boolean)) {

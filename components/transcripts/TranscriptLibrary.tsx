@@ -11,6 +11,7 @@ import { TokenMessage } from "../TokenMessage";
 import { TranscriptRow } from "./TranscriptRow";
 import { UploadZone } from "./UploadZone";
 import { useTranscripts } from "./use-transcripts";
+import { DiffPickBar, useDiffPicks } from "../transcript-diff/DiffPickBar";
 
 const th = "px-3 py-1.5 text-left font-medium";
 
@@ -24,6 +25,7 @@ export function TranscriptLibrary({ token }: { token: string }) {
   const { client, list, error, refresh } = useTranscripts(token);
   const [kind, setKind] = useState<TranscriptKind | "">("");
   const [query, setQuery] = useState("");
+  const diff = useDiffPicks();
   if (error?.status === 401) return <TokenMessage refused />;
   const shown = list?.filter((t) => matches(t, kind, query));
 
@@ -36,6 +38,15 @@ export function TranscriptLibrary({ token }: { token: string }) {
             {list ? `${list.length} recorded or imported` : "loading…"}
           </span>
           <span className="text-xs text-zinc-400">Every agent the relay runs is recorded here, secrets redacted.</span>
+          <a
+            href="/api/viewer?download"
+            download="acp-viewer.html"
+            data-testid="download-viewer"
+            title="One HTML page that opens any transcript file dropped on it, offline: keep one and share plain .jsonl files"
+            className="ml-auto text-xs text-sky-400 hover:underline"
+          >
+            Download the viewer
+          </a>
         </div>
         <UploadZone
           onUpload={async (text) => {
@@ -85,6 +96,7 @@ export function TranscriptLibrary({ token }: { token: string }) {
             </span>
           ) : null}
         </div>
+        <DiffPickBar picks={diff.picks} onClear={diff.clear} />
         <div className="overflow-x-auto rounded-lg border border-zinc-800">
           <table data-testid="transcript-table" className="w-full border-collapse text-xs">
             <thead className="border-b border-zinc-800 bg-zinc-900/70 text-[10px] uppercase tracking-wider text-zinc-400">
@@ -100,7 +112,14 @@ export function TranscriptLibrary({ token }: { token: string }) {
             </thead>
             <tbody>
               {shown?.map((t) => (
-                <TranscriptRow key={t.id} t={t} client={client} onChange={refresh} />
+                <TranscriptRow
+                  key={t.id}
+                  t={t}
+                  client={client}
+                  onChange={refresh}
+                  picked={diff.picks.includes(t.id)}
+                  onPick={diff.toggle}
+                />
               ))}
               {list?.length === 0 ? (
                 <tr>

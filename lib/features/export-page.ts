@@ -18,6 +18,8 @@ export interface ExportMeta {
   /** Secrets replaced at export time (the transcript's own count is in its frames). */
   redactions: number;
   title: string;
+  /** No transcript embedded: the page is a viewer that opens a file the reader picks or drops. */
+  viewer?: true;
 }
 
 /**

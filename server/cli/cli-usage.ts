@@ -44,5 +44,7 @@ commands:
                                           directory's client-probes/) judges each requirement
   export FILE [-o run.html]               write the transcript as one self-contained HTML file
                                           (redacted, opens offline; default: FILE with .html)
+  export --viewer [-o viewer.html]        write the same viewer with no transcript in it: it opens any
+                                          transcript file dropped on it or picked, offline
 
 exit codes: 0 ok, 1 difference found, 2 bad arguments, 3 agent failed to start, 4 unreadable or invalid file`;

@@ -275,7 +275,19 @@ async function probe(argv: string[]): Promise<number> {
 }
 
 async function exportCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parse(argv, { output: { type: "string", short: "o" } });
+  const { values, positionals } = parse(argv, {
+    output: { type: "string", short: "o" },
+    viewer: { type: "boolean" },
+  });
+  if (values.viewer) {
+    if (positionals.length) throw new CliError(`export --viewer takes no transcript file\n\n${USAGE}`, 2);
+    const out = typeof values.output === "string" ? values.output : "viewer.html";
+    const { viewerHtml } = await import("../transcripts/export");
+    const { html } = await viewerHtml();
+    writeFileSync(out, html);
+    process.stdout.write(`wrote ${out}: open it in a browser and drop a transcript (.jsonl) on it\n`);
+    return 0;
+  }
   const file = positionals[0];
   if (positionals.length !== 1 || !file) throw new CliError(`export needs one transcript file\n\n${USAGE}`, 2);
   const out = typeof values.output === "string" ? values.output : file.replace(/(\.jsonl)?$/, ".html");

@@ -6,7 +6,7 @@
 import type { ServerResponse } from "node:http";
 import { secretsFromEnv } from "../../lib/features/redact";
 import { TranscriptError } from "../../lib/contracts/transcript";
-import { exportHtml } from "../transcripts/export";
+import { exportHtml, viewerHtml } from "../transcripts/export";
 import { sendError } from "./http-api";
 import type { TranscriptStore } from "../transcripts/transcript-store";
 
@@ -27,6 +27,23 @@ export async function sendExport(res: ServerResponse, store: TranscriptStore, id
     "cache-control": "no-store",
     "content-disposition": `attachment; filename="${id}.html"`,
     "x-content-type-options": "nosniff",
+  });
+  res.end(html);
+}
+
+/**
+ * GET /api/viewer: the export's viewer with no transcript (it opens a file the
+ * reader picks), shown in place, or as a download with `?download`. It holds
+ * no data, so it needs no token; its own policy forbids any network.
+ */
+export async function sendViewer(res: ServerResponse, download: boolean): Promise<void> {
+  const { html, csp } = await viewerHtml();
+  res.writeHead(200, {
+    "content-type": "text/html; charset=utf-8",
+    "cache-control": "no-store",
+    "content-security-policy": csp,
+    "x-content-type-options": "nosniff",
+    ...(download ? { "content-disposition": 'attachment; filename="acp-viewer.html"' } : {}),
   });
   res.end(html);
 }

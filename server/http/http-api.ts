@@ -11,7 +11,7 @@ import { renameBody, shareBody, type HttpErrorBody, type ShareBody } from "../..
 import { fail, type Result } from "../../lib/protocol/result";
 import { TranscriptError } from "../../lib/contracts/transcript";
 import { handleComparisonApi } from "./compare-api";
-import { sendExport } from "./export-api";
+import { sendExport, sendViewer } from "./export-api";
 import { probeStoreBeside } from "../transcripts/probe-store";
 import type { Relay } from "./relay";
 import { bearerToken, tokenMatches } from "./security";
@@ -134,6 +134,8 @@ export async function handleApi(
   }
 
   if (parts[0] === "comparisons") return handleComparisonApi(req, res, url, relay, token);
+  if (parts.length === 1 && parts[0] === "viewer" && method === "GET")
+    return sendViewer(res, url.searchParams.has("download"));
   if (!tokenMatches(bearerToken(req), token)) return sendError(res, 401, "unauthorized", "unauthorized");
 
   if (parts.length === 1 && parts[0] === "info" && method === "GET")

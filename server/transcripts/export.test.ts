@@ -7,7 +7,7 @@ import { execa } from "execa";
 import { describe, expect, it } from "vitest";
 import { EXPORT_DATA_ID, EXPORT_META_ID } from "../../lib/features/export-page";
 import { TranscriptError } from "../../lib/contracts/transcript";
-import { exportHtml } from "./export";
+import { exportHtml, viewerHtml } from "./export";
 
 const demo = readFileSync(path.resolve(import.meta.dirname, "../..", "demo", "gemini-demo.jsonl"), "utf8");
 const between = (html: string, open: string) => {
@@ -48,6 +48,22 @@ describe("exportHtml", () => {
   });
 });
 
+describe("viewerHtml", () => {
+  it("is the same viewer with no transcript in it, under the same policy", async () => {
+    const { html, csp } = await viewerHtml(new Date("2027-01-01T00:00:00Z"));
+    const script = between(html, "<script>");
+    expect(csp).toContain(`script-src 'sha256-${createHash("sha256").update(script, "utf8").digest("base64")}'`);
+    expect(csp).toContain("connect-src blob:");
+    expect(between(html, `<script id="${EXPORT_DATA_ID}" type="application/gzip+base64">`)).toBe("");
+    expect(JSON.parse(between(html, `<script id="${EXPORT_META_ID}" type="application/json">`))).toEqual({
+      exportedAt: "2027-01-01T00:00:00.000Z",
+      redactions: 0,
+      title: "Transcript viewer",
+      viewer: true,
+    });
+  }, 120_000);
+});
+
 describe("acp-playground export", () => {
   const cli = (...args: string[]) =>
     execa(process.execPath, ["--import", "tsx", "server/cli/cli.ts", "export", ...args], {
@@ -66,5 +82,17 @@ describe("acp-playground export", () => {
     const invalid = await cli(bad, "-o", path.join(dir, "bad.html"));
     expect([invalid.exitCode, invalid.stderr]).toEqual([4, expect.stringContaining("bad.jsonl: line 1")]);
     expect(() => readFileSync(path.join(dir, "bad.html"))).toThrow();
+    const both = await cli("--viewer", bad);
+    expect([both.exitCode, both.stderr]).toEqual([
+      2,
+      expect.stringContaining("export --viewer takes no transcript file"),
+    ]);
   }, 60_000);
+
+  it("writes the empty viewer with --viewer", async () => {
+    const out = path.join(mkdtempSync(path.join(tmpdir(), "acp-export-viewer-")), "viewer.html");
+    const r = await cli("--viewer", "-o", out);
+    expect([r.exitCode, r.stdout]).toEqual([0, expect.stringContaining(`wrote ${out}`)]);
+    expect(readFileSync(out, "utf8")).toContain('"viewer":true');
+  }, 120_000);
 });

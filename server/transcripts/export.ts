@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
-import { inlineScriptCode, redactTranscript, renderExportPage } from "../../lib/features/export-page";
+import { exportCsp, inlineScriptCode, redactTranscript, renderExportPage } from "../../lib/features/export-page";
 import { PACKAGE_ROOT } from "../runtime";
 
 const outDir = path.join(PACKAGE_ROOT, ".next", "export-viewer");
@@ -107,4 +107,25 @@ export async function exportHtml(text: string, secrets: string[], now = new Date
     meta: { exportedAt: now.toISOString(), redactions: redacted.redactions, title },
   });
   return { html, redactions: redacted.redactions };
+}
+
+/**
+ * The export's viewer with no transcript in it: it opens a `.jsonl` file the
+ * reader drops on it or picks, in the browser (from `file://` or served), so a
+ * team keeps one viewer page and shares plain transcript files.
+ */
+export async function viewerHtml(now = new Date()): Promise<{ html: string; csp: string }> {
+  const { script: bundle, css } = await viewerAssets();
+  const script = inlineScriptCode(bundle);
+  const scriptHash = createHash("sha256").update(script, "utf8").digest("base64");
+  const title = "Transcript viewer";
+  const html = renderExportPage({
+    title,
+    script,
+    scriptHash,
+    css,
+    data: "",
+    meta: { exportedAt: now.toISOString(), redactions: 0, title, viewer: true },
+  });
+  return { html, csp: exportCsp(scriptHash) };
 }
