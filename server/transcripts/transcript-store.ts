@@ -32,6 +32,7 @@ import { TranscriptReader } from "../../lib/folds/transcript-stream";
 import { transcriptLimits, type TranscriptLimits } from "../config";
 import { isAlive } from "../agents/process-group";
 import { PACKAGE_ROOT } from "../runtime";
+import type { IndexObserver } from "./library-index";
 
 export type { TranscriptMeta };
 
@@ -62,6 +63,9 @@ export class TranscriptStore {
   readonly live = new Set<string>();
   /** Warm-pool agents no browser has taken yet: not listed, and deleted if never used. */
   readonly unlisted = new Set<string>();
+
+  /** The search index, told of every change (the relay's; none in the CLI and tests). */
+  index: IndexObserver | undefined;
 
   /** Files read whole by a scan (a hook for tests: a list must not rescan unchanged files). */
   scans = 0;
@@ -371,7 +375,10 @@ export class TranscriptStore {
     const meta = this.meta(id);
     if (!meta) return undefined;
     const next = change(meta);
-    if (next !== meta) this.writeMeta(next);
+    if (next !== meta) {
+      this.writeMeta(next);
+      this.index?.changed(id);
+    }
     return next;
   }
 
@@ -380,6 +387,7 @@ export class TranscriptStore {
     rmSync(this.file(id), { force: true });
     rmSync(this.metaFile(id), { force: true });
     this.scanned.delete(id);
+    this.index?.removed(id);
     return true;
   }
 
@@ -423,6 +431,7 @@ export class TranscriptStore {
       const same = this.list().find((m) => m.id !== id && m.contentHash === hash);
       const stored: TranscriptMeta = { ...meta, kind: "upload", uploaded: true, contentHash: hash };
       this.writeMeta(stored);
+      this.index?.changed(id);
       this.prune();
       return same ? { ...stored, duplicateOf: { id: same.id, title: same.title } } : stored;
     } catch (err) {
