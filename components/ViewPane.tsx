@@ -61,12 +61,15 @@ function ViewSwitch({ view, onChange, leading }: { view: View; onChange: (v: Vie
   );
 }
 
-/** `leading`: a control before the view tabs (the playground's column toggle). */
-export function ViewPane({ leading }: { leading?: ReactNode }) {
+/**
+ * `leading`: a control before the view tabs (the playground's column toggle). `revealSeq`: a
+ * frame to scroll to as it mounts (a `#seq=N` link; the caller opens the Frames view).
+ */
+export function ViewPane({ leading, revealSeq }: { leading?: ReactNode; revealSeq?: number }) {
   const [view, setView] = useTabState<View>("view", preferredView);
   const [highlight, setHighlight] = useTabState<Highlight | undefined>("highlightSeqs", undefined);
   // A frame to scroll to when the Frames view opens ("#seq" on a session item).
-  const [reveal, setReveal] = useState<number>();
+  const [reveal, setReveal] = useState<number | undefined>(revealSeq);
 
   const switchTo = useCallback(
     (v: View) => {

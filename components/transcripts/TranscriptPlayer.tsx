@@ -8,7 +8,7 @@ import type { ReactNode } from "react";
 import type { Frame } from "@/lib/protocol/frame";
 import type { TranscriptHeader as Header } from "@/lib/contracts/transcript";
 import { TabContext } from "../state/use-session";
-import { ViewPane } from "../ViewPane";
+import { DeepLinkedPane } from "./DeepLinkedPane";
 import { PlaybackBar } from "./PlaybackBar";
 import { TranscriptHeader } from "./TranscriptHeader";
 import { usePlayback } from "./use-playback";
@@ -52,7 +52,7 @@ export function TranscriptPlayer({ url, token, failure, actions, panel }: Props)
       <PlaybackBar playback={playback} complete={rec.complete} frameTs={(i) => frames[i]?.ts} />
       {rec.header ? panel?.(rec.header, frames, rec.complete) : null}
       <TabContext.Provider value={rec.tab}>
-        <ViewPane />
+        <DeepLinkedPane complete={rec.complete} />
       </TabContext.Provider>
     </div>
   );

@@ -188,7 +188,7 @@ export class SearchIndex {
     );
     const out: string[] = [];
     const known = new Map(this.stmt.rows.all().map((r) => [r.id, r]));
-    for (const [id, row] of known) if (!onDisk.has(id)) this.remove(id);
+    for (const id of known.keys()) if (!onDisk.has(id)) this.remove(id);
     for (const id of onDisk) {
       const row = known.get(id);
       if (!row) {
