@@ -6,14 +6,15 @@
  * session view highlight their frames, a frame selected in the inspector
  * highlights its item.
  */
-import { useCallback, useState, type ReactNode } from "react";
-import { FrameInspector } from "./inspector/FrameInspector";
+import { useCallback, useEffect, useState, type ReactNode } from "react";
+import { FrameInspector, type FrameGoto } from "./inspector/FrameInspector";
+import { InsightsView } from "./insights/InsightsView";
 import type { Highlight } from "./session-view/highlight";
 import { SessionView } from "./session-view/SessionView";
 import { useTabState } from "./state/use-session";
 import { WaterfallView } from "./waterfall/WaterfallView";
 
-type View = "session" | "frames" | "waterfall";
+type View = "session" | "frames" | "waterfall" | "insights";
 
 /** The view last chosen (any tab): where new tabs and reloaded pages open. */
 const VIEW_KEY = "acp-playground.view";
@@ -21,7 +22,7 @@ const VIEW_KEY = "acp-playground.view";
 function preferredView(): View {
   try {
     const v = localStorage.getItem(VIEW_KEY);
-    return v === "frames" || v === "waterfall" ? v : "session";
+    return v === "frames" || v === "waterfall" || v === "insights" ? v : "session";
   } catch {
     return "session";
   }
@@ -31,6 +32,7 @@ const VIEWS: Array<{ id: View; label: string }> = [
   { id: "session", label: "Session" },
   { id: "frames", label: "Frames" },
   { id: "waterfall", label: "Waterfall" },
+  { id: "insights", label: "Insights" },
 ];
 
 function ViewSwitch({ view, onChange, leading }: { view: View; onChange: (v: View) => void; leading?: ReactNode }) {
@@ -62,18 +64,21 @@ function ViewSwitch({ view, onChange, leading }: { view: View; onChange: (v: Vie
 }
 
 /**
- * `leading`: a control before the view tabs (the playground's column toggle). `revealSeq`: a
- * frame to scroll to as it mounts (a `#seq=N` link; the caller opens the Frames view).
+ * `leading`: a control before the view tabs (the playground's column toggle).
+ * `goto`: select a frame and scroll to it in the Frames view (a link to a frame); a new object per request.
  */
-export function ViewPane({ leading, revealSeq }: { leading?: ReactNode; revealSeq?: number }) {
+export function ViewPane({ leading, goto }: { leading?: ReactNode; goto?: FrameGoto }) {
   const [view, setView] = useTabState<View>("view", preferredView);
   const [highlight, setHighlight] = useTabState<Highlight | undefined>("highlightSeqs", undefined);
   // A frame to scroll to when the Frames view opens ("#seq" on a session item).
-  const [reveal, setReveal] = useState<number | undefined>(revealSeq);
+  const [reveal, setReveal] = useState<number>();
+  // Select and show one frame (insights, latency, links): the Frames view opens on it.
+  const [frameGoto, setFrameGoto] = useState<FrameGoto>();
 
   const switchTo = useCallback(
     (v: View) => {
       setReveal(undefined);
+      setFrameGoto(undefined);
       setView(v);
       try {
         localStorage.setItem(VIEW_KEY, v);
@@ -91,6 +96,16 @@ export function ViewPane({ leading, revealSeq }: { leading?: ReactNode; revealSe
     [setView],
   );
   const onHighlight = useCallback((h: Highlight) => setHighlight(h), [setHighlight]);
+  const showFrame = useCallback(
+    (seq: number) => {
+      setFrameGoto({ seq });
+      setView("frames");
+    },
+    [setView],
+  );
+  useEffect(() => {
+    if (goto) showFrame(goto.seq);
+  }, [goto, showFrame]);
 
   return (
     <section className="flex min-h-0 flex-1 flex-col" data-testid="view-pane" data-view={view} aria-label="Views">
@@ -99,8 +114,10 @@ export function ViewPane({ leading, revealSeq }: { leading?: ReactNode; revealSe
         <SessionView onHighlight={onHighlight} onShowFrames={showFrames} />
       ) : view === "waterfall" ? (
         <WaterfallView onHighlight={onHighlight} />
+      ) : view === "insights" ? (
+        <InsightsView onShowFrame={showFrame} />
       ) : (
-        <FrameInspector highlight={highlight} revealSeq={reveal} />
+        <FrameInspector highlight={highlight} revealSeq={reveal} goto={frameGoto} />
       )}
     </section>
   );

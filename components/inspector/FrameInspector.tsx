@@ -13,6 +13,8 @@ import type { Highlight } from "../session-view/highlight";
 import { InspectorToolbar } from "./InspectorToolbar";
 import { useFilteredSeqs, useTimelineEvents, useTimelineRows } from "./use-frame-rows";
 import { useSchemaChecker } from "./use-schema-checker";
+import { useChunkFolds } from "./use-chunk-folds";
+import { foldRows } from "@/lib/folds/chunk-folds";
 import type { SessionSnapshot } from "../state/session-store";
 import { useSession, useSessionPerFrame, useTabState } from "../state/use-session";
 
@@ -65,9 +67,18 @@ interface Props {
   highlight?: Highlight;
   /** Scroll to this frame on mount (coming from the session view). */
   revealSeq?: number;
+  /** Select this frame and scroll to it, unfolding it if folded; a new object per request. */
+  goto?: FrameGoto;
 }
 
-export function FrameInspector({ highlight, revealSeq }: Props = {}) {
+/** A request to select and show one frame (insights, latency, a link to a frame). */
+export interface FrameGoto {
+  seq: number;
+}
+
+const NO_FOLDS: ReadonlySet<number> = new Set();
+
+export function FrameInspector({ highlight, revealSeq, goto }: Props = {}) {
   // Under a flood of batches the list renders the newest log at most once per animation frame
   // and every LIST_CATCH_UP_MS, instead of after every batch (urgently, then deferred): at
   // thousands of frames a second each render replaces every row in view.
@@ -92,7 +103,37 @@ export function FrameInspector({ highlight, revealSeq }: Props = {}) {
   const effective = useMemo<FrameFilter>(() => (search ? { ...filter, search } : filter), [filter, search]);
   const seqs = useFilteredSeqs(frames, effective, index);
   const events = useTimelineEvents(showEvents, stderr, lifecycle);
-  const rows = useTimelineRows(seqs, frames, events, search || undefined);
+  const timeline = useTimelineRows(seqs, frames, events, search || undefined);
+  const [folding, setFolding] = useTabState("inspector.folding", true);
+  const [expanded, setExpanded] = useTabState<ReadonlySet<number>>("inspector.expanded", NO_FOLDS);
+  const { folder, version: foldVersion } = useChunkFolds(frames, folding);
+  const { rows, folded } = useMemo(
+    () => foldRows(timeline, folding ? folder.folds : [], expanded, search || undefined),
+    // The folder grows in place: its version says when.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [timeline, folder, foldVersion, folding, expanded, search],
+  );
+  const expandFold = useCallback(
+    (firstSeq: number) => setExpanded((prev) => new Set(prev).add(firstSeq)),
+    [setExpanded],
+  );
+  const collapseFold = useCallback(
+    (firstSeq: number) =>
+      setExpanded((prev) => {
+        const next = new Set(prev);
+        next.delete(firstSeq);
+        return next;
+      }),
+    [setExpanded],
+  );
+  const openFoldAt = useCallback(
+    (seq: number) => {
+      const f = folding && expanded.size ? folder.foldOf(seq) : undefined;
+      return f && f.firstSeq === seq && expanded.has(seq) ? f : undefined;
+    },
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [folder, foldVersion, folding, expanded],
+  );
   const now = useNow(index.unansweredCount > 0 ? 1000 : 0);
 
   // A restarted log reuses seqs: a selection from before means nothing now.
@@ -107,11 +148,29 @@ export function FrameInspector({ highlight, revealSeq }: Props = {}) {
   const onSelect = useCallback((seq: number) => setSelection({ epoch, seq }), [epoch, setSelection]);
   const jump = useCallback(
     (seq: number) => {
+      // A frame inside a fold is shown by opening the fold.
+      const fold = folder.foldOf(seq);
+      if (fold) setExpanded((prev) => (prev.has(fold.firstSeq) ? prev : new Set(prev).add(fold.firstSeq)));
       setSelection({ epoch, seq });
       setReveal({ seq });
     },
-    [epoch, setSelection],
+    [epoch, setSelection, folder, setExpanded],
   );
+  // Coming from the session view: a frame inside a fold is shown by opening the fold.
+  useEffect(() => {
+    const fold = revealSeq !== undefined ? folder.foldOf(revealSeq) : undefined;
+    if (fold && !expanded.has(fold.firstSeq)) {
+      setExpanded((prev) => new Set(prev).add(fold.firstSeq));
+      setReveal({ seq: revealSeq! });
+    }
+    // On mount only, as the reveal itself.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+  useEffect(() => {
+    if (goto) jump(goto.seq);
+    // Only a new request jumps.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [goto]);
 
   const empty = (
     <p className="px-3 py-6 text-center text-sm text-zinc-400">
@@ -136,6 +195,8 @@ export function FrameInspector({ highlight, revealSeq }: Props = {}) {
         variants={index.updateVariants}
         showEvents={showEvents}
         onShowEvents={setShowEvents}
+        folding={folding}
+        onFolding={setFolding}
         shown={seqs.length}
         total={frames.length}
         missed={missed}
@@ -153,6 +214,10 @@ export function FrameInspector({ highlight, revealSeq }: Props = {}) {
         now={now}
         checker={checker}
         empty={empty}
+        folded={folded}
+        onExpandFold={expandFold}
+        openFoldAt={openFoldAt}
+        onCollapseFold={collapseFold}
       />
       {selected ? (
         <FrameDetail

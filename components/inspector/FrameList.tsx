@@ -16,6 +16,8 @@ import type { SeqList } from "@/lib/folds/session-view";
 import { EventRow, FRAME_GRID, FrameRow, ROW_HEIGHT } from "./FrameRow";
 import { schemaVerdict, type FrameJudge } from "./use-schema-checker";
 import { mcpLabel } from "@/lib/folds/mcp-pairs";
+import type { ChunkFold, FoldedRows } from "@/lib/folds/chunk-folds";
+import { FoldRow } from "./FoldRow";
 
 export interface RevealRequest {
   seq: number;
@@ -35,6 +37,12 @@ interface Props {
   now: number;
   checker: FrameJudge | undefined;
   empty: React.ReactNode;
+  /** Rows that stand for a folded run of chunks (lib/folds/chunk-folds.ts). */
+  folded?: FoldedRows["folded"];
+  onExpandFold?: (firstSeq: number) => void;
+  /** The expanded fold a frame opens, to offer folding it again on its first row. */
+  openFoldAt?: (seq: number) => ChunkFold | undefined;
+  onCollapseFold?: (firstSeq: number) => void;
 }
 
 function checksFor(
@@ -58,6 +66,10 @@ export function FrameList({
   now,
   checker,
   empty,
+  folded,
+  onExpandFold,
+  openFoldAt,
+  onCollapseFold,
 }: Props) {
   const { ref, onScroll, atBottom } = useStickToBottom<HTMLDivElement>([rows.length]);
   // atBottom is a ref (read on every scroll); this mirrors it for the "jump to newest" button.
@@ -180,8 +192,23 @@ export function FrameList({
                 const event = events[rowEventIndex(row)];
                 return event ? <EventRow key={`e${row}`} event={event} top={item.start} /> : null;
               }
+              const fold = folded?.get(row);
+              if (fold && onExpandFold) {
+                const { firstSeq, lastSeq } = fold.fold;
+                return (
+                  <FoldRow
+                    key={`f${row}`}
+                    fold={fold.fold}
+                    listed={fold.listed}
+                    selected={selectedSeq !== undefined && selectedSeq >= firstSeq && selectedSeq <= lastSeq}
+                    onExpand={onExpandFold}
+                    top={item.start}
+                  />
+                );
+              }
               const frame = frames.bySeq(row);
               if (!frame) return null;
+              const open = openFoldAt?.(row);
               const verdict = schemaVerdict(checker, frame);
               const inner = index.mcp.innerOf(frame.seq);
               return (
@@ -195,6 +222,7 @@ export function FrameList({
                   inner={inner ? mcpLabel(inner) : undefined}
                   onSelect={onSelect}
                   top={item.start}
+                  onCollapseFold={open ? onCollapseFold : undefined}
                 />
               );
             })}

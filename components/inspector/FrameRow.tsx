@@ -57,6 +57,8 @@ interface FrameRowProps {
   inner?: string;
   onSelect: (seq: number) => void;
   top: number;
+  /** The row starts an expanded fold of chunks: offer folding it again. */
+  onCollapseFold?: (firstSeq: number) => void;
 }
 
 const sameChecks = (a: readonly FrameCheck[], b: readonly FrameCheck[]) =>
@@ -76,7 +78,17 @@ export function SchemaBadge({ variant }: { variant: SchemaVariant }) {
 }
 
 export const FrameRow = memo(
-  function FrameRow({ frame, selected, highlighted = false, checks, variant, inner, onSelect, top }: FrameRowProps) {
+  function FrameRow({
+    frame,
+    selected,
+    highlighted = false,
+    checks,
+    variant,
+    inner,
+    onSelect,
+    top,
+    onCollapseFold,
+  }: FrameRowProps) {
     const toAgent = frame.dir === "to-agent";
     const problem = frame.error ?? rpcError(frame);
     const first = checks[0];
@@ -104,18 +116,34 @@ export const FrameRow = memo(
               : "hover:bg-zinc-800/60"
         } ${highlighted ? "shadow-[inset_2px_0_0_0_rgba(251,191,36,0.7)]" : ""}`}
       >
-        <span
-          className={frame.injected ? "text-violet-400" : toAgent ? "text-sky-400" : "text-amber-400"}
-          title={
-            frame.injected
-              ? "injected by the playground into a tapped conversation"
-              : toAgent
-                ? "to agent (client → agent)"
-                : "from agent (agent → client)"
-          }
-        >
-          {toAgent ? "→" : "←"}
-        </span>
+        {onCollapseFold ? (
+          <button
+            type="button"
+            data-testid="fold-collapse"
+            aria-label="Fold these chunks into one row"
+            title="Fold these chunks into one row again"
+            className="text-amber-400 hover:text-amber-200"
+            onClick={(e) => {
+              e.stopPropagation();
+              onCollapseFold(frame.seq);
+            }}
+          >
+            ▾
+          </button>
+        ) : (
+          <span
+            className={frame.injected ? "text-violet-400" : toAgent ? "text-sky-400" : "text-amber-400"}
+            title={
+              frame.injected
+                ? "injected by the playground into a tapped conversation"
+                : toAgent
+                  ? "to agent (client → agent)"
+                  : "from agent (agent → client)"
+            }
+          >
+            {toAgent ? "→" : "←"}
+          </span>
+        )}
         <span className="text-right text-zinc-500 tabular-nums">{frame.seq}</span>
         <span className="text-zinc-500 tabular-nums">{formatTime(frame.ts)}</span>
         <span>
@@ -168,6 +196,7 @@ export const FrameRow = memo(
     a.onSelect === b.onSelect &&
     a.variant === b.variant &&
     a.inner === b.inner &&
+    a.onCollapseFold === b.onCollapseFold &&
     sameChecks(a.checks, b.checks),
 );
 

@@ -13,6 +13,9 @@ interface Props {
   variants: readonly string[];
   showEvents: boolean;
   onShowEvents: (show: boolean) => void;
+  /** Chunk folding (lib/folds/chunk-folds.ts); absent: no toggle. */
+  folding?: boolean;
+  onFolding?: (fold: boolean) => void;
   shown: number;
   total: number;
   missed: number;
@@ -43,6 +46,8 @@ export function InspectorToolbar(props: Props) {
     variants,
     showEvents,
     onShowEvents,
+    folding,
+    onFolding,
     shown,
     total,
     missed,
@@ -79,12 +84,24 @@ export function InspectorToolbar(props: Props) {
             {unanswered} unanswered
           </button>
         ) : null}
+        {onFolding ? (
+          <Toggle
+            testId="toggle-folding"
+            checked={!!folding}
+            onChange={onFolding}
+            accent="accent-violet-500"
+            className="ml-auto"
+            title="Consecutive chunks of one message as one row; off: every frame"
+          >
+            fold chunks
+          </Toggle>
+        ) : null}
         <Toggle
           testId="toggle-events"
           checked={showEvents}
           onChange={onShowEvents}
           accent="accent-sky-500"
-          className="ml-auto"
+          className={onFolding ? undefined : "ml-auto"}
         >
           show stderr &amp; lifecycle
         </Toggle>

@@ -12,6 +12,7 @@ import { LibrarySearch } from "./LibrarySearch";
 import { TranscriptRow } from "./TranscriptRow";
 import { UploadZone } from "./UploadZone";
 import { useTranscripts } from "./use-transcripts";
+import { DiffPickBar, useDiffPicks } from "../transcript-diff/DiffPickBar";
 
 const th = "px-3 py-1.5 text-left font-medium";
 
@@ -25,6 +26,7 @@ export function TranscriptLibrary({ token }: { token: string }) {
   const { client, list, error, refresh } = useTranscripts(token);
   const [kind, setKind] = useState<TranscriptKind | "">("");
   const [query, setQuery] = useState("");
+  const diff = useDiffPicks();
   if (error?.status === 401) return <TokenMessage refused />;
   const shown = list?.filter((t) => matches(t, kind, query));
 
@@ -87,6 +89,7 @@ export function TranscriptLibrary({ token }: { token: string }) {
             </span>
           ) : null}
         </div>
+        <DiffPickBar picks={diff.picks} onClear={diff.clear} />
         <div className="overflow-x-auto rounded-lg border border-zinc-800">
           <table data-testid="transcript-table" className="w-full border-collapse text-xs">
             <thead className="border-b border-zinc-800 bg-zinc-900/70 text-[10px] uppercase tracking-wider text-zinc-400">
@@ -102,7 +105,14 @@ export function TranscriptLibrary({ token }: { token: string }) {
             </thead>
             <tbody>
               {shown?.map((t) => (
-                <TranscriptRow key={t.id} t={t} client={client} onChange={refresh} />
+                <TranscriptRow
+                  key={t.id}
+                  t={t}
+                  client={client}
+                  onChange={refresh}
+                  picked={diff.picks.includes(t.id)}
+                  onPick={diff.toggle}
+                />
               ))}
               {list?.length === 0 ? (
                 <tr>

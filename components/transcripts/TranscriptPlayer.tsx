@@ -8,6 +8,7 @@ import type { ReactNode } from "react";
 import type { Frame } from "@/lib/protocol/frame";
 import type { TranscriptHeader as Header } from "@/lib/contracts/transcript";
 import { TabContext } from "../state/use-session";
+import type { FrameGoto } from "../inspector/FrameInspector";
 import { DeepLinkedPane } from "./DeepLinkedPane";
 import { PlaybackBar } from "./PlaybackBar";
 import { TranscriptHeader } from "./TranscriptHeader";
@@ -24,9 +25,11 @@ interface Props {
   actions?: ReactNode;
   /** Between the playback bar and the views (the re-run panel), once the header is read. */
   panel?: (header: Header, frames: readonly Frame[], complete: boolean) => ReactNode;
+  /** Select a frame and scroll to it (a link to a frame); a new object per request. */
+  goto?: FrameGoto;
 }
 
-export function TranscriptPlayer({ url, token, failure, actions, panel }: Props) {
+export function TranscriptPlayer({ url, token, failure, actions, panel, goto }: Props) {
   const rec = useRecording(url, token);
   const playback = usePlayback(rec.tab?.store, rec.recording, rec.total, rec.complete);
 
@@ -52,7 +55,7 @@ export function TranscriptPlayer({ url, token, failure, actions, panel }: Props)
       <PlaybackBar playback={playback} complete={rec.complete} frameTs={(i) => frames[i]?.ts} />
       {rec.header ? panel?.(rec.header, frames, rec.complete) : null}
       <TabContext.Provider value={rec.tab}>
-        <DeepLinkedPane complete={rec.complete} />
+        <DeepLinkedPane goto={goto} />
       </TabContext.Provider>
     </div>
   );

@@ -66,9 +66,12 @@ interface Props {
   t: TranscriptMeta;
   client: TranscriptsClient;
   onChange: () => Promise<void>;
+  /** Picked for a diff (components/transcript-diff/), and how to pick it. */
+  picked?: boolean;
+  onPick?: (id: string) => void;
 }
 
-export function TranscriptRow({ t, client, onChange }: Props) {
+export function TranscriptRow({ t, client, onChange, picked, onPick }: Props) {
   const [sharing, setSharing] = useState(false);
   const [error, setError] = useState<string>();
   const attempt = async (work: () => Promise<unknown>) => {
@@ -180,6 +183,18 @@ export function TranscriptRow({ t, client, onChange }: Props) {
             >
               Re-run
             </Link>
+            {onPick ? (
+              <button
+                type="button"
+                data-testid="diff-pick"
+                aria-pressed={!!picked}
+                title="Pick two transcripts (or this one twice, for two of its turns) and Diff them"
+                className={`${action} ${picked ? "bg-sky-500/15 text-sky-200" : ""}`}
+                onClick={() => onPick(t.id)}
+              >
+                {picked ? "Picked" : "Compare"}
+              </button>
+            ) : null}
             <DeleteButton
               disabled={t.recording}
               onDelete={() =>

@@ -91,7 +91,7 @@ export interface LatencyAnswer {
 }
 
 /** A query string's parameters as the schemas above read them ("1"/"true" for booleans, numbers). */
-export function queryParams(params: URLSearchParams): Record<string, unknown> {
+export function queryParams(params: Iterable<[string, string]>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of params) {
     if (k === "errors") out[k] = v === "" || v === "1" || v === "true";

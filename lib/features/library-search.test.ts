@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { FrameEvent } from "../contracts/transcript";
-import { callTiming, ftsQuery, latencyRows, matchLine, percentile, queryTerms, searchDoc } from "./library-search";
+import { callTiming, ftsQuery, latencyRows, matchLine, queryTerms, searchDoc } from "./library-search";
 
 const frame = (seq: number, message: object, extra: Partial<FrameEvent> = {}): FrameEvent => ({
   type: "frame",
@@ -146,14 +146,7 @@ describe("matchLine", () => {
   });
 });
 
-describe("percentile and latencyRows", () => {
-  it("uses the nearest rank", () => {
-    const v = Array.from({ length: 100 }, (_, i) => i + 1);
-    expect([percentile(v, 50), percentile(v, 95), percentile(v, 99), percentile(v, 100)]).toEqual([50, 95, 99, 100]);
-    expect(percentile([7], 99)).toBe(7);
-    expect(percentile([], 50)).toBe(0);
-  });
-
+describe("latencyRows", () => {
   it("groups by method and direction, counts errors, slowest first", () => {
     const rows = latencyRows([
       { method: "session/prompt", dir: "to-agent", ms: 100, error: false },

@@ -9,6 +9,7 @@ import { isObject, str } from "../protocol/json";
 import { AGENT_METHODS, CLIENT_METHODS } from "../protocol/methods";
 import type { FrameEvent, TranscriptEvent } from "../contracts/transcript";
 import type { LatencyRow, SearchField } from "../contracts/library-search";
+import { percentile } from "../folds/method-latency";
 
 /** Text kept per document: the part a reader looks for, and all the other strings. */
 const BODY_CHARS = 16 * 1024;
@@ -233,13 +234,6 @@ export function matchLine(text: string, input: string): { line: string; marks: [
   };
 }
 
-/** The nearest-rank percentile of sorted values (p in 0..100). */
-export function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return 0;
-  const rank = Math.ceil((p / 100) * sorted.length);
-  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1]!;
-}
-
 /** Latency per method and direction, slowest p95 first. */
 export function latencyRows(calls: Iterable<Pick<CallTiming, "method" | "dir" | "ms" | "error">>): LatencyRow[] {
   const groups = new Map<string, { method: string; dir: CallTiming["dir"]; ms: number[]; errors: number }>();
@@ -253,17 +247,17 @@ export function latencyRows(calls: Iterable<Pick<CallTiming, "method" | "dir" | 
   const round = (n: number) => Math.round(n * 10) / 10;
   return [...groups.values()]
     .map((g) => {
-      const ms = Float64Array.from(g.ms).sort();
-      const sorted = Array.from(ms);
+      // The same nearest-rank percentiles as a transcript's own table (lib/folds/method-latency.ts).
+      const sorted = Float64Array.from(g.ms).sort();
       return {
         method: g.method,
         dir: g.dir,
         count: sorted.length,
         errors: g.errors,
-        p50: round(percentile(sorted, 50)),
-        p95: round(percentile(sorted, 95)),
-        p99: round(percentile(sorted, 99)),
-        max: round(sorted.at(-1) ?? 0),
+        p50: round(percentile(sorted, 50) ?? 0),
+        p95: round(percentile(sorted, 95) ?? 0),
+        p99: round(percentile(sorted, 99) ?? 0),
+        max: round(sorted[sorted.length - 1] ?? 0),
       };
     })
     .sort((a, b) => b.p95 - a.p95 || a.method.localeCompare(b.method));

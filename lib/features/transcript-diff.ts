@@ -5,13 +5,14 @@
  * `_meta`, timestamps, durations, working directories, chunk boundaries),
  * over the same window on both sides, minus paths the user ignores.
  */
-import { createTwoFilesPatch, diffArrays } from "diff";
+import { createTwoFilesPatch } from "diff";
 import type { Frame } from "../protocol/frame";
 import { dropPath, parseIgnorePath } from "../contracts/ignore-paths";
 import { CLIENT_METHODS } from "../protocol/methods";
-import type { DiffChange, FieldDiff } from "../contracts/reports";
+import type { DiffChange } from "../contracts/reports";
+import { align, fieldDiffs, Normaliser } from "./transcript-align";
 
-export { parseIgnorePath };
+export { fieldDiffs, parseIgnorePath };
 
 export interface RunSide {
   frames: readonly Frame[];
@@ -48,61 +49,6 @@ export interface DiffOptions {
   ignore?: readonly string[];
   /** State updates (session and kind) both sides have; others are left out (set by diffRuns). */
   comparableStates?: ReadonlySet<string>;
-}
-
-const TIME_KEY = /^(ts|timestamp|time|date|.*(At|Time|Timestamp))$/i;
-const DURATION_KEY = /(duration|elapsed|latency)(Ms|Millis|Seconds|S)?$/i;
-const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
-const ISO_TIME = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?/g;
-/** A token that looks generated: hex of 16+, or 12+ letters and digits mixed. */
-const RANDOM_TOKEN = /^(?:[0-9a-f]{16,}|(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9_-]{12,})$/;
-/** Epoch seconds or milliseconds between 2001 and 2286. */
-const isEpoch = (n: number) => Number.isInteger(n) && ((n > 1e9 && n < 1e10) || (n > 1e12 && n < 1e13));
-
-class Normaliser {
-  private readonly names = new Map<string, string>();
-  private readonly counters = new Map<string, number>();
-
-  /** Working directories of either run: a replayed agent reports the recorded one. */
-  constructor(private readonly cwds: string[]) {}
-
-  private alias(kind: string, value: string): string {
-    const key = `${kind}:${value}`;
-    let name = this.names.get(key);
-    if (!name) {
-      const n = (this.counters.get(kind) ?? 0) + 1;
-      this.counters.set(kind, n);
-      name = `<${kind}-${n}>`;
-      this.names.set(key, name);
-    }
-    return name;
-  }
-
-  /** `inMeta`: under a `_meta` key, where agents put run-specific ids. */
-  value(v: unknown, key?: string, inMeta = false): unknown {
-    if (typeof v === "string") {
-      if (key === "sessionId") return this.alias("session", v);
-      if (key === "toolCallId") return this.alias("tool", v);
-      if (key && TIME_KEY.test(key)) return "<time>";
-      if (inMeta && RANDOM_TOKEN.test(v)) return this.alias("id", v);
-      const text = this.cwds.reduce((t, cwd) => t.split(cwd).join("<cwd>"), v);
-      return text.replace(UUID, (u) => this.alias("uuid", u.toLowerCase())).replace(ISO_TIME, "<time>");
-    }
-    if (typeof v === "number") {
-      if (key && TIME_KEY.test(key)) return "<time>";
-      if (key && DURATION_KEY.test(key)) return "<duration>";
-      if (isEpoch(v)) return "<time>";
-      return v;
-    }
-    if (Array.isArray(v)) return v.map((x) => this.value(x, undefined, inMeta));
-    if (typeof v === "object" && v !== null) {
-      const out: Record<string, unknown> = {};
-      for (const k of Object.keys(v).sort())
-        out[k] = this.value((v as Record<string, unknown>)[k], k, inMeta || k === "_meta");
-      return out;
-    }
-    return v;
-  }
 }
 
 type Entry = Record<string, unknown>;
@@ -154,8 +100,7 @@ export function agentEntries(
   cwds: string[] = side.cwd ? [side.cwd] : [],
   options: DiffOptions = {},
 ): string[] {
-  // Longest first, so a cwd inside another is replaced whole.
-  const norm = new Normaliser([...cwds].sort((a, b) => b.length - a.length));
+  const norm = new Normaliser(cwds);
   const entries: Entry[] = [];
   // Request ordinals per method, so responses pair up by position, not id.
   const ordinals = new Map<string, number>();
@@ -222,14 +167,16 @@ export function diffRuns(recorded: RunSide, actual: RunSide, options: DiffOption
   const comparableStates = new Set([...lastStates(actual.frames).keys()].filter((k) => recordedStates.has(k)));
   const a = agentEntries(recorded, cwds, { ...options, comparableStates });
   const b = agentEntries(actual, cwds, { ...options, comparableStates });
+  const ops = align(a, b, { key: (e) => entryLabel(JSON.parse(e) as Entry), same: (x, y) => x === y }).ops;
+  // A changed entry is one removed and one added, as in the patch.
   let added = 0;
   let removed = 0;
-  for (const change of diffArrays(a, b)) {
-    if (change.added) added += change.count ?? change.value.length;
-    if (change.removed) removed += change.count ?? change.value.length;
+  for (const { op } of ops) {
+    if (op === "inserted" || op === "changed") added++;
+    if (op === "removed" || op === "changed") removed++;
   }
   const equal = added === 0 && removed === 0;
-  const changes = equal ? [] : structuralChanges(a, b);
+  const changes = equal ? [] : structuralChanges(a, b, ops);
   const patch = equal
     ? ""
     : createTwoFilesPatch("recorded", "actual", `${a.join("\n")}\n`, `${b.join("\n")}\n`, undefined, undefined, {
@@ -249,25 +196,6 @@ function entryLabel(e: Entry): string {
   return "invalid line";
 }
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
-
-/** The leaves where two JSON values differ. */
-export function fieldDiffs(recorded: unknown, actual: unknown, path = "", out: FieldDiff[] = []): FieldDiff[] {
-  if (Array.isArray(recorded) && Array.isArray(actual)) {
-    for (let i = 0; i < Math.max(recorded.length, actual.length); i++)
-      fieldDiffs(recorded[i], actual[i], `${path}[${i}]`, out);
-    return out;
-  }
-  if (isPlainObject(recorded) && isPlainObject(actual)) {
-    const keys = [...new Set([...Object.keys(recorded), ...Object.keys(actual)])].sort();
-    for (const k of keys) fieldDiffs(recorded[k], actual[k], path ? `${path}.${k}` : k, out);
-    return out;
-  }
-  if (JSON.stringify(recorded) !== JSON.stringify(actual)) out.push({ path, recorded, actual });
-  return out;
-}
-
 function changed(a: string, b: string, recordedIndex: number, actualIndex: number): DiffChange {
   const ra = JSON.parse(a) as Entry;
   const rb = JSON.parse(b) as Entry;
@@ -285,37 +213,26 @@ function changed(a: string, b: string, recordedIndex: number, actualIndex: numbe
 }
 
 /**
- * Aligns the two entry lists; within each run of removals and additions,
- * entries pair up by position and of the same label first ("changed"); the
- * rest are "missing" (only recorded) or "new" (only live).
+ * The differences entry by entry: the two lists aligned by label
+ * (transcript-align.ts, the one diff engine); aligned entries that differ are
+ * "changed", the rest "missing" (only recorded) or "new" (only live).
  */
-export function structuralChanges(a: readonly string[], b: readonly string[]): DiffChange[] {
+export function structuralChanges(
+  a: readonly string[],
+  b: readonly string[],
+  ops = align(a, b, { key: (e) => entryLabel(JSON.parse(e) as Entry), same: (x, y) => x === y }).ops,
+): DiffChange[] {
   const out: DiffChange[] = [];
-  let ia = 0;
-  let ib = 0;
-  const parts = diffArrays([...a], [...b]);
-  for (let i = 0; i < parts.length && out.length < MAX_CHANGES; i++) {
-    const part = parts[i]!;
-    if (!part.added && !part.removed) {
-      ia += part.value.length;
-      ib += part.value.length;
-      continue;
+  for (const op of ops) {
+    if (out.length >= MAX_CHANGES) break;
+    if (op.op === "changed") out.push(changed(a[op.a!]!, b[op.b!]!, op.a!, op.b!));
+    else if (op.op === "removed") {
+      const e = JSON.parse(a[op.a!]!) as Entry;
+      out.push({ kind: "missing", label: entryLabel(e), recordedIndex: op.a!, fields: [{ path: "", recorded: e }] });
+    } else if (op.op === "inserted") {
+      const e = JSON.parse(b[op.b!]!) as Entry;
+      out.push({ kind: "new", label: entryLabel(e), actualIndex: op.b!, fields: [{ path: "", actual: e }] });
     }
-    const removed = part.removed ? part.value : [];
-    const next = parts[i + 1];
-    const added = part.added ? part.value : next?.added && part.removed ? (i++, next.value) : [];
-    const pairs = Math.min(removed.length, added.length);
-    for (let k = 0; k < pairs; k++) out.push(changed(removed[k]!, added[k]!, ia + k, ib + k));
-    for (let k = pairs; k < removed.length; k++) {
-      const e = JSON.parse(removed[k]!) as Entry;
-      out.push({ kind: "missing", label: entryLabel(e), recordedIndex: ia + k, fields: [{ path: "", recorded: e }] });
-    }
-    for (let k = pairs; k < added.length; k++) {
-      const e = JSON.parse(added[k]!) as Entry;
-      out.push({ kind: "new", label: entryLabel(e), actualIndex: ib + k, fields: [{ path: "", actual: e }] });
-    }
-    ia += removed.length;
-    ib += added.length;
   }
-  return out.slice(0, MAX_CHANGES);
+  return out;
 }
