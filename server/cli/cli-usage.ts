@@ -29,6 +29,9 @@ commands:
   compare --profile A [--profile B] --prompt TEXT [--option A.model=x] [--json] [-o report.md] [--fail-on-diff]
                                           run one prompt on two agents at once, each in a throw-away workspace;
                                           print the comparison report (exit 1 on differences only with --fail-on-diff)
+  mcp [--data DIR]                        serve the transcript library to AI agents over MCP (stdio; read-only,
+                                          redacted as share links are): list, search, read a turn or frames,
+                                          insights, latency per method, diff two (docs/mcp.md)
   export FILE [-o run.html]               write the transcript as one self-contained HTML file
                                           (redacted, opens offline; default: FILE with .html)
 

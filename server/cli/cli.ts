@@ -358,6 +358,8 @@ async function main(argv: string[]): Promise<number> {
       return exportCommand(rest);
     case "compare":
       return (await import("./compare-cli")).compareMain(rest);
+    case "mcp":
+      return (await import("./mcp-server")).mcpMain(rest);
     case "help":
     case "--help":
     case "-h":
