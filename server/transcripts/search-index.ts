@@ -8,7 +8,17 @@
  * Synchronous: the relay runs it in a worker thread (library-index.ts), the CLI in its own process.
  */
 import Database from "better-sqlite3";
-import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync } from "node:fs";
+import {
+  chmodSync,
+  closeSync,
+  fstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  statSync,
+} from "node:fs";
 import path from "node:path";
 import { isObject, str } from "../../lib/protocol/json";
 import { inferKind, isTranscriptKind } from "../../lib/contracts/transcript-meta";
@@ -153,6 +163,8 @@ export class SearchIndex {
       let db: Database.Database | undefined;
       try {
         db = new Database(file);
+        // Private like the transcripts (SQLite gives its -wal and -shm files the same mode).
+        chmodSync(file, 0o600);
         db.pragma("journal_mode = WAL");
         db.pragma("busy_timeout = 5000");
         db.pragma("synchronous = NORMAL");
