@@ -18,7 +18,7 @@ import { methodLatency } from "../../lib/folds/method-latency";
 import { TranscriptReader } from "../../lib/folds/transcript-stream";
 import type { Frame } from "../../lib/protocol/frame";
 import { SearchIndex } from "../transcripts/search-index";
-import { HIDDEN_WORKSPACE, TranscriptStore } from "../transcripts/transcript-store";
+import { HIDDEN_WORKSPACE, localPaths, TranscriptStore } from "../transcripts/transcript-store";
 import { VERSION } from "../version";
 import { dataDirFor } from "../runtime";
 
@@ -175,10 +175,20 @@ export function createLibraryServer({ store, index, secrets }: LibraryServerOpti
     },
     guard((q) => {
       const answer = index.search(q);
-      // The index is read from files already redacted; this machine's secrets are hidden too.
+      // Lines come from files already redacted: hidden here as a share page hides them, and this machine's secrets too.
+      const hiders = new Map<string, (text: string) => string>();
+      const hide = (id: string) => {
+        let h = hiders.get(id);
+        if (!h) hiders.set(id, (h = localPaths(store.workspaceOf(id))));
+        return h;
+      };
       return json({
         ...answer,
-        hits: answer.hits.map((h) => ({ ...h, line: redactor.text(h.line).text, marks: undefined })),
+        hits: answer.hits.map((h) => ({
+          ...h,
+          line: redactor.text(hide(h.transcript.id)(h.line)).text,
+          marks: undefined,
+        })),
       });
     }),
   );

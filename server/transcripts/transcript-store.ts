@@ -339,6 +339,18 @@ export class TranscriptStore {
     }
   }
 
+  /** The header's workspace path (for hiding it), read from the file's first line; "" when unknown. */
+  workspaceOf(id: string): string {
+    const plain = this.exists(id) ? this.plainStream(id) : undefined;
+    plain?.rest?.destroy();
+    try {
+      const cwd: unknown = plain && (JSON.parse(plain.header) as TranscriptHeader).agent.cwd;
+      return typeof cwd === "string" ? cwd : "";
+    } catch {
+      return "";
+    }
+  }
+
   private titled(meta: TranscriptMeta, headerLine: string): string {
     return serialize({ ...(JSON.parse(headerLine) as TranscriptHeader), title: meta.title });
   }
@@ -450,16 +462,21 @@ export class TranscriptStore {
 /** What a share page shows instead of the sharer's workspace path. */
 export const HIDDEN_WORKSPACE = "<workspace>";
 
+/** Hides the workspace path `cwd` and the home directory in a text, as a share page does. */
+export function localPaths(cwd: string): (text: string) => string {
+  const pairs: [string, string][] = [];
+  if (cwd.length > 1) pairs.push([cwd, HIDDEN_WORKSPACE]);
+  const home = homedir();
+  if (home.length > 1 && home !== cwd) pairs.push([home, "~"]);
+  return (text: string) => pairs.reduce((t, [from, to]) => t.split(from).join(to), text);
+}
+
 /**
  * Replaces the workspace path and the home directory in every line (whole
  * lines only, so a path is never cut between two chunks).
  */
 function localPathHider(cwd: string): Transform {
-  const pairs: [string, string][] = [];
-  if (cwd.length > 1) pairs.push([cwd, HIDDEN_WORKSPACE]);
-  const home = homedir();
-  if (home.length > 1 && home !== cwd) pairs.push([home, "~"]);
-  const hide = (text: string) => pairs.reduce((t, [from, to]) => t.split(from).join(to), text);
+  const hide = localPaths(cwd);
   const decoder = new StringDecoder("utf8");
   let tail = "";
   return new Transform({

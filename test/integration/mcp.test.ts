@@ -151,6 +151,7 @@ describe("acp-playground mcp", () => {
     expect(hit).toMatchObject({ seq: 4, field: "message", transcript: { id: "20261120-100000-aaaaaaaa" } });
     expect(hit.line).toContain("missing semicolon");
     expect(hit.line).not.toContain(SECRET);
+    expect(hit.line).not.toContain(WORKSPACE);
     expect((await call("search_transcripts", { q: "bug", errors: true })).value().hits).toEqual([]);
   });
 
