@@ -67,7 +67,7 @@ export interface SearchAnswer {
 }
 
 /** Matches ranked per search: the newest this many, then the best of them (keeps a common word fast). */
-export const SEARCH_CANDIDATES = 5_000;
+export const SEARCH_CANDIDATES = 2_000;
 
 export const latencyQuery = libraryFilter.extend({ transcript: searchQuery.shape.transcript });
 export type LatencyQuery = z.infer<typeof latencyQuery>;
