@@ -195,6 +195,19 @@ describe("SearchIndex", () => {
     expect(idx.search({ q: 'NEAR(" OR *' }).hits).toEqual([]);
   });
 
+  it("weighs the text a reader looks for above other strings (arguments, ids)", () => {
+    const store = newStore();
+    const long = `${"words of a long answer ".repeat(8)}mentioning quagga once`;
+    const inBody = importText(store, text({ frames: [say(long)] }));
+    const inArgs = importText(
+      store,
+      text({ frames: [update("tool_call", { title: "Run tests", rawInput: { command: "quagga" } })] }),
+    );
+    const idx = index(store);
+    idx.updateAll();
+    expect(idx.search({ q: "quagga" }).hits.map((h) => h.transcript.id)).toEqual([inBody, inArgs]);
+  });
+
   it("follows import, rename and delete", () => {
     const store = newStore();
     const { a } = corpus(store);

@@ -456,7 +456,7 @@ export class SearchIndex {
     const rows = this.db
       .prepare<Record<string, unknown>, Row>(
         `SELECT d.seq, d.ts, d.dir, d.kind, d.method, d.field, d.error, d.off, d.len,
-                t.id, t.title, t.profile, t.agent, t.kind AS tkind, t.created_at, bm25(fts, 3.0, 1.0) AS score
+                t.id, t.title, t.profile, t.agent, t.kind AS tkind, t.created_at, bm25(fts, 6.0, 1.0) AS score
          FROM fts JOIN docs d ON d.rowid = fts.rowid JOIN transcripts t ON t.tid = d.tid
          WHERE ${clauses.join(" AND ")}
          ORDER BY fts.rowid DESC LIMIT @cap`,
