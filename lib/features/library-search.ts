@@ -108,6 +108,8 @@ export function searchDoc(e: TranscriptEvent, lastSeq: number): SearchDoc | unde
     }
     const { field, body } = frameBody(e, message);
     const error = e.kind === "invalid" || (isObject(message) && isObject(message.error));
+    // A streamed chunk's other strings are its session id and kind: not worth indexing twice per frame.
+    const plain = field === "message" || field === "thought" || (field === "prompt" && e.kind === "notification");
     return {
       seq: e.seq,
       ts: e.ts,
@@ -117,7 +119,7 @@ export function searchDoc(e: TranscriptEvent, lastSeq: number): SearchDoc | unde
       field,
       error,
       body: cut(body, BODY_CHARS),
-      extra: message === undefined ? "" : strings(message, EXTRA_CHARS),
+      extra: message === undefined || plain ? "" : strings(message, EXTRA_CHARS),
     };
   }
   if (e.type === "stderr")

@@ -7,8 +7,8 @@ import { parentPort, workerData } from "node:worker_threads";
 import { SearchIndex } from "./search-index";
 import type { IndexReply, IndexRequest } from "./library-index";
 
-/** Read per slice: about 20 ms of indexing on a laptop. */
-const SLICE_BYTES = 2 * 1024 * 1024;
+/** Read per slice: tens of milliseconds of indexing. */
+const SLICE_BYTES = 512 * 1024;
 /** How often files written by other processes (a tap on its own, a second relay) are looked for. */
 const RESCAN_MS = 30_000;
 
@@ -33,20 +33,26 @@ function rescan(): void {
   run();
 }
 
+/** After a slice that took `ms`, the next one waits as long: the index takes at most half a core from the relay. */
+let restMs = 0;
+
 function run(): void {
   if (running || closed) return;
   running = true;
-  setImmediate(step);
+  if (restMs > 0) setTimeout(step, restMs);
+  else setImmediate(step);
 }
 
 function step(): void {
   running = false;
+  restMs = 0;
   if (closed) return;
   const id = dirty.values().next().value;
   if (id === undefined) {
     for (const rid of idleWaiters.splice(0)) reply({ rid, ok: true, value: null });
     return;
   }
+  const started = performance.now();
   try {
     if (index.update(id, SLICE_BYTES)) dirty.delete(id);
   } catch (err) {
@@ -54,6 +60,7 @@ function step(): void {
     dirty.delete(id);
     console.error(`search index: ${id}: ${(err as Error).message}`);
   }
+  restMs = Math.min(1000, performance.now() - started);
   run();
 }
 

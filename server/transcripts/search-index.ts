@@ -35,7 +35,7 @@ import {
 import { callTiming, ftsQuery, latencyRows, matchLine, searchDoc } from "../../lib/features/library-search";
 
 /** Bumped whenever what is indexed changes: an index of another version is rebuilt from the files. */
-export const INDEX_VERSION = 1;
+export const INDEX_VERSION = 2;
 export const INDEX_FILE = "search-index.sqlite";
 /** A longer line (a frame can be up to the relay's line cap) is left out of the index, never held. */
 const MAX_LINE_BYTES = 16 * 1024 * 1024;
@@ -147,8 +147,9 @@ export class SearchIndex {
         "UPDATE transcripts SET size = @size, mtime = @mtime, ino = @ino, offset = @offset, last_seq = @lastSeq WHERE tid = @tid",
       ),
       doc: db.prepare(
-        "INSERT INTO docs (tid, seq, ts, dir, kind, method, field, error, off, len) VALUES (@tid, @seq, @ts, @dir, @kind, @method, @field, @error, @off, @len)",
+        "INSERT INTO docs (rowid, tid, seq, ts, dir, kind, method, field, error, off, len) VALUES (@rowid, @tid, @seq, @ts, @dir, @kind, @method, @field, @error, @off, @len)",
       ),
+      lowest: db.prepare<[], { low: number }>("SELECT coalesce(min(rowid), 0) AS low FROM docs"),
       fts: db.prepare("INSERT INTO fts (rowid, body, extra) VALUES (?, ?, ?)"),
       call: db.prepare("INSERT INTO calls (tid, seq, method, dir, ms, error) VALUES (?, ?, ?, ?, ?, ?)"),
       clearFts: db.prepare("DELETE FROM fts WHERE rowid IN (SELECT rowid FROM docs WHERE tid = ?)"),
@@ -255,7 +256,8 @@ export class SearchIndex {
       return true;
     }
     try {
-      return this.db.transaction(() => this.updateFrom(id, fd, budgetBytes))();
+      // Immediate: the lowest rowid is read under the write lock (a second writer, the MCP server, waits).
+      return this.db.transaction(() => this.updateFrom(id, fd, budgetBytes)).immediate();
     } finally {
       closeSync(fd);
     }
@@ -277,6 +279,9 @@ export class SearchIndex {
     }
     const s = this.stmt;
     const tid = row.tid;
+    // Each new document takes a rowid below every other: FTS5 reads a term's matches in rowid order
+    // as a stream only ascending, so ascending is newest first and a search stops at its candidates.
+    let rowid = s.lowest.get()!.low;
     // Whole lines from `offset`, in chunks; a line longer than MAX_LINE_BYTES is skipped unread.
     const chunk = Buffer.alloc(Math.max(64 * 1024, Math.min(READ_CHUNK, budgetBytes)));
     let parts: Buffer[] = [];
@@ -296,7 +301,9 @@ export class SearchIndex {
       }
       const doc = searchDoc(e, lastSeq);
       if (doc) {
-        const info = s.doc.run({
+        rowid--;
+        s.doc.run({
+          rowid,
           tid,
           seq: doc.seq,
           ts: doc.ts,
@@ -308,7 +315,7 @@ export class SearchIndex {
           off: start,
           len: bytes.length,
         });
-        s.fts.run(info.lastInsertRowid, doc.body, doc.extra);
+        s.fts.run(rowid, doc.body, doc.extra);
       }
       const call = callTiming(e);
       if (call) s.call.run(tid, call.seq, call.method, call.dir, call.ms, call.error ? 1 : 0);
@@ -459,7 +466,7 @@ export class SearchIndex {
                 t.id, t.title, t.profile, t.agent, t.kind AS tkind, t.created_at, bm25(fts, 6.0, 1.0) AS score
          FROM fts JOIN docs d ON d.rowid = fts.rowid JOIN transcripts t ON t.tid = d.tid
          WHERE ${clauses.join(" AND ")}
-         ORDER BY fts.rowid DESC LIMIT @cap`,
+         ORDER BY fts.rowid LIMIT @cap`,
       )
       .all(params);
     const more = rows.length > SEARCH_CANDIDATES;

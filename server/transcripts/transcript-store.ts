@@ -70,6 +70,7 @@ export class TranscriptStore {
   /** Files read whole by a scan (a hook for tests: a list must not rescan unchanged files). */
   scans = 0;
   private readonly scanned = new Map<string, Scanned>();
+  private readonly metas = new Map<string, { ino: number; size: number; mtimeMs: number; meta: TranscriptMeta }>();
 
   constructor(
     dataDir: string,
@@ -198,11 +199,22 @@ export class TranscriptStore {
     return meta;
   }
 
-  /** The meta file as it is, unchecked (undefined if missing or unreadable). */
+  /**
+   * The meta file as it is, unchecked (undefined if missing or unreadable); kept parsed while its
+   * size and mtime stay the same, so listing thousands of transcripts reads only what changed.
+   */
   storedMeta(id: string): TranscriptMeta | undefined {
     try {
-      return JSON.parse(readFileSync(this.metaFile(id), "utf8")) as TranscriptMeta;
+      const file = this.metaFile(id);
+      // writeMeta renames a new file into place: a new inode each time.
+      const { size, mtimeMs, ino } = statSync(file);
+      const known = this.metas.get(id);
+      if (known && known.ino === ino && known.size === size && known.mtimeMs === mtimeMs) return { ...known.meta };
+      const meta = JSON.parse(readFileSync(file, "utf8")) as TranscriptMeta;
+      this.metas.set(id, { ino, size, mtimeMs, meta });
+      return { ...meta };
     } catch {
+      this.metas.delete(id);
       return undefined;
     }
   }
@@ -399,6 +411,7 @@ export class TranscriptStore {
     rmSync(this.file(id), { force: true });
     rmSync(this.metaFile(id), { force: true });
     this.scanned.delete(id);
+    this.metas.delete(id);
     this.index?.removed(id);
     return true;
   }
