@@ -15,3 +15,14 @@ declare const performance: { now(): number };
 type TimerHandle = { readonly __timer: unique symbol } | number;
 declare function setTimeout(callback: () => void, ms?: number): TimerHandle;
 declare function clearTimeout(handle: TimerHandle | undefined): void;
+
+/** WHATWG URL (browsers and Node): only what lib/ uses. */
+declare class URL {
+  constructor(url: string, base?: string);
+  hash: string;
+  readonly origin: string;
+  readonly pathname: string;
+  readonly protocol: string;
+  readonly searchParams: { delete(name: string): void };
+  toString(): string;
+}

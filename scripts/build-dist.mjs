@@ -16,6 +16,8 @@ await build({
     "cli-usage": "server/cli/cli-usage.ts",
     "tap-cli": "server/tap/tap-cli.ts",
     "replay-agent": "server/agents/replay-agent.ts",
+    // The search index's worker thread (server/transcripts/library-index.ts).
+    "index-worker": "server/transcripts/index-worker.ts",
   },
   outdir,
   outExtension: { ".js": ".mjs" },
@@ -30,4 +32,4 @@ await build({
   chunkNames: "[name]-[hash]",
   logLevel: "warning",
 });
-console.log("dist/: cli.mjs, tap-cli.mjs, replay-agent.mjs");
+console.log("dist/: cli.mjs, tap-cli.mjs, replay-agent.mjs, index-worker.mjs");

@@ -57,6 +57,8 @@ export interface ServerConfig {
   stderrBytes: number;
   /** The most one fs/read_text_file returns. */
   maxReadBytes: number;
+  /** The library's search index (ACP_PLAYGROUND_SEARCH_INDEX=0 turns it off; on when absent). */
+  searchIndex?: boolean;
   /** Terminal output kept when the agent asks for none or more. */
   terminalOutputBytes: number;
   /** Warm agents kept per profile (ACP_PLAYGROUND_POOL="gemini=1", or "pool" in the file). */
@@ -372,6 +374,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd(), agents: 
     terminalOutputBytes: intFrom(env, "ACP_PLAYGROUND_TERMINAL_OUTPUT_BYTES", 1 * MIB, 1),
     requestTimeoutMs: intFrom(env, "ACP_PLAYGROUND_REQUEST_TIMEOUT_MS", 30_000, 1),
     pool,
+    searchIndex: env.ACP_PLAYGROUND_SEARCH_INDEX !== "0",
     dataDir: dataDirFor(env, cwd),
     geminiBin,
   };

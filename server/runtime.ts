@@ -5,7 +5,7 @@
  */
 import { homedir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 /** True in the installed tool: every server module is bundled into dist/*.mjs. */
 export const COMPILED = import.meta.url.endsWith(".mjs");
@@ -14,13 +14,31 @@ export const COMPILED = import.meta.url.endsWith(".mjs");
 export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 /** server/'s entry scripts that run as processes of their own, by the name of their dist/ bundle. */
-const ENTRY_SCRIPTS = { "replay-agent": "agents/replay-agent.ts" } as const;
+const ENTRY_SCRIPTS = {
+  "replay-agent": "agents/replay-agent.ts",
+  "index-worker": "transcripts/index-worker.ts",
+} as const;
 
 /** The arguments that make `node` run one of server/'s entry scripts (e.g. "replay-agent") as its own process. */
 export function nodeScript(name: keyof typeof ENTRY_SCRIPTS): string[] {
   return COMPILED
     ? [path.join(PACKAGE_ROOT, "dist", `${name}.mjs`)]
     : ["--import", import.meta.resolve("tsx"), path.join(PACKAGE_ROOT, "server", ENTRY_SCRIPTS[name])];
+}
+
+/**
+ * How a worker thread runs one of server/'s entry scripts: the compiled file, or in the
+ * repository a bootstrap that loads the TypeScript through tsx's API (a worker does not get
+ * the hooks `--import tsx` installs in the main thread).
+ */
+export function workerScript(name: keyof typeof ENTRY_SCRIPTS): { source: string; eval: boolean } {
+  if (COMPILED) return { source: path.join(PACKAGE_ROOT, "dist", `${name}.mjs`), eval: false };
+  const file = pathToFileURL(path.join(PACKAGE_ROOT, "server", ENTRY_SCRIPTS[name])).href;
+  const api = import.meta.resolve("tsx/esm/api");
+  return {
+    source: `import(${JSON.stringify(api)}).then(({ tsImport }) => tsImport(${JSON.stringify(file)}, ${JSON.stringify(file)}))`,
+    eval: true,
+  };
 }
 
 /**

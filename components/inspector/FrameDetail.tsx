@@ -7,6 +7,7 @@ import { CHECK_LABEL, frameChecks } from "@/lib/folds/frame-checks";
 import type { FrameIndex } from "@/lib/folds/frame-index";
 import type { FrameWindow } from "@/lib/folds/frame-log";
 import { copyText } from "../clipboard";
+import { CopyFrameLink } from "../transcripts/CopyFrameLink";
 import { formatBytes, formatDateTime, formatId, formatLatency, prettyFrame } from "../format";
 import { KIND_STYLE } from "./FrameRow";
 import { schemaVerdict, type FrameJudge } from "./use-schema-checker";
@@ -125,6 +126,7 @@ export function FrameDetail({ frame, frames, index, checker, now, listed, onJump
           >
             Copy JSON
           </button>
+          <CopyFrameLink seq={frame.seq} className={button} />
           <button
             type="button"
             data-testid="close-detail"

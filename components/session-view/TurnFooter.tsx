@@ -3,6 +3,7 @@
 import { memo } from "react";
 import type { Turn } from "@/lib/folds/session-view";
 import { JsonRpcErrorView } from "../JsonRpcErrorView";
+import { CopyFrameLink } from "../transcripts/CopyFrameLink";
 import { formatMs, formatUsage } from "@/lib/folds/session-view-format";
 
 const badge = "rounded px-1.5 py-px text-[10px] ring-1 ring-inset";
@@ -27,6 +28,7 @@ export const TurnFooter = memo(function TurnFooter({
       className="flex flex-wrap items-center gap-x-3 gap-y-1 border-t border-zinc-800/80 pt-1.5 text-[11px] text-zinc-500"
     >
       <span className="text-zinc-600">turn {index + 1}</span>
+      <CopyFrameLink seq={turn.seq} what="turn" className="text-zinc-500 hover:text-zinc-300 hover:underline" />
       {!turn.ended && waiting ? (
         <span data-testid="turn-waiting" className="flex items-center gap-1.5 font-medium text-amber-300">
           <span className="h-1.5 w-1.5 animate-pulse rounded-full bg-amber-400" /> waiting for you

@@ -8,6 +8,7 @@ import {
   type TranscriptMeta,
 } from "@/lib/contracts/transcript-meta";
 import { TokenMessage } from "../TokenMessage";
+import { LibrarySearch } from "./LibrarySearch";
 import { TranscriptRow } from "./TranscriptRow";
 import { UploadZone } from "./UploadZone";
 import { useTranscripts } from "./use-transcripts";
@@ -60,6 +61,7 @@ export function TranscriptLibrary({ token }: { token: string }) {
             Could not load the list: {error.message}
           </p>
         ) : null}
+        <LibrarySearch client={client} list={list} />
         <div role="search" className="flex flex-wrap items-center gap-2 text-xs">
           <input
             type="search"

@@ -8,8 +8,8 @@ import type { ReactNode } from "react";
 import type { Frame } from "@/lib/protocol/frame";
 import type { TranscriptHeader as Header } from "@/lib/contracts/transcript";
 import { TabContext } from "../state/use-session";
-import { ViewPane } from "../ViewPane";
 import type { FrameGoto } from "../inspector/FrameInspector";
+import { DeepLinkedPane } from "./DeepLinkedPane";
 import { PlaybackBar } from "./PlaybackBar";
 import { TranscriptHeader } from "./TranscriptHeader";
 import { usePlayback } from "./use-playback";
@@ -55,7 +55,7 @@ export function TranscriptPlayer({ url, token, failure, actions, panel, goto }: 
       <PlaybackBar playback={playback} complete={rec.complete} frameTs={(i) => frames[i]?.ts} />
       {rec.header ? panel?.(rec.header, frames, rec.complete) : null}
       <TabContext.Provider value={rec.tab}>
-        <ViewPane goto={goto} />
+        <DeepLinkedPane goto={goto} />
       </TabContext.Provider>
     </div>
   );

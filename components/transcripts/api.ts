@@ -6,6 +6,7 @@
 import type { HttpErrorBody, RenameBody, ShareBody } from "@/lib/contracts/http-api";
 import type { ProfileDetails, RelayInfo } from "@/lib/contracts/wire";
 import type { TranscriptMeta } from "@/lib/contracts/transcript-meta";
+import type { LatencyAnswer, LatencyQuery, SearchAnswer, SearchQuery } from "@/lib/contracts/library-search";
 
 export type { TranscriptMeta };
 
@@ -38,6 +39,14 @@ async function call(token: string, path: string, init: RequestInit = {}): Promis
 }
 
 const json = <T>(res: Response) => res.json() as Promise<T>;
+
+/** A query object as URL parameters (what `queryParams` in lib/contracts/library-search.ts reads back). */
+function queryString(query: object): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query))
+    if (v !== undefined && v !== "" && v !== false) params.set(k, v === true ? "1" : String(v));
+  return params.toString();
+}
 
 export const transcriptUrl = (id: string) => `/api/transcripts/${encodeURIComponent(id)}`;
 export const shareApiUrl = (id: string, shareToken: string) =>
@@ -86,6 +95,12 @@ export function api(token: string) {
       const name = /filename="([^"]+)"/.exec(res.headers.get("content-disposition") ?? "")?.[1] ?? `${id}.jsonl`;
       return { blob: await res.blob(), name };
     },
+    /** Full-text search over every transcript (the relay's index). */
+    search: (query: SearchQuery, signal?: AbortSignal) =>
+      call(token, `/api/search?${queryString(query)}`, { signal }).then(json<SearchAnswer>),
+    /** Latency per method and direction across the library. */
+    latency: (query: LatencyQuery, signal?: AbortSignal) =>
+      call(token, `/api/latency?${queryString(query)}`, { signal }).then(json<LatencyAnswer>),
     /** The one-file HTML export (server/transcripts/export.ts). */
     exportHtml: async (id: string) => ({
       blob: await (await call(token, `${transcriptUrl(id)}/export`)).blob(),

@@ -42,6 +42,9 @@ commands:
                                           exercises the client's side of the protocol in its first prompt
                                           turn; the report (FILE.json, FILE.md; default: the data
                                           directory's client-probes/) judges each requirement
+  mcp [--data DIR]                        serve the transcript library to AI agents over MCP (stdio; read-only,
+                                          redacted as share links are): list, search, read a turn or frames,
+                                          insights, latency per method, diff two (docs/mcp.md)
   export FILE [-o run.html]               write the transcript as one self-contained HTML file
                                           (redacted, opens offline; default: FILE with .html)
   export --viewer [-o viewer.html]        write the same viewer with no transcript in it: it opens any

@@ -381,6 +381,8 @@ async function main(argv: string[]): Promise<number> {
       return (await import("./validate-cli")).validateMain(rest);
     case "probe-client":
       return (await import("./probe-client")).probeClientMain(rest);
+    case "mcp":
+      return (await import("./mcp-server")).mcpMain(rest);
     case "help":
     case "--help":
     case "-h":

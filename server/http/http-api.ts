@@ -10,6 +10,7 @@ import { parseWith } from "../../lib/protocol/contract";
 import { renameBody, shareBody, type HttpErrorBody, type ShareBody } from "../../lib/contracts/http-api";
 import { fail, type Result } from "../../lib/protocol/result";
 import { TranscriptError } from "../../lib/contracts/transcript";
+import { latencyQuery, queryParams, searchQuery } from "../../lib/contracts/library-search";
 import { handleComparisonApi } from "./compare-api";
 import { sendExport, sendViewer } from "./export-api";
 import { probeStoreBeside } from "../transcripts/probe-store";
@@ -142,6 +143,21 @@ export async function handleApi(
     return sendJson(res, 200, relay.info(url.searchParams.get("profile")?.slice(0, 200)));
   if (parts.length === 1 && parts[0] === "profiles" && method === "GET") {
     return sendJson(res, 200, { profiles: [...(await relay.profiles.details()), ...relay.profiles.replays()] });
+  }
+
+  // The library's index: full-text search and latency per method over every transcript.
+  if (parts.length === 1 && (parts[0] === "search" || parts[0] === "latency") && method === "GET") {
+    if (!relay.library)
+      return sendError(res, 503, "index_off", "the search index is off (ACP_PLAYGROUND_SEARCH_INDEX=0)");
+    const params = queryParams(url.searchParams);
+    if (parts[0] === "search") {
+      const read = parseWith(searchQuery, params);
+      if (!read.ok) return sendError(res, 400, "invalid_query", read.error);
+      return sendJson(res, 200, await relay.library.search(read.value));
+    }
+    const read = parseWith(latencyQuery, params);
+    if (!read.ok) return sendError(res, 400, "invalid_query", read.error);
+    return sendJson(res, 200, await relay.library.latency(read.value));
   }
 
   if (parts[0] === "transcripts") {

@@ -26,6 +26,7 @@ import { Profiles } from "../agents/profiles";
 import { probeStoreBeside } from "../transcripts/probe-store";
 import { probeAgent, rerunTranscript } from "../agents/session-tasks";
 import { TranscriptStore } from "../transcripts/transcript-store";
+import { LibraryIndex } from "../transcripts/library-index";
 import { refuseRequest, tokenMatches } from "./security";
 import { createTapHub, type TapHub } from "../tap/tap-session";
 import { socketEvents } from "./socket-events";
@@ -38,6 +39,8 @@ export interface Relay {
   sessions: Map<string, BrowserSession>;
   profiles: Profiles;
   transcripts: TranscriptStore;
+  /** The library's search index (undefined when turned off). */
+  library: LibraryIndex | undefined;
   pool: AgentPool;
   /** Tapped conversations (server/tap/tap-session.ts). */
   taps: TapHub;
@@ -52,6 +55,8 @@ export interface Relay {
 export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay {
   const sessions = new Map<string, BrowserSession>();
   const transcripts = new TranscriptStore(config.dataDir);
+  const library = config.searchIndex === false ? undefined : new LibraryIndex(transcripts.dir);
+  transcripts.index = library;
   const profiles = new Profiles(config, transcripts);
   const primed = profiles.prime();
   const pool = new AgentPool(config, profiles, transcripts);
@@ -187,6 +192,7 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
     sessions,
     profiles,
     transcripts,
+    library,
     pool,
     taps,
     primed,
@@ -196,6 +202,8 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
       await pool.close();
       await Promise.allSettled([...sessions.values()].map((s) => s.host.stop()));
       sessions.clear();
+      transcripts.index = undefined;
+      await library?.close();
       await new Promise<void>((resolve) => void io.close(() => resolve()));
     },
   };

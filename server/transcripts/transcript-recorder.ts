@@ -183,6 +183,8 @@ export class TranscriptRecorder {
     try {
       writeSync(this.fd, chunk);
       if (Date.now() - this.metaWrittenAt >= META_EVERY_MS) this.writeLiveMeta();
+      // Only a note: the index reads the new lines from the file, in its own thread.
+      this.store.index?.changed(this.meta.id);
     } catch (err) {
       // Recording must never take the relay down; the live session goes on.
       if (!this.failed) console.error(`transcript ${this.meta.id}: write failed: ${(err as Error).message}`);
@@ -223,6 +225,7 @@ export class TranscriptRecorder {
           recording: false,
           writer: undefined,
         });
+        this.store.index?.changed(this.meta.id);
       } catch (err) {
         // The store went away (disk full, directory removed): the lines already written stay.
         console.error(`transcript ${this.meta.id}: cannot close: ${(err as Error).message}`);

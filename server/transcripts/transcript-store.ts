@@ -32,6 +32,7 @@ import { TranscriptReader } from "../../lib/folds/transcript-stream";
 import { transcriptLimits, type TranscriptLimits } from "../config";
 import { isAlive } from "../agents/process-group";
 import { PACKAGE_ROOT } from "../runtime";
+import type { IndexObserver } from "./library-index";
 
 export type { TranscriptMeta };
 
@@ -63,9 +64,13 @@ export class TranscriptStore {
   /** Warm-pool agents no browser has taken yet: not listed, and deleted if never used. */
   readonly unlisted = new Set<string>();
 
+  /** The search index, told of every change (the relay's; none in the CLI and tests). */
+  index: IndexObserver | undefined;
+
   /** Files read whole by a scan (a hook for tests: a list must not rescan unchanged files). */
   scans = 0;
   private readonly scanned = new Map<string, Scanned>();
+  private readonly metas = new Map<string, { ino: number; size: number; mtimeMs: number; meta: TranscriptMeta }>();
 
   constructor(
     dataDir: string,
@@ -194,11 +199,22 @@ export class TranscriptStore {
     return meta;
   }
 
-  /** The meta file as it is, unchecked (undefined if missing or unreadable). */
+  /**
+   * The meta file as it is, unchecked (undefined if missing or unreadable); kept parsed while its
+   * size and mtime stay the same, so listing thousands of transcripts reads only what changed.
+   */
   storedMeta(id: string): TranscriptMeta | undefined {
     try {
-      return JSON.parse(readFileSync(this.metaFile(id), "utf8")) as TranscriptMeta;
+      const file = this.metaFile(id);
+      // writeMeta renames a new file into place: a new inode each time.
+      const { size, mtimeMs, ino } = statSync(file);
+      const known = this.metas.get(id);
+      if (known && known.ino === ino && known.size === size && known.mtimeMs === mtimeMs) return { ...known.meta };
+      const meta = JSON.parse(readFileSync(file, "utf8")) as TranscriptMeta;
+      this.metas.set(id, { ino, size, mtimeMs, meta });
+      return { ...meta };
     } catch {
+      this.metas.delete(id);
       return undefined;
     }
   }
@@ -335,6 +351,18 @@ export class TranscriptStore {
     }
   }
 
+  /** The header's workspace path (for hiding it), read from the file's first line; "" when unknown. */
+  workspaceOf(id: string): string {
+    const plain = this.exists(id) ? this.plainStream(id) : undefined;
+    plain?.rest?.destroy();
+    try {
+      const cwd: unknown = plain && (JSON.parse(plain.header) as TranscriptHeader).agent.cwd;
+      return typeof cwd === "string" ? cwd : "";
+    } catch {
+      return "";
+    }
+  }
+
   private titled(meta: TranscriptMeta, headerLine: string): string {
     return serialize({ ...(JSON.parse(headerLine) as TranscriptHeader), title: meta.title });
   }
@@ -371,7 +399,10 @@ export class TranscriptStore {
     const meta = this.meta(id);
     if (!meta) return undefined;
     const next = change(meta);
-    if (next !== meta) this.writeMeta(next);
+    if (next !== meta) {
+      this.writeMeta(next);
+      this.index?.changed(id);
+    }
     return next;
   }
 
@@ -380,6 +411,8 @@ export class TranscriptStore {
     rmSync(this.file(id), { force: true });
     rmSync(this.metaFile(id), { force: true });
     this.scanned.delete(id);
+    this.metas.delete(id);
+    this.index?.removed(id);
     return true;
   }
 
@@ -423,6 +456,7 @@ export class TranscriptStore {
       const same = this.list().find((m) => m.id !== id && m.contentHash === hash);
       const stored: TranscriptMeta = { ...meta, kind: "upload", uploaded: true, contentHash: hash };
       this.writeMeta(stored);
+      this.index?.changed(id);
       this.prune();
       return same ? { ...stored, duplicateOf: { id: same.id, title: same.title } } : stored;
     } catch (err) {
@@ -441,16 +475,21 @@ export class TranscriptStore {
 /** What a share page shows instead of the sharer's workspace path. */
 export const HIDDEN_WORKSPACE = "<workspace>";
 
+/** Hides the workspace path `cwd` and the home directory in a text, as a share page does. */
+export function localPaths(cwd: string): (text: string) => string {
+  const pairs: [string, string][] = [];
+  if (cwd.length > 1) pairs.push([cwd, HIDDEN_WORKSPACE]);
+  const home = homedir();
+  if (home.length > 1 && home !== cwd) pairs.push([home, "~"]);
+  return (text: string) => pairs.reduce((t, [from, to]) => t.split(from).join(to), text);
+}
+
 /**
  * Replaces the workspace path and the home directory in every line (whole
  * lines only, so a path is never cut between two chunks).
  */
 function localPathHider(cwd: string): Transform {
-  const pairs: [string, string][] = [];
-  if (cwd.length > 1) pairs.push([cwd, HIDDEN_WORKSPACE]);
-  const home = homedir();
-  if (home.length > 1 && home !== cwd) pairs.push([home, "~"]);
-  const hide = (text: string) => pairs.reduce((t, [from, to]) => t.split(from).join(to), text);
+  const hide = localPaths(cwd);
   const decoder = new StringDecoder("utf8");
   let tail = "";
   return new Transform({

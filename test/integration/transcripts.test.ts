@@ -140,4 +140,44 @@ describe("transcripts", () => {
       expect((await http(method!, route!, { token: null })).status).toBe(401);
     }
   });
+
+  it("searches every recording as it is written, follows renames and deletes, and measures latency", async () => {
+    const id = await recordGeminiSession();
+    const search = async (q: string) =>
+      (await http("GET", `/api/search?q=${encodeURIComponent(q)}`)).json() as {
+        hits: { transcript: { id: string; title: string }; seq: number; field: string; line: string }[];
+      };
+    // The index catches up in its own thread: wait for it, never for a fixed time.
+    await expect
+      .poll(async () => (await search("secret is")).hits.some((h) => h.transcript.id === id), { timeout: 10_000 })
+      .toBe(true);
+    const hit = (await search("secret is")).hits.find((h) => h.transcript.id === id)!;
+    expect(hit).toMatchObject({ field: "message" });
+    // What was redacted on disk is not found, and the line shown is the redacted one.
+    expect(hit.line).toContain("[REDACTED]");
+    expect((await search(SECRET)).hits).toEqual([]);
+    const transcript = parseTranscript((await http("GET", `/api/transcripts/${id}`)).text);
+    expect(transcript.frames.find((f) => f.seq === hit.seq)!.raw).toContain("The secret is");
+
+    await http("PATCH", `/api/transcripts/${id}`, { body: JSON.stringify({ title: "Indexed run" }) });
+    await expect
+      .poll(async () => (await search("secret is")).hits.find((h) => h.transcript.id === id)?.transcript.title, {
+        timeout: 10_000,
+      })
+      .toBe("Indexed run");
+
+    const latency = (await http("GET", "/api/latency?agent=gemini-cli")).json();
+    expect(latency.rows).toEqual(
+      expect.arrayContaining([expect.objectContaining({ method: "session/prompt", dir: "to-agent", errors: 0 })]),
+    );
+    expect((await http("GET", "/api/search?q=")).json().error.code).toBe("invalid_query");
+    expect((await http("GET", "/api/search?q=x&kind=nope")).status).toBe(400);
+    expect((await http("GET", "/api/search?q=x", { token: null })).status).toBe(401);
+    expect((await http("GET", "/api/latency", { token: "wrong" })).status).toBe(401);
+
+    await http("DELETE", `/api/transcripts/${id}`);
+    await expect
+      .poll(async () => (await search("secret is")).hits.some((h) => h.transcript.id === id), { timeout: 10_000 })
+      .toBe(false);
+  });
 });

@@ -1,0 +1,322 @@
+"use client";
+/**
+ * Search inside every recording (the relay's index, GET /api/search): filters by agent,
+ * profile, kind, method, errors only and date; each hit shows its matching line and opens that
+ * frame (`/transcripts/ID#seq=N`). Below, latency per method across the library for the same
+ * transcripts (GET /api/latency).
+ */
+import Link from "next/link";
+import { useEffect, useMemo, useState } from "react";
+import type { LatencyAnswer, SearchAnswer, SearchHit } from "@/lib/contracts/library-search";
+import { KIND_LABELS, TRANSCRIPT_KINDS, type TranscriptKind } from "@/lib/contracts/transcript-meta";
+import type { TranscriptMeta } from "./api";
+import type { TranscriptsClient } from "./use-transcripts";
+
+const SEARCH_DEBOUNCE_MS = 250;
+const input =
+  "rounded border border-zinc-700 bg-zinc-950 px-2 py-1 text-zinc-200 placeholder:text-zinc-400 [color-scheme:dark]";
+
+interface Filters {
+  agent: string;
+  profile: string;
+  kind: TranscriptKind | "";
+  method: string;
+  errors: boolean;
+  from: string;
+  to: string;
+}
+
+const NO_FILTERS: Filters = { agent: "", profile: "", kind: "", method: "", errors: false, from: "", to: "" };
+
+function useDebounced<T>(value: T, ms: number): T {
+  const [debounced, setDebounced] = useState(value);
+  useEffect(() => {
+    const t = setTimeout(() => setDebounced(value), ms);
+    return () => clearTimeout(t);
+  }, [value, ms]);
+  return debounced;
+}
+
+const unique = (values: (string | undefined)[]) => [...new Set(values.filter((v): v is string => !!v))].sort();
+
+/** The hit's line with its matched words marked. */
+function Marked({ hit }: { hit: SearchHit }) {
+  const parts: React.ReactNode[] = [];
+  let at = 0;
+  hit.marks.forEach(([s, e], i) => {
+    if (s < at) return;
+    parts.push(hit.line.slice(at, s));
+    parts.push(
+      <mark key={i} className="rounded-sm bg-amber-400/25 px-0.5 text-amber-100">
+        {hit.line.slice(s, e)}
+      </mark>,
+    );
+    at = e;
+  });
+  parts.push(hit.line.slice(at));
+  return <>{parts}</>;
+}
+
+function HitRow({ hit }: { hit: SearchHit }) {
+  const href = `/transcripts/${encodeURIComponent(hit.transcript.id)}#seq=${hit.seq}`;
+  return (
+    <li data-testid="search-hit" data-transcript={hit.transcript.id} data-seq={hit.seq}>
+      <Link href={href} className="block rounded px-2 py-1.5 hover:bg-zinc-800/70">
+        <span className="flex flex-wrap items-baseline gap-x-2 text-[11px] text-zinc-400">
+          <span className="font-medium text-zinc-200">{hit.transcript.title}</span>
+          <span>{hit.transcript.agentName ?? hit.transcript.profile}</span>
+          <span>frame {hit.seq}</span>
+          {hit.method ? <span className="font-mono">{hit.method}</span> : null}
+          <span className={hit.error ? "text-red-300" : ""}>{hit.field}</span>
+        </span>
+        <span data-testid="search-line" className="block truncate font-mono text-xs text-zinc-300">
+          {hit.line ? (
+            <Marked hit={hit} />
+          ) : (
+            <span className="text-zinc-500">(matched in the frame's other fields)</span>
+          )}
+        </span>
+      </Link>
+    </li>
+  );
+}
+
+function LatencyTable({ answer }: { answer: LatencyAnswer }) {
+  const th = "px-2 py-1 text-right font-medium";
+  return (
+    <table data-testid="library-latency" className="w-full border-collapse text-xs tabular-nums">
+      <thead className="text-[10px] uppercase tracking-wider text-zinc-400">
+        <tr>
+          <th className="px-2 py-1 text-left font-medium">Method</th>
+          <th className="px-2 py-1 text-left font-medium">Direction</th>
+          <th className={th}>Count</th>
+          <th className={th}>p50</th>
+          <th className={th}>p95</th>
+          <th className={th}>p99</th>
+          <th className={th}>Max</th>
+          <th className={th}>Errors</th>
+        </tr>
+      </thead>
+      <tbody>
+        {answer.rows.map((r) => (
+          <tr
+            key={`${r.dir} ${r.method}`}
+            data-testid="latency-row"
+            data-method={r.method}
+            className="border-t border-zinc-800/70"
+          >
+            <td className="px-2 py-1 font-mono text-zinc-200">{r.method}</td>
+            <td className="px-2 py-1 text-zinc-400">{r.dir === "to-agent" ? "client → agent" : "agent → client"}</td>
+            <td className="px-2 py-1 text-right">{r.count}</td>
+            <td className="px-2 py-1 text-right">{r.p50} ms</td>
+            <td className="px-2 py-1 text-right">{r.p95} ms</td>
+            <td className="px-2 py-1 text-right">{r.p99} ms</td>
+            <td className="px-2 py-1 text-right">{r.max} ms</td>
+            <td className={`px-2 py-1 text-right ${r.errors ? "text-red-300" : ""}`}>{r.errors}</td>
+          </tr>
+        ))}
+        {answer.rows.length === 0 ? (
+          <tr>
+            <td colSpan={8} className="px-2 py-3 text-center text-zinc-400">
+              No answered request in these transcripts.
+            </td>
+          </tr>
+        ) : null}
+      </tbody>
+    </table>
+  );
+}
+
+export function LibrarySearch({ client, list }: { client: TranscriptsClient; list: TranscriptMeta[] | undefined }) {
+  const [q, setQ] = useState("");
+  const [filters, setFilters] = useState<Filters>(NO_FILTERS);
+  const [showLatency, setShowLatency] = useState(false);
+  const [answer, setAnswer] = useState<SearchAnswer>();
+  const [latency, setLatency] = useState<LatencyAnswer>();
+  const [error, setError] = useState<string>();
+  const query = useDebounced(q.trim(), SEARCH_DEBOUNCE_MS);
+  const set = <K extends keyof Filters>(k: K, v: Filters[K]) => setFilters((f) => ({ ...f, [k]: v }));
+  const agents = useMemo(() => unique(list?.map((t) => t.agentName) ?? []), [list]);
+  const profiles = useMemo(() => unique(list?.map((t) => t.profile) ?? []), [list]);
+  const { agent, profile, kind, method, errors, from, to } = filters;
+
+  useEffect(() => {
+    if (!query) return setAnswer(undefined);
+    const abort = new AbortController();
+    client
+      .search(
+        {
+          q: query,
+          agent: agent || undefined,
+          profile: profile || undefined,
+          kind: kind || undefined,
+          method: method.trim() || undefined,
+          errors,
+          from: from || undefined,
+          to: to || undefined,
+        },
+        abort.signal,
+      )
+      .then((a) => {
+        setAnswer(a);
+        setError(undefined);
+      })
+      .catch((err: Error) => {
+        if (!abort.signal.aborted) setError(err.message);
+      });
+    return () => abort.abort();
+  }, [client, query, agent, profile, kind, method, errors, from, to]);
+
+  useEffect(() => {
+    if (!showLatency) return;
+    const abort = new AbortController();
+    client
+      .latency(
+        {
+          agent: agent || undefined,
+          profile: profile || undefined,
+          kind: kind || undefined,
+          from: from || undefined,
+          to: to || undefined,
+        },
+        abort.signal,
+      )
+      .then(setLatency)
+      .catch((err: Error) => {
+        if (!abort.signal.aborted) setError(err.message);
+      });
+    return () => abort.abort();
+  }, [client, showLatency, agent, profile, kind, from, to]);
+
+  return (
+    <section
+      aria-label="Search every recording"
+      data-testid="library-search"
+      className="flex flex-col gap-2 rounded-lg border border-zinc-800 p-3"
+    >
+      <div role="search" className="flex flex-wrap items-center gap-2 text-xs">
+        <input
+          type="search"
+          data-testid="library-search-input"
+          aria-label="Search inside every recording"
+          placeholder="Search inside every recording: messages, tools, paths, errors, stderr…"
+          value={q}
+          onChange={(e) => setQ(e.target.value)}
+          className={`${input} w-96 max-w-full`}
+        />
+        <select
+          aria-label="Agent"
+          data-testid="search-agent"
+          value={agent}
+          onChange={(e) => set("agent", e.target.value)}
+          className={input}
+        >
+          <option value="">any agent</option>
+          {agents.map((a) => (
+            <option key={a}>{a}</option>
+          ))}
+        </select>
+        <select
+          aria-label="Profile"
+          data-testid="search-profile"
+          value={profile}
+          onChange={(e) => set("profile", e.target.value)}
+          className={input}
+        >
+          <option value="">any profile</option>
+          {profiles.map((p) => (
+            <option key={p}>{p}</option>
+          ))}
+        </select>
+        <select
+          aria-label="Kind"
+          data-testid="search-kind"
+          value={kind}
+          onChange={(e) => set("kind", e.target.value as TranscriptKind | "")}
+          className={input}
+        >
+          <option value="">any kind</option>
+          {TRANSCRIPT_KINDS.map((k) => (
+            <option key={k} value={k}>
+              {KIND_LABELS[k]}
+            </option>
+          ))}
+        </select>
+        <input
+          aria-label="Method"
+          data-testid="search-method"
+          placeholder="method"
+          value={method}
+          onChange={(e) => set("method", e.target.value)}
+          className={`${input} w-36`}
+        />
+        <label className="flex items-center gap-1 text-zinc-300">
+          <input
+            type="checkbox"
+            data-testid="search-errors"
+            checked={errors}
+            onChange={(e) => set("errors", e.target.checked)}
+          />
+          errors only
+        </label>
+        <label className="flex items-center gap-1 text-zinc-400">
+          from
+          <input
+            type="date"
+            aria-label="From date"
+            value={from}
+            onChange={(e) => set("from", e.target.value)}
+            className={input}
+          />
+        </label>
+        <label className="flex items-center gap-1 text-zinc-400">
+          to
+          <input
+            type="date"
+            aria-label="To date"
+            value={to}
+            onChange={(e) => set("to", e.target.value)}
+            className={input}
+          />
+        </label>
+        <button
+          type="button"
+          data-testid="latency-toggle"
+          aria-expanded={showLatency}
+          onClick={() => setShowLatency((s) => !s)}
+          className="rounded border border-zinc-700 px-2 py-1 text-zinc-300 hover:bg-zinc-800"
+        >
+          Latency per method
+        </button>
+      </div>
+      {error ? (
+        <p role="alert" className="text-xs text-red-300">
+          {error}
+        </p>
+      ) : null}
+      {answer && query ? (
+        <div>
+          <p data-testid="search-summary" role="status" className="text-[11px] text-zinc-400">
+            {answer.total === 0
+              ? "No frame matches."
+              : `${answer.more ? `more than ${answer.total}` : answer.total} matching ${answer.total === 1 ? "frame" : "frames"}${answer.hits.length < answer.total ? `, best ${answer.hits.length} shown` : ""} · ${answer.tookMs} ms`}
+          </p>
+          <ul className="mt-1 flex max-h-96 flex-col overflow-y-auto">
+            {answer.hits.map((h) => (
+              <HitRow key={`${h.transcript.id}:${h.seq}:${h.field}:${h.ts}`} hit={h} />
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      {showLatency && latency ? (
+        <div className="overflow-x-auto">
+          <p className="text-[11px] text-zinc-400">
+            Across {latency.transcripts} {latency.transcripts === 1 ? "transcript" : "transcripts"} (agent, profile,
+            kind and dates above apply).
+          </p>
+          <LatencyTable answer={latency} />
+        </div>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,102 @@
+/**
+ * Searching and measuring the whole library (GET /api/search, GET /api/latency and the MCP
+ * server's tools): the query, as a zod schema the server parses with, and the answers.
+ */
+import { z } from "zod";
+import { TRANSCRIPT_KINDS } from "./transcript-meta";
+
+/** What a search hit's text came from. */
+export const SEARCH_FIELDS = ["message", "thought", "prompt", "tool", "error", "stderr", "lifecycle", "frame"] as const;
+export type SearchField = (typeof SEARCH_FIELDS)[number];
+
+const day = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date YYYY-MM-DD")
+  .optional();
+const name = z.string().trim().min(1).max(200).optional();
+
+/** Filters the search and the latency table share: which transcripts (and, for search, which frames). */
+export const libraryFilter = z.strictObject({
+  /** The agent's own name (`agentInfo.name`, e.g. gemini-cli). */
+  agent: name,
+  profile: name,
+  kind: z.enum(TRANSCRIPT_KINDS).optional(),
+  /** Transcripts created on or after this day (UTC). */
+  from: day,
+  /** Transcripts created on or before this day (UTC). */
+  to: day,
+});
+export type LibraryFilter = z.infer<typeof libraryFilter>;
+
+export const searchQuery = libraryFilter.extend({
+  q: z.string().trim().min(1, "must not be empty").max(500, "may be at most 500 characters"),
+  method: name,
+  /** Only error responses, invalid frames and agent errors. */
+  errors: z.boolean().optional(),
+  /** Only in this one transcript. */
+  transcript: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,80}$/, "must be a transcript id")
+    .optional(),
+  limit: z.number().int().min(1).max(200).optional(),
+});
+export type SearchQuery = z.infer<typeof searchQuery>;
+
+export interface SearchHit {
+  transcript: { id: string; title: string; profile: string; agentName?: string; kind: string; createdAt: string };
+  /** The frame to open (`/transcripts/ID#seq=N`); stderr and lifecycle lines name the frame before them (0: none yet). */
+  seq: number;
+  ts: number;
+  dir?: "to-agent" | "from-agent";
+  frameKind: string;
+  method?: string;
+  field: SearchField;
+  error: boolean;
+  /** The matching line, cut around the match. */
+  line: string;
+  /** [start, end) of each matched word in `line`. */
+  marks: [number, number][];
+}
+
+export interface SearchAnswer {
+  hits: SearchHit[];
+  /** Matches counted, up to `SEARCH_CANDIDATES`; `more` when there were more. */
+  total: number;
+  more: boolean;
+  tookMs: number;
+}
+
+/** Matches ranked per search: the newest this many, then the best of them (keeps a common word fast). */
+export const SEARCH_CANDIDATES = 2_000;
+
+export const latencyQuery = libraryFilter.extend({ transcript: searchQuery.shape.transcript });
+export type LatencyQuery = z.infer<typeof latencyQuery>;
+
+export interface LatencyRow {
+  method: string;
+  /** The request's direction. */
+  dir: "to-agent" | "from-agent";
+  count: number;
+  errors: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  max: number;
+}
+
+export interface LatencyAnswer {
+  rows: LatencyRow[];
+  transcripts: number;
+  tookMs: number;
+}
+
+/** A query string's parameters as the schemas above read them ("1"/"true" for booleans, numbers). */
+export function queryParams(params: Iterable<[string, string]>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of params) {
+    if (k === "errors") out[k] = v === "" || v === "1" || v === "true";
+    else if (k === "limit") out[k] = Number(v);
+    else if (v !== "") out[k] = v;
+  }
+  return out;
+}

@@ -1,0 +1,161 @@
+import { describe, expect, it } from "vitest";
+import type { FrameEvent } from "../contracts/transcript";
+import { callTiming, ftsQuery, latencyRows, matchLine, queryTerms, searchDoc } from "./library-search";
+
+const frame = (seq: number, message: object, extra: Partial<FrameEvent> = {}): FrameEvent => ({
+  type: "frame",
+  seq,
+  ts: 1000 + seq,
+  dir: "from-agent",
+  raw: JSON.stringify(message),
+  kind: "notification",
+  ...extra,
+});
+
+describe("searchDoc", () => {
+  it("keeps an agent message chunk's text as a message", () => {
+    const doc = searchDoc(
+      frame(
+        3,
+        {
+          jsonrpc: "2.0",
+          method: "session/update",
+          params: {
+            sessionId: "s1",
+            update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "Hello there" } },
+          },
+        },
+        { method: "session/update" },
+      ),
+      2,
+    );
+    expect(doc).toMatchObject({
+      seq: 3,
+      field: "message",
+      body: "Hello there",
+      error: false,
+      method: "session/update",
+    });
+    // Its other strings (session id, kind) are left out: chunks are most of a recording.
+    expect(doc!.extra).toBe("");
+  });
+
+  it("keeps a tool call's title and paths, a prompt's text, an error's message", () => {
+    const tool = searchDoc(
+      frame(
+        4,
+        {
+          method: "session/update",
+          params: {
+            update: {
+              sessionUpdate: "tool_call",
+              title: "Read file",
+              locations: [{ path: "/w/src/app.ts" }],
+              rawInput: { pattern: "TODO" },
+            },
+          },
+        },
+        { method: "session/update" },
+      ),
+      3,
+    );
+    expect(tool).toMatchObject({ field: "tool", body: "Read file\n/w/src/app.ts" });
+    expect(tool!.extra).toContain("TODO");
+    const prompt = searchDoc(
+      frame(
+        5,
+        { id: 2, method: "session/prompt", params: { prompt: [{ type: "text", text: "fix the build" }] } },
+        {
+          dir: "to-agent",
+          kind: "request",
+          method: "session/prompt",
+        },
+      ),
+      4,
+    );
+    expect(prompt).toMatchObject({ field: "prompt", body: "fix the build" });
+    const error = searchDoc(
+      frame(6, { id: 2, error: { code: -32603, message: "quota exceeded" } }, { kind: "response" }),
+      5,
+    );
+    expect(error).toMatchObject({ field: "error", error: true, body: "quota exceeded" });
+  });
+
+  it("keeps stderr and agent errors under the frame before them; an invalid frame as its raw text", () => {
+    expect(searchDoc({ type: "stderr", ts: 1, text: "Ripgrep missing" }, 7)).toMatchObject({
+      seq: 7,
+      field: "stderr",
+      body: "Ripgrep missing",
+    });
+    expect(searchDoc({ type: "lifecycle", ts: 1, event: "error", message: "spawn ENOENT" }, 0)).toMatchObject({
+      error: true,
+      field: "error",
+    });
+    expect(searchDoc({ type: "lifecycle", ts: 1, event: "spawned", pid: 3 }, 0)).toBeUndefined();
+    expect(
+      searchDoc({ type: "frame", seq: 9, ts: 1, dir: "from-agent", raw: "not json {", kind: "invalid" }, 8),
+    ).toMatchObject({ field: "frame", body: "not json {", error: true });
+  });
+
+  it("caps what a huge frame adds", () => {
+    const doc = searchDoc(frame(1, { method: "x", params: { a: "y".repeat(500_000) } }), 0);
+    expect(doc!.extra.length).toBeLessThanOrEqual(32 * 1024);
+  });
+});
+
+describe("callTiming", () => {
+  it("reads a response's method, the request's direction, latency and error", () => {
+    expect(
+      callTiming(
+        frame(
+          4,
+          { id: 1, error: { code: 1, message: "x" } },
+          { kind: "response", method: "session/new", latencyMs: 12 },
+        ),
+      ),
+    ).toEqual({ seq: 4, method: "session/new", dir: "to-agent", ms: 12, error: true });
+    expect(
+      callTiming(frame(4, { id: 1, result: { error: 1 } }, { kind: "response", method: "a", latencyMs: 1 }))!.error,
+    ).toBe(false);
+    expect(callTiming(frame(4, { id: 1, result: {} }, { kind: "response", method: "a" }))).toBeUndefined();
+  });
+});
+
+describe("ftsQuery", () => {
+  it("quotes every word, so nothing typed is FTS5 syntax; the last word is a prefix", () => {
+    expect(ftsQuery("read file")).toBe('"read" AND "file"*');
+    expect(ftsQuery('NEAR(a b) OR "x*" -c')).toBe('"near a" AND "b" AND "or" AND "x" AND "c"*');
+    expect(ftsQuery('"exact phrase" src/app.ts')).toBe('"exact phrase" AND "src app ts"*');
+    expect(ftsQuery('say "hello world"')).toBe('"say" AND "hello world"');
+    expect(ftsQuery(" ** () ")).toBeUndefined();
+    expect(queryTerms("Été x")).toEqual([["été"], ["x"]]);
+  });
+});
+
+describe("matchLine", () => {
+  it("shows the line that matches, marked, cut around the match", () => {
+    const text = `first line\n${"a ".repeat(100)}the quota was exceeded today ${"b ".repeat(100)}\nlast`;
+    const { line, marks } = matchLine(text, "quota exceed");
+    expect(line.startsWith("…")).toBe(true);
+    expect(line.endsWith("…")).toBe(true);
+    expect(marks.map(([a, b]) => line.slice(a, b))).toEqual(["quota", "exceeded"]);
+  });
+
+  it("falls back to the first line when no word is found (a match in another field)", () => {
+    expect(matchLine("one\ntwo", "zzz")).toEqual({ line: "one", marks: [] });
+  });
+});
+
+describe("latencyRows", () => {
+  it("groups by method and direction, counts errors, slowest first", () => {
+    const rows = latencyRows([
+      { method: "session/prompt", dir: "to-agent", ms: 100, error: false },
+      { method: "session/prompt", dir: "to-agent", ms: 300, error: true },
+      { method: "fs/read_text_file", dir: "from-agent", ms: 2, error: false },
+    ]);
+    expect(rows).toEqual([
+      { method: "session/prompt", dir: "to-agent", count: 2, errors: 1, p50: 100, p95: 300, p99: 300, max: 300 },
+      { method: "fs/read_text_file", dir: "from-agent", count: 1, errors: 0, p50: 2, p95: 2, p99: 2, max: 2 },
+    ]);
+  });
+});

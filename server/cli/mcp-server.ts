@@ -1,0 +1,330 @@
+/**
+ * `acp-playground mcp`: the transcript library over MCP (stdio, the official SDK), for agents
+ * to read: list and search transcripts, read a turn or a range of frames, a transcript's
+ * insights and latency table, and the diff of two. Read-only, and redacted as a share link is:
+ * the command line, the workspace and home paths hidden, and every line redacted again with
+ * this machine's secrets (as the HTML export is). The search index is brought up to date in
+ * the background, a slice at a time, so the first answers do not wait for a large library.
+ */
+import { StringDecoder } from "node:string_decoder";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { z } from "zod";
+import { searchQuery, libraryFilter } from "../../lib/contracts/library-search";
+import { createRedactor, secretsFromEnv } from "../../lib/features/redact";
+import { insightsOf } from "../../lib/features/insights";
+import { alignTranscripts, framesOfTurn, turnRanges } from "../../lib/features/transcript-align";
+import { methodLatency } from "../../lib/folds/method-latency";
+import { TranscriptReader } from "../../lib/folds/transcript-stream";
+import type { Frame } from "../../lib/protocol/frame";
+import { SearchIndex } from "../transcripts/search-index";
+import { HIDDEN_WORKSPACE, localPaths, TranscriptStore } from "../transcripts/transcript-store";
+import { VERSION } from "../version";
+import { dataDirFor } from "../runtime";
+
+/** Frames one read returns at most, and characters of one frame's message shown whole. */
+const MAX_FRAMES = 200;
+const MAX_FRAME_CHARS = 16 * 1024;
+const MAX_DIFF_ROWS = 200;
+
+type Redactor = ReturnType<typeof createRedactor>;
+
+class ToolError extends Error {}
+
+/** A transcript's frames as a share link shows them, redacted again here. */
+async function loadFrames(
+  store: TranscriptStore,
+  id: string,
+  redactor: Redactor,
+): Promise<{ frames: Frame[]; title: string }> {
+  const meta = TranscriptStore.isId(id) ? store.meta(id) : undefined;
+  const stream = meta ? store.stream(id, { hideLocal: true }) : undefined;
+  if (!meta || !stream) throw new ToolError(`no transcript ${id.slice(0, 80)} (list_transcripts names them)`);
+  const reader = new TranscriptReader();
+  const frames: Frame[] = [];
+  const decoder = new StringDecoder("utf8");
+  const take = (part: { frames: Frame[] }) => {
+    for (const f of part.frames) {
+      const { text, count } = redactor.frame(f.raw);
+      if (count === 0) frames.push(f);
+      else {
+        let message: unknown = f.message;
+        try {
+          message = JSON.parse(text);
+        } catch {
+          // stays as it was parsed
+        }
+        frames.push({ ...f, raw: text, message });
+      }
+    }
+  };
+  try {
+    take(reader.push(stream.header));
+    if (stream.rest) for await (const chunk of stream.rest) take(reader.push(decoder.write(chunk as Buffer)));
+    take(reader.push(decoder.end()));
+    take(reader.end());
+  } catch (err) {
+    stream.rest?.destroy();
+    throw new ToolError(`transcript ${id} does not parse: ${(err as Error).message}`);
+  }
+  return { frames, title: meta.title };
+}
+
+/** A frame for a reader: its message (or the start of it, when long) and what the relay knew. */
+function shown(f: Frame) {
+  const long = f.raw.length > MAX_FRAME_CHARS;
+  return {
+    seq: f.seq,
+    ts: f.ts,
+    dir: f.dir,
+    kind: f.kind,
+    ...(f.method ? { method: f.method } : {}),
+    ...(f.latencyMs !== undefined ? { latencyMs: f.latencyMs } : {}),
+    ...(f.requestSeq !== undefined ? { requestSeq: f.requestSeq } : {}),
+    ...(long || f.message === undefined
+      ? { raw: f.raw.slice(0, MAX_FRAME_CHARS), ...(long ? { truncated: f.raw.length } : {}) }
+      : { message: f.message }),
+  };
+}
+
+const json = (value: unknown) => ({ content: [{ type: "text" as const, text: JSON.stringify(value, null, 2) }] });
+const failure = (err: unknown) => {
+  if (!(err instanceof ToolError)) throw err;
+  return { isError: true, content: [{ type: "text" as const, text: err.message }] };
+};
+const id = z.string().describe("a transcript id, as list_transcripts or search_transcripts give it");
+
+export interface LibraryServerOptions {
+  store: TranscriptStore;
+  index: SearchIndex;
+  /** Values redacted wherever they appear (the environment's secrets). */
+  secrets: string[];
+}
+
+/** The MCP server over one library (not yet connected to a transport). */
+export function createLibraryServer({ store, index, secrets }: LibraryServerOptions): McpServer {
+  const redactor = createRedactor(secrets);
+  const server = new McpServer(
+    { name: "acp-playground-library", version: VERSION },
+    {
+      instructions:
+        "Recorded Agent Client Protocol sessions (JSON-RPC frames between a client and a coding agent). Find transcripts with list_transcripts or search_transcripts, then read_turn / read_frames by seq; transcript_insights says what to look at first.",
+    },
+  );
+  const readOnly = { readOnlyHint: true, openWorldHint: false } as const;
+  const guard =
+    <A>(fn: (args: A) => Promise<ReturnType<typeof json>> | ReturnType<typeof json>) =>
+    async (args: A) => {
+      try {
+        return await fn(args);
+      } catch (err) {
+        return failure(err);
+      }
+    };
+
+  server.registerTool(
+    "list_transcripts",
+    {
+      title: "List transcripts",
+      description: "The library's transcripts, newest first: id, title, date, profile, agent, kind, turns, frames.",
+      inputSchema: {
+        ...libraryFilter.shape,
+        title: z.string().max(200).optional().describe("only titles containing this (any case)"),
+        limit: z.number().int().min(1).max(500).optional(),
+      },
+      annotations: readOnly,
+    },
+    guard((a) => {
+      const title = a.title?.toLowerCase();
+      const list = store
+        .list()
+        .filter(
+          (m) =>
+            (!a.agent || m.agentName === a.agent) &&
+            (!a.profile || m.profile === a.profile) &&
+            (!a.kind || m.kind === a.kind) &&
+            (!a.from || m.createdAt.slice(0, 10) >= a.from) &&
+            (!a.to || m.createdAt.slice(0, 10) <= a.to) &&
+            (!title || m.title.toLowerCase().includes(title)),
+        )
+        .slice(0, a.limit ?? 100)
+        .map(({ id, title, createdAt, profile, agentName, kind, turns, frames, bytes, recording }) => ({
+          id,
+          title,
+          createdAt,
+          profile,
+          agentName,
+          kind,
+          turns,
+          frames,
+          bytes,
+          recording,
+        }));
+      return json({ transcripts: list });
+    }),
+  );
+
+  server.registerTool(
+    "search_transcripts",
+    {
+      title: "Search transcripts",
+      description:
+        "Full-text search over every transcript's messages, thoughts, prompts, tool calls (titles, arguments, paths), errors and stderr. Each hit names its transcript and frame seq, with the matching line. Words must all match; quote a phrase.",
+      inputSchema: searchQuery.shape,
+      annotations: readOnly,
+    },
+    guard((q) => {
+      const answer = index.search(q);
+      // Lines come from files already redacted: hidden here as a share page hides them, and this machine's secrets too.
+      const hiders = new Map<string, (text: string) => string>();
+      const hide = (id: string) => {
+        let h = hiders.get(id);
+        if (!h) hiders.set(id, (h = localPaths(store.workspaceOf(id))));
+        return h;
+      };
+      return json({
+        ...answer,
+        hits: answer.hits.map((h) => ({
+          ...h,
+          line: redactor.text(hide(h.transcript.id)(h.line)).text,
+          marks: undefined,
+        })),
+      });
+    }),
+  );
+
+  server.registerTool(
+    "read_frames",
+    {
+      title: "Read frames",
+      description: `Frames from seq \`from\` to \`to\` (at most ${MAX_FRAMES}) of one transcript, each with its JSON-RPC message.`,
+      inputSchema: { id, from: z.number().int().min(1).default(1), to: z.number().int().min(1).optional() },
+      annotations: readOnly,
+    },
+    guard(async (a) => {
+      const { frames } = await loadFrames(store, a.id, redactor);
+      const to = Math.min(a.to ?? a.from + MAX_FRAMES - 1, a.from + MAX_FRAMES - 1);
+      const range = frames.filter((f) => f.seq >= a.from && f.seq <= to);
+      const last = frames.at(-1)?.seq ?? 0;
+      return json({ frames: range.map(shown), lastSeq: last, ...(to < last ? { next: to + 1 } : {}) });
+    }),
+  );
+
+  server.registerTool(
+    "read_turn",
+    {
+      title: "Read a turn",
+      description: `One prompt turn (from 1) of a transcript: its frames from the prompt to the answer (at most ${MAX_FRAMES}), and the list of turns.`,
+      inputSchema: { id, turn: z.number().int().min(1) },
+      annotations: readOnly,
+    },
+    guard(async (a) => {
+      const { frames } = await loadFrames(store, a.id, redactor);
+      const turns = turnRanges(frames);
+      const turn = turns[a.turn - 1];
+      if (!turn) throw new ToolError(`transcript ${a.id} has ${turns.length} turn(s)`);
+      const inTurn = framesOfTurn(frames, turn);
+      return json({
+        turn: { number: a.turn, firstSeq: turn.firstSeq, lastSeq: turn.lastSeq, prompt: turn.prompt },
+        turns: turns.length,
+        frames: inTurn.slice(0, MAX_FRAMES).map(shown),
+        ...(inTurn.length > MAX_FRAMES ? { more: inTurn.length - MAX_FRAMES } : {}),
+      });
+    }),
+  );
+
+  server.registerTool(
+    "transcript_insights",
+    {
+      title: "Transcript insights",
+      description:
+        "What to look at first in one transcript: broken protocol rules, errors by code, requests never answered, non-JSON-RPC output, retries, the slowest requests, turns spent waiting for the user, tokens per turn. Each item names its frames.",
+      inputSchema: { id },
+      annotations: readOnly,
+    },
+    guard(async (a) => json({ insights: insightsOf((await loadFrames(store, a.id, redactor)).frames) })),
+  );
+
+  server.registerTool(
+    "latency_table",
+    {
+      title: "Latency per method",
+      description:
+        "Count, p50, p95, p99, max and errors per method and direction: of one transcript (`id`), else across the library (filtered by agent, profile, kind and dates).",
+      inputSchema: { ...libraryFilter.shape, id: id.optional() },
+      annotations: readOnly,
+    },
+    guard(async (a) => {
+      if (a.id) return json({ rows: methodLatency((await loadFrames(store, a.id, redactor)).frames) });
+      const { id: _none, ...filter } = a;
+      return json(index.latency(filter));
+    }),
+  );
+
+  server.registerTool(
+    "diff_transcripts",
+    {
+      title: "Diff two transcripts",
+      description:
+        "Aligns two transcripts step by step (direction, method and message shape, longest common subsequence) and lists inserted, removed and changed steps with the fields that differ.",
+      inputSchema: { a: id, b: id },
+      annotations: readOnly,
+    },
+    guard(async ({ a, b }) => {
+      const [left, right] = await Promise.all([loadFrames(store, a, redactor), loadFrames(store, b, redactor)]);
+      const al = alignTranscripts(
+        { frames: left.frames, cwd: HIDDEN_WORKSPACE },
+        { frames: right.frames, cwd: HIDDEN_WORKSPACE },
+      );
+      const rows = al.rows
+        .filter((r) => r.op !== "same")
+        .slice(0, MAX_DIFF_ROWS)
+        .map((r) => ({
+          op: r.op,
+          ...(r.a !== undefined ? { a: { seq: al.a[r.a]!.seq, step: al.a[r.a]!.label } } : {}),
+          ...(r.b !== undefined ? { b: { seq: al.b[r.b]!.seq, step: al.b[r.b]!.label } } : {}),
+          ...(r.fields ? { fields: r.fields } : {}),
+        }));
+      return json({ a: left.title, b: right.title, counts: al.counts, approximate: al.approximate, differences: rows });
+    }),
+  );
+
+  return server;
+}
+
+/** Indexes the library a slice at a time between requests, until it is up to date. */
+function catchUp(index: SearchIndex): void {
+  let ids: string[];
+  try {
+    ids = index.stale();
+  } catch {
+    return;
+  }
+  const next = () => {
+    const id = ids[0];
+    if (id === undefined) return;
+    try {
+      if (index.update(id, 2 * 1024 * 1024)) ids.shift();
+    } catch {
+      ids.shift();
+    }
+    setImmediate(next);
+  };
+  next();
+}
+
+export async function mcpMain(argv: string[]): Promise<number> {
+  const dataArg = argv.indexOf("--data");
+  const dataDir = dataArg >= 0 && argv[dataArg + 1] ? argv[dataArg + 1]! : dataDirFor(process.env, process.cwd());
+  const store = new TranscriptStore(dataDir);
+  const index = new SearchIndex(store.dir);
+  const server = createLibraryServer({ store, index, secrets: secretsFromEnv(process.env) });
+  await server.connect(new StdioServerTransport());
+  catchUp(index);
+  // stdout is the protocol: anything else goes to stderr. The process ends when its client closes stdin.
+  process.stdin.on("close", () => {
+    index.close();
+    process.exit(0);
+  });
+  return -1;
+}

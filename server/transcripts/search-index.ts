@@ -1,0 +1,542 @@
+/**
+ * The library's search index: SQLite with FTS5 (better-sqlite3) in the store's directory, beside
+ * the JSONL files, which stay the source of truth. It keeps, per transcript line, a document's
+ * words (lib/features/library-search.ts says which), where the line is in its file (a hit's
+ * context is read back from there, so the index holds no copy of the text), and each response's
+ * latency. Files are read in chunks from where the last update stopped, so a recording is indexed
+ * as it grows and memory stays bounded by the longest line kept, whatever the file's size.
+ * Synchronous: the relay runs it in a worker thread (library-index.ts), the CLI in its own process.
+ */
+import Database from "better-sqlite3";
+import {
+  chmodSync,
+  closeSync,
+  fstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  statSync,
+} from "node:fs";
+import path from "node:path";
+import { isObject, str } from "../../lib/protocol/json";
+import { inferKind, isTranscriptKind } from "../../lib/contracts/transcript-meta";
+import type { TranscriptEvent } from "../../lib/contracts/transcript";
+import {
+  SEARCH_CANDIDATES,
+  type LatencyAnswer,
+  type LatencyQuery,
+  type LibraryFilter,
+  type SearchAnswer,
+  type SearchHit,
+  type SearchQuery,
+} from "../../lib/contracts/library-search";
+import { callTiming, ftsQuery, latencyRows, matchLine, searchDoc } from "../../lib/features/library-search";
+
+/** Bumped whenever what is indexed changes: an index of another version is rebuilt from the files. */
+export const INDEX_VERSION = 2;
+export const INDEX_FILE = "search-index.sqlite";
+/** A longer line (a frame can be up to the relay's line cap) is left out of the index, never held. */
+const MAX_LINE_BYTES = 16 * 1024 * 1024;
+const READ_CHUNK = 1024 * 1024;
+const DEFAULT_LIMIT = 50;
+
+const DEMO_IDS = new Set(["demo-gemini"]);
+
+interface TranscriptRow {
+  tid: number;
+  id: string;
+  size: number;
+  mtime: number;
+  meta_mtime: number;
+  ino: number;
+  offset: number;
+  last_seq: number;
+}
+
+const SCHEMA = `
+CREATE TABLE transcripts (
+  tid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE,
+  title TEXT NOT NULL DEFAULT '', profile TEXT NOT NULL DEFAULT '', agent TEXT, kind TEXT NOT NULL DEFAULT 'session',
+  created_at TEXT NOT NULL DEFAULT '',
+  size INTEGER NOT NULL DEFAULT 0, mtime REAL NOT NULL DEFAULT 0, meta_mtime REAL NOT NULL DEFAULT 0, ino INTEGER NOT NULL DEFAULT 0,
+  offset INTEGER NOT NULL DEFAULT 0, last_seq INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE docs (
+  rowid INTEGER PRIMARY KEY, tid INTEGER NOT NULL, seq INTEGER NOT NULL, ts INTEGER NOT NULL,
+  dir TEXT, kind TEXT NOT NULL, method TEXT, field TEXT NOT NULL, error INTEGER NOT NULL,
+  off INTEGER NOT NULL, len INTEGER NOT NULL
+);
+CREATE INDEX docs_tid ON docs(tid);
+CREATE VIRTUAL TABLE fts USING fts5(body, extra, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2');
+CREATE TABLE calls (tid INTEGER NOT NULL, seq INTEGER NOT NULL, method TEXT NOT NULL, dir TEXT NOT NULL, ms REAL NOT NULL, error INTEGER NOT NULL);
+CREATE INDEX calls_tid ON calls(tid);
+`;
+
+/** A transcript's list fields as its meta file says (hostile: only strings of the right shape are taken). */
+function readMetaFile(file: string): Record<string, string> {
+  try {
+    const m: unknown = JSON.parse(readFileSync(file, "utf8"));
+    if (!isObject(m)) return {};
+    const out: Record<string, string> = {};
+    for (const k of ["title", "profile", "agentName", "kind", "createdAt"])
+      if (typeof m[k] === "string") out[k] = (m[k] as string).slice(0, 500);
+    if (m.uploaded === true) out.uploaded = "1";
+    if (m.tapped === true) out.tapped = "1";
+    return out;
+  } catch {
+    return {};
+  }
+}
+
+/** An event line, minimally checked (the index must not throw on a hostile file: a bad line is skipped). */
+function readEvent(line: string): TranscriptEvent | undefined {
+  let v: unknown;
+  try {
+    v = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (!isObject(v) || typeof v.ts !== "number") return undefined;
+  if (v.type === "frame") {
+    const ok =
+      Number.isInteger(v.seq) &&
+      typeof v.raw === "string" &&
+      (v.dir === "to-agent" || v.dir === "from-agent") &&
+      typeof v.kind === "string" &&
+      (v.method === undefined || typeof v.method === "string") &&
+      (v.latencyMs === undefined || typeof v.latencyMs === "number");
+    return ok ? (v as unknown as TranscriptEvent) : undefined;
+  }
+  if (v.type === "stderr") return typeof v.text === "string" ? (v as unknown as TranscriptEvent) : undefined;
+  if (v.type === "lifecycle")
+    return typeof v.event === "string" && (v.message === undefined || typeof v.message === "string")
+      ? (v as unknown as TranscriptEvent)
+      : undefined;
+  return undefined;
+}
+
+export class SearchIndex {
+  readonly file: string;
+  private readonly db: Database.Database;
+  private readonly stmt;
+
+  /** `dir`: the transcript store's directory. Opens the index there, rebuilding it when missing, unreadable or of another version. */
+  constructor(readonly dir: string) {
+    this.file = path.join(dir, INDEX_FILE);
+    this.db = SearchIndex.open(this.file);
+    const db = this.db;
+    this.stmt = {
+      row: db.prepare<[string], TranscriptRow>(
+        "SELECT tid, id, size, mtime, meta_mtime, ino, offset, last_seq FROM transcripts WHERE id = ?",
+      ),
+      rows: db.prepare<[], TranscriptRow>(
+        "SELECT tid, id, size, mtime, meta_mtime, ino, offset, last_seq FROM transcripts",
+      ),
+      insertRow: db.prepare("INSERT INTO transcripts (id) VALUES (?)"),
+      header: db.prepare(
+        "UPDATE transcripts SET title = @title, profile = @profile, kind = @kind, created_at = @createdAt WHERE tid = @tid",
+      ),
+      meta: db.prepare(
+        "UPDATE transcripts SET title = coalesce(@title, title), profile = coalesce(@profile, profile), agent = coalesce(@agent, agent), kind = @kind, created_at = coalesce(@createdAt, created_at), meta_mtime = @metaMtime WHERE tid = @tid",
+      ),
+      agent: db.prepare("UPDATE transcripts SET agent = ? WHERE tid = ?"),
+      kind: db.prepare<[number], { kind: string }>("SELECT kind FROM transcripts WHERE tid = ?"),
+      progress: db.prepare(
+        "UPDATE transcripts SET size = @size, mtime = @mtime, ino = @ino, offset = @offset, last_seq = @lastSeq WHERE tid = @tid",
+      ),
+      doc: db.prepare(
+        "INSERT INTO docs (rowid, tid, seq, ts, dir, kind, method, field, error, off, len) VALUES (@rowid, @tid, @seq, @ts, @dir, @kind, @method, @field, @error, @off, @len)",
+      ),
+      lowest: db.prepare<[], { low: number }>("SELECT coalesce(min(rowid), 0) AS low FROM docs"),
+      fts: db.prepare("INSERT INTO fts (rowid, body, extra) VALUES (?, ?, ?)"),
+      call: db.prepare("INSERT INTO calls (tid, seq, method, dir, ms, error) VALUES (?, ?, ?, ?, ?, ?)"),
+      clearFts: db.prepare("DELETE FROM fts WHERE rowid IN (SELECT rowid FROM docs WHERE tid = ?)"),
+      clearDocs: db.prepare("DELETE FROM docs WHERE tid = ?"),
+      clearCalls: db.prepare("DELETE FROM calls WHERE tid = ?"),
+      dropRow: db.prepare("DELETE FROM transcripts WHERE tid = ?"),
+    };
+  }
+
+  private static open(file: string): Database.Database {
+    for (let attempt = 0; ; attempt++) {
+      let db: Database.Database | undefined;
+      try {
+        db = new Database(file);
+        // Private like the transcripts (SQLite gives its -wal and -shm files the same mode).
+        chmodSync(file, 0o600);
+        db.pragma("journal_mode = WAL");
+        db.pragma("busy_timeout = 5000");
+        db.pragma("synchronous = NORMAL");
+        const version = db.pragma("user_version", { simple: true }) as number;
+        if (version !== INDEX_VERSION) {
+          // Missing or of another version: rebuilt from the files (update() reads each again).
+          db.exec(
+            "DROP TABLE IF EXISTS fts; DROP TABLE IF EXISTS docs; DROP TABLE IF EXISTS calls; DROP TABLE IF EXISTS transcripts;",
+          );
+          db.exec(SCHEMA);
+          db.pragma(`user_version = ${INDEX_VERSION}`);
+        }
+        return db;
+      } catch (err) {
+        db?.close();
+        if (attempt > 0) throw err;
+        // Not a database (a crash mid-write, a stray file): it is only an index, made again.
+        for (const f of [file, `${file}-wal`, `${file}-shm`]) rmSync(f, { force: true });
+      }
+    }
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  /** Ids whose file or meta changed since they were indexed (or are new); rows of files gone are removed. */
+  stale(): string[] {
+    const onDisk = new Set(
+      readdirSync(this.dir)
+        .filter((f) => f.endsWith(".jsonl"))
+        .map((f) => f.slice(0, -".jsonl".length)),
+    );
+    const out: string[] = [];
+    const known = new Map(this.stmt.rows.all().map((r) => [r.id, r]));
+    for (const id of known.keys()) if (!onDisk.has(id)) this.remove(id);
+    for (const id of onDisk) {
+      const row = known.get(id);
+      if (!row) {
+        out.push(id);
+        continue;
+      }
+      try {
+        const st = statSync(path.join(this.dir, `${id}.jsonl`));
+        if (st.size !== row.size || st.mtimeMs !== row.mtime || this.metaMtime(id) !== row.meta_mtime) out.push(id);
+      } catch {
+        // gone meanwhile: the next pass removes it
+      }
+    }
+    return out;
+  }
+
+  private metaMtime(id: string): number {
+    try {
+      return statSync(path.join(this.dir, `${id}.meta.json`)).mtimeMs;
+    } catch {
+      return 0;
+    }
+  }
+
+  remove(id: string): void {
+    const row = this.stmt.row.get(id);
+    if (!row) return;
+    this.db.transaction(() => {
+      this.clear(row.tid);
+      this.stmt.dropRow.run(row.tid);
+    })();
+  }
+
+  private clear(tid: number): void {
+    this.stmt.clearFts.run(tid);
+    this.stmt.clearDocs.run(tid);
+    this.stmt.clearCalls.run(tid);
+  }
+
+  /**
+   * Indexes what is new in one transcript's file (and its meta), reading at most about
+   * `budgetBytes`: true when it is up to date, false when there is more (call again).
+   * A file that shrank or was replaced is indexed again from its start; one gone is removed.
+   */
+  update(id: string, budgetBytes = 8 * 1024 * 1024): boolean {
+    const file = path.join(this.dir, `${id}.jsonl`);
+    let fd: number;
+    try {
+      fd = openSync(file, "r");
+    } catch {
+      this.remove(id);
+      return true;
+    }
+    try {
+      // Immediate: the lowest rowid is read under the write lock (a second writer, the MCP server, waits).
+      return this.db.transaction(() => this.updateFrom(id, fd, budgetBytes)).immediate();
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  private updateFrom(id: string, fd: number, budgetBytes: number): boolean {
+    let row = this.stmt.row.get(id);
+    if (!row) {
+      this.stmt.insertRow.run(id);
+      row = this.stmt.row.get(id)!;
+    }
+    const st = fstatSync(fd);
+    let offset = row.offset;
+    let lastSeq = row.last_seq;
+    if (st.size < offset || (row.ino !== 0 && st.ino !== row.ino)) {
+      this.clear(row.tid);
+      offset = 0;
+      lastSeq = 0;
+    }
+    const s = this.stmt;
+    const tid = row.tid;
+    // Each new document takes a rowid below every other: FTS5 reads a term's matches in rowid order
+    // as a stream only ascending, so ascending is newest first and a search stops at its candidates.
+    let rowid = s.lowest.get()!.low;
+    // Whole lines from `offset`, in chunks; a line longer than MAX_LINE_BYTES is skipped unread.
+    const chunk = Buffer.alloc(Math.max(64 * 1024, Math.min(READ_CHUNK, budgetBytes)));
+    let parts: Buffer[] = [];
+    let partBytes = 0;
+    let skipping = false;
+    let lineStart = offset;
+    let pos = offset;
+    let read = 0;
+    const line = (start: number, bytes: Buffer) => {
+      const text = bytes.toString("utf8");
+      if (start === 0) return this.header(tid, text);
+      const e = readEvent(text);
+      if (!e) return void this.agentInfo(tid, text);
+      if (e.type === "frame") {
+        if (e.seq <= lastSeq) return;
+        lastSeq = e.seq;
+      }
+      const doc = searchDoc(e, lastSeq);
+      if (doc) {
+        rowid--;
+        s.doc.run({
+          rowid,
+          tid,
+          seq: doc.seq,
+          ts: doc.ts,
+          dir: doc.dir ?? null,
+          kind: doc.kind,
+          method: doc.method ?? null,
+          field: doc.field,
+          error: doc.error ? 1 : 0,
+          off: start,
+          len: bytes.length,
+        });
+        s.fts.run(rowid, doc.body, doc.extra);
+      }
+      const call = callTiming(e);
+      if (call) s.call.run(tid, call.seq, call.method, call.dir, call.ms, call.error ? 1 : 0);
+    };
+    // Past the budget, reading goes on only until a first whole line is read (a line longer than the budget).
+    while (pos < st.size && (read < budgetBytes || lineStart === offset)) {
+      const n = readSync(fd, chunk, 0, Math.min(chunk.length, st.size - pos), pos);
+      if (n <= 0) break;
+      read += n;
+      let from = 0;
+      for (let nl = chunk.indexOf(0x0a, 0); nl !== -1 && nl < n; nl = chunk.indexOf(0x0a, from)) {
+        if (!skipping) {
+          const piece = chunk.subarray(from, nl);
+          const whole = partBytes === 0 ? piece : Buffer.concat([...parts, piece]);
+          if (whole.length <= MAX_LINE_BYTES) line(lineStart, whole);
+        }
+        parts = [];
+        partBytes = 0;
+        skipping = false;
+        from = nl + 1;
+        lineStart = pos + from;
+      }
+      if (from < n && !skipping) {
+        partBytes += n - from;
+        if (partBytes > MAX_LINE_BYTES) {
+          skipping = true;
+          parts = [];
+        } else parts.push(Buffer.from(chunk.subarray(from, n)));
+      }
+      pos += n;
+    }
+    // Only whole lines count: a partial last line (still being written) is read again next time.
+    const done = pos >= st.size;
+    s.progress.run({ tid, size: done ? st.size : -1, mtime: st.mtimeMs, ino: st.ino, offset: lineStart, lastSeq });
+    this.meta(id, tid);
+    return done;
+  }
+
+  private header(tid: number, text: string): void {
+    let h: unknown;
+    try {
+      h = JSON.parse(text);
+    } catch {
+      return;
+    }
+    if (!isObject(h) || h.type !== "header") return;
+    const agent = isObject(h.agent) ? h.agent : {};
+    const createdAt = str(h.createdAt) ?? "";
+    const profile = str(agent.profile) ?? "";
+    this.stmt.header.run({
+      tid,
+      title: str(h.title) ?? `${profile} ${createdAt.slice(0, 19).replace("T", " ")}`.slice(0, 500),
+      profile: profile.slice(0, 200),
+      kind: isTranscriptKind(h.kind) ? h.kind : h.tapped === true ? "tapped" : "session",
+      createdAt: createdAt.slice(0, 40),
+    });
+  }
+
+  /** The agent's name from an agent-info line, until the meta file says it. */
+  private agentInfo(tid: number, text: string): void {
+    if (!text.startsWith('{"type":"agent-info"')) return;
+    try {
+      const v: unknown = JSON.parse(text);
+      const name = isObject(v) && isObject(v.agentInfo) ? str(v.agentInfo.name) : undefined;
+      if (name) this.stmt.agent.run(name.slice(0, 200), tid);
+    } catch {
+      // not JSON: skipped like any bad line
+    }
+  }
+
+  private meta(id: string, tid: number): void {
+    const m = readMetaFile(path.join(this.dir, `${id}.meta.json`));
+    const current = this.stmt.kind.get(tid)?.kind;
+    const kind = inferKind(
+      {
+        id,
+        kind: isTranscriptKind(m.kind)
+          ? m.kind
+          : isTranscriptKind(current) && current !== "session"
+            ? current
+            : undefined,
+        uploaded: m.uploaded === "1",
+        tapped: m.tapped === "1",
+      },
+      DEMO_IDS.has(id),
+    );
+    this.stmt.meta.run({
+      tid,
+      title: m.title ?? null,
+      profile: m.profile ?? null,
+      agent: m.agentName ?? null,
+      kind,
+      createdAt: m.createdAt ?? null,
+      metaMtime: this.metaMtime(id),
+    });
+  }
+
+  /** Brings every transcript up to date at once (tests, the CLI; the relay's worker does it in slices). */
+  updateAll(): void {
+    for (const id of this.stale()) while (!this.update(id));
+  }
+
+  private where(f: LibraryFilter & { transcript?: string }, params: Record<string, unknown>): string[] {
+    const clauses: string[] = [];
+    if (f.agent) (clauses.push("t.agent = @agent"), (params.agent = f.agent));
+    if (f.profile) (clauses.push("t.profile = @profile"), (params.profile = f.profile));
+    if (f.kind) (clauses.push("t.kind = @kind"), (params.kind = f.kind));
+    if (f.from) (clauses.push("substr(t.created_at, 1, 10) >= @from"), (params.from = f.from));
+    if (f.to) (clauses.push("substr(t.created_at, 1, 10) <= @to"), (params.to = f.to));
+    if (f.transcript) (clauses.push("t.id = @transcript"), (params.transcript = f.transcript));
+    return clauses;
+  }
+
+  /**
+   * Hits for a typed query, best first: the newest SEARCH_CANDIDATES matches passing the
+   * filters, ranked by BM25 (the reader's text weighs more than other strings), each shown as
+   * its matching line read back from the file.
+   */
+  search(q: SearchQuery): SearchAnswer {
+    const started = performance.now();
+    const match = ftsQuery(q.q);
+    if (!match) return { hits: [], total: 0, more: false, tookMs: 0 };
+    const params: Record<string, unknown> = { match, cap: SEARCH_CANDIDATES + 1 };
+    const clauses = ["fts MATCH @match", ...this.where(q, params)];
+    if (q.method) (clauses.push("d.method = @method"), (params.method = q.method));
+    if (q.errors) clauses.push("d.error = 1");
+    type Row = {
+      seq: number;
+      ts: number;
+      dir: SearchHit["dir"] | null;
+      kind: string;
+      method: string | null;
+      field: SearchHit["field"];
+      error: number;
+      off: number;
+      len: number;
+      id: string;
+      title: string;
+      profile: string;
+      agent: string | null;
+      tkind: string;
+      created_at: string;
+      score: number;
+    };
+    const rows = this.db
+      .prepare<Record<string, unknown>, Row>(
+        `SELECT d.seq, d.ts, d.dir, d.kind, d.method, d.field, d.error, d.off, d.len,
+                t.id, t.title, t.profile, t.agent, t.kind AS tkind, t.created_at, bm25(fts, 6.0, 1.0) AS score
+         FROM fts JOIN docs d ON d.rowid = fts.rowid JOIN transcripts t ON t.tid = d.tid
+         WHERE ${clauses.join(" AND ")}
+         ORDER BY fts.rowid LIMIT @cap`,
+      )
+      .all(params);
+    const more = rows.length > SEARCH_CANDIDATES;
+    if (more) rows.pop();
+    // Best score first; among equals, the newest transcript, then the earliest frame.
+    rows.sort((a, b) => a.score - b.score || b.created_at.localeCompare(a.created_at) || a.seq - b.seq);
+    const hits = rows.slice(0, q.limit ?? DEFAULT_LIMIT).map((r): SearchHit => {
+      const { line, marks } = this.context(r.id, r.off, r.len, q.q);
+      return {
+        transcript: {
+          id: r.id,
+          title: r.title,
+          profile: r.profile,
+          ...(r.agent ? { agentName: r.agent } : {}),
+          kind: r.tkind,
+          createdAt: r.created_at,
+        },
+        seq: r.seq,
+        ts: r.ts,
+        ...(r.dir ? { dir: r.dir } : {}),
+        frameKind: r.kind,
+        ...(r.method ? { method: r.method } : {}),
+        field: r.field,
+        error: r.error === 1,
+        line,
+        marks,
+      };
+    });
+    return { hits, total: rows.length, more, tookMs: Math.round(performance.now() - started) };
+  }
+
+  /** A hit's matching line, read back from its file (a line that changed since shows nothing). */
+  private context(id: string, off: number, len: number, q: string): { line: string; marks: [number, number][] } {
+    let fd: number | undefined;
+    try {
+      fd = openSync(path.join(this.dir, `${id}.jsonl`), "r");
+      const buf = Buffer.alloc(Math.min(len, MAX_LINE_BYTES));
+      const n = readSync(fd, buf, 0, buf.length, off);
+      const e = readEvent(buf.subarray(0, n).toString("utf8"));
+      const doc = e && searchDoc(e, 0);
+      if (!doc) return { line: "", marks: [] };
+      return matchLine(`${doc.body}\n${doc.extra}`, q);
+    } catch {
+      return { line: "", marks: [] };
+    } finally {
+      if (fd !== undefined) closeSync(fd);
+    }
+  }
+
+  /** Latency per method and direction over the transcripts the filter keeps. */
+  latency(q: LatencyQuery): LatencyAnswer {
+    const started = performance.now();
+    const params: Record<string, unknown> = {};
+    const clauses = this.where(q, params);
+    const where = clauses.length ? `WHERE ${clauses.join(" AND ")}` : "";
+    const calls = this.db
+      .prepare<Record<string, unknown>, { method: string; dir: "to-agent" | "from-agent"; ms: number; error: number }>(
+        `SELECT c.method, c.dir, c.ms, c.error FROM calls c JOIN transcripts t ON t.tid = c.tid ${where}`,
+      )
+      .all(params);
+    const transcripts = this.db
+      .prepare<Record<string, unknown>, { n: number }>(`SELECT count(*) AS n FROM transcripts t ${where}`)
+      .get(params)!.n;
+    const rows = latencyRows(calls.map((c) => ({ ...c, error: c.error === 1 })));
+    return { rows, transcripts, tookMs: Math.round(performance.now() - started) };
+  }
+
+  /** How many transcripts and documents are indexed (tests, the benchmark). */
+  counts(): { transcripts: number; docs: number; calls: number } {
+    const n = (table: string) => (this.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+    return { transcripts: n("transcripts"), docs: n("docs"), calls: n("calls") };
+  }
+}
