@@ -169,7 +169,16 @@ async function compare(argv: string[]): Promise<number> {
     const profiles = new Profiles({ ...config, dataDir: scratch }, store);
     const [a, b] = await Promise.all(
       specs.map((s) =>
-        runCompareSide(s, config, profiles, store, prompt, checked.value.policies, checked.value.answers, timeoutS * 1000),
+        runCompareSide(
+          s,
+          config,
+          profiles,
+          store,
+          prompt,
+          checked.value.policies,
+          checked.value.answers,
+          timeoutS * 1000,
+        ),
       ),
     );
     const sides = [a!, b!];
