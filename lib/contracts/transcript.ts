@@ -132,18 +132,20 @@ export function eventToFrame(e: FrameEvent): Frame {
 
 export const serialize = (line: TranscriptHeader | TranscriptEvent): string => `${JSON.stringify(line)}\n`;
 
+/** Each frame field with the text that opens it in a line (`,"seq":`), in the record's order. */
+const FRAME_KEYS = (Object.keys(FRAME_FIELDS) as Array<keyof WireFrame>).map((key) => [key, `,"${key}":`] as const);
+
 /** serialize(frameEvent(...)) for the recorder's hot path, without building the event object. */
 export function serializeFrame(frame: WireFrame, raw = frame.raw, redacted = 0): string {
   let line = '{"type":"frame"';
-  for (const key of FRAME_KEYS) {
+  for (const [key, opening] of FRAME_KEYS) {
     const value = key === "raw" ? raw : frame[key];
-    if (value !== undefined) line += `,"${key}":${typeof value === "number" ? String(value) : JSON.stringify(value)}`;
+    if (value === undefined) continue;
+    line += opening + (typeof value === "number" ? String(value) : JSON.stringify(value));
   }
   if (redacted > 0) line += `,"redacted":${redacted}`;
   return `${line}}\n`;
 }
-
-const FRAME_KEYS = Object.keys(FRAME_FIELDS) as Array<keyof WireFrame>;
 
 function checkHeader(value: unknown): TranscriptHeader {
   if (!isObject(value) || value.type !== "header")
