@@ -160,7 +160,9 @@ describe("parseTranscript", () => {
       JSON.stringify({ ...header, agent: { ...header.agent, args: [1] } }) + "\n",
       /^line 1: header agent.args must be strings$/,
     ],
-    [JSON.stringify({ ...header, playground: undefined }) + "\n", /^line 1: header playground must be an object$/],
+    [JSON.stringify({ ...header, playground: undefined }) + "\n", /^line 1: header needs playground$/],
+    [JSON.stringify({ ...header, playground: 1 }) + "\n", /^line 1: header playground must be an object$/],
+    [serialize(header) + '{"type":"stderr","ts":1}\n', /^line 2: stderr needs text$/],
     [JSON.stringify({ ...header, version: "one" }) + "\n", /^line 1: header version must look like "1.0"$/],
   ])("rejects %j", (text, message) => {
     expect(() => parseTranscript(text)).toThrow(message);

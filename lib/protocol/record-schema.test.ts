@@ -18,7 +18,7 @@ describe("a record declared once", () => {
     }>();
   });
 
-  it("names the first wrong field, inner ones by their path", () => {
+  it("names the first missing or wrong field, inner ones by their path", () => {
     const ok = { name: "n", side: "a", inner: { list: ["x"] } };
     expect(shapeIssue(SHAPE, ok)).toBeUndefined();
     expect(shapeIssue(SHAPE, { ...ok, count: 1.5 })).toBe("count must be an integer from 0");
@@ -26,7 +26,8 @@ describe("a record declared once", () => {
     expect(shapeIssue(SHAPE, { ...ok, inner: { list: [1] } })).toBe("inner.list must be strings");
     expect(shapeIssue(SHAPE, { ...ok, inner: { list: [], note: 3 } })).toBe("inner.note must be a string or null");
     expect(shapeIssue(SHAPE, { ...ok, inner: [] })).toBe("inner must be an object");
-    expect(shapeIssue(SHAPE, { side: "a" })).toBe("name must be a string");
+    expect(shapeIssue(SHAPE, { side: "a" })).toBe("needs name");
+    expect(shapeIssue(SHAPE, { ...ok, inner: {} })).toBe("needs inner.list");
   });
 
   it("copies the declared fields only, in the declared order", () => {

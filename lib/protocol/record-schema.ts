@@ -90,16 +90,31 @@ export type Infer<S extends Shape> = Simplify<
   }
 >;
 
-/** The first field the value gets wrong, as "name must be ...", in the shape's order; undefined when it fits. */
-export function shapeIssue(shape: Shape, value: Readonly<Record<string, unknown>>): string | undefined {
+/** What is wrong with a value: the first field it lacks or gets wrong, by its path ("agent.args"). */
+export interface ShapeIssue {
+  path: string;
+  /** The field is absent (`needs agent.args`), rather than of the wrong type (`agent.args must be strings`). */
+  missing: boolean;
+  must: string;
+}
+
+/** The first field the value lacks or gets wrong, in the shape's order; undefined when it fits. */
+export function findIssue(shape: Shape, value: Readonly<Record<string, unknown>>): ShapeIssue | undefined {
   for (const [key, f] of Object.entries(shape)) {
     const v = value[key];
     if (f instanceof ObjectField && isRecord(v)) {
-      const inner = shapeIssue(f.shape, v);
-      if (inner) return `${key}.${inner}`;
-    } else if (!f.accepts(v)) return `${key} ${f.must}`;
+      const inner = findIssue(f.shape, v);
+      if (inner) return { ...inner, path: `${key}.${inner.path}` };
+    } else if (!f.accepts(v)) return { path: key, missing: v === undefined, must: f.must };
   }
   return undefined;
+}
+
+/** The issue as one line: "needs id", "seq must be an integer". */
+export function shapeIssue(shape: Shape, value: Readonly<Record<string, unknown>>): string | undefined {
+  const issue = findIssue(shape, value);
+  if (!issue) return undefined;
+  return issue.missing ? `needs ${issue.path}` : `${issue.path} ${issue.must}`;
 }
 
 /** The shape's fields that `from` has (undefined ones left out), in the shape's order. */
