@@ -402,7 +402,7 @@ export class SessionStore extends SnapshotStore<SessionSnapshot> {
     return this.rpc.notify(method, params);
   }
 
-  /** Resolves with the first frame (held or arriving) that matches, or undefined after the timeout. */
+  /** Resolves with the first frame arriving from now on that matches; undefined after the timeout or once the agent is gone. */
   waitForFrame(match: (frame: Frame) => boolean, timeoutMs: number): Promise<Frame | undefined> {
     return this.rpc.waitForFrame(match, timeoutMs);
   }

@@ -14,6 +14,7 @@ import { isObject } from "../protocol/json";
 import { CLIENT_METHODS, PROTOCOL_METHODS } from "../protocol/methods";
 import { McpPairs } from "./mcp-pairs";
 import { RecordingRules, type RuleFinding } from "./recording-rules";
+import { PendingRequests } from "../protocol/pending-requests";
 
 const idKey = (id: JsonRpcId): string => (typeof id === "string" ? `s:${id}` : `n:${String(id)}`);
 
@@ -64,13 +65,8 @@ const elicitationIdOf = (frame: Frame): string | undefined => {
 };
 
 export class FrameIndex {
-  /** Open requests by direction and id key, to spot an id reused while in flight. */
-  private readonly open: Record<FrameDirection, Map<string, Frame>> = {
-    "to-agent": new Map(),
-    "from-agent": new Map(),
-  };
-  /** Every open request by seq, oldest first (Map keeps insertion order). */
-  private readonly openBySeq = new Map<number, Frame>();
+  /** Open requests by seq, and the newest per direction and id (to spot an id reused while in flight). */
+  private readonly open = new PendingRequests<Frame>();
   /** request seq <-> response seq */
   private readonly pairs = new Map<number, number>();
   /** Requests sent with an id that was still waiting for an answer in the same direction. */
@@ -123,21 +119,13 @@ export class FrameIndex {
       if (typeof v === "number") this.protocolVersion = v;
     }
     if (frame.kind === "request" && frame.id !== undefined) {
-      const key = idKey(frame.id);
-      const open = this.open[frame.dir];
-      if (open.has(key)) this.reused.add(frame.seq);
-      open.set(key, frame);
-      this.openBySeq.set(frame.seq, frame);
+      if (this.open.open(frame)) this.reused.add(frame.seq);
       this.version++;
       return { opened: frame };
     }
     if (frame.kind === "response" && frame.requestSeq !== undefined) {
-      const request = this.openBySeq.get(frame.requestSeq);
+      const request = this.open.close(frame.requestSeq);
       if (!request) return {};
-      const requests = this.open[request.dir];
-      const key = idKey(request.id!);
-      if (requests.get(key) === request) requests.delete(key);
-      this.openBySeq.delete(request.seq);
       this.pairs.set(request.seq, frame.seq);
       this.pairs.set(frame.seq, request.seq);
       this.version++;
@@ -148,7 +136,7 @@ export class FrameIndex {
 
   /** A `$/cancel_request` names an open request of its own direction (the sender withdraws what it asked). */
   private cancel(frame: Frame, id: JsonRpcId): IndexChange {
-    const request = this.open[frame.dir].get(idKey(id));
+    const request = this.open.newestById(frame.dir, id);
     if (!request) return {};
     this.version++;
     if (frame.dir === "to-agent") {
@@ -162,7 +150,7 @@ export class FrameIndex {
   private complete(frame: Frame): IndexChange {
     const elicitationId = elicitationIdOf(frame);
     if (elicitationId === undefined) return {};
-    for (const request of this.open["from-agent"].values()) {
+    for (const request of this.open.list("from-agent")) {
       if (request.method === CLIENT_METHODS.elicitation_create && elicitationIdOf(request) === elicitationId) {
         this.version++;
         return this.dismiss({ reason: "completed", request, bySeq: frame.seq, elicitationId });
@@ -212,7 +200,7 @@ export class FrameIndex {
   }
 
   isUnanswered(seq: number): boolean {
-    return this.openBySeq.has(seq);
+    return this.open.has(seq);
   }
 
   /** True for a request whose id was already in flight in the same direction. */
@@ -222,12 +210,11 @@ export class FrameIndex {
 
   /** Requests still waiting for an answer, oldest first; all directions unless given. */
   unanswered(dir?: FrameDirection): Frame[] {
-    const all = [...this.openBySeq.values()];
-    return dir ? all.filter((f) => f.dir === dir) : all;
+    return this.open.list(dir);
   }
 
   get unansweredCount(): number {
-    return this.openBySeq.size;
+    return this.open.size;
   }
 
   /** Methods seen, sorted; the same array until a new one appears. */
@@ -249,8 +236,8 @@ export class FrameIndex {
     for (const [a, b] of this.pairs) if (a < firstSeq && b < firstSeq) this.pairs.delete(a);
     for (const seq of this.reused) if (seq < firstSeq) this.reused.delete(seq);
     for (const seq of this.dismissedSet.keys())
-      if (seq < firstSeq && !this.openBySeq.has(seq)) this.dismissedSet.delete(seq);
-    for (const seq of this.withdrawn.keys()) if (seq < firstSeq && !this.openBySeq.has(seq)) this.withdrawn.delete(seq);
+      if (seq < firstSeq && !this.open.has(seq)) this.dismissedSet.delete(seq);
+    for (const seq of this.withdrawn.keys()) if (seq < firstSeq && !this.open.has(seq)) this.withdrawn.delete(seq);
     this.mcp.prune(firstSeq);
     this.ruleFold?.prune(firstSeq);
   }

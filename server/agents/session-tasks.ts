@@ -2,8 +2,7 @@
  * Things done with a fresh agent from start to stop, on an agent host (a browser
  * session's or the CLI's): re-running a transcript against it, probing it.
  */
-import { mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
+import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { runProbe } from "../../lib/features/probe";
@@ -14,6 +13,7 @@ import type { Transcript } from "../../lib/contracts/transcript";
 import { diffRuns } from "../../lib/features/transcript-diff";
 import type { Ack, RerunResult, StartPayload } from "../../lib/contracts/wire";
 import { AgentDriver } from "./agent-driver";
+import { sdkSchemaFile } from "./client-services";
 import type { AgentHost } from "./agent-host";
 import { groupRssBytes } from "./process-group";
 import type { ProbeStore } from "../transcripts/probe-store";
@@ -129,13 +129,6 @@ export async function probeAgent(
 let defs: Defs | undefined;
 /** The SDK's unstable schema: the probe builds each call's params from it. */
 function unstableDefs(): Defs {
-  defs ??= (
-    JSON.parse(
-      readFileSync(
-        createRequire(import.meta.url).resolve("@agentclientprotocol/sdk/schema/v1/schema.unstable.json"),
-        "utf8",
-      ),
-    ) as { $defs: Defs }
-  ).$defs;
+  defs ??= (sdkSchemaFile("unstable") as { $defs: Defs }).$defs;
   return defs;
 }
