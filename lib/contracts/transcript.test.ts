@@ -54,13 +54,14 @@ describe("serializeFrame", () => {
 });
 
 describe("the frame record, defined once", () => {
-  /** A frame with every field of the record set (FRAME_FIELDS lists them). */
+  /** A frame with every field of the record set (FRAME_FIELDS lists them): bytes that are not UTF-8 make it invalid. */
   const full: WireFrame = {
     seq: 2,
     ts: 5,
     dir: "to-agent",
     raw: '{"jsonrpc":"2.0","id":"x","result":1}',
-    kind: "response",
+    rawBase64: "/w==",
+    kind: "invalid",
     method: "m",
     id: "x",
     requestSeq: 1,
@@ -75,8 +76,11 @@ describe("the frame record, defined once", () => {
     expect(line).toBe(serialize(frameEvent(full, full.raw, 3)));
     const back = parseTranscript(serialize(header) + line);
     expect(back.events[0]).toEqual({ type: "frame", ...full, redacted: 3 });
-    expect(back.frames[0]).toEqual({ ...full, message: { jsonrpc: "2.0", id: "x", result: 1 } });
-    expect(eventToFrame(frameEvent(full))).toEqual({ ...full, message: { jsonrpc: "2.0", id: "x", result: 1 } });
+    // Its bytes were not UTF-8: never parsed, whatever `raw` shows.
+    expect(back.frames[0]).toEqual({ ...full, message: undefined });
+    expect(eventToFrame(frameEvent(full))).toEqual({ ...full, message: undefined });
+    const parsed = { ...full, rawBase64: undefined, kind: "response" as const };
+    expect(eventToFrame(frameEvent(parsed)).message).toEqual({ jsonrpc: "2.0", id: "x", result: 1 });
   });
 
   it("a converter copies only the record's fields", () => {
