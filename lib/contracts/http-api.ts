@@ -23,6 +23,13 @@ export const renameBody = z.strictObject({
 });
 export type RenameBody = z.input<typeof renameBody>;
 
+/** POST /api/profiles/:name/check (an empty body is `{}`). */
+export const checkBody = z.strictObject({
+  /** How long initialize and session/new may each take, in ms. */
+  timeoutMs: z.int("must be an integer 100..120000").min(100).max(120_000).optional(),
+});
+export type CheckBody = z.input<typeof checkBody>;
+
 /** What every refused HTTP request answers. */
 export interface HttpErrorBody {
   error: { code: string; message: string };

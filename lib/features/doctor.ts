@@ -327,3 +327,13 @@ export function diagnose(facts: DoctorFacts): Diagnosis {
   }
   return { reached: "initialized", findings };
 }
+
+/** What a profile's "Check" answers (POST /api/profiles/:name/check). */
+export interface DoctorReport {
+  profile: string;
+  command: string;
+  args: string[];
+  checkedAt: string;
+  durationMs: number;
+  diagnosis: Diagnosis;
+}

@@ -3,6 +3,7 @@
  * nothing beyond line boundaries; frames are made by the caller.
  */
 import { execa, type ResultPromise } from "execa";
+import path from "node:path";
 import { LineSplitter, type LineEvent } from "../../lib/protocol/ndjson";
 import type { RelayError } from "../../lib/contracts/wire";
 import { childEnv, stopTree, type Tree } from "./process-group";
@@ -28,14 +29,31 @@ export class SpawnError extends Error {
   }
 }
 
-function spawnFailure(command: string, err: NodeJS.ErrnoException): RelayError {
-  const reason =
-    err.code === "ENOENT"
-      ? `executable not found: ${command}`
-      : err.code === "EACCES"
-        ? `permission denied: ${command}`
-        : `${err.code ?? "error"}: ${err.message}`;
-  return { code: "spawn_failed", message: `Failed to start ACP agent: ${reason}` };
+/** The directories a command without a slash is looked for in. */
+function searchedPath(command: string, env: Record<string, string | undefined>): string[] {
+  return command.includes("/") ? [] : (env.PATH ?? "").split(path.delimiter).filter(Boolean);
+}
+
+function spawnFailure(
+  command: string,
+  env: Record<string, string | undefined>,
+  err: NodeJS.ErrnoException,
+): RelayError {
+  if (err.code === "ENOENT") {
+    const searched = searchedPath(command, env);
+    return {
+      code: "spawn_failed",
+      message: `Failed to start ACP agent: executable not found: ${command}${searched.length ? ` (PATH searched: ${searched.join(path.delimiter)})` : ""}`,
+      data: { start: { reason: "not-found", command, searched } },
+    };
+  }
+  if (err.code === "EACCES")
+    return {
+      code: "spawn_failed",
+      message: `Failed to start ACP agent: permission denied: ${command}`,
+      data: { start: { reason: "not-executable", command, searched: [] } },
+    };
+  return { code: "spawn_failed", message: `Failed to start ACP agent: ${err.code ?? "error"}: ${err.message}` };
 }
 
 export interface GroupChild {
@@ -117,7 +135,7 @@ export class AgentProcess {
     try {
       spawned = await spawnGroup(spec);
     } catch (err) {
-      throw new SpawnError(spawnFailure(spec.command, err as NodeJS.ErrnoException));
+      throw new SpawnError(spawnFailure(spec.command, childEnv(spec.env).env, err as NodeJS.ErrnoException));
     }
     const agent = new AgentProcess(spawned, spec);
     agent.wire(events);

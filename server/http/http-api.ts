@@ -11,6 +11,7 @@ import { renameBody, shareBody, type HttpErrorBody, type ShareBody } from "../..
 import { fail, type Result } from "../../lib/protocol/result";
 import { TranscriptError } from "../../lib/contracts/transcript";
 import { handleComparisonApi } from "./compare-api";
+import { handleProfilesApi } from "./profiles-api";
 import { sendExport } from "./export-api";
 import { probeStoreBeside } from "../transcripts/probe-store";
 import type { Relay } from "./relay";
@@ -141,6 +142,7 @@ export async function handleApi(
   if (parts.length === 1 && parts[0] === "profiles" && method === "GET") {
     return sendJson(res, 200, { profiles: [...(await relay.profiles.details()), ...relay.profiles.replays()] });
   }
+  if (parts[0] === "profiles") return handleProfilesApi(req, res, parts, relay);
 
   if (parts[0] === "transcripts") {
     if (parts.length === 1 && method === "GET") return sendJson(res, 200, { transcripts: store.list() });

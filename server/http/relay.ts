@@ -35,6 +35,7 @@ const CONNECT_TIMEOUT_MS = 5_000;
 export interface Relay {
   io: Server<ClientToServerEvents, ServerToClientEvents>;
   sessions: Map<string, BrowserSession>;
+  config: ServerConfig;
   profiles: Profiles;
   transcripts: TranscriptStore;
   pool: AgentPool;
@@ -193,6 +194,7 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
   return {
     io,
     sessions,
+    config,
     profiles,
     transcripts,
     pool,
