@@ -9,6 +9,7 @@ import { ProbeCompare } from "./ProbeCompare";
 import { ProbeMatrixView } from "./ProbeMatrixView";
 import { ProbeReportView } from "./ProbeReportView";
 import { ProfileTable, ReplayProfileList } from "./ProfileTable";
+import { ProfileChecks } from "./ProfileChecks";
 import { useProbeReports } from "./use-probe-reports";
 
 const isReplay = (p: ProfileDetails) => p.name.startsWith("replay:");
@@ -133,6 +134,10 @@ export function ProfilesView({ token }: { token: string }) {
         </section>
 
         {matrix ? <ProbeMatrixView reports={matrix} /> : null}
+
+        {profiles ? (
+          <ProfileChecks token={token} profiles={profiles.filter((p) => !isReplay(p)).map((p) => p.name)} />
+        ) : null}
 
         <section className="flex flex-col gap-2">
           <h2 className="text-sm font-semibold text-zinc-100">Replay profiles</h2>

@@ -156,7 +156,11 @@ function startFinding(facts: DoctorFacts, start: StartFailure): Finding {
       kind: "not-found",
       severity: "error",
       title: `The command is not found: ${start.command}`,
-      detail: start.searched.length ? `PATH searched: ${start.searched.join(":")}` : "PATH is empty",
+      detail: start.command.includes("/")
+        ? `no executable file at ${start.command}`
+        : start.searched.length
+          ? `PATH searched: ${start.searched.join(":")}`
+          : "PATH is empty",
       fix:
         "Install the agent, or give the profile the command's absolute path (run `which " +
         `${start.command}\` in your own shell). An editor or a service may start the server with a shorter PATH ` +
