@@ -65,6 +65,8 @@ export interface ServerConfig {
   dataDir: string;
   /** Explicit gemini binary (GEMINI_BIN or the config file's geminiBin). */
   geminiBin?: string;
+  /** The config file read at start (absolute), where profiles added from the page are written. */
+  configFile?: string;
 }
 
 export class ConfigError extends Error {}
@@ -228,7 +230,7 @@ function fromDistribution(
 }
 
 /** One profile: a URL (remote), a registry entry (`distribution` without `command`), or a command line. */
-function parseProfile(name: string, raw: unknown, file: string, base: string): ProfileConfig {
+export function parseProfile(name: string, raw: unknown, file: string, base: string): ProfileConfig {
   const where = `${file}: profiles.${name}`;
   const at = ["profiles", name];
   const entry = isObject(raw) ? raw : {};
@@ -374,6 +376,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd(), agents: 
     pool,
     dataDir: dataDirFor(env, cwd),
     geminiBin,
+    // As it was read (relative to the process, as readConfigFile opened it).
+    ...(file ? { configFile: path.resolve(file) } : {}),
   };
 }
 

@@ -30,6 +30,13 @@ export const checkBody = z.strictObject({
 });
 export type CheckBody = z.input<typeof checkBody>;
 
+/** POST /api/profiles/found: adds an agent found in another client's settings, named by where and what. */
+export const addFoundBody = z.strictObject({
+  source: z.enum(["zed", "jetbrains"]),
+  name: z.string().min(1).max(200),
+});
+export type AddFoundBody = z.input<typeof addFoundBody>;
+
 /** What every refused HTTP request answers. */
 export interface HttpErrorBody {
   error: { code: string; message: string };
