@@ -29,6 +29,7 @@ import { refuseRequest, tokenMatches } from "./security";
 import { createTapHub, type TapHub } from "../tap/tap-session";
 import { socketEvents } from "./socket-events";
 import { VERSION } from "../version";
+import { checkFrameDirectories } from "../workspace";
 
 const CLIENT_ID = /^[\w-]{8,64}$/;
 const CONNECT_TIMEOUT_MS = 5_000;
@@ -157,7 +158,10 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
 
     on("agent:send", ({ frame }) => {
       const line = frameLine(frame, config.maxLineBytes);
-      return line.ok ? current.send(line.value) : line;
+      if (!line.ok) return line;
+      // A session's directories follow the spawn's rule (server/workspace.ts), whatever the agent's own cwd.
+      const refused = checkFrameDirectories(line.value, config.workspaceRoots);
+      return refused ? { ok: false, error: refused } : current.send(line.value);
     });
 
     on("agent:stop", async () => {
