@@ -2,7 +2,7 @@
  * One agent child process: owns its pipes and its process group. Parses
  * nothing beyond line boundaries; frames are made by the caller.
  */
-import { execa, type ResultPromise } from "execa";
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import path from "node:path";
 import { LineSplitter, type LineEvent } from "../../lib/protocol/ndjson";
 import type { RelayError } from "../../lib/contracts/wire";
@@ -57,7 +57,7 @@ function spawnFailure(
 }
 
 export interface GroupChild {
-  child: ResultPromise;
+  child: ChildProcessWithoutNullStreams;
   pid: number;
   /**
    * Stops the whole tree (SIGTERM, then SIGKILL after the grace period) once: the first call, or the
@@ -81,24 +81,19 @@ export function spawnGroup(
   onStopError: (err: Error) => void = () => {},
 ): Promise<GroupChild> {
   const { env, marker } = childEnv(spec.env);
-  const child = execa(spec.command, spec.args, {
+  // node's own spawn, not execa: the tap spawns through here, and loading execa delays the editor's agent.
+  const child = spawn(spec.command, spec.args, {
     cwd: spec.cwd,
-    env,
-    extendEnv: false,
+    env: env as NodeJS.ProcessEnv,
+    // Its own process group (setsid), so the whole tree can be signalled at once.
     detached: true,
-    stdin: "pipe",
-    stdout: "pipe",
-    stderr: "pipe",
-    buffer: false,
-    reject: false,
-    cleanup: false,
-    encoding: "buffer",
+    stdio: "pipe",
   });
-  // execa's promise settles on exit; callers read the outcome from the 'exit' and 'close' events.
-  child.catch(() => {});
   return new Promise((resolve, reject) => {
     child.once("error", reject);
     child.once("spawn", () => {
+      // Later errors (a signal that could not be sent) are the stop's to report, never an uncaught event.
+      child.on("error", () => {});
       const tree: Tree = { pgid: child.pid!, marker };
       let stopping: Promise<void> | undefined;
       const group: GroupChild = {
@@ -119,7 +114,7 @@ export function spawnGroup(
 export class AgentProcess {
   private exited = false;
   private closed!: Promise<void>;
-  private readonly child: ResultPromise;
+  private readonly child: ChildProcessWithoutNullStreams;
   readonly pid: number;
 
   private constructor(
