@@ -80,6 +80,23 @@ async function compiledTap(): Promise<string> {
   return entry;
 }
 
+/** The floor of any tap written for Node: a process that only spawns the agent and pipes its stdio. */
+function bareForwarder(): string {
+  const file = path.join(root, ".tmp", "bench-tap", "pipe.mjs");
+  writeFileSync(
+    file,
+    [
+      `import { spawn } from "node:child_process";`,
+      `const [command, ...args] = process.argv.slice(2);`,
+      `const child = spawn(command, args, { stdio: ["pipe", "pipe", "inherit"], detached: true });`,
+      `process.stdin.pipe(child.stdin);`,
+      `child.stdout.pipe(process.stdout);`,
+      `child.on("close", (code) => process.exit(code ?? 1));`,
+    ].join("\n"),
+  );
+  return file;
+}
+
 const INITIALIZE = `${JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: 1 } })}\n`;
 
 /** Milliseconds from spawning `command` to the first answer to initialize on its stdout. */
@@ -107,19 +124,28 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 /** Agent alone and through the compiled tap, alternating (a warm-up of each first). */
 async function startup(noRelay: Record<string, string>) {
   const tapEntry = await compiledTap();
+  const pipe = bareForwarder();
   const stub = [path.join(root, "test/fixtures/stub-agent.mjs"), "echo"];
   const alone: number[] = [];
+  const piped: number[] = [];
   const tapped: number[] = [];
   for (let i = -1; i < flags.startups; i++) {
     const a = await firstAnswerMs(process.execPath, stub, {});
+    const p = await firstAnswerMs(process.execPath, [pipe, process.execPath, ...stub], {});
     const t = await firstAnswerMs(process.execPath, [tapEntry, "--", process.execPath, ...stub], noRelay);
-    if (i >= 0) (alone.push(a), tapped.push(t));
+    if (i < 0) continue;
+    alone.push(a);
+    piped.push(p);
+    tapped.push(t);
   }
   return {
     runs: flags.startups,
     agentAloneMs: round(median(alone), 1),
+    bareNodeForwarderMs: round(median(piped), 1),
     throughTapMs: round(median(tapped), 1),
     addedMs: round(median(tapped) - median(alone), 1),
+    /** What the tap costs beyond starting a second Node process at all. */
+    addedBeyondForwarderMs: round(median(tapped) - median(piped), 1),
   };
 }
 
