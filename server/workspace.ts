@@ -111,6 +111,27 @@ export function checkFrameDirectories(line: string, roots: string[]): RelayError
   return undefined;
 }
 
+/**
+ * A recorded request as a re-run may send it: the `additionalDirectories`
+ * entries outside the roots left out (a transcript comes from anyone), each
+ * named in `dropped`. Its `cwd` is the live agent's already (lib/features/rerun.ts).
+ */
+export function keepDirectoriesInside(message: object, roots: string[], dropped: string[]): object {
+  const m = message as { method?: unknown; params?: unknown };
+  if (typeof m.method !== "string" || !SESSION_METHODS.has(m.method) || !isObject(m.params)) return message;
+  const dirs = m.params.additionalDirectories;
+  if (!Array.isArray(dirs)) return message;
+  const kept = dirs.filter((dir) => {
+    const refused = typeof dir === "string" ? checkDirectory("dir", dir, roots) : undefined;
+    if (refused)
+      dropped.push(
+        `${m.method}: the recorded additionalDirectories entry ${dir} was left out (outside the workspace roots)`,
+      );
+    return !refused;
+  });
+  return { ...message, params: { ...m.params, additionalDirectories: kept } };
+}
+
 /** Resolves an agent's working directory for its spawn; it must be a directory inside a root. */
 export async function resolveCwd(requested: string | undefined, roots: string[]): Promise<string | RelayError> {
   const wanted = path.resolve(roots[0]!, requested ?? ".");

@@ -159,8 +159,10 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
     on("agent:send", ({ frame }) => {
       const line = frameLine(frame, config.maxLineBytes);
       if (!line.ok) return line;
-      // A session's directories follow the spawn's rule (server/workspace.ts), whatever the agent's own cwd.
-      const refused = checkFrameDirectories(line.value, config.workspaceRoots);
+      // A session's directories follow the spawn's rule (server/workspace.ts), whatever the agent's own cwd;
+      // a `replay:<id>` agent works in no directory (its recording's paths are from another machine).
+      const replay = current.agentInfo?.profile.startsWith("replay:") === true;
+      const refused = replay ? undefined : checkFrameDirectories(line.value, config.workspaceRoots);
       return refused ? { ok: false, error: refused } : current.send(line.value);
     });
 
@@ -172,7 +174,10 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
     on("transcript:rerun", ({ id, recordedMcpServers, ...start }) => {
       const text = transcripts.exists(id) ? transcripts.read(id) : undefined;
       if (text === undefined) return invalidPayload(`no transcript ${id}`);
-      return rerunTranscript(current, parseTranscript(text), start, { recordedMcpServers });
+      return rerunTranscript(current, parseTranscript(text), start, {
+        recordedMcpServers,
+        workspaceRoots: config.workspaceRoots,
+      });
     });
 
     on("policy:set", ({ policies }) => ({
