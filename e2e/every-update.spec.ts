@@ -105,7 +105,7 @@ test("session/load's replay is the session's history, with Gemini's <session_con
     jsonrpc: "2.0",
     id: 900,
     method: "session/load",
-    params: { sessionId: "every-1", cwd: "/tmp", mcpServers: [] },
+    params: { sessionId: "every-1", cwd: process.env.E2E_WORKSPACE, mcpServers: [] },
   };
   await page.getByTestId("composer").fill(JSON.stringify(load));
   await page.getByTestId("send-frame").click();

@@ -189,6 +189,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   process.env.E2E_URL = url;
   process.env.E2E_ORIGIN = new URL(url).origin;
   process.env.E2E_WORKSPACE = workspace;
+  // The server's HOME: where it looks for other clients' agents (~/.jetbrains/acp.json).
+  process.env.E2E_HOME = home.home;
   // Tests queue model turns through the fake API's /__fake/script endpoint.
   process.env.E2E_FAKE_API = api.url;
   process.env.E2E_FAKE_OPENAI = openai.url;

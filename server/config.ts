@@ -16,6 +16,7 @@ import { clientCapabilitiesSchema } from "./agents/profile-capabilities";
 import { remoteProfileSchema, type RemoteProfile } from "./agents/remote-profile";
 import { installedCommand } from "./agents/command-lookup";
 import { dataDirFor } from "./runtime";
+import { ConfigError, DEFAULT_KILL_GRACE_MS, intFrom } from "./config-env";
 
 export interface ProfileConfig {
   command: string;
@@ -67,23 +68,15 @@ export interface ServerConfig {
   dataDir: string;
   /** Explicit gemini binary (GEMINI_BIN or the config file's geminiBin). */
   geminiBin?: string;
+  /** The config file read at start (absolute), where profiles added from the page are written. */
+  configFile?: string;
 }
 
-export class ConfigError extends Error {}
+export { ConfigError };
 
 type Env = Record<string, string | undefined>;
 
 const MIB = 1024 * 1024;
-
-function intFrom(env: Env, name: string, fallback: number, min = 0): number {
-  const raw = env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min) {
-    throw new ConfigError(`${name} must be an integer >= ${min}, got "${raw}"`);
-  }
-  return value;
-}
 
 function readConfigFile(file: string): unknown {
   let text: string;
@@ -230,7 +223,7 @@ function fromDistribution(
 }
 
 /** One profile: a URL (remote), a registry entry (`distribution` without `command`), or a command line. */
-function parseProfile(name: string, raw: unknown, file: string, base: string): ProfileConfig {
+export function parseProfile(name: string, raw: unknown, file: string, base: string): ProfileConfig {
   const where = `${file}: profiles.${name}`;
   const at = ["profiles", name];
   const entry = isObject(raw) ? raw : {};
@@ -365,7 +358,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd(), agents: 
     defaultProfile,
     workspaceRoots,
     graceMs: intFrom(env, "ACP_PLAYGROUND_GRACE_MS", 60_000),
-    killGraceMs: intFrom(env, "ACP_PLAYGROUND_KILL_GRACE_MS", 3_000),
+    killGraceMs: intFrom(env, "ACP_PLAYGROUND_KILL_GRACE_MS", DEFAULT_KILL_GRACE_MS),
     maxLineBytes: intFrom(env, "ACP_PLAYGROUND_MAX_LINE_BYTES", DEFAULT_MAX_LINE_BYTES, 1024),
     replayFrames: intFrom(env, "ACP_PLAYGROUND_REPLAY_FRAMES", 100_000, 1),
     replayBytes: intFrom(env, "ACP_PLAYGROUND_REPLAY_BYTES", 64 * MIB, 1024),
@@ -377,6 +370,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd(), agents: 
     searchIndex: env.ACP_PLAYGROUND_SEARCH_INDEX !== "0",
     dataDir: dataDirFor(env, cwd),
     geminiBin,
+    // As it was read (relative to the process, as readConfigFile opened it).
+    ...(file ? { configFile: path.resolve(file) } : {}),
   };
 }
 

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { isInside, resolveCwd } from "./workspace";
+import { checkDirectory, checkFrameDirectories, isInside, keepDirectoriesInside, resolveCwd } from "./workspace";
 
 const base = realpathSync(mkdtempSync(path.join(tmpdir(), "acp-confine-")));
 const root = path.join(base, "root");
@@ -48,5 +48,52 @@ describe("resolveCwd", () => {
       code: "bad_cwd",
       message: expect.stringMatching(/not a directory/),
     });
+  });
+});
+
+describe("checkDirectory and checkFrameDirectories", () => {
+  it("judge a directory by where it really lies, created or not", () => {
+    expect(checkDirectory("cwd", path.join(root, "sub"), [root])).toBeUndefined();
+    expect(checkDirectory("cwd", path.join(root, "later", "deeper"), [root])).toBeUndefined();
+    expect(checkDirectory("cwd", path.join(root, "escape", "later"), [root])).toMatchObject({ code: "bad_cwd" });
+    expect(checkDirectory("cwd", path.join(root, "sub", "..", ".."), [root])).toMatchObject({ code: "bad_cwd" });
+    expect(checkDirectory("cwd", "sub", [root])?.message).toBe("cwd must be an absolute path: sub");
+  });
+
+  it("look only at session requests' cwd and additionalDirectories", () => {
+    const line = (method: string, params: object) => JSON.stringify({ jsonrpc: "2.0", id: 1, method, params });
+    expect(checkFrameDirectories(line("session/new", { cwd: outside }), [root])?.message).toMatch(
+      /^session\/new's cwd is outside the workspace roots/,
+    );
+    expect(
+      checkFrameDirectories(line("session/fork", { cwd: root, additionalDirectories: [outside] }), [root]),
+    ).toMatchObject({
+      code: "bad_cwd",
+    });
+    expect(checkFrameDirectories(line("session/prompt", { cwd: outside }), [root])).toBeUndefined();
+    expect(checkFrameDirectories(line("session/new", { cwd: 7, additionalDirectories: "x" }), [root])).toBeUndefined();
+    expect(checkFrameDirectories('{"method":"session/new"', [root])).toBeUndefined();
+  });
+});
+
+describe("keepDirectoriesInside", () => {
+  it("leaves out a recording's additionalDirectories outside the roots, naming each", () => {
+    const dropped: string[] = [];
+    const message = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "session/new",
+      params: { cwd: root, additionalDirectories: [path.join(root, "sub"), outside, "/etc", 7] },
+    };
+    expect(keepDirectoriesInside(message, [root], dropped)).toEqual({
+      ...message,
+      params: { cwd: root, additionalDirectories: [path.join(root, "sub"), 7] },
+    });
+    expect(dropped).toEqual([
+      `session/new: the recorded additionalDirectories entry ${outside} was left out (outside the workspace roots)`,
+      "session/new: the recorded additionalDirectories entry /etc was left out (outside the workspace roots)",
+    ]);
+    const prompt = { method: "session/prompt", params: { additionalDirectories: ["/etc"] } };
+    expect(keepDirectoriesInside(prompt, [root], dropped)).toBe(prompt);
   });
 });

@@ -1,7 +1,10 @@
 /** Confinement of paths to the configured workspace roots (symlinks resolved). */
+import { realpathSync } from "node:fs";
 import { realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import type { RelayError } from "../lib/contracts/wire";
+import { isObject } from "../lib/protocol/json";
+import { AGENT_METHODS } from "../lib/protocol/methods";
 
 export function isInside(root: string, target: string): boolean {
   const rel = path.relative(root, target);
@@ -33,7 +36,103 @@ export async function isInsideDataDir(dataDir: string, target: string): Promise<
   return isInside(configured, target) || (real !== undefined && isInside(real, target));
 }
 
-/** Resolves an agent's working directory; it must be a directory inside a root. */
+/**
+ * The one working-directory rule, for every path that sets an agent's directory
+ * (the spawn's cwd; `cwd` and `additionalDirectories` of session/new, load,
+ * resume and fork): the directory's real path (symlinks resolved; for one not
+ * created yet, its nearest existing ancestor's) lies inside a workspace root.
+ * A refusal names the settings that decide the roots.
+ */
+function outside(what: string, wanted: string, roots: string[]): RelayError {
+  return {
+    code: "bad_cwd",
+    message:
+      `${what} is outside the workspace roots: ${wanted} (roots: ${roots.join(", ")}). ` +
+      `To work there, start the playground in a folder that holds it (the folder it starts in is the workspace), ` +
+      `or list it in "workspaceRoots" in the config file (--config FILE or ACP_PLAYGROUND_CONFIG)`,
+  };
+}
+
+/** Where a path really lies: its real path, or its nearest existing ancestor's plus the rest. */
+function realLocation(target: string): string {
+  let existing = target;
+  for (;;) {
+    try {
+      return path.join(realpathSync(existing), path.relative(existing, target));
+    } catch {
+      const up = path.dirname(existing);
+      if (up === existing) return target;
+      existing = up;
+    }
+  }
+}
+
+/** Whether `dir` (absolute) lies inside a root; the refusal when it does not. */
+export function checkDirectory(what: string, dir: string, roots: string[]): RelayError | undefined {
+  if (!path.isAbsolute(dir)) return { code: "bad_cwd", message: `${what} must be an absolute path: ${dir}` };
+  return roots.some((root) => isInside(root, realLocation(path.resolve(dir)))) ? undefined : outside(what, dir, roots);
+}
+
+/** The client requests that set the directories an agent works in. */
+const SESSION_METHODS: ReadonlySet<string> = new Set([
+  AGENT_METHODS.session_new,
+  AGENT_METHODS.session_load,
+  AGENT_METHODS.session_resume,
+  AGENT_METHODS.session_fork,
+]);
+
+/**
+ * The rule applied to a line the client sends the agent: a session request's
+ * `cwd` and each of its `additionalDirectories`. Other lines pass untouched
+ * (malformed ones too: the Raw tab sends those on purpose).
+ */
+export function checkFrameDirectories(line: string, roots: string[]): RelayError | undefined {
+  // Most lines are not session requests: no parse for them.
+  if (!line.includes("session/")) return undefined;
+  let message: unknown;
+  try {
+    message = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (!isObject(message) || typeof message.method !== "string" || !SESSION_METHODS.has(message.method))
+    return undefined;
+  const params = isObject(message.params) ? message.params : {};
+  if (typeof params.cwd === "string") {
+    const refused = checkDirectory(`${message.method}'s cwd`, params.cwd, roots);
+    if (refused) return refused;
+  }
+  if (Array.isArray(params.additionalDirectories))
+    for (const dir of params.additionalDirectories) {
+      if (typeof dir !== "string") continue;
+      const refused = checkDirectory(`${message.method}'s additionalDirectories entry`, dir, roots);
+      if (refused) return refused;
+    }
+  return undefined;
+}
+
+/**
+ * A recorded request as a re-run may send it: the `additionalDirectories`
+ * entries outside the roots left out (a transcript comes from anyone), each
+ * named in `dropped`. Its `cwd` is the live agent's already (lib/features/rerun.ts).
+ */
+export function keepDirectoriesInside(message: object, roots: string[], dropped: string[]): object {
+  const m = message as { method?: unknown; params?: unknown };
+  if (typeof m.method !== "string" || !SESSION_METHODS.has(m.method) || !isObject(m.params)) return message;
+  const dirs = m.params.additionalDirectories;
+  if (!Array.isArray(dirs)) return message;
+  const kept = dirs.filter((dir) => {
+    const refused = typeof dir === "string" ? checkDirectory("dir", dir, roots) : undefined;
+    if (refused)
+      dropped.push(
+        `${m.method}: the recorded additionalDirectories entry ${dir} was left out (outside the workspace roots)`,
+      );
+    return !refused;
+  });
+  return { ...message, params: { ...m.params, additionalDirectories: kept } };
+}
+
+/** Resolves an agent's working directory for its spawn; it must be a directory inside a root. */
 export async function resolveCwd(requested: string | undefined, roots: string[]): Promise<string | RelayError> {
   const wanted = path.resolve(roots[0]!, requested ?? ".");
   let real: string;
@@ -43,8 +142,5 @@ export async function resolveCwd(requested: string | undefined, roots: string[])
   } catch {
     return { code: "bad_cwd", message: `no such directory: ${wanted}` };
   }
-  if (!roots.some((root) => isInside(root, real))) {
-    return { code: "bad_cwd", message: `cwd is outside the workspace roots: ${wanted}` };
-  }
-  return real;
+  return checkDirectory("cwd", real, roots) ? outside("cwd", wanted, roots) : real;
 }

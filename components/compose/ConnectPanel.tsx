@@ -8,6 +8,7 @@ import { ProvidersForm } from "./ProvidersForm";
 import { AuthChooser } from "./AuthChooser";
 import { PromptBox } from "./PromptBox";
 import { alert } from "./ui";
+import { ConnectDiagnosis } from "../doctor/ConnectDiagnosis";
 import { AGENT_METHODS } from "@/lib/protocol/methods";
 
 const STEP_TEXT: Record<ConnectProgress["step"], string> = {
@@ -46,6 +47,7 @@ function Progress({ p }: { p: ConnectProgress }) {
         </p>
       ) : null}
       {p.step === "failed" && p.message ? <p className={alert}>{p.message}</p> : null}
+      {p.step === "failed" ? <ConnectDiagnosis /> : null}
     </div>
   );
 }

@@ -1,6 +1,6 @@
 "use client";
 /** /profiles: every profile's availability and version, probes, their reports and comparisons. */
-import { useEffect, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import type { ProfileDetails } from "@/lib/contracts/wire";
 import { TokenMessage } from "../TokenMessage";
 import { api, ApiError } from "../transcripts/api";
@@ -9,6 +9,8 @@ import { ProbeCompare } from "./ProbeCompare";
 import { ProbeMatrixView } from "./ProbeMatrixView";
 import { ProbeReportView } from "./ProbeReportView";
 import { ProfileTable, ReplayProfileList } from "./ProfileTable";
+import { ProfileChecks } from "./ProfileChecks";
+import { FoundAgents } from "./FoundAgents";
 import { useProbeReports } from "./use-probe-reports";
 
 const isReplay = (p: ProfileDetails) => p.name.startsWith("replay:");
@@ -24,12 +26,15 @@ export function ProfilesView({ token }: { token: string }) {
   // Off by default: a probed agent's commands run on this machine only when the user says so.
   const [terminals, setTerminals] = useState(false);
 
-  useEffect(() => {
-    api(token)
-      .profiles()
-      .then(setProfiles)
-      .catch((err: ApiError) => setLoadError(err));
-  }, [token]);
+  const loadProfiles = useCallback(
+    () =>
+      api(token)
+        .profiles()
+        .then(setProfiles)
+        .catch((err: ApiError) => setLoadError(err)),
+    [token],
+  );
+  useEffect(() => void loadProfiles(), [loadProfiles]);
 
   if (loadError?.status === 401) return <TokenMessage refused />;
   const report = entries.find((e) => e.key === shown) ?? entries.at(-1);
@@ -133,6 +138,12 @@ export function ProfilesView({ token }: { token: string }) {
         </section>
 
         {matrix ? <ProbeMatrixView reports={matrix} /> : null}
+
+        <FoundAgents token={token} onAdded={() => void loadProfiles()} />
+
+        {profiles ? (
+          <ProfileChecks token={token} profiles={profiles.filter((p) => !isReplay(p)).map((p) => p.name)} />
+        ) : null}
 
         <section className="flex flex-col gap-2">
           <h2 className="text-sm font-semibold text-zinc-100">Replay profiles</h2>

@@ -23,6 +23,20 @@ export const renameBody = z.strictObject({
 });
 export type RenameBody = z.input<typeof renameBody>;
 
+/** POST /api/profiles/:name/check (an empty body is `{}`). */
+export const checkBody = z.strictObject({
+  /** How long initialize and session/new may each take, in ms. */
+  timeoutMs: z.int("must be an integer 100..120000").min(100).max(120_000).optional(),
+});
+export type CheckBody = z.input<typeof checkBody>;
+
+/** POST /api/profiles/found: adds an agent found in another client's settings, named by where and what. */
+export const addFoundBody = z.strictObject({
+  source: z.enum(["zed", "jetbrains"]),
+  name: z.string().min(1).max(200),
+});
+export type AddFoundBody = z.input<typeof addFoundBody>;
+
 /** What every refused HTTP request answers. */
 export interface HttpErrorBody {
   error: { code: string; message: string };

@@ -20,7 +20,15 @@ export interface RelayError {
   code: RelayErrorCode;
   message: string;
   /** process_exited: the requests that will never be answered; request_timeout: the late one. */
-  data?: { requests?: PendingRequestInfo[]; code?: number | null; signal?: string | null };
+  data?: { requests?: PendingRequestInfo[]; code?: number | null; signal?: string | null; start?: StartFailureInfo };
+}
+
+/** spawn_failed: why the command did not run, for the doctor (lib/features/doctor.ts). */
+export interface StartFailureInfo {
+  reason: "not-found" | "not-executable";
+  command: string;
+  /** not-found: the PATH directories searched (none when the command is a path). */
+  searched: string[];
 }
 
 export interface PendingRequestInfo {

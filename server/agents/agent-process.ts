@@ -2,8 +2,9 @@
  * One agent child process: owns its pipes and its process group. Parses
  * nothing beyond line boundaries; frames are made by the caller.
  */
-import { execa, type ResultPromise } from "execa";
-import { LineSplitter } from "../../lib/protocol/ndjson";
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import path from "node:path";
+import { LineSplitter, type LineEvent } from "../../lib/protocol/ndjson";
 import type { RelayError } from "../../lib/contracts/wire";
 import { childEnv, stopTree, type Tree } from "./process-group";
 import type { AgentConnection, AgentConnectionEvents, SpawnSpec } from "./agent-connection";
@@ -14,18 +15,35 @@ export class SpawnError extends Error {
   }
 }
 
-function spawnFailure(command: string, err: NodeJS.ErrnoException): RelayError {
-  const reason =
-    err.code === "ENOENT"
-      ? `executable not found: ${command}`
-      : err.code === "EACCES"
-        ? `permission denied: ${command}`
-        : `${err.code ?? "error"}: ${err.message}`;
-  return { code: "spawn_failed", message: `Failed to start ACP agent: ${reason}` };
+/** The directories a command without a slash is looked for in. */
+function searchedPath(command: string, env: Record<string, string | undefined>): string[] {
+  return command.includes("/") ? [] : (env.PATH ?? "").split(path.delimiter).filter(Boolean);
+}
+
+function spawnFailure(
+  command: string,
+  env: Record<string, string | undefined>,
+  err: NodeJS.ErrnoException,
+): RelayError {
+  if (err.code === "ENOENT") {
+    const searched = searchedPath(command, env);
+    return {
+      code: "spawn_failed",
+      message: `Failed to start ACP agent: executable not found: ${command}${searched.length ? ` (PATH searched: ${searched.join(path.delimiter)})` : ""}`,
+      data: { start: { reason: "not-found", command, searched } },
+    };
+  }
+  if (err.code === "EACCES")
+    return {
+      code: "spawn_failed",
+      message: `Failed to start ACP agent: permission denied: ${command}`,
+      data: { start: { reason: "not-executable", command, searched: [] } },
+    };
+  return { code: "spawn_failed", message: `Failed to start ACP agent: ${err.code ?? "error"}: ${err.message}` };
 }
 
 export interface GroupChild {
-  child: ResultPromise;
+  child: ChildProcessWithoutNullStreams;
   pid: number;
   /**
    * Stops the whole tree (SIGTERM, then SIGKILL after the grace period) once: the first call, or the
@@ -49,24 +67,19 @@ export function spawnGroup(
   onStopError: (err: Error) => void = () => {},
 ): Promise<GroupChild> {
   const { env, marker } = childEnv(spec.env);
-  const child = execa(spec.command, spec.args, {
+  // node's own spawn, not execa: the tap spawns through here, and loading execa delays the editor's agent.
+  const child = spawn(spec.command, spec.args, {
     cwd: spec.cwd,
-    env,
-    extendEnv: false,
+    env: env as NodeJS.ProcessEnv,
+    // Its own process group (setsid), so the whole tree can be signalled at once.
     detached: true,
-    stdin: "pipe",
-    stdout: "pipe",
-    stderr: "pipe",
-    buffer: false,
-    reject: false,
-    cleanup: false,
-    encoding: "buffer",
+    stdio: "pipe",
   });
-  // execa's promise settles on exit; callers read the outcome from the 'exit' and 'close' events.
-  child.catch(() => {});
   return new Promise((resolve, reject) => {
     child.once("error", reject);
     child.once("spawn", () => {
+      // Later errors (a signal that could not be sent) are the stop's to report, never an uncaught event.
+      child.on("error", () => {});
       const tree: Tree = { pgid: child.pid!, marker };
       let stopping: Promise<void> | undefined;
       const group: GroupChild = {
@@ -88,7 +101,7 @@ export class AgentProcess implements AgentConnection {
   readonly remote = false;
   private exited = false;
   private closed!: Promise<void>;
-  private readonly child: ResultPromise;
+  private readonly child: ChildProcessWithoutNullStreams;
   readonly pid: number;
 
   private constructor(
@@ -104,7 +117,7 @@ export class AgentProcess implements AgentConnection {
     try {
       spawned = await spawnGroup(spec);
     } catch (err) {
-      throw new SpawnError(spawnFailure(spec.command, err as NodeJS.ErrnoException));
+      throw new SpawnError(spawnFailure(spec.command, childEnv(spec.env).env, err as NodeJS.ErrnoException));
     }
     const agent = new AgentProcess(spawned, spec);
     agent.wire(events);

@@ -18,6 +18,7 @@ import type { AgentHost } from "./agent-host";
 import { groupRssBytes } from "./process-group";
 import type { ProbeStore } from "../transcripts/probe-store";
 import { AGENT_METHODS } from "../../lib/protocol/methods";
+import { keepDirectoriesInside } from "../workspace";
 
 /** Starts a fresh agent and sends it a transcript's client side again; answers with the diff. */
 export async function rerunTranscript(
@@ -25,11 +26,16 @@ export async function rerunTranscript(
   recorded: Transcript,
   { ignore, ...payload }: StartPayload & { ignore?: string[] },
   /** Recorded mcpServers are sent only when the user confirmed them (never from the CLI). */
-  options: { recordedMcpServers?: boolean } = {},
+  /** `workspaceRoots`: where a recorded session's directories may lie (default: the live agent's cwd). */
+  options: { recordedMcpServers?: boolean; workspaceRoots?: string[] } = {},
 ): Promise<Ack<RerunResult>> {
   const started = await session.start(payload, undefined, "rerun");
   if (!started.ok) return started;
-  const rerun = new Rerun(recorded.frames, (message) => void session.send(JSON.stringify(message)), {
+  // The working-directory rule holds for a recording's directories too (server/workspace.ts).
+  const roots = options.workspaceRoots ?? [started.agent.cwd];
+  const dropped: string[] = [];
+  const send = (message: object) => void session.send(JSON.stringify(keepDirectoriesInside(message, roots, dropped)));
+  const rerun = new Rerun(recorded.frames, send, {
     cwd: started.agent.cwd,
     recordedMcpServers: options.recordedMcpServers === true,
   });
@@ -49,7 +55,7 @@ export async function rerunTranscript(
       ok: true,
       agent: started.agent,
       steps,
-      problems: rerun.problems,
+      problems: [...rerun.problems, ...dropped],
       diff: { equal: diff.equal, added: diff.added, removed: diff.removed, patch: diff.patch, changes: diff.changes },
     };
   } finally {

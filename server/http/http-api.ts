@@ -12,6 +12,7 @@ import { fail, type Result } from "../../lib/protocol/result";
 import { TranscriptError } from "../../lib/contracts/transcript";
 import { latencyQuery, queryParams, searchQuery } from "../../lib/contracts/library-search";
 import { handleComparisonApi } from "./compare-api";
+import { handleProfilesApi } from "./profiles-api";
 import { sendExport, sendViewer } from "./export-api";
 import { probeStoreBeside } from "../transcripts/probe-store";
 import type { Relay } from "./relay";
@@ -144,6 +145,7 @@ export async function handleApi(
   if (parts.length === 1 && parts[0] === "profiles" && method === "GET") {
     return sendJson(res, 200, { profiles: [...(await relay.profiles.details()), ...relay.profiles.replays()] });
   }
+  if (parts[0] === "profiles") return handleProfilesApi(req, res, parts, relay);
 
   // The library's index: full-text search and latency per method over every transcript.
   if (parts.length === 1 && (parts[0] === "search" || parts[0] === "latency") && method === "GET") {

@@ -31,12 +31,14 @@ import { refuseRequest, tokenMatches } from "./security";
 import { createTapHub, type TapHub } from "../tap/tap-session";
 import { socketEvents } from "./socket-events";
 import { VERSION } from "../version";
+import { checkFrameDirectories } from "../workspace";
 
 const CLIENT_ID = /^[\w-]{8,64}$/;
 const CONNECT_TIMEOUT_MS = 5_000;
 export interface Relay {
   io: Server<ClientToServerEvents, ServerToClientEvents>;
   sessions: Map<string, BrowserSession>;
+  config: ServerConfig;
   profiles: Profiles;
   transcripts: TranscriptStore;
   /** The library's search index (undefined when turned off). */
@@ -153,7 +155,12 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
 
     on("agent:send", ({ frame }) => {
       const line = frameLine(frame, config.maxLineBytes);
-      return line.ok ? current.host.send(line.value) : line;
+      if (!line.ok) return line;
+      // A session's directories follow the spawn's rule (server/workspace.ts), whatever the agent's own cwd;
+      // a `replay:<id>` agent works in no directory (its recording's paths are from another machine).
+      const replay = current.host.agentInfo?.profile.startsWith("replay:") === true;
+      const refused = replay ? undefined : checkFrameDirectories(line.value, config.workspaceRoots);
+      return refused ? { ok: false, error: refused } : current.host.send(line.value);
     });
 
     on("agent:stop", async () => {
@@ -164,7 +171,10 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
     on("transcript:rerun", ({ id, recordedMcpServers, ...start }) => {
       const text = transcripts.exists(id) ? transcripts.read(id) : undefined;
       if (text === undefined) return invalidPayload(`no transcript ${id}`);
-      return rerunTranscript(current.host, parseTranscript(text), start, { recordedMcpServers });
+      return rerunTranscript(current.host, parseTranscript(text), start, {
+        recordedMcpServers,
+        workspaceRoots: config.workspaceRoots,
+      });
     });
 
     on("policy:set", ({ policies }) => ({
@@ -190,6 +200,7 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
   return {
     io,
     sessions,
+    config,
     profiles,
     transcripts,
     library,

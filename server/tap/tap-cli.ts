@@ -5,7 +5,8 @@
  */
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { ConfigError, loadConfig } from "../config";
+import { DEFAULT_MAX_LINE_BYTES } from "../../lib/protocol/ndjson";
+import { ConfigError, DEFAULT_KILL_GRACE_MS, intFrom } from "../config-env";
 import { runTap } from "./tap";
 import { DiscoveryError, findRelay, type RelayTarget } from "./tap-discovery";
 import { dataDirFor } from "../runtime";
@@ -37,19 +38,24 @@ export async function tapMain(argv: string[]): Promise<number> {
   if ((values.profile === undefined) === (command.length === 0))
     return fail("needs either --profile NAME or -- COMMAND ARGS...");
   const cwd = process.cwd();
-  let config;
+  // `-- COMMAND` needs no config file: its loader (zod, execa) is not loaded, so the agent starts sooner.
+  let limits: { maxLineBytes: number; killGraceMs: number };
+  let launch = { profile: path.basename(command[0] ?? "agent"), command: command[0]!, args: command.slice(1), env: {} };
   try {
-    config = loadConfig(process.env, cwd);
+    limits = {
+      maxLineBytes: intFrom(process.env, "ACP_PLAYGROUND_MAX_LINE_BYTES", DEFAULT_MAX_LINE_BYTES, 1024),
+      killGraceMs: intFrom(process.env, "ACP_PLAYGROUND_KILL_GRACE_MS", DEFAULT_KILL_GRACE_MS),
+    };
+    if (typeof values.profile === "string") {
+      const [{ loadConfig }, { Profiles }] = await Promise.all([import("../config"), import("../agents/profiles")]);
+      const config = loadConfig(process.env, cwd);
+      const resolved = await new Profiles(config).resolve(values.profile);
+      if (!resolved.ok) return fail(resolved.error.message);
+      launch = resolved.value;
+    }
   } catch (err) {
     if (err instanceof ConfigError) return fail(`configuration error: ${err.message}`);
     throw err;
-  }
-  let launch = { profile: path.basename(command[0] ?? "agent"), command: command[0]!, args: command.slice(1), env: {} };
-  if (typeof values.profile === "string") {
-    const { Profiles } = await import("../agents/profiles");
-    const resolved = await new Profiles(config).resolve(values.profile);
-    if (!resolved.ok) return fail(resolved.error.message);
-    launch = resolved.value;
   }
   const bufferBytes = Number(process.env.ACP_PLAYGROUND_TAP_BUFFER_BYTES || 8 * 1024 * 1024);
   if (!Number.isInteger(bufferBytes) || bufferBytes < 0)
@@ -69,8 +75,7 @@ export async function tapMain(argv: string[]): Promise<number> {
     relay,
     dataDir,
     bufferBytes,
-    maxLineBytes: config.maxLineBytes,
-    killGraceMs: config.killGraceMs,
+    ...limits,
     flushTimeoutMs: 3_000,
     stdin: process.stdin,
     stdout: process.stdout,

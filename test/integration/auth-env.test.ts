@@ -65,7 +65,12 @@ describe("agent:start env", () => {
     const env = await c.frame((f) => f.method === "stub/env" && f.seq === 1, "stub/env");
     expect((env.message as { params: { names: string[] } }).params.names).toEqual(["STUB_LOGIN"]);
     await c.waitFor(() => c.stderr.some((t) => t.includes("using key")), "stderr");
-    await c.send({ jsonrpc: "2.0", id: 2, method: "session/new", params: { cwd: "/", mcpServers: [] } });
+    await c.send({
+      jsonrpc: "2.0",
+      id: 2,
+      method: "session/new",
+      params: { cwd: relay.config.workspaceRoots[0], mcpServers: [] },
+    });
     expect((await c.response(2)).message).toMatchObject({ result: { sessionId: "stub-session" } });
     await c.emit("agent:stop", {});
     await c.waitFor(() => c.exits.length > 1, "second exit");

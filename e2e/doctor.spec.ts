@@ -1,0 +1,50 @@
+/**
+ * The doctor: a failed Connect says why and what to do, and the Profiles page's "Check" runs the
+ * same diagnosis on demand. "missing" names an executable that does not exist; "cards" is a stub
+ * agent that opens a session (e2e/global-setup.ts).
+ */
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import { url } from "./helpers";
+
+test("a Connect that cannot start the agent says why, and what to do", async ({ page }) => {
+  await page.goto(url());
+  await page.getByTestId("profile-select").selectOption("missing");
+  await page.getByTestId("connect").click();
+  await expect(page.getByTestId("connect-status")).toHaveAttribute("data-step", "failed");
+  const finding = page.getByTestId("connect-diagnosis").getByTestId("doctor-finding");
+  await expect(finding).toHaveAttribute("data-kind", "not-found");
+  await expect(finding).toContainText(/no executable file at .*no-such-agent/);
+  await expect(finding).toContainText("What to do:");
+});
+
+test("Check on the Profiles page diagnoses each profile on demand", async ({ page }) => {
+  await page.goto(url());
+  await page.getByTestId("nav-profiles").click();
+  const missing = page.locator('[data-testid="profile-check"][data-name="missing"]');
+  await missing.getByTestId("check-profile").click();
+  await expect(missing.getByTestId("doctor-finding")).toHaveAttribute("data-kind", "not-found");
+  const cards = page.locator('[data-testid="profile-check"][data-name="cards"]');
+  await cards.getByTestId("check-profile").click();
+  await expect(cards.getByTestId("doctor-ok")).toContainText("opened a session");
+});
+
+test("an agent configured for a JetBrains IDE is found on this machine and added with one click", async ({ page }) => {
+  const file = path.join(process.env.E2E_HOME!, ".jetbrains", "acp.json");
+  mkdirSync(path.dirname(file), { recursive: true });
+  // A command that is not installed: the profile it becomes is listed, never probed by "Probe all".
+  writeFileSync(file, JSON.stringify({ agent_servers: { "Found Agent": { command: "no-such-found-agent" } } }));
+  try {
+    await page.goto(url());
+    await page.getByTestId("nav-profiles").click();
+    const found = page.locator('[data-testid="found-agent"][data-name="Found Agent"]');
+    await expect(found).toContainText("no-such-found-agent");
+    await found.getByTestId("add-found").click();
+    await expect(page.getByTestId("found-added")).toContainText("Added as profile Found-Agent");
+    await expect(found.getByTestId("found-configured")).toHaveText("configured as Found-Agent");
+    await expect(page.locator('[data-testid="profile-row"][data-name="Found-Agent"]')).toBeVisible();
+  } finally {
+    rmSync(file, { force: true });
+  }
+});

@@ -1,0 +1,163 @@
+/**
+ * The Profiles page's "Check": starts a profile's agent in a throw-away
+ * folder, sends `initialize` and `session/new` as Connect would, watches what
+ * it does (exit, stderr, stray stdout, answers) and hands those facts to the
+ * doctor (lib/features/doctor.ts). The agent is stopped whatever happens; its
+ * requests are refused (a check opens a session, nothing more).
+ */
+import { mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { PROTOCOL_VERSION } from "@agentclientprotocol/sdk";
+import { diagnose, type DoctorFacts, type DoctorReport } from "../../lib/features/doctor";
+import type { Frame } from "../../lib/protocol/frame";
+import { FrameSequencer } from "../../lib/protocol/frame-sequencer";
+import { CLIENT_INFO } from "../../lib/protocol/client-capabilities";
+import { AGENT_METHODS } from "../../lib/protocol/methods";
+import { fail, ok, type Result } from "../../lib/protocol/result";
+import type { RelayError } from "../../lib/contracts/wire";
+import type { ServerConfig } from "../config";
+import { SpawnError } from "./agent-process";
+import type { AgentConnection } from "./agent-connection";
+import { childEnv } from "./process-group";
+import type { Profiles } from "./profiles";
+import { startAgent } from "./remote-agent";
+
+/** How long each step may take by default: an agent on a loaded machine starts slowly. */
+export const DOCTOR_TIMEOUT_MS = 20_000;
+/** Stderr kept for the tail (the start of a long stderr is never shown). */
+const STDERR_KEPT = 64 * 1024;
+/** Frames kept: a check needs the first few, not an agent's flood. */
+const FRAMES_KEPT = 1_000;
+
+export async function checkProfile(
+  profiles: Profiles,
+  config: Pick<ServerConfig, "maxLineBytes" | "killGraceMs">,
+  name: string,
+  timeoutMs = DOCTOR_TIMEOUT_MS,
+): Promise<Result<DoctorReport, RelayError>> {
+  const checkedAt = new Date().toISOString();
+  const started = Date.now();
+  const resolved = await profiles.resolve(name);
+  const report = (facts: Omit<DoctorFacts, "now">, command: string, args: string[]): DoctorReport => ({
+    profile: name,
+    command,
+    args,
+    checkedAt,
+    durationMs: Date.now() - started,
+    diagnosis: diagnose({ ...facts, now: Date.now() }),
+  });
+  if (!resolved.ok) {
+    if (resolved.error.code !== "spawn_failed") return fail(resolved.error);
+    // A registry profile whose package is not installed: the profile says why.
+    const p = profiles.list().find((x) => x.name === name);
+    return ok(
+      report(
+        { command: p?.command ?? name, frames: [], start: { reason: "other", message: resolved.error.message } },
+        p?.command ?? name,
+        p?.args ?? [],
+      ),
+    );
+  }
+  const launch = resolved.value;
+  const workspace = realpathSync(mkdtempSync(path.join(tmpdir(), "acp-doctor-")));
+  const sequencer = new FrameSequencer();
+  const frames: Frame[] = [];
+  let stderr = "";
+  let exit: DoctorFacts["exit"];
+  const waiters = new Set<() => void>();
+  const wake = () => {
+    for (const w of [...waiters]) w();
+  };
+  let agent: AgentConnection | undefined;
+  const keep = (frame: Frame) => {
+    if (frames.length < FRAMES_KEPT) frames.push(frame);
+    // A check answers no request: refused at once, so an agent never waits on it.
+    if (frame.dir === "from-agent" && frame.kind === "request" && frame.id !== undefined)
+      send({
+        jsonrpc: "2.0",
+        id: frame.id,
+        error: { code: -32601, message: "the doctor's check answers no requests" },
+      });
+    wake();
+  };
+  const send = (message: object) => {
+    const line = JSON.stringify(message);
+    if (agent?.running && agent.write(line)) keep(sequencer.line("to-agent", line));
+  };
+  const addStderr = (text: string) => {
+    stderr = (stderr + text).slice(-STDERR_KEPT);
+  };
+  try {
+    try {
+      agent = await startAgent(
+        { ...launch, cwd: workspace, maxLineBytes: config.maxLineBytes, killGraceMs: config.killGraceMs },
+        {
+          onLine: (e) =>
+            keep(
+              e.type === "line"
+                ? sequencer.line("from-agent", e.text)
+                : sequencer.invalid("from-agent", e.preview, `line of ${e.bytes} bytes exceeds the maximum`),
+            ),
+          onStderr: addStderr,
+          onTransport: (text) => addStderr(`[transport] ${text}\n`),
+          onExit: (code, signal) => {
+            exit = { code, signal };
+            wake();
+          },
+        },
+      );
+    } catch (err) {
+      if (!(err instanceof SpawnError)) throw err;
+      const start = err.relayError.data?.start;
+      return ok(
+        report(
+          {
+            command: launch.command,
+            frames: [],
+            start: start ?? { reason: "other", message: err.relayError.message },
+          },
+          launch.command,
+          launch.args,
+        ),
+      );
+    }
+
+    /** Sends a request and waits for its answer, the agent's exit or the timeout. */
+    const ask = async (id: number, method: string, params: unknown): Promise<Frame | undefined> => {
+      send({ jsonrpc: "2.0", id, method, params });
+      const answered = () => frames.find((f) => f.dir === "from-agent" && f.kind === "response" && f.id === id);
+      return new Promise((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          waiters.delete(check);
+          resolve(answered());
+        };
+        const check = () => (answered() || exit ? done() : undefined);
+        const timer = setTimeout(done, timeoutMs);
+        waiters.add(check);
+        check();
+      });
+    };
+
+    const init = await ask(0, AGENT_METHODS.initialize, {
+      protocolVersion: PROTOCOL_VERSION,
+      clientCapabilities: profiles.clientCapabilities(name),
+      clientInfo: CLIENT_INFO,
+    });
+    const initialized = diagnose({ command: launch.command, frames, now: Date.now() }).reached === "initialized";
+    if (init && initialized) await ask(1, AGENT_METHODS.session_new, { cwd: workspace, mcpServers: [] });
+    // The facts as they stood when the check ended, before it stops the agent.
+    const facts = {
+      command: launch.command,
+      frames: [...frames],
+      stderr,
+      exit,
+      envNames: Object.keys(childEnv(launch.env).env),
+    };
+    return ok(report(facts, launch.command, launch.args));
+  } finally {
+    await agent?.stop().catch(() => {});
+    rmSync(workspace, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,21 @@
+/**
+ * The numbers the environment sets, read without the config file's loader
+ * (zod): the tap stands in for an agent and must start at once (server/tap/tap-cli.ts).
+ */
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+/** How long a stopping agent gets between SIGTERM and SIGKILL, by default. */
+export const DEFAULT_KILL_GRACE_MS = 3_000;
+
+/** An integer variable at least `min`, else `fallback` when unset; a ConfigError names a bad value. */
+export function intFrom(env: Env, name: string, fallback: number, min = 0): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) {
+    throw new ConfigError(`${name} must be an integer >= ${min}, got "${raw}"`);
+  }
+  return value;
+}
