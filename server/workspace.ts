@@ -121,11 +121,12 @@ export function keepDirectoriesInside(message: object, roots: string[], dropped:
   if (typeof m.method !== "string" || !SESSION_METHODS.has(m.method) || !isObject(m.params)) return message;
   const dirs = m.params.additionalDirectories;
   if (!Array.isArray(dirs)) return message;
+  const method = m.method;
   const kept = dirs.filter((dir) => {
     const refused = typeof dir === "string" ? checkDirectory("dir", dir, roots) : undefined;
     if (refused)
       dropped.push(
-        `${m.method}: the recorded additionalDirectories entry ${dir} was left out (outside the workspace roots)`,
+        `${method}: the recorded additionalDirectories entry ${JSON.stringify(dir)} was left out (outside the workspace roots)`,
       );
     return !refused;
   });

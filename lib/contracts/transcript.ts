@@ -5,7 +5,7 @@
  */
 import { FRAME_FIELDS, type Frame, type WireFrame } from "../protocol/frame";
 import { field, pickFields, shapeIssue, type Infer, type Shape } from "../protocol/record-schema";
-import { isObject } from "../protocol/json";
+import { display, isObject } from "../protocol/json";
 import { AGENT_METHODS } from "../protocol/methods";
 import type { TranscriptKind } from "./transcript-meta";
 
@@ -161,7 +161,7 @@ function checkHeader(value: unknown): TranscriptHeader {
   if (HEADER_FIELDS.version.accepts(value.version) && Number(String(value.version).split(".")[0]) !== MAJOR) {
     throw new TranscriptError(
       1,
-      `unsupported transcript version ${value.version}: this playground reads version ${MAJOR}.x`,
+      `unsupported transcript version ${display(value.version)}: this playground reads version ${MAJOR}.x`,
     );
   }
   const issue = shapeIssue(HEADER_FIELDS, value);

@@ -103,7 +103,7 @@ export function findIssue(shape: Shape, value: Readonly<Record<string, unknown>>
   for (const [key, f] of Object.entries(shape)) {
     const v = value[key];
     if (f instanceof ObjectField && isRecord(v)) {
-      const inner = findIssue(f.shape, v);
+      const inner = findIssue(f.shape as Shape, v);
       if (inner) return { ...inner, path: `${key}.${inner.path}` };
     } else if (!f.accepts(v)) return { path: key, missing: v === undefined, must: f.must };
   }

@@ -4,7 +4,7 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import path from "node:path";
-import { LineSplitter, type LineEvent } from "../../lib/protocol/ndjson";
+import { LineSplitter } from "../../lib/protocol/ndjson";
 import type { RelayError } from "../../lib/contracts/wire";
 import { childEnv, stopTree, type Tree } from "./process-group";
 import type { AgentConnection, AgentConnectionEvents, SpawnSpec } from "./agent-connection";
@@ -126,16 +126,16 @@ export class AgentProcess implements AgentConnection {
 
   private wire(events: AgentConnectionEvents): void {
     const splitter = new LineSplitter(this.spec.maxLineBytes);
-    this.child.stdout!.on("data", (chunk: Buffer) => {
+    this.child.stdout.on("data", (chunk: Buffer) => {
       for (const event of splitter.push(chunk)) events.onLine(event);
     });
-    this.child.stdout!.on("end", () => {
+    this.child.stdout.on("end", () => {
       for (const event of splitter.end()) events.onLine(event);
     });
     const decoder = new TextDecoder();
-    this.child.stderr!.on("data", (chunk: Buffer) => events.onStderr(decoder.decode(chunk, { stream: true })));
+    this.child.stderr.on("data", (chunk: Buffer) => events.onStderr(decoder.decode(chunk, { stream: true })));
     // EPIPE when the agent has gone: its exit is reported separately.
-    this.child.stdin!.on("error", () => {});
+    this.child.stdin.on("error", () => {});
     // 'close' comes after the exit and after stdout is drained.
     this.closed = new Promise((resolve) => {
       this.child.once("close", (code: number | null, signal: NodeJS.Signals | null) => {
@@ -152,7 +152,7 @@ export class AgentProcess implements AgentConnection {
 
   /** Writes one line; false when the agent's stdin is closed. */
   write(line: string): boolean {
-    const stdin = this.child.stdin!;
+    const stdin = this.child.stdin;
     if (this.group.stopStarted || stdin.destroyed || !stdin.writable) return false;
     stdin.write(`${line}\n`);
     return true;

@@ -336,7 +336,7 @@ async function script(agent: ProbeAgent, opts: { timeoutMs: number; reportPath: 
     { sessionId, toolCall: { toolCallId: "probe-permission", title: "Probe: withdrawn" }, options },
     agent.shortMs,
   );
-  const cancel = agent.notify(PROTOCOL_METHODS.cancel_request, { requestId: JSON.parse(held.frame.raw).id });
+  const cancel = agent.notify(PROTOCOL_METHODS.cancel_request, { requestId: held.frame.id });
   const heldAnswer = await held.answer;
   agent.check(
     "PG-CLIENT-017",

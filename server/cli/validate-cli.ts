@@ -89,7 +89,7 @@ async function run(argv: string[]): Promise<number> {
   }
   const { values, positionals } = parsed;
   if (positionals.length === 0) throw new ValidateError(`validate needs at least one file\n\n${VALIDATE_USAGE}`, 2);
-  const format = values.format as string;
+  const format = values.format;
   if (!["text", "json", "junit"].includes(format))
     throw new ValidateError(`--format must be text, json or junit, not "${format}"`, 2);
   if (values.side !== undefined && values.side !== "agent" && values.side !== "client")

@@ -57,9 +57,9 @@ export async function runTap(opts: TapOptions): Promise<number> {
   }
   const { child, pid } = spawned;
   const startedAt = now();
-  const agentIn = child.stdin!;
-  const agentOut = child.stdout!;
-  const agentErr = child.stderr!;
+  const agentIn = child.stdin;
+  const agentOut = child.stdout;
+  const agentErr = child.stderr;
 
   // Injected lines wait until the editor is between lines, so no frame is cut in two.
   let editorMidLine = false;

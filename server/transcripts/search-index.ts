@@ -81,7 +81,7 @@ function readMetaFile(file: string): Record<string, string> {
     if (!isObject(m)) return {};
     const out: Record<string, string> = {};
     for (const k of ["title", "profile", "agentName", "kind", "createdAt"])
-      if (typeof m[k] === "string") out[k] = (m[k] as string).slice(0, 500);
+      if (typeof m[k] === "string") out[k] = m[k].slice(0, 500);
     if (m.uploaded === true) out.uploaded = "1";
     if (m.tapped === true) out.tapped = "1";
     return out;
@@ -420,12 +420,30 @@ export class SearchIndex {
 
   private where(f: LibraryFilter & { transcript?: string }, params: Record<string, unknown>): string[] {
     const clauses: string[] = [];
-    if (f.agent) (clauses.push("t.agent = @agent"), (params.agent = f.agent));
-    if (f.profile) (clauses.push("t.profile = @profile"), (params.profile = f.profile));
-    if (f.kind) (clauses.push("t.kind = @kind"), (params.kind = f.kind));
-    if (f.from) (clauses.push("substr(t.created_at, 1, 10) >= @from"), (params.from = f.from));
-    if (f.to) (clauses.push("substr(t.created_at, 1, 10) <= @to"), (params.to = f.to));
-    if (f.transcript) (clauses.push("t.id = @transcript"), (params.transcript = f.transcript));
+    if (f.agent) {
+      clauses.push("t.agent = @agent");
+      params.agent = f.agent;
+    }
+    if (f.profile) {
+      clauses.push("t.profile = @profile");
+      params.profile = f.profile;
+    }
+    if (f.kind) {
+      clauses.push("t.kind = @kind");
+      params.kind = f.kind;
+    }
+    if (f.from) {
+      clauses.push("substr(t.created_at, 1, 10) >= @from");
+      params.from = f.from;
+    }
+    if (f.to) {
+      clauses.push("substr(t.created_at, 1, 10) <= @to");
+      params.to = f.to;
+    }
+    if (f.transcript) {
+      clauses.push("t.id = @transcript");
+      params.transcript = f.transcript;
+    }
     return clauses;
   }
 
@@ -440,7 +458,10 @@ export class SearchIndex {
     if (!match) return { hits: [], total: 0, more: false, tookMs: 0 };
     const params: Record<string, unknown> = { match, cap: SEARCH_CANDIDATES + 1 };
     const clauses = ["fts MATCH @match", ...this.where(q, params)];
-    if (q.method) (clauses.push("d.method = @method"), (params.method = q.method));
+    if (q.method) {
+      clauses.push("d.method = @method");
+      params.method = q.method;
+    }
     if (q.errors) clauses.push("d.error = 1");
     type Row = {
       seq: number;

@@ -62,7 +62,7 @@ describe("probe-client", () => {
           output: "",
           exit: new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code))),
         };
-        child.stdout!.on("data", (c: Buffer) => (t.output += c.toString()));
+        child.stdout.on("data", (c: Buffer) => (t.output += c.toString()));
         const terminalId = `t${terminals.size + 1}`;
         terminals.set(terminalId, t);
         return { terminalId };

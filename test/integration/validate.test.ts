@@ -42,17 +42,17 @@ beforeAll(async () => {
   const toAgent = new Writable({
     write(chunk: Buffer, _enc, done) {
       sent.push(chunk);
-      tap.stdin!.write(chunk, done);
+      tap.stdin.write(chunk, done);
     },
     final(done) {
-      tap.stdin!.end();
+      tap.stdin.end();
       done();
     },
   });
-  tap.stdout!.on("data", (chunk: Buffer) => got.push(chunk));
+  tap.stdout.on("data", (chunk: Buffer) => got.push(chunk));
   const fromAgent = new Readable({ read() {} });
-  tap.stdout!.on("data", (chunk: Buffer) => fromAgent.push(chunk));
-  tap.stdout!.on("end", () => fromAgent.push(null));
+  tap.stdout.on("data", (chunk: Buffer) => fromAgent.push(chunk));
+  tap.stdout.on("end", () => fromAgent.push(null));
   const stream = ndJsonStream(Writable.toWeb(toAgent), Readable.toWeb(fromAgent) as ReadableStream<Uint8Array>);
   const result = await client({ name: "validate-test" })
     .onRequest(methods.client.session.requestPermission, ({ params }) => ({
@@ -67,7 +67,7 @@ beforeAll(async () => {
       return prompt.stopReason;
     });
   expect(result).toBe("end_turn");
-  tap.stdin!.end();
+  tap.stdin.end();
   expect((await tap).exitCode).toBe(0);
   const files = readdirSync(path.join(data, "transcripts")).filter((f) => f.endsWith(".jsonl"));
   expect(files).toHaveLength(1);
