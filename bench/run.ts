@@ -6,7 +6,16 @@
 import { execa } from "execa";
 import path from "node:path";
 
-const BENCHMARKS = ["relay-overhead", "session-start", "concurrency", "browser", "transcript-load", "export", "tap", "library"];
+const BENCHMARKS = [
+  "relay-overhead",
+  "session-start",
+  "concurrency",
+  "browser",
+  "transcript-load",
+  "export",
+  "tap",
+  "library",
+];
 const [only, ...flags] = process.argv.slice(2);
 if (only && !BENCHMARKS.includes(only)) {
   console.error(`unknown benchmark ${only}; one of: ${BENCHMARKS.join(", ")}`);
