@@ -96,8 +96,7 @@ export function requirementStatus(
   context: { advertised: (capability: string) => boolean; blockedByAuth: boolean },
 ): RequirementStatus {
   // Not advertised: whatever the agent answered does not count.
-  if (requirement.capability && !context.advertised(requirement.capability))
-    return "not applicable";
+  if (requirement.capability && !context.advertised(requirement.capability)) return "not applicable";
   if (checks.some((c) => c.status === "fail")) return "fail";
   if (checks.some((c) => c.status === "pass")) return "pass";
   if (context.blockedByAuth) return "blocked by auth";
