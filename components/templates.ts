@@ -2,7 +2,7 @@
  * Frame templates for the raw composer. They are only starting points the user
  * edits before sending; the foundation never sends anything by itself.
  */
-import { CLIENT_INFO } from "@/lib/protocol/client-capabilities";
+import { initializeParams, sessionNewParams } from "@/lib/features/handshake";
 import type { Frame } from "@/lib/protocol/frame";
 import { isObject } from "@/lib/protocol/json";
 import { AGENT_METHODS, CLIENT_METHODS } from "@/lib/protocol/methods";
@@ -14,16 +14,14 @@ export function initializeTemplate(id: number): string {
     jsonrpc: "2.0",
     id,
     method: AGENT_METHODS.initialize,
-    params: {
-      protocolVersion: 1,
+    params: initializeParams({
       clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
-      clientInfo: CLIENT_INFO,
-    },
+    }),
   });
 }
 
 export function sessionNewTemplate(id: number, cwd: string): string {
-  return pretty({ jsonrpc: "2.0", id, method: AGENT_METHODS.session_new, params: { cwd, mcpServers: [] } });
+  return pretty({ jsonrpc: "2.0", id, method: AGENT_METHODS.session_new, params: sessionNewParams(cwd) });
 }
 
 export function sessionPromptTemplate(id: number, sessionId: string | undefined, text = "Hello!"): string {

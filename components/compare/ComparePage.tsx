@@ -14,7 +14,7 @@ import type { Tab } from "../state/tabs-store";
 import { PageFrame } from "../transcripts/PageFrame";
 import { api } from "../transcripts/api";
 import { compareApi } from "./compare-api";
-import { runSide, type SideSetup } from "./run-side";
+import { runSideInTab, type SideSetup } from "./run-side";
 import { SplitView } from "./SplitView";
 import { useComparisons } from "./use-comparisons";
 
@@ -89,7 +89,7 @@ function Form({ token }: { token: string }) {
       try {
         const ws = await compareApi(token).workspaces();
         const results = await Promise.all(
-          SIDES.map((s, i) => runSide(tabs[s].store, sides[s], { cwd: ws.cwd[i]!, path: ws.paths[i]! }, prompt)),
+          SIDES.map((s, i) => runSideInTab(tabs[s].store, sides[s], { cwd: ws.cwd[i]!, path: ws.paths[i]! }, prompt)),
         );
         if (cancelled) return;
         // Stopped once answered: their transcripts are then complete.

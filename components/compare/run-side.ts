@@ -1,13 +1,13 @@
 /**
  * Runs one side of a comparison on its session store: start the agent in the
- * side's own workspace, initialize, session/new there, one session/prompt.
+ * side's own workspace, then the side's handshake and prompt
+ * (lib/features/compare-side.ts, as `acp-playground compare` runs them).
  * Permissions are granted (policy "auto"): both sides are unattended, and
  * each can only touch its own throw-away workspace.
  */
-import { CLIENT_INFO } from "@/lib/protocol/client-capabilities";
-import { isObject } from "@/lib/protocol/json";
+import { runSide } from "@/lib/features/compare-side";
 import type { SessionStore } from "../state/session-store";
-import { AGENT_METHODS, CLIENT_METHODS } from "@/lib/protocol/methods";
+import { CLIENT_METHODS } from "@/lib/protocol/methods";
 
 export interface SideSetup {
   profile: string;
@@ -15,9 +15,6 @@ export interface SideSetup {
 }
 
 export type SideOutcome = { ok: true; transcriptId?: string } | { ok: false; message: string; transcriptId?: string };
-
-/** No fs capabilities, as `acp-playground compare`: Gemini then writes files itself (docs/gemini-quirks.md). */
-const CAPABILITIES = { fs: { readTextFile: false, writeTextFile: false }, terminal: false };
 
 /** Resolves once the store's socket is up; false when the relay refuses it or it takes too long. */
 function connected(store: SessionStore, timeoutMs = 15_000): Promise<boolean> {
@@ -37,7 +34,7 @@ function connected(store: SessionStore, timeoutMs = 15_000): Promise<boolean> {
   });
 }
 
-export async function runSide(
+export async function runSideInTab(
   store: SessionStore,
   setup: SideSetup,
   workspace: { cwd: string; path: string },
@@ -49,26 +46,6 @@ export async function runSide(
   const started = await store.startAgent(setup.profile, workspace.cwd, { options: setup.options });
   if (!started.ok) return { ok: false, message: started.error.message };
   const transcriptId = started.agent.transcriptId;
-  const fail = (step: string, outcome: { kind: string; message?: string; error?: { message?: string } }) => ({
-    ok: false as const,
-    transcriptId,
-    message: `${step}: ${outcome.kind === "error" ? outcome.error?.message : (outcome.message ?? outcome.kind)}`,
-  });
-  const { PROTOCOL_VERSION } = await import("@agentclientprotocol/sdk");
-  const init = await store.request(AGENT_METHODS.initialize, {
-    protocolVersion: PROTOCOL_VERSION,
-    clientCapabilities: CAPABILITIES,
-    clientInfo: CLIENT_INFO,
-  });
-  if (init.kind !== "result") return fail(AGENT_METHODS.initialize, init);
-  const created = await store.request(AGENT_METHODS.session_new, { cwd: workspace.path, mcpServers: [] });
-  if (created.kind !== "result") return fail(AGENT_METHODS.session_new, created);
-  const sessionId = isObject(created.result) ? created.result.sessionId : undefined;
-  if (typeof sessionId !== "string") return { ok: false, transcriptId, message: "session/new: no sessionId" };
-  const turn = await store.request(AGENT_METHODS.session_prompt, {
-    sessionId,
-    prompt: [{ type: "text", text: prompt }],
-  });
-  if (turn.kind !== "result") return fail(AGENT_METHODS.session_prompt, turn);
-  return { ok: true, transcriptId };
+  const end = await runSide(store, { cwd: workspace.path, prompt });
+  return end.ok ? { ok: true, transcriptId } : { ok: false, transcriptId, message: end.message };
 }

@@ -13,6 +13,12 @@ import { fail, ok } from "@/lib/protocol/result";
 import type { SessionStore } from "./session-store";
 import { chosenProtocolVersion } from "./protocol-choice";
 import { AGENT_METHODS } from "@/lib/protocol/methods";
+import type { Frame } from "@/lib/protocol/frame";
+
+function findFrame(frames: Iterable<Frame>, match: (f: Frame) => boolean): Frame | undefined {
+  for (const f of frames) if (match(f)) return f;
+  return undefined;
+}
 
 /** Connect's progress, plus the question the panel must answer while Connect waits for it. */
 export interface Handshake extends ConnectProgress {
@@ -77,10 +83,10 @@ export async function connectAgent(
         return res.ok ? ok({ pooled: res.agent.pooled === true }) : fail(res.error.message);
       },
       pooledInitialize: async () => {
-        const frame = await store.waitForFrame(
-          (f) => f.dir === "from-agent" && f.kind === "response" && f.method === AGENT_METHODS.initialize,
-          5_000,
-        );
+        const isInit = (f: Frame) =>
+          f.dir === "from-agent" && f.kind === "response" && f.method === AGENT_METHODS.initialize;
+        // The pool's answer is normally in the log already; else it is still to come.
+        const frame = findFrame(store.getSnapshot().frames, isInit) ?? (await store.waitForFrame(isInit, 5_000));
         const outcome = frame ? outcomeOf(frame) : undefined;
         return outcome?.kind === "result" && isObject(outcome.result) ? outcome.result : undefined;
       },

@@ -54,10 +54,7 @@ export class RpcClient implements RequestPort {
     return this.client.notify(method, params);
   }
 
-  /** Resolves with the first frame (held or arriving) that matches, or undefined after the timeout. */
   waitForFrame(match: (frame: Frame) => boolean, timeoutMs: number): Promise<Frame | undefined> {
-    // The tab holds its agent's whole log: a frame that came before the wait counts (the pool's initialize).
-    for (const frame of this.host.get().frames) if (match(frame)) return Promise.resolve(frame);
     return this.client.waitForFrame(match, timeoutMs);
   }
 

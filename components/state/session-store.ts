@@ -11,6 +11,7 @@ import type { ConnectProgress } from "@/lib/features/connect-flow";
 import type { AuthChoice } from "@/lib/features/handshake";
 import type { Frame, JsonRpcId, WireFrame } from "@/lib/protocol/frame";
 import type { Result } from "@/lib/protocol/result";
+import type { RequestOptions } from "@/lib/protocol/request-port";
 import type { TimelineEvent } from "@/lib/folds/frame-filter";
 import type { FrameIndex } from "@/lib/folds/frame-index";
 import type { FrameWindow } from "@/lib/folds/frame-log";
@@ -387,8 +388,8 @@ export class SessionStore extends SnapshotStore<SessionSnapshot> {
   }
 
   /** Sends a request with a fresh id and resolves with its answer (or why there is none). */
-  request(method: string, params: unknown): Promise<RpcOutcome> {
-    return this.rpc.request(method, params);
+  request(method: string, params: unknown, options?: RequestOptions): Promise<RpcOutcome> {
+    return this.rpc.request(method, params, options);
   }
 
   /** Sends a request frame as given (its id must be unused) and resolves with its answer. */
@@ -401,7 +402,7 @@ export class SessionStore extends SnapshotStore<SessionSnapshot> {
     return this.rpc.notify(method, params);
   }
 
-  /** Resolves with the first frame (held or arriving) that matches, or undefined after the timeout. */
+  /** Resolves with the first frame arriving from now on that matches; undefined after the timeout or once the agent is gone. */
   waitForFrame(match: (frame: Frame) => boolean, timeoutMs: number): Promise<Frame | undefined> {
     return this.rpc.waitForFrame(match, timeoutMs);
   }

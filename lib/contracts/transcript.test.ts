@@ -6,9 +6,11 @@ import {
   parseTranscript,
   serialize,
   serializeFrame,
+  eventToFrame,
   TRANSCRIPT_FORMAT,
   type TranscriptHeader,
 } from "./transcript";
+import { FRAME_FIELDS, type WireFrame } from "../protocol/frame";
 
 const header: TranscriptHeader = {
   type: "header",
@@ -48,6 +50,39 @@ describe("serializeFrame", () => {
       expect(serializeFrame(f)).toBe(serialize(frameEvent(f)));
       expect(serializeFrame(f, "[REDACTED]", 2)).toBe(serialize(frameEvent(f, "[REDACTED]", 2)));
     }
+  });
+});
+
+describe("the frame record, defined once", () => {
+  /** A frame with every field of the record set (FRAME_FIELDS lists them). */
+  const full: WireFrame = {
+    seq: 2,
+    ts: 5,
+    dir: "to-agent",
+    raw: '{"jsonrpc":"2.0","id":"x","result":1}',
+    kind: "response",
+    method: "m",
+    id: "x",
+    requestSeq: 1,
+    latencyMs: 1.5,
+    error: "e",
+    injected: true,
+  };
+
+  it("every field survives writing, parsing and reading back, whichever writer wrote it", () => {
+    expect(Object.keys(full).sort()).toEqual(Object.keys(FRAME_FIELDS).sort());
+    const line = serializeFrame(full, full.raw, 3);
+    expect(line).toBe(serialize(frameEvent(full, full.raw, 3)));
+    const back = parseTranscript(serialize(header) + line);
+    expect(back.events[0]).toEqual({ type: "frame", ...full, redacted: 3 });
+    expect(back.frames[0]).toEqual({ ...full, message: { jsonrpc: "2.0", id: "x", result: 1 } });
+    expect(eventToFrame(frameEvent(full))).toEqual({ ...full, message: { jsonrpc: "2.0", id: "x", result: 1 } });
+  });
+
+  it("a converter copies only the record's fields", () => {
+    const extra = { ...full, message: { big: true }, somethingElse: 1 } as WireFrame;
+    expect(frameEvent(extra)).not.toHaveProperty("message");
+    expect(frameEvent(extra)).not.toHaveProperty("somethingElse");
   });
 });
 
@@ -98,6 +133,37 @@ describe("parseTranscript", () => {
         '{"type":"frame","ts":1,"seq":2,"dir":"to-agent","raw":"x","kind":"invalid"}\n{"type":"frame","ts":1,"seq":2,"dir":"to-agent","raw":"x","kind":"invalid"}\n',
       /line 3: frame seq 2 does not follow 2/,
     ],
+    // Every field of every line is checked by the one schema: what the rest of the playground reads is what was declared.
+    [
+      serialize(header) + '{"type":"frame","ts":1,"seq":1,"dir":"to-agent","raw":"","kind":"request","id":{}}\n',
+      /line 2: frame id must be a string, a number or null$/,
+    ],
+    [
+      serialize(header) + '{"type":"frame","ts":1,"seq":1,"dir":"to-agent","raw":"","kind":"request","method":7}\n',
+      /line 2: frame method must be a string$/,
+    ],
+    [
+      serialize(header) +
+        '{"type":"frame","ts":1,"seq":3,"dir":"to-agent","raw":"","kind":"response","requestSeq":-1}\n',
+      /line 2: frame requestSeq must be the seq of an earlier frame$/,
+    ],
+    [
+      serialize(header) + '{"type":"stderr","ts":1,"text":"x","redacted":-2}\n',
+      /line 2: stderr redacted must be an integer from 0$/,
+    ],
+    [
+      serialize(header) + '{"type":"lifecycle","ts":1,"event":"exited","code":"1"}\n',
+      /line 2: lifecycle code must be an integer or null$/,
+    ],
+    [serialize(header) + '{"type":"stderr","ts":"1","text":"x"}\n', /line 2: stderr ts must be a number$/],
+    [
+      JSON.stringify({ ...header, agent: { ...header.agent, args: [1] } }) + "\n",
+      /^line 1: header agent.args must be strings$/,
+    ],
+    [JSON.stringify({ ...header, playground: undefined }) + "\n", /^line 1: header needs playground$/],
+    [JSON.stringify({ ...header, playground: 1 }) + "\n", /^line 1: header playground must be an object$/],
+    [serialize(header) + '{"type":"stderr","ts":1}\n', /^line 2: stderr needs text$/],
+    [JSON.stringify({ ...header, version: "one" }) + "\n", /^line 1: header version must look like "1.0"$/],
   ])("rejects %j", (text, message) => {
     expect(() => parseTranscript(text)).toThrow(message);
   });

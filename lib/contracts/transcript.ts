@@ -3,7 +3,8 @@
  * then one event per line. Written by the relay as it goes, read by the
  * playground's importer, the viewer and the CLI.
  */
-import type { Frame, FrameDirection, FrameKind, JsonRpcId, WireFrame } from "../protocol/frame";
+import { FRAME_FIELDS, type Frame, type WireFrame } from "../protocol/frame";
+import { field, pickFields, shapeIssue, type Infer, type Shape } from "../protocol/record-schema";
 import { isObject } from "../protocol/json";
 import { AGENT_METHODS } from "../protocol/methods";
 import type { TranscriptKind } from "./transcript-meta";
@@ -12,68 +13,82 @@ export const TRANSCRIPT_FORMAT = "acp-playground-transcript";
 export const TRANSCRIPT_VERSION = "1.0";
 const MAJOR = 1;
 
-export interface TranscriptHeader {
-  type: "header";
-  format: typeof TRANSCRIPT_FORMAT;
-  version: string;
-  id: string;
-  createdAt: string;
-  title?: string;
-  playground: { version: string };
-  agent: { profile: string; command: string; args: string[]; cwd: string; options?: Record<string, unknown> };
+const HEADER_FIELDS = {
+  type: field.oneOf("header"),
+  format: field.oneOf(TRANSCRIPT_FORMAT).says(`must be "${TRANSCRIPT_FORMAT}"`),
+  version: field.matching(/^\d+\.\d+$/, 'must look like "1.0"'),
+  id: field.string,
+  createdAt: field.string,
+  title: field.string.opt(),
+  playground: field.object({ version: field.string }),
+  agent: field.object({
+    profile: field.string,
+    command: field.string,
+    args: field.strings,
+    cwd: field.string,
+    options: field.record.opt(),
+  }),
   /** Recorded through `acp-playground tap`: an editor, not the playground, was the client. */
-  tapped?: true;
-  /** How it was made (a session, a probe, a re-run…); absent in files from before it was recorded. */
-  kind?: TranscriptKind;
-}
+  tapped: field.true.opt(),
+  /** How it was made (a session, a probe, a re-run…); absent in files from before it was recorded. Not checked against today's list: a newer 1.x may add one. */
+  kind: field.string.as<TranscriptKind>().opt(),
+} as const satisfies Shape;
 
-export interface FrameEvent {
-  type: "frame";
-  seq: number;
-  ts: number;
-  dir: FrameDirection;
-  raw: string;
-  kind: FrameKind;
-  method?: string;
-  id?: JsonRpcId;
-  /** Absent in transcripts recorded before it was on the wire. */
-  requestSeq?: number;
-  latencyMs?: number;
-  error?: string;
-  /** How many secrets were replaced in `raw` before it was written. */
-  redacted?: number;
-  /** A browser injected it into a tapped conversation. */
-  injected?: true;
-}
+export type TranscriptHeader = Infer<typeof HEADER_FIELDS>;
 
-export interface StderrEventLine {
-  type: "stderr";
-  ts: number;
-  text: string;
-  redacted?: number;
-}
+/** A frame event's fields: the frame record's (lib/protocol/frame.ts), and how many secrets were replaced in `raw`. */
+const FRAME_EVENT_FIELDS = { ...FRAME_FIELDS, redacted: field.count.opt() } as const satisfies Shape;
 
-export interface LifecycleEvent {
-  type: "lifecycle";
-  ts: number;
-  /** "transport": a remote agent's HTTP / SSE / WebSocket event, told in `message`. */
-  /** "capped": the recording reached its size cap and stopped here (the last line). */
-  event: "spawned" | "exited" | "error" | "stopping" | "transport" | "capped";
-  pid?: number;
-  code?: number | null;
-  signal?: string | null;
-  message?: string;
-}
+/** `requestSeq` is absent in transcripts recorded before it was on the wire. */
+export type FrameEvent = { type: "frame" } & Infer<typeof FRAME_EVENT_FIELDS>;
 
-/** What the agent said of itself in its initialize result. */
-export interface AgentInfoEvent {
-  type: "agent-info";
-  ts: number;
-  protocolVersion?: unknown;
-  agentInfo?: unknown;
-  agentCapabilities?: unknown;
-  authMethods?: unknown;
-}
+const STDERR_FIELDS = {
+  type: field.oneOf("stderr"),
+  ts: field.number,
+  text: field.string,
+  redacted: field.count.opt(),
+} as const satisfies Shape;
+
+export type StderrEventLine = Infer<typeof STDERR_FIELDS>;
+
+type LifecycleName = "spawned" | "exited" | "error" | "stopping" | "transport" | "capped";
+
+const LIFECYCLE_FIELDS = {
+  type: field.oneOf("lifecycle"),
+  ts: field.number,
+  /**
+   * "transport": a remote agent's HTTP / SSE / WebSocket event, told in `message`; "capped": the
+   * recording reached its size cap and stopped here (the last line). Not checked against the list: a
+   * newer 1.x may add one.
+   */
+  event: field.string.as<LifecycleName>(),
+  pid: field.int.opt(),
+  code: field.nullable(field.int).opt(),
+  signal: field.nullable(field.string).opt(),
+  message: field.string.opt(),
+} as const satisfies Shape;
+
+export type LifecycleEvent = Infer<typeof LIFECYCLE_FIELDS>;
+
+/** What the agent said of itself in its initialize result (the agent's own words, unchecked). */
+const AGENT_INFO_FIELDS = {
+  type: field.oneOf("agent-info"),
+  ts: field.number,
+  protocolVersion: field.unknown.opt(),
+  agentInfo: field.unknown.opt(),
+  agentCapabilities: field.unknown.opt(),
+  authMethods: field.unknown.opt(),
+} as const satisfies Shape;
+
+export type AgentInfoEvent = Infer<typeof AGENT_INFO_FIELDS>;
+
+/** The transcript's line format, one shape per event type: what `parseTranscript` checks. */
+const EVENT_SHAPES = {
+  frame: { type: field.oneOf("frame"), ...FRAME_EVENT_FIELDS },
+  stderr: STDERR_FIELDS,
+  lifecycle: LIFECYCLE_FIELDS,
+  "agent-info": AGENT_INFO_FIELDS,
+} as const satisfies Record<string, Shape>;
 
 export type TranscriptEvent = FrameEvent | StderrEventLine | LifecycleEvent | AgentInfoEvent;
 
@@ -96,20 +111,15 @@ export class TranscriptError extends Error {
   }
 }
 
+/** The frame fields a record has, copied in the record's order (undefined ones left out). */
+const frameFieldsOf = (from: Readonly<Record<string, unknown>>) => pickFields(FRAME_FIELDS, from) as WireFrame;
+
 export function frameEvent(frame: WireFrame, raw = frame.raw, redacted = 0): FrameEvent {
-  const e: FrameEvent = { type: "frame", seq: frame.seq, ts: frame.ts, dir: frame.dir, raw, kind: frame.kind };
-  if (frame.method !== undefined) e.method = frame.method;
-  if (frame.id !== undefined) e.id = frame.id;
-  if (frame.requestSeq !== undefined) e.requestSeq = frame.requestSeq;
-  if (frame.latencyMs !== undefined) e.latencyMs = frame.latencyMs;
-  if (frame.error !== undefined) e.error = frame.error;
-  if (redacted > 0) e.redacted = redacted;
-  if (frame.injected) e.injected = true;
-  return e;
+  return { type: "frame", ...frameFieldsOf(frame), raw, ...(redacted > 0 ? { redacted } : {}) };
 }
 
 export function eventToFrame(e: FrameEvent): Frame {
-  const frame: Frame = { seq: e.seq, ts: e.ts, dir: e.dir, raw: e.raw, kind: e.kind, message: undefined };
+  const frame: Frame = { ...frameFieldsOf(e), message: undefined };
   if (e.kind !== "invalid" || e.raw.startsWith("{")) {
     try {
       frame.message = JSON.parse(e.raw);
@@ -117,90 +127,55 @@ export function eventToFrame(e: FrameEvent): Frame {
       // an invalid frame stays raw
     }
   }
-  if (e.method !== undefined) frame.method = e.method;
-  if (e.id !== undefined) frame.id = e.id;
-  if (e.requestSeq !== undefined) frame.requestSeq = e.requestSeq;
-  if (e.latencyMs !== undefined) frame.latencyMs = e.latencyMs;
-  if (e.error !== undefined) frame.error = e.error;
-  if (e.injected === true) frame.injected = true;
   return frame;
 }
 
 export const serialize = (line: TranscriptHeader | TranscriptEvent): string => `${JSON.stringify(line)}\n`;
 
+/** Each frame field with the text that opens it in a line (`,"seq":`), in the record's order. */
+const FRAME_KEYS = (Object.keys(FRAME_FIELDS) as Array<keyof WireFrame>).map((key) => [key, `,"${key}":`] as const);
+
 /** serialize(frameEvent(...)) for the recorder's hot path, without building the event object. */
 export function serializeFrame(frame: WireFrame, raw = frame.raw, redacted = 0): string {
-  let line = `{"type":"frame","seq":${frame.seq},"ts":${frame.ts},"dir":"${frame.dir}","raw":${JSON.stringify(raw)},"kind":"${frame.kind}"`;
-  if (frame.method !== undefined) line += `,"method":${JSON.stringify(frame.method)}`;
-  if (frame.id !== undefined) line += `,"id":${JSON.stringify(frame.id)}`;
-  if (frame.requestSeq !== undefined) line += `,"requestSeq":${frame.requestSeq}`;
-  if (frame.latencyMs !== undefined) line += `,"latencyMs":${frame.latencyMs}`;
-  if (frame.error !== undefined) line += `,"error":${JSON.stringify(frame.error)}`;
+  let line = '{"type":"frame"';
+  for (const [key, opening] of FRAME_KEYS) {
+    const value = key === "raw" ? raw : frame[key];
+    if (value === undefined) continue;
+    line += opening + (typeof value === "number" ? String(value) : JSON.stringify(value));
+  }
   if (redacted > 0) line += `,"redacted":${redacted}`;
-  if (frame.injected) line += `,"injected":true`;
   return `${line}}\n`;
 }
-
-const DIRS = new Set(["to-agent", "from-agent"]);
-const KINDS = new Set(["request", "response", "notification", "invalid"]);
 
 function checkHeader(value: unknown): TranscriptHeader {
   if (!isObject(value) || value.type !== "header")
     throw new TranscriptError(1, 'the first line must be a header ({"type":"header",...})');
   if (value.format !== TRANSCRIPT_FORMAT) throw new TranscriptError(1, `format must be "${TRANSCRIPT_FORMAT}"`);
-  if (typeof value.version !== "string" || !/^\d+\.\d+$/.test(value.version)) {
-    throw new TranscriptError(1, 'version must look like "1.0"');
-  }
-  const major = Number(value.version.split(".")[0]);
-  if (major !== MAJOR) {
+  if (HEADER_FIELDS.version.accepts(value.version) && Number(String(value.version).split(".")[0]) !== MAJOR) {
     throw new TranscriptError(
       1,
       `unsupported transcript version ${value.version}: this playground reads version ${MAJOR}.x`,
     );
   }
-  if (typeof value.id !== "string" || typeof value.createdAt !== "string")
-    throw new TranscriptError(1, "header needs id and createdAt");
-  const agent = value.agent;
-  if (
-    !isObject(agent) ||
-    typeof agent.profile !== "string" ||
-    typeof agent.command !== "string" ||
-    !Array.isArray(agent.args)
-  ) {
-    throw new TranscriptError(1, "header.agent needs profile, command and args");
-  }
-  return value as unknown as TranscriptHeader;
+  const issue = shapeIssue(HEADER_FIELDS, value);
+  if (issue) throw new TranscriptError(1, `header ${issue}`);
+  return value as TranscriptHeader;
 }
 
 function checkEvent(value: unknown, line: number, lastSeq: number): TranscriptEvent {
   if (!isObject(value)) throw new TranscriptError(line, "an event must be a JSON object");
-  if (typeof value.ts !== "number") throw new TranscriptError(line, "ts must be a number");
-  switch (value.type) {
-    case "frame": {
-      if (typeof value.seq !== "number" || !Number.isInteger(value.seq))
-        throw new TranscriptError(line, "frame seq must be an integer");
-      if (value.seq <= lastSeq) throw new TranscriptError(line, `frame seq ${value.seq} does not follow ${lastSeq}`);
-      if (!DIRS.has(value.dir as string))
-        throw new TranscriptError(line, 'frame dir must be "to-agent" or "from-agent"');
-      if (typeof value.raw !== "string") throw new TranscriptError(line, "frame raw must be a string");
-      if (!KINDS.has(value.kind as string))
-        throw new TranscriptError(line, "frame kind must be request, response, notification or invalid");
-      const rs = value.requestSeq;
-      if (rs !== undefined && !(Number.isInteger(rs) && (rs as number) > 0 && (rs as number) < value.seq))
-        throw new TranscriptError(line, "frame requestSeq must be the seq of an earlier frame");
-      return value as unknown as FrameEvent;
-    }
-    case "stderr":
-      if (typeof value.text !== "string") throw new TranscriptError(line, "stderr text must be a string");
-      return value as unknown as StderrEventLine;
-    case "lifecycle":
-      if (typeof value.event !== "string") throw new TranscriptError(line, "lifecycle event must be a string");
-      return value as unknown as LifecycleEvent;
-    case "agent-info":
-      return value as unknown as AgentInfoEvent;
-    default:
-      throw new TranscriptError(line, `unknown event type ${JSON.stringify(value.type)}`);
-  }
+  const type = value.type;
+  if (typeof type !== "string" || !Object.hasOwn(EVENT_SHAPES, type))
+    throw new TranscriptError(line, `unknown event type ${JSON.stringify(type)}`);
+  const issue = shapeIssue(EVENT_SHAPES[type as keyof typeof EVENT_SHAPES], value);
+  if (issue) throw new TranscriptError(line, `${type} ${issue}`);
+  if (type !== "frame") return value as TranscriptEvent;
+  const frame = value as FrameEvent;
+  if (frame.seq <= lastSeq) throw new TranscriptError(line, `frame seq ${frame.seq} does not follow ${lastSeq}`);
+  const rs = frame.requestSeq;
+  if (rs !== undefined && !(rs > 0 && rs < frame.seq))
+    throw new TranscriptError(line, "frame requestSeq must be the seq of an earlier frame");
+  return frame;
 }
 
 /**

@@ -9,7 +9,8 @@
  * client capability whose policy is "deny").
  */
 import { agentCapabilities, authMethods, currentSession, type AgentFacts } from "../folds/agent-facts";
-import { CLIENT_INFO, DEFAULT_CLIENT_CAPABILITIES } from "../protocol/client-capabilities";
+import { DEFAULT_CLIENT_CAPABILITIES } from "../protocol/client-capabilities";
+import { initializeParams, V2_AUTH_LOGIN } from "./handshake";
 import type { Policy } from "../contracts/policies";
 import { initialValue, type Defs, type FieldNode, type Path } from "./schema-form";
 import { isObject } from "../protocol/json";
@@ -61,7 +62,6 @@ export interface Support {
 }
 
 /** v2's authenticate and logout (not in lib/protocol/methods.ts, which lists v1's). */
-const V2_AUTH_LOGIN = "auth/login";
 const V2_AUTH_LOGOUT = "auth/logout";
 
 /** Methods every agent must answer. */
@@ -161,14 +161,14 @@ export function prefillParams(method: string, node: FieldNode, facts: AgentFacts
     v.cwd = session.cwd ?? ctx.cwd;
   switch (method) {
     case AGENT_METHODS.initialize:
-      // v2 renamed clientInfo/clientCapabilities to info/capabilities, and has no fs or terminal.
-      if (hasField(node, "info"))
-        return { ...v, protocolVersion: ctx.protocolVersion, info: CLIENT_INFO, capabilities: {} };
+      // The handshake's own params, in the form's shape (v2's has `info`), for the version asked.
       return {
         ...v,
+        ...initializeParams({
+          protocolVersion: hasField(node, "info") ? 2 : 1,
+          clientCapabilities: DEFAULT_CLIENT_CAPABILITIES,
+        }),
         protocolVersion: ctx.protocolVersion,
-        clientCapabilities: DEFAULT_CLIENT_CAPABILITIES,
-        clientInfo: CLIENT_INFO,
       };
     case AGENT_METHODS.authenticate:
     case V2_AUTH_LOGIN: {

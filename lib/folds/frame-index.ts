@@ -13,8 +13,7 @@ import type { Frame, FrameDirection, JsonRpcId } from "../protocol/frame";
 import { isObject } from "../protocol/json";
 import { CLIENT_METHODS, PROTOCOL_METHODS } from "../protocol/methods";
 import { McpPairs } from "./mcp-pairs";
-
-const idKey = (id: JsonRpcId): string => (typeof id === "string" ? `s:${id}` : `n:${String(id)}`);
+import { PendingRequests } from "../protocol/pending-requests";
 
 /** `params.update.sessionUpdate` of a `session/update` frame, if it has one. */
 export function updateVariantOf(frame: Frame): string | undefined {
@@ -63,13 +62,8 @@ const elicitationIdOf = (frame: Frame): string | undefined => {
 };
 
 export class FrameIndex {
-  /** Open requests by direction and id key, to spot an id reused while in flight. */
-  private readonly open: Record<FrameDirection, Map<string, Frame>> = {
-    "to-agent": new Map(),
-    "from-agent": new Map(),
-  };
-  /** Every open request by seq, oldest first (Map keeps insertion order). */
-  private readonly openBySeq = new Map<number, Frame>();
+  /** Open requests by seq, and the newest per direction and id (to spot an id reused while in flight). */
+  private readonly open = new PendingRequests<Frame>();
   /** request seq <-> response seq */
   private readonly pairs = new Map<number, number>();
   /** Requests sent with an id that was still waiting for an answer in the same direction. */
@@ -115,21 +109,13 @@ export class FrameIndex {
       if (typeof v === "number") this.protocolVersion = v;
     }
     if (frame.kind === "request" && frame.id !== undefined) {
-      const key = idKey(frame.id);
-      const open = this.open[frame.dir];
-      if (open.has(key)) this.reused.add(frame.seq);
-      open.set(key, frame);
-      this.openBySeq.set(frame.seq, frame);
+      if (this.open.open(frame)) this.reused.add(frame.seq);
       this.version++;
       return { opened: frame };
     }
     if (frame.kind === "response" && frame.requestSeq !== undefined) {
-      const request = this.openBySeq.get(frame.requestSeq);
+      const request = this.open.close(frame.requestSeq);
       if (!request) return {};
-      const requests = this.open[request.dir];
-      const key = idKey(request.id!);
-      if (requests.get(key) === request) requests.delete(key);
-      this.openBySeq.delete(request.seq);
       this.pairs.set(request.seq, frame.seq);
       this.pairs.set(frame.seq, request.seq);
       this.version++;
@@ -140,7 +126,7 @@ export class FrameIndex {
 
   /** A `$/cancel_request` names an open request of its own direction (the sender withdraws what it asked). */
   private cancel(frame: Frame, id: JsonRpcId): IndexChange {
-    const request = this.open[frame.dir].get(idKey(id));
+    const request = this.open.newestById(frame.dir, id);
     if (!request) return {};
     this.version++;
     if (frame.dir === "to-agent") {
@@ -154,7 +140,7 @@ export class FrameIndex {
   private complete(frame: Frame): IndexChange {
     const elicitationId = elicitationIdOf(frame);
     if (elicitationId === undefined) return {};
-    for (const request of this.open["from-agent"].values()) {
+    for (const request of this.open.list("from-agent")) {
       if (request.method === CLIENT_METHODS.elicitation_create && elicitationIdOf(request) === elicitationId) {
         this.version++;
         return this.dismiss({ reason: "completed", request, bySeq: frame.seq, elicitationId });
@@ -204,7 +190,7 @@ export class FrameIndex {
   }
 
   isUnanswered(seq: number): boolean {
-    return this.openBySeq.has(seq);
+    return this.open.has(seq);
   }
 
   /** True for a request whose id was already in flight in the same direction. */
@@ -214,12 +200,11 @@ export class FrameIndex {
 
   /** Requests still waiting for an answer, oldest first; all directions unless given. */
   unanswered(dir?: FrameDirection): Frame[] {
-    const all = [...this.openBySeq.values()];
-    return dir ? all.filter((f) => f.dir === dir) : all;
+    return this.open.list(dir);
   }
 
   get unansweredCount(): number {
-    return this.openBySeq.size;
+    return this.open.size;
   }
 
   /** Methods seen, sorted; the same array until a new one appears. */
@@ -241,8 +226,8 @@ export class FrameIndex {
     for (const [a, b] of this.pairs) if (a < firstSeq && b < firstSeq) this.pairs.delete(a);
     for (const seq of this.reused) if (seq < firstSeq) this.reused.delete(seq);
     for (const seq of this.dismissedSet.keys())
-      if (seq < firstSeq && !this.openBySeq.has(seq)) this.dismissedSet.delete(seq);
-    for (const seq of this.withdrawn.keys()) if (seq < firstSeq && !this.openBySeq.has(seq)) this.withdrawn.delete(seq);
+      if (seq < firstSeq && !this.open.has(seq)) this.dismissedSet.delete(seq);
+    for (const seq of this.withdrawn.keys()) if (seq < firstSeq && !this.open.has(seq)) this.withdrawn.delete(seq);
     this.mcp.prune(firstSeq);
   }
 }

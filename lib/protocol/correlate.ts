@@ -3,11 +3,14 @@
  * agent is answered by a response from it, and the other way round.
  */
 import type { FrameDirection, JsonRpcId, WireFrame } from "./frame";
+import { PendingRequests } from "./pending-requests";
 
 interface Awaiting {
+  seq: number;
+  dir: FrameDirection;
+  id: JsonRpcId;
   method: string;
   at: number;
-  seq: number;
 }
 
 export interface Correlation {
@@ -16,31 +19,28 @@ export interface Correlation {
   requestSeq: number;
 }
 
-const key = (id: JsonRpcId): string => (typeof id === "string" ? `s:${id}` : `n:${String(id)}`);
+const other = (dir: FrameDirection): FrameDirection => (dir === "to-agent" ? "from-agent" : "to-agent");
 
 export class Correlator {
-  private readonly pending: Record<FrameDirection, Map<string, Awaiting>> = {
-    "to-agent": new Map(),
-    "from-agent": new Map(),
-  };
+  private readonly pending = new PendingRequests<Awaiting>();
 
   request(dir: FrameDirection, id: JsonRpcId, method: string, at: number, seq: number): void {
-    this.pending[dir].set(key(id), { method, at, seq });
+    // A response pairs with the newest request of its id: one whose id was reused in flight can never be answered.
+    const shadowed = this.pending.open({ seq, dir, id, method, at });
+    if (shadowed) this.pending.close(shadowed.seq);
   }
 
   /** Matches a response travelling in `dir` to the request that went the other way. */
   response(dir: FrameDirection, id: JsonRpcId, at: number): Correlation | undefined {
-    const requests = this.pending[dir === "to-agent" ? "from-agent" : "to-agent"];
-    const k = key(id);
-    const request = requests.get(k);
+    const request = this.pending.newestById(other(dir), id);
     if (!request) return undefined;
-    requests.delete(k);
+    this.pending.close(request.seq);
     return { method: request.method, latencyMs: at - request.at, requestSeq: request.seq };
   }
 
   /** Requests still waiting for an answer, oldest first. */
   unanswered(dir: FrameDirection): Array<{ id: string; method: string; at: number; seq: number }> {
-    return [...this.pending[dir].entries()].map(([id, r]) => ({ id: id.slice(2), ...r }));
+    return this.pending.list(dir).map((r) => ({ id: String(r.id), method: r.method, at: r.at, seq: r.seq }));
   }
 
   /** Requests sent in `dir` that have waited longer than `timeoutMs` at time `now`. */
@@ -53,8 +53,7 @@ export class Correlator {
   }
 
   clear(): void {
-    this.pending["to-agent"].clear();
-    this.pending["from-agent"].clear();
+    this.pending.clear();
   }
 }
 

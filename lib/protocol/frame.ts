@@ -6,32 +6,43 @@
  * message: clients parse `raw`); a `Frame` has been parsed (`message`).
  */
 import type { AnyMessage, JsonRpcId } from "@agentclientprotocol/sdk";
+import { field, type Infer, type Shape } from "./record-schema";
 
 export type { AnyMessage, JsonRpcId };
 
-export type FrameDirection = "to-agent" | "from-agent";
-export type FrameKind = "request" | "response" | "notification" | "invalid";
-
-export interface WireFrame {
+/**
+ * The frame record, declared once: `WireFrame` is inferred from it, the
+ * transcript's frame events add their own fields to it, and the converters and
+ * the transcript's checks walk it (lib/contracts/transcript.ts). A new field is
+ * one line here.
+ */
+export const FRAME_FIELDS = {
   /** Counts from 1 per agent and never skips. */
-  seq: number;
+  seq: field.int,
   /** Milliseconds since the epoch when the relay saw the line. */
-  ts: number;
-  dir: FrameDirection;
+  ts: field.number,
+  dir: field.oneOf("to-agent", "from-agent").says('must be "to-agent" or "from-agent"'),
   /** The exact line, without its newline. */
-  raw: string;
-  kind: FrameKind;
-  method?: string;
-  id?: JsonRpcId;
+  raw: field.string,
+  kind: field
+    .oneOf("request", "response", "notification", "invalid")
+    .says("must be request, response, notification or invalid"),
+  method: field.string.opt(),
+  id: field.id.opt(),
   /** For a response: the seq of the request it answers (absent when none matches). */
-  requestSeq?: number;
+  requestSeq: field.int.opt(),
   /** For a response: milliseconds since the request it answers. */
-  latencyMs?: number;
+  latencyMs: field.number.opt(),
   /** Why the line is invalid, or why a response matches no request. */
-  error?: string;
+  error: field.string.opt(),
   /** Sent by a browser into a tapped conversation, not by the editor. */
-  injected?: true;
-}
+  injected: field.true.opt(),
+} as const satisfies Shape;
+
+/** One JSON-RPC line as the relay keeps and sends it (no parsed message: clients parse `raw`). */
+export type WireFrame = Infer<typeof FRAME_FIELDS>;
+export type FrameDirection = WireFrame["dir"];
+export type FrameKind = WireFrame["kind"];
 
 /** A frame with its line parsed: `message` is undefined only when `raw` is not JSON. */
 export interface Frame extends WireFrame {

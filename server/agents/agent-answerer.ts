@@ -7,6 +7,7 @@
  */
 import type { RequestPermissionRequest } from "@agentclientprotocol/sdk";
 import type { Frame } from "../../lib/protocol/frame";
+import { PendingRequests } from "../../lib/protocol/pending-requests";
 import {
   autoPermission,
   defaultPolicies,
@@ -34,9 +35,7 @@ export class AgentAnswerer {
   private policies: Policies = defaultPolicies();
   private services?: ClientServices;
   /** Agent->client requests not answered yet, by seq (a response's `requestSeq` closes one). */
-  private readonly pending = new Map<number, Frame>();
-  /** The seq of the newest pending request per JSON-RPC id (`idKey`). */
-  private readonly newestById = new Map<string, number>();
+  private readonly pending = new PendingRequests<Frame>();
   /** While set (a re-run answers as recorded), policies stand aside. */
   suspended = false;
   /** The `clientCapabilities` of the client's last `initialize` to this agent; undefined: none seen, nothing advertised. */
@@ -53,14 +52,13 @@ export class AgentAnswerer {
   reset(services: ClientServices): void {
     this.services = services;
     this.pending.clear();
-    this.newestById.clear();
     this.advertised = undefined;
   }
 
   setPolicies(policies: Policies): Policies {
     this.policies = { ...this.policies, ...policies };
     // Requests already waiting follow the new policy too.
-    for (const frame of [...this.pending.values()]) this.apply(frame);
+    for (const frame of this.pending.list()) this.apply(frame);
     return this.policies;
   }
 
@@ -76,8 +74,7 @@ export class AgentAnswerer {
       frame.method &&
       (ANSWERABLE_METHODS.includes(frame.method) || isUnknownMethod(frame.method))
     ) {
-      this.pending.set(frame.seq, frame);
-      this.newestById.set(idKey(frame.id), frame.seq);
+      this.pending.open(frame);
       this.apply(frame);
     } else if (frame.kind === "response" && frame.dir === "to-agent" && frame.requestSeq !== undefined) {
       this.forget(frame.requestSeq);
@@ -106,14 +103,11 @@ export class AgentAnswerer {
 
   /** The newest pending request with this JSON-RPC id, found in O(1): an agent's cancels never scan the map. */
   private newestPending(id: string | number): Frame | undefined {
-    const seq = this.newestById.get(idKey(id));
-    return seq === undefined ? undefined : this.pending.get(seq);
+    return this.pending.newestById("from-agent", id);
   }
 
   private forget(seq: number): void {
-    const frame = this.pending.get(seq);
-    this.pending.delete(seq);
-    if (frame && this.newestById.get(idKey(frame.id)) === seq) this.newestById.delete(idKey(frame.id));
+    this.pending.close(seq);
   }
 
   /** Ask mode: the user said "do it" for a pending fs/ or terminal/ request. */
@@ -183,4 +177,3 @@ export class AgentAnswerer {
 }
 
 /** A JSON-RPC id as a map key: 1 and "1" stay apart. */
-const idKey = (id: unknown): string => (typeof id === "number" ? `n${id}` : `s${String(id)}`);

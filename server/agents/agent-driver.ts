@@ -1,78 +1,72 @@
 /**
- * Drives one agent of a BrowserSession from code (CLI, probe): requests with
- * their own ids, waiting on responses and frames as they arrive.
+ * Drives one agent of a BrowserSession from code (CLI, compare, warm pool,
+ * probe): the request port (lib/protocol/request-port.ts) adapted to the
+ * session. Answers are paired by the sequencer's `requestSeq`, never by id.
  */
-import type { Frame, JsonRpcId, WireFrame } from "../../lib/protocol/frame";
+import type { Frame, WireFrame } from "../../lib/protocol/frame";
+import type { RpcOutcome } from "../../lib/protocol/jsonrpc";
+import {
+  RequestClient,
+  type RequestFrame,
+  type RequestOptions,
+  type RequestPort,
+} from "../../lib/protocol/request-port";
+import { fail, ok, type Result } from "../../lib/protocol/result";
 import type { Policies } from "../../lib/features/policy";
+import type { Driver } from "../../lib/features/probe";
 import type { BrowserSession } from "../http/browser-session";
 
-/** A request's response (frame undefined on timeout). */
-export interface Reply {
-  frame?: Frame;
-  latencyMs: number;
-}
+/** How long a request waits for its answer unless told otherwise. */
+const DEFAULT_TIMEOUT_MS = 30_000;
 
-export class AgentDriver {
+/** Also the probe's `Driver`: the port plus a line written as is, the log and its own policies. */
+export class AgentDriver implements Driver {
   private nextId = 1;
-  private readonly waiters = new Set<(frame: Frame | undefined) => void>();
+  private readonly client: RequestClient;
   private readonly unsubscribe: Array<() => void>;
 
   constructor(private readonly session: BrowserSession) {
+    this.client = new RequestClient({
+      send: (frame) => {
+        const ack = session.send(typeof frame === "string" ? frame : JSON.stringify(frame));
+        return ack.ok ? ok(ack.seq) : fail(ack.error.message);
+      },
+      nextId: () => this.nextId++,
+    });
     this.unsubscribe = [
-      session.onFrame((frame) => {
-        for (const waiter of [...this.waiters]) waiter(frame);
-      }),
+      session.onFrame((frame) => this.client.received([frame])),
       // Nothing more will come once the agent has exited.
-      session.onExit(() => {
-        for (const waiter of [...this.waiters]) waiter(undefined);
-      }),
+      session.onExit(() => this.client.close("the agent exited")),
     ];
   }
 
+  request(method: string, params: unknown, options: RequestOptions = {}): Promise<RpcOutcome> {
+    return this.client.request(method, params, { timeoutMs: DEFAULT_TIMEOUT_MS, ...options });
+  }
+
+  sendRequest(frame: RequestFrame, options: Pick<RequestOptions, "timeoutMs"> = {}): Promise<RpcOutcome> {
+    return this.client.sendRequest(frame, { timeoutMs: DEFAULT_TIMEOUT_MS, ...options });
+  }
+
+  notify(method: string, params?: unknown): Promise<Result<number>> {
+    return this.client.notify(method, params);
+  }
+
+  waitForFrame(match: (frame: Frame) => boolean, timeoutMs: number): Promise<Frame | undefined> {
+    return this.client.waitForFrame(match, timeoutMs);
+  }
+
+  /** The agent's frames so far, without `message`. */
   frames(): readonly WireFrame[] {
     return this.session.frames;
   }
 
-  /** The first frame from now on that satisfies `predicate`; undefined on timeout or exit. */
-  waitFor(predicate: (frame: Frame) => boolean, timeoutMs: number): Promise<Frame | undefined> {
-    return new Promise((resolve) => {
-      const waiter = (frame: Frame | undefined) => {
-        if (frame && !predicate(frame)) return;
-        done(frame);
-      };
-      const timer = setTimeout(() => done(undefined), timeoutMs);
-      const done = (frame: Frame | undefined) => {
-        clearTimeout(timer);
-        this.waiters.delete(waiter);
-        resolve(frame);
-      };
-      this.waiters.add(waiter);
-    });
-  }
-
-  async request(method: string, params: unknown, options: { id?: JsonRpcId; timeoutMs?: number } = {}): Promise<Reply> {
-    const id = options.id ?? this.nextId++;
-    const started = performance.now();
-    const answered = this.waitFor(
-      (f) => f.dir === "from-agent" && f.kind === "response" && f.id === id,
-      options.timeoutMs ?? 30_000,
-    );
-    const ack = this.session.send(JSON.stringify({ jsonrpc: "2.0", id, method, params }));
-    if (!ack.ok) return { latencyMs: 0 };
-    const frame = await answered;
-    return { frame, latencyMs: frame?.latencyMs ?? performance.now() - started };
-  }
-
-  notify(method: string, params?: unknown): void {
-    this.session.send(
-      JSON.stringify(params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params }),
-    );
-  }
-
+  /** From now on, answer the agent's own requests under these policies. */
   answerWith(policies: Policies): void {
     this.session.answerer.setPolicies(policies);
   }
 
+  /** Writes a line as is. */
   raw(line: string): void {
     this.session.send(line);
   }

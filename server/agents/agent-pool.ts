@@ -4,14 +4,12 @@
  * only; a replacement is spawned behind it. Only plain starts (no options, the
  * default cwd) are served from the pool: anything else changes the command line.
  */
-import { PROTOCOL_VERSION } from "@agentclientprotocol/sdk";
-import { CLIENT_INFO } from "../../lib/protocol/client-capabilities";
+import { initializeAgent } from "../../lib/features/handshake";
 import { AgentDriver } from "./agent-driver";
 import { BrowserSession } from "../http/browser-session";
 import type { ServerConfig } from "../config";
 import type { Profiles } from "./profiles";
 import type { TranscriptStore } from "../transcripts/transcript-store";
-import { AGENT_METHODS } from "../../lib/protocol/methods";
 
 /** Consecutive failures after which a profile's pool stops trying. */
 const MAX_FAILURES = 3;
@@ -84,18 +82,15 @@ export class AgentPool {
     }
     if (this.closed) return this.discard(session);
     const driver = new AgentDriver(session);
-    const reply = await driver.request(
-      AGENT_METHODS.initialize,
-      {
-        protocolVersion: PROTOCOL_VERSION,
-        // What Connect advertises for this profile by default, so a warm agent is the one Connect would start.
-        clientCapabilities: this.profiles.clientCapabilities(slot.profile),
-        clientInfo: CLIENT_INFO,
-      },
-      { id: "pool-initialize", timeoutMs: INITIALIZE_TIMEOUT_MS },
-    );
+    const reply = await initializeAgent(driver, {
+      // What Connect advertises for this profile by default, so a warm agent is the one Connect would start.
+      clientCapabilities: this.profiles.clientCapabilities(slot.profile),
+      // A string id: never one the browser's counter hands out after it takes the agent.
+      id: "pool-initialize",
+      timeoutMs: INITIALIZE_TIMEOUT_MS,
+    });
     driver.close();
-    const initialized = reply.frame && "result" in (reply.frame.message as object);
+    const initialized = reply.ok;
     if (!initialized || this.closed) {
       if (!initialized) slot.failures++;
       await this.discard(session);

@@ -17,7 +17,13 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { truncateOutput } from "../../lib/features/policy";
 import { type RpcError } from "../../lib/protocol/jsonrpc";
-import { createSchemaSet, SCHEMA_FILE_PATHS, type CheckOptions, type SchemaSet } from "../../lib/protocol/schema-check";
+import {
+  createSchemaSet,
+  SCHEMA_FILE_PATHS,
+  type CheckOptions,
+  type SchemaSet,
+  type SchemaVariant,
+} from "../../lib/protocol/schema-check";
 import { childEnv, stopTree, type Tree } from "./process-group";
 import { isInside, isInsideDataDir } from "../workspace";
 import { CLIENT_METHODS } from "../../lib/protocol/methods";
@@ -47,13 +53,17 @@ let sdkSchemas: SchemaSet | undefined;
  * defines the method judges it); loaded on the first request, not at start.
  */
 export function schemaSet(): SchemaSet {
-  const require = createRequire(import.meta.url);
-  const read = (p: string): unknown => JSON.parse(readFileSync(require.resolve(p), "utf8"));
   return (sdkSchemas ??= createSchemaSet({
-    stable: read(SCHEMA_FILE_PATHS.stable),
-    unstable: read(SCHEMA_FILE_PATHS.unstable),
-    v2: read(SCHEMA_FILE_PATHS.v2),
+    stable: sdkSchemaFile("stable"),
+    unstable: sdkSchemaFile("unstable"),
+    v2: sdkSchemaFile("v2"),
   }));
+}
+
+/** One of the SDK's JSON Schema files, read from the installed package (the relay's one loader of them). */
+export function sdkSchemaFile(variant: SchemaVariant): unknown {
+  const file = createRequire(import.meta.url).resolve(SCHEMA_FILE_PATHS[variant]);
+  return JSON.parse(readFileSync(file, "utf8"));
 }
 
 /**

@@ -2,8 +2,7 @@
  * Things done with a fresh agent from start to stop, on a browser session (or
  * the CLI's): re-running a transcript against it, probing it.
  */
-import { mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
+import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { runProbe } from "../../lib/features/probe";
@@ -13,7 +12,8 @@ import { Rerun } from "../../lib/features/rerun";
 import type { Transcript } from "../../lib/contracts/transcript";
 import { diffRuns } from "../../lib/features/transcript-diff";
 import type { Ack, RerunResult, StartPayload } from "../../lib/contracts/wire";
-import { ProbeDriver } from "./probe-driver";
+import { AgentDriver } from "./agent-driver";
+import { sdkSchemaFile } from "./client-services";
 import type { BrowserSession } from "../http/browser-session";
 import { groupRssBytes } from "./process-group";
 import type { ProbeStore } from "../transcripts/probe-store";
@@ -83,7 +83,7 @@ export async function probeAgent(
     rmSync(workspace, { recursive: true, force: true });
     return started;
   }
-  const driver = new ProbeDriver(session);
+  const driver = new AgentDriver(session);
   // The probe answers under its own policies: the session's own come back after it.
   const policies = session.answerer.current;
   try {
@@ -129,13 +129,6 @@ export async function probeAgent(
 let defs: Defs | undefined;
 /** The SDK's unstable schema: the probe builds each call's params from it. */
 function unstableDefs(): Defs {
-  defs ??= (
-    JSON.parse(
-      readFileSync(
-        createRequire(import.meta.url).resolve("@agentclientprotocol/sdk/schema/v1/schema.unstable.json"),
-        "utf8",
-      ),
-    ) as { $defs: Defs }
-  ).$defs;
+  defs ??= (sdkSchemaFile("unstable") as { $defs: Defs }).$defs;
   return defs;
 }

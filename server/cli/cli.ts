@@ -13,10 +13,9 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { CLIENT_INFO } from "../../lib/protocol/client-capabilities";
+import { runHandshake } from "../../lib/features/handshake";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { PROTOCOL_VERSION } from "@agentclientprotocol/sdk";
 import { type Policies } from "../../lib/features/policy";
 import { POLICIES } from "../../lib/contracts/policies";
 import { formatReport } from "../../lib/features/probe";
@@ -36,6 +35,7 @@ import { TranscriptStore } from "../transcripts/transcript-store";
 import { dataDirFor } from "../runtime";
 import { USAGE } from "./cli-usage";
 import { AGENT_METHODS, CLIENT_METHODS } from "../../lib/protocol/methods";
+import { isObject } from "../../lib/protocol/json";
 
 class CliError extends Error {
   constructor(
@@ -129,20 +129,19 @@ async function record(argv: string[]): Promise<number> {
   const driver = new AgentDriver(cli.session);
   try {
     const agent = await start(cli, values.profile as string | undefined, checked.value.policies);
-    const init = await driver.request(AGENT_METHODS.initialize, {
-      protocolVersion: PROTOCOL_VERSION,
-      // Advertise only what the flags make the relay really answer.
-      clientCapabilities: {
-        fs: { readTextFile: checked.value.answers.fs, writeTextFile: checked.value.answers.fs },
-        terminal: checked.value.answers.terminal,
+    const handshake = await runHandshake(
+      { port: driver },
+      {
+        cwd,
+        // Advertise only what the flags make the relay really answer.
+        clientCapabilities: {
+          fs: { readTextFile: checked.value.answers.fs, writeTextFile: checked.value.answers.fs },
+          terminal: checked.value.answers.terminal,
+        },
       },
-      clientInfo: CLIENT_INFO,
-    });
-    if (!init.frame || "error" in (init.frame.message as object))
-      throw new CliError(`initialize failed: ${init.frame?.raw ?? "no answer"}`, 3);
-    const created = await driver.request(AGENT_METHODS.session_new, { cwd, mcpServers: [] });
-    const sessionId = (created.frame?.message as { result?: { sessionId?: string } } | undefined)?.result?.sessionId;
-    if (!sessionId) throw new CliError(`session/new failed: ${created.frame?.raw ?? "no answer"}`, 3);
+    );
+    const { sessionId } = handshake.progress;
+    if (!sessionId) throw new CliError(handshake.progress.message ?? "the handshake failed", 3);
     let text = "";
     const unsubscribe = cli.session.onFrame((f) => {
       const update = (f.message as UpdateMessage | undefined)?.params?.update;
@@ -161,7 +160,7 @@ async function record(argv: string[]): Promise<number> {
       { timeoutMs: 600_000 },
     );
     unsubscribe();
-    const stopReason = (turn.frame?.message as { result?: { stopReason?: string } } | undefined)?.result?.stopReason;
+    const stopReason = turn.kind === "result" && isObject(turn.result) ? turn.result.stopReason : undefined;
     await cli.session.stop();
     copyFileSync(cli.store.file(agent.transcriptId!), output);
     process.stdout.write(

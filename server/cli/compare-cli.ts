@@ -5,15 +5,13 @@
  * comparison report (Markdown, or JSON with --json) for CI.
  */
 import { copyFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { CLIENT_INFO } from "../../lib/protocol/client-capabilities";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { PROTOCOL_VERSION } from "@agentclientprotocol/sdk";
 import { compareRuns, comparisonToJson, comparisonToMarkdown } from "../../lib/features/compare";
 import { sideLabel } from "../../lib/contracts/compare-format";
 import type { Frame } from "../../lib/protocol/frame";
-import { AGENT_METHODS } from "../../lib/protocol/methods";
+import { runSide } from "../../lib/features/compare-side";
 import type { Policies } from "../../lib/features/policy";
 import { AgentDriver } from "../agents/agent-driver";
 import { BrowserSession } from "../http/browser-session";
@@ -68,10 +66,8 @@ function parseOptions(values: string[]): Record<"A" | "B", Record<string, string
   return out;
 }
 
-type Message = { result?: { sessionId?: string; stopReason?: string | null }; error?: { message?: string } };
-
 /** Starts one side's agent in its own workspace, runs the prompt, stops it. Never throws for the agent's faults. */
-async function runSide(
+async function runCompareSide(
   spec: SideSpec,
   config: ServerConfig,
   profiles: Profiles,
@@ -100,32 +96,17 @@ async function runSide(
       return { ...result, failure: started.error.message, badArgument };
     }
     result.transcriptId = started.agent.transcriptId;
-    const init = await driver.request(AGENT_METHODS.initialize, {
-      protocolVersion: PROTOCOL_VERSION,
+    const end = await runSide(driver, {
+      cwd: workspace,
+      prompt,
       clientCapabilities: {
         fs: { readTextFile: capabilities.fs, writeTextFile: capabilities.fs },
         terminal: capabilities.terminal,
       },
-      clientInfo: CLIENT_INFO,
+      promptTimeoutMs: timeoutMs,
     });
-    const initMessage = init.frame?.message as Message | undefined;
-    if (!initMessage || initMessage.error) result.failure = `initialize failed: ${init.frame?.raw ?? "no answer"}`;
-    else {
-      const created = await driver.request(AGENT_METHODS.session_new, { cwd: workspace, mcpServers: [] });
-      const sessionId = (created.frame?.message as Message | undefined)?.result?.sessionId;
-      if (!sessionId) result.failure = `session/new failed: ${created.frame?.raw ?? "no answer"}`;
-      else {
-        const turn = await driver.request(
-          AGENT_METHODS.session_prompt,
-          { sessionId, prompt: [{ type: "text", text: prompt }] },
-          { timeoutMs },
-        );
-        const answer = turn.frame?.message as Message | undefined;
-        if (!answer) result.failure = "session/prompt: no answer (timeout, or the agent exited)";
-        else if (answer.error) result.failure = `session/prompt failed: ${answer.error.message ?? turn.frame?.raw}`;
-        else result.stopReason = answer.result?.stopReason ?? null;
-      }
-    }
+    if (end.ok) result.stopReason = end.stopReason;
+    else result.failure = end.message;
     result.frames = session.framesWithMessages();
     return result;
   } finally {
@@ -188,7 +169,16 @@ async function compare(argv: string[]): Promise<number> {
     const profiles = new Profiles({ ...config, dataDir: scratch }, store);
     const [a, b] = await Promise.all(
       specs.map((s) =>
-        runSide(s, config, profiles, store, prompt, checked.value.policies, checked.value.answers, timeoutS * 1000),
+        runCompareSide(
+          s,
+          config,
+          profiles,
+          store,
+          prompt,
+          checked.value.policies,
+          checked.value.answers,
+          timeoutS * 1000,
+        ),
       ),
     );
     const sides = [a!, b!];

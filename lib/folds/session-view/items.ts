@@ -7,6 +7,11 @@ import { compact, get, put, type Draft } from "./draft";
 import { SeqList } from "./seq-list";
 import type { PendingRequest, SessionState, Turn, UnknownItem, ViewItem } from "./types";
 
+/**
+ * The view's own record of the requests it waits on (answered by `requestSeq`):
+ * not lib/protocol/pending-requests.ts's index, because it is part of the
+ * immutable snapshot a render reads (copied on write through the draft).
+ */
 export function track(d: Draft, f: Frame, extra: Partial<PendingRequest>): void {
   const st = d.state();
   st.pending = d.own(st.pending);
