@@ -5,12 +5,7 @@
  */
 import type { Frame, WireFrame } from "../../lib/protocol/frame";
 import type { RpcOutcome } from "../../lib/protocol/jsonrpc";
-import {
-  RequestClient,
-  type RequestFrame,
-  type RequestOptions,
-  type RequestPort,
-} from "../../lib/protocol/request-port";
+import { RequestClient, type RequestFrame, type RequestOptions } from "../../lib/protocol/request-port";
 import { fail, ok, type Result } from "../../lib/protocol/result";
 import type { Policies } from "../../lib/features/policy";
 import type { Driver } from "../../lib/features/probe";
