@@ -14,6 +14,7 @@ import type { AgentHost } from "./agent-host";
 /** How long a request waits for its answer unless told otherwise. */
 const DEFAULT_TIMEOUT_MS = 30_000;
 
+/** Also the probe's `Driver`: the port plus a line written as is, the log and its own policies. */
 export class AgentDriver implements Driver {
   private nextId = 1;
   private readonly client: RequestClient;
