@@ -112,6 +112,14 @@ const REPLAY_OPTIONS: Record<string, OptionSpec> = {
   speed: { flag: "--speed", type: "enum", values: ["1", "10", "instant"] },
 };
 
+/** Why a transcript cannot be replayed yet, if it cannot. */
+function replayable(m: TranscriptMeta): string | undefined {
+  if (m.recording)
+    return "this transcript is still recording: it can be replayed once its agent stops (Stop agent in the tab that runs it)";
+  if (m.frames === 0) return "this transcript has no frames to replay";
+  return undefined;
+}
+
 export class Profiles {
   constructor(
     private readonly config: ServerConfig,
@@ -213,7 +221,7 @@ export class Profiles {
     if (chosen !== undefined && TranscriptStore.isId(chosen)) ids.add(chosen);
     return [...ids]
       .map((id) => store.meta(id))
-      .filter((m): m is TranscriptMeta => m !== undefined && m.frames > 0 && !m.recording)
+      .filter((m): m is TranscriptMeta => m !== undefined && (m.id === chosen || replayable(m) === undefined))
       .map((m) => ({
         name: `${REPLAY_PREFIX}${m.id}`,
         command: "(replay)",
@@ -223,7 +231,8 @@ export class Profiles {
           m.id === DEMO_TRANSCRIPT_ID
             ? `A recording of a real Gemini CLI session (the shipped demo), replayed: not a live agent`
             : `Mock agent replaying "${m.title}"; its requests are answered from the recording, never carried out`,
-        available: true,
+        available: replayable(m) === undefined,
+        ...(replayable(m) === undefined ? {} : { unavailable: replayable(m) }),
         ...(m.id === DEMO_TRANSCRIPT_ID ? { demo: true } : {}),
         replayOf: { id: m.id, title: m.title, ...(m.kind ? { kind: m.kind } : {}) },
       }));
@@ -240,6 +249,9 @@ export class Profiles {
       const id = name.slice(REPLAY_PREFIX.length);
       if (!this.transcripts.exists(id))
         return fail({ code: "unknown_profile", message: `unknown profile: ${name} (no such transcript)` });
+      const meta = this.transcripts.meta(id);
+      const why = meta && replayable(meta);
+      if (why) return fail({ code: "spawn_failed", message: `${name}: ${why}` });
       const bad = checkOptions(name, REPLAY_OPTIONS, options);
       if (bad) return fail(bad);
       const speed = typeof options.speed === "string" ? options.speed : "10";
