@@ -78,9 +78,10 @@ test.describe.serial("first run: Gemini CLI with the offline model", () => {
     await expect(page.getByTestId("connect-status")).toHaveAttribute("data-step", "ready");
     await prompt(page, "write a.txt");
     await expect(footer(page)).toHaveAttribute("data-stop-reason", "end_turn");
-    const message = page.getByTestId("agent-message").last();
-    await expect(message).toContainText("you typed “write a.txt”");
-    await expect(message).toContainText("“What is ACP, in three lines?”");
+    // The note, then the recorded answer (its own message: the recording's updates come between).
+    const note = page.getByTestId("agent-message").filter({ hasText: "you typed “write a.txt”" });
+    await expect(note).toContainText("“What is ACP, in three lines?”");
+    await expect(page.getByTestId("agent-message").last()).toContainText("Agent Client Protocol");
     await stopAgent(page);
   });
 });
