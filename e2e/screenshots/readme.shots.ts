@@ -23,6 +23,8 @@ test("the Session view of the shipped demo", async ({ page }) => {
   const token = new URL(url()).searchParams.get("token")!;
   await page.goto(`${process.env.E2E_ORIGIN}/transcripts/demo-gemini?token=${token}`);
   await expect(page.getByTestId("transcript-viewer")).toHaveAttribute("data-complete", "true");
+  // Loaded is not yet drawn: on a busy machine the conversation comes a moment later.
+  await expect(page.getByTestId("conversation")).toBeVisible();
   await shot(page, "session-view.png");
 });
 
