@@ -270,7 +270,7 @@ export class Profiles {
       const command = geminiCommand(this.config);
       const [flag, offline] = await Promise.all([
         geminiAcpFlag(command),
-        name === OFFLINE_GEMINI ? offlineGeminiEnv() : undefined,
+        name === OFFLINE_GEMINI ? offlineGeminiEnv(this.config.dataDir) : undefined,
       ]);
       return ok({
         profile: name,

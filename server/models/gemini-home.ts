@@ -9,22 +9,23 @@ export interface GeminiHome {
   cleanup(): void;
 }
 
-export function makeGeminiHome(apiUrl: string, prefix = "acp-gemini-home-"): GeminiHome {
-  const home = mkdtempSync(path.join(tmpdir(), prefix));
-  mkdirSync(path.join(home, ".gemini"), { recursive: true });
+/** Makes `home` a Gemini CLI home (settings without statistics) and gives the environment that uses it. */
+export function prepareGeminiHome(home: string, apiUrl: string): Record<string, string> {
+  mkdirSync(path.join(home, ".gemini"), { recursive: true, mode: 0o700 });
   writeFileSync(
     path.join(home, ".gemini", "settings.json"),
     JSON.stringify({ privacy: { usageStatisticsEnabled: false }, telemetry: { enabled: false } }),
   );
   return {
-    home,
-    env: {
-      HOME: home,
-      GEMINI_CLI_HOME: home,
-      GEMINI_API_KEY: "test-key",
-      GOOGLE_GEMINI_BASE_URL: apiUrl,
-      NO_COLOR: "1",
-    },
-    cleanup: () => rmSync(home, { recursive: true, force: true }),
+    HOME: home,
+    GEMINI_CLI_HOME: home,
+    GEMINI_API_KEY: "test-key",
+    GOOGLE_GEMINI_BASE_URL: apiUrl,
+    NO_COLOR: "1",
   };
+}
+
+export function makeGeminiHome(apiUrl: string): GeminiHome {
+  const home = mkdtempSync(path.join(tmpdir(), "acp-gemini-home-"));
+  return { home, env: prepareGeminiHome(home, apiUrl), cleanup: () => rmSync(home, { recursive: true, force: true }) };
 }

@@ -1,15 +1,16 @@
 /**
  * The offline model: the scripted model (scripted-model.ts) served as a Gemini
  * API on 127.0.0.1 inside this process, started on first use, and the
- * environment that points the real Gemini CLI at it with a throw-away home (no
- * account, no settings or credentials of the user's). Both go when the process
- * exits.
+ * environment that points the real Gemini CLI at it with a home of its own (no
+ * account, no settings or credentials of the user's). The home is kept in the
+ * data directory: a throw-away one per run would be left behind whenever the
+ * agent outlives the server's exit by a moment.
  */
-import { rmSync } from "node:fs";
+import path from "node:path";
 import { scriptedTurn, startFakeGeminiApi } from "./gemini-api";
-import { makeGeminiHome } from "./gemini-home";
+import { prepareGeminiHome } from "./gemini-home";
 
-let started: Promise<Record<string, string>> | undefined;
+let api: Promise<string> | undefined;
 
 /**
  * Variables a user's own Gemini set-up may hold that would send the CLI
@@ -23,22 +24,23 @@ const BLANKED = [
   "GOOGLE_APPLICATION_CREDENTIALS",
 ];
 
+/** The offline model's Gemini home, under the data directory. */
+export const offlineGeminiHome = (dataDir: string) => path.join(dataDir, "offline-gemini-home");
+
 /** The environment a Gemini CLI needs to talk to the offline model; starts the model on first call. */
-export function offlineGeminiEnv(): Promise<Record<string, string>> {
-  started ??= (async () => {
-    const api = await startFakeGeminiApi(0, { fallback: scriptedTurn, controls: false });
+export async function offlineGeminiEnv(dataDir: string): Promise<Record<string, string>> {
+  api ??= startFakeGeminiApi(0, { fallback: scriptedTurn, controls: false }).then((server) => {
     // The agent keeps the process up while it runs; the model alone must not.
-    api.unref();
-    const home = makeGeminiHome(api.url, "acp-offline-gemini-");
-    process.once("exit", () => rmSync(home.home, { recursive: true, force: true }));
-    return {
-      ...Object.fromEntries(BLANKED.map((name) => [name, ""])),
-      ...home.env,
-      GEMINI_API_KEY: "offline-model",
-      // A proxy in the user's environment must not see (or refuse) calls to 127.0.0.1.
-      NO_PROXY: "127.0.0.1,localhost",
-      no_proxy: "127.0.0.1,localhost",
-    };
-  })();
-  return started;
+    server.unref();
+    return server.url;
+  });
+  const url = await api;
+  return {
+    ...Object.fromEntries(BLANKED.map((name) => [name, ""])),
+    ...prepareGeminiHome(offlineGeminiHome(dataDir), url),
+    GEMINI_API_KEY: "offline-model",
+    // A proxy in the user's environment must not see (or refuse) calls to 127.0.0.1.
+    NO_PROXY: "127.0.0.1,localhost",
+    no_proxy: "127.0.0.1,localhost",
+  };
 }

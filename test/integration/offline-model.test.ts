@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "nod
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { offlineGeminiHome } from "../../server/models/offline-model";
 import { startTestRelay, TestClient, type TestRelay } from "../relay-harness";
 
 let relay: TestRelay;
@@ -36,6 +37,8 @@ describe("Gemini CLI with the offline model", () => {
     const c = client;
     const agent = await c.start({ profile: "gemini-offline" });
     expect(path.basename(agent.command)).toBe("gemini");
+    // Its home is the data directory's, never the user's nor a temporary one left behind.
+    expect(existsSync(path.join(offlineGeminiHome(relay.config.dataDir), ".gemini", "settings.json"))).toBe(true);
     await c.send({
       jsonrpc: "2.0",
       id: 1,
