@@ -79,6 +79,8 @@ export function AgentControls({ onConnect, onStart }: Props) {
   const payload = optionsPayload(optionControls(profileInfo), optionValues);
   const [choices, setChoices, choicesReady] = useConnectChoices(profileInfo);
   const busy = status.state === "starting" || status.state === "running";
+  // A replay still recording is listed (the page asked for it) but cannot start: the note says why.
+  const startable = !profileInfo?.unavailable;
   const connecting = handshakeStep !== undefined && handshakeStep !== "ready" && handshakeStep !== "failed";
 
   const start = () => {
@@ -116,18 +118,23 @@ export function AgentControls({ onConnect, onStart }: Props) {
           onChange={(e) => setProfile(e.target.value)}
           disabled={busy || !info}
         >
-          {/* Replays are picked on the Transcripts page: only the chosen one is listed, by title. */}
+          {/* Replays are picked on the Transcripts page: only the shipped demo and the chosen one are listed, by title. */}
           {(info?.profiles ?? [])
-            .filter((p) => !p.replayOf || p.name === chosen)
+            .filter((p) => !p.replayOf || p.demo || p.name === chosen)
             .map((p) => (
               <option key={p.name} value={p.name}>
                 {p.replayOf
-                  ? `replay — “${p.replayOf.title}”`
+                  ? `replay — “${p.replayOf.title}”${p.demo ? " (a recording, not a live agent)" : ""}`
                   : `${p.name} — ${[p.command.split("/").at(-1), ...p.args].join(" ")}`}
               </option>
             ))}
         </select>
       </label>
+      {profileInfo?.description && !profileInfo.demo ? (
+        <p data-testid="profile-description" className="text-xs text-zinc-500">
+          {profileInfo.description}
+        </p>
+      ) : null}
       <CredentialsNote profile={profileInfo} />
       <label className="flex items-center gap-2 text-xs text-zinc-400">
         <span className="w-14 shrink-0">cwd</span>
@@ -154,7 +161,7 @@ export function AgentControls({ onConnect, onStart }: Props) {
           type="button"
           data-testid="connect"
           onClick={connect}
-          disabled={!connected || !info || busy || connecting}
+          disabled={!connected || !info || busy || connecting || !startable}
           title={
             info
               ? "Start the agent, initialize it, open a session, and prompt"
@@ -168,7 +175,7 @@ export function AgentControls({ onConnect, onStart }: Props) {
           type="button"
           data-testid="start-agent"
           onClick={start}
-          disabled={!connected || busy}
+          disabled={!connected || busy || !startable}
           title="Only start the agent process: send initialize and the rest yourself"
           className="rounded bg-emerald-600 px-3 py-1 text-xs font-medium text-white hover:bg-emerald-500 disabled:cursor-not-allowed disabled:bg-zinc-800 disabled:text-zinc-500"
         >
@@ -184,6 +191,11 @@ export function AgentControls({ onConnect, onStart }: Props) {
           Stop agent
         </button>
       </div>
+      <p data-testid="start-help" className="text-[11px] leading-snug text-zinc-500">
+        <span className="text-zinc-400">Connect</span> starts the agent and does the handshake (initialize,
+        session/new): then you prompt. <span className="text-zinc-400">Start agent</span> only starts the process; you
+        send every frame yourself.
+      </p>
       <div data-testid="agent-status" data-status={status.state} className="text-xs">
         <StatusLine status={status} />
       </div>

@@ -21,12 +21,13 @@ export function ConnectionBadge() {
   return (
     <div className="flex items-center gap-3 text-xs text-zinc-400">
       {version ? <span className="text-zinc-400">relay {version}</span> : null}
-      {clientId ? (
-        <span className="hidden font-mono text-zinc-400 md:inline" title="clientId">
-          {clientId.slice(0, 8)}
-        </span>
-      ) : null}
-      <span data-testid="connection" data-state={connection} className="flex items-center gap-1.5" title={error}>
+      {/* The relay session's id only in the tooltip: bare, it meant nothing to a user. */}
+      <span
+        data-testid="connection"
+        data-state={connection}
+        className="flex items-center gap-1.5"
+        title={error ?? (clientId ? `This tab's connection to the relay (session ${clientId.slice(0, 8)})` : undefined)}
+      >
         <span className={`h-2 w-2 rounded-full ${dot}`} />
         {label}
       </span>

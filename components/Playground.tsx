@@ -4,7 +4,7 @@
  * right). The left column, its stderr pane and the views are resizable panels
  * (sizes kept per browser); the left column collapses to give the views room.
  */
-import { useEffect } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Group, Panel, Separator, useDefaultLayout, usePanelRef } from "react-resizable-panels";
 import { AgentControls } from "./AgentControls";
 import { ColumnTabs, COLUMN_TABS, type ColumnTab } from "./compose/ColumnTabs";
@@ -75,10 +75,16 @@ function Workspace() {
   const [draft, setDraft] = useTabState("draft", "");
   const [column, setColumn] = usePersistedTabState<ColumnTab>("column", "prompt", COLUMN_TABS);
   const lists = useSession((s) => canList(agentCapabilities(s.facts)));
+  // Start agent sends nothing, so it opens Raw: the note there says why until another tab is picked.
+  const [startedRaw, setStartedRaw] = useState(false);
+  const pick = (tab: ColumnTab) => {
+    setStartedRaw(false);
+    setColumn(tab);
+  };
   /** Whatever drafts a frame shows it in the raw editor. */
   const toRaw = (text: string) => {
     setDraft(text);
-    setColumn("raw");
+    pick("raw");
   };
 
   if (connection === "no-token" || connection === "unauthorized") {
@@ -91,14 +97,26 @@ function Workspace() {
       <WorkspacePanels
         left={
           <>
-            <AgentControls onConnect={() => setColumn("prompt")} onStart={() => setColumn("raw")} />
-            <ColumnTabs active={column} onChange={setColumn} hidden={lists ? [] : ["sessions"]} />
+            <AgentControls
+              onConnect={() => pick("prompt")}
+              onStart={() => {
+                setColumn("raw");
+                setStartedRaw(true);
+              }}
+            />
+            <ColumnTabs active={column} onChange={pick} hidden={lists ? [] : ["sessions"]} />
             <div className="border-b border-zinc-800 pb-2" role="tabpanel" data-testid={`column-panel-${column}`}>
               {column === "prompt" ? <ConnectPanel /> : null}
               {column === "sessions" ? <SessionsPanel /> : null}
               {column === "compose" ? <ComposePanel onToRaw={toRaw} /> : null}
               {column === "raw" ? (
                 <>
+                  {startedRaw ? (
+                    <p data-testid="raw-start-note" className="px-3 pt-2 text-xs text-zinc-400">
+                      Start agent only started the process: nothing has been sent. Write{" "}
+                      <code className="text-zinc-300">initialize</code> here, or use Compose for a form per method.
+                    </p>
+                  ) : null}
                   <Composer draft={draft} onDraftChange={setDraft} />
                   <SentHistory onEdit={setDraft} />
                 </>
@@ -118,6 +136,16 @@ function WorkspacePanels({ left }: { left: React.ReactNode }) {
   const rows = useDefaultLayout({ id: "acp-playground.layout.left", panelIds: ["left-main", "stderr"] });
   const controls = usePanelRef();
   const stderr = usePanelRef();
+  // An empty stderr pane is folded, so the controls above it get the room; its first output unfolds it
+  // unless the user folded it by hand.
+  const stderrEmpty = useSession((s) => s.stderr.length === 0);
+  const foldedByHand = useRef(false);
+  useEffect(() => {
+    const pane = stderr.current;
+    if (!pane) return;
+    if (stderrEmpty) pane.collapse();
+    else if (!foldedByHand.current) pane.expand();
+  }, [stderrEmpty, stderr]);
   return (
     <Group
       orientation="horizontal"
@@ -149,7 +177,13 @@ function WorkspacePanels({ left }: { left: React.ReactNode }) {
             <Separator className={`h-1 ${separator}`} aria-label="Resize the stderr pane" />
             <Panel id="stderr" panelRef={stderr} defaultSize="16" minSize={96} collapsible collapsedSize={30}>
               <StderrPane
-                onToggle={() => (stderr.current?.isCollapsed() ? stderr.current.expand() : stderr.current?.collapse())}
+                onToggle={() => {
+                  const pane = stderr.current;
+                  if (!pane) return;
+                  foldedByHand.current = !pane.isCollapsed();
+                  if (pane.isCollapsed()) pane.expand();
+                  else pane.collapse();
+                }}
               />
             </Panel>
           </Group>

@@ -200,11 +200,22 @@ test("the controls column collapses and resizes; the stderr pane folds", async (
   await page.mouse.up();
   await expect.poll(async () => (await left.boundingBox())!.width).toBeGreaterThan(width + 80);
 
+  // Empty, the stderr pane is folded to its header, so the controls above get the room; it unfolds by hand.
   const stderr = page.getByTestId("stderr-pane");
-  const open = (await stderr.boundingBox())?.height ?? 0;
-  expect(open).toBeGreaterThan(40);
+  const height = async () => (await stderr.boundingBox())?.height ?? 0;
+  await expect.poll(height).toBeLessThan(10);
   await page.getByTestId("toggle-stderr").click();
-  await expect.poll(async () => (await stderr.boundingBox())?.height ?? 0).toBeLessThan(open / 2);
+  await expect.poll(height).toBeGreaterThan(40);
+  const open = await height();
+  await page.getByTestId("toggle-stderr").click();
+  await expect.poll(height).toBeLessThan(open / 2);
+});
+
+test("at 900 px height, Compose keeps its room: an empty stderr pane stays folded", async ({ page }) => {
+  await page.goto(url());
+  await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
+  await page.getByTestId("column-tab-compose").click();
+  expect((await page.getByTestId("left-scroll").boundingBox())!.height).toBeGreaterThan(900 - 40 - 40 - 60);
 });
 
 test("Replay as mock agent opens the replay in a new tab; the running tab keeps its profile and agent", async ({

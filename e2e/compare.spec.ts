@@ -30,6 +30,8 @@ test("one prompt on two agents: answers and tool calls side by side, saved, list
 
   await page.goto(`${origin()}/compare?token=${token()}`);
   await expect(page.getByTestId("nav-compare")).toHaveAttribute("aria-current", "page");
+  await expect(page.getByRole("heading", { name: "Compare two agents" })).toBeVisible();
+  await expect(page.getByTestId("compare-help")).toContainText("tagged “comparison”");
   await page.getByTestId("compare-profile-a").selectOption("gemini");
   await page.getByTestId("compare-profile-b").selectOption("gemini");
   await page.getByTestId("compare-model-a").fill("gemini-2.5-flash");
@@ -65,6 +67,10 @@ test("one prompt on two agents: answers and tool calls side by side, saved, list
   const record = (await res.json()) as { prompt: string; sides: Array<{ transcriptId: string; label: string }> };
   expect(record.prompt).toBe("Write hello.txt");
   expect(record.sides[0]!.transcriptId).not.toBe(record.sides[1]!.transcriptId);
+  // Both transcripts are listed as a comparison's.
+  const listed = await fetch(`${origin()}/api/transcripts`, { headers: { authorization: `Bearer ${token()}` } });
+  const { transcripts } = (await listed.json()) as { transcripts: Array<{ id: string; kind: string }> };
+  for (const side of record.sides) expect(transcripts.find((t) => t.id === side.transcriptId)?.kind).toBe("compare");
 
   await page.goto(`${origin()}/compare`);
   await expect(page.getByTestId("comparison-row").first()).toContainText("Write hello.txt");

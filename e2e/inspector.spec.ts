@@ -150,10 +150,18 @@ test.describe.serial("inspector: one agent's log", () => {
     await page.getByTestId("filter-errors").uncheck();
   });
 
-  test("protocol issues only", async () => {
+  test("protocol issues only, schema warnings included (the rows and the filter agree)", async () => {
+    // A request only the schema objects to (cwd is not a string); the agent answers it with an error.
+    await send(page, { jsonrpc: "2.0", id: 5, method: "session/new", params: { cwd: 7, mcpServers: [] } });
+    await expect(rows(page, { kind: "response", method: "session/new" })).toHaveCount(2);
+    total = await rows(page).count();
+    const badNew = rows(page, { kind: "request", method: "session/new" }).filter({ hasText: '"cwd":7' });
+    await expect(badNew).toHaveAttribute("data-checks", /schema/);
     await page.getByTestId("filter-checks").check();
     await expect(rows(page, { method: "session/set_mode" })).toHaveCount(1);
     await expect(rows(page, { kind: "request", method: "session/cancel" })).toHaveCount(1);
+    await expect(rows(page, { kind: "request", method: "session/new" })).toHaveCount(1);
+    await expect(badNew).toHaveCount(1);
     await expect(rows(page, { method: "initialize" })).toHaveCount(0);
     await page.getByTestId("filter-checks").uncheck();
     await expect(rows(page)).toHaveCount(total);
@@ -174,6 +182,8 @@ test.describe.serial("inspector: one agent's log", () => {
     await request.click();
     await expect(request).toHaveAttribute("data-selected", "true");
     await expect(detail).toHaveAttribute("data-seq", "1");
+    // The detail opening under the list does not scroll the clicked row away.
+    await expect(request).toBeInViewport();
     await expect(detail.getByTestId("frame-json")).toContainText("protocolVersion");
     await expect(detail.getByTestId("frame-json")).toContainText('"acp-playground"');
     const raw = await page.evaluate(() => document.querySelector('[data-testid="frame-raw"]')!.textContent);

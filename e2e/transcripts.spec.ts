@@ -396,14 +396,15 @@ test.describe.serial("the library: kinds, filter and search, duplicates, titled 
     await page.getByTestId("transcript-search").fill("");
   });
 
-  test("replays are not listed as profiles; Replay as mock agent picks one, by title", async () => {
+  test("replays are not listed as profiles (the demo aside); Replay as mock agent picks one, by title", async () => {
     // The relay lists profiles once per page load (RelayInfo): load after the uploads.
     await page.goto(url());
     await page.getByTestId("nav-transcripts").click();
     await row(page, byeId).getByTestId("replay-transcript").click();
     await expect(page.getByTestId("profile-select")).toHaveValue(`replay:${byeId}`);
-    // Only the chosen one, though the demo and three uploads are replayable too.
-    await expect(page.locator('[data-testid="profile-select"] option[value^="replay:"]')).toHaveCount(1);
+    // Only the chosen one and the shipped demo, though three uploads are replayable too.
+    await expect(page.locator('[data-testid="profile-select"] option[value^="replay:"]')).toHaveCount(2);
+    await expect(page.locator('[data-testid="profile-select"] option[value="replay:demo-gemini"]')).toHaveCount(1);
     await expect(page.locator(`[data-testid="profile-select"] option[value="replay:${byeId}"]`)).toHaveText(
       `replay — “Tiny goodbye ${stamp}”`,
     );

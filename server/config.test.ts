@@ -27,6 +27,11 @@ describe("loadConfig", () => {
     expect(a.token).not.toBe(b.token);
   });
 
+  it("without Gemini credentials, the default agent is Gemini CLI with the offline model, kept warm", () => {
+    expect(loadConfig({}, dir)).toMatchObject({ defaultProfile: "gemini-offline", pool: { "gemini-offline": 1 } });
+    expect(loadConfig({ GEMINI_API_KEY: "k" }, dir)).toMatchObject({ defaultProfile: "gemini", pool: { gemini: 1 } });
+  });
+
   it("reads environment variables", () => {
     const c = loadConfig(
       {

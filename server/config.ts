@@ -298,7 +298,14 @@ function parsePool(
   return defaultProfile.startsWith("replay:") ? {} : { [defaultProfile]: 1 };
 }
 
-/** Whether the Gemini CLI could authenticate; without, the default agent is the offline demo replay. */
+/**
+ * The built-in Gemini CLI pointed at the offline model (server/models/): the
+ * real agent, its real permission requests, files and commands, with a scripted
+ * model on this machine instead of an account. The default without credentials.
+ */
+export const OFFLINE_GEMINI = "gemini-offline";
+
+/** Whether the Gemini CLI could authenticate; without, the default agent is Gemini CLI with the offline model. */
 export function hasGeminiCredentials(env: Env): boolean {
   if (
     env.GEMINI_API_KEY ||
@@ -339,7 +346,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd(), agents: 
   const workspaceRoots = (fileConfig.workspaceRoots ?? [cwd]).map((r) => realRoot(r, fileDir));
 
   const defaultProfile =
-    agents[0]?.name ?? fileConfig.defaultProfile ?? (hasGeminiCredentials(env) ? "gemini" : "replay:demo-gemini");
+    agents[0]?.name ?? fileConfig.defaultProfile ?? (hasGeminiCredentials(env) ? "gemini" : OFFLINE_GEMINI);
   const geminiBin = env.GEMINI_BIN || fileConfig.geminiBin;
 
   const pool = parsePool(env.ACP_PLAYGROUND_POOL, fileConfig.pool, defaultProfile, file ?? "");

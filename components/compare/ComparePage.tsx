@@ -127,6 +127,14 @@ function Form({ token }: { token: string }) {
 
   return (
     <div className="flex min-h-0 flex-1 flex-col">
+      <header data-testid="compare-help" className="border-b border-zinc-800 px-3 pt-3 text-xs text-zinc-400">
+        <h1 className="text-sm font-semibold text-zinc-100">Compare two agents</h1>
+        <p className="mt-1 max-w-4xl">
+          One prompt, two agents at once: pick two profiles (or one twice with another model). Each side runs in an
+          empty workspace of its own; their conversations show side by side, then answers, tool calls and timings line
+          up in the saved comparison. Both transcripts are tagged “comparison” on the Transcripts page.
+        </p>
+      </header>
       <form
         data-testid="compare-form"
         className="flex flex-wrap items-end gap-3 border-b border-zinc-800 p-3 text-xs"

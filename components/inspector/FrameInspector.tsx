@@ -7,12 +7,13 @@
  */
 import { useCallback, useEffect, useMemo, useState } from "react";
 import type { FrameFilter } from "@/lib/folds/frame-filter";
+import type { Frame } from "@/lib/protocol/frame";
 import { FrameDetail } from "./FrameDetail";
 import { FrameList, type RevealRequest } from "./FrameList";
 import type { Highlight } from "../session-view/highlight";
 import { InspectorToolbar } from "./InspectorToolbar";
 import { useFilteredSeqs, useTimelineEvents, useTimelineRows } from "./use-frame-rows";
-import { useSchemaChecker } from "./use-schema-checker";
+import { schemaVerdict, useSchemaChecker } from "./use-schema-checker";
 import { useChunkFolds } from "./use-chunk-folds";
 import { foldRows } from "@/lib/folds/chunk-folds";
 import type { SessionSnapshot } from "../state/session-store";
@@ -112,7 +113,11 @@ export function FrameInspector({ highlight, revealSeq, goto }: Props = {}) {
 
   const search = useDebounced(searchText, SEARCH_DEBOUNCE_MS).trim();
   const effective = useMemo<FrameFilter>(() => (search ? { ...filter, search } : filter), [filter, search]);
-  const seqs = useFilteredSeqs(frames, effective, index);
+  const schemaFlag = useMemo(
+    () => (checker ? (f: Frame) => schemaVerdict(checker, f).issues.length > 0 : undefined),
+    [checker],
+  );
+  const seqs = useFilteredSeqs(frames, effective, index, schemaFlag);
   const events = useTimelineEvents(showEvents, stderr, lifecycle);
   const timeline = useTimelineRows(seqs, frames, events, search || undefined);
   const [folding, setFoldingState] = useTabState("inspector.folding", preferredFolding);

@@ -5,7 +5,7 @@
  * scrolls up, then offers "jump to newest"; arrow keys move the selection.
  */
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { useEffect, useRef, useState, type KeyboardEvent } from "react";
+import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from "react";
 import { useStickToBottom } from "../use-stick-to-bottom";
 import type { FrameCheck } from "@/lib/folds/frame-checks";
 import { frameChecks } from "@/lib/folds/frame-checks";
@@ -104,14 +104,18 @@ export function FrameList({
     // eslint-disable-next-line react-hooks/exhaustive-deps -- only growth scrolls; the virtualizer is one instance
   }, [rows.length]);
 
-  // A pane made smaller (window, resized panel) keeps the newest frame in view while following.
+  // A pane made smaller (window, resized panel, the detail pane opening under it) keeps the newest
+  // frame in view while following, else the selected row.
   const rowCount = useRef(rows.length);
   rowCount.current = rows.length;
+  const selectedIndex = useRef(-1);
+  selectedIndex.current = selectedSeq === undefined ? -1 : rows.indexOf(selectedSeq);
   useEffect(() => {
     const el = ref.current;
     if (!el) return;
     const observer = new ResizeObserver(() => {
       if (atBottom.current && rowCount.current) virtualizer.scrollToIndex(rowCount.current - 1, { align: "end" });
+      else if (selectedIndex.current >= 0) virtualizer.scrollToIndex(selectedIndex.current, { align: "auto" });
     });
     observer.observe(el);
     return () => observer.disconnect();
@@ -128,6 +132,16 @@ export function FrameList({
     // Only a new reveal request scrolls; rows changing afterwards must not.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [reveal]);
+
+  // A clicked row stays where it is: following would scroll it away as frames arrive or the detail opens.
+  const select = useCallback(
+    (seq: number) => {
+      atBottom.current = false;
+      setFollowing(false);
+      onSelect(seq);
+    },
+    [atBottom, onSelect],
+  );
 
   const move = (delta: number) => {
     let i = selectedSeq === undefined ? (delta > 0 ? -1 : rows.length) : rows.indexOf(selectedSeq);
@@ -220,7 +234,7 @@ export function FrameList({
                   checks={checksFor(frameChecks(frame, index, now), verdict.issues)}
                   variant={verdict.variant}
                   inner={inner ? mcpLabel(inner) : undefined}
-                  onSelect={onSelect}
+                  onSelect={select}
                   top={item.start}
                   onCollapseFold={open ? onCollapseFold : undefined}
                 />

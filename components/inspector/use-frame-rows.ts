@@ -8,6 +8,7 @@ import { useMemo, useRef } from "react";
 import {
   filterFrames,
   mergeEvents,
+  type SchemaFlag,
   mergeTimeline,
   type FrameFilter,
   type TimelineEvent,
@@ -20,35 +21,52 @@ import type { StderrEvent } from "@/lib/contracts/wire";
 interface Cache {
   frames: FrameWindow;
   index: FrameIndex;
+  schema: SchemaFlag | undefined;
   key: string;
   indexVersion: number;
   seqs: number[];
 }
 
-/** Seqs of the frames passing `filter`, oldest first. */
-export function useFilteredSeqs(frames: FrameWindow, filter: FrameFilter, index: FrameIndex): readonly number[] {
+/**
+ * Seqs of the frames passing `filter`, oldest first. `schema` flags the frames whose rows show a
+ * schema warning, so the protocol-issues filter shows them too (it changes once the schemas load).
+ */
+export function useFilteredSeqs(
+  frames: FrameWindow,
+  filter: FrameFilter,
+  index: FrameIndex,
+  schema?: SchemaFlag,
+): readonly number[] {
   const cache = useRef<Cache | null>(null);
   const key = JSON.stringify(filter);
   // Unanswered-ness changes as answers arrive: the checks filter follows the index.
   const indexVersion = filter.checksOnly ? index.version : 0;
+  const flag = filter.checksOnly ? schema : undefined;
   return useMemo(() => {
     const c = cache.current;
     let seqs: number[];
-    if (c && c.key === key && c.index === index && c.indexVersion === indexVersion && frames.extends(c.frames)) {
+    if (
+      c &&
+      c.key === key &&
+      c.index === index &&
+      c.indexVersion === indexVersion &&
+      c.schema === flag &&
+      frames.extends(c.frames)
+    ) {
       const from = c.frames.length ? frames.indexOfSeq(c.frames.last!.seq) + 1 : 0;
       const first = frames.first?.seq ?? 0;
       // Drop what the log no longer holds, then filter only what is new.
       let drop = 0;
       while (drop < c.seqs.length && c.seqs[drop]! < first) drop++;
-      seqs = filterFrames(frames, filter, index, from, drop ? c.seqs.slice(drop) : c.seqs.slice());
+      seqs = filterFrames(frames, filter, index, from, drop ? c.seqs.slice(drop) : c.seqs.slice(), flag);
     } else {
-      seqs = filterFrames(frames, filter, index);
+      seqs = filterFrames(frames, filter, index, 0, [], flag);
     }
-    cache.current = { frames, index, key, indexVersion, seqs };
+    cache.current = { frames, index, key, indexVersion, schema: flag, seqs };
     return seqs;
     // `filter` is represented by `key`.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [frames, index, key, indexVersion]);
+  }, [frames, index, key, indexVersion, flag]);
 }
 
 /** stderr and lifecycle on one time-ordered list. */

@@ -6,7 +6,7 @@ import { KIND_LABELS } from "@/lib/contracts/transcript-meta";
 import { formatBytes } from "../format";
 import type { TranscriptMeta } from "./api";
 import { DeleteButton } from "./DeleteButton";
-import { formatDate, plural } from "./format";
+import { agentLabel, formatDate, plural } from "./format";
 import { saveFile } from "./save-file";
 import { ShareBox } from "./ShareBox";
 import { preselectProfile } from "../page-storage";
@@ -113,7 +113,7 @@ export function TranscriptRow({ t, client, onChange, picked, onPick }: Props) {
         <td className="whitespace-nowrap px-3 py-2 text-zinc-400 tabular-nums">{formatDate(t.createdAt)}</td>
         <td className="px-3 py-2">
           <div data-testid="transcript-agent" className="text-zinc-200">
-            {t.agentName ?? (t.recording ? "starting…" : "—")}
+            {agentLabel(t)}
           </div>
           <div className="font-mono text-[11px] text-zinc-400">{t.profile}</div>
         </td>

@@ -10,3 +10,12 @@ export function formatDate(iso: string): string {
 }
 
 export const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en")} ${n === 1 ? one : many}`;
+
+/**
+ * The agent column: its `agentInfo` name; "starting…" only before the agent said
+ * anything (an agent that never names itself must not look as if it is still starting).
+ */
+export function agentLabel(t: { agentName?: string; recording: boolean; frames: number }): string {
+  if (t.agentName) return t.agentName;
+  return t.recording && t.frames === 0 ? "starting…" : "—";
+}

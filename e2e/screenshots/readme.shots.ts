@@ -1,4 +1,5 @@
 /** The README's screenshots (docs/*.png), at the e2e viewport of 1440x900. */
+import { rmSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { connect, prompt, scriptTurns, stopAgent, url } from "../helpers";
@@ -6,10 +7,24 @@ import { connect, prompt, scriptTurns, stopAgent, url } from "../helpers";
 const docs = path.resolve(import.meta.dirname, "../../docs");
 const shot = (page: Page, name: string) => page.screenshot({ path: path.join(docs, name) });
 
+test("the first run: Gemini CLI with the offline model asks before it writes", async ({ page }) => {
+  const target = path.join(process.env.E2E_WORKSPACE!, "hello.txt");
+  await connect(page, { profile: "gemini-offline" });
+  await prompt(page, "write hello.txt saying hi");
+  await expect(page.locator('[data-testid="inline-request"][data-method="session/request_permission"]')).toBeVisible();
+  await shot(page, "first-run.png");
+  await page.keyboard.press("a");
+  await expect(page.getByTestId("turn-footer").last()).toHaveAttribute("data-stop-reason", "end_turn");
+  await stopAgent(page);
+  rmSync(target, { force: true });
+});
+
 test("the Session view of the shipped demo", async ({ page }) => {
   const token = new URL(url()).searchParams.get("token")!;
   await page.goto(`${process.env.E2E_ORIGIN}/transcripts/demo-gemini?token=${token}`);
   await expect(page.getByTestId("transcript-viewer")).toHaveAttribute("data-complete", "true");
+  // Loaded is not yet drawn: on a busy machine the conversation comes a moment later.
+  await expect(page.getByTestId("conversation")).toBeVisible();
   await shot(page, "session-view.png");
 });
 

@@ -1,5 +1,5 @@
 /** How a transcript came to be: said by whoever made it, inferred for files from before it was recorded. */
-export const TRANSCRIPT_KINDS = ["session", "probe", "rerun", "upload", "demo", "tapped"] as const;
+export const TRANSCRIPT_KINDS = ["session", "probe", "rerun", "upload", "demo", "tapped", "compare"] as const;
 export type TranscriptKind = (typeof TRANSCRIPT_KINDS)[number];
 
 export const KIND_LABELS: Record<TranscriptKind, string> = {
@@ -9,6 +9,7 @@ export const KIND_LABELS: Record<TranscriptKind, string> = {
   upload: "upload",
   demo: "demo",
   tapped: "tapped",
+  compare: "comparison",
 };
 
 export const isTranscriptKind = (v: unknown): v is TranscriptKind =>

@@ -81,6 +81,8 @@ export interface ProfileSummary {
   clientCapabilities?: ClientCapabilities;
   /** Set when the relay knows the agent has no credentials (Gemini): one line saying so, before Connect. */
   credentialsMissing?: string;
+  /** Why this profile cannot start now (a replay of a transcript still recording): one line, before Connect. */
+  unavailable?: string;
   /** A shipped recording (the demo), not a live agent. */
   demo?: boolean;
   /** A `replay:<id>` profile: the transcript it replays, so pickers can show its title, not its id. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Frame } from "../protocol/frame";
 import { FrameSequencer } from "../protocol/frame-sequencer";
-import { RecordedAgent, RecordedClient, REPLAYED_META } from "./recorded-agent";
+import { RecordedAgent, RecordedClient, REPLAY_NOTE_META, REPLAYED_META } from "./recorded-agent";
 
 function recording(lines: Array<["to-agent" | "from-agent", object | string]>): Frame[] {
   const s = new FrameSequencer();
@@ -66,6 +66,55 @@ describe("RecordedAgent", () => {
     ]);
     expect(agent.receive({ jsonrpc: "2.0", method: "session/cancel" })).toEqual([]);
     expect(agent.receive("garbage")).toEqual([]);
+  });
+
+  it("says so before the recorded answer when the typed prompt differs, and names the recorded prompts when none is left", () => {
+    const text = (t: string) => ({ sessionId: "s1", prompt: [{ type: "text", text: t }] });
+    const agent = new RecordedAgent(
+      recording([
+        ["to-agent", { id: 1, method: "session/prompt", params: text("Explain ACP") }],
+        ["from-agent", { id: 1, result: { stopReason: "end_turn" } }],
+      ]),
+    );
+    const turn = lines(agent.receive({ jsonrpc: "2.0", id: 7, method: "session/prompt", params: text("write a.txt") }));
+    expect(turn).toHaveLength(2);
+    expect(turn[0]).toMatchObject({
+      method: "session/update",
+      params: {
+        sessionId: "s1",
+        update: { sessionUpdate: "agent_message_chunk" },
+        _meta: { [REPLAY_NOTE_META]: true },
+      },
+    });
+    expect(turn[0].params.update.content.text).toContain("you typed “write a.txt”");
+    expect(turn[0].params.update.content.text).toContain("its own prompt, “Explain ACP”");
+    expect(turn[1]).toEqual({ jsonrpc: "2.0", id: 7, result: { stopReason: "end_turn" } });
+
+    const after = lines(agent.receive({ jsonrpc: "2.0", id: 8, method: "session/prompt", params: text("more") }));
+    expect(after).toEqual([
+      {
+        jsonrpc: "2.0",
+        id: 8,
+        error: {
+          code: -32000,
+          message: expect.stringContaining("no further prompt to play (its only prompt was “Explain ACP”)"),
+          data: { recordedPrompts: ["Explain ACP"], [REPLAY_NOTE_META]: true },
+        },
+      },
+    ]);
+  });
+
+  it("plays the recorded prompt's turn without a note when the same prompt is typed (whitespace aside)", () => {
+    const agent = new RecordedAgent(
+      recording([
+        ["to-agent", { id: 1, method: "session/prompt", params: { prompt: [{ type: "text", text: "Explain  ACP" }] } }],
+        ["from-agent", { id: 1, result: { stopReason: "end_turn" } }],
+      ]),
+    );
+    const params = { prompt: [{ type: "text", text: " Explain ACP\n" }] };
+    expect(lines(agent.receive({ jsonrpc: "2.0", id: 1, method: "session/prompt", params }))).toEqual([
+      { jsonrpc: "2.0", id: 1, result: { stopReason: "end_turn" } },
+    ]);
   });
 
   it("gives recorded delays between agent lines", () => {

@@ -14,6 +14,22 @@ export interface Emit {
 
 const idKey = (id: JsonRpcId | undefined) => JSON.stringify(id ?? null);
 
+/** The text of a session/prompt's content blocks, whitespace folded (what the user typed). */
+export function promptText(params: unknown): string {
+  const prompt = isObject(params) && Array.isArray(params.prompt) ? params.prompt : [];
+  return prompt
+    .filter((b): b is { type: "text"; text: string } => isObject(b) && b.type === "text" && typeof b.text === "string")
+    .map((b) => b.text)
+    .join(" ")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+const quoted = (text: string) => `“${text.length > 120 ? `${text.slice(0, 119)}…` : text}”`;
+
+/** Marks what a replay says about itself (not from the recording): the note before a turn, the error after the last. */
+export const REPLAY_NOTE_META = "acpPlayground/replayNote";
+
 export class RecordedAgent {
   private pos = 0;
   private lastTs?: number;
@@ -39,13 +55,58 @@ export class RecordedAgent {
     const k = this.findClientMessage(m.method, isRequest);
     if (k === -1) {
       if (!isRequest) return [];
-      const error = { code: -32601, message: `replay: the transcript has no further "${m.method}" request` };
+      const error =
+        m.method === "session/prompt"
+          ? this.noFurtherPrompt()
+          : { code: -32601, message: `replay: the transcript has no further "${m.method}" request` };
       return [{ delayMs: 0, line: JSON.stringify({ jsonrpc: "2.0", id: m.id, error }) }];
     }
     const recorded = this.frames[k]!;
     if (isRequest) this.ids.set(idKey(recorded.id), m.id!);
     this.pos = k + 1;
-    return this.play();
+    const note = m.method === "session/prompt" ? this.promptNote(message, recorded) : undefined;
+    const played = this.play();
+    return note ? [note, ...played] : played;
+  }
+
+  /**
+   * A prompt other than the recorded one still gets the recorded answer (the
+   * replay cannot make up another): an agent message before it says so, naming both.
+   */
+  private promptNote(live: object, recorded: Frame): Emit | undefined {
+    const params = (live as { params?: unknown }).params;
+    const typed = promptText(params);
+    const expected = promptText((recorded.message as { params?: unknown } | undefined)?.params);
+    if (typed === expected) return undefined;
+    const sessionId = isObject(params) ? params.sessionId : undefined;
+    const text =
+      `*Replay: you typed ${quoted(typed || "(no text)")}, but this is a recording: it answers its own prompt, ` +
+      `${quoted(expected || "(no text)")}, whatever is typed. Connect a live agent to ask something new.*\n\n`;
+    const note = {
+      jsonrpc: "2.0",
+      method: "session/update",
+      params: {
+        sessionId,
+        update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text } },
+        _meta: { [REPLAY_NOTE_META]: true },
+      },
+    };
+    return { delayMs: 0, line: JSON.stringify(note) };
+  }
+
+  /** The error for a prompt after the recording's last: what it had, and what to do instead. */
+  private noFurtherPrompt(): { code: number; message: string; data: Record<string, unknown> } {
+    const prompts = this.frames
+      .filter((f) => f.dir === "to-agent" && f.kind === "request" && f.method === "session/prompt")
+      .map((f) => promptText((f.message as { params?: unknown } | undefined)?.params));
+    const had = prompts.length
+      ? `its ${prompts.length === 1 ? "only prompt was" : `${prompts.length} prompts were`} ${prompts.map((p) => quoted(p)).join(", ")}`
+      : "it has no prompt";
+    return {
+      code: -32000,
+      message: `replay: this recording has no further prompt to play (${had}). A replay plays back a recorded session; connect a live agent to ask something new.`,
+      data: { recordedPrompts: prompts, [REPLAY_NOTE_META]: true },
+    };
   }
 
   /** The client answered one of the agent's requests: go on if that is where the recording waits. */

@@ -123,6 +123,12 @@ describe("filterFrames", () => {
     expect(flagged).toEqual(index.unanswered().map((f) => f.seq));
   });
 
+  it("checks only: also the frames the schema judge flags, as their rows show", () => {
+    const bad = all.find((f) => f.kind === "notification")!;
+    const flagged = filterFrames(frames, { checksOnly: true }, index, 0, [], (f) => f === bad);
+    expect(flagged).toEqual([...index.unanswered().map((f) => f.seq), bad.seq].sort((a, b) => a - b));
+  });
+
   it("searches the raw text, case-insensitively and literally", () => {
     expect(filterFrames(frames, { search: "QUESTION 7" })).toEqual(seqsWhere((f) => /question 7/.test(f.raw)));
     expect(filterFrames(frames, { search: "chunk 1 of" })).toHaveLength(1);

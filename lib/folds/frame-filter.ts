@@ -17,7 +17,10 @@ export interface FrameFilter {
   updateVariant?: string;
   /** Invalid frames, frames with an `error`, JSON-RPC error responses. */
   errorsOnly?: boolean;
-  /** Frames a protocol check flags (lib/folds/frame-checks.ts, schema excluded). */
+  /**
+   * Frames a protocol check flags (lib/folds/frame-checks.ts), and those the schema
+   * judge given to frameMatcher flags (the schemas load in the page, not here).
+   */
   checksOnly?: boolean;
   /** Case-insensitive substring of the raw line. */
   search?: string;
@@ -56,8 +59,11 @@ export function textMatcher(query: string | undefined): ((text: string) => boole
   return (text) => re.test(text);
 }
 
-/** The frame predicate for a filter; `index` answers the checks that need context. */
-export function frameMatcher(f: FrameFilter, index?: FrameIndex): (frame: Frame) => boolean {
+/** Whether a frame fails its schema (the page's judge); frames not judged yet pass as clean. */
+export type SchemaFlag = (frame: Frame) => boolean;
+
+/** The frame predicate for a filter; `index` answers the checks that need context, `schema` the schema check. */
+export function frameMatcher(f: FrameFilter, index?: FrameIndex, schema?: SchemaFlag): (frame: Frame) => boolean {
   const text = textMatcher(f.search);
   const { dir, kind, method, updateVariant, errorsOnly, checksOnly } = f;
   return (frame) =>
@@ -66,7 +72,7 @@ export function frameMatcher(f: FrameFilter, index?: FrameIndex): (frame: Frame)
     (method === undefined || frame.method === method) &&
     (updateVariant === undefined || updateVariantOf(frame) === updateVariant) &&
     (!errorsOnly || isErrorFrame(frame)) &&
-    (!checksOnly || hasChecks(frame, index)) &&
+    (!checksOnly || hasChecks(frame, index) || schema?.(frame) === true) &&
     (text === undefined || text(frame.raw));
 }
 
@@ -81,8 +87,9 @@ export function filterFrames(
   index?: FrameIndex,
   from = 0,
   out: number[] = [],
+  schema?: SchemaFlag,
 ): number[] {
-  const match = frameMatcher(filter, index);
+  const match = frameMatcher(filter, index, schema);
   const n = source.length;
   for (let i = Math.max(0, from); i < n; i++) {
     const frame = source.at(i)!;

@@ -9,7 +9,7 @@ import { fail, ok, type Result } from "../../lib/protocol/result";
 import type { ProfileDetails, ProfileSummary, RelayError } from "../../lib/contracts/wire";
 import { DEFAULT_CLIENT_CAPABILITIES, REMOTE_CLIENT_CAPABILITIES } from "../../lib/protocol/client-capabilities";
 import { optionArgs, optionValueProblem, type OptionSpec } from "../../lib/contracts/agent-options";
-import { hasGeminiCredentials } from "../config";
+import { hasGeminiCredentials, OFFLINE_GEMINI } from "../config";
 import { DEMO_TRANSCRIPT_ID, TranscriptStore } from "../transcripts/transcript-store";
 import { commandVersion, isInterpreter, resolveCommand } from "./command-lookup";
 import { probeStoreBeside } from "../transcripts/probe-store";
@@ -18,6 +18,7 @@ import type { ProfileConfig, ServerConfig } from "../config";
 import type { TranscriptMeta } from "../../lib/contracts/transcript-meta";
 import type { RemoteProfile } from "./remote-profile";
 import { nodeScript, PACKAGE_ROOT } from "../runtime";
+import { offlineGeminiEnv } from "../models/offline-model";
 
 export interface Launch {
   profile: string;
@@ -98,7 +99,7 @@ function checkOptions(
  * environment or the profile's `env`, or an OAuth login in ~/.gemini.
  */
 const GEMINI_NO_CREDENTIALS =
-  "no Gemini credentials: set GEMINI_API_KEY (or GOOGLE_API_KEY, GOOGLE_GEMINI_BASE_URL, Vertex settings) in the server environment or the profile's env, or log in once with `npx gemini`";
+  "no Gemini credentials: set GEMINI_API_KEY (or GOOGLE_API_KEY, GOOGLE_GEMINI_BASE_URL, Vertex settings) in the server environment or the profile's env, or log in once with `npx gemini`; the gemini-offline profile needs none";
 
 function isGeminiCommand(command: string): boolean {
   return path.basename(command) === "gemini";
@@ -110,6 +111,14 @@ export const LISTED_REPLAYS = 20;
 const REPLAY_OPTIONS: Record<string, OptionSpec> = {
   speed: { flag: "--speed", type: "enum", values: ["1", "10", "instant"] },
 };
+
+/** Why a transcript cannot be replayed yet, if it cannot. */
+function replayable(m: TranscriptMeta): string | undefined {
+  if (m.recording)
+    return "this transcript is still recording: it can be replayed once its agent stops (Stop agent in the tab that runs it)";
+  if (m.frames === 0) return "this transcript has no frames to replay";
+  return undefined;
+}
 
 export class Profiles {
   constructor(
@@ -123,27 +132,31 @@ export class Profiles {
   }
 
   private isBuiltinGemini(name: string): boolean {
-    return name === "gemini" && !this.configured(name);
+    return (name === "gemini" || name === OFFLINE_GEMINI) && !this.configured(name);
   }
 
   names(): string[] {
     const names = Object.keys(this.config.profiles);
-    return names.includes("gemini") ? names : ["gemini", ...names];
+    const builtin = ["gemini", OFFLINE_GEMINI].filter((n) => !names.includes(n));
+    return [...builtin, ...names];
   }
 
   list(): ProfileSummary[] {
     return this.names().map((name) => {
       if (this.isBuiltinGemini(name)) {
         const command = geminiCommand(this.config);
+        const offline = name === OFFLINE_GEMINI;
         return {
           name,
           command,
           args: ["--acp"],
           options: Object.keys(GEMINI_OPTIONS),
-          description: "Gemini CLI in ACP mode (built in)",
+          description: offline
+            ? "The real Gemini CLI with the offline model: a scripted model on this machine, no account. Try “write hello.txt saying hi”, “read README.md”, “run ls -la”."
+            : "Gemini CLI in ACP mode (built in)",
           available: resolveCommand(command) !== undefined,
           clientCapabilities: GEMINI_CLIENT_CAPABILITIES,
-          ...(hasGeminiCredentials(process.env) ? {} : { credentialsMissing: GEMINI_NO_CREDENTIALS }),
+          ...(offline || hasGeminiCredentials(process.env) ? {} : { credentialsMissing: GEMINI_NO_CREDENTIALS }),
         };
       }
       const p = this.configured(name)!;
@@ -205,7 +218,7 @@ export class Profiles {
     if (chosen !== undefined && TranscriptStore.isId(chosen)) ids.add(chosen);
     return [...ids]
       .map((id) => store.meta(id))
-      .filter((m): m is TranscriptMeta => m !== undefined && m.frames > 0 && !m.recording)
+      .filter((m): m is TranscriptMeta => m !== undefined && (m.id === chosen || replayable(m) === undefined))
       .map((m) => ({
         name: `${REPLAY_PREFIX}${m.id}`,
         command: "(replay)",
@@ -215,7 +228,8 @@ export class Profiles {
           m.id === DEMO_TRANSCRIPT_ID
             ? `A recording of a real Gemini CLI session (the shipped demo), replayed: not a live agent`
             : `Mock agent replaying "${m.title}"; its requests are answered from the recording, never carried out`,
-        available: true,
+        available: replayable(m) === undefined,
+        ...(replayable(m) === undefined ? {} : { unavailable: replayable(m) }),
         ...(m.id === DEMO_TRANSCRIPT_ID ? { demo: true } : {}),
         replayOf: { id: m.id, title: m.title, ...(m.kind ? { kind: m.kind } : {}) },
       }));
@@ -223,7 +237,7 @@ export class Profiles {
 
   /** Warms the `--acp` probe so the first Start does not wait for it; resolves when done. */
   prime(): Promise<void> {
-    if (!this.isBuiltinGemini("gemini")) return Promise.resolve();
+    if (!this.isBuiltinGemini("gemini") && !this.isBuiltinGemini(OFFLINE_GEMINI)) return Promise.resolve();
     return geminiAcpFlag(geminiCommand(this.config)).then(() => undefined);
   }
 
@@ -232,6 +246,9 @@ export class Profiles {
       const id = name.slice(REPLAY_PREFIX.length);
       if (!this.transcripts.exists(id))
         return fail({ code: "unknown_profile", message: `unknown profile: ${name} (no such transcript)` });
+      const meta = this.transcripts.meta(id);
+      const why = meta && replayable(meta);
+      if (why) return fail({ code: "spawn_failed", message: `${name}: ${why}` });
       const bad = checkOptions(name, REPLAY_OPTIONS, options);
       if (bad) return fail(bad);
       const speed = typeof options.speed === "string" ? options.speed : "10";
@@ -248,12 +265,15 @@ export class Profiles {
       const bad = checkOptions(name, GEMINI_OPTIONS, options);
       if (bad) return fail(bad);
       const command = geminiCommand(this.config);
-      const flag = await geminiAcpFlag(command);
+      const [flag, offline] = await Promise.all([
+        geminiAcpFlag(command),
+        name === OFFLINE_GEMINI ? offlineGeminiEnv(this.config.dataDir) : undefined,
+      ]);
       return ok({
         profile: name,
         command,
         args: [flag, ...optionArgs(GEMINI_OPTIONS, options)],
-        env: { ...GEMINI_ENV },
+        env: { ...GEMINI_ENV, ...offline },
       });
     }
     const p = this.configured(name);

@@ -50,6 +50,13 @@ describe("ComparisonStore", () => {
     expect(comparisons.get(saved.id)).toBeUndefined();
   });
 
+  it("tags both transcripts as a comparison's, so the list shows them as such", () => {
+    const { comparisons, transcripts } = setup();
+    expect(transcripts.meta("t-a")?.kind).toBe("session");
+    comparisons.save(input);
+    expect(["t-a", "t-b"].map((id) => transcripts.meta(id)?.kind)).toEqual(["compare", "compare"]);
+  });
+
   it("refuses a missing transcript, bad ids and files that were tampered with", () => {
     const { comparisons } = setup();
     expect(

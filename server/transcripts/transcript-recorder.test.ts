@@ -57,15 +57,22 @@ describe("transcript recorder: per-file cap", () => {
 });
 
 describe("transcript recorder: what the user does while it records", () => {
-  it("keeps a rename and a share made during the recording when it closes", () => {
+  it("keeps a rename, a share and a comparison's tag made during the recording when it closes", () => {
     const dir = mkdtempSync(path.join(tmpdir(), "acp-rec-"));
     dirs.push(dir);
     const st = new TranscriptStore(dir, {}, transcriptLimits({}));
     const recorder = new TranscriptRecorder(st, agent, []);
     st.rename(recorder.id, "Kept");
     const token = st.share(recorder.id)!.shareToken;
+    st.tag(recorder.id, "compare");
     recorder.close();
-    expect(st.meta(recorder.id)).toMatchObject({ title: "Kept", renamed: true, shareToken: token, recording: false });
+    expect(st.meta(recorder.id)).toMatchObject({
+      title: "Kept",
+      renamed: true,
+      shareToken: token,
+      kind: "compare",
+      recording: false,
+    });
   });
 });
 

@@ -192,17 +192,18 @@ export class TranscriptRecorder {
     }
   }
 
-  /** The counts so far, keeping what the user changed meanwhile (rename, share, revoke). */
+  /** The counts so far, keeping what the user changed meanwhile (rename, share, revoke, a comparison's tag). */
   private writeLiveMeta(): void {
     this.metaWrittenAt = Date.now();
     this.store.writeMeta({ ...this.meta, ...this.userChanges(), bytes: this.bytes });
   }
 
   private userChanges(): Partial<TranscriptMeta> {
-    const { title, renamed, shareToken, sharedAt, shareShowsCommand } =
+    const { title, renamed, shareToken, sharedAt, shareShowsCommand, kind } =
       this.store.storedMeta(this.meta.id) ?? this.meta;
     return {
       title,
+      ...(kind ? { kind } : {}),
       ...(renamed ? { renamed } : {}),
       ...(shareToken && sharedAt ? { shareToken, sharedAt, ...(shareShowsCommand ? { shareShowsCommand } : {}) } : {}),
     };

@@ -27,7 +27,7 @@ import path from "node:path";
 import { pipeline, Transform, type Readable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import { countTurns, serialize, TranscriptError, type TranscriptHeader } from "../../lib/contracts/transcript";
-import { inferKind, type TranscriptMeta } from "../../lib/contracts/transcript-meta";
+import { inferKind, type TranscriptKind, type TranscriptMeta } from "../../lib/contracts/transcript-meta";
 import { TranscriptReader } from "../../lib/folds/transcript-stream";
 import { transcriptLimits, type TranscriptLimits } from "../config";
 import { isAlive } from "../agents/process-group";
@@ -365,6 +365,11 @@ export class TranscriptStore {
 
   private titled(meta: TranscriptMeta, headerLine: string): string {
     return serialize({ ...(JSON.parse(headerLine) as TranscriptHeader), title: meta.title });
+  }
+
+  /** Tags a transcript with what it turned out to be part of (a comparison's side). */
+  tag(id: string, kind: TranscriptKind): TranscriptMeta | undefined {
+    return this.update(id, (meta) => ({ ...meta, kind }));
   }
 
   rename(id: string, title: string): TranscriptMeta | undefined {

@@ -97,4 +97,43 @@ describe("relay:info with many transcripts", () => {
     expect(chosen.profiles.filter((p) => p.replayOf)).toHaveLength(LISTED_REPLAYS + 2);
     expect(chosen.profiles.some((p) => p.name === `replay:${ids[1]}`)).toBe(true);
   });
+
+  it("lists a replay still recording only when asked for, saying why it cannot start, and refuses to start it", async () => {
+    const store = relay.server.relay.transcripts;
+    const at = new Date(Date.UTC(2025, 0, 1));
+    const id = store.newId(at);
+    const meta: TranscriptMeta = {
+      id,
+      title: "still going",
+      createdAt: at.toISOString(),
+      profile: "gemini",
+      kind: "session",
+      turns: 1,
+      frames: 2,
+      bytes: 10,
+      redactions: 0,
+      recording: true,
+      // Written on another host: its word that it is recording stands.
+      writer: { host: "another-host", pid: 1 },
+    };
+    writeFileSync(store.file(id), "{}\n");
+    writeFileSync(path.join(store.dir, `${id}.meta.json`), JSON.stringify(meta));
+    const c = new TestClient(relay.url, { token: "test-token" });
+    try {
+      await c.connected();
+      const { info } = (await c.emit("relay:info", { profile: `replay:${id}` })) as { info: RelayInfo };
+      expect(info.profiles.find((p) => p.name === `replay:${id}`)).toMatchObject({
+        available: false,
+        unavailable: expect.stringContaining("still recording"),
+        replayOf: { id, title: "still going" },
+      });
+      const started = await c.emit("agent:start", { profile: `replay:${id}` });
+      expect(started.error).toMatchObject({
+        code: "spawn_failed",
+        message: expect.stringContaining("still recording"),
+      });
+    } finally {
+      c.close();
+    }
+  });
 });

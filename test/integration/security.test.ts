@@ -131,6 +131,7 @@ describe("HTTP API", () => {
     expect(ok.status).toBe(200);
     expect(JSON.parse(ok.body).profiles.map((p: { name: string }) => p.name)).toEqual([
       "gemini",
+      "gemini-offline",
       "echo",
       "replay:demo-gemini",
     ]);

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { startFakeGeminiApi, type FakeGeminiApi } from "./server";
+import { scriptedTurn, startFakeGeminiApi, type FakeGeminiApi } from "./gemini-api";
 
 let api: FakeGeminiApi | undefined;
 afterEach(() => api?.close());
@@ -41,5 +41,45 @@ describe("fake Gemini API", () => {
     expect((await post({ turns: [{ parts: [{ text: "mine" }] }], replace: true })).status).toBe(204);
     expect(await turnText("gemini-2.5-flash")).toBe("mine");
     expect(await turnText("gemini-2.5-flash")).toBe("Echo: hi");
+  });
+});
+
+describe("the offline model as a Gemini API", () => {
+  const prompt = (text: string) => ({
+    contents: [{ role: "user", parts: [{ text: "<session_context>...</session_context>" }, { text }] }],
+  });
+
+  it("answers a prompt it knows with a thought, streamed text and Gemini CLI's tool call", () => {
+    const turn = scriptedTurn(prompt("write hello.txt saying hi"));
+    expect(turn.parts[0]).toMatchObject({ thought: true });
+    expect(turn.parts.at(-1)).toEqual({
+      functionCall: { name: "write_file", args: { file_path: "hello.txt", content: "hi\n" } },
+    });
+    expect(turn.parts.filter((p) => "text" in p && !p.thought).length).toBeGreaterThan(0);
+    expect(scriptedTurn(prompt("run ls")).parts.at(-1)).toMatchObject({
+      functionCall: { name: "run_shell_command", args: { command: "ls" } },
+    });
+  });
+
+  it("after the tool ran, replies from its functionResponse (not the prompt again, which would loop)", () => {
+    const body = prompt("read README.md");
+    body.contents.push(
+      { role: "model", parts: [{ functionCall: { name: "read_file", args: { file_path: "README.md" } } } as never] },
+      { role: "user", parts: [{ functionResponse: { name: "read_file", response: { output: "# Hi\n" } } } as never] },
+    );
+    const turn = scriptedTurn(body);
+    expect(turn.parts.some((p) => "functionCall" in p)).toBe(false);
+    expect(turn.parts.map((p) => ("text" in p ? p.text : "")).join("")).toBe("`README.md` says:\n\n```\n# Hi\n```");
+  });
+
+  it("without controls, nobody can script it over HTTP", async () => {
+    api = await startFakeGeminiApi(0, { fallback: scriptedTurn, controls: false });
+    const posted = await fetch(`${api.url}/__fake/script`, {
+      method: "POST",
+      body: JSON.stringify({ turns: [{ parts: [{ text: "injected" }] }] }),
+    });
+    expect(posted.status).toBe(404);
+    expect(await turnText("gemini-2.5-flash")).toContain("offline model");
+    expect(api.requests).toEqual([]);
   });
 });

@@ -1,0 +1,187 @@
+/**
+ * A Gemini API on 127.0.0.1 for driving the real Gemini CLI offline
+ * (GOOGLE_GEMINI_BASE_URL): the offline model (offline-model.ts) and the tests'
+ * fake. Each streamGenerateContent call plays the next scripted turn (a turn
+ * scripted for a model waits for a call to that model); with none scripted it
+ * answers with its fallback: an echo of the user's last text for tests, the
+ * scripted model for the offline model.
+ */
+import type { ServerResponse } from "node:http";
+import { sendJson, sendSse, serveFake, sleep, startSse, type FakeServer } from "./http";
+import { replyToPrompt, replyToResult, streamPieces, type ScriptedAction, type ScriptedReply } from "./scripted-model";
+
+export type Part =
+  { text: string; thought?: boolean } | { functionCall: { name: string; args: Record<string, unknown> } };
+
+export interface Turn {
+  parts: Part[];
+  /** Pause between streamed events, in ms. */
+  delayMs?: number;
+  /** Close the stream without a finish event (a broken upstream). */
+  hangUp?: boolean;
+  /**
+   * Played only for a call to this model: agents sharing the API (a comparison's two sides) start
+   * and loop at their own pace, and would otherwise take each other's turns.
+   */
+  model?: string;
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  body: unknown;
+}
+
+/** `script` queues turns for the next streamGenerateContent calls. */
+export interface FakeGeminiApi extends FakeServer<Turn> {
+  requests: RecordedRequest[];
+}
+
+const usage = { promptTokenCount: 12, candidatesTokenCount: 7, totalTokenCount: 19 };
+
+/** The text of the last user message in a generateContent request body. */
+export function lastUserText(body: unknown): string {
+  const contents = (body as { contents?: Array<{ role?: string; parts?: Array<{ text?: string }> }> })?.contents ?? [];
+  for (let i = contents.length - 1; i >= 0; i--) {
+    const c = contents[i]!;
+    if (c.role !== "user") continue;
+    // The CLI prepends its session context as earlier parts: the prompt is last.
+    const text = [...(c.parts ?? [])]
+      .reverse()
+      .find((p) => p.text?.trim())
+      ?.text?.trim();
+    if (text) return text;
+  }
+  return "";
+}
+
+interface Content {
+  role?: string;
+  parts?: Array<{
+    text?: string;
+    functionCall?: { name?: string; args?: Record<string, unknown> };
+    functionResponse?: { name?: string; response?: { output?: unknown; error?: unknown } };
+  }>;
+}
+
+/** What the test fake answers when nothing is scripted. */
+export const echoTurn = (body: unknown): Turn => ({ parts: [{ text: `Echo: ${lastUserText(body)}` }] });
+
+/** The scripted model's actions as Gemini CLI's tools (names and arguments as its 0.61 declares them). */
+function functionCall(action: ScriptedAction): Part {
+  switch (action.kind) {
+    case "write":
+      return { functionCall: { name: "write_file", args: { file_path: action.path, content: action.content } } };
+    case "read":
+      return { functionCall: { name: "read_file", args: { file_path: action.path } } };
+    case "shell":
+      return {
+        functionCall: { name: "run_shell_command", args: { command: action.command, description: action.description } },
+      };
+  }
+}
+
+function actionOf(call: { name?: string; args?: Record<string, unknown> }): ScriptedAction | undefined {
+  const arg = (name: string) => (typeof call.args?.[name] === "string" ? (call.args[name] as string) : "");
+  if (call.name === "write_file") return { kind: "write", path: arg("file_path"), content: arg("content") };
+  if (call.name === "read_file") return { kind: "read", path: arg("file_path") };
+  if (call.name === "run_shell_command")
+    return { kind: "shell", command: arg("command"), description: arg("description") };
+  return undefined;
+}
+
+/** Streams pauses between pieces, as a model does: the view shows the text arriving. */
+const PIECE_DELAY_MS = 30;
+
+function geminiTurn(reply: ScriptedReply): Turn {
+  const parts: Part[] = [
+    ...(reply.thought ? [{ text: reply.thought, thought: true }] : []),
+    ...streamPieces(reply.text).map((text) => ({ text })),
+    ...(reply.action ? [functionCall(reply.action)] : []),
+  ];
+  return { parts, delayMs: PIECE_DELAY_MS };
+}
+
+/**
+ * The offline model's answer to a streamGenerateContent body: after a tool ran
+ * (the last user content carries its functionResponse), what came of it; else
+ * the reply to the user's prompt.
+ */
+export function scriptedTurn(body: unknown): Turn {
+  const contents = (body as { contents?: Content[] } | undefined)?.contents ?? [];
+  const last = contents.at(-1);
+  const response = last?.role === "user" ? last.parts?.find((p) => p.functionResponse)?.functionResponse : undefined;
+  if (response) {
+    const call = contents
+      .at(-2)
+      ?.parts?.find((p) => p.functionCall && p.functionCall.name === response.name)?.functionCall;
+    const action = call && actionOf(call);
+    const str = (v: unknown) => (v === undefined ? undefined : typeof v === "string" ? v : JSON.stringify(v));
+    if (action)
+      return geminiTurn(
+        replyToResult(action, { output: str(response.response?.output), error: str(response.response?.error) }),
+      );
+    return geminiTurn({ text: `The \`${response.name ?? "tool"}\` call is done.` });
+  }
+  return geminiTurn(replyToPrompt(lastUserText(body)));
+}
+
+async function stream(res: ServerResponse, turn: Turn): Promise<void> {
+  startSse(res);
+  const parts = turn.parts.length ? turn.parts : [{ text: "" }];
+  for (let i = 0; i < parts.length; i++) {
+    const last = i === parts.length - 1;
+    if (turn.hangUp && last) break;
+    const candidate: Record<string, unknown> = { content: { role: "model", parts: [parts[i]] }, index: 0 };
+    if (last) candidate.finishReason = "STOP";
+    const event: Record<string, unknown> = { candidates: [candidate] };
+    if (last) event.usageMetadata = usage;
+    sendSse(res, event);
+    if (turn.delayMs) await sleep(turn.delayMs);
+  }
+  res.end();
+}
+
+export interface GeminiApiOptions {
+  /** The turn played when none is scripted. */
+  fallback?: (body: unknown) => Turn;
+  /**
+   * A test's controls: the request log and serveFake's /__fake/ endpoints. The offline model has
+   * none (a long-lived server would keep every request; a web page could script it).
+   */
+  controls?: boolean;
+}
+
+export async function startFakeGeminiApi(
+  port = 0,
+  { fallback = echoTurn, controls = true }: GeminiApiOptions = {},
+): Promise<FakeGeminiApi> {
+  const requests: RecordedRequest[] = [];
+  const server = await serveFake<Turn>(
+    (queue) => async (req, res, url, body) => {
+      if (controls) requests.push({ method: req.method ?? "", path: url.pathname, body });
+      const match = /^\/v1(?:beta|alpha)?\/models\/([^:]+):(\w+)$/.exec(url.pathname);
+      const action = match?.[2];
+      if (action === "streamGenerateContent") {
+        const next = queue.findIndex((t) => t.model === undefined || t.model === match?.[1]);
+        const turn = next < 0 ? fallback(body) : queue.splice(next, 1)[0]!;
+        return stream(res, turn);
+      }
+      if (action === "generateContent") {
+        // The CLI's routing classifier: any parseable choice will do.
+        const text = JSON.stringify({ reasoning: "fake api", model_choice: "flash" });
+        return sendJson(res, 200, {
+          candidates: [{ content: { role: "model", parts: [{ text }] }, finishReason: "STOP", index: 0 }],
+          usageMetadata: usage,
+        });
+      }
+      if (action === "countTokens") return sendJson(res, 200, { totalTokens: 10 });
+      sendJson(res, 404, {
+        error: { code: 404, message: `fake Gemini API has no ${url.pathname}`, status: "NOT_FOUND" },
+      });
+    },
+    port,
+    { controls },
+  );
+  return { ...server, requests };
+}
