@@ -35,7 +35,7 @@ commands:
   validate FILE... [--format text|json|junit] [--side agent|client] [-o FILE]
                                           judge recorded traffic (transcripts, tapped conversations, raw
                                           NDJSON captures of either side) by the protocol's rules and the
-                                          schema (docs/conformance-clients-and-recordings.md); exit 1 when
+                                          schema (docs/conformance.md); exit 1 when
                                           a MANDATORY requirement fails
   probe-client [--report FILE] [--timeout MS]
                                           run as the agent command in any ACP client: a scripted agent that
