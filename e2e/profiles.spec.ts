@@ -69,7 +69,11 @@ test.describe.serial("profiles: availability, versions, probe, export, compare",
     await expect(load).toContainText("docs/protocol/v1/session-setup.mdx#loading-sessions");
     await expect(load).toContainText("-32603");
     // The failure's frames link into the transcript the probe recorded.
-    await expect(load.getByTestId("requirement-frames")).toHaveAttribute("href", /^\/transcripts\/.+/);
+    // Each failure's frame opens the probe's recording at that frame (#seq=N).
+    await expect(load.getByTestId("requirement-frames").first()).toHaveAttribute(
+      "href",
+      /^\/transcripts\/[^#]+#seq=\d+$/,
+    );
     // Silence after a malformed line is an observation, never a failure.
     const parse = v1.locator('[data-testid="requirement-row"][data-id="ACP-INFO-PARSE-001"]');
     await expect(parse).toHaveAttribute("data-tier", "INFORMATIONAL");

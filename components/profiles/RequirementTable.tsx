@@ -59,14 +59,19 @@ export function RequirementTable({
                   <span key={i} className="block">
                     {c.detail}
                     {c.frames?.length && transcript ? (
-                      <a
-                        href={transcript}
-                        data-testid="requirement-frames"
-                        className="ml-1 text-sky-300 underline"
-                        title="frames (seq) in the transcript the probe recorded"
-                      >
-                        frames {c.frames.map((n) => `#${n}`).join(", ")}
-                      </a>
+                      <span className="ml-1" title="frames (seq) in the transcript the probe recorded">
+                        frames{" "}
+                        {c.frames.map((n, j) => (
+                          <a
+                            key={n}
+                            href={`${transcript}#seq=${n}`}
+                            data-testid="requirement-frames"
+                            className="text-sky-300 underline"
+                          >
+                            {j > 0 ? ", " : ""}#{n}
+                          </a>
+                        ))}
+                      </span>
                     ) : null}
                   </span>
                 ))}
