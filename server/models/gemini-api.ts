@@ -82,7 +82,7 @@ function functionCall(action: ScriptedAction): Part {
 }
 
 function actionOf(call: { name?: string; args?: Record<string, unknown> }): ScriptedAction | undefined {
-  const arg = (name: string) => (typeof call.args?.[name] === "string" ? (call.args[name] as string) : "");
+  const arg = (name: string) => (typeof call.args?.[name] === "string" ? call.args[name] : "");
   if (call.name === "write_file") return { kind: "write", path: arg("file_path"), content: arg("content") };
   if (call.name === "read_file") return { kind: "read", path: arg("file_path") };
   if (call.name === "run_shell_command")

@@ -3,6 +3,7 @@
  * 127.0.0.1 (a free port unless one is given) with a script queue, SSE, and
  * for the OpenAI and Anthropic fakes a scripted turn and the request log.
  */
+import { isObject } from "../../lib/protocol/json";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -89,8 +90,10 @@ export function lastUserText(messages: unknown): string {
     if (m?.role !== "user") continue;
     if (typeof m.content === "string") return m.content.trim();
     if (Array.isArray(m.content)) {
-      const texts = m.content
-        .filter((p): p is { type: string; text: string } => p?.type === "text" && typeof p.text === "string")
+      const texts = (m.content as unknown[])
+        .filter(
+          (p): p is { type: string; text: string } => isObject(p) && p.type === "text" && typeof p.text === "string",
+        )
         .map((p) => p.text.trim())
         .filter((t) => t && !t.startsWith("<system-reminder>"));
       if (texts.length) return texts.at(-1)!;
