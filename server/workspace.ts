@@ -126,7 +126,7 @@ export function keepDirectoriesInside(message: object, roots: string[], dropped:
     const refused = typeof dir === "string" ? checkDirectory("dir", dir, roots) : undefined;
     if (refused)
       dropped.push(
-        `${method}: the recorded additionalDirectories entry ${JSON.stringify(dir)} was left out (outside the workspace roots)`,
+        `${method}: the recorded additionalDirectories entry ${dir} was left out (outside the workspace roots)`,
       );
     return !refused;
   });
