@@ -5,6 +5,7 @@
  * resizable and collapsible panes. A real Gemini CLI behind the fake API.
  */
 import { expect, test } from "@playwright/test";
+import { everyFrame } from "./shared-page";
 import {
   connect,
   printFramesOnFailure,
@@ -115,6 +116,8 @@ test("the frame list follows the newest frame until the user scrolls up, then of
   page,
 }) => {
   test.setTimeout(180_000);
+  // Every frame its own row: folded, the 60 chunks would be one row and never overflow the list.
+  await everyFrame(page);
   await scriptTurns([{ parts: Array.from({ length: 60 }, (_, i) => ({ text: `chunk ${i} ` })) }]);
   await connect(page);
   await prompt(page, "stream a lot");
