@@ -107,7 +107,7 @@ function LatencyTable({ answer }: { answer: LatencyAnswer }) {
           >
             <td className="px-2 py-1 font-mono text-zinc-200">{r.method}</td>
             <td className="px-2 py-1 text-zinc-400">{r.dir === "to-agent" ? "client → agent" : "agent → client"}</td>
-            <td className="px-2 py-1 text-right">{r.count}</td>
+            <td className="px-2 py-1 text-right">{r.requests}</td>
             <td className="px-2 py-1 text-right">{r.p50} ms</td>
             <td className="px-2 py-1 text-right">{r.p95} ms</td>
             <td className="px-2 py-1 text-right">{r.p99} ms</td>
