@@ -16,8 +16,6 @@ import { McpPairs } from "./mcp-pairs";
 import { RecordingRules, type RuleFinding } from "./recording-rules";
 import { PendingRequests } from "../protocol/pending-requests";
 
-const idKey = (id: JsonRpcId): string => (typeof id === "string" ? `s:${id}` : `n:${String(id)}`);
-
 /** `params.update.sessionUpdate` of a `session/update` frame, if it has one. */
 export function updateVariantOf(frame: Frame): string | undefined {
   if (frame.method !== CLIENT_METHODS.session_update || !isObject(frame.message)) return undefined;
