@@ -98,12 +98,7 @@ export async function checkProfile(
       agent = await startAgent(
         { ...launch, cwd: workspace, maxLineBytes: config.maxLineBytes, killGraceMs: config.killGraceMs },
         {
-          onLine: (e) =>
-            keep(
-              e.type === "line"
-                ? sequencer.line("from-agent", e.text)
-                : sequencer.invalid("from-agent", e.preview, `line of ${e.bytes} bytes exceeds the maximum`),
-            ),
+          onLine: (e) => keep(sequencer.lineEvent("from-agent", e, config.maxLineBytes)),
           onStderr: addStderr,
           onTransport: (text) => addStderr(`[transport] ${text}\n`),
           onExit: (code, signal) => {
