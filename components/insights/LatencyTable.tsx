@@ -1,6 +1,6 @@
 "use client";
 /** Latency per method and direction (lib/folds/method-latency.ts); a method's max links to its slowest request. */
-import type { MethodLatency } from "@/lib/folds/method-latency";
+import type { MethodLatency } from "@/lib/contracts/library-search";
 import { formatMs } from "@/lib/folds/waterfall";
 
 const ms = (v: number | undefined) => (v === undefined ? "–" : formatMs(v));

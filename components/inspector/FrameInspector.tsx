@@ -6,6 +6,7 @@
  * checks, index); this wires it to the tab's store and view state.
  */
 import { useCallback, useEffect, useMemo, useState } from "react";
+import { useDebounced } from "../use-debounced";
 import type { FrameFilter } from "@/lib/folds/frame-filter";
 import type { Frame } from "@/lib/protocol/frame";
 import { FrameDetail } from "./FrameDetail";
@@ -20,15 +21,6 @@ import type { SessionSnapshot } from "../state/session-store";
 import { useSession, useSessionPerFrame, useTabState } from "../state/use-session";
 
 const SEARCH_DEBOUNCE_MS = 150;
-
-function useDebounced<T>(value: T, ms: number): T {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const t = setTimeout(() => setDebounced(value), ms);
-    return () => clearTimeout(t);
-  }, [value, ms]);
-  return debounced;
-}
 
 /** Date.now(), re-read every `intervalMs` while that is positive (for ages of unanswered requests). */
 function useNow(intervalMs: number): number {

@@ -7,6 +7,7 @@
  */
 import Link from "next/link";
 import { useEffect, useMemo, useState } from "react";
+import { useDebounced } from "../use-debounced";
 import type { LatencyAnswer, SearchAnswer, SearchHit } from "@/lib/contracts/library-search";
 import { KIND_LABELS, TRANSCRIPT_KINDS, type TranscriptKind } from "@/lib/contracts/transcript-meta";
 import type { TranscriptMeta } from "./api";
@@ -27,15 +28,6 @@ interface Filters {
 }
 
 const NO_FILTERS: Filters = { agent: "", profile: "", kind: "", method: "", errors: false, from: "", to: "" };
-
-function useDebounced<T>(value: T, ms: number): T {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const t = setTimeout(() => setDebounced(value), ms);
-    return () => clearTimeout(t);
-  }, [value, ms]);
-  return debounced;
-}
 
 const unique = (values: (string | undefined)[]) => [...new Set(values.filter((v): v is string => !!v))].sort();
 
@@ -107,7 +99,7 @@ function LatencyTable({ answer }: { answer: LatencyAnswer }) {
           >
             <td className="px-2 py-1 font-mono text-zinc-200">{r.method}</td>
             <td className="px-2 py-1 text-zinc-400">{r.dir === "to-agent" ? "client → agent" : "agent → client"}</td>
-            <td className="px-2 py-1 text-right">{r.count}</td>
+            <td className="px-2 py-1 text-right">{r.requests}</td>
             <td className="px-2 py-1 text-right">{r.p50} ms</td>
             <td className="px-2 py-1 text-right">{r.p95} ms</td>
             <td className="px-2 py-1 text-right">{r.p99} ms</td>

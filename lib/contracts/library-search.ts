@@ -72,20 +72,33 @@ export const SEARCH_CANDIDATES = 2_000;
 export const latencyQuery = libraryFilter.extend({ transcript: searchQuery.shape.transcript });
 export type LatencyQuery = z.infer<typeof latencyQuery>;
 
-export interface LatencyRow {
+/**
+ * One row of a latency table, per method and direction: of one transcript or a
+ * live log (lib/folds/method-latency.ts) and across the library (the index's
+ * timed calls). Percentiles are nearest-rank: every figure is a real request's.
+ */
+export interface MethodLatency {
   method: string;
-  /** The request's direction. */
+  /** The way the request travelled. */
   dir: "to-agent" | "from-agent";
-  count: number;
+  /** Requests sent. */
+  requests: number;
+  /** Requests answered (the latency figures are over these). */
+  answered: number;
+  /** Answers that were JSON-RPC errors. */
   errors: number;
-  p50: number;
-  p95: number;
-  p99: number;
-  max: number;
+  /** Requests with no answer (yet). */
+  pending: number;
+  p50?: number;
+  p95?: number;
+  p99?: number;
+  max?: number;
+  /** The request answered slowest, to link to (one log's seq: absent across the library). */
+  slowestSeq?: number;
 }
 
 export interface LatencyAnswer {
-  rows: LatencyRow[];
+  rows: MethodLatency[];
   transcripts: number;
   tookMs: number;
 }

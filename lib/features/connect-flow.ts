@@ -17,9 +17,9 @@ import {
   type HandshakeProgress,
   type HandshakeTimeouts,
   runHandshake,
-  seconds,
   within,
 } from "./handshake";
+import { seconds } from "../protocol/request-port";
 
 export type ConnectStep = "start" | HandshakeProgress["step"];
 

@@ -10,6 +10,8 @@ import type { Frame } from "../protocol/frame";
 import { isObject } from "../protocol/json";
 import { outcomeOf, type RpcError } from "../protocol/jsonrpc";
 import { AGENT_METHODS } from "../protocol/methods";
+import { seconds } from "../protocol/request-port";
+import { agentErrorText, needsAuth } from "./handshake";
 import { type AuthMethodView, describeAuthMethod, missingEnvVars, parseAuthMethods } from "./auth-methods";
 
 /** How the start failed before the agent ran (the relay's spawn error `data`). */
@@ -95,18 +97,12 @@ export function visibleBytes(raw: string, max = EXCERPT_CHARS): string {
   return `"${shown}"${head.length < raw.length ? "…" : ""}`;
 }
 
-const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
-
 function exitWords(exit: NonNullable<DoctorFacts["exit"]>): string {
   return exit.signal ? `was ended by ${exit.signal}` : `exited with code ${exit.code ?? "?"}`;
 }
 
-function errorText(e: RpcError): string {
-  const data =
-    e.data === undefined || e.data === null ? "" : typeof e.data === "string" ? e.data : JSON.stringify(e.data);
-  const text = `${e.message} (${e.code})${data ? `: ${data}` : ""}`;
-  return text.length > 500 ? `${text.slice(0, 500)}…` : text;
-}
+/** The agent's error as the handshake tells it, shorter. */
+const errorText = (e: RpcError) => agentErrorText(e, 500);
 
 /** The client's last request of `method` and the agent's answer to it, if any. */
 function exchange(frames: readonly Frame[], method: string): { request?: Frame; response?: Frame } {
@@ -120,11 +116,6 @@ function exchange(frames: readonly Frame[], method: string): { request?: Frame; 
 /** Whether an error is about the protocol version (the agent does not speak the one asked for). */
 function isVersionError(e: RpcError): boolean {
   return /protocol.?version|unsupported version|version mismatch/i.test(`${e.message} ${JSON.stringify(e.data ?? "")}`);
-}
-
-/** Whether an error asks for authentication: ACP's -32000 or a message saying so. */
-function isAuthError(e: RpcError): boolean {
-  return e.code === -32000 || /auth/i.test(e.message);
 }
 
 const NOISE_FIX =
@@ -295,7 +286,7 @@ export function diagnose(facts: DoctorFacts): Diagnosis {
     return { reached: "session", findings: findings.map((f) => ({ ...f, severity: "warning" as const })) };
   }
   const e = sessionOutcome.kind === "error" ? sessionOutcome.error : { code: -32603, message: "no answer" };
-  if (!isAuthError(e)) {
+  if (!needsAuth(e)) {
     findings.push({
       kind: "session-new-failed",
       severity: "error",

@@ -12,7 +12,7 @@ import { CLIENT_INFO } from "../protocol/client-capabilities";
 import { isObject } from "../protocol/json";
 import type { RpcError, RpcOutcome } from "../protocol/jsonrpc";
 import { AGENT_METHODS } from "../protocol/methods";
-import type { RequestPort } from "../protocol/request-port";
+import { seconds, type RequestPort } from "../protocol/request-port";
 import { ok, type Failure, type Result } from "../protocol/result";
 import { type AuthMethodView, canAuthenticate, describeAuthMethod, parseAuthMethods } from "./auth-methods";
 
@@ -133,12 +133,12 @@ function versionOf(v: unknown): number | undefined {
 /** Rounds of choosing a method before the handshake gives up. */
 const MAX_AUTH_ROUNDS = 3;
 
-/** The agent's error as one line: its message, code and data (bounded). */
-export function agentErrorText(e: RpcError): string {
+/** The agent's error as one line: its message, code and data (at most `max` characters). */
+export function agentErrorText(e: RpcError, max = 1_000): string {
   const data =
     e.data === undefined || e.data === null ? "" : typeof e.data === "string" ? e.data : JSON.stringify(e.data);
   const text = `${e.message} (${e.code})${data ? `: ${data}` : ""}`;
-  return text.length > 1_000 ? `${text.slice(0, 1_000)}…` : text;
+  return text.length > max ? `${text.slice(0, max)}…` : text;
 }
 
 /** Why a request got no result, as one line. */
@@ -159,8 +159,6 @@ export function within<T>(promise: Promise<T>, ms: number): Promise<Result<T, "t
   });
   return Promise.race([promise.then(ok), timeout]).finally(() => clearTimeout(timer));
 }
-
-export const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 
 /**
  * One request under a time limit; running out is a failed outcome that says

@@ -154,8 +154,39 @@ describe("latencyRows", () => {
       { method: "fs/read_text_file", dir: "from-agent", ms: 2, error: false },
     ]);
     expect(rows).toEqual([
-      { method: "session/prompt", dir: "to-agent", count: 2, errors: 1, p50: 100, p95: 300, p99: 300, max: 300 },
-      { method: "fs/read_text_file", dir: "from-agent", count: 1, errors: 0, p50: 2, p95: 2, p99: 2, max: 2 },
+      // One row type with a transcript's table: every call timed was answered, none is pending.
+      {
+        method: "session/prompt",
+        dir: "to-agent",
+        requests: 2,
+        answered: 2,
+        errors: 1,
+        pending: 0,
+        p50: 100,
+        p95: 300,
+        p99: 300,
+        max: 300,
+      },
+      {
+        method: "fs/read_text_file",
+        dir: "from-agent",
+        requests: 1,
+        answered: 1,
+        errors: 0,
+        pending: 0,
+        p50: 2,
+        p95: 2,
+        p99: 2,
+        max: 2,
+      },
     ]);
+  });
+
+  it("rounds each call to 0.1 ms", () => {
+    const rows = latencyRows([
+      { method: "initialize", dir: "to-agent", ms: 12.34, error: false },
+      { method: "initialize", dir: "to-agent", ms: 7.06, error: false },
+    ]);
+    expect(rows[0]).toMatchObject({ p50: 7.1, max: 12.3 });
   });
 });

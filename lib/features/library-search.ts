@@ -8,8 +8,8 @@
 import { isObject, str } from "../protocol/json";
 import { AGENT_METHODS, CLIENT_METHODS } from "../protocol/methods";
 import type { FrameEvent, TranscriptEvent } from "../contracts/transcript";
-import type { LatencyRow, SearchField } from "../contracts/library-search";
-import { percentile } from "../folds/method-latency";
+import type { MethodLatency, SearchField } from "../contracts/library-search";
+import { LatencyBuilder } from "../folds/method-latency";
 
 /** Text kept per document: the part a reader looks for, and all the other strings. */
 const BODY_CHARS = 16 * 1024;
@@ -236,31 +236,13 @@ export function matchLine(text: string, input: string): { line: string; marks: [
   };
 }
 
-/** Latency per method and direction, slowest p95 first. */
-export function latencyRows(calls: Iterable<Pick<CallTiming, "method" | "dir" | "ms" | "error">>): LatencyRow[] {
-  const groups = new Map<string, { method: string; dir: CallTiming["dir"]; ms: number[]; errors: number }>();
-  for (const c of calls) {
-    const key = `${c.dir} ${c.method}`;
-    let g = groups.get(key);
-    if (!g) groups.set(key, (g = { method: c.method, dir: c.dir, ms: [], errors: 0 }));
-    g.ms.push(c.ms);
-    if (c.error) g.errors++;
-  }
-  const round = (n: number) => Math.round(n * 10) / 10;
-  return [...groups.values()]
-    .map((g) => {
-      // The same nearest-rank percentiles as a transcript's own table (lib/folds/method-latency.ts).
-      const sorted = Float64Array.from(g.ms).sort();
-      return {
-        method: g.method,
-        dir: g.dir,
-        count: sorted.length,
-        errors: g.errors,
-        p50: round(percentile(sorted, 50) ?? 0),
-        p95: round(percentile(sorted, 95) ?? 0),
-        p99: round(percentile(sorted, 99) ?? 0),
-        max: round(sorted[sorted.length - 1] ?? 0),
-      };
-    })
-    .sort((a, b) => b.p95 - a.p95 || a.method.localeCompare(b.method));
+/**
+ * Latency per method and direction across the library, slowest p95 first: the
+ * same table as one transcript's (lib/folds/method-latency.ts), fed the
+ * index's timed calls, each rounded to 0.1 ms.
+ */
+export function latencyRows(calls: Iterable<Pick<CallTiming, "method" | "dir" | "ms" | "error">>): MethodLatency[] {
+  const builder = new LatencyBuilder();
+  for (const c of calls) builder.addCall({ ...c, ms: Math.round(c.ms * 10) / 10 });
+  return builder.table();
 }

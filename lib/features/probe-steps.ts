@@ -799,6 +799,22 @@ async function malformedLine(ctx: ProbeContext) {
   );
 }
 
+/** A session/new answered again: its sessionId must be one not answered before (none when it named none). */
+function newSession(ctx: ProbeContext, reply: Reply): CheckResult[] {
+  const other = resultOf(reply.frame)?.sessionId;
+  if (typeof other !== "string" || !ctx.sessionId) return [];
+  const again = ctx.sessionIds.includes(other);
+  ctx.sessionIds.push(other);
+  return [
+    ctx.check(
+      R.sessionIdsDistinct,
+      again ? "fail" : "pass",
+      again ? `sessionId ${other} answered twice` : "a new sessionId",
+      framesOf(reply),
+    ),
+  ];
+}
+
 async function stringId(ctx: ProbeContext) {
   const reply = await ctx.request(
     AGENT_METHODS.session_new,
@@ -813,18 +829,7 @@ async function stringId(ctx: ProbeContext) {
       framesOf(reply),
     ),
   ];
-  const other = resultOf(reply.frame)?.sessionId;
-  if (typeof other === "string" && ctx.sessionId) {
-    checks.push(
-      ctx.check(
-        R.sessionIdsDistinct,
-        ctx.sessionIds.includes(other) ? "fail" : "pass",
-        ctx.sessionIds.includes(other) ? `sessionId ${other} answered twice` : "a new sessionId",
-        framesOf(reply),
-      ),
-    );
-    ctx.sessionIds.push(other);
-  }
+  checks.push(...newSession(ctx, reply));
   ctx.push(
     {
       ...row("request with a string id", AGENT_METHODS.session_new, reply, keys),
@@ -847,18 +852,7 @@ async function inFlight(ctx: ProbeContext) {
       [...framesOf(a), ...framesOf(b)],
     ),
   ];
-  const other = resultOf(b.frame)?.sessionId;
-  if (typeof other === "string" && ctx.sessionId) {
-    checks.push(
-      ctx.check(
-        R.sessionIdsDistinct,
-        ctx.sessionIds.includes(other) ? "fail" : "pass",
-        ctx.sessionIds.includes(other) ? `sessionId ${other} answered twice` : "a new sessionId",
-        framesOf(b),
-      ),
-    );
-    ctx.sessionIds.push(other);
-  }
+  checks.push(...newSession(ctx, b));
   ctx.push(
     {
       check: "two requests in flight at once",

@@ -163,6 +163,8 @@ interface AgentOptions {
   cancel?: "ends at once" | "streams on";
   /** session/new answers -32000 until `authenticate` with "key". */
   authRequired?: boolean;
+  /** Every session/new answers the same sessionId. */
+  sameSessionId?: boolean;
 }
 
 const otherAgent = (o: AgentOptions = {}): Script => {
@@ -191,7 +193,7 @@ const otherAgent = (o: AgentOptions = {}): Script => {
         case "session/new":
           if (o.authRequired && !authenticated) return { error: { code: -32000, message: "Authentication required" } };
           return ok({
-            sessionId: crypto.randomUUID(),
+            sessionId: o.sameSessionId ? "the-one-session" : crypto.randomUUID(),
             ...(o.models
               ? {
                   models: {
@@ -351,6 +353,15 @@ describe("requirement-level verdicts", () => {
     expect(byCheck(result.rows, "session/load")).toMatchObject({ requirements: ["ACP-LOAD-001", "PG-LOAD-002"] });
     expect(byCheck(result.rows, "session/load")!.conforms).toBeUndefined();
     expect(requirement(result, "ACP-SESSION-001").citation).toMatch(/session-setup\.mdx#creating-a-session/);
+  });
+
+  it("fails a sessionId answered twice by session/new, and passes fresh ones", async () => {
+    const same = requirement((await probe({ sameSessionId: true })).result, "ACP-SESSION-002");
+    expect(same.status).toBe("fail");
+    expect(same.checks.find((c) => c.status === "fail")!.detail).toBe("sessionId the-one-session answered twice");
+    const fresh = requirement((await probe()).result, "ACP-SESSION-002");
+    expect(fresh.status).toBe("pass");
+    expect(fresh.checks.map((c) => c.detail)).toContain("a new sessionId");
   });
 
   it("fails an advertised capability that fails: session/load of the session just used answered -32603", async () => {

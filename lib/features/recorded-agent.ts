@@ -3,7 +3,7 @@
  * requests with the recorded responses and the notifications and agent requests
  * that followed them. Pure: the caller does the I/O and the pacing.
  */
-import type { Frame, JsonRpcId } from "../protocol/frame";
+import { idKey, type Frame, type JsonRpcId } from "../protocol/frame";
 import { isObject } from "../protocol/json";
 
 export interface Emit {
@@ -11,8 +11,6 @@ export interface Emit {
   delayMs: number;
   line: string;
 }
-
-const idKey = (id: JsonRpcId | undefined) => JSON.stringify(id ?? null);
 
 /** The text of a session/prompt's content blocks, whitespace folded (what the user typed). */
 export function promptText(params: unknown): string {
@@ -191,7 +189,7 @@ export class RecordedClient {
         ? { ...recorded.error, data: { [REPLAYED_META]: true } }
         : {
             code: -32603,
-            message: `replay: the recording has no answer to ${method} (id ${idKey(id)}); nothing was carried out`,
+            message: `replay: the recording has no answer to ${method} (id ${JSON.stringify(id ?? null)}); nothing was carried out`,
             data: { [REPLAYED_META]: true },
           };
     return JSON.stringify({ jsonrpc: "2.0", id, error });

@@ -2,13 +2,19 @@
  * Re-runs a transcript's client side against a live agent: sends the recorded
  * client->agent frames in order, waiting for each response, mapping request ids
  * and sessionIds; answers the agent's requests as recorded. Pure of I/O: the
- * caller supplies `send` and feeds the agent's frames to `receive`.
+ * caller supplies `send` (which says the seq the frame was given) and feeds the
+ * agent's frames to `receive`. Requests go through the one request port
+ * (lib/protocol/request-port.ts): live answers are paired by `requestSeq`, and so
+ * are the recording's (a recording made before it is paired as the relay does).
  *
  * A transcript may come from anyone: its `mcpServers` are command lines the live
  * agent would start, so they are sent only when the user saw them and said so.
  */
+import { RequestSeqFiller } from "../protocol/correlate";
 import { display } from "../protocol/json";
 import type { Frame } from "../protocol/frame";
+import { RequestClient } from "../protocol/request-port";
+import type { Result } from "../protocol/result";
 import type { RerunStep } from "../contracts/reports";
 
 export interface RerunOptions {
@@ -75,22 +81,28 @@ type Json = Record<string, unknown>;
 export class Rerun {
   private nextId = 1;
   private readonly sessionIds = new Map<string, string>();
-  private readonly waiting = new Map<string, (frame: Frame) => void>();
+  private readonly client: RequestClient;
+  /** The recording, each response carrying the seq of the request it answers. */
+  private readonly recorded: readonly Frame[];
   /** Recorded answers of the client to the agent's requests, per method, in order. */
   private readonly answers = new Map<string, Json[]>();
   readonly steps: RerunStep[] = [];
   readonly problems: string[] = [];
 
   constructor(
-    private readonly recorded: readonly Frame[],
-    private readonly send: (message: Json) => void,
+    recorded: readonly Frame[],
+    /** Writes one frame to the live agent: the seq it was given, or why it was not sent. */
+    private readonly send: (message: Json) => Result<number>,
     private readonly options: RerunOptions = {},
   ) {
-    const agentRequests = new Map<string, string>();
-    for (const f of recorded) {
-      if (f.dir === "from-agent" && f.kind === "request" && f.method) agentRequests.set(JSON.stringify(f.id), f.method);
+    const filler = new RequestSeqFiller();
+    this.recorded = recorded.map((f) => filler.fill({ ...f }));
+    this.client = new RequestClient({ send, nextId: () => this.nextId++ });
+    const agentRequests = new Map<number, string>();
+    for (const f of this.recorded) {
+      if (f.dir === "from-agent" && f.kind === "request" && f.method) agentRequests.set(f.seq, f.method);
       if (f.dir === "to-agent" && f.kind === "response" && f.message) {
-        const method = f.method ?? agentRequests.get(JSON.stringify(f.id));
+        const method = f.method ?? (f.requestSeq === undefined ? undefined : agentRequests.get(f.requestSeq));
         if (!method) continue;
         const list = this.answers.get(method) ?? [];
         list.push(f.message as Json);
@@ -99,28 +111,21 @@ export class Rerun {
     }
   }
 
-  /** Feed every frame of the live agent here. */
+  /** Feed every frame of the live agent here (and those sent to it, in seq order: the port reads the agent's). */
   receive(frame: Frame): void {
-    if (frame.dir !== "from-agent") return;
-    if (frame.kind === "response") {
-      const resolve = this.waiting.get(JSON.stringify(frame.id));
-      if (resolve) {
-        this.waiting.delete(JSON.stringify(frame.id));
-        resolve(frame);
-      }
-    } else if (frame.kind === "request" && frame.method) {
-      const answer = this.answers.get(frame.method)?.shift();
-      if (answer) {
-        const { jsonrpc: _j, id: _i, ...rest } = answer;
-        this.send({ jsonrpc: "2.0", id: frame.id, ...(this.mapSessions(rest) as Json) });
-      } else {
-        this.problems.push(`the agent asked ${frame.method}, which the recording never answered`);
-        this.send({
-          jsonrpc: "2.0",
-          id: frame.id,
-          error: { code: -32603, message: `replay: no recorded answer to ${frame.method}` },
-        });
-      }
+    this.client.received([frame]);
+    if (frame.dir !== "from-agent" || frame.kind !== "request" || !frame.method) return;
+    const answer = this.answers.get(frame.method)?.shift();
+    if (answer) {
+      const { jsonrpc: _j, id: _i, ...rest } = answer;
+      this.send({ jsonrpc: "2.0", id: frame.id, ...(this.mapSessions(rest) as Json) });
+    } else {
+      this.problems.push(`the agent asked ${frame.method}, which the recording never answered`);
+      this.send({
+        jsonrpc: "2.0",
+        id: frame.id,
+        error: { code: -32603, message: `replay: no recorded answer to ${frame.method}` },
+      });
     }
   }
 
@@ -135,18 +140,19 @@ export class Rerun {
     return value;
   }
 
-  private learnSession(recordedResponse: Frame | undefined, live: Frame): void {
+  private learnSession(recordedResponse: Frame | undefined, result: unknown): void {
     const recordedId = (recordedResponse?.message as { result?: { sessionId?: unknown } } | undefined)?.result
       ?.sessionId;
-    const liveId = (live.message as { result?: { sessionId?: unknown } }).result?.sessionId;
+    const liveId = (result as { sessionId?: unknown } | undefined)?.sessionId;
     if (typeof recordedId === "string" && typeof liveId === "string") this.sessionIds.set(recordedId, liveId);
   }
 
   async run(): Promise<RerunStep[]> {
     const timeoutMs = this.options.timeoutMs ?? 60_000;
-    const responses = new Map<string, Frame>();
+    /** The agent's recorded answers, by the seq of the request answered. */
+    const responses = new Map<number, Frame>();
     for (const f of this.recorded)
-      if (f.dir === "from-agent" && f.kind === "response") responses.set(JSON.stringify(f.id), f);
+      if (f.dir === "from-agent" && f.kind === "response" && f.requestSeq !== undefined) responses.set(f.requestSeq, f);
 
     for (const f of this.recorded) {
       if (f.dir !== "to-agent" || (f.kind !== "request" && f.kind !== "notification") || !f.message) continue;
@@ -161,25 +167,18 @@ export class Rerun {
       }
       const liveId = this.nextId++;
       const started = Date.now();
-      const answered = new Promise<Frame | undefined>((resolve) => {
-        const timer = setTimeout(() => {
-          this.waiting.delete(JSON.stringify(liveId));
-          resolve(undefined);
-        }, timeoutMs);
-        this.waiting.set(JSON.stringify(liveId), (frame) => {
-          clearTimeout(timer);
-          resolve(frame);
-        });
-      });
-      this.send({ ...message, id: liveId });
-      const live = await answered;
+      const outcome = await this.client.sendRequest({ ...message, id: liveId, method: f.method! }, { timeoutMs });
       const step: RerunStep = { method: f.method!, recordedId: f.id, liveId, outcome: "timeout" };
-      if (live) {
-        step.outcome = "error" in (live.message as Json) ? "error" : "answered";
+      if (outcome.kind !== "failed") {
+        step.outcome = outcome.kind === "error" ? "error" : "answered";
         step.latencyMs = Date.now() - started;
-        this.learnSession(responses.get(JSON.stringify(f.id)), live);
+        if (outcome.kind === "result") this.learnSession(responses.get(f.seq), outcome.result);
       } else {
-        this.problems.push(`${f.method} (recorded id ${JSON.stringify(f.id)}) got no answer within ${timeoutMs} ms`);
+        const why =
+          outcome.reason === "timeout"
+            ? `got no answer within ${timeoutMs} ms`
+            : `was not answered: ${outcome.message}`;
+        this.problems.push(`${f.method} (recorded id ${JSON.stringify(f.id)}) ${why}`);
       }
       this.steps.push(step);
     }

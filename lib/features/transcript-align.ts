@@ -22,7 +22,7 @@
  * is approximate.
  */
 import { diffArrays } from "diff";
-import type { Frame, FrameDirection, FrameKind, JsonRpcId } from "../protocol/frame";
+import { idKey, type Frame, type FrameDirection, type FrameKind } from "../protocol/frame";
 import type { FieldDiff } from "../contracts/reports";
 import { isObject, str } from "../protocol/json";
 import { AGENT_METHODS, CLIENT_METHODS } from "../protocol/methods";
@@ -314,7 +314,6 @@ export interface StepOptions {
 }
 
 const ARROW: Record<FrameDirection, string> = { "to-agent": "→", "from-agent": "←" };
-const idKey = (id: JsonRpcId | undefined) => JSON.stringify(id ?? null);
 
 /** The steps of a list of frames (in seq order). */
 export function stepsOf(frames: readonly Frame[], options: StepOptions = {}): Step[] {

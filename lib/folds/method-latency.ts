@@ -4,29 +4,12 @@
  * requests are still waiting. Fed frames in seq order (a live log as it grows,
  * or a transcript once); responses are paired by `requestSeq`, as everywhere
  * downstream of the sequencer (a recording made before it is paired on load).
+ * The library's table is the same builder fed the index's timed calls
+ * (`addCall`, lib/features/library-search.ts): one row type, one percentile.
  */
 import type { Frame, FrameDirection } from "../protocol/frame";
+import type { MethodLatency } from "../contracts/library-search";
 import { isErrorResponse } from "./frame-filter";
-
-/** One row of the table. `dir` is the way the request travelled. */
-export interface MethodLatency {
-  method: string;
-  dir: FrameDirection;
-  /** Requests sent. */
-  requests: number;
-  /** Requests answered (the latency figures are over these). */
-  answered: number;
-  /** Answers that were JSON-RPC errors. */
-  errors: number;
-  /** Requests with no answer (yet). */
-  pending: number;
-  p50?: number;
-  p95?: number;
-  p99?: number;
-  max?: number;
-  /** The request answered slowest, to link to. */
-  slowestSeq?: number;
-}
 
 interface Row {
   method: string;
@@ -34,7 +17,7 @@ interface Row {
   requests: number;
   errors: number;
   latencies: number[];
-  slowest?: { ms: number; seq: number };
+  slowest?: { ms: number; seq?: number };
 }
 
 /** Nearest-rank percentile of an ascending list (no interpolation: every figure is a real request's). */
@@ -70,10 +53,20 @@ export class LatencyBuilder {
       row = this.#row(f.dir === "to-agent" ? "from-agent" : "to-agent", f.method);
       row.requests++;
     } else this.#open.delete(f.requestSeq!);
-    const ms = Math.max(0, f.latencyMs ?? f.ts - open!.ts);
+    this.#answered(row, Math.max(0, f.latencyMs ?? f.ts - open!.ts), isErrorResponse(f), f.requestSeq ?? f.seq);
+  }
+
+  /** One call already timed, request and answer (the library's index keeps calls, not frames). */
+  addCall(call: { method: string; dir: FrameDirection; ms: number; error: boolean }): void {
+    const row = this.#row(call.dir, call.method);
+    row.requests++;
+    this.#answered(row, call.ms, call.error);
+  }
+
+  #answered(row: Row, ms: number, error: boolean, seq?: number): void {
     row.latencies.push(ms);
-    if (!row.slowest || ms > row.slowest.ms) row.slowest = { ms, seq: f.requestSeq ?? f.seq };
-    if (isErrorResponse(f)) row.errors++;
+    if (!row.slowest || ms > row.slowest.ms) row.slowest = { ms, seq };
+    if (error) row.errors++;
   }
 
   #row(dir: FrameDirection, method: string): Row {
@@ -81,17 +74,6 @@ export class LatencyBuilder {
     let row = this.#rows.get(key);
     if (!row) this.#rows.set(key, (row = { method, dir, requests: 0, errors: 0, latencies: [] }));
     return row;
-  }
-
-  /** Adds another builder's figures (a library-wide table over many transcripts). */
-  merge(other: LatencyBuilder): void {
-    for (const r of other.#rows.values()) {
-      const row = this.#row(r.dir, r.method);
-      row.requests += r.requests;
-      row.errors += r.errors;
-      for (const ms of r.latencies) row.latencies.push(ms);
-      if (r.slowest && (!row.slowest || r.slowest.ms > row.slowest.ms)) row.slowest = { ...r.slowest };
-    }
   }
 
   /** The table, slowest p95 first. Sorting is per call: call it when the view needs it. */

@@ -9,7 +9,7 @@
  * neither the client's capabilities nor the sessions; `RecordingRules` is told which.
  */
 import type { Requirement } from "../contracts/requirements";
-import type { Frame, FrameDirection, JsonRpcId } from "../protocol/frame";
+import { idKey, type Frame, type FrameDirection, type JsonRpcId } from "../protocol/frame";
 import { isObject } from "../protocol/json";
 import { AGENT_METHODS, CLIENT_METHODS } from "../protocol/methods";
 import { capabilityFor } from "../protocol/client-capabilities";
@@ -112,7 +112,6 @@ export interface RulesScope {
   fromStart: boolean;
 }
 
-const idKey = (id: JsonRpcId): string => (typeof id === "string" ? `s:${id}` : `n:${String(id)}`);
 const show = (v: unknown): string => {
   const s = JSON.stringify(v) ?? String(v);
   return s.length > 80 ? `${s.slice(0, 77)}...` : s;

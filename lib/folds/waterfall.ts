@@ -9,7 +9,7 @@
  * The builder is fed frames in seq order and keeps its own state (a growing
  * log is folded once); `turns` returns the turns as they stand.
  */
-import type { Frame, JsonRpcId } from "../protocol/frame";
+import { idKey, type Frame, type JsonRpcId } from "../protocol/frame";
 import { SeqList } from "./session-view";
 import { turnUsageOf, type TurnUsage } from "./turn-usage";
 import { isObject, str } from "../protocol/json";
@@ -68,7 +68,6 @@ export interface WaterfallTurn {
 }
 
 type Obj = Record<string, unknown>;
-const idKey = (id: JsonRpcId | undefined): string => (typeof id === "string" ? `s:${id}` : `n:${String(id)}`);
 
 const STREAM_OF: Record<string, StreamKind> = {
   agent_message_chunk: "message",

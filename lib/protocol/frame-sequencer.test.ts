@@ -60,3 +60,25 @@ describe("FrameSequencer", () => {
     expect(s.correlator.unanswered("from-agent")).toEqual([{ id: "5", method: "fs/read_text_file", at: 0, seq: 1 }]);
   });
 });
+
+describe("lineEvent", () => {
+  it("makes a line's frame, keeping bytes that are not UTF-8, and an over-long line's preview an invalid frame", () => {
+    const s = new FrameSequencer(fakeClock());
+    expect(s.lineEvent("from-agent", { type: "line", text: '{"jsonrpc":"2.0","method":"x"}' }, 100)).toMatchObject({
+      seq: 1,
+      kind: "notification",
+      method: "x",
+    });
+    expect(s.lineEvent("from-agent", { type: "line", text: "\uFFFD", base64: "/w==" }, 100)).toMatchObject({
+      seq: 2,
+      kind: "invalid",
+      rawBase64: "/w==",
+    });
+    expect(s.lineEvent("from-agent", { type: "oversize", bytes: 500, preview: '{"jsonrpc"' }, 100)).toMatchObject({
+      seq: 3,
+      kind: "invalid",
+      raw: '{"jsonrpc"',
+      error: "line of 500 bytes exceeds the maximum of 100 and was dropped",
+    });
+  });
+});

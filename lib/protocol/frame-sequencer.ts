@@ -4,6 +4,7 @@
  */
 import { Correlator } from "./correlate";
 import { classifyLine, type Frame, type FrameDirection } from "./frame";
+import type { LineEvent } from "./ndjson";
 
 export interface Clock {
   /** Wall clock, ms since the epoch. */
@@ -53,6 +54,17 @@ export class FrameSequencer {
   }
 
   /** A frame for something on the wire that could not be kept as a line. */
+  /** The frame a connection's line event makes: the line, or an over-long one's preview as an invalid frame. */
+  lineEvent(dir: FrameDirection, event: LineEvent, maxLineBytes: number): Frame {
+    return event.type === "line"
+      ? this.line(dir, event.text, event.base64)
+      : this.invalid(
+          dir,
+          event.preview,
+          `line of ${event.bytes} bytes exceeds the maximum of ${maxLineBytes} and was dropped`,
+        );
+  }
+
   invalid(dir: FrameDirection, raw: string, error: string): Frame {
     return { seq: ++this.lastSeq, ts: this.clock.wall(), dir, raw, kind: "invalid", error, message: undefined };
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { classifyLine } from "./frame";
+import { classifyLine, idKey } from "./frame";
 
 describe("classifyLine", () => {
   it("classifies requests, notifications and responses", () => {
@@ -33,5 +33,14 @@ describe("classifyLine", () => {
 
   it("keeps the parsed message of an invalid but parseable line", () => {
     expect(classifyLine('{"id":1}').message).toEqual({ id: 1 });
+  });
+});
+
+describe("idKey", () => {
+  it('keeps 1 and "1" apart, and keys an absent id as null', () => {
+    expect(idKey(1)).not.toBe(idKey("1"));
+    expect(idKey("n:1")).not.toBe(idKey(1));
+    expect(idKey(undefined)).toBe(idKey(null));
+    expect(idKey(null)).not.toBe(idKey("null"));
   });
 });

@@ -10,6 +10,10 @@ import { field, type Infer, type Shape } from "./record-schema";
 
 export type { AnyMessage, JsonRpcId };
 
+/** A JSON-RPC id as a map key: 1 and "1" are different requests (an absent id keys as null). */
+export const idKey = (id: JsonRpcId | null | undefined): string =>
+  typeof id === "string" ? `s:${id}` : `n:${String(id ?? null)}`;
+
 /**
  * The frame record, declared once: `WireFrame` is inferred from it, the
  * transcript's frame events add their own fields to it, and the converters and

@@ -1,18 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { LineSplitter, toBase64 } from "./ndjson";
+import { LineSplitter } from "./ndjson";
 
 const bytes = (s: string) => new TextEncoder().encode(s);
-
-describe("toBase64", () => {
-  it("matches Node's encoding for every padding length", () => {
-    for (const s of ["", "f", "fo", "foo", "foob", "fooba", "foobar", "\u00ff\u00fe"]) {
-      const b = bytes(s);
-      expect(toBase64(b)).toBe(Buffer.from(b).toString("base64"));
-    }
-    const all = new Uint8Array(256).map((_, i) => i);
-    expect(toBase64(all)).toBe(Buffer.from(all).toString("base64"));
-  });
-});
 
 describe("LineSplitter", () => {
   it("buffers a partial line across chunks", () => {

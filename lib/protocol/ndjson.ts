@@ -5,6 +5,8 @@
  * before it stays, a BOM stays), and bytes that are not UTF-8 are kept in `base64`.
  */
 
+import { toBase64 } from "./base64";
+
 export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
 
 export type LineEvent =
@@ -13,20 +15,6 @@ export type LineEvent =
 
 const NEWLINE = 0x0a;
 const CR = 0x0d;
-const BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-/** Standard base64 with padding (lib/ has neither Buffer nor a typed btoa). */
-export function toBase64(bytes: Uint8Array): string {
-  let out = "";
-  for (let i = 0; i < bytes.length; i += 3) {
-    const n = (bytes[i]! << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
-    out += BASE64[(n >> 18) & 63]! + BASE64[(n >> 12) & 63]!;
-    out += i + 1 < bytes.length ? BASE64[(n >> 6) & 63]! : "=";
-    out += i + 2 < bytes.length ? BASE64[n & 63]! : "=";
-  }
-  return out;
-}
-
 const strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 const lenient = new TextDecoder("utf-8", { ignoreBOM: true });
 

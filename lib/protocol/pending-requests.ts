@@ -8,7 +8,7 @@
  * requests live in its immutable snapshot (lib/folds/session-view/items.ts),
  * and a `RequestClient`'s are callbacks waiting, not records.
  */
-import type { FrameDirection, JsonRpcId } from "./frame";
+import { idKey, type FrameDirection, type JsonRpcId } from "./frame";
 
 export interface PendingEntry {
   seq: number;
@@ -16,8 +16,7 @@ export interface PendingEntry {
   id?: JsonRpcId;
 }
 
-const idKey = (dir: FrameDirection, id: JsonRpcId | undefined): string =>
-  `${dir}:${typeof id === "string" ? `s:${id}` : `n:${String(id ?? null)}`}`;
+const dirIdKey = (dir: FrameDirection, id: JsonRpcId | undefined): string => `${dir}:${idKey(id)}`;
 
 export class PendingRequests<T extends PendingEntry> {
   private readonly bySeq = new Map<number, T>();
@@ -26,7 +25,7 @@ export class PendingRequests<T extends PendingEntry> {
 
   /** Opens a request; returns the request still open with the same id in the same direction, if any (an id reused in flight). */
   open(request: T): T | undefined {
-    const key = idKey(request.dir, request.id);
+    const key = dirIdKey(request.dir, request.id);
     const before = this.newest.get(key);
     this.bySeq.set(request.seq, request);
     this.newest.set(key, request.seq);
@@ -38,7 +37,7 @@ export class PendingRequests<T extends PendingEntry> {
     const request = this.bySeq.get(seq);
     if (!request) return undefined;
     this.bySeq.delete(seq);
-    const key = idKey(request.dir, request.id);
+    const key = dirIdKey(request.dir, request.id);
     if (this.newest.get(key) === seq) this.newest.delete(key);
     return request;
   }
@@ -53,7 +52,7 @@ export class PendingRequests<T extends PendingEntry> {
 
   /** The newest open request sent in `dir` with this id, in O(1). */
   newestById(dir: FrameDirection, id: JsonRpcId): T | undefined {
-    const seq = this.newest.get(idKey(dir, id));
+    const seq = this.newest.get(dirIdKey(dir, id));
     return seq === undefined ? undefined : this.bySeq.get(seq);
   }
 

@@ -43,7 +43,8 @@ export interface FrameLink {
   nextId(): JsonRpcId;
 }
 
-const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
+/** A duration as timeouts are told: tenths of a second. */
+export const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 
 /**
  * A `RequestPort` over a `FrameLink`. The owner feeds it every frame once, in

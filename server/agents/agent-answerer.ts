@@ -6,7 +6,7 @@
  * did not advertise is refused, whatever the policy.
  */
 import type { RequestPermissionRequest } from "@agentclientprotocol/sdk";
-import { classifyLine, type Frame } from "../../lib/protocol/frame";
+import { classifyLine, idKey, type Frame } from "../../lib/protocol/frame";
 import { PendingRequests } from "../../lib/protocol/pending-requests";
 import {
   autoPermission,
@@ -39,7 +39,7 @@ export class AgentAnswerer {
   private services?: ClientServices;
   /** Agent->client requests not answered yet, by seq (a response's `requestSeq` closes one). */
   private readonly pending = new PendingRequests<Frame>();
-  /** Ids (`idKey`) of requests the agent withdrew and the relay answered: no later answer may reach the agent. */
+  /** Ids (`idKey`, lib/protocol/frame.ts) of requests the agent withdrew and the relay answered: no later answer may reach the agent. */
   private readonly withdrawn = new Set<string>();
   /** While set (a re-run answers as recorded), policies stand aside. */
   suspended = false;
@@ -200,8 +200,3 @@ export class AgentAnswerer {
     return this.send(JSON.stringify({ jsonrpc: "2.0", id: frame.id, ...outcome }));
   }
 }
-
-/** A JSON-RPC id as a map key: 1 and "1" stay apart. */
-
-/** A JSON-RPC id as a map key: 1 and "1" are different requests. */
-const idKey = (id: unknown): string => (typeof id === "number" ? `n${id}` : `s${String(id)}`);

@@ -9,9 +9,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { AgentDriver } from "./agent-driver";
 import { AgentHost } from "./agent-host";
-import { loadConfig } from "../config";
-import { Profiles } from "./profiles";
-import { TranscriptStore } from "../transcripts/transcript-store";
+import { testHost } from "../../test/host-harness";
 
 const stub = path.resolve(import.meta.dirname, "../../test/fixtures/stub-agent.mjs");
 const base = realpathSync(mkdtempSync(path.join(tmpdir(), "agent-host-stdio-")));
@@ -19,17 +17,9 @@ afterAll(() => rmSync(base, { recursive: true, force: true }));
 
 /** A session whose agent asks for `sh -c 'id > FILE'` in every turn, its terminal requests under auto. */
 function shellSession(file: string) {
-  const config = {
-    ...loadConfig({}, base),
-    dataDir: path.join(base, "data"),
-    workspaceRoots: [base],
-    graceMs: 0,
-    killGraceMs: 500,
-    profiles: { shell: { command: process.execPath, args: [stub, "shell", `id > ${file}`], env: {} } },
-    defaultProfile: "shell",
-  };
-  const store = new TranscriptStore(config.dataDir, {});
-  const session = new AgentHost(config, new Profiles(config, store), store);
+  const session = testHost(base, {
+    shell: { command: process.execPath, args: [stub, "shell", `id > ${file}`], env: {} },
+  }).host;
   const auto = ["create", "wait_for_exit", "output", "release"].map((m) => [`terminal/${m}`, "auto" as const]);
   session.answerer.setPolicies(Object.fromEntries(auto));
   return session;

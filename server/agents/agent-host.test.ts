@@ -11,11 +11,9 @@ import type { Frame, WireFrame } from "../../lib/protocol/frame";
 import { DEFAULT_CLIENT_CAPABILITIES } from "../../lib/protocol/client-capabilities";
 import type { ConnectSpec, Connector } from "./agent-connection";
 import { AgentDriver } from "./agent-driver";
-import { AgentHost, type HostWatcher } from "./agent-host";
+import type { AgentHost, HostWatcher } from "./agent-host";
 import { memoryPair, type MemoryAgent } from "./memory-connection";
-import { loadConfig } from "../config";
-import { Profiles } from "./profiles";
-import { TranscriptStore } from "../transcripts/transcript-store";
+import { testHost } from "../../test/host-harness";
 
 const base = realpathSync(mkdtempSync(path.join(tmpdir(), "agent-host-")));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
@@ -29,18 +27,6 @@ afterEach(async () => {
 
 /** A host whose every start reaches a fresh in-memory agent (`agent()`: the latest), watched by a recorder. */
 function memoryHost(overrides: { maxLineBytes?: number } = {}) {
-  const config = {
-    ...loadConfig({}, base),
-    dataDir: path.join(base, "data"),
-    workspaceRoots: [base],
-    graceMs: 0,
-    killGraceMs: 500,
-    ...overrides,
-    // A command that exists: the memory connector never runs it.
-    profiles: { mem: { command: process.execPath, args: ["--memory"], env: {} } },
-    defaultProfile: "mem",
-  };
-  const store = new TranscriptStore(config.dataDir, {});
   let latest: MemoryAgent | undefined;
   const specs: ConnectSpec[] = [];
   const connect: Connector = (spec, events) => {
@@ -49,7 +35,12 @@ function memoryHost(overrides: { maxLineBytes?: number } = {}) {
     latest = pair.agent;
     return pair.connect(spec, events);
   };
-  const host = new AgentHost(config, new Profiles(config, store), store, connect);
+  const { host, store } = testHost(
+    base,
+    // A command that exists: the memory connector never runs it.
+    { mem: { command: process.execPath, args: ["--memory"], env: {} } },
+    { connect, config: overrides },
+  );
   hosts.push(host);
   const events: [string, unknown][] = [];
   const watcher: HostWatcher = {

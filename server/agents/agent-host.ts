@@ -187,16 +187,7 @@ export class AgentHost {
         run.process = await this.connect(
           { ...launch, cwd, maxLineBytes: this.config.maxLineBytes, killGraceMs: this.config.killGraceMs },
           {
-            onLine: (event) =>
-              this.queue(
-                event.type === "line"
-                  ? run.sequencer.line("from-agent", event.text, event.base64)
-                  : run.sequencer.invalid(
-                      "from-agent",
-                      event.preview,
-                      `line of ${event.bytes} bytes exceeds the maximum of ${this.config.maxLineBytes} and was dropped`,
-                    ),
-              ),
+            onLine: (event) => this.queue(run.sequencer.lineEvent("from-agent", event, this.config.maxLineBytes)),
             onStderr: (text) => this.emit("agent:stderr", run.keepStderr({ ts: Date.now(), text })),
             onTransport: (text) => {
               const event = { ts: Date.now(), text };

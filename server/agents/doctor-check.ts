@@ -2,17 +2,21 @@
  * The Profiles page's "Check": starts a profile's agent in a throw-away
  * folder, sends `initialize` and `session/new` as Connect would, watches what
  * it does (exit, stderr, stray stdout, answers) and hands those facts to the
- * doctor (lib/features/doctor.ts). The agent is stopped whatever happens; its
- * requests are refused (a check opens a session, nothing more).
+ * doctor (lib/features/doctor.ts). It asks through the one request port
+ * (lib/protocol/request-port.ts) with the client handshake's params
+ * (lib/features/handshake.ts), over its own connection and sequencer: nothing
+ * is recorded. The agent is stopped whatever happens; its requests are refused
+ * (a check opens a session, nothing more).
  */
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { PROTOCOL_VERSION } from "@agentclientprotocol/sdk";
 import { diagnose, type DoctorFacts, type DoctorReport } from "../../lib/features/doctor";
 import type { Frame } from "../../lib/protocol/frame";
 import { FrameSequencer } from "../../lib/protocol/frame-sequencer";
-import { CLIENT_INFO } from "../../lib/protocol/client-capabilities";
+import { initializeParams, sessionNewParams, within } from "../../lib/features/handshake";
+import { errorFrame, type RpcOutcome } from "../../lib/protocol/jsonrpc";
+import { RequestClient } from "../../lib/protocol/request-port";
 import { AGENT_METHODS } from "../../lib/protocol/methods";
 import { fail, ok, type Result } from "../../lib/protocol/result";
 import type { RelayError } from "../../lib/contracts/wire";
@@ -65,25 +69,26 @@ export async function checkProfile(
   const frames: Frame[] = [];
   let stderr = "";
   let exit: DoctorFacts["exit"];
-  const waiters = new Set<() => void>();
-  const wake = () => {
-    for (const w of [...waiters]) w();
-  };
   let agent: AgentConnection | undefined;
+  let reportExit = () => {};
+  const exited = new Promise<void>((resolve) => (reportExit = resolve));
+  let nextId = 0;
+  /** Writes one frame and keeps it; its seq, or why it was not written. */
+  const write = (frame: string | object): Result<number> => {
+    const line = typeof frame === "string" ? frame : JSON.stringify(frame);
+    if (!agent?.running || !agent.write(line)) return fail("the agent is not running");
+    const sent = sequencer.line("to-agent", line);
+    keep(sent);
+    return ok(sent.seq);
+  };
+  /** The one request port over this connection: answers are paired by the sequencer's requestSeq. */
+  const client = new RequestClient({ send: write, nextId: () => nextId++ });
   const keep = (frame: Frame) => {
     if (frames.length < FRAMES_KEPT) frames.push(frame);
+    client.received([frame]);
     // A check answers no request: refused at once, so an agent never waits on it.
     if (frame.dir === "from-agent" && frame.kind === "request" && frame.id !== undefined)
-      send({
-        jsonrpc: "2.0",
-        id: frame.id,
-        error: { code: -32601, message: "the doctor's check answers no requests" },
-      });
-    wake();
-  };
-  const send = (message: object) => {
-    const line = JSON.stringify(message);
-    if (agent?.running && agent.write(line)) keep(sequencer.line("to-agent", line));
+      write(errorFrame(frame.id, { code: -32601, message: "the doctor's check answers no requests" }));
   };
   const addStderr = (text: string) => {
     stderr = (stderr + text).slice(-STDERR_KEPT);
@@ -93,17 +98,13 @@ export async function checkProfile(
       agent = await startAgent(
         { ...launch, cwd: workspace, maxLineBytes: config.maxLineBytes, killGraceMs: config.killGraceMs },
         {
-          onLine: (e) =>
-            keep(
-              e.type === "line"
-                ? sequencer.line("from-agent", e.text)
-                : sequencer.invalid("from-agent", e.preview, `line of ${e.bytes} bytes exceeds the maximum`),
-            ),
+          onLine: (e) => keep(sequencer.lineEvent("from-agent", e, config.maxLineBytes)),
           onStderr: addStderr,
           onTransport: (text) => addStderr(`[transport] ${text}\n`),
           onExit: (code, signal) => {
             exit = { code, signal };
-            wake();
+            client.close("the agent exited");
+            reportExit();
           },
         },
       );
@@ -123,30 +124,18 @@ export async function checkProfile(
       );
     }
 
-    /** Sends a request and waits for its answer, the agent's exit or the timeout. */
-    const ask = async (id: number, method: string, params: unknown): Promise<Frame | undefined> => {
-      send({ jsonrpc: "2.0", id, method, params });
-      const answered = () => frames.find((f) => f.dir === "from-agent" && f.kind === "response" && f.id === id);
-      return new Promise((resolve) => {
-        const done = () => {
-          clearTimeout(timer);
-          waiters.delete(check);
-          resolve(answered());
-        };
-        const check = () => (answered() || exit ? done() : undefined);
-        const timer = setTimeout(done, timeoutMs);
-        waiters.add(check);
-        check();
-      });
+    /** A request and its answer, the agent's exit or the timeout; one that could not be written waits for the exit. */
+    const ask = async (method: string, params: unknown): Promise<RpcOutcome> => {
+      const outcome = await client.request(method, params, { timeoutMs });
+      if (outcome.kind === "failed" && outcome.reason === "unsent") await within(exited, timeoutMs);
+      return outcome;
     };
-
-    const init = await ask(0, AGENT_METHODS.initialize, {
-      protocolVersion: PROTOCOL_VERSION,
-      clientCapabilities: profiles.clientCapabilities(name),
-      clientInfo: CLIENT_INFO,
-    });
+    const init = await ask(
+      AGENT_METHODS.initialize,
+      initializeParams({ clientCapabilities: profiles.clientCapabilities(name) }),
+    );
     const initialized = diagnose({ command: launch.command, frames, now: Date.now() }).reached === "initialized";
-    if (init && initialized) await ask(1, AGENT_METHODS.session_new, { cwd: workspace, mcpServers: [] });
+    if (init.kind === "result" && initialized) await ask(AGENT_METHODS.session_new, sessionNewParams(workspace));
     // The facts as they stood when the check ended, before it stops the agent.
     const facts = {
       command: launch.command,

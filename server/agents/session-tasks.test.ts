@@ -7,29 +7,15 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { DEFAULT_CLIENT_CAPABILITIES } from "../../lib/protocol/client-capabilities";
-import { AgentHost } from "./agent-host";
-import { loadConfig } from "../config";
-import { Profiles } from "./profiles";
 import { probeAgent } from "./session-tasks";
-import { TranscriptStore } from "../transcripts/transcript-store";
+import { testHost } from "../../test/host-harness";
 
 const stub = path.resolve(import.meta.dirname, "../../test/fixtures/stub-agent.mjs");
 const base = realpathSync(mkdtempSync(path.join(tmpdir(), "session-tasks-")));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
 function session(file: string) {
-  const config = {
-    ...loadConfig({}, base),
-    dataDir: path.join(base, "data"),
-    graceMs: 0,
-    killGraceMs: 500,
-    profiles: {
-      shell: { command: process.execPath, args: [stub, "shell", `id > ${file}`], env: {} },
-    },
-    defaultProfile: "shell",
-  };
-  const store = new TranscriptStore(config.dataDir, {});
-  return new AgentHost(config, new Profiles(config, store), store);
+  return testHost(base, { shell: { command: process.execPath, args: [stub, "shell", `id > ${file}`], env: {} } }).host;
 }
 
 describe("probeAgent and terminals", () => {

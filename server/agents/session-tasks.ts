@@ -18,6 +18,7 @@ import type { AgentHost } from "./agent-host";
 import { groupRssBytes } from "./process-group";
 import type { ProbeStore } from "../transcripts/probe-store";
 import { AGENT_METHODS } from "../../lib/protocol/methods";
+import { fail, ok } from "../../lib/protocol/result";
 import { keepDirectoriesInside } from "../workspace";
 
 /** Starts a fresh agent and sends it a transcript's client side again; answers with the diff. */
@@ -34,7 +35,10 @@ export async function rerunTranscript(
   // The working-directory rule holds for a recording's directories too (server/workspace.ts).
   const roots = options.workspaceRoots ?? [started.agent.cwd];
   const dropped: string[] = [];
-  const send = (message: object) => void session.send(JSON.stringify(keepDirectoriesInside(message, roots, dropped)));
+  const send = (message: object) => {
+    const ack = session.send(JSON.stringify(keepDirectoriesInside(message, roots, dropped)));
+    return ack.ok ? ok(ack.seq) : fail(ack.error.message);
+  };
   const rerun = new Rerun(recorded.frames, send, {
     cwd: started.agent.cwd,
     recordedMcpServers: options.recordedMcpServers === true,

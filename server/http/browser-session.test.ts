@@ -8,33 +8,27 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { WireFrame } from "../../lib/protocol/frame";
-import { AgentHost } from "../agents/agent-host";
+import type { AgentHost } from "../agents/agent-host";
 import { memoryPair, type MemoryAgent } from "../agents/memory-connection";
-import { loadConfig } from "../config";
-import { Profiles } from "../agents/profiles";
-import { TranscriptStore } from "../transcripts/transcript-store";
+import { testHost } from "../../test/host-harness";
 import { BrowserSession, type RelaySocket } from "./browser-session";
 
 const base = realpathSync(mkdtempSync(path.join(tmpdir(), "browser-session-")));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
-const config = {
-  ...loadConfig({}, base),
-  dataDir: path.join(base, "data"),
-  workspaceRoots: [base],
-  killGraceMs: 500,
-  profiles: { mem: { command: process.execPath, args: [], env: {} } },
-  defaultProfile: "mem",
-};
-const store = new TranscriptStore(config.dataDir, {});
-
 function memoryHost(): { host: AgentHost; agent: () => MemoryAgent } {
   let latest: MemoryAgent | undefined;
-  const host = new AgentHost(config, new Profiles(config, store), store, (spec, events) => {
-    const pair = memoryPair();
-    latest = pair.agent;
-    return pair.connect(spec, events);
-  });
+  const { host } = testHost(
+    base,
+    { mem: { command: process.execPath, args: [], env: {} } },
+    {
+      connect: (spec, events) => {
+        const pair = memoryPair();
+        latest = pair.agent;
+        return pair.connect(spec, events);
+      },
+    },
+  );
   return { host, agent: () => latest! };
 }
 

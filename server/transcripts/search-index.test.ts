@@ -331,9 +331,42 @@ describe("SearchIndex", () => {
     const all = idx.latency({});
     expect(all.transcripts).toBe(2);
     expect(all.rows).toEqual([
-      { method: "session/prompt", dir: "to-agent", count: 1, errors: 0, p50: 300, p95: 300, p99: 300, max: 300 },
-      { method: "session/new", dir: "to-agent", count: 1, errors: 1, p50: 40, p95: 40, p99: 40, max: 40 },
-      { method: "initialize", dir: "to-agent", count: 2, errors: 0, p50: 5, p95: 5, p99: 5, max: 5 },
+      {
+        method: "session/prompt",
+        dir: "to-agent",
+        requests: 1,
+        answered: 1,
+        errors: 0,
+        pending: 0,
+        p50: 300,
+        p95: 300,
+        p99: 300,
+        max: 300,
+      },
+      {
+        method: "session/new",
+        dir: "to-agent",
+        requests: 1,
+        answered: 1,
+        errors: 1,
+        pending: 0,
+        p50: 40,
+        p95: 40,
+        p99: 40,
+        max: 40,
+      },
+      {
+        method: "initialize",
+        dir: "to-agent",
+        requests: 2,
+        answered: 2,
+        errors: 0,
+        pending: 0,
+        p50: 5,
+        p95: 5,
+        p99: 5,
+        max: 5,
+      },
     ]);
     expect(idx.latency({ agent: "claude-code" }).rows.map((r) => r.method)).toEqual(["session/new", "initialize"]);
     expect(idx.latency({ from: "2030-01-01" })).toMatchObject({ rows: [], transcripts: 0 });

@@ -183,7 +183,7 @@ describe("acp-playground mcp", () => {
       .toBe(2);
     const all = (await call("latency_table", { kind: "session" })).value().rows;
     expect(all.find((r: { method: string }) => r.method === "session/prompt")).toMatchObject({
-      count: 2,
+      requests: 2,
       p50: 300,
       max: 900,
     });

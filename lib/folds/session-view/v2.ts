@@ -4,6 +4,7 @@
  * `terminal_output_chunk`, output as base64).
  */
 import type { ToolCallContent } from "@agentclientprotocol/sdk";
+import { fromBase64 } from "../../protocol/base64";
 import type { Frame } from "../../protocol/frame";
 import { isObject, num, str } from "../../protocol/json";
 import { compact, get, put, type Draft, type Obj } from "./draft";
@@ -58,26 +59,8 @@ export function onToolCallContentChunk(d: Draft, tg: Target, seq: number, u: Obj
   return undefined;
 }
 
-const B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-const B64_INDEX = new Map([...B64].map((c, i) => [c, i]));
-
 /** Base64 to text (UTF-8, invalid sequences replaced); characters outside the alphabet are skipped. */
-export function decodeBase64Text(data: string): string {
-  const bytes: number[] = [];
-  let acc = 0;
-  let bits = 0;
-  for (const c of data) {
-    const v = B64_INDEX.get(c);
-    if (v === undefined) continue;
-    acc = ((acc << 6) | v) & 0xffffff;
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      bytes.push((acc >> bits) & 0xff);
-    }
-  }
-  return new TextDecoder().decode(new Uint8Array(bytes));
-}
+export const decodeBase64Text = (data: string): string => new TextDecoder().decode(fromBase64(data));
 
 function capped(t: TerminalView, output: string): void {
   if (output.length > TERMINAL_OUTPUT_CHARS) {
