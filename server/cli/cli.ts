@@ -36,15 +36,7 @@ import { dataDirFor } from "../runtime";
 import { USAGE } from "./cli-usage";
 import { AGENT_METHODS, CLIENT_METHODS } from "../../lib/protocol/methods";
 import { isObject } from "../../lib/protocol/json";
-
-class CliError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode: number,
-  ) {
-    super(message);
-  }
-}
+import { CliError } from "./cli-error";
 
 type Options = NonNullable<NonNullable<Parameters<typeof parseArgs>[0]>["options"]>;
 

@@ -19,19 +19,11 @@ import { flagPolicies } from "./cli-policies";
 import { ConfigError, loadConfig, type ServerConfig } from "../config";
 import { Profiles } from "../agents/profiles";
 import { TranscriptStore } from "../transcripts/transcript-store";
+import { CliError } from "./cli-error";
 
 export const COMPARE_USAGE = `usage: acp-playground compare --profile A [--profile B] --prompt TEXT [--option [A.|B.]NAME=VALUE]...
          [--json] [-o report.md|report.json] [--transcripts DIR] [--fail-on-diff] [--timeout SECONDS]
          [--permission auto|deny] [--fs auto|deny] [--terminal auto|deny]`;
-
-class CompareError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode: number,
-  ) {
-    super(message);
-  }
-}
 
 interface SideSpec {
   key: "A" | "B";
@@ -57,7 +49,7 @@ function parseOptions(values: string[]): Record<"A" | "B", Record<string, string
   const out: Record<"A" | "B", Record<string, string | boolean>> = { A: {}, B: {} };
   for (const v of values) {
     const m = OPTION.exec(v);
-    if (!m) throw new CompareError(`--option must be [A.|B.]NAME=VALUE: ${v.slice(0, 100)}`, 2);
+    if (!m) throw new CliError(`--option must be [A.|B.]NAME=VALUE: ${v.slice(0, 100)}`, 2);
     const [, side, name, raw] = m as unknown as [string, "A" | "B" | undefined, string, string];
     // Switches (skipTrust) take true; "false" leaves them off.
     const value = raw === "true" ? true : raw;
@@ -131,18 +123,18 @@ async function compare(argv: string[]): Promise<number> {
       strict: true,
     }));
   } catch (err) {
-    throw new CompareError((err as Error).message, 2);
+    throw new CliError((err as Error).message, 2);
   }
   const prompt = values.prompt as string | undefined;
-  if (!prompt) throw new CompareError("compare needs --prompt", 2);
+  if (!prompt) throw new CliError("compare needs --prompt", 2);
   const named = (values.profile as string[] | undefined) ?? [];
-  if (named.length === 0 || named.length > 2) throw new CompareError("compare needs one or two --profile", 2);
+  if (named.length === 0 || named.length > 2) throw new CliError("compare needs one or two --profile", 2);
   const options = parseOptions((values.option as string[] | undefined) ?? []);
   const timeoutS = values.timeout === undefined ? 600 : Number(values.timeout);
-  if (!Number.isFinite(timeoutS) || timeoutS <= 0) throw new CompareError("--timeout must be a number of seconds", 2);
+  if (!Number.isFinite(timeoutS) || timeoutS <= 0) throw new CliError("--timeout must be a number of seconds", 2);
   // Off by default, as for record: Gemini then writes files itself (through the client it cannot create one, docs/gemini-quirks.md).
   const checked = flagPolicies(values, ["auto", "deny"], { permission: "auto", fs: "deny", terminal: "deny" });
-  if (!checked.ok) throw new CompareError(checked.error, 2);
+  if (!checked.ok) throw new CliError(checked.error, 2);
 
   const specs = (["A", "B"] as const).map((key, i): SideSpec => {
     const profile = named[i] ?? named[0]!;
@@ -154,7 +146,7 @@ async function compare(argv: string[]): Promise<number> {
   try {
     config = { ...loadConfig(process.env, process.cwd()), graceMs: 0 };
   } catch (err) {
-    if (err instanceof ConfigError) throw new CompareError(`configuration error: ${err.message}`, 2);
+    if (err instanceof ConfigError) throw new CliError(`configuration error: ${err.message}`, 2);
     throw err;
   }
   const scratch = mkdtempSync(path.join(tmpdir(), "acp-compare-data-"));
@@ -177,7 +169,7 @@ async function compare(argv: string[]): Promise<number> {
     );
     const sides = [a!, b!];
     const bad = sides.find((s) => s.badArgument);
-    if (bad) throw new CompareError(`${bad.spec.key}: ${bad.failure}`, 2);
+    if (bad) throw new CliError(`${bad.spec.key}: ${bad.failure}`, 2);
     const kept: Array<string | undefined> = [];
     if (typeof values.transcripts === "string") {
       mkdirSync(values.transcripts, { recursive: true });
@@ -234,7 +226,7 @@ export async function compareMain(argv: string[]): Promise<number> {
   try {
     return await compare(argv);
   } catch (err) {
-    if (!(err instanceof CompareError)) throw err;
+    if (!(err instanceof CliError)) throw err;
     process.stderr.write(`acp-playground compare: ${err.message}\n${err.exitCode === 2 ? `\n${COMPARE_USAGE}\n` : ""}`);
     return err.exitCode;
   }

@@ -21,6 +21,7 @@ import {
   type Recording,
 } from "../../lib/features/validate-report";
 import { schemaSet } from "../agents/client-services";
+import { CliError } from "./cli-error";
 
 export const VALIDATE_USAGE = `usage: acp-playground validate FILE... [--format text|json|junit] [--side agent|client] [-o FILE]
   FILE: a transcript or tapped conversation (.jsonl), or a raw NDJSON capture of one side
@@ -30,15 +31,6 @@ exit codes: 0 conformant, 1 a MANDATORY requirement failed, 2 bad arguments, 4 u
 
 /** A capture's lines may be long (a whole file read back): far above the relay's default. */
 const CAPTURE_MAX_LINE_BYTES = 256 * 1024 * 1024;
-
-class ValidateError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode: number,
-  ) {
-    super(message);
-  }
-}
 
 function isTranscript(bytes: Buffer): boolean {
   const nl = bytes.indexOf(0x0a);
@@ -56,13 +48,13 @@ function load(file: string, side: FrameDirection | undefined): Recording {
   try {
     bytes = readFileSync(file);
   } catch (err) {
-    throw new ValidateError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, 4);
+    throw new CliError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, 4);
   }
   if (isTranscript(bytes)) {
     try {
       return recordingFromTranscript(file, parseTranscript(bytes.toString("utf8")));
     } catch (err) {
-      if (err instanceof TranscriptError) throw new ValidateError(`${file}: ${err.message}`, 4);
+      if (err instanceof TranscriptError) throw new CliError(`${file}: ${err.message}`, 4);
       throw err;
     }
   }
@@ -85,15 +77,15 @@ async function run(argv: string[]): Promise<number> {
       strict: true,
     });
   } catch (err) {
-    throw new ValidateError(`${(err as Error).message}\n\n${VALIDATE_USAGE}`, 2);
+    throw new CliError(`${(err as Error).message}\n\n${VALIDATE_USAGE}`, 2);
   }
   const { values, positionals } = parsed;
-  if (positionals.length === 0) throw new ValidateError(`validate needs at least one file\n\n${VALIDATE_USAGE}`, 2);
+  if (positionals.length === 0) throw new CliError(`validate needs at least one file\n\n${VALIDATE_USAGE}`, 2);
   const format = values.format;
   if (!["text", "json", "junit"].includes(format))
-    throw new ValidateError(`--format must be text, json or junit, not "${format}"`, 2);
+    throw new CliError(`--format must be text, json or junit, not "${format}"`, 2);
   if (values.side !== undefined && values.side !== "agent" && values.side !== "client")
-    throw new ValidateError(`--side must be agent or client, not "${values.side}"`, 2);
+    throw new CliError(`--side must be agent or client, not "${values.side}"`, 2);
   const side: FrameDirection | undefined =
     values.side === undefined ? undefined : values.side === "agent" ? "from-agent" : "to-agent";
   const schemas = schemaSet();
@@ -112,7 +104,7 @@ export async function validateMain(argv: string[]): Promise<number> {
   try {
     return await run(argv);
   } catch (err) {
-    if (!(err instanceof ValidateError)) throw err;
+    if (!(err instanceof CliError)) throw err;
     process.stderr.write(`acp-playground validate: ${err.message}\n`);
     return err.exitCode;
   }
