@@ -12,6 +12,7 @@ import { DEFAULT_MAX_LINE_BYTES } from "../lib/protocol/ndjson";
 import { z } from "zod";
 import { describeIssues } from "../lib/protocol/contract";
 import { isObject } from "../lib/protocol/json";
+import { PROTOCOL_NAMES, type ProtocolName } from "../lib/protocol/protocols";
 import { clientCapabilitiesSchema } from "./agents/profile-capabilities";
 import { remoteProfileSchema, type RemoteProfile } from "./agents/remote-profile";
 import { installedCommand } from "./agents/command-lookup";
@@ -29,6 +30,8 @@ export interface ProfileConfig {
   options?: Record<string, OptionSpec>;
   /** What `initialize` advertises by default; the playground's defaults when absent. */
   clientCapabilities?: ClientCapabilities;
+  /** The protocol the agent speaks; ACP when absent (lib/protocol/protocols.ts). */
+  protocol?: ProtocolName;
   /** A registry profile whose npm package is not installed: why it cannot start (it is never fetched). */
   notInstalled?: string;
 }
@@ -125,6 +128,7 @@ const optionSchema = z
 
 /** What every local profile may add to its command line. */
 const profileExtras = {
+  protocol: z.enum(PROTOCOL_NAMES).optional(),
   env: stringMap.optional(),
   description: z.string().optional(),
   options: z.record(z.string().regex(/^[A-Za-z][\w-]{0,63}$/, "bad option name"), optionSchema).optional(),
@@ -258,6 +262,7 @@ export function parseProfile(name: string, raw: unknown, file: string, base: str
     description,
     options: p.options ?? {},
     ...(p.clientCapabilities ? { clientCapabilities: p.clientCapabilities } : {}),
+    ...(p.protocol ? { protocol: p.protocol } : {}),
     ...(launch.notInstalled ? { notInstalled: launch.notInstalled } : {}),
   };
 }

@@ -75,3 +75,53 @@ export function prepareAgentHome(kind: AgentKind, home: string): void {
     }),
   );
 }
+
+/**
+ * Codex's app-server (not an ACP agent: `protocol: "codex-app-server"`), offline: its CODEX_HOME
+ * names a custom model provider at the fake Responses API, so no login is needed
+ * (docs/app-server.md). Writes the config into `home`/.codex.
+ */
+export function codexProfile(apiUrl: string, home: string): ProfileConfig {
+  const codexHome = path.join(home, ".codex");
+  mkdirSync(codexHome, { recursive: true });
+  writeFileSync(path.join(codexHome, "config.toml"), codexConfig(apiUrl));
+  return {
+    command: bin("codex"),
+    args: ["app-server"],
+    env: { HOME: home, CODEX_HOME: codexHome, NO_COLOR: "1", RUST_LOG: "error" },
+    description: "Codex app-server (test/agents)",
+    protocol: "codex-app-server",
+  };
+}
+
+/** A config.toml that runs Codex 0.169 offline against a fake Responses API (it passes `--strict-config`). */
+export function codexConfig(apiUrl: string): string {
+  return [
+    'model = "fake-model"',
+    'model_provider = "fake"',
+    'approval_policy = "on-request"',
+    'sandbox_mode = "workspace-write"',
+    "check_for_update_on_startup = false",
+    "",
+    "[model_providers.fake]",
+    'name = "fake"',
+    `base_url = "${apiUrl}/v1"`,
+    'wire_api = "responses"',
+    "requires_openai_auth = false",
+    "request_max_retries = 0",
+    "stream_max_retries = 0",
+    "",
+    "[analytics]",
+    "enabled = false",
+    "",
+  ].join("\n");
+}
+
+/**
+ * The model's call that makes Codex 0.169 ask for a command approval: it asks only when
+ * `exec_command` requests escalated permissions.
+ */
+export const codexEscalatedCommand = (cmd: string) => ({
+  name: "exec_command",
+  input: { cmd, sandbox_permissions: "require_escalated", justification: "The user asked for it." },
+});

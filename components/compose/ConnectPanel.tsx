@@ -10,12 +10,14 @@ import { PromptBox } from "./PromptBox";
 import { alert } from "./ui";
 import { ConnectDiagnosis } from "../doctor/ConnectDiagnosis";
 import { AGENT_METHODS } from "@/lib/protocol/methods";
+import { APP_SERVER_CLIENT } from "@/lib/protocol/app-server-methods";
 
 const STEP_TEXT: Record<ConnectProgress["step"], string> = {
   start: "starting the agent…",
   [AGENT_METHODS.initialize]: "initialize…",
   [AGENT_METHODS.authenticate]: "authenticate…",
   [AGENT_METHODS.session_new]: "session/new…",
+  [APP_SERVER_CLIENT.thread_start]: "thread/start…",
   ready: "ready",
   failed: "failed",
 };

@@ -1,3 +1,5 @@
+import type { ProtocolName } from "../protocol/protocols";
+
 /** How a transcript came to be: said by whoever made it, inferred for files from before it was recorded. */
 export const TRANSCRIPT_KINDS = ["session", "probe", "rerun", "upload", "demo", "tapped", "compare"] as const;
 export type TranscriptKind = (typeof TRANSCRIPT_KINDS)[number];
@@ -26,6 +28,8 @@ export interface TranscriptMeta {
   kind?: TranscriptKind;
   /** Recorded through `acp-playground tap`. */
   tapped?: boolean;
+  /** The protocol spoken, from the header; absent: ACP. */
+  protocol?: ProtocolName;
   turns: number;
   frames: number;
   bytes: number;

@@ -7,10 +7,11 @@ import { FRAME_FIELDS, type Frame, type WireFrame } from "../protocol/frame";
 import { field, pickFields, shapeIssue, type Infer, type Shape } from "../protocol/record-schema";
 import { display, isObject } from "../protocol/json";
 import { AGENT_METHODS } from "../protocol/methods";
+import { PROTOCOL_NAMES } from "../protocol/protocols";
 import type { TranscriptKind } from "./transcript-meta";
 
 export const TRANSCRIPT_FORMAT = "acp-playground-transcript";
-export const TRANSCRIPT_VERSION = "1.1";
+export const TRANSCRIPT_VERSION = "1.2";
 const MAJOR = 1;
 
 const HEADER_FIELDS = {
@@ -27,6 +28,8 @@ const HEADER_FIELDS = {
     args: field.strings,
     cwd: field.string,
     options: field.record.opt(),
+    /** The protocol spoken (lib/protocol/protocols.ts); absent: ACP (1.2 added it). */
+    protocol: field.oneOf(...PROTOCOL_NAMES).opt(),
   }),
   /** Recorded through `acp-playground tap`: an editor, not the playground, was the client. */
   tapped: field.true.opt(),

@@ -10,6 +10,7 @@ import type { ClientCapabilities } from "@agentclientprotocol/sdk";
 import { z } from "zod";
 import { describeIssues, parseWith } from "../protocol/contract";
 import type { WireFrame } from "../protocol/frame";
+import { DEFAULT_PROTOCOL, forProtocol, type ProtocolName } from "../protocol/protocols";
 import { parseIgnorePath } from "./ignore-paths";
 import { ANSWERABLE_METHODS, POLICIES, UNKNOWN_METHODS } from "./policies";
 import type { ProbeReport } from "./reports";
@@ -66,6 +67,8 @@ export interface AgentInfo {
   cwd: string;
   /** The transcript this agent is being recorded to. */
   transcriptId?: string;
+  /** The protocol it speaks; ACP when absent. */
+  protocol?: ProtocolName;
 }
 
 export interface ProfileSummary {
@@ -75,6 +78,8 @@ export interface ProfileSummary {
   /** Option names the profile accepts in `agent:start`. */
   options: string[];
   description?: string;
+  /** The protocol the agent speaks; ACP when absent. */
+  protocol?: ProtocolName;
   /** Whether the command resolves on the relay's machine (checked when listed). */
   available: boolean;
   /** What `initialize` should advertise by default for this profile (its config, or the playground's). */
@@ -306,12 +311,17 @@ export function parsePayload<E extends ClientEvent>(event: E, payload: unknown):
 export const parsePolicies = (value: unknown): Result<Policies> => parseWith(policiesSchema, value);
 
 /** Turns a send payload's frame into the exact line to write (without its newline). */
-export function frameLine(frame: SendPayload["frame"], maxLineBytes: number): Result<string, RelayError> {
+/** A frame given as an object is written in the agent's protocol (Codex's app-server leaves out "jsonrpc"). */
+export function frameLine(
+  frame: SendPayload["frame"],
+  maxLineBytes: number,
+  protocol: ProtocolName = DEFAULT_PROTOCOL,
+): Result<string, RelayError> {
   let line: string;
   if (typeof frame === "string") line = frame;
   else {
     try {
-      line = JSON.stringify(frame);
+      line = JSON.stringify(forProtocol(protocol, frame));
     } catch (err) {
       return invalidPayload(`frame cannot be serialised: ${(err as Error).message}`);
     }

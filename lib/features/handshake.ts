@@ -12,6 +12,7 @@ import { CLIENT_INFO } from "../protocol/client-capabilities";
 import { isObject } from "../protocol/json";
 import type { RpcError, RpcOutcome } from "../protocol/jsonrpc";
 import { AGENT_METHODS } from "../protocol/methods";
+import { APP_SERVER_CLIENT } from "../protocol/app-server-methods";
 import { seconds, type RequestPort } from "../protocol/request-port";
 import { ok, type Failure, type Result } from "../protocol/result";
 import { type AuthMethodView, canAuthenticate, describeAuthMethod, parseAuthMethods } from "./auth-methods";
@@ -26,6 +27,8 @@ export type HandshakeStep =
   | typeof AGENT_METHODS.initialize
   | typeof AGENT_METHODS.authenticate
   | typeof AGENT_METHODS.session_new
+  /** Codex's app-server (lib/features/app-server-handshake.ts). */
+  | typeof APP_SERVER_CLIENT.thread_start
   | "ready"
   | "failed";
 

@@ -5,6 +5,7 @@
 import { Correlator } from "./correlate";
 import { classifyLine, type Frame, type FrameDirection } from "./frame";
 import type { LineEvent } from "./ndjson";
+import { DEFAULT_PROTOCOL, type ProtocolName } from "./protocols";
 
 export interface Clock {
   /** Wall clock, ms since the epoch. */
@@ -22,7 +23,11 @@ export class FrameSequencer {
   private lastSeq = 0;
   readonly correlator = new Correlator();
 
-  constructor(private readonly clock: Clock = systemClock) {}
+  constructor(
+    private readonly clock: Clock = systemClock,
+    /** Which protocol's rules make a line valid (lib/protocol/protocols.ts). */
+    readonly protocol: ProtocolName = DEFAULT_PROTOCOL,
+  ) {}
 
   get seq(): number {
     return this.lastSeq;
@@ -33,7 +38,7 @@ export class FrameSequencer {
     if (base64 !== undefined) return { ...this.invalid(dir, raw, NOT_UTF8), rawBase64: base64 };
     const mono = this.clock.mono();
     const seq = ++this.lastSeq;
-    const c = classifyLine(raw);
+    const c = classifyLine(raw, this.protocol);
     const frame: Frame = { seq, ts: this.clock.wall(), dir, raw, kind: c.kind, message: c.message };
     if (c.id !== undefined) frame.id = c.id;
     if (c.method !== undefined) frame.method = c.method;

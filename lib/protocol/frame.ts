@@ -7,6 +7,7 @@
  */
 import type { AnyMessage, JsonRpcId } from "@agentclientprotocol/sdk";
 import { field, type Infer, type Shape } from "./record-schema";
+import { DEFAULT_PROTOCOL, PROTOCOLS, type ProtocolName } from "./protocols";
 
 export type { AnyMessage, JsonRpcId };
 
@@ -71,10 +72,13 @@ export interface Classified {
 const isId = (v: unknown): v is JsonRpcId =>
   v === null || typeof v === "string" || (typeof v === "number" && Number.isFinite(v));
 
-/** Classifies an already parsed JSON value as a JSON-RPC 2.0 message. */
-export function classifyMessage(message: unknown): Classified {
+/**
+ * Classifies an already parsed JSON value as a JSON-RPC 2.0 message. `"jsonrpc": "2.0"` is required
+ * in ACP; Codex's app-server leaves it out, and a message there may carry it or not.
+ */
+export function classifyMessage(message: unknown, protocol: ProtocolName = DEFAULT_PROTOCOL): Classified {
   if (Array.isArray(message)) {
-    return { kind: "invalid", message, error: "JSON-RPC batches are not part of ACP" };
+    return { kind: "invalid", message, error: `JSON-RPC batches are not part of ${PROTOCOLS[protocol].label}` };
   }
   if (typeof message !== "object" || message === null) {
     return { kind: "invalid", message, error: "not a JSON-RPC object" };
@@ -85,7 +89,7 @@ export function classifyMessage(message: unknown): Classified {
     return { kind: "invalid", message, error: "id must be a string, a number or null" };
   }
   const id = hasId ? (m.id as JsonRpcId) : undefined;
-  if (m.jsonrpc !== "2.0") {
+  if (PROTOCOLS[protocol].jsonrpcMember ? m.jsonrpc !== "2.0" : "jsonrpc" in m && m.jsonrpc !== "2.0") {
     return { kind: "invalid", message, id, error: 'jsonrpc must be "2.0"' };
   }
   if ("method" in m) {
@@ -104,14 +108,14 @@ export function classifyMessage(message: unknown): Classified {
 }
 
 /** Parses and classifies one line of text. Never throws. */
-export function classifyLine(raw: string): Classified {
+export function classifyLine(raw: string, protocol: ProtocolName = DEFAULT_PROTOCOL): Classified {
   let message: unknown;
   try {
     message = JSON.parse(raw);
   } catch (err) {
     return { kind: "invalid", error: `not JSON: ${(err as Error).message}` };
   }
-  return classifyMessage(message);
+  return classifyMessage(message, protocol);
 }
 
 /** Approximate UTF-8 size of a frame's raw text, for display. */

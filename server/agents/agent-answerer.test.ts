@@ -16,8 +16,8 @@ import { ClientServices } from "./client-services";
 function wired(services?: Partial<ClientServices>, caps: object | null = DEFAULT_CLIENT_CAPABILITIES) {
   const seq = new FrameSequencer();
   const sent: Frame[] = [];
-  const answerer = new AgentAnswerer((line) => {
-    const frame = seq.line("to-agent", line);
+  const answerer = new AgentAnswerer((message) => {
+    const frame = seq.line("to-agent", typeof message === "string" ? message : JSON.stringify(message));
     sent.push(frame);
     answerer.track(frame);
     return { ok: true, seq: frame.seq };

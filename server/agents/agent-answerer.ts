@@ -47,7 +47,7 @@ export class AgentAnswerer {
   private advertised: unknown;
 
   /** `send` writes a response line to the agent (recorded like any frame). */
-  constructor(private readonly send: (line: string) => Ack<{ seq: number }>) {}
+  constructor(private readonly send: (frame: string | object) => Ack<{ seq: number }>) {}
 
   get current(): Policies {
     return this.policies;
@@ -197,6 +197,6 @@ export class AgentAnswerer {
     if (!this.pending.has(frame.seq)) {
       return { ok: false, error: { code: "invalid_payload", message: "the request was already answered" } };
     }
-    return this.send(JSON.stringify({ jsonrpc: "2.0", id: frame.id, ...outcome }));
+    return this.send({ jsonrpc: "2.0", id: frame.id, ...outcome });
   }
 }

@@ -23,7 +23,7 @@ export class AgentDriver implements Driver {
   constructor(private readonly session: AgentHost) {
     this.client = new RequestClient({
       send: (frame) => {
-        const ack = session.send(typeof frame === "string" ? frame : JSON.stringify(frame));
+        const ack = session.send(frame);
         return ack.ok ? ok(ack.seq) : fail(ack.error.message);
       },
       nextId: () => this.nextId++,

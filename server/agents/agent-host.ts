@@ -9,6 +9,7 @@
  * drive it from code.
  */
 import type { Frame, WireFrame } from "../../lib/protocol/frame";
+import { forProtocol } from "../../lib/protocol/protocols";
 import { type AuthMethodView, checkUserEnv, initializeAuthMethods } from "../../lib/features/auth-methods";
 import { createRedactor, secretsFromEnv } from "../../lib/features/redact";
 import { withMessage } from "../../lib/folds/frame-log";
@@ -57,7 +58,7 @@ export class AgentHost {
   /** The auth methods the last agent listed in `initialize`, by profile: what a start's `env` may set. */
   private authMethods?: { profile: string; methods: AuthMethodView[] };
   /** Answers the agent's requests by policy. */
-  readonly answerer = new AgentAnswerer((line) => this.send(line));
+  readonly answerer = new AgentAnswerer((frame) => this.send(frame));
   private readonly watchers = new Set<HostWatcher>();
   /** See every frame as it is made (a re-run, the CLI and the probe follow the agent this way). */
   private readonly frameListeners = new Set<(frame: Frame) => void>();
@@ -161,7 +162,14 @@ export class AgentHost {
       const secrets = [...Object.values(userEnv), ...secretsFromEnv({ ...globalThis.process.env, ...launch.env })];
       const recorder = new TranscriptRecorder(
         this.transcripts,
-        { profile, command: launch.command, args: launch.args, cwd, options: payload.options },
+        {
+          profile,
+          command: launch.command,
+          args: launch.args,
+          cwd,
+          options: payload.options,
+          ...(launch.protocol ? { protocol: launch.protocol } : {}),
+        },
         secrets,
         kind,
       );
@@ -178,6 +186,7 @@ export class AgentHost {
         replayed,
         secrets,
         typedSecrets: Object.values(userEnv),
+        ...(launch.protocol ? { protocol: launch.protocol } : {}),
       });
       this.run = run;
       // Before the agent's first frame: its requests meet its own services and, until its
@@ -226,6 +235,7 @@ export class AgentHost {
         args: launch.args,
         cwd,
         transcriptId: recorder.id,
+        ...(launch.protocol ? { protocol: launch.protocol } : {}),
       };
       this.emit("agent:started", run.info);
       return { ok: true, agent: run.info };
@@ -264,8 +274,10 @@ export class AgentHost {
     return { ok: false, error };
   }
 
-  send(line: string): Ack<{ seq: number }> {
+  /** Writes a line as is, or a message object in the agent's protocol (lib/protocol/protocols.ts forProtocol). */
+  send(message: string | object): Ack<{ seq: number }> {
     const { process, sequencer } = this.run;
+    const line = typeof message === "string" ? message : JSON.stringify(forProtocol(sequencer.protocol, message));
     if (!process?.running) return { ok: false, error: { code: "no_agent", message: "no agent is running" } };
     const refused = this.answerer.refusal(line);
     if (refused) return { ok: false, error: refused };

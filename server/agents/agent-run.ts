@@ -6,6 +6,7 @@
  * a client that re-attaches after the exit still sees how the run ended.
  */
 import type { Frame, WireFrame } from "../../lib/protocol/frame";
+import type { ProtocolName } from "../../lib/protocol/protocols";
 import { FrameSequencer } from "../../lib/protocol/frame-sequencer";
 import { AGENT_METHODS } from "../../lib/protocol/methods";
 import type { RecordedClient } from "../../lib/features/recorded-agent";
@@ -28,10 +29,12 @@ export interface RunParts {
   secrets: readonly string[];
   /** Values the user typed for an env_var auth method: redacted on the live path too. */
   typedSecrets?: readonly string[];
+  /** The protocol whose rules make a frame valid; ACP when absent. */
+  protocol?: ProtocolName;
 }
 
 export class AgentRun {
-  readonly sequencer = new FrameSequencer();
+  readonly sequencer: FrameSequencer;
   /** Frames, stderr and transport events for re-attaching pages, under the replay caps (as a tap's). */
   readonly kept: AttachableLog;
   process?: AgentConnection;
@@ -47,6 +50,7 @@ export class AgentRun {
     private readonly caps: Caps,
     readonly parts?: RunParts,
   ) {
+    this.sequencer = new FrameSequencer(undefined, parts?.protocol);
     if (parts?.typedSecrets?.length) this.liveRedactor = createRedactor(parts.typedSecrets);
     this.kept = new AttachableLog(caps);
   }

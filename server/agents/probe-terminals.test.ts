@@ -38,7 +38,10 @@ class MemoryRelay implements Driver {
     services: ClientServices,
     private readonly agent: (msg: Msg, relay: MemoryRelay) => Promise<object | undefined>,
   ) {
-    this.answerer = new AgentAnswerer((line) => ({ ok: true, seq: this.toAgent(line).seq }));
+    this.answerer = new AgentAnswerer((message) => ({
+      ok: true,
+      seq: this.toAgent(typeof message === "string" ? message : JSON.stringify(message)).seq,
+    }));
     this.answerer.reset(services);
   }
 

@@ -15,6 +15,7 @@ import { commandVersion, isInterpreter, resolveCommand } from "./command-lookup"
 import { probeStoreBeside } from "../transcripts/probe-store";
 import { childEnv } from "./process-group";
 import type { ProfileConfig, ServerConfig } from "../config";
+import type { ProtocolName } from "../../lib/protocol/protocols";
 import type { TranscriptMeta } from "../../lib/contracts/transcript-meta";
 import type { RemoteProfile } from "./remote-profile";
 import { nodeScript, PACKAGE_ROOT } from "../runtime";
@@ -29,6 +30,8 @@ export interface Launch {
   remote?: RemoteProfile;
   /** A `replay:<id>` agent: its requests are answered from this transcript, never carried out. */
   replay?: string;
+  /** The protocol it speaks; ACP when absent. */
+  protocol?: ProtocolName;
 }
 
 export function geminiCommand(config: Pick<ServerConfig, "geminiBin">): string {
@@ -166,6 +169,7 @@ export class Profiles {
         args: p.args,
         options: Object.keys(p.options ?? {}),
         description: p.description,
+        ...(p.protocol ? { protocol: p.protocol } : {}),
         // A remote agent is only known to answer once connected.
         available: p.notInstalled === undefined && (p.remote !== undefined || resolveCommand(p.command) !== undefined),
         clientCapabilities:
@@ -287,6 +291,7 @@ export class Profiles {
       args: [...p.args, ...optionArgs(p.options ?? {}, options)],
       env: { ...p.env },
       remote: p.remote,
+      ...(p.protocol ? { protocol: p.protocol } : {}),
     });
   }
 }

@@ -32,6 +32,7 @@ import { createTapHub, type TapHub } from "../tap/tap-session";
 import { socketEvents } from "./socket-events";
 import { VERSION } from "../version";
 import { checkFrameDirectories } from "../workspace";
+import { protocolOf } from "../../lib/protocol/protocols";
 
 const CLIENT_ID = /^[\w-]{8,64}$/;
 const CONNECT_TIMEOUT_MS = 5_000;
@@ -154,7 +155,7 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
     });
 
     on("agent:send", ({ frame }) => {
-      const line = frameLine(frame, config.maxLineBytes);
+      const line = frameLine(frame, config.maxLineBytes, protocolOf(current.host.agentInfo));
       if (!line.ok) return line;
       // A session's directories follow the spawn's rule (server/workspace.ts), whatever the agent's own cwd;
       // a `replay:<id>` agent works in no directory (its recording's paths are from another machine).

@@ -93,7 +93,7 @@ describe("transcript recorder: exact lines", () => {
       recorder.frame(seq.line("from-agent", '{"jsonrpc":"2.0","method":"x"}\r'));
       recorder.frame(seq.line("from-agent", bytes.toString("utf8"), bytes.toString("base64")));
     });
-    expect(t.header.version).toBe("1.1");
+    expect(t.header.version).toBe("1.2");
     expect(t.frames[0]).toMatchObject({ raw: '{"jsonrpc":"2.0","method":"x"}\r', kind: "notification" });
     expect(t.frames[1]).toMatchObject({ kind: "invalid", raw: "{\uFFFD\uFFFD\uFFFD}", rawBase64: "e//+w30=" });
     expect(t.frames[1]!.error).toMatch(/not valid UTF-8/);

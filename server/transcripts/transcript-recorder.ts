@@ -76,6 +76,7 @@ export class TranscriptRecorder {
       profile: agent.profile,
       kind,
       ...(tapped ? { tapped: true } : {}),
+      ...(agent.protocol ? { protocol: agent.protocol } : {}),
       turns: 0,
       frames: 0,
       bytes: 0,

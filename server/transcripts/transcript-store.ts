@@ -165,6 +165,7 @@ export class TranscriptStore {
       agentName,
       kind: previous?.kind ?? header.kind ?? inferKind({ id, tapped: header.tapped }, id in DEMO_TRANSCRIPTS),
       ...(header.tapped ? { tapped: true } : {}),
+      ...(header.agent.protocol ? { protocol: header.agent.protocol } : {}),
       turns,
       frames: reader.frameCount,
       bytes,

@@ -1,0 +1,48 @@
+/**
+ * The method names of Codex's app-server protocol that the playground itself calls or reads
+ * (docs/app-server.md). The full lists, with their params, are in the schema generated from the
+ * pinned Codex (lib/protocol/app-server-schema.json, scripts/app-server-schema.mjs).
+ */
+
+/** Client -> server requests and notifications the playground sends itself. */
+export const APP_SERVER_CLIENT = {
+  initialize: "initialize",
+  initialized: "initialized",
+  thread_start: "thread/start",
+  thread_resume: "thread/resume",
+  thread_list: "thread/list",
+  thread_read: "thread/read",
+  turn_start: "turn/start",
+  turn_steer: "turn/steer",
+  turn_interrupt: "turn/interrupt",
+} as const;
+
+/** Server -> client notifications the playground folds into its views. */
+export const APP_SERVER_NOTIFICATIONS = {
+  thread_started: "thread/started",
+  thread_status_changed: "thread/status/changed",
+  thread_token_usage_updated: "thread/tokenUsage/updated",
+  turn_started: "turn/started",
+  turn_completed: "turn/completed",
+  item_started: "item/started",
+  item_completed: "item/completed",
+  agent_message_delta: "item/agentMessage/delta",
+  reasoning_summary_text_delta: "item/reasoning/summaryTextDelta",
+  reasoning_text_delta: "item/reasoning/textDelta",
+  command_output_delta: "item/commandExecution/outputDelta",
+  file_change_output_delta: "item/fileChange/outputDelta",
+  server_request_resolved: "serverRequest/resolved",
+  error: "error",
+  warning: "warning",
+} as const;
+
+/** Server -> client requests: approvals the turn waits on. */
+export const APP_SERVER_REQUESTS = {
+  command_approval: "item/commandExecution/requestApproval",
+  file_change_approval: "item/fileChange/requestApproval",
+  permissions_approval: "item/permissions/requestApproval",
+  tool_user_input: "item/tool/requestUserInput",
+} as const;
+
+/** What the server answers a request it is too busy for ("overloaded"): retry later. */
+export const APP_SERVER_OVERLOADED = -32001;

@@ -1,0 +1,34 @@
+/**
+ * The protocols the playground speaks with an agent, both line-delimited JSON-RPC on stdio: the
+ * Agent Client Protocol (the default), and the App Server Protocol of OpenAI's Codex
+ * (`codex app-server`), thread- and turn-oriented, whose messages leave out the `"jsonrpc"` member
+ * (docs/app-server.md). A profile names its protocol; frames, transcripts and every view follow it.
+ */
+
+export const PROTOCOLS = {
+  acp: { label: "ACP", jsonrpcMember: true },
+  "codex-app-server": { label: "Codex app-server", jsonrpcMember: false },
+} as const;
+
+export type ProtocolName = keyof typeof PROTOCOLS;
+
+export const PROTOCOL_NAMES = Object.keys(PROTOCOLS) as ProtocolName[];
+
+export const DEFAULT_PROTOCOL: ProtocolName = "acp";
+
+export const isProtocolName = (v: unknown): v is ProtocolName => typeof v === "string" && Object.hasOwn(PROTOCOLS, v);
+
+/** A record's protocol: absent means ACP (everything recorded before a second protocol existed). */
+export const protocolOf = (holder: { protocol?: ProtocolName } | undefined | null): ProtocolName =>
+  holder?.protocol ?? DEFAULT_PROTOCOL;
+
+/**
+ * A message as this protocol writes it: the playground builds every message with `"jsonrpc": "2.0"`
+ * and leaves it out here for a protocol that does not send it (Codex accepts it, but its own clients
+ * never send it: what the playground sends should look like what they send).
+ */
+export function forProtocol<T extends object>(protocol: ProtocolName, message: T): T {
+  if (PROTOCOLS[protocol].jsonrpcMember || !("jsonrpc" in message)) return message;
+  const { jsonrpc: _jsonrpc, ...rest } = message as T & { jsonrpc?: unknown };
+  return rest as T;
+}

@@ -1,0 +1,131 @@
+/**
+ * The pinned Codex (test/agents) over the relay, offline against the fake Responses API: frames
+ * without "jsonrpc" are valid for its profile, the handshake (initialize, initialized,
+ * thread/start) lands in a thread, a turn streams, and a command approval is answered.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { runAppServerHandshake, runAppServerTurn } from "../../lib/features/app-server-handshake";
+import type { Frame } from "../../lib/protocol/frame";
+import { outcomeOf, requestFrame } from "../../lib/protocol/jsonrpc";
+import { ok } from "../../lib/protocol/result";
+import type { RequestPort } from "../../lib/protocol/request-port";
+import { codexEscalatedCommand, codexProfile } from "../agent-profiles";
+import type { FakeModelApi } from "../fake-models/http";
+import { startFakeResponsesApi } from "../fake-models/openai-responses";
+import { startTestRelay, TestClient, type TestRelay } from "../relay-harness";
+
+let api: FakeModelApi;
+let relay: TestRelay;
+let base: string;
+let workspace: string;
+const clients: TestClient[] = [];
+
+beforeAll(async () => {
+  api = await startFakeResponsesApi(() => true);
+  base = realpathSync(mkdtempSync(path.join(tmpdir(), "acp-codex-")));
+  workspace = path.join(base, "ws");
+  const home = path.join(base, "home");
+  mkdirSync(workspace);
+  mkdirSync(home);
+  relay = await startTestRelay({
+    workspaceRoots: [workspace],
+    graceMs: 200,
+    killGraceMs: 3_000,
+    profiles: { codex: codexProfile(api.url, home) },
+    defaultProfile: "codex",
+  });
+});
+afterEach(() => {
+  for (const c of clients.splice(0)) c.close();
+});
+afterAll(async () => {
+  await relay?.close();
+  await api?.close();
+  if (base) rmSync(base, { recursive: true, force: true });
+});
+
+/** A request port over a relay client, as the browser's RPC client is. */
+function portOf(c: TestClient): Pick<RequestPort, "request" | "notify" | "waitForFrame"> {
+  let nextId = 1;
+  return {
+    async request(method, params, options) {
+      const id = nextId++;
+      await c.send(requestFrame(id, method, params));
+      return outcomeOf(await c.response(id, options?.timeoutMs ?? 60_000));
+    },
+    async notify(method, params) {
+      return ok(await c.send(params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params }));
+    },
+    waitForFrame: (match, timeoutMs) => c.frame(match, "a frame", timeoutMs).catch(() => undefined),
+  };
+}
+
+async function connected(): Promise<{ c: TestClient; threadId: string; port: ReturnType<typeof portOf> }> {
+  const c = new TestClient(relay.url, { token: "test-token" });
+  clients.push(c);
+  await c.connected();
+  const info = await c.start({ profile: "codex", cwd: workspace });
+  expect(info.protocol).toBe("codex-app-server");
+  const port = portOf(c);
+  const end = await runAppServerHandshake({ port }, { cwd: workspace });
+  expect(end.progress, JSON.stringify(end.progress)).toMatchObject({ step: "ready" });
+  return { c, threadId: end.progress.sessionId!, port };
+}
+
+const params = (f: Frame) => (f.message as { params: any }).params;
+
+describe("Codex app-server (pinned, offline)", () => {
+  it("connects: its frames leave out jsonrpc and are valid; the thread is started in the workspace", async () => {
+    const { c, threadId } = await connected();
+    expect(threadId).toMatch(/^[0-9a-f-]{36}$/);
+    const invalid = c.frames.filter((f) => f.kind === "invalid");
+    expect(invalid, JSON.stringify(invalid.slice(0, 2))).toEqual([]);
+    const init = c.frames.find((f) => f.dir === "to-agent" && f.method === "initialize")!;
+    expect(JSON.parse(init.raw)).not.toHaveProperty("jsonrpc");
+    const answer = c.frames.find((f) => f.dir === "from-agent" && f.kind === "response" && f.method === "initialize")!;
+    expect(answer.raw).not.toContain('"jsonrpc"');
+    expect(answer.latencyMs).toBeGreaterThanOrEqual(0);
+    expect(c.frames.some((f) => f.dir === "to-agent" && f.kind === "notification" && f.method === "initialized")).toBe(
+      true,
+    );
+  });
+
+  it("streams a turn: agent message deltas, then turn/completed", async () => {
+    const { c, threadId, port } = await connected();
+    api.script({ text: ["Hello ", "from the **fake** model"] });
+    const end = await runAppServerTurn(port, threadId, "say hello", 60_000);
+    expect(end, JSON.stringify(end)).toMatchObject({ ok: true, status: "completed" });
+    const deltas = c.frames.filter((f) => f.method === "item/agentMessage/delta").map((f) => params(f).delta);
+    expect(deltas.join("")).toBe("Hello from the **fake** model");
+  });
+
+  it("asks for a command approval and runs the command once accepted", async () => {
+    const { c, threadId, port } = await connected();
+    api.script(
+      { text: ["Running it."], tools: [codexEscalatedCommand("echo approved > approved.txt")] },
+      { text: ["Done."] },
+    );
+    const turn = runAppServerTurn(port, threadId, "make approved.txt", 90_000);
+    const ask = await c.frame(
+      (f) => f.kind === "request" && f.method === "item/commandExecution/requestApproval",
+      "command approval",
+      60_000,
+    );
+    expect(ask.dir).toBe("from-agent");
+    expect(params(ask).command).toContain("echo approved");
+    await c.send({ id: ask.id, result: { decision: "accept" } });
+    const end = await turn;
+    expect(end, JSON.stringify(end)).toMatchObject({ ok: true, status: "completed" });
+    const answer = c.frames.find((f) => f.dir === "to-agent" && f.kind === "response" && f.id === ask.id)!;
+    expect(answer.method).toBe("item/commandExecution/requestApproval");
+    console.log(c.frames.filter((f) => f.dir === "to-agent").map((f) => f.raw).join("\n"));
+    const file = path.join(workspace, "approved.txt");
+    expect(existsSync(file)).toBe(true);
+    expect(readFileSync(file, "utf8").trim()).toBe("approved");
+    const done = c.frames.find((f) => f.method === "item/completed" && params(f).item?.type === "commandExecution")!;
+    expect(params(done).item).toMatchObject({ status: "completed", exitCode: 0 });
+  });
+});
