@@ -11,10 +11,11 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { AGENT_KINDS, agentProfile, isQwenMainLoop, prepareAgentHome } from "../test/agent-profiles";
+import { AGENT_KINDS, agentProfile, codexProfile, isQwenMainLoop, prepareAgentHome } from "../test/agent-profiles";
 import { startFakeGeminiApi } from "../test/fake-gemini/server";
 import { startFakeAnthropicApi } from "../test/fake-models/anthropic";
 import { startFakeOpenAiApi } from "../test/fake-models/openai";
+import { startFakeResponsesApi } from "../test/fake-models/openai-responses";
 import { makeGeminiHome } from "../test/gemini-home";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -116,6 +117,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const api = await startFakeGeminiApi();
   const openai = await startFakeOpenAiApi(isQwenMainLoop);
   const anthropic = await startFakeAnthropicApi();
+  // Codex's app-server (test/agents) talks to the fake Responses API; every call plays a turn.
+  const responses = await startFakeResponsesApi(() => true);
   const home = makeGeminiHome(api.url);
   const tmp = realpathSync(mkdtempSync(path.join(tmpdir(), "acp-e2e-")));
   const workspace = path.join(tmp, "workspace");
@@ -163,6 +166,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
           args: [path.resolve(import.meta.dirname, "../test/fixtures/every-update-agent.mjs")],
         },
         ...agentProfiles,
+        codex: codexProfile(responses.url, path.join(tmp, "codex-home")),
       },
     }),
   );
@@ -174,6 +178,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     await api.close();
     await openai.close();
     await anthropic.close();
+    await responses.close();
     home.cleanup();
     rmSync(tmp, { recursive: true, force: true });
   };
@@ -195,5 +200,6 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   process.env.E2E_FAKE_API = api.url;
   process.env.E2E_FAKE_OPENAI = openai.url;
   process.env.E2E_FAKE_ANTHROPIC = anthropic.url;
+  process.env.E2E_FAKE_RESPONSES = responses.url;
   return cleanup;
 }

@@ -65,7 +65,8 @@ export async function runAppServerHandshake(
     initializeMs,
   );
   if (!init.ok) return end({ step: "failed", message: `initialize failed: no answer within ${initializeMs} ms` });
-  if (init.value.kind !== "result") return end({ step: "failed", message: `initialize failed: ${outcomeText(init.value)}` });
+  if (init.value.kind !== "result")
+    return end({ step: "failed", message: `initialize failed: ${outcomeText(init.value)}` });
   initialize = isObject(init.value.result) ? init.value.result : {};
   const sent = await deps.port.notify(APP_SERVER_CLIENT.initialized);
   if (!sent.ok) return end({ step: "failed", message: `initialized was not sent: ${sent.error}` });
@@ -85,8 +86,7 @@ export async function runAppServerHandshake(
 }
 
 export type AppServerTurnEnd =
-  | { ok: true; turnId: string; status: string | null; completed: Frame }
-  | { ok: false; message: string };
+  { ok: true; turnId: string; status: string | null; completed: Frame } | { ok: false; message: string };
 
 /** Whether a frame is the `turn/completed` notification of this turn. */
 export const isTurnCompleted = (frame: Frame, turnId: string): boolean =>

@@ -121,7 +121,6 @@ describe("Codex app-server (pinned, offline)", () => {
     expect(end, JSON.stringify(end)).toMatchObject({ ok: true, status: "completed" });
     const answer = c.frames.find((f) => f.dir === "to-agent" && f.kind === "response" && f.id === ask.id)!;
     expect(answer.method).toBe("item/commandExecution/requestApproval");
-    console.log(c.frames.filter((f) => f.dir === "to-agent").map((f) => f.raw).join("\n"));
     const file = path.join(workspace, "approved.txt");
     expect(existsSync(file)).toBe(true);
     expect(readFileSync(file, "utf8").trim()).toBe("approved");
