@@ -91,8 +91,23 @@ const STREAM_OF: Record<string, StreamKind> = {
   agent_thought: "thought",
 };
 
-/** App-server items drawn as streams; every other item but the user's message is a tool call. */
-const ITEM_STREAM: Record<string, StreamKind> = { agentMessage: "message", reasoning: "thought", plan: "message" };
+/**
+ * What the folds make of an app-server item, by its type: a stream (agent messages, plans,
+ * reasoning) or a tool call. Other items (the user's message, context compaction...) are neither.
+ */
+export const APP_SERVER_ITEM_KIND: Readonly<Record<string, StreamKind | "tool">> = {
+  agentMessage: "message",
+  plan: "message",
+  reasoning: "thought",
+  commandExecution: "tool",
+  fileChange: "tool",
+  mcpToolCall: "tool",
+  dynamicToolCall: "tool",
+  collabAgentToolCall: "tool",
+  webSearch: "tool",
+  imageView: "tool",
+  imageGeneration: "tool",
+};
 const DELTA_STREAM: Record<string, StreamKind> = {
   [ASN.agent_message_delta]: "message",
   [ASN.reasoning_summary_text_delta]: "thought",
@@ -106,8 +121,8 @@ const USER_REQUESTS = new Set<string>([
   ...Object.values(APP_SERVER_REQUESTS),
 ]);
 
-/** What a tool item's bar is called: its command, its files, its MCP tool, else its type. */
-function itemTitle(item: Obj): string {
+/** What an app-server tool item is called: its command, its files, its (MCP) tool, else its type. */
+export function appServerItemTitle(item: Obj): string {
   if (typeof item.command === "string") return item.command;
   if (Array.isArray(item.changes)) {
     const paths = item.changes.map((c) => (isObject(c) ? str(c.path) : undefined)).filter(Boolean);
@@ -328,13 +343,10 @@ export class WaterfallBuilder {
     }
     const item = isObject(p.item) ? p.item : undefined;
     const itemId = str(item?.id) ?? str(p.itemId);
-    const stream = item ? ITEM_STREAM[str(item.type) ?? ""] : DELTA_STREAM[method];
     const isItemEvent = method === ASN.item_started || method === ASN.item_completed;
-    if (
-      itemId === undefined ||
-      (!isItemEvent && !stream && !OUTPUT_DELTAS.has(method)) ||
-      item?.type === "userMessage"
-    ) {
+    const kind = isItemEvent ? APP_SERVER_ITEM_KIND[str(item?.type) ?? ""] : DELTA_STREAM[method];
+    const stream = kind === "tool" ? undefined : kind;
+    if (itemId === undefined || (!kind && !OUTPUT_DELTAS.has(method))) {
       t.frames++;
       return;
     }
@@ -359,7 +371,7 @@ export class WaterfallBuilder {
     const tool = this.#tool(t, itemId, f);
     tool.updates++;
     if (item) {
-      tool.title ??= itemTitle(item);
+      tool.title ??= appServerItemTitle(item);
       if (typeof item.status === "string") tool.status = item.status;
     }
     if (done) tool.end = f.ts;
