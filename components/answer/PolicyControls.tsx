@@ -6,8 +6,9 @@
  * acknowledged. The choice is kept in this browser and applied to every tab.
  */
 import { useEffect, useRef, useState } from "react";
-import { POLICIES, type Policy } from "@/lib/contracts/policies";
+import { POLICIES, policyMethodsOf, type Policy } from "@/lib/contracts/policies";
 import { matchingPreset, POLICY_PRESETS, policyChanges, type PolicyMap } from "@/lib/features/policy-presets";
+import { useAgentProtocol } from "../app-server/use-protocol";
 import { input } from "../compose/ui";
 import { useSession, useSessionStore } from "../state/use-session";
 import { loadPolicies, savePolicies } from "./policy-storage";
@@ -40,7 +41,9 @@ export function PolicyControls() {
   const [pending, setPending] = useState<string>();
   const [error, setError] = useState<string>();
   // The relay lists every method it has a policy for: it is the authority on which ones exist.
-  const methods = policies ? Object.keys(policies) : [];
+  // Those of the agent's protocol are shown (the other protocol's methods never come from it).
+  const relevant = policyMethodsOf(useAgentProtocol());
+  const methods = policies ? Object.keys(policies).filter((m) => relevant.includes(m)) : [];
   const preset = matchingPreset(policies);
 
   const change = async (key: string, next: PolicyMap) => {

@@ -2,13 +2,15 @@
  * The policy vocabulary of the contracts: which agent requests the playground
  * can answer and the three ways it answers them (lib/features/policy.ts applies them).
  */
+import { APP_SERVER_REQUESTS } from "../protocol/app-server-methods";
 import { CLIENT_METHODS } from "../protocol/methods";
+import type { ProtocolName } from "../protocol/protocols";
 
 export const POLICIES = ["ask", "auto", "deny"] as const;
 export type Policy = (typeof POLICIES)[number];
 
-/** Agent->client requests the playground can answer (notifications excluded). */
-export const ANSWERABLE_METHODS: readonly string[] = [
+/** ACP's agent->client requests the playground can answer (notifications excluded). */
+const ACP_ANSWERABLE: readonly string[] = [
   CLIENT_METHODS.session_request_permission,
   CLIENT_METHODS.fs_read_text_file,
   CLIENT_METHODS.fs_write_text_file,
@@ -19,6 +21,12 @@ export const ANSWERABLE_METHODS: readonly string[] = [
   CLIENT_METHODS.terminal_release,
   CLIENT_METHODS.elicitation_create,
 ];
+
+/** Codex app-server's requests: approvals ("auto" accepts, "deny" declines) and the model's questions. */
+export const APP_SERVER_ANSWERABLE: readonly string[] = Object.values(APP_SERVER_REQUESTS);
+
+/** Agent->client requests the playground can answer, in either protocol (their method names never collide). */
+export const ANSWERABLE_METHODS: readonly string[] = [...ACP_ANSWERABLE, ...APP_SERVER_ANSWERABLE];
 
 /** Requests the relay itself can carry out (files and terminals in the workspace). */
 export const SERVED_METHODS: readonly string[] = ANSWERABLE_METHODS.filter(
@@ -31,3 +39,9 @@ export const SERVED_METHODS: readonly string[] = ANSWERABLE_METHODS.filter(
  * "auto" and "deny" answer them -32601; "ask" leaves them to the user.
  */
 export const UNKNOWN_METHODS = "(unknown methods)";
+
+/** The policy keys that matter to an agent speaking `protocol`, in the order they are listed. */
+export const policyMethodsOf = (protocol: ProtocolName): readonly string[] => [
+  ...(protocol === "codex-app-server" ? APP_SERVER_ANSWERABLE : ACP_ANSWERABLE),
+  UNKNOWN_METHODS,
+];

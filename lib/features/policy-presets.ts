@@ -2,6 +2,7 @@
  * Named sets of answer policies the user picks in one click, and the parsing
  * of policies kept in the browser.
  */
+import { APP_SERVER_REQUESTS } from "../protocol/app-server-methods";
 import { CLIENT_METHODS } from "../protocol/methods";
 import { ANSWERABLE_METHODS, POLICIES, UNKNOWN_METHODS, type Policy } from "../contracts/policies";
 
@@ -56,7 +57,11 @@ export const POLICY_PRESETS: readonly PolicyPreset[] = [
     id: "auto",
     label: "Answer everything",
     description: "Permissions allowed once, files and terminals served in the workspace; questions still wait for you.",
-    policies: { ...all("auto"), [CLIENT_METHODS.elicitation_create]: "ask" },
+    policies: {
+      ...all("auto"),
+      [CLIENT_METHODS.elicitation_create]: "ask",
+      [APP_SERVER_REQUESTS.tool_user_input]: "ask",
+    },
   },
 ];
 

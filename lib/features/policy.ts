@@ -15,10 +15,13 @@ export const denied = (method: string): RpcError => ({
   message: `${method} was denied by the playground's policy`,
 });
 
-const CLIENT_METHOD_NAMES: ReadonlySet<string> = new Set(Object.values(CLIENT_METHODS));
+const KNOWN_METHODS: ReadonlySet<string> = new Set([...Object.values(CLIENT_METHODS), ...ANSWERABLE_METHODS]);
 
-/** A request method no client is expected to know: not in the ACP client methods and not an extension. */
-export const isUnknownMethod = (method: string): boolean => !CLIENT_METHOD_NAMES.has(method) && !method.startsWith("_");
+/**
+ * A request method no client is expected to know: not in the ACP client methods, not an
+ * app-server request the playground answers, and not an extension.
+ */
+export const isUnknownMethod = (method: string): boolean => !KNOWN_METHODS.has(method) && !method.startsWith("_");
 
 export const methodNotFound = (method: string): RpcError => ({
   code: -32601,

@@ -42,6 +42,9 @@ export const APP_SERVER_REQUESTS = {
   file_change_approval: "item/fileChange/requestApproval",
   permissions_approval: "item/permissions/requestApproval",
   tool_user_input: "item/tool/requestUserInput",
+  /** The v1 approvals, still sent by servers a client started with the legacy API. */
+  exec_command_approval: "execCommandApproval",
+  apply_patch_approval: "applyPatchApproval",
 } as const;
 
 /** What the server answers a request it is too busy for ("overloaded"): retry later. */

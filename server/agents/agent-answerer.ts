@@ -1,7 +1,8 @@
 /**
- * The client side of ACP for one agent: tracks the agent's requests until they
- * are answered and answers them by policy (ask / auto / deny), carrying out
- * fs/ and terminal/ requests through ClientServices. Every carried-out request
+ * The client side of ACP for one agent (and of Codex's app-server: its approvals
+ * and questions): tracks the agent's requests until they are answered and answers
+ * them by policy (ask / auto / deny), carrying out fs/ and terminal/ requests
+ * through ClientServices. Every carried-out request
  * passes here, so here a request for a capability the client's `initialize`
  * did not advertise is refused, whatever the policy.
  */
@@ -16,6 +17,7 @@ import {
   methodNotFound,
   type Policies,
 } from "../../lib/features/policy";
+import { appServerAnswer } from "../../lib/features/policy-app-server";
 import { ANSWERABLE_METHODS, SERVED_METHODS, UNKNOWN_METHODS } from "../../lib/contracts/policies";
 import type { Ack, RelayError } from "../../lib/contracts/wire";
 import type { RpcError } from "../../lib/protocol/jsonrpc";
@@ -168,12 +170,15 @@ export class AgentAnswerer {
     }
     const policy = this.policies[frame.method!];
     if (policy === "auto") void this.answer(frame);
-    else if (policy === "deny") this.respond(frame, { error: denied(frame.method!) });
+    else if (policy === "deny")
+      this.respond(frame, appServerAnswer(frame.method!, paramsOf(frame), "deny") ?? { error: denied(frame.method!) });
   }
 
   private async answer(frame: Frame): Promise<Ack<{ seq: number }>> {
     const method = frame.method!;
-    const params = (frame.message as { params?: Record<string, unknown> }).params;
+    const params = paramsOf(frame);
+    const approval = appServerAnswer(method, params, "auto");
+    if (approval) return this.respond(frame, approval);
     if (method === CLIENT_METHODS.session_request_permission) {
       const bad = agentRequestError(method, params);
       return this.respond(frame, bad ? { error: bad } : { result: autoPermission(params as RequestPermissionRequest) });
@@ -200,3 +205,5 @@ export class AgentAnswerer {
     return this.send({ jsonrpc: "2.0", id: frame.id, ...outcome });
   }
 }
+
+const paramsOf = (frame: Frame) => (frame.message as { params?: Record<string, unknown> }).params;

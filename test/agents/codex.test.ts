@@ -1,7 +1,8 @@
 /**
  * The pinned Codex (test/agents) over the relay, offline against the fake Responses API: frames
  * without "jsonrpc" are valid for its profile, the handshake (initialize, initialized,
- * thread/start) lands in a thread, a turn streams, and a command approval is answered.
+ * thread/start) lands in a thread, a turn streams, and a command approval is answered: by the
+ * client under "ask" (the default), by the relay under "auto" (accepted) and "deny" (declined).
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -126,5 +127,33 @@ describe("Codex app-server (pinned, offline)", () => {
     expect(readFileSync(file, "utf8").trim()).toBe("approved");
     const done = c.frames.find((f) => f.method === "item/completed" && params(f).item?.type === "commandExecution")!;
     expect(params(done).item).toMatchObject({ status: "completed", exitCode: 0 });
+  });
+
+  /** A turn whose command needs an approval, answered by the relay under `policy`; resolves with the answer and the item. */
+  async function approvedByPolicy(policy: "auto" | "deny", file: string) {
+    const { c, threadId, port } = await connected();
+    const ack = await c.emit("policy:set", { policies: { "item/commandExecution/requestApproval": policy } });
+    expect(ack).toMatchObject({ ok: true, policies: { "item/commandExecution/requestApproval": policy } });
+    api.script({ tools: [codexEscalatedCommand(`echo ${policy} > ${file}`)] }, { text: ["Over."] });
+    const end = await runAppServerTurn(port, threadId, `make ${file}`, 90_000);
+    expect(end, JSON.stringify(end)).toMatchObject({ ok: true, status: "completed" });
+    const ask = c.frames.find((f) => f.kind === "request" && f.method === "item/commandExecution/requestApproval")!;
+    const answer = c.frames.find((f) => f.dir === "to-agent" && f.kind === "response" && f.requestSeq === ask.seq)!;
+    const done = c.frames.find((f) => f.method === "item/completed" && params(f).item?.type === "commandExecution")!;
+    return { answer: JSON.parse(answer.raw), item: params(done).item, path: path.join(workspace, file) };
+  }
+
+  it("auto policy: the relay accepts the command approval and the command runs", async () => {
+    const { answer, item, path: file } = await approvedByPolicy("auto", "auto.txt");
+    expect(answer).toEqual({ id: 0, result: { decision: "accept" } });
+    expect(item).toMatchObject({ status: "completed", exitCode: 0 });
+    expect(readFileSync(file, "utf8").trim()).toBe("auto");
+  });
+
+  it("deny policy: the relay declines the command approval and the command does not run", async () => {
+    const { answer, item, path: file } = await approvedByPolicy("deny", "deny.txt");
+    expect(answer).toEqual({ id: 0, result: { decision: "decline" } });
+    expect(item.status).toBe("declined");
+    expect(existsSync(file)).toBe(false);
   });
 });

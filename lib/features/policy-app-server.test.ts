@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { APP_SERVER_ANSWERABLE } from "../contracts/policies";
+import { APP_SERVER_REQUESTS } from "../protocol/app-server-methods";
+import { isUnknownMethod } from "./policy";
+import { appServerAnswer } from "./policy-app-server";
+
+describe("appServerAnswer", () => {
+  it("accepts approvals under auto and declines them under deny", () => {
+    for (const m of [APP_SERVER_REQUESTS.command_approval, APP_SERVER_REQUESTS.file_change_approval]) {
+      expect(appServerAnswer(m, {}, "auto")).toEqual({ result: { decision: "accept" } });
+      expect(appServerAnswer(m, {}, "deny")).toEqual({ result: { decision: "decline" } });
+    }
+  });
+
+  it("answers the legacy approvals in their own vocabulary", () => {
+    for (const m of [APP_SERVER_REQUESTS.exec_command_approval, APP_SERVER_REQUESTS.apply_patch_approval]) {
+      expect(appServerAnswer(m, {}, "auto")).toEqual({ result: { decision: "approved" } });
+      expect(appServerAnswer(m, {}, "deny")).toEqual({ result: { decision: "denied" } });
+    }
+  });
+
+  it("grants the permissions asked for, or none", () => {
+    const permissions = { network: { enabled: true } };
+    const m = APP_SERVER_REQUESTS.permissions_approval;
+    expect(appServerAnswer(m, { permissions }, "auto")).toEqual({ result: { permissions, scope: "turn" } });
+    expect(appServerAnswer(m, { permissions }, "deny")).toEqual({ result: { permissions: {}, scope: "turn" } });
+  });
+
+  it("answers a question with each first option under auto, and refuses it under deny", () => {
+    const m = APP_SERVER_REQUESTS.tool_user_input;
+    const questions = [
+      { id: "q1", header: "H", question: "Which?", options: [{ label: "A", description: "" }, { label: "B" }] },
+      { id: "q2", header: "H", question: "Free text?" },
+      { id: "__proto__", header: "H", question: "own key", options: [{ label: "X" }] },
+    ];
+    const auto = appServerAnswer(m, { questions }, "auto") as { result: { answers: Record<string, unknown> } };
+    expect(auto.result.answers.q1).toEqual({ answers: ["A"] });
+    expect(auto.result.answers.q2).toEqual({ answers: [] });
+    expect(Object.hasOwn(auto.result.answers, "__proto__")).toBe(true);
+    expect(appServerAnswer(m, { questions }, "deny")).toMatchObject({ error: { code: -32000 } });
+  });
+
+  it("knows nothing else, and every app-server request it answers is known to the policies", () => {
+    expect(appServerAnswer("session/request_permission", {}, "auto")).toBeUndefined();
+    for (const m of APP_SERVER_ANSWERABLE) {
+      expect(appServerAnswer(m, {}, "auto")).toBeDefined();
+      expect(isUnknownMethod(m)).toBe(false);
+    }
+    expect(isUnknownMethod("item/tool/call")).toBe(true);
+  });
+});

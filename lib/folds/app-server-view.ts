@@ -1,0 +1,638 @@
+/**
+ * The decoded view of a Codex app-server conversation (docs/app-server.md): threads, their turns
+ * and each turn's items (messages, reasoning, command executions, file changes, tool calls...),
+ * the token usage per turn, and the approvals the server asked for, answered or pending. Every
+ * item keeps the seqs of the frames it was decoded from, for links to them. The app-server's
+ * counterpart of lib/folds/session-view/ (ACP).
+ *
+ * Pure and incremental: `reduceAppServerFrames(frames, state)` folds frames after those already
+ * in `state` without changing it; a frame that changes nothing returns the same state. A write
+ * copies the path from the root to what it changes (state, thread, turns, turn, items, item):
+ * turns and items are few, deltas are many, and a delta copies no text (string `+` is a rope).
+ */
+import type { Frame, JsonRpcId } from "../protocol/frame";
+import { APP_SERVER_CLIENT, APP_SERVER_NOTIFICATIONS as N, APP_SERVER_REQUESTS } from "../protocol/app-server-methods";
+import { isObject, num, obj, str, type JsonObject } from "../protocol/json";
+import { compact, get as own } from "./session-view/draft";
+import { SeqList } from "./session-view/seq-list";
+
+/** An approval (or question) the server asked about an item, and how it was answered. */
+export interface ApprovalView {
+  method: string;
+  requestSeq: number;
+  requestId: JsonRpcId;
+  params: JsonObject;
+  /** The client's answer: its result (e.g. `{decision: "accept"}`) or error. */
+  result?: unknown;
+  error?: unknown;
+  responseSeq?: number;
+  /** `serverRequest/resolved`: the server no longer waits (answered, or the turn ended). */
+  resolvedSeq?: number;
+}
+
+interface ItemBase {
+  id: string;
+  /** The frames it was decoded from, in arrival order. */
+  seqs: SeqList;
+  /** `item/completed` seen. */
+  completed: boolean;
+  /** The item's own status (inProgress, completed, failed, declined...), when it has one. */
+  status?: string;
+  approval?: ApprovalView;
+}
+
+export interface MessageItem extends ItemBase {
+  type: "userMessage" | "agentMessage" | "plan";
+  /** Markdown for the agent; the deltas so far until `item/completed` gives the final text. */
+  text: string;
+}
+
+export interface ReasoningItem extends ItemBase {
+  type: "reasoning";
+  summary: string[];
+  content: string[];
+}
+
+export interface CommandItem extends ItemBase {
+  type: "commandExecution";
+  command?: string;
+  cwd?: string;
+  /** Output deltas so far, or the item's `aggregatedOutput`. */
+  output: string;
+  exitCode?: number;
+  durationMs?: number;
+}
+
+export interface FileChange {
+  path: string;
+  /** add, delete, update. */
+  kind: string;
+  movePath?: string;
+  /** A unified diff for an update; the file's content for an add. */
+  diff: string;
+}
+
+export interface FileChangeItem extends ItemBase {
+  type: "fileChange";
+  changes: FileChange[];
+}
+
+/** Any other item (MCP tool calls, web searches, images...), shown as sent. */
+export interface OtherItem extends ItemBase {
+  type: "other";
+  itemType: string;
+  item: JsonObject;
+}
+
+/** An `error`, `warning`, `configWarning` or `deprecationNotice` notification. */
+export interface NoticeItem extends ItemBase {
+  type: "notice";
+  level: "error" | "warning";
+  method: string;
+  message: string;
+  details?: string;
+  /** An `error` the server will retry. */
+  willRetry?: boolean;
+}
+
+export type AsItem = MessageItem | ReasoningItem | CommandItem | FileChangeItem | OtherItem | NoticeItem;
+
+/** Token counts as the server reports them (`totalTokens`, `inputTokens`, `outputTokens`...). */
+export type TokenCounts = Readonly<Record<string, number>>;
+
+export interface TokenUsage {
+  last?: TokenCounts;
+  total?: TokenCounts;
+  modelContextWindow?: number;
+}
+
+export interface TurnView {
+  id: string;
+  threadId: string;
+  /** The first frame of the turn (the `turn/start` request when seen). */
+  seq: number;
+  ts: number;
+  /** inProgress, completed, interrupted, failed. */
+  status: string;
+  items: AsItem[];
+  startSeq?: number;
+  endSeq?: number;
+  durationMs?: number;
+  error?: JsonObject;
+  usage?: TokenUsage;
+  /** The turn's aggregated unified diff (`turn/diff/updated`). */
+  diff?: string;
+  /** `turn/interrupt` sent. */
+  interruptSeq?: number;
+}
+
+export interface ThreadView {
+  id: string;
+  firstSeq: number;
+  cwd?: string;
+  model?: string;
+  /** The `thread/start` (resume, fork) response's other settings: approvalPolicy, sandbox... */
+  settings?: JsonObject;
+  /** idle, active (with flags such as waitingOnApproval), notLoaded, systemError. */
+  status?: string;
+  activeFlags?: string[];
+  usage?: TokenUsage;
+  turns: TurnView[];
+  /** Notices and items that name the thread but no turn it has. */
+  outside: AsItem[];
+}
+
+/** A request the view waits to see answered, by its seq. */
+interface OpenRequest {
+  method: string;
+  ts: number;
+  threadId?: string;
+  turnId?: string;
+  itemId?: string;
+}
+
+export interface AppServerViewState {
+  threads: Readonly<Record<string, ThreadView>>;
+  /** Thread ids in order of appearance. */
+  order: readonly string[];
+  /** Notices that name no thread (configWarning, deprecationNotice). */
+  notices: readonly NoticeItem[];
+  /** Server requests not answered yet, by request seq: the approvals a turn waits on. */
+  pending: Readonly<Record<number, ApprovalView>>;
+  open: Readonly<Record<number, OpenRequest>>;
+}
+
+export const EMPTY_APP_SERVER_VIEW: AppServerViewState = { threads: {}, order: [], notices: [], pending: {}, open: {} };
+
+/** The item a server request is about, by method (a placeholder until the server reports the item itself). */
+const REQUEST_ITEM_TYPE: Readonly<Record<string, string>> = {
+  [APP_SERVER_REQUESTS.command_approval]: "commandExecution",
+  [APP_SERVER_REQUESTS.exec_command_approval]: "commandExecution",
+  [APP_SERVER_REQUESTS.file_change_approval]: "fileChange",
+  [APP_SERVER_REQUESTS.apply_patch_approval]: "fileChange",
+  [APP_SERVER_REQUESTS.permissions_approval]: "permissions",
+  [APP_SERVER_REQUESTS.tool_user_input]: "userInput",
+};
+
+/** Requests to the server whose answers the view reads. */
+const TRACKED: ReadonlySet<string> = new Set([
+  APP_SERVER_CLIENT.thread_start,
+  APP_SERVER_CLIENT.thread_resume,
+  "thread/fork",
+  APP_SERVER_CLIENT.turn_start,
+]);
+
+export function reduceAppServerFrames(
+  frames: Iterable<Frame>,
+  state: AppServerViewState = EMPTY_APP_SERVER_VIEW,
+): AppServerViewState {
+  let s = state;
+  for (const f of frames) s = reduceAppServerFrame(s, f);
+  return s;
+}
+
+export function reduceAppServerFrame(s: AppServerViewState, f: Frame): AppServerViewState {
+  if (!isObject(f.message)) return s;
+  const m = f.message;
+  const p = obj(m.params);
+  if (f.kind === "request" && f.method !== undefined) {
+    if (f.dir === "to-agent") return onClientRequest(s, f, p);
+    return REQUEST_ITEM_TYPE[f.method] !== undefined ? onServerRequest(s, f, p) : s;
+  }
+  if (f.kind === "response" && f.requestSeq !== undefined) return onResponse(s, f, m);
+  if (f.kind === "notification" && f.dir === "from-agent" && f.method !== undefined) return onNotification(s, f, p);
+  return s;
+}
+
+// --- requests and responses
+
+function onClientRequest(s: AppServerViewState, f: Frame, p: JsonObject): AppServerViewState {
+  const method = f.method!;
+  if (method === APP_SERVER_CLIENT.turn_interrupt) {
+    const threadId = str(p.threadId);
+    const turnId = str(p.turnId);
+    if (threadId === undefined || turnId === undefined || !hasTurn(s, threadId, turnId)) return s;
+    return updateTurn(s, threadId, turnId, f, (t) =>
+      t.interruptSeq === undefined ? { ...t, interruptSeq: f.seq } : t,
+    );
+  }
+  if (!TRACKED.has(method)) return s;
+  return { ...s, open: { ...s.open, [f.seq]: compact({ method, ts: f.ts, threadId: str(p.threadId) }) } };
+}
+
+function onServerRequest(s: AppServerViewState, f: Frame, p: JsonObject): AppServerViewState {
+  const approval: ApprovalView = { method: f.method!, requestSeq: f.seq, requestId: f.id ?? null, params: p };
+  // v2 approvals name their thread, turn and item; the legacy ones a conversation and a call.
+  const threadId = str(p.threadId) ?? str(p.conversationId) ?? "";
+  const turnId = str(p.turnId) ?? "";
+  const itemId = str(p.itemId) ?? str(p.callId) ?? `request-${f.seq}`;
+  const open = { ...s.open, [f.seq]: { method: f.method!, ts: f.ts, threadId, turnId, itemId } };
+  const next = upsertItem(
+    { ...s, open, pending: { ...s.pending, [f.seq]: approval } },
+    f,
+    threadId,
+    turnId,
+    itemId,
+    (it) => (it ? { ...it, approval } : placeholder(itemId, REQUEST_ITEM_TYPE[f.method!]!, approval, f.seq)),
+  );
+  return next;
+}
+
+function placeholder(id: string, itemType: string, approval: ApprovalView, seq: number): AsItem {
+  const base = { id, seqs: SeqList.of(seq), completed: false, approval };
+  const p = approval.params;
+  if (itemType === "commandExecution")
+    return compact<CommandItem>({
+      ...base,
+      type: "commandExecution",
+      command: commandText(p.command),
+      cwd: str(p.cwd),
+      output: "",
+    });
+  if (itemType === "fileChange") return { ...base, type: "fileChange", changes: changesOf(p.changes ?? p.fileChanges) };
+  return { ...base, type: "other", itemType, item: p };
+}
+
+function onResponse(s: AppServerViewState, f: Frame, m: JsonObject): AppServerViewState {
+  const req = s.open[f.requestSeq!];
+  if (!req) return s;
+  const { [f.requestSeq!]: _, ...open } = s.open;
+  let next: AppServerViewState = { ...s, open };
+  const result = obj(m.result);
+  if (REQUEST_ITEM_TYPE[req.method] !== undefined) {
+    const { [f.requestSeq!]: answered, ...pending } = next.pending;
+    next = { ...next, pending };
+    if (!answered) return next;
+    const approval = compact<ApprovalView>({ ...answered, result: m.result, error: m.error, responseSeq: f.seq });
+    return updateItem(next, req.threadId!, req.turnId!, req.itemId!, f, (it) => ({ ...it, approval }));
+  }
+  if ("error" in m) return next;
+  if (req.method === APP_SERVER_CLIENT.turn_start) {
+    const turn = obj(result.turn);
+    const threadId = req.threadId;
+    const turnId = str(turn.id);
+    if (threadId === undefined || turnId === undefined) return next;
+    // The turn's first frame is the request that started it.
+    return ensureTurn(next, threadId, turnId, { seq: f.requestSeq!, ts: req.ts }, f);
+  }
+  // thread/start, resume, fork: the thread and its settings.
+  const thread = obj(result.thread);
+  const threadId = str(thread.id);
+  if (threadId === undefined) return next;
+  const { thread: _t, model, cwd, ...settings } = result;
+  return updateThread(next, threadId, f.requestSeq!, (t) =>
+    compact({ ...t, model: str(model) ?? t.model, cwd: str(cwd) ?? t.cwd, settings: settings }),
+  );
+}
+
+// --- notifications
+
+function onNotification(s: AppServerViewState, f: Frame, p: JsonObject): AppServerViewState {
+  const threadId = str(p.threadId);
+  const turnId = str(p.turnId);
+  switch (f.method) {
+    case N.thread_started: {
+      const thread = obj(p.thread);
+      const id = str(thread.id);
+      return id === undefined ? s : updateThread(s, id, f.seq, (t) => t);
+    }
+    case N.thread_status_changed: {
+      if (threadId === undefined) return s;
+      const status = obj(p.status);
+      return updateThread(s, threadId, f.seq, (t) =>
+        compact({ ...t, status: str(status.type), activeFlags: strings(status.activeFlags) }),
+      );
+    }
+    case N.turn_started:
+    case N.turn_completed: {
+      const turn = obj(p.turn);
+      const id = str(turn.id);
+      if (threadId === undefined || id === undefined) return s;
+      const started = f.method === N.turn_started;
+      const next = ensureTurn(s, threadId, id, { seq: f.seq, ts: f.ts }, f);
+      return updateTurn(next, threadId, id, f, (t) =>
+        compact({
+          ...t,
+          status: str(turn.status) ?? t.status,
+          startSeq: started ? (t.startSeq ?? f.seq) : t.startSeq,
+          endSeq: started ? t.endSeq : f.seq,
+          durationMs: num(turn.durationMs) ?? t.durationMs,
+          error: isObject(turn.error) ? turn.error : t.error,
+        }),
+      );
+    }
+    case N.item_started:
+    case N.item_completed: {
+      const item = obj(p.item);
+      const id = str(item.id);
+      if (threadId === undefined || turnId === undefined || id === undefined) return s;
+      const completed = f.method === N.item_completed;
+      return upsertItem(s, f, threadId, turnId, id, (it) => decodeItem(item, it, completed, f.seq));
+    }
+    case N.agent_message_delta:
+    case N.reasoning_summary_text_delta:
+    case N.reasoning_text_delta:
+    case N.command_output_delta:
+    case N.file_change_output_delta:
+      return onDelta(s, f, p);
+    case N.thread_token_usage_updated: {
+      if (threadId === undefined) return s;
+      const u = obj(p.tokenUsage);
+      const usage = compact<TokenUsage>({
+        last: counts(u.last),
+        total: counts(u.total),
+        modelContextWindow: num(u.modelContextWindow),
+      });
+      const next = updateThread(s, threadId, f.seq, (t) => ({ ...t, usage }));
+      return turnId !== undefined && hasTurn(next, threadId, turnId)
+        ? updateTurn(next, threadId, turnId, f, (t) => ({ ...t, usage }))
+        : next;
+    }
+    case "turn/diff/updated": {
+      const diff = str(p.diff);
+      if (threadId === undefined || turnId === undefined || diff === undefined || !hasTurn(s, threadId, turnId))
+        return s;
+      return updateTurn(s, threadId, turnId, f, (t) => ({ ...t, diff }));
+    }
+    case N.server_request_resolved: {
+      if (threadId === undefined) return s;
+      const seq = Object.keys(s.open)
+        .map(Number)
+        .find((k) => s.open[k]!.threadId === threadId && s.pending[k]?.requestId === p.requestId);
+      if (seq === undefined) return s;
+      const req = s.open[seq]!;
+      const { [seq]: approval, ...pending } = s.pending;
+      // Resolved without an answer (the turn ended): nothing is pending any more, and no answer will come.
+      const { [seq]: _, ...open } = s.open;
+      return updateItem({ ...s, pending, open }, threadId, req.turnId!, req.itemId!, f, (it) => ({
+        ...it,
+        approval: { ...approval!, resolvedSeq: f.seq },
+      }));
+    }
+    case N.error:
+    case N.warning:
+    case "configWarning":
+    case "deprecationNotice":
+      return addNotice(s, f, p, threadId, turnId);
+    default:
+      return s;
+  }
+}
+
+function onDelta(s: AppServerViewState, f: Frame, p: JsonObject): AppServerViewState {
+  const threadId = str(p.threadId);
+  const turnId = str(p.turnId);
+  const itemId = str(p.itemId);
+  const delta = str(p.delta);
+  if (threadId === undefined || turnId === undefined || itemId === undefined || delta === undefined) return s;
+  return upsertItem(s, f, threadId, turnId, itemId, (it) => {
+    switch (f.method) {
+      case N.agent_message_delta: {
+        const m = it?.type === "agentMessage" ? it : undefined;
+        return { ...(m ?? fresh(itemId, f.seq)), type: "agentMessage", text: (m?.text ?? "") + delta };
+      }
+      case N.reasoning_summary_text_delta:
+      case N.reasoning_text_delta: {
+        const r: ReasoningItem =
+          it?.type === "reasoning" ? it : { ...fresh(itemId, f.seq), type: "reasoning", summary: [], content: [] };
+        const summary = f.method === N.reasoning_summary_text_delta;
+        const parts = [...(summary ? r.summary : r.content)];
+        const i = num(summary ? p.summaryIndex : p.contentIndex) ?? Math.max(0, parts.length - 1);
+        while (parts.length <= i) parts.push("");
+        parts[i] += delta;
+        return summary ? { ...r, summary: parts } : { ...r, content: parts };
+      }
+      case N.command_output_delta: {
+        const c: CommandItem =
+          it?.type === "commandExecution" ? it : { ...fresh(itemId, f.seq), type: "commandExecution", output: "" };
+        return { ...c, output: c.output + delta };
+      }
+      default:
+        // A file change's output (the patch tool's report): the changes themselves come with the item.
+        return it ?? { ...fresh(itemId, f.seq), type: "fileChange", changes: [] };
+    }
+  });
+}
+
+function addNotice(
+  s: AppServerViewState,
+  f: Frame,
+  p: JsonObject,
+  threadId: string | undefined,
+  turnId: string | undefined,
+): AppServerViewState {
+  const error = obj(p.error);
+  const notice = compact<NoticeItem>({
+    ...fresh(`notice-${f.seq}`, f.seq),
+    completed: true,
+    type: "notice",
+    level: f.method === N.error ? "error" : "warning",
+    method: f.method!,
+    message: str(p.message) ?? str(error.message) ?? str(p.summary) ?? "",
+    details: str(p.details) ?? str(error.additionalDetails),
+    willRetry: f.method === N.error ? p.willRetry === true : undefined,
+  });
+  if (threadId === undefined) return { ...s, notices: [...s.notices, notice] };
+  if (turnId !== undefined && hasTurn(s, threadId, turnId))
+    return updateTurn(s, threadId, turnId, f, (t) => ({ ...t, items: [...t.items, notice] }));
+  // A warning names the thread of the turn being started: the turn/start response comes after it.
+  return updateThread(s, threadId, f.seq, (t) => ({ ...t, outside: [...t.outside, notice] }));
+}
+
+// --- decoding items
+
+function decodeItem(item: JsonObject, prev: AsItem | undefined, completed: boolean, seq: number): AsItem {
+  const id = str(item.id)!;
+  const base = compact({
+    id,
+    seqs: prev ? prev.seqs : SeqList.of(seq),
+    completed: completed || (prev?.completed ?? false),
+    status: str(item.status) ?? prev?.status,
+    approval: prev?.approval,
+  });
+  const type = str(item.type) ?? "(no type)";
+  switch (type) {
+    case "userMessage":
+      return { ...base, type, text: userText(item.content) };
+    case "agentMessage":
+    case "plan": {
+      const sofar = prev?.type === type ? prev.text : "";
+      // The deltas are the text until the item completes with the final one.
+      return { ...base, type, text: completed ? (str(item.text) ?? sofar) : sofar || (str(item.text) ?? "") };
+    }
+    case "reasoning": {
+      const r = prev?.type === "reasoning" ? prev : undefined;
+      const summary = strings(item.summary) ?? [];
+      const content = strings(item.content) ?? [];
+      return {
+        ...base,
+        type,
+        summary: summary.length > 0 || completed ? summary : (r?.summary ?? []),
+        content: content.length > 0 || completed ? content : (r?.content ?? []),
+      };
+    }
+    case "commandExecution": {
+      const c = prev?.type === "commandExecution" ? prev : undefined;
+      return compact<CommandItem>({
+        ...base,
+        type,
+        command: commandText(item.command) ?? c?.command,
+        cwd: str(item.cwd) ?? c?.cwd,
+        output: str(item.aggregatedOutput) ?? c?.output ?? "",
+        exitCode: num(item.exitCode),
+        durationMs: num(item.durationMs),
+      });
+    }
+    case "fileChange": {
+      const changes = changesOf(item.changes);
+      return { ...base, type, changes: changes.length > 0 || prev?.type !== "fileChange" ? changes : prev.changes };
+    }
+    default:
+      return { ...base, type: "other", itemType: type, item };
+  }
+}
+
+function changesOf(v: unknown): FileChange[] {
+  // v2: an array of {path, kind: {type}, diff}; the legacy approvals: a map from path to change.
+  const entries = Array.isArray(v)
+    ? v.filter(isObject).map((c) => [str(c.path) ?? "", c] as const)
+    : Object.entries(obj(v)).map(([path, c]) => [path, obj(c)] as const);
+  return entries.map(([path, c]) => {
+    const kind = isObject(c.kind) ? c.kind : { type: c.type ?? c.kind };
+    return compact<FileChange>({
+      path,
+      kind: str(kind.type) ?? "update",
+      movePath: str(kind.move_path) ?? str(c.move_path),
+      diff: str(c.diff) ?? str(c.unified_diff) ?? str(c.content) ?? "",
+    });
+  });
+}
+
+const userText = (content: unknown): string =>
+  (Array.isArray(content) ? content.filter(isObject) : [])
+    .map((c) => (c.type === "text" ? (str(c.text) ?? "") : `[${str(c.type) ?? "input"}]`))
+    .join("\n");
+
+/** A v2 command is a string; a legacy one an argv array. */
+const commandText = (v: unknown): string | undefined =>
+  typeof v === "string" ? v : Array.isArray(v) ? v.map(String).join(" ") : undefined;
+
+const strings = (v: unknown): string[] | undefined =>
+  Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : undefined;
+
+function counts(v: unknown): TokenCounts | undefined {
+  if (!isObject(v)) return undefined;
+  return Object.fromEntries(Object.entries(v).filter((e): e is [string, number] => typeof e[1] === "number"));
+}
+
+function fresh(id: string, seq: number): ItemBase {
+  return { id, seqs: SeqList.of(seq), completed: false };
+}
+
+// --- copying the path to what changes
+
+function hasTurn(s: AppServerViewState, threadId: string, turnId: string): boolean {
+  const t = own(s.threads, threadId);
+  return !!t && t.turns.some((x) => x.id === turnId);
+}
+
+function updateThread(
+  s: AppServerViewState,
+  id: string,
+  seq: number,
+  change: (t: ThreadView) => ThreadView,
+): AppServerViewState {
+  const cur = own(s.threads, id);
+  const t = change(cur ?? { id, firstSeq: seq, turns: [], outside: [] });
+  if (t === cur) return s;
+  const threads = { ...s.threads };
+  Object.defineProperty(threads, id, { value: t, enumerable: true, writable: true, configurable: true });
+  return { ...s, threads, order: cur ? s.order : [...s.order, id] };
+}
+
+function ensureTurn(
+  s: AppServerViewState,
+  threadId: string,
+  turnId: string,
+  first: { seq: number; ts: number },
+  f: Frame,
+): AppServerViewState {
+  return updateThread(s, threadId, f.seq, (t) => {
+    const i = t.turns.findIndex((x) => x.id === turnId);
+    if (i >= 0) {
+      const turn = t.turns[i]!;
+      // The turn/start response names a turn its notifications may have opened already.
+      if (first.seq >= turn.seq) return t;
+      const turns = [...t.turns];
+      turns[i] = { ...turn, seq: first.seq, ts: first.ts };
+      return { ...t, turns };
+    }
+    const turn: TurnView = { id: turnId, threadId, seq: first.seq, ts: first.ts, status: "inProgress", items: [] };
+    return { ...t, turns: [...t.turns, turn] };
+  });
+}
+
+function updateTurn(
+  s: AppServerViewState,
+  threadId: string,
+  turnId: string,
+  f: Frame,
+  change: (t: TurnView) => TurnView,
+): AppServerViewState {
+  return updateThread(s, threadId, f.seq, (t) => {
+    const i = t.turns.findLastIndex((x) => x.id === turnId);
+    if (i < 0) return t;
+    const next = change(t.turns[i]!);
+    if (next === t.turns[i]) return t;
+    const turns = [...t.turns];
+    turns[i] = next;
+    return { ...t, turns };
+  });
+}
+
+/** Changes (or adds) an item of a turn, opening the turn (and thread) if this is its first frame; the frame joins the item's seqs. */
+function upsertItem(
+  s: AppServerViewState,
+  f: Frame,
+  threadId: string,
+  turnId: string,
+  itemId: string,
+  change: (it: AsItem | undefined) => AsItem,
+): AppServerViewState {
+  const withTurn = turnId === "" ? s : ensureTurn(s, threadId, turnId, { seq: f.seq, ts: f.ts }, f);
+  const joined = (it: AsItem | undefined): AsItem => {
+    const next = change(it);
+    return it && next.seqs.last !== f.seq ? { ...next, seqs: next.seqs.append(f.seq) } : next;
+  };
+  if (turnId === "") {
+    // A legacy request names no turn: it goes with the thread's other loose items.
+    return updateThread(withTurn, threadId, f.seq, (t) => ({ ...t, outside: upsert(t.outside, itemId, joined) }));
+  }
+  return updateTurn(withTurn, threadId, turnId, f, (t) => ({ ...t, items: upsert(t.items, itemId, joined) }));
+}
+
+/** Changes an item that exists; the state unchanged otherwise. */
+function updateItem(
+  s: AppServerViewState,
+  threadId: string,
+  turnId: string,
+  itemId: string,
+  f: Frame,
+  change: (it: AsItem) => AsItem,
+): AppServerViewState {
+  const t = own(s.threads, threadId);
+  if (!t) return s;
+  const found =
+    turnId === ""
+      ? t.outside.some((it) => it.id === itemId)
+      : t.turns.some((x) => x.id === turnId && x.items.some((it) => it.id === itemId));
+  return found ? upsertItem(s, f, threadId, turnId, itemId, (it) => change(it!)) : s;
+}
+
+function upsert(items: AsItem[], id: string, change: (it: AsItem | undefined) => AsItem): AsItem[] {
+  const i = items.findLastIndex((it) => it.id === id && it.type !== "notice");
+  const next = [...items];
+  if (i < 0) next.push(change(undefined));
+  else next[i] = change(items[i]);
+  return next;
+}
