@@ -17,6 +17,7 @@ import type { FrameIndex } from "@/lib/folds/frame-index";
 import type { FrameWindow } from "@/lib/folds/frame-log";
 import { isObject } from "@/lib/protocol/json";
 import type { RpcOutcome } from "@/lib/protocol/jsonrpc";
+import { protocolOf, type ProtocolName } from "@/lib/protocol/protocols";
 import type { Policies } from "@/lib/features/policy";
 import type { SentEntry } from "@/lib/folds/sent-history";
 import type { SessionViewState } from "@/lib/folds/session-view";
@@ -132,6 +133,10 @@ const INITIAL: SessionSnapshot = {
 
 /** The session the prompt template and the composer address: the one opened last (new, load, resume, fork). */
 export const selectSessionId = (s: SessionSnapshot): string | undefined => s.facts.sessionId;
+
+/** The protocol of this log's agent (running or gone; ACP when there is none). */
+export const selectProtocol = (s: SessionSnapshot): ProtocolName =>
+  protocolOf(s.agent.state === "running" || s.agent.state === "exited" ? s.agent.agent : undefined);
 
 function describeAgent(agent: AgentInfo): string {
   return `${agent.profile} · pid ${agent.pid} · ${[agent.command, ...agent.args].join(" ")} · cwd ${agent.cwd}`;

@@ -89,6 +89,7 @@ export function useRecording(url: string, token?: string): RecordingState {
           args: h.agent.args,
           cwd: h.agent.cwd,
           transcriptId: h.id,
+          ...(h.agent.protocol ? { protocol: h.agent.protocol } : {}),
         };
       }
       if (reader.exit)
