@@ -181,7 +181,7 @@ export class RecordingRules {
     this.count(line);
     const protocol = protocolOf(this.scope);
     if (frame.kind === "invalid") {
-      this.flag(frame, line, `not an ${PROTOCOLS[protocol].label} message: ${frame.error ?? "invalid"}`);
+      this.flag(frame, line, `not a valid ${PROTOCOLS[protocol].label} message: ${frame.error ?? "invalid"}`);
       return this.findingsOf(frame.seq);
     }
     const m = frame.method;

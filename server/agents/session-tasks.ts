@@ -100,8 +100,9 @@ export async function probeAgent(
   // The probe answers under its own policies: the session's own come back after it.
   const policies = session.answerer.current;
   try {
-    const { rows, facts, conformance } = await runProbe(driver, {
+    const { rows, facts, conformance, agent } = await runProbe(driver, {
       cwd: started.agent.cwd,
+      protocol: started.agent.protocol,
       includeLogout: options.includeLogout,
       clientCapabilities: options.clientCapabilities,
       terminals: options.terminals,
@@ -122,7 +123,7 @@ export async function probeAgent(
       ?.result.agentInfo;
     const report: ProbeReport = {
       profile: started.agent.profile,
-      agent: agentInfo && { name: agentInfo.name, version: agentInfo.version },
+      agent: agent ?? (agentInfo && { name: agentInfo.name, version: agentInfo.version }),
       startedAt: new Date(startedAt).toISOString(),
       durationMs: Date.now() - startedAt,
       rows,

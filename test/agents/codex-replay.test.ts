@@ -163,6 +163,11 @@ describe("Codex app-server: record, replay as a mock, re-run", () => {
       const id = await recorded();
       rmSync(path.join(workspace, FILE), { force: true });
       const c = await client();
+      // The replay profile speaks its recording's protocol.
+      const { info } = await c.emit("relay:info", { profile: `replay:${id}` });
+      expect(info.profiles.find((p: { name: string }) => p.name === `replay:${id}`)).toMatchObject({
+        protocol: "codex-app-server",
+      });
       const asked = api.requests.length;
       await steps(c, `replay:${id}`, false);
       // A replay asks no model.
