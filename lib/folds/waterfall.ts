@@ -454,7 +454,8 @@ export interface TurnSummary {
   running: boolean;
 }
 
-const isPermission = (r: ClientRequestItem) => USER_REQUESTS.has(r.method);
+/** A request that waits for the user (a permission, an approval), not for the client's own work. */
+export const waitsForUser = (r: ClientRequestItem) => USER_REQUESTS.has(r.method);
 
 /** Total length of the union of intervals. */
 function unionMs(spans: Array<[number, number]>): number {
@@ -480,7 +481,7 @@ export function turnEnd(t: WaterfallTurn, now: number): number {
 export function summarizeTurn(t: WaterfallTurn, now: number): TurnSummary {
   const end = turnEnd(t, now);
   const span = (r: ClientRequestItem): [number, number] => [r.start, r.end ?? end];
-  const userWaitMs = unionMs(t.requests.filter(isPermission).map(span));
+  const userWaitMs = unionMs(t.requests.filter(waitsForUser).map(span));
   const waitingMs = unionMs(t.requests.map(span));
   const totalMs = end - t.start;
   return {
@@ -630,7 +631,7 @@ export function layoutTurn(t: WaterfallTurn, width: number, now: number): Waterf
     }
   });
   for (const r of t.requests) {
-    if (isPermission(r)) continue; // drawn in its tool call's lane
+    if (waitsForUser(r)) continue; // drawn in its tool call's lane
     const group = r.method.split("/")[0] ?? r.method;
     items.push({
       lane: lane(`request:${group}`, `${group} requests`),
