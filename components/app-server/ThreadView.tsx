@@ -136,7 +136,12 @@ export function ThreadView({ onHighlight, onShowFrames }: Props) {
   const usage = usageText(thread?.usage?.total);
 
   return (
-    <div data-testid="thread-view" data-last-seq={lastSeq} className="flex min-h-0 flex-1 flex-col">
+    <div
+      data-testid="thread-view"
+      data-last-seq={lastSeq}
+      data-thread-id={thread?.id}
+      className="flex min-h-0 flex-1 flex-col"
+    >
       {thread ? (
         <>
           <header className="flex flex-wrap items-center gap-x-3 gap-y-1 border-b border-zinc-800 px-3 py-1.5 text-[11px] text-zinc-400">
