@@ -1,7 +1,7 @@
 /**
  * Codex's app-server in the thread view, end to end with the pinned Codex behind the fake
  * Responses API: a streamed Markdown reply, then a command approval answered on its card in the
- * thread, after which the command has run in the workspace.
+ * thread, after which the command has run in the workspace; the recording plays back in the same view.
  */
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
@@ -100,4 +100,20 @@ test("the thread view: a streamed Markdown reply, then a command approved on its
     ).toHaveCount(1);
   });
   await page.getByTestId("stop-agent").click();
+  await expect(page.getByTestId("agent-status")).toHaveAttribute("data-status", "exited");
+
+  await test.step("the recording plays back in the thread view", async () => {
+    const origin = process.env.E2E_ORIGIN!;
+    const token = new URL(url()).searchParams.get("token")!;
+    const list = (await (
+      await fetch(`${origin}/api/transcripts`, { headers: { authorization: `Bearer ${token}` } })
+    ).json()) as { transcripts: { id: string; kind: string }[] };
+    const newest = list.transcripts.find((t) => t.kind === "session")!;
+    await page.goto(`${origin}/transcripts/${newest.id}?token=${token}`);
+    await expect(page.getByTestId("transcript-viewer")).toHaveAttribute("data-complete", "true");
+    await page.getByTestId("view-session").click();
+    await expect(page.getByTestId("thread-view")).toHaveAttribute("data-thread-id", threadId);
+    await expect(page.getByTestId("as-exit-code")).toHaveText("exit 0");
+    await expect(page.getByTestId("as-approval-outcome")).toContainText("accept");
+  });
 });
