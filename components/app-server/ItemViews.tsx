@@ -7,6 +7,7 @@
 import { memo } from "react";
 import type { ApprovalView, AsItem, CommandItem, NoticeItem } from "@/lib/folds/app-server-view";
 import { formatMs } from "@/lib/folds/session-view-format";
+import { str } from "@/lib/protocol/json";
 import { StreamingMarkdown } from "../session-view/Markdown";
 import { RawDisclosure } from "../session-view/RawDisclosure";
 import { ApprovalCard } from "./ApprovalCard";
@@ -140,12 +141,21 @@ function ItemBody({ item }: { item: AsItem }) {
         <div data-testid="as-other" data-item-type={item.itemType} className={card}>
           <div className="flex items-center gap-2 text-[11px]">
             <span className="font-mono text-zinc-300">{item.itemType}</span>
+            <span className="min-w-0 truncate font-mono text-zinc-500">{otherSummary(item.item)}</span>
             <Status status={item.status} />
           </div>
           <RawDisclosure label="item" value={item.item} />
         </div>
       );
   }
+}
+
+/** What names another item at a glance: an MCP tool call's server and tool, a search's query, an image's path. */
+function otherSummary(item: Record<string, unknown>): string {
+  const tool = str(item.tool);
+  const server = str(item.server);
+  if (tool !== undefined) return server !== undefined ? `${server} · ${tool}` : tool;
+  return str(item.query) ?? str(item.path) ?? "";
 }
 
 /** How an approval went, once it no longer waits. */

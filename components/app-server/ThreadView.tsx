@@ -134,6 +134,11 @@ export function ThreadView({ onHighlight, onShowFrames }: Props) {
     />
   );
   const usage = usageText(thread?.usage?.total);
+  // Notices outside any turn, each before the turn that followed it.
+  const loose = useMemo(
+    () => [...state.notices, ...(thread?.outside ?? [])].sort((a, b) => a.seqs.first! - b.seqs.first!),
+    [state.notices, thread?.outside],
+  );
 
   return (
     <div
@@ -179,9 +184,11 @@ export function ThreadView({ onHighlight, onShowFrames }: Props) {
             data-testid="conversation"
             className="flex min-h-0 flex-1 flex-col gap-1.5 overflow-y-auto px-3 py-3"
           >
-            {[...state.notices, ...thread.outside].map(row)}
             {thread.turns.map((turn, i) => (
               <section key={turn.id} data-testid="as-turn" data-turn-id={turn.id} className="flex flex-col gap-1.5">
+                {loose
+                  .filter((it) => it.seqs.first! < turn.seq && it.seqs.first! > (thread.turns[i - 1]?.seq ?? 0))
+                  .map(row)}
                 {turn.items.map(row)}
                 {turn.diff ? (
                   <details className="text-[11px]" data-testid="turn-diff">
@@ -200,6 +207,7 @@ export function ThreadView({ onHighlight, onShowFrames }: Props) {
                 />
               </section>
             ))}
+            {loose.filter((it) => it.seqs.first! > (thread.turns.at(-1)?.seq ?? 0)).map(row)}
           </div>
         </>
       ) : (
