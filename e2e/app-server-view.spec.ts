@@ -1,9 +1,12 @@
 /**
  * Codex's app-server in the thread view, end to end with the pinned Codex behind the fake
  * Responses API: a streamed Markdown reply, then a command approval answered on its card in the
- * thread, after which the command has run in the workspace; the recording plays back in the same view.
+ * thread, after which the command has run in the workspace; the recording plays back in the same view, and so does its HTML export.
  */
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { expect, test, type Page } from "@playwright/test";
 import { printFramesOnFailure, rows, url, workspaceFile } from "./helpers";
 
@@ -115,5 +118,19 @@ test("the thread view: a streamed Markdown reply, then a command approved on its
     await expect(page.getByTestId("thread-view")).toHaveAttribute("data-thread-id", threadId);
     await expect(page.getByTestId("as-exit-code")).toHaveText("exit 0");
     await expect(page.getByTestId("as-approval-outcome")).toContainText("accept");
+  });
+
+  await test.step("the HTML export shows the thread view too, offline", async () => {
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("viewer-export").click()]);
+    const file = path.join(mkdtempSync(path.join(tmpdir(), "acp-codex-export-")), "codex.html");
+    await download.saveAs(file);
+    const context = await page.context().browser()!.newContext({ offline: true });
+    const view = await context.newPage();
+    await view.goto(pathToFileURL(file).href);
+    await view.getByTestId("view-session").click();
+    await expect(view.getByTestId("thread-view")).toHaveAttribute("data-thread-id", threadId);
+    await expect(view.locator("h1", { hasText: "Hi" })).toBeVisible();
+    await expect(view.getByTestId("as-approval-outcome")).toContainText("accept");
+    await context.close();
   });
 });
