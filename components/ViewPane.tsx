@@ -1,12 +1,14 @@
 "use client";
 /**
- * The right-hand side of a tab: the decoded Session view, the raw Frames
+ * The right-hand side of a tab: the decoded Session view (the thread view for Codex's app-server), the raw Frames
  * inspector or the turn Waterfall, one at a time (the hidden one is unmounted, so it costs nothing
  * while frames stream). Both share the tab's selection: items clicked in the
  * session view highlight their frames, a frame selected in the inspector
  * highlights its item.
  */
 import { useCallback, useEffect, useState, type ReactNode } from "react";
+import { ThreadView } from "./app-server/ThreadView";
+import { useAgentProtocol } from "./app-server/use-protocol";
 import { FrameInspector, type FrameGoto } from "./inspector/FrameInspector";
 import { InsightsView } from "./insights/InsightsView";
 import type { Highlight } from "./session-view/highlight";
@@ -72,6 +74,7 @@ export function ViewPane({ leading, goto }: { leading?: ReactNode; goto?: FrameG
   const [highlight, setHighlight] = useTabState<Highlight | undefined>("highlightSeqs", undefined);
   // A frame to scroll to when the Frames view opens ("#seq" on a session item).
   const [reveal, setReveal] = useState<number>();
+  const protocol = useAgentProtocol();
   // Select and show one frame (insights, latency, links): the Frames view opens on it.
   const [frameGoto, setFrameGoto] = useState<FrameGoto>();
 
@@ -110,7 +113,9 @@ export function ViewPane({ leading, goto }: { leading?: ReactNode; goto?: FrameG
   return (
     <section className="flex min-h-0 flex-1 flex-col" data-testid="view-pane" data-view={view} aria-label="Views">
       <ViewSwitch view={view} onChange={switchTo} leading={leading} />
-      {view === "session" ? (
+      {view === "session" && protocol === "codex-app-server" ? (
+        <ThreadView onHighlight={onHighlight} onShowFrames={showFrames} />
+      ) : view === "session" ? (
         <SessionView onHighlight={onHighlight} onShowFrames={showFrames} />
       ) : view === "waterfall" ? (
         <WaterfallView onHighlight={onHighlight} />

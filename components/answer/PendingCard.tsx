@@ -5,6 +5,7 @@
  * and "by hand" drafts for any result or error.
  */
 import { useEffect, useRef } from "react";
+import { APP_SERVER_ANSWERABLE } from "@/lib/contracts/policies";
 import { describePending, errorDraft } from "@/lib/features/agent-answers";
 import type { Frame } from "@/lib/protocol/frame";
 import { formatAge } from "../compose/use-now";
@@ -12,12 +13,21 @@ import { button } from "../compose/ui";
 import { formatId } from "../format";
 import { responseTemplate } from "../templates";
 import { useSession } from "../state/use-session";
+import { ApprovalCard } from "../app-server/ApprovalCard";
 import { ElicitationCard } from "./ElicitationCard";
 import { PermissionCard } from "./PermissionCard";
 import { ServeCard } from "./ServeCard";
 
 /** What the request asks, with its answer buttons (keyboard shortcuts where the conversation shows it). */
 export function RequestBody({ frame, shortcuts = false }: { frame: Frame; shortcuts?: boolean }) {
+  if (frame.method !== undefined && APP_SERVER_ANSWERABLE.includes(frame.method))
+    return (
+      <ApprovalCard
+        id={frame.id ?? null}
+        method={frame.method}
+        params={(frame.message as { params?: unknown }).params}
+      />
+    );
   const view = describePending(frame);
   switch (view.kind) {
     case "permission":

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { APP_SERVER_ANSWERABLE } from "../contracts/policies";
 import { APP_SERVER_REQUESTS } from "../protocol/app-server-methods";
 import { isUnknownMethod } from "./policy";
-import { appServerAnswer } from "./policy-app-server";
+import { appServerAnswer, approvalChoices } from "./policy-app-server";
 
 describe("appServerAnswer", () => {
   it("accepts approvals under auto and declines them under deny", () => {
@@ -47,5 +47,32 @@ describe("appServerAnswer", () => {
       expect(isUnknownMethod(m)).toBe(false);
     }
     expect(isUnknownMethod("item/tool/call")).toBe(true);
+  });
+});
+
+describe("approvalChoices", () => {
+  it("offers a command approval's availableDecisions in the server's order", () => {
+    const amendment = { acceptWithExecpolicyAmendment: { execpolicy_amendment: ["echo"] } };
+    const choices = approvalChoices(APP_SERVER_REQUESTS.command_approval, {
+      availableDecisions: ["accept", amendment, "cancel", "somethingNew"],
+    });
+    expect(choices.map((c) => c.label)).toEqual(["Accept", "Accept and allow similar commands", "Cancel"]);
+    expect(choices[1]!.result).toEqual({ decision: amendment });
+  });
+
+  it("offers the four decisions when the request lists none, the legacy ones for the legacy approvals", () => {
+    expect(approvalChoices(APP_SERVER_REQUESTS.file_change_approval, {}).map((c) => c.result.decision)).toEqual([
+      "accept",
+      "acceptForSession",
+      "decline",
+      "cancel",
+    ]);
+    expect(approvalChoices(APP_SERVER_REQUESTS.exec_command_approval, {}).map((c) => c.result.decision)).toEqual([
+      "approved",
+      "approved_for_session",
+      "denied",
+      "abort",
+    ]);
+    expect(approvalChoices(APP_SERVER_REQUESTS.tool_user_input, {})).toEqual([]);
   });
 });

@@ -46,3 +46,61 @@ function firstOptions(questions: unknown): Record<string, { answers: string[] }>
   }
   return answers;
 }
+
+/** One answer the user can give to an app-server approval: a button on its card. */
+export interface ApprovalChoice {
+  label: string;
+  result: Record<string, unknown>;
+  tone: "accept" | "decline" | "neutral";
+}
+
+const DECISIONS = ["accept", "acceptForSession", "decline", "cancel"] as const;
+
+const DECISION_CHOICE: Readonly<Record<string, Omit<ApprovalChoice, "result">>> = {
+  accept: { label: "Accept", tone: "accept" },
+  acceptForSession: { label: "Accept for session", tone: "accept" },
+  decline: { label: "Decline", tone: "decline" },
+  cancel: { label: "Cancel", tone: "neutral" },
+  approved: { label: "Approve", tone: "accept" },
+  approved_for_session: { label: "Approve for session", tone: "accept" },
+  denied: { label: "Deny", tone: "decline" },
+  abort: { label: "Abort", tone: "neutral" },
+  acceptWithExecpolicyAmendment: { label: "Accept and allow similar commands", tone: "accept" },
+  applyNetworkPolicyAmendment: { label: "Apply the network rule", tone: "neutral" },
+};
+
+function decisionChoice(decision: unknown): ApprovalChoice | undefined {
+  const key = typeof decision === "string" ? decision : isObject(decision) ? Object.keys(decision)[0] : undefined;
+  const choice = key === undefined ? undefined : DECISION_CHOICE[key];
+  return choice && { ...choice, result: { decision } };
+}
+
+/**
+ * The answers an app-server request offers, in the server's order: a command approval's
+ * `availableDecisions` (accept, acceptForSession, decline, cancel by default), the legacy
+ * review decisions, a permission grant for the turn or the session; none for a question
+ * (answered by hand).
+ */
+export function approvalChoices(method: string, params: unknown): ApprovalChoice[] {
+  const p = obj(params);
+  const pick = (decisions: readonly unknown[]) =>
+    decisions.map(decisionChoice).filter((c): c is ApprovalChoice => c !== undefined);
+  switch (method) {
+    case APP_SERVER_REQUESTS.command_approval:
+    case APP_SERVER_REQUESTS.file_change_approval:
+      return pick(Array.isArray(p.availableDecisions) ? p.availableDecisions : DECISIONS);
+    case APP_SERVER_REQUESTS.exec_command_approval:
+    case APP_SERVER_REQUESTS.apply_patch_approval:
+      return pick(["approved", "approved_for_session", "denied", "abort"]);
+    case APP_SERVER_REQUESTS.permissions_approval: {
+      const permissions = obj(p.permissions);
+      return [
+        { label: "Grant for this turn", tone: "accept", result: { permissions, scope: "turn" } },
+        { label: "Grant for session", tone: "accept", result: { permissions, scope: "session" } },
+        { label: "Decline", tone: "decline", result: { permissions: {}, scope: "turn" } },
+      ];
+    }
+    default:
+      return [];
+  }
+}

@@ -344,4 +344,22 @@ describe("agent answerer: the hostile terminal request (issue 20)", () => {
       expect(sent.map((f) => [f.id, (f.message as { error?: { code: number } }).error?.code])).toEqual([[9, -32601]]);
     });
   });
+
+  it("answers Codex app-server approvals by policy: ask waits, auto accepts, deny declines, serving refuses", async () => {
+    const approval = (id: number) => ({
+      id,
+      method: "item/commandExecution/requestApproval",
+      params: { threadId: "t", turnId: "u", itemId: "c", command: "ls" },
+    });
+    const { answerer, sent, fromAgent } = wired();
+    fromAgent(approval(0));
+    expect(sent).toEqual([]);
+    expect(await answerer.serve(0)).toMatchObject({ ok: false, error: { code: "invalid_payload" } });
+    answerer.setPolicies({ "item/commandExecution/requestApproval": "auto" });
+    expect(JSON.parse(sent[0]!.raw)).toMatchObject({ id: 0, result: { decision: "accept" } });
+    answerer.setPolicies({ "item/commandExecution/requestApproval": "deny" });
+    fromAgent(approval(1));
+    expect(JSON.parse(sent[1]!.raw)).toMatchObject({ id: 1, result: { decision: "decline" } });
+    expect(sent).toHaveLength(2);
+  });
 });

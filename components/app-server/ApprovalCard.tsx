@@ -1,0 +1,48 @@
+"use client";
+/**
+ * An app-server approval waiting for the user: one button per decision the server offers
+ * (Accept, Accept for session, Decline, Cancel...), answered with a response frame as ACP
+ * permission cards are (use-answer.ts). Shown in the thread where the turn waits and in the
+ * left column's pending requests.
+ */
+import { approvalChoices, type ApprovalChoice } from "@/lib/features/policy-app-server";
+import type { JsonRpcId } from "@/lib/protocol/frame";
+import { JsonRpcErrorView } from "../JsonRpcErrorView";
+import { useAnswer } from "../answer/use-answer";
+
+const TONE: Record<ApprovalChoice["tone"], string> = {
+  accept: "border-emerald-600/60 text-emerald-200 hover:bg-emerald-600/20",
+  decline: "border-red-700/60 text-red-200 hover:bg-red-700/20",
+  neutral: "border-zinc-700 text-zinc-200 hover:bg-zinc-800",
+};
+
+export function ApprovalCard({ id, method, params }: { id: JsonRpcId; method: string; params: unknown }) {
+  const answer = useAnswer();
+  const choices = approvalChoices(method, params);
+  if (choices.length === 0)
+    return <p className="text-[11px] text-zinc-500">No card for this request: answer it by hand.</p>;
+  return (
+    <div className="flex flex-col gap-1.5" data-testid="approval-card" data-method={method}>
+      <div className="flex flex-wrap gap-1">
+        {choices.map((c) => (
+          <button
+            key={c.label}
+            type="button"
+            data-testid="approval-choice"
+            data-decision={typeof c.result.decision === "string" ? c.result.decision : c.label}
+            disabled={answer.busy}
+            className={`rounded border px-2 py-0.5 text-xs ${TONE[c.tone]}`}
+            onClick={() => void answer.reply({ jsonrpc: "2.0", id, result: c.result })}
+          >
+            {c.label}
+          </button>
+        ))}
+      </div>
+      {answer.error ? (
+        <div className="text-[11px]">
+          <JsonRpcErrorView error={answer.error} />
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,136 @@
+/**
+ * Codex's app-server in the thread view, end to end with the pinned Codex behind the fake
+ * Responses API: a streamed Markdown reply, then a command approval answered on its card in the
+ * thread, after which the command has run in the workspace; the recording plays back in the same view, and so does its HTML export.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { expect, test, type Page } from "@playwright/test";
+import { printFramesOnFailure, rows, url, workspaceFile } from "./helpers";
+
+printFramesOnFailure();
+
+/** Queues the fake Responses API's model turns, replacing any left unplayed. */
+async function scriptResponses(turns: object[]): Promise<void> {
+  const res = await fetch(`${process.env.E2E_FAKE_RESPONSES}/__fake/script`, {
+    method: "POST",
+    body: JSON.stringify({ turns, replace: true }),
+  });
+  expect(res.status).toBe(204);
+}
+
+async function send(page: Page, frame: object) {
+  await page.getByTestId("composer").fill(JSON.stringify(frame));
+  await page.getByTestId("send-frame").click();
+}
+
+/** Starts Codex and runs its handshake from the raw composer; returns the thread's id. */
+async function startThread(page: Page): Promise<string> {
+  const link = new URL(url());
+  link.searchParams.set("profile", "codex");
+  await page.goto(link.toString());
+  await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
+  await page.getByTestId("start-agent").click();
+  await expect(page.getByTestId("agent-status")).toHaveAttribute("data-status", "running");
+  await send(page, { id: 1, method: "initialize", params: { clientInfo: { name: "e2e", version: "1" } } });
+  await send(page, { method: "initialized" });
+  await send(page, { id: 2, method: "thread/start", params: { cwd: process.env.E2E_WORKSPACE } });
+  await page.getByTestId("view-session").click();
+  const view = page.getByTestId("thread-view");
+  await expect(view).toHaveAttribute("data-thread-id", /^[0-9a-f-]{36}$/);
+  return (await view.getAttribute("data-thread-id"))!;
+}
+
+const turn = (id: number, threadId: string, text: string) => ({
+  id,
+  method: "turn/start",
+  params: { threadId, input: [{ type: "text", text }] },
+});
+
+test("the thread view: a streamed Markdown reply, then a command approved on its card", async ({ page }) => {
+  test.setTimeout(180_000);
+  const file = workspaceFile("codex-approved.txt");
+  rmSync(file, { force: true });
+  const threadId = await startThread(page);
+
+  await test.step("a Markdown reply streams into the thread", async () => {
+    await scriptResponses([{ text: ["# Hi\n\n", "Some **bold** words."] }]);
+    await send(page, turn(3, threadId, "say hi"));
+    const reply = page.locator('[data-testid="agent-message"][data-completed="true"]');
+    await expect(reply.locator("h1")).toHaveText("Hi");
+    await expect(reply.locator("strong")).toHaveText("bold");
+    await expect(page.locator('[data-testid="turn-footer"][data-status="completed"]')).toHaveCount(1);
+    await expect(page.getByTestId("turn-usage").first()).toContainText("total");
+  });
+
+  await test.step("the command waits on its card; Accept runs it", async () => {
+    await scriptResponses([
+      {
+        tools: [
+          {
+            name: "exec_command",
+            input: {
+              cmd: "echo approved > codex-approved.txt",
+              sandbox_permissions: "require_escalated",
+              justification: "The user asked for it.",
+            },
+          },
+        ],
+      },
+      { text: ["Done."] },
+    ]);
+    await send(page, turn(4, threadId, "make codex-approved.txt"));
+    const card = page.getByTestId("as-approval");
+    await expect(card).toHaveAttribute("data-method", "item/commandExecution/requestApproval");
+    await expect(page.getByTestId("turn-waiting")).toBeVisible();
+    await expect(page.getByTestId("as-command")).toContainText("echo approved > codex-approved.txt");
+    expect(existsSync(file)).toBe(false);
+    await card.locator('[data-testid="approval-choice"][data-decision="accept"]').click();
+
+    await expect(page.locator('[data-testid="turn-footer"][data-status="completed"]')).toHaveCount(2);
+    await expect(page.getByTestId("as-approval")).toHaveCount(0);
+    await expect(page.getByTestId("as-approval-outcome")).toContainText("accept");
+    await expect(page.getByTestId("as-exit-code")).toHaveText("exit 0");
+    expect(readFileSync(file, "utf8").trim()).toBe("approved");
+  });
+
+  await test.step("the answer is the page's response frame", async () => {
+    await page.getByTestId("view-frames").click();
+    await expect(
+      rows(page, { kind: "response", dir: "to-agent", method: "item/commandExecution/requestApproval" }),
+    ).toHaveCount(1);
+  });
+  await page.getByTestId("stop-agent").click();
+  await expect(page.getByTestId("agent-status")).toHaveAttribute("data-status", "exited");
+
+  await test.step("the recording plays back in the thread view", async () => {
+    const origin = process.env.E2E_ORIGIN!;
+    const token = new URL(url()).searchParams.get("token")!;
+    const list = (await (
+      await fetch(`${origin}/api/transcripts`, { headers: { authorization: `Bearer ${token}` } })
+    ).json()) as { transcripts: { id: string; kind: string }[] };
+    const newest = list.transcripts.find((t) => t.kind === "session")!;
+    await page.goto(`${origin}/transcripts/${newest.id}?token=${token}`);
+    await expect(page.getByTestId("transcript-viewer")).toHaveAttribute("data-complete", "true");
+    await page.getByTestId("view-session").click();
+    await expect(page.getByTestId("thread-view")).toHaveAttribute("data-thread-id", threadId);
+    await expect(page.getByTestId("as-exit-code")).toHaveText("exit 0");
+    await expect(page.getByTestId("as-approval-outcome")).toContainText("accept");
+  });
+
+  await test.step("the HTML export shows the thread view too, offline", async () => {
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("viewer-export").click()]);
+    const file = path.join(mkdtempSync(path.join(tmpdir(), "acp-codex-export-")), "codex.html");
+    await download.saveAs(file);
+    const context = await page.context().browser()!.newContext({ offline: true });
+    const view = await context.newPage();
+    await view.goto(pathToFileURL(file).href);
+    await view.getByTestId("view-session").click();
+    await expect(view.getByTestId("thread-view")).toHaveAttribute("data-thread-id", threadId);
+    await expect(view.locator("h1", { hasText: "Hi" })).toBeVisible();
+    await expect(view.getByTestId("as-approval-outcome")).toContainText("accept");
+    await context.close();
+  });
+});
