@@ -8,6 +8,7 @@
  */
 import type { AgentFacts } from "@/lib/folds/agent-facts";
 import type { ConnectProgress } from "@/lib/features/connect-flow";
+import type { AppServerState } from "@/lib/features/app-server-handshake";
 import type { AuthChoice } from "@/lib/features/handshake";
 import type { Frame, JsonRpcId, WireFrame } from "@/lib/protocol/frame";
 import type { Result } from "@/lib/protocol/result";
@@ -114,6 +115,8 @@ export interface SessionSnapshot {
   facts: AgentFacts;
   /** The decoded conversation per session (lib/folds/session-view/); the facts read sessions from it. */
   view: SessionViewState;
+  /** Codex's app-server: the thread opened last and the newest turn (Connect, the prompt box, the forms). */
+  appServer: AppServerState;
   /** The relay's answer policies for this browser session (from agent:attached and policy:set acks). */
   policies?: Policies;
   /** Frames this tab sent, newest last; kept across agents. */

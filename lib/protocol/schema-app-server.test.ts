@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { recordedCodexFrames } from "../../test/fixtures/codex-app-server-frames";
 import schemaFile from "./app-server-schema.json";
 import type { Frame } from "./frame";
 import { FrameSequencer } from "./frame-sequencer";
@@ -12,22 +13,7 @@ const pinned = JSON.parse(readFileSync(new URL("../../test/agents/package.json",
 
 const schema = createAppServerSchema(schemaFile as AppServerSchemaFile);
 
-/**
- * Frames recorded over the relay from the pinned Codex against the fake Responses API (as
- * test/agents/codex.test.ts drives it): the handshake, a streamed turn, a command approval (first
- * answered -32601 by the relay's "(unknown methods)" policy, then accepted), thread/list, a slow
- * turn steered then interrupted, an unknown method. Replayed through a sequencer, so pairing is real.
- */
-function recorded(): Frame[] {
-  const lines = readFileSync(new URL("../../test/fixtures/codex-app-server-frames.jsonl", import.meta.url), "utf8")
-    .trim()
-    .split("\n")
-    .map((l) => JSON.parse(l) as { dir: Frame["dir"]; raw: string });
-  const s = new FrameSequencer(undefined, "codex-app-server");
-  return lines.map((l) => s.line(l.dir, l.raw));
-}
-
-const frames = recorded();
+const frames = recordedCodexFrames();
 const find = (pred: (f: Frame) => boolean) => frames.find(pred)!;
 
 describe("the app-server schema kept in the repository", () => {
