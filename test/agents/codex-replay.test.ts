@@ -4,7 +4,8 @@
  * protocol; replayed through the relay with the same client steps it says what it said (the
  * approval answered from the recording, never carried out); re-run live, Codex does it again.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { execa } from "execa";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -23,6 +24,7 @@ import { startTestRelay, TestClient, type TestRelay } from "../relay-harness";
 import { TranscriptStore } from "../../server/transcripts/transcript-store";
 
 const MS = 180_000;
+const bin = path.resolve(import.meta.dirname, "../../bin/acp-playground.mjs");
 const APPROVAL = "item/commandExecution/requestApproval";
 
 let api: FakeModelApi;
@@ -263,6 +265,42 @@ describe("Codex app-server: record, replay as a mock, re-run", () => {
           .sort();
       expect(masked("-").length).toBeGreaterThan(0);
       expect(masked("+")).toEqual(masked("-"));
+    },
+    MS,
+  );
+
+  it(
+    "from the CLI: record --profile codex writes an app-server transcript that validate passes",
+    async () => {
+      const dir = path.join(base, "cli");
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(
+        path.join(dir, "config.json"),
+        JSON.stringify({ profiles: { codex: codexProfile(api.url, path.join(base, "home")) } }),
+      );
+      const cli = (...args: string[]) =>
+        execa(process.execPath, [bin, ...args], {
+          cwd: dir,
+          reject: false,
+          timeout: 120_000,
+          env: { ACP_PLAYGROUND_DATA: path.join(dir, "data"), ACP_PLAYGROUND_CONFIG: path.join(dir, "config.json") },
+        });
+      api.script({ text: ["Recorded ", "by the CLI."] });
+      const run = await cli("record", "--profile", "codex", "--prompt", "say something", "-o", "codex.jsonl");
+      expect(run.exitCode, run.stderr).toBe(0);
+      expect(run.stdout).toContain("Recorded by the CLI.");
+      expect(run.stdout).toContain('status: "completed"');
+      const t = parseTranscript(readFileSync(path.join(dir, "codex.jsonl"), "utf8"));
+      expect(t.header.agent.protocol).toBe("codex-app-server");
+      expect(t.frames.filter((f) => f.dir === "to-agent").map((f) => f.method)).toEqual([
+        "initialize",
+        "initialized",
+        "thread/start",
+        "turn/start",
+      ]);
+      const validated = await cli("validate", "codex.jsonl");
+      expect(validated.stdout).toContain("codex.jsonl (transcript, ");
+      expect(validated.exitCode, validated.stdout).toBe(0);
     },
     MS,
   );
