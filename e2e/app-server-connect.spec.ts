@@ -21,8 +21,15 @@ async function scriptResponses(turns: object[]): Promise<void> {
 
 const detail = (page: Page) => page.getByTestId("frame-detail").getByTestId("frame-raw");
 
+/** The rows of one method, the list filtered to it (the list is virtual: rows out of view are not there). */
+async function only(page: Page, method: string, attrs: Record<string, string> = {}) {
+  await page.getByTestId("filter-method").selectOption(method);
+  return rows(page, { method, ...attrs });
+}
+
 test.describe.serial("Codex app-server: Connect, prompt, schema checks, compose, cancel", () => {
   let page: Page;
+  let threadId: string;
   const pageErrors: string[] = [];
 
   test.beforeAll(async ({ browser }) => {
@@ -46,6 +53,7 @@ test.describe.serial("Codex app-server: Connect, prompt, schema checks, compose,
     await expect(page.getByTestId("connect-status")).toHaveAttribute("data-step", "ready");
     await expect(page.getByTestId("prompt-input")).toBeVisible();
     await expect(page.getByTestId("connect-status")).toContainText(/session [0-9a-f-]{36}/);
+    threadId = (await page.getByTestId("connect-status").textContent())!.match(/[0-9a-f-]{36}/)![0];
 
     await expect(rows(page, { kind: "response", method: "initialize" })).toHaveCount(1);
     await expect(rows(page, { kind: "notification", method: "initialized", dir: "to-agent" })).toHaveCount(1);
@@ -92,29 +100,32 @@ test.describe.serial("Codex app-server: Connect, prompt, schema checks, compose,
     await expect(page.getByTestId("compose-preview")).not.toContainText("jsonrpc");
     await page.getByTestId("compose-send").click();
     await expect(page.getByTestId("compose-outcome")).toContainText("result");
-    const answer = rows(page, { kind: "response", method: "thread/list", dir: "from-agent" });
+    const answer = await only(page, "thread/list", { kind: "response", dir: "from-agent" });
     await expect(answer).toHaveCount(1);
     await expect(answer).toHaveAttribute("data-schema", "stable");
     await answer.click();
-    const threadId = (await page.getByTestId("connect-status").textContent())?.match(/[0-9a-f-]{36}/)?.[0];
     await expect(detail(page)).toContainText(`"id":"${threadId}"`);
+    await page.getByTestId("filter-method").selectOption("");
   });
 
   test("while a slow turn runs, sending steers it; Cancel interrupts it", async () => {
     await page.getByTestId("column-tab-prompt").click();
-    await scriptResponses([{ text: ["slow ", "slow ", "slow ", "slow"], delayMs: 1_500 }]);
+    // Slow enough to act while it runs, steered or not (steering may start a model call of its own).
+    const slow = { text: ["slow ", "slow ", "slow ", "slow"], delayMs: 1_500 };
+    await scriptResponses([slow, slow]);
     await prompt(page, "take your time");
     await expect(page.getByTestId("turn-status")).toHaveAttribute("data-state", "running");
-    await expect(rows(page, { kind: "response", method: "turn/start" })).toHaveCount(2);
+    await expect(await only(page, "turn/start", { kind: "response" })).toHaveCount(2);
     await expect(page.getByTestId("prompt-send")).toHaveText("Steer");
 
     await prompt(page, "and a bit more");
-    const steer = rows(page, { kind: "request", method: "turn/steer", dir: "to-agent" });
-    await expect(steer).toHaveCount(1);
-    await expect(rows(page, { kind: "response", method: "turn/steer" })).not.toHaveAttribute("data-checks", /schema/);
+    await expect(await only(page, "turn/steer", { kind: "request", dir: "to-agent" })).toHaveCount(1);
+    const steered = rows(page, { kind: "response", method: "turn/steer" });
+    await expect(steered).toHaveAttribute("data-schema", "stable");
+    await expect(steered).not.toHaveAttribute("data-checks", /schema/);
 
     await page.getByTestId("prompt-cancel").click();
-    const interrupt = rows(page, { kind: "request", method: "turn/interrupt", dir: "to-agent" });
+    const interrupt = await only(page, "turn/interrupt", { kind: "request", dir: "to-agent" });
     await expect(interrupt).toHaveCount(1);
     await interrupt.click();
     const turnStart = JSON.parse((await detail(page).textContent())!).params.turnId as string;
