@@ -49,6 +49,8 @@ test.describe.serial("Codex app-server: Connect, prompt, schema checks, compose,
 
   test("choosing codex, Connect runs initialize, initialized, thread/start and lands in the prompt box", async () => {
     await page.getByTestId("profile-select").selectOption("codex");
+    // No ACP capabilities or version to choose: the settings say the handshake instead.
+    await expect(page.getByTestId("connect-settings")).toHaveAttribute("data-protocol", "codex-app-server");
     await page.getByTestId("connect").click();
     await expect(page.getByTestId("connect-status")).toHaveAttribute("data-step", "ready");
     await expect(page.getByTestId("prompt-input")).toBeVisible();
@@ -95,6 +97,10 @@ test.describe.serial("Codex app-server: Connect, prompt, schema checks, compose,
 
   test("thread/list composed from its form gets its answer", async () => {
     await page.getByTestId("column-tab-compose").click();
+    await expect(page.getByTestId("compose-schema")).toHaveAttribute("data-protocol", "codex-app-server");
+    // The app-server's methods, grouped: no ACP method is offered.
+    await expect(page.locator('[data-testid="compose-group"]').first()).toHaveAttribute("data-group", "initialize");
+    await expect(page.locator('[data-testid="compose-method"][data-method="session/new"]')).toHaveCount(0);
     await page.locator('[data-testid="compose-method"][data-method="thread/list"]').click();
     await expect(page.getByTestId("compose-issues")).toHaveCount(0);
     await expect(page.getByTestId("compose-preview")).not.toContainText("jsonrpc");
