@@ -3,12 +3,14 @@
  * What Connect advertises in `initialize` (fs read/write, terminal, the
  * `_meta["terminal-auth"]` flag), defaulting to the profile's
  * `clientCapabilities` and kept per profile in localStorage; and whether to
- * authenticate before session/new.
+ * authenticate before session/new. A profile speaking Codex's app-server has
+ * none of these: its handshake is said instead.
  */
 import type { ClientCapabilities } from "@agentclientprotocol/sdk";
 import { useCallback, useMemo, useSyncExternalStore } from "react";
 import { DEFAULT_CLIENT_CAPABILITIES, TERMINAL_AUTH_META, withTerminalAuth } from "@/lib/protocol/client-capabilities";
 import type { ProfileSummary } from "@/lib/contracts/wire";
+import { PROTOCOLS, protocolOf } from "@/lib/protocol/protocols";
 import { connectStorageKey } from "../state/protocol-choice";
 
 export interface ConnectChoices {
@@ -155,6 +157,14 @@ export function ConnectSettings({
   disabled?: boolean;
 }) {
   const quirk = isGemini(profile) && (choices.fsRead || choices.fsWrite);
+  // The app-server's client advertises no capabilities and asks for no version: nothing to choose.
+  if (protocolOf(profile) === "codex-app-server")
+    return (
+      <p data-testid="connect-settings" data-protocol="codex-app-server" className="text-[11px] text-zinc-500">
+        {PROTOCOLS["codex-app-server"].label}: Connect sends initialize (the playground&apos;s clientInfo), then
+        initialized, then thread/start in the workspace; prompts are turns of that thread.
+      </p>
+    );
   return (
     <fieldset
       className="flex flex-col gap-1 text-[11px] text-zinc-400"

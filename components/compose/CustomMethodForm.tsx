@@ -7,7 +7,7 @@ import { FrameSender } from "./FrameSender";
 import { JsonEditor } from "./form/JsonEditor";
 import { FormEnvContext } from "./form/form-env";
 import { input, mono } from "./ui";
-import type { AcpSchema } from "./use-acp-schema";
+import type { ComposeSchema } from "./use-compose-schema";
 
 interface Custom {
   method: string;
@@ -15,25 +15,14 @@ interface Custom {
   params: unknown;
 }
 
-export function CustomMethodForm({ schema, onToRaw }: { schema: AcpSchema; onToRaw: (text: string) => void }) {
+export function CustomMethodForm({ schema, onToRaw }: { schema: ComposeSchema; onToRaw: (text: string) => void }) {
   const [custom, setCustom] = useTabState<Custom>("compose.custom", {
     method: "_example/hello",
     notification: false,
     params: {},
   });
   // A method the schema knows is still checked against it.
-  const def = useMemo(() => {
-    for (const [name, d] of Object.entries(schema.defs)) {
-      if (
-        typeof d === "object" &&
-        d["x-method"] === custom.method &&
-        d["x-side"] === "agent" &&
-        !name.endsWith("Response")
-      )
-        return name;
-    }
-    return undefined;
-  }, [schema, custom.method]);
+  const def = useMemo(() => schema.specs.find((s) => s.method === custom.method)?.def, [schema, custom.method]);
   const issues: SchemaIssue[] = useMemo(
     () => (def ? schema.checker.validate(def, custom.params, "params") : []),
     [def, schema, custom.params],

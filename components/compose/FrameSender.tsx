@@ -10,6 +10,8 @@ import type { ComposeWarning } from "@/lib/features/compose-catalog";
 import { describeError, type RpcOutcome } from "@/lib/protocol/jsonrpc";
 import type { SchemaIssue } from "@/lib/protocol/schema-check";
 import { JsonRpcErrorView } from "../JsonRpcErrorView";
+import { forProtocol } from "@/lib/protocol/protocols";
+import { selectProtocol } from "../state/session-store";
 import { useSession, useSessionStore } from "../state/use-session";
 import { button, primary } from "./ui";
 
@@ -55,7 +57,12 @@ export function FrameSender({ method, params, notification, issues, warnings, on
   const nextId = useSession((s) => s.maxRequestId) + 1;
   const running = useSession((s) => s.agent.state === "running");
   const [sent, setSent] = useState<Sent>();
-  const frame = notification ? { jsonrpc: "2.0", method, params } : { jsonrpc: "2.0", id: nextId, method, params };
+  const protocol = useSession(selectProtocol);
+  // As the relay writes it: the app-server's messages leave out "jsonrpc".
+  const frame = forProtocol(
+    protocol,
+    notification ? { jsonrpc: "2.0", method, params } : { jsonrpc: "2.0", id: nextId, method, params },
+  );
   const blocking = warnings.filter((w) => w.blocking);
   const advisory = warnings.filter((w) => !w.blocking);
   const invalid = issues.length + blocking.length > 0;

@@ -1,5 +1,5 @@
 "use client";
-/** The agent methods to compose, each marked with whether the agent advertises it. */
+/** The agent methods to compose, each marked with whether the agent advertises it; grouped when the protocol groups them. */
 import type { MethodSpec, Support } from "@/lib/features/compose-catalog";
 
 export const CUSTOM = "custom";
@@ -13,7 +13,7 @@ const BADGE: Record<Support["state"], { mark: string; cls: string }> = {
 };
 
 interface Props {
-  methods: MethodSpec[];
+  methods: readonly MethodSpec[];
   support: (method: string) => Support;
   chosen: string;
   onChoose: (method: string) => void;
@@ -24,43 +24,82 @@ export function MethodPicker({ methods, support, chosen, onChoose }: Props) {
     `flex items-center gap-1 truncate rounded border px-1.5 py-0.5 text-left font-mono text-[11px] ${
       active ? "border-sky-500 bg-sky-500/10" : "border-zinc-800 bg-zinc-900 hover:border-zinc-600"
     }`;
-  return (
-    <div className="grid grid-cols-2 gap-1" role="listbox" aria-label="Agent methods">
-      {methods.map((m) => {
-        const s = support(m.method);
-        const badge = BADGE[s.state];
-        return (
-          <button
-            key={m.method}
-            type="button"
-            role="option"
-            aria-selected={chosen === m.method}
-            data-testid="compose-method"
-            data-method={m.method}
-            data-support={s.state}
-            className={item(chosen === m.method)}
-            title={`${m.method}${m.notification ? " (notification)" : ""}: ${s.reason}`}
-            onClick={() => onChoose(m.method)}
-          >
-            <span className={`truncate ${badge.cls}`}>{m.method}</span>
-            {m.unstable ? <span className="text-[10px] text-fuchsia-300">unstable</span> : null}
-            {badge.mark ? <span className={`ml-auto ${badge.cls.split(" ")[0]}`}>{badge.mark}</span> : null}
-          </button>
-        );
-      })}
+  const option = (m: MethodSpec) => {
+    const s = support(m.method);
+    const badge = BADGE[s.state];
+    return (
       <button
+        key={m.method}
         type="button"
         role="option"
-        aria-selected={chosen === CUSTOM}
+        aria-selected={chosen === m.method}
         data-testid="compose-method"
-        data-method={CUSTOM}
-        className={item(chosen === CUSTOM)}
-        onClick={() => onChoose(CUSTOM)}
+        data-method={m.method}
+        data-support={s.state}
+        className={item(chosen === m.method)}
+        title={`${m.method}${m.notification ? " (notification)" : ""}: ${s.reason}`}
+        onClick={() => onChoose(m.method)}
       >
-        <span className="text-zinc-300">custom method…</span>
+        <span className={`truncate ${badge.cls}`}>{m.method}</span>
+        {m.unstable ? <span className="text-[10px] text-fuchsia-300">unstable</span> : null}
+        {badge.mark ? <span className={`ml-auto ${badge.cls.split(" ")[0]}`}>{badge.mark}</span> : null}
       </button>
+    );
+  };
+  const custom = (
+    <button
+      type="button"
+      role="option"
+      aria-selected={chosen === CUSTOM}
+      data-testid="compose-method"
+      data-method={CUSTOM}
+      className={item(chosen === CUSTOM)}
+      onClick={() => onChoose(CUSTOM)}
+    >
+      <span className="text-zinc-300">custom method…</span>
+    </button>
+  );
+  const groups = groupsOf(methods);
+  if (!groups)
+    return (
+      <div className="grid grid-cols-2 gap-1" role="listbox" aria-label="Agent methods">
+        {methods.map(option)}
+        {custom}
+      </div>
+    );
+  return (
+    <div className="flex max-h-80 flex-col gap-1 overflow-y-auto" role="listbox" aria-label="Agent methods">
+      {groups.map(([group, list], i) => (
+        <details
+          key={group}
+          data-testid="compose-group"
+          data-group={group}
+          // The first groups (the handshake, threads, turns) and the chosen method's are open.
+          open={i < OPEN_GROUPS || list.some((m) => m.method === chosen)}
+        >
+          <summary className="cursor-pointer text-[11px] text-zinc-400">
+            {group} <span className="text-zinc-600">({list.length})</span>
+          </summary>
+          <div className="mt-1 grid grid-cols-2 gap-1">{list.map(option)}</div>
+        </details>
+      ))}
+      <div className="grid grid-cols-2 gap-1">{custom}</div>
     </div>
   );
+}
+
+/** Groups open at first: the handshake, thread/*, turn/*. */
+const OPEN_GROUPS = 3;
+
+/** The methods by group, in the order given; undefined when they are not grouped. */
+function groupsOf(methods: readonly MethodSpec[]): [string, MethodSpec[]][] | undefined {
+  if (!methods.some((m) => m.group !== undefined)) return undefined;
+  const out = new Map<string, MethodSpec[]>();
+  for (const m of methods) {
+    const g = m.group ?? "";
+    out.set(g, [...(out.get(g) ?? []), m]);
+  }
+  return [...out];
 }
 
 const LINE: Record<Support["state"], string> = {

@@ -6,7 +6,9 @@ import { describe, expect, it } from "vitest";
 import { reduceAllFacts, EMPTY_FACTS } from "../folds/agent-facts";
 import {
   acceptedContent,
+  appServerComposeMethods,
   capabilityNotes,
+  COMPOSE_RULES,
   COMPOSED_SIDES,
   composeMethods,
   composeWarnings,
@@ -19,6 +21,10 @@ import { FrameSequencer } from "../protocol/frame-sequencer";
 import { defaultPolicies } from "./policy";
 import { createSchemaChecker } from "../protocol/schema-check";
 import { buildForm, type Defs } from "./schema-form";
+import appServerSchemaFile from "../protocol/app-server-schema.json";
+import { createAppServerSchema, type AppServerSchemaFile } from "../protocol/schema-app-server";
+import { recordedCodexFrames } from "../../test/fixtures/codex-app-server-frames";
+import { appServerInitializeParams, foldAppServer } from "./app-server-handshake";
 
 const require = createRequire(import.meta.url);
 const load = (file: string) =>
@@ -339,5 +345,71 @@ describe("compose coverage: every method a client sends, in every schema the SDK
       sessionId: "s9",
       cwd: "/w/sub",
     });
+  });
+});
+
+describe("compose forms for Codex's app-server", () => {
+  const file = appServerSchemaFile as AppServerSchemaFile;
+  const specs = appServerComposeMethods(file);
+  const rules = COMPOSE_RULES["codex-app-server"];
+  const checker = createAppServerSchema(file).checker;
+  const frames = recordedCodexFrames();
+  const THREAD = "01a217d5-d2a1-7e90-ba1a-3cb1276d7bac";
+  const at = (seq: number) => ({ facts: EMPTY_FACTS, appServer: foldAppServer(frames.slice(0, seq)) });
+  const ctx = { cwd: "/w", protocolVersion: 1 };
+  const prefill = (method: string, seq: number) => {
+    const spec = specs.find((s) => s.method === method)!;
+    return rules.prefill(method, buildForm(file.$defs as Defs, spec.def!), at(seq), ctx);
+  };
+
+  it("offers every client request and notification, grouped: the handshake, thread/*, turn/*, config, account first", () => {
+    expect(specs).toHaveLength(
+      Object.keys(file.methods.clientRequests).length + Object.keys(file.methods.clientNotifications).length,
+    );
+    const groups = [...new Set(specs.map((s) => s.group))];
+    expect(groups.slice(0, 5)).toEqual(["initialize", "thread", "turn", "config", "account"]);
+    expect(specs.filter((s) => s.group === "turn").map((s) => s.method)).toEqual([
+      "turn/start",
+      "turn/steer",
+      "turn/interrupt",
+    ]);
+    expect(specs.find((s) => s.method === "configRequirements/read")?.group).toBe("config");
+    expect(specs.find((s) => s.method === "initialized")).toMatchObject({ notification: true, def: undefined });
+    expect(specs.find((s) => s.method === "account/logout")).toMatchObject({ notification: false, def: undefined });
+    expect(specs.find((s) => s.method === "thread/list")?.def).toBe("ThreadListParams");
+  });
+
+  it("every form builds, and its prefill is valid where the agent said enough", () => {
+    for (const spec of specs) {
+      if (!spec.def) continue;
+      const node = buildForm(file.$defs as Defs, spec.def);
+      expect(() => rules.prefill(spec.method, node, at(frames.length), ctx)).not.toThrow();
+    }
+    for (const method of ["initialize", "thread/start", "thread/list", "thread/read", "turn/start", "turn/interrupt"])
+      expect(checker.validate(specs.find((s) => s.method === method)!.def!, prefill(method, 60), "params")).toEqual([]);
+  });
+
+  it("prefills the current thread and turn where a param names them", () => {
+    expect(prefill("thread/start", 8)).toEqual({ cwd: "/w" });
+    expect(prefill("thread/read", 8)).toMatchObject({ threadId: THREAD });
+    expect(prefill("turn/start", 8)).toEqual({
+      threadId: THREAD,
+      input: [{ type: "text", text: "", text_elements: [] }],
+    });
+    const running = "01a217d5-d44f-7e32-8fc4-56bcdf77b7bb";
+    expect(prefill("turn/interrupt", 60)).toEqual({ threadId: THREAD, turnId: running });
+    expect(prefill("turn/steer", 60)).toMatchObject({ threadId: THREAD, expectedTurnId: running });
+    expect(prefill("initialize", 0)).toEqual(appServerInitializeParams());
+  });
+
+  it("suggests the threads opened and the turn; no ACP capability says anything here", () => {
+    const state = at(60);
+    expect(rules.suggest("turn/start", ["threadId"], {}, state, [])).toEqual([
+      { value: THREAD, label: `${THREAD} (current)` },
+    ]);
+    expect(rules.suggest("turn/interrupt", ["turnId"], {}, state, [])?.[0]?.label).toMatch(/\(running\)$/);
+    expect(rules.suggest("thread/start", ["cwd"], {}, state, ["/w"])).toEqual([{ value: "/w", label: "/w" }]);
+    expect(rules.support("thread/list", EMPTY_FACTS).state).toBe("baseline");
+    expect(rules.warnings("turn/start", {}, EMPTY_FACTS)).toEqual([]);
   });
 });

@@ -6,7 +6,9 @@
  * result and session) or refused it (-32601), what to prefill from what the
  * agent said, which values to suggest per field, and warnings the schema
  * cannot give (a content type or MCP transport the agent did not advertise, a
- * client capability whose policy is "deny").
+ * client capability whose policy is "deny"). For Codex's app-server: its
+ * client requests and notifications from its schema, grouped, prefilled with
+ * the current thread and turn. COMPOSE_RULES holds each protocol's rules.
  */
 import { agentCapabilities, currentSession, type AgentFacts } from "../folds/agent-facts";
 import { DEFAULT_CLIENT_CAPABILITIES } from "../protocol/client-capabilities";
@@ -16,14 +18,19 @@ import type { Policy } from "../contracts/policies";
 import { initialValue, type Defs, type FieldNode, type Path } from "./schema-form";
 import { isObject } from "../protocol/json";
 import { AGENT_METHODS, CLIENT_METHODS } from "../protocol/methods";
+import type { ProtocolName } from "../protocol/protocols";
+import type { AppServerSchemaFile } from "../protocol/schema-app-server";
+import { appServerInitializeParams, type AppServerState } from "./app-server-handshake";
 
 export interface MethodSpec {
   method: string;
-  /** The schema definition of its params, e.g. "PromptRequest". */
-  def: string;
+  /** The schema definition of its params, e.g. "PromptRequest"; undefined: it takes none. */
+  def: string | undefined;
   notification: boolean;
   /** Only in the SDK's unstable surface. */
   unstable: boolean;
+  /** Where the picker lists it ("thread", "turn", "config"...), when the protocol groups its methods. */
+  group?: string;
 }
 
 /**
@@ -38,7 +45,11 @@ export const COMPOSED_SIDES: ReadonlySet<string> = new Set(["agent", "protocol"]
  * the surface shown; `stable`: those of the stable one), with their params
  * definitions from `defs`.
  */
-export function composeMethods(defs: Defs, methods: readonly string[], stable: readonly string[]): MethodSpec[] {
+export function composeMethods(
+  defs: Defs,
+  methods: readonly string[],
+  stable: readonly string[],
+): (MethodSpec & { def: string })[] {
   const byMethod = new Map<string, string>();
   for (const [name, def] of Object.entries(defs)) {
     if (typeof def !== "object" || !COMPOSED_SIDES.has(def["x-side"] as string) || typeof def["x-method"] !== "string")
@@ -427,3 +438,121 @@ export function capabilityNotes(method: string, facts: AgentFacts): string[] {
       return [];
   }
 }
+
+// ---------------------------------------------------------------------------
+// Codex's app-server
+
+/** The picker's groups that come first; the others follow in alphabetical order. */
+const APP_SERVER_GROUP_ORDER = ["initialize", "thread", "turn", "config", "account"];
+
+/** Where the picker lists an app-server method: its first path segment, the handshake apart, one-word v1 methods together. */
+export function appServerGroup(method: string): string {
+  if (method === "initialize" || method === "initialized") return "initialize";
+  const slash = method.indexOf("/");
+  if (slash < 0) return "v1";
+  const first = method.slice(0, slash);
+  // configRequirements/read, config/value/write: one group for the configuration.
+  return first.startsWith("config") ? "config" : first;
+}
+
+const groupRank = (g: string) => {
+  const i = APP_SERVER_GROUP_ORDER.indexOf(g);
+  return i < 0 ? APP_SERVER_GROUP_ORDER.length : i;
+};
+
+/** The app-server's client requests and notifications, with their params definitions, by group. */
+export function appServerComposeMethods(file: AppServerSchemaFile): MethodSpec[] {
+  const spec =
+    (notification: boolean) =>
+    ([method, entry]: [string, { params?: string }]): MethodSpec => ({
+      method,
+      def: entry.params,
+      notification,
+      unstable: false,
+      group: appServerGroup(method),
+    });
+  return [
+    ...Object.entries(file.methods.clientRequests).map(spec(false)),
+    ...Object.entries(file.methods.clientNotifications).map(spec(true)),
+  ]
+    .map((m, i) => ({ m, i }))
+    .sort((a, b) => groupRank(a.m.group!) - groupRank(b.m.group!) || a.m.group!.localeCompare(b.m.group!) || a.i - b.i)
+    .map(({ m }) => m);
+}
+
+/** Params naming the running (or last) turn. */
+const TURN_FIELDS = ["turnId", "expectedTurnId"];
+
+function appServerPrefill(method: string, node: FieldNode, state: ComposeState, ctx: PrefillContext): unknown {
+  if (method === "initialize") return appServerInitializeParams();
+  const base = initialValue(node);
+  const v: Record<string, unknown> = isObject(base) ? { ...base } : {};
+  const { threadId, turn } = state.appServer;
+  if (threadId !== undefined && hasField(node, "threadId")) v.threadId = threadId;
+  const turnId = turn?.threadId === threadId ? turn?.turnId : undefined;
+  for (const f of TURN_FIELDS) if (turnId !== undefined && hasField(node, f)) v[f] = turnId;
+  // A thread opened from the form opens where Connect opens one.
+  if (method === "thread/start" && hasField(node, "cwd")) v.cwd = ctx.cwd;
+  if (hasField(node, "input") && Array.isArray(v.input) && v.input.length === 0)
+    v.input = [{ type: "text", text: "", text_elements: [] }];
+  return base === undefined && Object.keys(v).length === 0 ? base : v;
+}
+
+function appServerSuggestions(path: Path, state: ComposeState, roots: readonly string[]): Suggestion[] | undefined {
+  if (path.length !== 1) return undefined;
+  const key = path[0];
+  const { threadId, threadIds, turn } = state.appServer;
+  if (key === "threadId" && threadIds.length)
+    return [...threadIds].reverse().map((id) => ({ value: id, label: id === threadId ? `${id} (current)` : id }));
+  if (typeof key === "string" && TURN_FIELDS.includes(key) && turn?.turnId)
+    return [
+      { value: turn.turnId, label: `${turn.turnId} (${turn.ended ? `last, ${turn.status ?? "ended"}` : "running"})` },
+    ];
+  if (key === "cwd" && roots.length) return roots.map((r) => ({ value: r, label: r }));
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------
+// Per protocol
+
+/** What the forms read: the agent's facts (ACP) and the app-server's thread and turn. */
+export interface ComposeState {
+  facts: AgentFacts;
+  appServer: AppServerState;
+}
+
+/** How a protocol's forms are judged, prefilled and annotated. */
+export interface ComposeRules {
+  support(method: string, facts: AgentFacts): Support;
+  prefill(method: string, node: FieldNode, state: ComposeState, ctx: PrefillContext): unknown;
+  suggest(
+    method: string,
+    path: Path,
+    params: unknown,
+    state: ComposeState,
+    roots: readonly string[],
+  ): Suggestion[] | undefined;
+  warnings(method: string, params: unknown, facts: AgentFacts, policies?: Policies): ComposeWarning[];
+  variantNote(method: string, path: Path, tagValue: unknown, facts: AgentFacts): string | undefined;
+  notes(method: string, facts: AgentFacts): string[];
+}
+
+export const COMPOSE_RULES: Readonly<Record<ProtocolName, ComposeRules>> = {
+  acp: {
+    support: methodSupport,
+    prefill: (method, node, state, ctx) => prefillParams(method, node, state.facts, ctx),
+    suggest: (method, path, params, state, roots) => suggestionsFor(method, path, params, state.facts, roots),
+    warnings: composeWarnings,
+    variantNote,
+    notes: capabilityNotes,
+  },
+  // Codex advertises no capabilities: every method of its schema may be sent, and it says what it refuses.
+  "codex-app-server": {
+    support: () => ({ state: "baseline", reason: "in the app-server schema of the pinned Codex" }),
+    prefill: appServerPrefill,
+    suggest: (_method, path, _params, state, roots) => appServerSuggestions(path, state, roots),
+    warnings: () => [],
+    variantNote: () => undefined,
+    notes: () => [],
+  },
+};

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
+import appServer from "../protocol/app-server-schema.json";
 import { createSchemaChecker } from "../protocol/schema-check";
 import {
   buildForm,
@@ -158,6 +159,16 @@ describe("schema-form: field trees from the SDK schema", () => {
     expect(validateAgainst({ type: "string", pattern: "(" }, "x")).toEqual([
       { path: "", message: "the schema's pattern ( is not a valid regular expression" },
     ]);
+  });
+
+  it("the app-server's turn/start: its input union is tagged by one-value enums, as by consts", () => {
+    const node = buildForm(appServer.$defs, "TurnStartParams");
+    const input = node.kind === "object" ? node.fields.find((f) => f.name === "input")?.node : undefined;
+    const items = input?.kind === "array" ? input.items : undefined;
+    expect(items?.kind === "union" && items.tag).toBe("type");
+    const labels = items?.kind === "union" ? items.variants.map((v) => v.label) : [];
+    expect(labels[0]).toBe("text");
+    expect(labels).toContain("skill");
   });
 
   it("cycles and unknown shapes fall back to free JSON", () => {

@@ -1,6 +1,7 @@
 /**
  * Forms generated from JSON Schema: the ACP SDK's schema.json (one form per
- * request definition) or an elicitation's `requestedSchema`. Pure: builds a
+ * request definition), the app-server's (lib/protocol/app-server-schema.json:
+ * one per params definition) or an elicitation's `requestedSchema`. Pure: builds a
  * field tree from a schema, makes initial values, picks and switches union
  * variants, and edits values immutably by path. The form's value is plain
  * JSON and stays the single source of truth; the tree only says how to edit it.
@@ -240,6 +241,8 @@ class Builder {
     if (f.cyclic || depth > MAX_DEPTH) return { ...base, kind: "json" };
     if (f.groups.length > 0) return this.union(f, depth);
     if (f.constValue) return { ...base, kind: "const", value: f.constValue.value };
+    // A one-value enum is a const (Codex's schema tags its variants so): it makes the union's tag.
+    if (f.enumValues?.length === 1 && !f.nullable) return { ...base, kind: "const", value: f.enumValues[0] };
     if (f.enumValues) {
       return f.enumValues.every((e) => typeof e === "string")
         ? { ...base, kind: "string", enum: f.enumValues }
