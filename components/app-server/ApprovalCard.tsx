@@ -3,12 +3,14 @@
  * An app-server approval waiting for the user: one button per decision the server offers
  * (Accept, Accept for session, Decline, Cancel...), answered with a response frame as ACP
  * permission cards are (use-answer.ts). Shown in the thread where the turn waits and in the
- * left column's pending requests.
+ * left column's pending requests. The model's questions get their own card.
  */
 import { approvalChoices, type ApprovalChoice } from "@/lib/features/policy-app-server";
+import { APP_SERVER_REQUESTS } from "@/lib/protocol/app-server-methods";
 import type { JsonRpcId } from "@/lib/protocol/frame";
 import { JsonRpcErrorView } from "../JsonRpcErrorView";
 import { useAnswer } from "../answer/use-answer";
+import { QuestionsCard } from "./QuestionsCard";
 
 const TONE: Record<ApprovalChoice["tone"], string> = {
   accept: "border-emerald-600/60 text-emerald-200 hover:bg-emerald-600/20",
@@ -18,6 +20,7 @@ const TONE: Record<ApprovalChoice["tone"], string> = {
 
 export function ApprovalCard({ id, method, params }: { id: JsonRpcId; method: string; params: unknown }) {
   const answer = useAnswer();
+  if (method === APP_SERVER_REQUESTS.tool_user_input) return <QuestionsCard id={id} params={params} />;
   const choices = approvalChoices(method, params);
   if (choices.length === 0)
     return <p className="text-[11px] text-zinc-500">No card for this request: answer it by hand.</p>;

@@ -164,7 +164,7 @@ function approvalOutcome(a: ApprovalView): string {
   const decision = (a.result as { decision?: unknown } | undefined)?.decision;
   if (decision !== undefined) return typeof decision === "string" ? decision : Object.keys(decision as object)[0]!;
   if (a.result !== undefined) return "answered";
-  return a.resolvedSeq !== undefined ? "no longer asked" : "waiting";
+  return a.resolvedSeq !== undefined ? "no longer asked" : "not answered";
 }
 
 interface Props {
