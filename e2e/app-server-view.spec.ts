@@ -49,7 +49,7 @@ const turn = (id: number, threadId: string, text: string) => ({
   params: { threadId, input: [{ type: "text", text }] },
 });
 
-test("the thread view: a streamed Markdown reply, then a command approved on its card", async ({ page }) => {
+test("the thread view: a streamed Markdown reply, then a command accepted on its card (key a)", async ({ page }) => {
   test.setTimeout(180_000);
   const file = workspaceFile("codex-approved.txt");
   rmSync(file, { force: true });
@@ -82,15 +82,20 @@ test("the thread view: a streamed Markdown reply, then a command approved on its
       { text: ["Done."] },
     ]);
     await send(page, turn(4, threadId, "make codex-approved.txt"));
-    const card = page.getByTestId("as-approval");
+    const card = page.getByTestId("inline-request");
     await expect(card).toHaveAttribute("data-method", "item/commandExecution/requestApproval");
     await expect(page.getByTestId("turn-waiting")).toBeVisible();
     await expect(page.getByTestId("as-command")).toContainText("echo approved > codex-approved.txt");
     expect(existsSync(file)).toBe(false);
-    await card.locator('[data-testid="approval-choice"][data-decision="accept"]').click();
+    await expect(card.locator('[data-testid="approval-choice"][data-decision="accept"]')).toHaveAttribute(
+      "data-primary",
+      "true",
+    );
+    // The session view's answer key: `a` accepts.
+    await page.keyboard.press("a");
 
     await expect(page.locator('[data-testid="turn-footer"][data-status="completed"]')).toHaveCount(2);
-    await expect(page.getByTestId("as-approval")).toHaveCount(0);
+    await expect(page.getByTestId("inline-request")).toHaveCount(0);
     await expect(page.getByTestId("as-approval-outcome")).toContainText("accept");
     await expect(page.getByTestId("as-exit-code")).toHaveText("exit 0");
     expect(readFileSync(file, "utf8").trim()).toBe("approved");

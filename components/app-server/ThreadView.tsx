@@ -9,6 +9,7 @@ import "../session-view/session-view.css";
 import { useCallback, useMemo, useRef, type ReactNode } from "react";
 import type { AsItem, TokenUsage, TurnView } from "@/lib/folds/app-server-view";
 import { formatMs, formatUsage } from "@/lib/folds/session-view-format";
+import { useRequestShortcuts } from "../answer/shortcuts";
 import type { Highlight } from "../session-view/highlight";
 import { useSession, useSessionStore, useTabState } from "../state/use-session";
 import { CopyFrameLink } from "../transcripts/CopyFrameLink";
@@ -104,6 +105,7 @@ export function ThreadView({ onHighlight, onShowFrames }: Props) {
   const waitingSeqs = useMemo(() => new Set(live ? pendingFrames.map((f) => f.seq) : []), [live, pendingFrames]);
   const ref = useRef<HTMLDivElement>(null);
   const { onScroll } = useStickToBottom<HTMLDivElement>([lastSeq, waitingSeqs.size], 32, ref);
+  useRequestShortcuts(ref, waitingSeqs.size > 0);
 
   const select = useCallback(
     (item: AsItem) => {
