@@ -211,4 +211,34 @@ describe("the app-server view of what the capture does not hold", () => {
       approval: { requestSeq: ask.seq, resolvedSeq: ask.seq + 1 },
     });
   });
+
+  it("lists the turns a resumed thread already had, with their items", () => {
+    const resume = frame("to-agent", { id: 9, method: "thread/resume", params: { threadId: "t1" } });
+    const history = {
+      id: "t1",
+      turns: [
+        {
+          id: "old",
+          status: "completed",
+          items: [
+            { type: "userMessage", id: "u", content: [{ type: "text", text: "before" }] },
+            { type: "agentMessage", id: "m", text: "**then**" },
+          ],
+        },
+      ],
+    };
+    const answer = frame(
+      "from-agent",
+      { id: 9, result: { thread: history, model: "m1", cwd: "/w" } },
+      { requestSeq: resume.seq },
+    );
+    const s = reduceAppServerFrames([resume, answer]);
+    expect(only(s)).toMatchObject({ model: "m1", cwd: "/w" });
+    expect(only(s).turns).toHaveLength(1);
+    expect(only(s).turns[0]).toMatchObject({ id: "old", status: "completed", seq: answer.seq });
+    expect(only(s).turns[0]!.items).toMatchObject([
+      { type: "userMessage", text: "before", completed: true },
+      { type: "agentMessage", text: "**then**", completed: true },
+    ]);
+  });
 });
