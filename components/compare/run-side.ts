@@ -1,7 +1,7 @@
 /**
  * Runs one side of a comparison on its session store: start the agent in the
- * side's own workspace, then the side's handshake and prompt
- * (lib/features/compare-side.ts, as `acp-playground compare` runs them).
+ * side's own workspace, then the side's handshake and prompt in its profile's
+ * protocol (lib/features/compare-side.ts, as `acp-playground compare` runs them).
  * Permissions are granted (policy "auto"): both sides are unattended, and
  * each can only touch its own throw-away workspace.
  */
@@ -46,6 +46,6 @@ export async function runSideInTab(
   const started = await store.startAgent(setup.profile, workspace.cwd, { options: setup.options });
   if (!started.ok) return { ok: false, message: started.error.message };
   const transcriptId = started.agent.transcriptId;
-  const end = await runSide(store, { cwd: workspace.path, prompt });
+  const end = await runSide(store, { cwd: workspace.path, prompt, protocol: started.agent.protocol });
   return end.ok ? { ok: true, transcriptId } : { ok: false, transcriptId, message: end.message };
 }

@@ -3,6 +3,8 @@
 import type { ConnectProgress } from "@/lib/features/connect-flow";
 import { negotiatedVersion } from "@/lib/folds/agent-facts";
 import { isObject } from "@/lib/protocol/json";
+import { PROMPT_CLIENTS } from "@/lib/features/connect-flow-prompt";
+import { selectProtocol } from "../state/session-store";
 import { useSession } from "../state/use-session";
 import { ProvidersForm } from "./ProvidersForm";
 import { AuthChooser } from "./AuthChooser";
@@ -56,7 +58,9 @@ function Progress({ p }: { p: ConnectProgress }) {
 
 export function ConnectPanel() {
   const handshake = useSession((s) => s.handshake);
-  const sessionId = useSession((s) => s.facts.sessionId);
+  // ACP's session, or the app-server's thread: where Connect lands.
+  const client = PROMPT_CLIENTS[useSession(selectProtocol)];
+  const sessionId = useSession((s) => client.sessionId(s));
   const running = useSession((s) => s.agent.state === "running");
   const version = useSession((s) => negotiatedVersion(s.facts));
   // agentCapabilities.providers (v1 unstable): a value other than null or absent advertises providers/*.
@@ -75,7 +79,7 @@ export function ConnectPanel() {
       {running && sessionId ? (
         <>
           <p className="truncate text-[11px] text-zinc-500" title={sessionId}>
-            session <code className="text-zinc-300">{sessionId}</code>
+            {client.noun} <code className="text-zinc-300">{sessionId}</code>
             {version !== undefined ? (
               <>
                 {" "}

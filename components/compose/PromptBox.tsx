@@ -1,12 +1,14 @@
 "use client";
 /**
- * The prompt box of a ready session: Enter sends a session/prompt with one
- * text block (Shift+Enter for a new line); "/" opens the agent's slash
- * commands (its latest available_commands_update). The answer streams into
- * the views on the right.
+ * The prompt box of a ready session: Enter sends the text as a turn in the
+ * agent's protocol (lib/features/connect-flow-prompt.ts: ACP's session/prompt,
+ * the app-server's turn/start, or turn/steer while its turn runs), Shift+Enter
+ * for a new line; "/" opens the agent's slash commands (its latest
+ * available_commands_update). The answer streams into the views on the right.
  */
 import { useMemo, useState, type KeyboardEvent } from "react";
 import { currentSession } from "@/lib/folds/agent-facts";
+import { PROMPT_CLIENTS } from "@/lib/features/connect-flow-prompt";
 import {
   applyCommand,
   matchCommands,
@@ -14,15 +16,18 @@ import {
   toSlashCommands,
   type SlashCommand,
 } from "@/lib/folds/slash-commands";
+import { selectProtocol } from "../state/session-store";
 import { useSession, useSessionStore, useTabState } from "../state/use-session";
 import { SlashMenu } from "./SlashMenu";
 import { TurnStatus } from "./TurnStatus";
 import { alert, danger, primary } from "./ui";
-import { AGENT_METHODS } from "@/lib/protocol/methods";
 
 export function PromptBox({ sessionId }: { sessionId: string }) {
   const store = useSessionStore();
   const facts = useSession((s) => s.facts);
+  const appServer = useSession((s) => s.appServer);
+  const client = PROMPT_CLIENTS[useSession(selectProtocol)];
+  const state = useMemo(() => ({ facts, appServer }), [facts, appServer]);
   const [text, setText] = useTabState("prompt.text", "");
   const [active, setActive] = useState(0);
   const [closedFor, setClosedFor] = useState<string>();
@@ -31,8 +36,10 @@ export function PromptBox({ sessionId }: { sessionId: string }) {
   const query = slashQuery(text);
   const matches = query !== undefined && closedFor !== text ? matchCommands(commands, query) : [];
   const menuOpen = matches.length > 0;
-  const turn = facts.lastTurn?.sessionId === sessionId ? facts.lastTurn : undefined;
-  const busy = turn !== undefined && !turn.ended;
+  const turn = useMemo(() => client.turn(state, sessionId), [client, state, sessionId]);
+  const running = turn !== undefined && !turn.ended;
+  // A running turn blocks sending, unless the protocol steers it with more input.
+  const busy = running && !client.steers;
 
   const pick = (c: SlashCommand) => {
     const next = applyCommand(c);
@@ -46,14 +53,15 @@ export function PromptBox({ sessionId }: { sessionId: string }) {
     const prompt = text;
     setText("");
     setError(undefined);
-    const outcome = await store.request(AGENT_METHODS.session_prompt, {
-      sessionId,
-      prompt: [{ type: "text", text: prompt }],
-    });
+    const outcome = await client.send(store, state, sessionId, prompt);
     if (outcome.kind === "failed") {
       setError(outcome.message);
       setText(prompt);
     }
+  };
+
+  const cancel = async () => {
+    setError(await client.cancel(store, state, sessionId));
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -109,19 +117,16 @@ export function PromptBox({ sessionId }: { sessionId: string }) {
           disabled={busy || text.trim() === ""}
           onClick={() => void send()}
         >
-          Send
+          {running && client.steers ? "Steer" : "Send"}
         </button>
-        {busy ? (
-          <button
-            type="button"
-            data-testid="prompt-cancel"
-            className={danger}
-            onClick={() => void store.notify(AGENT_METHODS.session_cancel, { sessionId })}
-          >
+        {running ? (
+          <button type="button" data-testid="prompt-cancel" className={danger} onClick={() => void cancel()}>
             Cancel turn
           </button>
         ) : null}
-        <span className="text-[11px] text-zinc-600">Enter sends · Shift+Enter new line</span>
+        <span className="text-[11px] text-zinc-600">
+          {running && client.steers ? "Enter adds to the running turn" : "Enter sends"} · Shift+Enter new line
+        </span>
       </div>
       {error ? <p className={alert}>{error}</p> : null}
       <TurnStatus turn={turn} />

@@ -1,7 +1,6 @@
 "use client";
 /** Under the prompt box: the last turn's usage, and the flags worth a notice (empty response, error). */
-import type { LastTurn } from "@/lib/folds/agent-facts";
-import { describeError } from "@/lib/protocol/jsonrpc";
+import type { PromptTurn } from "@/lib/features/connect-flow-prompt";
 import { formatAge, useNow } from "./use-now";
 import { warn, alert } from "./ui";
 
@@ -10,7 +9,7 @@ function Running({ since }: { since: number }) {
   return <span className="text-zinc-400">turn running · {formatAge(now - since)}</span>;
 }
 
-export function TurnStatus({ turn }: { turn: LastTurn | undefined }) {
+export function TurnStatus({ turn }: { turn: PromptTurn | undefined }) {
   if (!turn) return null;
   if (!turn.ended) {
     return (
@@ -23,11 +22,13 @@ export function TurnStatus({ turn }: { turn: LastTurn | undefined }) {
   return (
     <div data-testid="turn-status" data-state="ended" className="flex flex-col gap-1 text-[11px]">
       <p className="flex flex-wrap gap-x-3 text-zinc-400">
-        <span>
-          stopReason <code className="text-zinc-300">{turn.error ? "—" : JSON.stringify(turn.stopReason ?? null)}</code>
-        </span>
+        {turn.end ? (
+          <span data-testid="turn-end" data-label={turn.end.label}>
+            {turn.end.label} <code className="text-zinc-300">{turn.end.value}</code>
+          </span>
+        ) : null}
         {u ? (
-          <span data-testid="prompt-usage" title={`from result.${u.source}`}>
+          <span data-testid="prompt-usage" title={`from ${u.from}`}>
             tokens: in {u.inputTokens ?? "?"} · out {u.outputTokens ?? "?"}
             {u.totalTokens !== undefined ? ` · total ${u.totalTokens}` : ""}
             {u.thoughtTokens !== undefined ? ` · thoughts ${u.thoughtTokens}` : ""}
@@ -42,9 +43,9 @@ export function TurnStatus({ turn }: { turn: LastTurn | undefined }) {
           check the model option.
         </p>
       ) : null}
-      {turn.error ? (
+      {turn.failure ? (
         <p data-testid="turn-error" className={alert}>
-          session/prompt failed: {describeError(turn.error)}
+          {turn.failure}
         </p>
       ) : null}
     </div>

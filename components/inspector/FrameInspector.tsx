@@ -17,7 +17,7 @@ import { useFilteredSeqs, useTimelineEvents, useTimelineRows } from "./use-frame
 import { schemaVerdict, useSchemaChecker } from "./use-schema-checker";
 import { useChunkFolds } from "./use-chunk-folds";
 import { foldRows } from "@/lib/folds/chunk-folds";
-import type { SessionSnapshot } from "../state/session-store";
+import { selectProtocol, type SessionSnapshot } from "../state/session-store";
 import { useSession, useSessionPerFrame, useTabState } from "../state/use-session";
 
 const SEARCH_DEBOUNCE_MS = 150;
@@ -101,7 +101,8 @@ export function FrameInspector({ highlight, revealSeq, goto }: Props = {}) {
     revealSeq !== undefined ? { seq: revealSeq } : undefined,
   );
   const v2 = useSession((s) => s.index.v2);
-  const checker = useSchemaChecker(v2);
+  const protocol = useSession(selectProtocol);
+  const checker = useSchemaChecker(v2, protocol);
 
   const search = useDebounced(searchText, SEARCH_DEBOUNCE_MS).trim();
   const effective = useMemo<FrameFilter>(() => (search ? { ...filter, search } : filter), [filter, search]);

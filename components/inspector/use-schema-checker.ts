@@ -1,11 +1,14 @@
 "use client";
 /**
- * The SDK's JSON Schemas (v1 stable, v1 unstable, v2), loaded on first use (each
- * is its own chunk), judged by the one validity rule of lib/protocol/schema-check.ts
- * (the relay uses the same rule), and a per-frame cache of the verdicts.
+ * The schemas frames are judged by, loaded on first use (each is its own chunk): for ACP the SDK's
+ * (v1 stable, v1 unstable, v2) by the one validity rule of lib/protocol/schema-check.ts (the relay
+ * uses the same rule); for Codex's app-server the schema generated from the pinned Codex
+ * (lib/protocol/schema-app-server.ts). A per-frame cache of the verdicts.
  */
 import { useEffect, useMemo, useState } from "react";
 import type { Frame } from "@/lib/protocol/frame";
+import type { ProtocolName } from "@/lib/protocol/protocols";
+import { createAppServerSchema, type AppServerSchemaFile } from "@/lib/protocol/schema-app-server";
 import { createSchemaSet, type SchemaSet, type SchemaVerdict } from "@/lib/protocol/schema-check";
 
 let loaded: SchemaSet | undefined;
@@ -31,9 +34,36 @@ function load(): Promise<SchemaSet | undefined> {
   return loading;
 }
 
-/** Judges frames of one log: the schema set with that log's negotiated version. */
+/** Judges frames of one log: the schema set with that log's negotiated version, or the app-server's schema. */
 export interface FrameJudge {
   check(frame: Frame): SchemaVerdict | undefined;
+}
+
+let appServer: FrameJudge | undefined;
+let appServerLoading: Promise<FrameJudge | undefined> | undefined;
+
+function loadAppServer(): Promise<FrameJudge | undefined> {
+  appServerLoading ??= import("@/lib/protocol/app-server-schema.json")
+    .then((file) => (appServer = createAppServerSchema(unwrap(file) as AppServerSchemaFile)))
+    .catch((err: unknown) => {
+      console.warn("app-server schema checks unavailable:", err);
+      return undefined;
+    });
+  return appServerLoading;
+}
+
+/** The judge of an app-server log (undefined until its schema loads). */
+function useAppServerJudge(on: boolean): FrameJudge | undefined {
+  const [judge, setJudge] = useState(appServer);
+  useEffect(() => {
+    if (!on || judge) return;
+    let live = true;
+    void loadAppServer().then((j) => live && j && setJudge(j));
+    return () => {
+      live = false;
+    };
+  }, [on, judge]);
+  return on ? judge : undefined;
 }
 
 const judges = new WeakMap<SchemaSet, { v1: FrameJudge; v2: FrameJudge }>();
@@ -47,18 +77,24 @@ function judgeFor(set: SchemaSet, v2: boolean): FrameJudge {
   return v2 ? pair.v2 : pair.v1;
 }
 
-/** The judge for a log; `v2` when the agent answered `initialize` with protocolVersion 2. */
-export function useSchemaChecker(v2 = false): FrameJudge | undefined {
+/**
+ * The judge for a log in its protocol: an app-server log is never judged by ACP's schemas; an ACP
+ * one with v2's too when the agent answered `initialize` with protocolVersion 2.
+ */
+export function useSchemaChecker(v2 = false, protocol: ProtocolName = "acp"): FrameJudge | undefined {
+  const acp = protocol === "acp";
+  const app = useAppServerJudge(!acp);
   const [set, setSet] = useState(loaded);
   useEffect(() => {
-    if (set) return;
+    if (set || !acp) return;
     let live = true;
     void load().then((c) => live && c && setSet(c));
     return () => {
       live = false;
     };
-  }, [set]);
-  return useMemo(() => (set ? judgeFor(set, v2) : undefined), [set, v2]);
+  }, [set, acp]);
+  const judge = useMemo(() => (set ? judgeFor(set, v2) : undefined), [set, v2]);
+  return acp ? judge : app;
 }
 
 const verdicts = new WeakMap<FrameJudge, WeakMap<Frame, SchemaVerdict | null>>();

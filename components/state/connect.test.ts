@@ -10,20 +10,33 @@ function slowInfoStore(info: RelayInfo | undefined) {
   const sent: Array<{ method: string; params: unknown }> = [];
   let answerInfo!: () => void;
   const infoAnswered = new Promise<RelayInfo | undefined>((resolve) => (answerInfo = () => resolve(info)));
-  const results: Record<string, unknown> = { initialize: { protocolVersion: 1 }, "session/new": { sessionId: "s1" } };
+  const notified: string[] = [];
+  const starts: unknown[] = [];
+  const results: Record<string, unknown> = {
+    initialize: { protocolVersion: 1 },
+    "session/new": { sessionId: "s1" },
+    "thread/start": { thread: { id: "t1" } },
+  };
   const store = {
     relayInfo: () => infoAnswered,
-    startAgent: () => Promise.resolve({ ok: true, agent: { pooled: false } }),
+    startAgent: (...args: unknown[]) => {
+      starts.push(args);
+      return Promise.resolve({ ok: true, agent: { pooled: false } });
+    },
+    notify: (method: string) => {
+      notified.push(method);
+      return Promise.resolve({ ok: true, value: 1 });
+    },
     waitForFrame: () => Promise.resolve(undefined),
     request: (method: string, params: unknown): Promise<RpcOutcome> => {
       sent.push({ method, params });
       return Promise.resolve({ kind: "result", result: results[method], frame: { seq: sent.length } as Frame });
     },
   } as unknown as SessionStore;
-  return { store, sent, answerInfo };
+  return { store, sent, notified, starts, answerInfo };
 }
 
-const INFO = { workspaceRoots: ["/srv/workspace"] } as RelayInfo;
+const INFO = { workspaceRoots: ["/srv/workspace"], profiles: [] } as unknown as RelayInfo;
 const OPTS = { cwd: "", clientCapabilities: {} };
 
 describe("Connect before the relay's info has arrived", () => {
@@ -64,5 +77,28 @@ describe("Connect before the relay's info has arrived", () => {
     );
     expect(outcome).toMatchObject({ step: "failed", message: expect.stringContaining("workspace root") });
     expect(none.sent).toEqual([]);
+  });
+});
+
+describe("Connect to a profile speaking Codex's app-server", () => {
+  it("runs the app-server handshake, never from the warm pool, and lands in the thread", async () => {
+    const info = {
+      workspaceRoots: ["/srv/workspace"],
+      defaultProfile: "gemini",
+      profiles: [{ name: "codex", protocol: "codex-app-server" }],
+    } as unknown as RelayInfo;
+    const { store, sent, notified, starts, answerInfo } = slowInfoStore(info);
+    answerInfo();
+    const end = await connectAgent(
+      store,
+      { ...OPTS, profile: "codex" },
+      () => {},
+      () => {},
+    );
+    expect(end).toMatchObject({ step: "ready", sessionId: "t1" });
+    expect(sent.map((s) => s.method)).toEqual(["initialize", "thread/start"]);
+    expect(sent[1]!.params).toEqual({ cwd: "/srv/workspace" });
+    expect(notified).toEqual(["initialized"]);
+    expect(starts).toEqual([["codex", undefined, { options: undefined, pooled: false, env: undefined }]]);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Connect: start (pooled), initialize unless the pool did, authenticate with
  * the method the user chooses (when session/new asks for it, or first), then
- * session/new (lib/features/connect-flow.ts runs the steps). The user's choice comes
+ * session/new; for a profile speaking Codex's app-server, its own handshake
+ * (lib/features/connect-flow.ts runs the steps). The user's choice comes
  * from the Connect panel through `answer`.
  */
 import type { ClientCapabilities } from "@agentclientprotocol/sdk";
@@ -14,6 +15,7 @@ import type { SessionStore } from "./session-store";
 import { chosenProtocolVersion } from "./protocol-choice";
 import { AGENT_METHODS } from "@/lib/protocol/methods";
 import type { Frame } from "@/lib/protocol/frame";
+import { protocolOf } from "@/lib/protocol/protocols";
 
 function findFrame(frames: Iterable<Frame>, match: (f: Frame) => boolean): Frame | undefined {
   for (const f of frames) if (match(f)) return f;
@@ -61,7 +63,9 @@ export async function connectAgent(
   let preset = opts.authMethodId;
   progress(latest);
   const info = await store.relayInfo();
-  const protocolVersion = opts.protocolVersion ?? chosenProtocolVersion(opts.profile ?? info?.defaultProfile);
+  const profileName = opts.profile ?? info?.defaultProfile;
+  const protocolVersion = opts.protocolVersion ?? chosenProtocolVersion(profileName);
+  const protocol = protocolOf(info?.profiles.find((p) => p.name === profileName));
   // Resolved now, not when Connect was clicked: the relay's info may not have arrived then.
   const cwd = sessionCwd(opts.cwd, info?.workspaceRoots[0]);
   if (cwd === undefined) {
@@ -77,7 +81,8 @@ export async function connectAgent(
       start: async () => {
         const res = await store.startAgent(opts.profile, undefined, {
           options: opts.options,
-          pooled: !opts.env && opts.poolable !== false && protocolVersion === sdkVersion,
+          // The warm pool initializes agents with ACP's initialize.
+          pooled: !opts.env && opts.poolable !== false && protocolVersion === sdkVersion && protocol === "acp",
           env: opts.env,
         });
         return res.ok ? ok({ pooled: res.agent.pooled === true }) : fail(res.error.message);
@@ -91,6 +96,7 @@ export async function connectAgent(
         return outcome?.kind === "result" && isObject(outcome.result) ? outcome.result : undefined;
       },
       request: (method, params) => store.request(method, params),
+      notify: (method, params) => store.notify(method, params),
       progress: (p) => {
         methods = p.authMethods ?? methods;
         latest = methods ? { ...p, authMethods: methods } : p;
@@ -113,6 +119,7 @@ export async function connectAgent(
       },
     },
     {
+      protocol,
       cwd,
       protocolVersion,
       clientCapabilities: opts.clientCapabilities,

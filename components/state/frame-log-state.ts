@@ -1,11 +1,12 @@
 /**
  * The frame log of one agent, as a tab holds it: the capped log, its index
  * (pairs, unanswered requests, methods seen), the agent facts and session view
- * folded from it, and the request ids seen going to the agent. Shared by live
+ * folded from it (and the app-server's thread and turn), and the request ids seen going to the agent. Shared by live
  * sessions (frames from the relay) and playback (a prefix of a recording).
  * Lives until the log restarts (a new agent, or the relay's log restarted).
  */
 import { EMPTY_FACTS_STATE, foldFacts } from "@/lib/folds/agent-facts";
+import { EMPTY_APP_SERVER_STATE, foldAppServer } from "@/lib/features/app-server-handshake";
 import { RequestSeqFiller } from "@/lib/protocol/correlate";
 import type { Frame, WireFrame } from "@/lib/protocol/frame";
 import { FrameIndex } from "@/lib/folds/frame-index";
@@ -34,6 +35,7 @@ export function emptyLogState(epoch: number) {
     maxRequestId: 0,
     facts: EMPTY_FACTS_STATE.facts,
     view: EMPTY_FACTS_STATE.view,
+    appServer: EMPTY_APP_SERVER_STATE,
   } satisfies Partial<SessionSnapshot>;
 }
 
@@ -88,7 +90,16 @@ export class FrameLogState {
       }
     }
     const { facts, view } = foldFacts(fresh, snap);
-    const patch: Partial<SessionSnapshot> = { frames, lastSeq, maxRequestId: this.ids.max, missed, facts, view };
+    const appServer = foldAppServer(fresh, snap.appServer);
+    const patch: Partial<SessionSnapshot> = {
+      frames,
+      lastSeq,
+      maxRequestId: this.ids.max,
+      missed,
+      facts,
+      view,
+      appServer,
+    };
     if (pendingChanged) patch.pending = index.pending();
     this.host.set(patch);
     return fresh;
@@ -115,6 +126,7 @@ export class FrameLogState {
       if (index.add(frame).opened?.dir === "to-agent") this.ids.observe(frame.id);
     }
     const { facts, view } = foldFacts(fresh, back ? EMPTY_FACTS_STATE : snap);
+    const appServer = foldAppServer(fresh, back ? EMPTY_APP_SERVER_STATE : snap.appServer);
     this.host.set({
       // A window over the recording's own array: no copy, and prefix windows `extend` each other.
       frames: n === shown && !back ? snap.frames : new FrameWindow(recorded, 0, n),
@@ -125,6 +137,7 @@ export class FrameLogState {
       maxRequestId: this.ids.max,
       facts,
       view,
+      appServer,
     });
   }
 }

@@ -8,6 +8,7 @@
  */
 import type { AgentFacts } from "@/lib/folds/agent-facts";
 import type { ConnectProgress } from "@/lib/features/connect-flow";
+import type { AppServerState } from "@/lib/features/app-server-handshake";
 import type { AuthChoice } from "@/lib/features/handshake";
 import type { Frame, JsonRpcId, WireFrame } from "@/lib/protocol/frame";
 import type { Result } from "@/lib/protocol/result";
@@ -17,6 +18,7 @@ import type { FrameIndex } from "@/lib/folds/frame-index";
 import type { FrameWindow } from "@/lib/folds/frame-log";
 import { isObject } from "@/lib/protocol/json";
 import type { RpcOutcome } from "@/lib/protocol/jsonrpc";
+import { protocolOf, type ProtocolName } from "@/lib/protocol/protocols";
 import type { Policies } from "@/lib/features/policy";
 import type { SentEntry } from "@/lib/folds/sent-history";
 import type { SessionViewState } from "@/lib/folds/session-view";
@@ -113,6 +115,8 @@ export interface SessionSnapshot {
   facts: AgentFacts;
   /** The decoded conversation per session (lib/folds/session-view/); the facts read sessions from it. */
   view: SessionViewState;
+  /** Codex's app-server: the thread opened last and the newest turn (Connect, the prompt box, the forms). */
+  appServer: AppServerState;
   /** The relay's answer policies for this browser session (from agent:attached and policy:set acks). */
   policies?: Policies;
   /** Frames this tab sent, newest last; kept across agents. */
@@ -132,6 +136,10 @@ const INITIAL: SessionSnapshot = {
 
 /** The session the prompt template and the composer address: the one opened last (new, load, resume, fork). */
 export const selectSessionId = (s: SessionSnapshot): string | undefined => s.facts.sessionId;
+
+/** The protocol of this log's agent (running or gone; ACP when there is none). */
+export const selectProtocol = (s: SessionSnapshot): ProtocolName =>
+  protocolOf(s.agent.state === "running" || s.agent.state === "exited" ? s.agent.agent : undefined);
 
 function describeAgent(agent: AgentInfo): string {
   return `${agent.profile} · pid ${agent.pid} · ${[agent.command, ...agent.args].join(" ")} · cwd ${agent.cwd}`;

@@ -89,7 +89,7 @@ export function useRecording(url: string, token?: string): RecordingState {
           args: h.agent.args,
           cwd: h.agent.cwd,
           transcriptId: h.id,
-          protocol: h.agent.protocol,
+          ...(h.agent.protocol ? { protocol: h.agent.protocol } : {}),
         };
       }
       if (reader.exit)

@@ -14,8 +14,8 @@
 export type Tier = "MANDATORY" | "CAPABILITY" | "ADVISORY" | "INFORMATIONAL";
 export const TIERS: readonly Tier[] = ["MANDATORY", "CAPABILITY", "ADVISORY", "INFORMATIONAL"];
 
-/** Which schema variant a requirement belongs to: reported apart. */
-export type SpecVariant = "v1" | "v1 unstable" | "v2";
+/** Which schema variant a requirement belongs to (ACP's, or Codex's app-server protocol): reported apart. */
+export type SpecVariant = "v1" | "v1 unstable" | "v2" | "app-server";
 
 export interface Requirement {
   /** `ACP-SESSION-001`: the kit's id where the requirement is the kit's, else `PG-<AREA>-<NNN>`. */

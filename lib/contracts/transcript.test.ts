@@ -103,6 +103,9 @@ describe("parseTranscript", () => {
     expect(t.frames[1]!.message).toEqual({ jsonrpc: "2.0", id: 1, result: { stopReason: "end_turn" } });
     expect(t.truncated).toBe(false);
     expect(countTurns(t.frames)).toBe(1);
+    // An app-server turn is a turn/start; a session/prompt is no turn there.
+    expect(countTurns(t.frames, "codex-app-server")).toBe(0);
+    expect(countTurns([{ dir: "to-agent", kind: "request", method: "turn/start" }], "codex-app-server")).toBe(1);
   });
 
   it("tolerates a half-written last line", () => {

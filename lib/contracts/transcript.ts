@@ -6,8 +6,7 @@
 import { FRAME_FIELDS, type Frame, type WireFrame } from "../protocol/frame";
 import { field, pickFields, shapeIssue, type Infer, type Shape } from "../protocol/record-schema";
 import { display, isObject } from "../protocol/json";
-import { AGENT_METHODS } from "../protocol/methods";
-import { PROTOCOL_NAMES } from "../protocol/protocols";
+import { DEFAULT_PROTOCOL, isTurnStart, PROTOCOL_NAMES, type ProtocolName } from "../protocol/protocols";
 import type { TranscriptKind } from "./transcript-meta";
 
 export const TRANSCRIPT_FORMAT = "acp-playground-transcript";
@@ -234,8 +233,10 @@ export function parseTranscript(text: string): Transcript {
   return { header: header!, events, frames, truncated, redactions };
 }
 
-/** Number of prompt turns: session/prompt requests sent to the agent. */
-export function countTurns(frames: Pick<Frame, "dir" | "kind" | "method">[]): number {
-  return frames.filter((f) => f.dir === "to-agent" && f.kind === "request" && f.method === AGENT_METHODS.session_prompt)
-    .length;
+/** Number of prompt turns: the requests that start one (session/prompt in ACP, turn/start in the app-server). */
+export function countTurns(
+  frames: Pick<Frame, "dir" | "kind" | "method">[],
+  protocol: ProtocolName = DEFAULT_PROTOCOL,
+): number {
+  return frames.filter((f) => isTurnStart(protocol, f)).length;
 }

@@ -1,7 +1,8 @@
 /**
  * One side of a comparison once its agent runs: the client handshake in the
- * side's own workspace, then one prompt turn. The CLI's `compare`
- * (server/cli/compare-cli.ts) and the browser's /compare
+ * side's own workspace, then one prompt turn, in the side's protocol (ACP's
+ * session/prompt, or a Codex app-server turn: docs/app-server.md). The CLI's
+ * `compare` (server/cli/compare-cli.ts) and the browser's /compare
  * (components/compare/run-side.ts) both run it; each starts and stops its
  * agent its own way.
  */
@@ -9,7 +10,9 @@ import type { ClientCapabilities } from "@agentclientprotocol/sdk";
 import { AGENT_METHODS } from "../protocol/methods";
 import type { RequestPort } from "../protocol/request-port";
 import { isObject } from "../protocol/json";
-import { outcomeText, runHandshake } from "./handshake";
+import { DEFAULT_PROTOCOL, type ProtocolName } from "../protocol/protocols";
+import { runAppServerHandshake, runAppServerTurn } from "./app-server-handshake";
+import { outcomeText, runHandshake, type HandshakeEnd } from "./handshake";
 
 /** No fs capabilities by default: Gemini then writes files itself (docs/gemini-quirks.md). */
 export const COMPARE_CLIENT_CAPABILITIES: ClientCapabilities = {
@@ -18,23 +21,44 @@ export const COMPARE_CLIENT_CAPABILITIES: ClientCapabilities = {
 };
 
 export interface SideInput {
-  /** The side's workspace: the session's cwd. */
+  /** The side's workspace: the session's (or thread's) cwd. */
   cwd: string;
   prompt: string;
+  /** The protocol the side's agent speaks (its profile's); ACP when absent. */
+  protocol?: ProtocolName;
+  /** ACP only: the app-server handshake declares no capabilities. */
   clientCapabilities?: ClientCapabilities;
   /** How long the turn may take; no limit when absent. */
   promptTimeoutMs?: number;
 }
 
+/** stopReason: ACP's, or the app-server turn's final status ("completed", "interrupted", "failed"). */
 export type SideEnd = { ok: true; stopReason: string | null } | { ok: false; message: string };
 
-export async function runSide(port: Pick<RequestPort, "request">, input: SideInput): Promise<SideEnd> {
-  const handshake = await runHandshake(
-    { port },
-    { cwd: input.cwd, clientCapabilities: input.clientCapabilities ?? COMPARE_CLIENT_CAPABILITIES },
-  );
+type SidePort = Pick<RequestPort, "request" | "notify" | "waitForFrame">;
+
+/** The longest an app-server turn may take when the caller sets no limit (its turn always has one). */
+const APP_SERVER_TURN_LIMIT_MS = 24 * 60 * 60_000;
+
+export async function runSide(port: SidePort, input: SideInput): Promise<SideEnd> {
+  const appServer = (input.protocol ?? DEFAULT_PROTOCOL) === "codex-app-server";
+  const handshake: HandshakeEnd = appServer
+    ? await runAppServerHandshake({ port }, { cwd: input.cwd })
+    : await runHandshake(
+        { port },
+        { cwd: input.cwd, clientCapabilities: input.clientCapabilities ?? COMPARE_CLIENT_CAPABILITIES },
+      );
   const { step, sessionId, message } = handshake.progress;
   if (step !== "ready" || !sessionId) return { ok: false, message: message ?? "the handshake failed" };
+  if (appServer) {
+    const turn = await runAppServerTurn(
+      port,
+      sessionId,
+      input.prompt,
+      input.promptTimeoutMs ?? APP_SERVER_TURN_LIMIT_MS,
+    );
+    return turn.ok ? { ok: true, stopReason: turn.status } : { ok: false, message: turn.message };
+  }
   const turn = await port.request(
     AGENT_METHODS.session_prompt,
     { sessionId, prompt: [{ type: "text", text: input.prompt }] },

@@ -9,6 +9,7 @@ import {
 } from "./compare";
 import { comparisonInput, sideLabel } from "../contracts/compare-format";
 import { classifyLine, type Frame, type FrameDirection } from "../protocol/frame";
+import { codexSessionFrames } from "../../test/fixtures/codex-compare-frames";
 
 /** One side's frames: a session in `cwd`, then turns built with the helpers. */
 function run(cwd: string) {
@@ -171,6 +172,94 @@ describe("compareRuns", () => {
     const c = compareRuns({ label: "A", frames: a.frames }, { label: "B", frames: [] });
     expect(c.turns[0]!.a!.error).toBe("quota");
     expect(c.turns[0]!.b).toBeUndefined();
+  });
+});
+
+describe("compareRuns: a Codex app-server side (frames of the real Codex)", () => {
+  const codex = { label: "codex", frames: codexSessionFrames() };
+
+  it("reads its turns: prompt, answer from the agent messages, status, commands as tool calls, usage, timing", () => {
+    const c = compareRuns(codex, codex);
+    expect(c.turns.map((t) => t.prompt)).toEqual(["say hello", "run ls", "make approved.txt"]);
+    expect(c.differences).toBe(0);
+    const [hello, ls, approved] = c.turns.map((t) => t.a!);
+    expect(hello).toMatchObject({ answer: "Hello from the fake model", stopReason: "completed", tools: [], files: [] });
+    expect(hello!.usage).toMatchObject({ inputTokens: 21, outputTokens: 9, totalTokens: 30 });
+    expect(hello!.timing!.totalMs).toBeGreaterThan(0);
+    // Two agent messages around the command: one paragraph each.
+    expect(ls!.answer).toBe("Listing.\n\nListed.");
+    expect(ls!.tools).toEqual([
+      {
+        toolCallId: "call_2_0",
+        name: "commandExecution",
+        title: "/bin/bash -lc 'echo hi > plain.txt && ls'",
+        status: "completed",
+        args: { command: "/bin/bash -lc 'echo hi > plain.txt && ls'" },
+        seq: 34,
+      },
+    ]);
+    expect(approved).toMatchObject({ answer: "Running it.\n\nDone.", stopReason: "completed" });
+    expect(approved!.timing!.userWaitMs).toBeGreaterThan(0);
+  });
+
+  it("compares with an ACP side on the same prompt", () => {
+    const gemini = run("/ws/b").prompt("say hello").say("Hello from the fake model").end();
+    const c = compareRuns(codex, { label: "gemini", frames: gemini.frames });
+    expect(c.turns[0]).toMatchObject({
+      prompt: "say hello",
+      answersEqual: true,
+      a: { answer: "Hello from the fake model", stopReason: "completed" },
+      b: { answer: "Hello from the fake model", stopReason: "end_turn" },
+    });
+    // The Codex side's other two turns have no counterpart.
+    expect(c.turns.map((t) => !!t.b)).toEqual([true, false, false]);
+    expect(comparisonToMarkdown(c)).toContain("| stop reason | completed | end_turn |");
+  });
+
+  it("reads file changes: an added file's content, an update's unified diff, paths made relative", () => {
+    const frames: Frame[] = [];
+    const push = (dir: FrameDirection, message: object) => {
+      const raw = JSON.stringify(message);
+      frames.push({
+        seq: frames.length + 1,
+        ts: frames.length * 10,
+        dir,
+        raw,
+        ...classifyLine(raw, "codex-app-server"),
+        message,
+      });
+    };
+    const threadId = "th";
+    push("to-agent", { id: 1, method: "thread/start", params: { cwd: "/ws/a" } });
+    push("from-agent", { id: 1, result: { thread: { id: threadId }, cwd: "/ws/a" } });
+    push("to-agent", { id: 2, method: "turn/start", params: { threadId, input: [{ type: "text", text: "edit" }] } });
+    push("from-agent", { id: 2, result: { turn: { id: "t1", status: "inProgress" } } });
+    const item = {
+      type: "fileChange",
+      id: "p1",
+      status: "completed",
+      changes: [
+        { path: "/ws/a/new.txt", kind: { type: "add" }, diff: "hello\n" },
+        { path: "/ws/a/old.txt", kind: { type: "update", move_path: null }, diff: "@@ -1 +1 @@\n-a\n+b\n" },
+      ],
+    };
+    push("from-agent", { method: "item/completed", params: { threadId, turnId: "t1", item } });
+    push("from-agent", { method: "turn/completed", params: { threadId, turn: { id: "t1", status: "completed" } } });
+    const side = compareRuns({ label: "a", frames }, { label: "b", frames: [] }).turns[0]!.a!;
+    expect(side.tools).toMatchObject([
+      {
+        name: "fileChange",
+        args: [
+          { path: "new.txt", kind: "add" },
+          { path: "old.txt", kind: "update" },
+        ],
+      },
+    ]);
+    expect(side.files.map((f) => [f.path, f.source, f.added, f.removed])).toEqual([
+      ["new.txt", "fileChange", 1, 0],
+      ["old.txt", "fileChange", 1, 1],
+    ]);
+    expect(side.files[0]!.newText).toBe("hello\n");
   });
 });
 

@@ -3,6 +3,10 @@
  * of options): per turn the answers, the tool calls aligned by name and
  * arguments, the files each side changed, timing and token usage. Used live in
  * the browser, for a saved comparison's replay and for the CLI's report.
+ *
+ * A side speaks ACP or Codex's app-server protocol (docs/app-server.md): an ACP
+ * turn is a session/prompt, an app-server turn a turn/start; each side's frames
+ * are read for both, so a Codex side compares with a Gemini side.
  */
 import { createTwoFilesPatch } from "diff";
 import type { Frame } from "../protocol/frame";
@@ -10,7 +14,15 @@ import { CLIENT_METHODS } from "../protocol/methods";
 import { reduceFrames, type ToolCallItem, type Turn } from "../folds/session-view";
 import type { TurnUsage } from "../folds/turn-usage";
 import { parsePatch, patchStats } from "../folds/unified-diff";
-import { buildWaterfall, summarizeTurn, type TurnSummary } from "../folds/waterfall";
+import {
+  APP_SERVER_ITEM_KIND,
+  appServerItemTitle,
+  buildWaterfall,
+  summarizeTurn,
+  type TurnSummary,
+} from "../folds/waterfall";
+import { APP_SERVER_CLIENT, APP_SERVER_NOTIFICATIONS as ASN } from "../protocol/app-server-methods";
+import { idKey } from "../protocol/frame";
 import { str } from "../protocol/json";
 
 export interface CompareRun {
@@ -34,10 +46,14 @@ export interface ToolSummary {
 export interface FileChange {
   /** Relative to the side's workspace when inside it. */
   path: string;
-  /** How the change was seen: the agent wrote through the client, or a tool call showed a diff. */
-  source: typeof CLIENT_METHODS.fs_write_text_file | "diff";
-  /** Absent when the earlier content is unknown (a plain write). */
+  /**
+   * How the change was seen: the agent wrote through the client, a tool call showed a diff, or an
+   * app-server fileChange item.
+   */
+  source: typeof CLIENT_METHODS.fs_write_text_file | "diff" | "fileChange";
+  /** Absent when the earlier content is unknown (a plain write, an app-server update). */
   oldText?: string | null;
+  /** For an app-server update, its unified diff: the same change to the same file is the same result. */
   newText: string;
   patch: string;
   added: number;
@@ -46,6 +62,7 @@ export interface FileChange {
 
 export interface SideTurn {
   answer: string;
+  /** ACP's stop reason, or the app-server turn's final status. */
   stopReason?: string | null;
   error?: string;
   tools: ToolSummary[];
@@ -207,36 +224,182 @@ interface SideRun {
   turns: SideTurn[];
 }
 
-function sideOf(frames: readonly Frame[]): SideRun {
+/** A side's turn, where it starts (to order a side's turns of either protocol). */
+interface TurnAt {
+  seq: number;
+  prompt: string;
+  turn: SideTurn;
+}
+
+type TimingOf = (promptSeq: number) => TurnSummary | undefined;
+
+function acpTurns(frames: readonly Frame[], timingOf: TimingOf): TurnAt[] {
   const view = reduceFrames(frames);
+  const out: TurnAt[] = [];
+  for (const session of Object.values(view.sessions))
+    for (const turn of session.turns) {
+      const cwd = session.origin?.cwd;
+      const items = turn.items;
+      const tools = items.filter((i): i is ToolCallItem => i.type === "tool_call");
+      const answer = items
+        .filter((i) => i.type === "agent_message")
+        .map((i) => textOf((i as { blocks: unknown[] }).blocks))
+        .join("");
+      const timing = timingOf(turn.seq);
+      out.push({
+        seq: turn.seq,
+        prompt: textOf(turn.prompt),
+        turn: {
+          answer,
+          ...(turn.stopReason === undefined ? {} : { stopReason: turn.stopReason }),
+          ...(turn.error ? { error: turn.error.message } : {}),
+          tools: tools.map((t) => toolSummary(t, cwd)),
+          files: filesOf(frames, turn, tools, cwd),
+          timing,
+          usage: timing?.usage,
+        },
+      });
+    }
+  return out;
+}
+
+/** What an app-server tool item is matched on: its tool's name, else its type, and its arguments. */
+function itemCall(item: Obj): Pick<ToolSummary, "name" | "args"> {
+  const type = str(item.type) ?? "item";
+  if (type === "commandExecution") return { name: type, args: { command: item.command } };
+  if (type === "webSearch") return { name: type, args: { query: item.query } };
+  if (type === "fileChange") {
+    const changes = Array.isArray(item.changes) ? item.changes.filter(isObj) : [];
+    return { name: type, args: changes.map((c) => ({ path: c.path, kind: isObj(c.kind) ? c.kind.type : c.kind })) };
+  }
+  return { name: str(item.tool) ?? type, args: item.arguments ?? null };
+}
+
+/** A fileChange item's changes: `diff` is an added file's content, a deleted one's, or an update's unified diff. */
+function itemFiles(item: Obj, cwd: string | undefined): FileChange[] {
+  const changes = Array.isArray(item.changes) ? item.changes.filter(isObj) : [];
+  return changes.flatMap((c) => {
+    const path = str(c.path);
+    const diff = str(c.diff);
+    if (path === undefined || diff === undefined) return [];
+    const rel = relativize(path, cwd) as string;
+    const kind = isObj(c.kind) ? str(c.kind.type) : str(c.kind);
+    if (kind === "add") return [fileChange(rel, "fileChange", null, diff)];
+    if (kind === "delete") return [fileChange(rel, "fileChange", diff, "")];
+    const { added, removed } = patchStats(parsePatch(diff));
+    return [{ path: rel, source: "fileChange" as const, newText: diff, patch: diff, added, removed }];
+  });
+}
+
+interface OpenTurn extends TurnAt {
+  threadId: string;
+  turnId?: string;
+  /** Agent message text by item id, in the order the items came. */
+  messages: Map<string, string>;
+  tools: Map<string, ToolSummary>;
+  files: Map<string, FileChange>;
+}
+
+/**
+ * App-server turns: turn/start to turn/completed (its status as the stop reason). The answer is the
+ * turn's agent messages (deltas, replaced by the completed item's text), one paragraph each; tool
+ * items (command executions, file changes, MCP and other tool calls) are its tool calls.
+ */
+function appServerTurns(frames: readonly Frame[], timingOf: TimingOf): TurnAt[] {
+  const out: OpenTurn[] = [];
+  const cwds = new Map<string, string>();
+  const byRequest = new Map<string, OpenTurn>();
+  const running = new Map<string, OpenTurn>();
+  for (const f of frames) {
+    const m = isObj(f.message) ? f.message : {};
+    const params = isObj(m.params) ? m.params : {};
+    if (f.dir === "to-agent" && f.kind === "request" && f.method === APP_SERVER_CLIENT.turn_start) {
+      const threadId = str(params.threadId) ?? "";
+      const input = Array.isArray(params.input) ? params.input : [];
+      const turn: OpenTurn = {
+        seq: f.seq,
+        prompt: textOf(input),
+        turn: { answer: "", tools: [], files: [] },
+        threadId,
+        messages: new Map(),
+        tools: new Map(),
+        files: new Map(),
+      };
+      out.push(turn);
+      byRequest.set(idKey(f.id), turn);
+      running.set(threadId, turn);
+      continue;
+    }
+    if (f.dir === "from-agent" && f.kind === "response") {
+      const result = isObj(m.result) ? m.result : undefined;
+      const thread = result && isObj(result.thread) ? result.thread : undefined;
+      // thread/start, thread/resume, thread/fork: where the thread works.
+      if (thread && typeof thread.id === "string" && typeof result?.cwd === "string") cwds.set(thread.id, result.cwd);
+      const turn = byRequest.get(idKey(f.id));
+      if (!turn) continue;
+      byRequest.delete(idKey(f.id));
+      if (isObj(m.error)) {
+        turn.turn.error = str(m.error.message) ?? "error";
+        running.delete(turn.threadId);
+      } else if (result && isObj(result.turn)) turn.turnId ??= str(result.turn.id);
+      continue;
+    }
+    if (f.dir !== "from-agent" || f.kind !== "notification") continue;
+    const turn = running.get(str(params.threadId) ?? "");
+    if (!turn) continue;
+    const cwd = cwds.get(turn.threadId);
+    const item = isObj(params.item) ? params.item : undefined;
+    const itemId = str(item?.id) ?? str(params.itemId);
+    if (f.method === ASN.agent_message_delta && itemId !== undefined) {
+      turn.messages.set(itemId, (turn.messages.get(itemId) ?? "") + (str(params.delta) ?? ""));
+    } else if ((f.method === ASN.item_started || f.method === ASN.item_completed) && item && itemId !== undefined) {
+      const type = str(item.type) ?? "";
+      if (type === "agentMessage") {
+        const text = str(item.text);
+        if (f.method === ASN.item_completed && text !== undefined) turn.messages.set(itemId, text);
+        else if (!turn.messages.has(itemId)) turn.messages.set(itemId, "");
+      } else if (APP_SERVER_ITEM_KIND[type] === "tool") {
+        const call = itemCall(item);
+        const status = str(item.status) ?? turn.tools.get(itemId)?.status;
+        turn.tools.set(itemId, {
+          toolCallId: itemId,
+          name: call.name,
+          title: relativize(appServerItemTitle(item), cwd) as string,
+          ...(status === undefined ? {} : { status }),
+          args: relativize(call.args, cwd),
+          seq: turn.tools.get(itemId)?.seq ?? f.seq,
+        });
+        if (f.method === ASN.item_completed && type === "fileChange")
+          for (const file of itemFiles(item, cwd)) turn.files.set(file.path, file);
+      }
+    } else if (f.method === ASN.turn_completed) {
+      const t = isObj(params.turn) ? params.turn : {};
+      if (turn.turnId !== undefined && str(t.id) !== undefined && str(t.id) !== turn.turnId) continue;
+      turn.turn.stopReason = str(t.status) ?? null;
+      if (isObj(t.error)) turn.turn.error = str(t.error.message) ?? "error";
+      running.delete(turn.threadId);
+    }
+  }
+  return out.map(({ seq, prompt, turn, messages, tools, files }) => {
+    const timing = timingOf(seq);
+    const answer = [...messages.values()].filter((text) => text !== "").join("\n\n");
+    return {
+      seq,
+      prompt,
+      turn: { ...turn, answer, tools: [...tools.values()], files: [...files.values()], timing, usage: timing?.usage },
+    };
+  });
+}
+
+function sideOf(frames: readonly Frame[]): SideRun {
   const waterfall = buildWaterfall(frames).turns;
   const lastTs = frames.length ? frames[frames.length - 1]!.ts : 0;
-  const turns: Array<{ turn: Turn; cwd?: string }> = [];
-  for (const session of Object.values(view.sessions))
-    for (const turn of session.turns) turns.push({ turn, cwd: session.origin?.cwd });
-  turns.sort((x, y) => x.turn.seq - y.turn.seq);
-  const run: SideRun = { prompts: [], turns: [] };
-  for (const { turn, cwd } of turns) {
-    const items = turn.items;
-    const tools = items.filter((i): i is ToolCallItem => i.type === "tool_call");
-    const answer = items
-      .filter((i) => i.type === "agent_message")
-      .map((i) => textOf((i as { blocks: unknown[] }).blocks))
-      .join("");
-    const w = waterfall.find((t) => t.promptSeq === turn.seq);
-    const timing = w ? summarizeTurn(w, lastTs) : undefined;
-    run.prompts.push(textOf(turn.prompt));
-    run.turns.push({
-      answer,
-      ...(turn.stopReason === undefined ? {} : { stopReason: turn.stopReason }),
-      ...(turn.error ? { error: turn.error.message } : {}),
-      tools: tools.map((t) => toolSummary(t, cwd)),
-      files: filesOf(frames, turn, tools, cwd),
-      timing,
-      usage: timing?.usage,
-    });
-  }
-  return run;
+  const timingOf: TimingOf = (seq) => {
+    const w = waterfall.find((t) => t.promptSeq === seq);
+    return w ? summarizeTurn(w, lastTs) : undefined;
+  };
+  const turns = [...acpTurns(frames, timingOf), ...appServerTurns(frames, timingOf)].sort((x, y) => x.seq - y.seq);
+  return { prompts: turns.map((t) => t.prompt), turns: turns.map((t) => t.turn) };
 }
 
 function pairFiles(a: readonly FileChange[] = [], b: readonly FileChange[] = []): FilePair[] {

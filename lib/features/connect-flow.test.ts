@@ -24,6 +24,7 @@ function fake(opts: {
 }) {
   const asked: AuthChoiceRequest[] = [];
   const requests: [string, unknown][] = [];
+  const notified: string[] = [];
   const steps: ConnectProgress[] = [];
   const deps: ConnectDeps = {
     start: async () =>
@@ -35,6 +36,10 @@ function fake(opts: {
       const next = opts.answers[method]?.shift();
       return next ?? { kind: "failed", reason: "unsent", message: `no answer scripted for ${method}` };
     },
+    notify: async (method) => {
+      notified.push(method);
+      return { ok: true, value: notified.length };
+    },
     progress: (p) => steps.push(p),
     ...(opts.choices
       ? {
@@ -45,7 +50,7 @@ function fake(opts: {
         }
       : {}),
   };
-  return { deps, requests, steps, asked };
+  return { deps, requests, notified, steps, asked };
 }
 
 /** The response frame an outcome carries (what is in it does not matter here). */
@@ -355,5 +360,35 @@ describe("Connect asking for the v2 draft", () => {
       clientCapabilities: INPUT.clientCapabilities,
       clientInfo: CLIENT_INFO,
     });
+  });
+});
+
+describe("Connect to Codex's app-server", () => {
+  const APP = { ...INPUT, protocol: "codex-app-server" as const };
+  const thread = { thread: { id: "t-1", turns: [] }, model: "fake-model", cwd: "/w" };
+
+  it("runs its handshake (initialize, initialized, thread/start): the thread is the session", async () => {
+    const p = fake({ answers: { initialize: [ok({ userAgent: "codex" })], "thread/start": [ok(thread)] } });
+    const end = await runConnect(p.deps, APP);
+    expect(end).toEqual({ step: "ready", sessionId: "t-1", pooled: false });
+    expect(p.requests).toEqual([
+      ["initialize", { clientInfo: CLIENT_INFO }],
+      ["thread/start", { cwd: "/w" }],
+    ]);
+    expect(p.notified).toEqual(["initialized"]);
+    expect(p.steps.map((s) => s.step)).toEqual(["start", "initialize", "thread/start", "ready"]);
+  });
+
+  it("never asks for auth nor session/new, and says why thread/start failed", async () => {
+    const p = fake({
+      answers: { initialize: [ok({})], "thread/start": [err(-32600, "Invalid request: missing field `cwd`")] },
+      choices: [],
+    });
+    const end = await runConnect(p.deps, APP);
+    expect(end.step).toBe("failed");
+    expect(end.message).toContain("thread/start failed");
+    expect(end.message).toContain("missing field `cwd`");
+    expect(p.asked).toEqual([]);
+    expect(methods(p)).toEqual(["initialize", "thread/start"]);
   });
 });

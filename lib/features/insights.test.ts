@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Frame, FrameDirection } from "../protocol/frame";
 import { FrameSequencer } from "../protocol/frame-sequencer";
 import { insightsOf, ITEMS_PER_INSIGHT, type InsightKind } from "./insights";
+import { codexSessionFrames } from "../../test/fixtures/codex-compare-frames";
 
 function script() {
   let now = 0;
@@ -123,5 +124,33 @@ describe("insightsOf", () => {
     const notRpc = find(frames, "not-json-rpc")!;
     expect(notRpc.items).toHaveLength(ITEMS_PER_INSIGHT);
     expect(notRpc.more).toBe(25 - ITEMS_PER_INSIGHT);
+  });
+});
+
+describe("insightsOf: Codex app-server frames (the real Codex)", () => {
+  const frames = codexSessionFrames();
+
+  it("finds nothing wrong in a clean session; names the turn the approval's wait dominated, with the approval", () => {
+    expect(insightsOf(frames).map((i) => i.kind)).toEqual(["slowest", "user-wait", "tokens"]);
+    const wait = find(frames, "user-wait")!;
+    expect(wait.items).toHaveLength(1);
+    expect(wait.items[0]!.label).toMatch(/^turn 3: .* waiting for the user$/);
+    // The turn/start, then the approval request and its answer.
+    expect(wait.items[0]!.seqs).toEqual([45, 57, 58]);
+    expect(find(frames, "tokens")!.items.map((i) => i.label)).toEqual([
+      "turn 1: 30 tokens",
+      "turn 2: 60 tokens",
+      "turn 3: 60 tokens",
+    ]);
+  });
+
+  it("lists a turn that never completed with the requests never answered (turn/start itself was answered)", () => {
+    const cut = frames.filter((f) => f.seq <= 57);
+    const unanswered = find(cut, "unanswered")!;
+    expect(unanswered.items.map((i) => i.label)).toEqual([
+      "#57 item/commandExecution/requestApproval from the agent",
+      "#45 turn/start: turn 3 never completed",
+    ]);
+    expect(unanswered.items[1]!.seqs).toEqual([45]);
   });
 });

@@ -7,11 +7,10 @@
  */
 import type { Frame } from "../protocol/frame";
 import { isObject, num, str } from "../protocol/json";
-import { CLIENT_METHODS } from "../protocol/methods";
 import { CHECK_LABEL, formatAge, staticChecks, type CheckCode } from "../folds/frame-checks";
 import { isErrorResponse } from "../folds/frame-filter";
 import { FrameIndex } from "../folds/frame-index";
-import { buildWaterfall, formatMs, summarizeTurn } from "../folds/waterfall";
+import { buildWaterfall, formatMs, summarizeTurn, waitsForUser } from "../folds/waterfall";
 
 export type InsightKind =
   "protocol" | "errors" | "unanswered" | "not-json-rpc" | "retries" | "slowest" | "user-wait" | "tokens";
@@ -177,12 +176,23 @@ export function insightsOf(frames: readonly Frame[], options: InsightOptions = {
     }));
   if (errorItems.length) out.push(capped("errors", "error", "Errors by code", errorItems));
 
-  // Requests never answered (those still waiting in a live session included).
-  const unanswered = index.unanswered().map((r) => ({
-    label: `#${r.seq} ${r.method ?? "request"} ${r.dir === "to-agent" ? "to the agent" : "from the agent"}`,
-    detail: `no answer after ${formatAge(now - r.ts)}`,
-    seqs: [r.seq],
-  }));
+  // Requests never answered (those still waiting in a live session included). An app-server turn
+  // is answered at once and ends with turn/completed: one that never came is its turn/start's.
+  const turns = buildWaterfall(frames).turns;
+  const unanswered = [
+    ...index.unanswered().map((r) => ({
+      label: `#${r.seq} ${r.method ?? "request"} ${r.dir === "to-agent" ? "to the agent" : "from the agent"}`,
+      detail: `no answer after ${formatAge(now - r.ts)}`,
+      seqs: [r.seq],
+    })),
+    ...turns
+      .filter((t) => t.turnId !== undefined && !t.end)
+      .map((t) => ({
+        label: `#${t.promptSeq} turn/start: turn ${t.index + 1} never completed`,
+        detail: `no turn/completed after ${formatAge(now - t.start)}`,
+        seqs: [t.promptSeq],
+      })),
+  ];
   if (unanswered.length) out.push(capped("unanswered", "warning", "Requests never answered", unanswered));
 
   if (notRpc.length) out.push(capped("not-json-rpc", "warning", "Lines that were not JSON-RPC", notRpc));
@@ -199,15 +209,12 @@ export function insightsOf(frames: readonly Frame[], options: InsightOptions = {
     out.push({ kind: "slowest", severity: "info", title: "Slowest requests", items: slowest, more: 0 });
 
   // Turns: the user's wait, and tokens.
-  const turns = buildWaterfall(frames).turns;
   const waits: InsightItem[] = [];
   const tokens: InsightItem[] = [];
   for (const t of turns) {
     const s = summarizeTurn(t, now);
     if (s.totalMs > 0 && s.userWaitMs >= s.totalMs * USER_WAIT_SHARE) {
-      const permissions = t.requests
-        .filter((r) => r.method === CLIENT_METHODS.session_request_permission)
-        .flatMap((r) => [...r.seqs]);
+      const permissions = t.requests.filter(waitsForUser).flatMap((r) => [...r.seqs]);
       waits.push({
         label: `turn ${t.index + 1}: ${formatMs(s.userWaitMs)} of ${formatMs(s.totalMs)} waiting for the user`,
         detail: `${Math.round((s.userWaitMs / s.totalMs) * 100)}% of the turn; the agent worked ${formatMs(s.agentMs)}`,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { FrameEvent } from "../contracts/transcript";
 import { callTiming, ftsQuery, latencyRows, matchLine, queryTerms, searchDoc } from "./library-search";
+import { codexSessionFrames } from "../../test/fixtures/codex-compare-frames";
 
 const frame = (seq: number, message: object, extra: Partial<FrameEvent> = {}): FrameEvent => ({
   type: "frame",
@@ -188,5 +189,66 @@ describe("latencyRows", () => {
       { method: "initialize", dir: "to-agent", ms: 7.06, error: false },
     ]);
     expect(rows[0]).toMatchObject({ p50: 7.1, max: 12.3 });
+  });
+});
+
+describe("searchDoc: Codex app-server frames (the real Codex)", () => {
+  const events = new Map(
+    codexSessionFrames().map((f): [number, FrameEvent] => [
+      f.seq,
+      {
+        type: "frame",
+        seq: f.seq,
+        ts: f.ts,
+        dir: f.dir,
+        raw: f.raw,
+        kind: f.kind,
+        ...(f.method ? { method: f.method } : {}),
+        ...(f.latencyMs !== undefined ? { latencyMs: f.latencyMs } : {}),
+      },
+    ]),
+  );
+  const doc = (seq: number) => searchDoc(events.get(seq)!, seq - 1)!;
+
+  it("keeps the prompt of turn/start, agent message deltas and the completed message's text", () => {
+    expect(doc(8)).toMatchObject({ field: "prompt", body: "say hello", method: "turn/start" });
+    expect(doc(17)).toMatchObject({ field: "message", body: "Hello ", extra: "" });
+    expect(doc(19)).toMatchObject({ field: "message", body: "Hello from the fake model", extra: "" });
+  });
+
+  it("keeps a command's line and output, and an approval's command and reason", () => {
+    expect(doc(35)).toMatchObject({ field: "tool", body: "/bin/bash -lc 'echo hi > plain.txt && ls'\nplain.txt\n" });
+    expect(doc(57)).toMatchObject({
+      field: "tool",
+      body: "/bin/bash -lc 'echo approved > approved.txt'\nThe user asked for it.",
+      method: "item/commandExecution/requestApproval",
+    });
+    // Its other strings stay searchable in extra (the workspace, the decisions offered).
+    expect(doc(57).extra).toContain("/tmp/acp-cap-JtRRpT/ws\n");
+    expect(doc(57).extra).toContain("\ncancel");
+  });
+
+  it("keeps a file change's paths and an error notification's message", () => {
+    const item = { type: "fileChange", id: "p", changes: [{ path: "/w/a.txt", kind: { type: "add" }, diff: "x" }] };
+    const change = frame(
+      1,
+      { method: "item/completed", params: { threadId: "t", item } },
+      { method: "item/completed" },
+    );
+    expect(searchDoc(change, 0)).toMatchObject({ field: "tool", body: "/w/a.txt" });
+    const error = frame(
+      2,
+      { method: "error", params: { threadId: "t", error: { message: "stream disconnected" }, willRetry: false } },
+      { method: "error" },
+    );
+    expect(searchDoc(error, 1)).toMatchObject({ field: "error", body: "stream disconnected" });
+  });
+
+  it("times app-server requests both ways", () => {
+    expect(callTiming(events.get(11)!)).toMatchObject({ method: "turn/start", dir: "to-agent", error: false });
+    expect(callTiming(events.get(58)!)).toMatchObject({
+      method: "item/commandExecution/requestApproval",
+      dir: "from-agent",
+    });
   });
 });

@@ -7,6 +7,11 @@
  */
 import { isObject, str } from "../protocol/json";
 import { AGENT_METHODS, CLIENT_METHODS } from "../protocol/methods";
+import {
+  APP_SERVER_CLIENT,
+  APP_SERVER_NOTIFICATIONS as ASN,
+  APP_SERVER_REQUESTS,
+} from "../protocol/app-server-methods";
 import type { FrameEvent, TranscriptEvent } from "../contracts/transcript";
 import type { MethodLatency, SearchField } from "../contracts/library-search";
 import { LatencyBuilder } from "../folds/method-latency";
@@ -70,6 +75,43 @@ const CHUNK_FIELDS: Record<string, SearchField> = {
   agent_thought_chunk: "thought",
 };
 
+/** App-server deltas: the text they stream, and its field. */
+const DELTA_FIELDS: Record<string, SearchField> = {
+  [ASN.agent_message_delta]: "message",
+  [ASN.reasoning_summary_text_delta]: "thought",
+  [ASN.reasoning_text_delta]: "thought",
+  [ASN.command_output_delta]: "tool",
+  [ASN.file_change_output_delta]: "tool",
+};
+
+const APPROVALS = new Set<string>(Object.values(APP_SERVER_REQUESTS));
+
+const lines = (...parts: unknown[]) => parts.filter((p): p is string => typeof p === "string" && p !== "").join("\n");
+
+/** An app-server item's text (item/started, item/completed): a message, reasoning, a command and its output, paths. */
+function itemBody(item: Record<string, unknown>): { field: SearchField; body: string } | undefined {
+  switch (item.type) {
+    case "agentMessage":
+    case "plan":
+      return { field: "message", body: str(item.text) ?? "" };
+    case "reasoning":
+      return { field: "thought", body: strings([item.summary, item.content], BODY_CHARS) };
+    case "commandExecution":
+      return { field: "tool", body: lines(item.command, item.aggregatedOutput) };
+    case "fileChange": {
+      const changes = Array.isArray(item.changes) ? item.changes.filter(isObject) : [];
+      return { field: "tool", body: lines(...changes.map((c) => c.path)) };
+    }
+    case "mcpToolCall":
+    case "dynamicToolCall":
+      return { field: "tool", body: lines(item.server, item.tool) };
+    case "webSearch":
+      return { field: "tool", body: lines(item.query) };
+    default:
+      return undefined;
+  }
+}
+
 /** The frame's main text and the field it comes from. */
 function frameBody(e: FrameEvent, message: unknown): { field: SearchField; body: string } {
   if (!isObject(message)) return { field: "frame", body: e.raw };
@@ -89,6 +131,21 @@ function frameBody(e: FrameEvent, message: unknown): { field: SearchField; body:
   }
   if (e.method === AGENT_METHODS.session_prompt && e.kind === "request")
     return { field: "prompt", body: textOf(params.prompt) };
+  // Codex's app-server (docs/app-server.md).
+  if (e.method === APP_SERVER_CLIENT.turn_start && e.kind === "request")
+    return { field: "prompt", body: textOf(params.input) };
+  if (e.kind === "notification" && e.method !== undefined && e.method in DELTA_FIELDS)
+    return { field: DELTA_FIELDS[e.method]!, body: str(params.delta) ?? "" };
+  if ((e.method === ASN.item_started || e.method === ASN.item_completed) && isObject(params.item)) {
+    const item = itemBody(params.item);
+    if (item) return item;
+  }
+  if (e.kind === "request" && e.method !== undefined && APPROVALS.has(e.method))
+    return { field: "tool", body: lines(params.command, params.reason, params.grantRoot) };
+  if (e.method === ASN.error && isObject(params.error))
+    return { field: "error", body: str(params.error.message) ?? "" };
+  if (e.method === ASN.turn_completed && isObject(params.turn) && isObject(params.turn.error))
+    return { field: "error", body: str(params.turn.error.message) ?? "" };
   if (e.kind === "request" && (e.method === CLIENT_METHODS.session_request_permission || isObject(params.toolCall))) {
     const tc = isObject(params.toolCall) ? params.toolCall : {};
     return { field: "tool", body: str(tc.title) ?? "" };

@@ -15,6 +15,7 @@ import type { MethodSupport, ProbeRow } from "../contracts/reports";
 import type { CheckResult, CheckStatus, Requirement } from "../contracts/requirements";
 import { CLIENT_METHODS } from "../protocol/methods";
 import { PROBE_REQUIREMENTS } from "./probe-requirements";
+import type { ProtocolName } from "../protocol/protocols";
 
 /** How a call ended: the response frame (its seq, requestSeq, latency) unless none came. */
 export type Reply = RpcOutcome;
@@ -48,6 +49,8 @@ export interface ProbeOptions {
   remote?: boolean;
   /** An advertised auth method to authenticate with before session/new (else an agent that requires one is "blocked by auth"). */
   authMethod?: string;
+  /** The protocol the agent speaks (its profile's): which steps run. ACP when absent. */
+  protocol?: ProtocolName;
 }
 
 export type Json = Record<string, unknown>;

@@ -45,4 +45,33 @@ describe("the protocol matrix", () => {
     ]);
     expect(matrixToMarkdown(matrix)).toContain("| verdict | CONFORMANT | NOT CONFORMANT | — |");
   });
+
+  it("puts an app-server agent's rows where ACP's would be", () => {
+    const codex: ProbeReport = {
+      profile: "codex",
+      agent: { name: "codex app-server", version: "0.169.0" },
+      startedAt: "2026-11-26T00:00:00.000Z",
+      durationMs: 1,
+      rows: [
+        { check: "initialize", method: "initialize", outcome: "answered", detail: "", conforms: true },
+        { check: "thread/start", method: "thread/start", outcome: "answered", detail: "", conforms: true },
+        { check: "turn/start (one text input)", method: "turn/start", outcome: "answered", detail: "", conforms: true },
+        { check: "turn/interrupt of a running turn", outcome: "answered", detail: "", conforms: false },
+      ],
+      conformance: {
+        verdict: "CONFORMANT",
+        parts: [
+          { variant: "app-server", decides: true, ...judge([], [], { advertised: () => true, blockedByAuth: false }) },
+        ],
+      },
+    };
+    const matrix = buildMatrix([report("gemini", allPass()), codex]);
+    const cells = (label: string) => matrix.rows.find((r) => r.label === label)!.cells;
+    expect(matrix.columns[1]).toBe("codex (codex app-server 0.169.0)");
+    expect(cells("protocol")).toEqual(["ACP", "Codex app-server"]);
+    expect(cells("initialize")[1]).toBe("✓ answered");
+    expect(cells("session/new")[1]).toBe("✓ answered");
+    expect(cells("prompt turn")[1]).toBe("✓ answered");
+    expect(cells("cancel")[1]).toBe("✗ answered");
+  });
 });

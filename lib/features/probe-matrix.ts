@@ -43,6 +43,16 @@ const SHORT: Record<MethodSupport, string> = {
 
 const find = (r: ProbeReport, check: string) => r.rows.find((row) => row.check.startsWith(check));
 
+/**
+ * A row of either protocol: ACP's check, else the app-server's that plays its part
+ * (lib/features/app-server-probe-steps.ts: thread/start for session/new, turn/interrupt for cancel...).
+ */
+const either = (r: ProbeReport, acp: string, appServer: string) => find(r, acp) ?? find(r, appServer);
+
+/** Which protocol a report's agent speaks: its app-server part says so (reports from before are ACP's). */
+const protocolOfReport = (r: ProbeReport) =>
+  r.conformance?.parts.some((p) => p.variant === "app-server") ? "Codex app-server" : "ACP";
+
 const outcomeCell = (row: ProbeRow | undefined): string => {
   if (!row) return "—";
   if (row.outcome === "not applicable" || row.outcome === "inconclusive" || row.outcome === "skipped")
@@ -90,8 +100,11 @@ export function buildMatrix(reports: readonly ProbeReport[]): ProbeMatrix {
     columns,
     rows: [
       per("verdict", (r) => r.conformance?.verdict ?? "—"),
+      per("protocol", protocolOfReport),
       per("failing requirements", failing),
-      per(AGENT_METHODS.initialize, (r) => outcomeCell(find(r, "initialize with protocolVersion 1"))),
+      per(AGENT_METHODS.initialize, (r) =>
+        outcomeCell(find(r, "initialize with protocolVersion 1") ?? r.rows.find((x) => x.check === "initialize")),
+      ),
       per("protocol version", (r) => (r.facts?.protocolVersion === undefined ? "—" : display(r.facts.protocolVersion))),
       per("auth method types", (r) => list([...new Set(r.facts?.authMethods.map((m) => m.type))])),
       per("loadSession", (r) => (caps(r).loadSession === true ? "yes" : "no")),
@@ -99,16 +112,19 @@ export function buildMatrix(reports: readonly ProbeReport[]): ProbeMatrix {
         list(["image", "audio", "embeddedContext"].filter((k) => prompt(r)[k] === true)),
       ),
       per("session capabilities", (r) => list(r.facts?.sessionCapabilities)),
-      per(AGENT_METHODS.session_new, (r) => outcomeCell(find(r, AGENT_METHODS.session_new))),
+      per(AGENT_METHODS.session_new, (r) => outcomeCell(either(r, AGENT_METHODS.session_new, "thread/start"))),
       ...MATRIX_METHODS.map((m) => per(m, (r) => methodCell(r, m))),
-      per("prompt turn", (r) => outcomeCell(find(r, AGENT_METHODS.session_prompt))),
-      per("tool call round trip", (r) => outcomeCell(find(r, "tool call round trip"))),
+      per("prompt turn", (r) => outcomeCell(either(r, AGENT_METHODS.session_prompt, "turn/start"))),
+      per("tool call round trip", (r) => outcomeCell(either(r, "tool call round trip", "approval round trip"))),
       per("agent requests answered", (r) =>
         list([...new Set(r.facts?.answered.map((a) => `${a.method}: ${a.answer}`))]),
       ),
-      per("cancel", (r) => outcomeCell(find(r, AGENT_METHODS.session_cancel))),
+      per("cancel", (r) => outcomeCell(either(r, AGENT_METHODS.session_cancel, "turn/interrupt"))),
       per("usage reported", (r) => list(r.facts?.usage)),
-      per("malformed line → -32700 (informational)", (r) => find(r, "malformed line")?.outcome ?? "—"),
+      per(
+        "malformed line → -32700 (informational)",
+        (r) => either(r, "malformed line", "a malformed line")?.outcome ?? "—",
+      ),
       per("start-up (to first answer)", (r) => ms(r.facts?.startupMs)),
       per("memory (process group RSS)", (r) => mb(r.facts?.rssBytes)),
     ],

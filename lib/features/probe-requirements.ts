@@ -7,6 +7,7 @@
  */
 import type { Requirement } from "../contracts/requirements";
 import { AGENT_METHODS } from "../protocol/methods";
+import { APP_SERVER_REQUIREMENTS } from "./app-server-probe-requirements";
 
 const V1 = "docs/protocol/v1";
 
@@ -345,4 +346,9 @@ export const UNSTABLE_REQUIREMENTS: readonly Requirement[] = [
   },
 ];
 
-export const PROBE_REQUIREMENTS: readonly Requirement[] = [...STABLE_REQUIREMENTS, ...UNSTABLE_REQUIREMENTS];
+/** Every requirement a probe checks, of either protocol. */
+export const PROBE_REQUIREMENTS: readonly Requirement[] = [
+  ...STABLE_REQUIREMENTS,
+  ...UNSTABLE_REQUIREMENTS,
+  ...APP_SERVER_REQUIREMENTS,
+];

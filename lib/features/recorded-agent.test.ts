@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { Frame } from "../protocol/frame";
 import { FrameSequencer } from "../protocol/frame-sequencer";
-import { RecordedAgent, RecordedClient, REPLAY_NOTE_META, REPLAYED_META } from "./recorded-agent";
+import { promptText, RecordedAgent, RecordedClient, REPLAY_NOTE_META, REPLAYED_META } from "./recorded-agent";
+import { appServerRecording, AS_THREAD, AS_TURN } from "./recorded-agent.fixture";
 
 function recording(lines: Array<["to-agent" | "from-agent", object | string]>): Frame[] {
   const s = new FrameSequencer();
@@ -165,5 +166,64 @@ describe("RecordedClient", () => {
       expect(m.error.message).toMatch(/recording has no answer .*nothing was carried out/);
       expect(m.error.data).toEqual({ [REPLAYED_META]: true });
     }
+  });
+});
+
+describe("an app-server recording (Codex)", () => {
+  const asFrames = appServerRecording();
+  const start = (text = "make approved.txt") => ({
+    id: 7,
+    method: "turn/start",
+    params: { threadId: AS_THREAD, input: [{ type: "text", text, text_elements: [] }] },
+  });
+
+  it("plays a turn/start's turn: the answer under the live id, then up to the approval, then to turn/completed", () => {
+    const agent = new RecordedAgent(asFrames, "codex-app-server");
+    agent.receive({ id: 1, method: "initialize", params: {} });
+    agent.receive({ method: "initialized" });
+    agent.receive({ id: 2, method: "thread/start", params: {} });
+    const turn = lines(agent.receive(start()));
+    expect(turn[0]).toEqual({ id: 7, result: { turn: { id: AS_TURN, items: [], status: "inProgress", error: null } } });
+    expect(turn.map((m) => m.method)).toEqual([
+      undefined,
+      "turn/started",
+      "item/agentMessage/delta",
+      "item/commandExecution/requestApproval",
+    ]);
+    const rest = lines(agent.receive({ id: 0, result: { decision: "accept" } }));
+    expect(rest.map((m) => m.method)).toEqual([
+      "serverRequest/resolved",
+      "item/completed",
+      "turn/completed",
+      "thread/status/changed",
+    ]);
+    expect(agent.done).toBe(true);
+  });
+
+  it('writes what it makes up without "jsonrpc": the note on another turn/start, the error after the last', () => {
+    const agent = new RecordedAgent(asFrames, "codex-app-server");
+    agent.receive({ id: 1, method: "initialize", params: {} });
+    agent.receive({ id: 2, method: "thread/start", params: {} });
+    const [note] = agent.receive(start("something else"));
+    expect(JSON.parse(note!.line)).toEqual({
+      method: "warning",
+      params: { threadId: AS_THREAD, message: expect.stringContaining("you typed “something else”") },
+    });
+    expect(JSON.parse(note!.line).params.message).toContain("“make approved.txt”");
+    agent.receive({ id: 0, result: { decision: "accept" } });
+    const [error] = lines(agent.receive(start()));
+    expect(error).not.toHaveProperty("jsonrpc");
+    expect(error.error.message).toContain("its only prompt was “make approved.txt”");
+  });
+
+  it("RecordedClient answers the approval as recorded, in the app-server's form", () => {
+    const client = new RecordedClient(asFrames, "codex-app-server");
+    const answer = JSON.parse(client.answer(0, "item/commandExecution/requestApproval"));
+    expect(answer).toEqual({ id: 0, result: { decision: "accept", _meta: { [REPLAYED_META]: true } } });
+    expect(JSON.parse(client.answer(1, "item/fileChange/requestApproval"))).not.toHaveProperty("jsonrpc");
+  });
+
+  it("promptText reads turn/start's input", () => {
+    expect(promptText(start("  two\n words ").params)).toBe("two words");
   });
 });

@@ -5,6 +5,8 @@
  */
 import { idKey, type Frame, type JsonRpcId } from "../protocol/frame";
 import { isObject } from "../protocol/json";
+import { APP_SERVER_NOTIFICATIONS } from "../protocol/app-server-methods";
+import { DEFAULT_PROTOCOL, forProtocol, isTurnStart, PROTOCOLS, type ProtocolName } from "../protocol/protocols";
 
 export interface Emit {
   /** Recorded milliseconds since the previous emitted line (for pacing). */
@@ -12,10 +14,19 @@ export interface Emit {
   line: string;
 }
 
-/** The text of a session/prompt's content blocks, whitespace folded (what the user typed). */
+/**
+ * The text of a turn's content blocks, whitespace folded (what the user typed): a session/prompt's
+ * `prompt`, or a turn/start's `input` (the app-server's text inputs have the same shape).
+ */
 export function promptText(params: unknown): string {
-  const prompt = isObject(params) && Array.isArray(params.prompt) ? params.prompt : [];
-  return prompt
+  const blocks = !isObject(params)
+    ? []
+    : Array.isArray(params.prompt)
+      ? params.prompt
+      : Array.isArray(params.input)
+        ? params.input
+        : [];
+  return blocks
     .filter((b): b is { type: "text"; text: string } => isObject(b) && b.type === "text" && typeof b.text === "string")
     .map((b) => b.text)
     .join(" ")
@@ -34,7 +45,20 @@ export class RecordedAgent {
   /** Recorded request id -> the live request id it was matched to. */
   private readonly ids = new Map<string, JsonRpcId>();
 
-  constructor(private readonly frames: readonly Frame[]) {}
+  constructor(
+    private readonly frames: readonly Frame[],
+    private readonly protocol: ProtocolName = DEFAULT_PROTOCOL,
+  ) {}
+
+  /** The request that starts a turn in this recording's protocol (session/prompt, turn/start). */
+  private get turnMethod(): string {
+    return PROTOCOLS[this.protocol].turnMethod;
+  }
+
+  /** A line this replay makes up itself, written as the recording's protocol writes (app-server: no "jsonrpc"). */
+  private line(message: object): Emit {
+    return { delayMs: 0, line: JSON.stringify(forProtocol(this.protocol, { jsonrpc: "2.0", ...message })) };
+  }
 
   get done(): boolean {
     return this.pos >= this.frames.length;
@@ -54,15 +78,15 @@ export class RecordedAgent {
     if (k === -1) {
       if (!isRequest) return [];
       const error =
-        m.method === "session/prompt"
+        m.method === this.turnMethod
           ? this.noFurtherPrompt()
           : { code: -32601, message: `replay: the transcript has no further "${m.method}" request` };
-      return [{ delayMs: 0, line: JSON.stringify({ jsonrpc: "2.0", id: m.id, error }) }];
+      return [this.line({ id: m.id, error })];
     }
     const recorded = this.frames[k]!;
     if (isRequest) this.ids.set(idKey(recorded.id), m.id!);
     this.pos = k + 1;
-    const note = m.method === "session/prompt" ? this.promptNote(message, recorded) : undefined;
+    const note = m.method === this.turnMethod ? this.promptNote(message, recorded) : undefined;
     const played = this.play();
     return note ? [note, ...played] : played;
   }
@@ -76,26 +100,29 @@ export class RecordedAgent {
     const typed = promptText(params);
     const expected = promptText((recorded.message as { params?: unknown } | undefined)?.params);
     if (typed === expected) return undefined;
+    const said =
+      `Replay: you typed ${quoted(typed || "(no text)")}, but this is a recording: it answers its own prompt, ` +
+      `${quoted(expected || "(no text)")}, whatever is typed. Connect a live agent to ask something new.`;
+    if (this.protocol === "codex-app-server") {
+      // The app-server's own way to tell the user something outside a turn's items.
+      const threadId = isObject(params) ? params.threadId : undefined;
+      return this.line({ method: APP_SERVER_NOTIFICATIONS.warning, params: { message: said, threadId } });
+    }
     const sessionId = isObject(params) ? params.sessionId : undefined;
-    const text =
-      `*Replay: you typed ${quoted(typed || "(no text)")}, but this is a recording: it answers its own prompt, ` +
-      `${quoted(expected || "(no text)")}, whatever is typed. Connect a live agent to ask something new.*\n\n`;
-    const note = {
-      jsonrpc: "2.0",
+    return this.line({
       method: "session/update",
       params: {
         sessionId,
-        update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text } },
+        update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `*${said}*\n\n` } },
         _meta: { [REPLAY_NOTE_META]: true },
       },
-    };
-    return { delayMs: 0, line: JSON.stringify(note) };
+    });
   }
 
   /** The error for a prompt after the recording's last: what it had, and what to do instead. */
   private noFurtherPrompt(): { code: number; message: string; data: Record<string, unknown> } {
     const prompts = this.frames
-      .filter((f) => f.dir === "to-agent" && f.kind === "request" && f.method === "session/prompt")
+      .filter((f) => isTurnStart(this.protocol, f))
       .map((f) => promptText((f.message as { params?: unknown } | undefined)?.params));
     const had = prompts.length
       ? `its ${prompts.length === 1 ? "only prompt was" : `${prompts.length} prompts were`} ${prompts.map((p) => quoted(p)).join(", ")}`
@@ -160,7 +187,10 @@ export const REPLAYED_META = "acpPlayground/replayed";
 export class RecordedClient {
   private readonly answers = new Map<string, unknown[]>();
 
-  constructor(frames: readonly Frame[]) {
+  constructor(
+    frames: readonly Frame[],
+    private readonly protocol: ProtocolName = DEFAULT_PROTOCOL,
+  ) {
     const asked = new Map<string, string>();
     for (const f of frames) {
       if (f.dir === "from-agent" && f.kind === "request" && f.method) asked.set(idKey(f.id), f.method);
@@ -182,7 +212,7 @@ export class RecordedClient {
       const marked = isObject(result)
         ? { ...result, _meta: { ...(result as { _meta?: object })._meta, [REPLAYED_META]: true } }
         : result;
-      return JSON.stringify({ jsonrpc: "2.0", id, result: marked });
+      return JSON.stringify(forProtocol(this.protocol, { jsonrpc: "2.0", id, result: marked }));
     }
     const error =
       recorded && typeof recorded.error === "object" && recorded.error !== null
@@ -192,7 +222,7 @@ export class RecordedClient {
             message: `replay: the recording has no answer to ${method} (id ${JSON.stringify(id ?? null)}); nothing was carried out`,
             data: { [REPLAYED_META]: true },
           };
-    return JSON.stringify({ jsonrpc: "2.0", id, error });
+    return JSON.stringify(forProtocol(this.protocol, { jsonrpc: "2.0", id, error }));
   }
 }
 

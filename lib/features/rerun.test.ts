@@ -3,6 +3,7 @@ import type { Frame } from "../protocol/frame";
 import { FrameSequencer } from "../protocol/frame-sequencer";
 import { ok } from "../protocol/result";
 import { recordedMcpServers, Rerun } from "./rerun";
+import { APP_SERVER_SESSION, appServerRecording, AS_THREAD } from "./recorded-agent.fixture";
 
 function recording(lines: Array<["to-agent" | "from-agent", object]>): Frame[] {
   const s = new FrameSequencer();
@@ -190,5 +191,120 @@ describe("Rerun", () => {
         { method: "session/load", name: "b", command: "nc", args: [], url: undefined, env: [], headers: [] },
       ]);
     });
+  });
+});
+
+describe("Rerun of an app-server recording (Codex)", () => {
+  const TURN2 = "019a6c1f-0000-7000-8000-000000000002";
+  const T = AS_THREAD;
+  const frames = appServerRecording([
+    ...APP_SERVER_SESSION,
+    ["to-agent", { id: 4, method: "turn/start", params: { threadId: T, input: [{ type: "text", text: "go on" }] } }],
+    ["from-agent", { id: 4, result: { turn: { id: TURN2, status: "inProgress" } } }],
+    ["to-agent", { id: 5, method: "turn/interrupt", params: { threadId: T, turnId: TURN2 } }],
+    ["from-agent", { id: 5, result: {} }],
+    ["from-agent", { method: "turn/completed", params: { threadId: T, turn: { id: TURN2, status: "interrupted" } } }],
+  ]);
+
+  /** A fake Codex: its own thread and turn ids; the first turn asks an approval and ends once it is answered. */
+  async function againstFakeCodex() {
+    const live = new FrameSequencer(undefined, "codex-app-server");
+    const log: string[] = [];
+    const sent: any[] = [];
+    let turns = 0;
+    let rerun: Rerun;
+    const say = (m: object) => queueMicrotask(() => rerun.receive(live.line("from-agent", JSON.stringify(m))));
+    const send = (m: any) => {
+      sent.push(m);
+      log.push(`sent ${m.method ?? `answer ${m.id}`}`);
+      const seq = live.line("to-agent", JSON.stringify(m)).seq;
+      if (m.method === "initialize") say({ id: m.id, result: {} });
+      if (m.method === "thread/start") say({ id: m.id, result: { thread: { id: "live-thread" } } });
+      if (m.method === "turn/start") {
+        turns++;
+        say({ id: m.id, result: { turn: { id: `live-turn-${turns}`, status: "inProgress" } } });
+        if (turns === 1)
+          setTimeout(
+            () => say({ id: 0, method: "item/commandExecution/requestApproval", params: { threadId: "live-thread" } }),
+            5,
+          );
+      }
+      if (m.method === undefined && m.id === 0)
+        setTimeout(() => {
+          log.push("turn 1 completed");
+          say({
+            method: "turn/completed",
+            params: { threadId: "live-thread", turn: { id: "live-turn-1", status: "completed" } },
+          });
+        }, 5);
+      if (m.method === "turn/interrupt") {
+        say({ id: m.id, result: {} });
+        setTimeout(() => {
+          log.push("turn 2 completed");
+          say({
+            method: "turn/completed",
+            params: { threadId: "live-thread", turn: { id: m.params.turnId, status: "interrupted" } },
+          });
+        }, 5);
+      }
+      return ok(seq);
+    };
+    rerun = new Rerun(frames, send, { cwd: "/new", timeoutMs: 1000, protocol: "codex-app-server" });
+    const steps = await rerun.run();
+    return { steps, sent, log, rerun };
+  }
+
+  it("maps thread and turn ids, answers the approval as recorded, and sends the next turn once the last has ended", async () => {
+    const { steps, sent, log, rerun } = await againstFakeCodex();
+    expect(rerun.problems).toEqual([]);
+    expect(steps.map((s) => [s.method, s.outcome])).toEqual([
+      ["initialize", "answered"],
+      ["initialized", "sent"],
+      ["thread/start", "answered"],
+      ["turn/start", "answered"],
+      ["turn/start", "answered"],
+      ["turn/interrupt", "answered"],
+    ]);
+    expect(sent.filter((m) => "jsonrpc" in m)).toEqual([]);
+    expect(sent.find((m) => m.method === "thread/start").params.cwd).toBe("/new");
+    expect(sent.filter((m) => m.method === "turn/start").map((m) => m.params.threadId)).toEqual([
+      "live-thread",
+      "live-thread",
+    ]);
+    expect(sent.find((m) => m.method === "turn/interrupt").params).toEqual({
+      threadId: "live-thread",
+      turnId: "live-turn-2",
+    });
+    expect(sent.find((m) => m.method === undefined)).toEqual({ id: 0, result: { decision: "accept" } });
+    // The recording sent its second turn/start after the first turn ended: so does the re-run; and it
+    // ends only once the interrupted turn has.
+    expect(log).toEqual([
+      "sent initialize",
+      "sent initialized",
+      "sent thread/start",
+      "sent turn/start",
+      "sent answer 0",
+      "turn 1 completed",
+      "sent turn/start",
+      "sent turn/interrupt",
+      "turn 2 completed",
+    ]);
+  });
+
+  it("says so when the live agent does not end the recorded turns in time", async () => {
+    const live = new FrameSequencer(undefined, "codex-app-server");
+    let rerun: Rerun;
+    // Answers every request at once and never ends a turn.
+    const send = (m: any) => {
+      const seq = live.line("to-agent", JSON.stringify(m)).seq;
+      if (m.method && m.id !== undefined)
+        queueMicrotask(() => rerun.receive(live.line("from-agent", JSON.stringify({ id: m.id, result: {} }))));
+      return ok(seq);
+    };
+    rerun = new Rerun(frames.slice(0, 16), send, { timeoutMs: 20, protocol: "codex-app-server" });
+    await rerun.run();
+    expect(rerun.problems).toEqual([
+      "the live agent ended 0 of the 1 turns the recording had ended in all within 20 ms",
+    ]);
   });
 });

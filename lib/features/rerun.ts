@@ -7,15 +7,23 @@
  * (lib/protocol/request-port.ts): live answers are paired by `requestSeq`, and so
  * are the recording's (a recording made before it is paired as the relay does).
  *
+ * In Codex's app-server protocol (docs/app-server.md) thread and turn ids are mapped the same way
+ * (from thread/start's and turn/start's results), and a turn answers at once and ends with a
+ * `turn/completed`: each recorded client message waits for as many turns to have ended live as had
+ * ended before it in the recording, and the re-run ends once the recorded turns have.
+ *
  * A transcript may come from anyone: its `mcpServers` are command lines the live
  * agent would start, so they are sent only when the user saw them and said so.
  */
 import { RequestSeqFiller } from "../protocol/correlate";
-import { display } from "../protocol/json";
+import { display, isObject } from "../protocol/json";
 import type { Frame } from "../protocol/frame";
 import { RequestClient } from "../protocol/request-port";
 import type { Result } from "../protocol/result";
 import type { RerunStep } from "../contracts/reports";
+import { APP_SERVER_NOTIFICATIONS } from "../protocol/app-server-methods";
+import { DEFAULT_PROTOCOL, forProtocol, type ProtocolName } from "../protocol/protocols";
+import { threadIdOf, turnIdOf } from "./app-server-handshake";
 
 export interface RerunOptions {
   /** Replaces `cwd` in session/new, session/load, ... params (the recorded one may not exist here). */
@@ -24,7 +32,13 @@ export interface RerunOptions {
   timeoutMs?: number;
   /** Send the recorded `mcpServers` as they are; by default every request carries `mcpServers: []`. */
   recordedMcpServers?: boolean;
+  /** The recording's protocol (its header's): how messages are written and where turns end. */
+  protocol?: ProtocolName;
 }
+
+/** Whether a frame is the agent's notice that a turn ended (the app-server's `turn/completed`). */
+const isTurnEnd = (f: Frame): boolean =>
+  f.dir === "from-agent" && f.kind === "notification" && f.method === APP_SERVER_NOTIFICATIONS.turn_completed;
 
 /** A recorded MCP server as the user is shown it before agreeing to start it. */
 export interface RecordedMcpServer {
@@ -78,6 +92,11 @@ export function recordedMcpServers(frames: readonly Frame[]): RecordedMcpServer[
 
 type Json = Record<string, unknown>;
 
+const sessionIdOf = (result: unknown): string | undefined => {
+  const id = isObject(result) ? result.sessionId : undefined;
+  return typeof id === "string" ? id : undefined;
+};
+
 export class Rerun {
   private nextId = 1;
   private readonly sessionIds = new Map<string, string>();
@@ -88,16 +107,23 @@ export class Rerun {
   private readonly answers = new Map<string, Json[]>();
   readonly steps: RerunStep[] = [];
   readonly problems: string[] = [];
+  /** Turns the live agent has ended (app-server), and who waits for more. */
+  private turnsEnded = 0;
+  private readonly turnWaiters = new Set<() => void>();
+  /** Writes one frame to the live agent, in the recording's protocol. */
+  private readonly send: (message: Json) => Result<number>;
 
   constructor(
     recorded: readonly Frame[],
     /** Writes one frame to the live agent: the seq it was given, or why it was not sent. */
-    private readonly send: (message: Json) => Result<number>,
+    send: (message: Json) => Result<number>,
     private readonly options: RerunOptions = {},
   ) {
+    const protocol = options.protocol ?? DEFAULT_PROTOCOL;
+    this.send = (message) => send(forProtocol(protocol, message));
     const filler = new RequestSeqFiller();
     this.recorded = recorded.map((f) => filler.fill({ ...f }));
-    this.client = new RequestClient({ send, nextId: () => this.nextId++ });
+    this.client = new RequestClient({ send: this.send, nextId: () => this.nextId++ });
     const agentRequests = new Map<number, string>();
     for (const f of this.recorded) {
       if (f.dir === "from-agent" && f.kind === "request" && f.method) agentRequests.set(f.seq, f.method);
@@ -114,6 +140,10 @@ export class Rerun {
   /** Feed every frame of the live agent here (and those sent to it, in seq order: the port reads the agent's). */
   receive(frame: Frame): void {
     this.client.received([frame]);
+    if (isTurnEnd(frame)) {
+      this.turnsEnded++;
+      for (const wake of this.turnWaiters) wake();
+    }
     if (frame.dir !== "from-agent" || frame.kind !== "request" || !frame.method) return;
     const answer = this.answers.get(frame.method)?.shift();
     if (answer) {
@@ -140,11 +170,38 @@ export class Rerun {
     return value;
   }
 
+  /** The ids a result names (ACP's sessionId; the app-server's thread and turn), recorded -> live. */
   private learnSession(recordedResponse: Frame | undefined, result: unknown): void {
-    const recordedId = (recordedResponse?.message as { result?: { sessionId?: unknown } } | undefined)?.result
-      ?.sessionId;
-    const liveId = (result as { sessionId?: unknown } | undefined)?.sessionId;
-    if (typeof recordedId === "string" && typeof liveId === "string") this.sessionIds.set(recordedId, liveId);
+    const recorded = (recordedResponse?.message as { result?: unknown } | undefined)?.result;
+    for (const idOf of [sessionIdOf, threadIdOf, turnIdOf]) {
+      const recordedId = idOf(recorded);
+      const liveId = idOf(result);
+      if (recordedId !== undefined && liveId !== undefined) this.sessionIds.set(recordedId, liveId);
+    }
+  }
+
+  /** Waits until the live agent has ended `count` turns; false when it does not within `timeoutMs`. */
+  private turnsEndedBy(count: number, timeoutMs: number): Promise<boolean> {
+    if (this.turnsEnded >= count) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const done = (ok: boolean) => {
+        clearTimeout(timer);
+        this.turnWaiters.delete(check);
+        resolve(ok);
+      };
+      const check = () => {
+        if (this.turnsEnded >= count) done(true);
+      };
+      const timer = setTimeout(() => done(false), timeoutMs);
+      this.turnWaiters.add(check);
+    });
+  }
+
+  private async turnsCaughtUp(count: number, timeoutMs: number, before: string): Promise<void> {
+    if (!(await this.turnsEndedBy(count, timeoutMs)))
+      this.problems.push(
+        `the live agent ended ${this.turnsEnded} of the ${count} turns the recording had ended ${before} within ${timeoutMs} ms`,
+      );
   }
 
   async run(): Promise<RerunStep[]> {
@@ -154,8 +211,11 @@ export class Rerun {
     for (const f of this.recorded)
       if (f.dir === "from-agent" && f.kind === "response" && f.requestSeq !== undefined) responses.set(f.requestSeq, f);
 
+    let recordedTurnsEnded = 0;
     for (const f of this.recorded) {
+      if (isTurnEnd(f)) recordedTurnsEnded++;
       if (f.dir !== "to-agent" || (f.kind !== "request" && f.kind !== "notification") || !f.message) continue;
+      await this.turnsCaughtUp(recordedTurnsEnded, timeoutMs, `before ${f.method}`);
       const message = this.mapSessions(f.message) as Json;
       const params = message.params as Json | undefined;
       if (this.options.cwd && params && typeof params.cwd === "string") params.cwd = this.options.cwd;
@@ -182,6 +242,7 @@ export class Rerun {
       }
       this.steps.push(step);
     }
+    await this.turnsCaughtUp(recordedTurnsEnded, timeoutMs, "in all");
     return this.steps;
   }
 }

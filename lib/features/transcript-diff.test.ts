@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { FrameSequencer } from "../protocol/frame-sequencer";
 import { diffRuns, fieldDiffs, parseIgnorePath, structuralChanges } from "./transcript-diff";
+import { appServerRecording } from "./recorded-agent.fixture";
 
 function run(sessionId: string, chunks: string[], opts: { toolId?: string; cwd?: string; id?: number } = {}) {
   const s = new FrameSequencer();
@@ -204,5 +205,16 @@ describe("structural changes", () => {
       { path: "a[2]", recorded: undefined, actual: 4 },
       { path: "b", recorded: "x", actual: undefined },
     ]);
+  });
+
+  it("app-server: the last-response window reaches the last turn's turn/completed", () => {
+    const whole = appServerRecording();
+    // A run cut right after turn/start's answer (its turn still streaming) differs from the whole turn...
+    const cut = whole.slice(0, 9);
+    const options = { window: "last-response" as const, protocol: "codex-app-server" as const };
+    expect(diffRuns({ frames: whole }, { frames: cut }, options).equal).toBe(false);
+    // ...and what follows turn/completed is out of the window (ACP's window would stop at the answer).
+    expect(diffRuns({ frames: whole }, { frames: whole.slice(0, 15) }, options).equal).toBe(true);
+    expect(diffRuns({ frames: whole }, { frames: cut }, { window: "last-response" }).equal).toBe(true);
   });
 });

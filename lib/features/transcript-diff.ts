@@ -9,6 +9,8 @@ import { createTwoFilesPatch } from "diff";
 import type { Frame } from "../protocol/frame";
 import { dropPath, parseIgnorePath } from "../contracts/ignore-paths";
 import { CLIENT_METHODS } from "../protocol/methods";
+import { APP_SERVER_NOTIFICATIONS } from "../protocol/app-server-methods";
+import { DEFAULT_PROTOCOL, type ProtocolName } from "../protocol/protocols";
 import type { DiffChange } from "../contracts/reports";
 import { align, fieldDiffs, Normaliser } from "./transcript-align";
 
@@ -45,6 +47,11 @@ export interface DiffOptions {
    * such as a late `available_commands_update`, is left out on both sides).
    */
   window?: "all" | "last-response";
+  /**
+   * The runs' protocol: in the app-server's, a turn answers at once and ends with its
+   * `turn/completed`, so the "last-response" window reaches the last turn's end.
+   */
+  protocol?: ProtocolName;
   /** Dot paths into an entry (`params.update._meta.x`, `*` one key, `**` any depth) left out. */
   ignore?: readonly string[];
   /** State updates (session and kind) both sides have; others are left out (set by diffRuns). */
@@ -53,13 +60,20 @@ export interface DiffOptions {
 
 type Entry = Record<string, unknown>;
 
-/** The frames up to the agent's answer to the client's last request. */
-function windowed(frames: readonly Frame[]): readonly Frame[] {
+/** The frames up to the agent's answer to the client's last request (app-server: or the last turn's end, if later). */
+function windowed(frames: readonly Frame[], protocol: ProtocolName): readonly Frame[] {
   const last = frames.findLast((f) => f.dir === "to-agent" && f.kind === "request");
   if (!last) return frames;
   const key = JSON.stringify(last.id);
-  const end = frames.findIndex((f) => f.dir === "from-agent" && f.kind === "response" && JSON.stringify(f.id) === key);
-  return end < 0 ? frames : frames.slice(0, end + 1);
+  const answer = frames.findIndex(
+    (f) => f.dir === "from-agent" && f.kind === "response" && JSON.stringify(f.id) === key,
+  );
+  if (answer < 0) return frames;
+  const turnEnd =
+    protocol === "codex-app-server"
+      ? frames.findLastIndex((f) => f.kind === "notification" && f.method === APP_SERVER_NOTIFICATIONS.turn_completed)
+      : -1;
+  return frames.slice(0, Math.max(answer, turnEnd) + 1);
 }
 
 /**
@@ -105,7 +119,8 @@ export function agentEntries(
   // Request ordinals per method, so responses pair up by position, not id.
   const ordinals = new Map<string, number>();
   const requestOrdinal = new Map<string, string>();
-  const frames = options.window === "last-response" ? windowed(side.frames) : side.frames;
+  const frames =
+    options.window === "last-response" ? windowed(side.frames, options.protocol ?? DEFAULT_PROTOCOL) : side.frames;
   for (const f of frames) {
     if (stateUpdateKey(f)) continue;
     const m = f.message as Record<string, unknown> | undefined;

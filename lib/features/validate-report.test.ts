@@ -16,6 +16,7 @@ import {
   validateReport,
   xmlText,
 } from "./validate-report";
+import { APP_SERVER_SESSION } from "./recorded-agent.fixture";
 
 const require = createRequire(import.meta.url);
 const read = (p: string): unknown => JSON.parse(readFileSync(require.resolve(p), "utf8"));
@@ -131,5 +132,38 @@ describe("validate", () => {
     expect(xml).toMatch(/<testsuites name="acp-playground validate" tests="11" failures="1"/);
     expect(xmlText("a\uD800b<")).toBe("a\uFFFDb&lt;");
     expect(printable("\u001b[2J")).toBe("\\u001b[2J");
+  });
+});
+
+describe("an app-server transcript (Codex)", () => {
+  const asHeader = JSON.stringify({
+    ...(JSON.parse(header) as object),
+    version: "1.2",
+    agent: { profile: "codex", command: "codex", args: ["app-server"], cwd: "/ws", protocol: "codex-app-server" },
+  });
+  const text = [
+    asHeader,
+    ...APP_SERVER_SESSION.map(([dir, m], i) =>
+      JSON.stringify({ type: "frame", seq: i + 1, ts: i + 1, dir, raw: JSON.stringify(m), kind: "notification" }),
+    ),
+    '{"type":"lifecycle","ts":99,"event":"exited","code":0,"signal":null}',
+  ].join("\n");
+
+  it("reads its lines by the header's protocol: frames without \"jsonrpc\" are valid; ACP's schema does not judge it", () => {
+    const recording = recordingFromTranscript("codex.jsonl", parseTranscript(`${text}\n`));
+    expect(recording.protocol).toBe("codex-app-server");
+    expect(recording.frames.filter((f) => f.kind === "invalid")).toEqual([]);
+    const verdict = validateRecording(recording, schemas);
+    expect(verdict.requirements.filter((r) => r.status === "fail")).toEqual([]);
+    expect(verdict.requirements.find((r) => r.id === "PG-REC-001")).toMatchObject({ status: "pass" });
+    expect(verdict.requirements.find((r) => r.id === "PG-REC-003")?.checks[0]?.detail).toBe(
+      "ACP's schema does not judge a Codex app-server recording",
+    );
+  });
+
+  it("read as ACP (a header without the protocol), the same lines are invalid", () => {
+    const acp = text.replace(',"protocol":"codex-app-server"', "");
+    const verdict = validateRecording(recordingFromTranscript("codex.jsonl", parseTranscript(`${acp}\n`)), schemas);
+    expect(verdict.requirements.find((r) => r.id === "PG-REC-001")).toMatchObject({ status: "fail" });
   });
 });

@@ -15,6 +15,7 @@ import { FrameSequencer } from "../protocol/frame-sequencer";
 import { classifyLine } from "../protocol/frame";
 import type { LineEvent } from "../protocol/ndjson";
 import type { Transcript } from "../contracts/transcript";
+import { PROTOCOLS, protocolOf, type ProtocolName } from "../protocol/protocols";
 
 export const VALIDATE_REPORT_FORMAT = "acp-playground-validate-report";
 export const VALIDATE_REPORT_VERSION = "1.0";
@@ -33,6 +34,8 @@ export interface Recording {
   sides: ReadonlySet<FrameDirection>;
   /** The client stopped the agent, or the recording was cut (capped, still recording): open turns are not judged. */
   stopped: boolean;
+  /** The protocol spoken (a transcript's header says; absent: ACP, as a raw capture is read). */
+  protocol?: ProtocolName;
 }
 
 export interface FileVerdict extends Conformance {
@@ -56,7 +59,8 @@ const NO_CLOCK = { wall: () => 0, mono: () => 0 };
  * what the file claims of a frame (kind, method, pairing) is not taken on trust.
  */
 export function recordingFromTranscript(file: string, transcript: Transcript): Recording {
-  const sequencer = new FrameSequencer(NO_CLOCK);
+  const protocol = protocolOf(transcript.header.agent);
+  const sequencer = new FrameSequencer(NO_CLOCK, protocol);
   const frames: Frame[] = [];
   const sides = new Set<FrameDirection>(["to-agent", "from-agent"]);
   let exited = false;
@@ -70,7 +74,7 @@ export function recordingFromTranscript(file: string, transcript: Transcript): R
   }
   const kind = transcript.header.tapped ? "tapped" : "transcript";
   // Still recording (no exit yet): its open turn may yet end.
-  return { file, kind, frames, sides, stopped: stopped || !exited };
+  return { file, kind, frames, sides, stopped: stopped || !exited, protocol };
 }
 
 /**
@@ -115,7 +119,10 @@ export function validateRecording(recording: Recording, schemas?: SchemaSet): Fi
     first.dir === "to-agent" &&
     first.kind === "request" &&
     first.method === AGENT_METHODS.initialize;
-  const rules = new RecordingRules({ sides: recording.sides, fromStart });
+  const protocol = protocolOf(recording);
+  const rules = new RecordingRules({ sides: recording.sides, fromStart, protocol });
+  // The schema loaded is ACP's: another protocol's frames are not judged by it.
+  if (protocol !== "acp") schemas = undefined;
   const bySeq = new Map<number, Frame>();
   const checks: CheckResult[] = [];
   let v2 = false;
@@ -163,7 +170,9 @@ export function validateRecording(recording: Recording, schemas?: SchemaSet): Fi
         status: "skip",
         detail:
           r.id === "PG-REC-003" && !schemas
-            ? "the schema was not loaded"
+            ? protocol === "acp"
+              ? "the schema was not loaded"
+              : `ACP's schema does not judge a ${PROTOCOLS[protocol].label} recording`
             : "nothing in this recording shows it (one side only, or no such frames)",
       });
     }

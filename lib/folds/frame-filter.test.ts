@@ -15,6 +15,7 @@ import {
 import { FrameIndex } from "./frame-index";
 import { FrameLog } from "./frame-log";
 import { FrameSequencer, type Clock } from "../protocol/frame-sequencer";
+import { codexSessionFrames } from "../../test/fixtures/codex-compare-frames";
 
 function clock(): Clock {
   let t = 0;
@@ -188,5 +189,40 @@ describe("timeline", () => {
     const events = [ev(5, "Loaded credentials"), ev(30, "warning: slow"), ev(99, "another WARNING")];
     const rows = mergeTimeline([1], () => 10, events, "warning");
     expect(rows).toEqual([1, eventRow(1), eventRow(2)]);
+  });
+});
+
+describe("filterFrames: Codex app-server frames", () => {
+  const frames = codexSessionFrames();
+  const seqs = (filter: Parameters<typeof filterFrames>[1]) => filterFrames(frames, filter);
+
+  it("filters the real Codex's frames (no jsonrpc member) by direction, kind, method and text", () => {
+    expect(seqs({ kind: "request", dir: "from-agent" })).toEqual([57]);
+    expect(seqs({ method: "turn/start" })).toEqual([8, 11, 24, 25, 45, 47]);
+    expect(seqs({ method: "turn/start", kind: "request" })).toEqual([8, 24, 45]);
+    expect(seqs({ search: "PLAIN.TXT" })).toEqual([34, 35]);
+    // A clean session: nothing is an error.
+    expect(seqs({ errorsOnly: true })).toEqual([]);
+  });
+
+  it("counts an error notification and a turn completed with an error as errors, without jsonrpc", () => {
+    const s = new FrameSequencer(clock(), "codex-app-server");
+    const error = s.line("from-agent", JSON.stringify({ method: "error", params: { error: { message: "x" } } }));
+    const failed = s.line(
+      "from-agent",
+      JSON.stringify({
+        method: "turn/completed",
+        params: { turn: { id: "t", status: "failed", error: { message: "x" } } },
+      }),
+    );
+    const completed = s.line(
+      "from-agent",
+      JSON.stringify({ method: "turn/completed", params: { turn: { id: "t", status: "completed", error: null } } }),
+    );
+    const refused = s.line(
+      "from-agent",
+      JSON.stringify({ id: 3, error: { code: -32600, message: "unknown variant" } }),
+    );
+    expect([error, failed, completed, refused].map(isErrorFrame)).toEqual([true, true, false, true]);
   });
 });

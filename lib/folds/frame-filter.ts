@@ -8,6 +8,7 @@ import type { Frame, FrameDirection, FrameKind } from "../protocol/frame";
 import { hasChecks } from "./frame-checks";
 import { updateVariantOf, type FrameIndex } from "./frame-index";
 import { isObject } from "../protocol/json";
+import { APP_SERVER_NOTIFICATIONS } from "../protocol/app-server-methods";
 
 export interface FrameFilter {
   dir?: FrameDirection;
@@ -15,7 +16,7 @@ export interface FrameFilter {
   method?: string;
   /** `params.update.sessionUpdate` of `session/update` frames. */
   updateVariant?: string;
-  /** Invalid frames, frames with an `error`, JSON-RPC error responses. */
+  /** Invalid frames, frames with an `error`, JSON-RPC error responses, app-server errors. */
   errorsOnly?: boolean;
   /**
    * Frames a protocol check flags (lib/folds/frame-checks.ts), and those the schema
@@ -37,8 +38,17 @@ export function isErrorResponse(frame: Frame): boolean {
   return frame.kind === "response" && isObject(frame.message) && "error" in frame.message;
 }
 
+/** A Codex app-server error: an `error` notification, or a turn that completed with an error. */
+function isAppServerError(frame: Frame): boolean {
+  if (frame.kind !== "notification") return false;
+  if (frame.method === APP_SERVER_NOTIFICATIONS.error) return true;
+  if (frame.method !== APP_SERVER_NOTIFICATIONS.turn_completed || !isObject(frame.message)) return false;
+  const params = frame.message.params;
+  return isObject(params) && isObject(params.turn) && isObject(params.turn.error);
+}
+
 export function isErrorFrame(frame: Frame): boolean {
-  return frame.kind === "invalid" || frame.error !== undefined || isErrorResponse(frame);
+  return frame.kind === "invalid" || frame.error !== undefined || isErrorResponse(frame) || isAppServerError(frame);
 }
 
 /** Does any criterion narrow the list? */

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Frame, FrameDirection } from "../protocol/frame";
 import { FrameSequencer } from "../protocol/frame-sequencer";
 import { LatencyBuilder, methodLatency, percentile } from "./method-latency";
+import { codexSessionFrames } from "../../test/fixtures/codex-compare-frames";
 
 /** Frames made by the real sequencer, at chosen times. */
 function script() {
@@ -85,5 +86,25 @@ describe("methodLatency", () => {
     const b = new LatencyBuilder();
     b.add(frames[1]!);
     expect(b.table()).toEqual([expect.objectContaining({ method: "session/new", answered: 1, max: 30, pending: 0 })]);
+  });
+});
+
+describe("methodLatency: Codex app-server frames (the real Codex)", () => {
+  it("pairs requests both ways by requestSeq, without the jsonrpc member", () => {
+    const frames = codexSessionFrames();
+    const rows = methodLatency(frames);
+    const row = (method: string) => rows.find((r) => r.method === method)!;
+    expect(rows.map((r) => `${r.dir} ${r.method}`).sort()).toEqual([
+      "from-agent item/commandExecution/requestApproval",
+      "to-agent initialize",
+      "to-agent thread/start",
+      "to-agent turn/start",
+    ]);
+    expect(row("turn/start")).toMatchObject({ requests: 3, answered: 3, pending: 0, errors: 0 });
+    // The approval waited for the user's answer: from the request to the answer sent.
+    const approval = row("item/commandExecution/requestApproval");
+    const at = (seq: number) => frames.find((f) => f.seq === seq)!.ts;
+    expect(approval).toMatchObject({ requests: 1, answered: 1, slowestSeq: 57 });
+    expect(approval.max).toBeCloseTo(at(58) - at(57), 0);
   });
 });

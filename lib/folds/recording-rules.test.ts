@@ -133,3 +133,29 @@ describe("RecordingRules", () => {
     expect(rules.judged("PG-REC-009")).toBe(0);
   });
 });
+
+describe("an app-server recording (Codex)", () => {
+  const scope: RulesScope = { sides: new Set([TO, FROM]), fromStart: true, protocol: "codex-app-server" };
+  const lines: [FrameDirection, string][] = [
+    [TO, '{"id":1,"method":"initialize","params":{"clientInfo":{"name":"p","version":"1"}}}'],
+    [FROM, '{"id":1,"result":{"userAgent":"p/0.169.0"}}'],
+    [TO, '{"method":"initialized"}'],
+    [TO, '{"id":2,"method":"thread/start","params":{"cwd":"/ws"}}'],
+    [FROM, '{"id":2,"result":{"thread":{"id":"th"}}}'],
+    [FROM, '{"id":0,"method":"item/commandExecution/requestApproval","params":{"threadId":"th"}}'],
+    [TO, '{"id":0,"result":{"decision":"accept"}}'],
+    [FROM, "not json"],
+  ];
+
+  it("judges its lines and pairing, not ACP's own methods, and names its protocol", () => {
+    const seq = new FrameSequencer(undefined, "codex-app-server");
+    const rules = new RecordingRules(scope);
+    for (const [dir, raw] of lines) rules.add(seq.line(dir, raw));
+    expect(rules.findings.map((f) => [f.requirement, f.message])).toEqual([
+      ["PG-REC-001", expect.stringMatching(/^not a valid Codex app-server message: /)],
+    ]);
+    expect(rules.judged("PG-REC-004")).toBe(3);
+    for (const acpOnly of ["PG-REC-006", "PG-REC-007", "PG-REC-008", "PG-REC-011"] as const)
+      expect(rules.judged(acpOnly), acpOnly).toBe(0);
+  });
+});

@@ -13,6 +13,7 @@ import { idKey, type Frame, type FrameDirection, type JsonRpcId } from "../proto
 import { isObject } from "../protocol/json";
 import { AGENT_METHODS, CLIENT_METHODS } from "../protocol/methods";
 import { capabilityFor } from "../protocol/client-capabilities";
+import { PROTOCOLS, protocolOf, type ProtocolName } from "../protocol/protocols";
 import { staticChecks } from "./frame-checks";
 
 const DOCS = "docs/protocol/v1";
@@ -110,6 +111,8 @@ export interface RulesScope {
   sides: ReadonlySet<FrameDirection>;
   /** Whether it starts at the beginning (its first frame is the client's initialize). */
   fromStart: boolean;
+  /** The protocol spoken (absent: ACP); the rules on ACP's own methods judge ACP recordings only. */
+  protocol?: ProtocolName;
 }
 
 const show = (v: unknown): string => {
@@ -176,12 +179,14 @@ export class RecordingRules {
     const both = this.scope.sides.has("to-agent") && this.scope.sides.has("from-agent");
     const line = frame.dir === "from-agent" ? "PG-REC-001" : "PG-REC-002";
     this.count(line);
+    const protocol = protocolOf(this.scope);
     if (frame.kind === "invalid") {
-      this.flag(frame, line, `not an ACP message: ${frame.error ?? "invalid"}`);
+      this.flag(frame, line, `not a valid ${PROTOCOLS[protocol].label} message: ${frame.error ?? "invalid"}`);
       return this.findingsOf(frame.seq);
     }
     const m = frame.method;
-    if (frame.kind === "request" || frame.kind === "notification") {
+    const acp = protocol === "acp";
+    if (acp && (frame.kind === "request" || frame.kind === "notification")) {
       this.count("PG-REC-006");
       this.count("PG-REC-007");
       for (const c of staticChecks(frame)) {
@@ -207,13 +212,19 @@ export class RecordingRules {
       this.request(frame, m);
     } else if (frame.kind === "response" && frame.id !== undefined) {
       this.response(frame, frame.id, both);
-    } else if (frame.kind === "notification" && m === CLIENT_METHODS.session_update && frame.dir === "from-agent") {
+    } else if (
+      acp &&
+      frame.kind === "notification" &&
+      m === CLIENT_METHODS.session_update &&
+      frame.dir === "from-agent"
+    ) {
       this.update(frame);
     }
     return this.findingsOf(frame.seq);
   }
 
   private request(frame: Frame, method: string): void {
+    if (protocolOf(this.scope) !== "acp") return;
     const params = paramsOf(frame);
     if (frame.dir === "to-agent") {
       if (method === AGENT_METHODS.initialize) {
@@ -266,7 +277,7 @@ export class RecordingRules {
     this.count("PG-REC-004");
     requests.delete(idKey(id));
     const result = isObject(frame.message) ? frame.message.result : undefined;
-    if (frame.dir !== "from-agent") return;
+    if (frame.dir !== "from-agent" || protocolOf(this.scope) !== "acp") return;
     if (CREATES_SESSION.has(request.method) && isObject(result) && typeof result.sessionId === "string")
       this.sessions.add(result.sessionId);
     if (request.method === AGENT_METHODS.session_prompt) this.count("PG-REC-011");

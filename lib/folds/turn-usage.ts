@@ -7,7 +7,8 @@
 import { isObject, num } from "../protocol/json";
 
 export interface TurnUsage {
-  source: "usage" | "_meta.quota" | "usage_update" | "_meta.usage";
+  /** "thread/tokenUsage/updated": a Codex app-server turn's, summed by the waterfall (lib/folds/waterfall.ts). */
+  source: "usage" | "_meta.quota" | "usage_update" | "_meta.usage" | "thread/tokenUsage/updated";
   inputTokens?: number;
   outputTokens?: number;
   totalTokens?: number;

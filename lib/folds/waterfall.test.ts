@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { classifyLine, type Frame, type FrameDirection, type JsonRpcId } from "../protocol/frame";
 import { buildWaterfall, layoutTurn, MAX_TOOL_LANES, summarizeTurn, WaterfallBuilder } from "./waterfall";
+import { codexSessionFrames } from "../../test/fixtures/codex-compare-frames";
 
 /** Frames as the relay records them, each at the given ts. */
 function script() {
@@ -206,5 +207,88 @@ describe("waterfall: v2 turns", () => {
     s.prompt(100);
     s.end(110, { stopReason: "end_turn" });
     expect(buildWaterfall(s.frames).turns[0]!.end).toMatchObject({ ts: 110 });
+  });
+});
+
+describe("waterfall: Codex app-server turns (frames of the real Codex)", () => {
+  const frames = codexSessionFrames();
+  const turns = buildWaterfall(frames).turns;
+  const at = (seq: number) => frames.find((f) => f.seq === seq)!.ts;
+
+  it("spans turn/start to turn/completed, its status as the stop reason, the model calls' usage summed", () => {
+    expect(turns.map((t) => [t.promptSeq, t.end?.seq, t.end?.stopReason])).toEqual([
+      [8, 23, "completed"],
+      [24, 44, "completed"],
+      [45, 70, "completed"],
+    ]);
+    const [first, second] = turns;
+    expect(first!.sessionId).toBe("01a217d2-afda-7842-980f-adfa10fa3218");
+    expect(first!.turnId).toBe("01a217d2-afe9-75e0-8229-1c2c71080467");
+    // The agent message's item/started is the first output; the user's echoed message is not.
+    expect(first!.firstOutput).toEqual({ ts: at(16), seq: 16 });
+    expect(first!.usage).toEqual({
+      source: "thread/tokenUsage/updated",
+      inputTokens: 21,
+      outputTokens: 9,
+      totalTokens: 30,
+    });
+    // Two model calls (the command, then the answer): their `last` figures, not the thread's total.
+    expect(second!.usage?.totalTokens).toBe(60);
+  });
+
+  it("draws agent messages as streams (item/started to item/completed) and commands as tool calls", () => {
+    const [first, second] = turns;
+    expect(first!.streams.map((b) => [b.kind, b.chunks, [...b.seqs]])).toEqual([["message", 2, [16, 17, 18, 19]]]);
+    expect(second!.streams.map((b) => [...b.seqs])).toEqual([
+      [31, 32, 33],
+      [38, 39, 40],
+    ]);
+    expect(second!.tools.map((t) => [t.toolCallId, t.title, t.status, [...t.seqs]])).toEqual([
+      ["call_2_0", "/bin/bash -lc 'echo hi > plain.txt && ls'", "completed", [34, 35]],
+    ]);
+    expect(summarizeTurn(second!, 0)).toMatchObject({ toolCalls: 1, requests: 0, userWaitMs: 0 });
+  });
+
+  it("draws an approval in its command's lane as time waiting for the user, with the decision", () => {
+    const third = turns[2]!;
+    const tool = third.tools[0]!;
+    expect(tool.permissions.map((p) => [p.method, [...p.seqs], p.outcome])).toEqual([
+      ["item/commandExecution/requestApproval", [57, 58], "accept"],
+    ]);
+    expect([tool.start, tool.end]).toEqual([at(56), at(61)]);
+    const summary = summarizeTurn(third, 0);
+    expect(summary.userWaitMs).toBe(at(58) - at(57));
+    expect(summary.agentMs).toBe(at(70) - at(45) - summary.userWaitMs);
+    // Codex asks as the item starts: the wait opens the lane, the command runs once accepted.
+    const layout = layoutTurn(third, 1000, 0);
+    const lane = layout.lanes.findIndex((l) => l.id === "tool:0");
+    expect(layout.bars.filter((b) => b.lane === lane).map((b) => b.kind)).toEqual(["permission", "tool"]);
+    expect(layout.bars.find((b) => b.kind === "permission")!.label).toBe(
+      "waiting for the user: item/commandExecution/requestApproval (answer: accept)",
+    );
+    expect(layout.markers.at(-1)!.label).toBe("stop reason: completed");
+  });
+
+  it("ends a refused turn/start with its error, and a failed turn with the turn's error", () => {
+    const threadId = "th";
+    const frame = (seq: number, dir: "to-agent" | "from-agent", message: object): Frame => {
+      const raw = JSON.stringify(message);
+      return { seq, ts: seq * 10, dir, raw, ...classifyLine(raw, "codex-app-server"), message };
+    };
+    const refused = buildWaterfall([
+      frame(1, "to-agent", { id: 1, method: "turn/start", params: { threadId, input: [] } }),
+      frame(2, "from-agent", { id: 1, error: { code: -32600, message: "no such thread" } }),
+    ]).turns[0]!;
+    expect(refused.end).toEqual({ ts: 20, seq: 2, error: "no such thread" });
+    const failed = buildWaterfall([
+      frame(1, "to-agent", { id: 1, method: "turn/start", params: { threadId, input: [] } }),
+      frame(2, "from-agent", { id: 1, result: { turn: { id: "t1", status: "inProgress" } } }),
+      frame(3, "from-agent", {
+        method: "turn/completed",
+        params: { threadId, turn: { id: "t1", status: "failed", error: { message: "model unreachable" } } },
+      }),
+    ]).turns[0]!;
+    expect(failed.turnId).toBe("t1");
+    expect(failed.end).toEqual({ ts: 30, seq: 3, error: "model unreachable" });
   });
 });

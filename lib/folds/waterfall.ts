@@ -6,6 +6,11 @@
  * lays them out for a given width, merging items narrower than a pixel so a
  * turn of 10,000 updates draws at most a few bars per pixel column.
  *
+ * Codex's app-server turns fold the same way (docs/app-server.md): `turn/start` to `turn/completed`
+ * (its status as the stop reason), agent message and reasoning items as streams, command
+ * executions, file changes and other tool items as tool calls (item/started to item/completed)
+ * with their approvals, the token usage of the turn's model calls summed.
+ *
  * The builder is fed frames in seq order and keeps its own state (a growing
  * log is folded once); `turns` returns the turns as they stand.
  */
@@ -14,6 +19,11 @@ import { SeqList } from "./session-view";
 import { turnUsageOf, type TurnUsage } from "./turn-usage";
 import { isObject, str } from "../protocol/json";
 import { AGENT_METHODS, CLIENT_METHODS } from "../protocol/methods";
+import {
+  APP_SERVER_CLIENT,
+  APP_SERVER_NOTIFICATIONS as ASN,
+  APP_SERVER_REQUESTS,
+} from "../protocol/app-server-methods";
 
 export type StreamKind = "thought" | "message";
 
@@ -35,7 +45,7 @@ export interface ClientRequestItem extends Timed {
   method: string;
   /** The answer was an error. */
   error?: boolean;
-  /** For session/request_permission: the option the user picked, or "cancelled". */
+  /** For session/request_permission: the option the user picked, or "cancelled"; for an app-server approval, the decision. */
   outcome?: string;
 }
 
@@ -49,7 +59,10 @@ export interface ToolItem extends Timed {
 }
 
 export interface WaterfallTurn {
+  /** The ACP session, or the app-server thread. */
   sessionId: string;
+  /** An app-server turn's id, once the server named it. */
+  turnId?: string;
   /** Position among all prompt turns seen, from 0. */
   index: number;
   requestId: JsonRpcId;
@@ -61,6 +74,7 @@ export interface WaterfallTurn {
   tools: ToolItem[];
   /** Every agent-to-client request during the turn, permissions included. */
   requests: ClientRequestItem[];
+  /** stopReason: ACP's, or an app-server turn's final status ("completed", "interrupted", "failed"). */
   end?: { ts: number; seq: number; stopReason?: string | null; error?: string };
   usage?: TurnUsage;
   /** Frames folded into this turn. */
@@ -77,6 +91,60 @@ const STREAM_OF: Record<string, StreamKind> = {
   agent_thought: "thought",
 };
 
+/**
+ * What the folds make of an app-server item, by its type: a stream (agent messages, plans,
+ * reasoning) or a tool call. Other items (the user's message, context compaction...) are neither.
+ */
+export const APP_SERVER_ITEM_KIND: Readonly<Record<string, StreamKind | "tool">> = {
+  agentMessage: "message",
+  plan: "message",
+  reasoning: "thought",
+  commandExecution: "tool",
+  fileChange: "tool",
+  mcpToolCall: "tool",
+  dynamicToolCall: "tool",
+  collabAgentToolCall: "tool",
+  webSearch: "tool",
+  imageView: "tool",
+  imageGeneration: "tool",
+};
+const DELTA_STREAM: Record<string, StreamKind> = {
+  [ASN.agent_message_delta]: "message",
+  [ASN.reasoning_summary_text_delta]: "thought",
+  [ASN.reasoning_text_delta]: "thought",
+};
+const OUTPUT_DELTAS = new Set<string>([ASN.command_output_delta, ASN.file_change_output_delta]);
+
+/** Requests that wait for the user: ACP's permission, the app-server's approvals and questions. */
+const USER_REQUESTS = new Set<string>([
+  CLIENT_METHODS.session_request_permission,
+  ...Object.values(APP_SERVER_REQUESTS),
+]);
+
+/** What an app-server tool item is called: its command, its files, its (MCP) tool, else its type. */
+export function appServerItemTitle(item: Obj): string {
+  if (typeof item.command === "string") return item.command;
+  if (Array.isArray(item.changes)) {
+    const paths = item.changes.map((c) => (isObject(c) ? str(c.path) : undefined)).filter(Boolean);
+    return `${str(item.type) ?? "fileChange"} ${paths.join(", ")}`;
+  }
+  if (typeof item.tool === "string") return [str(item.server), item.tool].filter(Boolean).join(".");
+  return str(item.type) ?? "item";
+}
+
+/** An app-server turn's usage: the sum of its model calls' (each `last` of thread/tokenUsage/updated). */
+function addUsage(prev: TurnUsage | undefined, last: unknown): TurnUsage | undefined {
+  const u = turnUsageOf({ usage: last });
+  if (!u) return prev;
+  const sum = (a: number | undefined, b: number | undefined) => (a === undefined ? b : (b ?? 0) + a);
+  return {
+    source: "thread/tokenUsage/updated",
+    inputTokens: sum(prev?.inputTokens, u.inputTokens),
+    outputTokens: sum(prev?.outputTokens, u.outputTokens),
+    totalTokens: sum(prev?.totalTokens, u.totalTokens),
+  };
+}
+
 export class WaterfallBuilder {
   readonly #turns: WaterfallTurn[] = [];
   /** The running turn per session id. */
@@ -89,6 +157,10 @@ export class WaterfallBuilder {
   readonly #openBand = new Map<WaterfallTurn, { band: StreamBand; messageId?: string }>();
   /** Tool calls by id, per turn. */
   readonly #toolIds = new Map<WaterfallTurn, Map<string, ToolItem>>();
+  /** App-server turns (they end on turn/completed, not on their request's answer). */
+  readonly #appServer = new WeakSet<WaterfallTurn>();
+  /** App-server stream items' bands by item id, per turn. */
+  readonly #itemBands = new Map<WaterfallTurn, Map<string, StreamBand>>();
   /** Highest seq folded in; 0 before any. */
   lastSeq = 0;
   /** From the agent's initialize response: from 2 on, a turn ends on `state_update` idle, not on the prompt response. */
@@ -105,10 +177,14 @@ export class WaterfallBuilder {
     if (!isObject(m)) return;
     const params = isObject(m.params) ? m.params : {};
     if (f.kind === "request" && f.dir === "to-agent" && f.method === AGENT_METHODS.session_prompt)
-      return this.#prompt(f, params);
+      return void this.#prompt(f, str(params.sessionId) ?? "");
+    if (f.kind === "request" && f.dir === "to-agent" && f.method === APP_SERVER_CLIENT.turn_start)
+      return void this.#appServer.add(this.#prompt(f, str(params.threadId) ?? ""));
     if (f.kind === "notification" && f.dir === "from-agent" && f.method === CLIENT_METHODS.session_update) {
       return this.#update(f, params);
     }
+    if (f.kind === "notification" && f.dir === "from-agent" && typeof params.threadId === "string")
+      return this.#threadEvent(f, f.method ?? "", params);
     if (f.kind === "request" && f.dir === "from-agent" && f.method) return this.#ask(f, f.method, params);
     if (f.kind === "response" && f.dir === "from-agent") {
       // The sequencer names a response's method; a recording paired on load does not: know it by its shape too.
@@ -139,8 +215,7 @@ export class WaterfallBuilder {
     t.firstOutput ??= { ts: f.ts, seq: f.seq };
   }
 
-  #prompt(f: Frame, p: Obj): void {
-    const sessionId = str(p.sessionId) ?? "";
+  #prompt(f: Frame, sessionId: string): WaterfallTurn {
     const t: WaterfallTurn = {
       sessionId,
       index: this.#turns.length,
@@ -155,6 +230,7 @@ export class WaterfallBuilder {
     this.#turns.push(t);
     this.#running.set(sessionId, t);
     this.#prompts.set(idKey(f.id), t);
+    return t;
   }
 
   #promptEnd(f: Frame, m: Obj): void {
@@ -165,6 +241,12 @@ export class WaterfallBuilder {
     t.frames++;
     const result = isObject(m.result) ? m.result : undefined;
     const error = isObject(m.error) ? (str(m.error.message) ?? "error") : "error" in m ? "error" : undefined;
+    if (this.#appServer.has(t)) {
+      // turn/start answers with the turn at once; the turn runs on until turn/completed.
+      if (error !== undefined && !t.end) this.#finish(t, f, { error }, undefined);
+      else if (isObject(result?.turn)) t.turnId ??= str(result.turn.id);
+      return;
+    }
     // v2: the response acknowledges the prompt; the turn runs on until `state_update` idle.
     if (t.end || (this.#version >= 2 && error === undefined)) return;
     this.#finish(t, f, error !== undefined ? { error } : { stopReason: str(result?.stopReason) ?? null }, result);
@@ -236,6 +318,65 @@ export class WaterfallBuilder {
     }
   }
 
+  /** An app-server notification about a thread: the turn's lifecycle, its items, their deltas, usage. */
+  #threadEvent(f: Frame, method: string, p: Obj): void {
+    const t = this.#turnOf(str(p.threadId));
+    if (!t) return;
+    const turn = isObject(p.turn) ? p.turn : undefined;
+    if (method === ASN.turn_started) {
+      t.frames++;
+      t.turnId ??= str(turn?.id);
+      return;
+    }
+    if (method === ASN.turn_completed) {
+      if (t.turnId !== undefined && str(turn?.id) !== undefined && str(turn?.id) !== t.turnId) return;
+      t.frames++;
+      const error = isObject(turn?.error) ? str(turn.error.message) : undefined;
+      // Its usage came before, in thread/tokenUsage/updated.
+      this.#finish(t, f, error !== undefined ? { error } : { stopReason: str(turn?.status) ?? null }, undefined);
+      return;
+    }
+    if (method === ASN.thread_token_usage_updated) {
+      t.frames++;
+      t.usage = addUsage(t.usage, isObject(p.tokenUsage) ? p.tokenUsage.last : undefined);
+      return;
+    }
+    const item = isObject(p.item) ? p.item : undefined;
+    const itemId = str(item?.id) ?? str(p.itemId);
+    const isItemEvent = method === ASN.item_started || method === ASN.item_completed;
+    const kind = isItemEvent ? APP_SERVER_ITEM_KIND[str(item?.type) ?? ""] : DELTA_STREAM[method];
+    const stream = kind === "tool" ? undefined : kind;
+    if (itemId === undefined || (!kind && !OUTPUT_DELTAS.has(method))) {
+      t.frames++;
+      return;
+    }
+    this.#touch(t, f);
+    const done = method === ASN.item_completed;
+    if (stream) {
+      let bands = this.#itemBands.get(t);
+      if (!bands) this.#itemBands.set(t, (bands = new Map<string, StreamBand>()));
+      const band = bands.get(itemId);
+      if (!band) {
+        const chunks = isItemEvent ? 0 : 1;
+        const fresh: StreamBand = { kind: stream, start: f.ts, end: f.ts, seqs: SeqList.of(f.seq), chunks };
+        t.streams.push(fresh);
+        bands.set(itemId, fresh);
+        return;
+      }
+      band.end = f.ts;
+      band.seqs = band.seqs.append(f.seq);
+      if (!isItemEvent) band.chunks++;
+      return;
+    }
+    const tool = this.#tool(t, itemId, f);
+    tool.updates++;
+    if (item) {
+      tool.title ??= appServerItemTitle(item);
+      if (typeof item.status === "string") tool.status = item.status;
+    }
+    if (done) tool.end = f.ts;
+  }
+
   #tool(t: WaterfallTurn, toolCallId: string, f: Frame): ToolItem {
     let ids = this.#toolIds.get(t);
     if (!ids) this.#toolIds.set(t, (ids = new Map<string, ToolItem>()));
@@ -251,7 +392,7 @@ export class WaterfallBuilder {
   }
 
   #ask(f: Frame, method: string, p: Obj): void {
-    const t = this.#turnOf(str(p.sessionId));
+    const t = this.#turnOf(str(p.sessionId) ?? str(p.threadId));
     const item: ClientRequestItem = { method, start: f.ts, seqs: SeqList.of(f.seq) };
     if (t) {
       this.#touch(t, f);
@@ -262,6 +403,8 @@ export class WaterfallBuilder {
         const tool = this.#tool(t, tc.toolCallId, f);
         if (typeof tc.title === "string") tool.title ??= tc.title;
         tool.permissions.push(item);
+      } else if (USER_REQUESTS.has(method) && typeof p.itemId === "string") {
+        this.#tool(t, p.itemId, f).permissions.push(item);
       }
     }
     this.#asked.set(idKey(f.id), { turn: t, item });
@@ -278,6 +421,10 @@ export class WaterfallBuilder {
     if ("error" in m) item.error = true;
     const outcome = isObject(m.result) && isObject(m.result.outcome) ? m.result.outcome : undefined;
     if (outcome) item.outcome = str(outcome.optionId) ?? str(outcome.outcome);
+    // An app-server approval's decision: "accept", "decline", "cancel", or an object keyed by its kind.
+    const decision = isObject(m.result) ? m.result.decision : undefined;
+    if (decision !== undefined)
+      item.outcome = str(decision) ?? (isObject(decision) ? Object.keys(decision)[0] : undefined);
     if (turn) turn.frames++;
   }
 }
@@ -307,7 +454,8 @@ export interface TurnSummary {
   running: boolean;
 }
 
-const isPermission = (r: ClientRequestItem) => r.method === CLIENT_METHODS.session_request_permission;
+/** A request that waits for the user (a permission, an approval), not for the client's own work. */
+export const waitsForUser = (r: ClientRequestItem) => USER_REQUESTS.has(r.method);
 
 /** Total length of the union of intervals. */
 function unionMs(spans: Array<[number, number]>): number {
@@ -333,7 +481,7 @@ export function turnEnd(t: WaterfallTurn, now: number): number {
 export function summarizeTurn(t: WaterfallTurn, now: number): TurnSummary {
   const end = turnEnd(t, now);
   const span = (r: ClientRequestItem): [number, number] => [r.start, r.end ?? end];
-  const userWaitMs = unionMs(t.requests.filter(isPermission).map(span));
+  const userWaitMs = unionMs(t.requests.filter(waitsForUser).map(span));
   const waitingMs = unionMs(t.requests.map(span));
   const totalMs = end - t.start;
   return {
@@ -483,7 +631,7 @@ export function layoutTurn(t: WaterfallTurn, width: number, now: number): Waterf
     }
   });
   for (const r of t.requests) {
-    if (isPermission(r)) continue; // drawn in its tool call's lane
+    if (waitsForUser(r)) continue; // drawn in its tool call's lane
     const group = r.method.split("/")[0] ?? r.method;
     items.push({
       lane: lane(`request:${group}`, `${group} requests`),

@@ -10,6 +10,7 @@ export const APP_SERVER_CLIENT = {
   initialized: "initialized",
   thread_start: "thread/start",
   thread_resume: "thread/resume",
+  thread_fork: "thread/fork",
   thread_list: "thread/list",
   thread_read: "thread/read",
   turn_start: "turn/start",

@@ -6,8 +6,8 @@
  */
 
 export const PROTOCOLS = {
-  acp: { label: "ACP", jsonrpcMember: true },
-  "codex-app-server": { label: "Codex app-server", jsonrpcMember: false },
+  acp: { label: "ACP", jsonrpcMember: true, turnMethod: "session/prompt" },
+  "codex-app-server": { label: "Codex app-server", jsonrpcMember: false, turnMethod: "turn/start" },
 } as const;
 
 export type ProtocolName = keyof typeof PROTOCOLS;
@@ -21,6 +21,10 @@ export const isProtocolName = (v: unknown): v is ProtocolName => typeof v === "s
 /** A record's protocol: absent means ACP (everything recorded before a second protocol existed). */
 export const protocolOf = (holder: { protocol?: ProtocolName } | undefined | null): ProtocolName =>
   holder?.protocol ?? DEFAULT_PROTOCOL;
+
+/** Whether a frame is the client's request that starts a turn in this protocol (what a transcript's `turns` counts). */
+export const isTurnStart = (protocol: ProtocolName, f: { dir: string; kind: string; method?: string }): boolean =>
+  f.dir === "to-agent" && f.kind === "request" && f.method === PROTOCOLS[protocol].turnMethod;
 
 /**
  * A message as this protocol writes it: the playground builds every message with `"jsonrpc": "2.0"`

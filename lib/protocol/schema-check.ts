@@ -180,7 +180,7 @@ class Validator {
     const tag =
       isObject(discriminator) && typeof discriminator.propertyName === "string"
         ? discriminator.propertyName
-        : undefined;
+        : this.commonTag(alts);
     let best: SchemaIssue[] | undefined;
     let common: SchemaIssue | undefined;
     let same = true;
@@ -216,7 +216,23 @@ class Validator {
     if (!isObject(alt)) return undefined;
     const props = alt.properties;
     const p = isObject(props) ? props[tag] : undefined;
-    return isObject(p) ? p.const : undefined;
+    if (!isObject(p)) return undefined;
+    // A one-value enum is a const (Codex's schema writes its tags so).
+    return "const" in p ? p.const : Array.isArray(p.enum) && p.enum.length === 1 ? p.enum[0] : undefined;
+  }
+
+  /**
+   * The tag of a union that names no discriminator: a property every alternative fixes to a value
+   * of its own (`type` in Codex's schema). Undefined when there is none, or several.
+   */
+  private commonTag(alts: Schema[]): string | undefined {
+    const first = alts[0];
+    if (alts.length < 2 || !isObject(first) || !isObject(first.properties)) return undefined;
+    const found = Object.keys(first.properties).filter((key) => {
+      const values = alts.map((alt) => this.tagOf(alt, key));
+      return values.every((v) => typeof v === "string") && new Set(values).size === alts.length;
+    });
+    return found.length === 1 ? found[0] : undefined;
   }
 }
 

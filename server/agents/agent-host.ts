@@ -9,7 +9,7 @@
  * drive it from code.
  */
 import type { Frame, WireFrame } from "../../lib/protocol/frame";
-import { forProtocol } from "../../lib/protocol/protocols";
+import { forProtocol, protocolOf } from "../../lib/protocol/protocols";
 import { type AuthMethodView, checkUserEnv, initializeAuthMethods } from "../../lib/features/auth-methods";
 import { createRedactor, secretsFromEnv } from "../../lib/features/redact";
 import { withMessage } from "../../lib/folds/frame-log";
@@ -156,7 +156,8 @@ export class AgentHost {
       const recording = launch.replay === undefined ? undefined : this.transcripts.read(launch.replay);
       if (launch.replay !== undefined && recording === undefined)
         return this.fail({ code: "unknown_profile", message: `unknown profile: ${profile} (no such transcript)` });
-      const replayed = recording === undefined ? undefined : new RecordedClient(parseTranscript(recording).frames);
+      const transcript = recording === undefined ? undefined : parseTranscript(recording);
+      const replayed = transcript && new RecordedClient(transcript.frames, protocolOf(transcript.header.agent));
 
       // Typed values are secrets whatever their name: never in a transcript.
       const secrets = [...Object.values(userEnv), ...secretsFromEnv({ ...globalThis.process.env, ...launch.env })];

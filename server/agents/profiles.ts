@@ -232,6 +232,7 @@ export class Profiles {
           m.id === DEMO_TRANSCRIPT_ID
             ? `A recording of a real Gemini CLI session (the shipped demo), replayed: not a live agent`
             : `Mock agent replaying "${m.title}"; its requests are answered from the recording, never carried out`,
+        ...(m.protocol ? { protocol: m.protocol } : {}),
         available: replayable(m) === undefined,
         ...(replayable(m) === undefined ? {} : { unavailable: replayable(m) }),
         ...(m.id === DEMO_TRANSCRIPT_ID ? { demo: true } : {}),
@@ -263,6 +264,8 @@ export class Profiles {
         args: [...nodeScript("replay-agent"), this.transcripts.file(id), "--speed", speed],
         env: {},
         replay: id,
+        // The replay speaks its recording's protocol: the relay reads its frames by it.
+        ...(meta?.protocol ? { protocol: meta.protocol } : {}),
       });
     }
     if (this.isBuiltinGemini(name)) {

@@ -1,12 +1,13 @@
 /**
- * A "replay:<transcript>" agent: speaks ACP on stdio by playing the agent side
- * of a recorded transcript (lib/features/recorded-agent.ts). Run by the relay like any
+ * A "replay:<transcript>" agent: speaks the recording's protocol (its header's) on stdio by playing
+ * the agent side of a recorded transcript (lib/features/recorded-agent.ts). Run by the relay like any
  * agent: `node --import tsx server/agents/replay-agent.ts FILE [--speed 1|10|instant]`.
  */
 import { readFileSync } from "node:fs";
 import { LineSplitter } from "../../lib/protocol/ndjson";
 import { RecordedAgent, type Emit } from "../../lib/features/recorded-agent";
 import { parseTranscript } from "../../lib/contracts/transcript";
+import { forProtocol, protocolOf } from "../../lib/protocol/protocols";
 
 const MAX_DELAY_MS = 5_000;
 
@@ -24,7 +25,8 @@ if (!file || (flag !== undefined && flag !== "--speed")) {
 }
 const speed = parseSpeed(speedArg);
 const transcript = parseTranscript(readFileSync(file, "utf8"));
-const agent = new RecordedAgent(transcript.frames);
+const protocol = protocolOf(transcript.header.agent);
+const agent = new RecordedAgent(transcript.frames, protocol);
 process.stderr.write(
   `replaying ${transcript.frames.length} recorded frames of ${transcript.header.agent.profile} at ${speed === Infinity ? "instant" : `${speed}x`}\n`,
 );
@@ -57,7 +59,9 @@ process.stdin.on("data", (chunk: Buffer) => {
       enqueue(() => [
         {
           delayMs: 0,
-          line: JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } }),
+          line: JSON.stringify(
+            forProtocol(protocol, { jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } }),
+          ),
         },
       ]);
       continue;

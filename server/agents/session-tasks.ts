@@ -20,6 +20,7 @@ import type { ProbeStore } from "../transcripts/probe-store";
 import { AGENT_METHODS } from "../../lib/protocol/methods";
 import { fail, ok } from "../../lib/protocol/result";
 import { keepDirectoriesInside } from "../workspace";
+import { protocolOf } from "../../lib/protocol/protocols";
 
 /** Starts a fresh agent and sends it a transcript's client side again; answers with the diff. */
 export async function rerunTranscript(
@@ -39,7 +40,9 @@ export async function rerunTranscript(
     const ack = session.send(JSON.stringify(keepDirectoriesInside(message, roots, dropped)));
     return ack.ok ? ok(ack.seq) : fail(ack.error.message);
   };
+  const protocol = protocolOf(recorded.header.agent);
   const rerun = new Rerun(recorded.frames, send, {
+    protocol,
     cwd: started.agent.cwd,
     recordedMcpServers: options.recordedMcpServers === true,
   });
@@ -53,7 +56,7 @@ export async function rerunTranscript(
       // Redacted as the recording was: a value redacted there can never match otherwise.
       { frames: session.framesAsRecorded(), cwd: started.agent.cwd },
       // The re-run stops at its last answer: the recording is cut there too.
-      { window: "last-response", ignore },
+      { window: "last-response", ignore, protocol },
     );
     return {
       ok: true,
@@ -97,8 +100,9 @@ export async function probeAgent(
   // The probe answers under its own policies: the session's own come back after it.
   const policies = session.answerer.current;
   try {
-    const { rows, facts, conformance } = await runProbe(driver, {
+    const { rows, facts, conformance, agent } = await runProbe(driver, {
       cwd: started.agent.cwd,
+      protocol: started.agent.protocol,
       includeLogout: options.includeLogout,
       clientCapabilities: options.clientCapabilities,
       terminals: options.terminals,
@@ -119,7 +123,7 @@ export async function probeAgent(
       ?.result.agentInfo;
     const report: ProbeReport = {
       profile: started.agent.profile,
-      agent: agentInfo && { name: agentInfo.name, version: agentInfo.version },
+      agent: agent ?? (agentInfo && { name: agentInfo.name, version: agentInfo.version }),
       startedAt: new Date(startedAt).toISOString(),
       durationMs: Date.now() - startedAt,
       rows,

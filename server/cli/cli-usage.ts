@@ -24,7 +24,8 @@ commands:
                                           requires it is "blocked by auth").
                                           Reports are kept in the data directory. --terminals runs the
                                           agent's terminal commands there (never a URL profile's; the
-                                          report lists them); without it terminals are not advertised
+                                          report lists them); without it terminals are not advertised.
+                                          A Codex app-server profile gets that protocol's checks (ASP-*)
   tap [--profile NAME | -- COMMAND ARGS...]
                                           stand in for an agent in any ACP client (docs/tap.md): start the
                                           real agent, pass its stdio through untouched, copy every frame to

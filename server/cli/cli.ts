@@ -14,6 +14,8 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { runHandshake } from "../../lib/features/handshake";
+import { runAppServerHandshake, runAppServerTurn } from "../../lib/features/app-server-handshake";
+import { APP_SERVER_NOTIFICATIONS } from "../../lib/protocol/app-server-methods";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { type Policies } from "../../lib/features/policy";
@@ -121,43 +123,56 @@ async function record(argv: string[]): Promise<number> {
   const driver = new AgentDriver(cli.host);
   try {
     const agent = await start(cli, values.profile as string | undefined, checked.value.policies);
-    const handshake = await runHandshake(
-      { port: driver },
-      {
-        cwd,
-        // Advertise only what the flags make the relay really answer.
-        clientCapabilities: {
-          fs: { readTextFile: checked.value.answers.fs, writeTextFile: checked.value.answers.fs },
-          terminal: checked.value.answers.terminal,
-        },
-      },
-    );
+    // Codex's app-server: its handshake and turn (docs/app-server.md); the thread id is the session.
+    const appServer = agent.protocol === "codex-app-server";
+    const handshake = appServer
+      ? await runAppServerHandshake({ port: driver }, { cwd })
+      : await runHandshake(
+          { port: driver },
+          {
+            cwd,
+            // Advertise only what the flags make the relay really answer.
+            clientCapabilities: {
+              fs: { readTextFile: checked.value.answers.fs, writeTextFile: checked.value.answers.fs },
+              terminal: checked.value.answers.terminal,
+            },
+          },
+        );
     const { sessionId } = handshake.progress;
     if (!sessionId) throw new CliError(handshake.progress.message ?? "the handshake failed", 3);
     let text = "";
     const unsubscribe = cli.host.onFrame((f) => {
+      const params = (f.message as { params?: { delta?: unknown } } | undefined)?.params;
       const update = (f.message as UpdateMessage | undefined)?.params?.update;
-      if (
-        f.method === CLIENT_METHODS.session_update &&
-        update?.sessionUpdate === "agent_message_chunk" &&
-        update.content?.type === "text"
-      ) {
-        text += update.content.text;
-        process.stdout.write(update.content.text);
-      }
+      const chunk =
+        f.method === APP_SERVER_NOTIFICATIONS.agent_message_delta && typeof params?.delta === "string"
+          ? params.delta
+          : f.method === CLIENT_METHODS.session_update &&
+              update?.sessionUpdate === "agent_message_chunk" &&
+              update.content?.type === "text"
+            ? update.content.text
+            : undefined;
+      if (chunk === undefined) return;
+      text += chunk;
+      process.stdout.write(chunk);
     });
-    const turn = await driver.request(
-      AGENT_METHODS.session_prompt,
-      { sessionId, prompt: [{ type: "text", text: values.prompt }] },
-      { timeoutMs: 600_000 },
-    );
+    let ending: string;
+    if (appServer) {
+      const turn = await runAppServerTurn(driver, sessionId, values.prompt as string, 600_000);
+      ending = `status: ${JSON.stringify(turn.ok ? turn.status : turn.message)}`;
+    } else {
+      const turn = await driver.request(
+        AGENT_METHODS.session_prompt,
+        { sessionId, prompt: [{ type: "text", text: values.prompt }] },
+        { timeoutMs: 600_000 },
+      );
+      const stopReason = turn.kind === "result" && isObject(turn.result) ? turn.result.stopReason : undefined;
+      ending = `stopReason: ${JSON.stringify(stopReason ?? null)}`;
+    }
     unsubscribe();
-    const stopReason = turn.kind === "result" && isObject(turn.result) ? turn.result.stopReason : undefined;
     await cli.host.stop();
     copyFileSync(cli.store.file(agent.transcriptId!), output);
-    process.stdout.write(
-      `${text.endsWith("\n") ? "" : "\n"}stopReason: ${JSON.stringify(stopReason ?? null)}\ntranscript: ${output}\n`,
-    );
+    process.stdout.write(`${text.endsWith("\n") ? "" : "\n"}${ending}\ntranscript: ${output}\n`);
     return 0;
   } finally {
     driver.close();

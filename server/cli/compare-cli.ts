@@ -85,6 +85,7 @@ async function runCompareSide(
     const end = await runSide(driver, {
       cwd: workspace,
       prompt,
+      protocol: started.agent.protocol,
       clientCapabilities: {
         fs: { readTextFile: capabilities.fs, writeTextFile: capabilities.fs },
         terminal: capabilities.terminal,

@@ -123,3 +123,25 @@ describe("transcript recorder: exact lines", () => {
     expect(t.events.map((e) => e.ts)).toEqual([1_000_000, 1_000_000, 1_500_000, 1_500_000]);
   });
 });
+
+describe("transcript recorder: turns", () => {
+  it("counts the protocol's turn requests: turn/start for the app-server, as the store's rescan does", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "acp-rec-"));
+    dirs.push(dir);
+    const st = new TranscriptStore(dir, {});
+    const recorder = new TranscriptRecorder(st, { ...agent, protocol: "codex-app-server" }, []);
+    const seq = new FrameSequencer(undefined, "codex-app-server");
+    const lines = [
+      '{"id":1,"method":"thread/start","params":{}}',
+      '{"id":2,"method":"turn/start","params":{"threadId":"t","input":[]}}',
+      '{"id":3,"method":"session/prompt","params":{}}',
+      '{"id":4,"method":"turn/start","params":{"threadId":"t","input":[]}}',
+    ];
+    for (const line of lines) recorder.frame(seq.line("to-agent", line));
+    recorder.lifecycle({ event: "exited", code: 0, signal: null });
+    recorder.close();
+    expect(st.meta(recorder.id)).toMatchObject({ turns: 2, protocol: "codex-app-server" });
+    rmSync(path.join(dir, "transcripts", `${recorder.id}.meta.json`));
+    expect(new TranscriptStore(dir, {}).meta(recorder.id)).toMatchObject({ turns: 2, protocol: "codex-app-server" });
+  });
+});

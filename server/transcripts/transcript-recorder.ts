@@ -23,6 +23,7 @@ const META_EVERY_MS = 1_000;
 import { VERSION } from "../version";
 import { redactBytes } from "./redact-bytes";
 import { AGENT_METHODS } from "../../lib/protocol/methods";
+import { isTurnStart, protocolOf } from "../../lib/protocol/protocols";
 
 export class TranscriptRecorder {
   private fd: number;
@@ -109,8 +110,7 @@ export class TranscriptRecorder {
     this.lastSeq = frame.seq;
     this.meta.frames++;
     this.meta.redactions += count;
-    if (frame.dir === "to-agent" && frame.kind === "request" && frame.method === AGENT_METHODS.session_prompt)
-      this.meta.turns++;
+    if (isTurnStart(protocolOf(this.meta), frame)) this.meta.turns++;
     if (frame.kind === "response" && frame.method === AGENT_METHODS.initialize && frame.dir === "from-agent") {
       const result = (frame.message as { result?: Record<string, unknown> }).result;
       if (result) {

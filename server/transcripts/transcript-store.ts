@@ -26,6 +26,7 @@ import {
 import path from "node:path";
 import { pipeline, Transform, type Readable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
+import { protocolOf } from "../../lib/protocol/protocols";
 import { countTurns, serialize, TranscriptError, type TranscriptHeader } from "../../lib/contracts/transcript";
 import { inferKind, type TranscriptKind, type TranscriptMeta } from "../../lib/contracts/transcript-meta";
 import { TranscriptReader } from "../../lib/folds/transcript-stream";
@@ -147,10 +148,10 @@ export class TranscriptStore {
         bytes += n;
         hash.update(chunk.subarray(0, n));
         for (let at = chunk.indexOf(0x0a); at !== -1 && at < n; at = chunk.indexOf(0x0a, at + 1)) lines++;
-        turns += countTurns(reader.push(decoder.write(chunk.subarray(0, n))).frames);
+        turns += countTurns(reader.push(decoder.write(chunk.subarray(0, n))).frames, protocolOf(reader.header?.agent));
       }
-      turns += countTurns(reader.push(decoder.end()).frames);
-      turns += countTurns(reader.end().frames);
+      turns += countTurns(reader.push(decoder.end()).frames, protocolOf(reader.header?.agent));
+      turns += countTurns(reader.end().frames, protocolOf(reader.header?.agent));
     } finally {
       closeSync(fd);
     }

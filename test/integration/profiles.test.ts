@@ -83,8 +83,10 @@ describe("profiles", () => {
       "opencode",
       "claude-code",
       "gemini-flash",
+      "codex",
       "remote-http",
     ]);
+    expect(config.profiles.codex!.protocol).toBe("codex-app-server");
     expect(JSON.parse(readFileSync(file, "utf8")).profiles.cursor.args).toEqual(["acp"]);
     expect(Object.keys(config.profiles.qwen!.options!)).toEqual(["model", "approvalMode"]);
     // The registry entry becomes the installed command, or says it is not installed: never npx, which may fetch.
