@@ -10,6 +10,7 @@ import {
   type MessageItem,
   type AppServerViewState,
 } from "./app-server-view";
+import { recordedCodexFrames } from "../../test/fixtures/codex-app-server-frames";
 import { withMessage } from "./frame-log";
 
 /** Captured from the pinned Codex over the relay: a Markdown reply, then a turn with an approved command and two patches. */
@@ -240,5 +241,18 @@ describe("the app-server view of what the capture does not hold", () => {
       { type: "userMessage", text: "before", completed: true },
       { type: "agentMessage", text: "**then**", completed: true },
     ]);
+  });
+});
+
+describe("the app-server view of a steered, then interrupted turn (captured)", () => {
+  it("shows the steer as the user's second message and the turn interrupted after turn/interrupt", () => {
+    const thread = only(reduceAppServerFrames(recordedCodexFrames()));
+    const last = thread.turns.at(-1)!;
+    expect(last.status).toBe("interrupted");
+    expect(last.interruptSeq).toBeDefined();
+    expect(ofType(last.items, "userMessage")).toHaveLength(2);
+    // The relay of that capture refused the approval -32601 (before app-server policies): the error is the answer shown.
+    const cmd = ofType(thread.turns[1]!.items, "commandExecution")[0]!;
+    expect(cmd.approval?.error).toMatchObject({ code: -32601 });
   });
 });
