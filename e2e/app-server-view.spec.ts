@@ -1,6 +1,6 @@
 /**
  * Codex's app-server in the thread view, end to end with the pinned Codex behind the fake
- * Responses API: a streamed Markdown reply, then a command approval answered on its card in the
+ * Responses API: Connect, a streamed Markdown reply to the prompt box, then a command approval answered on its card in the
  * thread, after which the command has run in the workspace; the recording plays back in the same view, and so does its HTML export.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { expect, test, type Page } from "@playwright/test";
-import { printFramesOnFailure, rows, url, workspaceFile } from "./helpers";
+import { connect, printFramesOnFailure, prompt, rows, url, workspaceFile } from "./helpers";
 
 printFramesOnFailure();
 
@@ -21,33 +21,14 @@ async function scriptResponses(turns: object[]): Promise<void> {
   expect(res.status).toBe(204);
 }
 
-async function send(page: Page, frame: object) {
-  await page.getByTestId("composer").fill(JSON.stringify(frame));
-  await page.getByTestId("send-frame").click();
-}
-
-/** Starts Codex and runs its handshake from the raw composer; returns the thread's id. */
+/** Connects to Codex (its handshake starts a thread) and returns the thread's id. */
 async function startThread(page: Page): Promise<string> {
-  const link = new URL(url());
-  link.searchParams.set("profile", "codex");
-  await page.goto(link.toString());
-  await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
-  await page.getByTestId("start-agent").click();
-  await expect(page.getByTestId("agent-status")).toHaveAttribute("data-status", "running");
-  await send(page, { id: 1, method: "initialize", params: { clientInfo: { name: "e2e", version: "1" } } });
-  await send(page, { method: "initialized" });
-  await send(page, { id: 2, method: "thread/start", params: { cwd: process.env.E2E_WORKSPACE } });
+  await connect(page, { profile: "codex" });
   await page.getByTestId("view-session").click();
   const view = page.getByTestId("thread-view");
   await expect(view).toHaveAttribute("data-thread-id", /^[0-9a-f-]{36}$/);
   return (await view.getAttribute("data-thread-id"))!;
 }
-
-const turn = (id: number, threadId: string, text: string) => ({
-  id,
-  method: "turn/start",
-  params: { threadId, input: [{ type: "text", text }] },
-});
 
 test("the thread view: a streamed Markdown reply, then a command accepted on its card (key a)", async ({ page }) => {
   test.setTimeout(180_000);
@@ -57,7 +38,7 @@ test("the thread view: a streamed Markdown reply, then a command accepted on its
 
   await test.step("a Markdown reply streams into the thread", async () => {
     await scriptResponses([{ text: ["# Hi\n\n", "Some **bold** words."] }]);
-    await send(page, turn(3, threadId, "say hi"));
+    await prompt(page, "say hi");
     const reply = page.locator('[data-testid="agent-message"][data-completed="true"]');
     await expect(reply.locator("h1")).toHaveText("Hi");
     await expect(reply.locator("strong")).toHaveText("bold");
@@ -81,7 +62,7 @@ test("the thread view: a streamed Markdown reply, then a command accepted on its
       },
       { text: ["Done."] },
     ]);
-    await send(page, turn(4, threadId, "make codex-approved.txt"));
+    await prompt(page, "make codex-approved.txt");
     const card = page.getByTestId("inline-request");
     await expect(card).toHaveAttribute("data-method", "item/commandExecution/requestApproval");
     await expect(page.getByTestId("turn-waiting")).toBeVisible();
