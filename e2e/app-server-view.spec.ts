@@ -1,7 +1,8 @@
 /**
  * Codex's app-server in the thread view, end to end with the pinned Codex behind the fake
- * Responses API: Connect, a streamed Markdown reply to the prompt box, then a command approval answered on its card in the
- * thread, after which the command has run in the workspace; the recording plays back in the same view, and so does its HTML export.
+ * Responses API: Connect, a streamed Markdown reply to a prompt, then a command approval
+ * answered on its card in the thread, after which the command has run in the workspace; the
+ * recording plays back in the same view, and so does its HTML export.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
