@@ -1,14 +1,15 @@
 /**
  * Codex's app-server in the thread view, end to end with the pinned Codex behind the fake
- * Responses API: a streamed Markdown reply, then a command approval answered on its card in the
- * thread, after which the command has run in the workspace; the recording plays back in the same view, and so does its HTML export.
+ * Responses API: Connect, a streamed Markdown reply to a prompt, then a command approval
+ * answered on its card in the thread, after which the command has run in the workspace; the
+ * recording plays back in the same view, and so does its HTML export.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { expect, test, type Page } from "@playwright/test";
-import { printFramesOnFailure, rows, url, workspaceFile } from "./helpers";
+import { connect, printFramesOnFailure, prompt, rows, url, workspaceFile } from "./helpers";
 
 printFramesOnFailure();
 
@@ -21,35 +22,16 @@ async function scriptResponses(turns: object[]): Promise<void> {
   expect(res.status).toBe(204);
 }
 
-async function send(page: Page, frame: object) {
-  await page.getByTestId("composer").fill(JSON.stringify(frame));
-  await page.getByTestId("send-frame").click();
-}
-
-/** Starts Codex and runs its handshake from the raw composer; returns the thread's id. */
+/** Connects to Codex (its handshake starts a thread) and returns the thread's id. */
 async function startThread(page: Page): Promise<string> {
-  const link = new URL(url());
-  link.searchParams.set("profile", "codex");
-  await page.goto(link.toString());
-  await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
-  await page.getByTestId("start-agent").click();
-  await expect(page.getByTestId("agent-status")).toHaveAttribute("data-status", "running");
-  await send(page, { id: 1, method: "initialize", params: { clientInfo: { name: "e2e", version: "1" } } });
-  await send(page, { method: "initialized" });
-  await send(page, { id: 2, method: "thread/start", params: { cwd: process.env.E2E_WORKSPACE } });
+  await connect(page, { profile: "codex" });
   await page.getByTestId("view-session").click();
   const view = page.getByTestId("thread-view");
   await expect(view).toHaveAttribute("data-thread-id", /^[0-9a-f-]{36}$/);
   return (await view.getAttribute("data-thread-id"))!;
 }
 
-const turn = (id: number, threadId: string, text: string) => ({
-  id,
-  method: "turn/start",
-  params: { threadId, input: [{ type: "text", text }] },
-});
-
-test("the thread view: a streamed Markdown reply, then a command approved on its card", async ({ page }) => {
+test("the thread view: a streamed Markdown reply, then a command accepted on its card (key a)", async ({ page }) => {
   test.setTimeout(180_000);
   const file = workspaceFile("codex-approved.txt");
   rmSync(file, { force: true });
@@ -57,7 +39,7 @@ test("the thread view: a streamed Markdown reply, then a command approved on its
 
   await test.step("a Markdown reply streams into the thread", async () => {
     await scriptResponses([{ text: ["# Hi\n\n", "Some **bold** words."] }]);
-    await send(page, turn(3, threadId, "say hi"));
+    await prompt(page, "say hi");
     const reply = page.locator('[data-testid="agent-message"][data-completed="true"]');
     await expect(reply.locator("h1")).toHaveText("Hi");
     await expect(reply.locator("strong")).toHaveText("bold");
@@ -81,16 +63,21 @@ test("the thread view: a streamed Markdown reply, then a command approved on its
       },
       { text: ["Done."] },
     ]);
-    await send(page, turn(4, threadId, "make codex-approved.txt"));
-    const card = page.getByTestId("as-approval");
+    await prompt(page, "make codex-approved.txt");
+    const card = page.getByTestId("inline-request");
     await expect(card).toHaveAttribute("data-method", "item/commandExecution/requestApproval");
     await expect(page.getByTestId("turn-waiting")).toBeVisible();
     await expect(page.getByTestId("as-command")).toContainText("echo approved > codex-approved.txt");
     expect(existsSync(file)).toBe(false);
-    await card.locator('[data-testid="approval-choice"][data-decision="accept"]').click();
+    await expect(card.locator('[data-testid="approval-choice"][data-decision="accept"]')).toHaveAttribute(
+      "data-primary",
+      "true",
+    );
+    // The session view's answer key: `a` accepts.
+    await page.keyboard.press("a");
 
     await expect(page.locator('[data-testid="turn-footer"][data-status="completed"]')).toHaveCount(2);
-    await expect(page.getByTestId("as-approval")).toHaveCount(0);
+    await expect(page.getByTestId("inline-request")).toHaveCount(0);
     await expect(page.getByTestId("as-approval-outcome")).toContainText("accept");
     await expect(page.getByTestId("as-exit-code")).toHaveText("exit 0");
     expect(readFileSync(file, "utf8").trim()).toBe("approved");

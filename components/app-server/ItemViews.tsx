@@ -2,7 +2,7 @@
 /**
  * One item of an app-server turn: the user's text, the agent's Markdown, reasoning, a command
  * with its output and exit code, file changes as diffs, notices, and any other item as sent;
- * its approval card while the turn waits on it. Clicking it selects its frames; "#seq" shows them.
+ * its approval card while the turn waits on it (an inline request: the session view's answer keys work on it). Clicking it selects its frames; "#seq" shows them.
  */
 import { memo } from "react";
 import type { ApprovalView, AsItem, CommandItem, NoticeItem } from "@/lib/folds/app-server-view";
@@ -10,6 +10,7 @@ import { formatMs } from "@/lib/folds/session-view-format";
 import { str } from "@/lib/protocol/json";
 import { StreamingMarkdown } from "../session-view/Markdown";
 import { RawDisclosure } from "../session-view/RawDisclosure";
+import { INLINE_REQUEST } from "../answer/shortcuts";
 import { ApprovalCard } from "./ApprovalCard";
 import { FileChangeView } from "./UnifiedDiff";
 
@@ -164,7 +165,7 @@ function approvalOutcome(a: ApprovalView): string {
   const decision = (a.result as { decision?: unknown } | undefined)?.decision;
   if (decision !== undefined) return typeof decision === "string" ? decision : Object.keys(decision as object)[0]!;
   if (a.result !== undefined) return "answered";
-  return a.resolvedSeq !== undefined ? "no longer asked" : "waiting";
+  return a.resolvedSeq !== undefined ? "no longer asked" : "not answered";
 }
 
 interface Props {
@@ -195,7 +196,7 @@ export const AsItemView = memo(function AsItemView({ item, highlighted, answerab
         {a && answerable ? (
           <section
             id={`request-${a.requestSeq}`}
-            data-testid="as-approval"
+            data-testid={INLINE_REQUEST}
             data-method={a.method}
             aria-label={`The agent asks: ${a.method}`}
             onClick={(e) => e.stopPropagation()}
@@ -208,7 +209,7 @@ export const AsItemView = memo(function AsItemView({ item, highlighted, answerab
             {typeof a.params.reason === "string" ? (
               <p className="text-[11px] text-zinc-300">{a.params.reason}</p>
             ) : null}
-            <ApprovalCard id={a.requestId} method={a.method} params={a.params} />
+            <ApprovalCard id={a.requestId} method={a.method} params={a.params} shortcuts />
           </section>
         ) : a ? (
           <div data-testid="as-approval-outcome" className="text-[10px] text-zinc-500">

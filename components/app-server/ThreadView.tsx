@@ -6,14 +6,13 @@
  * protocol. Clicking an item selects its frames, as in the session view.
  */
 import "../session-view/session-view.css";
-import { useCallback, useMemo, useRef, type ReactNode } from "react";
-import type { AsItem, TokenUsage, TurnView } from "@/lib/folds/app-server-view";
-import { formatMs, formatUsage } from "@/lib/folds/session-view-format";
+import { useCallback, useMemo, type ReactNode } from "react";
+import type { AsItem } from "@/lib/folds/app-server-view";
 import type { Highlight } from "../session-view/highlight";
 import { useSession, useSessionStore, useTabState } from "../state/use-session";
-import { CopyFrameLink } from "../transcripts/CopyFrameLink";
-import { useStickToBottom } from "../use-stick-to-bottom";
 import { AsItemView } from "./ItemViews";
+import { ThreadConversation } from "./ThreadConversation";
+import { usageText } from "./TurnLine";
 import { useAppServerView } from "./use-app-server-view";
 
 interface Selection {
@@ -24,70 +23,6 @@ interface Selection {
 interface Props {
   onHighlight: (highlight: Highlight) => void;
   onShowFrames: (seq: number) => void;
-}
-
-/** "21 in · 9 out · 30 total" from the server's token counts. */
-function usageText(u: TokenUsage["last"]): string {
-  if (!u) return "";
-  return formatUsage({
-    source: "usage",
-    inputTokens: u.inputTokens,
-    outputTokens: u.outputTokens,
-    thoughtTokens: u.reasoningOutputTokens || undefined,
-    cachedReadTokens: u.cachedInputTokens || undefined,
-    totalTokens: u.totalTokens,
-    raw: u,
-  });
-}
-
-const STATUS_STYLE: Record<string, string> = {
-  completed: "text-emerald-300 ring-emerald-500/30",
-  interrupted: "text-amber-300 ring-amber-500/30",
-  failed: "text-red-300 ring-red-500/30",
-};
-
-function TurnLine({ turn, index, waiting }: { turn: TurnView; index: number; waiting: boolean }) {
-  const running = turn.status === "inProgress";
-  const usage = usageText(turn.usage?.last);
-  return (
-    <div
-      data-testid="turn-footer"
-      data-status={turn.status}
-      data-waiting={waiting}
-      className="mb-3 flex flex-wrap items-center gap-x-3 gap-y-1 border-t border-zinc-800/80 pt-1.5 text-[11px] text-zinc-500"
-    >
-      <span className="text-zinc-600">turn {index + 1}</span>
-      <CopyFrameLink seq={turn.seq} what="turn" className="text-zinc-500 hover:text-zinc-300 hover:underline" />
-      {running && waiting ? (
-        <span data-testid="turn-waiting" className="flex items-center gap-1.5 font-medium text-amber-300">
-          <span className="h-1.5 w-1.5 animate-pulse rounded-full bg-amber-400" /> waiting for you
-        </span>
-      ) : running ? (
-        <span className="flex items-center gap-1.5 text-sky-300">
-          <span className="h-1.5 w-1.5 animate-pulse rounded-full bg-sky-400" /> running
-        </span>
-      ) : (
-        <span
-          data-testid="turn-status"
-          className={`rounded px-1.5 py-px text-[10px] ring-1 ring-inset ${STATUS_STYLE[turn.status] ?? "text-zinc-300 ring-zinc-500/40"}`}
-        >
-          {turn.status}
-        </span>
-      )}
-      {turn.error ? (
-        <span data-testid="turn-error" className="text-red-300">
-          error: {typeof turn.error.message === "string" ? turn.error.message : JSON.stringify(turn.error)}
-        </span>
-      ) : null}
-      {turn.durationMs !== undefined ? <span>total {formatMs(turn.durationMs)}</span> : null}
-      {usage ? (
-        <span data-testid="turn-usage" title="thread/tokenUsage/updated: this turn's last model call">
-          tokens {usage}
-        </span>
-      ) : null}
-      {turn.interruptSeq !== undefined && running ? <span>interrupt requested</span> : null}
-    </div>
-  );
 }
 
 export function ThreadView({ onHighlight, onShowFrames }: Props) {
@@ -102,8 +37,6 @@ export function ThreadView({ onHighlight, onShowFrames }: Props) {
   const pendingFrames = useSession((s) => s.pending);
   // The store's pending list says what still waits for this page (the fold only knows what the frames say).
   const waitingSeqs = useMemo(() => new Set(live ? pendingFrames.map((f) => f.seq) : []), [live, pendingFrames]);
-  const ref = useRef<HTMLDivElement>(null);
-  const { onScroll } = useStickToBottom<HTMLDivElement>([lastSeq, waitingSeqs.size], 32, ref);
 
   const select = useCallback(
     (item: AsItem) => {
@@ -135,10 +68,7 @@ export function ThreadView({ onHighlight, onShowFrames }: Props) {
   );
   const usage = usageText(thread?.usage?.total);
   // Notices outside any turn, each before the turn that followed it.
-  const loose = useMemo(
-    () => [...state.notices, ...(thread?.outside ?? [])].sort((a, b) => a.seqs.first! - b.seqs.first!),
-    [state.notices, thread?.outside],
-  );
+  const loose = useMemo(() => [...state.notices, ...(thread?.outside ?? [])], [state.notices, thread?.outside]);
 
   return (
     <div
@@ -178,37 +108,14 @@ export function ThreadView({ onHighlight, onShowFrames }: Props) {
             ) : null}
             {usage ? <span title="the thread's total token usage">tokens {usage}</span> : null}
           </header>
-          <div
-            ref={ref}
-            onScroll={onScroll}
-            data-testid="conversation"
-            className="flex min-h-0 flex-1 flex-col gap-1.5 overflow-y-auto px-3 py-3"
-          >
-            {thread.turns.map((turn, i) => (
-              <section key={turn.id} data-testid="as-turn" data-turn-id={turn.id} className="flex flex-col gap-1.5">
-                {loose
-                  .filter((it) => it.seqs.first! < turn.seq && it.seqs.first! > (thread.turns[i - 1]?.seq ?? 0))
-                  .map(row)}
-                {turn.items.map(row)}
-                {turn.diff ? (
-                  <details className="text-[11px]" data-testid="turn-diff">
-                    <summary className="cursor-pointer select-none text-zinc-500 hover:text-zinc-300">
-                      the turn&apos;s diff
-                    </summary>
-                    <pre className="mt-1 max-h-72 overflow-auto rounded border border-zinc-800 bg-zinc-950 p-1.5 font-mono text-zinc-300">
-                      {turn.diff}
-                    </pre>
-                  </details>
-                ) : null}
-                <TurnLine
-                  turn={turn}
-                  index={i}
-                  waiting={turn.items.some((it) => it.approval && waitingSeqs.has(it.approval.requestSeq))}
-                />
-              </section>
-            ))}
-            {loose.filter((it) => it.seqs.first! > (thread.turns.at(-1)?.seq ?? 0)).map(row)}
-          </div>
+          <ThreadConversation
+            key={thread.id}
+            thread={thread}
+            loose={loose}
+            waitingSeqs={waitingSeqs}
+            version={lastSeq}
+            renderItem={row}
+          />
         </>
       ) : (
         <p data-testid="session-empty" className="px-3 py-6 text-center text-sm text-zinc-500">

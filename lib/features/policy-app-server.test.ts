@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { APP_SERVER_ANSWERABLE } from "../contracts/policies";
 import { APP_SERVER_REQUESTS } from "../protocol/app-server-methods";
 import { isUnknownMethod } from "./policy";
-import { appServerAnswer, approvalChoices } from "./policy-app-server";
+import { appServerAnswer, approvalChoices, userInputQuestions, userInputResult } from "./policy-app-server";
 
 describe("appServerAnswer", () => {
   it("accepts approvals under auto and declines them under deny", () => {
@@ -74,5 +74,29 @@ describe("approvalChoices", () => {
       "abort",
     ]);
     expect(approvalChoices(APP_SERVER_REQUESTS.tool_user_input, {})).toEqual([]);
+  });
+});
+
+describe("userInputQuestions and userInputResult", () => {
+  it("reads each question's options and whether it takes a free answer; answers by id", () => {
+    const qs = userInputQuestions({
+      questions: [
+        { id: "q1", header: "Pick", question: "Which?", options: [{ label: "A", description: "" }], isOther: true },
+        { id: "q2", header: "Key", question: "Token?", isSecret: true },
+        { header: "no id", question: "dropped" },
+      ],
+    });
+    expect(qs).toEqual([
+      { id: "q1", header: "Pick", question: "Which?", options: ["A"], other: true, secret: false },
+      { id: "q2", header: "Key", question: "Token?", options: [], other: false, secret: true },
+    ]);
+    expect(
+      userInputResult([
+        ["q1", ["A"]],
+        ["q2", []],
+      ]),
+    ).toEqual({
+      answers: { q1: { answers: ["A"] }, q2: { answers: [] } },
+    });
   });
 });

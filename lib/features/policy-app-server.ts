@@ -25,27 +25,52 @@ export function appServerAnswer(method: string, params: unknown, policy: "auto" 
       // Granting nothing is how a client says no.
       return { result: { permissions: accept ? obj(obj(params).permissions) : {}, scope: "turn" } };
     case APP_SERVER_REQUESTS.tool_user_input:
-      return accept ? { result: { answers: firstOptions(obj(params).questions) } } : { error: denied(method) };
+      return accept
+        ? { result: userInputResult(userInputQuestions(params).map((q) => [q.id, q.options.slice(0, 1)])) }
+        : { error: denied(method) };
     default:
       return undefined;
   }
 }
 
-function firstOptions(questions: unknown): Record<string, { answers: string[] }> {
-  const answers: Record<string, { answers: string[] }> = {};
-  for (const q of Array.isArray(questions) ? questions.filter(isObject) : []) {
-    const id = str(q.id);
-    const label = Array.isArray(q.options) && isObject(q.options[0]) ? str(q.options[0].label) : undefined;
-    if (id !== undefined)
-      Object.defineProperty(answers, id, {
-        value: { answers: label === undefined ? [] : [label] },
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-  }
-  return answers;
+/** One question of `item/tool/requestUserInput`, as its card asks it. */
+export interface UserInputQuestion {
+  id: string;
+  header: string;
+  question: string;
+  /** The option labels to pick from; none: a free answer. */
+  options: string[];
+  /** A free answer is allowed besides the options. */
+  other: boolean;
+  secret: boolean;
 }
+
+export function userInputQuestions(params: unknown): UserInputQuestion[] {
+  const questions = obj(params).questions;
+  return (Array.isArray(questions) ? questions.filter(isObject) : []).flatMap((q) => {
+    const id = str(q.id);
+    if (id === undefined) return [];
+    const options = (Array.isArray(q.options) ? q.options.filter(isObject) : [])
+      .map((o) => str(o.label))
+      .filter((l): l is string => l !== undefined);
+    return [
+      {
+        id,
+        header: str(q.header) ?? "",
+        question: str(q.question) ?? "",
+        options,
+        other: q.isOther === true,
+        secret: q.isSecret === true,
+      },
+    ];
+  });
+}
+
+/** The answer to `item/tool/requestUserInput`: each question's id with the answers given. */
+export const userInputResult = (answers: ReadonlyArray<readonly [string, string[]]>) => ({
+  // fromEntries defines own keys: a question id "__proto__" stays an answer.
+  answers: Object.fromEntries(answers.map(([id, given]) => [id, { answers: given }])),
+});
 
 /** One answer the user can give to an app-server approval: a button on its card. */
 export interface ApprovalChoice {

@@ -10,6 +10,7 @@ import {
   type MessageItem,
   type AppServerViewState,
 } from "./app-server-view";
+import { recordedCodexFrames } from "../../test/fixtures/codex-app-server-frames";
 import { withMessage } from "./frame-log";
 
 /** Captured from the pinned Codex over the relay: a Markdown reply, then a turn with an approved command and two patches. */
@@ -210,5 +211,48 @@ describe("the app-server view of what the capture does not hold", () => {
       type: "fileChange",
       approval: { requestSeq: ask.seq, resolvedSeq: ask.seq + 1 },
     });
+  });
+
+  it("lists the turns a resumed thread already had, with their items", () => {
+    const resume = frame("to-agent", { id: 9, method: "thread/resume", params: { threadId: "t1" } });
+    const history = {
+      id: "t1",
+      turns: [
+        {
+          id: "old",
+          status: "completed",
+          items: [
+            { type: "userMessage", id: "u", content: [{ type: "text", text: "before" }] },
+            { type: "agentMessage", id: "m", text: "**then**" },
+          ],
+        },
+      ],
+    };
+    const answer = frame(
+      "from-agent",
+      { id: 9, result: { thread: history, model: "m1", cwd: "/w" } },
+      { requestSeq: resume.seq },
+    );
+    const s = reduceAppServerFrames([resume, answer]);
+    expect(only(s)).toMatchObject({ model: "m1", cwd: "/w" });
+    expect(only(s).turns).toHaveLength(1);
+    expect(only(s).turns[0]).toMatchObject({ id: "old", status: "completed", seq: answer.seq });
+    expect(only(s).turns[0]!.items).toMatchObject([
+      { type: "userMessage", text: "before", completed: true },
+      { type: "agentMessage", text: "**then**", completed: true },
+    ]);
+  });
+});
+
+describe("the app-server view of a steered, then interrupted turn (captured)", () => {
+  it("shows the steer as the user's second message and the turn interrupted after turn/interrupt", () => {
+    const thread = only(reduceAppServerFrames(recordedCodexFrames()));
+    const last = thread.turns.at(-1)!;
+    expect(last.status).toBe("interrupted");
+    expect(last.interruptSeq).toBeDefined();
+    expect(ofType(last.items, "userMessage")).toHaveLength(2);
+    // The relay of that capture refused the approval -32601 (before app-server policies): the error is the answer shown.
+    const cmd = ofType(thread.turns[1]!.items, "commandExecution")[0]!;
+    expect(cmd.approval?.error).toMatchObject({ code: -32601 });
   });
 });

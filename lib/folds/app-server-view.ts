@@ -179,6 +179,7 @@ const TRACKED: ReadonlySet<string> = new Set([
   APP_SERVER_CLIENT.thread_start,
   APP_SERVER_CLIENT.thread_resume,
   "thread/fork",
+  APP_SERVER_CLIENT.thread_read,
   APP_SERVER_CLIENT.turn_start,
 ]);
 
@@ -275,14 +276,39 @@ function onResponse(s: AppServerViewState, f: Frame, m: JsonObject): AppServerVi
     // The turn's first frame is the request that started it.
     return ensureTurn(next, threadId, turnId, { seq: f.requestSeq!, ts: req.ts }, f);
   }
-  // thread/start, resume, fork: the thread and its settings.
+  // thread/start, resume, fork: the thread, its settings and its turns so far; thread/read: its turns.
   const thread = obj(result.thread);
   const threadId = str(thread.id);
   if (threadId === undefined) return next;
+  const withHistory = onHistory(next, f, threadId, thread.turns);
+  if (req.method === APP_SERVER_CLIENT.thread_read) return withHistory;
   const { thread: _t, model, cwd, ...settings } = result;
-  return updateThread(next, threadId, f.requestSeq!, (t) =>
+  return updateThread(withHistory, threadId, f.requestSeq!, (t) =>
     compact({ ...t, model: str(model) ?? t.model, cwd: str(cwd) ?? t.cwd, settings: settings }),
   );
+}
+
+/** The turns a resumed, forked or read thread already had, with their items, as the response lists them. */
+function onHistory(s: AppServerViewState, f: Frame, threadId: string, turns: unknown): AppServerViewState {
+  let next = s;
+  for (const turn of Array.isArray(turns) ? turns.filter(isObject) : []) {
+    const turnId = str(turn.id);
+    if (turnId === undefined) continue;
+    next = ensureTurn(next, threadId, turnId, { seq: f.seq, ts: f.ts }, f);
+    for (const item of Array.isArray(turn.items) ? turn.items.filter(isObject) : []) {
+      const id = str(item.id);
+      if (id !== undefined) next = upsertItem(next, f, threadId, turnId, id, (it) => decodeItem(item, it, true, f.seq));
+    }
+    next = updateTurn(next, threadId, turnId, f, (t) =>
+      compact({
+        ...t,
+        status: str(turn.status) ?? t.status,
+        durationMs: num(turn.durationMs) ?? t.durationMs,
+        error: isObject(turn.error) ? turn.error : t.error,
+      }),
+    );
+  }
+  return next;
 }
 
 // --- notifications

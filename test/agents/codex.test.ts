@@ -2,7 +2,8 @@
  * The pinned Codex (test/agents) over the relay, offline against the fake Responses API: frames
  * without "jsonrpc" are valid for its profile, the handshake (initialize, initialized,
  * thread/start) lands in a thread, a turn streams, and a command approval is answered: by the
- * client under "ask" (the default), by the relay under "auto" (accepted) and "deny" (declined).
+ * client under "ask" (the default), by the relay under "auto" (accepted) and "deny" (declined);
+ * a question from the model (plan mode) is answered under "auto" with its first option.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -155,5 +156,49 @@ describe("Codex app-server (pinned, offline)", () => {
     expect(answer).toEqual({ id: 0, result: { decision: "decline" } });
     expect(item.status).toBe("declined");
     expect(existsSync(file)).toBe(false);
+  });
+
+  it("auto policy: the relay answers the model's question (plan mode) with its first option", async () => {
+    const c = new TestClient(relay.url, { token: "test-token" });
+    clients.push(c);
+    await c.connected();
+    await c.start({ profile: "codex", cwd: workspace });
+    await c.emit("policy:set", { policies: { "item/tool/requestUserInput": "auto" } });
+    const port = portOf(c);
+    // Plan mode (where Codex offers request_user_input) is part of its experimental API.
+    await port.request("initialize", {
+      clientInfo: { name: "test", version: "1" },
+      capabilities: { experimentalApi: true },
+    });
+    await port.notify("initialized");
+    const started = await port.request("thread/start", { cwd: workspace });
+    const threadId = (started as { result: { thread: { id: string } } }).result.thread.id;
+    const options = [
+      { label: "Red (Recommended)", description: "warm" },
+      { label: "Blue", description: "cool" },
+    ];
+    api.script(
+      {
+        tools: [
+          {
+            name: "request_user_input",
+            input: { questions: [{ id: "color", header: "Color", question: "Which?", options }] },
+          },
+        ],
+      },
+      { text: ["Red it is."] },
+    );
+    const plan = {
+      mode: "plan",
+      settings: { model: "fake-model", reasoning_effort: null, developer_instructions: null },
+    };
+    await port.request("turn/start", { threadId, input: [{ type: "text", text: "ask me" }], collaborationMode: plan });
+    await c.frame((f) => f.method === "turn/completed", "turn/completed", 60_000);
+    const ask = c.frames.find((f) => f.kind === "request" && f.method === "item/tool/requestUserInput")!;
+    const answer = c.frames.find((f) => f.dir === "to-agent" && f.kind === "response" && f.requestSeq === ask.seq)!;
+    expect(JSON.parse(answer.raw)).toEqual({
+      id: ask.id,
+      result: { answers: { color: { answers: ["Red (Recommended)"] } } },
+    });
   });
 });

@@ -1,0 +1,118 @@
+"use client";
+/**
+ * One thread's turns as rows: notices before the turn they came before, each turn's items, its
+ * diff and its footer. Short threads are plain DOM; long ones are virtualised with measured row
+ * heights, as the ACP conversation is (components/session-view/Conversation.tsx). Sticks to the
+ * bottom while the user is there.
+ */
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { useMemo, useRef, type ReactNode } from "react";
+import type { AsItem, ThreadView, TurnView } from "@/lib/folds/app-server-view";
+import { useRequestShortcuts } from "../answer/shortcuts";
+import { VIRTUALIZE_AT } from "../session-view/Conversation";
+import { useStickToBottom } from "../use-stick-to-bottom";
+import { TurnLine } from "./TurnLine";
+
+type Row =
+  | { key: string; item: AsItem }
+  | { key: string; diff: string }
+  | { key: string; turn: TurnView; index: number; waiting: boolean };
+
+function buildRows(thread: ThreadView, loose: readonly AsItem[], waitingSeqs: ReadonlySet<number>): Row[] {
+  const rows: Row[] = [];
+  const byFirst = [...loose].sort((a, b) => a.seqs.first! - b.seqs.first!);
+  let next = 0;
+  const looseUpTo = (seq: number) => {
+    while (next < byFirst.length && byFirst[next]!.seqs.first! < seq) {
+      const item = byFirst[next++]!;
+      rows.push({ key: `n${item.id}:${item.seqs.first}`, item });
+    }
+  };
+  thread.turns.forEach((turn, index) => {
+    looseUpTo(turn.seq);
+    for (const item of turn.items) rows.push({ key: `i${turn.id}:${item.id}`, item });
+    if (turn.diff) rows.push({ key: `d${turn.id}`, diff: turn.diff });
+    const waiting = turn.items.some((it) => it.approval && waitingSeqs.has(it.approval.requestSeq));
+    rows.push({ key: `f${turn.id}`, turn, index, waiting });
+  });
+  looseUpTo(Infinity);
+  return rows;
+}
+
+interface Props {
+  thread: ThreadView;
+  /** Items of no turn (notices, legacy requests), shown in frame order among the turns. */
+  loose: readonly AsItem[];
+  /** Seqs of the server requests this page can still answer. */
+  waitingSeqs: ReadonlySet<number>;
+  /** Changes with every folded frame: the stick-to-bottom trigger. */
+  version: number;
+  renderItem: (item: AsItem) => ReactNode;
+}
+
+export function ThreadConversation({ thread, loose, waitingSeqs, version, renderItem }: Props) {
+  const ref = useRef<HTMLDivElement>(null);
+  const rows = useMemo(() => buildRows(thread, loose, waitingSeqs), [thread, loose, waitingSeqs]);
+  const virtual = rows.length > VIRTUALIZE_AT;
+  const virtualizer = useVirtualizer({
+    count: virtual ? rows.length : 0,
+    getScrollElement: () => ref.current,
+    estimateSize: () => 72,
+    overscan: 6,
+    getItemKey: (i) => rows[i]?.key ?? i,
+    useFlushSync: false,
+  });
+  const totalSize = virtual ? virtualizer.getTotalSize() : 0;
+  const { onScroll } = useStickToBottom<HTMLDivElement>([version, totalSize, waitingSeqs.size], 32, ref);
+  useRequestShortcuts(ref, waitingSeqs.size > 0);
+
+  const render = (row: Row): ReactNode =>
+    "item" in row ? (
+      renderItem(row.item)
+    ) : "diff" in row ? (
+      <details className="text-[11px]" data-testid="turn-diff">
+        <summary className="cursor-pointer select-none text-zinc-500 hover:text-zinc-300">the turn&apos;s diff</summary>
+        <pre className="mt-1 max-h-72 overflow-auto rounded border border-zinc-800 bg-zinc-950 p-1.5 font-mono text-zinc-300">
+          {row.diff}
+        </pre>
+      </details>
+    ) : (
+      <TurnLine turn={row.turn} index={row.index} waiting={row.waiting} />
+    );
+
+  return (
+    <div
+      ref={ref}
+      onScroll={onScroll}
+      data-testid="conversation"
+      data-virtual={virtual}
+      className="min-h-0 flex-1 overflow-y-auto px-3 py-3"
+    >
+      {virtual ? (
+        <div style={{ height: totalSize, position: "relative", width: "100%" }}>
+          {virtualizer.getVirtualItems().map((v) => {
+            const row = rows[v.index]!;
+            return (
+              <div
+                key={v.key}
+                data-index={v.index}
+                data-row={row.key}
+                ref={virtualizer.measureElement}
+                className="pb-1.5"
+                style={{ position: "absolute", top: 0, left: 0, width: "100%", transform: `translateY(${v.start}px)` }}
+              >
+                {render(row)}
+              </div>
+            );
+          })}
+        </div>
+      ) : (
+        rows.map((row) => (
+          <div key={row.key} data-row={row.key} className="pb-1.5">
+            {render(row)}
+          </div>
+        ))
+      )}
+    </div>
+  );
+}
