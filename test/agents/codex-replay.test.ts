@@ -15,6 +15,8 @@ import { UNKNOWN_METHODS } from "../../lib/contracts/policies";
 import { recordingFromTranscript, validateRecording } from "../../lib/features/validate-report";
 import { diffRuns } from "../../lib/features/transcript-diff";
 import { outcomeOf, requestFrame } from "../../lib/protocol/jsonrpc";
+import appServerSchemaFile from "../../lib/protocol/app-server-schema.json";
+import { createAppServerSchema, type AppServerSchemaFile } from "../../lib/protocol/schema-app-server";
 import { ok } from "../../lib/protocol/result";
 import type { RequestPort } from "../../lib/protocol/request-port";
 import { codexEscalatedCommand, codexProfile } from "../agent-profiles";
@@ -26,6 +28,7 @@ import { TranscriptStore } from "../../server/transcripts/transcript-store";
 const MS = 180_000;
 const bin = path.resolve(import.meta.dirname, "../../bin/acp-playground.mjs");
 const APPROVAL = "item/commandExecution/requestApproval";
+const appServer = createAppServerSchema(appServerSchemaFile as AppServerSchemaFile);
 
 let api: FakeModelApi;
 let relay: TestRelay;
@@ -151,10 +154,12 @@ describe("Codex app-server: record, replay as a mock, re-run", () => {
         turns: 2,
         protocol: "codex-app-server",
       });
-      const verdict = validateRecording(recordingFromTranscript("codex.jsonl", transcript));
+      const verdict = validateRecording(recordingFromTranscript("codex.jsonl", transcript), { appServer });
       const failed = verdict.requirements.filter((r) => r.status === "fail");
       expect(failed, JSON.stringify(failed).slice(0, 800)).toEqual([]);
       expect(verdict.requirements.find((r) => r.id === "PG-REC-001")).toMatchObject({ status: "pass" });
+      // Every frame Codex and the relay wrote fits the app-server schema.
+      expect(verdict.requirements.find((r) => r.id === "PG-REC-003")).toMatchObject({ status: "pass" });
     },
     MS,
   );
@@ -288,6 +293,7 @@ describe("Codex app-server: record, replay as a mock, re-run", () => {
       ]);
       const validated = await cli("validate", "codex.jsonl");
       expect(validated.stdout).toContain("codex.jsonl (transcript, ");
+      expect(validated.stdout).toMatch(/PASS +PG-REC-003/);
       expect(validated.exitCode, validated.stdout).toBe(0);
     },
     MS,
