@@ -7,7 +7,8 @@
  * chunk boundaries are transport noise). A step's alignment key is its
  * direction, kind, method and shape (the `session/update` kind, result or
  * error); its content is the message normalised by shape (ids, session and
- * tool call ids, UUIDs, times, working directories). The two key lists are
+ * tool call ids, UUIDs, times, working directories; by the protocol: the
+ * app-server's thread, turn, item and process ids). The two key lists are
  * aligned by a longest common subsequence (Myers' algorithm, the `diff`
  * package): aligned steps are the same or changed (with the fields that
  * differ); the rest were removed (only in A) or inserted (only in B), and in a

@@ -132,7 +132,7 @@ export function validateRecording(recording: Recording, schemas: RecordingSchema
   // Each protocol's frames by its own schema, never by the other's.
   const acp = protocol === "acp" ? schemas.acp : undefined;
   const appServer = protocol === "codex-app-server" ? schemas.appServer : undefined;
-  const judged = acp !== undefined || appServer !== undefined;
+  const schemaLoaded = acp !== undefined || appServer !== undefined;
   const bySeq = new Map<number, Frame>();
   const checks: CheckResult[] = [];
   let v2 = false;
@@ -180,7 +180,7 @@ export function validateRecording(recording: Recording, schemas: RecordingSchema
         requirement: r.id,
         status: "skip",
         detail:
-          r.id === "PG-REC-003" && !judged
+          r.id === "PG-REC-003" && !schemaLoaded
             ? `the ${PROTOCOLS[protocol].label} schema was not loaded`
             : "nothing in this recording shows it (one side only, or no such frames)",
       });
