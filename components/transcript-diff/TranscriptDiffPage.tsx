@@ -8,6 +8,7 @@
 import Link from "next/link";
 import { useEffect, useMemo, useState } from "react";
 import { alignTranscripts, framesOfTurn, turnRanges, type TurnRange } from "@/lib/features/transcript-align";
+import { protocolOf } from "@/lib/protocol/protocols";
 import { PageFrame } from "../transcripts/PageFrame";
 import { TokenMessage } from "../TokenMessage";
 import { ApiError } from "../transcripts/api";
@@ -78,6 +79,7 @@ function Diff({ token, a, b, ta: ta0, tb: tb0 }: Props & { token: string }) {
     const side = (t: LoadedTranscript, ranges: TurnRange[], turn: number | undefined) => ({
       frames: turn !== undefined && ranges[turn] ? framesOfTurn(t.frames, ranges[turn]) : t.frames,
       cwd: t.header.agent.cwd,
+      protocol: protocolOf(t.header.agent),
     });
     return alignTranscripts(side(loaded.a, turns.a, ta), side(loaded.b, turns.b, tb));
   }, [loaded, turns, ta, tb]);

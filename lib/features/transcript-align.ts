@@ -7,7 +7,8 @@
  * chunk boundaries are transport noise). A step's alignment key is its
  * direction, kind, method and shape (the `session/update` kind, result or
  * error); its content is the message normalised by shape (ids, session and
- * tool call ids, UUIDs, times, working directories). The two key lists are
+ * tool call ids, UUIDs, times, working directories; by the protocol: the
+ * app-server's thread, turn, item and process ids). The two key lists are
  * aligned by a longest common subsequence (Myers' algorithm, the `diff`
  * package): aligned steps are the same or changed (with the fields that
  * differ); the rest were removed (only in A) or inserted (only in B), and in a
@@ -29,11 +30,12 @@ import { AGENT_METHODS, CLIENT_METHODS } from "../protocol/methods";
 import { chunkKeyOf } from "../folds/chunk-folds";
 import { turnUsageOf, updateUsageOf, type TurnUsage } from "../folds/turn-usage";
 import { buildWaterfall } from "../folds/waterfall";
+import { DEFAULT_PROTOCOL, type ProtocolName } from "../protocol/protocols";
 
 // ---------------------------------------------------------------------------
 // Normalising by shape
 
-const TIME_KEY = /^(ts|timestamp|time|date|.*(At|Time|Timestamp))$/i;
+const TIME_KEY = /^(ts|timestamp|time|date|.*(At|Time|Timestamp)(Ms)?)$/i;
 const DURATION_KEY = /(duration|elapsed|latency)(Ms|Millis|Seconds|S)?$/i;
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 const ISO_TIME = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?/g;
@@ -44,15 +46,50 @@ const isEpoch = (n: number) => Number.isInteger(n) && ((n > 1e9 && n < 1e10) || 
 /** Deeper than this a value is kept as one opaque leaf: a hostile file must not exhaust the stack. */
 const MAX_DEPTH = 64;
 
+/** ACP's run-specific ids, by key. */
+const ACP_ID_KEYS: ReadonlyMap<string, string> = new Map([
+  ["sessionId", "session"],
+  ["toolCallId", "tool"],
+]);
+/**
+ * The app-server's: its threads, turns and items are named by the agent (items by the model: a
+ * fake one numbers them over its life), a command by its process. `sessionId` is a thread's too.
+ */
+const APP_SERVER_ID_KEYS: ReadonlyMap<string, string> = new Map([
+  ["sessionId", "session"],
+  ["threadId", "thread"],
+  ["turnId", "turn"],
+  ["rootTurnId", "turn"],
+  ["itemId", "item"],
+  ["processId", "process"],
+]);
+/** The app-server's objects whose `id` is run-specific, by the key that holds them (or the list of them). */
+const APP_SERVER_ID_OWNERS: ReadonlyMap<string, string> = new Map([
+  ["thread", "thread"],
+  ["turn", "turn"],
+  ["turns", "turn"],
+  ["item", "item"],
+  ["items", "item"],
+]);
+/** The day and time in Codex's rollout file name (`sessions/2026/11/26/rollout-2026-11-26T12-28-12-<thread>.jsonl`). */
+const ROLLOUT_TIME = /\d{4}\/\d{2}\/\d{2}\/rollout-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}/g;
+
 /** Replaces what differs from run to run by a stable placeholder. One per side. */
 export class Normaliser {
   private readonly names = new Map<string, string>();
   private readonly counters = new Map<string, number>();
   private readonly cwds: string[];
+  private readonly idKeys: ReadonlyMap<string, string>;
+  private readonly idOwners: ReadonlyMap<string, string>;
+  private readonly rolloutTime: boolean;
 
   /** Working directories of either run (a replayed agent reports the recorded one); longest first. */
-  constructor(cwds: readonly string[] = []) {
+  constructor(cwds: readonly string[] = [], protocol: ProtocolName = DEFAULT_PROTOCOL) {
     this.cwds = [...cwds].filter((c) => c.length > 1).sort((a, b) => b.length - a.length);
+    const appServer = protocol === "codex-app-server";
+    this.idKeys = appServer ? APP_SERVER_ID_KEYS : ACP_ID_KEYS;
+    this.idOwners = appServer ? APP_SERVER_ID_OWNERS : new Map();
+    this.rolloutTime = appServer;
   }
 
   private alias(kind: string, value: string): string {
@@ -67,15 +104,19 @@ export class Normaliser {
     return name;
   }
 
-  /** `inMeta`: under a `_meta` key, where agents put run-specific ids. */
-  value(v: unknown, key?: string, inMeta = false, depth = 0): unknown {
+  /**
+   * `inMeta`: under a `_meta` key, where agents put run-specific ids. `owner`: the key holding the
+   * object `v` is a member of (for a list's elements, the list's key).
+   */
+  value(v: unknown, key?: string, inMeta = false, depth = 0, owner?: string): unknown {
+    const idKind = key === "id" ? owner && this.idOwners.get(owner) : key && this.idKeys.get(key);
+    if (idKind && (typeof v === "string" || typeof v === "number")) return this.alias(idKind, String(v));
     if (typeof v === "string") {
-      if (key === "sessionId") return this.alias("session", v);
-      if (key === "toolCallId") return this.alias("tool", v);
       if (key && TIME_KEY.test(key)) return "<time>";
       if (inMeta && RANDOM_TOKEN.test(v)) return this.alias("id", v);
       const text = this.cwds.reduce((t, cwd) => t.split(cwd).join("<cwd>"), v);
-      return text.replace(UUID, (u) => this.alias("uuid", u.toLowerCase())).replace(ISO_TIME, "<time>");
+      const timed = this.rolloutTime ? text.replace(ROLLOUT_TIME, "<date>/rollout-<time>") : text;
+      return timed.replace(UUID, (u) => this.alias("uuid", u.toLowerCase())).replace(ISO_TIME, "<time>");
     }
     if (typeof v === "number") {
       if (key && TIME_KEY.test(key)) return "<time>";
@@ -85,10 +126,10 @@ export class Normaliser {
     }
     if (typeof v !== "object" || v === null) return v;
     if (depth >= MAX_DEPTH) return "<too deep>";
-    if (Array.isArray(v)) return v.map((x) => this.value(x, undefined, inMeta, depth + 1));
+    if (Array.isArray(v)) return v.map((x) => this.value(x, undefined, inMeta, depth + 1, key));
     const out: Record<string, unknown> = {};
     for (const k of Object.keys(v).sort())
-      out[k] = this.value((v as Record<string, unknown>)[k], k, inMeta || k === "_meta", depth + 1);
+      out[k] = this.value((v as Record<string, unknown>)[k], k, inMeta || k === "_meta", depth + 1, key ?? owner);
     return out;
   }
 }
@@ -311,13 +352,15 @@ export interface Step {
 export interface StepOptions {
   /** Working directories to write as `<cwd>`. */
   cwds?: readonly string[];
+  /** Whose ids are run-specific (the Normaliser). */
+  protocol?: ProtocolName;
 }
 
 const ARROW: Record<FrameDirection, string> = { "to-agent": "→", "from-agent": "←" };
 
 /** The steps of a list of frames (in seq order). */
 export function stepsOf(frames: readonly Frame[], options: StepOptions = {}): Step[] {
-  const norm = new Normaliser(options.cwds ?? []);
+  const norm = new Normaliser(options.cwds ?? [], options.protocol);
   const steps: Step[] = [];
   const t0 = frames[0]?.ts ?? 0;
   /** Requests by seq, and by direction and id for recordings without requestSeq. */
@@ -457,6 +500,7 @@ export interface TranscriptAlignment {
 export interface AlignSide {
   frames: readonly Frame[];
   cwd?: string;
+  protocol?: ProtocolName;
 }
 
 const looseKey = (s: Step) => `${s.dir} ${s.kind === "response" ? "response" : "message"} ${s.method ?? ""}`;
@@ -465,8 +509,8 @@ const isPrompt = (s: Step) => s.dir === "to-agent" && s.kind === "request" && s.
 /** Aligns two transcripts' steps (see the top of the file). */
 export function alignTranscripts(left: AlignSide, right: AlignSide, maxEdits = MAX_EDITS): TranscriptAlignment {
   const cwds = [left.cwd, right.cwd].filter((c): c is string => !!c);
-  const a = stepsOf(left.frames, { cwds });
-  const b = stepsOf(right.frames, { cwds });
+  const a = stepsOf(left.frames, { cwds, protocol: left.protocol });
+  const b = stepsOf(right.frames, { cwds, protocol: right.protocol });
   const { ops, approximate } = align(a, b, {
     key: (s) => s.key,
     same: (x, y) => x.text === y.text,

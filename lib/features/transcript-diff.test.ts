@@ -1,5 +1,8 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import type { Frame, FrameDirection } from "../protocol/frame";
 import { FrameSequencer } from "../protocol/frame-sequencer";
+import { alignTranscripts } from "./transcript-align";
 import { diffRuns, fieldDiffs, parseIgnorePath, structuralChanges } from "./transcript-diff";
 import { appServerRecording } from "./recorded-agent.fixture";
 
@@ -216,5 +219,76 @@ describe("structural changes", () => {
     // ...and what follows turn/completed is out of the window (ACP's window would stop at the answer).
     expect(diffRuns({ frames: whole }, { frames: whole.slice(0, 15) }, options).equal).toBe(true);
     expect(diffRuns({ frames: whole }, { frames: cut }, { window: "last-response" }).equal).toBe(true);
+  });
+});
+
+describe("app-server: what differs between two runs of Codex", () => {
+  /** A session captured from the pinned Codex over the relay (a reply, an approved command, two patches). */
+  const lines = readFileSync(new URL("../../test/fixtures/codex-app-server.jsonl", import.meta.url), "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { dir: FrameDirection; raw: string });
+  const framesOf = (edit: (raw: string) => string = (raw) => raw): Frame[] => {
+    const s = new FrameSequencer(undefined, "codex-app-server");
+    return lines.map((l) => s.line(l.dir, edit(l.raw)));
+  };
+  /**
+   * The same session run again, as a re-run sees it: Codex names the thread, its turns and items anew
+   * (UUIDs of another time; the fake model numbers its items over its life), the command gets another
+   * process, the rollout file another day and time, every time and duration moves.
+   */
+  const again = (raw: string) =>
+    raw
+      .replaceAll("01a217d3", "01b4c0de")
+      .replace(/\b(msg|call)_(\d+)/g, (_, kind: string, n: string) => `${kind}_${Number(n) + 5}`)
+      .replace(/"processId":"\d+"/g, '"processId":"77001"')
+      .replace(/2026\/11\/26\/rollout-2026-11-26T12-28-12/g, "2026/11/27/rollout-2026-11-27T08-01-59")
+      .replace(/\b1795696(\d{3,6})\b/g, "1795782$1")
+      .replace(/"durationMs":(\d+)/g, (_, n: string) => `"durationMs":${Number(n) + 17}`);
+  const cwd = "/tmp/codex-fixture/ws";
+  const protocol = "codex-app-server" as const;
+
+  it("finds two runs equal whatever Codex named anew: thread, turn, item and process ids, the rollout file's time, timings", () => {
+    const a = framesOf();
+    const b = framesOf(again);
+    expect(b.map((f) => f.raw)).not.toEqual(a.map((f) => f.raw));
+    const diff = diffRuns({ frames: a, cwd }, { frames: b, cwd }, { protocol });
+    expect(diff.patch).toBe("");
+    expect(diff.equal).toBe(true);
+    // The diff page's alignment too.
+    const al = alignTranscripts({ frames: a, cwd, protocol }, { frames: b, cwd, protocol });
+    expect(al.counts).toMatchObject({ changed: 0, removed: 0, inserted: 0 });
+  });
+
+  it("read as ACP, the app-server's item and process ids and the rollout file's time are differences", () => {
+    const diff = diffRuns({ frames: framesOf(), cwd }, { frames: framesOf(again), cwd });
+    expect(diff.equal).toBe(false);
+    const paths = diff.changes.flatMap((c) => c.fields.map((f) => f.path));
+    expect(paths).toContain("params.itemId");
+    expect(paths).toContain("params.item.processId");
+    expect(paths).toContain("result.thread.path");
+  });
+
+  it("still finds what Codex did differently: another reply, a delta naming another item", () => {
+    const other = diffRuns(
+      { frames: framesOf(), cwd },
+      { frames: framesOf((raw) => again(raw).replace("Running it.", "Not running it.")), cwd },
+      { protocol },
+    );
+    expect(other.equal).toBe(false);
+    expect(other.patch).toContain("Not running it.");
+    // The first reply's delta names the second message: the aliases keep which item is which.
+    const swapped = diffRuns(
+      { frames: framesOf(), cwd },
+      {
+        frames: framesOf((raw) =>
+          raw.includes('"item/agentMessage/delta"') ? raw.replace('"itemId":"msg_1"', '"itemId":"msg_2"') : raw,
+        ),
+        cwd,
+      },
+      { protocol },
+    );
+    expect(swapped.equal).toBe(false);
+    expect(swapped.changes.flatMap((c) => c.fields.map((f) => f.path))).toContain("params.itemId");
   });
 });

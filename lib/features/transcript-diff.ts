@@ -2,7 +2,8 @@
  * Structural comparison of what an agent said in two runs: responses, session
  * updates and agent requests, with the byte noise normalised away by shape
  * (request ids, session and tool call ids, UUIDs anywhere, random ids under
- * `_meta`, timestamps, durations, working directories, chunk boundaries),
+ * `_meta`, timestamps, durations, working directories, chunk boundaries; for
+ * the app-server: thread, turn, item and process ids, the rollout file's time),
  * over the same window on both sides, minus paths the user ignores.
  */
 import { createTwoFilesPatch } from "diff";
@@ -48,8 +49,9 @@ export interface DiffOptions {
    */
   window?: "all" | "last-response";
   /**
-   * The runs' protocol: in the app-server's, a turn answers at once and ends with its
-   * `turn/completed`, so the "last-response" window reaches the last turn's end.
+   * The runs' protocol: whose ids are run-specific (the Normaliser); in the app-server's, a turn
+   * answers at once and ends with its `turn/completed`, so the "last-response" window reaches the
+   * last turn's end.
    */
   protocol?: ProtocolName;
   /** Dot paths into an entry (`params.update._meta.x`, `*` one key, `**` any depth) left out. */
@@ -114,7 +116,7 @@ export function agentEntries(
   cwds: string[] = side.cwd ? [side.cwd] : [],
   options: DiffOptions = {},
 ): string[] {
-  const norm = new Normaliser(cwds);
+  const norm = new Normaliser(cwds, options.protocol);
   const entries: Entry[] = [];
   // Request ordinals per method, so responses pair up by position, not id.
   const ordinals = new Map<string, number>();

@@ -4,6 +4,10 @@ import { describe, expect, it } from "vitest";
 import { parseTranscript } from "../contracts/transcript";
 import { LineSplitter } from "../protocol/ndjson";
 import { createSchemaSet } from "../protocol/schema-check";
+import { createAppServerSchema, type AppServerSchemaFile } from "../protocol/schema-app-server";
+import appServerSchemaFile from "../protocol/app-server-schema.json";
+import type { FrameDirection } from "../protocol/frame";
+import { FrameSequencer } from "../protocol/frame-sequencer";
 import {
   captureSide,
   printable,
@@ -15,6 +19,7 @@ import {
   validateRecording,
   validateReport,
   xmlText,
+  type Recording,
 } from "./validate-report";
 import { APP_SERVER_SESSION } from "./recorded-agent.fixture";
 
@@ -24,6 +29,8 @@ const schemas = createSchemaSet({
   stable: read("@agentclientprotocol/sdk/schema/v1/schema.json"),
   unstable: read("@agentclientprotocol/sdk/schema/v1/schema.unstable.json"),
 });
+
+const appServer = createAppServerSchema(appServerSchemaFile as AppServerSchemaFile);
 
 const rpc = (m: Record<string, unknown>) => JSON.stringify({ jsonrpc: "2.0", ...m });
 const header = JSON.stringify({
@@ -63,7 +70,7 @@ const good = () => [
 
 describe("validate", () => {
   it("calls a transcript that keeps every rule conformant, every requirement judged or skipped", () => {
-    const v = validateRecording(recordingFromTranscript("ok.jsonl", transcript(good())), schemas);
+    const v = validateRecording(recordingFromTranscript("ok.jsonl", transcript(good())), { acp: schemas });
     expect(v.reasons).toEqual([]);
     expect(v.verdict).toBe("CONFORMANT");
     expect(v.requirements.find((r) => r.id === "PG-REC-003")).toMatchObject({ status: "pass" });
@@ -77,7 +84,7 @@ describe("validate", () => {
     lines.push(
       frame("from-agent", rpc({ method: "session/update", params: { sessionId: "s1", update: { sessionUpdate: 7 } } })),
     );
-    const v = validateRecording(recordingFromTranscript("bad.jsonl", transcript(lines)), schemas);
+    const v = validateRecording(recordingFromTranscript("bad.jsonl", transcript(lines)), { acp: schemas });
     expect(v.verdict).toBe("NOT CONFORMANT");
     expect(v.reasons).toEqual(["PG-REC-001 fail", "PG-REC-003 fail"]);
     const failed = v.requirements.find((r) => r.id === "PG-REC-001")!;
@@ -115,7 +122,9 @@ describe("validate", () => {
 
   it("prints text without control characters, JSON, and JUnit XML that a hostile frame cannot break", () => {
     const hostile = frame("from-agent", '\u001b[31m</failure><x a="&">\u0000');
-    const v = validateRecording(recordingFromTranscript("t\u001b.jsonl", transcript([...good(), hostile])), schemas);
+    const v = validateRecording(recordingFromTranscript("t\u001b.jsonl", transcript([...good(), hostile])), {
+      acp: schemas,
+    });
     const report = validateReport([v]);
     const text = reportToText(report);
     expect(text).not.toMatch(/[\u0000\u001b]/);
@@ -153,17 +162,64 @@ describe("an app-server transcript (Codex)", () => {
     const recording = recordingFromTranscript("codex.jsonl", parseTranscript(`${text}\n`));
     expect(recording.protocol).toBe("codex-app-server");
     expect(recording.frames.filter((f) => f.kind === "invalid")).toEqual([]);
-    const verdict = validateRecording(recording, schemas);
+    const verdict = validateRecording(recording, { acp: schemas });
     expect(verdict.requirements.filter((r) => r.status === "fail")).toEqual([]);
     expect(verdict.requirements.find((r) => r.id === "PG-REC-001")).toMatchObject({ status: "pass" });
     expect(verdict.requirements.find((r) => r.id === "PG-REC-003")?.checks[0]?.detail).toBe(
-      "ACP's schema does not judge a Codex app-server recording",
+      "the Codex app-server schema was not loaded",
     );
+  });
+
+  /** A session captured from the pinned Codex over the relay (a reply, an approved command, two patches). */
+  const captured = (): Recording => {
+    const s = new FrameSequencer(undefined, "codex-app-server");
+    const frames = readFileSync(new URL("../../test/fixtures/codex-app-server.jsonl", import.meta.url), "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { dir: FrameDirection; raw: string })
+      .map((l) => s.line(l.dir, l.raw));
+    return { file: "codex.jsonl", kind: "transcript", frames, sides, stopped: true, protocol: "codex-app-server" };
+  };
+  const sides = new Set<FrameDirection>(["to-agent", "from-agent"]);
+
+  it("judges its frames by the app-server schema (PG-REC-003): Codex's own pass, never by ACP's", () => {
+    const recording = captured();
+    const verdict = validateRecording(recording, { acp: schemas, appServer });
+    const schemaReq = verdict.requirements.find((r) => r.id === "PG-REC-003")!;
+    expect(schemaReq.status, JSON.stringify(schemaReq.checks).slice(0, 800)).toBe("pass");
+    expect(schemaReq.checks[0]!.detail).toMatch(/^\d+ frames judged$/);
+    expect(Number.parseInt(schemaReq.checks[0]!.detail, 10)).toBeGreaterThan(recording.frames.length / 2);
+    expect(verdict.verdict).toBe("CONFORMANT");
+  });
+
+  it("a frame that breaks the app-server schema fails PG-REC-003, named with its frame", () => {
+    const recording = captured();
+    const start = recording.frames.find((f) => f.dir === "to-agent" && f.method === "turn/start")!;
+    const m = start.message as { id: number; method: string; params: { threadId: string } };
+    // turn/start without its input, and an approval answered with a decision Codex does not know.
+    const bad = new FrameSequencer(undefined, "codex-app-server");
+    const broken = bad.line(
+      "to-agent",
+      JSON.stringify({ id: m.id, method: m.method, params: { threadId: m.params.threadId } }),
+    );
+    recording.frames[recording.frames.indexOf(start)] = { ...broken, seq: start.seq, ts: start.ts };
+    const verdict = validateRecording(recording, { appServer });
+    const schemaReq = verdict.requirements.find((r) => r.id === "PG-REC-003")!;
+    expect(schemaReq.status).toBe("fail");
+    expect(schemaReq.checks).toEqual([
+      expect.objectContaining({
+        status: "fail",
+        frames: [start.seq],
+        detail: "turn/start: params.input: missing (required)",
+      }),
+    ]);
   });
 
   it("read as ACP (a header without the protocol), the same lines are invalid", () => {
     const acp = text.replace(',"protocol":"codex-app-server"', "");
-    const verdict = validateRecording(recordingFromTranscript("codex.jsonl", parseTranscript(`${acp}\n`)), schemas);
+    const verdict = validateRecording(recordingFromTranscript("codex.jsonl", parseTranscript(`${acp}\n`)), {
+      acp: schemas,
+    });
     expect(verdict.requirements.find((r) => r.id === "PG-REC-001")).toMatchObject({ status: "fail" });
   });
 });

@@ -1,14 +1,16 @@
 /**
  * `acp-playground validate`: a recording (transcript, tapped conversation, or a raw NDJSON
  * capture of one side) judged by the rules it can show (lib/folds/recording-rules.ts) and
- * the schema (lib/protocol/schema-check.ts), as requirement results with the kit's verdict
+ * its protocol's schema (ACP's: lib/protocol/schema-check.ts; the app-server's:
+ * lib/protocol/schema-app-server.ts), as requirement results with the kit's verdict
  * rule (lib/contracts/requirements.ts); printed as text, JSON or JUnit XML.
  */
 import { judge, type CheckResult, type Conformance, type RequirementResult } from "../contracts/requirements";
 import type { Frame, FrameDirection } from "../protocol/frame";
 import { isObject } from "../protocol/json";
 import { AGENT_METHODS } from "../protocol/methods";
-import { negotiatedV2, type SchemaSet } from "../protocol/schema-check";
+import { negotiatedV2, type SchemaSet, type SchemaVerdict } from "../protocol/schema-check";
+import type { AppServerSchema } from "../protocol/schema-app-server";
 import { RecordingRules, RECORDING_REQUIREMENTS, type RecordingRuleId } from "../folds/recording-rules";
 import { ACP_NOTIFICATIONS, ACP_REQUESTS } from "../folds/frame-checks";
 import { FrameSequencer } from "../protocol/frame-sequencer";
@@ -110,8 +112,14 @@ export function recordingFromCapture(file: string, lines: readonly LineEvent[], 
   return { file, kind: "capture", frames, sides: new Set([dir]), stopped: false };
 }
 
-/** Judges one recording. Without `schemas`, the schema requirement is skipped. */
-export function validateRecording(recording: Recording, schemas?: SchemaSet): FileVerdict {
+/** The schemas a recording is judged by, one per protocol (each loaded by the caller). */
+export interface RecordingSchemas {
+  acp?: SchemaSet;
+  appServer?: AppServerSchema;
+}
+
+/** Judges one recording. Without its protocol's schema, the schema requirement is skipped. */
+export function validateRecording(recording: Recording, schemas: RecordingSchemas = {}): FileVerdict {
   const { frames } = recording;
   const first = frames[0];
   const fromStart =
@@ -121,8 +129,10 @@ export function validateRecording(recording: Recording, schemas?: SchemaSet): Fi
     first.method === AGENT_METHODS.initialize;
   const protocol = protocolOf(recording);
   const rules = new RecordingRules({ sides: recording.sides, fromStart, protocol });
-  // The schema loaded is ACP's: another protocol's frames are not judged by it.
-  if (protocol !== "acp") schemas = undefined;
+  // Each protocol's frames by its own schema, never by the other's.
+  const acp = protocol === "acp" ? schemas.acp : undefined;
+  const appServer = protocol === "codex-app-server" ? schemas.appServer : undefined;
+  const schemaLoaded = acp !== undefined || appServer !== undefined;
   const bySeq = new Map<number, Frame>();
   const checks: CheckResult[] = [];
   let v2 = false;
@@ -132,7 +142,7 @@ export function validateRecording(recording: Recording, schemas?: SchemaSet): Fi
     rules.add(frame);
     if (frame.kind === "response" && frame.method === AGENT_METHODS.initialize && isObject(frame.message))
       v2 = negotiatedV2(frame.message.result);
-    const verdict = schemas?.check(frame, { v2 });
+    const verdict: SchemaVerdict | undefined = acp ? acp.check(frame, { v2 }) : appServer?.check(frame);
     if (!verdict) continue;
     schemaJudged++;
     if (verdict.issues.length === 0) continue;
@@ -141,7 +151,8 @@ export function validateRecording(recording: Recording, schemas?: SchemaSet): Fi
     checks.push({
       requirement: "PG-REC-003",
       status: "fail",
-      detail: `${what}${verdict.variant ? ` (${verdict.variant})` : ""}: ${issues}`,
+      // The app-server has one schema: no variant to name.
+      detail: `${what}${acp && verdict.variant ? ` (${verdict.variant})` : ""}: ${issues}`,
       frames: [frame.seq],
     });
   }
@@ -169,10 +180,8 @@ export function validateRecording(recording: Recording, schemas?: SchemaSet): Fi
         requirement: r.id,
         status: "skip",
         detail:
-          r.id === "PG-REC-003" && !schemas
-            ? protocol === "acp"
-              ? "the schema was not loaded"
-              : `ACP's schema does not judge a ${PROTOCOLS[protocol].label} recording`
+          r.id === "PG-REC-003" && !schemaLoaded
+            ? `the ${PROTOCOLS[protocol].label} schema was not loaded`
             : "nothing in this recording shows it (one side only, or no such frames)",
       });
     }

@@ -17,6 +17,7 @@ import { alignTranscripts, framesOfTurn, turnRanges } from "../../lib/features/t
 import { methodLatency } from "../../lib/folds/method-latency";
 import { TranscriptReader } from "../../lib/folds/transcript-stream";
 import type { Frame } from "../../lib/protocol/frame";
+import { protocolOf, type ProtocolName } from "../../lib/protocol/protocols";
 import { SearchIndex } from "../transcripts/search-index";
 import { HIDDEN_WORKSPACE, localPaths, TranscriptStore } from "../transcripts/transcript-store";
 import { VERSION } from "../version";
@@ -36,7 +37,7 @@ async function loadFrames(
   store: TranscriptStore,
   id: string,
   redactor: Redactor,
-): Promise<{ frames: Frame[]; title: string }> {
+): Promise<{ frames: Frame[]; title: string; protocol: ProtocolName }> {
   const meta = TranscriptStore.isId(id) ? store.meta(id) : undefined;
   const stream = meta ? store.stream(id, { hideLocal: true }) : undefined;
   if (!meta || !stream) throw new ToolError(`no transcript ${id.slice(0, 80)} (list_transcripts names them)`);
@@ -67,7 +68,7 @@ async function loadFrames(
     stream.rest?.destroy();
     throw new ToolError(`transcript ${id} does not parse: ${(err as Error).message}`);
   }
-  return { frames, title: meta.title };
+  return { frames, title: meta.title, protocol: protocolOf(meta) };
 }
 
 /** A frame for a reader: its message (or the start of it, when long) and what the relay knew. */
@@ -273,8 +274,8 @@ export function createLibraryServer({ store, index, secrets }: LibraryServerOpti
     guard(async ({ a, b }) => {
       const [left, right] = await Promise.all([loadFrames(store, a, redactor), loadFrames(store, b, redactor)]);
       const al = alignTranscripts(
-        { frames: left.frames, cwd: HIDDEN_WORKSPACE },
-        { frames: right.frames, cwd: HIDDEN_WORKSPACE },
+        { frames: left.frames, cwd: HIDDEN_WORKSPACE, protocol: left.protocol },
+        { frames: right.frames, cwd: HIDDEN_WORKSPACE, protocol: right.protocol },
       );
       const rows = al.rows
         .filter((r) => r.op !== "same")

@@ -19,7 +19,14 @@ import {
   validateRecording,
   validateReport,
   type Recording,
+  type RecordingSchemas,
 } from "../../lib/features/validate-report";
+import { protocolOf } from "../../lib/protocol/protocols";
+import {
+  createAppServerSchema,
+  type AppServerSchema,
+  type AppServerSchemaFile,
+} from "../../lib/protocol/schema-app-server";
 import { schemaSet } from "../agents/client-services";
 import { CliError } from "./cli-error";
 
@@ -63,6 +70,12 @@ function load(file: string, side: FrameDirection | undefined): Recording {
   return recordingFromCapture(file, lines, side ?? captureSide(lines));
 }
 
+/** The app-server's schema (lib/protocol/app-server-schema.json), read only when a recording speaks it. */
+async function appServerSchema(): Promise<AppServerSchema> {
+  const file = (await import("../../lib/protocol/app-server-schema.json")).default;
+  return createAppServerSchema(file as AppServerSchemaFile);
+}
+
 async function run(argv: string[]): Promise<number> {
   let parsed;
   try {
@@ -88,8 +101,10 @@ async function run(argv: string[]): Promise<number> {
     throw new CliError(`--side must be agent or client, not "${values.side}"`, 2);
   const side: FrameDirection | undefined =
     values.side === undefined ? undefined : values.side === "agent" ? "from-agent" : "to-agent";
-  const schemas = schemaSet();
-  const files = positionals.map((file) => validateRecording(load(file, side), schemas));
+  const recordings = positionals.map((file) => load(file, side));
+  const schemas: RecordingSchemas = { acp: schemaSet() };
+  if (recordings.some((r) => protocolOf(r) === "codex-app-server")) schemas.appServer = await appServerSchema();
+  const files = recordings.map((r) => validateRecording(r, schemas));
   const report = validateReport(files);
   const text =
     format === "json" ? reportToJson(report) : format === "junit" ? reportToJUnit(report) : reportToText(report);
