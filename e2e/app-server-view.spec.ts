@@ -98,12 +98,18 @@ test("the thread view: a streamed Markdown reply, then a command accepted on its
     expect(readFileSync(workspaceFile("codex-notes.md"), "utf8")).toBe("# Notes\n");
   });
 
-  await test.step("the answer is the page's response frame", async () => {
-    await page.getByTestId("view-frames").click();
+  await test.step("the command's frame link opens the Frames view on its first frame; the answer is the page's", async () => {
+    const command = page.locator('[data-testid="as-item"][data-type="commandExecution"]');
+    const seq = (await command.getAttribute("data-seq"))!;
+    await command.getByTestId("show-frames").click();
+    await expect(page.getByTestId("view-frames")).toHaveAttribute("aria-selected", "true");
+    await expect(rows(page, { seq })).toHaveAttribute("data-selected", "true");
+    await expect(rows(page, { seq })).toHaveAttribute("data-method", "item/started");
     await expect(
       rows(page, { kind: "response", dir: "to-agent", method: "item/commandExecution/requestApproval" }),
     ).toHaveCount(1);
   });
+
   await page.getByTestId("stop-agent").click();
   await expect(page.getByTestId("agent-status")).toHaveAttribute("data-status", "exited");
 
