@@ -1,7 +1,8 @@
 /**
  * Codex's app-server in the thread view, end to end with the pinned Codex behind the fake
  * Responses API: Connect, a streamed Markdown reply to a prompt, then a command approval
- * answered on its card in the thread, after which the command has run in the workspace; the
+ * answered on its card in the thread, after which the command has run in the workspace, and a
+ * file change shown as a diff; the
  * recording plays back in the same view, and so does its HTML export.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -35,6 +36,7 @@ test("the thread view: a streamed Markdown reply, then a command accepted on its
   test.setTimeout(180_000);
   const file = workspaceFile("codex-approved.txt");
   rmSync(file, { force: true });
+  rmSync(workspaceFile("codex-notes.md"), { force: true });
   const threadId = await startThread(page);
 
   await test.step("a Markdown reply streams into the thread", async () => {
@@ -61,6 +63,17 @@ test("the thread view: a streamed Markdown reply, then a command accepted on its
           },
         ],
       },
+      // Codex applies a patch the model runs as a command itself (inside the workspace: no approval).
+      {
+        tools: [
+          {
+            name: "exec_command",
+            input: {
+              cmd: "apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: codex-notes.md\n+# Notes\n*** End Patch\nEOF\n",
+            },
+          },
+        ],
+      },
       { text: ["Done."] },
     ]);
     await prompt(page, "make codex-approved.txt");
@@ -81,14 +94,22 @@ test("the thread view: a streamed Markdown reply, then a command accepted on its
     await expect(page.getByTestId("as-approval-outcome")).toContainText("accept");
     await expect(page.getByTestId("as-exit-code")).toHaveText("exit 0");
     expect(readFileSync(file, "utf8").trim()).toBe("approved");
+    await expect(page.locator('[data-testid="tool-diff"][data-path$="/codex-notes.md"]')).toContainText("# Notes");
+    expect(readFileSync(workspaceFile("codex-notes.md"), "utf8")).toBe("# Notes\n");
   });
 
-  await test.step("the answer is the page's response frame", async () => {
-    await page.getByTestId("view-frames").click();
+  await test.step("the command's frame link opens the Frames view on its first frame; the answer is the page's", async () => {
+    const command = page.locator('[data-testid="as-item"][data-type="commandExecution"]');
+    const seq = (await command.getAttribute("data-seq"))!;
+    await command.getByTestId("show-frames").click();
+    await expect(page.getByTestId("view-frames")).toHaveAttribute("aria-selected", "true");
+    await expect(rows(page, { seq })).toHaveAttribute("data-selected", "true");
+    await expect(rows(page, { seq })).toHaveAttribute("data-method", "item/started");
     await expect(
       rows(page, { kind: "response", dir: "to-agent", method: "item/commandExecution/requestApproval" }),
     ).toHaveCount(1);
   });
+
   await page.getByTestId("stop-agent").click();
   await expect(page.getByTestId("agent-status")).toHaveAttribute("data-status", "exited");
 

@@ -1,6 +1,6 @@
 "use client";
 /**
- * One thread's turns as rows: notices before the turn they came before, each turn's items, its
+ * One thread's turns as rows: notices where they came (in a turn, or between turns), each turn's items, its
  * diff and its footer. Short threads are plain DOM; long ones are virtualised with measured row
  * heights, as the ACP conversation is (components/session-view/Conversation.tsx). Sticks to the
  * bottom while the user is there.
@@ -30,7 +30,13 @@ function buildRows(thread: ThreadView, loose: readonly AsItem[], waitingSeqs: Re
   };
   thread.turns.forEach((turn, index) => {
     looseUpTo(turn.seq);
-    for (const item of turn.items) rows.push({ key: `i${turn.id}:${item.id}`, item });
+    // A notice sent while the turn ran (before the server named the turn) shows in it, in frame order.
+    const end = turn.endSeq ?? thread.turns[index + 1]?.seq ?? Infinity;
+    for (const item of turn.items) {
+      looseUpTo(Math.min(item.seqs.first!, end));
+      rows.push({ key: `i${turn.id}:${item.id}`, item });
+    }
+    looseUpTo(end);
     if (turn.diff) rows.push({ key: `d${turn.id}`, diff: turn.diff });
     const waiting = turn.items.some((it) => it.approval && waitingSeqs.has(it.approval.requestSeq));
     rows.push({ key: `f${turn.id}`, turn, index, waiting });
