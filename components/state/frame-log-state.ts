@@ -11,11 +11,16 @@ import { RequestSeqFiller } from "@/lib/protocol/correlate";
 import type { Frame, WireFrame } from "@/lib/protocol/frame";
 import { FrameIndex } from "@/lib/folds/frame-index";
 import { FrameLog, FrameWindow, withMessage } from "@/lib/folds/frame-log";
+import { protocolOf, type ProtocolName } from "@/lib/protocol/protocols";
 import { RequestIdCounter } from "@/lib/protocol/request-ids";
 import type { SessionSnapshot } from "./session-store";
 
 /** Frames held per tab; older ones are dropped (and counted in `missed`). */
 export const FRAME_CAP = 200_000;
+
+/** The protocol of this log's agent (running or gone; ACP when there is none). */
+export const selectProtocol = (s: SessionSnapshot): ProtocolName =>
+  protocolOf(s.agent.state === "running" || s.agent.state === "exited" ? s.agent.agent : undefined);
 
 /** Where a part of the session reads and patches the one snapshot. */
 export interface SnapshotHost {
@@ -62,6 +67,7 @@ export class FrameLogState {
   append(batch: readonly WireFrame[]): Frame[] {
     const snap = this.host.get();
     const { index } = snap;
+    const protocol = selectProtocol(snap);
     let { lastSeq, missed } = snap;
     const fresh: Frame[] = [];
     let pendingChanged = false;
@@ -72,7 +78,7 @@ export class FrameLogState {
       const frame = withMessage(wire);
       fresh.push(frame);
       this.log.push(frame);
-      const change = index.add(frame);
+      const change = index.add(frame, protocol);
       if (change.opened?.dir === "from-agent" || change.closed?.dir === "from-agent" || change.dismissed)
         pendingChanged = true;
       if (change.opened?.dir === "to-agent") this.ids.observe(frame.id);
@@ -119,11 +125,12 @@ export class FrameLogState {
       this.filler = new RequestSeqFiller();
     }
     const index = back ? new FrameIndex() : snap.index;
+    const protocol = selectProtocol(snap);
     const fresh: Frame[] = [];
     for (let i = back ? 0 : shown; i < n; i++) {
       const frame = withMessage(this.filler.fill(recorded[i]!));
       fresh.push(frame);
-      if (index.add(frame).opened?.dir === "to-agent") this.ids.observe(frame.id);
+      if (index.add(frame, protocol).opened?.dir === "to-agent") this.ids.observe(frame.id);
     }
     const { facts, view } = foldFacts(fresh, back ? EMPTY_FACTS_STATE : snap);
     const appServer = foldAppServer(fresh, back ? EMPTY_APP_SERVER_STATE : snap.appServer);

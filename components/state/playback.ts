@@ -30,7 +30,6 @@ export class Playback {
   /** Shows the first `count` recorded frames, and the stderr and lifecycle events up to `eventsUntil` (ms since the epoch). */
   showUpTo(count: number, eventsUntil: number): void {
     const rec = this.recording;
-    this.log.showPrefix(rec.frames, Math.max(0, Math.min(count, rec.frames.length)));
     const snap = this.host.get();
     // Prefixes of append-only lists: the same length means the same content.
     const prefix = <T>(all: readonly T[], current: readonly T[], k: number) =>
@@ -46,5 +45,7 @@ export class Playback {
       lifecycle: prefix(rec.lifecycle, snap.lifecycle, countEventsUpTo(rec.lifecycle, eventsUntil)),
       agent,
     });
+    // After the agent: the log's rules are made for its protocol.
+    this.log.showPrefix(rec.frames, Math.max(0, Math.min(count, rec.frames.length)));
   }
 }

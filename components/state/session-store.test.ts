@@ -8,7 +8,7 @@ import { AGENT_METHODS } from "@/lib/protocol/methods";
 
 /** A host over a plain snapshot, as the session store is for its parts. */
 function host(): SnapshotHost {
-  let snap = { ...emptyLogState(0), lifecycle: [] } as unknown as SessionSnapshot;
+  let snap = { ...emptyLogState(0), lifecycle: [], agent: { state: "not-started" } } as unknown as SessionSnapshot;
   return { get: () => snap, set: (patch) => (snap = { ...snap, ...patch }) };
 }
 

@@ -18,7 +18,6 @@ import type { FrameIndex } from "@/lib/folds/frame-index";
 import type { FrameWindow } from "@/lib/folds/frame-log";
 import { isObject } from "@/lib/protocol/json";
 import type { RpcOutcome } from "@/lib/protocol/jsonrpc";
-import { protocolOf, type ProtocolName } from "@/lib/protocol/protocols";
 import type { Policies } from "@/lib/features/policy";
 import type { SentEntry } from "@/lib/folds/sent-history";
 import type { SessionViewState } from "@/lib/folds/session-view";
@@ -39,7 +38,7 @@ import { RpcClient } from "./rpc-client";
 import { SentHistoryStorage } from "./sent-history-storage";
 import { SnapshotStore } from "./snapshot-store";
 
-export { FRAME_CAP } from "./frame-log-state";
+export { FRAME_CAP, selectProtocol } from "./frame-log-state";
 export { randomId } from "./relay-connection";
 export { sentHistoryKey } from "./sent-history-storage";
 export type { OfflineRecording } from "./playback";
@@ -136,10 +135,6 @@ const INITIAL: SessionSnapshot = {
 
 /** The session the prompt template and the composer address: the one opened last (new, load, resume, fork). */
 export const selectSessionId = (s: SessionSnapshot): string | undefined => s.facts.sessionId;
-
-/** The protocol of this log's agent (running or gone; ACP when there is none). */
-export const selectProtocol = (s: SessionSnapshot): ProtocolName =>
-  protocolOf(s.agent.state === "running" || s.agent.state === "exited" ? s.agent.agent : undefined);
 
 function describeAgent(agent: AgentInfo): string {
   return `${agent.profile} · pid ${agent.pid} · ${[agent.command, ...agent.args].join(" ")} · cwd ${agent.cwd}`;

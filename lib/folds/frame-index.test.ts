@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { Frame } from "../protocol/frame";
 import { FrameIndex, updateVariantOf } from "./frame-index";
 import { FrameSequencer } from "../protocol/frame-sequencer";
+import type { ProtocolName } from "../protocol/protocols";
+import { recordedCodexFrames } from "../../test/fixtures/codex-app-server-frames";
 
 function feed(lines: Array<[Frame["dir"], string]>): { frames: Frame[]; index: FrameIndex } {
   const s = new FrameSequencer();
@@ -90,5 +92,36 @@ describe("FrameIndex", () => {
     expect(index.partnerOf(1)).toBeUndefined();
     expect(index.partnerOf(4)).toBe(5);
     expect(index.isUnanswered(3)).toBe(true);
+  });
+});
+
+describe("FrameIndex: the recording rules follow the log's protocol", () => {
+  /** Frames captured from the pinned Codex over the relay, then two lines no client should write. */
+  const codexLog = (): Frame[] => {
+    const frames = recordedCodexFrames();
+    const s = new FrameSequencer(undefined, "codex-app-server");
+    const next = (raw: string) => ({ ...s.line("to-agent", raw), seq: frames.length + 1, ts: frames.at(-1)!.ts });
+    // `initialize` without an id: ACP's PG-REC-006 (a request sent as a notification), not one of the app-server's rules.
+    frames.push(next('{"method":"initialize","params":{"clientInfo":{"name":"x","version":"1"}}}'));
+    frames.push(next("not json"));
+    return frames;
+  };
+  const findings = (protocol?: ProtocolName) => {
+    const frames = codexLog();
+    const index = new FrameIndex();
+    for (const f of frames) index.add(f, protocol);
+    return frames.flatMap((f) => index.ruleFindings(f.seq).map((x) => `${x.requirement} ${x.message}`));
+  };
+
+  it("an app-server log is judged by the app-server's rules only", () => {
+    const found = findings("codex-app-server");
+    expect(found.filter((x) => x.startsWith("PG-REC-006") || x.startsWith("PG-REC-007"))).toEqual([]);
+    expect(found).toContainEqual(expect.stringMatching(/^PG-REC-002 not a valid Codex app-server message/));
+  });
+
+  it("read as ACP (no protocol given), ACP's own rules judge the same frames", () => {
+    const found = findings();
+    expect(found).toContain("PG-REC-006 initialize is a request but was sent without an id: it can never be answered");
+    expect(found).toContainEqual(expect.stringMatching(/^PG-REC-002 not a valid ACP message/));
   });
 });

@@ -14,6 +14,7 @@ import { isObject } from "../protocol/json";
 import { CLIENT_METHODS, PROTOCOL_METHODS } from "../protocol/methods";
 import { McpPairs } from "./mcp-pairs";
 import { RecordingRules, type RuleFinding } from "./recording-rules";
+import { DEFAULT_PROTOCOL, type ProtocolName } from "../protocol/protocols";
 import { PendingRequests } from "../protocol/pending-requests";
 
 /** `params.update.sessionUpdate` of a `session/update` frame, if it has one. */
@@ -87,7 +88,11 @@ export class FrameIndex {
   /** Bumped whenever a request is answered or opened: per-frame facts changed. */
   version = 0;
 
-  add(frame: Frame): IndexChange {
+  /**
+   * `protocol`: the log's (its agent's, ACP when none); the recording rules are made for it with the
+   * first frame, so ACP's own rules never judge another protocol's frames.
+   */
+  add(frame: Frame, protocol: ProtocolName = DEFAULT_PROTOCOL): IndexChange {
     if (frame.method !== undefined && !this.methodSet.has(frame.method)) {
       this.methodSet.add(frame.method);
       this.methodList = [...this.methodSet].sort();
@@ -102,6 +107,7 @@ export class FrameIndex {
     (this.ruleFold ??= new RecordingRules({
       sides: new Set(["to-agent", "from-agent"]),
       fromStart: frame.seq === 1,
+      protocol,
     })).add(frame);
     const cancelled = cancelledIdOf(frame);
     if (cancelled !== undefined) return this.cancel(frame, cancelled);
