@@ -9,6 +9,7 @@ import {
 } from "./compare";
 import { comparisonInput, sideLabel } from "../contracts/compare-format";
 import { classifyLine, type Frame, type FrameDirection } from "../protocol/frame";
+import { FrameSequencer } from "../protocol/frame-sequencer";
 import { codexSessionFrames } from "../../test/fixtures/codex-compare-frames";
 
 /** One side's frames: a session in `cwd`, then turns built with the helpers. */
@@ -217,18 +218,10 @@ describe("compareRuns: a Codex app-server side (frames of the real Codex)", () =
   });
 
   it("reads file changes: an added file's content, an update's unified diff, paths made relative", () => {
+    // Made by the sequencer, as the relay makes them: responses paired with their requests.
+    const sequencer = new FrameSequencer({ wall: () => 0, mono: () => 0 }, "codex-app-server");
     const frames: Frame[] = [];
-    const push = (dir: FrameDirection, message: object) => {
-      const raw = JSON.stringify(message);
-      frames.push({
-        seq: frames.length + 1,
-        ts: frames.length * 10,
-        dir,
-        raw,
-        ...classifyLine(raw, "codex-app-server"),
-        message,
-      });
-    };
+    const push = (dir: FrameDirection, message: object) => frames.push(sequencer.line(dir, JSON.stringify(message)));
     const threadId = "th";
     push("to-agent", { id: 1, method: "thread/start", params: { cwd: "/ws/a" } });
     push("from-agent", { id: 1, result: { thread: { id: threadId }, cwd: "/ws/a" } });
