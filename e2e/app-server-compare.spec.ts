@@ -1,7 +1,8 @@
 /**
  * One prompt on Codex (app-server: the pinned Codex behind the fake Responses API) and Gemini (ACP:
  * the real Gemini CLI behind the fake Gemini API) side by side on /compare: each side runs in its
- * profile's protocol, both answers land in the report, and the saved pair reopens with them.
+ * profile's protocol and shows in its view, both answers land in the report, and the saved pair
+ * reopens with them.
  */
 import { expect, test } from "@playwright/test";
 import { printFramesOnFailure, scriptTurns, url } from "./helpers";
@@ -25,6 +26,11 @@ test("one prompt on Codex and Gemini: both answers side by side, saved and reope
   await page.getByTestId("compare-prompt").fill("say hello");
   await page.getByTestId("compare-run").click();
 
+  // Each side's conversation in its own protocol's view: the thread view for Codex, the Session view for Gemini.
+  await expect(page.getByTestId("compare-side-a").getByTestId("thread-view")).toContainText("Hello from Codex.", {
+    timeout: 60_000,
+  });
+  await expect(page.getByTestId("compare-side-b").getByTestId("session-view")).toContainText("Hello from Gemini.");
   const report = page.getByTestId("comparison-report");
   await expect(report.getByTestId("compare-answer-a")).toHaveText("Hello from Codex.", { timeout: 60_000 });
   await expect(report.getByTestId("compare-answer-b")).toHaveText("Hello from Gemini.");
@@ -42,4 +48,5 @@ test("one prompt on Codex and Gemini: both answers side by side, saved and reope
   const viewer = page.getByTestId("comparison-viewer");
   await expect(viewer.getByTestId("compare-answer-a")).toHaveText("Hello from Codex.");
   await expect(viewer.getByTestId("compare-answer-b")).toHaveText("Hello from Gemini.");
+  await expect(viewer.getByTestId("compare-side-a").getByTestId("thread-view")).toContainText("Hello from Codex.");
 });

@@ -1,11 +1,14 @@
 "use client";
 /**
- * Two sessions side by side, each in the Session view of its own store (a
- * TabContext per side, as the playground's tabs have), with the comparison of
- * the two below, recomputed as frames arrive.
+ * Two sessions side by side, each in the conversation view of its own store (a
+ * TabContext per side, as the playground's tabs have): the Session view for
+ * ACP, the thread view for Codex's app-server. Below them, the comparison of
+ * the two, recomputed as frames arrive.
  */
 import { useMemo } from "react";
 import { compareRuns } from "@/lib/features/compare";
+import { ThreadView } from "../app-server/ThreadView";
+import { useAgentProtocol } from "../app-server/use-protocol";
 import { SessionView } from "../session-view/SessionView";
 import type { SessionStore } from "../state/session-store";
 import type { Tab } from "../state/tabs-store";
@@ -17,6 +20,15 @@ const noop = () => {};
 export interface Side {
   tab: Tab;
   label: string;
+}
+
+/** The side's conversation as its protocol shows it (inside the side's TabContext). */
+function Conversation() {
+  return useAgentProtocol() === "codex-app-server" ? (
+    <ThreadView onHighlight={noop} onShowFrames={noop} />
+  ) : (
+    <SessionView onHighlight={noop} onShowFrames={noop} />
+  );
 }
 
 function useFrames(store: SessionStore) {
@@ -39,7 +51,7 @@ export function SplitView({ a, b, header }: { a: Side; b: Side; header?: (side: 
               <span data-testid="compare-side-label">{side.label}</span> {header?.(i ? "b" : "a")}
             </div>
             <TabContext.Provider value={side.tab}>
-              <SessionView onHighlight={noop} onShowFrames={noop} />
+              <Conversation />
             </TabContext.Provider>
           </div>
         ))}

@@ -2,12 +2,18 @@
  * Runs one side of a comparison on its session store: start the agent in the
  * side's own workspace, then the side's handshake and prompt in its profile's
  * protocol (lib/features/compare-side.ts, as `acp-playground compare` runs them).
- * Permissions are granted (policy "auto"): both sides are unattended, and
- * each can only touch its own throw-away workspace.
+ * Permissions and approvals are granted (policy "auto"): both sides are
+ * unattended, and each can only touch its own throw-away workspace.
  */
 import { runSide } from "@/lib/features/compare-side";
 import type { SessionStore } from "../state/session-store";
 import { CLIENT_METHODS } from "@/lib/protocol/methods";
+import { APP_SERVER_ANSWERABLE } from "@/lib/contracts/policies";
+
+/** Permission requests (ACP) and approvals and questions (Codex's app-server) answered "auto". */
+const COMPARE_POLICIES = Object.fromEntries(
+  [CLIENT_METHODS.session_request_permission, ...APP_SERVER_ANSWERABLE].map((m) => [m, "auto" as const]),
+);
 
 export interface SideSetup {
   profile: string;
@@ -41,7 +47,7 @@ export async function runSideInTab(
   prompt: string,
 ): Promise<SideOutcome> {
   if (!(await connected(store))) return { ok: false, message: "not connected to the relay" };
-  const policyError = await store.setPolicies({ [CLIENT_METHODS.session_request_permission]: "auto" });
+  const policyError = await store.setPolicies(COMPARE_POLICIES);
   if (policyError) return { ok: false, message: policyError.message };
   const started = await store.startAgent(setup.profile, workspace.cwd, { options: setup.options });
   if (!started.ok) return { ok: false, message: started.error.message };

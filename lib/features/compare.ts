@@ -21,8 +21,7 @@ import {
   summarizeTurn,
   type TurnSummary,
 } from "../folds/waterfall";
-import { APP_SERVER_CLIENT, APP_SERVER_NOTIFICATIONS as ASN } from "../protocol/app-server-methods";
-import { idKey } from "../protocol/frame";
+import { reduceAppServerFrames, type AsItem, type FileChangeItem, type MessageItem } from "../folds/app-server-view";
 import { str } from "../protocol/json";
 
 export interface CompareRun {
@@ -263,132 +262,69 @@ function acpTurns(frames: readonly Frame[], timingOf: TimingOf): TurnAt[] {
   return out;
 }
 
-/** What an app-server tool item is matched on: its tool's name, else its type, and its arguments. */
-function itemCall(item: Obj): Pick<ToolSummary, "name" | "args"> {
-  const type = str(item.type) ?? "item";
-  if (type === "commandExecution") return { name: type, args: { command: item.command } };
-  if (type === "webSearch") return { name: type, args: { query: item.query } };
-  if (type === "fileChange") {
-    const changes = Array.isArray(item.changes) ? item.changes.filter(isObj) : [];
-    return { name: type, args: changes.map((c) => ({ path: c.path, kind: isObj(c.kind) ? c.kind.type : c.kind })) };
-  }
-  return { name: str(item.tool) ?? type, args: item.arguments ?? null };
-}
-
-/** A fileChange item's changes: `diff` is an added file's content, a deleted one's, or an update's unified diff. */
-function itemFiles(item: Obj, cwd: string | undefined): FileChange[] {
-  const changes = Array.isArray(item.changes) ? item.changes.filter(isObj) : [];
-  return changes.flatMap((c) => {
-    const path = str(c.path);
-    const diff = str(c.diff);
-    if (path === undefined || diff === undefined) return [];
-    const rel = relativize(path, cwd) as string;
-    const kind = isObj(c.kind) ? str(c.kind.type) : str(c.kind);
-    if (kind === "add") return [fileChange(rel, "fileChange", null, diff)];
-    if (kind === "delete") return [fileChange(rel, "fileChange", diff, "")];
-    const { added, removed } = patchStats(parsePatch(diff));
-    return [{ path: rel, source: "fileChange" as const, newText: diff, patch: diff, added, removed }];
+/** An app-server tool item as a tool call: matched on its type (an MCP or dynamic tool: its name) and arguments. */
+function appServerTool(item: AsItem, cwd: string | undefined): ToolSummary | undefined {
+  const common = { toolCallId: item.id, ...(item.status ? { status: item.status } : {}), seq: item.seqs.first ?? 0 };
+  const call = (name: string, title: string | undefined, args: unknown): ToolSummary => ({
+    ...common,
+    name,
+    ...(title === undefined ? {} : { title: relativize(title, cwd) as string }),
+    args: relativize(args, cwd),
   });
+  if (item.type === "commandExecution") return call(item.type, item.command, { command: item.command });
+  if (item.type === "fileChange")
+    return call(
+      item.type,
+      item.changes.map((c) => c.path).join(", "),
+      item.changes.map((c) => ({ path: c.path, kind: c.kind })),
+    );
+  if (item.type !== "other" || APP_SERVER_ITEM_KIND[item.itemType] !== "tool") return undefined;
+  const { query, tool, arguments: args } = item.item;
+  if (item.itemType === "webSearch") return call(item.itemType, str(query), { query });
+  return call(str(tool) ?? item.itemType, appServerItemTitle(item.item), args ?? null);
 }
 
-interface OpenTurn extends TurnAt {
-  threadId: string;
-  turnId?: string;
-  /** Agent message text by item id, in the order the items came. */
-  messages: Map<string, string>;
-  tools: Map<string, ToolSummary>;
-  files: Map<string, FileChange>;
+/** A file change item's files: `diff` is an added file's content, a deleted one's, or an update's unified diff. */
+function appServerFiles(item: FileChangeItem, cwd: string | undefined): FileChange[] {
+  return item.changes.map((c) => {
+    const path = relativize(c.path, cwd) as string;
+    if (c.kind === "add") return fileChange(path, "fileChange", null, c.diff);
+    if (c.kind === "delete") return fileChange(path, "fileChange", c.diff, "");
+    const { added, removed } = patchStats(parsePatch(c.diff));
+    return { path, source: "fileChange" as const, newText: c.diff, patch: c.diff, added, removed };
+  });
 }
 
 /**
- * App-server turns: turn/start to turn/completed (its status as the stop reason). The answer is the
- * turn's agent messages (deltas, replaced by the completed item's text), one paragraph each; tool
- * items (command executions, file changes, MCP and other tool calls) are its tool calls.
+ * App-server turns, from the decoded view (lib/folds/app-server-view.ts): the prompt is the user's
+ * message, the answer the agent messages (one paragraph each), the stop reason the turn's final
+ * status; tool items (command executions, file changes, MCP and other tools) are its tool calls.
  */
 function appServerTurns(frames: readonly Frame[], timingOf: TimingOf): TurnAt[] {
-  const out: OpenTurn[] = [];
-  const cwds = new Map<string, string>();
-  const byRequest = new Map<string, OpenTurn>();
-  const running = new Map<string, OpenTurn>();
-  for (const f of frames) {
-    const m = isObj(f.message) ? f.message : {};
-    const params = isObj(m.params) ? m.params : {};
-    if (f.dir === "to-agent" && f.kind === "request" && f.method === APP_SERVER_CLIENT.turn_start) {
-      const threadId = str(params.threadId) ?? "";
-      const input = Array.isArray(params.input) ? params.input : [];
-      const turn: OpenTurn = {
-        seq: f.seq,
-        prompt: textOf(input),
-        turn: { answer: "", tools: [], files: [] },
-        threadId,
-        messages: new Map(),
-        tools: new Map(),
-        files: new Map(),
-      };
-      out.push(turn);
-      byRequest.set(idKey(f.id), turn);
-      running.set(threadId, turn);
-      continue;
-    }
-    if (f.dir === "from-agent" && f.kind === "response") {
-      const result = isObj(m.result) ? m.result : undefined;
-      const thread = result && isObj(result.thread) ? result.thread : undefined;
-      // thread/start, thread/resume, thread/fork: where the thread works.
-      if (thread && typeof thread.id === "string" && typeof result?.cwd === "string") cwds.set(thread.id, result.cwd);
-      const turn = byRequest.get(idKey(f.id));
-      if (!turn) continue;
-      byRequest.delete(idKey(f.id));
-      if (isObj(m.error)) {
-        turn.turn.error = str(m.error.message) ?? "error";
-        running.delete(turn.threadId);
-      } else if (result && isObj(result.turn)) turn.turnId ??= str(result.turn.id);
-      continue;
-    }
-    if (f.dir !== "from-agent" || f.kind !== "notification") continue;
-    const turn = running.get(str(params.threadId) ?? "");
-    if (!turn) continue;
-    const cwd = cwds.get(turn.threadId);
-    const item = isObj(params.item) ? params.item : undefined;
-    const itemId = str(item?.id) ?? str(params.itemId);
-    if (f.method === ASN.agent_message_delta && itemId !== undefined) {
-      turn.messages.set(itemId, (turn.messages.get(itemId) ?? "") + (str(params.delta) ?? ""));
-    } else if ((f.method === ASN.item_started || f.method === ASN.item_completed) && item && itemId !== undefined) {
-      const type = str(item.type) ?? "";
-      if (type === "agentMessage") {
-        const text = str(item.text);
-        if (f.method === ASN.item_completed && text !== undefined) turn.messages.set(itemId, text);
-        else if (!turn.messages.has(itemId)) turn.messages.set(itemId, "");
-      } else if (APP_SERVER_ITEM_KIND[type] === "tool") {
-        const call = itemCall(item);
-        const status = str(item.status) ?? turn.tools.get(itemId)?.status;
-        turn.tools.set(itemId, {
-          toolCallId: itemId,
-          name: call.name,
-          title: relativize(appServerItemTitle(item), cwd) as string,
-          ...(status === undefined ? {} : { status }),
-          args: relativize(call.args, cwd),
-          seq: turn.tools.get(itemId)?.seq ?? f.seq,
-        });
-        if (f.method === ASN.item_completed && type === "fileChange")
-          for (const file of itemFiles(item, cwd)) turn.files.set(file.path, file);
-      }
-    } else if (f.method === ASN.turn_completed) {
-      const t = isObj(params.turn) ? params.turn : {};
-      if (turn.turnId !== undefined && str(t.id) !== undefined && str(t.id) !== turn.turnId) continue;
-      turn.turn.stopReason = str(t.status) ?? null;
-      if (isObj(t.error)) turn.turn.error = str(t.error.message) ?? "error";
-      running.delete(turn.threadId);
+  const view = reduceAppServerFrames(frames);
+  const out: TurnAt[] = [];
+  for (const threadId of view.order) {
+    const { cwd, turns } = view.threads[threadId]!;
+    for (const t of turns) {
+      const texts = (type: MessageItem["type"]) =>
+        t.items.flatMap((i) => (i.type === type && i.text !== "" ? [i.text] : []));
+      const timing = timingOf(t.seq);
+      out.push({
+        seq: t.seq,
+        prompt: texts("userMessage").join("\n"),
+        turn: {
+          answer: texts("agentMessage").join("\n\n"),
+          ...(t.status === "inProgress" ? {} : { stopReason: t.status }),
+          ...(t.error ? { error: str(t.error.message) ?? "error" } : {}),
+          tools: t.items.flatMap((i) => appServerTool(i, cwd) ?? []),
+          files: t.items.flatMap((i) => (i.type === "fileChange" && i.completed ? appServerFiles(i, cwd) : [])),
+          timing,
+          usage: timing?.usage,
+        },
+      });
     }
   }
-  return out.map(({ seq, prompt, turn, messages, tools, files }) => {
-    const timing = timingOf(seq);
-    const answer = [...messages.values()].filter((text) => text !== "").join("\n\n");
-    return {
-      seq,
-      prompt,
-      turn: { ...turn, answer, tools: [...tools.values()], files: [...files.values()], timing, usage: timing?.usage },
-    };
-  });
+  return out;
 }
 
 function sideOf(frames: readonly Frame[]): SideRun {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { flagPolicies } from "./cli-policies";
-import { POLICIES } from "../../lib/contracts/policies";
+import { APP_SERVER_ANSWERABLE, POLICIES } from "../../lib/contracts/policies";
 
 describe("flagPolicies", () => {
   it("gives permission requests, the fs methods and the terminal methods one action each", () => {
@@ -10,6 +10,7 @@ describe("flagPolicies", () => {
       value: {
         policies: {
           "session/request_permission": "ask",
+          ...Object.fromEntries(APP_SERVER_ANSWERABLE.map((m) => [m, "ask"])),
           "fs/read_text_file": "auto",
           "fs/write_text_file": "auto",
           "terminal/create": "deny",
@@ -27,7 +28,15 @@ describe("flagPolicies", () => {
     const r = flagPolicies({}, POLICIES, { permission: "auto" });
     expect(r).toEqual({
       ok: true,
-      value: { policies: { "session/request_permission": "auto" }, answers: { fs: false, terminal: false } },
+      value: {
+        policies: {
+          "session/request_permission": "auto",
+          "item/commandExecution/requestApproval": "auto",
+          "item/fileChange/requestApproval": "auto",
+          ...Object.fromEntries(APP_SERVER_ANSWERABLE.map((m) => [m, "auto"])),
+        },
+        answers: { fs: false, terminal: false },
+      },
     });
   });
 

@@ -1,11 +1,11 @@
 /**
  * The --permission, --fs and --terminal flags of `record` and `compare`: one
- * action for permission requests, one for the fs methods, one for the
- * terminal methods.
+ * action for permission requests (a Codex app-server's approvals among them),
+ * one for the fs methods, one for the terminal methods.
  */
 import { CLIENT_METHODS } from "../../lib/protocol/methods";
 import { type Policies } from "../../lib/features/policy";
-import { SERVED_METHODS, type Policy } from "../../lib/contracts/policies";
+import { APP_SERVER_ANSWERABLE, SERVED_METHODS, type Policy } from "../../lib/contracts/policies";
 import { fail, ok, type Result } from "../../lib/protocol/result";
 
 export interface PolicyFlags<P extends Policy = Policy> {
@@ -35,7 +35,10 @@ export function flagPolicies<P extends Policy>(
       return fail(`--${name} must be ${allowed.slice(0, -1).join(", ")} or ${allowed.at(-1)}`);
     flags[name] = value as P;
   }
-  const policies: Policies = { [CLIENT_METHODS.session_request_permission]: flags.permission };
+  // --permission answers ACP's permission requests and the app-server's approvals (and questions) alike.
+  const policies: Policies = Object.fromEntries(
+    [CLIENT_METHODS.session_request_permission, ...APP_SERVER_ANSWERABLE].map((m) => [m, flags.permission]),
+  );
   for (const m of SERVED_METHODS) {
     const policy = m.startsWith("fs/") ? flags.fs : flags.terminal;
     if (policy) policies[m] = policy;

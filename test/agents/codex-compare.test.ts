@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseTranscript } from "../../lib/contracts/transcript";
-import { codexProfile } from "../agent-profiles";
+import { codexEscalatedCommand, codexProfile } from "../agent-profiles";
 import { startFakeGeminiApi, type FakeGeminiApi } from "../fake-gemini/server";
 import type { FakeModelApi } from "../fake-models/http";
 import { startFakeResponsesApi } from "../fake-models/openai-responses";
@@ -37,36 +37,27 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
+const compare = (prompt: string, ...flags: string[]) =>
+  execa(
+    process.execPath,
+    [bin, "compare", "--profile", "codex", "--profile", "gemini", "--prompt", prompt, "--json", ...flags],
+    {
+      cwd: dir,
+      reject: false,
+      timeout: 240_000,
+      env: {
+        ...home.env,
+        ACP_PLAYGROUND_DATA: path.join(dir, "data"),
+        ACP_PLAYGROUND_CONFIG: path.join(dir, "config.json"),
+      },
+    },
+  );
+
 describe("compare: Codex (app-server) and Gemini (ACP) on one prompt", () => {
   it("runs both side by side and reports both answers, each turn's end, usage and timing", async () => {
     responses.script({ text: ["Hello from ", "Codex."] });
     geminiApi.script({ parts: [{ text: "Hello from Gemini." }] });
-    const run = await execa(
-      process.execPath,
-      [
-        bin,
-        "compare",
-        "--profile",
-        "codex",
-        "--profile",
-        "gemini",
-        "--prompt",
-        "say hello",
-        "--json",
-        "--transcripts",
-        "runs",
-      ],
-      {
-        cwd: dir,
-        reject: false,
-        timeout: 240_000,
-        env: {
-          ...home.env,
-          ACP_PLAYGROUND_DATA: path.join(dir, "data"),
-          ACP_PLAYGROUND_CONFIG: path.join(dir, "config.json"),
-        },
-      },
-    );
+    const run = await compare("say hello", "--transcripts", "runs");
     expect(run.stderr).toBe("");
     expect(run.exitCode).toBe(0);
     const report = JSON.parse(run.stdout);
@@ -92,5 +83,25 @@ describe("compare: Codex (app-server) and Gemini (ACP) on one prompt", () => {
     expect(a!.header.agent.protocol).toBe("codex-app-server");
     expect(b!.header.agent.protocol ?? "acp").toBe("acp");
     expect(a!.frames.filter((f) => f.kind === "invalid")).toEqual([]);
+  }, 300_000);
+
+  it("grants Codex's command approval as --permission says, as Gemini's permission requests", async () => {
+    responses.script(
+      { text: ["Running it."], tools: [codexEscalatedCommand("echo hi > hi.txt")] },
+      { text: ["Done."] },
+    );
+    geminiApi.script(
+      { parts: [{ functionCall: { name: "write_file", args: { file_path: "hi.txt", content: "hi\n" } } }] },
+      { parts: [{ text: "Done." }] },
+    );
+    const run = await compare("write hi.txt");
+    expect(run.stderr).toBe("");
+    expect(run.exitCode).toBe(0);
+    const [turn] = JSON.parse(run.stdout).turns;
+    expect(turn.a).toMatchObject({ answer: "Running it.\n\nDone.", stopReason: "completed" });
+    expect(turn.a.tools).toMatchObject([
+      { name: "commandExecution", status: "completed", args: { command: "/bin/bash -lc 'echo hi > hi.txt'" } },
+    ]);
+    expect(turn.b).toMatchObject({ answer: "Done.", stopReason: "end_turn", tools: [{ name: "edit" }] });
   }, 300_000);
 });
