@@ -48,7 +48,13 @@ test.describe.serial("Codex app-server: Connect, prompt, schema checks, compose,
   });
 
   test("choosing codex, Connect runs initialize, initialized, thread/start and lands in the prompt box", async () => {
+    await expect(page.getByTestId("view-session")).toHaveText("Session");
     await page.getByTestId("profile-select").selectOption("codex");
+    // Before Codex runs, the conversation view is already its thread view, saying how to start one.
+    await expect(page.getByTestId("view-session")).toHaveText("Thread");
+    await page.getByTestId("view-session").click();
+    await expect(page.getByTestId("session-empty")).toContainText("No thread yet");
+    await page.getByTestId("view-frames").click();
     // No ACP capabilities or version to choose: the settings say the handshake instead.
     await expect(page.getByTestId("connect-settings")).toHaveAttribute("data-protocol", "codex-app-server");
     await page.getByTestId("connect").click();
