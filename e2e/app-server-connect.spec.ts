@@ -6,18 +6,9 @@
  * steered, then Cancel interrupts it. The reply is read in the Frames view.
  */
 import { expect, test, type Page } from "@playwright/test";
-import { printFramesOnFailure, prompt, rows, stopAgent, url } from "./helpers";
+import { printFramesOnFailure, prompt, rows, scriptResponses, stopAgent, url } from "./helpers";
 
 printFramesOnFailure();
-
-/** Queues the fake Responses API's next model turns. */
-async function scriptResponses(turns: object[]): Promise<void> {
-  const res = await fetch(`${process.env.E2E_FAKE_RESPONSES}/__fake/script`, {
-    method: "POST",
-    body: JSON.stringify({ turns, replace: true }),
-  });
-  expect(res.status).toBe(204);
-}
 
 const detail = (page: Page) => page.getByTestId("frame-detail").getByTestId("frame-raw");
 
