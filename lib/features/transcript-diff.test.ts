@@ -3,8 +3,7 @@ import type { Frame } from "../protocol/frame";
 import { FrameSequencer } from "../protocol/frame-sequencer";
 import { alignTranscripts } from "./transcript-align";
 import { diffRuns, fieldDiffs, parseIgnorePath, structuralChanges } from "./transcript-diff";
-import { appServerRecording } from "./recorded-agent.fixture";
-import { codexCaptureResequenced } from "../../test/fixtures/codex-captures";
+import { appServerRecording, codexCaptureResequenced } from "../../test/fixtures/codex-captures";
 
 function run(sessionId: string, chunks: string[], opts: { toolId?: string; cwd?: string; id?: number } = {}) {
   const s = new FrameSequencer();

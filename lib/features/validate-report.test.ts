@@ -21,8 +21,7 @@ import {
   xmlText,
   type Recording,
 } from "./validate-report";
-import { APP_SERVER_SESSION } from "./recorded-agent.fixture";
-import { codexCaptureResequenced } from "../../test/fixtures/codex-captures";
+import { APP_SERVER_SESSION, codexCaptureResequenced } from "../../test/fixtures/codex-captures";
 
 const require = createRequire(import.meta.url);
 const read = (p: string): unknown => JSON.parse(readFileSync(require.resolve(p), "utf8"));
