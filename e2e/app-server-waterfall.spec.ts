@@ -28,7 +28,7 @@ test("a Codex turn in the waterfall: the command, its approval as the user's wai
   ]);
   await connect(page, { profile: "codex" });
   await prompt(page, "make codex-wf.txt");
-  const card = page.getByTestId("as-approval");
+  const card = page.getByTestId("view-pane").getByTestId("approval-card");
   await expect(card).toHaveAttribute("data-method", "item/commandExecution/requestApproval");
 
   // While the turn waits for the user, the waterfall draws the wait and the turn runs on.
