@@ -4,7 +4,7 @@
  * for newcomers), Start agent (raw: nothing sent), Stop; the agent's status
  * and its last error.
  */
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { optionControls, optionsPayload, type OptionValues } from "@/lib/contracts/agent-options";
 import type { RelayError } from "@/lib/contracts/wire";
 import { AuthControls } from "./answer/AuthControls";
@@ -78,6 +78,7 @@ export function AgentControls({ onConnect, onStart }: Props) {
   const optionValues = options[chosen] ?? {};
   const payload = optionsPayload(optionControls(profileInfo), optionValues);
   const [choices, setChoices, choicesReady] = useConnectChoices(profileInfo);
+  useEffect(() => store.chooseProfile(chosen || undefined), [store, chosen]);
   const busy = status.state === "starting" || status.state === "running";
   // A replay still recording is listed (the page asked for it) but cannot start: the note says why.
   const startable = !profileInfo?.unavailable;

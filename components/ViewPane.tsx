@@ -1,6 +1,7 @@
 "use client";
 /**
- * The right-hand side of a tab: the decoded Session view (the thread view for Codex's app-server), the raw Frames
+ * The right-hand side of a tab: the decoded Session view (the Thread view for Codex's app-server, also
+ * before its agent runs when the chosen profile speaks it), the raw Frames
  * inspector or the turn Waterfall, one at a time (the hidden one is unmounted, so it costs nothing
  * while frames stream). Both share the tab's selection: items clicked in the
  * session view highlight their frames, a frame selected in the inspector
@@ -8,7 +9,7 @@
  */
 import { useCallback, useEffect, useState, type ReactNode } from "react";
 import { ThreadView } from "./app-server/ThreadView";
-import { useAgentProtocol } from "./app-server/use-protocol";
+import { useViewProtocol } from "./app-server/use-protocol";
 import { FrameInspector, type FrameGoto } from "./inspector/FrameInspector";
 import { InsightsView } from "./insights/InsightsView";
 import type { Highlight } from "./session-view/highlight";
@@ -31,13 +32,21 @@ function preferredView(): View {
 }
 
 const VIEWS: Array<{ id: View; label: string }> = [
-  { id: "session", label: "Session" },
+  { id: "session", label: "Session" }, // "Thread" for Codex's app-server
   { id: "frames", label: "Frames" },
   { id: "waterfall", label: "Waterfall" },
   { id: "insights", label: "Insights" },
 ];
 
-function ViewSwitch({ view, onChange, leading }: { view: View; onChange: (v: View) => void; leading?: ReactNode }) {
+interface SwitchProps {
+  view: View;
+  onChange: (v: View) => void;
+  /** The conversation view's name in the agent's protocol: ACP's session or the app-server's thread. */
+  conversation: string;
+  leading?: ReactNode;
+}
+
+function ViewSwitch({ view, onChange, conversation, leading }: SwitchProps) {
   return (
     <div className="flex h-8 shrink-0 items-end gap-1 border-b border-zinc-800 bg-zinc-900/70 px-3">
       {/* Outside the tablist: a tablist may hold only tabs. */}
@@ -57,7 +66,7 @@ function ViewSwitch({ view, onChange, leading }: { view: View; onChange: (v: Vie
                 : "border-transparent text-zinc-500 hover:text-zinc-300"
             }`}
           >
-            {v.label}
+            {v.id === "session" ? conversation : v.label}
           </button>
         ))}
       </div>
@@ -74,7 +83,7 @@ export function ViewPane({ leading, goto }: { leading?: ReactNode; goto?: FrameG
   const [highlight, setHighlight] = useTabState<Highlight | undefined>("highlightSeqs", undefined);
   // A frame to scroll to when the Frames view opens ("#seq" on a session item).
   const [reveal, setReveal] = useState<number>();
-  const protocol = useAgentProtocol();
+  const protocol = useViewProtocol();
   // Select and show one frame (insights, latency, links): the Frames view opens on it.
   const [frameGoto, setFrameGoto] = useState<FrameGoto>();
 
@@ -112,7 +121,12 @@ export function ViewPane({ leading, goto }: { leading?: ReactNode; goto?: FrameG
 
   return (
     <section className="flex min-h-0 flex-1 flex-col" data-testid="view-pane" data-view={view} aria-label="Views">
-      <ViewSwitch view={view} onChange={switchTo} leading={leading} />
+      <ViewSwitch
+        view={view}
+        onChange={switchTo}
+        conversation={protocol === "codex-app-server" ? "Thread" : "Session"}
+        leading={leading}
+      />
       {view === "session" && protocol === "codex-app-server" ? (
         <ThreadView onHighlight={onHighlight} onShowFrames={showFrames} />
       ) : view === "session" ? (

@@ -5,7 +5,7 @@
  * reopens with them.
  */
 import { expect, test } from "@playwright/test";
-import { printFramesOnFailure, scriptTurns, url } from "./helpers";
+import { printFramesOnFailure, scriptResponses, scriptTurns, url } from "./helpers";
 
 printFramesOnFailure();
 
@@ -14,11 +14,7 @@ const token = () => new URL(url()).searchParams.get("token")!;
 
 test("one prompt on Codex and Gemini: both answers side by side, saved and reopened", async ({ page }) => {
   await scriptTurns([{ parts: [{ text: "Hello from Gemini." }] }]);
-  const res = await fetch(`${process.env.E2E_FAKE_RESPONSES}/__fake/script`, {
-    method: "POST",
-    body: JSON.stringify({ turns: [{ text: ["Hello from ", "Codex."] }] }),
-  });
-  expect(res.status).toBe(204);
+  await scriptResponses([{ text: ["Hello from ", "Codex."] }]);
 
   await page.goto(`${origin()}/compare?token=${token()}`);
   await page.getByTestId("compare-profile-a").selectOption("codex");

@@ -6,18 +6,9 @@
  * steered, then Cancel interrupts it. The reply is read in the Frames view.
  */
 import { expect, test, type Page } from "@playwright/test";
-import { printFramesOnFailure, prompt, rows, stopAgent, url } from "./helpers";
+import { printFramesOnFailure, prompt, rows, scriptResponses, stopAgent, url } from "./helpers";
 
 printFramesOnFailure();
-
-/** Queues the fake Responses API's next model turns. */
-async function scriptResponses(turns: object[]): Promise<void> {
-  const res = await fetch(`${process.env.E2E_FAKE_RESPONSES}/__fake/script`, {
-    method: "POST",
-    body: JSON.stringify({ turns, replace: true }),
-  });
-  expect(res.status).toBe(204);
-}
 
 const detail = (page: Page) => page.getByTestId("frame-detail").getByTestId("frame-raw");
 
@@ -48,7 +39,13 @@ test.describe.serial("Codex app-server: Connect, prompt, schema checks, compose,
   });
 
   test("choosing codex, Connect runs initialize, initialized, thread/start and lands in the prompt box", async () => {
+    await expect(page.getByTestId("view-session")).toHaveText("Session");
     await page.getByTestId("profile-select").selectOption("codex");
+    // Before Codex runs, the conversation view is already its thread view, saying how to start one.
+    await expect(page.getByTestId("view-session")).toHaveText("Thread");
+    await page.getByTestId("view-session").click();
+    await expect(page.getByTestId("session-empty")).toContainText("No thread yet");
+    await page.getByTestId("view-frames").click();
     // No ACP capabilities or version to choose: the settings say the handshake instead.
     await expect(page.getByTestId("connect-settings")).toHaveAttribute("data-protocol", "codex-app-server");
     await page.getByTestId("connect").click();

@@ -5,19 +5,10 @@
  * codex profile on the Profiles page (its ASP-* requirements and verdict).
  */
 import { expect, test, type Page } from "@playwright/test";
-import { connect, printFramesOnFailure, prompt, stopAgent, url } from "./helpers";
+import { connect, printFramesOnFailure, prompt, scriptResponses, stopAgent, url } from "./helpers";
 import { sharedPage } from "./shared-page";
 
 printFramesOnFailure();
-
-/** Queues the fake Responses API's model turns, replacing any left unplayed. */
-async function scriptResponses(turns: object[]): Promise<void> {
-  const res = await fetch(`${process.env.E2E_FAKE_RESPONSES}/__fake/script`, {
-    method: "POST",
-    body: JSON.stringify({ turns, replace: true }),
-  });
-  expect(res.status).toBe(204);
-}
 
 const origin = () => new URL(url()).origin;
 const auth = () => ({ authorization: `Bearer ${new URL(url()).searchParams.get("token")}` });

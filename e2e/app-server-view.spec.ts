@@ -10,18 +10,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { expect, test, type Page } from "@playwright/test";
-import { connect, printFramesOnFailure, prompt, rows, url, workspaceFile } from "./helpers";
+import { connect, printFramesOnFailure, prompt, rows, scriptResponses, url, workspaceFile } from "./helpers";
 
 printFramesOnFailure();
-
-/** Queues the fake Responses API's model turns, replacing any left unplayed. */
-async function scriptResponses(turns: object[]): Promise<void> {
-  const res = await fetch(`${process.env.E2E_FAKE_RESPONSES}/__fake/script`, {
-    method: "POST",
-    body: JSON.stringify({ turns, replace: true }),
-  });
-  expect(res.status).toBe(204);
-}
 
 /** Connects to Codex (its handshake starts a thread) and returns the thread's id. */
 async function startThread(page: Page): Promise<string> {

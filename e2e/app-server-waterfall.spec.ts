@@ -6,7 +6,7 @@
  */
 import { rmSync } from "node:fs";
 import { expect, test } from "@playwright/test";
-import { connect, printFramesOnFailure, prompt, stopAgent, workspaceFile } from "./helpers";
+import { connect, printFramesOnFailure, prompt, scriptResponses, stopAgent, workspaceFile } from "./helpers";
 
 printFramesOnFailure();
 
@@ -14,32 +14,21 @@ test("a Codex turn in the waterfall: the command, its approval as the user's wai
   page,
 }) => {
   test.setTimeout(180_000);
-  const res = await fetch(`${process.env.E2E_FAKE_RESPONSES}/__fake/script`, {
-    method: "POST",
-    body: JSON.stringify({
-      replace: true,
-      turns: [
+  await scriptResponses([
+    {
+      text: ["Running it."],
+      tools: [
         {
-          text: ["Running it."],
-          tools: [
-            {
-              name: "exec_command",
-              input: {
-                cmd: "echo wf > codex-wf.txt",
-                sandbox_permissions: "require_escalated",
-                justification: "Asked.",
-              },
-            },
-          ],
+          name: "exec_command",
+          input: { cmd: "echo wf > codex-wf.txt", sandbox_permissions: "require_escalated", justification: "Asked." },
         },
-        { text: ["Done."] },
       ],
-    }),
-  });
-  expect(res.status).toBe(204);
+    },
+    { text: ["Done."] },
+  ]);
   await connect(page, { profile: "codex" });
   await prompt(page, "make codex-wf.txt");
-  const card = page.getByTestId("as-approval");
+  const card = page.getByTestId("view-pane").getByTestId("approval-card");
   await expect(card).toHaveAttribute("data-method", "item/commandExecution/requestApproval");
 
   // While the turn waits for the user, the waterfall draws the wait and the turn runs on.

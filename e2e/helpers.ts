@@ -28,6 +28,15 @@ export async function scriptTurns(turns: object[]): Promise<void> {
   expect(res.status).toBe(204);
 }
 
+/** Scripts the fake Responses API's model turns for the codex profile, replacing any left unplayed (as scriptTurns). */
+export async function scriptResponses(turns: object[]): Promise<void> {
+  const res = await fetch(`${process.env.E2E_FAKE_RESPONSES}/__fake/script`, {
+    method: "POST",
+    body: JSON.stringify({ turns, replace: true }),
+  });
+  expect(res.status).toBe(204);
+}
+
 /** A path in the e2e workspace (the relay's workspace root and the sessions' cwd). */
 export const workspaceFile = (name: string) => path.join(process.env.E2E_WORKSPACE!, name);
 

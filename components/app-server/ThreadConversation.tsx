@@ -5,11 +5,10 @@
  * heights, as the ACP conversation is (components/session-view/Conversation.tsx). Sticks to the
  * bottom while the user is there.
  */
-import { useVirtualizer } from "@tanstack/react-virtual";
 import { useMemo, useRef, type ReactNode } from "react";
 import type { AsItem, ThreadView, TurnView } from "@/lib/folds/app-server-view";
 import { useRequestShortcuts } from "../answer/shortcuts";
-import { VIRTUALIZE_AT } from "../session-view/Conversation";
+import { ConversationRows, useConversationRows } from "../session-view/Conversation";
 import { useStickToBottom } from "../use-stick-to-bottom";
 import { TurnLine } from "./TurnLine";
 
@@ -59,16 +58,8 @@ interface Props {
 export function ThreadConversation({ thread, loose, waitingSeqs, version, renderItem }: Props) {
   const ref = useRef<HTMLDivElement>(null);
   const rows = useMemo(() => buildRows(thread, loose, waitingSeqs), [thread, loose, waitingSeqs]);
-  const virtual = rows.length > VIRTUALIZE_AT;
-  const virtualizer = useVirtualizer({
-    count: virtual ? rows.length : 0,
-    getScrollElement: () => ref.current,
-    estimateSize: () => 72,
-    overscan: 6,
-    getItemKey: (i) => rows[i]?.key ?? i,
-    useFlushSync: false,
-  });
-  const totalSize = virtual ? virtualizer.getTotalSize() : 0;
+  const list = useConversationRows(rows, ref);
+  const { virtual, totalSize } = list;
   const { onScroll } = useStickToBottom<HTMLDivElement>([version, totalSize, waitingSeqs.size], 32, ref);
   useRequestShortcuts(ref, waitingSeqs.size > 0);
 
@@ -94,31 +85,7 @@ export function ThreadConversation({ thread, loose, waitingSeqs, version, render
       data-virtual={virtual}
       className="min-h-0 flex-1 overflow-y-auto px-3 py-3"
     >
-      {virtual ? (
-        <div style={{ height: totalSize, position: "relative", width: "100%" }}>
-          {virtualizer.getVirtualItems().map((v) => {
-            const row = rows[v.index]!;
-            return (
-              <div
-                key={v.key}
-                data-index={v.index}
-                data-row={row.key}
-                ref={virtualizer.measureElement}
-                className="pb-1.5"
-                style={{ position: "absolute", top: 0, left: 0, width: "100%", transform: `translateY(${v.start}px)` }}
-              >
-                {render(row)}
-              </div>
-            );
-          })}
-        </div>
-      ) : (
-        rows.map((row) => (
-          <div key={row.key} data-row={row.key} className="pb-1.5">
-            {render(row)}
-          </div>
-        ))
-      )}
+      <ConversationRows {...list} rows={rows} render={render} />
     </div>
   );
 }

@@ -3,12 +3,11 @@
  * The app-server view of the surrounding tab, folded from its frames as they arrive
  * (lib/folds/app-server-view.ts): only the frames after those already folded, from scratch
  * when the log restarts (a new epoch). At most one React update per animation frame, as a
- * transition, like the ACP session view (components/session-view/use-session-view.ts).
+ * transition (useStoreFold, as for the ACP session view).
  */
-import { startTransition, useEffect, useState } from "react";
 import { EMPTY_APP_SERVER_VIEW, reduceAppServerFrames, type AppServerViewState } from "@/lib/folds/app-server-view";
 import type { SessionStore } from "../state/session-store";
-import { useSessionStore } from "../state/use-session";
+import { useStoreFold } from "../state/use-session";
 
 export interface AppServerViewSnapshot {
   epoch: number;
@@ -19,7 +18,7 @@ export interface AppServerViewSnapshot {
 
 const EMPTY: AppServerViewSnapshot = { epoch: -1, lastSeq: 0, state: EMPTY_APP_SERVER_VIEW };
 
-function fold(store: SessionStore, prev: AppServerViewSnapshot): AppServerViewSnapshot {
+function fold(store: SessionStore, prev = EMPTY): AppServerViewSnapshot {
   const { frames, epoch } = store.getSnapshot();
   const last = frames.last?.seq ?? 0;
   if (epoch === prev.epoch && last === prev.lastSeq) return prev;
@@ -28,23 +27,4 @@ function fold(store: SessionStore, prev: AppServerViewSnapshot): AppServerViewSn
   return { epoch, lastSeq: last, state: reduceAppServerFrames(frames.slice(from), base) };
 }
 
-export function useAppServerView(): AppServerViewSnapshot {
-  const store = useSessionStore();
-  const [view, setView] = useState(() => fold(store, EMPTY));
-  useEffect(() => {
-    let raf = 0;
-    const flush = () => {
-      raf = 0;
-      startTransition(() => setView((prev) => fold(store, prev)));
-    };
-    const unsubscribe = store.subscribe(() => {
-      if (raf === 0) raf = requestAnimationFrame(flush);
-    });
-    flush(); // frames that arrived between the first render and this effect
-    return () => {
-      unsubscribe();
-      if (raf !== 0) cancelAnimationFrame(raf);
-    };
-  }, [store]);
-  return view;
-}
+export const useAppServerView = (): AppServerViewSnapshot => useStoreFold(fold);

@@ -9,3 +9,13 @@ const agentOf = (a: AgentStatus) => (a.state === "running" || a.state === "exite
 export function useAgentProtocol(): ProtocolName {
   return useSession((s) => protocolOf(agentOf(s.agent)));
 }
+
+/** The agent's protocol, or before one runs the chosen profile's: what the tab's conversation view shows. */
+export function useViewProtocol(): ProtocolName {
+  return useSession((s) => {
+    const agent = agentOf(s.agent);
+    if (agent) return protocolOf(agent);
+    const chosen = s.chosenProfile ?? s.info?.defaultProfile;
+    return protocolOf(s.info?.profiles.find((p) => p.name === chosen));
+  });
+}

@@ -6,7 +6,7 @@
  * mount brings the highlighted item into view.
  */
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { useEffect, useMemo, useRef, type ReactNode } from "react";
+import { useEffect, useMemo, useRef, type ReactNode, type RefObject } from "react";
 import { useStickToBottom } from "../use-stick-to-bottom";
 import type { Frame } from "@/lib/protocol/frame";
 import type { SessionState, Turn, ViewItem } from "@/lib/folds/session-view";
@@ -15,7 +15,56 @@ import { ItemView } from "./ItemView";
 import { TurnFooter } from "./TurnFooter";
 
 /** Above this many rows only the rows in view (plus overscan) are in the DOM. */
-export const VIRTUALIZE_AT = 80;
+const VIRTUALIZE_AT = 80;
+
+/** A conversation's rows and, when there are more than VIRTUALIZE_AT, the virtualizer that measures them. */
+export function useConversationRows(rows: ReadonlyArray<{ key: string }>, ref: RefObject<HTMLDivElement | null>) {
+  const virtual = rows.length > VIRTUALIZE_AT;
+  const virtualizer = useVirtualizer({
+    count: virtual ? rows.length : 0,
+    getScrollElement: () => ref.current,
+    estimateSize: () => 72,
+    overscan: 6,
+    getItemKey: (i) => rows[i]?.key ?? i,
+    useFlushSync: false,
+  });
+  return { virtual, virtualizer, totalSize: virtual ? virtualizer.getTotalSize() : 0 };
+}
+
+/** The rows: each in the DOM, or only those in view, placed where the virtualizer measured them. */
+export function ConversationRows<R extends { key: string }>({
+  rows,
+  virtual,
+  virtualizer,
+  totalSize,
+  render,
+}: ReturnType<typeof useConversationRows> & { rows: readonly R[]; render: (row: R) => ReactNode }) {
+  return virtual ? (
+    <div style={{ height: totalSize, position: "relative", width: "100%" }}>
+      {virtualizer.getVirtualItems().map((v) => {
+        const row = rows[v.index]!;
+        return (
+          <div
+            key={v.key}
+            data-index={v.index}
+            data-row={row.key}
+            ref={virtualizer.measureElement}
+            className="pb-1.5"
+            style={{ position: "absolute", top: 0, left: 0, width: "100%", transform: `translateY(${v.start}px)` }}
+          >
+            {render(row)}
+          </div>
+        );
+      })}
+    </div>
+  ) : (
+    rows.map((row) => (
+      <div key={row.key} data-row={row.key} className="pb-1.5">
+        {render(row)}
+      </div>
+    ))
+  );
+}
 const SLACK_PX = 32;
 
 type Row =
@@ -56,17 +105,8 @@ interface Props {
 export function Conversation({ session, version, selectedSeq, onSelect, onShowFrames, requests }: Props) {
   const ref = useRef<HTMLDivElement>(null);
   const rows = useMemo(() => buildRows(session, requests), [session, requests]);
-  const virtual = rows.length > VIRTUALIZE_AT;
-
-  const virtualizer = useVirtualizer({
-    count: virtual ? rows.length : 0,
-    getScrollElement: () => ref.current,
-    estimateSize: () => 72,
-    overscan: 6,
-    getItemKey: (i) => rows[i]?.key ?? i,
-    useFlushSync: false,
-  });
-  const totalSize = virtual ? virtualizer.getTotalSize() : 0;
+  const list = useConversationRows(rows, ref);
+  const { virtual, virtualizer, totalSize } = list;
 
   const { onScroll, atBottom } = useStickToBottom<HTMLDivElement>([version, totalSize, requests.length], SLACK_PX, ref);
 
@@ -137,31 +177,7 @@ export function Conversation({ session, version, selectedSeq, onSelect, onShowFr
       data-virtual={virtual}
       className="min-h-0 flex-1 overflow-y-auto px-3 py-3"
     >
-      {virtual ? (
-        <div style={{ height: totalSize, position: "relative", width: "100%" }}>
-          {virtualizer.getVirtualItems().map((v) => {
-            const row = rows[v.index]!;
-            return (
-              <div
-                key={v.key}
-                data-index={v.index}
-                data-row={row.key}
-                ref={virtualizer.measureElement}
-                className="pb-1.5"
-                style={{ position: "absolute", top: 0, left: 0, width: "100%", transform: `translateY(${v.start}px)` }}
-              >
-                {render(row)}
-              </div>
-            );
-          })}
-        </div>
-      ) : (
-        rows.map((row) => (
-          <div key={row.key} data-row={row.key} className="pb-1.5">
-            {render(row)}
-          </div>
-        ))
-      )}
+      <ConversationRows {...list} rows={rows} render={render} />
     </div>
   );
 }

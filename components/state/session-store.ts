@@ -122,6 +122,8 @@ export interface SessionSnapshot {
   history: readonly SentEntry[];
   /** Progress of the last Connect, with the auth question it waits on. */
   handshake?: Handshake;
+  /** The profile the tab's agent controls have chosen: before an agent runs, its protocol picks the view. */
+  chosenProfile?: string;
 }
 
 const INITIAL: SessionSnapshot = {
@@ -202,6 +204,11 @@ export class SessionStore extends SnapshotStore<SessionSnapshot> {
     if (this.snapshot.info) return this.snapshot.info;
     const res = await this.relay.loadInfo();
     return res.ok ? res.info : undefined;
+  }
+
+  /** The agent controls' profile choice (the one a start or Connect would use). */
+  chooseProfile(profile: string | undefined): void {
+    if (profile !== this.snapshot.chosenProfile) this.set({ chosenProfile: profile });
   }
 
   /** Closes the socket for good (the tab was closed). */

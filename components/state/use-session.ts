@@ -97,6 +97,32 @@ export function useSessionPerFrame<T>(select: (s: SessionSnapshot) => T, minInte
   return value;
 }
 
+/**
+ * A value the tab's store folds anew from the previous one (a view over its frames), caught up
+ * at most once per animation frame, as a transition so a big render yields to input.
+ * `next` must be stable (a module-level function) and return `prev` when nothing changed.
+ */
+export function useStoreFold<T>(next: (store: SessionStore, prev: T | undefined) => T): T {
+  const store = useSessionStore();
+  const [value, setValue] = useState(() => next(store, undefined));
+  useEffect(() => {
+    let raf = 0;
+    const flush = () => {
+      raf = 0;
+      startTransition(() => setValue((prev) => next(store, prev)));
+    };
+    const unsubscribe = store.subscribe(() => {
+      if (raf === 0) raf = requestAnimationFrame(flush);
+    });
+    flush(); // frames that arrived between the first render and this effect
+    return () => {
+      unsubscribe();
+      if (raf !== 0) cancelAnimationFrame(raf);
+    };
+  }, [store, next]);
+  return value;
+}
+
 type SetState<T> = (value: T | ((prev: T) => T)) => void;
 
 /**

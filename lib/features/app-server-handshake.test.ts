@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { recordedCodexFrames } from "../../test/fixtures/codex-app-server-frames";
+import { codexCaptureResequenced } from "../../test/fixtures/codex-captures";
 import { FrameSequencer } from "../protocol/frame-sequencer";
 import { memoryAgent } from "../protocol/memory-agent";
 import { EMPTY_APP_SERVER_STATE, foldAppServer, runAppServerHandshake } from "./app-server-handshake";
 
-const frames = recordedCodexFrames();
+const frames = codexCaptureResequenced("steered");
 const upTo = (seq: number) => foldAppServer(frames.slice(0, seq));
 const THREAD = "01a217d5-d2a1-7e90-ba1a-3cb1276d7bac";
 

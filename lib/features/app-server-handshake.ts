@@ -5,7 +5,7 @@
  * of ACP's sessionId everywhere the playground keeps one (Connect, compare, the probe). A turn is
  * `turn/start`, answered at once with the turn; it ends with a `turn/completed` notification.
  */
-import { APP_SERVER_CLIENT, APP_SERVER_NOTIFICATIONS } from "../protocol/app-server-methods";
+import { APP_SERVER_CLIENT, APP_SERVER_NOTIFICATIONS, threadIdOf, turnIdOf } from "../protocol/app-server-methods";
 import { CLIENT_INFO } from "../protocol/client-capabilities";
 import type { Frame, JsonRpcId } from "../protocol/frame";
 import { isObject, num, str } from "../protocol/json";
@@ -43,18 +43,6 @@ export const turnSteerParams = (threadId: string, expectedTurnId: string, text: 
 
 /** A `turn/interrupt` of a running turn. */
 export const turnInterruptParams = (threadId: string, turnId: string) => ({ threadId, turnId });
-
-/** The thread id in a thread/start (or thread/resume, thread/fork) result. */
-export function threadIdOf(result: unknown): string | undefined {
-  const thread = isObject(result) && isObject(result.thread) ? result.thread : undefined;
-  return typeof thread?.id === "string" ? thread.id : undefined;
-}
-
-/** The turn id in a turn/start result, or a turn/started and turn/completed notification's params. */
-export function turnIdOf(value: unknown): string | undefined {
-  const turn = isObject(value) && isObject(value.turn) ? value.turn : undefined;
-  return typeof turn?.id === "string" ? turn.id : undefined;
-}
 
 export async function runAppServerHandshake(
   deps: AppServerHandshakeDeps,

@@ -4,15 +4,19 @@
  * calls, adds its report rows and the checks of the requirements it bears on
  * (lib/features/app-server-probe-requirements.ts). The thread plays the part of ACP's session.
  */
-import { APP_SERVER_CLIENT, APP_SERVER_NOTIFICATIONS, APP_SERVER_REQUESTS } from "../protocol/app-server-methods";
+import {
+  APP_SERVER_CLIENT,
+  APP_SERVER_NOTIFICATIONS,
+  APP_SERVER_REQUESTS,
+  threadIdOf,
+  turnIdOf,
+} from "../protocol/app-server-methods";
 import type { Frame } from "../protocol/frame";
 import type { ProbeFacts, ProbeRow } from "../contracts/reports";
 import {
   appServerInitializeParams,
   isTurnCompleted,
-  threadIdOf,
   threadStartParams,
-  turnIdOf,
   turnStartParams,
   turnStatusOf,
 } from "./app-server-handshake";

@@ -4,7 +4,7 @@
  * session/prompt, or a Codex app-server turn: docs/app-server.md). The CLI's
  * `compare` (server/cli/compare-cli.ts) and the browser's /compare
  * (components/compare/run-side.ts) both run it; each starts and stops its
- * agent its own way.
+ * agent its own way. The CLI's `record` runs its two halves (openSide, promptSide).
  */
 import type { ClientCapabilities } from "@agentclientprotocol/sdk";
 import { AGENT_METHODS } from "../protocol/methods";
@@ -41,16 +41,24 @@ type SidePort = Pick<RequestPort, "request" | "notify" | "waitForFrame">;
 const APP_SERVER_TURN_LIMIT_MS = 24 * 60 * 60_000;
 
 export async function runSide(port: SidePort, input: SideInput): Promise<SideEnd> {
-  const appServer = (input.protocol ?? DEFAULT_PROTOCOL) === "codex-app-server";
-  const handshake: HandshakeEnd = appServer
-    ? await runAppServerHandshake({ port }, { cwd: input.cwd })
-    : await runHandshake(
+  const { step, sessionId, message } = (await openSide(port, input)).progress;
+  if (step !== "ready" || !sessionId) return { ok: false, message: message ?? "the handshake failed" };
+  return promptSide(port, input, sessionId);
+}
+
+/** The handshake of the side's protocol; its sessionId is the app-server's thread id. */
+export function openSide(port: SidePort, input: Omit<SideInput, "prompt">): Promise<HandshakeEnd> {
+  return appServer(input)
+    ? runAppServerHandshake({ port }, { cwd: input.cwd })
+    : runHandshake(
         { port },
         { cwd: input.cwd, clientCapabilities: input.clientCapabilities ?? COMPARE_CLIENT_CAPABILITIES },
       );
-  const { step, sessionId, message } = handshake.progress;
-  if (step !== "ready" || !sessionId) return { ok: false, message: message ?? "the handshake failed" };
-  if (appServer) {
+}
+
+/** One turn in the session (or thread) the handshake opened, until it ends. */
+export async function promptSide(port: SidePort, input: SideInput, sessionId: string): Promise<SideEnd> {
+  if (appServer(input)) {
     const turn = await runAppServerTurn(
       port,
       sessionId,
@@ -68,3 +76,5 @@ export async function runSide(port: SidePort, input: SideInput): Promise<SideEnd
   const stopReason = isObject(turn.result) ? turn.result.stopReason : undefined;
   return { ok: true, stopReason: typeof stopReason === "string" ? stopReason : null };
 }
+
+const appServer = (input: { protocol?: ProtocolName }) => (input.protocol ?? DEFAULT_PROTOCOL) === "codex-app-server";

@@ -10,7 +10,7 @@ import {
 import { comparisonInput, sideLabel } from "../contracts/compare-format";
 import { classifyLine, type Frame, type FrameDirection } from "../protocol/frame";
 import { FrameSequencer } from "../protocol/frame-sequencer";
-import { codexSessionFrames } from "../../test/fixtures/codex-compare-frames";
+import { codexCapture } from "../../test/fixtures/codex-captures";
 
 /** One side's frames: a session in `cwd`, then turns built with the helpers. */
 function run(cwd: string) {
@@ -177,7 +177,7 @@ describe("compareRuns", () => {
 });
 
 describe("compareRuns: a Codex app-server side (frames of the real Codex)", () => {
-  const codex = { label: "codex", frames: codexSessionFrames() };
+  const codex = { label: "codex", frames: codexCapture("turns") };
 
   it("reads its turns: prompt, answer from the agent messages, status, commands as tool calls, usage, timing", () => {
     const c = compareRuns(codex, codex);

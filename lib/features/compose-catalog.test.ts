@@ -23,7 +23,7 @@ import { createSchemaChecker } from "../protocol/schema-check";
 import { buildForm, type Defs } from "./schema-form";
 import appServerSchemaFile from "../protocol/app-server-schema.json";
 import { createAppServerSchema, type AppServerSchemaFile } from "../protocol/schema-app-server";
-import { recordedCodexFrames } from "../../test/fixtures/codex-app-server-frames";
+import { codexCaptureResequenced } from "../../test/fixtures/codex-captures";
 import { appServerInitializeParams, foldAppServer } from "./app-server-handshake";
 
 const require = createRequire(import.meta.url);
@@ -353,7 +353,7 @@ describe("compose forms for Codex's app-server", () => {
   const specs = appServerComposeMethods(file);
   const rules = COMPOSE_RULES["codex-app-server"];
   const checker = createAppServerSchema(file).checker;
-  const frames = recordedCodexFrames();
+  const frames = codexCaptureResequenced("steered");
   const THREAD = "01a217d5-d2a1-7e90-ba1a-3cb1276d7bac";
   const at = (seq: number) => ({ facts: EMPTY_FACTS, appServer: foldAppServer(frames.slice(0, seq)) });
   const ctx = { cwd: "/w", protocolVersion: 1 };

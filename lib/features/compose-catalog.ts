@@ -446,7 +446,7 @@ export function capabilityNotes(method: string, facts: AgentFacts): string[] {
 const APP_SERVER_GROUP_ORDER = ["initialize", "thread", "turn", "config", "account"];
 
 /** Where the picker lists an app-server method: its first path segment, the handshake apart, one-word v1 methods together. */
-export function appServerGroup(method: string): string {
+function appServerGroup(method: string): string {
   if (method === "initialize" || method === "initialized") return "initialize";
   const slash = method.indexOf("/");
   if (slash < 0) return "v1";

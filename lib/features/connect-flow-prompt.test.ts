@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { recordedCodexFrames } from "../../test/fixtures/codex-app-server-frames";
+import { codexCaptureResequenced } from "../../test/fixtures/codex-captures";
 import { EMPTY_FACTS, reduceAllFacts } from "../folds/agent-facts";
 import type { RpcOutcome } from "../protocol/jsonrpc";
 import { FrameSequencer } from "../protocol/frame-sequencer";
@@ -23,7 +23,7 @@ function port(answer: RpcOutcome = { kind: "result", result: {}, frame: undefine
   return { port: p, sent };
 }
 
-const frames = recordedCodexFrames();
+const frames = codexCaptureResequenced("steered");
 const THREAD = "01a217d5-d2a1-7e90-ba1a-3cb1276d7bac";
 const SLOW_TURN = "01a217d5-d44f-7e32-8fc4-56bcdf77b7bb";
 const appServerAt = (seq: number): PromptState => ({

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Frame, FrameDirection } from "../protocol/frame";
 import { FrameSequencer } from "../protocol/frame-sequencer";
 import { insightsOf, ITEMS_PER_INSIGHT, type InsightKind } from "./insights";
-import { codexSessionFrames } from "../../test/fixtures/codex-compare-frames";
+import { codexCapture } from "../../test/fixtures/codex-captures";
 
 function script() {
   let now = 0;
@@ -128,7 +128,7 @@ describe("insightsOf", () => {
 });
 
 describe("insightsOf: Codex app-server frames (the real Codex)", () => {
-  const frames = codexSessionFrames();
+  const frames = codexCapture("turns");
 
   it("finds nothing wrong in a clean session; names the turn the approval's wait dominated, with the approval", () => {
     expect(insightsOf(frames).map((i) => i.kind)).toEqual(["slowest", "user-wait", "tokens"]);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { FrameEvent } from "../contracts/transcript";
 import { callTiming, ftsQuery, latencyRows, matchLine, queryTerms, searchDoc } from "./library-search";
-import { codexSessionFrames } from "../../test/fixtures/codex-compare-frames";
+import { codexCapture } from "../../test/fixtures/codex-captures";
 
 const frame = (seq: number, message: object, extra: Partial<FrameEvent> = {}): FrameEvent => ({
   type: "frame",
@@ -194,7 +194,7 @@ describe("latencyRows", () => {
 
 describe("searchDoc: Codex app-server frames (the real Codex)", () => {
   const events = new Map(
-    codexSessionFrames().map((f): [number, FrameEvent] => [
+    codexCapture("turns").map((f): [number, FrameEvent] => [
       f.seq,
       {
         type: "frame",

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Frame } from "../protocol/frame";
 import { FrameSequencer } from "../protocol/frame-sequencer";
 import { promptText, RecordedAgent, RecordedClient, REPLAY_NOTE_META, REPLAYED_META } from "./recorded-agent";
-import { appServerRecording, AS_THREAD, AS_TURN } from "./recorded-agent.fixture";
+import { appServerRecording, AS_THREAD, AS_TURN } from "../../test/fixtures/codex-captures";
 
 function recording(lines: Array<["to-agent" | "from-agent", object | string]>): Frame[] {
   const s = new FrameSequencer();

@@ -3,7 +3,7 @@ import type { Frame } from "../protocol/frame";
 import { FrameSequencer } from "../protocol/frame-sequencer";
 import { ok } from "../protocol/result";
 import { recordedMcpServers, Rerun } from "./rerun";
-import { APP_SERVER_SESSION, appServerRecording, AS_THREAD } from "./recorded-agent.fixture";
+import { APP_SERVER_SESSION, appServerRecording, AS_THREAD } from "../../test/fixtures/codex-captures";
 
 function recording(lines: Array<["to-agent" | "from-agent", object]>): Frame[] {
   const s = new FrameSequencer();

@@ -21,9 +21,8 @@ import type { Frame } from "../protocol/frame";
 import { RequestClient } from "../protocol/request-port";
 import type { Result } from "../protocol/result";
 import type { RerunStep } from "../contracts/reports";
-import { APP_SERVER_NOTIFICATIONS } from "../protocol/app-server-methods";
+import { APP_SERVER_NOTIFICATIONS, threadIdOf, turnIdOf } from "../protocol/app-server-methods";
 import { DEFAULT_PROTOCOL, forProtocol, type ProtocolName } from "../protocol/protocols";
-import { threadIdOf, turnIdOf } from "./app-server-handshake";
 
 export interface RerunOptions {
   /** Replaces `cwd` in session/new, session/load, ... params (the recorded one may not exist here). */

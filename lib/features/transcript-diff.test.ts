@@ -1,10 +1,9 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import type { Frame, FrameDirection } from "../protocol/frame";
+import type { Frame } from "../protocol/frame";
 import { FrameSequencer } from "../protocol/frame-sequencer";
 import { alignTranscripts } from "./transcript-align";
 import { diffRuns, fieldDiffs, parseIgnorePath, structuralChanges } from "./transcript-diff";
-import { appServerRecording } from "./recorded-agent.fixture";
+import { appServerRecording, codexCaptureResequenced } from "../../test/fixtures/codex-captures";
 
 function run(sessionId: string, chunks: string[], opts: { toolId?: string; cwd?: string; id?: number } = {}) {
   const s = new FrameSequencer();
@@ -223,15 +222,7 @@ describe("structural changes", () => {
 });
 
 describe("app-server: what differs between two runs of Codex", () => {
-  /** A session captured from the pinned Codex over the relay (a reply, an approved command, two patches). */
-  const lines = readFileSync(new URL("../../test/fixtures/codex-app-server.jsonl", import.meta.url), "utf8")
-    .split("\n")
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as { dir: FrameDirection; raw: string });
-  const framesOf = (edit: (raw: string) => string = (raw) => raw): Frame[] => {
-    const s = new FrameSequencer(undefined, "codex-app-server");
-    return lines.map((l) => s.line(l.dir, edit(l.raw)));
-  };
+  const framesOf = (edit?: (raw: string) => string): Frame[] => codexCaptureResequenced("patches", edit);
   /**
    * The same session run again, as a re-run sees it: Codex names the thread, its turns and items anew
    * (UUIDs of another time; the fake model numbers its items over its life), the command gets another

@@ -21,7 +21,7 @@ import {
   xmlText,
   type Recording,
 } from "./validate-report";
-import { APP_SERVER_SESSION } from "./recorded-agent.fixture";
+import { APP_SERVER_SESSION, codexCaptureResequenced } from "../../test/fixtures/codex-captures";
 
 const require = createRequire(import.meta.url);
 const read = (p: string): unknown => JSON.parse(readFileSync(require.resolve(p), "utf8"));
@@ -170,14 +170,8 @@ describe("an app-server transcript (Codex)", () => {
     );
   });
 
-  /** A session captured from the pinned Codex over the relay (a reply, an approved command, two patches). */
   const captured = (): Recording => {
-    const s = new FrameSequencer(undefined, "codex-app-server");
-    const frames = readFileSync(new URL("../../test/fixtures/codex-app-server.jsonl", import.meta.url), "utf8")
-      .split("\n")
-      .filter(Boolean)
-      .map((l) => JSON.parse(l) as { dir: FrameDirection; raw: string })
-      .map((l) => s.line(l.dir, l.raw));
+    const frames = codexCaptureResequenced("patches");
     return { file: "codex.jsonl", kind: "transcript", frames, sides, stopped: true, protocol: "codex-app-server" };
   };
   const sides = new Set<FrameDirection>(["to-agent", "from-agent"]);

@@ -1,7 +1,5 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
-import type { Frame, WireFrame } from "../protocol/frame";
+import type { Frame } from "../protocol/frame";
 import {
   EMPTY_APP_SERVER_VIEW,
   reduceAppServerFrame,
@@ -10,14 +8,9 @@ import {
   type MessageItem,
   type AppServerViewState,
 } from "./app-server-view";
-import { recordedCodexFrames } from "../../test/fixtures/codex-app-server-frames";
-import { withMessage } from "./frame-log";
+import { codexCapture, codexCaptureResequenced } from "../../test/fixtures/codex-captures";
 
-/** Captured from the pinned Codex over the relay: a Markdown reply, then a turn with an approved command and two patches. */
-const FRAMES: Frame[] = readFileSync(path.join(__dirname, "../../test/fixtures/codex-app-server.jsonl"), "utf8")
-  .split("\n")
-  .filter(Boolean)
-  .map((line) => withMessage(JSON.parse(line) as WireFrame));
+const FRAMES: Frame[] = codexCapture("patches");
 
 const upTo = (pred: (f: Frame) => boolean) => FRAMES.slice(0, FRAMES.findIndex(pred) + 1);
 const only = (s: AppServerViewState) => s.threads[s.order[0]!]!;
@@ -246,7 +239,7 @@ describe("the app-server view of what the capture does not hold", () => {
 
 describe("the app-server view of a steered, then interrupted turn (captured)", () => {
   it("shows the steer as the user's second message and the turn interrupted after turn/interrupt", () => {
-    const thread = only(reduceAppServerFrames(recordedCodexFrames()));
+    const thread = only(reduceAppServerFrames(codexCaptureResequenced("steered")));
     const last = thread.turns.at(-1)!;
     expect(last.status).toBe("interrupted");
     expect(last.interruptSeq).toBeDefined();

@@ -11,7 +11,13 @@
  * turns and items are few, deltas are many, and a delta copies no text (string `+` is a rope).
  */
 import type { Frame, JsonRpcId } from "../protocol/frame";
-import { APP_SERVER_CLIENT, APP_SERVER_NOTIFICATIONS as N, APP_SERVER_REQUESTS } from "../protocol/app-server-methods";
+import {
+  APP_SERVER_CLIENT,
+  APP_SERVER_NOTIFICATIONS as N,
+  APP_SERVER_REQUESTS,
+  threadIdOf,
+  turnIdOf,
+} from "../protocol/app-server-methods";
 import { isObject, num, obj, str, type JsonObject } from "../protocol/json";
 import { compact, get as own } from "./session-view/draft";
 import { SeqList } from "./session-view/seq-list";
@@ -269,18 +275,16 @@ function onResponse(s: AppServerViewState, f: Frame, m: JsonObject): AppServerVi
   }
   if ("error" in m) return next;
   if (req.method === APP_SERVER_CLIENT.turn_start) {
-    const turn = obj(result.turn);
     const threadId = req.threadId;
-    const turnId = str(turn.id);
+    const turnId = turnIdOf(result);
     if (threadId === undefined || turnId === undefined) return next;
     // The turn's first frame is the request that started it.
     return ensureTurn(next, threadId, turnId, { seq: f.requestSeq!, ts: req.ts }, f);
   }
   // thread/start, resume, fork: the thread, its settings and its turns so far; thread/read: its turns.
-  const thread = obj(result.thread);
-  const threadId = str(thread.id);
+  const threadId = threadIdOf(result);
   if (threadId === undefined) return next;
-  const withHistory = onHistory(next, f, threadId, thread.turns);
+  const withHistory = onHistory(next, f, threadId, obj(result.thread).turns);
   if (req.method === APP_SERVER_CLIENT.thread_read) return withHistory;
   const { thread: _t, model, cwd, ...settings } = result;
   return updateThread(withHistory, threadId, f.requestSeq!, (t) =>
@@ -318,8 +322,7 @@ function onNotification(s: AppServerViewState, f: Frame, p: JsonObject): AppServ
   const turnId = str(p.turnId);
   switch (f.method) {
     case N.thread_started: {
-      const thread = obj(p.thread);
-      const id = str(thread.id);
+      const id = threadIdOf(p);
       return id === undefined ? s : updateThread(s, id, f.seq, (t) => t);
     }
     case N.thread_status_changed: {
@@ -332,7 +335,7 @@ function onNotification(s: AppServerViewState, f: Frame, p: JsonObject): AppServ
     case N.turn_started:
     case N.turn_completed: {
       const turn = obj(p.turn);
-      const id = str(turn.id);
+      const id = turnIdOf(p);
       if (threadId === undefined || id === undefined) return s;
       const started = f.method === N.turn_started;
       const next = ensureTurn(s, threadId, id, { seq: f.seq, ts: f.ts }, f);

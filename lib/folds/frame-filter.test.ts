@@ -15,7 +15,7 @@ import {
 import { FrameIndex } from "./frame-index";
 import { FrameLog } from "./frame-log";
 import { FrameSequencer, type Clock } from "../protocol/frame-sequencer";
-import { codexSessionFrames } from "../../test/fixtures/codex-compare-frames";
+import { codexCapture } from "../../test/fixtures/codex-captures";
 
 function clock(): Clock {
   let t = 0;
@@ -193,7 +193,7 @@ describe("timeline", () => {
 });
 
 describe("filterFrames: Codex app-server frames", () => {
-  const frames = codexSessionFrames();
+  const frames = codexCapture("turns");
   const seqs = (filter: Parameters<typeof filterFrames>[1]) => filterFrames(frames, filter);
 
   it("filters the real Codex's frames (no jsonrpc member) by direction, kind, method and text", () => {

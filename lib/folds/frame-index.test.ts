@@ -3,7 +3,7 @@ import type { Frame } from "../protocol/frame";
 import { FrameIndex, updateVariantOf } from "./frame-index";
 import { FrameSequencer } from "../protocol/frame-sequencer";
 import type { ProtocolName } from "../protocol/protocols";
-import { recordedCodexFrames } from "../../test/fixtures/codex-app-server-frames";
+import { codexCaptureResequenced } from "../../test/fixtures/codex-captures";
 
 function feed(lines: Array<[Frame["dir"], string]>): { frames: Frame[]; index: FrameIndex } {
   const s = new FrameSequencer();
@@ -98,7 +98,7 @@ describe("FrameIndex", () => {
 describe("FrameIndex: the recording rules follow the log's protocol", () => {
   /** Frames captured from the pinned Codex over the relay, then two lines no client should write. */
   const codexLog = (): Frame[] => {
-    const frames = recordedCodexFrames();
+    const frames = codexCaptureResequenced("steered");
     const s = new FrameSequencer(undefined, "codex-app-server");
     const next = (raw: string) => ({ ...s.line("to-agent", raw), seq: frames.length + 1, ts: frames.at(-1)!.ts });
     // `initialize` without an id: ACP's PG-REC-006 (a request sent as a notification), not one of the app-server's rules.

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Frame, FrameDirection } from "../protocol/frame";
 import { FrameSequencer } from "../protocol/frame-sequencer";
 import { LatencyBuilder, methodLatency, percentile } from "./method-latency";
-import { codexSessionFrames } from "../../test/fixtures/codex-compare-frames";
+import { codexCapture } from "../../test/fixtures/codex-captures";
 
 /** Frames made by the real sequencer, at chosen times. */
 function script() {
@@ -91,7 +91,7 @@ describe("methodLatency", () => {
 
 describe("methodLatency: Codex app-server frames (the real Codex)", () => {
   it("pairs requests both ways by requestSeq, without the jsonrpc member", () => {
-    const frames = codexSessionFrames();
+    const frames = codexCapture("turns");
     const rows = methodLatency(frames);
     const row = (method: string) => rows.find((r) => r.method === method)!;
     expect(rows.map((r) => `${r.dir} ${r.method}`).sort()).toEqual([

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { classifyLine, type Frame, type FrameDirection, type JsonRpcId } from "../protocol/frame";
 import { buildWaterfall, layoutTurn, MAX_TOOL_LANES, summarizeTurn, WaterfallBuilder } from "./waterfall";
-import { codexSessionFrames } from "../../test/fixtures/codex-compare-frames";
+import { codexCapture } from "../../test/fixtures/codex-captures";
 
 /** Frames as the relay records them, each at the given ts. */
 function script() {
@@ -211,7 +211,7 @@ describe("waterfall: v2 turns", () => {
 });
 
 describe("waterfall: Codex app-server turns (frames of the real Codex)", () => {
-  const frames = codexSessionFrames();
+  const frames = codexCapture("turns");
   const turns = buildWaterfall(frames).turns;
   const at = (seq: number) => frames.find((f) => f.seq === seq)!.ts;
 

@@ -23,6 +23,7 @@ import {
   APP_SERVER_CLIENT,
   APP_SERVER_NOTIFICATIONS as ASN,
   APP_SERVER_REQUESTS,
+  turnIdOf,
 } from "../protocol/app-server-methods";
 
 export type StreamKind = "thought" | "message";
@@ -244,7 +245,7 @@ export class WaterfallBuilder {
     if (this.#appServer.has(t)) {
       // turn/start answers with the turn at once; the turn runs on until turn/completed.
       if (error !== undefined && !t.end) this.#finish(t, f, { error }, undefined);
-      else if (isObject(result?.turn)) t.turnId ??= str(result.turn.id);
+      else t.turnId ??= turnIdOf(result);
       return;
     }
     // v2: the response acknowledges the prompt; the turn runs on until `state_update` idle.
@@ -325,11 +326,12 @@ export class WaterfallBuilder {
     const turn = isObject(p.turn) ? p.turn : undefined;
     if (method === ASN.turn_started) {
       t.frames++;
-      t.turnId ??= str(turn?.id);
+      t.turnId ??= turnIdOf(p);
       return;
     }
     if (method === ASN.turn_completed) {
-      if (t.turnId !== undefined && str(turn?.id) !== undefined && str(turn?.id) !== t.turnId) return;
+      const id = turnIdOf(p);
+      if (t.turnId !== undefined && id !== undefined && id !== t.turnId) return;
       t.frames++;
       const error = isObject(turn?.error) ? str(turn.error.message) : undefined;
       // Its usage came before, in thread/tokenUsage/updated.

@@ -1,8 +1,10 @@
 /**
  * The method names of Codex's app-server protocol that the playground itself calls or reads
- * (docs/app-server.md). The full lists, with their params, are in the schema generated from the
- * pinned Codex (lib/protocol/app-server-schema.json, scripts/app-server-schema.mjs).
+ * (docs/app-server.md), and the thread and turn ids their messages carry. The full lists, with
+ * their params, are in the schema generated from the pinned Codex (lib/protocol/app-server-schema.json,
+ * scripts/app-server-schema.mjs).
  */
+import { isObject } from "./json";
 
 /** Client -> server requests and notifications the playground sends itself. */
 export const APP_SERVER_CLIENT = {
@@ -50,3 +52,15 @@ export const APP_SERVER_REQUESTS = {
 
 /** What the server answers a request it is too busy for ("overloaded"): retry later. */
 export const APP_SERVER_OVERLOADED = -32001;
+
+/** The thread id in a thread/start (resume, fork, read) result or a thread/started notification's params. */
+export function threadIdOf(value: unknown): string | undefined {
+  const thread = isObject(value) && isObject(value.thread) ? value.thread : undefined;
+  return typeof thread?.id === "string" ? thread.id : undefined;
+}
+
+/** The turn id in a turn/start result, or a turn/started and turn/completed notification's params. */
+export function turnIdOf(value: unknown): string | undefined {
+  const turn = isObject(value) && isObject(value.turn) ? value.turn : undefined;
+  return typeof turn?.id === "string" ? turn.id : undefined;
+}

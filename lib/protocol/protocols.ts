@@ -16,8 +16,6 @@ export const PROTOCOL_NAMES = Object.keys(PROTOCOLS) as ProtocolName[];
 
 export const DEFAULT_PROTOCOL: ProtocolName = "acp";
 
-export const isProtocolName = (v: unknown): v is ProtocolName => typeof v === "string" && Object.hasOwn(PROTOCOLS, v);
-
 /** A record's protocol: absent means ACP (everything recorded before a second protocol existed). */
 export const protocolOf = (holder: { protocol?: ProtocolName } | undefined | null): ProtocolName =>
   holder?.protocol ?? DEFAULT_PROTOCOL;

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { recordedCodexFrames } from "../../test/fixtures/codex-app-server-frames";
+import { codexCaptureResequenced } from "../../test/fixtures/codex-captures";
 import schemaFile from "./app-server-schema.json";
 import type { Frame } from "./frame";
 import { FrameSequencer } from "./frame-sequencer";
@@ -13,7 +13,7 @@ const pinned = JSON.parse(readFileSync(new URL("../../test/agents/package.json",
 
 const schema = createAppServerSchema(schemaFile as AppServerSchemaFile);
 
-const frames = recordedCodexFrames();
+const frames = codexCaptureResequenced("steered");
 const find = (pred: (f: Frame) => boolean) => frames.find(pred)!;
 
 describe("the app-server schema kept in the repository", () => {

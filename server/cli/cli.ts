@@ -13,8 +13,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { runHandshake } from "../../lib/features/handshake";
-import { runAppServerHandshake, runAppServerTurn } from "../../lib/features/app-server-handshake";
+import { openSide, promptSide } from "../../lib/features/compare-side";
 import { APP_SERVER_NOTIFICATIONS } from "../../lib/protocol/app-server-methods";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -36,8 +35,7 @@ import { probeAgent, rerunTranscript } from "../agents/session-tasks";
 import { TranscriptStore } from "../transcripts/transcript-store";
 import { dataDirFor } from "../runtime";
 import { USAGE } from "./cli-usage";
-import { AGENT_METHODS, CLIENT_METHODS } from "../../lib/protocol/methods";
-import { isObject } from "../../lib/protocol/json";
+import { CLIENT_METHODS } from "../../lib/protocol/methods";
 import { CliError } from "./cli-error";
 
 type Options = NonNullable<NonNullable<Parameters<typeof parseArgs>[0]>["options"]>;
@@ -123,21 +121,19 @@ async function record(argv: string[]): Promise<number> {
   const driver = new AgentDriver(cli.host);
   try {
     const agent = await start(cli, values.profile as string | undefined, checked.value.policies);
-    // Codex's app-server: its handshake and turn (docs/app-server.md); the thread id is the session.
-    const appServer = agent.protocol === "codex-app-server";
-    const handshake = appServer
-      ? await runAppServerHandshake({ port: driver }, { cwd })
-      : await runHandshake(
-          { port: driver },
-          {
-            cwd,
-            // Advertise only what the flags make the relay really answer.
-            clientCapabilities: {
-              fs: { readTextFile: checked.value.answers.fs, writeTextFile: checked.value.answers.fs },
-              terminal: checked.value.answers.terminal,
-            },
-          },
-        );
+    // In the agent's protocol (Codex's app-server: docs/app-server.md; the thread id is the session).
+    const side = {
+      cwd,
+      prompt: values.prompt as string,
+      protocol: agent.protocol,
+      // Advertise only what the flags make the relay really answer.
+      clientCapabilities: {
+        fs: { readTextFile: checked.value.answers.fs, writeTextFile: checked.value.answers.fs },
+        terminal: checked.value.answers.terminal,
+      },
+      promptTimeoutMs: 600_000,
+    };
+    const handshake = await openSide(driver, side);
     const { sessionId } = handshake.progress;
     if (!sessionId) throw new CliError(handshake.progress.message ?? "the handshake failed", 3);
     let text = "";
@@ -156,19 +152,10 @@ async function record(argv: string[]): Promise<number> {
       text += chunk;
       process.stdout.write(chunk);
     });
-    let ending: string;
-    if (appServer) {
-      const turn = await runAppServerTurn(driver, sessionId, values.prompt as string, 600_000);
-      ending = `status: ${JSON.stringify(turn.ok ? turn.status : turn.message)}`;
-    } else {
-      const turn = await driver.request(
-        AGENT_METHODS.session_prompt,
-        { sessionId, prompt: [{ type: "text", text: values.prompt }] },
-        { timeoutMs: 600_000 },
-      );
-      const stopReason = turn.kind === "result" && isObject(turn.result) ? turn.result.stopReason : undefined;
-      ending = `stopReason: ${JSON.stringify(stopReason ?? null)}`;
-    }
+    const end = await promptSide(driver, side, sessionId);
+    const ending = end.ok
+      ? `${agent.protocol === "codex-app-server" ? "status" : "stopReason"}: ${JSON.stringify(end.stopReason)}`
+      : `failed: ${end.message}`;
     unsubscribe();
     await cli.host.stop();
     copyFileSync(cli.store.file(agent.transcriptId!), output);

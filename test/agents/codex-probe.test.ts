@@ -5,16 +5,15 @@
  * the relay (`agent:probe`) and the CLI (`acp-playground probe --profile codex`).
  */
 import { execa } from "execa";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { ProbeReport } from "../../lib/contracts/reports";
 import { APP_SERVER_REQUIREMENTS } from "../../lib/features/app-server-probe-requirements";
 import { codexEscalatedCommand, codexProfile } from "../agent-profiles";
 import type { FakeModelApi } from "../fake-models/http";
-import { startFakeResponsesApi } from "../fake-models/openai-responses";
-import { startTestRelay, TestClient, type TestRelay } from "../relay-harness";
+import { TestClient, type TestRelay } from "../relay-harness";
+import { startCodexRig, type CodexRig } from "./codex-rig";
 
 const MS = 180_000;
 const bin = path.resolve(import.meta.dirname, "../../bin/acp-playground.mjs");
@@ -25,26 +24,15 @@ let base: string;
 let home: string;
 const clients: TestClient[] = [];
 
+let rig: CodexRig;
 beforeAll(async () => {
-  api = await startFakeResponsesApi(() => true);
-  base = realpathSync(mkdtempSync(path.join(tmpdir(), "acp-codex-probe-")));
-  home = path.join(base, "home");
-  mkdirSync(home);
-  relay = await startTestRelay({
-    graceMs: 200,
-    killGraceMs: 3_000,
-    profiles: { codex: codexProfile(api.url, home) },
-    defaultProfile: "codex",
-  });
+  rig = await startCodexRig("acp-codex-probe-");
+  ({ api, relay, base, home } = rig);
 });
 afterEach(() => {
   for (const c of clients.splice(0)) c.close();
 });
-afterAll(async () => {
-  await relay?.close();
-  await api?.close();
-  if (base) rmSync(base, { recursive: true, force: true });
-});
+afterAll(() => rig?.close());
 
 /** The model's side of the probe's turns: a greeting, a command that asks approval, a long count. */
 const scriptProbe = () =>

@@ -5,8 +5,7 @@
  * approval answered from the recording, never carried out); re-run live, Codex does it again.
  */
 import { execa } from "execa";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { runAppServerHandshake, runAppServerTurn } from "../../lib/features/app-server-handshake";
@@ -14,15 +13,12 @@ import { parseTranscript } from "../../lib/contracts/transcript";
 import { UNKNOWN_METHODS } from "../../lib/contracts/policies";
 import { recordingFromTranscript, validateRecording } from "../../lib/features/validate-report";
 import { diffRuns } from "../../lib/features/transcript-diff";
-import { outcomeOf, requestFrame } from "../../lib/protocol/jsonrpc";
 import appServerSchemaFile from "../../lib/protocol/app-server-schema.json";
 import { createAppServerSchema, type AppServerSchemaFile } from "../../lib/protocol/schema-app-server";
-import { ok } from "../../lib/protocol/result";
-import type { RequestPort } from "../../lib/protocol/request-port";
 import { codexEscalatedCommand, codexProfile } from "../agent-profiles";
 import type { FakeModelApi } from "../fake-models/http";
-import { startFakeResponsesApi } from "../fake-models/openai-responses";
-import { startTestRelay, TestClient, type TestRelay } from "../relay-harness";
+import { TestClient, type TestRelay } from "../relay-harness";
+import { portOf, startCodexRig, type CodexRig } from "./codex-rig";
 import { TranscriptStore } from "../../server/transcripts/transcript-store";
 
 const MS = 180_000;
@@ -36,51 +32,21 @@ let base: string;
 let workspace: string;
 const clients: TestClient[] = [];
 
+let rig: CodexRig;
 beforeAll(async () => {
-  api = await startFakeResponsesApi(() => true);
-  base = realpathSync(mkdtempSync(path.join(tmpdir(), "acp-codex-replay-")));
-  workspace = path.join(base, "ws");
-  const home = path.join(base, "home");
-  mkdirSync(workspace);
-  mkdirSync(home);
-  relay = await startTestRelay({
-    workspaceRoots: [workspace],
-    graceMs: 200,
-    killGraceMs: 3_000,
-    profiles: { codex: codexProfile(api.url, home) },
-    defaultProfile: "codex",
-  });
+  rig = await startCodexRig("acp-codex-replay-");
+  ({ api, relay, base, workspace } = rig);
 });
 afterEach(() => {
   for (const c of clients.splice(0)) c.close();
 });
-afterAll(async () => {
-  await relay?.close();
-  await api?.close();
-  if (base) rmSync(base, { recursive: true, force: true });
-});
+afterAll(() => rig?.close());
 
 async function client(): Promise<TestClient> {
   const c = new TestClient(relay.url, { token: "test-token" });
   clients.push(c);
   await c.connected();
   return c;
-}
-
-/** A request port over a relay client, as the browser's RPC client is. */
-function portOf(c: TestClient): Pick<RequestPort, "request" | "notify" | "waitForFrame"> {
-  let nextId = 1;
-  return {
-    async request(method, params, options) {
-      const id = nextId++;
-      await c.send(requestFrame(id, method, params));
-      return outcomeOf(await c.response(id, options?.timeoutMs ?? 60_000));
-    },
-    async notify(method, params) {
-      return ok(await c.send(params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params }));
-    },
-    waitForFrame: (match, timeoutMs) => c.frame(match, "a frame", timeoutMs).catch(() => undefined),
-  };
 }
 
 const FILE = "approved.txt";

@@ -5,65 +5,30 @@
  * client under "ask" (the default), by the relay under "auto" (accepted) and "deny" (declined);
  * a question from the model (plan mode) is answered under "auto" with its first option.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { runAppServerHandshake, runAppServerTurn } from "../../lib/features/app-server-handshake";
 import type { Frame } from "../../lib/protocol/frame";
-import { outcomeOf, requestFrame } from "../../lib/protocol/jsonrpc";
-import { ok } from "../../lib/protocol/result";
-import type { RequestPort } from "../../lib/protocol/request-port";
-import { codexEscalatedCommand, codexProfile } from "../agent-profiles";
+import { codexEscalatedCommand } from "../agent-profiles";
 import type { FakeModelApi } from "../fake-models/http";
-import { startFakeResponsesApi } from "../fake-models/openai-responses";
-import { startTestRelay, TestClient, type TestRelay } from "../relay-harness";
+import { TestClient, type TestRelay } from "../relay-harness";
+import { portOf, startCodexRig, type CodexRig } from "./codex-rig";
 
 let api: FakeModelApi;
 let relay: TestRelay;
-let base: string;
 let workspace: string;
 const clients: TestClient[] = [];
 
+let rig: CodexRig;
 beforeAll(async () => {
-  api = await startFakeResponsesApi(() => true);
-  base = realpathSync(mkdtempSync(path.join(tmpdir(), "acp-codex-")));
-  workspace = path.join(base, "ws");
-  const home = path.join(base, "home");
-  mkdirSync(workspace);
-  mkdirSync(home);
-  relay = await startTestRelay({
-    workspaceRoots: [workspace],
-    graceMs: 200,
-    killGraceMs: 3_000,
-    profiles: { codex: codexProfile(api.url, home) },
-    defaultProfile: "codex",
-  });
+  rig = await startCodexRig("acp-codex-");
+  ({ api, relay, workspace } = rig);
 });
 afterEach(() => {
   for (const c of clients.splice(0)) c.close();
 });
-afterAll(async () => {
-  await relay?.close();
-  await api?.close();
-  if (base) rmSync(base, { recursive: true, force: true });
-});
-
-/** A request port over a relay client, as the browser's RPC client is. */
-function portOf(c: TestClient): Pick<RequestPort, "request" | "notify" | "waitForFrame"> {
-  let nextId = 1;
-  return {
-    async request(method, params, options) {
-      const id = nextId++;
-      await c.send(requestFrame(id, method, params));
-      return outcomeOf(await c.response(id, options?.timeoutMs ?? 60_000));
-    },
-    async notify(method, params) {
-      return ok(await c.send(params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params }));
-    },
-    waitForFrame: (match, timeoutMs) => c.frame(match, "a frame", timeoutMs).catch(() => undefined),
-  };
-}
+afterAll(() => rig?.close());
 
 async function connected(): Promise<{ c: TestClient; threadId: string; port: ReturnType<typeof portOf> }> {
   const c = new TestClient(relay.url, { token: "test-token" });
