@@ -70,11 +70,14 @@ test("a read-only transcript viewer mid-turn has no Cancel turn and no answer bu
   const details = page.getByTestId("policies");
   if (!(await details.evaluate((d) => (d as HTMLDetailsElement).open))) await details.locator("summary").click();
   await page.locator('[data-testid="policy-preset"][data-preset="auto"]').click();
+  // A request shown as waiting may be answered by the policy before the click lands (the card then
+  // goes, and a plain click would wait for a card that never comes back): each round tries briefly.
   const waiting = page.locator('[data-testid="inline-request"] button[data-primary="true"]');
-  while ((await page.getByTestId("turn-footer").last().getAttribute("data-ended")) !== "true") {
-    if (await waiting.count()) await waiting.first().click();
-    else await page.waitForTimeout(250);
-  }
+  const footer = page.getByTestId("turn-footer").last();
+  await expect(async () => {
+    if (await waiting.count()) await waiting.first().click({ timeout: 1_000 });
+    await expect(footer).toHaveAttribute("data-ended", "true", { timeout: 500 });
+  }).toPass({ timeout: 90_000 });
   await expect(page.getByTestId("turn-footer").last()).toHaveAttribute("data-stop-reason", "end_turn");
   await stopAgent(page);
 });
