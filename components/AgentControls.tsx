@@ -193,9 +193,12 @@ export function AgentControls({ onConnect, onStart }: Props) {
         </button>
       </div>
       <p data-testid="start-help" className="text-[11px] leading-snug text-zinc-500">
-        <span className="text-zinc-400">Connect</span> starts the agent and does the handshake (initialize,
-        session/new): then you prompt. <span className="text-zinc-400">Start agent</span> only starts the process; you
-        send every frame yourself.
+        <span className="text-zinc-400">Connect</span> starts the agent and does the handshake (
+        {profileInfo?.protocol === "codex-app-server"
+          ? "initialize, initialized, thread/start"
+          : "initialize, session/new"}
+        ): then you prompt. <span className="text-zinc-400">Start agent</span> only starts the process; you send every
+        frame yourself.
       </p>
       <div data-testid="agent-status" data-status={status.state} className="text-xs">
         <StatusLine status={status} />

@@ -48,10 +48,11 @@ test.describe.serial("Codex app-server: Connect, prompt, schema checks, compose,
     await page.getByTestId("view-frames").click();
     // No ACP capabilities or version to choose: the settings say the handshake instead.
     await expect(page.getByTestId("connect-settings")).toHaveAttribute("data-protocol", "codex-app-server");
+    await expect(page.getByTestId("start-help")).toContainText("(initialize, initialized, thread/start)");
     await page.getByTestId("connect").click();
     await expect(page.getByTestId("connect-status")).toHaveAttribute("data-step", "ready");
     await expect(page.getByTestId("prompt-input")).toBeVisible();
-    await expect(page.getByTestId("connect-status")).toContainText(/session [0-9a-f-]{36}/);
+    await expect(page.getByTestId("connect-status")).toContainText(/thread [0-9a-f-]{36}/);
     threadId = (await page.getByTestId("connect-status").textContent())!.match(/[0-9a-f-]{36}/)![0];
 
     await expect(rows(page, { kind: "response", method: "initialize" })).toHaveCount(1);

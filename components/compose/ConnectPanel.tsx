@@ -25,6 +25,7 @@ const STEP_TEXT: Record<ConnectProgress["step"], string> = {
 };
 
 function Progress({ p }: { p: ConnectProgress }) {
+  const noun = PROMPT_CLIENTS[useSession(selectProtocol)].noun;
   const method = p.authMethods?.find((m) => m.id === p.authMethodId)?.name ?? p.authMethodId;
   const detail = [
     p.pooled ? "warm agent from the pool (already initialized)" : undefined,
@@ -43,7 +44,12 @@ function Progress({ p }: { p: ConnectProgress }) {
     <div data-testid="connect-status" data-step={p.step} className="flex flex-col gap-1 text-xs">
       <p className={p.step === "ready" ? "text-emerald-300" : p.step === "failed" ? "text-red-300" : "text-amber-300"}>
         Connect: {STEP_TEXT[p.step]}
-        {p.sessionId ? <span className="text-zinc-400"> · session {p.sessionId}</span> : null}
+        {p.sessionId ? (
+          <span className="text-zinc-400">
+            {" "}
+            · {noun} {p.sessionId}
+          </span>
+        ) : null}
       </p>
       {detail ? (
         <p data-testid="connect-detail" className="text-[11px] text-zinc-500">
