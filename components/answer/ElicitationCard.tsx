@@ -11,8 +11,8 @@ import type { Frame } from "@/lib/protocol/frame";
 import { buildFormFromSchema, initialValue, validateAgainst } from "@/lib/features/schema-form";
 import { SchemaForm } from "../compose/form/SchemaForm";
 import { button } from "../compose/ui";
-import { JsonRpcErrorView } from "../JsonRpcErrorView";
 import { useAnswer } from "./use-answer";
+import { AnswerFailure } from "./AnswerFailure";
 
 export function ElicitationCard({
   frame,
@@ -113,11 +113,7 @@ export function ElicitationCard({
           Cancel
         </button>
       </div>
-      {answer.error ? (
-        <div className="text-[11px]">
-          <JsonRpcErrorView error={answer.error} />
-        </div>
-      ) : null}
+      <AnswerFailure error={answer.error} />
     </div>
   );
 }

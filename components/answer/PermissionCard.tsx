@@ -8,12 +8,12 @@
 import { permissionAnswer, type PendingView } from "@/lib/features/agent-answers";
 import type { Frame } from "@/lib/protocol/frame";
 import { button } from "../compose/ui";
-import { JsonRpcErrorView } from "../JsonRpcErrorView";
 import type { AgentStatus } from "../state/session-store";
 import { useSession } from "../state/use-session";
 import { Kbd } from "./shortcuts";
 import { ToolCallView } from "./ToolCallView";
 import { useAnswer } from "./use-answer";
+import { AnswerFailure } from "./AnswerFailure";
 
 const KIND_STYLE: Record<string, string> = {
   allow_once: "border-emerald-600/60 text-emerald-200 hover:bg-emerald-600/20",
@@ -95,11 +95,7 @@ export function PermissionCard({
           {UNTRUSTED_NOTE}
         </p>
       ) : null}
-      {answer.error ? (
-        <div className="text-[11px]">
-          <JsonRpcErrorView error={answer.error} />
-        </div>
-      ) : null}
+      <AnswerFailure error={answer.error} />
     </div>
   );
 }

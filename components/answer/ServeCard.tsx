@@ -10,10 +10,10 @@ import { button } from "../compose/ui";
 import { READS_AUTO } from "@/lib/features/policy-presets";
 import { useSession, useSessionStore } from "../state/use-session";
 import { DiffView } from "../session-view/DiffView";
-import { JsonRpcErrorView } from "../JsonRpcErrorView";
 import { loadPolicies, savePolicies } from "./policy-storage";
 import { Kbd } from "./shortcuts";
 import { useAnswer } from "./use-answer";
+import { AnswerFailure } from "./AnswerFailure";
 
 type ServeView = Extract<PendingView, { kind: "fs-read" | "fs-write" | "terminal-create" | "terminal" }>;
 
@@ -129,11 +129,7 @@ export function ServeCard({ frame, view, shortcuts = false }: { frame: Frame; vi
           {shortcuts ? <Kbd k="r" /> : null}
         </button>
       </div>
-      {answer.error ? (
-        <div className="text-[11px]">
-          <JsonRpcErrorView error={answer.error} />
-        </div>
-      ) : null}
+      <AnswerFailure error={answer.error} />
     </div>
   );
 }

@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { useSessionStore } from "../state/use-session";
 
-type AnswerError = { code?: number | string; message: string; data?: unknown };
+export type AnswerError = { code?: number | string; message: string; data?: unknown };
 
 export function useAnswer() {
   const store = useSessionStore();

@@ -8,10 +8,10 @@
 import { approvalChoices, type ApprovalChoice } from "@/lib/features/policy-app-server";
 import { APP_SERVER_REQUESTS } from "@/lib/protocol/app-server-methods";
 import type { JsonRpcId } from "@/lib/protocol/frame";
-import { JsonRpcErrorView } from "../JsonRpcErrorView";
 import { Kbd } from "../answer/shortcuts";
 import { useAnswer } from "../answer/use-answer";
 import { QuestionsCard } from "./QuestionsCard";
+import { AnswerFailure } from "../answer/AnswerFailure";
 
 const TONE: Record<ApprovalChoice["tone"], string> = {
   accept: "border-emerald-600/60 text-emerald-200 hover:bg-emerald-600/20",
@@ -64,11 +64,7 @@ export function ApprovalCard({
           );
         })}
       </div>
-      {answer.error ? (
-        <div className="text-[11px]">
-          <JsonRpcErrorView error={answer.error} />
-        </div>
-      ) : null}
+      <AnswerFailure error={answer.error} />
     </div>
   );
 }

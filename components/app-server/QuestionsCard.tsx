@@ -7,8 +7,8 @@ import { useState } from "react";
 import { userInputQuestions, userInputResult } from "@/lib/features/policy-app-server";
 import type { JsonRpcId } from "@/lib/protocol/frame";
 import { button, input, primary } from "../compose/ui";
-import { JsonRpcErrorView } from "../JsonRpcErrorView";
 import { useAnswer } from "../answer/use-answer";
+import { AnswerFailure } from "../answer/AnswerFailure";
 
 export function QuestionsCard({ id, params }: { id: JsonRpcId; params: unknown }) {
   const answer = useAnswer();
@@ -75,11 +75,7 @@ export function QuestionsCard({ id, params }: { id: JsonRpcId; params: unknown }
           Skip
         </button>
       </div>
-      {answer.error ? (
-        <div className="text-[11px]">
-          <JsonRpcErrorView error={answer.error} />
-        </div>
-      ) : null}
+      <AnswerFailure error={answer.error} />
     </div>
   );
 }
