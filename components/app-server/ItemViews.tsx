@@ -10,6 +10,7 @@ import { formatMs } from "@/lib/folds/session-view-format";
 import { str } from "@/lib/protocol/json";
 import { StreamingMarkdown } from "../session-view/Markdown";
 import { RawDisclosure } from "../session-view/RawDisclosure";
+import { ShowFramesButton } from "../session-view/ItemView";
 import { INLINE_REQUEST } from "../answer/shortcuts";
 import { ApprovalCard } from "./ApprovalCard";
 import { FileChangeView } from "./UnifiedDiff";
@@ -178,7 +179,6 @@ interface Props {
 }
 
 export const AsItemView = memo(function AsItemView({ item, highlighted, answerable, onSelect, onShowFrames }: Props) {
-  const n = item.seqs.length;
   const a = item.approval;
   return (
     <div
@@ -217,19 +217,7 @@ export const AsItemView = memo(function AsItemView({ item, highlighted, answerab
           </div>
         ) : null}
       </div>
-      <button
-        type="button"
-        data-testid="show-frames"
-        onClick={(e) => {
-          e.stopPropagation();
-          onShowFrames(item);
-        }}
-        title={`Show ${n} source frame${n === 1 ? "" : "s"} in the Frames view`}
-        className="justify-self-end pr-1.5 font-mono text-[10px] text-zinc-600 hover:text-sky-300"
-      >
-        #{item.seqs.first}
-        {n > 1 ? <span className="text-zinc-400"> +{n - 1}</span> : null}
-      </button>
+      <ShowFramesButton first={item.seqs.first} count={item.seqs.length} onShow={() => onShowFrames(item)} />
     </div>
   );
 });

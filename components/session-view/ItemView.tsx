@@ -48,8 +48,26 @@ interface Props {
   onShowFrames: (item: ViewItem) => void;
 }
 
+/** An item's "#seq +n" link: its source frames in the Frames view (a click never selects the item). */
+export function ShowFramesButton({ first, count, onShow }: { first?: number; count: number; onShow: () => void }) {
+  return (
+    <button
+      type="button"
+      data-testid="show-frames"
+      onClick={(e) => {
+        e.stopPropagation();
+        onShow();
+      }}
+      title={`Show ${count} source frame${count === 1 ? "" : "s"} in the Frames view`}
+      className="justify-self-end pr-1.5 font-mono text-[10px] text-zinc-600 hover:text-sky-300"
+    >
+      #{first}
+      {count > 1 ? <span className="text-zinc-400"> +{count - 1}</span> : null}
+    </button>
+  );
+}
+
 export const ItemView = memo(function ItemView({ item, highlighted, onSelect, onShowFrames }: Props) {
-  const n = item.seqs.length;
   return (
     <div
       data-testid="sv-item"
@@ -67,19 +85,7 @@ export const ItemView = memo(function ItemView({ item, highlighted, onSelect, on
           <div className="mt-0.5 text-[10px] text-amber-400/80">arrived after the turn ended</div>
         ) : null}
       </div>
-      <button
-        type="button"
-        data-testid="show-frames"
-        onClick={(e) => {
-          e.stopPropagation();
-          onShowFrames(item);
-        }}
-        title={`Show ${n} source frame${n === 1 ? "" : "s"} in the Frames view`}
-        className="justify-self-end pr-1.5 font-mono text-[10px] text-zinc-600 hover:text-sky-300"
-      >
-        #{item.seqs.first}
-        {n > 1 ? <span className="text-zinc-400"> +{n - 1}</span> : null}
-      </button>
+      <ShowFramesButton first={item.seqs.first} count={item.seqs.length} onShow={() => onShowFrames(item)} />
     </div>
   );
 });
