@@ -117,6 +117,16 @@ function readEvent(line: string): TranscriptEvent | undefined {
   return undefined;
 }
 
+/** Each filter's SQL over the transcripts table `t`, its value bound by the same name. */
+const FILTER_CLAUSES = {
+  agent: "t.agent = @agent",
+  profile: "t.profile = @profile",
+  kind: "t.kind = @kind",
+  from: "substr(t.created_at, 1, 10) >= @from",
+  to: "substr(t.created_at, 1, 10) <= @to",
+  transcript: "t.id = @transcript",
+} as const;
+
 export class SearchIndex {
   readonly file: string;
   private readonly db: Database.Database;
@@ -420,29 +430,10 @@ export class SearchIndex {
 
   private where(f: LibraryFilter & { transcript?: string }, params: Record<string, unknown>): string[] {
     const clauses: string[] = [];
-    if (f.agent) {
-      clauses.push("t.agent = @agent");
-      params.agent = f.agent;
-    }
-    if (f.profile) {
-      clauses.push("t.profile = @profile");
-      params.profile = f.profile;
-    }
-    if (f.kind) {
-      clauses.push("t.kind = @kind");
-      params.kind = f.kind;
-    }
-    if (f.from) {
-      clauses.push("substr(t.created_at, 1, 10) >= @from");
-      params.from = f.from;
-    }
-    if (f.to) {
-      clauses.push("substr(t.created_at, 1, 10) <= @to");
-      params.to = f.to;
-    }
-    if (f.transcript) {
-      clauses.push("t.id = @transcript");
-      params.transcript = f.transcript;
+    for (const key of Object.keys(FILTER_CLAUSES) as Array<keyof typeof FILTER_CLAUSES>) {
+      if (!f[key]) continue;
+      clauses.push(FILTER_CLAUSES[key]);
+      params[key] = f[key];
     }
     return clauses;
   }

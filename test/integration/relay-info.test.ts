@@ -15,29 +15,34 @@ const STORED = 1_000;
 let relay: TestRelay;
 let ids: string[];
 
+/** A transcript written as the store keeps one (a file and its meta); ids start with their time. */
+function storeTranscript(at: Date, meta: Partial<TranscriptMeta>): string {
+  const store = relay.server.relay.transcripts;
+  const id = store.newId(at);
+  const full: TranscriptMeta = {
+    id,
+    title: "",
+    createdAt: at.toISOString(),
+    profile: "gemini",
+    kind: "session",
+    turns: 1,
+    frames: 2,
+    bytes: 10,
+    redactions: 0,
+    recording: false,
+    ...meta,
+  };
+  writeFileSync(store.file(id), "{}\n");
+  writeFileSync(path.join(store.dir, `${id}.meta.json`), JSON.stringify(full));
+  return id;
+}
+
 beforeAll(async () => {
   relay = await startTestRelay();
-  const store = relay.server.relay.transcripts;
-  // Written as the store keeps them (a file and its meta), oldest first; ids start with their time.
-  ids = Array.from({ length: STORED }, (_, i) => {
-    const at = new Date(Date.UTC(2026, 0, 1) + i * 60_000);
-    const id = store.newId(at);
-    const meta: TranscriptMeta = {
-      id,
-      title: `stored ${i}`,
-      createdAt: at.toISOString(),
-      profile: "gemini",
-      kind: "session",
-      turns: 1,
-      frames: 2,
-      bytes: 10,
-      redactions: 0,
-      recording: false,
-    };
-    writeFileSync(store.file(id), "{}\n");
-    writeFileSync(path.join(store.dir, `${id}.meta.json`), JSON.stringify(meta));
-    return id;
-  });
+  // Oldest first.
+  ids = Array.from({ length: STORED }, (_, i) =>
+    storeTranscript(new Date(Date.UTC(2026, 0, 1) + i * 60_000), { title: `stored ${i}` }),
+  );
 });
 afterAll(() => relay?.close());
 
@@ -99,25 +104,12 @@ describe("relay:info with many transcripts", () => {
   });
 
   it("lists a replay still recording only when asked for, saying why it cannot start, and refuses to start it", async () => {
-    const store = relay.server.relay.transcripts;
-    const at = new Date(Date.UTC(2025, 0, 1));
-    const id = store.newId(at);
-    const meta: TranscriptMeta = {
-      id,
+    const id = storeTranscript(new Date(Date.UTC(2025, 0, 1)), {
       title: "still going",
-      createdAt: at.toISOString(),
-      profile: "gemini",
-      kind: "session",
-      turns: 1,
-      frames: 2,
-      bytes: 10,
-      redactions: 0,
       recording: true,
       // Written on another host: its word that it is recording stands.
       writer: { host: "another-host", pid: 1 },
-    };
-    writeFileSync(store.file(id), "{}\n");
-    writeFileSync(path.join(store.dir, `${id}.meta.json`), JSON.stringify(meta));
+    });
     const c = new TestClient(relay.url, { token: "test-token" });
     try {
       await c.connected();
