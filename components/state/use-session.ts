@@ -134,13 +134,18 @@ export function useTabState<T>(key: string, initial: T | (() => T)): [T, SetStat
   const [value, setValue] = useState<T>(() =>
     tab.ui.has(key) ? (tab.ui.get(key) as T) : typeof initial === "function" ? (initial as () => T)() : initial,
   );
+  const latest = useRef(value);
+  latest.current = value;
+  // Written to the tab at once, not in a state updater: a component that sets a value and unmounts
+  // in the same event (the session view choosing a frame, then switching to the Frames view) may
+  // never run its updater, and the view that mounts next must read the value from the tab.
   const set = useCallback<SetState<T>>(
-    (next) =>
-      setValue((prev) => {
-        const v = typeof next === "function" ? (next as (p: T) => T)(prev) : next;
-        tab.ui.set(key, v);
-        return v;
-      }),
+    (next) => {
+      const prev = tab.ui.has(key) ? (tab.ui.get(key) as T) : latest.current;
+      const v = typeof next === "function" ? (next as (p: T) => T)(prev) : next;
+      tab.ui.set(key, v);
+      setValue(v);
+    },
     [tab, key],
   );
   return [value, set];
