@@ -1,15 +1,19 @@
 import { defineConfig, devices } from "@playwright/test";
 import { CHROMIUM_LAUNCH } from "./e2e/chromium";
+import { enterWorld } from "./e2e/world";
+
+enterWorld();
 
 /**
  * e2e against the production build (`npm run test:e2e` builds first). The
- * global setup starts the real server with a fake Gemini API behind the real
- * Gemini CLI; the system Chromium is used, nothing is downloaded.
+ * global setup starts, per worker, the real server with a fake Gemini API behind
+ * the real Gemini CLI; the system Chromium is used, nothing is downloaded.
  */
 export default defineConfig({
   testDir: "e2e",
   globalSetup: "./e2e/global-setup.ts",
-  workers: 1,
+  // Spec files run in parallel, one world each; a file's tests run in order (serial journeys share a page).
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   fullyParallel: false,
   forbidOnly: !!process.env.CI,
   // No retries: a journey that fails now and then has a race to find, not to hide.

@@ -1,16 +1,37 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
+/** Mocks a module (node:fs), which only holds in a worker of its own. */
+const MOCKS_MODULES = ["server/http/compare-api.test.ts"];
+
 export default defineConfig({
   // The browser code imports lib/ as "@/lib/...", as tsconfig.json maps it.
   resolve: { alias: { "@": fileURLToPath(new URL(".", import.meta.url)) } },
   test: {
-    include: ["lib/**/*.test.ts", "server/**/*.test.ts", "components/**/*.test.ts", "test/**/*.test.ts"],
-    // Integration tests spawn real Gemini CLIs (~200-400 MB each): keep it to one file at a time.
-    fileParallelism: false,
+    // Files run two at a time (this machine has two cores). Every integration test starts its own
+    // fake model APIs on port 0, its own HOME, data directory and workspace, so files share nothing.
+    maxWorkers: 2,
     // Installs the pinned third-party agents (test/agents) on a fresh clone.
     globalSetup: ["test/agents/global-setup.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: ["lib/**/*.test.ts", "server/**/*.test.ts", "components/**/*.test.ts"],
+          exclude: MOCKS_MODULES,
+          // Pure code and in-process servers: one module graph per worker, not one per file
+          // (importing it again for each of 120 files took most of their time).
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        // Real agents (Gemini CLI, the pinned third-party agents) and whole relays; each file in a fresh worker.
+        test: { name: "integration", include: ["test/**/*.test.ts", ...MOCKS_MODULES] },
+      },
+    ],
   },
 });

@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // The CLI: the compiled dist/ in an installed package (built at pack time by
-// scripts/build-dist.mjs), else the repository's TypeScript through tsx.
+// scripts/build-dist.mjs), else the repository's TypeScript through tsx. A checkout
+// runs its sources even while `npm pack` has a dist/ beside them for a moment.
 import { existsSync } from "node:fs";
 
-const compiled = existsSync(new URL("../dist/cli.mjs", import.meta.url));
+const compiled = !existsSync(new URL("../server/cli/cli.ts", import.meta.url));
 if (!compiled) (await import("tsx/esm/api")).register();
 // dist/ bundles are named after their source module in server/ (scripts/build-dist.mjs).
 const SOURCES = { cli: "cli/cli", "cli-usage": "cli/cli-usage", "tap-cli": "tap/tap-cli" };

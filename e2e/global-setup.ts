@@ -2,8 +2,9 @@
  * Starts what `npm start` starts, offline: the fake Gemini, OpenAI and Anthropic
  * APIs (in-process), a throw-away HOME for the Gemini CLI and one for the
  * third-party agents (test/agents, profiles qwen, claude, sdk-example), and `node --import tsx server/index.ts`
- * on a free port with a temp workspace root. Tests read the printed URL from
- * E2E_URL. The returned function is the global teardown.
+ * on a free port with a temp workspace root: one such world per worker
+ * (e2e/world.ts). Tests read the printed URL from E2E_URL. The returned
+ * function is the global teardown.
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -11,12 +12,14 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import type { FullConfig } from "@playwright/test";
 import { AGENT_KINDS, agentProfile, codexProfile, isQwenMainLoop, prepareAgentHome } from "../test/agent-profiles";
 import { startFakeGeminiApi } from "../test/fake-gemini/server";
 import { startFakeAnthropicApi } from "../test/fake-models/anthropic";
 import { startFakeOpenAiApi } from "../test/fake-models/openai";
 import { startFakeResponsesApi } from "../test/fake-models/openai-responses";
 import { makeGeminiHome } from "../test/gemini-home";
+import { handOverWorlds, type WorldEnv } from "./world";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 // The trailing whitespace proves the token is complete.
@@ -111,9 +114,12 @@ export function startPlaygroundServer(opts: {
   return { process: child, url: waitForUrl(child, output) };
 }
 
-export default async function globalSetup(): Promise<() => Promise<void>> {
-  // The third-party agents (test/agents) behind e2e/agents.spec.ts, installed when missing.
-  execFileSync(process.execPath, [path.join(root, "scripts/ensure-agents.mjs")], { stdio: "inherit" });
+/**
+ * Starts one worker's offline world: the fake model APIs, the agents' homes and config, and the
+ * playground server. Workers share nothing (a spec's scripted turns, transcripts, profiles and
+ * files stay its worker's), so spec files run in parallel, one world per worker.
+ */
+async function startWorld(): Promise<{ env: WorldEnv; cleanup: () => Promise<void> }> {
   const api = await startFakeGeminiApi();
   const openai = await startFakeOpenAiApi(isQwenMainLoop);
   const anthropic = await startFakeAnthropicApi();
@@ -190,16 +196,37 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     await cleanup();
     throw err;
   }
-  // Workers start after global setup and inherit these.
-  process.env.E2E_URL = url;
-  process.env.E2E_ORIGIN = new URL(url).origin;
-  process.env.E2E_WORKSPACE = workspace;
-  // The server's HOME: where it looks for other clients' agents (~/.jetbrains/acp.json).
-  process.env.E2E_HOME = home.home;
-  // Tests queue model turns through the fake API's /__fake/script endpoint.
-  process.env.E2E_FAKE_API = api.url;
-  process.env.E2E_FAKE_OPENAI = openai.url;
-  process.env.E2E_FAKE_ANTHROPIC = anthropic.url;
-  process.env.E2E_FAKE_RESPONSES = responses.url;
+  return {
+    env: {
+      E2E_URL: url,
+      E2E_ORIGIN: new URL(url).origin,
+      E2E_WORKSPACE: workspace,
+      // The server's HOME: where it looks for other clients' agents (~/.jetbrains/acp.json).
+      E2E_HOME: home.home,
+      // Tests queue model turns through the fake APIs' /__fake/script endpoints.
+      E2E_FAKE_API: api.url,
+      E2E_FAKE_OPENAI: openai.url,
+      E2E_FAKE_ANTHROPIC: anthropic.url,
+      E2E_FAKE_RESPONSES: responses.url,
+    },
+    cleanup,
+  };
+}
+
+export default async function globalSetup(config: FullConfig): Promise<() => Promise<void>> {
+  // The third-party agents (test/agents, behind e2e/agents.spec.ts), installed when missing.
+  execFileSync(process.execPath, [path.join(root, "scripts/ensure-agents.mjs")], { stdio: "inherit" });
+  const started = await Promise.allSettled(Array.from({ length: config.workers }, () => startWorld()));
+  const worlds = started.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
+  const cleanup = async () => {
+    await Promise.all(worlds.map((w) => w.cleanup()));
+  };
+  const failed = started.find((s) => s.status === "rejected");
+  if (failed) {
+    await cleanup();
+    throw failed.reason;
+  }
+  // Workers start after global setup and inherit the runner's environment.
+  handOverWorlds(worlds.map((w) => w.env));
   return cleanup;
 }

@@ -97,11 +97,18 @@ export class TestClient {
     for (const w of this.waiters) w();
   }
 
-  connected(): Promise<void> {
+  connected(timeoutMs = 30_000): Promise<void> {
     if (this.socket.connected) return Promise.resolve();
     return new Promise((resolve, reject) => {
-      this.socket.once("connect", () => resolve());
-      this.socket.once("connect_error", reject);
+      const timer = setTimeout(() => reject(new Error(`not connected within ${timeoutMs} ms`)), timeoutMs);
+      this.socket.once("connect", () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      this.socket.once("connect_error", (err) => {
+        clearTimeout(timer);
+        reject(err);
+      });
     });
   }
 
@@ -147,8 +154,15 @@ export class TestClient {
     );
   }
 
-  emit<E extends keyof ClientToServerEvents>(event: E, payload: unknown): Promise<any> {
-    return (this.socket as unknown as Socket).timeout(60_000).emitWithAck(event, payload);
+  /** Emits and waits for the ack; a relay that never answers fails the call, named, before the test's own timeout. */
+  async emit<E extends keyof ClientToServerEvents>(event: E, payload: unknown, timeoutMs = 45_000): Promise<any> {
+    try {
+      return await (this.socket as unknown as Socket).timeout(timeoutMs).emitWithAck(event, payload);
+    } catch (err) {
+      throw new Error(
+        `${event}: no ack within ${timeoutMs} ms (socket ${this.socket.connected ? "connected" : "disconnected"}): ${String(err)}`,
+      );
+    }
   }
 
   async start(payload: Record<string, unknown> = {}): Promise<AgentInfo> {
