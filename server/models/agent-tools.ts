@@ -21,7 +21,10 @@ interface AgentTool {
   input(action: ScriptedAction, file: string): Record<string, unknown>;
 }
 
-const writeInput = (a: ScriptedAction, file: string) => ({ file_path: file, content: a.kind === "write" ? a.content : "" });
+const writeInput = (a: ScriptedAction, file: string) => ({
+  file_path: file,
+  content: a.kind === "write" ? a.content : "",
+});
 const shellInput = (a: ScriptedAction) =>
   a.kind === "shell" ? { command: a.command, description: a.description } : {};
 
