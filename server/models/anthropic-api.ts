@@ -103,8 +103,7 @@ function textOf(content: unknown): string {
 }
 
 type Block = Record<string, unknown>;
-const blocksOf = (m: unknown): Block[] =>
-  isObject(m) && Array.isArray(m.content) ? (m.content.filter(isObject) as Block[]) : [];
+const blocksOf = (m: unknown): Block[] => (isObject(m) && Array.isArray(m.content) ? m.content.filter(isObject) : []);
 
 /** The offline model's turn for a Messages body: the result of the tool_use a tool_result answers, else the prompt. */
 export function scriptedMessagesTurn(raw: unknown): ModelTurn {
