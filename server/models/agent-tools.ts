@@ -2,8 +2,9 @@
  * The scripted model's actions (scripted-model.ts) as each agent's own tools,
  * and back: an API picks, among the tools a request offers, the one its agent
  * names for the action (Gemini CLI and its fork Qwen Code: write_file,
- * read_file, run_shell_command; Claude Code: Write, Read, Bash), and reads the
- * call the agent reports a result for back into the action.
+ * read_file, run_shell_command; Claude Code: Write, Read, Bash; Codex:
+ * exec_command for all three), and reads the call the agent reports a result
+ * for back into the action.
  */
 import path from "node:path";
 import type { ModelTurn } from "./http";
@@ -19,6 +20,8 @@ interface AgentTool {
   name: string;
   /** The call's arguments; `file` is the path as the agent wants it (absolute when the working directory is known). */
   input(action: ScriptedAction, file: string): Record<string, unknown>;
+  /** The action a call of this tool carried out (its path as given), if it is one of this kind. */
+  action(arg: (key: string) => string): ScriptedAction | undefined;
 }
 
 const writeInput = (a: ScriptedAction, file: string) => ({
@@ -27,26 +30,74 @@ const writeInput = (a: ScriptedAction, file: string) => ({
 });
 const shellInput = (a: ScriptedAction) =>
   a.kind === "shell" ? { command: a.command, description: a.description } : {};
+const writeAction = (arg: (key: string) => string): ScriptedAction => ({
+  kind: "write",
+  path: arg("file_path"),
+  content: arg("content"),
+});
+const readAction = (arg: (key: string) => string): ScriptedAction => ({ kind: "read", path: arg("file_path") });
+const shellAction = (arg: (key: string) => string): ScriptedAction => ({
+  kind: "shell",
+  command: arg("command"),
+  description: arg("description"),
+});
+
+/** A word for a POSIX shell, whatever it holds. */
+const quote = (text: string) => `'${text.replace(/'/g, "'\\''")}'`;
+const QUOTED = String.raw`'(?:[^']|'\\'')*'`;
+const unquote = (word: string) => word.slice(1, -1).replace(/'\\''/g, "'");
+/** How the model writes a file with Codex's one tool, exec_command (it offers no write tool to an unknown model). */
+const CODEX_WRITE = new RegExp(`^printf '%s' (${QUOTED}) > (${QUOTED})$`);
 
 /** First the Gemini family's, the default when a request names no tools (Gemini's API declares them apart). */
 const AGENT_TOOLS: AgentTool[] = [
-  { kind: "write", name: "write_file", input: writeInput },
-  { kind: "read", name: "read_file", input: (_, file) => ({ file_path: file }) },
-  { kind: "shell", name: "run_shell_command", input: shellInput },
-  { kind: "write", name: "Write", input: writeInput },
-  { kind: "read", name: "Read", input: (_, file) => ({ file_path: file }) },
-  { kind: "shell", name: "Bash", input: shellInput },
+  { kind: "write", name: "write_file", input: writeInput, action: writeAction },
+  { kind: "read", name: "read_file", input: (_, file) => ({ file_path: file }), action: readAction },
+  { kind: "shell", name: "run_shell_command", input: shellInput, action: shellAction },
+  { kind: "write", name: "Write", input: writeInput, action: writeAction },
+  { kind: "read", name: "Read", input: (_, file) => ({ file_path: file }), action: readAction },
+  { kind: "shell", name: "Bash", input: shellInput, action: shellAction },
+  {
+    // Codex asks before a command only when it wants more than its sandbox: a write is to show a permission.
+    kind: "write",
+    name: "exec_command",
+    input: (a, file) => ({
+      cmd: `printf '%s' ${quote(a.kind === "write" ? a.content : "")} > ${quote(file)}`,
+      sandbox_permissions: "require_escalated",
+      justification: `The user asked for ${file} to be written.`,
+    }),
+    action: (arg) => {
+      const m = CODEX_WRITE.exec(arg("cmd"));
+      return m ? { kind: "write", path: unquote(m[2]!), content: unquote(m[1]!) } : undefined;
+    },
+  },
+  {
+    kind: "read",
+    name: "exec_command",
+    input: (_, file) => ({ cmd: `cat ${quote(file)}` }),
+    action: (arg) => {
+      const m = new RegExp(`^cat (${QUOTED})$`).exec(arg("cmd"));
+      return m ? { kind: "read", path: unquote(m[1]!) } : undefined;
+    },
+  },
+  {
+    kind: "shell",
+    name: "exec_command",
+    input: (a) => (a.kind === "shell" ? { cmd: a.command } : {}),
+    action: (arg) => ({ kind: "shell", command: arg("cmd"), description: "" }),
+  },
 ];
 
 /**
  * The working directory an agent states in its prompt (Qwen Code and Gemini CLI: "I'm currently
- * working in the directory: /w", Claude Code: "Working directory: /w"); agents such as Qwen
- * Code refuse a relative path, so the model makes its paths absolute against it.
+ * working in the directory: /w", Claude Code: "Working directory: /w", Codex: "<cwd>/w</cwd>");
+ * agents such as Qwen Code refuse a relative path, so the model makes its paths absolute against it.
  */
 export function workingDirectory(texts: string[]): string | undefined {
-  const pattern = /(?:working in the directory|working directory)\s*:?\s*(\/[^\s`'"]*)/i;
+  const pattern = /(?:working in the directory|working directory)\s*:?\s*(\/[^\s`'"<]*)|<cwd>(\/[^<]*)<\/cwd>/i;
   for (const text of texts) {
-    const dir = pattern.exec(text)?.[1]?.replace(/[.,;:]$/, "");
+    const m = pattern.exec(text);
+    const dir = (m?.[1] ?? m?.[2])?.replace(/[.,;:]$/, "");
     if (dir) return dir;
   }
   return undefined;
@@ -62,23 +113,15 @@ export function toolCall(action: ScriptedAction, offered: string[], cwd?: string
 
 /** The action a call of the agent's carried out (its path as the user typed it when inside `cwd`), if it is one of ours. */
 export function actionOfCall(name: string | undefined, input: unknown, cwd?: string): ScriptedAction | undefined {
-  const kind = AGENT_TOOLS.find((t) => t.name === name)?.kind;
   const args = (typeof input === "object" && input !== null ? input : {}) as Record<string, unknown>;
   const arg = (key: string) => (typeof args[key] === "string" ? args[key] : "");
-  const shown = (file: string) => {
-    const relative = cwd && path.isAbsolute(file) ? path.relative(cwd, file) : file;
-    return relative && !relative.startsWith("..") && !path.isAbsolute(relative) ? relative : file;
-  };
-  switch (kind) {
-    case "write":
-      return { kind, path: shown(arg("file_path")), content: arg("content") };
-    case "read":
-      return { kind, path: shown(arg("file_path")) };
-    case "shell":
-      return { kind, command: arg("command"), description: arg("description") };
-    default:
-      return undefined;
-  }
+  const action = AGENT_TOOLS.filter((t) => t.name === name)
+    .map((t) => t.action(arg))
+    .find((a) => a !== undefined);
+  if (!action || action.kind === "shell") return action;
+  const relative = cwd && path.isAbsolute(action.path) ? path.relative(cwd, action.path) : action.path;
+  const inside = relative && !relative.startsWith("..") && !path.isAbsolute(relative);
+  return { ...action, path: inside ? relative : action.path };
 }
 
 /** The names of the tools a request body offers (`tools[].name`, or `tools[].function.name` in chat completions). */

@@ -35,7 +35,7 @@ describe('a profile\'s "model"', () => {
     expect(() => parse({ command: "qwen", model: "gpt-5" })).toThrow(ConfigError);
     expect(() => parse({ command: "qwen", model: "gpt-5" })).toThrow(/profiles\.p.*model.*"offline"/);
     expect(() => parse({ command: "copilot", args: ["--acp"], model: "offline" })).toThrow(
-      /profiles\.p: "model": "offline" serves gemini, qwen and claude-agent-acp; "copilot" is none of them/,
+      /profiles\.p: "model": "offline" serves gemini, qwen, claude-agent-acp and codex; "copilot" is none of them/,
     );
   });
 });
@@ -70,5 +70,15 @@ describe("offlineModelEnv", () => {
     expect(existsSync(env.CLAUDE_CONFIG_DIR!)).toBe(true);
     const res = await fetch(`${env.ANTHROPIC_BASE_URL}/v1/messages/count_tokens`, { method: "POST", body: "{}" });
     expect(await res.json()).toEqual({ input_tokens: 12 });
+  });
+
+  it("gives Codex a CODEX_HOME whose provider is a live Responses API and whose policy asks before escalating", async () => {
+    const env = await offlineModelEnv("codex", dataDir);
+    expect(env).toMatchObject({ HOME: offlineHome(dataDir, "codex"), OPENAI_API_KEY: "" });
+    const config = readFileSync(path.join(env.CODEX_HOME!, "config.toml"), "utf8");
+    expect(config).toContain('approval_policy = "on-request"');
+    const url = /^base_url = "(.*)"$/m.exec(config)![1]!;
+    const res = await fetch(`${url}/models`);
+    expect(await res.json()).toMatchObject({ object: "list" });
   });
 });

@@ -2,7 +2,7 @@
  * The offline model: the scripted model (scripted-model.ts) served inside this
  * process on 127.0.0.1 in the API each agent speaks (Gemini for Gemini CLI,
  * OpenAI chat completions for Qwen Code, Anthropic Messages for Claude's ACP
- * adapter), each started on first use, and the environment that points the
+ * adapter, OpenAI Responses for Codex's app-server), each started on first use, and the environment that points the
  * real agent at it with a home of its own (no account, no settings or
  * credentials of the user's). The homes are kept in the data directory: a
  * throw-away one per run would be left behind whenever the agent outlives the
@@ -15,9 +15,10 @@ import { scriptedTurn, startFakeGeminiApi } from "./gemini-api";
 import { prepareGeminiHome } from "./gemini-home";
 import { offersTools } from "./http";
 import { scriptedChatTurn, startOpenAiApi } from "./openai-api";
+import { scriptedResponsesTurn, startResponsesApi } from "./responses-api";
 
 /** The agents the offline model can serve, each through its own API. */
-export const OFFLINE_AGENTS = ["gemini", "qwen", "claude"] as const;
+export const OFFLINE_AGENTS = ["gemini", "qwen", "claude", "codex"] as const;
 export type OfflineAgent = (typeof OFFLINE_AGENTS)[number];
 
 /** The command names that make an agent one of them (its own command, or an argument of node or npx). */
@@ -25,10 +26,11 @@ const AGENT_COMMANDS: Record<OfflineAgent, RegExp> = {
   gemini: /^gemini(-cli)?$/,
   qwen: /^qwen(-code)?$/,
   claude: /^claude-(agent|code)-acp$/,
+  codex: /^codex$/,
 };
 
 /** The commands named in errors and docs. */
-export const OFFLINE_AGENT_COMMANDS = "gemini, qwen and claude-agent-acp";
+export const OFFLINE_AGENT_COMMANDS = "gemini, qwen, claude-agent-acp and codex";
 
 /**
  * Which agent a profile's command line starts, for `"model": "offline"`: by a word's name (the
@@ -65,7 +67,9 @@ function apiUrl(agent: OfflineAgent): Promise<string> {
         ? startFakeGeminiApi(0, { fallback: scriptedTurn, controls: false })
         : agent === "qwen"
           ? startOpenAiApi(offersTools, 0, { fallback: scriptedChatTurn, controls: false })
-          : startAnthropicApi(offersTools, 0, { fallback: scriptedMessagesTurn, controls: false });
+          : agent === "claude"
+            ? startAnthropicApi(offersTools, 0, { fallback: scriptedMessagesTurn, controls: false })
+            : startResponsesApi(offersTools, 0, { fallback: scriptedResponsesTurn, controls: false });
     url = server.then((s) => {
       // The agent keeps the process up while it runs; the model alone must not.
       s.unref();
@@ -90,6 +94,7 @@ const BLANKED: Record<OfflineAgent, string[]> = {
   ],
   qwen: ["OPENAI_ORG_ID", "OPENAI_PROJECT", "DASHSCOPE_API_KEY"],
   claude: ["ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX", "ANTHROPIC_MODEL"],
+  codex: ["OPENAI_API_KEY", "OPENAI_BASE_URL"],
 };
 
 /** The offline model's home for an agent, under the data directory. */
@@ -101,6 +106,32 @@ export const offlineGeminiHome = (dataDir: string) => offlineHome(dataDir, "gemi
 function writeSettings(home: string, file: string, settings: unknown): void {
   mkdirSync(path.dirname(path.join(home, file)), { recursive: true, mode: 0o700 });
   writeFileSync(path.join(home, file), JSON.stringify(settings));
+}
+
+/**
+ * Codex's config.toml: a model provider at the offline model (no login), asking before what its
+ * sandbox would not allow, no update check or analytics; it passes Codex 0.169's `--strict-config`.
+ */
+function codexConfig(url: string): string {
+  return [
+    'model = "offline-model"',
+    'model_provider = "offline"',
+    'approval_policy = "on-request"',
+    'sandbox_mode = "workspace-write"',
+    "check_for_update_on_startup = false",
+    "",
+    "[model_providers.offline]",
+    'name = "offline model"',
+    `base_url = "${url}/v1"`,
+    'wire_api = "responses"',
+    "requires_openai_auth = false",
+    "request_max_retries = 0",
+    "stream_max_retries = 0",
+    "",
+    "[analytics]",
+    "enabled = false",
+    "",
+  ].join("\n");
 }
 
 /** The agent's own variables: its API's base URL and a dummy key, its home (prepared), no telemetry or updates. */
@@ -139,6 +170,10 @@ function agentEnv(agent: OfflineAgent, home: string, url: string): Record<string
         // As root (a container) Claude Code ends every session/new unless told it is sandboxed.
         ...(process.getuid?.() === 0 ? { IS_SANDBOX: "1" } : {}),
       };
+    case "codex":
+      mkdirSync(path.join(home, ".codex"), { recursive: true, mode: 0o700 });
+      writeFileSync(path.join(home, ".codex", "config.toml"), codexConfig(url));
+      return { HOME: home, CODEX_HOME: path.join(home, ".codex"), NO_COLOR: "1", RUST_LOG: "error" };
   }
 }
 
