@@ -106,6 +106,12 @@ for (const spec of CASES) {
         // The model streamed its plan, then its answer to the tool's result.
         expect(c.messageText()).toContain("I will write `hello.txt`.");
         expect(c.messageText()).toContain("Wrote `hello.txt` in the workspace.");
+        const thought = c
+          .updates("agent_thought_chunk")
+          .map((f) => (f.message as any).params.update.content.text)
+          .join("");
+        // Its thought too: `reasoning_content` for Qwen Code, a thinking block (Claude Code asks for them).
+        expect(thought).toMatch(/^\*\*Planning the write\*\*/);
       },
       JOURNEY_MS,
     );
