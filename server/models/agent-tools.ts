@@ -146,7 +146,7 @@ export interface Conversation {
 }
 
 /** Pauses between streamed pieces, as a model makes: the view shows the text arriving. */
-const PIECE_DELAY_MS = 30;
+export const PIECE_DELAY_MS = 30;
 
 function modelTurn(reply: ScriptedReply, offered: string[], cwd: string | undefined): ModelTurn {
   return {

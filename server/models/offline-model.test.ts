@@ -1,9 +1,10 @@
 /** `"model": "offline"`: which agent a profile starts, its validation, and the environment it is given. */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { ConfigError, parseProfile } from "../config";
+import { Profiles } from "../agents/profiles";
+import { ConfigError, loadConfig, parseProfile } from "../config";
 import { offlineAgentOf, offlineHome, offlineModelEnv } from "./offline-model";
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "acp-offline-env-"));
@@ -80,5 +81,49 @@ describe("offlineModelEnv", () => {
     const url = /^base_url = "(.*)"$/m.exec(config)![1]!;
     const res = await fetch(`${url}/models`);
     expect(await res.json()).toMatchObject({ object: "list" });
+  });
+});
+
+describe("a config file's offline profiles, resolved for a start", () => {
+  const config = (profiles: Record<string, unknown>) => {
+    const file = path.join(dataDir, "agents.config.json");
+    writeFileSync(file, JSON.stringify({ profiles }));
+    return loadConfig({ ACP_PLAYGROUND_CONFIG: file, ACP_PLAYGROUND_DATA: dataDir }, dataDir);
+  };
+
+  it("start with the offline model's variables over the profile's own, and ask for no credentials", async () => {
+    const profiles = new Profiles(
+      config({
+        qwen: { command: "qwen", args: ["--acp"], env: { OPENAI_API_KEY: "sk-real", KEEP: "1" }, model: "offline" },
+        gemini: { command: "gemini", args: ["--acp"], model: "offline" },
+      }),
+    );
+    const qwen = await profiles.resolve("qwen");
+    expect(qwen).toMatchObject({
+      ok: true,
+      value: {
+        command: "qwen",
+        args: ["--acp"],
+        env: { KEEP: "1", OPENAI_API_KEY: "offline-model", HOME: offlineHome(dataDir, "qwen") },
+      },
+    });
+    expect(await profiles.resolve("gemini")).toMatchObject({
+      ok: true,
+      value: { env: { GEMINI_API_KEY: "offline-model" } },
+    });
+    expect(profiles.list().find((p) => p.name === "gemini")).not.toHaveProperty("credentialsMissing");
+  });
+
+  it("a profile made in code for an agent the offline model does not serve fails to start, saying why", async () => {
+    const c = config({});
+    c.profiles.other = { command: "copilot", args: ["--acp"], env: {}, model: "offline" };
+    expect(await new Profiles(c).resolve("other")).toEqual({
+      ok: false,
+      error: {
+        code: "spawn_failed",
+        message:
+          'profile "other": "model": "offline" serves gemini, qwen, claude-agent-acp and codex; "copilot" is none of them',
+      },
+    });
   });
 });
