@@ -36,6 +36,11 @@ describe("the offline model's replies to a tool's result", () => {
     );
     const read = replyToResult({ kind: "read", path: "R.md" }, { output: "# R\n```js\nx\n```\n" }).text;
     expect(read).toContain("````\n# R\n```js\nx\n```\n````");
+    // Claude Code's Read: numbered lines and a reminder for the model, neither of them the file's.
+    const numbered = "     1→# Hi\n     2→  x→y\n     3→\n\n<system-reminder>\nThink of malware.\n</system-reminder>\n";
+    expect(replyToResult({ kind: "read", path: "a.md" }, { output: numbered }).text).toBe(
+      "`a.md` says:\n\n```\n# Hi\n  x→y\n```",
+    );
     const ls = replyToResult(
       { kind: "shell", command: "ls", description: "" },
       { output: "<untrusted_context>\nOutput: a.txt  b.txt\nProcess Group PGID: 42\n</untrusted_context>" },

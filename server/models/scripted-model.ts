@@ -122,6 +122,21 @@ function shellOutput(output: string): string {
     .trim();
 }
 
+/**
+ * What a read tool read: Claude Code numbers its lines (`     1→text`, as `cat -n`) and appends a
+ * `<system-reminder>` for the model; the file is what matters.
+ */
+function readOutput(output: string): string {
+  const text = output.replace(/\n*<system-reminder>[\s\S]*?<\/system-reminder>\n*/g, "\n");
+  const lines = text.replace(/\n+$/, "").split("\n");
+  const numbered = /^\s*\d+→/;
+  if (!lines.every((l) => numbered.test(l))) return text;
+  return `${lines
+    .map((l) => l.replace(numbered, ""))
+    .join("\n")
+    .replace(/\n+$/, "")}\n`;
+}
+
 /** The model's answer once the agent reports what came of an action. */
 export function replyToResult(action: ScriptedAction, result: ActionResult): ScriptedReply {
   if (result.error !== undefined) {
@@ -136,7 +151,7 @@ export function replyToResult(action: ScriptedAction, result: ActionResult): Scr
         text: `Wrote \`${action.path}\` in the workspace. The agent asks before it writes (\`session/request_permission\`: the card above) unless its mode allows edits.`,
       };
     case "read":
-      return { text: `\`${action.path}\` says:\n\n${head(output)}` };
+      return { text: `\`${action.path}\` says:\n\n${head(readOutput(output))}` };
     case "shell": {
       const shown = shellOutput(output);
       if (!shown || shown === "(empty)") return { text: `\`${action.command}\` ran and printed nothing.` };

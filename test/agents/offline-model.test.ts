@@ -64,7 +64,7 @@ for (const spec of CASES) {
     });
 
     it(
-      "a typed write asks for permission, the answer lets it write the file in the workspace",
+      "a typed write asks for permission, the answer lets it write the file in the workspace; a read shows it",
       async () => {
         client = new AgentClient(relay.url, { token: "test-token" });
         await client.connected();
@@ -112,6 +112,21 @@ for (const spec of CASES) {
           .join("");
         // Its thought too: `reasoning_content` for Qwen Code, a thinking block (Claude Code asks for them).
         expect(thought).toMatch(/^\*\*Planning the write\*\*/);
+
+        // A read needs no permission: the model shows what the agent's tool read.
+        const before = c.frames.at(-1)!.seq;
+        const read = await c.request(
+          "session/prompt",
+          { sessionId, prompt: [{ type: "text", text: "read hello.txt" }] },
+          90_000,
+        );
+        expect(resultOf(read)).toMatchObject({ stopReason: "end_turn" });
+        const answer = c
+          .updates("agent_message_chunk")
+          .filter((f) => f.seq > before)
+          .map((f) => (f.message as any).params.update.content?.text ?? "")
+          .join("");
+        expect(answer).toMatch(/`hello\.txt` says:\n\n```\n.*hi\n```/);
       },
       JOURNEY_MS,
     );
