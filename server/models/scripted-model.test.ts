@@ -46,6 +46,11 @@ describe("the offline model's replies to a tool's result", () => {
       { output: "<untrusted_context>\nOutput: a.txt  b.txt\nProcess Group PGID: 42\n</untrusted_context>" },
     ).text;
     expect(ls).toBe("`ls` printed:\n\n```\na.txt  b.txt\n```");
+    const qwen =
+      "Command: ls -a\nDirectory: (root)\nOutput: .\n..\nhello.txt\nError: (none)\nExit Code: 0\nSignal: (none)";
+    expect(replyToResult({ kind: "shell", command: "ls -a", description: "" }, { output: qwen }).text).toBe(
+      "`ls -a` printed:\n\n```\n.\n..\nhello.txt\n```",
+    );
     expect(
       replyToResult({ kind: "shell", command: "touch x", description: "" }, { output: "Output: (empty)" }).text,
     ).toBe("`touch x` ran and printed nothing.");

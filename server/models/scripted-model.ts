@@ -112,13 +112,20 @@ function head(text: string): string {
   return `${fence(lines.slice(0, SHOWN_LINES).join("\n"))}\n\n(${lines.length - SHOWN_LINES} more lines)`;
 }
 
-/** Gemini CLI wraps a command's output in `<untrusted_context>` with its process group; the output is what matters. */
+/**
+ * What a command printed, out of the agent's report: Gemini CLI wraps it in `<untrusted_context>`
+ * with its process group, Qwen Code lists `Command:`, `Directory:`, `Output:`, `Error:`, `Exit
+ * Code:`...; the output is what matters.
+ */
 function shellOutput(output: string): string {
   const inner = /<untrusted_context>\n?([\s\S]*?)\n?<\/untrusted_context>/.exec(output)?.[1] ?? output;
-  const lines = inner.split("\n").filter((l) => !/^(Process Group PGID|Background PIDs):/.test(l));
-  return lines
+  const field =
+    /(?:^|\n)Output: ?([\s\S]*?)(?=\n(?:Error|Exit Code|Signal|Background PIDs|Process Group PGID):|$)/.exec(inner);
+  if (field) return field[1]!.trim();
+  return inner
+    .split("\n")
+    .filter((l) => !/^(Process Group PGID|Background PIDs):/.test(l))
     .join("\n")
-    .replace(/^Output: ?/, "")
     .trim();
 }
 

@@ -41,6 +41,14 @@ const CASES: OfflineCase[] = [
   },
 ];
 
+/** The agent's message text streamed after frame `seq`. */
+const messageSince = (c: AgentClient, seq: number) =>
+  c
+    .updates("agent_message_chunk")
+    .filter((f) => f.seq > seq)
+    .map((f) => (f.message as any).params.update.content?.text ?? "")
+    .join("");
+
 for (const spec of CASES) {
   describe(`${spec.name} with the offline model`, () => {
     let relay: TestRelay;
@@ -64,7 +72,7 @@ for (const spec of CASES) {
     });
 
     it(
-      "a typed write asks for permission, the answer lets it write the file in the workspace; a read shows it",
+      "a typed write asks for permission, the answer lets it write the file in the workspace; a read and a command show what they found",
       async () => {
         client = new AgentClient(relay.url, { token: "test-token" });
         await client.connected();
@@ -121,12 +129,18 @@ for (const spec of CASES) {
           90_000,
         );
         expect(resultOf(read)).toMatchObject({ stopReason: "end_turn" });
-        const answer = c
-          .updates("agent_message_chunk")
-          .filter((f) => f.seq > before)
-          .map((f) => (f.message as any).params.update.content?.text ?? "")
-          .join("");
-        expect(answer).toMatch(/`hello\.txt` says:\n\n```\n.*hi\n```/);
+        expect(messageSince(c, before)).toContain("`hello.txt` says:\n\n```\nhi\n```");
+
+        // A command: whatever the agent asks first is allowed by the relay's policy; the model shows its output.
+        await c.emit("policy:set", { policies: { "session/request_permission": "auto" } });
+        const from = c.frames.at(-1)!.seq;
+        const ran = await c.request(
+          "session/prompt",
+          { sessionId, prompt: [{ type: "text", text: "run ls" }] },
+          90_000,
+        );
+        expect(resultOf(ran)).toMatchObject({ stopReason: "end_turn" });
+        expect(messageSince(c, from)).toContain("`ls` printed:\n\n```\nhello.txt\n```");
       },
       JOURNEY_MS,
     );
