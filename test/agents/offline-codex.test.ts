@@ -42,8 +42,15 @@ afterAll(async () => {
 
 const params = (f: Frame) => (f.message as { params: any }).params;
 
+/** The agent's message text streamed after frame `seq`. */
+const textSince = (c: TestClient, seq: number) =>
+  c.frames
+    .filter((f) => f.seq > seq && f.method === "item/agentMessage/delta")
+    .map((f) => params(f).delta)
+    .join("");
+
 describe("Codex app-server with the offline model", () => {
-  it("a typed write asks for a command approval, the answer lets it write the file in the workspace", async () => {
+  it("a typed write asks for a command approval, the answer lets it write the file; a read and a command show what they found", async () => {
     client = new TestClient(relay.url, { token: "test-token" });
     await client.connected();
     const c = client;
@@ -64,11 +71,15 @@ describe("Codex app-server with the offline model", () => {
     await c.send({ id: ask.id, result: { decision: "accept" } });
     expect(await turn).toMatchObject({ ok: true, status: "completed" });
     expect(readFileSync(path.join(workspace, "hello.txt"), "utf8")).toBe("hi\n");
-    const text = c.frames
-      .filter((f) => f.method === "item/agentMessage/delta")
-      .map((f) => params(f).delta)
-      .join("");
-    expect(text).toContain("I will write `hello.txt`.");
-    expect(text).toContain("Wrote `hello.txt` in the workspace.");
+    expect(textSince(c, 0)).toContain("I will write `hello.txt`.");
+    expect(textSince(c, 0)).toContain("Wrote `hello.txt` in the workspace.");
+
+    // A read and a command run in Codex's sandbox; the model shows what they printed.
+    const before = c.frames.at(-1)!.seq;
+    expect(await runAppServerTurn(port, threadId, "read hello.txt", 90_000)).toMatchObject({ ok: true });
+    expect(textSince(c, before)).toContain("`hello.txt` says:\n\n```\nhi\n```");
+    const from = c.frames.at(-1)!.seq;
+    expect(await runAppServerTurn(port, threadId, "run ls", 90_000)).toMatchObject({ ok: true });
+    expect(textSince(c, from)).toContain("`ls` printed:\n\n```\nhello.txt\n```");
   }, 120_000);
 });
