@@ -17,6 +17,7 @@ import { clientCapabilitiesSchema } from "./agents/profile-capabilities";
 import { remoteProfileSchema, type RemoteProfile } from "./agents/remote-profile";
 import { installedCommand } from "./agents/command-lookup";
 import { dataDirFor } from "./runtime";
+import { OFFLINE_AGENT_COMMANDS, offlineAgentOf } from "./models/offline-model";
 import { ConfigError, DEFAULT_KILL_GRACE_MS, intFrom } from "./config-env";
 
 export interface ProfileConfig {
@@ -34,6 +35,8 @@ export interface ProfileConfig {
   protocol?: ProtocolName;
   /** A registry profile whose npm package is not installed: why it cannot start (it is never fetched). */
   notInstalled?: string;
+  /** "offline": the agent talks to the offline model this process serves, in its API (server/models/offline-model.ts). */
+  model?: "offline";
 }
 
 export interface ServerConfig {
@@ -133,6 +136,7 @@ const profileExtras = {
   description: z.string().optional(),
   options: z.record(z.string().regex(/^[A-Za-z][\w-]{0,63}$/, "bad option name"), optionSchema).optional(),
   clientCapabilities: clientCapabilitiesSchema.optional(),
+  model: z.literal("offline", { error: 'must be "offline" (the only model a profile can name)' }).optional(),
 };
 
 const commandProfileSchema = z.strictObject({
@@ -255,6 +259,10 @@ export function parseProfile(name: string, raw: unknown, file: string, base: str
     p = command;
   }
   const description = p.description ?? (p.name ? `${p.name}${p.version ? ` ${p.version}` : ""}` : undefined);
+  if (p.model === "offline" && !offlineAgentOf(launch.command, launch.args))
+    throw new ConfigError(
+      `${where}: "model": "offline" serves ${OFFLINE_AGENT_COMMANDS}; "${launch.command}" is none of them`,
+    );
   return {
     command: launch.command,
     args: launch.args,
@@ -264,6 +272,7 @@ export function parseProfile(name: string, raw: unknown, file: string, base: str
     ...(p.clientCapabilities ? { clientCapabilities: p.clientCapabilities } : {}),
     ...(p.protocol ? { protocol: p.protocol } : {}),
     ...(launch.notInstalled ? { notInstalled: launch.notInstalled } : {}),
+    ...(p.model ? { model: p.model } : {}),
   };
 }
 

@@ -19,7 +19,7 @@ import type { ProtocolName } from "../../lib/protocol/protocols";
 import type { TranscriptMeta } from "../../lib/contracts/transcript-meta";
 import type { RemoteProfile } from "./remote-profile";
 import { nodeScript, PACKAGE_ROOT } from "../runtime";
-import { offlineGeminiEnv } from "../models/offline-model";
+import { OFFLINE_AGENT_COMMANDS, offlineAgentOf, offlineGeminiEnv, offlineModelEnv } from "../models/offline-model";
 
 export interface Launch {
   profile: string;
@@ -174,7 +174,10 @@ export class Profiles {
         available: p.notInstalled === undefined && (p.remote !== undefined || resolveCommand(p.command) !== undefined),
         clientCapabilities:
           p.clientCapabilities ?? (p.remote ? REMOTE_CLIENT_CAPABILITIES : DEFAULT_CLIENT_CAPABILITIES),
-        ...(p.remote === undefined && isGeminiCommand(p.command) && !hasGeminiCredentials({ ...process.env, ...p.env })
+        ...(p.remote === undefined &&
+        p.model !== "offline" &&
+        isGeminiCommand(p.command) &&
+        !hasGeminiCredentials({ ...process.env, ...p.env })
           ? { credentialsMissing: GEMINI_NO_CREDENTIALS }
           : {}),
       };
@@ -288,11 +291,18 @@ export class Profiles {
     if (p.notInstalled) return fail({ code: "spawn_failed", message: `profile "${name}": ${p.notInstalled}` });
     const bad = checkOptions(name, p.options ?? {}, options);
     if (bad) return fail(bad);
+    const offline = p.model === "offline" ? offlineAgentOf(p.command, p.args) : undefined;
+    if (p.model === "offline" && !offline)
+      return fail({
+        code: "spawn_failed",
+        message: `profile "${name}": "model": "offline" serves ${OFFLINE_AGENT_COMMANDS}; "${p.command}" is none of them`,
+      });
     return ok({
       profile: name,
       command: p.command,
       args: [...p.args, ...optionArgs(p.options ?? {}, options)],
-      env: { ...p.env },
+      // The offline model's variables win: they are what "model": "offline" asks for.
+      env: { ...p.env, ...(offline ? await offlineModelEnv(offline, this.config.dataDir) : {}) },
       remote: p.remote,
       ...(p.protocol ? { protocol: p.protocol } : {}),
     });

@@ -8,6 +8,7 @@
  */
 import type { ServerResponse } from "node:http";
 import { sendJson, sendSse, serveFake, sleep, startSse, type FakeServer } from "./http";
+import { actionOfCall, PIECE_DELAY_MS, toolCall } from "./agent-tools";
 import { replyToPrompt, replyToResult, streamPieces, type ScriptedAction, type ScriptedReply } from "./scripted-model";
 
 export type Part =
@@ -67,31 +68,11 @@ interface Content {
 /** What the test fake answers when nothing is scripted. */
 export const echoTurn = (body: unknown): Turn => ({ parts: [{ text: `Echo: ${lastUserText(body)}` }] });
 
-/** The scripted model's actions as Gemini CLI's tools (names and arguments as its 0.61 declares them). */
+/** The scripted model's actions as Gemini CLI's tools (agent-tools.ts: the Gemini family's are the default). */
 function functionCall(action: ScriptedAction): Part {
-  switch (action.kind) {
-    case "write":
-      return { functionCall: { name: "write_file", args: { file_path: action.path, content: action.content } } };
-    case "read":
-      return { functionCall: { name: "read_file", args: { file_path: action.path } } };
-    case "shell":
-      return {
-        functionCall: { name: "run_shell_command", args: { command: action.command, description: action.description } },
-      };
-  }
+  const { name, input } = toolCall(action, []);
+  return { functionCall: { name, args: input } };
 }
-
-function actionOf(call: { name?: string; args?: Record<string, unknown> }): ScriptedAction | undefined {
-  const arg = (name: string) => (typeof call.args?.[name] === "string" ? call.args[name] : "");
-  if (call.name === "write_file") return { kind: "write", path: arg("file_path"), content: arg("content") };
-  if (call.name === "read_file") return { kind: "read", path: arg("file_path") };
-  if (call.name === "run_shell_command")
-    return { kind: "shell", command: arg("command"), description: arg("description") };
-  return undefined;
-}
-
-/** Streams pauses between pieces, as a model does: the view shows the text arriving. */
-const PIECE_DELAY_MS = 30;
 
 function geminiTurn(reply: ScriptedReply): Turn {
   const parts: Part[] = [
@@ -115,7 +96,7 @@ export function scriptedTurn(body: unknown): Turn {
     const call = contents
       .at(-2)
       ?.parts?.find((p) => p.functionCall && p.functionCall.name === response.name)?.functionCall;
-    const action = call && actionOf(call);
+    const action = call && actionOfCall(call.name, call.args);
     const str = (v: unknown) => (v === undefined ? undefined : typeof v === "string" ? v : JSON.stringify(v));
     if (action)
       return geminiTurn(

@@ -1,14 +1,16 @@
 /**
- * What the fake model APIs share (test/fake-gemini/ too): an HTTP server on
- * 127.0.0.1 (a free port unless one is given) with a script queue, SSE, and
- * for the OpenAI and Anthropic fakes a scripted turn and the request log.
+ * What the model APIs share (the offline model's and the tests' fakes): an HTTP
+ * server on 127.0.0.1 (a free port unless one is given) with a script queue, SSE,
+ * and for the OpenAI, Anthropic and Responses APIs a scripted turn and the request log.
  */
 import { isObject } from "../../lib/protocol/json";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
-/** One model answer: streamed text pieces, then tool calls (the agent runs them and calls again). */
+/** One model answer: a thought, streamed text pieces, then tool calls (the agent runs them and calls again). */
 export interface ModelTurn {
+  /** Streamed first as the model's reasoning (where the API has it). */
+  thought?: string;
   text?: string[];
   tools?: Array<{ name: string; input: Record<string, unknown> }>;
   /** Pause between streamed events, in ms. */
@@ -24,13 +26,9 @@ export interface RecordedRequest {
   turn: boolean;
 }
 
-export interface FakeModelApi {
-  url: string;
-  port: number;
-  /** Queues turns for the next agent-loop calls (requests that offer tools). */
-  script(...turns: ModelTurn[]): void;
+/** `script` queues turns for the next agent-loop calls (requests that offer tools). */
+export interface FakeModelApi extends FakeServer<ModelTurn> {
   requests: RecordedRequest[];
-  close(): Promise<void>;
 }
 
 /** Which requests play scripted turns; by default those that offer tools. */
@@ -175,19 +173,36 @@ export async function serveFake<T>(
   };
 }
 
-export async function serveModelApi(handle: Handler, port = 0): Promise<FakeModelApi> {
+export interface ModelApiOptions {
+  /** The agent-loop turn played when none is scripted: an echo of the user's last text unless given (the offline model's). */
+  fallback?: (body: unknown) => ModelTurn;
+  /**
+   * A test's controls: the request log and serveFake's /__fake/ endpoints. The offline model has
+   * none (a long-lived server would keep every request; a web page could script it).
+   */
+  controls?: boolean;
+}
+
+export async function serveModelApi(
+  handle: Handler,
+  port = 0,
+  { fallback, controls = true }: ModelApiOptions = {},
+): Promise<FakeModelApi> {
   const requests: RecordedRequest[] = [];
   const server = await serveFake<ModelTurn>(
     (queue) => (req, res, url, body) => {
-      const log = (turn: boolean) =>
-        requests.push({ method: req.method ?? "", path: url.pathname, headers: req.headers, body, turn });
+      const log = (turn: boolean) => {
+        if (controls) requests.push({ method: req.method ?? "", path: url.pathname, headers: req.headers, body, turn });
+      };
       const play = (agentLoop: boolean, messages: unknown): ModelTurn => {
         log(agentLoop);
-        return agentLoop ? (queue.shift() ?? { text: [`Echo: ${lastUserText(messages)}`] }) : { text: ["ok"] };
+        if (!agentLoop) return { text: ["ok"] };
+        return queue.shift() ?? fallback?.(body) ?? { text: [`Echo: ${lastUserText(messages)}`] };
       };
       return handle(req, res, url, body, { log, play });
     },
     port,
+    { controls },
   );
   return { ...server, requests };
 }

@@ -1,46 +1,193 @@
 /**
- * The offline model: the scripted model (scripted-model.ts) served as a Gemini
- * API on 127.0.0.1 inside this process, started on first use, and the
- * environment that points the real Gemini CLI at it with a home of its own (no
- * account, no settings or credentials of the user's). The home is kept in the
- * data directory: a throw-away one per run would be left behind whenever the
- * agent outlives the server's exit by a moment.
+ * The offline model: the scripted model (scripted-model.ts) served inside this
+ * process on 127.0.0.1 in the API each agent speaks (Gemini for Gemini CLI,
+ * OpenAI chat completions for Qwen Code, Anthropic Messages for Claude's ACP
+ * adapter, OpenAI Responses for Codex's app-server), each started on first use, and the environment that points the
+ * real agent at it with a home of its own (no account, no settings or
+ * credentials of the user's). The homes are kept in the data directory: a
+ * throw-away one per run would be left behind whenever the agent outlives the
+ * server's exit by a moment.
  */
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { scriptedMessagesTurn, startAnthropicApi } from "./anthropic-api";
 import { scriptedTurn, startFakeGeminiApi } from "./gemini-api";
 import { prepareGeminiHome } from "./gemini-home";
+import { offersTools } from "./http";
+import { scriptedChatTurn, startOpenAiApi } from "./openai-api";
+import { scriptedResponsesTurn, startResponsesApi } from "./responses-api";
 
-let api: Promise<string> | undefined;
+/** The agents the offline model can serve, each through its own API. */
+export const OFFLINE_AGENTS = ["gemini", "qwen", "claude", "codex"] as const;
+export type OfflineAgent = (typeof OFFLINE_AGENTS)[number];
+
+/** The command names that make an agent one of them (its own command, or an argument of node or npx). */
+const AGENT_COMMANDS: Record<OfflineAgent, RegExp> = {
+  gemini: /^gemini(-cli)?$/,
+  qwen: /^qwen(-code)?$/,
+  claude: /^claude-(agent|code)-acp$/,
+  codex: /^codex$/,
+};
+
+/** The commands named in errors and docs. */
+export const OFFLINE_AGENT_COMMANDS = "gemini, qwen, claude-agent-acp and codex";
 
 /**
- * Variables a user's own Gemini set-up may hold that would send the CLI
- * elsewhere (Vertex, Code Assist, a real key): blanked for the offline agent.
+ * Which agent a profile's command line starts, for `"model": "offline"`: by a word's name (the
+ * command, or an argument of node or npx), else by a folder on its path (a package's script run
+ * by node: .../@zed-industries/claude-agent-acp/dist/index.js); undefined when it is none the
+ * offline model serves.
  */
-const BLANKED = [
-  "GOOGLE_API_KEY",
-  "GOOGLE_GENAI_USE_VERTEXAI",
-  "GOOGLE_GENAI_USE_GCA",
-  "GOOGLE_CLOUD_PROJECT",
-  "GOOGLE_APPLICATION_CREDENTIALS",
-];
+export function offlineAgentOf(command: string, args: readonly string[] = []): OfflineAgent | undefined {
+  const words = [command, ...args];
+  // A name: a path's last part, or an npm package (@scope/name@version) given to npx.
+  const names = words.map((w) =>
+    path
+      .basename(w)
+      .replace(/@[^@/]*$/, "")
+      .replace(/\.[cm]?js$/, ""),
+  );
+  const folders = words.flatMap((w) => (w.includes("/") ? w.split("/").slice(0, -1) : []));
+  for (const name of [...names, ...folders]) {
+    const agent = OFFLINE_AGENTS.find((a) => AGENT_COMMANDS[a].test(name));
+    if (agent) return agent;
+  }
+  return undefined;
+}
 
-/** The offline model's Gemini home, under the data directory. */
-export const offlineGeminiHome = (dataDir: string) => path.join(dataDir, "offline-gemini-home");
+const apis = new Map<OfflineAgent, Promise<string>>();
 
-/** The environment a Gemini CLI needs to talk to the offline model; starts the model on first call. */
-export async function offlineGeminiEnv(dataDir: string): Promise<Record<string, string>> {
-  api ??= startFakeGeminiApi(0, { fallback: scriptedTurn, controls: false }).then((server) => {
-    // The agent keeps the process up while it runs; the model alone must not.
-    server.unref();
-    return server.url;
-  });
-  const url = await api;
+/** The URL of the offline model's API for `agent`, started on first call. */
+function apiUrl(agent: OfflineAgent): Promise<string> {
+  let url = apis.get(agent);
+  if (!url) {
+    // No controls: a long-lived server would keep every request, and a web page could script it.
+    const server =
+      agent === "gemini"
+        ? startFakeGeminiApi(0, { fallback: scriptedTurn, controls: false })
+        : agent === "qwen"
+          ? startOpenAiApi(offersTools, 0, { fallback: scriptedChatTurn, controls: false })
+          : agent === "claude"
+            ? startAnthropicApi(offersTools, 0, { fallback: scriptedMessagesTurn, controls: false })
+            : startResponsesApi(offersTools, 0, { fallback: scriptedResponsesTurn, controls: false });
+    url = server.then((s) => {
+      // The agent keeps the process up while it runs; the model alone must not.
+      s.unref();
+      return s.url;
+    });
+    apis.set(agent, url);
+  }
+  return url;
+}
+
+/**
+ * Variables a user's own set-up may hold that would send an agent elsewhere
+ * (Vertex, Code Assist, Bedrock, a real key): blanked for the offline agent.
+ */
+const BLANKED: Record<OfflineAgent, string[]> = {
+  gemini: [
+    "GOOGLE_API_KEY",
+    "GOOGLE_GENAI_USE_VERTEXAI",
+    "GOOGLE_GENAI_USE_GCA",
+    "GOOGLE_CLOUD_PROJECT",
+    "GOOGLE_APPLICATION_CREDENTIALS",
+  ],
+  qwen: ["OPENAI_ORG_ID", "OPENAI_PROJECT", "DASHSCOPE_API_KEY"],
+  claude: ["ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX", "ANTHROPIC_MODEL"],
+  codex: ["OPENAI_API_KEY", "OPENAI_BASE_URL"],
+};
+
+/** The offline model's home for an agent, under the data directory. */
+export const offlineHome = (dataDir: string, agent: OfflineAgent) => path.join(dataDir, `offline-${agent}-home`);
+/** The offline model's Gemini home (the built-in gemini-offline profile's). */
+export const offlineGeminiHome = (dataDir: string) => offlineHome(dataDir, "gemini");
+
+/** Writes `home`/`file` as JSON, making its folder private. */
+function writeSettings(home: string, file: string, settings: unknown): void {
+  mkdirSync(path.dirname(path.join(home, file)), { recursive: true, mode: 0o700 });
+  writeFileSync(path.join(home, file), JSON.stringify(settings));
+}
+
+/**
+ * Codex's config.toml: a model provider at the offline model (no login), asking before what its
+ * sandbox would not allow, no update check or analytics; it passes Codex 0.169's `--strict-config`.
+ */
+function codexConfig(url: string): string {
+  return [
+    'model = "offline-model"',
+    'model_provider = "offline"',
+    'approval_policy = "on-request"',
+    'sandbox_mode = "workspace-write"',
+    "check_for_update_on_startup = false",
+    "",
+    "[model_providers.offline]",
+    'name = "offline model"',
+    `base_url = "${url}/v1"`,
+    'wire_api = "responses"',
+    "requires_openai_auth = false",
+    "request_max_retries = 0",
+    "stream_max_retries = 0",
+    "",
+    "[analytics]",
+    "enabled = false",
+    "",
+  ].join("\n");
+}
+
+/** The agent's own variables: its API's base URL and a dummy key, its home (prepared), no telemetry or updates. */
+function agentEnv(agent: OfflineAgent, home: string, url: string): Record<string, string> {
+  switch (agent) {
+    case "gemini":
+      return { ...prepareGeminiHome(home, url), GEMINI_API_KEY: "offline-model" };
+    case "qwen":
+      // Without an auth type chosen in its settings, Qwen Code asks for a login at session/new; without
+      // an approval mode it runs every tool unasked ("auto"), and the first run would show no permission.
+      writeSettings(home, ".qwen/settings.json", {
+        tools: { approvalMode: "default" },
+        privacy: { usageStatisticsEnabled: false },
+        telemetry: { enabled: false },
+        general: { disableAutoUpdate: true, disableUpdateNag: true },
+        security: { auth: { selectedType: "openai" } },
+      });
+      return {
+        HOME: home,
+        OPENAI_API_KEY: "offline-model",
+        OPENAI_BASE_URL: `${url}/v1`,
+        OPENAI_MODEL: "offline-model",
+        NO_COLOR: "1",
+      };
+    case "claude":
+      mkdirSync(path.join(home, ".claude"), { recursive: true, mode: 0o700 });
+      return {
+        HOME: home,
+        // Set, not blanked: an empty value would not mean "the home's".
+        CLAUDE_CONFIG_DIR: path.join(home, ".claude"),
+        ANTHROPIC_API_KEY: "offline-model",
+        ANTHROPIC_BASE_URL: url,
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+        DISABLE_AUTOUPDATER: "1",
+        NO_COLOR: "1",
+        // As root (a container) Claude Code ends every session/new unless told it is sandboxed.
+        ...(process.getuid?.() === 0 ? { IS_SANDBOX: "1" } : {}),
+      };
+    case "codex":
+      mkdirSync(path.join(home, ".codex"), { recursive: true, mode: 0o700 });
+      writeFileSync(path.join(home, ".codex", "config.toml"), codexConfig(url));
+      return { HOME: home, CODEX_HOME: path.join(home, ".codex"), NO_COLOR: "1", RUST_LOG: "error" };
+  }
+}
+
+/** The environment `agent` needs to talk to the offline model; starts the model's API on first call. */
+export async function offlineModelEnv(agent: OfflineAgent, dataDir: string): Promise<Record<string, string>> {
+  const url = await apiUrl(agent);
   return {
-    ...Object.fromEntries(BLANKED.map((name) => [name, ""])),
-    ...prepareGeminiHome(offlineGeminiHome(dataDir), url),
-    GEMINI_API_KEY: "offline-model",
+    ...Object.fromEntries(BLANKED[agent].map((name) => [name, ""])),
+    ...agentEnv(agent, offlineHome(dataDir, agent), url),
     // A proxy in the user's environment must not see (or refuse) calls to 127.0.0.1.
     NO_PROXY: "127.0.0.1,localhost",
     no_proxy: "127.0.0.1,localhost",
   };
 }
+
+/** The environment a Gemini CLI needs to talk to the offline model (the built-in gemini-offline profile). */
+export const offlineGeminiEnv = (dataDir: string) => offlineModelEnv("gemini", dataDir);

@@ -36,11 +36,21 @@ describe("the offline model's replies to a tool's result", () => {
     );
     const read = replyToResult({ kind: "read", path: "R.md" }, { output: "# R\n```js\nx\n```\n" }).text;
     expect(read).toContain("````\n# R\n```js\nx\n```\n````");
+    // Claude Code's Read: numbered lines and a reminder for the model, neither of them the file's.
+    const numbered = "     1→# Hi\n     2→  x→y\n     3→\n\n<system-reminder>\nThink of malware.\n</system-reminder>\n";
+    expect(replyToResult({ kind: "read", path: "a.md" }, { output: numbered }).text).toBe(
+      "`a.md` says:\n\n```\n# Hi\n  x→y\n```",
+    );
     const ls = replyToResult(
       { kind: "shell", command: "ls", description: "" },
       { output: "<untrusted_context>\nOutput: a.txt  b.txt\nProcess Group PGID: 42\n</untrusted_context>" },
     ).text;
     expect(ls).toBe("`ls` printed:\n\n```\na.txt  b.txt\n```");
+    const qwen =
+      "Command: ls -a\nDirectory: (root)\nOutput: .\n..\nhello.txt\nError: (none)\nExit Code: 0\nSignal: (none)";
+    expect(replyToResult({ kind: "shell", command: "ls -a", description: "" }, { output: qwen }).text).toBe(
+      "`ls -a` printed:\n\n```\n.\n..\nhello.txt\n```",
+    );
     expect(
       replyToResult({ kind: "shell", command: "touch x", description: "" }, { output: "Output: (empty)" }).text,
     ).toBe("`touch x` ran and printed nothing.");

@@ -112,14 +112,36 @@ function head(text: string): string {
   return `${fence(lines.slice(0, SHOWN_LINES).join("\n"))}\n\n(${lines.length - SHOWN_LINES} more lines)`;
 }
 
-/** Gemini CLI wraps a command's output in `<untrusted_context>` with its process group; the output is what matters. */
+/**
+ * What a command printed, out of the agent's report: Gemini CLI wraps it in `<untrusted_context>`
+ * with its process group, Qwen Code lists `Command:`, `Directory:`, `Output:`, `Error:`, `Exit
+ * Code:`...; the output is what matters.
+ */
 function shellOutput(output: string): string {
   const inner = /<untrusted_context>\n?([\s\S]*?)\n?<\/untrusted_context>/.exec(output)?.[1] ?? output;
-  const lines = inner.split("\n").filter((l) => !/^(Process Group PGID|Background PIDs):/.test(l));
-  return lines
+  const field =
+    /(?:^|\n)Output: ?([\s\S]*?)(?=\n(?:Error|Exit Code|Signal|Background PIDs|Process Group PGID):|$)/.exec(inner);
+  if (field) return field[1]!.trim();
+  return inner
+    .split("\n")
+    .filter((l) => !/^(Process Group PGID|Background PIDs):/.test(l))
     .join("\n")
-    .replace(/^Output: ?/, "")
     .trim();
+}
+
+/**
+ * What a read tool read: Claude Code numbers its lines (`     1→text`, as `cat -n`) and appends a
+ * `<system-reminder>` for the model; the file is what matters.
+ */
+function readOutput(output: string): string {
+  const text = output.replace(/\n*<system-reminder>[\s\S]*?<\/system-reminder>\n*/g, "\n");
+  const lines = text.replace(/\n+$/, "").split("\n");
+  const numbered = /^\s*\d+→/;
+  if (!lines.every((l) => numbered.test(l))) return text;
+  return `${lines
+    .map((l) => l.replace(numbered, ""))
+    .join("\n")
+    .replace(/\n+$/, "")}\n`;
 }
 
 /** The model's answer once the agent reports what came of an action. */
@@ -136,7 +158,7 @@ export function replyToResult(action: ScriptedAction, result: ActionResult): Scr
         text: `Wrote \`${action.path}\` in the workspace. The agent asks before it writes (\`session/request_permission\`: the card above) unless its mode allows edits.`,
       };
     case "read":
-      return { text: `\`${action.path}\` says:\n\n${head(output)}` };
+      return { text: `\`${action.path}\` says:\n\n${head(readOutput(output))}` };
     case "shell": {
       const shown = shellOutput(output);
       if (!shown || shown === "(empty)") return { text: `\`${action.command}\` ran and printed nothing.` };

@@ -1,0 +1,129 @@
+/** `"model": "offline"`: which agent a profile starts, its validation, and the environment it is given. */
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { Profiles } from "../agents/profiles";
+import { ConfigError, loadConfig, parseProfile } from "../config";
+import { offlineAgentOf, offlineHome, offlineModelEnv } from "./offline-model";
+
+const dataDir = mkdtempSync(path.join(tmpdir(), "acp-offline-env-"));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+describe("offlineAgentOf", () => {
+  it("knows an agent by its command, an npx package, or the package folder of a script node runs", () => {
+    expect(offlineAgentOf("qwen", ["--acp"])).toBe("qwen");
+    expect(offlineAgentOf("/usr/local/bin/gemini", ["--acp"])).toBe("gemini");
+    expect(offlineAgentOf("npx", ["-y", "@zed-industries/claude-agent-acp@0.23.1"])).toBe("claude");
+    expect(offlineAgentOf("/usr/bin/node", ["/x/node_modules/@zed-industries/claude-agent-acp/dist/index.js"])).toBe(
+      "claude",
+    );
+    expect(offlineAgentOf("node", ["/x/node_modules/@qwen-code/qwen-code/cli.js", "--acp"])).toBe("qwen");
+    expect(offlineAgentOf("copilot", ["--acp"])).toBeUndefined();
+    expect(offlineAgentOf("node", ["my-agent.js"])).toBeUndefined();
+  });
+});
+
+describe('a profile\'s "model"', () => {
+  const parse = (raw: unknown) => parseProfile("p", raw, "agents.config.json", dataDir);
+
+  it('keeps "offline" for an agent the offline model serves', () => {
+    expect(parse({ command: "qwen", args: ["--acp"], model: "offline" })).toMatchObject({ model: "offline" });
+    expect(parse({ command: "qwen", args: ["--acp"] }).model).toBeUndefined();
+  });
+
+  it("refuses another value, or an agent the offline model does not serve, naming the field", () => {
+    expect(() => parse({ command: "qwen", model: "gpt-5" })).toThrow(ConfigError);
+    expect(() => parse({ command: "qwen", model: "gpt-5" })).toThrow(/profiles\.p.*model.*"offline"/);
+    expect(() => parse({ command: "copilot", args: ["--acp"], model: "offline" })).toThrow(
+      /profiles\.p: "model": "offline" serves gemini, qwen, claude-agent-acp and codex; "copilot" is none of them/,
+    );
+  });
+});
+
+describe("offlineModelEnv", () => {
+  it("points Qwen Code at a live chat-completions API with a dummy key, from a home that asks before tools run", async () => {
+    const env = await offlineModelEnv("qwen", dataDir);
+    expect(env).toMatchObject({ HOME: offlineHome(dataDir, "qwen"), OPENAI_API_KEY: "offline-model" });
+    const settings = JSON.parse(readFileSync(path.join(env.HOME!, ".qwen", "settings.json"), "utf8"));
+    expect(settings).toMatchObject({
+      tools: { approvalMode: "default" },
+      security: { auth: { selectedType: "openai" } },
+    });
+    const res = await fetch(`${env.OPENAI_BASE_URL}/chat/completions`, {
+      method: "POST",
+      body: JSON.stringify({ messages: [{ role: "user", content: "hi" }] }),
+    });
+    expect(res.status).toBe(200);
+    // Started once per process: a second agent gets the same API.
+    expect((await offlineModelEnv("qwen", dataDir)).OPENAI_BASE_URL).toBe(env.OPENAI_BASE_URL);
+  });
+
+  it("points Claude Code at a live Messages API, with its config in its own home, and blanks a user's other routes", async () => {
+    const env = await offlineModelEnv("claude", dataDir);
+    expect(env).toMatchObject({
+      HOME: offlineHome(dataDir, "claude"),
+      CLAUDE_CONFIG_DIR: path.join(offlineHome(dataDir, "claude"), ".claude"),
+      ANTHROPIC_API_KEY: "offline-model",
+      ANTHROPIC_AUTH_TOKEN: "",
+      CLAUDE_CODE_USE_BEDROCK: "",
+    });
+    expect(existsSync(env.CLAUDE_CONFIG_DIR!)).toBe(true);
+    const res = await fetch(`${env.ANTHROPIC_BASE_URL}/v1/messages/count_tokens`, { method: "POST", body: "{}" });
+    expect(await res.json()).toEqual({ input_tokens: 12 });
+  });
+
+  it("gives Codex a CODEX_HOME whose provider is a live Responses API and whose policy asks before escalating", async () => {
+    const env = await offlineModelEnv("codex", dataDir);
+    expect(env).toMatchObject({ HOME: offlineHome(dataDir, "codex"), OPENAI_API_KEY: "" });
+    const config = readFileSync(path.join(env.CODEX_HOME!, "config.toml"), "utf8");
+    expect(config).toContain('approval_policy = "on-request"');
+    const url = /^base_url = "(.*)"$/m.exec(config)![1]!;
+    const res = await fetch(`${url}/models`);
+    expect(await res.json()).toMatchObject({ object: "list" });
+  });
+});
+
+describe("a config file's offline profiles, resolved for a start", () => {
+  const config = (profiles: Record<string, unknown>) => {
+    const file = path.join(dataDir, "agents.config.json");
+    writeFileSync(file, JSON.stringify({ profiles }));
+    return loadConfig({ ACP_PLAYGROUND_CONFIG: file, ACP_PLAYGROUND_DATA: dataDir }, dataDir);
+  };
+
+  it("start with the offline model's variables over the profile's own, and ask for no credentials", async () => {
+    const profiles = new Profiles(
+      config({
+        qwen: { command: "qwen", args: ["--acp"], env: { OPENAI_API_KEY: "sk-real", KEEP: "1" }, model: "offline" },
+        gemini: { command: "gemini", args: ["--acp"], model: "offline" },
+      }),
+    );
+    const qwen = await profiles.resolve("qwen");
+    expect(qwen).toMatchObject({
+      ok: true,
+      value: {
+        command: "qwen",
+        args: ["--acp"],
+        env: { KEEP: "1", OPENAI_API_KEY: "offline-model", HOME: offlineHome(dataDir, "qwen") },
+      },
+    });
+    expect(await profiles.resolve("gemini")).toMatchObject({
+      ok: true,
+      value: { env: { GEMINI_API_KEY: "offline-model" } },
+    });
+    expect(profiles.list().find((p) => p.name === "gemini")).not.toHaveProperty("credentialsMissing");
+  });
+
+  it("a profile made in code for an agent the offline model does not serve fails to start, saying why", async () => {
+    const c = config({});
+    c.profiles.other = { command: "copilot", args: ["--acp"], env: {}, model: "offline" };
+    expect(await new Profiles(c).resolve("other")).toEqual({
+      ok: false,
+      error: {
+        code: "spawn_failed",
+        message:
+          'profile "other": "model": "offline" serves gemini, qwen, claude-agent-acp and codex; "copilot" is none of them',
+      },
+    });
+  });
+});
