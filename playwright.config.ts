@@ -31,5 +31,10 @@ export default defineConfig({
     trace: { mode: "retain-on-failure", snapshots: false, screenshots: true, sources: true },
     launchOptions: CHROMIUM_LAUNCH,
   },
-  projects: [{ name: "chromium" }],
+  // The installed tool's journey packs and installs the package first (native modules compile): its
+  // own project, listed first, so a worker starts it at once instead of it ending the run alone.
+  projects: [
+    { name: "installed", testMatch: "installed-tool.spec.ts" },
+    { name: "chromium", testIgnore: "installed-tool.spec.ts" },
+  ],
 });
