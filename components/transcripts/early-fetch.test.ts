@@ -95,7 +95,7 @@ describe("the viewer's early transcript fetch", () => {
     const asked: Array<[string, RequestInit]> = [];
     const pageFetch = globalThis.fetch;
     globalThis.fetch = (url, init) => {
-      asked.push([String(url as string), init!]);
+      asked.push([url as string, init!]);
       return Promise.resolve(new Response("{}"));
     };
     try {

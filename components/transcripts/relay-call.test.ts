@@ -53,7 +53,7 @@ class FakeSocket {
   }
 
   /** The relay acknowledges the event. */
-  answer(res: Ack<object>): void {
+  answer(res: Ack<Record<string, unknown>>): void {
     this.ack!(res);
   }
 }
