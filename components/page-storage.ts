@@ -24,16 +24,19 @@ export function takeAccessToken(): string | undefined {
   return sessionStorage.getItem(TOKEN_KEY) ?? undefined;
 }
 
-/** Whether this document's `?profile=` was looked at already (a later visit to the page must not take it again). */
-let profileParamSeen = false;
+/**
+ * The window whose `?profile=` was looked at already (a later visit to the page must not take it
+ * again). Once per window is once per document, and a test can load a page again with a new window.
+ */
+let profileParamSeenIn: Window | undefined;
 
 /**
  * `?profile=replay:<id>` on the playground: remembered for the playground, once
  * per document and not on a reload (the link was followed already).
  */
 export function rememberProfileParam(): void {
-  if (profileParamSeen) return;
-  profileParamSeen = true;
+  if (profileParamSeenIn === window) return;
+  profileParamSeenIn = window;
   const profile = new URL(window.location.href).searchParams.get("profile");
   const navigation = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming | undefined;
   if (profile && (navigation?.type ?? "navigate") === "navigate") sessionStorage.setItem(PROFILE_KEY, profile);

@@ -45,18 +45,24 @@ export function emptyLogState(epoch: number) {
 }
 
 export class FrameLogState {
-  private log = new FrameLog(FRAME_CAP);
+  private log: FrameLog;
   private droppedSincePrune = 0;
   /** Request ids for this agent; above any id seen going to it. */
   readonly ids = new RequestIdCounter();
   /** Pairs responses of recordings made before the relay sent `requestSeq`. */
   private filler = new RequestSeqFiller();
 
-  constructor(private readonly host: SnapshotHost) {}
+  constructor(
+    private readonly host: SnapshotHost,
+    /** Frames held; a test gives a small one. */
+    private readonly cap = FRAME_CAP,
+  ) {
+    this.log = new FrameLog(cap);
+  }
 
   /** A new log: seqs restart at 1, views drop per-seq state (epoch). */
   reset(): void {
-    this.log = new FrameLog(FRAME_CAP);
+    this.log = new FrameLog(this.cap);
     this.droppedSincePrune = 0;
     this.ids.reset();
     this.filler = new RequestSeqFiller();
@@ -90,7 +96,7 @@ export class FrameLogState {
       missed += dropped;
       this.droppedSincePrune += dropped;
       // Pruning is O(index size): only once a good share of the log has gone.
-      if (this.droppedSincePrune >= FRAME_CAP >> 2) {
+      if (this.droppedSincePrune >= this.cap >> 2) {
         this.droppedSincePrune = 0;
         index.prune(frames.first!.seq);
       }

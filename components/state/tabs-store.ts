@@ -4,6 +4,7 @@
  * survive a reload (sessionStorage), and each tab's store then re-attaches to
  * its agent with the clientId it kept.
  */
+import type { OpenSocket } from "./relay-connection";
 import { sentHistoryKey, SessionStore } from "./session-store";
 import { SnapshotStore } from "./snapshot-store";
 import { takeAccessToken } from "../page-storage";
@@ -59,7 +60,8 @@ function readSaved(): { ids: number[]; activeId: number } | undefined {
 export class TabsStore extends SnapshotStore<TabsSnapshot> {
   private token: string | undefined;
 
-  constructor() {
+  /** `openSocket`: how the tabs reach the relay (the page's own unless a test hands in a fake). */
+  constructor(private readonly openSocket?: OpenSocket) {
     super(INITIAL);
   }
 
@@ -78,7 +80,12 @@ export class TabsStore extends SnapshotStore<TabsSnapshot> {
       const chosen = ui.get(PROFILE_UI_KEY);
       return typeof chosen === "string" && chosen ? chosen : undefined;
     };
-    const store = new SessionStore({ token: this.token, clientIdKey: clientIdKey(id), profile });
+    const store = new SessionStore({
+      token: this.token,
+      clientIdKey: clientIdKey(id),
+      profile,
+      openSocket: this.openSocket,
+    });
     return { id, store, ui };
   }
 

@@ -4,7 +4,7 @@
  * tab (docs/relay-protocol.md#taps). Watching a tap is an ordinary tab whose
  * clientId names the tap; this store never touches a tab's own socket.
  */
-import { io, type Socket } from "socket.io-client";
+import { io, type ManagerOptions, type Socket, type SocketOptions } from "socket.io-client";
 import { WATCH_TAPS, type TapInfo } from "@/lib/contracts/tap-wire";
 import type { Ack } from "@/lib/contracts/wire";
 import { TOKEN_KEY } from "../page-storage";
@@ -19,10 +19,13 @@ export interface TapsSnapshot {
 
 const INITIAL: TapsSnapshot = { taps: [], injecting: new Set() };
 
+/** Opens the socket that follows the taps: the page's relay unless a test hands in a fake. */
+export type OpenTapsSocket = (options: Partial<ManagerOptions & SocketOptions>) => Socket;
+
 export class TapsStore extends SnapshotStore<TapsSnapshot> {
   private socket?: Socket;
 
-  constructor() {
+  constructor(private readonly openSocket: OpenTapsSocket = (options) => io(options)) {
     super(INITIAL);
   }
 
@@ -32,7 +35,7 @@ export class TapsStore extends SnapshotStore<TapsSnapshot> {
   connect(): void {
     const token = sessionStorage.getItem(TOKEN_KEY);
     if (this.socket || !token) return;
-    const socket = io({ auth: { token, watch: WATCH_TAPS }, transports: ["websocket"] });
+    const socket = this.openSocket({ auth: { token, watch: WATCH_TAPS }, transports: ["websocket"] });
     socket.on("taps", ({ taps }: { taps: TapInfo[] }) => this.set({ taps }));
     this.socket = socket;
   }

@@ -3,8 +3,8 @@
  * fresh browser session, so it never touches the playground's tabs or agents.
  * Frames the relay streams meanwhile are counted for a progress line.
  */
-import { io, type Socket } from "socket.io-client";
-import type { Ack, AgentInfo, ClientToServerEvents, ServerToClientEvents } from "@/lib/contracts/wire";
+import type { Ack, AgentInfo } from "@/lib/contracts/wire";
+import { openRelaySocket, type OpenSocket } from "../state/relay-connection";
 
 export interface RelayProgress {
   frames: number;
@@ -21,9 +21,11 @@ export function relayCall<T extends object>(
   payload: object,
   onProgress?: (p: RelayProgress) => void,
   signal?: AbortSignal,
+  /** The page's relay unless a test hands in a fake. */
+  openSocket: OpenSocket = openRelaySocket,
 ): Promise<Ack<T>> {
   return new Promise((resolve) => {
-    const socket: Socket<ServerToClientEvents, ClientToServerEvents> = io({
+    const socket = openSocket({
       auth: { token },
       transports: ["websocket", "polling"],
       forceNew: true,
