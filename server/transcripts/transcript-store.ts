@@ -47,9 +47,10 @@ export const PRIVATE_FILE = 0o600;
 const SCAN_CHUNK = 1024 * 1024;
 /**
  * A directory changed this recently when the list was read may change again within the same
- * tick of the filesystem's clock, leaving its mtime as it was: such a list is read again.
+ * tick of the filesystem's clock, leaving its mtime as it was: such a list is read again. A
+ * whole-second mtime is taken for a filesystem that keeps only seconds (FAT keeps two).
  */
-const RACY_MS = 2_000;
+const racyMs = (mtimeMs: number) => (mtimeMs % 1000 === 0 ? 2_000 : 50);
 
 /** A scan's result, kept while the file's size and mtime stay the same. */
 interface Scanned {
@@ -304,7 +305,7 @@ export class TranscriptStore {
       }
       const sorted = new Map([...metas].sort(([, a], [, b]) => b.createdAt.localeCompare(a.createdAt)));
       // meta() may have written a meta (a crashed recording recounted): then the next list reads again.
-      listed = { dirMtimeMs, settled: readAt - dirMtimeMs > RACY_MS, metas: sorted, recheck };
+      listed = { dirMtimeMs, settled: readAt - dirMtimeMs > racyMs(dirMtimeMs), metas: sorted, recheck };
       this.listed = listed;
     } else {
       let added = false;
