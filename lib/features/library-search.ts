@@ -254,18 +254,16 @@ export function queryTerms(input: string): string[][] {
 /**
  * The FTS5 MATCH expression of a typed query: every term must match (a phrase's words in
  * order), the last word as a prefix while it is being typed. Words are quoted, so no input is
- * read as FTS5 syntax. Undefined when the query has no word. `columns`, given a term's number
- * of words, names the columns it is looked for in (all when undefined).
+ * read as FTS5 syntax. Undefined when the query has no word.
  */
-export function ftsQuery(input: string, columns?: (words: number) => string[]): string | undefined {
+export function ftsQuery(input: string): string | undefined {
   const terms = queryTerms(input);
   if (terms.length === 0) return undefined;
   const quoted = input.trimEnd().endsWith('"');
   return terms
     .map((words, i) => {
       const phrase = `"${words.join(" ")}"`;
-      const term = i === terms.length - 1 && !quoted ? `${phrase}*` : phrase;
-      return columns ? `{${columns(words.length).join(" ")}} : ${term}` : term;
+      return i === terms.length - 1 && !quoted ? `${phrase}*` : phrase;
     })
     .join(" AND ");
 }

@@ -46,6 +46,7 @@ const update = (sessionUpdate: string, fields: object): F => ({
   },
 });
 const say = (text: string) => update("agent_message_chunk", { content: { type: "text", text } });
+const tool = (title: string) => update("tool_call", { title });
 
 function text(opts: {
   profile?: string;
@@ -266,10 +267,10 @@ describe("SearchIndex", () => {
 
   it("finds a phrase or a word that a chunk's edge cuts, once, and only within one streamed message", () => {
     const store = newStore();
-    const tool = update("tool_call", { title: "Run tests" });
+    const run = tool("Run tests");
     const id = importText(
       store,
-      text({ frames: [say("Hello wor"), say("ld again, said the"), say(" robot to"), say(" its friend"), tool] }),
+      text({ frames: [say("Hello wor"), say("ld again, said the"), say(" robot to"), say(" its friend"), run] }),
     );
     const idx = index(store);
     idx.updateAll();
@@ -300,10 +301,27 @@ describe("SearchIndex", () => {
     idx.update(id);
     expect(seqs('"good morning everyone"')).toEqual([8]);
     // Another frame between two chunks ends the message: its chunks are not joined.
-    appendFileSync(store.file(id), line(9, say("zig")) + line(10, tool) + line(11, say("zag")));
+    appendFileSync(store.file(id), line(9, say("zig")) + line(10, run) + line(11, say("zag")));
     idx.update(id);
     expect(seqs('"zig zag"')).toEqual([]);
     expect(seqs("zigzag")).toEqual([]);
+  });
+
+  it("looks for the word being typed as the words it begins, as the tokenizer keeps them", () => {
+    const store = newStore();
+    const many = Array.from({ length: 70 }, (_, i) => `zq${i}`).join(" ");
+    importText(store, text({ frames: [say("Résumé of the configuration"), tool("configure it"), say(many)] }));
+    const idx = index(store);
+    idx.updateAll();
+    const fields = (q: string) => idx.search({ q }).hits.map((h) => `${h.seq}:${h.field}`);
+    expect(fields("config").sort()).toEqual(["2:message", "3:tool"]);
+    expect(fields("the config")).toEqual(["2:message"]);
+    expect(fields("resu")).toEqual(["2:message"]);
+    expect(fields("RÉSU")).toEqual(["2:message"]);
+    expect(fields('"config"')).toEqual([]);
+    // A prefix of more words than are looked for one by one: FTS5's own prefix query.
+    expect(fields("zq")).toEqual(["4:message"]);
+    expect(fields("zq6")).toEqual(["4:message"]);
   });
 
   it("reads a file in slices with memory bounded by the longest line; hostile lines are skipped", () => {

@@ -32,10 +32,10 @@ import {
   type SearchHit,
   type SearchQuery,
 } from "../../lib/contracts/library-search";
-import { callTiming, ftsQuery, latencyRows, matchLine, searchDoc } from "../../lib/features/library-search";
+import { callTiming, latencyRows, matchLine, queryTerms, searchDoc } from "../../lib/features/library-search";
 
 /** Bumped whenever what is indexed changes: an index of another version is rebuilt from the files. */
-export const INDEX_VERSION = 3;
+export const INDEX_VERSION = 4;
 export const INDEX_FILE = "search-index.sqlite";
 /** A longer line (a frame can be up to the relay's line cap) is left out of the index, never held. */
 const MAX_LINE_BYTES = 16 * 1024 * 1024;
@@ -58,6 +58,23 @@ const JOINTS = ["j1", "j2"] as const;
 const TAIL_CHARS = 256;
 const WORD = /[\p{L}\p{N}]+/gu;
 const ENDS_IN_WORD = /[\p{L}\p{N}]$/u;
+
+/**
+ * Every word indexed is kept in a table of terms, so the word being typed (the query's last, a
+ * prefix) is looked for as the words it begins: FTS5 reads those one match at a time, newest
+ * first, where a prefix query reads and merges every match of every word it begins, however
+ * many (the cost of a common word grew with the library). A prefix that begins more words than
+ * this is left to FTS5. Words are kept as FTS5's tokenizer makes them (unicode61, lower case,
+ * diacritics removed).
+ */
+const PREFIX_WORDS = 64;
+const TOKEN = /[\p{L}\p{N}\p{Co}]+/gu;
+/** Words remembered as already in the table of terms (a bound on the indexer's memory). */
+const KNOWN_TERMS = 200_000;
+const foldTerm = (word: string) => {
+  const lower = word.toLowerCase();
+  return /[^\x00-\x7f]/.test(lower) ? lower.normalize("NFD").replace(/\p{M}/gu, "") : lower;
+};
 
 /** The columns a term of `words` words is looked for in (not `tags`: filters only). */
 const termColumns = (words: number): string[] =>
@@ -121,6 +138,7 @@ CREATE INDEX docs_tid ON docs(tid);
 CREATE VIRTUAL TABLE fts USING fts5(body, extra, tags, split, j1, j2, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2');
 CREATE TABLE calls (tid INTEGER NOT NULL, seq INTEGER NOT NULL, method TEXT NOT NULL, dir TEXT NOT NULL, ms REAL NOT NULL, error INTEGER NOT NULL);
 CREATE INDEX calls_tid ON calls(tid);
+CREATE TABLE terms (term TEXT PRIMARY KEY) WITHOUT ROWID;
 `;
 
 /** A transcript's list fields as its meta file says (hostile: only strings of the right shape are taken). */
@@ -180,6 +198,7 @@ export class SearchIndex {
   readonly file: string;
   private readonly db: Database.Database;
   private readonly stmt;
+  private readonly knownTerms = new Set<string>();
 
   /** `dir`: the transcript store's directory. Opens the index there, rebuilding it when missing, unreadable or of another version. */
   constructor(readonly dir: string) {
@@ -214,6 +233,10 @@ export class SearchIndex {
         "UPDATE transcripts SET lo = min(coalesce(lo, @lo), @lo), hi = max(coalesce(hi, @hi), @hi) WHERE tid = @tid",
       ),
       clearRow: db.prepare("UPDATE transcripts SET lo = NULL, hi = NULL, stream = '', tail = '' WHERE tid = ?"),
+      term: db.prepare("INSERT OR IGNORE INTO terms (term) VALUES (?)"),
+      termsFrom: db.prepare<[string, string, number], { term: string }>(
+        "SELECT term FROM terms WHERE term >= ? AND term < ? ORDER BY term LIMIT ?",
+      ),
       call: db.prepare("INSERT INTO calls (tid, seq, method, dir, ms, error) VALUES (?, ?, ?, ?, ?, ?)"),
       clearFts: db.prepare("DELETE FROM fts WHERE rowid IN (SELECT rowid FROM docs WHERE tid = ?)"),
       clearDocs: db.prepare("DELETE FROM docs WHERE tid = ?"),
@@ -236,7 +259,7 @@ export class SearchIndex {
         if (version !== INDEX_VERSION) {
           // Missing or of another version: rebuilt from the files (update() reads each again).
           db.exec(
-            "DROP TABLE IF EXISTS fts; DROP TABLE IF EXISTS docs; DROP TABLE IF EXISTS calls; DROP TABLE IF EXISTS transcripts;",
+            "DROP TABLE IF EXISTS fts; DROP TABLE IF EXISTS docs; DROP TABLE IF EXISTS calls; DROP TABLE IF EXISTS transcripts; DROP TABLE IF EXISTS terms;",
           );
           db.exec(SCHEMA);
           db.pragma(`user_version = ${INDEX_VERSION}`);
@@ -395,6 +418,9 @@ export class SearchIndex {
           off: start,
           len: bytes.length,
         });
+        this.learn(doc.body);
+        this.learn(doc.extra);
+        if (joined.split) this.learn(joined.split);
         s.fts.run(
           rowid,
           doc.body,
@@ -450,6 +476,40 @@ export class SearchIndex {
     if (rowid <= highest) s.span.run({ tid, lo: rowid, hi: highest });
     this.meta(id, tid);
     return done;
+  }
+
+  /** Keeps a text's words in the table of terms. */
+  private learn(text: string): void {
+    for (const m of text.matchAll(TOKEN)) {
+      const term = foldTerm(m[0]);
+      if (this.knownTerms.has(term)) continue;
+      if (this.knownTerms.size >= KNOWN_TERMS) this.knownTerms.clear();
+      this.knownTerms.add(term);
+      this.stmt.term.run(term);
+    }
+  }
+
+  /**
+   * The FTS5 MATCH expression of a typed query: every term must match (a phrase's words in
+   * order), each in its columns (termColumns), the last word as the words it begins while it is
+   * being typed. Words are quoted, so no input is read as FTS5 syntax. Undefined when the query
+   * has no word.
+   */
+  private matchOf(input: string): string | undefined {
+    const terms = queryTerms(input);
+    if (terms.length === 0) return undefined;
+    const typing = !input.trimEnd().endsWith('"');
+    const phrase = (words: string[]) => `"${words.join(" ")}"`;
+    return terms
+      .map((words, i) => {
+        const columns = `{${termColumns(words.length).join(" ")}}`;
+        if (i < terms.length - 1 || !typing) return `${columns} : ${phrase(words)}`;
+        const start = foldTerm(words.at(-1)!);
+        const begun = this.stmt.termsFrom.all(start, `${start}\u{10FFFF}`, PREFIX_WORDS + 1).map((r) => r.term);
+        if (begun.length === 0 || begun.length > PREFIX_WORDS) return `${columns} : ${phrase(words)}*`;
+        return `${columns} : (${begun.map((w) => phrase([...words.slice(0, -1), w])).join(" OR ")})`;
+      })
+      .join(" AND ");
   }
 
   private header(tid: number, text: string): void {
@@ -533,7 +593,7 @@ export class SearchIndex {
    */
   search(q: SearchQuery): SearchAnswer {
     const started = performance.now();
-    const words = ftsQuery(q.q, termColumns);
+    const words = this.matchOf(q.q);
     if (!words) return { hits: [], total: 0, more: false, tookMs: 0 };
     // The errors filter inside the match: FTS5 steps over the documents that are no error.
     const match = q.errors ? `${words} AND {tags} : "error"` : words;
