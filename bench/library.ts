@@ -127,7 +127,9 @@ function transcript(i: number, bytes: number): string {
             }
           : {
               sessionUpdate: c % 7 === 0 ? "agent_thought_chunk" : "agent_message_chunk",
-              content: { type: "text", text: sentence(25) },
+              // Each piece carries the space before it, as an agent streams text (else the words at
+              // two chunks' edge are one word of the message they make).
+              content: { type: "text", text: ` ${sentence(25)}` },
             };
       frame("from-agent", "notification", "session/update", {
         method: "session/update",

@@ -69,11 +69,13 @@ const ENDS_IN_WORD = /[\p{L}\p{N}]$/u;
  */
 const PREFIX_WORDS = 64;
 const TOKEN = /[\p{L}\p{N}\p{Co}]+/gu;
+const ASCII_TOKEN = /[a-z0-9]+/g;
+const NON_ASCII = /[^\x00-\x7f]/;
 /** Words remembered as already in the table of terms (a bound on the indexer's memory). */
 const KNOWN_TERMS = 200_000;
 const foldTerm = (word: string) => {
   const lower = word.toLowerCase();
-  return /[^\x00-\x7f]/.test(lower) ? lower.normalize("NFD").replace(/\p{M}/gu, "") : lower;
+  return NON_ASCII.test(lower) ? lower.normalize("NFD").replace(/\p{M}/gu, "") : lower;
 };
 
 /** The columns a term of `words` words is looked for in (not `tags`: filters only). */
@@ -480,8 +482,12 @@ export class SearchIndex {
 
   /** Keeps a text's words in the table of terms. */
   private learn(text: string): void {
-    for (const m of text.matchAll(TOKEN)) {
-      const term = foldTerm(m[0]);
+    if (text === "") return;
+    const lower = text.toLowerCase();
+    // Most text is ASCII: its words are runs of [a-z0-9], as unicode61 cuts them, and need no folding.
+    const ascii = !NON_ASCII.test(lower);
+    for (const m of lower.matchAll(ascii ? ASCII_TOKEN : TOKEN)) {
+      const term = ascii ? m[0] : foldTerm(m[0]);
       if (this.knownTerms.has(term)) continue;
       if (this.knownTerms.size >= KNOWN_TERMS) this.knownTerms.clear();
       this.knownTerms.add(term);
