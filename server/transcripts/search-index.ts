@@ -348,6 +348,10 @@ export class SearchIndex {
     try {
       // Immediate: the lowest rowid is read under the write lock (a second writer, the MCP server, waits).
       return this.db.transaction(() => this.updateFrom(id, fd, budgetBytes)).immediate();
+    } catch (err) {
+      // Rolled back: words remembered as inserted meanwhile may not be.
+      this.knownTerms.clear();
+      throw err;
     } finally {
       closeSync(fd);
     }
