@@ -32,6 +32,8 @@ export interface SearchDoc {
   error: boolean;
   body: string;
   extra: string;
+  /** For a streamed chunk: which message it is part of (session, kind and message, or the item); consecutive chunks of one are one text. */
+  stream?: string;
 }
 
 /** A response's latency, for the library's latency table. */
@@ -113,7 +115,7 @@ function itemBody(item: Record<string, unknown>): { field: SearchField; body: st
 }
 
 /** The frame's main text and the field it comes from. */
-function frameBody(e: FrameEvent, message: unknown): { field: SearchField; body: string } {
+function frameBody(e: FrameEvent, message: unknown): { field: SearchField; body: string; stream?: string } {
   if (!isObject(message)) return { field: "frame", body: e.raw };
   const params = isObject(message.params) ? message.params : {};
   if (isObject(message.error)) {
@@ -123,7 +125,12 @@ function frameBody(e: FrameEvent, message: unknown): { field: SearchField; body:
   if (e.method === CLIENT_METHODS.session_update && isObject(params.update)) {
     const u = params.update;
     const kind = str(u.sessionUpdate) ?? "";
-    if (kind in CHUNK_FIELDS) return { field: CHUNK_FIELDS[kind]!, body: textOf(u.content) };
+    if (kind in CHUNK_FIELDS)
+      return {
+        field: CHUNK_FIELDS[kind]!,
+        body: textOf(u.content),
+        stream: `${str(params.sessionId) ?? ""} ${kind} ${str(u.messageId) ?? ""}`,
+      };
     if (kind === "tool_call" || kind === "tool_call_update") {
       const paths = Array.isArray(u.locations) ? u.locations.map((l) => (isObject(l) ? str(l.path) : "")) : [];
       return { field: "tool", body: [str(u.title) ?? "", ...paths, textOf(u.content)].filter(Boolean).join("\n") };
@@ -135,7 +142,11 @@ function frameBody(e: FrameEvent, message: unknown): { field: SearchField; body:
   if (e.method === APP_SERVER_CLIENT.turn_start && e.kind === "request")
     return { field: "prompt", body: textOf(params.input) };
   if (e.kind === "notification" && e.method !== undefined && e.method in DELTA_FIELDS)
-    return { field: DELTA_FIELDS[e.method]!, body: str(params.delta) ?? "" };
+    return {
+      field: DELTA_FIELDS[e.method]!,
+      body: str(params.delta) ?? "",
+      stream: `${e.method} ${str(params.itemId) ?? ""}`,
+    };
   if ((e.method === ASN.item_started || e.method === ASN.item_completed) && isObject(params.item)) {
     const item = itemBody(params.item);
     if (item) return item;
@@ -163,7 +174,7 @@ export function searchDoc(e: TranscriptEvent, lastSeq: number): SearchDoc | unde
     } catch {
       message = undefined;
     }
-    const { field, body } = frameBody(e, message);
+    const { field, body, stream } = frameBody(e, message);
     const error = e.kind === "invalid" || (isObject(message) && isObject(message.error));
     // A streamed chunk's other strings are its session id and kind: not worth indexing twice per frame.
     const plain = field === "message" || field === "thought" || (field === "prompt" && e.kind === "notification");
@@ -177,6 +188,7 @@ export function searchDoc(e: TranscriptEvent, lastSeq: number): SearchDoc | unde
       error,
       body: cut(body, BODY_CHARS),
       extra: message === undefined || plain ? "" : strings(message, EXTRA_CHARS),
+      ...(stream !== undefined ? { stream } : {}),
     };
   }
   if (e.type === "stderr")

@@ -46,6 +46,7 @@ const update = (sessionUpdate: string, fields: object): F => ({
   },
 });
 const say = (text: string) => update("agent_message_chunk", { content: { type: "text", text } });
+const tool = (title: string) => update("tool_call", { title });
 
 function text(opts: {
   profile?: string;
@@ -264,6 +265,65 @@ describe("SearchIndex", () => {
     expect(idx.search({ q: "other" }).hits).toHaveLength(1);
   });
 
+  it("finds a phrase or a word that a chunk's edge cuts, once, and only within one streamed message", () => {
+    const store = newStore();
+    const run = tool("Run tests");
+    const id = importText(
+      store,
+      text({ frames: [say("Hello wor"), say("ld again, said the"), say(" robot to"), say(" its friend"), run] }),
+    );
+    const idx = index(store);
+    idx.updateAll();
+    const seqs = (q: string) => idx.search({ q }).hits.map((h) => h.seq);
+    // Frames: 1 initialize, 2 "Hello wor", 3 "ld again, said the", 4 " robot to", 5 " its friend", 6 the tool call.
+    expect(seqs('"world again"')).toEqual([3]);
+    expect(seqs('"hello world again"')).toEqual([3]);
+    expect(seqs("world")).toEqual([3]);
+    expect(seqs('"said the robot"')).toEqual([4]);
+    expect(seqs('"robot to its"')).toEqual([5]);
+    // Wholly inside one chunk: that chunk alone, not the next one too.
+    expect(seqs('"again said"')).toEqual([3]);
+    expect(seqs("said")).toEqual([3]);
+    expect(seqs('"robot to"')).toEqual([4]);
+    // A recording read as it grows: the message's last words are kept between passes.
+    const line = (seq: number, f: F) =>
+      serializeFrame({
+        seq,
+        ts: seq,
+        dir: "from-agent",
+        kind: "notification",
+        raw: JSON.stringify(f.message),
+        method: f.method,
+      });
+    appendFileSync(store.file(id), line(7, say("Good mor")));
+    idx.update(id);
+    appendFileSync(store.file(id), line(8, say("ning everyone")));
+    idx.update(id);
+    expect(seqs('"good morning everyone"')).toEqual([8]);
+    // Another frame between two chunks ends the message: its chunks are not joined.
+    appendFileSync(store.file(id), line(9, say("zig")) + line(10, run) + line(11, say("zag")));
+    idx.update(id);
+    expect(seqs('"zig zag"')).toEqual([]);
+    expect(seqs("zigzag")).toEqual([]);
+  });
+
+  it("looks for the word being typed as the words it begins, as the tokenizer keeps them", () => {
+    const store = newStore();
+    const many = Array.from({ length: 70 }, (_, i) => `zq${i}`).join(" ");
+    importText(store, text({ frames: [say("Résumé of the configuration"), tool("configure it"), say(many)] }));
+    const idx = index(store);
+    idx.updateAll();
+    const fields = (q: string) => idx.search({ q }).hits.map((h) => `${h.seq}:${h.field}`);
+    expect(fields("config").sort()).toEqual(["2:message", "3:tool"]);
+    expect(fields("the config")).toEqual(["2:message"]);
+    expect(fields("resu")).toEqual(["2:message"]);
+    expect(fields("RÉSU")).toEqual(["2:message"]);
+    expect(fields('"config"')).toEqual([]);
+    // A prefix of more words than are looked for one by one: FTS5's own prefix query.
+    expect(fields("zq")).toEqual(["4:message"]);
+    expect(fields("zq6")).toEqual(["4:message"]);
+  });
+
   it("reads a file in slices with memory bounded by the longest line; hostile lines are skipped", () => {
     const store = newStore();
     let body = text({ frames: [say("before")] });
@@ -321,6 +381,31 @@ describe("SearchIndex", () => {
     idx = index(store);
     idx.updateAll();
     expect(idx.search({ q: "semicolon" }).hits).toHaveLength(1);
+  });
+
+  it("rebuilds an index of the format before (version 2: no filters or joints in the full-text table)", () => {
+    const store = newStore();
+    corpus(store);
+    const file = path.join(store.dir, INDEX_FILE);
+    const db = new Database(file);
+    db.exec(`
+      CREATE TABLE transcripts (tid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, title TEXT NOT NULL DEFAULT '',
+        profile TEXT NOT NULL DEFAULT '', agent TEXT, kind TEXT NOT NULL DEFAULT 'session', created_at TEXT NOT NULL DEFAULT '',
+        size INTEGER NOT NULL DEFAULT 0, mtime REAL NOT NULL DEFAULT 0, meta_mtime REAL NOT NULL DEFAULT 0,
+        ino INTEGER NOT NULL DEFAULT 0, offset INTEGER NOT NULL DEFAULT 0, last_seq INTEGER NOT NULL DEFAULT 0);
+      CREATE TABLE docs (rowid INTEGER PRIMARY KEY, tid INTEGER NOT NULL, seq INTEGER NOT NULL, ts INTEGER NOT NULL,
+        dir TEXT, kind TEXT NOT NULL, method TEXT, field TEXT NOT NULL, error INTEGER NOT NULL, off INTEGER NOT NULL, len INTEGER NOT NULL);
+      CREATE VIRTUAL TABLE fts USING fts5(body, extra, content='', contentless_delete=1);
+      CREATE TABLE calls (tid INTEGER NOT NULL, seq INTEGER NOT NULL, method TEXT NOT NULL, dir TEXT NOT NULL, ms REAL NOT NULL, error INTEGER NOT NULL);
+      INSERT INTO transcripts (id, title) VALUES ('gone', 'indexed by version 2');
+    `);
+    db.pragma("user_version = 2");
+    db.close();
+    expect(INDEX_VERSION).toBeGreaterThan(2);
+    const idx = index(store);
+    expect(idx.counts()).toEqual({ transcripts: 0, docs: 0, calls: 0 });
+    idx.updateAll();
+    expect(idx.search({ q: "quota", errors: true, agent: "claude-code" }).hits.map((h) => h.field)).toEqual(["error"]);
   });
 
   it("measures latency per method and direction across the library, filtered", () => {

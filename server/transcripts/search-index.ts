@@ -32,10 +32,10 @@ import {
   type SearchHit,
   type SearchQuery,
 } from "../../lib/contracts/library-search";
-import { callTiming, ftsQuery, latencyRows, matchLine, searchDoc } from "../../lib/features/library-search";
+import { callTiming, latencyRows, matchLine, queryTerms, searchDoc } from "../../lib/features/library-search";
 
 /** Bumped whenever what is indexed changes: an index of another version is rebuilt from the files. */
-export const INDEX_VERSION = 2;
+export const INDEX_VERSION = 4;
 export const INDEX_FILE = "search-index.sqlite";
 /** A longer line (a frame can be up to the relay's line cap) is left out of the index, never held. */
 const MAX_LINE_BYTES = 16 * 1024 * 1024;
@@ -43,6 +43,67 @@ const READ_CHUNK = 1024 * 1024;
 const DEFAULT_LIMIT = 50;
 
 const DEMO_IDS = new Set(["demo-gemini"]);
+
+/**
+ * Streamed chunks of one message are indexed one document each (a hit names its frame), so a
+ * phrase or a word cut by a chunk's edge is kept whole in columns of their own: `split`, the
+ * word the edge cuts, joined; `j1`, `j2`: the message's last 1 and 2 whole words before the
+ * chunk (and the part of a word the edge cuts), then the chunk's first words. A phrase of k
+ * words is looked for in j1..j(k-1) only, where it cannot lie wholly in the earlier chunks'
+ * words (that document would be found twice): any phrase of up to JOINTS.length + 1 words
+ * across an edge is found.
+ */
+const JOINTS = ["j1", "j2"] as const;
+/** What of a message is kept between chunks (a word longer than this is cut). */
+const TAIL_CHARS = 256;
+const WORD = /[\p{L}\p{N}]+/gu;
+const ENDS_IN_WORD = /[\p{L}\p{N}]$/u;
+
+/**
+ * Every word indexed is kept in a table of terms, so the word being typed (the query's last, a
+ * prefix) is looked for as the words it begins: FTS5 reads those one match at a time, newest
+ * first, where a prefix query reads and merges every match of every word it begins, however
+ * many (the cost of a common word grew with the library). A prefix that begins more words than
+ * this is left to FTS5. Words are kept as FTS5's tokenizer makes them (unicode61, lower case,
+ * diacritics removed).
+ */
+const PREFIX_WORDS = 64;
+const TOKEN = /[\p{L}\p{N}\p{Co}]+/gu;
+const ASCII_TOKEN = /[a-z0-9]+/g;
+const NON_ASCII = /[^\x00-\x7f]/;
+/** Words remembered as already in the table of terms (a bound on the indexer's memory). */
+const KNOWN_TERMS = 200_000;
+const foldTerm = (word: string) => {
+  const lower = word.toLowerCase();
+  return NON_ASCII.test(lower) ? lower.normalize("NFD").replace(/\p{M}/gu, "") : lower;
+};
+
+/** The columns a term of `words` words is looked for in (not `tags`: filters only). */
+const termColumns = (words: number): string[] =>
+  words === 1 ? ["body", "extra", "split"] : ["body", "extra", ...JOINTS.slice(0, words - 1)];
+
+/** The message's last words, to join with its next chunk: JOINTS.length whole words and a word cut at its end. */
+function tailOf(text: string): string {
+  const t = text.length > TAIL_CHARS ? text.slice(-TAIL_CHARS) : text;
+  const words = [...t.matchAll(WORD)];
+  return words.length > JOINTS.length + 1 ? t.slice(words[words.length - JOINTS.length - 1]!.index) : t;
+}
+
+/** A chunk's `split` and joint columns, given the message's tail before it. */
+function joints(tail: string, body: string): { split: string; joints: string[] } {
+  const tailWords = [...tail.matchAll(WORD)];
+  const bodyWords = [...body.slice(0, TAIL_CHARS).matchAll(WORD)];
+  if (tailWords.length === 0 || bodyWords.length === 0) return { split: "", joints: [] };
+  // The edge cuts a word: it is joined, and counted on neither side.
+  const cut = ENDS_IN_WORD.test(tail) && bodyWords[0]!.index === 0;
+  const last = bodyWords[Math.min(bodyWords.length, JOINTS.length + (cut ? 1 : 0)) - 1]!;
+  const head = body.slice(0, last.index + last[0].length);
+  const whole = tailWords.length - (cut ? 1 : 0);
+  return {
+    split: cut ? tailWords.at(-1)![0] + bodyWords[0]![0] : "",
+    joints: JOINTS.map((_, i) => (whole > i ? tail.slice(tailWords[whole - 1 - i]!.index) + head : "")),
+  };
+}
 
 interface TranscriptRow {
   tid: number;
@@ -53,6 +114,8 @@ interface TranscriptRow {
   ino: number;
   offset: number;
   last_seq: number;
+  stream: string;
+  tail: string;
 }
 
 const SCHEMA = `
@@ -61,7 +124,11 @@ CREATE TABLE transcripts (
   title TEXT NOT NULL DEFAULT '', profile TEXT NOT NULL DEFAULT '', agent TEXT, kind TEXT NOT NULL DEFAULT 'session',
   created_at TEXT NOT NULL DEFAULT '',
   size INTEGER NOT NULL DEFAULT 0, mtime REAL NOT NULL DEFAULT 0, meta_mtime REAL NOT NULL DEFAULT 0, ino INTEGER NOT NULL DEFAULT 0,
-  offset INTEGER NOT NULL DEFAULT 0, last_seq INTEGER NOT NULL DEFAULT 0
+  offset INTEGER NOT NULL DEFAULT 0, last_seq INTEGER NOT NULL DEFAULT 0,
+  -- The lowest and highest rowid of its documents (none: NULL): a filter on transcripts bounds a search's rowids.
+  lo INTEGER, hi INTEGER,
+  -- The message its last chunk streamed, and that message's last words (see JOINTS).
+  stream TEXT NOT NULL DEFAULT '', tail TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE docs (
   rowid INTEGER PRIMARY KEY, tid INTEGER NOT NULL, seq INTEGER NOT NULL, ts INTEGER NOT NULL,
@@ -69,9 +136,11 @@ CREATE TABLE docs (
   off INTEGER NOT NULL, len INTEGER NOT NULL
 );
 CREATE INDEX docs_tid ON docs(tid);
-CREATE VIRTUAL TABLE fts USING fts5(body, extra, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2');
+-- tags: "error" for an error (the errors filter, inside the match); split, j1, j2: see JOINTS.
+CREATE VIRTUAL TABLE fts USING fts5(body, extra, tags, split, j1, j2, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2');
 CREATE TABLE calls (tid INTEGER NOT NULL, seq INTEGER NOT NULL, method TEXT NOT NULL, dir TEXT NOT NULL, ms REAL NOT NULL, error INTEGER NOT NULL);
 CREATE INDEX calls_tid ON calls(tid);
+CREATE TABLE terms (term TEXT PRIMARY KEY) WITHOUT ROWID;
 `;
 
 /** A transcript's list fields as its meta file says (hostile: only strings of the right shape are taken). */
@@ -131,6 +200,7 @@ export class SearchIndex {
   readonly file: string;
   private readonly db: Database.Database;
   private readonly stmt;
+  private readonly knownTerms = new Set<string>();
 
   /** `dir`: the transcript store's directory. Opens the index there, rebuilding it when missing, unreadable or of another version. */
   constructor(readonly dir: string) {
@@ -139,10 +209,10 @@ export class SearchIndex {
     const db = this.db;
     this.stmt = {
       row: db.prepare<[string], TranscriptRow>(
-        "SELECT tid, id, size, mtime, meta_mtime, ino, offset, last_seq FROM transcripts WHERE id = ?",
+        "SELECT tid, id, size, mtime, meta_mtime, ino, offset, last_seq, stream, tail FROM transcripts WHERE id = ?",
       ),
       rows: db.prepare<[], TranscriptRow>(
-        "SELECT tid, id, size, mtime, meta_mtime, ino, offset, last_seq FROM transcripts",
+        "SELECT tid, id, size, mtime, meta_mtime, ino, offset, last_seq, stream, tail FROM transcripts",
       ),
       insertRow: db.prepare("INSERT INTO transcripts (id) VALUES (?)"),
       header: db.prepare(
@@ -154,13 +224,21 @@ export class SearchIndex {
       agent: db.prepare("UPDATE transcripts SET agent = ? WHERE tid = ?"),
       kind: db.prepare<[number], { kind: string }>("SELECT kind FROM transcripts WHERE tid = ?"),
       progress: db.prepare(
-        "UPDATE transcripts SET size = @size, mtime = @mtime, ino = @ino, offset = @offset, last_seq = @lastSeq WHERE tid = @tid",
+        "UPDATE transcripts SET size = @size, mtime = @mtime, ino = @ino, offset = @offset, last_seq = @lastSeq, stream = @stream, tail = @tail WHERE tid = @tid",
       ),
       doc: db.prepare(
         "INSERT INTO docs (rowid, tid, seq, ts, dir, kind, method, field, error, off, len) VALUES (@rowid, @tid, @seq, @ts, @dir, @kind, @method, @field, @error, @off, @len)",
       ),
       lowest: db.prepare<[], { low: number }>("SELECT coalesce(min(rowid), 0) AS low FROM docs"),
-      fts: db.prepare("INSERT INTO fts (rowid, body, extra) VALUES (?, ?, ?)"),
+      fts: db.prepare("INSERT INTO fts (rowid, body, extra, tags, split, j1, j2) VALUES (?, ?, ?, ?, ?, ?, ?)"),
+      span: db.prepare(
+        "UPDATE transcripts SET lo = min(coalesce(lo, @lo), @lo), hi = max(coalesce(hi, @hi), @hi) WHERE tid = @tid",
+      ),
+      clearRow: db.prepare("UPDATE transcripts SET lo = NULL, hi = NULL, stream = '', tail = '' WHERE tid = ?"),
+      term: db.prepare("INSERT OR IGNORE INTO terms (term) VALUES (?)"),
+      termsFrom: db.prepare<[string, string, number], { term: string }>(
+        "SELECT term FROM terms WHERE term >= ? AND term < ? ORDER BY term LIMIT ?",
+      ),
       call: db.prepare("INSERT INTO calls (tid, seq, method, dir, ms, error) VALUES (?, ?, ?, ?, ?, ?)"),
       clearFts: db.prepare("DELETE FROM fts WHERE rowid IN (SELECT rowid FROM docs WHERE tid = ?)"),
       clearDocs: db.prepare("DELETE FROM docs WHERE tid = ?"),
@@ -183,7 +261,7 @@ export class SearchIndex {
         if (version !== INDEX_VERSION) {
           // Missing or of another version: rebuilt from the files (update() reads each again).
           db.exec(
-            "DROP TABLE IF EXISTS fts; DROP TABLE IF EXISTS docs; DROP TABLE IF EXISTS calls; DROP TABLE IF EXISTS transcripts;",
+            "DROP TABLE IF EXISTS fts; DROP TABLE IF EXISTS docs; DROP TABLE IF EXISTS calls; DROP TABLE IF EXISTS transcripts; DROP TABLE IF EXISTS terms;",
           );
           db.exec(SCHEMA);
           db.pragma(`user_version = ${INDEX_VERSION}`);
@@ -212,7 +290,8 @@ export class SearchIndex {
     const out: string[] = [];
     const known = new Map(this.stmt.rows.all().map((r) => [r.id, r]));
     for (const id of known.keys()) if (!onDisk.has(id)) this.remove(id);
-    for (const id of onDisk) {
+    // Oldest first (an id starts with its creation time): a library indexed anew gives the newest the lowest rowids.
+    for (const id of [...onDisk].sort()) {
       const row = known.get(id);
       if (!row) {
         out.push(id);
@@ -249,6 +328,7 @@ export class SearchIndex {
     this.stmt.clearFts.run(tid);
     this.stmt.clearDocs.run(tid);
     this.stmt.clearCalls.run(tid);
+    this.stmt.clearRow.run(tid);
   }
 
   /**
@@ -268,6 +348,10 @@ export class SearchIndex {
     try {
       // Immediate: the lowest rowid is read under the write lock (a second writer, the MCP server, waits).
       return this.db.transaction(() => this.updateFrom(id, fd, budgetBytes)).immediate();
+    } catch (err) {
+      // Rolled back: words remembered as inserted meanwhile may not be.
+      this.knownTerms.clear();
+      throw err;
     } finally {
       closeSync(fd);
     }
@@ -282,16 +366,21 @@ export class SearchIndex {
     const st = fstatSync(fd);
     let offset = row.offset;
     let lastSeq = row.last_seq;
+    let stream = row.stream;
+    let tail = row.tail;
     if (st.size < offset || (row.ino !== 0 && st.ino !== row.ino)) {
       this.clear(row.tid);
       offset = 0;
       lastSeq = 0;
+      stream = "";
+      tail = "";
     }
     const s = this.stmt;
     const tid = row.tid;
     // Each new document takes a rowid below every other: FTS5 reads a term's matches in rowid order
     // as a stream only ascending, so ascending is newest first and a search stops at its candidates.
     let rowid = s.lowest.get()!.low;
+    const highest = rowid - 1;
     // Whole lines from `offset`, in chunks; a line longer than MAX_LINE_BYTES is skipped unread.
     const chunk = Buffer.alloc(Math.max(64 * 1024, Math.min(READ_CHUNK, budgetBytes)));
     let parts: Buffer[] = [];
@@ -311,6 +400,16 @@ export class SearchIndex {
       }
       const doc = searchDoc(e, lastSeq);
       if (doc) {
+        let joined: { split: string; joints: string[] } = { split: "", joints: [] };
+        if (doc.stream !== undefined) {
+          if (doc.stream === stream) joined = joints(tail, doc.body);
+          tail = tailOf(doc.stream === stream ? tail + doc.body : doc.body);
+          stream = doc.stream;
+        } else if (e.type === "frame") {
+          // Any other frame ends the message being streamed.
+          stream = "";
+          tail = "";
+        }
         rowid--;
         s.doc.run({
           rowid,
@@ -325,7 +424,18 @@ export class SearchIndex {
           off: start,
           len: bytes.length,
         });
-        s.fts.run(rowid, doc.body, doc.extra);
+        this.learn(doc.body);
+        this.learn(doc.extra);
+        if (joined.split) this.learn(joined.split);
+        s.fts.run(
+          rowid,
+          doc.body,
+          doc.extra,
+          doc.error ? "error" : "",
+          joined.split,
+          joined.joints[0] ?? "",
+          joined.joints[1] ?? "",
+        );
       }
       const call = callTiming(e);
       if (call) s.call.run(tid, call.seq, call.method, call.dir, call.ms, call.error ? 1 : 0);
@@ -359,9 +469,57 @@ export class SearchIndex {
     }
     // Only whole lines count: a partial last line (still being written) is read again next time.
     const done = pos >= st.size;
-    s.progress.run({ tid, size: done ? st.size : -1, mtime: st.mtimeMs, ino: st.ino, offset: lineStart, lastSeq });
+    s.progress.run({
+      tid,
+      size: done ? st.size : -1,
+      mtime: st.mtimeMs,
+      ino: st.ino,
+      offset: lineStart,
+      lastSeq,
+      stream,
+      tail,
+    });
+    if (rowid <= highest) s.span.run({ tid, lo: rowid, hi: highest });
     this.meta(id, tid);
     return done;
+  }
+
+  /** Keeps a text's words in the table of terms. */
+  private learn(text: string): void {
+    if (text === "") return;
+    const lower = text.toLowerCase();
+    // Most text is ASCII: its words are runs of [a-z0-9], as unicode61 cuts them, and need no folding.
+    const ascii = !NON_ASCII.test(lower);
+    for (const m of lower.matchAll(ascii ? ASCII_TOKEN : TOKEN)) {
+      const term = ascii ? m[0] : foldTerm(m[0]);
+      if (this.knownTerms.has(term)) continue;
+      if (this.knownTerms.size >= KNOWN_TERMS) this.knownTerms.clear();
+      this.knownTerms.add(term);
+      this.stmt.term.run(term);
+    }
+  }
+
+  /**
+   * The FTS5 MATCH expression of a typed query: every term must match (a phrase's words in
+   * order), each in its columns (termColumns), the last word as the words it begins while it is
+   * being typed. Words are quoted, so no input is read as FTS5 syntax. Undefined when the query
+   * has no word.
+   */
+  private matchOf(input: string): string | undefined {
+    const terms = queryTerms(input);
+    if (terms.length === 0) return undefined;
+    const typing = !input.trimEnd().endsWith('"');
+    const phrase = (words: string[]) => `"${words.join(" ")}"`;
+    return terms
+      .map((words, i) => {
+        const columns = `{${termColumns(words.length).join(" ")}}`;
+        if (i < terms.length - 1 || !typing) return `${columns} : ${phrase(words)}`;
+        const start = foldTerm(words.at(-1)!);
+        const begun = this.stmt.termsFrom.all(start, `${start}\u{10FFFF}`, PREFIX_WORDS + 1).map((r) => r.term);
+        if (begun.length === 0 || begun.length > PREFIX_WORDS) return `${columns} : ${phrase(words)}*`;
+        return `${columns} : (${begun.map((w) => phrase([...words.slice(0, -1), w])).join(" OR ")})`;
+      })
+      .join(" AND ");
   }
 
   private header(tid: number, text: string): void {
@@ -445,10 +603,26 @@ export class SearchIndex {
    */
   search(q: SearchQuery): SearchAnswer {
     const started = performance.now();
-    const match = ftsQuery(q.q);
-    if (!match) return { hits: [], total: 0, more: false, tookMs: 0 };
+    const words = this.matchOf(q.q);
+    if (!words) return { hits: [], total: 0, more: false, tookMs: 0 };
+    // The errors filter inside the match: FTS5 steps over the documents that are no error.
+    const match = q.errors ? `${words} AND {tags} : "error"` : words;
     const params: Record<string, unknown> = { match, cap: SEARCH_CANDIDATES + 1 };
-    const clauses = ["fts MATCH @match", ...this.where(q, params)];
+    const clauses = ["fts MATCH @match"];
+    const kept = this.where(q, params);
+    if (kept.length > 0) {
+      // Only the rowids of the transcripts the filters keep are read (documents take rowids per
+      // transcript, oldest transcript first, so a date range is one stretch of them).
+      const span = this.db
+        .prepare<Record<string, unknown>, { lo: number | null; hi: number | null }>(
+          `SELECT min(t.lo) AS lo, max(t.hi) AS hi FROM transcripts t WHERE ${kept.join(" AND ")}`,
+        )
+        .get(params)!;
+      if (span.lo === null || span.hi === null) return { hits: [], total: 0, more: false, tookMs: 0 };
+      clauses.push("fts.rowid BETWEEN @lo AND @hi", ...kept);
+      params.lo = span.lo;
+      params.hi = span.hi;
+    }
     if (q.method) {
       clauses.push("d.method = @method");
       params.method = q.method;
@@ -475,7 +649,7 @@ export class SearchIndex {
     const rows = this.db
       .prepare<Record<string, unknown>, Row>(
         `SELECT d.seq, d.ts, d.dir, d.kind, d.method, d.field, d.error, d.off, d.len,
-                t.id, t.title, t.profile, t.agent, t.kind AS tkind, t.created_at, bm25(fts, 6.0, 1.0) AS score
+                t.id, t.title, t.profile, t.agent, t.kind AS tkind, t.created_at, bm25(fts, 6.0, 1.0, 0.0, 6.0, 1.0, 1.0) AS score
          FROM fts JOIN docs d ON d.rowid = fts.rowid JOIN transcripts t ON t.tid = d.tid
          WHERE ${clauses.join(" AND ")}
          ORDER BY fts.rowid LIMIT @cap`,

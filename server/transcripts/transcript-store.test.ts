@@ -3,6 +3,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readFileSync,
+  renameSync,
   rmSync,
   statSync,
   utimesSync,
@@ -209,6 +210,33 @@ describe("transcript store: listing", () => {
     utimesSync(st.file("garbage"), new Date(), new Date(Date.now() + 5_000));
     st.list();
     expect(st.scans - before).toBe(3);
+  });
+  it("answers the list from memory while the directory is unchanged, and sees a meta another process writes", () => {
+    const st = store();
+    const a = upload(st, transcript(1)).id;
+    const b = upload(st, transcript(2)).id;
+    // A directory last changed long ago (a change within the filesystem clock's tick is read again).
+    const past = new Date(Date.now() - 60_000);
+    utimesSync(st.dir, past, past);
+    const before = st.listReads;
+    expect(st.list().map((m) => m.id)).toEqual(expect.arrayContaining([a, b]));
+    st.list();
+    st.list();
+    expect(st.listReads - before).toBe(1);
+    // Another process (a cluster worker, the CLI) renames a new meta into place.
+    const file = path.join(st.dir, `${a}.meta.json`);
+    const meta = JSON.parse(readFileSync(file, "utf8")) as TranscriptMeta;
+    writeFileSync(`${file}.other`, JSON.stringify({ ...meta, title: "Renamed elsewhere" }));
+    renameSync(`${file}.other`, file);
+    expect(st.list().find((m) => m.id === a)?.title).toBe("Renamed elsewhere");
+    expect(st.listReads - before).toBe(2);
+    // Its own changes at once, whatever the clock; a warm-pool agent's transcript is left out.
+    st.rename(b, "Renamed here");
+    expect(st.list().find((m) => m.id === b)?.title).toBe("Renamed here");
+    st.unlisted.add(b);
+    expect(st.list().map((m) => m.id)).not.toContain(b);
+    st.delete(a);
+    expect(st.list().map((m) => m.id)).toEqual([]);
   });
 });
 

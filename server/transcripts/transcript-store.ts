@@ -45,6 +45,12 @@ const PRIVATE_DIR = 0o700;
 /** Files are created with this mode (`writeFileSync`, `openSync`). */
 export const PRIVATE_FILE = 0o600;
 const SCAN_CHUNK = 1024 * 1024;
+/**
+ * A directory changed this recently when the list was read may change again within the same
+ * tick of the filesystem's clock, leaving its mtime as it was: such a list is read again. A
+ * whole-second mtime is taken for a filesystem that keeps only seconds (FAT keeps two).
+ */
+const racyMs = (mtimeMs: number) => (mtimeMs % 1000 === 0 ? 2_000 : 50);
 
 /** A scan's result, kept while the file's size and mtime stay the same. */
 interface Scanned {
@@ -72,6 +78,14 @@ export class TranscriptStore {
   scans = 0;
   private readonly scanned = new Map<string, Scanned>();
   private readonly metas = new Map<string, { ino: number; size: number; mtimeMs: number; meta: TranscriptMeta }>();
+  /** Times list() read every meta (a hook for tests: an unchanged directory is answered from memory). */
+  listReads = 0;
+  /**
+   * The list as last read, with the directory's mtime then. `recheck`: ids asked again on every
+   * list (recordings, whose size and writer change without a new meta; files with no valid meta).
+   */
+  private listed:
+    { dirMtimeMs: number; settled: boolean; metas: Map<string, TranscriptMeta>; recheck: string[] } | undefined;
 
   constructor(
     dataDir: string,
@@ -120,6 +134,7 @@ export class TranscriptStore {
   }
 
   writeMeta(meta: TranscriptMeta): void {
+    this.listed = undefined;
     const target = this.metaFile(meta.id);
     writeFileSync(`${target}.tmp`, JSON.stringify(meta, null, 2), { mode: PRIVATE_FILE });
     renameSync(`${target}.tmp`, target);
@@ -266,11 +281,46 @@ export class TranscriptStore {
       .filter((id) => !this.unlisted.has(id));
   }
 
+  /**
+   * Every listed transcript, newest first. Answered from memory while the directory's mtime is
+   * unchanged: every change to the store, by this process or another, renames or removes a file
+   * there (writeMeta renames a new meta into place); only recordings and files with no valid meta
+   * are asked again each time. (A meta file edited in place by hand is seen once the directory changes.)
+   */
   list(): TranscriptMeta[] {
-    return this.ids()
-      .map((id) => this.meta(id))
-      .filter((m): m is TranscriptMeta => m !== undefined)
-      .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+    const dirMtimeMs = statSync(this.dir).mtimeMs;
+    let listed = this.listed;
+    if (!listed || !listed.settled || listed.dirMtimeMs !== dirMtimeMs) {
+      this.listReads++;
+      const readAt = Date.now();
+      const metas = new Map<string, TranscriptMeta>();
+      const recheck: string[] = [];
+      const ids = readdirSync(this.dir)
+        .filter((f) => f.endsWith(".jsonl"))
+        .map((f) => f.slice(0, -".jsonl".length));
+      for (const id of ids) {
+        const meta = this.meta(id);
+        if (meta) metas.set(id, meta);
+        if (!meta || meta.recording) recheck.push(id);
+      }
+      const sorted = new Map([...metas].sort(([, a], [, b]) => b.createdAt.localeCompare(a.createdAt)));
+      // meta() may have written a meta (a crashed recording recounted): then the next list reads again.
+      listed = { dirMtimeMs, settled: readAt - dirMtimeMs > racyMs(dirMtimeMs), metas: sorted, recheck };
+      this.listed = listed;
+    } else {
+      let added = false;
+      for (const id of listed.recheck) {
+        const meta = this.meta(id);
+        if (meta && !listed.metas.has(id)) added = true;
+        if (meta) listed.metas.set(id, meta);
+        else listed.metas.delete(id);
+      }
+      if (added)
+        listed.metas = new Map([...listed.metas].sort(([, a], [, b]) => b.createdAt.localeCompare(a.createdAt)));
+    }
+    const out: TranscriptMeta[] = [];
+    for (const [id, meta] of listed.metas) if (!this.unlisted.has(id)) out.push(meta);
+    return out;
   }
 
   /**
@@ -417,6 +467,7 @@ export class TranscriptStore {
     if (!this.exists(id) || this.live.has(id) || this.meta(id)?.recording) return false;
     rmSync(this.file(id), { force: true });
     rmSync(this.metaFile(id), { force: true });
+    this.listed = undefined;
     this.scanned.delete(id);
     this.metas.delete(id);
     this.index?.removed(id);
