@@ -39,7 +39,17 @@ const LIB_PURE = [
 
 export default tseslint.config(
   {
-    ignores: ["node_modules/**", ".next/**", "data/**", "test/agents/node_modules/**", "next-env.d.ts", "**/*.js"],
+    ignores: [
+      "node_modules/**",
+      ".next/**",
+      "data/**",
+      ".tmp/**",
+      "dist/**",
+      "test-results/**",
+      "test/agents/node_modules/**",
+      "next-env.d.ts",
+      "**/*.js",
+    ],
   },
   {
     // The command, the build scripts and the fixture agents: JavaScript, linted without types.
