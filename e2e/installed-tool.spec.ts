@@ -6,9 +6,11 @@
  * permission card answered, the file written in that folder, and nothing else there:
  * transcripts go to the user's data home.
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { promisify } from "node:util";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
@@ -17,14 +19,38 @@ import { stopServer, waitForUrl } from "./global-setup";
 import { scriptWrite } from "./helpers";
 
 const root = path.resolve(import.meta.dirname, "..");
-const npm = (args: string[], cwd: string) =>
-  execFileSync("npm", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 300_000 });
+/** npm, without blocking this process: it serves npm a binary meanwhile (servePrebuiltSqlite). */
+const npm = async (args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env) =>
+  (await promisify(execFile)("npm", args, { cwd, env, encoding: "utf8", timeout: 300_000 })).stdout;
+
+/**
+ * better-sqlite3's prebuilt binary, as a user on the internet downloads it from its releases,
+ * served from 127.0.0.1: made from this checkout's build of the same version, so the install
+ * does not spend a minute compiling SQLite again (npm ci here already shows that it compiles).
+ * A version the checkout does not have is a 404, and the install compiles it as offline users' do.
+ */
+async function servePrebuiltSqlite(dir: string): Promise<{ server: Server; env: NodeJS.ProcessEnv }> {
+  const module = path.join(root, "node_modules", "better-sqlite3");
+  const { version } = JSON.parse(readFileSync(path.join(module, "package.json"), "utf8")) as { version: string };
+  // prebuild-install's name for it: {name}-v{version}-{runtime}-v{abi}-{platform}{libc}-{arch}.tar.gz
+  const name = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
+  const tarball = path.join(dir, name);
+  execFileSync("tar", ["czf", tarball, "-C", module, "build/Release/better_sqlite3.node"]);
+  const server = createServer((req, res) => {
+    if (req.url !== `/v${version}/${name}`) return void res.writeHead(404).end();
+    res.writeHead(200, { "content-type": "application/gzip" }).end(readFileSync(tarball));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const host = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { server, env: { ...process.env, npm_config_better_sqlite3_binary_host: host } };
+}
 
 test.describe.serial("installed from its tarball, run from an empty folder", () => {
   let tmp: string;
   let project: string;
   let home: GeminiHome;
   let server: ChildProcess;
+  let prebuilt: Server | undefined;
   let url: string;
   let page: Page;
 
@@ -32,12 +58,14 @@ test.describe.serial("installed from its tarball, run from an empty folder", () 
     test.setTimeout(360_000);
     tmp = realpathSync(mkdtempSync(path.join(tmpdir(), "acp-installed-")));
     // prepack builds dist/ (the app is already built by test:e2e); postpack removes it again.
-    const tarball = npm(["pack", "--silent", "--pack-destination", tmp], root).trim().split("\n").at(-1)!;
+    const tarball = (await npm(["pack", "--silent", "--pack-destination", tmp], root)).trim().split("\n").at(-1)!;
     const files = execFileSync("tar", ["tzf", path.join(tmp, tarball)], { encoding: "utf8" }).split("\n");
     expect(files).toContain("package/dist/cli.mjs");
     expect(files.filter((f) => /^package\/(test|e2e|bench|server|lib|components|app)\//.test(f))).toEqual([]);
+    const sqlite = await servePrebuiltSqlite(tmp);
+    prebuilt = sqlite.server;
     // Metadata from the registry (npm ci caches tarballs, not package documents), tarballs from the cache.
-    npm(
+    await npm(
       [
         "install",
         "-g",
@@ -49,6 +77,7 @@ test.describe.serial("installed from its tarball, run from an empty folder", () 
         path.join(tmp, tarball),
       ],
       tmp,
+      sqlite.env,
     );
     project = path.join(tmp, "project");
     mkdirSync(project);
@@ -75,6 +104,7 @@ test.describe.serial("installed from its tarball, run from an empty folder", () 
   test.afterAll(async () => {
     await page?.close();
     if (server) await stopServer(server);
+    prebuilt?.close();
     home?.cleanup();
     if (tmp) rmSync(tmp, { recursive: true, force: true });
   });

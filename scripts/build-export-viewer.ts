@@ -1,4 +1,4 @@
-// Builds the one-file export's viewer (server/transcripts/export.ts) into .next/export-viewer/, after `next build`.
+// Builds the one-file export's viewer (server/transcripts/export.ts) into export-viewer/, after `next build`.
 import { buildViewer } from "../server/transcripts/export";
 
 const { script, css } = await buildViewer();

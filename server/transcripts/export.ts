@@ -1,18 +1,19 @@
 /**
  * One-file HTML export of a transcript (lib/features/export-page.ts): builds the
  * viewer bundle (export/viewer.tsx with esbuild, the app's Tailwind CSS with
- * PostCSS) once into .next/export-viewer/ (by `npm run build`, or lazily here
+ * PostCSS) once into export-viewer/ (by `npm run build`, or lazily here
  * when missing or older than its sources), then writes the page: the viewer
- * once plus the redacted transcript, gzip-compressed.
+ * once plus the redacted transcript, gzip-compressed. The directory is not
+ * under .next/, which `next build` empties: tests export while `npm test` builds.
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { exportCsp, inlineScriptCode, redactTranscript, renderExportPage } from "../../lib/features/export-page";
 import { PACKAGE_ROOT } from "../runtime";
 
-const outDir = path.join(PACKAGE_ROOT, ".next", "export-viewer");
+const outDir = path.join(PACKAGE_ROOT, "export-viewer");
 const SOURCES = ["export", "components", "lib", "app/globals.css", "package-lock.json"];
 
 export interface ViewerAssets {
@@ -27,7 +28,7 @@ function newest(p: string): number {
   return Math.max(st.mtimeMs, ...readdirSync(p).map((e) => newest(path.join(p, e))));
 }
 
-/** Bundles the viewer and its CSS and writes them to .next/export-viewer/. */
+/** Bundles the viewer and its CSS and writes them to export-viewer/. */
 export async function buildViewer(): Promise<ViewerAssets> {
   const [{ build }, { default: postcss }, { default: tailwind }] = await Promise.all([
     import("esbuild"),
@@ -62,8 +63,16 @@ export async function buildViewer(): Promise<ViewerAssets> {
   // The app's order (app/layout.tsx): the JSON tree's sheet, then ours, then the components'.
   const assets = { script: out(".js"), css: `${jsonView}\n${tw.css}\n${out(".css")}` };
   mkdirSync(outDir, { recursive: true });
-  writeFileSync(path.join(outDir, "viewer.js"), assets.script);
-  writeFileSync(path.join(outDir, "viewer.css"), assets.css);
+  // Whole files or none: another process (a test, the build) may read or build them at the same time.
+  // The CSS first: the script's time is what says the pair is current.
+  for (const [name, text] of [
+    ["viewer.css", assets.css],
+    ["viewer.js", assets.script],
+  ] as const) {
+    const temp = path.join(outDir, `.${name}.${process.pid}.tmp`);
+    writeFileSync(temp, text);
+    renameSync(temp, path.join(outDir, name));
+  }
   return assets;
 }
 
