@@ -5,6 +5,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { ProfileConfig } from "../server/config";
+import { codexConfig } from "../server/models/offline-model";
 
 const bin = (name: string) => path.resolve(import.meta.dirname, "agents", "node_modules", ".bin", name);
 
@@ -84,7 +85,7 @@ export function prepareAgentHome(kind: AgentKind, home: string): void {
 export function codexProfile(apiUrl: string, home: string): ProfileConfig {
   const codexHome = path.join(home, ".codex");
   mkdirSync(codexHome, { recursive: true });
-  writeFileSync(path.join(codexHome, "config.toml"), codexConfig(apiUrl));
+  writeFileSync(path.join(codexHome, "config.toml"), codexConfig(apiUrl, "fake-model"));
   return {
     command: bin("codex"),
     args: ["app-server"],
@@ -92,29 +93,6 @@ export function codexProfile(apiUrl: string, home: string): ProfileConfig {
     description: "Codex app-server (test/agents)",
     protocol: "codex-app-server",
   };
-}
-
-/** A config.toml that runs Codex 0.169 offline against a fake Responses API (it passes `--strict-config`). */
-export function codexConfig(apiUrl: string): string {
-  return [
-    'model = "fake-model"',
-    'model_provider = "fake"',
-    'approval_policy = "on-request"',
-    'sandbox_mode = "workspace-write"',
-    "check_for_update_on_startup = false",
-    "",
-    "[model_providers.fake]",
-    'name = "fake"',
-    `base_url = "${apiUrl}/v1"`,
-    'wire_api = "responses"',
-    "requires_openai_auth = false",
-    "request_max_retries = 0",
-    "stream_max_retries = 0",
-    "",
-    "[analytics]",
-    "enabled = false",
-    "",
-  ].join("\n");
 }
 
 /**

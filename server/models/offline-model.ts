@@ -111,10 +111,11 @@ function writeSettings(home: string, file: string, settings: unknown): void {
 /**
  * Codex's config.toml: a model provider at the offline model (no login), asking before what its
  * sandbox would not allow, no update check or analytics; it passes Codex 0.169's `--strict-config`.
+ * The tests run Codex so against their scripted APIs, with a model of their own name.
  */
-function codexConfig(url: string): string {
+export function codexConfig(url: string, model = "offline-model"): string {
   return [
-    'model = "offline-model"',
+    `model = "${model}"`,
     'model_provider = "offline"',
     'approval_policy = "on-request"',
     'sandbox_mode = "workspace-write"',

@@ -4,7 +4,7 @@
  * PostCSS) once into export-viewer/ (by `npm run build`, or lazily here
  * when missing or older than its sources), then writes the page: the viewer
  * once plus the redacted transcript, gzip-compressed. The directory is not
- * under .next/, which `next build` empties: tests export while `npm test` builds.
+ * under .next/, which `next build` empties: an export during a rebuild finds it.
  */
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
