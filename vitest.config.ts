@@ -10,7 +10,7 @@ export default defineConfig({
   test: {
     // Files run two at a time (this machine has two cores). Every integration test starts its own
     // fake model APIs on port 0, its own HOME, data directory and workspace, so files share nothing.
-    maxWorkers: 2,
+    maxWorkers: 3,
     // Installs the pinned third-party agents (test/agents) on a fresh clone.
     globalSetup: ["test/agents/global-setup.ts"],
     testTimeout: 60_000,
