@@ -8,7 +8,8 @@ export default defineConfig({
   // The browser code imports lib/ as "@/lib/...", as tsconfig.json maps it.
   resolve: { alias: { "@": fileURLToPath(new URL(".", import.meta.url)) } },
   test: {
-    // Files run two at a time (this machine has two cores). Every integration test starts its own
+    // Three files at a time on this machine's two cores: an integration file often waits on an agent
+    // or a timer (two at a time left a fifth of the CPU idle). Every integration test starts its own
     // fake model APIs on port 0, its own HOME, data directory and workspace, so files share nothing.
     maxWorkers: 3,
     // Installs the pinned third-party agents (test/agents) on a fresh clone.
