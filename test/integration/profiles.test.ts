@@ -78,6 +78,7 @@ describe("profiles", () => {
     const config = loadConfig({ ACP_PLAYGROUND_CONFIG: file }, process.cwd());
     expect(Object.keys(config.profiles)).toEqual([
       "qwen",
+      "qwen-offline",
       "copilot",
       "cursor",
       "opencode",
@@ -87,6 +88,7 @@ describe("profiles", () => {
       "remote-http",
     ]);
     expect(config.profiles.codex!.protocol).toBe("codex-app-server");
+    expect(config.profiles["qwen-offline"]!.model).toBe("offline");
     expect(JSON.parse(readFileSync(file, "utf8")).profiles.cursor.args).toEqual(["acp"]);
     expect(Object.keys(config.profiles.qwen!.options!)).toEqual(["model", "approvalMode"]);
     // The registry entry becomes the installed command, or says it is not installed: never npx, which may fetch.
