@@ -1,5 +1,5 @@
 import { fileURLToPath } from "node:url";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
 /** Mocks a module (node:fs), which only holds in a worker of its own. */
 const MOCKS_MODULES = ["server/http/compare-api.test.ts"];
@@ -27,7 +27,7 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["lib/**/*.test.ts", "server/**/*.test.ts", "components/**/*.test.ts"],
-          exclude: MOCKS_MODULES,
+          exclude: [...configDefaults.exclude, ...MOCKS_MODULES],
           // Pure code and in-process servers: one module graph per worker, not one per file
           // (importing it again for each of 120 files took most of their time).
           isolate: false,
@@ -36,7 +36,11 @@ export default defineConfig({
       {
         extends: true,
         // Real agents (Gemini CLI, the pinned third-party agents) and whole relays; each file in a fresh worker.
-        test: { name: "integration", include: ["test/**/*.test.ts", ...MOCKS_MODULES], exclude: ALONE },
+        test: {
+          name: "integration",
+          include: ["test/**/*.test.ts", ...MOCKS_MODULES],
+          exclude: [...configDefaults.exclude, ...ALONE],
+        },
       },
       {
         extends: true,
