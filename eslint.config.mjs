@@ -141,6 +141,14 @@ export default tseslint.config(
           ],
         },
       ],
+      // Next's own types declare Node's globals for every file that imports next, so a
+      // components/ tsconfig without Node types still compiles them: lint refuses them instead.
+      "no-restricted-globals": [
+        "error",
+        ...["process", "Buffer", "global", "__dirname", "__filename", "require", "setImmediate", "clearImmediate"].map(
+          (name) => ({ name, message: "Browser code: no Node globals." }),
+        ),
+      ],
     },
   },
 );

@@ -3,11 +3,6 @@ import { configDefaults, defineConfig } from "vitest/config";
 
 /** Mocks a module (node:fs), which only holds in a worker of its own. */
 const MOCKS_MODULES = ["server/http/compare-api.test.ts"];
-/**
- * Run after every other file, with nothing beside them. The cluster's clients twice failed to connect
- * within 30 s while two other files loaded the machine (never alone): a cause not found yet.
- */
-const ALONE = ["test/integration/cluster.test.ts"];
 
 export default defineConfig({
   // The browser code imports lib/ as "@/lib/...", as tsconfig.json maps it.
@@ -39,12 +34,7 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["test/**/*.test.ts", ...MOCKS_MODULES],
-          exclude: [...configDefaults.exclude, ...ALONE],
         },
-      },
-      {
-        extends: true,
-        test: { name: "alone", include: ALONE, sequence: { groupOrder: 1 } },
       },
     ],
   },

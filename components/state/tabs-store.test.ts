@@ -4,7 +4,7 @@
  * its clientId, so it re-attaches to its agent), what closing one stops and
  * forgets, tapped conversations, and a link's profile.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { OpenSocket, RelaySocket } from "./relay-connection";
 import { clientIdKey, PROFILE_UI_KEY, TabsStore, type Tab } from "./tabs-store";
 
@@ -166,6 +166,26 @@ describe("the playground's tabs", () => {
     const reopened = tabs.add();
     expect(reopened.id).toBe(3);
     expect(reopened.store.getSnapshot().clientId).not.toBe(closedClientId);
+  });
+
+  it("a stop the relay confirms leaves no fallback timer behind", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      storage.set("acp-playground.token", "t0k");
+      const relay = new FakeRelay();
+      const tabs = load(relay);
+      const second = tabs.add();
+      const socket = relay.of(second);
+      socket.fire("connect");
+      socket.fire("agent:started", { profile: "echo", pid: 1, command: "echo", args: [], cwd: "/w" });
+      const timers = vi.getTimerCount();
+      await tabs.close(2);
+      expect(socket.log.slice(-2)).toEqual(["agent:stop", "disconnect"]);
+      // The 10 s wait for a stop that never comes ended with the stop.
+      expect(vi.getTimerCount()).toBe(timers);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("closing the active tab shows its right neighbour (the left one at the end); the last tab stays", async () => {

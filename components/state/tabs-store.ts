@@ -161,7 +161,9 @@ export class TabsStore extends SnapshotStore<TabsSnapshot> {
     const state = tab.store.getSnapshot().agent.state;
     if (state === "running" || state === "starting") {
       // Wait for the relay to confirm, so the stop is not lost with the socket.
-      await Promise.race([tab.store.stopAgent(), new Promise((r) => setTimeout(r, 10_000))]);
+      let fallback: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([tab.store.stopAgent(), new Promise((r) => (fallback = setTimeout(r, 10_000)))]);
+      clearTimeout(fallback);
     }
     tab.store.dispose();
   }

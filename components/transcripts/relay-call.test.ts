@@ -139,4 +139,13 @@ describe("a relay call on its own socket", () => {
     expect(await call).toMatchObject({ error: { message: "cancelled" } });
     expect(relay.disconnects).toBe(1);
   });
+
+  it("a call cancelled before it began opens no socket and ends cancelled", async () => {
+    const relay = new FakeSocket();
+    const abort = new AbortController();
+    abort.abort();
+    const call = relayCall("t0k", "agent:probe", { profile: "echo" }, undefined, abort.signal, relay.open);
+    expect(await call).toEqual({ ok: false, error: { code: "internal", message: "cancelled" } });
+    expect(relay.options).toBeUndefined();
+  });
 });

@@ -25,6 +25,8 @@ export function relayCall<T extends object>(
   openSocket: OpenSocket = openRelaySocket,
 ): Promise<Ack<T>> {
   return new Promise((resolve) => {
+    // Cancelled before it began: no socket, no session on the relay.
+    if (signal?.aborted) return resolve(failed("cancelled"));
     const socket = openSocket({
       auth: { token },
       transports: ["websocket", "polling"],
@@ -36,10 +38,12 @@ export function relayCall<T extends object>(
     const finish = (res: Ack<T>) => {
       if (settled) return;
       settled = true;
+      signal?.removeEventListener("abort", cancel);
       socket.disconnect();
       resolve(res);
     };
-    signal?.addEventListener("abort", () => finish(failed("cancelled")));
+    const cancel = () => finish(failed("cancelled"));
+    signal?.addEventListener("abort", cancel);
     socket.on("connect_error", (err) =>
       finish(
         failed(

@@ -24,7 +24,9 @@ const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { prot
 beforeAll(async () => {
   relay = await startRelayProcess(
     { echo: { command: process.execPath, args: [stub, "echo"] } },
-    {},
+    // Each worker acknowledges a handed-over socket late, as a busy one does, so a primary that
+    // kept reading such a socket would swallow its client's first frame every time, not now and then.
+    { RELAY_CLUSTER_ACK_DELAY_MS: "50" },
     "test/fixtures/relay-cluster.ts",
   );
   workers = /workers ([\d,]+)/.exec(relay.banner)![1]!.split(",").map(Number);
@@ -78,6 +80,13 @@ describe("two relay instances in a Node cluster", () => {
     await c.response(20);
     expect(c.frames.map((f) => f.seq)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
     expect(await c.emit("agent:stop", {})).toEqual({ ok: true });
+  });
+
+  it("connects every websocket client of a burst", async () => {
+    // Each client sends its first frame right after the worker's 101, before the primary has the
+    // worker's acknowledgement: only a primary that stopped reading the socket leaves it to the worker.
+    const burst = Array.from({ length: 16 }, () => client());
+    await Promise.all(burst.map((c) => c.connected(10_000)));
   });
 
   it("stops every worker's agents when the primary is stopped", async () => {
