@@ -37,6 +37,21 @@ const LIB_PURE = [
   },
 ];
 
+/** Every `eslint-disable` says why, after `--`: a rule turned off without a reason cannot be reviewed. */
+const disableSaysWhy = {
+  meta: { type: "suggestion", schema: [] },
+  create(context) {
+    return {
+      Program() {
+        for (const comment of context.sourceCode.getAllComments()) {
+          if (/^\s*eslint-disable/.test(comment.value) && !/\s--\s*\S/.test(comment.value))
+            context.report({ loc: comment.loc, message: "Say why the rule is off, after `--`." });
+        }
+      },
+    };
+  },
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -50,6 +65,10 @@ export default tseslint.config(
       "next-env.d.ts",
       "**/*.js",
     ],
+  },
+  {
+    plugins: { local: { rules: { "disable-says-why": disableSaysWhy } } },
+    rules: { "local/disable-says-why": "error" },
   },
   {
     // The command, the build scripts and the fixture agents: JavaScript, linted without types.

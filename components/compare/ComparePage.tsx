@@ -121,8 +121,7 @@ function Form({ token }: { token: string }) {
     return () => {
       cancelled = true;
     };
-    // Only a new run starts this.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- Only a new run starts this.
   }, [tabs]);
 
   return (

@@ -129,8 +129,7 @@ export function FrameList({
       stopFollowing();
       virtualizer.scrollToIndex(i, { align: "center" });
     }
-    // Only a new reveal request scrolls; rows changing afterwards must not.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- Only a new reveal request scrolls; rows changing afterwards must not.
   }, [reveal]);
 
   // A clicked row stays where it is: following would scroll it away as frames arrive or the detail opens.

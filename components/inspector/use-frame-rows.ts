@@ -64,8 +64,7 @@ export function useFilteredSeqs(
     }
     cache.current = { frames, index, key, indexVersion, schema: flag, seqs };
     return seqs;
-    // `filter` is represented by `key`.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `filter` is represented by `key`.
   }, [frames, index, key, indexVersion, flag]);
 }
 

@@ -122,8 +122,7 @@ export function Conversation({ session, version, selectedSeq, onSelect, onShowFr
     atBottom.current = false;
     if (virtual) virtualizer.scrollToIndex(i, { align: "center" });
     else ref.current?.querySelector(`[data-row="${rows[i]!.key}"]`)?.scrollIntoView({ block: "center" });
-    // Only on mount: later selections come from clicks on items already in view.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- Only on mount: later selections come from clicks on items already in view.
   }, []);
 
   const render = (row: Row): ReactNode =>

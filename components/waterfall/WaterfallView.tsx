@@ -142,8 +142,7 @@ export function WaterfallView({ onHighlight }: Props) {
   const width = Math.max(100, measured - LABEL_W - PAD_R);
   const layout = useMemo(
     () => (turn ? layoutTurn(turn, width, now) : undefined),
-    // lastSeq: the builder grew the turn in place.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- lastSeq: the builder grew the turn in place.
     [turn, width, now, lastSeq],
   );
 

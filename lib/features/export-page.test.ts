@@ -75,8 +75,7 @@ describe("the export page", () => {
   it("keeps the code's meaning when escaping it", () => {
     const code = inlineScriptCode('globalThis.out = ["</script>", "<!--", /<\\/script>/.source];');
     const g = globalThis as { out?: unknown };
-    // Running the escaped code is the point: it must still mean what it meant.
-    // eslint-disable-next-line @typescript-eslint/no-implied-eval
+    // eslint-disable-next-line @typescript-eslint/no-implied-eval -- Running the escaped code is the point: it must still mean what it meant.
     new Function(code)();
     expect(g.out).toEqual(["</script>", "<!--", "<\\/script>"]);
     delete g.out;
