@@ -114,8 +114,10 @@ test.describe.serial("Codex app-server: Connect, prompt, schema checks, compose,
 
   test("while a slow turn runs, sending steers it; Cancel interrupts it", async () => {
     await page.getByTestId("column-tab-prompt").click();
-    // Slow enough to act while it runs, steered or not (steering may start a model call of its own).
-    const slow = { text: ["slow ", "slow ", "slow ", "slow"], delayMs: 1_500 };
+    // Still running when Cancel comes, however loaded the machine, steered or not (steering may start
+    // a model call of its own): eight events 10 s apart. At 1.5 s apart, a loaded CI run once saw the
+    // turn complete before the steps up to Cancel were done.
+    const slow = { text: ["slow ", "slow ", "slow ", "slow"], delayMs: 10_000 };
     await scriptResponses([slow, slow]);
     await prompt(page, "take your time");
     await expect(page.getByTestId("turn-status")).toHaveAttribute("data-state", "running");
