@@ -5,9 +5,7 @@
  * file change shown as a diff; the
  * recording plays back in the same view, and so does its HTML export.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { expect, test, type Page } from "@playwright/test";
 import { connect, printFramesOnFailure, prompt, rows, scriptResponses, url, workspaceFile } from "./helpers";
@@ -121,7 +119,7 @@ test("the thread view: a streamed Markdown reply, then a command accepted on its
 
   await test.step("the HTML export shows the thread view too, offline", async () => {
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("viewer-export").click()]);
-    const file = path.join(mkdtempSync(path.join(tmpdir(), "acp-codex-export-")), "codex.html");
+    const file = test.info().outputPath("codex.html");
     await download.saveAs(file);
     const context = await page.context().browser()!.newContext({ offline: true });
     const view = await context.newPage();

@@ -5,14 +5,12 @@
  * with a hostile transcript.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { url } from "./helpers";
 
-const dir = mkdtempSync(path.join(tmpdir(), "acp-export-e2e-"));
 
 /** Opens a file offline: every request but the file itself and the page's own blob: fails and is recorded. */
 async function openOffline(browser: Browser, file: string): Promise<{ page: Page; requests: string[] }> {
@@ -52,7 +50,7 @@ test("exported from the Transcripts page, the demo opens from disk offline with 
   const row = page.locator('[data-testid="transcript-row"][data-id="demo-gemini"]');
   const [download] = await Promise.all([page.waitForEvent("download"), row.getByTestId("export-transcript").click()]);
   expect(download.suggestedFilename()).toBe("demo-gemini.html");
-  const file = path.join(dir, "demo.html");
+  const file = test.info().outputPath("demo.html");
   await download.saveAs(file);
 
   const { page: view, requests } = await openOffline(browser, file);
@@ -130,9 +128,9 @@ test("a hostile transcript exported by the CLI is inert, and secrets are redacte
     }),
     frame(3, "from-agent", { jsonrpc: "2.0", id: 1, result: { stopReason: "end_turn" } }),
   ];
-  const input = path.join(dir, "hostile.jsonl");
+  const input = test.info().outputPath("hostile.jsonl");
   writeFileSync(input, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
-  const output = path.join(dir, "hostile.html");
+  const output = test.info().outputPath("hostile.html");
   const said = cliExport(input, output, { E2E_EXPORT_API_KEY: "hunter2-secret-value" });
   expect(said).toContain("1 secrets redacted");
 

@@ -6,8 +6,7 @@
  * served by the relay.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { expect, test, type Page } from "@playwright/test";
@@ -15,7 +14,6 @@ import { rows, url } from "./helpers";
 
 const origin = () => process.env.E2E_ORIGIN!;
 const token = () => new URL(url()).searchParams.get("token")!;
-const dir = mkdtempSync(path.join(tmpdir(), "acp-reading-e2e-"));
 const demoFile = path.resolve(import.meta.dirname, "..", "demo", "gemini-demo.jsonl");
 
 /** A transcript of the given messages, one frame each, 100 ms apart (responses paired by id). */
@@ -259,7 +257,7 @@ test("the empty viewer opens a transcript file from file://, offline, and served
   browser,
   page,
 }) => {
-  const file = path.join(dir, "viewer.html");
+  const file = test.info().outputPath("viewer.html");
   execFileSync(process.execPath, ["--import", "tsx", "server/cli/cli.ts", "export", "--viewer", "-o", file], {
     cwd: path.resolve(import.meta.dirname, ".."),
   });

@@ -1,13 +1,23 @@
 import { createHash } from "node:crypto";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import { execa } from "execa";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { EXPORT_DATA_ID, EXPORT_META_ID } from "../../lib/features/export-page";
 import { TranscriptError } from "../../lib/contracts/transcript";
 import { exportHtml, viewerHtml } from "./export";
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+function tempDir(prefix: string): string {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  dirs.push(dir);
+  return dir;
+}
 
 const demo = readFileSync(path.resolve(import.meta.dirname, "../..", "demo", "gemini-demo.jsonl"), "utf8");
 const between = (html: string, open: string) => {
@@ -72,7 +82,7 @@ describe("acp-playground export", () => {
     });
 
   it("says what is wrong with its arguments or its file, and writes nothing", async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "acp-export-cli-"));
+    const dir = tempDir("acp-export-cli-");
     const bad = path.join(dir, "bad.jsonl");
     writeFileSync(bad, "{}\n");
     const none = await cli();
@@ -90,7 +100,7 @@ describe("acp-playground export", () => {
   }, 60_000);
 
   it("writes the empty viewer with --viewer", async () => {
-    const out = path.join(mkdtempSync(path.join(tmpdir(), "acp-export-viewer-")), "viewer.html");
+    const out = path.join(tempDir("acp-export-viewer-"), "viewer.html");
     const r = await cli("--viewer", "-o", out);
     expect([r.exitCode, r.stdout]).toEqual([0, expect.stringContaining(`wrote ${out}`)]);
     expect(readFileSync(out, "utf8")).toContain('"viewer":true');

@@ -134,7 +134,9 @@ const mode = (file: string) => statSync(file).mode & 0o777;
 
 describe("transcript store: files are private", () => {
   it("creates the data and transcripts directories 0700 and every transcript and meta file 0600", () => {
-    const data = path.join(mkdtempSync(path.join(tmpdir(), "acp-perm-")), "data");
+    const parent = mkdtempSync(path.join(tmpdir(), "acp-perm-"));
+    dirs.push(parent);
+    const data = path.join(parent, "data");
     const st = store({}, data);
     const { id } = upload(st, transcript(2));
     const recorder = new TranscriptRecorder(st, { profile: "p", command: "c", args: [], cwd: "/" }, []);
