@@ -11,7 +11,6 @@ import { pathToFileURL } from "node:url";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { url } from "./helpers";
 
-
 /** Opens a file offline: every request but the file itself and the page's own blob: fails and is recorded. */
 async function openOffline(browser: Browser, file: string): Promise<{ page: Page; requests: string[] }> {
   const context = await browser.newContext({ offline: true });

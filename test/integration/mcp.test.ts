@@ -1,16 +1,22 @@
 /**
- * `acp-playground mcp` through a real MCP client (the official SDK's, over stdio): every tool,
- * read-only, redacted as a share link is.
+ * `acp-playground mcp` through real MCP clients over stdio: the official SDK's (every tool,
+ * read-only, redacted as a share link is) and MCP Inspector's CLI, configured as an editor would be.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serialize, serializeFrame, TRANSCRIPT_FORMAT, TRANSCRIPT_VERSION } from "../../lib/contracts/transcript";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
+// Pinned in test/agents. Its launcher declares Node 22.19 but its CLI runs on Node 20.
+const INSPECTOR = path.join(
+  ROOT,
+  "test/agents/node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js",
+);
 const SECRET = "plainvalue-0123456789-abcdef";
 const WORKSPACE = "/home/someone/secret-project";
 
@@ -194,4 +200,46 @@ describe("acp-playground mcp", () => {
     expect(diff.differences[0]).toMatchObject({ op: "changed", a: { seq: 4 }, b: { seq: 4 } });
     expect(JSON.stringify(diff.differences[0].fields)).toContain("off-by-one");
   });
+});
+
+describe("acp-playground mcp through MCP Inspector's CLI", () => {
+  /** Runs the Inspector's CLI against the server as an editor's `mcpServers` entry names it. */
+  async function inspect(...args: string[]) {
+    const home = path.join(dir, "inspector-home");
+    const config = path.join(dir, "mcp.json");
+    const server = {
+      command: process.execPath,
+      args: ["--import", "tsx", path.join(ROOT, "server/cli/cli.ts"), "mcp", "--data", dir],
+      env: { TEST_SERVICE_API_KEY: SECRET },
+    };
+    writeFileSync(config, JSON.stringify({ mcpServers: { "acp-playground": server } }));
+    const r = await execa(
+      process.execPath,
+      [INSPECTOR, "--cli", "--config", config, "--server", "acp-playground", ...args],
+      // Its own home, and secrets kept in memory: the Inspector writes nothing of the user's.
+      { cwd: ROOT, env: { HOME: home, MCP_INSPECTOR_SECRET_STORE: "memory" }, reject: false },
+    );
+    expect(r.exitCode, r.stderr).toBe(0);
+    return JSON.parse(r.stdout);
+  }
+
+  it("lists the tools and reads a turn, redacted", async () => {
+    const { tools } = await inspect("--method", "tools/list");
+    expect(tools.map((t: { name: string }) => t.name)).toContain("read_turn");
+    const result = await inspect(
+      "--method",
+      "tools/call",
+      "--tool-name",
+      "read_turn",
+      "--tool-arg",
+      "id=20261120-100000-aaaaaaaa",
+      "--tool-arg",
+      "turn=1",
+    );
+    const text = result.content[0].text as string;
+    expect(JSON.parse(text).turn).toMatchObject({ number: 1, prompt: "find the bug" });
+    expect(text).toContain("missing semicolon");
+    expect(text).not.toContain(SECRET);
+    expect(text).not.toContain(WORKSPACE);
+  }, 60_000);
 });
