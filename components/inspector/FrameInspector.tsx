@@ -143,7 +143,7 @@ export function FrameInspector({ highlight, revealSeq, goto }: Props = {}) {
       if (fold) shown.add(fold.firstSeq);
     }
     return shown.size === expanded.size ? expanded : shown;
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- the folder grows in place: its version says when
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- The folder grows in place: its version says when.
   }, [expanded, selectedSeq, highlighted, folder, foldVersion]);
   const { rows, folded } = useMemo(
     () => foldRows(timeline, folding ? folder.folds : [], open, search || undefined),
@@ -173,7 +173,7 @@ export function FrameInspector({ highlight, revealSeq, goto }: Props = {}) {
       const f = folding && expanded.size ? folder.foldOf(seq) : undefined;
       return f && f.firstSeq === seq && expanded.has(seq) ? f : undefined;
     },
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- the folder grows in place: its version says when
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- The folder grows in place: its version says when.
     [folder, foldVersion, folding, expanded],
   );
   const now = useNow(index.unansweredCount > 0 ? 1000 : 0);
