@@ -51,7 +51,10 @@ describe("namedDirectories", () => {
           params: {
             cwd: "/w",
             additionalDirectories: ["/a", 7],
-            _meta: { additionalRoots: ["/m"], claudeCode: { options: { additionalDirectories: ["/c"], cwd: "/o" } } },
+            _meta: {
+              additionalRoots: ["/m"],
+              claudeCode: { options: { additionalDirectories: ["/c"], cwd: "/o", extraArgs: { "add-dir": "/d" } } },
+            },
           },
         }),
       ),
@@ -61,6 +64,7 @@ describe("namedDirectories", () => {
       "session/new's _meta.additionalRoots entry: /m",
       "session/new's _meta.claudeCode.options.additionalDirectories entry: /c",
       "session/new's _meta.claudeCode.options.cwd: /o",
+      "session/new's _meta.claudeCode.options.extraArgs.add-dir: /d",
     ]);
     expect(named('{"method":"session/list","params":{"cwd":"/l"}}')).toEqual(["session/list's cwd: /l"]);
   });

@@ -18,6 +18,8 @@ const SESSION: Field[] = [
   "params._meta.additionalRoots",
   "params._meta.claudeCode.options.additionalDirectories",
   "params._meta.claudeCode.options.cwd",
+  // Passed to the Claude Code CLI as `--add-dir`.
+  "params._meta.claudeCode.options.extraArgs.add-dir",
 ];
 
 /** Codex app-server (lib/protocol/app-server-schema.json): thread and turn directories, and every request that reads, writes or runs at a path. */
