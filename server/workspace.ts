@@ -48,10 +48,10 @@ export async function isInsideDataDir(dataDir: string, target: string): Promise<
 
 /**
  * The one working-directory rule, for every path that sets an agent's directory
- * (the spawn's cwd; `cwd` and `additionalDirectories` of session/new, load,
- * resume and fork): the directory's real path (symlinks resolved; for one not
- * created yet, its nearest existing ancestor's) lies inside a workspace root.
- * A refusal names the settings that decide the roots.
+ * or names a place it acts on (the spawn's cwd; the fields of
+ * lib/features/named-directories.ts): the path's real location (symlinks
+ * resolved; for one not created yet, its nearest existing ancestor's) lies
+ * inside a workspace root. A refusal names the settings that decide the roots.
  */
 function outside(what: string, wanted: string, roots: string[]): RelayError {
   return {
