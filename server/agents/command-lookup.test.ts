@@ -154,7 +154,21 @@ describe("commands a repository could plant", () => {
     const outsideLink = path.join(dir, "link-to-planted");
     symlinkSync(file, outsideLink);
     config.profiles.linked = { command: outsideLink, args: [], env: {}, options: {} };
+    // A relative command names a file of the folder it is looked up from (here outside the root): not run either.
+    const elsewhere = path.join(dir, "relative-command");
+    planted(elsewhere, "agent");
+    config.profiles.relative = {
+      command: `./${path.relative(process.cwd(), elsewhere)}/agent`,
+      args: [],
+      env: {},
+      options: {},
+    };
     const details = await new Profiles(config).details();
+    expect(details.find((p) => p.name === "relative")).toMatchObject({
+      resolved: path.join(elsewhere, "agent"),
+      version: undefined,
+    });
+    expect(existsSync(path.join(elsewhere, "ran"))).toBe(false);
     expect(details.find((p) => p.name === "planted")).toMatchObject({ resolved: file, version: undefined });
     expect(details.find((p) => p.name === "linked")).toMatchObject({ resolved: outsideLink, version: undefined });
     expect(existsSync(path.join(root, "ran"))).toBe(false);

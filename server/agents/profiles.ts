@@ -215,7 +215,11 @@ export class Profiles {
         const resolved = resolveCommand(p.command);
         const env = this.isBuiltinGemini(p.name) ? GEMINI_ENV : (this.configured(p.name)?.env ?? {});
         const own =
-          resolved && !isInterpreter(resolved) && this.runnableToLearn(resolved)
+          // A relative command (`./agent`) names a file of whatever folder it is looked up from: never run to learn.
+          resolved &&
+          !isInterpreter(resolved) &&
+          !(p.command.includes("/") && !path.isAbsolute(p.command)) &&
+          this.runnableToLearn(resolved)
             ? await commandVersion(resolved, env)
             : undefined;
         return { ...p, resolved, version: own ?? probed.get(p.name) };
