@@ -32,6 +32,12 @@ describe("namedDirectories", () => {
     ).toEqual(["session/new's additionalDirectories entry: /a", "session/new's additionalDirectories entry: /b"]);
   });
 
+  it("reads a method and keys as a reader in C would, cut at a NUL", () => {
+    expect(named('{"method":"session/new\\u0000x","params":{"cwd\\u0000y":"/etc"}}')).toEqual([
+      "session/new's cwd: /etc",
+    ]);
+  });
+
   it("opens batches, nested batches and several messages on one line, even one cut short", () => {
     expect(
       named(

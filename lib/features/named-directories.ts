@@ -139,8 +139,10 @@ export function namedDirectories(message: unknown): NamedDirectory[] {
     }
     const methods: unknown[] = [];
     valuesAt(m, ["method"], methods);
-    for (const method of new Set(methods)) {
-      if (typeof method !== "string" || !Object.hasOwn(DIRECTORY_FIELDS, method)) continue;
+    // A reader in C ends a string at a NUL: `session/new\u0000x` is its session/new.
+    const names = methods.flatMap((v) => (typeof v === "string" ? [v, v.split("\0")[0]!] : []));
+    for (const method of new Set(names)) {
+      if (!Object.hasOwn(DIRECTORY_FIELDS, method)) continue;
       for (const field of DIRECTORY_FIELDS[method]!) {
         const values: unknown[] = [];
         valuesAt(m, field.split("."), values);
