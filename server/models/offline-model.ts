@@ -62,14 +62,16 @@ function apiUrl(agent: OfflineAgent): Promise<string> {
   let url = apis.get(agent);
   if (!url) {
     // No controls: a long-lived server would keep every request, and a web page could script it.
+    // A secret path: only the agents given the URL may call (any local process can reach the port).
+    const options = { controls: false, secret: true };
     const server =
       agent === "gemini"
-        ? startFakeGeminiApi(0, { fallback: scriptedTurn, controls: false })
+        ? startFakeGeminiApi(0, { fallback: scriptedTurn, ...options })
         : agent === "qwen"
-          ? startOpenAiApi(offersTools, 0, { fallback: scriptedChatTurn, controls: false })
+          ? startOpenAiApi(offersTools, 0, { fallback: scriptedChatTurn, ...options })
           : agent === "claude"
-            ? startAnthropicApi(offersTools, 0, { fallback: scriptedMessagesTurn, controls: false })
-            : startResponsesApi(offersTools, 0, { fallback: scriptedResponsesTurn, controls: false });
+            ? startAnthropicApi(offersTools, 0, { fallback: scriptedMessagesTurn, ...options })
+            : startResponsesApi(offersTools, 0, { fallback: scriptedResponsesTurn, ...options });
     url = server.then((s) => {
       // The agent keeps the process up while it runs; the model alone must not.
       s.unref();
@@ -184,6 +186,8 @@ export async function offlineModelEnv(agent: OfflineAgent, dataDir: string): Pro
   return {
     ...Object.fromEntries(BLANKED[agent].map((name) => [name, ""])),
     ...agentEnv(agent, offlineHome(dataDir, agent), url),
+    // The URL's secret under a secret-looking name: redacted wherever the agent prints its URL.
+    ACP_PLAYGROUND_OFFLINE_MODEL_KEY: new URL(url).pathname.slice(1),
     // A proxy in the user's environment must not see (or refuse) calls to 127.0.0.1.
     NO_PROXY: "127.0.0.1,localhost",
     no_proxy: "127.0.0.1,localhost",
