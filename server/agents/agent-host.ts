@@ -32,7 +32,7 @@ import { AgentRun } from "./agent-run";
 import type { AttachableLog } from "./attachable-log";
 import { ClientServices } from "./client-services";
 import type { ServerConfig } from "../config";
-import type { Profiles } from "./profiles";
+import { removeScratch, type Profiles } from "./profiles";
 import { startAgent } from "./remote-agent";
 import { TranscriptRecorder } from "../transcripts/transcript-recorder";
 import type { TranscriptStore } from "../transcripts/transcript-store";
@@ -217,6 +217,7 @@ export class AgentHost {
               }
               recorder.lifecycle({ event: "exited", code, signal });
               run.dispose();
+              removeScratch(launch);
               this.emit("agent:exit", { code, signal });
               for (const listener of this.exitListeners) listener();
             },
@@ -225,6 +226,7 @@ export class AgentHost {
       } catch (err) {
         if (err instanceof SpawnError) recorder.lifecycle({ event: "error", message: err.message });
         run.dispose();
+        removeScratch(launch);
         throw err;
       }
       run.watchTimeouts((error) => this.emit("agent:error", error));

@@ -2,7 +2,7 @@
  * Agent profiles: the only way a command line is chosen. The browser names a
  * profile and may pass the options that profile declares; it never sends argv.
  */
-import { existsSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import path from "node:path";
 import { execa } from "execa";
 import { fail, ok, type Result } from "../../lib/protocol/result";
@@ -19,7 +19,7 @@ import type { ProtocolName } from "../../lib/protocol/protocols";
 import type { TranscriptMeta } from "../../lib/contracts/transcript-meta";
 import type { RemoteProfile } from "./remote-profile";
 import { nodeScript, PACKAGE_ROOT } from "../runtime";
-import { OFFLINE_AGENT_COMMANDS, offlineAgentOf, offlineGeminiEnv, offlineModelEnv } from "../models/offline-model";
+import { OFFLINE_AGENT_COMMANDS, offlineAgentOf, offlineGemini, offlineModel } from "../models/offline-model";
 
 export interface Launch {
   profile: string;
@@ -32,6 +32,19 @@ export interface Launch {
   replay?: string;
   /** The protocol it speaks; ACP when absent. */
   protocol?: ProtocolName;
+  /** Folders made for this run alone (the offline model's home, with the agent's conversation): removeScratch when it ends. */
+  scratch?: string[];
+}
+
+/** Removes a run's scratch folders, once its agent has exited (a failure leaves them to the next start's sweep). */
+export function removeScratch(launch: Pick<Launch, "scratch">): void {
+  for (const dir of launch.scratch ?? []) {
+    try {
+      rmSync(dir, { recursive: true, force: true, maxRetries: 2 });
+    } catch {
+      // An agent's child still writing there: removeLeftoverHomes takes it at a later start.
+    }
+  }
 }
 
 export function geminiCommand(config: Pick<ServerConfig, "geminiBin">): string {
@@ -277,13 +290,14 @@ export class Profiles {
       const command = geminiCommand(this.config);
       const [flag, offline] = await Promise.all([
         geminiAcpFlag(command),
-        name === OFFLINE_GEMINI ? offlineGeminiEnv(this.config.dataDir) : undefined,
+        name === OFFLINE_GEMINI ? offlineGemini(this.config.dataDir) : undefined,
       ]);
       return ok({
         profile: name,
         command,
         args: [flag, ...optionArgs(GEMINI_OPTIONS, options)],
-        env: { ...GEMINI_ENV, ...offline },
+        env: { ...GEMINI_ENV, ...offline?.env },
+        ...(offline ? { scratch: [offline.home] } : {}),
       });
     }
     const p = this.configured(name);
@@ -297,14 +311,16 @@ export class Profiles {
         code: "spawn_failed",
         message: `profile "${name}": "model": "offline" serves ${OFFLINE_AGENT_COMMANDS}; "${p.command}" is none of them`,
       });
+    const model = offline ? await offlineModel(offline, this.config.dataDir) : undefined;
     return ok({
       profile: name,
       command: p.command,
       args: [...p.args, ...optionArgs(p.options ?? {}, options)],
       // The offline model's variables win: they are what "model": "offline" asks for.
-      env: { ...p.env, ...(offline ? await offlineModelEnv(offline, this.config.dataDir) : {}) },
+      env: { ...p.env, ...model?.env },
       remote: p.remote,
       ...(p.protocol ? { protocol: p.protocol } : {}),
+      ...(model ? { scratch: [model.home] } : {}),
     });
   }
 }
