@@ -304,6 +304,23 @@ describe("typed and environment secrets never break JSON", () => {
     // 8x the input: far from 64x (quadratic); generous for a loaded machine.
     expect(large).toBeLessThan(small * 30 + 200);
   });
+
+  it("stays linear on text made to be scanned again from every word boundary (a.a.a..., -a-a-a...)", () => {
+    const r = createRedactor([]);
+    for (const unit of ["a.", "a-", "-a", "a+"]) {
+      const time = (n: number) => {
+        const text = unit.repeat(n);
+        const start = performance.now();
+        expect(r.text(text).count).toBe(0);
+        return performance.now() - start;
+      };
+      time(500); // warm up
+      const small = time(2_000);
+      const large = time(32_000);
+      // 16x the input: far from 256x (quadratic: it took 10 s for 100 KB); generous for a loaded machine.
+      expect(large, unit).toBeLessThan(small * 60 + 200);
+    }
+  });
 });
 
 describe("credentials an agent prints from its environment (issue #34)", () => {

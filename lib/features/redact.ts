@@ -95,14 +95,15 @@ const SHAPES = new RegExp(
       // Slack and Discord webhooks: the URL is the credential.
       String.raw`(?<h>(?:hooks\.slack\.com/(?:services|workflows|triggers)|discord(?:app)?\.com/api/webhooks)/)[A-Za-z0-9/_-]{8,}`,
       // scheme://user:password@host (the user may be empty: redis://:pw@host), and scheme://key@host
-      // as a DSN carries its key: a long user name only (not git@, admin@).
-      String.raw`(?<s>[A-Za-z][A-Za-z0-9+.-]*://)(?:(?<p>[^\s:/@"'\\]*:)[^\s@/"'\\]+|[A-Za-z0-9._~%+-]{16,})(?=@)`,
+      // as a DSN carries its key: a long user name only (not git@, admin@). A scheme is short: unbounded,
+      // text like "a.a.a..." (a boundary at every letter) would be scanned again from each one.
+      String.raw`(?<s>[A-Za-z][A-Za-z0-9+.-]{0,19}://)(?:(?<p>[^\s:/@"'\\]*:)[^\s@/"'\\]+|[A-Za-z0-9._~%+-]{16,})(?=@)`,
       // MY_API_KEY=... (env style, the value maybe quoted)
       String.raw`(?<a>[A-Z][A-Z0-9_]*)=(?:\\?["'])?`,
     ].join("|") +
     ")" +
     // ?api_key=... &access_token=... in URLs; --api-key=... (flag style)
-    String.raw`|[?&](?<q>[A-Za-z0-9_.-]+)=|--?(?<f>[A-Za-z][A-Za-z0-9-]*)=(?:\\?["'])?`,
+    String.raw`|[?&](?<q>[A-Za-z0-9_.-]+)=|--?(?<f>[A-Za-z][A-Za-z0-9-]{0,63})=(?:\\?["'])?`,
   "g",
 );
 /** The value after a query parameter's name, and after an assignment's (a number is a setting, not a secret). */
