@@ -333,7 +333,8 @@ describe("credentials an agent prints from its environment (issue #34)", () => {
     SENTRY_DSN: "https://0123456789abcdef0123456789abcdef@o123456.ingest.sentry.io/4505",
     PWD: "/home/someone/project",
     OLDPWD: "/home/someone/elsewhere",
-    BYPASS_LIST: "not-a-secret-but-ok",
+    GIT_ASKPASS: "/usr/lib/git-core/git-gui--askpass",
+    VSCODE_GIT_ASKPASS_NODE: "/usr/share/code/code",
   };
 
   it("takes names with PASS, PWD, DSN or WEBHOOK as secrets, but not the shell's working directory", () => {
@@ -342,6 +343,9 @@ describe("credentials an agent prints from its environment (issue #34)", () => {
       if (name !== "STRIPE_SK") expect(secrets, name).toContain(env[name]);
     expect(secrets).not.toContain(env.PWD);
     expect(secrets).not.toContain(env.OLDPWD);
+    // A program's path, though its name ends in PASS.
+    expect(secrets).not.toContain(env.GIT_ASKPASS);
+    expect(secrets).not.toContain(env.VSCODE_GIT_ASKPASS_NODE);
   });
 
   it("redacts every copy of each value, printed bare or as NAME=value, with the environment known", () => {

@@ -18,8 +18,11 @@
 
 export const REDACTED = "[REDACTED]";
 
-/** An environment variable whose name holds one of these holds a secret (PASS: DB_PASS, PASSWORD; PWD: MYSQL_PWD). */
-const SECRET_NAME = /KEY|TOKEN|SECRET|PASS|PWD|DSN|WEBHOOK|CREDENTIAL|AUTH|COOKIE|SESSION/i;
+/**
+ * An environment variable whose name holds one of these, or whose words say secret (isSecretKey:
+ * DB_PASS, MYSQL_PWD; not GIT_ASKPASS, a program's path), holds a secret.
+ */
+const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|DSN|WEBHOOK|CREDENTIAL|AUTH|COOKIE|SESSION/i;
 
 /** The shell's working directories: paths, though their names say PWD. */
 const SHELL_DIRS = new Set(["PWD", "OLDPWD"]);
@@ -52,7 +55,10 @@ export function secretsFromEnv(env: Record<string, string | undefined>): string[
   const values = Object.entries(env)
     .filter(
       ([name, value]) =>
-        SECRET_NAME.test(name) && !SHELL_DIRS.has(name) && value && value.length >= MIN_REDACTED_LENGTH,
+        (SECRET_NAME.test(name) || isSecretKey(name)) &&
+        !SHELL_DIRS.has(name) &&
+        value &&
+        value.length >= MIN_REDACTED_LENGTH,
     )
     .map(([, value]) => value!);
   // Longest first, so a secret containing another is replaced whole.
