@@ -14,6 +14,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { Profiles } from "../agents/profiles";
 import { ConfigError, loadConfig, parseProfile } from "../config";
+import { createRedactor, secretsFromEnv } from "../../lib/features/redact";
 import { offlineAgentOf, offlineHome, offlineModel, removeLeftoverHomes } from "./offline-model";
 
 const offlineModelEnv = async (...args: Parameters<typeof offlineModel>) => (await offlineModel(...args)).env;
@@ -97,6 +98,24 @@ describe("offlineModelEnv", () => {
     const url = /^base_url = "(.*)"$/m.exec(config)![1]!;
     const res = await fetch(`${url}/models`);
     expect(await res.json()).toMatchObject({ object: "list" });
+  });
+});
+
+describe("the offline model's secret path", () => {
+  it("is in every agent's base URL, and redacted wherever the agent prints its URL", async () => {
+    for (const agent of ["gemini", "qwen", "claude", "codex"] as const) {
+      const { env, home } = await offlineModel(agent, dataDir);
+      const url =
+        env.GOOGLE_GEMINI_BASE_URL ||
+        env.OPENAI_BASE_URL ||
+        env.ANTHROPIC_BASE_URL ||
+        /^base_url = "(.*)"$/m.exec(readFileSync(path.join(home, ".codex", "config.toml"), "utf8"))![1]!;
+      const secret = new URL(url).pathname.split("/")[1]!;
+      expect(secret, agent).toMatch(/^[0-9a-f]{32}$/);
+      expect(env.ACP_PLAYGROUND_OFFLINE_MODEL_KEY).toBe(secret);
+      const printed = createRedactor(secretsFromEnv(env)).text(`error calling ${url}/models: ECONNRESET`);
+      expect(printed.text, agent).not.toContain(secret);
+    }
   });
 });
 
