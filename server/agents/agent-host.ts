@@ -147,11 +147,17 @@ export class AgentHost {
       if (!resolved.ok) return this.fail(resolved.error);
       const launch = resolved.value;
       const checked = this.checkEnv(profile, payload.env);
-      if (!checked.ok) return this.fail(checked.error);
+      if (!checked.ok) {
+        removeScratch(launch);
+        return this.fail(checked.error);
+      }
       const userEnv = checked.value;
       Object.assign(launch.env, userEnv);
       const cwd = workspace ?? (await resolveCwd(payload.cwd, this.config.workspaceRoots));
-      if (typeof cwd !== "string") return this.fail(cwd);
+      if (typeof cwd !== "string") {
+        removeScratch(launch);
+        return this.fail(cwd);
+      }
       // Before the spawn: the replayed agent's first request must not reach the policies.
       const recording = launch.replay === undefined ? undefined : this.transcripts.read(launch.replay);
       if (launch.replay !== undefined && recording === undefined)

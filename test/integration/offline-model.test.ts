@@ -40,6 +40,18 @@ const textOf = (c: TestClient, fromSeq: number) =>
     .join("");
 
 describe("Gemini CLI with the offline model", () => {
+  it("leaves no home behind when a start is refused", async () => {
+    const c = new TestClient(relay.url, { token: "test-token" });
+    try {
+      await c.connected();
+      const refused = await c.emit("agent:start", { profile: "gemini-offline", cwd: tmpdir() });
+      expect(refused).toMatchObject({ ok: false });
+      expect(readdirSync(offlineGeminiHome(relay.config.dataDir))).toEqual([]);
+    } finally {
+      c.close();
+    }
+  });
+
   it("asks before writing what the user typed, writes it in the workspace, then runs a command", async () => {
     client = new TestClient(relay.url, { token: "test-token" });
     await client.connected();
