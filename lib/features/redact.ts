@@ -6,8 +6,9 @@
  *   line) only inside its strings (keys too), never across them, so the output
  *   is valid JSON of the same structure (a secret written as a number stays);
  * - values shaped like credentials anywhere (prompt text, stderr, args, URLs):
- *   common API key formats, JWTs, bearer tokens, `NAME_KEY=value` and
- *   `--api-key=value` assignments, secret URL query parameters, URL passwords;
+ *   common API key formats (Stripe's, Slack and Discord webhook URLs too), JWTs,
+ *   bearer tokens, `NAME_KEY=value` and `--api-key=value` assignments, secret URL
+ *   query parameters, URL passwords and a DSN's key (`https://<key>@host`);
  * - in frames, string values under secret-looking keys (any key containing
  *   key, token, secret, password, credential, auth or cookie, in any case and
  *   separator), `{ name, value }` pairs (MCP env and headers) with such a name,
