@@ -2,7 +2,7 @@
  * Agent profiles: the only way a command line is chosen. The browser names a
  * profile and may pass the options that profile declares; it never sends argv.
  */
-import { existsSync, realpathSync } from "node:fs";
+import { existsSync, realpathSync, rmSync } from "node:fs";
 import path from "node:path";
 import { execa } from "execa";
 import { fail, ok, type Result } from "../../lib/protocol/result";
@@ -20,7 +20,7 @@ import type { ProtocolName } from "../../lib/protocol/protocols";
 import type { TranscriptMeta } from "../../lib/contracts/transcript-meta";
 import type { RemoteProfile } from "./remote-profile";
 import { nodeScript, PACKAGE_ROOT } from "../runtime";
-import { OFFLINE_AGENT_COMMANDS, offlineAgentOf, offlineGeminiEnv, offlineModelEnv } from "../models/offline-model";
+import { OFFLINE_AGENT_COMMANDS, offlineAgentOf, offlineGemini, offlineModel } from "../models/offline-model";
 
 export interface Launch {
   profile: string;
@@ -33,6 +33,19 @@ export interface Launch {
   replay?: string;
   /** The protocol it speaks; ACP when absent. */
   protocol?: ProtocolName;
+  /** Folders made for this run alone (the offline model's home, with the agent's conversation): removeScratch when it ends. */
+  scratch?: string[];
+}
+
+/** Removes a run's scratch folders, once its agent has exited (a failure leaves them to the next start's sweep). */
+export function removeScratch(launch: Pick<Launch, "scratch">): void {
+  for (const dir of launch.scratch ?? []) {
+    try {
+      rmSync(dir, { recursive: true, force: true, maxRetries: 2 });
+    } catch {
+      // An agent's child still writing there: removeLeftoverHomes takes it at a later start.
+    }
+  }
 }
 
 export function geminiCommand(config: Pick<ServerConfig, "geminiBin">): string {
@@ -318,13 +331,14 @@ export class Profiles {
       const command = geminiCommand(this.config);
       const [flag, offline] = await Promise.all([
         this.acpFlag(command),
-        name === OFFLINE_GEMINI ? offlineGeminiEnv(this.config.dataDir) : undefined,
+        name === OFFLINE_GEMINI ? offlineGemini(this.config.dataDir) : undefined,
       ]);
       return ok({
         profile: name,
         command,
         args: [flag, ...optionArgs(GEMINI_OPTIONS, options)],
-        env: { ...GEMINI_ENV, ...offline },
+        env: { ...GEMINI_ENV, ...offline?.env },
+        ...(offline ? { scratch: [offline.home] } : {}),
       });
     }
     const p = this.configured(name);
@@ -338,14 +352,16 @@ export class Profiles {
         code: "spawn_failed",
         message: `profile "${name}": "model": "offline" serves ${OFFLINE_AGENT_COMMANDS}; "${p.command}" is none of them`,
       });
+    const model = offline ? await offlineModel(offline, this.config.dataDir) : undefined;
     return ok({
       profile: name,
       command: p.command,
       args: [...p.args, ...optionArgs(p.options ?? {}, options)],
       // The offline model's variables win: they are what "model": "offline" asks for.
-      env: { ...p.env, ...(offline ? await offlineModelEnv(offline, this.config.dataDir) : {}) },
+      env: { ...p.env, ...model?.env },
       remote: p.remote,
       ...(p.protocol ? { protocol: p.protocol } : {}),
+      ...(model ? { scratch: [model.home] } : {}),
     });
   }
 }
