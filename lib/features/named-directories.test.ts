@@ -111,6 +111,9 @@ describe("namedDirectories", () => {
       "turn/start's input[].path: /i.png",
     ]);
     expect(named(line("command/exec", { command: ["ls"], cwd: "/etc" }))).toEqual(["command/exec's cwd: /etc"]);
+    expect(named(line("thread/resume", { threadId: "t", path: "/r.jsonl" }))).toEqual([
+      "thread/resume's path: /r.jsonl",
+    ]);
     expect(named(line("fs/readFile", { path: "/etc/passwd" }))).toEqual(["fs/readFile's path: /etc/passwd"]);
     expect(named(line("fs/copy", { sourcePath: "/s", destinationPath: "/d" }))).toEqual([
       "fs/copy's sourcePath: /s",

@@ -24,6 +24,8 @@ const SESSION: Field[] = [
 
 /** Codex app-server (lib/protocol/app-server-schema.json): thread and turn directories, and every request that reads, writes or runs at a path. */
 const THREAD: Field[] = ["params.cwd", "params.config"];
+/** resume and fork also load a thread's rollout file by `path`. */
+const THREAD_FROM_DISK: Field[] = [...THREAD, "params.path"];
 const SANDBOX: Field[] = ["params.sandboxPolicy.writableRoots"];
 const INPUT: Field[] = ["params.input.*.path"];
 
@@ -34,8 +36,8 @@ export const DIRECTORY_FIELDS: Readonly<Record<string, readonly Field[]>> = {
   [AGENT_METHODS.session_fork]: SESSION,
   [AGENT_METHODS.session_list]: ["params.cwd"],
   [APP_SERVER_CLIENT.thread_start]: THREAD,
-  [APP_SERVER_CLIENT.thread_resume]: THREAD,
-  [APP_SERVER_CLIENT.thread_fork]: THREAD,
+  [APP_SERVER_CLIENT.thread_resume]: THREAD_FROM_DISK,
+  [APP_SERVER_CLIENT.thread_fork]: THREAD_FROM_DISK,
   [APP_SERVER_CLIENT.thread_list]: ["params.cwd"],
   [APP_SERVER_CLIENT.turn_start]: ["params.cwd", ...SANDBOX, ...INPUT],
   [APP_SERVER_CLIENT.turn_steer]: INPUT,
