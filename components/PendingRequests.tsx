@@ -6,7 +6,7 @@
  */
 import { PendingCard } from "./answer/PendingCard";
 import { PolicyControls, usePersistedPolicies } from "./answer/PolicyControls";
-import { AgentDismissals, WaitingOnAgent } from "./answer/RequestNotices";
+import { AgentDismissals, EndedByExit, WaitingOnAgent } from "./answer/RequestNotices";
 import { useNow } from "./compose/use-now";
 import { useSession } from "./state/use-session";
 
@@ -20,12 +20,13 @@ export function PendingRequests({ onPick }: { onPick: (draft: string) => void })
         Waiting for you <span className="font-normal text-zinc-500">({pending.length})</span>
       </h2>
       <AgentDismissals />
+      <EndedByExit />
       {pending.length === 0 ? (
         <p className="text-xs text-zinc-600">No agent request is waiting for an answer.</p>
       ) : (
         <ul className="flex min-h-0 flex-col gap-1.5">
-          {pending.map((frame) => (
-            <PendingCard key={frame.seq} frame={frame} now={now} onDraft={onPick} />
+          {pending.map((frame, i) => (
+            <PendingCard key={frame.seq} frame={frame} now={now} onDraft={onPick} shortcuts={i === 0} />
           ))}
         </ul>
       )}

@@ -29,6 +29,7 @@ import { TokenMessage } from "./TokenMessage";
 import { TabContext, useSession, useTabState, useTabs } from "./state/use-session";
 import { useTappedId } from "./state/use-taps";
 import { useWaitingTitle } from "./use-waiting-title";
+import { PageShortcuts, useRequestShortcuts } from "./answer/shortcuts";
 import { ViewPane } from "./ViewPane";
 
 const separator =
@@ -75,6 +76,10 @@ function Workspace() {
   const [draft, setDraft] = useTabState("draft", "");
   const [column, setColumn] = usePersistedTabState<ColumnTab>("column", "prompt", COLUMN_TABS);
   const lists = useSession((s) => canList(agentCapabilities(s.facts)));
+  // Answer keys work in every view: the first waiting card answers, wherever it shows.
+  const keysRoot = useRef<HTMLDivElement>(null);
+  const firstWaiting = useSession((s) => s.pending[0]?.seq);
+  useRequestShortcuts(keysRoot, firstWaiting !== undefined, firstWaiting);
   // Start agent sends nothing, so it opens Raw: the note there says why until another tab is picked.
   const [startedRaw, setStartedRaw] = useState(false);
   const pick = (tab: ColumnTab) => {
@@ -92,41 +97,43 @@ function Workspace() {
   }
   if (tapId !== undefined) return <TappedWorkspace tapId={tapId} />;
   return (
-    <>
-      <TabBar />
-      <WorkspacePanels
-        left={
-          <>
-            <AgentControls
-              onConnect={() => pick("prompt")}
-              onStart={() => {
-                setColumn("raw");
-                setStartedRaw(true);
-              }}
-            />
-            <ColumnTabs active={column} onChange={pick} hidden={lists ? [] : ["sessions"]} />
-            <div className="border-b border-zinc-800 pb-2" role="tabpanel" data-testid={`column-panel-${column}`}>
-              {column === "prompt" ? <ConnectPanel /> : null}
-              {column === "sessions" ? <SessionsPanel /> : null}
-              {column === "compose" ? <ComposePanel onToRaw={toRaw} /> : null}
-              {column === "raw" ? (
-                <>
-                  {startedRaw ? (
-                    <p data-testid="raw-start-note" className="px-3 pt-2 text-xs text-zinc-400">
-                      Start agent only started the process: nothing has been sent. Write{" "}
-                      <code className="text-zinc-300">initialize</code> here, or use Compose for a form per method.
-                    </p>
-                  ) : null}
-                  <Composer draft={draft} onDraftChange={setDraft} />
-                  <SentHistory onEdit={setDraft} />
-                </>
-              ) : null}
-            </div>
-            <PendingRequests onPick={toRaw} />
-          </>
-        }
-      />
-    </>
+    <div ref={keysRoot} className="contents">
+      <PageShortcuts.Provider value>
+        <TabBar />
+        <WorkspacePanels
+          left={
+            <>
+              <AgentControls
+                onConnect={() => pick("prompt")}
+                onStart={() => {
+                  setColumn("raw");
+                  setStartedRaw(true);
+                }}
+              />
+              <ColumnTabs active={column} onChange={pick} hidden={lists ? [] : ["sessions"]} />
+              <div className="border-b border-zinc-800 pb-2" role="tabpanel" data-testid={`column-panel-${column}`}>
+                {column === "prompt" ? <ConnectPanel /> : null}
+                {column === "sessions" ? <SessionsPanel /> : null}
+                {column === "compose" ? <ComposePanel onToRaw={toRaw} /> : null}
+                {column === "raw" ? (
+                  <>
+                    {startedRaw ? (
+                      <p data-testid="raw-start-note" className="px-3 pt-2 text-xs text-zinc-400">
+                        Start agent only started the process: nothing has been sent. Write{" "}
+                        <code className="text-zinc-300">initialize</code> here, or use Compose for a form per method.
+                      </p>
+                    ) : null}
+                    <Composer draft={draft} onDraftChange={setDraft} />
+                    <SentHistory onEdit={setDraft} />
+                  </>
+                ) : null}
+              </div>
+              <PendingRequests onPick={toRaw} />
+            </>
+          }
+        />
+      </PageShortcuts.Provider>
+    </div>
   );
 }
 

@@ -7,7 +7,7 @@
 import type { Frame } from "@/lib/protocol/frame";
 import { isObject } from "@/lib/protocol/json";
 import { RequestBody } from "./PendingCard";
-import { INLINE_REQUEST } from "./shortcuts";
+import { INLINE_REQUEST, KEYS_HINT } from "./shortcuts";
 
 /** The session a pending request belongs to (undefined when its params name none). */
 export function requestSessionId(frame: Frame): string | undefined {
@@ -32,7 +32,11 @@ export function InlineRequests({ requests }: { requests: readonly Frame[] }) {
           <header className="flex items-center gap-2 text-[11px]">
             <span className="font-medium text-amber-200">The agent asks</span>
             <span className="font-mono text-amber-300/90">{frame.method}</span>
-            {i === 0 ? <span className="ml-auto text-zinc-500">keys: a allow · r reject · ↵ primary</span> : null}
+            {i === 0 ? (
+              <span data-testid="keys-hint" className="ml-auto text-zinc-400">
+                {KEYS_HINT}
+              </span>
+            ) : null}
           </header>
           <RequestBody frame={frame} shortcuts={i === 0} />
         </section>

@@ -17,6 +17,7 @@ import { ApprovalCard } from "../app-server/ApprovalCard";
 import { ElicitationCard } from "./ElicitationCard";
 import { PermissionCard } from "./PermissionCard";
 import { ServeCard } from "./ServeCard";
+import { PENDING_CARD } from "./shortcuts";
 
 /** What the request asks, with its answer buttons (keyboard shortcuts where the conversation shows it). */
 export function RequestBody({ frame, shortcuts = false }: { frame: Frame; shortcuts?: boolean }) {
@@ -55,7 +56,18 @@ function showInConversation(seq: number) {
   });
 }
 
-export function PendingCard({ frame, now, onDraft }: { frame: Frame; now: number; onDraft: (draft: string) => void }) {
+export function PendingCard({
+  frame,
+  now,
+  onDraft,
+  shortcuts = false,
+}: {
+  frame: Frame;
+  now: number;
+  onDraft: (draft: string) => void;
+  /** The first waiting card: its buttons take the answer keys when the conversation does not show it. */
+  shortcuts?: boolean;
+}) {
   const policy = useSession((s) => (frame.method ? s.policies?.[frame.method] : undefined));
   const ref = useRef<HTMLLIElement>(null);
   // A new request waits for the user: bring it into view in the (scrolling) left column.
@@ -66,7 +78,7 @@ export function PendingCard({ frame, now, onDraft }: { frame: Frame; now: number
   return (
     <li
       ref={ref}
-      data-testid="pending-card"
+      data-testid={PENDING_CARD}
       data-method={frame.method}
       data-seq={frame.seq}
       className="flex flex-col gap-1.5 rounded border border-amber-500/30 bg-amber-500/5 p-1.5"
@@ -88,7 +100,7 @@ export function PendingCard({ frame, now, onDraft }: { frame: Frame; now: number
           <span data-testid="pending-age">waiting {formatAge(Math.max(0, now - frame.ts))}</span>
         </span>
       </button>
-      <RequestBody frame={frame} />
+      <RequestBody frame={frame} shortcuts={shortcuts} />
       <button
         type="button"
         data-testid="pending-show"

@@ -48,9 +48,11 @@ export function WithdrawButton({ frame, label = "Cancel request" }: { frame: Fra
 
 export function WaitingOnAgent({ now }: { now: number }) {
   const index = useSession((s) => s.index);
+  // Once the agent is gone nothing waits for it, and a cancel could not be sent.
+  const running = useSession((s) => s.agent.state === "running");
   // The index changes in place; its version says when the unanswered set did.
   useSession((s) => s.index.version);
-  const mine = index.unanswered("to-agent").filter((f) => canWithdraw(f, true));
+  const mine = running ? index.unanswered("to-agent").filter((f) => canWithdraw(f, true)) : [];
   if (mine.length === 0) return null;
   return (
     <section aria-label="Requests waiting for the agent" className="flex flex-col gap-1">
@@ -75,6 +77,18 @@ export function WaitingOnAgent({ now }: { now: number }) {
         ))}
       </ul>
     </section>
+  );
+}
+
+/** What the agent's exit left unanswered: said once, where the cards were. */
+export function EndedByExit() {
+  const ended = useSession((s) => s.endedByExit);
+  if (ended.length === 0) return null;
+  return (
+    <p role="status" data-testid="ended-by-exit" className="text-[11px] text-zinc-300">
+      {ended.length === 1 ? "1 request" : `${ended.length} requests`} ended unanswered: the agent stopped (
+      {ended.map((f) => f.method ?? "?").join(", ")}).
+    </p>
   );
 }
 

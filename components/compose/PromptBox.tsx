@@ -5,8 +5,10 @@
  * the app-server's turn/start, or turn/steer while its turn runs), Shift+Enter
  * for a new line; "/" opens the agent's slash commands (its latest
  * available_commands_update). The answer streams into the views on the right.
+ * A prompt sent while a turn runs (and the protocol cannot steer it) is queued
+ * visibly and goes out when the turn ends; never dropped.
  */
-import { useMemo, useState, type KeyboardEvent } from "react";
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from "react";
 import { currentSession } from "@/lib/folds/agent-facts";
 import { PROMPT_CLIENTS } from "@/lib/features/connect-flow-prompt";
 import {
@@ -40,6 +42,9 @@ export function PromptBox({ sessionId }: { sessionId: string }) {
   const running = turn !== undefined && !turn.ended;
   // A running turn blocks sending, unless the protocol steers it with more input.
   const busy = running && !client.steers;
+  // One prompt waits for the running turn; it names its session, so another session never gets it.
+  const [queued, setQueued] = useTabState<{ sessionId: string; text: string } | undefined>("prompt.queued", undefined);
+  const sending = useRef(false);
 
   const pick = (c: SlashCommand) => {
     const next = applyCommand(c);
@@ -48,17 +53,38 @@ export function PromptBox({ sessionId }: { sessionId: string }) {
     setActive(0);
   };
 
-  const send = async () => {
-    if (text.trim() === "" || busy) return;
-    const prompt = text;
-    setText("");
+  const sendNow = async (prompt: string) => {
     setError(undefined);
     const outcome = await client.send(store, state, sessionId, prompt);
     if (outcome.kind === "failed") {
       setError(outcome.message);
-      setText(prompt);
+      setText((t) => (t === "" ? prompt : `${prompt}\n${t}`));
     }
   };
+
+  const send = async () => {
+    if (text.trim() === "") return;
+    const prompt = text;
+    setText("");
+    if (busy || queued) {
+      setQueued({ sessionId, text: queued ? `${queued.text}\n${prompt}` : prompt });
+      return;
+    }
+    await sendNow(prompt);
+  };
+
+  // The turn ended: the queued prompt goes out (or back into the box when it was for another session).
+  useEffect(() => {
+    if (!queued || busy || sending.current) return;
+    setQueued(undefined);
+    if (queued.sessionId !== sessionId) {
+      setText((t) => (t === "" ? queued.text : `${queued.text}\n${t}`));
+      return;
+    }
+    sending.current = true;
+    void sendNow(queued.text).finally(() => (sending.current = false));
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- sendNow reads the latest state; the queue and the turn decide when
+  }, [queued, busy, sessionId]);
 
   const cancel = async () => {
     setError(await client.cancel(store, state, sessionId));
@@ -81,6 +107,12 @@ export function PromptBox({ sessionId }: { sessionId: string }) {
         setClosedFor(text);
         return;
       }
+    }
+    // Escape leaves the box, so the answer keys (a, r, Enter) reach a waiting card.
+    if (e.key === "Escape") {
+      e.preventDefault();
+      e.currentTarget.blur();
+      return;
     }
     if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
       e.preventDefault();
@@ -114,10 +146,10 @@ export function PromptBox({ sessionId }: { sessionId: string }) {
           type="button"
           data-testid="prompt-send"
           className={primary}
-          disabled={busy || text.trim() === ""}
+          disabled={text.trim() === ""}
           onClick={() => void send()}
         >
-          {running && client.steers ? "Steer" : "Send"}
+          {running && client.steers ? "Steer" : busy ? "Queue" : "Send"}
         </button>
         {running ? (
           <button type="button" data-testid="prompt-cancel" className={danger} onClick={() => void cancel()}>
@@ -125,9 +157,35 @@ export function PromptBox({ sessionId }: { sessionId: string }) {
           </button>
         ) : null}
         <span className="text-[11px] text-zinc-600">
-          {running && client.steers ? "Enter adds to the running turn" : "Enter sends"} · Shift+Enter new line
+          {running && client.steers
+            ? "Enter adds to the running turn"
+            : busy
+              ? "Enter queues it until the turn ends"
+              : "Enter sends"}{" "}
+          · Shift+Enter new line
         </span>
       </div>
+      {queued ? (
+        <p
+          data-testid="prompt-queued"
+          className="flex items-start gap-2 rounded border border-sky-700/60 bg-sky-950/30 p-1.5 text-xs text-sky-100"
+        >
+          <span className="min-w-0 flex-1 whitespace-pre-wrap break-words">
+            <span className="font-medium">Queued, sent when this turn ends:</span> {queued.text}
+          </span>
+          <button
+            type="button"
+            data-testid="prompt-unqueue"
+            className="shrink-0 text-sky-300 hover:underline"
+            onClick={() => {
+              setQueued(undefined);
+              setText((t) => (t === "" ? queued.text : `${queued.text}\n${t}`));
+            }}
+          >
+            Edit
+          </button>
+        </p>
+      ) : null}
       {error ? <p className={alert}>{error}</p> : null}
       <TurnStatus turn={turn} />
     </div>

@@ -2,6 +2,7 @@
 /** The permission request merged into a tool call: the options offered and what the client chose. */
 import { JsonRpcErrorView } from "../JsonRpcErrorView";
 import type { PermissionView } from "@/lib/folds/session-view";
+import { useAgentStopped } from "./agent-stopped";
 
 const KIND_STYLE: Record<string, string> = {
   allow_once: "border-emerald-700/60 text-emerald-300",
@@ -10,11 +11,17 @@ const KIND_STYLE: Record<string, string> = {
   reject_always: "border-red-800/60 text-red-300",
 };
 
-function Outcome({ p }: { p: PermissionView }) {
+function Outcome({ p, stopped }: { p: PermissionView; stopped: boolean }) {
   if (p.error) return <JsonRpcErrorView error={p.error} prefix="answered with error: " />;
   if (!p.outcome)
     return p.responseSeq === undefined ? (
-      <span className="text-amber-300">waiting for your answer (below)</span>
+      stopped ? (
+        <span data-testid="permission-ended" className="text-zinc-300">
+          not answered: the agent stopped
+        </span>
+      ) : (
+        <span className="text-amber-300">waiting for your answer (below)</span>
+      )
     ) : (
       <span className="text-zinc-400">answered</span>
     );
@@ -29,13 +36,16 @@ function Outcome({ p }: { p: PermissionView }) {
 }
 
 export function PermissionInfo({ permission: p }: { permission: PermissionView }) {
+  const stopped = useAgentStopped();
   const chosenId = p.outcome?.outcome === "selected" ? p.outcome.optionId : undefined;
   const state = p.error
     ? "error"
     : p.outcome
       ? p.outcome.outcome
       : p.responseSeq === undefined
-        ? "pending"
+        ? stopped
+          ? "ended"
+          : "pending"
         : "answered";
   return (
     <div data-testid="tool-permission" data-state={state} className="flex flex-wrap items-center gap-1.5 text-[11px]">
@@ -61,7 +71,7 @@ export function PermissionInfo({ permission: p }: { permission: PermissionView }
         </span>
       ))}
       <span className="ml-1">
-        <Outcome p={p} />
+        <Outcome p={p} stopped={stopped} />
       </span>
     </div>
   );

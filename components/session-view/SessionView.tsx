@@ -10,7 +10,7 @@ import { useCallback, useMemo, useRef } from "react";
 import type { Frame } from "@/lib/protocol/frame";
 import type { ViewItem } from "@/lib/folds/session-view";
 import { requestSessionId } from "../answer/InlineRequests";
-import { useRequestShortcuts } from "../answer/shortcuts";
+import { usePageShortcuts, useRequestShortcuts } from "../answer/shortcuts";
 import { useSession, useSessionStore, useTabState } from "../state/use-session";
 import { Conversation } from "./Conversation";
 import type { Highlight } from "./highlight";
@@ -18,6 +18,7 @@ import { SessionsContext } from "./NewItems";
 import { SessionHeader } from "./SessionHeader";
 import { TerminalsContext } from "./ToolCallCard";
 import { useSessionView } from "./use-session-view";
+import { AgentStoppedContext } from "./agent-stopped";
 
 const NO_REQUESTS: readonly Frame[] = [];
 
@@ -49,6 +50,7 @@ export function SessionView({ onHighlight, onShowFrames }: Props) {
   );
   const store = useSessionStore();
   const live = !store.isOffline;
+  const stopped = useSession((s) => s.agent.state === "exited") && live;
   const pending = useSession((s) => s.pending);
   // Requests naming no session go to the session shown: they wait for the user all the same.
   const requests = useMemo(
@@ -59,7 +61,9 @@ export function SessionView({ onHighlight, onShowFrames }: Props) {
     [live, pending, sessionId],
   );
   const ref = useRef<HTMLDivElement>(null);
-  useRequestShortcuts(ref, live && requests.length > 0);
+  // The playground's tab listens itself (in every view); elsewhere (compare) this view does.
+  const pageListens = usePageShortcuts();
+  useRequestShortcuts(ref, live && requests.length > 0 && !pageListens);
 
   const select = useCallback(
     (item: ViewItem) => {
@@ -83,19 +87,21 @@ export function SessionView({ onHighlight, onShowFrames }: Props) {
       {session ? (
         <>
           <SessionHeader state={state} session={session} onPick={setPicked} />
-          <TerminalsContext.Provider value={state.terminals}>
-            <SessionsContext.Provider value={sessionsValue}>
-              <Conversation
-                key={session.sessionId}
-                session={session}
-                version={lastSeq}
-                selectedSeq={selectedSeq}
-                onSelect={select}
-                onShowFrames={showFrames}
-                requests={requests}
-              />
-            </SessionsContext.Provider>
-          </TerminalsContext.Provider>
+          <AgentStoppedContext.Provider value={stopped}>
+            <TerminalsContext.Provider value={state.terminals}>
+              <SessionsContext.Provider value={sessionsValue}>
+                <Conversation
+                  key={session.sessionId}
+                  session={session}
+                  version={lastSeq}
+                  selectedSeq={selectedSeq}
+                  onSelect={select}
+                  onShowFrames={showFrames}
+                  requests={requests}
+                />
+              </SessionsContext.Provider>
+            </TerminalsContext.Provider>
+          </AgentStoppedContext.Provider>
         </>
       ) : (
         <p data-testid="session-empty" className="px-3 py-6 text-center text-sm text-zinc-500">

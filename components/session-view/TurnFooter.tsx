@@ -5,6 +5,7 @@ import type { Turn } from "@/lib/folds/session-view";
 import { JsonRpcErrorView } from "../JsonRpcErrorView";
 import { CopyFrameLink } from "../transcripts/CopyFrameLink";
 import { formatMs, formatUsage } from "@/lib/folds/session-view-format";
+import { useAgentStopped } from "./agent-stopped";
 
 const badge = "rounded px-1.5 py-px text-[10px] ring-1 ring-inset";
 
@@ -19,17 +20,24 @@ export const TurnFooter = memo(function TurnFooter({
   waiting?: boolean;
 }) {
   const usage = turn.usage ? formatUsage(turn.usage) : "";
+  // The agent exited mid-turn: the turn will never end, and nothing waits for the user any more.
+  const stopped = useAgentStopped() && !turn.ended;
   return (
     <div
       data-testid="turn-footer"
       data-ended={turn.ended}
-      data-waiting={waiting}
+      data-waiting={waiting && !stopped}
+      data-agent-stopped={stopped || undefined}
       data-stop-reason={turn.stopReason ?? ""}
       className="flex flex-wrap items-center gap-x-3 gap-y-1 border-t border-zinc-800/80 pt-1.5 text-[11px] text-zinc-500"
     >
       <span className="text-zinc-600">turn {index + 1}</span>
       <CopyFrameLink seq={turn.seq} what="turn" className="text-zinc-500 hover:text-zinc-300 hover:underline" />
-      {!turn.ended && waiting ? (
+      {stopped ? (
+        <span data-testid="turn-agent-stopped" className="font-medium text-zinc-300">
+          ended: the agent stopped
+        </span>
+      ) : !turn.ended && waiting ? (
         <span data-testid="turn-waiting" className="flex items-center gap-1.5 font-medium text-amber-300">
           <span className="h-1.5 w-1.5 animate-pulse rounded-full bg-amber-400" /> waiting for you
         </span>

@@ -37,11 +37,17 @@ export function emptyLogState(epoch: number) {
     lastSeq: 0,
     missed: 0,
     pending: [] as readonly Frame[],
+    endedByExit: [] as readonly Frame[],
     maxRequestId: 0,
     facts: EMPTY_FACTS_STATE.facts,
     view: EMPTY_FACTS_STATE.view,
     appServer: EMPTY_APP_SERVER_STATE,
   } satisfies Partial<SessionSnapshot>;
+}
+
+/** The agent is gone: what waited for the user ends unanswered (and is said so), nothing waits any more. */
+export function endWaiting(index: FrameIndex): Pick<SessionSnapshot, "pending" | "endedByExit"> {
+  return { pending: [], endedByExit: index.pending() };
 }
 
 export class FrameLogState {
@@ -112,7 +118,9 @@ export class FrameLogState {
       view,
       appServer,
     };
-    if (pendingChanged) patch.pending = index.pending();
+    // Frames resent after the agent exited (a page that re-attached) open no card: nobody can answer them.
+    if (pendingChanged)
+      Object.assign(patch, snap.agent.state === "exited" ? endWaiting(index) : { pending: index.pending() });
     this.host.set(patch);
     return fresh;
   }

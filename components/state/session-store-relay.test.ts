@@ -124,6 +124,30 @@ describe("SessionStore over a fake relay", () => {
     expect(store.getSnapshot().agent).toMatchObject({ state: "exited", code: 1 });
   });
 
+  it("the agent's exit ends every request waiting for the user; frames resent after it open none", () => {
+    store.connect();
+    relay.fire("connect");
+    relay.fire("agent:started", agent);
+    const ask = { id: 0, method: "session/request_permission", params: { sessionId: "s1", options: [] } };
+    relay.fire("frames", [relay.line("from-agent", ask)]);
+    expect(store.getSnapshot().pending.map((f) => f.seq)).toEqual([1]);
+
+    relay.fire("agent:exit", { code: null, signal: "SIGTERM" });
+    expect(store.getSnapshot().pending).toEqual([]);
+    expect(store.getSnapshot().endedByExit.map((f) => f.seq)).toEqual([1]);
+
+    // A page that comes back later: the relay says the agent is gone, then resends its frames.
+    const again = new FakeRelay();
+    const later = new SessionStore({ token: "t0k", clientIdKey: "tab-2", openSocket: again.open });
+    later.connect();
+    again.fire("connect");
+    again.fire("agent:attached", { agent: null, lastSeq: 1, missed: 0 });
+    again.fire("frames", [again.line("from-agent", ask)]);
+    expect(later.getSnapshot().pending).toEqual([]);
+    expect(later.getSnapshot().endedByExit.map((f) => f.seq)).toEqual([1]);
+    later.dispose();
+  });
+
   it("stops retrying once the relay refuses the token", () => {
     store.connect();
     relay.fire("connect_error", new Error("unauthorized"));

@@ -31,7 +31,7 @@ import type {
   TransportEvent,
 } from "@/lib/contracts/wire";
 import { connectAgent, type ConnectOptions, type Handshake } from "./connect";
-import { emptyLogState, FrameLogState, type SnapshotHost } from "./frame-log-state";
+import { emptyLogState, endWaiting, FrameLogState, type SnapshotHost } from "./frame-log-state";
 import { Playback, type OfflineRecording } from "./playback";
 import { openRelaySocket, RelayConnection, type OpenSocket } from "./relay-connection";
 import { RpcClient } from "./rpc-client";
@@ -103,8 +103,10 @@ export interface SessionSnapshot {
   lastSeq: number;
   /** Frames the relay could no longer resend, plus those dropped by FRAME_CAP. */
   missed: number;
-  /** Agent->client requests not yet answered, oldest first. */
+  /** Agent->client requests not yet answered, oldest first; none once the agent has exited. */
   pending: readonly Frame[];
+  /** Agent->client requests that the agent's exit left unanswered (nobody can answer them now), oldest first. */
+  endedByExit: readonly Frame[];
   /** Highest numeric id of a request sent to the agent, for the templates. */
   maxRequestId: number;
   stderr: readonly StderrEvent[];
@@ -245,6 +247,8 @@ export class SessionStore extends SnapshotStore<SessionSnapshot> {
     this.set({
       agent: { state: "exited", agent, code, signal },
       lifecycle: this.lifecycleEvent("exited", `agent exited (${how})`),
+      // Its requests end here: no card, badge or title may still ask for an answer.
+      ...endWaiting(this.snapshot.index),
     });
     this.rpc.fail(`the agent exited (${how})`);
   }
@@ -276,6 +280,7 @@ export class SessionStore extends SnapshotStore<SessionSnapshot> {
       lifecycle,
       missed: this.snapshot.missed + event.missed,
       policies: event.policies ?? this.snapshot.policies,
+      ...(agent.state === "exited" ? endWaiting(this.snapshot.index) : {}),
     });
   }
 
