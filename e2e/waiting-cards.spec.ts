@@ -50,7 +50,8 @@ test.describe.serial("waiting cards: keys answer them without a click, in every 
 
   test.beforeAll(async ({ browser }) => {
     test.setTimeout(180_000);
-    page = await browser.newPage();
+    // A context of its own: axe needs one (browser.newPage's is closed under it).
+    page = await (await browser.newContext()).newPage();
     page.on("pageerror", (e) => pageErrors.push(e.message));
     await connect(page, { fs: true });
     // Reads are served; the permission and the write wait for the user.
@@ -68,7 +69,7 @@ test.describe.serial("waiting cards: keys answer them without a click, in every 
   test.afterEach(() => expect(pageErrors).toEqual([]));
   test.afterAll(async () => {
     if (await page.getByTestId("stop-agent").isEnabled()) await stopAgent(page);
-    await page.close();
+    await page.context().close();
   });
 
   test("after Enter in the prompt box the card has the focus: 'a' allows, it types nothing", async () => {

@@ -68,8 +68,11 @@ export function PermissionCard({
               data-shortcut={shortcuts ? key : undefined}
               data-primary={shortcuts && isPrimary ? "true" : undefined}
               disabled={answer.busy}
-              className={`rounded border px-2 py-0.5 text-xs ${KIND_STYLE[o.kind ?? ""] ?? "border-zinc-700 text-zinc-200 hover:bg-zinc-800"} ${
-                refused(o.kind) ? "opacity-60" : ""
+              // A refused option steps back by colour, not opacity: dimmed text fell below 4.5:1 (axe).
+              className={`rounded border px-2 py-0.5 text-xs ${
+                refused(o.kind)
+                  ? "border-dashed border-zinc-700 text-zinc-400 hover:bg-zinc-800"
+                  : (KIND_STYLE[o.kind ?? ""] ?? "border-zinc-700 text-zinc-200 hover:bg-zinc-800")
               } ${shortcuts && isPrimary ? "font-medium ring-1 ring-emerald-500/40" : ""}`}
               title={refused(o.kind) ? UNTRUSTED_NOTE : `${o.kind ?? "option"} (${o.optionId})`}
               onClick={() => void answer.reply(permissionAnswer(frame, o.optionId))}

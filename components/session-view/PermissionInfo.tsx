@@ -2,7 +2,7 @@
 /** The permission request merged into a tool call: the options offered and what the client chose. */
 import { JsonRpcErrorView } from "../JsonRpcErrorView";
 import type { PermissionView } from "@/lib/folds/session-view";
-import { useAgentStopped } from "./agent-stopped";
+import { useLiveState, type LiveState } from "./live-state";
 
 const KIND_STYLE: Record<string, string> = {
   allow_once: "border-emerald-700/60 text-emerald-300",
@@ -11,16 +11,26 @@ const KIND_STYLE: Record<string, string> = {
   reject_always: "border-red-800/60 text-red-300",
 };
 
-function Outcome({ p, stopped }: { p: PermissionView; stopped: boolean }) {
+function Outcome({ p, live }: { p: PermissionView; live: LiveState }) {
   if (p.error) return <JsonRpcErrorView error={p.error} prefix="answered with error: " />;
   if (!p.outcome)
     return p.responseSeq === undefined ? (
-      stopped ? (
+      live === "stopped" ? (
         <span data-testid="permission-ended" className="text-zinc-300">
           not answered: the agent stopped
         </span>
+      ) : live === "live" ? (
+        // The question is asked once, in the card where the turn waits; here only a pointer to it.
+        <a
+          href={`#request-${p.requestSeq}`}
+          data-testid="permission-pointer"
+          className="text-amber-300 hover:underline"
+          onClick={(e) => e.stopPropagation()}
+        >
+          waiting for your answer ↓
+        </a>
       ) : (
-        <span className="text-amber-300">waiting for your answer (below)</span>
+        <span className="text-amber-300">waiting for the answer</span>
       )
     ) : (
       <span className="text-zinc-400">answered</span>
@@ -36,21 +46,22 @@ function Outcome({ p, stopped }: { p: PermissionView; stopped: boolean }) {
 }
 
 export function PermissionInfo({ permission: p }: { permission: PermissionView }) {
-  const stopped = useAgentStopped();
+  const live = useLiveState();
   const chosenId = p.outcome?.outcome === "selected" ? p.outcome.optionId : undefined;
   const state = p.error
     ? "error"
     : p.outcome
       ? p.outcome.outcome
       : p.responseSeq === undefined
-        ? stopped
+        ? live === "stopped"
           ? "ended"
           : "pending"
         : "answered";
   return (
     <div data-testid="tool-permission" data-state={state} className="flex flex-wrap items-center gap-1.5 text-[11px]">
       <span className="text-zinc-500">permission</span>
-      {p.options.map((o) => (
+      {/* While the card below asks, its options are not repeated here. */}
+      {(state === "pending" && live === "live" ? [] : p.options).map((o) => (
         <span
           key={o.optionId}
           data-testid="permission-option"
@@ -61,8 +72,11 @@ export function PermissionInfo({ permission: p }: { permission: PermissionView }
           className={
             state === "pending"
               ? "text-zinc-400 after:ml-1.5 after:text-zinc-500 after:content-['·'] last-of-type:after:content-none"
-              : `rounded border px-1.5 py-px ${KIND_STYLE[o.kind] ?? "border-zinc-700 text-zinc-300"} ${
-                  o.optionId === chosenId ? "bg-zinc-100/10 ring-1 ring-zinc-300/50" : "opacity-75"
+              : // Options not chosen step back by colour, not by opacity: dimmed text fell below 4.5:1.
+                `rounded border px-1.5 py-px ${
+                  o.optionId === chosenId
+                    ? `${KIND_STYLE[o.kind] ?? "border-zinc-700 text-zinc-300"} bg-zinc-100/10 ring-1 ring-zinc-300/50`
+                    : "border-zinc-800 text-zinc-400"
                 }`
           }
         >
@@ -71,7 +85,7 @@ export function PermissionInfo({ permission: p }: { permission: PermissionView }
         </span>
       ))}
       <span className="ml-1">
-        <Outcome p={p} stopped={stopped} />
+        <Outcome p={p} live={live} />
       </span>
     </div>
   );

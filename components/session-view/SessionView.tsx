@@ -18,7 +18,7 @@ import { SessionsContext } from "./NewItems";
 import { SessionHeader } from "./SessionHeader";
 import { TerminalsContext } from "./ToolCallCard";
 import { useSessionView } from "./use-session-view";
-import { AgentStoppedContext } from "./agent-stopped";
+import { LiveStateContext } from "./live-state";
 
 const NO_REQUESTS: readonly Frame[] = [];
 
@@ -50,7 +50,7 @@ export function SessionView({ onHighlight, onShowFrames }: Props) {
   );
   const store = useSessionStore();
   const live = !store.isOffline;
-  const stopped = useSession((s) => s.agent.state === "exited") && live;
+  const exited = useSession((s) => s.agent.state === "exited");
   const pending = useSession((s) => s.pending);
   // Requests naming no session go to the session shown: they wait for the user all the same.
   const requests = useMemo(
@@ -87,7 +87,7 @@ export function SessionView({ onHighlight, onShowFrames }: Props) {
       {session ? (
         <>
           <SessionHeader state={state} session={session} onPick={setPicked} />
-          <AgentStoppedContext.Provider value={stopped}>
+          <LiveStateContext.Provider value={!live ? "read-only" : exited ? "stopped" : "live"}>
             <TerminalsContext.Provider value={state.terminals}>
               <SessionsContext.Provider value={sessionsValue}>
                 <Conversation
@@ -101,7 +101,7 @@ export function SessionView({ onHighlight, onShowFrames }: Props) {
                 />
               </SessionsContext.Provider>
             </TerminalsContext.Provider>
-          </AgentStoppedContext.Provider>
+          </LiveStateContext.Provider>
         </>
       ) : (
         <p data-testid="session-empty" className="px-3 py-6 text-center text-sm text-zinc-500">

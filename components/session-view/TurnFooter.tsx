@@ -5,7 +5,7 @@ import type { Turn } from "@/lib/folds/session-view";
 import { JsonRpcErrorView } from "../JsonRpcErrorView";
 import { CopyFrameLink } from "../transcripts/CopyFrameLink";
 import { formatMs, formatUsage } from "@/lib/folds/session-view-format";
-import { useAgentStopped } from "./agent-stopped";
+import { useLiveState } from "./live-state";
 
 const badge = "rounded px-1.5 py-px text-[10px] ring-1 ring-inset";
 
@@ -21,7 +21,7 @@ export const TurnFooter = memo(function TurnFooter({
 }) {
   const usage = turn.usage ? formatUsage(turn.usage) : "";
   // The agent exited mid-turn: the turn will never end, and nothing waits for the user any more.
-  const stopped = useAgentStopped() && !turn.ended;
+  const stopped = useLiveState() === "stopped" && !turn.ended;
   return (
     <div
       data-testid="turn-footer"
