@@ -1,7 +1,7 @@
 /**
- * A question from the agent as a keyboard user meets it, and how it ends: after
- * Enter in the prompt box the waiting card has the focus, so its keys answer
- * it; the keys work in the Frames view too; Escape leaves the prompt box; a
+ * A question from the agent as a keyboard user meets it, and how it ends: asked
+ * once (the tool card points to the card); after Enter in the prompt box the
+ * waiting card has the focus, so its keys answer it; the keys work in the Frames view too; Escape leaves the prompt box; a
  * prompt sent while the turn waits is queued visibly and goes out after it;
  * Stop agent ends every waiting request (cards, badges, title, Cancel request),
  * and each of these states passes axe. A real Gemini CLI behind the fake API.
@@ -80,6 +80,10 @@ test.describe.serial("waiting cards: keys answer them without a click, in every 
     await expect(permission).toBeVisible();
     await expect(permission.getByTestId("keys-hint")).toContainText("Esc leaves the prompt box");
     await expect(permission.locator('button[data-primary="true"]')).toBeFocused();
+    // Asked once: the tool card above points to the card instead of listing its options again.
+    const info = page.getByTestId("tool-permission").last();
+    await expect(info.getByTestId("permission-pointer")).toHaveAttribute("href", /^#request-\d+$/);
+    await expect(info.getByTestId("permission-option")).toHaveCount(0);
     await expectAccessible(page, "playground, a permission card waiting");
 
     await page.keyboard.press("a");
