@@ -20,6 +20,7 @@ export const APP_SERVER_CLIENT = {
   turn_start: "turn/start",
   turn_steer: "turn/steer",
   turn_interrupt: "turn/interrupt",
+  model_provider_list: "modelProvider/list",
 } as const;
 
 /** Server -> client notifications the playground folds into its views. */
