@@ -96,7 +96,7 @@ export function codexProfile(apiUrl: string, home: string): ProfileConfig {
 }
 
 /**
- * The model's call that makes Codex 0.169 ask for a command approval: it asks only when
+ * The model's call that makes Codex (0.169 to 0.171) ask for a command approval: it asks only when
  * `exec_command` requests escalated permissions.
  */
 export const codexEscalatedCommand = (cmd: string) => ({
