@@ -145,7 +145,7 @@ describe("a resumed thread's history in pages (thread/turns/list, thread/items/l
         ["one", "first reply"],
         ["two", "second reply"],
         ["three", "third reply"],
-      ]) {
+      ] as const) {
         rig.api.script({ text: [reply] });
         expect(await runAppServerTurn(first.port, first.threadId, prompt, MS)).toMatchObject({ ok: true });
       }
