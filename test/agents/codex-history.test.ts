@@ -5,7 +5,6 @@
  * or by the relay's policies; a resumed thread's history comes back in pages (thread/turns/list,
  * thread/items/list).
  */
-import { appendFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { foldAppServer, runAppServerHandshake, runAppServerTurn } from "../../lib/features/app-server-handshake";
@@ -21,9 +20,8 @@ let rig: CodexRig;
 const clients: TestClient[] = [];
 
 beforeAll(async () => {
-  rig = await startCodexRig("acp-codex-history-");
   // Codex offers the model request_permissions only with this feature on (under development in 0.171).
-  appendFileSync(path.join(rig.home, ".codex", "config.toml"), "\n[features]\nrequest_permissions_tool = true\n");
+  rig = await startCodexRig("acp-codex-history-", ["request_permissions_tool"]);
 });
 afterEach(() => {
   for (const c of clients.splice(0)) c.close();
