@@ -148,18 +148,21 @@ export function permissionProfile(v: unknown): PermissionProfile {
   return { network: obj(profile.network).enabled === true, read: paths("read"), write: paths("write") };
 }
 
+/** A permissions request's answer in words: what was granted and for how long, or that nothing was. */
+export function grantOutcome(result: unknown): string {
+  const r = obj(result);
+  const granted = permissionProfile(r.permissions);
+  const what = [granted.network ? "network" : "", ...granted.read, ...granted.write].filter(Boolean);
+  // Granting nothing is how a client says no.
+  if (what.length === 0) return "declined (nothing granted)";
+  return `granted for the ${r.scope === "session" ? "session" : "turn"}: ${what.join(", ")}`;
+}
+
 /** How an approval went, once it no longer waits: the decision, the permissions granted, or why none came. */
 export function approvalOutcome(a: ApprovalView): string {
   if (a.error !== undefined) return "answered with an error";
-  const result = obj(a.result);
-  if (a.result !== undefined && a.method === APP_SERVER_REQUESTS.permissions_approval) {
-    const granted = permissionProfile(result.permissions);
-    const what = [granted.network ? "network" : "", ...granted.read, ...granted.write].filter(Boolean);
-    // Granting nothing is how a client says no.
-    if (what.length === 0) return "declined (nothing granted)";
-    return `granted for the ${result.scope === "session" ? "session" : "turn"}: ${what.join(", ")}`;
-  }
-  const decision = result.decision;
+  if (a.result !== undefined && a.method === APP_SERVER_REQUESTS.permissions_approval) return grantOutcome(a.result);
+  const decision = obj(a.result).decision;
   if (decision !== undefined)
     return typeof decision === "string" ? decision : (Object.keys(obj(decision))[0] ?? "answered");
   if (a.result !== undefined) return "answered";
