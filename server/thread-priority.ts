@@ -12,7 +12,7 @@ import { getPriority, setPriority } from "node:os";
  * a core, and still gets about a tenth of one against a busy thread of normal priority (19
  * would starve searches on a loaded machine).
  */
-export const BACKGROUND_NICE = Number(process.env.ACP_BENCH_INDEX_NICE ?? 10);
+export const BACKGROUND_NICE = 10;
 
 /**
  * Lowers the calling thread's priority to `nice`; returns whether it did. Linux only, where a
