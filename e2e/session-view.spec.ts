@@ -222,9 +222,11 @@ test.describe.serial("session view: a tool call card through permission to compl
     // The running turn can be cancelled.
     await expect(page.getByTestId("cancel-turn")).toBeVisible();
 
-    // Answer from the pending list, choosing "allow once" (Gemini refuses "always" in an untrusted folder).
-    const once = await card
-      .locator('[data-testid="permission-option"][data-option-kind="allow_once"]')
+    // Answer from the pending list, choosing "allow once" (Gemini refuses "always" in an untrusted folder):
+    // the options are on the card that asks, the tool card only points to it.
+    await expect(card.getByTestId("permission-pointer")).toBeVisible();
+    const once = await page
+      .locator('[data-testid="inline-request"] [data-testid="permission-option"][data-kind="allow_once"]')
       .getAttribute("data-option-id");
     await page.getByTestId("pending-request").click();
     const composer = page.getByTestId("composer");
