@@ -34,17 +34,18 @@ import { ProbeStore } from "../transcripts/probe-store";
 import { probeAgent, rerunTranscript } from "../agents/session-tasks";
 import { TranscriptStore } from "../transcripts/transcript-store";
 import { dataDirFor } from "../runtime";
-import { USAGE } from "./cli-usage";
+import { commandUsage, helpFor } from "./cli-usage";
+import { outputFormat } from "./cli-options";
 import { CLIENT_METHODS } from "../../lib/protocol/methods";
 import { CliError } from "./cli-error";
 
 type Options = NonNullable<NonNullable<Parameters<typeof parseArgs>[0]>["options"]>;
 
-function parse(argv: string[], options: Options) {
+function parse(command: string, argv: string[], options: Options) {
   try {
     return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (err) {
-    throw new CliError(`${(err as Error).message}\n\n${USAGE}`, 2);
+    throw new CliError(`${(err as Error).message}\n\n${commandUsage(command)}`, 2);
   }
 }
 
@@ -101,7 +102,7 @@ function readTranscript(file: string): Transcript {
 }
 
 async function record(argv: string[]): Promise<number> {
-  const { values } = parse(argv, {
+  const { values } = parse("record", argv, {
     profile: { type: "string" },
     prompt: { type: "string" },
     cwd: { type: "string" },
@@ -110,7 +111,7 @@ async function record(argv: string[]): Promise<number> {
     fs: { type: "string" },
     terminal: { type: "string" },
   });
-  if (!values.prompt) throw new CliError(`record needs --prompt\n\n${USAGE}`, 2);
+  if (!values.prompt) throw new CliError(`record needs --prompt\n\n${commandUsage("record")}`, 2);
   const output = path.resolve((values.output as string | undefined) ?? "run.jsonl");
   const cwd = workspace(values.cwd as string | undefined);
   const checked = flagPolicies(values, POLICIES, { permission: "auto" });
@@ -169,21 +170,28 @@ async function record(argv: string[]): Promise<number> {
 }
 
 async function replay(argv: string[]): Promise<number> {
-  const { values, positionals } = parse(argv, {
+  const { values, positionals } = parse("replay", argv, {
+    // --against was its first name; --profile is every other command's.
+    profile: { type: "string" },
     against: { type: "string" },
     cwd: { type: "string" },
     ignore: { type: "string", multiple: true },
   });
+  if (values.profile !== undefined && values.against !== undefined)
+    throw new CliError("replay: --profile and --against are the same option: give one", 2);
   const ignore = (values.ignore as string[] | undefined) ?? [];
   for (const p of ignore) if (!parseIgnorePath(p)) throw new CliError(`--ignore: not a dot path: ${p}`, 2);
   const file = positionals[0];
-  if (!file) throw new CliError(`replay needs a transcript file\n\n${USAGE}`, 2);
+  if (!file) throw new CliError(`replay needs a transcript file\n\n${commandUsage("replay")}`, 2);
   const transcript = readTranscript(file);
   const cwd = workspace(values.cwd as string | undefined);
   const scratch = mkdtempSync(path.join(tmpdir(), "acp-replay-"));
   const cli = open(cwd, scratch);
   try {
-    const profile = (values.against as string | undefined) ?? transcript.header.agent.profile;
+    const profile =
+      (values.profile as string | undefined) ??
+      (values.against as string | undefined) ??
+      transcript.header.agent.profile;
     const result = await rerunTranscript(cli.host, transcript, { profile, ignore });
     if (!result.ok) throw new CliError(result.error.message, result.error.code === "unknown_profile" ? 2 : 3);
     for (const step of result.steps)
@@ -206,16 +214,18 @@ async function replay(argv: string[]): Promise<number> {
 }
 
 async function probe(argv: string[]): Promise<number> {
-  const { values } = parse(argv, {
+  const { values } = parse("probe", argv, {
     profile: { type: "string", multiple: true },
     all: { type: "boolean" },
     json: { type: "boolean" },
+    format: { type: "string" },
     // Kept for old scripts: the agent now runs in a throw-away workspace.
     cwd: { type: "string" },
     "include-logout": { type: "boolean" },
     terminals: { type: "boolean" },
     "auth-method": { type: "string" },
   });
+  const json = outputFormat(values, ["text", "json"], "text") === "json";
   const cwd = workspace(values.cwd as string | undefined);
   const cli = open(cwd);
   const store = new ProbeStore(cli.config.dataDir);
@@ -249,12 +259,12 @@ async function probe(argv: string[]): Promise<number> {
     if (names.length === 1) {
       const [report] = reports as [ProbeReport];
       await write(
-        values.json
+        json
           ? `${JSON.stringify(report, null, 2)}\n`
           : `${formatReport(report)}\n\ntranscript: ${report.transcriptId}\nreport: ${store.dir}/${report.id}.json\n`,
       );
     } else {
-      await write(values.json ? matrixToJson(reports) : matrixToMarkdown(buildMatrix(reports)));
+      await write(json ? matrixToJson(reports) : matrixToMarkdown(buildMatrix(reports)));
     }
     // A gate for CI: any agent NOT CONFORMANT fails the run (one that did not start is reported above).
     const failing = reports.filter((r) => r.conformance?.verdict === "NOT CONFORMANT");
@@ -269,12 +279,13 @@ async function probe(argv: string[]): Promise<number> {
 }
 
 async function exportCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parse(argv, {
+  const { values, positionals } = parse("export", argv, {
     output: { type: "string", short: "o" },
     viewer: { type: "boolean" },
   });
   if (values.viewer) {
-    if (positionals.length) throw new CliError(`export --viewer takes no transcript file\n\n${USAGE}`, 2);
+    if (positionals.length)
+      throw new CliError(`export --viewer takes no transcript file\n\n${commandUsage("export")}`, 2);
     const out = typeof values.output === "string" ? values.output : "viewer.html";
     const { viewerHtml } = await import("../transcripts/export");
     const { html } = await viewerHtml();
@@ -283,7 +294,8 @@ async function exportCommand(argv: string[]): Promise<number> {
     return 0;
   }
   const file = positionals[0];
-  if (positionals.length !== 1 || !file) throw new CliError(`export needs one transcript file\n\n${USAGE}`, 2);
+  if (positionals.length !== 1 || !file)
+    throw new CliError(`export needs one transcript file\n\n${commandUsage("export")}`, 2);
   const out = typeof values.output === "string" ? values.output : file.replace(/(\.jsonl)?$/, ".html");
   const text = readInput(file);
   const { exportHtml } = await import("../transcripts/export");
@@ -308,7 +320,7 @@ async function serveCommand(argv: string[]): Promise<number> {
   const split = argv.indexOf("--");
   const own = split < 0 ? argv : argv.slice(0, split);
   const trailing = split < 0 ? [] : argv.slice(split + 1);
-  const { values: flags, positionals } = parse(own, {
+  const { values: flags, positionals } = parse("serve", own, {
     port: { type: "string" },
     config: { type: "string" },
     data: { type: "string" },
@@ -355,6 +367,11 @@ function write(text: string): Promise<void> {
 }
 
 async function main(argv: string[]): Promise<number> {
+  const help = helpFor(argv);
+  if (help !== undefined) {
+    await write(`${help}\n`);
+    return 0;
+  }
   const [command, ...rest] = argv;
   switch (command) {
     case "serve":
@@ -375,17 +392,16 @@ async function main(argv: string[]): Promise<number> {
       return (await import("./validate-cli")).validateMain(rest);
     case "probe-client":
       return (await import("./probe-client")).probeClientMain(rest);
-    case "mcp":
-      return (await import("./mcp-server")).mcpMain(rest);
-    case "help":
-    case "--help":
-    case "-h":
-      process.stdout.write(`${USAGE}\n`);
-      return 0;
+    case "mcp": {
+      const { values, positionals } = parse("mcp", rest, { data: { type: "string" } });
+      if (positionals.length)
+        throw new CliError(`mcp: unexpected argument ${positionals[0]}\n\n${commandUsage("mcp")}`, 2);
+      return (await import("./mcp-server")).mcpMain(values.data === undefined ? [] : ["--data", values.data as string]);
+    }
     default:
       // No command, or only serve's options: serve this folder.
       if (command === undefined || command.startsWith("-")) return serveCommand(argv);
-      throw new CliError(`unknown command: ${command}\n\n${USAGE}`, 2);
+      throw new CliError(`unknown command: ${command}\n\n${commandUsage("")}`, 2);
   }
 }
 

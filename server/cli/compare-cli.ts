@@ -20,10 +20,8 @@ import { ConfigError, loadConfig, type ServerConfig } from "../config";
 import { Profiles } from "../agents/profiles";
 import { TranscriptStore } from "../transcripts/transcript-store";
 import { CliError } from "./cli-error";
-
-export const COMPARE_USAGE = `usage: acp-playground compare --profile A [--profile B] --prompt TEXT [--option [A.|B.]NAME=VALUE]...
-         [--json] [-o report.md|report.json] [--transcripts DIR] [--fail-on-diff] [--timeout SECONDS]
-         [--permission auto|deny] [--fs auto|deny] [--terminal auto|deny]`;
+import { durationMs, outputFormat } from "./cli-options";
+import { commandUsage } from "./cli-usage";
 
 interface SideSpec {
   key: "A" | "B";
@@ -113,6 +111,7 @@ async function compare(argv: string[]): Promise<number> {
         prompt: { type: "string" },
         option: { type: "string", multiple: true },
         json: { type: "boolean" },
+        format: { type: "string" },
         output: { type: "string", short: "o" },
         transcripts: { type: "string" },
         "fail-on-diff": { type: "boolean" },
@@ -131,8 +130,8 @@ async function compare(argv: string[]): Promise<number> {
   const named = (values.profile as string[] | undefined) ?? [];
   if (named.length === 0 || named.length > 2) throw new CliError("compare needs one or two --profile", 2);
   const options = parseOptions((values.option as string[] | undefined) ?? []);
-  const timeoutS = values.timeout === undefined ? 600 : Number(values.timeout);
-  if (!Number.isFinite(timeoutS) || timeoutS <= 0) throw new CliError("--timeout must be a number of seconds", 2);
+  const timeoutMs = durationMs(values.timeout, "--timeout", 600_000);
+  const format = outputFormat(values, ["markdown", "json"], "markdown");
   // Off by default, as for record: Gemini then writes files itself (through the client it cannot create one, docs/gemini-quirks.md).
   const checked = flagPolicies(values, ["auto", "deny"], { permission: "auto", fs: "deny", terminal: "deny" });
   if (!checked.ok) throw new CliError(checked.error, 2);
@@ -156,16 +155,7 @@ async function compare(argv: string[]): Promise<number> {
     const profiles = new Profiles({ ...config, dataDir: scratch }, store);
     const [a, b] = await Promise.all(
       specs.map((s) =>
-        runCompareSide(
-          s,
-          config,
-          profiles,
-          store,
-          prompt,
-          checked.value.policies,
-          checked.value.answers,
-          timeoutS * 1000,
-        ),
+        runCompareSide(s, config, profiles, store, prompt, checked.value.policies, checked.value.answers, timeoutMs),
       ),
     );
     const sides = [a!, b!];
@@ -186,7 +176,9 @@ async function compare(argv: string[]): Promise<number> {
       { label: a!.spec.label, frames: a!.frames },
       { label: b!.spec.label, frames: b!.frames },
     );
-    const asJson = values.json === true || (typeof values.output === "string" && values.output.endsWith(".json"));
+    const asJson =
+      format === "json" ||
+      (values.format === undefined && typeof values.output === "string" && values.output.endsWith(".json"));
     const report = asJson
       ? comparisonToJson(comparison, {
           prompt,
@@ -228,7 +220,9 @@ export async function compareMain(argv: string[]): Promise<number> {
     return await compare(argv);
   } catch (err) {
     if (!(err instanceof CliError)) throw err;
-    process.stderr.write(`acp-playground compare: ${err.message}\n${err.exitCode === 2 ? `\n${COMPARE_USAGE}\n` : ""}`);
+    process.stderr.write(
+      `acp-playground compare: ${err.message}\n${err.exitCode === 2 ? `\n${commandUsage("compare")}\n` : ""}`,
+    );
     return err.exitCode;
   }
 }
