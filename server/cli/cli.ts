@@ -185,6 +185,14 @@ async function replay(argv: string[]): Promise<number> {
   if (!file) throw new CliError(`replay needs a transcript file\n\n${commandUsage("replay")}`, 2);
   const transcript = readTranscript(file);
   const cwd = workspace(values.cwd as string | undefined);
+  const recordedCwd = transcript.header.agent.cwd;
+  // The agent is live: its own tools read and write in cwd, so a recording from elsewhere says so.
+  if (recordedCwd && recordedCwd !== cwd)
+    process.stderr.write(
+      `acp-playground replay: recorded in ${recordedCwd}${existsSync(recordedCwd) ? "" : " (not on this machine)"}; ` +
+        `the agent runs in ${cwd} and its reads and writes happen there. ` +
+        `The diff maps ${recordedCwd} to ${cwd} in paths; to replay where it was recorded: --cwd ${recordedCwd}\n`,
+    );
   const scratch = mkdtempSync(path.join(tmpdir(), "acp-replay-"));
   const cli = open(cwd, scratch);
   try {
