@@ -14,7 +14,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { openSide, promptSide } from "../../lib/features/compare-side";
-import { APP_SERVER_NOTIFICATIONS } from "../../lib/protocol/app-server-methods";
+import { MessageText } from "../../lib/folds/message-text";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { type Policies } from "../../lib/features/policy";
@@ -36,7 +36,6 @@ import { TranscriptStore } from "../transcripts/transcript-store";
 import { dataDirFor } from "../runtime";
 import { commandUsage, helpFor } from "./cli-usage";
 import { outputFormat } from "./cli-options";
-import { CLIENT_METHODS } from "../../lib/protocol/methods";
 import { CliError } from "./cli-error";
 
 type Options = NonNullable<NonNullable<Parameters<typeof parseArgs>[0]>["options"]>;
@@ -137,21 +136,11 @@ async function record(argv: string[]): Promise<number> {
     const handshake = await openSide(driver, side);
     const { sessionId } = handshake.progress;
     if (!sessionId) throw new CliError(handshake.progress.message ?? "the handshake failed", 3);
-    let text = "";
+    // Message boundaries kept (lib/folds/message-text.ts): a tool call between two messages is a new paragraph.
+    const reply = new MessageText();
     const unsubscribe = cli.host.onFrame((f) => {
-      const params = (f.message as { params?: { delta?: unknown } } | undefined)?.params;
-      const update = (f.message as UpdateMessage | undefined)?.params?.update;
-      const chunk =
-        f.method === APP_SERVER_NOTIFICATIONS.agent_message_delta && typeof params?.delta === "string"
-          ? params.delta
-          : f.method === CLIENT_METHODS.session_update &&
-              update?.sessionUpdate === "agent_message_chunk" &&
-              update.content?.type === "text"
-            ? update.content.text
-            : undefined;
-      if (chunk === undefined) return;
-      text += chunk;
-      process.stdout.write(chunk);
+      const shown = reply.push(f);
+      if (shown) process.stdout.write(shown);
     });
     const end = await promptSide(driver, side, sessionId);
     const ending = end.ok
@@ -160,7 +149,9 @@ async function record(argv: string[]): Promise<number> {
     unsubscribe();
     await cli.host.stop();
     copyFileSync(cli.store.file(agent.transcriptId!), output);
-    process.stdout.write(`${text.endsWith("\n") ? "" : "\n"}${ending}\ntranscript: ${output}\n`);
+    process.stdout.write(
+      `${reply.text === "" || reply.text.endsWith("\n") ? "" : "\n"}${ending}\ntranscript: ${output}\n`,
+    );
     return 0;
   } finally {
     driver.close();
@@ -432,5 +423,3 @@ main(process.argv.slice(2)).then(
     exit(err instanceof CliError ? err.exitCode : 1);
   },
 );
-
-type UpdateMessage = { params?: { update?: { sessionUpdate?: string; content?: { type?: string; text: string } } } };
