@@ -69,5 +69,10 @@ describe("Gemini CLI with the offline model", () => {
     );
     expect((ran!.message as any).params.update.kind).toBe("execute");
     expect(textOf(c, before)).toMatch(/`ls` printed:\n\n```\n(.*\s)?hello\.txt/);
+
+    // The happy path is quiet: every JSON call (the CLI's routing classifier) got an answer its schema accepts.
+    expect((await c.emit("agent:stop", {})).ok).toBe(true);
+    await c.waitFor(() => c.exits.length > 0, "agent exit");
+    expect(c.stderr.join("")).not.toMatch(/ZodError|Routing\].*failed/);
   });
 });
