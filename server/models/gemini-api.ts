@@ -131,7 +131,8 @@ export function answerForSchema(schema: unknown, depth = 0): unknown {
     minimum?: unknown;
   };
   if (Array.isArray(s.enum) && s.enum.length) return s.enum[0];
-  const type = (Array.isArray(s.type) ? s.type[0] : s.type)?.toString().toLowerCase();
+  const first: unknown = Array.isArray(s.type) ? (s.type as unknown[])[0] : s.type;
+  const type = typeof first === "string" ? first.toLowerCase() : undefined;
   switch (type) {
     case "object": {
       const required = Array.isArray(s.required) ? s.required.filter((k): k is string => typeof k === "string") : [];
