@@ -10,7 +10,6 @@ import { isObject, str } from "../protocol/json";
 import { APP_SERVER_NOTIFICATIONS } from "../protocol/app-server-methods";
 import { CLIENT_METHODS } from "../protocol/methods";
 
-// eslint-disable-next-line no-control-regex -- control characters are what it finds
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
 export class MessageText {
