@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { Frame } from "../protocol/frame";
 import { MessageText } from "./message-text";
 
 const update = (u: Record<string, unknown>) => ({
@@ -12,7 +13,7 @@ const chunk = (text: string, messageId?: string) =>
     ...(messageId ? { messageId } : {}),
   });
 
-const fold = (frames: ReturnType<typeof update>[]) => {
+const fold = (frames: Pick<Frame, "method" | "message">[]) => {
   const m = new MessageText();
   const printed = frames.map((f) => m.push(f)).join("");
   expect(printed).toBe(m.text);

@@ -24,6 +24,7 @@ import { type ProbeReport } from "../../lib/contracts/reports";
 import { buildMatrix, matrixToJson, matrixToMarkdown } from "../../lib/features/probe-matrix";
 import { parseIgnorePath } from "../../lib/contracts/ignore-paths";
 import { secretsFromEnv } from "../../lib/features/redact";
+import { findingText, STOPS_THE_AGENT, type Finding } from "../../lib/features/doctor";
 import { parseTranscript, TranscriptError, type Transcript } from "../../lib/contracts/transcript";
 import { AgentDriver } from "../agents/agent-driver";
 import { AgentHost } from "../agents/agent-host";
@@ -58,6 +59,8 @@ interface Cli {
   host: AgentHost;
   store: TranscriptStore;
   config: ServerConfig;
+  /** The doctor's findings so far, printed as they came. */
+  findings: Finding[];
 }
 
 function open(cwd: string, dataDir?: string): Cli {
@@ -71,7 +74,13 @@ function open(cwd: string, dataDir?: string): Cli {
   config.dataDir = dataDir ?? dataDirFor(process.env, process.cwd());
   const store = new TranscriptStore(config.dataDir);
   const host = new AgentHost(config, new Profiles(config, store), store);
-  return { host, store, config };
+  // The doctor says what it is certain of the moment it sees it, not when a request times out.
+  const findings: Finding[] = [];
+  host.onFinding((f) => {
+    findings.push(f);
+    process.stderr.write(`acp-playground: the agent: ${findingText(f)}\n`);
+  });
+  return { host, store, config, findings };
 }
 
 async function start(cli: Cli, profile: string | undefined, policies: Policies = {}) {
@@ -135,7 +144,16 @@ async function record(argv: string[]): Promise<number> {
     };
     const handshake = await openSide(driver, side);
     const { sessionId } = handshake.progress;
-    if (!sessionId) throw new CliError(handshake.progress.message ?? "the handshake failed", 3);
+    if (!sessionId) {
+      // Stopped by the doctor: its finding, printed above, is the reason (the handshake's error would be the echo's).
+      const stopped = cli.findings.some((f) => STOPS_THE_AGENT.has(f.kind));
+      throw new CliError(
+        stopped
+          ? "no session: the doctor stopped the agent (above)"
+          : (handshake.progress.message ?? "the handshake failed"),
+        3,
+      );
+    }
     // Message boundaries kept (lib/folds/message-text.ts): a tool call between two messages is a new paragraph.
     const reply = new MessageText();
     const unsubscribe = cli.host.onFrame((f) => {
