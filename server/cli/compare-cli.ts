@@ -15,6 +15,7 @@ import { runSide } from "../../lib/features/compare-side";
 import type { Policies } from "../../lib/features/policy";
 import { AgentDriver } from "../agents/agent-driver";
 import { AgentHost } from "../agents/agent-host";
+import { findingText, STOPS_THE_AGENT, type Finding } from "../../lib/features/doctor";
 import { flagPolicies } from "./cli-policies";
 import { ConfigError, loadConfig, type ServerConfig } from "../config";
 import { Profiles } from "../agents/profiles";
@@ -70,6 +71,12 @@ async function runCompareSide(
   const workspace = realpathSync(mkdtempSync(path.join(tmpdir(), `acp-compare-${spec.key.toLowerCase()}-`)));
   const session = new AgentHost({ ...config, workspaceRoots: [workspace] }, profiles, store);
   session.answerer.setPolicies(policies);
+  // The doctor's findings as they come, as record prints them.
+  let stopped: Finding | undefined;
+  session.onFinding((f) => {
+    if (STOPS_THE_AGENT.has(f.kind)) stopped ??= f;
+    process.stderr.write(`acp-playground compare: ${spec.label}: ${findingText(f)}\n`);
+  });
   const driver = new AgentDriver(session);
   const result: SideResult = { spec, frames: [] };
   try {
@@ -91,7 +98,8 @@ async function runCompareSide(
       promptTimeoutMs: timeoutMs,
     });
     if (end.ok) result.stopReason = end.stopReason;
-    else result.failure = end.message;
+    // Stopped by the doctor: its finding is the reason, not the echoed error the handshake read.
+    else result.failure = stopped ? `the doctor stopped it: ${stopped.title}` : end.message;
     result.frames = session.framesWithMessages();
     return result;
   } finally {
