@@ -1,5 +1,5 @@
 /**
- * What the probe's steps share (lib/features/probe-steps.ts): the driver they
+ * What the probe's steps share (lib/features/probe/steps.ts): the driver they
  * talk through, what earlier steps learnt (the initialize result, the session),
  * and the two things every step adds to: report rows (what the agent did) and
  * checks (whether that meets a requirement, lib/features/probe-requirements.ts).
