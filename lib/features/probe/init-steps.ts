@@ -2,6 +2,7 @@
  * The opening steps: initialize (with an unsupported version first, then version 1), the
  * `initialized` notification, and session/new through the one client handshake.
  */
+import { authGateChecks } from "./kit-session-steps";
 import { CLIENT_INFO } from "../../protocol/client-capabilities";
 import { ACP_V1, initializeParams, needsAuth, runHandshake } from "../handshake";
 import type { JsonRpcId } from "../../protocol/frame";
@@ -151,11 +152,14 @@ export async function initializedNotification(ctx: ProbeContext) {
 export async function sessionNew(ctx: ProbeContext) {
   const { authMethod } = ctx.options;
   let created: Reply | undefined;
+  let authenticated: Reply | undefined;
   const port = {
     request: async (method: string, params: unknown, options?: { id?: JsonRpcId; timeoutMs?: number }) => {
       const reply = await ctx.request(method, params, options);
       if (method === AGENT_METHODS.session_new) created = reply;
-      else ctx.push(row(`${method} with ${authMethod ?? "?"} (chosen)`, method, reply, keys));
+      else if (method === AGENT_METHODS.authenticate) authenticated = reply;
+      if (method !== AGENT_METHODS.session_new)
+        ctx.push(row(`${method} with ${authMethod ?? "?"} (chosen)`, method, reply, keys));
       return reply;
     },
   };
@@ -211,6 +215,7 @@ export async function sessionNew(ctx: ProbeContext) {
           ctx.sessionId ? "sessionId given" : `no sessionId: ${answerOf(created)}`,
           frames,
         ),
+    ...authGateChecks(ctx, created, authenticated),
   ];
   if (ctx.sessionId) {
     const modes = modesOf(ctx);

@@ -2,6 +2,7 @@
  * Prompt turns: a text turn, a tool call round trip, and a turn cancelled halfway.
  */
 import type { Frame } from "../../protocol/frame";
+import { promptUpdateChecks } from "./kit-session-steps";
 import { isObject } from "../../protocol/json";
 import { AGENT_METHODS, CLIENT_METHODS } from "../../protocol/methods";
 import { R } from "../probe-requirements";
@@ -26,7 +27,10 @@ export async function promptTurn(ctx: ProbeContext) {
     { sessionId: sid(ctx), prompt: [{ type: "text", text: "Reply with the single word OK." }] },
     { timeoutMs: ctx.t * 3 },
   );
-  const chunks = ctx.updates(ctx.parsed(start)).filter((u) => u.update.sessionUpdate === "agent_message_chunk").length;
+  const turnFrames = ctx.parsed(start);
+  const chunks = ctx.updates(turnFrames).filter((u) => u.update.sessionUpdate === "agent_message_chunk").length;
+  // initialize, session/new and this turn are the basic exchange the schema judges (ACP-SCHEMA-001).
+  ctx.basicExchangeEnd = turn.frame?.seq ?? ctx.lastSeq();
   const stopReason = resultOf(turn.frame)?.stopReason;
   const stopped = typeof stopReason === "string" && STOP_REASONS.has(stopReason);
   const check = ctx.sessionCheck(
@@ -42,7 +46,7 @@ export async function promptTurn(ctx: ProbeContext) {
       turn,
       () => `stopReason ${JSON.stringify(stopReason)}, ${chunks} message chunks`,
     ),
-    [check],
+    [check, promptUpdateChecks(ctx, turnFrames, turn)],
   );
   const empty =
     !!turn.frame && !errorOf(turn.frame) && chunks === 0 && (stopReason === undefined || stopReason === null);

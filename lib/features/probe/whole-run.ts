@@ -1,6 +1,7 @@
 /**
  * Checks over every frame of the run: framing, response shape, capabilities used, root fields.
  */
+import { transportAndSchema } from "./kit-rpc-steps";
 import { notAdvertised } from "../../protocol/client-capabilities";
 import { isObject } from "../../protocol/json";
 import { CLIENT_METHODS } from "../../protocol/methods";
@@ -105,5 +106,6 @@ export async function wholeRun(ctx: ProbeContext) {
         : "no custom root fields in results",
       extra.map((e) => e.seq).slice(0, 20),
     );
+  transportAndSchema(ctx);
   await Promise.resolve();
 }
