@@ -19,6 +19,7 @@ import { STABLE_REQUIREMENTS, UNSTABLE_REQUIREMENTS } from "./probe-requirements
 import { requirementLines, verdictLine } from "./probe-export";
 
 export type { Driver, ProbeOptions, Reply } from "./probe-context";
+export { PROBE_DIRECTORIES } from "./probe-context";
 export { supportOf } from "./probe-context";
 export { STARTUP_ALLOWANCE } from "./probe/steps";
 
