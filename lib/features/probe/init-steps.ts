@@ -189,6 +189,7 @@ export async function sessionNew(ctx: ProbeContext) {
       },
       [ctx.check(R.sessionNew, "fail", `not sent: ${String(end.progress.message)}`)],
     );
+    ctx.check(R.authThenSession, "skip", `no session/new after authenticate: ${String(end.progress.message)}`);
     return;
   }
   const session = resultOf(created.frame);

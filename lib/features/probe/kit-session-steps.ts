@@ -70,7 +70,8 @@ export function authGateChecks(ctx: ProbeContext, created: Reply, authenticate: 
   const listed = Array.isArray(ctx.init?.authMethods) && ctx.init.authMethods.length > 0;
   const frames = framesOf(created);
   const checks: CheckResult[] = [];
-  if (!listed)
+  if (listed) ctx.check(R.noAuthNoGate, "skip", "auth methods listed: the rule is for an agent that lists none");
+  else
     checks.push(
       ctx.check(
         R.noAuthNoGate,

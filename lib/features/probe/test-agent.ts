@@ -127,6 +127,22 @@ export class FakeAgent implements Driver {
   frames() {
     return this.log;
   }
+  /** What the agent wrote to stderr, and whether it exits once stdin closes (undefined: not a process). */
+  stderrText = "";
+  exits: boolean | undefined = true;
+  stdinClosed = false;
+  stderr() {
+    return this.stderrText;
+  }
+  endInput(): Promise<boolean | undefined> {
+    this.stdinClosed = true;
+    return Promise.resolve(this.exits);
+  }
+  /** A line that is not UTF-8 (its bytes base64), as the transport keeps it. */
+  notUtf8(base64: string) {
+    const frame = this.seq.line("from-agent", "\ufffd", base64);
+    this.log.push(frame);
+  }
   answerWith(policies: Policies) {
     this.policies = { ...this.policies, ...policies };
   }
@@ -153,10 +169,30 @@ export interface AgentOptions {
   authRequired?: boolean;
   /** Every session/new answers the same sessionId. */
   sameSessionId?: boolean;
+  /** Beside fork and list: more session capabilities (resume, close, delete, additionalDirectories), and prompt capabilities. */
+  capabilities?: { session?: Record<string, unknown>; prompt?: Record<string, unknown> };
+  /** The authMethods initialize lists (default: one env_var method, "key"). */
+  authMethods?: unknown[];
+  /** As Qwen Code: -32023 for resuming or loading a session never prompted, -32603 for an `_` method without params. */
+  qwen?: boolean;
+  /** session/load answers a null result. */
+  nullLoad?: boolean;
+  /** Error messages with a newline in them. */
+  multilineErrors?: boolean;
+  /** The first turn's update names another session. */
+  strayUpdate?: boolean;
+  /** After initialize's answer, a line that is not UTF-8. */
+  notUtf8?: boolean;
+  /** The first turn sends an update the schema refuses (content of no known type). */
+  invalidUpdate?: boolean;
 }
 
 export const otherAgent = (o: AgentOptions = {}): Script => {
   let authenticated = false;
+  const prompted = new Set<string>();
+  const refuse = (code: number, message: string) => ({
+    error: { code, message: o.multilineErrors ? `${message}\n  at handler (agent.js:1:1)` : message },
+  });
   return {
     async handle(msg, agent) {
       switch (msg.method) {
@@ -164,13 +200,15 @@ export const otherAgent = (o: AgentOptions = {}): Script => {
           if (o.parseError) agent.emit({ error: { code: -32700, message: "Parse error" } });
           return undefined;
         case "initialize":
+          if (o.notUtf8) setTimeout(() => agent.notUtf8("/w=="));
           return ok({
             protocolVersion: 1,
             ...(o.noAgentInfo ? {} : { agentInfo: { name: "other", version: "2.0.0" } }),
-            authMethods: [{ id: "key", name: "Key", type: "env_var" }],
+            authMethods: o.authMethods ?? [{ id: "key", name: "Key", type: "env_var" }],
             agentCapabilities: {
               ...(o.load ? { loadSession: true } : {}),
-              sessionCapabilities: { fork: {}, list: {} },
+              sessionCapabilities: { fork: {}, list: {}, ...o.capabilities?.session },
+              ...(o.capabilities?.prompt ? { promptCapabilities: o.capabilities.prompt } : {}),
             },
           });
         case "authenticate":
@@ -179,6 +217,7 @@ export const otherAgent = (o: AgentOptions = {}): Script => {
           authenticated = true;
           return ok({});
         case "session/new":
+          if (typeof msg.params?.cwd !== "string") return refuse(-32602, "Invalid params: cwd is required");
           if (o.authRequired && !authenticated) return { error: { code: -32000, message: "Authentication required" } };
           return ok({
             sessionId: o.sameSessionId ? "the-one-session" : uuid(),
@@ -211,6 +250,14 @@ export const otherAgent = (o: AgentOptions = {}): Script => {
         case "session/prompt": {
           const sid = msg.params!.sessionId as string;
           const text = JSON.stringify(msg.params!.prompt);
+          if (o.strayUpdate && !prompted.size)
+            agent.update("another-session", {
+              sessionUpdate: "agent_message_chunk",
+              content: { type: "text", text: "?" },
+            });
+          if (o.invalidUpdate && !prompted.size)
+            agent.update(sid, { sessionUpdate: "agent_message_chunk", content: { type: "nonsense" } });
+          prompted.add(sid);
           if (text.includes("Count slowly") && o.fastCancel) return ok({ stopReason: "end_turn" });
           if (text.includes("probe.txt")) {
             const answer = (await agent.ask("session/request_permission", {
@@ -229,7 +276,7 @@ export const otherAgent = (o: AgentOptions = {}): Script => {
           }
           if (text.includes("Count slowly")) {
             agent.update(sid, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "1" } });
-            await agent.waitFor((f) => f.method === "session/cancel", 1000);
+            await agent.waitFor((f) => f.method === "session/cancel" || f.method === "session/close", 1000);
             if (o.cancel === "ends at once") return ok({ stopReason: "end_turn" });
             if (o.cancel === "streams on") {
               for (let n = 2; n < 7; n++)
@@ -250,6 +297,8 @@ export const otherAgent = (o: AgentOptions = {}): Script => {
           return msg.params?.cwd ? ok({ sessionId: "forked" }) : { error: { code: -32602, message: "cwd required" } };
         case "session/load": {
           const sid = msg.params!.sessionId as string;
+          if (o.qwen && !prompted.has(sid)) return refuse(-32023, "Session not found");
+          if (o.nullLoad) return ok(null);
           if (o.load === "fails")
             return { error: { code: -32603, message: "No previous sessions found for this project" } };
           agent.update(sid, { sessionUpdate: "user_message_chunk", content: { type: "text", text: "Reply with OK" } });
@@ -275,10 +324,18 @@ export const otherAgent = (o: AgentOptions = {}): Script => {
           return ok({});
         case "session/list":
           return ok({ sessions: [] });
+        case "session/resume":
+          if (o.qwen && !prompted.has(String(msg.params?.sessionId))) return refuse(-32023, "Session not found");
+          return ok({});
+        case "session/close":
+        case "session/delete":
+          return ok({});
         case "session/new_auth":
           return undefined;
         default:
-          return msg.id === undefined ? undefined : notFound;
+          if (o.qwen && msg.method?.startsWith("_") && msg.params === undefined)
+            return refuse(-32603, "Internal error: cannot read properties of undefined");
+          return msg.id === undefined ? undefined : o.multilineErrors ? refuse(-32601, "Method not found") : notFound;
       }
     },
   };
