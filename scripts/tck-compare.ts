@@ -152,7 +152,9 @@ async function probeAll(): Promise<ProbeReport[]> {
       base,
     );
     if (code !== 0 && code !== 1) throw new Error(`acp-playground probe exited with ${code}`);
-    return (JSON.parse(out) as { reports: ProbeReport[] }).reports;
+    // One profile: the report itself; several: { reports }.
+    const parsed = JSON.parse(out) as { reports?: ProbeReport[] } & ProbeReport;
+    return parsed.reports ?? [parsed];
   } finally {
     watcher.close();
   }
@@ -197,6 +199,8 @@ try {
     const kitJson = await kit(agent);
     const probe = probes[i]!;
     kept[agent] = { kit: kitJson, probe };
+    // Kept as each agent is done: a long run that fails later loses nothing.
+    if (values.json) writeFileSync(values.json, `${JSON.stringify(kept, null, 2)}\n`);
     const name = `${agent} ${probe.agent?.version ?? ""}`.trim();
     comparisons.push(compareWithKit(name, parseKitReport(kitJson), probe));
   }
@@ -206,7 +210,6 @@ try {
   rmSync(base, { recursive: true, force: true });
 }
 
-if (values.json) writeFileSync(values.json, `${JSON.stringify(kept, null, 2)}\n`);
 const python = execFileSync("python3", ["--version"], { encoding: "utf8" }).trim();
 const section = [
   START,

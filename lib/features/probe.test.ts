@@ -97,7 +97,11 @@ describe("requirement-level verdicts", () => {
   it("fails an advertised capability that fails: session/load of the session just used answered -32603", async () => {
     const { result } = await probe({ load: "fails" });
     expect(result.conformance.verdict).toBe("NOT CONFORMANT");
-    expect(v1(result).reasons).toEqual(["ACP-LOAD-001 fail"]);
+    // A load that fails replays nothing: PG-LOAD-002 fails with it, as the kit's ACP-LOAD-002 does.
+    expect(v1(result).reasons).toEqual(["ACP-LOAD-001 fail", "PG-LOAD-002 fail"]);
+    expect(requirement(result, "PG-LOAD-002").checks[0]!.detail).toMatch(
+      /^nothing replayed: session\/load error -32603/,
+    );
     const load = requirement(result, "ACP-LOAD-001");
     expect(load).toMatchObject({ tier: "CAPABILITY", status: "fail" });
     expect(load.checks[0]!.detail).toContain("error -32603: No previous sessions found for this project");
@@ -137,18 +141,21 @@ describe("requirement-level verdicts", () => {
     expect(result.conformance.verdict).toBe("CONFORMANT");
   });
 
-  it("switches to a different mode and back, past one the agent refuses", async () => {
+  it("switches to a different mode and back, past one the agent refuses, and fails the refusal of a listed mode", async () => {
     const { agent, result } = await probe({ switches: "one refused" });
     expect(agent.sent.filter((m) => m.method === "session/set_mode").map((m) => m.params!.modeId)).toEqual([
       "autoEdit",
       "plan",
       "default",
     ]);
+    // availableModes are "the modes the Agent can operate in": refusing one fails, as in the kit.
     const sw = requirement(result, "ACP-MODES-002");
-    expect(sw.status).toBe("pass");
+    expect(sw.status).toBe("fail");
     expect(sw.checks[0]!.detail).toMatch(
       /^autoEdit refused \(error -32603: Cannot enable privileged.*\), default → plan accepted, back to default accepted$/,
     );
+    expect(v1(result).reasons).toEqual(["ACP-MODES-002 fail"]);
+    expect(requirement((await probe({ switches: "none refused" })).result, "ACP-MODES-002").status).toBe("pass");
     const none = (await probe({ switches: "all refused" })).result;
     expect(requirement(none, "ACP-MODES-002").status).toBe("fail");
     expect(v1(none).reasons).toEqual(["ACP-MODES-002 fail"]);

@@ -11,7 +11,7 @@ import { SET_MODEL, ids, modesOf, modelsOf, configOptionsOf, selectValues, param
 /**
  * Switches to another advertised value and back (setting the current one proves
  * nothing: Gemini refuses `autoEdit` in an untrusted folder, which only a real
- * switch shows). Tries the others in order until one is accepted.
+ * switch shows). Tries the others in order until one is accepted; the report shows each refusal.
  */
 async function switchAndBack(
   ctx: ProbeContext,
@@ -67,7 +67,8 @@ export async function setMode(ctx: ProbeContext) {
   ];
   const shown = r.there ?? r.refused.at(-1)!.reply;
   ctx.push({ ...row(`session/set_mode to another mode and back`, method, shown, keys), detail: detail.slice(0, 300) }, [
-    ctx.sessionCheck(R.modeSwitch, r.to && ok ? "pass" : "fail", detail, frames),
+    // A listed mode is one "the Agent can operate in" (schema: SessionModeState.availableModes): refusing it fails.
+    ctx.sessionCheck(R.modeSwitch, r.to && ok && !r.refused.length ? "pass" : "fail", detail, frames),
   ]);
 }
 

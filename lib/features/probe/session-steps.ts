@@ -53,7 +53,11 @@ export async function sessionLoad(ctx: ProbeContext) {
         [...framesOf(reply), ...late.map((u) => u.seq)],
       ),
     );
-  }
+  } else if (ctx.sessionId)
+    // "MUST replay the entire conversation": a load that fails replays none of it (the kit fails it too).
+    checks.push(
+      ctx.check(R.loadReplayFirst, "fail", `nothing replayed: session/load ${answerOf(reply)}`, framesOf(reply)),
+    );
   ctx.push(row("session/load of the probe's session", method, reply, keys), checks);
 }
 

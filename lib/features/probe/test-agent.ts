@@ -162,7 +162,7 @@ export interface AgentOptions {
   models?: boolean;
   noAgentInfo?: boolean;
   /** Three modes; `autoEdit` refused (as Gemini in an untrusted folder), or every switch refused. */
-  switches?: "one refused" | "all refused";
+  switches?: "none refused" | "one refused" | "all refused";
   /** After session/cancel: end the turn normally at once (a race), or stream five more chunks and then end it so. */
   cancel?: "ends at once" | "streams on";
   /** session/new answers -32000 until `authenticate` with "key". */
