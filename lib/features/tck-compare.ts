@@ -28,7 +28,10 @@ export function parseKitReport(json: unknown): KitReport {
       throw new Error(`acp-tck report: requirement ${i} has no id or a status the kit does not use`);
     const tests: unknown[] = Array.isArray(r.tests) ? r.tests : [];
     const failed = tests.find((t) => isObject(t) && t.status === "FAIL");
-    const message = isObject(failed) && typeof failed.message === "string" ? failed.message : undefined;
+    const text = isObject(failed) && typeof failed.message === "string" ? failed.message : undefined;
+    // pytest's report: the test's source, then the assertion's "E   ..." lines, which say why.
+    const why = text?.split("\n").find((l) => /^E\s+\S/.test(l));
+    const message = why ? why.replace(/^E\s+/, "") : text;
     return {
       id: r.id,
       tier: typeof r.tier === "string" ? r.tier : "?",
