@@ -8,6 +8,7 @@
  *
  * Run: npx tsx scripts/tck-compare.ts [--agents sdk-example,qwen,claude,gemini] [--write] [--json FILE]
  *      [--kit DIR] (default ../shared/tools/acp-tck, or ACP_TCK_DIR)
+ *      npx tsx scripts/tck-compare.ts --from FILE [--from FILE...] [--write]: the table from kept reports
  *
  * The kit needs python3 with pytest and jsonschema (Debian: python3-pytest python3-jsonschema);
  * nothing else in the project needs it. The probe's model turns are scripted as in
@@ -43,6 +44,7 @@ const { values } = parseArgs({
     write: { type: "boolean" },
     json: { type: "string" },
     kit: { type: "string" },
+    from: { type: "string", multiple: true },
   },
 });
 const agents = (values.agents?.split(",") ?? [...ALL]) as Agent[];
@@ -50,6 +52,47 @@ for (const a of agents) if (!ALL.includes(a)) throw new Error(`unknown agent ${a
 const kitDir = path.resolve(
   values.kit ?? process.env.ACP_TCK_DIR ?? path.join(root, "..", "shared", "tools", "acp-tck"),
 );
+
+/** Prints the table, or writes it into docs/conformance.md between its markers. */
+async function output(comparisons: AgentComparison[]): Promise<void> {
+  const python = execFileSync("python3", ["--version"], { encoding: "utf8" }).trim();
+  const section = [
+    START,
+    `Produced on ${new Date().toISOString().slice(0, 10)} by \`npx tsx scripts/tck-compare.ts --write\` (Node ${process.version}, ` +
+      `${python}, acp-tck v1 suite from \`../shared/tools/acp-tck\`; agents: ${comparisons.map((c) => c.agent).join(", ")}), ` +
+      "offline against the fake model APIs.",
+    "",
+    comparisonMarkdown(comparisons).trimEnd(),
+    END,
+  ].join("\n");
+
+  if (values.write) {
+    const doc = readFileSync(DOC, "utf8");
+    const from = doc.indexOf(START);
+    const to = doc.indexOf(END);
+    if (from < 0 || to < from) throw new Error(`${DOC} has no ${START} … ${END} markers`);
+    const text = doc.slice(0, from) + section + doc.slice(to + END.length);
+    writeFileSync(DOC, await format(text, { ...(await resolveConfig(DOC)), filepath: DOC }));
+    process.stdout.write(`wrote the table into ${path.relative(root, DOC)}\n`);
+  } else {
+    process.stdout.write(`${section}\n`);
+  }
+}
+
+/** Reports kept by earlier runs (`--json`): `{ agent: { kit, probe } }`. */
+function fromFiles(files: string[]): AgentComparison[] {
+  return files.flatMap((file) =>
+    Object.entries(JSON.parse(readFileSync(file, "utf8")) as Record<string, { kit: unknown; probe: ProbeReport }>).map(
+      ([agent, { kit, probe }]) =>
+        compareWithKit(`${agent} ${probe.agent?.version ?? ""}`.trim(), parseKitReport(kit), probe),
+    ),
+  );
+}
+
+if (values.from?.length) {
+  await output(fromFiles(values.from));
+  process.exit(0);
+}
 
 execFileSync(process.execPath, [path.join(root, "scripts/ensure-agents.mjs")], { stdio: "inherit" });
 
@@ -210,25 +253,4 @@ try {
   rmSync(base, { recursive: true, force: true });
 }
 
-const python = execFileSync("python3", ["--version"], { encoding: "utf8" }).trim();
-const section = [
-  START,
-  `Produced on ${new Date().toISOString().slice(0, 10)} by \`npx tsx scripts/tck-compare.ts --write\` (Node ${process.version}, ` +
-    `${python}, acp-tck v1 suite from \`../shared/tools/acp-tck\`; agents: ${comparisons.map((c) => c.agent).join(", ")}), ` +
-    "offline against the fake model APIs.",
-  "",
-  comparisonMarkdown(comparisons).trimEnd(),
-  END,
-].join("\n");
-
-if (values.write) {
-  const doc = readFileSync(DOC, "utf8");
-  const from = doc.indexOf(START);
-  const to = doc.indexOf(END);
-  if (from < 0 || to < from) throw new Error(`${DOC} has no ${START} … ${END} markers`);
-  const text = doc.slice(0, from) + section + doc.slice(to + END.length);
-  writeFileSync(DOC, await format(text, { ...(await resolveConfig(DOC)), filepath: DOC }));
-  process.stdout.write(`wrote the table into ${path.relative(root, DOC)}\n`);
-} else {
-  process.stdout.write(`${section}\n`);
-}
+await output(comparisons);
