@@ -66,8 +66,9 @@ export const STEPS: readonly ProbeStep[] = [
   { name: "prompt content kinds", run: promptContent },
   { name: "an unknown session", run: unknownSession },
   { name: "session/close during a turn", run: closeInFlight },
-  { name: "session/delete of a session never created", run: deleteUnknown },
   { name: "session/close and session/delete", run: closeAndDelete },
+  // After the real delete: the matrix (probe-matrix.ts) reads the first session/delete row.
+  { name: "session/delete of a session never created", run: deleteUnknown },
   { name: "the whole run", run: wholeRun },
   { name: "stderr and the exit", run: processEnd },
 ];
