@@ -22,7 +22,11 @@ export class AgentDriver implements Driver {
   private readonly client: RequestClient;
   private readonly unsubscribe: Array<() => void>;
 
-  constructor(private readonly session: AgentHost) {
+  constructor(
+    private readonly session: AgentHost,
+    /** Runs just before endInput closes stdin (the probe measures the agent's memory while it still runs). */
+    private readonly beforeEndInput?: () => void,
+  ) {
     this.client = new RequestClient({
       send: (frame) => {
         const ack = session.send(frame);
@@ -81,6 +85,7 @@ export class AgentDriver implements Driver {
   /** Closes the agent's stdin; resolves whether it exited within `graceMs` (undefined: not a local process). */
   endInput(graceMs: number): Promise<boolean | undefined> {
     if (!this.session.running) return Promise.resolve(true);
+    this.beforeEndInput?.();
     let stop = () => {};
     const exited = new Promise<boolean>((resolve) => {
       const timer = setTimeout(() => resolve(false), graceMs);

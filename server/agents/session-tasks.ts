@@ -102,7 +102,9 @@ export async function probeAgent(
     rmSync(workspace, { recursive: true, force: true });
     return started;
   }
-  const driver = new AgentDriver(session);
+  // Measured before the probe's last step closes the agent's stdin (it may exit then).
+  let rssBytes: number | undefined;
+  const driver = new AgentDriver(session, () => (rssBytes = groupRssBytes(started.agent.pid)));
   // The probe answers under its own policies: the session's own come back after it.
   const policies = session.answerer.current;
   try {
@@ -117,7 +119,7 @@ export async function probeAgent(
       defs: unstableDefs(),
       schemas: schemaSet(),
     });
-    const rssBytes = groupRssBytes(started.agent.pid);
+    rssBytes ??= groupRssBytes(started.agent.pid);
     const frames = session.framesWithMessages();
     const init = frames.find(
       (f) =>
