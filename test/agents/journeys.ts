@@ -180,7 +180,8 @@ export function defineAgentJourneys(spec: AgentJourneySpec): AgentRelay {
       async () => {
         const c = await g.client();
         if (spec.hello.script) g.api!.script(spec.hello.script);
-        const res = (await c.emit("agent:probe", { profile: spec.kind })) as {
+        // The probe runs every kit requirement in one agent (a dozen turns): minutes for a real agent on a loaded machine.
+        const res = (await c.emit("agent:probe", { profile: spec.kind }, JOURNEY_MS - 10_000)) as {
           ok: boolean;
           report: ProbeReport;
         };
