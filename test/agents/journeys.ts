@@ -193,7 +193,13 @@ export function defineAgentJourneys(spec: AgentJourneySpec): AgentRelay {
           p.requirements.filter((r) => r.status === "fail").map((r) => r.id),
         );
         const seen = { verdict: res.report.conformance!.verdict, failing };
-        expect(seen).toEqual(spec.conformance);
+        // On a mismatch, say what each failing requirement saw.
+        const why = res.report.conformance!.parts.flatMap((p) =>
+          p.requirements
+            .filter((r) => r.status === "fail")
+            .map((r) => `${r.id}: ${r.checks.map((c) => c.detail).join("; ")}`),
+        );
+        expect(seen, why.join("\n")).toEqual(spec.conformance);
         const kept = await fetch(`${g.relay.url}/api/probes/${res.report.id}`, {
           headers: { authorization: "Bearer test-token" },
         });
