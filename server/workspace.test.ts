@@ -95,6 +95,8 @@ describe("checkFrameDirectories on lines as an agent reads them", () => {
       `\ufeff{"method":"session/fork","params":{"cwd":"/etc"},"n":NaN}`,
       `{"method":"session/new","params":{"cwd":"${root}","_meta":{"additionalRoots":["/etc"]}}}`,
       `{"method":"session/new","params":{"cwd":"/etc","deep":${"[".repeat(100_000)}${"]".repeat(100_000)}}}`,
+      // Cut at a NUL, as a reader in C would read it.
+      `{"method":"session/new\\u0000","params":{"cwd\\u0000":"/etc"}}`,
       // Codex app-server.
       `{"id":1,"method":"thread/start","params":{"cwd":"/etc"}}`,
       `{"id":1,"method":"turn\\/start","params":{"threadId":"t","input":[],"cwd":"/etc"}}`,
@@ -106,6 +108,15 @@ describe("checkFrameDirectories on lines as an agent reads them", () => {
         code: "bad_cwd",
         message: expect.stringMatching(/ is outside the workspace roots: \/etc/),
       });
+  });
+
+  it("refuses a path with a NUL in it, which a reader in C would cut short", () => {
+    expect(
+      checkFrameDirectories(`{"method":"session/new","params":{"cwd":"/etc\\u0000/..${root}"}}`, [root]),
+    ).toMatchObject({
+      code: "bad_cwd",
+      message: expect.stringMatching(/^session\/new's cwd contains a NUL character: /),
+    });
   });
 
   it("names the request and field it refuses", () => {

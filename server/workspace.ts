@@ -80,6 +80,9 @@ function realLocation(target: string): string {
 /** Whether `dir` (absolute) lies inside a root; the refusal when it does not. */
 export function checkDirectory(what: string, dir: string, roots: string[]): RelayError | undefined {
   if (!path.isAbsolute(dir)) return { code: "bad_cwd", message: `${what} must be an absolute path: ${dir}` };
+  // No path holds a NUL; a reader in C would cut it there (`/etc\0/../root` is its /etc).
+  if (dir.includes("\0"))
+    return { code: "bad_cwd", message: `${what} contains a NUL character: ${JSON.stringify(dir)}` };
   return roots.some((root) => isInside(root, realLocation(path.resolve(dir)))) ? undefined : outside(what, dir, roots);
 }
 

@@ -32,6 +32,12 @@ describe("namedDirectories", () => {
     ).toEqual(["session/new's additionalDirectories entry: /a", "session/new's additionalDirectories entry: /b"]);
   });
 
+  it("reads a method and keys as a reader in C would, cut at a NUL", () => {
+    expect(named('{"method":"session/new\\u0000x","params":{"cwd\\u0000y":"/etc"}}')).toEqual([
+      "session/new's cwd: /etc",
+    ]);
+  });
+
   it("opens batches, nested batches and several messages on one line, even one cut short", () => {
     expect(
       named(
@@ -105,6 +111,9 @@ describe("namedDirectories", () => {
       "turn/start's input[].path: /i.png",
     ]);
     expect(named(line("command/exec", { command: ["ls"], cwd: "/etc" }))).toEqual(["command/exec's cwd: /etc"]);
+    expect(named(line("thread/resume", { threadId: "t", path: "/r.jsonl" }))).toEqual([
+      "thread/resume's path: /r.jsonl",
+    ]);
     expect(named(line("fs/readFile", { path: "/etc/passwd" }))).toEqual(["fs/readFile's path: /etc/passwd"]);
     expect(named(line("fs/copy", { sourcePath: "/s", destinationPath: "/d" }))).toEqual([
       "fs/copy's sourcePath: /s",

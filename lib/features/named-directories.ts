@@ -24,6 +24,8 @@ const SESSION: Field[] = [
 
 /** Codex app-server (lib/protocol/app-server-schema.json): thread and turn directories, and every request that reads, writes or runs at a path. */
 const THREAD: Field[] = ["params.cwd", "params.config"];
+/** resume and fork also load a thread's rollout file by `path`. */
+const THREAD_FROM_DISK: Field[] = [...THREAD, "params.path"];
 const SANDBOX: Field[] = ["params.sandboxPolicy.writableRoots"];
 const INPUT: Field[] = ["params.input.*.path"];
 
@@ -34,8 +36,8 @@ export const DIRECTORY_FIELDS: Readonly<Record<string, readonly Field[]>> = {
   [AGENT_METHODS.session_fork]: SESSION,
   [AGENT_METHODS.session_list]: ["params.cwd"],
   [APP_SERVER_CLIENT.thread_start]: THREAD,
-  [APP_SERVER_CLIENT.thread_resume]: THREAD,
-  [APP_SERVER_CLIENT.thread_fork]: THREAD,
+  [APP_SERVER_CLIENT.thread_resume]: THREAD_FROM_DISK,
+  [APP_SERVER_CLIENT.thread_fork]: THREAD_FROM_DISK,
   [APP_SERVER_CLIENT.thread_list]: ["params.cwd"],
   [APP_SERVER_CLIENT.turn_start]: ["params.cwd", ...SANDBOX, ...INPUT],
   [APP_SERVER_CLIENT.turn_steer]: INPUT,
@@ -139,8 +141,10 @@ export function namedDirectories(message: unknown): NamedDirectory[] {
     }
     const methods: unknown[] = [];
     valuesAt(m, ["method"], methods);
-    for (const method of new Set(methods)) {
-      if (typeof method !== "string" || !Object.hasOwn(DIRECTORY_FIELDS, method)) continue;
+    // A reader in C ends a string at a NUL: `session/new\u0000x` is its session/new.
+    const names = methods.flatMap((v) => (typeof v === "string" ? [v, v.split("\0")[0]!] : []));
+    for (const method of new Set(names)) {
+      if (!Object.hasOwn(DIRECTORY_FIELDS, method)) continue;
       for (const field of DIRECTORY_FIELDS[method]!) {
         const values: unknown[] = [];
         valuesAt(m, field.split("."), values);

@@ -2,7 +2,8 @@
  * A line as any agent's JSON reader may read it, for rules that must hold whatever the reader.
  * Readers differ where JSON is loose: a key given twice (JavaScript, Python and Go keep the last
  * copy, others the first or either), `NaN` and `Infinity` (Python accepts them), a byte-order
- * mark, several values on one line (a streaming decoder reads each), a trailing comma. So this
+ * mark, several values on one line (a streaming decoder reads each), a trailing comma, a string
+ * cut at a NUL (C). So this
  * reader accepts all of them and keeps every copy of a repeated key (`Alternatives`): a rule
  * checked over every reading holds for the one the agent picks. Iterative, so no nesting depth
  * overflows it.
@@ -27,6 +28,9 @@ const ESCAPES: Record<string, string> = { '"': '"', "\\": "\\", "/": "/", b: "\b
 const HEX4 = /^[0-9a-fA-F]{4}$/;
 
 function add(object: Record<string, unknown>, key: string, value: unknown): void {
+  // A reader in C keeps a key only up to a NUL (`"cwd\u0000x"` is its `cwd`): that reading counts too.
+  const nul = key.indexOf("\0");
+  if (nul >= 0) add(object, key.slice(0, nul), value);
   if (!Object.hasOwn(object, key)) {
     object[key] = value;
     return;
