@@ -318,6 +318,14 @@ export class AgentHost {
     return { ok: true, seq: frame.seq };
   }
 
+  /** Closes the agent's stdin, nothing more: false when its connection has no input of its own to close. */
+  endInput(): boolean {
+    const { process } = this.run;
+    if (!process?.running || !process.endInput) return false;
+    process.endInput();
+    return true;
+  }
+
   async stop(): Promise<void> {
     // A stop during a start stops the agent that start brings up.
     await this.starting;
