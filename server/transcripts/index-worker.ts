@@ -11,6 +11,8 @@ import type { IndexReply, IndexRequest } from "./library-index";
 const SLICE_BYTES = 512 * 1024;
 /** How often files written by other processes (a tap on its own, a second relay) are looked for. */
 const RESCAN_MS = 30_000;
+/** A removal's traces are purged once removals have stopped for this long (or when the index is idle). */
+const PURGE_DELAY_MS = 2_000;
 
 const port = parentPort!;
 const { dir } = workerData as { dir: string };
@@ -49,6 +51,7 @@ function step(): void {
   if (closed) return;
   const id = dirty.values().next().value;
   if (id === undefined) {
+    purge();
     for (const rid of idleWaiters.splice(0)) reply({ rid, ok: true, value: null });
     return;
   }
@@ -64,6 +67,40 @@ function step(): void {
   run();
 }
 
+/** Clears what removed transcripts left in the index (its cost grows with the index: once removals stop). */
+function purge(): void {
+  clearTimeout(purgeTimer);
+  purgeTimer = undefined;
+  try {
+    index.purge();
+  } catch (err) {
+    console.error(`search index: purge: ${(err as Error).message}`);
+  }
+}
+let purgeTimer: NodeJS.Timeout | undefined;
+
+/**
+ * Searches waiting, answered one per turn of the loop (an indexing slice may run between two):
+ * the same query asked again while it waits is answered once, for every asker.
+ */
+const queries: Array<{ rid: number; key: string; m: Extract<IndexRequest, { type: "search" | "latency" }> }> = [];
+
+function answer(): void {
+  const first = queries.shift();
+  if (!first) return;
+  let message: IndexReply;
+  try {
+    const value = first.m.type === "search" ? index.search(first.m.query) : index.latency(first.m.query);
+    message = { rid: first.rid, ok: true, value };
+  } catch (err) {
+    message = { rid: first.rid, ok: false, error: (err as Error).message };
+  }
+  reply(message);
+  for (let i = queries.length - 1; i >= 0; i--)
+    if (queries[i]!.key === first.key) reply({ ...message, rid: queries.splice(i, 1)[0]!.rid });
+  if (queries.length > 0) setImmediate(answer);
+}
+
 port.on("message", (m: IndexRequest) => {
   if (closed) return;
   switch (m.type) {
@@ -75,22 +112,21 @@ port.on("message", (m: IndexRequest) => {
         dirty.delete(id);
         index.remove(id);
       }
+      clearTimeout(purgeTimer);
+      purgeTimer = setTimeout(purge, PURGE_DELAY_MS);
       return;
     case "idle":
       idleWaiters.push(m.rid);
       return rescan();
     case "close":
       closed = true;
+      purge();
       index.close();
       clearInterval(timer);
+      clearTimeout(purgeTimer);
       return reply({ rid: m.rid, ok: true, value: null });
     default:
-      try {
-        const value = m.type === "search" ? index.search(m.query) : index.latency(m.query);
-        reply({ rid: m.rid, ok: true, value });
-      } catch (err) {
-        reply({ rid: m.rid, ok: false, error: (err as Error).message });
-      }
+      if (queries.push({ rid: m.rid, key: JSON.stringify([m.type, m.query]), m }) === 1) setImmediate(answer);
   }
 });
 

@@ -7,18 +7,8 @@
  * as it grows and memory stays bounded by the longest line kept, whatever the file's size.
  * Synchronous: the relay runs it in a worker thread (library-index.ts), the CLI in its own process.
  */
-import Database from "better-sqlite3";
-import {
-  chmodSync,
-  closeSync,
-  fstatSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  readSync,
-  rmSync,
-  statSync,
-} from "node:fs";
+import type Database from "better-sqlite3";
+import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
 import path from "node:path";
 import { isObject, str } from "../../lib/protocol/json";
 import { inferKind, isTranscriptKind } from "../../lib/contracts/transcript-meta";
@@ -32,15 +22,28 @@ import {
   type SearchHit,
   type SearchQuery,
 } from "../../lib/contracts/library-search";
-import { callTiming, latencyRows, matchLine, queryTerms, searchDoc } from "../../lib/features/library-search";
+import { callTiming, latencyRows, matchLine, searchDoc, searchTerms } from "../../lib/features/library-search";
+import { openIndex, purgeDeleted, type Statements } from "./search-index-db";
 
-/** Bumped whenever what is indexed changes: an index of another version is rebuilt from the files. */
-export const INDEX_VERSION = 4;
+export { INDEX_VERSION } from "./search-index-db";
+
 export const INDEX_FILE = "search-index.sqlite";
 /** A longer line (a frame can be up to the relay's line cap) is left out of the index, never held. */
 const MAX_LINE_BYTES = 16 * 1024 * 1024;
 const READ_CHUNK = 1024 * 1024;
 const DEFAULT_LIMIT = 50;
+
+/**
+ * What one search may spend: full-text matches looked at, and milliseconds. A search past
+ * either stops with the hits it has and says it was cut, so one costly query (many common
+ * words, a filter that keeps little) cannot hold the index's thread, and every search behind it.
+ */
+export interface QueryBudget {
+  steps: number;
+  ms: number;
+}
+export const QUERY_BUDGET: QueryBudget = { steps: 2_000_000, ms: 2_000 };
+class BudgetSpent extends Error {}
 
 const DEMO_IDS = new Set(["demo-gemini"]);
 
@@ -105,44 +108,6 @@ function joints(tail: string, body: string): { split: string; joints: string[] }
   };
 }
 
-interface TranscriptRow {
-  tid: number;
-  id: string;
-  size: number;
-  mtime: number;
-  meta_mtime: number;
-  ino: number;
-  offset: number;
-  last_seq: number;
-  stream: string;
-  tail: string;
-}
-
-const SCHEMA = `
-CREATE TABLE transcripts (
-  tid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE,
-  title TEXT NOT NULL DEFAULT '', profile TEXT NOT NULL DEFAULT '', agent TEXT, kind TEXT NOT NULL DEFAULT 'session',
-  created_at TEXT NOT NULL DEFAULT '',
-  size INTEGER NOT NULL DEFAULT 0, mtime REAL NOT NULL DEFAULT 0, meta_mtime REAL NOT NULL DEFAULT 0, ino INTEGER NOT NULL DEFAULT 0,
-  offset INTEGER NOT NULL DEFAULT 0, last_seq INTEGER NOT NULL DEFAULT 0,
-  -- The lowest and highest rowid of its documents (none: NULL): a filter on transcripts bounds a search's rowids.
-  lo INTEGER, hi INTEGER,
-  -- The message its last chunk streamed, and that message's last words (see JOINTS).
-  stream TEXT NOT NULL DEFAULT '', tail TEXT NOT NULL DEFAULT ''
-);
-CREATE TABLE docs (
-  rowid INTEGER PRIMARY KEY, tid INTEGER NOT NULL, seq INTEGER NOT NULL, ts INTEGER NOT NULL,
-  dir TEXT, kind TEXT NOT NULL, method TEXT, field TEXT NOT NULL, error INTEGER NOT NULL,
-  off INTEGER NOT NULL, len INTEGER NOT NULL
-);
-CREATE INDEX docs_tid ON docs(tid);
--- tags: "error" for an error (the errors filter, inside the match); split, j1, j2: see JOINTS.
-CREATE VIRTUAL TABLE fts USING fts5(body, extra, tags, split, j1, j2, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2');
-CREATE TABLE calls (tid INTEGER NOT NULL, seq INTEGER NOT NULL, method TEXT NOT NULL, dir TEXT NOT NULL, ms REAL NOT NULL, error INTEGER NOT NULL);
-CREATE INDEX calls_tid ON calls(tid);
-CREATE TABLE terms (term TEXT PRIMARY KEY) WITHOUT ROWID;
-`;
-
 /** A transcript's list fields as its meta file says (hostile: only strings of the right shape are taken). */
 function readMetaFile(file: string): Record<string, string> {
   try {
@@ -199,81 +164,27 @@ const FILTER_CLAUSES = {
 export class SearchIndex {
   readonly file: string;
   private readonly db: Database.Database;
-  private readonly stmt;
+  private readonly stmt: Statements;
+  /** Matches the running search has looked at, and when it must stop (see QUERY_BUDGET). */
+  private steps = 0;
+  private deadline = 0;
+  /** Set when a transcript was removed: purge() then clears what it left behind. */
+  private purgeDue = false;
   private readonly knownTerms = new Set<string>();
 
-  /** `dir`: the transcript store's directory. Opens the index there, rebuilding it when missing, unreadable or of another version. */
-  constructor(readonly dir: string) {
+  /** `dir`: the transcript store's directory. Opens the index there, rebuilding it when missing, unreadable, of another version or of a wrong schema. */
+  constructor(
+    readonly dir: string,
+    private readonly budget: QueryBudget = QUERY_BUDGET,
+  ) {
     this.file = path.join(dir, INDEX_FILE);
-    this.db = SearchIndex.open(this.file);
-    const db = this.db;
-    this.stmt = {
-      row: db.prepare<[string], TranscriptRow>(
-        "SELECT tid, id, size, mtime, meta_mtime, ino, offset, last_seq, stream, tail FROM transcripts WHERE id = ?",
-      ),
-      rows: db.prepare<[], TranscriptRow>(
-        "SELECT tid, id, size, mtime, meta_mtime, ino, offset, last_seq, stream, tail FROM transcripts",
-      ),
-      insertRow: db.prepare("INSERT INTO transcripts (id) VALUES (?)"),
-      header: db.prepare(
-        "UPDATE transcripts SET title = @title, profile = @profile, kind = @kind, created_at = @createdAt WHERE tid = @tid",
-      ),
-      meta: db.prepare(
-        "UPDATE transcripts SET title = coalesce(@title, title), profile = coalesce(@profile, profile), agent = coalesce(@agent, agent), kind = @kind, created_at = coalesce(@createdAt, created_at), meta_mtime = @metaMtime WHERE tid = @tid",
-      ),
-      agent: db.prepare("UPDATE transcripts SET agent = ? WHERE tid = ?"),
-      kind: db.prepare<[number], { kind: string }>("SELECT kind FROM transcripts WHERE tid = ?"),
-      progress: db.prepare(
-        "UPDATE transcripts SET size = @size, mtime = @mtime, ino = @ino, offset = @offset, last_seq = @lastSeq, stream = @stream, tail = @tail WHERE tid = @tid",
-      ),
-      doc: db.prepare(
-        "INSERT INTO docs (rowid, tid, seq, ts, dir, kind, method, field, error, off, len) VALUES (@rowid, @tid, @seq, @ts, @dir, @kind, @method, @field, @error, @off, @len)",
-      ),
-      lowest: db.prepare<[], { low: number }>("SELECT coalesce(min(rowid), 0) AS low FROM docs"),
-      fts: db.prepare("INSERT INTO fts (rowid, body, extra, tags, split, j1, j2) VALUES (?, ?, ?, ?, ?, ?, ?)"),
-      span: db.prepare(
-        "UPDATE transcripts SET lo = min(coalesce(lo, @lo), @lo), hi = max(coalesce(hi, @hi), @hi) WHERE tid = @tid",
-      ),
-      clearRow: db.prepare("UPDATE transcripts SET lo = NULL, hi = NULL, stream = '', tail = '' WHERE tid = ?"),
-      term: db.prepare("INSERT OR IGNORE INTO terms (term) VALUES (?)"),
-      termsFrom: db.prepare<[string, string, number], { term: string }>(
-        "SELECT term FROM terms WHERE term >= ? AND term < ? ORDER BY term LIMIT ?",
-      ),
-      call: db.prepare("INSERT INTO calls (tid, seq, method, dir, ms, error) VALUES (?, ?, ?, ?, ?, ?)"),
-      clearFts: db.prepare("DELETE FROM fts WHERE rowid IN (SELECT rowid FROM docs WHERE tid = ?)"),
-      clearDocs: db.prepare("DELETE FROM docs WHERE tid = ?"),
-      clearCalls: db.prepare("DELETE FROM calls WHERE tid = ?"),
-      dropRow: db.prepare("DELETE FROM transcripts WHERE tid = ?"),
-    };
-  }
-
-  private static open(file: string): Database.Database {
-    for (let attempt = 0; ; attempt++) {
-      let db: Database.Database | undefined;
-      try {
-        db = new Database(file);
-        // Private like the transcripts (SQLite gives its -wal and -shm files the same mode).
-        chmodSync(file, 0o600);
-        db.pragma("journal_mode = WAL");
-        db.pragma("busy_timeout = 5000");
-        db.pragma("synchronous = NORMAL");
-        const version = db.pragma("user_version", { simple: true }) as number;
-        if (version !== INDEX_VERSION) {
-          // Missing or of another version: rebuilt from the files (update() reads each again).
-          db.exec(
-            "DROP TABLE IF EXISTS fts; DROP TABLE IF EXISTS docs; DROP TABLE IF EXISTS calls; DROP TABLE IF EXISTS transcripts; DROP TABLE IF EXISTS terms;",
-          );
-          db.exec(SCHEMA);
-          db.pragma(`user_version = ${INDEX_VERSION}`);
-        }
-        return db;
-      } catch (err) {
-        db?.close();
-        if (attempt > 0) throw err;
-        // Not a database (a crash mid-write, a stray file): it is only an index, made again.
-        for (const f of [file, `${file}-wal`, `${file}-shm`]) rmSync(f, { force: true });
-      }
-    }
+    ({ db: this.db, stmt: this.stmt } = openIndex(this.file));
+    this.db.function("search_budget", { deterministic: false, varargs: false }, (_rowid: unknown) => {
+      this.steps++;
+      if (this.steps > this.budget.steps || (this.steps % 64 === 0 && performance.now() > this.deadline))
+        throw new BudgetSpent();
+      return 1;
+    });
   }
 
   close(): void {
@@ -322,6 +233,25 @@ export class SearchIndex {
       this.clear(row.tid);
       this.stmt.dropRow.run(row.tid);
     })();
+    this.purgeDue = true;
+  }
+
+  /** Whether a removal left words and pages behind (purge() clears them). */
+  get purgePending(): boolean {
+    return this.purgeDue;
+  }
+
+  /**
+   * Clears every trace of the transcripts removed since the last purge: their words in the
+   * full-text segments and the table of terms, and the file's space (see purgeDeleted). Its
+   * cost grows with the index (it rewrites the full-text segments), so the worker runs it when
+   * idle, not per removal.
+   */
+  purge(): void {
+    if (!this.purgeDue) return;
+    purgeDeleted(this.db);
+    this.knownTerms.clear();
+    this.purgeDue = false;
   }
 
   private clear(tid: number): void {
@@ -505,12 +435,13 @@ export class SearchIndex {
    * being typed. Words are quoted, so no input is read as FTS5 syntax. Undefined when the query
    * has no word.
    */
-  private matchOf(input: string): string | undefined {
-    const terms = queryTerms(input);
+  private matchOf(input: string): { match: string; cut?: string } | undefined {
+    const { terms, cut } = searchTerms(input);
     if (terms.length === 0) return undefined;
-    const typing = !input.trimEnd().endsWith('"');
+    // The word being typed is the query's last: if it was cut off, every kept word is whole.
+    const typing = !input.trimEnd().endsWith('"') && cut === undefined;
     const phrase = (words: string[]) => `"${words.join(" ")}"`;
-    return terms
+    const match = terms
       .map((words, i) => {
         const columns = `{${termColumns(words.length).join(" ")}}`;
         if (i < terms.length - 1 || !typing) return `${columns} : ${phrase(words)}`;
@@ -520,6 +451,7 @@ export class SearchIndex {
         return `${columns} : (${begun.map((w) => phrase([...words.slice(0, -1), w])).join(" OR ")})`;
       })
       .join(" AND ");
+    return cut === undefined ? { match } : { match, cut };
   }
 
   private header(tid: number, text: string): void {
@@ -584,6 +516,7 @@ export class SearchIndex {
   /** Brings every transcript up to date at once (tests, the CLI; the relay's worker does it in slices). */
   updateAll(): void {
     for (const id of this.stale()) while (!this.update(id));
+    this.purge();
   }
 
   private where(f: LibraryFilter & { transcript?: string }, params: Record<string, unknown>): string[] {
@@ -605,10 +538,12 @@ export class SearchIndex {
     const started = performance.now();
     const words = this.matchOf(q.q);
     if (!words) return { hits: [], total: 0, more: false, tookMs: 0 };
+    let cut = words.cut;
     // The errors filter inside the match: FTS5 steps over the documents that are no error.
-    const match = q.errors ? `${words} AND {tags} : "error"` : words;
+    const match = q.errors ? `${words.match} AND {tags} : "error"` : words.match;
     const params: Record<string, unknown> = { match, cap: SEARCH_CANDIDATES + 1 };
-    const clauses = ["fts MATCH @match"];
+    // search_budget counts each full-text match looked at, and ends the search past its budget.
+    const clauses = ["fts MATCH @match", "search_budget(fts.rowid)"];
     const kept = this.where(q, params);
     if (kept.length > 0) {
       // Only the rowids of the transcripts the filters keep are read (documents take rowids per
@@ -646,15 +581,30 @@ export class SearchIndex {
       created_at: string;
       score: number;
     };
-    const rows = this.db
-      .prepare<Record<string, unknown>, Row>(
-        `SELECT d.seq, d.ts, d.dir, d.kind, d.method, d.field, d.error, d.off, d.len,
+    const rows: Row[] = [];
+    this.steps = 0;
+    this.deadline = started + this.budget.ms;
+    try {
+      const found = this.db
+        .prepare<Record<string, unknown>, Row>(
+          `SELECT d.seq, d.ts, d.dir, d.kind, d.method, d.field, d.error, d.off, d.len,
                 t.id, t.title, t.profile, t.agent, t.kind AS tkind, t.created_at, bm25(fts, 6.0, 1.0, 0.0, 6.0, 1.0, 1.0) AS score
          FROM fts JOIN docs d ON d.rowid = fts.rowid JOIN transcripts t ON t.tid = d.tid
          WHERE ${clauses.join(" AND ")}
          ORDER BY fts.rowid LIMIT @cap`,
-      )
-      .all(params);
+        )
+        .iterate(params);
+      for (const row of found) rows.push(row);
+    } catch (err) {
+      if (!(err instanceof BudgetSpent)) throw err;
+      // The hits found so far are the newest matches: shown, and said to be a part.
+      cut = [
+        cut,
+        `The search stopped after looking at ${this.steps.toLocaleString("en")} matches (its budget): results may be incomplete. Add words or filters to narrow it.`,
+      ]
+        .filter(Boolean)
+        .join(" ");
+    }
     const more = rows.length > SEARCH_CANDIDATES;
     if (more) rows.pop();
     // Best score first; among equals, the newest transcript, then the earliest frame.
@@ -681,7 +631,13 @@ export class SearchIndex {
         marks,
       };
     });
-    return { hits, total: rows.length, more, tookMs: Math.round(performance.now() - started) };
+    return {
+      hits,
+      total: rows.length,
+      more,
+      tookMs: Math.round(performance.now() - started),
+      ...(cut === undefined ? {} : { cut }),
+    };
   }
 
   /** A hit's matching line, read back from its file (a line that changed since shows nothing). */
