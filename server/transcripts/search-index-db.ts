@@ -8,7 +8,7 @@ import Database from "better-sqlite3";
 import { chmodSync, rmSync } from "node:fs";
 
 /** Bumped whenever what is indexed changes: an index of another version is rebuilt from the files. */
-export const INDEX_VERSION = 5;
+export const INDEX_VERSION = 6;
 
 export interface TranscriptRow {
   tid: number;
@@ -35,12 +35,15 @@ CREATE TABLE transcripts (
   -- The message its last chunk streamed, and that message's last words (see JOINTS).
   stream TEXT NOT NULL DEFAULT '', tail TEXT NOT NULL DEFAULT ''
 );
+-- A document's frame: dir 0 none, 1 to-agent, 2 from-agent; kind, method and field are ids in names
+-- (a row of small integers is a third of one with the strings). No index on tid: a transcript's
+-- documents are found within its rowids (transcripts.lo..hi).
 CREATE TABLE docs (
   rowid INTEGER PRIMARY KEY, tid INTEGER NOT NULL, seq INTEGER NOT NULL, ts INTEGER NOT NULL,
-  dir TEXT, kind TEXT NOT NULL, method TEXT, field TEXT NOT NULL, error INTEGER NOT NULL,
+  dir INTEGER NOT NULL, kind INTEGER NOT NULL, method INTEGER, field INTEGER NOT NULL, error INTEGER NOT NULL,
   off INTEGER NOT NULL, len INTEGER NOT NULL
 );
-CREATE INDEX docs_tid ON docs(tid);
+CREATE TABLE names (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
 -- tags: "error" for an error (the errors filter, inside the match); split, j1, j2: see JOINTS.
 CREATE VIRTUAL TABLE fts USING fts5(body, extra, tags, split, j1, j2, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2');
 CREATE TABLE calls (tid INTEGER NOT NULL, seq INTEGER NOT NULL, method TEXT NOT NULL, dir TEXT NOT NULL, ms REAL NOT NULL, error INTEGER NOT NULL);
@@ -72,7 +75,10 @@ function statements(db: Database.Database) {
     doc: db.prepare(
       "INSERT INTO docs (rowid, tid, seq, ts, dir, kind, method, field, error, off, len) VALUES (@rowid, @tid, @seq, @ts, @dir, @kind, @method, @field, @error, @off, @len)",
     ),
-    lowest: db.prepare<[], { low: number }>("SELECT coalesce(min(rowid), 0) AS low FROM docs"),
+    // Rowids count down from 2^32 (a positive rowid takes 5 bytes where a negative one takes 9).
+    lowest: db.prepare<[], { low: number }>("SELECT coalesce(min(rowid), 4294967296) AS low FROM docs"),
+    names: db.prepare<[], { id: number; name: string }>("SELECT id, name FROM names"),
+    addName: db.prepare<[string], { id: number }>("INSERT INTO names (name) VALUES (?) RETURNING id"),
     fts: db.prepare("INSERT INTO fts (rowid, body, extra, tags, split, j1, j2) VALUES (?, ?, ?, ?, ?, ?, ?)"),
     span: db.prepare(
       "UPDATE transcripts SET lo = min(coalesce(lo, @lo), @lo), hi = max(coalesce(hi, @hi), @hi) WHERE tid = @tid",
@@ -83,8 +89,12 @@ function statements(db: Database.Database) {
       "SELECT term FROM terms WHERE term >= ? AND term < ? ORDER BY term LIMIT ?",
     ),
     call: db.prepare("INSERT INTO calls (tid, seq, method, dir, ms, error) VALUES (?, ?, ?, ?, ?, ?)"),
-    clearFts: db.prepare("DELETE FROM fts WHERE rowid IN (SELECT rowid FROM docs WHERE tid = ?)"),
-    clearDocs: db.prepare("DELETE FROM docs WHERE tid = ?"),
+    clearFts: db.prepare(
+      "DELETE FROM fts WHERE rowid IN (SELECT d.rowid FROM transcripts t JOIN docs d ON d.rowid BETWEEN t.lo AND t.hi AND d.tid = t.tid WHERE t.tid = ?)",
+    ),
+    clearDocs: db.prepare(
+      "DELETE FROM docs WHERE rowid BETWEEN (SELECT lo FROM transcripts WHERE tid = @tid) AND (SELECT hi FROM transcripts WHERE tid = @tid) AND tid = @tid",
+    ),
     clearCalls: db.prepare("DELETE FROM calls WHERE tid = ?"),
     dropRow: db.prepare("DELETE FROM transcripts WHERE tid = ?"),
   };

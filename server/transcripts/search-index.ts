@@ -171,6 +171,8 @@ export class SearchIndex {
   /** Set when a transcript was removed: purge() then clears what it left behind. */
   private purgeDue = false;
   private readonly knownTerms = new Set<string>();
+  private readonly nameIds = new Map<string, number>();
+  private readonly idNames = new Map<number, string>();
 
   /** `dir`: the transcript store's directory. Opens the index there, rebuilding it when missing, unreadable, of another version or of a wrong schema. */
   constructor(
@@ -179,6 +181,7 @@ export class SearchIndex {
   ) {
     this.file = path.join(dir, INDEX_FILE);
     ({ db: this.db, stmt: this.stmt } = openIndex(this.file));
+    this.loadNames();
     this.db.function("search_budget", { deterministic: false, varargs: false }, (_rowid: unknown) => {
       this.steps++;
       if (this.steps > this.budget.steps || (this.steps % 64 === 0 && performance.now() > this.deadline))
@@ -256,7 +259,7 @@ export class SearchIndex {
 
   private clear(tid: number): void {
     this.stmt.clearFts.run(tid);
-    this.stmt.clearDocs.run(tid);
+    this.stmt.clearDocs.run({ tid });
     this.stmt.clearCalls.run(tid);
     this.stmt.clearRow.run(tid);
   }
@@ -279,8 +282,9 @@ export class SearchIndex {
       // Immediate: the lowest rowid is read under the write lock (a second writer, the MCP server, waits).
       return this.db.transaction(() => this.updateFrom(id, fd, budgetBytes)).immediate();
     } catch (err) {
-      // Rolled back: words remembered as inserted meanwhile may not be.
+      // Rolled back: words and names remembered as inserted meanwhile may not be.
       this.knownTerms.clear();
+      this.loadNames();
       throw err;
     } finally {
       closeSync(fd);
@@ -311,6 +315,9 @@ export class SearchIndex {
     // as a stream only ascending, so ascending is newest first and a search stops at its candidates.
     let rowid = s.lowest.get()!.low;
     const highest = rowid - 1;
+    // Documents are inserted at the end, lowest rowid first: B-trees filled in ascending order are
+    // packed full, where descending inserts leave pages half empty (twice the size, and slower).
+    const pending: Array<Record<string, unknown> & { rowid: number; fts: string[] }> = [];
     // Whole lines from `offset`, in chunks; a line longer than MAX_LINE_BYTES is skipped unread.
     const chunk = Buffer.alloc(Math.max(64 * 1024, Math.min(READ_CHUNK, budgetBytes)));
     let parts: Buffer[] = [];
@@ -341,31 +348,23 @@ export class SearchIndex {
           tail = "";
         }
         rowid--;
-        s.doc.run({
+        pending.push({
           rowid,
           tid,
           seq: doc.seq,
           ts: doc.ts,
-          dir: doc.dir ?? null,
-          kind: doc.kind,
-          method: doc.method ?? null,
-          field: doc.field,
+          dir: doc.dir === "to-agent" ? 1 : doc.dir === "from-agent" ? 2 : 0,
+          kind: this.nameId(doc.kind),
+          method: doc.method === undefined ? null : this.nameId(doc.method),
+          field: this.nameId(doc.field),
           error: doc.error ? 1 : 0,
           off: start,
           len: bytes.length,
+          fts: [doc.body, doc.extra, doc.error ? "error" : "", joined.split, joined.joints[0] ?? "", joined.joints[1] ?? ""],
         });
         this.learn(doc.body);
         this.learn(doc.extra);
         if (joined.split) this.learn(joined.split);
-        s.fts.run(
-          rowid,
-          doc.body,
-          doc.extra,
-          doc.error ? "error" : "",
-          joined.split,
-          joined.joints[0] ?? "",
-          joined.joints[1] ?? "",
-        );
       }
       const call = callTiming(e);
       if (call) s.call.run(tid, call.seq, call.method, call.dir, call.ms, call.error ? 1 : 0);
@@ -397,6 +396,11 @@ export class SearchIndex {
       }
       pos += n;
     }
+    for (let i = pending.length - 1; i >= 0; i--) {
+      const { fts, ...doc } = pending[i]!;
+      s.doc.run(doc);
+      s.fts.run(doc.rowid, ...fts);
+    }
     // Only whole lines count: a partial last line (still being written) is read again next time.
     const done = pos >= st.size;
     s.progress.run({
@@ -412,6 +416,26 @@ export class SearchIndex {
     if (rowid <= highest) s.span.run({ tid, lo: rowid, hi: highest });
     this.meta(id, tid);
     return done;
+  }
+
+  /** The id of a kind, method or field name in the table of names (added when new). */
+  private nameId(name: string): number {
+    let id = this.nameIds.get(name);
+    if (id === undefined) {
+      id = this.stmt.addName.get(name)!.id;
+      this.nameIds.set(name, id);
+      this.idNames.set(id, name);
+    }
+    return id;
+  }
+
+  private loadNames(): void {
+    this.nameIds.clear();
+    this.idNames.clear();
+    for (const { id, name } of this.stmt.names.all()) {
+      this.nameIds.set(name, id);
+      this.idNames.set(id, name);
+    }
   }
 
   /** Keeps a text's words in the table of terms. */
@@ -560,16 +584,16 @@ export class SearchIndex {
     }
     if (q.method) {
       clauses.push("d.method = @method");
-      params.method = q.method;
+      params.method = this.nameIds.get(q.method) ?? -1;
     }
     if (q.errors) clauses.push("d.error = 1");
     type Row = {
       seq: number;
       ts: number;
-      dir: SearchHit["dir"] | null;
-      kind: string;
-      method: string | null;
-      field: SearchHit["field"];
+      dir: number;
+      kind: number;
+      method: number | null;
+      field: number;
       error: number;
       off: number;
       len: number;
@@ -622,10 +646,10 @@ export class SearchIndex {
         },
         seq: r.seq,
         ts: r.ts,
-        ...(r.dir ? { dir: r.dir } : {}),
-        frameKind: r.kind,
-        ...(r.method ? { method: r.method } : {}),
-        field: r.field,
+        ...(r.dir ? { dir: r.dir === 1 ? "to-agent" : "from-agent" } : {}),
+        frameKind: this.idNames.get(r.kind) ?? "",
+        ...(r.method !== null ? { method: this.idNames.get(r.method) ?? "" } : {}),
+        field: (this.idNames.get(r.field) ?? "frame") as SearchHit["field"],
         error: r.error === 1,
         line,
         marks,
