@@ -72,7 +72,7 @@ const ENDS_IN_WORD = /[\p{L}\p{N}]$/u;
  */
 const PREFIX_WORDS = 64;
 const TOKEN = /[\p{L}\p{N}\p{Co}]+/gu;
-const ASCII_TOKEN = /[a-z0-9]+/g;
+const ASCII_GAP = /[^a-z0-9]+/;
 const NON_ASCII = /[^\x00-\x7f]/;
 /** Words remembered as already in the table of terms (a bound on the indexer's memory). */
 const KNOWN_TERMS = 200_000;
@@ -85,9 +85,24 @@ const foldTerm = (word: string) => {
 const termColumns = (words: number): string[] =>
   words === 1 ? ["body", "extra", "split"] : ["body", "extra", ...JOINTS.slice(0, words - 1)];
 
+/** [0-9A-Za-z]: an ASCII letter or digit. */
+const isAsciiWord = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+
 /** The message's last words, to join with its next chunk: JOINTS.length whole words and a word cut at its end. */
 function tailOf(text: string): string {
   const t = text.length > TAIL_CHARS ? text.slice(-TAIL_CHARS) : text;
+  // ASCII (most text): the words are counted back from the end, with no regular expression.
+  if (!NON_ASCII.test(t)) {
+    let words = 0;
+    let from = 0;
+    for (let i = t.length - 1; i >= 0; i--) {
+      if (!isAsciiWord(t.charCodeAt(i)) || (i > 0 && isAsciiWord(t.charCodeAt(i - 1)))) continue;
+      // A word starts at i: the kept words start at the last JOINTS.length + 1's, if there are more.
+      if (++words === JOINTS.length + 1) from = i;
+      else if (words > JOINTS.length + 1) return t.slice(from);
+    }
+    return t;
+  }
   const words = [...t.matchAll(WORD)];
   return words.length > JOINTS.length + 1 ? t.slice(words[words.length - JOINTS.length - 1]!.index) : t;
 }
@@ -360,7 +375,14 @@ export class SearchIndex {
           error: doc.error ? 1 : 0,
           off: start,
           len: bytes.length,
-          fts: [doc.body, doc.extra, doc.error ? "error" : "", joined.split, joined.joints[0] ?? "", joined.joints[1] ?? ""],
+          fts: [
+            doc.body,
+            doc.extra,
+            doc.error ? "error" : "",
+            joined.split,
+            joined.joints[0] ?? "",
+            joined.joints[1] ?? "",
+          ],
         });
         this.learn(doc.body);
         this.learn(doc.extra);
@@ -444,8 +466,10 @@ export class SearchIndex {
     const lower = text.toLowerCase();
     // Most text is ASCII: its words are runs of [a-z0-9], as unicode61 cuts them, and need no folding.
     const ascii = !NON_ASCII.test(lower);
-    for (const m of lower.matchAll(ascii ? ASCII_TOKEN : TOKEN)) {
-      const term = ascii ? m[0] : foldTerm(m[0]);
+    const words = ascii ? lower.split(ASCII_GAP) : (lower.match(TOKEN) ?? []);
+    for (const word of words) {
+      if (word === "") continue;
+      const term = ascii ? word : foldTerm(word);
       if (this.knownTerms.has(term)) continue;
       if (this.knownTerms.size >= KNOWN_TERMS) this.knownTerms.clear();
       this.knownTerms.add(term);
