@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { FrameEvent } from "../contracts/transcript";
 import { callTiming, ftsQuery, latencyRows, matchLine, queryTerms, searchDoc, searchTerms } from "./library-search";
-import { MAX_PHRASE_WORDS, MAX_QUERY_TERMS } from "../contracts/library-search";
+import { indexPercent, MAX_PHRASE_WORDS, MAX_QUERY_TERMS } from "../contracts/library-search";
 import { codexCapture } from "../../test/fixtures/codex-captures";
 
 const frame = (seq: number, message: object, extra: Partial<FrameEvent> = {}): FrameEvent => ({
@@ -150,6 +150,15 @@ describe("ftsQuery", () => {
     expect(long.terms).toEqual([words.slice(0, MAX_PHRASE_WORDS)]);
     expect(long.cut).toContain(`a phrase was searched by its first ${MAX_PHRASE_WORDS} words`);
     expect(searchTerms("a b").cut).toBeUndefined();
+  });
+});
+
+describe("indexPercent", () => {
+  it("is the share of bytes read, 100 only when every transcript is read", () => {
+    expect(indexPercent({ indexedDocs: 1, totalDocs: 4, indexedBytes: 250, totalBytes: 1000 })).toBe(25);
+    expect(indexPercent({ indexedDocs: 3, totalDocs: 4, indexedBytes: 1000, totalBytes: 1000 })).toBe(99);
+    expect(indexPercent({ indexedDocs: 4, totalDocs: 4, indexedBytes: 1000, totalBytes: 1000 })).toBe(100);
+    expect(indexPercent({ indexedDocs: 0, totalDocs: 0, indexedBytes: 0, totalBytes: 0 })).toBe(100);
   });
 });
 

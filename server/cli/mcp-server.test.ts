@@ -56,6 +56,7 @@ function large(createdAt: string): string {
 let dir = "";
 let client: Client;
 let index: SearchIndex;
+let catchingUp = true;
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), "acp-mcp-reads-"));
@@ -65,7 +66,13 @@ beforeAll(async () => {
   writeFileSync(path.join(storeDir, `${OTHER}.jsonl`), large("2026-11-21T10:00:00.000Z"), { mode: 0o600 });
   const store = new TranscriptStore(dir, {}, transcriptLimits({}));
   index = new SearchIndex(store.dir);
-  const server = createLibraryServer({ store, index, secrets: [], maxReadBytes: LIMIT });
+  const server = createLibraryServer({
+    store,
+    index,
+    secrets: [],
+    maxReadBytes: LIMIT,
+    catchingUp: () => catchingUp,
+  });
   const [a, b] = InMemoryTransport.createLinkedPair();
   await server.connect(a);
   client = new Client({ name: "test", version: "1" });
@@ -123,5 +130,17 @@ describe("MCP reads on a large transcript", () => {
     const counts = diff.counts as Record<string, number>;
     // Only what was read is compared: a few thousand frames of the 20,000 per side.
     expect(Object.values(counts).reduce((a, b) => a + b, 0)).toBeLessThan(FRAMES / 2);
+  });
+
+  it("says how far the index has got while it catches up, and nothing once it has", async () => {
+    index.stale();
+    catchingUp = true;
+    const early = await call("search_transcripts", { q: "chunk" });
+    expect(early.progress).toMatchObject({ indexedDocs: 0, totalDocs: 2, indexedBytes: 0 });
+    index.updateAll();
+    catchingUp = false;
+    const late = await call("search_transcripts", { q: "chunk" });
+    expect(late.progress).toBeUndefined();
+    expect((late.hits as unknown[]).length).toBeGreaterThan(0);
   });
 });

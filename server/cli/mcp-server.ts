@@ -57,6 +57,8 @@ export interface LibraryServerOptions {
   secrets: string[];
   /** Bytes of one transcript one call reads at most (MAX_READ_BYTES). */
   maxReadBytes?: number;
+  /** True while the index is still catching up with the library (a search then says how far it got). */
+  catchingUp?: () => boolean;
 }
 
 /** The MCP server over one library (not yet connected to a transport). */
@@ -65,6 +67,7 @@ export function createLibraryServer({
   index,
   secrets,
   maxReadBytes = MAX_READ_BYTES,
+  catchingUp = () => false,
 }: LibraryServerOptions): McpServer {
   const redactor = createRedactor(secrets);
   const loadFrames = (id: string, options: ReadOptions = {}) =>
@@ -141,7 +144,7 @@ export function createLibraryServer({
       annotations: readOnly,
     },
     guard((q) => {
-      const answer = index.search(q);
+      const answer = { ...index.search(q), ...(catchingUp() ? { progress: index.progress() } : {}) };
       // Lines come from files already redacted: hidden here as a share page hides them, and this machine's secrets too.
       const hiders = new Map<string, (text: string) => string>();
       const hide = (id: string) => {
@@ -293,13 +296,13 @@ export function createLibraryServer({
   return server;
 }
 
-/** Indexes the library a slice at a time between requests, until it is up to date. */
-function catchUp(index: SearchIndex): void {
+/** Indexes the library a slice at a time between requests, until it is up to date; says whether it still is at it. */
+function catchUp(index: SearchIndex): () => boolean {
   let ids: string[];
   try {
     ids = index.stale();
   } catch {
-    return;
+    return () => false;
   }
   const next = () => {
     const id = ids[0];
@@ -312,6 +315,7 @@ function catchUp(index: SearchIndex): void {
     setImmediate(next);
   };
   next();
+  return () => ids.length > 0;
 }
 
 export async function mcpMain(argv: string[]): Promise<number> {
@@ -319,9 +323,15 @@ export async function mcpMain(argv: string[]): Promise<number> {
   const dataDir = dataArg >= 0 && argv[dataArg + 1] ? argv[dataArg + 1]! : dataDirFor(process.env, process.cwd());
   const store = new TranscriptStore(dataDir);
   const index = new SearchIndex(store.dir);
-  const server = createLibraryServer({ store, index, secrets: secretsFromEnv(process.env) });
+  let catchingUp = () => true;
+  const server = createLibraryServer({
+    store,
+    index,
+    secrets: secretsFromEnv(process.env),
+    catchingUp: () => catchingUp(),
+  });
   await server.connect(new StdioServerTransport());
-  catchUp(index);
+  catchingUp = catchUp(index);
   // stdout is the protocol: anything else goes to stderr. The process ends when its client closes stdin.
   process.stdin.on("close", () => {
     index.close();

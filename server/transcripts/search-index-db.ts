@@ -88,6 +88,9 @@ function statements(db: Database.Database) {
     termsFrom: db.prepare<[string, string, number], { term: string }>(
       "SELECT term FROM terms WHERE term >= ? AND term < ? ORDER BY term LIMIT ?",
     ),
+    progressOf: db.prepare<[], { docs: number; bytes: number }>(
+      "SELECT count(*) FILTER (WHERE size >= 0 AND offset > 0) AS docs, coalesce(sum(CASE WHEN size >= 0 THEN size ELSE offset END), 0) AS bytes FROM transcripts",
+    ),
     call: db.prepare("INSERT INTO calls (tid, seq, method, dir, ms, error) VALUES (?, ?, ?, ?, ?, ?)"),
     clearFts: db.prepare(
       "DELETE FROM fts WHERE rowid IN (SELECT d.rowid FROM transcripts t JOIN docs d ON d.rowid BETWEEN t.lo AND t.hi AND d.tid = t.tid WHERE t.tid = ?)",

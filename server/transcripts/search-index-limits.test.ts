@@ -148,3 +148,30 @@ describe("SearchIndex limits", () => {
     expect(index(store).search({ q: "common", method: "session/prompt" }).cut).toBeUndefined();
   });
 });
+
+describe("SearchIndex progress", () => {
+  it("says how far it has got against the library the last scan found, in transcripts and bytes", () => {
+    const store = newStore();
+    const ids = [1, 2, 3].map((n) =>
+      importSaying(
+        store,
+        Array.from({ length: 2000 }, (_, i) => `line ${n} ${i}`),
+      ),
+    );
+    const idx = index(store);
+    const stale = idx.stale();
+    expect(stale).toEqual([...ids].sort());
+    const total = ids.reduce((sum, id) => sum + statSync(store.file(id)).size, 0);
+    expect(idx.progress()).toEqual({ indexedDocs: 0, totalDocs: 3, indexedBytes: 0, totalBytes: total });
+    // Part of the first file, then all of it.
+    expect(idx.update(stale[0]!, 1024)).toBe(false);
+    const part = idx.progress();
+    expect(part.indexedDocs).toBe(0);
+    expect(part.indexedBytes).toBeGreaterThan(0);
+    expect(part.indexedBytes).toBeLessThan(statSync(store.file(stale[0]!)).size);
+    while (!idx.update(stale[0]!));
+    expect(idx.progress()).toMatchObject({ indexedDocs: 1, indexedBytes: statSync(store.file(stale[0]!)).size });
+    idx.updateAll();
+    expect(idx.progress()).toEqual({ indexedDocs: 3, totalDocs: 3, indexedBytes: total, totalBytes: total });
+  });
+});

@@ -15,6 +15,7 @@ import { inferKind, isTranscriptKind } from "../../lib/contracts/transcript-meta
 import type { TranscriptEvent } from "../../lib/contracts/transcript";
 import {
   SEARCH_CANDIDATES,
+  type IndexProgress,
   type LatencyAnswer,
   type LatencyQuery,
   type LibraryFilter,
@@ -183,6 +184,8 @@ export class SearchIndex {
   /** Matches the running search has looked at, and when it must stop (see QUERY_BUDGET). */
   private steps = 0;
   private deadline = 0;
+  /** The library as the last stale() found it: transcript files and their bytes. */
+  private library = { docs: 0, bytes: 0 };
   /** Set when a transcript was removed: purge() then clears what it left behind. */
   private purgeDue = false;
   private readonly knownTerms = new Set<string>();
@@ -219,20 +222,20 @@ export class SearchIndex {
     const out: string[] = [];
     const known = new Map(this.stmt.rows.all().map((r) => [r.id, r]));
     for (const id of known.keys()) if (!onDisk.has(id)) this.remove(id);
+    let bytes = 0;
     // Oldest first (an id starts with its creation time): a library indexed anew gives the newest the lowest rowids.
     for (const id of [...onDisk].sort()) {
       const row = known.get(id);
-      if (!row) {
-        out.push(id);
-        continue;
-      }
       try {
         const st = statSync(path.join(this.dir, `${id}.jsonl`));
-        if (st.size !== row.size || st.mtimeMs !== row.mtime || this.metaMtime(id) !== row.meta_mtime) out.push(id);
+        bytes += st.size;
+        if (!row || st.size !== row.size || st.mtimeMs !== row.mtime || this.metaMtime(id) !== row.meta_mtime)
+          out.push(id);
       } catch {
         // gone meanwhile: the next pass removes it
       }
     }
+    this.library = { docs: onDisk.size, bytes };
     return out;
   }
 
@@ -722,6 +725,20 @@ export class SearchIndex {
       .get(params)!.n;
     const rows = latencyRows(calls.map((c) => ({ ...c, error: c.error === 1 })));
     return { rows, transcripts, tookMs: Math.round(performance.now() - started) };
+  }
+
+  /**
+   * How far the index has got against the library as the last stale() found it: transcripts
+   * read to their end, and bytes read (a file still being read counts up to where it stopped).
+   */
+  progress(): IndexProgress {
+    const p = this.stmt.progressOf.get()!;
+    return {
+      indexedDocs: p.docs,
+      totalDocs: Math.max(p.docs, this.library.docs),
+      indexedBytes: p.bytes,
+      totalBytes: Math.max(p.bytes, this.library.bytes),
+    };
   }
 
   /** How many transcripts and documents are indexed (tests, the benchmark). */
