@@ -111,6 +111,80 @@ try {
   };
 } finally {
   await library.close();
+}
+
+/**
+ * The same library indexed anew by a relay's worker thread, from its start until a search no
+ * longer says it is catching up: with nothing else going on, and while a recording streams
+ * through the same relay (its frames' latency then, against the index-off figures below).
+ */
+async function relayIndexing(streaming: boolean) {
+  for (const f of ["search-index.sqlite", "search-index.sqlite-wal", "search-index.sqlite-shm"])
+    rmSync(path.join(dir, f), { force: true });
+  const frameBytes = flags.frame * 1024;
+  const relay = await startRelayProcess(
+    streaming
+      ? {
+          bench: {
+            command: process.execPath,
+            // Streams for as long as indexing could take; the relay stops it when the index is done.
+            args: [benchAgent, "rate", String(flags.rate), String(flags.rate * 3600), String(frameBytes)],
+          },
+        }
+      : {},
+    {
+      ACP_PLAYGROUND_DATA: data,
+      ACP_PLAYGROUND_TRANSCRIPTS_MAX_COUNT: "0",
+      ACP_PLAYGROUND_TRANSCRIPTS_MAX_BYTES: "0",
+      ACP_PLAYGROUND_TRANSCRIPT_MAX_BYTES: String(4 * 1024 * 1024 * 1024),
+    },
+  );
+  const t0 = performance.now();
+  const latencies: number[] = [];
+  try {
+    if (streaming) {
+      const socket = await connect(relay.url);
+      onFrames(socket, (f, at) => {
+        if (f.dir !== "from-agent") return;
+        const m = JSON.parse(f.raw) as { method?: string; params?: { t: number } };
+        if (m.params?.t !== undefined) latencies.push(at - m.params.t);
+      });
+      await emit(socket, "agent:start", { profile: "bench" });
+      await emit(socket, "agent:send", { frame: "go" });
+    }
+    let percent = 0;
+    // A bound, so an index that never catches up is reported, not waited for.
+    while (performance.now() - t0 < 20 * 60_000) {
+      const res = await fetch(`${relay.url}/api/search?q=function`, { headers: { authorization: "Bearer bench" } });
+      const body = (await res.json()) as { progress?: { indexedBytes: number; totalBytes: number } };
+      if (!body.progress) break;
+      percent = Math.round((100 * body.progress.indexedBytes) / body.progress.totalBytes);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const s = (performance.now() - t0) / 1000;
+    console.error(
+      `indexed by a relay${streaming ? " while a recording streams" : ""} in ${round(s, 1)} s (${percent}%)`,
+    );
+    const sorted = latencies.slice(Math.floor(flags.rate / 2)).sort((a, b) => a - b);
+    return {
+      s: round(s, 1),
+      ...(percent > 0 && performance.now() - t0 >= 20 * 60_000 ? { unfinishedPercent: percent } : {}),
+      miBps: round(total / 1024 / 1024 / s, 1),
+      ...(streaming
+        ? {
+            frames: latencies.length,
+            latencyMs: { p50: round(percentile(sorted, 50), 3), p99: round(percentile(sorted, 99), 3) },
+          }
+        : {}),
+    };
+  } finally {
+    await relay.close();
+  }
+}
+let relayIndexed: Record<string, unknown>;
+try {
+  relayIndexed = { idle: await relayIndexing(false), streaming: await relayIndexing(true) };
+} finally {
   if (keep) console.error(`kept the library in ${work}`);
   else rmSync(work, { recursive: true, force: true });
 }
@@ -187,6 +261,7 @@ const result = {
     indexMiBps: round(total / 1024 / 1024 / indexS, 1),
     indexMiB: round(indexBytes / 1024 / 1024, 1),
     indexed: counts,
+    byRelay: relayIndexed,
   },
   ...served,
   recording: { mib: flags.record, rate: flags.rate, frameKiB: flags.frame, indexOff: off, indexOn: on },

@@ -7,8 +7,8 @@
  * recorder's notices in a shared counter, `flow`), slices are small and each is followed by a
  * rest three times as long, so the index takes a quarter of a core at most from the frames; once
  * nothing has flowed for FLOW_QUIET_MS it runs flat out, yielding between slices only to answer
- * searches. Transcripts the relay said changed (a live recording) go before the backlog a rescan
- * found, so what is being recorded is searchable first.
+ * searches. Transcripts the relay said changed (a live recording) take turns with the backlog a
+ * rescan found, so what is being recorded is searchable within a slice or two.
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { SearchIndex } from "./search-index";
@@ -63,6 +63,7 @@ function flowing(): boolean {
 }
 
 let restMs = 0;
+let urgentTurn = false;
 
 function run(): void {
   if (running || closed) return;
@@ -75,7 +76,9 @@ function step(): void {
   running = false;
   restMs = 0;
   if (closed) return;
-  const queue = urgent.size > 0 ? urgent : backlog;
+  // Changed files and the backlog take turns: a recording that streams for hours must not starve the backlog.
+  urgentTurn = !urgentTurn;
+  const queue = (urgentTurn && urgent.size > 0) || backlog.size === 0 ? urgent : backlog;
   const id = queue.values().next().value;
   if (id === undefined) {
     purge();
