@@ -5,7 +5,7 @@
  *
  * How hard it works depends on the relay: while frames flow (the relay's side counts the
  * recorder's notices in a shared counter, `flow`), slices are small and each is followed by a
- * rest three times as long, so the index takes a quarter of a core at most from the frames; once
+ * rest twice as long, so the index takes a third of a core at most from the frames; once
  * nothing has flowed for FLOW_QUIET_MS it runs flat out, yielding between slices only to answer
  * searches. Transcripts the relay said changed (a live recording) take turns with the backlog a
  * rescan found, so what is being recorded is searchable within a slice or two.
@@ -18,9 +18,9 @@ import type { IndexReply, IndexRequest } from "./library-index";
 const SLICE_BYTES = 1024 * 1024;
 const BUSY_SLICE_BYTES = 256 * 1024;
 /** While frames flow, each slice is followed by a rest this many times as long as it took. */
-const BUSY_REST = 3;
+const BUSY_REST = 2;
 /** Frames count as flowing until none has been told for this long. */
-const FLOW_QUIET_MS = 1_000;
+const FLOW_QUIET_MS = 500;
 /** How often files written by other processes (a tap on its own, a second relay) are looked for. */
 const RESCAN_MS = 30_000;
 /** A removal's traces are purged once removals have stopped for this long (or when the index is idle). */
