@@ -306,7 +306,15 @@ function catchUp(index: SearchIndex): () => boolean {
   }
   const next = () => {
     const id = ids[0];
-    if (id === undefined) return;
+    if (id === undefined) {
+      // Transcripts deleted while no index was open leave no trace either (stale() removed their rows).
+      try {
+        index.purge();
+      } catch {
+        // only an index: the next open tries again
+      }
+      return;
+    }
     try {
       if (index.update(id, 2 * 1024 * 1024)) ids.shift();
     } catch {
