@@ -49,6 +49,8 @@ CREATE VIRTUAL TABLE fts USING fts5(body, extra, tags, split, j1, j2, content=''
 CREATE TABLE calls (tid INTEGER NOT NULL, seq INTEGER NOT NULL, method TEXT NOT NULL, dir TEXT NOT NULL, ms REAL NOT NULL, error INTEGER NOT NULL);
 CREATE INDEX calls_tid ON calls(tid);
 CREATE TABLE terms (term TEXT PRIMARY KEY) WITHOUT ROWID;
+-- purge_due: 1 while a removal's traces are left to purge (survives a restart).
+CREATE TABLE state (key TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
 `;
 
 /** Every statement the index runs more than once, prepared when it opens (a wrong schema fails here). */
@@ -91,6 +93,8 @@ function statements(db: Database.Database) {
     progressOf: db.prepare<[], { docs: number; bytes: number }>(
       "SELECT count(*) FILTER (WHERE size >= 0 AND offset > 0) AS docs, coalesce(sum(CASE WHEN size >= 0 THEN size ELSE offset END), 0) AS bytes FROM transcripts",
     ),
+    setState: db.prepare("INSERT OR REPLACE INTO state (key, value) VALUES (?, ?)"),
+    getState: db.prepare<[string], { value: number }>("SELECT value FROM state WHERE key = ?"),
     call: db.prepare("INSERT INTO calls (tid, seq, method, dir, ms, error) VALUES (?, ?, ?, ?, ?, ?)"),
     clearFts: db.prepare(
       "DELETE FROM fts WHERE rowid IN (SELECT d.rowid FROM transcripts t JOIN docs d ON d.rowid BETWEEN t.lo AND t.hi AND d.tid = t.tid WHERE t.tid = ?)",

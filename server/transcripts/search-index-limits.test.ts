@@ -110,6 +110,22 @@ describe("SearchIndex limits", () => {
     expect(idx.search({ q: "ordinary shared" }).hits).toHaveLength(1);
   });
 
+  it("purges after a restart what a removal left when the index closed before purging", () => {
+    const store = newStore();
+    const secret = importSaying(store, ["the narwhalclassified plan"]);
+    let idx = index(store);
+    idx.updateAll();
+    store.delete(secret);
+    // The row goes (a scan finds the file gone), then the index closes before it purges.
+    idx.stale();
+    idx.close();
+    open.pop();
+    expect(indexBytes(store).includes("narwhalclassified")).toBe(true);
+    idx = index(store);
+    idx.updateAll();
+    expect(indexBytes(store).includes("narwhalclassified")).toBe(false);
+  });
+
   it("looks for a repeated word once, and at most MAX_QUERY_TERMS words, saying what it left out", () => {
     const store = newStore();
     importSaying(store, ["a b c d e f g h i j k l m n o p q r s t u v w x y z"]);

@@ -200,6 +200,7 @@ export class SearchIndex {
     this.file = path.join(dir, INDEX_FILE);
     ({ db: this.db, stmt: this.stmt } = openIndex(this.file));
     this.loadNames();
+    this.purgeDue = this.stmt.getState.get("purge_due")?.value === 1;
     this.db.function("search_budget", { deterministic: false, varargs: false }, (_rowid: unknown) => {
       this.steps++;
       if (this.steps > this.budget.steps || (this.steps % 64 === 0 && performance.now() > this.deadline))
@@ -254,7 +255,6 @@ export class SearchIndex {
       this.clear(row.tid);
       this.stmt.dropRow.run(row.tid);
     })();
-    this.purgeDue = true;
   }
 
   /** Whether a removal left words and pages behind (purge() clears them). */
@@ -272,10 +272,14 @@ export class SearchIndex {
     if (!this.purgeDue) return;
     purgeDeleted(this.db);
     this.knownTerms.clear();
+    this.stmt.setState.run("purge_due", 0);
     this.purgeDue = false;
   }
 
+  /** Drops a transcript's documents; what they leave in the index is due for purge() (kept in the file: a restart still purges). */
   private clear(tid: number): void {
+    this.stmt.setState.run("purge_due", 1);
+    this.purgeDue = true;
     this.stmt.clearFts.run(tid);
     this.stmt.clearDocs.run({ tid });
     this.stmt.clearCalls.run(tid);
