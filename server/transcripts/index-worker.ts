@@ -12,6 +12,7 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { SearchIndex } from "./search-index";
+import { lowerThreadPriority } from "../thread-priority";
 import type { IndexReply, IndexRequest } from "./library-index";
 
 /** Read per slice when idle (tens of milliseconds of work: how long a search may wait) and while frames flow. */
@@ -26,6 +27,8 @@ const RESCAN_MS = 30_000;
 /** A removal's traces are purged once removals have stopped for this long (or when the index is idle). */
 const PURGE_DELAY_MS = 2_000;
 
+// Indexing yields to the relay's event loop, which carries the frames (server/thread-priority.ts).
+lowerThreadPriority();
 const port = parentPort!;
 const { dir, flow } = workerData as { dir: string; flow: Int32Array };
 const index = new SearchIndex(dir);
