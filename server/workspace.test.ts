@@ -110,6 +110,15 @@ describe("checkFrameDirectories on lines as an agent reads them", () => {
       });
   });
 
+  it("refuses a line padded with whitespace a reader trims first (the ACP SDK: JSON.parse(line.trim()))", () => {
+    // JavaScript's trim and Python's strip take more than JSON's four whitespace characters.
+    for (const pad of ["\u00a0", "\u2028", "\u3000", "\v", "\f", " \ufeff", "\x1c", "\x85"]) {
+      const line = `${pad}{"method":"session/new","params":{"cwd":"/etc","mcpServers":[]}}${pad}`;
+      if (!["\x1c", "\x85"].includes(pad)) expect(JSON.parse(line.trim())).toMatchObject({ method: "session/new" });
+      expect(checkFrameDirectories(line, [root]), JSON.stringify(pad)).toMatchObject({ code: "bad_cwd" });
+    }
+  });
+
   it("refuses a path with a NUL in it, which a reader in C would cut short", () => {
     expect(
       checkFrameDirectories(`{"method":"session/new","params":{"cwd":"/etc\\u0000/..${root}"}}`, [root]),
