@@ -399,6 +399,7 @@ const ESCAPE = /\\(?:u[0-9a-fA-F]{4}|\/)/;
 export function createRedactor(secrets: readonly string[]): {
   text(text: string): Redacted;
   frame(raw: string): Redacted;
+  args(args: readonly string[]): string[];
 } {
   // Long enough to be a secret (not inside REDACTED itself: never redact twice), longest first,
   // so a secret containing another is replaced whole.
@@ -438,6 +439,16 @@ export function createRedactor(secrets: readonly string[]): {
       const fields = redactFields(parsed);
       if (fields.count === 0) return first;
       return { text: toJson(fields.value), count: first.count + fields.count };
+    },
+    /** A command's arguments, as a frame's list: the one after `--api-key` and the like goes too. */
+    args(args: readonly string[]): string[] {
+      try {
+        const out: unknown = JSON.parse(this.frame(JSON.stringify(args)).text);
+        if (Array.isArray(out) && out.length === args.length && out.every((a) => typeof a === "string")) return out;
+      } catch {
+        // a secret that matched JSON punctuation
+      }
+      return args.map((a) => text(a).text);
     },
   };
 }
