@@ -103,6 +103,10 @@ describe("checkFrameDirectories on lines as an agent reads them", () => {
       `{"id":1,"method":"command/exec","params":{"command":["cat","passwd"],"cwd":"/etc"}}`,
       `{"id":1,"method":"fs/readFile","params":{"path":"/etc/passwd"}}`,
       `{"id":1,"method":"thread/start","params":{"cwd":"${root}","config":{"sandbox_workspace_write.writable_roots":["/etc"]}}}`,
+      // Written into Codex's config, the next thread's sandbox may write there.
+      `{"id":1,"method":"config/value/write","params":{"keyPath":"sandbox_workspace_write.writable_roots","value":["/etc"],"mergeStrategy":"replace"}}`,
+      `{"id":1,"method":"config/value/write","params":{"keyPath":"sandbox_workspace_write","value":{"writable_roots":["/etc"]},"mergeStrategy":"upsert"}}`,
+      `{"id":1,"method":"config/batchWrite","params":{"edits":[{"keyPath":"model","value":"m","mergeStrategy":"replace"},{"keyPath":"profiles.p.sandbox_workspace_write.writable_roots","value":["/etc"],"mergeStrategy":"replace"}]}}`,
     ])
       expect(checkFrameDirectories(line, [root]), line).toMatchObject({
         code: "bad_cwd",
