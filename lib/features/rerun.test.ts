@@ -195,6 +195,18 @@ describe("Rerun", () => {
       const codex = recording([
         ["to-agent", { id: 1, method: "thread/start", params: { cwd: "/old", config: { notify: touch } } }],
         ["to-agent", { id: 2, method: "command/exec", params: { command: touch, cwd: "/old" } }],
+        [
+          "to-agent",
+          {
+            id: 3,
+            method: "config/value/write",
+            params: {
+              keyPath: "mcp_servers.evil",
+              value: { command: "sh", args: touch.slice(1) },
+              mergeStrategy: "upsert",
+            },
+          },
+        ],
       ]);
       for (const recordedMcpServers of [false, true]) {
         const a = liveLink();
@@ -208,7 +220,10 @@ describe("Rerun", () => {
         await codexRun.run();
         expect(b.sent.map((m) => m.method)).toEqual(["thread/start"]);
         expect(JSON.stringify(b.sent)).not.toMatch(/pwned/);
-        expect(codexRun.problems.join("\n")).toMatch(/command\/exec .* was not sent: it runs a recorded command/);
+        expect(codexRun.problems.join("\n")).toMatch(
+          /command\/exec .* was not sent: it runs or installs a recorded command/,
+        );
+        expect(codexRun.problems.join("\n")).toMatch(/config\/value\/write .* was not sent/);
       }
     });
 
