@@ -147,8 +147,11 @@ describe("the offline model's homes (issue #34: conversations left unredacted)",
     // No process has this pid (above pid_max).
     const gone = path.join(homes, "4194399-0123456789abcdef");
     chat(gone);
-    const live = path.join(homes, `${process.pid}-0123456789abcdef`);
+    // A process still running (vitest's own), and this pid's home this process did not make (a
+    // restarted container's relay has the pid of the one before).
+    const live = path.join(homes, `${process.ppid}-0123456789abcdef`);
     chat(live);
+    chat(path.join(homes, `${process.pid}-0123456789abcdef`));
     removeLeftoverHomes(homes);
     expect(readdirSync(homes)).toEqual([path.basename(live)]);
     chat(gone);

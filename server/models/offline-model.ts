@@ -109,6 +109,8 @@ export const offlineGeminiHome = (dataDir: string) => offlineHome(dataDir, "gemi
 
 /** A run's home: named by the process that made it, so a later start knows a leftover. */
 const RUN_HOME = /^(\d+)-[0-9a-f]{16}$/;
+/** The names of the homes this process made. */
+const ours = new Set<string>();
 
 const alive = (pid: number) => {
   try {
@@ -131,8 +133,10 @@ export function removeLeftoverHomes(homes: string): void {
     return;
   }
   for (const name of names) {
-    const pid = RUN_HOME.exec(name)?.[1];
-    if (pid === undefined || !alive(Number(pid))) rmSync(path.join(homes, name), { recursive: true, force: true });
+    const pid = Number(RUN_HOME.exec(name)?.[1]);
+    // This pid's homes are this process's only if it made them: a restarted container's relay has the same pid.
+    const running = pid === process.pid ? ours.has(name) : pid > 0 && alive(pid);
+    if (!running) rmSync(path.join(homes, name), { recursive: true, force: true });
   }
 }
 
@@ -140,7 +144,9 @@ export function removeLeftoverHomes(homes: string): void {
 function runHome(dataDir: string, agent: OfflineAgent): string {
   const homes = offlineHome(dataDir, agent);
   removeLeftoverHomes(homes);
-  const home = path.join(homes, `${process.pid}-${randomBytes(8).toString("hex")}`);
+  const name = `${process.pid}-${randomBytes(8).toString("hex")}`;
+  ours.add(name);
+  const home = path.join(homes, name);
   mkdirSync(home, { recursive: true, mode: 0o700 });
   return home;
 }
@@ -153,7 +159,7 @@ function writeSettings(home: string, file: string, settings: unknown): void {
 
 /**
  * Codex's config.toml: a model provider at the offline model (no login), asking before what its
- * sandbox would not allow, no update check or analytics; it passes Codex 0.169's `--strict-config`.
+ * sandbox would not allow, no update check or analytics; it passes Codex 0.171's `--strict-config`.
  * The tests run Codex so against their scripted APIs, with a model of their own name.
  */
 export function codexConfig(url: string, model = "offline-model"): string {

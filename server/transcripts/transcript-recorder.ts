@@ -1,8 +1,11 @@
 /**
  * Records one agent's life to the store as it happens: every frame (redacted),
  * stderr, lifecycle events. Lines are written synchronously once per event-loop
- * turn, so a relay crash loses at most the current turn's lines. A transcript
- * stops at the store's per-file cap with a last line saying where and why.
+ * turn, so a relay crash loses at most the current turn's lines. A frame is only
+ * queued when it comes: it is redacted and serialized with the turn's write, off
+ * the path from the agent's stdout to the socket (the relay's sockets get the turn's
+ * frames first). A transcript stops at the store's per-file cap with a last line
+ * saying where and why.
  */
 import { closeSync, fstatSync, openSync, writeSync } from "node:fs";
 import type { Frame } from "../../lib/protocol/frame";
@@ -30,6 +33,8 @@ import { isTurnStart, protocolOf } from "../../lib/protocol/protocols";
 export class TranscriptRecorder {
   private fd: number;
   private pending: string[] = [];
+  /** Frames taken this turn, not yet made lines: every other line waits behind them, in order. */
+  private frames: Frame[] = [];
   private scheduled = false;
   private closed = false;
   /** An unfinished stderr line, held (see stderr). */
@@ -111,9 +116,24 @@ export class TranscriptRecorder {
     return this.lastTs;
   }
 
+  /** Queues a frame for this turn's write (the caller must not change it meanwhile). */
   frame(frame: Frame): void {
     if (this.capped || this.closed) return;
     this.releaseStderr();
+    this.frames.push(frame);
+    this.schedule();
+  }
+
+  /** The frames queued so far become lines, before anything recorded after them. */
+  private takeFrames(): void {
+    if (this.frames.length === 0) return;
+    const frames = this.frames;
+    this.frames = [];
+    for (const frame of frames) this.line(frame);
+  }
+
+  private line(frame: Frame): void {
+    if (this.capped || this.closed) return;
     const { text, count } = this.redactor.frame(frame.raw);
     const bytes = frame.rawBase64 === undefined ? undefined : redactBytes(this.redactor, frame.rawBase64);
     const ts = this.stamp(frame.ts);
@@ -167,6 +187,7 @@ export class TranscriptRecorder {
 
   private writeStderr(at: number, text: string): void {
     if (this.capped || this.closed) return;
+    this.takeFrames();
     const ts = this.stamp(at);
     const r = this.redactor.text(text);
     const line = serialize(
@@ -177,6 +198,7 @@ export class TranscriptRecorder {
 
   lifecycle(event: Omit<LifecycleEvent, "type" | "ts">, at = Date.now()): void {
     this.releaseStderr();
+    this.takeFrames();
     // A message may quote a URL, an error or a remote's close reason holding a secret.
     if (event.message !== undefined) event = { ...event, message: this.redactor.text(event.message).text };
     this.write(serialize({ type: "lifecycle", ts: this.stamp(at), ...event }), `lifecycle "${event.event}"`);
@@ -215,11 +237,13 @@ export class TranscriptRecorder {
   }
 
   private flush(): void {
-    this.scheduled = false;
-    if (this.pending.length === 0 || this.closed) return;
-    const chunk = this.pending.join("");
-    this.pending = [];
     try {
+      if (this.closed) return;
+      // While still scheduled: the lines the frames make need no second turn.
+      this.takeFrames();
+      if (this.pending.length === 0) return;
+      const chunk = this.pending.join("");
+      this.pending = [];
       writeSync(this.fd, chunk);
       if (Date.now() - this.metaWrittenAt >= META_EVERY_MS) this.writeLiveMeta();
       // Only a note: the index reads the new lines from the file, in its own thread.
@@ -228,6 +252,8 @@ export class TranscriptRecorder {
       // Recording must never take the relay down; the live session goes on.
       if (!this.failed) console.error(`transcript ${this.meta.id}: write failed: ${(err as Error).message}`);
       this.failed = true;
+    } finally {
+      this.scheduled = false;
     }
   }
 
