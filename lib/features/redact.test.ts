@@ -467,3 +467,19 @@ describe("secrets a JSON writer escaped (fresh review of issue #34)", () => {
     expect(JSON.parse(r.frame(proto).text)).toEqual(JSON.parse(`{"apiKey":"${REDACTED}","__proto__":{"x":1}}`));
   });
 });
+
+describe("secrets in other encodings (fresh review of issue #34)", () => {
+  it("redacts an environment secret percent-encoded in a URL, and HTTP Basic credentials", () => {
+    const r = createRedactor(["s3cr3t+/value=="]);
+    const url = r.text("GET https://api.example/x?q=s3cr3t%2B%2Fvalue%3D%3D&page=2");
+    expect(url.text).not.toContain("s3cr3t");
+    expect(url.text).toContain("&page=2");
+    const frame = r.frame('{"url":"https://api.example/x?q=s3cr3t%2B%2Fvalue%3D%3D"}');
+    expect(frame.text).toBe('{"url":"https://api.example/x?q=[REDACTED]"}');
+    // curl -v prints it; so does a proxy log.
+    const basic = r.text("> Authorization: Basic dXNlcjpodW50ZXIyaHVudGVyMg==\n");
+    expect(basic.text).toBe("> Authorization: Basic [REDACTED]\n");
+    // Prose is left alone.
+    expect(r.text("Basic authentication is supported").count).toBe(0);
+  });
+});

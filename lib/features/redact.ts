@@ -71,6 +71,15 @@ export interface Redacted {
   count: number;
 }
 
+/** A secret as encodeURIComponent writes it (its own text when nothing needs encoding). */
+function percentEncoded(secret: string): string {
+  try {
+    return encodeURIComponent(secret);
+  } catch {
+    return secret; // a lone surrogate
+  }
+}
+
 /** Characters a value may have inside a JSON string without escaping (so the raw line stays valid JSON). */
 const V = String.raw`[^\s"'\\&#,;)<>\]}]`;
 
@@ -97,8 +106,9 @@ const SHAPES = new RegExp(
   String.raw`\b(?:` +
     [
       `(?<w>${WHOLE.join("|")})`,
-      // A bearer token: long and with a digit, so prose ("Bearer authentication") is left alone.
-      String.raw`(?<b>[Bb]earer\s+)(?=[A-Za-z0-9._~+/=-]*\d)[A-Za-z0-9._~+/=-]{16,}`,
+      // A bearer token (long and with a digit, so prose, "Bearer authentication", is left alone) and HTTP
+      // Basic credentials (curl -v, a proxy's log: base64 of user:password, with a digit, + / or =).
+      String.raw`(?<b>[Bb]earer\s+(?=[A-Za-z0-9._~+/=-]*\d)(?=[A-Za-z0-9._~+/=-]{16})|[Bb]asic\s+(?=[A-Za-z0-9+/]*[0-9+/=])(?=[A-Za-z0-9+/]{8}))[A-Za-z0-9._~+/=-]+`,
       // Slack and Discord webhooks: the URL is the credential.
       String.raw`(?<h>(?:hooks\.slack\.com/(?:services|workflows|triggers)|discord(?:app)?\.com/api/webhooks)/)[A-Za-z0-9/_-]{8,}`,
       // scheme://user:password@host (the user may be empty: redis://:pw@host), and scheme://key@host
@@ -406,9 +416,13 @@ export function createRedactor(secrets: readonly string[]): {
   const kept = [...new Set(secrets)]
     .filter((s) => typeof s === "string" && s.length >= MIN_REDACTED_LENGTH && !REDACTED.includes(s))
     .sort((a, b) => b.length - a.length);
+  // Each also percent-encoded, as in a URL an agent prints (only URL-safe characters: no JSON escaping).
+  const raw = [...new Set(kept.flatMap((secret) => [secret, percentEncoded(secret)]))].sort(
+    (a, b) => b.length - a.length,
+  );
   const secretForms: Secrets = {
-    raw: kept,
-    all: kept.flatMap((secret) => [...new Set([secret, JSON.stringify(secret).slice(1, -1)])]),
+    raw,
+    all: raw.flatMap((secret) => [...new Set([secret, JSON.stringify(secret).slice(1, -1)])]),
   };
   const text = (input: string): Redacted => {
     const found = replaceSecrets(input, secretForms);
