@@ -123,6 +123,25 @@ describe("checkFrameDirectories on lines as an agent reads them", () => {
     }
   });
 
+  it("judges `..` after a link as the system does: the link's target's parent, not the link's folder", () => {
+    // `root/escape` is a link to `outside`: the kernel (Codex's sandbox, a chdir) takes `root/escape/..` to its parent.
+    for (const dir of [`${root}/escape/..`, `${root}/escape/../outside`, `${root}/escape/../not-yet`])
+      expect(
+        checkFrameDirectories(JSON.stringify({ method: "session/new", params: { cwd: dir } }), [root]),
+        dir,
+      ).toMatchObject({
+        code: "bad_cwd",
+      });
+    expect(
+      checkFrameDirectories(JSON.stringify({ method: "session/new", params: { cwd: `${root}/sub/../sub` } }), [root]),
+    ).toBeUndefined();
+    expect(
+      checkFrameDirectories(JSON.stringify({ method: "session/new", params: { cwd: `${root}/inner-link/..` } }), [
+        root,
+      ]),
+    ).toBeUndefined();
+  });
+
   it("refuses a path with a NUL in it, which a reader in C would cut short", () => {
     expect(
       checkFrameDirectories(`{"method":"session/new","params":{"cwd":"/etc\\u0000/..${root}"}}`, [root]),
