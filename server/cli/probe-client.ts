@@ -32,15 +32,9 @@ import { secretsFromEnv } from "../../lib/features/redact";
 import { DiscoveryError, findRelay, type RelayTarget } from "../tap/tap-discovery";
 import type { TapSink } from "../tap/tap-sink";
 import { VERSION } from "../version";
-
-export const PROBE_CLIENT_USAGE = `usage: acp-playground probe-client [--report FILE] [--timeout MS]
-  Configure it as the agent command of an ACP client and send one prompt: the probe answers
-  initialize and session/new, then in that turn streams every update kind, asks permission,
-  reads and writes files and runs terminals (only when advertised), cancels a request, sends
-  an unknown request and notification, a malformed line and a 1 MiB message, and asks a form
-  elicitation (when advertised). The report goes to FILE.json and FILE.md (default: the
-  data directory's client-probes/).
-  --timeout: how long to wait for an answer a person may give (permission, elicitation); default 120000`;
+import { CliError } from "./cli-error";
+import { durationMs } from "./cli-options";
+import { commandUsage } from "./cli-usage";
 
 interface Answer {
   frame: Frame;
@@ -640,22 +634,22 @@ function recordConversation(argv: string[], log: (s: string) => void) {
 
 export async function probeClientMain(argv: string[]): Promise<number> {
   let values;
+  let timeoutMs: number;
   try {
     ({ values } = parseArgs({
       args: argv,
-      options: { report: { type: "string" }, timeout: { type: "string" } },
+      // -o/--output as every other command; --report was its first name.
+      options: { output: { type: "string", short: "o" }, report: { type: "string" }, timeout: { type: "string" } },
       strict: true,
     }));
+    if (values.output !== undefined && values.report !== undefined)
+      throw new CliError("--output and --report are the same option: give one", 2);
+    timeoutMs = durationMs(values.timeout, "--timeout", 120_000);
   } catch (err) {
-    process.stderr.write(`acp-playground probe-client: ${(err as Error).message}\n\n${PROBE_CLIENT_USAGE}\n`);
+    process.stderr.write(`acp-playground probe-client: ${(err as Error).message}\n\n${commandUsage("probe-client")}\n`);
     return 2;
   }
-  const timeoutMs = values.timeout === undefined ? 120_000 : Number(values.timeout);
-  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
-    process.stderr.write(`acp-playground probe-client: --timeout must be a positive number of ms\n`);
-    return 2;
-  }
-  const reportPath = reportPathFor(values.report);
+  const reportPath = reportPathFor(values.output ?? values.report);
   const log = (s: string) => process.stderr.write(`acp-playground probe-client: ${s}\n`);
   const startedAt = Date.now();
   const agent = new ProbeAgent(process.stdout, log);

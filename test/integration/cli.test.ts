@@ -63,6 +63,19 @@ describe("acp-playground CLI", () => {
     const same = await cli("replay", "run.jsonl");
     expect(same.exitCode).toBe(0);
     expect(same.stdout).toContain("no difference: gemini behaved as recorded");
+    expect(same.stderr).not.toContain("recorded in");
+
+    // From another folder: the recorded one is named, with the option that replays there.
+    const elsewhere = realpathSync(mkdtempSync(path.join(tmpdir(), "acp-cli-elsewhere-")));
+    try {
+      api.script({ parts: [{ text: "Recorded " }, { text: "answer." }] });
+      const moved = await cli("replay", "run.jsonl", "--profile", "gemini", "--cwd", elsewhere);
+      expect(moved.stderr).toContain(`recorded in ${dir}; the agent runs in ${elsewhere}`);
+      expect(moved.stderr).toContain(`--cwd ${dir}`);
+      expect(moved.exitCode).toBe(0);
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
 
     api.script({ parts: [{ text: "A different answer." }] });
     const changed = await cli("replay", "run.jsonl", "--against", "gemini");
