@@ -48,7 +48,9 @@ commands:
                                           insights, latency per method, diff two (docs/mcp.md)
   export FILE [-o run.html]               write the transcript as one self-contained HTML file
                                           (redacted, opens offline; default: FILE with .html)
+  export --otlp URL FILE... [--otlp-header K=V]... [--otlp-protocol http/protobuf|http/json] [--otlp-content]
+                                          send recordings as OpenTelemetry GenAI traces (docs/otel.md)
   export --viewer [-o viewer.html]        write the same viewer with no transcript in it: it opens any
                                           transcript file dropped on it or picked, offline
 
-exit codes: 0 ok, 1 difference found, 2 bad arguments, 3 agent failed to start, 4 unreadable or invalid file`;
+exit codes: 0 ok, 1 difference found, 2 bad arguments, 3 agent failed to start, 4 unreadable or invalid file, 5 OTLP endpoint unreachable or refusing`;

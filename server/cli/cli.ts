@@ -269,6 +269,7 @@ async function probe(argv: string[]): Promise<number> {
 }
 
 async function exportCommand(argv: string[]): Promise<number> {
+  if (argv.some((a) => a.startsWith("--otlp"))) return (await import("./otel-cli")).otlpExportMain(argv);
   const { values, positionals } = parse(argv, {
     output: { type: "string", short: "o" },
     viewer: { type: "boolean" },
