@@ -4,9 +4,10 @@ export const USAGE = `usage: acp-playground [serve] [options] [-- AGENT_COMMAND 
 
   (no command), serve                     serve the playground for this folder (its workspace) and open it
          [--port N] [--config FILE] [--data DIR] [--no-open]
-         [--agent NAME=COMMAND]... [-- COMMAND ARGS...]
+         [--agent NAME=COMMAND]... [--otlp URL [--otlp-header K=V]... [--otlp-content]] [-- COMMAND ARGS...]
                                           --agent / -- add an agent profile for this run and select it
                                           (--agent's COMMAND is split at spaces; after -- every argument is kept)
+                                          --otlp sends every session live as OpenTelemetry traces (docs/otel.md)
 
 commands:
   record --prompt TEXT [-o run.jsonl]     start an agent, prompt it once, write the transcript

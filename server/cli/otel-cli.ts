@@ -19,6 +19,51 @@ export const OTLP_USAGE = `export --otlp URL FILE... [--otlp-header K=V]... [--o
                                           (redacted); --otlp-new-ids sends again as new traces. Exit 5 when the
                                           endpoint is unreachable or refuses`;
 
+export const SERVE_OTLP_USAGE = `serve ... [--otlp URL] [--otlp-header K=V]... [--otlp-protocol P] [--otlp-content]
+                                          also send every session live as OpenTelemetry traces (docs/otel.md)`;
+
+const SERVE_FLAGS = new Set(["--otlp", "--otlp-header", "--otlp-protocol", "--otlp-content"]);
+
+/**
+ * serve's --otlp flags (before any \`--\`), taken out of argv and handed to the relay as the
+ * ACP_PLAYGROUND_OTLP* variables it reads (server/otel/live-export.ts). Throws CliError (2) on bad input.
+ */
+export function takeServeOtlpFlags(argv: string[], env: Record<string, string | undefined> = process.env): string[] {
+  const rest: string[] = [];
+  const headers: string[] = [];
+  const flags: { otlp?: string; "otlp-protocol"?: string } = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === "--") {
+      rest.push(...argv.slice(i));
+      break;
+    }
+    const eq = arg.indexOf("=");
+    const name = eq > 0 ? arg.slice(0, eq) : arg;
+    if (!SERVE_FLAGS.has(name)) {
+      rest.push(arg);
+      continue;
+    }
+    if (name === "--otlp-content") {
+      env.ACP_PLAYGROUND_OTLP_CONTENT = "1";
+      continue;
+    }
+    const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
+    if (value === undefined)
+      throw new CliError(`${name} needs a value\n\nusage: acp-playground ${SERVE_OTLP_USAGE}`, 2);
+    if (name === "--otlp-header") headers.push(value);
+    else if (name === "--otlp") flags.otlp = value;
+    else flags["otlp-protocol"] = value;
+  }
+  if (flags.otlp === undefined && !headers.length && flags["otlp-protocol"] === undefined) return rest;
+  // Checked now, so a typo fails at start and not at the first span.
+  const target = otlpTarget({ ...flags, "otlp-header": headers }, env);
+  env.ACP_PLAYGROUND_OTLP = target.url;
+  env.ACP_PLAYGROUND_OTLP_PROTOCOL = target.protocol;
+  if (headers.length) env.ACP_PLAYGROUND_OTLP_HEADERS = JSON.stringify(headers);
+  return rest;
+}
+
 /** Exit code for an endpoint that cannot be reached or refuses the spans. */
 export const EXIT_EXPORT_FAILED = 5;
 

@@ -17,6 +17,7 @@ import {
 } from "../../lib/contracts/transcript";
 import type { TranscriptKind } from "../../lib/contracts/transcript-meta";
 import { PRIVATE_FILE, thisWriter, type TranscriptMeta, type TranscriptStore } from "./transcript-store";
+import type { RecordingSink } from "./recording-observer";
 
 /** How often a recording's counts reach its meta file, so the list shows them while it grows. */
 const META_EVERY_MS = 1_000;
@@ -40,6 +41,8 @@ export class TranscriptRecorder {
   private metaWrittenAt = 0;
   /** The latest ts written: no line is stamped earlier (the header's createdAt included). */
   private lastTs: number;
+  /** The store's recording observer's sink for this recording (docs/otel.md), if any. */
+  private readonly sink: RecordingSink | undefined;
 
   constructor(
     private readonly store: TranscriptStore,
@@ -70,6 +73,7 @@ export class TranscriptRecorder {
     const first = serialize(header);
     this.bytes = Buffer.byteLength(first);
     writeSync(this.fd, first);
+    this.sink = store.recordings?.open(header);
     this.meta = {
       id,
       title: `${kind === "session" ? "" : `${kind === "rerun" ? "re-run" : kind} `}${agent.profile} ${createdAt.slice(0, 19).replace("T", " ")}`,
@@ -107,6 +111,7 @@ export class TranscriptRecorder {
     const bytes = frame.rawBase64 === undefined ? undefined : redactBytes(this.redactor, frame.rawBase64);
     const ts = this.stamp(frame.ts);
     if (!this.write(serializeFrame(frame, text, count, bytes, ts), `frame seq ${frame.seq}`)) return;
+    this.sink?.frame(frame, text, count, ts);
     this.lastSeq = frame.seq;
     this.meta.frames++;
     this.meta.redactions += count;
@@ -141,7 +146,8 @@ export class TranscriptRecorder {
   }
 
   lifecycle(event: Omit<LifecycleEvent, "type" | "ts">, at = Date.now()): void {
-    this.write(serialize({ type: "lifecycle", ts: this.stamp(at), ...event }), `lifecycle "${event.event}"`);
+    const line: LifecycleEvent = { type: "lifecycle", ts: this.stamp(at), ...event };
+    if (this.write(serialize(line), `lifecycle "${event.event}"`)) this.sink?.lifecycle(line);
   }
 
   /** Queues a line; false once the cap is reached (the line that would cross it, and all after it, are left out). */
@@ -151,15 +157,15 @@ export class TranscriptRecorder {
     const cap = this.store.limits.fileBytes;
     if (this.bytes + size > cap) {
       this.capped = true;
+      const note: LifecycleEvent = {
+        type: "lifecycle",
+        ts: this.stamp(Date.now()),
+        event: "capped",
+        message: `recording stopped at ${what}: the transcript reached its cap of ${cap} bytes (ACP_PLAYGROUND_TRANSCRIPT_MAX_BYTES); nothing after this line was recorded`,
+      };
       // The note itself may cross the cap by its own few hundred bytes.
-      this.pending.push(
-        serialize({
-          type: "lifecycle",
-          ts: this.stamp(Date.now()),
-          event: "capped",
-          message: `recording stopped at ${what}: the transcript reached its cap of ${cap} bytes (ACP_PLAYGROUND_TRANSCRIPT_MAX_BYTES); nothing after this line was recorded`,
-        }),
-      );
+      this.pending.push(serialize(note));
+      this.sink?.lifecycle(note);
       this.schedule();
       return false;
     }
@@ -216,6 +222,7 @@ export class TranscriptRecorder {
       this.flush();
     } finally {
       this.closed = true;
+      this.sink?.close();
       this.store.live.delete(this.meta.id);
       try {
         const bytes = fstatSync(this.fd).size;

@@ -1,0 +1,156 @@
+/**
+ * `serve --otlp`: a live session through the relay sends, span by span, what exporting its recording
+ * afterwards sends; an endpoint that is down neither slows nor breaks the session.
+ */
+import path from "node:path";
+import { createServer } from "node:net";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { startTestRelay, TestClient, waitUntil, type TestRelay } from "../relay-harness";
+import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from "../otlp-receiver";
+import type { LiveOtlpExport } from "../../server/otel/live-export";
+import { exportRecording } from "../../server/otel/export-recording";
+import { OtlpSender } from "../../server/otel/otlp-sender";
+import { createRedactor } from "../../lib/features/redact";
+
+const stub = path.resolve(import.meta.dirname, "../fixtures/stub-agent.mjs");
+const VARS = ["ACP_PLAYGROUND_OTLP", "OTEL_EXPORTER_OTLP_TIMEOUT"] as const;
+const cleanups: Array<() => Promise<void> | void> = [];
+
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+  for (const v of VARS) delete process.env[v];
+});
+
+/** A relay started as `serve --otlp URL` starts it: the variable the flag sets. */
+async function relayExportingTo(url: string): Promise<TestRelay> {
+  process.env.ACP_PLAYGROUND_OTLP = url;
+  const relay = await startTestRelay({
+    profiles: { terminal: { command: process.execPath, args: [stub, "terminal"], env: {} } },
+  });
+  cleanups.push(() => relay.close());
+  return relay;
+}
+
+/**
+ * Two prompt turns with the stub's terminal tool call, the client answering the agent's
+ * terminal requests as a browser would.
+ */
+async function terminalSession(
+  relay: TestRelay,
+  afterFirstTurn: () => Promise<void> = async () => {},
+): Promise<{ client: TestClient; transcriptId: string }> {
+  const c = new TestClient(relay.url, { token: "test-token" });
+  cleanups.push(() => c.close());
+  await c.connected();
+  const agent = await c.start({ profile: "terminal" });
+  await c.send({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: 1, clientCapabilities: { terminal: true } },
+  });
+  await c.response(1);
+  await c.send({ jsonrpc: "2.0", id: 2, method: "session/new", params: { cwd: process.cwd(), mcpServers: [] } });
+  await c.response(2);
+  const answers: Record<string, unknown> = {
+    create: { terminalId: "t1" },
+    wait: { exitCode: 0, signal: null },
+    output: { output: "hello\n", truncated: false },
+    release: {},
+  };
+  for (const id of [3, 4]) {
+    const params = { sessionId: "terminal-session", prompt: [{ type: "text", text: `run it ${id}` }] };
+    await c.send({ jsonrpc: "2.0", id, method: "session/prompt", params });
+    for (const step of Object.keys(answers)) {
+      const asked = await c.frame(
+        (f) => f.dir === "from-agent" && f.kind === "request" && f.id === step && f.seq > c.frames.length - 20,
+        `the agent's ${step} request`,
+      );
+      // A real browser answers after a moment: the request spans get a duration.
+      await new Promise((r) => setTimeout(r, 5));
+      await c.send({ jsonrpc: "2.0", id: step, result: answers[step] });
+      await c.frame((f) => f.dir === "to-agent" && f.kind === "response" && f.seq > asked.seq, `answer to ${step}`);
+    }
+    await c.response(id);
+    if (id === 3) await afterFirstTurn();
+  }
+  await c.emit("agent:stop", {});
+  await c.waitFor(() => c.exits.length > 0, "the agent's exit");
+  return { client: c, transcriptId: agent.transcriptId! };
+}
+
+const sorted = (spans: Iterable<ReceivedSpan>) => [...spans].sort((a, b) => a.spanId.localeCompare(b.spanId));
+
+describe("serve --otlp", () => {
+  it("sends a live session's spans as it goes, the same spans as exporting its recording afterwards", async () => {
+    const live = await startOtlpReceiver();
+    const later = await startOtlpReceiver();
+    cleanups.push(
+      () => live.close(),
+      () => later.close(),
+    );
+    const relay = await relayExportingTo(live.url);
+    const exporter = relay.server.relay.transcripts.recordings as LiveOtlpExport;
+    expect(exporter.url).toBe(`${live.url}/v1/traces`);
+    // The first turn's spans arrive while the session goes on, not at its end.
+    const { transcriptId } = await terminalSession(relay, () =>
+      waitUntil(() => [...live.spans.values()].some((s) => !s.parentSpanId), "the first turn's span arrives"),
+    );
+    await exporter.idle();
+    const spans = [...live.spans.values()];
+    const turns = spans.filter((s) => !s.parentSpanId);
+    expect(turns.map((s) => s.name)).toEqual(["invoke_agent terminal", "invoke_agent terminal"]);
+    for (const turn of turns) {
+      const [tool, ...none] = spans.filter((s) => s.parentSpanId === turn.spanId && s.name.startsWith("execute_tool"));
+      expect(none).toEqual([]);
+      expect(tool!.name).toBe("execute_tool execute");
+      const requests = spans.filter((s) => s.parentSpanId === turn.spanId && !s.name.startsWith("execute_tool"));
+      expect(requests.map((s) => s.name).sort()).toEqual([
+        "terminal/create",
+        "terminal/output",
+        "terminal/release",
+        "terminal/wait_for_exit",
+      ]);
+      expect(turn.attributes["gen_ai.conversation.id"]).toBe("terminal-session");
+    }
+    expect(live.requests.length).toBeGreaterThanOrEqual(1);
+
+    // Exporting the recording afterwards: the same spans, ids, times and attributes.
+    const file = relay.server.relay.transcripts.file(transcriptId);
+    const redactor = createRedactor([]);
+    const sender = new OtlpSender({ url: `${later.url}/v1/traces`, headers: {}, protocol: "http/protobuf" });
+    await exportRecording(file, sender, {
+      linkBase: `http://${relay.config.host}:${relay.config.port}`,
+      redact: (t) => redactor.text(t).text,
+    });
+    await sender.shutdown();
+    expect(sorted(later.spans.values())).toEqual(sorted(live.spans.values()));
+  });
+
+  it("goes on unslowed and says so when the endpoint is down, dropping spans", async () => {
+    const port = await new Promise<number>((resolve) => {
+      const s = createServer();
+      s.listen(0, "127.0.0.1", () => {
+        const p = (s.address() as { port: number }).port;
+        s.close(() => resolve(p));
+      });
+    });
+    process.env.OTEL_EXPORTER_OTLP_TIMEOUT = "500";
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    cleanups.push(() => warn.mockRestore());
+    const relay = await relayExportingTo(`http://127.0.0.1:${port}`);
+    const exporter = relay.server.relay.transcripts.recordings as LiveOtlpExport;
+    const { client } = await terminalSession(relay);
+    // The session ran to its end, both turns answered.
+    expect(
+      client.frames.filter((f) => f.kind === "response" && f.dir === "from-agent" && (f.id === 3 || f.id === 4)),
+    ).toHaveLength(2);
+    await exporter.idle();
+    expect(exporter.sent).toBe(0);
+    const said = warn.mock.calls.map((c) => String(c[0])).join("\n");
+    expect(said).toContain(`OTLP export: OTLP export to http://127.0.0.1:${port}/v1/traces failed`);
+    expect(said).toContain("dropping spans until it answers");
+  });
+});
+
+export type { OtlpReceiver };
