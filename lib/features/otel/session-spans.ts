@@ -124,10 +124,13 @@ export class SessionSpans {
     this.#lastTs = Math.max(this.#lastTs, f.ts);
     this.#learn(f);
     this.#waterfall.add(f);
+    // New turns are the last ones, by index (ended turns are released from the fold).
     const turns = this.#waterfall.turns;
-    while (this.#turnsSeen < turns.length) {
-      const t = turns[this.#turnsSeen++]!;
+    let first = turns.length;
+    while (first > 0 && turns[first - 1]!.index >= this.#turnsSeen) first--;
+    for (const t of turns.slice(first)) {
       this.#open.set(t, { details: newTurnDetails(), pending: new Set(), requestsSeen: 0, errors: [] });
+      this.#turnsSeen = t.index + 1;
     }
     const out: TraceSpan[] = [];
     const sessionId = this.#sessionOf(f);
@@ -384,6 +387,7 @@ export class SessionSpans {
     for (const tool of t.tools) out.push(this.#toolSpan(t, tool, o, end));
     out.push(this.#turnSpan(t, o, end));
     this.#previous.set(t.sessionId, { traceId: this.#traceId(t), spanId: this.#turnSpanId(t) });
+    this.#waterfall.release(t);
     return out;
   }
 }
