@@ -15,7 +15,7 @@ import { SessionSpans, type SessionSpanOptions } from "../../lib/features/otel/s
 import type { TraceSpan } from "../../lib/features/otel/trace-span";
 import type { RecordingObserver, RecordingSink } from "../transcripts/recording-observer";
 import { headersOf, OtlpSender, protocolOf, tracesUrl, type OtlpTarget } from "./otlp-sender";
-import { BATCH_SPANS } from "./export-recording";
+import { BATCH_SPANS, exportRecording, type ExportSummary } from "./export-recording";
 
 export const MAX_QUEUED_FRAMES = 50_000;
 export const MAX_QUEUED_SPANS = 10_000;
@@ -49,14 +49,27 @@ export class LiveOtlpExport implements RecordingObserver {
   #idle: Array<() => void> = [];
   readonly #sinks = new Set<LiveSink>();
 
-  constructor(sender: OtlpSender, options: LiveExportOptions) {
+  readonly #protocol: string;
+
+  constructor(sender: OtlpSender, options: LiveExportOptions, protocol = "http/protobuf") {
     this.#sender = sender;
+    this.#protocol = protocol;
     this.#options = options;
     this.#log = options.log ?? ((line) => console.warn(line));
   }
 
   get url(): string {
     return this.#sender.url;
+  }
+
+  /** What the HTTP API says of it (GET /api/otlp). */
+  get info(): { url: string; protocol: string; content: boolean } {
+    return { url: this.#sender.url, protocol: this.#protocol, content: this.#options.content === true };
+  }
+
+  /** A finished recording, sent the way `export --otlp` sends it ("Send to" in the transcripts pages). */
+  exportFile(file: string, onProgress?: (sent: number) => void): Promise<ExportSummary> {
+    return exportRecording(file, this.#sender, this.#options, onProgress);
   }
 
   open(header: TranscriptHeader): RecordingSink | undefined {
@@ -255,11 +268,15 @@ export function liveExportFromEnv(
       : where.host.includes(":")
         ? `[${where.host}]`
         : where.host;
-  const live = new LiveOtlpExport(new OtlpSender(target), {
-    linkBase: `http://${host}:${where.port}`,
-    content: env.ACP_PLAYGROUND_OTLP_CONTENT === "1",
-    redact: (text) => redactor.text(text).text,
-  });
+  const live = new LiveOtlpExport(
+    new OtlpSender(target),
+    {
+      linkBase: `http://${host}:${where.port}`,
+      content: env.ACP_PLAYGROUND_OTLP_CONTENT === "1",
+      redact: (text) => redactor.text(text).text,
+    },
+    target.protocol,
+  );
   console.log(
     `Sending sessions to ${target.url} as OpenTelemetry traces (${target.protocol}${env.ACP_PLAYGROUND_OTLP_CONTENT === "1" ? ", with message contents" : ""}).`,
   );

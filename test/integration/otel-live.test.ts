@@ -127,6 +127,53 @@ describe("serve --otlp", () => {
     expect(sorted(later.spans.values())).toEqual(sorted(live.spans.values()));
   });
 
+  it("sends a finished transcript on request (Send to …), with progress and the backend's answer", async () => {
+    const receiver = await startOtlpReceiver({ requireHeader: ["x-api-key", "k1"] });
+    cleanups.push(() => receiver.close());
+    process.env.ACP_PLAYGROUND_OTLP_HEADERS = JSON.stringify(["x-api-key=k1"]);
+    cleanups.push(() => void delete process.env.ACP_PLAYGROUND_OTLP_HEADERS);
+    const relay = await relayExportingTo(receiver.url);
+    const api = (route: string, init: RequestInit = {}) =>
+      fetch(`${relay.url}/api/${route}`, { ...init, headers: { authorization: "Bearer test-token" } });
+    expect(await (await api("otlp")).json()).toEqual({
+      url: `${receiver.url}/v1/traces`,
+      protocol: "http/protobuf",
+      content: false,
+    });
+    const res = await api("transcripts/demo-gemini/otlp", { method: "POST" });
+    expect(res.headers.get("content-type")).toContain("application/x-ndjson");
+    const lines = (await res.text())
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { type: string });
+    expect(lines).toEqual([
+      { type: "progress", spans: 4 },
+      { type: "done", spans: 4, traces: 2, url: `${receiver.url}/v1/traces` },
+    ]);
+    expect(receiver.spans.size).toBe(4);
+    expect((await api("transcripts/nope/otlp", { method: "POST" })).status).toBe(404);
+
+    // A backend that refuses: its status and answer in the last line.
+    receiver.failWith = 403;
+    const refused = (await (await api("transcripts/demo-gemini/otlp", { method: "POST" })).text()).trim().split("\n");
+    expect(JSON.parse(refused.at(-1)!)).toMatchObject({
+      type: "error",
+      status: 403,
+      message: expect.stringContaining(`OTLP export to ${receiver.url}/v1/traces failed: HTTP 403`),
+    });
+  });
+
+  it("offers no Send to without an endpoint", async () => {
+    const relay = await startTestRelay({});
+    cleanups.push(() => relay.close());
+    const api = (route: string, init: RequestInit = {}) =>
+      fetch(`${relay.url}/api/${route}`, { ...init, headers: { authorization: "Bearer test-token" } });
+    expect(await (await api("otlp")).json()).toEqual({ url: null });
+    const res = await api("transcripts/demo-gemini/otlp", { method: "POST" });
+    expect(res.status).toBe(409);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("no_endpoint");
+  });
+
   it("goes on unslowed and says so when the endpoint is down, dropping spans", async () => {
     const port = await new Promise<number>((resolve) => {
       const s = createServer();
