@@ -41,7 +41,7 @@ export async function handleOtlpApi(
   res.writeHead(200, { "content-type": "application/x-ndjson; charset=utf-8", "cache-control": "no-store" });
   const line = (e: OtlpSendEvent) => res.write(`${JSON.stringify(e)}\n`);
   try {
-    const summary = await live.exportFile(relay.transcripts.file(id), (spans) => line({ type: "progress", spans }));
+    const summary = await live.exportFile(relay.transcripts.file(id), id, (spans) => line({ type: "progress", spans }));
     line({ type: "done", spans: summary.spans, traces: summary.turns, url: live.url });
   } catch (err) {
     if (err instanceof OtlpExportError) line({ type: "error", message: err.message, status: err.status });

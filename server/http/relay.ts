@@ -62,7 +62,7 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
   const library = config.searchIndex === false ? undefined : new LibraryIndex(transcripts.dir);
   transcripts.index = library;
   // serve --otlp: every recording also goes out as OpenTelemetry traces (docs/otel.md).
-  transcripts.recordings = liveExportFromEnv(process.env, config);
+  transcripts.recordings = liveExportFromEnv(process.env, config, httpServer);
   const profiles = new Profiles(config, transcripts);
   const primed = profiles.prime();
   const pool = new AgentPool(config, profiles, transcripts);

@@ -42,6 +42,8 @@ export async function exportRecording(
   sender: OtlpSender,
   options: SessionSpanOptions,
   onProgress?: (sent: number) => void,
+  /** The id the store knows it by, for the ids and links, when it is not the header's (an import, the demo). */
+  transcriptId?: string,
 ): Promise<ExportSummary> {
   const reader = new TranscriptReader();
   let spans: SessionSpans | undefined;
@@ -69,7 +71,7 @@ export async function exportRecording(
     if (!header) return;
     spans ??= new SessionSpans(
       {
-        transcriptId: header.id,
+        transcriptId: transcriptId ?? header.id,
         profile: header.agent.profile,
         protocol: header.agent.protocol,
         model: typeof header.agent.options?.model === "string" ? header.agent.options.model : undefined,
@@ -102,5 +104,5 @@ export async function exportRecording(
   if (!reader.header || !spans) throw new Error("empty file: no header");
   queue(spans.finish());
   await flush(true);
-  return { transcriptId: reader.header.id, spans: sent, turns };
+  return { transcriptId: transcriptId ?? reader.header.id, spans: sent, turns };
 }

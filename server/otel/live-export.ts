@@ -8,6 +8,7 @@
  * - spans wait for the endpoint in one bounded queue (MAX_QUEUED_SPANS), one request in flight;
  *   while the endpoint is down or refusing, batches are dropped, counted, and said once per outage.
  */
+import type { AddressInfo } from "node:net";
 import type { Frame } from "../../lib/protocol/frame";
 import type { LifecycleEvent, TranscriptHeader } from "../../lib/contracts/transcript";
 import { createRedactor, secretsFromEnv } from "../../lib/features/redact";
@@ -30,7 +31,9 @@ const LIVE_KINDS = new Set([undefined, "session", "tapped", "rerun", "compare"])
 type Queued =
   { frame: Frame; raw: string; redacted: number; ts: number } | { lifecycle: LifecycleEvent } | { close: true };
 
-export interface LiveExportOptions extends Omit<SessionSpanOptions, "salt"> {
+export interface LiveExportOptions extends Omit<SessionSpanOptions, "salt" | "linkBase"> {
+  /** The playground's address for the frames' links; a function when the port is known only once listening. */
+  linkBase: string | (() => string);
   /** Where problems are said (the server's log). */
   log?: (line: string) => void;
 }
@@ -68,8 +71,13 @@ export class LiveOtlpExport implements RecordingObserver {
   }
 
   /** A finished recording, sent the way `export --otlp` sends it ("Send to" in the transcripts pages). */
-  exportFile(file: string, onProgress?: (sent: number) => void): Promise<ExportSummary> {
-    return exportRecording(file, this.#sender, this.#options, onProgress);
+  exportFile(file: string, transcriptId: string, onProgress?: (sent: number) => void): Promise<ExportSummary> {
+    return exportRecording(file, this.#sender, this.#spanOptions(), onProgress, transcriptId);
+  }
+
+  #spanOptions(): SessionSpanOptions {
+    const { linkBase, content, redact } = this.#options;
+    return { linkBase: typeof linkBase === "string" ? linkBase : linkBase(), content, redact };
   }
 
   open(header: TranscriptHeader): RecordingSink | undefined {
@@ -81,7 +89,7 @@ export class LiveOtlpExport implements RecordingObserver {
         protocol: header.agent.protocol,
         model: typeof header.agent.options?.model === "string" ? header.agent.options.model : undefined,
       },
-      this.#options,
+      this.#spanOptions(),
     );
     const sink = new LiveSink(header.id, mapper, this);
     this.#sinks.add(sink);
@@ -251,6 +259,7 @@ function parse(raw: string): unknown {
 export function liveExportFromEnv(
   env: Record<string, string | undefined>,
   where: { host: string; port: number },
+  server?: { address(): AddressInfo | string | null },
 ): LiveOtlpExport | undefined {
   const endpoint = env.ACP_PLAYGROUND_OTLP || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || env.OTEL_EXPORTER_OTLP_ENDPOINT;
   if (!endpoint) return undefined;
@@ -271,7 +280,10 @@ export function liveExportFromEnv(
   const live = new LiveOtlpExport(
     new OtlpSender(target),
     {
-      linkBase: `http://${host}:${where.port}`,
+      linkBase: () => {
+        const a = server?.address();
+        return `http://${host}:${typeof a === "object" && a ? a.port : where.port}`;
+      },
       content: env.ACP_PLAYGROUND_OTLP_CONTENT === "1",
       redact: (text) => redactor.text(text).text,
     },

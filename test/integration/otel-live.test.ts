@@ -120,7 +120,7 @@ describe("serve --otlp", () => {
     const redactor = createRedactor([]);
     const sender = new OtlpSender({ url: `${later.url}/v1/traces`, headers: {}, protocol: "http/protobuf" });
     await exportRecording(file, sender, {
-      linkBase: `http://${relay.config.host}:${relay.config.port}`,
+      linkBase: relay.url,
       redact: (t) => redactor.text(t).text,
     });
     await sender.shutdown();
