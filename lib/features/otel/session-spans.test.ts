@@ -190,6 +190,27 @@ describe("SessionSpans: errors, usage, client requests, redaction", () => {
     expect(sent).not.toContain(key);
   });
 
+  it("cuts what an agent makes long (a title, a tool name, the answer), after redacting", () => {
+    const s = script();
+    const key = "sk-proj-abcdefghijklmnopqrstuvwxyz0123456789";
+    s.prompt(1000, "hi");
+    const name = "n".repeat(50_000);
+    s.update(1100, { sessionUpdate: "tool_call", toolCallId: "c1", name, title: "t".repeat(100_000) });
+    // The key straddles the 16 KiB cut: redacted whole before the cut.
+    const text = `${"a".repeat(16 * 1024 - 10)}${key} and more`;
+    s.update(1200, { sessionUpdate: "agent_message_chunk", content: { type: "text", text } });
+    s.push("from-agent", { jsonrpc: "2.0", id: 10, result: { stopReason: "end_turn" } }, 1300);
+    const redactor = createRedactor([]);
+    const spans = mapAll(s.frames, { content: true, redact: (t) => redactor.text(t).text });
+    const tool = spans.find((x) => x.name.startsWith("execute_tool"))!;
+    expect(tool.name.length).toBeLessThan(250);
+    expect((tool.attributes["acp_playground.tool.title"] as string).length).toBeLessThan(17_000);
+    expect((tool.attributes["gen_ai.tool.name"] as string).length).toBeLessThan(17_000);
+    const output = spans.find((x) => x.name.startsWith("invoke_agent"))!.attributes["gen_ai.output.messages"];
+    expect(output).not.toContain("sk-proj-");
+    expect((output as string).length).toBeLessThan(17_000);
+  });
+
   it("maps a 100,000-frame session turn by turn, each turn as it ends", () => {
     const m = new SessionSpans({ transcriptId: "big" }, { linkBase: LINK, content: true });
     let seq = 0;

@@ -52,7 +52,7 @@ import {
 } from "../../folds/waterfall";
 import { frameLink } from "../deep-link";
 import { spanIdOf, traceIdOf } from "./span-ids";
-import { addTurnDetails, newTurnDetails, type TurnDetails } from "./turn-details";
+import { addTurnDetails, MAX_TEXT, newTurnDetails, type TurnDetails } from "./turn-details";
 import {
   ATTR_FRAME_URL,
   ATTR_SEQ,
@@ -82,6 +82,9 @@ export interface SessionSpanOptions {
   /** Mixed into every id: a different salt sends the recording again as new traces. */
   salt?: string;
 }
+
+/** Longest span name sent (the rest of a long tool name is in its attributes, cut at MAX_TEXT). */
+const MAX_NAME = 200;
 
 /** Providers known by the agent's name or profile (gen_ai.provider.name; left out when unknown). */
 const PROVIDERS: Array<[RegExp, string]> = [
@@ -233,22 +236,28 @@ export class SessionSpans {
     return { [ATTR_TRANSCRIPT_ID]: id, [ATTR_SEQ]: seq, ...(url ? { [ATTR_FRAME_URL]: url } : {}) };
   }
 
+  /**
+   * Every string the span carries, redacted, then cut (an agent's title or tool name may be any
+   * length): redaction first, so a cut never leaves part of a secret it would have matched.
+   */
   #finalize(span: TraceSpan): TraceSpan {
-    const redact = this.#options.redact;
-    if (!redact) return span;
-    const clean = (a: Attributes): Attributes => {
+    const redact = this.#options.redact ?? ((text: string) => text);
+    const clean = (text: string, max = MAX_TEXT) => {
+      const r = redact(text);
+      return r.length > max ? `${r.slice(0, max)}…[truncated]` : r;
+    };
+    const cleanAll = (a: Attributes): Attributes => {
       const out: Attributes = {};
       for (const [k, v] of Object.entries(a))
-        out[k] = typeof v === "string" ? redact(v) : Array.isArray(v) ? v.map(redact) : v;
+        out[k] = typeof v === "string" ? clean(v) : Array.isArray(v) ? v.map((x) => clean(x)) : v;
       return out;
     };
     return {
       ...span,
-      name: redact(span.name),
-      attributes: clean(span.attributes),
-      events: span.events.map((e) => ({ ...e, attributes: clean(e.attributes) })),
-      status:
-        span.status.message === undefined ? span.status : { ...span.status, message: redact(span.status.message) },
+      name: clean(span.name, MAX_NAME),
+      attributes: cleanAll(span.attributes),
+      events: span.events.map((e) => ({ ...e, attributes: cleanAll(e.attributes) })),
+      status: span.status.message === undefined ? span.status : { ...span.status, message: clean(span.status.message) },
     };
   }
 

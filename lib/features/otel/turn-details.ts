@@ -2,7 +2,7 @@
  * What a span needs beyond the waterfall's timing (lib/folds/waterfall.ts): each tool call's name and
  * kind, the usage an agent reports on updates, and, only when message contents are asked for, the
  * prompt, the answer and the tools' arguments and results. Read off the same frames, kept per turn
- * and bounded (texts cut at MAX_TEXT), so a turn of 10,000 chunks holds one capped string.
+ * and bounded (texts cut at MAX_KEPT), so a turn of 10,000 chunks holds one capped string.
  */
 import type { Frame } from "../../protocol/frame";
 import { isObject, str } from "../../protocol/json";
@@ -11,8 +11,10 @@ import { APP_SERVER_CLIENT, APP_SERVER_NOTIFICATIONS as ASN } from "../../protoc
 import { APP_SERVER_ITEM_KIND } from "../../folds/waterfall";
 import { updateUsageOf, type TurnUsage } from "../../folds/turn-usage";
 
-/** Longest message text or tool argument kept for a span (contents are opt-in, and backends cap attributes too). */
+/** Longest string a span carries (contents are opt-in, and backends cap attributes too). */
 export const MAX_TEXT = 16 * 1024;
+/** Kept here before the span cuts at MAX_TEXT after redacting: twice as much, so no cut lands in what is sent. */
+const MAX_KEPT = 2 * MAX_TEXT;
 
 export interface ToolDetails {
   name?: string;
@@ -36,12 +38,10 @@ type Obj = Record<string, unknown>;
 
 export const newTurnDetails = (): TurnDetails => ({ tools: new Map() });
 
-function cap(text: string): string {
-  return text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}…[truncated]` : text;
-}
+const cap = (text: string): string => (text.length > MAX_KEPT ? text.slice(0, MAX_KEPT) : text);
 
 function append(prev: string | undefined, more: string): string {
-  if (prev !== undefined && prev.length > MAX_TEXT) return prev;
+  if (prev !== undefined && prev.length >= MAX_KEPT) return prev;
   return cap((prev ?? "") + more);
 }
 
