@@ -107,10 +107,13 @@ describe("export --otlp", () => {
       // No message contents unless asked.
       expect(JSON.stringify(spans)).not.toContain("gen_ai.input.messages");
 
-      const again = await cli(["--otlp", `${r.url}/v1/traces`, DEMO]);
+      const again = await cli(["--otlp", `${r.url}/v1/traces`, "--otlp-link-base", "https://play.example", DEMO]);
       expect(again.exitCode).toBe(0);
       expect(r.requests).toHaveLength(2);
       expect(r.spans.size).toBe(4);
+      expect(r.spans.get(first.spanId)!.attributes["acp_playground.frame.url"]).toBe(
+        `https://play.example/transcripts/${t.header.id}#seq=6`,
+      );
       // --otlp-new-ids: a second copy, as asked.
       expect((await cli(["--otlp", r.url, "--otlp-new-ids", DEMO])).exitCode).toBe(0);
       expect(r.spans.size).toBe(8);
@@ -207,6 +210,15 @@ describe("export --otlp", () => {
     expect(grpc.stderr).toContain("OTLP protocol grpc is not supported");
     const missing = await cli(["--otlp", "http://127.0.0.1:9", path.join(dir, "nope.jsonl")]);
     expect(missing.exitCode).toBe(4);
+    // A file that is not a transcript: refused with its line, before anything is sent.
+    const bad = path.join(dir, "bad.jsonl");
+    writeFileSync(bad, `${serialize(header("bad"))}{"type":"frame","seq":"one"}\n`);
+    await withReceiver({}, async (r) => {
+      const run = await cli(["--otlp", r.url, bad]);
+      expect(run.exitCode).toBe(4);
+      expect(run.stderr).toContain(`${bad}: line 2:`);
+      expect(r.requests).toEqual([]);
+    });
   });
 
   it("never sends a secret: contents included, redacted as everywhere else", async () => {
