@@ -34,12 +34,28 @@ test("an agent configured for a JetBrains IDE is found on this machine and added
   const file = path.join(process.env.E2E_HOME!, ".jetbrains", "acp.json");
   mkdirSync(path.dirname(file), { recursive: true });
   // A command that is not installed: the profile it becomes is listed, never probed by "Probe all".
-  writeFileSync(file, JSON.stringify({ agent_servers: { "Found Agent": { command: "no-such-found-agent" } } }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      agent_servers: {
+        "Found Agent": { command: "no-such-found-agent" },
+        "Node Agent": { command: process.execPath },
+        // Relative to where the IDE unpacked it: against the playground's folder it would run a workspace file.
+        Planted: { command: "./codex-acp" },
+      },
+    }),
+  );
   try {
     await page.goto(url());
     await page.getByTestId("nav-profiles").click();
     const found = page.locator('[data-testid="found-agent"][data-name="Found Agent"]');
     await expect(found).toContainText("no-such-found-agent");
+    await expect(found.getByTestId("found-resolved")).toHaveText("not found on this machine");
+    const node = page.locator('[data-testid="found-agent"][data-name="Node Agent"]');
+    await expect(node.getByTestId("found-resolved")).toHaveText(`runs ${process.execPath}`);
+    const planted = page.locator('[data-testid="found-agent"][data-name="Planted"]');
+    await expect(planted).toContainText("is a relative path");
+    await expect(planted.getByTestId("add-found")).toBeDisabled();
     await found.getByTestId("add-found").click();
     await expect(page.getByTestId("found-added")).toContainText("Added as profile Found-Agent");
     await expect(found.getByTestId("found-configured")).toHaveText("configured as Found-Agent");

@@ -71,8 +71,70 @@ describe("checkDirectory and checkFrameDirectories", () => {
       code: "bad_cwd",
     });
     expect(checkFrameDirectories(line("session/prompt", { cwd: outside }), [root])).toBeUndefined();
-    expect(checkFrameDirectories(line("session/new", { cwd: 7, additionalDirectories: "x" }), [root])).toBeUndefined();
+    expect(
+      checkFrameDirectories(line("session/new", { cwd: 7, additionalDirectories: [8, {}] }), [root]),
+    ).toBeUndefined();
     expect(checkFrameDirectories('{"method":"session/new"', [root])).toBeUndefined();
+  });
+});
+
+describe("checkFrameDirectories on lines as an agent reads them", () => {
+  it("refuses a directory outside the roots however the line spells it", () => {
+    for (const line of [
+      `{"method":"session\\/new","params":{"cwd":"\\/etc","mcpServers":[]}}`,
+      `{"method":"session\\u002fnew","params":{"cwd":"/etc"}}`,
+      `{"method":"session/new","params":{"c\\u0077d":"/etc"}}`,
+      // The agent's reader may keep either copy of a repeated key.
+      `{"method":"session/new","params":{"cwd":"/etc"},"params":{"cwd":"${root}"}}`,
+      `{"method":"session/new","params":{"cwd":"${root}"},"params":{"cwd":"/etc"}}`,
+      `{"method":"session/new","method":"session/prompt","params":{"cwd":"/etc"}}`,
+      `{"method":"session/prompt","method":"session/new","params":{"cwd":"/etc"}}`,
+      // Batches, nested params, several values on a line, a byte-order mark, NaN.
+      `[{"method":"session/prompt","params":{}},{"method":"session/load","params":{"cwd":"${root}","additionalDirectories":["/etc"]}}]`,
+      `{"method":"session/prompt"} {"method":"session/resume","params":{"cwd":"/etc"}}`,
+      `\ufeff{"method":"session/fork","params":{"cwd":"/etc"},"n":NaN}`,
+      `{"method":"session/new","params":{"cwd":"${root}","_meta":{"additionalRoots":["/etc"]}}}`,
+      `{"method":"session/new","params":{"cwd":"/etc","deep":${"[".repeat(100_000)}${"]".repeat(100_000)}}}`,
+      // Cut at a NUL, as a reader in C would read it.
+      `{"method":"session/new\\u0000","params":{"cwd\\u0000":"/etc"}}`,
+      // Codex app-server.
+      `{"id":1,"method":"thread/start","params":{"cwd":"/etc"}}`,
+      `{"id":1,"method":"turn\\/start","params":{"threadId":"t","input":[],"cwd":"/etc"}}`,
+      `{"id":1,"method":"command/exec","params":{"command":["cat","passwd"],"cwd":"/etc"}}`,
+      `{"id":1,"method":"fs/readFile","params":{"path":"/etc/passwd"}}`,
+      `{"id":1,"method":"thread/start","params":{"cwd":"${root}","config":{"sandbox_workspace_write.writable_roots":["/etc"]}}}`,
+    ])
+      expect(checkFrameDirectories(line, [root]), line).toMatchObject({
+        code: "bad_cwd",
+        message: expect.stringMatching(/ is outside the workspace roots: \/etc/),
+      });
+  });
+
+  it("refuses a path with a NUL in it, which a reader in C would cut short", () => {
+    expect(
+      checkFrameDirectories(`{"method":"session/new","params":{"cwd":"/etc\\u0000/..${root}"}}`, [root]),
+    ).toMatchObject({
+      code: "bad_cwd",
+      message: expect.stringMatching(/^session\/new's cwd contains a NUL character: /),
+    });
+  });
+
+  it("names the request and field it refuses", () => {
+    expect(checkFrameDirectories(`{"method":"session\\/new","params":{"cwd":"/etc"}}`, [root])?.message).toMatch(
+      /^session\/new's cwd is outside the workspace roots: \/etc \(roots: /,
+    );
+    expect(
+      checkFrameDirectories(`{"id":1,"method":"fs/readFile","params":{"path":"/etc/passwd"}}`, [root])?.message,
+    ).toMatch(/^fs\/readFile's path is outside the workspace roots: \/etc\/passwd/);
+  });
+
+  it("lets the same requests through inside the roots", () => {
+    expect(
+      checkFrameDirectories(
+        `[{"method":"session\\/new","params":{"cwd":"${root}","cwd":"${root}/sub"}},{"id":1,"method":"thread/start","params":{"cwd":"${root}"}}]`,
+        [root],
+      ),
+    ).toBeUndefined();
   });
 });
 

@@ -5,6 +5,16 @@ import path from "node:path";
 import type { RelayError } from "../lib/contracts/wire";
 import { isObject } from "../lib/protocol/json";
 import { AGENT_METHODS } from "../lib/protocol/methods";
+import { readJsonLine } from "../lib/protocol/json-readings";
+import { namedDirectories } from "../lib/features/named-directories";
+
+/** The session requests whose recorded `additionalDirectories` a re-run filters. */
+const SESSION_METHODS: ReadonlySet<string> = new Set([
+  AGENT_METHODS.session_new,
+  AGENT_METHODS.session_load,
+  AGENT_METHODS.session_resume,
+  AGENT_METHODS.session_fork,
+]);
 
 export function isInside(root: string, target: string): boolean {
   const rel = path.relative(root, target);
@@ -38,10 +48,10 @@ export async function isInsideDataDir(dataDir: string, target: string): Promise<
 
 /**
  * The one working-directory rule, for every path that sets an agent's directory
- * (the spawn's cwd; `cwd` and `additionalDirectories` of session/new, load,
- * resume and fork): the directory's real path (symlinks resolved; for one not
- * created yet, its nearest existing ancestor's) lies inside a workspace root.
- * A refusal names the settings that decide the roots.
+ * or names a place it acts on (the spawn's cwd; the fields of
+ * lib/features/named-directories.ts): the path's real location (symlinks
+ * resolved; for one not created yet, its nearest existing ancestor's) lies
+ * inside a workspace root. A refusal names the settings that decide the roots.
  */
 function outside(what: string, wanted: string, roots: string[]): RelayError {
   return {
@@ -70,44 +80,30 @@ function realLocation(target: string): string {
 /** Whether `dir` (absolute) lies inside a root; the refusal when it does not. */
 export function checkDirectory(what: string, dir: string, roots: string[]): RelayError | undefined {
   if (!path.isAbsolute(dir)) return { code: "bad_cwd", message: `${what} must be an absolute path: ${dir}` };
+  // No path holds a NUL; a reader in C would cut it there (`/etc\0/../root` is its /etc).
+  if (dir.includes("\0"))
+    return { code: "bad_cwd", message: `${what} contains a NUL character: ${JSON.stringify(dir)}` };
   return roots.some((root) => isInside(root, realLocation(path.resolve(dir)))) ? undefined : outside(what, dir, roots);
 }
 
-/** The client requests that set the directories an agent works in. */
-const SESSION_METHODS: ReadonlySet<string> = new Set([
-  AGENT_METHODS.session_new,
-  AGENT_METHODS.session_load,
-  AGENT_METHODS.session_resume,
-  AGENT_METHODS.session_fork,
-]);
-
 /**
- * The rule applied to a line the client sends the agent: a session request's
- * `cwd` and each of its `additionalDirectories`. Other lines pass untouched
- * (malformed ones too: the Raw tab sends those on purpose).
+ * The rule applied to a line the client sends the agent: every place a request in it names
+ * (lib/features/named-directories.ts: session/new's `cwd`, app-server's thread/start, `fs/*`
+ * paths...), read as any agent's JSON reader could read the line: escapes decoded, batches
+ * and several values opened, every copy of a repeated key. A line no reader accepts passes
+ * untouched (the Raw tab sends malformed frames on purpose); values read before the point
+ * where it stops being JSON are still judged (a streaming reader acts on them).
  */
 export function checkFrameDirectories(line: string, roots: string[]): RelayError | undefined {
-  // Most lines are not session requests: no parse for them.
-  if (!line.includes("session/")) return undefined;
-  let message: unknown;
-  try {
-    message = JSON.parse(line);
-  } catch {
-    return undefined;
-  }
-  if (!isObject(message) || typeof message.method !== "string" || !SESSION_METHODS.has(message.method))
-    return undefined;
-  const params = isObject(message.params) ? message.params : {};
-  if (typeof params.cwd === "string") {
-    const refused = checkDirectory(`${message.method}'s cwd`, params.cwd, roots);
+  return checkMessageDirectories(readJsonLine(line).values, roots);
+}
+
+/** The rule for messages already parsed (a re-run's recorded requests; a batch as an array). */
+export function checkMessageDirectories(message: unknown, roots: string[]): RelayError | undefined {
+  for (const named of namedDirectories(message)) {
+    const refused = checkDirectory(`${named.method}'s ${named.field}`, named.path, roots);
     if (refused) return refused;
   }
-  if (Array.isArray(params.additionalDirectories))
-    for (const dir of params.additionalDirectories) {
-      if (typeof dir !== "string") continue;
-      const refused = checkDirectory(`${message.method}'s additionalDirectories entry`, dir, roots);
-      if (refused) return refused;
-    }
   return undefined;
 }
 

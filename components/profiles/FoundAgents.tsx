@@ -106,6 +106,15 @@ export function FoundAgents({ token, onAdded }: { token: string; onAdded: () => 
                 <code className="break-all text-zinc-300">{[a.command, ...(a.args ?? [])].join(" ")}</code>
               ) : null}
               {a.registry ? <span className="text-zinc-400">ACP registry entry</span> : null}
+              {a.resolved ? (
+                <span data-testid="found-resolved" className="text-zinc-400">
+                  runs <code className="break-all text-zinc-300">{a.resolved}</code>
+                </span>
+              ) : a.reason === undefined ? (
+                <span data-testid="found-resolved" className="text-amber-200">
+                  not found on this machine
+                </span>
+              ) : null}
               {a.env?.length ? <span className="text-zinc-500">env: {a.env.join(", ")}</span> : null}
               {a.configuredAs ? (
                 <span data-testid="found-configured" className="text-emerald-300">

@@ -51,6 +51,42 @@ describe("agents found in other clients' files", () => {
     expect(view.env).toEqual(["MY_API_KEY"]);
   });
 
+  it("refuses a command named by a relative path: it would run a file of the workspace", () => {
+    const found = agentServersOf("zed", {
+      agent_servers: {
+        dot: { command: "./codex-acp" },
+        sub: { command: "bin/agent", args: ["--acp"] },
+        win: { command: "agents\\codex-acp.exe" },
+        binary: {
+          distribution: {
+            binary: { "linux-x86_64": { cmd: "./codex-acp" }, "darwin-aarch64": { cmd: "/opt/codex-acp" } },
+          },
+        },
+        npx: { distribution: { npx: { package: "codex-acp", cmd: "../codex-acp" } } },
+        absolute: { command: "/opt/agent" },
+        windows: { command: "C:\\agents\\agent.exe" },
+        bare: { command: "codex-acp" },
+        registry: { distribution: { binary: { "linux-x86_64": { cmd: "/opt/codex-acp" } }, npx: { package: "x" } } },
+      },
+    });
+    const agents = found.ok ? found.value : [];
+    for (const [name, cmd] of [
+      ["dot", "./codex-acp"],
+      ["sub", "bin/agent"],
+      ["win", "agents\\codex-acp.exe"],
+      ["binary", "./codex-acp"],
+      ["npx", "../codex-acp"],
+    ]) {
+      const agent = agents.find((a) => a.name === name)!;
+      expect(agent.entry, name).toBeUndefined();
+      expect(agent.reason).toBe(
+        `its command ${cmd} is a relative path (relative to where the editor installed it, which the playground does not know; it would run a file of the workspace): add it by its absolute path`,
+      );
+    }
+    for (const name of ["absolute", "windows", "bare", "registry"])
+      expect(agents.find((a) => a.name === name)!.entry, name).toBeDefined();
+  });
+
   it("skips odd types with a reason and never throws", () => {
     const odd = agentServersOf("jetbrains", {
       agent_servers: {

@@ -44,6 +44,8 @@ export interface FoundAgentView {
   reason?: string;
   /** The profile that already runs the same command line, if any. */
   configuredAs?: string;
+  /** The absolute path its command runs as on this machine (PATH looked up), when it resolves. */
+  resolved?: string;
 }
 
 /** Entries read from one file at most: a file of thousands is not an editor's config. */
@@ -108,6 +110,34 @@ export function profileNameFor(name: string): string {
 
 const str = (v: unknown): string | undefined => (typeof v === "string" && v.length <= MAX_STRING ? v : undefined);
 
+/** `/x`, `C:\\x`, `\\\\host\\x`: a path that means the same file from any folder. */
+const isAbsolute = (p: string): boolean => p.startsWith("/") || /^[A-Za-z]:[\\/]/.test(p) || p.startsWith("\\\\");
+
+/**
+ * A command named by a path that is not absolute (`./codex-acp`, `bin/agent`): the editor
+ * resolves it against its own install folder, which is not known here; against the
+ * playground's folder it would run a file of the workspace (a repository can plant one).
+ * Bare names (`codex-acp`) are looked up on PATH.
+ */
+function relativeCommand(command: string): string | undefined {
+  return /[\\/]/.test(command) && !isAbsolute(command)
+    ? `its command ${command} is a relative path (relative to where the editor installed it, which the playground does not know; it would run a file of the workspace): add it by its absolute path`
+    : undefined;
+}
+
+/** Why a registry entry's commands (every platform's binary, the npx command) cannot be added, if they cannot. */
+function relativeDistribution(distribution: Record<string, unknown>): string | undefined {
+  const commands: unknown[] = [];
+  if (isObject(distribution.binary))
+    for (const binary of Object.values(distribution.binary)) if (isObject(binary)) commands.push(binary.cmd);
+  if (isObject(distribution.npx)) commands.push(distribution.npx.cmd);
+  for (const cmd of commands) {
+    const why = typeof cmd === "string" ? relativeCommand(cmd) : undefined;
+    if (why) return why;
+  }
+  return undefined;
+}
+
 /** One `agent_servers` entry: a command line, an agent.json entry, or why it is neither. */
 function readEntry(source: FoundSource, name: string, raw: unknown): FoundAgent {
   const profile = profileNameFor(name);
@@ -115,6 +145,8 @@ function readEntry(source: FoundSource, name: string, raw: unknown): FoundAgent 
   const from = SOURCE_NAMES[source];
   if (!isObject(raw)) return { ...base, reason: "not an object" };
   if (isObject(raw.distribution)) {
+    const relative = relativeDistribution(raw.distribution);
+    if (relative) return { ...base, reason: relative };
     return {
       ...base,
       entry: {
@@ -132,6 +164,8 @@ function readEntry(source: FoundSource, name: string, raw: unknown): FoundAgent 
     };
   const command = str(raw.command);
   if (!command) return { ...base, reason: '"command" is not a string' };
+  const relative = relativeCommand(command);
+  if (relative) return { ...base, reason: relative };
   let args: string[] = [];
   if (raw.args !== undefined) {
     if (!Array.isArray(raw.args) || raw.args.length > MAX_ARGS || !raw.args.every((a) => str(a) !== undefined))
@@ -164,7 +198,7 @@ export function agentServersOf(source: FoundSource, doc: unknown): Result<FoundA
 }
 
 /** What the page sees of a found agent: the command line and env names, never env values. */
-export function viewOf(agent: FoundAgent, file: string, configuredAs?: string): FoundAgentView {
+export function viewOf(agent: FoundAgent, file: string, configuredAs?: string, resolved?: string): FoundAgentView {
   const e = agent.entry;
   return {
     source: agent.source,
@@ -175,6 +209,7 @@ export function viewOf(agent: FoundAgent, file: string, configuredAs?: string): 
     ...(e && "distribution" in e ? { registry: true } : {}),
     ...(agent.reason ? { reason: agent.reason } : {}),
     ...(configuredAs ? { configuredAs } : {}),
+    ...(resolved ? { resolved } : {}),
   };
 }
 

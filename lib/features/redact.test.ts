@@ -304,4 +304,125 @@ describe("typed and environment secrets never break JSON", () => {
     // 8x the input: far from 64x (quadratic); generous for a loaded machine.
     expect(large).toBeLessThan(small * 30 + 200);
   });
+
+  it("stays linear on text made to be scanned again from every word boundary (a.a.a..., -a-a-a...)", () => {
+    const r = createRedactor([]);
+    for (const unit of ["a.", "a-", "-a", "a+"]) {
+      const time = (n: number) => {
+        const text = unit.repeat(n);
+        const start = performance.now();
+        expect(r.text(text).count).toBe(0);
+        return performance.now() - start;
+      };
+      time(500); // warm up
+      const small = time(2_000);
+      const large = time(32_000);
+      // 16x the input: far from 256x (quadratic: it took 10 s for 100 KB); generous for a loaded machine.
+      expect(large, unit).toBeLessThan(small * 60 + 200);
+    }
+  });
+});
+
+describe("credentials an agent prints from its environment (issue #34)", () => {
+  // Made-up values of each shape (none is a real credential).
+  const env = {
+    DB_PASS: "db-pass-Aq9x2Lm7",
+    MYSQL_PWD: "mysql-pwd-Zt4k8Pq1",
+    STRIPE_SK: `sk_live_${"4eC39HqLyjWDarjtT1zdp7dc"}`,
+    SLACK_WEBHOOK_URL: "https://hooks.slack.com/services/T00000000/B11111111/XXXXXXXXXXXXXXXXXXXXXXXX",
+    SENTRY_DSN: "https://0123456789abcdef0123456789abcdef@o123456.ingest.sentry.io/4505",
+    PWD: "/home/someone/project",
+    OLDPWD: "/home/someone/elsewhere",
+    GIT_ASKPASS: "/usr/lib/git-core/git-gui--askpass",
+    VSCODE_GIT_ASKPASS_NODE: "/usr/share/code/code",
+  };
+
+  it("takes names with PASS, PWD, DSN or WEBHOOK as secrets, but not the shell's working directory", () => {
+    const secrets = secretsFromEnv(env);
+    for (const name of ["DB_PASS", "MYSQL_PWD", "STRIPE_SK", "SLACK_WEBHOOK_URL", "SENTRY_DSN"] as const)
+      if (name !== "STRIPE_SK") expect(secrets, name).toContain(env[name]);
+    expect(secrets).not.toContain(env.PWD);
+    expect(secrets).not.toContain(env.OLDPWD);
+    // A program's path, though its name ends in PASS.
+    expect(secrets).not.toContain(env.GIT_ASKPASS);
+    expect(secrets).not.toContain(env.VSCODE_GIT_ASKPASS_NODE);
+  });
+
+  it("redacts every copy of each value, printed bare or as NAME=value, with the environment known", () => {
+    const r = createRedactor(secretsFromEnv(env));
+    const printed = (["DB_PASS", "MYSQL_PWD", "STRIPE_SK", "SLACK_WEBHOOK_URL", "SENTRY_DSN"] as const)
+      .map((n) => `${n}=${env[n]}\n${n.toLowerCase()}: ${env[n]}\nexport ${n}="${env[n]}"\n`)
+      .join("");
+    const stderr = r.text(printed).text;
+    const frame = r.frame(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        method: "session/update",
+        params: { update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: printed } } },
+      }),
+    ).text;
+    for (const out of [stderr, frame]) {
+      expect(() => out.startsWith("{") && JSON.parse(out)).not.toThrow();
+      for (const value of Object.values(env).slice(0, 5)) expect(out).not.toContain(value);
+      expect(out).not.toContain("0123456789abcdef0123456789abcdef");
+      expect(out).not.toContain("XXXXXXXXXXXXXXXXXXXXXXXX");
+      expect(out).not.toContain("4eC39HqLyjWDarjtT1zdp7dc");
+    }
+  });
+
+  it("redacts well-known value shapes wherever they appear, without the environment", () => {
+    const r = createRedactor([]);
+    const cases: Array<[string, string]> = [
+      [`key ${"sk_live_"}4eC39HqLyjWDarjtT1zdp7dc here`, `key ${REDACTED} here`],
+      [`rk_live_${"51Hx0aBcDeFgHiJkLmNoPq"} and sk_test_${"4eC39HqLyjWDarjtT1zd"}`, `${REDACTED} and ${REDACTED}`],
+      [
+        "post to https://hooks.slack.com/services/T00000000/B11111111/XXXXXXXXXXXXXXXXXXXXXXXX now",
+        `post to https://hooks.slack.com/services/${REDACTED} now`,
+      ],
+      ["xoxa-2-1234567890-abcdef and xoxp-1234567890-abcdefghij", `${REDACTED} and ${REDACTED}`],
+      ["ghp_abcdefghijklmnopqrstuvwxyz0123456789", REDACTED],
+      ["github_pat_11ABCDEFG0123456789_abcdefghijklmnop", REDACTED],
+      ["AKIAIOSFODNN7EXAMPLE", REDACTED],
+      [
+        "dsn https://0123456789abcdef0123456789abcdef@o123456.ingest.sentry.io/4505",
+        `dsn https://${REDACTED}@o123456.ingest.sentry.io/4505`,
+      ],
+      ["postgres://app:s3cr3t-pw@db:5432/x", `postgres://app:${REDACTED}@db:5432/x`],
+      ["REDIS_URL=redis://:hunter2pw@cache:6379", `REDIS_URL=redis://:${REDACTED}@cache:6379`],
+      ["DATABASE_URL=POSTGRES://app:s3cr3t-pw@db/x", `DATABASE_URL=POSTGRES://app:${REDACTED}@db/x`],
+      // A value's shape under a name that says nothing, and in a query parameter that does not either.
+      [`STRIPE_SK=sk_live_${"4eC39HqLyjWDarjtT1zdp7dc"}`, `STRIPE_SK=${REDACTED}`],
+      [
+        `https://h/?to=https://hooks.slack.com/services/T0/B0/abcdefghij`,
+        `https://h/?to=https://hooks.slack.com/services/${REDACTED}`,
+      ],
+      // Secret names, quoted values.
+      ["DB_PASS=\"hunter22\" MYSQL_PWD='hunter23'", `DB_PASS="${REDACTED}" MYSQL_PWD='${REDACTED}'`],
+    ];
+    for (const [input, expected] of cases) expect(r.text(input).text, input).toBe(expected);
+    // In a frame, in JSON-escaped quotes too.
+    const raw = JSON.stringify({ text: 'export DB_PASS="hunter22"' });
+    expect(JSON.parse(r.frame(raw).text)).toEqual({ text: `export DB_PASS="${REDACTED}"` });
+  });
+
+  it("leaves names, hosts and ordinary URLs alone", () => {
+    const r = createRedactor([]);
+    for (const text of [
+      "ssh://git@github.com/org/repo.git",
+      "https://user@example.com/x",
+      "PWD=/home/someone/project cd back",
+      "https://hooks.slack.com/services/",
+      "compass bypass passage passed",
+      "sk_live_ is Stripe's prefix",
+    ])
+      expect(r.text(text), text).toEqual({ text, count: 0 });
+  });
+
+  it("redacts frame fields named pass, dsn or webhook", () => {
+    const r = createRedactor([]);
+    const out = JSON.parse(
+      r.frame(JSON.stringify({ params: { pass: "p4ss-w0rd", sentryDsn: "x-y-z", webhookUrl: "u" } })).text,
+    );
+    expect(out.params).toEqual({ pass: REDACTED, sentryDsn: REDACTED, webhookUrl: REDACTED });
+  });
 });

@@ -6,8 +6,9 @@
  *   line) only inside its strings (keys too), never across them, so the output
  *   is valid JSON of the same structure (a secret written as a number stays);
  * - values shaped like credentials anywhere (prompt text, stderr, args, URLs):
- *   common API key formats, JWTs, bearer tokens, `NAME_KEY=value` and
- *   `--api-key=value` assignments, secret URL query parameters, URL passwords;
+ *   common API key formats (Stripe's, Slack and Discord webhook URLs too), JWTs,
+ *   bearer tokens, `NAME_KEY=value` and `--api-key=value` assignments, secret URL
+ *   query parameters, URL passwords and a DSN's key (`https://<key>@host`);
  * - in frames, string values under secret-looking keys (any key containing
  *   key, token, secret, password, credential, auth or cookie, in any case and
  *   separator), `{ name, value }` pairs (MCP env and headers) with such a name,
@@ -18,7 +19,14 @@
 
 export const REDACTED = "[REDACTED]";
 
-const SECRET_NAME = /(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH|COOKIE|SESSION)/i;
+/**
+ * An environment variable whose name holds one of these, or whose words say secret (isSecretKey:
+ * DB_PASS, MYSQL_PWD; not GIT_ASKPASS, a program's path), holds a secret.
+ */
+const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|DSN|WEBHOOK|CREDENTIAL|AUTH|COOKIE|SESSION/i;
+
+/** The shell's working directories: paths, though their names say PWD. */
+const SHELL_DIRS = new Set(["PWD", "OLDPWD"]);
 
 /**
  * A secret value shorter than this is not looked for: a typed `1` (or an
@@ -34,8 +42,9 @@ const words = (key: string): string[] =>
     .split(/[^a-z0-9]+/)
     .filter(Boolean);
 
-const SECRET_WORD = /^(key|keys|auth|pat|bearer|pwd)$/;
-const SECRET_PART = /token|secret|passw|passphrase|credential|apikey|privatekey|accesskey|authoriz|authtoken|cookie/;
+const SECRET_WORD = /^(key|keys|auth|pat|bearer|pwd|pass|dsn)$/;
+const SECRET_PART =
+  /token|secret|passw|passphrase|credential|apikey|privatekey|accesskey|authoriz|authtoken|cookie|webhook/;
 
 /** Whether a field or header name says its value is a credential. */
 export function isSecretKey(key: string): boolean {
@@ -45,7 +54,13 @@ export function isSecretKey(key: string): boolean {
 /** Values of environment variables whose names look like secrets. */
 export function secretsFromEnv(env: Record<string, string | undefined>): string[] {
   const values = Object.entries(env)
-    .filter(([name, value]) => SECRET_NAME.test(name) && value && value.length >= MIN_REDACTED_LENGTH)
+    .filter(
+      ([name, value]) =>
+        (SECRET_NAME.test(name) || isSecretKey(name)) &&
+        !SHELL_DIRS.has(name) &&
+        value &&
+        value.length >= MIN_REDACTED_LENGTH,
+    )
     .map(([, value]) => value!);
   // Longest first, so a secret containing another is replaced whole.
   return [...new Set(values)].sort((a, b) => b.length - a.length);
@@ -59,55 +74,81 @@ export interface Redacted {
 /** Characters a value may have inside a JSON string without escaping (so the raw line stays valid JSON). */
 const V = String.raw`[^\s"'\\&#,;)<>\]}]`;
 
-/** Whole matches are secrets. */
-const VALUE_SHAPES: RegExp[] = [
-  /\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}/g, // OpenAI, Anthropic
-  /\bAIza[0-9A-Za-z_-]{35}\b/g, // Google
-  /\bgh[pousr]_[A-Za-z0-9]{30,}\b/g, // GitHub tokens
-  /\bgithub_pat_[A-Za-z0-9_]{22,}/g,
-  /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, // AWS access key ids
-  /\bxox[abprs]-[A-Za-z0-9-]{10,}/g, // Slack
-  /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, // JWT
+/** Whole matches are secrets; each starts at a word boundary. */
+const WHOLE = [
+  String.raw`sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}`, // OpenAI, Anthropic
+  String.raw`[sr]k_(?:live|test)_[A-Za-z0-9]{10,}`, // Stripe secret and restricted keys
+  String.raw`AIza[0-9A-Za-z_-]{35}\b`, // Google
+  String.raw`gh[pousr]_[A-Za-z0-9]{30,}\b`, // GitHub tokens
+  String.raw`github_pat_[A-Za-z0-9_]{22,}`,
+  String.raw`(?:AKIA|ASIA)[0-9A-Z]{16}\b`, // AWS access key ids
+  String.raw`xox[abprs]-[A-Za-z0-9-]{10,}`, // Slack
+  String.raw`eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`, // JWT
 ];
+
+/**
+ * Every shape in one regex, so a string is scanned once (this runs on every frame); those that
+ * start at a word boundary share its test. Groups: `w`, a whole secret; `b`, `h`, `s` + `p`, kept
+ * text before a secret (the rest of the match); `a`, `q`, `f`, a name (an env-style assignment, a
+ * URL query parameter, a flag) whose value, read after the match, is a secret when the name looks
+ * like one. A name that does not leaves its value to be scanned on (`STRIPE_SK=sk_live_...`).
+ */
+const SHAPES = new RegExp(
+  String.raw`\b(?:` +
+    [
+      `(?<w>${WHOLE.join("|")})`,
+      // A bearer token: long and with a digit, so prose ("Bearer authentication") is left alone.
+      String.raw`(?<b>[Bb]earer\s+)(?=[A-Za-z0-9._~+/=-]*\d)[A-Za-z0-9._~+/=-]{16,}`,
+      // Slack and Discord webhooks: the URL is the credential.
+      String.raw`(?<h>(?:hooks\.slack\.com/(?:services|workflows|triggers)|discord(?:app)?\.com/api/webhooks)/)[A-Za-z0-9/_-]{8,}`,
+      // scheme://user:password@host (the user may be empty: redis://:pw@host), and scheme://key@host
+      // as a DSN carries its key: a long user name only (not git@, admin@). A scheme is short: unbounded,
+      // text like "a.a.a..." (a boundary at every letter) would be scanned again from each one.
+      String.raw`(?<s>[A-Za-z][A-Za-z0-9+.-]{0,19}://)(?:(?<p>[^\s:/@"'\\]*:)[^\s@/"'\\]+|[A-Za-z0-9._~%+-]{16,})(?=@)`,
+      // MY_API_KEY=... (env style, the value maybe quoted)
+      String.raw`(?<a>[A-Z][A-Z0-9_]*)=(?:\\?["'])?`,
+    ].join("|") +
+    ")" +
+    // ?api_key=... &access_token=... in URLs; --api-key=... (flag style)
+    String.raw`|[?&](?<q>[A-Za-z0-9_.-]+)=|--?(?<f>[A-Za-z][A-Za-z0-9-]{0,63})=(?:\\?["'])?`,
+  "g",
+);
+/** The value after a query parameter's name, and after an assignment's (a number is a setting, not a secret). */
+const QUERY_VALUE = new RegExp(`${V}+`, "y");
+const ASSIGNED_VALUE = new RegExp(String.raw`(?!\d+\b)${V}{4,}`, "y");
 
 const SIGNATURE = /^(sig|signature|x-amz-signature|x-goog-signature)$/i;
 
-/** The whole match is replaced by group 1 (kept) and REDACTED, when `secret(name)` says group 2 names a secret. */
-const PREFIXED_SHAPES: Array<{ re: RegExp; secret?: (name: string) => boolean }> = [
-  // A bearer token: long and with a digit, so prose ("Bearer authentication") is left alone.
-  { re: /(\b[Bb]earer\s+)((?=[A-Za-z0-9._~+/=-]*\d)[A-Za-z0-9._~+/=-]{16,})/g },
-  // ?api_key=... &access_token=... in URLs.
-  {
-    re: new RegExp(String.raw`([?&]([A-Za-z0-9_.-]+)=)${V}+`, "g"),
-    secret: (name) => isSecretKey(name) || SIGNATURE.test(name),
-  },
-  // MY_API_KEY=... (env style) and --api-key=... (flag style); a number is a setting, not a secret.
-  {
-    re: new RegExp(String.raw`((?:\b([A-Z][A-Z0-9_]*)|--?([A-Za-z][A-Za-z0-9-]*))=)(?!\d+\b)${V}{4,}`, "g"),
-    secret: isSecretKey,
-  },
-  // scheme://user:password@host
-  { re: /(\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@"'\\]+:)[^\s@/"'\\]+(?=@)/gi },
-];
+const isSecretQuery = (name: string) => isSecretKey(name) || SIGNATURE.test(name);
+const isSecretAssignment = (name: string) => !SHELL_DIRS.has(name) && isSecretKey(name);
 
 function redactShapes(input: string): Redacted {
   let count = 0;
-  let out = input;
-  for (const re of VALUE_SHAPES) {
-    out = out.replace(re, () => {
-      count++;
-      return REDACTED;
-    });
+  let out = "";
+  let last = 0;
+  SHAPES.lastIndex = 0;
+  for (let m = SHAPES.exec(input); m; m = SHAPES.exec(input)) {
+    const g = m.groups!;
+    let start = m.index + (g.b ?? g.h ?? (g.s ?? "") + (g.p ?? "")).length;
+    let end = m.index + m[0].length;
+    const name = g.q ?? g.a ?? g.f;
+    if (name !== undefined) {
+      const query = g.q !== undefined;
+      const value = query ? QUERY_VALUE : ASSIGNED_VALUE;
+      value.lastIndex = end;
+      const found = value.exec(input);
+      // Not a secret: scanning goes on from the value, which may hold a shape.
+      if (!found || !(query ? isSecretQuery(name) : isSecretAssignment(name))) continue;
+      start = end;
+      end += found[0].length;
+    }
+    if (input.startsWith(REDACTED.slice(0, -1), start)) continue; // never redact twice
+    out += input.slice(last, start) + REDACTED;
+    last = end;
+    SHAPES.lastIndex = end;
+    count++;
   }
-  for (const { re, secret } of PREFIXED_SHAPES) {
-    out = out.replace(re, (m: string, kept: string, a: unknown, b: unknown) => {
-      const name = typeof a === "string" ? a : typeof b === "string" ? b : undefined;
-      if (m.slice(kept.length).startsWith(REDACTED.slice(0, -1)) || (secret && (!name || !secret(name)))) return m;
-      count++;
-      return `${kept}${REDACTED}`;
-    });
-  }
-  return { text: out, count };
+  return count ? { text: out + input.slice(last), count } : { text: input, count };
 }
 
 function replaceAll(text: string, forms: readonly string[]): Redacted {
@@ -278,7 +319,7 @@ export function createRedactor(secrets: readonly string[]): {
     /** A frame's raw line; re-serialised only when a credential field had to be replaced. */
     frame(raw: string): Redacted {
       const first = text(raw);
-      if (!/key|token|secret|passw|credential|auth|cookie|bearer|pwd|pat/i.test(first.text)) return first;
+      if (!/key|token|secret|pass|credential|auth|cookie|bearer|pwd|pat|dsn|webhook/i.test(first.text)) return first;
       let parsed: unknown;
       try {
         parsed = JSON.parse(first.text);

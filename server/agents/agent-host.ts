@@ -32,7 +32,7 @@ import { AgentRun } from "./agent-run";
 import type { AttachableLog } from "./attachable-log";
 import { ClientServices } from "./client-services";
 import type { ServerConfig } from "../config";
-import type { Profiles } from "./profiles";
+import { removeScratch, type Profiles } from "./profiles";
 import { startAgent } from "./remote-agent";
 import { TranscriptRecorder } from "../transcripts/transcript-recorder";
 import type { TranscriptStore } from "../transcripts/transcript-store";
@@ -147,11 +147,17 @@ export class AgentHost {
       if (!resolved.ok) return this.fail(resolved.error);
       const launch = resolved.value;
       const checked = this.checkEnv(profile, payload.env);
-      if (!checked.ok) return this.fail(checked.error);
+      if (!checked.ok) {
+        removeScratch(launch);
+        return this.fail(checked.error);
+      }
       const userEnv = checked.value;
       Object.assign(launch.env, userEnv);
       const cwd = workspace ?? (await resolveCwd(payload.cwd, this.config.workspaceRoots));
-      if (typeof cwd !== "string") return this.fail(cwd);
+      if (typeof cwd !== "string") {
+        removeScratch(launch);
+        return this.fail(cwd);
+      }
       // Before the spawn: the replayed agent's first request must not reach the policies.
       const recording = launch.replay === undefined ? undefined : this.transcripts.read(launch.replay);
       if (launch.replay !== undefined && recording === undefined)
@@ -217,6 +223,7 @@ export class AgentHost {
               }
               recorder.lifecycle({ event: "exited", code, signal });
               run.dispose();
+              removeScratch(launch);
               this.emit("agent:exit", { code, signal });
               for (const listener of this.exitListeners) listener();
             },
@@ -225,6 +232,7 @@ export class AgentHost {
       } catch (err) {
         if (err instanceof SpawnError) recorder.lifecycle({ event: "error", message: err.message });
         run.dispose();
+        removeScratch(launch);
         throw err;
       }
       run.watchTimeouts((error) => this.emit("agent:error", error));

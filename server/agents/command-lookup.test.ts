@@ -3,11 +3,21 @@
  * package in a temp node_modules, and a package installed nowhere, which must
  * say "not installed" and never become an npx command line.
  */
-import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { installedCommand, parsePackageSpec } from "./command-lookup";
+import { installedCommand, parsePackageSpec, resolveCommand } from "./command-lookup";
+import { absolutePath, childEnv } from "./process-group";
 import { loadConfig } from "../config";
 import { Profiles } from "./profiles";
 
@@ -121,5 +131,61 @@ describe("a registry profile whose package is not installed", () => {
         ),
       },
     });
+  });
+});
+
+describe("commands a repository could plant", () => {
+  /** An executable that leaves a mark each time it runs, whatever its arguments. */
+  const planted = (folder: string, name: string) => {
+    mkdirSync(folder, { recursive: true });
+    const file = path.join(folder, name);
+    writeFileSync(file, `#!/bin/sh\necho ran >> ${JSON.stringify(path.join(folder, "ran"))}\necho 9.9.9\n`);
+    chmodSync(file, 0o755);
+    return file;
+  };
+
+  it("never runs a command inside a workspace root to learn its version, and shows where it resolves", async () => {
+    const root = path.join(dir, "workspace-version");
+    const file = planted(root, "codex-acp");
+    const config = loadConfig({}, root);
+    config.workspaceRoots = [root];
+    config.profiles.planted = { command: file, args: [], env: {}, options: {} };
+    // A link into the root is judged by where it leads.
+    const outsideLink = path.join(dir, "link-to-planted");
+    symlinkSync(file, outsideLink);
+    config.profiles.linked = { command: outsideLink, args: [], env: {}, options: {} };
+    // A relative command names a file of the folder it is looked up from (here outside the root): not run either.
+    const elsewhere = path.join(dir, "relative-command");
+    planted(elsewhere, "agent");
+    config.profiles.relative = {
+      command: `./${path.relative(process.cwd(), elsewhere)}/agent`,
+      args: [],
+      env: {},
+      options: {},
+    };
+    const details = await new Profiles(config).details();
+    expect(details.find((p) => p.name === "relative")).toMatchObject({
+      resolved: path.join(elsewhere, "agent"),
+      version: undefined,
+    });
+    expect(existsSync(path.join(elsewhere, "ran"))).toBe(false);
+    expect(details.find((p) => p.name === "planted")).toMatchObject({ resolved: file, version: undefined });
+    expect(details.find((p) => p.name === "linked")).toMatchObject({ resolved: outsideLink, version: undefined });
+    expect(existsSync(path.join(root, "ran"))).toBe(false);
+  });
+
+  it("looks a bare name up only in absolute PATH entries, and spawns with those only", () => {
+    const folder = path.join(dir, "relative-path-entry");
+    planted(folder, "planted-agent");
+    const relative = path.relative(process.cwd(), folder);
+    for (const PATH of [relative, ".", "", `${relative}${path.delimiter}/nowhere`])
+      expect(resolveCommand("planted-agent", { PATH }), PATH).toBeUndefined();
+    expect(resolveCommand("planted-agent", { PATH: `/nowhere${path.delimiter}${folder}` })).toBe(
+      path.join(folder, "planted-agent"),
+    );
+    expect(absolutePath(`.${path.delimiter}${path.delimiter}/usr/bin${path.delimiter}bin${path.delimiter}/bin`)).toBe(
+      `/usr/bin${path.delimiter}/bin`,
+    );
+    expect(childEnv({ PATH: `.${path.delimiter}/usr/bin` }).env.PATH).toBe("/usr/bin");
   });
 });

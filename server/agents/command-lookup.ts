@@ -15,14 +15,19 @@ function executable(file: string): boolean {
   }
 }
 
-/** The absolute path a command runs as, like `which`; undefined when it does not resolve. */
+/**
+ * The absolute path a command runs as, like `which`; undefined when it does not resolve.
+ * Only absolute PATH entries are searched: `.`, an empty entry or `bin` would find a file
+ * of whatever folder the lookup runs in (the workspace), as the relay's spawns do too
+ * (process-group.ts childEnv drops them).
+ */
 export function resolveCommand(
   command: string,
   env: Record<string, string | undefined> = process.env,
 ): string | undefined {
   if (command.includes("/")) return executable(path.resolve(command)) ? path.resolve(command) : undefined;
   for (const dir of (env.PATH ?? "").split(path.delimiter)) {
-    if (!dir) continue;
+    if (!path.isAbsolute(dir)) continue;
     const candidate = path.join(dir, command);
     if (executable(candidate)) return candidate;
   }

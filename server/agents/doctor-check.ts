@@ -24,7 +24,7 @@ import type { ServerConfig } from "../config";
 import { SpawnError } from "./agent-process";
 import type { AgentConnection } from "./agent-connection";
 import { childEnv } from "./process-group";
-import type { Profiles } from "./profiles";
+import { removeScratch, type Profiles } from "./profiles";
 import { startAgent } from "./remote-agent";
 
 /** How long each step may take by default: an agent on a loaded machine starts slowly. */
@@ -147,6 +147,7 @@ export async function checkProfile(
     return ok(report(facts, launch.command, launch.args));
   } finally {
     await agent?.stop().catch(() => {});
+    removeScratch(launch);
     rmSync(workspace, { recursive: true, force: true });
   }
 }

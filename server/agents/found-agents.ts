@@ -30,6 +30,7 @@ import {
 import { isObject } from "../../lib/protocol/json";
 import { fail, ok, type Result } from "../../lib/protocol/result";
 import { ConfigError, parseProfile, type ProfileConfig, type ServerConfig } from "../config";
+import { resolveCommand } from "./command-lookup";
 
 /** An editor's settings file is kilobytes; anything past this is not read. */
 export const MAX_FILE_BYTES = 1024 * 1024;
@@ -101,11 +102,25 @@ function configuredAs(agent: FoundAgent, profiles: Record<string, ProfileConfig>
   )?.[0];
 }
 
-/** What the page lists: each found agent without env values, and whether it is configured already. */
+/** The absolute path a found agent's command runs as here, when it resolves (nothing is run to learn it). */
+function resolvedPath(agent: FoundAgent & { file: string }, env: Env): string | undefined {
+  if (!agent.entry) return undefined;
+  try {
+    // Relative commands are refused already (lib/features/found-agents.ts): the base is never used.
+    const parsed = parseProfile(agent.profile, agent.entry, agent.file, path.dirname(agent.file));
+    return parsed.notInstalled ? undefined : resolveCommand(parsed.command, env);
+  } catch {
+    return undefined;
+  }
+}
+
+/** What the page lists: each found agent without env values, whether it is configured already, and where it resolves. */
 export function foundViews(config: Pick<ServerConfig, "profiles">, env: Env = process.env) {
   const { agents, problems } = findAgents(env);
   return {
-    agents: agents.map((a): FoundAgentView => viewOf(a, a.file, configuredAs(a, config.profiles))),
+    agents: agents.map((a): FoundAgentView =>
+      viewOf(a, a.file, configuredAs(a, config.profiles), resolvedPath(a, env)),
+    ),
     problems,
   };
 }

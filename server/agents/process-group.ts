@@ -6,6 +6,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 
 /** Set for every agent and terminal the relay spawns, unique per spawn. */
 export const SPAWN_MARKER = "ACP_PLAYGROUND_SPAWN";
@@ -24,6 +25,14 @@ export interface Spawned {
  * plus `extra` (a profile's or the agent's), plus a fresh marker that `extra`
  * cannot override. Pass it with execa's `extendEnv: false`.
  */
+/** A PATH with its relative entries left out. */
+export function absolutePath(value: string): string {
+  return value
+    .split(path.delimiter)
+    .filter((dir) => path.isAbsolute(dir))
+    .join(path.delimiter);
+}
+
 export function childEnv(extra: Record<string, string> = {}): Spawned {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(process.env)) {
@@ -32,6 +41,8 @@ export function childEnv(extra: Record<string, string> = {}): Spawned {
   for (const [name, value] of Object.entries(extra)) {
     if (!isRelayVariable(name)) env[name] = value;
   }
+  // A relative PATH entry (`.`, empty, `bin`) finds commands in the spawn's folder, the workspace: a planted file.
+  if (env.PATH !== undefined) env.PATH = absolutePath(env.PATH);
   const marker = randomUUID();
   env[SPAWN_MARKER] = marker;
   return { env, marker };

@@ -2,7 +2,7 @@
  * Agent profiles: the only way a command line is chosen. The browser names a
  * profile and may pass the options that profile declares; it never sends argv.
  */
-import { existsSync } from "node:fs";
+import { existsSync, realpathSync, rmSync } from "node:fs";
 import path from "node:path";
 import { execa } from "execa";
 import { fail, ok, type Result } from "../../lib/protocol/result";
@@ -13,13 +13,14 @@ import { hasGeminiCredentials, OFFLINE_GEMINI } from "../config";
 import { DEMO_TRANSCRIPT_ID, TranscriptStore } from "../transcripts/transcript-store";
 import { commandVersion, isInterpreter, resolveCommand } from "./command-lookup";
 import { probeStoreBeside } from "../transcripts/probe-store";
+import { isInside } from "../workspace";
 import { childEnv } from "./process-group";
 import type { ProfileConfig, ServerConfig } from "../config";
 import type { ProtocolName } from "../../lib/protocol/protocols";
 import type { TranscriptMeta } from "../../lib/contracts/transcript-meta";
 import type { RemoteProfile } from "./remote-profile";
 import { nodeScript, PACKAGE_ROOT } from "../runtime";
-import { OFFLINE_AGENT_COMMANDS, offlineAgentOf, offlineGeminiEnv, offlineModelEnv } from "../models/offline-model";
+import { OFFLINE_AGENT_COMMANDS, offlineAgentOf, offlineGemini, offlineModel } from "../models/offline-model";
 
 export interface Launch {
   profile: string;
@@ -32,6 +33,19 @@ export interface Launch {
   replay?: string;
   /** The protocol it speaks; ACP when absent. */
   protocol?: ProtocolName;
+  /** Folders made for this run alone (the offline model's home, with the agent's conversation): removeScratch when it ends. */
+  scratch?: string[];
+}
+
+/** Removes a run's scratch folders, once its agent has exited (a failure leaves them to the next start's sweep). */
+export function removeScratch(launch: Pick<Launch, "scratch">): void {
+  for (const dir of launch.scratch ?? []) {
+    try {
+      rmSync(dir, { recursive: true, force: true, maxRetries: 2 });
+    } catch {
+      // An agent's child still writing there: removeLeftoverHomes takes it at a later start.
+    }
+  }
 }
 
 export function geminiCommand(config: Pick<ServerConfig, "geminiBin">): string {
@@ -123,6 +137,15 @@ function replayable(m: TranscriptMeta): string | undefined {
   return undefined;
 }
 
+/** The playground's own dependencies (its bundled Gemini CLI), links resolved. */
+const OWN_MODULES = (() => {
+  try {
+    return realpathSync(path.join(PACKAGE_ROOT, "node_modules"));
+  } catch {
+    return path.join(PACKAGE_ROOT, "node_modules");
+  }
+})();
+
 export class Profiles {
   constructor(
     private readonly config: ServerConfig,
@@ -204,10 +227,35 @@ export class Profiles {
       this.list().map(async (p) => {
         const resolved = resolveCommand(p.command);
         const env = this.isBuiltinGemini(p.name) ? GEMINI_ENV : (this.configured(p.name)?.env ?? {});
-        const own = resolved && !isInterpreter(resolved) ? await commandVersion(resolved, env) : undefined;
+        const own =
+          // A relative command (`./agent`) names a file of whatever folder it is looked up from: never run to learn.
+          resolved &&
+          !isInterpreter(resolved) &&
+          !(p.command.includes("/") && !path.isAbsolute(p.command)) &&
+          this.runnableToLearn(resolved)
+            ? await commandVersion(resolved, env)
+            : undefined;
         return { ...p, resolved, version: own ?? probed.get(p.name) };
       }),
     );
+  }
+
+  /**
+   * Whether a command may be run just to learn something about it (`--version`,
+   * `--help`): never one that lies in a workspace root, links resolved (a
+   * repository can plant a file named like an agent). Starting it is another
+   * matter: the user asks for that. The playground's own node_modules is
+   * exempt (its code runs already, even when the workspace is its checkout).
+   */
+  private runnableToLearn(resolved: string): boolean {
+    let real: string;
+    try {
+      real = realpathSync(resolved);
+    } catch {
+      return false;
+    }
+    if (isInside(OWN_MODULES, real)) return true;
+    return !this.config.workspaceRoots.some((root) => isInside(root, real) || isInside(root, resolved));
   }
 
   /**
@@ -243,10 +291,16 @@ export class Profiles {
       }));
   }
 
+  /** Gemini's ACP flag, from its `--help` unless it resolves nowhere or into a workspace root (then `--acp`). */
+  private acpFlag(command: string): Promise<string> {
+    const resolved = resolveCommand(command);
+    return resolved && this.runnableToLearn(resolved) ? geminiAcpFlag(resolved) : Promise.resolve("--acp");
+  }
+
   /** Warms the `--acp` probe so the first Start does not wait for it; resolves when done. */
   prime(): Promise<void> {
     if (!this.isBuiltinGemini("gemini") && !this.isBuiltinGemini(OFFLINE_GEMINI)) return Promise.resolve();
-    return geminiAcpFlag(geminiCommand(this.config)).then(() => undefined);
+    return this.acpFlag(geminiCommand(this.config)).then(() => undefined);
   }
 
   async resolve(name: string, options: Record<string, unknown> = {}): Promise<Result<Launch, RelayError>> {
@@ -276,14 +330,15 @@ export class Profiles {
       if (bad) return fail(bad);
       const command = geminiCommand(this.config);
       const [flag, offline] = await Promise.all([
-        geminiAcpFlag(command),
-        name === OFFLINE_GEMINI ? offlineGeminiEnv(this.config.dataDir) : undefined,
+        this.acpFlag(command),
+        name === OFFLINE_GEMINI ? offlineGemini(this.config.dataDir) : undefined,
       ]);
       return ok({
         profile: name,
         command,
         args: [flag, ...optionArgs(GEMINI_OPTIONS, options)],
-        env: { ...GEMINI_ENV, ...offline },
+        env: { ...GEMINI_ENV, ...offline?.env },
+        ...(offline ? { scratch: [offline.home] } : {}),
       });
     }
     const p = this.configured(name);
@@ -297,14 +352,16 @@ export class Profiles {
         code: "spawn_failed",
         message: `profile "${name}": "model": "offline" serves ${OFFLINE_AGENT_COMMANDS}; "${p.command}" is none of them`,
       });
+    const model = offline ? await offlineModel(offline, this.config.dataDir) : undefined;
     return ok({
       profile: name,
       command: p.command,
       args: [...p.args, ...optionArgs(p.options ?? {}, options)],
       // The offline model's variables win: they are what "model": "offline" asks for.
-      env: { ...p.env, ...(offline ? await offlineModelEnv(offline, this.config.dataDir) : {}) },
+      env: { ...p.env, ...model?.env },
       remote: p.remote,
       ...(p.protocol ? { protocol: p.protocol } : {}),
+      ...(model ? { scratch: [model.home] } : {}),
     });
   }
 }

@@ -7,7 +7,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { DEFAULT_CLIENT_CAPABILITIES } from "../../lib/protocol/client-capabilities";
-import { probeAgent } from "./session-tasks";
+import { probeAgent, rerunTranscript } from "./session-tasks";
+import { FrameSequencer } from "../../lib/protocol/frame-sequencer";
+import type { TranscriptHeader } from "../../lib/contracts/transcript";
 import { testHost } from "../../test/host-harness";
 
 const stub = path.resolve(import.meta.dirname, "../../test/fixtures/stub-agent.mjs");
@@ -43,5 +45,40 @@ describe("probeAgent and terminals", () => {
     expect(on.ok).toBe(true);
     expect(existsSync(ran)).toBe(true);
     expect(on.ok && on.report.facts?.commands?.[0]).toBe(`sh -c 'id > ${ran}'`);
+  });
+});
+
+describe("rerunTranscript and the working-directory rule", () => {
+  it("never sends a recorded request that names a place outside the roots", async () => {
+    const s = new FrameSequencer();
+    const frames = [
+      s.line(
+        "to-agent",
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "session/new",
+          params: { cwd: "/old", mcpServers: [], _meta: { additionalRoots: ["/etc"] } },
+        }),
+      ),
+      s.line("from-agent", JSON.stringify({ jsonrpc: "2.0", id: 1, result: { sessionId: "s" } })),
+    ];
+    const recorded = {
+      header: { agent: { profile: "echo", command: "x", args: [], cwd: "/old" } } as unknown as TranscriptHeader,
+      events: [],
+      frames,
+      truncated: false,
+      redactions: 0,
+    };
+    const { host } = testHost(base, { echo: { command: process.execPath, args: [stub, "echo"], env: {} } });
+    const sent: string[] = [];
+    host.onFrame((f) => f.dir === "to-agent" && sent.push(f.method ?? ""));
+    const result = await rerunTranscript(host, recorded, { profile: "echo" });
+    expect(result.ok && result.problems).toEqual([
+      expect.stringMatching(
+        /^session\/new .*session\/new's _meta\.additionalRoots entry is outside the workspace roots: \/etc /,
+      ),
+    ]);
+    expect(sent).not.toContain("session/new");
   });
 });

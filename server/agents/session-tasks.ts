@@ -19,7 +19,7 @@ import { groupRssBytes } from "./process-group";
 import type { ProbeStore } from "../transcripts/probe-store";
 import { AGENT_METHODS } from "../../lib/protocol/methods";
 import { fail, ok } from "../../lib/protocol/result";
-import { keepDirectoriesInside } from "../workspace";
+import { checkMessageDirectories, keepDirectoriesInside } from "../workspace";
 import { protocolOf } from "../../lib/protocol/protocols";
 
 /** Starts a fresh agent and sends it a transcript's client side again; answers with the diff. */
@@ -37,7 +37,11 @@ export async function rerunTranscript(
   const roots = options.workspaceRoots ?? [started.agent.cwd];
   const dropped: string[] = [];
   const send = (message: object) => {
-    const ack = session.send(JSON.stringify(keepDirectoriesInside(message, roots, dropped)));
+    const kept = keepDirectoriesInside(message, roots, dropped);
+    // What is left (a recorded command/exec's cwd, an fs/readFile path...) is refused, not sent.
+    const refused = checkMessageDirectories(kept, roots);
+    if (refused) return fail(refused.message);
+    const ack = session.send(JSON.stringify(kept));
     return ack.ok ? ok(ack.seq) : fail(ack.error.message);
   };
   const protocol = protocolOf(recorded.header.agent);

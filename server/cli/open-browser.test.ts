@@ -1,5 +1,13 @@
-import { describe, expect, it } from "vitest";
-import { shouldOpenBrowser, type OpenContext } from "./open-browser";
+import { describe, expect, it, vi } from "vitest";
+import { openBrowser, shouldOpenBrowser, type OpenContext } from "./open-browser";
+
+const spawned = vi.hoisted(() => [] as Array<{ command: string; env: NodeJS.ProcessEnv | undefined }>);
+vi.mock("node:child_process", () => ({
+  spawn: (command: string, _args: string[], options: { env?: NodeJS.ProcessEnv }) => {
+    spawned.push({ command, env: options.env });
+    return { on: () => {}, unref: () => {} };
+  },
+}));
 
 const desktop: OpenContext = { env: { DISPLAY: ":0" }, argv: [], platform: "linux", tty: true };
 
@@ -25,5 +33,18 @@ describe("shouldOpenBrowser", () => {
     expect(shouldOpenBrowser({ ...desktop, tty: false, env: { DISPLAY: ":0", ACP_PLAYGROUND_OPEN: "1" } })).toBe(true);
     // Forcing still needs a desktop to open a browser in.
     expect(shouldOpenBrowser({ ...desktop, env: { ACP_PLAYGROUND_OPEN: "1" } })).toBe(false);
+  });
+});
+
+describe("openBrowser", () => {
+  it("finds the opener in absolute PATH entries only, never in the workspace it runs in", () => {
+    const saved = process.env.PATH;
+    process.env.PATH = [".", "", "node_modules/.bin", "/usr/bin"].join(":");
+    try {
+      openBrowser("http://127.0.0.1:1/", "linux");
+    } finally {
+      process.env.PATH = saved;
+    }
+    expect(spawned).toEqual([{ command: "xdg-open", env: expect.objectContaining({ PATH: "/usr/bin" }) }]);
   });
 });

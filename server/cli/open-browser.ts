@@ -4,6 +4,7 @@
  * `--no-open` or ACP_PLAYGROUND_OPEN=0.
  */
 import { spawn } from "node:child_process";
+import { absolutePath } from "../agents/process-group";
 
 export interface OpenContext {
   env: Record<string, string | undefined>;
@@ -33,7 +34,9 @@ function opener(platform: NodeJS.Platform): { command: string; args: string[] } 
 export function openBrowser(url: string, platform: NodeJS.Platform = process.platform): void {
   const { command, args } = opener(platform);
   try {
-    const child = spawn(command, [...args, url], { stdio: "ignore", detached: true });
+    // Looked up in absolute PATH entries only: the relay runs in the workspace, where `.` would find a planted opener.
+    const env = { ...process.env, PATH: absolutePath(process.env.PATH ?? "") };
+    const child = spawn(command, [...args, url], { stdio: "ignore", detached: true, env });
     child.on("error", (err) => console.error(`Could not open the browser (${command}): ${err.message}`));
     child.unref();
   } catch (err) {

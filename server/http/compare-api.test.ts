@@ -1,4 +1,14 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -182,5 +192,62 @@ describe("/compare workspaces", () => {
     expect(readdirSync(dir).sort()).toEqual(
       [path.basename(recent), path.basename(path.dirname(paths[0])), "not-ours"].sort(),
     );
+  });
+
+  it("refuses a planted link on the way to the compare directory, creating nothing outside the root", async () => {
+    for (const planted of [".acp-playground", COMPARE_WORKSPACES]) {
+      const { relay, root } = fakeRelay();
+      const outside = temp("acp-compare-outside-");
+      mkdirSync(path.dirname(path.join(root, planted)), { recursive: true });
+      symlinkSync(outside, path.join(root, planted));
+      const { api } = await serve(relay);
+      const res = await api("/workspaces", "POST");
+      expect(res.status, planted).toBe(409);
+      expect(await res.json()).toEqual({
+        error: {
+          code: "bad_cwd",
+          message: `${path.join(root, planted)} is a symbolic link: compare workspaces are made and removed only through real directories inside the workspace root (remove the link)`,
+        },
+      });
+      expect(readdirSync(outside), planted).toEqual([]);
+      compareWorkspaces(relay).stop();
+    }
+    // A file in its place is refused too.
+    const root = temp("acp-compare-ws-");
+    mkdirSync(path.join(root, ".acp-playground"));
+    writeFileSync(path.join(root, COMPARE_WORKSPACES), "");
+    expect(() => new CompareWorkspaces(() => []).make(root)).toThrow(/compare is not a directory$/);
+  });
+
+  it("removes no leftovers through a planted link", () => {
+    const root = temp("acp-compare-ws-");
+    const outside = temp("acp-compare-outside-");
+    const old = path.join(outside, `${Date.now() - 10_000}-0123abcd`);
+    mkdirSync(old);
+    mkdirSync(path.join(root, ".acp-playground"));
+    symlinkSync(outside, path.join(root, COMPARE_WORKSPACES));
+    const workspaces = new CompareWorkspaces(() => [], { intervalMs: 60_000, unusedMs: 1_000, leftoverMs: 5_000 });
+    cleanup.push(() => workspaces.stop());
+    expect(() => workspaces.make(root)).toThrow(/is a symbolic link/);
+    expect(existsSync(old)).toBe(true);
+  });
+
+  it("removes nothing through a link planted after the workspace was made", () => {
+    const root = temp("acp-compare-ws-");
+    const outside = temp("acp-compare-outside-");
+    const workspaces = new CompareWorkspaces(() => [], { intervalMs: 60_000, unusedMs: 0, leftoverMs: 5_000 });
+    cleanup.push(() => workspaces.stop());
+    const { paths } = workspaces.make(root, 0);
+    const stamp = path.basename(path.dirname(paths[0]));
+    // The compare directory is swapped for a link to a folder holding the same name.
+    const compare = path.join(root, COMPARE_WORKSPACES);
+    renameSync(compare, `${compare}.moved`);
+    mkdirSync(path.join(outside, stamp, "keep"), { recursive: true });
+    symlinkSync(outside, compare);
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    cleanup.push(() => warn.mockRestore());
+    expect(workspaces.sweep(1)).toEqual([]);
+    expect(existsSync(path.join(outside, stamp, "keep"))).toBe(true);
+    expect(warn).toHaveBeenCalledWith(expect.stringMatching(/is a symbolic link/));
   });
 });

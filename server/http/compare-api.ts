@@ -20,16 +20,46 @@ const BODY_LIMIT = 256 * 1024;
 /** Where a comparison's agents work, under the first workspace root (never inside each other). */
 export const COMPARE_WORKSPACES = path.join(".acp-playground", "compare");
 
+/** Why a compare workspace is not made or removed: a component on its way is a link, or not a directory. */
+export class UnsafeCompareWorkspace extends Error {}
+
+/**
+ * `parts` under the real `root`, every component a real directory, none a
+ * symbolic link: a repository could plant `.acp-playground/compare` as a link
+ * to anywhere, and the relay would make and later remove directories there.
+ * Missing components are made (mode 0700) when `make` is set.
+ */
+function realDirectoryPath(root: string, parts: string[], make: boolean): string {
+  let dir = realpathSync(root);
+  for (const part of parts) {
+    dir = path.join(dir, part);
+    let stat = lstatSync(dir, { throwIfNoEntry: false });
+    if (!stat && make) {
+      try {
+        mkdirSync(dir, { mode: 0o700 });
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+      }
+      stat = lstatSync(dir, { throwIfNoEntry: false });
+    }
+    if (!stat) throw new UnsafeCompareWorkspace(`${dir} does not exist`);
+    if (stat.isSymbolicLink())
+      throw new UnsafeCompareWorkspace(
+        `${dir} is a symbolic link: compare workspaces are made and removed only through real directories inside the workspace root (remove the link)`,
+      );
+    if (!stat.isDirectory()) throw new UnsafeCompareWorkspace(`${dir} is not a directory`);
+  }
+  return dir;
+}
+
 /**
  * Two new empty directories, one per side: `cwd` relative to the first root
- * (as agent:start takes it), `paths` absolute (for session/new).
+ * (as agent:start takes it), `paths` absolute (for session/new). Throws
+ * UnsafeCompareWorkspace when a component on the way is a link or not a directory.
  */
 export function makeSideWorkspaces(root: string): { cwd: [string, string]; paths: [string, string] } {
-  const base = path.join(root, COMPARE_WORKSPACES, `${Date.now()}-${randomBytes(4).toString("hex")}`);
-  const paths = ["a", "b"].map((s) => {
-    mkdirSync(path.join(base, s), { recursive: true, mode: 0o700 });
-    return realpathSync(path.join(base, s));
-  }) as [string, string];
+  const parts = [...COMPARE_WORKSPACES.split(path.sep), `${Date.now()}-${randomBytes(4).toString("hex")}`];
+  const paths = ["a", "b"].map((s) => realDirectoryPath(root, [...parts, s], true)) as [string, string];
   const real = realpathSync(root);
   return { cwd: paths.map((p) => path.relative(real, p)) as [string, string], paths };
 }
@@ -50,8 +80,12 @@ const TIMES: CompareWorkspaceTimes = { intervalMs: 1_000, unusedMs: 10 * 60_000,
  * followed). What cannot be removed (a directory the agent made read-only) is
  * left and said once: this runs on a timer, where a throw would end the relay.
  */
-function remove(dir: string): boolean {
+function remove(root: string, dir: string): boolean {
   try {
+    // Checked again at removal: a link planted since then is refused, never followed.
+    const rel = path.relative(realpathSync(root), dir);
+    if (rel.startsWith("..") || path.isAbsolute(rel) || realDirectoryPath(root, rel.split(path.sep), false) !== dir)
+      throw new UnsafeCompareWorkspace(`${dir} is not under the compare directory of ${root}`);
     rmSync(dir, { recursive: true, force: true });
     return true;
   } catch (err) {
@@ -72,7 +106,10 @@ const inside = (dir: string, cwd: string) => cwd === dir || cwd.startsWith(`${di
  * `leftoverMs` when the next is made.
  */
 export class CompareWorkspaces {
-  private readonly made = new Map<string, { at: number; sides: [string, string]; seen: [boolean, boolean] }>();
+  private readonly made = new Map<
+    string,
+    { root: string; at: number; sides: [string, string]; seen: [boolean, boolean] }
+  >();
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -85,7 +122,7 @@ export class CompareWorkspaces {
   make(root: string, now = Date.now()): { cwd: [string, string]; paths: [string, string] } {
     this.removeLeftovers(root, now);
     const made = makeSideWorkspaces(root);
-    this.made.set(path.dirname(made.paths[0]), { at: now, sides: made.paths, seen: [false, false] });
+    this.made.set(path.dirname(made.paths[0]), { root, at: now, sides: made.paths, seen: [false, false] });
     this.timer ??= setInterval(() => this.sweep(), this.times.intervalMs).unref();
     return made;
   }
@@ -105,7 +142,7 @@ export class CompareWorkspaces {
       if (busy.some(Boolean)) continue;
       if (!(w.seen[0] && w.seen[1]) && now - w.at < this.times.unusedMs) continue;
       this.made.delete(base);
-      if (remove(base)) removed.push(base);
+      if (remove(w.root, base)) removed.push(base);
     }
     if (this.made.size === 0) this.stop();
     return removed;
@@ -119,9 +156,11 @@ export class CompareWorkspaces {
 
   /** `<stamp>-<hex>` directories under the root's compare directory, made long ago, that no agent of this relay uses. */
   private removeLeftovers(root: string, now: number): void {
-    const dir = path.join(root, COMPARE_WORKSPACES);
+    let dir: string;
     let names: string[];
     try {
+      // A planted link here would have leftovers removed wherever it points: make() refuses it next.
+      dir = realDirectoryPath(root, COMPARE_WORKSPACES.split(path.sep), false);
       names = readdirSync(dir);
     } catch {
       return;
@@ -139,7 +178,7 @@ export class CompareWorkspaces {
         continue;
       }
       if (this.made.has(real) || cwds.some((cwd) => inside(real, cwd))) continue;
-      remove(base);
+      remove(root, base);
     }
   }
 }
@@ -189,7 +228,12 @@ export async function handleComparisonApi(
   if (parts.length === 1 && parts[0] === "workspaces" && method === "POST") {
     const root = relay.info().workspaceRoots[0];
     if (!root) return sendError(res, 409, "bad_cwd", "no workspace root is configured");
-    return sendJson(res, 201, compareWorkspaces(relay).make(root));
+    try {
+      return sendJson(res, 201, compareWorkspaces(relay).make(root));
+    } catch (err) {
+      if (err instanceof UnsafeCompareWorkspace) return sendError(res, 409, "bad_cwd", err.message);
+      throw err;
+    }
   }
   const id = parts[0];
   if (id === undefined) return sendError(res, 404, "not_found", `no route: ${method} ${url.pathname}`);

@@ -131,11 +131,13 @@ export interface GeminiApiOptions {
    * none (a long-lived server would keep every request; a web page could script it).
    */
   controls?: boolean;
+  /** A random secret as the first part of every path (the offline model's; serveFake). */
+  secret?: boolean;
 }
 
 export async function startFakeGeminiApi(
   port = 0,
-  { fallback = echoTurn, controls = true }: GeminiApiOptions = {},
+  { fallback = echoTurn, controls = true, secret = false }: GeminiApiOptions = {},
 ): Promise<FakeGeminiApi> {
   const requests: RecordedRequest[] = [];
   const server = await serveFake<Turn>(
@@ -162,7 +164,7 @@ export async function startFakeGeminiApi(
       });
     },
     port,
-    { controls },
+    { controls, secret },
   );
   return { ...server, requests };
 }

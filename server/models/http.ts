@@ -2,10 +2,22 @@
  * What the model APIs share (the offline model's and the tests' fakes): an HTTP
  * server on 127.0.0.1 (a free port unless one is given) with a script queue, SSE,
  * and for the OpenAI, Anthropic and Responses APIs a scripted turn and the request log.
+ * It runs inside the relay's process and any local process can reach the port, so it
+ * answers only a loopback Host without an Origin (no web page, no DNS rebinding), reads
+ * at most MAX_MODEL_BODY_BYTES of a body, and the offline model's wants a per-run secret
+ * as the first part of every path (docs/agents.md "Limits of the offline model's API").
  */
 import { isObject } from "../../lib/protocol/json";
+import { randomBytes, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+
+/** The largest request body read: an agent's whole conversation fits many times over; 413 beyond. */
+export const MAX_MODEL_BODY_BYTES = 4 * 1024 * 1024;
+/** Time to send a request's headers, and the whole request (a response may stream for longer). */
+const HEADERS_TIMEOUT_MS = 10_000;
+const REQUEST_TIMEOUT_MS = 60_000;
+const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
 
 /** One model answer: a thought, streamed text pieces, then tool calls (the agent runs them and calls again). */
 export interface ModelTurn {
@@ -54,16 +66,59 @@ export type Handler = (
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function readBody(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  const text = Buffer.concat(chunks).toString("utf8");
-  if (!text) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
+const TOO_LARGE = Symbol("too large");
+
+/**
+ * A request's body as JSON (or text), undefined when there is none, TOO_LARGE past the cap: then
+ * the request is paused, never read further.
+ */
+function readBody(req: IncomingMessage): Promise<unknown> {
+  if (Number(req.headers["content-length"] ?? 0) > MAX_MODEL_BODY_BYTES) return Promise.resolve(TOO_LARGE);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_MODEL_BODY_BYTES) return void chunks.push(chunk);
+      req.pause();
+      req.off("data", onData);
+      chunks.length = 0;
+      resolve(TOO_LARGE);
+    };
+    req.on("data", onData);
+    req.once("error", reject);
+    req.once("end", () => {
+      const text = Buffer.concat(chunks).toString("utf8");
+      if (!text) return resolve(undefined);
+      try {
+        resolve(JSON.parse(text));
+      } catch {
+        resolve(text);
+      }
+    });
+  });
+}
+
+/** Why a request is refused before its body is read (403), or undefined. */
+function refusal(req: IncomingMessage, secret: Buffer | undefined, path: string): string | undefined {
+  const host = (req.headers.host ?? "").replace(/:\d+$/, "").toLowerCase();
+  if (!LOOPBACK_HOSTS.has(host)) return `Host must be 127.0.0.1 or localhost, not ${JSON.stringify(host)}`;
+  if (req.headers.origin !== undefined) return "a request with an Origin (a web page's) is not answered";
+  if (secret && !startsWithSecret(path, secret)) return "the path does not start with this run's secret";
+  return undefined;
+}
+
+/** Whether `path` is /SECRET or /SECRET/..., compared in constant time. */
+function startsWithSecret(path: string, secret: Buffer): boolean {
+  const given = Buffer.from(path.slice(1, 1 + secret.length));
+  const next = path[1 + secret.length];
+  return given.length === secret.length && timingSafeEqual(given, secret) && (next === undefined || next === "/");
+}
+
+/** Answers with `status` and a JSON error, then closes the connection: the rest of the body is never read. */
+function refuse(req: IncomingMessage, res: ServerResponse, status: number, message: string): void {
+  res.writeHead(status, { "content-type": "application/json", connection: "close" });
+  res.end(JSON.stringify({ error: { code: status, message } }), () => req.socket.destroy());
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {
@@ -103,6 +158,7 @@ export function lastUserText(messages: unknown): string {
 }
 
 export interface FakeServer<T> {
+  /** The base URL; with `secret`, its path is the secret (every request must start with it). */
   url: string;
   port: number;
   /** Queues turns for the handler. */
@@ -117,20 +173,34 @@ export interface FakeServer<T> {
  * POST /__fake/script `{ turns, replace? }` (replace drops turns still queued); the handler takes them
  * from the queue it is made with. GET /__fake/calls lists the latest calls with the turns queued
  * before and after each, for a failed test to print. `controls: false` turns both off (the offline
- * model: a web page could otherwise POST a script to it).
+ * model: a web page could otherwise POST a script to it). `secret: true` makes a random secret the
+ * first part of every path (in `url`; handlers see the path after it): only the agents given the
+ * URL can call.
  */
 export async function serveFake<T>(
   handler: (queue: T[]) => (req: IncomingMessage, res: ServerResponse, url: URL, body: unknown) => Promise<void>,
   port = 0,
-  { controls = true }: { controls?: boolean } = {},
+  { controls = true, secret: withSecret = false }: ServeOptions = {},
 ): Promise<FakeServer<T>> {
   const queue: T[] = [];
   const handle = handler(queue);
   const calls: { at: string; method: string; path: string; queued: number; left?: number }[] = [];
+  const secret = withSecret ? randomBytes(16).toString("hex") : undefined;
+  const secretBytes = secret === undefined ? undefined : Buffer.from(secret);
   const server = createServer((req, res) => {
     void (async () => {
       const url = new URL(req.url ?? "/", "http://127.0.0.1");
+      const refused = refusal(req, secretBytes, url.pathname);
+      if (refused) return refuse(req, res, 403, refused);
+      if (secret !== undefined) url.pathname = url.pathname.slice(1 + secret.length) || "/";
       const body = await readBody(req);
+      if (body === TOO_LARGE)
+        return refuse(
+          req,
+          res,
+          413,
+          `request body over ${MAX_MODEL_BODY_BYTES / 1024 / 1024} MiB, the model API's limit`,
+        );
       if (!controls) return handle(req, res, url, body);
       if (req.method === "POST" && url.pathname === "/__fake/script") {
         const script = body as { turns?: T[]; replace?: boolean } | undefined;
@@ -158,10 +228,12 @@ export async function serveFake<T>(
       res.end(String(err));
     });
   });
+  server.headersTimeout = HEADERS_TIMEOUT_MS;
+  server.requestTimeout = REQUEST_TIMEOUT_MS;
   await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
   const actual = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${actual}`,
+    url: `http://127.0.0.1:${actual}${secret === undefined ? "" : `/${secret}`}`,
     port: actual,
     script: (...turns) => queue.push(...turns),
     unref: () => server.unref(),
@@ -173,20 +245,26 @@ export async function serveFake<T>(
   };
 }
 
-export interface ModelApiOptions {
-  /** The agent-loop turn played when none is scripted: an echo of the user's last text unless given (the offline model's). */
-  fallback?: (body: unknown) => ModelTurn;
-  /**
-   * A test's controls: the request log and serveFake's /__fake/ endpoints. The offline model has
-   * none (a long-lived server would keep every request; a web page could script it).
-   */
+export interface ServeOptions {
+  /** A test's controls: serveFake's /__fake/ endpoints (and serveModelApi's request log). */
   controls?: boolean;
+  /** A random secret as the first part of every path (the offline model's). */
+  secret?: boolean;
 }
 
+export interface ModelApiOptions extends ServeOptions {
+  /** The agent-loop turn played when none is scripted: an echo of the user's last text unless given (the offline model's). */
+  fallback?: (body: unknown) => ModelTurn;
+}
+
+/**
+ * A model API. The offline model's has no controls (a long-lived server would keep every request;
+ * a web page could script it) and a secret.
+ */
 export async function serveModelApi(
   handle: Handler,
   port = 0,
-  { fallback, controls = true }: ModelApiOptions = {},
+  { fallback, controls = true, secret = false }: ModelApiOptions = {},
 ): Promise<FakeModelApi> {
   const requests: RecordedRequest[] = [];
   const server = await serveFake<ModelTurn>(
@@ -202,7 +280,7 @@ export async function serveModelApi(
       return handle(req, res, url, body, { log, play });
     },
     port,
-    { controls },
+    { controls, secret },
   );
   return { ...server, requests };
 }

@@ -4,11 +4,14 @@
  * OpenAI chat completions for Qwen Code, Anthropic Messages for Claude's ACP
  * adapter, OpenAI Responses for Codex's app-server), each started on first use, and the environment that points the
  * real agent at it with a home of its own (no account, no settings or
- * credentials of the user's). The homes are kept in the data directory: a
- * throw-away one per run would be left behind whenever the agent outlives the
- * server's exit by a moment.
+ * credentials of the user's). Each run gets a home of its own in the data
+ * directory, since the agent writes its conversation there (Gemini CLI's
+ * .gemini/tmp, Claude Code's projects, Codex's sessions), unredacted: the relay
+ * removes it when the agent exits (Launch.scratch), and each start removes those
+ * of processes that are gone (an agent that outlived the server's exit by a moment).
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { scriptedMessagesTurn, startAnthropicApi } from "./anthropic-api";
 import { scriptedTurn, startFakeGeminiApi } from "./gemini-api";
@@ -62,14 +65,16 @@ function apiUrl(agent: OfflineAgent): Promise<string> {
   let url = apis.get(agent);
   if (!url) {
     // No controls: a long-lived server would keep every request, and a web page could script it.
+    // A secret path: only the agents given the URL may call (any local process can reach the port).
+    const options = { controls: false, secret: true };
     const server =
       agent === "gemini"
-        ? startFakeGeminiApi(0, { fallback: scriptedTurn, controls: false })
+        ? startFakeGeminiApi(0, { fallback: scriptedTurn, ...options })
         : agent === "qwen"
-          ? startOpenAiApi(offersTools, 0, { fallback: scriptedChatTurn, controls: false })
+          ? startOpenAiApi(offersTools, 0, { fallback: scriptedChatTurn, ...options })
           : agent === "claude"
-            ? startAnthropicApi(offersTools, 0, { fallback: scriptedMessagesTurn, controls: false })
-            : startResponsesApi(offersTools, 0, { fallback: scriptedResponsesTurn, controls: false });
+            ? startAnthropicApi(offersTools, 0, { fallback: scriptedMessagesTurn, ...options })
+            : startResponsesApi(offersTools, 0, { fallback: scriptedResponsesTurn, ...options });
     url = server.then((s) => {
       // The agent keeps the process up while it runs; the model alone must not.
       s.unref();
@@ -97,10 +102,54 @@ const BLANKED: Record<OfflineAgent, string[]> = {
   codex: ["OPENAI_API_KEY", "OPENAI_BASE_URL"],
 };
 
-/** The offline model's home for an agent, under the data directory. */
+/** The folder of the offline model's homes for an agent (one per run), under the data directory. */
 export const offlineHome = (dataDir: string, agent: OfflineAgent) => path.join(dataDir, `offline-${agent}-home`);
-/** The offline model's Gemini home (the built-in gemini-offline profile's). */
+/** The folder of the offline model's Gemini homes (the built-in gemini-offline profile's). */
 export const offlineGeminiHome = (dataDir: string) => offlineHome(dataDir, "gemini");
+
+/** A run's home: named by the process that made it, so a later start knows a leftover. */
+const RUN_HOME = /^(\d+)-[0-9a-f]{16}$/;
+/** The names of the homes this process made. */
+const ours = new Set<string>();
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+};
+
+/**
+ * Removes what `homes` holds but a running process's run home: the homes of processes that are
+ * gone, and anything else (the one shared home of earlier versions, with its conversations).
+ */
+export function removeLeftoverHomes(homes: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(homes);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(RUN_HOME.exec(name)?.[1]);
+    // This pid's homes are this process's only if it made them: a restarted container's relay has the same pid.
+    const running = pid === process.pid ? ours.has(name) : pid > 0 && alive(pid);
+    if (!running) rmSync(path.join(homes, name), { recursive: true, force: true });
+  }
+}
+
+/** A new home for one run of `agent` (private), leftovers of earlier runs removed first. */
+function runHome(dataDir: string, agent: OfflineAgent): string {
+  const homes = offlineHome(dataDir, agent);
+  removeLeftoverHomes(homes);
+  const name = `${process.pid}-${randomBytes(8).toString("hex")}`;
+  ours.add(name);
+  const home = path.join(homes, name);
+  mkdirSync(home, { recursive: true, mode: 0o700 });
+  return home;
+}
 
 /** Writes `home`/`file` as JSON, making its folder private. */
 function writeSettings(home: string, file: string, settings: unknown): void {
@@ -178,17 +227,31 @@ function agentEnv(agent: OfflineAgent, home: string, url: string): Record<string
   }
 }
 
-/** The environment `agent` needs to talk to the offline model; starts the model's API on first call. */
-export async function offlineModelEnv(agent: OfflineAgent, dataDir: string): Promise<Record<string, string>> {
+export interface OfflineLaunch {
+  /** The agent's environment. */
+  env: Record<string, string>;
+  /** Its home for this run: the caller removes it when the agent has exited. */
+  home: string;
+}
+
+/** What `agent` needs to talk to the offline model, in a home of its own; starts the model's API on first call. */
+export async function offlineModel(agent: OfflineAgent, dataDir: string): Promise<OfflineLaunch> {
   const url = await apiUrl(agent);
+  const home = runHome(dataDir, agent);
+  return { env: modelEnv(agent, home, url), home };
+}
+
+function modelEnv(agent: OfflineAgent, home: string, url: string): Record<string, string> {
   return {
     ...Object.fromEntries(BLANKED[agent].map((name) => [name, ""])),
-    ...agentEnv(agent, offlineHome(dataDir, agent), url),
+    ...agentEnv(agent, home, url),
+    // The URL's secret under a secret-looking name: redacted wherever the agent prints its URL.
+    ACP_PLAYGROUND_OFFLINE_MODEL_KEY: new URL(url).pathname.slice(1),
     // A proxy in the user's environment must not see (or refuse) calls to 127.0.0.1.
     NO_PROXY: "127.0.0.1,localhost",
     no_proxy: "127.0.0.1,localhost",
   };
 }
 
-/** The environment a Gemini CLI needs to talk to the offline model (the built-in gemini-offline profile). */
-export const offlineGeminiEnv = (dataDir: string) => offlineModelEnv("gemini", dataDir);
+/** What a Gemini CLI needs to talk to the offline model (the built-in gemini-offline profile). */
+export const offlineGemini = (dataDir: string) => offlineModel("gemini", dataDir);

@@ -3,7 +3,7 @@
  * model as a Responses API and gives Codex a CODEX_HOME naming it. Nothing is scripted: a typed
  * write becomes a command Codex asks approval for, and the file is written once it is accepted.
  */
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -55,7 +55,10 @@ describe("Codex app-server with the offline model", () => {
     await client.connected();
     const c = client;
     await c.start({ profile: "codex", cwd: workspace });
-    expect(existsSync(path.join(offlineHome(relay.config.dataDir, "codex"), ".codex", "config.toml"))).toBe(true);
+    const homes = offlineHome(relay.config.dataDir, "codex");
+    expect(readdirSync(homes).map((home) => existsSync(path.join(homes, home, ".codex", "config.toml")))).toEqual([
+      true,
+    ]);
     const port = portOf(c);
     const end = await runAppServerHandshake({ port }, { cwd: workspace });
     expect(end.progress, JSON.stringify(end.progress)).toMatchObject({ step: "ready" });

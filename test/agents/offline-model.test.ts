@@ -3,7 +3,7 @@
  * serves the offline model in each agent's API (chat completions, Messages) and points the agent
  * at it. Nothing is scripted: what the user types decides what the agent does.
  */
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -80,8 +80,9 @@ for (const spec of CASES) {
         // The agent writes through the client when it can (Qwen Code): the relay serves the workspace.
         await c.emit("policy:set", { policies: { "fs/read_text_file": "auto", "fs/write_text_file": "auto" } });
         await c.start({ profile: spec.agent });
-        // Its home is the data directory's, never the user's nor the test's.
-        expect(existsSync(path.join(offlineHome(relay.config.dataDir, spec.agent), spec.homeFile))).toBe(true);
+        // Its home is the run's own in the data directory, never the user's nor the test's.
+        const homes = offlineHome(relay.config.dataDir, spec.agent);
+        expect(readdirSync(homes).map((home) => existsSync(path.join(homes, home, spec.homeFile)))).toEqual([true]);
         resultOf(
           await c.request(
             "initialize",

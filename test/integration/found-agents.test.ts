@@ -6,6 +6,7 @@ import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { FoundAgentView } from "../../lib/features/found-agents";
 import { MAX_FILE_BYTES } from "../../server/agents/found-agents";
+import { registryPlatform } from "../../server/config";
 import { startTestRelay, TestClient, type TestRelay } from "../relay-harness";
 
 const otherAgent = path.resolve(import.meta.dirname, "../fixtures/other-agent.mjs");
@@ -160,5 +161,31 @@ describe("agents found on this machine", () => {
     const res = await api("found", { method: "POST", body: JSON.stringify({ source: "jetbrains", name: "a" }) });
     expect(res.status).toBe(400);
     expect(readFileSync(configFile, "utf8")).toBe("{ broken");
+  });
+
+  it("refuses a registry entry whose binary is a relative path (it would resolve into the workspace), and shows where the others resolve", async () => {
+    writeFileSync(
+      zedSettings(),
+      JSON.stringify({
+        agent_servers: {
+          "Codex ACP": {
+            name: "Codex ACP",
+            distribution: { binary: { [registryPlatform()]: { cmd: "./codex-acp", args: ["--acp"] } } },
+          },
+          node: { command: process.execPath, args: [otherAgent] },
+          missing: { command: "no-such-acp-agent-anywhere" },
+        },
+      }),
+    );
+    const list = await found();
+    const codex = list.agents.find((a) => a.name === "Codex ACP")!;
+    expect(codex.reason).toMatch(/^its command \.\/codex-acp is a relative path /);
+    expect(codex.resolved).toBeUndefined();
+    expect(list.agents.find((a) => a.name === "node")!.resolved).toBe(process.execPath);
+    expect(list.agents.find((a) => a.name === "missing")!.resolved).toBeUndefined();
+    const add = await api("found", { method: "POST", body: JSON.stringify({ source: "zed", name: "Codex ACP" }) });
+    expect(add.status).toBe(400);
+    expect(((await add.json()) as { error: { message: string } }).error.message).toMatch(/is a relative path/);
+    expect(Object.keys(relay.config.profiles)).toEqual([]);
   });
 });

@@ -3,7 +3,16 @@
  * talking to the offline model this process serves. No fake API is scripted:
  * what the user types decides what the agent does.
  */
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -31,14 +40,33 @@ const textOf = (c: TestClient, fromSeq: number) =>
     .join("");
 
 describe("Gemini CLI with the offline model", () => {
+  it("leaves no home behind when a start is refused", async () => {
+    const c = new TestClient(relay.url, { token: "test-token" });
+    try {
+      await c.connected();
+      const refused = await c.emit("agent:start", { profile: "gemini-offline", cwd: tmpdir() });
+      expect(refused).toMatchObject({ ok: false });
+      expect(readdirSync(offlineGeminiHome(relay.config.dataDir))).toEqual([]);
+    } finally {
+      c.close();
+    }
+  });
+
   it("asks before writing what the user typed, writes it in the workspace, then runs a command", async () => {
     client = new TestClient(relay.url, { token: "test-token" });
     await client.connected();
     const c = client;
+    // What an earlier version left: the one shared home, with a conversation in it.
+    const homes = offlineGeminiHome(relay.config.dataDir);
+    const leftover = path.join(homes, ".gemini", "tmp", "0f1e2d", "chats");
+    mkdirSync(leftover, { recursive: true });
+    writeFileSync(path.join(leftover, "session-1.json"), "{}");
     const agent = await c.start({ profile: "gemini-offline" });
     expect(path.basename(agent.command)).toBe("gemini");
-    // Its home is the data directory's, never the user's nor a temporary one left behind.
-    expect(existsSync(path.join(offlineGeminiHome(relay.config.dataDir), ".gemini", "settings.json"))).toBe(true);
+    // Its home is the run's own in the data directory, never the user's; the leftover is gone.
+    const [home, ...others] = readdirSync(homes);
+    expect(others).toEqual([]);
+    expect(existsSync(path.join(homes, home!, ".gemini", "settings.json"))).toBe(true);
     await c.send({
       jsonrpc: "2.0",
       id: 1,
@@ -69,5 +97,11 @@ describe("Gemini CLI with the offline model", () => {
     );
     expect((ran!.message as any).params.update.kind).toBe("execute");
     expect(textOf(c, before)).toMatch(/`ls` printed:\n\n```\n(.*\s)?hello\.txt/);
+
+    // Gemini CLI kept the conversation in its home; stopping the agent removes the home with it.
+    expect(readdirSync(path.join(homes, home!, ".gemini", "tmp")).length).toBeGreaterThan(0);
+    await c.emit("agent:stop", {});
+    await c.waitFor(() => c.exits.length > 0, "exit");
+    expect(readdirSync(homes)).toEqual([]);
   });
 });

@@ -91,4 +91,24 @@ describe("the working-directory rule", () => {
     expect((await send("session/prompt", { sessionId: "s", prompt: [], cwd: "/etc" })).ok).toBe(true);
     await client.emit("agent:stop", {});
   });
+
+  it("judges the parsed message, not the text: escapes, repeated keys and batches are refused before the agent", async () => {
+    await client.start({ profile: "echo" });
+    const seen = client.frames.length;
+    for (const frame of [
+      `{"jsonrpc":"2.0","id":${nextId++},"method":"session\\/new","params":{"cwd":"\\/etc","mcpServers":[]}}`,
+      `{"jsonrpc":"2.0","id":${nextId++},"method":"session\\u002fnew","params":{"cwd":"/etc","mcpServers":[]}}`,
+      `{"jsonrpc":"2.0","id":${nextId++},"method":"session/new","params":{"cwd":"${root}","mcpServers":[]},"params":{"cwd":"/etc","mcpServers":[]}}`,
+      `[{"jsonrpc":"2.0","id":${nextId++},"method":"session/new","params":{"cwd":"${root}","mcpServers":[],"additionalDirectories":["/etc"]}}]`,
+    ]) {
+      const ack = await client.emit("agent:send", { frame });
+      expect(ack, frame).toMatchObject({ ok: false, error: { code: "bad_cwd" } });
+      expect(ack.error.message).toMatch(
+        /^session\/new's (cwd|additionalDirectories entry) is outside the workspace roots: \/etc /,
+      );
+    }
+    // Nothing reached the agent.
+    expect(client.frames.slice(seen).filter((f) => f.dir === "to-agent")).toEqual([]);
+    await client.emit("agent:stop", {});
+  });
 });
