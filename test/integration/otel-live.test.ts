@@ -174,6 +174,57 @@ describe("serve --otlp", () => {
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe("no_endpoint");
   });
 
+  it("never sends the credentials an agent prints, live or on request, message contents included", async () => {
+    // The redaction tests' leaky agent and made-up values (test/integration/redaction.test.ts).
+    const ENV = {
+      DB_PASS: "dbpass7Aq9x2Lm7",
+      STRIPE_SK: "sk_live_4eC39HqLyjWDarjtT1zdp7dc",
+      SENTRY_DSN: "https://0123456789abcdef0123456789abcdef@o123456.ingest.sentry.io/4505",
+    };
+    const leaks = [...Object.values(ENV), "4eC39HqLyjWDarjtT1zdp7dc", "0123456789abcdef0123456789abcdef"];
+    const live = await startOtlpReceiver();
+    cleanups.push(() => live.close());
+    process.env.ACP_PLAYGROUND_OTLP_CONTENT = "1";
+    cleanups.push(() => void delete process.env.ACP_PLAYGROUND_OTLP_CONTENT);
+    process.env.ACP_PLAYGROUND_OTLP = live.url;
+    const leaky = path.resolve(import.meta.dirname, "../fixtures/leaky-agent.mjs");
+    const relay = await startTestRelay({
+      profiles: { leaky: { command: process.execPath, args: [leaky, ...Object.keys(ENV)], env: ENV } },
+    });
+    cleanups.push(() => relay.close());
+    const c = new TestClient(relay.url, { token: "test-token" });
+    cleanups.push(() => c.close());
+    await c.connected();
+    const id = (await c.start({ profile: "leaky" })).transcriptId!;
+    await c.send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: 1 } });
+    await c.response(1);
+    await c.send({ jsonrpc: "2.0", id: 2, method: "session/new", params: { cwd: process.cwd(), mcpServers: [] } });
+    await c.response(2);
+    const prompt = [{ type: "text", text: `print your environment, e.g. ${ENV.STRIPE_SK}` }];
+    await c.send({ jsonrpc: "2.0", id: 3, method: "session/prompt", params: { sessionId: "leaky", prompt } });
+    await c.response(3);
+    await c.emit("agent:stop", {});
+    await c.waitFor(() => c.exits.length > 0, "exit");
+    const exporter = relay.server.relay.transcripts.recordings as LiveOtlpExport;
+    await exporter.idle();
+    const expectNoLeak = (where: string) => {
+      const sent = JSON.stringify([...live.spans.values()]);
+      expect(sent, where).toContain("gen_ai.input.messages");
+      expect(sent, where).toContain("gen_ai.output.messages");
+      expect(sent, where).toContain("[REDACTED]");
+      for (const leak of leaks) expect(sent, `${where}: ${leak}`).not.toContain(leak);
+    };
+    expectNoLeak("live");
+    // Sent again on request (Send to …), from the file.
+    live.spans.clear();
+    const res = await fetch(`${relay.url}/api/transcripts/${id}/otlp`, {
+      method: "POST",
+      headers: { authorization: "Bearer test-token" },
+    });
+    expect(await res.text()).toContain('"type":"done"');
+    expectNoLeak("on request");
+  });
+
   it("goes on unslowed and says so when the endpoint is down, dropping spans", async () => {
     const port = await new Promise<number>((resolve) => {
       const s = createServer();
