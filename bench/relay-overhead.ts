@@ -1,10 +1,15 @@
 /**
  * Relay overhead: the same synthetic agent read straight from its stdout
- * (baseline) and through the relay into a socket.io client, with transcript
- * recording on. Prints added latency at a fixed rate and the sustained rate
- * ratio. A bare forwarder (bench/bare-forwarder.ts) measured the same way in
- * the same run shows what this machine gives a relay that does nothing else.
+ * (baseline) and through the relay into a socket.io client, recording on, with
+ * the search index on and off, in the same run. Prints added latency at a fixed
+ * rate, the relay's CPU time per frame (read from /proc: steadier than latency
+ * on a loaded machine), a large recording's latency (8 KiB frames, which keep the
+ * index busy), and the sustained rate ratio. A bare forwarder
+ * (bench/bare-forwarder.ts) measured the same way shows what this machine gives a
+ * relay that does nothing else. `--runs` rounds, each measuring every side in
+ * turn; per figure the min, median and max over the rounds.
  */
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { execa } from "execa";
 import { io } from "socket.io-client";
@@ -21,7 +26,8 @@ import {
   startRelayProcess,
 } from "./harness";
 
-const flags = numberFlags({ rate: 1000, seconds: 5, burst: 200_000 });
+const flags = numberFlags({ rate: 1000, seconds: 5, burst: 200_000, runs: 3, largeSeconds: 10, largeKiB: 8 });
+const LARGE_RATE = 200;
 const now = () => performance.timeOrigin + performance.now();
 
 /** Collects what a receiver sees: latencies, and arrival times for the rate. */
@@ -55,6 +61,17 @@ class Receiver {
   }
 }
 
+/** CPU time (user + system, ms) of a process's threads: all of them, and its main thread alone. */
+function cpuMs(pid: number): { all: number; main: number } {
+  const ticks = (file: string) => {
+    const f = readFileSync(file, "utf8");
+    const fields = f.slice(f.lastIndexOf(")") + 2).split(" ");
+    return Number(fields[11]) + Number(fields[12]); // utime, stime
+  };
+  // USER_HZ is 100 on Linux.
+  return { all: ticks(`/proc/${pid}/stat`) * 10, main: ticks(`/proc/${pid}/task/${pid}/stat`) * 10 };
+}
+
 /** Baseline: the bench process reads the agent's stdout itself. */
 async function direct(args: string[]): Promise<Receiver> {
   const child = execa(process.execPath, [benchAgent, ...args], { stdin: "pipe", buffer: false, reject: false });
@@ -71,9 +88,18 @@ async function direct(args: string[]): Promise<Receiver> {
   return receiver;
 }
 
+interface Relayed {
+  receiver: Receiver;
+  /** The relay's CPU time over the stream, µs per frame: all threads (the index's included), main thread. */
+  cpuUsPerFrame: { all: number; main: number };
+}
+
 /** Through the relay (in its own process), recording on, into a socket.io client. */
-async function relayed(args: string[]): Promise<Receiver> {
-  const relay = await startRelayProcess({ bench: { command: process.execPath, args: [benchAgent, ...args] } });
+async function relayed(args: string[], index: boolean): Promise<Relayed> {
+  const relay = await startRelayProcess(
+    { bench: { command: process.execPath, args: [benchAgent, ...args] } },
+    { ACP_PLAYGROUND_SEARCH_INDEX: index ? "1" : "0" },
+  );
   try {
     const socket = await connect(relay.url);
     const receiver = new Receiver();
@@ -81,10 +107,19 @@ async function relayed(args: string[]): Promise<Receiver> {
       if (f.dir === "from-agent") receiver.line(f.raw, at);
     });
     await emit(socket, "agent:start", { profile: "bench" });
+    const before = cpuMs(relay.pid);
     await emit(socket, "agent:send", { frame: "go" });
     await receiver.done;
+    // The index's share of the work comes after the frames (it is told every 250 ms): let it finish.
+    if (index) await new Promise((r) => setTimeout(r, 1_000));
+    const after = cpuMs(relay.pid);
     socket.close();
-    return receiver;
+    const frames = receiver.latencies.length;
+    const perFrame = (ms: number) => round((ms * 1000) / frames, 1);
+    return {
+      receiver,
+      cpuUsPerFrame: { all: perFrame(after.all - before.all), main: perFrame(after.main - before.main) },
+    };
   } finally {
     await relay.close();
   }
@@ -119,37 +154,137 @@ async function forwarded(args: string[]): Promise<Receiver> {
 }
 
 /** Steady state: the first half second of frames (JIT warm-up, socket set-up) is left out, on both sides. */
-const stats = (xs: number[]) => {
-  const s = xs.slice(Math.floor(flags.rate / 2)).sort((a, b) => a - b);
+const stats = (xs: number[], rate: number) => {
+  const s = xs.slice(Math.floor(rate / 2)).sort((a, b) => a - b);
   return { p50: percentile(s, 50), p99: percentile(s, 99) };
 };
 
+/** min, median and max of one figure over the runs. */
+const spread = (xs: number[], digits = 3) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return {
+    min: round(s[0]!, digits),
+    median: round(s[Math.floor((s.length - 1) / 2)]!, digits),
+    max: round(s.at(-1)!, digits),
+  };
+};
+
+type Pair = { p50: number; p99: number };
+const minus = (a: Pair, b: Pair): Pair => ({ p50: a.p50 - b.p50, p99: a.p99 - b.p99 });
+const spreadPairs = (xs: Pair[]) => ({ p50: spread(xs.map((x) => x.p50)), p99: spread(xs.map((x) => x.p99)) });
+
 const rateArgs = ["rate", String(flags.rate), String(flags.rate * flags.seconds)];
-const baseRate = stats((await direct(rateArgs)).latencies);
-const relayRate = stats((await relayed(rateArgs)).latencies);
-const bareRate = stats((await forwarded(rateArgs)).latencies);
+const largeCount = LARGE_RATE * flags.largeSeconds;
+const largeArgs = ["rate", String(LARGE_RATE), String(largeCount), String(flags.largeKiB * 1024)];
 const burstArgs = ["burst", String(flags.burst)];
-const baseBurst = (await direct(burstArgs)).framesPerSecond;
-const relayBurst = (await relayed(burstArgs)).framesPerSecond;
-const bareBurst = (await forwarded(burstArgs)).framesPerSecond;
+
+const rounds: Array<{
+  direct: Pair;
+  added: { indexOn: Pair; indexOff: Pair; bareForwarder: Pair };
+  cpuUsPerFrame: { indexOn: Relayed["cpuUsPerFrame"]; indexOff: Relayed["cpuUsPerFrame"] };
+  large: {
+    indexOn: Pair;
+    indexOff: Pair;
+    cpuUsPerFrame: { indexOn: Relayed["cpuUsPerFrame"]; indexOff: Relayed["cpuUsPerFrame"] };
+  };
+  framesPerSecond: { direct: number; indexOn: number; indexOff: number; bareForwarder: number };
+}> = [];
+
+for (let run = 0; run < flags.runs; run++) {
+  console.error(`run ${run + 1} of ${flags.runs}`);
+  const base = stats((await direct(rateArgs)).latencies, flags.rate);
+  const on = await relayed(rateArgs, true);
+  const off = await relayed(rateArgs, false);
+  const bare = stats((await forwarded(rateArgs)).latencies, flags.rate);
+  const largeOn = flags.largeSeconds > 0 ? await relayed(largeArgs, true) : undefined;
+  const largeOff = flags.largeSeconds > 0 ? await relayed(largeArgs, false) : undefined;
+  const large = (r: Relayed | undefined) => (r ? stats(r.receiver.latencies, LARGE_RATE) : { p50: NaN, p99: NaN });
+  const noCpu = { all: NaN, main: NaN };
+  rounds.push({
+    direct: base,
+    added: {
+      indexOn: minus(stats(on.receiver.latencies, flags.rate), base),
+      indexOff: minus(stats(off.receiver.latencies, flags.rate), base),
+      bareForwarder: minus(bare, base),
+    },
+    cpuUsPerFrame: { indexOn: on.cpuUsPerFrame, indexOff: off.cpuUsPerFrame },
+    large: {
+      indexOn: large(largeOn),
+      indexOff: large(largeOff),
+      cpuUsPerFrame: { indexOn: largeOn?.cpuUsPerFrame ?? noCpu, indexOff: largeOff?.cpuUsPerFrame ?? noCpu },
+    },
+    framesPerSecond: {
+      direct: (await direct(burstArgs)).framesPerSecond,
+      indexOn: (await relayed(burstArgs, true)).receiver.framesPerSecond,
+      indexOff: (await relayed(burstArgs, false)).receiver.framesPerSecond,
+      bareForwarder: (await forwarded(burstArgs)).framesPerSecond,
+    },
+  });
+}
+
+const median = (xs: number[]) => spread(xs).median;
+const cpuSpread = (pick: (r: (typeof rounds)[number]) => Relayed["cpuUsPerFrame"]) => ({
+  all: spread(
+    rounds.map((r) => pick(r).all),
+    1,
+  ),
+  main: spread(
+    rounds.map((r) => pick(r).main),
+    1,
+  ),
+});
+const fps = (pick: (r: (typeof rounds)[number]) => number) => spread(rounds.map(pick), 0);
+const directMedian = { p50: median(rounds.map((r) => r.direct.p50)), p99: median(rounds.map((r) => r.direct.p99)) };
+const addedOn = spreadPairs(rounds.map((r) => r.added.indexOn));
+const addedOff = spreadPairs(rounds.map((r) => r.added.indexOff));
+const addedBare = spreadPairs(rounds.map((r) => r.added.bareForwarder));
+const burst = {
+  direct: fps((r) => r.framesPerSecond.direct),
+  indexOn: fps((r) => r.framesPerSecond.indexOn),
+  indexOff: fps((r) => r.framesPerSecond.indexOff),
+  bareForwarder: fps((r) => r.framesPerSecond.bareForwarder),
+};
 
 const result = {
   benchmark: "relay-overhead",
   rate: flags.rate,
   frames: flags.rate * flags.seconds,
-  directLatencyMs: { p50: round(baseRate.p50, 3), p99: round(baseRate.p99, 3) },
-  relayLatencyMs: { p50: round(relayRate.p50, 3), p99: round(relayRate.p99, 3) },
-  addedLatencyMs: { p50: round(relayRate.p50 - baseRate.p50, 3), p99: round(relayRate.p99 - baseRate.p99, 3) },
-  bareForwarderAddedLatencyMs: {
-    p50: round(bareRate.p50 - baseRate.p50, 3),
-    p99: round(bareRate.p99 - baseRate.p99, 3),
+  runs: flags.runs,
+  // Medians over the runs; the index is on (as by default) unless a figure says otherwise.
+  directLatencyMs: { p50: round(directMedian.p50, 3), p99: round(directMedian.p99, 3) },
+  relayLatencyMs: {
+    p50: round(directMedian.p50 + addedOn.p50.median, 3),
+    p99: round(directMedian.p99 + addedOn.p99.median, 3),
+  },
+  addedLatencyMs: { p50: addedOn.p50.median, p99: addedOn.p99.median },
+  bareForwarderAddedLatencyMs: { p50: addedBare.p50.median, p99: addedBare.p99.median },
+  // min / median / max over the runs, side by side.
+  added: { indexOn: addedOn, indexOff: addedOff, bareForwarder: addedBare },
+  cpuUsPerFrame: {
+    indexOn: cpuSpread((r) => r.cpuUsPerFrame.indexOn),
+    indexOff: cpuSpread((r) => r.cpuUsPerFrame.indexOff),
+  },
+  largeRecording: {
+    frameKiB: flags.largeKiB,
+    rate: LARGE_RATE,
+    frames: largeCount,
+    latencyMs: {
+      indexOn: spreadPairs(rounds.map((r) => r.large.indexOn)),
+      indexOff: spreadPairs(rounds.map((r) => r.large.indexOff)),
+    },
+    cpuUsPerFrame: {
+      indexOn: cpuSpread((r) => r.large.cpuUsPerFrame.indexOn),
+      indexOff: cpuSpread((r) => r.large.cpuUsPerFrame.indexOff),
+    },
   },
   burstFrames: flags.burst,
-  directFramesPerSecond: Math.round(baseBurst),
-  relayFramesPerSecond: Math.round(relayBurst),
-  bareForwarderFramesPerSecond: Math.round(bareBurst),
-  rateRatio: round(relayBurst / baseBurst, 3),
-  bareForwarderRatio: round(bareBurst / baseBurst, 3),
-  targets: { addedP50Ms: 0.5, addedP99Ms: 2, rateRatio: 0.5 },
+  framesPerSecond: burst,
+  directFramesPerSecond: burst.direct.median,
+  relayFramesPerSecond: burst.indexOn.median,
+  bareForwarderFramesPerSecond: burst.bareForwarder.median,
+  rateRatio: round(burst.indexOn.median / burst.direct.median, 3),
+  rateRatioIndexOff: round(burst.indexOff.median / burst.direct.median, 3),
+  bareForwarderRatio: round(burst.bareForwarder.median / burst.direct.median, 3),
+  targets: { addedP50Ms: 0.25, addedP99Ms: 2, largeRecordingP99OverIndexOffMs: 1, rateRatio: 0.5 },
 };
 console.log(JSON.stringify(result, null, 2));

@@ -131,3 +131,33 @@ test("the thread view: a streamed Markdown reply, then a command accepted on its
     await context.close();
   });
 });
+
+test("the thread view: a permissions request shows what it asks, and its card grants it for the session", async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  await startThread(page);
+  const out = workspaceFile("codex-published");
+  await scriptResponses([
+    {
+      tools: [
+        {
+          name: "request_permissions",
+          input: { permissions: { network: { enabled: true }, file_system: { write: [out] } }, reason: "To publish." },
+        },
+      ],
+    },
+    { text: ["Published."] },
+  ]);
+  await prompt(page, "publish it");
+  const card = page.getByTestId("inline-request");
+  await expect(card).toHaveAttribute("data-method", "item/permissions/requestApproval");
+  await expect(card).toContainText("To publish.");
+  await expect(page.getByTestId("as-permissions-network")).toBeVisible();
+  await expect(page.getByTestId("as-permissions-write")).toContainText(out);
+  await card.getByRole("button", { name: "Grant for session" }).click();
+
+  await expect(page.locator('[data-testid="turn-footer"][data-status="completed"]')).toHaveCount(1);
+  await expect(page.getByTestId("inline-request")).toHaveCount(0);
+  await expect(page.getByTestId("as-approval-outcome")).toContainText(`granted for the session: network, ${out}`);
+});

@@ -172,7 +172,8 @@ async function startWorld(): Promise<{ env: WorldEnv; cleanup: () => Promise<voi
           args: [path.resolve(import.meta.dirname, "../test/fixtures/every-update-agent.mjs")],
         },
         ...agentProfiles,
-        codex: codexProfile(responses.url, path.join(tmp, "codex-home")),
+        // request_permissions for the thread view's permissions card (the fake model calls only scripted tools).
+        codex: codexProfile(responses.url, path.join(tmp, "codex-home"), ["request_permissions_tool"]),
       },
     }),
   );

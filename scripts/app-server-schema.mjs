@@ -30,6 +30,8 @@ const RESPONSE_OF = {
   "config/value/write": "ConfigWriteResponse",
   "configRequirements/read": "ConfigRequirementsReadResponse",
   "externalAgentConfig/import/readHistories": "ExternalAgentConfigImportHistoriesReadResponse",
+  // 0.171 answers it as a config write (status, version, filePath), observed.
+  "modelProvider/default/set": "ConfigWriteResponse",
   "windowsSandbox/readiness": "WindowsSandboxReadinessResponse",
 };
 

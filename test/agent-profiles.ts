@@ -80,12 +80,14 @@ export function prepareAgentHome(kind: AgentKind, home: string): void {
 /**
  * Codex's app-server (not an ACP agent: `protocol: "codex-app-server"`), offline: its CODEX_HOME
  * names a custom model provider at the fake Responses API, so no login is needed
- * (docs/app-server.md). Writes the config into `home`/.codex.
+ * (docs/app-server.md). Writes the config into `home`/.codex, turning on Codex's `features` named
+ * (e.g. "request_permissions_tool", which offers the model request_permissions).
  */
-export function codexProfile(apiUrl: string, home: string): ProfileConfig {
+export function codexProfile(apiUrl: string, home: string, features: readonly string[] = []): ProfileConfig {
   const codexHome = path.join(home, ".codex");
   mkdirSync(codexHome, { recursive: true });
-  writeFileSync(path.join(codexHome, "config.toml"), codexConfig(apiUrl, "fake-model"));
+  const on = features.length ? ["[features]", ...features.map((f) => `${f} = true`), ""].join("\n") : "";
+  writeFileSync(path.join(codexHome, "config.toml"), codexConfig(apiUrl, "fake-model") + on);
   return {
     command: bin("codex"),
     args: ["app-server"],
@@ -96,7 +98,7 @@ export function codexProfile(apiUrl: string, home: string): ProfileConfig {
 }
 
 /**
- * The model's call that makes Codex 0.169 ask for a command approval: it asks only when
+ * The model's call that makes Codex (0.169 to 0.171) ask for a command approval: it asks only when
  * `exec_command` requests escalated permissions.
  */
 export const codexEscalatedCommand = (cmd: string) => ({

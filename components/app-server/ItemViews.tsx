@@ -5,7 +5,8 @@
  * its approval card while the turn waits on it (an inline request: the session view's answer keys work on it). Clicking it selects its frames; "#seq" shows them.
  */
 import { memo } from "react";
-import type { ApprovalView, AsItem, CommandItem, NoticeItem } from "@/lib/folds/app-server-view";
+import { approvalOutcome } from "@/lib/folds/app-server-items";
+import type { AsItem, CommandItem, NoticeItem, PermissionsItem } from "@/lib/folds/app-server-view";
 import { formatMs } from "@/lib/folds/session-view-format";
 import { str } from "@/lib/protocol/json";
 import { StreamingMarkdown } from "../session-view/Markdown";
@@ -59,6 +60,35 @@ function CommandView({ item }: { item: CommandItem }) {
           {item.output}
         </pre>
       ) : null}
+    </div>
+  );
+}
+
+/** What the model asked for beyond the sandbox (request_permissions): network access, paths to read or write. */
+function PermissionsView({ item }: { item: PermissionsItem }) {
+  const rows: Array<[string, string[]]> = [
+    ["read", item.read],
+    ["write", item.write],
+  ];
+  return (
+    <div data-testid="as-permissions" className={card}>
+      <div className="flex items-center gap-2 text-[11px]">
+        <span className="text-zinc-300">Permissions asked</span>
+        {item.network ? (
+          <span data-testid="as-permissions-network" className="rounded bg-zinc-800 px-1.5 text-[10px] text-zinc-200">
+            network
+          </span>
+        ) : null}
+        {item.cwd ? <span className="min-w-0 truncate font-mono text-[10px] text-zinc-600">in {item.cwd}</span> : null}
+      </div>
+      {rows.map(([access, paths]) =>
+        paths.length ? (
+          <div key={access} data-testid={`as-permissions-${access}`} className="flex gap-2 text-[11px]">
+            <span className="w-10 shrink-0 text-zinc-500">{access}</span>
+            <span className="min-w-0 break-all font-mono text-zinc-300">{paths.join(", ")}</span>
+          </div>
+        ) : null,
+      )}
     </div>
   );
 }
@@ -136,6 +166,8 @@ function ItemBody({ item }: { item: AsItem }) {
           ))}
         </div>
       );
+    case "permissions":
+      return <PermissionsView item={item} />;
     case "notice":
       return <NoticeView item={item} />;
     case "other":
@@ -158,15 +190,6 @@ function otherSummary(item: Record<string, unknown>): string {
   const server = str(item.server);
   if (tool !== undefined) return server !== undefined ? `${server} · ${tool}` : tool;
   return str(item.query) ?? str(item.path) ?? "";
-}
-
-/** How an approval went, once it no longer waits. */
-function approvalOutcome(a: ApprovalView): string {
-  if (a.error !== undefined) return "answered with an error";
-  const decision = (a.result as { decision?: unknown } | undefined)?.decision;
-  if (decision !== undefined) return typeof decision === "string" ? decision : Object.keys(decision as object)[0]!;
-  if (a.result !== undefined) return "answered";
-  return a.resolvedSeq !== undefined ? "no longer asked" : "not answered";
 }
 
 interface Props {

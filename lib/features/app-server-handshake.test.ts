@@ -10,7 +10,12 @@ const THREAD = "01a217d5-d2a1-7e90-ba1a-3cb1276d7bac";
 
 describe("the thread and turn the prompt box follows, folded from Codex's frames", () => {
   it("the thread opened by thread/start is the session", () => {
-    expect(upTo(6)).toEqual({ threadIds: [], open: { 6: { method: "thread/start", params: expect.any(Object) } } });
+    expect(upTo(6)).toEqual({
+      threadIds: [],
+      open: { 6: { method: "thread/start", params: expect.any(Object) } },
+      cursors: {},
+      providers: [],
+    });
     expect(upTo(7)).toMatchObject({ threadId: THREAD, threadIds: [THREAD], open: {} });
   });
 
@@ -52,6 +57,33 @@ describe("the thread and turn the prompt box follows, folded from Codex's frames
       endSeq: 2,
       error: "thread not found: t",
     });
+  });
+});
+
+describe("what the forms suggest, folded from the answers", () => {
+  const s = new FrameSequencer(undefined, "codex-app-server");
+  const ask = (id: number, method: string, result: unknown) => [
+    s.line("to-agent", JSON.stringify({ id, method, params: { threadId: "t" } })),
+    s.line("from-agent", JSON.stringify({ id, result })),
+  ];
+
+  it("keeps each listing's next cursor until an answer says there is no next page", () => {
+    const page1 = foldAppServer([
+      ...ask(1, "thread/turns/list", { data: [], nextCursor: "c1" }),
+      ...ask(2, "thread/items/list", { data: [], nextCursor: "i1" }),
+    ]);
+    expect(page1.cursors).toEqual({ "thread/turns/list": "c1", "thread/items/list": "i1" });
+    expect(page1.open).toEqual({});
+    const last = foldAppServer(ask(3, "thread/turns/list", { data: [], nextCursor: null }), page1);
+    expect(last.cursors).toEqual({ "thread/items/list": "i1" });
+  });
+
+  it("names the model providers modelProvider/list answered", () => {
+    const data = [{ id: "offline", name: "offline model" }, { id: "openai" }, { name: "no id" }];
+    expect(foldAppServer(ask(4, "modelProvider/list", { data, defaultProviderId: "offline" })).providers).toEqual([
+      "offline",
+      "openai",
+    ]);
   });
 });
 

@@ -170,11 +170,15 @@ export interface AppServerState {
   threadIds: readonly string[];
   /** The newest turn, of any thread. */
   turn?: AppServerTurn;
-  /** thread openers and turn/start awaiting their answer, by request seq. */
+  /** Requests to the server awaiting their answer, by request seq. */
   open: Readonly<Record<number, { method: string; params: unknown }>>;
+  /** A listing's next page: the `nextCursor` of the last answer to each method that pages (thread/turns/list...), while there is one. */
+  cursors: Readonly<Record<string, string>>;
+  /** The model providers the last modelProvider/list answer named. */
+  providers: readonly string[];
 }
 
-export const EMPTY_APP_SERVER_STATE: AppServerState = { threadIds: [], open: {} };
+export const EMPTY_APP_SERVER_STATE: AppServerState = { threadIds: [], open: {}, cursors: {}, providers: [] };
 
 const THREAD_OPENERS = new Set<string>([
   APP_SERVER_CLIENT.thread_start,
@@ -240,6 +244,21 @@ function onAnswer(state: AppServerState, frame: Frame): AppServerState {
     }
     return { ...next, turn: turn.turnId ? turn : { ...turn, turnId: turnIdOf(m.result) } };
   }
+  const result = isObject(m.result) ? m.result : {};
+  if ("nextCursor" in result) {
+    const { [request.method]: _last, ...cursors } = next.cursors;
+    const cursor = str(result.nextCursor);
+    // fromEntries defines an own key whatever the method is called.
+    return {
+      ...next,
+      cursors: cursor === undefined ? cursors : { ...cursors, ...Object.fromEntries([[request.method, cursor]]) },
+    };
+  }
+  if (request.method === APP_SERVER_CLIENT.model_provider_list && Array.isArray(result.data)) {
+    const ids = result.data.filter(isObject).flatMap((p) => str(p.id) ?? []);
+    return { ...next, providers: ids };
+  }
+  if (!THREAD_OPENERS.has(request.method)) return next;
   const threadId = threadIdOf(m.result);
   if (threadId === undefined) return next;
   return {
@@ -255,7 +274,6 @@ export function foldAppServer(frames: Iterable<Frame>, state: AppServerState = E
   for (const frame of frames) {
     if (frame.dir === "to-agent" && frame.kind === "request" && frame.method !== undefined) {
       const isTurn = frame.method === APP_SERVER_CLIENT.turn_start;
-      if (!isTurn && !THREAD_OPENERS.has(frame.method)) continue;
       const params = paramsOf(frame);
       next = { ...next, open: { ...next.open, [frame.seq]: { method: frame.method, params } } };
       const threadId = str(params.threadId);

@@ -402,6 +402,40 @@ describe("compose forms for Codex's app-server", () => {
     expect(prefill("initialize", 0)).toEqual(appServerInitializeParams());
   });
 
+  it("offers Codex 0.171's history pages and provider default with forms, prefilled with the current thread", () => {
+    expect(specs.find((s) => s.method === "thread/turns/list")).toMatchObject({ group: "thread", notification: false });
+    expect(specs.find((s) => s.method === "thread/items/list")).toMatchObject({ group: "thread" });
+    expect(specs.find((s) => s.method === "modelProvider/default/set")).toMatchObject({
+      group: "modelProvider",
+      def: "ModelProviderDefaultSetParams",
+    });
+    expect(prefill("thread/turns/list", 60)).toEqual({ threadId: THREAD });
+    for (const method of ["thread/turns/list", "thread/items/list"])
+      expect(checker.validate(specs.find((s) => s.method === method)!.def!, prefill(method, 60), "params")).toEqual([]);
+    // The provider is the one thing to fill in (the providers listed are suggested, below).
+    expect(prefill("modelProvider/default/set", 60)).toEqual({ providerId: "" });
+  });
+
+  it("suggests the next page's cursor and the providers the server listed", () => {
+    const seq = new FrameSequencer(undefined, "codex-app-server");
+    const later = [
+      seq.line("to-agent", JSON.stringify({ id: 50, method: "thread/turns/list", params: { threadId: THREAD } })),
+      seq.line("from-agent", JSON.stringify({ id: 50, result: { data: [], nextCursor: "page-2" } })),
+      seq.line("to-agent", JSON.stringify({ id: 51, method: "modelProvider/list", params: {} })),
+      seq.line("from-agent", JSON.stringify({ id: 51, result: { data: [{ id: "offline" }, { id: "openai" }] } })),
+    ];
+    const state = { facts: EMPTY_FACTS, appServer: foldAppServer(later, at(frames.length).appServer) };
+    expect(rules.suggest("thread/turns/list", ["cursor"], {}, state, [])).toEqual([
+      { value: "page-2", label: "next page (the last answer's nextCursor)" },
+    ]);
+    // Another listing's cursor is not this one's.
+    expect(rules.suggest("thread/items/list", ["cursor"], {}, state, [])).toBeUndefined();
+    expect(rules.suggest("modelProvider/default/set", ["providerId"], {}, state, [])?.map((s) => s.value)).toEqual([
+      "offline",
+      "openai",
+    ]);
+  });
+
   it("suggests the threads opened and the turn; no ACP capability says anything here", () => {
     const state = at(60);
     expect(rules.suggest("turn/start", ["threadId"], {}, state, [])).toEqual([

@@ -498,10 +498,20 @@ function appServerPrefill(method: string, node: FieldNode, state: ComposeState, 
   return base === undefined && Object.keys(v).length === 0 ? base : v;
 }
 
-function appServerSuggestions(path: Path, state: ComposeState, roots: readonly string[]): Suggestion[] | undefined {
+function appServerSuggestions(
+  method: string,
+  path: Path,
+  state: ComposeState,
+  roots: readonly string[],
+): Suggestion[] | undefined {
   if (path.length !== 1) return undefined;
   const key = path[0];
-  const { threadId, threadIds, turn } = state.appServer;
+  const { threadId, threadIds, turn, cursors, providers } = state.appServer;
+  // The next page of the listing this form asks for (thread/turns/list, thread/items/list, thread/list...).
+  const cursor = Object.hasOwn(cursors, method) ? cursors[method] : undefined;
+  if (key === "cursor" && cursor !== undefined)
+    return [{ value: cursor, label: "next page (the last answer's nextCursor)" }];
+  if (key === "providerId" && providers.length) return providers.map((id) => ({ value: id, label: id }));
   if (key === "threadId" && threadIds.length)
     return [...threadIds].reverse().map((id) => ({ value: id, label: id === threadId ? `${id} (current)` : id }));
   if (typeof key === "string" && TURN_FIELDS.includes(key) && turn?.turnId)
@@ -550,7 +560,7 @@ export const COMPOSE_RULES: Readonly<Record<ProtocolName, ComposeRules>> = {
   "codex-app-server": {
     support: () => ({ state: "baseline", reason: "in the app-server schema of the pinned Codex" }),
     prefill: appServerPrefill,
-    suggest: (_method, path, _params, state, roots) => appServerSuggestions(path, state, roots),
+    suggest: (method, path, _params, state, roots) => appServerSuggestions(method, path, state, roots),
     warnings: () => [],
     variantNote: () => undefined,
     notes: () => [],

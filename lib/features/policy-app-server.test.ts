@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { APP_SERVER_ANSWERABLE } from "../contracts/policies";
 import { APP_SERVER_REQUESTS } from "../protocol/app-server-methods";
+import appServerSchemaFile from "../protocol/app-server-schema.json";
+import { createAppServerSchema, type AppServerSchemaFile } from "../protocol/schema-app-server";
 import { isUnknownMethod } from "./policy";
 import { appServerAnswer, approvalChoices, userInputQuestions, userInputResult } from "./policy-app-server";
 
@@ -74,6 +76,41 @@ describe("approvalChoices", () => {
       "abort",
     ]);
     expect(approvalChoices(APP_SERVER_REQUESTS.tool_user_input, {})).toEqual([]);
+  });
+});
+
+describe("the answers to item/permissions/requestApproval, by the pinned Codex's schema", () => {
+  const { checker } = createAppServerSchema(appServerSchemaFile as AppServerSchemaFile);
+  const m = APP_SERVER_REQUESTS.permissions_approval;
+  // As Codex 0.171 asks it (test/agents/codex-history.test.ts): the paths twice, `read` null.
+  const params = {
+    threadId: "t",
+    turnId: "u",
+    itemId: "call_1_0",
+    environmentId: "local",
+    startedAtMs: 1,
+    cwd: "/w",
+    reason: "To publish.",
+    permissions: {
+      network: { enabled: true },
+      fileSystem: { read: null, write: ["/o"], entries: [{ path: { type: "path", path: "/o" }, access: "write" }] },
+    },
+  };
+
+  it("the request is what the schema says, and every answer the card, auto and deny give is a valid result", () => {
+    expect(checker.validate("PermissionsRequestApprovalParams", params, "params")).toEqual([]);
+    const results = [
+      ...approvalChoices(m, params).map((c) => c.result),
+      ...(["auto", "deny"] as const).map((p) => (appServerAnswer(m, params, p) as { result: unknown }).result),
+    ];
+    expect(results).toHaveLength(5);
+    for (const result of results)
+      expect(checker.validate("PermissionsRequestApprovalResponse", result, "result")).toEqual([]);
+    expect(approvalChoices(m, params).map((c) => c.result.scope)).toEqual(["turn", "session", "turn"]);
+    // The check has teeth: a scope Codex does not know is refused.
+    expect(
+      checker.validate("PermissionsRequestApprovalResponse", { permissions: {}, scope: "forever" }, "result"),
+    ).not.toEqual([]);
   });
 });
 

@@ -10,7 +10,7 @@
  * copies the path from the root to what it changes (state, thread, turns, turn, items, item):
  * turns and items are few, deltas are many, and a delta copies no text (string `+` is a rope).
  */
-import type { Frame, JsonRpcId } from "../protocol/frame";
+import type { Frame } from "../protocol/frame";
 import {
   APP_SERVER_CLIENT,
   APP_SERVER_NOTIFICATIONS as N,
@@ -20,88 +20,19 @@ import {
 } from "../protocol/app-server-methods";
 import { isObject, num, obj, str, type JsonObject } from "../protocol/json";
 import { compact, get as own } from "./session-view/draft";
-import { SeqList } from "./session-view/seq-list";
+import {
+  decodeItem,
+  fresh,
+  placeholder,
+  strings,
+  type ApprovalView,
+  type AsItem,
+  type CommandItem,
+  type NoticeItem,
+  type ReasoningItem,
+} from "./app-server-items";
 
-/** An approval (or question) the server asked about an item, and how it was answered. */
-export interface ApprovalView {
-  method: string;
-  requestSeq: number;
-  requestId: JsonRpcId;
-  params: JsonObject;
-  /** The client's answer: its result (e.g. `{decision: "accept"}`) or error. */
-  result?: unknown;
-  error?: unknown;
-  responseSeq?: number;
-  /** `serverRequest/resolved`: the server no longer waits (answered, or the turn ended). */
-  resolvedSeq?: number;
-}
-
-interface ItemBase {
-  id: string;
-  /** The frames it was decoded from, in arrival order. */
-  seqs: SeqList;
-  /** `item/completed` seen. */
-  completed: boolean;
-  /** The item's own status (inProgress, completed, failed, declined...), when it has one. */
-  status?: string;
-  approval?: ApprovalView;
-}
-
-export interface MessageItem extends ItemBase {
-  type: "userMessage" | "agentMessage" | "plan";
-  /** Markdown for the agent; the deltas so far until `item/completed` gives the final text. */
-  text: string;
-}
-
-export interface ReasoningItem extends ItemBase {
-  type: "reasoning";
-  summary: string[];
-  content: string[];
-}
-
-export interface CommandItem extends ItemBase {
-  type: "commandExecution";
-  command?: string;
-  cwd?: string;
-  /** Output deltas so far, or the item's `aggregatedOutput`. */
-  output: string;
-  exitCode?: number;
-  durationMs?: number;
-}
-
-export interface FileChange {
-  path: string;
-  /** add, delete, update. */
-  kind: string;
-  movePath?: string;
-  /** A unified diff for an update; the file's content for an add. */
-  diff: string;
-}
-
-export interface FileChangeItem extends ItemBase {
-  type: "fileChange";
-  changes: FileChange[];
-}
-
-/** Any other item (MCP tool calls, web searches, images...), shown as sent. */
-export interface OtherItem extends ItemBase {
-  type: "other";
-  itemType: string;
-  item: JsonObject;
-}
-
-/** An `error`, `warning`, `configWarning` or `deprecationNotice` notification. */
-export interface NoticeItem extends ItemBase {
-  type: "notice";
-  level: "error" | "warning";
-  method: string;
-  message: string;
-  details?: string;
-  /** An `error` the server will retry. */
-  willRetry?: boolean;
-}
-
-export type AsItem = MessageItem | ReasoningItem | CommandItem | FileChangeItem | OtherItem | NoticeItem;
+export type * from "./app-server-items";
 
 /** Token counts as the server reports them (`totalTokens`, `inputTokens`, `outputTokens`...). */
 export type TokenCounts = Readonly<Record<string, number>>;
@@ -118,7 +49,7 @@ export interface TurnView {
   /** The first frame of the turn (the `turn/start` request when seen). */
   seq: number;
   ts: number;
-  /** inProgress, completed, interrupted, failed. */
+  /** inProgress, completed, interrupted, failed; "unknown" for a turn only thread/items/list named. */
   status: string;
   items: AsItem[];
   startSeq?: number;
@@ -155,6 +86,8 @@ interface OpenRequest {
   threadId?: string;
   turnId?: string;
   itemId?: string;
+  /** A page of history listed newest first (`sortDirection` "desc", thread/turns/list's default). */
+  newestFirst?: boolean;
 }
 
 export interface AppServerViewState {
@@ -186,8 +119,16 @@ const TRACKED: ReadonlySet<string> = new Set([
   APP_SERVER_CLIENT.thread_resume,
   "thread/fork",
   APP_SERVER_CLIENT.thread_read,
+  APP_SERVER_CLIENT.thread_turns_list,
+  APP_SERVER_CLIENT.thread_items_list,
   APP_SERVER_CLIENT.turn_start,
 ]);
+
+/** How each history page is ordered when the request does not say (ThreadTurnsListParams, ThreadItemsListParams). */
+const NEWEST_FIRST_BY_DEFAULT: Readonly<Record<string, boolean>> = {
+  [APP_SERVER_CLIENT.thread_turns_list]: true,
+  [APP_SERVER_CLIENT.thread_items_list]: false,
+};
 
 export function reduceAppServerFrames(
   frames: Iterable<Frame>,
@@ -224,7 +165,9 @@ function onClientRequest(s: AppServerViewState, f: Frame, p: JsonObject): AppSer
     );
   }
   if (!TRACKED.has(method)) return s;
-  return { ...s, open: { ...s.open, [f.seq]: compact({ method, ts: f.ts, threadId: str(p.threadId) }) } };
+  const sort = str(p.sortDirection);
+  const newestFirst = sort === undefined ? NEWEST_FIRST_BY_DEFAULT[method] : sort === "desc";
+  return { ...s, open: { ...s.open, [f.seq]: compact({ method, ts: f.ts, threadId: str(p.threadId), newestFirst }) } };
 }
 
 function onServerRequest(s: AppServerViewState, f: Frame, p: JsonObject): AppServerViewState {
@@ -243,21 +186,6 @@ function onServerRequest(s: AppServerViewState, f: Frame, p: JsonObject): AppSer
     (it) => (it ? { ...it, approval } : placeholder(itemId, REQUEST_ITEM_TYPE[f.method!]!, approval, f.seq)),
   );
   return next;
-}
-
-function placeholder(id: string, itemType: string, approval: ApprovalView, seq: number): AsItem {
-  const base = { id, seqs: SeqList.of(seq), completed: false, approval };
-  const p = approval.params;
-  if (itemType === "commandExecution")
-    return compact<CommandItem>({
-      ...base,
-      type: "commandExecution",
-      command: commandText(p.command),
-      cwd: str(p.cwd),
-      output: "",
-    });
-  if (itemType === "fileChange") return { ...base, type: "fileChange", changes: changesOf(p.changes ?? p.fileChanges) };
-  return { ...base, type: "other", itemType, item: p };
 }
 
 function onResponse(s: AppServerViewState, f: Frame, m: JsonObject): AppServerViewState {
@@ -281,6 +209,8 @@ function onResponse(s: AppServerViewState, f: Frame, m: JsonObject): AppServerVi
     // The turn's first frame is the request that started it.
     return ensureTurn(next, threadId, turnId, { seq: f.requestSeq!, ts: req.ts }, f);
   }
+  if (req.method === APP_SERVER_CLIENT.thread_turns_list || req.method === APP_SERVER_CLIENT.thread_items_list)
+    return req.threadId === undefined ? next : onPage(next, f, req, result);
   // thread/start, resume, fork: the thread, its settings and its turns so far; thread/read: its turns.
   const threadId = threadIdOf(result);
   if (threadId === undefined) return next;
@@ -292,7 +222,76 @@ function onResponse(s: AppServerViewState, f: Frame, m: JsonObject): AppServerVi
   );
 }
 
-/** The turns a resumed, forked or read thread already had, with their items, as the response lists them. */
+/**
+ * A page of a thread's history: thread/turns/list's turns (with their items, as much as `itemsView`
+ * loaded), or thread/items/list's items (each naming its turn). A page is an unbroken stretch of
+ * the history: turns the view has not seen are placed among those it has by the page's order; a
+ * page that shares none of them is older history when listed newest first (paging back), newer
+ * otherwise.
+ */
+function onPage(s: AppServerViewState, f: Frame, req: OpenRequest, result: JsonObject): AppServerViewState {
+  const threadId = req.threadId!;
+  const data = Array.isArray(result.data) ? result.data.filter(isObject) : [];
+  const chronological = req.newestFirst ? [...data].reverse() : data;
+  if (req.method === APP_SERVER_CLIENT.thread_turns_list) {
+    // Each listed turn says its own status (onHistory reads it).
+    const ids = chronological.map((t) => str(t.id));
+    const placed = placeTurns(s, f, threadId, ids, !!req.newestFirst, "inProgress");
+    return onHistory(placed, f, threadId, chronological);
+  }
+  // thread/items/list: entries {turnId, item}, grouped into their turns in the page's order.
+  const turns = new Map<string, JsonObject[]>();
+  for (const entry of chronological) {
+    const turnId = str(entry.turnId);
+    if (turnId === undefined || !isObject(entry.item)) continue;
+    turns.set(turnId, [...(turns.get(turnId) ?? []), entry.item]);
+  }
+  // An item page does not say how its turns went.
+  const placed = placeTurns(s, f, threadId, [...turns.keys()], !!req.newestFirst, "unknown");
+  return onHistory(
+    placed,
+    f,
+    threadId,
+    [...turns].map(([id, items]) => ({ id, items })),
+  );
+}
+
+/** Adds the page's turns the thread lacks: before the next one it has, after the last one it has, or at an end. */
+function placeTurns(
+  s: AppServerViewState,
+  f: Frame,
+  threadId: string,
+  page: readonly (string | undefined)[],
+  older: boolean,
+  status: string,
+): AppServerViewState {
+  return updateThread(s, threadId, f.seq, (t) => {
+    const turns = [...t.turns];
+    const fresh = (id: string): TurnView => ({ id, threadId, seq: f.seq, ts: f.ts, status, items: [] });
+    const known = new Set(turns.map((x) => x.id));
+    const ids = [...new Set(page.filter((id): id is string => id !== undefined))];
+    if (ids.every((id) => known.has(id))) return t;
+    if (!ids.some((id) => known.has(id))) {
+      const added = ids.map(fresh);
+      return { ...t, turns: older ? [...added, ...turns] : [...turns, ...added] };
+    }
+    let at: number | undefined;
+    const before: TurnView[] = [];
+    for (const id of ids) {
+      const i = turns.findIndex((x) => x.id === id);
+      if (i < 0) {
+        if (at === undefined) before.push(fresh(id));
+        else turns.splice(at++, 0, fresh(id));
+      } else if (at === undefined) {
+        turns.splice(i, 0, ...before);
+        at = i + before.length + 1;
+      } else at = i + 1;
+    }
+    return { ...t, turns };
+  });
+}
+
+/** The turns a resumed, forked or read thread already had (or a listed page), with their items, as the response lists them. */
 function onHistory(s: AppServerViewState, f: Frame, threadId: string, turns: unknown): AppServerViewState {
   let next = s;
   for (const turn of Array.isArray(turns) ? turns.filter(isObject) : []) {
@@ -468,94 +467,9 @@ function addNotice(
   return updateThread(s, threadId, f.seq, (t) => ({ ...t, outside: [...t.outside, notice] }));
 }
 
-// --- decoding items
-
-function decodeItem(item: JsonObject, prev: AsItem | undefined, completed: boolean, seq: number): AsItem {
-  const id = str(item.id)!;
-  const base = compact({
-    id,
-    seqs: prev ? prev.seqs : SeqList.of(seq),
-    completed: completed || (prev?.completed ?? false),
-    status: str(item.status) ?? prev?.status,
-    approval: prev?.approval,
-  });
-  const type = str(item.type) ?? "(no type)";
-  switch (type) {
-    case "userMessage":
-      return { ...base, type, text: userText(item.content) };
-    case "agentMessage":
-    case "plan": {
-      const sofar = prev?.type === type ? prev.text : "";
-      // The deltas are the text until the item completes with the final one.
-      return { ...base, type, text: completed ? (str(item.text) ?? sofar) : sofar || (str(item.text) ?? "") };
-    }
-    case "reasoning": {
-      const r = prev?.type === "reasoning" ? prev : undefined;
-      const summary = strings(item.summary) ?? [];
-      const content = strings(item.content) ?? [];
-      return {
-        ...base,
-        type,
-        summary: summary.length > 0 || completed ? summary : (r?.summary ?? []),
-        content: content.length > 0 || completed ? content : (r?.content ?? []),
-      };
-    }
-    case "commandExecution": {
-      const c = prev?.type === "commandExecution" ? prev : undefined;
-      return compact<CommandItem>({
-        ...base,
-        type,
-        command: commandText(item.command) ?? c?.command,
-        cwd: str(item.cwd) ?? c?.cwd,
-        output: str(item.aggregatedOutput) ?? c?.output ?? "",
-        exitCode: num(item.exitCode),
-        durationMs: num(item.durationMs),
-      });
-    }
-    case "fileChange": {
-      const changes = changesOf(item.changes);
-      return { ...base, type, changes: changes.length > 0 || prev?.type !== "fileChange" ? changes : prev.changes };
-    }
-    default:
-      return { ...base, type: "other", itemType: type, item };
-  }
-}
-
-function changesOf(v: unknown): FileChange[] {
-  // v2: an array of {path, kind: {type}, diff}; the legacy approvals: a map from path to change.
-  const entries = Array.isArray(v)
-    ? v.filter(isObject).map((c) => [str(c.path) ?? "", c] as const)
-    : Object.entries(obj(v)).map(([path, c]) => [path, obj(c)] as const);
-  return entries.map(([path, c]) => {
-    const kind = isObject(c.kind) ? c.kind : { type: c.type ?? c.kind };
-    return compact<FileChange>({
-      path,
-      kind: str(kind.type) ?? "update",
-      movePath: str(kind.move_path) ?? str(c.move_path),
-      diff: str(c.diff) ?? str(c.unified_diff) ?? str(c.content) ?? "",
-    });
-  });
-}
-
-const userText = (content: unknown): string =>
-  (Array.isArray(content) ? content.filter(isObject) : [])
-    .map((c) => (c.type === "text" ? (str(c.text) ?? "") : `[${str(c.type) ?? "input"}]`))
-    .join("\n");
-
-/** A v2 command is a string; a legacy one an argv array. */
-const commandText = (v: unknown): string | undefined =>
-  typeof v === "string" ? v : Array.isArray(v) ? v.map(String).join(" ") : undefined;
-
-const strings = (v: unknown): string[] | undefined =>
-  Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : undefined;
-
 function counts(v: unknown): TokenCounts | undefined {
   if (!isObject(v)) return undefined;
   return Object.fromEntries(Object.entries(v).filter((e): e is [string, number] => typeof e[1] === "number"));
-}
-
-function fresh(id: string, seq: number): ItemBase {
-  return { id, seqs: SeqList.of(seq), completed: false };
 }
 
 // --- copying the path to what changes

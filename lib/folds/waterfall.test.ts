@@ -289,6 +289,24 @@ describe("waterfall: Codex app-server turns (frames of the real Codex)", () => {
     expect(layout.markers.at(-1)!.label).toBe("stop reason: completed");
   });
 
+  it("labels a permissions request's wait with what was granted", () => {
+    const frame = (seq: number, dir: "to-agent" | "from-agent", message: object): Frame => {
+      const raw = JSON.stringify(message);
+      return { seq, ts: seq * 10, dir, raw, ...classifyLine(raw, "codex-app-server"), message };
+    };
+    const ids = { threadId: "th", turnId: "t1", itemId: "call_1" };
+    const permissions = { network: { enabled: true } };
+    const turn = buildWaterfall([
+      frame(1, "to-agent", { id: 1, method: "turn/start", params: { threadId: "th", input: [] } }),
+      frame(2, "from-agent", { id: 1, result: { turn: { id: "t1", status: "inProgress" } } }),
+      frame(3, "from-agent", { id: 0, method: "item/permissions/requestApproval", params: { ...ids, permissions } }),
+      frame(4, "to-agent", { id: 0, result: { permissions, scope: "session" } }),
+    ]).turns[0]!;
+    expect(turn.tools[0]!.permissions.map((p) => [p.method, [...p.seqs], p.outcome])).toEqual([
+      ["item/permissions/requestApproval", [3, 4], "granted for the session: network"],
+    ]);
+  });
+
   it("ends a refused turn/start with its error, and a failed turn with the turn's error", () => {
     const threadId = "th";
     const frame = (seq: number, dir: "to-agent" | "from-agent", message: object): Frame => {

@@ -15,6 +15,7 @@
  * log is folded once); `turns` returns the turns as they stand.
  */
 import { idKey, type Frame, type JsonRpcId } from "../protocol/frame";
+import { grantOutcome } from "./app-server-items";
 import { SeqList } from "./session-view";
 import { turnUsageOf, type TurnUsage } from "./turn-usage";
 import { isObject, str } from "../protocol/json";
@@ -442,6 +443,8 @@ export class WaterfallBuilder {
     const decision = isObject(m.result) ? m.result.decision : undefined;
     if (decision !== undefined)
       item.outcome = str(decision) ?? (isObject(decision) ? Object.keys(decision)[0] : undefined);
+    // A permissions request's answer is the permissions granted, and for how long.
+    else if (isObject(m.result) && isObject(m.result.permissions)) item.outcome = grantOutcome(m.result);
     if (turn) turn.frames++;
   }
 }

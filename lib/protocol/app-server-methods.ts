@@ -15,9 +15,12 @@ export const APP_SERVER_CLIENT = {
   thread_fork: "thread/fork",
   thread_list: "thread/list",
   thread_read: "thread/read",
+  thread_turns_list: "thread/turns/list",
+  thread_items_list: "thread/items/list",
   turn_start: "turn/start",
   turn_steer: "turn/steer",
   turn_interrupt: "turn/interrupt",
+  model_provider_list: "modelProvider/list",
 } as const;
 
 /** Server -> client notifications the playground folds into its views. */

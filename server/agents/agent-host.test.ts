@@ -2,7 +2,7 @@
  * The agent host and its answerer over an in-memory connection (memory-connection.ts):
  * the agent is a script reading and writing lines, no process is spawned.
  */
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
@@ -13,6 +13,7 @@ import type { ConnectSpec, Connector } from "./agent-connection";
 import { AgentDriver } from "./agent-driver";
 import type { AgentHost, HostWatcher } from "./agent-host";
 import { memoryPair, type MemoryAgent } from "./memory-connection";
+import { FrameOutbox } from "../http/attachment";
 import { testHost } from "../../test/host-harness";
 
 const base = realpathSync(mkdtempSync(path.join(tmpdir(), "agent-host-")));
@@ -92,6 +93,32 @@ describe("AgentHost over an in-memory agent", () => {
     expect(h.events[0]![0]).toBe("agent:started");
     expect(h.host.frames.map((f) => f.seq)).toEqual([1, 2]);
     expect(h.host.log.position(0)).toEqual({ lastSeq: 2, firstSeq: 1, missed: 0 });
+  });
+
+  it("hands a turn's frames to the sockets before the transcript's write, and records every one of them", async () => {
+    const h = memoryHost();
+    const started = await h.host.start({ profile: "mem" });
+    const file = h.store.file((started as { agent: { transcriptId: string } }).agent.transcriptId);
+    const recorded = () =>
+      readFileSync(file, "utf8")
+        .split("\n")
+        .filter((l) => l.startsWith('{"type":"frame"'))
+        .map((l) => (JSON.parse(l) as { seq: number }).seq);
+    // As a browser's attachment does (server/http/attachment.ts): one emit per event-loop turn.
+    const onDiskAtEmit: number[][] = [];
+    const emitted: number[] = [];
+    const outbox = new FrameOutbox((frames) => {
+      onDiskAtEmit.push(recorded());
+      emitted.push(...frames.map((f) => f.seq));
+    });
+    h.host.watch({ frame: (lean) => outbox.push(lean), emit: () => outbox.flush() });
+    // The start's own lines (spawned) are written in its turn; the frames come in a later one.
+    await new Promise((resolve) => setImmediate(resolve));
+    for (let n = 0; n < 3; n++) h.host.send(rpc({ method: "note", params: { n } }));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(emitted).toEqual([1, 2, 3]);
+    expect(onDiskAtEmit).toEqual([[]]);
+    expect(recorded()).toEqual([1, 2, 3]);
   });
 
   it("keeps the agent's stderr and tells its watchers; an over-long line is an invalid frame", async () => {

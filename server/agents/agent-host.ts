@@ -325,6 +325,8 @@ export class AgentHost {
   private queue(frame: Frame): void {
     const lean = this.run.keep(frame);
     for (const watcher of this.watchers) watcher.frame(lean);
+    // After the watchers: the sockets' emit (scheduled first) leaves before the transcript's write.
+    this.run.record(frame);
     this.undispatched.push(frame);
     if (this.dispatching) return;
     // A policy or a listener may send a frame while seeing this one: that frame waits its turn,

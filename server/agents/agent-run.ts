@@ -68,13 +68,20 @@ export class AgentRun {
     return this.parts?.replayed;
   }
 
-  /** Logs and records a frame; returns the lean copy for the socket. */
+  /** Logs a frame; returns the lean copy for the socket. */
   keep(frame: Frame): WireFrame {
-    this.parts?.recorder.frame(frame);
     const lean = withoutMessage(frame);
     if (this.liveRedactor) lean.raw = this.liveRedactor.frame(lean.raw).text;
     this.kept.pushFrame(lean);
     return lean;
+  }
+
+  /**
+   * Queues a frame for the transcript, written at the end of the event-loop turn. Called after
+   * the frame is handed to the sockets, so their turn-end emit goes before the disk write.
+   */
+  record(frame: Frame): void {
+    this.parts?.recorder.frame(frame);
   }
 
   keepTransport(event: TransportEvent): void {

@@ -159,7 +159,7 @@ function writeSettings(home: string, file: string, settings: unknown): void {
 
 /**
  * Codex's config.toml: a model provider at the offline model (no login), asking before what its
- * sandbox would not allow, no update check or analytics; it passes Codex 0.169's `--strict-config`.
+ * sandbox would not allow, no update check or analytics; it passes Codex 0.171's `--strict-config`.
  * The tests run Codex so against their scripted APIs, with a model of their own name.
  */
 export function codexConfig(url: string, model = "offline-model"): string {

@@ -5,6 +5,7 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { SearchIndex } from "./search-index";
+import { lowerThreadPriority } from "../thread-priority";
 import type { IndexReply, IndexRequest } from "./library-index";
 
 /** Read per slice: tens of milliseconds of indexing. */
@@ -12,6 +13,8 @@ const SLICE_BYTES = 512 * 1024;
 /** How often files written by other processes (a tap on its own, a second relay) are looked for. */
 const RESCAN_MS = 30_000;
 
+// Indexing yields to the relay's event loop, which carries the frames (server/thread-priority.ts).
+lowerThreadPriority();
 const port = parentPort!;
 const { dir } = workerData as { dir: string };
 const index = new SearchIndex(dir);

@@ -145,3 +145,78 @@ describe("transcript recorder: turns", () => {
     expect(new TranscriptStore(dir, {}).meta(recorder.id)).toMatchObject({ turns: 2, protocol: "codex-app-server" });
   });
 });
+
+describe("transcript recorder: a turn's frames are queued and written with the turn", () => {
+  const open = (fileBytes?: number) => {
+    const dir = mkdtempSync(path.join(tmpdir(), "acp-rec-"));
+    dirs.push(dir);
+    const limits = transcriptLimits({});
+    const st = new TranscriptStore(dir, {}, fileBytes ? { ...limits, fileBytes } : limits);
+    const recorder = new TranscriptRecorder(st, agent, ["sk-abcdefghijklmnopqrstuvwx"]);
+    const text = () => readFileSync(st.file(recorder.id), "utf8");
+    return { st, recorder, text, seq: new FrameSequencer() };
+  };
+  const update = (n: number) => JSON.stringify({ jsonrpc: "2.0", method: "session/update", params: { n } });
+
+  it("writes nothing before the turn ends, then every line in the order it came, frames redacted", async () => {
+    const { recorder, text, seq, st } = open();
+    const header = text();
+    recorder.frame(seq.line("from-agent", update(1)));
+    recorder.frame(
+      seq.line("from-agent", '{"jsonrpc":"2.0","method":"x","params":{"k":"sk-abcdefghijklmnopqrstuvwx"}}'),
+    );
+    recorder.stderr(Date.now(), "between");
+    recorder.frame(seq.line("from-agent", update(3)));
+    recorder.lifecycle({ event: "stopping" });
+    recorder.frame(seq.line("to-agent", update(4)));
+    expect(text()).toBe(header);
+    await flushed();
+    const t = parseTranscript(text());
+    expect(t.events.map((e) => (e.type === "frame" ? e.seq : e.type))).toEqual([1, 2, "stderr", 3, "lifecycle", 4]);
+    expect(t.frames[1]).toMatchObject({ raw: '{"jsonrpc":"2.0","method":"x","params":{"k":"[REDACTED]"}}' });
+    recorder.close();
+    expect(st.meta(recorder.id)).toMatchObject({ frames: 4, redactions: 1 });
+  });
+
+  it("loses none of many turns' frames, in seq order", async () => {
+    const { recorder, text, seq } = open();
+    for (let turn = 0; turn < 20; turn++) {
+      for (let i = 0; i < 50; i++) recorder.frame(seq.line("from-agent", update(turn * 50 + i)));
+      await flushed();
+    }
+    recorder.close();
+    const seqs = parseTranscript(text()).frames.map((f) => f.seq);
+    expect(seqs).toEqual(Array.from({ length: 1000 }, (_, i) => i + 1));
+  });
+
+  it("writes the frames still queued when it closes (the agent's exit, the relay's shutdown)", async () => {
+    const { recorder, text, seq, st } = open();
+    for (let i = 0; i < 5; i++) recorder.frame(seq.line("from-agent", update(i)));
+    recorder.lifecycle({ event: "exited", code: 0, signal: null });
+    recorder.close();
+    const t = parseTranscript(text());
+    expect(t.events.map((e) => (e.type === "frame" ? e.seq : e.type))).toEqual([1, 2, 3, 4, 5, "lifecycle"]);
+    expect(st.meta(recorder.id)).toMatchObject({ frames: 5, recording: false });
+    // Nothing is taken after the close.
+    const closed = text();
+    recorder.frame(seq.line("from-agent", update(6)));
+    await flushed();
+    expect(text()).toBe(closed);
+  });
+
+  it("decides the cap in the lines' order when a turn's frames cross it", async () => {
+    const { recorder, text, seq } = open(4096);
+    for (let i = 0; i < 100; i++) {
+      recorder.frame(seq.line("from-agent", update(i)));
+      if (i === 10) recorder.stderr(Date.now(), "after frame 11");
+    }
+    await flushed();
+    recorder.close();
+    const t = parseTranscript(text());
+    const last = t.events.at(-1) as { type: string; event: string; message: string };
+    expect(last).toMatchObject({ type: "lifecycle", event: "capped" });
+    expect(last.message).toMatch(new RegExp(`recording stopped at frame seq ${t.frames.length + 1}:`));
+    expect(t.frames.map((f) => f.seq)).toEqual(Array.from({ length: t.frames.length }, (_, i) => i + 1));
+    expect(t.events.findIndex((e) => e.type === "stderr")).toBe(11);
+  });
+});

@@ -1,8 +1,11 @@
 /**
  * Records one agent's life to the store as it happens: every frame (redacted),
  * stderr, lifecycle events. Lines are written synchronously once per event-loop
- * turn, so a relay crash loses at most the current turn's lines. A transcript
- * stops at the store's per-file cap with a last line saying where and why.
+ * turn, so a relay crash loses at most the current turn's lines. A frame is only
+ * queued when it comes: it is redacted and serialized with the turn's write, off
+ * the path from the agent's stdout to the socket (the relay's sockets get the turn's
+ * frames first). A transcript stops at the store's per-file cap with a last line
+ * saying where and why.
  */
 import { closeSync, fstatSync, openSync, writeSync } from "node:fs";
 import type { Frame } from "../../lib/protocol/frame";
@@ -29,6 +32,8 @@ import { isTurnStart, protocolOf } from "../../lib/protocol/protocols";
 export class TranscriptRecorder {
   private fd: number;
   private pending: string[] = [];
+  /** Frames taken this turn, not yet made lines: every other line waits behind them, in order. */
+  private frames: Frame[] = [];
   private scheduled = false;
   private closed = false;
   private failed = false;
@@ -105,7 +110,22 @@ export class TranscriptRecorder {
     return this.lastTs;
   }
 
+  /** Queues a frame for this turn's write (the caller must not change it meanwhile). */
   frame(frame: Frame): void {
+    if (this.capped || this.closed) return;
+    this.frames.push(frame);
+    this.schedule();
+  }
+
+  /** The frames queued so far become lines, before anything recorded after them. */
+  private takeFrames(): void {
+    if (this.frames.length === 0) return;
+    const frames = this.frames;
+    this.frames = [];
+    for (const frame of frames) this.line(frame);
+  }
+
+  private line(frame: Frame): void {
     if (this.capped || this.closed) return;
     const { text, count } = this.redactor.frame(frame.raw);
     const bytes = frame.rawBase64 === undefined ? undefined : redactBytes(this.redactor, frame.rawBase64);
@@ -137,6 +157,7 @@ export class TranscriptRecorder {
 
   stderr(at: number, text: string): void {
     if (this.capped || this.closed) return;
+    this.takeFrames();
     const ts = this.stamp(at);
     const r = this.redactor.text(text);
     const line = serialize(
@@ -146,6 +167,7 @@ export class TranscriptRecorder {
   }
 
   lifecycle(event: Omit<LifecycleEvent, "type" | "ts">, at = Date.now()): void {
+    this.takeFrames();
     const line: LifecycleEvent = { type: "lifecycle", ts: this.stamp(at), ...event };
     if (this.write(serialize(line), `lifecycle "${event.event}"`)) this.sink?.lifecycle(line);
   }
@@ -183,11 +205,13 @@ export class TranscriptRecorder {
   }
 
   private flush(): void {
-    this.scheduled = false;
-    if (this.pending.length === 0 || this.closed) return;
-    const chunk = this.pending.join("");
-    this.pending = [];
     try {
+      if (this.closed) return;
+      // While still scheduled: the lines the frames make need no second turn.
+      this.takeFrames();
+      if (this.pending.length === 0) return;
+      const chunk = this.pending.join("");
+      this.pending = [];
       writeSync(this.fd, chunk);
       if (Date.now() - this.metaWrittenAt >= META_EVERY_MS) this.writeLiveMeta();
       // Only a note: the index reads the new lines from the file, in its own thread.
@@ -196,6 +220,8 @@ export class TranscriptRecorder {
       // Recording must never take the relay down; the live session goes on.
       if (!this.failed) console.error(`transcript ${this.meta.id}: write failed: ${(err as Error).message}`);
       this.failed = true;
+    } finally {
+      this.scheduled = false;
     }
   }
 

@@ -5,7 +5,7 @@
  * the relay (`agent:probe`) and the CLI (`acp-playground probe --profile codex`).
  */
 import { execa } from "execa";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { ProbeReport } from "../../lib/contracts/reports";
@@ -17,6 +17,10 @@ import { startCodexRig, type CodexRig } from "./codex-rig";
 
 const MS = 180_000;
 const bin = path.resolve(import.meta.dirname, "../../bin/acp-playground.mjs");
+/** The pinned version: the probe must name the Codex it ran, whatever the pin moves to. */
+const pinned: string = JSON.parse(readFileSync(path.join(import.meta.dirname, "package.json"), "utf8")).dependencies[
+  "@openai/codex"
+];
 
 let api: FakeModelApi;
 let relay: TestRelay;
@@ -60,7 +64,7 @@ describe("the probe against Codex's app-server", () => {
       expect(report.conformance!.parts.map((p) => p.variant)).toEqual(["app-server"]);
       expect(statuses(report)).toEqual(Object.fromEntries(APP_SERVER_REQUIREMENTS.map((r) => [r.id, "pass"])));
       expect(report.conformance!.verdict).toBe("CONFORMANT");
-      expect(report.agent).toEqual({ name: "codex app-server", version: "0.169.0" });
+      expect(report.agent).toEqual({ name: "codex app-server", version: pinned });
       const row = (check: string) => report.rows.find((r) => r.check === check);
       expect(row("thread/list before initialize")).toMatchObject({ outcome: "error", conforms: true });
       expect(row("unknown method playground/noSuchMethod")?.detail).toContain("-32600");
@@ -114,7 +118,7 @@ describe("the probe against Codex's app-server", () => {
         env: { ACP_PLAYGROUND_DATA: path.join(dir, "data"), ACP_PLAYGROUND_CONFIG: path.join(dir, "config.json") },
       });
       expect(run.exitCode, run.stderr).toBe(0);
-      expect(run.stdout).toContain("Probe of codex (codex app-server 0.169.0)");
+      expect(run.stdout).toContain(`Probe of codex (codex app-server ${pinned})`);
       for (const r of APP_SERVER_REQUIREMENTS) expect(run.stdout).toContain(r.id);
       expect(run.stdout).toContain("app-server: CONFORMANT");
     },

@@ -26,7 +26,8 @@ export interface CodexRig {
   close(): Promise<void>;
 }
 
-export async function startCodexRig(prefix: string): Promise<CodexRig> {
+/** `features`: Codex features to turn on in its config (codexProfile). */
+export async function startCodexRig(prefix: string, features: readonly string[] = []): Promise<CodexRig> {
   const api = await startFakeResponsesApi(() => true);
   const base = realpathSync(mkdtempSync(path.join(tmpdir(), prefix)));
   const workspace = path.join(base, "ws");
@@ -37,7 +38,7 @@ export async function startCodexRig(prefix: string): Promise<CodexRig> {
     workspaceRoots: [workspace],
     graceMs: 200,
     killGraceMs: 3_000,
-    profiles: { codex: codexProfile(api.url, home) },
+    profiles: { codex: codexProfile(api.url, home, features) },
     defaultProfile: "codex",
   });
   return {
