@@ -10,17 +10,7 @@ import { createRedactor, secretsFromEnv } from "../../lib/features/redact";
 import { exportRecording } from "../otel/export-recording";
 import { headersOf, OtlpExportError, OtlpSender, protocolOf, tracesUrl, type OtlpTarget } from "../otel/otlp-sender";
 import { CliError } from "./cli-error";
-
-export const OTLP_USAGE = `export --otlp URL FILE... [--otlp-header K=V]... [--otlp-protocol http/protobuf|http/json]
-         [--otlp-content] [--otlp-link-base URL] [--otlp-new-ids]
-                                          send recordings as OpenTelemetry traces over OTLP/HTTP (docs/otel.md):
-                                          one trace per prompt turn; protobuf unless asked; the standard
-                                          OTEL_EXPORTER_OTLP_* variables apply. --otlp-content adds the messages
-                                          (redacted); --otlp-new-ids sends again as new traces. Exit 5 when the
-                                          endpoint is unreachable or refuses`;
-
-export const SERVE_OTLP_USAGE = `serve ... [--otlp URL] [--otlp-header K=V]... [--otlp-protocol P] [--otlp-content]
-                                          also send every session live as OpenTelemetry traces (docs/otel.md)`;
+import { commandUsage } from "./cli-usage";
 
 const SERVE_FLAGS = new Set(["--otlp", "--otlp-header", "--otlp-protocol", "--otlp-content"]);
 
@@ -49,8 +39,7 @@ export function takeServeOtlpFlags(argv: string[], env: Record<string, string | 
       continue;
     }
     const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
-    if (value === undefined)
-      throw new CliError(`${name} needs a value\n\nusage: acp-playground ${SERVE_OTLP_USAGE}`, 2);
+    if (value === undefined) throw new CliError(`${name} needs a value\n\n${commandUsage("serve")}`, 2);
     if (name === "--otlp-header") headers.push(value);
     else if (name === "--otlp") flags.otlp = value;
     else flags["otlp-protocol"] = value;
@@ -83,7 +72,7 @@ export function otlpTarget(
     if (!url) throw new Error("--otlp needs the endpoint's URL (or OTEL_EXPORTER_OTLP_ENDPOINT)");
     return { url, headers: headersOf(flags["otlp-header"] ?? []), protocol: protocolOf(flags["otlp-protocol"], env) };
   } catch (err) {
-    throw new CliError(`${(err as Error).message}\n\nusage: acp-playground ${OTLP_USAGE}`, 2);
+    throw new CliError(`${(err as Error).message}\n\n${commandUsage("export")}`, 2);
   }
 }
 
@@ -104,11 +93,10 @@ export async function otlpExportMain(argv: string[]): Promise<number> {
       },
     });
   } catch (err) {
-    throw new CliError(`${(err as Error).message}\n\nusage: acp-playground ${OTLP_USAGE}`, 2);
+    throw new CliError(`${(err as Error).message}\n\n${commandUsage("export")}`, 2);
   }
   const { values, positionals: files } = parsed;
-  if (!files.length)
-    throw new CliError(`export --otlp needs a transcript file\n\nusage: acp-playground ${OTLP_USAGE}`, 2);
+  if (!files.length) throw new CliError(`export --otlp needs a transcript file\n\n${commandUsage("export")}`, 2);
   const target = otlpTarget(values, process.env);
   for (const file of files) {
     try {
