@@ -15,6 +15,7 @@ const BENCHMARKS = [
   "export",
   "tap",
   "library",
+  "otel-export",
 ];
 const [only, ...flags] = process.argv.slice(2);
 if (only && !BENCHMARKS.includes(only)) {

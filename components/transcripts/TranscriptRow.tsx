@@ -11,6 +11,7 @@ import { saveFile } from "./save-file";
 import { ShareBox } from "./ShareBox";
 import { preselectProfile } from "../page-storage";
 import { TitleEditor } from "./TitleEditor";
+import { SendToOtlp } from "./SendToOtlp";
 import type { TranscriptsClient } from "./use-transcripts";
 
 const action = "rounded px-1.5 py-0.5 text-zinc-300 hover:bg-zinc-800 hover:text-zinc-100 disabled:opacity-40";
@@ -156,6 +157,7 @@ export function TranscriptRow({ t, client, onChange, picked, onPick }: Props) {
             >
               Export HTML
             </button>
+            <SendToOtlp id={t.id} client={client} recording={t.recording} />
             <button
               type="button"
               data-testid="share-transcript"

@@ -1,11 +1,12 @@
 "use client";
 /** /transcripts/[id]: playback, download, share, replay and re-run of one transcript. */
 import Link from "next/link";
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import { TokenMessage } from "../TokenMessage";
 import { api, transcriptUrl } from "./api";
 import { PageFrame } from "./PageFrame";
 import { RerunPanel } from "./RerunPanel";
+import { SendToOtlp } from "./SendToOtlp";
 import { saveFile } from "./save-file";
 import { preselectProfile } from "../page-storage";
 import { TranscriptPlayer, ViewerMessage } from "./TranscriptPlayer";
@@ -16,9 +17,10 @@ const action = "rounded px-2 py-0.5 text-xs text-zinc-300 hover:bg-zinc-800 hove
 function Viewer({ id, token, rerun }: { id: string; token: string; rerun: boolean }) {
   const [rerunOpen, setRerunOpen] = useState(rerun);
   const [error, setError] = useState<string>();
+  const client = useMemo(() => api(token), [token]);
   const download = async (as: "download" | "exportHtml" = "download") => {
     try {
-      const { blob, name } = await api(token)[as](id);
+      const { blob, name } = await client[as](id);
       saveFile(blob, name);
     } catch (err) {
       setError((err as Error).message);
@@ -54,6 +56,7 @@ function Viewer({ id, token, rerun }: { id: string; token: string; rerun: boolea
           >
             Export HTML
           </button>
+          <SendToOtlp id={id} client={client} />
           <Link
             href={`/?profile=${encodeURIComponent(`replay:${id}`)}`}
             onClick={() => preselectProfile(`replay:${id}`)}

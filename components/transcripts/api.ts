@@ -7,6 +7,7 @@ import type { HttpErrorBody, RenameBody, ShareBody } from "@/lib/contracts/http-
 import type { ProfileDetails, RelayInfo } from "@/lib/contracts/wire";
 import type { TranscriptMeta } from "@/lib/contracts/transcript-meta";
 import type { LatencyAnswer, LatencyQuery, SearchAnswer, SearchQuery } from "@/lib/contracts/library-search";
+import type { OtlpSendEvent, OtlpTargetInfo } from "@/lib/contracts/otlp-api";
 
 export type { TranscriptMeta };
 
@@ -101,6 +102,21 @@ export function api(token: string) {
     /** Latency per method and direction across the library. */
     latency: (query: LatencyQuery, signal?: AbortSignal) =>
       call(token, `/api/latency?${queryString(query)}`, { signal }).then(json<LatencyAnswer>),
+    /** Where `serve --otlp` sends traces (docs/otel.md); `url` null when nowhere. */
+    otlpTarget: () => call(token, "/api/otlp").then(json<OtlpTargetInfo>),
+    /** Sends a finished transcript there; `onEvent` sees each line (progress, then done or error). */
+    sendOtlp: async (id: string, onEvent: (e: OtlpSendEvent) => void) => {
+      const res = await call(token, `${transcriptUrl(id)}/otlp`, { method: "POST" });
+      const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+      let rest = "";
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        const lines = (rest + value).split("\n");
+        rest = lines.pop() ?? "";
+        for (const l of lines) if (l.trim()) onEvent(JSON.parse(l) as OtlpSendEvent);
+      }
+    },
     /** The one-file HTML export (server/transcripts/export.ts). */
     exportHtml: async (id: string) => ({
       blob: await (await call(token, `${transcriptUrl(id)}/export`)).blob(),

@@ -58,6 +58,26 @@ function fullTurn() {
 }
 
 describe("WaterfallBuilder", () => {
+  it("releases an ended turn it was told to forget; the next turn's index goes on", () => {
+    const s = script();
+    s.prompt(1000, 10);
+    s.end(1100, { stopReason: "end_turn" }, 10);
+    s.prompt(2000, 11);
+    const b = new WaterfallBuilder();
+    for (const f of s.frames) b.add(f);
+    const [first, second] = b.turns;
+    b.release(second!); // still running: kept
+    b.release(first!);
+    expect(b.turns).toEqual([second]);
+    s.end(2100, { stopReason: "end_turn" }, 11);
+    s.prompt(3000, 12);
+    for (const f of s.frames.slice(3)) b.add(f);
+    expect(b.turns.map((t) => [t.index, t.end?.ts])).toEqual([
+      [1, 2100],
+      [2, undefined],
+    ]);
+  });
+
   it("folds a turn into streams, tool calls, requests and the end", () => {
     const [t] = buildWaterfall(fullTurn().frames).turns;
     expect(t).toBeDefined();

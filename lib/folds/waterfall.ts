@@ -163,6 +163,8 @@ export class WaterfallBuilder {
   readonly #appServer = new WeakSet<WaterfallTurn>();
   /** App-server stream items' bands by item id, per turn. */
   readonly #itemBands = new Map<WaterfallTurn, Map<string, StreamBand>>();
+  /** Turns started so far, released ones included (each turn's index). */
+  #started = 0;
   /** Highest seq folded in; 0 before any. */
   lastSeq = 0;
   /** From the agent's initialize response: from 2 on, a turn ends on `state_update` idle, not on the prompt response. */
@@ -205,6 +207,19 @@ export class WaterfallBuilder {
     if (f.kind === "response" && f.dir === "to-agent") return this.#answer(f, m);
   }
 
+  /**
+   * Forgets an ended turn and what is kept for it: a streaming reader that has taken it
+   * (lib/features/otel) folds a long recording in memory bounded by its running turns.
+   */
+  release(t: WaterfallTurn): void {
+    if (!t.end) return;
+    const i = this.#turns.lastIndexOf(t);
+    if (i >= 0) this.#turns.splice(i, 1);
+    this.#toolIds.delete(t);
+    this.#itemBands.delete(t);
+    this.#openBand.delete(t);
+  }
+
   #turnOf(sessionId: string | undefined): WaterfallTurn | undefined {
     if (sessionId !== undefined) return this.#running.get(sessionId);
     // No session id (off-spec): the newest running turn.
@@ -220,7 +235,7 @@ export class WaterfallBuilder {
   #prompt(f: Frame, sessionId: string): WaterfallTurn {
     const t: WaterfallTurn = {
       sessionId,
-      index: this.#turns.length,
+      index: this.#started++,
       requestId: f.id ?? null,
       promptSeq: f.seq,
       start: f.ts,

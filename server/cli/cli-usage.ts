@@ -20,7 +20,7 @@ const DOCS = path.join(PACKAGE_ROOT, "docs");
 export const COMMANDS: Record<string, CommandHelp> = {
   serve: {
     synopsis: `acp-playground [serve] [--port N] [--config FILE] [--data DIR] [--no-open]
-         [--agent NAME=COMMAND]... [-- COMMAND ARGS...]`,
+         [--agent NAME=COMMAND]... [--otlp URL [--otlp-header K=V]... [--otlp-content]] [-- COMMAND ARGS...]`,
     summary: "serve the playground for this folder (its workspace) and open it in the browser",
     details: `  --port N              the port (default: PORT, else 3000)
   --config FILE         a profiles file (default: ACP_PLAYGROUND_CONFIG, else the built-in profiles)
@@ -28,7 +28,10 @@ export const COMMANDS: Record<string, CommandHelp> = {
                         else the user's data folder)
   --no-open             do not open the browser (also ACP_PLAYGROUND_OPEN=0)
   --agent NAME=COMMAND  add an agent profile for this run and select it (COMMAND is split at spaces)
-  -- COMMAND ARGS...    the same, every argument kept as given; the profile is named after COMMAND`,
+  -- COMMAND ARGS...    the same, every argument kept as given; the profile is named after COMMAND
+  --otlp URL            also send every session live as OpenTelemetry traces to this OTLP/HTTP
+                        endpoint (default: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT or _ENDPOINT, else none;
+                        docs/otel.md); --otlp-header K=V, --otlp-protocol, --otlp-content as for export`,
   },
   record: {
     synopsis: `acp-playground record --prompt TEXT [-o FILE] [--profile NAME] [--cwd DIR]
@@ -129,11 +132,20 @@ export const COMMANDS: Record<string, CommandHelp> = {
   },
   export: {
     synopsis: `acp-playground export FILE [-o FILE.html]
-       acp-playground export --viewer [-o viewer.html]`,
-    summary: "write a transcript as one self-contained HTML file (redacted, opens offline)",
+       acp-playground export --viewer [-o viewer.html]
+       acp-playground export --otlp URL FILE... [--otlp-header K=V]... [--otlp-protocol P] [--otlp-content]`,
+    summary: "write a transcript as one self-contained HTML file (redacted, opens offline), or send it as traces",
     details: `  -o, --output FILE     where the HTML goes (default: FILE with .html; with --viewer, viewer.html)
   --viewer              the same viewer with no transcript in it: it opens any transcript file
-                        dropped on it or picked, offline`,
+                        dropped on it or picked, offline
+  --otlp URL            send the recordings as OpenTelemetry GenAI traces (one per prompt turn) to this
+                        OTLP/HTTP endpoint instead (/v1/traces added to a base address; docs/otel.md)
+  --otlp-header K=V     a header for the backend, e.g. its key (repeatable; also OTEL_EXPORTER_OTLP_HEADERS)
+  --otlp-protocol P     http/protobuf (default, else OTEL_EXPORTER_OTLP_PROTOCOL) or http/json
+  --otlp-content        add the messages and tool arguments (redacted); default: left out
+  --otlp-link-base URL  the playground address in each span's link to its frame (default: http://localhost:PORT)
+  --otlp-new-ids        send again as new traces (default: the same ids each time, so a resend adds nothing)
+  exit codes: 5 the endpoint is unreachable or refuses (the message names it and its answer)`,
   },
 };
 

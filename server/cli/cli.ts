@@ -296,6 +296,7 @@ async function probe(argv: string[]): Promise<number> {
 }
 
 async function exportCommand(argv: string[]): Promise<number> {
+  if (argv.some((a) => a.startsWith("--otlp"))) return (await import("./otel-cli")).otlpExportMain(argv);
   const { values, positionals } = parse("export", argv, {
     output: { type: "string", short: "o" },
     viewer: { type: "boolean" },
@@ -333,7 +334,8 @@ async function exportCommand(argv: string[]): Promise<number> {
  * Serves the playground: options become the variables `npm start` reads
  * (README "Configuration"); agents after `--` or in `--agent` become profiles.
  */
-async function serveCommand(argv: string[]): Promise<number> {
+async function serveCommand(all: string[]): Promise<number> {
+  const argv = all.some((a) => a.startsWith("--otlp")) ? (await import("./otel-cli")).takeServeOtlpFlags(all) : all;
   const split = argv.indexOf("--");
   const own = split < 0 ? argv : argv.slice(0, split);
   const trailing = split < 0 ? [] : argv.slice(split + 1);

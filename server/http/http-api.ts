@@ -14,6 +14,7 @@ import { latencyQuery, queryParams, searchQuery } from "../../lib/contracts/libr
 import { handleComparisonApi } from "./compare-api";
 import { handleProfilesApi } from "./profiles-api";
 import { sendExport, sendViewer } from "./export-api";
+import { handleOtlpApi } from "./otlp-api";
 import { probeStoreBeside } from "../transcripts/probe-store";
 import type { Relay } from "./relay";
 import { bearerToken, tokenMatches } from "./security";
@@ -162,6 +163,7 @@ export async function handleApi(
     return sendJson(res, 200, await relay.library.latency(read.value));
   }
 
+  if ((parts[0] === "otlp" || parts[2] === "otlp") && (await handleOtlpApi(req, res, parts, relay))) return;
   if (parts[0] === "transcripts") {
     if (parts.length === 1 && method === "GET") return sendJson(res, 200, { transcripts: store.list() });
     if (parts.length === 1 && method === "POST") {

@@ -25,6 +25,7 @@ import { AgentPool } from "../agents/agent-pool";
 import { Profiles } from "../agents/profiles";
 import { probeStoreBeside } from "../transcripts/probe-store";
 import { probeAgent, rerunTranscript } from "../agents/session-tasks";
+import { liveExportFromEnv } from "../otel/live-export";
 import { TranscriptStore } from "../transcripts/transcript-store";
 import { LibraryIndex } from "../transcripts/library-index";
 import { refuseRequest, tokenMatches } from "./security";
@@ -60,6 +61,8 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
   const transcripts = new TranscriptStore(config.dataDir);
   const library = config.searchIndex === false ? undefined : new LibraryIndex(transcripts.dir);
   transcripts.index = library;
+  // serve --otlp: every recording also goes out as OpenTelemetry traces (docs/otel.md).
+  transcripts.recordings = liveExportFromEnv(process.env, config, httpServer);
   const profiles = new Profiles(config, transcripts);
   const primed = profiles.prime();
   const pool = new AgentPool(config, profiles, transcripts);
@@ -216,6 +219,7 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
       sessions.clear();
       transcripts.index = undefined;
       await library?.close();
+      await transcripts.recordings?.close?.();
       await new Promise<void>((resolve) => void io.close(() => resolve()));
     },
   };

@@ -20,6 +20,7 @@ import {
 } from "../../lib/contracts/transcript";
 import type { TranscriptKind } from "../../lib/contracts/transcript-meta";
 import { PRIVATE_FILE, thisWriter, type TranscriptMeta, type TranscriptStore } from "./transcript-store";
+import type { RecordingSink } from "./recording-observer";
 
 /** How often a recording's counts reach its meta file, so the list shows them while it grows. */
 const META_EVERY_MS = 1_000;
@@ -49,6 +50,8 @@ export class TranscriptRecorder {
   private metaWrittenAt = 0;
   /** The latest ts written: no line is stamped earlier (the header's createdAt included). */
   private lastTs: number;
+  /** The store's recording observer's sink for this recording (docs/otel.md), if any. */
+  private readonly sink: RecordingSink | undefined;
 
   constructor(
     private readonly store: TranscriptStore,
@@ -85,6 +88,7 @@ export class TranscriptRecorder {
     const first = serialize(header);
     this.bytes = Buffer.byteLength(first);
     writeSync(this.fd, first);
+    this.sink = store.recordings?.open(header);
     this.meta = {
       id,
       title: `${kind === "session" ? "" : `${kind === "rerun" ? "re-run" : kind} `}${agent.profile} ${createdAt.slice(0, 19).replace("T", " ")}`,
@@ -138,6 +142,7 @@ export class TranscriptRecorder {
     const bytes = frame.rawBase64 === undefined ? undefined : redactBytes(this.redactor, frame.rawBase64);
     const ts = this.stamp(frame.ts);
     if (!this.write(serializeFrame(frame, text, count, bytes, ts), `frame seq ${frame.seq}`)) return;
+    this.sink?.frame(frame, text, count, ts);
     this.lastSeq = frame.seq;
     this.meta.frames++;
     this.meta.redactions += count;
@@ -201,7 +206,8 @@ export class TranscriptRecorder {
     this.takeFrames();
     // A message may quote a URL, an error or a remote's close reason holding a secret.
     if (event.message !== undefined) event = { ...event, message: this.redactor.text(event.message).text };
-    this.write(serialize({ type: "lifecycle", ts: this.stamp(at), ...event }), `lifecycle "${event.event}"`);
+    const line: LifecycleEvent = { type: "lifecycle", ts: this.stamp(at), ...event };
+    if (this.write(serialize(line), `lifecycle "${event.event}"`)) this.sink?.lifecycle(line);
   }
 
   /** Queues a line; false once the cap is reached (the line that would cross it, and all after it, are left out). */
@@ -211,15 +217,15 @@ export class TranscriptRecorder {
     const cap = this.store.limits.fileBytes;
     if (this.bytes + size > cap) {
       this.capped = true;
+      const note: LifecycleEvent = {
+        type: "lifecycle",
+        ts: this.stamp(Date.now()),
+        event: "capped",
+        message: `recording stopped at ${what}: the transcript reached its cap of ${cap} bytes (ACP_PLAYGROUND_TRANSCRIPT_MAX_BYTES); nothing after this line was recorded`,
+      };
       // The note itself may cross the cap by its own few hundred bytes.
-      this.pending.push(
-        serialize({
-          type: "lifecycle",
-          ts: this.stamp(Date.now()),
-          event: "capped",
-          message: `recording stopped at ${what}: the transcript reached its cap of ${cap} bytes (ACP_PLAYGROUND_TRANSCRIPT_MAX_BYTES); nothing after this line was recorded`,
-        }),
-      );
+      this.pending.push(serialize(note));
+      this.sink?.lifecycle(note);
       this.schedule();
       return false;
     }
@@ -281,6 +287,7 @@ export class TranscriptRecorder {
       this.flush();
     } finally {
       this.closed = true;
+      this.sink?.close();
       this.store.live.delete(this.meta.id);
       try {
         const bytes = fstatSync(this.fd).size;

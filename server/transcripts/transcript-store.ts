@@ -34,6 +34,7 @@ import { transcriptLimits, type TranscriptLimits } from "../config";
 import { isAlive } from "../agents/process-group";
 import { PACKAGE_ROOT } from "../runtime";
 import type { IndexObserver } from "./library-index";
+import type { RecordingObserver } from "./recording-observer";
 
 export type { TranscriptMeta };
 
@@ -73,6 +74,8 @@ export class TranscriptStore {
 
   /** The search index, told of every change (the relay's; none in the CLI and tests). */
   index: IndexObserver | undefined;
+  /** Sees every recording as it is written (the live OTLP export, docs/otel.md); none unless asked. */
+  recordings: RecordingObserver | undefined;
 
   /** Files read whole by a scan (a hook for tests: a list must not rescan unchanged files). */
   scans = 0;

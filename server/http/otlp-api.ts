@@ -1,0 +1,54 @@
+/**
+ * The OTLP routes (docs/relay-protocol.md#http-api, docs/otel.md): `GET /api/otlp` says where
+ * `serve --otlp` sends traces; `POST /api/transcripts/:id/otlp` sends one finished recording
+ * there, answering NDJSON lines as batches are accepted and a last line with the backend's answer.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { OtlpSendEvent, OtlpTargetInfo } from "../../lib/contracts/otlp-api";
+import { TranscriptError } from "../../lib/contracts/transcript";
+import { LiveOtlpExport } from "../otel/live-export";
+import { OtlpExportError } from "../otel/otlp-sender";
+import { sendError, sendJson } from "./http-api";
+import type { Relay } from "./relay";
+
+/** Handles `parts` (the path after /api/) when it is an OTLP route; false when it is not one. */
+export async function handleOtlpApi(
+  req: IncomingMessage,
+  res: ServerResponse,
+  parts: string[],
+  relay: Relay,
+): Promise<boolean> {
+  const live = relay.transcripts.recordings instanceof LiveOtlpExport ? relay.transcripts.recordings : undefined;
+  if (parts.length === 1 && parts[0] === "otlp" && req.method === "GET") {
+    sendJson(res, 200, (live ? live.info : { url: null }) satisfies OtlpTargetInfo);
+    return true;
+  }
+  if (!(parts.length === 3 && parts[0] === "transcripts" && parts[2] === "otlp" && req.method === "POST")) return false;
+  const id = parts[1]!;
+  if (!live) {
+    sendError(res, 409, "no_endpoint", "no OTLP endpoint is configured: start the playground with serve --otlp URL");
+    return true;
+  }
+  const meta = relay.transcripts.exists(id) ? relay.transcripts.meta(id) : undefined;
+  if (!meta) {
+    sendError(res, 404, "not_found", `no transcript ${id.slice(0, 80)}`);
+    return true;
+  }
+  if (meta.recording) {
+    sendError(res, 409, "recording", "the transcript is still being recorded: it is being sent live");
+    return true;
+  }
+  res.writeHead(200, { "content-type": "application/x-ndjson; charset=utf-8", "cache-control": "no-store" });
+  const line = (e: OtlpSendEvent) => res.write(`${JSON.stringify(e)}\n`);
+  try {
+    const summary = await live.exportFile(relay.transcripts.file(id), id, (spans) => line({ type: "progress", spans }));
+    line({ type: "done", spans: summary.spans, traces: summary.turns, url: live.url });
+  } catch (err) {
+    if (err instanceof OtlpExportError) line({ type: "error", message: err.message, status: err.status });
+    else if (err instanceof TranscriptError)
+      line({ type: "error", message: `the transcript does not parse: ${err.message}` });
+    else line({ type: "error", message: (err as Error).message });
+  }
+  res.end();
+  return true;
+}
