@@ -18,7 +18,8 @@ const LOCK_KEY = 0x6163_7070_6c67; // "acpplg"
 export async function migrate(pool: Pool, migrations: readonly Migration[]): Promise<number[]> {
   const sorted = [...migrations].sort((a, b) => a.version - b.version);
   for (let i = 1; i < sorted.length; i++)
-    if (sorted[i]!.version === sorted[i - 1]!.version) throw new Error(`migration ${sorted[i]!.version} is listed twice`);
+    if (sorted[i]!.version === sorted[i - 1]!.version)
+      throw new Error(`migration ${sorted[i]!.version} is listed twice`);
   const client = await pool.connect();
   try {
     await client.query("BEGIN");

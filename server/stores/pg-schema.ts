@@ -12,6 +12,11 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 1,
     name: "transcripts, lines, search documents, calls",
     sql: `
+      -- Words as the SQLite index's unicode61 tokenizer sees them: lower case, accents removed.
+      CREATE EXTENSION IF NOT EXISTS unaccent;
+      CREATE TEXT SEARCH CONFIGURATION acp_words (COPY = simple);
+      ALTER TEXT SEARCH CONFIGURATION acp_words
+        ALTER MAPPING FOR hword, hword_part, word WITH unaccent, simple;
       CREATE TABLE transcripts (
         id text PRIMARY KEY,
         created_at text NOT NULL,
@@ -37,7 +42,7 @@ export const MIGRATIONS: readonly Migration[] = [
         body text NOT NULL,
         extra text NOT NULL,
         tsv tsvector GENERATED ALWAYS AS (
-          setweight(to_tsvector('simple', body), 'A') || setweight(to_tsvector('simple', extra), 'B')
+          setweight(to_tsvector('acp_words', body), 'A') || setweight(to_tsvector('acp_words', extra), 'B')
         ) STORED,
         PRIMARY KEY (transcript_id, line_no)
       );

@@ -74,17 +74,20 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
   }
 
   /**
-   * Saves a transcript's meta and its lines from `from` on (0: all of them, replacing what was
-   * kept). What a user changed in the database (a rename, a share) outlives the recorder's meta.
+   * Saves a transcript's meta and `lines`, which are its lines from number `from` on (0: all of
+   * them, header first, replacing what was kept; else appended, `lastSeq` the last frame's seq
+   * before them). Returns the last frame's seq after them. What a user changed in the database
+   * (a rename, a share) outlives the recorder's meta.
    */
-  async save(meta: TranscriptMeta, lines: readonly string[], from = 0): Promise<void> {
+  async save(meta: TranscriptMeta, lines: readonly string[], from = 0, lastSeq = 0): Promise<number> {
     if (!ID.test(meta.id)) throw new Error(`bad transcript id: ${meta.id.slice(0, 80)}`);
     const client = await this.pool.connect();
     try {
       await client.query("BEGIN");
-      const old = await client.query<{ meta: TranscriptMeta }>("SELECT meta FROM transcripts WHERE id = $1 FOR UPDATE", [
-        meta.id,
-      ]);
+      const old = await client.query<{ meta: TranscriptMeta }>(
+        "SELECT meta FROM transcripts WHERE id = $1 FOR UPDATE",
+        [meta.id],
+      );
       const { writer: _writer, duplicateOf: _dup, ...plain } = meta;
       const stored = { ...plain, ...(old.rows[0] ? userChanges(old.rows[0].meta) : {}) };
       await client.query(
@@ -96,8 +99,9 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
         for (const table of ["transcript_lines", "search_docs", "calls"])
           await client.query(`DELETE FROM ${table} WHERE transcript_id = $1`, [meta.id]);
       }
-      await this.insertLines(client, meta.id, lines, from);
+      const seq = await this.insertLines(client, meta.id, lines, from, lastSeq);
       await client.query("COMMIT");
+      return seq;
     } catch (err) {
       await client.query("ROLLBACK").catch(() => undefined);
       throw err;
@@ -106,19 +110,26 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
     }
   }
 
-  private async insertLines(client: pg.PoolClient, id: string, lines: readonly string[], from: number): Promise<void> {
-    let lastSeq = 0;
-    const docs: unknown[][] = [[], [], [], [], [], [], [], [], [], [], []];
-    const calls: unknown[][] = [[], [], [], [], []];
-    for (let n = 1; n < lines.length; n++) {
+  private async insertLines(
+    client: pg.PoolClient,
+    id: string,
+    lines: readonly string[],
+    from: number,
+    seqBefore: number,
+  ): Promise<number> {
+    let lastSeq = seqBefore;
+    const docs: unknown[][] = Array.from({ length: 10 }, () => []);
+    const calls: unknown[][] = Array.from({ length: 5 }, () => []);
+    for (let i = 0; i < lines.length; i++) {
+      const n = from + i;
+      if (n === 0) continue; // the header
       let e: TranscriptEvent;
       try {
-        e = JSON.parse(lines[n]!) as TranscriptEvent;
+        e = JSON.parse(lines[i]!) as TranscriptEvent;
       } catch {
         continue;
       }
       if (e.type === "frame" && typeof e.seq === "number") lastSeq = e.seq;
-      if (n < from) continue;
       const doc = searchDoc(e, lastSeq);
       if (doc) {
         const row = [n, doc.seq, doc.ts, doc.dir ?? null, doc.kind, doc.method ?? null, doc.field, doc.error];
@@ -128,12 +139,12 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
       const call = callTiming(e);
       if (call) [n, call.method, call.dir, call.ms, call.error].forEach((v, i) => calls[i]!.push(v));
     }
-    for (let at = from; at < lines.length; at += BATCH) {
+    for (let at = 0; at < lines.length; at += BATCH) {
       const slice = lines.slice(at, at + BATCH);
       await client.query(
         `INSERT INTO transcript_lines (transcript_id, line_no, line)
          SELECT $1, n, l FROM unnest($2::int[], $3::text[]) AS x(n, l)`,
-        [id, slice.map((_, i) => at + i), slice],
+        [id, slice.map((_, i) => from + at + i), slice],
       );
     }
     for (let at = 0; at < docs[0]!.length; at += BATCH) {
@@ -151,6 +162,7 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
         [id, ...calls.map((column) => column.slice(at, at + BATCH))],
       );
     }
+    return lastSeq;
   }
 
   async list(): Promise<TranscriptMeta[]> {
@@ -162,7 +174,9 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
 
   async meta(id: string): Promise<TranscriptMeta | undefined> {
     if (!ID.test(id)) return undefined;
-    const { rows } = await this.pool.query<{ meta: TranscriptMeta }>("SELECT meta FROM transcripts WHERE id = $1", [id]);
+    const { rows } = await this.pool.query<{ meta: TranscriptMeta }>("SELECT meta FROM transcripts WHERE id = $1", [
+      id,
+    ]);
     return rows[0]?.meta;
   }
 
@@ -179,7 +193,13 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
     );
     if (rows.length === 0) return undefined;
     const header = serialize({ ...(JSON.parse(rows[0]!.line) as TranscriptHeader), title: meta.title });
-    return header + rows.slice(1).map((r) => `${r.line}\n`).join("");
+    return (
+      header +
+      rows
+        .slice(1)
+        .map((r) => `${r.line}\n`)
+        .join("")
+    );
   }
 
   rename(id: string, title: string): Promise<TranscriptMeta | undefined> {
@@ -261,7 +281,7 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
     const query = tsQuery(q.q);
     if (!query) return { hits: [], total: 0, more: false, tookMs: 0 };
     const params: unknown[] = [query];
-    const clauses = ["d.tsv @@ to_tsquery('simple', $1)", ...this.where(q, params)];
+    const clauses = ["d.tsv @@ to_tsquery('acp_words', $1)", ...this.where(q, params)];
     if (q.method) {
       params.push(q.method);
       clauses.push(`d.method = $${params.length}`);
@@ -283,7 +303,7 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
     };
     const { rows } = await this.pool.query<Row>(
       `WITH m AS (
-         SELECT d.*, t.meta, t.created_at, ts_rank(d.tsv, to_tsquery('simple', $1)) AS rank
+         SELECT d.*, t.meta, t.created_at, ts_rank(d.tsv, to_tsquery('acp_words', $1)) AS rank
          FROM search_docs d JOIN transcripts t ON t.id = d.transcript_id
          WHERE ${clauses.join(" AND ")}
          ORDER BY t.created_at DESC, d.line_no DESC
@@ -334,10 +354,7 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
       `SELECT c.method, c.dir, c.ms, c.error FROM calls c JOIN transcripts t ON t.id = c.transcript_id ${where}`,
       params,
     );
-    const count = await this.pool.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM transcripts t ${where}`,
-      params,
-    );
+    const count = await this.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM transcripts t ${where}`, params);
     return {
       rows: latencyRows(calls.rows),
       transcripts: count.rows[0]!.n,
