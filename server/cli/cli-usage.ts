@@ -3,8 +3,9 @@ export const USAGE = `usage: acp-playground [serve] [options] [-- AGENT_COMMAND 
        acp-playground <command> [options]
 
   (no command), serve                     serve the playground for this folder (its workspace) and open it
-         [--port N] [--config FILE] [--data DIR] [--no-open]
+         [--port N] [--config FILE] [--data DIR] [--no-open] [--database postgres://...]
          [--agent NAME=COMMAND]... [-- COMMAND ARGS...]
+                                          --database keeps the library in PostgreSQL (docs/scaling.md)
                                           --agent / -- add an agent profile for this run and select it
                                           (--agent's COMMAND is split at spaces; after -- every argument is kept)
 

@@ -53,20 +53,30 @@ export function tsQuery(input: string): string | undefined {
 }
 
 export class PgStore implements TranscriptLibrary, LibrarySearch {
-  private constructor(readonly pool: pg.Pool) {}
+  /** Resolves once the migrations have run; rejects, saying why, when the database cannot be used. */
+  readonly ready: Promise<void>;
 
-  /** Connects and runs the migrations not yet run (once, whatever other instances start meanwhile). */
-  static async open(url: string): Promise<PgStore> {
-    const pool = new pg.Pool({ connectionString: url, max: 8 });
+  private constructor(readonly pool: pg.Pool) {
     // An idle client's error (the server restarted) must not take the relay down.
     pool.on("error", (err) => console.error(`database: ${err.message}`));
+    this.ready = migrate(pool, MIGRATIONS).then(() => undefined);
+    this.ready.catch(() => undefined); // seen by whoever awaits it
+  }
+
+  /** Connects now and runs the migrations not yet run (once, whatever other instances start meanwhile). */
+  static connect(url: string): PgStore {
+    return new PgStore(new pg.Pool({ connectionString: url, max: 8 }));
+  }
+
+  static async open(url: string): Promise<PgStore> {
+    const store = PgStore.connect(url);
     try {
-      await migrate(pool, MIGRATIONS);
+      await store.ready;
     } catch (err) {
-      await pool.end();
+      await store.close();
       throw err;
     }
-    return new PgStore(pool);
+    return store;
   }
 
   close(): Promise<void> {
