@@ -40,9 +40,11 @@ describe.skipIf(skip !== undefined)("team library on PostgreSQL", () => {
 
   /** Polls B until `done` holds (the copy to the database is asynchronous); no fixed sleep. */
   async function until<T>(ask: () => Promise<T>, done: (v: T) => boolean): Promise<T> {
+    const deadline = Date.now() + 20_000;
     for (;;) {
       const v = await ask();
       if (done(v)) return v;
+      if (Date.now() > deadline) throw new Error(`B never showed it: ${JSON.stringify(v).slice(0, 500)}`);
       await new Promise((r) => setTimeout(r, 50));
     }
   }
