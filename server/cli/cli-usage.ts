@@ -44,6 +44,7 @@ commands:
                                           exercises the client's side of the protocol in its first prompt
                                           turn; the report (FILE.json, FILE.md; default: the data
                                           directory's client-probes/) judges each requirement
+  publish FILE... --to URL                upload recordings into a team server (its token in ACP_PLAYGROUND_TOKEN)
   mcp [--data DIR]                        serve the transcript library to AI agents over MCP (stdio; read-only,
                                           redacted as share links are): list, search, read a turn or frames,
                                           insights, latency per method, diff two (docs/mcp.md)

@@ -379,6 +379,8 @@ async function main(argv: string[]): Promise<number> {
       return (await import("./probe-client")).probeClientMain(rest);
     case "mcp":
       return (await import("./mcp-server")).mcpMain(rest);
+    case "publish":
+      return (await import("./publish-cli")).publishMain(rest);
     case "help":
     case "--help":
     case "-h":

@@ -1,10 +1,13 @@
 /**
  * `serve --database`: two relay instances on one PostgreSQL database (a throw-away cluster). A
  * real Gemini CLI session (fake API) recorded on A is listed, read line for line and found by
- * search on B; a rename, a share and a delete made on B are seen on A.
+ * search on B; a rename, a share and a delete made on B are seen on A; a local file published
+ * into B (acp-playground publish) is read on A.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { publishMain } from "../../server/cli/publish-cli";
 import type { ServerConfig } from "../../server/config";
 import { useGeminiRelay } from "../gemini-relay-setup";
 import { pgSkipReason, startPgCluster, type PgCluster } from "../pg-cluster";
@@ -115,5 +118,20 @@ describe.skipIf(skip !== undefined)("team library on PostgreSQL", () => {
     expect((await http(b!, "DELETE", `/api/transcripts/${id}`)).status).toBe(204);
     expect((await http(a.relay, "GET", `/api/transcripts/${id}`)).status).toBe(404);
     expect((await http(a.relay, "GET", "/api/search?q=marmalade")).json().hits).toEqual([]);
+
+    // A local recording published into B is in the team's library, on A too.
+    const file = path.join(a.base, "local.jsonl");
+    writeFileSync(file, local);
+    const lines: string[] = [];
+    const code = await publishMain([file, "--to", b!.url], { ACP_PLAYGROUND_TOKEN: "test-token" }, (l) =>
+      lines.push(l),
+    );
+    expect(code).toBe(0);
+    const published = /published as .*\/transcripts\/(\S+)$/.exec(lines[0]!)![1]!;
+    const copy = await until(
+      () => http(a.relay, "GET", `/api/transcripts/${published}`),
+      (r) => r.status === 200,
+    );
+    expect(copy.text.split("\n").slice(1)).toEqual(local.split("\n").slice(1));
   });
 });
