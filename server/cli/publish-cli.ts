@@ -28,7 +28,7 @@ function source(arg: string, dataDir: string): Buffer {
 
 export async function publishMain(
   argv: string[],
-  env: NodeJS.ProcessEnv = process.env,
+  env: Record<string, string | undefined> = process.env,
   log: (line: string) => void = (l) => console.log(l),
 ): Promise<number> {
   let parsed;
