@@ -12,10 +12,10 @@
  *
  * `--keep DIR`: the generated library and its index are left in DIR (made if missing) for a closer look.
  */
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { serialize, serializeFrame, type TranscriptHeader } from "../lib/contracts/transcript";
+import { rare, writeLibrary } from "./library-gen";
 import { SearchIndex } from "../server/transcripts/search-index";
 import {
   benchAgent,
@@ -32,132 +32,6 @@ import {
 const flags = numberFlags({ transcripts: 5000, mb: 1024, runs: 20, record: 64, rate: 200, frame: 8 });
 const TARGETS = { searchMs: 200, listMs: 100 };
 const now = () => performance.timeOrigin + performance.now();
-
-// A vocabulary with a long tail, so common and rare words behave as in real text.
-const WORDS = (
-  "the a to of and in is it that for on with as this be are was by file function test error build " +
-  "agent session prompt tool call update result request response permission read write terminal " +
-  "config module import export class interface type const return async await promise value string number " +
-  "server client relay frame transcript index search query filter latency method direction token usage"
-).split(" ");
-const rare = (i: number) => `w${(i * 2654435761) % 100_000}`;
-let rng = 42;
-const rand = () => (rng = (rng * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
-const sentence = (n: number) => {
-  const out: string[] = [];
-  for (let i = 0; i < n; i++)
-    out.push(rand() < 0.08 ? rare(Math.floor(rand() * 1e9)) : WORDS[Math.floor(rand() * rand() * WORDS.length)]!);
-  return out.join(" ");
-};
-
-const AGENTS = [
-  { profile: "gemini", name: "gemini-cli" },
-  { profile: "claude", name: "claude-code" },
-  { profile: "qwen", name: "qwen-code" },
-];
-
-/** One transcript of about `bytes` bytes: turns of a prompt, streamed chunks, tool calls, an error now and then. */
-function transcript(i: number, bytes: number): string {
-  const agent = AGENTS[i % AGENTS.length]!;
-  const created = Date.parse("2026-01-01T00:00:00Z") + i * 3_600_000;
-  const header: TranscriptHeader = {
-    type: "header",
-    format: "acp-playground-transcript",
-    version: "1.0",
-    id: `bench-${i}`,
-    createdAt: new Date(created).toISOString(),
-    playground: { version: "bench" },
-    agent: { profile: agent.profile, command: agent.profile, args: ["--acp"], cwd: "/work/project" },
-  };
-  let out = serialize(header);
-  let seq = 0;
-  let ts = created;
-  const frame = (
-    dir: "to-agent" | "from-agent",
-    kind: "request" | "response" | "notification",
-    method: string,
-    message: object,
-    latencyMs?: number,
-  ) => {
-    seq++;
-    ts += 5;
-    out += serializeFrame({
-      seq,
-      ts,
-      dir,
-      kind,
-      method,
-      raw: JSON.stringify({ jsonrpc: "2.0", ...message }),
-      ...(latencyMs !== undefined ? { latencyMs } : {}),
-    });
-  };
-  frame("to-agent", "request", "initialize", { id: 0, method: "initialize", params: { protocolVersion: 1 } });
-  frame(
-    "from-agent",
-    "response",
-    "initialize",
-    { id: 0, result: { protocolVersion: 1, agentInfo: { name: agent.name } } },
-    50 + (i % 200),
-  );
-  out += serialize({ type: "agent-info", ts, protocolVersion: 1, agentInfo: { name: agent.name } });
-  frame("to-agent", "request", "session/new", {
-    id: 1,
-    method: "session/new",
-    params: { cwd: "/work/project", mcpServers: [] },
-  });
-  frame("from-agent", "response", "session/new", { id: 1, result: { sessionId: `s${i}` } }, 20 + (i % 50));
-  let id = 2;
-  while (out.length < bytes) {
-    const promptSeq = seq + 1;
-    frame("to-agent", "request", "session/prompt", {
-      id,
-      method: "session/prompt",
-      params: { sessionId: `s${i}`, prompt: [{ type: "text", text: sentence(12) }] },
-    });
-    for (let c = 0; c < 30; c++) {
-      const update =
-        c % 10 === 5
-          ? {
-              sessionUpdate: "tool_call",
-              toolCallId: `t${seq}`,
-              title: `Read src/${rare(seq)}.ts`,
-              kind: "read",
-              locations: [{ path: `/work/project/src/${rare(seq)}.ts` }],
-              rawInput: { path: `src/${rare(seq)}.ts`, pattern: sentence(3) },
-            }
-          : {
-              sessionUpdate: c % 7 === 0 ? "agent_thought_chunk" : "agent_message_chunk",
-              // Each piece carries the space before it, as an agent streams text (else the words at
-              // two chunks' edge are one word of the message they make).
-              content: { type: "text", text: ` ${sentence(25)}` },
-            };
-      frame("from-agent", "notification", "session/update", {
-        method: "session/update",
-        params: { sessionId: `s${i}`, update },
-      });
-    }
-    if (id % 9 === 0)
-      frame(
-        "from-agent",
-        "response",
-        "session/prompt",
-        { id, error: { code: -32603, message: `Internal error: ${sentence(6)}` } },
-        1000 + ((seq * 37) % 9000),
-      );
-    else
-      frame(
-        "from-agent",
-        "response",
-        "session/prompt",
-        { id, result: { stopReason: "end_turn" } },
-        1000 + ((seq * 37) % 9000),
-      );
-    if (promptSeq % 4 === 0) out += serialize({ type: "stderr", ts, text: `[warn] ${sentence(8)}\n` });
-    id++;
-  }
-  out += serialize({ type: "lifecycle", ts, event: "exited", code: 0, signal: null });
-  return out;
-}
 
 const stats = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -188,31 +62,8 @@ const work = keep ? mkdtempSync(path.join(keep, "library-")) : mkdtempSync(path.
 const data = path.join(work, "data");
 const dir = path.join(data, "transcripts");
 mkdirSync(dir, { recursive: true, mode: 0o700 });
-const per = Math.floor((flags.mb * 1024 * 1024) / flags.transcripts);
-let total = 0;
 let started = performance.now();
-for (let i = 0; i < flags.transcripts; i++) {
-  const text = transcript(i, per);
-  total += Buffer.byteLength(text);
-  const id = `2026${String(i).padStart(6, "0")}-bench-${i}`;
-  writeFileSync(path.join(dir, `${id}.jsonl`), text, { mode: 0o600 });
-  // Its meta, as the store keeps it beside every transcript (else the first list reads every file).
-  const agent = AGENTS[i % AGENTS.length]!;
-  const meta = {
-    id,
-    title: `bench ${i}`,
-    createdAt: new Date(Date.parse("2026-01-01T00:00:00Z") + i * 3_600_000).toISOString(),
-    profile: agent.profile,
-    agentName: agent.name,
-    kind: "session",
-    turns: 0,
-    frames: 0,
-    bytes: Buffer.byteLength(text),
-    redactions: 0,
-    recording: false,
-  };
-  writeFileSync(path.join(dir, `${id}.meta.json`), JSON.stringify(meta), { mode: 0o600 });
-}
+const total = writeLibrary(dir, flags.transcripts, flags.mb);
 const generateS = (performance.now() - started) / 1000;
 console.error(
   `generated ${flags.transcripts} transcripts, ${round(total / 1024 / 1024, 1)} MiB in ${round(generateS, 1)} s`,
@@ -260,6 +111,80 @@ try {
   };
 } finally {
   await library.close();
+}
+
+/**
+ * The same library indexed anew by a relay's worker thread, from its start until a search no
+ * longer says it is catching up: with nothing else going on, and while a recording streams
+ * through the same relay (its frames' latency then, against the index-off figures below).
+ */
+async function relayIndexing(streaming: boolean) {
+  for (const f of ["search-index.sqlite", "search-index.sqlite-wal", "search-index.sqlite-shm"])
+    rmSync(path.join(dir, f), { force: true });
+  const frameBytes = flags.frame * 1024;
+  const relay = await startRelayProcess(
+    streaming
+      ? {
+          bench: {
+            command: process.execPath,
+            // Streams for as long as indexing could take; the relay stops it when the index is done.
+            args: [benchAgent, "rate", String(flags.rate), String(flags.rate * 3600), String(frameBytes)],
+          },
+        }
+      : {},
+    {
+      ACP_PLAYGROUND_DATA: data,
+      ACP_PLAYGROUND_TRANSCRIPTS_MAX_COUNT: "0",
+      ACP_PLAYGROUND_TRANSCRIPTS_MAX_BYTES: "0",
+      ACP_PLAYGROUND_TRANSCRIPT_MAX_BYTES: String(4 * 1024 * 1024 * 1024),
+    },
+  );
+  const t0 = performance.now();
+  const latencies: number[] = [];
+  try {
+    if (streaming) {
+      const socket = await connect(relay.url);
+      onFrames(socket, (f, at) => {
+        if (f.dir !== "from-agent") return;
+        const m = JSON.parse(f.raw) as { method?: string; params?: { t: number } };
+        if (m.params?.t !== undefined) latencies.push(at - m.params.t);
+      });
+      await emit(socket, "agent:start", { profile: "bench" });
+      await emit(socket, "agent:send", { frame: "go" });
+    }
+    let percent = 0;
+    // A bound, so an index that never catches up is reported, not waited for.
+    while (performance.now() - t0 < 20 * 60_000) {
+      const res = await fetch(`${relay.url}/api/search?q=function`, { headers: { authorization: "Bearer bench" } });
+      const body = (await res.json()) as { progress?: { indexedBytes: number; totalBytes: number } };
+      if (!body.progress) break;
+      percent = Math.round((100 * body.progress.indexedBytes) / body.progress.totalBytes);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const s = (performance.now() - t0) / 1000;
+    console.error(
+      `indexed by a relay${streaming ? " while a recording streams" : ""} in ${round(s, 1)} s (${percent}%)`,
+    );
+    const sorted = latencies.slice(Math.floor(flags.rate / 2)).sort((a, b) => a - b);
+    return {
+      s: round(s, 1),
+      ...(percent > 0 && performance.now() - t0 >= 20 * 60_000 ? { unfinishedPercent: percent } : {}),
+      miBps: round(total / 1024 / 1024 / s, 1),
+      ...(streaming
+        ? {
+            frames: latencies.length,
+            latencyMs: { p50: round(percentile(sorted, 50), 3), p99: round(percentile(sorted, 99), 3) },
+          }
+        : {}),
+    };
+  } finally {
+    await relay.close();
+  }
+}
+let relayIndexed: Record<string, unknown>;
+try {
+  relayIndexed = { idle: await relayIndexing(false), streaming: await relayIndexing(true) };
+} finally {
   if (keep) console.error(`kept the library in ${work}`);
   else rmSync(work, { recursive: true, force: true });
 }
@@ -336,6 +261,7 @@ const result = {
     indexMiBps: round(total / 1024 / 1024 / indexS, 1),
     indexMiB: round(indexBytes / 1024 / 1024, 1),
     indexed: counts,
+    byRelay: relayIndexed,
   },
   ...served,
   recording: { mib: flags.record, rate: flags.rate, frameKiB: flags.frame, indexOff: off, indexOn: on },

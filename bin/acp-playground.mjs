@@ -10,8 +10,10 @@ if (!compiled) (await import("tsx/esm/api")).register();
 const SOURCES = { cli: "cli/cli", "cli-usage": "cli/cli-usage", "tap-cli": "tap/tap-cli" };
 const source = (name) => (compiled ? `../dist/${name}.mjs` : `../server/${SOURCES[name]}.ts`);
 const command = process.argv[2];
-if (command === "help" || command === "--help" || command === "-h") {
-  process.stdout.write(`${(await import(source("cli-usage"))).USAGE}\n`);
+// Every command answers --help / -h (before any `--`) without starting anything.
+const help = (await import(source("cli-usage"))).helpFor(process.argv.slice(2));
+if (help !== undefined) {
+  process.stdout.write(`${help}\n`);
 } else if (command === "tap") {
   // The tap stands in for an agent: load only what it needs, so the editor's agent starts sooner.
   const { tapMain } = await import(source("tap-cli"));

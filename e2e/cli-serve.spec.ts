@@ -24,8 +24,9 @@ test("with no command it serves the folder it runs in, with the agent after -- a
     env: { HOME: home, XDG_DATA_HOME: "", ACP_PLAYGROUND_TOKEN: "cli-serve", ACP_PLAYGROUND_DATA: "" },
   });
   try {
+    let out = "";
+    server.stderr.on("data", (d: Buffer) => (out += String(d)));
     const origin = await new Promise<string>((resolve, reject) => {
-      let out = "";
       server.stdout.on("data", (d: Buffer) => {
         out += String(d);
         const m = /(http:\/\/127\.0\.0\.1:\d+)\/\?token=cli-serve\s/.exec(out);
@@ -41,6 +42,8 @@ test("with no command it serves the folder it runs in, with the agent after -- a
       args: [stub, "echo"],
     });
     expect(info.workspaceRoots).toEqual([project]);
+    // Quiet start: the URL and nothing of Next's (its config's load timing among them).
+    expect(out).not.toMatch(/next\.config|✓/);
   } finally {
     server.kill("SIGTERM");
     await server;

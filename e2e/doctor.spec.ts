@@ -19,6 +19,33 @@ test("a Connect that cannot start the agent says why, and what to do", async ({ 
   await expect(finding).toContainText("What to do:");
 });
 
+test("a line that is not JSON-RPC is named the moment it arrives, while initialize still waits", async ({ page }) => {
+  await page.goto(url());
+  await page.getByTestId("profile-select").selectOption("greeting");
+  await page.getByTestId("connect").click();
+  const live = page.locator('[data-testid="connect-diagnosis"][data-live="true"]');
+  await expect(live.getByTestId("doctor-finding")).toHaveAttribute("data-kind", "stdout-noise");
+  await expect(live.getByTestId("doctor-finding")).toContainText('"hello from a shell profile"');
+  // Initialize has no answer yet (it would time out in 30 s): the doctor did not wait for it.
+  await expect(page.getByTestId("connect-status")).toHaveAttribute("data-step", "initialize");
+  await page.getByTestId("stop-agent").click();
+});
+
+test("an agent that echoes its input is named as such, stopped, and its failure said once", async ({ page }) => {
+  await page.goto(url());
+  await page.getByTestId("profile-select").selectOption("echo");
+  await page.getByTestId("connect").click();
+  await expect(page.getByTestId("connect-status")).toHaveAttribute("data-step", "failed");
+  const finding = page.getByTestId("connect-diagnosis").getByTestId("doctor-finding");
+  await expect(finding).toHaveCount(1);
+  await expect(finding).toHaveAttribute("data-kind", "echo");
+  await expect(finding).toContainText("echoes its input");
+  // Our own refusal of the echoed initialize, echoed back, is not the agent's error.
+  await expect(page.getByTestId("prompt-panel")).not.toContainText("Method not found");
+  // Stopped by the doctor, not left running.
+  await expect(page.getByTestId("agent-status")).toHaveAttribute("data-status", "exited");
+});
+
 test("Check on the Profiles page diagnoses each profile on demand", async ({ page }) => {
   await page.goto(url());
   await page.getByTestId("nav-profiles").click();

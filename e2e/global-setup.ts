@@ -150,6 +150,13 @@ async function startWorld(): Promise<{ env: WorldEnv; cleanup: () => Promise<voi
         missing: { command: path.join(tmp, "no-such-agent") },
         terminal: { command: process.execPath, args: [stubAgent, "terminal", "<b>built</b> ok"] },
         cards: { command: process.execPath, args: [stubAgent, "cards"] },
+        // The doctor's live findings (e2e/doctor.spec.ts): a shell greeting on stdout, then no answer;
+        // `-- cat` in a pipeline, an agent that echoes its input.
+        greeting: {
+          command: process.execPath,
+          args: [path.resolve(import.meta.dirname, "../test/fixtures/doctor-agent.mjs"), "greet"],
+        },
+        echo: { command: "sh", args: ["-c", "cat | cat"] },
         // Lists sessions and has config options (test/fixtures/sessions-agent.mjs); speaks v2 (v2-agent.mjs).
         sessions: {
           command: process.execPath,

@@ -91,6 +91,27 @@ test("search every recording, then open the frame it found", async ({ page }) =>
   await expectSelected(page, TARGET);
 });
 
+test("a search while the index catches up says how far it has got, and a cut query says so", async ({ page }) => {
+  // The relay's answer, as it is while a large library is still being indexed (and cut to its limits).
+  await page.route("**/api/search?*", async (route) => {
+    const res = await route.fetch();
+    const body = (await res.json()) as Record<string, unknown>;
+    await route.fulfill({
+      response: res,
+      json: {
+        ...body,
+        progress: { indexedDocs: 1200, totalDocs: 5000, indexedBytes: 250 << 20, totalBytes: 1000 << 20 },
+        cut: "The query was cut: only the first 16 of its 20 different words or phrases were searched.",
+      },
+    });
+  });
+  await page.goto(`${origin()}/transcripts?token=${token()}`);
+  await page.getByTestId("library-search-input").fill(WORD);
+  await expect(page.getByTestId("search-hit")).toHaveCount(1);
+  await expect(page.getByTestId("search-progress")).toHaveText("index 25% — results may be incomplete");
+  await expect(page.getByTestId("search-cut")).toContainText("only the first 16 of its 20");
+});
+
 test("a #seq=N link opens the viewer scrolled to that frame, selected; Copy link gives it", async ({ page }) => {
   await page.goto(`${origin()}/transcripts/${id}?token=${token()}#seq=${TARGET}`);
   await expectSelected(page, TARGET);

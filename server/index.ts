@@ -3,6 +3,7 @@
  * on one port, bound to 127.0.0.1 unless HOST says otherwise.
  */
 import next from "next";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createAppServer, exitOnSignals } from "./http/app-server";
@@ -16,6 +17,7 @@ export async function serve(agents: CommandLineAgent[] = []): Promise<void> {
   const config = loadConfig(process.env, process.cwd(), agents);
   const dev = process.env.NODE_ENV === "development";
   const app = next({ dev, dir: PACKAGE_ROOT, hostname: config.host, port: config.port });
+  await loadNextConfigQuietly(dev);
   await app.prepare();
   const handle = app.getRequestHandler();
   const server = createAppServer(config, (req, res) => handle(req, res));
@@ -57,6 +59,20 @@ export async function serve(agents: CommandLineAgent[] = []): Promise<void> {
   }
 
   exitOnSignals(server);
+}
+
+/**
+ * Next's router loads next.config.mjs with its timing printed ("✓ Running next.config.mjs took
+ * 270ms", next/dist/server/lib/router-server.js: `silent: false`, with no option to turn it off).
+ * Loaded here first, silently, with the same phase and folder, its load is a cache hit: no line.
+ */
+async function loadNextConfigQuietly(dev: boolean): Promise<void> {
+  const require = createRequire(import.meta.url);
+  const { default: loadConfig } = require("next/dist/server/config") as typeof import("next/dist/server/config");
+  const phases = require("next/constants") as typeof import("next/constants");
+  await loadConfig(dev ? phases.PHASE_DEVELOPMENT_SERVER : phases.PHASE_PRODUCTION_SERVER, PACKAGE_ROOT, {
+    silent: true,
+  });
 }
 
 // Run when started as the entry point (npm start), not when the CLI imports it.

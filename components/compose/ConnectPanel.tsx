@@ -56,8 +56,11 @@ function Progress({ p }: { p: ConnectProgress }) {
           {detail}
         </p>
       ) : null}
-      {p.step === "failed" && p.message ? <p className={alert}>{p.message}</p> : null}
-      {p.step === "failed" ? <ConnectDiagnosis /> : null}
+      {p.step === "failed" ? (
+        <ConnectDiagnosis fallback={p.message ? <p className={alert}>{p.message}</p> : null} />
+      ) : p.step !== "ready" ? (
+        <ConnectDiagnosis live />
+      ) : null}
     </div>
   );
 }

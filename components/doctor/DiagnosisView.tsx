@@ -9,7 +9,8 @@ const REACHED: Record<Diagnosis["reached"], string> = {
   session: "opened a session",
 };
 
-export function DiagnosisView({ diagnosis }: { diagnosis: Diagnosis }) {
+/** `live`: findings while the agent is still being connected: how far it got is not known yet. */
+export function DiagnosisView({ diagnosis, live = false }: { diagnosis: Diagnosis; live?: boolean }) {
   if (diagnosis.findings.length === 0)
     return (
       <p data-testid="doctor-ok" className="text-xs text-emerald-300">
@@ -18,7 +19,7 @@ export function DiagnosisView({ diagnosis }: { diagnosis: Diagnosis }) {
     );
   return (
     <div data-testid="doctor-findings" data-reached={diagnosis.reached} className="flex flex-col gap-1.5">
-      <p className="text-[11px] text-zinc-500">The agent {REACHED[diagnosis.reached]}.</p>
+      {live ? null : <p className="text-[11px] text-zinc-500">The agent {REACHED[diagnosis.reached]}.</p>}
       {diagnosis.findings.map((f, i) => (
         <div
           key={`${f.kind}-${i}`}

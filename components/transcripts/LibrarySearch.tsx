@@ -8,7 +8,7 @@
 import Link from "next/link";
 import { useEffect, useMemo, useState } from "react";
 import { useDebounced } from "../use-debounced";
-import type { LatencyAnswer, SearchAnswer, SearchHit } from "@/lib/contracts/library-search";
+import { indexPercent, type LatencyAnswer, type SearchAnswer, type SearchHit } from "@/lib/contracts/library-search";
 import { KIND_LABELS, TRANSCRIPT_KINDS, type TranscriptKind } from "@/lib/contracts/transcript-meta";
 import type { TranscriptMeta } from "./api";
 import type { TranscriptsClient } from "./use-transcripts";
@@ -293,6 +293,16 @@ export function LibrarySearch({ client, list }: { client: TranscriptsClient; lis
               ? "No frame matches."
               : `${answer.more ? `more than ${answer.total}` : answer.total} matching ${answer.total === 1 ? "frame" : "frames"}${answer.hits.length < answer.total ? `, best ${answer.hits.length} shown` : ""} · ${answer.tookMs} ms`}
           </p>
+          {answer.progress ? (
+            <p data-testid="search-progress" role="status" className="text-[11px] text-amber-300">
+              {`index ${indexPercent(answer.progress)}% — results may be incomplete`}
+            </p>
+          ) : null}
+          {answer.cut ? (
+            <p data-testid="search-cut" className="text-[11px] text-amber-300">
+              {answer.cut}
+            </p>
+          ) : null}
           <ul className="mt-1 flex max-h-96 flex-col overflow-y-auto">
             {answer.hits.map((h) => (
               <HitRow key={`${h.transcript.id}:${h.seq}:${h.field}:${h.ts}`} hit={h} />

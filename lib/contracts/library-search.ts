@@ -64,7 +64,31 @@ export interface SearchAnswer {
   total: number;
   more: boolean;
   tookMs: number;
+  /** Set when the search did not look at everything: a query cut to its limits, or one that ran out of its budget. */
+  cut?: string;
+  /** Set while the index is still catching up with the library: what it has read so far. */
+  progress?: IndexProgress;
 }
+
+/** How far the index has got: transcripts and bytes of the library read. */
+export interface IndexProgress {
+  indexedDocs: number;
+  totalDocs: number;
+  indexedBytes: number;
+  totalBytes: number;
+}
+
+/** How far the index has got, in whole percent of the library's bytes (99 until it is done). */
+export function indexPercent(p: IndexProgress): number {
+  if (p.totalBytes <= 0) return p.indexedDocs >= p.totalDocs ? 100 : 0;
+  const done = p.indexedBytes >= p.totalBytes && p.indexedDocs >= p.totalDocs;
+  return done ? 100 : Math.min(99, Math.floor((100 * p.indexedBytes) / p.totalBytes));
+}
+
+/** Different words or phrases one search looks for (more are left out, and the answer says so). */
+export const MAX_QUERY_TERMS = 16;
+/** Words of one quoted phrase looked for. */
+export const MAX_PHRASE_WORDS = 16;
 
 /** Matches ranked per search: the newest this many, then the best of them (keeps a common word fast). */
 export const SEARCH_CANDIDATES = 2_000;

@@ -34,6 +34,8 @@ export interface Requirement {
   variant?: SpecVariant;
   /** Why the tier differs from the kit's, or why the kit has no such requirement. */
   note?: string;
+  /** The kit's requirement this one answers, under another id, where the playground reads the spec differently. */
+  kit?: string;
 }
 
 /** One check's outcome. `skip`: it could not be exercised (say why in the detail). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { FrameSequencer } from "../protocol/frame-sequencer";
 import type { Frame } from "../protocol/frame";
-import { diagnose, stderrTail, visibleBytes, type DoctorFacts } from "./doctor";
+import { diagnose, DoctorWatch, earlyFindings, stderrTail, visibleBytes, type DoctorFacts } from "./doctor";
 
 /** A conversation as the relay would sequence it: `>` to the agent, `<` from it. */
 function conversation(...lines: string[]): Frame[] {
@@ -122,5 +122,66 @@ describe("the doctor", () => {
     expect(visibleBytes("x".repeat(100), 10)).toBe(`"${"x".repeat(10)}"…`);
     expect(stderrTail("")).toBe("");
     expect(stderrTail("y".repeat(5_000)).length).toBeLessThanOrEqual(1_501);
+  });
+});
+
+describe("an agent that echoes its input (`acp-playground -- cat`)", () => {
+  const initLine = INIT.slice(1);
+  // What the relay sees with cat: initialize comes back as a request, the relay refuses it, and that comes back too.
+  const refusal = JSON.stringify({ jsonrpc: "2.0", id: 0, error: { code: -32601, message: "Method not found" } });
+  const cat = conversation(INIT, `<${initLine}`, `>${refusal}`, `<${refusal}`);
+
+  it("is named as an echo, once, and not as an initialize error (the error was our own answer)", () => {
+    const d = diagnose(facts(cat, { exit: { code: null, signal: "SIGTERM" } }));
+    expect(d.findings.map((f) => f.kind)).toEqual(["echo"]);
+    expect(d.findings[0]!.detail).toBe(
+      "the client's initialize request (frame #1) came back from the agent as frame #2",
+    );
+    expect(d.findings[0]!.fix).toMatch(/not an ACP agent/);
+    expect(JSON.stringify(d)).not.toContain("Method not found");
+  });
+
+  it("is found when our request comes back reformatted", () => {
+    const jq = `<${JSON.stringify(JSON.parse(initLine), null, 1).replace(/\n/g, "")}`;
+    expect(kinds(facts(conversation(INIT, jq)))).toEqual(["echo"]);
+  });
+
+  it("is not found in an agent whose answers happen to repeat one of ours", () => {
+    // The client answers the agent's request 0 with {}; the agent answers the client's request 0 with {}.
+    const same = JSON.stringify({ jsonrpc: "2.0", id: 0, result: {} });
+    const frames = conversation(
+      '<{"jsonrpc":"2.0","id":0,"method":"fs/read_text_file","params":{}}',
+      `>${same}`,
+      INIT,
+      `<${same}`,
+    );
+    expect(earlyFindings(frames)).toEqual([]);
+  });
+});
+
+describe("the doctor watching frames as they come", () => {
+  it("names stray stdout the moment it arrives, before initialize has any answer", () => {
+    const frames = conversation(INIT, "<hello from a shell profile");
+    expect(earlyFindings(frames).map((f) => f.kind)).toEqual(["stdout-noise"]);
+    const watch = new DoctorWatch();
+    expect(watch.push(frames[0]!)).toBeUndefined();
+    const said = watch.push(frames[1]!);
+    expect(said).toEqual(diagnose(facts(frames)).findings[0]);
+    expect(said!.detail).toContain('"hello from a shell profile"');
+    // Said once.
+    expect(watch.push(conversation("<more noise")[0]!)).toBeUndefined();
+  });
+
+  it("names an echo at the frame that echoes, once", () => {
+    const frames = conversation(INIT, `<${INIT.slice(1)}`, `<${INIT.slice(1)}`);
+    const watch = new DoctorWatch();
+    const said = frames.map((f) => watch.push(f));
+    expect(said.map((f) => f?.kind)).toEqual([undefined, "echo", undefined]);
+  });
+
+  it("says nothing of an agent that works", () => {
+    const watch = new DoctorWatch();
+    const frames = conversation(INIT, INIT_OK, req(1, "session/new"), res(1, { sessionId: "s" }));
+    expect(frames.map((f) => watch.push(f)).filter(Boolean)).toEqual([]);
   });
 });

@@ -11,6 +11,7 @@ import { isObject } from "../protocol/json";
 import { outcomeOf, type RpcError } from "../protocol/jsonrpc";
 import { AGENT_METHODS } from "../protocol/methods";
 import { seconds } from "../protocol/request-port";
+import { staticChecks } from "../folds/frame-checks";
 import { agentErrorText, needsAuth } from "./handshake";
 import { type AuthMethodView, describeAuthMethod, missingEnvVars, parseAuthMethods } from "./auth-methods";
 
@@ -44,6 +45,7 @@ export type FindingKind =
   | "start-failed"
   | "exited"
   | "stdout-noise"
+  | "echo"
   | "no-initialize-answer"
   | "initialize-error"
   | "protocol-version"
@@ -124,21 +126,128 @@ const NOISE_FIX =
   "(`[[ $- == *i* ]] && echo ...`), or give the profile the agent's own executable. Colour codes: set NO_COLOR=1 " +
   "in the profile's env.";
 
+/** The finding for stray stdout: its first line, whether a frame came before it, how many more. */
+function noiseOf(first: Frame, before: boolean, more: number): Finding {
+  return {
+    kind: "stdout-noise",
+    severity: "error",
+    title: `It writes something that is not JSON-RPC on stdout ${before ? "before its first frame" : "between frames"}`,
+    detail: `first bytes: ${visibleBytes(first.raw)}${first.error ? ` (${first.error})` : ""}${
+      more > 0 ? ` (and ${more} more such line${more > 1 ? "s" : ""})` : ""
+    }`,
+    fix: NOISE_FIX,
+  };
+}
+
 /** Stray stdout: a line the agent wrote that is not JSON-RPC, before its first frame or between frames. */
 function noiseFinding(frames: readonly Frame[]): Finding | undefined {
   const fromAgent = frames.filter((f) => f.dir === "from-agent");
   const stray = fromAgent.filter((f) => f.kind === "invalid");
   const first = stray[0];
   if (!first) return undefined;
-  const before = !fromAgent.some((f) => f.kind !== "invalid" && f.seq < first.seq);
-  const more = stray.length > 1 ? ` (and ${stray.length - 1} more such line${stray.length > 2 ? "s" : ""})` : "";
+  return noiseOf(first, !fromAgent.some((f) => f.kind !== "invalid" && f.seq < first.seq), stray.length - 1);
+}
+
+const ECHO_FIX =
+  "The profile's command copies what it reads to what it writes (cat, tee, a shell, a pipe): it is not an ACP " +
+  "agent. Give the profile the agent's own command, with the argument that makes it speak ACP (gemini --acp, " +
+  "claude-agent-acp, codex app-server...). The doctor stopped it.";
+
+/**
+ * The client's requests and notifications an echo would send back, by line and (requests) by
+ * method and id. Only a message only a client sends counts as echoed: a response, or a
+ * notification both sides send, may be the same line from an agent that works.
+ */
+class Sent {
+  readonly lines = new Map<string, Frame>();
+  readonly requests = new Map<string, Frame>();
+  add(f: Frame): void {
+    if (f.method === undefined || this.lines.size >= SENT_KEPT) return;
+    if (!this.lines.has(f.raw)) this.lines.set(f.raw, f);
+    if (f.kind === "request") this.requests.set(`${f.method} ${JSON.stringify(f.id)}`, f);
+  }
+  /** The client's frame this frame from the agent repeats: the same line, or the same request reformatted (jq). */
+  echoed(f: Frame): Frame | undefined {
+    if (f.method === undefined || (f.kind !== "request" && f.kind !== "notification")) return undefined;
+    if (!staticChecks(f).some((c) => c.code === "wrong-direction")) return undefined;
+    return (
+      this.lines.get(f.raw) ??
+      (f.kind === "request" ? this.requests.get(`${f.method} ${JSON.stringify(f.id)}`) : undefined)
+    );
+  }
+}
+/** The client's frames remembered for echoes: the handshake's are the first few. */
+const SENT_KEPT = 64;
+
+function echoOf(ours: Frame, back: Frame): Finding {
+  const what = ours.method ? `${ours.method} ${ours.kind}` : ours.kind;
   return {
-    kind: "stdout-noise",
+    kind: "echo",
     severity: "error",
-    title: `It writes something that is not JSON-RPC on stdout ${before ? "before its first frame" : "between frames"}`,
-    detail: `first bytes: ${visibleBytes(first.raw)}${first.error ? ` (${first.error})` : ""}${more}`,
-    fix: NOISE_FIX,
+    title: "It sends our own messages back: it echoes its input",
+    detail: `the client's ${what} (frame #${ours.seq}) came back from the agent as frame #${back.seq}`,
+    fix: ECHO_FIX,
   };
+}
+
+/** An agent that echoes its input: the first of the client's frames it sent back. */
+function echoFinding(frames: readonly Frame[]): Finding | undefined {
+  const sent = new Sent();
+  for (const f of frames) {
+    if (f.dir === "to-agent") sent.add(f);
+    else {
+      const ours = sent.echoed(f);
+      if (ours) return echoOf(ours, f);
+    }
+  }
+  return undefined;
+}
+
+/**
+ * What the doctor can say while the agent is still being connected: only what the frames so
+ * far make certain (stray stdout, an echo), never what waiting longer could change (no answer yet).
+ */
+export function earlyFindings(frames: readonly Frame[]): Finding[] {
+  return [noiseFinding(frames), echoFinding(frames)].filter((f): f is Finding => f !== undefined);
+}
+
+/** The findings after which the agent is stopped: nothing it does next can open a session. */
+export const STOPS_THE_AGENT: ReadonlySet<FindingKind> = new Set(["echo"]);
+
+/**
+ * The doctor watching an agent's frames as they come (server/agents/agent-host.ts): each
+ * early finding once, the moment its frame arrives. O(1) a frame; its memory is bounded.
+ */
+export class DoctorWatch {
+  readonly #sent = new Sent();
+  #framed = false;
+  #noise: Frame | undefined;
+  #noiseBefore = false;
+  #more = 0;
+  #echo = false;
+
+  /** A finding this frame makes certain, the first time it does. */
+  push(f: Frame): Finding | undefined {
+    if (f.dir === "to-agent") {
+      this.#sent.add(f);
+      return undefined;
+    }
+    if (f.kind === "invalid") {
+      if (this.#noise) {
+        this.#more++;
+        return undefined;
+      }
+      this.#noise = f;
+      this.#noiseBefore = !this.#framed;
+      return noiseOf(f, this.#noiseBefore, 0);
+    }
+    this.#framed = true;
+    if (this.#echo) return undefined;
+    const ours = this.#sent.echoed(f);
+    if (!ours) return undefined;
+    this.#echo = true;
+    return echoOf(ours, f);
+  }
 }
 
 function startFinding(facts: DoctorFacts, start: StartFailure): Finding {
@@ -197,6 +306,9 @@ export function diagnose(facts: DoctorFacts): Diagnosis {
   const findings: Finding[] = [];
   const noise = noiseFinding(facts.frames);
   if (noise) findings.push(noise);
+  // An echo answers our own requests with our own frames: nothing after it is the agent's (its exit is the doctor's stop).
+  const echo = echoFinding(facts.frames);
+  if (echo) return { reached: "started", findings: [...findings, echo] };
 
   const init = exchange(facts.frames, AGENT_METHODS.initialize);
   if (!init.request) {
@@ -321,6 +433,12 @@ export function diagnose(facts: DoctorFacts): Diagnosis {
     }
   }
   return { reached: "initialized", findings };
+}
+
+/** A finding as lines of text (the CLI's stderr): what went wrong, what was seen, what to do. */
+export function findingText(f: Finding): string {
+  const detail = f.detail ? `\n  ${f.detail.replace(/\n/g, "\n  ")}` : "";
+  return `${f.title}${detail}\n  What to do: ${f.fix}`;
 }
 
 /** What a profile's "Check" answers (POST /api/profiles/:name/check). */

@@ -55,7 +55,7 @@ describe("the client handshake over the request port", () => {
     const silent = memoryAgent({ initialize: () => "silent" });
     expect(await initializeAgent(silent.port, { clientCapabilities: CAPS, timeoutMs: 20 })).toEqual({
       ok: false,
-      error: "initialize failed: no answer within 0 s (see the Frames tab and stderr)",
+      error: "initialize failed: no answer within 0 s (see its frames and its stderr)",
     });
     // The port's own timer lets go of the request too.
     await new Promise((r) => setTimeout(r, 30));

@@ -179,7 +179,7 @@ async function call(
   return {
     kind: "failed",
     reason: "timeout",
-    message: `no answer within ${seconds(ms)} (see the Frames tab and stderr)`,
+    message: `no answer within ${seconds(ms)} (see its frames and its stderr)`,
   };
 }
 

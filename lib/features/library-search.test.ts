@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { FrameEvent } from "../contracts/transcript";
-import { callTiming, ftsQuery, latencyRows, matchLine, queryTerms, searchDoc } from "./library-search";
+import { callTiming, ftsQuery, latencyRows, matchLine, queryTerms, searchDoc, searchTerms } from "./library-search";
+import { indexPercent, MAX_PHRASE_WORDS, MAX_QUERY_TERMS } from "../contracts/library-search";
 import { codexCapture } from "../../test/fixtures/codex-captures";
 
 const frame = (seq: number, message: object, extra: Partial<FrameEvent> = {}): FrameEvent => ({
@@ -130,6 +131,34 @@ describe("ftsQuery", () => {
     expect(ftsQuery('say "hello world"')).toBe('"say" AND "hello world"');
     expect(ftsQuery(" ** () ")).toBeUndefined();
     expect(queryTerms("Été x")).toEqual([["été"], ["x"]]);
+  });
+
+  it("looks for a term typed twice once, where it was typed last (the word being typed stays last)", () => {
+    expect(queryTerms('a b A "b" a')).toEqual([["b"], ["a"]]);
+    expect(queryTerms(`${"x ".repeat(250)}y`)).toEqual([["x"], ["y"]]);
+    expect(ftsQuery("fix build fix")).toBe('"build" AND "fix"*');
+  });
+
+  it("caps the terms and a phrase's words, and says so", () => {
+    const words = Array.from({ length: MAX_QUERY_TERMS + 4 }, (_, i) => `w${i}`);
+    const { terms, cut } = searchTerms(words.join(" "));
+    expect(terms).toEqual(words.slice(0, MAX_QUERY_TERMS).map((w) => [w]));
+    expect(cut).toBe(
+      `The query was cut: only the first ${MAX_QUERY_TERMS} of its ${MAX_QUERY_TERMS + 4} different words or phrases were searched.`,
+    );
+    const long = searchTerms(`"${words.join(" ")}"`);
+    expect(long.terms).toEqual([words.slice(0, MAX_PHRASE_WORDS)]);
+    expect(long.cut).toContain(`a phrase was searched by its first ${MAX_PHRASE_WORDS} words`);
+    expect(searchTerms("a b").cut).toBeUndefined();
+  });
+});
+
+describe("indexPercent", () => {
+  it("is the share of bytes read, 100 only when every transcript is read", () => {
+    expect(indexPercent({ indexedDocs: 1, totalDocs: 4, indexedBytes: 250, totalBytes: 1000 })).toBe(25);
+    expect(indexPercent({ indexedDocs: 3, totalDocs: 4, indexedBytes: 1000, totalBytes: 1000 })).toBe(99);
+    expect(indexPercent({ indexedDocs: 4, totalDocs: 4, indexedBytes: 1000, totalBytes: 1000 })).toBe(100);
+    expect(indexPercent({ indexedDocs: 0, totalDocs: 0, indexedBytes: 0, totalBytes: 0 })).toBe(100);
   });
 });
 

@@ -13,7 +13,7 @@ import {
   APP_SERVER_REQUESTS,
 } from "../protocol/app-server-methods";
 import type { FrameEvent, TranscriptEvent } from "../contracts/transcript";
-import type { MethodLatency, SearchField } from "../contracts/library-search";
+import { MAX_PHRASE_WORDS, MAX_QUERY_TERMS, type MethodLatency, type SearchField } from "../contracts/library-search";
 import { LatencyBuilder } from "../folds/method-latency";
 
 /** Text kept per document: the part a reader looks for, and all the other strings. */
@@ -241,14 +241,36 @@ function hasError(raw: string): boolean {
 /** Words of a text as the index's tokenizer (unicode61) sees them: letters and digits. */
 const WORD = /[\p{L}\p{N}]+/gu;
 
-/** A typed query's terms: words, and "quoted phrases" kept whole. */
+/**
+ * A typed query's terms: words, and "quoted phrases" kept whole. A term typed twice counts once,
+ * where it was typed last (the last term is the word being typed, a prefix).
+ */
 export function queryTerms(input: string): string[][] {
-  const terms: string[][] = [];
+  const terms = new Map<string, string[]>();
   for (const m of input.matchAll(/"([^"]*)"|(\S+)/g)) {
     const words = (m[1] ?? m[2] ?? "").match(WORD);
-    if (words) terms.push(words.map((w) => w.toLowerCase()));
+    if (!words) continue;
+    const term = words.map((w) => w.toLowerCase());
+    const key = term.join(" ");
+    terms.delete(key);
+    terms.set(key, term);
   }
-  return terms;
+  return [...terms.values()];
+}
+
+/**
+ * The terms a search looks for: at most MAX_QUERY_TERMS, each phrase at most MAX_PHRASE_WORDS
+ * words (every term is one more list of matches to walk), and what was left out, to say so.
+ */
+export function searchTerms(input: string): { terms: string[][]; cut?: string } {
+  const all = queryTerms(input);
+  const terms = all.slice(0, MAX_QUERY_TERMS).map((t) => t.slice(0, MAX_PHRASE_WORDS));
+  const notes: string[] = [];
+  if (all.length > MAX_QUERY_TERMS)
+    notes.push(`only the first ${MAX_QUERY_TERMS} of its ${all.length} different words or phrases were searched`);
+  if (all.some((t) => t.length > MAX_PHRASE_WORDS))
+    notes.push(`a phrase was searched by its first ${MAX_PHRASE_WORDS} words`);
+  return notes.length > 0 ? { terms, cut: `The query was cut: ${notes.join("; ")}.` } : { terms };
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * What the probe's steps share (lib/features/probe-steps.ts): the driver they
+ * What the probe's steps share (lib/features/probe/steps.ts): the driver they
  * talk through, what earlier steps learnt (the initialize result, the session),
  * and the two things every step adds to: report rows (what the agent did) and
  * checks (whether that meets a requirement, lib/features/probe-requirements.ts).
@@ -16,6 +16,7 @@ import type { CheckResult, CheckStatus, Requirement } from "../contracts/require
 import { CLIENT_METHODS } from "../protocol/methods";
 import { PROBE_REQUIREMENTS } from "./probe-requirements";
 import type { ProtocolName } from "../protocol/protocols";
+import type { SchemaSet } from "../protocol/schema-check";
 
 /** How a call ended: the response frame (its seq, requestSeq, latency) unless none came. */
 export type Reply = RpcOutcome;
@@ -31,6 +32,13 @@ export interface Driver extends RequestPort {
   frames(): readonly WireFrame[];
   /** From now on, answer the agent's own requests under these policies. */
   answerWith(policies: Policies): void;
+  /** What the agent has written to stderr so far (absent: this driver cannot see it). */
+  stderr?(): string;
+  /**
+   * Closes the agent's stdin and resolves whether it exited on its own within `graceMs`
+   * (undefined: the agent is not a process here). Nothing may be sent after it.
+   */
+  endInput?(graceMs: number): Promise<boolean | undefined>;
 }
 
 export interface ProbeOptions {
@@ -51,7 +59,14 @@ export interface ProbeOptions {
   authMethod?: string;
   /** The protocol the agent speaks (its profile's): which steps run. ACP when absent. */
   protocol?: ProtocolName;
+  /** The SDK's schemas (lib/protocol/schema-check.ts): the agent's messages are judged by them. */
+  schemas?: SchemaSet;
 }
+
+/** Directories the probe names inside its workspace (the caller makes them): an extra root, and one no session uses. */
+export const PROBE_DIRECTORIES = { extra: "probe-extra", empty: "probe-empty" } as const;
+export const probeDirectory = (cwd: string, name: keyof typeof PROBE_DIRECTORIES) =>
+  `${cwd.replace(/\/$/, "")}/${PROBE_DIRECTORIES[name]}`;
 
 export type Json = Record<string, unknown>;
 export type Message = {
@@ -129,7 +144,9 @@ const REQUIREMENTS = new Map<string, Requirement>(PROBE_REQUIREMENTS.map((r) => 
 /** Resolves `agentCapabilities.x.y` in the initialize result, `inferred:modes` in the session/new result. */
 export function advertisedIn(init: Json | undefined, session: Json | undefined, capability: string): boolean {
   if (capability.startsWith("inferred:")) {
-    const v = session?.[capability.slice("inferred:".length)];
+    const field = capability.slice("inferred:".length);
+    // modes, configOptions, models: session/new's result; authMethods: initialize's.
+    const v = session?.[field] ?? init?.[field];
     return Array.isArray(v) ? v.length > 0 : v !== undefined && v !== null;
   }
   let v: unknown = init;
@@ -147,6 +164,8 @@ export class ProbeContext {
   clientCapabilities: Json = {};
   /** The oddly-versioned initialize's reply (judged once the real one is known). */
   oddInit?: Reply;
+  /** The last seq of the basic exchange (initialize, session/new, the first prompt turn): the schema judges it. */
+  basicExchangeEnd?: number;
   init?: Json;
   session?: Json;
   sessionId?: string;

@@ -8,6 +8,7 @@
 import type { Requirement } from "../contracts/requirements";
 import { AGENT_METHODS } from "../protocol/methods";
 import { APP_SERVER_REQUIREMENTS } from "./app-server-probe-requirements";
+import { KIT_R, KIT_REQUIREMENTS, v1 } from "./probe/kit-requirements";
 
 const V1 = "docs/protocol/v1";
 
@@ -50,15 +51,8 @@ export const R = {
   parseError: "ACP-INFO-PARSE-001",
   authUnknown: "PG-INFO-AUTH-001",
   setModel: "PG-UNSTABLE-SET-MODEL",
+  ...KIT_R,
 } as const;
-
-const v1 = (
-  id: string,
-  tier: Requirement["tier"],
-  title: string,
-  citation: string,
-  extra: Partial<Requirement> = {},
-): Requirement => ({ id, tier, title, citation, variant: "v1", ...extra });
 
 /** v1 stable: these decide the verdict. */
 export const STABLE_REQUIREMENTS: readonly Requirement[] = [
@@ -167,6 +161,7 @@ export const STABLE_REQUIREMENTS: readonly Requirement[] = [
     "No content or tool call update for a cancelled turn arrives after its session/prompt response.",
     `${V1}/prompt-turn.mdx#cancellation (MAY send content or tool call updates after session/cancel, but MUST do so before responding)`,
     {
+      kit: "ACP-CANCEL-002",
       note: "The kit's ACP-CANCEL-002 counts every session/update kind; the spec's rule is about content and tool call updates, so a later available_commands_update is not a failure here.",
     },
   ),
@@ -202,6 +197,7 @@ export const STABLE_REQUIREMENTS: readonly Requirement[] = [
     `${V1}/session-setup.mdx#loading-a-session (MUST replay the entire conversation; when all entries have been streamed, MUST respond)`,
     {
       capability: "agentCapabilities.loadSession",
+      kit: "ACP-LOAD-002",
       note: "The kit's ACP-LOAD-002 counts every session/update after the response; the spec requires only the conversation before it, so an available_commands_update after the response (Claude's adapter) is fine.",
     },
   ),
@@ -305,6 +301,7 @@ export const STABLE_REQUIREMENTS: readonly Requirement[] = [
     "How the agent answers authenticate with a methodId it never advertised.",
     `${V1}/authentication.mdx (silent on the error for an unknown method)`,
   ),
+  ...KIT_REQUIREMENTS,
 ];
 
 /** Unstable methods and the capability that advertises each (unstable schema). */

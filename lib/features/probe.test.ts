@@ -2,10 +2,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
-import type { Frame, JsonRpcId } from "../protocol/frame";
-import { RequestClient, type RequestFrame, type RequestOptions } from "../protocol/request-port";
-import { FrameSequencer } from "../protocol/frame-sequencer";
-import { autoPermission, type Policies } from "./policy";
+import { FakeAgent, otherAgent, type AgentOptions } from "./probe/test-agent";
 import {
   commandLine,
   probePolicies,
@@ -13,7 +10,6 @@ import {
   runProbe,
   STARTUP_ALLOWANCE,
   supportOf,
-  type Driver,
   type ProbeOptions,
   type ProbeResult,
   type Reply,
@@ -29,272 +25,6 @@ const defs = (
     ),
   ) as { $defs: Defs }
 ).$defs;
-
-type Msg = { id?: JsonRpcId; method?: string; params?: Record<string, unknown>; result?: unknown; error?: unknown };
-interface Script {
-  /** Answers a request (undefined: no answer), may emit frames before through `emit`. */
-  handle(msg: Msg, agent: FakeAgent): unknown;
-}
-
-/**
- * A scripted agent behind the probe's port: the one RequestClient
- * (lib/protocol/request-port.ts) over an in-memory link, with the relay's
- * answering by policy. Waits for frames are capped at 50 ms: the script answers at once.
- */
-class FakeAgent implements Driver {
-  private seq = new FrameSequencer();
-  private log: Frame[] = [];
-  private waiters = new Set<(f: Frame) => void>();
-  private policies: Policies = {};
-  private pending = new Map<string, (result: unknown) => void>();
-  private nextAgentId = 0;
-  private nextId = 1;
-  readonly sent: Msg[] = [];
-  private readonly client = new RequestClient({
-    send: (frame) => {
-      const raw = typeof frame === "string" ? frame : JSON.stringify(frame);
-      const f = this.push("to-agent", raw);
-      void this.receive(raw);
-      return { ok: true, value: f.seq };
-    },
-    nextId: () => `r${this.nextId++}`,
-  });
-  constructor(private readonly script: Script) {}
-
-  private push(dir: "to-agent" | "from-agent", message: unknown) {
-    const frame = this.seq.line(dir, typeof message === "string" ? message : JSON.stringify(message));
-    this.log.push(frame);
-    this.client.received([frame]);
-    for (const w of [...this.waiters]) w(frame);
-    return frame;
-  }
-  emit(message: Record<string, unknown>) {
-    this.push("from-agent", { jsonrpc: "2.0", ...message });
-  }
-  update(sessionId: string, update: Record<string, unknown>) {
-    this.emit({ method: "session/update", params: { sessionId, update } });
-  }
-  /** An agent request; resolves with the client's answer (by policy, as the relay gives it). */
-  ask(method: string, params: Record<string, unknown>): Promise<unknown> {
-    const id = this.nextAgentId++;
-    const answered = new Promise<unknown>((resolve) => this.pending.set(JSON.stringify(id), resolve));
-    this.emit({ id, method, params });
-    if (this.policies[method] === "auto") {
-      const result =
-        method === "session/request_permission" ? autoPermission(params as never) : { content: "", exitCode: 0 };
-      this.push("to-agent", { jsonrpc: "2.0", id, result });
-      this.pending.get(JSON.stringify(id))!(result);
-    }
-    return answered;
-  }
-  private async receive(raw: string) {
-    // The agent reads on a later tick, as over a pipe.
-    await new Promise((resolve) => setImmediate(resolve));
-    let msg: Msg;
-    try {
-      msg = JSON.parse(raw) as Msg;
-    } catch {
-      return this.script.handle({ method: "<malformed>" }, this);
-    }
-    this.sent.push(msg);
-    const result = await this.script.handle(msg, this);
-    if (msg.id !== undefined && result !== undefined) this.emit({ id: msg.id, ...(result as object) });
-  }
-
-  request(method: string, params: unknown, options?: RequestOptions) {
-    return this.client.request(method, params, options);
-  }
-  sendRequest(frame: RequestFrame, options?: Pick<RequestOptions, "timeoutMs">) {
-    return this.client.sendRequest(frame, options);
-  }
-  notify(method: string, params?: unknown) {
-    return this.client.notify(method, params);
-  }
-  raw(line: string) {
-    this.push("to-agent", line);
-    void this.receive(line);
-  }
-  waitForFrame(match: (f: Frame) => boolean, timeoutMs: number): Promise<Frame | undefined> {
-    return this.client.waitForFrame(match, Math.min(timeoutMs, 50));
-  }
-  /** For the script: a frame from now on. */
-  waitFor(predicate: (f: Frame) => boolean, timeoutMs: number): Promise<Frame | undefined> {
-    return new Promise((resolve) => {
-      const w = (f: Frame) => {
-        if (!predicate(f)) return;
-        this.waiters.delete(w);
-        clearTimeout(timer);
-        resolve(f);
-      };
-      const timer = setTimeout(
-        () => {
-          this.waiters.delete(w);
-          resolve(undefined);
-        },
-        Math.min(timeoutMs, 50),
-      );
-      this.waiters.add(w);
-    });
-  }
-  frames() {
-    return this.log;
-  }
-  answerWith(policies: Policies) {
-    this.policies = { ...this.policies, ...policies };
-  }
-}
-
-const ok = (result: unknown) => ({ result });
-const notFound = { error: { code: -32601, message: "Method not found" } };
-
-/** Like Qwen Code or Claude's adapter: asks permission in the turn, usage in _meta, late commands, random ids. */
-interface AgentOptions {
-  modes?: boolean;
-  parseError?: boolean;
-  fastCancel?: boolean;
-  /** Advertise loadSession and answer session/load so: a replay, an error (as Gemini), or a chunk after the response. */
-  load?: "replays" | "fails" | "late chunk";
-  /** session/new answers `models` beside the schema's fields (as Gemini and Claude). */
-  models?: boolean;
-  noAgentInfo?: boolean;
-  /** Three modes; `autoEdit` refused (as Gemini in an untrusted folder), or every switch refused. */
-  switches?: "one refused" | "all refused";
-  /** After session/cancel: end the turn normally at once (a race), or stream five more chunks and then end it so. */
-  cancel?: "ends at once" | "streams on";
-  /** session/new answers -32000 until `authenticate` with "key". */
-  authRequired?: boolean;
-  /** Every session/new answers the same sessionId. */
-  sameSessionId?: boolean;
-}
-
-const otherAgent = (o: AgentOptions = {}): Script => {
-  let authenticated = false;
-  return {
-    async handle(msg, agent) {
-      switch (msg.method) {
-        case "<malformed>":
-          if (o.parseError) agent.emit({ error: { code: -32700, message: "Parse error" } });
-          return undefined;
-        case "initialize":
-          return ok({
-            protocolVersion: 1,
-            ...(o.noAgentInfo ? {} : { agentInfo: { name: "other", version: "2.0.0" } }),
-            authMethods: [{ id: "key", name: "Key", type: "env_var" }],
-            agentCapabilities: {
-              ...(o.load ? { loadSession: true } : {}),
-              sessionCapabilities: { fork: {}, list: {} },
-            },
-          });
-        case "authenticate":
-          // A failed authenticate does not sign out.
-          if (msg.params?.methodId !== "key") return { error: { code: -32603, message: "unknown auth method" } };
-          authenticated = true;
-          return ok({});
-        case "session/new":
-          if (o.authRequired && !authenticated) return { error: { code: -32000, message: "Authentication required" } };
-          return ok({
-            sessionId: o.sameSessionId ? "the-one-session" : crypto.randomUUID(),
-            ...(o.models
-              ? {
-                  models: {
-                    currentModelId: "m1",
-                    availableModels: [
-                      { modelId: "m1", name: "M1" },
-                      { modelId: "m2", name: "M2" },
-                    ],
-                  },
-                }
-              : {}),
-            ...(o.switches
-              ? {
-                  modes: {
-                    currentModeId: "default",
-                    availableModes: ["default", "autoEdit", "plan"].map((id) => ({ id, name: id })),
-                  },
-                }
-              : {}),
-            ...(o.modes
-              ? {
-                  modes: { currentModeId: "ask", availableModes: [{ id: "ask", name: "Ask" }] },
-                  models: { currentModelId: "m1", availableModels: [{ modelId: "m1", name: "M1" }] },
-                }
-              : {}),
-          });
-        case "session/prompt": {
-          const sid = msg.params!.sessionId as string;
-          const text = JSON.stringify(msg.params!.prompt);
-          if (text.includes("Count slowly") && o.fastCancel) return ok({ stopReason: "end_turn" });
-          if (text.includes("probe.txt")) {
-            const answer = (await agent.ask("session/request_permission", {
-              sessionId: sid,
-              toolCall: { toolCallId: crypto.randomUUID(), title: "write probe.txt" },
-              options: [
-                { optionId: "always", name: "Always", kind: "allow_always" },
-                { optionId: "once", name: "Once", kind: "allow_once" },
-              ],
-            })) as { outcome: { optionId?: string } };
-            agent.update(sid, {
-              sessionUpdate: "tool_call_update",
-              toolCallId: "t1",
-              status: answer.outcome.optionId === "once" ? "completed" : "failed",
-            });
-          }
-          if (text.includes("Count slowly")) {
-            agent.update(sid, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "1" } });
-            await agent.waitFor((f) => f.method === "session/cancel", 1000);
-            if (o.cancel === "ends at once") return ok({ stopReason: "end_turn" });
-            if (o.cancel === "streams on") {
-              for (let n = 2; n < 7; n++)
-                agent.update(sid, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `${n}` } });
-              return ok({ stopReason: "end_turn" });
-            }
-            return ok({ stopReason: "cancelled" });
-          }
-          agent.update(sid, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "OK" } });
-          agent.update(sid, {
-            sessionUpdate: "agent_message_chunk",
-            content: { type: "text", text: "" },
-            _meta: { usage: { promptTokens: 5, completionTokens: 1 } },
-          });
-          return ok({ stopReason: "end_turn", _meta: { "qwen.branchPoint": { id: crypto.randomUUID() } } });
-        }
-        case "session/fork":
-          return msg.params?.cwd ? ok({ sessionId: "forked" }) : { error: { code: -32602, message: "cwd required" } };
-        case "session/load": {
-          const sid = msg.params!.sessionId as string;
-          if (o.load === "fails")
-            return { error: { code: -32603, message: "No previous sessions found for this project" } };
-          agent.update(sid, { sessionUpdate: "user_message_chunk", content: { type: "text", text: "Reply with OK" } });
-          setImmediate(() => {
-            // After the response: commands are fine, a conversation chunk is not.
-            agent.update(sid, { sessionUpdate: "available_commands_update", availableCommands: [] });
-            if (o.load === "late chunk")
-              agent.update(sid, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "OK" } });
-          });
-          return ok({ sessionId: sid, models: {} });
-        }
-        case "session/set_mode": {
-          const modeId = msg.params!.modeId;
-          if (o.switches === "all refused" && modeId !== "default")
-            return { error: { code: -32603, message: `${String(modeId)} refused` } };
-          if (o.switches === "one refused" && modeId === "autoEdit")
-            return {
-              error: { code: -32603, message: "Cannot enable privileged approval modes in an untrusted folder" },
-            };
-          return ok({});
-        }
-        case "session/set_model":
-          return ok({});
-        case "session/list":
-          return ok({ sessions: [] });
-        case "session/new_auth":
-          return undefined;
-        default:
-          return msg.id === undefined ? undefined : notFound;
-      }
-    },
-  };
-};
 
 const byCheck = (rows: ProbeRow[], check: string) => rows.find((r) => r.check.startsWith(check));
 const requirement = (result: ProbeResult, id: string) =>
@@ -367,7 +97,11 @@ describe("requirement-level verdicts", () => {
   it("fails an advertised capability that fails: session/load of the session just used answered -32603", async () => {
     const { result } = await probe({ load: "fails" });
     expect(result.conformance.verdict).toBe("NOT CONFORMANT");
-    expect(v1(result).reasons).toEqual(["ACP-LOAD-001 fail"]);
+    // A load that fails replays nothing: PG-LOAD-002 fails with it, as the kit's ACP-LOAD-002 does.
+    expect(v1(result).reasons).toEqual(["ACP-LOAD-001 fail", "PG-LOAD-002 fail"]);
+    expect(requirement(result, "PG-LOAD-002").checks[0]!.detail).toMatch(
+      /^nothing replayed: session\/load error -32603/,
+    );
     const load = requirement(result, "ACP-LOAD-001");
     expect(load).toMatchObject({ tier: "CAPABILITY", status: "fail" });
     expect(load.checks[0]!.detail).toContain("error -32603: No previous sessions found for this project");
@@ -407,18 +141,21 @@ describe("requirement-level verdicts", () => {
     expect(result.conformance.verdict).toBe("CONFORMANT");
   });
 
-  it("switches to a different mode and back, past one the agent refuses", async () => {
+  it("switches to a different mode and back, past one the agent refuses, and fails the refusal of a listed mode", async () => {
     const { agent, result } = await probe({ switches: "one refused" });
     expect(agent.sent.filter((m) => m.method === "session/set_mode").map((m) => m.params!.modeId)).toEqual([
       "autoEdit",
       "plan",
       "default",
     ]);
+    // availableModes are "the modes the Agent can operate in": refusing one fails, as in the kit.
     const sw = requirement(result, "ACP-MODES-002");
-    expect(sw.status).toBe("pass");
+    expect(sw.status).toBe("fail");
     expect(sw.checks[0]!.detail).toMatch(
       /^autoEdit refused \(error -32603: Cannot enable privileged.*\), default → plan accepted, back to default accepted$/,
     );
+    expect(v1(result).reasons).toEqual(["ACP-MODES-002 fail"]);
+    expect(requirement((await probe({ switches: "none refused" })).result, "ACP-MODES-002").status).toBe("pass");
     const none = (await probe({ switches: "all refused" })).result;
     expect(requirement(none, "ACP-MODES-002").status).toBe("fail");
     expect(v1(none).reasons).toEqual(["ACP-MODES-002 fail"]);

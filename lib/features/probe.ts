@@ -14,13 +14,14 @@ import type { ProbeConformance, ProbeFacts, ProbeReport, ProbeRow, VariantConfor
 import { judge, type CheckResult } from "../contracts/requirements";
 import { CLIENT_METHODS } from "../protocol/methods";
 import { advertisedIn, messageOf, ProbeContext, type Driver, type Json, type ProbeOptions } from "./probe-context";
-import { answersIn, STEPS } from "./probe-steps";
+import { answersIn, STEPS } from "./probe/steps";
 import { STABLE_REQUIREMENTS, UNSTABLE_REQUIREMENTS } from "./probe-requirements";
 import { requirementLines, verdictLine } from "./probe-export";
 
 export type { Driver, ProbeOptions, Reply } from "./probe-context";
+export { PROBE_DIRECTORIES } from "./probe-context";
 export { supportOf } from "./probe-context";
-export { STARTUP_ALLOWANCE } from "./probe-steps";
+export { STARTUP_ALLOWANCE } from "./probe/steps";
 
 /**
  * The probe's own policy: allow once, and carry out fs/ requests (the server
@@ -112,7 +113,7 @@ async function runAppServerProbe(driver: Driver, options: ProbeOptions): Promise
   };
 }
 
-/** Runs the probe's steps in order (lib/features/probe-steps.ts) and judges what they saw. */
+/** Runs the probe's steps in order (lib/features/probe/steps.ts) and judges what they saw. */
 export async function runProbe(driver: Driver, options: ProbeOptions): Promise<ProbeResult> {
   if (protocolOf(options) === "codex-app-server") return runAppServerProbe(driver, options);
   const terminals = probeTerminals(options);

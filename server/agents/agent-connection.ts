@@ -27,6 +27,8 @@ export interface AgentConnection {
   write(line: string): boolean;
   /** Ends the connection; resolves once the exit has been reported. */
   stop(): Promise<void>;
+  /** Closes the agent's input only, leaving it to exit on its own (a local process; the probe's ACP-SHUTDOWN-001). */
+  endInput?(): void;
 }
 
 export interface SpawnSpec {

@@ -17,10 +17,16 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 /** Also the probe's `Driver`: the port plus a line written as is, the log and its own policies. */
 export class AgentDriver implements Driver {
   private nextId = 1;
+  /** Everything the agent wrote to stderr since the driver began (the probe reports its size). */
+  private stderrText = "";
   private readonly client: RequestClient;
   private readonly unsubscribe: Array<() => void>;
 
-  constructor(private readonly session: AgentHost) {
+  constructor(
+    private readonly session: AgentHost,
+    /** Runs just before endInput closes stdin (the probe measures the agent's memory while it still runs). */
+    private readonly beforeEndInput?: () => void,
+  ) {
     this.client = new RequestClient({
       send: (frame) => {
         const ack = session.send(frame);
@@ -30,6 +36,12 @@ export class AgentDriver implements Driver {
     });
     this.unsubscribe = [
       session.onFrame((frame) => this.client.received([frame])),
+      session.watch({
+        frame: () => {},
+        emit: (event, ...args) => {
+          if (event === "agent:stderr") this.stderrText += (args[0] as { text: string }).text;
+        },
+      }),
       // Nothing more will come once the agent has exited.
       session.onExit(() => this.client.close("the agent exited")),
     ];
@@ -64,6 +76,29 @@ export class AgentDriver implements Driver {
   /** Writes a line as is. */
   raw(line: string): void {
     this.session.send(line);
+  }
+
+  stderr(): string {
+    return this.stderrText;
+  }
+
+  /** Closes the agent's stdin; resolves whether it exited within `graceMs` (undefined: not a local process). */
+  endInput(graceMs: number): Promise<boolean | undefined> {
+    if (!this.session.running) return Promise.resolve(true);
+    this.beforeEndInput?.();
+    let stop = () => {};
+    const exited = new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), graceMs);
+      stop = this.session.onExit(() => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+    if (!this.session.endInput()) {
+      stop();
+      return Promise.resolve(undefined);
+    }
+    return exited.finally(stop);
   }
 
   close(): void {

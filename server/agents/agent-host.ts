@@ -14,6 +14,7 @@ import { type AuthMethodView, checkUserEnv, initializeAuthMethods } from "../../
 import { createRedactor, secretsFromEnv } from "../../lib/features/redact";
 import { withMessage } from "../../lib/folds/frame-log";
 import { RecordedClient } from "../../lib/features/recorded-agent";
+import { DoctorWatch, STOPS_THE_AGENT, type Finding } from "../../lib/features/doctor";
 import { parseTranscript } from "../../lib/contracts/transcript";
 import type { TranscriptKind } from "../../lib/contracts/transcript-meta";
 import { ok, type Result } from "../../lib/protocol/result";
@@ -63,6 +64,9 @@ export class AgentHost {
   /** See every frame as it is made (a re-run, the CLI and the probe follow the agent this way). */
   private readonly frameListeners = new Set<(frame: Frame) => void>();
   private readonly exitListeners = new Set<() => void>();
+  /** The doctor watching the current agent's frames: what it is certain of is said at once (lib/features/doctor.ts). */
+  private doctor = new DoctorWatch();
+  private readonly findingListeners = new Set<(finding: Finding) => void>();
 
   constructor(
     private readonly config: ServerConfig,
@@ -72,6 +76,21 @@ export class AgentHost {
     private readonly connect: Connector = startAgent,
   ) {
     this.run = new AgentRun(config);
+    this.onFrame((frame) => this.checkup(frame));
+  }
+
+  /** Hears the doctor's early findings about the current agent (stray stdout, an echo), each once. */
+  onFinding(listener: (finding: Finding) => void): () => void {
+    this.findingListeners.add(listener);
+    return () => this.findingListeners.delete(listener);
+  }
+
+  /** An agent that echoes its input is no agent: stopped (its whole process group) rather than left running. */
+  private checkup(frame: Frame): void {
+    const finding = this.doctor.push(frame);
+    if (!finding) return;
+    for (const listener of this.findingListeners) listener(finding);
+    if (STOPS_THE_AGENT.has(finding.kind)) void this.stop();
   }
 
   get agentInfo(): AgentInfo | null {
@@ -196,6 +215,7 @@ export class AgentHost {
         ...(launch.protocol ? { protocol: launch.protocol } : {}),
       });
       this.run = run;
+      this.doctor = new DoctorWatch();
       // Before the agent's first frame: its requests meet its own services and, until its
       // client's initialize, no advertised capability (never the last agent's).
       this.answerer.reset(services);
@@ -296,6 +316,14 @@ export class AgentHost {
       return { ok: false, error: { code: "process_exited", message: "the agent's stdin is closed" } };
     }
     return { ok: true, seq: frame.seq };
+  }
+
+  /** Closes the agent's stdin, nothing more: false when its connection has no input of its own to close. */
+  endInput(): boolean {
+    const { process } = this.run;
+    if (!process?.running || !process.endInput) return false;
+    process.endInput();
+    return true;
   }
 
   async stop(): Promise<void> {

@@ -158,6 +158,11 @@ export class AgentProcess implements AgentConnection {
     return true;
   }
 
+  /** Closes stdin only: a well-behaved agent exits on its own. */
+  endInput(): void {
+    this.child.stdin.end();
+  }
+
   /**
    * Closes stdin, then SIGTERM / SIGKILL to the whole group and every process
    * carrying this spawn's marker until none is left; resolves once the exit has

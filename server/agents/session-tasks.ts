@@ -2,10 +2,10 @@
  * Things done with a fresh agent from start to stop, on an agent host (a browser
  * session's or the CLI's): re-running a transcript against it, probing it.
  */
-import { mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { runProbe } from "../../lib/features/probe";
+import { PROBE_DIRECTORIES, runProbe } from "../../lib/features/probe";
 import { type ProbeReport } from "../../lib/contracts/reports";
 import type { Defs } from "../../lib/features/schema-form";
 import { Rerun } from "../../lib/features/rerun";
@@ -13,7 +13,7 @@ import type { Transcript } from "../../lib/contracts/transcript";
 import { diffRuns } from "../../lib/features/transcript-diff";
 import type { Ack, RerunResult, StartPayload } from "../../lib/contracts/wire";
 import { AgentDriver } from "./agent-driver";
-import { sdkSchemaFile } from "./client-services";
+import { schemaSet, sdkSchemaFile } from "./client-services";
 import type { AgentHost } from "./agent-host";
 import { groupRssBytes } from "./process-group";
 import type { ProbeStore } from "../transcripts/probe-store";
@@ -95,12 +95,16 @@ export async function probeAgent(
   const startedAt = Date.now();
   // The agent's files and terminals stay in here, never in the user's workspace.
   const workspace = realpathSync(mkdtempSync(path.join(tmpdir(), "acp-probe-")));
+  // The probe names these (an extra root, a directory no session uses): they must exist.
+  for (const name of Object.values(PROBE_DIRECTORIES)) mkdirSync(path.join(workspace, name));
   const started = await session.start({ ...payload, cwd: undefined }, workspace, "probe");
   if (!started.ok) {
     rmSync(workspace, { recursive: true, force: true });
     return started;
   }
-  const driver = new AgentDriver(session);
+  // Measured before the probe's last step closes the agent's stdin (it may exit then).
+  let rssBytes: number | undefined;
+  const driver = new AgentDriver(session, () => (rssBytes = groupRssBytes(started.agent.pid)));
   // The probe answers under its own policies: the session's own come back after it.
   const policies = session.answerer.current;
   try {
@@ -113,8 +117,9 @@ export async function probeAgent(
       authMethod: options.authMethod,
       remote: session.remote,
       defs: unstableDefs(),
+      schemas: schemaSet(),
     });
-    const rssBytes = groupRssBytes(started.agent.pid);
+    rssBytes ??= groupRssBytes(started.agent.pid);
     const frames = session.framesWithMessages();
     const init = frames.find(
       (f) =>

@@ -14,7 +14,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { openSide, promptSide } from "../../lib/features/compare-side";
-import { APP_SERVER_NOTIFICATIONS } from "../../lib/protocol/app-server-methods";
+import { MessageText } from "../../lib/folds/message-text";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { type Policies } from "../../lib/features/policy";
@@ -24,6 +24,7 @@ import { type ProbeReport } from "../../lib/contracts/reports";
 import { buildMatrix, matrixToJson, matrixToMarkdown } from "../../lib/features/probe-matrix";
 import { parseIgnorePath } from "../../lib/contracts/ignore-paths";
 import { secretsFromEnv } from "../../lib/features/redact";
+import { findingText, STOPS_THE_AGENT, type Finding } from "../../lib/features/doctor";
 import { parseTranscript, TranscriptError, type Transcript } from "../../lib/contracts/transcript";
 import { AgentDriver } from "../agents/agent-driver";
 import { AgentHost } from "../agents/agent-host";
@@ -34,17 +35,17 @@ import { ProbeStore } from "../transcripts/probe-store";
 import { probeAgent, rerunTranscript } from "../agents/session-tasks";
 import { TranscriptStore } from "../transcripts/transcript-store";
 import { dataDirFor } from "../runtime";
-import { USAGE } from "./cli-usage";
-import { CLIENT_METHODS } from "../../lib/protocol/methods";
+import { commandUsage, helpFor } from "./cli-usage";
+import { outputFormat } from "./cli-options";
 import { CliError } from "./cli-error";
 
 type Options = NonNullable<NonNullable<Parameters<typeof parseArgs>[0]>["options"]>;
 
-function parse(argv: string[], options: Options) {
+function parse(command: string, argv: string[], options: Options) {
   try {
     return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (err) {
-    throw new CliError(`${(err as Error).message}\n\n${USAGE}`, 2);
+    throw new CliError(`${(err as Error).message}\n\n${commandUsage(command)}`, 2);
   }
 }
 
@@ -58,6 +59,8 @@ interface Cli {
   host: AgentHost;
   store: TranscriptStore;
   config: ServerConfig;
+  /** The doctor's findings so far, printed as they came. */
+  findings: Finding[];
 }
 
 function open(cwd: string, dataDir?: string): Cli {
@@ -71,7 +74,13 @@ function open(cwd: string, dataDir?: string): Cli {
   config.dataDir = dataDir ?? dataDirFor(process.env, process.cwd());
   const store = new TranscriptStore(config.dataDir);
   const host = new AgentHost(config, new Profiles(config, store), store);
-  return { host, store, config };
+  // The doctor says what it is certain of the moment it sees it, not when a request times out.
+  const findings: Finding[] = [];
+  host.onFinding((f) => {
+    findings.push(f);
+    process.stderr.write(`acp-playground: the agent: ${findingText(f)}\n`);
+  });
+  return { host, store, config, findings };
 }
 
 async function start(cli: Cli, profile: string | undefined, policies: Policies = {}) {
@@ -101,7 +110,7 @@ function readTranscript(file: string): Transcript {
 }
 
 async function record(argv: string[]): Promise<number> {
-  const { values } = parse(argv, {
+  const { values } = parse("record", argv, {
     profile: { type: "string" },
     prompt: { type: "string" },
     cwd: { type: "string" },
@@ -110,7 +119,7 @@ async function record(argv: string[]): Promise<number> {
     fs: { type: "string" },
     terminal: { type: "string" },
   });
-  if (!values.prompt) throw new CliError(`record needs --prompt\n\n${USAGE}`, 2);
+  if (!values.prompt) throw new CliError(`record needs --prompt\n\n${commandUsage("record")}`, 2);
   const output = path.resolve((values.output as string | undefined) ?? "run.jsonl");
   const cwd = workspace(values.cwd as string | undefined);
   const checked = flagPolicies(values, POLICIES, { permission: "auto" });
@@ -135,22 +144,21 @@ async function record(argv: string[]): Promise<number> {
     };
     const handshake = await openSide(driver, side);
     const { sessionId } = handshake.progress;
-    if (!sessionId) throw new CliError(handshake.progress.message ?? "the handshake failed", 3);
-    let text = "";
+    if (!sessionId) {
+      // Stopped by the doctor: its finding, printed above, is the reason (the handshake's error would be the echo's).
+      const stopped = cli.findings.some((f) => STOPS_THE_AGENT.has(f.kind));
+      throw new CliError(
+        stopped
+          ? "no session: the doctor stopped the agent (above)"
+          : (handshake.progress.message ?? "the handshake failed"),
+        3,
+      );
+    }
+    // Message boundaries kept (lib/folds/message-text.ts): a tool call between two messages is a new paragraph.
+    const reply = new MessageText();
     const unsubscribe = cli.host.onFrame((f) => {
-      const params = (f.message as { params?: { delta?: unknown } } | undefined)?.params;
-      const update = (f.message as UpdateMessage | undefined)?.params?.update;
-      const chunk =
-        f.method === APP_SERVER_NOTIFICATIONS.agent_message_delta && typeof params?.delta === "string"
-          ? params.delta
-          : f.method === CLIENT_METHODS.session_update &&
-              update?.sessionUpdate === "agent_message_chunk" &&
-              update.content?.type === "text"
-            ? update.content.text
-            : undefined;
-      if (chunk === undefined) return;
-      text += chunk;
-      process.stdout.write(chunk);
+      const shown = reply.push(f);
+      if (shown) process.stdout.write(shown);
     });
     const end = await promptSide(driver, side, sessionId);
     const ending = end.ok
@@ -159,7 +167,9 @@ async function record(argv: string[]): Promise<number> {
     unsubscribe();
     await cli.host.stop();
     copyFileSync(cli.store.file(agent.transcriptId!), output);
-    process.stdout.write(`${text.endsWith("\n") ? "" : "\n"}${ending}\ntranscript: ${output}\n`);
+    process.stdout.write(
+      `${reply.text === "" || reply.text.endsWith("\n") ? "" : "\n"}${ending}\ntranscript: ${output}\n`,
+    );
     return 0;
   } finally {
     driver.close();
@@ -169,21 +179,36 @@ async function record(argv: string[]): Promise<number> {
 }
 
 async function replay(argv: string[]): Promise<number> {
-  const { values, positionals } = parse(argv, {
+  const { values, positionals } = parse("replay", argv, {
+    // --against was its first name; --profile is every other command's.
+    profile: { type: "string" },
     against: { type: "string" },
     cwd: { type: "string" },
     ignore: { type: "string", multiple: true },
   });
+  if (values.profile !== undefined && values.against !== undefined)
+    throw new CliError("replay: --profile and --against are the same option: give one", 2);
   const ignore = (values.ignore as string[] | undefined) ?? [];
   for (const p of ignore) if (!parseIgnorePath(p)) throw new CliError(`--ignore: not a dot path: ${p}`, 2);
   const file = positionals[0];
-  if (!file) throw new CliError(`replay needs a transcript file\n\n${USAGE}`, 2);
+  if (!file) throw new CliError(`replay needs a transcript file\n\n${commandUsage("replay")}`, 2);
   const transcript = readTranscript(file);
   const cwd = workspace(values.cwd as string | undefined);
+  const recordedCwd = transcript.header.agent.cwd;
+  // The agent is live: its own tools read and write in cwd, so a recording from elsewhere says so.
+  if (recordedCwd && recordedCwd !== cwd)
+    process.stderr.write(
+      `acp-playground replay: recorded in ${recordedCwd}${existsSync(recordedCwd) ? "" : " (not on this machine)"}; ` +
+        `the agent runs in ${cwd} and its reads and writes happen there. ` +
+        `The diff maps ${recordedCwd} to ${cwd} in paths; to replay where it was recorded: --cwd ${recordedCwd}\n`,
+    );
   const scratch = mkdtempSync(path.join(tmpdir(), "acp-replay-"));
   const cli = open(cwd, scratch);
   try {
-    const profile = (values.against as string | undefined) ?? transcript.header.agent.profile;
+    const profile =
+      (values.profile as string | undefined) ??
+      (values.against as string | undefined) ??
+      transcript.header.agent.profile;
     const result = await rerunTranscript(cli.host, transcript, { profile, ignore });
     if (!result.ok) throw new CliError(result.error.message, result.error.code === "unknown_profile" ? 2 : 3);
     for (const step of result.steps)
@@ -206,16 +231,18 @@ async function replay(argv: string[]): Promise<number> {
 }
 
 async function probe(argv: string[]): Promise<number> {
-  const { values } = parse(argv, {
+  const { values } = parse("probe", argv, {
     profile: { type: "string", multiple: true },
     all: { type: "boolean" },
     json: { type: "boolean" },
+    format: { type: "string" },
     // Kept for old scripts: the agent now runs in a throw-away workspace.
     cwd: { type: "string" },
     "include-logout": { type: "boolean" },
     terminals: { type: "boolean" },
     "auth-method": { type: "string" },
   });
+  const json = outputFormat(values, ["text", "json"], "text") === "json";
   const cwd = workspace(values.cwd as string | undefined);
   const cli = open(cwd);
   const store = new ProbeStore(cli.config.dataDir);
@@ -249,12 +276,12 @@ async function probe(argv: string[]): Promise<number> {
     if (names.length === 1) {
       const [report] = reports as [ProbeReport];
       await write(
-        values.json
+        json
           ? `${JSON.stringify(report, null, 2)}\n`
           : `${formatReport(report)}\n\ntranscript: ${report.transcriptId}\nreport: ${store.dir}/${report.id}.json\n`,
       );
     } else {
-      await write(values.json ? matrixToJson(reports) : matrixToMarkdown(buildMatrix(reports)));
+      await write(json ? matrixToJson(reports) : matrixToMarkdown(buildMatrix(reports)));
     }
     // A gate for CI: any agent NOT CONFORMANT fails the run (one that did not start is reported above).
     const failing = reports.filter((r) => r.conformance?.verdict === "NOT CONFORMANT");
@@ -269,12 +296,13 @@ async function probe(argv: string[]): Promise<number> {
 }
 
 async function exportCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parse(argv, {
+  const { values, positionals } = parse("export", argv, {
     output: { type: "string", short: "o" },
     viewer: { type: "boolean" },
   });
   if (values.viewer) {
-    if (positionals.length) throw new CliError(`export --viewer takes no transcript file\n\n${USAGE}`, 2);
+    if (positionals.length)
+      throw new CliError(`export --viewer takes no transcript file\n\n${commandUsage("export")}`, 2);
     const out = typeof values.output === "string" ? values.output : "viewer.html";
     const { viewerHtml } = await import("../transcripts/export");
     const { html } = await viewerHtml();
@@ -283,7 +311,8 @@ async function exportCommand(argv: string[]): Promise<number> {
     return 0;
   }
   const file = positionals[0];
-  if (positionals.length !== 1 || !file) throw new CliError(`export needs one transcript file\n\n${USAGE}`, 2);
+  if (positionals.length !== 1 || !file)
+    throw new CliError(`export needs one transcript file\n\n${commandUsage("export")}`, 2);
   const out = typeof values.output === "string" ? values.output : file.replace(/(\.jsonl)?$/, ".html");
   const text = readInput(file);
   const { exportHtml } = await import("../transcripts/export");
@@ -308,7 +337,7 @@ async function serveCommand(argv: string[]): Promise<number> {
   const split = argv.indexOf("--");
   const own = split < 0 ? argv : argv.slice(0, split);
   const trailing = split < 0 ? [] : argv.slice(split + 1);
-  const { values: flags, positionals } = parse(own, {
+  const { values: flags, positionals } = parse("serve", own, {
     port: { type: "string" },
     config: { type: "string" },
     data: { type: "string" },
@@ -357,6 +386,11 @@ function write(text: string): Promise<void> {
 }
 
 async function main(argv: string[]): Promise<number> {
+  const help = helpFor(argv);
+  if (help !== undefined) {
+    await write(`${help}\n`);
+    return 0;
+  }
   const [command, ...rest] = argv;
   switch (command) {
     case "serve":
@@ -377,19 +411,18 @@ async function main(argv: string[]): Promise<number> {
       return (await import("./validate-cli")).validateMain(rest);
     case "probe-client":
       return (await import("./probe-client")).probeClientMain(rest);
-    case "mcp":
-      return (await import("./mcp-server")).mcpMain(rest);
+    case "mcp": {
+      const { values, positionals } = parse("mcp", rest, { data: { type: "string" } });
+      if (positionals.length)
+        throw new CliError(`mcp: unexpected argument ${positionals[0]}\n\n${commandUsage("mcp")}`, 2);
+      return (await import("./mcp-server")).mcpMain(values.data === undefined ? [] : ["--data", values.data as string]);
+    }
     case "publish":
       return (await import("./publish-cli")).publishMain(rest);
-    case "help":
-    case "--help":
-    case "-h":
-      process.stdout.write(`${USAGE}\n`);
-      return 0;
     default:
       // No command, or only serve's options: serve this folder.
       if (command === undefined || command.startsWith("-")) return serveCommand(argv);
-      throw new CliError(`unknown command: ${command}\n\n${USAGE}`, 2);
+      throw new CliError(`unknown command: ${command}\n\n${commandUsage("")}`, 2);
   }
 }
 
@@ -412,5 +445,3 @@ main(process.argv.slice(2)).then(
     exit(err instanceof CliError ? err.exitCode : 1);
   },
 );
-
-type UpdateMessage = { params?: { update?: { sessionUpdate?: string; content?: { type?: string; text: string } } } };

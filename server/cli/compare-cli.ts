@@ -15,15 +15,14 @@ import { runSide } from "../../lib/features/compare-side";
 import type { Policies } from "../../lib/features/policy";
 import { AgentDriver } from "../agents/agent-driver";
 import { AgentHost } from "../agents/agent-host";
+import { findingText, STOPS_THE_AGENT, type Finding } from "../../lib/features/doctor";
 import { flagPolicies } from "./cli-policies";
 import { ConfigError, loadConfig, type ServerConfig } from "../config";
 import { Profiles } from "../agents/profiles";
 import { TranscriptStore } from "../transcripts/transcript-store";
 import { CliError } from "./cli-error";
-
-export const COMPARE_USAGE = `usage: acp-playground compare --profile A [--profile B] --prompt TEXT [--option [A.|B.]NAME=VALUE]...
-         [--json] [-o report.md|report.json] [--transcripts DIR] [--fail-on-diff] [--timeout SECONDS]
-         [--permission auto|deny] [--fs auto|deny] [--terminal auto|deny]`;
+import { durationMs, outputFormat } from "./cli-options";
+import { commandUsage } from "./cli-usage";
 
 interface SideSpec {
   key: "A" | "B";
@@ -72,6 +71,12 @@ async function runCompareSide(
   const workspace = realpathSync(mkdtempSync(path.join(tmpdir(), `acp-compare-${spec.key.toLowerCase()}-`)));
   const session = new AgentHost({ ...config, workspaceRoots: [workspace] }, profiles, store);
   session.answerer.setPolicies(policies);
+  // The doctor's findings as they come, as record prints them.
+  let stopped: Finding | undefined;
+  session.onFinding((f) => {
+    if (STOPS_THE_AGENT.has(f.kind)) stopped ??= f;
+    process.stderr.write(`acp-playground compare: ${spec.label}: ${findingText(f)}\n`);
+  });
   const driver = new AgentDriver(session);
   const result: SideResult = { spec, frames: [] };
   try {
@@ -93,7 +98,8 @@ async function runCompareSide(
       promptTimeoutMs: timeoutMs,
     });
     if (end.ok) result.stopReason = end.stopReason;
-    else result.failure = end.message;
+    // Stopped by the doctor: its finding is the reason, not the echoed error the handshake read.
+    else result.failure = stopped ? `the doctor stopped it: ${stopped.title}` : end.message;
     result.frames = session.framesWithMessages();
     return result;
   } finally {
@@ -113,6 +119,7 @@ async function compare(argv: string[]): Promise<number> {
         prompt: { type: "string" },
         option: { type: "string", multiple: true },
         json: { type: "boolean" },
+        format: { type: "string" },
         output: { type: "string", short: "o" },
         transcripts: { type: "string" },
         "fail-on-diff": { type: "boolean" },
@@ -131,8 +138,8 @@ async function compare(argv: string[]): Promise<number> {
   const named = (values.profile as string[] | undefined) ?? [];
   if (named.length === 0 || named.length > 2) throw new CliError("compare needs one or two --profile", 2);
   const options = parseOptions((values.option as string[] | undefined) ?? []);
-  const timeoutS = values.timeout === undefined ? 600 : Number(values.timeout);
-  if (!Number.isFinite(timeoutS) || timeoutS <= 0) throw new CliError("--timeout must be a number of seconds", 2);
+  const timeoutMs = durationMs(values.timeout, "--timeout", 600_000);
+  const format = outputFormat(values, ["markdown", "json"], "markdown");
   // Off by default, as for record: Gemini then writes files itself (through the client it cannot create one, docs/gemini-quirks.md).
   const checked = flagPolicies(values, ["auto", "deny"], { permission: "auto", fs: "deny", terminal: "deny" });
   if (!checked.ok) throw new CliError(checked.error, 2);
@@ -156,16 +163,7 @@ async function compare(argv: string[]): Promise<number> {
     const profiles = new Profiles({ ...config, dataDir: scratch }, store);
     const [a, b] = await Promise.all(
       specs.map((s) =>
-        runCompareSide(
-          s,
-          config,
-          profiles,
-          store,
-          prompt,
-          checked.value.policies,
-          checked.value.answers,
-          timeoutS * 1000,
-        ),
+        runCompareSide(s, config, profiles, store, prompt, checked.value.policies, checked.value.answers, timeoutMs),
       ),
     );
     const sides = [a!, b!];
@@ -186,7 +184,9 @@ async function compare(argv: string[]): Promise<number> {
       { label: a!.spec.label, frames: a!.frames },
       { label: b!.spec.label, frames: b!.frames },
     );
-    const asJson = values.json === true || (typeof values.output === "string" && values.output.endsWith(".json"));
+    const asJson =
+      format === "json" ||
+      (values.format === undefined && typeof values.output === "string" && values.output.endsWith(".json"));
     const report = asJson
       ? comparisonToJson(comparison, {
           prompt,
@@ -228,7 +228,9 @@ export async function compareMain(argv: string[]): Promise<number> {
     return await compare(argv);
   } catch (err) {
     if (!(err instanceof CliError)) throw err;
-    process.stderr.write(`acp-playground compare: ${err.message}\n${err.exitCode === 2 ? `\n${COMPARE_USAGE}\n` : ""}`);
+    process.stderr.write(
+      `acp-playground compare: ${err.message}\n${err.exitCode === 2 ? `\n${commandUsage("compare")}\n` : ""}`,
+    );
     return err.exitCode;
   }
 }

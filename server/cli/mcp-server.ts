@@ -6,7 +6,6 @@
  * this machine's secrets (as the HTML export is). The search index is brought up to date in
  * the background, a slice at a time, so the first answers do not wait for a large library.
  */
-import { StringDecoder } from "node:string_decoder";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { z } from "zod";
@@ -15,61 +14,17 @@ import { createRedactor, secretsFromEnv } from "../../lib/features/redact";
 import { insightsOf } from "../../lib/features/insights";
 import { alignTranscripts, framesOfTurn, turnRanges } from "../../lib/features/transcript-align";
 import { methodLatency } from "../../lib/folds/method-latency";
-import { TranscriptReader } from "../../lib/folds/transcript-stream";
 import type { Frame } from "../../lib/protocol/frame";
-import { protocolOf, type ProtocolName } from "../../lib/protocol/protocols";
 import { SearchIndex } from "../transcripts/search-index";
 import { HIDDEN_WORKSPACE, localPaths, TranscriptStore } from "../transcripts/transcript-store";
 import { VERSION } from "../version";
 import { dataDirFor } from "../runtime";
+import { cutNote, MAX_READ_BYTES, readFrames, ToolError, type ReadOptions } from "./mcp-read";
 
 /** Frames one read returns at most, and characters of one frame's message shown whole. */
 const MAX_FRAMES = 200;
 const MAX_FRAME_CHARS = 16 * 1024;
 const MAX_DIFF_ROWS = 200;
-
-type Redactor = ReturnType<typeof createRedactor>;
-
-class ToolError extends Error {}
-
-/** A transcript's frames as a share link shows them, redacted again here. */
-async function loadFrames(
-  store: TranscriptStore,
-  id: string,
-  redactor: Redactor,
-): Promise<{ frames: Frame[]; title: string; protocol: ProtocolName }> {
-  const meta = TranscriptStore.isId(id) ? store.meta(id) : undefined;
-  const stream = meta ? store.stream(id, { hideLocal: true }) : undefined;
-  if (!meta || !stream) throw new ToolError(`no transcript ${id.slice(0, 80)} (list_transcripts names them)`);
-  const reader = new TranscriptReader();
-  const frames: Frame[] = [];
-  const decoder = new StringDecoder("utf8");
-  const take = (part: { frames: Frame[] }) => {
-    for (const f of part.frames) {
-      const { text, count } = redactor.frame(f.raw);
-      if (count === 0) frames.push(f);
-      else {
-        let message: unknown = f.message;
-        try {
-          message = JSON.parse(text);
-        } catch {
-          // stays as it was parsed
-        }
-        frames.push({ ...f, raw: text, message });
-      }
-    }
-  };
-  try {
-    take(reader.push(stream.header));
-    if (stream.rest) for await (const chunk of stream.rest) take(reader.push(decoder.write(chunk as Buffer)));
-    take(reader.push(decoder.end()));
-    take(reader.end());
-  } catch (err) {
-    stream.rest?.destroy();
-    throw new ToolError(`transcript ${id} does not parse: ${(err as Error).message}`);
-  }
-  return { frames, title: meta.title, protocol: protocolOf(meta) };
-}
 
 /** A frame for a reader: its message (or the start of it, when long) and what the relay knew. */
 function shown(f: Frame) {
@@ -100,11 +55,25 @@ export interface LibraryServerOptions {
   index: SearchIndex;
   /** Values redacted wherever they appear (the environment's secrets). */
   secrets: string[];
+  /** Bytes of one transcript one call reads at most (MAX_READ_BYTES). */
+  maxReadBytes?: number;
+  /** True while the index is still catching up with the library (a search then says how far it got). */
+  catchingUp?: () => boolean;
 }
 
 /** The MCP server over one library (not yet connected to a transport). */
-export function createLibraryServer({ store, index, secrets }: LibraryServerOptions): McpServer {
+export function createLibraryServer({
+  store,
+  index,
+  secrets,
+  maxReadBytes = MAX_READ_BYTES,
+  catchingUp = () => false,
+}: LibraryServerOptions): McpServer {
   const redactor = createRedactor(secrets);
+  const loadFrames = (id: string, options: ReadOptions = {}) =>
+    readFrames(store, id, redactor, { maxBytes: maxReadBytes, ...options });
+  const cutOf = (what: string, read: { cut?: Parameters<typeof cutNote>[1] }) =>
+    read.cut ? { cut: cutNote(what, read.cut) } : {};
   const server = new McpServer(
     { name: "acp-playground-library", version: VERSION },
     {
@@ -175,7 +144,7 @@ export function createLibraryServer({ store, index, secrets }: LibraryServerOpti
       annotations: readOnly,
     },
     guard((q) => {
-      const answer = index.search(q);
+      const answer = { ...index.search(q), ...(catchingUp() ? { progress: index.progress() } : {}) };
       // Lines come from files already redacted: hidden here as a share page hides them, and this machine's secrets too.
       const hiders = new Map<string, (text: string) => string>();
       const hide = (id: string) => {
@@ -203,11 +172,20 @@ export function createLibraryServer({ store, index, secrets }: LibraryServerOpti
       annotations: readOnly,
     },
     guard(async (a) => {
-      const { frames } = await loadFrames(store, a.id, redactor);
       const to = Math.min(a.to ?? a.from + MAX_FRAMES - 1, a.from + MAX_FRAMES - 1);
-      const range = frames.filter((f) => f.seq >= a.from && f.seq <= to);
-      const last = frames.at(-1)?.seq ?? 0;
-      return json({ frames: range.map(shown), lastSeq: last, ...(to < last ? { next: to + 1 } : {}) });
+      // Read from `from` (the file is entered near it) to `to`, and no further.
+      const read = await loadFrames(a.id, { fromSeq: a.from, done: (f) => f.seq > to });
+      const range = read.frames;
+      const reached = range.at(-1)?.seq ?? a.from - 1;
+      const known = store.meta(a.id)?.frames ?? 0;
+      const last = Math.max(known, reached);
+      const next = read.cut ? Math.max(a.from, reached + 1) : to < last ? to + 1 : undefined;
+      return json({
+        frames: range.map(shown),
+        lastSeq: last,
+        ...(next !== undefined ? { next } : {}),
+        ...cutOf(`transcript ${a.id}`, read),
+      });
     }),
   );
 
@@ -220,16 +198,23 @@ export function createLibraryServer({ store, index, secrets }: LibraryServerOpti
       annotations: readOnly,
     },
     guard(async (a) => {
-      const { frames } = await loadFrames(store, a.id, redactor);
+      const read = await loadFrames(a.id);
+      const { frames } = read;
       const turns = turnRanges(frames);
       const turn = turns[a.turn - 1];
-      if (!turn) throw new ToolError(`transcript ${a.id} has ${turns.length} turn(s)`);
+      if (!turn)
+        throw new ToolError(
+          read.cut
+            ? `${cutNote(`transcript ${a.id}`, read.cut)} It has ${turns.length} turn(s) in what was read.`
+            : `transcript ${a.id} has ${turns.length} turn(s)`,
+        );
       const inTurn = framesOfTurn(frames, turn);
       return json({
         turn: { number: a.turn, firstSeq: turn.firstSeq, lastSeq: turn.lastSeq, prompt: turn.prompt },
         turns: turns.length,
         frames: inTurn.slice(0, MAX_FRAMES).map(shown),
         ...(inTurn.length > MAX_FRAMES ? { more: inTurn.length - MAX_FRAMES } : {}),
+        ...cutOf(`transcript ${a.id}`, read),
       });
     }),
   );
@@ -243,7 +228,10 @@ export function createLibraryServer({ store, index, secrets }: LibraryServerOpti
       inputSchema: { id },
       annotations: readOnly,
     },
-    guard(async (a) => json({ insights: insightsOf((await loadFrames(store, a.id, redactor)).frames) })),
+    guard(async (a) => {
+      const read = await loadFrames(a.id);
+      return json({ insights: insightsOf(read.frames), ...cutOf(`transcript ${a.id}`, read) });
+    }),
   );
 
   server.registerTool(
@@ -256,7 +244,10 @@ export function createLibraryServer({ store, index, secrets }: LibraryServerOpti
       annotations: readOnly,
     },
     guard(async (a) => {
-      if (a.id) return json({ rows: methodLatency((await loadFrames(store, a.id, redactor)).frames) });
+      if (a.id) {
+        const read = await loadFrames(a.id);
+        return json({ rows: methodLatency(read.frames), ...cutOf(`transcript ${a.id}`, read) });
+      }
       const { id: _none, ...filter } = a;
       return json(index.latency(filter));
     }),
@@ -272,7 +263,9 @@ export function createLibraryServer({ store, index, secrets }: LibraryServerOpti
       annotations: readOnly,
     },
     guard(async ({ a, b }) => {
-      const [left, right] = await Promise.all([loadFrames(store, a, redactor), loadFrames(store, b, redactor)]);
+      // One after the other: a call holds at most one read in progress.
+      const left = await loadFrames(a);
+      const right = await loadFrames(b);
       const al = alignTranscripts(
         { frames: left.frames, cwd: HIDDEN_WORKSPACE, protocol: left.protocol },
         { frames: right.frames, cwd: HIDDEN_WORKSPACE, protocol: right.protocol },
@@ -286,24 +279,42 @@ export function createLibraryServer({ store, index, secrets }: LibraryServerOpti
           ...(r.b !== undefined ? { b: { seq: al.b[r.b]!.seq, step: al.b[r.b]!.label } } : {}),
           ...(r.fields ? { fields: r.fields } : {}),
         }));
-      return json({ a: left.title, b: right.title, counts: al.counts, approximate: al.approximate, differences: rows });
+      const cut = [left.cut && cutNote(`transcript ${a}`, left.cut), right.cut && cutNote(`transcript ${b}`, right.cut)]
+        .filter(Boolean)
+        .join(" ");
+      return json({
+        a: left.title,
+        b: right.title,
+        counts: al.counts,
+        approximate: al.approximate,
+        differences: rows,
+        ...(cut ? { cut } : {}),
+      });
     }),
   );
 
   return server;
 }
 
-/** Indexes the library a slice at a time between requests, until it is up to date. */
-function catchUp(index: SearchIndex): void {
+/** Indexes the library a slice at a time between requests, until it is up to date; says whether it still is at it. */
+function catchUp(index: SearchIndex): () => boolean {
   let ids: string[];
   try {
     ids = index.stale();
   } catch {
-    return;
+    return () => false;
   }
   const next = () => {
     const id = ids[0];
-    if (id === undefined) return;
+    if (id === undefined) {
+      // Transcripts deleted while no index was open leave no trace either (stale() removed their rows).
+      try {
+        index.purge();
+      } catch {
+        // only an index: the next open tries again
+      }
+      return;
+    }
     try {
       if (index.update(id, 2 * 1024 * 1024)) ids.shift();
     } catch {
@@ -312,6 +323,7 @@ function catchUp(index: SearchIndex): void {
     setImmediate(next);
   };
   next();
+  return () => ids.length > 0;
 }
 
 export async function mcpMain(argv: string[]): Promise<number> {
@@ -319,9 +331,15 @@ export async function mcpMain(argv: string[]): Promise<number> {
   const dataDir = dataArg >= 0 && argv[dataArg + 1] ? argv[dataArg + 1]! : dataDirFor(process.env, process.cwd());
   const store = new TranscriptStore(dataDir);
   const index = new SearchIndex(store.dir);
-  const server = createLibraryServer({ store, index, secrets: secretsFromEnv(process.env) });
+  let catchingUp = () => true;
+  const server = createLibraryServer({
+    store,
+    index,
+    secrets: secretsFromEnv(process.env),
+    catchingUp: () => catchingUp(),
+  });
   await server.connect(new StdioServerTransport());
-  catchUp(index);
+  catchingUp = catchUp(index);
   // stdout is the protocol: anything else goes to stderr. The process ends when its client closes stdin.
   process.stdin.on("close", () => {
     index.close();

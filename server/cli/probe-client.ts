@@ -5,26 +5,21 @@
  * stdout is the protocol: everything else goes to stderr or the report.
  */
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { PROTOCOL_VERSION } from "@agentclientprotocol/sdk";
-import type { CheckResult } from "../../lib/contracts/requirements";
 import {
   clientAdvertised,
   clientProbeMarkdown,
   clientProbeReport,
   STABLE_UPDATE_SAMPLES,
   type ClientProbeReport,
-  type ClientRequirementId,
 } from "../../lib/features/client-probe";
 import type { Frame } from "../../lib/protocol/frame";
-import { FrameSequencer } from "../../lib/protocol/frame-sequencer";
 import { isObject } from "../../lib/protocol/json";
 import { AGENT_METHODS, CLIENT_METHODS, PROTOCOL_METHODS } from "../../lib/protocol/methods";
 import { LineSplitter } from "../../lib/protocol/ndjson";
-import { schemaSet } from "../agents/client-services";
 import { dataDirFor } from "../runtime";
 import type { TapEvent } from "../../lib/contracts/tap-wire";
 import { DEFAULT_MAX_LINE_BYTES } from "../../lib/protocol/ndjson";
@@ -32,166 +27,13 @@ import { secretsFromEnv } from "../../lib/features/redact";
 import { DiscoveryError, findRelay, type RelayTarget } from "../tap/tap-discovery";
 import type { TapSink } from "../tap/tap-sink";
 import { VERSION } from "../version";
+import { paramsOf, ProbeAgent, SHORT_MS } from "./probe-client-agent";
+import { fsChecks, schemaChecks, terminalChecks } from "./probe-client-checks";
+import { CliError } from "./cli-error";
+import { durationMs } from "./cli-options";
+import { commandUsage } from "./cli-usage";
 
-export const PROBE_CLIENT_USAGE = `usage: acp-playground probe-client [--report FILE] [--timeout MS]
-  Configure it as the agent command of an ACP client and send one prompt: the probe answers
-  initialize and session/new, then in that turn streams every update kind, asks permission,
-  reads and writes files and runs terminals (only when advertised), cancels a request, sends
-  an unknown request and notification, a malformed line and a 1 MiB message, and asks a form
-  elicitation (when advertised). The report goes to FILE.json and FILE.md (default: the
-  data directory's client-probes/).
-  --timeout: how long to wait for an answer a person may give (permission, elicitation); default 120000`;
-
-interface Answer {
-  frame: Frame;
-  result?: unknown;
-  error?: { code?: unknown; message?: unknown };
-}
-
-const SHORT_MS = 10_000;
 const LARGE_TEXT = "x".repeat(1024 * 1024);
-
-class ProbeAgent {
-  private readonly sequencer = new FrameSequencer();
-  readonly frames: Frame[] = [];
-  private nextId = 1;
-  private readonly waiting = new Map<string, (a: Answer | undefined) => void>();
-  private readonly requestWaiters: ((f: Frame) => boolean)[] = [];
-  readonly checks: CheckResult[] = [];
-  /** Client requests the script has not taken yet. */
-  private readonly inbox: Frame[] = [];
-  ended = false;
-  /** Hears every frame, both ways (the recording: a tapped conversation). */
-  observe?: (frame: Frame) => void;
-  private endWaiters: (() => void)[] = [];
-  onCancel?: (frame: Frame) => void;
-  onParseError?: (frame: Frame) => void;
-  /** How long an answer no person gives may take. */
-  shortMs = SHORT_MS;
-
-  constructor(
-    private readonly out: NodeJS.WritableStream,
-    private readonly log: (s: string) => void,
-  ) {}
-
-  check(requirement: ClientRequirementId, status: CheckResult["status"], detail: string, frames: number[] = []): void {
-    this.checks.push({ requirement, status, detail, ...(frames.length ? { frames } : {}) });
-  }
-
-  /** One line from the client. */
-  receive(text: string, base64?: string): void {
-    const frame = this.sequencer.line("to-agent", text, base64);
-    this.frames.push(frame);
-    this.observe?.(frame);
-    if (frame.kind === "response" && frame.id !== undefined) {
-      const key = JSON.stringify(frame.id);
-      const resolve = this.waiting.get(key);
-      if (!resolve) return;
-      this.waiting.delete(key);
-      const m = frame.message as { result?: unknown; error?: Answer["error"] };
-      resolve({ frame, result: m.result, error: isObject(m.error) ? m.error : undefined });
-      return;
-    }
-    if (frame.kind === "response" && frame.id === null) this.onParseError?.(frame);
-    if (frame.kind === "notification" && frame.method === AGENT_METHODS.session_cancel) this.onCancel?.(frame);
-    if (frame.kind !== "request") return;
-    const i = this.requestWaiters.findIndex((w) => w(frame));
-    if (i >= 0) this.requestWaiters.splice(i, 1);
-    else this.inbox.push(frame);
-  }
-
-  end(): void {
-    this.ended = true;
-    for (const resolve of this.waiting.values()) resolve(undefined);
-    this.waiting.clear();
-    for (const w of this.endWaiters.splice(0)) w();
-  }
-
-  write(line: string): Frame {
-    this.out.write(`${line}\n`);
-    const frame = this.sequencer.line("from-agent", line);
-    this.frames.push(frame);
-    this.observe?.(frame);
-    return frame;
-  }
-
-  send(message: Record<string, unknown>): Frame {
-    return this.write(JSON.stringify({ jsonrpc: "2.0", ...message }));
-  }
-
-  notify(method: string, params: unknown): Frame {
-    return this.send({ method, params });
-  }
-
-  /** Sends a request; resolves with the answer, or undefined after `timeoutMs` (or when the client left). */
-  request(
-    method: string,
-    params: unknown,
-    timeoutMs = this.shortMs,
-  ): { frame: Frame; answer: Promise<Answer | undefined> } {
-    const id = `probe-${this.nextId++}`;
-    const frame = this.send({ id, method, params });
-    const answer = new Promise<Answer | undefined>((resolve) => {
-      if (this.ended) return resolve(undefined);
-      const timer = setTimeout(() => {
-        this.waiting.delete(JSON.stringify(id));
-        resolve(undefined);
-      }, timeoutMs);
-      this.waiting.set(JSON.stringify(id), (a) => {
-        clearTimeout(timer);
-        resolve(a);
-      });
-    });
-    return { frame, answer };
-  }
-
-  /** The next client request that `pred` accepts (earlier ones not taken count too). */
-  nextRequest(pred: (f: Frame) => boolean, timeoutMs: number): Promise<Frame | undefined> {
-    const i = this.inbox.findIndex(pred);
-    if (i >= 0) return Promise.resolve(this.inbox.splice(i, 1)[0]);
-    if (this.ended) return Promise.resolve(undefined);
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        const at = this.requestWaiters.indexOf(waiter);
-        if (at >= 0) this.requestWaiters.splice(at, 1);
-        resolve(undefined);
-      }, timeoutMs);
-      const waiter = (f: Frame) => {
-        if (!pred(f)) return false;
-        clearTimeout(timer);
-        resolve(f);
-        return true;
-      };
-      this.requestWaiters.push(waiter);
-      this.endWaiters.push(() => {
-        clearTimeout(timer);
-        resolve(undefined);
-      });
-    });
-  }
-
-  /** Takes (and answers with -32601) client requests the script does not serve. */
-  take(method: string): Frame | undefined {
-    const i = this.inbox.findIndex((f) => f.method === method);
-    return i >= 0 ? this.inbox.splice(i, 1)[0] : undefined;
-  }
-
-  respond(request: Frame, result: unknown): void {
-    this.send({ id: request.id, result });
-  }
-
-  refuse(request: Frame, code: number, message: string): void {
-    this.send({ id: request.id, error: { code, message } });
-  }
-
-  /** Whether the client still answers: an unknown `_` request gets an answer. */
-  async alive(): Promise<Answer | undefined> {
-    return this.request("_acp_playground/ping", {}).answer;
-  }
-}
-
-const paramsOf = (f: Frame | undefined): Record<string, unknown> =>
-  f && isObject(f.message) && isObject(f.message.params) ? f.message.params : {};
 
 /** The script, step by step; every step judged. Returns the client facts for the report. */
 async function script(agent: ProbeAgent, opts: { timeoutMs: number; reportPath: string }) {
@@ -416,166 +258,6 @@ async function script(agent: ProbeAgent, opts: { timeoutMs: number; reportPath: 
   return client;
 }
 
-async function fsChecks(agent: ProbeAgent, caps: unknown, cwd: string | undefined, sessionId: string): Promise<void> {
-  const readable = clientAdvertised(caps, "fs.readTextFile");
-  const writable = clientAdvertised(caps, "fs.writeTextFile");
-  if (!cwd || !path.isAbsolute(cwd) || (!readable && !writable)) return;
-  const tag = randomBytes(4).toString("hex");
-  const inside = path.join(cwd, `.acp-probe-client-${tag}.txt`);
-  const outsideDir = path.join(tmpdir(), `acp-probe-client-${tag}`);
-  const outside = path.join(outsideDir, "outside.txt");
-  // The probe runs beside the client: it sees the files the client wrote, and cleans up after.
-  const local = existsSync(cwd);
-  const content = `written by the ACP client probe ${tag}\n`;
-  const outsideNotes: string[] = [];
-  const frames: number[] = [];
-  try {
-    mkdirSync(outsideDir, { recursive: true, mode: 0o700 });
-    if (writable) {
-      const w = agent.request(CLIENT_METHODS.fs_write_text_file, { sessionId, path: inside, content });
-      const a = await w.answer;
-      const onDisk = local && existsSync(inside) ? readFileSync(inside, "utf8") : undefined;
-      const ok = a !== undefined && a.error === undefined && (!local || onDisk === content);
-      agent.check(
-        "PG-CLIENT-013",
-        ok ? "pass" : "fail",
-        !a
-          ? `no answer in ${agent.shortMs} ms`
-          : a.error
-            ? `error ${JSON.stringify(a.error).slice(0, 200)}`
-            : !local
-              ? "answered (the cwd is not on this machine: the file was not looked at)"
-              : onDisk === content
-                ? "the file has the content"
-                : `the file ${onDisk === undefined ? "does not exist" : "has other content"}`,
-        [w.frame.seq, ...(a ? [a.frame.seq] : [])],
-      );
-      const wo = agent.request(CLIENT_METHODS.fs_write_text_file, { sessionId, path: outside, content });
-      const ao = await wo.answer;
-      outsideNotes.push(
-        `write ${ao?.error ? "refused" : ao ? (existsSync(outside) ? "served" : "answered, no file") : "unanswered"}`,
-      );
-      frames.push(wo.frame.seq);
-    }
-    if (readable) {
-      if (!writable && local) writeFileSync(inside, content);
-      writeFileSync(outside, content);
-      const r = agent.request(CLIENT_METHODS.fs_read_text_file, { sessionId, path: inside });
-      const a = await r.answer;
-      const got = isObject(a?.result) ? a.result.content : undefined;
-      const expectable = writable || local;
-      agent.check(
-        "PG-CLIENT-012",
-        got === content ? "pass" : expectable ? "fail" : "skip",
-        !a
-          ? `no answer in ${agent.shortMs} ms`
-          : got === content
-            ? "returned the file's content"
-            : `returned ${JSON.stringify(a.result ?? a.error).slice(0, 200)}`,
-        [r.frame.seq, ...(a ? [a.frame.seq] : [])],
-      );
-      const ro = agent.request(CLIENT_METHODS.fs_read_text_file, { sessionId, path: outside });
-      const ao = await ro.answer;
-      const served = isObject(ao?.result) && ao.result.content === content;
-      outsideNotes.push(`read ${ao?.error ? "refused" : served ? "served" : ao ? "answered otherwise" : "unanswered"}`);
-      frames.push(ro.frame.seq);
-    }
-    agent.check("PG-CLIENT-014", "pass", `outside the cwd (${outside}): ${outsideNotes.join(", ")}`, frames);
-  } finally {
-    rmSync(outsideDir, { recursive: true, force: true });
-    if (local) rmSync(inside, { force: true });
-  }
-}
-
-async function terminalChecks(agent: ProbeAgent, caps: unknown, cwd: string | undefined, sessionId: string) {
-  if (!clientAdvertised(caps, "terminal")) return;
-  const run = async (args: string[]) => {
-    const c = agent.request(CLIENT_METHODS.terminal_create, {
-      sessionId,
-      command: process.execPath,
-      args,
-      ...(cwd ? { cwd } : {}),
-    });
-    const a = await c.answer;
-    const id = isObject(a?.result) ? a.result.terminalId : undefined;
-    return { seq: c.frame.seq, answer: a, id: typeof id === "string" ? id : undefined };
-  };
-  const call = async (method: string, terminalId: string, timeoutMs = agent.shortMs) => {
-    const r = agent.request(method, { sessionId, terminalId }, timeoutMs);
-    const a = await r.answer;
-    return { seq: r.frame.seq, answer: a, result: isObject(a?.result) ? a.result : undefined };
-  };
-  const said = "acp-probe-client";
-  const first = await run(["-e", `process.stdout.write(${JSON.stringify(said)})`]);
-  if (!first.id) {
-    agent.check("PG-CLIENT-015", "fail", `terminal/create: ${JSON.stringify(first.answer?.error ?? "no answer")}`, [
-      first.seq,
-    ]);
-  } else {
-    const waited = await call(CLIENT_METHODS.terminal_wait_for_exit, first.id);
-    const output = await call(CLIENT_METHODS.terminal_output, first.id);
-    const released = await call(CLIENT_METHODS.terminal_release, first.id);
-    const problems = [
-      waited.result?.exitCode === 0
-        ? ""
-        : `wait_for_exit: ${JSON.stringify(waited.answer?.result ?? waited.answer?.error ?? "no answer")}`,
-      typeof output.result?.output === "string" && output.result.output.includes(said)
-        ? ""
-        : `output: ${JSON.stringify(output.answer?.result ?? output.answer?.error ?? "no answer").slice(0, 200)}`,
-      released.answer && !released.answer.error ? "" : "release: not answered with a result",
-    ].filter(Boolean);
-    agent.check(
-      "PG-CLIENT-015",
-      problems.length ? "fail" : "pass",
-      problems.length ? problems.join("; ") : "exit code 0, output seen, released",
-      [first.seq, waited.seq, output.seq, released.seq],
-    );
-  }
-  const second = await run(["-e", "setInterval(() => {}, 1000)"]);
-  if (!second.id) {
-    agent.check("PG-CLIENT-016", "fail", `terminal/create: ${JSON.stringify(second.answer?.error ?? "no answer")}`, [
-      second.seq,
-    ]);
-    return;
-  }
-  const killed = await call(CLIENT_METHODS.terminal_kill, second.id);
-  const waited = await call(CLIENT_METHODS.terminal_wait_for_exit, second.id);
-  const released = await call(CLIENT_METHODS.terminal_release, second.id);
-  const ok = killed.answer && !killed.answer.error && waited.result && released.answer && !released.answer.error;
-  agent.check(
-    "PG-CLIENT-016",
-    ok ? "pass" : "fail",
-    ok
-      ? `killed; exit ${JSON.stringify(waited.result)}`
-      : `kill ${JSON.stringify(killed.answer?.error ?? (killed.answer ? "ok" : "unanswered"))}, wait_for_exit ${waited.result ? "returned" : "did not return"}`,
-    [second.seq, killed.seq, waited.seq, released.seq],
-  );
-}
-
-/** Every line the client wrote: valid JSON-RPC, and matching the schema that defines it. */
-function schemaChecks(agent: ProbeAgent): void {
-  const schemas = schemaSet();
-  let judged = 0;
-  for (const f of agent.frames) {
-    if (f.dir !== "to-agent") continue;
-    judged++;
-    if (f.kind === "invalid") {
-      agent.check("PG-CLIENT-005", "fail", `not an ACP message: ${f.error ?? "invalid"}`, [f.seq]);
-      continue;
-    }
-    const verdict = schemas.check(f);
-    if (verdict?.issues.length)
-      agent.check(
-        "PG-CLIENT-005",
-        "fail",
-        `${f.method ?? f.kind}: ${verdict.issues.map((i) => `${i.path || "value"}: ${i.message}`).join("; ")}`,
-        [f.seq],
-      );
-  }
-  if (!agent.checks.some((c) => c.requirement === "PG-CLIENT-005"))
-    agent.check("PG-CLIENT-005", judged ? "pass" : "skip", `${judged} lines from the client`);
-}
-
 function reportPathFor(option: string | undefined): string {
   if (option) return path.resolve(option.replace(/\.(json|md)$/, ""));
   const dir = path.join(dataDirFor(process.env), "client-probes");
@@ -640,22 +322,22 @@ function recordConversation(argv: string[], log: (s: string) => void) {
 
 export async function probeClientMain(argv: string[]): Promise<number> {
   let values;
+  let timeoutMs: number;
   try {
     ({ values } = parseArgs({
       args: argv,
-      options: { report: { type: "string" }, timeout: { type: "string" } },
+      // -o/--output as every other command; --report was its first name.
+      options: { output: { type: "string", short: "o" }, report: { type: "string" }, timeout: { type: "string" } },
       strict: true,
     }));
+    if (values.output !== undefined && values.report !== undefined)
+      throw new CliError("--output and --report are the same option: give one", 2);
+    timeoutMs = durationMs(values.timeout, "--timeout", 120_000);
   } catch (err) {
-    process.stderr.write(`acp-playground probe-client: ${(err as Error).message}\n\n${PROBE_CLIENT_USAGE}\n`);
+    process.stderr.write(`acp-playground probe-client: ${(err as Error).message}\n\n${commandUsage("probe-client")}\n`);
     return 2;
   }
-  const timeoutMs = values.timeout === undefined ? 120_000 : Number(values.timeout);
-  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
-    process.stderr.write(`acp-playground probe-client: --timeout must be a positive number of ms\n`);
-    return 2;
-  }
-  const reportPath = reportPathFor(values.report);
+  const reportPath = reportPathFor(values.output ?? values.report);
   const log = (s: string) => process.stderr.write(`acp-playground probe-client: ${s}\n`);
   const startedAt = Date.now();
   const agent = new ProbeAgent(process.stdout, log);

@@ -10,11 +10,7 @@ import type { TranscriptMeta } from "../../lib/contracts/transcript-meta";
 import { dataDirFor } from "../runtime";
 import { TranscriptStore } from "../transcripts/transcript-store";
 import { CliError } from "./cli-error";
-
-export const PUBLISH_USAGE = `usage: ACP_PLAYGROUND_TOKEN=TEAM_TOKEN acp-playground publish FILE... --to URL [--data DIR]
-  FILE: a transcript (.jsonl), or the id of one in the local library (--data, else ACP_PLAYGROUND_DATA)
-  --to: the team server (http:// or https://), e.g. https://playground.example.com
-exit codes: 0 all published, 1 some were refused (each one is named), 2 bad arguments`;
+import { commandUsage } from "./cli-usage";
 
 /** The bytes to send for FILE, and what to call it in messages. */
 function source(arg: string, dataDir: string): Buffer {
@@ -39,15 +35,15 @@ export async function publishMain(
       options: { to: { type: "string" }, data: { type: "string" } },
     });
   } catch (err) {
-    throw new CliError(`${(err as Error).message}\n\n${PUBLISH_USAGE}`, 2);
+    throw new CliError(`${(err as Error).message}\n\n${commandUsage("publish")}`, 2);
   }
   const { values, positionals: files } = parsed;
-  if (files.length === 0) throw new CliError(`publish: name at least one FILE\n\n${PUBLISH_USAGE}`, 2);
+  if (files.length === 0) throw new CliError(`publish: name at least one FILE\n\n${commandUsage("publish")}`, 2);
   let base: URL;
   try {
     base = new URL(values.to ?? "");
   } catch {
-    throw new CliError(`publish: --to must be the team server's URL\n\n${PUBLISH_USAGE}`, 2);
+    throw new CliError(`publish: --to must be the team server's URL\n\n${commandUsage("publish")}`, 2);
   }
   if (base.protocol !== "http:" && base.protocol !== "https:")
     throw new CliError("publish: --to must be an http:// or https:// URL", 2);

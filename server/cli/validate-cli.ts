@@ -29,12 +29,8 @@ import {
 } from "../../lib/protocol/schema-app-server";
 import { schemaSet } from "../agents/client-services";
 import { CliError } from "./cli-error";
-
-export const VALIDATE_USAGE = `usage: acp-playground validate FILE... [--format text|json|junit] [--side agent|client] [-o FILE]
-  FILE: a transcript or tapped conversation (.jsonl), or a raw NDJSON capture of one side
-  --side: which side wrote a capture (the agent's stdout, or the client's writes to the agent's stdin);
-          by default told from its methods
-exit codes: 0 conformant, 1 a MANDATORY requirement failed, 2 bad arguments, 4 unreadable or invalid file`;
+import { outputFormat } from "./cli-options";
+import { commandUsage } from "./cli-usage";
 
 /** A capture's lines may be long (a whole file read back): far above the relay's default. */
 const CAPTURE_MAX_LINE_BYTES = 256 * 1024 * 1024;
@@ -82,7 +78,8 @@ async function run(argv: string[]): Promise<number> {
     parsed = parseArgs({
       args: argv,
       options: {
-        format: { type: "string", default: "text" },
+        format: { type: "string" },
+        json: { type: "boolean" },
         side: { type: "string" },
         output: { type: "string", short: "o" },
       },
@@ -90,13 +87,12 @@ async function run(argv: string[]): Promise<number> {
       strict: true,
     });
   } catch (err) {
-    throw new CliError(`${(err as Error).message}\n\n${VALIDATE_USAGE}`, 2);
+    throw new CliError(`${(err as Error).message}\n\n${commandUsage("validate")}`, 2);
   }
   const { values, positionals } = parsed;
-  if (positionals.length === 0) throw new CliError(`validate needs at least one file\n\n${VALIDATE_USAGE}`, 2);
-  const format = values.format;
-  if (!["text", "json", "junit"].includes(format))
-    throw new CliError(`--format must be text, json or junit, not "${format}"`, 2);
+  if (positionals.length === 0)
+    throw new CliError(`validate needs at least one file\n\n${commandUsage("validate")}`, 2);
+  const format = outputFormat(values, ["text", "json", "junit"], "text");
   if (values.side !== undefined && values.side !== "agent" && values.side !== "client")
     throw new CliError(`--side must be agent or client, not "${values.side}"`, 2);
   const side: FrameDirection | undefined =

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { scriptedTurn, startFakeGeminiApi, type FakeGeminiApi } from "./gemini-api";
+import { answerForSchema, scriptedTurn, startFakeGeminiApi, type FakeGeminiApi } from "./gemini-api";
 
 let api: FakeGeminiApi | undefined;
 afterEach(() => api?.close());
@@ -81,5 +81,36 @@ describe("the offline model as a Gemini API", () => {
     expect(posted.status).toBe(404);
     expect(await turnText("gemini-2.5-flash")).toContain("offline model");
     expect(api.requests).toEqual([]);
+  });
+});
+
+describe("answerForSchema", () => {
+  it("answers Gemini CLI's numerical router in its schema (a score of 1-100, a reason)", () => {
+    const schema = {
+      type: "OBJECT",
+      properties: { complexity_reasoning: { type: "STRING" }, complexity_score: { type: "INTEGER" } },
+      required: ["complexity_reasoning", "complexity_score"],
+    };
+    expect(answerForSchema(schema)).toEqual({ complexity_reasoning: "offline model", complexity_score: 1 });
+  });
+
+  it("takes an enum's first value, a minimum, nested objects; without a schema, the older router's answer", () => {
+    const schema = {
+      type: "object",
+      properties: {
+        reasoning: { type: "string" },
+        model_choice: { type: "string", enum: ["flash", "pro"] },
+        n: { type: "number", minimum: 5 },
+        o: { type: "object", properties: { b: { type: "boolean" }, l: { type: "array" } }, required: ["b", "l"] },
+      },
+      required: ["reasoning", "model_choice", "n", "o"],
+    };
+    expect(answerForSchema(schema)).toEqual({
+      reasoning: "offline model",
+      model_choice: "flash",
+      n: 5,
+      o: { b: false, l: [] },
+    });
+    expect(answerForSchema(undefined)).toEqual({ reasoning: "offline model", model_choice: "flash" });
   });
 });

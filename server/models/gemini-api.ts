@@ -107,6 +107,51 @@ export function scriptedTurn(body: unknown): Turn {
   return geminiTurn(replyToPrompt(lastUserText(body)));
 }
 
+/** The JSON schema a generateContent call asks its answer to follow, if any. */
+function schemaOf(body: unknown): unknown {
+  const config = (body as { generationConfig?: { responseJsonSchema?: unknown; responseSchema?: unknown } } | undefined)
+    ?.generationConfig;
+  return config?.responseJsonSchema ?? config?.responseSchema;
+}
+
+/**
+ * A small value of a (Gemini or JSON) schema: each required property, the first enum value,
+ * the least number allowed (at least 1: a classifier's score is 1-100). Without a schema, the
+ * older classifier's answer (reasoning, model_choice).
+ */
+export function answerForSchema(schema: unknown, depth = 0): unknown {
+  if (typeof schema !== "object" || schema === null || depth > 8)
+    return depth === 0 ? { reasoning: "offline model", model_choice: "flash" } : null;
+  const s = schema as {
+    type?: unknown;
+    enum?: unknown[];
+    properties?: Record<string, unknown>;
+    required?: unknown;
+    items?: unknown;
+    minimum?: unknown;
+  };
+  if (Array.isArray(s.enum) && s.enum.length) return s.enum[0];
+  const first: unknown = Array.isArray(s.type) ? (s.type as unknown[])[0] : s.type;
+  const type = typeof first === "string" ? first.toLowerCase() : undefined;
+  switch (type) {
+    case "object": {
+      const required = Array.isArray(s.required) ? s.required.filter((k): k is string => typeof k === "string") : [];
+      return Object.fromEntries(required.map((k) => [k, answerForSchema(s.properties?.[k] ?? {}, depth + 1)]));
+    }
+    case "array":
+      return [];
+    case "integer":
+    case "number":
+      return typeof s.minimum === "number" ? Math.max(1, Math.ceil(s.minimum)) : 1;
+    case "boolean":
+      return false;
+    case "string":
+      return "offline model";
+    default:
+      return null;
+  }
+}
+
 async function stream(res: ServerResponse, turn: Turn): Promise<void> {
   startSse(res);
   const parts = turn.parts.length ? turn.parts : [{ text: "" }];
@@ -151,8 +196,8 @@ export async function startFakeGeminiApi(
         return stream(res, turn);
       }
       if (action === "generateContent") {
-        // The CLI's routing classifier: any parseable choice will do.
-        const text = JSON.stringify({ reasoning: "fake api", model_choice: "flash" });
+        // The CLI's JSON calls (its routing classifiers): an answer of the schema asked for, so its zod parse passes.
+        const text = JSON.stringify(answerForSchema(schemaOf(body)));
         return sendJson(res, 200, {
           candidates: [{ content: { role: "model", parts: [{ text }] }, finishReason: "STOP", index: 0 }],
           usageMetadata: usage,

@@ -71,6 +71,19 @@ describe("the offline model's replies to a tool's result", () => {
   });
 });
 
+describe("the offline model's wording", () => {
+  it("reads right in a terminal as in the page: nothing points at what only the page shows", () => {
+    const texts = [
+      ...["write a.txt", "read a.txt", "run ls", "hello"].map((p) => replyToPrompt(p).text),
+      replyToResult({ kind: "write", path: "a.txt", content: "x" }, { output: "ok" }).text,
+      replyToResult({ kind: "read", path: "a.txt" }, { output: "x" }).text,
+      replyToResult({ kind: "shell", command: "ls", description: "" }, { output: "x" }).text,
+      replyToResult({ kind: "write", path: "a.txt", content: "x" }, { error: "denied" }).text,
+    ];
+    for (const text of texts) expect(text).not.toMatch(/\b(?:above|below|card|click|view|button|tab)\b/i);
+  });
+});
+
 describe("streamPieces", () => {
   it("splits text into a few words each and loses nothing", () => {
     const text = "one two  three\nfour five six seven eight nine";

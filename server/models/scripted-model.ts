@@ -37,7 +37,7 @@ const HELP = [
   `- \`${OFFLINE_EXAMPLES[1]}\`: the agent reads a file and I show its start`,
   `- \`${OFFLINE_EXAMPLES[2]}\`: the agent runs a terminal command (commands that change something ask first)`,
   "",
-  "Every message of the conversation is in the Frames view.",
+  "Every message of the conversation is recorded in its transcript, frame by frame.",
 ].join("\n");
 
 const PATH = String.raw`[\w.~/-]+`;
@@ -155,7 +155,8 @@ export function replyToResult(action: ScriptedAction, result: ActionResult): Scr
   switch (action.kind) {
     case "write":
       return {
-        text: `Wrote \`${action.path}\` in the workspace. The agent asks before it writes (\`session/request_permission\`: the card above) unless its mode allows edits.`,
+        // Read in a terminal (acp-playground record) as well as the page: no "above", no cards.
+        text: `Wrote \`${action.path}\` in the workspace. The agent asks for permission before it writes (\`session/request_permission\`) unless its mode allows edits.`,
       };
     case "read":
       return { text: `\`${action.path}\` says:\n\n${head(readOutput(output))}` };

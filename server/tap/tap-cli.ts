@@ -10,13 +10,12 @@ import { ConfigError, DEFAULT_KILL_GRACE_MS, intFrom } from "../config-env";
 import { runTap } from "./tap";
 import { DiscoveryError, findRelay, type RelayTarget } from "./tap-discovery";
 import { dataDirFor } from "../runtime";
-
-const USAGE = `usage: acp-playground tap [--profile NAME | -- COMMAND ARGS...]   (docs/tap.md)`;
+import { commandUsage } from "../cli/cli-usage";
 
 /** Returns the exit code: the agent's, or 2 for bad arguments or configuration. */
 export async function tapMain(argv: string[]): Promise<number> {
   const fail = (message: string) => {
-    process.stderr.write(`acp-playground tap: ${message}\n${USAGE}\n`);
+    process.stderr.write(`acp-playground tap: ${message}\n${commandUsage("tap")}\n`);
     return 2;
   };
   const dash = argv.indexOf("--");

@@ -34,11 +34,17 @@ export class LibraryIndex implements IndexObserver {
   private changedIds = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
   private failure: Error | undefined;
+  /**
+   * Counts the store's notices (a recording's flushes, every few frames): the worker reads it to
+   * know whether frames are flowing, and backs off while they do. Shared memory, so telling it
+   * costs the relay one store, never a message.
+   */
+  private readonly flow = new Int32Array(new SharedArrayBuffer(4));
 
   /** `dir`: the transcript store's directory. */
   constructor(dir: string) {
     const script = workerScript("index-worker");
-    this.worker = new Worker(script.source, { eval: script.eval, workerData: { dir } });
+    this.worker = new Worker(script.source, { eval: script.eval, workerData: { dir, flow: this.flow } });
     this.worker.on("message", (m: IndexReply) => {
       const w = this.waiting.get(m.rid);
       if (!w) return;
@@ -61,6 +67,7 @@ export class LibraryIndex implements IndexObserver {
   }
 
   changed(id: string): void {
+    Atomics.add(this.flow, 0, 1);
     this.changedIds.add(id);
     this.timer ??= setTimeout(() => this.flush(), NOTIFY_MS).unref();
   }

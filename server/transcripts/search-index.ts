@@ -7,24 +7,14 @@
  * as it grows and memory stays bounded by the longest line kept, whatever the file's size.
  * Synchronous: the relay runs it in a worker thread (library-index.ts), the CLI in its own process.
  */
-import Database from "better-sqlite3";
-import {
-  chmodSync,
-  closeSync,
-  fstatSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  readSync,
-  rmSync,
-  statSync,
-} from "node:fs";
+import type Database from "better-sqlite3";
+import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from "node:fs";
 import path from "node:path";
 import { isObject, str } from "../../lib/protocol/json";
 import { inferKind, isTranscriptKind } from "../../lib/contracts/transcript-meta";
-import type { TranscriptEvent } from "../../lib/contracts/transcript";
 import {
   SEARCH_CANDIDATES,
+  type IndexProgress,
   type LatencyAnswer,
   type LatencyQuery,
   type LibraryFilter,
@@ -32,32 +22,31 @@ import {
   type SearchHit,
   type SearchQuery,
 } from "../../lib/contracts/library-search";
-import { callTiming, latencyRows, matchLine, queryTerms, searchDoc } from "../../lib/features/library-search";
+import { callTiming, latencyRows, matchLine, searchDoc, searchTerms } from "../../lib/features/library-search";
+import { openIndex, purgeDeleted, type Statements } from "./search-index-db";
+import { joints, NON_ASCII, readEvent, readMetaFile, tailOf, termColumns } from "./search-index-lines";
 
-/** Bumped whenever what is indexed changes: an index of another version is rebuilt from the files. */
-export const INDEX_VERSION = 4;
+export { INDEX_VERSION } from "./search-index-db";
+
 export const INDEX_FILE = "search-index.sqlite";
 /** A longer line (a frame can be up to the relay's line cap) is left out of the index, never held. */
 const MAX_LINE_BYTES = 16 * 1024 * 1024;
 const READ_CHUNK = 1024 * 1024;
 const DEFAULT_LIMIT = 50;
 
-const DEMO_IDS = new Set(["demo-gemini"]);
-
 /**
- * Streamed chunks of one message are indexed one document each (a hit names its frame), so a
- * phrase or a word cut by a chunk's edge is kept whole in columns of their own: `split`, the
- * word the edge cuts, joined; `j1`, `j2`: the message's last 1 and 2 whole words before the
- * chunk (and the part of a word the edge cuts), then the chunk's first words. A phrase of k
- * words is looked for in j1..j(k-1) only, where it cannot lie wholly in the earlier chunks'
- * words (that document would be found twice): any phrase of up to JOINTS.length + 1 words
- * across an edge is found.
+ * What one search may spend: full-text matches looked at, and milliseconds. A search past
+ * either stops with the hits it has and says it was cut, so one costly query (many common
+ * words, a filter that keeps little) cannot hold the index's thread, and every search behind it.
  */
-const JOINTS = ["j1", "j2"] as const;
-/** What of a message is kept between chunks (a word longer than this is cut). */
-const TAIL_CHARS = 256;
-const WORD = /[\p{L}\p{N}]+/gu;
-const ENDS_IN_WORD = /[\p{L}\p{N}]$/u;
+export interface QueryBudget {
+  steps: number;
+  ms: number;
+}
+export const QUERY_BUDGET: QueryBudget = { steps: 2_000_000, ms: 2_000 };
+class BudgetSpent extends Error {}
+
+const DEMO_IDS = new Set(["demo-gemini"]);
 
 /**
  * Every word indexed is kept in a table of terms, so the word being typed (the query's last, a
@@ -69,122 +58,13 @@ const ENDS_IN_WORD = /[\p{L}\p{N}]$/u;
  */
 const PREFIX_WORDS = 64;
 const TOKEN = /[\p{L}\p{N}\p{Co}]+/gu;
-const ASCII_TOKEN = /[a-z0-9]+/g;
-const NON_ASCII = /[^\x00-\x7f]/;
+const ASCII_GAP = /[^a-z0-9]+/;
 /** Words remembered as already in the table of terms (a bound on the indexer's memory). */
 const KNOWN_TERMS = 200_000;
 const foldTerm = (word: string) => {
   const lower = word.toLowerCase();
   return NON_ASCII.test(lower) ? lower.normalize("NFD").replace(/\p{M}/gu, "") : lower;
 };
-
-/** The columns a term of `words` words is looked for in (not `tags`: filters only). */
-const termColumns = (words: number): string[] =>
-  words === 1 ? ["body", "extra", "split"] : ["body", "extra", ...JOINTS.slice(0, words - 1)];
-
-/** The message's last words, to join with its next chunk: JOINTS.length whole words and a word cut at its end. */
-function tailOf(text: string): string {
-  const t = text.length > TAIL_CHARS ? text.slice(-TAIL_CHARS) : text;
-  const words = [...t.matchAll(WORD)];
-  return words.length > JOINTS.length + 1 ? t.slice(words[words.length - JOINTS.length - 1]!.index) : t;
-}
-
-/** A chunk's `split` and joint columns, given the message's tail before it. */
-function joints(tail: string, body: string): { split: string; joints: string[] } {
-  const tailWords = [...tail.matchAll(WORD)];
-  const bodyWords = [...body.slice(0, TAIL_CHARS).matchAll(WORD)];
-  if (tailWords.length === 0 || bodyWords.length === 0) return { split: "", joints: [] };
-  // The edge cuts a word: it is joined, and counted on neither side.
-  const cut = ENDS_IN_WORD.test(tail) && bodyWords[0]!.index === 0;
-  const last = bodyWords[Math.min(bodyWords.length, JOINTS.length + (cut ? 1 : 0)) - 1]!;
-  const head = body.slice(0, last.index + last[0].length);
-  const whole = tailWords.length - (cut ? 1 : 0);
-  return {
-    split: cut ? tailWords.at(-1)![0] + bodyWords[0]![0] : "",
-    joints: JOINTS.map((_, i) => (whole > i ? tail.slice(tailWords[whole - 1 - i]!.index) + head : "")),
-  };
-}
-
-interface TranscriptRow {
-  tid: number;
-  id: string;
-  size: number;
-  mtime: number;
-  meta_mtime: number;
-  ino: number;
-  offset: number;
-  last_seq: number;
-  stream: string;
-  tail: string;
-}
-
-const SCHEMA = `
-CREATE TABLE transcripts (
-  tid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE,
-  title TEXT NOT NULL DEFAULT '', profile TEXT NOT NULL DEFAULT '', agent TEXT, kind TEXT NOT NULL DEFAULT 'session',
-  created_at TEXT NOT NULL DEFAULT '',
-  size INTEGER NOT NULL DEFAULT 0, mtime REAL NOT NULL DEFAULT 0, meta_mtime REAL NOT NULL DEFAULT 0, ino INTEGER NOT NULL DEFAULT 0,
-  offset INTEGER NOT NULL DEFAULT 0, last_seq INTEGER NOT NULL DEFAULT 0,
-  -- The lowest and highest rowid of its documents (none: NULL): a filter on transcripts bounds a search's rowids.
-  lo INTEGER, hi INTEGER,
-  -- The message its last chunk streamed, and that message's last words (see JOINTS).
-  stream TEXT NOT NULL DEFAULT '', tail TEXT NOT NULL DEFAULT ''
-);
-CREATE TABLE docs (
-  rowid INTEGER PRIMARY KEY, tid INTEGER NOT NULL, seq INTEGER NOT NULL, ts INTEGER NOT NULL,
-  dir TEXT, kind TEXT NOT NULL, method TEXT, field TEXT NOT NULL, error INTEGER NOT NULL,
-  off INTEGER NOT NULL, len INTEGER NOT NULL
-);
-CREATE INDEX docs_tid ON docs(tid);
--- tags: "error" for an error (the errors filter, inside the match); split, j1, j2: see JOINTS.
-CREATE VIRTUAL TABLE fts USING fts5(body, extra, tags, split, j1, j2, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2');
-CREATE TABLE calls (tid INTEGER NOT NULL, seq INTEGER NOT NULL, method TEXT NOT NULL, dir TEXT NOT NULL, ms REAL NOT NULL, error INTEGER NOT NULL);
-CREATE INDEX calls_tid ON calls(tid);
-CREATE TABLE terms (term TEXT PRIMARY KEY) WITHOUT ROWID;
-`;
-
-/** A transcript's list fields as its meta file says (hostile: only strings of the right shape are taken). */
-function readMetaFile(file: string): Record<string, string> {
-  try {
-    const m: unknown = JSON.parse(readFileSync(file, "utf8"));
-    if (!isObject(m)) return {};
-    const out: Record<string, string> = {};
-    for (const k of ["title", "profile", "agentName", "kind", "createdAt"])
-      if (typeof m[k] === "string") out[k] = m[k].slice(0, 500);
-    if (m.uploaded === true) out.uploaded = "1";
-    if (m.tapped === true) out.tapped = "1";
-    return out;
-  } catch {
-    return {};
-  }
-}
-
-/** An event line, minimally checked (the index must not throw on a hostile file: a bad line is skipped). */
-function readEvent(line: string): TranscriptEvent | undefined {
-  let v: unknown;
-  try {
-    v = JSON.parse(line);
-  } catch {
-    return undefined;
-  }
-  if (!isObject(v) || typeof v.ts !== "number") return undefined;
-  if (v.type === "frame") {
-    const ok =
-      Number.isInteger(v.seq) &&
-      typeof v.raw === "string" &&
-      (v.dir === "to-agent" || v.dir === "from-agent") &&
-      typeof v.kind === "string" &&
-      (v.method === undefined || typeof v.method === "string") &&
-      (v.latencyMs === undefined || typeof v.latencyMs === "number");
-    return ok ? (v as unknown as TranscriptEvent) : undefined;
-  }
-  if (v.type === "stderr") return typeof v.text === "string" ? (v as unknown as TranscriptEvent) : undefined;
-  if (v.type === "lifecycle")
-    return typeof v.event === "string" && (v.message === undefined || typeof v.message === "string")
-      ? (v as unknown as TranscriptEvent)
-      : undefined;
-  return undefined;
-}
 
 /** Each filter's SQL over the transcripts table `t`, its value bound by the same name. */
 const FILTER_CLAUSES = {
@@ -199,81 +79,33 @@ const FILTER_CLAUSES = {
 export class SearchIndex {
   readonly file: string;
   private readonly db: Database.Database;
-  private readonly stmt;
+  private readonly stmt: Statements;
+  /** Matches the running search has looked at, and when it must stop (see QUERY_BUDGET). */
+  private steps = 0;
+  private deadline = 0;
+  /** The library as the last stale() found it: transcript files and their bytes. */
+  private library = { docs: 0, bytes: 0 };
+  /** Set when a transcript was removed: purge() then clears what it left behind. */
+  private purgeDue = false;
   private readonly knownTerms = new Set<string>();
+  private readonly nameIds = new Map<string, number>();
+  private readonly idNames = new Map<number, string>();
 
-  /** `dir`: the transcript store's directory. Opens the index there, rebuilding it when missing, unreadable or of another version. */
-  constructor(readonly dir: string) {
+  /** `dir`: the transcript store's directory. Opens the index there, rebuilding it when missing, unreadable, of another version or of a wrong schema. */
+  constructor(
+    readonly dir: string,
+    private readonly budget: QueryBudget = QUERY_BUDGET,
+  ) {
     this.file = path.join(dir, INDEX_FILE);
-    this.db = SearchIndex.open(this.file);
-    const db = this.db;
-    this.stmt = {
-      row: db.prepare<[string], TranscriptRow>(
-        "SELECT tid, id, size, mtime, meta_mtime, ino, offset, last_seq, stream, tail FROM transcripts WHERE id = ?",
-      ),
-      rows: db.prepare<[], TranscriptRow>(
-        "SELECT tid, id, size, mtime, meta_mtime, ino, offset, last_seq, stream, tail FROM transcripts",
-      ),
-      insertRow: db.prepare("INSERT INTO transcripts (id) VALUES (?)"),
-      header: db.prepare(
-        "UPDATE transcripts SET title = @title, profile = @profile, kind = @kind, created_at = @createdAt WHERE tid = @tid",
-      ),
-      meta: db.prepare(
-        "UPDATE transcripts SET title = coalesce(@title, title), profile = coalesce(@profile, profile), agent = coalesce(@agent, agent), kind = @kind, created_at = coalesce(@createdAt, created_at), meta_mtime = @metaMtime WHERE tid = @tid",
-      ),
-      agent: db.prepare("UPDATE transcripts SET agent = ? WHERE tid = ?"),
-      kind: db.prepare<[number], { kind: string }>("SELECT kind FROM transcripts WHERE tid = ?"),
-      progress: db.prepare(
-        "UPDATE transcripts SET size = @size, mtime = @mtime, ino = @ino, offset = @offset, last_seq = @lastSeq, stream = @stream, tail = @tail WHERE tid = @tid",
-      ),
-      doc: db.prepare(
-        "INSERT INTO docs (rowid, tid, seq, ts, dir, kind, method, field, error, off, len) VALUES (@rowid, @tid, @seq, @ts, @dir, @kind, @method, @field, @error, @off, @len)",
-      ),
-      lowest: db.prepare<[], { low: number }>("SELECT coalesce(min(rowid), 0) AS low FROM docs"),
-      fts: db.prepare("INSERT INTO fts (rowid, body, extra, tags, split, j1, j2) VALUES (?, ?, ?, ?, ?, ?, ?)"),
-      span: db.prepare(
-        "UPDATE transcripts SET lo = min(coalesce(lo, @lo), @lo), hi = max(coalesce(hi, @hi), @hi) WHERE tid = @tid",
-      ),
-      clearRow: db.prepare("UPDATE transcripts SET lo = NULL, hi = NULL, stream = '', tail = '' WHERE tid = ?"),
-      term: db.prepare("INSERT OR IGNORE INTO terms (term) VALUES (?)"),
-      termsFrom: db.prepare<[string, string, number], { term: string }>(
-        "SELECT term FROM terms WHERE term >= ? AND term < ? ORDER BY term LIMIT ?",
-      ),
-      call: db.prepare("INSERT INTO calls (tid, seq, method, dir, ms, error) VALUES (?, ?, ?, ?, ?, ?)"),
-      clearFts: db.prepare("DELETE FROM fts WHERE rowid IN (SELECT rowid FROM docs WHERE tid = ?)"),
-      clearDocs: db.prepare("DELETE FROM docs WHERE tid = ?"),
-      clearCalls: db.prepare("DELETE FROM calls WHERE tid = ?"),
-      dropRow: db.prepare("DELETE FROM transcripts WHERE tid = ?"),
-    };
-  }
-
-  private static open(file: string): Database.Database {
-    for (let attempt = 0; ; attempt++) {
-      let db: Database.Database | undefined;
-      try {
-        db = new Database(file);
-        // Private like the transcripts (SQLite gives its -wal and -shm files the same mode).
-        chmodSync(file, 0o600);
-        db.pragma("journal_mode = WAL");
-        db.pragma("busy_timeout = 5000");
-        db.pragma("synchronous = NORMAL");
-        const version = db.pragma("user_version", { simple: true }) as number;
-        if (version !== INDEX_VERSION) {
-          // Missing or of another version: rebuilt from the files (update() reads each again).
-          db.exec(
-            "DROP TABLE IF EXISTS fts; DROP TABLE IF EXISTS docs; DROP TABLE IF EXISTS calls; DROP TABLE IF EXISTS transcripts; DROP TABLE IF EXISTS terms;",
-          );
-          db.exec(SCHEMA);
-          db.pragma(`user_version = ${INDEX_VERSION}`);
-        }
-        return db;
-      } catch (err) {
-        db?.close();
-        if (attempt > 0) throw err;
-        // Not a database (a crash mid-write, a stray file): it is only an index, made again.
-        for (const f of [file, `${file}-wal`, `${file}-shm`]) rmSync(f, { force: true });
-      }
-    }
+    ({ db: this.db, stmt: this.stmt } = openIndex(this.file));
+    this.loadNames();
+    this.purgeDue = this.stmt.getState.get("purge_due")?.value === 1;
+    this.db.function("search_budget", { deterministic: false, varargs: false }, (_rowid: unknown) => {
+      this.steps++;
+      if (this.steps > this.budget.steps || (this.steps % 64 === 0 && performance.now() > this.deadline))
+        throw new BudgetSpent();
+      return 1;
+    });
   }
 
   close(): void {
@@ -290,20 +122,20 @@ export class SearchIndex {
     const out: string[] = [];
     const known = new Map(this.stmt.rows.all().map((r) => [r.id, r]));
     for (const id of known.keys()) if (!onDisk.has(id)) this.remove(id);
+    let bytes = 0;
     // Oldest first (an id starts with its creation time): a library indexed anew gives the newest the lowest rowids.
     for (const id of [...onDisk].sort()) {
       const row = known.get(id);
-      if (!row) {
-        out.push(id);
-        continue;
-      }
       try {
         const st = statSync(path.join(this.dir, `${id}.jsonl`));
-        if (st.size !== row.size || st.mtimeMs !== row.mtime || this.metaMtime(id) !== row.meta_mtime) out.push(id);
+        bytes += st.size;
+        if (!row || st.size !== row.size || st.mtimeMs !== row.mtime || this.metaMtime(id) !== row.meta_mtime)
+          out.push(id);
       } catch {
         // gone meanwhile: the next pass removes it
       }
     }
+    this.library = { docs: onDisk.size, bytes };
     return out;
   }
 
@@ -324,9 +156,31 @@ export class SearchIndex {
     })();
   }
 
+  /** Whether a removal left words and pages behind (purge() clears them). */
+  get purgePending(): boolean {
+    return this.purgeDue;
+  }
+
+  /**
+   * Clears every trace of the transcripts removed since the last purge: their words in the
+   * full-text segments and the table of terms, and the file's space (see purgeDeleted). Its
+   * cost grows with the index (it rewrites the full-text segments), so the worker runs it when
+   * idle, not per removal.
+   */
+  purge(): void {
+    if (!this.purgeDue) return;
+    purgeDeleted(this.db);
+    this.knownTerms.clear();
+    this.stmt.setState.run("purge_due", 0);
+    this.purgeDue = false;
+  }
+
+  /** Drops a transcript's documents; what they leave in the index is due for purge() (kept in the file: a restart still purges). */
   private clear(tid: number): void {
+    this.stmt.setState.run("purge_due", 1);
+    this.purgeDue = true;
     this.stmt.clearFts.run(tid);
-    this.stmt.clearDocs.run(tid);
+    this.stmt.clearDocs.run({ tid });
     this.stmt.clearCalls.run(tid);
     this.stmt.clearRow.run(tid);
   }
@@ -349,8 +203,9 @@ export class SearchIndex {
       // Immediate: the lowest rowid is read under the write lock (a second writer, the MCP server, waits).
       return this.db.transaction(() => this.updateFrom(id, fd, budgetBytes)).immediate();
     } catch (err) {
-      // Rolled back: words remembered as inserted meanwhile may not be.
+      // Rolled back: words and names remembered as inserted meanwhile may not be.
       this.knownTerms.clear();
+      this.loadNames();
       throw err;
     } finally {
       closeSync(fd);
@@ -381,6 +236,9 @@ export class SearchIndex {
     // as a stream only ascending, so ascending is newest first and a search stops at its candidates.
     let rowid = s.lowest.get()!.low;
     const highest = rowid - 1;
+    // Documents are inserted at the end, lowest rowid first: B-trees filled in ascending order are
+    // packed full, where descending inserts leave pages half empty (twice the size, and slower).
+    const pending: Array<Record<string, unknown> & { rowid: number; fts: string[] }> = [];
     // Whole lines from `offset`, in chunks; a line longer than MAX_LINE_BYTES is skipped unread.
     const chunk = Buffer.alloc(Math.max(64 * 1024, Math.min(READ_CHUNK, budgetBytes)));
     let parts: Buffer[] = [];
@@ -411,31 +269,30 @@ export class SearchIndex {
           tail = "";
         }
         rowid--;
-        s.doc.run({
+        pending.push({
           rowid,
           tid,
           seq: doc.seq,
           ts: doc.ts,
-          dir: doc.dir ?? null,
-          kind: doc.kind,
-          method: doc.method ?? null,
-          field: doc.field,
+          dir: doc.dir === "to-agent" ? 1 : doc.dir === "from-agent" ? 2 : 0,
+          kind: this.nameId(doc.kind),
+          method: doc.method === undefined ? null : this.nameId(doc.method),
+          field: this.nameId(doc.field),
           error: doc.error ? 1 : 0,
           off: start,
           len: bytes.length,
+          fts: [
+            doc.body,
+            doc.extra,
+            doc.error ? "error" : "",
+            joined.split,
+            joined.joints[0] ?? "",
+            joined.joints[1] ?? "",
+          ],
         });
         this.learn(doc.body);
         this.learn(doc.extra);
         if (joined.split) this.learn(joined.split);
-        s.fts.run(
-          rowid,
-          doc.body,
-          doc.extra,
-          doc.error ? "error" : "",
-          joined.split,
-          joined.joints[0] ?? "",
-          joined.joints[1] ?? "",
-        );
       }
       const call = callTiming(e);
       if (call) s.call.run(tid, call.seq, call.method, call.dir, call.ms, call.error ? 1 : 0);
@@ -467,6 +324,11 @@ export class SearchIndex {
       }
       pos += n;
     }
+    for (let i = pending.length - 1; i >= 0; i--) {
+      const { fts, ...doc } = pending[i]!;
+      s.doc.run(doc);
+      s.fts.run(doc.rowid, ...fts);
+    }
     // Only whole lines count: a partial last line (still being written) is read again next time.
     const done = pos >= st.size;
     s.progress.run({
@@ -484,14 +346,36 @@ export class SearchIndex {
     return done;
   }
 
+  /** The id of a kind, method or field name in the table of names (added when new). */
+  private nameId(name: string): number {
+    let id = this.nameIds.get(name);
+    if (id === undefined) {
+      id = this.stmt.addName.get(name)!.id;
+      this.nameIds.set(name, id);
+      this.idNames.set(id, name);
+    }
+    return id;
+  }
+
+  private loadNames(): void {
+    this.nameIds.clear();
+    this.idNames.clear();
+    for (const { id, name } of this.stmt.names.all()) {
+      this.nameIds.set(name, id);
+      this.idNames.set(id, name);
+    }
+  }
+
   /** Keeps a text's words in the table of terms. */
   private learn(text: string): void {
     if (text === "") return;
     const lower = text.toLowerCase();
     // Most text is ASCII: its words are runs of [a-z0-9], as unicode61 cuts them, and need no folding.
     const ascii = !NON_ASCII.test(lower);
-    for (const m of lower.matchAll(ascii ? ASCII_TOKEN : TOKEN)) {
-      const term = ascii ? m[0] : foldTerm(m[0]);
+    const words = ascii ? lower.split(ASCII_GAP) : (lower.match(TOKEN) ?? []);
+    for (const word of words) {
+      if (word === "") continue;
+      const term = ascii ? word : foldTerm(word);
       if (this.knownTerms.has(term)) continue;
       if (this.knownTerms.size >= KNOWN_TERMS) this.knownTerms.clear();
       this.knownTerms.add(term);
@@ -505,12 +389,13 @@ export class SearchIndex {
    * being typed. Words are quoted, so no input is read as FTS5 syntax. Undefined when the query
    * has no word.
    */
-  private matchOf(input: string): string | undefined {
-    const terms = queryTerms(input);
+  private matchOf(input: string): { match: string; cut?: string } | undefined {
+    const { terms, cut } = searchTerms(input);
     if (terms.length === 0) return undefined;
-    const typing = !input.trimEnd().endsWith('"');
+    // The word being typed is the query's last: if it was cut off, every kept word is whole.
+    const typing = !input.trimEnd().endsWith('"') && cut === undefined;
     const phrase = (words: string[]) => `"${words.join(" ")}"`;
-    return terms
+    const match = terms
       .map((words, i) => {
         const columns = `{${termColumns(words.length).join(" ")}}`;
         if (i < terms.length - 1 || !typing) return `${columns} : ${phrase(words)}`;
@@ -520,6 +405,7 @@ export class SearchIndex {
         return `${columns} : (${begun.map((w) => phrase([...words.slice(0, -1), w])).join(" OR ")})`;
       })
       .join(" AND ");
+    return cut === undefined ? { match } : { match, cut };
   }
 
   private header(tid: number, text: string): void {
@@ -584,6 +470,7 @@ export class SearchIndex {
   /** Brings every transcript up to date at once (tests, the CLI; the relay's worker does it in slices). */
   updateAll(): void {
     for (const id of this.stale()) while (!this.update(id));
+    this.purge();
   }
 
   private where(f: LibraryFilter & { transcript?: string }, params: Record<string, unknown>): string[] {
@@ -605,10 +492,12 @@ export class SearchIndex {
     const started = performance.now();
     const words = this.matchOf(q.q);
     if (!words) return { hits: [], total: 0, more: false, tookMs: 0 };
+    let cut = words.cut;
     // The errors filter inside the match: FTS5 steps over the documents that are no error.
-    const match = q.errors ? `${words} AND {tags} : "error"` : words;
+    const match = q.errors ? `${words.match} AND {tags} : "error"` : words.match;
     const params: Record<string, unknown> = { match, cap: SEARCH_CANDIDATES + 1 };
-    const clauses = ["fts MATCH @match"];
+    // search_budget counts each full-text match looked at, and ends the search past its budget.
+    const clauses = ["fts MATCH @match", "search_budget(fts.rowid)"];
     const kept = this.where(q, params);
     if (kept.length > 0) {
       // Only the rowids of the transcripts the filters keep are read (documents take rowids per
@@ -625,16 +514,16 @@ export class SearchIndex {
     }
     if (q.method) {
       clauses.push("d.method = @method");
-      params.method = q.method;
+      params.method = this.nameIds.get(q.method) ?? -1;
     }
     if (q.errors) clauses.push("d.error = 1");
     type Row = {
       seq: number;
       ts: number;
-      dir: SearchHit["dir"] | null;
-      kind: string;
-      method: string | null;
-      field: SearchHit["field"];
+      dir: number;
+      kind: number;
+      method: number | null;
+      field: number;
       error: number;
       off: number;
       len: number;
@@ -646,15 +535,30 @@ export class SearchIndex {
       created_at: string;
       score: number;
     };
-    const rows = this.db
-      .prepare<Record<string, unknown>, Row>(
-        `SELECT d.seq, d.ts, d.dir, d.kind, d.method, d.field, d.error, d.off, d.len,
+    const rows: Row[] = [];
+    this.steps = 0;
+    this.deadline = started + this.budget.ms;
+    try {
+      const found = this.db
+        .prepare<Record<string, unknown>, Row>(
+          `SELECT d.seq, d.ts, d.dir, d.kind, d.method, d.field, d.error, d.off, d.len,
                 t.id, t.title, t.profile, t.agent, t.kind AS tkind, t.created_at, bm25(fts, 6.0, 1.0, 0.0, 6.0, 1.0, 1.0) AS score
          FROM fts JOIN docs d ON d.rowid = fts.rowid JOIN transcripts t ON t.tid = d.tid
          WHERE ${clauses.join(" AND ")}
          ORDER BY fts.rowid LIMIT @cap`,
-      )
-      .all(params);
+        )
+        .iterate(params);
+      for (const row of found) rows.push(row);
+    } catch (err) {
+      if (!(err instanceof BudgetSpent)) throw err;
+      // The hits found so far are the newest matches: shown, and said to be a part.
+      cut = [
+        cut,
+        `The search stopped after looking at ${this.steps.toLocaleString("en")} matches (its budget): results may be incomplete. Add words or filters to narrow it.`,
+      ]
+        .filter(Boolean)
+        .join(" ");
+    }
     const more = rows.length > SEARCH_CANDIDATES;
     if (more) rows.pop();
     // Best score first; among equals, the newest transcript, then the earliest frame.
@@ -672,16 +576,22 @@ export class SearchIndex {
         },
         seq: r.seq,
         ts: r.ts,
-        ...(r.dir ? { dir: r.dir } : {}),
-        frameKind: r.kind,
-        ...(r.method ? { method: r.method } : {}),
-        field: r.field,
+        ...(r.dir ? { dir: r.dir === 1 ? "to-agent" : "from-agent" } : {}),
+        frameKind: this.idNames.get(r.kind) ?? "",
+        ...(r.method !== null ? { method: this.idNames.get(r.method) ?? "" } : {}),
+        field: (this.idNames.get(r.field) ?? "frame") as SearchHit["field"],
         error: r.error === 1,
         line,
         marks,
       };
     });
-    return { hits, total: rows.length, more, tookMs: Math.round(performance.now() - started) };
+    return {
+      hits,
+      total: rows.length,
+      more,
+      tookMs: Math.round(performance.now() - started),
+      ...(cut === undefined ? {} : { cut }),
+    };
   }
 
   /** A hit's matching line, read back from its file (a line that changed since shows nothing). */
@@ -718,6 +628,20 @@ export class SearchIndex {
       .get(params)!.n;
     const rows = latencyRows(calls.map((c) => ({ ...c, error: c.error === 1 })));
     return { rows, transcripts, tookMs: Math.round(performance.now() - started) };
+  }
+
+  /**
+   * How far the index has got against the library as the last stale() found it: transcripts
+   * read to their end, and bytes read (a file still being read counts up to where it stopped).
+   */
+  progress(): IndexProgress {
+    const p = this.stmt.progressOf.get()!;
+    return {
+      indexedDocs: p.docs,
+      totalDocs: Math.max(p.docs, this.library.docs),
+      indexedBytes: p.bytes,
+      totalBytes: Math.max(p.bytes, this.library.bytes),
+    };
   }
 
   /** How many transcripts and documents are indexed (tests, the benchmark). */

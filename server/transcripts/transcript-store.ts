@@ -352,9 +352,9 @@ export class TranscriptStore {
    */
   stream(
     id: string,
-    options: { hideLocal?: boolean } = {},
+    options: { hideLocal?: boolean; start?: number } = {},
   ): { header: string; rest: Readable | undefined } | undefined {
-    const plain = this.plainStream(id);
+    const plain = this.plainStream(id, options.start);
     if (!plain || !options.hideLocal) return plain;
     const header = JSON.parse(plain.header) as TranscriptHeader;
     const hide = localPathHider(header.agent.cwd);
@@ -366,7 +366,8 @@ export class TranscriptStore {
     return { header: shown, rest: plain.rest ? pipeline(plain.rest, hide, () => {}) : undefined };
   }
 
-  private plainStream(id: string): { header: string; rest: ReadStream | undefined } | undefined {
+  /** `start`: where the rest begins, a line's start past the header (the MCP server seeks to a frame). */
+  private plainStream(id: string, start = 0): { header: string; rest: ReadStream | undefined } | undefined {
     const meta = this.meta(id);
     if (!meta) return undefined;
     const fd = openSync(this.file(id), "r");
@@ -386,7 +387,8 @@ export class TranscriptStore {
         read += n;
       }
       const head = Buffer.concat(chunks);
-      if (nl === -1 || nl + 1 >= size) {
+      const from = Math.max(nl + 1, start);
+      if (nl === -1 || from >= size) {
         closeSync(fd);
         return {
           header: this.titled(meta, head.subarray(0, nl === -1 ? head.length : nl).toString("utf8")),
@@ -395,7 +397,7 @@ export class TranscriptStore {
       }
       return {
         header: this.titled(meta, head.subarray(0, nl).toString("utf8")),
-        rest: createReadStream("", { fd, start: nl + 1, end: size - 1 }),
+        rest: createReadStream("", { fd, start: from, end: size - 1 }),
       };
     } catch (err) {
       closeSync(fd);

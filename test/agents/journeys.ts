@@ -180,7 +180,8 @@ export function defineAgentJourneys(spec: AgentJourneySpec): AgentRelay {
       async () => {
         const c = await g.client();
         if (spec.hello.script) g.api!.script(spec.hello.script);
-        const res = (await c.emit("agent:probe", { profile: spec.kind })) as {
+        // The probe runs every kit requirement in one agent (a dozen turns): minutes for a real agent on a loaded machine.
+        const res = (await c.emit("agent:probe", { profile: spec.kind }, JOURNEY_MS - 10_000)) as {
           ok: boolean;
           report: ProbeReport;
         };
@@ -192,7 +193,13 @@ export function defineAgentJourneys(spec: AgentJourneySpec): AgentRelay {
           p.requirements.filter((r) => r.status === "fail").map((r) => r.id),
         );
         const seen = { verdict: res.report.conformance!.verdict, failing };
-        expect(seen).toEqual(spec.conformance);
+        // On a mismatch, say what each failing requirement saw.
+        const why = res.report.conformance!.parts.flatMap((p) =>
+          p.requirements
+            .filter((r) => r.status === "fail")
+            .map((r) => `${r.id}: ${r.checks.map((c) => c.detail).join("; ")}`),
+        );
+        expect(seen, why.join("\n")).toEqual(spec.conformance);
         const kept = await fetch(`${g.relay.url}/api/probes/${res.report.id}`, {
           headers: { authorization: "Bearer test-token" },
         });

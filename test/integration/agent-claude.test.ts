@@ -17,7 +17,8 @@ const g = defineAgentJourneys({
     { text: ["Done."] },
   ],
   liveDiff: "equal",
-  conformance: { verdict: "CONFORMANT", failing: ["ACP-SCHEMA-002"] },
+  // ACP-SHUTDOWN-001 (ADVISORY): it is still running 2 s after its stdin closed, as the kit finds.
+  conformance: { verdict: "CONFORMANT", failing: ["ACP-SCHEMA-002", "ACP-SHUTDOWN-001"] },
 });
 
 it("advertising terminal-auth, it lists its terminal login, shown as the exact command to run", async () => {

@@ -63,6 +63,19 @@ describe("acp-playground CLI", () => {
     const same = await cli("replay", "run.jsonl");
     expect(same.exitCode).toBe(0);
     expect(same.stdout).toContain("no difference: gemini behaved as recorded");
+    expect(same.stderr).not.toContain("recorded in");
+
+    // From another folder: the recorded one is named, with the option that replays there.
+    const elsewhere = realpathSync(mkdtempSync(path.join(tmpdir(), "acp-cli-elsewhere-")));
+    try {
+      api.script({ parts: [{ text: "Recorded " }, { text: "answer." }] });
+      const moved = await cli("replay", "run.jsonl", "--profile", "gemini", "--cwd", elsewhere);
+      expect(moved.stderr).toContain(`recorded in ${dir}; the agent runs in ${elsewhere}`);
+      expect(moved.stderr).toContain(`--cwd ${dir}`);
+      expect(moved.exitCode).toBe(0);
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
 
     api.script({ parts: [{ text: "A different answer." }] });
     const changed = await cli("replay", "run.jsonl", "--against", "gemini");
@@ -83,9 +96,12 @@ describe("acp-playground CLI", () => {
     const run = await cli("probe", "--profile", "gemini", "--json");
     // Gemini advertises loadSession and gets session/load of its own session wrong: NOT CONFORMANT, exit 1
     // (a CI gate). Which way depends on timing: it fails the load, or (when its session file was written in
-    // time) loads it and replays the conversation after its answer.
+    // time) loads it and replays the conversation after its answer. And it lists `autoEdit` but refuses it
+    // in an untrusted folder (ACP-MODES-002, as the kit judges it).
     expect(run.exitCode).toBe(1);
-    expect(run.stderr).toMatch(/acp-playground: gemini: NOT CONFORMANT \((ACP-LOAD-001|PG-LOAD-002) fail\)/);
+    expect(run.stderr).toMatch(
+      /acp-playground: gemini: NOT CONFORMANT \((ACP-LOAD-001 fail, )?PG-LOAD-002 fail, ACP-MODES-002 fail\)/,
+    );
     expect(Date.now() - started).toBeLessThan(60_000);
     const report = JSON.parse(run.stdout) as ProbeReport;
     const by = (check: string) => report.rows.find((r) => r.check === check)!;
@@ -103,8 +119,8 @@ describe("acp-playground CLI", () => {
     });
     expect(by("empty response (no chunks and no stopReason)").conforms).toBe(true);
     expect(by("session/list").outcome).toBe("-32601");
-    // A real switch to another mode and back (Gemini refuses autoEdit in an untrusted folder).
-    expect(by("session/set_mode to another mode and back")).toMatchObject({ support: "supported", conforms: true });
+    // A real switch to another mode and back; Gemini refuses autoEdit, a mode it lists, in an untrusted folder.
+    expect(by("session/set_mode to another mode and back")).toMatchObject({ support: "supported", conforms: false });
     // Gemini asks permission for the write; the probe allows once and the tool completes.
     expect(by("tool call round trip")).toMatchObject({ outcome: "answered", conforms: true });
     expect(by("tool call round trip").detail).toMatch(/session\/request_permission → selected proceed_once/);
@@ -132,7 +148,11 @@ describe("acp-playground CLI", () => {
     const requirements = report.conformance!.parts.flatMap((p) => p.requirements);
     const req = (id: string) => requirements.find((r) => r.id === id)!;
     expect(report.conformance!.verdict).toBe("NOT CONFORMANT");
-    expect(report.conformance!.parts.find((p) => p.variant === "v1")!.reasons).toEqual(["ACP-LOAD-001 fail"]);
+    expect(report.conformance!.parts.find((p) => p.variant === "v1")!.reasons).toEqual([
+      "ACP-LOAD-001 fail",
+      "PG-LOAD-002 fail",
+      "ACP-MODES-002 fail",
+    ]);
     expect(req("ACP-LOAD-001")).toMatchObject({ tier: "CAPABILITY", status: "fail" });
     expect(req("ACP-LOAD-001").checks[0]!.detail).toMatch(/error -32603/);
     expect(req("ACP-LOAD-001").checks[0]!.frames!.length).toBe(2);
@@ -140,7 +160,8 @@ describe("acp-playground CLI", () => {
     expect(req("ACP-SCHEMA-002")).toMatchObject({ tier: "ADVISORY", status: "fail" });
     expect(req("ACP-SCHEMA-002").checks[0]!.detail).toContain("session/new: models");
     expect(req("ACP-INIT-004")).toMatchObject({ status: "pass" });
-    expect(req("ACP-MODES-002")).toMatchObject({ status: "pass" });
+    expect(req("ACP-MODES-002")).toMatchObject({ status: "fail" });
+    expect(req("ACP-MODES-002").checks[0]!.detail).toMatch(/^autoEdit refused \(error -32603/);
     // Saved as a transcript too.
     const saved = readFileSync(path.join(dir, "data", "transcripts", `${report.transcriptId}.jsonl`), "utf8");
     expect(parseTranscript(saved).frames.length).toBeGreaterThan(30);

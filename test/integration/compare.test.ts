@@ -30,6 +30,8 @@ beforeAll(async () => {
           env: { GOOGLE_GEMINI_BASE_URL: apiB.url },
         },
         missing: { command: "/nonexistent/agent-binary", args: [] },
+        // `-- cat`: an agent that echoes its input.
+        cat: { command: "cat", args: [] },
       },
     }),
   );
@@ -158,4 +160,16 @@ describe("acp-playground compare", () => {
     const badOption = await cli("--profile", "gemini", "--prompt", "x", "--option", "C.model");
     expect(badOption.exitCode).toBe(2);
   }, 600_000);
+
+  it("says a side's agent echoes its input, as the doctor stopped it, not as the echoed error", async () => {
+    const run = await cli("--profile", "cat", "--prompt", "hi", "--json", "--format", "json", "--timeout", "60s");
+    expect(run.exitCode).toBe(3);
+    expect(run.stderr).toContain("cat (A): It sends our own messages back: it echoes its input");
+    const report = JSON.parse(run.stdout) as { sides: { failure?: string }[] };
+    expect(report.sides.map((s) => s.failure)).toEqual([
+      "the doctor stopped it: It sends our own messages back: it echoes its input",
+      "the doctor stopped it: It sends our own messages back: it echoes its input",
+    ]);
+    expect(run.stdout + run.stderr).not.toContain("Method not found");
+  }, 120_000);
 });

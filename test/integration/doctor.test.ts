@@ -3,7 +3,10 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DoctorReport } from "../../lib/features/doctor";
 import type { ProfileConfig } from "../../server/config";
-import { startTestRelay, type TestRelay } from "../relay-harness";
+import { execa } from "execa";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { alive, processTree, startTestRelay, TestClient, waitUntil, type TestRelay } from "../relay-harness";
 
 const doctorAgent = path.resolve(import.meta.dirname, "../fixtures/doctor-agent.mjs");
 const stub = (mode: string, env: Record<string, string> = {}): ProfileConfig => ({
@@ -25,6 +28,9 @@ beforeAll(async () => {
       version: stub("version"),
       auth: stub("auth"),
       "auth-set": stub("auth", { DOCTOR_AGENT_API_KEY: "sk-doctor-test" }),
+      greet: stub("greet"),
+      // `acp-playground -- cat`, in a pipeline: a process group of three that echoes its input.
+      echo: { command: "sh", args: ["-c", "cat | cat"], env: {} },
     },
   });
 });
@@ -116,5 +122,63 @@ describe("the doctor's check", () => {
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: { message: string } }).error.message).toMatch(/timeoutMs/);
     expect((await post("%E0%A4%A", "{}")).status).toBe(400);
+  });
+});
+
+describe("the doctor as the agent runs", () => {
+  const INIT = { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: 1, clientCapabilities: {} } };
+
+  it("stops an agent that echoes its input, its whole process group, and names it as an echo", async () => {
+    const c = new TestClient(relay.url, { token: "test-token" });
+    try {
+      await c.connected();
+      const agent = await c.start({ profile: "echo" });
+      await waitUntil(() => processTree(agent.pid).length === 3, "sh and its two cats", 10_000);
+      const pids = processTree(agent.pid);
+      await c.send(INIT);
+      // Ended by the doctor, not by a timeout: the test's own would fail first.
+      await c.waitFor(() => c.exits.length > 0, "the echoing agent stopped", 20_000);
+      await waitUntil(() => pids.every((p) => !alive(p)), "no process of its group left", 10_000);
+    } finally {
+      c.close();
+    }
+    const { diagnosis } = await check("echo");
+    expect(diagnosis.findings.map((f) => f.kind)).toEqual(["echo"]);
+    expect(JSON.stringify(diagnosis)).not.toContain("Method not found");
+  });
+
+  it("acp-playground record names a greeting on stdout the moment it arrives, long before initialize times out", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "acp-doctor-cli-"));
+    writeFileSync(path.join(dir, "config.json"), JSON.stringify({ profiles: { greet: stub("greet") } }));
+    const run = execa(
+      process.execPath,
+      [
+        path.resolve(import.meta.dirname, "../../bin/acp-playground.mjs"),
+        "record",
+        "--profile",
+        "greet",
+        "--prompt",
+        "hi",
+      ],
+      {
+        cwd: dir,
+        reject: false,
+        env: { ACP_PLAYGROUND_CONFIG: path.join(dir, "config.json"), ACP_PLAYGROUND_DATA: path.join(dir, "data") },
+      },
+    );
+    try {
+      let stderr = "";
+      run.stderr.on("data", (d: Buffer) => (stderr += String(d)));
+      await waitUntil(() => stderr.includes("What to do:"), "the doctor's finding on stderr", 25_000);
+      // Still waiting for initialize's answer (30 s): the finding did not wait for the timeout.
+      expect(run.exitCode).toBeNull();
+      expect(stderr).toContain("the agent: It writes something that is not JSON-RPC on stdout before its first frame");
+      expect(stderr).toContain('"hello from a shell profile"');
+      expect(stderr).not.toContain("initialize failed");
+    } finally {
+      run.kill("SIGTERM");
+      await run;
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

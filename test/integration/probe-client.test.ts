@@ -21,7 +21,7 @@ const bin = path.join(root, "bin/acp-playground.mjs");
 const dir = mkdtempSync(path.join(tmpdir(), "acp-probe-client-"));
 afterAll(() => (process.env.KEEP ? undefined : rmSync(dir, { recursive: true, force: true })));
 
-const probeArgs = (report: string, timeout = "5000") => [bin, "probe-client", "--report", report, "--timeout", timeout];
+const probeArgs = (report: string, timeout = "5s") => [bin, "probe-client", "--report", report, "--timeout", timeout];
 /** No relay to be found, and recordings in a data directory of the test's own. */
 const probeEnv = () => ({
   ...process.env,

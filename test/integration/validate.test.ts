@@ -88,6 +88,8 @@ describe("acp-playground validate", () => {
     expect(res.stdout).toContain("3 files: CONFORMANT");
     expect(res.exitCode).toBe(0);
     const json = JSON.parse((await validate("--format", "json", transcript)).stdout);
+    // --json is --format json, as in probe and compare.
+    expect(JSON.parse((await validate("--json", transcript)).stdout)).toEqual(json);
     const byId = Object.fromEntries(
       json.files[0].requirements.map((r: { id: string; status: string }) => [r.id, r.status]),
     );

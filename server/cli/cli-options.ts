@@ -1,0 +1,40 @@
+/**
+ * Options spelled the same way by every command (server/cli/cli-usage.ts): `--json` and
+ * `--format`, a duration for `--timeout`.
+ */
+import { CliError } from "./cli-error";
+
+/**
+ * The output format from `--format F` and `--json` (the same as `--format json`): one spelling
+ * works wherever JSON is offered. Both given and disagreeing is refused.
+ */
+export function outputFormat<F extends string>(
+  values: { format?: string | boolean | (string | boolean)[]; json?: string | boolean | (string | boolean)[] },
+  allowed: readonly F[],
+  fallback: F,
+): F {
+  const format = values.format === undefined ? undefined : String(values.format);
+  if (format !== undefined && !allowed.includes(format as F))
+    throw new CliError(`--format must be ${allowed.slice(0, -1).join(", ")} or ${allowed.at(-1)}, not "${format}"`, 2);
+  if (values.json === true) {
+    if (format !== undefined && format !== "json") throw new CliError(`--json and --format ${format} disagree`, 2);
+    return "json" as F;
+  }
+  return (format as F | undefined) ?? fallback;
+}
+
+const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000 };
+
+/** `--timeout` in milliseconds: a number of seconds, or with a unit (1500ms, 90s, 10m). */
+export function durationMs(
+  value: string | boolean | (string | boolean)[] | undefined,
+  flag: string,
+  fallbackMs: number,
+): number {
+  if (value === undefined) return fallbackMs;
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(String(value).trim());
+  const ms = m ? Number(m[1]) * UNITS[m[2] ?? "s"]! : NaN;
+  if (!Number.isFinite(ms) || ms <= 0)
+    throw new CliError(`${flag} must be a duration: seconds (90), or 90s, 1500ms, 10m; not "${String(value)}"`, 2);
+  return ms;
+}
