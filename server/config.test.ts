@@ -140,6 +140,22 @@ describe("loadConfig", () => {
     expect(near!.clientCapabilities).toBeUndefined();
   });
 
+  it("resolves a relative command against the config file's folder, never the folder an agent starts in", () => {
+    // Spawned as given, `./bin/agent` would be the file of the Start's cwd: a repository there can plant it.
+    const p = file(
+      "relative.json",
+      JSON.stringify({ profiles: { a: { command: "./bin/agent" }, b: { command: "bin/b" } } }),
+    );
+    const c = loadConfig({ ACP_PLAYGROUND_CONFIG: p }, dir);
+    expect(c.profiles.a!.command).toBe(path.join(dir, "bin", "agent"));
+    expect(c.profiles.b!.command).toBe(path.join(dir, "bin", "b"));
+    // Typed on the command line: the folder it was typed in.
+    const typed = loadConfig({}, dir, [{ name: "x", command: "./x-agent", args: [] }]);
+    expect(typed.profiles.x!.command).toBe(path.join(dir, "x-agent"));
+    // Bare names stay PATH lookups.
+    expect(loadConfig({}, dir, [{ name: "y", command: "y-agent", args: [] }]).profiles.y!.command).toBe("y-agent");
+  });
+
   it("takes a profile pasted from the ACP registry (agent.json distribution)", () => {
     const p = file(
       "registry.json",

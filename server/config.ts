@@ -257,7 +257,10 @@ export function parseProfile(name: string, raw: unknown, file: string, base: str
     p = registry;
   } else {
     const command = parseOrThrow(commandProfileSchema, raw, file, at);
-    launch = { command: command.command, args: command.args ?? [], env: {} };
+    // `./agent` is the config file's (as a registry `cmd` is): spawned as given, it would be the file of
+    // the folder the agent starts in, which a repository there can plant.
+    const cmd = command.command;
+    launch = { command: cmd.includes("/") ? path.resolve(base, cmd) : cmd, args: command.args ?? [], env: {} };
     p = command;
   }
   const description = p.description ?? (p.name ? `${p.name}${p.version ? ` ${p.version}` : ""}` : undefined);
@@ -352,7 +355,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd(), agents: 
   const fileConfig = file ? parseOrThrow(configFileSchema, readConfigFile(file), `config file ${file}`) : {};
   const fileDir = file ? path.dirname(path.resolve(cwd, file)) : cwd;
 
-  const base = file ? path.dirname(path.resolve(file)) : process.cwd();
+  const base = fileDir;
   const profiles = Object.fromEntries(
     Object.entries(fileConfig.profiles ?? {}).map(([name, raw]) => [name, parseProfile(name, raw, file ?? "", base)]),
   );

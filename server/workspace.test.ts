@@ -103,11 +103,43 @@ describe("checkFrameDirectories on lines as an agent reads them", () => {
       `{"id":1,"method":"command/exec","params":{"command":["cat","passwd"],"cwd":"/etc"}}`,
       `{"id":1,"method":"fs/readFile","params":{"path":"/etc/passwd"}}`,
       `{"id":1,"method":"thread/start","params":{"cwd":"${root}","config":{"sandbox_workspace_write.writable_roots":["/etc"]}}}`,
+      // Written into Codex's config, the next thread's sandbox may write there.
+      `{"id":1,"method":"config/value/write","params":{"keyPath":"sandbox_workspace_write.writable_roots","value":["/etc"],"mergeStrategy":"replace"}}`,
+      `{"id":1,"method":"config/value/write","params":{"keyPath":"sandbox_workspace_write","value":{"writable_roots":["/etc"]},"mergeStrategy":"upsert"}}`,
+      `{"id":1,"method":"config/batchWrite","params":{"edits":[{"keyPath":"model","value":"m","mergeStrategy":"replace"},{"keyPath":"profiles.p.sandbox_workspace_write.writable_roots","value":["/etc"],"mergeStrategy":"replace"}]}}`,
     ])
       expect(checkFrameDirectories(line, [root]), line).toMatchObject({
         code: "bad_cwd",
         message: expect.stringMatching(/ is outside the workspace roots: \/etc/),
       });
+  });
+
+  it("refuses a line padded with whitespace a reader trims first (the ACP SDK: JSON.parse(line.trim()))", () => {
+    // JavaScript's trim and Python's strip take more than JSON's four whitespace characters.
+    for (const pad of ["\u00a0", "\u2028", "\u3000", "\v", "\f", " \ufeff", "\x1c", "\x85"]) {
+      const line = `${pad}{"method":"session/new","params":{"cwd":"/etc","mcpServers":[]}}${pad}`;
+      if (!["\x1c", "\x85"].includes(pad)) expect(JSON.parse(line.trim())).toMatchObject({ method: "session/new" });
+      expect(checkFrameDirectories(line, [root]), JSON.stringify(pad)).toMatchObject({ code: "bad_cwd" });
+    }
+  });
+
+  it("judges `..` after a link as the system does: the link's target's parent, not the link's folder", () => {
+    // `root/escape` is a link to `outside`: the kernel (Codex's sandbox, a chdir) takes `root/escape/..` to its parent.
+    for (const dir of [`${root}/escape/..`, `${root}/escape/../outside`, `${root}/escape/../not-yet`])
+      expect(
+        checkFrameDirectories(JSON.stringify({ method: "session/new", params: { cwd: dir } }), [root]),
+        dir,
+      ).toMatchObject({
+        code: "bad_cwd",
+      });
+    expect(
+      checkFrameDirectories(JSON.stringify({ method: "session/new", params: { cwd: `${root}/sub/../sub` } }), [root]),
+    ).toBeUndefined();
+    expect(
+      checkFrameDirectories(JSON.stringify({ method: "session/new", params: { cwd: `${root}/inner-link/..` } }), [
+        root,
+      ]),
+    ).toBeUndefined();
   });
 
   it("refuses a path with a NUL in it, which a reader in C would cut short", () => {

@@ -63,12 +63,16 @@ function outside(what: string, wanted: string, roots: string[]): RelayError {
   };
 }
 
-/** Where a path really lies: its real path, or its nearest existing ancestor's plus the rest. */
+/**
+ * Where a path really lies: its real path, or its nearest existing ancestor's plus the rest. The
+ * system's realpath, on the path as given: `link/..` is the parent of the link's target, as for the
+ * kernel (a chdir, Codex's sandbox), where path.resolve and node's realpath would say the link's folder.
+ */
 function realLocation(target: string): string {
   let existing = target;
   for (;;) {
     try {
-      return path.join(realpathSync(existing), path.relative(existing, target));
+      return path.join(realpathSync.native(existing), path.relative(existing, target));
     } catch {
       const up = path.dirname(existing);
       if (up === existing) return target;
@@ -83,7 +87,7 @@ export function checkDirectory(what: string, dir: string, roots: string[]): Rela
   // No path holds a NUL; a reader in C would cut it there (`/etc\0/../root` is its /etc).
   if (dir.includes("\0"))
     return { code: "bad_cwd", message: `${what} contains a NUL character: ${JSON.stringify(dir)}` };
-  return roots.some((root) => isInside(root, realLocation(path.resolve(dir)))) ? undefined : outside(what, dir, roots);
+  return roots.some((root) => isInside(root, realLocation(dir))) ? undefined : outside(what, dir, roots);
 }
 
 /**

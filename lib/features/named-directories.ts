@@ -126,6 +126,27 @@ function configDirectories(config: unknown, method: string, found: NamedDirector
   }
 }
 
+/** Requests that write Codex's config: each edit's `value` at `keyPath` (`sandbox_workspace_write.writable_roots`). */
+const CONFIG_EDITS: Readonly<Record<string, string>> = {
+  "config/value/write": "params",
+  "config/batchWrite": "params.edits.*",
+};
+
+/** The directories a config edit writes, read as the `config` override `{ [keyPath]: value }` would be. */
+function editedDirectories(message: unknown, method: string, found: NamedDirectory[]): void {
+  const edits: unknown[] = [];
+  valuesAt(message, CONFIG_EDITS[method]!.split("."), edits);
+  for (const edit of edits) {
+    const keyPaths: unknown[] = [];
+    const values: unknown[] = [];
+    valuesAt(edit, ["keyPath"], keyPaths);
+    valuesAt(edit, ["value"], values);
+    for (const keyPath of keyPaths)
+      if (typeof keyPath === "string")
+        for (const value of values) configDirectories({ [keyPath]: value }, method, found);
+  }
+}
+
 /**
  * The places a message names (a batch: each of its messages), under every reading of its
  * repeated keys. A field that is not a string or a list of strings is left to the agent to refuse.
@@ -144,6 +165,7 @@ export function namedDirectories(message: unknown): NamedDirectory[] {
     // A reader in C ends a string at a NUL: `session/new\u0000x` is its session/new.
     const names = methods.flatMap((v) => (typeof v === "string" ? [v, v.split("\0")[0]!] : []));
     for (const method of new Set(names)) {
+      if (Object.hasOwn(CONFIG_EDITS, method)) editedDirectories(m, method, found);
       if (!Object.hasOwn(DIRECTORY_FIELDS, method)) continue;
       for (const field of DIRECTORY_FIELDS[method]!) {
         const values: unknown[] = [];

@@ -426,3 +426,60 @@ describe("credentials an agent prints from its environment (issue #34)", () => {
     expect(out.params).toEqual({ pass: REDACTED, sentryDsn: REDACTED, webhookUrl: REDACTED });
   });
 });
+
+describe("secrets a JSON writer escaped (fresh review of issue #34)", () => {
+  it("redacts a secret or a credential shape spelled with JSON escapes in a frame", () => {
+    const r = createRedactor(["pässwort-geheim-1", "hunter2hunter2"]);
+    const go = String.raw`{"u":"https://api.example/x?a=1\u0026access_token=abcdef123456"}`; // Go escapes & < >
+    for (const line of [
+      String.raw`{"a":"p\u00e4sswort-geheim-1"}`, // Python's json.dumps: non-ASCII as \u escapes
+      String.raw`{"a":"hunter2\u0068unter2"}`,
+      String.raw`{"a":"sk\u005flive_abcdefghijklmnopqrstu"}`,
+      String.raw`{"a":"https:\/\/user:secretpass@db.example\/x"}`, // PHP escapes /
+      String.raw`{"a":"hooks.slack.com\/services\/T000\/B000\/XXXXXXXXXXXXXXXX"}`,
+      go,
+    ]) {
+      const out = r.frame(line);
+      const decoded = JSON.stringify(JSON.parse(out.text));
+      for (const secret of [
+        "sswort-geheim",
+        "hunter2h",
+        "abcdefghijklmnopqrstu",
+        "secretpass",
+        "XXXXXXXX",
+        "abcdef123456",
+      ])
+        expect(decoded, line).not.toContain(secret);
+      expect(out.count, line).toBeGreaterThan(0);
+    }
+    // The rest stays: an escaped line without secrets is left byte for byte.
+    const clean = String.raw`{"a":"caf\u00e9 \/ \n"}`;
+    expect(r.frame(clean)).toEqual({ text: clean, count: 0 });
+  });
+
+  it("walks a frame nested as deep as JSON.parse reads without overflowing, and keeps a __proto__ key", () => {
+    const r = createRedactor([]);
+    const deep = `{"params":{"token":"abc12345","deep":${"[".repeat(50_000)}${"]".repeat(50_000)}}}`;
+    const out = r.frame(deep);
+    expect(out.count).toBe(1);
+    expect(out.text).toBe(deep.replace("abc12345", REDACTED));
+    const proto = '{"apiKey":"abc12345","__proto__":{"x":1}}';
+    expect(JSON.parse(r.frame(proto).text)).toEqual(JSON.parse(`{"apiKey":"${REDACTED}","__proto__":{"x":1}}`));
+  });
+});
+
+describe("secrets in other encodings (fresh review of issue #34)", () => {
+  it("redacts an environment secret percent-encoded in a URL, and HTTP Basic credentials", () => {
+    const r = createRedactor(["s3cr3t+/value=="]);
+    const url = r.text("GET https://api.example/x?q=s3cr3t%2B%2Fvalue%3D%3D&page=2");
+    expect(url.text).not.toContain("s3cr3t");
+    expect(url.text).toContain("&page=2");
+    const frame = r.frame('{"url":"https://api.example/x?q=s3cr3t%2B%2Fvalue%3D%3D"}');
+    expect(frame.text).toBe('{"url":"https://api.example/x?q=[REDACTED]"}');
+    // curl -v prints it; so does a proxy log.
+    const basic = r.text("> Authorization: Basic dXNlcjpodW50ZXIyaHVudGVyMg==\n");
+    expect(basic.text).toBe("> Authorization: Basic [REDACTED]\n");
+    // Prose is left alone.
+    expect(r.text("Basic authentication is supported").count).toBe(0);
+  });
+});

@@ -71,6 +71,15 @@ export interface Redacted {
   count: number;
 }
 
+/** A secret as encodeURIComponent writes it (its own text when nothing needs encoding). */
+function percentEncoded(secret: string): string {
+  try {
+    return encodeURIComponent(secret);
+  } catch {
+    return secret; // a lone surrogate
+  }
+}
+
 /** Characters a value may have inside a JSON string without escaping (so the raw line stays valid JSON). */
 const V = String.raw`[^\s"'\\&#,;)<>\]}]`;
 
@@ -97,8 +106,9 @@ const SHAPES = new RegExp(
   String.raw`\b(?:` +
     [
       `(?<w>${WHOLE.join("|")})`,
-      // A bearer token: long and with a digit, so prose ("Bearer authentication") is left alone.
-      String.raw`(?<b>[Bb]earer\s+)(?=[A-Za-z0-9._~+/=-]*\d)[A-Za-z0-9._~+/=-]{16,}`,
+      // A bearer token (long and with a digit, so prose, "Bearer authentication", is left alone) and HTTP
+      // Basic credentials (curl -v, a proxy's log: base64 of user:password, with a digit, + / or =).
+      String.raw`(?<b>[Bb]earer\s+(?=[A-Za-z0-9._~+/=-]*\d)(?=[A-Za-z0-9._~+/=-]{16})|[Bb]asic\s+(?=[A-Za-z0-9+/]*[0-9+/=])(?=[A-Za-z0-9+/]{8}))[A-Za-z0-9._~+/=-]+`,
       // Slack and Discord webhooks: the URL is the credential.
       String.raw`(?<h>(?:hooks\.slack\.com/(?:services|workflows|triggers)|discord(?:app)?\.com/api/webhooks)/)[A-Za-z0-9/_-]{8,}`,
       // scheme://user:password@host (the user may be empty: redis://:pw@host), and scheme://key@host
@@ -255,59 +265,164 @@ function replaceSecrets(input: string, secrets: Secrets): Redacted {
 
 const FLAG = /^--?[A-Za-z0-9_-]+$/;
 
-function redactFields(value: unknown): { value: unknown; count: number } {
-  if (Array.isArray(value)) {
-    let count = 0;
-    const out = value.map((v, i) => {
-      // ["--api-key", "abc"]: the argument after a secret-looking flag.
-      const flag: unknown = value[i - 1];
-      const isArg = typeof v === "string" && v !== REDACTED && !/^\d+$/.test(v);
-      if (isArg && typeof flag === "string" && FLAG.test(flag) && isSecretKey(flag)) {
-        count++;
-        return REDACTED;
-      }
-      const r = redactFields(v);
-      count += r.count;
-      return r.value;
-    });
-    return { value: count ? out : value, count };
+/** An object or array being walked by redactFields, and its copy so far. */
+interface Walk {
+  src: unknown[] | Record<string, unknown>;
+  out: unknown[] | Record<string, unknown>;
+  keys: string[];
+  next: number;
+  count: number;
+  /** A `{ name, value }` pair whose name says secret. */
+  namedSecret: boolean;
+  /** Where the copy goes in the parent's. */
+  at: string;
+}
+
+/** `out[key] = value`, a `__proto__` key included (assigned, it would set the prototype and vanish from the copy). */
+function put(out: object, key: string, value: unknown): void {
+  if (key === "__proto__")
+    Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  else (out as Record<string, unknown>)[key] = value;
+}
+
+/**
+ * Secret-looking fields replaced (see the summary above); with `strings`, every other string (keys
+ * too) goes through it as well: a frame whose strings hold JSON escapes, which only a decoded string
+ * shows (`p\u00e4ss`, `sk\u005flive_`, `https:\/\/`). Walked without recursion: an agent's frame
+ * may nest as deep as JSON.parse reads (tens of thousands of levels).
+ */
+function redactFields(root: unknown, strings?: (s: string) => Redacted): { value: unknown; count: number } {
+  const open = (src: unknown[] | Record<string, unknown>, at: string): Walk => {
+    const isArray = Array.isArray(src);
+    const obj = src as Record<string, unknown>;
+    return {
+      src,
+      out: isArray ? new Array<unknown>(src.length) : {},
+      keys: isArray ? [] : Object.keys(src),
+      next: 0,
+      count: 0,
+      namedSecret: !isArray && typeof obj.name === "string" && isSecretKey(obj.name) && typeof obj.value === "string",
+      at,
+    };
+  };
+  if (typeof root !== "object" || root === null) {
+    if (typeof root !== "string" || !strings) return { value: root, count: 0 };
+    const r = strings(root);
+    return r.count ? { value: r.text, count: r.count } : { value: root, count: 0 };
   }
-  if (typeof value !== "object" || value === null) return { value, count: 0 };
-  const obj = value as Record<string, unknown>;
-  let count = 0;
-  const out: Record<string, unknown> = {};
-  // MCP server headers and env entries are {name, value} pairs.
-  const namedSecret = typeof obj.name === "string" && isSecretKey(obj.name) && typeof obj.value === "string";
-  for (const [key, v] of Object.entries(obj)) {
-    if (
-      typeof v === "string" &&
-      v !== REDACTED &&
-      v !== "" &&
-      ((namedSecret && key === "value") || (key !== "name" && isSecretKey(key)))
-    ) {
-      out[key] = REDACTED;
-      count++;
+  const stack = [open(root as Walk["src"], "")];
+  for (;;) {
+    const w = stack.at(-1)!;
+    const isArray = Array.isArray(w.src);
+    const size = isArray ? w.src.length : w.keys.length;
+    if (w.next === size) {
+      stack.pop();
+      const value = w.count ? w.out : w.src;
+      const parent = stack.at(-1);
+      if (!parent) return { value, count: w.count };
+      put(parent.out, parent.at, value);
+      parent.count += w.count;
+      continue;
+    }
+    const i = w.next++;
+    let key = isArray ? String(i) : w.keys[i]!;
+    const v = (w.src as Record<string, unknown>)[key];
+    let secret: boolean;
+    if (isArray) {
+      // ["--api-key", "abc"]: the argument after a secret-looking flag.
+      const flag: unknown = (w.src as unknown[])[i - 1];
+      secret =
+        typeof v === "string" &&
+        v !== REDACTED &&
+        !/^\d+$/.test(v) &&
+        typeof flag === "string" &&
+        FLAG.test(flag) &&
+        isSecretKey(flag);
     } else {
-      const r = redactFields(v);
-      out[key] = r.value;
-      count += r.count;
+      secret =
+        typeof v === "string" &&
+        v !== REDACTED &&
+        v !== "" &&
+        ((w.namedSecret && key === "value") || (key !== "name" && isSecretKey(key)));
+      if (strings) {
+        const k = strings(key);
+        if (k.count) {
+          w.count += k.count;
+          key = k.text;
+        }
+      }
+    }
+    if (secret) {
+      put(w.out, key, REDACTED);
+      w.count++;
+    } else if (typeof v === "object" && v !== null) {
+      w.at = key;
+      stack.push(open(v as Walk["src"], key));
+    } else if (typeof v === "string" && strings) {
+      const r = strings(v);
+      put(w.out, key, r.count ? r.text : v);
+      w.count += r.count;
+    } else put(w.out, key, v);
+  }
+}
+
+/** Text written as it is by toJson. */
+class Punctuation {
+  constructor(readonly text: string) {}
+}
+
+/** JSON.stringify of a parsed frame without recursion (it overflows on what JSON.parse reads: tens of thousands of levels). */
+function toJson(root: unknown): string {
+  try {
+    return JSON.stringify(root);
+  } catch {
+    // Too deep for it: written below.
+  }
+  const out: string[] = [];
+  const todo: unknown[] = [root];
+  while (todo.length) {
+    const v = todo.pop();
+    if (v instanceof Punctuation) out.push(v.text);
+    else if (typeof v !== "object" || v === null) out.push(JSON.stringify(v) ?? "null");
+    else {
+      const parts: unknown[] = [];
+      if (Array.isArray(v)) {
+        parts.push(new Punctuation("["));
+        v.forEach((x, i) => (i ? parts.push(new Punctuation(","), x) : parts.push(x)));
+        parts.push(new Punctuation("]"));
+      } else {
+        parts.push(new Punctuation("{"));
+        Object.keys(v).forEach((k, i) =>
+          parts.push(new Punctuation(`${i ? "," : ""}${JSON.stringify(k)}:`), (v as Record<string, unknown>)[k]),
+        );
+        parts.push(new Punctuation("}"));
+      }
+      for (let i = parts.length - 1; i >= 0; i--) todo.push(parts[i]);
     }
   }
-  return { value: count ? out : value, count };
+  return out.join("");
 }
+
+/** A JSON escape a writer may use where JSON.stringify writes the character itself. */
+const ESCAPE = /\\(?:u[0-9a-fA-F]{4}|\/)/;
 
 export function createRedactor(secrets: readonly string[]): {
   text(text: string): Redacted;
   frame(raw: string): Redacted;
+  args(args: readonly string[]): string[];
 } {
   // Long enough to be a secret (not inside REDACTED itself: never redact twice), longest first,
   // so a secret containing another is replaced whole.
   const kept = [...new Set(secrets)]
     .filter((s) => typeof s === "string" && s.length >= MIN_REDACTED_LENGTH && !REDACTED.includes(s))
     .sort((a, b) => b.length - a.length);
+  // Each also percent-encoded, as in a URL an agent prints (only URL-safe characters: no JSON escaping).
+  const raw = [...new Set(kept.flatMap((secret) => [secret, percentEncoded(secret)]))].sort(
+    (a, b) => b.length - a.length,
+  );
   const secretForms: Secrets = {
-    raw: kept,
-    all: kept.flatMap((secret) => [...new Set([secret, JSON.stringify(secret).slice(1, -1)])]),
+    raw,
+    all: raw.flatMap((secret) => [...new Set([secret, JSON.stringify(secret).slice(1, -1)])]),
   };
   const text = (input: string): Redacted => {
     const found = replaceSecrets(input, secretForms);
@@ -318,7 +433,16 @@ export function createRedactor(secrets: readonly string[]): {
     text,
     /** A frame's raw line; re-serialised only when a credential field had to be replaced. */
     frame(raw: string): Redacted {
-      const first = text(raw);
+      let first = text(raw);
+      if (ESCAPE.test(first.text)) {
+        // Strings with escapes: their decoded text is redacted too (re-serialised only when it held a secret).
+        try {
+          const decoded = redactFields(JSON.parse(first.text), text);
+          if (decoded.count) first = { text: toJson(decoded.value), count: first.count + decoded.count };
+        } catch {
+          // Not JSON: the text pass was all.
+        }
+      }
       if (!/key|token|secret|pass|credential|auth|cookie|bearer|pwd|pat|dsn|webhook/i.test(first.text)) return first;
       let parsed: unknown;
       try {
@@ -328,7 +452,17 @@ export function createRedactor(secrets: readonly string[]): {
       }
       const fields = redactFields(parsed);
       if (fields.count === 0) return first;
-      return { text: JSON.stringify(fields.value), count: first.count + fields.count };
+      return { text: toJson(fields.value), count: first.count + fields.count };
+    },
+    /** A command's arguments, as a frame's list: the one after `--api-key` and the like goes too. */
+    args(args: readonly string[]): string[] {
+      try {
+        const out: unknown = JSON.parse(this.frame(JSON.stringify(args)).text);
+        if (Array.isArray(out) && out.length === args.length && out.every((a) => typeof a === "string")) return out;
+      } catch {
+        // a secret that matched JSON punctuation
+      }
+      return args.map((a) => text(a).text);
     },
   };
 }

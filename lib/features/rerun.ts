@@ -96,6 +96,45 @@ const sessionIdOf = (result: unknown): string | undefined => {
   return typeof id === "string" ? id : undefined;
 };
 
+/**
+ * App-server requests a re-run never sends: a command line, and writes to Codex's own config or
+ * installs (an MCP server or a `notify` command written there runs later), or an upload of files.
+ */
+const NOT_RERUN: ReadonlySet<string> = new Set([
+  "command/exec",
+  "config/value/write",
+  "config/batchWrite",
+  "modelProvider/config/write",
+  "skills/config/write",
+  "plugin/install",
+  "marketplace/add",
+  "externalAgentConfig/import",
+  "feedback/upload",
+]);
+
+/**
+ * What else a recording could have the live agent run, beyond the mcpServers the user is shown:
+ * never sent again. Claude's adapter hands `_meta.claudeCode.options` to Claude Code (its own
+ * mcpServers, `extraArgs` such as `--settings` hooks or `--mcp-config`, `env`, `executableArgs`);
+ * Codex's `config` overrides name commands (`mcp_servers`, `notify`); NOT_RERUN. Returns what was left out, or `skip` for a request not to send at all.
+ */
+function leaveOutCommands(message: Json, protocol: ProtocolName): { skip: true } | string | undefined {
+  if (protocol === "codex-app-server" && typeof message.method === "string" && NOT_RERUN.has(message.method))
+    return { skip: true };
+  const params = message.params;
+  if (!isObject(params)) return undefined;
+  if (protocol === "codex-app-server" && "config" in params) {
+    delete params.config;
+    return "its config overrides";
+  }
+  const meta = params._meta;
+  if (isObject(meta) && isObject(meta.claudeCode) && "options" in meta.claudeCode) {
+    delete meta.claudeCode.options;
+    return "its _meta.claudeCode.options";
+  }
+  return undefined;
+}
+
 export class Rerun {
   private nextId = 1;
   private readonly sessionIds = new Map<string, string>();
@@ -219,6 +258,17 @@ export class Rerun {
       const params = message.params as Json | undefined;
       if (this.options.cwd && params && typeof params.cwd === "string") params.cwd = this.options.cwd;
       if (!this.options.recordedMcpServers && params && "mcpServers" in params) params.mcpServers = [];
+      const left = leaveOutCommands(message, this.options.protocol ?? DEFAULT_PROTOCOL);
+      if (typeof left === "object") {
+        this.problems.push(
+          `${f.method} (recorded id ${JSON.stringify(f.id)}) was not sent: it runs or installs a recorded command, or uploads files`,
+        );
+        continue;
+      }
+      if (left)
+        this.problems.push(
+          `${f.method} (recorded id ${JSON.stringify(f.id)}) was sent without ${left}: they can start commands`,
+        );
       if (f.kind === "notification") {
         this.send(message);
         this.steps.push({ method: f.method!, outcome: "sent" });

@@ -3,7 +3,7 @@
  * Readers differ where JSON is loose: a key given twice (JavaScript, Python and Go keep the last
  * copy, others the first or either), `NaN` and `Infinity` (Python accepts them), a byte-order
  * mark, several values on one line (a streaming decoder reads each), a trailing comma, a string
- * cut at a NUL (C). So this
+ * cut at a NUL (C), Unicode white space around a value (trimmed first). So this
  * reader accepts all of them and keeps every copy of a repeated key (`Alternatives`): a rule
  * checked over every reading holds for the one the agent picks. Iterative, so no nesting depth
  * overflows it.
@@ -26,6 +26,12 @@ type Open = { array: unknown[] } | { object: Record<string, unknown>; key: strin
 const NUMBER = /-?(?:Infinity|(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)|NaN/y;
 const ESCAPES: Record<string, string> = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
 const HEX4 = /^[0-9a-fA-F]{4}$/;
+/**
+ * What readers trim from a line before parsing it (the ACP SDK: `JSON.parse(line.trim())`; Python's
+ * `strip()`; Rust's `trim()`): Unicode white space, \v, \f, \x1c-\x1f, U+0085, a byte-order mark.
+ * Read as white space anywhere, so a line padded with it is still read.
+ */
+const TRIMMED = /^[\s\x1c-\x1f\x85\ufeff]$/;
 
 function add(object: Record<string, unknown>, key: string, value: unknown): void {
   // A reader in C keeps a key only up to a NUL (`"cwd\u0000x"` is its `cwd`): that reading counts too.
@@ -49,7 +55,7 @@ export function readJsonLine(text: string): Readings {
   const skip = () => {
     for (; i < n; i++) {
       const c = text.charCodeAt(i);
-      if (c !== 32 && c !== 9 && c !== 10 && c !== 13) break;
+      if (c !== 32 && c !== 9 && c !== 10 && c !== 13 && !((c < 32 || c > 126) && TRIMMED.test(text[i]!))) break;
     }
   };
   /** A string at `i` (a quote), its escapes decoded; undefined when it is not one. */

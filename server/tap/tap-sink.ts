@@ -87,7 +87,7 @@ export class TapSink {
     const open = clipOpen(opts.open);
     this.open = {
       ...open,
-      args: this.redactArgs(open.args),
+      args: this.redactor.args(open.args),
       command: this.text(open.command),
       cwd: this.text(open.cwd),
     };
@@ -131,17 +131,6 @@ export class TapSink {
 
   private text(text: string): string {
     return this.redactor.text(text).text;
-  }
-
-  /** As a frame's params, so the argument after --api-key and the like goes too; one by one if that fails. */
-  private redactArgs(args: string[]): string[] {
-    try {
-      const out: unknown = JSON.parse(this.redactor.frame(JSON.stringify(args)).text);
-      if (Array.isArray(out) && out.length === args.length && out.every((a) => typeof a === "string")) return out;
-    } catch {
-      // a secret that matched JSON punctuation
-    }
-    return args.map((a) => this.text(a));
   }
 
   push(event: TapEvent): void {

@@ -112,6 +112,39 @@ describe("transcript recorder: exact lines", () => {
     expect(kept.includes(0xff)).toBe(true);
   });
 
+  it("redacts a secret cut in two stderr chunks, in a lifecycle message, and in the header's command line", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "acp-rec-"));
+    dirs.push(dir);
+    const st = new TranscriptStore(dir, {});
+    const secret = "hunter2hunter2";
+    const recorder = new TranscriptRecorder(
+      st,
+      { ...agent, args: ["--api-key", "abcdefghijk12345", `--token=${secret}`, "--verbose"] },
+      [secret],
+    );
+    recorder.stderr(1, "starting\nkey is hunter2h");
+    recorder.stderr(2, "unter2, ok\nno end yet: ");
+    recorder.stderr(3, `${secret.slice(0, 5)}`);
+    recorder.stderr(4, `${secret.slice(5)} done`);
+    recorder.lifecycle({ event: "transport", message: "redirect to https://x.example/cb?access_token=abcdef1234567" });
+    recorder.stderr(5, "last, unfinished");
+    recorder.close();
+    const text = readFileSync(st.file(recorder.id), "utf8");
+    for (const leaked of ["hunter2h", "unter2unter2", "abcdefghijk12345", "abcdef1234567"])
+      expect(text).not.toContain(leaked);
+    const t = parseTranscript(text);
+    expect(t.header.agent.args).toEqual(["--api-key", "[REDACTED]", "--token=[REDACTED]", "--verbose"]);
+    const stderr = t.events.filter((e) => e.type === "stderr").map((e) => (e as { text: string }).text);
+    // Whole lines; an unfinished one before what came after it.
+    expect(stderr).toEqual([
+      "starting\n",
+      "key is [REDACTED], ok\n",
+      "no end yet: [REDACTED] done",
+      "last, unfinished",
+    ]);
+    expect(t.events.map((e) => e.type)).toEqual(["stderr", "stderr", "stderr", "lifecycle", "stderr"]);
+  });
+
   it("starts at the agent's start and never stamps a line earlier than the one before it", () => {
     const t = record((recorder, seq) => {
       recorder.lifecycle({ event: "spawned", pid: 1 }, 1_000_000);

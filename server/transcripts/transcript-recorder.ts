@@ -23,6 +23,8 @@ import { PRIVATE_FILE, thisWriter, type TranscriptMeta, type TranscriptStore } f
 
 /** How often a recording's counts reach its meta file, so the list shows them while it grows. */
 const META_EVERY_MS = 1_000;
+/** The longest unfinished stderr line held back for redaction; beyond it, recorded as it is. */
+const MAX_HELD_STDERR = 64 * 1024;
 import { VERSION } from "../version";
 import { redactBytes } from "./redact-bytes";
 import { AGENT_METHODS } from "../../lib/protocol/methods";
@@ -35,6 +37,8 @@ export class TranscriptRecorder {
   private frames: Frame[] = [];
   private scheduled = false;
   private closed = false;
+  /** An unfinished stderr line, held (see stderr). */
+  private heldStderr: { ts: number; text: string } | undefined;
   private failed = false;
   /** Bytes taken so far (written or pending), against the store's per-file cap. */
   private bytes = 0;
@@ -67,7 +71,13 @@ export class TranscriptRecorder {
       id,
       createdAt,
       playground: { version: VERSION },
-      agent,
+      // A profile's args may carry a key (`--api-key`, `--token=...`): redacted like a frame's.
+      agent: {
+        ...agent,
+        command: this.redactor.text(agent.command).text,
+        args: this.redactor.args(agent.args),
+        cwd: this.redactor.text(agent.cwd).text,
+      },
       ...(tapped ? { tapped: true as const } : {}),
       kind,
     };
@@ -109,6 +119,7 @@ export class TranscriptRecorder {
   /** Queues a frame for this turn's write (the caller must not change it meanwhile). */
   frame(frame: Frame): void {
     if (this.capped || this.closed) return;
+    this.releaseStderr();
     this.frames.push(frame);
     this.schedule();
   }
@@ -150,7 +161,31 @@ export class TranscriptRecorder {
     }
   }
 
+  /**
+   * Stderr comes in chunks that may cut a secret in two (a pipe's 64 KiB, a program writing a
+   * line in pieces): a chunk's unfinished last line is held, and redacted whole once the line
+   * ends, anything else is recorded, or it grows past MAX_HELD_STDERR.
+   */
   stderr(at: number, text: string): void {
+    if (this.capped || this.closed) return;
+    const held = this.heldStderr;
+    const all = held ? held.text + text : text;
+    const ts = held ? held.ts : at;
+    this.heldStderr = undefined;
+    const end = all.lastIndexOf("\n") + 1;
+    if (end === all.length || all.length - end > MAX_HELD_STDERR) return this.writeStderr(ts, all);
+    if (end > 0) this.writeStderr(ts, all.slice(0, end));
+    this.heldStderr = { ts: end > 0 ? at : ts, text: all.slice(end) };
+  }
+
+  /** Records the held unfinished stderr line, before anything recorded after it. */
+  private releaseStderr(): void {
+    const held = this.heldStderr;
+    this.heldStderr = undefined;
+    if (held) this.writeStderr(held.ts, held.text);
+  }
+
+  private writeStderr(at: number, text: string): void {
     if (this.capped || this.closed) return;
     this.takeFrames();
     const ts = this.stamp(at);
@@ -162,7 +197,10 @@ export class TranscriptRecorder {
   }
 
   lifecycle(event: Omit<LifecycleEvent, "type" | "ts">, at = Date.now()): void {
+    this.releaseStderr();
     this.takeFrames();
+    // A message may quote a URL, an error or a remote's close reason holding a secret.
+    if (event.message !== undefined) event = { ...event, message: this.redactor.text(event.message).text };
     this.write(serialize({ type: "lifecycle", ts: this.stamp(at), ...event }), `lifecycle "${event.event}"`);
   }
 
@@ -238,6 +276,7 @@ export class TranscriptRecorder {
 
   close(): void {
     if (this.closed) return;
+    this.releaseStderr();
     try {
       this.flush();
     } finally {
