@@ -66,6 +66,8 @@ export interface ServerConfig {
   maxReadBytes: number;
   /** The library's search index (ACP_PLAYGROUND_SEARCH_INDEX=0 turns it off; on when absent). */
   searchIndex?: boolean;
+  /** A team library on PostgreSQL (`serve --database`, ACP_PLAYGROUND_DATABASE_URL; docs/scaling.md). */
+  database?: string;
   /** Terminal output kept when the agent asks for none or more. */
   terminalOutputBytes: number;
   /** Warm agents kept per profile (ACP_PLAYGROUND_POOL="gemini=1", or "pool" in the file). */
@@ -392,6 +394,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd(), agents: 
     requestTimeoutMs: intFrom(env, "ACP_PLAYGROUND_REQUEST_TIMEOUT_MS", 30_000, 1),
     pool,
     searchIndex: env.ACP_PLAYGROUND_SEARCH_INDEX !== "0",
+    ...databaseFrom(env),
     dataDir: dataDirFor(env, cwd),
     geminiBin,
     // As it was read (relative to the process, as readConfigFile opened it).
@@ -417,4 +420,13 @@ export function transcriptLimits(env: Env = process.env): TranscriptLimits {
     count: intFrom(env, "ACP_PLAYGROUND_TRANSCRIPTS_MAX_COUNT", 500),
     uploadBytes: intFrom(env, "ACP_PLAYGROUND_UPLOAD_MAX_BYTES", 256 * 1024 * 1024, 1),
   };
+}
+
+/** ACP_PLAYGROUND_DATABASE_URL, when set: a postgres:// URL (the URL itself is never shown, it may hold a password). */
+function databaseFrom(env: Env): { database?: string } {
+  const url = env.ACP_PLAYGROUND_DATABASE_URL?.trim();
+  if (!url) return {};
+  if (!/^postgres(ql)?:\/\//.test(url))
+    throw new ConfigError("ACP_PLAYGROUND_DATABASE_URL (--database) must be a postgres:// or postgresql:// URL");
+  return { database: url };
 }

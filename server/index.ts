@@ -21,6 +21,14 @@ export async function serve(agents: CommandLineAgent[] = []): Promise<void> {
   await app.prepare();
   const handle = app.getRequestHandler();
   const server = createAppServer(config, (req, res) => handle(req, res));
+  if (server.relay.team) {
+    try {
+      await server.relay.team.ready;
+    } catch (err) {
+      await server.close();
+      throw new ConfigError(`cannot use the database (--database): ${(err as Error).message}`);
+    }
+  }
 
   await new Promise<void>((resolve, reject) => {
     server.http.once("error", reject);

@@ -20,13 +20,16 @@ const DOCS = path.join(PACKAGE_ROOT, "docs");
 export const COMMANDS: Record<string, CommandHelp> = {
   serve: {
     synopsis: `acp-playground [serve] [--port N] [--config FILE] [--data DIR] [--no-open]
-         [--agent NAME=COMMAND]... [--otlp URL [--otlp-header K=V]... [--otlp-content]] [-- COMMAND ARGS...]`,
+         [--database postgres://...] [--agent NAME=COMMAND]... [--otlp URL [--otlp-header K=V]... [--otlp-content]] [-- COMMAND ARGS...]`,
     summary: "serve the playground for this folder (its workspace) and open it in the browser",
     details: `  --port N              the port (default: PORT, else 3000)
   --config FILE         a profiles file (default: ACP_PLAYGROUND_CONFIG, else the built-in profiles)
   --data DIR            where transcripts and reports are kept (default: ACP_PLAYGROUND_DATA,
                         else the user's data folder)
   --no-open             do not open the browser (also ACP_PLAYGROUND_OPEN=0)
+  --database URL        keep the library in PostgreSQL, shared by every instance given the same URL
+                        (default: ACP_PLAYGROUND_DATABASE_URL, else files in the data folder;
+                        docs/scaling.md)
   --agent NAME=COMMAND  add an agent profile for this run and select it (COMMAND is split at spaces)
   -- COMMAND ARGS...    the same, every argument kept as given; the profile is named after COMMAND
   --otlp URL            also send every session live as OpenTelemetry traces to this OTLP/HTTP
@@ -129,6 +132,17 @@ export const COMMANDS: Record<string, CommandHelp> = {
     details: `  Configure it as an MCP server (stdio) of an AI agent: list, search, read a turn or frames,
   insights, latency per method, diff two transcripts (docs/mcp.md). It runs until its client closes stdin.
   --data DIR            the data directory (default: ACP_PLAYGROUND_DATA, else the user's data folder)`,
+  },
+  publish: {
+    synopsis: `acp-playground publish FILE... --to URL [--data DIR]`,
+    summary: "upload local recordings into a team server (its token in ACP_PLAYGROUND_TOKEN)",
+    details: `  FILE                  a transcript (.jsonl), or the id of one in the local library
+  --to URL              the team server (http:// or https://), e.g. https://playground.example.com
+  --data DIR            the local library ids are read from (default: ACP_PLAYGROUND_DATA, else the
+                        user's data folder)
+  The token is read from ACP_PLAYGROUND_TOKEN, never the command line. Each FILE is named with its
+  link or why it was refused (docs/scaling.md).
+  exit codes: 0 all published, 1 some were refused, 2 bad arguments`,
   },
   export: {
     synopsis: `acp-playground export FILE [-o FILE.html]

@@ -343,11 +343,12 @@ async function serveCommand(all: string[]): Promise<number> {
     port: { type: "string" },
     config: { type: "string" },
     data: { type: "string" },
+    database: { type: "string" },
     // Read by serve itself (server/cli/open-browser.ts), listed here so that it parses.
     "no-open": { type: "boolean" },
     agent: { type: "string", multiple: true },
   });
-  const values = flags as { port?: string; config?: string; data?: string; agent?: string[] };
+  const values = flags as { port?: string; config?: string; data?: string; database?: string; agent?: string[] };
   if (positionals.length)
     throw new CliError(`serve: unexpected argument ${positionals[0]} (an agent command goes after --)`, 2);
   const agents: CommandLineAgent[] = [];
@@ -370,6 +371,7 @@ async function serveCommand(all: string[]): Promise<number> {
   if (values.port !== undefined) process.env.PORT = values.port;
   if (values.config !== undefined) process.env.ACP_PLAYGROUND_CONFIG = path.resolve(values.config);
   if (values.data !== undefined) process.env.ACP_PLAYGROUND_DATA = path.resolve(values.data);
+  if (values.database !== undefined) process.env.ACP_PLAYGROUND_DATABASE_URL = values.database;
   const { serve } = await import("../index");
   try {
     await serve(agents);
@@ -417,6 +419,8 @@ async function main(argv: string[]): Promise<number> {
         throw new CliError(`mcp: unexpected argument ${positionals[0]}\n\n${commandUsage("mcp")}`, 2);
       return (await import("./mcp-server")).mcpMain(values.data === undefined ? [] : ["--data", values.data as string]);
     }
+    case "publish":
+      return (await import("./publish-cli")).publishMain(rest);
     default:
       // No command, or only serve's options: serve this folder.
       if (command === undefined || command.startsWith("-")) return serveCommand(argv);

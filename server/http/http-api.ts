@@ -19,6 +19,7 @@ import { probeStoreBeside } from "../transcripts/probe-store";
 import type { Relay } from "./relay";
 import { bearerToken, tokenMatches } from "./security";
 import { PRIVATE_FILE, TranscriptStore } from "../transcripts/transcript-store";
+import { handleTeamApi } from "../stores/pg-routes";
 
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" });
@@ -123,6 +124,9 @@ export async function handleApi(
   const store = relay.transcripts;
   const parts = url.pathname.split("/").filter(Boolean).slice(1); // drop "api"
   const method = req.method ?? "GET";
+
+  // A team library on PostgreSQL answers the library's routes (server/stores/pg-routes.ts).
+  if (relay.team && (await handleTeamApi(req, res, url, relay.team, tokenMatches(bearerToken(req), token)))) return;
 
   // Share links carry their own token and reach exactly one transcript.
   if (parts[0] === "share" && parts.length === 2 && method === "GET") {

@@ -28,6 +28,8 @@ import { probeAgent, rerunTranscript } from "../agents/session-tasks";
 import { liveExportFromEnv } from "../otel/live-export";
 import { TranscriptStore } from "../transcripts/transcript-store";
 import { LibraryIndex } from "../transcripts/library-index";
+import { PgMirror } from "../stores/pg-mirror";
+import { PgStore } from "../stores/pg-store";
 import { refuseRequest, tokenMatches } from "./security";
 import { createTapHub, type TapHub } from "../tap/tap-session";
 import { socketEvents } from "./socket-events";
@@ -45,6 +47,8 @@ export interface Relay {
   transcripts: TranscriptStore;
   /** The library's search index (undefined when turned off). */
   library: LibraryIndex | undefined;
+  /** The team library on PostgreSQL (`serve --database`): the library's routes answer from it. */
+  team: PgStore | undefined;
   pool: AgentPool;
   /** Tapped conversations (server/tap/tap-session.ts). */
   taps: TapHub;
@@ -59,8 +63,11 @@ export interface Relay {
 export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay {
   const sessions = new Map<string, BrowserSession>();
   const transcripts = new TranscriptStore(config.dataDir);
-  const library = config.searchIndex === false ? undefined : new LibraryIndex(transcripts.dir);
-  transcripts.index = library;
+  // With a database the local store is copied there and searched there: no SQLite index.
+  const team = config.database ? PgStore.connect(config.database) : undefined;
+  const mirror = team && new PgMirror(transcripts, team);
+  const library = team || config.searchIndex === false ? undefined : new LibraryIndex(transcripts.dir);
+  transcripts.index = mirror ?? library;
   // serve --otlp: every recording also goes out as OpenTelemetry traces (docs/otel.md).
   transcripts.recordings = liveExportFromEnv(process.env, config, httpServer);
   const profiles = new Profiles(config, transcripts);
@@ -208,6 +215,7 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
     profiles,
     transcripts,
     library,
+    team,
     pool,
     taps,
     primed,
@@ -220,6 +228,8 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
       transcripts.index = undefined;
       await library?.close();
       await transcripts.recordings?.close?.();
+      await mirror?.flush();
+      await team?.close();
       await new Promise<void>((resolve) => void io.close(() => resolve()));
     },
   };

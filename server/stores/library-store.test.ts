@@ -1,0 +1,238 @@
+/**
+ * One suite, both stores: the embedded file store (with its SQLite index) and the PostgreSQL
+ * store, fed the same transcripts, must give the same answers. The PostgreSQL run starts a
+ * throw-away cluster (test/pg-cluster.ts) and is skipped, saying why, only where PostgreSQL is
+ * not installed outside CI.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  serialize,
+  serializeFrame,
+  TRANSCRIPT_FORMAT,
+  TRANSCRIPT_VERSION,
+  type TranscriptHeader,
+} from "../../lib/contracts/transcript";
+import type { TranscriptMeta } from "../../lib/contracts/transcript-meta";
+import { transcriptLimits } from "../config";
+import { SearchIndex } from "../transcripts/search-index";
+import { TranscriptStore } from "../transcripts/transcript-store";
+import { pgSkipReason, startPgCluster, type PgCluster } from "../../test/pg-cluster";
+import type { LibrarySearch, TranscriptLibrary } from "./library-store";
+import { PgMirror } from "./pg-mirror";
+import { PgStore } from "./pg-store";
+
+interface Subject {
+  store: TranscriptLibrary & LibrarySearch;
+  /** Adds a transcript as an upload does; answers its meta as the store lists it. */
+  add(jsonl: string): Promise<TranscriptMeta>;
+  close(): Promise<void>;
+}
+
+/** The file store satisfies the interface as it is (a compile-time check). */
+const _fileStoreFits: (s: TranscriptStore) => TranscriptLibrary = (s) => s;
+
+function fileStore(): Subject {
+  const dir = mkdtempSync(path.join(tmpdir(), "acp-lib-file-"));
+  const files = new TranscriptStore(dir, {}, transcriptLimits({}));
+  const index = new SearchIndex(files.dir);
+  const store = Object.assign(Object.create(files) as TranscriptStore, {
+    search: async (q: Parameters<SearchIndex["search"]>[0]) => (index.updateAll(), index.search(q)),
+    latency: async (q: Parameters<SearchIndex["latency"]>[0]) => (index.updateAll(), index.latency(q)),
+  });
+  return {
+    store,
+    add: async (jsonl) => {
+      const temp = files.tempFile();
+      writeFileSync(temp, jsonl);
+      return files.import(temp);
+    },
+    close: async () => {
+      index.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The PostgreSQL store, fed as `serve --database` feeds it: a local import copied by PgMirror. */
+async function pgStore(url: string): Promise<Subject> {
+  const db = await PgStore.open(url);
+  await db.pool.query("TRUNCATE transcripts CASCADE");
+  const dir = mkdtempSync(path.join(tmpdir(), "acp-lib-pg-"));
+  const files = new TranscriptStore(dir, {}, transcriptLimits({}));
+  const mirror = new PgMirror(files, db);
+  files.index = mirror;
+  return {
+    store: db,
+    add: async (jsonl) => {
+      const temp = files.tempFile();
+      writeFileSync(temp, jsonl);
+      const meta = files.import(temp);
+      await mirror.flush();
+      return (await db.meta(meta.id))!;
+    },
+    close: async () => {
+      await db.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+const say = (seq: number, text: string) =>
+  serializeFrame({
+    seq,
+    ts: 1000 + seq,
+    dir: "from-agent",
+    kind: "notification",
+    method: "session/update",
+    raw: JSON.stringify({
+      jsonrpc: "2.0",
+      method: "session/update",
+      params: {
+        sessionId: "s",
+        update: { sessionUpdate: "agent_message_chunk", messageId: `m${seq}`, content: { type: "text", text } },
+      },
+    }),
+  });
+
+function transcript(profile: string, createdAt: string, texts: string[]): string {
+  const header: TranscriptHeader = {
+    type: "header",
+    format: TRANSCRIPT_FORMAT,
+    version: TRANSCRIPT_VERSION,
+    id: "t",
+    createdAt,
+    playground: { version: "test" },
+    agent: { profile, command: "agent", args: [], cwd: "/w" },
+  };
+  let text = serialize(header);
+  text += serializeFrame({
+    seq: 1,
+    ts: 1000,
+    dir: "to-agent",
+    kind: "request",
+    method: "initialize",
+    raw: '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}',
+  });
+  text += serializeFrame({
+    seq: 2,
+    ts: 1012,
+    dir: "from-agent",
+    kind: "response",
+    method: "initialize",
+    latencyMs: 12,
+    raw: '{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":1}}',
+  });
+  texts.forEach((t, i) => (text += say(3 + i, t)));
+  return text;
+}
+
+function librarySuite(name: string, make: () => Promise<Subject>, skip?: string): void {
+  describe.skipIf(skip !== undefined)(`library store: ${name}`, () => {
+    let s: Subject;
+    let older: TranscriptMeta;
+    let newer: TranscriptMeta;
+    const olderText = transcript("alpha", "2026-11-20T10:00:00.000Z", ["the quick brown fox", "jumps over"]);
+    beforeAll(async () => {
+      s = await make();
+      older = await s.add(olderText);
+      newer = await s.add(transcript("beta", "2026-11-21T10:00:00.000Z", ["a lazy dog sleeps", "Zürich café"]));
+    }, 60_000);
+    afterAll(() => s?.close());
+
+    it("lists newest first, with the file store's meta", async () => {
+      const list = await s.store.list();
+      expect(list.map((m) => m.id)).toEqual([newer.id, older.id]);
+      expect(list[1]).toMatchObject({ profile: "alpha", frames: 4, turns: 0, kind: "upload", recording: false });
+      expect(await s.store.exists(older.id)).toBe(true);
+      expect(await s.store.exists("no-such")).toBe(false);
+      expect(await s.store.meta("../etc")).toBeUndefined();
+    });
+
+    it("gives back every line exactly as stored", async () => {
+      const titled = olderText.replace(/^(.*)\n/, (line: string) =>
+        serialize({ ...(JSON.parse(line) as TranscriptHeader), title: older.title }),
+      );
+      expect(await s.store.read(older.id)).toBe(titled);
+      expect(await s.store.read("nope")).toBeUndefined();
+    });
+
+    it("finds words and prefixes, with the matched line marked, filtered as asked", async () => {
+      const fox = await s.store.search({ q: "brown fox" });
+      expect(fox.total).toBe(1);
+      expect(fox.hits[0]).toMatchObject({
+        transcript: { id: older.id, profile: "alpha" },
+        seq: 3,
+        field: "message",
+        frameKind: "notification",
+        line: "the quick brown fox",
+        marks: [
+          [10, 15],
+          [16, 19],
+        ],
+      });
+      // Accents and case do not matter; the last word is a prefix.
+      expect((await s.store.search({ q: "ZUR" })).hits.map((h) => h.transcript.id)).toEqual([newer.id]);
+      expect((await s.store.search({ q: "cafe zürich" })).hits.map((h) => h.seq)).toEqual([4]);
+      expect((await s.store.search({ q: "quic" })).hits.map((h) => h.seq)).toEqual([3]);
+      expect((await s.store.search({ q: "dog", profile: "alpha" })).hits).toEqual([]);
+      expect((await s.store.search({ q: "dog", from: "2026-11-21" })).hits.length).toBe(1);
+      expect((await s.store.search({ q: "dog", to: "2026-11-20" })).hits.length).toBe(0);
+      expect((await s.store.search({ q: '"fox brown"' })).hits).toEqual([]);
+      // Input is words, never query syntax.
+      expect((await s.store.search({ q: "fox' & !:* | (" })).hits.map((h) => [h.seq, h.line])).toEqual([
+        [3, "the quick brown fox"],
+      ]);
+    });
+
+    it("measures latency across the library", async () => {
+      const answer = await s.store.latency({});
+      expect(answer.transcripts).toBe(2);
+      expect(answer.rows).toEqual([
+        expect.objectContaining({ method: "initialize", dir: "to-agent", requests: 2, answered: 2, p50: 12 }),
+      ]);
+    });
+
+    it("renames, shares and revokes", async () => {
+      expect(await s.store.rename(older.id, "Fox story")).toMatchObject({ title: "Fox story", renamed: true });
+      expect((await s.store.read(older.id))!.split("\n")[0]).toContain('"title":"Fox story"');
+      const shared = (await s.store.share(older.id))!;
+      expect(shared.shareToken).toMatch(/^[\w-]{24}$/);
+      expect(shared.shareShowsCommand).toBeUndefined();
+      expect((await s.store.share(older.id))!.shareToken).toBe(shared.shareToken);
+      expect(await s.store.share(older.id, { showCommand: true })).toMatchObject({
+        shareToken: shared.shareToken,
+        shareShowsCommand: true,
+      });
+      expect((await s.store.meta(older.id))!.shareToken).toBe(shared.shareToken);
+      const revoked = (await s.store.unshare(older.id))!;
+      expect(revoked.shareToken).toBeUndefined();
+      expect((await s.store.share(older.id))!.shareToken).not.toBe(shared.shareToken);
+      expect(await s.store.rename("missing", "x")).toBeUndefined();
+    });
+
+    it("deletes: gone from the list, the reads and the search", async () => {
+      expect(await s.store.delete(newer.id)).toBe(true);
+      expect(await s.store.delete(newer.id)).toBe(false);
+      expect((await s.store.list()).map((m) => m.id)).toEqual([older.id]);
+      expect(await s.store.read(newer.id)).toBeUndefined();
+      expect((await s.store.search({ q: "dog" })).hits).toEqual([]);
+    });
+  });
+}
+
+librarySuite("files + SQLite", async () => fileStore());
+
+const skip = pgSkipReason();
+let cluster: PgCluster | undefined;
+afterAll(() => cluster?.stop());
+librarySuite(
+  "PostgreSQL",
+  async () => {
+    cluster = await startPgCluster();
+    return pgStore(cluster.url);
+  },
+  skip,
+);

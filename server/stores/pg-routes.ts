@@ -1,0 +1,115 @@
+/**
+ * With `serve --database`, the library's routes answer from PostgreSQL: GET /api/transcripts,
+ * GET/DELETE/PATCH /api/transcripts/:id, POST/DELETE /api/transcripts/:id/share, GET
+ * /api/share/:id, /api/search and /api/latency, with the file store's answers
+ * (docs/relay-protocol.md#http-api). Uploads still go to the local store, which copies them here
+ * (server/stores/pg-mirror.ts); other routes are left to the file store's handler.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { parseWith } from "../../lib/protocol/contract";
+import { renameBody, shareBody, type ShareBody } from "../../lib/contracts/http-api";
+import { latencyQuery, queryParams, searchQuery } from "../../lib/contracts/library-search";
+import { serialize, type TranscriptHeader } from "../../lib/contracts/transcript";
+import { readJsonBody, sendError, sendJson } from "../http/http-api";
+import { tokenMatches } from "../http/security";
+import { HIDDEN_WORKSPACE, localPaths } from "../transcripts/transcript-store";
+import type { PgStore } from "./pg-store";
+
+/** The JSONL as a share page shows it unless the sharer chose otherwise: no command line, no local paths. */
+function hideLocal(jsonl: string): string {
+  const nl = jsonl.indexOf("\n");
+  const header = JSON.parse(jsonl.slice(0, nl)) as TranscriptHeader;
+  const shown = serialize({
+    ...header,
+    agent: { profile: header.agent.profile, command: "(hidden)", args: [], cwd: HIDDEN_WORKSPACE },
+  });
+  return shown + localPaths(header.agent.cwd)(jsonl.slice(nl + 1));
+}
+
+function sendJsonl(res: ServerResponse, id: string, text: string, download: boolean): void {
+  const headers: Record<string, string> = {
+    "content-type": "application/x-ndjson; charset=utf-8",
+    "cache-control": "no-store",
+  };
+  if (download) headers["content-disposition"] = `attachment; filename="${id}.jsonl"`;
+  res.writeHead(200, headers);
+  res.end(text);
+}
+
+/** Answers a library route from the database; false when the route is not one of them (or needs a token it lacks). */
+export async function handleTeamApi(
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  team: PgStore,
+  authorized: boolean,
+): Promise<boolean> {
+  const parts = url.pathname.split("/").filter(Boolean).slice(1); // drop "api"
+  const method = req.method ?? "GET";
+  /** Marks a route answered (its argument, the answer sent, is only evaluated). */
+  const done = (_sent: void) => true;
+
+  if (parts[0] === "share" && parts.length === 2 && method === "GET") {
+    await team.ready;
+    const id = parts[1]!;
+    const meta = await team.meta(id);
+    if (!meta?.shareToken || !tokenMatches(url.searchParams.get("token"), meta.shareToken))
+      return done(sendError(res, 404, "not_found", "no such shared transcript"));
+    const text = await team.read(id);
+    if (text === undefined) return done(sendError(res, 404, "not_found", "no such shared transcript"));
+    return done(sendJsonl(res, id, meta.shareShowsCommand ? text : hideLocal(text), false));
+  }
+  if (!authorized) return false;
+
+  if (parts.length === 1 && (parts[0] === "search" || parts[0] === "latency") && method === "GET") {
+    await team.ready;
+    const params = queryParams(url.searchParams);
+    if (parts[0] === "search") {
+      const read = parseWith(searchQuery, params);
+      if (!read.ok) return done(sendError(res, 400, "invalid_query", read.error));
+      return done(sendJson(res, 200, await team.search(read.value)));
+    }
+    const read = parseWith(latencyQuery, params);
+    if (!read.ok) return done(sendError(res, 400, "invalid_query", read.error));
+    return done(sendJson(res, 200, await team.latency(read.value)));
+  }
+
+  if (parts[0] !== "transcripts") return false;
+  await team.ready;
+  if (parts.length === 1 && method === "GET") return done(sendJson(res, 200, { transcripts: await team.list() }));
+  const id = parts[1];
+  if (id === undefined) return false;
+  const missing = () => sendError(res, 404, "not_found", `no transcript ${id.slice(0, 80)}`);
+  if (parts.length === 3 && parts[2] === "share" && (method === "POST" || method === "DELETE")) {
+    if (!(await team.exists(id))) return done(missing());
+    let body: ShareBody = {};
+    if (method === "POST") {
+      const read = await readJsonBody(req, shareBody, 4 * 1024, {});
+      if (!read.ok) return done(sendError(res, 400, "invalid_payload", read.error));
+      body = read.value;
+    }
+    const meta = method === "POST" ? await team.share(id, body) : await team.unshare(id);
+    return done(meta ? sendJson(res, 200, meta) : missing());
+  }
+  if (parts.length !== 2) return false;
+  if (method === "GET") {
+    const text = await team.read(id);
+    return done(text === undefined ? missing() : sendJsonl(res, id, text, url.searchParams.has("download")));
+  }
+  if (method === "DELETE") {
+    if (!(await team.exists(id))) return done(missing());
+    return done(
+      (await team.delete(id))
+        ? void res.writeHead(204).end()
+        : sendError(res, 409, "recording", "the transcript is still being recorded"),
+    );
+  }
+  if (method === "PATCH") {
+    if (!(await team.exists(id))) return done(missing());
+    const read = await readJsonBody(req, renameBody, 64 * 1024);
+    if (!read.ok) return done(sendError(res, 400, "invalid_payload", read.error));
+    const meta = await team.rename(id, read.value.title);
+    return done(meta ? sendJson(res, 200, meta) : missing());
+  }
+  return false;
+}

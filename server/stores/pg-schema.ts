@@ -1,0 +1,61 @@
+/**
+ * The team library's tables on PostgreSQL, as forward-only migrations (server/stores/pg-migrate.ts).
+ * A transcript is its meta (jsonb) and its JSONL lines exactly as recorded (line 0 the header);
+ * search_docs holds one document per line that has text (lib/features/library-search.ts searchDoc),
+ * searched through a tsvector with a GIN index; calls holds the timed responses for latency.
+ * Append only: a released version's migration is never edited, a new one is added.
+ */
+import type { Migration } from "./pg-migrate";
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: "transcripts, lines, search documents, calls",
+    sql: `
+      -- Words as the SQLite index's unicode61 tokenizer sees them: lower case, accents removed.
+      CREATE EXTENSION IF NOT EXISTS unaccent;
+      CREATE TEXT SEARCH CONFIGURATION acp_words (COPY = simple);
+      ALTER TEXT SEARCH CONFIGURATION acp_words
+        ALTER MAPPING FOR hword, hword_part, word WITH unaccent, simple;
+      CREATE TABLE transcripts (
+        id text PRIMARY KEY,
+        created_at text NOT NULL,
+        meta jsonb NOT NULL
+      );
+      CREATE INDEX transcripts_created ON transcripts (created_at DESC);
+      CREATE TABLE transcript_lines (
+        transcript_id text NOT NULL REFERENCES transcripts (id) ON DELETE CASCADE,
+        line_no integer NOT NULL,
+        line text NOT NULL,
+        PRIMARY KEY (transcript_id, line_no)
+      );
+      CREATE TABLE search_docs (
+        transcript_id text NOT NULL REFERENCES transcripts (id) ON DELETE CASCADE,
+        line_no integer NOT NULL,
+        seq integer NOT NULL,
+        ts double precision NOT NULL,
+        dir text,
+        kind text NOT NULL,
+        method text,
+        field text NOT NULL,
+        error boolean NOT NULL,
+        body text NOT NULL,
+        extra text NOT NULL,
+        tsv tsvector GENERATED ALWAYS AS (
+          setweight(to_tsvector('acp_words', body), 'A') || setweight(to_tsvector('acp_words', extra), 'B')
+        ) STORED,
+        PRIMARY KEY (transcript_id, line_no)
+      );
+      CREATE INDEX search_docs_tsv ON search_docs USING GIN (tsv);
+      CREATE TABLE calls (
+        transcript_id text NOT NULL REFERENCES transcripts (id) ON DELETE CASCADE,
+        line_no integer NOT NULL,
+        method text NOT NULL,
+        dir text NOT NULL,
+        ms double precision NOT NULL,
+        error boolean NOT NULL,
+        PRIMARY KEY (transcript_id, line_no)
+      );
+    `,
+  },
+];

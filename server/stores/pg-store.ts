@@ -1,0 +1,374 @@
+/**
+ * The team library on PostgreSQL: the same answers as the embedded file store and its SQLite
+ * index (server/stores/library-store.ts), for several relay instances on one database. Lines are
+ * kept exactly as the recorder wrote them (already redacted); search uses PostgreSQL's full-text
+ * machinery (tsvector, GIN) and shows hits as the SQLite index does (lib/features/library-search.ts).
+ */
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import {
+  SEARCH_CANDIDATES,
+  type LatencyAnswer,
+  type LatencyQuery,
+  type LibraryFilter,
+  type SearchAnswer,
+  type SearchHit,
+  type SearchQuery,
+} from "../../lib/contracts/library-search";
+import { serialize, type TranscriptEvent, type TranscriptHeader } from "../../lib/contracts/transcript";
+import type { TranscriptMeta } from "../../lib/contracts/transcript-meta";
+import { callTiming, latencyRows, matchLine, queryTerms, searchDoc } from "../../lib/features/library-search";
+import type { LibrarySearch, TranscriptLibrary } from "./library-store";
+import { migrate } from "./pg-migrate";
+import { MIGRATIONS } from "./pg-schema";
+
+const ID = /^[A-Za-z0-9_-]{1,80}$/;
+const DEFAULT_LIMIT = 50;
+/** Rows per INSERT when lines are saved. */
+const BATCH = 2_000;
+
+/** What a user changes about a transcript, kept when a recorder saves its counts again. */
+const userChanges = (m: TranscriptMeta): Partial<TranscriptMeta> => ({
+  ...(m.renamed ? { title: m.title, renamed: true } : {}),
+  ...(m.shareToken && m.sharedAt
+    ? { shareToken: m.shareToken, sharedAt: m.sharedAt, ...(m.shareShowsCommand ? { shareShowsCommand: true } : {}) }
+    : {}),
+});
+
+/**
+ * The tsquery of a typed query, as the SQLite index reads one (ftsQuery): every term must match,
+ * a phrase's words in order, the last word as a prefix while it is typed. Words are letters and
+ * digits only (queryTerms), so quoting them is enough to keep input from being read as syntax.
+ */
+export function tsQuery(input: string): string | undefined {
+  const terms = queryTerms(input);
+  if (terms.length === 0) return undefined;
+  const quoted = input.trimEnd().endsWith('"');
+  return terms
+    .map((words, i) => {
+      const last = i === terms.length - 1 && !quoted;
+      return words.map((w, j) => `'${w}'${last && j === words.length - 1 ? ":*" : ""}`).join(" <-> ");
+    })
+    .join(" & ");
+}
+
+export class PgStore implements TranscriptLibrary, LibrarySearch {
+  /** Resolves once the migrations have run; rejects, saying why, when the database cannot be used. */
+  readonly ready: Promise<void>;
+
+  private constructor(readonly pool: pg.Pool) {
+    // An idle client's error (the server restarted) must not take the relay down.
+    pool.on("error", (err) => console.error(`database: ${err.message}`));
+    this.ready = migrate(pool, MIGRATIONS).then(() => undefined);
+    this.ready.catch(() => undefined); // seen by whoever awaits it
+  }
+
+  /** Connects now and runs the migrations not yet run (once, whatever other instances start meanwhile). */
+  static connect(url: string): PgStore {
+    return new PgStore(new pg.Pool({ connectionString: url, max: 8 }));
+  }
+
+  static async open(url: string): Promise<PgStore> {
+    const store = PgStore.connect(url);
+    try {
+      await store.ready;
+    } catch (err) {
+      await store.close();
+      throw err;
+    }
+    return store;
+  }
+
+  close(): Promise<void> {
+    return this.pool.end();
+  }
+
+  /**
+   * Saves a transcript's meta and `lines`, which are its lines from number `from` on (0: all of
+   * them, header first, replacing what was kept; else appended, `lastSeq` the last frame's seq
+   * before them). Returns the last frame's seq after them. What a user changed in the database
+   * (a rename, a share) outlives the recorder's meta.
+   */
+  async save(meta: TranscriptMeta, lines: readonly string[], from = 0, lastSeq = 0): Promise<number> {
+    if (!ID.test(meta.id)) throw new Error(`bad transcript id: ${meta.id.slice(0, 80)}`);
+    const client = await this.pool.connect();
+    try {
+      await client.query("BEGIN");
+      const old = await client.query<{ meta: TranscriptMeta }>(
+        "SELECT meta FROM transcripts WHERE id = $1 FOR UPDATE",
+        [meta.id],
+      );
+      const { writer: _writer, duplicateOf: _dup, ...plain } = meta;
+      const stored = { ...plain, ...(old.rows[0] ? userChanges(old.rows[0].meta) : {}) };
+      await client.query(
+        `INSERT INTO transcripts (id, created_at, meta) VALUES ($1, $2, $3)
+         ON CONFLICT (id) DO UPDATE SET meta = EXCLUDED.meta, created_at = EXCLUDED.created_at`,
+        [meta.id, meta.createdAt, stored],
+      );
+      if (from === 0) {
+        for (const table of ["transcript_lines", "search_docs", "calls"])
+          await client.query(`DELETE FROM ${table} WHERE transcript_id = $1`, [meta.id]);
+      }
+      const seq = await this.insertLines(client, meta.id, lines, from, lastSeq);
+      await client.query("COMMIT");
+      return seq;
+    } catch (err) {
+      await client.query("ROLLBACK").catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  private async insertLines(
+    client: pg.PoolClient,
+    id: string,
+    lines: readonly string[],
+    from: number,
+    seqBefore: number,
+  ): Promise<number> {
+    let lastSeq = seqBefore;
+    const docs: unknown[][] = Array.from({ length: 10 }, () => []);
+    const calls: unknown[][] = Array.from({ length: 5 }, () => []);
+    for (let i = 0; i < lines.length; i++) {
+      const n = from + i;
+      if (n === 0) continue; // the header
+      let e: TranscriptEvent;
+      try {
+        e = JSON.parse(lines[i]!) as TranscriptEvent;
+      } catch {
+        continue;
+      }
+      if (e.type === "frame" && typeof e.seq === "number") lastSeq = e.seq;
+      const doc = searchDoc(e, lastSeq);
+      if (doc) {
+        const row = [n, doc.seq, doc.ts, doc.dir ?? null, doc.kind, doc.method ?? null, doc.field, doc.error];
+        row.push(doc.body, doc.extra);
+        row.forEach((v, i) => docs[i]!.push(v));
+      }
+      const call = callTiming(e);
+      if (call) [n, call.method, call.dir, call.ms, call.error].forEach((v, i) => calls[i]!.push(v));
+    }
+    for (let at = 0; at < lines.length; at += BATCH) {
+      const slice = lines.slice(at, at + BATCH);
+      await client.query(
+        `INSERT INTO transcript_lines (transcript_id, line_no, line)
+         SELECT $1, n, l FROM unnest($2::int[], $3::text[]) AS x(n, l)`,
+        [id, slice.map((_, i) => from + at + i), slice],
+      );
+    }
+    for (let at = 0; at < docs[0]!.length; at += BATCH) {
+      await client.query(
+        `INSERT INTO search_docs (transcript_id, line_no, seq, ts, dir, kind, method, field, error, body, extra)
+         SELECT $1, * FROM unnest($2::int[], $3::int[], $4::float8[], $5::text[], $6::text[], $7::text[],
+           $8::text[], $9::bool[], $10::text[], $11::text[])`,
+        [id, ...docs.map((column) => column.slice(at, at + BATCH))],
+      );
+    }
+    for (let at = 0; at < calls[0]!.length; at += BATCH) {
+      await client.query(
+        `INSERT INTO calls (transcript_id, line_no, method, dir, ms, error)
+         SELECT $1, * FROM unnest($2::int[], $3::text[], $4::text[], $5::float8[], $6::bool[])`,
+        [id, ...calls.map((column) => column.slice(at, at + BATCH))],
+      );
+    }
+    return lastSeq;
+  }
+
+  async list(): Promise<TranscriptMeta[]> {
+    const { rows } = await this.pool.query<{ meta: TranscriptMeta }>(
+      "SELECT meta FROM transcripts ORDER BY created_at DESC, id DESC",
+    );
+    return rows.map((r) => r.meta);
+  }
+
+  async meta(id: string): Promise<TranscriptMeta | undefined> {
+    if (!ID.test(id)) return undefined;
+    const { rows } = await this.pool.query<{ meta: TranscriptMeta }>("SELECT meta FROM transcripts WHERE id = $1", [
+      id,
+    ]);
+    return rows[0]?.meta;
+  }
+
+  async exists(id: string): Promise<boolean> {
+    return (await this.meta(id)) !== undefined;
+  }
+
+  async read(id: string): Promise<string | undefined> {
+    const meta = await this.meta(id);
+    if (!meta) return undefined;
+    const { rows } = await this.pool.query<{ line: string }>(
+      "SELECT line FROM transcript_lines WHERE transcript_id = $1 ORDER BY line_no",
+      [id],
+    );
+    if (rows.length === 0) return undefined;
+    const header = serialize({ ...(JSON.parse(rows[0]!.line) as TranscriptHeader), title: meta.title });
+    return (
+      header +
+      rows
+        .slice(1)
+        .map((r) => `${r.line}\n`)
+        .join("")
+    );
+  }
+
+  rename(id: string, title: string): Promise<TranscriptMeta | undefined> {
+    return this.update(id, (meta) => ({ ...meta, title, renamed: true }));
+  }
+
+  /** As the file store's share: a link made now if there is none; `showCommand` as chosen. */
+  share(id: string, options: { showCommand?: boolean } = {}): Promise<TranscriptMeta | undefined> {
+    return this.update(id, (meta) => {
+      const { shareShowsCommand: _old, ...rest } = meta;
+      const show = options.showCommand ?? meta.shareShowsCommand ?? false;
+      if (meta.shareToken && show === (meta.shareShowsCommand ?? false)) return meta;
+      return {
+        ...rest,
+        shareToken: meta.shareToken ?? randomBytes(18).toString("base64url"),
+        sharedAt: meta.sharedAt ?? new Date().toISOString(),
+        ...(show ? { shareShowsCommand: true } : {}),
+      };
+    });
+  }
+
+  unshare(id: string): Promise<TranscriptMeta | undefined> {
+    return this.update(id, ({ shareToken: _token, sharedAt: _at, shareShowsCommand: _show, ...meta }) => meta);
+  }
+
+  private async update(
+    id: string,
+    change: (meta: TranscriptMeta) => TranscriptMeta,
+  ): Promise<TranscriptMeta | undefined> {
+    if (!ID.test(id)) return undefined;
+    const client = await this.pool.connect();
+    try {
+      await client.query("BEGIN");
+      const { rows } = await client.query<{ meta: TranscriptMeta }>(
+        "SELECT meta FROM transcripts WHERE id = $1 FOR UPDATE",
+        [id],
+      );
+      const meta = rows[0]?.meta;
+      const next = meta && change(meta);
+      if (next && next !== meta) await client.query("UPDATE transcripts SET meta = $2 WHERE id = $1", [id, next]);
+      await client.query("COMMIT");
+      return next;
+    } catch (err) {
+      await client.query("ROLLBACK").catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  async delete(id: string): Promise<boolean> {
+    if (!ID.test(id)) return false;
+    const { rowCount } = await this.pool.query(
+      "DELETE FROM transcripts WHERE id = $1 AND coalesce(meta->>'recording', 'false') <> 'true'",
+      [id],
+    );
+    return rowCount === 1;
+  }
+
+  /** The filters' clauses over `transcripts t`, their values appended to `params`. */
+  private where(q: LibraryFilter & { transcript?: string }, params: unknown[]): string[] {
+    const clauses: string[] = [];
+    const add = (sql: string, value: unknown) => {
+      params.push(value);
+      clauses.push(sql.replace("?", `$${params.length}`));
+    };
+    if (q.agent) add("t.meta->>'agentName' = ?", q.agent);
+    if (q.profile) add("t.meta->>'profile' = ?", q.profile);
+    if (q.kind) add("t.meta->>'kind' = ?", q.kind);
+    if (q.from) add("substr(t.created_at, 1, 10) >= ?", q.from);
+    if (q.to) add("substr(t.created_at, 1, 10) <= ?", q.to);
+    if (q.transcript) add("t.id = ?", q.transcript);
+    return clauses;
+  }
+
+  /** Hits for a typed query: the newest SEARCH_CANDIDATES matches the filters keep, best ranked first. */
+  async search(q: SearchQuery): Promise<SearchAnswer> {
+    const started = performance.now();
+    const query = tsQuery(q.q);
+    if (!query) return { hits: [], total: 0, more: false, tookMs: 0 };
+    const params: unknown[] = [query];
+    const clauses = ["d.tsv @@ to_tsquery('acp_words', $1)", ...this.where(q, params)];
+    if (q.method) {
+      params.push(q.method);
+      clauses.push(`d.method = $${params.length}`);
+    }
+    if (q.errors) clauses.push("d.error");
+    params.push(SEARCH_CANDIDATES + 1, q.limit ?? DEFAULT_LIMIT);
+    type Row = {
+      seq: number;
+      ts: number;
+      dir: SearchHit["dir"] | null;
+      kind: string;
+      method: string | null;
+      field: SearchHit["field"];
+      error: boolean;
+      body: string;
+      extra: string;
+      meta: TranscriptMeta;
+      total: number;
+    };
+    const { rows } = await this.pool.query<Row>(
+      `WITH m AS (
+         SELECT d.*, t.meta, t.created_at, ts_rank(d.tsv, to_tsquery('acp_words', $1)) AS rank
+         FROM search_docs d JOIN transcripts t ON t.id = d.transcript_id
+         WHERE ${clauses.join(" AND ")}
+         ORDER BY t.created_at DESC, d.line_no DESC
+         LIMIT $${params.length - 1})
+       SELECT seq, ts, dir, kind, method, field, error, body, extra, meta, (SELECT count(*) FROM m)::int AS total
+       FROM m ORDER BY rank DESC, created_at DESC, line_no LIMIT $${params.length}`,
+      params,
+    );
+    const total = Math.min(rows[0]?.total ?? 0, SEARCH_CANDIDATES);
+    const hits = rows.map((r): SearchHit => {
+      const inBody = matchLine(r.body, q.q);
+      const shown = inBody.marks.length > 0 || !r.extra ? inBody : matchLine(r.extra, q.q);
+      const m = r.meta;
+      return {
+        transcript: {
+          id: m.id,
+          title: m.title,
+          profile: m.profile,
+          ...(m.agentName ? { agentName: m.agentName } : {}),
+          kind: m.kind ?? "session",
+          createdAt: m.createdAt,
+        },
+        seq: r.seq,
+        ts: r.ts,
+        ...(r.dir ? { dir: r.dir } : {}),
+        frameKind: r.kind,
+        ...(r.method ? { method: r.method } : {}),
+        field: r.field,
+        error: r.error,
+        ...shown,
+      };
+    });
+    return {
+      hits,
+      total,
+      more: (rows[0]?.total ?? 0) > SEARCH_CANDIDATES,
+      tookMs: Math.round(performance.now() - started),
+    };
+  }
+
+  /** Latency per method and direction over the transcripts the filter keeps. */
+  async latency(q: LatencyQuery): Promise<LatencyAnswer> {
+    const started = performance.now();
+    const params: unknown[] = [];
+    const clauses = this.where(q, params);
+    const where = clauses.length ? `WHERE ${clauses.join(" AND ")}` : "";
+    const calls = await this.pool.query<{ method: string; dir: "to-agent" | "from-agent"; ms: number; error: boolean }>(
+      `SELECT c.method, c.dir, c.ms, c.error FROM calls c JOIN transcripts t ON t.id = c.transcript_id ${where}`,
+      params,
+    );
+    const count = await this.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM transcripts t ${where}`, params);
+    return {
+      rows: latencyRows(calls.rows),
+      transcripts: count.rows[0]!.n,
+      tookMs: Math.round(performance.now() - started),
+    };
+  }
+}

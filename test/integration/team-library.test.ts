@@ -1,0 +1,137 @@
+/**
+ * `serve --database`: two relay instances on one PostgreSQL database (a throw-away cluster). A
+ * real Gemini CLI session (fake API) recorded on A is listed, read line for line and found by
+ * search on B; a rename, a share and a delete made on B are seen on A; a local file published
+ * into B (acp-playground publish) is read on A.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { publishMain } from "../../server/cli/publish-cli";
+import type { ServerConfig } from "../../server/config";
+import { useGeminiRelay } from "../gemini-relay-setup";
+import { pgSkipReason, startPgCluster, type PgCluster } from "../pg-cluster";
+import { startTestRelay, type TestRelay } from "../relay-harness";
+
+const SECRET = "sk-playground-test-0123456789";
+const skip = pgSkipReason();
+
+describe.skipIf(skip !== undefined)("team library on PostgreSQL", () => {
+  let cluster: PgCluster | undefined;
+  let b: TestRelay | undefined;
+  const overrides: Partial<ServerConfig> = { graceMs: 200 };
+  beforeAll(async () => {
+    cluster = await startPgCluster();
+    overrides.database = cluster.url;
+  }, 60_000);
+  const a = useGeminiRelay(overrides, { ACP_TEST_SERVICE_TOKEN: SECRET });
+  beforeAll(async () => {
+    b = await startTestRelay({ database: cluster!.url, workspaceRoots: [a.workspace] });
+    await b.server.relay.team!.ready;
+  });
+  afterAll(async () => {
+    await b?.close();
+  });
+  // After the Gemini relay's own afterAll (hooks run in reverse): its pool must be closed first.
+  afterAll(() => cluster?.stop());
+
+  async function http(relay: TestRelay, method: string, route: string, body?: string) {
+    const res = await fetch(`${relay.url}${route}`, { method, headers: { authorization: "Bearer test-token" }, body });
+    const text = await res.text();
+    return { status: res.status, text, json: () => JSON.parse(text) };
+  }
+
+  /** Polls B until `done` holds (the copy to the database is asynchronous); no fixed sleep. */
+  async function until<T>(ask: () => Promise<T>, done: (v: T) => boolean): Promise<T> {
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const v = await ask();
+      if (done(v)) return v;
+      if (Date.now() > deadline) throw new Error(`B never showed it: ${JSON.stringify(v).slice(0, 500)}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  it("a recording made on A is listed, read and found by search on B; changes on B are seen on A", async () => {
+    const c = await a.client();
+    const agent = await c.start();
+    const id = agent.transcriptId!;
+    await c.send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: 1, clientCapabilities: {} },
+    });
+    await c.response(1);
+    await c.send({ jsonrpc: "2.0", id: 2, method: "session/new", params: { cwd: a.workspace, mcpServers: [] } });
+    const sessionId = ((await c.response(2)).message as { result: { sessionId: string } }).result.sessionId;
+    a.api.script({ parts: [{ text: `Marmalade pelican says ${SECRET}.` }] });
+    await c.send({
+      jsonrpc: "2.0",
+      id: 3,
+      method: "session/prompt",
+      params: { sessionId, prompt: [{ type: "text", text: `remember ${SECRET}` }] },
+    });
+    await c.response(3);
+    await c.emit("agent:stop", {});
+
+    const listed = await until(
+      async () =>
+        (await http(b!, "GET", "/api/transcripts")).json().transcripts as { id: string; recording: boolean }[],
+      (list) => list.some((m) => m.id === id && !m.recording),
+    );
+    expect(listed.find((m) => m.id === id)).toMatchObject({ profile: "gemini", agentName: "gemini-cli", turns: 1 });
+
+    // Every line as A recorded it (redacted), the header's title included.
+    const local = readFileSync(a.relay.server.relay.transcripts.file(id), "utf8");
+    const onB = await until(
+      () => http(b!, "GET", `/api/transcripts/${id}`),
+      (r) => r.text.split("\n").length === local.split("\n").length,
+    );
+    expect(onB.status).toBe(200);
+    expect(onB.text.split("\n").slice(1)).toEqual(local.split("\n").slice(1));
+    expect(onB.text).not.toContain(SECRET);
+    expect(onB.text).toContain("Marmalade pelican says [REDACTED].");
+
+    const found = (await http(b!, "GET", "/api/search?q=marmalade%20peli")).json();
+    expect(found.hits.map((h: { transcript: { id: string } }) => h.transcript.id)).toContain(id);
+    expect(found.hits[0]).toMatchObject({ field: "message", line: expect.stringContaining("Marmalade pelican") });
+    const latency = (await http(b!, "GET", `/api/latency?transcript=${id}`)).json();
+    expect(latency.rows.map((r: { method: string }) => r.method)).toContain("session/prompt");
+
+    // Changes on B, seen on A.
+    expect((await http(b!, "PATCH", `/api/transcripts/${id}`, JSON.stringify({ title: "Team demo" }))).status).toBe(
+      200,
+    );
+    const shared = (await http(b!, "POST", `/api/transcripts/${id}/share`, "{}")).json();
+    const page = await fetch(`${a.relay.url}/api/share/${id}?token=${shared.shareToken}`);
+    const pageText = await page.text();
+    expect(page.status).toBe(200);
+    expect(pageText.split("\n")[0]).toContain('"title":"Team demo"');
+    expect(pageText).not.toContain(a.workspace);
+    expect((await fetch(`${a.relay.url}/api/share/${id}?token=wrong`)).status).toBe(404);
+    expect((await http(a.relay, "GET", "/api/transcripts")).json().transcripts[0]).toMatchObject({
+      id,
+      title: "Team demo",
+      renamed: true,
+    });
+    expect((await http(b!, "DELETE", `/api/transcripts/${id}`)).status).toBe(204);
+    expect((await http(a.relay, "GET", `/api/transcripts/${id}`)).status).toBe(404);
+    expect((await http(a.relay, "GET", "/api/search?q=marmalade")).json().hits).toEqual([]);
+
+    // A local recording published into B is in the team's library, on A too.
+    const file = path.join(a.base, "local.jsonl");
+    writeFileSync(file, local);
+    const lines: string[] = [];
+    const code = await publishMain([file, "--to", b!.url], { ACP_PLAYGROUND_TOKEN: "test-token" }, (l) =>
+      lines.push(l),
+    );
+    expect(code).toBe(0);
+    const published = /published as .*\/transcripts\/(\S+)$/.exec(lines[0]!)![1]!;
+    const copy = await until(
+      () => http(a.relay, "GET", `/api/transcripts/${published}`),
+      (r) => r.status === 200,
+    );
+    expect(copy.text.split("\n").slice(1)).toEqual(local.split("\n").slice(1));
+  });
+});
