@@ -103,7 +103,13 @@ export async function readFrames(
   const fromSeq = options.fromSeq ?? 1;
   const maxBytes = options.maxBytes ?? MAX_READ_BYTES;
   const start = fromSeq > 1 ? seekSeq(store.file(id), fromSeq) : 0;
-  const stream = store.stream(id, { hideLocal: true, start });
+  let stream: ReturnType<TranscriptStore["stream"]>;
+  try {
+    // The header line counts against the budget too: it is read whole, before anything else.
+    stream = store.stream(id, { hideLocal: true, start, maxHeader: maxBytes });
+  } catch (err) {
+    throw new ToolError(`transcript ${id} does not parse: ${(err as Error).message}`);
+  }
   if (!stream) throw new ToolError(`no transcript ${id.slice(0, 80)} (list_transcripts names them)`);
   const reader = new TranscriptReader();
   const frames: Frame[] = [];
@@ -131,7 +137,7 @@ export async function readFrames(
       }
     }
   };
-  let bytes = 0;
+  let bytes = Buffer.byteLength(stream.header);
   let cut = false;
   try {
     take(reader.push(stream.header));

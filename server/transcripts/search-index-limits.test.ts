@@ -145,6 +145,29 @@ describe("SearchIndex limits", () => {
     expect(phrase.cut).toContain("a phrase was searched by its first");
   });
 
+  it("does not hand FTS5 a prefix shorter than 3 letters that begins many words: the word itself only, said so", () => {
+    const store = newStore();
+    // 70 words beginning "w" (more than the table of terms expands), and "w" itself once.
+    importSaying(store, [...Array.from({ length: 70 }, (_, i) => `w${i} said`), "w alone"]);
+    importSaying(
+      store,
+      Array.from({ length: 70 }, (_, i) => `wor${i} said`),
+    );
+    const idx = index(store);
+    idx.updateAll();
+    const short = idx.search({ q: "w", limit: 100 });
+    // As a prefix, FTS5 would merge the matches of all 71 words: only the word "w" is looked for.
+    expect(short.hits.map((h) => h.line)).toEqual([expect.stringContaining("w alone")]);
+    expect(short.cut).toContain("“w” begins too many words to look for them all");
+    // Known words a short prefix begins, up to the table's cap, are still found while typing.
+    expect(idx.search({ q: "alo" }).hits).toHaveLength(1);
+    expect(idx.search({ q: "al" }).hits).toHaveLength(1);
+    // From 3 letters on, a prefix beginning many words is still every word it begins.
+    const long = idx.search({ q: "wor", limit: 100 });
+    expect(long.hits).toHaveLength(70);
+    expect(long.cut).toBeUndefined();
+  });
+
   it("ends a search over its budget with the hits found so far, saying it was cut", () => {
     const store = newStore();
     importSaying(

@@ -57,6 +57,13 @@ const DEMO_IDS = new Set(["demo-gemini"]);
  * diacritics removed).
  */
 const PREFIX_WORDS = 64;
+/**
+ * Letters a typed word needs before FTS5 reads it as a prefix (when it begins more than
+ * PREFIX_WORDS words): FTS5 merges every match of every word a prefix begins before the first
+ * row, work search_budget never sees, and a one-letter prefix begins most of the library.
+ * Shorter, it is looked for as the word itself, and the answer says so.
+ */
+const MIN_PREFIX = 3;
 const TOKEN = /[\p{L}\p{N}\p{Co}]+/gu;
 const ASCII_GAP = /[^a-z0-9]+/;
 /** Words remembered as already in the table of terms (a bound on the indexer's memory). */
@@ -395,17 +402,23 @@ export class SearchIndex {
     // The word being typed is the query's last: if it was cut off, every kept word is whole.
     const typing = !input.trimEnd().endsWith('"') && cut === undefined;
     const phrase = (words: string[]) => `"${words.join(" ")}"`;
+    let short: string | undefined;
     const match = terms
       .map((words, i) => {
         const columns = `{${termColumns(words.length).join(" ")}}`;
         if (i < terms.length - 1 || !typing) return `${columns} : ${phrase(words)}`;
         const start = foldTerm(words.at(-1)!);
         const begun = this.stmt.termsFrom.all(start, `${start}\u{10FFFF}`, PREFIX_WORDS + 1).map((r) => r.term);
-        if (begun.length === 0 || begun.length > PREFIX_WORDS) return `${columns} : ${phrase(words)}*`;
-        return `${columns} : (${begun.map((w) => phrase([...words.slice(0, -1), w])).join(" OR ")})`;
+        if (begun.length > 0 && begun.length <= PREFIX_WORDS)
+          return `${columns} : (${begun.map((w) => phrase([...words.slice(0, -1), w])).join(" OR ")})`;
+        if ([...start].length >= MIN_PREFIX) return `${columns} : ${phrase(words)}*`;
+        if (begun.length > PREFIX_WORDS)
+          short = `“${start}” begins too many words to look for them all: only the word itself was looked for. Type at least ${MIN_PREFIX} letters to find the words it begins.`;
+        return `${columns} : ${phrase(words)}`;
       })
       .join(" AND ");
-    return cut === undefined ? { match } : { match, cut };
+    const said = [cut, short].filter(Boolean).join(" ");
+    return said === "" ? { match } : { match, cut: said };
   }
 
   private header(tid: number, text: string): void {

@@ -355,9 +355,9 @@ export class TranscriptStore {
    */
   stream(
     id: string,
-    options: { hideLocal?: boolean; start?: number } = {},
+    options: { hideLocal?: boolean; start?: number; maxHeader?: number } = {},
   ): { header: string; rest: Readable | undefined } | undefined {
-    const plain = this.plainStream(id, options.start);
+    const plain = this.plainStream(id, options.start, options.maxHeader);
     if (!plain || !options.hideLocal) return plain;
     const header = JSON.parse(plain.header) as TranscriptHeader;
     const hide = localPathHider(header.agent.cwd);
@@ -369,8 +369,16 @@ export class TranscriptStore {
     return { header: shown, rest: plain.rest ? pipeline(plain.rest, hide, () => {}) : undefined };
   }
 
-  /** `start`: where the rest begins, a line's start past the header (the MCP server seeks to a frame). */
-  private plainStream(id: string, start = 0): { header: string; rest: ReadStream | undefined } | undefined {
+  /**
+   * `start`: where the rest begins, a line's start past the header (the MCP server seeks to a
+   * frame). `maxHeader`: bytes the header line may take (the MCP server's read budget); past it,
+   * an error rather than reading a header of any length whole.
+   */
+  private plainStream(
+    id: string,
+    start = 0,
+    maxHeader = Infinity,
+  ): { header: string; rest: ReadStream | undefined } | undefined {
     const meta = this.meta(id);
     if (!meta) return undefined;
     const fd = openSync(this.file(id), "r");
@@ -381,6 +389,7 @@ export class TranscriptStore {
       let read = 0;
       let nl = -1;
       while (nl === -1 && read < size) {
+        if (read >= maxHeader) throw new Error(`its header line is longer than ${Math.round(maxHeader / 1024)} KiB`);
         const chunk = Buffer.alloc(Math.min(64 * 1024, size - read));
         const n = readSync(fd, chunk, 0, chunk.length, read);
         if (n === 0) break;
