@@ -11,7 +11,19 @@ import { COMMANDS } from "../../server/cli/cli-usage";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const bin = path.join(root, "bin/acp-playground.mjs");
-const commands = ["serve", "record", "replay", "probe", "tap", "compare", "validate", "probe-client", "mcp", "export"];
+const commands = [
+  "serve",
+  "record",
+  "replay",
+  "probe",
+  "tap",
+  "compare",
+  "validate",
+  "probe-client",
+  "mcp",
+  "export",
+  "publish",
+];
 
 const run = (args: string[]) =>
   execa(process.execPath, [bin, ...args], {
