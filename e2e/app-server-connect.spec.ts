@@ -72,10 +72,11 @@ test.describe.serial("Codex app-server: Connect, prompt, schema checks, compose,
     await expect(rows(page, { kind: "request", method: "turn/start", dir: "to-agent" })).toHaveCount(1);
     const deltas = rows(page, { method: "item/agentMessage/delta" });
     await expect(deltas.filter({ hasText: "from the fake model" })).toHaveCount(1);
-    await expect(rows(page, { kind: "notification", method: "turn/completed" })).toHaveCount(1);
     await expect(page.getByTestId("turn-status")).toHaveAttribute("data-state", "ended");
     await expect(page.getByTestId("turn-end")).toHaveText('status "completed"');
     await expect(page.getByTestId("prompt-usage")).toHaveText(/tokens: in \d+ · out \d+/);
+    // Codex 0.171 sends more notifications around a turn: its end may be out of the virtual list's view.
+    await expect(await only(page, "turn/completed", { kind: "notification" })).toHaveCount(1);
   });
 
   test("frames without jsonrpc are valid, and checked against the app-server's schema", async () => {
@@ -85,10 +86,11 @@ test.describe.serial("Codex app-server: Connect, prompt, schema checks, compose,
       ["request", "turn/start"],
       ["notification", "turn/completed"],
     ] as const) {
-      const row = rows(page, { kind, method }).first();
+      const row = (await only(page, method, { kind })).first();
       await expect(row).toHaveAttribute("data-schema", "stable");
       await expect(row).not.toHaveAttribute("data-checks", /schema/);
     }
+    await page.getByTestId("filter-method").selectOption("");
     // Nothing the real Codex sent breaks its own schema.
     await expect(page.locator('[data-testid="frame-row"][data-checks~="schema"]')).toHaveCount(0);
   });

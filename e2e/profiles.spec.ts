@@ -107,7 +107,7 @@ test.describe.serial("profiles: availability, versions, probe, export, compare",
     expect(mdFile.suggestedFilename()).toMatch(/\.md$/);
     const markdown = readFileSync(await mdFile.path(), "utf8");
     expect(markdown).toContain("| ✓ | unknown method | `acp_playground/no_such_method` | ACP-JSONRPC-004 | -32601 |");
-    expect(markdown).toContain("**VERDICT: NOT CONFORMANT (ACP-LOAD-001 fail)**");
+    expect(markdown).toContain("**VERDICT: NOT CONFORMANT (ACP-LOAD-001 fail, PG-LOAD-002 fail, ACP-MODES-002 fail)**");
     expect(markdown).toMatch(/\| ✗ \| ACP-LOAD-001 \| CAPABILITY \| fail \|/);
   });
 
