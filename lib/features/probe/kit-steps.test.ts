@@ -241,4 +241,12 @@ describe("the other new requirements, each both ways", () => {
     expect(details(result, "ACP-INFO-INVALIDREQ-001")).toEqual(["silent; the connection stays usable"]);
     expect(status(result, "ACP-INFO-UNKNOWNSESSION-001").status).toBe("pass");
   });
+
+  it("ACP-CLOSE-002: the close goes once the turn streams, not at an update sent before it (Claude's commands)", async () => {
+    const { result } = await probe({ capabilities: ALL, commandsFirst: true });
+    expect([status(result, "ACP-CLOSE-002").status, details(result, "ACP-CLOSE-002")]).toEqual([
+      "pass",
+      ['turn ended with stopReason "cancelled"'],
+    ]);
+  });
 });

@@ -185,6 +185,11 @@ export interface AgentOptions {
   notUtf8?: boolean;
   /** The first turn sends an update the schema refuses (content of no known type). */
   invalidUpdate?: boolean;
+  /**
+   * As Claude's adapter: a turn first sends its commands, then streams a moment later; a
+   * session/close before it streams fails the prompt with -32603.
+   */
+  commandsFirst?: boolean;
 }
 
 export const otherAgent = (o: AgentOptions = {}): Script => {
@@ -275,6 +280,10 @@ export const otherAgent = (o: AgentOptions = {}): Script => {
             });
           }
           if (text.includes("Count slowly")) {
+            if (o.commandsFirst) {
+              agent.update(sid, { sessionUpdate: "available_commands_update", availableCommands: [] });
+              if (await agent.waitFor((f) => f.method === "session/close", 20)) return refuse(-32603, "Internal error");
+            }
             agent.update(sid, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "1" } });
             await agent.waitFor((f) => f.method === "session/cancel" || f.method === "session/close", 1000);
             if (o.cancel === "ends at once") return ok({ stopReason: "end_turn" });
