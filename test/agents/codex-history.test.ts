@@ -148,6 +148,9 @@ describe("a resumed thread's history in pages (thread/turns/list, thread/items/l
         expect(await runAppServerTurn(first.port, first.threadId, prompt, MS)).toMatchObject({ ok: true });
       }
       const threadId = first.threadId;
+      // The first Codex gone, whole, before the second resumes: while it runs, the thread is still its own
+      // (a CI run's resume was refused when only the socket was closed and the process still ran).
+      expect(await first.c.emit("agent:stop", {})).toMatchObject({ ok: true });
       first.c.close();
 
       // A new connection (a new Codex process) resumes it and pages its history back.
