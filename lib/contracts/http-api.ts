@@ -13,6 +13,12 @@ export const shareBody = z.strictObject({
 });
 export type ShareBody = z.input<typeof shareBody>;
 
+/** POST /api/watch: a watch link for the running session of this browser session (its clientId). */
+export const watchBody = z.strictObject({
+  clientId: z.string().regex(/^[\w-]{8,64}$/, "must be a clientId (the one relay:hello gave)"),
+});
+export type WatchBody = z.input<typeof watchBody>;
+
 /** PATCH /api/transcripts/:id */
 export const renameBody = z.strictObject({
   title: z

@@ -123,7 +123,10 @@ export interface RerunResult {
 }
 
 export interface HandshakeAuth {
-  token: string;
+  /** The relay's access token; a watcher gives `watch` instead. */
+  token?: string;
+  /** A watch link's token: this connection only watches that link's session, read-only. */
+  watch?: string;
   /** Stable per browser tab (sessionStorage), so a reload re-attaches to its agent. */
   clientId?: string;
   /** The last frame seq this client holds; the relay resends the ones after it. */
@@ -172,6 +175,8 @@ export interface ServerToClientEvents {
   "agent:transport": (event: TransportEvent) => void;
   "agent:exit": (event: ExitEvent) => void;
   "agent:error": (error: RelayError) => void;
+  /** A watch link's stream ended (the owner ended the link, or the session ended): no more events follow. */
+  "watch:ended": (event: { message: string }) => void;
 }
 
 // Client -> server payloads. Objects are strict: an unknown field is refused, not ignored.

@@ -116,6 +116,11 @@ export class AgentHost {
     return !this.running && !this.starting && this.run.log.length === 0;
   }
 
+  /** What the current agent's transcript redacts (its environment's secrets, typed values): watchers never see them. */
+  get secrets(): readonly string[] {
+    return this.run.parts?.secrets ?? [];
+  }
+
   /** The current run's log, for attaching clients. */
   get log(): AttachableLog {
     return this.run.kept;

@@ -20,6 +20,7 @@ import type { Relay } from "./relay";
 import { bearerToken, tokenMatches } from "./security";
 import { PRIVATE_FILE, TranscriptStore } from "../transcripts/transcript-store";
 import { handleTeamApi } from "../stores/pg-routes";
+import { handleWatchApi } from "./watch-api";
 
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" });
@@ -151,6 +152,7 @@ export async function handleApi(
     return sendJson(res, 200, { profiles: [...(await relay.profiles.details()), ...relay.profiles.replays()] });
   }
   if (parts[0] === "profiles") return handleProfilesApi(req, res, parts, relay);
+  if (parts[0] === "watch") return handleWatchApi(req, res, parts, relay);
 
   // The library's index: full-text search and latency per method over every transcript.
   if (parts.length === 1 && (parts[0] === "search" || parts[0] === "latency") && method === "GET") {

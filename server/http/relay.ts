@@ -33,6 +33,7 @@ import { PgStore } from "../stores/pg-store";
 import { refuseRequest, tokenMatches } from "./security";
 import { createTapHub, type TapHub } from "../tap/tap-session";
 import { socketEvents } from "./socket-events";
+import { WatchLinks } from "./watch-links";
 import { VERSION } from "../version";
 import { checkFrameDirectories } from "../workspace";
 import { protocolOf } from "../../lib/protocol/protocols";
@@ -52,6 +53,8 @@ export interface Relay {
   pool: AgentPool;
   /** Tapped conversations (server/tap/tap-session.ts). */
   taps: TapHub;
+  /** Watch links to running sessions (server/http/watch-links.ts). */
+  watch: WatchLinks;
   /** Resolves once start-up work (the gemini `--acp` probe) is done. */
   primed: Promise<void>;
   /** `profile`: also describe this one (a chosen `replay:<id>` the bounded list leaves out). */
@@ -100,8 +103,20 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
     res.end(JSON.stringify({ error: { code: "forbidden", message: refused } }));
   });
 
+  const watch = new WatchLinks(io, (clientId) => sessions.get(clientId)?.host);
+
   io.use((socket, next) => {
     const auth = socket.handshake.auth as Record<string, unknown>;
+    // A watch link opens its one session read-only, whatever else the handshake carries.
+    if (auth?.watch !== undefined) {
+      if (typeof auth.watch === "string" && watch.has(auth.watch)) {
+        authenticated.add(socket.conn);
+        return next();
+      }
+      next(new Error("no such watch link"));
+      setImmediate(() => socket.conn.close());
+      return;
+    }
     if (tokenMatches(auth?.token, config.token)) {
       authenticated.add(socket.conn);
       return next();
@@ -129,6 +144,7 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
   io.on("connection", (socket: RelaySocket) => {
     const auth = socket.handshake.auth as Record<string, unknown>;
     const lastSeq = typeof auth.lastSeq === "number" && auth.lastSeq >= 0 ? auth.lastSeq : 0;
+    if (typeof auth.watch === "string") return watch.connection(socket, auth.watch, lastSeq);
     let clientId = typeof auth.clientId === "string" && CLIENT_ID.test(auth.clientId) ? auth.clientId : socket.id;
     if (taps.connection(socket, clientId, lastSeq)) return;
     let session = sessions.get(clientId);
@@ -218,9 +234,11 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
     team,
     pool,
     taps,
+    watch,
     primed,
     info,
     async close() {
+      watch.close();
       taps.close();
       await pool.close();
       await Promise.allSettled([...sessions.values()].map((s) => s.host.stop()));

@@ -1,0 +1,32 @@
+/**
+ * POST /api/watch and DELETE /api/watch/:token (docs/relay-protocol.md#watch-links):
+ * the owner's side of watch links; the access token is checked before.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { watchBody } from "../../lib/contracts/http-api";
+import { readJsonBody, sendError, sendJson } from "./http-api";
+import type { Relay } from "./relay";
+
+export async function handleWatchApi(
+  req: IncomingMessage,
+  res: ServerResponse,
+  parts: string[],
+  relay: Relay,
+): Promise<void> {
+  const method = req.method ?? "GET";
+  if (parts.length === 1 && method === "POST") {
+    const read = await readJsonBody(req, watchBody, 4 * 1024);
+    if (!read.ok) return sendError(res, 400, "invalid_payload", read.error);
+    const made = relay.watch.create(read.value.clientId);
+    if (!made.ok) return sendError(res, made.status, made.error.code, made.error.message);
+    // The page's own origin (the Host the guard let through): the link works wherever this page does.
+    const url = `http://${req.headers.host ?? "127.0.0.1"}/watch/${made.token}`;
+    return sendJson(res, 201, { url, token: made.token });
+  }
+  if (parts.length === 2 && method === "DELETE") {
+    return relay.watch.end(parts[1]!)
+      ? void res.writeHead(204).end()
+      : sendError(res, 404, "not_found", "no such watch link");
+  }
+  return sendError(res, 404, "not_found", `no route: ${method} /api/${parts.join("/")}`);
+}
