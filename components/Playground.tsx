@@ -29,6 +29,7 @@ import { TokenMessage } from "./TokenMessage";
 import { TabContext, useSession, useTabState, useTabs } from "./state/use-session";
 import { useTappedId } from "./state/use-taps";
 import { useWaitingTitle } from "./use-waiting-title";
+import { WatchLinkButton } from "./watch/WatchLinkButton";
 import { PageShortcuts, useRequestShortcuts } from "./answer/shortcuts";
 import { ViewPane } from "./ViewPane";
 
@@ -54,6 +55,7 @@ export function Playground() {
           <CopyLink />
           {active ? (
             <TabContext.Provider value={active}>
+              <WatchLinkButton key={active.id} />
               <ConnectionBadge />
             </TabContext.Provider>
           ) : null}

@@ -17,7 +17,8 @@ export function useAnswer() {
     if (!res.ok) setError(res.error ?? { message: "failed" });
   };
   return {
-    busy,
+    // A watcher's cards show what waits but answer nothing (the relay refuses it anyway).
+    busy: busy || store.watching,
     error,
     /** Sends a response frame. */
     reply: (frame: object) => run(() => store.send(frame)),

@@ -202,8 +202,9 @@ interface Props {
 }
 
 export function SessionHeader({ state, session, onPick }: Props) {
-  // A read-only view (transcript, share page) has no live controls.
-  const live = !useSessionStore().isOffline;
+  // A read-only view (transcript, share page, watch link) has no live controls.
+  const store = useSessionStore();
+  const live = !store.isOffline && !store.watching;
   const running = useSession((s) => s.agent.state === "running") && live;
   const last = session.turns.at(-1);
   // A subagent's session is shown nested under its parent's tool call, not picked on its own.

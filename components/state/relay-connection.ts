@@ -72,25 +72,28 @@ export class RelayConnection {
     void this.loadInfo();
   }
 
-  /** Opens the socket once; idempotent, so React strict mode's double effects are harmless. */
-  open(token: string | undefined, clientIdKey: string): void {
+  /**
+   * Opens the socket once; idempotent, so React strict mode's double effects are harmless.
+   * `watch`: a watch link's token instead of the access token (a read-only watcher, no browser session).
+   */
+  open(token: string | undefined, clientIdKey: string, watch?: string): void {
     if (this.disposed || this.socket || this.host.get().connection !== "idle") return;
-    if (!token) {
+    if (!token && !watch) {
       this.host.set({ connection: "no-token" });
       return;
     }
-    let clientId = sessionStorage.getItem(clientIdKey);
-    if (!clientId) {
+    let clientId = watch ? undefined : sessionStorage.getItem(clientIdKey);
+    if (!clientId && !watch) {
       clientId = randomId();
       sessionStorage.setItem(clientIdKey, clientId);
     }
-    this.host.set({ connection: "connecting", clientId });
+    this.host.set({ connection: "connecting", clientId: clientId ?? undefined });
 
     const socket = this.openSocket({
       // A function is re-read on every (re)connect, so lastSeq is always current.
       auth: (cb) => {
         const { clientId: id, lastSeq } = this.host.get();
-        const auth: HandshakeAuth = { token, clientId: id, lastSeq };
+        const auth: HandshakeAuth = watch ? { watch, lastSeq } : { token, clientId: id, lastSeq };
         cb(auth);
       },
       transports: ["websocket", "polling"],
@@ -101,11 +104,14 @@ export class RelayConnection {
 
     socket.on("connect", () => {
       this.host.set({ connection: "connected", connectionError: undefined });
-      // Answered a round trip later: whatever needs it before then asks with relayInfo().
-      this.refreshInfo();
+      // Answered a round trip later: whatever needs it before then asks with relayInfo(). A watcher may not ask.
+      if (!watch) this.refreshInfo();
     });
     socket.on("connect_error", (err) => {
-      if (err.message === "unauthorized") {
+      if (err.message === "no such watch link") {
+        socket.disconnect();
+        this.host.set({ connection: "disconnected", watchEnded: "This watch link has ended, or never existed." });
+      } else if (err.message === "unauthorized") {
         // A refused token will not start working: stop retrying.
         socket.disconnect();
         this.host.set({ connection: "unauthorized", connectionError: err.message });
@@ -113,6 +119,7 @@ export class RelayConnection {
         this.host.set({ connection: "disconnected", connectionError: err.message });
       }
     });
+    socket.on("watch:ended", ({ message }) => this.host.set({ watchEnded: message }));
     socket.on("disconnect", (reason) => {
       if (this.host.get().connection === "unauthorized" || this.disposed) return;
       this.host.set({ connection: "disconnected", connectionError: reason });

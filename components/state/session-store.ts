@@ -126,6 +126,8 @@ export interface SessionSnapshot {
   handshake?: Handshake;
   /** The profile the tab's agent controls have chosen: before an agent runs, its protocol picks the view. */
   chosenProfile?: string;
+  /** A watch link's stream ended (or the link was refused): why, as the relay said it. */
+  watchEnded?: string;
 }
 
 const INITIAL: SessionSnapshot = {
@@ -153,6 +155,8 @@ export interface SessionStoreOptions {
   profile?: () => string | undefined;
   /** How to open the relay's socket: the page's relay unless a test hands in a fake. */
   openSocket?: OpenSocket;
+  /** A watch link's token: this store watches that session read-only (the relay refuses whatever it would send). */
+  watch?: string;
 }
 
 export class SessionStore extends SnapshotStore<SessionSnapshot> {
@@ -193,7 +197,7 @@ export class SessionStore extends SnapshotStore<SessionSnapshot> {
   connect(): void {
     if (this.playback || this.snapshot.connection !== "idle") return;
     if (this.options.token) this.set({ history: this.sent.load() });
-    this.relay.open(this.options.token, this.options.clientIdKey);
+    this.relay.open(this.options.token, this.options.clientIdKey, this.options.watch);
   }
 
   /** Re-reads the relay's profiles (replay profiles appear as transcripts are recorded). */
@@ -457,6 +461,11 @@ export class SessionStore extends SnapshotStore<SessionSnapshot> {
     const store = new SessionStore({ token: undefined, clientIdKey: "" });
     store.playback = new Playback(store.host, store.log, recording);
     return store;
+  }
+
+  /** True for a watch link's store: live, but nothing is answered or sent from here. */
+  get watching(): boolean {
+    return this.options.watch !== undefined;
   }
 
   /** True for a playback store: views may hide what only a live agent can do. */
