@@ -68,6 +68,8 @@ export interface ServerConfig {
   searchIndex?: boolean;
   /** A team library on PostgreSQL (`serve --database`, ACP_PLAYGROUND_DATABASE_URL; docs/scaling.md). */
   database?: string;
+  /** Live events shared across instances through Redis (`serve --redis`, ACP_PLAYGROUND_REDIS_URL; docs/scaling.md). */
+  redis?: string;
   /** Terminal output kept when the agent asks for none or more. */
   terminalOutputBytes: number;
   /** Warm agents kept per profile (ACP_PLAYGROUND_POOL="gemini=1", or "pool" in the file). */
@@ -395,6 +397,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd(), agents: 
     pool,
     searchIndex: env.ACP_PLAYGROUND_SEARCH_INDEX !== "0",
     ...databaseFrom(env),
+    ...redisFrom(env),
     dataDir: dataDirFor(env, cwd),
     geminiBin,
     // As it was read (relative to the process, as readConfigFile opened it).
@@ -429,4 +432,13 @@ function databaseFrom(env: Env): { database?: string } {
   if (!/^postgres(ql)?:\/\//.test(url))
     throw new ConfigError("ACP_PLAYGROUND_DATABASE_URL (--database) must be a postgres:// or postgresql:// URL");
   return { database: url };
+}
+
+/** ACP_PLAYGROUND_REDIS_URL, when set: a redis:// or rediss:// URL (never shown: it may hold a password). */
+function redisFrom(env: Env): { redis?: string } {
+  const url = env.ACP_PLAYGROUND_REDIS_URL?.trim();
+  if (!url) return {};
+  if (!/^rediss?:\/\//.test(url))
+    throw new ConfigError("ACP_PLAYGROUND_REDIS_URL (--redis) must be a redis:// or rediss:// URL");
+  return { redis: url };
 }

@@ -30,6 +30,13 @@ export async function serve(agents: CommandLineAgent[] = []): Promise<void> {
     }
   }
 
+  try {
+    await server.relay.clustered;
+  } catch (err) {
+    await server.close();
+    throw new ConfigError(`cannot share live events (--redis): ${(err as Error).message}`);
+  }
+
   await new Promise<void>((resolve, reject) => {
     server.http.once("error", reject);
     server.http.listen(config.port, config.host, resolve);

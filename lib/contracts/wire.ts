@@ -177,6 +177,9 @@ export interface ServerToClientEvents {
   "agent:error": (error: RelayError) => void;
   /** A watch link's stream ended (the owner ended the link, or the session ended): no more events follow. */
   "watch:ended": (event: { message: string }) => void;
+  /** A watch link's stream stopped for a while (the instances lost Redis): frames resume after `watch:resumed`. */
+  "watch:paused": (event: { message: string }) => void;
+  "watch:resumed": (event: { message: string }) => void;
 }
 
 // Client -> server payloads. Objects are strict: an unknown field is refused, not ignored.

@@ -20,7 +20,7 @@ const DOCS = path.join(PACKAGE_ROOT, "docs");
 export const COMMANDS: Record<string, CommandHelp> = {
   serve: {
     synopsis: `acp-playground [serve] [--port N] [--config FILE] [--data DIR] [--no-open]
-         [--database postgres://...] [--agent NAME=COMMAND]... [--otlp URL [--otlp-header K=V]... [--otlp-content]] [-- COMMAND ARGS...]`,
+         [--database postgres://...] [--redis redis://...] [--agent NAME=COMMAND]... [--otlp URL [--otlp-header K=V]... [--otlp-content]] [-- COMMAND ARGS...]`,
     summary: "serve the playground for this folder (its workspace) and open it in the browser",
     details: `  --port N              the port (default: PORT, else 3000)
   --config FILE         a profiles file (default: ACP_PLAYGROUND_CONFIG, else the built-in profiles)
@@ -30,6 +30,8 @@ export const COMMANDS: Record<string, CommandHelp> = {
   --database URL        keep the library in PostgreSQL, shared by every instance given the same URL
                         (default: ACP_PLAYGROUND_DATABASE_URL, else files in the data folder;
                         docs/scaling.md)
+  --redis URL           share live events (watch links) with every instance given the same URL
+                        (default: ACP_PLAYGROUND_REDIS_URL, else none; docs/scaling.md)
   --agent NAME=COMMAND  add an agent profile for this run and select it (COMMAND is split at spaces)
   -- COMMAND ARGS...    the same, every argument kept as given; the profile is named after COMMAND
   --otlp URL            also send every session live as OpenTelemetry traces to this OTLP/HTTP

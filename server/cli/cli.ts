@@ -344,11 +344,19 @@ async function serveCommand(all: string[]): Promise<number> {
     config: { type: "string" },
     data: { type: "string" },
     database: { type: "string" },
+    redis: { type: "string" },
     // Read by serve itself (server/cli/open-browser.ts), listed here so that it parses.
     "no-open": { type: "boolean" },
     agent: { type: "string", multiple: true },
   });
-  const values = flags as { port?: string; config?: string; data?: string; database?: string; agent?: string[] };
+  const values = flags as {
+    port?: string;
+    config?: string;
+    data?: string;
+    database?: string;
+    redis?: string;
+    agent?: string[];
+  };
   if (positionals.length)
     throw new CliError(`serve: unexpected argument ${positionals[0]} (an agent command goes after --)`, 2);
   const agents: CommandLineAgent[] = [];
@@ -372,6 +380,7 @@ async function serveCommand(all: string[]): Promise<number> {
   if (values.config !== undefined) process.env.ACP_PLAYGROUND_CONFIG = path.resolve(values.config);
   if (values.data !== undefined) process.env.ACP_PLAYGROUND_DATA = path.resolve(values.data);
   if (values.database !== undefined) process.env.ACP_PLAYGROUND_DATABASE_URL = values.database;
+  if (values.redis !== undefined) process.env.ACP_PLAYGROUND_REDIS_URL = values.redis;
   const { serve } = await import("../index");
   try {
     await serve(agents);

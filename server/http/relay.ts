@@ -34,6 +34,7 @@ import { refuseRequest, tokenMatches } from "./security";
 import { createTapHub, type TapHub } from "../tap/tap-session";
 import { socketEvents } from "./socket-events";
 import { WatchLinks } from "./watch-links";
+import { joinCluster, type LiveCluster } from "./live-cluster";
 import { VERSION } from "../version";
 import { checkFrameDirectories } from "../workspace";
 import { protocolOf } from "../../lib/protocol/protocols";
@@ -55,6 +56,8 @@ export interface Relay {
   taps: TapHub;
   /** Watch links to running sessions (server/http/watch-links.ts). */
   watch: WatchLinks;
+  /** `serve --redis`: resolves once the instances share live events (rejects, saying why, when Redis is unreachable). */
+  clustered: Promise<LiveCluster | undefined>;
   /** Resolves once start-up work (the gemini `--acp` probe) is done. */
   primed: Promise<void>;
   /** `profile`: also describe this one (a chosen `replay:<id>` the bounded list leaves out). */
@@ -104,17 +107,28 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
   });
 
   const watch = new WatchLinks(io, (clientId) => sessions.get(clientId)?.host);
+  const clustered = config.redis
+    ? joinCluster(io, config.redis).then((cluster) => {
+        watch.useCluster(cluster);
+        return cluster;
+      })
+    : Promise.resolve(undefined);
+  // Whoever starts the relay awaits it (serve); a failure is never left unhandled meanwhile.
+  clustered.catch(() => {});
 
   io.use((socket, next) => {
     const auth = socket.handshake.auth as Record<string, unknown>;
     // A watch link opens its one session read-only, whatever else the handshake carries.
     if (auth?.watch !== undefined) {
-      if (typeof auth.watch === "string" && watch.has(auth.watch)) {
-        authenticated.add(socket.conn);
-        return next();
-      }
-      next(new Error("no such watch link"));
-      setImmediate(() => socket.conn.close());
+      const token = typeof auth.watch === "string" ? auth.watch : "";
+      void watch.admit(token).then((refused) => {
+        if (!refused) {
+          authenticated.add(socket.conn);
+          return next();
+        }
+        next(new Error(refused));
+        setImmediate(() => socket.conn.close());
+      });
       return;
     }
     if (tokenMatches(auth?.token, config.token)) {
@@ -235,11 +249,13 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
     pool,
     taps,
     watch,
+    clustered,
     primed,
     info,
     async close() {
       watch.close();
       taps.close();
+      const cluster = await clustered.catch(() => undefined);
       await pool.close();
       await Promise.allSettled([...sessions.values()].map((s) => s.host.stop()));
       sessions.clear();
@@ -249,6 +265,7 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
       await mirror?.flush();
       await team?.close();
       await new Promise<void>((resolve) => void io.close(() => resolve()));
+      await cluster?.close();
     },
   };
 }

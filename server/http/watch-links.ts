@@ -23,6 +23,7 @@ import type { AgentHost, HostWatcher } from "../agents/agent-host";
 import { FrameOutbox } from "./attachment";
 import { socketEvents } from "./socket-events";
 import { HIDDEN_WORKSPACE, localPaths } from "../transcripts/transcript-store";
+import type { LiveCluster } from "./live-cluster";
 
 type WatcherSocket = Socket<ClientToServerEvents, ServerToClientEvents>;
 type Io = Server<ClientToServerEvents, ServerToClientEvents>;
@@ -51,11 +52,13 @@ class WatchFeed implements HostWatcher {
     readonly clientId: string,
     readonly host: AgentHost,
     private readonly io: Io,
+    /** Where a broadcast goes: every instance, or this one only while Redis is away. */
+    private readonly reach: () => Io | Io["local"],
     private readonly ended: (message: string) => void,
   ) {
     this.redactor = createRedactor(host.secrets);
     this.hide = localPaths(host.agentInfo?.cwd ?? "");
-    this.outbox = new FrameOutbox((frames) => io.to(watchRoom(token)).emit("frames", frames));
+    this.outbox = new FrameOutbox((frames) => reach().to(watchRoom(token)).emit("frames", frames));
     this.stop = host.watch(this);
   }
 
@@ -90,7 +93,7 @@ class WatchFeed implements HostWatcher {
 
   emit<E extends keyof ServerToClientEvents>(event: E, ...args: Parameters<ServerToClientEvents[E]>): void {
     this.outbox.flush();
-    const room = this.io.to(watchRoom(this.token));
+    const room = this.reach().to(watchRoom(this.token));
     const [payload] = args as unknown[];
     if (event === "agent:stderr" || event === "agent:transport") {
       const { ts, text } = payload as { ts: number; text: string };
@@ -102,12 +105,28 @@ class WatchFeed implements HostWatcher {
     } else if (event === "agent:started") room.emit("agent:started", this.agentOf(payload as AgentInfo)!);
   }
 
-  /** A watcher joins: told where the log stands, sent what is kept after its `lastSeq`, redacted, then live. */
-  attach(socket: WatcherSocket, lastSeq: number): void {
+  /**
+   * A watcher joins: told where the log stands, sent what is kept after its `lastSeq`, redacted, then live.
+   * `socket` is this instance's, or another instance's socket id: then the join and what is sent go through
+   * the adapter, in one stream with the live frames that follow, so that instance sees them in this order.
+   */
+  attach(socket: WatcherSocket | string, lastSeq: number): void {
     this.outbox.flush();
-    void socket.join(watchRoom(this.token));
+    type Emit = (event: string, payload: unknown) => void;
+    let emit: Emit;
+    if (typeof socket === "string") {
+      const id = socket;
+      this.io.in(id).socketsJoin(watchRoom(this.token));
+      emit = (event, payload) => {
+        const to = this.io.to(id);
+        (to.emit as Emit).call(to, event, payload);
+      };
+    } else {
+      void socket.join(watchRoom(this.token));
+      emit = (event, payload) => (socket.emit as Emit).call(socket, event, payload);
+    }
     const log = this.host.log;
-    socket.emit("agent:attached", {
+    emit("agent:attached", {
       agent: this.agentOf(this.host.agentInfo),
       ...log.position(lastSeq),
       policies: {},
@@ -116,14 +135,10 @@ class WatchFeed implements HostWatcher {
     log.resend(
       {
         emit: ((event: string, payload: unknown) => {
-          if (event === "frames")
-            socket.emit(
-              "frames",
-              (payload as WireFrame[]).map((f) => this.frameOf(f)),
-            );
+          if (event === "frames") emit("frames", (payload as WireFrame[]).map((f) => this.frameOf(f)));
           else if (event === "agent:stderr") {
             const { ts, text } = payload as { ts: number; text: string };
-            socket.emit("agent:stderr", { ts, text: this.text(text) });
+            emit("agent:stderr", { ts, text: this.text(text) });
           }
         }) as WatcherSocket["emit"],
       },
@@ -133,16 +148,65 @@ class WatchFeed implements HostWatcher {
 }
 
 export type WatchAnswer =
-  { ok: true; token: string } | { ok: false; status: number; error: { code: string; message: string } };
+  | { ok: true; token: string }
+  | { ok: false; status: number; error: { code: string; message: string } };
+
+/** How long an instance waits for the others to answer about a link. */
+const ASK_MS = 2_000;
+/** Attempts to reach a link's instance after Redis came back (its heartbeat may not have come back yet). */
+const RESUME_ATTEMPTS = 10;
+
+/** What a watcher is told while its instance cannot reach the link's. */
+export const PAUSED_MESSAGE = "paused: this playground instance lost Redis; the stream resumes when it is back";
 
 export class WatchLinks {
   private readonly feeds = new Map<string, WatchFeed>();
+  private cluster?: LiveCluster;
+  /** Watchers on this instance of links another instance holds, with the newest seq each was sent. */
+  private readonly remote = new Map<WatcherSocket, { token: string; lastSeq: number }>();
 
   constructor(
     private readonly io: Io,
     /** The browser session's agent host by clientId (undefined when there is no such session). */
     private readonly hostOf: (clientId: string) => AgentHost | undefined,
   ) {}
+
+  /** Redis joins the instances (server/http/live-cluster.ts): links are found, watched and ended from any of them. */
+  useCluster(cluster: LiveCluster): void {
+    this.cluster = cluster;
+    const io = this.io as unknown as {
+      on(event: string, listener: (payload: unknown, ack: (answer: boolean) => void) => void): void;
+    };
+    io.on("watch:has", (token, ack) => ack(typeof token === "string" && this.feeds.has(token)));
+    io.on("watch:attach", (payload, ack) => {
+      const { token, socketId, lastSeq } = (payload ?? {}) as { token?: unknown; socketId?: unknown; lastSeq?: unknown };
+      const feed = typeof token === "string" ? this.feeds.get(token) : undefined;
+      if (!feed || typeof socketId !== "string" || typeof lastSeq !== "number") return ack(false);
+      feed.attach(socketId, lastSeq);
+      ack(true);
+    });
+    cluster.onChange((up) => (up ? this.resume() : this.pause()));
+  }
+
+  /** Every instance, or this one only while Redis is away (the owner's session never waits on it). */
+  private reach(): Io | Io["local"] {
+    return this.cluster && !this.cluster.up ? this.io.local : this.io;
+  }
+
+  /** Asks the other instances; true when one holds the link. */
+  private ask(event: string, payload: unknown): Promise<boolean> {
+    if (!this.cluster?.up) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const io = this.io.timeout(ASK_MS) as unknown as {
+        serverSideEmit(event: string, payload: unknown, ack: (err: Error | null, answers: unknown[]) => void): void;
+      };
+      try {
+        io.serverSideEmit(event, payload, (_err, answers) => resolve((answers ?? []).some((a) => a === true)));
+      } catch {
+        resolve(false);
+      }
+    });
+  }
 
   /** A new link to the running session of `clientId`. */
   create(clientId: string): WatchAnswer {
@@ -157,12 +221,24 @@ export class WatchLinks {
         error: { code: "too_many", message: `the relay holds ${MAX_WATCH_LINKS} watch links already` },
       };
     const token = randomBytes(24).toString("base64url");
-    this.feeds.set(token, new WatchFeed(token, clientId, host, this.io, (message) => this.end(token, message)));
+    const feed = new WatchFeed(token, clientId, host, this.io, () => this.reach(), (message) => this.end(token, message));
+    this.feeds.set(token, feed);
     return { ok: true, token };
   }
 
   has(token: string): boolean {
     return this.feeds.has(token);
+  }
+
+  /**
+   * Whether a watcher may connect with this token: held here, or by another instance. Refused with a
+   * reason a client retries on while Redis is away (the link may be another instance's).
+   */
+  async admit(token: string): Promise<string | undefined> {
+    if (!WATCH_TOKEN.test(token)) return "no such watch link";
+    if (this.feeds.has(token)) return undefined;
+    if (this.cluster && !this.cluster.up) return PAUSED_MESSAGE;
+    return (await this.ask("watch:has", token)) ? undefined : "no such watch link";
   }
 
   /** Ends a link: every watcher is told why, then disconnected (and not reconnected). False when there is none. */
@@ -171,10 +247,10 @@ export class WatchLinks {
     if (!feed) return false;
     this.feeds.delete(token);
     feed.stop();
-    const room = this.io.to(watchRoom(token));
-    room.emit("watch:ended", { message });
+    const reach = this.reach();
+    reach.to(watchRoom(token)).emit("watch:ended", { message });
     // A namespace-level disconnect (not the connection's close) follows the message in order.
-    this.io.in(watchRoom(token)).disconnectSockets(false);
+    reach.in(watchRoom(token)).disconnectSockets(false);
     return true;
   }
 
@@ -185,21 +261,59 @@ export class WatchLinks {
     for (const event of [...Object.keys(clientEventSchemas), "tap:injection"])
       events.on(event, z.unknown(), () => ({ ok: false, error: { code: "read_only", message: READ_ONLY_MESSAGE } }));
     events.refuseUnknown();
+    const refuse = (message: string) => {
+      socket.emit("watch:ended", { message });
+      socket.disconnect();
+    };
+    if ((this.io.sockets.adapter.rooms.get(watchRoom(token))?.size ?? 0) >= MAX_WATCHERS)
+      return refuse(`this watch link has ${MAX_WATCHERS} watchers already`);
     const feed = this.feeds.get(token);
-    if (!feed) {
-      socket.emit("watch:ended", { message: "this watch link has ended" });
-      socket.disconnect();
-      return;
+    if (feed) return feed.attach(socket, lastSeq);
+    if (!this.cluster) return refuse("this watch link has ended");
+    // Another instance holds the link: it joins this socket to the room and sends the log itself.
+    const watcher = { token, lastSeq };
+    this.remote.set(socket, watcher);
+    socket.onAnyOutgoing((event: string, frames: unknown) => {
+      if (event === "frames" && Array.isArray(frames) && frames.length)
+        watcher.lastSeq = Math.max(watcher.lastSeq, (frames.at(-1) as WireFrame).seq);
+    });
+    socket.on("disconnect", () => this.remote.delete(socket));
+    void this.attachRemote(socket, 1);
+  }
+
+  private async attachRemote(socket: WatcherSocket, attempts: number): Promise<void> {
+    const watcher = this.remote.get(socket);
+    if (!watcher) return;
+    for (let i = 0; i < attempts; i++) {
+      if (i > 0) await new Promise((resolve) => setTimeout(resolve, ASK_MS / 2));
+      if (!this.remote.has(socket) || !this.cluster?.up) return;
+      const payload = { token: watcher.token, socketId: socket.id, lastSeq: watcher.lastSeq };
+      if (await this.ask("watch:attach", payload)) return;
     }
-    if ((this.io.sockets.adapter.rooms.get(watchRoom(token))?.size ?? 0) >= MAX_WATCHERS) {
-      socket.emit("watch:ended", { message: `this watch link has ${MAX_WATCHERS} watchers already` });
-      socket.disconnect();
-      return;
+    if (!this.remote.has(socket)) return;
+    socket.emit("watch:ended", { message: "this watch link has ended" });
+    socket.disconnect();
+  }
+
+  /** Redis is away: remote watchers leave their rooms (what comes late is not theirs) and are told. */
+  private pause(): void {
+    for (const [socket, { token }] of this.remote) {
+      void socket.leave(watchRoom(token));
+      socket.emit("watch:paused", { message: PAUSED_MESSAGE });
     }
-    feed.attach(socket, lastSeq);
+  }
+
+  /** Redis is back: each remote watcher is attached again after the newest frame it was sent. */
+  private resume(): void {
+    for (const socket of this.remote.keys()) {
+      socket.emit("watch:resumed", { message: "live again" });
+      void this.attachRemote(socket, RESUME_ATTEMPTS);
+    }
   }
 
   close(): void {
     for (const token of [...this.feeds.keys()]) this.end(token, "the relay is shutting down");
+    for (const socket of this.remote.keys()) socket.disconnect();
+    this.remote.clear();
   }
 }
