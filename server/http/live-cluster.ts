@@ -54,9 +54,7 @@ export async function joinCluster(io: Server, url: string): Promise<LiveCluster>
     throw new Error(`cannot reach Redis: ${(err as Error).message}`);
   }
   set(true);
-  // The adapter's types name an older client's; the calls it makes are the same.
-  const adapterClient = client as unknown as Parameters<typeof createAdapter>[0];
-  io.adapter(createAdapter(adapterClient, { streamName: "acp-playground", maxLen: STREAM_MAX_LEN, blockTimeInMs: 1_000 }));
+  io.adapter(createAdapter(client, { streamName: "acp-playground", maxLen: STREAM_MAX_LEN, blockTimeInMs: 1_000 }));
   return {
     get up() {
       return up;

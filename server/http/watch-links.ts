@@ -135,7 +135,11 @@ class WatchFeed implements HostWatcher {
     log.resend(
       {
         emit: ((event: string, payload: unknown) => {
-          if (event === "frames") emit("frames", (payload as WireFrame[]).map((f) => this.frameOf(f)));
+          if (event === "frames")
+            emit(
+              "frames",
+              (payload as WireFrame[]).map((f) => this.frameOf(f)),
+            );
           else if (event === "agent:stderr") {
             const { ts, text } = payload as { ts: number; text: string };
             emit("agent:stderr", { ts, text: this.text(text) });
@@ -148,11 +152,10 @@ class WatchFeed implements HostWatcher {
 }
 
 export type WatchAnswer =
-  | { ok: true; token: string }
-  | { ok: false; status: number; error: { code: string; message: string } };
+  { ok: true; token: string } | { ok: false; status: number; error: { code: string; message: string } };
 
-/** How long an instance waits for the others to answer about a link. */
-const ASK_MS = 2_000;
+/** Between two attempts to reach a link's instance. */
+const RETRY_MS = 1_000;
 /** Attempts to reach a link's instance after Redis came back (its heartbeat may not have come back yet). */
 const RESUME_ATTEMPTS = 10;
 
@@ -179,7 +182,11 @@ export class WatchLinks {
     };
     io.on("watch:has", (token, ack) => ack(typeof token === "string" && this.feeds.has(token)));
     io.on("watch:attach", (payload, ack) => {
-      const { token, socketId, lastSeq } = (payload ?? {}) as { token?: unknown; socketId?: unknown; lastSeq?: unknown };
+      const { token, socketId, lastSeq } = (payload ?? {}) as {
+        token?: unknown;
+        socketId?: unknown;
+        lastSeq?: unknown;
+      };
       const feed = typeof token === "string" ? this.feeds.get(token) : undefined;
       if (!feed || typeof socketId !== "string" || typeof lastSeq !== "number") return ack(false);
       feed.attach(socketId, lastSeq);
@@ -193,15 +200,14 @@ export class WatchLinks {
     return this.cluster && !this.cluster.up ? this.io.local : this.io;
   }
 
-  /** Asks the other instances; true when one holds the link. */
+  /** Asks the other instances (the adapter waits for each at most its requests timeout); true when one holds the link. */
   private ask(event: string, payload: unknown): Promise<boolean> {
     if (!this.cluster?.up) return Promise.resolve(false);
     return new Promise((resolve) => {
-      const io = this.io.timeout(ASK_MS) as unknown as {
-        serverSideEmit(event: string, payload: unknown, ack: (err: Error | null, answers: unknown[]) => void): void;
-      };
+      const ack = (_err: Error | null, answers: unknown[] | undefined) =>
+        resolve((answers ?? []).some((a) => a === true));
       try {
-        io.serverSideEmit(event, payload, (_err, answers) => resolve((answers ?? []).some((a) => a === true)));
+        (this.io.serverSideEmit as (event: string, ...args: unknown[]) => boolean).call(this.io, event, payload, ack);
       } catch {
         resolve(false);
       }
@@ -221,7 +227,14 @@ export class WatchLinks {
         error: { code: "too_many", message: `the relay holds ${MAX_WATCH_LINKS} watch links already` },
       };
     const token = randomBytes(24).toString("base64url");
-    const feed = new WatchFeed(token, clientId, host, this.io, () => this.reach(), (message) => this.end(token, message));
+    const feed = new WatchFeed(
+      token,
+      clientId,
+      host,
+      this.io,
+      () => this.reach(),
+      (message) => this.end(token, message),
+    );
     this.feeds.set(token, feed);
     return { ok: true, token };
   }
@@ -285,7 +298,7 @@ export class WatchLinks {
     const watcher = this.remote.get(socket);
     if (!watcher) return;
     for (let i = 0; i < attempts; i++) {
-      if (i > 0) await new Promise((resolve) => setTimeout(resolve, ASK_MS / 2));
+      if (i > 0) await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
       if (!this.remote.has(socket) || !this.cluster?.up) return;
       const payload = { token: watcher.token, socketId: socket.id, lastSeq: watcher.lastSeq };
       if (await this.ask("watch:attach", payload)) return;

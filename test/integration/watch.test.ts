@@ -6,6 +6,7 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestRelay, TestClient, type TestRelay } from "../relay-harness";
+import { Watcher as WatchClient } from "../watch-client";
 
 const fixture = path.resolve(import.meta.dirname, "../fixtures/leaky-agent.mjs");
 // Made-up values; none is a real credential.
@@ -21,26 +22,10 @@ const createLink = async (clientId: string) => {
   return (await res.json()) as { url: string; token: string };
 };
 
-/** A watcher that also keeps what a page needs to know: where it attached and how its stream ended. */
-class Watcher extends TestClient {
-  attached?: { agent: { cwd: string; command: string } | null; lastSeq: number };
-  ended?: string;
-  disconnectReason?: string;
-  /** Resolves with the reason once the relay has disconnected this watcher. */
-  readonly disconnected: Promise<string>;
+/** A watcher of this file's relay. */
+class Watcher extends WatchClient {
   constructor(token: string, extra: Record<string, unknown> = {}) {
-    super(relay.url, { watch: token, ...extra });
-    this.socket.on("agent:attached", (e) => (this.attached = e as never));
-    this.socket.on("watch:ended", ({ message }) => (this.ended = message));
-    this.disconnected = new Promise((resolve) =>
-      this.socket.on("disconnect", (reason) => {
-        this.disconnectReason = reason;
-        resolve(reason);
-      }),
-    );
-  }
-  text(): string {
-    return [...this.frames.map((f) => f.raw), ...this.stderr].join("\n");
+    super(relay.url, token, extra);
   }
 }
 
