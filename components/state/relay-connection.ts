@@ -120,6 +120,8 @@ export class RelayConnection {
       }
     });
     socket.on("watch:ended", ({ message }) => this.host.set({ watchEnded: message }));
+    socket.on("watch:paused", ({ message }) => this.host.set({ watchPaused: message }));
+    socket.on("watch:resumed", () => this.host.set({ watchPaused: undefined }));
     socket.on("disconnect", (reason) => {
       if (this.host.get().connection === "unauthorized" || this.disposed) return;
       this.host.set({ connection: "disconnected", connectionError: reason });

@@ -128,6 +128,8 @@ export interface SessionSnapshot {
   chosenProfile?: string;
   /** A watch link's stream ended (or the link was refused): why, as the relay said it. */
   watchEnded?: string;
+  /** A watch link's stream is paused (the playground's instances lost Redis): why; cleared when it resumes. */
+  watchPaused?: string;
 }
 
 const INITIAL: SessionSnapshot = {

@@ -46,24 +46,29 @@ export function WatchPage({ token }: { token: string }) {
 function WatchStatus() {
   const connection = useSession((s) => s.connection);
   const ended = useSession((s) => s.watchEnded);
+  const paused = useSession((s) => s.watchPaused);
   const agent = useSession((s) => s.agent);
   const waiting = useSession((s) => s.pending);
   const text = ended
     ? ended
-    : connection === "connected"
-      ? agent.state === "running"
-        ? `Live: ${agent.agent.profile}. Only the session's owner can act in it.`
-        : "Live. Only the session's owner can act in it."
-      : connection === "disconnected"
-        ? "The connection to the playground dropped: reconnecting…"
-        : "Connecting…";
+    : paused && connection === "connected"
+      ? `The stream is ${paused}`
+      : connection === "connected"
+        ? agent.state === "running"
+          ? `Live: ${agent.agent.profile}. Only the session's owner can act in it.`
+          : "Live. Only the session's owner can act in it."
+        : connection === "disconnected"
+          ? "The connection to the playground dropped: reconnecting…"
+          : "Connecting…";
   return (
     <div
       data-testid="watch-status"
-      data-state={ended ? "ended" : connection}
+      data-state={ended ? "ended" : paused && connection === "connected" ? "paused" : connection}
       role="status"
       className={`border-b px-3 py-1.5 text-xs ${
-        ended ? "border-amber-900 bg-amber-950/60 text-amber-200" : "border-zinc-800 bg-zinc-900/40 text-zinc-300"
+        ended || paused
+          ? "border-amber-900 bg-amber-950/60 text-amber-200"
+          : "border-zinc-800 bg-zinc-900/40 text-zinc-300"
       }`}
     >
       {text}

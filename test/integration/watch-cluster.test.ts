@@ -45,7 +45,7 @@ beforeAll(async () => {
   const relay = () =>
     startTestRelay({
       redis: redis.url,
-      profiles: { leaky: { command: process.execPath, args: [fixture] } },
+      profiles: { leaky: { command: process.execPath, args: [fixture], env: {} } },
     });
   [a, b] = await Promise.all([relay(), relay()]);
   await Promise.all([a.server.relay.clustered, b.server.relay.clustered]);
