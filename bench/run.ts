@@ -16,6 +16,7 @@ const BENCHMARKS = [
   "tap",
   "library",
   "otel-export",
+  "watch",
 ];
 const [only, ...flags] = process.argv.slice(2);
 if (only && !BENCHMARKS.includes(only)) {
