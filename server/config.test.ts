@@ -53,6 +53,15 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ PORT: "http" }, dir)).toThrow(ConfigError);
   });
 
+  it("takes Redis only when asked for (serve --redis): the default needs no service", () => {
+    expect(loadConfig({}, dir).redis).toBeUndefined();
+    expect(loadConfig({ ACP_PLAYGROUND_REDIS_URL: " redis://r:6379/0 " }, dir).redis).toBe("redis://r:6379/0");
+    expect(loadConfig({ ACP_PLAYGROUND_REDIS_URL: "rediss://u:p@r" }, dir).redis).toBe("rediss://u:p@r");
+    expect(() => loadConfig({ ACP_PLAYGROUND_REDIS_URL: "http://r:6379" }, dir)).toThrow(
+      "ACP_PLAYGROUND_REDIS_URL (--redis) must be a redis:// or rediss:// URL",
+    );
+  });
+
   it("reads profiles and workspace roots from the config file", () => {
     const p = file(
       "ok.json",
