@@ -20,7 +20,6 @@ import {
 } from "../../lib/contracts/wire";
 import { z } from "zod";
 import type { AgentHost, HostWatcher } from "../agents/agent-host";
-import { FrameOutbox } from "./attachment";
 import { socketEvents } from "./socket-events";
 import { HIDDEN_WORKSPACE, localPaths } from "../transcripts/transcript-store";
 import type { LiveCluster } from "./live-cluster";
@@ -40,9 +39,38 @@ export const watchRoom = (token: string) => `watch:${token}`;
 /** What a watcher is told on every event it tries to send. */
 export const READ_ONLY_MESSAGE = "this is a watch link: you can watch this session, not act in it";
 
+/** Watchers' frames leave at most every this many ms: one message per watcher per batch, not per frame. */
+export const WATCH_BATCH_MS = 25;
+
+/**
+ * Frames gathered for a link's room and sent together: at 1,000 frames/s one message per watcher
+ * every WATCH_BATCH_MS, not one per event-loop turn (each is a WebSocket write per watcher, on the
+ * thread that also reads the owner's agent). Flushed before any other event, so order holds.
+ */
+class WatchOutbox {
+  private frames: WireFrame[] = [];
+  private timer?: NodeJS.Timeout;
+
+  constructor(private readonly send: (frames: WireFrame[]) => void) {}
+
+  push(lean: WireFrame): void {
+    this.frames.push(lean);
+    this.timer ??= setTimeout(() => this.flush(), WATCH_BATCH_MS);
+  }
+
+  flush(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.frames.length === 0) return;
+    const frames = this.frames;
+    this.frames = [];
+    this.send(frames);
+  }
+}
+
 /** Hears one agent for one link: redacts once per frame, whatever the number of watchers. */
 class WatchFeed implements HostWatcher {
-  private readonly outbox: FrameOutbox;
+  private readonly outbox: WatchOutbox;
   private readonly hide: (text: string) => string;
   private readonly redactor: ReturnType<typeof createRedactor>;
   readonly stop: () => void;
@@ -58,8 +86,14 @@ class WatchFeed implements HostWatcher {
   ) {
     this.redactor = createRedactor(host.secrets);
     this.hide = localPaths(host.agentInfo?.cwd ?? "");
-    this.outbox = new FrameOutbox((frames) => reach().to(watchRoom(token)).emit("frames", frames));
+    this.outbox = new WatchOutbox((frames) => reach().to(watchRoom(token)).emit("frames", frames));
     this.stop = host.watch(this);
+  }
+
+  /** Stops hearing the agent; what waits for the room goes first. */
+  finish(): void {
+    this.outbox.flush();
+    this.stop();
   }
 
   text(text: string): string {
@@ -259,7 +293,7 @@ export class WatchLinks {
     const feed = this.feeds.get(token);
     if (!feed) return false;
     this.feeds.delete(token);
-    feed.stop();
+    feed.finish();
     const reach = this.reach();
     reach.to(watchRoom(token)).emit("watch:ended", { message });
     // A namespace-level disconnect (not the connection's close) follows the message in order.
