@@ -4,9 +4,11 @@
  * relay (its own process, recording on) to the owner's socket; the same stream with no watch link
  * (baseline) and with a link watched by `--watchers` sockets (another process, so their parsing
  * does not share the owner's event loop), in turn, `--runs` rounds. Prints the owner's latency
- * p50/p99 of each side, what the watchers add, and that every watcher got every frame.
+ * p50/p99 and the relay main thread's CPU time per frame of each side, what the watchers add, and that
+ * every watcher got every frame.
  */
 import { execa } from "execa";
+import { readFileSync } from "node:fs";
 import { io, type Socket } from "socket.io-client";
 import { benchAgent, emit, numberFlags, onFrames, percentile, round, startRelayProcess } from "./harness";
 
@@ -29,10 +31,8 @@ if (process.argv[2] === "--child") {
       });
       sockets.push(socket);
       socket.on("frames", (frames: { raw: string; dir: string }[]) => {
-        // As a page does: each agent frame's raw line parsed (the owner's "go" is no JSON).
-        for (const f of frames)
-          if (f.dir === "from-agent" && (JSON.parse(f.raw) as { method?: string }).method === "session/update")
-            counts[i]!++;
+        // Counted only: on this machine the watchers' own work competes with the relay for the same cores.
+        for (const f of frames) if (f.dir === "from-agent" && f.raw.startsWith('{"jsonrpc"')) counts[i]!++;
         if (counts.every((c) => c >= COUNT)) {
           console.log(JSON.stringify(counts));
           for (const s of sockets) s.close();
@@ -49,7 +49,22 @@ if (process.argv[2] === "--child") {
   await main();
 }
 
-async function side(watchers: number): Promise<{ p50: number; p99: number; everyWatcherGotAll: boolean | null }> {
+/** CPU time (user + system, ms) of a process's main thread, from /proc (USER_HZ is 100). */
+function mainThreadCpuMs(pid: number): number {
+  const f = readFileSync(`/proc/${pid}/task/${pid}/stat`, "utf8");
+  const fields = f.slice(f.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+interface Side {
+  p50: number;
+  p99: number;
+  /** The relay's main thread's CPU time over the stream, per frame (µs): steadier than latency here. */
+  cpuUsPerFrame: number;
+  everyWatcherGotAll: boolean | null;
+}
+
+async function side(watchers: number): Promise<Side> {
   const relay = await startRelayProcess({
     bench: { command: process.execPath, args: [benchAgent, "rate", String(flags.rate), String(COUNT)] },
   });
@@ -118,8 +133,12 @@ async function side(watchers: number): Promise<{ p50: number; p99: number; every
       );
       await ready;
     }
+    const cpuBefore = mainThreadCpuMs(relay.pid);
     await emit(owner, "agent:send", { frame: "go" });
     await finished;
+    // The last batch to the watchers leaves within WATCH_BATCH_MS.
+    await new Promise((r) => setTimeout(r, 100));
+    const cpuUsPerFrame = round(((mainThreadCpuMs(relay.pid) - cpuBefore) * 1000) / COUNT, 1);
     const got = counts
       ? await Promise.race([counts, new Promise<number[]>((r) => setTimeout(() => r([]), 30_000))])
       : undefined;
@@ -131,6 +150,7 @@ async function side(watchers: number): Promise<{ p50: number; p99: number; every
     return {
       p50: percentile(s, 50),
       p99: percentile(s, 99),
+      cpuUsPerFrame,
       everyWatcherGotAll: got ? got.length === watchers && got.every((c) => c === COUNT) : null,
     };
   } finally {
@@ -139,7 +159,7 @@ async function side(watchers: number): Promise<{ p50: number; p99: number; every
 }
 
 async function main(): Promise<void> {
-  const rounds: Array<{ none: Awaited<ReturnType<typeof side>>; watched: Awaited<ReturnType<typeof side>> }> = [];
+  const rounds: Array<{ none: Side; watched: Side }> = [];
   for (let run = 0; run < flags.runs; run++) {
     console.error(`run ${run + 1} of ${flags.runs}`);
     rounds.push({ none: await side(0), watched: await side(flags.watchers) });
@@ -155,6 +175,10 @@ async function main(): Promise<void> {
         ownerLatencyMs: {
           noWatchers: { p50: median(rounds.map((r) => r.none.p50)), p99: median(rounds.map((r) => r.none.p99)) },
           watched: { p50: median(rounds.map((r) => r.watched.p50)), p99: median(rounds.map((r) => r.watched.p99)) },
+        },
+        relayCpuUsPerFrame: {
+          noWatchers: median(rounds.map((r) => r.none.cpuUsPerFrame)),
+          watched: median(rounds.map((r) => r.watched.cpuUsPerFrame)),
         },
         addedByWatchersMs: {
           p50: median(rounds.map((r) => r.watched.p50 - r.none.p50)),
