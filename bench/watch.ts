@@ -32,7 +32,7 @@ if (process.argv[2] === "--child") {
       sockets.push(socket);
       socket.on("frames", (frames: { raw: string; dir: string }[]) => {
         // Counted only: on this machine the watchers' own work competes with the relay for the same cores.
-        for (const f of frames) if (f.dir === "from-agent" && f.raw.startsWith('{"jsonrpc"')) counts[i]!++;
+        for (const f of frames) if (f.dir === "from-agent" && f.raw.includes('"session/update"')) counts[i]!++;
         if (counts.every((c) => c >= COUNT)) {
           console.log(JSON.stringify(counts));
           for (const s of sockets) s.close();
