@@ -7,7 +7,7 @@
  */
 import { useEffect, useMemo, useState } from "react";
 import type { Frame } from "@/lib/protocol/frame";
-import type { ProtocolName } from "@/lib/protocol/protocols";
+import { descriptorOf, type ProtocolName } from "@/lib/protocol/protocols";
 import { createAppServerSchema, type AppServerSchemaFile } from "@/lib/protocol/schema-app-server";
 import { createSchemaSet, type SchemaSet, type SchemaVerdict } from "@/lib/protocol/schema-check";
 
@@ -82,7 +82,8 @@ function judgeFor(set: SchemaSet, v2: boolean): FrameJudge {
  * one with v2's too when the agent answered `initialize` with protocolVersion 2.
  */
 export function useSchemaChecker(v2 = false, protocol: ProtocolName = "acp"): FrameJudge | undefined {
-  const acp = protocol === "acp";
+  // The protocol's descriptor names its schema.
+  const acp = descriptorOf(protocol).schema === "acp";
   const app = useAppServerJudge(!acp);
   const [set, setSet] = useState(loaded);
   useEffect(() => {

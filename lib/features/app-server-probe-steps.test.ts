@@ -7,7 +7,8 @@ import { describe, expect, it } from "vitest";
 import type { Frame } from "../protocol/frame";
 import { FrameSequencer } from "../protocol/frame-sequencer";
 import { RequestClient, type RequestFrame, type RequestOptions } from "../protocol/request-port";
-import { runProbe, type Driver } from "./probe";
+import { type Driver } from "./probe";
+import { runProbe } from "./protocols/registry";
 import type { Policies } from "./policy";
 
 type Msg = { id?: string | number; method?: string; params?: Record<string, unknown>; result?: unknown };

@@ -8,7 +8,7 @@ import {
   acceptedContent,
   appServerComposeMethods,
   capabilityNotes,
-  COMPOSE_RULES,
+  APP_SERVER_COMPOSE_RULES,
   COMPOSED_SIDES,
   composeMethods,
   composeWarnings,
@@ -351,7 +351,7 @@ describe("compose coverage: every method a client sends, in every schema the SDK
 describe("compose forms for Codex's app-server", () => {
   const file = appServerSchemaFile as AppServerSchemaFile;
   const specs = appServerComposeMethods(file);
-  const rules = COMPOSE_RULES["codex-app-server"];
+  const rules = APP_SERVER_COMPOSE_RULES;
   const checker = createAppServerSchema(file).checker;
   const frames = codexCaptureResequenced("steered");
   const THREAD = "01a217d5-d2a1-7e90-ba1a-3cb1276d7bac";
