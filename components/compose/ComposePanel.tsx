@@ -21,7 +21,7 @@ export function ComposePanel({ onToRaw }: { onToRaw: (text: string) => void }) {
   const protocol = useSession(selectProtocol);
   // Judged by ACP's schema (the protocol's descriptor says): the SDK's stable and unstable surfaces, and
   // the v2 draft's forms once the agent answered initialize with protocol version 2.
-  const acp = descriptorOf(protocol).schema === "acp";
+  const acp = descriptorOf(protocol).schema === "acpSdk";
   const version = acp && negotiatedVersion(facts) === 2 ? 2 : 1;
   const schema = useComposeSchema(protocol, unstable, version);
   const methods = schema?.specs ?? [];

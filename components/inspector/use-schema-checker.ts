@@ -83,7 +83,7 @@ function judgeFor(set: SchemaSet, v2: boolean): FrameJudge {
  */
 export function useSchemaChecker(v2 = false, protocol: ProtocolName = "acp"): FrameJudge | undefined {
   // The protocol's descriptor names its schema.
-  const acp = descriptorOf(protocol).schema === "acp";
+  const acp = descriptorOf(protocol).schema === "acpSdk";
   const app = useAppServerJudge(!acp);
   const [set, setSet] = useState(loaded);
   useEffect(() => {

@@ -131,7 +131,7 @@ export function validateRecording(recording: Recording, schemas: RecordingSchema
   const rules = new RecordingRules({ sides: recording.sides, fromStart, protocol });
   // Each protocol's frames by its own schema (its descriptor names which), never by another's.
   const schema = descriptorOf(protocol).schema;
-  const acp = schema === "acp" ? schemas.acp : undefined;
+  const acp = schema === "acpSdk" ? schemas.acp : undefined;
   const appServer = schema === "appServer" ? schemas.appServer : undefined;
   const schemaLoaded = acp !== undefined || appServer !== undefined;
   const bySeq = new Map<number, Frame>();

@@ -35,7 +35,7 @@ export interface ProtocolDescriptor {
    */
   sessionRules: boolean;
   /** Which schema judges its frames (a key of the schema loaders in server/ and components/). */
-  schema: "acp" | "appServer";
+  schema: "acpSdk" | "appServer";
   /** The agent's name when it gives none (otel spans); undefined: the profile's. */
   agentName?: string;
 }
@@ -63,7 +63,7 @@ export const PROTOCOLS = {
     connectSteps: "initialize, session/new",
     answerable: ACP_ANSWERABLE,
     sessionRules: true,
-    schema: "acp",
+    schema: "acpSdk",
   },
   "codex-app-server": {
     label: "Codex app-server",
