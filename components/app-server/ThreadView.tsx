@@ -1,13 +1,13 @@
 "use client";
 /**
- * The decoded view of a Codex app-server conversation (lib/folds/app-server-view.ts): the
+ * The decoded view of a Codex app-server conversation (lib/folds/codex-app-server/view.ts): the
  * thread's turns and their items, with approval cards where a turn waits for the user. Shown
  * in place of the ACP session view when the tab's agent (or recording) speaks the app-server
  * protocol. Clicking an item selects its frames, as in the session view.
  */
 import "../session-view/session-view.css";
 import { useCallback, useMemo, type ReactNode } from "react";
-import type { AsItem } from "@/lib/folds/app-server-view";
+import type { AsItem } from "@/lib/folds/codex-app-server/view";
 import type { Highlight } from "../session-view/highlight";
 import { useSession, useSessionStore, useTabState } from "../state/use-session";
 import { AsItemView } from "./ItemViews";

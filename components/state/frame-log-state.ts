@@ -6,7 +6,7 @@
  * Lives until the log restarts (a new agent, or the relay's log restarted).
  */
 import { EMPTY_FACTS_STATE, foldFacts } from "@/lib/folds/agent-facts";
-import { EMPTY_APP_SERVER_STATE, foldAppServer } from "@/lib/features/app-server-handshake";
+import { EMPTY_APP_SERVER_STATE, foldAppServer } from "@/lib/features/protocols/codex-app-server/handshake";
 import { RequestSeqFiller } from "@/lib/protocol/correlate";
 import type { Frame, WireFrame } from "@/lib/protocol/frame";
 import { FrameIndex } from "@/lib/folds/frame-index";

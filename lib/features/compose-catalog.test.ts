@@ -24,7 +24,7 @@ import { buildForm, type Defs } from "./schema-form";
 import appServerSchemaFile from "../protocol/app-server-schema.json";
 import { createAppServerSchema, type AppServerSchemaFile } from "../protocol/schema-app-server";
 import { codexCaptureResequenced } from "../../test/fixtures/codex-captures";
-import { appServerInitializeParams, foldAppServer } from "./app-server-handshake";
+import { appServerInitializeParams, foldAppServer } from "./protocols/codex-app-server/handshake";
 
 const require = createRequire(import.meta.url);
 const load = (file: string) =>

@@ -19,7 +19,7 @@ import { initialValue, type Defs, type FieldNode, type Path } from "./schema-for
 import { isObject } from "../protocol/json";
 import { AGENT_METHODS, CLIENT_METHODS } from "../protocol/methods";
 import type { AppServerSchemaFile } from "../protocol/schema-app-server";
-import { appServerInitializeParams, type AppServerState } from "./app-server-handshake";
+import { appServerInitializeParams, type AppServerState } from "./protocols/codex-app-server/handshake";
 
 export interface MethodSpec {
   method: string;

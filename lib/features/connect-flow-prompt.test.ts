@@ -4,7 +4,7 @@ import { EMPTY_FACTS, reduceAllFacts } from "../folds/agent-facts";
 import type { RpcOutcome } from "../protocol/jsonrpc";
 import { FrameSequencer } from "../protocol/frame-sequencer";
 import { ok } from "../protocol/result";
-import { EMPTY_APP_SERVER_STATE, foldAppServer } from "./app-server-handshake";
+import { EMPTY_APP_SERVER_STATE, foldAppServer } from "./protocols/codex-app-server/handshake";
 import { ACP_PROMPT_CLIENT, APP_SERVER_PROMPT_CLIENT, type PromptPort, type PromptState } from "./connect-flow-prompt";
 
 /** A port that records what is sent and answers every request with `answer`. */

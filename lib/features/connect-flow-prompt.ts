@@ -16,7 +16,7 @@ import {
   turnSteerParams,
   type AppServerState,
   type AppServerTurn,
-} from "./app-server-handshake";
+} from "./protocols/codex-app-server/handshake";
 import { outcomeText } from "./handshake";
 
 /** A turn as the prompt box shows it, whatever the protocol. */

@@ -4,7 +4,7 @@
  * agent's protocol. For ACP (./handshake.ts): initialize it unless the pool
  * already did, authenticate when session/new says it is required (or first,
  * when the user asks) with the method the user chooses, then open a session.
- * For Codex's app-server (./app-server-handshake.ts): initialize, initialized,
+ * For Codex's app-server (./protocols/codex-app-server/handshake.ts): initialize, initialized,
  * thread/start, the thread playing the session. Pure orchestration over
  * injected steps, so it is tested without a relay; the session store provides
  * the real ones.

@@ -9,12 +9,12 @@ import { isObject } from "../../../protocol/json";
 import { AGENT_METHODS } from "../../../protocol/methods";
 import { PROTOCOLS } from "../../../protocol/protocols";
 import { fail } from "../../../protocol/result";
-import { APP_SERVER_REQUIREMENTS } from "../../app-server-probe-requirements";
-import { appServerAgent, appServerFacts, APP_SERVER_STEPS } from "../../app-server-probe-steps";
-import { runAppServerHandshake, runAppServerTurn } from "../../app-server-handshake";
+import { APP_SERVER_REQUIREMENTS } from "./probe-requirements";
+import { appServerAgent, appServerFacts, APP_SERVER_STEPS } from "./probe-steps";
+import { runAppServerHandshake, runAppServerTurn } from "./handshake";
 import { APP_SERVER_COMPOSE_RULES } from "../../compose-catalog";
 import { APP_SERVER_PROMPT_CLIENT } from "../../connect-flow-prompt";
-import { appServerAnswer } from "../../policy-app-server";
+import { appServerAnswer } from "./policy";
 import type { ProbeResult } from "../../probe";
 import { ProbeContext, type Driver, type ProbeOptions } from "../../probe-context";
 import type { ProtocolSpec } from "../spec";
@@ -39,7 +39,7 @@ const NOT_RERUN: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * The probe of an app-server agent (lib/features/app-server-probe-steps.ts): its own steps and
+ * The probe of an app-server agent (lib/features/protocols/codex-app-server/probe-steps.ts): its own steps and
  * requirements, one part that decides. The probe answers the agent's requests itself (approvals).
  */
 async function runAppServerProbe(driver: Driver, options: ProbeOptions): Promise<ProbeResult> {
