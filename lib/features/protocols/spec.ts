@@ -9,6 +9,9 @@
  * feature code but never the registry (so the registry's table is built without import cycles).
  */
 import type { ProtocolDescriptor, ProtocolName } from "../../protocol/protocols";
+import type { Frame } from "../../protocol/frame";
+import type { FactsState } from "../../folds/agent-facts";
+import type { AppServerState } from "./codex-app-server/handshake";
 import type { RpcError } from "../../protocol/jsonrpc";
 import type { ConnectDeps, ConnectInput, ConnectTimeouts } from "../connect-flow";
 import type { HandshakeEnd } from "../handshake";
@@ -28,6 +31,15 @@ export type ConnectHandshake = (
   limits: ConnectTimeouts,
   started: { pooled: boolean },
 ) => Promise<HandshakeEnd>;
+
+/**
+ * What a log's frames fold into (the browser's session snapshot): the facts and ACP's session
+ * view, and the app-server's thread and turn. A protocol folds only its own part; the rest stays
+ * as it was (empty).
+ */
+export interface LogFolds extends FactsState {
+  appServer: AppServerState;
+}
 
 /** A policy's answer to one of the agent's requests, when the protocol answers it itself. */
 export type ProtocolAnswer = { result: unknown } | { error: RpcError };
@@ -52,6 +64,12 @@ export interface ProtocolSpec extends ProtocolDescriptor {
    * decides it (app-server approvals); undefined: the relay's generic answers (lib/features/policy.ts).
    */
   readonly answer: (method: string, params: unknown, policy: "auto" | "deny") => ProtocolAnswer | undefined;
+  /**
+   * Folds a log's new frames, once, by this protocol's own fold (the browser's frame log): a new
+   * record of the three parts only (`prev` may be the whole snapshot), each part kept as it was
+   * (the same object) when the frames did not change it.
+   */
+  readonly foldLog: (frames: readonly Frame[], prev: LogFolds) => LogFolds;
   /** The compose panel's rules (lib/features/compose-catalog.ts). */
   readonly compose: ComposeRules;
   /** Ids that differ from run to run, aliased in diffs (lib/features/transcript-align.ts). */
@@ -92,6 +110,7 @@ export const SPEC_PARTS = [
   "promptClient",
   "probe",
   "answer",
+  "foldLog",
   "compose",
   "ids",
   "rerunLeaveOut",
@@ -103,7 +122,7 @@ export function missingParts(spec: object): string[] {
   const parts = spec as Record<string, unknown>;
   const callable = (v: unknown) => typeof v === "function";
   const missing: string[] = SPEC_PARTS.filter((p) => parts[p] === undefined || parts[p] === null);
-  for (const fn of ["connect", "probe", "answer", "rerunLeaveOut", "replayNote"])
+  for (const fn of ["connect", "probe", "answer", "foldLog", "rerunLeaveOut", "replayNote"])
     if (parts[fn] !== undefined && !callable(parts[fn])) missing.push(fn);
   const side = parts.side as Record<string, unknown> | undefined;
   for (const fn of ["open", "turn"]) if (side && !callable(side[fn])) missing.push(`side.${fn}`);

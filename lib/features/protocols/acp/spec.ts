@@ -3,6 +3,7 @@
  * the probe in lib/features/probe.ts and probe/, the session view in lib/folds/session-view/).
  */
 import type { ClientCapabilities } from "@agentclientprotocol/sdk";
+import { foldFacts } from "../../../folds/agent-facts";
 import { isObject } from "../../../protocol/json";
 import { AGENT_METHODS } from "../../../protocol/methods";
 import { PROTOCOLS } from "../../../protocol/protocols";
@@ -54,6 +55,12 @@ export const ACP_SPEC: ProtocolSpec = {
   probe: runAcpProbe,
   // The relay answers ACP's requests itself (lib/features/policy.ts, server/agents/client-services.ts).
   answer: () => undefined,
+  // ACP's facts and session view; the app-server's state is never folded from an ACP log.
+  foldLog: (frames, prev) => {
+    // Only the parts: `prev` may be the whole snapshot, which foldFacts hands back when nothing changed.
+    const { facts, view } = foldFacts(frames, prev);
+    return { facts, view, appServer: prev.appServer };
+  },
   compose: ACP_COMPOSE_RULES,
   ids: {
     keys: new Map([

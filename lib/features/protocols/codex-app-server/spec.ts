@@ -11,7 +11,8 @@ import { PROTOCOLS } from "../../../protocol/protocols";
 import { fail } from "../../../protocol/result";
 import { APP_SERVER_REQUIREMENTS } from "./probe-requirements";
 import { appServerAgent, appServerFacts, APP_SERVER_STEPS } from "./probe-steps";
-import { runAppServerHandshake, runAppServerTurn } from "./handshake";
+import { foldAppServer, runAppServerHandshake, runAppServerTurn } from "./handshake";
+import { foldFactsAlone } from "../../../folds/agent-facts";
 import { APP_SERVER_COMPOSE_RULES } from "../../compose-catalog";
 import { APP_SERVER_PROMPT_CLIENT } from "../../connect-flow-prompt";
 import { appServerAnswer } from "./policy";
@@ -82,6 +83,11 @@ export const APP_SERVER_SPEC: ProtocolSpec = {
   promptClient: APP_SERVER_PROMPT_CLIENT,
   probe: runAppServerProbe,
   answer: appServerAnswer,
+  // Its thread and turn, and the facts (initialize's answer) without ACP's session view.
+  foldLog: (frames, prev) => {
+    const { facts, view } = foldFactsAlone(frames, prev);
+    return { facts, view, appServer: foldAppServer(frames, prev.appServer) };
+  },
   compose: APP_SERVER_COMPOSE_RULES,
   ids: {
     // Threads, turns and items are named by the agent (items by the model: a fake one numbers them
