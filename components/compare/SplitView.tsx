@@ -7,10 +7,9 @@
  */
 import { useMemo } from "react";
 import { compareRuns } from "@/lib/features/compare";
-import { ThreadView } from "../app-server/ThreadView";
 import { useAgentProtocol } from "../app-server/use-protocol";
-import { SessionView } from "../session-view/SessionView";
-import type { SessionStore } from "../state/session-store";
+import { PROTOCOL_VIEWS } from "../protocol-views";
+import { selectProtocol, type SessionStore } from "../state/session-store";
 import type { Tab } from "../state/tabs-store";
 import { TabContext, useSession } from "../state/use-session";
 import { ComparisonReport } from "./ComparisonReport";
@@ -24,11 +23,8 @@ export interface Side {
 
 /** The side's conversation as its protocol shows it (inside the side's TabContext). */
 function Conversation() {
-  return useAgentProtocol() === "codex-app-server" ? (
-    <ThreadView onHighlight={noop} onShowFrames={noop} />
-  ) : (
-    <SessionView onHighlight={noop} onShowFrames={noop} />
-  );
+  const View = PROTOCOL_VIEWS[useAgentProtocol()].conversation;
+  return <View onHighlight={noop} onShowFrames={noop} />;
 }
 
 function useFrames(store: SessionStore) {
@@ -38,9 +34,16 @@ function useFrames(store: SessionStore) {
 export function SplitView({ a, b, header }: { a: Side; b: Side; header?: (side: "a" | "b") => React.ReactNode }) {
   const framesA = useFrames(a.tab.store);
   const framesB = useFrames(b.tab.store);
+  // Each side read by its own agent's protocol.
+  const protocolA = useSession(selectProtocol, a.tab.store);
+  const protocolB = useSession(selectProtocol, b.tab.store);
   const comparison = useMemo(
-    () => compareRuns({ label: a.label, frames: [...framesA] }, { label: b.label, frames: [...framesB] }),
-    [a.label, b.label, framesA, framesB],
+    () =>
+      compareRuns(
+        { label: a.label, frames: [...framesA], protocol: protocolA },
+        { label: b.label, frames: [...framesB], protocol: protocolB },
+      ),
+    [a.label, b.label, framesA, framesB, protocolA, protocolB],
   );
   return (
     <div className="flex min-h-0 flex-1 flex-col overflow-auto">
