@@ -24,7 +24,7 @@ if (process.argv[2] === "--child") {
     Array.from({ length: Number(n) }, async (_, i) => {
       counts[i] = 0;
       const socket = io(url, {
-        auth: { watch: token },
+        auth: { watchLink: token },
         transports: ["websocket"],
         reconnection: false,
         forceNew: true,

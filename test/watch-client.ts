@@ -11,7 +11,7 @@ export class Watcher extends TestClient {
   readonly disconnected: Promise<string>;
 
   constructor(url: string, token: string, extra: Record<string, unknown> = {}) {
-    super(url, { watch: token, ...extra });
+    super(url, { watchLink: token, ...extra });
     this.socket.on("agent:attached", (e) => (this.attached = e as never));
     this.socket.on("watch:ended", ({ message }) => (this.ended = message));
     this.socket.on("watch:paused", () => this.states.push("paused"));

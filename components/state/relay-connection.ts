@@ -93,7 +93,7 @@ export class RelayConnection {
       // A function is re-read on every (re)connect, so lastSeq is always current.
       auth: (cb) => {
         const { clientId: id, lastSeq } = this.host.get();
-        const auth: HandshakeAuth = watch ? { watch, lastSeq } : { token, clientId: id, lastSeq };
+        const auth: HandshakeAuth = watch ? { watchLink: watch, lastSeq } : { token, clientId: id, lastSeq };
         cb(auth);
       },
       transports: ["websocket", "polling"],

@@ -123,10 +123,10 @@ export interface RerunResult {
 }
 
 export interface HandshakeAuth {
-  /** The relay's access token; a watcher gives `watch` instead. */
+  /** The relay's access token; a watcher gives `watchLink` instead. */
   token?: string;
   /** A watch link's token: this connection only watches that link's session, read-only. */
-  watch?: string;
+  watchLink?: string;
   /** Stable per browser tab (sessionStorage), so a reload re-attaches to its agent. */
   clientId?: string;
   /** The last frame seq this client holds; the relay resends the ones after it. */

@@ -119,8 +119,8 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
   io.use((socket, next) => {
     const auth = socket.handshake.auth as Record<string, unknown>;
     // A watch link opens its one session read-only, whatever else the handshake carries.
-    if (auth?.watch !== undefined) {
-      const token = typeof auth.watch === "string" ? auth.watch : "";
+    if (auth?.watchLink !== undefined) {
+      const token = typeof auth.watchLink === "string" ? auth.watchLink : "";
       void watch.admit(token).then((refused) => {
         if (!refused) {
           authenticated.add(socket.conn);
@@ -158,7 +158,7 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
   io.on("connection", (socket: RelaySocket) => {
     const auth = socket.handshake.auth as Record<string, unknown>;
     const lastSeq = typeof auth.lastSeq === "number" && auth.lastSeq >= 0 ? auth.lastSeq : 0;
-    if (typeof auth.watch === "string") return watch.connection(socket, auth.watch, lastSeq);
+    if (typeof auth.watchLink === "string") return watch.connection(socket, auth.watchLink, lastSeq);
     let clientId = typeof auth.clientId === "string" && CLIENT_ID.test(auth.clientId) ? auth.clientId : socket.id;
     if (taps.connection(socket, clientId, lastSeq)) return;
     let session = sessions.get(clientId);

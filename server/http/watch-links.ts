@@ -301,7 +301,7 @@ export class WatchLinks {
     return true;
   }
 
-  /** Takes over a watcher's connection (handshake `auth.watch`): read-only, one link's session. */
+  /** Takes over a watcher's connection (handshake `auth.watchLink`): read-only, one link's session. */
   connection(socket: WatcherSocket, token: string, lastSeq: number): void {
     const events = socketEvents(socket);
     // Every client event is refused, relay:info too (it names profiles, commands and workspace roots).
