@@ -36,7 +36,7 @@ function memoryLine(defects: readonly string[]): V2Line {
   };
 }
 
-/** A recorded v2 conversation: a turn (with its permission request), a cancelled turn, a resume with replay. */
+/** A recorded v2 conversation: a turn (with its permission request), a cancelled turn, a resume with replay, a batch. */
 export async function recordV2(defects: readonly string[]): Promise<Recording> {
   const line = memoryLine(defects);
   const conn = new V2Connection(line);
@@ -55,6 +55,15 @@ export async function recordV2(defects: readonly string[]): Promise<Recording> {
     trigger: () => (conn.notify("session/cancel", { sessionId }), undefined),
   });
   await conn.call("session/resume", { sessionId, cwd: ctx.cwd, replayFrom: { type: "start" } }, 3000);
+  // A batch: two requests and a notification on one line, answered by one array.
+  conn.sendRaw(
+    JSON.stringify([
+      { jsonrpc: "2.0", id: "batch-a", method: "session/list", params: {} },
+      { jsonrpc: "2.0", method: "_test/note", params: {} },
+      { jsonrpc: "2.0", id: "batch-b", method: "session/list", params: {} },
+    ]),
+  );
+  await conn.next(3000);
   await conn.drain(100);
   await line.close();
   const sequencer = new FrameSequencer({ wall: () => 0, mono: () => 0 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { FrameSequencer } from "../../protocol/frame-sequencer";
-import { BatchFold } from "./batches";
+import { BatchFold, batchParts } from "./batches";
 
 const frames = (lines: Array<["to-agent" | "from-agent", unknown]>) => {
   const s = new FrameSequencer({ wall: () => 0, mono: () => 0 });
@@ -66,5 +66,22 @@ describe("v2 batches", () => {
     fold.add(ask!);
     expect(fold.add(reply!)!.parts[0]!.pair).toEqual({ seq: 1 });
     expect(fold.answerOf(1)).toEqual({ seq: 2, index: 0 });
+  });
+
+  it("splits a batch into its messages for the rules and schemas, and keeps [] one invalid frame", () => {
+    const [batch, empty, single] = frames([
+      ["to-agent", [{ jsonrpc: "2.0", id: 1, method: "session/list" }, { jsonrpc: "2.0", method: "_x" }, 5]],
+      ["from-agent", []],
+      ["to-agent", { jsonrpc: "2.0", method: "_y" }],
+    ]);
+    expect(batchParts(batch!).map((f) => [f.seq, f.kind, f.method, f.id, f.error])).toEqual([
+      [1, "request", "session/list", 1, undefined],
+      [1, "notification", "_x", undefined, undefined],
+      [1, "invalid", undefined, undefined, "not a JSON-RPC object"],
+    ]);
+    expect(batchParts(empty!).map((f) => [f.kind, f.error])).toEqual([
+      ["invalid", "an empty batch ([]) carries no message"],
+    ]);
+    expect(batchParts(single!)).toEqual([single]);
   });
 });

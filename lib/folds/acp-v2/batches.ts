@@ -99,3 +99,26 @@ export class BatchFold {
     return request;
   }
 }
+
+/**
+ * A v2 batch frame as the messages it carries, each a frame of its own (the batch's seq, line and
+ * time), so that rules and schemas judge each part; any other frame as itself. An empty batch
+ * stays one invalid frame: JSON-RPC answers `[]` with an error, it is no message.
+ */
+export function batchParts(frame: Frame): Frame[] {
+  const m = frame.message;
+  if (!Array.isArray(m)) return [frame];
+  if (m.length === 0) return [{ ...frame, kind: "invalid", error: "an empty batch ([]) carries no message" }];
+  return m.map((entry): Frame => {
+    const c = classifyMessage(entry, "acp");
+    const { method: _m, id: _i, error: _e, requestSeq: _r, latencyMs: _l, ...rest } = frame;
+    return {
+      ...rest,
+      kind: c.kind,
+      message: entry,
+      ...(c.method !== undefined ? { method: c.method } : {}),
+      ...(c.id !== undefined ? { id: c.id } : {}),
+      ...(c.error ? { error: c.error } : {}),
+    };
+  });
+}
