@@ -41,8 +41,10 @@ function memoryAgent(defects: readonly string[]): V2Connect {
   };
 }
 
+// Turns may take 6 s: the broken agent's ignored cancel ends its turn 2.5 s late (past any quiet period),
+// and must still end inside the turn's time on a loaded machine.
 const probe = (defects: readonly string[] = []) =>
-  runV2Probe(memoryAgent(defects), { cwd: "/tmp/v2-probe", timeoutMs: 3000, quietMs: 500 });
+  runV2Probe(memoryAgent(defects), { cwd: "/tmp/v2-probe", timeoutMs: 6000, quietMs: 500 });
 
 const statusOf = (r: V2ProbeResult) => Object.fromEntries(r.conformance.requirements.map((q) => [q.id, q.status]));
 const failing = (r: V2ProbeResult) =>
