@@ -75,9 +75,7 @@ export function TokenMessage({ refused }: { refused: boolean }) {
         <h2 className="text-base font-semibold text-zinc-100">
           {refused ? "The access token was refused" : "No access token"}
         </h2>
-        {refused && (
-          <p>The relay did not accept this page&apos;s token; it changes every time the server restarts.</p>
-        )}
+        {refused && <p>The relay did not accept this page&apos;s token; it changes every time the server restarts.</p>}
         <WhereIsTheToken start={start} />
         <form data-testid="sign-in-form" className="flex items-center gap-2" onSubmit={(e) => void submit(e)}>
           <label htmlFor="sign-in-token" className="shrink-0 text-zinc-300">

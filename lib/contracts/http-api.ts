@@ -54,4 +54,5 @@ export type SignInBody = z.input<typeof signInBody>;
 export type ServerStart = "npm-start" | "installed" | "team";
 
 /** GET /api/sign-in: whether this browser signed in (then the token, for this origin's pages only). */
-export type SignInState = { signedIn: true; token: string; start: ServerStart } | { signedIn: false; start: ServerStart };
+export type SignInState =
+  { signedIn: true; token: string; start: ServerStart } | { signedIn: false; start: ServerStart };
