@@ -23,7 +23,7 @@ import { negotiatedV2, SCHEMA_FILE_PATHS } from "../../lib/protocol/schema-check
 import { parseTranscript } from "../../lib/contracts/transcript";
 import { AGENT_METHODS } from "../../lib/protocol/methods";
 import { isObject } from "../../lib/protocol/json";
-import { protocolOf } from "../../lib/protocol/protocols";
+import { descriptorOf, protocolOf } from "../../lib/protocol/protocols";
 import { PACKAGE_ROOT } from "../runtime";
 
 /**
@@ -193,7 +193,7 @@ export async function exportHtml(text: string, secrets: string[], now = new Date
   // The Frames view judges an ACP log by ACP's schemas (v2's only when the agent answered
   // initialize with version 2), an app-server log by its own.
   const schemas: ExportSchemaName[] =
-    protocolOf(header.agent) !== "acp"
+    descriptorOf(protocolOf(header.agent)).schema !== "acpSdk"
       ? ["appServer"]
       : usesV2(redacted.text)
         ? ["stable", "unstable", "v2"]
