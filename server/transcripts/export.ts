@@ -73,11 +73,17 @@ export async function buildViewer(): Promise<ViewerAssets> {
     define: { "process.env.NODE_ENV": '"production"', "process.env": "{}" },
     plugins: [
       {
-        name: "schemas-apart",
+        name: "export-apart",
         setup(b) {
           b.onResolve({ filter: SCHEMA_IMPORT }, (args) => ({ path: args.path, namespace: "schema-apart" }));
           b.onLoad({ filter: /.*/, namespace: "schema-apart" }, () => ({
             contents: "export default null",
+            loader: "js",
+          }));
+          // A page opened from disk has no relay: the socket client (which only connecting uses) stays out.
+          b.onResolve({ filter: /^socket\.io-client$/ }, (args) => ({ path: args.path, namespace: "no-relay" }));
+          b.onLoad({ filter: /.*/, namespace: "no-relay" }, () => ({
+            contents: 'export function io() { throw new Error("an exported page has no relay to connect to"); }',
             loader: "js",
           }));
         },
