@@ -384,7 +384,7 @@ async function serveCommand(all: string[]): Promise<number> {
   if (values.redis !== undefined) process.env.ACP_PLAYGROUND_REDIS_URL = values.redis;
   const { serve } = await import("../index");
   try {
-    await serve(agents);
+    await serve(agents, true);
   } catch (err) {
     if (err instanceof ConfigError) throw new CliError(`configuration error: ${err.message}`, 2);
     throw err;
