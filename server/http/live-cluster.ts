@@ -6,6 +6,7 @@
  * Redis outage pauses watchers on other instances and nothing else.
  */
 import { createAdapter } from "@socket.io/redis-streams-adapter";
+import { randomBytes } from "node:crypto";
 import { createClient } from "redis";
 import type { Server } from "socket.io";
 
@@ -54,7 +55,12 @@ export async function joinCluster(io: Server, url: string): Promise<LiveCluster>
     throw new Error(`cannot reach Redis: ${(err as Error).message}`);
   }
   set(true);
+  // The adapter's own connections get a name of this instance's, so that start-up can wait for its reader.
+  const name = `acp-playground-${randomBytes(6).toString("hex")}`;
+  const duplicate = client.duplicate.bind(client);
+  client.duplicate = (overrides?: object) => duplicate({ ...overrides, name });
   io.adapter(createAdapter(client, { streamName: "acp-playground", maxLen: STREAM_MAX_LEN, blockTimeInMs: 1_000 }));
+  await readerBlocked(client, name);
   return {
     get up() {
       return up;
@@ -86,4 +92,20 @@ function connectOnce(client: {
       resolve();
     }, fail);
   });
+}
+
+/**
+ * Resolves once this instance's stream reader waits in XREAD: the adapter starts it asynchronously
+ * and reads from "$" (what is added after), so an instance that served watchers before that
+ * could miss what another instance sent them at once (its join, its log).
+ */
+async function readerBlocked(client: { sendCommand(args: string[]): Promise<unknown> }, name: string): Promise<void> {
+  const until = Date.now() + CONNECT_TIMEOUT_MS;
+  for (;;) {
+    const list = String(await client.sendCommand(["CLIENT", "LIST"]));
+    if (list.split("\n").some((line) => line.includes(` name=${name} `) && / cmd=xread\b/.test(line))) return;
+    if (Date.now() > until)
+      throw new Error(`the Redis streams adapter did not start reading within ${CONNECT_TIMEOUT_MS} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
