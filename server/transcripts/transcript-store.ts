@@ -31,7 +31,7 @@ import { countTurns, serialize, TranscriptError, type TranscriptHeader } from ".
 import { inferKind, type TranscriptKind, type TranscriptMeta } from "../../lib/contracts/transcript-meta";
 import { TranscriptReader } from "../../lib/folds/transcript-stream";
 import { transcriptLimits, type TranscriptLimits } from "../config";
-import { isAlive } from "../agents/process-group";
+import { isAlive } from "../process-group";
 import { PACKAGE_ROOT } from "../runtime";
 import type { IndexObserver } from "./library-index";
 import type { RecordingObserver } from "./recording-observer";
