@@ -133,7 +133,7 @@ export default tseslint.config(
   {
     // Tests poke at loosely shaped payloads on purpose (raw frames parsed from JSON, agents'
     // answers read field by field): typing each one would only restate the assertion.
-    files: ["**/*.test.ts", "test/**", "e2e/**", "bench/**", "scripts/**"],
+    files: ["**/*.test.ts", "**/*.test.tsx", "test/**", "e2e/**", "bench/**", "scripts/**"],
     rules: {
       "@typescript-eslint/no-explicit-any": "off",
       "@typescript-eslint/no-unsafe-member-access": "off",

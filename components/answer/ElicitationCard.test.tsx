@@ -28,7 +28,7 @@ function setup(params: object) {
   return { relay, field };
 }
 
-const accept = () => screen.getByTestId("elicitation-accept") as HTMLButtonElement;
+const accept = () => screen.getByTestId<HTMLButtonElement>("elicitation-accept");
 
 describe("ElicitationCard", () => {
   it("a form from the requested schema: Accept waits for a valid answer, then sends what was typed", async () => {
@@ -66,7 +66,7 @@ describe("ElicitationCard", () => {
 
   it("URL mode shows an http(s) link, never opened by itself", () => {
     setup({ mode: "url", message: "Sign in", url: "https://example.com/auth", elicitationId: "e1" });
-    const link = screen.getByTestId("elicitation-url") as HTMLAnchorElement;
+    const link = screen.getByTestId<HTMLAnchorElement>("elicitation-url");
     expect(link.href).toBe("https://example.com/auth");
     expect(link.rel).toBe("noopener noreferrer");
     expect(accept().disabled).toBe(false);
