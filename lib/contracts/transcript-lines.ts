@@ -127,37 +127,27 @@ export class TranscriptLines {
   #take(bytes: Uint8Array | undefined, complete: boolean, out: TranscriptLine[]): void {
     const place: Place = { line: this.line, offset: this.offset, bytes: bytes?.length ?? this.#over };
     const first = this.offset === 0;
+    // A last line cut off by a crash mid-write is left out, as parseTranscript does (never the header).
+    const cut = !complete && !first;
     this.#over = 0;
     this.line++;
     this.offset += place.bytes + (complete ? 1 : 0);
-    const refuse = (message: string) => void out.push({ ...place, error: new TranscriptError(place.line, message) });
-    // Cut off by a crash mid-write: the last line is left out, as parseTranscript does.
-    const cutOff = () => {
-      if (complete || first) return false;
-      this.truncated = true;
-      return true;
-    };
-    if (bytes === undefined) {
-      if (!cutOff()) refuse(`longer than ${this.#max} bytes: not read`);
-      return;
-    }
+    if (bytes === undefined) return this.#refuse(place, `longer than ${this.#max} bytes: not read`, cut, out);
     let text: string;
     try {
       text = utf8.decode(bytes);
     } catch {
-      if (!cutOff()) refuse("not UTF-8");
-      return;
+      return this.#refuse(place, "not UTF-8", cut, out);
     }
     if (text.trim() === "") {
-      if (first) refuse("empty file: no header");
+      if (first) this.#refuse(place, "empty file: no header", false, out);
       return;
     }
     let value: unknown;
     try {
       value = JSON.parse(text);
     } catch (err) {
-      if (!cutOff()) refuse(`not JSON: ${(err as Error).message}`);
-      return;
+      return this.#refuse(place, `not JSON: ${(err as Error).message}`, cut, out);
     }
     try {
       if (first) return void out.push({ ...place, value: checkHeaderLine(value) });
@@ -168,5 +158,11 @@ export class TranscriptLines {
       if (!(err instanceof TranscriptError)) throw err;
       out.push({ ...place, error: err });
     }
+  }
+
+  /** A bad line, named; or, `cut` off at the end, the transcript marked truncated. */
+  #refuse(place: Place, message: string, cut: boolean, out: TranscriptLine[]): void {
+    if (cut) this.truncated = true;
+    else out.push({ ...place, error: new TranscriptError(place.line, message) });
   }
 }
