@@ -7,6 +7,7 @@ import { PROTOCOLS } from "../../../protocol/protocols";
 import { runHandshake } from "../../handshake";
 import { ACP_SPEC } from "../acp/spec";
 import type { ProtocolSpec } from "../spec";
+import { answerV2 } from "./answer";
 import { runV2SpecProbe } from "./probe";
 
 /** The version a v2 Connect asks for; an agent answering below it fails Connect (handshake.ts). */
@@ -28,4 +29,5 @@ export const ACP_V2_SPEC: ProtocolSpec = {
       { ...input, protocolVersion: ACP_V2, timeouts: limits },
     ),
   probe: runV2SpecProbe,
+  answer: answerV2,
 };
