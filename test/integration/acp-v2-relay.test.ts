@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseTranscript } from "@/lib/contracts/transcript";
 import { runConnect } from "@/lib/features/connect-flow";
 import { recordingFromTranscript, validateRecording } from "@/lib/features/validate-report";
+import { outcomeOf } from "@/lib/protocol/jsonrpc";
 import { schemaSet } from "@/server/agents/client-services";
 import { startTestRelay, TestClient, waitUntil, type TestRelay } from "../relay-harness";
 
@@ -19,7 +20,7 @@ const FIXTURE = path.join(root, "test/fixtures/v2-reference-agent.mjs");
 let relay: TestRelay;
 beforeAll(async () => {
   relay = await startTestRelay({
-    profiles: { v2: { command: process.execPath, args: [FIXTURE], protocol: "acp-v2" } },
+    profiles: { v2: { command: process.execPath, args: [FIXTURE], protocol: "acp-v2", env: {} } },
     // Asked for, refused: a v2 agent initialized ahead with v1 would be the wrong protocol.
     pool: { v2: 1 },
   });
@@ -52,11 +53,10 @@ describe("an acp-v2 profile over the relay", () => {
         request: async (method, params) => {
           const n = ++id;
           await c.send({ jsonrpc: "2.0", id: n, method, params });
-          const m = message(await c.response(n));
-          return m.error ? { kind: "error", error: m.error } : { kind: "result", result: m.result };
+          return outcomeOf(await c.response(n));
         },
         progress: () => {},
-      } as Parameters<typeof runConnect>[0],
+      },
       { cwd: relay.config.workspaceRoots[0]!, clientCapabilities: {}, protocol: "acp-v2" },
     );
     expect(info).toMatchObject({ profile: "v2", protocol: "acp-v2" });
