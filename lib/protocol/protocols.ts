@@ -36,6 +36,8 @@ export interface ProtocolDescriptor {
   sessionRules: boolean;
   /** Which schema judges its frames (a key of the schema loaders in server/ and components/). */
   schema: "acpSdk" | "appServer";
+  /** Which turn reader folds its waterfall (lib/folds/waterfall.ts: ACP's prompt turns, or the app-server's threads' turns). */
+  turnReader: "acp" | "appServer";
   /** The agent's name when it gives none (otel spans); undefined: the profile's. */
   agentName?: string;
 }
@@ -64,6 +66,21 @@ export const PROTOCOLS = {
     answerable: ACP_ANSWERABLE,
     sessionRules: true,
     schema: "acpSdk",
+    turnReader: "acp",
+  },
+  // ACP v2 (the draft): its own protocol, since the wire differs from v1's (a prompt answered by a
+  // receipt, the turn ended by state_update idle, no client fs/* or terminal/*, batches).
+  "acp-v2": {
+    label: "ACP v2",
+    jsonrpcMember: true,
+    turnMethod: "session/prompt",
+    conversation: "Session",
+    turnEndField: "state",
+    connectSteps: "initialize (protocolVersion 2), session/new",
+    answerable: [CLIENT_METHODS.session_request_permission, CLIENT_METHODS.elicitation_create],
+    sessionRules: true,
+    // The SDK's schema set: once initialize negotiated 2, v2's schema judges first (lib/protocol/schema-check.ts).
+    schema: "acpSdk",
   },
   "codex-app-server": {
     label: "Codex app-server",
@@ -76,6 +93,7 @@ export const PROTOCOLS = {
     answerable: Object.values(APP_SERVER_REQUESTS),
     sessionRules: false,
     schema: "appServer",
+    turnReader: "appServer",
     agentName: "codex",
   },
 } as const satisfies Record<string, ProtocolDescriptor>;

@@ -382,7 +382,7 @@ async function serveCommand(all: string[]): Promise<number> {
   if (values.data !== undefined) process.env.ACP_PLAYGROUND_DATA = path.resolve(values.data);
   if (values.database !== undefined) process.env.ACP_PLAYGROUND_DATABASE_URL = values.database;
   if (values.redis !== undefined) process.env.ACP_PLAYGROUND_REDIS_URL = values.redis;
-  const { serve } = await import("../index");
+  const { serve } = await import("./serve");
   try {
     await serve(agents, true);
   } catch (err) {
@@ -414,7 +414,7 @@ async function main(argv: string[]): Promise<number> {
     case "probe":
       return probe(rest);
     case "tap":
-      return (await import("../tap/tap-cli")).tapMain(rest);
+      return (await import("./tap-cli")).tapMain(rest);
     case "export":
       return exportCommand(rest);
     case "compare":

@@ -10,10 +10,11 @@ import { lstatSync, mkdirSync, readdirSync, realpathSync, rmSync } from "node:fs
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import { comparisonInput } from "../../lib/contracts/compare-format";
-import { readJsonBody, sendError, sendJson } from "./http-api";
+import { readJsonBody, sendError, sendJson } from "../wire/http-io";
 import { comparisonStoreBeside } from "../transcripts/comparison-store";
 import type { Relay } from "./relay";
-import { bearerToken, tokenMatches } from "./security";
+import { bearerToken } from "./security";
+import { tokenMatches } from "../tokens";
 
 const BODY_LIMIT = 256 * 1024;
 

@@ -4,7 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { watchBody } from "../../lib/contracts/http-api";
-import { readJsonBody, sendError, sendJson } from "./http-api";
+import { readJsonBody, sendError, sendJson } from "../wire/http-io";
 import type { Relay } from "./relay";
 
 export async function handleWatchApi(

@@ -20,7 +20,7 @@ import {
 } from "../../lib/contracts/wire";
 import { z } from "zod";
 import type { AgentHost, HostWatcher } from "../agents/agent-host";
-import { socketEvents } from "./socket-events";
+import { socketEvents } from "../wire/socket-events";
 import { HIDDEN_WORKSPACE, localPaths } from "../transcripts/transcript-store";
 import type { LiveCluster } from "./live-cluster";
 

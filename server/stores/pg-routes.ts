@@ -10,8 +10,8 @@ import { parseWith } from "../../lib/protocol/contract";
 import { renameBody, shareBody, type ShareBody } from "../../lib/contracts/http-api";
 import { latencyQuery, queryParams, searchQuery } from "../../lib/contracts/library-search";
 import { serialize, type TranscriptHeader } from "../../lib/contracts/transcript";
-import { readJsonBody, sendError, sendJson } from "../http/http-api";
-import { tokenMatches } from "../http/security";
+import { readJsonBody, sendError, sendJson } from "../wire/http-io";
+import { tokenMatches } from "../tokens";
 import { HIDDEN_WORKSPACE, localPaths } from "../transcripts/transcript-store";
 import type { PgStore } from "./pg-store";
 
