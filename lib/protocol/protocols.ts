@@ -81,6 +81,8 @@ export const PROTOCOLS = {
     sessionRules: true,
     // The SDK's schema set: once initialize negotiated 2, v2's schema judges first (lib/protocol/schema-check.ts).
     schema: "acpSdk",
+    // ACP's turn reader ends a v2 turn at state_update idle too.
+    turnReader: "acp",
   },
   "codex-app-server": {
     label: "Codex app-server",

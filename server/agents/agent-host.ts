@@ -34,7 +34,7 @@ import type { AttachableLog } from "./attachable-log";
 import { ClientServices } from "./client-services";
 import type { ServerConfig } from "../config";
 import { removeScratch, type Profiles } from "./profiles";
-import { childEnv } from "./process-group";
+import { childEnv } from "../process-group";
 import { v2ProcessConnect } from "./v2-process-line";
 import type { V2Connect } from "../../lib/features/probe-v2/connection";
 import { startAgent } from "./remote-agent";

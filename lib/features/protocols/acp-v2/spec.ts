@@ -8,7 +8,6 @@ import { runHandshake } from "../../handshake";
 import { ACP_SPEC } from "../acp/spec";
 import type { ProtocolSpec } from "../spec";
 import { answerV2 } from "./answer";
-import { runV2SpecProbe } from "./probe";
 
 /** The version a v2 Connect asks for; an agent answering below it fails Connect (handshake.ts). */
 export const ACP_V2 = 2;
@@ -28,6 +27,7 @@ export const ACP_V2_SPEC: ProtocolSpec = {
       },
       { ...input, protocolVersion: ACP_V2, timeouts: limits },
     ),
-  probe: runV2SpecProbe,
+  // Loaded when a probe runs: the pages that only show a conversation (the one-file export) leave it out.
+  probe: (driver, options) => import("./probe").then((m) => m.runV2SpecProbe(driver, options)),
   answer: answerV2,
 };
