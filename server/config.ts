@@ -13,6 +13,7 @@ import { z } from "zod";
 import { describeIssues } from "../lib/protocol/contract";
 import { isObject } from "../lib/protocol/json";
 import { PROTOCOL_NAMES, type ProtocolName } from "../lib/protocol/protocols";
+import { OWNER_NAME } from "../lib/contracts/transcript-meta";
 import { clientCapabilitiesSchema } from "./agents/profile-capabilities";
 import { remoteProfileSchema, type RemoteProfile } from "./agents/remote-profile";
 import { installedCommand } from "./agents/command-lookup";
@@ -78,6 +79,8 @@ export interface ServerConfig {
   geminiBin?: string;
   /** The config file read at start (absolute), where profiles added from the page are written. */
   configFile?: string;
+  /** Named tokens, one per person (the config file's "tokens"): name -> token. Read again when the file changes. */
+  tokens?: Record<string, string>;
 }
 
 export { ConfigError };
@@ -182,6 +185,7 @@ export const configFileSchema = z.strictObject({
   defaultProfile: z.string().min(1).optional(),
   geminiBin: z.string().min(1).optional(),
   pool: z.record(z.string(), z.unknown()).optional(),
+  tokens: z.unknown().optional(),
 });
 export type ConfigFile = z.input<typeof configFileSchema>;
 
@@ -399,7 +403,31 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd(), agents: 
     geminiBin,
     // As it was read (relative to the process, as readConfigFile opened it).
     ...(file ? { configFile: path.resolve(file) } : {}),
+    ...(fileConfig.tokens !== undefined ? { tokens: parseTokens(fileConfig.tokens, file ?? "") } : {}),
   };
+}
+
+const tokensSchema = z.record(
+  z.string().regex(OWNER_NAME, "a token's name is 1..64 letters, digits and . _ @ -"),
+  z.string().min(16, "a token must be at least 16 characters").max(512).regex(/^\S+$/, "a token has no spaces"),
+);
+
+/** The config file's named tokens, checked: one token per name, no token shared by two names. */
+export function parseTokens(raw: unknown, file: string): Record<string, string> {
+  const tokens = parseOrThrow(tokensSchema, raw, `config file ${file}`, ["tokens"]);
+  const seen = new Map<string, string>();
+  for (const [name, token] of Object.entries(tokens)) {
+    const other = seen.get(token);
+    if (other) throw new ConfigError(`config file ${file}: tokens: "${other}" and "${name}" have the same token`);
+    seen.set(token, name);
+  }
+  return tokens;
+}
+
+/** The named tokens of the config file as it is now (read again when it changes: server/http/identities.ts). */
+export function readTokens(file: string): Record<string, string> {
+  const raw = readConfigFile(file);
+  return isObject(raw) && raw.tokens !== undefined ? parseTokens(raw.tokens, file) : {};
 }
 
 /** Disk limits of the transcript store (README "Configuration"); 0 turns the total and count limits off. */

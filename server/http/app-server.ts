@@ -23,7 +23,7 @@ export function createAppServer(config: ServerConfig, pageHandler?: RequestHandl
     if (refused) return sendJson(res, 403, { error: { code: "forbidden", message: refused } });
     const url = new URL(req.url ?? "/", "http://placeholder");
     if (url.pathname === "/api" || url.pathname.startsWith("/api/")) {
-      handleApi(req, res, url, relay!, config.token).catch((err: Error) => {
+      handleApi(req, res, url, relay!).catch((err: Error) => {
         if (!res.headersSent) sendJson(res, 500, { error: { code: "internal", message: err.message } });
         else res.destroy();
       });

@@ -8,7 +8,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { parseWith } from "../../lib/protocol/contract";
 import { renameBody, shareBody, type ShareBody } from "../../lib/contracts/http-api";
-import { latencyQuery, queryParams, searchQuery } from "../../lib/contracts/library-search";
+import { latencyQuery, listQuery, queryParams, searchQuery } from "../../lib/contracts/library-search";
 import { serialize, type TranscriptHeader } from "../../lib/contracts/transcript";
 import { readJsonBody, sendError, sendJson } from "../http/http-api";
 import { tokenMatches } from "../http/security";
@@ -76,7 +76,11 @@ export async function handleTeamApi(
 
   if (parts[0] !== "transcripts") return false;
   await team.ready;
-  if (parts.length === 1 && method === "GET") return done(sendJson(res, 200, { transcripts: await team.list() }));
+  if (parts.length === 1 && method === "GET") {
+    const read = parseWith(listQuery, queryParams(url.searchParams));
+    if (!read.ok) return done(sendError(res, 400, "invalid_query", read.error));
+    return done(sendJson(res, 200, { transcripts: await team.list(read.value) }));
+  }
   const id = parts[1];
   if (id === undefined) return false;
   const missing = () => sendError(res, 404, "not_found", `no transcript ${id.slice(0, 80)}`);

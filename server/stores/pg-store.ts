@@ -16,7 +16,7 @@ import {
   type SearchQuery,
 } from "../../lib/contracts/library-search";
 import { serialize, type TranscriptEvent, type TranscriptHeader } from "../../lib/contracts/transcript";
-import type { TranscriptMeta } from "../../lib/contracts/transcript-meta";
+import type { ListFilter, TranscriptMeta } from "../../lib/contracts/transcript-meta";
 import { callTiming, latencyRows, matchLine, queryTerms, searchDoc } from "../../lib/features/library-search";
 import type { LibrarySearch, TranscriptLibrary } from "./library-store";
 import { migrate } from "./pg-migrate";
@@ -29,6 +29,7 @@ const BATCH = 2_000;
 
 /** What a user changes about a transcript, kept when a recorder saves its counts again. */
 const userChanges = (m: TranscriptMeta): Partial<TranscriptMeta> => ({
+  ...(m.owner ? { owner: m.owner } : {}),
   ...(m.renamed ? { title: m.title, renamed: true } : {}),
   ...(m.shareToken && m.sharedAt
     ? { shareToken: m.shareToken, sharedAt: m.sharedAt, ...(m.shareShowsCommand ? { shareShowsCommand: true } : {}) }
@@ -175,9 +176,11 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
     return lastSeq;
   }
 
-  async list(): Promise<TranscriptMeta[]> {
+  async list(filter: ListFilter = {}): Promise<TranscriptMeta[]> {
+    const owned = filter.owner !== undefined;
     const { rows } = await this.pool.query<{ meta: TranscriptMeta }>(
-      "SELECT meta FROM transcripts ORDER BY created_at DESC, id DESC",
+      `SELECT meta FROM transcripts ${owned ? "WHERE meta->>'owner' = $1" : ""} ORDER BY created_at DESC, id DESC`,
+      owned ? [filter.owner] : [],
     );
     return rows.map((r) => r.meta);
   }
@@ -210,6 +213,10 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
         .map((r) => `${r.line}\n`)
         .join("")
     );
+  }
+
+  own(id: string, owner: string): Promise<TranscriptMeta | undefined> {
+    return this.update(id, (meta) => (meta.owner === owner ? meta : { ...meta, owner }));
   }
 
   rename(id: string, title: string): Promise<TranscriptMeta | undefined> {

@@ -270,10 +270,11 @@ export class TranscriptRecorder {
   }
 
   private userChanges(): Partial<TranscriptMeta> {
-    const { title, renamed, shareToken, sharedAt, shareShowsCommand, kind } =
+    const { title, renamed, shareToken, sharedAt, shareShowsCommand, kind, owner } =
       this.store.storedMeta(this.meta.id) ?? this.meta;
     return {
       title,
+      ...(owner ? { owner } : {}),
       ...(kind ? { kind } : {}),
       ...(renamed ? { renamed } : {}),
       ...(shareToken && sharedAt ? { shareToken, sharedAt, ...(shareShowsCommand ? { shareShowsCommand } : {}) } : {}),

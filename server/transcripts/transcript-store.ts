@@ -28,7 +28,12 @@ import { pipeline, Transform, type Readable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import { protocolOf } from "../../lib/protocol/protocols";
 import { countTurns, serialize, TranscriptError, type TranscriptHeader } from "../../lib/contracts/transcript";
-import { inferKind, type TranscriptKind, type TranscriptMeta } from "../../lib/contracts/transcript-meta";
+import {
+  inferKind,
+  type ListFilter,
+  type TranscriptKind,
+  type TranscriptMeta,
+} from "../../lib/contracts/transcript-meta";
 import { TranscriptReader } from "../../lib/folds/transcript-stream";
 import { transcriptLimits, type TranscriptLimits } from "../config";
 import { isAlive } from "../agents/process-group";
@@ -290,7 +295,7 @@ export class TranscriptStore {
    * there (writeMeta renames a new meta into place); only recordings and files with no valid meta
    * are asked again each time. (A meta file edited in place by hand is seen once the directory changes.)
    */
-  list(): TranscriptMeta[] {
+  list(filter: ListFilter = {}): TranscriptMeta[] {
     const dirMtimeMs = statSync(this.dir).mtimeMs;
     let listed = this.listed;
     if (!listed || !listed.settled || listed.dirMtimeMs !== dirMtimeMs) {
@@ -322,7 +327,8 @@ export class TranscriptStore {
         listed.metas = new Map([...listed.metas].sort(([, a], [, b]) => b.createdAt.localeCompare(a.createdAt)));
     }
     const out: TranscriptMeta[] = [];
-    for (const [id, meta] of listed.metas) if (!this.unlisted.has(id)) out.push(meta);
+    for (const [id, meta] of listed.metas)
+      if (!this.unlisted.has(id) && (filter.owner === undefined || meta.owner === filter.owner)) out.push(meta);
     return out;
   }
 
@@ -436,6 +442,11 @@ export class TranscriptStore {
   /** Tags a transcript with what it turned out to be part of (a comparison's side). */
   tag(id: string, kind: TranscriptKind): TranscriptMeta | undefined {
     return this.update(id, (meta) => ({ ...meta, kind }));
+  }
+
+  /** Records who made it (a named token's owner, server/http/identities.ts). */
+  own(id: string, owner: string): TranscriptMeta | undefined {
+    return this.update(id, (meta) => (meta.owner === owner ? meta : { ...meta, owner }));
   }
 
   rename(id: string, title: string): TranscriptMeta | undefined {
