@@ -38,6 +38,8 @@ export interface TranscriptMeta {
   owner?: string;
   /** True while an agent is writing it. */
   recording: boolean;
+  /** The recording ended because the relay writing it died (a team server noticed: docs/scaling.md). */
+  endedBy?: "crash";
   /** Who is writing it, so that another relay sharing the store can tell a live recording from a crashed one. */
   writer?: { host: string; pid: number };
   /** Only once the user shared it (POST /api/transcripts/:id/share); removed when they revoke it. */

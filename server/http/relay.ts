@@ -68,7 +68,7 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
   const identities = new Identities(config.token, config.tokens, config.configFile);
   const transcripts = new TranscriptStore(config.dataDir);
   // With a database the local store is copied there and searched there: no SQLite index.
-  const team = config.database ? PgStore.connect(config.database) : undefined;
+  const team = config.database ? PgStore.connect(config.database, { leaseMs: config.databaseLeaseMs }) : undefined;
   const mirror = team && new PgMirror(transcripts, team);
   const library = team || config.searchIndex === false ? undefined : new LibraryIndex(transcripts.dir);
   transcripts.index = mirror ?? library;

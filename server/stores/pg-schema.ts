@@ -58,4 +58,20 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: "instances' leases, each recording's writer",
+    sql: `
+      -- Each running instance renews its lease; a recording whose writer's lease ran out was
+      -- left by a crash (server/stores/pg-store.ts, sweep).
+      CREATE TABLE instances (
+        id text PRIMARY KEY,
+        host text NOT NULL,
+        pid integer NOT NULL,
+        lease_until timestamptz NOT NULL
+      );
+      ALTER TABLE transcripts ADD COLUMN writer text;
+      CREATE INDEX transcripts_recording ON transcripts (writer) WHERE (meta->>'recording') = 'true';
+    `,
+  },
 ];

@@ -5,6 +5,7 @@
  * machinery (tsvector, GIN) and shows hits as the SQLite index does (lib/features/library-search.ts).
  */
 import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
 import pg from "pg";
 import {
   SEARCH_CANDIDATES,
@@ -23,6 +24,8 @@ import { migrate } from "./pg-migrate";
 import { MIGRATIONS } from "./pg-schema";
 
 const ID = /^[A-Za-z0-9_-]{1,80}$/;
+/** How long an instance's lease lasts unless renewed (renewed every third of it). */
+export const DEFAULT_LEASE_MS = 10_000;
 const DEFAULT_LIMIT = 50;
 /** Rows per INSERT when lines are saved. */
 const BATCH = 2_000;
@@ -53,24 +56,42 @@ export function tsQuery(input: string): string | undefined {
     .join(" & ");
 }
 
+export interface PgOptions {
+  /** The instance's lease (DEFAULT_LEASE_MS): a recording is marked crashed this long after its writer's last renewal. */
+  leaseMs?: number;
+}
+
 export class PgStore implements TranscriptLibrary, LibrarySearch {
   /** Resolves once the migrations have run; rejects, saying why, when the database cannot be used. */
   readonly ready: Promise<void>;
+  /** This instance, as the writer of its recordings. */
+  readonly instance = randomBytes(12).toString("base64url");
+  private readonly leaseMs: number;
+  private leaseTimer: NodeJS.Timeout | undefined;
+  private leaseFailing = false;
 
-  private constructor(readonly pool: pg.Pool) {
+  private constructor(
+    readonly pool: pg.Pool,
+    options: PgOptions,
+  ) {
+    this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
     // An idle client's error (the server restarted) must not take the relay down.
     pool.on("error", (err) => console.error(`database: ${err.message}`));
-    this.ready = migrate(pool, MIGRATIONS).then(() => undefined);
+    this.ready = migrate(pool, MIGRATIONS).then(async () => {
+      // Recordings left by instances whose lease ran out are marked at start, then at every renewal.
+      await this.renew();
+      this.leaseTimer = setInterval(() => void this.renew().catch(() => undefined), this.leaseMs / 3).unref();
+    });
     this.ready.catch(() => undefined); // seen by whoever awaits it
   }
 
   /** Connects now and runs the migrations not yet run (once, whatever other instances start meanwhile). */
-  static connect(url: string): PgStore {
-    return new PgStore(new pg.Pool({ connectionString: url, max: 8 }));
+  static connect(url: string, options: PgOptions = {}): PgStore {
+    return new PgStore(new pg.Pool({ connectionString: url, max: 8 }), options);
   }
 
-  static async open(url: string): Promise<PgStore> {
-    const store = PgStore.connect(url);
+  static async open(url: string, options: PgOptions = {}): Promise<PgStore> {
+    const store = PgStore.connect(url, options);
     try {
       await store.ready;
     } catch (err) {
@@ -80,8 +101,43 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
     return store;
   }
 
-  close(): Promise<void> {
-    return this.pool.end();
+  /** Stops renewing and gives the lease back (what it still records is closed by then). */
+  async close(): Promise<void> {
+    clearInterval(this.leaseTimer);
+    await this.pool.query("DELETE FROM instances WHERE id = $1", [this.instance]).catch(() => undefined);
+    await this.pool.end();
+  }
+
+  /**
+   * Renews this instance's lease, then marks as ended by a crash every recording whose writer
+   * holds no lease (killed, or cut off from the database for longer than its lease: if it comes
+   * back, its next copy says "recording" again). Time is the database's, one clock for all.
+   */
+  async renew(): Promise<string[]> {
+    try {
+      await this.pool.query(
+        `INSERT INTO instances (id, host, pid, lease_until)
+         VALUES ($1, $2, $3, clock_timestamp() + $4 * interval '1 millisecond')
+         ON CONFLICT (id) DO UPDATE SET lease_until = EXCLUDED.lease_until`,
+        [this.instance, hostname(), process.pid, this.leaseMs],
+      );
+      const { rows } = await this.pool.query<{ id: string }>(
+        `UPDATE transcripts t SET writer = NULL, meta = t.meta || '{"recording": false, "endedBy": "crash"}'::jsonb
+         WHERE (t.meta->>'recording') = 'true' AND NOT EXISTS (
+           SELECT 1 FROM instances i WHERE i.id = t.writer AND i.lease_until > clock_timestamp())
+         RETURNING t.id`,
+      );
+      await this.pool.query("DELETE FROM instances WHERE lease_until < clock_timestamp() - interval '1 hour'");
+      if (this.leaseFailing) console.error("database: lease renewed again");
+      this.leaseFailing = false;
+      for (const { id } of rows)
+        console.error(`database: transcript ${id}: its relay died while recording: marked ended by a crash`);
+      return rows.map((r) => r.id);
+    } catch (err) {
+      if (!this.leaseFailing) console.error(`database: cannot renew this instance's lease: ${(err as Error).message}`);
+      this.leaseFailing = true;
+      throw err;
+    }
   }
 
   /**
@@ -102,9 +158,9 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
       const { writer: _writer, duplicateOf: _dup, ...plain } = meta;
       const stored = { ...plain, ...(old.rows[0] ? userChanges(old.rows[0].meta) : {}) };
       await client.query(
-        `INSERT INTO transcripts (id, created_at, meta) VALUES ($1, $2, $3)
-         ON CONFLICT (id) DO UPDATE SET meta = EXCLUDED.meta, created_at = EXCLUDED.created_at`,
-        [meta.id, meta.createdAt, stored],
+        `INSERT INTO transcripts (id, created_at, meta, writer) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (id) DO UPDATE SET meta = EXCLUDED.meta, created_at = EXCLUDED.created_at, writer = EXCLUDED.writer`,
+        [meta.id, meta.createdAt, stored, meta.recording ? this.instance : null],
       );
       if (from === 0) {
         for (const table of ["transcript_lines", "search_docs", "calls"])
