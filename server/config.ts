@@ -71,6 +71,8 @@ export interface ServerConfig {
   database?: string;
   /** An instance's lease on the database (ACP_PLAYGROUND_DATABASE_LEASE_MS): its recordings are marked crashed this long after it dies. */
   databaseLeaseMs?: number;
+  /** Bytes of recordings waiting for the database kept from local retention (ACP_PLAYGROUND_DATABASE_BACKLOG_BYTES). */
+  databaseBacklogBytes?: number;
   /** Terminal output kept when the agent asks for none or more. */
   terminalOutputBytes: number;
   /** Warm agents kept per profile (ACP_PLAYGROUND_POOL="gemini=1", or "pool" in the file). */
@@ -453,11 +455,16 @@ export function transcriptLimits(env: Env = process.env): TranscriptLimits {
 }
 
 /** ACP_PLAYGROUND_DATABASE_URL, when set: a postgres:// URL (the URL itself is never shown, it may hold a password). */
-function databaseFrom(env: Env): { database?: string; databaseLeaseMs?: number } {
+function databaseFrom(env: Env): { database?: string; databaseLeaseMs?: number; databaseBacklogBytes?: number } {
   const url = env.ACP_PLAYGROUND_DATABASE_URL?.trim();
   if (!url) return {};
   if (!/^postgres(ql)?:\/\//.test(url))
     throw new ConfigError("ACP_PLAYGROUND_DATABASE_URL (--database) must be a postgres:// or postgresql:// URL");
   const leaseMs = intFrom(env, "ACP_PLAYGROUND_DATABASE_LEASE_MS", 0, 300);
-  return { database: url, ...(leaseMs ? { databaseLeaseMs: leaseMs } : {}) };
+  const backlog = intFrom(env, "ACP_PLAYGROUND_DATABASE_BACKLOG_BYTES", 0, 1);
+  return {
+    database: url,
+    ...(leaseMs ? { databaseLeaseMs: leaseMs } : {}),
+    ...(backlog ? { databaseBacklogBytes: backlog } : {}),
+  };
 }

@@ -69,7 +69,7 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
   const transcripts = new TranscriptStore(config.dataDir);
   // With a database the local store is copied there and searched there: no SQLite index.
   const team = config.database ? PgStore.connect(config.database, { leaseMs: config.databaseLeaseMs }) : undefined;
-  const mirror = team && new PgMirror(transcripts, team);
+  const mirror = team && new PgMirror(transcripts, team, config.databaseBacklogBytes);
   const library = team || config.searchIndex === false ? undefined : new LibraryIndex(transcripts.dir);
   transcripts.index = mirror ?? library;
   // serve --otlp: every recording also goes out as OpenTelemetry traces (docs/otel.md).
@@ -253,7 +253,7 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
       transcripts.index = undefined;
       await library?.close();
       await transcripts.recordings?.close?.();
-      await mirror?.flush();
+      await mirror?.close();
       await team?.close();
       await new Promise<void>((resolve) => void io.close(() => resolve()));
     },

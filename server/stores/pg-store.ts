@@ -87,7 +87,7 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
 
   /** Connects now and runs the migrations not yet run (once, whatever other instances start meanwhile). */
   static connect(url: string, options: PgOptions = {}): PgStore {
-    return new PgStore(new pg.Pool({ connectionString: url, max: 8 }), options);
+    return new PgStore(new pg.Pool({ connectionString: url, max: 8, connectionTimeoutMillis: 5_000 }), options);
   }
 
   static async open(url: string, options: PgOptions = {}): Promise<PgStore> {
@@ -143,7 +143,8 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
   /**
    * Saves a transcript's meta and `lines`, which are its lines from number `from` on (0: all of
    * them, header first, replacing what was kept; else appended, `lastSeq` the last frame's seq
-   * before them). Returns the last frame's seq after them. What a user changed in the database
+   * before them). Lines already kept under their numbers are left as they are, so saving again
+   * after a commit whose answer was lost (the database went away) duplicates nothing. Returns the last frame's seq after them. What a user changed in the database
    * (a rename, a share) outlives the recorder's meta.
    */
   async save(meta: TranscriptMeta, lines: readonly string[], from = 0, lastSeq = 0): Promise<number> {
@@ -210,7 +211,8 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
       const slice = lines.slice(at, at + BATCH);
       await client.query(
         `INSERT INTO transcript_lines (transcript_id, line_no, line)
-         SELECT $1, n, l FROM unnest($2::int[], $3::text[]) AS x(n, l)`,
+         SELECT $1, n, l FROM unnest($2::int[], $3::text[]) AS x(n, l)
+         ON CONFLICT (transcript_id, line_no) DO NOTHING`,
         [id, slice.map((_, i) => from + at + i), slice],
       );
     }
@@ -218,14 +220,16 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
       await client.query(
         `INSERT INTO search_docs (transcript_id, line_no, seq, ts, dir, kind, method, field, error, body, extra)
          SELECT $1, * FROM unnest($2::int[], $3::int[], $4::float8[], $5::text[], $6::text[], $7::text[],
-           $8::text[], $9::bool[], $10::text[], $11::text[])`,
+           $8::text[], $9::bool[], $10::text[], $11::text[])
+         ON CONFLICT (transcript_id, line_no) DO NOTHING`,
         [id, ...docs.map((column) => column.slice(at, at + BATCH))],
       );
     }
     for (let at = 0; at < calls[0]!.length; at += BATCH) {
       await client.query(
         `INSERT INTO calls (transcript_id, line_no, method, dir, ms, error)
-         SELECT $1, * FROM unnest($2::int[], $3::text[], $4::text[], $5::float8[], $6::bool[])`,
+         SELECT $1, * FROM unnest($2::int[], $3::text[], $4::text[], $5::float8[], $6::bool[])
+         ON CONFLICT (transcript_id, line_no) DO NOTHING`,
         [id, ...calls.map((column) => column.slice(at, at + BATCH))],
       );
     }

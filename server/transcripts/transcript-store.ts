@@ -76,6 +76,8 @@ export class TranscriptStore {
   readonly live = new Set<string>();
   /** Warm-pool agents no browser has taken yet: not listed, and deleted if never used. */
   readonly unlisted = new Set<string>();
+  /** Not yet copied to the team library (server/stores/pg-mirror.ts): retention keeps them. */
+  readonly pinned = new Set<string>();
 
   /** The search index, told of every change (the relay's; none in the CLI and tests). */
   index: IndexObserver | undefined;
@@ -514,7 +516,8 @@ export class TranscriptStore {
     const over = () => (count > 0 && left > count) || (totalBytes > 0 && bytes > totalBytes);
     for (const m of [...all].reverse()) {
       if (!over()) break;
-      if (m.recording || m.shareToken || m.renamed || m.uploaded || m.id in DEMO_TRANSCRIPTS) continue;
+      if (m.recording || m.shareToken || m.renamed || m.uploaded || m.id in DEMO_TRANSCRIPTS || this.pinned.has(m.id))
+        continue;
       if (!this.delete(m.id)) continue;
       dropped.push(m.id);
       bytes -= m.bytes;
