@@ -69,7 +69,7 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
   const transcripts = new TranscriptStore(config.dataDir);
   // With a database the local store is copied there and searched there: no SQLite index.
   const team = config.database ? PgStore.connect(config.database, { leaseMs: config.databaseLeaseMs }) : undefined;
-  const mirror = team && new PgMirror(transcripts, team, config.databaseBacklogBytes);
+  const mirror = team && new PgMirror(transcripts, team, config.databaseBacklogBytes, probeStoreBeside(transcripts));
   const library = team || config.searchIndex === false ? undefined : new LibraryIndex(transcripts.dir);
   transcripts.index = mirror ?? library;
   // serve --otlp: every recording also goes out as OpenTelemetry traces (docs/otel.md).

@@ -14,6 +14,7 @@
 import { closeSync, fstatSync, openSync, readSync, statSync } from "node:fs";
 import type { IndexObserver } from "../transcripts/library-index";
 import type { TranscriptStore } from "../transcripts/transcript-store";
+import type { ProbeStore } from "../transcripts/probe-store";
 import type { PgStore } from "./pg-store";
 
 const NOTIFY_MS = 250;
@@ -23,6 +24,8 @@ const MAX_RETRY_MS = 5_000;
 const CHUNK_BYTES = 4 * 1024 * 1024;
 export const DEFAULT_BACKLOG_BYTES = 1024 * 1024 * 1024;
 const MIB = 1024 * 1024;
+/** A probe report's entry among the ids waiting to be copied (transcript ids never hold a colon). */
+const PROBE = "probe:";
 
 /**
  * A file's whole lines from byte `start`, at most about `max` bytes of them, the byte after the
@@ -91,11 +94,15 @@ export class PgMirror implements IndexObserver {
     private readonly files: TranscriptStore,
     private readonly db: PgStore,
     private readonly backlogBytes = DEFAULT_BACKLOG_BYTES,
-  ) {}
+    /** Where probe reports are kept here: each one kept is copied too. */
+    private readonly probes?: ProbeStore,
+  ) {
+    if (probes) probes.onSaved = (id) => this.changed(`${PROBE}${id}`);
+  }
 
   changed(id: string): void {
     this.dirty.add(id);
-    this.files.pinned.add(id);
+    if (!id.startsWith(PROBE)) this.files.pinned.add(id);
     this.schedule();
   }
 
@@ -139,7 +146,8 @@ export class PgMirror implements IndexObserver {
         continue;
       }
       try {
-        await this.sync(id);
+        if (id.startsWith(PROBE)) await this.syncProbe(id.slice(PROBE.length));
+        else await this.sync(id);
       } catch (err) {
         if (await this.reachable()) {
           // This transcript's own trouble: copied again from the start the next time it changes.
@@ -179,15 +187,18 @@ export class PgMirror implements IndexObserver {
 
   /** Keeps what waits to be copied from local retention, up to the bound; past it says so, once per outage. */
   private holdBacklog(): void {
-    const waiting = [...this.dirty].sort().map((id) => {
-      let size = 0;
-      try {
-        size = statSync(this.files.file(id)).size;
-      } catch {
-        // gone
-      }
-      return { id, bytes: Math.max(0, size - (this.sent.get(id)?.bytes ?? 0)) };
-    });
+    const waiting = [...this.dirty]
+      .filter((id) => !id.startsWith(PROBE))
+      .sort()
+      .map((id) => {
+        let size = 0;
+        try {
+          size = statSync(this.files.file(id)).size;
+        } catch {
+          // gone
+        }
+        return { id, bytes: Math.max(0, size - (this.sent.get(id)?.bytes ?? 0)) };
+      });
     let total = waiting.reduce((sum, w) => sum + w.bytes, 0);
     if (total <= this.backlogBytes) return;
     if (!this.overBound)
@@ -203,6 +214,11 @@ export class PgMirror implements IndexObserver {
       this.files.pinned.delete(w.id);
       total -= w.bytes;
     }
+  }
+
+  private async syncProbe(id: string): Promise<void> {
+    const report = this.probes?.get(id);
+    if (report) await this.db.saveProbe({ ...report, id });
   }
 
   /** Copies one transcript's new lines and its meta now, a chunk at a time. */

@@ -1,8 +1,8 @@
 /**
  * With `serve --database`, the library's routes answer from PostgreSQL: GET /api/transcripts,
  * GET/DELETE/PATCH /api/transcripts/:id, POST/DELETE /api/transcripts/:id/share, GET
- * /api/share/:id, /api/search and /api/latency, with the file store's answers
- * (docs/relay-protocol.md#http-api). Uploads still go to the local store, which copies them here
+ * /api/share/:id, /api/search, /api/latency, GET /api/probes and GET/DELETE /api/probes/:id, with
+ * the file store's answers (docs/relay-protocol.md#http-api). Uploads still go to the local store, which copies them here
  * (server/stores/pg-mirror.ts); other routes are left to the file store's handler.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -72,6 +72,19 @@ export async function handleTeamApi(
     const read = parseWith(latencyQuery, params);
     if (!read.ok) return done(sendError(res, 400, "invalid_query", read.error));
     return done(sendJson(res, 200, await team.latency(read.value)));
+  }
+
+  if (parts[0] === "probes") {
+    await team.ready;
+    if (parts.length === 1 && method === "GET") return done(sendJson(res, 200, { probes: await team.probes() }));
+    const id = parts[1];
+    if (parts.length !== 2 || id === undefined || (method !== "GET" && method !== "DELETE")) return false;
+    const gone = () => sendError(res, 404, "not_found", `no probe report ${id.slice(0, 80)}`);
+    if (method === "GET") {
+      const report = await team.probe(id);
+      return done(report ? sendJson(res, 200, { ...report, id }) : gone());
+    }
+    return done((await team.deleteProbe(id)) ? void res.writeHead(204).end() : gone());
   }
 
   if (parts[0] !== "transcripts") return false;

@@ -74,4 +74,15 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX transcripts_recording ON transcripts (writer) WHERE (meta->>'recording') = 'true';
     `,
   },
+  {
+    version: 3,
+    name: "probe reports",
+    sql: `
+      -- A probe report as the probe store writes it (lib/contracts/reports.ts), its id first.
+      CREATE TABLE probe_reports (
+        id text PRIMARY KEY,
+        report jsonb NOT NULL
+      );
+    `,
+  },
 ];

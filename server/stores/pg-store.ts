@@ -18,12 +18,15 @@ import {
 } from "../../lib/contracts/library-search";
 import { serialize, type TranscriptEvent, type TranscriptHeader } from "../../lib/contracts/transcript";
 import type { ListFilter, TranscriptMeta } from "../../lib/contracts/transcript-meta";
+import type { ProbeReport } from "../../lib/contracts/reports";
+import type { ProbeReportMeta } from "../../lib/features/probe-export";
 import { callTiming, latencyRows, matchLine, queryTerms, searchDoc } from "../../lib/features/library-search";
 import type { LibrarySearch, TranscriptLibrary } from "./library-store";
 import { migrate } from "./pg-migrate";
 import { MIGRATIONS } from "./pg-schema";
 
 const ID = /^[A-Za-z0-9_-]{1,80}$/;
+const PROBE_ID = /^\d{8}-\d{6}-[0-9a-f]{8}$/;
 /** How long an instance's lease lasts unless renewed (renewed every third of it). */
 export const DEFAULT_LEASE_MS = 10_000;
 const DEFAULT_LIMIT = 50;
@@ -69,6 +72,8 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
   private readonly leaseMs: number;
   private leaseTimer: NodeJS.Timeout | undefined;
   private leaseFailing = false;
+  /** The renewal under way, if any: close waits for it. */
+  private renewing: Promise<unknown> = Promise.resolve();
 
   private constructor(
     readonly pool: pg.Pool,
@@ -80,7 +85,9 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
     this.ready = migrate(pool, MIGRATIONS).then(async () => {
       // Recordings left by instances whose lease ran out are marked at start, then at every renewal.
       await this.renew();
-      this.leaseTimer = setInterval(() => void this.renew().catch(() => undefined), this.leaseMs / 3).unref();
+      this.leaseTimer = setInterval(() => {
+        this.renewing = this.renew().catch(() => undefined);
+      }, this.leaseMs / 3).unref();
     });
     this.ready.catch(() => undefined); // seen by whoever awaits it
   }
@@ -104,6 +111,7 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
   /** Stops renewing and gives the lease back (what it still records is closed by then). */
   async close(): Promise<void> {
     clearInterval(this.leaseTimer);
+    await this.renewing;
     await this.pool.query("DELETE FROM instances WHERE id = $1", [this.instance]).catch(() => undefined);
     await this.pool.end();
   }
@@ -437,5 +445,37 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
       transcripts: count.rows[0]!.n,
       tookMs: Math.round(performance.now() - started),
     };
+  }
+
+  /** Keeps a probe report under its id (kept again: replaced). */
+  async saveProbe(report: ProbeReport & { id: string }): Promise<void> {
+    if (!PROBE_ID.test(report.id)) throw new Error(`bad probe report id: ${report.id.slice(0, 80)}`);
+    await this.pool.query(
+      "INSERT INTO probe_reports (id, report) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET report = EXCLUDED.report",
+      [report.id, report],
+    );
+  }
+
+  async probe(id: string): Promise<ProbeReport | undefined> {
+    if (!PROBE_ID.test(id)) return undefined;
+    const { rows } = await this.pool.query<{ report: ProbeReport }>("SELECT report FROM probe_reports WHERE id = $1", [
+      id,
+    ]);
+    return rows[0]?.report;
+  }
+
+  /** As the probe store lists them: newest first, without their rows. */
+  async probes(): Promise<ProbeReportMeta[]> {
+    const { rows } = await this.pool.query<ProbeReportMeta>(
+      `SELECT id, report->>'profile' AS profile, report->'agent' AS agent, report->>'startedAt' AS "startedAt",
+         (report->>'durationMs')::float8 AS "durationMs", jsonb_array_length(report->'rows') AS checks
+       FROM probe_reports ORDER BY id DESC`,
+    );
+    return rows.map(({ agent, ...r }) => (agent ? { ...r, agent } : r));
+  }
+
+  async deleteProbe(id: string): Promise<boolean> {
+    if (!PROBE_ID.test(id)) return false;
+    return (await this.pool.query("DELETE FROM probe_reports WHERE id = $1", [id])).rowCount === 1;
   }
 }

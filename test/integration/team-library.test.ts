@@ -4,13 +4,15 @@
  * search on B; a rename, a share and a delete made on B are seen on A; a local file published
  * into B (acp-playground publish) is read on A. With named tokens (one config file for both): a
  * session recorded with Alice's token is hers on B, Bob's publish is his, and Bob's token removed
- * from the file is refused on both at once, his open socket closed.
+ * from the file is refused on both at once, his open socket closed. A probe report kept on A is
+ * listed, read and deleted on B.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { publishMain } from "../../server/cli/publish-cli";
+import { probeStoreBeside } from "../../server/transcripts/probe-store";
 import type { ServerConfig } from "../../server/config";
 import { useGeminiRelay } from "../gemini-relay-setup";
 import { pgSkipReason, startPgCluster, type PgCluster } from "../pg-cluster";
@@ -188,5 +190,31 @@ describe.skipIf(skip !== undefined)("team library on PostgreSQL", () => {
     const again = new TestClient(a.relay.url, { token: BOB });
     await expect(again.connected()).rejects.toThrow(/unauthorized/);
     again.close();
+  });
+
+  it("a probe report kept on A is listed, read and deleted on B", async () => {
+    const kept = probeStoreBeside(a.relay.server.relay.transcripts).save({
+      profile: "gemini",
+      agent: { name: "gemini-cli", version: "1" },
+      startedAt: new Date().toISOString(),
+      durationMs: 1234,
+      rows: [],
+    });
+    const listed = await until(
+      async () => (await http(b!, "GET", "/api/probes")).json().probes as { id: string }[],
+      (probes) => probes.some((p) => p.id === kept.id),
+    );
+    expect(listed.find((p) => p.id === kept.id)).toEqual({
+      id: kept.id,
+      profile: "gemini",
+      agent: { name: "gemini-cli", version: "1" },
+      startedAt: kept.startedAt,
+      durationMs: 1234,
+      checks: 0,
+    });
+    expect((await http(b!, "GET", `/api/probes/${kept.id}`)).json()).toEqual(kept);
+    expect((await http(b!, "DELETE", `/api/probes/${kept.id}`)).status).toBe(204);
+    expect((await http(a.relay, "GET", `/api/probes/${kept.id}`)).status).toBe(404);
+    expect((await http(b!, "GET", "/api/probes/nope")).status).toBe(404);
   });
 });
