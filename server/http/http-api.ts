@@ -122,7 +122,7 @@ export async function handleApi(req: IncomingMessage, res: ServerResponse, url: 
   // A team library on PostgreSQL answers the library's routes (server/stores/pg-routes.ts).
   // Who the bearer is: the relay's own token or a person's named one (server/http/identities.ts).
   const who = relay.identities.who(bearerToken(req));
-  if (relay.team && (await handleTeamApi(req, res, url, relay.team, who !== undefined))) return;
+  if (relay.team && (await handleTeamApi(req, res, url, relay.team, who !== undefined, relay.mirror))) return;
 
   // Share links carry their own token and reach exactly one transcript.
   if (parts[0] === "share" && parts.length === 2 && method === "GET") {

@@ -50,6 +50,8 @@ export interface Relay {
   library: LibraryIndex | undefined;
   /** The team library on PostgreSQL (`serve --database`): the library's routes answer from it. */
   team: PgStore | undefined;
+  /** What copies the local store into the team library, when there is one. */
+  mirror: PgMirror | undefined;
   /** Who a token is: the relay's own, or a person's named one (revoked by editing the config file). */
   identities: Identities;
   pool: AgentPool;
@@ -239,6 +241,7 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
     transcripts,
     library,
     team,
+    mirror,
     identities,
     pool,
     taps,

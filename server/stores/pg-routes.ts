@@ -1,8 +1,8 @@
 /**
  * With `serve --database`, the library's routes answer from PostgreSQL: GET /api/transcripts,
  * GET/DELETE/PATCH /api/transcripts/:id, POST/DELETE /api/transcripts/:id/share, GET
- * /api/share/:id, /api/search, /api/latency, GET /api/probes and GET/DELETE /api/probes/:id, with
- * the file store's answers (docs/relay-protocol.md#http-api). Uploads still go to the local store, which copies them here
+ * /api/share/:id, /api/search, /api/latency, GET /api/probes, GET/DELETE /api/probes/:id and
+ * /api/comparisons (but its workspaces), with the file store's answers (docs/relay-protocol.md#http-api). Uploads still go to the local store, which copies them here
  * (server/stores/pg-mirror.ts); other routes are left to the file store's handler.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -14,6 +14,9 @@ import { readJsonBody, sendError, sendJson } from "../http/http-api";
 import { tokenMatches } from "../http/security";
 import { HIDDEN_WORKSPACE, localPaths } from "../transcripts/transcript-store";
 import type { PgStore } from "./pg-store";
+import type { PgMirror } from "./pg-mirror";
+import { PgComparisons } from "./pg-comparisons";
+import { comparisonInput } from "../../lib/contracts/compare-format";
 
 /** The JSONL as a share page shows it unless the sharer chose otherwise: no command line, no local paths. */
 function hideLocal(jsonl: string): string {
@@ -43,6 +46,8 @@ export async function handleTeamApi(
   url: URL,
   team: PgStore,
   authorized: boolean,
+  /** This instance's copier: what it recorded is in the database before a comparison names it. */
+  mirror?: PgMirror,
 ): Promise<boolean> {
   const parts = url.pathname.split("/").filter(Boolean).slice(1); // drop "api"
   const method = req.method ?? "GET";
@@ -59,7 +64,17 @@ export async function handleTeamApi(
     if (text === undefined) return done(sendError(res, 404, "not_found", "no such shared transcript"));
     return done(sendJsonl(res, id, meta.shareShowsCommand ? text : hideLocal(text), false));
   }
+  if (parts[0] === "comparisons" && parts.length === 3 && parts[2] === "shared" && method === "GET") {
+    await team.ready;
+    const shared = await new PgComparisons(team).shared(parts[1]!, url.searchParams.get("token"));
+    return done(shared ? sendJson(res, 200, shared) : sendError(res, 404, "not_found", "no such shared comparison"));
+  }
   if (!authorized) return false;
+
+  if (parts[0] === "comparisons" && parts[1] !== "workspaces") {
+    await team.ready;
+    return handleComparisons(req, res, parts.slice(1), method, new PgComparisons(team), mirror);
+  }
 
   if (parts.length === 1 && (parts[0] === "search" || parts[0] === "latency") && method === "GET") {
     await team.ready;
@@ -127,6 +142,45 @@ export async function handleTeamApi(
     if (!read.ok) return done(sendError(res, 400, "invalid_payload", read.error));
     const meta = await team.rename(id, read.value.title);
     return done(meta ? sendJson(res, 200, meta) : missing());
+  }
+  return false;
+}
+
+/** /api/comparisons from the database (but POST /api/comparisons/workspaces: the file store's handler). */
+async function handleComparisons(
+  req: IncomingMessage,
+  res: ServerResponse,
+  parts: string[],
+  method: string,
+  store: PgComparisons,
+  mirror: PgMirror | undefined,
+): Promise<boolean> {
+  const done = (_sent: void) => true;
+  if (parts.length === 0 && method === "GET") return done(sendJson(res, 200, { comparisons: await store.list() }));
+  if (parts.length === 0 && method === "POST") {
+    const body = await readJsonBody(req, comparisonInput, 256 * 1024);
+    if (!body.ok) return done(sendError(res, 400, "invalid_payload", body.error));
+    await mirror?.flush();
+    const saved = await store.save(body.value);
+    if ("missing" in saved) return done(sendError(res, 400, "not_found", `no transcript ${saved.missing}`));
+    return done(sendJson(res, 201, saved));
+  }
+  const id = parts[0];
+  if (id === undefined) return false;
+  const missing = () => sendError(res, 404, "not_found", `no comparison ${id.slice(0, 80)}`);
+  if (parts.length === 1 && (method === "GET" || method === "DELETE")) {
+    const record = await store.get(id);
+    if (!record) return done(missing());
+    if (method === "GET") return done(sendJson(res, 200, record));
+    return done((await store.delete(id)) ? void res.writeHead(204).end() : missing());
+  }
+  if (parts.length === 2 && parts[1] === "share" && (method === "POST" || method === "DELETE")) {
+    const record = method === "POST" ? await store.share(id) : await store.unshare(id);
+    return done(
+      record
+        ? sendJson(res, 200, record)
+        : sendError(res, 404, "not_found", `no comparison ${id.slice(0, 80)} (or one of its transcripts is gone)`),
+    );
   }
   return false;
 }

@@ -85,4 +85,15 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 4,
+    name: "saved comparisons",
+    sql: `
+      -- A saved comparison as the file store writes it (lib/contracts/compare-format.ts).
+      CREATE TABLE comparisons (
+        id text PRIMARY KEY,
+        record jsonb NOT NULL
+      );
+    `,
+  },
 ];

@@ -17,7 +17,7 @@ import {
   type SearchQuery,
 } from "../../lib/contracts/library-search";
 import { serialize, type TranscriptEvent, type TranscriptHeader } from "../../lib/contracts/transcript";
-import type { ListFilter, TranscriptMeta } from "../../lib/contracts/transcript-meta";
+import type { ListFilter, TranscriptKind, TranscriptMeta } from "../../lib/contracts/transcript-meta";
 import type { ProbeReport } from "../../lib/contracts/reports";
 import type { ProbeReportMeta } from "../../lib/features/probe-export";
 import { callTiming, latencyRows, matchLine, queryTerms, searchDoc } from "../../lib/features/library-search";
@@ -36,6 +36,8 @@ const BATCH = 2_000;
 /** What a user changes about a transcript, kept when a recorder saves its counts again. */
 const userChanges = (m: TranscriptMeta): Partial<TranscriptMeta> => ({
   ...(m.owner ? { owner: m.owner } : {}),
+  // A saved comparison's side stays one whatever its recorder copies after.
+  ...(m.kind === "compare" ? { kind: m.kind } : {}),
   ...(m.renamed ? { title: m.title, renamed: true } : {}),
   ...(m.shareToken && m.sharedAt
     ? { shareToken: m.shareToken, sharedAt: m.sharedAt, ...(m.shareShowsCommand ? { shareShowsCommand: true } : {}) }
@@ -285,6 +287,11 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
 
   own(id: string, owner: string): Promise<TranscriptMeta | undefined> {
     return this.update(id, (meta) => (meta.owner === owner ? meta : { ...meta, owner }));
+  }
+
+  /** Tags a transcript with what it turned out to be part of (a comparison's side). */
+  tag(id: string, kind: TranscriptKind): Promise<TranscriptMeta | undefined> {
+    return this.update(id, (meta) => (meta.kind === kind ? meta : { ...meta, kind }));
   }
 
   rename(id: string, title: string): Promise<TranscriptMeta | undefined> {

@@ -5,7 +5,7 @@
  * into B (acp-playground publish) is read on A. With named tokens (one config file for both): a
  * session recorded with Alice's token is hers on B, Bob's publish is his, and Bob's token removed
  * from the file is refused on both at once, his open socket closed. A probe report kept on A is
- * listed, read and deleted on B.
+ * listed, read and deleted on B; a comparison saved on A is shared from B and opens on A.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -13,6 +13,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { publishMain } from "../../server/cli/publish-cli";
 import { probeStoreBeside } from "../../server/transcripts/probe-store";
+import { serialize, serializeFrame, TRANSCRIPT_FORMAT, TRANSCRIPT_VERSION } from "../../lib/contracts/transcript";
 import type { ServerConfig } from "../../server/config";
 import { useGeminiRelay } from "../gemini-relay-setup";
 import { pgSkipReason, startPgCluster, type PgCluster } from "../pg-cluster";
@@ -216,5 +217,61 @@ describe.skipIf(skip !== undefined)("team library on PostgreSQL", () => {
     expect((await http(b!, "DELETE", `/api/probes/${kept.id}`)).status).toBe(204);
     expect((await http(a.relay, "GET", `/api/probes/${kept.id}`)).status).toBe(404);
     expect((await http(b!, "GET", "/api/probes/nope")).status).toBe(404);
+  });
+
+  it("a comparison saved on A is listed, shared, revoked and deleted on B, its share link opening on A", async () => {
+    const upload = async (profile: string) => {
+      const text =
+        serialize({
+          type: "header",
+          format: TRANSCRIPT_FORMAT,
+          version: TRANSCRIPT_VERSION,
+          id: "x",
+          createdAt: new Date().toISOString(),
+          playground: { version: "test" },
+          agent: { profile, command: "agent", args: [], cwd: "/w" },
+        }) +
+        serializeFrame({
+          seq: 1,
+          ts: 1,
+          dir: "to-agent",
+          kind: "request",
+          method: "initialize",
+          raw: '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}',
+        });
+      const res = await http(a.relay, "POST", "/api/transcripts", text);
+      expect(res.status).toBe(201);
+      return res.json().id as string;
+    };
+    const sides = [await upload("left"), await upload("right")];
+    const input = {
+      prompt: "compare me",
+      sides: sides.map((transcriptId, i) => ({ label: `side ${i}`, profile: i ? "right" : "left", transcriptId })),
+    };
+    // Saved on A at once after the uploads: A's copies reach the database first.
+    const saved = await http(a.relay, "POST", "/api/comparisons", JSON.stringify(input));
+    expect(saved.status).toBe(201);
+    const cid = saved.json().id as string;
+    expect((await http(b!, "GET", "/api/comparisons")).json().comparisons.map((c: { id: string }) => c.id)).toContain(
+      cid,
+    );
+    const listed = (await http(b!, "GET", "/api/transcripts")).json().transcripts as { id: string; kind: string }[];
+    expect(listed.filter((m) => sides.includes(m.id)).map((m) => m.kind)).toEqual(["compare", "compare"]);
+
+    const shared = (await http(b!, "POST", `/api/comparisons/${cid}/share`)).json();
+    const view = await fetch(`${a.relay.url}/api/comparisons/${cid}/shared?token=${shared.shareToken}`);
+    expect(view.status).toBe(200);
+    const body = (await view.json()) as { transcripts: { id: string; token: string }[] };
+    expect(body.transcripts.map((t) => t.id)).toEqual(sides);
+    for (const t of body.transcripts)
+      expect((await fetch(`${a.relay.url}/api/share/${t.id}?token=${t.token}`)).status).toBe(200);
+    expect((await fetch(`${a.relay.url}/api/comparisons/${cid}/shared?token=nope`)).status).toBe(404);
+
+    // Revoking one transcript's link revokes the comparison's for good.
+    expect((await http(a.relay, "DELETE", `/api/transcripts/${sides[0]}/share`)).status).toBe(200);
+    expect((await fetch(`${b!.url}/api/comparisons/${cid}/shared?token=${shared.shareToken}`)).status).toBe(404);
+    expect((await http(b!, "DELETE", `/api/comparisons/${cid}/share`)).status).toBe(200);
+    expect((await http(a.relay, "DELETE", `/api/comparisons/${cid}`)).status).toBe(204);
+    expect((await http(b!, "GET", `/api/comparisons/${cid}`)).status).toBe(404);
   });
 });
