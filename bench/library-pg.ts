@@ -58,7 +58,10 @@ async function serve(url: string) {
     const r = await timed(route);
     searches[name] = { p50: r.p50, p95: r.p95, max: r.max, matches: r.body.total, more: r.body.more };
   }
-  return { listMs: { p50: list.p50, p95: list.p95, max: list.max, transcripts: list.body.transcripts.length }, searches };
+  return {
+    listMs: { p50: list.p50, p95: list.p95, max: list.max, transcripts: list.body.transcripts.length },
+    searches,
+  };
 }
 
 const work = mkdtempSync(path.join(tmpdir(), "acp-bench-pg-"));
