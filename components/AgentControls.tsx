@@ -7,10 +7,12 @@
 import { useEffect, useState } from "react";
 import { optionControls, optionsPayload, type OptionValues } from "@/lib/contracts/agent-options";
 import type { RelayError } from "@/lib/contracts/wire";
+import { descriptorOf, protocolOf } from "@/lib/protocol/protocols";
 import { AuthControls } from "./answer/AuthControls";
 import { AgentErrorNotice } from "./compose/AgentErrorNotice";
 import { AgentOptions } from "./compose/AgentOptions";
-import { advertisesDefaults, capabilitiesOf, ConnectSettings, useConnectChoices } from "./compose/ConnectSettings";
+import { advertisesDefaults, capabilitiesOf, useConnectChoices } from "./compose/ConnectSettings";
+import { PROTOCOL_VIEWS } from "./protocol-views";
 import { CredentialsNote } from "./profiles/CredentialsNote";
 import type { AgentStatus } from "./state/session-store";
 import { PROFILE_UI_KEY } from "./state/tabs-store";
@@ -75,6 +77,7 @@ export function AgentControls({ onConnect, onStart }: Props) {
   const [stopError, setStopError] = useState<RelayError>();
   const chosen = profile || info?.defaultProfile || "";
   const profileInfo = info?.profiles.find((p) => p.name === chosen);
+  const Settings = PROTOCOL_VIEWS[protocolOf(profileInfo)].connectSettings;
   const optionValues = options[chosen] ?? {};
   const payload = optionsPayload(optionControls(profileInfo), optionValues);
   const [choices, setChoices, choicesReady] = useConnectChoices(profileInfo);
@@ -156,7 +159,7 @@ export function AgentControls({ onConnect, onStart }: Props) {
         onChange={(v) => setOptions({ ...options, [chosen]: v })}
         disabled={busy}
       />
-      <ConnectSettings profile={profileInfo} choices={choices} onChange={setChoices} disabled={busy || !choicesReady} />
+      <Settings profile={profileInfo} choices={choices} onChange={setChoices} disabled={busy || !choicesReady} />
       <div className="flex flex-wrap gap-2">
         <button
           type="button"
@@ -194,9 +197,7 @@ export function AgentControls({ onConnect, onStart }: Props) {
       </div>
       <p data-testid="start-help" className="text-[11px] leading-snug text-zinc-500">
         <span className="text-zinc-400">Connect</span> starts the agent and does the handshake (
-        {profileInfo?.protocol === "codex-app-server"
-          ? "initialize, initialized, thread/start"
-          : "initialize, session/new"}
+        {descriptorOf(protocolOf(profileInfo)).connectSteps}
         ): then you prompt. <span className="text-zinc-400">Start agent</span> only starts the process; you send every
         frame yourself.
       </p>

@@ -8,12 +8,12 @@
  * highlights its item.
  */
 import { useCallback, useEffect, useState, type ReactNode } from "react";
-import { ThreadView } from "./app-server/ThreadView";
 import { useViewProtocol } from "./app-server/use-protocol";
 import { FrameInspector, type FrameGoto } from "./inspector/FrameInspector";
 import { InsightsView } from "./insights/InsightsView";
 import type { Highlight } from "./session-view/highlight";
-import { SessionView } from "./session-view/SessionView";
+import { PROTOCOL_VIEWS } from "./protocol-views";
+import { descriptorOf } from "@/lib/protocol/protocols";
 import { useTabState } from "./state/use-session";
 import { WaterfallView } from "./waterfall/WaterfallView";
 
@@ -84,6 +84,7 @@ export function ViewPane({ leading, goto }: { leading?: ReactNode; goto?: FrameG
   // A frame to scroll to when the Frames view opens ("#seq" on a session item).
   const [reveal, setReveal] = useState<number>();
   const protocol = useViewProtocol();
+  const Conversation = PROTOCOL_VIEWS[protocol].conversation;
   // Select and show one frame (insights, latency, links): the Frames view opens on it.
   const [frameGoto, setFrameGoto] = useState<FrameGoto>();
 
@@ -124,13 +125,11 @@ export function ViewPane({ leading, goto }: { leading?: ReactNode; goto?: FrameG
       <ViewSwitch
         view={view}
         onChange={switchTo}
-        conversation={protocol === "codex-app-server" ? "Thread" : "Session"}
+        conversation={descriptorOf(protocol).conversation}
         leading={leading}
       />
-      {view === "session" && protocol === "codex-app-server" ? (
-        <ThreadView onHighlight={onHighlight} onShowFrames={showFrames} />
-      ) : view === "session" ? (
-        <SessionView onHighlight={onHighlight} onShowFrames={showFrames} />
+      {view === "session" ? (
+        <Conversation onHighlight={onHighlight} onShowFrames={showFrames} />
       ) : view === "waterfall" ? (
         <WaterfallView onHighlight={onHighlight} />
       ) : view === "insights" ? (

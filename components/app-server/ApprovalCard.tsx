@@ -5,7 +5,7 @@
  * permission cards are (use-answer.ts). Shown in the thread where the turn waits and in the
  * left column's pending requests. The model's questions get their own card.
  */
-import { approvalChoices, type ApprovalChoice } from "@/lib/features/policy-app-server";
+import { approvalChoices, type ApprovalChoice } from "@/lib/features/protocols/codex-app-server/policy";
 import { APP_SERVER_REQUESTS } from "@/lib/protocol/app-server-methods";
 import type { JsonRpcId } from "@/lib/protocol/frame";
 import { Kbd } from "../answer/shortcuts";

@@ -5,8 +5,8 @@
  * its approval card while the turn waits on it (an inline request: the session view's answer keys work on it). Clicking it selects its frames; "#seq" shows them.
  */
 import { memo } from "react";
-import { approvalOutcome } from "@/lib/folds/app-server-items";
-import type { AsItem, CommandItem, NoticeItem, PermissionsItem } from "@/lib/folds/app-server-view";
+import { approvalOutcome } from "@/lib/folds/codex-app-server/items";
+import type { AsItem, CommandItem, NoticeItem, PermissionsItem } from "@/lib/folds/codex-app-server/view";
 import { formatMs } from "@/lib/folds/session-view-format";
 import { str } from "@/lib/protocol/json";
 import { StreamingMarkdown } from "../session-view/Markdown";

@@ -4,7 +4,7 @@
  * options or typing (when it has none, or allows another answer), then Submit.
  */
 import { useState } from "react";
-import { userInputQuestions, userInputResult } from "@/lib/features/policy-app-server";
+import { userInputQuestions, userInputResult } from "@/lib/features/protocols/codex-app-server/policy";
 import type { JsonRpcId } from "@/lib/protocol/frame";
 import { button, input, primary } from "../compose/ui";
 import { useAnswer } from "../answer/use-answer";

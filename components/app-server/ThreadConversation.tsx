@@ -6,7 +6,7 @@
  * bottom while the user is there.
  */
 import { useMemo, useRef, type ReactNode } from "react";
-import type { AsItem, ThreadView, TurnView } from "@/lib/folds/app-server-view";
+import type { AsItem, ThreadView, TurnView } from "@/lib/folds/codex-app-server/view";
 import { useRequestShortcuts } from "../answer/shortcuts";
 import { ConversationRows, useConversationRows } from "../session-view/Conversation";
 import { useStickToBottom } from "../use-stick-to-bottom";

@@ -1,24 +1,20 @@
 "use client";
 /**
- * The decoded view of a Codex app-server conversation (lib/folds/app-server-view.ts): the
+ * The decoded view of a Codex app-server conversation (lib/folds/codex-app-server/view.ts): the
  * thread's turns and their items, with approval cards where a turn waits for the user. Shown
  * in place of the ACP session view when the tab's agent (or recording) speaks the app-server
  * protocol. Clicking an item selects its frames, as in the session view.
  */
+import { useFrameSelection } from "../state/frame-selection";
 import "../session-view/session-view.css";
 import { useCallback, useMemo, type ReactNode } from "react";
-import type { AsItem } from "@/lib/folds/app-server-view";
+import type { AsItem } from "@/lib/folds/codex-app-server/view";
 import type { Highlight } from "../session-view/highlight";
 import { useSession, useSessionStore, useTabState } from "../state/use-session";
 import { AsItemView } from "./ItemViews";
 import { ThreadConversation } from "./ThreadConversation";
 import { usageText } from "./TurnLine";
 import { useAppServerView } from "./use-app-server-view";
-
-interface Selection {
-  epoch: number;
-  seq: number;
-}
 
 interface Props {
   onHighlight: (highlight: Highlight) => void;
@@ -28,8 +24,7 @@ interface Props {
 export function ThreadView({ onHighlight, onShowFrames }: Props) {
   const { state, epoch, lastSeq } = useAppServerView();
   const [picked, setPicked] = useTabState<string | undefined>("thread.picked", undefined);
-  const [selection, setSelection] = useTabState<Selection | undefined>("inspector.selection", undefined);
-  const selectedSeq = selection?.epoch === epoch ? selection.seq : undefined;
+  const [selectedSeq, chooseFrame] = useFrameSelection(epoch);
   const threadId = picked !== undefined && Object.hasOwn(state.threads, picked) ? picked : state.order.at(-1);
   const thread = threadId !== undefined ? state.threads[threadId] : undefined;
   const store = useSessionStore();
@@ -42,10 +37,10 @@ export function ThreadView({ onHighlight, onShowFrames }: Props) {
     (item: AsItem) => {
       const seq = item.seqs.first;
       if (seq === undefined) return;
-      setSelection({ epoch, seq });
+      chooseFrame(seq);
       onHighlight({ epoch, seqs: item.seqs });
     },
-    [epoch, setSelection, onHighlight],
+    [epoch, chooseFrame, onHighlight],
   );
   const showFrames = useCallback(
     (item: AsItem) => {

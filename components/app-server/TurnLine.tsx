@@ -1,6 +1,6 @@
 "use client";
 /** Under each app-server turn: its status, how long it took and the tokens its last model call used. */
-import type { TokenUsage, TurnView } from "@/lib/folds/app-server-view";
+import type { TokenUsage, TurnView } from "@/lib/folds/codex-app-server/view";
 import { formatMs, formatUsage } from "@/lib/folds/session-view-format";
 import { CopyFrameLink } from "../transcripts/CopyFrameLink";
 

@@ -1,7 +1,7 @@
 "use client";
 /** A file change as Codex reports it: a unified diff for an update, the content for an added file. */
 import { DiffView } from "../session-view/DiffView";
-import type { FileChange } from "@/lib/folds/app-server-view";
+import type { FileChange } from "@/lib/folds/codex-app-server/view";
 
 const LINE_STYLE = (line: string) =>
   line.startsWith("@@")

@@ -1,11 +1,15 @@
 "use client";
 /**
  * The app-server view of the surrounding tab, folded from its frames as they arrive
- * (lib/folds/app-server-view.ts): only the frames after those already folded, from scratch
+ * (lib/folds/codex-app-server/view.ts): only the frames after those already folded, from scratch
  * when the log restarts (a new epoch). At most one React update per animation frame, as a
  * transition (useStoreFold, as for the ACP session view).
  */
-import { EMPTY_APP_SERVER_VIEW, reduceAppServerFrames, type AppServerViewState } from "@/lib/folds/app-server-view";
+import {
+  EMPTY_APP_SERVER_VIEW,
+  reduceAppServerFrames,
+  type AppServerViewState,
+} from "@/lib/folds/codex-app-server/view";
 import type { SessionStore } from "../state/session-store";
 import { useStoreFold } from "../state/use-session";
 

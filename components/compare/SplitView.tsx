@@ -7,9 +7,8 @@
  */
 import { useMemo } from "react";
 import { compareRuns } from "@/lib/features/compare";
-import { ThreadView } from "../app-server/ThreadView";
 import { useAgentProtocol } from "../app-server/use-protocol";
-import { SessionView } from "../session-view/SessionView";
+import { PROTOCOL_VIEWS } from "../protocol-views";
 import type { SessionStore } from "../state/session-store";
 import type { Tab } from "../state/tabs-store";
 import { TabContext, useSession } from "../state/use-session";
@@ -24,11 +23,8 @@ export interface Side {
 
 /** The side's conversation as its protocol shows it (inside the side's TabContext). */
 function Conversation() {
-  return useAgentProtocol() === "codex-app-server" ? (
-    <ThreadView onHighlight={noop} onShowFrames={noop} />
-  ) : (
-    <SessionView onHighlight={noop} onShowFrames={noop} />
-  );
+  const View = PROTOCOL_VIEWS[useAgentProtocol()].conversation;
+  return <View onHighlight={noop} onShowFrames={noop} />;
 }
 
 function useFrames(store: SessionStore) {

@@ -3,7 +3,7 @@
  * The "Compose" tab: every method a client sends, as a form generated from the schema of the
  * agent's protocol (the ACP SDK's, or the app-server's of the pinned Codex), plus a custom one.
  */
-import { COMPOSE_RULES } from "@/lib/features/compose-catalog";
+import { specOf } from "@/lib/features/protocols/registry";
 import { negotiatedVersion } from "@/lib/folds/agent-facts";
 import { selectProtocol } from "../state/session-store";
 import { useSession, useTabState } from "../state/use-session";
@@ -12,19 +12,21 @@ import { MethodForm } from "./MethodForm";
 import { CUSTOM, MethodPicker } from "./MethodPicker";
 import { useComposeSchema } from "./use-compose-schema";
 import { AGENT_METHODS } from "@/lib/protocol/methods";
+import { descriptorOf } from "@/lib/protocol/protocols";
 
 export function ComposePanel({ onToRaw }: { onToRaw: (text: string) => void }) {
   const [unstable, setUnstable] = useTabState("compose.unstable", false);
   const [chosen, setChosen] = useTabState<string>("compose.method", AGENT_METHODS.initialize);
   const facts = useSession((s) => s.facts);
   const protocol = useSession(selectProtocol);
-  const acp = protocol === "acp";
-  // The v2 draft's forms once the agent answered initialize with protocol version 2.
+  // Judged by ACP's schema (the protocol's descriptor says): the SDK's stable and unstable surfaces, and
+  // the v2 draft's forms once the agent answered initialize with protocol version 2.
+  const acp = descriptorOf(protocol).schema === "acpSdk";
   const version = acp && negotiatedVersion(facts) === 2 ? 2 : 1;
   const schema = useComposeSchema(protocol, unstable, version);
   const methods = schema?.specs ?? [];
   const spec = methods.find((m) => m.method === chosen);
-  const rules = COMPOSE_RULES[protocol];
+  const rules = specOf(protocol).compose;
 
   return (
     <section className="flex flex-col gap-2 p-3" aria-label="Compose" data-testid="compose-panel">

@@ -3,7 +3,7 @@
 import type { ConnectProgress } from "@/lib/features/connect-flow";
 import { negotiatedVersion } from "@/lib/folds/agent-facts";
 import { isObject } from "@/lib/protocol/json";
-import { PROMPT_CLIENTS } from "@/lib/features/connect-flow-prompt";
+import { specOf } from "@/lib/features/protocols/registry";
 import { selectProtocol } from "../state/session-store";
 import { useSession } from "../state/use-session";
 import { ProvidersForm } from "./ProvidersForm";
@@ -25,7 +25,7 @@ const STEP_TEXT: Record<ConnectProgress["step"], string> = {
 };
 
 function Progress({ p }: { p: ConnectProgress }) {
-  const noun = PROMPT_CLIENTS[useSession(selectProtocol)].noun;
+  const noun = specOf(useSession(selectProtocol)).promptClient.noun;
   const method = p.authMethods?.find((m) => m.id === p.authMethodId)?.name ?? p.authMethodId;
   const detail = [
     p.pooled ? "warm agent from the pool (already initialized)" : undefined,
@@ -68,7 +68,7 @@ function Progress({ p }: { p: ConnectProgress }) {
 export function ConnectPanel() {
   const handshake = useSession((s) => s.handshake);
   // ACP's session, or the app-server's thread: where Connect lands.
-  const client = PROMPT_CLIENTS[useSession(selectProtocol)];
+  const client = specOf(useSession(selectProtocol)).promptClient;
   const sessionId = useSession((s) => client.sessionId(s));
   const running = useSession((s) => s.agent.state === "running");
   const version = useSession((s) => negotiatedVersion(s.facts));

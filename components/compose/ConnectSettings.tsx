@@ -3,14 +3,15 @@
  * What Connect advertises in `initialize` (fs read/write, terminal, the
  * `_meta["terminal-auth"]` flag), defaulting to the profile's
  * `clientCapabilities` and kept per profile in localStorage; and whether to
- * authenticate before session/new. A profile speaking Codex's app-server has
- * none of these: its handshake is said instead.
+ * authenticate before session/new: ACP's Connect settings. A profile speaking
+ * Codex's app-server has none of these: its handshake is said instead
+ * (components/protocol-views.ts picks which).
  */
 import type { ClientCapabilities } from "@agentclientprotocol/sdk";
 import { useCallback, useMemo, useSyncExternalStore } from "react";
 import { DEFAULT_CLIENT_CAPABILITIES, TERMINAL_AUTH_META, withTerminalAuth } from "@/lib/protocol/client-capabilities";
 import type { ProfileSummary } from "@/lib/contracts/wire";
-import { PROTOCOLS, protocolOf } from "@/lib/protocol/protocols";
+import { descriptorOf, protocolOf } from "@/lib/protocol/protocols";
 import { connectStorageKey } from "../state/protocol-choice";
 
 export interface ConnectChoices {
@@ -145,26 +146,28 @@ const BOXES: { key: Exclude<keyof ConnectChoices, "v2">; label: string; title: s
   { key: "authenticateFirst", label: "authenticate first", title: "Choose an auth method before session/new" },
 ];
 
-export function ConnectSettings({
-  profile,
-  choices,
-  onChange,
-  disabled,
-}: {
+/** What a protocol's Connect settings take (components/protocol-views.ts picks them by protocol). */
+export interface ConnectSettingsProps {
   profile: ProfileSummary | undefined;
   choices: ConnectChoices;
   onChange: (change: Partial<ConnectChoices>) => void;
   disabled?: boolean;
-}) {
+}
+
+/** Codex's app-server client advertises no capabilities and asks for no version: nothing to choose. */
+export function AppServerConnectNote({ profile }: ConnectSettingsProps) {
+  const protocol = protocolOf(profile);
+  return (
+    <p data-testid="connect-settings" data-protocol={protocol} className="text-[11px] text-zinc-500">
+      {descriptorOf(protocol).label}: Connect sends initialize (the playground&apos;s clientInfo), then initialized,
+      then thread/start in the workspace; prompts are turns of that thread.
+    </p>
+  );
+}
+
+/** ACP's: the capabilities initialize advertises, authenticating first, the protocol version. */
+export function ConnectSettings({ profile, choices, onChange, disabled }: ConnectSettingsProps) {
   const quirk = isGemini(profile) && (choices.fsRead || choices.fsWrite);
-  // The app-server's client advertises no capabilities and asks for no version: nothing to choose.
-  if (protocolOf(profile) === "codex-app-server")
-    return (
-      <p data-testid="connect-settings" data-protocol="codex-app-server" className="text-[11px] text-zinc-500">
-        {PROTOCOLS["codex-app-server"].label}: Connect sends initialize (the playground&apos;s clientInfo), then
-        initialized, then thread/start in the workspace; prompts are turns of that thread.
-      </p>
-    );
   return (
     <fieldset
       className="flex flex-col gap-1 text-[11px] text-zinc-400"

@@ -1,14 +1,15 @@
 "use client";
 /**
  * The form of one agent method, generated from its schema definition and
- * prefilled from what the agent said (by the rules of the agent's protocol,
- * lib/features/compose-catalog.ts COMPOSE_RULES); validated as it is edited.
+ * prefilled from what the agent said (by the compose rules of the agent's
+ * protocol spec, lib/features/protocols/); validated as it is edited.
  * Edits are kept per method (and per tab); until the user edits, the form
  * follows the agent (a new session id, new modes). "Reset" goes back to
  * following it. A method without params has no form.
  */
 import { useMemo } from "react";
-import { COMPOSE_RULES, type MethodSpec } from "@/lib/features/compose-catalog";
+import { type MethodSpec } from "@/lib/features/compose-catalog";
+import { specOf } from "@/lib/features/protocols/registry";
 import { buildForm } from "@/lib/features/schema-form";
 import { selectProtocol } from "../state/session-store";
 import { useSession, useTabState } from "../state/use-session";
@@ -30,7 +31,7 @@ export function MethodForm({
 }) {
   const facts = useSession((s) => s.facts);
   const appServer = useSession((s) => s.appServer);
-  const rules = COMPOSE_RULES[useSession(selectProtocol)];
+  const rules = specOf(useSession(selectProtocol)).compose;
   const state = useMemo(() => ({ facts, appServer }), [facts, appServer]);
   const policies = useSession((s) => s.policies);
   const roots = useSession((s) => s.info?.workspaceRoots);

@@ -10,7 +10,7 @@
  */
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from "react";
 import { currentSession } from "@/lib/folds/agent-facts";
-import { PROMPT_CLIENTS } from "@/lib/features/connect-flow-prompt";
+import { specOf } from "@/lib/features/protocols/registry";
 import {
   applyCommand,
   matchCommands,
@@ -28,7 +28,7 @@ export function PromptBox({ sessionId }: { sessionId: string }) {
   const store = useSessionStore();
   const facts = useSession((s) => s.facts);
   const appServer = useSession((s) => s.appServer);
-  const client = PROMPT_CLIENTS[useSession(selectProtocol)];
+  const client = specOf(useSession(selectProtocol)).promptClient;
   const state = useMemo(() => ({ facts, appServer }), [facts, appServer]);
   const [text, setText] = useTabState("prompt.text", "");
   const [active, setActive] = useState(0);

@@ -9,7 +9,7 @@
 import { useEffect, useState } from "react";
 import { appServerComposeMethods, composeMethods, type MethodSpec } from "@/lib/features/compose-catalog";
 import type { Defs } from "@/lib/features/schema-form";
-import type { ProtocolName } from "@/lib/protocol/protocols";
+import { descriptorOf, type ProtocolName } from "@/lib/protocol/protocols";
 import { createAppServerSchema, type AppServerSchemaFile } from "@/lib/protocol/schema-app-server";
 import { createSchemaChecker, type SchemaChecker } from "@/lib/protocol/schema-check";
 
@@ -98,7 +98,7 @@ const load = async (which: Which) =>
  */
 export function useComposeSchema(protocol: ProtocolName, unstable = false, version = 1): ComposeSchema | undefined {
   const which: Which =
-    protocol === "codex-app-server"
+    descriptorOf(protocol).schema === "appServer"
       ? "app-server"
       : version === 2
         ? unstable

@@ -5,6 +5,7 @@
  * checks, and the selected frame in detail. The logic is in lib/ (filter,
  * checks, index); this wires it to the tab's store and view state.
  */
+import { useFrameSelection } from "../state/frame-selection";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { useDebounced } from "../use-debounced";
 import type { FrameFilter } from "@/lib/folds/frame-filter";
@@ -50,11 +51,6 @@ function sortedIncludes(sorted: readonly number[], x: number): boolean {
 const selectFrames = (s: SessionSnapshot) => s.frames;
 const LIST_CATCH_UP_MS = 100;
 
-interface Selection {
-  epoch: number;
-  seq: number;
-}
-
 interface Props {
   /** Frames of the item last clicked in the session view. */
   highlight?: Highlight;
@@ -96,7 +92,7 @@ export function FrameInspector({ highlight, revealSeq, goto }: Props = {}) {
   const [filter, setFilter] = useTabState<FrameFilter>("inspector.filter", {});
   const [searchText, setSearchText] = useTabState("inspector.search", "");
   const [showEvents, setShowEvents] = useTabState("inspector.events", false);
-  const [selection, setSelection] = useTabState<Selection | undefined>("inspector.selection", undefined);
+  const [selectedSeq, chooseFrame] = useFrameSelection(epoch);
   const [reveal, setReveal] = useState<RevealRequest | undefined>(() =>
     revealSeq !== undefined ? { seq: revealSeq } : undefined,
   );
@@ -126,8 +122,6 @@ export function FrameInspector({ highlight, revealSeq, goto }: Props = {}) {
     [setFoldingState],
   );
   const [expanded, setExpanded] = useTabState<ReadonlySet<number>>("inspector.expanded", NO_FOLDS);
-  // A restarted log reuses seqs: a selection from before means nothing now.
-  const selectedSeq = selection?.epoch === epoch ? selection.seq : undefined;
   const selected = selectedSeq !== undefined ? frames.bySeq(selectedSeq) : undefined;
   // The highlight follows the selection: selecting a frame outside the item drops it.
   const highlighted =
@@ -164,9 +158,9 @@ export function FrameInspector({ highlight, revealSeq, goto }: Props = {}) {
       // A selection inside would hold the fold open.
       const fold = folder.foldOf(firstSeq);
       if (fold && selectedSeq !== undefined && selectedSeq >= fold.firstSeq && selectedSeq <= fold.lastSeq)
-        setSelection(undefined);
+        chooseFrame(undefined);
     },
-    [setExpanded, folder, selectedSeq, setSelection],
+    [setExpanded, folder, selectedSeq, chooseFrame],
   );
   const openFoldAt = useCallback(
     (seq: number) => {
@@ -178,14 +172,14 @@ export function FrameInspector({ highlight, revealSeq, goto }: Props = {}) {
   );
   const now = useNow(index.unansweredCount > 0 ? 1000 : 0);
 
-  const onSelect = useCallback((seq: number) => setSelection({ epoch, seq }), [epoch, setSelection]);
+  const onSelect = useCallback((seq: number) => chooseFrame(seq), [chooseFrame]);
   const jump = useCallback(
     (seq: number) => {
       // Selected, a frame inside a fold opens it (above).
-      setSelection({ epoch, seq });
+      chooseFrame(seq);
       setReveal({ seq });
     },
-    [epoch, setSelection],
+    [chooseFrame],
   );
   // Coming from the session view into a closed fold: open it and scroll again once it is open.
   useEffect(() => {
@@ -257,7 +251,7 @@ export function FrameInspector({ highlight, revealSeq, goto }: Props = {}) {
           now={now}
           listed={sortedIncludes(seqs, selected.seq)}
           onJump={jump}
-          onClose={() => setSelection(undefined)}
+          onClose={() => chooseFrame(undefined)}
         />
       ) : null}
     </div>

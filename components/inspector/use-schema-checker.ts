@@ -7,7 +7,7 @@
  */
 import { useEffect, useMemo, useState } from "react";
 import type { Frame } from "@/lib/protocol/frame";
-import type { ProtocolName } from "@/lib/protocol/protocols";
+import { DEFAULT_PROTOCOL, descriptorOf, type ProtocolName } from "@/lib/protocol/protocols";
 import { createAppServerSchema, type AppServerSchemaFile } from "@/lib/protocol/schema-app-server";
 import { createSchemaSet, type SchemaSet, type SchemaVerdict } from "@/lib/protocol/schema-check";
 
@@ -81,8 +81,9 @@ function judgeFor(set: SchemaSet, v2: boolean): FrameJudge {
  * The judge for a log in its protocol: an app-server log is never judged by ACP's schemas; an ACP
  * one with v2's too when the agent answered `initialize` with protocolVersion 2.
  */
-export function useSchemaChecker(v2 = false, protocol: ProtocolName = "acp"): FrameJudge | undefined {
-  const acp = protocol === "acp";
+export function useSchemaChecker(v2 = false, protocol: ProtocolName = DEFAULT_PROTOCOL): FrameJudge | undefined {
+  // The protocol's descriptor names its schema.
+  const acp = descriptorOf(protocol).schema === "acpSdk";
   const app = useAppServerJudge(!acp);
   const [set, setSet] = useState(loaded);
   useEffect(() => {

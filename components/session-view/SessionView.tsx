@@ -5,6 +5,7 @@
  * lib/folds/session-view/. Clicking an item selects its frames: the Frames view
  * highlights them, and a frame selected there highlights its item here.
  */
+import { useFrameSelection } from "../state/frame-selection";
 import "./session-view.css";
 import { useCallback, useMemo, useRef } from "react";
 import type { Frame } from "@/lib/protocol/frame";
@@ -22,11 +23,6 @@ import { LiveStateContext } from "./live-state";
 
 const NO_REQUESTS: readonly Frame[] = [];
 
-interface Selection {
-  epoch: number;
-  seq: number;
-}
-
 interface Props {
   onHighlight: (highlight: Highlight) => void;
   /** Switch to the Frames view with this frame in view. */
@@ -37,8 +33,7 @@ export function SessionView({ onHighlight, onShowFrames }: Props) {
   const { state, epoch, lastSeq } = useSessionView();
   const [picked, setPicked] = useTabState<string | undefined>("session.picked", undefined);
   // Shared with the frame inspector (never mounted at the same time): one selection per tab.
-  const [selection, setSelection] = useTabState<Selection | undefined>("inspector.selection", undefined);
-  const selectedSeq = selection?.epoch === epoch ? selection.seq : undefined;
+  const [selectedSeq, chooseFrame] = useFrameSelection(epoch);
 
   // Follow the newest session unless the user picked one; a subagent's session shows under its parent's card.
   const newest = state.order.findLast((id) => state.sessions[id]?.parentSessionId === undefined) ?? state.order.at(-1);
@@ -69,10 +64,10 @@ export function SessionView({ onHighlight, onShowFrames }: Props) {
     (item: ViewItem) => {
       const seq = item.seqs.first;
       if (seq === undefined) return;
-      setSelection({ epoch, seq });
+      chooseFrame(seq);
       onHighlight({ epoch, seqs: item.seqs });
     },
-    [epoch, setSelection, onHighlight],
+    [epoch, chooseFrame, onHighlight],
   );
   const showFrames = useCallback(
     (item: ViewItem) => {

@@ -16,6 +16,7 @@ import { chosenProtocolVersion } from "./protocol-choice";
 import { AGENT_METHODS } from "@/lib/protocol/methods";
 import type { Frame } from "@/lib/protocol/frame";
 import { protocolOf } from "@/lib/protocol/protocols";
+import { specOf } from "@/lib/features/protocols/registry";
 
 function findFrame(frames: Iterable<Frame>, match: (f: Frame) => boolean): Frame | undefined {
   for (const f of frames) if (match(f)) return f;
@@ -81,8 +82,8 @@ export async function connectAgent(
       start: async () => {
         const res = await store.startAgent(opts.profile, undefined, {
           options: opts.options,
-          // The warm pool initializes agents with ACP's initialize.
-          pooled: !opts.env && opts.poolable !== false && protocolVersion === sdkVersion && protocol === "acp",
+          // The warm pool initializes agents with ACP's initialize: only a poolable protocol's come from it.
+          pooled: !opts.env && opts.poolable !== false && protocolVersion === sdkVersion && specOf(protocol).poolable,
           env: opts.env,
         });
         return res.ok ? ok({ pooled: res.agent.pooled === true }) : fail(res.error.message);

@@ -6,18 +6,19 @@
 import { describe, expect, it } from "vitest";
 import { FrameSequencer } from "@/lib/protocol/frame-sequencer";
 import type { Frame, FrameDirection, WireFrame } from "@/lib/protocol/frame";
+import type { ProtocolName } from "@/lib/protocol/protocols";
 import { emptyLogState, FrameLogState, type SnapshotHost } from "./frame-log-state";
 import { selectSessionId, type SessionSnapshot } from "./session-store";
 
 /** A host over a plain snapshot, as the session store is for its parts. */
-function host(): SnapshotHost {
-  let snap = { ...emptyLogState(0), lifecycle: [], agent: { state: "not-started" } } as unknown as SessionSnapshot;
+function host(agent: object = { state: "not-started" }): SnapshotHost {
+  let snap = { ...emptyLogState(0), lifecycle: [], agent } as unknown as SessionSnapshot;
   return { get: () => snap, set: (patch) => (snap = { ...snap, ...patch }) };
 }
 
 /** Frames as the relay sends them: numbered and paired by a sequencer, without `message`. */
-function relay() {
-  const seq = new FrameSequencer();
+function relay(protocol?: ProtocolName) {
+  const seq = new FrameSequencer(undefined, protocol);
   return (dir: FrameDirection, message: object): WireFrame => {
     const { message: _m, ...lean }: Frame = seq.line(dir, JSON.stringify({ jsonrpc: "2.0", ...message }));
     return lean;
@@ -153,5 +154,45 @@ describe("a recording shown as a prefix (playback)", () => {
     log.showPrefix(recorded, 4);
     expect(h.get()).toMatchObject({ epoch: 2, pending: [] });
     expect(selectSessionId(h.get())).toBe("s1");
+  });
+});
+
+describe("folding by the log's protocol", () => {
+  it("folds each frame once, with its own protocol's fold: an ACP log never touches the app-server's state", () => {
+    const h = host();
+    const empty = h.get();
+    const wire = relay();
+    new FrameLogState(h).append([
+      wire("to-agent", { id: 1, method: "session/prompt", params: { sessionId: "s", prompt: [] } }),
+      wire("from-agent", {
+        method: "session/update",
+        params: {
+          sessionId: "s",
+          update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "hi" } },
+        },
+      }),
+    ]);
+    expect(h.get().appServer).toBe(empty.appServer);
+    expect(h.get().view).not.toBe(empty.view);
+  });
+
+  it("an app-server log folds its thread and turn, and leaves ACP's session view alone", () => {
+    const h = host({ state: "running", agent: { protocol: "codex-app-server" } });
+    const empty = h.get();
+    const wire = relay("codex-app-server");
+    new FrameLogState(h).append([
+      wire("to-agent", { id: 1, method: "turn/start", params: { threadId: "t", input: [] } }),
+      wire("from-agent", {
+        method: "session/update",
+        params: {
+          sessionId: "t",
+          update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "hi" } },
+        },
+      }),
+    ]);
+    expect(h.get().appServer.turn).toMatchObject({ threadId: "t", ended: false });
+    expect(h.get().view).toBe(empty.view);
+    // Only the fold's parts are patched: the log's own fields are the new ones.
+    expect(h.get().lastSeq).toBe(2);
   });
 });

@@ -1,12 +1,15 @@
 /**
  * The frame log of one agent, as a tab holds it: the capped log, its index
- * (pairs, unanswered requests, methods seen), the agent facts and session view
- * folded from it (and the app-server's thread and turn), and the request ids seen going to the agent. Shared by live
+ * (pairs, unanswered requests, methods seen), what the agent's protocol folds from it (its
+ * spec's `foldLog`: ACP's facts and session view, or the app-server's thread and turn; each
+ * frame folded once, by its own protocol), and the request ids seen going to the agent. Shared by live
  * sessions (frames from the relay) and playback (a prefix of a recording).
  * Lives until the log restarts (a new agent, or the relay's log restarted).
  */
-import { EMPTY_FACTS_STATE, foldFacts } from "@/lib/folds/agent-facts";
-import { EMPTY_APP_SERVER_STATE, foldAppServer } from "@/lib/features/app-server-handshake";
+import { EMPTY_FACTS_STATE } from "@/lib/folds/agent-facts";
+import { EMPTY_APP_SERVER_STATE } from "@/lib/features/protocols/codex-app-server/handshake";
+import { specOf } from "@/lib/features/protocols/registry";
+import type { LogFolds } from "@/lib/features/protocols/spec";
 import { RequestSeqFiller } from "@/lib/protocol/correlate";
 import type { Frame, WireFrame } from "@/lib/protocol/frame";
 import { FrameIndex } from "@/lib/folds/frame-index";
@@ -21,6 +24,9 @@ export const FRAME_CAP = 200_000;
 /** The protocol of this log's agent (running or gone; ACP when there is none). */
 export const selectProtocol = (s: SessionSnapshot): ProtocolName =>
   protocolOf(s.agent.state === "running" || s.agent.state === "exited" ? s.agent.agent : undefined);
+
+/** Nothing folded yet, in any protocol. */
+const EMPTY_FOLDS: LogFolds = { ...EMPTY_FACTS_STATE, appServer: EMPTY_APP_SERVER_STATE };
 
 /** Where a part of the session reads and patches the one snapshot. */
 export interface SnapshotHost {
@@ -107,16 +113,12 @@ export class FrameLogState {
         index.prune(frames.first!.seq);
       }
     }
-    const { facts, view } = foldFacts(fresh, snap);
-    const appServer = foldAppServer(fresh, snap.appServer);
     const patch: Partial<SessionSnapshot> = {
       frames,
       lastSeq,
       maxRequestId: this.ids.max,
       missed,
-      facts,
-      view,
-      appServer,
+      ...specOf(protocol).foldLog(fresh, snap),
     };
     // Frames resent after the agent exited (a page that re-attached) open no card: nobody can answer them.
     if (pendingChanged)
@@ -146,8 +148,7 @@ export class FrameLogState {
       fresh.push(frame);
       if (index.add(frame, protocol).opened?.dir === "to-agent") this.ids.observe(frame.id);
     }
-    const { facts, view } = foldFacts(fresh, back ? EMPTY_FACTS_STATE : snap);
-    const appServer = foldAppServer(fresh, back ? EMPTY_APP_SERVER_STATE : snap.appServer);
+    const folded = specOf(protocol).foldLog(fresh, back ? EMPTY_FOLDS : snap);
     this.host.set({
       // A window over the recording's own array: no copy, and prefix windows `extend` each other.
       frames: n === shown && !back ? snap.frames : new FrameWindow(recorded, 0, n),
@@ -156,9 +157,7 @@ export class FrameLogState {
       lastSeq: n > 0 ? recorded[n - 1]!.seq : 0,
       pending: index.pending(),
       maxRequestId: this.ids.max,
-      facts,
-      view,
-      appServer,
+      ...folded,
     });
   }
 }

@@ -8,7 +8,7 @@
  */
 import type { AgentFacts } from "@/lib/folds/agent-facts";
 import type { ConnectProgress } from "@/lib/features/connect-flow";
-import type { AppServerState } from "@/lib/features/app-server-handshake";
+import type { AppServerState } from "@/lib/features/protocols/codex-app-server/handshake";
 import type { AuthChoice } from "@/lib/features/handshake";
 import type { Frame, JsonRpcId, WireFrame } from "@/lib/protocol/frame";
 import type { Result } from "@/lib/protocol/result";

@@ -5,6 +5,7 @@
  * Hovering a bar shows its exact times; clicking selects its frames, as the
  * Session view does (the Frames view highlights them).
  */
+import { useFrameSelection } from "../state/frame-selection";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { SeqList } from "@/lib/folds/session-view";
 import {
@@ -20,11 +21,6 @@ import {
 import type { Highlight } from "../session-view/highlight";
 import { useTabState } from "../state/use-session";
 import { useWaterfall } from "./use-waterfall";
-
-interface Selection {
-  epoch: number;
-  seq: number;
-}
 
 interface Props {
   onHighlight: (highlight: Highlight) => void;
@@ -131,8 +127,7 @@ export function WaterfallView({ onHighlight }: Props) {
   const { builder, epoch, lastSeq, lastTs, live } = useWaterfall();
   const turns = builder.turns;
   const [picked, setPicked] = useTabState<number | undefined>("waterfall.turn", undefined);
-  const [selection, setSelection] = useTabState<Selection | undefined>("inspector.selection", undefined);
-  const selectedSeq = selection?.epoch === epoch ? selection.seq : undefined;
+  const [selectedSeq, chooseFrame] = useFrameSelection(epoch);
   const [hover, setHover] = useState<Hover>();
   const [ref, measured] = useWidth();
 
@@ -150,10 +145,10 @@ export function WaterfallView({ onHighlight }: Props) {
     (bar: Pick<Bar, "seqs">) => {
       const seq = bar.seqs.first;
       if (seq === undefined) return;
-      setSelection({ epoch, seq });
+      chooseFrame(seq);
       onHighlight({ epoch, seqs: bar.seqs });
     },
-    [epoch, setSelection, onHighlight],
+    [epoch, chooseFrame, onHighlight],
   );
 
   if (!turn || !layout) {

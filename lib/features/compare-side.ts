@@ -7,18 +7,12 @@
  * agent its own way. The CLI's `record` runs its two halves (openSide, promptSide).
  */
 import type { ClientCapabilities } from "@agentclientprotocol/sdk";
-import { AGENT_METHODS } from "../protocol/methods";
 import type { RequestPort } from "../protocol/request-port";
-import { isObject } from "../protocol/json";
-import { DEFAULT_PROTOCOL, type ProtocolName } from "../protocol/protocols";
-import { runAppServerHandshake, runAppServerTurn } from "./app-server-handshake";
-import { outcomeText, runHandshake, type HandshakeEnd } from "./handshake";
+import type { ProtocolName } from "../protocol/protocols";
+import type { HandshakeEnd } from "./handshake";
+import { specOf } from "./protocols/registry";
 
-/** No fs capabilities by default: Gemini then writes files itself (docs/gemini-quirks.md). */
-export const COMPARE_CLIENT_CAPABILITIES: ClientCapabilities = {
-  fs: { readTextFile: false, writeTextFile: false },
-  terminal: false,
-};
+export { COMPARE_CLIENT_CAPABILITIES } from "./protocols/acp/spec";
 
 export interface SideInput {
   /** The side's workspace: the session's (or thread's) cwd. */
@@ -35,10 +29,7 @@ export interface SideInput {
 /** stopReason: ACP's, or the app-server turn's final status ("completed", "interrupted", "failed"). */
 export type SideEnd = { ok: true; stopReason: string | null } | { ok: false; message: string };
 
-type SidePort = Pick<RequestPort, "request" | "notify" | "waitForFrame">;
-
-/** The longest an app-server turn may take when the caller sets no limit (its turn always has one). */
-const APP_SERVER_TURN_LIMIT_MS = 24 * 60 * 60_000;
+export type SidePort = Pick<RequestPort, "request" | "notify" | "waitForFrame">;
 
 export async function runSide(port: SidePort, input: SideInput): Promise<SideEnd> {
   const { step, sessionId, message } = (await openSide(port, input)).progress;
@@ -48,33 +39,10 @@ export async function runSide(port: SidePort, input: SideInput): Promise<SideEnd
 
 /** The handshake of the side's protocol; its sessionId is the app-server's thread id. */
 export function openSide(port: SidePort, input: Omit<SideInput, "prompt">): Promise<HandshakeEnd> {
-  return appServer(input)
-    ? runAppServerHandshake({ port }, { cwd: input.cwd })
-    : runHandshake(
-        { port },
-        { cwd: input.cwd, clientCapabilities: input.clientCapabilities ?? COMPARE_CLIENT_CAPABILITIES },
-      );
+  return specOf(input.protocol).side.open(port, input);
 }
 
 /** One turn in the session (or thread) the handshake opened, until it ends. */
-export async function promptSide(port: SidePort, input: SideInput, sessionId: string): Promise<SideEnd> {
-  if (appServer(input)) {
-    const turn = await runAppServerTurn(
-      port,
-      sessionId,
-      input.prompt,
-      input.promptTimeoutMs ?? APP_SERVER_TURN_LIMIT_MS,
-    );
-    return turn.ok ? { ok: true, stopReason: turn.status } : { ok: false, message: turn.message };
-  }
-  const turn = await port.request(
-    AGENT_METHODS.session_prompt,
-    { sessionId, prompt: [{ type: "text", text: input.prompt }] },
-    input.promptTimeoutMs === undefined ? {} : { timeoutMs: input.promptTimeoutMs },
-  );
-  if (turn.kind !== "result") return { ok: false, message: `session/prompt failed: ${outcomeText(turn)}` };
-  const stopReason = isObject(turn.result) ? turn.result.stopReason : undefined;
-  return { ok: true, stopReason: typeof stopReason === "string" ? stopReason : null };
+export function promptSide(port: SidePort, input: SideInput, sessionId: string): Promise<SideEnd> {
+  return specOf(input.protocol).side.turn(port, input, sessionId);
 }
-
-const appServer = (input: { protocol?: ProtocolName }) => (input.protocol ?? DEFAULT_PROTOCOL) === "codex-app-server";

@@ -21,7 +21,12 @@ import {
   summarizeTurn,
   type TurnSummary,
 } from "../folds/waterfall";
-import { reduceAppServerFrames, type AsItem, type FileChangeItem, type MessageItem } from "../folds/app-server-view";
+import {
+  reduceAppServerFrames,
+  type AsItem,
+  type FileChangeItem,
+  type MessageItem,
+} from "../folds/codex-app-server/view";
 import { str } from "../protocol/json";
 
 export interface CompareRun {
@@ -296,7 +301,7 @@ function appServerFiles(item: FileChangeItem, cwd: string | undefined): FileChan
 }
 
 /**
- * App-server turns, from the decoded view (lib/folds/app-server-view.ts): the prompt is the user's
+ * App-server turns, from the decoded view (lib/folds/codex-app-server/view.ts): the prompt is the user's
  * message, the answer the agent messages (one paragraph each), the stop reason the turn's final
  * status; tool items (command executions, file changes, MCP and other tools) are its tool calls.
  */

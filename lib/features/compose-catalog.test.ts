@@ -8,7 +8,7 @@ import {
   acceptedContent,
   appServerComposeMethods,
   capabilityNotes,
-  COMPOSE_RULES,
+  APP_SERVER_COMPOSE_RULES,
   COMPOSED_SIDES,
   composeMethods,
   composeWarnings,
@@ -24,7 +24,7 @@ import { buildForm, type Defs } from "./schema-form";
 import appServerSchemaFile from "../protocol/app-server-schema.json";
 import { createAppServerSchema, type AppServerSchemaFile } from "../protocol/schema-app-server";
 import { codexCaptureResequenced } from "../../test/fixtures/codex-captures";
-import { appServerInitializeParams, foldAppServer } from "./app-server-handshake";
+import { appServerInitializeParams, foldAppServer } from "./protocols/codex-app-server/handshake";
 
 const require = createRequire(import.meta.url);
 const load = (file: string) =>
@@ -351,7 +351,7 @@ describe("compose coverage: every method a client sends, in every schema the SDK
 describe("compose forms for Codex's app-server", () => {
   const file = appServerSchemaFile as AppServerSchemaFile;
   const specs = appServerComposeMethods(file);
-  const rules = COMPOSE_RULES["codex-app-server"];
+  const rules = APP_SERVER_COMPOSE_RULES;
   const checker = createAppServerSchema(file).checker;
   const frames = codexCaptureResequenced("steered");
   const THREAD = "01a217d5-d2a1-7e90-ba1a-3cb1276d7bac";

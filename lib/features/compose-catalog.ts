@@ -8,7 +8,7 @@
  * cannot give (a content type or MCP transport the agent did not advertise, a
  * client capability whose policy is "deny"). For Codex's app-server: its
  * client requests and notifications from its schema, grouped, prefilled with
- * the current thread and turn. COMPOSE_RULES holds each protocol's rules.
+ * the current thread and turn. Each protocol's spec holds its rules (ACP_COMPOSE_RULES, APP_SERVER_COMPOSE_RULES).
  */
 import { agentCapabilities, currentSession, type AgentFacts } from "../folds/agent-facts";
 import { DEFAULT_CLIENT_CAPABILITIES } from "../protocol/client-capabilities";
@@ -18,9 +18,8 @@ import type { Policy } from "../contracts/policies";
 import { initialValue, type Defs, type FieldNode, type Path } from "./schema-form";
 import { isObject } from "../protocol/json";
 import { AGENT_METHODS, CLIENT_METHODS } from "../protocol/methods";
-import type { ProtocolName } from "../protocol/protocols";
 import type { AppServerSchemaFile } from "../protocol/schema-app-server";
-import { appServerInitializeParams, type AppServerState } from "./app-server-handshake";
+import { appServerInitializeParams, type AppServerState } from "./protocols/codex-app-server/handshake";
 
 export interface MethodSpec {
   method: string;
@@ -547,22 +546,22 @@ export interface ComposeRules {
   notes(method: string, facts: AgentFacts): string[];
 }
 
-export const COMPOSE_RULES: Readonly<Record<ProtocolName, ComposeRules>> = {
-  acp: {
-    support: methodSupport,
-    prefill: (method, node, state, ctx) => prefillParams(method, node, state.facts, ctx),
-    suggest: (method, path, params, state, roots) => suggestionsFor(method, path, params, state.facts, roots),
-    warnings: composeWarnings,
-    variantNote,
-    notes: capabilityNotes,
-  },
-  // Codex advertises no capabilities: every method of its schema may be sent, and it says what it refuses.
-  "codex-app-server": {
-    support: () => ({ state: "baseline", reason: "in the app-server schema of the pinned Codex" }),
-    prefill: appServerPrefill,
-    suggest: (method, path, _params, state, roots) => appServerSuggestions(method, path, state, roots),
-    warnings: () => [],
-    variantNote: () => undefined,
-    notes: () => [],
-  },
+/** ACP's compose rules (its spec's, lib/features/protocols/acp/spec.ts). */
+export const ACP_COMPOSE_RULES: ComposeRules = {
+  support: methodSupport,
+  prefill: (method, node, state, ctx) => prefillParams(method, node, state.facts, ctx),
+  suggest: (method, path, params, state, roots) => suggestionsFor(method, path, params, state.facts, roots),
+  warnings: composeWarnings,
+  variantNote,
+  notes: capabilityNotes,
+};
+
+/** Codex advertises no capabilities: every method of its schema may be sent, and it says what it refuses. */
+export const APP_SERVER_COMPOSE_RULES: ComposeRules = {
+  support: () => ({ state: "baseline", reason: "in the app-server schema of the pinned Codex" }),
+  prefill: appServerPrefill,
+  suggest: (method, path, _params, state, roots) => appServerSuggestions(method, path, state, roots),
+  warnings: () => [],
+  variantNote: () => undefined,
+  notes: () => [],
 };

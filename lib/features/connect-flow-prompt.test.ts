@@ -4,8 +4,8 @@ import { EMPTY_FACTS, reduceAllFacts } from "../folds/agent-facts";
 import type { RpcOutcome } from "../protocol/jsonrpc";
 import { FrameSequencer } from "../protocol/frame-sequencer";
 import { ok } from "../protocol/result";
-import { EMPTY_APP_SERVER_STATE, foldAppServer } from "./app-server-handshake";
-import { PROMPT_CLIENTS, type PromptPort, type PromptState } from "./connect-flow-prompt";
+import { EMPTY_APP_SERVER_STATE, foldAppServer } from "./protocols/codex-app-server/handshake";
+import { ACP_PROMPT_CLIENT, APP_SERVER_PROMPT_CLIENT, type PromptPort, type PromptState } from "./connect-flow-prompt";
 
 /** A port that records what is sent and answers every request with `answer`. */
 function port(answer: RpcOutcome = { kind: "result", result: {}, frame: undefined as never }) {
@@ -30,7 +30,7 @@ const appServerAt = (seq: number): PromptState => ({
   facts: EMPTY_FACTS,
   appServer: foldAppServer(frames.slice(0, seq)),
 });
-const client = PROMPT_CLIENTS["codex-app-server"];
+const client = APP_SERVER_PROMPT_CLIENT;
 
 describe("the prompt box on Codex's app-server", () => {
   it("prompts the thread Connect opened, with turn/start when no turn runs", async () => {
@@ -102,7 +102,7 @@ describe("the prompt box on Codex's app-server", () => {
 });
 
 describe("the prompt box on ACP", () => {
-  const acp = PROMPT_CLIENTS.acp;
+  const acp = ACP_PROMPT_CLIENT;
   const s = new FrameSequencer();
   const log = [
     s.line("to-agent", '{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/w","mcpServers":[]}}'),

@@ -9,7 +9,6 @@ import type { AgentFacts } from "../folds/agent-facts";
 import { APP_SERVER_CLIENT } from "../protocol/app-server-methods";
 import { describeError, type RpcOutcome } from "../protocol/jsonrpc";
 import { AGENT_METHODS } from "../protocol/methods";
-import type { ProtocolName } from "../protocol/protocols";
 import type { RequestPort } from "../protocol/request-port";
 import {
   turnInterruptParams,
@@ -17,7 +16,7 @@ import {
   turnSteerParams,
   type AppServerState,
   type AppServerTurn,
-} from "./app-server-handshake";
+} from "./protocols/codex-app-server/handshake";
 import { outcomeText } from "./handshake";
 
 /** A turn as the prompt box shows it, whatever the protocol. */
@@ -58,7 +57,7 @@ export interface PromptClient {
 
 const failed = (message: string): RpcOutcome => ({ kind: "failed", reason: "unsent", message });
 
-const acp: PromptClient = {
+export const ACP_PROMPT_CLIENT: PromptClient = {
   noun: "session",
   steers: false,
   sessionId: (s) => s.facts.sessionId,
@@ -86,7 +85,7 @@ const acp: PromptClient = {
 const threadTurn = (s: PromptState, threadId: string): AppServerTurn | undefined =>
   s.appServer.turn?.threadId === threadId ? s.appServer.turn : undefined;
 
-const appServer: PromptClient = {
+export const APP_SERVER_PROMPT_CLIENT: PromptClient = {
   noun: "thread",
   steers: true,
   sessionId: (s) => s.appServer.threadId,
@@ -128,5 +127,3 @@ const appServer: PromptClient = {
     return outcome.kind === "result" ? undefined : `turn/interrupt failed: ${outcomeText(outcome)}`;
   },
 };
-
-export const PROMPT_CLIENTS: Readonly<Record<ProtocolName, PromptClient>> = { acp, "codex-app-server": appServer };

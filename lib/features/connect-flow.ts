@@ -4,28 +4,25 @@
  * agent's protocol. For ACP (./handshake.ts): initialize it unless the pool
  * already did, authenticate when session/new says it is required (or first,
  * when the user asks) with the method the user chooses, then open a session.
- * For Codex's app-server (./app-server-handshake.ts): initialize, initialized,
+ * For Codex's app-server (./protocols/codex-app-server/handshake.ts): initialize, initialized,
  * thread/start, the thread playing the session. Pure orchestration over
  * injected steps, so it is tested without a relay; the session store provides
  * the real ones.
  */
 import type { RpcOutcome } from "../protocol/jsonrpc";
+import type { Result } from "../protocol/result";
 import type { ProtocolName } from "../protocol/protocols";
-import { fail, type Result } from "../protocol/result";
-import { runAppServerHandshake } from "./app-server-handshake";
+import { specOf } from "./protocols/registry";
 import {
   type AuthChoice,
   type AuthChoiceRequest,
   DEFAULT_HANDSHAKE_TIMEOUTS,
-  type HandshakeEnd,
   type HandshakeInput,
   type HandshakeProgress,
   type HandshakeTimeouts,
-  runHandshake,
   within,
 } from "./handshake";
 import { seconds } from "../protocol/request-port";
-import { AGENT_METHODS } from "../protocol/methods";
 
 export type ConnectStep = "start" | HandshakeProgress["step"];
 
@@ -60,40 +57,6 @@ export interface ConnectInput extends Omit<HandshakeInput, "initialized" | "time
   protocol?: ProtocolName;
 }
 
-type Handshake = (
-  deps: ConnectDeps,
-  input: ConnectInput,
-  limits: ConnectTimeouts,
-  started: { pooled: boolean },
-) => Promise<HandshakeEnd>;
-
-/** The client handshake of each protocol, once the agent runs. */
-const HANDSHAKES: Record<ProtocolName, Handshake> = {
-  acp: async (deps, input, limits, { pooled }) => {
-    const initialized = pooled ? await deps.pooledInitialize() : undefined;
-    return runHandshake(
-      {
-        port: { request: (method, params) => deps.request(method, params) },
-        progress: (p) => deps.progress({ ...p, pooled }),
-        ...(deps.chooseAuth ? { chooseAuth: (r) => deps.chooseAuth!(r) } : {}),
-      },
-      { ...input, timeouts: limits, ...(initialized ? { initialized } : {}) },
-    );
-  },
-  // No auth step and no warm pool: Codex reads its credentials (or a custom provider) from its config.
-  "codex-app-server": (deps, input, limits) =>
-    runAppServerHandshake(
-      {
-        port: {
-          request: (method, params) => deps.request(method, params),
-          notify: (m, p) => deps.notify?.(m, p) ?? Promise.resolve(fail("this Connect cannot send notifications")),
-        },
-        progress: (p) => deps.progress(p),
-      },
-      { cwd: input.cwd, timeouts: { initialize: limits.initialize, thread: limits[AGENT_METHODS.session_new] } },
-    ),
-};
-
 export async function runConnect(deps: ConnectDeps, input: ConnectInput): Promise<ConnectProgress> {
   const limits = { ...DEFAULT_CONNECT_TIMEOUTS, ...input.timeouts };
   deps.progress({ step: "start" });
@@ -106,7 +69,7 @@ export async function runConnect(deps: ConnectDeps, input: ConnectInput): Promis
   if (!started.ok) return failed(`start timed out after ${seconds(limits.start)}`);
   if (!started.value.ok) return failed(started.value.error);
   const pooled = started.value.value.pooled;
-  const end = await HANDSHAKES[input.protocol ?? "acp"](deps, input, limits, { pooled });
+  const end = await specOf(input.protocol).connect(deps, input, limits, { pooled });
   return { ...end.progress, pooled };
 }
 

@@ -27,7 +27,7 @@ export type HandshakeStep =
   | typeof AGENT_METHODS.initialize
   | typeof AGENT_METHODS.authenticate
   | typeof AGENT_METHODS.session_new
-  /** Codex's app-server (lib/features/app-server-handshake.ts). */
+  /** Codex's app-server (lib/features/protocols/codex-app-server/handshake.ts). */
   | typeof APP_SERVER_CLIENT.thread_start
   | "ready"
   | "failed";

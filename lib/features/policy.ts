@@ -5,6 +5,7 @@
 import type { RequestPermissionRequest, RequestPermissionResponse } from "@agentclientprotocol/sdk";
 import type { RpcError } from "../protocol/jsonrpc";
 import { CLIENT_METHODS } from "../protocol/methods";
+import { descriptorOf, type ProtocolName } from "../protocol/protocols";
 import { ANSWERABLE_METHODS, UNKNOWN_METHODS } from "../contracts/policies";
 import type { Policies } from "../contracts/wire";
 
@@ -22,6 +23,14 @@ const KNOWN_METHODS: ReadonlySet<string> = new Set([...Object.values(CLIENT_METH
  * app-server request the playground answers, and not an extension.
  */
 export const isUnknownMethod = (method: string): boolean => !KNOWN_METHODS.has(method) && !method.startsWith("_");
+
+/**
+ * Unknown to an agent speaking `protocol`: unknown to every client, or a request that only another
+ * protocol's client answers (an ACP agent asking for a Codex approval is answered as any stranger).
+ */
+export const isUnknownMethodIn = (protocol: ProtocolName, method: string): boolean =>
+  isUnknownMethod(method) ||
+  (ANSWERABLE_METHODS.includes(method) && !descriptorOf(protocol).answerable.includes(method));
 
 export const methodNotFound = (method: string): RpcError => ({
   code: -32601,

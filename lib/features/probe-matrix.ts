@@ -45,7 +45,7 @@ const find = (r: ProbeReport, check: string) => r.rows.find((row) => row.check.s
 
 /**
  * A row of either protocol: ACP's check, else the app-server's that plays its part
- * (lib/features/app-server-probe-steps.ts: thread/start for session/new, turn/interrupt for cancel...).
+ * (lib/features/protocols/codex-app-server/probe-steps.ts: thread/start for session/new, turn/interrupt for cancel...).
  */
 const either = (r: ProbeReport, acp: string, appServer: string) => find(r, acp) ?? find(r, appServer);
 

@@ -7,7 +7,7 @@
  */
 import type { Requirement } from "../contracts/requirements";
 import { AGENT_METHODS } from "../protocol/methods";
-import { APP_SERVER_REQUIREMENTS } from "./app-server-probe-requirements";
+import { APP_SERVER_REQUIREMENTS } from "./protocols/codex-app-server/probe-requirements";
 import { KIT_R, KIT_REQUIREMENTS, v1 } from "./probe/kit-requirements";
 
 const V1 = "docs/protocol/v1";

@@ -7,13 +7,13 @@ import {
   commandLine,
   probePolicies,
   probeTerminals,
-  runProbe,
   STARTUP_ALLOWANCE,
   supportOf,
   type ProbeOptions,
   type ProbeResult,
   type Reply,
 } from "./probe";
+import { runProbe } from "./protocols/registry";
 import { type ProbeRow } from "../contracts/reports";
 import type { Defs } from "./schema-form";
 

@@ -4,10 +4,7 @@
  * Driver that the server or CLI provides.
  */
 import { type Policies } from "./policy";
-import { ANSWERABLE_METHODS, UNKNOWN_METHODS } from "../contracts/policies";
-import { protocolOf } from "../protocol/protocols";
-import { APP_SERVER_REQUIREMENTS } from "./app-server-probe-requirements";
-import { appServerAgent, appServerFacts, APP_SERVER_STEPS } from "./app-server-probe-steps";
+import { ANSWERABLE_METHODS } from "../contracts/policies";
 import { updateUsageOf, turnUsageOf } from "../folds/turn-usage";
 import { isObject } from "../protocol/json";
 import type { ProbeConformance, ProbeFacts, ProbeReport, ProbeRow, VariantConformance } from "../contracts/reports";
@@ -96,26 +93,10 @@ export interface ProbeResult {
 }
 
 /**
- * The probe of an app-server agent (lib/features/app-server-probe-steps.ts): its own steps and
- * requirements, one part that decides. The probe answers the agent's requests itself (approvals).
+ * ACP's probe (its spec's, lib/features/protocols/acp/spec.ts; `runProbe` in the registry runs any
+ * protocol's): runs the steps in order (lib/features/probe/steps.ts) and judges what they saw.
  */
-async function runAppServerProbe(driver: Driver, options: ProbeOptions): Promise<ProbeResult> {
-  driver.answerWith(Object.fromEntries([...ANSWERABLE_METHODS, UNKNOWN_METHODS].map((m) => [m, "ask"])));
-  const ctx = new ProbeContext(driver, options, { on: false, why: "terminals off: not part of this protocol" });
-  for (const step of APP_SERVER_STEPS) await step.run(ctx);
-  const judged = judge(APP_SERVER_REQUIREMENTS, ctx.checks, { advertised: () => true, blockedByAuth: false });
-  return {
-    rows: ctx.rows,
-    checks: ctx.checks,
-    conformance: { verdict: judged.verdict, parts: [{ variant: "app-server", decides: true, ...judged }] },
-    facts: appServerFacts(ctx),
-    agent: appServerAgent(ctx.init),
-  };
-}
-
-/** Runs the probe's steps in order (lib/features/probe/steps.ts) and judges what they saw. */
-export async function runProbe(driver: Driver, options: ProbeOptions): Promise<ProbeResult> {
-  if (protocolOf(options) === "codex-app-server") return runAppServerProbe(driver, options);
+export async function runAcpProbe(driver: Driver, options: ProbeOptions): Promise<ProbeResult> {
   const terminals = probeTerminals(options);
   driver.answerWith(probePolicies(terminals.on));
   const ctx = new ProbeContext(driver, options, terminals);

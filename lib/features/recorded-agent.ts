@@ -5,8 +5,9 @@
  */
 import { idKey, type Frame, type JsonRpcId } from "../protocol/frame";
 import { isObject } from "../protocol/json";
-import { APP_SERVER_NOTIFICATIONS } from "../protocol/app-server-methods";
 import { DEFAULT_PROTOCOL, forProtocol, isTurnStart, PROTOCOLS, type ProtocolName } from "../protocol/protocols";
+import { specOf } from "./protocols/registry";
+import { REPLAY_NOTE_META } from "./protocols/spec";
 
 export interface Emit {
   /** Recorded milliseconds since the previous emitted line (for pacing). */
@@ -37,7 +38,7 @@ export function promptText(params: unknown): string {
 const quoted = (text: string) => `“${text.length > 120 ? `${text.slice(0, 119)}…` : text}”`;
 
 /** Marks what a replay says about itself (not from the recording): the note before a turn, the error after the last. */
-export const REPLAY_NOTE_META = "acpPlayground/replayNote";
+export { REPLAY_NOTE_META };
 
 export class RecordedAgent {
   private pos = 0;
@@ -103,20 +104,7 @@ export class RecordedAgent {
     const said =
       `Replay: you typed ${quoted(typed || "(no text)")}, but this is a recording: it answers its own prompt, ` +
       `${quoted(expected || "(no text)")}, whatever is typed. Connect a live agent to ask something new.`;
-    if (this.protocol === "codex-app-server") {
-      // The app-server's own way to tell the user something outside a turn's items.
-      const threadId = isObject(params) ? params.threadId : undefined;
-      return this.line({ method: APP_SERVER_NOTIFICATIONS.warning, params: { message: said, threadId } });
-    }
-    const sessionId = isObject(params) ? params.sessionId : undefined;
-    return this.line({
-      method: "session/update",
-      params: {
-        sessionId,
-        update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `*${said}*\n\n` } },
-        _meta: { [REPLAY_NOTE_META]: true },
-      },
-    });
+    return this.line(specOf(this.protocol).replayNote(params, said));
   }
 
   /** The error for a prompt after the recording's last: what it had, and what to do instead. */

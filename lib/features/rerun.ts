@@ -23,6 +23,7 @@ import type { Result } from "../protocol/result";
 import type { RerunStep } from "../contracts/reports";
 import { APP_SERVER_NOTIFICATIONS, threadIdOf, turnIdOf } from "../protocol/app-server-methods";
 import { DEFAULT_PROTOCOL, forProtocol, type ProtocolName } from "../protocol/protocols";
+import { specOf } from "./protocols/registry";
 
 export interface RerunOptions {
   /** Replaces `cwd` in session/new, session/load, ... params (the recorded one may not exist here). */
@@ -97,36 +98,17 @@ const sessionIdOf = (result: unknown): string | undefined => {
 };
 
 /**
- * App-server requests a re-run never sends: a command line, and writes to Codex's own config or
- * installs (an MCP server or a `notify` command written there runs later), or an upload of files.
- */
-const NOT_RERUN: ReadonlySet<string> = new Set([
-  "command/exec",
-  "config/value/write",
-  "config/batchWrite",
-  "modelProvider/config/write",
-  "skills/config/write",
-  "plugin/install",
-  "marketplace/add",
-  "externalAgentConfig/import",
-  "feedback/upload",
-]);
-
-/**
  * What else a recording could have the live agent run, beyond the mcpServers the user is shown:
  * never sent again. Claude's adapter hands `_meta.claudeCode.options` to Claude Code (its own
  * mcpServers, `extraArgs` such as `--settings` hooks or `--mcp-config`, `env`, `executableArgs`);
- * Codex's `config` overrides name commands (`mcp_servers`, `notify`); NOT_RERUN. Returns what was left out, or `skip` for a request not to send at all.
+ * and the protocol's own rule (its spec's `rerunLeaveOut`: Codex's config overrides and commands).
+ * Returns what was left out, or `skip` for a request not to send at all.
  */
 function leaveOutCommands(message: Json, protocol: ProtocolName): { skip: true } | string | undefined {
-  if (protocol === "codex-app-server" && typeof message.method === "string" && NOT_RERUN.has(message.method))
-    return { skip: true };
+  const own = specOf(protocol).rerunLeaveOut(message);
+  if (own !== undefined) return own;
   const params = message.params;
   if (!isObject(params)) return undefined;
-  if (protocol === "codex-app-server" && "config" in params) {
-    delete params.config;
-    return "its config overrides";
-  }
   const meta = params._meta;
   if (isObject(meta) && isObject(meta.claudeCode) && "options" in meta.claudeCode) {
     delete meta.claudeCode.options;

@@ -31,6 +31,7 @@ import { chunkKeyOf } from "../folds/chunk-folds";
 import { turnUsageOf, updateUsageOf, type TurnUsage } from "../folds/turn-usage";
 import { buildWaterfall } from "../folds/waterfall";
 import { DEFAULT_PROTOCOL, type ProtocolName } from "../protocol/protocols";
+import { specOf } from "./protocols/registry";
 
 // ---------------------------------------------------------------------------
 // Normalising by shape
@@ -46,31 +47,6 @@ const isEpoch = (n: number) => Number.isInteger(n) && ((n > 1e9 && n < 1e10) || 
 /** Deeper than this a value is kept as one opaque leaf: a hostile file must not exhaust the stack. */
 const MAX_DEPTH = 64;
 
-/** ACP's run-specific ids, by key. */
-const ACP_ID_KEYS: ReadonlyMap<string, string> = new Map([
-  ["sessionId", "session"],
-  ["toolCallId", "tool"],
-]);
-/**
- * The app-server's: its threads, turns and items are named by the agent (items by the model: a
- * fake one numbers them over its life), a command by its process. `sessionId` is a thread's too.
- */
-const APP_SERVER_ID_KEYS: ReadonlyMap<string, string> = new Map([
-  ["sessionId", "session"],
-  ["threadId", "thread"],
-  ["turnId", "turn"],
-  ["rootTurnId", "turn"],
-  ["itemId", "item"],
-  ["processId", "process"],
-]);
-/** The app-server's objects whose `id` is run-specific, by the key that holds them (or the list of them). */
-const APP_SERVER_ID_OWNERS: ReadonlyMap<string, string> = new Map([
-  ["thread", "thread"],
-  ["turn", "turn"],
-  ["turns", "turn"],
-  ["item", "item"],
-  ["items", "item"],
-]);
 /** The day and time in Codex's rollout file name (`sessions/2026/11/26/rollout-2026-11-26T12-28-12-<thread>.jsonl`). */
 const ROLLOUT_TIME = /\d{4}\/\d{2}\/\d{2}\/rollout-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}/g;
 
@@ -86,10 +62,11 @@ export class Normaliser {
   /** Working directories of either run (a replayed agent reports the recorded one); longest first. */
   constructor(cwds: readonly string[] = [], protocol: ProtocolName = DEFAULT_PROTOCOL) {
     this.cwds = [...cwds].filter((c) => c.length > 1).sort((a, b) => b.length - a.length);
-    const appServer = protocol === "codex-app-server";
-    this.idKeys = appServer ? APP_SERVER_ID_KEYS : ACP_ID_KEYS;
-    this.idOwners = appServer ? APP_SERVER_ID_OWNERS : new Map();
-    this.rolloutTime = appServer;
+    // The protocol's run-specific ids (its spec's).
+    const { ids } = specOf(protocol);
+    this.idKeys = ids.keys;
+    this.idOwners = ids.owners;
+    this.rolloutTime = ids.rolloutTime;
   }
 
   private alias(kind: string, value: string): string {

@@ -10,8 +10,8 @@ import { createTwoFilesPatch } from "diff";
 import type { Frame } from "../protocol/frame";
 import { dropPath, parseIgnorePath } from "../contracts/ignore-paths";
 import { CLIENT_METHODS } from "../protocol/methods";
-import { APP_SERVER_NOTIFICATIONS } from "../protocol/app-server-methods";
 import { DEFAULT_PROTOCOL, type ProtocolName } from "../protocol/protocols";
+import { specOf } from "./protocols/registry";
 import type { DiffChange } from "../contracts/reports";
 import { align, fieldDiffs, Normaliser } from "./transcript-align";
 
@@ -62,7 +62,7 @@ export interface DiffOptions {
 
 type Entry = Record<string, unknown>;
 
-/** The frames up to the agent's answer to the client's last request (app-server: or the last turn's end, if later). */
+/** The frames up to the agent's answer to the client's last request (or the last turn's end, if later, where a turn ends by a notification). */
 function windowed(frames: readonly Frame[], protocol: ProtocolName): readonly Frame[] {
   const last = frames.findLast((f) => f.dir === "to-agent" && f.kind === "request");
   if (!last) return frames;
@@ -71,10 +71,8 @@ function windowed(frames: readonly Frame[], protocol: ProtocolName): readonly Fr
     (f) => f.dir === "from-agent" && f.kind === "response" && JSON.stringify(f.id) === key,
   );
   if (answer < 0) return frames;
-  const turnEnd =
-    protocol === "codex-app-server"
-      ? frames.findLastIndex((f) => f.kind === "notification" && f.method === APP_SERVER_NOTIFICATIONS.turn_completed)
-      : -1;
+  const ending = specOf(protocol).turnEndNotification;
+  const turnEnd = ending ? frames.findLastIndex((f) => f.kind === "notification" && f.method === ending) : -1;
   return frames.slice(0, Math.max(answer, turnEnd) + 1);
 }
 

@@ -17,7 +17,7 @@ import { FrameSequencer } from "../protocol/frame-sequencer";
 import { classifyLine } from "../protocol/frame";
 import type { LineEvent } from "../protocol/ndjson";
 import type { Transcript } from "../contracts/transcript";
-import { PROTOCOLS, protocolOf, type ProtocolName } from "../protocol/protocols";
+import { descriptorOf, protocolOf, type ProtocolName } from "../protocol/protocols";
 
 export const VALIDATE_REPORT_FORMAT = "acp-playground-validate-report";
 export const VALIDATE_REPORT_VERSION = "1.0";
@@ -112,7 +112,7 @@ export function recordingFromCapture(file: string, lines: readonly LineEvent[], 
   return { file, kind: "capture", frames, sides: new Set([dir]), stopped: false };
 }
 
-/** The schemas a recording is judged by, one per protocol (each loaded by the caller). */
+/** The schemas a recording is judged by, by the descriptor's `schema` key (each loaded by the caller). */
 export interface RecordingSchemas {
   acp?: SchemaSet;
   appServer?: AppServerSchema;
@@ -129,9 +129,10 @@ export function validateRecording(recording: Recording, schemas: RecordingSchema
     first.method === AGENT_METHODS.initialize;
   const protocol = protocolOf(recording);
   const rules = new RecordingRules({ sides: recording.sides, fromStart, protocol });
-  // Each protocol's frames by its own schema, never by the other's.
-  const acp = protocol === "acp" ? schemas.acp : undefined;
-  const appServer = protocol === "codex-app-server" ? schemas.appServer : undefined;
+  // Each protocol's frames by its own schema (its descriptor names which), never by another's.
+  const schema = descriptorOf(protocol).schema;
+  const acp = schema === "acpSdk" ? schemas.acp : undefined;
+  const appServer = schema === "appServer" ? schemas.appServer : undefined;
   const schemaLoaded = acp !== undefined || appServer !== undefined;
   const bySeq = new Map<number, Frame>();
   const checks: CheckResult[] = [];
@@ -181,7 +182,7 @@ export function validateRecording(recording: Recording, schemas: RecordingSchema
         status: "skip",
         detail:
           r.id === "PG-REC-003" && !schemaLoaded
-            ? `the ${PROTOCOLS[protocol].label} schema was not loaded`
+            ? `the ${descriptorOf(protocol).label} schema was not loaded`
             : "nothing in this recording shows it (one side only, or no such frames)",
       });
     }

@@ -277,6 +277,16 @@ export function foldFacts(frames: Iterable<Frame>, state: FactsState = EMPTY_FAC
   return facts === state.facts && view === state.view ? state : { facts, view };
 }
 
+/**
+ * The facts alone, without ACP's session view: for a protocol whose conversation another fold
+ * decodes (the app-server's thread view); what the agent said to initialize and the like.
+ */
+export function foldFactsAlone(frames: Iterable<Frame>, state: FactsState = EMPTY_FACTS_STATE): FactsState {
+  let facts = state.facts;
+  for (const frame of frames) facts = reduceFrame(facts, frame);
+  return facts === state.facts ? state : { facts, view: state.view };
+}
+
 /** The facts of a whole log. */
 export function reduceAllFacts(frames: Iterable<Frame>): AgentFacts {
   return foldFacts(frames).facts;

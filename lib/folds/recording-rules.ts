@@ -13,7 +13,7 @@ import { idKey, type Frame, type FrameDirection, type JsonRpcId } from "../proto
 import { isObject } from "../protocol/json";
 import { AGENT_METHODS, CLIENT_METHODS } from "../protocol/methods";
 import { capabilityFor } from "../protocol/client-capabilities";
-import { PROTOCOLS, protocolOf, type ProtocolName } from "../protocol/protocols";
+import { descriptorOf, protocolOf, type ProtocolName } from "../protocol/protocols";
 import { staticChecks } from "./frame-checks";
 
 const DOCS = "docs/protocol/v1";
@@ -181,12 +181,13 @@ export class RecordingRules {
     this.count(line);
     const protocol = protocolOf(this.scope);
     if (frame.kind === "invalid") {
-      this.flag(frame, line, `not a valid ${PROTOCOLS[protocol].label} message: ${frame.error ?? "invalid"}`);
+      this.flag(frame, line, `not a valid ${descriptorOf(protocol).label} message: ${frame.error ?? "invalid"}`);
       return this.findingsOf(frame.seq);
     }
     const m = frame.method;
-    const acp = protocol === "acp";
-    if (acp && (frame.kind === "request" || frame.kind === "notification")) {
+    // ACP v1's session rules, for a protocol that follows them (lib/protocol/protocols.ts).
+    const sessionRules = descriptorOf(protocol).sessionRules;
+    if (sessionRules && (frame.kind === "request" || frame.kind === "notification")) {
       this.count("PG-REC-006");
       this.count("PG-REC-007");
       for (const c of staticChecks(frame)) {
@@ -213,7 +214,7 @@ export class RecordingRules {
     } else if (frame.kind === "response" && frame.id !== undefined) {
       this.response(frame, frame.id, both);
     } else if (
-      acp &&
+      sessionRules &&
       frame.kind === "notification" &&
       m === CLIENT_METHODS.session_update &&
       frame.dir === "from-agent"
@@ -224,7 +225,7 @@ export class RecordingRules {
   }
 
   private request(frame: Frame, method: string): void {
-    if (protocolOf(this.scope) !== "acp") return;
+    if (!descriptorOf(protocolOf(this.scope)).sessionRules) return;
     const params = paramsOf(frame);
     if (frame.dir === "to-agent") {
       if (method === AGENT_METHODS.initialize) {
@@ -277,7 +278,7 @@ export class RecordingRules {
     this.count("PG-REC-004");
     requests.delete(idKey(id));
     const result = isObject(frame.message) ? frame.message.result : undefined;
-    if (frame.dir !== "from-agent" || protocolOf(this.scope) !== "acp") return;
+    if (frame.dir !== "from-agent" || !descriptorOf(protocolOf(this.scope)).sessionRules) return;
     if (CREATES_SESSION.has(request.method) && isObject(result) && typeof result.sessionId === "string")
       this.sessions.add(result.sessionId);
     if (request.method === AGENT_METHODS.session_prompt) this.count("PG-REC-011");

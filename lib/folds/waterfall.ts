@@ -15,7 +15,7 @@
  * log is folded once); `turns` returns the turns as they stand.
  */
 import { idKey, type Frame, type JsonRpcId } from "../protocol/frame";
-import { grantOutcome } from "./app-server-items";
+import { grantOutcome } from "./codex-app-server/items";
 import { SeqList } from "./session-view";
 import { turnUsageOf, type TurnUsage } from "./turn-usage";
 import { isObject, str } from "../protocol/json";

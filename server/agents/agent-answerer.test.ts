@@ -6,6 +6,7 @@ import { DEFAULT_CLIENT_CAPABILITIES } from "../../lib/protocol/client-capabilit
 import type { Frame } from "../../lib/protocol/frame";
 import { FrameSequencer } from "../../lib/protocol/frame-sequencer";
 import { UNKNOWN_METHODS } from "../../lib/contracts/policies";
+import type { ProtocolName } from "../../lib/protocol/protocols";
 import { AgentAnswerer } from "./agent-answerer";
 import { ClientServices } from "./client-services";
 
@@ -13,8 +14,12 @@ import { ClientServices } from "./client-services";
  * An answerer wired to a sequencer in memory: what it sends comes back as a frame, as on the relay.
  * The client's initialize advertises `caps` first (null: no initialize is sent).
  */
-function wired(services?: Partial<ClientServices>, caps: object | null = DEFAULT_CLIENT_CAPABILITIES) {
-  const seq = new FrameSequencer();
+function wired(
+  services?: Partial<ClientServices>,
+  caps: object | null = DEFAULT_CLIENT_CAPABILITIES,
+  protocol?: ProtocolName,
+) {
+  const seq = new FrameSequencer(undefined, protocol);
   const sent: Frame[] = [];
   const answerer = new AgentAnswerer((message) => {
     const frame = seq.line("to-agent", typeof message === "string" ? message : JSON.stringify(message));
@@ -22,7 +27,10 @@ function wired(services?: Partial<ClientServices>, caps: object | null = DEFAULT
     answerer.track(frame);
     return { ok: true, seq: frame.seq };
   });
-  answerer.reset({ handle: () => Promise.resolve({ content: "hello" }), ...services } as unknown as ClientServices);
+  answerer.reset(
+    { handle: () => Promise.resolve({ content: "hello" }), ...services } as unknown as ClientServices,
+    protocol,
+  );
   const fromAgent = (message: object) => {
     const frame = seq.line("from-agent", JSON.stringify({ jsonrpc: "2.0", ...message }));
     answerer.track(frame);
@@ -345,13 +353,14 @@ describe("agent answerer: the hostile terminal request (issue 20)", () => {
     });
   });
 
+  const approval = (id: number) => ({
+    id,
+    method: "item/commandExecution/requestApproval",
+    params: { threadId: "t", turnId: "u", itemId: "c", command: "ls" },
+  });
+
   it("answers Codex app-server approvals by policy: ask waits, auto accepts, deny declines, serving refuses", async () => {
-    const approval = (id: number) => ({
-      id,
-      method: "item/commandExecution/requestApproval",
-      params: { threadId: "t", turnId: "u", itemId: "c", command: "ls" },
-    });
-    const { answerer, sent, fromAgent } = wired();
+    const { answerer, sent, fromAgent } = wired(undefined, {}, "codex-app-server");
     fromAgent(approval(0));
     expect(sent).toEqual([]);
     expect(await answerer.serve(0)).toMatchObject({ ok: false, error: { code: "invalid_payload" } });
@@ -361,5 +370,34 @@ describe("agent answerer: the hostile terminal request (issue 20)", () => {
     fromAgent(approval(1));
     expect(JSON.parse(sent[1]!.raw)).toMatchObject({ id: 1, result: { decision: "decline" } });
     expect(sent).toHaveLength(2);
+  });
+
+  it("answers by the running agent's protocol: another protocol's request is a stranger to it", () => {
+    const permission = {
+      id: 3,
+      method: "session/request_permission",
+      params: {
+        sessionId: "s",
+        toolCall: { toolCallId: "t" },
+        options: [{ optionId: "y", name: "Yes", kind: "allow_once" }],
+      },
+    };
+    // An ACP agent asking for a Codex approval: not accepted, refused as a method outside its protocol.
+    const acp = wired();
+    acp.answerer.setPolicies({
+      "item/commandExecution/requestApproval": "auto",
+      "session/request_permission": "auto",
+      [UNKNOWN_METHODS]: "deny",
+    });
+    acp.fromAgent(approval(0));
+    expect(JSON.parse(acp.sent[0]!.raw)).toMatchObject({ id: 0, error: { code: -32601 } });
+    // A Codex agent asking for ACP's permission: the same.
+    const codex = wired(undefined, {}, "codex-app-server");
+    codex.answerer.setPolicies({ "session/request_permission": "auto", [UNKNOWN_METHODS]: "deny" });
+    codex.fromAgent(permission);
+    expect(JSON.parse(codex.sent[0]!.raw)).toMatchObject({ id: 3, error: { code: -32601 } });
+    // Each in its own protocol is answered by the policy.
+    acp.fromAgent(permission);
+    expect(JSON.parse(acp.sent[1]!.raw)).toMatchObject({ id: 3, result: { outcome: { outcome: "selected" } } });
   });
 });

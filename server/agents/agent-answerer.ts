@@ -1,8 +1,9 @@
 /**
- * The client side of ACP for one agent (and of Codex's app-server: its approvals
- * and questions): tracks the agent's requests until they are answered and answers
- * them by policy (ask / auto / deny), carrying out fs/ and terminal/ requests
- * through ClientServices. Every carried-out request
+ * The client side for one agent, in the agent's protocol (its spec, lib/features/protocols/:
+ * ACP's permissions, fs/ and terminal/ requests; Codex's app-server approvals and questions):
+ * tracks the requests its protocol's client answers until they are answered and answers them by
+ * policy (ask / auto / deny), carrying out fs/ and terminal/ requests through ClientServices;
+ * any other request is a stranger, answered by the unknown-methods policy. Every carried-out request
  * passes here, so here a request for a capability the client's `initialize`
  * did not advertise is refused, whatever the policy.
  */
@@ -13,12 +14,13 @@ import {
   autoPermission,
   defaultPolicies,
   denied,
-  isUnknownMethod,
+  isUnknownMethodIn,
   methodNotFound,
   type Policies,
 } from "../../lib/features/policy";
-import { appServerAnswer } from "../../lib/features/policy-app-server";
-import { ANSWERABLE_METHODS, SERVED_METHODS, UNKNOWN_METHODS } from "../../lib/contracts/policies";
+import { specOf, type ProtocolSpec } from "../../lib/features/protocols/registry";
+import { SERVED_METHODS, UNKNOWN_METHODS } from "../../lib/contracts/policies";
+import type { ProtocolName } from "../../lib/protocol/protocols";
 import type { Ack, RelayError } from "../../lib/contracts/wire";
 import type { RpcError } from "../../lib/protocol/jsonrpc";
 import { notAdvertised } from "../../lib/protocol/client-capabilities";
@@ -47,6 +49,8 @@ export class AgentAnswerer {
   suspended = false;
   /** The `clientCapabilities` of the client's last `initialize` to this agent; undefined: none seen, nothing advertised. */
   private advertised: unknown;
+  /** The running agent's protocol: which requests its client answers, and how. */
+  private spec: ProtocolSpec = specOf(undefined);
 
   /** `send` writes a response line to the agent (recorded like any frame). */
   constructor(private readonly send: (frame: string | object) => Ack<{ seq: number }>) {}
@@ -55,9 +59,10 @@ export class AgentAnswerer {
     return this.policies;
   }
 
-  /** A new agent: forget the old one's requests. */
-  reset(services: ClientServices): void {
+  /** A new agent (speaking `protocol`; ACP when absent): forget the old one's requests. */
+  reset(services: ClientServices, protocol?: ProtocolName): void {
     this.services = services;
+    this.spec = specOf(protocol);
     this.pending.clear();
     this.withdrawn.clear();
     this.advertised = undefined;
@@ -80,7 +85,7 @@ export class AgentAnswerer {
       frame.kind === "request" &&
       frame.dir === "from-agent" &&
       frame.method &&
-      (ANSWERABLE_METHODS.includes(frame.method) || isUnknownMethod(frame.method))
+      (this.spec.answerable.includes(frame.method) || this.unknown(frame.method))
     ) {
       this.pending.open(frame);
       // The id is in use again: answers to it are this request's.
@@ -157,7 +162,7 @@ export class AgentAnswerer {
 
   private apply(frame: Frame): void {
     if (this.suspended) return;
-    if (isUnknownMethod(frame.method!)) {
+    if (this.unknown(frame.method!)) {
       // Nothing to carry out: answering is refusing.
       if (this.policies[UNKNOWN_METHODS] !== "ask") this.respond(frame, { error: methodNotFound(frame.method!) });
       return;
@@ -171,14 +176,15 @@ export class AgentAnswerer {
     const policy = this.policies[frame.method!];
     if (policy === "auto") void this.answer(frame);
     else if (policy === "deny")
-      this.respond(frame, appServerAnswer(frame.method!, paramsOf(frame), "deny") ?? { error: denied(frame.method!) });
+      this.respond(frame, this.spec.answer(frame.method!, paramsOf(frame), "deny") ?? { error: denied(frame.method!) });
   }
 
   private async answer(frame: Frame): Promise<Ack<{ seq: number }>> {
     const method = frame.method!;
     const params = paramsOf(frame);
-    const approval = appServerAnswer(method, params, "auto");
-    if (approval) return this.respond(frame, approval);
+    // What the protocol decides itself (app-server approvals); else the generic answers below.
+    const own = this.spec.answer(method, params, "auto");
+    if (own) return this.respond(frame, own);
     if (method === CLIENT_METHODS.session_request_permission) {
       const bad = agentRequestError(method, params);
       return this.respond(frame, bad ? { error: bad } : { result: autoPermission(params as RequestPermissionRequest) });
@@ -195,6 +201,10 @@ export class AgentAnswerer {
       const body = err instanceof ServiceError ? err.body : { code: -32603, message: (err as Error).message };
       return this.respond(frame, { error: body });
     }
+  }
+
+  private unknown(method: string): boolean {
+    return isUnknownMethodIn(this.spec.name, method);
   }
 
   private respond(frame: Frame, outcome: { result: unknown } | { error: unknown }): Ack<{ seq: number }> {

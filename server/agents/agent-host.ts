@@ -221,7 +221,7 @@ export class AgentHost {
       this.doctor = new DoctorWatch();
       // Before the agent's first frame: its requests meet its own services and, until its
       // client's initialize, no advertised capability (never the last agent's).
-      this.answerer.reset(services);
+      this.answerer.reset(services, launch.protocol);
       try {
         run.process = await this.connect(
           { ...launch, cwd, maxLineBytes: this.config.maxLineBytes, killGraceMs: this.config.killGraceMs },

@@ -10,7 +10,8 @@ import { DEFAULT_CLIENT_CAPABILITIES } from "../../lib/protocol/client-capabilit
 import type { Frame, JsonRpcId } from "../../lib/protocol/frame";
 import { FrameSequencer } from "../../lib/protocol/frame-sequencer";
 import type { Policies } from "../../lib/features/policy";
-import { runProbe, type Driver, type ProbeOptions } from "../../lib/features/probe";
+import { type Driver, type ProbeOptions } from "../../lib/features/probe";
+import { runProbe } from "../../lib/features/protocols/registry";
 import { RequestClient, type RequestFrame, type RequestOptions } from "../../lib/protocol/request-port";
 import { AgentAnswerer } from "./agent-answerer";
 import { ClientServices } from "./client-services";

@@ -5,7 +5,8 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { PROBE_DIRECTORIES, runProbe } from "../../lib/features/probe";
+import { PROBE_DIRECTORIES } from "../../lib/features/probe";
+import { runProbe } from "../../lib/features/protocols/registry";
 import { type ProbeReport } from "../../lib/contracts/reports";
 import type { Defs } from "../../lib/features/schema-form";
 import { Rerun } from "../../lib/features/rerun";

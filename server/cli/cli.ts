@@ -19,6 +19,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { type Policies } from "../../lib/features/policy";
 import { POLICIES } from "../../lib/contracts/policies";
+import { descriptorOf, protocolOf } from "../../lib/protocol/protocols";
 import { formatReport } from "../../lib/features/probe";
 import { type ProbeReport } from "../../lib/contracts/reports";
 import { buildMatrix, matrixToJson, matrixToMarkdown } from "../../lib/features/probe-matrix";
@@ -162,7 +163,7 @@ async function record(argv: string[]): Promise<number> {
     });
     const end = await promptSide(driver, side, sessionId);
     const ending = end.ok
-      ? `${agent.protocol === "codex-app-server" ? "status" : "stopReason"}: ${JSON.stringify(end.stopReason)}`
+      ? `${descriptorOf(protocolOf(agent)).turnEndField}: ${JSON.stringify(end.stopReason)}`
       : `failed: ${end.message}`;
     unsubscribe();
     await cli.host.stop();

@@ -21,7 +21,7 @@ import {
   type Recording,
   type RecordingSchemas,
 } from "../../lib/features/validate-report";
-import { protocolOf } from "../../lib/protocol/protocols";
+import { descriptorOf, protocolOf } from "../../lib/protocol/protocols";
 import {
   createAppServerSchema,
   type AppServerSchema,
@@ -99,7 +99,8 @@ async function run(argv: string[]): Promise<number> {
     values.side === undefined ? undefined : values.side === "agent" ? "from-agent" : "to-agent";
   const recordings = positionals.map((file) => load(file, side));
   const schemas: RecordingSchemas = { acp: schemaSet() };
-  if (recordings.some((r) => protocolOf(r) === "codex-app-server")) schemas.appServer = await appServerSchema();
+  if (recordings.some((r) => descriptorOf(protocolOf(r)).schema === "appServer"))
+    schemas.appServer = await appServerSchema();
   const files = recordings.map((r) => validateRecording(r, schemas));
   const report = validateReport(files);
   const text =

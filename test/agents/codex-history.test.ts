@@ -7,10 +7,14 @@
  */
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { foldAppServer, runAppServerHandshake, runAppServerTurn } from "../../lib/features/app-server-handshake";
-import { approvalChoices } from "../../lib/features/policy-app-server";
-import { approvalOutcome, type PermissionsItem } from "../../lib/folds/app-server-items";
-import { reduceAppServerFrames } from "../../lib/folds/app-server-view";
+import {
+  foldAppServer,
+  runAppServerHandshake,
+  runAppServerTurn,
+} from "../../lib/features/protocols/codex-app-server/handshake";
+import { approvalChoices } from "../../lib/features/protocols/codex-app-server/policy";
+import { approvalOutcome, type PermissionsItem } from "../../lib/folds/codex-app-server/items";
+import { reduceAppServerFrames } from "../../lib/folds/codex-app-server/view";
 import type { Frame } from "../../lib/protocol/frame";
 import { TestClient } from "../relay-harness";
 import { portOf, startCodexRig, type CodexRig } from "./codex-rig";

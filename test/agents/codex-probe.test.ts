@@ -9,7 +9,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { ProbeReport } from "../../lib/contracts/reports";
-import { APP_SERVER_REQUIREMENTS } from "../../lib/features/app-server-probe-requirements";
+import { APP_SERVER_REQUIREMENTS } from "../../lib/features/protocols/codex-app-server/probe-requirements";
 import { codexEscalatedCommand, codexProfile } from "../agent-profiles";
 import type { FakeModelApi } from "../fake-models/http";
 import { TestClient, type TestRelay } from "../relay-harness";

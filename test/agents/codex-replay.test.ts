@@ -8,7 +8,7 @@ import { execa } from "execa";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { runAppServerHandshake, runAppServerTurn } from "../../lib/features/app-server-handshake";
+import { runAppServerHandshake, runAppServerTurn } from "../../lib/features/protocols/codex-app-server/handshake";
 import { parseTranscript } from "../../lib/contracts/transcript";
 import { UNKNOWN_METHODS } from "../../lib/contracts/policies";
 import { recordingFromTranscript, validateRecording } from "../../lib/features/validate-report";

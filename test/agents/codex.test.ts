@@ -8,7 +8,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { runAppServerHandshake, runAppServerTurn } from "../../lib/features/app-server-handshake";
+import { runAppServerHandshake, runAppServerTurn } from "../../lib/features/protocols/codex-app-server/handshake";
 import type { Frame } from "../../lib/protocol/frame";
 import { codexEscalatedCommand } from "../agent-profiles";
 import type { FakeModelApi } from "../fake-models/http";

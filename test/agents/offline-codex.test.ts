@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSyn
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runAppServerHandshake, runAppServerTurn } from "../../lib/features/app-server-handshake";
+import { runAppServerHandshake, runAppServerTurn } from "../../lib/features/protocols/codex-app-server/handshake";
 import type { Frame } from "../../lib/protocol/frame";
 import { parseProfile } from "../../server/config";
 import { offlineHome } from "../../server/models/offline-model";

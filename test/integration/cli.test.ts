@@ -92,7 +92,6 @@ describe("acp-playground CLI", () => {
       { parts: [{ text: "Written." }] },
       { parts: Array.from({ length: 40 }, (_, i) => ({ text: `${i + 1}\n` })), delayMs: 100 },
     );
-    const started = Date.now();
     const run = await cli("probe", "--profile", "gemini", "--json");
     // Gemini advertises loadSession and gets session/load of its own session wrong: NOT CONFORMANT, exit 1
     // (a CI gate). Which way depends on timing: it fails the load, or (when its session file was written in
@@ -102,7 +101,6 @@ describe("acp-playground CLI", () => {
     expect(run.stderr).toMatch(
       /acp-playground: gemini: NOT CONFORMANT \((ACP-LOAD-001 fail, )?PG-LOAD-002 fail, ACP-MODES-002 fail\)/,
     );
-    expect(Date.now() - started).toBeLessThan(60_000);
     const report = JSON.parse(run.stdout) as ProbeReport;
     const by = (check: string) => report.rows.find((r) => r.check === check)!;
     expect(report.agent).toMatchObject({ name: "gemini-cli", version: "0.61.0" });

@@ -43,6 +43,7 @@ import type { Frame } from "../../protocol/frame";
 import { isObject, str } from "../../protocol/json";
 import { AGENT_METHODS } from "../../protocol/methods";
 import { APP_SERVER_CLIENT } from "../../protocol/app-server-methods";
+import { descriptorOf, PROTOCOL_NAMES } from "../../protocol/protocols";
 import {
   WaterfallBuilder,
   waitsForUser,
@@ -68,7 +69,7 @@ export interface SessionSource {
   profile?: string;
   /** The model chosen in the profile's options, when one was. */
   model?: string;
-  /** "codex-app-server", or absent for ACP. */
+  /** The transcript's protocol (lib/protocol/protocols.ts), or absent for ACP. */
   protocol?: string;
 }
 
@@ -102,6 +103,12 @@ interface OpenTurn {
   /** Agent errors (lifecycle) while it ran. */
   errors: TraceSpanEvent[];
 }
+
+/** The name a protocol gives its agent when the agent gives none (a transcript's protocol is any string). */
+const agentNameOf = (protocol: string | undefined): string | undefined => {
+  const known = PROTOCOL_NAMES.find((p) => p === protocol);
+  return known && descriptorOf(known).agentName;
+};
 
 export class SessionSpans {
   readonly #source: SessionSource;
@@ -224,9 +231,7 @@ export class SessionSpans {
   }
 
   get #agentName(): string {
-    return (
-      this.#agent.name ?? (this.#source.protocol === "codex-app-server" ? "codex" : this.#source.profile) ?? "agent"
-    );
+    return this.#agent.name ?? agentNameOf(this.#source.protocol) ?? this.#source.profile ?? "agent";
   }
 
   /** What every span carries: where its frames are. */

@@ -4,10 +4,10 @@
  * (`item/tool/requestUserInput`) has nothing to decline: "auto" picks each question's first
  * option, "deny" refuses it with an error.
  */
-import { APP_SERVER_REQUESTS } from "../protocol/app-server-methods";
-import { isObject, obj, str } from "../protocol/json";
-import type { RpcError } from "../protocol/jsonrpc";
-import { denied } from "./policy";
+import { APP_SERVER_REQUESTS } from "../../../protocol/app-server-methods";
+import { isObject, obj, str } from "../../../protocol/json";
+import type { RpcError } from "../../../protocol/jsonrpc";
+import { denied } from "../../policy";
 
 export type AppServerAnswer = { result: Record<string, unknown> } | { error: RpcError };
 

@@ -5,9 +5,9 @@
  * item/permissions/requestApproval with its grant.
  */
 import { describe, expect, it } from "vitest";
-import type { Frame } from "../protocol/frame";
-import { approvalOutcome, permissionProfile, type PermissionsItem } from "./app-server-items";
-import { reduceAppServerFrames, type AppServerViewState } from "./app-server-view";
+import type { Frame } from "../../protocol/frame";
+import { approvalOutcome, permissionProfile, type PermissionsItem } from "./items";
+import { reduceAppServerFrames, type AppServerViewState } from "./view";
 
 let seq = 0;
 const frame = (dir: Frame["dir"], message: Record<string, unknown>, extra: Partial<Frame> = {}): Frame => {

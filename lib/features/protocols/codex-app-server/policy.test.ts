@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { APP_SERVER_ANSWERABLE } from "../contracts/policies";
-import { APP_SERVER_REQUESTS } from "../protocol/app-server-methods";
-import appServerSchemaFile from "../protocol/app-server-schema.json";
-import { createAppServerSchema, type AppServerSchemaFile } from "../protocol/schema-app-server";
-import { isUnknownMethod } from "./policy";
-import { appServerAnswer, approvalChoices, userInputQuestions, userInputResult } from "./policy-app-server";
+import { APP_SERVER_ANSWERABLE } from "../../../contracts/policies";
+import { APP_SERVER_REQUESTS } from "../../../protocol/app-server-methods";
+import appServerSchemaFile from "../../../protocol/app-server-schema.json";
+import { createAppServerSchema, type AppServerSchemaFile } from "../../../protocol/schema-app-server";
+import { isUnknownMethod } from "../../policy";
+import { appServerAnswer, approvalChoices, userInputQuestions, userInputResult } from "./policy";
 
 describe("appServerAnswer", () => {
   it("accepts approvals under auto and declines them under deny", () => {

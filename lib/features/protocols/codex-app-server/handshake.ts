@@ -5,13 +5,18 @@
  * of ACP's sessionId everywhere the playground keeps one (Connect, compare, the probe). A turn is
  * `turn/start`, answered at once with the turn; it ends with a `turn/completed` notification.
  */
-import { APP_SERVER_CLIENT, APP_SERVER_NOTIFICATIONS, threadIdOf, turnIdOf } from "../protocol/app-server-methods";
-import { CLIENT_INFO } from "../protocol/client-capabilities";
-import type { Frame, JsonRpcId } from "../protocol/frame";
-import { isObject, num, str } from "../protocol/json";
-import type { RequestPort } from "../protocol/request-port";
-import type { HandshakeEnd, HandshakeProgress } from "./handshake";
-import { DEFAULT_HANDSHAKE_TIMEOUTS, outcomeText, within } from "./handshake";
+import {
+  APP_SERVER_CLIENT,
+  APP_SERVER_NOTIFICATIONS,
+  threadIdOf,
+  turnIdOf,
+} from "../../../protocol/app-server-methods";
+import { CLIENT_INFO } from "../../../protocol/client-capabilities";
+import type { Frame, JsonRpcId } from "../../../protocol/frame";
+import { isObject, num, str } from "../../../protocol/json";
+import type { RequestPort } from "../../../protocol/request-port";
+import type { HandshakeEnd, HandshakeProgress } from "../../handshake";
+import { DEFAULT_HANDSHAKE_TIMEOUTS, outcomeText, within } from "../../handshake";
 
 export interface AppServerHandshakeInput {
   cwd: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Frame } from "../protocol/frame";
+import type { Frame } from "../../protocol/frame";
 import {
   EMPTY_APP_SERVER_VIEW,
   reduceAppServerFrame,
@@ -7,8 +7,8 @@ import {
   type AsItem,
   type MessageItem,
   type AppServerViewState,
-} from "./app-server-view";
-import { codexCapture, codexCaptureResequenced } from "../../test/fixtures/codex-captures";
+} from "./view";
+import { codexCapture, codexCaptureResequenced } from "../../../test/fixtures/codex-captures";
 
 const FRAMES: Frame[] = codexCapture("patches");
 

@@ -2,7 +2,7 @@
  * The probe's steps for an agent that speaks Codex's app-server protocol (docs/app-server.md), run
  * in order against one fresh server as lib/features/probe/steps.ts's are for ACP: each makes its
  * calls, adds its report rows and the checks of the requirements it bears on
- * (lib/features/app-server-probe-requirements.ts). The thread plays the part of ACP's session.
+ * (lib/features/protocols/codex-app-server/probe-requirements.ts). The thread plays the part of ACP's session.
  */
 import {
   APP_SERVER_CLIENT,
@@ -10,19 +10,28 @@ import {
   APP_SERVER_REQUESTS,
   threadIdOf,
   turnIdOf,
-} from "../protocol/app-server-methods";
-import type { Frame } from "../protocol/frame";
-import type { ProbeFacts, ProbeRow } from "../contracts/reports";
+} from "../../../protocol/app-server-methods";
+import type { Frame } from "../../../protocol/frame";
+import type { ProbeFacts, ProbeRow } from "../../../contracts/reports";
 import {
   appServerInitializeParams,
   isTurnCompleted,
   threadStartParams,
   turnStartParams,
   turnStatusOf,
-} from "./app-server-handshake";
-import { ASP } from "./app-server-probe-requirements";
-import { errorOf, framesOf, messageOf, resultOf, row, type Json, type ProbeContext, type Reply } from "./probe-context";
-import { STARTUP_ALLOWANCE, type ProbeStep } from "./probe/steps";
+} from "./handshake";
+import { ASP } from "./probe-requirements";
+import {
+  errorOf,
+  framesOf,
+  messageOf,
+  resultOf,
+  row,
+  type Json,
+  type ProbeContext,
+  type Reply,
+} from "../../probe-context";
+import { STARTUP_ALLOWANCE, type ProbeStep } from "../../probe/steps";
 
 /** How many per-call timeouts a turn may take (a real model streams for a while). */
 const TURN_ALLOWANCE = 6;

@@ -4,11 +4,12 @@
  * against ones that break a rule each.
  */
 import { describe, expect, it } from "vitest";
-import type { Frame } from "../protocol/frame";
-import { FrameSequencer } from "../protocol/frame-sequencer";
-import { RequestClient, type RequestFrame, type RequestOptions } from "../protocol/request-port";
-import { runProbe, type Driver } from "./probe";
-import type { Policies } from "./policy";
+import type { Frame } from "../../../protocol/frame";
+import { FrameSequencer } from "../../../protocol/frame-sequencer";
+import { RequestClient, type RequestFrame, type RequestOptions } from "../../../protocol/request-port";
+import { type Driver } from "../../probe";
+import { runProbe } from "../registry";
+import type { Policies } from "../../policy";
 
 type Msg = { id?: string | number; method?: string; params?: Record<string, unknown>; result?: unknown };
 

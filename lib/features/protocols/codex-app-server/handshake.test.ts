@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { codexCaptureResequenced } from "../../test/fixtures/codex-captures";
-import { FrameSequencer } from "../protocol/frame-sequencer";
-import { memoryAgent } from "../protocol/memory-agent";
-import { EMPTY_APP_SERVER_STATE, foldAppServer, runAppServerHandshake } from "./app-server-handshake";
+import { codexCaptureResequenced } from "../../../../test/fixtures/codex-captures";
+import { FrameSequencer } from "../../../protocol/frame-sequencer";
+import { memoryAgent } from "../../../protocol/memory-agent";
+import { EMPTY_APP_SERVER_STATE, foldAppServer, runAppServerHandshake } from "./handshake";
 
 const frames = codexCaptureResequenced("steered");
 const upTo = (seq: number) => foldAppServer(frames.slice(0, seq));

@@ -5,7 +5,7 @@
  * and no test kit: ids are the playground's, `ASP-<AREA>-<NNN>`, citations the protocol's README
  * and generated schema in openai/codex (codex-rs/app-server), or JSON-RPC 2.0 where it decides.
  */
-import type { Requirement } from "../contracts/requirements";
+import type { Requirement } from "../../../contracts/requirements";
 
 const README = "codex-rs/app-server/README.md";
 

@@ -10,16 +10,16 @@
  * copies the path from the root to what it changes (state, thread, turns, turn, items, item):
  * turns and items are few, deltas are many, and a delta copies no text (string `+` is a rope).
  */
-import type { Frame } from "../protocol/frame";
+import type { Frame } from "../../protocol/frame";
 import {
   APP_SERVER_CLIENT,
   APP_SERVER_NOTIFICATIONS as N,
   APP_SERVER_REQUESTS,
   threadIdOf,
   turnIdOf,
-} from "../protocol/app-server-methods";
-import { isObject, num, obj, str, type JsonObject } from "../protocol/json";
-import { compact, get as own } from "./session-view/draft";
+} from "../../protocol/app-server-methods";
+import { isObject, num, obj, str, type JsonObject } from "../../protocol/json";
+import { compact, get as own } from "../session-view/draft";
 import {
   decodeItem,
   fresh,
@@ -30,9 +30,9 @@ import {
   type CommandItem,
   type NoticeItem,
   type ReasoningItem,
-} from "./app-server-items";
+} from "./items";
 
-export type * from "./app-server-items";
+export type * from "./items";
 
 /** Token counts as the server reports them (`totalTokens`, `inputTokens`, `outputTokens`...). */
 export type TokenCounts = Readonly<Record<string, number>>;

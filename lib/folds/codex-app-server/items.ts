@@ -1,13 +1,13 @@
 /**
- * The items of an app-server turn as the thread view shows them (lib/folds/app-server-view.ts folds
+ * The items of an app-server turn as the thread view shows them (lib/folds/codex-app-server/view.ts folds
  * them): how a `ThreadItem` of the schema, or the approval a server request asks before its item
  * exists, becomes an `AsItem`, and how an approval went once it no longer waits.
  */
-import { APP_SERVER_REQUESTS } from "../protocol/app-server-methods";
-import type { JsonRpcId } from "../protocol/frame";
-import { isObject, num, obj, str, type JsonObject } from "../protocol/json";
-import { compact } from "./session-view/draft";
-import { SeqList } from "./session-view/seq-list";
+import { APP_SERVER_REQUESTS } from "../../protocol/app-server-methods";
+import type { JsonRpcId } from "../../protocol/frame";
+import { isObject, num, obj, str, type JsonObject } from "../../protocol/json";
+import { compact } from "../session-view/draft";
+import { SeqList } from "../session-view/seq-list";
 
 /** An approval (or question) the server asked about an item, and how it was answered. */
 export interface ApprovalView {
