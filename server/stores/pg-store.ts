@@ -33,6 +33,22 @@ const DEFAULT_LIMIT = 50;
 /** Rows per INSERT when lines are saved. */
 const BATCH = 2_000;
 
+/**
+ * A client of the pool for a transaction. A checked-out client whose connection drops between
+ * two queries (the server restarted) emits "error": unheard, that would end the process.
+ */
+export async function checkout(pool: pg.Pool): Promise<pg.PoolClient> {
+  const client = await pool.connect();
+  const heard = (err: Error) => console.error(`database: ${err.message}`);
+  client.on("error", heard);
+  const release = client.release.bind(client);
+  client.release = (err?: Error | boolean) => {
+    client.off("error", heard);
+    return release(err);
+  };
+  return client;
+}
+
 /** What a user changes about a transcript, kept when a recorder saves its counts again. */
 const userChanges = (m: TranscriptMeta): Partial<TranscriptMeta> => ({
   ...(m.owner ? { owner: m.owner } : {}),
@@ -154,12 +170,13 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
    * Saves a transcript's meta and `lines`, which are its lines from number `from` on (0: all of
    * them, header first, replacing what was kept; else appended, `lastSeq` the last frame's seq
    * before them). Lines already kept under their numbers are left as they are, so saving again
-   * after a commit whose answer was lost (the database went away) duplicates nothing. Returns the last frame's seq after them. What a user changed in the database
-   * (a rename, a share) outlives the recorder's meta.
+   * after a commit whose answer was lost (the database went away) duplicates nothing. Returns the
+   * last frame's seq after them. What a user changed in the database (a rename, a share) outlives
+   * the recorder's meta.
    */
   async save(meta: TranscriptMeta, lines: readonly string[], from = 0, lastSeq = 0): Promise<number> {
     if (!ID.test(meta.id)) throw new Error(`bad transcript id: ${meta.id.slice(0, 80)}`);
-    const client = await this.pool.connect();
+    const client = await checkout(this.pool);
     try {
       await client.query("BEGIN");
       const old = await client.query<{ meta: TranscriptMeta }>(
@@ -179,12 +196,16 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
       }
       const seq = await this.insertLines(client, meta.id, lines, from, lastSeq);
       await client.query("COMMIT");
+      client.release();
       return seq;
     } catch (err) {
-      await client.query("ROLLBACK").catch(() => undefined);
+      // A client whose ROLLBACK fails too is broken (its connection dropped): destroyed, not pooled.
+      const broken = await client.query("ROLLBACK").then(
+        () => undefined,
+        (e: Error) => e,
+      );
+      client.release(broken);
       throw err;
-    } finally {
-      client.release();
     }
   }
 
@@ -322,7 +343,7 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
     change: (meta: TranscriptMeta) => TranscriptMeta,
   ): Promise<TranscriptMeta | undefined> {
     if (!ID.test(id)) return undefined;
-    const client = await this.pool.connect();
+    const client = await checkout(this.pool);
     try {
       await client.query("BEGIN");
       const { rows } = await client.query<{ meta: TranscriptMeta }>(
@@ -333,12 +354,16 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
       const next = meta && change(meta);
       if (next && next !== meta) await client.query("UPDATE transcripts SET meta = $2 WHERE id = $1", [id, next]);
       await client.query("COMMIT");
+      client.release();
       return next;
     } catch (err) {
-      await client.query("ROLLBACK").catch(() => undefined);
+      // A client whose ROLLBACK fails too is broken (its connection dropped): destroyed, not pooled.
+      const broken = await client.query("ROLLBACK").then(
+        () => undefined,
+        (e: Error) => e,
+      );
+      client.release(broken);
       throw err;
-    } finally {
-      client.release();
     }
   }
 
