@@ -1,7 +1,8 @@
 "use client";
 /**
- * "Copy link": this page's address with the access token, for a second browser
- * tab or window (the token is hidden from the address bar once read).
+ * "Copy link": this page's address, without the access token: it opens in any tab of a
+ * browser that signed in once (server/http/sign-in.ts), and a browser that did not asks
+ * for the token rather than finding it in a pasted URL.
  */
 import { useState } from "react";
 import { copyText } from "./clipboard";
@@ -15,7 +16,6 @@ export function CopyLink() {
     const url = new URL(window.location.href);
     url.search = "";
     url.hash = "";
-    url.searchParams.set("token", token);
     setCopied(await copyText(url.toString()));
   };
   return (
@@ -24,7 +24,7 @@ export function CopyLink() {
       data-testid="copy-link"
       onClick={() => void copy()}
       onBlur={() => setCopied(undefined)}
-      title="Copy this page's address with the access token, to open the playground in another tab or browser"
+      title="Copy this page's address (without the access token: a browser signed in once opens it)"
       className="rounded border border-zinc-700 px-2 py-0.5 text-[11px] text-zinc-300 hover:bg-zinc-800"
     >
       {copied === undefined ? "Copy link" : copied ? "Link copied" : "Copy failed"}

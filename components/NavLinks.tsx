@@ -12,7 +12,7 @@ const LINKS = [
   { href: "/", label: "Playground" },
   { href: "/transcripts", label: "Transcripts" },
   { href: "/profiles", label: "Profiles" },
-  { href: "/compare", label: "Compare" },
+  { href: "/compare", label: "Side by side" },
 ] as const;
 
 const isActive = (path: string, href: string) =>

@@ -5,12 +5,17 @@
  * the playground to preselect.
  */
 import { useEffect, useState } from "react";
+import type { SignInBody, SignInState } from "@/lib/contracts/http-api";
 
 export const TOKEN_KEY = "acp-playground.token";
 /** Taken by the playground, which gives it to the tab it opens for it (tabs-store init). */
 export const PROFILE_KEY = "acp-playground.profile";
 
-/** The token from `?token=` (then hidden from the address bar) or from this tab's storage. */
+/**
+ * The token from `?token=` (then hidden from the address bar) or from this tab's storage.
+ * A link's token also signs this browser in (server/http/sign-in.ts), so that its other tabs
+ * and windows open links without one.
+ */
 export function takeAccessToken(): string | undefined {
   const url = new URL(window.location.href);
   const fromUrl = url.searchParams.get("token");
@@ -19,6 +24,7 @@ export function takeAccessToken(): string | undefined {
     url.searchParams.delete("token");
     // Keeps the token out of history, bookmarks and screen shares.
     window.history.replaceState(window.history.state, "", url.pathname + url.search + url.hash);
+    if (typeof window.fetch === "function") void signInBrowser(fromUrl);
     return fromUrl;
   }
   return sessionStorage.getItem(TOKEN_KEY) ?? undefined;
@@ -59,4 +65,29 @@ export function useAccessToken(): { ready: boolean; token: string | undefined } 
   const [state, setState] = useState<{ ready: boolean; token: string | undefined }>({ ready: false, token: undefined });
   useEffect(() => setState({ ready: true, token: takeAccessToken() }), []);
   return state;
+}
+
+/** Exchanges the token for this browser's sign-in cookie (HttpOnly: no script reads it); whether it was taken. */
+export async function signInBrowser(token: string): Promise<boolean> {
+  try {
+    const res = await fetch("/api/sign-in", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ token } satisfies SignInBody),
+      credentials: "same-origin",
+    });
+    return res.ok;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether this browser signed in, and how the server was started; undefined when the relay cannot be reached. */
+export async function signInState(): Promise<SignInState | undefined> {
+  try {
+    const res = await fetch("/api/sign-in", { credentials: "same-origin", cache: "no-store" });
+    return res.ok ? ((await res.json()) as SignInState) : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -160,7 +160,7 @@ test("the frame list follows the newest frame until the user scrolls up, then of
   await stopAgent(page);
 });
 
-test("copy link gives the tokenised URL; a page without it explains how to keep a stable token", async ({
+test("copy link gives the URL without the token; a page without it explains how to sign in and keep a stable token", async ({
   browser,
   page,
 }) => {
@@ -172,13 +172,15 @@ test("copy link gives the tokenised URL; a page without it explains how to keep 
   await page.getByTestId("copy-link").click();
   await expect(page.getByTestId("copy-link")).toHaveText("Link copied");
   const copied = await page.evaluate(() => navigator.clipboard.readText());
-  expect(new URL(copied).searchParams.get("token")).toBe(token());
+  expect(new URL(copied).searchParams.get("token")).toBeNull();
 
+  // A new browser profile (e2e/sign-in.spec.ts follows a link there): it signs in once, by a form.
   const other = await browser.newPage();
-  await other.goto(origin());
+  await other.goto(copied);
   await expect(other.getByTestId("token-message")).toContainText("No access token");
   await expect(other.getByTestId("token-stable-hint")).toContainText("ACP_PLAYGROUND_TOKEN");
-  await other.goto(copied);
+  await other.getByTestId("sign-in-token").fill(token());
+  await other.getByTestId("sign-in-submit").click();
   await expect(other.getByTestId("connection")).toHaveAttribute("data-state", "connected");
   await other.close();
 });

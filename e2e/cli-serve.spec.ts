@@ -35,6 +35,8 @@ test("with no command it serves the folder it runs in, with the agent after -- a
       void server.then((r) => reject(new Error(`exited: ${r.stderr}`)));
     });
     const info = await (await fetch(`${origin}/api/info`, { headers: { authorization: "Bearer cli-serve" } })).json();
+    // A page without a token names this command, not `npm start` (server/http/sign-in.ts).
+    expect(await (await fetch(`${origin}/api/sign-in`)).json()).toEqual({ signedIn: false, start: "installed" });
     // Named after the command (node), selected, and this folder is the workspace.
     expect(info.defaultProfile).toBe("node");
     expect(info.profiles.find((p: { name: string }) => p.name === "node")).toMatchObject({

@@ -30,7 +30,7 @@ test("one prompt on two agents: answers and tool calls side by side, saved, list
 
   await page.goto(`${origin()}/compare?token=${token()}`);
   await expect(page.getByTestId("nav-compare")).toHaveAttribute("aria-current", "page");
-  await expect(page.getByRole("heading", { name: "Compare two agents" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Side by side: two agents, one prompt" })).toBeVisible();
   await expect(page.getByTestId("compare-help")).toContainText("tagged “comparison”");
   await page.getByTestId("compare-profile-a").selectOption("gemini");
   await page.getByTestId("compare-profile-b").selectOption("gemini");

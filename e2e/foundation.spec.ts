@@ -20,9 +20,10 @@ async function send(page: Page, text?: string) {
 test("without a token, the page says where to get one", async ({ page }) => {
   await framesView(page);
   await page.goto(`${origin()}/`);
-  await expect(page.getByTestId("token-message")).toContainText(
-    "Open the URL printed by npm start; it carries the access token",
-  );
+  await expect(page.getByTestId("token-message")).toContainText("No access token");
+  // In words for a server started with npm start; the token goes into a form, not an address.
+  await expect(page.getByTestId("token-where")).toContainText("The terminal where npm start runs printed a URL");
+  await expect(page.getByTestId("sign-in-token")).toHaveAttribute("type", "password");
   await expect(page.getByTestId("start-agent")).toHaveCount(0);
 });
 

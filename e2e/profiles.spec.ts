@@ -53,6 +53,12 @@ test.describe.serial("profiles: availability, versions, probe, export, compare",
     const init = report.locator('[data-testid="probe-row"][data-check="initialize with protocolVersion 1"]');
     await expect(init).toHaveAttribute("data-outcome", "answered");
     expect(await report.getByTestId("probe-row").count()).toBeGreaterThan(10);
+    // The result shows beside the button pressed, its counts the report's own.
+    const result = gemini.getByTestId("probe-result");
+    await expect(result).toHaveAttribute("data-state", "not conformant");
+    const counts = (await result.locator("span").nth(1).textContent())!;
+    expect(counts).toMatch(/^\d+ pass · \d+ fail/);
+    await expect(report.getByTestId("probe-counts")).toContainText(`requirements that decide: ${counts}`);
   });
 
   test("the verdict, with each requirement's id, tier and citation", async () => {

@@ -9,7 +9,14 @@ import { useCallback, useEffect, useState } from "react";
 import { FilePicker, OpenFile, useDroppedFile } from "./OpenFile";
 import { createRoot } from "react-dom/client";
 import { TranscriptPlayer, ViewerMessage } from "@/components/transcripts/TranscriptPlayer";
-import { EXPORT_DATA_ID, EXPORT_META_ID, type ExportMeta } from "@/lib/features/export-page";
+import {
+  EXPORT_DATA_ID,
+  EXPORT_META_ID,
+  EXPORT_SCHEMA_IDS,
+  type ExportMeta,
+  type ExportSchemaName,
+} from "@/lib/features/export-page";
+import { setSchemaSource } from "@/components/inspector/use-schema-checker";
 
 function readMeta(): ExportMeta | undefined {
   try {
@@ -19,15 +26,33 @@ function readMeta(): ExportMeta | undefined {
   }
 }
 
-/** The embedded transcript as a blob: URL the player reads like any other. */
-async function transcriptUrl(): Promise<string> {
-  const b64 = document.getElementById(EXPORT_DATA_ID)?.textContent?.trim() ?? "";
-  const bin = atob(b64);
+/** One of the page's gzip + base64 blocks, inflated. */
+function inflate(id: string): Response {
+  const element = document.getElementById(id);
+  if (!element) throw new Error(`this export holds no ${id}`);
+  const bin = atob(element.textContent?.trim() ?? "");
   const bytes = new Uint8Array(bin.length);
   for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-  const text = new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip")));
+  return new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip")));
+}
+
+/** The embedded transcript as a blob: URL the player reads like any other. */
+async function transcriptUrl(): Promise<string> {
+  const text = inflate(EXPORT_DATA_ID);
   return URL.createObjectURL(new Blob([await text.arrayBuffer()], { type: "application/x-ndjson" }));
 }
+
+// The schema files travel as blocks of their own, only those the transcript's protocol needs.
+const schema = async (name: ExportSchemaName): Promise<unknown> => inflate(EXPORT_SCHEMA_IDS[name]).json();
+setSchemaSource({
+  acp: async () => {
+    const [stable, unstable] = await Promise.all([schema("stable"), schema("unstable")]);
+    // Embedded only for an agent that answered initialize with version 2 (and in the empty viewer).
+    const v2 = document.getElementById(EXPORT_SCHEMA_IDS.v2) ? await schema("v2") : undefined;
+    return { stable, unstable, v2 };
+  },
+  appServer: () => schema("appServer"),
+});
 
 function ExportViewer({ meta }: { meta?: ExportMeta }) {
   const [url, setUrl] = useState<string>();

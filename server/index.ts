@@ -12,15 +12,18 @@ import { openBrowser, shouldOpenBrowser } from "./cli/open-browser";
 import { DiscoveryError, writeRelayDiscovery } from "./tap/tap-discovery";
 import { PACKAGE_ROOT } from "./runtime";
 
-/** `agents`: profiles named on the command line for this run (the first is the default). */
-export async function serve(agents: CommandLineAgent[] = []): Promise<void> {
+/**
+ * `agents`: profiles named on the command line for this run (the first is the default);
+ * `installed`: started by the `acp-playground` command rather than `npm start`.
+ */
+export async function serve(agents: CommandLineAgent[] = [], installed = false): Promise<void> {
   const config = loadConfig(process.env, process.cwd(), agents);
   const dev = process.env.NODE_ENV === "development";
   const app = next({ dev, dir: PACKAGE_ROOT, hostname: config.host, port: config.port });
   await loadNextConfigQuietly(dev);
   await app.prepare();
   const handle = app.getRequestHandler();
-  const server = createAppServer(config, (req, res) => handle(req, res));
+  const server = createAppServer(config, (req, res) => handle(req, res), installed ? "installed" : "npm-start");
   if (server.relay.team) {
     try {
       await server.relay.team.ready;

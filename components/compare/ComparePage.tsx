@@ -5,6 +5,7 @@
  * its own relay session, workspace and transcript; the pair is then saved as a
  * comparison. Saved comparisons are listed below the form.
  */
+import { defaultSides } from "./compare-defaults";
 import Link from "next/link";
 import { useEffect, useMemo, useState } from "react";
 import { sideLabel } from "@/lib/contracts/compare-format";
@@ -48,10 +49,10 @@ function Form({ token }: { token: string }) {
       .profiles()
       .then((list) => {
         setProfiles(list);
-        const first = list[0]?.name ?? "";
+        const picked = defaultSides(list);
         setSetup((s) => ({
-          a: { ...s.a, profile: s.a.profile || first },
-          b: { ...s.b, profile: s.b.profile || first },
+          a: { ...s.a, profile: s.a.profile || picked.a },
+          b: { ...s.b, profile: s.b.profile || picked.b },
         }));
       })
       .catch((e: Error) => setStatus(e.message));
@@ -127,7 +128,7 @@ function Form({ token }: { token: string }) {
   return (
     <div className="flex min-h-0 flex-1 flex-col">
       <header data-testid="compare-help" className="border-b border-zinc-800 px-3 pt-3 text-xs text-zinc-400">
-        <h1 className="text-sm font-semibold text-zinc-100">Compare two agents</h1>
+        <h1 className="text-sm font-semibold text-zinc-100">Side by side: two agents, one prompt</h1>
         <p className="mt-1 max-w-4xl">
           One prompt, two agents at once: pick two profiles (or one twice with another model). Each side runs in an
           empty workspace of its own; their conversations show side by side, then answers, tool calls and timings line

@@ -9,7 +9,7 @@ import { useMemo } from "react";
 import { compareRuns } from "@/lib/features/compare";
 import { useAgentProtocol } from "../app-server/use-protocol";
 import { PROTOCOL_VIEWS } from "../protocol-views";
-import type { SessionStore } from "../state/session-store";
+import { selectProtocol, type SessionStore } from "../state/session-store";
 import type { Tab } from "../state/tabs-store";
 import { TabContext, useSession } from "../state/use-session";
 import { ComparisonReport } from "./ComparisonReport";
@@ -34,9 +34,16 @@ function useFrames(store: SessionStore) {
 export function SplitView({ a, b, header }: { a: Side; b: Side; header?: (side: "a" | "b") => React.ReactNode }) {
   const framesA = useFrames(a.tab.store);
   const framesB = useFrames(b.tab.store);
+  // Each side read by its own agent's protocol.
+  const protocolA = useSession(selectProtocol, a.tab.store);
+  const protocolB = useSession(selectProtocol, b.tab.store);
   const comparison = useMemo(
-    () => compareRuns({ label: a.label, frames: [...framesA] }, { label: b.label, frames: [...framesB] }),
-    [a.label, b.label, framesA, framesB],
+    () =>
+      compareRuns(
+        { label: a.label, frames: [...framesA], protocol: protocolA },
+        { label: b.label, frames: [...framesB], protocol: protocolB },
+      ),
+    [a.label, b.label, framesA, framesB, protocolA, protocolB],
   );
   return (
     <div className="flex min-h-0 flex-1 flex-col overflow-auto">

@@ -16,17 +16,32 @@ let loading: Promise<SchemaSet | undefined> | undefined;
 
 const unwrap = (m: unknown): unknown => (m as { default?: unknown }).default ?? m;
 
-function load(): Promise<SchemaSet | undefined> {
+/** Where the schema files come from: the app's own chunks, or (the one-file export) the page's blocks. */
+export interface SchemaSource {
+  acp(): Promise<{ stable: unknown; unstable: unknown; v2: unknown }>;
+  appServer(): Promise<unknown>;
+}
+
+let source: SchemaSource = {
   // The same files as SCHEMA_FILE_PATHS (literal here so the bundler can split them).
-  loading ??= Promise.all([
-    import("@agentclientprotocol/sdk/schema/v1/schema.json"),
-    import("@agentclientprotocol/sdk/schema/v1/schema.unstable.json"),
-    import("@agentclientprotocol/sdk/schema/v2/schema.unstable.json"),
-  ])
-    .then(
-      ([stable, unstable, v2]) =>
-        (loaded = createSchemaSet({ stable: unwrap(stable), unstable: unwrap(unstable), v2: unwrap(v2) })),
-    )
+  acp: () =>
+    Promise.all([
+      import("@agentclientprotocol/sdk/schema/v1/schema.json"),
+      import("@agentclientprotocol/sdk/schema/v1/schema.unstable.json"),
+      import("@agentclientprotocol/sdk/schema/v2/schema.unstable.json"),
+    ]).then(([stable, unstable, v2]) => ({ stable: unwrap(stable), unstable: unwrap(unstable), v2: unwrap(v2) })),
+  appServer: () => import("@/lib/protocol/app-server-schema.json").then(unwrap),
+};
+
+/** The export's viewer reads the schema files from its page (export/viewer.tsx); set before the first frame is judged. */
+export function setSchemaSource(s: SchemaSource): void {
+  source = s;
+}
+
+function load(): Promise<SchemaSet | undefined> {
+  loading ??= source
+    .acp()
+    .then((files) => (loaded = createSchemaSet(files)))
     .catch((err: unknown) => {
       console.warn("ACP schema checks unavailable:", err);
       return undefined;
@@ -43,8 +58,9 @@ let appServer: FrameJudge | undefined;
 let appServerLoading: Promise<FrameJudge | undefined> | undefined;
 
 function loadAppServer(): Promise<FrameJudge | undefined> {
-  appServerLoading ??= import("@/lib/protocol/app-server-schema.json")
-    .then((file) => (appServer = createAppServerSchema(unwrap(file) as AppServerSchemaFile)))
+  appServerLoading ??= source
+    .appServer()
+    .then((file) => (appServer = createAppServerSchema(file as AppServerSchemaFile)))
     .catch((err: unknown) => {
       console.warn("app-server schema checks unavailable:", err);
       return undefined;

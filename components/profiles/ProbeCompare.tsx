@@ -63,9 +63,9 @@ export function ProbeCompare({ entries, a, b, onPick, onUpload, uploadError }: P
   );
 
   return (
-    <section data-testid="probe-compare" aria-label="Compare probe reports" className="flex flex-col gap-2 text-xs">
+    <section data-testid="probe-compare" aria-label="Diff two probe reports" className="flex flex-col gap-2 text-xs">
       <div className="flex flex-wrap items-center gap-2">
-        <h3 className="text-sm font-semibold text-zinc-100">Compare</h3>
+        <h3 className="text-sm font-semibold text-zinc-100">Report diff</h3>
         <span className="text-zinc-400">A</span>
         {picker("a", a)}
         <span className="text-zinc-400">B</span>

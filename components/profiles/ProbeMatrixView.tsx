@@ -14,7 +14,7 @@ const cellTone = (text: string) =>
         ? "text-emerald-300"
         : text.startsWith("✗") || text === "not found"
           ? "text-red-300"
-          : text === "auth required"
+          : text === "auth required" || text === "BLOCKED BY AUTH"
             ? "text-amber-300"
             : "text-zinc-300";
 

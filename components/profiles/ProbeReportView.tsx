@@ -9,6 +9,7 @@ import {
   statusMark,
   tierCounts,
 } from "@/lib/features/probe-export";
+import { probeSummary, summaryCounts, type ProbeState } from "@/lib/features/probe-summary";
 import { RequirementTable } from "./RequirementTable";
 import { saveFile } from "../transcripts/save-file";
 
@@ -21,15 +22,24 @@ const OUTCOME: Record<string, string> = {
   skipped: "text-zinc-400",
 };
 
+export const STATE_COLOUR: Record<ProbeState, string> = {
+  conformant: "text-emerald-300",
+  "not conformant": "text-red-300",
+  "blocked by auth": "text-amber-300",
+};
+
 const button = "rounded border border-zinc-700 px-2 py-0.5 text-xs text-zinc-200 hover:bg-zinc-800";
 
 export function ProbeReportView({ report }: { report: ProbeReport }) {
+  const summary = probeSummary(report);
+  // Reports from before verdicts have only their checks to count.
   const passed = report.rows.filter((r) => r.conforms === true).length;
   const failed = report.rows.filter((r) => r.conforms === false).length;
   return (
     <section
       data-testid="probe-report"
       data-profile={report.profile}
+      id="probe-report"
       aria-label="Probe report"
       className="flex flex-col gap-2 text-xs"
     >
@@ -40,10 +50,16 @@ export function ProbeReportView({ report }: { report: ProbeReport }) {
             <span className="ml-2 font-normal text-zinc-400">{`${report.agent.name} ${report.agent.version ?? ""}`}</span>
           ) : null}
         </h3>
-        <span className="text-zinc-400">
+        <span data-testid="probe-counts" className="text-zinc-400">
           {report.rows.length} checks in {(report.durationMs / 1000).toFixed(1)} s ·{" "}
-          <span className="text-emerald-300">{passed} ✓</span> ·{" "}
-          <span className={failed ? "text-red-300" : "text-zinc-400"}>{failed} ✗</span>
+          {summary ? (
+            <span>requirements that decide: {summaryCounts(summary)}</span>
+          ) : (
+            <>
+              <span className="text-emerald-300">{passed} ✓</span> ·{" "}
+              <span className={failed ? "text-red-300" : "text-zinc-400"}>{failed} ✗</span>
+            </>
+          )}
         </span>
         <div className="ml-auto flex gap-1">
           <button
@@ -64,25 +80,33 @@ export function ProbeReportView({ report }: { report: ProbeReport }) {
           </button>
         </div>
       </div>
-      {report.conformance ? (
+      {report.conformance && summary ? (
         <div className="flex flex-col gap-2">
           <p
             data-testid="probe-verdict"
             data-verdict={report.conformance.verdict}
-            className={`text-sm font-semibold ${report.conformance.verdict === "CONFORMANT" ? "text-emerald-300" : "text-red-300"}`}
+            data-state={summary.state}
+            className={`text-sm font-semibold ${STATE_COLOUR[summary.state]}`}
           >
-            {report.conformance.verdict}
-            <span className="ml-2 font-normal text-zinc-400">
-              {report.conformance.parts.flatMap((p) => (p.decides ? p.reasons : [])).join(", ")}
-            </span>
+            {summary.label}
+            <span className="ml-2 font-normal text-zinc-400">{summary.failed.join(", ")}</span>
           </p>
+          {summary.advice ? (
+            <p data-testid="probe-advice" className="text-zinc-300">
+              {summary.advice}
+            </p>
+          ) : null}
           {report.conformance.parts.map((part) => (
             <details key={part.variant} open={part.decides} data-testid="conformance-part" data-variant={part.variant}>
               <summary className="cursor-pointer text-zinc-300">
                 <span className="font-medium text-zinc-100">{part.variant}</span>{" "}
-                <span className={part.verdict === "CONFORMANT" ? "text-emerald-300" : "text-red-300"}>
-                  {statusMark(part.verdict === "CONFORMANT" ? "pass" : "fail")} {part.verdict}
-                </span>
+                {part.verdict === "NOT CONFORMANT" && part.reasons.every((r) => r === "blocked by auth") ? (
+                  <span className={STATE_COLOUR["blocked by auth"]}>BLOCKED BY AUTH</span>
+                ) : (
+                  <span className={part.verdict === "CONFORMANT" ? "text-emerald-300" : "text-red-300"}>
+                    {statusMark(part.verdict === "CONFORMANT" ? "pass" : "fail")} {part.verdict}
+                  </span>
+                )}
                 {part.decides ? "" : " (reported apart, does not decide the verdict)"} · {tierCounts(part)}
               </summary>
               <RequirementTable requirements={part.requirements} transcriptId={report.transcriptId} />

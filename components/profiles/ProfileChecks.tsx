@@ -8,6 +8,7 @@ import { useState } from "react";
 import type { DoctorReport } from "@/lib/features/doctor";
 import { DiagnosisView } from "../doctor/DiagnosisView";
 import { authHeaders, errorOf } from "../transcripts/api";
+import { formatDuration } from "../transcripts/format";
 
 type CheckState = { running: true } | { report: DoctorReport } | { error: string };
 
@@ -82,7 +83,7 @@ export function ProfileChecks({ token, profiles }: { token: string; profiles: st
                   </span>
                 ) : null}
                 {state && "report" in state ? (
-                  <span className="text-[11px] text-zinc-500">{Math.round(state.report.durationMs)} ms</span>
+                  <span className="text-[11px] text-zinc-400">{formatDuration(state.report.durationMs)}</span>
                 ) : null}
               </div>
               {state && "report" in state ? <DiagnosisView diagnosis={state.report.diagnosis} /> : null}

@@ -2,6 +2,9 @@
 /** Agent profiles: whether each command resolves here, where, and what version it reports. */
 import { CredentialsNote } from "./CredentialsNote";
 import type { ProfileDetails } from "@/lib/contracts/wire";
+import type { ProbeReport } from "@/lib/contracts/reports";
+import { probeSummary, summaryCounts } from "@/lib/features/probe-summary";
+import { STATE_COLOUR } from "./ProbeReportView";
 
 interface Props {
   profiles: ProfileDetails[];
@@ -11,11 +14,31 @@ interface Props {
   /** Profiles picked for the protocol matrix. */
   selected: ReadonlySet<string>;
   onSelect: (profile: string, on: boolean) => void;
+  /** Each profile's latest probe from this page: its result shows beside its Probe button. */
+  results?: ReadonlyMap<string, ProbeReport>;
+}
+
+/** A probe's outcome where it was asked for; the whole report is below the table. */
+function ProbeResult({ report }: { report: ProbeReport }) {
+  const summary = probeSummary(report);
+  if (!summary) return null;
+  return (
+    <a
+      href="#probe-report"
+      data-testid="probe-result"
+      data-state={summary.state}
+      title={summary.advice ?? "The probe's report, below"}
+      className="mt-1 block text-right text-[11px] hover:underline"
+    >
+      <span className={`font-semibold ${STATE_COLOUR[summary.state]}`}>{summary.label}</span>
+      <span className="block text-zinc-400">{summaryCounts(summary)}</span>
+    </a>
+  );
 }
 
 const th = "px-3 py-1.5 text-left font-medium";
 
-export function ProfileTable({ profiles, probing, onProbe, selected, onSelect }: Props) {
+export function ProfileTable({ profiles, probing, onProbe, selected, onSelect, results }: Props) {
   return (
     <div className="overflow-x-auto rounded-lg border border-zinc-800">
       <table data-testid="profile-table" className="w-full border-collapse text-xs">
@@ -61,7 +84,11 @@ export function ProfileTable({ profiles, probing, onProbe, selected, onSelect }:
                 <code className="break-all text-zinc-300">{[p.command, ...p.args].join(" ")}</code>
               </td>
               <td data-testid="profile-available" className="px-3 py-2">
-                {p.available ? (
+                {p.available && p.credentialsMissing ? (
+                  <span className="text-amber-300" title={p.credentialsMissing}>
+                    installed, no credentials
+                  </span>
+                ) : p.available ? (
                   <span className="text-emerald-300">✓</span>
                 ) : (
                   <span className="text-red-300">
@@ -91,6 +118,7 @@ export function ProfileTable({ profiles, probing, onProbe, selected, onSelect }:
                     {probing === p.name ? "Probing…" : "Probe"}
                   </button>
                 ) : null}
+                {results?.get(p.name) ? <ProbeResult report={results.get(p.name)!} /> : null}
               </td>
             </tr>
           ))}

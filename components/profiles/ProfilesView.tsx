@@ -38,6 +38,8 @@ export function ProfilesView({ token }: { token: string }) {
 
   if (loadError?.status === 401) return <TokenMessage refused />;
   const report = entries.find((e) => e.key === shown) ?? entries.at(-1);
+  // The latest report of each profile, shown in its row beside the button that asked for it.
+  const results = new Map(entries.filter((e) => e.here).map((e) => [e.report.profile, e.report]));
 
   const onProbe = async (profile: string) => {
     const entry = await probe(profile, terminals);
@@ -76,6 +78,7 @@ export function ProfilesView({ token }: { token: string }) {
               profiles={profiles.filter((p) => !isReplay(p))}
               probing={running?.profile}
               onProbe={(p) => void onProbe(p)}
+              results={results}
               selected={selected}
               onSelect={(name, on) =>
                 setSelected((set) => {

@@ -10,6 +10,8 @@ export interface ReportEntry {
   key: string;
   label: string;
   report: ProbeReport;
+  /** Run from this page (not an uploaded file). */
+  here: boolean;
 }
 
 export type ProbeRun = { profile: string; progress: RelayProgress } | undefined;
@@ -25,8 +27,8 @@ export function useProbeReports(token: string) {
   const abort = useRef<AbortController>(null);
   useEffect(() => () => abort.current?.abort(), []);
 
-  const add = useCallback((report: ProbeReport, label: string) => {
-    const entry = { key: `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`, label, report };
+  const add = useCallback((report: ProbeReport, label: string, here = false) => {
+    const entry = { key: `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`, label, report, here };
     setEntries((list) => [...list, entry]);
     return entry;
   }, []);
@@ -49,7 +51,7 @@ export function useProbeReports(token: string) {
         setError({ profile, error: res.error });
         return undefined;
       }
-      return add(res.report, `${profile} · ${time(res.report.startedAt)} (run here)`);
+      return add(res.report, `${profile} · ${time(res.report.startedAt)} (run here)`, true);
     },
     [token, add],
   );

@@ -25,7 +25,7 @@ export function DiffPickBar({ picks, onClear }: { picks: string[]; onClear: () =
       className="flex flex-wrap items-center gap-2 rounded border border-sky-800 bg-sky-950/30 px-3 py-1.5 text-xs"
     >
       <span className="text-zinc-300">
-        Compare <span className="font-mono">{a}</span>
+        Diff <span className="font-mono">{a}</span>
         {b ? (
           <>
             {" "}

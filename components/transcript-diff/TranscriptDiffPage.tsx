@@ -157,7 +157,7 @@ export function TranscriptDiffPage(props: Props) {
       <PageFrame>
         {() => (
           <p className="p-4 text-xs text-zinc-300">
-            Pick two transcripts with Compare on the{" "}
+            Pick two transcripts with Diff… on the{" "}
             <Link href="/transcripts" className="text-sky-400 hover:underline">
               Transcripts
             </Link>{" "}

@@ -12,6 +12,7 @@ import { indexPercent, type LatencyAnswer, type SearchAnswer, type SearchHit } f
 import { KIND_LABELS, TRANSCRIPT_KINDS, type TranscriptKind } from "@/lib/contracts/transcript-meta";
 import type { TranscriptMeta } from "./api";
 import type { TranscriptsClient } from "./use-transcripts";
+import { formatDuration } from "./format";
 
 const SEARCH_DEBOUNCE_MS = 250;
 const input =
@@ -100,10 +101,10 @@ function LatencyTable({ answer }: { answer: LatencyAnswer }) {
             <td className="px-2 py-1 font-mono text-zinc-200">{r.method}</td>
             <td className="px-2 py-1 text-zinc-400">{r.dir === "to-agent" ? "client → agent" : "agent → client"}</td>
             <td className="px-2 py-1 text-right">{r.requests}</td>
-            <td className="px-2 py-1 text-right">{r.p50} ms</td>
-            <td className="px-2 py-1 text-right">{r.p95} ms</td>
-            <td className="px-2 py-1 text-right">{r.p99} ms</td>
-            <td className="px-2 py-1 text-right">{r.max} ms</td>
+            <td className="px-2 py-1 text-right">{formatDuration(r.p50)}</td>
+            <td className="px-2 py-1 text-right">{formatDuration(r.p95)}</td>
+            <td className="px-2 py-1 text-right">{formatDuration(r.p99)}</td>
+            <td className="px-2 py-1 text-right">{formatDuration(r.max)}</td>
             <td className={`px-2 py-1 text-right ${r.errors ? "text-red-300" : ""}`}>{r.errors}</td>
           </tr>
         ))}
@@ -167,7 +168,8 @@ export function LibrarySearch({ client, list }: { client: TranscriptsClient; lis
         {
           agent: agent || undefined,
           profile: profile || undefined,
-          kind: kind || undefined,
+          // Sessions unless a kind is picked: a probe's deliberate timeouts are no agent's latency.
+          kind: kind || "session",
           from: from || undefined,
           to: to || undefined,
         },
@@ -313,8 +315,9 @@ export function LibrarySearch({ client, list }: { client: TranscriptsClient; lis
       {showLatency && latency ? (
         <div className="overflow-x-auto">
           <p className="text-[11px] text-zinc-400">
-            Across {latency.transcripts} {latency.transcripts === 1 ? "transcript" : "transcripts"} (agent, profile,
-            kind and dates above apply).
+            Across {latency.transcripts} {kind ? KIND_LABELS[kind] : "session"}{" "}
+            {latency.transcripts === 1 ? "transcript" : "transcripts"} (agent, profile and dates above apply
+            {kind ? "" : "; probe runs and the other kinds apart: pick one as the kind"}).
           </p>
           <LatencyTable answer={latency} />
         </div>

@@ -4,6 +4,7 @@ import { useState } from "react";
 import {
   KIND_LABELS,
   TRANSCRIPT_KINDS,
+  UNSTARTED,
   type TranscriptKind,
   type TranscriptMeta,
 } from "@/lib/contracts/transcript-meta";
@@ -16,8 +17,11 @@ import { DiffPickBar, useDiffPicks } from "../transcript-diff/DiffPickBar";
 
 const th = "px-3 py-1.5 text-left font-medium";
 
+/** "all" leaves out sessions that never got a turn (failed Connects): their own filter shows them. */
+const inKind = (t: TranscriptMeta, kind: TranscriptKind | "") => (kind ? t.kind === kind : t.kind !== UNSTARTED);
+
 function matches(t: TranscriptMeta, kind: TranscriptKind | "", owner: string, query: string): boolean {
-  if (kind && t.kind !== kind) return false;
+  if (!inKind(t, kind)) return false;
   if (owner && t.owner !== owner) return false;
   const q = query.trim().toLowerCase();
   return q === "" || [t.title, t.profile, t.agentName ?? "", t.id].some((s) => s.toLowerCase().includes(q));
@@ -92,7 +96,7 @@ export function TranscriptLibrary({ token }: { token: string }) {
                 }`}
               >
                 {k ? KIND_LABELS[k] : "all"}
-                {list ? ` ${list.filter((t) => !k || t.kind === k).length}` : ""}
+                {list ? ` ${list.filter((t) => inKind(t, k)).length}` : ""}
               </button>
             ))}
           </div>

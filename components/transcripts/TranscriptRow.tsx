@@ -194,7 +194,7 @@ export function TranscriptRow({ t, client, onChange, picked, onPick }: Props) {
                 className={`${action} ${picked ? "bg-sky-500/15 text-sky-200" : ""}`}
                 onClick={() => onPick(t.id)}
               >
-                {picked ? "Picked" : "Compare"}
+                {picked ? "Picked to diff" : "Diff…"}
               </button>
             ) : null}
             <DeleteButton

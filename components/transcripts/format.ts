@@ -19,3 +19,13 @@ export function agentLabel(t: { agentName?: string; recording: boolean; frames: 
   if (t.agentName) return t.agentName;
   return t.recording && t.frames === 0 ? "starting…" : "—";
 }
+
+/** A duration for people: "0.4 ms", "112 ms", "4.2 s", "1.9 min", "2.3 h" (never "112214.6 ms"). */
+export function formatDuration(ms: number | undefined): string {
+  if (ms === undefined || !Number.isFinite(ms)) return "—";
+  const sig = (n: number) => (n < 10 ? n.toFixed(1) : Math.round(n).toString());
+  if (ms < 1000) return `${ms < 10 ? ms.toFixed(1) : Math.round(ms)} ms`;
+  if (ms < 60_000) return `${sig(ms / 1000)} s`;
+  if (ms < 3_600_000) return `${sig(ms / 60_000)} min`;
+  return `${sig(ms / 3_600_000)} h`;
+}

@@ -41,3 +41,18 @@ export type AddFoundBody = z.input<typeof addFoundBody>;
 export interface HttpErrorBody {
   error: { code: string; message: string };
 }
+
+/** POST /api/sign-in: the access token, exchanged for this browser's sign-in cookie. */
+export const signInBody = z.strictObject({ token: z.string().min(1).max(1000) });
+export type SignInBody = z.input<typeof signInBody>;
+
+/**
+ * How the server was started, so that a page without a token says where to find one:
+ * `npm start` from a clone, the installed `acp-playground` command, or a team server
+ * (`serve --database`) whose token its operator hands out.
+ */
+export type ServerStart = "npm-start" | "installed" | "team";
+
+/** GET /api/sign-in: whether this browser signed in (then the token, for this origin's pages only). */
+export type SignInState =
+  { signedIn: true; token: string; start: ServerStart } | { signedIn: false; start: ServerStart };

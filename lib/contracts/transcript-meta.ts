@@ -1,7 +1,16 @@
 import type { ProtocolName } from "../protocol/protocols";
 
 /** How a transcript came to be: said by whoever made it, inferred for files from before it was recorded. */
-export const TRANSCRIPT_KINDS = ["session", "probe", "rerun", "upload", "demo", "tapped", "compare"] as const;
+export const TRANSCRIPT_KINDS = [
+  "session",
+  "probe",
+  "rerun",
+  "upload",
+  "demo",
+  "tapped",
+  "compare",
+  "unstarted",
+] as const;
 export type TranscriptKind = (typeof TRANSCRIPT_KINDS)[number];
 
 export const KIND_LABELS: Record<TranscriptKind, string> = {
@@ -12,7 +21,14 @@ export const KIND_LABELS: Record<TranscriptKind, string> = {
   demo: "demo",
   tapped: "tapped",
   compare: "comparison",
+  unstarted: "no turn",
 };
+
+/**
+ * A session whose agent never got a turn (a failed Connect, an agent stopped before any prompt):
+ * kept for what it shows of the start, but not a row of the library's "all" nor a replay profile.
+ */
+export const UNSTARTED: TranscriptKind = "unstarted";
 
 export const isTranscriptKind = (v: unknown): v is TranscriptKind =>
   typeof v === "string" && (TRANSCRIPT_KINDS as readonly string[]).includes(v);

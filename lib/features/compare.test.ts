@@ -177,7 +177,12 @@ describe("compareRuns", () => {
 });
 
 describe("compareRuns: a Codex app-server side (frames of the real Codex)", () => {
-  const codex = { label: "codex", frames: codexCapture("turns") };
+  const codex = { label: "codex", frames: codexCapture("turns"), protocol: "codex-app-server" as const };
+
+  it("reads a side by its own protocol only: Codex's frames on an ACP side make no turns", () => {
+    expect(compareRuns({ ...codex, protocol: "acp" }, { label: "b", frames: [] }).turns).toEqual([]);
+    expect(compareRuns(codex, { label: "b", frames: [] }).turns.length).toBeGreaterThan(0);
+  });
 
   it("reads its turns: prompt, answer from the agent messages, status, commands as tool calls, usage, timing", () => {
     const c = compareRuns(codex, codex);
@@ -238,7 +243,8 @@ describe("compareRuns: a Codex app-server side (frames of the real Codex)", () =
     };
     push("from-agent", { method: "item/completed", params: { threadId, turnId: "t1", item } });
     push("from-agent", { method: "turn/completed", params: { threadId, turn: { id: "t1", status: "completed" } } });
-    const side = compareRuns({ label: "a", frames }, { label: "b", frames: [] }).turns[0]!.a!;
+    const side = compareRuns({ label: "a", frames, protocol: "codex-app-server" }, { label: "b", frames: [] }).turns[0]!
+      .a!;
     expect(side.tools).toMatchObject([
       {
         name: "fileChange",

@@ -6,74 +6,25 @@
  *
  * A side speaks ACP or Codex's app-server protocol (docs/app-server.md): an ACP
  * turn is a session/prompt, an app-server turn a turn/start; each side's frames
- * are read for both, so a Codex side compares with a Gemini side.
+ * are read by its own protocol's spec (`compareTurns`), so a Codex side compares
+ * with a Gemini side.
  */
-import { createTwoFilesPatch } from "diff";
 import type { Frame } from "../protocol/frame";
-import { CLIENT_METHODS } from "../protocol/methods";
-import { reduceFrames, type ToolCallItem, type Turn } from "../folds/session-view";
+import type { ProtocolName } from "../protocol/protocols";
+import { buildWaterfall, summarizeTurn } from "../folds/waterfall";
+import { isObj, type FileChange, type SideTurn, type TimingOf, type ToolSummary } from "./compare-turns";
 import type { TurnUsage } from "../folds/turn-usage";
-import { parsePatch, patchStats } from "../folds/unified-diff";
-import {
-  APP_SERVER_ITEM_KIND,
-  appServerItemTitle,
-  buildWaterfall,
-  summarizeTurn,
-  type TurnSummary,
-} from "../folds/waterfall";
-import {
-  reduceAppServerFrames,
-  type AsItem,
-  type FileChangeItem,
-  type MessageItem,
-} from "../folds/codex-app-server/view";
-import { str } from "../protocol/json";
+import { specOf } from "./protocols/registry";
 
 export interface CompareRun {
   /** What the side is called in the report (profile, with its options). */
   label: string;
   frames: readonly Frame[];
+  /** The protocol the side's agent spoke (its profile's, its recording's); ACP when absent. */
+  protocol?: ProtocolName;
 }
 
-export interface ToolSummary {
-  toolCallId: string;
-  /** What the alignment matches on: the tool's name, else its kind, else its title. */
-  name: string;
-  title?: string;
-  status?: string;
-  /** rawInput (else locations), with the side's workspace path written as `.`. */
-  args: unknown;
-  /** The first frame of the call, to select it. */
-  seq: number;
-}
-
-export interface FileChange {
-  /** Relative to the side's workspace when inside it. */
-  path: string;
-  /**
-   * How the change was seen: the agent wrote through the client, a tool call showed a diff, or an
-   * app-server fileChange item.
-   */
-  source: typeof CLIENT_METHODS.fs_write_text_file | "diff" | "fileChange";
-  /** Absent when the earlier content is unknown (a plain write, an app-server update). */
-  oldText?: string | null;
-  /** For an app-server update, its unified diff: the same change to the same file is the same result. */
-  newText: string;
-  patch: string;
-  added: number;
-  removed: number;
-}
-
-export interface SideTurn {
-  answer: string;
-  /** ACP's stop reason, or the app-server turn's final status. */
-  stopReason?: string | null;
-  error?: string;
-  tools: ToolSummary[];
-  files: FileChange[];
-  timing?: TurnSummary;
-  usage?: TurnUsage;
-}
+export type { FileChange, SideTurn, ToolSummary } from "./compare-turns";
 
 export interface ToolPair {
   a?: ToolSummary;
@@ -105,35 +56,6 @@ export interface Comparison {
   turns: TurnComparison[];
   /** Counted per turn: answers that differ, unmatched or unequal tool calls, files that differ. */
   differences: number;
-}
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
-
-const textOf = (blocks: readonly unknown[]): string =>
-  blocks.map((b) => (isObj(b) && b.type === "text" && typeof b.text === "string" ? b.text : "")).join("");
-
-/** Writes `cwd` (and anything under it) as a relative path, so two workspaces compare equal. */
-function relativize(value: unknown, cwd: string | undefined): unknown {
-  if (!cwd) return value;
-  if (typeof value === "string") {
-    if (value === cwd) return ".";
-    return value.startsWith(`${cwd}/`) ? value.slice(cwd.length + 1) : value.split(`${cwd}/`).join("");
-  }
-  if (Array.isArray(value)) return value.map((v) => relativize(v, cwd));
-  if (isObj(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, relativize(v, cwd)]));
-  return value;
-}
-
-function toolSummary(item: ToolCallItem, cwd: string | undefined): ToolSummary {
-  return {
-    toolCallId: item.toolCallId,
-    name: item.name ?? item.kind ?? item.title ?? "tool",
-    title: item.title,
-    status: item.status,
-    args: relativize(item.rawInput ?? item.locations ?? null, cwd),
-    seq: item.seqs.first ?? 0,
-  };
 }
 
 /** `key=value` leaves of a JSON value, for a similarity that does not care about key order. */
@@ -185,161 +107,20 @@ export function alignTools(a: readonly ToolSummary[], b: readonly ToolSummary[])
   return pairs;
 }
 
-function fileChange(
-  path: string,
-  source: FileChange["source"],
-  oldText: string | null | undefined,
-  newText: string,
-): FileChange {
-  const patch = createTwoFilesPatch(path, path, oldText ?? "", newText, "", "", { context: 3 });
-  const { added, removed } = patchStats(parsePatch(patch));
-  return { path, source, ...(oldText === undefined ? {} : { oldText }), newText, patch, added, removed };
-}
-
-/** Files changed during a turn: fs/write_text_file requests and diffs in tool call content, last content wins. */
-function filesOf(frames: readonly Frame[], turn: Turn, tools: readonly ToolCallItem[], cwd: string | undefined) {
-  const seen = new Map<string, { source: FileChange["source"]; oldText?: string | null; newText: string }>();
-  const note = (raw: string, source: FileChange["source"], oldText: string | null | undefined, newText: string) => {
-    const path = relativize(raw, cwd) as string;
-    const before = seen.get(path);
-    // The first known "before" stays: the change is from the turn's start.
-    seen.set(path, { source, oldText: before ? before.oldText : oldText, newText });
-  };
-  const end = turn.endSeq ?? Infinity;
-  for (const tool of tools)
-    for (const c of tool.content ?? []) {
-      const d = c as unknown as Obj;
-      if (d.type === "diff" && typeof d.path === "string" && typeof d.newText === "string")
-        note(d.path, "diff", typeof d.oldText === "string" ? d.oldText : null, d.newText);
-    }
-  for (const f of frames) {
-    if (f.seq < turn.seq || f.seq > end) continue;
-    if (f.dir !== "from-agent" || f.kind !== "request" || f.method !== CLIENT_METHODS.fs_write_text_file) continue;
-    const params = isObj(f.message) && isObj(f.message.params) ? f.message.params : {};
-    const path = str(params.path);
-    const content = str(params.content);
-    if (path !== undefined && content !== undefined) note(path, CLIENT_METHODS.fs_write_text_file, undefined, content);
-  }
-  return [...seen].map(([path, c]) => fileChange(path, c.source, c.oldText, c.newText));
-}
-
 interface SideRun {
   prompts: string[];
   turns: SideTurn[];
 }
 
-/** A side's turn, where it starts (to order a side's turns of either protocol). */
-interface TurnAt {
-  seq: number;
-  prompt: string;
-  turn: SideTurn;
-}
-
-type TimingOf = (promptSeq: number) => TurnSummary | undefined;
-
-function acpTurns(frames: readonly Frame[], timingOf: TimingOf): TurnAt[] {
-  const view = reduceFrames(frames);
-  const out: TurnAt[] = [];
-  for (const session of Object.values(view.sessions))
-    for (const turn of session.turns) {
-      const cwd = session.origin?.cwd;
-      const items = turn.items;
-      const tools = items.filter((i): i is ToolCallItem => i.type === "tool_call");
-      const answer = items
-        .filter((i) => i.type === "agent_message")
-        .map((i) => textOf((i as { blocks: unknown[] }).blocks))
-        .join("");
-      const timing = timingOf(turn.seq);
-      out.push({
-        seq: turn.seq,
-        prompt: textOf(turn.prompt),
-        turn: {
-          answer,
-          ...(turn.stopReason === undefined ? {} : { stopReason: turn.stopReason }),
-          ...(turn.error ? { error: turn.error.message } : {}),
-          tools: tools.map((t) => toolSummary(t, cwd)),
-          files: filesOf(frames, turn, tools, cwd),
-          timing,
-          usage: timing?.usage,
-        },
-      });
-    }
-  return out;
-}
-
-/** An app-server tool item as a tool call: matched on its type (an MCP or dynamic tool: its name) and arguments. */
-function appServerTool(item: AsItem, cwd: string | undefined): ToolSummary | undefined {
-  const common = { toolCallId: item.id, ...(item.status ? { status: item.status } : {}), seq: item.seqs.first ?? 0 };
-  const call = (name: string, title: string | undefined, args: unknown): ToolSummary => ({
-    ...common,
-    name,
-    ...(title === undefined ? {} : { title: relativize(title, cwd) as string }),
-    args: relativize(args, cwd),
-  });
-  if (item.type === "commandExecution") return call(item.type, item.command, { command: item.command });
-  if (item.type === "fileChange")
-    return call(
-      item.type,
-      item.changes.map((c) => c.path).join(", "),
-      item.changes.map((c) => ({ path: c.path, kind: c.kind })),
-    );
-  if (item.type !== "other" || APP_SERVER_ITEM_KIND[item.itemType] !== "tool") return undefined;
-  const { query, tool, arguments: args } = item.item;
-  if (item.itemType === "webSearch") return call(item.itemType, str(query), { query });
-  return call(str(tool) ?? item.itemType, appServerItemTitle(item.item), args ?? null);
-}
-
-/** A file change item's files: `diff` is an added file's content, a deleted one's, or an update's unified diff. */
-function appServerFiles(item: FileChangeItem, cwd: string | undefined): FileChange[] {
-  return item.changes.map((c) => {
-    const path = relativize(c.path, cwd) as string;
-    if (c.kind === "add") return fileChange(path, "fileChange", null, c.diff);
-    if (c.kind === "delete") return fileChange(path, "fileChange", c.diff, "");
-    const { added, removed } = patchStats(parsePatch(c.diff));
-    return { path, source: "fileChange" as const, newText: c.diff, patch: c.diff, added, removed };
-  });
-}
-
-/**
- * App-server turns, from the decoded view (lib/folds/codex-app-server/view.ts): the prompt is the user's
- * message, the answer the agent messages (one paragraph each), the stop reason the turn's final
- * status; tool items (command executions, file changes, MCP and other tools) are its tool calls.
- */
-function appServerTurns(frames: readonly Frame[], timingOf: TimingOf): TurnAt[] {
-  const view = reduceAppServerFrames(frames);
-  const out: TurnAt[] = [];
-  for (const threadId of view.order) {
-    const { cwd, turns } = view.threads[threadId]!;
-    for (const t of turns) {
-      const texts = (type: MessageItem["type"]) =>
-        t.items.flatMap((i) => (i.type === type && i.text !== "" ? [i.text] : []));
-      const timing = timingOf(t.seq);
-      out.push({
-        seq: t.seq,
-        prompt: texts("userMessage").join("\n"),
-        turn: {
-          answer: texts("agentMessage").join("\n\n"),
-          ...(t.status === "inProgress" ? {} : { stopReason: t.status }),
-          ...(t.error ? { error: str(t.error.message) ?? "error" } : {}),
-          tools: t.items.flatMap((i) => appServerTool(i, cwd) ?? []),
-          files: t.items.flatMap((i) => (i.type === "fileChange" && i.completed ? appServerFiles(i, cwd) : [])),
-          timing,
-          usage: timing?.usage,
-        },
-      });
-    }
-  }
-  return out;
-}
-
-function sideOf(frames: readonly Frame[]): SideRun {
+/** A side's turns, read by its own protocol's spec (each side may speak another protocol). */
+function sideOf({ frames, protocol }: CompareRun): SideRun {
   const waterfall = buildWaterfall(frames).turns;
   const lastTs = frames.length ? frames[frames.length - 1]!.ts : 0;
   const timingOf: TimingOf = (seq) => {
     const w = waterfall.find((t) => t.promptSeq === seq);
     return w ? summarizeTurn(w, lastTs) : undefined;
   };
-  const turns = [...acpTurns(frames, timingOf), ...appServerTurns(frames, timingOf)].sort((x, y) => x.seq - y.seq);
+  const turns = specOf(protocol).compareTurns(frames, timingOf);
   return { prompts: turns.map((t) => t.prompt), turns: turns.map((t) => t.turn) };
 }
 
@@ -354,8 +135,8 @@ function pairFiles(a: readonly FileChange[] = [], b: readonly FileChange[] = [])
 
 /** Compares two runs turn by turn (the nth prompt of one with the nth of the other). */
 export function compareRuns(a: CompareRun, b: CompareRun): Comparison {
-  const sa = sideOf(a.frames);
-  const sb = sideOf(b.frames);
+  const sa = sideOf(a);
+  const sb = sideOf(b);
   const turns: TurnComparison[] = [];
   let differences = 0;
   for (let index = 0; index < Math.max(sa.turns.length, sb.turns.length); index++) {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   EXPORT_META_ID,
   exportCsp,
-  inlineScriptCode,
+  EXPORT_LOADER,
   redactTranscript,
   renderExportPage,
   scriptJson,
@@ -47,19 +47,23 @@ describe("redactTranscript", () => {
 describe("the export page", () => {
   const parts = {
     title: "</title><script>alert(1)</script>",
-    script: inlineScriptCode('var s="</script><!-- x";'),
-    scriptHash: "abc=",
-    css: "body{color:red}</style><b>x</b>",
+    code: "H4sIAAAAAAAA/w==",
+    codeHash: "abc=",
+    loaderHash: "def=",
+    css: "H4sIAAAAAAAA/w==",
     data: "H4sIAAAAAAAA/w==",
+    schemas: { stable: "H4sIAAAAAAAA/w==" },
     meta: { exportedAt: "now", redactions: 0, title: "</script><script>window.__pwned=1</script>\u2028" },
   };
 
-  it("lets nothing out of its elements", () => {
+  it("lets nothing out of its elements: inert blocks of base64, one loader", () => {
     const html = renderExportPage(parts);
-    // Exactly the three script elements of the page, each closed once.
-    expect(html.match(/<script/gi)).toHaveLength(3);
-    expect(html.match(/<\/script/gi)).toHaveLength(3);
-    expect(html.match(/<\/style/gi)).toHaveLength(1);
+    // The meta, the transcript, one schema, the CSS, the code, and the loader: each closed once.
+    expect(html.match(/<script/gi)).toHaveLength(6);
+    expect(html.match(/<\/script/gi)).toHaveLength(6);
+    expect(html.match(/<script>/gi)).toHaveLength(1);
+    expect(html).toContain(`<script>${EXPORT_LOADER}</script>`);
+    expect(html).not.toContain("<style");
     expect(html).not.toContain("<!--");
     expect(html).not.toContain("\u2028");
     expect(html).toContain("&lt;/title&gt;");
@@ -72,20 +76,13 @@ describe("the export page", () => {
     expect(JSON.parse(scriptJson("<&>"))).toBe("<&>");
   });
 
-  it("keeps the code's meaning when escaping it", () => {
-    const code = inlineScriptCode('globalThis.out = ["</script>", "<!--", /<\\/script>/.source];');
-    const g = globalThis as { out?: unknown };
-    // eslint-disable-next-line @typescript-eslint/no-implied-eval -- Running the escaped code is the point: it must still mean what it meant.
-    new Function(code)();
-    expect(g.out).toEqual(["</script>", "<!--", "<\\/script>"]);
-    delete g.out;
-  });
-
-  it("refuses data that is not base64, and allows no network in its CSP", () => {
+  it("refuses blocks that are not base64, and allows no network and only the loader and the code in its CSP", () => {
     expect(() => renderExportPage({ ...parts, data: "</script>" })).toThrow();
-    const csp = exportCsp("h");
+    expect(() => renderExportPage({ ...parts, code: "alert(1)" })).toThrow();
+    expect(() => renderExportPage({ ...parts, schemas: { v2: "<b>" } })).toThrow();
+    const csp = exportCsp("l", "c");
     expect(csp).toContain("default-src 'none'");
-    expect(csp).toContain("script-src 'sha256-h'");
-    expect(csp).not.toMatch(/https?:|\*/);
+    expect(csp).toContain("script-src 'sha256-l' 'sha256-c';");
+    expect(csp).not.toMatch(/https?:|\*|unsafe-eval/);
   });
 });

@@ -1,10 +1,11 @@
 /**
  * The one-file HTML export: a transcript redacted for export, and the page
- * that carries it. The page holds the viewer's code once (one inline script,
- * allowed by its hash), its CSS inline, and the transcript as inert data: a
- * gzip + base64 block (only [A-Za-z0-9+/=], so nothing can break out) in a
- * script element of a type browsers never run. A strict Content-Security-Policy
- * forbids any network access and any other script.
+ * that carries it. Everything it holds travels as inert data: gzip + base64 blocks
+ * (only [A-Za-z0-9+/=], so nothing can break out) in script elements of a type
+ * browsers never run: the transcript, the viewer's code and CSS, and the schema
+ * files its protocol needs. One small inline loader (allowed by its hash) inflates
+ * and inserts the code, which runs because the policy names its hash too. A strict
+ * Content-Security-Policy forbids any network access and any other script.
  */
 import { createRedactor } from "./redact";
 import { parseTranscript, type TranscriptHeader } from "../contracts/transcript";
@@ -66,29 +67,48 @@ export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => HTML_ESCAP
 export const scriptJson = (value: unknown) =>
   JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 
+/** The page's embedded blocks besides the transcript, each gzip + base64 (inert data, as the transcript is). */
+export const EXPORT_CODE_ID = "acp-export-code";
+export const EXPORT_CSS_ID = "acp-export-css";
+/** The schema files the Frames view judges by, each its own block, only those the transcript's protocol needs. */
+export const EXPORT_SCHEMA_IDS = {
+  stable: "acp-schema-v1",
+  unstable: "acp-schema-v1-unstable",
+  v2: "acp-schema-v2-unstable",
+  appServer: "acp-schema-app-server",
+} as const;
+export type ExportSchemaName = keyof typeof EXPORT_SCHEMA_IDS;
+
 /**
- * Code safe inside a script element: `</script` and `<!--` only occur in the
- * bundle inside strings and regular expressions, where `\x3C` means `<`.
+ * The page's one parser-inserted script: it inflates the viewer's code and CSS and inserts them.
+ * The code then runs because the policy names its hash too (a script inserted this way is judged
+ * by its hash like any inline one): the viewer travels compressed, and nothing else can run.
  */
-export const inlineScriptCode = (js: string) => js.replace(/<(\/script|!--)/gi, "\\x3C$1");
+export const EXPORT_LOADER = `(async()=>{const z=async(id)=>{const b=atob(document.getElementById(id).textContent.trim()),u=new Uint8Array(b.length);for(let i=0;i<b.length;i++)u[i]=b.charCodeAt(i);return new Response(new Blob([u]).stream().pipeThrough(new DecompressionStream("gzip"))).text()};const c=document.createElement("style");c.textContent=await z(${JSON.stringify(EXPORT_CSS_ID)});document.head.appendChild(c);const s=document.createElement("script");s.textContent=await z(${JSON.stringify(EXPORT_CODE_ID)});document.body.appendChild(s)})().catch((e)=>{document.getElementById("root").textContent="This page could not start: "+e.message})`;
 
 export interface ExportPageParts {
   title: string;
-  /** The viewer bundle, already through inlineScriptCode. */
-  script: string;
-  /** sha256 of `script`, base64. */
-  scriptHash: string;
+  /** gzip + base64 of the viewer bundle, which the loader inserts as it is. */
+  code: string;
+  /** sha256 of the bundle's text, base64. */
+  codeHash: string;
+  /** sha256 of EXPORT_LOADER, base64. */
+  loaderHash: string;
+  /** gzip + base64 of the viewer's CSS. */
   css: string;
-  /** gzip + base64 of the redacted transcript. */
+  /** gzip + base64 of the redacted transcript ("" for the empty viewer). */
   data: string;
+  /** gzip + base64 of each schema file embedded. */
+  schemas: Partial<Record<ExportSchemaName, string>>;
   meta: ExportMeta;
 }
 
-export function exportCsp(scriptHash: string): string {
+/** `loaderHash`, `codeHash`: sha256 (base64) of EXPORT_LOADER and of the bundle. */
+export function exportCsp(loaderHash: string, codeHash: string): string {
   return [
     "default-src 'none'",
-    `script-src 'sha256-${scriptHash}'`,
-    // Tailwind's sheet and React's style attributes.
+    `script-src 'sha256-${loaderHash}' 'sha256-${codeHash}'`,
+    // Tailwind's sheet (inserted by the loader) and React's style attributes.
     "style-src 'unsafe-inline'",
     // The embedded transcript, read back through a blob: URL made from the page's own data.
     "connect-src blob:",
@@ -97,25 +117,35 @@ export function exportCsp(scriptHash: string): string {
   ].join("; ");
 }
 
+const BASE64 = /^[A-Za-z0-9+/=]*$/;
+
+/** An inert block: a script element of a type browsers never run, holding only base64. */
+const block = (id: string, b64: string) => {
+  if (!BASE64.test(b64)) throw new Error(`export block ${id} must be base64`);
+  return `<script id="${id}" type="application/gzip+base64">${b64}</script>`;
+};
+
 export function renderExportPage(p: ExportPageParts): string {
-  if (!/^[A-Za-z0-9+/=]*$/.test(p.data)) throw new Error("export data must be base64");
-  // CSS comes from our own build; still, nothing in it may close the style element.
-  const css = p.css.replace(/<\/style/gi, "\\3C/style");
+  const schemas = (Object.keys(EXPORT_SCHEMA_IDS) as ExportSchemaName[])
+    .filter((name) => p.schemas[name] !== undefined)
+    .map((name) => block(EXPORT_SCHEMA_IDS[name], p.schemas[name]!));
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${escapeHtml(exportCsp(p.scriptHash))}">
+<meta http-equiv="Content-Security-Policy" content="${escapeHtml(exportCsp(p.loaderHash, p.codeHash))}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>${escapeHtml(p.title)} · ACP Playground export</title>
-<style>${css}</style>
 </head>
-<body>
+<body class="bg-zinc-950">
 <div id="root"></div>
 <script id="${EXPORT_META_ID}" type="application/json">${scriptJson(p.meta)}</script>
-<script id="${EXPORT_DATA_ID}" type="application/gzip+base64">${p.data}</script>
-<script>${p.script}</script>
+${block(EXPORT_DATA_ID, p.data)}
+${schemas.join("\n")}
+${block(EXPORT_CSS_ID, p.css)}
+${block(EXPORT_CODE_ID, p.code)}
+<script>${EXPORT_LOADER}</script>
 </body>
 </html>
 `;

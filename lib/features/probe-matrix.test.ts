@@ -75,3 +75,17 @@ describe("the protocol matrix", () => {
     expect(cells("cancel")[1]).toBe("✗ answered");
   });
 });
+
+describe("the protocol matrix: an agent that wants a sign-in", () => {
+  it("reads BLOCKED BY AUTH, not NOT CONFORMANT", () => {
+    const v1 = judge(STABLE_REQUIREMENTS, [], { advertised: () => true, blockedByAuth: true });
+    const blocked: ProbeReport = {
+      profile: "needs-login",
+      startedAt: "2026-11-26T10:00:00.000Z",
+      durationMs: 1,
+      rows: [],
+      conformance: { verdict: v1.verdict, parts: [{ variant: "v1", decides: true, ...v1 }] },
+    };
+    expect(buildMatrix([blocked]).rows.find((r) => r.label === "verdict")!.cells).toEqual(["BLOCKED BY AUTH"]);
+  });
+});

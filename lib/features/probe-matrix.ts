@@ -7,6 +7,7 @@
 import { display } from "../protocol/json";
 import type { MethodSupport, ProbeReport, ProbeRow } from "../contracts/reports";
 import { AGENT_METHODS, LEGACY_AGENT_METHODS } from "../protocol/methods";
+import { probeSummary } from "./probe-summary";
 
 export interface MatrixRow {
   label: string;
@@ -99,7 +100,7 @@ export function buildMatrix(reports: readonly ProbeReport[]): ProbeMatrix {
   return {
     columns,
     rows: [
-      per("verdict", (r) => r.conformance?.verdict ?? "—"),
+      per("verdict", (r) => probeSummary(r)?.label ?? "—"),
       per("protocol", protocolOfReport),
       per("failing requirements", failing),
       per(AGENT_METHODS.initialize, (r) =>

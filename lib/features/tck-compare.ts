@@ -101,7 +101,11 @@ function agreementOf(kit: KitStatus, probe: KitStatus | undefined): Agreement {
 }
 
 /** Each kit requirement beside the probe's verdict on it (its own id, or the PG- one that names it). */
-export function compareWithKit(agent: string, kit: KitReport, probe: ProbeReport): AgentComparison {
+export function compareWithKit(
+  agent: string,
+  kit: KitReport,
+  probe: Pick<ProbeReport, "conformance">,
+): AgentComparison {
   const mine: RequirementResult[] = (probe.conformance?.parts ?? []).flatMap((p) => p.requirements);
   const requirements = kit.requirements.map((k): ComparedRequirement => {
     const r = mine.find((x) => x.id === k.id) ?? mine.find((x) => x.kit === k.id);

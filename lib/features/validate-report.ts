@@ -10,6 +10,7 @@ import type { Frame, FrameDirection } from "../protocol/frame";
 import { isObject } from "../protocol/json";
 import { AGENT_METHODS } from "../protocol/methods";
 import { negotiatedV2, type SchemaSet, type SchemaVerdict } from "../protocol/schema-check";
+import { batchParts } from "../folds/acp-v2/batches";
 import type { AppServerSchema } from "../protocol/schema-app-server";
 import { RecordingRules, RECORDING_REQUIREMENTS, type RecordingRuleId } from "../folds/recording-rules";
 import { ACP_NOTIFICATIONS, ACP_REQUESTS } from "../folds/frame-checks";
@@ -138,24 +139,27 @@ export function validateRecording(recording: Recording, schemas: RecordingSchema
   const checks: CheckResult[] = [];
   let v2 = false;
   let schemaJudged = 0;
-  for (const frame of frames) {
-    bySeq.set(frame.seq, frame);
-    rules.add(frame);
-    if (frame.kind === "response" && frame.method === AGENT_METHODS.initialize && isObject(frame.message))
-      v2 = negotiatedV2(frame.message.result);
-    const verdict: SchemaVerdict | undefined = acp ? acp.check(frame, { v2 }) : appServer?.check(frame);
-    if (!verdict) continue;
-    schemaJudged++;
-    if (verdict.issues.length === 0) continue;
-    const what = frame.method ?? frame.kind;
-    const issues = verdict.issues.map((i) => `${i.path || "value"}: ${i.message}`).join("; ");
-    checks.push({
-      requirement: "PG-REC-003",
-      status: "fail",
-      // The app-server has one schema: no variant to name.
-      detail: `${what}${acp && verdict.variant ? ` (${verdict.variant})` : ""}: ${issues}`,
-      frames: [frame.seq],
-    });
+  for (const whole of frames) {
+    bySeq.set(whole.seq, whole);
+    // v2 has JSON-RPC batches: each part is judged as a message of its own.
+    for (const frame of v2 ? batchParts(whole) : [whole]) {
+      rules.add(frame);
+      if (frame.kind === "response" && frame.method === AGENT_METHODS.initialize && isObject(frame.message))
+        v2 = negotiatedV2(frame.message.result);
+      const verdict: SchemaVerdict | undefined = acp ? acp.check(frame, { v2 }) : appServer?.check(frame);
+      if (!verdict) continue;
+      schemaJudged++;
+      if (verdict.issues.length === 0) continue;
+      const what = frame.method ?? frame.kind;
+      const issues = verdict.issues.map((i) => `${i.path || "value"}: ${i.message}`).join("; ");
+      checks.push({
+        requirement: "PG-REC-003",
+        status: "fail",
+        // The app-server has one schema: no variant to name.
+        detail: `${what}${acp && verdict.variant ? ` (${verdict.variant})` : ""}: ${issues}`,
+        frames: [frame.seq],
+      });
+    }
   }
   rules.finish({ stopped: recording.stopped }, (seq) => bySeq.get(seq));
 

@@ -11,9 +11,10 @@
  * unfolded, so a hit is never hidden inside a fold.
  */
 import type { Frame } from "../protocol/frame";
-import { isObject, str } from "../protocol/json";
-import { CLIENT_METHODS } from "../protocol/methods";
 import { isEventRow, type TimelineRow } from "./frame-filter";
+import { chunkKeyOf } from "./chunk-key";
+
+export { chunkKeyOf };
 
 export interface ChunkFold {
   /** The fold's first seq: its identity. */
@@ -30,22 +31,6 @@ export interface ChunkFold {
   bytes: number;
   start: number;
   end: number;
-}
-
-/** What makes chunks belong together; undefined for a frame that is not a chunk. */
-export function chunkKeyOf(f: Frame): { sessionId: string; kind: string; of?: string } | undefined {
-  if (f.kind !== "notification" || f.dir !== "from-agent" || f.method !== CLIENT_METHODS.session_update)
-    return undefined;
-  const m = f.message;
-  const params = isObject(m) && isObject(m.params) ? m.params : undefined;
-  const update = params && isObject(params.update) ? params.update : undefined;
-  const kind = str(update?.sessionUpdate);
-  if (!update || !kind?.endsWith("_chunk")) return undefined;
-  return {
-    sessionId: str(params!.sessionId) ?? "",
-    kind,
-    of: str(update.messageId) ?? str(update.toolCallId) ?? str(update.terminalId),
-  };
 }
 
 /** UTF-8 length without encoding (a string per frame would double the work). */

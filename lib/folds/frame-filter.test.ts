@@ -226,3 +226,49 @@ describe("filterFrames: Codex app-server frames", () => {
     expect([error, failed, completed, refused].map(isErrorFrame)).toEqual([true, true, false, true]);
   });
 });
+
+describe("filterFrames: a search over a message's chunks", () => {
+  /** Agent message chunks of one message, then a prompt, then chunks of the next. */
+  function chunks(...texts: Array<string | null>) {
+    const s = new FrameSequencer(clock());
+    const log = new FrameLog(1000);
+    for (const text of texts) {
+      const raw =
+        text === null
+          ? JSON.stringify({ jsonrpc: "2.0", id: 1, method: "session/prompt", params: { sessionId: "s1", prompt: [] } })
+          : JSON.stringify({
+              jsonrpc: "2.0",
+              method: "session/update",
+              params: {
+                sessionId: "s1",
+                update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text } },
+              },
+            });
+      log.push(s.line(text === null ? "to-agent" : "from-agent", raw));
+    }
+    return log.window();
+  }
+
+  it("finds words split across chunks: the chunks that hold them", () => {
+    const frames = chunks("This is the off", "line mo", "del speaking.");
+    expect(filterFrames(frames, { search: "offline model" })).toEqual([1, 2, 3]);
+    expect(filterFrames(frames, { search: "Model Speaking" })).toEqual([2, 3]);
+    // A word in one chunk is that chunk alone, as before.
+    expect(filterFrames(frames, { search: "speaking" })).toEqual([3]);
+    expect(filterFrames(frames, { search: "offline model", dir: "to-agent" })).toEqual([]);
+  });
+
+  it("never joins two messages, and a match wholly before a chunk does not pull it in", () => {
+    const frames = chunks("say off", null, "line");
+    expect(filterFrames(frames, { search: "offline" })).toEqual([]);
+    const same = chunks("offline here", "and more");
+    expect(filterFrames(same, { search: "offline" })).toEqual([1]);
+  });
+
+  it("filters incrementally across the cut: a match ending in the new frames adds the chunks before", () => {
+    const frames = chunks("x", "the off", "line model");
+    const first = filterFrames({ length: 2, at: (i) => frames.at(i) }, { search: "offline" });
+    expect(first).toEqual([]);
+    expect(filterFrames(frames, { search: "offline" }, undefined, 2, [...first])).toEqual([2, 3]);
+  });
+});

@@ -9,6 +9,7 @@ import { hasChecks } from "./frame-checks";
 import { updateVariantOf, type FrameIndex } from "./frame-index";
 import { isObject } from "../protocol/json";
 import { APP_SERVER_NOTIFICATIONS } from "../protocol/app-server-methods";
+import { chunkKeyOf, chunkTextOf, sameChunkKey } from "./chunk-key";
 
 export interface FrameFilter {
   dir?: FrameDirection;
@@ -23,7 +24,7 @@ export interface FrameFilter {
    * judge given to frameMatcher flags (the schemas load in the page, not here).
    */
   checksOnly?: boolean;
-  /** Case-insensitive substring of the raw line. */
+  /** Case-insensitive substring of the raw line, or of a message's text across its chunks. */
   search?: string;
 }
 
@@ -89,7 +90,9 @@ export function frameMatcher(f: FrameFilter, index?: FrameIndex, schema?: Schema
 /**
  * Appends the seqs of matching frames at positions [from, source.length) to
  * `out` and returns it. Called over the whole log, or only over what was
- * appended since the last call when the filter is unchanged.
+ * appended since the last call when the filter is unchanged. A search also
+ * reads a message's chunks as one text: words split across chunks find the
+ * chunks that hold them.
  */
 export function filterFrames(
   source: FrameSource,
@@ -100,12 +103,80 @@ export function filterFrames(
   schema?: SchemaFlag,
 ): number[] {
   const match = frameMatcher(filter, index, schema);
+  const across = filter.search
+    ? acrossChunks(source, filter.search, frameMatcher({ ...filter, search: undefined }, index, schema))
+    : undefined;
   const n = source.length;
   for (let i = Math.max(0, from); i < n; i++) {
     const frame = source.at(i)!;
     if (match(frame)) out.push(frame.seq);
+    else if (across) {
+      const seqs = across(i);
+      if (seqs) mergeTail(out, seqs);
+    }
   }
   return out;
+}
+
+/**
+ * For the chunk at position i: the seqs of the chunks (it and those just before it, of the same
+ * message) that a match of `query` spans, when one ends in this chunk's text; else undefined.
+ */
+function acrossChunks(
+  source: FrameSource,
+  query: string,
+  passes: (frame: Frame) => boolean,
+): (i: number) => number[] | undefined {
+  const re = new RegExp(escapeRegExp(query), "gi");
+  const lower = query.toLowerCase();
+  /** Whether `text` starts with the end of the query (a match ending in it began before it). Cheap: most chunks fail at once. */
+  const startsWithQueryEnd = (text: string): boolean => {
+    const head = text.slice(0, lower.length - 1).toLowerCase();
+    for (let k = Math.min(head.length, lower.length - 1); k >= 1; k--)
+      if (lower.endsWith(head.slice(0, k))) return true;
+    return false;
+  };
+  const first = new Set(lower.slice(1));
+  return (i) => {
+    const frame = source.at(i)!;
+    const text = chunkTextOf(frame);
+    if (!text || !first.has(text[0]!.toLowerCase()) || !startsWithQueryEnd(text)) return undefined;
+    const key = chunkKeyOf(frame);
+    if (!key || !passes(frame)) return undefined;
+    // Back through the message's chunks for the query's length less one: a match longer than
+    // that before this chunk would have been found without it.
+    const parts: Array<{ seq: number; text: string }> = [];
+    let before = 0;
+    for (let j = i - 1; j >= 0 && before < query.length - 1; j--) {
+      const prev = source.at(j)!;
+      if (prev.seq !== frame.seq - (i - j) || !sameChunkKey(chunkKeyOf(prev), key)) break;
+      const t = chunkTextOf(prev);
+      parts.unshift({ seq: prev.seq, text: t });
+      before += t.length;
+    }
+    if (before === 0) return undefined;
+    const window = parts.map((p) => p.text).join("") + text;
+    // Only a match that ends in this chunk: one wholly before it was found at its own chunk.
+    re.lastIndex = Math.max(0, before - query.length + 1);
+    const found = re.exec(window);
+    if (!found || found.index + found[0].length <= before) return undefined;
+    const seqs: number[] = [];
+    let at = 0;
+    for (const p of parts) {
+      if (at + p.text.length > found.index && passes(source.at(i - (frame.seq - p.seq))!)) seqs.push(p.seq);
+      at += p.text.length;
+    }
+    seqs.push(frame.seq);
+    return seqs;
+  };
+}
+
+/** Adds ascending `seqs` to ascending `out`, keeping it ascending and without repeats (they are at its end). */
+function mergeTail(out: number[], seqs: number[]): void {
+  let cut = out.length;
+  while (cut > 0 && out[cut - 1]! >= seqs[0]!) cut--;
+  const merged = [...new Set([...out.slice(cut), ...seqs])].sort((a, b) => a - b);
+  out.splice(cut, out.length - cut, ...merged);
 }
 
 /** A non-frame entry on the timeline. */

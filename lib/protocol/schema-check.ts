@@ -364,14 +364,17 @@ export function updateKindOf(message: unknown): string | undefined {
 /**
  * One validity rule for every place that judges frames (inspector, relay): a
  * frame is checked against the variant that defines its method or update kind,
- * stable first, else unstable, else v2 when v2 was negotiated. A `session/update`
+ * stable first, else unstable; when v2 was negotiated, v2 first, then the v1 variants. A `session/update`
  * kind that no variant defines is "not in any schema"; so is a request or
  * notification method outside every schema that is not an `_` extension.
  */
 export function createSchemaSet(files: SchemaFiles): SchemaSet {
   const loaded = SCHEMA_VARIANTS.flatMap((v) => (files[v] === undefined ? [] : [describeFile(v, files[v])]));
   const inScope = (l: Loaded, opts?: CheckOptions) => l.variant !== "v2" || opts?.v2 === true;
-  const find = (pred: (l: Loaded) => boolean, opts?: CheckOptions) => loaded.find((l) => inScope(l, opts) && pred(l));
+  // Once v2 is negotiated its schema comes first: v2 reshaped v1's methods (a prompt's result is a receipt).
+  const v2First = [...loaded.filter((l) => l.variant === "v2"), ...loaded.filter((l) => l.variant !== "v2")];
+  const find = (pred: (l: Loaded) => boolean, opts?: CheckOptions) =>
+    (opts?.v2 ? v2First : loaded).find((l) => inScope(l, opts) && pred(l));
 
   return {
     checker: (variant) => loaded.find((l) => l.variant === variant)?.checker,

@@ -51,8 +51,11 @@ describe("one validity rule across the SDK's schemas", () => {
     expect(set.check(stateUpdate, { v2: true })?.variant).toBe("v2");
     expect(set.variantOf("auth/login", "params")).toBeUndefined();
     expect(set.variantOf("auth/login", "params", { v2: true })).toBe("v2");
-    // stable still comes first under v2.
-    expect(set.variantOf("session/prompt", "params", { v2: true })).toBe("stable");
+    // Under v2, v2 comes first: it reshaped v1's methods (a prompt's result is a receipt, { messageId }).
+    expect(set.variantOf("session/prompt", "params", { v2: true })).toBe("v2");
+    expect(set.variantOf("session/prompt", "params")).toBe("stable");
+    // A method only v1 defines is still judged by v1.
+    expect(set.variantOf("session/load", "params", { v2: true })).toBe("stable");
   });
 
   it("finds methods by variant: stable, else unstable", () => {

@@ -102,6 +102,7 @@ export class AgentHost {
   /** This agent came from the warm pool: its log starts with the pool's initialize. */
   markPooled(): void {
     if (this.run.info) this.run.info = { ...this.run.info, pooled: true };
+    this.run.parts?.recorder.claim();
   }
 
   get running(): boolean {

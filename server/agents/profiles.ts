@@ -17,7 +17,7 @@ import { isInside } from "../workspace";
 import { childEnv } from "./process-group";
 import type { ProfileConfig, ServerConfig } from "../config";
 import type { ProtocolName } from "../../lib/protocol/protocols";
-import type { TranscriptMeta } from "../../lib/contracts/transcript-meta";
+import { UNSTARTED, type TranscriptMeta } from "../../lib/contracts/transcript-meta";
 import type { RemoteProfile } from "./remote-profile";
 import { nodeScript, PACKAGE_ROOT } from "../runtime";
 import { OFFLINE_AGENT_COMMANDS, offlineAgentOf, offlineGemini, offlineModel } from "../models/offline-model";
@@ -271,24 +271,30 @@ export class Profiles {
     const chosen = wanted?.startsWith(REPLAY_PREFIX) ? wanted.slice(REPLAY_PREFIX.length) : undefined;
     const ids = new Set([DEMO_TRANSCRIPT_ID, ...store.newestIds(LISTED_REPLAYS)]);
     if (chosen !== undefined && TranscriptStore.isId(chosen)) ids.add(chosen);
-    return [...ids]
-      .map((id) => store.meta(id))
-      .filter((m): m is TranscriptMeta => m !== undefined && (m.id === chosen || replayable(m) === undefined))
-      .map((m) => ({
-        name: `${REPLAY_PREFIX}${m.id}`,
-        command: "(replay)",
-        args: [],
-        options: Object.keys(REPLAY_OPTIONS),
-        description:
-          m.id === DEMO_TRANSCRIPT_ID
-            ? `A recording of a real Gemini CLI session (the shipped demo), replayed: not a live agent`
-            : `Mock agent replaying "${m.title}"; its requests are answered from the recording, never carried out`,
-        ...(m.protocol ? { protocol: m.protocol } : {}),
-        available: replayable(m) === undefined,
-        ...(replayable(m) === undefined ? {} : { unavailable: replayable(m) }),
-        ...(m.id === DEMO_TRANSCRIPT_ID ? { demo: true } : {}),
-        replayOf: { id: m.id, title: m.title, ...(m.kind ? { kind: m.kind } : {}) },
-      }));
+    return (
+      [...ids]
+        .map((id) => store.meta(id))
+        // A session that never got a turn (a failed Connect) has nothing to replay worth a profile.
+        .filter(
+          (m): m is TranscriptMeta =>
+            m !== undefined && (m.id === chosen || (replayable(m) === undefined && m.kind !== UNSTARTED)),
+        )
+        .map((m) => ({
+          name: `${REPLAY_PREFIX}${m.id}`,
+          command: "(replay)",
+          args: [],
+          options: Object.keys(REPLAY_OPTIONS),
+          description:
+            m.id === DEMO_TRANSCRIPT_ID
+              ? `A recording of a real Gemini CLI session (the shipped demo), replayed: not a live agent`
+              : `Mock agent replaying "${m.title}"; its requests are answered from the recording, never carried out`,
+          ...(m.protocol ? { protocol: m.protocol } : {}),
+          available: replayable(m) === undefined,
+          ...(replayable(m) === undefined ? {} : { unavailable: replayable(m) }),
+          ...(m.id === DEMO_TRANSCRIPT_ID ? { demo: true } : {}),
+          replayOf: { id: m.id, title: m.title, ...(m.kind ? { kind: m.kind } : {}) },
+        }))
+    );
   }
 
   /** Gemini's ACP flag, from its `--help` unless it resolves nowhere or into a workspace root (then `--acp`). */

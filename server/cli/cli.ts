@@ -375,7 +375,7 @@ async function serveCommand(all: string[]): Promise<number> {
   if (values.database !== undefined) process.env.ACP_PLAYGROUND_DATABASE_URL = values.database;
   const { serve } = await import("../index");
   try {
-    await serve(agents);
+    await serve(agents, true);
   } catch (err) {
     if (err instanceof ConfigError) throw new CliError(`configuration error: ${err.message}`, 2);
     throw err;

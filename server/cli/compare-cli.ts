@@ -11,6 +11,7 @@ import { parseArgs } from "node:util";
 import { compareRuns, comparisonToJson, comparisonToMarkdown } from "../../lib/features/compare";
 import { sideLabel } from "../../lib/contracts/compare-format";
 import type { Frame } from "../../lib/protocol/frame";
+import type { ProtocolName } from "../../lib/protocol/protocols";
 import { runSide } from "../../lib/features/compare-side";
 import type { Policies } from "../../lib/features/policy";
 import { AgentDriver } from "../agents/agent-driver";
@@ -35,6 +36,8 @@ interface SideResult {
   spec: SideSpec;
   frames: Frame[];
   transcriptId?: string;
+  /** The protocol its agent spoke (its profile's): how its frames are read. */
+  protocol?: ProtocolName;
   stopReason?: string | null;
   /** Why the side did not run to the end of its turn. */
   failure?: string;
@@ -87,6 +90,7 @@ async function runCompareSide(
       return { ...result, failure: started.error.message, badArgument };
     }
     result.transcriptId = started.agent.transcriptId;
+    if (started.agent.protocol) result.protocol = started.agent.protocol;
     const end = await runSide(driver, {
       cwd: workspace,
       prompt,
@@ -181,8 +185,8 @@ async function compare(argv: string[]): Promise<number> {
       }
     }
     const comparison = compareRuns(
-      { label: a!.spec.label, frames: a!.frames },
-      { label: b!.spec.label, frames: b!.frames },
+      { label: a!.spec.label, frames: a!.frames, protocol: a!.protocol },
+      { label: b!.spec.label, frames: b!.frames, protocol: b!.protocol },
     );
     const asJson =
       format === "json" ||

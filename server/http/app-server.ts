@@ -7,6 +7,7 @@ import type { ServerConfig } from "../config";
 import { createRelay, type Relay } from "./relay";
 import { handleApi, sendJson } from "./http-api";
 import { contentSecurityPolicy, refuseRequest } from "./security";
+import type { ServerStart } from "../../lib/contracts/http-api";
 
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
@@ -16,14 +17,19 @@ export interface AppServer {
   close(): Promise<void>;
 }
 
-export function createAppServer(config: ServerConfig, pageHandler?: RequestHandler): AppServer {
+/** `start`: how it was started, for the words of a page without a token (server/http/sign-in.ts). */
+export function createAppServer(
+  config: ServerConfig,
+  pageHandler?: RequestHandler,
+  start: Exclude<ServerStart, "team"> = "npm-start",
+): AppServer {
   let relay: Relay | undefined;
   const http = createServer((req, res) => {
     const refused = refuseRequest(req, config);
     if (refused) return sendJson(res, 403, { error: { code: "forbidden", message: refused } });
     const url = new URL(req.url ?? "/", "http://placeholder");
     if (url.pathname === "/api" || url.pathname.startsWith("/api/")) {
-      handleApi(req, res, url, relay!).catch((err: Error) => {
+      handleApi(req, res, url, relay!, config.token, start).catch((err: Error) => {
         if (!res.headersSent) sendJson(res, 500, { error: { code: "internal", message: err.message } });
         else res.destroy();
       });

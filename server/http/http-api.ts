@@ -1,7 +1,7 @@
 /**
  * The JSON API under /api/ (docs/relay-protocol.md#http-api). Every route but
- * /api/share needs the access token; a share link's token opens one transcript
- * read-only and nothing else.
+ * /api/share and /api/sign-in needs the access token; a share link's token opens one
+ * transcript read-only and nothing else.
  */
 import { createWriteStream, rmSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -20,6 +20,8 @@ import type { Relay } from "./relay";
 import { bearerToken, tokenMatches } from "./security";
 import { PRIVATE_FILE, TranscriptStore } from "../transcripts/transcript-store";
 import { handleTeamApi } from "../stores/pg-routes";
+import { handleSignIn } from "./sign-in";
+import type { ServerStart } from "../../lib/contracts/http-api";
 
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" });
@@ -114,10 +116,20 @@ function sendTranscript(
   transcript.rest.pipe(res);
 }
 
-export async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL, relay: Relay): Promise<void> {
+export async function handleApi(
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  relay: Relay,
+  token: string,
+  start: ServerStart = "npm-start",
+): Promise<void> {
   const store = relay.transcripts;
   const parts = url.pathname.split("/").filter(Boolean).slice(1); // drop "api"
   const method = req.method ?? "GET";
+
+  // Signing a browser in needs no token to ask whether it is, and the token to become so.
+  if (await handleSignIn(req, res, parts, token, relay.team ? "team" : start, () => relay.identities.named())) return;
 
   // A team library on PostgreSQL answers the library's routes (server/stores/pg-routes.ts).
   // Who the bearer is: the relay's own token or a person's named one (server/http/identities.ts).

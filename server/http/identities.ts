@@ -49,6 +49,12 @@ export class Identities {
     return owner === undefined ? undefined : { owner };
   }
 
+  /** The named tokens as they are now (the config file read again if it changed). */
+  named(): string[] {
+    this.refresh();
+    return this.tokens.map(([, token]) => token);
+  }
+
   /** Names whose token stopped working, each time the config file's tokens change. */
   onRevoked(listener: (names: Set<string>) => void): void {
     this.revokedListeners.push(listener);

@@ -5,7 +5,7 @@ import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
-import { EXPORT_DATA_ID, EXPORT_META_ID } from "../../lib/features/export-page";
+import { EXPORT_CODE_ID, EXPORT_DATA_ID, EXPORT_META_ID, EXPORT_SCHEMA_IDS } from "../../lib/features/export-page";
 import { TranscriptError } from "../../lib/contracts/transcript";
 import { exportHtml, viewerHtml } from "./export";
 
@@ -30,11 +30,19 @@ describe("exportHtml", () => {
     const secret = "gemini-2.5-pro"; // a value the demo contains, standing in for a key
     const { html, redactions } = await exportHtml(demo, [secret], new Date("2027-01-01T00:00:00Z"));
     expect(redactions).toBeGreaterThan(0);
-    const script = between(html, "<script>");
-    const hash = createHash("sha256").update(script, "utf8").digest("base64");
+    // The loader and the code it inflates, each allowed by its hash, nothing else.
+    const loader = between(html, "<script>");
+    const code = gunzipSync(
+      Buffer.from(between(html, `<script id="${EXPORT_CODE_ID}" type="application/gzip+base64">`), "base64"),
+    ).toString("utf8");
+    const hash = (text: string) => createHash("sha256").update(text, "utf8").digest("base64");
     const csp = /http-equiv="Content-Security-Policy" content="([^"]*)"/.exec(html)![1]!.replaceAll("&#39;", "'");
-    expect(csp).toContain(`script-src 'sha256-${hash}'`);
+    expect(csp).toContain(`script-src 'sha256-${hash(loader)}' 'sha256-${hash(code)}';`);
     expect(csp).toContain("default-src 'none'");
+    // ACP v1's schemas only: the demo's agent answered initialize with version 1.
+    expect(html).toContain(`id="${EXPORT_SCHEMA_IDS.stable}"`);
+    expect(html).not.toContain(`id="${EXPORT_SCHEMA_IDS.v2}"`);
+    expect(html).not.toContain(`id="${EXPORT_SCHEMA_IDS.appServer}"`);
     const data = between(html, `<script id="${EXPORT_DATA_ID}" type="application/gzip+base64">`);
     const text = gunzipSync(Buffer.from(data, "base64")).toString("utf8");
     expect(text).not.toContain(secret);
@@ -46,11 +54,16 @@ describe("exportHtml", () => {
       redactions,
       title: "Demo: Gemini CLI explains ACP and writes a file",
     });
-    // Three script elements, each closed once (the bundle's own "<script" strings open nothing
-    // without a "<!--" before them), and nothing that loads from anywhere.
-    expect(html.match(/<\/script/gi)).toHaveLength(3);
+    // Seven script elements (meta, transcript, two schemas, CSS, code, loader), each closed once,
+    // and nothing that loads from anywhere.
+    expect(html.match(/<\/script/gi)).toHaveLength(7);
     expect(html).not.toContain("<!--");
     expect(html).not.toMatch(/<(link|img|iframe)\b/i);
+  }, 120_000);
+
+  it("keeps the shipped demo's page within 600 KB, the viewer's code and CSS compressed", async () => {
+    const { html } = await exportHtml(demo, []);
+    expect(Buffer.byteLength(html)).toBeLessThanOrEqual(600 * 1024);
   }, 120_000);
 
   it("refuses a file that is not a transcript", async () => {
@@ -63,6 +76,8 @@ describe("viewerHtml", () => {
     const { html, csp } = await viewerHtml(new Date("2027-01-01T00:00:00Z"));
     const script = between(html, "<script>");
     expect(csp).toContain(`script-src 'sha256-${createHash("sha256").update(script, "utf8").digest("base64")}'`);
+    // A file dropped on it may be of either protocol and version: every schema is there.
+    for (const id of Object.values(EXPORT_SCHEMA_IDS)) expect(html).toContain(`id="${id}"`);
     expect(csp).toContain("connect-src blob:");
     expect(between(html, `<script id="${EXPORT_DATA_ID}" type="application/gzip+base64">`)).toBe("");
     expect(JSON.parse(between(html, `<script id="${EXPORT_META_ID}" type="application/json">`))).toEqual({

@@ -253,3 +253,60 @@ describe("transcript recorder: a turn's frames are queued and written with the t
     expect(t.events.findIndex((e) => e.type === "stderr")).toBe(11);
   });
 });
+
+describe("transcript recorder: a library that stays clean", () => {
+  const store = () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "acp-rec-"));
+    dirs.push(dir);
+    return new TranscriptStore(dir, {}, transcriptLimits({}));
+  };
+  const req = (id: number, method: string, params: object) => JSON.stringify({ jsonrpc: "2.0", id, method, params });
+  const prompt = (text: string) => req(3, "session/prompt", { sessionId: "s", prompt: [{ type: "text", text }] });
+
+  it("titles a session by its first prompt, redacted; a rename still wins", async () => {
+    const st = store();
+    const recorder = new TranscriptRecorder(st, agent, ["sk-secret-123"]);
+    const seq = new FrameSequencer();
+    recorder.frame(seq.line("to-agent", req(1, "initialize", {})));
+    recorder.frame(seq.line("to-agent", prompt("Read hello.txt with key sk-secret-123")));
+    recorder.frame(seq.line("to-agent", prompt("a second prompt")));
+    await flushed();
+    recorder.close();
+    expect(st.meta(recorder.id)!.title).toBe("Read hello.txt with key [REDACTED]");
+
+    const renamed = new TranscriptRecorder(st, agent, []);
+    st.rename(renamed.id, "Mine");
+    renamed.frame(seq.line("to-agent", prompt("later")));
+    await flushed();
+    renamed.close();
+    expect(st.meta(renamed.id)).toMatchObject({ title: "Mine", kind: "session" });
+  });
+
+  it("a session that never got a turn (a failed Connect) is kept apart, as unstarted; a probe is not", async () => {
+    const st = store();
+    const failed = new TranscriptRecorder(st, agent, []);
+    failed.frame(new FrameSequencer().line("to-agent", req(1, "initialize", {})));
+    failed.lifecycle({ event: "exited", code: 1, signal: null });
+    failed.close();
+    expect(st.meta(failed.id)).toMatchObject({ kind: "unstarted", turns: 0 });
+    const probe = new TranscriptRecorder(st, agent, [], "probe");
+    probe.close();
+    expect(st.meta(probe.id)!.kind).toBe("probe");
+  });
+
+  it("a warm agent taken by a user is timed from the first frame sent to it then, not from its spawn", async () => {
+    const st = store();
+    const spawnedAt = Date.parse("2026-01-01T15:02:34Z");
+    const recorder = new TranscriptRecorder(st, agent, [], "session", spawnedAt);
+    const seq = new FrameSequencer();
+    recorder.frame({ ...seq.line("to-agent", req(1, "initialize", {})), ts: spawnedAt + 10 });
+    await flushed();
+    recorder.claim();
+    const sentAt = Date.parse("2026-01-01T15:05:00Z");
+    recorder.frame({ ...seq.line("to-agent", req(2, "session/new", { cwd: "/", mcpServers: [] })), ts: sentAt });
+    recorder.frame({ ...seq.line("to-agent", prompt("hi")), ts: sentAt + 5000 });
+    await flushed();
+    recorder.close();
+    expect(st.meta(recorder.id)!.createdAt).toBe(new Date(sentAt).toISOString());
+  });
+});

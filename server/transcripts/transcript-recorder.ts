@@ -18,7 +18,8 @@ import {
   type LifecycleEvent,
   type TranscriptHeader,
 } from "../../lib/contracts/transcript";
-import type { TranscriptKind } from "../../lib/contracts/transcript-meta";
+import { UNSTARTED, type TranscriptKind } from "../../lib/contracts/transcript-meta";
+import { promptTitle } from "../../lib/features/recording-title";
 import { PRIVATE_FILE, thisWriter, type TranscriptMeta, type TranscriptStore } from "./transcript-store";
 import type { RecordingSink } from "./recording-observer";
 
@@ -52,6 +53,8 @@ export class TranscriptRecorder {
   private lastTs: number;
   /** The store's recording observer's sink for this recording (docs/otel.md), if any. */
   private readonly sink: RecordingSink | undefined;
+  /** A warm agent taken by a user (claim): its createdAt becomes the first frame then sent to it. */
+  private createdOnNextSend = false;
 
   constructor(
     private readonly store: TranscriptStore,
@@ -114,6 +117,14 @@ export class TranscriptRecorder {
     return this.meta.id;
   }
 
+  /**
+   * A warm agent (server/agents/agent-pool.ts) was taken by a user: the recording is timed from
+   * the first frame sent to it from now on, not from its spawn minutes before.
+   */
+  claim(): void {
+    this.createdOnNextSend = true;
+  }
+
   /** Timestamps never go backwards in a transcript (clocks of two processes, or a wall clock set back). */
   private stamp(ts: number): number {
     if (ts > this.lastTs) this.lastTs = ts;
@@ -146,7 +157,20 @@ export class TranscriptRecorder {
     this.lastSeq = frame.seq;
     this.meta.frames++;
     this.meta.redactions += count;
-    if (isTurnStart(protocolOf(this.meta), frame)) this.meta.turns++;
+    if (this.createdOnNextSend && frame.dir === "to-agent") {
+      this.createdOnNextSend = false;
+      this.meta.createdAt = new Date(ts).toISOString();
+    }
+    if (isTurnStart(protocolOf(this.meta), frame) && ++this.meta.turns === 1 && this.meta.kind === "session") {
+      // Titled by its first prompt (redacted), as the tabs are; a rename still wins (userChanges).
+      let message: unknown;
+      try {
+        message = JSON.parse(text);
+      } catch {
+        message = undefined;
+      }
+      this.meta.title = promptTitle(message) ?? this.meta.title;
+    }
     if (frame.kind === "response" && frame.method === AGENT_METHODS.initialize && frame.dir === "from-agent") {
       const result = (frame.message as { result?: Record<string, unknown> }).result;
       if (result) {
@@ -273,10 +297,9 @@ export class TranscriptRecorder {
     const { title, renamed, shareToken, sharedAt, shareShowsCommand, kind, owner } =
       this.store.storedMeta(this.meta.id) ?? this.meta;
     return {
-      title,
       ...(owner ? { owner } : {}),
       ...(kind ? { kind } : {}),
-      ...(renamed ? { renamed } : {}),
+      ...(renamed ? { title, renamed } : {}),
       ...(shareToken && sharedAt ? { shareToken, sharedAt, ...(shareShowsCommand ? { shareShowsCommand } : {}) } : {}),
     };
   }
@@ -293,9 +316,13 @@ export class TranscriptRecorder {
       try {
         const bytes = fstatSync(this.fd).size;
         closeSync(this.fd);
+        const changes = this.userChanges();
+        // A session that never got a turn (a failed Connect) is no conversation: kept apart (UNSTARTED).
+        const unstarted = (changes.kind ?? this.meta.kind) === "session" && this.meta.turns === 0;
         this.store.writeMeta({
           ...this.meta,
-          ...this.userChanges(),
+          ...changes,
+          ...(unstarted ? { kind: UNSTARTED } : {}),
           bytes,
           recording: false,
           writer: undefined,

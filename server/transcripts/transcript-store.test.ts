@@ -312,7 +312,8 @@ describe("transcript store: kinds, live counts, duplicates, share privacy", () =
     expect(kinds).toEqual({
       [probe.id]: "probe",
       [tapped.id]: "tapped",
-      [session.id]: "session",
+      // Closed before any turn: a session that never started (transcript-recorder.test.ts).
+      [session.id]: "unstarted",
       [uploaded]: "upload",
       old: "session",
     });

@@ -128,4 +128,21 @@ describe("relay:info with many transcripts", () => {
       c.close();
     }
   });
+
+  it("a session that never got a turn (a failed Connect) is no replay profile, unless a page asks for it", async () => {
+    const id = storeTranscript(new Date(Date.UTC(2027, 0, 1)), {
+      title: "gemini 2027-01-01",
+      kind: "unstarted",
+      turns: 0,
+    });
+    const get = async (route: string) =>
+      (await fetch(`${relay.url}${route}`, { headers: { authorization: "Bearer test-token" } })).json() as Promise<{
+        profiles: ProfileSummary[];
+      }>;
+    const listed = (await get("/api/profiles")).profiles.filter((p) => p.replayOf).map((p) => p.name);
+    expect(listed).not.toContain(`replay:${id}`);
+    expect(listed).toContain(`replay:${ids.at(-1)}`);
+    const chosen = await get(`/api/info?profile=${encodeURIComponent(`replay:${id}`)}`);
+    expect(chosen.profiles.some((p) => p.name === `replay:${id}`)).toBe(true);
+  });
 });

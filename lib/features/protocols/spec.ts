@@ -20,6 +20,7 @@ import type { ComposeRules } from "../compose-catalog";
 import type { Driver, ProbeOptions } from "../probe-context";
 import type { ProbeResult } from "../probe";
 import type { SideEnd, SideInput, SidePort } from "../compare-side";
+import type { CompareTurns } from "../compare-turns";
 
 /** Marks a replay's own words (`_meta`, `data`), so a view can tell them from the agent's. */
 export const REPLAY_NOTE_META = "acpPlayground/replayNote";
@@ -70,6 +71,8 @@ export interface ProtocolSpec extends ProtocolDescriptor {
    * (the same object) when the frames did not change it.
    */
   readonly foldLog: (frames: readonly Frame[], prev: LogFolds) => LogFolds;
+  /** A comparison's reading of one side's frames: its turns (lib/features/compare.ts). */
+  readonly compareTurns: CompareTurns;
   /** The compose panel's rules (lib/features/compose-catalog.ts). */
   readonly compose: ComposeRules;
   /** Ids that differ from run to run, aliased in diffs (lib/features/transcript-align.ts). */
@@ -111,6 +114,7 @@ export const SPEC_PARTS = [
   "probe",
   "answer",
   "foldLog",
+  "compareTurns",
   "compose",
   "ids",
   "rerunLeaveOut",
@@ -122,7 +126,7 @@ export function missingParts(spec: object): string[] {
   const parts = spec as Record<string, unknown>;
   const callable = (v: unknown) => typeof v === "function";
   const missing: string[] = SPEC_PARTS.filter((p) => parts[p] === undefined || parts[p] === null);
-  for (const fn of ["connect", "probe", "answer", "foldLog", "rerunLeaveOut", "replayNote"])
+  for (const fn of ["connect", "probe", "answer", "foldLog", "compareTurns", "rerunLeaveOut", "replayNote"])
     if (parts[fn] !== undefined && !callable(parts[fn])) missing.push(fn);
   const side = parts.side as Record<string, unknown> | undefined;
   for (const fn of ["open", "turn"]) if (side && !callable(side[fn])) missing.push(`side.${fn}`);

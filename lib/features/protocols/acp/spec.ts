@@ -8,6 +8,7 @@ import { isObject } from "../../../protocol/json";
 import { AGENT_METHODS } from "../../../protocol/methods";
 import { PROTOCOLS } from "../../../protocol/protocols";
 import { ACP_COMPOSE_RULES } from "../../compose-catalog";
+import { acpTurns } from "./compare-turns";
 import { ACP_PROMPT_CLIENT } from "../../connect-flow-prompt";
 import { outcomeText, runHandshake } from "../../handshake";
 import { runAcpProbe } from "../../probe";
@@ -61,6 +62,7 @@ export const ACP_SPEC: ProtocolSpec = {
     const { facts, view } = foldFacts(frames, prev);
     return { facts, view, appServer: prev.appServer };
   },
+  compareTurns: acpTurns,
   compose: ACP_COMPOSE_RULES,
   ids: {
     keys: new Map([

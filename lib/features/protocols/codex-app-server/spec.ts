@@ -14,6 +14,7 @@ import { appServerAgent, appServerFacts, APP_SERVER_STEPS } from "./probe-steps"
 import { foldAppServer, runAppServerHandshake, runAppServerTurn } from "./handshake";
 import { foldFactsAlone } from "../../../folds/agent-facts";
 import { APP_SERVER_COMPOSE_RULES } from "../../compose-catalog";
+import { appServerTurns } from "./compare-turns";
 import { APP_SERVER_PROMPT_CLIENT } from "../../connect-flow-prompt";
 import { appServerAnswer } from "./policy";
 import type { ProbeResult } from "../../probe";
@@ -88,6 +89,7 @@ export const APP_SERVER_SPEC: ProtocolSpec = {
     const { facts, view } = foldFactsAlone(frames, prev);
     return { facts, view, appServer: foldAppServer(frames, prev.appServer) };
   },
+  compareTurns: appServerTurns,
   compose: APP_SERVER_COMPOSE_RULES,
   ids: {
     // Threads, turns and items are named by the agent (items by the model: a fake one numbers them
