@@ -37,6 +37,43 @@ const LIB_PURE = [
   },
 ];
 
+/**
+ * server/ in floors, lowest first: a module imports only its own floor and those below it
+ * (docs/architecture.md, "Layout"). The ground is server/'s root modules (beside config.ts and
+ * index.ts) and models/; folders on one floor do not import each other.
+ */
+const SERVER_FLOORS = [
+  ["models", "ground"],
+  ["config.ts"],
+  ["transcripts"],
+  ["agents"],
+  ["otel", "wire"],
+  ["stores", "tap"],
+  ["http"],
+  ["cli"],
+  ["index.ts"],
+];
+const serverRoom = (room) => (room === "ground" ? [] : [room.replace(/\.ts$/, "")]);
+/** The rooms a module of `room` may not import: every room above its floor, and its floor's others. */
+function serverForbidden(room) {
+  const floor = SERVER_FLOORS.findIndex((rooms) => rooms.includes(room));
+  return SERVER_FLOORS.flatMap((rooms, i) => (i < floor ? [] : rooms.filter((r) => r !== room))).flatMap(serverRoom);
+}
+function serverFloorRules(room) {
+  const names = serverForbidden(room).join("|");
+  // From a folder the room is `../NAME`, from the root `./NAME`; a file room is NAME alone.
+  const regex = `^${room.endsWith(".ts") || room === "ground" ? "\\./" : "(\\.\\./)+"}(${names})(/|$)`;
+  const message = `server/ is in floors (${SERVER_FLOORS.map((r) => r.join(", ")).join(" < ")}): move what both need down a floor.`;
+  return {
+    "no-restricted-imports": ["error", { patterns: [{ regex, message }] }],
+    // import(): the same floors (a lazy import is an import all the same).
+    "no-restricted-syntax": [
+      "error",
+      { selector: `ImportExpression[source.value=/${regex.replaceAll("/", "\\/")}/]`, message },
+    ],
+  };
+}
+
 /** Every `eslint-disable` says why, after `--`: a rule turned off without a reason cannot be reviewed. */
 const disableSaysWhy = {
   meta: { type: "suggestion", schema: [] },
@@ -96,7 +133,7 @@ export default tseslint.config(
   {
     // Tests poke at loosely shaped payloads on purpose (raw frames parsed from JSON, agents'
     // answers read field by field): typing each one would only restate the assertion.
-    files: ["**/*.test.ts", "test/**", "e2e/**", "bench/**", "scripts/**"],
+    files: ["**/*.test.ts", "**/*.test.tsx", "test/**", "e2e/**", "bench/**", "scripts/**"],
     rules: {
       "@typescript-eslint/no-explicit-any": "off",
       "@typescript-eslint/no-unsafe-member-access": "off",
@@ -145,6 +182,15 @@ export default tseslint.config(
       ],
     },
   },
+  // server/ in floors (SERVER_FLOORS): nothing imports a floor above its own.
+  ...SERVER_FLOORS.flat()
+    .filter((room) => serverForbidden(room).length > 0)
+    .map((room) => ({
+      files:
+        room === "ground" ? ["server/*.ts"] : room.endsWith(".ts") ? [`server/${room}`] : [`server/${room}/**/*.ts`],
+      ignores: ["server/**/*.test.ts", ...(room === "ground" ? ["server/config.ts", "server/index.ts"] : [])],
+      rules: serverFloorRules(room),
+    })),
   {
     files: ["components/**/*.ts", "components/**/*.tsx", "app/**/*.ts", "app/**/*.tsx"],
     rules: {

@@ -30,6 +30,16 @@ export default defineConfig({
       },
       {
         extends: true,
+        // React components in a DOM (jsdom), rendered with Testing Library: the cards people act on.
+        test: {
+          name: "components",
+          include: ["components/**/*.test.tsx"],
+          environment: "jsdom",
+          setupFiles: ["test/component-setup.ts"],
+        },
+      },
+      {
+        extends: true,
         // Real agents (Gemini CLI, the pinned third-party agents) and whole relays; each file in a fresh worker.
         test: {
           name: "integration",

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { startFakeGeminiApi } from "../test/fake-gemini/server";
 import { makeGeminiHome } from "../test/gemini-home";
-import { groupRssBytes } from "../server/agents/process-group";
+import { groupRssBytes } from "../server/process-group";
 import { startTestRelay, TestClient, waitUntil } from "../test/relay-harness";
 import { numberFlags, percentile, round } from "./harness";
 

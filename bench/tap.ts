@@ -59,7 +59,7 @@ async function compiledTap(): Promise<string> {
   mkdirSync(outdir, { recursive: true });
   await build({
     absWorkingDir: root,
-    entryPoints: { "tap-cli": "server/tap/tap-cli.ts" },
+    entryPoints: { "tap-cli": "server/cli/tap-cli.ts" },
     outdir,
     outExtension: { ".js": ".mjs" },
     bundle: true,

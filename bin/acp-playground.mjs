@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 const compiled = !existsSync(new URL("../server/cli/cli.ts", import.meta.url));
 if (!compiled) (await import("tsx/esm/api")).register();
 // dist/ bundles are named after their source module in server/ (scripts/build-dist.mjs).
-const SOURCES = { cli: "cli/cli", "cli-usage": "cli/cli-usage", "tap-cli": "tap/tap-cli" };
+const SOURCES = { cli: "cli/cli", "cli-usage": "cli/cli-usage", "tap-cli": "cli/tap-cli" };
 const source = (name) => (compiled ? `../dist/${name}.mjs` : `../server/${SOURCES[name]}.ts`);
 const command = process.argv[2];
 // Every command answers --help / -h (before any `--`) without starting anything.

@@ -14,7 +14,7 @@ await build({
   entryPoints: {
     cli: "server/cli/cli.ts",
     "cli-usage": "server/cli/cli-usage.ts",
-    "tap-cli": "server/tap/tap-cli.ts",
+    "tap-cli": "server/cli/tap-cli.ts",
     "replay-agent": "server/agents/replay-agent.ts",
     // The search index's worker thread (server/transcripts/library-index.ts).
     "index-worker": "server/transcripts/index-worker.ts",

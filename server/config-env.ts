@@ -1,6 +1,6 @@
 /**
  * The numbers the environment sets, read without the config file's loader
- * (zod): the tap stands in for an agent and must start at once (server/tap/tap-cli.ts).
+ * (zod): the tap stands in for an agent and must start at once (server/cli/tap-cli.ts).
  */
 export class ConfigError extends Error {}
 

@@ -188,7 +188,7 @@ describe("loadConfig", () => {
       }),
     );
     const { profiles } = loadConfig({ ACP_PLAYGROUND_CONFIG: p }, dir);
-    // Not installed here: never npx (server/agents/command-lookup.test.ts has installed ones).
+    // Not installed here: never npx (server/command-lookup.test.ts has installed ones).
     expect(profiles.pkg).toMatchObject({
       command: "@scope/some-agent@1.2.3",
       args: ["--acp"],

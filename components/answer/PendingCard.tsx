@@ -5,44 +5,21 @@
  * and "by hand" drafts for any result or error.
  */
 import { useEffect, useRef } from "react";
-import { APP_SERVER_ANSWERABLE } from "@/lib/contracts/policies";
-import { describePending, errorDraft } from "@/lib/features/agent-answers";
+import { errorDraft } from "@/lib/features/agent-answers";
 import type { Frame } from "@/lib/protocol/frame";
 import { formatAge } from "../compose/use-now";
 import { button } from "../compose/ui";
 import { formatId } from "../format";
 import { responseTemplate } from "../templates";
 import { useSession } from "../state/use-session";
-import { ApprovalCard } from "../app-server/ApprovalCard";
-import { ElicitationCard } from "./ElicitationCard";
-import { PermissionCard } from "./PermissionCard";
-import { ServeCard } from "./ServeCard";
+import { PROTOCOL_CARDS } from "../protocol-cards";
+import { selectProtocol } from "../state/session-store";
 import { PENDING_CARD } from "./shortcuts";
 
-/** What the request asks, with its answer buttons (keyboard shortcuts where the conversation shows it). */
+/** What the request asks, with its answer buttons, by the tab's agent's protocol (components/protocol-cards.ts). */
 export function RequestBody({ frame, shortcuts = false }: { frame: Frame; shortcuts?: boolean }) {
-  if (frame.method !== undefined && APP_SERVER_ANSWERABLE.includes(frame.method))
-    return (
-      <ApprovalCard
-        id={frame.id ?? null}
-        method={frame.method}
-        params={(frame.message as { params?: unknown }).params}
-      />
-    );
-  const view = describePending(frame);
-  switch (view.kind) {
-    case "permission":
-      return <PermissionCard frame={frame} view={view} shortcuts={shortcuts} />;
-    case "fs-read":
-    case "fs-write":
-    case "terminal-create":
-    case "terminal":
-      return <ServeCard frame={frame} view={view} shortcuts={shortcuts} />;
-    case "elicitation":
-      return <ElicitationCard frame={frame} view={view} />;
-    case "other":
-      return <p className="text-[11px] text-zinc-500">No card for this method: answer it by hand.</p>;
-  }
+  const Card = PROTOCOL_CARDS[useSession(selectProtocol)];
+  return <Card frame={frame} shortcuts={shortcuts} />;
 }
 
 /** Brings the request's card in the Session view into view, switching to that view first. */

@@ -8,8 +8,8 @@
 import { useMemo } from "react";
 import { insightsOf } from "@/lib/features/insights";
 import { methodLatency } from "@/lib/folds/method-latency";
-import { useSessionPerFrame } from "../state/use-session";
-import type { SessionSnapshot } from "../state/session-store";
+import { useSession, useSessionPerFrame } from "../state/use-session";
+import { selectProtocol, type SessionSnapshot } from "../state/session-store";
 import { InsightList } from "./InsightList";
 import { LatencyTable } from "./LatencyTable";
 
@@ -19,10 +19,11 @@ const REFRESH_MS = 1000;
 
 export function InsightsView({ onShowFrame }: { onShowFrame: (seq: number) => void }) {
   const frames = useSessionPerFrame(selectFrames, REFRESH_MS);
+  const protocol = useSession(selectProtocol);
   const { insights, latency } = useMemo(() => {
     const list = frames.toArray();
-    return { insights: insightsOf(list, { now: Date.now() }), latency: methodLatency(list) };
-  }, [frames]);
+    return { insights: insightsOf(list, { now: Date.now(), protocol }), latency: methodLatency(list) };
+  }, [frames, protocol]);
   return (
     <div data-testid="insights-view" className="min-h-0 flex-1 overflow-y-auto p-3 text-xs">
       <h2 className="mb-2 font-semibold uppercase tracking-wider text-zinc-400">Insights</h2>

@@ -71,7 +71,13 @@ function Diff({ token, a, b, ta: ta0, tb: tb0 }: Props & { token: string }) {
   const [ta, setTa] = useState(ta0 ?? (a === b ? 0 : undefined));
   const [tb, setTb] = useState(tb0 ?? (a === b ? 1 : undefined));
   const turns = useMemo(
-    () => (loaded && "a" in loaded ? { a: turnRanges(loaded.a.frames), b: turnRanges(loaded.b.frames) } : undefined),
+    () =>
+      loaded && "a" in loaded
+        ? {
+            a: turnRanges(loaded.a.frames, protocolOf(loaded.a.header.agent)),
+            b: turnRanges(loaded.b.frames, protocolOf(loaded.b.header.agent)),
+          }
+        : undefined,
     [loaded],
   );
   const alignment = useMemo(() => {

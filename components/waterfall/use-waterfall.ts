@@ -7,11 +7,14 @@
  */
 import { startTransition, useEffect, useState } from "react";
 import { WaterfallBuilder } from "@/lib/folds/waterfall";
-import type { SessionStore } from "../state/session-store";
+import type { ProtocolName } from "@/lib/protocol/protocols";
+import { selectProtocol, type SessionStore } from "../state/session-store";
 import { useSessionStore } from "../state/use-session";
 
 interface Cache {
   epoch: number;
+  /** The log's agent's protocol: its turns are read by it. */
+  protocol: ProtocolName;
   builder: WaterfallBuilder;
 }
 
@@ -28,9 +31,12 @@ export interface WaterfallState {
 const caches = new WeakMap<SessionStore, Cache>();
 
 function advance(store: SessionStore): WaterfallState {
-  const { frames, epoch } = store.getSnapshot();
+  const snap = store.getSnapshot();
+  const { frames, epoch } = snap;
+  const protocol = selectProtocol(snap);
   let cache = caches.get(store);
-  if (!cache || cache.epoch !== epoch) caches.set(store, (cache = { epoch, builder: new WaterfallBuilder() }));
+  if (!cache || cache.epoch !== epoch || cache.protocol !== protocol)
+    caches.set(store, (cache = { epoch, protocol, builder: new WaterfallBuilder(protocol) }));
   const { builder } = cache;
   const last = frames.last;
   if (last && last.seq > builder.lastSeq) {

@@ -156,7 +156,8 @@ export function serializeFrame(
   return `${line}}\n`;
 }
 
-function checkHeader(value: unknown): TranscriptHeader {
+/** The header line (line 1), checked: throws TranscriptError. */
+export function checkHeaderLine(value: unknown): TranscriptHeader {
   if (!isObject(value) || value.type !== "header")
     throw new TranscriptError(1, 'the first line must be a header ({"type":"header",...})');
   if (value.format !== TRANSCRIPT_FORMAT) throw new TranscriptError(1, `format must be "${TRANSCRIPT_FORMAT}"`);
@@ -171,7 +172,8 @@ function checkHeader(value: unknown): TranscriptHeader {
   return value as TranscriptHeader;
 }
 
-function checkEvent(value: unknown, line: number, lastSeq: number): TranscriptEvent {
+/** An event line, checked by its type's fields (a frame's seq must follow `lastSeq`): throws TranscriptError. */
+export function checkEventLine(value: unknown, line: number, lastSeq: number): TranscriptEvent {
   if (!isObject(value)) throw new TranscriptError(line, "an event must be a JSON object");
   const type = value.type;
   if (typeof type !== "string" || !Object.hasOwn(EVENT_SHAPES, type))
@@ -219,10 +221,10 @@ export function parseTranscript(text: string): Transcript {
       throw new TranscriptError(lineNo, `not JSON: ${(err as Error).message}`);
     }
     if (i === 0) {
-      header = checkHeader(value);
+      header = checkHeaderLine(value);
       continue;
     }
-    const event = checkEvent(value, lineNo, lastSeq);
+    const event = checkEventLine(value, lineNo, lastSeq);
     events.push(event);
     if (event.type === "frame") {
       lastSeq = event.seq;

@@ -2,7 +2,7 @@
  * The Socket.IO contract between a browser (or any client) and the relay.
  * Both sides import these types; docs/relay-protocol.md describes them in prose.
  * Every client->server payload is a zod schema here, its type inferred from it; the
- * relay parses with the schema (server/http/socket-events.ts). The browser imports types
+ * relay parses with the schema (server/wire/socket-events.ts). The browser imports types
  * only, which keeps zod out of its bundle.
  */
 import type { DiffChange } from "./reports";

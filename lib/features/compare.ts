@@ -10,7 +10,7 @@
  * with a Gemini side.
  */
 import type { Frame } from "../protocol/frame";
-import type { ProtocolName } from "../protocol/protocols";
+import { DEFAULT_PROTOCOL, type ProtocolName } from "../protocol/protocols";
 import { buildWaterfall, summarizeTurn } from "../folds/waterfall";
 import { isObj, type FileChange, type SideTurn, type TimingOf, type ToolSummary } from "./compare-turns";
 import type { TurnUsage } from "../folds/turn-usage";
@@ -114,7 +114,7 @@ interface SideRun {
 
 /** A side's turns, read by its own protocol's spec (each side may speak another protocol). */
 function sideOf({ frames, protocol }: CompareRun): SideRun {
-  const waterfall = buildWaterfall(frames).turns;
+  const waterfall = buildWaterfall(frames, protocol ?? DEFAULT_PROTOCOL).turns;
   const lastTs = frames.length ? frames[frames.length - 1]!.ts : 0;
   const timingOf: TimingOf = (seq) => {
     const w = waterfall.find((t) => t.promptSeq === seq);

@@ -3,6 +3,7 @@ import type { Frame, FrameDirection } from "../protocol/frame";
 import { FrameSequencer } from "../protocol/frame-sequencer";
 import { insightsOf, ITEMS_PER_INSIGHT, type InsightKind } from "./insights";
 import { codexCapture } from "../../test/fixtures/codex-captures";
+import type { ProtocolName } from "../protocol/protocols";
 
 function script() {
   let now = 0;
@@ -16,7 +17,8 @@ function script() {
   return { frames, at };
 }
 
-const find = (frames: Frame[], kind: InsightKind) => insightsOf(frames).find((i) => i.kind === kind);
+const find = (frames: Frame[], kind: InsightKind, protocol?: ProtocolName) =>
+  insightsOf(frames, { protocol }).find((i) => i.kind === kind);
 
 describe("insightsOf", () => {
   it("says nothing about a clean, quick session but its slowest requests", () => {
@@ -129,15 +131,16 @@ describe("insightsOf", () => {
 
 describe("insightsOf: Codex app-server frames (the real Codex)", () => {
   const frames = codexCapture("turns");
+  const codex: ProtocolName = "codex-app-server";
 
   it("finds nothing wrong in a clean session; names the turn the approval's wait dominated, with the approval", () => {
-    expect(insightsOf(frames).map((i) => i.kind)).toEqual(["slowest", "user-wait", "tokens"]);
-    const wait = find(frames, "user-wait")!;
+    expect(insightsOf(frames, { protocol: codex }).map((i) => i.kind)).toEqual(["slowest", "user-wait", "tokens"]);
+    const wait = find(frames, "user-wait", codex)!;
     expect(wait.items).toHaveLength(1);
     expect(wait.items[0]!.label).toMatch(/^turn 3: .* waiting for the user$/);
     // The turn/start, then the approval request and its answer.
     expect(wait.items[0]!.seqs).toEqual([45, 57, 58]);
-    expect(find(frames, "tokens")!.items.map((i) => i.label)).toEqual([
+    expect(find(frames, "tokens", codex)!.items.map((i) => i.label)).toEqual([
       "turn 1: 30 tokens",
       "turn 2: 60 tokens",
       "turn 3: 60 tokens",
@@ -146,7 +149,7 @@ describe("insightsOf: Codex app-server frames (the real Codex)", () => {
 
   it("lists a turn that never completed with the requests never answered (turn/start itself was answered)", () => {
     const cut = frames.filter((f) => f.seq <= 57);
-    const unanswered = find(cut, "unanswered")!;
+    const unanswered = find(cut, "unanswered", codex)!;
     expect(unanswered.items.map((i) => i.label)).toEqual([
       "#57 item/commandExecution/requestApproval from the agent",
       "#45 turn/start: turn 3 never completed",

@@ -6,6 +6,7 @@
  * or huge transcript makes a small answer.
  */
 import type { Frame } from "../protocol/frame";
+import { DEFAULT_PROTOCOL, type ProtocolName } from "../protocol/protocols";
 import { isObject, num, str } from "../protocol/json";
 import { CHECK_LABEL, formatAge, staticChecks, type CheckCode } from "../folds/frame-checks";
 import { isErrorResponse } from "../folds/frame-filter";
@@ -72,6 +73,8 @@ export interface InsightOptions {
   now?: number;
   /** How many of the slowest requests to list. */
   slowest?: number;
+  /** The protocol of the frames' agent (its turns are read by it); ACP when absent. */
+  protocol?: ProtocolName;
 }
 
 /** Insights over frames in seq order, responses paired by `requestSeq`. Empty insights are left out. */
@@ -178,7 +181,7 @@ export function insightsOf(frames: readonly Frame[], options: InsightOptions = {
 
   // Requests never answered (those still waiting in a live session included). An app-server turn
   // is answered at once and ends with turn/completed: one that never came is its turn/start's.
-  const turns = buildWaterfall(frames).turns;
+  const turns = buildWaterfall(frames, options.protocol ?? DEFAULT_PROTOCOL).turns;
   const unanswered = [
     ...index.unanswered().map((r) => ({
       label: `#${r.seq} ${r.method ?? "request"} ${r.dir === "to-agent" ? "to the agent" : "from the agent"}`,

@@ -210,7 +210,7 @@ describe("align", () => {
 describe("turns", () => {
   it("lists the prompt turns and aligns two of them", () => {
     const c = conversation().init().prompt("first", ["A"], { tool: "t" }).prompt("second", ["B"]);
-    const turns = turnRanges(c.frames);
+    const turns = turnRanges(c.frames, "acp");
     expect(turns.map((t) => [t.prompt, t.firstSeq, t.lastSeq])).toEqual([
       ["first", 5, 8],
       ["second", 9, 11],

@@ -520,8 +520,8 @@ export interface TurnRange {
 }
 
 /** The prompt turns of a transcript: from each prompt to its end (or to the next prompt). */
-export function turnRanges(frames: readonly Frame[]): TurnRange[] {
-  const turns = buildWaterfall(frames).turns;
+export function turnRanges(frames: readonly Frame[], protocol: ProtocolName): TurnRange[] {
+  const turns = buildWaterfall(frames, protocol).turns;
   const last = frames.at(-1)?.seq ?? 0;
   const promptSeqs = new Set(turns.map((t) => t.promptSeq));
   const bySeq = new Map<number, Frame>();
@@ -556,8 +556,14 @@ export function framesOfTurn(frames: readonly Frame[], turn: TurnRange): Frame[]
 }
 
 /** Two turns of one transcript, aligned like two transcripts. */
-export function alignTurns(frames: readonly Frame[], x: number, y: number, cwd?: string): TranscriptAlignment {
-  const turns = turnRanges(frames);
+export function alignTurns(
+  frames: readonly Frame[],
+  x: number,
+  y: number,
+  cwd?: string,
+  protocol: ProtocolName = DEFAULT_PROTOCOL,
+): TranscriptAlignment {
+  const turns = turnRanges(frames, protocol);
   const tx = turns[x];
   const ty = turns[y];
   return alignTranscripts(

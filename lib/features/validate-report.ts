@@ -61,7 +61,10 @@ const NO_CLOCK = { wall: () => 0, mono: () => 0 };
  * A transcript's frames made again from their `raw` (and `rawBase64`) by the one sequencer:
  * what the file claims of a frame (kind, method, pairing) is not taken on trust.
  */
-export function recordingFromTranscript(file: string, transcript: Transcript): Recording {
+export function recordingFromTranscript(
+  file: string,
+  transcript: Pick<Transcript, "header" | "events" | "truncated">,
+): Recording {
   const protocol = protocolOf(transcript.header.agent);
   const sequencer = new FrameSequencer(NO_CLOCK, protocol);
   const frames: Frame[] = [];

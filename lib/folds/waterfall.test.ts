@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { classifyLine, type Frame, type FrameDirection, type JsonRpcId } from "../protocol/frame";
-import { buildWaterfall, layoutTurn, MAX_TOOL_LANES, summarizeTurn, WaterfallBuilder } from "./waterfall";
+import { buildWaterfall, layoutTurn, MAX_TOOL_LANES, summarizeTurn, waitsForUser, WaterfallBuilder } from "./waterfall";
 import { codexCapture } from "../../test/fixtures/codex-captures";
 
 /** Frames as the relay records them, each at the given ts. */
@@ -63,7 +63,7 @@ describe("WaterfallBuilder", () => {
     s.prompt(1000, 10);
     s.end(1100, { stopReason: "end_turn" }, 10);
     s.prompt(2000, 11);
-    const b = new WaterfallBuilder();
+    const b = new WaterfallBuilder("acp");
     for (const f of s.frames) b.add(f);
     const [first, second] = b.turns;
     b.release(second!); // still running: kept
@@ -79,7 +79,7 @@ describe("WaterfallBuilder", () => {
   });
 
   it("folds a turn into streams, tool calls, requests and the end", () => {
-    const [t] = buildWaterfall(fullTurn().frames).turns;
+    const [t] = buildWaterfall(fullTurn().frames, "acp").turns;
     expect(t).toBeDefined();
     expect(t!.start).toBe(1000);
     expect(t!.firstOutput).toEqual({ ts: 1200, seq: 2 });
@@ -102,7 +102,7 @@ describe("WaterfallBuilder", () => {
   });
 
   it("summarises agent time apart from the user's and the client's", () => {
-    const [t] = buildWaterfall(fullTurn().frames).turns;
+    const [t] = buildWaterfall(fullTurn().frames, "acp").turns;
     const sum = summarizeTurn(t!, 0);
     expect(sum).toMatchObject({
       totalMs: 3000,
@@ -119,7 +119,7 @@ describe("WaterfallBuilder", () => {
 
   it("grows live: a running turn ends at now, and folding on changes nothing already folded", () => {
     const s = fullTurn();
-    const b = new WaterfallBuilder();
+    const b = new WaterfallBuilder("acp");
     for (const f of s.frames.slice(0, 7)) b.add(f); // up to the permission request
     const t = b.turns[0]!;
     const sum = summarizeTurn(t, 2510);
@@ -139,7 +139,7 @@ describe("WaterfallBuilder", () => {
     s.update(20, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "x" } }, "b");
     s.update(30, { sessionUpdate: "tool_call", toolCallId: {} }, "a"); // malformed: ignored
     s.end(40, { stopReason: "cancelled" }, "__proto__");
-    const turns = buildWaterfall(s.frames).turns;
+    const turns = buildWaterfall(s.frames, "acp").turns;
     expect(turns.map((t) => [t.sessionId, t.streams.length, t.end?.stopReason])).toEqual([
       ["a", 0, "cancelled"],
       ["b", 1, undefined],
@@ -158,7 +158,7 @@ describe("WaterfallBuilder", () => {
       dir: "from-agent",
       ...classifyLine('{"jsonrpc":"2.0","id":10,"error":{"code":-32603,"message":"boom"}}'),
     });
-    const [t] = buildWaterfall(s.frames).turns;
+    const [t] = buildWaterfall(s.frames, "acp").turns;
     expect(t!.requests[0]).toMatchObject({ method: "terminal/create", error: true, end: 8 });
     expect(t!.end).toMatchObject({ ts: 9, error: "boom" });
   });
@@ -166,7 +166,7 @@ describe("WaterfallBuilder", () => {
 
 describe("layoutTurn", () => {
   it("places bars on lanes and shows the permission wait apart from the tool's own time", () => {
-    const [t] = buildWaterfall(fullTurn().frames).turns;
+    const [t] = buildWaterfall(fullTurn().frames, "acp").turns;
     const l = layoutTurn(t!, 300, 0); // 3000 ms over 300 px: 10 ms a pixel
     expect(l.lanes.map((x) => x.label)).toEqual(["turn", "thinking", "message", "write a.txt", "fs requests"]);
     const tool = l.bars.filter((b) => b.lane === 3).map((b) => [b.kind, b.x, b.width]);
@@ -191,7 +191,7 @@ describe("layoutTurn", () => {
       s.update(1 + i, { sessionUpdate: "tool_call", toolCallId: `t${i}`, status: "completed" });
     }
     s.end(10_001, { stopReason: "end_turn" });
-    const [t] = buildWaterfall(s.frames).turns;
+    const [t] = buildWaterfall(s.frames, "acp").turns;
     expect(t!.streams).toHaveLength(10_000);
     expect(t!.tools).toHaveLength(10_000);
     const width = 500;
@@ -213,10 +213,10 @@ describe("waterfall: v2 turns", () => {
     s.end(110, {});
     s.update(150, { sessionUpdate: "agent_message", messageId: "m", content: [{ type: "text", text: "x" }] });
     s.update(160, { sessionUpdate: "tool_call_content_chunk", toolCallId: "t", content: { type: "content" } });
-    const mid = buildWaterfall(s.frames).turns[0]!;
+    const mid = buildWaterfall(s.frames, "acp").turns[0]!;
     expect(mid.end).toBeUndefined();
     s.update(200, { sessionUpdate: "state_update", state: "idle", stopReason: "end_turn" });
-    const t = buildWaterfall(s.frames).turns[0]!;
+    const t = buildWaterfall(s.frames, "acp").turns[0]!;
     expect(t.end).toMatchObject({ ts: 200, stopReason: "end_turn" });
     expect(t.streams.map((b) => b.kind)).toEqual(["message"]);
     expect(t.tools.map((x) => x.toolCallId)).toEqual(["t"]);
@@ -226,13 +226,13 @@ describe("waterfall: v2 turns", () => {
     const s = script();
     s.prompt(100);
     s.end(110, { stopReason: "end_turn" });
-    expect(buildWaterfall(s.frames).turns[0]!.end).toMatchObject({ ts: 110 });
+    expect(buildWaterfall(s.frames, "acp").turns[0]!.end).toMatchObject({ ts: 110 });
   });
 });
 
 describe("waterfall: Codex app-server turns (frames of the real Codex)", () => {
   const frames = codexCapture("turns");
-  const turns = buildWaterfall(frames).turns;
+  const turns = buildWaterfall(frames, "codex-app-server").turns;
   const at = (seq: number) => frames.find((f) => f.seq === seq)!.ts;
 
   it("spans turn/start to turn/completed, its status as the stop reason, the model calls' usage summed", () => {
@@ -296,12 +296,15 @@ describe("waterfall: Codex app-server turns (frames of the real Codex)", () => {
     };
     const ids = { threadId: "th", turnId: "t1", itemId: "call_1" };
     const permissions = { network: { enabled: true } };
-    const turn = buildWaterfall([
-      frame(1, "to-agent", { id: 1, method: "turn/start", params: { threadId: "th", input: [] } }),
-      frame(2, "from-agent", { id: 1, result: { turn: { id: "t1", status: "inProgress" } } }),
-      frame(3, "from-agent", { id: 0, method: "item/permissions/requestApproval", params: { ...ids, permissions } }),
-      frame(4, "to-agent", { id: 0, result: { permissions, scope: "session" } }),
-    ]).turns[0]!;
+    const turn = buildWaterfall(
+      [
+        frame(1, "to-agent", { id: 1, method: "turn/start", params: { threadId: "th", input: [] } }),
+        frame(2, "from-agent", { id: 1, result: { turn: { id: "t1", status: "inProgress" } } }),
+        frame(3, "from-agent", { id: 0, method: "item/permissions/requestApproval", params: { ...ids, permissions } }),
+        frame(4, "to-agent", { id: 0, result: { permissions, scope: "session" } }),
+      ],
+      "codex-app-server",
+    ).turns[0]!;
     expect(turn.tools[0]!.permissions.map((p) => [p.method, [...p.seqs], p.outcome])).toEqual([
       ["item/permissions/requestApproval", [3, 4], "granted for the session: network"],
     ]);
@@ -313,20 +316,53 @@ describe("waterfall: Codex app-server turns (frames of the real Codex)", () => {
       const raw = JSON.stringify(message);
       return { seq, ts: seq * 10, dir, raw, ...classifyLine(raw, "codex-app-server"), message };
     };
-    const refused = buildWaterfall([
-      frame(1, "to-agent", { id: 1, method: "turn/start", params: { threadId, input: [] } }),
-      frame(2, "from-agent", { id: 1, error: { code: -32600, message: "no such thread" } }),
-    ]).turns[0]!;
+    const refused = buildWaterfall(
+      [
+        frame(1, "to-agent", { id: 1, method: "turn/start", params: { threadId, input: [] } }),
+        frame(2, "from-agent", { id: 1, error: { code: -32600, message: "no such thread" } }),
+      ],
+      "codex-app-server",
+    ).turns[0]!;
     expect(refused.end).toEqual({ ts: 20, seq: 2, error: "no such thread" });
-    const failed = buildWaterfall([
-      frame(1, "to-agent", { id: 1, method: "turn/start", params: { threadId, input: [] } }),
-      frame(2, "from-agent", { id: 1, result: { turn: { id: "t1", status: "inProgress" } } }),
-      frame(3, "from-agent", {
-        method: "turn/completed",
-        params: { threadId, turn: { id: "t1", status: "failed", error: { message: "model unreachable" } } },
-      }),
-    ]).turns[0]!;
+    const failed = buildWaterfall(
+      [
+        frame(1, "to-agent", { id: 1, method: "turn/start", params: { threadId, input: [] } }),
+        frame(2, "from-agent", { id: 1, result: { turn: { id: "t1", status: "inProgress" } } }),
+        frame(3, "from-agent", {
+          method: "turn/completed",
+          params: { threadId, turn: { id: "t1", status: "failed", error: { message: "model unreachable" } } },
+        }),
+      ],
+      "codex-app-server",
+    ).turns[0]!;
     expect(failed.turnId).toBe("t1");
     expect(failed.end).toEqual({ ts: 30, seq: 3, error: "model unreachable" });
+  });
+});
+
+describe("waterfall: each protocol reads its own turns", () => {
+  const acpLog = fullTurn().frames;
+  const codexLog = codexCapture("turns");
+
+  it("reads turns by the descriptor's turn reader", () => {
+    expect(buildWaterfall(acpLog, "acp").turns.length).toBeGreaterThan(0);
+    expect(buildWaterfall(codexLog, "codex-app-server").turns.length).toBeGreaterThan(0);
+  });
+
+  it("finds no turn in another protocol's log (its methods are strangers, not turns)", () => {
+    expect(buildWaterfall(codexLog, "acp").turns).toEqual([]);
+    expect(buildWaterfall(acpLog, "codex-app-server").turns).toEqual([]);
+  });
+
+  it("does not wait for the user on another protocol's approval", () => {
+    // An ACP agent sending a Codex approval: an ordinary client request in ACP's reading.
+    const s = script();
+    s.prompt(1000);
+    s.ask(1100, 99, "item/commandExecution/requestApproval", { itemId: "c1" });
+    const [t] = buildWaterfall(s.frames, "acp").turns;
+    expect(t!.requests.map((r) => [r.method, waitsForUser(r)])).toEqual([
+      ["item/commandExecution/requestApproval", false],
+    ]);
+    expect(t!.tools).toEqual([]);
   });
 });

@@ -11,6 +11,14 @@ describe("LineSplitter", () => {
     expect(s.push(bytes("}\n"))).toEqual([{ type: "line", text: '{"a":1}' }]);
   });
 
+  it("keeps a partial line when the caller reads the next chunk into the same Buffer", () => {
+    const s = new LineSplitter();
+    const chunk = Buffer.from('{"a":');
+    expect(s.push(chunk)).toEqual([]);
+    chunk.write("XXXXX");
+    expect(s.push(bytes("1}\n"))).toEqual([{ type: "line", text: '{"a":1}' }]);
+  });
+
   it("splits many lines in one chunk and keeps the tail", () => {
     const s = new LineSplitter();
     expect(s.push(bytes("a\nb\nc\nd"))).toEqual([

@@ -85,8 +85,8 @@ export class LineSplitter {
       this.buffered = 0;
       return;
     }
-    // Copy: the caller may reuse its chunk buffer.
-    this.parts.push(bytes.slice());
+    // A copy (a Buffer's slice() would be a view): the caller may reuse its chunk buffer.
+    this.parts.push(new Uint8Array(bytes));
     this.buffered += bytes.length;
   }
 

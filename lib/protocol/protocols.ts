@@ -36,6 +36,8 @@ export interface ProtocolDescriptor {
   sessionRules: boolean;
   /** Which schema judges its frames (a key of the schema loaders in server/ and components/). */
   schema: "acpSdk" | "appServer";
+  /** Which turn reader folds its waterfall (lib/folds/waterfall.ts: ACP's prompt turns, or the app-server's threads' turns). */
+  turnReader: "acp" | "appServer";
   /** The agent's name when it gives none (otel spans); undefined: the profile's. */
   agentName?: string;
 }
@@ -64,6 +66,7 @@ export const PROTOCOLS = {
     answerable: ACP_ANSWERABLE,
     sessionRules: true,
     schema: "acpSdk",
+    turnReader: "acp",
   },
   "codex-app-server": {
     label: "Codex app-server",
@@ -76,6 +79,7 @@ export const PROTOCOLS = {
     answerable: Object.values(APP_SERVER_REQUESTS),
     sessionRules: false,
     schema: "appServer",
+    turnReader: "appServer",
     agentName: "codex",
   },
 } as const satisfies Record<string, ProtocolDescriptor>;

@@ -98,13 +98,36 @@ export interface ShapeIssue {
   must: string;
 }
 
+interface Slot {
+  key: string;
+  field: Shape[string];
+  inner?: Shape;
+}
+
+/** A shape's fields as a list made once: a transcript's reader checks every line against a few shapes. */
+const slots = new WeakMap<Shape, Slot[]>();
+function slotsOf(shape: Shape): Slot[] {
+  let list = slots.get(shape);
+  if (!list) {
+    list = Object.entries(shape).map(([key, f]) => ({
+      key,
+      field: f,
+      ...(f instanceof ObjectField ? { inner: f.shape as Shape } : {}),
+    }));
+    slots.set(shape, list);
+  }
+  return list;
+}
+
 /** The first field the value lacks or gets wrong, in the shape's order; undefined when it fits. */
 export function findIssue(shape: Shape, value: Readonly<Record<string, unknown>>): ShapeIssue | undefined {
-  for (const [key, f] of Object.entries(shape)) {
+  const list = slotsOf(shape);
+  for (let i = 0; i < list.length; i++) {
+    const { key, field: f, inner } = list[i]!;
     const v = value[key];
-    if (f instanceof ObjectField && isRecord(v)) {
-      const inner = findIssue(f.shape as Shape, v);
-      if (inner) return { ...inner, path: `${key}.${inner.path}` };
+    if (inner && isRecord(v)) {
+      const issue = findIssue(inner, v);
+      if (issue) return { ...issue, path: `${key}.${issue.path}` };
     } else if (!f.accepts(v)) return { path: key, missing: v === undefined, must: f.must };
   }
   return undefined;

@@ -5,7 +5,7 @@
  * (memory-connection.ts) implement it; the host (agent-host.ts) sees only this.
  */
 import type { LineEvent } from "../../lib/protocol/ndjson";
-import type { RemoteProfile } from "./remote-profile";
+import type { RemoteProfile } from "../remote-profile";
 
 export interface AgentConnectionEvents {
   /** One line the agent sent (or an over-long one dropped, with a preview). */

@@ -13,7 +13,7 @@ import type { ConnectSpec, Connector } from "./agent-connection";
 import { AgentDriver } from "./agent-driver";
 import type { AgentHost, HostWatcher } from "./agent-host";
 import { memoryPair, type MemoryAgent } from "./memory-connection";
-import { FrameOutbox } from "../http/attachment";
+import { FrameOutbox } from "../wire/attachment";
 import { testHost } from "../../test/host-harness";
 
 const base = realpathSync(mkdtempSync(path.join(tmpdir(), "agent-host-")));
@@ -104,7 +104,7 @@ describe("AgentHost over an in-memory agent", () => {
         .split("\n")
         .filter((l) => l.startsWith('{"type":"frame"'))
         .map((l) => (JSON.parse(l) as { seq: number }).seq);
-    // As a browser's attachment does (server/http/attachment.ts): one emit per event-loop turn.
+    // As a browser's attachment does (server/wire/attachment.ts): one emit per event-loop turn.
     const onDiskAtEmit: number[][] = [];
     const emitted: number[] = [];
     const outbox = new FrameOutbox((frames) => {

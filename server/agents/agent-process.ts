@@ -6,7 +6,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import path from "node:path";
 import { LineSplitter } from "../../lib/protocol/ndjson";
 import type { RelayError } from "../../lib/contracts/wire";
-import { childEnv, stopTree, type Tree } from "./process-group";
+import { childEnv, stopTree, type Tree } from "../process-group";
 import type { AgentConnection, AgentConnectionEvents, SpawnSpec } from "./agent-connection";
 
 export class SpawnError extends Error {
@@ -56,7 +56,7 @@ export interface GroupChild {
 
 /**
  * Spawns a child in its own process group (setsid) with raw byte pipes and the
- * environment of server/agents/process-group.ts (the relay's variables out, a spawn
+ * environment of server/process-group.ts (the relay's variables out, a spawn
  * marker in), so the whole tree can be signalled at once. Resolves once it
  * has started; rejects with the spawn's errno error. The agent relay and the
  * tap both spawn through here. `onStopError` hears why the tree could not be stopped when the

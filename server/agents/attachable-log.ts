@@ -3,7 +3,7 @@
  * frames, oldest first and without `message` (clients parse `raw`), its stderr
  * and its transport events, each capped (`AttachableLog`). An agent run
  * (server/agents/agent-run.ts) and a tapped conversation (server/tap/tap-session.ts)
- * each keep one, under the same caps; server/http/attachment.ts sends it to sockets.
+ * each keep one, under the same caps; server/wire/attachment.ts sends it to sockets.
  */
 import type { Frame, WireFrame } from "../../lib/protocol/frame";
 import type { Socket } from "socket.io";

@@ -24,7 +24,7 @@ import {
   type SchemaSet,
   type SchemaVariant,
 } from "../../lib/protocol/schema-check";
-import { childEnv, stopTree, type Tree } from "./process-group";
+import { childEnv, stopTree, type Tree } from "../process-group";
 import { isInside, isInsideDataDir } from "../workspace";
 import { CLIENT_METHODS } from "../../lib/protocol/methods";
 

@@ -23,7 +23,7 @@ import type { RelayError } from "../../lib/contracts/wire";
 import type { ServerConfig } from "../config";
 import { SpawnError } from "./agent-process";
 import type { AgentConnection } from "./agent-connection";
-import { childEnv } from "./process-group";
+import { childEnv } from "../process-group";
 import { removeScratch, type Profiles } from "./profiles";
 import { startAgent } from "./remote-agent";
 

@@ -30,7 +30,7 @@ import {
 import { isObject } from "../../lib/protocol/json";
 import { fail, ok, type Result } from "../../lib/protocol/result";
 import { ConfigError, parseProfile, type ProfileConfig, type ServerConfig } from "../config";
-import { resolveCommand } from "./command-lookup";
+import { resolveCommand } from "../command-lookup";
 
 /** An editor's settings file is kilobytes; anything past this is not read. */
 export const MAX_FILE_BYTES = 1024 * 1024;

@@ -11,14 +11,14 @@ import { DEFAULT_CLIENT_CAPABILITIES, REMOTE_CLIENT_CAPABILITIES } from "../../l
 import { optionArgs, optionValueProblem, type OptionSpec } from "../../lib/contracts/agent-options";
 import { hasGeminiCredentials, OFFLINE_GEMINI } from "../config";
 import { DEMO_TRANSCRIPT_ID, TranscriptStore } from "../transcripts/transcript-store";
-import { commandVersion, isInterpreter, resolveCommand } from "./command-lookup";
+import { commandVersion, isInterpreter, resolveCommand } from "../command-lookup";
 import { probeStoreBeside } from "../transcripts/probe-store";
 import { isInside } from "../workspace";
-import { childEnv } from "./process-group";
+import { childEnv } from "../process-group";
 import type { ProfileConfig, ServerConfig } from "../config";
 import type { ProtocolName } from "../../lib/protocol/protocols";
 import { UNSTARTED, type TranscriptMeta } from "../../lib/contracts/transcript-meta";
-import type { RemoteProfile } from "./remote-profile";
+import type { RemoteProfile } from "../remote-profile";
 import { nodeScript, PACKAGE_ROOT } from "../runtime";
 import { OFFLINE_AGENT_COMMANDS, offlineAgentOf, offlineGemini, offlineModel } from "../models/offline-model";
 

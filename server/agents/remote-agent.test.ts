@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { ERROR_BODY_PREVIEW_BYTES, RemoteAgent } from "./remote-agent";
 import type { AgentConnectionEvents } from "./agent-connection";
-import { parseRemoteProfile } from "./remote-profile";
+import { parseRemoteProfile } from "../remote-profile";
 
 const SECRET = "sk-remote-redirect-secret-5d1e";
 const servers: Server[] = [];

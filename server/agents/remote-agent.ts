@@ -14,7 +14,7 @@ import { createWebSocketStream, type WebSocketConstructor } from "@agentclientpr
 import WebSocket from "ws";
 import { AgentProcess, SpawnError } from "./agent-process";
 import type { AgentConnection, AgentConnectionEvents, Connector, SpawnSpec } from "./agent-connection";
-import { expandHeaders, RemoteProfileError, type RemoteProfile } from "./remote-profile";
+import { expandHeaders, RemoteProfileError, type RemoteProfile } from "../remote-profile";
 
 const CONNECTION_HEADER = "acp-connection-id";
 const SESSION_HEADER = "acp-session-id";

@@ -16,7 +16,7 @@ import type { Ack, RerunResult, StartPayload } from "../../lib/contracts/wire";
 import { AgentDriver } from "./agent-driver";
 import { schemaSet, sdkSchemaFile } from "./client-services";
 import type { AgentHost } from "./agent-host";
-import { groupRssBytes } from "./process-group";
+import { groupRssBytes } from "../process-group";
 import type { ProbeStore } from "../transcripts/probe-store";
 import { AGENT_METHODS } from "../../lib/protocol/methods";
 import { fail, ok } from "../../lib/protocol/result";

@@ -4,7 +4,7 @@
  */
 import { spawn } from "node:child_process";
 import type { V2Connect, V2Line } from "../../lib/features/probe-v2/connection";
-import { signalGroup } from "./process-group";
+import { signalGroup } from "../process-group";
 
 export interface V2ProcessOptions {
   command: string;

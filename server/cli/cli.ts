@@ -373,7 +373,7 @@ async function serveCommand(all: string[]): Promise<number> {
   if (values.config !== undefined) process.env.ACP_PLAYGROUND_CONFIG = path.resolve(values.config);
   if (values.data !== undefined) process.env.ACP_PLAYGROUND_DATA = path.resolve(values.data);
   if (values.database !== undefined) process.env.ACP_PLAYGROUND_DATABASE_URL = values.database;
-  const { serve } = await import("../index");
+  const { serve } = await import("./serve");
   try {
     await serve(agents, true);
   } catch (err) {
@@ -405,7 +405,7 @@ async function main(argv: string[]): Promise<number> {
     case "probe":
       return probe(rest);
     case "tap":
-      return (await import("../tap/tap-cli")).tapMain(rest);
+      return (await import("./tap-cli")).tapMain(rest);
     case "export":
       return exportCommand(rest);
     case "compare":

@@ -15,6 +15,7 @@ import { insightsOf } from "../../lib/features/insights";
 import { alignTranscripts, framesOfTurn, turnRanges } from "../../lib/features/transcript-align";
 import { methodLatency } from "../../lib/folds/method-latency";
 import type { Frame } from "../../lib/protocol/frame";
+import { protocolOf } from "../../lib/protocol/protocols";
 import { SearchIndex } from "../transcripts/search-index";
 import { HIDDEN_WORKSPACE, localPaths, TranscriptStore } from "../transcripts/transcript-store";
 import { VERSION } from "../version";
@@ -200,7 +201,7 @@ export function createLibraryServer({
     guard(async (a) => {
       const read = await loadFrames(a.id);
       const { frames } = read;
-      const turns = turnRanges(frames);
+      const turns = turnRanges(frames, protocolOf(read));
       const turn = turns[a.turn - 1];
       if (!turn)
         throw new ToolError(
@@ -230,7 +231,10 @@ export function createLibraryServer({
     },
     guard(async (a) => {
       const read = await loadFrames(a.id);
-      return json({ insights: insightsOf(read.frames), ...cutOf(`transcript ${a.id}`, read) });
+      return json({
+        insights: insightsOf(read.frames, { protocol: protocolOf(read) }),
+        ...cutOf(`transcript ${a.id}`, read),
+      });
     }),
   );
 

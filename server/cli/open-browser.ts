@@ -4,7 +4,7 @@
  * `--no-open` or ACP_PLAYGROUND_OPEN=0.
  */
 import { spawn } from "node:child_process";
-import { absolutePath } from "../agents/process-group";
+import { absolutePath } from "../process-group";
 
 export interface OpenContext {
   env: Record<string, string | undefined>;

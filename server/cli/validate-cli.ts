@@ -3,12 +3,13 @@
  * conversations, raw NDJSON captures of either side) by lib/features/validate-report.ts;
  * exits 1 when a MANDATORY requirement fails, so it can gate CI.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { closeSync, openSync, readFileSync, readSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { isObject } from "../../lib/protocol/json";
 import { LineSplitter, type LineEvent } from "../../lib/protocol/ndjson";
 import type { FrameDirection } from "../../lib/protocol/frame";
-import { parseTranscript, TRANSCRIPT_FORMAT, TranscriptError } from "../../lib/contracts/transcript";
+import { TRANSCRIPT_FORMAT, type TranscriptEvent, type TranscriptHeader } from "../../lib/contracts/transcript";
+import { TranscriptLines, type TranscriptLine } from "../../lib/contracts/transcript-lines";
 import {
   captureSide,
   recordingFromCapture,
@@ -34,10 +35,14 @@ import { commandUsage } from "./cli-usage";
 
 /** A capture's lines may be long (a whole file read back): far above the relay's default. */
 const CAPTURE_MAX_LINE_BYTES = 256 * 1024 * 1024;
+const READ_CHUNK = 1024 * 1024;
+
+/** Bad lines named in one error; the rest are counted. */
+const MAX_BAD_LINES = 20;
 
 function isTranscript(bytes: Buffer): boolean {
   const nl = bytes.indexOf(0x0a);
-  const first = bytes.subarray(0, nl === -1 ? Math.min(bytes.length, 1 << 20) : Math.min(nl, 1 << 20)).toString();
+  const first = bytes.subarray(0, nl === -1 ? bytes.length : nl).toString();
   try {
     const value: unknown = JSON.parse(first);
     return isObject(value) && value.type === "header" && value.format === TRANSCRIPT_FORMAT;
@@ -46,24 +51,62 @@ function isTranscript(bytes: Buffer): boolean {
   }
 }
 
-function load(file: string, side: FrameDirection | undefined): Recording {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(file);
-  } catch (err) {
-    throw new CliError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, 4);
-  }
-  if (isTranscript(bytes)) {
-    try {
-      return recordingFromTranscript(file, parseTranscript(bytes.toString("utf8")));
-    } catch (err) {
-      if (err instanceof TranscriptError) throw new CliError(`${file}: ${err.message}`, 4);
-      throw err;
+function cannotRead(file: string, err: unknown): CliError {
+  return new CliError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, 4);
+}
+
+/**
+ * A transcript read in chunks by the one reader (lib/contracts/transcript-lines.ts): memory holds
+ * its events and one line. Every bad line is named (up to MAX_BAD_LINES), not only the first.
+ */
+function loadTranscript(file: string, fd: number, first: Buffer): Recording {
+  const reader = new TranscriptLines();
+  const events: TranscriptEvent[] = [];
+  let header: TranscriptHeader | undefined;
+  const bad: string[] = [];
+  const take = (lines: TranscriptLine[]) => {
+    for (const { value, error } of lines) {
+      if (error) bad.push(error.message);
+      else if (value.type === "header") header = value;
+      else events.push(value);
     }
+  };
+  take(reader.push(first));
+  const chunk = Buffer.alloc(READ_CHUNK);
+  for (let n = readSync(fd, chunk); n > 0; n = readSync(fd, chunk)) take(reader.push(chunk.subarray(0, n)));
+  take(reader.end());
+  if (bad.length > 0 || !header) {
+    const more = bad.length > MAX_BAD_LINES ? [`and ${bad.length - MAX_BAD_LINES} more bad lines`] : [];
+    throw new CliError(
+      `${file}: not a valid transcript:\n${[...bad.slice(0, MAX_BAD_LINES), ...more].map((l) => `  ${l}`).join("\n")}`,
+      4,
+    );
   }
-  const splitter = new LineSplitter(CAPTURE_MAX_LINE_BYTES);
-  const lines: LineEvent[] = [...splitter.push(bytes), ...splitter.end()];
-  return recordingFromCapture(file, lines, side ?? captureSide(lines));
+  return recordingFromTranscript(file, { header, events, truncated: reader.truncated });
+}
+
+function load(file: string, side: FrameDirection | undefined): Recording {
+  let fd: number;
+  try {
+    fd = openSync(file, "r");
+  } catch (err) {
+    throw cannotRead(file, err);
+  }
+  try {
+    // The first line says what the file is (a transcript's header), read up to 1 MiB.
+    const head = Buffer.alloc(READ_CHUNK);
+    const n = readSync(fd, head);
+    const first = head.subarray(0, n);
+    if (isTranscript(first)) return loadTranscript(file, fd, first);
+    const splitter = new LineSplitter(CAPTURE_MAX_LINE_BYTES);
+    const lines: LineEvent[] = [...splitter.push(Buffer.concat([first, readFileSync(fd)])), ...splitter.end()];
+    return recordingFromCapture(file, lines, side ?? captureSide(lines));
+  } catch (err) {
+    if (err instanceof CliError) throw err;
+    throw cannotRead(file, err);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** The app-server's schema (lib/protocol/app-server-schema.json), read only when a recording speaks it. */

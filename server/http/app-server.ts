@@ -5,7 +5,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { ServerConfig } from "../config";
 import { createRelay, type Relay } from "./relay";
-import { handleApi, sendJson } from "./http-api";
+import { handleApi } from "./http-api";
+import { sendJson } from "../wire/http-io";
 import { contentSecurityPolicy, refuseRequest } from "./security";
 import type { ServerStart } from "../../lib/contracts/http-api";
 

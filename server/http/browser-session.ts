@@ -1,13 +1,13 @@
 /**
  * A browser tab's session in the relay: the agent host it shows
  * (server/agents/agent-host.ts) and the tab's socket attached to it
- * (server/http/attachment.ts), kept for a grace period after the tab leaves so
+ * (server/wire/attachment.ts), kept for a grace period after the tab leaves so
  * that a reload re-attaches to the same agent.
  */
 import type { Socket } from "socket.io";
 import type { ClientToServerEvents, ServerToClientEvents } from "../../lib/contracts/wire";
 import type { AgentHost } from "../agents/agent-host";
-import { Attachment } from "./attachment";
+import { Attachment } from "../wire/attachment";
 
 export type RelaySocket = Socket<ClientToServerEvents, ServerToClientEvents>;
 

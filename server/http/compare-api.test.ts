@@ -17,7 +17,8 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ComparisonInput } from "../../lib/contracts/compare-format";
 import { COMPARE_WORKSPACES, compareWorkspaces, CompareWorkspaces, handleComparisonApi } from "./compare-api";
 import type { Relay } from "./relay";
-import { bearerToken, tokenMatches } from "./security";
+import { bearerToken } from "./security";
+import { tokenMatches } from "../tokens";
 import { TranscriptStore } from "../transcripts/transcript-store";
 
 const fsControl = vi.hoisted(() => ({ failNextRm: false }));

@@ -10,7 +10,7 @@ import { lstatSync, mkdirSync, readdirSync, realpathSync, rmSync } from "node:fs
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import { comparisonInput } from "../../lib/contracts/compare-format";
-import { readJsonBody, sendError, sendJson } from "./http-api";
+import { readJsonBody, sendError, sendJson } from "../wire/http-io";
 import { comparisonStoreBeside } from "../transcripts/comparison-store";
 import type { Relay } from "./relay";
 

@@ -7,7 +7,7 @@ import type { ServerResponse } from "node:http";
 import { secretsFromEnv } from "../../lib/features/redact";
 import { TranscriptError } from "../../lib/contracts/transcript";
 import { exportHtml, viewerHtml } from "../transcripts/export";
-import { sendError } from "./http-api";
+import { sendError } from "../wire/http-io";
 import type { TranscriptStore } from "../transcripts/transcript-store";
 
 export async function sendExport(res: ServerResponse, store: TranscriptStore, id: string): Promise<void> {

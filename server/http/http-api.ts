@@ -5,10 +5,8 @@
  */
 import { createWriteStream, rmSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { z } from "zod";
 import { parseWith } from "../../lib/protocol/contract";
-import { renameBody, shareBody, type HttpErrorBody, type ShareBody } from "../../lib/contracts/http-api";
-import { fail, type Result } from "../../lib/protocol/result";
+import { renameBody, shareBody, type ShareBody } from "../../lib/contracts/http-api";
 import { TranscriptError } from "../../lib/contracts/transcript";
 import { latencyQuery, listQuery, queryParams, searchQuery } from "../../lib/contracts/library-search";
 import { handleComparisonApi } from "./compare-api";
@@ -17,51 +15,15 @@ import { sendExport, sendViewer } from "./export-api";
 import { handleOtlpApi } from "./otlp-api";
 import { probeStoreBeside } from "../transcripts/probe-store";
 import type { Relay } from "./relay";
-import { bearerToken, tokenMatches } from "./security";
+import { bearerToken } from "./security";
+import { tokenMatches } from "../tokens";
 import { PRIVATE_FILE, TranscriptStore } from "../transcripts/transcript-store";
 import { handleTeamApi } from "../stores/pg-routes";
+import { readJsonBody, sendError, sendJson } from "../wire/http-io";
 import { handleSignIn } from "./sign-in";
 import type { ServerStart } from "../../lib/contracts/http-api";
 
-export function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" });
-  res.end(JSON.stringify(body));
-}
-
-export const sendError = (res: ServerResponse, status: number, code: string, message: string) =>
-  sendJson(res, status, { error: { code, message } } satisfies HttpErrorBody);
-
 class BodyTooLarge extends Error {}
-
-/**
- * A JSON request body parsed with its schema (lib/contracts/http-api.ts): at most `limit`
- * bytes; an empty body reads as `empty` when given. The error says what is wrong,
- * naming the field, for a 400.
- */
-export async function readJsonBody<S extends z.ZodType>(
-  req: AsyncIterable<unknown>,
-  schema: S,
-  limit: number,
-  empty?: unknown,
-): Promise<Result<z.output<S>>> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) return fail(`the body may be at most ${limit} bytes`);
-    chunks.push(chunk as Buffer);
-  }
-  const text = Buffer.concat(chunks).toString("utf8");
-  let body: unknown = empty;
-  if (empty === undefined || text.trim() !== "") {
-    try {
-      body = JSON.parse(text);
-    } catch (err) {
-      return fail(`the body is not JSON: ${(err as Error).message}`);
-    }
-  }
-  return parseWith(schema, body);
-}
 
 /**
  * Streams a request body to `file`, counting bytes as they arrive: past `limit`

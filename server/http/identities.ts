@@ -9,7 +9,7 @@
  */
 import { statSync } from "node:fs";
 import { ConfigError, readTokens } from "../config";
-import { tokenMatches } from "./security";
+import { tokenMatches } from "../tokens";
 
 /** Someone the relay let in: `owner` is their name, absent for the relay's own token. */
 export interface Identity {

@@ -8,7 +8,7 @@ import type { OtlpSendEvent, OtlpTargetInfo } from "../../lib/contracts/otlp-api
 import { TranscriptError } from "../../lib/contracts/transcript";
 import { LiveOtlpExport } from "../otel/live-export";
 import { OtlpExportError } from "../otel/otlp-sender";
-import { sendError, sendJson } from "./http-api";
+import { sendError, sendJson } from "../wire/http-io";
 import type { Relay } from "./relay";
 
 /** Handles `parts` (the path after /api/) when it is an OTLP route; false when it is not one. */

@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { addFoundBody, checkBody } from "../../lib/contracts/http-api";
 import { addFoundAgent, foundViews } from "../agents/found-agents";
 import { checkProfile } from "../agents/doctor-check";
-import { readJsonBody, sendError, sendJson } from "./http-api";
+import { readJsonBody, sendError, sendJson } from "../wire/http-io";
 import type { Relay } from "./relay";
 
 export async function handleProfilesApi(

@@ -33,7 +33,7 @@ import { PgStore } from "../stores/pg-store";
 import { refuseRequest } from "./security";
 import { Identities } from "./identities";
 import { createTapHub, type TapHub } from "../tap/tap-session";
-import { socketEvents } from "./socket-events";
+import { socketEvents } from "../wire/socket-events";
 import { VERSION } from "../version";
 import { checkFrameDirectories } from "../workspace";
 import { protocolOf } from "../../lib/protocol/protocols";

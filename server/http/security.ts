@@ -1,17 +1,9 @@
 /**
- * The relay's trust boundary, in small named checks: token, Host (DNS
+ * The relay's trust boundary, in small named checks: Host (DNS
  * rebinding) and Origin (cross-site pages). A refused request spawns nothing.
  */
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import type { IncomingMessage } from "node:http";
-
-const digest = (s: string) => createHash("sha256").update(s).digest();
-
-/** Constant-time comparison, whatever the lengths. */
-export function tokenMatches(given: unknown, expected: string): boolean {
-  if (typeof given !== "string" || given.length === 0) return false;
-  return timingSafeEqual(digest(given), digest(expected));
-}
 
 const LOOPBACK_HOSTNAMES = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
 

@@ -9,8 +9,8 @@
 import { createHmac } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { signInBody, type SignInState, type ServerStart } from "../../lib/contracts/http-api";
-import { readJsonBody, sendError, sendJson } from "./http-api";
-import { tokenMatches } from "./security";
+import { readJsonBody, sendError, sendJson } from "../wire/http-io";
+import { tokenMatches } from "../tokens";
 
 export const SIGN_IN_COOKIE = "acp_playground_signin";
 /** A browser stays signed in for 30 days, or until the token changes (a restart without ACP_PLAYGROUND_TOKEN). */

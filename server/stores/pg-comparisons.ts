@@ -14,7 +14,7 @@ import {
   type ComparisonRecord,
   type SharedComparison,
 } from "../../lib/contracts/compare-format";
-import { tokenMatches } from "../http/security";
+import { tokenMatches } from "../tokens";
 import type { PgStore } from "./pg-store";
 
 export class PgComparisons {

@@ -28,7 +28,7 @@ import {
   type Stats,
 } from "node:fs";
 import path from "node:path";
-import { isAlive } from "../agents/process-group";
+import { isAlive } from "../process-group";
 
 export const tokenFile = (dataDir: string) => path.join(dataDir, "token");
 export const relayFile = (dataDir: string) => path.join(dataDir, "relay.json");

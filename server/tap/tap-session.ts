@@ -45,9 +45,9 @@ import {
 } from "../../lib/contracts/tap-schema";
 import type { ServerConfig } from "../config";
 import { AttachableLog, withoutMessage, type LogCaps } from "../agents/attachable-log";
-import { Attachment } from "../http/attachment";
-import { tokenMatches } from "../http/security";
-import { socketEvents } from "../http/socket-events";
+import { Attachment } from "../wire/attachment";
+import { tokenMatches } from "../tokens";
+import { socketEvents } from "../wire/socket-events";
 import { TapRecording } from "./tap-recording";
 import type { TranscriptStore } from "../transcripts/transcript-store";
 

@@ -22,7 +22,7 @@ import {
   type ComparisonRecord,
   type SharedComparison,
 } from "../../lib/contracts/compare-format";
-import { tokenMatches } from "../http/security";
+import { tokenMatches } from "../tokens";
 import { PRIVATE_FILE, type TranscriptStore } from "./transcript-store";
 
 const PRIVATE_DIR = 0o700;

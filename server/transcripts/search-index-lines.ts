@@ -1,11 +1,12 @@
 /**
- * What the search index reads from a transcript's lines, apart from the index itself: an event
- * line and a meta file, checked as hostile input, and the columns that keep a phrase or a word
- * whole where a streamed chunk's edge cuts it (see JOINTS).
+ * What the search index reads beside a transcript's lines (which lib/contracts/transcript-lines.ts
+ * reads and checks): a meta file, checked as hostile input, and the columns that keep a phrase or a word
+ * whole where a streamed chunk's edge cuts it (see JOINTS), and the FTS5 expression a typed query
+ * becomes (matchOf).
  */
 import { readFileSync } from "node:fs";
 import { isObject } from "../../lib/protocol/json";
-import type { TranscriptEvent } from "../../lib/contracts/transcript";
+import { searchTerms } from "../../lib/features/library-search";
 
 export const NON_ASCII = /[^\x00-\x7f]/;
 
@@ -82,29 +83,57 @@ export function readMetaFile(file: string): Record<string, string> {
   }
 }
 
-/** An event line, minimally checked (the index must not throw on a hostile file: a bad line is skipped). */
-export function readEvent(line: string): TranscriptEvent | undefined {
-  let v: unknown;
-  try {
-    v = JSON.parse(line);
-  } catch {
-    return undefined;
-  }
-  if (!isObject(v) || typeof v.ts !== "number") return undefined;
-  if (v.type === "frame") {
-    const ok =
-      Number.isInteger(v.seq) &&
-      typeof v.raw === "string" &&
-      (v.dir === "to-agent" || v.dir === "from-agent") &&
-      typeof v.kind === "string" &&
-      (v.method === undefined || typeof v.method === "string") &&
-      (v.latencyMs === undefined || typeof v.latencyMs === "number");
-    return ok ? (v as unknown as TranscriptEvent) : undefined;
-  }
-  if (v.type === "stderr") return typeof v.text === "string" ? (v as unknown as TranscriptEvent) : undefined;
-  if (v.type === "lifecycle")
-    return typeof v.event === "string" && (v.message === undefined || typeof v.message === "string")
-      ? (v as unknown as TranscriptEvent)
-      : undefined;
-  return undefined;
+/**
+ * Every word indexed is kept in a table of terms, so the word being typed (the query's last, a
+ * prefix) is looked for as the words it begins: FTS5 reads those one match at a time, newest
+ * first, where a prefix query reads and merges every match of every word it begins, however
+ * many (the cost of a common word grew with the library). A prefix that begins more words than
+ * this is left to FTS5. Words are kept as FTS5's tokenizer makes them (unicode61, lower case,
+ * diacritics removed).
+ */
+const PREFIX_WORDS = 64;
+/**
+ * Letters a typed word needs before FTS5 reads it as a prefix (when it begins more than
+ * PREFIX_WORDS words): FTS5 merges every match of every word a prefix begins before the first
+ * row, work search_budget never sees, and a one-letter prefix begins most of the library.
+ * Shorter, it is looked for as the word itself, and the answer says so.
+ */
+const MIN_PREFIX = 3;
+export const foldTerm = (word: string) => {
+  const lower = word.toLowerCase();
+  return NON_ASCII.test(lower) ? lower.normalize("NFD").replace(/\p{M}/gu, "") : lower;
+};
+
+/**
+ * The FTS5 MATCH expression of a typed query: every term must match (a phrase's words in
+ * order), each in its columns (termColumns), the last word as the words it begins while it is
+ * being typed. Words are quoted, so no input is read as FTS5 syntax. Undefined when the query
+ * has no word.
+ */
+export function matchOf(
+  input: string,
+  wordsBegun: (start: string, limit: number) => string[],
+): { match: string; cut?: string } | undefined {
+  const { terms, cut } = searchTerms(input);
+  if (terms.length === 0) return undefined;
+  // The word being typed is the query's last: if it was cut off, every kept word is whole.
+  const typing = !input.trimEnd().endsWith('"') && cut === undefined;
+  const phrase = (words: string[]) => `"${words.join(" ")}"`;
+  let short: string | undefined;
+  const match = terms
+    .map((words, i) => {
+      const columns = `{${termColumns(words.length).join(" ")}}`;
+      if (i < terms.length - 1 || !typing) return `${columns} : ${phrase(words)}`;
+      const start = foldTerm(words.at(-1)!);
+      const begun = wordsBegun(start, PREFIX_WORDS + 1);
+      if (begun.length > 0 && begun.length <= PREFIX_WORDS)
+        return `${columns} : (${begun.map((w) => phrase([...words.slice(0, -1), w])).join(" OR ")})`;
+      if ([...start].length >= MIN_PREFIX) return `${columns} : ${phrase(words)}*`;
+      if (begun.length > PREFIX_WORDS)
+        short = `“${start}” begins too many words to look for them all: only the word itself was looked for. Type at least ${MIN_PREFIX} letters to find the words it begins.`;
+      return `${columns} : ${phrase(words)}`;
+    })
+    .join(" AND ");
+  const said = [cut, short].filter(Boolean).join(" ");
+  return said === "" ? { match } : { match, cut: said };
 }

@@ -332,6 +332,8 @@ describe("SearchIndex", () => {
     body += "not json at all\n";
     body += `${JSON.stringify({ type: "frame", seq: "x", raw: 1 })}\n`;
     body += serializeFrame({ seq: 1, ts: 1, dir: "from-agent", kind: "notification", raw: '{"method":"dup seq"}' });
+    // Checked by the format's own fields (FRAME_FIELDS), not by hand: a kind that is none is no frame.
+    body += `${JSON.stringify({ type: "frame", seq: 5, ts: 1, dir: "from-agent", kind: "bogus", raw: '{"method":"bogus kind"}' })}\n`;
     for (let i = 0; i < 2000; i++) {
       const raw = JSON.stringify({
         method: "session/update",
@@ -357,6 +359,7 @@ describe("SearchIndex", () => {
     expect(idx.search({ q: "word1999" }).hits.map((h) => h.seq)).toEqual([2009]);
     expect(idx.search({ q: "word0" }).hits.map((h) => h.seq)).toEqual([10]);
     expect(idx.search({ q: "dup" }).hits).toEqual([]);
+    expect(idx.search({ q: "bogus" }).hits).toEqual([]);
     expect(idx.counts().docs).toBe(2002);
   });
 

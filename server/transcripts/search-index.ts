@@ -12,6 +12,8 @@ import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from 
 import path from "node:path";
 import { isObject, str } from "../../lib/protocol/json";
 import { inferKind, isTranscriptKind } from "../../lib/contracts/transcript-meta";
+import type { AgentInfoEvent, TranscriptEvent, TranscriptHeader } from "../../lib/contracts/transcript";
+import { TranscriptLines } from "../../lib/contracts/transcript-lines";
 import {
   SEARCH_CANDIDATES,
   type IndexProgress,
@@ -22,9 +24,9 @@ import {
   type SearchHit,
   type SearchQuery,
 } from "../../lib/contracts/library-search";
-import { callTiming, latencyRows, matchLine, searchDoc, searchTerms } from "../../lib/features/library-search";
+import { callTiming, latencyRows, matchLine, searchDoc } from "../../lib/features/library-search";
 import { openIndex, purgeDeleted, type Statements } from "./search-index-db";
-import { joints, NON_ASCII, readEvent, readMetaFile, tailOf, termColumns } from "./search-index-lines";
+import { foldTerm, joints, matchOf, NON_ASCII, readMetaFile, tailOf } from "./search-index-lines";
 
 export { INDEX_VERSION } from "./search-index-db";
 
@@ -48,30 +50,10 @@ class BudgetSpent extends Error {}
 
 const DEMO_IDS = new Set(["demo-gemini"]);
 
-/**
- * Every word indexed is kept in a table of terms, so the word being typed (the query's last, a
- * prefix) is looked for as the words it begins: FTS5 reads those one match at a time, newest
- * first, where a prefix query reads and merges every match of every word it begins, however
- * many (the cost of a common word grew with the library). A prefix that begins more words than
- * this is left to FTS5. Words are kept as FTS5's tokenizer makes them (unicode61, lower case,
- * diacritics removed).
- */
-const PREFIX_WORDS = 64;
-/**
- * Letters a typed word needs before FTS5 reads it as a prefix (when it begins more than
- * PREFIX_WORDS words): FTS5 merges every match of every word a prefix begins before the first
- * row, work search_budget never sees, and a one-letter prefix begins most of the library.
- * Shorter, it is looked for as the word itself, and the answer says so.
- */
-const MIN_PREFIX = 3;
 const TOKEN = /[\p{L}\p{N}\p{Co}]+/gu;
 const ASCII_GAP = /[^a-z0-9]+/;
 /** Words remembered as already in the table of terms (a bound on the indexer's memory). */
 const KNOWN_TERMS = 200_000;
-const foldTerm = (word: string) => {
-  const lower = word.toLowerCase();
-  return NON_ASCII.test(lower) ? lower.normalize("NFD").replace(/\p{M}/gu, "") : lower;
-};
 
 /** Each filter's SQL over the transcripts table `t`, its value bound by the same name. */
 const FILTER_CLAUSES = {
@@ -246,23 +228,17 @@ export class SearchIndex {
     // Documents are inserted at the end, lowest rowid first: B-trees filled in ascending order are
     // packed full, where descending inserts leave pages half empty (twice the size, and slower).
     const pending: Array<Record<string, unknown> & { rowid: number; fts: string[] }> = [];
-    // Whole lines from `offset`, in chunks; a line longer than MAX_LINE_BYTES is skipped unread.
+    // Whole lines from `offset`, in chunks, checked as the format says; a bad line (one longer than
+    // MAX_LINE_BYTES is not even read) is left out, and a partial last line is read again next time.
+    const reader = new TranscriptLines({ offset, line: offset === 0 ? 1 : 2, lastSeq, maxLineBytes: MAX_LINE_BYTES });
     const chunk = Buffer.alloc(Math.max(64 * 1024, Math.min(READ_CHUNK, budgetBytes)));
-    let parts: Buffer[] = [];
-    let partBytes = 0;
-    let skipping = false;
-    let lineStart = offset;
     let pos = offset;
     let read = 0;
-    const line = (start: number, bytes: Buffer) => {
-      const text = bytes.toString("utf8");
-      if (start === 0) return this.header(tid, text);
-      const e = readEvent(text);
-      if (!e) return void this.agentInfo(tid, text);
-      if (e.type === "frame") {
-        if (e.seq <= lastSeq) return;
-        lastSeq = e.seq;
-      }
+    const line = (start: number, bytes: number, e: TranscriptHeader | TranscriptEvent) => {
+      if (e.type === "header") return this.header(tid, e);
+      if (e.type === "agent-info") return this.agentInfo(tid, e);
+      // A line's place among the frames: the last frame's seq when it was written.
+      if (e.type === "frame") lastSeq = e.seq;
       const doc = searchDoc(e, lastSeq);
       if (doc) {
         let joined: { split: string; joints: string[] } = { split: "", joints: [] };
@@ -287,7 +263,7 @@ export class SearchIndex {
           field: this.nameId(doc.field),
           error: doc.error ? 1 : 0,
           off: start,
-          len: bytes.length,
+          len: bytes,
           fts: [
             doc.body,
             doc.extra,
@@ -305,30 +281,11 @@ export class SearchIndex {
       if (call) s.call.run(tid, call.seq, call.method, call.dir, call.ms, call.error ? 1 : 0);
     };
     // Past the budget, reading goes on only until a first whole line is read (a line longer than the budget).
-    while (pos < st.size && (read < budgetBytes || lineStart === offset)) {
+    while (pos < st.size && (read < budgetBytes || reader.offset === offset)) {
       const n = readSync(fd, chunk, 0, Math.min(chunk.length, st.size - pos), pos);
       if (n <= 0) break;
       read += n;
-      let from = 0;
-      for (let nl = chunk.indexOf(0x0a, 0); nl !== -1 && nl < n; nl = chunk.indexOf(0x0a, from)) {
-        if (!skipping) {
-          const piece = chunk.subarray(from, nl);
-          const whole = partBytes === 0 ? piece : Buffer.concat([...parts, piece]);
-          if (whole.length <= MAX_LINE_BYTES) line(lineStart, whole);
-        }
-        parts = [];
-        partBytes = 0;
-        skipping = false;
-        from = nl + 1;
-        lineStart = pos + from;
-      }
-      if (from < n && !skipping) {
-        partBytes += n - from;
-        if (partBytes > MAX_LINE_BYTES) {
-          skipping = true;
-          parts = [];
-        } else parts.push(Buffer.from(chunk.subarray(from, n)));
-      }
+      for (const l of reader.push(chunk.subarray(0, n))) if (l.value) line(l.offset, l.bytes, l.value);
       pos += n;
     }
     for (let i = pending.length - 1; i >= 0; i--) {
@@ -343,8 +300,8 @@ export class SearchIndex {
       size: done ? st.size : -1,
       mtime: st.mtimeMs,
       ino: st.ino,
-      offset: lineStart,
-      lastSeq,
+      offset: reader.offset,
+      lastSeq: reader.lastSeq,
       stream,
       tail,
     });
@@ -390,67 +347,21 @@ export class SearchIndex {
     }
   }
 
-  /**
-   * The FTS5 MATCH expression of a typed query: every term must match (a phrase's words in
-   * order), each in its columns (termColumns), the last word as the words it begins while it is
-   * being typed. Words are quoted, so no input is read as FTS5 syntax. Undefined when the query
-   * has no word.
-   */
-  private matchOf(input: string): { match: string; cut?: string } | undefined {
-    const { terms, cut } = searchTerms(input);
-    if (terms.length === 0) return undefined;
-    // The word being typed is the query's last: if it was cut off, every kept word is whole.
-    const typing = !input.trimEnd().endsWith('"') && cut === undefined;
-    const phrase = (words: string[]) => `"${words.join(" ")}"`;
-    let short: string | undefined;
-    const match = terms
-      .map((words, i) => {
-        const columns = `{${termColumns(words.length).join(" ")}}`;
-        if (i < terms.length - 1 || !typing) return `${columns} : ${phrase(words)}`;
-        const start = foldTerm(words.at(-1)!);
-        const begun = this.stmt.termsFrom.all(start, `${start}\u{10FFFF}`, PREFIX_WORDS + 1).map((r) => r.term);
-        if (begun.length > 0 && begun.length <= PREFIX_WORDS)
-          return `${columns} : (${begun.map((w) => phrase([...words.slice(0, -1), w])).join(" OR ")})`;
-        if ([...start].length >= MIN_PREFIX) return `${columns} : ${phrase(words)}*`;
-        if (begun.length > PREFIX_WORDS)
-          short = `“${start}” begins too many words to look for them all: only the word itself was looked for. Type at least ${MIN_PREFIX} letters to find the words it begins.`;
-        return `${columns} : ${phrase(words)}`;
-      })
-      .join(" AND ");
-    const said = [cut, short].filter(Boolean).join(" ");
-    return said === "" ? { match } : { match, cut: said };
-  }
-
-  private header(tid: number, text: string): void {
-    let h: unknown;
-    try {
-      h = JSON.parse(text);
-    } catch {
-      return;
-    }
-    if (!isObject(h) || h.type !== "header") return;
-    const agent = isObject(h.agent) ? h.agent : {};
-    const createdAt = str(h.createdAt) ?? "";
-    const profile = str(agent.profile) ?? "";
+  private header(tid: number, h: TranscriptHeader): void {
+    const profile = h.agent.profile;
     this.stmt.header.run({
       tid,
-      title: str(h.title) ?? `${profile} ${createdAt.slice(0, 19).replace("T", " ")}`.slice(0, 500),
+      title: (h.title ?? `${profile} ${h.createdAt.slice(0, 19).replace("T", " ")}`).slice(0, 500),
       profile: profile.slice(0, 200),
       kind: isTranscriptKind(h.kind) ? h.kind : h.tapped === true ? "tapped" : "session",
-      createdAt: createdAt.slice(0, 40),
+      createdAt: h.createdAt.slice(0, 40),
     });
   }
 
   /** The agent's name from an agent-info line, until the meta file says it. */
-  private agentInfo(tid: number, text: string): void {
-    if (!text.startsWith('{"type":"agent-info"')) return;
-    try {
-      const v: unknown = JSON.parse(text);
-      const name = isObject(v) && isObject(v.agentInfo) ? str(v.agentInfo.name) : undefined;
-      if (name) this.stmt.agent.run(name.slice(0, 200), tid);
-    } catch {
-      // not JSON: skipped like any bad line
-    }
+  private agentInfo(tid: number, e: AgentInfoEvent): void {
+    const name = isObject(e.agentInfo) ? str(e.agentInfo.name) : undefined;
+    if (name) this.stmt.agent.run(name.slice(0, 200), tid);
   }
 
   private meta(id: string, tid: number): void {
@@ -503,7 +414,9 @@ export class SearchIndex {
    */
   search(q: SearchQuery): SearchAnswer {
     const started = performance.now();
-    const words = this.matchOf(q.q);
+    const words = matchOf(q.q, (start, n) =>
+      this.stmt.termsFrom.all(start, `${start}\u{10FFFF}`, n).map((r) => r.term),
+    );
     if (!words) return { hits: [], total: 0, more: false, tookMs: 0 };
     let cut = words.cut;
     // The errors filter inside the match: FTS5 steps over the documents that are no error.
@@ -614,8 +527,10 @@ export class SearchIndex {
       fd = openSync(path.join(this.dir, `${id}.jsonl`), "r");
       const buf = Buffer.alloc(Math.min(len, MAX_LINE_BYTES));
       const n = readSync(fd, buf, 0, buf.length, off);
-      const e = readEvent(buf.subarray(0, n).toString("utf8"));
-      const doc = e && searchDoc(e, 0);
+      // Read as any line past the header (its seq is not held against the frames before it).
+      const lines = new TranscriptLines({ offset: off, line: 2, maxLineBytes: MAX_LINE_BYTES });
+      const e = [...lines.push(buf.subarray(0, n)), ...lines.end()][0]?.value;
+      const doc = e && e.type !== "header" ? searchDoc(e, 0) : undefined;
       if (!doc) return { line: "", marks: [] };
       return matchLine(`${doc.body}\n${doc.extra}`, q);
     } catch {

@@ -26,17 +26,17 @@ import {
 import path from "node:path";
 import { pipeline, Transform, type Readable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
-import { protocolOf } from "../../lib/protocol/protocols";
-import { countTurns, serialize, TranscriptError, type TranscriptHeader } from "../../lib/contracts/transcript";
+import { isTurnStart, protocolOf } from "../../lib/protocol/protocols";
+import { serialize, TranscriptError, type AgentInfoEvent, type TranscriptHeader } from "../../lib/contracts/transcript";
+import { TranscriptLines, type TranscriptLine } from "../../lib/contracts/transcript-lines";
 import {
   inferKind,
   type ListFilter,
   type TranscriptKind,
   type TranscriptMeta,
 } from "../../lib/contracts/transcript-meta";
-import { TranscriptReader } from "../../lib/folds/transcript-stream";
 import { transcriptLimits, type TranscriptLimits } from "../config";
-import { isAlive } from "../agents/process-group";
+import { isAlive } from "../process-group";
 import { PACKAGE_ROOT } from "../runtime";
 import type { IndexObserver } from "./library-index";
 import type { RecordingObserver } from "./recording-observer";
@@ -162,10 +162,26 @@ export class TranscriptStore {
     this.scans++;
     const hash = createHash("sha256");
     let lines = 0;
-    const reader = new TranscriptReader();
-    const decoder = new StringDecoder("utf8");
+    const reader = new TranscriptLines();
+    let header: TranscriptHeader | undefined;
+    let agentInfo: AgentInfoEvent | undefined;
+    let frames = 0;
+    let redactions = 0;
     let turns = 0;
     let bytes = 0;
+    // Strict: the first bad line refuses the file (an import is refused; a listing leaves it out).
+    const take = (read: TranscriptLine[]) => {
+      for (const { value, error } of read) {
+        if (error) throw error;
+        if (value.type === "header") header = value;
+        else if (value.type === "agent-info") agentInfo ??= value;
+        else if (value.type === "frame") {
+          frames++;
+          if (isTurnStart(protocolOf(header?.agent), value)) turns++;
+        }
+        if ((value.type === "frame" || value.type === "stderr") && value.redacted) redactions += value.redacted;
+      }
+    };
     const fd = openSync(this.file(id), "r");
     try {
       const chunk = Buffer.alloc(SCAN_CHUNK);
@@ -173,15 +189,14 @@ export class TranscriptStore {
         bytes += n;
         hash.update(chunk.subarray(0, n));
         for (let at = chunk.indexOf(0x0a); at !== -1 && at < n; at = chunk.indexOf(0x0a, at + 1)) lines++;
-        turns += countTurns(reader.push(decoder.write(chunk.subarray(0, n))).frames, protocolOf(reader.header?.agent));
+        take(reader.push(chunk.subarray(0, n)));
       }
-      turns += countTurns(reader.push(decoder.end()).frames, protocolOf(reader.header?.agent));
-      turns += countTurns(reader.end().frames, protocolOf(reader.header?.agent));
+      take(reader.end());
     } finally {
       closeSync(fd);
     }
-    const header = reader.header!;
-    const agentName = (reader.agentInfo?.agentInfo as { name?: string } | undefined)?.name || undefined;
+    if (!header) throw new TranscriptError(1, "no header");
+    const agentName = (agentInfo?.agentInfo as { name?: string } | undefined)?.name || undefined;
     const meta: TranscriptMeta = {
       id,
       title:
@@ -193,9 +208,9 @@ export class TranscriptStore {
       ...(header.tapped ? { tapped: true } : {}),
       ...(header.agent.protocol ? { protocol: header.agent.protocol } : {}),
       turns,
-      frames: reader.frameCount,
+      frames,
       bytes,
-      redactions: reader.redactions,
+      redactions,
       recording: false,
       ...(previous?.renamed ? { renamed: true } : {}),
       ...(previous?.uploaded ? { uploaded: true } : {}),

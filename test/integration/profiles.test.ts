@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ProbeReport } from "../../lib/contracts/reports";
 import { GEMINI_OPTIONS, Profiles } from "../../server/agents/profiles";
-import { parseRemoteProfile } from "../../server/agents/remote-profile";
+import { parseRemoteProfile } from "../../server/remote-profile";
 import { startTestRelay, TestClient, type TestRelay } from "../relay-harness";
 
 const otherAgent = path.resolve(import.meta.dirname, "../fixtures/other-agent.mjs");

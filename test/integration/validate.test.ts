@@ -145,5 +145,13 @@ describe("acp-playground validate", () => {
     const bad = await validate(badTranscript);
     expect(bad.exitCode).toBe(4);
     expect(bad.stderr).toContain("line 2: not JSON");
+    // Every bad line is named, not only the first: the good lines between are read on.
+    const [head, ...rest] = readFileSync(transcript, "utf8").trimEnd().split("\n");
+    const twice = path.join(dir, "twice.jsonl");
+    writeFileSync(twice, [head, "{oops", ...rest.slice(0, 2), '{"type":"stderr"}', ...rest.slice(2)].join("\n") + "\n");
+    const both = await validate(twice);
+    expect(both.exitCode).toBe(4);
+    expect(both.stderr).toContain("line 2: not JSON");
+    expect(both.stderr).toMatch(/line 5: stderr .*ts/);
   });
 });

@@ -43,7 +43,7 @@ import type { Frame } from "../../protocol/frame";
 import { isObject, str } from "../../protocol/json";
 import { AGENT_METHODS } from "../../protocol/methods";
 import { APP_SERVER_CLIENT } from "../../protocol/app-server-methods";
-import { descriptorOf, PROTOCOL_NAMES } from "../../protocol/protocols";
+import { DEFAULT_PROTOCOL, descriptorOf, PROTOCOL_NAMES } from "../../protocol/protocols";
 import {
   WaterfallBuilder,
   waitsForUser,
@@ -113,7 +113,7 @@ const agentNameOf = (protocol: string | undefined): string | undefined => {
 export class SessionSpans {
   readonly #source: SessionSource;
   readonly #options: SessionSpanOptions;
-  readonly #waterfall = new WaterfallBuilder();
+  readonly #waterfall: WaterfallBuilder;
   readonly #open = new Map<WaterfallTurn, OpenTurn>();
   #turnsSeen = 0;
   /** The last turn's span per session, for the next turn's link. */
@@ -126,6 +126,7 @@ export class SessionSpans {
     this.#source = source;
     this.#options = options;
     this.#model = source.model;
+    this.#waterfall = new WaterfallBuilder(PROTOCOL_NAMES.find((p) => p === source.protocol) ?? DEFAULT_PROTOCOL);
   }
 
   /** Folds one frame (in seq order); returns the spans that ended with it. */

@@ -8,7 +8,7 @@ import type { Frame } from "../../protocol/frame";
 import { isObject, str } from "../../protocol/json";
 import { AGENT_METHODS, CLIENT_METHODS } from "../../protocol/methods";
 import { APP_SERVER_CLIENT, APP_SERVER_NOTIFICATIONS as ASN } from "../../protocol/app-server-methods";
-import { APP_SERVER_ITEM_KIND } from "../../folds/waterfall";
+import { APP_SERVER_ITEM_KIND } from "../../folds/codex-app-server/waterfall";
 import { updateUsageOf, type TurnUsage } from "../../folds/turn-usage";
 
 /** Longest string a span carries (contents are opt-in, and backends cap attributes too). */

@@ -2,7 +2,7 @@
 import type { Frame } from "../../../protocol/frame";
 import { str } from "../../../protocol/json";
 import { parsePatch, patchStats } from "../../../folds/unified-diff";
-import { APP_SERVER_ITEM_KIND, appServerItemTitle } from "../../../folds/waterfall";
+import { APP_SERVER_ITEM_KIND, appServerItemTitle } from "../../../folds/codex-app-server/waterfall";
 import {
   reduceAppServerFrames,
   type AsItem,

@@ -2,9 +2,9 @@
 import { execa } from "execa";
 import { accessSync, constants, readFileSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
-import { fail, ok, type Result } from "../../lib/protocol/result";
+import { fail, ok, type Result } from "../lib/protocol/result";
 import { childEnv } from "./process-group";
-import { PACKAGE_ROOT } from "../runtime";
+import { PACKAGE_ROOT } from "./runtime";
 
 function executable(file: string): boolean {
   try {

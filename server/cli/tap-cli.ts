@@ -7,10 +7,10 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { DEFAULT_MAX_LINE_BYTES } from "../../lib/protocol/ndjson";
 import { ConfigError, DEFAULT_KILL_GRACE_MS, intFrom } from "../config-env";
-import { runTap } from "./tap";
-import { DiscoveryError, findRelay, type RelayTarget } from "./tap-discovery";
+import { runTap } from "../tap/tap";
+import { DiscoveryError, findRelay, type RelayTarget } from "../tap/tap-discovery";
 import { dataDirFor } from "../runtime";
-import { commandUsage } from "../cli/cli-usage";
+import { commandUsage } from "./cli-usage";
 
 /** Returns the exit code: the agent's, or 2 for bad arguments or configuration. */
 export async function tapMain(argv: string[]): Promise<number> {

@@ -6,7 +6,7 @@
  * connected, so tokens stay out of the file.
  */
 import { z } from "zod";
-import { describeIssues } from "../../lib/protocol/contract";
+import { describeIssues } from "../lib/protocol/contract";
 import { clientCapabilitiesSchema } from "./profile-capabilities";
 
 export class RemoteProfileError extends Error {}

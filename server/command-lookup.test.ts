@@ -18,8 +18,8 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { installedCommand, parsePackageSpec, resolveCommand } from "./command-lookup";
 import { absolutePath, childEnv } from "./process-group";
-import { loadConfig } from "../config";
-import { Profiles } from "./profiles";
+import { loadConfig } from "./config";
+import { Profiles } from "./agents/profiles";
 
 const dir = realpathSync(mkdtempSync(path.join(tmpdir(), "acp-lookup-")));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -2,7 +2,7 @@ import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { comparisonInput } from "../../lib/contracts/compare-format";
 import { renameBody, shareBody } from "../../lib/contracts/http-api";
-import { readJsonBody } from "./http-api";
+import { readJsonBody } from "./http-io";
 
 const body = (...chunks: string[]) => Readable.from(chunks.map((c) => Buffer.from(c)));
 

@@ -1,0 +1,112 @@
+import { act, fireEvent, screen, within } from "@testing-library/react";
+import { useRef } from "react";
+import { describe, expect, it } from "vitest";
+import { useSession } from "../state/use-session";
+import { agentAsks, AGENT, renderInTab, runningSession, type FakeRelay } from "@/test/component-kit";
+import { InlineRequests } from "./InlineRequests";
+import { useRequestShortcuts } from "./shortcuts";
+
+const ASK = {
+  id: 7,
+  method: "session/request_permission",
+  params: {
+    sessionId: "s1",
+    toolCall: { toolCallId: "t1", title: "Write notes.md", kind: "edit", status: "pending" },
+    options: [
+      { optionId: "yes", name: "Allow once", kind: "allow_once" },
+      { optionId: "always", name: "Allow always", kind: "allow_always" },
+      { optionId: "no", name: "Reject", kind: "reject_once" },
+    ],
+  },
+};
+
+/** The conversation's requests as the Session view shows them: the store's pending ones, keys on. */
+function Conversation() {
+  const pending = useSession((s) => s.pending);
+  const root = useRef<HTMLDivElement>(null);
+  useRequestShortcuts(root, true, pending[0]?.seq);
+  return (
+    <div ref={root}>
+      <input aria-label="prompt" />
+      <InlineRequests requests={pending} />
+    </div>
+  );
+}
+
+function setup(agent = AGENT) {
+  const { store, relay } = runningSession(agent);
+  agentAsks(store, relay, ASK);
+  renderInTab(<Conversation />, store);
+  return { store, relay };
+}
+
+const options = () => screen.getAllByTestId("permission-option");
+const answered = (relay: FakeRelay) => relay.sent.map((s) => s.frame);
+
+describe("PermissionCard", () => {
+  it("answers with the option clicked; every button waits, disabled, until the relay takes it", async () => {
+    const { relay } = setup();
+    expect(screen.getByText("Write notes.md")).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: /Allow once/ }));
+    expect(answered(relay)).toEqual([
+      { jsonrpc: "2.0", id: 7, result: { outcome: { outcome: "selected", optionId: "yes" } } },
+    ]);
+    const card = screen.getByTestId("inline-request");
+    for (const b of within(card).getAllByRole("button")) expect((b as HTMLButtonElement).disabled).toBe(true);
+    await act(async () => relay.sent[0]!.ack({ ok: true, seq: 2 }));
+    for (const b of within(card).getAllByRole("button")) expect((b as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it("Cancel answers cancelled", () => {
+    const { relay } = setup();
+    fireEvent.click(screen.getByTestId("permission-cancel"));
+    expect(answered(relay)).toEqual([{ jsonrpc: "2.0", id: 7, result: { outcome: { outcome: "cancelled" } } }]);
+  });
+
+  it("keys answer the first card: r rejects, Enter takes the primary; none while typing in a field", () => {
+    const { relay } = setup();
+    const prompt = screen.getByLabelText("prompt");
+    fireEvent.keyDown(prompt, { key: "r" });
+    fireEvent.keyDown(prompt, { key: "Enter" });
+    expect(answered(relay)).toEqual([]);
+    fireEvent.keyDown(document.body, { key: "r", ctrlKey: true });
+    expect(answered(relay)).toEqual([]);
+    fireEvent.keyDown(document.body, { key: "r" });
+    expect(answered(relay)).toEqual([
+      { jsonrpc: "2.0", id: 7, result: { outcome: { outcome: "selected", optionId: "no" } } },
+    ]);
+    relay.sent[0]!.ack({ ok: true, seq: 2 });
+  });
+
+  it("Enter answers with the primary option, allow once", () => {
+    const { relay } = setup();
+    fireEvent.keyDown(document.body, { key: "Enter" });
+    expect(answered(relay)).toEqual([
+      { jsonrpc: "2.0", id: 7, result: { outcome: { outcome: "selected", optionId: "yes" } } },
+    ]);
+  });
+
+  it("a refused answer says why on the card, and its buttons work again", async () => {
+    const { relay } = setup();
+    fireEvent.click(screen.getByRole("button", { name: /Reject/ }));
+    await act(async () => relay.sent[0]!.ack({ ok: false, error: { code: "not_running", message: "no agent" } }));
+    expect(screen.getByTestId("inline-request").textContent).toContain("no agent");
+    expect(options().every((b) => !(b as HTMLButtonElement).disabled)).toBe(true);
+  });
+
+  it("Gemini in an untrusted folder: allow always goes last, saying why", () => {
+    setup({ ...AGENT, profile: "gemini", command: "gemini", args: ["--acp"] });
+    expect(options().map((b) => b.dataset.optionId)).toEqual(["yes", "no", "always"]);
+    expect(options()[2]!.dataset.refused).toBe("true");
+    expect(screen.getByTestId("untrusted-note")).toBeTruthy();
+  });
+
+  it("the agent stops: its request leaves the conversation, and no key answers it", () => {
+    const { relay } = setup();
+    expect(screen.queryByTestId("inline-request")).toBeTruthy();
+    act(() => relay.fire("agent:exit", { code: 0, signal: null }));
+    expect(screen.queryByTestId("inline-request")).toBeNull();
+    fireEvent.keyDown(document.body, { key: "Enter" });
+    expect(answered(relay)).toEqual([]);
+  });
+});
