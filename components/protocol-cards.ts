@@ -20,5 +20,7 @@ export interface RequestCardProps {
 
 export const PROTOCOL_CARDS: Readonly<Record<ProtocolName, ComponentType<RequestCardProps>>> = {
   acp: AcpRequestCard,
+  // ACP's card: v2's permission request carries ACP's options (its `subject`, in place of `toolCall`, is not shown yet).
+  "acp-v2": AcpRequestCard,
   "codex-app-server": AppServerRequestCard,
 };

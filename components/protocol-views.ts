@@ -26,5 +26,7 @@ export interface ProtocolViews {
 
 export const PROTOCOL_VIEWS: Readonly<Record<ProtocolName, ProtocolViews>> = {
   acp: { conversation: SessionView, connectSettings: ConnectSettings },
+  // The session view folds a v2 conversation too (state_update idle ends the turn).
+  "acp-v2": { conversation: SessionView, connectSettings: ConnectSettings },
   "codex-app-server": { conversation: ThreadView, connectSettings: AppServerConnectNote },
 };

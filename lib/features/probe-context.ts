@@ -41,6 +41,8 @@ export interface Driver extends RequestPort {
   endInput?(graceMs: number): Promise<boolean | undefined>;
 }
 
+import type { V2Connect } from "./probe-v2/connection";
+
 export interface ProbeOptions {
   /** The throw-away workspace the agent runs in. */
   cwd: string;
@@ -61,6 +63,11 @@ export interface ProbeOptions {
   protocol?: ProtocolName;
   /** The SDK's schemas (lib/protocol/schema-check.ts): the agent's messages are judged by them. */
   schemas?: SchemaSet;
+  /**
+   * Opens a fresh agent of the same profile, line by line: a probe that isolates its scenarios one
+   * agent each (ACP v2's, as the kit does) runs over these instead of the driver's agent.
+   */
+  fresh?: V2Connect;
 }
 
 /** Directories the probe names inside its workspace (the caller makes them): an extra root, and one no session uses. */

@@ -68,6 +68,22 @@ export const PROTOCOLS = {
     schema: "acpSdk",
     turnReader: "acp",
   },
+  // ACP v2 (the draft): its own protocol, since the wire differs from v1's (a prompt answered by a
+  // receipt, the turn ended by state_update idle, no client fs/* or terminal/*, batches).
+  "acp-v2": {
+    label: "ACP v2",
+    jsonrpcMember: true,
+    turnMethod: "session/prompt",
+    conversation: "Session",
+    turnEndField: "state",
+    connectSteps: "initialize (protocolVersion 2), session/new",
+    answerable: [CLIENT_METHODS.session_request_permission, CLIENT_METHODS.elicitation_create],
+    sessionRules: true,
+    // The SDK's schema set: once initialize negotiated 2, v2's schema judges first (lib/protocol/schema-check.ts).
+    schema: "acpSdk",
+    // ACP's turn reader ends a v2 turn at state_update idle too.
+    turnReader: "acp",
+  },
   "codex-app-server": {
     label: "Codex app-server",
     jsonrpcMember: false,

@@ -34,6 +34,9 @@ import type { AttachableLog } from "./attachable-log";
 import { ClientServices } from "./client-services";
 import type { ServerConfig } from "../config";
 import { removeScratch, type Profiles } from "./profiles";
+import { childEnv } from "../process-group";
+import { v2ProcessConnect } from "./v2-process-line";
+import type { V2Connect } from "../../lib/features/probe-v2/connection";
 import { startAgent } from "./remote-agent";
 import { TranscriptRecorder } from "../transcripts/transcript-recorder";
 import type { TranscriptStore } from "../transcripts/transcript-store";
@@ -147,6 +150,30 @@ export class AgentHost {
 
   /** `workspace`: a directory the server made itself (the probe's throw-away one), used as is. */
   /** `kind`: what the recording is tagged with in the transcript list. */
+  /**
+   * Fresh agents of a profile, one process each, line by line, in `cwd`: for a probe that isolates
+   * its scenarios one agent each (ACP v2's). Resolved at each open, so unused it costs nothing; a
+   * remote or replayed profile has no process to start.
+   */
+  freshAgents(payload: StartPayload, cwd: string): V2Connect {
+    return async () => {
+      const resolved = await this.profiles.resolve(payload.profile ?? this.config.defaultProfile, payload.options);
+      if (!resolved.ok) throw new Error(resolved.error.message);
+      const launch = resolved.value;
+      if (launch.remote || launch.replay) {
+        removeScratch(launch);
+        throw new Error(`${launch.profile}: a ${launch.remote ? "remote" : "replayed"} agent cannot be started afresh`);
+      }
+      const line = await v2ProcessConnect({
+        command: launch.command,
+        args: launch.args,
+        cwd,
+        env: childEnv(launch.env).env as NodeJS.ProcessEnv,
+      })();
+      return { ...line, close: () => line.close().finally(() => removeScratch(launch)) };
+    };
+  }
+
   start(payload: StartPayload, workspace?: string, kind?: TranscriptKind): Promise<Ack<{ agent: AgentInfo }>> {
     if (this.running || this.starting) {
       return Promise.resolve({

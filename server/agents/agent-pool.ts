@@ -5,6 +5,7 @@
  * default cwd) are served from the pool: anything else changes the command line.
  */
 import { initializeAgent } from "../../lib/features/handshake";
+import { specOf } from "../../lib/features/protocols/registry";
 import { AgentDriver } from "./agent-driver";
 import { AgentHost } from "./agent-host";
 import type { ServerConfig } from "../config";
@@ -36,7 +37,11 @@ export class AgentPool {
     private readonly transcripts: TranscriptStore,
   ) {
     for (const [profile, size] of Object.entries(config.pool)) {
-      if (size > 0) this.slots.set(profile, { profile, ready: [], warming: 0, failures: 0 });
+      // A warm agent is initialized ahead with ACP v1: a protocol that is not poolable (one negotiated
+      // at Connect, as ACP v2) never gets a pool, whatever the configuration asks.
+      const protocol = Object.hasOwn(config.profiles, profile) ? config.profiles[profile]!.protocol : undefined;
+      if (size > 0 && !specOf(protocol).poolable) console.error(`warm pool: ${profile}: its protocol is never pooled`);
+      else if (size > 0) this.slots.set(profile, { profile, ready: [], warming: 0, failures: 0 });
     }
   }
 

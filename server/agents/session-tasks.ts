@@ -119,6 +119,8 @@ export async function probeAgent(
       remote: session.remote,
       defs: unstableDefs(),
       schemas: schemaSet(),
+      // Used by a probe that starts a fresh agent per scenario (ACP v2's); in the same workspace.
+      fresh: session.freshAgents({ ...payload, cwd: undefined }, started.agent.cwd),
     });
     rssBytes ??= groupRssBytes(started.agent.pid);
     const frames = session.framesWithMessages();

@@ -80,6 +80,14 @@ export async function buildViewer(): Promise<ViewerAssets> {
             contents: "export default null",
             loader: "js",
           }));
+          // Nor does it run probes: a spec loads its probe with import() (lib/features/protocols/*/spec.ts).
+          b.onResolve({ filter: /probe/ }, (args) =>
+            args.kind === "dynamic-import" ? { path: args.path, namespace: "no-probe" } : undefined,
+          );
+          b.onLoad({ filter: /.*/, namespace: "no-probe" }, () => ({
+            contents: 'throw new Error("an exported page runs no probe");',
+            loader: "js",
+          }));
           // A page opened from disk has no relay: the socket client (which only connecting uses) stays out.
           b.onResolve({ filter: /^socket\.io-client$/ }, (args) => ({ path: args.path, namespace: "no-relay" }));
           b.onLoad({ filter: /.*/, namespace: "no-relay" }, () => ({

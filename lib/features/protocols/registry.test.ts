@@ -34,6 +34,39 @@ describe("the protocol registry", () => {
     expect(specOf("codex-app-server")).toBe(PROTOCOL_SPECS["codex-app-server"]);
   });
 
+  it("registers ACP v2 apart: asked for at Connect, never warm, probed with the kit's v2 ids", async () => {
+    const v2 = specOf("acp-v2");
+    expect(v2.poolable).toBe(false);
+    expect(v2.answerable).not.toContain("fs/read_text_file");
+    expect(v2.answerable).not.toContain("terminal/create");
+    const sent: Array<{ method: string; params: unknown }> = [];
+    const end = await v2.connect(
+      {
+        request: async (method: string, params: unknown) => {
+          sent.push({ method, params });
+          return method === "initialize"
+            ? { kind: "result", result: { protocolVersion: 2, agentCapabilities: {} } }
+            : { kind: "result", result: { sessionId: "s1" } };
+        },
+        progress: () => {},
+        pooledInitialize: async () => {
+          throw new Error("a v2 Connect never takes a warm agent");
+        },
+      } as never,
+      { cwd: "/tmp", clientCapabilities: {} },
+      {} as never,
+      { pooled: false },
+    );
+    expect(sent[0]).toMatchObject({ method: "initialize", params: { protocolVersion: 2 } });
+    expect(end.progress).toMatchObject({ step: "ready", requestedVersion: 2, negotiatedVersion: 2 });
+    // Without fresh agents the v2 probe runs nothing and says why, under the kit's v2 ids.
+    const report = await v2.probe({} as never, { cwd: "/tmp" });
+    expect(report.conformance.verdict).toBe("NOT CONFORMANT");
+    expect(report.conformance.parts.map((p) => p.variant)).toEqual(["v2"]);
+    expect(report.checks.map((c) => c.requirement)).toContain("ACP-STATE-201");
+    expect(report.checks.every((c) => c.status === "skip")).toBe(true);
+  });
+
   it("answers approvals only where the protocol decides them itself", () => {
     expect(specOf("acp").answer("session/request_permission", {}, "auto")).toBeUndefined();
     expect(specOf("codex-app-server").answer("item/commandExecution/requestApproval", {}, "deny")).toEqual({

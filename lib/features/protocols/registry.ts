@@ -10,6 +10,7 @@ import { protocolOf, type ProtocolName } from "../../protocol/protocols";
 import type { ProbeResult } from "../probe";
 import type { Driver, ProbeOptions } from "../probe-context";
 import { ACP_SPEC } from "./acp/spec";
+import { ACP_V2_SPEC } from "./acp-v2/spec";
 import { APP_SERVER_SPEC } from "./codex-app-server/spec";
 import type { ProtocolSpec } from "./spec";
 
@@ -17,6 +18,7 @@ export type { ProtocolSpec } from "./spec";
 
 export const PROTOCOL_SPECS: Readonly<Record<ProtocolName, ProtocolSpec>> = {
   acp: ACP_SPEC,
+  "acp-v2": ACP_V2_SPEC,
   "codex-app-server": APP_SERVER_SPEC,
 };
 

@@ -11,7 +11,6 @@ import { ACP_COMPOSE_RULES } from "../../compose-catalog";
 import { acpTurns } from "./compare-turns";
 import { ACP_PROMPT_CLIENT } from "../../connect-flow-prompt";
 import { outcomeText, runHandshake } from "../../handshake";
-import { runAcpProbe } from "../../probe";
 import { REPLAY_NOTE_META, type ProtocolSpec } from "../spec";
 
 /** No fs capabilities by default: Gemini then writes files itself (docs/gemini-quirks.md). */
@@ -53,7 +52,8 @@ export const ACP_SPEC: ProtocolSpec = {
     },
   },
   promptClient: ACP_PROMPT_CLIENT,
-  probe: runAcpProbe,
+  // Loaded when a probe runs: the pages that only show a conversation (the one-file export) leave it out.
+  probe: (driver, options) => import("../../probe").then((m) => m.runAcpProbe(driver, options)),
   // The relay answers ACP's requests itself (lib/features/policy.ts, server/agents/client-services.ts).
   answer: () => undefined,
   // ACP's facts and session view; the app-server's state is never folded from an ACP log.

@@ -2,23 +2,17 @@
  * Codex's app-server spec (docs/app-server.md): thread- and turn-oriented, no `"jsonrpc"` member,
  * the client answers approvals; its handshake, probe and view live beside this file's imports.
  */
-import { ANSWERABLE_METHODS, UNKNOWN_METHODS } from "../../../contracts/policies";
-import { judge } from "../../../contracts/requirements";
 import { APP_SERVER_NOTIFICATIONS } from "../../../protocol/app-server-methods";
 import { isObject } from "../../../protocol/json";
 import { AGENT_METHODS } from "../../../protocol/methods";
 import { PROTOCOLS } from "../../../protocol/protocols";
 import { fail } from "../../../protocol/result";
-import { APP_SERVER_REQUIREMENTS } from "./probe-requirements";
-import { appServerAgent, appServerFacts, APP_SERVER_STEPS } from "./probe-steps";
 import { foldAppServer, runAppServerHandshake, runAppServerTurn } from "./handshake";
 import { foldFactsAlone } from "../../../folds/agent-facts";
 import { APP_SERVER_COMPOSE_RULES } from "../../compose-catalog";
 import { appServerTurns } from "./compare-turns";
 import { APP_SERVER_PROMPT_CLIENT } from "../../connect-flow-prompt";
 import { appServerAnswer } from "./policy";
-import type { ProbeResult } from "../../probe";
-import { ProbeContext, type Driver, type ProbeOptions } from "../../probe-context";
 import type { ProtocolSpec } from "../spec";
 
 /** The longest a turn may take when the caller sets no limit (its turn always has one). */
@@ -39,24 +33,6 @@ const NOT_RERUN: ReadonlySet<string> = new Set([
   "externalAgentConfig/import",
   "feedback/upload",
 ]);
-
-/**
- * The probe of an app-server agent (lib/features/protocols/codex-app-server/probe-steps.ts): its own steps and
- * requirements, one part that decides. The probe answers the agent's requests itself (approvals).
- */
-async function runAppServerProbe(driver: Driver, options: ProbeOptions): Promise<ProbeResult> {
-  driver.answerWith(Object.fromEntries([...ANSWERABLE_METHODS, UNKNOWN_METHODS].map((m) => [m, "ask"])));
-  const ctx = new ProbeContext(driver, options, { on: false, why: "terminals off: not part of this protocol" });
-  for (const step of APP_SERVER_STEPS) await step.run(ctx);
-  const judged = judge(APP_SERVER_REQUIREMENTS, ctx.checks, { advertised: () => true, blockedByAuth: false });
-  return {
-    rows: ctx.rows,
-    checks: ctx.checks,
-    conformance: { verdict: judged.verdict, parts: [{ variant: "app-server", decides: true, ...judged }] },
-    facts: appServerFacts(ctx),
-    agent: appServerAgent(ctx.init),
-  };
-}
 
 export const APP_SERVER_SPEC: ProtocolSpec = {
   ...PROTOCOLS["codex-app-server"],
@@ -82,7 +58,8 @@ export const APP_SERVER_SPEC: ProtocolSpec = {
     },
   },
   promptClient: APP_SERVER_PROMPT_CLIENT,
-  probe: runAppServerProbe,
+  // Loaded when a probe runs: the pages that only show a conversation (the one-file export) leave it out.
+  probe: (driver, options) => import("./probe").then((m) => m.runAppServerProbe(driver, options)),
   answer: appServerAnswer,
   // Its thread and turn, and the facts (initialize's answer) without ACP's session view.
   foldLog: (frames, prev) => {
