@@ -15,6 +15,7 @@ const BENCHMARKS = [
   "export",
   "tap",
   "library",
+  "library-pg",
   "otel-export",
   "watch",
 ];

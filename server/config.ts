@@ -13,6 +13,7 @@ import { z } from "zod";
 import { describeIssues } from "../lib/protocol/contract";
 import { isObject } from "../lib/protocol/json";
 import { PROTOCOL_NAMES, type ProtocolName } from "../lib/protocol/protocols";
+import { OWNER_NAME } from "../lib/contracts/transcript-meta";
 import { clientCapabilitiesSchema } from "./profile-capabilities";
 import { remoteProfileSchema, type RemoteProfile } from "./remote-profile";
 import { installedCommand } from "./command-lookup";
@@ -70,6 +71,10 @@ export interface ServerConfig {
   database?: string;
   /** Live events shared across instances through Redis (`serve --redis`, ACP_PLAYGROUND_REDIS_URL; docs/scaling.md). */
   redis?: string;
+  /** An instance's lease on the database (ACP_PLAYGROUND_DATABASE_LEASE_MS): its recordings are marked crashed this long after it dies. */
+  databaseLeaseMs?: number;
+  /** Bytes of recordings waiting for the database kept from local retention (ACP_PLAYGROUND_DATABASE_BACKLOG_BYTES). */
+  databaseBacklogBytes?: number;
   /** Terminal output kept when the agent asks for none or more. */
   terminalOutputBytes: number;
   /** Warm agents kept per profile (ACP_PLAYGROUND_POOL="gemini=1", or "pool" in the file). */
@@ -80,6 +85,8 @@ export interface ServerConfig {
   geminiBin?: string;
   /** The config file read at start (absolute), where profiles added from the page are written. */
   configFile?: string;
+  /** Named tokens, one per person (the config file's "tokens"): name -> token. Read again when the file changes. */
+  tokens?: Record<string, string>;
 }
 
 export { ConfigError };
@@ -184,6 +191,7 @@ export const configFileSchema = z.strictObject({
   defaultProfile: z.string().min(1).optional(),
   geminiBin: z.string().min(1).optional(),
   pool: z.record(z.string(), z.unknown()).optional(),
+  tokens: z.unknown().optional(),
 });
 export type ConfigFile = z.input<typeof configFileSchema>;
 
@@ -402,7 +410,31 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd(), agents: 
     geminiBin,
     // As it was read (relative to the process, as readConfigFile opened it).
     ...(file ? { configFile: path.resolve(file) } : {}),
+    ...(fileConfig.tokens !== undefined ? { tokens: parseTokens(fileConfig.tokens, file ?? "") } : {}),
   };
+}
+
+const tokensSchema = z.record(
+  z.string().regex(OWNER_NAME, "a token's name is 1..64 letters, digits and . _ @ -"),
+  z.string().min(16, "a token must be at least 16 characters").max(512).regex(/^\S+$/, "a token has no spaces"),
+);
+
+/** The config file's named tokens, checked: one token per name, no token shared by two names. */
+export function parseTokens(raw: unknown, file: string): Record<string, string> {
+  const tokens = parseOrThrow(tokensSchema, raw, `config file ${file}`, ["tokens"]);
+  const seen = new Map<string, string>();
+  for (const [name, token] of Object.entries(tokens)) {
+    const other = seen.get(token);
+    if (other) throw new ConfigError(`config file ${file}: tokens: "${other}" and "${name}" have the same token`);
+    seen.set(token, name);
+  }
+  return tokens;
+}
+
+/** The named tokens of the config file as it is now (read again when it changes: server/http/identities.ts). */
+export function readTokens(file: string): Record<string, string> {
+  const raw = readConfigFile(file);
+  return isObject(raw) && raw.tokens !== undefined ? parseTokens(raw.tokens, file) : {};
 }
 
 /** Disk limits of the transcript store (README "Configuration"); 0 turns the total and count limits off. */
@@ -426,12 +458,18 @@ export function transcriptLimits(env: Env = process.env): TranscriptLimits {
 }
 
 /** ACP_PLAYGROUND_DATABASE_URL, when set: a postgres:// URL (the URL itself is never shown, it may hold a password). */
-function databaseFrom(env: Env): { database?: string } {
+function databaseFrom(env: Env): { database?: string; databaseLeaseMs?: number; databaseBacklogBytes?: number } {
   const url = env.ACP_PLAYGROUND_DATABASE_URL?.trim();
   if (!url) return {};
   if (!/^postgres(ql)?:\/\//.test(url))
     throw new ConfigError("ACP_PLAYGROUND_DATABASE_URL (--database) must be a postgres:// or postgresql:// URL");
-  return { database: url };
+  const leaseMs = intFrom(env, "ACP_PLAYGROUND_DATABASE_LEASE_MS", 0, 300);
+  const backlog = intFrom(env, "ACP_PLAYGROUND_DATABASE_BACKLOG_BYTES", 0, 1);
+  return {
+    database: url,
+    ...(leaseMs ? { databaseLeaseMs: leaseMs } : {}),
+    ...(backlog ? { databaseBacklogBytes: backlog } : {}),
+  };
 }
 
 /** ACP_PLAYGROUND_REDIS_URL, when set: a redis:// or rediss:// URL (never shown: it may hold a password). */

@@ -14,6 +14,10 @@ export interface PgCluster {
   url: string;
   /** A second database on the same server (for another test's own tables). */
   database(name: string): Promise<string>;
+  /** Stops the server as a crash would (immediate: clients cut off); its data stays. */
+  halt(): void;
+  /** Starts it again on the same port. */
+  restart(): void;
   stop(): void;
 }
 
@@ -79,15 +83,22 @@ export async function startPgCluster(): Promise<PgCluster> {
     as("initdb", ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8", "-N"]);
     const port = await freePort();
     const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off`;
-    started = true;
-    as("pg_ctl", ["start", "-D", data, "-w", "-t", "60", "-l", path.join(dir, "log"), "-o", options]);
+    const start = () => {
+      started = true;
+      as("pg_ctl", ["start", "-D", data, "-w", "-t", "60", "-l", path.join(dir, "log"), "-o", options]);
+    };
+    const halt = () => {
+      as("pg_ctl", ["stop", "-D", data, "-m", "immediate", "-w"]);
+      started = false;
+    };
+    start();
     const base = `postgres://postgres@127.0.0.1:${port}`;
     const database = async (name: string) => {
       if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`bad database name ${name}`);
       as("psql", ["-h", dir, "-p", String(port), "-U", "postgres", "-c", `CREATE DATABASE ${name}`]);
       return `${base}/${name}`;
     };
-    return { url: await database("acp_test"), database, stop };
+    return { url: await database("acp_test"), database, halt, restart: start, stop };
   } catch (err) {
     stop();
     throw err;

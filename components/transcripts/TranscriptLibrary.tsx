@@ -20,8 +20,9 @@ const th = "px-3 py-1.5 text-left font-medium";
 /** "all" leaves out sessions that never got a turn (failed Connects): their own filter shows them. */
 const inKind = (t: TranscriptMeta, kind: TranscriptKind | "") => (kind ? t.kind === kind : t.kind !== UNSTARTED);
 
-function matches(t: TranscriptMeta, kind: TranscriptKind | "", query: string): boolean {
+function matches(t: TranscriptMeta, kind: TranscriptKind | "", owner: string, query: string): boolean {
   if (!inKind(t, kind)) return false;
+  if (owner && t.owner !== owner) return false;
   const q = query.trim().toLowerCase();
   return q === "" || [t.title, t.profile, t.agentName ?? "", t.id].some((s) => s.toLowerCase().includes(q));
 }
@@ -30,9 +31,12 @@ export function TranscriptLibrary({ token }: { token: string }) {
   const { client, list, error, refresh } = useTranscripts(token);
   const [kind, setKind] = useState<TranscriptKind | "">("");
   const [query, setQuery] = useState("");
+  const [owner, setOwner] = useState("");
   const diff = useDiffPicks();
   if (error?.status === 401) return <TokenMessage refused />;
-  const shown = list?.filter((t) => matches(t, kind, query));
+  const shown = list?.filter((t) => matches(t, kind, owner, query));
+  // Named tokens on a team server: who recorded what (none on a one-person relay, then no filter).
+  const owners = [...new Set(list?.flatMap((t) => (t.owner ? [t.owner] : [])) ?? [])].sort();
 
   return (
     <main className="min-h-0 flex-1 overflow-y-auto px-4 py-4">
@@ -96,6 +100,22 @@ export function TranscriptLibrary({ token }: { token: string }) {
               </button>
             ))}
           </div>
+          {owners.length > 0 ? (
+            <select
+              data-testid="owner-filter"
+              aria-label="Filter by owner"
+              value={owner}
+              onChange={(e) => setOwner(e.target.value)}
+              className="rounded border border-zinc-700 bg-zinc-950 px-2 py-1 text-zinc-200"
+            >
+              <option value="">anyone</option>
+              {owners.map((o) => (
+                <option key={o} value={o}>
+                  {o}
+                </option>
+              ))}
+            </select>
+          ) : null}
           {list && shown && shown.length !== list.length ? (
             <span data-testid="shown-count" className="text-zinc-400">
               showing {shown.length} of {list.length}

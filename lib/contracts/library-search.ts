@@ -3,7 +3,7 @@
  * server's tools): the query, as a zod schema the server parses with, and the answers.
  */
 import { z } from "zod";
-import { TRANSCRIPT_KINDS } from "./transcript-meta";
+import { OWNER_NAME, TRANSCRIPT_KINDS } from "./transcript-meta";
 
 /** What a search hit's text came from. */
 export const SEARCH_FIELDS = ["message", "thought", "prompt", "tool", "error", "stderr", "lifecycle", "frame"] as const;
@@ -27,6 +27,11 @@ export const libraryFilter = z.strictObject({
   to: day,
 });
 export type LibraryFilter = z.infer<typeof libraryFilter>;
+
+/** GET /api/transcripts's query: only one person's transcripts (`?owner=`, a named token's name). */
+export const listQuery = z.strictObject({
+  owner: z.string().regex(OWNER_NAME, "must be a token's name (letters, digits and . _ @ -)").optional(),
+});
 
 export const searchQuery = libraryFilter.extend({
   q: z.string().trim().min(1, "must not be empty").max(500, "may be at most 500 characters"),

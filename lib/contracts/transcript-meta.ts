@@ -50,8 +50,12 @@ export interface TranscriptMeta {
   frames: number;
   bytes: number;
   redactions: number;
+  /** Who recorded or uploaded it: the name of their token on a team server (absent for the relay's own token). */
+  owner?: string;
   /** True while an agent is writing it. */
   recording: boolean;
+  /** The recording ended because the relay writing it died (a team server noticed: docs/scaling.md). */
+  endedBy?: "crash";
   /** Who is writing it, so that another relay sharing the store can tell a live recording from a crashed one. */
   writer?: { host: string; pid: number };
   /** Only once the user shared it (POST /api/transcripts/:id/share); removed when they revoke it. */
@@ -67,6 +71,14 @@ export interface TranscriptMeta {
   contentHash?: string;
   /** Set in an upload's answer when a stored transcript has the same content (the new one is kept anyway). */
   duplicateOf?: { id: string; title: string };
+}
+
+/** A person's name on a team server (a named token's): what the library shows and filters by. */
+export const OWNER_NAME = /^[\w.@-]{1,64}$/;
+
+/** What GET /api/transcripts may be narrowed to (`?owner=`). */
+export interface ListFilter {
+  owner?: string;
 }
 
 /** The kind of a transcript whose meta does not say (made before kinds were recorded). */

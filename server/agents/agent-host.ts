@@ -70,6 +70,8 @@ export class AgentHost {
   /** The doctor watching the current agent's frames: what it is certain of is said at once (lib/features/doctor.ts). */
   private doctor = new DoctorWatch();
   private readonly findingListeners = new Set<(finding: Finding) => void>();
+  /** Whose its recordings are (a named token's owner, server/http/identities.ts); none for the relay's own token. */
+  owner: string | undefined;
 
   constructor(
     private readonly config: ServerConfig,
@@ -232,6 +234,7 @@ export class AgentHost {
         secrets,
         kind,
       );
+      if (this.owner) this.transcripts.own(recorder.id, this.owner);
       const services = new ClientServices(cwd, {
         dataDir: this.config.dataDir,
         killGraceMs: this.config.killGraceMs,

@@ -17,6 +17,8 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ComparisonInput } from "../../lib/contracts/compare-format";
 import { COMPARE_WORKSPACES, compareWorkspaces, CompareWorkspaces, handleComparisonApi } from "./compare-api";
 import type { Relay } from "./relay";
+import { bearerToken } from "./security";
+import { tokenMatches } from "../tokens";
 import { TranscriptStore } from "../transcripts/transcript-store";
 
 const fsControl = vi.hoisted(() => ({ failNextRm: false }));
@@ -65,7 +67,7 @@ function fakeRelay() {
 async function serve(relay: Relay) {
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url!, "http://127.0.0.1");
-    void handleComparisonApi(req, res, url, relay, TOKEN);
+    void handleComparisonApi(req, res, url, relay, tokenMatches(bearerToken(req), TOKEN));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   cleanup.push(() => new Promise((resolve) => server.close(resolve)));

@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { parseWith } from "../../lib/protocol/contract";
 import { renameBody, shareBody, type ShareBody } from "../../lib/contracts/http-api";
 import { TranscriptError } from "../../lib/contracts/transcript";
-import { latencyQuery, queryParams, searchQuery } from "../../lib/contracts/library-search";
+import { latencyQuery, listQuery, queryParams, searchQuery } from "../../lib/contracts/library-search";
 import { handleComparisonApi } from "./compare-api";
 import { handleProfilesApi } from "./profiles-api";
 import { sendExport, sendViewer } from "./export-api";
@@ -92,10 +92,12 @@ export async function handleApi(
   const method = req.method ?? "GET";
 
   // Signing a browser in needs no token to ask whether it is, and the token to become so.
-  if (await handleSignIn(req, res, parts, token, relay.team ? "team" : start)) return;
+  if (await handleSignIn(req, res, parts, token, relay.team ? "team" : start, () => relay.identities.named())) return;
 
   // A team library on PostgreSQL answers the library's routes (server/stores/pg-routes.ts).
-  if (relay.team && (await handleTeamApi(req, res, url, relay.team, tokenMatches(bearerToken(req), token)))) return;
+  // Who the bearer is: the relay's own token or a person's named one (server/http/identities.ts).
+  const who = relay.identities.who(bearerToken(req));
+  if (relay.team && (await handleTeamApi(req, res, url, relay.team, who !== undefined, relay.mirror))) return;
 
   // Share links carry their own token and reach exactly one transcript.
   if (parts[0] === "share" && parts.length === 2 && method === "GET") {
@@ -109,10 +111,10 @@ export async function handleApi(
     return sendTranscript(res, store, id, false, !meta.shareShowsCommand);
   }
 
-  if (parts[0] === "comparisons") return handleComparisonApi(req, res, url, relay, token);
+  if (parts[0] === "comparisons") return handleComparisonApi(req, res, url, relay, who !== undefined);
   if (parts.length === 1 && parts[0] === "viewer" && method === "GET")
     return sendViewer(res, url.searchParams.has("download"));
-  if (!tokenMatches(bearerToken(req), token)) return sendError(res, 401, "unauthorized", "unauthorized");
+  if (!who) return sendError(res, 401, "unauthorized", "unauthorized");
 
   if (parts.length === 1 && parts[0] === "info" && method === "GET")
     return sendJson(res, 200, relay.info(url.searchParams.get("profile")?.slice(0, 200)));
@@ -139,7 +141,11 @@ export async function handleApi(
 
   if ((parts[0] === "otlp" || parts[2] === "otlp") && (await handleOtlpApi(req, res, parts, relay))) return;
   if (parts[0] === "transcripts") {
-    if (parts.length === 1 && method === "GET") return sendJson(res, 200, { transcripts: store.list() });
+    if (parts.length === 1 && method === "GET") {
+      const read = parseWith(listQuery, queryParams(url.searchParams));
+      if (!read.ok) return sendError(res, 400, "invalid_query", read.error);
+      return sendJson(res, 200, { transcripts: store.list(read.value) });
+    }
     if (parts.length === 1 && method === "POST") {
       const limit = store.limits.uploadBytes;
       const declared = Number(req.headers["content-length"]);
@@ -163,7 +169,10 @@ export async function handleApi(
         throw err;
       }
       try {
-        return sendJson(res, 201, store.import(temp));
+        const meta = store.import(temp);
+        // A person's upload (acp-playground publish with their named token) is theirs.
+        if (who.owner) store.own(meta.id, who.owner);
+        return sendJson(res, 201, who.owner ? { ...meta, owner: who.owner } : meta);
       } catch (err) {
         if (err instanceof TranscriptError) return sendError(res, 400, "invalid_transcript", err.message);
         throw err;

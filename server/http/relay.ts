@@ -31,7 +31,7 @@ import { LibraryIndex } from "../transcripts/library-index";
 import { PgMirror } from "../stores/pg-mirror";
 import { PgStore } from "../stores/pg-store";
 import { refuseRequest } from "./security";
-import { tokenMatches } from "../tokens";
+import { Identities } from "./identities";
 import { createTapHub, type TapHub } from "../tap/tap-session";
 import { socketEvents } from "../wire/socket-events";
 import { WatchLinks } from "./watch-links";
@@ -52,6 +52,10 @@ export interface Relay {
   library: LibraryIndex | undefined;
   /** The team library on PostgreSQL (`serve --database`): the library's routes answer from it. */
   team: PgStore | undefined;
+  /** What copies the local store into the team library, when there is one. */
+  mirror: PgMirror | undefined;
+  /** Who a token is: the relay's own, or a person's named one (revoked by editing the config file). */
+  identities: Identities;
   pool: AgentPool;
   /** Tapped conversations (server/tap/tap-session.ts). */
   taps: TapHub;
@@ -69,10 +73,11 @@ export interface Relay {
 
 export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay {
   const sessions = new Map<string, BrowserSession>();
+  const identities = new Identities(config.token, config.tokens, config.configFile);
   const transcripts = new TranscriptStore(config.dataDir);
   // With a database the local store is copied there and searched there: no SQLite index.
-  const team = config.database ? PgStore.connect(config.database) : undefined;
-  const mirror = team && new PgMirror(transcripts, team);
+  const team = config.database ? PgStore.connect(config.database, { leaseMs: config.databaseLeaseMs }) : undefined;
+  const mirror = team && new PgMirror(transcripts, team, config.databaseBacklogBytes, probeStoreBeside(transcripts));
   const library = team || config.searchIndex === false ? undefined : new LibraryIndex(transcripts.dir);
   transcripts.index = mirror ?? library;
   // serve --otlp: every recording also goes out as OpenTelemetry traces (docs/otel.md).
@@ -90,6 +95,8 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
   // A connection that has not authenticated within seconds is dropped, whatever it was still to
   // be sent (an <img> tag can open one and never poll again).
   const authenticated = new WeakSet<object>();
+  /** A named token's owner per connected socket (by socket id; gone when it disconnects). */
+  const owners = new Map<string, string>();
   io.engine.on("connection", (conn: EngineSocket) => {
     const timer = setTimeout(() => {
       if (!authenticated.has(conn)) conn.close(true);
@@ -132,13 +139,23 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
       });
       return;
     }
-    if (tokenMatches(auth?.token, config.token)) {
+    const who = identities.who(auth?.token);
+    if (who) {
       authenticated.add(socket.conn);
+      if (who.owner) owners.set(socket.id, who.owner);
       return next();
     }
     next(new Error("unauthorized"));
     // A refused connection is closed once the refusal has reached the client.
     setImmediate(() => socket.conn.close());
+  });
+
+  // A revoked person's open sockets are closed (their agents then stop after the grace period).
+  identities.onRevoked((names) => {
+    for (const socket of io.sockets.sockets.values()) {
+      const owner = owners.get(socket.id);
+      if (owner && names.has(owner)) socket.disconnect(true);
+    }
   });
 
   const info = (profile?: string): RelayInfo => ({
@@ -161,6 +178,7 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
     const lastSeq = typeof auth.lastSeq === "number" && auth.lastSeq >= 0 ? auth.lastSeq : 0;
     if (typeof auth.watchLink === "string") return watch.connection(socket, auth.watchLink, lastSeq);
     let clientId = typeof auth.clientId === "string" && CLIENT_ID.test(auth.clientId) ? auth.clientId : socket.id;
+    socket.once("disconnect", () => owners.delete(socket.id));
     if (taps.connection(socket, clientId, lastSeq)) return;
     let session = sessions.get(clientId);
     // A duplicated tab carries the same clientId: it gets a session of its own.
@@ -174,6 +192,9 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
       sessions.set(clientId, session);
     }
     const current = session;
+    // What this tab records from now on is its person's (a named token's owner).
+    const owner = owners.get(socket.id);
+    current.host.owner = owner;
     socket.emit("relay:hello", { clientId });
     current.attach(socket, reattached ? lastSeq : 0);
 
@@ -191,6 +212,9 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
       const warm =
         pooled && !current.host.running && !start.cwd && !start.options && !start.env ? pool.take(profile) : undefined;
       if (!warm) return current.host.start(start);
+      warm.owner = owner;
+      const warmId = warm.agentInfo?.transcriptId;
+      if (owner && warmId) transcripts.own(warmId, owner);
       current.useHost(warm, socket);
       return { ok: true, agent: warm.agentInfo! };
     });
@@ -247,6 +271,8 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
     transcripts,
     library,
     team,
+    mirror,
+    identities,
     pool,
     taps,
     watch,
@@ -255,6 +281,7 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
     info,
     async close() {
       watch.close();
+      identities.close();
       taps.close();
       const cluster = await clustered.catch(() => undefined);
       await pool.close();
@@ -263,7 +290,7 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
       transcripts.index = undefined;
       await library?.close();
       await transcripts.recordings?.close?.();
-      await mirror?.flush();
+      await mirror?.close();
       await team?.close();
       await new Promise<void>((resolve) => void io.close(() => resolve()));
       await cluster?.close();

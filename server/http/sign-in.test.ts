@@ -3,6 +3,9 @@
  * scoped to /api/sign-in, which gives the token back to this origin's pages and authorises
  * nothing else; a cross-site page can neither sign a browser in nor read the token.
  */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startTestRelay, type TestRelay } from "../../test/relay-harness";
 import { SIGN_IN_COOKIE, signInValue } from "./sign-in";
@@ -90,5 +93,29 @@ describe("GET /api/sign-in", () => {
     const res = await fetch(`${url}/api/sign-in`, { method: "DELETE" });
     expect(res.status).toBe(204);
     expect(res.headers.get("set-cookie")).toMatch(new RegExp(`^${SIGN_IN_COOKIE}=;.*Max-Age=0`));
+  });
+});
+
+describe("named tokens (a team server's config file)", () => {
+  it("a person's token signs their browser in with their token; removed from the file, it no longer does", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "acp-sign-in-"));
+    try {
+      const configFile = path.join(dir, "config.json");
+      const alice = "alice-token-0123456789";
+      writeFileSync(configFile, JSON.stringify({ tokens: { alice } }));
+      relay = await startTestRelay({ configFile, tokens: { alice } });
+      const res = await signIn(relay.url, { token: alice });
+      expect(res.status).toBe(204);
+      const cookie = res.headers.get("set-cookie")!.split(";")[0]!;
+      expect(cookie).toBe(`${SIGN_IN_COOKIE}=${signInValue(alice)}`);
+      const state = await fetch(`${relay.url}/api/sign-in`, { headers: { cookie } });
+      expect(await state.json()).toEqual({ signedIn: true, token: alice, start: "npm-start" });
+      writeFileSync(configFile, JSON.stringify({ tokens: {} }));
+      const revoked = await fetch(`${relay.url}/api/sign-in`, { headers: { cookie } });
+      expect(await revoked.json()).toMatchObject({ signedIn: false });
+      expect((await signIn(relay.url, { token: alice })).status).toBe(401);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -49,12 +49,17 @@ export async function handleSignIn(
   parts: string[],
   token: string,
   start: ServerStart,
+  /** A team server's named tokens as they are now (server/http/identities.ts): each signs its person in. */
+  named: () => readonly string[] = () => [],
 ): Promise<boolean> {
   if (parts[0] !== "sign-in" || parts.length !== 1) return false;
   const method = req.method ?? "GET";
+  const tokens = () => [token, ...named()];
   if (method === "GET") {
-    const signedIn = tokenMatches(cookieOf(req, SIGN_IN_COOKIE), signInValue(token));
-    const body: SignInState = signedIn ? { signedIn: true, token, start } : { signedIn: false, start };
+    const cookie = cookieOf(req, SIGN_IN_COOKIE);
+    // A revoked named token's cookie matches nothing any more.
+    const mine = tokens().find((t) => tokenMatches(cookie, signInValue(t)));
+    const body: SignInState = mine ? { signedIn: true, token: mine, start } : { signedIn: false, start };
     sendJson(res, 200, body);
     return true;
   }
@@ -69,11 +74,12 @@ export async function handleSignIn(
       sendError(res, 400, "invalid_payload", read.error);
       return true;
     }
-    if (!tokenMatches(read.value.token, token)) {
+    const given = tokens().find((t) => tokenMatches(read.value.token, t));
+    if (!given) {
       sendError(res, 401, "unauthorized", "that is not this server's access token");
       return true;
     }
-    setCookie(res, req, signInValue(token), MAX_AGE_S);
+    setCookie(res, req, signInValue(given), MAX_AGE_S);
     res.writeHead(204, { "cache-control": "no-store" }).end();
     return true;
   }

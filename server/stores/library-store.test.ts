@@ -213,6 +213,17 @@ function librarySuite(name: string, make: () => Promise<Subject>, skip?: string)
       expect(await s.store.rename("missing", "x")).toBeUndefined();
     });
 
+    it("records who made a transcript and lists one person's", async () => {
+      expect(await s.store.own(newer.id, "alice")).toMatchObject({ id: newer.id, owner: "alice" });
+      expect(await s.store.own("missing", "alice")).toBeUndefined();
+      expect((await s.store.list({ owner: "alice" })).map((m) => m.id)).toEqual([newer.id]);
+      expect(await s.store.list({ owner: "bob" })).toEqual([]);
+      expect((await s.store.list({})).map((m) => m.id)).toEqual([newer.id, older.id]);
+      // What a user changes later keeps the owner.
+      await s.store.rename(newer.id, "Alice's dog");
+      expect(await s.store.meta(newer.id)).toMatchObject({ owner: "alice", title: "Alice's dog" });
+    });
+
     it("deletes: gone from the list, the reads and the search", async () => {
       expect(await s.store.delete(newer.id)).toBe(true);
       expect(await s.store.delete(newer.id)).toBe(false);

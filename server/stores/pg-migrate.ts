@@ -21,6 +21,9 @@ export async function migrate(pool: Pool, migrations: readonly Migration[]): Pro
     if (sorted[i]!.version === sorted[i - 1]!.version)
       throw new Error(`migration ${sorted[i]!.version} is listed twice`);
   const client = await pool.connect();
+  // A dropped connection mid-transaction fails the query; the client's own "error" must not end the process.
+  const heard = (err: Error) => console.error(`database: ${err.message}`);
+  client.on("error", heard);
   try {
     await client.query("BEGIN");
     await client.query("SELECT pg_advisory_xact_lock($1)", [LOCK_KEY]);
@@ -50,6 +53,7 @@ export async function migrate(pool: Pool, migrations: readonly Migration[]): Pro
     await client.query("ROLLBACK").catch(() => undefined);
     throw err;
   } finally {
+    client.off("error", heard);
     client.release();
   }
 }

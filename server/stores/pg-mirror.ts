@@ -3,84 +3,245 @@
  * path is unchanged) and this observer copies each transcript into PostgreSQL as it grows: the
  * store's notices (a recording's flush, an import, its end) are gathered for NOTIFY_MS, then the
  * new whole lines and the meta are saved. The team's routes read the database (server/stores/pg-routes.ts).
+ *
+ * While the database cannot be reached, the local file is the buffer: nothing is held in memory
+ * but the position copied so far, the copy is tried again (every RETRY_MS, up to MAX_RETRY_MS) and
+ * resumes from that position when the database is back; lines saved again after a commit whose
+ * answer was lost are not duplicated (PgStore.save). Transcripts not yet copied are kept from the
+ * local store's retention, up to `backlogBytes` (ACP_PLAYGROUND_DATABASE_BACKLOG_BYTES); past it
+ * the relay says so and the oldest are left to retention again.
  */
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync, statSync } from "node:fs";
 import type { IndexObserver } from "../transcripts/library-index";
 import type { TranscriptStore } from "../transcripts/transcript-store";
+import type { ProbeStore } from "../transcripts/probe-store";
 import type { PgStore } from "./pg-store";
 
 const NOTIFY_MS = 250;
+const RETRY_MS = 1_000;
+const MAX_RETRY_MS = 5_000;
+/** The most read from a file for one save (a line longer than this is read whole). */
+const CHUNK_BYTES = 4 * 1024 * 1024;
+export const DEFAULT_BACKLOG_BYTES = 1024 * 1024 * 1024;
+const MIB = 1024 * 1024;
+/** A probe report's entry among the ids waiting to be copied (transcript ids never hold a colon). */
+const PROBE = "probe:";
 
-/** A file's whole lines from byte `start` to its current end, and the byte after the last one. */
-export function wholeLines(file: string, start: number): { lines: string[]; end: number } {
+/**
+ * A file's whole lines from byte `start`, at most about `max` bytes of them, the byte after the
+ * last one, and whether more whole lines may follow.
+ */
+export function wholeLines(
+  file: string,
+  start: number,
+  max = Infinity,
+): { lines: string[]; end: number; more: boolean; size: number } {
   const fd = openSync(file, "r");
   try {
     const size = fstatSync(fd).size;
-    if (size <= start) return { lines: [], end: start };
-    const buf = Buffer.alloc(size - start);
-    let read = 0;
-    while (read < buf.length) {
-      const n = readSync(fd, buf, read, buf.length - read, start + read);
-      if (n === 0) break;
-      read += n;
+    if (size <= start) return { lines: [], end: start, more: false, size };
+    const read = (length: number) => {
+      const buf = Buffer.alloc(length);
+      let got = 0;
+      while (got < length) {
+        const n = readSync(fd, buf, got, length - got, start + got);
+        if (n === 0) break;
+        got += n;
+      }
+      return buf.subarray(0, got);
+    };
+    let buf = read(Math.min(size - start, max));
+    let nl = buf.lastIndexOf(0x0a);
+    // One line longer than a chunk: read up to its end.
+    if (nl === -1 && buf.length < size - start) {
+      buf = read(size - start);
+      nl = buf.lastIndexOf(0x0a);
     }
     // A line being written is left for the next time.
-    const nl = buf.subarray(0, read).lastIndexOf(0x0a);
-    if (nl === -1) return { lines: [], end: start };
-    return { lines: buf.subarray(0, nl).toString("utf8").split("\n"), end: start + nl + 1 };
+    if (nl === -1) return { lines: [], end: start, more: false, size };
+    const end = start + nl + 1;
+    return {
+      lines: buf.subarray(0, nl).toString("utf8").split("\n"),
+      end,
+      more: end < size && buf.length < size - start,
+      size,
+    };
   } finally {
     closeSync(fd);
   }
 }
 
+interface Progress {
+  bytes: number;
+  lines: number;
+  lastSeq: number;
+}
+const START: Progress = { bytes: 0, lines: 0, lastSeq: 0 };
+
 export class PgMirror implements IndexObserver {
   /** How far each transcript has been copied. */
-  private readonly sent = new Map<string, { bytes: number; lines: number; lastSeq: number }>();
+  private readonly sent = new Map<string, Progress>();
   private readonly dirty = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
   private chain: Promise<void> = Promise.resolve();
+  /** The database could not be reached at the last try: wait `retryMs` between tries. */
+  private down = false;
+  private retryMs = RETRY_MS;
+  private overBound = false;
+  private closed = false;
 
   constructor(
     private readonly files: TranscriptStore,
     private readonly db: PgStore,
-  ) {}
+    private readonly backlogBytes = DEFAULT_BACKLOG_BYTES,
+    /** Where probe reports are kept here: each one kept is copied too. */
+    private readonly probes?: ProbeStore,
+  ) {
+    if (probes) probes.onSaved = (id) => this.changed(`${PROBE}${id}`);
+  }
 
   changed(id: string): void {
     this.dirty.add(id);
-    this.timer ??= setTimeout(() => void this.flush(), NOTIFY_MS).unref();
+    if (!id.startsWith(PROBE)) this.files.pinned.add(id);
+    this.schedule();
   }
 
-  /** Nothing: the local store's retention must not delete the team's copy (deletes go to the database). */
-  removed(_id: string): void {}
+  /** Not deleted in the database: the local store's retention must not delete the team's copy (deletes go to the database). */
+  removed(id: string): void {
+    this.files.pinned.delete(id);
+  }
 
-  /** Copies every transcript told of so far; resolves when they are saved. */
+  private schedule(): void {
+    if (this.closed) return;
+    this.timer ??= setTimeout(() => void this.flush(), this.down ? this.retryMs : NOTIFY_MS).unref();
+  }
+
+  /** Copies every transcript told of so far; resolves when they are saved or the try failed. */
   flush(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
     const ids = [...this.dirty];
     this.dirty.clear();
-    this.chain = this.chain.then(async () => {
-      for (const id of ids) {
-        try {
-          await this.sync(id);
-        } catch (err) {
-          // Copied again from the start the next time it changes.
-          this.sent.delete(id);
-          console.error(`database: transcript ${id}: ${(err as Error).message}`);
-        }
-      }
-    });
+    this.chain = this.chain.then(() => this.copy(ids));
     return this.chain;
   }
 
-  /** Copies one transcript's new lines and its meta now. */
+  /** A last try, then no more. */
+  async close(): Promise<void> {
+    await this.flush();
+    this.closed = true;
+    clearTimeout(this.timer);
+    if (this.dirty.size > 0)
+      console.error(
+        `database: ${this.dirty.size} transcript(s) not copied at exit: they are in the local data directory (${this.files.dir})`,
+      );
+  }
+
+  private async copy(ids: string[]): Promise<void> {
+    const left: string[] = [];
+    for (const id of ids) {
+      // Once the database is away, the rest wait for the next try.
+      if (left.length > 0) {
+        left.push(id);
+        continue;
+      }
+      try {
+        if (id.startsWith(PROBE)) await this.syncProbe(id.slice(PROBE.length));
+        else await this.sync(id);
+      } catch (err) {
+        if (await this.reachable()) {
+          // This transcript's own trouble: copied again from the start the next time it changes.
+          this.sent.delete(id);
+          console.error(`database: transcript ${id}: ${(err as Error).message}`);
+        } else {
+          left.push(id);
+          if (!this.down)
+            console.error(
+              `database: unreachable (${(err as Error).message}): recording goes on here; what is not copied yet is copied when it is back`,
+            );
+          this.down = true;
+        }
+      }
+    }
+    if (left.length === 0) {
+      if (this.down) console.error("database: reachable again: the recordings' copies caught up");
+      this.down = false;
+      this.overBound = false;
+      this.retryMs = RETRY_MS;
+      return;
+    }
+    for (const id of left) this.dirty.add(id);
+    this.holdBacklog();
+    this.schedule();
+    this.retryMs = Math.min(this.retryMs * 2, MAX_RETRY_MS);
+  }
+
+  private async reachable(): Promise<boolean> {
+    try {
+      await this.db.pool.query("SELECT 1");
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Keeps what waits to be copied from local retention, up to the bound; past it says so, once per outage. */
+  private holdBacklog(): void {
+    const waiting = [...this.dirty]
+      .filter((id) => !id.startsWith(PROBE))
+      .sort()
+      .map((id) => {
+        let size = 0;
+        try {
+          size = statSync(this.files.file(id)).size;
+        } catch {
+          // gone
+        }
+        return { id, bytes: Math.max(0, size - (this.sent.get(id)?.bytes ?? 0)) };
+      });
+    let total = waiting.reduce((sum, w) => sum + w.bytes, 0);
+    if (total <= this.backlogBytes) return;
+    if (!this.overBound)
+      console.error(
+        `database: ${Math.ceil(total / MIB)} MiB of recordings wait to be copied, over the bound of ` +
+          `${Math.floor(this.backlogBytes / MIB)} MiB (ACP_PLAYGROUND_DATABASE_BACKLOG_BYTES): recording goes on here, ` +
+          "but the oldest of them are no longer kept from the local library's retention",
+      );
+    this.overBound = true;
+    // Oldest first (ids begin with their start time).
+    for (const w of waiting) {
+      if (total <= this.backlogBytes) break;
+      this.files.pinned.delete(w.id);
+      total -= w.bytes;
+    }
+  }
+
+  private async syncProbe(id: string): Promise<void> {
+    const report = this.probes?.get(id);
+    if (report) await this.db.saveProbe({ ...report, id });
+  }
+
+  /** Copies one transcript's new lines and its meta now, a chunk at a time. */
   async sync(id: string): Promise<void> {
-    const meta = this.files.meta(id);
-    if (!meta) return;
-    let from = this.sent.get(id) ?? { bytes: 0, lines: 0, lastSeq: 0 };
-    const { lines, end } = wholeLines(this.files.file(id), from.bytes);
-    if (end < from.bytes) from = { bytes: 0, lines: 0, lastSeq: 0 };
-    const lastSeq = await this.db.save(meta, lines, from.lines, from.lastSeq);
-    this.sent.set(id, { bytes: end, lines: from.lines + lines.length, lastSeq });
+    for (;;) {
+      const meta = this.files.meta(id);
+      if (!meta) {
+        this.files.pinned.delete(id);
+        return;
+      }
+      let from = this.sent.get(id) ?? START;
+      let chunk = wholeLines(this.files.file(id), from.bytes, CHUNK_BYTES);
+      // A file replaced by a shorter one: copied again whole.
+      if (chunk.size < from.bytes) {
+        from = START;
+        chunk = wholeLines(this.files.file(id), 0, CHUNK_BYTES);
+      }
+      // While catching up, the database's copy is still being written, whatever the file's meta says.
+      const shown = chunk.more ? { ...meta, recording: true } : meta;
+      const lastSeq = await this.db.save(shown, chunk.lines, from.lines, from.lastSeq);
+      this.sent.set(id, { bytes: chunk.end, lines: from.lines + chunk.lines.length, lastSeq });
+      if (!chunk.more) break;
+    }
+    if (!this.dirty.has(id)) this.files.pinned.delete(id);
   }
 }

@@ -1,19 +1,22 @@
 /**
  * With `serve --database`, the library's routes answer from PostgreSQL: GET /api/transcripts,
  * GET/DELETE/PATCH /api/transcripts/:id, POST/DELETE /api/transcripts/:id/share, GET
- * /api/share/:id, /api/search and /api/latency, with the file store's answers
- * (docs/relay-protocol.md#http-api). Uploads still go to the local store, which copies them here
+ * /api/share/:id, /api/search, /api/latency, GET /api/probes, GET/DELETE /api/probes/:id and
+ * /api/comparisons (but its workspaces), with the file store's answers (docs/relay-protocol.md#http-api). Uploads still go to the local store, which copies them here
  * (server/stores/pg-mirror.ts); other routes are left to the file store's handler.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { parseWith } from "../../lib/protocol/contract";
 import { renameBody, shareBody, type ShareBody } from "../../lib/contracts/http-api";
-import { latencyQuery, queryParams, searchQuery } from "../../lib/contracts/library-search";
+import { latencyQuery, listQuery, queryParams, searchQuery } from "../../lib/contracts/library-search";
 import { serialize, type TranscriptHeader } from "../../lib/contracts/transcript";
 import { readJsonBody, sendError, sendJson } from "../wire/http-io";
 import { tokenMatches } from "../tokens";
 import { HIDDEN_WORKSPACE, localPaths } from "../transcripts/transcript-store";
 import type { PgStore } from "./pg-store";
+import type { PgMirror } from "./pg-mirror";
+import { PgComparisons } from "./pg-comparisons";
+import { comparisonInput } from "../../lib/contracts/compare-format";
 
 /** The JSONL as a share page shows it unless the sharer chose otherwise: no command line, no local paths. */
 function hideLocal(jsonl: string): string {
@@ -43,6 +46,8 @@ export async function handleTeamApi(
   url: URL,
   team: PgStore,
   authorized: boolean,
+  /** This instance's copier: what it recorded is in the database before a comparison names it. */
+  mirror?: PgMirror,
 ): Promise<boolean> {
   const parts = url.pathname.split("/").filter(Boolean).slice(1); // drop "api"
   const method = req.method ?? "GET";
@@ -59,7 +64,17 @@ export async function handleTeamApi(
     if (text === undefined) return done(sendError(res, 404, "not_found", "no such shared transcript"));
     return done(sendJsonl(res, id, meta.shareShowsCommand ? text : hideLocal(text), false));
   }
+  if (parts[0] === "comparisons" && parts.length === 3 && parts[2] === "shared" && method === "GET") {
+    await team.ready;
+    const shared = await new PgComparisons(team).shared(parts[1]!, url.searchParams.get("token"));
+    return done(shared ? sendJson(res, 200, shared) : sendError(res, 404, "not_found", "no such shared comparison"));
+  }
   if (!authorized) return false;
+
+  if (parts[0] === "comparisons" && parts[1] !== "workspaces") {
+    await team.ready;
+    return handleComparisons(req, res, parts.slice(1), method, new PgComparisons(team), mirror);
+  }
 
   if (parts.length === 1 && (parts[0] === "search" || parts[0] === "latency") && method === "GET") {
     await team.ready;
@@ -74,9 +89,26 @@ export async function handleTeamApi(
     return done(sendJson(res, 200, await team.latency(read.value)));
   }
 
+  if (parts[0] === "probes") {
+    await team.ready;
+    if (parts.length === 1 && method === "GET") return done(sendJson(res, 200, { probes: await team.probes() }));
+    const id = parts[1];
+    if (parts.length !== 2 || id === undefined || (method !== "GET" && method !== "DELETE")) return false;
+    const gone = () => sendError(res, 404, "not_found", `no probe report ${id.slice(0, 80)}`);
+    if (method === "GET") {
+      const report = await team.probe(id);
+      return done(report ? sendJson(res, 200, { ...report, id }) : gone());
+    }
+    return done((await team.deleteProbe(id)) ? void res.writeHead(204).end() : gone());
+  }
+
   if (parts[0] !== "transcripts") return false;
   await team.ready;
-  if (parts.length === 1 && method === "GET") return done(sendJson(res, 200, { transcripts: await team.list() }));
+  if (parts.length === 1 && method === "GET") {
+    const read = parseWith(listQuery, queryParams(url.searchParams));
+    if (!read.ok) return done(sendError(res, 400, "invalid_query", read.error));
+    return done(sendJson(res, 200, { transcripts: await team.list(read.value) }));
+  }
   const id = parts[1];
   if (id === undefined) return false;
   const missing = () => sendError(res, 404, "not_found", `no transcript ${id.slice(0, 80)}`);
@@ -110,6 +142,45 @@ export async function handleTeamApi(
     if (!read.ok) return done(sendError(res, 400, "invalid_payload", read.error));
     const meta = await team.rename(id, read.value.title);
     return done(meta ? sendJson(res, 200, meta) : missing());
+  }
+  return false;
+}
+
+/** /api/comparisons from the database (but POST /api/comparisons/workspaces: the file store's handler). */
+async function handleComparisons(
+  req: IncomingMessage,
+  res: ServerResponse,
+  parts: string[],
+  method: string,
+  store: PgComparisons,
+  mirror: PgMirror | undefined,
+): Promise<boolean> {
+  const done = (_sent: void) => true;
+  if (parts.length === 0 && method === "GET") return done(sendJson(res, 200, { comparisons: await store.list() }));
+  if (parts.length === 0 && method === "POST") {
+    const body = await readJsonBody(req, comparisonInput, 256 * 1024);
+    if (!body.ok) return done(sendError(res, 400, "invalid_payload", body.error));
+    await mirror?.flush();
+    const saved = await store.save(body.value);
+    if ("missing" in saved) return done(sendError(res, 400, "not_found", `no transcript ${saved.missing}`));
+    return done(sendJson(res, 201, saved));
+  }
+  const id = parts[0];
+  if (id === undefined) return false;
+  const missing = () => sendError(res, 404, "not_found", `no comparison ${id.slice(0, 80)}`);
+  if (parts.length === 1 && (method === "GET" || method === "DELETE")) {
+    const record = await store.get(id);
+    if (!record) return done(missing());
+    if (method === "GET") return done(sendJson(res, 200, record));
+    return done((await store.delete(id)) ? void res.writeHead(204).end() : missing());
+  }
+  if (parts.length === 2 && parts[1] === "share" && (method === "POST" || method === "DELETE")) {
+    const record = method === "POST" ? await store.share(id) : await store.unshare(id);
+    return done(
+      record
+        ? sendJson(res, 200, record)
+        : sendError(res, 404, "not_found", `no comparison ${id.slice(0, 80)} (or one of its transcripts is gone)`),
+    );
   }
   return false;
 }

@@ -58,4 +58,42 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: "instances' leases, each recording's writer",
+    sql: `
+      -- Each running instance renews its lease; a recording whose writer's lease ran out was
+      -- left by a crash (server/stores/pg-store.ts, sweep).
+      CREATE TABLE instances (
+        id text PRIMARY KEY,
+        host text NOT NULL,
+        pid integer NOT NULL,
+        lease_until timestamptz NOT NULL
+      );
+      ALTER TABLE transcripts ADD COLUMN writer text;
+      CREATE INDEX transcripts_recording ON transcripts (writer) WHERE (meta->>'recording') = 'true';
+    `,
+  },
+  {
+    version: 3,
+    name: "probe reports",
+    sql: `
+      -- A probe report as the probe store writes it (lib/contracts/reports.ts), its id first.
+      CREATE TABLE probe_reports (
+        id text PRIMARY KEY,
+        report jsonb NOT NULL
+      );
+    `,
+  },
+  {
+    version: 4,
+    name: "saved comparisons",
+    sql: `
+      -- A saved comparison as the file store writes it (lib/contracts/compare-format.ts).
+      CREATE TABLE comparisons (
+        id text PRIMARY KEY,
+        record jsonb NOT NULL
+      );
+    `,
+  },
 ];

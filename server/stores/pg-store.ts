@@ -5,6 +5,7 @@
  * machinery (tsvector, GIN) and shows hits as the SQLite index does (lib/features/library-search.ts).
  */
 import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
 import pg from "pg";
 import {
   SEARCH_CANDIDATES,
@@ -16,19 +17,43 @@ import {
   type SearchQuery,
 } from "../../lib/contracts/library-search";
 import { serialize, type TranscriptEvent, type TranscriptHeader } from "../../lib/contracts/transcript";
-import type { TranscriptMeta } from "../../lib/contracts/transcript-meta";
+import type { ListFilter, TranscriptKind, TranscriptMeta } from "../../lib/contracts/transcript-meta";
+import type { ProbeReport } from "../../lib/contracts/reports";
+import type { ProbeReportMeta } from "../../lib/features/probe-export";
 import { callTiming, latencyRows, matchLine, queryTerms, searchDoc } from "../../lib/features/library-search";
 import type { LibrarySearch, TranscriptLibrary } from "./library-store";
 import { migrate } from "./pg-migrate";
 import { MIGRATIONS } from "./pg-schema";
 
 const ID = /^[A-Za-z0-9_-]{1,80}$/;
+const PROBE_ID = /^\d{8}-\d{6}-[0-9a-f]{8}$/;
+/** How long an instance's lease lasts unless renewed (renewed every third of it). */
+export const DEFAULT_LEASE_MS = 10_000;
 const DEFAULT_LIMIT = 50;
 /** Rows per INSERT when lines are saved. */
 const BATCH = 2_000;
 
+/**
+ * A client of the pool for a transaction. A checked-out client whose connection drops between
+ * two queries (the server restarted) emits "error": unheard, that would end the process.
+ */
+export async function checkout(pool: pg.Pool): Promise<pg.PoolClient> {
+  const client = await pool.connect();
+  const heard = (err: Error) => console.error(`database: ${err.message}`);
+  client.on("error", heard);
+  const release = client.release.bind(client);
+  client.release = (err?: Error | boolean) => {
+    client.off("error", heard);
+    return release(err);
+  };
+  return client;
+}
+
 /** What a user changes about a transcript, kept when a recorder saves its counts again. */
 const userChanges = (m: TranscriptMeta): Partial<TranscriptMeta> => ({
+  ...(m.owner ? { owner: m.owner } : {}),
+  // A saved comparison's side stays one whatever its recorder copies after.
+  ...(m.kind === "compare" ? { kind: m.kind } : {}),
   ...(m.renamed ? { title: m.title, renamed: true } : {}),
   ...(m.shareToken && m.sharedAt
     ? { shareToken: m.shareToken, sharedAt: m.sharedAt, ...(m.shareShowsCommand ? { shareShowsCommand: true } : {}) }
@@ -52,24 +77,46 @@ export function tsQuery(input: string): string | undefined {
     .join(" & ");
 }
 
+export interface PgOptions {
+  /** The instance's lease (DEFAULT_LEASE_MS): a recording is marked crashed this long after its writer's last renewal. */
+  leaseMs?: number;
+}
+
 export class PgStore implements TranscriptLibrary, LibrarySearch {
   /** Resolves once the migrations have run; rejects, saying why, when the database cannot be used. */
   readonly ready: Promise<void>;
+  /** This instance, as the writer of its recordings. */
+  readonly instance = randomBytes(12).toString("base64url");
+  private readonly leaseMs: number;
+  private leaseTimer: NodeJS.Timeout | undefined;
+  private leaseFailing = false;
+  /** The renewal under way, if any: close waits for it. */
+  private renewing: Promise<unknown> = Promise.resolve();
 
-  private constructor(readonly pool: pg.Pool) {
+  private constructor(
+    readonly pool: pg.Pool,
+    options: PgOptions,
+  ) {
+    this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
     // An idle client's error (the server restarted) must not take the relay down.
     pool.on("error", (err) => console.error(`database: ${err.message}`));
-    this.ready = migrate(pool, MIGRATIONS).then(() => undefined);
+    this.ready = migrate(pool, MIGRATIONS).then(async () => {
+      // Recordings left by instances whose lease ran out are marked at start, then at every renewal.
+      await this.renew();
+      this.leaseTimer = setInterval(() => {
+        this.renewing = this.renew().catch(() => undefined);
+      }, this.leaseMs / 3).unref();
+    });
     this.ready.catch(() => undefined); // seen by whoever awaits it
   }
 
   /** Connects now and runs the migrations not yet run (once, whatever other instances start meanwhile). */
-  static connect(url: string): PgStore {
-    return new PgStore(new pg.Pool({ connectionString: url, max: 8 }));
+  static connect(url: string, options: PgOptions = {}): PgStore {
+    return new PgStore(new pg.Pool({ connectionString: url, max: 8, connectionTimeoutMillis: 5_000 }), options);
   }
 
-  static async open(url: string): Promise<PgStore> {
-    const store = PgStore.connect(url);
+  static async open(url: string, options: PgOptions = {}): Promise<PgStore> {
+    const store = PgStore.connect(url, options);
     try {
       await store.ready;
     } catch (err) {
@@ -79,19 +126,57 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
     return store;
   }
 
-  close(): Promise<void> {
-    return this.pool.end();
+  /** Stops renewing and gives the lease back (what it still records is closed by then). */
+  async close(): Promise<void> {
+    clearInterval(this.leaseTimer);
+    await this.renewing;
+    await this.pool.query("DELETE FROM instances WHERE id = $1", [this.instance]).catch(() => undefined);
+    await this.pool.end();
+  }
+
+  /**
+   * Renews this instance's lease, then marks as ended by a crash every recording whose writer
+   * holds no lease (killed, or cut off from the database for longer than its lease: if it comes
+   * back, its next copy says "recording" again). Time is the database's, one clock for all.
+   */
+  async renew(): Promise<string[]> {
+    try {
+      await this.pool.query(
+        `INSERT INTO instances (id, host, pid, lease_until)
+         VALUES ($1, $2, $3, clock_timestamp() + $4 * interval '1 millisecond')
+         ON CONFLICT (id) DO UPDATE SET lease_until = EXCLUDED.lease_until`,
+        [this.instance, hostname(), process.pid, this.leaseMs],
+      );
+      const { rows } = await this.pool.query<{ id: string }>(
+        `UPDATE transcripts t SET writer = NULL, meta = t.meta || '{"recording": false, "endedBy": "crash"}'::jsonb
+         WHERE (t.meta->>'recording') = 'true' AND NOT EXISTS (
+           SELECT 1 FROM instances i WHERE i.id = t.writer AND i.lease_until > clock_timestamp())
+         RETURNING t.id`,
+      );
+      await this.pool.query("DELETE FROM instances WHERE lease_until < clock_timestamp() - interval '1 hour'");
+      if (this.leaseFailing) console.error("database: lease renewed again");
+      this.leaseFailing = false;
+      for (const { id } of rows)
+        console.error(`database: transcript ${id}: its relay died while recording: marked ended by a crash`);
+      return rows.map((r) => r.id);
+    } catch (err) {
+      if (!this.leaseFailing) console.error(`database: cannot renew this instance's lease: ${(err as Error).message}`);
+      this.leaseFailing = true;
+      throw err;
+    }
   }
 
   /**
    * Saves a transcript's meta and `lines`, which are its lines from number `from` on (0: all of
    * them, header first, replacing what was kept; else appended, `lastSeq` the last frame's seq
-   * before them). Returns the last frame's seq after them. What a user changed in the database
-   * (a rename, a share) outlives the recorder's meta.
+   * before them). Lines already kept under their numbers are left as they are, so saving again
+   * after a commit whose answer was lost (the database went away) duplicates nothing. Returns the
+   * last frame's seq after them. What a user changed in the database (a rename, a share) outlives
+   * the recorder's meta.
    */
   async save(meta: TranscriptMeta, lines: readonly string[], from = 0, lastSeq = 0): Promise<number> {
     if (!ID.test(meta.id)) throw new Error(`bad transcript id: ${meta.id.slice(0, 80)}`);
-    const client = await this.pool.connect();
+    const client = await checkout(this.pool);
     try {
       await client.query("BEGIN");
       const old = await client.query<{ meta: TranscriptMeta }>(
@@ -101,9 +186,9 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
       const { writer: _writer, duplicateOf: _dup, ...plain } = meta;
       const stored = { ...plain, ...(old.rows[0] ? userChanges(old.rows[0].meta) : {}) };
       await client.query(
-        `INSERT INTO transcripts (id, created_at, meta) VALUES ($1, $2, $3)
-         ON CONFLICT (id) DO UPDATE SET meta = EXCLUDED.meta, created_at = EXCLUDED.created_at`,
-        [meta.id, meta.createdAt, stored],
+        `INSERT INTO transcripts (id, created_at, meta, writer) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (id) DO UPDATE SET meta = EXCLUDED.meta, created_at = EXCLUDED.created_at, writer = EXCLUDED.writer`,
+        [meta.id, meta.createdAt, stored, meta.recording ? this.instance : null],
       );
       if (from === 0) {
         for (const table of ["transcript_lines", "search_docs", "calls"])
@@ -111,12 +196,16 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
       }
       const seq = await this.insertLines(client, meta.id, lines, from, lastSeq);
       await client.query("COMMIT");
+      client.release();
       return seq;
     } catch (err) {
-      await client.query("ROLLBACK").catch(() => undefined);
+      // A client whose ROLLBACK fails too is broken (its connection dropped): destroyed, not pooled.
+      const broken = await client.query("ROLLBACK").then(
+        () => undefined,
+        (e: Error) => e,
+      );
+      client.release(broken);
       throw err;
-    } finally {
-      client.release();
     }
   }
 
@@ -153,7 +242,8 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
       const slice = lines.slice(at, at + BATCH);
       await client.query(
         `INSERT INTO transcript_lines (transcript_id, line_no, line)
-         SELECT $1, n, l FROM unnest($2::int[], $3::text[]) AS x(n, l)`,
+         SELECT $1, n, l FROM unnest($2::int[], $3::text[]) AS x(n, l)
+         ON CONFLICT (transcript_id, line_no) DO NOTHING`,
         [id, slice.map((_, i) => from + at + i), slice],
       );
     }
@@ -161,23 +251,27 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
       await client.query(
         `INSERT INTO search_docs (transcript_id, line_no, seq, ts, dir, kind, method, field, error, body, extra)
          SELECT $1, * FROM unnest($2::int[], $3::int[], $4::float8[], $5::text[], $6::text[], $7::text[],
-           $8::text[], $9::bool[], $10::text[], $11::text[])`,
+           $8::text[], $9::bool[], $10::text[], $11::text[])
+         ON CONFLICT (transcript_id, line_no) DO NOTHING`,
         [id, ...docs.map((column) => column.slice(at, at + BATCH))],
       );
     }
     for (let at = 0; at < calls[0]!.length; at += BATCH) {
       await client.query(
         `INSERT INTO calls (transcript_id, line_no, method, dir, ms, error)
-         SELECT $1, * FROM unnest($2::int[], $3::text[], $4::text[], $5::float8[], $6::bool[])`,
+         SELECT $1, * FROM unnest($2::int[], $3::text[], $4::text[], $5::float8[], $6::bool[])
+         ON CONFLICT (transcript_id, line_no) DO NOTHING`,
         [id, ...calls.map((column) => column.slice(at, at + BATCH))],
       );
     }
     return lastSeq;
   }
 
-  async list(): Promise<TranscriptMeta[]> {
+  async list(filter: ListFilter = {}): Promise<TranscriptMeta[]> {
+    const owned = filter.owner !== undefined;
     const { rows } = await this.pool.query<{ meta: TranscriptMeta }>(
-      "SELECT meta FROM transcripts ORDER BY created_at DESC, id DESC",
+      `SELECT meta FROM transcripts ${owned ? "WHERE meta->>'owner' = $1" : ""} ORDER BY created_at DESC, id DESC`,
+      owned ? [filter.owner] : [],
     );
     return rows.map((r) => r.meta);
   }
@@ -212,6 +306,15 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
     );
   }
 
+  own(id: string, owner: string): Promise<TranscriptMeta | undefined> {
+    return this.update(id, (meta) => (meta.owner === owner ? meta : { ...meta, owner }));
+  }
+
+  /** Tags a transcript with what it turned out to be part of (a comparison's side). */
+  tag(id: string, kind: TranscriptKind): Promise<TranscriptMeta | undefined> {
+    return this.update(id, (meta) => (meta.kind === kind ? meta : { ...meta, kind }));
+  }
+
   rename(id: string, title: string): Promise<TranscriptMeta | undefined> {
     return this.update(id, (meta) => ({ ...meta, title, renamed: true }));
   }
@@ -240,7 +343,7 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
     change: (meta: TranscriptMeta) => TranscriptMeta,
   ): Promise<TranscriptMeta | undefined> {
     if (!ID.test(id)) return undefined;
-    const client = await this.pool.connect();
+    const client = await checkout(this.pool);
     try {
       await client.query("BEGIN");
       const { rows } = await client.query<{ meta: TranscriptMeta }>(
@@ -251,12 +354,16 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
       const next = meta && change(meta);
       if (next && next !== meta) await client.query("UPDATE transcripts SET meta = $2 WHERE id = $1", [id, next]);
       await client.query("COMMIT");
+      client.release();
       return next;
     } catch (err) {
-      await client.query("ROLLBACK").catch(() => undefined);
+      // A client whose ROLLBACK fails too is broken (its connection dropped): destroyed, not pooled.
+      const broken = await client.query("ROLLBACK").then(
+        () => undefined,
+        (e: Error) => e,
+      );
+      client.release(broken);
       throw err;
-    } finally {
-      client.release();
     }
   }
 
@@ -370,5 +477,37 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
       transcripts: count.rows[0]!.n,
       tookMs: Math.round(performance.now() - started),
     };
+  }
+
+  /** Keeps a probe report under its id (kept again: replaced). */
+  async saveProbe(report: ProbeReport & { id: string }): Promise<void> {
+    if (!PROBE_ID.test(report.id)) throw new Error(`bad probe report id: ${report.id.slice(0, 80)}`);
+    await this.pool.query(
+      "INSERT INTO probe_reports (id, report) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET report = EXCLUDED.report",
+      [report.id, report],
+    );
+  }
+
+  async probe(id: string): Promise<ProbeReport | undefined> {
+    if (!PROBE_ID.test(id)) return undefined;
+    const { rows } = await this.pool.query<{ report: ProbeReport }>("SELECT report FROM probe_reports WHERE id = $1", [
+      id,
+    ]);
+    return rows[0]?.report;
+  }
+
+  /** As the probe store lists them: newest first, without their rows. */
+  async probes(): Promise<ProbeReportMeta[]> {
+    const { rows } = await this.pool.query<ProbeReportMeta>(
+      `SELECT id, report->>'profile' AS profile, report->'agent' AS agent, report->>'startedAt' AS "startedAt",
+         (report->>'durationMs')::float8 AS "durationMs", jsonb_array_length(report->'rows') AS checks
+       FROM probe_reports ORDER BY id DESC`,
+    );
+    return rows.map(({ agent, ...r }) => (agent ? { ...r, agent } : r));
+  }
+
+  async deleteProbe(id: string): Promise<boolean> {
+    if (!PROBE_ID.test(id)) return false;
+    return (await this.pool.query("DELETE FROM probe_reports WHERE id = $1", [id])).rowCount === 1;
   }
 }

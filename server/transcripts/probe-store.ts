@@ -15,6 +15,8 @@ const PRIVATE_DIR = 0o700;
 
 export class ProbeStore {
   readonly dir: string;
+  /** Told of each report kept (the team library copies it: server/stores/pg-mirror.ts). */
+  onSaved: ((id: string) => void) | undefined;
 
   constructor(dataDir: string) {
     this.dir = path.join(dataDir, "probes");
@@ -51,6 +53,7 @@ export class ProbeStore {
     const tmp = `${this.file(id)}.tmp`;
     writeFileSync(tmp, reportToJson(kept), { mode: PRIVATE_FILE, flag: "wx" });
     renameSync(tmp, this.file(id));
+    this.onSaved?.(id);
     return kept;
   }
 

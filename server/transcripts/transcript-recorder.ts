@@ -294,9 +294,10 @@ export class TranscriptRecorder {
   }
 
   private userChanges(): Partial<TranscriptMeta> {
-    const { title, renamed, shareToken, sharedAt, shareShowsCommand, kind } =
+    const { title, renamed, shareToken, sharedAt, shareShowsCommand, kind, owner } =
       this.store.storedMeta(this.meta.id) ?? this.meta;
     return {
+      ...(owner ? { owner } : {}),
       ...(kind ? { kind } : {}),
       ...(renamed ? { title, renamed } : {}),
       ...(shareToken && sharedAt ? { shareToken, sharedAt, ...(shareShowsCommand ? { shareShowsCommand } : {}) } : {}),

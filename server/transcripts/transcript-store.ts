@@ -29,7 +29,12 @@ import { StringDecoder } from "node:string_decoder";
 import { isTurnStart, protocolOf } from "../../lib/protocol/protocols";
 import { serialize, TranscriptError, type AgentInfoEvent, type TranscriptHeader } from "../../lib/contracts/transcript";
 import { TranscriptLines, type TranscriptLine } from "../../lib/contracts/transcript-lines";
-import { inferKind, type TranscriptKind, type TranscriptMeta } from "../../lib/contracts/transcript-meta";
+import {
+  inferKind,
+  type ListFilter,
+  type TranscriptKind,
+  type TranscriptMeta,
+} from "../../lib/contracts/transcript-meta";
 import { transcriptLimits, type TranscriptLimits } from "../config";
 import { isAlive } from "../process-group";
 import { PACKAGE_ROOT } from "../runtime";
@@ -71,6 +76,8 @@ export class TranscriptStore {
   readonly live = new Set<string>();
   /** Warm-pool agents no browser has taken yet: not listed, and deleted if never used. */
   readonly unlisted = new Set<string>();
+  /** Not yet copied to the team library (server/stores/pg-mirror.ts): retention keeps them. */
+  readonly pinned = new Set<string>();
 
   /** The search index, told of every change (the relay's; none in the CLI and tests). */
   index: IndexObserver | undefined;
@@ -305,7 +312,7 @@ export class TranscriptStore {
    * there (writeMeta renames a new meta into place); only recordings and files with no valid meta
    * are asked again each time. (A meta file edited in place by hand is seen once the directory changes.)
    */
-  list(): TranscriptMeta[] {
+  list(filter: ListFilter = {}): TranscriptMeta[] {
     const dirMtimeMs = statSync(this.dir).mtimeMs;
     let listed = this.listed;
     if (!listed || !listed.settled || listed.dirMtimeMs !== dirMtimeMs) {
@@ -337,7 +344,8 @@ export class TranscriptStore {
         listed.metas = new Map([...listed.metas].sort(([, a], [, b]) => b.createdAt.localeCompare(a.createdAt)));
     }
     const out: TranscriptMeta[] = [];
-    for (const [id, meta] of listed.metas) if (!this.unlisted.has(id)) out.push(meta);
+    for (const [id, meta] of listed.metas)
+      if (!this.unlisted.has(id) && (filter.owner === undefined || meta.owner === filter.owner)) out.push(meta);
     return out;
   }
 
@@ -453,6 +461,11 @@ export class TranscriptStore {
     return this.update(id, (meta) => ({ ...meta, kind }));
   }
 
+  /** Records who made it (a named token's owner, server/http/identities.ts). */
+  own(id: string, owner: string): TranscriptMeta | undefined {
+    return this.update(id, (meta) => (meta.owner === owner ? meta : { ...meta, owner }));
+  }
+
   rename(id: string, title: string): TranscriptMeta | undefined {
     return this.update(id, (meta) => ({ ...meta, title, renamed: true }));
   }
@@ -518,7 +531,8 @@ export class TranscriptStore {
     const over = () => (count > 0 && left > count) || (totalBytes > 0 && bytes > totalBytes);
     for (const m of [...all].reverse()) {
       if (!over()) break;
-      if (m.recording || m.shareToken || m.renamed || m.uploaded || m.id in DEMO_TRANSCRIPTS) continue;
+      if (m.recording || m.shareToken || m.renamed || m.uploaded || m.id in DEMO_TRANSCRIPTS || this.pinned.has(m.id))
+        continue;
       if (!this.delete(m.id)) continue;
       dropped.push(m.id);
       bytes -= m.bytes;

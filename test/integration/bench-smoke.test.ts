@@ -2,6 +2,7 @@
 import { execa } from "execa";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { pgSkipReason } from "../pg-cluster";
 
 const root = path.resolve(import.meta.dirname, "../..");
 /** relay-overhead starts ten processes in turn (relays with the index on and off, for three loads): seconds each when loaded. */
@@ -72,4 +73,19 @@ describe("benchmarks (smoke)", () => {
     for (const v of [r.directLatencyMs.p50, r.tapLatencyMs.p99, r.addedLatencyMs.p50, r.addedWithRelayLatencyMs.p99])
       expect(Number.isFinite(v)).toBe(true);
   });
+
+  it.skipIf(pgSkipReason() !== undefined)(
+    "library-pg times the list and the searches on both stores",
+    async () => {
+      const r = await bench("library-pg", "--transcripts", "20", "--mb", "4", "--runs", "2");
+      for (const store of [r.fileStore, r.postgres]) {
+        expect(store.listMs.transcripts).toBeGreaterThanOrEqual(20);
+        for (const q of Object.values<{ p50: number }>(store.searches)) expect(q.p50).toBeGreaterThan(0);
+      }
+      expect(r.postgres.searches.commonWord.matches).toBe(r.fileStore.searches.commonWord.matches);
+      expect(r.pgDatabaseMiB).toBeGreaterThan(0);
+      expect(r.loadAverage).toHaveLength(3);
+    },
+    180_000,
+  );
 });

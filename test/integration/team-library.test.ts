@@ -2,31 +2,42 @@
  * `serve --database`: two relay instances on one PostgreSQL database (a throw-away cluster). A
  * real Gemini CLI session (fake API) recorded on A is listed, read line for line and found by
  * search on B; a rename, a share and a delete made on B are seen on A; a local file published
- * into B (acp-playground publish) is read on A.
+ * into B (acp-playground publish) is read on A. With named tokens (one config file for both): a
+ * session recorded with Alice's token is hers on B, Bob's publish is his, and Bob's token removed
+ * from the file is refused on both at once, his open socket closed. A probe report kept on A is
+ * listed, read and deleted on B; a comparison saved on A is shared from B and opens on A.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { publishMain } from "../../server/cli/publish-cli";
+import { probeStoreBeside } from "../../server/transcripts/probe-store";
+import { serialize, serializeFrame, TRANSCRIPT_FORMAT, TRANSCRIPT_VERSION } from "../../lib/contracts/transcript";
 import type { ServerConfig } from "../../server/config";
 import { useGeminiRelay } from "../gemini-relay-setup";
 import { pgSkipReason, startPgCluster, type PgCluster } from "../pg-cluster";
-import { startTestRelay, type TestRelay } from "../relay-harness";
+import { startTestRelay, TestClient, type TestRelay } from "../relay-harness";
 
 const SECRET = "sk-playground-test-0123456789";
+const ALICE = "alice-team-token-0123456789";
+const BOB = "bob-team-token-0123456789";
 const skip = pgSkipReason();
 
 describe.skipIf(skip !== undefined)("team library on PostgreSQL", () => {
   let cluster: PgCluster | undefined;
   let b: TestRelay | undefined;
   const overrides: Partial<ServerConfig> = { graceMs: 200 };
+  const configDir = mkdtempSync(path.join(tmpdir(), "acp-team-config-"));
+  const configFile = path.join(configDir, "config.json");
   beforeAll(async () => {
     cluster = await startPgCluster();
-    overrides.database = cluster.url;
+    writeFileSync(configFile, JSON.stringify({ tokens: { alice: ALICE, bob: BOB } }));
+    Object.assign(overrides, { database: cluster.url, configFile, tokens: { alice: ALICE, bob: BOB } });
   }, 60_000);
   const a = useGeminiRelay(overrides, { ACP_TEST_SERVICE_TOKEN: SECRET });
   beforeAll(async () => {
-    b = await startTestRelay({ database: cluster!.url, workspaceRoots: [a.workspace] });
+    b = await startTestRelay({ ...overrides, workspaceRoots: [a.workspace] });
     await b.server.relay.team!.ready;
   });
   afterAll(async () => {
@@ -34,9 +45,10 @@ describe.skipIf(skip !== undefined)("team library on PostgreSQL", () => {
   });
   // After the Gemini relay's own afterAll (hooks run in reverse): its pool must be closed first.
   afterAll(() => cluster?.stop());
+  afterAll(() => rmSync(configDir, { recursive: true, force: true }));
 
-  async function http(relay: TestRelay, method: string, route: string, body?: string) {
-    const res = await fetch(`${relay.url}${route}`, { method, headers: { authorization: "Bearer test-token" }, body });
+  async function http(relay: TestRelay, method: string, route: string, body?: string, token = "test-token") {
+    const res = await fetch(`${relay.url}${route}`, { method, headers: { authorization: `Bearer ${token}` }, body });
     const text = await res.text();
     return { status: res.status, text, json: () => JSON.parse(text) };
   }
@@ -133,5 +145,133 @@ describe.skipIf(skip !== undefined)("team library on PostgreSQL", () => {
       (r) => r.status === 200,
     );
     expect(copy.text.split("\n").slice(1)).toEqual(local.split("\n").slice(1));
+  });
+
+  it("named tokens: who recorded what is listed and filtered on every instance; a token removed from the file is refused", async () => {
+    const c = await a.client({ token: ALICE });
+    const agent = await c.start();
+    const id = agent.transcriptId!;
+    await c.send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: 1, clientCapabilities: {} },
+    });
+    await c.response(1);
+    await c.emit("agent:stop", {});
+    const mine = await until(
+      async () => (await http(b!, "GET", "/api/transcripts?owner=alice", undefined, BOB)).json().transcripts,
+      (list: { id: string; recording: boolean; owner?: string }[]) => list.some((m) => m.id === id && !m.recording),
+    );
+    expect(mine.every((m) => m.owner === "alice")).toBe(true);
+    expect((await http(b!, "GET", "/api/transcripts?owner=bob")).json().transcripts).toEqual([]);
+    const bad = await http(b!, "GET", "/api/transcripts?owner=no%20one");
+    expect([bad.status, bad.json().error.code]).toEqual([400, "invalid_query"]);
+    expect((await http(a.relay, "GET", "/api/transcripts?owner=alice")).json().transcripts[0]).toMatchObject({ id });
+
+    // Bob's upload is his.
+    const file = path.join(a.base, "bob.jsonl");
+    writeFileSync(file, readFileSync(a.relay.server.relay.transcripts.file(id), "utf8"));
+    const lines: string[] = [];
+    expect(await publishMain([file, "--to", b!.url], { ACP_PLAYGROUND_TOKEN: BOB }, (l) => lines.push(l))).toBe(0);
+    const published = /published as .*\/transcripts\/(\S+)$/.exec(lines[0]!)![1]!;
+    await until(
+      async () => (await http(a.relay, "GET", "/api/transcripts?owner=bob")).json().transcripts,
+      (list: { id: string }[]) => list.some((m) => m.id === published),
+    );
+
+    // Bob's token revoked by editing the file: refused on both instances, his open socket closed.
+    const bob = await a.client({ token: BOB });
+    const closed = new Promise<string>((resolve) => bob.socket.once("disconnect", resolve));
+    writeFileSync(configFile, JSON.stringify({ tokens: { alice: ALICE } }));
+    expect((await http(b!, "GET", "/api/transcripts", undefined, BOB)).status).toBe(401);
+    expect((await http(a.relay, "GET", "/api/transcripts", undefined, BOB)).status).toBe(401);
+    expect((await http(b!, "GET", "/api/transcripts", undefined, ALICE)).status).toBe(200);
+    expect(await closed).toBe("io server disconnect");
+    const again = new TestClient(a.relay.url, { token: BOB });
+    await expect(again.connected()).rejects.toThrow(/unauthorized/);
+    again.close();
+  });
+
+  it("a probe report kept on A is listed, read and deleted on B", async () => {
+    const kept = probeStoreBeside(a.relay.server.relay.transcripts).save({
+      profile: "gemini",
+      agent: { name: "gemini-cli", version: "1" },
+      startedAt: new Date().toISOString(),
+      durationMs: 1234,
+      rows: [],
+    });
+    const listed = await until(
+      async () => (await http(b!, "GET", "/api/probes")).json().probes as { id: string }[],
+      (probes) => probes.some((p) => p.id === kept.id),
+    );
+    expect(listed.find((p) => p.id === kept.id)).toEqual({
+      id: kept.id,
+      profile: "gemini",
+      agent: { name: "gemini-cli", version: "1" },
+      startedAt: kept.startedAt,
+      durationMs: 1234,
+      checks: 0,
+    });
+    expect((await http(b!, "GET", `/api/probes/${kept.id}`)).json()).toEqual(kept);
+    expect((await http(b!, "DELETE", `/api/probes/${kept.id}`)).status).toBe(204);
+    expect((await http(a.relay, "GET", `/api/probes/${kept.id}`)).status).toBe(404);
+    expect((await http(b!, "GET", "/api/probes/nope")).status).toBe(404);
+  });
+
+  it("a comparison saved on A is listed, shared, revoked and deleted on B, its share link opening on A", async () => {
+    const upload = async (profile: string) => {
+      const text =
+        serialize({
+          type: "header",
+          format: TRANSCRIPT_FORMAT,
+          version: TRANSCRIPT_VERSION,
+          id: "x",
+          createdAt: new Date().toISOString(),
+          playground: { version: "test" },
+          agent: { profile, command: "agent", args: [], cwd: "/w" },
+        }) +
+        serializeFrame({
+          seq: 1,
+          ts: 1,
+          dir: "to-agent",
+          kind: "request",
+          method: "initialize",
+          raw: '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}',
+        });
+      const res = await http(a.relay, "POST", "/api/transcripts", text);
+      expect(res.status).toBe(201);
+      return res.json().id as string;
+    };
+    const sides = [await upload("left"), await upload("right")];
+    const input = {
+      prompt: "compare me",
+      sides: sides.map((transcriptId, i) => ({ label: `side ${i}`, profile: i ? "right" : "left", transcriptId })),
+    };
+    // Saved on A at once after the uploads: A's copies reach the database first.
+    const saved = await http(a.relay, "POST", "/api/comparisons", JSON.stringify(input));
+    expect(saved.status).toBe(201);
+    const cid = saved.json().id as string;
+    expect((await http(b!, "GET", "/api/comparisons")).json().comparisons.map((c: { id: string }) => c.id)).toContain(
+      cid,
+    );
+    const listed = (await http(b!, "GET", "/api/transcripts")).json().transcripts as { id: string; kind: string }[];
+    expect(listed.filter((m) => sides.includes(m.id)).map((m) => m.kind)).toEqual(["compare", "compare"]);
+
+    const shared = (await http(b!, "POST", `/api/comparisons/${cid}/share`)).json();
+    const view = await fetch(`${a.relay.url}/api/comparisons/${cid}/shared?token=${shared.shareToken}`);
+    expect(view.status).toBe(200);
+    const body = (await view.json()) as { transcripts: { id: string; token: string }[] };
+    expect(body.transcripts.map((t) => t.id)).toEqual(sides);
+    for (const t of body.transcripts)
+      expect((await fetch(`${a.relay.url}/api/share/${t.id}?token=${t.token}`)).status).toBe(200);
+    expect((await fetch(`${a.relay.url}/api/comparisons/${cid}/shared?token=nope`)).status).toBe(404);
+
+    // Revoking one transcript's link revokes the comparison's for good.
+    expect((await http(a.relay, "DELETE", `/api/transcripts/${sides[0]}/share`)).status).toBe(200);
+    expect((await fetch(`${b!.url}/api/comparisons/${cid}/shared?token=${shared.shareToken}`)).status).toBe(404);
+    expect((await http(b!, "DELETE", `/api/comparisons/${cid}/share`)).status).toBe(200);
+    expect((await http(a.relay, "DELETE", `/api/comparisons/${cid}`)).status).toBe(204);
+    expect((await http(b!, "GET", `/api/comparisons/${cid}`)).status).toBe(404);
   });
 });

@@ -1,0 +1,145 @@
+/**
+ * The team library on PostgreSQL against the embedded one, same library, same run: a generated
+ * library (bench/library-gen.ts; `--transcripts 500 --mb 100` by default, `--transcripts 5000
+ * --mb 1024` for the issue's size) is indexed by SQLite (the file store's baseline) and copied
+ * into a throw-away PostgreSQL cluster as `serve --database` copies it (PgMirror.sync,
+ * `--copiers` at a time). Then a relay process serves each, one after the other, and
+ * GET /api/transcripts and GET /api/search (the queries of bench/library.ts) are timed over HTTP,
+ * `--runs` times each. Targets (issue #37): search p50 <= 200 ms, list <= 100 ms.
+ *
+ *   node --import tsx bench/library-pg.ts [--transcripts 500] [--mb 100] [--runs 20] [--copiers 4]
+ */
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import path from "node:path";
+import { rare, writeLibrary } from "./library-gen";
+import { numberFlags, percentile, round, startRelayProcess } from "./harness";
+import { SearchIndex } from "../server/transcripts/search-index";
+import { TranscriptStore } from "../server/transcripts/transcript-store";
+import { PgMirror } from "../server/stores/pg-mirror";
+import { PgStore } from "../server/stores/pg-store";
+import { transcriptLimits } from "../server/config";
+import { startPgCluster } from "../test/pg-cluster";
+
+const flags = numberFlags({ transcripts: 500, mb: 100, runs: 20, copiers: 4 });
+const TARGETS = { searchP50Ms: 200, listP50Ms: 100 };
+
+const stats = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return { p50: round(percentile(s, 50), 1), p95: round(percentile(s, 95), 1), max: round(s.at(-1) ?? NaN, 1) };
+};
+
+const QUERIES = {
+  rareWord: `/api/search?q=${rare(123_456)}`,
+  commonWord: "/api/search?q=function",
+  twoCommonWords: "/api/search?q=agent%20session",
+  phrase: `/api/search?q=${encodeURIComponent('"read write"')}`,
+  prefix: "/api/search?q=laten",
+  filtered: "/api/search?q=error&agent=claude-code&errors=1&from=2026-02-01&to=2026-04-30",
+};
+
+/** Times the list and the searches on a served relay. */
+async function serve(url: string) {
+  const timed = async (route: string) => {
+    const times: number[] = [];
+    let body: any;
+    for (let r = 0; r < flags.runs; r++) {
+      const t = performance.now();
+      const res = await fetch(`${url}${route}`, { headers: { authorization: "Bearer bench" } });
+      body = await res.json();
+      times.push(performance.now() - t);
+      if (!res.ok) throw new Error(`${route}: ${res.status} ${JSON.stringify(body)}`);
+    }
+    return { ...stats(times), body };
+  };
+  const list = await timed("/api/transcripts");
+  const searches: Record<string, unknown> = {};
+  for (const [name, route] of Object.entries(QUERIES)) {
+    const r = await timed(route);
+    searches[name] = { p50: r.p50, p95: r.p95, max: r.max, matches: r.body.total, more: r.body.more };
+  }
+  return {
+    listMs: { p50: list.p50, p95: list.p95, max: list.max, transcripts: list.body.transcripts.length },
+    searches,
+  };
+}
+
+const work = mkdtempSync(path.join(tmpdir(), "acp-bench-pg-"));
+const cluster = await startPgCluster();
+try {
+  // 1. The library, generated; indexed by SQLite (the baseline).
+  const data = path.join(work, "data");
+  const dir = path.join(data, "transcripts");
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  let t = performance.now();
+  const bytes = writeLibrary(dir, flags.transcripts, flags.mb);
+  console.error(`generated ${flags.transcripts} transcripts, ${round(bytes / 1024 / 1024, 1)} MiB`);
+  t = performance.now();
+  const index = new SearchIndex(dir);
+  index.updateAll();
+  index.close();
+  const sqliteIndexS = round((performance.now() - t) / 1000, 1);
+
+  // 2. Copied into PostgreSQL as serve --database copies it.
+  t = performance.now();
+  const db = await PgStore.open(cluster.url);
+  const files = new TranscriptStore(data, {}, transcriptLimits({}));
+  const mirror = new PgMirror(files, db);
+  const ids = files.list().map((m) => m.id);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: flags.copiers }, async () => {
+      while (next < ids.length) await mirror.sync(ids[next++]!);
+    }),
+  );
+  await db.pool.query("VACUUM ANALYZE");
+  const pgCopyS = round((performance.now() - t) / 1000, 1);
+  const size = await db.pool.query<{ bytes: string }>("SELECT pg_database_size(current_database()) AS bytes");
+  await db.close();
+  console.error(`SQLite index ${sqliteIndexS} s; PostgreSQL copy ${pgCopyS} s`);
+
+  // 3. Served: the file store, then PostgreSQL (its relay's own data directory empty).
+  const limits = { ACP_PLAYGROUND_TRANSCRIPTS_MAX_COUNT: "0", ACP_PLAYGROUND_TRANSCRIPTS_MAX_BYTES: "0" };
+  const fileRelay = await startRelayProcess({}, { ACP_PLAYGROUND_DATA: data, ...limits });
+  let fileStore: Awaited<ReturnType<typeof serve>>;
+  try {
+    fileStore = await serve(fileRelay.url);
+  } finally {
+    await fileRelay.close();
+  }
+  const pgRelay = await startRelayProcess({}, { ...limits, ACP_PLAYGROUND_DATABASE_URL: cluster.url });
+  let postgres: Awaited<ReturnType<typeof serve>>;
+  try {
+    postgres = await serve(pgRelay.url);
+  } finally {
+    await pgRelay.close();
+  }
+
+  const searchP50s = Object.values(postgres.searches).map((s) => (s as { p50: number }).p50);
+  console.log(
+    JSON.stringify(
+      {
+        benchmark: "library-pg",
+        transcripts: flags.transcripts,
+        libraryMiB: round(bytes / 1024 / 1024, 1),
+        runs: flags.runs,
+        sqliteIndexS,
+        pgCopyS,
+        pgDatabaseMiB: round(Number(size.rows[0]!.bytes) / 1024 / 1024, 1),
+        fileStore,
+        postgres,
+        loadAverage: loadavg().map((l) => round(l, 2)),
+        targets: TARGETS,
+        met: {
+          search: Math.max(...searchP50s) <= TARGETS.searchP50Ms,
+          list: postgres.listMs.p50 <= TARGETS.listP50Ms,
+        },
+      },
+      null,
+      2,
+    ),
+  );
+} finally {
+  cluster.stop();
+  rmSync(work, { recursive: true, force: true });
+}
