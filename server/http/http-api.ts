@@ -122,7 +122,7 @@ export async function handleApi(
     return sendJson(res, 200, { profiles: [...(await relay.profiles.details()), ...relay.profiles.replays()] });
   }
   if (parts[0] === "profiles") return handleProfilesApi(req, res, parts, relay);
-  if (parts[0] === "watch") return handleWatchApi(req, res, parts, relay);
+  if (parts[0] === "watch") return handleWatchApi(req, res, parts, relay, who.owner);
 
   // The library's index: full-text search and latency per method over every transcript.
   if (parts.length === 1 && (parts[0] === "search" || parts[0] === "latency") && method === "GET") {

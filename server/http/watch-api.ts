@@ -12,12 +12,13 @@ export async function handleWatchApi(
   res: ServerResponse,
   parts: string[],
   relay: Relay,
+  by: string | undefined,
 ): Promise<void> {
   const method = req.method ?? "GET";
   if (parts.length === 1 && method === "POST") {
     const read = await readJsonBody(req, watchBody, 4 * 1024);
     if (!read.ok) return sendError(res, 400, "invalid_payload", read.error);
-    const made = relay.watch.create(read.value.clientId);
+    const made = relay.watch.create(read.value.clientId, by);
     if (!made.ok) return sendError(res, made.status, made.error.code, made.error.message);
     // The page's own origin (the Host the guard let through): the link works wherever this page does.
     const url = `http://${req.headers.host ?? "127.0.0.1"}/watch/${made.token}`;

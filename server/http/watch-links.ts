@@ -248,10 +248,15 @@ export class WatchLinks {
     });
   }
 
-  /** A new link to the running session of `clientId`. */
-  create(clientId: string): WatchAnswer {
+  /**
+   * A new link to the running session of `clientId`, asked for `by` a named token's owner (absent:
+   * the relay's own token). A person links only what they record: another's session answers as
+   * absent, so a client id learnt elsewhere opens nothing.
+   */
+  create(clientId: string, by?: string): WatchAnswer {
     const host = this.hostOf(clientId);
-    if (!host) return { ok: false, status: 404, error: { code: "not_found", message: "no such browser session" } };
+    if (!host || (by !== undefined && host.owner !== by))
+      return { ok: false, status: 404, error: { code: "not_found", message: "no such browser session" } };
     if (!host.running)
       return { ok: false, status: 409, error: { code: "no_agent", message: "the session has no running agent" } };
     if (this.feeds.size >= MAX_WATCH_LINKS)
