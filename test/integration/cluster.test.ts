@@ -51,6 +51,9 @@ describe("two relay instances in a Node cluster", () => {
 
     await a.send(initialize);
     const recorded = await a.response(1);
+    // A turn: a recording without one is a start that never began, which the library does not offer as a mock agent.
+    await a.send({ jsonrpc: "2.0", id: 2, method: "session/prompt", params: { sessionId: "s", prompt: [] } });
+    await a.response(2);
     const profile = `replay:${agentA.transcriptId}`;
     const replayable = async () =>
       (await b.emit("relay:info", {})).info.profiles.some((p: { name: string }) => p.name === profile);
