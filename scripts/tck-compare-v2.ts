@@ -16,7 +16,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { format, resolveConfig } from "prettier";
+import { writeDocSection } from "./doc-section";
 import { runV2Probe, type V2ProbeResult } from "../lib/features/probe-v2/probe";
 import { V2_REQUIREMENTS } from "../lib/features/probe-v2/requirements";
 import { compareWithKit, comparisonMarkdown, parseKitReport, type AgentComparison } from "../lib/features/tck-compare";
@@ -125,11 +125,6 @@ const section = [
 ].join("\n");
 
 if (values.write) {
-  const doc = readFileSync(DOC, "utf8");
-  const from = doc.indexOf(START);
-  const to = doc.indexOf(END);
-  if (from < 0 || to < from) throw new Error(`${DOC} has no ${START} … ${END} markers`);
-  const text = doc.slice(0, from) + section + doc.slice(to + END.length);
-  writeFileSync(DOC, await format(text, { ...(await resolveConfig(DOC)), filepath: DOC }));
+  await writeDocSection(DOC, START, END, section);
   process.stdout.write(`wrote the v2 table into ${path.relative(root, DOC)}\n`);
 } else process.stdout.write(`${section}\n`);

@@ -20,7 +20,7 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, watch, writ
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { format, resolveConfig } from "prettier";
+import { writeDocSection } from "./doc-section";
 import type { ProbeReport } from "../lib/contracts/reports";
 import { compareWithKit, comparisonMarkdown, parseKitReport, type AgentComparison } from "../lib/features/tck-compare";
 import { type AgentKind, agentProfile, isQwenMainLoop, prepareAgentHome } from "../test/agent-profiles";
@@ -67,12 +67,7 @@ async function output(comparisons: AgentComparison[]): Promise<void> {
   ].join("\n");
 
   if (values.write) {
-    const doc = readFileSync(DOC, "utf8");
-    const from = doc.indexOf(START);
-    const to = doc.indexOf(END);
-    if (from < 0 || to < from) throw new Error(`${DOC} has no ${START} … ${END} markers`);
-    const text = doc.slice(0, from) + section + doc.slice(to + END.length);
-    writeFileSync(DOC, await format(text, { ...(await resolveConfig(DOC)), filepath: DOC }));
+    await writeDocSection(DOC, START, END, section);
     process.stdout.write(`wrote the table into ${path.relative(root, DOC)}\n`);
   } else {
     process.stdout.write(`${section}\n`);
