@@ -27,13 +27,15 @@ export async function newRecording(profile: string, before: readonly string[]): 
 }
 
 /**
- * What the conversation shows, in order: who said what, and the tool calls' titles. The same for a
- * recording and its replay (the session view and the thread view share these test ids).
+ * What the conversation shows, in order: who said what, the tool calls' titles (ACP) and the commands
+ * (the app-server's thread view). The same for a recording and its replay.
  */
 export function conversationText(page: Page): Promise<string[]> {
   return page
     .getByTestId("conversation")
-    .locator('[data-testid="user-message"], [data-testid="agent-message"], [data-testid="tool-title"]')
+    .locator(
+      ["user-message", "agent-message", "tool-title", "as-command"].map((id) => `[data-testid="${id}"]`).join(", "),
+    )
     .evaluateAll((els) => els.map((el) => `${el.getAttribute("data-testid")}: ${el.textContent?.trim()}`));
 }
 
