@@ -9,7 +9,7 @@
  */
 import { randomBytes } from "node:crypto";
 import type { Server, Socket } from "socket.io";
-import { createRedactor } from "../../lib/features/redact";
+import { createRedactor } from "../../lib/features/library/redact";
 import type { WireFrame } from "../../lib/protocol/frame";
 import {
   clientEventSchemas,
