@@ -14,7 +14,7 @@ import { isObject } from "../protocol/json";
 import { AGENT_METHODS, CLIENT_METHODS } from "../protocol/methods";
 import { capabilityFor } from "../protocol/client-capabilities";
 import { descriptorOf, protocolOf, type ProtocolName } from "../protocol/protocols";
-import { staticChecks } from "./frame-checks";
+import { staticChecks } from "./static-checks";
 
 const DOCS = "docs/protocol/v1";
 const JSONRPC = "https://www.jsonrpc.org/specification";

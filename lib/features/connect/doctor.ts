@@ -11,7 +11,7 @@ import { isObject } from "../../protocol/json";
 import { outcomeOf, type RpcError } from "../../protocol/jsonrpc";
 import { AGENT_METHODS } from "../../protocol/methods";
 import { seconds } from "../../protocol/request-port";
-import { staticChecks } from "../../folds/frame-checks";
+import { staticChecks } from "../../folds/static-checks";
 import { agentErrorText, needsAuth } from "./handshake";
 import { type AuthMethodView, describeAuthMethod, missingEnvVars, parseAuthMethods } from "./auth-methods";
 

@@ -8,7 +8,8 @@
 import type { Frame } from "../../protocol/frame";
 import { DEFAULT_PROTOCOL, type ProtocolName } from "../../protocol/protocols";
 import { isObject, num, str } from "../../protocol/json";
-import { CHECK_LABEL, formatAge, staticChecks, type CheckCode } from "../../folds/frame-checks";
+import { formatAge } from "../../folds/frame-checks";
+import { CHECK_LABEL, staticChecks, type CheckCode } from "../../folds/static-checks";
 import { isErrorResponse } from "../../folds/frame-filter";
 import { FrameIndex } from "../../folds/frame-index";
 import { buildWaterfall, formatMs, summarizeTurn, waitsForUser } from "../../folds/waterfall";

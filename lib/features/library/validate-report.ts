@@ -13,7 +13,7 @@ import { negotiatedV2, type SchemaSet, type SchemaVerdict } from "../../protocol
 import { batchParts } from "../../folds/acp-v2/batches";
 import type { AppServerSchema } from "../../protocol/schema-app-server";
 import { RecordingRules, RECORDING_REQUIREMENTS, type RecordingRuleId } from "../../folds/recording-rules";
-import { ACP_NOTIFICATIONS, ACP_REQUESTS } from "../../folds/frame-checks";
+import { ACP_NOTIFICATIONS, ACP_REQUESTS } from "../../folds/static-checks";
 import { FrameSequencer } from "../../protocol/frame-sequencer";
 import { classifyLine } from "../../protocol/frame";
 import type { LineEvent } from "../../protocol/ndjson";
