@@ -21,7 +21,7 @@ import {
 import { z } from "zod";
 import type { AgentHost, HostWatcher } from "../agents/agent-host";
 import { socketEvents } from "../wire/socket-events";
-import { HIDDEN_WORKSPACE, localPaths } from "../transcripts/transcript-store";
+import { HIDDEN_WORKSPACE, localPaths } from "../transcripts/local-paths";
 import type { LiveCluster } from "./live-cluster";
 
 type WatcherSocket = Socket<ClientToServerEvents, ServerToClientEvents>;
