@@ -6,7 +6,8 @@
  * from the Connect panel through `answer`.
  */
 import type { ClientCapabilities } from "@agentclientprotocol/sdk";
-import { runConnect, sessionCwd, type ConnectProgress } from "@/lib/features/connect/flow";
+import type { ConnectProgress } from "@/lib/features/connect/connect-steps";
+import { runConnect, sessionCwd } from "@/lib/features/connect/flow";
 import type { AuthChoice, AuthChoiceRequest } from "@/lib/features/connect/handshake";
 import { isObject } from "@/lib/protocol/json";
 import { outcomeOf } from "@/lib/protocol/jsonrpc";

@@ -7,7 +7,7 @@
  * agent's status and routes the relay's events to the parts.
  */
 import type { AgentFacts } from "@/lib/folds/agent-facts";
-import type { ConnectProgress } from "@/lib/features/connect/flow";
+import type { ConnectProgress } from "@/lib/features/connect/connect-steps";
 import type { AppServerState } from "@/lib/features/protocols/codex-app-server/handshake";
 import type { AuthChoice } from "@/lib/features/connect/handshake";
 import type { Frame, JsonRpcId, WireFrame } from "@/lib/protocol/frame";

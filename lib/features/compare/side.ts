@@ -6,30 +6,11 @@
  * (components/compare/run-side.ts) both run it; each starts and stops its
  * agent its own way. The CLI's `record` runs its two halves (openSide, promptSide).
  */
-import type { ClientCapabilities } from "@agentclientprotocol/sdk";
-import type { RequestPort } from "../../protocol/request-port";
-import type { ProtocolName } from "../../protocol/protocols";
 import type { HandshakeEnd } from "../connect/handshake";
 import { specOf } from "../protocols/registry";
+import type { SideEnd, SideInput, SidePort } from "./side-input";
 
 export { COMPARE_CLIENT_CAPABILITIES } from "../protocols/acp/spec";
-
-export interface SideInput {
-  /** The side's workspace: the session's (or thread's) cwd. */
-  cwd: string;
-  prompt: string;
-  /** The protocol the side's agent speaks (its profile's); ACP when absent. */
-  protocol?: ProtocolName;
-  /** ACP only: the app-server handshake declares no capabilities. */
-  clientCapabilities?: ClientCapabilities;
-  /** How long the turn may take; no limit when absent. */
-  promptTimeoutMs?: number;
-}
-
-/** stopReason: ACP's, or the app-server turn's final status ("completed", "interrupted", "failed"). */
-export type SideEnd = { ok: true; stopReason: string | null } | { ok: false; message: string };
-
-export type SidePort = Pick<RequestPort, "request" | "notify" | "waitForFrame">;
 
 export async function runSide(port: SidePort, input: SideInput): Promise<SideEnd> {
   const { step, sessionId, message } = (await openSide(port, input)).progress;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { runConnect, sessionCwd, type ConnectDeps, type ConnectProgress } from "./flow";
+import type { ConnectDeps, ConnectProgress } from "./connect-steps";
+import { runConnect, sessionCwd } from "./flow";
 import { agentErrorText, type AuthChoice, type AuthChoiceRequest } from "./handshake";
 import type { RpcOutcome } from "../../protocol/jsonrpc";
 import { CLIENT_INFO } from "../../protocol/client-capabilities";

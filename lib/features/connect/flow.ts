@@ -9,53 +9,10 @@
  * injected steps, so it is tested without a relay; the session store provides
  * the real ones.
  */
-import type { RpcOutcome } from "../../protocol/jsonrpc";
-import type { Result } from "../../protocol/result";
-import type { ProtocolName } from "../../protocol/protocols";
 import { specOf } from "../protocols/registry";
-import {
-  type AuthChoice,
-  type AuthChoiceRequest,
-  DEFAULT_HANDSHAKE_TIMEOUTS,
-  type HandshakeInput,
-  type HandshakeProgress,
-  type HandshakeTimeouts,
-  within,
-} from "./handshake";
+import { within } from "./handshake";
+import { DEFAULT_CONNECT_TIMEOUTS, type ConnectDeps, type ConnectInput, type ConnectProgress } from "./connect-steps";
 import { seconds } from "../../protocol/request-port";
-
-export type ConnectStep = "start" | HandshakeProgress["step"];
-
-export interface ConnectProgress extends Omit<HandshakeProgress, "step"> {
-  step: ConnectStep;
-  /** The agent came from the warm pool, already initialized. */
-  pooled?: boolean;
-}
-
-export interface ConnectDeps {
-  /** agent:start (pooled); policies must be in place once it resolves. */
-  start(): Promise<Result<{ pooled: boolean }>>;
-  /** A pooled agent's initialize result, read from its log (undefined if not there). */
-  pooledInitialize(): Promise<Record<string, unknown> | undefined>;
-  request(method: string, params: unknown): Promise<RpcOutcome>;
-  /** Sends a notification (the app-server's `initialized`): its seq, or why it was not sent. ACP's handshake sends none. */
-  notify?(method: string, params?: unknown): Promise<Result<number>>;
-  progress(p: ConnectProgress): void;
-  /** Asks the user which auth method to use; without it, Connect fails listing the methods. */
-  chooseAuth?(request: AuthChoiceRequest): Promise<AuthChoice>;
-}
-
-export interface ConnectTimeouts extends HandshakeTimeouts {
-  start: number;
-}
-
-export const DEFAULT_CONNECT_TIMEOUTS: ConnectTimeouts = { start: 30_000, ...DEFAULT_HANDSHAKE_TIMEOUTS };
-
-export interface ConnectInput extends Omit<HandshakeInput, "initialized" | "timeouts"> {
-  timeouts?: Partial<ConnectTimeouts>;
-  /** The agent's protocol (the profile's); ACP when absent. */
-  protocol?: ProtocolName;
-}
 
 export async function runConnect(deps: ConnectDeps, input: ConnectInput): Promise<ConnectProgress> {
   const limits = { ...DEFAULT_CONNECT_TIMEOUTS, ...input.timeouts };

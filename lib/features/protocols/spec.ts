@@ -13,13 +13,13 @@ import type { Frame } from "../../protocol/frame";
 import type { FactsState } from "../../folds/agent-facts";
 import type { AppServerState } from "./codex-app-server/handshake";
 import type { RpcError } from "../../protocol/jsonrpc";
-import type { ConnectDeps, ConnectInput, ConnectTimeouts } from "../connect/flow";
+import type { ConnectDeps, ConnectInput, ConnectTimeouts } from "../connect/connect-steps";
 import type { HandshakeEnd } from "../connect/handshake";
 import type { PromptClient } from "../connect/flow-prompt";
 import type { ComposeRules } from "../compose/catalog";
 import type { Driver, ProbeOptions } from "../probe/context";
 import type { ProbeResult } from "../probe/probe";
-import type { SideEnd, SideInput, SidePort } from "../compare/side";
+import type { SideEnd, SideInput, SidePort } from "../compare/side-input";
 import type { CompareTurns } from "../compare/turns";
 
 /** Marks a replay's own words (`_meta`, `data`), so a view can tell them from the agent's. */
