@@ -8,7 +8,6 @@
  */
 import type { AgentFacts } from "@/lib/folds/agent-facts";
 import type { ConnectProgress } from "@/lib/features/connect-flow";
-import type { AppServerState } from "@/lib/features/protocols/codex-app-server/handshake";
 import type { AuthChoice } from "@/lib/features/handshake";
 import type { Frame, JsonRpcId, WireFrame } from "@/lib/protocol/frame";
 import type { Result } from "@/lib/protocol/result";
@@ -20,7 +19,7 @@ import { isObject } from "@/lib/protocol/json";
 import type { RpcOutcome } from "@/lib/protocol/jsonrpc";
 import type { Policies } from "@/lib/features/policy";
 import type { SentEntry } from "@/lib/folds/sent-history";
-import type { SessionViewState } from "@/lib/folds/session-view";
+import type { Conversation } from "@/lib/features/protocols/registry";
 import type {
   Ack,
   AgentInfo,
@@ -114,10 +113,11 @@ export interface SessionSnapshot {
   lifecycle: readonly TimelineEvent[];
   /** What the agent said that composing needs (capabilities, session, modes, last turn...). */
   facts: AgentFacts;
-  /** The decoded conversation per session (lib/folds/session-view/); the facts read sessions from it. */
-  view: SessionViewState;
-  /** Codex's app-server: the thread opened last and the newest turn (Connect, the prompt box, the forms). */
-  appServer: AppServerState;
+  /**
+   * The decoded conversation, typed by the agent's protocol (its spec's fold: ACP's sessions, the
+   * app-server's threads); read it through its spec (lib/features/protocols/registry.ts).
+   */
+  conversation: Conversation;
   /** The relay's answer policies for this browser session (from agent:attached and policy:set acks). */
   policies?: Policies;
   /** Frames this tab sent, newest last; kept across agents. */

@@ -7,12 +7,13 @@ import { PROTOCOLS } from "../../../protocol/protocols";
 import { runHandshake } from "../../handshake";
 import { ACP_SPEC } from "../acp/spec";
 import type { ProtocolSpec } from "../spec";
+import type { SessionViewState } from "../../../folds/session-view";
 import { answerV2 } from "./answer";
 
 /** The version a v2 Connect asks for; an agent answering below it fails Connect (handshake.ts). */
 export const ACP_V2 = 2;
 
-export const ACP_V2_SPEC: ProtocolSpec = {
+export const ACP_V2_SPEC: ProtocolSpec<SessionViewState> = {
   ...ACP_SPEC,
   ...PROTOCOLS["acp-v2"],
   name: "acp-v2",
