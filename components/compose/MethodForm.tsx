@@ -8,8 +8,8 @@
  * following it. A method without params has no form.
  */
 import { useMemo } from "react";
-import { type MethodSpec } from "@/lib/features/compose-catalog";
-import { buildForm } from "@/lib/features/schema-form";
+import { type MethodSpec } from "@/lib/features/compose/catalog";
+import { buildForm } from "@/lib/features/compose/schema-form";
 import { useProtocolState, useSession, useTabState } from "../state/use-session";
 import { FrameSender } from "./FrameSender";
 import { SupportLine } from "./MethodPicker";

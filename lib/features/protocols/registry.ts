@@ -9,8 +9,8 @@
 import type { LogFolds } from "../../folds/agent-facts";
 import type { Frame } from "../../protocol/frame";
 import { protocolOf, type ProtocolName } from "../../protocol/protocols";
-import type { ProbeResult } from "../probe";
-import type { Driver, ProbeOptions } from "../probe-context";
+import type { ProbeResult } from "../probe/probe";
+import type { Driver, ProbeOptions } from "../probe/context";
 import { ACP_SPEC } from "./acp/spec";
 import { ACP_V2_SPEC } from "./acp-v2/spec";
 import { APP_SERVER_SPEC } from "./codex-app-server/spec";

@@ -12,7 +12,7 @@ import type { Frame } from "../../../protocol/frame";
 import { isObject } from "../../../protocol/json";
 import { RequestClient } from "../../../protocol/request-port";
 import { ok } from "../../../protocol/result";
-import { runSide } from "../../compare-side";
+import { runSide } from "../../compare/side";
 import { emptyConversation, foldConversation, specOf } from "../registry";
 
 /** The reference agent behind a request port; its permission requests are answered with their first option. */

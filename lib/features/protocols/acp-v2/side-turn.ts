@@ -7,8 +7,8 @@
 import { isObject, str } from "../../../protocol/json";
 import type { Frame } from "../../../protocol/frame";
 import { AGENT_METHODS, CLIENT_METHODS } from "../../../protocol/methods";
-import type { SideEnd, SideInput, SidePort } from "../../compare-side";
-import { outcomeText } from "../../handshake";
+import type { SideEnd, SideInput, SidePort } from "../../compare/side-input";
+import { outcomeText } from "../../connect/handshake";
 
 /** The longest a turn may take when the caller sets no limit (waiting needs one). */
 const TURN_LIMIT_MS = 24 * 60 * 60_000;

@@ -11,9 +11,9 @@ import { runAppServerHandshake, runAppServerTurn } from "./handshake";
 import { foldFactsAlone } from "../../../folds/agent-facts";
 import { threadTopic } from "../../../folds/conversation-topic";
 import { EMPTY_APP_SERVER_CONVERSATION, foldAppServerConversation, type AppServerConversation } from "./conversation";
-import { APP_SERVER_COMPOSE_RULES } from "../../compose-catalog";
+import { APP_SERVER_COMPOSE_RULES } from "../../compose/catalog";
 import { appServerTurns } from "./compare-turns";
-import { APP_SERVER_PROMPT_CLIENT } from "../../connect-flow-prompt";
+import { APP_SERVER_PROMPT_CLIENT } from "../../connect/flow-prompt";
 import { appServerAnswer } from "./policy";
 import type { ProtocolSpec } from "../spec";
 
