@@ -10,7 +10,7 @@ import type { ProtocolName } from "@/lib/protocol/protocols";
 import { isAppServerConversation } from "@/lib/features/protocols/codex-app-server/conversation";
 import { isSessionView } from "@/lib/folds/session-view";
 import { emptyLogState, FrameLogState, type SnapshotHost } from "./frame-log-state";
-import { selectSessionId, type SessionSnapshot } from "./session-store";
+import { selectPromptSessionId, selectSessionId, type SessionSnapshot } from "./session-store";
 
 /** A host over a plain snapshot, as the session store is for its parts. */
 function host(agent: object = { state: "not-started" }): SnapshotHost {
@@ -201,6 +201,8 @@ describe("folding by the log's protocol", () => {
     if (!isAppServerConversation(conversation.state)) throw new Error("not the app-server's conversation");
     expect(conversation.state.current.turn).toMatchObject({ threadId: "t", ended: false });
     expect(conversation.state.view.order).toEqual(["t"]);
+    // Where Connect lands: the thread, read by the app-server's prompt client from the conversation.
+    expect(selectPromptSessionId(h.get())).toBe("t");
     // ACP's fold never saw the ACP-shaped update: no session view anywhere.
     expect(isSessionView(conversation.state)).toBe(false);
     // Only the fold's parts are patched: the log's own fields are the new ones.

@@ -19,7 +19,7 @@ import { isObject } from "@/lib/protocol/json";
 import type { RpcOutcome } from "@/lib/protocol/jsonrpc";
 import type { Policies } from "@/lib/features/answers/policy";
 import type { SentEntry } from "@/lib/folds/sent-history";
-import type { Conversation } from "@/lib/features/protocols/registry";
+import { conversationState, specOf, type Conversation } from "@/lib/features/protocols/registry";
 import type {
   Ack,
   AgentInfo,
@@ -37,6 +37,7 @@ import { RpcClient } from "./rpc-client";
 import { SentHistoryStorage } from "./sent-history-storage";
 import { SnapshotStore } from "./snapshot-store";
 
+import { selectProtocol } from "./frame-log-state";
 export { FRAME_CAP, selectProtocol } from "./frame-log-state";
 export { randomId } from "./relay-connection";
 export { sentHistoryKey } from "./sent-history-storage";
@@ -143,6 +144,19 @@ const INITIAL: SessionSnapshot = {
 
 /** The session the prompt template and the composer address: the one opened last (new, load, resume, fork). */
 export const selectSessionId = (s: SessionSnapshot): string | undefined => s.facts.sessionId;
+
+/**
+ * Where Connect lands and the prompt box prompts, by the agent's protocol's spec: ACP's session,
+ * the app-server's thread (opened last). Its prompt client reads the conversation's state, never
+ * the snapshot.
+ */
+export function selectPromptSessionId(s: SessionSnapshot): string | undefined {
+  const protocol = selectProtocol(s);
+  return specOf(protocol).promptClient.sessionId({
+    facts: s.facts,
+    conversation: conversationState(protocol, s.conversation),
+  });
+}
 
 function describeAgent(agent: AgentInfo): string {
   return `${agent.profile} · pid ${agent.pid} · ${[agent.command, ...agent.args].join(" ")} · cwd ${agent.cwd}`;
