@@ -19,7 +19,7 @@ import { isObject } from "@/lib/protocol/json";
 import type { RpcOutcome } from "@/lib/protocol/jsonrpc";
 import type { Policies } from "@/lib/features/answers/policy";
 import type { SentEntry } from "@/lib/folds/sent-history";
-import { conversationState, specOf, type Conversation } from "@/lib/features/protocols/registry";
+import { specOf, specState, type Conversation } from "@/lib/features/protocols/registry";
 import type {
   Ack,
   AgentInfo,
@@ -154,7 +154,7 @@ export function selectPromptSessionId(s: SessionSnapshot): string | undefined {
   const protocol = selectProtocol(s);
   return specOf(protocol).promptClient.sessionId({
     facts: s.facts,
-    conversation: conversationState(protocol, s.conversation),
+    conversation: specState(protocol, s.conversation),
   });
 }
 

@@ -12,7 +12,7 @@ import {
   useSyncExternalStore,
 } from "react";
 import type { LogFolds } from "@/lib/folds/agent-facts";
-import { conversationState, specOf, type ProtocolSpec } from "@/lib/features/protocols/registry";
+import { specOf, specState, type ProtocolSpec, type SpecState } from "@/lib/features/protocols/registry";
 import { selectProtocol, SessionStore, type SessionSnapshot } from "./session-store";
 import { getTabsStore, TabsStore, type Tab, type TabsSnapshot } from "./tabs-store";
 
@@ -54,12 +54,15 @@ export function useSession<T>(select: (s: SessionSnapshot) => T, store?: Session
  * The agent's protocol's spec, and the facts with the conversation's state as that spec reads
  * them (its prompt client, its compose rules): the same object until either changes.
  */
-export function useProtocolState(store?: SessionStore): { spec: ProtocolSpec; state: LogFolds } {
+export function useProtocolState(store?: SessionStore): {
+  spec: ProtocolSpec<SpecState>;
+  state: LogFolds<SpecState>;
+} {
   const protocol = useSession(selectProtocol, store);
   const facts = useSession((s) => s.facts, store);
   const conversation = useSession((s) => s.conversation, store);
   return useMemo(
-    () => ({ spec: specOf(protocol), state: { facts, conversation: conversationState(protocol, conversation) } }),
+    () => ({ spec: specOf(protocol), state: { facts, conversation: specState(protocol, conversation) } }),
     [protocol, facts, conversation],
   );
 }

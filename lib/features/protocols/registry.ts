@@ -24,9 +24,17 @@ export const PROTOCOL_SPECS = {
   "codex-app-server": APP_SERVER_SPEC,
 } as const satisfies Readonly<Record<ProtocolName, ProtocolSpec>>;
 
+declare const READ_BY_SPEC: unique symbol;
+
+/**
+ * A conversation's state as the spec `specOf` gives reads it: made only by `specState`, so no
+ * caller hands a spec's prompt client or compose rules anything else (the snapshot, say).
+ */
+export type SpecState = { readonly [READ_BY_SPEC]: true };
+
 /** The spec of a protocol, or of a record's (absent: ACP, as `protocolOf`). */
-export const specOf = (protocol: ProtocolName | undefined): ProtocolSpec =>
-  PROTOCOL_SPECS[protocolOf(protocol === undefined ? undefined : { protocol })];
+export const specOf = (protocol: ProtocolName | undefined): ProtocolSpec<SpecState> =>
+  PROTOCOL_SPECS[protocolOf(protocol === undefined ? undefined : { protocol })] as unknown as ProtocolSpec<SpecState>;
 
 /** A protocol's conversation type: what its spec's fold makes of a log. */
 export type ConversationOf<P extends ProtocolName> =
@@ -52,6 +60,10 @@ export function conversationState<P extends ProtocolName>(protocol: P, conversat
   const state = conversation.protocol === protocol ? conversation.state : PROTOCOL_SPECS[protocol].emptyConversation;
   return state as ConversationOf<P>;
 }
+
+/** A conversation's state for `specOf(protocol)`'s parts (its own, or the spec's empty one). */
+export const specState = (protocol: ProtocolName, conversation: Conversation): SpecState =>
+  conversationState(protocol, conversation) as unknown as SpecState;
 
 /**
  * Folds a log's new frames by the protocol's own fold: a new record of the facts and the

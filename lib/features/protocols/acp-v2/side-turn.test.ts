@@ -13,7 +13,7 @@ import { isObject } from "../../../protocol/json";
 import { RequestClient } from "../../../protocol/request-port";
 import { ok } from "../../../protocol/result";
 import { runSide } from "../../compare/side";
-import { emptyConversation, foldConversation, specOf } from "../registry";
+import { emptyConversation, foldConversation, specOf, specState } from "../registry";
 
 /** The reference agent behind a request port; its permission requests are answered with their first option. */
 function referenceAgent() {
@@ -112,7 +112,7 @@ describe("a v2 turn ends at state_update idle, not at the prompt's receipt", () 
         facts: EMPTY_FACTS,
         conversation: emptyConversation("acp-v2"),
       });
-      return { facts: folded.facts, conversation: folded.conversation.state };
+      return { facts: folded.facts, conversation: specState("acp-v2", folded.conversation) };
     };
     const sessionId = spec.promptClient.sessionId(at(receipt))!;
     expect(sessionId).toBeTruthy();
