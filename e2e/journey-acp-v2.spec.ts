@@ -32,6 +32,7 @@ test.describe.serial("ACP v2 (reference agent): Connect, prompt, answer, record,
   );
 
   const permission = () => page.locator('[data-testid="inline-request"][data-method="session/request_permission"]');
+  const chosen = () => page.locator('[data-testid="tool-permission"] [data-chosen="true"]');
   const footer = () => page.getByTestId("conversation").getByTestId("turn-footer");
 
   test("Connect negotiates v2; a prompt's turn asks permission for its tool call", async () => {
@@ -40,8 +41,10 @@ test.describe.serial("ACP v2 (reference agent): Connect, prompt, answer, record,
     await expect(page.getByTestId("negotiated-version")).toHaveText("v2");
     await prompt(page, PROMPT);
     await expect(permission()).toBeVisible();
-    // The card's tool call is v2's `subject` (issue #36: shown by the v2 card, area "conversation").
-    await expect(permission().locator('[data-testid="permission-option"][data-kind="allow_once"]')).toHaveText(/Allow/);
+    // The card shows what it asks about: the request's title, and its subject (the tool call).
+    await expect(permission().getByTestId("permission-title")).toHaveText("Edit notes.txt?");
+    await expect(permission().getByTestId("permission-subject")).toHaveAttribute("data-subject-type", "tool_call");
+    await expect(permission().getByTestId("permission-subject")).toContainText("Edit notes.txt");
     await expect(page.getByTestId("conversation").getByTestId("tool-title")).toHaveText("Edit notes.txt");
     await expect(footer()).toHaveAttribute("data-waiting", "true");
   });
@@ -49,6 +52,8 @@ test.describe.serial("ACP v2 (reference agent): Connect, prompt, answer, record,
   test("Allow on the card: the tool call completes and the turn ends at state_update idle", async () => {
     await permission().locator('[data-testid="permission-option"][data-kind="allow_once"]').click();
     await expect(permission()).toHaveCount(0);
+    // The v2 fold puts the answer on the subject's tool call.
+    await expect(chosen()).toHaveAttribute("data-option-kind", "allow_once");
     await expect(footer()).toHaveAttribute("data-stop-reason", "end_turn");
     await expect(footer()).toHaveAttribute("data-waiting", "false");
     // The reference agent completes the tool call only when allowed (failed otherwise).
@@ -75,6 +80,7 @@ test.describe.serial("ACP v2 (reference agent): Connect, prompt, answer, record,
     await expect(footer()).toHaveAttribute("data-stop-reason", "end_turn");
     // A replayed agent's requests are answered from the recording (RecordedClient): no card.
     await expect(permission()).toHaveCount(0);
+    await expect(chosen()).toHaveAttribute("data-option-kind", "allow_once");
     await expect(page.getByTestId("conversation").getByTestId("tool-status")).toHaveText("completed");
     await expect.poll(() => conversationText(page)).toEqual(said);
     await stopAgent(page);
