@@ -73,7 +73,7 @@ export function readMetaFile(file: string): Record<string, string> {
     const m: unknown = JSON.parse(readFileSync(file, "utf8"));
     if (!isObject(m)) return {};
     const out: Record<string, string> = {};
-    for (const k of ["title", "profile", "agentName", "kind", "createdAt"])
+    for (const k of ["title", "profile", "agentName", "kind", "createdAt", "owner"])
       if (typeof m[k] === "string") out[k] = m[k].slice(0, 500);
     if (m.uploaded === true) out.uploaded = "1";
     if (m.tapped === true) out.tapped = "1";

@@ -1,0 +1,241 @@
+/**
+ * Full-text search of the team library on PostgreSQL, with the file store's answers
+ * (server/transcripts/search-index.ts): words are cut and folded as its SQLite tokenizer cuts
+ * them (unicode61: letters and digits, lower case, accents removed), here in the program, so both
+ * stores see the same words (PostgreSQL's own parser keeps `src/app.ts` or `a.b@c.d` whole).
+ *
+ * Each document's tsvector holds its words with their positions (weight A in the text a reader
+ * looks for, B in the other strings), and each pair of adjacent words as one lexeme of its own
+ * (`~read write`, no position). GIN keeps no positions, so a phrase matched through positions
+ * alone is checked in every row holding all its words: two common words that never meet
+ * read them all (3.6 s on 5,000 transcripts). A pair is in the index: a two-word phrase is one
+ * lookup, a longer one the lookup of its pairs, then its positions checked in the few rows left.
+ */
+import type { ClientBase } from "pg";
+import {
+  SEARCH_CANDIDATES,
+  type LibraryFilter,
+  type SearchAnswer,
+  type SearchHit,
+  type SearchQuery,
+} from "../../lib/contracts/library-search";
+import type { TranscriptMeta } from "../../lib/contracts/transcript-meta";
+import { matchLine, searchTerms } from "../../lib/features/library-search";
+import { foldTerm, NON_ASCII } from "../transcripts/search-index-lines";
+import { QUERY_BUDGET } from "../transcripts/search-index";
+
+/** What starts a pair's lexeme: no word holds it, so a typed word's prefix never reaches the pairs. */
+export const PAIR = "~";
+/** PostgreSQL's bounds: a lexeme under 2 KiB, positions up to 16,383 and 256 of them per lexeme. */
+const MAX_LEXEME_BYTES = 2_046;
+const MAX_POSITION = 16_383;
+const MAX_POSITIONS = 256;
+const TOKEN = /[\p{L}\p{N}\p{Co}]+/gu;
+const ASCII_GAP = /[^a-z0-9]+/;
+const DEFAULT_LIMIT = 50;
+
+/** A text's words as the file store's tokenizer sees them. */
+export function words(text: string): string[] {
+  const lower = text.toLowerCase();
+  if (!NON_ASCII.test(lower)) return lower.split(ASCII_GAP).filter((w) => w !== "");
+  return (lower.match(TOKEN) ?? []).map(foldTerm).filter((w) => w !== "");
+}
+
+const fits = (lexeme: string) => lexeme.length * 4 <= MAX_LEXEME_BYTES || Buffer.byteLength(lexeme) <= MAX_LEXEME_BYTES;
+
+/**
+ * A document's tsvector, as PostgreSQL's input syntax: `body` and `extra` are two texts (a phrase
+ * does not run from one into the other). Words hold only letters and digits, pairs a space and
+ * PAIR: quoting them is enough.
+ */
+export function docVector(body: string, extra: string): string {
+  const positions = new Map<string, string[]>();
+  const pairs = new Set<string>();
+  let at = 0;
+  const add = (text: string, weight: "A" | "B") => {
+    let before: string | undefined;
+    for (const word of words(text)) {
+      at++;
+      if (!fits(word)) {
+        before = undefined;
+        continue;
+      }
+      let list = positions.get(word);
+      if (!list) positions.set(word, (list = []));
+      // Past PostgreSQL's last position every word is at it: a phrase there is found by its pairs.
+      const p = `${Math.min(at, MAX_POSITION)}${weight}`;
+      if (list.length < MAX_POSITIONS && list.at(-1) !== p) list.push(p);
+      const pair = `${PAIR}${before} ${word}`;
+      if (before !== undefined && fits(pair)) pairs.add(pair);
+      before = word;
+    }
+  };
+  add(body, "A");
+  at++;
+  add(extra, "B");
+  const out: string[] = [];
+  for (const [word, list] of positions) out.push(`'${word}':${list.join(",")}`);
+  for (const pair of pairs) out.push(`'${pair}'`);
+  return out.join(" ");
+}
+
+/**
+ * The tsquery of a typed query, as the file store reads one (matchOf): the terms searchTerms
+ * keeps (and what it cut, to say so), each must match, a phrase's words in order, the last word
+ * as a prefix while it is typed. Lexemes are quoted words: no input is read as syntax.
+ */
+export function pgQuery(input: string): { query: string; cut?: string } | undefined {
+  const { terms, cut } = searchTerms(input);
+  if (terms.length === 0) return undefined;
+  const typing = !input.trimEnd().endsWith('"') && cut === undefined;
+  const lexeme = (text: string, prefix: boolean) => `'${text}'${prefix ? ":*" : ""}`;
+  const parts = terms.map((typed, i) => {
+    const ws = typed.map(foldTerm);
+    const last = typing && i === terms.length - 1;
+    if (ws.length === 1) return lexeme(ws[0]!, last);
+    const pairs = ws.slice(1).map((w, j) => lexeme(`${PAIR}${ws[j]} ${w}`, last && j === ws.length - 2));
+    // Two words are their pair; more, their pairs then their order (one pair may recur apart).
+    if (ws.length === 2) return pairs[0]!;
+    return `(${pairs.join(" & ")} & (${ws.map((w, j) => lexeme(w, last && j === ws.length - 1)).join(" <-> ")}))`;
+  });
+  return { query: parts.join(" & "), ...(cut === undefined ? {} : { cut }) };
+}
+
+/** The filters' clauses over `transcripts t`, their values appended to `params`. */
+export function filterClauses(q: LibraryFilter & { transcript?: string }, params: unknown[]): string[] {
+  const clauses: string[] = [];
+  const add = (sql: string, value: unknown) => {
+    params.push(value);
+    clauses.push(sql.replace("?", `$${params.length}`));
+  };
+  if (q.agent) add("t.meta->>'agentName' = ?", q.agent);
+  if (q.profile) add("t.meta->>'profile' = ?", q.profile);
+  if (q.kind) add("t.meta->>'kind' = ?", q.kind);
+  if (q.owner) add("t.meta->>'owner' = ?", q.owner);
+  if (q.from) add("substr(t.created_at, 1, 10) >= ?", q.from);
+  if (q.to) add("substr(t.created_at, 1, 10) <= ?", q.to);
+  if (q.transcript) add("t.id = ?", q.transcript);
+  return clauses;
+}
+
+/** PostgreSQL's code for a statement cancelled by its statement_timeout. */
+const CANCELED = "57014";
+
+/**
+ * Hits for a typed query: the newest SEARCH_CANDIDATES matches the filters keep, best ranked
+ * first. A search past `budgetMs` (the file store's QUERY_BUDGET) is stopped by the database and
+ * answers no hits and says so, where the file store shows the hits it had: PostgreSQL gives none
+ * of a statement it cancels.
+ */
+export async function searchDocs(
+  client: ClientBase,
+  q: SearchQuery,
+  budgetMs = QUERY_BUDGET.ms,
+): Promise<SearchAnswer> {
+  const started = performance.now();
+  const read = pgQuery(q.q);
+  if (!read) return { hits: [], total: 0, more: false, tookMs: 0 };
+  const params: unknown[] = [read.query];
+  const clauses = ["d.tsv @@ $1::tsquery", ...filterClauses(q, params)];
+  if (q.method) {
+    params.push(q.method);
+    clauses.push(`d.method = $${params.length}`);
+  }
+  if (q.errors) clauses.push("d.error");
+  params.push(SEARCH_CANDIDATES + 1, q.limit ?? DEFAULT_LIMIT);
+  type Row = {
+    seq: number;
+    ts: number;
+    dir: SearchHit["dir"] | null;
+    kind: string;
+    method: string | null;
+    field: SearchHit["field"];
+    error: boolean;
+    body: string;
+    extra: string;
+    meta: TranscriptMeta;
+    total: number;
+  };
+  let rows: Row[];
+  try {
+    await client.query("BEGIN READ ONLY");
+    await client.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.round(budgetMs))}`);
+    ({ rows } = await client.query<Row>(
+      `WITH m AS (
+         SELECT d.*, t.meta, t.created_at, ts_rank(d.tsv, $1::tsquery) AS rank
+         FROM search_docs d JOIN transcripts t ON t.id = d.transcript_id
+         WHERE ${clauses.join(" AND ")}
+         ORDER BY t.created_at DESC, d.line_no DESC
+         LIMIT $${params.length - 1})
+       SELECT seq, ts, dir, kind, method, field, error, body, extra, meta, (SELECT count(*) FROM m)::int AS total
+       FROM m ORDER BY rank DESC, created_at DESC, line_no LIMIT $${params.length}`,
+      params,
+    ));
+    await client.query("COMMIT");
+  } catch (err) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    if ((err as { code?: string }).code !== CANCELED) throw err;
+    const said = `The search stopped after ${(budgetMs / 1000).toLocaleString("en")} s (its budget) before any hit was ranked. Add words or filters to narrow it.`;
+    return {
+      hits: [],
+      total: 0,
+      more: false,
+      tookMs: Math.round(performance.now() - started),
+      cut: [read.cut, said].filter(Boolean).join(" "),
+    };
+  }
+  const total = Math.min(rows[0]?.total ?? 0, SEARCH_CANDIDATES);
+  const hits = rows.map((r): SearchHit => {
+    const inBody = matchLine(r.body, q.q);
+    const shown = inBody.marks.length > 0 || !r.extra ? inBody : matchLine(r.extra, q.q);
+    const m = r.meta;
+    return {
+      transcript: {
+        id: m.id,
+        title: m.title,
+        profile: m.profile,
+        ...(m.agentName ? { agentName: m.agentName } : {}),
+        kind: m.kind ?? "session",
+        createdAt: m.createdAt,
+      },
+      seq: r.seq,
+      ts: r.ts,
+      ...(r.dir ? { dir: r.dir } : {}),
+      frameKind: r.kind,
+      ...(r.method ? { method: r.method } : {}),
+      field: r.field,
+      error: r.error,
+      ...shown,
+    };
+  });
+  return {
+    hits,
+    total,
+    more: (rows[0]?.total ?? 0) > SEARCH_CANDIDATES,
+    tookMs: Math.round(performance.now() - started),
+    ...(read.cut === undefined ? {} : { cut: read.cut }),
+  };
+}
+
+/** Rows of search documents read per batch when their vectors are made again (a migration). */
+const REVECTOR_BATCH = 2_000;
+
+/** Makes every document's vector again from its stored texts (migration 5: the vectors came from PostgreSQL's parser). */
+export async function revector(client: ClientBase): Promise<void> {
+  let after: [string, number] = ["", -1];
+  for (;;) {
+    const { rows } = await client.query<{ id: string; n: number; body: string; extra: string }>(
+      `SELECT transcript_id AS id, line_no AS n, body, extra FROM search_docs
+       WHERE (transcript_id, line_no) > ($1, $2) ORDER BY transcript_id, line_no LIMIT ${REVECTOR_BATCH}`,
+      after,
+    );
+    if (rows.length === 0) return;
+    await client.query(
+      `UPDATE search_docs d SET tsv = x.v::tsvector FROM unnest($1::text[], $2::int[], $3::text[]) AS x(id, n, v)
+       WHERE d.transcript_id = x.id AND d.line_no = x.n`,
+      [rows.map((r) => r.id), rows.map((r) => r.n), rows.map((r) => docVector(r.body, r.extra))],
+    );
+    const last = rows.at(-1)!;
+    after = [last.id, last.n];
+  }
+}
