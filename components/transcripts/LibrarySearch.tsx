@@ -120,7 +120,16 @@ function LatencyTable({ answer }: { answer: LatencyAnswer }) {
   );
 }
 
-export function LibrarySearch({ client, list }: { client: TranscriptsClient; list: TranscriptMeta[] | undefined }) {
+/** `owner`: the library's owner filter, which the search and the latency table keep to as the list does. */
+export function LibrarySearch({
+  client,
+  list,
+  owner,
+}: {
+  client: TranscriptsClient;
+  list: TranscriptMeta[] | undefined;
+  owner?: string;
+}) {
   const [q, setQ] = useState("");
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
   const [showLatency, setShowLatency] = useState(false);
@@ -143,6 +152,7 @@ export function LibrarySearch({ client, list }: { client: TranscriptsClient; lis
           agent: agent || undefined,
           profile: profile || undefined,
           kind: kind || undefined,
+          owner,
           method: method.trim() || undefined,
           errors,
           from: from || undefined,
@@ -158,7 +168,7 @@ export function LibrarySearch({ client, list }: { client: TranscriptsClient; lis
         if (!abort.signal.aborted) setError(err.message);
       });
     return () => abort.abort();
-  }, [client, query, agent, profile, kind, method, errors, from, to]);
+  }, [client, query, agent, profile, kind, owner, method, errors, from, to]);
 
   useEffect(() => {
     if (!showLatency) return;
@@ -170,6 +180,7 @@ export function LibrarySearch({ client, list }: { client: TranscriptsClient; lis
           profile: profile || undefined,
           // Sessions unless a kind is picked: a probe's deliberate timeouts are no agent's latency.
           kind: kind || "session",
+          owner,
           from: from || undefined,
           to: to || undefined,
         },
@@ -180,7 +191,7 @@ export function LibrarySearch({ client, list }: { client: TranscriptsClient; lis
         if (!abort.signal.aborted) setError(err.message);
       });
     return () => abort.abort();
-  }, [client, showLatency, agent, profile, kind, from, to]);
+  }, [client, showLatency, agent, profile, kind, owner, from, to]);
 
   return (
     <section
