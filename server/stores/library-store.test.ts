@@ -142,7 +142,10 @@ function librarySuite(name: string, make: () => Promise<Subject>, skip?: string)
       older = await s.add(olderText);
       newer = await s.add(transcript("beta", "2026-11-21T10:00:00.000Z", ["a lazy dog sleeps", "Zürich café"]));
       paths = await s.add(
-        transcript("gamma", "2026-11-19T10:00:00.000Z", ["edited /w/src/app.ts and main.go for x@example.com"]),
+        transcript("gamma", "2026-11-19T10:00:00.000Z", [
+          "edited /w/src/app.ts and main.go for x@example.com",
+          Array.from({ length: 65 }, (_, i) => `zz${i}`).join(" "),
+        ]),
       );
     }, 60_000);
     afterAll(() => s?.close());
@@ -205,6 +208,17 @@ function librarySuite(name: string, make: () => Promise<Subject>, skip?: string)
       expect(await ids("src/app")).toEqual([[paths.id, 3]]);
       expect(await ids("main")).toEqual([[paths.id, 3]]);
       expect(await ids("x@example")).toEqual([[paths.id, 3]]);
+    });
+
+    it("looks for the word being typed as the words it begins; a short prefix of too many words as itself", async () => {
+      expect((await s.store.search({ q: "q" })).hits.map((h) => [h.transcript.id, h.seq])).toEqual([[older.id, 3]]);
+      expect((await s.store.search({ q: "the q" })).hits.map((h) => h.seq)).toEqual([3]);
+      expect((await s.store.search({ q: "zz6" })).hits.map((h) => [h.transcript.id, h.seq])).toEqual([[paths.id, 4]]);
+      const short = await s.store.search({ q: "zz" });
+      expect(short.hits).toEqual([]);
+      expect(short.cut).toBe(
+        "“zz” begins too many words to look for them all: only the word itself was looked for. Type at least 3 letters to find the words it begins.",
+      );
     });
 
     it("cuts a query past its limits and says so, as the file store does", async () => {

@@ -99,13 +99,16 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 5,
-    name: "search vectors of the file store's words, with pairs of adjacent words",
+    name: "search vectors of the file store's words, with pairs of adjacent words; the table of terms",
     sql: `
       -- Vectors made by the program (server/stores/pg-search.ts docVector), not PostgreSQL's
       -- parser: the file store's words, and each pair of adjacent words in the index (a phrase
       -- is found without reading every row that holds its words).
       ALTER TABLE search_docs DROP COLUMN tsv;
       ALTER TABLE search_docs ADD COLUMN tsv tsvector;
+      -- Every word indexed (the word being typed is looked for as those it begins), in code
+      -- point order whatever the database's collation, so a prefix is a range.
+      CREATE TABLE search_terms (term text COLLATE "C" PRIMARY KEY);
     `,
     then: async (client) => {
       await revector(client);

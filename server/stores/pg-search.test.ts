@@ -51,6 +51,14 @@ describe("words and vectors", () => {
       query: `('${PAIR}src app' & '${PAIR}app t':* & ('src' <-> 'app' <-> 't':*))`,
     });
     expect(pgQuery("Zür' & !:*")).toEqual({ query: "'zur':*" });
+    // The words the one being typed begins, when the table of terms says which.
+    expect(pgQuery("say one-tw", ["two", "twice"])).toEqual({
+      query: `'say' & ('${PAIR}one two' | '${PAIR}one twice')`,
+    });
+    expect(pgQuery("tw", [])).toEqual({ query: "'tw'" });
+    expect(pgQuery("twi", [])).toEqual({ query: "'twi':*" });
+    const many = Array.from({ length: 65 }, (_, i) => `tw${i}`);
+    expect(pgQuery("tw", many)).toEqual({ query: "'tw'", cut: expect.stringMatching(/^“tw” begins too many words/) });
     expect(pgQuery(" ** () ")).toBeUndefined();
     // Cut to its limits: every word kept is whole (none is the one being typed).
     const cut = pgQuery(Array.from({ length: 17 }, (_, i) => `w${i}`).join(" "))!;
@@ -96,6 +104,10 @@ describe.skipIf(skip !== undefined)("pg search", () => {
     const answer = await store.search({ q: '"read write 2499"' });
     expect(answer.hits.map((h) => h.seq)).toEqual([2499]);
     expect(await store.search({ q: "app.ts", limit: 1 })).toMatchObject({ total: 2000, more: true });
+    // Its words are in the table of terms: a two-letter prefix is looked for as the words it begins.
+    expect(await store.search({ q: "edi", limit: 1 })).toMatchObject({ total: 2000, more: true });
+    const wr = (await store.search({ q: "wr", limit: 1 })).hits[0]!;
+    expect(wr.line.slice(wr.marks[0]![0], wr.marks[0]![1])).toBe("write");
     const { rows } = await pool.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM search_docs WHERE tsv @@ $1::tsquery`,
       [`'${PAIR}src app'`],

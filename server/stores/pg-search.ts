@@ -21,7 +21,7 @@ import {
 } from "../../lib/contracts/library-search";
 import type { TranscriptMeta } from "../../lib/contracts/transcript-meta";
 import { matchLine, searchTerms } from "../../lib/features/library-search";
-import { foldTerm, NON_ASCII } from "../transcripts/search-index-lines";
+import { foldTerm, NON_ASCII, PREFIX_WORDS, typedWord } from "../transcripts/search-index-lines";
 import { QUERY_BUDGET } from "../transcripts/search-index";
 
 /** What starts a pair's lexeme: no word holds it, so a typed word's prefix never reaches the pairs. */
@@ -46,9 +46,9 @@ const fits = (lexeme: string) => lexeme.length * 4 <= MAX_LEXEME_BYTES || Buffer
 /**
  * A document's tsvector, as PostgreSQL's input syntax: `body` and `extra` are two texts (a phrase
  * does not run from one into the other). Words hold only letters and digits, pairs a space and
- * PAIR: quoting them is enough.
+ * PAIR: quoting them is enough. Its words are added to `terms` when given (the table of terms).
  */
-export function docVector(body: string, extra: string): string {
+export function docVector(body: string, extra: string, terms?: Set<string>): string {
   const positions = new Map<string, string[]>();
   const pairs = new Set<string>();
   let at = 0;
@@ -74,31 +74,51 @@ export function docVector(body: string, extra: string): string {
   at++;
   add(extra, "B");
   const out: string[] = [];
-  for (const [word, list] of positions) out.push(`'${word}':${list.join(",")}`);
+  for (const [word, list] of positions) {
+    out.push(`'${word}':${list.join(",")}`);
+    terms?.add(word);
+  }
   for (const pair of pairs) out.push(`'${pair}'`);
   return out.join(" ");
 }
 
+/** The word being typed (the query's last, folded), looked for as the words it begins; none when the query ends in a quote or was cut. */
+export function typedStart(input: string): string | undefined {
+  const { terms, cut } = searchTerms(input);
+  if (terms.length === 0 || cut !== undefined || input.trimEnd().endsWith('"')) return undefined;
+  return foldTerm(terms.at(-1)!.at(-1)!);
+}
+
+const lexeme = (text: string, prefix: boolean) => `'${text}'${prefix ? ":*" : ""}`;
+
+/** A term's tsquery: a word, or a phrase as its pairs (two words: exactly), then its order. */
+function termQuery(ws: string[], prefix: boolean): string {
+  if (ws.length === 1) return lexeme(ws[0]!, prefix);
+  const pairs = ws.slice(1).map((w, j) => lexeme(`${PAIR}${ws[j]} ${w}`, prefix && j === ws.length - 2));
+  if (ws.length === 2) return pairs[0]!;
+  // One pair may recur apart from the other: the order is checked in the rows holding them all.
+  return `(${pairs.join(" & ")} & (${ws.map((w, j) => lexeme(w, prefix && j === ws.length - 1)).join(" <-> ")}))`;
+}
+
 /**
  * The tsquery of a typed query, as the file store reads one (matchOf): the terms searchTerms
- * keeps (and what it cut, to say so), each must match, a phrase's words in order, the last word
- * as a prefix while it is typed. Lexemes are quoted words: no input is read as syntax.
+ * keeps (and what it cut, to say so), each must match, a phrase's words in order; the word being
+ * typed as the words it begins (`begun`: those in the table of terms, up to PREFIX_WORDS + 1;
+ * none given, a prefix), as typedWord says. Lexemes are quoted words: no input is read as syntax.
  */
-export function pgQuery(input: string): { query: string; cut?: string } | undefined {
+export function pgQuery(input: string, begun?: string[]): { query: string; cut?: string } | undefined {
   const { terms, cut } = searchTerms(input);
   if (terms.length === 0) return undefined;
-  const typing = !input.trimEnd().endsWith('"') && cut === undefined;
-  const lexeme = (text: string, prefix: boolean) => `'${text}'${prefix ? ":*" : ""}`;
-  const parts = terms.map((typed, i) => {
-    const ws = typed.map(foldTerm);
-    const last = typing && i === terms.length - 1;
-    if (ws.length === 1) return lexeme(ws[0]!, last);
-    const pairs = ws.slice(1).map((w, j) => lexeme(`${PAIR}${ws[j]} ${w}`, last && j === ws.length - 2));
-    // Two words are their pair; more, their pairs then their order (one pair may recur apart).
-    if (ws.length === 2) return pairs[0]!;
-    return `(${pairs.join(" & ")} & (${ws.map((w, j) => lexeme(w, last && j === ws.length - 1)).join(" <-> ")}))`;
+  const start = typedStart(input);
+  const typed = start === undefined ? {} : begun ? typedWord(start, begun) : { prefix: true };
+  const parts = terms.map((t, i) => {
+    const ws = t.map(foldTerm);
+    if (i < terms.length - 1 || start === undefined) return termQuery(ws, false);
+    if (typed.words) return `(${typed.words.map((w) => termQuery([...ws.slice(0, -1), w], false)).join(" | ")})`;
+    return termQuery(ws, typed.prefix === true);
   });
-  return { query: parts.join(" & "), ...(cut === undefined ? {} : { cut }) };
+  const said = [cut, typed.cut].filter(Boolean).join(" ");
+  return { query: parts.join(" & "), ...(said === "" ? {} : { cut: said }) };
 }
 
 /** The filters' clauses over `transcripts t`, their values appended to `params`. */
@@ -133,16 +153,8 @@ export async function searchDocs(
   budgetMs = QUERY_BUDGET.ms,
 ): Promise<SearchAnswer> {
   const started = performance.now();
-  const read = pgQuery(q.q);
-  if (!read) return { hits: [], total: 0, more: false, tookMs: 0 };
-  const params: unknown[] = [read.query];
-  const clauses = ["d.tsv @@ $1::tsquery", ...filterClauses(q, params)];
-  if (q.method) {
-    params.push(q.method);
-    clauses.push(`d.method = $${params.length}`);
-  }
-  if (q.errors) clauses.push("d.error");
-  params.push(SEARCH_CANDIDATES + 1, q.limit ?? DEFAULT_LIMIT);
+  if (!pgQuery(q.q)) return { hits: [], total: 0, more: false, tookMs: 0 };
+  const start = typedStart(q.q);
   type Row = {
     seq: number;
     ts: number;
@@ -157,9 +169,28 @@ export async function searchDocs(
     total: number;
   };
   let rows: Row[];
+  let read: { query: string; cut?: string } | undefined;
   try {
     await client.query("BEGIN READ ONLY");
     await client.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.round(budgetMs))}`);
+    const begun =
+      start === undefined
+        ? undefined
+        : (
+            await client.query<{ term: string }>(
+              "SELECT term FROM search_terms WHERE term >= $1 AND term < $2 ORDER BY term LIMIT $3",
+              [start, `${start}\u{10FFFF}`, PREFIX_WORDS + 1],
+            )
+          ).rows.map((r) => r.term);
+    read = pgQuery(q.q, begun)!;
+    const params: unknown[] = [read.query];
+    const clauses = ["d.tsv @@ $1::tsquery", ...filterClauses(q, params)];
+    if (q.method) {
+      params.push(q.method);
+      clauses.push(`d.method = $${params.length}`);
+    }
+    if (q.errors) clauses.push("d.error");
+    params.push(SEARCH_CANDIDATES + 1, q.limit ?? DEFAULT_LIMIT);
     ({ rows } = await client.query<Row>(
       `WITH m AS (
          SELECT d.*, t.meta, t.created_at, ts_rank(d.tsv, $1::tsquery) AS rank
@@ -181,7 +212,7 @@ export async function searchDocs(
       total: 0,
       more: false,
       tookMs: Math.round(performance.now() - started),
-      cut: [read.cut, said].filter(Boolean).join(" "),
+      cut: [read?.cut ?? searchTerms(q.q).cut, said].filter(Boolean).join(" "),
     };
   }
   const total = Math.min(rows[0]?.total ?? 0, SEARCH_CANDIDATES);
@@ -213,8 +244,21 @@ export async function searchDocs(
     total,
     more: (rows[0]?.total ?? 0) > SEARCH_CANDIDATES,
     tookMs: Math.round(performance.now() - started),
-    ...(read.cut === undefined ? {} : { cut: read.cut }),
+    ...(read?.cut === undefined ? {} : { cut: read.cut }),
   };
+}
+
+/**
+ * Keeps words in the table of terms (the word being typed is looked for as the words it begins),
+ * in order: two instances adding the same new words wait for each other, never deadlock.
+ */
+export async function addTerms(client: Pick<ClientBase, "query">, terms: Iterable<string>): Promise<void> {
+  const list = [...terms].sort();
+  if (list.length === 0) return;
+  await client.query(
+    "INSERT INTO search_terms (term) SELECT t FROM unnest($1::text[]) AS t ORDER BY t ON CONFLICT DO NOTHING",
+    [list],
+  );
 }
 
 /** Rows of search documents read per batch when their vectors are made again (a migration). */
@@ -230,11 +274,13 @@ export async function revector(client: ClientBase): Promise<void> {
       after,
     );
     if (rows.length === 0) return;
+    const terms = new Set<string>();
     await client.query(
       `UPDATE search_docs d SET tsv = x.v::tsvector FROM unnest($1::text[], $2::int[], $3::text[]) AS x(id, n, v)
        WHERE d.transcript_id = x.id AND d.line_no = x.n`,
-      [rows.map((r) => r.id), rows.map((r) => r.n), rows.map((r) => docVector(r.body, r.extra))],
+      [rows.map((r) => r.id), rows.map((r) => r.n), rows.map((r) => docVector(r.body, r.extra, terms))],
     );
+    await addTerms(client, terms);
     const last = rows.at(-1)!;
     after = [last.id, last.n];
   }

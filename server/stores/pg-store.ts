@@ -17,7 +17,7 @@ import { callTiming, latencyRows, searchDoc } from "../../lib/features/library-s
 import type { LibrarySearch, TranscriptLibrary } from "./library-store";
 import { migrate } from "./pg-migrate";
 import { MIGRATIONS } from "./pg-schema";
-import { docVector, filterClauses, searchDocs } from "./pg-search";
+import { addTerms, docVector, filterClauses, searchDocs } from "./pg-search";
 
 const ID = /^[A-Za-z0-9_-]{1,80}$/;
 const PROBE_ID = /^\d{8}-\d{6}-[0-9a-f]{8}$/;
@@ -25,6 +25,8 @@ const PROBE_ID = /^\d{8}-\d{6}-[0-9a-f]{8}$/;
 export const DEFAULT_LEASE_MS = 10_000;
 /** Rows per INSERT when lines are saved. */
 const BATCH = 2_000;
+/** Words remembered as already in the table of terms. */
+const KNOWN_TERMS = 200_000;
 
 /**
  * A client of the pool for a transaction. A checked-out client whose connection drops between
@@ -53,6 +55,42 @@ const userChanges = (m: TranscriptMeta): Partial<TranscriptMeta> => ({
     : {}),
 });
 
+/** A batch of lines' search documents and timed calls, as columns, and their words. */
+interface Rows {
+  docs: unknown[][];
+  calls: unknown[][];
+  terms: Set<string>;
+  /** The last frame's seq after the lines. */
+  lastSeq: number;
+}
+
+function rowsOf(lines: readonly string[], from: number, seqBefore: number): Rows {
+  let lastSeq = seqBefore;
+  const docs: unknown[][] = Array.from({ length: 11 }, () => []);
+  const calls: unknown[][] = Array.from({ length: 5 }, () => []);
+  const terms = new Set<string>();
+  for (let i = 0; i < lines.length; i++) {
+    const n = from + i;
+    if (n === 0) continue; // the header
+    let e: TranscriptEvent;
+    try {
+      e = JSON.parse(lines[i]!) as TranscriptEvent;
+    } catch {
+      continue;
+    }
+    if (e.type === "frame" && typeof e.seq === "number") lastSeq = e.seq;
+    const doc = searchDoc(e, lastSeq);
+    if (doc) {
+      const row = [n, doc.seq, doc.ts, doc.dir ?? null, doc.kind, doc.method ?? null, doc.field, doc.error];
+      row.push(doc.body, doc.extra, docVector(doc.body, doc.extra, terms));
+      row.forEach((v, i) => docs[i]!.push(v));
+    }
+    const call = callTiming(e);
+    if (call) [n, call.method, call.dir, call.ms, call.error].forEach((v, i) => calls[i]!.push(v));
+  }
+  return { docs, calls, terms, lastSeq };
+}
+
 export interface PgOptions {
   /** The instance's lease (DEFAULT_LEASE_MS): a recording is marked crashed this long after its writer's last renewal. */
   leaseMs?: number;
@@ -67,6 +105,8 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
   readonly instance = randomBytes(12).toString("base64url");
   private readonly leaseMs: number;
   private readonly searchBudgetMs: number | undefined;
+  /** Words already in the table of terms (a bound on memory: KNOWN_TERMS). */
+  private readonly knownTerms = new Set<string>();
   private leaseTimer: NodeJS.Timeout | undefined;
   private leaseFailing = false;
   /** The renewal under way, if any: close waits for it. */
@@ -156,6 +196,12 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
    */
   async save(meta: TranscriptMeta, lines: readonly string[], from = 0, lastSeq = 0): Promise<number> {
     if (!ID.test(meta.id)) throw new Error(`bad transcript id: ${meta.id.slice(0, 80)}`);
+    const rows = rowsOf(lines, from, lastSeq);
+    // Before the transaction: its new words are kept at once (a word kept for lines not saved harms nothing).
+    const terms = [...rows.terms].filter((t) => !this.knownTerms.has(t));
+    await addTerms(this.pool, terms);
+    if (this.knownTerms.size + terms.length > KNOWN_TERMS) this.knownTerms.clear();
+    for (const t of terms) this.knownTerms.add(t);
     const client = await checkout(this.pool);
     try {
       await client.query("BEGIN");
@@ -174,10 +220,10 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
         for (const table of ["transcript_lines", "search_docs", "calls"])
           await client.query(`DELETE FROM ${table} WHERE transcript_id = $1`, [meta.id]);
       }
-      const seq = await this.insertLines(client, meta.id, lines, from, lastSeq);
+      await this.insertLines(client, meta.id, lines, from, rows);
       await client.query("COMMIT");
       client.release();
-      return seq;
+      return rows.lastSeq;
     } catch (err) {
       // A client whose ROLLBACK fails too is broken (its connection dropped): destroyed, not pooled.
       const broken = await client.query("ROLLBACK").then(
@@ -194,30 +240,8 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
     id: string,
     lines: readonly string[],
     from: number,
-    seqBefore: number,
-  ): Promise<number> {
-    let lastSeq = seqBefore;
-    const docs: unknown[][] = Array.from({ length: 11 }, () => []);
-    const calls: unknown[][] = Array.from({ length: 5 }, () => []);
-    for (let i = 0; i < lines.length; i++) {
-      const n = from + i;
-      if (n === 0) continue; // the header
-      let e: TranscriptEvent;
-      try {
-        e = JSON.parse(lines[i]!) as TranscriptEvent;
-      } catch {
-        continue;
-      }
-      if (e.type === "frame" && typeof e.seq === "number") lastSeq = e.seq;
-      const doc = searchDoc(e, lastSeq);
-      if (doc) {
-        const row = [n, doc.seq, doc.ts, doc.dir ?? null, doc.kind, doc.method ?? null, doc.field, doc.error];
-        row.push(doc.body, doc.extra, docVector(doc.body, doc.extra));
-        row.forEach((v, i) => docs[i]!.push(v));
-      }
-      const call = callTiming(e);
-      if (call) [n, call.method, call.dir, call.ms, call.error].forEach((v, i) => calls[i]!.push(v));
-    }
+    { docs, calls }: Rows,
+  ): Promise<void> {
     for (let at = 0; at < lines.length; at += BATCH) {
       const slice = lines.slice(at, at + BATCH);
       await client.query(
@@ -246,7 +270,6 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
         [id, ...calls.map((column) => column.slice(at, at + BATCH))],
       );
     }
-    return lastSeq;
   }
 
   async list(filter: ListFilter = {}): Promise<TranscriptMeta[]> {
