@@ -82,11 +82,18 @@ export function docVector(body: string, extra: string, terms?: Set<string>): str
   return out.join(" ");
 }
 
+/** The terms searchTerms keeps, folded (a word of marks alone folds to nothing and is left out). */
+function foldedTerms(input: string): { terms: string[][]; cut?: string } {
+  const { terms, cut } = searchTerms(input);
+  const folded = terms.map((t) => t.map(foldTerm).filter((w) => w !== "")).filter((t) => t.length > 0);
+  return { terms: folded, ...(cut === undefined ? {} : { cut }) };
+}
+
 /** The word being typed (the query's last, folded), looked for as the words it begins; none when the query ends in a quote or was cut. */
 export function typedStart(input: string): string | undefined {
-  const { terms, cut } = searchTerms(input);
+  const { terms, cut } = foldedTerms(input);
   if (terms.length === 0 || cut !== undefined || input.trimEnd().endsWith('"')) return undefined;
-  return foldTerm(terms.at(-1)!.at(-1)!);
+  return terms.at(-1)!.at(-1)!;
 }
 
 const lexeme = (text: string, prefix: boolean) => `'${text}'${prefix ? ":*" : ""}`;
@@ -107,12 +114,11 @@ function termQuery(ws: string[], prefix: boolean): string {
  * none given, a prefix), as typedWord says. Lexemes are quoted words: no input is read as syntax.
  */
 export function pgQuery(input: string, begun?: string[]): { query: string; cut?: string } | undefined {
-  const { terms, cut } = searchTerms(input);
+  const { terms, cut } = foldedTerms(input);
   if (terms.length === 0) return undefined;
   const start = typedStart(input);
   const typed = start === undefined ? {} : begun ? typedWord(start, begun) : { prefix: true };
-  const parts = terms.map((t, i) => {
-    const ws = t.map(foldTerm);
+  const parts = terms.map((ws, i) => {
     if (i < terms.length - 1 || start === undefined) return termQuery(ws, false);
     if (typed.words) return `(${typed.words.map((w) => termQuery([...ws.slice(0, -1), w], false)).join(" | ")})`;
     return termQuery(ws, typed.prefix === true);
