@@ -145,7 +145,15 @@ function librarySuite(name: string, make: () => Promise<Subject>, skip?: string)
         transcript("gamma", "2026-11-19T10:00:00.000Z", [
           "edited /w/src/app.ts and main.go for x@example.com",
           Array.from({ length: 65 }, (_, i) => `zz${i}`).join(" "),
-        ]),
+        ]) +
+          serializeFrame({
+            seq: 5,
+            ts: 1005,
+            dir: "from-agent",
+            kind: "response",
+            method: "session/prompt",
+            raw: '{"jsonrpc":"2.0","id":2,"error":{"code":-32603,"message":"limit exceeded for edited files"}}',
+          }),
       );
     }, 60_000);
     afterAll(() => s?.close());
@@ -208,6 +216,11 @@ function librarySuite(name: string, make: () => Promise<Subject>, skip?: string)
       expect(await ids("src/app")).toEqual([[paths.id, 3]]);
       expect(await ids("main")).toEqual([[paths.id, 3]]);
       expect(await ids("x@example")).toEqual([[paths.id, 3]]);
+      // Only errors: the words of an error response, not the same words elsewhere.
+      const errors = async (q: string) => (await s.store.search({ q, errors: true })).hits.map((h) => h.seq);
+      expect(await errors("edited")).toEqual([5]);
+      expect(await errors("limit")).toEqual([5]);
+      expect(await errors("fox")).toEqual([]);
     });
 
     it("looks for the word being typed as the words it begins; a short prefix of too many words as itself", async () => {

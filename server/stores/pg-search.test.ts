@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pgSkipReason, startPgCluster, type PgCluster } from "../../test/pg-cluster";
 import { migrate } from "./pg-migrate";
 import { MIGRATIONS } from "./pg-schema";
-import { docVector, PAIR, pgQuery, words } from "./pg-search";
+import { docVector, ERROR_TAG, PAIR, pgQuery, words } from "./pg-search";
 import { PgStore } from "./pg-store";
 
 describe("words and vectors", () => {
@@ -29,16 +29,18 @@ describe("words and vectors", () => {
   });
 
   it("keeps each word's positions and weight, and each pair of adjacent words in one text", () => {
-    expect(docVector("read the file", "read")).toBe(
+    expect(docVector("read the file", "read", false)).toBe(
       `'read':1A,5B 'the':2A 'file':3A '${PAIR}read the' '${PAIR}the file'`,
     );
     // Past PostgreSQL's last position the words stay, at it; pairs are found whatever the position.
-    const long = docVector(`${"x ".repeat(16_400)}end word`, "");
+    const long = docVector(`${"x ".repeat(16_400)}end word`, "", false);
     expect(long).toContain("'end':16383A");
     expect(long).toContain(`'${PAIR}end word'`);
     expect(long.match(/'x':([^ ]*)/)![1]!.split(",")).toHaveLength(256);
     // A word PostgreSQL cannot hold is left out, with its pairs.
-    expect(docVector(`a ${"y".repeat(3000)} b`, "")).toBe("'a':1A 'b':3A");
+    expect(docVector(`a ${"y".repeat(3000)} b`, "", false)).toBe("'a':1A 'b':3A");
+    // An error is tagged: the errors filter is in the index.
+    expect(docVector("quota", "", true)).toBe(`'quota':1A '${ERROR_TAG}'`);
   });
 
   it("reads a typed query as the file store does: terms, phrases as pairs then order, the last word a prefix", () => {
@@ -99,11 +101,16 @@ describe.skipIf(skip !== undefined)("pg search", () => {
        SELECT 'old', n, n, 1000, 'notification', 'message', false, 'edited src/app.ts, then read write ' || n, ''
        FROM generate_series(1, 2500) AS n`,
     );
+    await pool.query(
+      `INSERT INTO search_docs (transcript_id, line_no, seq, ts, kind, field, error, body, extra)
+       VALUES ('old', 2501, 2501, 1000, 'response', 'error', true, 'quota exceeded: read write', '')`,
+    );
     const store = await PgStore.open(url);
     stores.push(store);
     const answer = await store.search({ q: '"read write 2499"' });
     expect(answer.hits.map((h) => h.seq)).toEqual([2499]);
     expect(await store.search({ q: "app.ts", limit: 1 })).toMatchObject({ total: 2000, more: true });
+    expect((await store.search({ q: '"read write"', errors: true })).hits.map((h) => h.seq)).toEqual([2501]);
     // Its words are in the table of terms: a two-letter prefix is looked for as the words it begins.
     expect(await store.search({ q: "edi", limit: 1 })).toMatchObject({ total: 2000, more: true });
     const wr = (await store.search({ q: "wr", limit: 1 })).hits[0]!;

@@ -26,6 +26,11 @@ import { QUERY_BUDGET } from "../transcripts/search-index";
 
 /** What starts a pair's lexeme: no word holds it, so a typed word's prefix never reaches the pairs. */
 export const PAIR = "~";
+/**
+ * An error's tag, in the index (the errors filter inside the match, as SQLite's `tags`): GIN
+ * steps over the documents that are no error instead of reading every match of a common word.
+ */
+export const ERROR_TAG = "!error";
 /** PostgreSQL's bounds: a lexeme under 2 KiB, positions up to 16,383 and 256 of them per lexeme. */
 const MAX_LEXEME_BYTES = 2_046;
 const MAX_POSITION = 16_383;
@@ -46,9 +51,9 @@ const fits = (lexeme: string) => lexeme.length * 4 <= MAX_LEXEME_BYTES || Buffer
 /**
  * A document's tsvector, as PostgreSQL's input syntax: `body` and `extra` are two texts (a phrase
  * does not run from one into the other). Words hold only letters and digits, pairs a space and
- * PAIR: quoting them is enough. Its words are added to `terms` when given (the table of terms).
+ * PAIR: quoting them is enough. An error is tagged (ERROR_TAG). Its words are added to `terms` when given (the table of terms).
  */
-export function docVector(body: string, extra: string, terms?: Set<string>): string {
+export function docVector(body: string, extra: string, error: boolean, terms?: Set<string>): string {
   const positions = new Map<string, string[]>();
   const pairs = new Set<string>();
   let at = 0;
@@ -79,6 +84,7 @@ export function docVector(body: string, extra: string, terms?: Set<string>): str
     terms?.add(word);
   }
   for (const pair of pairs) out.push(`'${pair}'`);
+  if (error) out.push(`'${ERROR_TAG}'`);
   return out.join(" ");
 }
 
@@ -189,7 +195,7 @@ export async function searchDocs(
             )
           ).rows.map((r) => r.term);
     read = pgQuery(q.q, begun)!;
-    const params: unknown[] = [read.query];
+    const params: unknown[] = [q.errors ? `${read.query} & '${ERROR_TAG}'` : read.query];
     const clauses = ["d.tsv @@ $1::tsquery", ...filterClauses(q, params)];
     if (q.method) {
       params.push(q.method);
@@ -274,8 +280,8 @@ const REVECTOR_BATCH = 2_000;
 export async function revector(client: ClientBase): Promise<void> {
   let after: [string, number] = ["", -1];
   for (;;) {
-    const { rows } = await client.query<{ id: string; n: number; body: string; extra: string }>(
-      `SELECT transcript_id AS id, line_no AS n, body, extra FROM search_docs
+    const { rows } = await client.query<{ id: string; n: number; body: string; extra: string; error: boolean }>(
+      `SELECT transcript_id AS id, line_no AS n, body, extra, error FROM search_docs
        WHERE (transcript_id, line_no) > ($1, $2) ORDER BY transcript_id, line_no LIMIT ${REVECTOR_BATCH}`,
       after,
     );
@@ -284,7 +290,7 @@ export async function revector(client: ClientBase): Promise<void> {
     await client.query(
       `UPDATE search_docs d SET tsv = x.v::tsvector FROM unnest($1::text[], $2::int[], $3::text[]) AS x(id, n, v)
        WHERE d.transcript_id = x.id AND d.line_no = x.n`,
-      [rows.map((r) => r.id), rows.map((r) => r.n), rows.map((r) => docVector(r.body, r.extra, terms))],
+      [rows.map((r) => r.id), rows.map((r) => r.n), rows.map((r) => docVector(r.body, r.extra, r.error, terms))],
     );
     await addTerms(client, terms);
     const last = rows.at(-1)!;

@@ -82,7 +82,7 @@ function rowsOf(lines: readonly string[], from: number, seqBefore: number): Rows
     const doc = searchDoc(e, lastSeq);
     if (doc) {
       const row = [n, doc.seq, doc.ts, doc.dir ?? null, doc.kind, doc.method ?? null, doc.field, doc.error];
-      row.push(doc.body, doc.extra, docVector(doc.body, doc.extra, terms));
+      row.push(doc.body, doc.extra, docVector(doc.body, doc.extra, doc.error, terms));
       row.forEach((v, i) => docs[i]!.push(v));
     }
     const call = callTiming(e);
