@@ -20,7 +20,7 @@ import {
   type SearchQuery,
 } from "../../lib/contracts/library-search";
 import type { TranscriptMeta } from "../../lib/contracts/transcript-meta";
-import { matchLine, searchTerms } from "../../lib/features/library-search";
+import { matchLine, searchTerms } from "../../lib/features/library/search";
 import { foldTerm, NON_ASCII, PREFIX_WORDS, typedWord } from "../transcripts/search-index-lines";
 import { QUERY_BUDGET } from "../transcripts/search-index";
 

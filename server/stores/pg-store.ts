@@ -12,8 +12,8 @@ import type { LatencyAnswer, LatencyQuery, SearchAnswer, SearchQuery } from "../
 import { serialize, type TranscriptEvent, type TranscriptHeader } from "../../lib/contracts/transcript";
 import type { ListFilter, TranscriptKind, TranscriptMeta } from "../../lib/contracts/transcript-meta";
 import type { ProbeReport } from "../../lib/contracts/reports";
-import type { ProbeReportMeta } from "../../lib/features/probe-export";
-import { callTiming, latencyRows, searchDoc } from "../../lib/features/library-search";
+import type { ProbeReportMeta } from "../../lib/features/probe/export";
+import { callTiming, latencyRows, searchDoc } from "../../lib/features/library/search";
 import type { LibrarySearch, TranscriptLibrary } from "./library-store";
 import { migrate } from "./pg-migrate";
 import { MIGRATIONS } from "./pg-schema";
