@@ -7,6 +7,7 @@
  * balancer: a recording made on A exports, replays and re-runs on B (read from the database).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readdirSync } from "node:fs";
 import path from "node:path";
 import type { ProfileSummary } from "../../lib/contracts/wire";
 import { haproxySkipReason, startBalancer, type TestBalancer } from "../haproxy";
@@ -53,7 +54,7 @@ async function until<T>(check: () => T | Promise<T>, what: string, timeoutMs = 3
   const end = Date.now() + timeoutMs;
   for (;;) {
     const v = await check();
-    if (v) return v as NonNullable<T>;
+    if (v) return v;
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}${lb ? `; haproxy said: ${lb.log()}` : ""}`);
     await new Promise((r) => setTimeout(r, 25));
   }
@@ -214,6 +215,9 @@ describe.skipIf(skip)("two instances behind HAProxy, one PostgreSQL, one Redis",
       await onB.send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: 1 } });
       await onB.response(1);
       await onB.emit("agent:stop", {});
+      // Its copy of the recording went with it.
+      const copies = path.join(b!.config.dataDir, "team-replays");
+      await until(() => readdirSync(copies).length === 0, "the replay's copy removed");
 
       // Re-run: the recording's requests sent again to a live agent on B.
       const rerun = (await onB.emit("transcript:rerun", { id, profile: "leaky" })) as { ok: boolean };
