@@ -7,10 +7,10 @@
  * balancer: a recording made on A exports, replays and re-runs on B (read from the database).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { ProfileSummary } from "../../lib/contracts/wire";
-import { haproxySkipReason, startBalancer, type TestBalancer } from "../haproxy";
+import { HAPROXY_CFG, haproxySkipReason, startBalancer, type TestBalancer } from "../haproxy";
 import { pgSkipReason, startPgCluster, type PgCluster } from "../pg-cluster";
 import { redisSkipReason, startRedis, type TestRedis } from "../redis-server";
 import { startTestRelay, TestClient, type TestRelay } from "../relay-harness";
@@ -102,6 +102,12 @@ function jarCookie(c: TestClient, name: string): string | undefined {
   const engine = c.socket.io.engine as unknown as { _cookieJar?: { cookies: Iterable<[string, { value: string }]> } };
   return new Map(engine._cookieJar?.cookies ?? []).get(name)?.value;
 }
+
+it("the how-to shows the haproxy.cfg this test runs", () => {
+  expect(readFileSync(path.resolve(import.meta.dirname, "../../docs/scaling.md"), "utf8")).toContain(
+    "```haproxy\n" + readFileSync(HAPROXY_CFG, "utf8") + "```",
+  );
+});
 
 describe.skipIf(skip)("two instances behind HAProxy, one PostgreSQL, one Redis", () => {
   it("a browser stays on its instance; a watcher pinned to the other sees it live; the other lists and finds it", async () => {
