@@ -277,7 +277,10 @@ export class Profiles {
     const chosen = wanted?.startsWith(REPLAY_PREFIX) ? wanted.slice(REPLAY_PREFIX.length) : undefined;
     const newest = await library.newest(LISTED_REPLAYS);
     const besides = async (id: string | undefined) =>
-      id !== undefined && TranscriptStore.isId(id) && !newest.some((m) => m.id === id) ? [await library.meta(id)] : [];
+      id !== undefined && TranscriptStore.isId(id) && !newest.some((m) => m.id === id)
+        ? // One the database cannot be asked about now is left out, not the whole answer.
+          [await library.meta(id).catch(() => undefined)]
+        : [];
     const demo = await besides(DEMO_TRANSCRIPT_ID);
     const metas = [...demo, ...newest, ...(chosen === DEMO_TRANSCRIPT_ID ? [] : await besides(chosen))];
     return (

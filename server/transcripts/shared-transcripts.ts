@@ -44,8 +44,13 @@ export class SharedTranscripts {
         .map((id) => this.local.meta(id))
         .filter((m): m is TranscriptMeta => m !== undefined);
     }
-    await this.team.ready;
-    return (await this.team.list()).filter((m) => m.id !== DEMO_TRANSCRIPT_ID).slice(0, limit);
+    try {
+      await this.team.ready;
+      return (await this.team.list()).filter((m) => m.id !== DEMO_TRANSCRIPT_ID).slice(0, limit);
+    } catch {
+      // The database away (restarted, unreachable): relay:info still answers, with this instance's.
+      return new SharedTranscripts(this.local).newest(limit);
+    }
   }
 
   /**
@@ -67,10 +72,18 @@ export class SharedTranscripts {
     return { file, jsonl, scratch };
   }
 
-  /** The team's answer; undefined without a team or when it does not hold the transcript. */
-  private async fromTeam<T>(id: string, ask: (team: TeamLibrary) => Promise<T | undefined> | T | undefined) {
+  /**
+   * The team's answer; undefined without a team or when it does not hold the transcript. With the
+   * database away, this instance's file answers if it has one; else the failure is said.
+   */
+  private async fromTeam<T>(id: string, ask: (team: TeamLibrary) => Promise<T | undefined>) {
     if (!this.team || id === DEMO_TRANSCRIPT_ID) return undefined;
-    await this.team.ready;
-    return ask(this.team);
+    try {
+      await this.team.ready;
+      return await ask(this.team);
+    } catch (err) {
+      if (this.local.exists(id)) return undefined;
+      throw new Error(`cannot read transcript ${id} from the team library (--database): ${(err as Error).message}`);
+    }
   }
 }
