@@ -20,7 +20,7 @@ import type { ProtocolName } from "../../lib/protocol/protocols";
 import { UNSTARTED, type TranscriptMeta } from "../../lib/contracts/transcript-meta";
 import type { RemoteProfile } from "../remote-profile";
 import { nodeScript, PACKAGE_ROOT } from "../runtime";
-import { SharedTranscripts, type TeamLibrary } from "../transcripts/shared-transcripts";
+import { SharedTranscripts } from "../transcripts/shared-transcripts";
 import { OFFLINE_AGENT_COMMANDS, offlineAgentOf, offlineGemini, offlineModel } from "../models/offline-model";
 
 export interface Launch {
@@ -154,9 +154,9 @@ export class Profiles {
   constructor(
     private readonly config: ServerConfig,
     private readonly transcripts?: TranscriptStore,
-    team?: TeamLibrary,
+    shared?: SharedTranscripts,
   ) {
-    this.library = transcripts && new SharedTranscripts(transcripts, team);
+    this.library = shared ?? (transcripts && new SharedTranscripts(transcripts));
   }
 
   private configured(name: string): ProfileConfig | undefined {

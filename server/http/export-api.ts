@@ -9,7 +9,7 @@ import { TranscriptError } from "../../lib/contracts/transcript";
 import { exportHtml, viewerHtml } from "../transcripts/export";
 import { sendError } from "../wire/http-io";
 
-/** `text`: the transcript's JSONL, wherever it was recorded (server/stores/shared-transcripts.ts). */
+/** `text`: the transcript's JSONL, wherever it was recorded (server/transcripts/shared-transcripts.ts). */
 export async function sendExport(res: ServerResponse, id: string, text: string | undefined): Promise<void> {
   if (text === undefined) return sendError(res, 404, "not_found", `no transcript ${id.slice(0, 80)}`);
   let html: string;

@@ -85,9 +85,9 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
   transcripts.index = mirror ?? library;
   // serve --otlp: every recording also goes out as OpenTelemetry traces (docs/otel.md).
   transcripts.recordings = liveExportFromEnv(process.env, config, httpServer);
-  const profiles = new Profiles(config, transcripts, team);
   // Export, replay and re-run read a transcript recorded on another instance from the database.
   const shared = new SharedTranscripts(transcripts, team);
+  const profiles = new Profiles(config, transcripts, shared);
   const primed = profiles.prime();
   const pool = new AgentPool(config, profiles, transcripts);
   pool.fill();

@@ -60,7 +60,7 @@ export class SharedTranscripts {
    */
   async file(id: string, scratchRoot: string): Promise<{ file: string; jsonl: string; scratch?: string } | undefined> {
     if (!TranscriptStore.isId(id)) return undefined;
-    if (this.local.exists(id) && this.local.meta(id)?.recording === false) {
+    if (this.local.exists(id) && !this.local.meta(id)?.recording) {
       const jsonl = this.local.read(id);
       if (jsonl !== undefined) return { file: this.local.file(id), jsonl };
     }
