@@ -20,7 +20,7 @@ import type { ProtocolName } from "../../lib/protocol/protocols";
 import { UNSTARTED, type TranscriptMeta } from "../../lib/contracts/transcript-meta";
 import type { RemoteProfile } from "../remote-profile";
 import { nodeScript, PACKAGE_ROOT } from "../runtime";
-import { SharedTranscripts } from "../transcripts/shared-transcripts";
+import { SharedTranscripts, TEAM_COPIES } from "../transcripts/shared-transcripts";
 import { OFFLINE_AGENT_COMMANDS, offlineAgentOf, offlineGemini, offlineModel } from "../models/offline-model";
 
 export interface Launch {
@@ -331,7 +331,7 @@ export class Profiles {
       if (bad) return fail(bad);
       const speed = typeof options.speed === "string" ? options.speed : "10";
       // One recorded on another instance is read from the database into a file of this run's own.
-      const source = await this.library!.file(id, path.join(this.config.dataDir, "team-replays"));
+      const source = await this.library!.file(id, path.join(this.config.dataDir, TEAM_COPIES));
       if (!source) return fail({ code: "unknown_profile", message: `unknown profile: ${name} (no such transcript)` });
       return ok({
         profile: name,

@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { serialize, serializeFrame, TRANSCRIPT_FORMAT, TRANSCRIPT_VERSION } from "../../lib/contracts/transcript";
 import type { TranscriptMeta } from "../../lib/contracts/transcript-meta";
-import { SharedTranscripts, type TeamLibrary } from "./shared-transcripts";
+import { SharedTranscripts, TEAM_COPIES, type TeamLibrary } from "./shared-transcripts";
 import { TranscriptStore } from "./transcript-store";
 
 const dirs: string[] = [];
@@ -70,7 +70,7 @@ describe("SharedTranscripts", () => {
     const shared = new SharedTranscripts(store, team());
     expect((await shared.meta(REMOTE))?.title).toBe("remote");
     expect((await shared.newest(5)).map((m) => m.id)).toEqual([REMOTE]);
-    const scratchRoot = path.join(tempDir(), "team-replays");
+    const scratchRoot = path.join(tempDir(), TEAM_COPIES);
     const copy = await shared.file(REMOTE, scratchRoot);
     expect(copy?.scratch && path.dirname(copy.scratch)).toBe(scratchRoot);
     expect(readFileSync(copy!.file, "utf8")).toBe(jsonl("remote"));
@@ -88,7 +88,7 @@ describe("SharedTranscripts", () => {
     await expect(shared.read(REMOTE)).rejects.toThrow(
       `cannot read transcript ${REMOTE} from the team library (--database): connect ECONNREFUSED`,
     );
-    const scratchRoot = path.join(tempDir(), "team-replays");
+    const scratchRoot = path.join(tempDir(), TEAM_COPIES);
     await expect(shared.file(REMOTE, scratchRoot)).rejects.toThrow("team library");
     expect(existsSync(scratchRoot)).toBe(false);
   });

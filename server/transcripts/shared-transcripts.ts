@@ -19,6 +19,9 @@ export interface TeamLibrary {
   read(id: string): Promise<string | undefined>;
 }
 
+/** Where copies of transcripts recorded elsewhere are kept while a file of one is read, in the data directory. */
+export const TEAM_COPIES = "team-copies";
+
 export class SharedTranscripts {
   constructor(
     readonly local: TranscriptStore,
@@ -54,9 +57,10 @@ export class SharedTranscripts {
   }
 
   /**
-   * The transcript and a file holding it, for the replay agent (which reads a file): this
-   * instance's own when it has the whole recording, else a copy of the database's in a folder of
-   * its own under `scratchRoot` (`scratch`: remove it once the agent is done).
+   * The transcript and a file holding it, for what reads a file (the replay agent, the OTLP
+   * export): this instance's own when it has the whole recording, else a copy of the database's in
+   * a folder of its own under `scratchRoot` (TEAM_COPIES in the data directory; `scratch`: remove
+   * it once done).
    */
   async file(id: string, scratchRoot: string): Promise<{ file: string; jsonl: string; scratch?: string } | undefined> {
     if (!TranscriptStore.isId(id)) return undefined;

@@ -4,13 +4,14 @@
  * browser-like Socket.IO client (long-polling first, then the WebSocket upgrade, cookies kept)
  * stays on its instance for every request and a reload; a watcher pinned to the other instance sees
  * the session live; the recording is listed and found there. Across instances, without the
- * balancer: a recording made on A exports, replays and re-runs on B (read from the database).
+ * balancer: a recording made on A exports (HTML, OTLP), replays and re-runs on B (read from the database).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { ProfileSummary } from "../../lib/contracts/wire";
 import { HAPROXY_CFG, haproxySkipReason, startBalancer, type TestBalancer } from "../haproxy";
+import { startOtlpReceiver, type OtlpReceiver } from "../otlp-receiver";
 import { pgSkipReason, startPgCluster, type PgCluster } from "../pg-cluster";
 import { redisSkipReason, startRedis, type TestRedis } from "../redis-server";
 import { startTestRelay, TestClient, type TestRelay } from "../relay-harness";
@@ -195,9 +196,11 @@ describe.skipIf(skip)("two instances behind HAProxy, one PostgreSQL, one Redis",
     }
   }, 120_000);
 
-  it("a recording made on A exports, replays and re-runs on B, read from the database", async () => {
+  it("a recording made on A exports, replays, re-runs and goes out as traces on B, read from the database", async () => {
     const c = new TestClient(a!.url, { token: TOKEN });
     const onB = new TestClient(b!.url, { token: TOKEN });
+    let receiver: OtlpReceiver | undefined;
+    let withOtlp: TestRelay | undefined;
     try {
       await c.connected();
       const id = await record(c, "marmalade pelican");
@@ -222,16 +225,36 @@ describe.skipIf(skip)("two instances behind HAProxy, one PostgreSQL, one Redis",
       await onB.response(1);
       await onB.emit("agent:stop", {});
       // Its copy of the recording went with it.
-      const copies = path.join(b!.config.dataDir, "team-replays");
+      const copies = path.join(b!.config.dataDir, "team-copies");
       await until(() => readdirSync(copies).length === 0, "the replay's copy removed");
 
       // Re-run: the recording's requests sent again to a live agent on B.
       const rerun = (await onB.emit("transcript:rerun", { id, profile: "leaky" })) as { ok: boolean };
       expect(rerun).toMatchObject({ ok: true });
       await onB.emit("agent:stop", {});
+
+      // Sent as OpenTelemetry traces by an instance with `--otlp` that did not record it.
+      receiver = await startOtlpReceiver();
+      process.env.ACP_PLAYGROUND_OTLP = receiver.url;
+      try {
+        // The relay reads the variable as it is made, before startTestRelay's first await.
+        const starting = startTestRelay({ database: pg!.url });
+        withOtlp = await starting;
+      } finally {
+        delete process.env.ACP_PLAYGROUND_OTLP;
+      }
+      await withOtlp.server.relay.team!.ready;
+      const sent = await api(withOtlp.url, `/api/transcripts/${id}/otlp`, { method: "POST" });
+      expect(sent.status).toBe(200);
+      const last = JSON.parse((await sent.text()).trim().split("\n").at(-1)!) as { type: string; spans: number };
+      expect(last).toMatchObject({ type: "done" });
+      expect(receiver.spans.size).toBe(last.spans);
+      expect(readdirSync(path.join(withOtlp.config.dataDir, "team-copies"))).toEqual([]);
     } finally {
       onB.close();
       c.close();
+      await withOtlp?.close();
+      await receiver?.close();
     }
   }, 120_000);
 });
