@@ -69,7 +69,7 @@ export function TranscriptLibrary({ token }: { token: string }) {
             Could not load the list: {error.message}
           </p>
         ) : null}
-        <LibrarySearch client={client} list={list} />
+        <LibrarySearch client={client} list={list} kind={kind} />
         <div role="search" className="flex flex-wrap items-center gap-2 text-xs">
           <input
             type="search"
