@@ -128,6 +128,9 @@ test("every state of the library, a transcript, a diff, profiles, side by side a
   await expect(page.getByTestId("diff-picks")).toBeVisible();
   await expectAccessible(page, "library, one transcript picked to diff");
   await row.getByTestId("diff-pick").click();
+  await row.getByTestId("row-more").click();
+  await expect(row.getByRole("menu")).toBeVisible();
+  await expectAccessible(page, "library, a row's More menu open");
   await row.getByTestId("delete-transcript").click();
   await expect(row.getByTestId("confirm-delete")).toBeVisible();
   await expectAccessible(page, "library, confirming a delete");

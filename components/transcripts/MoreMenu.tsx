@@ -1,0 +1,96 @@
+"use client";
+/**
+ * "More ▾": a row's rare actions (docs/design.md, "Row actions fit on one line"). A menu of
+ * buttons and links; it closes on a choice, on Escape (focus back on its button) and when the
+ * focus leaves it.
+ */
+import Link from "next/link";
+import { useRef, useState, type ReactNode } from "react";
+
+export interface MenuItem {
+  label: ReactNode;
+  testId: string;
+  title?: string;
+  disabled?: boolean;
+  /** Red: destructive (it still asks before acting). */
+  danger?: boolean;
+  /** A link (navigates), else a button. */
+  href?: string;
+  onSelect?: () => void;
+}
+
+const item = "block w-full px-2 py-0.5 text-left text-xs hover:bg-zinc-800 disabled:opacity-40";
+
+export function MoreMenu({ items, label, className }: { items: MenuItem[]; label: string; className: string }) {
+  const [open, setOpen] = useState(false);
+  const toggle = useRef<HTMLButtonElement>(null);
+  const close = () => {
+    setOpen(false);
+    toggle.current?.focus();
+  };
+  return (
+    <div
+      className="relative"
+      onKeyDown={(e) => {
+        if (e.key === "Escape" && open) {
+          e.preventDefault();
+          close();
+        }
+      }}
+      onBlur={(e) => {
+        if (!e.currentTarget.contains(e.relatedTarget)) setOpen(false);
+      }}
+    >
+      <button
+        ref={toggle}
+        type="button"
+        data-testid="row-more"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        className={className}
+        onClick={() => setOpen(!open)}
+      >
+        More ▾
+      </button>
+      {open ? (
+        <ul
+          role="menu"
+          aria-label={label}
+          className="absolute right-0 top-full z-20 mt-0.5 flex min-w-36 flex-col rounded border border-zinc-700 bg-zinc-900 py-0.5 shadow-lg"
+        >
+          {items.map((i) => (
+            <li key={i.testId} role="none">
+              {i.href && !i.disabled ? (
+                <Link
+                  href={i.href}
+                  role="menuitem"
+                  data-testid={i.testId}
+                  title={i.title}
+                  className={`${item} text-zinc-200`}
+                  onClick={() => setOpen(false)}
+                >
+                  {i.label}
+                </Link>
+              ) : (
+                <button
+                  type="button"
+                  role="menuitem"
+                  data-testid={i.testId}
+                  title={i.title}
+                  disabled={i.disabled}
+                  className={`${item} ${i.danger ? "text-red-300" : "text-zinc-200"}`}
+                  onClick={() => {
+                    setOpen(false);
+                    i.onSelect?.();
+                  }}
+                >
+                  {i.label}
+                </button>
+              )}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}
