@@ -28,7 +28,7 @@ test.describe.serial("profiles: availability, versions, probe, export, compare",
   );
 
   test("availability and versions as the server sees them", async () => {
-    await expect(gemini.getByTestId("profile-available")).toHaveText("✓");
+    await expect(gemini.getByTestId("profile-available")).toHaveText("✓ installed");
     await expect(gemini.getByTestId("profile-version")).toHaveText("0.61.0");
     // An absolute command is not repeated as its resolved path; a bare name shows where it resolves.
     await expect(gemini.getByTestId("profile-resolved")).toHaveCount(0);

@@ -129,7 +129,9 @@ function Form({ token }: { token: string }) {
     <div className="flex min-h-0 flex-1 flex-col">
       <header data-testid="compare-help" className="border-b border-zinc-800 px-3 pt-3 text-xs text-zinc-400">
         {/* The page's one h1 is the header's; a page title is an h2, as on Transcripts and Profiles. */}
-        <h2 className="text-sm font-semibold text-zinc-100">Side by side: two agents, one prompt</h2>
+        <h2 className="text-xs font-semibold uppercase tracking-wider text-zinc-400">
+          Side by side: two agents, one prompt
+        </h2>
         <p className="mt-1 max-w-4xl">
           One prompt, two agents at once: pick two profiles (or one twice with another model). Each side runs in an
           empty workspace of its own; their conversations show side by side, then answers, tool calls and timings line
@@ -183,7 +185,7 @@ function Form({ token }: { token: string }) {
           type="submit"
           data-testid="compare-run"
           disabled={busy || !prompt.trim() || !setup.a.profile || !setup.b.profile}
-          className="rounded bg-sky-700 px-3 py-1 text-zinc-100 disabled:opacity-40"
+          className="rounded bg-sky-700 px-3 py-1 text-zinc-100 hover:bg-sky-600 disabled:bg-zinc-800 disabled:text-zinc-500"
         >
           Run both
         </button>
@@ -228,7 +230,7 @@ export function ProfileOptions({ profiles }: { profiles: readonly ProfileDetails
 export function ComparisonList({ comparisons }: { comparisons: ReturnType<typeof useComparisons> }) {
   return (
     <section className="p-3 text-xs">
-      <h2 className="mb-2 text-sm font-semibold text-zinc-100">Saved comparisons</h2>
+      <h2 className="mb-2 text-xs font-semibold uppercase tracking-wider text-zinc-400">Saved comparisons</h2>
       {comparisons.error ? <p className="text-red-400">{comparisons.error}</p> : null}
       {comparisons.list.length === 0 ? (
         <p className="text-zinc-400">None yet: run a prompt on two agents above.</p>

@@ -28,4 +28,16 @@ describe("ProfileTable", () => {
     expect(row("abs").textContent.split("/opt/agent/bin/agent").length - 1).toBe(1);
     expect(within(row("bare")).getByTestId("profile-resolved").textContent).toContain("/usr/bin/sh");
   });
+
+  it("says availability in words, not by a coloured mark alone", () => {
+    const row = table([
+      profile({ name: "ok", command: "/bin/agent" }),
+      profile({ name: "nokey", command: "/bin/gemini", credentialsMissing: "No Gemini credentials" }),
+      profile({ name: "gone", command: "/nowhere", available: false }),
+    ]);
+    const said = (name: string) => within(row(name)).getByTestId("profile-available").textContent;
+    expect(said("ok")).toBe("✓ installed");
+    expect(said("nokey")).toBe("installed, no credentials");
+    expect(said("gone")).toBe("missing: /nowhere not found on this machine");
+  });
 });

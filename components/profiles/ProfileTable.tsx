@@ -94,7 +94,8 @@ export function ProfileTable({ profiles, probing, onProbe, selected, onSelect, r
                     installed, no credentials
                   </span>
                 ) : p.available ? (
-                  <span className="text-emerald-300">✓</span>
+                  // Colour is never the only signal (docs/design.md): a word beside the mark.
+                  <span className="text-emerald-300">✓ installed</span>
                 ) : (
                   <span className="text-red-300">
                     missing: <code>{p.command}</code> not found on this machine
@@ -115,7 +116,7 @@ export function ProfileTable({ profiles, probing, onProbe, selected, onSelect, r
                     disabled={probing !== undefined}
                     onClick={() => onProbe(p.name)}
                     title="Start a fresh agent and run the conformance probe against it"
-                    className="rounded border border-zinc-700 px-2 py-0.5 text-zinc-200 hover:bg-zinc-800 disabled:opacity-40"
+                    className="rounded border border-zinc-700 px-2 py-0.5 text-zinc-200 hover:bg-zinc-800 disabled:bg-zinc-800 disabled:text-zinc-500"
                   >
                     {probing === p.name ? "Probing…" : "Probe"}
                   </button>

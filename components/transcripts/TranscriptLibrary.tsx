@@ -42,7 +42,7 @@ export function TranscriptLibrary({ token }: { token: string }) {
     <main className="min-h-0 flex-1 overflow-y-auto px-4 py-4">
       <div className="mx-auto flex max-w-7xl flex-col gap-3">
         <div className="flex items-baseline gap-3">
-          <h2 className="text-sm font-semibold text-zinc-100">Transcripts</h2>
+          <h2 className="text-xs font-semibold uppercase tracking-wider text-zinc-400">Transcripts</h2>
           <span data-testid="transcript-count" className="text-xs text-zinc-400">
             {list ? `${list.length} recorded or imported` : "loading…"}
           </span>
