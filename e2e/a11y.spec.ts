@@ -105,6 +105,9 @@ test("every state of the library, a transcript, a diff, profiles, side by side a
   await page.goto(`${origin()}/transcripts?token=${token()}`);
   const row = page.locator('[data-testid="transcript-row"][data-id="demo-gemini"]');
   await expect(row).toBeVisible();
+  // Shown once: the counts are on the kind chips, with no second total in the title line.
+  await expect(page.locator('[data-testid="kind-filter"][data-kind="all"]')).toContainText(/\d/);
+  await expect(page.getByText(/recorded or imported/)).toHaveCount(0);
   await page.locator('[data-testid="kind-filter"][data-kind="unstarted"]').click();
   await expectAccessible(page, "library, the 'no turn' filter");
   await page.locator('[data-testid="kind-filter"][data-kind="all"]').click();

@@ -43,9 +43,8 @@ export function TranscriptLibrary({ token }: { token: string }) {
       <div className="mx-auto flex max-w-7xl flex-col gap-3">
         <div className="flex items-baseline gap-3">
           <h2 className="text-xs font-semibold uppercase tracking-wider text-zinc-400">Transcripts</h2>
-          <span data-testid="transcript-count" className="text-xs text-zinc-400">
-            {list ? `${list.length} recorded or imported` : "loading…"}
-          </span>
+          {/* The count per kind is on the filter's chips: not a second total here. */}
+          {list ? null : <span className="text-xs text-zinc-400">loading…</span>}
           <span className="text-xs text-zinc-400">Every agent the relay runs is recorded here, secrets redacted.</span>
           <a
             href="/api/viewer?download"
