@@ -1,11 +1,11 @@
 "use client";
 /**
  * "More ▾": a row's rare actions (docs/design.md, "Row actions fit on one line"). A menu of
- * buttons and links; it closes on a choice, on Escape (focus back on its button) and when the
- * focus leaves it.
+ * buttons and links: opened, its first item has the focus and the arrows move it; it closes on a
+ * choice, on Escape (focus back on its button) and when the focus leaves it.
  */
 import Link from "next/link";
-import { useRef, useState, type ReactNode } from "react";
+import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
 
 export interface MenuItem {
   label: ReactNode;
@@ -24,9 +24,23 @@ const item = "block w-full px-2 py-0.5 text-left text-xs hover:bg-zinc-800 disab
 export function MoreMenu({ items, label, className }: { items: MenuItem[]; label: string; className: string }) {
   const [open, setOpen] = useState(false);
   const toggle = useRef<HTMLButtonElement>(null);
+  const menu = useRef<HTMLUListElement>(null);
   const close = () => {
     setOpen(false);
     toggle.current?.focus();
+  };
+  const enabled = () => [...(menu.current?.querySelectorAll<HTMLElement>('[role="menuitem"]:not(:disabled)') ?? [])];
+  useEffect(() => {
+    if (open) enabled()[0]?.focus();
+  }, [open]);
+  const move = (e: KeyboardEvent) => {
+    const items = enabled();
+    const at = items.indexOf(document.activeElement as HTMLElement);
+    const to =
+      e.key === "ArrowDown" ? at + 1 : e.key === "ArrowUp" ? at - 1 : e.key === "Home" ? 0 : e.key === "End" ? -1 : NaN;
+    if (Number.isNaN(to) || items.length === 0) return;
+    e.preventDefault();
+    items.at(to % items.length)?.focus();
   };
   return (
     <div
@@ -54,7 +68,9 @@ export function MoreMenu({ items, label, className }: { items: MenuItem[]; label
       </button>
       {open ? (
         <ul
+          ref={menu}
           role="menu"
+          onKeyDown={move}
           aria-label={label}
           className="absolute right-0 top-full z-20 mt-0.5 flex min-w-36 flex-col rounded border border-zinc-700 bg-zinc-900 py-0.5 shadow-lg"
         >

@@ -46,6 +46,13 @@ describe("TranscriptRow", () => {
         .getAllByRole("menuitem")
         .map((i) => i.dataset.testid),
     ).toEqual(["download-transcript", "export-transcript", "rerun-transcript", "delete-transcript"]);
+    // Opened, the first item has the focus; the arrows move it, round the ends.
+    expect(document.activeElement).toBe(within(menu).getByTestId("download-transcript"));
+    fireEvent.keyDown(menu, { key: "ArrowDown" });
+    expect(document.activeElement).toBe(within(menu).getByTestId("export-transcript"));
+    fireEvent.keyDown(menu, { key: "ArrowUp" });
+    fireEvent.keyDown(menu, { key: "ArrowUp" });
+    expect(document.activeElement).toBe(within(menu).getByTestId("delete-transcript"));
     fireEvent.keyDown(menu, { key: "Escape" });
     expect(within(row).queryByRole("menu")).toBeNull();
     expect(document.activeElement).toBe(more);
