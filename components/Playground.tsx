@@ -12,7 +12,7 @@ import { ComposePanel } from "./compose/ComposePanel";
 import { ConnectPanel } from "./compose/ConnectPanel";
 import { SessionsPanel } from "./compose/SessionsPanel";
 import { agentCapabilities } from "@/lib/folds/agent-facts";
-import { canList } from "@/lib/features/session-actions";
+import { canList } from "@/lib/features/compose/session-actions";
 import { SentHistory } from "./compose/SentHistory";
 import { usePersistedTabState } from "./compose/use-persisted-tab-state";
 import { Composer } from "./Composer";

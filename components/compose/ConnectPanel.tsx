@@ -1,6 +1,6 @@
 "use client";
 /** The "Prompt" tab: how Connect is going, then the prompt box of the session it opened. */
-import type { ConnectProgress } from "@/lib/features/connect-flow";
+import type { ConnectProgress } from "@/lib/features/connect/connect-steps";
 import { negotiatedVersion } from "@/lib/folds/agent-facts";
 import { isObject } from "@/lib/protocol/json";
 import { specOf } from "@/lib/features/protocols/registry";
