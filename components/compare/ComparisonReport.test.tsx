@@ -1,6 +1,6 @@
 import { render, screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import type { Comparison, SideTurn } from "@/lib/features/compare";
+import type { Comparison, SideTurn } from "@/lib/features/compare/compare";
 import { ComparisonReport } from "./ComparisonReport";
 
 const side = (answer: string): SideTurn => ({ answer, stopReason: "end_turn", tools: [], files: [] });
