@@ -192,6 +192,8 @@ test("every state of the library, a transcript, a diff, profiles, side by side a
     await expectAccessible(watcher, "watch page, live");
     await page.getByTestId("watch-link-end").click();
     await expect(watcher.getByTestId("watch-status")).not.toHaveAttribute("data-state", "connected");
+    // Ended is said once, by the status line; the header does not still claim "live".
+    await expect(watcher.getByRole("banner")).not.toContainText(/live/i);
     await expectAccessible(watcher, "watch page, link ended");
     const stranger = await other.newPage();
     await stranger.goto(`${origin()}/transcripts`);
