@@ -23,6 +23,8 @@ const item = "block w-full px-2 py-0.5 text-left text-xs hover:bg-zinc-800 disab
 
 export function MoreMenu({ items, label, className }: { items: MenuItem[]; label: string; className: string }) {
   const [open, setOpen] = useState(false);
+  // Opens upward when the window has no room below (the last rows of a long list).
+  const [up, setUp] = useState(false);
   const toggle = useRef<HTMLButtonElement>(null);
   const menu = useRef<HTMLUListElement>(null);
   const close = () => {
@@ -62,7 +64,10 @@ export function MoreMenu({ items, label, className }: { items: MenuItem[]; label
         aria-haspopup="menu"
         aria-expanded={open}
         className={className}
-        onClick={() => setOpen(!open)}
+        onClick={(e) => {
+          setUp(window.innerHeight - e.currentTarget.getBoundingClientRect().bottom < 180);
+          setOpen(!open);
+        }}
       >
         More ▾
       </button>
@@ -72,7 +77,7 @@ export function MoreMenu({ items, label, className }: { items: MenuItem[]; label
           role="menu"
           onKeyDown={move}
           aria-label={label}
-          className="absolute right-0 top-full z-20 mt-0.5 flex min-w-36 flex-col rounded border border-zinc-700 bg-zinc-900 py-0.5 shadow-lg"
+          className={`absolute right-0 z-20 ${up ? "bottom-full mb-0.5" : "top-full mt-0.5"} flex min-w-36 flex-col rounded border border-zinc-700 bg-zinc-900 py-0.5 shadow-lg`}
         >
           {items.map((i) => (
             <li key={i.testId} role="none">

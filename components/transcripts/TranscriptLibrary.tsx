@@ -122,7 +122,8 @@ export function TranscriptLibrary({ token }: { token: string }) {
           ) : null}
         </div>
         <DiffPickBar picks={diff.picks} onClear={diff.clear} />
-        <div className="overflow-x-auto rounded-lg border border-zinc-800">
+        {/* Not a scroll box of its own: a row's More menu would be cut off at the table's edge (the page scrolls). */}
+        <div className="rounded-lg border border-zinc-800">
           <table data-testid="transcript-table" className="w-full border-collapse text-xs">
             <thead className="border-b border-zinc-800 bg-zinc-900/70 text-[10px] uppercase tracking-wider text-zinc-400">
               <tr>

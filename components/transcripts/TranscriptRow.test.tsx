@@ -67,4 +67,12 @@ describe("TranscriptRow", () => {
     fireEvent.click(within(row).getByTestId("confirm-delete"));
     await waitFor(() => expect(remove).toHaveBeenCalledWith("t1"));
   });
+
+  it("opens its menu upward when the window has no room below", () => {
+    const { row } = renderRow();
+    const more = within(row).getByTestId("row-more");
+    more.getBoundingClientRect = () => ({ bottom: window.innerHeight - 40 }) as DOMRect;
+    fireEvent.click(more);
+    expect(within(row).getByRole("menu").className).toContain("bottom-full");
+  });
 });
