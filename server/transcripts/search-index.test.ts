@@ -372,7 +372,7 @@ describe("SearchIndex", () => {
     open.pop();
     const file = path.join(store.dir, INDEX_FILE);
     const db = new Database(file);
-    // Version 6 is brought up to date in place (below); those before are rebuilt.
+    // Versions 6 and 7 are brought up to date in place (below); those before are rebuilt.
     db.pragma("user_version = 5");
     db.close();
     idx = index(store);
