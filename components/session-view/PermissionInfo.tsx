@@ -37,10 +37,11 @@ function Outcome({ p, live }: { p: PermissionView; live: LiveState }) {
     );
   if (p.outcome.outcome === "cancelled") return <span className="text-zinc-300">cancelled</span>;
   const { optionId } = p.outcome;
-  const chosen = p.options.find((o) => o.optionId === optionId);
+  // An option offered is marked ✓ among the options: said once. Only one not offered is named here.
+  if (p.options.some((o) => o.optionId === optionId)) return null;
   return (
     <span className="text-zinc-200">
-      chose <span className="font-medium">{chosen?.name ?? optionId}</span>
+      chose <span className="font-medium">{optionId}</span>
     </span>
   );
 }

@@ -82,6 +82,27 @@ describe("ToolCallCard", () => {
     expect(screen.getByTestId("permission-ended").textContent).toBe("not answered: the agent stopped");
   });
 
+  it("names a diff's file once: in the diff's header, not again among the places (issue #35)", () => {
+    show(
+      item({
+        locations: [{ path: "/w/a.txt" }, { path: "/w/other.txt", line: 3 }],
+        content: [{ type: "diff", path: "/w/a.txt", oldText: "one\n", newText: "two\n" }],
+      }),
+    );
+    expect(screen.getAllByText("/w/a.txt", { exact: false })).toHaveLength(1);
+    expect(screen.getAllByTestId("tool-location").map((l) => l.textContent)).toEqual(["/w/other.txt:3"]);
+  });
+
+  it('shows a recorded answer once: the chosen option\'s ✓, no "chose" beside it (issue #35)', () => {
+    show(item({ permission: { ...asked, responseSeq: 5, outcome: { outcome: "selected", optionId: "yes" } } }));
+    const permission = screen.getByTestId("tool-permission");
+    expect(permission.querySelector('[data-chosen="true"]')!.textContent).toBe("✓ Allow once");
+    expect(permission.textContent).not.toContain("chose");
+    // An answer the agent never offered has no chip to mark: it is named.
+    show(item({ permission: { ...asked, responseSeq: 5, outcome: { outcome: "selected", optionId: "maybe" } } }));
+    expect(screen.getAllByTestId("tool-permission")[1]!.textContent).toContain("chose maybe");
+  });
+
   it("opens the raw input and output only when asked", () => {
     show(item({ rawInput: { command: "ls -la" }, rawOutput: { exit: 0 } }));
     expect(screen.queryByTestId("raw-json")).toBeNull();

@@ -119,6 +119,9 @@ function rawFields({ seqs: _seqs, permission: _permission, outOfTurn: _o, type: 
 
 export function ToolCallCard({ item }: { item: ToolCallItem }) {
   const status = item.status ?? "pending";
+  // A diff's header already names its file: that place is not listed again under the title.
+  const diffPaths = new Set(item.content?.flatMap((c) => (c.type === "diff" ? [c.path] : [])));
+  const locations = item.locations?.filter((l) => !diffPaths.has(l.path));
   return (
     <div
       data-testid="tool-call"
@@ -137,9 +140,9 @@ export function ToolCallCard({ item }: { item: ToolCallItem }) {
         </span>
         <StatusBadge status={status} />
       </div>
-      {item.locations?.length ? (
+      {locations?.length ? (
         <ul className="flex flex-wrap gap-x-3 font-mono text-[11px] text-zinc-500">
-          {item.locations.map((l, i) => (
+          {locations.map((l, i) => (
             <li key={i} data-testid="tool-location">
               {l.path}
               {l.line != null ? `:${l.line}` : ""}

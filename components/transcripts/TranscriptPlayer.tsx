@@ -21,8 +21,8 @@ interface Props {
   token?: string;
   /** Shown instead of the player when loading fails. */
   failure: (error: { status: number; message: string }) => ReactNode;
-  /** Header actions. */
-  actions?: ReactNode;
+  /** Header actions; a function is given what was read (the viewer's Replay needs the frames). */
+  actions?: ReactNode | ((header: Header, frames: readonly Frame[]) => ReactNode);
   /** Between the playback bar and the views (the re-run panel), once the header is read. */
   panel?: (header: Header, frames: readonly Frame[], complete: boolean) => ReactNode;
   /** Select a frame and scroll to it (a link to a frame); a new object per request. */
@@ -45,7 +45,7 @@ export function TranscriptPlayer({ url, token, failure, actions, panel, goto }: 
           redactions={rec.redactions}
           truncated={rec.truncated}
         >
-          {actions}
+          {typeof actions === "function" ? actions(rec.header, frames) : actions}
         </TranscriptHeader>
       ) : (
         <p data-testid="viewer-loading" className="border-b border-zinc-800 px-3 py-3 text-xs text-zinc-400">

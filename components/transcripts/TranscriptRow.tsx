@@ -7,10 +7,10 @@ import { formatBytes } from "../format";
 import type { TranscriptMeta } from "./api";
 import { ConfirmDelete } from "./DeleteButton";
 import { MoreMenu } from "./MoreMenu";
+import { ReplayLink } from "./ReplayLink";
 import { agentLabel, formatDate, plural } from "./format";
 import { saveFile } from "./save-file";
 import { ShareBox } from "./ShareBox";
-import { preselectProfile } from "../page-storage";
 import { TitleEditor } from "./TitleEditor";
 import { OtlpStatus, useOtlpSend } from "./SendToOtlp";
 import type { TranscriptsClient } from "./use-transcripts";
@@ -86,7 +86,6 @@ export function TranscriptRow({ t, client, onChange, picked, onPick }: Props) {
       setError((err as Error).message);
     }
   };
-  const replayable = t.frames > 0 && !t.recording;
   const href = `/transcripts/${encodeURIComponent(t.id)}`;
 
   return (
@@ -135,22 +134,7 @@ export function TranscriptRow({ t, client, onChange, picked, onPick }: Props) {
             <Link href={href} data-testid="open-transcript" className={`${action} text-sky-300`}>
               Open
             </Link>
-            <Link
-              href={`/?profile=${encodeURIComponent(`replay:${t.id}`)}`}
-              data-testid="replay-transcript"
-              aria-disabled={!replayable}
-              title={
-                replayable
-                  ? `Open the playground with “${t.title}” as a mock agent (profile replay:${t.id})`
-                  : t.recording
-                    ? "Still being recorded"
-                    : "No frames to replay"
-              }
-              onClick={(e) => (replayable ? preselectProfile(`replay:${t.id}`) : e.preventDefault())}
-              className={`${action} ${replayable ? "" : "pointer-events-none opacity-40"}`}
-            >
-              Replay as mock agent
-            </Link>
+            <ReplayLink t={t} className={action} testId="replay-transcript" />
             <button
               type="button"
               data-testid="share-transcript"

@@ -8,13 +8,14 @@ import { PageFrame } from "./PageFrame";
 import { RerunPanel } from "./RerunPanel";
 import { SendToOtlp } from "./SendToOtlp";
 import { saveFile } from "./save-file";
-import { preselectProfile } from "../page-storage";
+import { ReplayLink } from "./ReplayLink";
 import { TranscriptPlayer, ViewerMessage } from "./TranscriptPlayer";
 import { earlyFetchScript } from "./early-fetch";
 
 const action = "rounded px-2 py-0.5 text-xs text-zinc-300 hover:bg-zinc-800 hover:text-zinc-100";
 
-function Viewer({ id, token, rerun }: { id: string; token: string; rerun: boolean }) {
+/** Exported for its tests. */
+export function Viewer({ id, token, rerun }: { id: string; token: string; rerun: boolean }) {
   const [rerunOpen, setRerunOpen] = useState(rerun);
   const [error, setError] = useState<string>();
   const client = useMemo(() => api(token), [token]);
@@ -42,7 +43,7 @@ function Viewer({ id, token, rerun }: { id: string; token: string; rerun: boolea
           </ViewerMessage>
         )
       }
-      actions={
+      actions={(header, frames) => (
         <>
           {error ? <span className="text-red-300">{error}</span> : null}
           <button type="button" data-testid="viewer-download" className={action} onClick={() => void download()}>
@@ -57,13 +58,12 @@ function Viewer({ id, token, rerun }: { id: string; token: string; rerun: boolea
             Export HTML
           </button>
           <SendToOtlp id={id} client={client} />
-          <Link
-            href={`/?profile=${encodeURIComponent(`replay:${id}`)}`}
-            onClick={() => preselectProfile(`replay:${id}`)}
+          {/* The file as read says no more than its frames: a recording's replay is refused by the relay. */}
+          <ReplayLink
+            t={{ id, title: header.title ?? id, frames: frames.length, recording: false }}
             className={action}
-          >
-            Replay as mock agent
-          </Link>
+            testId="viewer-replay"
+          />
           <button
             type="button"
             data-testid="rerun-open"
@@ -74,7 +74,7 @@ function Viewer({ id, token, rerun }: { id: string; token: string; rerun: boolea
             Re-run against…
           </button>
         </>
-      }
+      )}
       panel={(header, frames, complete) =>
         rerunOpen ? (
           <RerunPanel

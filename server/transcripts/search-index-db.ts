@@ -8,7 +8,7 @@ import Database from "better-sqlite3";
 import { chmodSync, rmSync } from "node:fs";
 
 /** Bumped whenever what is indexed changes: an index of another version is rebuilt from the files. */
-export const INDEX_VERSION = 7;
+export const INDEX_VERSION = 8;
 
 export interface TranscriptRow {
   tid: number;
@@ -143,12 +143,14 @@ function rebuild(db: Database.Database): void {
 }
 
 /**
- * Version 6 lacked the transcripts' owners (the search's owner filter): the column is added and
- * every meta file read again at the next update, the transcripts' words left as they are.
+ * Version 6 lacked the transcripts' owners (the search's owner filter); versions 6 and 7 could
+ * hold a session closed without a turn as "session" (read by code before the kind "unstarted":
+ * the list's kind chips and the latency table then disagreed). The column is added and every meta
+ * file read again at the next update, the transcripts' words left as they are.
  */
-function addOwners(db: Database.Database): void {
+function upgrade(db: Database.Database, version: number): void {
   db.transaction(() => {
-    db.exec("ALTER TABLE transcripts ADD COLUMN owner TEXT");
+    if (version === 6) db.exec("ALTER TABLE transcripts ADD COLUMN owner TEXT");
     db.exec("UPDATE transcripts SET meta_mtime = -1");
     db.pragma(`user_version = ${INDEX_VERSION}`);
   })();
@@ -161,7 +163,7 @@ export function openIndex(file: string): { db: Database.Database; stmt: Statemen
     try {
       db = connect(file);
       const version = db.pragma("user_version", { simple: true });
-      if (version === 6) addOwners(db);
+      if (version === 6 || version === 7) upgrade(db, version);
       else if (version !== INDEX_VERSION) rebuild(db);
       return { db, stmt: statements(db) };
     } catch (err) {

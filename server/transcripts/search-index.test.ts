@@ -7,6 +7,7 @@ import { serialize, serializeFrame, TRANSCRIPT_FORMAT, TRANSCRIPT_VERSION } from
 import type { FrameKind } from "../../lib/protocol/frame";
 import { transcriptLimits } from "../config";
 import { INDEX_FILE, INDEX_VERSION, SearchIndex } from "./search-index";
+import { TranscriptRecorder } from "./transcript-recorder";
 import { TranscriptStore } from "./transcript-store";
 
 const dirs: string[] = [];
@@ -191,7 +192,6 @@ describe("SearchIndex", () => {
     expect(idx.search({ q: "build", method: "session/prompt" }).hits.map((h) => h.field)).toEqual(["prompt"]);
     expect(idx.search({ q: "build", from: "2026-11-21" }).hits.every((h) => h.transcript.id === b)).toBe(true);
     expect(idx.search({ q: "build", to: "2026-11-21" }).hits.every((h) => h.transcript.id === a)).toBe(true);
-    expect(idx.search({ q: "build", kind: "session" }).hits).toEqual([]);
     expect(idx.search({ q: "build", transcript: b }).total).toBe(2);
     expect(idx.search({ q: 'NEAR(" OR *' }).hits).toEqual([]);
   });
@@ -372,7 +372,7 @@ describe("SearchIndex", () => {
     open.pop();
     const file = path.join(store.dir, INDEX_FILE);
     const db = new Database(file);
-    // Version 6 is brought up to date in place (below); those before are rebuilt.
+    // Versions 6 and 7 are brought up to date in place (below); those before are rebuilt.
     db.pragma("user_version = 5");
     db.close();
     idx = index(store);
@@ -411,6 +411,31 @@ describe("SearchIndex", () => {
     expect(new Set(idx.search({ q: "build", owner: "alice" }).hits.map((h) => h.transcript.id))).toEqual(new Set([a]));
     expect(idx.search({ q: "build", owner: "bob" }).hits).toEqual([]);
     expect(idx.latency({ owner: "alice" }).transcripts).toBe(1);
+  });
+
+  it("upgrades an index of version 7 that holds a failed start as a session: search and latency agree with the list", () => {
+    const store = newStore();
+    corpus(store);
+    // A session closed without a turn (a failed Connect): the list's kind "unstarted".
+    const failed = new TranscriptRecorder(store, { profile: "missing", command: "c", args: [], cwd: "/" }, []);
+    failed.close();
+    const listed = (kind: string) => store.list().filter((m) => m.kind === kind).length;
+    expect([listed("session"), listed("unstarted")]).toEqual([0, 1]);
+    let idx = index(store);
+    idx.updateAll();
+    idx.close();
+    open.pop();
+    const db = new Database(path.join(store.dir, INDEX_FILE));
+    // As indexed by a version that did not know the kind "unstarted" (its meta files unchanged since).
+    db.prepare("UPDATE transcripts SET kind = 'session' WHERE id = ?").run(failed.id);
+    db.pragma("user_version = 7");
+    db.close();
+    idx = index(store);
+    const before = idx.counts();
+    idx.updateAll();
+    expect(idx.counts()).toEqual(before);
+    expect(idx.latency({ kind: "session" }).transcripts).toBe(listed("session"));
+    expect(idx.latency({ kind: "unstarted" }).transcripts).toBe(listed("unstarted"));
   });
 
   it("rebuilds an index of the format before (version 2: no filters or joints in the full-text table)", () => {
