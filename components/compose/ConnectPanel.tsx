@@ -1,7 +1,9 @@
 "use client";
-/** The "Prompt" tab: how Connect is going, then the prompt box of the session it opened. */
+/**
+ * The bottom of the conversation: how Connect is going, then the prompt box of the session it opened
+ * (what the session negotiated is in the connection strip).
+ */
 import type { ConnectProgress } from "@/lib/features/connect-flow";
-import { negotiatedVersion } from "@/lib/folds/agent-facts";
 import { isObject } from "@/lib/protocol/json";
 import { specOf } from "@/lib/features/protocols/registry";
 import { selectProtocol } from "../state/session-store";
@@ -44,7 +46,8 @@ function Progress({ p }: { p: ConnectProgress }) {
     <div data-testid="connect-status" data-step={p.step} className="flex flex-col gap-1 text-xs">
       <p className={p.step === "ready" ? "text-emerald-300" : p.step === "failed" ? "text-red-300" : "text-amber-300"}>
         Connect: {STEP_TEXT[p.step]}
-        {p.sessionId ? (
+        {/* Once ready, the session is named in the connection strip. */}
+        {p.sessionId && p.step !== "ready" ? (
           <span className="text-zinc-400">
             {" "}
             · {noun} {p.sessionId}
@@ -71,40 +74,18 @@ export function ConnectPanel() {
   const client = specOf(useSession(selectProtocol)).promptClient;
   const sessionId = useSession((s) => client.sessionId(s));
   const running = useSession((s) => s.agent.state === "running");
-  const version = useSession((s) => negotiatedVersion(s.facts));
   // agentCapabilities.providers (v1 unstable): a value other than null or absent advertises providers/*.
   const providers = useSession((s) => {
     const caps = s.facts.initialize?.result?.agentCapabilities;
     return isObject(caps) && caps.providers !== undefined && caps.providers !== null;
   });
-  const modeId = useSession((s) =>
-    s.facts.sessionId ? s.facts.sessions[s.facts.sessionId]?.currentModeId : undefined,
-  );
   return (
-    <section className="flex flex-col gap-2 p-3" aria-label="Prompt" data-testid="prompt-panel">
+    <section className="flex flex-col gap-2 px-3 pb-2 pt-2" aria-label="Prompt" data-testid="prompt-panel">
       {/* A finished Connect of an agent that is gone is history, not status. */}
       {handshake && (handshake.step !== "ready" || running) ? <Progress p={handshake} /> : null}
       {handshake?.ask ? <AuthChooser ask={handshake.ask} /> : null}
       {running && sessionId ? (
         <>
-          <p className="truncate text-[11px] text-zinc-500" title={sessionId}>
-            {client.noun} <code className="text-zinc-300">{sessionId}</code>
-            {version !== undefined ? (
-              <>
-                {" "}
-                · protocol{" "}
-                <code data-testid="negotiated-version" className={version === 2 ? "text-fuchsia-300" : "text-zinc-300"}>
-                  v{version}
-                </code>
-              </>
-            ) : null}
-            {modeId ? (
-              <>
-                {" "}
-                · mode <code className="text-zinc-300">{modeId}</code>
-              </>
-            ) : null}
-          </p>
           <PromptBox sessionId={sessionId} />
           {providers ? <ProvidersForm /> : null}
         </>
@@ -112,7 +93,7 @@ export function ConnectPanel() {
         <p className="text-xs text-zinc-500">
           {running
             ? "The agent is running without a session: open one in Compose (session/new), or stop it and press Connect."
-            : "Press Connect: it starts the agent, initializes it, opens a session in the chosen cwd, and brings you here to prompt."}
+            : "Press Connect (above): it starts the agent, initializes it and opens a session in the chosen cwd; then you prompt here."}
         </p>
       )}
     </section>
