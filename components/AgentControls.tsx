@@ -76,7 +76,8 @@ function Negotiated() {
         </code>
       ) : null}
       <span className="min-w-0 truncate" title={sessionId}>
-        {client.noun} <code className="text-zinc-300">{sessionId.length > 14 ? `${sessionId.slice(0, 12)}…` : sessionId}</code>
+        {client.noun}{" "}
+        <code className="text-zinc-300">{sessionId.length > 14 ? `${sessionId.slice(0, 12)}…` : sessionId}</code>
       </span>
       {modeId ? (
         <span className="shrink-0">
@@ -144,7 +145,11 @@ export function AgentControls({ onStart }: Props) {
   const showOptions = optionsOpen ?? !busy;
 
   return (
-    <section className="shrink-0 border-b border-zinc-800 bg-zinc-900/40 text-xs" aria-label="Agent" data-testid="agent-bar">
+    <section
+      className="shrink-0 border-b border-zinc-800 bg-zinc-900/40 text-xs"
+      aria-label="Agent"
+      data-testid="agent-bar"
+    >
       <div className="flex min-h-10 flex-wrap items-center gap-x-3 gap-y-1 px-3 py-1">
         <label className="flex min-w-0 items-center gap-1.5 text-zinc-400">
           <span className="sr-only">profile</span>

@@ -80,15 +80,7 @@ function ViewSwitch({ view, onChange, conversation, leading, trailing }: SwitchP
  * `leading`, `trailing`: controls before and after the view tabs (the playground's panel toggles).
  * `goto`: select a frame and scroll to it in the Frames view (a link to a frame); a new object per request.
  */
-export function ViewPane({
-  leading,
-  trailing,
-  goto,
-}: {
-  leading?: ReactNode;
-  trailing?: ReactNode;
-  goto?: FrameGoto;
-}) {
+export function ViewPane({ leading, trailing, goto }: { leading?: ReactNode; trailing?: ReactNode; goto?: FrameGoto }) {
   const [view, setView] = useTabState<View>("view", preferredView);
   const [highlight, setHighlight] = useTabState<Highlight | undefined>("highlightSeqs", undefined);
   // A frame to scroll to when the Frames view opens ("#seq" on a session item).

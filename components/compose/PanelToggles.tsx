@@ -42,7 +42,9 @@ export function PanelToggles({
           onClick={() => onChange(open === t ? "none" : t)}
           title={open === t ? `Close the ${PANEL_LABEL[t]} panel` : `Open the ${PANEL_LABEL[t]} panel`}
           className={`rounded px-2 py-0.5 text-xs ${
-            open === t ? "bg-sky-500/15 text-sky-200 ring-1 ring-inset ring-sky-600" : "text-zinc-400 hover:bg-zinc-800 hover:text-zinc-200"
+            open === t
+              ? "bg-sky-500/15 text-sky-200 ring-1 ring-inset ring-sky-600"
+              : "text-zinc-400 hover:bg-zinc-800 hover:text-zinc-200"
           }`}
         >
           {PANEL_LABEL[t]}
