@@ -7,7 +7,8 @@
 import { useEffect, useState } from "react";
 import { signedInState, signOutBrowser, useAccessToken } from "./page-storage";
 
-export function SignOut() {
+/** `onSignedOut`: what follows (the page reloads onto the token page; a test watches instead). */
+export function SignOut({ onSignedOut = () => window.location.reload() }: { onSignedOut?: () => void }) {
   const { token } = useAccessToken();
   const [signedIn, setSignedIn] = useState(false);
   const [error, setError] = useState<string>();
@@ -22,7 +23,7 @@ export function SignOut() {
   if (!signedIn) return null;
   const signOut = async () => {
     setError(undefined);
-    if (await signOutBrowser()) window.location.reload();
+    if (await signOutBrowser()) onSignedOut();
     else setError("Sign out failed: the server did not answer");
   };
   return (
