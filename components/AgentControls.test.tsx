@@ -32,7 +32,7 @@ describe("AgentControls: the connection strip", () => {
     // The command and cwd are there in full for whoever hovers.
     expect(status.querySelector("[title]")?.getAttribute("title")).toContain("echo-agent");
     fireEvent.click(screen.getByTestId("agent-options-toggle"));
-    expect((screen.getByTestId("cwd-input") as HTMLInputElement).disabled).toBe(true);
+    expect(screen.getByTestId<HTMLInputElement>("cwd-input").disabled).toBe(true);
     fireEvent.click(screen.getByTestId("agent-options-toggle"));
     expect(screen.queryByTestId("agent-options")).toBeNull();
   });
