@@ -15,6 +15,7 @@ import { specOf } from "@/lib/features/protocols/registry";
 import { AuthControls } from "./answer/AuthControls";
 import { AgentErrorNotice } from "./compose/AgentErrorNotice";
 import { AgentOptions } from "./compose/AgentOptions";
+import { connectDetail } from "./compose/ConnectPanel";
 import { advertisesDefaults, capabilitiesOf, useConnectChoices } from "./compose/ConnectSettings";
 import { PROTOCOL_VIEWS } from "./protocol-views";
 import { CredentialsNote } from "./profiles/CredentialsNote";
@@ -39,7 +40,7 @@ function StatusLine({ status }: { status: AgentStatus }) {
           <span aria-hidden="true" className="h-2 w-2 shrink-0 rounded-full bg-emerald-400" />
           <span className="text-emerald-300">running</span>
           <span className="shrink-0 text-zinc-400">pid {status.agent.pid}</span>
-          <code className="min-w-0 truncate text-zinc-500">{status.agent.cwd}</code>
+          <code className="min-w-0 max-w-[16rem] truncate text-zinc-500">{status.agent.cwd}</code>
         </span>
       );
     case "exited": {
@@ -58,30 +59,45 @@ function StatusLine({ status }: { status: AgentStatus }) {
   }
 }
 
-/** What the running agent negotiated, in a few words: protocol version, session, mode. */
+/** A finished Connect, in a few words: the protocol version, the session, its mode, what else it did. */
 function Negotiated() {
   const client = specOf(useSession(selectProtocol)).promptClient;
   const sessionId = useSession((s) => client.sessionId(s));
   const running = useSession((s) => s.agent.state === "running");
+  const handshake = useSession((s) => s.handshake);
   const version = useSession((s) => negotiatedVersion(s.facts));
   const modeId = useSession((s) =>
     s.facts.sessionId ? s.facts.sessions[s.facts.sessionId]?.currentModeId : undefined,
   );
   if (!running || !sessionId) return null;
+  const detail = handshake?.step === "ready" ? connectDetail(handshake, false) : "";
   return (
-    <span data-testid="session-summary" className="flex min-w-0 items-center gap-1.5 text-[11px] text-zinc-400">
+    <span
+      data-testid={handshake?.step === "ready" ? "connect-status" : "session-summary"}
+      data-step={handshake?.step}
+      className="flex min-w-0 shrink items-center gap-1.5 text-[11px] text-zinc-400"
+    >
       {version !== undefined ? (
-        <code data-testid="negotiated-version" className={version === 2 ? "text-fuchsia-300" : "text-zinc-300"}>
+        <code
+          data-testid="negotiated-version"
+          title="The protocol version the agent answered in initialize"
+          className={version === 2 ? "text-fuchsia-300" : "text-zinc-300"}
+        >
           v{version}
         </code>
       ) : null}
-      <span className="min-w-0 truncate" title={sessionId}>
+      <span className="shrink-0" title={sessionId}>
         {client.noun}{" "}
         <code className="text-zinc-300">{sessionId.length > 14 ? `${sessionId.slice(0, 12)}…` : sessionId}</code>
       </span>
       {modeId ? (
         <span className="shrink-0">
           mode <code className="text-zinc-300">{modeId}</code>
+        </span>
+      ) : null}
+      {detail ? (
+        <span data-testid="connect-detail" className="min-w-0 truncate text-zinc-500" title={detail}>
+          {detail}
         </span>
       ) : null}
     </span>
@@ -150,13 +166,13 @@ export function AgentControls({ onStart }: Props) {
       aria-label="Agent"
       data-testid="agent-bar"
     >
-      <div className="flex min-h-10 flex-wrap items-center gap-x-3 gap-y-1 px-3 py-1">
-        <label className="flex min-w-0 items-center gap-1.5 text-zinc-400">
+      <div className="flex min-h-10 items-center gap-x-3 px-3 py-1">
+        <label className="flex shrink-0 items-center gap-1.5 text-zinc-400">
           <span className="sr-only">profile</span>
           <select
             data-testid="profile-select"
             aria-label="profile"
-            className={`${inputClass} max-w-[22rem]`}
+            className={`${inputClass} w-64`}
             value={chosen}
             onChange={(e) => setProfile(e.target.value)}
             disabled={busy || !info}
@@ -173,7 +189,7 @@ export function AgentControls({ onStart }: Props) {
               ))}
           </select>
         </label>
-        <div className="flex items-center gap-1.5">
+        <div className="flex shrink-0 items-center gap-1.5">
           <button
             type="button"
             data-testid="connect"
@@ -212,7 +228,7 @@ export function AgentControls({ onStart }: Props) {
           <StatusLine status={status} />
         </div>
         <Negotiated />
-        <div className="ml-auto flex items-center gap-2">
+        <div className="ml-auto flex shrink-0 items-center gap-2">
           <WatchLinkButton />
           <PolicyDisclosure />
           <button

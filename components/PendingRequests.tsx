@@ -3,14 +3,14 @@
  * What waits for the user, above the prompt box (docs/design.md#one-thing-shown-once): a request the
  * conversation shows as a card gets a one-line pointer here (it scrolls to the card and focuses its
  * answer); one the current view cannot show (Frames, Waterfall, Insights, or a session not on screen)
- * gets its answer card here instead. Either way each question has one card. Below, the client's own
- * requests waiting for the agent, and the per-method answer policies.
+ * gets its answer card here instead. Either way each question has one card. (The client's own requests
+ * waiting for the agent are in the Raw panel; the answer policies in the connection strip.)
  */
 import { useEffect, useState } from "react";
 import type { Frame } from "@/lib/protocol/frame";
 import { PendingCard } from "./answer/PendingCard";
 import { PolicyControls, usePersistedPolicies } from "./answer/PolicyControls";
-import { AgentDismissals, EndedByExit, WaitingOnAgent } from "./answer/RequestNotices";
+import { AgentDismissals, EndedByExit } from "./answer/RequestNotices";
 import { INLINE_REQUEST } from "./answer/shortcuts";
 import { formatAge, useNow } from "./compose/use-now";
 import { responseTemplate } from "./templates";
@@ -121,7 +121,6 @@ export function PendingRequests({
           ))}
         </ul>
       ) : null}
-      <WaitingOnAgent now={now} />
     </section>
   );
 }

@@ -32,6 +32,9 @@ import { TabContext, useSession, useTabState, useTabs } from "./state/use-sessio
 import { useTappedId } from "./state/use-taps";
 import { useWaitingTitle } from "./use-waiting-title";
 import { PageShortcuts, useRequestShortcuts } from "./answer/shortcuts";
+import { WaitingOnAgent } from "./answer/RequestNotices";
+import { useNow } from "./compose/use-now";
+import { canWithdraw } from "@/lib/features/request-cancel";
 import { ViewPane } from "./ViewPane";
 
 const separator =
@@ -79,6 +82,7 @@ function Workspace() {
   const [panel, setPanel] = usePersistedTabState<PanelState>("panel", "none", PANEL_STATES);
   const lists = useSession((s) => canList(agentCapabilities(s.facts)));
   const stderrChunks = useSession((s) => s.stderr.length);
+  const outgoing = useOutgoingCount();
   // Answer keys work in every view: the first waiting card answers, wherever it shows.
   const keysRoot = useRef<HTMLDivElement>(null);
   const firstWaiting = useSession((s) => s.pending[0]?.seq);
@@ -128,6 +132,7 @@ function Workspace() {
                       </p>
                     ) : null}
                     <Composer draft={draft} onDraftChange={setDraft} />
+                    <OutgoingRequests />
                     <SentHistory onEdit={setDraft} />
                   </>
                 ) : null}
@@ -141,7 +146,7 @@ function Workspace() {
                 open={panel}
                 onChange={pick}
                 hidden={lists ? [] : ["sessions"]}
-                counts={{ stderr: stderrChunks }}
+                counts={{ stderr: stderrChunks, raw: outgoing }}
               />
             }
           />
@@ -154,6 +159,25 @@ function Workspace() {
           </div>
         </WorkspacePanels>
       </PageShortcuts.Provider>
+    </div>
+  );
+}
+
+/** The client's requests the agent has not answered (those a cancel can withdraw), counted on the Raw toggle. */
+function useOutgoingCount(): number {
+  const running = useSession((s) => s.agent.state === "running");
+  // The index changes in place; its version says when the unanswered set did.
+  useSession((s) => s.index.version);
+  const index = useSession((s) => s.index);
+  return running ? index.unanswered("to-agent").filter((f) => canWithdraw(f, true)).length : 0;
+}
+
+/** The Raw panel's list of them, each with its Cancel request ($/cancel_request). */
+function OutgoingRequests() {
+  const now = useNow(1000);
+  return (
+    <div className="px-3 pb-2 empty:hidden">
+      <WaitingOnAgent now={now} />
     </div>
   );
 }

@@ -26,28 +26,36 @@ const STEP_TEXT: Record<ConnectProgress["step"], string> = {
   failed: "failed",
 };
 
-function Progress({ p }: { p: ConnectProgress }) {
-  const noun = specOf(useSession(selectProtocol)).promptClient.noun;
+/**
+ * What Connect did beyond the plain handshake, in words: a warm agent, the version it negotiated (the
+ * connection strip shows the version itself once ready: `version` false then says it only when the agent
+ * answered another than was asked), the sign-in.
+ */
+export function connectDetail(p: ConnectProgress, version = true): string {
   const method = p.authMethods?.find((m) => m.id === p.authMethodId)?.name ?? p.authMethodId;
-  const detail = [
+  const mismatch = p.requestedVersion !== undefined && p.requestedVersion !== p.negotiatedVersion;
+  return [
     p.pooled ? "warm agent from the pool (already initialized)" : undefined,
-    p.negotiatedVersion !== undefined
-      ? `protocol v${p.negotiatedVersion}${
-          p.requestedVersion !== undefined && p.requestedVersion !== p.negotiatedVersion
-            ? ` (asked for v${p.requestedVersion}; the agent answered v${p.negotiatedVersion})`
-            : ""
-        }`
+    p.negotiatedVersion !== undefined && (version || mismatch)
+      ? `${version ? `protocol v${p.negotiatedVersion}` : ""}${
+          mismatch ? ` (asked for v${p.requestedVersion}; the agent answered v${p.negotiatedVersion})` : ""
+        }`.trim()
       : undefined,
     p.authMethodId ? (p.authenticated ? `authenticated with ${method}` : `authenticating with ${method}…`) : undefined,
   ]
     .filter(Boolean)
     .join(" · ");
+}
+
+/** Connect on its way, or failed (a ready one is summed up in the connection strip). */
+function Progress({ p }: { p: ConnectProgress }) {
+  const noun = specOf(useSession(selectProtocol)).promptClient.noun;
+  const detail = connectDetail(p);
   return (
     <div data-testid="connect-status" data-step={p.step} className="flex flex-col gap-1 text-xs">
       <p className={p.step === "ready" ? "text-emerald-300" : p.step === "failed" ? "text-red-300" : "text-amber-300"}>
         Connect: {STEP_TEXT[p.step]}
-        {/* Once ready, the session is named in the connection strip. */}
-        {p.sessionId && p.step !== "ready" ? (
+        {p.sessionId ? (
           <span className="text-zinc-400">
             {" "}
             · {noun} {p.sessionId}
@@ -81,8 +89,8 @@ export function ConnectPanel() {
   });
   return (
     <section className="flex flex-col gap-2 px-3 pb-2 pt-2" aria-label="Prompt" data-testid="prompt-panel">
-      {/* A finished Connect of an agent that is gone is history, not status. */}
-      {handshake && (handshake.step !== "ready" || running) ? <Progress p={handshake} /> : null}
+      {/* A finished Connect is summed up in the connection strip (and of an agent that is gone, is history). */}
+      {handshake && handshake.step !== "ready" ? <Progress p={handshake} /> : null}
       {handshake?.ask ? <AuthChooser ask={handshake.ask} /> : null}
       {running && sessionId ? (
         <>
