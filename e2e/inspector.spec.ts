@@ -3,7 +3,7 @@
  * the fake Gemini API. Everything waits on locators, never on sleeps.
  */
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { printFramesOnFailure, rows, scriptTurns, url } from "./helpers";
+import { openPanel, printFramesOnFailure, rows, scriptTurns, url } from "./helpers";
 import { framesView, sharedPage } from "./shared-page";
 
 printFramesOnFailure();
@@ -391,7 +391,7 @@ test.describe.serial("tabs: one agent per tab, each with its own log, kept acros
     await expect(page.getByTestId("agent-status")).toHaveAttribute("data-status", "running");
     await expect(rows(page)).toHaveCount(2);
     expect(await pidOf(page)).toBe(pid1);
-    await page.getByTestId("column-tab-raw").click();
+    await openPanel(page, "raw");
     const sent = page.getByTestId("history-entry");
     await expect(sent).toHaveCount(1);
     await expect(sent).toHaveAttribute("data-method", "initialize");

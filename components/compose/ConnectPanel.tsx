@@ -88,7 +88,7 @@ export function ConnectPanel() {
     return isObject(caps) && caps.providers !== undefined && caps.providers !== null;
   });
   return (
-    <section className="flex flex-col gap-2 px-3 pb-2 pt-2" aria-label="Prompt" data-testid="prompt-panel">
+    <section className="flex flex-col gap-2 px-3 py-2 empty:hidden" aria-label="Prompt" data-testid="prompt-panel">
       {/* A finished Connect is summed up in the connection strip (and of an agent that is gone, is history). */}
       {handshake && handshake.step !== "ready" ? <Progress p={handshake} /> : null}
       {handshake?.ask ? <AuthChooser ask={handshake.ask} /> : null}
@@ -97,13 +97,11 @@ export function ConnectPanel() {
           <PromptBox sessionId={sessionId} />
           {providers ? <ProvidersForm /> : null}
         </>
-      ) : (
+      ) : running ? (
         <p className="text-xs text-zinc-500">
-          {running
-            ? "The agent is running without a session: open one in Compose (session/new), or stop it and press Connect."
-            : "Press Connect (above): it starts the agent, initializes it and opens a session in the chosen cwd; then you prompt here."}
+          The agent is running without a {client.noun}: open one in Compose (session/new), or stop it and press Connect.
         </p>
-      )}
+      ) : null}
     </section>
   );
 }
