@@ -6,11 +6,16 @@
  * start options, what Connect advertises) show on a second row while no agent runs, and fold behind
  * "Options" once one does. The agent's last error shows under the strip.
  */
-import { useEffect, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { optionControls, optionsPayload, type OptionValues } from "@/lib/contracts/agent-options";
 import type { RelayError } from "@/lib/contracts/wire";
 import { descriptorOf, protocolOf } from "@/lib/protocol/protocols";
-import { negotiatedVersion } from "@/lib/folds/agent-facts";
+import {
+  agentCapabilities,
+  EMPTY_FACTS,
+  negotiatedVersion,
+  type AgentCapabilitiesView,
+} from "@/lib/folds/agent-facts";
 import { specOf } from "@/lib/features/protocols/registry";
 import { AuthControls } from "./answer/AuthControls";
 import { AgentErrorNotice } from "./compose/AgentErrorNotice";
@@ -59,23 +64,38 @@ function StatusLine({ status }: { status: AgentStatus }) {
   }
 }
 
-/** A finished Connect, in a few words: the protocol version, the session, its mode, what else it did. */
+/** What the agent advertises, in words (every name in the tooltip; the session header names the session). */
+export function capabilityWords(caps: AgentCapabilitiesView | undefined): string[] {
+  if (!caps) return [];
+  return [
+    caps.loadSession ? "load" : undefined,
+    ...caps.session.filter((k) => k !== "prompt" && k !== "mcp"),
+    caps.prompt.image ? "image" : undefined,
+    caps.prompt.audio ? "audio" : undefined,
+    caps.prompt.embeddedContext ? "context" : undefined,
+    caps.mcp.http ? "mcp http" : undefined,
+    caps.mcp.sse ? "mcp sse" : undefined,
+    caps.logout ? "logout" : undefined,
+  ].filter((w): w is string => w !== undefined);
+}
+
+/** A finished Connect, in a few words: the protocol version, what the agent advertises, what else Connect did. */
 function Negotiated() {
-  const client = specOf(useSession(selectProtocol)).promptClient;
-  const sessionId = useSession((s) => client.sessionId(s));
   const running = useSession((s) => s.agent.state === "running");
   const handshake = useSession((s) => s.handshake);
   const version = useSession((s) => negotiatedVersion(s.facts));
-  const modeId = useSession((s) =>
-    s.facts.sessionId ? s.facts.sessions[s.facts.sessionId]?.currentModeId : undefined,
+  const initialize = useSession((s) => s.facts.initialize);
+  const words = useMemo(
+    () => capabilityWords(agentCapabilities({ ...EMPTY_FACTS, initialize })),
+    [initialize],
   );
-  if (!running || !sessionId) return null;
-  const detail = handshake?.step === "ready" ? connectDetail(handshake, false) : "";
+  if (!running || handshake?.step !== "ready") return null;
+  const detail = connectDetail(handshake, false);
   return (
     <span
-      data-testid={handshake?.step === "ready" ? "connect-status" : "session-summary"}
-      data-step={handshake?.step}
-      className="flex min-w-0 shrink items-center gap-1.5 text-[11px] text-zinc-400"
+      data-testid="connect-status"
+      data-step={handshake.step}
+      className="flex min-w-0 items-center gap-1.5 text-[11px] text-zinc-400"
     >
       {version !== undefined ? (
         <code
@@ -86,13 +106,9 @@ function Negotiated() {
           v{version}
         </code>
       ) : null}
-      <span className="shrink-0" title={sessionId}>
-        {client.noun}{" "}
-        <code className="text-zinc-300">{sessionId.length > 14 ? `${sessionId.slice(0, 12)}…` : sessionId}</code>
-      </span>
-      {modeId ? (
-        <span className="shrink-0">
-          mode <code className="text-zinc-300">{modeId}</code>
+      {words.length ? (
+        <span data-testid="capabilities-summary" className="min-w-0 truncate" title={`The agent advertises: ${words.join(", ")}`}>
+          {words.join(" · ")}
         </span>
       ) : null}
       {detail ? (
@@ -172,7 +188,7 @@ export function AgentControls({ onStart }: Props) {
           <select
             data-testid="profile-select"
             aria-label="profile"
-            className={`${inputClass} w-64`}
+            className={`${inputClass.replace("w-full", "w-56")}`}
             value={chosen}
             onChange={(e) => setProfile(e.target.value)}
             disabled={busy || !info}
@@ -224,11 +240,13 @@ export function AgentControls({ onStart }: Props) {
             Stop agent
           </button>
         </div>
-        <div data-testid="agent-status" data-status={status.state} className="flex min-w-0 items-center">
-          <StatusLine status={status} />
+        <div className="flex min-w-0 flex-1 items-center gap-3 overflow-hidden">
+          <div data-testid="agent-status" data-status={status.state} className="flex min-w-0 shrink items-center">
+            <StatusLine status={status} />
+          </div>
+          <Negotiated />
         </div>
-        <Negotiated />
-        <div className="ml-auto flex shrink-0 items-center gap-2">
+        <div className="flex shrink-0 items-center gap-2">
           <WatchLinkButton />
           <PolicyDisclosure />
           <button

@@ -192,6 +192,8 @@ function ToolPanel({ tab, onClose, children }: { tab: PanelTab; onClose: () => v
       data-testid={`column-panel-${tab}`}
       onKeyDown={(e) => {
         // Escape in a field is the field's (the raw editor's draft stays); on the panel's own controls it closes.
+        // A menu inside that closed on this Escape took it (preventDefault): the panel stays.
+        if (e.defaultPrevented) return;
         if (e.key === "Escape" && !(e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLInputElement)) {
           e.preventDefault();
           onClose();

@@ -128,8 +128,8 @@ test("the frame list follows the newest frame until the user scrolls up, then of
   await connect(page);
   await prompt(page, "stream a lot");
   await expect(page.getByTestId("turn-footer").last()).toHaveAttribute("data-ended", "true");
-  // A short window, so the frames overflow the list.
-  await page.setViewportSize({ width: 1440, height: 360 });
+  // A short window, so the frames overflow the list (under the strip, and above the prompt box).
+  await page.setViewportSize({ width: 1440, height: 560 });
   await page.getByTestId("view-frames").click();
   const log = page.getByTestId("frame-log");
   expect(await log.evaluate((el) => el.scrollHeight > el.clientHeight + 100)).toBe(true);
@@ -145,7 +145,7 @@ test("the frame list follows the newest frame until the user scrolls up, then of
   await expect(last).toBeInViewport();
   await expect(log).toHaveAttribute("data-following", "true");
   // A smaller pane still shows the newest frame while following.
-  await page.setViewportSize({ width: 1440, height: 300 });
+  await page.setViewportSize({ width: 1440, height: 480 });
   await expect(last).toBeInViewport();
 
   await test.step("the focused frame list shows a focus ring", async () => {

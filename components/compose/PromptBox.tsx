@@ -133,7 +133,8 @@ export function PromptBox({ sessionId }: { sessionId: string }) {
           }}
           onKeyDown={onKeyDown}
           placeholder={commands.length ? "Ask the agent… (/ for commands)" : "Ask the agent…"}
-          rows={3}
+          rows={2}
+          aria-label="Prompt"
           className="w-full resize-y rounded border border-zinc-700 bg-zinc-900 p-2 text-sm text-zinc-100 placeholder:text-zinc-600 focus:border-sky-500 focus:outline-none"
         />
         {menuOpen ? (
