@@ -10,13 +10,7 @@ import { useEffect, useMemo, useState } from "react";
 import { optionControls, optionsPayload, type OptionValues } from "@/lib/contracts/agent-options";
 import type { RelayError } from "@/lib/contracts/wire";
 import { descriptorOf, protocolOf } from "@/lib/protocol/protocols";
-import {
-  agentCapabilities,
-  EMPTY_FACTS,
-  negotiatedVersion,
-  type AgentCapabilitiesView,
-} from "@/lib/folds/agent-facts";
-import { specOf } from "@/lib/features/protocols/registry";
+import { agentCapabilities, EMPTY_FACTS, negotiatedVersion, type AgentCapabilitiesView } from "@/lib/folds/agent-facts";
 import { AuthControls } from "./answer/AuthControls";
 import { AgentErrorNotice } from "./compose/AgentErrorNotice";
 import { AgentOptions } from "./compose/AgentOptions";
@@ -25,7 +19,7 @@ import { advertisesDefaults, capabilitiesOf, useConnectChoices } from "./compose
 import { PROTOCOL_VIEWS } from "./protocol-views";
 import { CredentialsNote } from "./profiles/CredentialsNote";
 import { PolicyDisclosure } from "./PendingRequests";
-import { selectProtocol, type AgentStatus } from "./state/session-store";
+import type { AgentStatus } from "./state/session-store";
 import { PROFILE_UI_KEY } from "./state/tabs-store";
 import { useSession, useSessionStore, useTabState } from "./state/use-session";
 import { WatchLinkButton } from "./watch/WatchLinkButton";
@@ -85,10 +79,7 @@ function Negotiated() {
   const handshake = useSession((s) => s.handshake);
   const version = useSession((s) => negotiatedVersion(s.facts));
   const initialize = useSession((s) => s.facts.initialize);
-  const words = useMemo(
-    () => capabilityWords(agentCapabilities({ ...EMPTY_FACTS, initialize })),
-    [initialize],
-  );
+  const words = useMemo(() => capabilityWords(agentCapabilities({ ...EMPTY_FACTS, initialize })), [initialize]);
   if (!running || handshake?.step !== "ready") return null;
   const detail = connectDetail(handshake, false);
   return (
@@ -107,7 +98,11 @@ function Negotiated() {
         </code>
       ) : null}
       {words.length ? (
-        <span data-testid="capabilities-summary" className="min-w-0 truncate" title={`The agent advertises: ${words.join(", ")}`}>
+        <span
+          data-testid="capabilities-summary"
+          className="min-w-0 truncate"
+          title={`The agent advertises: ${words.join(", ")}`}
+        >
           {words.join(" · ")}
         </span>
       ) : null}
