@@ -2,7 +2,7 @@
 /**
  * The connection strip (docs/design.md#layout): profile, Connect (start + initialize + session/new,
  * for newcomers), Start agent (raw: nothing sent), Stop, the agent's status and what it negotiated,
- * the watch link and the answer policies, on one line. The settings used once per connection (cwd,
+ * and the watch link, on one line. The settings used once per connection (cwd,
  * start options, what Connect advertises) show on a second row while no agent runs, and fold behind
  * "Options" once one does. The agent's last error shows under the strip.
  */
@@ -18,7 +18,6 @@ import { connectDetail } from "./compose/ConnectPanel";
 import { advertisesDefaults, capabilitiesOf, useConnectChoices } from "./compose/ConnectSettings";
 import { PROTOCOL_VIEWS } from "./protocol-views";
 import { CredentialsNote } from "./profiles/CredentialsNote";
-import { PolicyDisclosure } from "./PendingRequests";
 import type { AgentStatus } from "./state/session-store";
 import { PROFILE_UI_KEY } from "./state/tabs-store";
 import { useSession, useSessionStore, useTabState } from "./state/use-session";
@@ -243,7 +242,6 @@ export function AgentControls({ onStart }: Props) {
         </div>
         <div className="flex shrink-0 items-center gap-2">
           <WatchLinkButton />
-          <PolicyDisclosure />
           <button
             type="button"
             data-testid="agent-options-toggle"

@@ -4,7 +4,7 @@
  * conversation shows as a card gets a one-line pointer here (it scrolls to the card and focuses its
  * answer); one the current view cannot show (Frames, Waterfall, Insights, or a session not on screen)
  * gets its answer card here instead. Either way each question has one card. (The client's own requests
- * waiting for the agent are in the Raw panel; the answer policies in the connection strip.)
+ * waiting for the agent are in the Raw panel.)
  */
 import { useEffect, useState } from "react";
 import type { Frame } from "@/lib/protocol/frame";
@@ -125,13 +125,17 @@ export function PendingRequests({
   );
 }
 
-/** The per-method answer policies, a setting rather than a state: folded into the connection strip. */
+/**
+ * The per-method answer policies, a setting rather than a state: folded to one line at the bottom of
+ * the prompt dock, and opened there in the page's flow (over nothing).
+ */
 export function PolicyDisclosure() {
   return (
-    <details className="relative text-[11px]" data-testid="policies">
-      <summary className="cursor-pointer text-zinc-400 hover:text-zinc-200">Answer policies</summary>
-      <div className="absolute right-0 top-full z-20 mt-1 w-96 rounded border border-zinc-700 bg-zinc-900 p-2 shadow-lg">
-        <p className="pb-1.5 text-zinc-400">ask · auto · deny per method, kept in this browser</p>
+    <details className="px-3 pb-1.5 text-[11px]" data-testid="policies">
+      <summary className="cursor-pointer text-zinc-400 hover:text-zinc-200">
+        Answer policies <span className="text-zinc-500">(ask · auto · deny per method, kept in this browser)</span>
+      </summary>
+      <div className="pt-1.5">
         <PolicyControls />
       </div>
     </details>

@@ -21,7 +21,7 @@ import { ConnectionBadge } from "./ConnectionBadge";
 import { CopyLink } from "./CopyLink";
 import { takePreselectedProfile } from "./page-storage";
 import { NavLinks } from "./NavLinks";
-import { PendingRequests, useInlineSeqs } from "./PendingRequests";
+import { PendingRequests, PolicyDisclosure, useInlineSeqs } from "./PendingRequests";
 import { SignOut } from "./SignOut";
 import { StderrPane } from "./StderrPane";
 import { TabBar } from "./TabBar";
@@ -156,6 +156,7 @@ function Workspace() {
           >
             <PendingRequests onPick={toRaw} shownInline={shownInline} />
             <ConnectPanel />
+            <PolicyDisclosure />
           </div>
         </WorkspacePanels>
       </PageShortcuts.Provider>
