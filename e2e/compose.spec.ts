@@ -366,7 +366,8 @@ test("an error's data is shown with its message: in Compose's answer and on the 
     const issue = error.data[0];
     expect(issue.message).toEqual(expect.any(String));
     await page.getByTestId("view-session").click();
-    const shown = page.getByTestId("turn-error").last();
+    // The turn's footer in the conversation (the prompt dock under it says the failure in a line of its own).
+    const shown = page.getByTestId("session-view").getByTestId("turn-error").last();
     await expect(shown.getByTestId("rpc-error-message")).toHaveText(error.message);
     await expect(shown.getByTestId("rpc-error-data").first()).toContainText(
       `${issue.path.join(".")}: ${issue.message}`,
