@@ -38,6 +38,9 @@ function StatusLine({ status }: { status: AgentStatus }) {
           <span aria-hidden="true" className="h-2 w-2 shrink-0 rounded-full bg-emerald-400" />
           <span className="text-emerald-300">running</span>
           <span className="shrink-0 text-zinc-400">pid {status.agent.pid}</span>
+          <code className="min-w-0 max-w-[14rem] truncate text-zinc-300">
+            {[status.agent.command.split("/").at(-1), ...status.agent.args].join(" ")}
+          </code>
           <code className="min-w-0 max-w-[16rem] truncate text-zinc-500">{status.agent.cwd}</code>
         </span>
       );

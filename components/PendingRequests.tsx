@@ -94,7 +94,7 @@ export function PendingRequests({
   const here = pending.filter((f) => !shownInline.has(f.seq));
   return (
     <section
-      className="flex flex-col gap-1.5 px-3 pt-2"
+      className="flex flex-col gap-1.5 px-3 pt-2 empty:hidden"
       aria-label="Pending agent requests"
       data-testid="waiting-dock"
       data-waiting={pending.length}
