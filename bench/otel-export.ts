@@ -9,63 +9,25 @@ import { closeSync, createReadStream, mkdtempSync, openSync, rmSync, statSync, w
 import { StringDecoder } from "node:string_decoder";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { FrameSequencer } from "../lib/protocol/frame-sequencer";
-import { frameEvent, serialize, type TranscriptHeader } from "../lib/contracts/transcript";
 import { TranscriptReader } from "../lib/folds/transcript-stream";
 import { exportRecording } from "../server/otel/export-recording";
 import { OtlpSender } from "../server/otel/otlp-sender";
 import { startOtlpReceiver } from "../test/otlp-receiver";
 import { numberFlags, round } from "./harness";
+import { permissionTurns } from "./permission-turns";
 
 const flags = numberFlags({ frames: 100_000, chunksPerTurn: 100 });
 
 /** Written as it is made, so the generator itself holds no more than the export does. */
-function generate(file: string, total: number, chunksPerTurn: number): void {
-  let now = Date.parse("2026-11-22T02:35:12.331Z");
-  const seq = new FrameSequencer({ wall: () => now, mono: () => now });
-  const header: TranscriptHeader = {
-    type: "header",
-    format: "acp-playground-transcript",
-    version: "1.2",
-    id: "bench-otel",
-    createdAt: new Date(now).toISOString(),
-    playground: { version: "0.1.0" },
-    agent: { profile: "bench", command: "/usr/bin/bench-agent", args: ["--acp"], cwd: "/tmp/bench-project" },
-  };
+function generate(file: string, frames: number, chunksPerTurn: number): void {
   const fd = openSync(file, "w");
-  let pending = serialize(header);
-  const line = (dir: "to-agent" | "from-agent", message: object, gapMs = 3) => {
-    now += gapMs;
-    pending += serialize(frameEvent(seq.line(dir, JSON.stringify({ jsonrpc: "2.0", ...message }))));
+  let pending = "";
+  for (const line of permissionTurns("bench-otel", frames, chunksPerTurn)) {
+    pending += line;
     if (pending.length > 1 << 20) {
       writeSync(fd, pending);
       pending = "";
     }
-  };
-  const update = (u: object) =>
-    line("from-agent", { method: "session/update", params: { sessionId: "s1", update: u } });
-  let id = 1;
-  for (let turn = 1; seq.seq < total - 6; turn++) {
-    const promptId = ++id;
-    line("to-agent", {
-      id: promptId,
-      method: "session/prompt",
-      params: { sessionId: "s1", prompt: [{ type: "text", text: `Turn ${turn}` }] },
-    });
-    update({ sessionUpdate: "tool_call", toolCallId: `t${turn}`, title: `edit file ${turn}`, kind: "edit" });
-    line("from-agent", {
-      id: 1_000_000 + turn,
-      method: "session/request_permission",
-      params: { sessionId: "s1", toolCall: { toolCallId: `t${turn}` }, options: [] },
-    });
-    line("to-agent", { id: 1_000_000 + turn, result: { outcome: { outcome: "selected", optionId: "allow" } } }, 400);
-    update({ sessionUpdate: "tool_call_update", toolCallId: `t${turn}`, status: "completed" });
-    for (let c = 0; c < chunksPerTurn && seq.seq < total - 1; c++)
-      update({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: `Turn ${turn}: word ${c} ` } });
-    line("from-agent", {
-      id: promptId,
-      result: { stopReason: "end_turn", usage: { inputTokens: 10, outputTokens: 5 } },
-    });
   }
   writeSync(fd, pending);
   closeSync(fd);

@@ -13,7 +13,7 @@ import { ComposePanel } from "./compose/ComposePanel";
 import { ConnectPanel } from "./compose/ConnectPanel";
 import { SessionsPanel } from "./compose/SessionsPanel";
 import { agentCapabilities } from "@/lib/folds/agent-facts";
-import { canList } from "@/lib/features/session-actions";
+import { canList } from "@/lib/features/compose/session-actions";
 import { SentHistory } from "./compose/SentHistory";
 import { usePersistedTabState } from "./compose/use-persisted-tab-state";
 import { Composer } from "./Composer";
@@ -34,7 +34,7 @@ import { useWaitingTitle } from "./use-waiting-title";
 import { PageShortcuts, useRequestShortcuts } from "./answer/shortcuts";
 import { WaitingOnAgent } from "./answer/RequestNotices";
 import { useNow } from "./compose/use-now";
-import { canWithdraw } from "@/lib/features/request-cancel";
+import { canWithdraw } from "@/lib/features/answers/request-cancel";
 import { ViewPane } from "./ViewPane";
 
 const separator =

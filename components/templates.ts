@@ -2,7 +2,7 @@
  * Frame templates for the raw composer. They are only starting points the user
  * edits before sending; the foundation never sends anything by itself.
  */
-import { initializeParams, sessionNewParams } from "@/lib/features/handshake";
+import { initializeParams, sessionNewParams } from "@/lib/features/connect/handshake";
 import type { Frame } from "@/lib/protocol/frame";
 import { isObject } from "@/lib/protocol/json";
 import { AGENT_METHODS, CLIENT_METHODS } from "@/lib/protocol/methods";

@@ -15,7 +15,7 @@ import {
   EXPORT_SCHEMA_IDS,
   type ExportMeta,
   type ExportSchemaName,
-} from "@/lib/features/export-page";
+} from "@/lib/features/library/export-page";
 import { setSchemaSource } from "@/components/inspector/use-schema-checker";
 
 function readMeta(): ExportMeta | undefined {

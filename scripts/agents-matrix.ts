@@ -20,7 +20,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { format, resolveConfig } from "prettier";
 import type { ProbeReport } from "../lib/contracts/reports";
-import { buildMatrix, matrixToMarkdown } from "../lib/features/probe-matrix";
+import { buildMatrix, matrixToMarkdown } from "../lib/features/probe/matrix";
 import { type AgentKind, AGENT_KINDS, agentProfile, isQwenMainLoop, prepareAgentHome } from "../test/agent-profiles";
 import { startFakeGeminiApi, type Turn } from "../test/fake-gemini/server";
 import { startFakeAnthropicApi } from "../test/fake-models/anthropic";

@@ -19,7 +19,12 @@ import { parseArgs } from "node:util";
 import { writeDocSection } from "./doc-section";
 import { runV2Probe, type V2ProbeResult } from "../lib/features/probe-v2/probe";
 import { V2_REQUIREMENTS } from "../lib/features/probe-v2/requirements";
-import { compareWithKit, comparisonMarkdown, parseKitReport, type AgentComparison } from "../lib/features/tck-compare";
+import {
+  compareWithKit,
+  comparisonMarkdown,
+  parseKitReport,
+  type AgentComparison,
+} from "../lib/features/probe/tck-compare";
 import { v2ProcessConnect } from "../server/agents/v2-process-line";
 
 const root = path.resolve(import.meta.dirname, "..");

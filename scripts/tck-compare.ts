@@ -3,7 +3,7 @@
  * requirement: starts the fake Gemini, OpenAI and Anthropic APIs on 127.0.0.1 and throw-away
  * HOMEs (as scripts/agents-matrix.ts), runs `acp-playground probe --json` against each agent,
  * then the kit's v1 suite against the same command line and environment, and prints the table
- * (lib/features/tck-compare.ts). `--write` puts it into docs/conformance.md between its markers;
+ * (lib/features/probe/tck-compare.ts). `--write` puts it into docs/conformance.md between its markers;
  * `--json FILE` keeps both reports. Offline.
  *
  * Run: npx tsx scripts/tck-compare.ts [--agents sdk-example,qwen,claude,gemini] [--write] [--json FILE]
@@ -22,7 +22,12 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { writeDocSection } from "./doc-section";
 import type { ProbeReport } from "../lib/contracts/reports";
-import { compareWithKit, comparisonMarkdown, parseKitReport, type AgentComparison } from "../lib/features/tck-compare";
+import {
+  compareWithKit,
+  comparisonMarkdown,
+  parseKitReport,
+  type AgentComparison,
+} from "../lib/features/probe/tck-compare";
 import { type AgentKind, agentProfile, isQwenMainLoop, prepareAgentHome } from "../test/agent-profiles";
 import { startFakeGeminiApi, type Turn } from "../test/fake-gemini/server";
 import { startFakeAnthropicApi } from "../test/fake-models/anthropic";

@@ -6,7 +6,7 @@ import type { RelayError } from "../lib/contracts/wire";
 import { isObject } from "../lib/protocol/json";
 import { AGENT_METHODS } from "../lib/protocol/methods";
 import { readJsonLine } from "../lib/protocol/json-readings";
-import { namedDirectories } from "../lib/features/named-directories";
+import { namedDirectories } from "../lib/features/connect/named-directories";
 
 /** The session requests whose recorded `additionalDirectories` a re-run filters. */
 const SESSION_METHODS: ReadonlySet<string> = new Set([
@@ -49,7 +49,7 @@ export async function isInsideDataDir(dataDir: string, target: string): Promise<
 /**
  * The one working-directory rule, for every path that sets an agent's directory
  * or names a place it acts on (the spawn's cwd; the fields of
- * lib/features/named-directories.ts): the path's real location (symlinks
+ * lib/features/connect/named-directories.ts): the path's real location (symlinks
  * resolved; for one not created yet, its nearest existing ancestor's) lies
  * inside a workspace root. A refusal names the settings that decide the roots.
  */
@@ -92,7 +92,7 @@ export function checkDirectory(what: string, dir: string, roots: string[]): Rela
 
 /**
  * The rule applied to a line the client sends the agent: every place a request in it names
- * (lib/features/named-directories.ts: session/new's `cwd`, app-server's thread/start, `fs/*`
+ * (lib/features/connect/named-directories.ts: session/new's `cwd`, app-server's thread/start, `fs/*`
  * paths...), read as any agent's JSON reader could read the line: escapes decoded, batches
  * and several values opened, every copy of a repeated key. A line no reader accepts passes
  * untouched (the Raw tab sends malformed frames on purpose); values read before the point
@@ -114,7 +114,7 @@ export function checkMessageDirectories(message: unknown, roots: string[]): Rela
 /**
  * A recorded request as a re-run may send it: the `additionalDirectories`
  * entries outside the roots left out (a transcript comes from anyone), each
- * named in `dropped`. Its `cwd` is the live agent's already (lib/features/rerun.ts).
+ * named in `dropped`. Its `cwd` is the live agent's already (lib/features/library/rerun.ts).
  */
 export function keepDirectoriesInside(message: object, roots: string[], dropped: string[]): object {
   const m = message as { method?: unknown; params?: unknown };

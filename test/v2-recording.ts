@@ -8,7 +8,7 @@ import { V2Connection, type V2Line } from "../lib/features/probe-v2/connection";
 import { openSession, type Ctx } from "../lib/features/probe-v2/setup";
 import { runTurn, textPrompt } from "../lib/features/probe-v2/turn";
 import { FrameSequencer } from "../lib/protocol/frame-sequencer";
-import type { Recording } from "../lib/features/validate-report";
+import type { Recording } from "../lib/features/library/validate-report";
 import { serve } from "./fixtures/v2-reference-agent.mjs";
 
 function memoryLine(defects: readonly string[]): V2Line {

@@ -1,6 +1,6 @@
 "use client";
 /** What an ACP agent's request asks, with its answer buttons: permission, fs and terminal, elicitation. */
-import { describePending } from "@/lib/features/agent-answers";
+import { describePending } from "@/lib/features/answers/agent-answers";
 import type { Frame } from "@/lib/protocol/frame";
 import { ElicitationCard } from "./ElicitationCard";
 import { PermissionCard } from "./PermissionCard";

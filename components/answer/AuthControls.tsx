@@ -1,7 +1,7 @@
 "use client";
 /** `logout` (stable) and `auth/status` (unstable), each shown only when the agent's initialize advertised it. */
 import { useState } from "react";
-import { advertisedAuth, describeAuthStatus } from "@/lib/features/request-cancel";
+import { advertisedAuth, describeAuthStatus } from "@/lib/features/answers/request-cancel";
 import { describeError } from "@/lib/protocol/jsonrpc";
 import { AGENT_METHODS } from "@/lib/protocol/methods";
 import { button } from "../compose/ui";

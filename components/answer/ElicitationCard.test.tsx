@@ -1,6 +1,6 @@
 import { act, fireEvent, screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { describePending } from "@/lib/features/agent-answers";
+import { describePending } from "@/lib/features/answers/agent-answers";
 import { agentAsks, renderInTab, runningSession } from "@/test/component-kit";
 import { ElicitationCard } from "./ElicitationCard";
 

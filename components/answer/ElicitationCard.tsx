@@ -6,9 +6,9 @@
  * deep, or a URL of another scheme, is not rendered and says why.
  */
 import { useMemo, useState } from "react";
-import { elicitationAnswer, type PendingView } from "@/lib/features/agent-answers";
+import { elicitationAnswer, type PendingView } from "@/lib/features/answers/agent-answers";
 import type { Frame } from "@/lib/protocol/frame";
-import { buildFormFromSchema, initialValue, validateAgainst } from "@/lib/features/schema-form";
+import { buildFormFromSchema, initialValue, validateAgainst } from "@/lib/features/compose/schema-form";
 import { SchemaForm } from "../compose/form/SchemaForm";
 import { button } from "../compose/ui";
 import { useAnswer } from "./use-answer";

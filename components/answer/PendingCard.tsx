@@ -5,7 +5,7 @@
  * and "by hand" drafts for any result or error.
  */
 import { useEffect, useRef } from "react";
-import { errorDraft } from "@/lib/features/agent-answers";
+import { errorDraft } from "@/lib/features/answers/agent-answers";
 import type { Frame } from "@/lib/protocol/frame";
 import { formatAge } from "../compose/use-now";
 import { button } from "../compose/ui";

@@ -5,7 +5,7 @@
  * Options an agent is known to refuse (Gemini's "allow always" in an
  * untrusted folder) go last, with the reason.
  */
-import { permissionAnswer, type PendingView } from "@/lib/features/agent-answers";
+import { permissionAnswer, type PendingView } from "@/lib/features/answers/agent-answers";
 import type { Frame } from "@/lib/protocol/frame";
 import { button } from "../compose/ui";
 import type { AgentStatus } from "../state/session-store";

@@ -7,7 +7,7 @@
  */
 import { useEffect, useRef, useState } from "react";
 import { POLICIES, policyMethodsOf, type Policy } from "@/lib/contracts/policies";
-import { matchingPreset, POLICY_PRESETS, policyChanges, type PolicyMap } from "@/lib/features/policy-presets";
+import { matchingPreset, POLICY_PRESETS, policyChanges, type PolicyMap } from "@/lib/features/answers/policy-presets";
 import { useAgentProtocol } from "../app-server/use-protocol";
 import { input } from "../compose/ui";
 import { useSession, useSessionStore } from "../state/use-session";

@@ -7,7 +7,7 @@
  */
 import { useState } from "react";
 import type { Frame, JsonRpcId } from "@/lib/protocol/frame";
-import { canWithdraw, cancelRequestFrame, describeDismissal } from "@/lib/features/request-cancel";
+import { canWithdraw, cancelRequestFrame, describeDismissal } from "@/lib/features/answers/request-cancel";
 import { formatAge } from "../compose/use-now";
 import { button } from "../compose/ui";
 import { formatId } from "../format";

@@ -4,10 +4,10 @@
  * (agent:serve: the relay carries it out, confined to the workspace) or Deny
  * (the same error the deny policy sends).
  */
-import { commandLine, denyAnswer, type PendingView } from "@/lib/features/agent-answers";
+import { commandLine, denyAnswer, type PendingView } from "@/lib/features/answers/agent-answers";
 import type { Frame } from "@/lib/protocol/frame";
 import { button } from "../compose/ui";
-import { READS_AUTO } from "@/lib/features/policy-presets";
+import { READS_AUTO } from "@/lib/features/answers/policy-presets";
 import { useSession, useSessionStore } from "../state/use-session";
 import { DiffView } from "../session-view/DiffView";
 import { loadPolicies, savePolicies } from "./policy-storage";

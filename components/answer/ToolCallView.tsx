@@ -1,6 +1,6 @@
 "use client";
 /** The tool call a permission request is about: title, kind, locations, content (text, diffs, terminals). */
-import type { ToolCallView as ToolCall } from "@/lib/features/agent-answers";
+import type { ToolCallView as ToolCall } from "@/lib/features/answers/agent-answers";
 import { DiffView } from "../session-view/DiffView";
 import { isObject } from "@/lib/protocol/json";
 

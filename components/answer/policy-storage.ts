@@ -1,5 +1,5 @@
 /** Answer policies kept per browser, so every tab and reload starts from the user's choice, not "ask". */
-import { parseStoredPolicies, type PolicyMap } from "@/lib/features/policy-presets";
+import { parseStoredPolicies, type PolicyMap } from "@/lib/features/answers/policy-presets";
 
 export const POLICIES_KEY = "acp-playground.policies";
 

@@ -1,10 +1,10 @@
 "use client";
 /**
- * One comparison (lib/features/compare.ts) per turn: the answers side by side, the tool
+ * One comparison (lib/features/compare/compare.ts) per turn: the answers side by side, the tool
  * calls aligned by name and arguments, the files each side changed with their
  * diffs, timing and token usage. Agent text is shown as text, never markup.
  */
-import type { Comparison, SideTurn, ToolPair, TurnComparison } from "@/lib/features/compare";
+import type { Comparison, SideTurn, ToolPair, TurnComparison } from "@/lib/features/compare/compare";
 import { formatMs } from "@/lib/folds/waterfall";
 import { DiffView } from "../transcripts/DiffView";
 

@@ -6,7 +6,7 @@
  * the two, recomputed as frames arrive.
  */
 import { useMemo } from "react";
-import { compareRuns } from "@/lib/features/compare";
+import { compareRuns } from "@/lib/features/compare/compare";
 import { useAgentProtocol } from "../app-server/use-protocol";
 import { PROTOCOL_VIEWS } from "../protocol-views";
 import { selectProtocol, type SessionStore } from "../state/session-store";

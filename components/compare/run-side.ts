@@ -1,11 +1,11 @@
 /**
  * Runs one side of a comparison on its session store: start the agent in the
  * side's own workspace, then the side's handshake and prompt in its profile's
- * protocol (lib/features/compare-side.ts, as `acp-playground compare` runs them).
+ * protocol (lib/features/compare/side.ts, as `acp-playground compare` runs them).
  * Permissions and approvals are granted (policy "auto"): both sides are
  * unattended, and each can only touch its own throw-away workspace.
  */
-import { runSide } from "@/lib/features/compare-side";
+import { runSide } from "@/lib/features/compare/side";
 import type { SessionStore } from "../state/session-store";
 import { CLIENT_METHODS } from "@/lib/protocol/methods";
 import { APP_SERVER_ANSWERABLE } from "@/lib/contracts/policies";

@@ -6,8 +6,8 @@
  * `terminal`: the exact login command to run on the relay's machine, then Retry.
  */
 import { useState } from "react";
-import { type AuthMethodView, checkUserEnv, terminalAuthCommand } from "@/lib/features/auth-methods";
-import type { AuthChoiceRequest } from "@/lib/features/handshake";
+import { type AuthMethodView, checkUserEnv, terminalAuthCommand } from "@/lib/features/connect/auth-methods";
+import type { AuthChoiceRequest } from "@/lib/features/connect/handshake";
 import { useSession, useSessionStore } from "../state/use-session";
 import { alert, button, input, primary } from "./ui";
 import { AGENT_METHODS } from "@/lib/protocol/methods";

@@ -3,7 +3,7 @@
  * The bottom of the conversation: how Connect is going, then the prompt box of the session it opened
  * (what the session negotiated is in the connection strip).
  */
-import type { ConnectProgress } from "@/lib/features/connect-flow";
+import type { ConnectProgress } from "@/lib/features/connect/connect-steps";
 import { isObject } from "@/lib/protocol/json";
 import { specOf } from "@/lib/features/protocols/registry";
 import { selectProtocol } from "../state/session-store";

@@ -6,7 +6,7 @@
  */
 import { useState } from "react";
 import { METHOD_NOT_FOUND } from "@/lib/folds/agent-facts";
-import type { ComposeWarning } from "@/lib/features/compose-catalog";
+import type { ComposeWarning } from "@/lib/features/compose/catalog";
 import { describeError, type RpcOutcome } from "@/lib/protocol/jsonrpc";
 import type { SchemaIssue } from "@/lib/protocol/schema-check";
 import { JsonRpcErrorView } from "../JsonRpcErrorView";

@@ -8,9 +8,9 @@
  * following it. A method without params has no form.
  */
 import { useMemo } from "react";
-import { type MethodSpec } from "@/lib/features/compose-catalog";
+import { type MethodSpec } from "@/lib/features/compose/catalog";
 import { specOf } from "@/lib/features/protocols/registry";
-import { buildForm } from "@/lib/features/schema-form";
+import { buildForm } from "@/lib/features/compose/schema-form";
 import { selectProtocol } from "../state/session-store";
 import { useSession, useTabState } from "../state/use-session";
 import { FrameSender } from "./FrameSender";

@@ -1,6 +1,6 @@
 "use client";
 /** The agent methods to compose, each marked with whether the agent advertises it; grouped when the protocol groups them. */
-import type { MethodSpec, Support } from "@/lib/features/compose-catalog";
+import type { MethodSpec, Support } from "@/lib/features/compose/catalog";
 
 export const CUSTOM = "custom";
 

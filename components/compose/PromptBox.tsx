@@ -1,7 +1,7 @@
 "use client";
 /**
  * The prompt box of a ready session: Enter sends the text as a turn in the
- * agent's protocol (lib/features/connect-flow-prompt.ts: ACP's session/prompt,
+ * agent's protocol (lib/features/connect/flow-prompt.ts: ACP's session/prompt,
  * the app-server's turn/start, or turn/steer while its turn runs), Shift+Enter
  * for a new line; "/" opens the agent's slash commands (its latest
  * available_commands_update) above the box, which sits at the bottom of the page. The answer streams

@@ -4,8 +4,8 @@
  * agent's model providers, point one at a model endpoint (providers/set) or disable it.
  */
 import { useState } from "react";
-import { agentErrorText } from "@/lib/features/handshake";
-import { readProviders, setProviderRequest, type ProviderView } from "@/lib/features/providers";
+import { agentErrorText } from "@/lib/features/connect/handshake";
+import { readProviders, setProviderRequest, type ProviderView } from "@/lib/features/connect/providers";
 import { AGENT_METHODS } from "@/lib/protocol/methods";
 import { useSessionStore } from "../state/use-session";
 import { alert, button, input } from "./ui";

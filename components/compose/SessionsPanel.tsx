@@ -3,13 +3,13 @@
  * The "Sessions" tab, when the agent advertises listing: `session/list` page by
  * page (the listing is folded from the frames, lib/folds/session-list.ts), each
  * session with its title, cwd and updated time, and the actions the agent
- * advertises (lib/features/session-actions.ts). Titles and the rest are the
+ * advertises (lib/features/compose/session-actions.ts). Titles and the rest are the
  * agent's text, shown as text only.
  */
 import { useEffect, useMemo, useRef, useState } from "react";
 import { agentCapabilities, EMPTY_FACTS } from "@/lib/folds/agent-facts";
 import type { ListedSession } from "@/lib/folds/session-list";
-import { agentErrorText } from "@/lib/features/handshake";
+import { agentErrorText } from "@/lib/features/connect/handshake";
 import {
   actionRequest,
   canList,
@@ -17,7 +17,7 @@ import {
   MAX_TITLE,
   sessionActions,
   type SessionAction,
-} from "@/lib/features/session-actions";
+} from "@/lib/features/compose/session-actions";
 import { AGENT_METHODS } from "@/lib/protocol/methods";
 import type { RpcOutcome } from "@/lib/protocol/jsonrpc";
 import { useSession, useSessionStore } from "../state/use-session";

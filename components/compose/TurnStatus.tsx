@@ -1,6 +1,6 @@
 "use client";
 /** Under the prompt box: the last turn's usage, and the flags worth a notice (empty response, error). */
-import type { PromptTurn } from "@/lib/features/connect-flow-prompt";
+import type { PromptTurn } from "@/lib/features/connect/flow-prompt";
 import { formatAge, useNow } from "./use-now";
 import { warn, alert } from "./ui";
 

@@ -7,8 +7,8 @@
  * for validation as you type, and the methods to compose.
  */
 import { useEffect, useState } from "react";
-import { appServerComposeMethods, composeMethods, type MethodSpec } from "@/lib/features/compose-catalog";
-import type { Defs } from "@/lib/features/schema-form";
+import { appServerComposeMethods, composeMethods, type MethodSpec } from "@/lib/features/compose/catalog";
+import type { Defs } from "@/lib/features/compose/schema-form";
 import { descriptorOf, type ProtocolName } from "@/lib/protocol/protocols";
 import { createAppServerSchema, type AppServerSchemaFile } from "@/lib/protocol/schema-app-server";
 import { createSchemaChecker, type SchemaChecker } from "@/lib/protocol/schema-check";

@@ -7,7 +7,7 @@
  * failure's own message, shown when the doctor has nothing to say (never both: one text a failure).
  */
 import { useMemo, type ReactNode } from "react";
-import { diagnose, earlyFindings, type Diagnosis, type DoctorFacts } from "@/lib/features/doctor";
+import { diagnose, earlyFindings, type Diagnosis, type DoctorFacts } from "@/lib/features/connect/doctor";
 import { useSession } from "../state/use-session";
 import { DiagnosisView } from "./DiagnosisView";
 

@@ -1,6 +1,6 @@
 "use client";
-/** The doctor's findings (lib/features/doctor.ts): what went wrong, what was seen, what to do. */
-import type { Diagnosis } from "@/lib/features/doctor";
+/** The doctor's findings (lib/features/connect/doctor.ts): what went wrong, what was seen, what to do. */
+import type { Diagnosis } from "@/lib/features/connect/doctor";
 
 const REACHED: Record<Diagnosis["reached"], string> = {
   nothing: "did not start",

@@ -1,6 +1,6 @@
 "use client";
-/** Insights (lib/features/insights.ts) as a list; each item's link selects its first frame. */
-import type { Insight, InsightSeverity } from "@/lib/features/insights";
+/** Insights (lib/features/library/insights.ts) as a list; each item's link selects its first frame. */
+import type { Insight, InsightSeverity } from "@/lib/features/library/insights";
 
 const SEVERITY: Record<InsightSeverity, string> = {
   error: "border-red-500/40 bg-red-500/5",

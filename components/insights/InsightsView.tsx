@@ -1,12 +1,12 @@
 "use client";
 /**
  * The Insights view of a tab (live or recorded): what to look at first
- * (lib/features/insights.ts) and the latency per method and direction
+ * (lib/features/library/insights.ts) and the latency per method and direction
  * (lib/folds/method-latency.ts). Every item links to its frames: clicking
  * selects the first in the Frames view and scrolls to it.
  */
 import { useMemo } from "react";
-import { insightsOf } from "@/lib/features/insights";
+import { insightsOf } from "@/lib/features/library/insights";
 import { methodLatency } from "@/lib/folds/method-latency";
 import { useSession, useSessionPerFrame } from "../state/use-session";
 import { selectProtocol, type SessionSnapshot } from "../state/session-store";

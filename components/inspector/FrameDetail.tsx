@@ -3,7 +3,8 @@
 import { useEffect, useState } from "react";
 import { allExpanded, darkStyles, JsonView } from "react-json-view-lite";
 import { frameBytes, type Frame } from "@/lib/protocol/frame";
-import { CHECK_LABEL, frameChecks } from "@/lib/folds/frame-checks";
+import { frameChecks } from "@/lib/folds/frame-checks";
+import { CHECK_LABEL } from "@/lib/folds/static-checks";
 import type { FrameIndex } from "@/lib/folds/frame-index";
 import type { FrameWindow } from "@/lib/folds/frame-log";
 import { copyText } from "../clipboard";

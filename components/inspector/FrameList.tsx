@@ -7,7 +7,7 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from "react";
 import { useStickToBottom } from "../use-stick-to-bottom";
-import type { FrameCheck } from "@/lib/folds/frame-checks";
+import type { FrameCheck } from "@/lib/folds/static-checks";
 import { frameChecks } from "@/lib/folds/frame-checks";
 import { isEventRow, rowEventIndex, type TimelineEvent, type TimelineRow } from "@/lib/folds/frame-filter";
 import type { FrameIndex } from "@/lib/folds/frame-index";

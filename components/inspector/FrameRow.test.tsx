@@ -1,7 +1,7 @@
 import { fireEvent, render, screen } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import { FrameSequencer } from "@/lib/protocol/frame-sequencer";
-import type { FrameCheck } from "@/lib/folds/frame-checks";
+import type { FrameCheck } from "@/lib/folds/static-checks";
 import { FrameRow } from "./FrameRow";
 
 const seq = new FrameSequencer();

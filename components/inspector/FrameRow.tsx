@@ -2,7 +2,7 @@
 /** One row of the inspector's timeline: a frame, or a stderr / lifecycle event. */
 import { memo, type CSSProperties } from "react";
 import { frameBytes, type Frame, type FrameKind } from "@/lib/protocol/frame";
-import { CHECK_LABEL, type FrameCheck } from "@/lib/folds/frame-checks";
+import { CHECK_LABEL, type FrameCheck } from "@/lib/folds/static-checks";
 import type { SchemaVariant } from "@/lib/protocol/schema-check";
 import { isErrorResponse, type TimelineEvent } from "@/lib/folds/frame-filter";
 import { formatBytes, formatId, formatLatency, formatTime } from "../format";

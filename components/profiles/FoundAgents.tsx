@@ -4,7 +4,7 @@
  * IDE, each added here as a profile with one click (GET/POST /api/profiles/found).
  */
 import { useCallback, useEffect, useState } from "react";
-import { SOURCE_NAMES, type FoundAgentView } from "@/lib/features/found-agents";
+import { SOURCE_NAMES, type FoundAgentView } from "@/lib/features/connect/found-agents";
 import { authHeaders, errorOf } from "../transcripts/api";
 
 interface FoundList {

@@ -4,9 +4,9 @@
  * differs (values that change on every run, such as ids, UUIDs and timings, are ignored).
  */
 import { useMemo } from "react";
-import { compareReports } from "@/lib/features/probe";
+import { compareReports } from "@/lib/features/probe/probe";
 import { type ProbeRow } from "@/lib/contracts/reports";
-import { conformsMark } from "@/lib/features/probe-export";
+import { conformsMark } from "@/lib/features/probe/export";
 import type { ReportEntry } from "./use-probe-reports";
 
 interface Props {

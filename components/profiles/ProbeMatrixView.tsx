@@ -2,7 +2,7 @@
 /** The protocol matrix: the reports of one "probe several" run side by side, exportable. */
 import { useMemo } from "react";
 import type { ProbeReport } from "@/lib/contracts/reports";
-import { buildMatrix, matrixToJson, matrixToMarkdown } from "@/lib/features/probe-matrix";
+import { buildMatrix, matrixToJson, matrixToMarkdown } from "@/lib/features/probe/matrix";
 import { saveFile } from "../transcripts/save-file";
 
 const cellTone = (text: string) =>

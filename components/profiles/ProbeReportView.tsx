@@ -8,8 +8,8 @@ import {
   reportToMarkdown,
   statusMark,
   tierCounts,
-} from "@/lib/features/probe-export";
-import { probeSummary, summaryCounts, type ProbeState } from "@/lib/features/probe-summary";
+} from "@/lib/features/probe/export";
+import { probeSummary, summaryCounts, type ProbeState } from "@/lib/features/probe/summary";
 import { RequirementTable } from "./RequirementTable";
 import { saveFile } from "../transcripts/save-file";
 

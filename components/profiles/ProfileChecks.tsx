@@ -5,7 +5,7 @@
  * from reaching a session and what to do (POST /api/profiles/:name/check).
  */
 import { useState } from "react";
-import type { DoctorReport } from "@/lib/features/doctor";
+import type { DoctorReport } from "@/lib/features/connect/doctor";
 import { DiagnosisView } from "../doctor/DiagnosisView";
 import { authHeaders, errorOf } from "../transcripts/api";
 import { formatDuration } from "../transcripts/format";

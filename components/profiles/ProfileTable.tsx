@@ -3,7 +3,7 @@
 import { CredentialsNote } from "./CredentialsNote";
 import type { ProfileDetails } from "@/lib/contracts/wire";
 import type { ProbeReport } from "@/lib/contracts/reports";
-import { probeSummary, summaryCounts } from "@/lib/features/probe-summary";
+import { probeSummary, summaryCounts } from "@/lib/features/probe/summary";
 import { STATE_COLOUR } from "./ProbeReportView";
 
 interface Props {

@@ -1,7 +1,7 @@
 "use client";
 /** One schema variant's requirements: status, id, tier, citation, and what each check saw (failures' frames linked). */
 import type { RequirementResult, RequirementStatus } from "@/lib/contracts/requirements";
-import { statusMark } from "@/lib/features/probe-export";
+import { statusMark } from "@/lib/features/probe/export";
 
 const TONE: Record<RequirementStatus, string> = {
   pass: "text-emerald-300",

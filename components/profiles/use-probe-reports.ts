@@ -2,7 +2,7 @@
 /** The probe reports of this page visit (run here or uploaded), and probing itself. */
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { ProbeReport } from "@/lib/contracts/reports";
-import { parseReport } from "@/lib/features/probe-export";
+import { parseReport } from "@/lib/features/probe/export";
 import type { RelayError } from "@/lib/contracts/wire";
 import { relayCall, type RelayProgress } from "../transcripts/relay-call";
 

@@ -12,7 +12,7 @@ import {
   type Choice,
   type ControlRequest,
 } from "@/lib/folds/config-controls";
-import { agentErrorText } from "@/lib/features/handshake";
+import { agentErrorText } from "@/lib/features/connect/handshake";
 import { NO_SESSION, type SessionState, type SessionViewState } from "@/lib/folds/session-view";
 import { useSession, useSessionStore } from "../state/use-session";
 import { AGENT_METHODS } from "@/lib/protocol/methods";

@@ -2,7 +2,7 @@
 /** One tool call (every update and any permission request for its id merged): a card. */
 import { createContext, useContext } from "react";
 import type { ToolCallContent, ToolCallStatus } from "@agentclientprotocol/sdk";
-import { commandLine } from "@/lib/features/agent-answers";
+import { commandLine } from "@/lib/features/answers/agent-answers";
 import { terminalOf, type SessionViewState, type ToolCallItem } from "@/lib/folds/session-view";
 import { ContentBlockView } from "./ContentBlockView";
 import { DiffView } from "./DiffView";

@@ -2,12 +2,13 @@
  * Connect: start (pooled), initialize unless the pool did, authenticate with
  * the method the user chooses (when session/new asks for it, or first), then
  * session/new; for a profile speaking Codex's app-server, its own handshake
- * (lib/features/connect-flow.ts runs the steps). The user's choice comes
+ * (lib/features/connect/flow.ts runs the steps). The user's choice comes
  * from the Connect panel through `answer`.
  */
 import type { ClientCapabilities } from "@agentclientprotocol/sdk";
-import { runConnect, sessionCwd, type ConnectProgress } from "@/lib/features/connect-flow";
-import type { AuthChoice, AuthChoiceRequest } from "@/lib/features/handshake";
+import type { ConnectProgress } from "@/lib/features/connect/connect-steps";
+import { runConnect, sessionCwd } from "@/lib/features/connect/flow";
+import type { AuthChoice, AuthChoiceRequest } from "@/lib/features/connect/handshake";
 import { isObject } from "@/lib/protocol/json";
 import { outcomeOf } from "@/lib/protocol/jsonrpc";
 import { fail, ok } from "@/lib/protocol/result";

@@ -7,9 +7,9 @@
  * agent's status and routes the relay's events to the parts.
  */
 import type { AgentFacts } from "@/lib/folds/agent-facts";
-import type { ConnectProgress } from "@/lib/features/connect-flow";
+import type { ConnectProgress } from "@/lib/features/connect/connect-steps";
 import type { AppServerState } from "@/lib/features/protocols/codex-app-server/handshake";
-import type { AuthChoice } from "@/lib/features/handshake";
+import type { AuthChoice } from "@/lib/features/connect/handshake";
 import type { Frame, JsonRpcId, WireFrame } from "@/lib/protocol/frame";
 import type { Result } from "@/lib/protocol/result";
 import type { RequestOptions } from "@/lib/protocol/request-port";
@@ -18,7 +18,7 @@ import type { FrameIndex } from "@/lib/folds/frame-index";
 import type { FrameWindow } from "@/lib/folds/frame-log";
 import { isObject } from "@/lib/protocol/json";
 import type { RpcOutcome } from "@/lib/protocol/jsonrpc";
-import type { Policies } from "@/lib/features/policy";
+import type { Policies } from "@/lib/features/answers/policy";
 import type { SentEntry } from "@/lib/folds/sent-history";
 import type { SessionViewState } from "@/lib/folds/session-view";
 import type {

@@ -1,12 +1,12 @@
 "use client";
 /**
- * An alignment of two transcripts (lib/features/transcript-align.ts) as rows:
+ * An alignment of two transcripts (lib/features/compare/transcript-align.ts) as rows:
  * each step of A beside its step of B, inserted, removed and changed steps
  * marked, with the fields that differ, timing and tokens per step. Runs of
  * identical steps are folded into one row, which opens on a click.
  */
 import { Fragment, useState } from "react";
-import type { AlignedRow, Step, TranscriptAlignment } from "@/lib/features/transcript-align";
+import type { AlignedRow, Step, TranscriptAlignment } from "@/lib/features/compare/transcript-align";
 import { formatMs } from "@/lib/folds/waterfall";
 
 const OP: Record<AlignedRow["op"], { text: string; style: string }> = {

@@ -1,13 +1,13 @@
 "use client";
 /**
  * /transcripts/diff?a=ID&b=ID: any two transcripts aligned step by step
- * (lib/features/transcript-align.ts), or two turns of one (`ta`, `tb`: turn
+ * (lib/features/compare/transcript-align.ts), or two turns of one (`ta`, `tb`: turn
  * indices from 0; the same id twice opens on its first two turns). Both files
  * are read whole and aligned here, in the browser.
  */
 import Link from "next/link";
 import { useEffect, useMemo, useState } from "react";
-import { alignTranscripts, framesOfTurn, turnRanges, type TurnRange } from "@/lib/features/transcript-align";
+import { alignTranscripts, framesOfTurn, turnRanges, type TurnRange } from "@/lib/features/compare/transcript-align";
 import { protocolOf } from "@/lib/protocol/protocols";
 import { PageFrame } from "../transcripts/PageFrame";
 import { TokenMessage } from "../TokenMessage";

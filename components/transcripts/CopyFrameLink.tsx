@@ -5,7 +5,7 @@
  * none (recording off) it is not shown.
  */
 import { useState } from "react";
-import { frameLink } from "@/lib/features/deep-link";
+import { frameLink } from "@/lib/features/library/deep-link";
 import { copyText } from "../clipboard";
 import type { SessionSnapshot } from "../state/session-store";
 import { useSession } from "../state/use-session";

@@ -5,7 +5,7 @@
  * Another link on the same page (a hash change) goes there too.
  */
 import { useEffect, useState } from "react";
-import { seqFromHash } from "@/lib/features/deep-link";
+import { seqFromHash } from "@/lib/features/library/deep-link";
 import type { FrameGoto } from "../inspector/FrameInspector";
 import type { SessionSnapshot } from "../state/session-store";
 import { useSession } from "../state/use-session";

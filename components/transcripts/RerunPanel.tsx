@@ -8,7 +8,7 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import type { Frame } from "@/lib/protocol/frame";
 import { parseIgnorePath } from "@/lib/contracts/ignore-paths";
-import { recordedMcpServers, type RecordedMcpServer } from "@/lib/features/rerun";
+import { recordedMcpServers, type RecordedMcpServer } from "@/lib/features/library/rerun";
 import type { ProfileSummary, RelayError, RerunResult } from "@/lib/contracts/wire";
 import { api } from "./api";
 import { relayCall, type RelayProgress } from "./relay-call";

@@ -1,6 +1,6 @@
 /**
  * The policy vocabulary of the contracts: which agent requests the playground
- * can answer and the three ways it answers them (lib/features/policy.ts applies them).
+ * can answer and the three ways it answers them (lib/features/answers/policy.ts applies them).
  */
 import { APP_SERVER_REQUESTS } from "../protocol/app-server-methods";
 import { descriptorOf, PROTOCOL_NAMES, type ProtocolName } from "../protocol/protocols";

@@ -24,7 +24,7 @@ export interface RelayError {
   data?: { requests?: PendingRequestInfo[]; code?: number | null; signal?: string | null; start?: StartFailureInfo };
 }
 
-/** spawn_failed: why the command did not run, for the doctor (lib/features/doctor.ts). */
+/** spawn_failed: why the command did not run, for the doctor (lib/features/connect/doctor.ts). */
 export interface StartFailureInfo {
   reason: "not-found" | "not-executable";
   command: string;
@@ -241,7 +241,7 @@ export const rerunPayloadSchema = z.strictObject({
   id: z.string().min(1, { error: "must be a transcript id" }),
   /** Send the recorded `mcpServers` (command lines the agent starts): only after the user saw and confirmed them. */
   recordedMcpServers: z.boolean().optional(),
-  /** Dot paths the diff leaves out (see lib/features/transcript-diff.ts). */
+  /** Dot paths the diff leaves out (see lib/features/compare/transcript-diff.ts). */
   ignore: z
     .array(z.string().refine((p) => parseIgnorePath(p) !== undefined, { error: "must be a dot path" }))
     .max(100)
@@ -253,7 +253,7 @@ export const servePayloadSchema = z.strictObject({
   id: z.union([z.string(), z.number()], { error: "must be the id of a pending agent request" }),
 });
 
-/** How the relay answers the agent's requests, per method (lib/features/policy.ts). */
+/** How the relay answers the agent's requests, per method (lib/features/answers/policy.ts). */
 export const policiesSchema = z
   .record(z.string(), z.enum(POLICIES, { error: "policy must be ask, auto or deny" }), {
     error: "expected an object { method: policy }",

@@ -2,7 +2,8 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 import type { Frame } from "../protocol/frame";
-import { ACP_NOTIFICATIONS, ACP_REQUESTS, formatAge, frameChecks, hasChecks, staticChecks } from "./frame-checks";
+import { formatAge, frameChecks, hasChecks } from "./frame-checks";
+import { ACP_NOTIFICATIONS, ACP_REQUESTS, staticChecks } from "./static-checks";
 import { FrameIndex } from "./frame-index";
 import { FrameSequencer } from "../protocol/frame-sequencer";
 

@@ -5,7 +5,7 @@
  * or a transcript once); responses are paired by `requestSeq`, as everywhere
  * downstream of the sequencer (a recording made before it is paired on load).
  * The library's table is the same builder fed the index's timed calls
- * (`addCall`, lib/features/library-search.ts): one row type, one percentile.
+ * (`addCall`, lib/features/library/search.ts): one row type, one percentile.
  */
 import type { Frame, FrameDirection } from "../protocol/frame";
 import type { MethodLatency } from "../contracts/library-search";

@@ -1,7 +1,7 @@
 /**
  * The protocol rules a recording can show, judged frame by frame as the log grows: the
  * inspector shows them as checks (through FrameIndex), `acp-playground validate` turns
- * them into requirement results (lib/features/validate-report.ts). Each finding names the
+ * them into requirement results (lib/features/library/validate-report.ts). Each finding names the
  * requirement it breaks (RECORDING_REQUIREMENTS).
  *
  * Only what the recording shows is judged: a capture of one side has no requests to
@@ -14,7 +14,7 @@ import { isObject } from "../protocol/json";
 import { AGENT_METHODS, CLIENT_METHODS } from "../protocol/methods";
 import { capabilityFor } from "../protocol/client-capabilities";
 import { descriptorOf, protocolOf, type ProtocolName } from "../protocol/protocols";
-import { staticChecks } from "./frame-checks";
+import { staticChecks } from "./static-checks";
 
 const DOCS = "docs/protocol/v1";
 const JSONRPC = "https://www.jsonrpc.org/specification";

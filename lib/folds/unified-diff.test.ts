@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Frame } from "../protocol/frame";
-import { diffRuns } from "../features/transcript-diff";
+import { diffRuns } from "../features/compare/transcript-diff";
 import { parsePatch, patchStats } from "./unified-diff";
 
 const frame = (seq: number, dir: Frame["dir"], message: Record<string, unknown>): Frame => ({

@@ -1,5 +1,5 @@
 /**
- * A unified diff (as lib/features/transcript-diff.ts makes them) split into typed lines
+ * A unified diff (as lib/features/compare/transcript-diff.ts makes them) split into typed lines
  * for display: the viewer colours additions and removals, and never renders
  * the text as markup.
  */

@@ -17,7 +17,7 @@ import {
   isUnknownMethodIn,
   methodNotFound,
   type Policies,
-} from "../../lib/features/policy";
+} from "../../lib/features/answers/policy";
 import { specOf, type ProtocolSpec } from "../../lib/features/protocols/registry";
 import { SERVED_METHODS, UNKNOWN_METHODS } from "../../lib/contracts/policies";
 import type { ProtocolName } from "../../lib/protocol/protocols";

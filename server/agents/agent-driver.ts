@@ -7,8 +7,8 @@ import type { Frame, WireFrame } from "../../lib/protocol/frame";
 import type { RpcOutcome } from "../../lib/protocol/jsonrpc";
 import { RequestClient, type RequestFrame, type RequestOptions } from "../../lib/protocol/request-port";
 import { fail, ok, type Result } from "../../lib/protocol/result";
-import type { Policies } from "../../lib/features/policy";
-import type { Driver } from "../../lib/features/probe";
+import type { Policies } from "../../lib/features/answers/policy";
+import type { Driver } from "../../lib/features/probe/probe";
 import type { AgentHost } from "./agent-host";
 
 /** How long a request waits for its answer unless told otherwise. */

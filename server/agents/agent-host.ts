@@ -10,11 +10,11 @@
  */
 import type { Frame, WireFrame } from "../../lib/protocol/frame";
 import { forProtocol, protocolOf } from "../../lib/protocol/protocols";
-import { type AuthMethodView, checkUserEnv, initializeAuthMethods } from "../../lib/features/auth-methods";
-import { createRedactor, secretsFromEnv } from "../../lib/features/redact";
+import { type AuthMethodView, checkUserEnv, initializeAuthMethods } from "../../lib/features/connect/auth-methods";
+import { createRedactor, secretsFromEnv } from "../../lib/features/library/redact";
 import { withMessage } from "../../lib/folds/frame-log";
-import { RecordedClient } from "../../lib/features/recorded-agent";
-import { DoctorWatch, STOPS_THE_AGENT, type Finding } from "../../lib/features/doctor";
+import { RecordedClient } from "../../lib/features/library/recorded-agent";
+import { DoctorWatch, STOPS_THE_AGENT, type Finding } from "../../lib/features/connect/doctor";
 import { parseTranscript } from "../../lib/contracts/transcript";
 import type { TranscriptKind } from "../../lib/contracts/transcript-meta";
 import { ok, type Result } from "../../lib/protocol/result";
@@ -67,7 +67,7 @@ export class AgentHost {
   /** See every frame as it is made (a re-run, the CLI and the probe follow the agent this way). */
   private readonly frameListeners = new Set<(frame: Frame) => void>();
   private readonly exitListeners = new Set<() => void>();
-  /** The doctor watching the current agent's frames: what it is certain of is said at once (lib/features/doctor.ts). */
+  /** The doctor watching the current agent's frames: what it is certain of is said at once (lib/features/connect/doctor.ts). */
   private doctor = new DoctorWatch();
   private readonly findingListeners = new Set<(finding: Finding) => void>();
   /** Whose its recordings are (a named token's owner, server/http/identities.ts); none for the relay's own token. */
@@ -315,7 +315,7 @@ export class AgentHost {
   /**
    * A start's `env` (values the user typed for an `env_var` auth method): only
    * variables one `env_var` method of this profile's agent named whose names
-   * look like credentials, never a loader or runtime variable (lib/features/auth-methods
+   * look like credentials, never a loader or runtime variable (lib/features/connect/auth-methods
    * checkUserEnv). The browser is not trusted to have checked.
    */
   private checkEnv(

@@ -4,7 +4,7 @@
  * only; a replacement is spawned behind it. Only plain starts (no options, the
  * default cwd) are served from the pool: anything else changes the command line.
  */
-import { initializeAgent } from "../../lib/features/handshake";
+import { initializeAgent } from "../../lib/features/connect/handshake";
 import { specOf } from "../../lib/features/protocols/registry";
 import { AgentDriver } from "./agent-driver";
 import { AgentHost } from "./agent-host";

@@ -12,7 +12,7 @@ import {
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { sliceLines } from "../../lib/features/policy";
+import { sliceLines } from "../../lib/features/answers/policy";
 import { alive, waitUntil } from "../../test/relay-harness";
 import { ClientServices, ServiceError } from "./client-services";
 

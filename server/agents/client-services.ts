@@ -15,7 +15,7 @@ import { constants, readFileSync, type Stats } from "node:fs";
 import { mkdir, open, realpath, type FileHandle } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { truncateOutput } from "../../lib/features/policy";
+import { truncateOutput } from "../../lib/features/answers/policy";
 import { type RpcError } from "../../lib/protocol/jsonrpc";
 import {
   createSchemaSet,

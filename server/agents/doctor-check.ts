@@ -2,19 +2,19 @@
  * The Profiles page's "Check": starts a profile's agent in a throw-away
  * folder, sends `initialize` and `session/new` as Connect would, watches what
  * it does (exit, stderr, stray stdout, answers) and hands those facts to the
- * doctor (lib/features/doctor.ts). It asks through the one request port
+ * doctor (lib/features/connect/doctor.ts). It asks through the one request port
  * (lib/protocol/request-port.ts) with the client handshake's params
- * (lib/features/handshake.ts), over its own connection and sequencer: nothing
+ * (lib/features/connect/handshake.ts), over its own connection and sequencer: nothing
  * is recorded. The agent is stopped whatever happens; its requests are refused
  * (a check opens a session, nothing more).
  */
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { diagnose, type DoctorFacts, type DoctorReport } from "../../lib/features/doctor";
+import { diagnose, type DoctorFacts, type DoctorReport } from "../../lib/features/connect/doctor";
 import type { Frame } from "../../lib/protocol/frame";
 import { FrameSequencer } from "../../lib/protocol/frame-sequencer";
-import { initializeParams, sessionNewParams, within } from "../../lib/features/handshake";
+import { initializeParams, sessionNewParams, within } from "../../lib/features/connect/handshake";
 import { errorFrame, type RpcOutcome } from "../../lib/protocol/jsonrpc";
 import { RequestClient } from "../../lib/protocol/request-port";
 import { AGENT_METHODS } from "../../lib/protocol/methods";

@@ -1,7 +1,7 @@
 /**
  * "Found on this machine": agents configured for Zed (`agent_servers` in its
  * settings file) and JetBrains IDEs (`~/.jetbrains/acp.json`), read as
- * profiles (lib/features/found-agents.ts), and added to this playground's
+ * profiles (lib/features/connect/found-agents.ts), and added to this playground's
  * config file with one click. Those files are someone else's and hostile: read
  * only when regular files under MAX_FILE_BYTES, never followed into a FIFO.
  */
@@ -26,7 +26,7 @@ import {
   type FoundAgent,
   type FoundAgentView,
   type FoundSource,
-} from "../../lib/features/found-agents";
+} from "../../lib/features/connect/found-agents";
 import { isObject } from "../../lib/protocol/json";
 import { fail, ok, type Result } from "../../lib/protocol/result";
 import { ConfigError, parseProfile, type ProfileConfig, type ServerConfig } from "../config";
@@ -106,7 +106,7 @@ function configuredAs(agent: FoundAgent, profiles: Record<string, ProfileConfig>
 function resolvedPath(agent: FoundAgent & { file: string }, env: Env): string | undefined {
   if (!agent.entry) return undefined;
   try {
-    // Relative commands are refused already (lib/features/found-agents.ts): the base is never used.
+    // Relative commands are refused already (lib/features/connect/found-agents.ts): the base is never used.
     const parsed = parseProfile(agent.profile, agent.entry, agent.file, path.dirname(agent.file));
     return parsed.notInstalled ? undefined : resolveCommand(parsed.command, env);
   } catch {

@@ -1,6 +1,6 @@
 /**
  * The probe against a hostile agent that asks for `sh -c 'id > FILE'` (issue 20), in memory:
- * lib/features/probe through the relay's real answerer and services, only the transport faked.
+ * lib/features/probe/probe through the relay's real answerer and services, only the transport faked.
  */
 import { existsSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -9,8 +9,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { DEFAULT_CLIENT_CAPABILITIES } from "../../lib/protocol/client-capabilities";
 import type { Frame, JsonRpcId } from "../../lib/protocol/frame";
 import { FrameSequencer } from "../../lib/protocol/frame-sequencer";
-import type { Policies } from "../../lib/features/policy";
-import { type Driver, type ProbeOptions } from "../../lib/features/probe";
+import type { Policies } from "../../lib/features/answers/policy";
+import { type Driver, type ProbeOptions } from "../../lib/features/probe/probe";
 import { runProbe } from "../../lib/features/protocols/registry";
 import { RequestClient, type RequestFrame, type RequestOptions } from "../../lib/protocol/request-port";
 import { AgentAnswerer } from "./agent-answerer";

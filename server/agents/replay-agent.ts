@@ -1,11 +1,11 @@
 /**
  * A "replay:<transcript>" agent: speaks the recording's protocol (its header's) on stdio by playing
- * the agent side of a recorded transcript (lib/features/recorded-agent.ts). Run by the relay like any
+ * the agent side of a recorded transcript (lib/features/library/recorded-agent.ts). Run by the relay like any
  * agent: `node --import tsx server/agents/replay-agent.ts FILE [--speed 1|10|instant]`.
  */
 import { readFileSync } from "node:fs";
 import { LineSplitter } from "../../lib/protocol/ndjson";
-import { RecordedAgent, type Emit } from "../../lib/features/recorded-agent";
+import { RecordedAgent, type Emit } from "../../lib/features/library/recorded-agent";
 import { parseTranscript } from "../../lib/contracts/transcript";
 import { forProtocol, protocolOf } from "../../lib/protocol/protocols";
 

@@ -5,13 +5,13 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { PROBE_DIRECTORIES } from "../../lib/features/probe";
+import { PROBE_DIRECTORIES } from "../../lib/features/probe/probe";
 import { runProbe } from "../../lib/features/protocols/registry";
 import { type ProbeReport } from "../../lib/contracts/reports";
-import type { Defs } from "../../lib/features/schema-form";
-import { Rerun } from "../../lib/features/rerun";
+import type { Defs } from "../../lib/features/compose/schema-form";
+import { Rerun } from "../../lib/features/library/rerun";
 import type { Transcript } from "../../lib/contracts/transcript";
-import { diffRuns } from "../../lib/features/transcript-diff";
+import { diffRuns } from "../../lib/features/compare/transcript-diff";
 import type { Ack, RerunResult, StartPayload } from "../../lib/contracts/wire";
 import { AgentDriver } from "./agent-driver";
 import { schemaSet, sdkSchemaFile } from "./client-services";
@@ -79,7 +79,7 @@ export async function rerunTranscript(
 
 /**
  * Starts a fresh agent of a profile in a throw-away workspace and runs the conformance probe against it.
- * `terminals`: carry out its terminal requests there (never for a remote agent; lib/features/probe probeTerminals).
+ * `terminals`: carry out its terminal requests there (never for a remote agent; lib/features/probe/probe probeTerminals).
  */
 export async function probeAgent(
   session: AgentHost,

@@ -4,7 +4,7 @@
  * one for the fs methods, one for the terminal methods.
  */
 import { CLIENT_METHODS } from "../../lib/protocol/methods";
-import { type Policies } from "../../lib/features/policy";
+import { type Policies } from "../../lib/features/answers/policy";
 import { APP_SERVER_ANSWERABLE, SERVED_METHODS, type Policy } from "../../lib/contracts/policies";
 import { fail, ok, type Result } from "../../lib/protocol/result";
 

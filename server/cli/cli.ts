@@ -13,19 +13,19 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { openSide, promptSide } from "../../lib/features/compare-side";
+import { openSide, promptSide } from "../../lib/features/compare/side";
 import { MessageText } from "../../lib/folds/message-text";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { type Policies } from "../../lib/features/policy";
+import { type Policies } from "../../lib/features/answers/policy";
 import { POLICIES } from "../../lib/contracts/policies";
 import { descriptorOf, protocolOf } from "../../lib/protocol/protocols";
-import { formatReport } from "../../lib/features/probe";
+import { formatReport } from "../../lib/features/probe/probe";
 import { type ProbeReport } from "../../lib/contracts/reports";
-import { buildMatrix, matrixToJson, matrixToMarkdown } from "../../lib/features/probe-matrix";
+import { buildMatrix, matrixToJson, matrixToMarkdown } from "../../lib/features/probe/matrix";
 import { parseIgnorePath } from "../../lib/contracts/ignore-paths";
-import { secretsFromEnv } from "../../lib/features/redact";
-import { findingText, STOPS_THE_AGENT, type Finding } from "../../lib/features/doctor";
+import { secretsFromEnv } from "../../lib/features/library/redact";
+import { findingText, STOPS_THE_AGENT, type Finding } from "../../lib/features/connect/doctor";
 import { parseTranscript, TranscriptError, type Transcript } from "../../lib/contracts/transcript";
 import { AgentDriver } from "../agents/agent-driver";
 import { AgentHost } from "../agents/agent-host";

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { serialize, serializeFrame, TRANSCRIPT_FORMAT, TRANSCRIPT_VERSION } from "../../lib/contracts/transcript";
-import { createRedactor } from "../../lib/features/redact";
+import { createRedactor } from "../../lib/features/library/redact";
 import { transcriptLimits } from "../config";
 import { TranscriptStore } from "../transcripts/transcript-store";
 import { readFrames, ToolError } from "./mcp-read";

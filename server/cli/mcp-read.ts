@@ -6,7 +6,7 @@
  */
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { StringDecoder } from "node:string_decoder";
-import type { createRedactor } from "../../lib/features/redact";
+import type { createRedactor } from "../../lib/features/library/redact";
 import { TranscriptReader } from "../../lib/folds/transcript-stream";
 import type { Frame } from "../../lib/protocol/frame";
 import { protocolOf, type ProtocolName } from "../../lib/protocol/protocols";

@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import { accessSync, constants } from "node:fs";
 import { parseArgs } from "node:util";
 import { TranscriptError } from "../../lib/contracts/transcript";
-import { createRedactor, secretsFromEnv } from "../../lib/features/redact";
+import { createRedactor, secretsFromEnv } from "../../lib/features/library/redact";
 import { exportRecording } from "../otel/export-recording";
 import { headersOf, OtlpExportError, OtlpSender, protocolOf, tracesUrl, type OtlpTarget } from "../otel/otlp-sender";
 import { CliError } from "./cli-error";

@@ -1,10 +1,10 @@
 /**
  * The scripted agent `acp-playground probe-client` plays (server/cli/probe-client.ts): it writes
  * frames to the client's stdin side, waits for the client's requests and answers, and keeps the
- * checks of the client probe's requirements (lib/features/client-probe.ts).
+ * checks of the client probe's requirements (lib/features/probe/client-probe.ts).
  */
 import type { CheckResult } from "../../lib/contracts/requirements";
-import type { ClientRequirementId } from "../../lib/features/client-probe";
+import type { ClientRequirementId } from "../../lib/features/probe/client-probe";
 import type { Frame } from "../../lib/protocol/frame";
 import { FrameSequencer } from "../../lib/protocol/frame-sequencer";
 import { isObject } from "../../lib/protocol/json";

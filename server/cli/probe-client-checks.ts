@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
-import { clientAdvertised } from "../../lib/features/client-probe";
+import { clientAdvertised } from "../../lib/features/probe/client-probe";
 import { isObject } from "../../lib/protocol/json";
 import { CLIENT_METHODS } from "../../lib/protocol/methods";
 import { schemaSet } from "../agents/client-services";

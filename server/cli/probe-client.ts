@@ -1,7 +1,7 @@
 /**
  * `acp-playground probe-client`: run as the agent command of any ACP client, it plays a
  * scripted agent that exercises the client's side of the protocol, judges each step as a
- * requirement (lib/features/client-probe.ts) and writes the report (JSON and Markdown).
+ * requirement (lib/features/probe/client-probe.ts) and writes the report (JSON and Markdown).
  * stdout is the protocol: everything else goes to stderr or the report.
  */
 import { randomBytes } from "node:crypto";
@@ -15,7 +15,7 @@ import {
   clientProbeReport,
   STABLE_UPDATE_SAMPLES,
   type ClientProbeReport,
-} from "../../lib/features/client-probe";
+} from "../../lib/features/probe/client-probe";
 import type { Frame } from "../../lib/protocol/frame";
 import { isObject } from "../../lib/protocol/json";
 import { AGENT_METHODS, CLIENT_METHODS, PROTOCOL_METHODS } from "../../lib/protocol/methods";
@@ -23,7 +23,7 @@ import { LineSplitter } from "../../lib/protocol/ndjson";
 import { dataDirFor } from "../runtime";
 import type { TapEvent } from "../../lib/contracts/tap-wire";
 import { DEFAULT_MAX_LINE_BYTES } from "../../lib/protocol/ndjson";
-import { secretsFromEnv } from "../../lib/features/redact";
+import { secretsFromEnv } from "../../lib/features/library/redact";
 import { DiscoveryError, findRelay, type RelayTarget } from "../tap/tap-discovery";
 import type { TapSink } from "../tap/tap-sink";
 import { VERSION } from "../version";

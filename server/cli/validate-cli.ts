@@ -1,6 +1,6 @@
 /**
  * `acp-playground validate FILE...`: judges recorded traffic (transcripts, tapped
- * conversations, raw NDJSON captures of either side) by lib/features/validate-report.ts;
+ * conversations, raw NDJSON captures of either side) by lib/features/library/validate-report.ts;
  * exits 1 when a MANDATORY requirement fails, so it can gate CI.
  */
 import { closeSync, openSync, readFileSync, readSync, writeFileSync } from "node:fs";
@@ -21,7 +21,7 @@ import {
   validateReport,
   type Recording,
   type RecordingSchemas,
-} from "../../lib/features/validate-report";
+} from "../../lib/features/library/validate-report";
 import { descriptorOf, protocolOf } from "../../lib/protocol/protocols";
 import {
   createAppServerSchema,

@@ -4,7 +4,7 @@
  * with the secrets of this server's environment, as a download.
  */
 import type { ServerResponse } from "node:http";
-import { secretsFromEnv } from "../../lib/features/redact";
+import { secretsFromEnv } from "../../lib/features/library/redact";
 import { TranscriptError } from "../../lib/contracts/transcript";
 import { exportHtml, viewerHtml } from "../transcripts/export";
 import { sendError } from "../wire/http-io";

@@ -9,7 +9,7 @@
  */
 import { randomBytes } from "node:crypto";
 import type { Server, Socket } from "socket.io";
-import { createRedactor } from "../../lib/features/redact";
+import { createRedactor } from "../../lib/features/library/redact";
 import type { WireFrame } from "../../lib/protocol/frame";
 import {
   clientEventSchemas,
@@ -21,7 +21,7 @@ import {
 import { z } from "zod";
 import type { AgentHost, HostWatcher } from "../agents/agent-host";
 import { socketEvents } from "../wire/socket-events";
-import { HIDDEN_WORKSPACE, localPaths } from "../transcripts/transcript-store";
+import { HIDDEN_WORKSPACE, localPaths } from "../transcripts/local-paths";
 import type { LiveCluster } from "./live-cluster";
 
 type WatcherSocket = Socket<ClientToServerEvents, ServerToClientEvents>;

@@ -14,7 +14,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { Profiles } from "../agents/profiles";
 import { ConfigError, loadConfig, parseProfile } from "../config";
-import { createRedactor, secretsFromEnv } from "../../lib/features/redact";
+import { createRedactor, secretsFromEnv } from "../../lib/features/library/redact";
 import { offlineAgentOf, offlineHome, offlineModel, removeLeftoverHomes } from "./offline-model";
 
 const offlineModelEnv = async (...args: Parameters<typeof offlineModel>) => (await offlineModel(...args)).env;

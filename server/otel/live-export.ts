@@ -11,7 +11,7 @@
 import type { AddressInfo } from "node:net";
 import type { Frame } from "../../lib/protocol/frame";
 import type { LifecycleEvent, TranscriptHeader } from "../../lib/contracts/transcript";
-import { createRedactor, secretsFromEnv } from "../../lib/features/redact";
+import { createRedactor, secretsFromEnv } from "../../lib/features/library/redact";
 import { SessionSpans, type SessionSpanOptions } from "../../lib/features/otel/session-spans";
 import type { TraceSpan } from "../../lib/features/otel/trace-span";
 import type { RecordingObserver, RecordingSink } from "../transcripts/recording-observer";

@@ -1,20 +1,15 @@
 /**
  * Saved comparisons in the team library (PostgreSQL), with the file store's rules
- * (server/transcripts/comparison-store.ts): a comparison links two transcripts; sharing it shares
- * both (their own links, kept in the database) and gives it a token of its own, bound to both
- * transcript links by a digest (`<random>.<digest>`), so revoking either link revokes it for good.
+ * (server/transcripts/comparison-links.ts).
  */
-import { createHash, randomBytes } from "node:crypto";
 import {
-  COMPARISON_FORMAT,
-  COMPARISON_VERSION,
   comparisonRecord,
   isComparisonId,
   type ComparisonInput,
   type ComparisonRecord,
   type SharedComparison,
 } from "../../lib/contracts/compare-format";
-import { tokenMatches } from "../tokens";
+import { linked, newComparison, sharedView, unlinked, withCurrentLink } from "../transcripts/comparison-links";
 import type { PgStore } from "./pg-store";
 
 export class PgComparisons {
@@ -33,14 +28,7 @@ export class PgComparisons {
     for (const s of input.sides) if (!(await this.db.exists(s.transcriptId))) return { missing: s.transcriptId };
     // Listed as a comparison's, not as two sessions of their own.
     for (const s of input.sides) await this.db.tag(s.transcriptId, "compare");
-    const stamp = now.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
-    return this.write({
-      format: COMPARISON_FORMAT,
-      version: COMPARISON_VERSION,
-      id: `${stamp}-${randomBytes(4).toString("hex")}`,
-      createdAt: now.toISOString(),
-      ...input,
-    });
+    return this.write(newComparison(input, now));
   }
 
   /** As saved, but shared only while its link is bound to both transcripts' current links. */
@@ -51,25 +39,12 @@ export class PgComparisons {
     ]);
     const parsed = comparisonRecord.safeParse(rows[0]?.record);
     if (!parsed.success) return undefined;
-    const record = parsed.data;
-    if (record.shareToken && !(await this.bound(record.shareToken, record))) {
-      const { shareToken: _revoked, sharedAt: _at, ...rest } = record;
-      return rest;
-    }
-    return record;
+    return withCurrentLink(parsed.data, await this.linkTokens(parsed.data));
   }
 
-  private async grants(record: ComparisonRecord, tokens?: Array<string | undefined>): Promise<string | undefined> {
-    const current =
-      tokens ?? (await Promise.all(record.sides.map(async (s) => (await this.db.meta(s.transcriptId))?.shareToken)));
-    if (current.some((t) => !t)) return undefined;
-    return createHash("sha256").update(current.join("\n")).digest("base64url").slice(0, 22);
-  }
-
-  private async bound(shareToken: string, record: ComparisonRecord): Promise<boolean> {
-    const dot = shareToken.lastIndexOf(".");
-    const grants = await this.grants(record);
-    return dot > 0 && grants !== undefined && shareToken.slice(dot + 1) === grants;
+  /** Both transcripts' current share tokens. */
+  private linkTokens(record: ComparisonRecord): Promise<Array<string | undefined>> {
+    return Promise.all(record.sides.map(async (s) => (await this.db.meta(s.transcriptId))?.shareToken));
   }
 
   /** Newest first. */
@@ -98,13 +73,8 @@ export class PgComparisons {
       if (!meta?.shareToken) return undefined;
       tokens.push(meta.shareToken);
     }
-    const grants = (await this.grants(record, tokens))!;
-    if (record.shareToken?.endsWith(`.${grants}`)) return record;
-    return this.write({
-      ...record,
-      shareToken: `${randomBytes(18).toString("base64url")}.${grants}`,
-      sharedAt: new Date().toISOString(),
-    });
+    const shared = linked(record, tokens);
+    return shared === record ? record : this.write(shared);
   }
 
   /** Revokes the comparison's link and both transcripts' links. */
@@ -112,19 +82,12 @@ export class PgComparisons {
     const record = await this.get(id);
     if (!record) return undefined;
     for (const s of record.sides) await this.db.unshare(s.transcriptId);
-    const { shareToken: _token, sharedAt: _at, ...rest } = record;
-    return this.write(rest);
+    return this.write(unlinked(record));
   }
 
   /** The public view: undefined unless the token matches and both transcript links are the ones it was shared with. */
   async shared(id: string, token: string | null): Promise<SharedComparison | undefined> {
     const record = await this.get(id);
-    if (!record?.shareToken || !tokenMatches(token, record.shareToken)) return undefined;
-    const tokens = await Promise.all(
-      record.sides.map(async (s) => ({ id: s.transcriptId, token: (await this.db.meta(s.transcriptId))?.shareToken })),
-    );
-    if (tokens.some((t) => !t.token)) return undefined;
-    const { shareToken: _token, ...comparison } = record;
-    return { comparison, transcripts: tokens as SharedComparison["transcripts"] };
+    return sharedView(record, token, record ? await this.linkTokens(record) : []);
   }
 }

@@ -12,7 +12,7 @@ import { latencyQuery, listQuery, queryParams, searchQuery } from "../../lib/con
 import { serialize, type TranscriptHeader } from "../../lib/contracts/transcript";
 import { readJsonBody, sendError, sendJson } from "../wire/http-io";
 import { tokenMatches } from "../tokens";
-import { HIDDEN_WORKSPACE, localPaths } from "../transcripts/transcript-store";
+import { HIDDEN_WORKSPACE, localPaths } from "../transcripts/local-paths";
 import type { PgStore } from "./pg-store";
 import type { PgMirror } from "./pg-mirror";
 import { PgComparisons } from "./pg-comparisons";

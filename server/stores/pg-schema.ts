@@ -1,7 +1,7 @@
 /**
  * The team library's tables on PostgreSQL, as forward-only migrations (server/stores/pg-migrate.ts).
  * A transcript is its meta (jsonb) and its JSONL lines exactly as recorded (line 0 the header);
- * search_docs holds one document per line that has text (lib/features/library-search.ts searchDoc),
+ * search_docs holds one document per line that has text (lib/features/library/search.ts searchDoc),
  * searched through a tsvector with a GIN index; calls holds the timed responses for latency.
  * Append only: a released version's migration is never edited, a new one is added.
  */

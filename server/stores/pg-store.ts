@@ -2,7 +2,7 @@
  * The team library on PostgreSQL: the same answers as the embedded file store and its SQLite
  * index (server/stores/library-store.ts), for several relay instances on one database. Lines are
  * kept exactly as the recorder wrote them (already redacted); search uses PostgreSQL's full-text
- * machinery (tsvector, GIN) and shows hits as the SQLite index does (lib/features/library-search.ts).
+ * machinery (tsvector, GIN) and shows hits as the SQLite index does (lib/features/library/search.ts).
  */
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
@@ -19,8 +19,8 @@ import {
 import { serialize, type TranscriptEvent, type TranscriptHeader } from "../../lib/contracts/transcript";
 import type { ListFilter, TranscriptKind, TranscriptMeta } from "../../lib/contracts/transcript-meta";
 import type { ProbeReport } from "../../lib/contracts/reports";
-import type { ProbeReportMeta } from "../../lib/features/probe-export";
-import { callTiming, latencyRows, matchLine, queryTerms, searchDoc } from "../../lib/features/library-search";
+import type { ProbeReportMeta } from "../../lib/features/probe/export";
+import { callTiming, latencyRows, matchLine, queryTerms, searchDoc } from "../../lib/features/library/search";
 import type { LibrarySearch, TranscriptLibrary } from "./library-store";
 import { migrate } from "./pg-migrate";
 import { MIGRATIONS } from "./pg-schema";

@@ -8,7 +8,7 @@
  */
 import type { Namespace, Server, Socket } from "socket.io";
 import type { Frame, WireFrame } from "../../lib/protocol/frame";
-import { secretsFromEnv } from "../../lib/features/redact";
+import { secretsFromEnv } from "../../lib/features/library/redact";
 import {
   shownAgent,
   TAP_BATCH_CHARS,

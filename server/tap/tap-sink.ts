@@ -6,7 +6,7 @@
  * here, before anything leaves the tap: the relay does not know them.
  */
 import { io, type Socket } from "socket.io-client";
-import { createRedactor } from "../../lib/features/redact";
+import { createRedactor } from "../../lib/features/library/redact";
 import {
   clipOpen,
   TAP_BATCH_CHARS,
@@ -45,7 +45,7 @@ export interface SinkOptions {
   maxLineBytes: number;
   /** How long, at exit, to wait for the relay to take what is buffered. */
   flushTimeoutMs: number;
-  /** Values of the agent's secret-looking environment variables (lib/features/redact.ts's secretsFromEnv). */
+  /** Values of the agent's secret-looking environment variables (lib/features/library/redact.ts's secretsFromEnv). */
   secrets: readonly string[];
   report(message: string): void;
   inject(line: string): void;

@@ -9,7 +9,7 @@ import { randomBytes } from "node:crypto";
 import type { Readable, Writable } from "node:stream";
 import { constants } from "node:os";
 import { LineSplitter } from "../../lib/protocol/ndjson";
-import { secretsFromEnv } from "../../lib/features/redact";
+import { secretsFromEnv } from "../../lib/features/library/redact";
 import type { FrameDirection } from "../../lib/protocol/frame";
 import type { TapEvent } from "../../lib/contracts/tap-wire";
 import { spawnGroup, type GroupChild } from "../agents/agent-process";

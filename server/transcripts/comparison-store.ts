@@ -1,28 +1,18 @@
 /**
  * Saved comparisons under the data directory (`<data>/comparisons/<id>.json`):
- * each links the two transcripts one prompt recorded on two sides. Sharing a
- * comparison shares both transcripts (their own share tokens) and gives the
- * comparison a token of its own for the public link.
- *
- * A comparison's link is bound to the two transcript links that existed when
- * it was made: its token ends with a digest of both transcripts' share tokens
- * (`<random>.<digest>`). Revoking either transcript's link revokes it for good;
- * sharing that transcript again makes a new transcript token, which the old
- * comparison link does not match (sharing the comparison again makes a new one).
+ * each links the two transcripts one prompt recorded on two sides. Its rules (links bound to
+ * both transcripts' links) are in comparison-links.ts, shared with the team library's store.
  */
-import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import {
-  COMPARISON_FORMAT,
-  COMPARISON_VERSION,
   comparisonRecord,
   isComparisonId,
   type ComparisonInput,
   type ComparisonRecord,
   type SharedComparison,
 } from "../../lib/contracts/compare-format";
-import { tokenMatches } from "../tokens";
+import { linked, newComparison, sharedView, unlinked, withCurrentLink } from "./comparison-links";
 import { PRIVATE_FILE, type TranscriptStore } from "./transcript-store";
 
 const PRIVATE_DIR = 0o700;
@@ -55,14 +45,7 @@ export class ComparisonStore {
     for (const s of input.sides) if (!this.transcripts.exists(s.transcriptId)) return { missing: s.transcriptId };
     // Listed as a comparison's, not as two sessions of their own.
     for (const s of input.sides) this.transcripts.tag(s.transcriptId, "compare");
-    const stamp = now.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
-    return this.write({
-      format: COMPARISON_FORMAT,
-      version: COMPARISON_VERSION,
-      id: `${stamp}-${randomBytes(4).toString("hex")}`,
-      createdAt: now.toISOString(),
-      ...input,
-    });
+    return this.write(newComparison(input, now));
   }
 
   /**
@@ -80,25 +63,12 @@ export class ComparisonStore {
     } catch {
       return undefined;
     }
-    if (record.shareToken && !this.bound(record.shareToken, record)) {
-      const { shareToken: _revoked, sharedAt: _at, ...rest } = record;
-      return rest;
-    }
-    return record;
+    return withCurrentLink(record, this.linkTokens(record));
   }
 
-  /** The digest of both transcripts' current share tokens; undefined while either is not shared. */
-  private grants(record: ComparisonRecord, tokens?: Array<string | undefined>): string | undefined {
-    const current = tokens ?? record.sides.map((s) => this.transcripts.meta(s.transcriptId)?.shareToken);
-    if (current.some((t) => !t)) return undefined;
-    return createHash("sha256").update(current.join("\n")).digest("base64url").slice(0, 22);
-  }
-
-  /** Whether a comparison token was made for the transcript links that are current now. */
-  private bound(shareToken: string, record: ComparisonRecord): boolean {
-    const dot = shareToken.lastIndexOf(".");
-    const grants = this.grants(record);
-    return dot > 0 && grants !== undefined && shareToken.slice(dot + 1) === grants;
+  /** Both transcripts' current share tokens. */
+  private linkTokens(record: ComparisonRecord): Array<string | undefined> {
+    return record.sides.map((s) => this.transcripts.meta(s.transcriptId)?.shareToken);
   }
 
   /** Newest first; files that do not parse are left out. */
@@ -130,13 +100,8 @@ export class ComparisonStore {
       if (!meta?.shareToken) return undefined;
       tokens.push(meta.shareToken);
     }
-    const grants = this.grants(record, tokens)!;
-    if (record.shareToken?.endsWith(`.${grants}`)) return record;
-    return this.write({
-      ...record,
-      shareToken: `${randomBytes(18).toString("base64url")}.${grants}`,
-      sharedAt: new Date().toISOString(),
-    });
+    const shared = linked(record, tokens);
+    return shared === record ? record : this.write(shared);
   }
 
   /** Revokes the comparison's link and both transcripts' links. */
@@ -144,8 +109,7 @@ export class ComparisonStore {
     const record = this.get(id);
     if (!record) return undefined;
     for (const s of record.sides) this.transcripts.unshare(s.transcriptId);
-    const { shareToken: _token, sharedAt: _at, ...rest } = record;
-    return this.write(rest);
+    return this.write(unlinked(record));
   }
 
   /**
@@ -155,14 +119,7 @@ export class ComparisonStore {
   shared(id: string, token: string | null): SharedComparison | undefined {
     // get() leaves out a link whose transcript links changed since.
     const record = this.get(id);
-    if (!record?.shareToken || !tokenMatches(token, record.shareToken)) return undefined;
-    const tokens = record.sides.map((s) => ({
-      id: s.transcriptId,
-      token: this.transcripts.meta(s.transcriptId)?.shareToken,
-    }));
-    if (tokens.some((t) => !t.token)) return undefined;
-    const { shareToken: _token, ...comparison } = record;
-    return { comparison, transcripts: tokens as SharedComparison["transcripts"] };
+    return sharedView(record, token, record ? this.linkTokens(record) : []);
   }
 }
 

@@ -5,7 +5,12 @@ import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
-import { EXPORT_CODE_ID, EXPORT_DATA_ID, EXPORT_META_ID, EXPORT_SCHEMA_IDS } from "../../lib/features/export-page";
+import {
+  EXPORT_CODE_ID,
+  EXPORT_DATA_ID,
+  EXPORT_META_ID,
+  EXPORT_SCHEMA_IDS,
+} from "../../lib/features/library/export-page";
 import { TranscriptError } from "../../lib/contracts/transcript";
 import { exportHtml, viewerHtml } from "./export";
 

@@ -1,5 +1,5 @@
 /**
- * One-file HTML export of a transcript (lib/features/export-page.ts): builds the
+ * One-file HTML export of a transcript (lib/features/library/export-page.ts): builds the
  * viewer bundle (export/viewer.tsx with esbuild, the app's Tailwind CSS with
  * PostCSS) once into export-viewer/ (by `npm run build`, or lazily here
  * when missing or older than its sources), then writes the page: the viewer
@@ -18,7 +18,7 @@ import {
   renderExportPage,
   type ExportMeta,
   type ExportSchemaName,
-} from "../../lib/features/export-page";
+} from "../../lib/features/library/export-page";
 import { negotiatedV2, SCHEMA_FILE_PATHS } from "../../lib/protocol/schema-check";
 import { parseTranscript } from "../../lib/contracts/transcript";
 import { AGENT_METHODS } from "../../lib/protocol/methods";

@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { ProbeReport } from "../../lib/contracts/reports";
-import { parseReport, reportToJson, type ProbeReportMeta } from "../../lib/features/probe-export";
+import { parseReport, reportToJson, type ProbeReportMeta } from "../../lib/features/probe/export";
 import { PRIVATE_FILE, type TranscriptStore } from "./transcript-store";
 
 const ID = /^\d{8}-\d{6}-[0-9a-f]{8}$/;

@@ -3,7 +3,7 @@
  * recorder and the tap redact it like the line's text, or it would carry the secrets the
  * text no longer does.
  */
-import type { createRedactor } from "../../lib/features/redact";
+import type { createRedactor } from "../../lib/features/library/redact";
 
 /**
  * Read as Latin-1 (one character per byte), so the bytes around a secret stay as they were.

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { isObject } from "../../lib/protocol/json";
-import { searchTerms } from "../../lib/features/library-search";
+import { searchTerms } from "../../lib/features/library/search";
 
 export const NON_ASCII = /[^\x00-\x7f]/;
 

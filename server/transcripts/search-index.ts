@@ -1,7 +1,7 @@
 /**
  * The library's search index: SQLite with FTS5 (better-sqlite3) in the store's directory, beside
  * the JSONL files, which stay the source of truth. It keeps, per transcript line, a document's
- * words (lib/features/library-search.ts says which), where the line is in its file (a hit's
+ * words (lib/features/library/search.ts says which), where the line is in its file (a hit's
  * context is read back from there, so the index holds no copy of the text), and each response's
  * latency. Files are read in chunks from where the last update stopped, so a recording is indexed
  * as it grows and memory stays bounded by the longest line kept, whatever the file's size.
@@ -24,7 +24,7 @@ import {
   type SearchHit,
   type SearchQuery,
 } from "../../lib/contracts/library-search";
-import { callTiming, latencyRows, matchLine, searchDoc } from "../../lib/features/library-search";
+import { callTiming, latencyRows, matchLine, searchDoc } from "../../lib/features/library/search";
 import { openIndex, purgeDeleted, type Statements } from "./search-index-db";
 import { foldTerm, joints, matchOf, NON_ASCII, readMetaFile, tailOf } from "./search-index-lines";
 

@@ -9,7 +9,7 @@
  */
 import { closeSync, fstatSync, openSync, writeSync } from "node:fs";
 import type { Frame } from "../../lib/protocol/frame";
-import { createRedactor } from "../../lib/features/redact";
+import { createRedactor } from "../../lib/features/library/redact";
 import {
   serialize,
   serializeFrame,
@@ -19,7 +19,7 @@ import {
   type TranscriptHeader,
 } from "../../lib/contracts/transcript";
 import { UNSTARTED, type TranscriptKind } from "../../lib/contracts/transcript-meta";
-import { promptTitle } from "../../lib/features/recording-title";
+import { promptTitle } from "../../lib/features/library/recording-title";
 import { PRIVATE_FILE, thisWriter, type TranscriptMeta, type TranscriptStore } from "./transcript-store";
 import type { RecordingSink } from "./recording-observer";
 

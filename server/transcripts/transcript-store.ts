@@ -5,7 +5,7 @@
  * 0700 and the files 0600. Retention keeps the store within its limits.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { homedir, hostname } from "node:os";
+import { hostname } from "node:os";
 import {
   chmodSync,
   closeSync,
@@ -24,8 +24,7 @@ import {
   type ReadStream,
 } from "node:fs";
 import path from "node:path";
-import { pipeline, Transform, type Readable } from "node:stream";
-import { StringDecoder } from "node:string_decoder";
+import { pipeline, type Readable } from "node:stream";
 import { isTurnStart, protocolOf } from "../../lib/protocol/protocols";
 import { serialize, TranscriptError, type AgentInfoEvent, type TranscriptHeader } from "../../lib/contracts/transcript";
 import { TranscriptLines, type TranscriptLine } from "../../lib/contracts/transcript-lines";
@@ -39,6 +38,7 @@ import { transcriptLimits, type TranscriptLimits } from "../config";
 import { isAlive } from "../process-group";
 import { PACKAGE_ROOT } from "../runtime";
 import type { IndexObserver } from "./library-index";
+import { HIDDEN_WORKSPACE, localPathHider } from "./local-paths";
 import type { RecordingObserver } from "./recording-observer";
 
 export type { TranscriptMeta };
@@ -571,37 +571,4 @@ export class TranscriptStore {
   tempFile(): string {
     return path.join(this.dir, `.upload-${randomBytes(8).toString("hex")}.tmp`);
   }
-}
-
-/** What a share page shows instead of the sharer's workspace path. */
-export const HIDDEN_WORKSPACE = "<workspace>";
-
-/** Hides the workspace path `cwd` and the home directory in a text, as a share page does. */
-export function localPaths(cwd: string): (text: string) => string {
-  const pairs: [string, string][] = [];
-  if (cwd.length > 1) pairs.push([cwd, HIDDEN_WORKSPACE]);
-  const home = homedir();
-  if (home.length > 1 && home !== cwd) pairs.push([home, "~"]);
-  return (text: string) => pairs.reduce((t, [from, to]) => t.split(from).join(to), text);
-}
-
-/**
- * Replaces the workspace path and the home directory in every line (whole
- * lines only, so a path is never cut between two chunks).
- */
-function localPathHider(cwd: string): Transform {
-  const hide = localPaths(cwd);
-  const decoder = new StringDecoder("utf8");
-  let tail = "";
-  return new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      const text = tail + decoder.write(chunk);
-      const nl = text.lastIndexOf("\n");
-      tail = nl === -1 ? text : text.slice(nl + 1);
-      done(null, nl === -1 ? undefined : hide(text.slice(0, nl + 1)));
-    },
-    flush(done) {
-      done(null, hide(tail + decoder.end()) || undefined);
-    },
-  });
 }

@@ -1,6 +1,6 @@
 /**
  * The journeys every agent goes through, as they run against Gemini: Connect
- * (lib/features/connect-flow with real requests), a prompt turn with streamed text, a
+ * (lib/features/connect/flow with real requests), a prompt turn with streamed text, a
  * tool call answered on its permission card, record, replay as a mock agent
  * and re-run live. One journey per test, so a failure names it.
  */
@@ -8,7 +8,7 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_CLIENT_CAPABILITIES } from "../../lib/protocol/client-capabilities";
-import { runConnect } from "../../lib/features/connect-flow";
+import { runConnect } from "../../lib/features/connect/flow";
 import type { ModelTurn } from "../fake-models/http";
 import type { ProbeReport } from "../../lib/contracts/reports";
 import { type AgentClient, type AgentKind, type AgentRelay, resultOf, useAgentRelay } from "./agent-relay";

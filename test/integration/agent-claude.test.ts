@@ -3,7 +3,7 @@
  * through the relay, offline against the fake Anthropic Messages API.
  */
 import { expect, it } from "vitest";
-import { parseAuthMethods, terminalAuthCommand } from "../../lib/features/auth-methods";
+import { parseAuthMethods, terminalAuthCommand } from "../../lib/features/connect/auth-methods";
 import { DEFAULT_CLIENT_CAPABILITIES, withTerminalAuth } from "../../lib/protocol/client-capabilities";
 import { resultOf } from "../agents/agent-relay";
 import { defineAgentJourneys } from "../agents/journeys";

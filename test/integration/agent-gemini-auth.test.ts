@@ -7,8 +7,8 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { AuthChoiceRequest } from "../../lib/features/handshake";
-import { runConnect } from "../../lib/features/connect-flow";
+import type { AuthChoiceRequest } from "../../lib/features/connect/handshake";
+import { runConnect } from "../../lib/features/connect/flow";
 import { DEFAULT_CLIENT_CAPABILITIES } from "../../lib/protocol/client-capabilities";
 import { AgentClient } from "../agents/agent-relay";
 import { startTestRelay, type TestRelay } from "../relay-harness";

@@ -1,7 +1,7 @@
 /** The doctor's check of a profile (POST /api/profiles/:name/check), one stub agent per way agents fail. */
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DoctorReport } from "../../lib/features/doctor";
+import type { DoctorReport } from "../../lib/features/connect/doctor";
 import type { ProfileConfig } from "../../server/config";
 import { execa } from "execa";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { FoundAgentView } from "../../lib/features/found-agents";
+import type { FoundAgentView } from "../../lib/features/connect/found-agents";
 import { MAX_FILE_BYTES } from "../../server/agents/found-agents";
 import { registryPlatform } from "../../server/config";
 import { startTestRelay, TestClient, type TestRelay } from "../relay-harness";

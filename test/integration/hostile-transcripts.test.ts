@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { FrameSequencer } from "../../lib/protocol/frame-sequencer";
-import { REPLAYED_META } from "../../lib/features/recorded-agent";
+import { REPLAYED_META } from "../../lib/features/library/recorded-agent";
 import { serialize, serializeFrame, TRANSCRIPT_FORMAT, TRANSCRIPT_VERSION } from "../../lib/contracts/transcript";
 import { startTestRelay, TestClient, type TestRelay } from "../relay-harness";
 

@@ -10,7 +10,7 @@ import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from "../otlp
 import type { LiveOtlpExport } from "../../server/otel/live-export";
 import { exportRecording } from "../../server/otel/export-recording";
 import { OtlpSender } from "../../server/otel/otlp-sender";
-import { createRedactor } from "../../lib/features/redact";
+import { createRedactor } from "../../lib/features/library/redact";
 
 const stub = path.resolve(import.meta.dirname, "../fixtures/stub-agent.mjs");
 const VARS = ["ACP_PLAYGROUND_OTLP", "OTEL_EXPORTER_OTLP_TIMEOUT"] as const;

@@ -11,7 +11,7 @@ import path from "node:path";
 import { Readable, Writable } from "node:stream";
 import { client, methods, ndJsonStream, PROTOCOL_VERSION } from "@agentclientprotocol/sdk";
 import { afterAll, describe, expect, it } from "vitest";
-import type { ClientProbeReport } from "../../lib/features/client-probe";
+import type { ClientProbeReport } from "../../lib/features/probe/client-probe";
 import type { TapInfo } from "../../lib/contracts/tap-wire";
 import { startTestRelay, TestClient, waitUntil } from "../relay-harness";
 import type { Socket } from "socket.io-client";

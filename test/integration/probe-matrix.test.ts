@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ProbeReport } from "../../lib/contracts/reports";
-import type { ProbeMatrix } from "../../lib/features/probe-matrix";
+import type { ProbeMatrix } from "../../lib/features/probe/matrix";
 
 const bin = path.resolve(import.meta.dirname, "../../bin/acp-playground.mjs");
 const agent = path.resolve(import.meta.dirname, "../fixtures/other-agent.mjs");

@@ -131,7 +131,7 @@ describe("relay with a stub agent", () => {
       error: {
         code: "spawn_failed",
         message: "Failed to start ACP agent: executable not found: /nonexistent/acp-agent",
-        // For the doctor (lib/features/doctor.ts): a path is not looked for on PATH.
+        // For the doctor (lib/features/connect/doctor.ts): a path is not looked for on PATH.
         data: { start: { reason: "not-found", command: "/nonexistent/acp-agent", searched: [] } },
       },
     });

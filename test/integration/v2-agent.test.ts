@@ -1,5 +1,5 @@
 /**
- * The v2 test agent (test/fixtures/v2-agent.mjs) against Connect's own flow (lib/features/connect-flow.ts)
+ * The v2 test agent (test/fixtures/v2-agent.mjs) against Connect's own flow (lib/features/connect/flow.ts)
  * over its stdio: the handshake asks for v2, every frame either side sends is valid against the SDK's
  * schema/v2, and the turn ends with state_update idle.
  */
@@ -9,7 +9,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { afterEach, describe, expect, it } from "vitest";
-import { runConnect } from "@/lib/features/connect-flow";
+import { runConnect } from "@/lib/features/connect/flow";
 import type { RpcOutcome } from "@/lib/protocol/jsonrpc";
 import { FrameSequencer } from "@/lib/protocol/frame-sequencer";
 import { RequestClient } from "@/lib/protocol/request-port";

@@ -1,6 +1,6 @@
 "use client";
 /** A list: add (one button per variant for unions), remove, reorder; a multi-select for enum items. */
-import { initialValue, pathString, type ArrayNode } from "@/lib/features/schema-form";
+import { initialValue, pathString, type ArrayNode } from "@/lib/features/compose/schema-form";
 import { button } from "../ui";
 import { FieldEditor } from "./FieldEditor";
 import { FieldIssues } from "./FieldIssues";

@@ -1,6 +1,6 @@
 "use client";
 /** Picks the editor for a field tree node. */
-import type { FieldNode } from "@/lib/features/schema-form";
+import type { FieldNode } from "@/lib/features/compose/schema-form";
 import { ArrayEditor } from "./ArrayEditor";
 import type { EditorProps } from "./form-env";
 import { JsonEditor } from "./JsonEditor";

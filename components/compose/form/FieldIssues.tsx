@@ -1,6 +1,6 @@
 "use client";
 /** Schema issues and compose warnings about exactly one field, under it. */
-import { issuesAt, pathString, type Path } from "@/lib/features/schema-form";
+import { issuesAt, pathString, type Path } from "@/lib/features/compose/schema-form";
 import { useFormEnv } from "./form-env";
 
 export function FieldIssues({ path }: { path: Path }) {

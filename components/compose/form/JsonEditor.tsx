@@ -1,7 +1,7 @@
 "use client";
 /** Free JSON (`_meta`, maps, shapes the form does not model): edited as text, applied when it parses. */
 import { useEffect, useState } from "react";
-import { pathString, type JsonNode } from "@/lib/features/schema-form";
+import { pathString, type JsonNode } from "@/lib/features/compose/schema-form";
 import { mono } from "../ui";
 import { useFormEnv, type EditorProps } from "./form-env";
 

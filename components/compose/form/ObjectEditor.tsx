@@ -12,7 +12,7 @@ import {
   type ObjectField,
   type ObjectNode,
   type Path,
-} from "@/lib/features/schema-form";
+} from "@/lib/features/compose/schema-form";
 import { button } from "../ui";
 import { FieldEditor } from "./FieldEditor";
 import { FieldIssues } from "./FieldIssues";

@@ -10,7 +10,7 @@ import {
   type ConstNode,
   type NumberNode,
   type StringNode,
-} from "@/lib/features/schema-form";
+} from "@/lib/features/compose/schema-form";
 import { input, mono } from "../ui";
 import { useFormEnv, type EditorProps } from "./form-env";
 

@@ -1,7 +1,7 @@
 import { fireEvent, render, screen, within } from "@testing-library/react";
 import { useState } from "react";
 import { describe, expect, it } from "vitest";
-import { buildFormFromSchema, initialValue, validateAgainst } from "@/lib/features/schema-form";
+import { buildFormFromSchema, initialValue, validateAgainst } from "@/lib/features/compose/schema-form";
 import { SchemaForm } from "./SchemaForm";
 
 const SCHEMA = {

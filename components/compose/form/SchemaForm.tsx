@@ -1,6 +1,6 @@
 "use client";
 /** A form generated from a schema field tree, editing one JSON value. */
-import type { FieldNode } from "@/lib/features/schema-form";
+import type { FieldNode } from "@/lib/features/compose/schema-form";
 import { FieldEditor } from "./FieldEditor";
 import { FormEnvContext, type FormEnv } from "./form-env";
 

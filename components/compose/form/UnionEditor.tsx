@@ -1,6 +1,6 @@
 "use client";
 /** One of several shapes: a select for the variant (by its tag), then that variant's fields. */
-import { matchVariant, pathString, switchVariant, type UnionNode } from "@/lib/features/schema-form";
+import { matchVariant, pathString, switchVariant, type UnionNode } from "@/lib/features/compose/schema-form";
 import { input } from "../ui";
 import { FieldEditor } from "./FieldEditor";
 import { useFormEnv, type EditorProps } from "./form-env";

@@ -1,9 +1,9 @@
 "use client";
 /** What every field of a generated form needs besides its own value: issues, hints, suggestions. */
 import { createContext, useContext } from "react";
-import type { ComposeWarning, Suggestion } from "@/lib/features/compose-catalog";
+import type { ComposeWarning, Suggestion } from "@/lib/features/compose/catalog";
 import type { SchemaIssue } from "@/lib/protocol/schema-check";
-import type { Path, Variant } from "@/lib/features/schema-form";
+import type { Path, Variant } from "@/lib/features/compose/schema-form";
 
 export interface FormEnv {
   /** Prefix of issue paths: "params" for a method's params, "" for an elicitation's content. */

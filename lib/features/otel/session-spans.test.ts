@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { classifyLine, type Frame, type FrameDirection } from "../../protocol/frame";
 import { readAll } from "../../folds/transcript-stream";
 import { codexCapture } from "../../../test/fixtures/codex-captures";
-import { createRedactor } from "../redact";
+import { createRedactor } from "../library/redact";
 import { SessionSpans, type SessionSpanOptions } from "./session-spans";
 import type { TraceSpan } from "./trace-span";
 

@@ -51,7 +51,7 @@ import {
   type ToolItem,
   type WaterfallTurn,
 } from "../../folds/waterfall";
-import { frameLink } from "../deep-link";
+import { frameLink } from "../library/deep-link";
 import { spanIdOf, traceIdOf } from "./span-ids";
 import { addTurnDetails, MAX_TEXT, newTurnDetails, type TurnDetails } from "./turn-details";
 import {
@@ -78,7 +78,7 @@ export interface SessionSpanOptions {
   linkBase: string;
   /** Message contents (prompt, answer, tool arguments and results): off unless asked for. */
   content?: boolean;
-  /** Applied to every string attribute and event attribute before a span leaves (lib/features/redact.ts). */
+  /** Applied to every string attribute and event attribute before a span leaves (lib/features/library/redact.ts). */
   redact?: (text: string) => string;
   /** Mixed into every id: a different salt sends the recording again as new traces. */
   salt?: string;

@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { DEFAULT_DEFECTS } from "@/test/fixtures/v2-broken-agent.mjs";
 import { recordV2 } from "@/test/v2-recording";
 import { createSchemaSet } from "../../protocol/schema-check";
-import { validateRecording, type Recording } from "../validate-report";
+import { validateRecording, type Recording } from "../library/validate-report";
 
 const require = createRequire(import.meta.url);
 const read = (p: string): unknown => JSON.parse(readFileSync(require.resolve(p), "utf8"));

@@ -4,8 +4,8 @@
  */
 import { isObject } from "../../protocol/json";
 import { AGENT_METHODS } from "../../protocol/methods";
-import { R } from "../probe-requirements";
-import { answerOf, errorOf, framesOf, keys, resultOf, row, type ProbeContext, type Reply } from "../probe-context";
+import { R } from "./requirements";
+import { answerOf, errorOf, framesOf, keys, resultOf, row, type ProbeContext, type Reply } from "./context";
 import { SET_MODEL, ids, modesOf, modelsOf, configOptionsOf, selectValues, paramsFor, sid } from "./shared";
 
 /**

@@ -4,22 +4,12 @@
  */
 import { authGateChecks } from "./kit-session-steps";
 import { CLIENT_INFO } from "../../protocol/client-capabilities";
-import { ACP_V1, initializeParams, needsAuth, runHandshake } from "../handshake";
+import { ACP_V1, initializeParams, needsAuth, runHandshake } from "../connect/handshake";
 import type { JsonRpcId } from "../../protocol/frame";
 import { isObject } from "../../protocol/json";
 import { AGENT_METHODS } from "../../protocol/methods";
-import { R } from "../probe-requirements";
-import {
-  answerOf,
-  errorOf,
-  framesOf,
-  keys,
-  resultOf,
-  row,
-  type Json,
-  type ProbeContext,
-  type Reply,
-} from "../probe-context";
+import { R } from "./requirements";
+import { answerOf, errorOf, framesOf, keys, resultOf, row, type Json, type ProbeContext, type Reply } from "./context";
 import { STARTUP_ALLOWANCE, ODD_VERSION, ids, modesOf, configOptionsOf, selectValues } from "./shared";
 
 export async function initializeOddVersion(ctx: ProbeContext) {
@@ -145,7 +135,7 @@ export async function initializedNotification(ctx: ProbeContext) {
 }
 
 /**
- * session/new through the one client handshake (lib/features/handshake.ts), the
+ * session/new through the one client handshake (lib/features/connect/handshake.ts), the
  * initialize result given: it authenticates with the chosen method, if any,
  * first (as the kit's --auth-method does). Its calls are watched for the rows.
  */

@@ -6,19 +6,9 @@
  */
 import { NOT_UTF8 } from "../../protocol/frame-sequencer";
 import { AGENT_METHODS } from "../../protocol/methods";
-import { sessionNewParams } from "../handshake";
-import { R } from "../probe-requirements";
-import {
-  answerOf,
-  errorOf,
-  framesOf,
-  keys,
-  messageOf,
-  resultOf,
-  row,
-  type ProbeContext,
-  type Reply,
-} from "../probe-context";
+import { sessionNewParams } from "../connect/handshake";
+import { R } from "./requirements";
+import { answerOf, errorOf, framesOf, keys, messageOf, resultOf, row, type ProbeContext, type Reply } from "./context";
 
 /** How long the agent has to exit once its stdin is closed (the kit's --close-grace). */
 export const EXIT_GRACE_MS = 2_000;

@@ -7,8 +7,8 @@ import type { CheckResult } from "../../contracts/requirements";
 import type { Frame } from "../../protocol/frame";
 import { isObject } from "../../protocol/json";
 import { AGENT_METHODS, CLIENT_METHODS } from "../../protocol/methods";
-import { needsAuth } from "../handshake";
-import { R } from "../probe-requirements";
+import { needsAuth } from "../connect/handshake";
+import { R } from "./requirements";
 import {
   answerOf,
   CONVERSATION_UPDATES,
@@ -22,7 +22,7 @@ import {
   type Json,
   type ProbeContext,
   type Reply,
-} from "../probe-context";
+} from "./context";
 import { IN_FLIGHT_UPDATES, newSession, paramsFor, sid, STOP_REASONS } from "./shared";
 
 const newParams = (ctx: ProbeContext, extra: Json = {}) => ({ cwd: ctx.options.cwd, mcpServers: [], ...extra });

@@ -3,10 +3,10 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 import { createSchemaSet } from "../../protocol/schema-check";
-import { type ProbeOptions, type ProbeResult } from "../probe";
+import { type ProbeOptions, type ProbeResult } from "./probe";
 import { runProbe } from "../protocols/registry";
-import type { Defs } from "../schema-form";
-import { PROBE_REQUIREMENTS } from "../probe-requirements";
+import type { Defs } from "../compose/schema-form";
+import { PROBE_REQUIREMENTS } from "./requirements";
 import { KIT_REQUIREMENTS } from "./kit-requirements";
 import { FakeAgent, otherAgent, type AgentOptions } from "./test-agent";
 

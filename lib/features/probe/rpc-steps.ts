@@ -2,11 +2,11 @@
  * JSON-RPC itself: unknown methods and notifications, a malformed line, a string id, two
  * requests in flight.
  */
-import { sessionNewParams } from "../handshake";
+import { sessionNewParams } from "../connect/handshake";
 import { AGENT_METHODS } from "../../protocol/methods";
-import { R } from "../probe-requirements";
+import { R } from "./requirements";
 import { newSession } from "./shared";
-import { answerOf, errorOf, framesOf, keys, messageOf, row, type ProbeContext } from "../probe-context";
+import { answerOf, errorOf, framesOf, keys, messageOf, row, type ProbeContext } from "./context";
 
 export async function unknownMethod(ctx: ProbeContext) {
   const reply = await ctx.request("acp_playground/no_such_method", {});

@@ -3,8 +3,8 @@
  * methods, close and delete.
  */
 import { AGENT_METHODS } from "../../protocol/methods";
-import { R, UNSTABLE_CAPABILITIES, unstableId } from "../probe-requirements";
-import { answerOf, errorOf, framesOf, keys, resultOf, row, type ProbeContext } from "../probe-context";
+import { R, UNSTABLE_CAPABILITIES, unstableId } from "./requirements";
+import { answerOf, errorOf, framesOf, keys, resultOf, row, type ProbeContext } from "./context";
 import { waitQuiet, lateConversation, succeeds, paramsFor, sid } from "./shared";
 
 export async function authenticateUnknown(ctx: ProbeContext) {

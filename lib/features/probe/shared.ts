@@ -1,14 +1,14 @@
 /**
  * What the probe's steps share: limits, the session's modes and options, and small checks.
  */
-import { ACP_V1 } from "../handshake";
+import { ACP_V1 } from "../connect/handshake";
 import { reduceAllFacts } from "../../folds/agent-facts";
-import { composeMethods, prefillParams } from "../compose-catalog";
-import { buildForm } from "../schema-form";
+import { composeMethods, prefillParams } from "../compose/catalog";
+import { buildForm } from "../compose/schema-form";
 import { isObject } from "../../protocol/json";
 import type { CheckResult } from "../../contracts/requirements";
 import { LEGACY_AGENT_METHODS } from "../../protocol/methods";
-import { R } from "../probe-requirements";
+import { R } from "./requirements";
 import {
   answerOf,
   CONVERSATION_UPDATES,
@@ -18,7 +18,7 @@ import {
   type Json,
   type ProbeContext,
   type Reply,
-} from "../probe-context";
+} from "./context";
 
 export interface ProbeStep {
   name: string;

@@ -1,7 +1,7 @@
 /**
  * The probe as a table of steps, run in order against one fresh agent: each
  * makes its calls, adds the rows the report shows and the checks of the
- * requirements it bears on (lib/features/probe-requirements.ts). The steps live
+ * requirements it bears on (lib/features/probe/requirements.ts). The steps live
  * beside this file by area.
  */
 import { initialize, initializedNotification, initializeOddVersion, sessionNew } from "./init-steps";
@@ -67,7 +67,7 @@ export const STEPS: readonly ProbeStep[] = [
   { name: "an unknown session", run: unknownSession },
   { name: "session/close during a turn", run: closeInFlight },
   { name: "session/close and session/delete", run: closeAndDelete },
-  // After the real delete: the matrix (probe-matrix.ts) reads the first session/delete row.
+  // After the real delete: the matrix (probe/matrix.ts) reads the first session/delete row.
   { name: "session/delete of a session never created", run: deleteUnknown },
   { name: "the whole run", run: wholeRun },
   { name: "stderr and the exit", run: processEnd },

@@ -1,12 +1,12 @@
 /**
- * A scripted agent for the probe's tests (lib/features/probe.test.ts, probe/kit-steps.test.ts):
+ * A scripted agent for the probe's tests (lib/features/probe/probe.test.ts, probe/kit-steps.test.ts):
  * the probe's Driver over an in-memory link, answering by a script at once. Test support only.
  */
 import type { Frame, JsonRpcId } from "../../protocol/frame";
 import { RequestClient, type RequestFrame, type RequestOptions } from "../../protocol/request-port";
 import { FrameSequencer } from "../../protocol/frame-sequencer";
-import { autoPermission, type Policies } from "../policy";
-import type { Driver } from "../probe-context";
+import { autoPermission, type Policies } from "../answers/policy";
+import type { Driver } from "./context";
 
 let ids = 0;
 /** A fresh id shaped like a UUID (as agents' session and tool call ids are). */

@@ -5,7 +5,7 @@ import type { Frame } from "../../protocol/frame";
 import { promptUpdateChecks } from "./kit-session-steps";
 import { isObject } from "../../protocol/json";
 import { AGENT_METHODS, CLIENT_METHODS } from "../../protocol/methods";
-import { R } from "../probe-requirements";
+import { R } from "./requirements";
 import {
   answerOf,
   CONVERSATION_UPDATES,
@@ -17,7 +17,7 @@ import {
   row,
   type Json,
   type ProbeContext,
-} from "../probe-context";
+} from "./context";
 import { STOP_REASONS, IN_FLIGHT_UPDATES, waitQuiet, lateConversation, sid } from "./shared";
 
 export async function promptTurn(ctx: ProbeContext) {

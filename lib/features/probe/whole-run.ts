@@ -5,8 +5,8 @@ import { transportAndSchema } from "./kit-rpc-steps";
 import { notAdvertised } from "../../protocol/client-capabilities";
 import { isObject } from "../../protocol/json";
 import { CLIENT_METHODS } from "../../protocol/methods";
-import { R } from "../probe-requirements";
-import { messageOf, resultOf, type Json, type ProbeContext } from "../probe-context";
+import { R } from "./requirements";
+import { messageOf, resultOf, type Json, type ProbeContext } from "./context";
 
 /** Allowed root keys of the result `method` answers, from the schema (undefined: no schema for it). */
 function resultKeys(ctx: ProbeContext, method: string): Set<string> | undefined {

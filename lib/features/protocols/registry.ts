@@ -7,8 +7,8 @@
  * components/protocol-views.ts (docs/architecture.md, "Adding a protocol").
  */
 import { protocolOf, type ProtocolName } from "../../protocol/protocols";
-import type { ProbeResult } from "../probe";
-import type { Driver, ProbeOptions } from "../probe-context";
+import type { ProbeResult } from "../probe/probe";
+import type { Driver, ProbeOptions } from "../probe/context";
 import { ACP_SPEC } from "./acp/spec";
 import { ACP_V2_SPEC } from "./acp-v2/spec";
 import { APP_SERVER_SPEC } from "./codex-app-server/spec";

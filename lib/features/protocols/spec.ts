@@ -13,14 +13,14 @@ import type { Frame } from "../../protocol/frame";
 import type { FactsState } from "../../folds/agent-facts";
 import type { AppServerState } from "./codex-app-server/handshake";
 import type { RpcError } from "../../protocol/jsonrpc";
-import type { ConnectDeps, ConnectInput, ConnectTimeouts } from "../connect-flow";
-import type { HandshakeEnd } from "../handshake";
-import type { PromptClient } from "../connect-flow-prompt";
-import type { ComposeRules } from "../compose-catalog";
-import type { Driver, ProbeOptions } from "../probe-context";
-import type { ProbeResult } from "../probe";
-import type { SideEnd, SideInput, SidePort } from "../compare-side";
-import type { CompareTurns } from "../compare-turns";
+import type { ConnectDeps, ConnectInput, ConnectTimeouts } from "../connect/connect-steps";
+import type { HandshakeEnd } from "../connect/handshake";
+import type { PromptClient } from "../connect/flow-prompt";
+import type { ComposeRules } from "../compose/catalog";
+import type { Driver, ProbeOptions } from "../probe/context";
+import type { ProbeResult } from "../probe/probe";
+import type { SideEnd, SideInput, SidePort } from "../compare/side-input";
+import type { CompareTurns } from "../compare/turns";
 
 /** Marks a replay's own words (`_meta`, `data`), so a view can tell them from the agent's. */
 export const REPLAY_NOTE_META = "acpPlayground/replayNote";
@@ -62,7 +62,7 @@ export interface ProtocolSpec extends ProtocolDescriptor {
   readonly probe: (driver: Driver, options: ProbeOptions) => Promise<ProbeResult>;
   /**
    * The answer a policy ("auto", "deny") gives to one of its requests when the protocol itself
-   * decides it (app-server approvals); undefined: the relay's generic answers (lib/features/policy.ts).
+   * decides it (app-server approvals); undefined: the relay's generic answers (lib/features/answers/policy.ts).
    */
   readonly answer: (method: string, params: unknown, policy: "auto" | "deny") => ProtocolAnswer | undefined;
   /**
@@ -71,11 +71,11 @@ export interface ProtocolSpec extends ProtocolDescriptor {
    * (the same object) when the frames did not change it.
    */
   readonly foldLog: (frames: readonly Frame[], prev: LogFolds) => LogFolds;
-  /** A comparison's reading of one side's frames: its turns (lib/features/compare.ts). */
+  /** A comparison's reading of one side's frames: its turns (lib/features/compare/compare.ts). */
   readonly compareTurns: CompareTurns;
-  /** The compose panel's rules (lib/features/compose-catalog.ts). */
+  /** The compose panel's rules (lib/features/compose/catalog.ts). */
   readonly compose: ComposeRules;
-  /** Ids that differ from run to run, aliased in diffs (lib/features/transcript-align.ts). */
+  /** Ids that differ from run to run, aliased in diffs (lib/features/compare/transcript-align.ts). */
   readonly ids: {
     /** Keys whose string value is such an id, with the alias's kind. */
     readonly keys: ReadonlyMap<string, string>;

@@ -5,7 +5,7 @@
  */
 import { isObject } from "../../../protocol/json";
 import { CLIENT_METHODS } from "../../../protocol/methods";
-import { autoPermission } from "../../policy";
+import { autoPermission } from "../../answers/policy";
 import type { ProtocolAnswer } from "../spec";
 
 const invalid = (message: string): ProtocolAnswer => ({

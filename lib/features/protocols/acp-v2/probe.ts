@@ -5,8 +5,8 @@
  */
 import type { ProbeRow } from "../../../contracts/reports";
 import { judge, type CheckResult } from "../../../contracts/requirements";
-import type { ProbeResult } from "../../probe";
-import type { Driver, ProbeOptions } from "../../probe-context";
+import type { ProbeResult } from "../../probe/probe";
+import type { Driver, ProbeOptions } from "../../probe/context";
 import { runV2Probe, type V2ProbeResult } from "../../probe-v2/probe";
 import { V2_REQUIREMENTS } from "../../probe-v2/requirements";
 

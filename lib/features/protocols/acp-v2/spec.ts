@@ -4,7 +4,7 @@
  * v2 ids (./probe.ts). Never served by a warm agent: the pool initializes with version 1.
  */
 import { PROTOCOLS } from "../../../protocol/protocols";
-import { runHandshake } from "../../handshake";
+import { runHandshake } from "../../connect/handshake";
 import { ACP_SPEC } from "../acp/spec";
 import type { ProtocolSpec } from "../spec";
 import { answerV2 } from "./answer";

@@ -13,7 +13,7 @@ import {
   type TimingOf,
   type ToolSummary,
   type TurnAt,
-} from "../../compare-turns";
+} from "../../compare/turns";
 
 function toolSummary(item: ToolCallItem, cwd: string | undefined): ToolSummary {
   return {

@@ -1,16 +1,16 @@
 /**
- * ACP v1's spec: the Agent Client Protocol as the playground speaks it (lib/features/handshake.ts,
- * the probe in lib/features/probe.ts and probe/, the session view in lib/folds/session-view/).
+ * ACP v1's spec: the Agent Client Protocol as the playground speaks it (lib/features/connect/handshake.ts,
+ * the probe in lib/features/probe/probe.ts and probe/, the session view in lib/folds/session-view/).
  */
 import type { ClientCapabilities } from "@agentclientprotocol/sdk";
 import { foldFacts } from "../../../folds/agent-facts";
 import { isObject } from "../../../protocol/json";
 import { AGENT_METHODS } from "../../../protocol/methods";
 import { PROTOCOLS } from "../../../protocol/protocols";
-import { ACP_COMPOSE_RULES } from "../../compose-catalog";
+import { ACP_COMPOSE_RULES } from "../../compose/catalog";
 import { acpTurns } from "./compare-turns";
-import { ACP_PROMPT_CLIENT } from "../../connect-flow-prompt";
-import { outcomeText, runHandshake } from "../../handshake";
+import { ACP_PROMPT_CLIENT } from "../../connect/flow-prompt";
+import { outcomeText, runHandshake } from "../../connect/handshake";
 import { REPLAY_NOTE_META, type ProtocolSpec } from "../spec";
 
 /** No fs capabilities by default: Gemini then writes files itself (docs/gemini-quirks.md). */
@@ -53,8 +53,8 @@ export const ACP_SPEC: ProtocolSpec = {
   },
   promptClient: ACP_PROMPT_CLIENT,
   // Loaded when a probe runs: the pages that only show a conversation (the one-file export) leave it out.
-  probe: (driver, options) => import("../../probe").then((m) => m.runAcpProbe(driver, options)),
-  // The relay answers ACP's requests itself (lib/features/policy.ts, server/agents/client-services.ts).
+  probe: (driver, options) => import("../../probe/probe").then((m) => m.runAcpProbe(driver, options)),
+  // The relay answers ACP's requests itself (lib/features/answers/policy.ts, server/agents/client-services.ts).
   answer: () => undefined,
   // ACP's facts and session view; the app-server's state is never folded from an ACP log.
   foldLog: (frames, prev) => {

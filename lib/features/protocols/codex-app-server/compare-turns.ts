@@ -16,7 +16,7 @@ import {
   type TimingOf,
   type ToolSummary,
   type TurnAt,
-} from "../../compare-turns";
+} from "../../compare/turns";
 
 /** An app-server tool item as a tool call: matched on its type (an MCP or dynamic tool: its name) and arguments. */
 function appServerTool(item: AsItem, cwd: string | undefined): ToolSummary | undefined {

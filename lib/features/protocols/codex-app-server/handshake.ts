@@ -1,6 +1,6 @@
 /**
  * The client handshake and one turn in Codex's app-server protocol (docs/app-server.md), as
- * lib/features/handshake.ts is for ACP: `initialize` with the playground's one `clientInfo`, the
+ * lib/features/connect/handshake.ts is for ACP: `initialize` with the playground's one `clientInfo`, the
  * `initialized` notification, then `thread/start` in the workspace. The thread's id plays the part
  * of ACP's sessionId everywhere the playground keeps one (Connect, compare, the probe). A turn is
  * `turn/start`, answered at once with the turn; it ends with a `turn/completed` notification.
@@ -15,8 +15,8 @@ import { CLIENT_INFO } from "../../../protocol/client-capabilities";
 import type { Frame, JsonRpcId } from "../../../protocol/frame";
 import { isObject, num, str } from "../../../protocol/json";
 import type { RequestPort } from "../../../protocol/request-port";
-import type { HandshakeEnd, HandshakeProgress } from "../../handshake";
-import { DEFAULT_HANDSHAKE_TIMEOUTS, outcomeText, within } from "../../handshake";
+import type { HandshakeEnd, HandshakeProgress } from "../../connect/handshake";
+import { DEFAULT_HANDSHAKE_TIMEOUTS, outcomeText, within } from "../../connect/handshake";
 
 export interface AppServerHandshakeInput {
   cwd: string;

@@ -3,7 +3,7 @@ import { APP_SERVER_ANSWERABLE } from "../../../contracts/policies";
 import { APP_SERVER_REQUESTS } from "../../../protocol/app-server-methods";
 import appServerSchemaFile from "../../../protocol/app-server-schema.json";
 import { createAppServerSchema, type AppServerSchemaFile } from "../../../protocol/schema-app-server";
-import { isUnknownMethod } from "../../policy";
+import { isUnknownMethod } from "../../answers/policy";
 import { appServerAnswer, approvalChoices, userInputQuestions, userInputResult } from "./policy";
 
 describe("appServerAnswer", () => {

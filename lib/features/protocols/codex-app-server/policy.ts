@@ -7,7 +7,7 @@
 import { APP_SERVER_REQUESTS } from "../../../protocol/app-server-methods";
 import { isObject, obj, str } from "../../../protocol/json";
 import type { RpcError } from "../../../protocol/jsonrpc";
-import { denied } from "../../policy";
+import { denied } from "../../answers/policy";
 
 export type AppServerAnswer = { result: Record<string, unknown> } | { error: RpcError };
 

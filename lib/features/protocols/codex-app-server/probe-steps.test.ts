@@ -7,9 +7,9 @@ import { describe, expect, it } from "vitest";
 import type { Frame } from "../../../protocol/frame";
 import { FrameSequencer } from "../../../protocol/frame-sequencer";
 import { RequestClient, type RequestFrame, type RequestOptions } from "../../../protocol/request-port";
-import { type Driver } from "../../probe";
+import { type Driver } from "../../probe/probe";
 import { runProbe } from "../registry";
-import type { Policies } from "../../policy";
+import type { Policies } from "../../answers/policy";
 
 type Msg = { id?: string | number; method?: string; params?: Record<string, unknown>; result?: unknown };
 

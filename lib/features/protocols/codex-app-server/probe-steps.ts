@@ -30,7 +30,7 @@ import {
   type Json,
   type ProbeContext,
   type Reply,
-} from "../../probe-context";
+} from "../../probe/context";
 import { STARTUP_ALLOWANCE, type ProbeStep } from "../../probe/steps";
 
 /** How many per-call timeouts a turn may take (a real model streams for a while). */

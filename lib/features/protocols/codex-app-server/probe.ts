@@ -1,8 +1,8 @@
 /** The probe of a Codex app-server agent, loaded by its spec when a probe runs (./spec.ts). */
 import { ANSWERABLE_METHODS, UNKNOWN_METHODS } from "../../../contracts/policies";
 import { judge } from "../../../contracts/requirements";
-import type { ProbeResult } from "../../probe";
-import { ProbeContext, type Driver, type ProbeOptions } from "../../probe-context";
+import type { ProbeResult } from "../../probe/probe";
+import { ProbeContext, type Driver, type ProbeOptions } from "../../probe/context";
 import { APP_SERVER_REQUIREMENTS } from "./probe-requirements";
 import { appServerAgent, appServerFacts, APP_SERVER_STEPS } from "./probe-steps";
 

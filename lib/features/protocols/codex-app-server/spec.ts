@@ -9,9 +9,9 @@ import { PROTOCOLS } from "../../../protocol/protocols";
 import { fail } from "../../../protocol/result";
 import { foldAppServer, runAppServerHandshake, runAppServerTurn } from "./handshake";
 import { foldFactsAlone } from "../../../folds/agent-facts";
-import { APP_SERVER_COMPOSE_RULES } from "../../compose-catalog";
+import { APP_SERVER_COMPOSE_RULES } from "../../compose/catalog";
 import { appServerTurns } from "./compare-turns";
-import { APP_SERVER_PROMPT_CLIENT } from "../../connect-flow-prompt";
+import { APP_SERVER_PROMPT_CLIENT } from "../../connect/flow-prompt";
 import { appServerAnswer } from "./policy";
 import type { ProtocolSpec } from "../spec";
 
