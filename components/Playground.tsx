@@ -6,7 +6,7 @@
  * when wanted; which one is open is kept per tab (across reloads), its width per browser.
  */
 import { useEffect, useRef, useState, type ReactNode } from "react";
-import { Group, Panel, Separator, useDefaultLayout, usePanelRef } from "react-resizable-panels";
+import { Group, Panel, Separator, useDefaultLayout } from "react-resizable-panels";
 import { AgentControls } from "./AgentControls";
 import { PANEL_LABEL, PANEL_STATES, PanelToggles, type PanelState, type PanelTab } from "./compose/PanelToggles";
 import { ComposePanel } from "./compose/ComposePanel";
@@ -116,7 +116,6 @@ function Workspace() {
         />
         <WorkspacePanels
           open={panel}
-          onClosed={() => pick("none")}
           panel={
             panel === "none" ? null : (
               <ToolPanel tab={panel} onClose={() => pick("none")}>
@@ -222,30 +221,12 @@ function ToolPanel({ tab, onClose, children }: { tab: PanelTab; onClose: () => v
 }
 
 /**
- * The conversation beside the side panel, resizable; the panel's width is kept in localStorage. Both
- * stay mounted (the conversation keeps its scroll and focus when a panel opens); a closed panel is
- * collapsed, and dragging it shut closes it.
+ * The conversation beside the side panel, resizable; the panel's width is kept in localStorage. The
+ * conversation stays mounted (it keeps its scroll and focus) when the panel opens or closes.
  */
-function WorkspacePanels({
-  open,
-  onClosed,
-  panel,
-  children,
-}: {
-  open: PanelState;
-  onClosed: () => void;
-  panel: ReactNode;
-  children: ReactNode;
-}) {
+function WorkspacePanels({ open, panel, children }: { open: PanelState; panel: ReactNode; children: ReactNode }) {
   const layout = useDefaultLayout({ id: "acp-playground.layout.panel", panelIds: ["views", "tools"] });
-  const tools = usePanelRef();
   const closed = open === "none";
-  useEffect(() => {
-    const pane = tools.current;
-    if (!pane) return;
-    if (closed && !pane.isCollapsed()) pane.collapse();
-    else if (!closed && pane.isCollapsed()) pane.expand();
-  }, [closed, tools]);
   return (
     <Group
       orientation="horizontal"
@@ -260,27 +241,14 @@ function WorkspacePanels({
           {children}
         </main>
       </Panel>
-      <Separator
-        className={closed ? "w-0" : separator}
-        disabled={closed}
-        aria-label="Resize the side panel"
-        data-testid="panel-separator"
-      />
-      <Panel
-        id="tools"
-        panelRef={tools}
-        defaultSize="34"
-        minSize={320}
-        maxSize="60"
-        collapsible
-        collapsedSize={0}
-        onResize={(size, _id, before) => {
-          // Dragged shut (it was open): the panel is closed, as by its × button.
-          if (!closed && size.inPixels === 0 && (before?.inPixels ?? 0) > 0) onClosed();
-        }}
-      >
-        {closed ? null : panel}
-      </Panel>
+      {closed ? null : (
+        <>
+          <Separator className={separator} aria-label="Resize the side panel" data-testid="panel-separator" />
+          <Panel id="tools" defaultSize="34" minSize={320} maxSize="60">
+            {panel}
+          </Panel>
+        </>
+      )}
     </Group>
   );
 }
