@@ -254,6 +254,8 @@ test.describe.serial("inspector: one agent's log", () => {
     const events = page.getByTestId("event-row");
     await expect(events).toHaveCount(0);
     await page.getByTestId("toggle-events").check();
+    // The start is the list's first row: scrolled to (under the connection strip the list may not hold every row).
+    await page.getByTestId("frame-log").evaluate((el) => el.scrollTo({ top: 0 }));
     await expect(page.locator('[data-testid="event-row"][data-type="started"]')).toHaveCount(1);
     await expect(page.locator('[data-testid="event-row"][data-type="started"]')).toContainText("agent started: gemini");
     // It comes before the first frame.
