@@ -4,7 +4,7 @@
  * prompt), how many requests wait for the user (a pointer to the cards), the status dot; close (asks
  * first while the agent runs), and "+ New tab".
  */
-import type { SessionViewState } from "@/lib/folds/session-view";
+import { conversationTopic } from "@/lib/features/protocols/registry";
 import type { AgentStatus, ConnectionState } from "./state/session-store";
 import { getTabsStore, type Tab } from "./state/tabs-store";
 import { useSession, useTabs } from "./state/use-session";
@@ -25,19 +25,6 @@ function dotClass(agent: AgentStatus, connection: ConnectionState): string {
   }
 }
 
-const TOPIC_MAX = 40;
-
-/** The newest session's title, else its first prompt's text: what the user recognises the tab by. */
-export function sessionTopic(view: SessionViewState): string {
-  const id = view.order.at(-1);
-  const session = id !== undefined ? view.sessions[id] : undefined;
-  if (!session) return "";
-  const title = session.info.title?.trim();
-  const prompt = session.turns[0]?.prompt.find((b) => b.type === "text");
-  const text = title || (prompt && "text" in prompt ? prompt.text.trim().replace(/\s+/g, " ") : "");
-  return text.length > TOPIC_MAX ? `${text.slice(0, TOPIC_MAX - 1)}…` : text;
-}
-
 /** Closing a tab stops its agent: ask first while it runs. */
 export function confirmClose(tab: Tab): boolean {
   const agent = tab.store.getSnapshot().agent;
@@ -53,7 +40,7 @@ function TabButton({ tab, active, closable }: { tab: Tab; active: boolean; closa
   const info = agent.state === "running" ? agent.agent : agent.state === "exited" ? agent.agent : null;
   const profile = info?.profile ?? "new";
   const tapped = useTappedId(tab.store) !== undefined;
-  const topic = useSession((s) => sessionTopic(s.view), tab.store);
+  const topic = useSession((s) => conversationTopic(s.conversation), tab.store);
   const waiting = useSession((s) => s.pending.length, tab.store);
   const tabs = getTabsStore();
   return (

@@ -20,7 +20,7 @@ export interface RequestCardProps {
 
 export const PROTOCOL_CARDS: Readonly<Record<ProtocolName, ComponentType<RequestCardProps>>> = {
   acp: AcpRequestCard,
-  // ACP's card: v2's permission request carries ACP's options (its `subject`, in place of `toolCall`, is not shown yet).
+  // ACP's card: it shows v2's permission `subject` (where v1 has `toolCall`) and title.
   "acp-v2": AcpRequestCard,
   "codex-app-server": AppServerRequestCard,
 };

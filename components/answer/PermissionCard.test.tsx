@@ -33,9 +33,9 @@ function Conversation() {
   );
 }
 
-function setup(agent = AGENT) {
+function setup(agent = AGENT, ask: object = ASK) {
   const { store, relay } = runningSession(agent);
-  agentAsks(store, relay, ASK);
+  agentAsks(store, relay, ask);
   renderInTab(<Conversation />, store);
   return { store, relay };
 }
@@ -108,5 +108,76 @@ describe("PermissionCard", () => {
     expect(screen.queryByTestId("inline-request")).toBeNull();
     fireEvent.keyDown(document.body, { key: "Enter" });
     expect(answered(relay)).toEqual([]);
+  });
+});
+
+describe("PermissionCard on ACP v2: the request's subject", () => {
+  const V2 = { ...AGENT, protocol: "acp-v2" as const };
+  const v2Ask = (extra: object) => ({
+    id: 9,
+    method: "session/request_permission",
+    params: {
+      sessionId: "s1",
+      options: [
+        { optionId: "yes", name: "Allow once", kind: "allow_once" },
+        { optionId: "no", name: "Reject", kind: "reject_once" },
+      ],
+      ...extra,
+    },
+  });
+  const subject = () => screen.getByTestId("permission-subject");
+
+  it("a tool_call subject shows its tool call, under the prompt's own title and description", () => {
+    setup(
+      V2,
+      v2Ask({
+        title: "Edit the config?",
+        description: "It rewrites one line.",
+        subject: {
+          type: "tool_call",
+          toolCall: {
+            toolCallId: "t9",
+            title: "Edit config.toml",
+            kind: "edit",
+            locations: [{ path: "/w/config.toml" }],
+          },
+        },
+      }),
+    );
+    expect(screen.getByTestId("permission-title").textContent).toBe("Edit the config?");
+    expect(screen.getByText("It rewrites one line.")).toBeTruthy();
+    expect(subject().dataset.subjectType).toBe("tool_call");
+    expect(within(subject()).getByText("Edit config.toml")).toBeTruthy();
+    expect(within(subject()).getByText("/w/config.toml")).toBeTruthy();
+  });
+
+  it("a command subject shows the command, where it runs and what it belongs to", () => {
+    setup(
+      V2,
+      v2Ask({
+        title: "Run the tests?",
+        subject: { type: "command", command: "npm test", cwd: "/w", toolCallId: "t3", terminalId: "term-1" },
+      }),
+    );
+    expect(subject().dataset.subjectType).toBe("command");
+    expect(subject().textContent).toContain("$ npm test");
+    expect(subject().textContent).toContain("in /w · tool call t3 · terminal term-1");
+    // No tool call is invented for it.
+    expect(screen.queryByTestId("answer-tool-call")).toBeNull();
+  });
+
+  it("a subject of a kind it does not know is shown as sent; the buttons still answer", () => {
+    const { relay } = setup(V2, v2Ask({ title: "Open the door?", subject: { type: "_acme/door", door: "front" } }));
+    expect(subject().dataset.subjectType).toBe("_acme/door");
+    expect(subject().textContent).toContain('"door": "front"');
+    fireEvent.click(screen.getByRole("button", { name: /Reject/ }));
+    expect(answered(relay)).toMatchObject([{ id: 9, result: { outcome: { outcome: "selected", optionId: "no" } } }]);
+  });
+
+  it("no subject: the title alone, no empty tool call", () => {
+    setup(V2, v2Ask({ title: "Proceed?" }));
+    expect(screen.getByTestId("permission-title").textContent).toBe("Proceed?");
+    expect(screen.queryByTestId("permission-subject")).toBeNull();
+    expect(screen.queryByText("(untitled tool call)")).toBeNull();
   });
 });

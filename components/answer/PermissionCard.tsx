@@ -1,11 +1,13 @@
 "use client";
 /**
- * session/request_permission: the tool call, one button per option, and
- * Cancel. Inline in the conversation the buttons carry keyboard shortcuts.
+ * session/request_permission: what it is about (v1's tool call; v2's own title and
+ * description, and its subject: a tool call, a command, or another type shown as
+ * sent), one button per option, and Cancel. Inline in the conversation the
+ * buttons carry keyboard shortcuts.
  * Options an agent is known to refuse (Gemini's "allow always" in an
  * untrusted folder) go last, with the reason.
  */
-import { permissionAnswer, type PendingView } from "@/lib/features/answers/agent-answers";
+import { permissionAnswer, type PendingView, type PermissionSubjectView } from "@/lib/features/answers/agent-answers";
 import type { Frame } from "@/lib/protocol/frame";
 import { button } from "../compose/ui";
 import type { AgentStatus } from "../state/session-store";
@@ -35,13 +37,68 @@ export function refusesAllowAlways(agent: AgentStatus): boolean {
   return gemini && !args.includes("--skip-trust");
 }
 
+type PermissionView = Extract<PendingView, { kind: "permission" }>;
+
+/** A v2 subject: the tool call as v1's card shows one, the command with where it runs, or another type as sent. */
+function Subject({ subject }: { subject: PermissionSubjectView }) {
+  const body =
+    "toolCall" in subject ? (
+      <ToolCallView toolCall={subject.toolCall} />
+    ) : "raw" in subject ? (
+      <>
+        <p className="text-[11px] text-zinc-400">
+          Subject <code className="font-mono">{subject.type}</code>, a kind the playground does not know: as sent
+        </p>
+        <pre className="max-h-40 overflow-auto whitespace-pre-wrap break-all font-mono text-[11px] text-zinc-400">
+          {JSON.stringify(subject.raw, null, 2)}
+        </pre>
+      </>
+    ) : (
+      <>
+        <p className="text-[11px] text-zinc-400">Run a command</p>
+        <pre className="overflow-auto whitespace-pre-wrap break-all rounded bg-zinc-950 p-1 font-mono text-[11px] text-zinc-200">
+          $ {subject.command ?? "(no command given)"}
+        </pre>
+        <p className="text-[11px] text-zinc-500">
+          in <span className="font-mono">{subject.cwd ?? "(no cwd given)"}</span>
+          {subject.toolCallId ? ` · tool call ${subject.toolCallId}` : ""}
+          {subject.terminalId ? ` · terminal ${subject.terminalId}` : ""}
+        </p>
+      </>
+    );
+  return (
+    <div className="flex flex-col gap-1" data-testid="permission-subject" data-subject-type={subject.type}>
+      {body}
+    </div>
+  );
+}
+
+/** What the request is about: v2's title and description and its subject; v1's tool call. */
+function About({ view }: { view: PermissionView }) {
+  return (
+    <>
+      {view.title ? (
+        <p className="text-xs font-medium text-zinc-100" data-testid="permission-title">
+          {view.title}
+        </p>
+      ) : null}
+      {view.description ? <p className="text-[11px] text-zinc-300">{view.description}</p> : null}
+      {view.subject ? (
+        <Subject subject={view.subject} />
+      ) : view.title === undefined ? (
+        <ToolCallView toolCall={view.toolCall} />
+      ) : null}
+    </>
+  );
+}
+
 export function PermissionCard({
   frame,
   view,
   shortcuts = false,
 }: {
   frame: Frame;
-  view: Extract<PendingView, { kind: "permission" }>;
+  view: PermissionView;
   shortcuts?: boolean;
 }) {
   const answer = useAnswer();
@@ -52,7 +109,7 @@ export function PermissionCard({
   const primary = options.find((o) => o.kind === "allow_once") ?? options.find((o) => !refused(o.kind));
   return (
     <div className="flex flex-col gap-1.5">
-      <ToolCallView toolCall={view.toolCall} />
+      <About view={view} />
       <div className="flex flex-wrap gap-1">
         {options.map((o) => {
           const key = SHORTCUT[o.kind ?? ""];

@@ -1,15 +1,12 @@
 "use client";
 /**
- * The app-server view of the surrounding tab, folded from its frames as they arrive
- * (lib/folds/codex-app-server/view.ts): only the frames after those already folded, from scratch
- * when the log restarts (a new epoch). At most one React update per animation frame, as a
- * transition (useStoreFold, as for the ACP session view).
+ * The app-server view of the surrounding tab: the threads the store folds as frames arrive (the
+ * app-server's conversation, lib/features/protocols/codex-app-server/conversation.ts), empty while
+ * the snapshot still holds another protocol's. At most one React update per animation frame, as
+ * a transition (useStoreFold, as for the ACP session view).
  */
-import {
-  EMPTY_APP_SERVER_VIEW,
-  reduceAppServerFrames,
-  type AppServerViewState,
-} from "@/lib/folds/codex-app-server/view";
+import { isAppServerConversation } from "@/lib/features/protocols/codex-app-server/conversation";
+import { EMPTY_APP_SERVER_VIEW, type AppServerViewState } from "@/lib/folds/codex-app-server/view";
 import type { SessionStore } from "../state/session-store";
 import { useStoreFold } from "../state/use-session";
 
@@ -20,15 +17,12 @@ export interface AppServerViewSnapshot {
   state: AppServerViewState;
 }
 
-const EMPTY: AppServerViewSnapshot = { epoch: -1, lastSeq: 0, state: EMPTY_APP_SERVER_VIEW };
-
-function fold(store: SessionStore, prev = EMPTY): AppServerViewSnapshot {
-  const { frames, epoch } = store.getSnapshot();
-  const last = frames.last?.seq ?? 0;
-  if (epoch === prev.epoch && last === prev.lastSeq) return prev;
-  const from = epoch === prev.epoch ? frames.indexOfSeq(prev.lastSeq) + 1 : 0;
-  const base = epoch === prev.epoch ? prev.state : EMPTY_APP_SERVER_VIEW;
-  return { epoch, lastSeq: last, state: reduceAppServerFrames(frames.slice(from), base) };
+function read(store: SessionStore, prev: AppServerViewSnapshot | undefined): AppServerViewSnapshot {
+  const { conversation, epoch, lastSeq } = store.getSnapshot();
+  const view = isAppServerConversation(conversation.state) ? conversation.state.view : EMPTY_APP_SERVER_VIEW;
+  return prev?.state === view && prev.epoch === epoch && prev.lastSeq === lastSeq
+    ? prev
+    : { epoch, lastSeq, state: view };
 }
 
-export const useAppServerView = (): AppServerViewSnapshot => useStoreFold(fold);
+export const useAppServerView = (): AppServerViewSnapshot => useStoreFold(read);

@@ -6,7 +6,7 @@
 import type { ConnectProgress } from "@/lib/features/connect/connect-steps";
 import { isObject } from "@/lib/protocol/json";
 import { specOf } from "@/lib/features/protocols/registry";
-import { selectProtocol } from "../state/session-store";
+import { selectPromptSessionId, selectProtocol } from "../state/session-store";
 import { useSession } from "../state/use-session";
 import { ProvidersForm } from "./ProvidersForm";
 import { AuthChooser } from "./AuthChooser";
@@ -80,7 +80,7 @@ export function ConnectPanel() {
   const handshake = useSession((s) => s.handshake);
   // ACP's session, or the app-server's thread: where Connect lands.
   const client = specOf(useSession(selectProtocol)).promptClient;
-  const sessionId = useSession((s) => client.sessionId(s));
+  const sessionId = useSession(selectPromptSessionId);
   const running = useSession((s) => s.agent.state === "running");
   // agentCapabilities.providers (v1 unstable): a value other than null or absent advertises providers/*.
   const providers = useSession((s) => {

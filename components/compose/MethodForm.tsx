@@ -9,10 +9,8 @@
  */
 import { useMemo } from "react";
 import { type MethodSpec } from "@/lib/features/compose/catalog";
-import { specOf } from "@/lib/features/protocols/registry";
 import { buildForm } from "@/lib/features/compose/schema-form";
-import { selectProtocol } from "../state/session-store";
-import { useSession, useTabState } from "../state/use-session";
+import { useProtocolState, useSession, useTabState } from "../state/use-session";
 import { FrameSender } from "./FrameSender";
 import { SupportLine } from "./MethodPicker";
 import { SchemaForm } from "./form/SchemaForm";
@@ -29,10 +27,9 @@ export function MethodForm({
   schema: ComposeSchema;
   onToRaw: (text: string) => void;
 }) {
-  const facts = useSession((s) => s.facts);
-  const appServer = useSession((s) => s.appServer);
-  const rules = specOf(useSession(selectProtocol)).compose;
-  const state = useMemo(() => ({ facts, appServer }), [facts, appServer]);
+  const { spec: protocolSpec, state } = useProtocolState();
+  const { facts } = state;
+  const rules = protocolSpec.compose;
   const policies = useSession((s) => s.policies);
   const roots = useSession((s) => s.info?.workspaceRoots);
   const agentCwd = useSession((s) => (s.agent.state === "running" ? s.agent.agent.cwd : undefined));

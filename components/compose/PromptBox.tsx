@@ -11,7 +11,6 @@
  */
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from "react";
 import { currentSession } from "@/lib/folds/agent-facts";
-import { specOf } from "@/lib/features/protocols/registry";
 import {
   applyCommand,
   matchCommands,
@@ -19,18 +18,16 @@ import {
   toSlashCommands,
   type SlashCommand,
 } from "@/lib/folds/slash-commands";
-import { selectProtocol } from "../state/session-store";
-import { useSession, useSessionStore, useTabState } from "../state/use-session";
+import { useProtocolState, useSessionStore, useTabState } from "../state/use-session";
 import { SlashMenu } from "./SlashMenu";
 import { TurnStatus } from "./TurnStatus";
 import { alert, danger, primary } from "./ui";
 
 export function PromptBox({ sessionId }: { sessionId: string }) {
   const store = useSessionStore();
-  const facts = useSession((s) => s.facts);
-  const appServer = useSession((s) => s.appServer);
-  const client = specOf(useSession(selectProtocol)).promptClient;
-  const state = useMemo(() => ({ facts, appServer }), [facts, appServer]);
+  const { spec, state } = useProtocolState();
+  const { facts } = state;
+  const client = spec.promptClient;
   const [text, setText] = useTabState("prompt.text", "");
   const [active, setActive] = useState(0);
   const [closedFor, setClosedFor] = useState<string>();

@@ -10,10 +10,11 @@ import type { FrameWindow } from "@/lib/folds/frame-log";
 import { copyText } from "../clipboard";
 import { CopyFrameLink } from "../transcripts/CopyFrameLink";
 import { formatBytes, formatDateTime, formatId, formatLatency, prettyFrame } from "../format";
-import { KIND_STYLE } from "./FrameRow";
+import { BATCH_STYLE, KIND_STYLE } from "./FrameRow";
 import { schemaVerdict, type FrameJudge } from "./use-schema-checker";
 import { mcpLabel } from "@/lib/folds/mcp-pairs";
 import { SchemaBadge } from "./FrameRow";
+import { BatchParts } from "./BatchParts";
 
 interface Props {
   frame: Frame;
@@ -43,6 +44,8 @@ export function FrameDetail({ frame, frames, index, checker, now, listed, onJump
   }, [copied]);
 
   const partner = index.partnerOf(frame.seq);
+  // A batch of a protocol that carries them is its wire's `invalid` kind but no error (./BatchParts.tsx).
+  const batch = index.batchOf(frame.seq) !== undefined;
   const partnerHeld = partner !== undefined && frames.bySeq(partner) !== undefined;
   const checks = frameChecks(frame, index, now);
   const verdict = schemaVerdict(checker, frame);
@@ -68,9 +71,9 @@ export function FrameDetail({ frame, frames, index, checker, now, listed, onJump
         <span className={toAgent ? "text-sky-400" : "text-amber-400"}>{toAgent ? "→ to agent" : "← from agent"}</span>
         <span className="font-mono text-zinc-300">#{frame.seq}</span>
         <span
-          className={`rounded px-1.5 py-px text-[10px] uppercase tracking-wide ring-1 ring-inset ${KIND_STYLE[frame.kind]}`}
+          className={`rounded px-1.5 py-px text-[10px] uppercase tracking-wide ring-1 ring-inset ${batch ? BATCH_STYLE : KIND_STYLE[frame.kind]}`}
         >
-          {frame.kind}
+          {batch ? "batch" : frame.kind}
         </span>
         {frame.method ? <span className="font-mono text-zinc-100">{frame.method}</span> : null}
         {verdict.variant && verdict.variant !== "stable" ? <SchemaBadge variant={verdict.variant} /> : null}
@@ -144,9 +147,12 @@ export function FrameDetail({ frame, frames, index, checker, now, listed, onJump
           {copied}
         </p>
       ) : null}
-      {checks.length || schema.length || frame.error ? (
+      <BatchParts frame={frame} index={index} frames={frames} onJump={onJump} />
+      {checks.length || schema.length || (frame.error && !batch) ? (
         <ul data-testid="detail-checks" className="flex flex-col gap-0.5 border-b border-zinc-800 px-3 py-1.5 text-xs">
-          {frame.error && frame.kind === "invalid" ? <li className="text-red-300">invalid: {frame.error}</li> : null}
+          {frame.error && frame.kind === "invalid" && !batch ? (
+            <li className="text-red-300">invalid: {frame.error}</li>
+          ) : null}
           {frame.rawBase64 !== undefined ? (
             <li data-testid="raw-bytes" className="break-all text-zinc-400">
               exact bytes (base64): <code>{frame.rawBase64.slice(0, 4096)}</code>

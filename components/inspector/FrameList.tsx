@@ -233,6 +233,7 @@ export function FrameList({
                   checks={checksFor(frameChecks(frame, index, now), verdict.issues)}
                   variant={verdict.variant}
                   inner={inner ? mcpLabel(inner) : undefined}
+                  batch={index.batchOf(frame.seq)?.parts.length}
                   onSelect={select}
                   top={item.start}
                   onCollapseFold={open ? onCollapseFold : undefined}

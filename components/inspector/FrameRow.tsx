@@ -15,6 +15,9 @@ export const KIND_STYLE: Record<FrameKind, string> = {
   invalid: "text-red-300 bg-red-500/15 ring-red-500/40",
 };
 
+/** A batch's badge: a line of messages, neither one kind nor invalid. */
+export const BATCH_STYLE = "text-cyan-300 bg-cyan-500/10 ring-cyan-500/30";
+
 /** Column template shared with the header row. */
 export const FRAME_GRID =
   "grid grid-cols-[1rem_3.5rem_6rem_6.25rem_minmax(6rem,11rem)_3rem_4.5rem_4rem_7.5rem_minmax(0,1fr)] gap-x-2";
@@ -55,6 +58,8 @@ interface FrameRowProps {
   variant?: SchemaVariant;
   /** The inner MCP method of an `mcp/message` frame. */
   inner?: string;
+  /** A batch's number of parts, when the frame is a batch its protocol carries (ACP v2). */
+  batch?: number;
   onSelect: (seq: number) => void;
   top: number;
   /** The row starts an expanded fold of chunks: offer folding it again. */
@@ -85,18 +90,21 @@ export const FrameRow = memo(
     checks,
     variant,
     inner,
+    batch,
     onSelect,
     top,
     onCollapseFold,
   }: FrameRowProps) {
     const toAgent = frame.dir === "to-agent";
-    const problem = frame.error ?? rpcError(frame);
+    // A batch is the wire's `invalid` kind (ACP v1 has none) but its protocol's message: no error.
+    const problem = batch === undefined ? (frame.error ?? rpcError(frame)) : undefined;
     const first = checks[0];
     return (
       <div
         data-testid="frame-row"
         data-seq={frame.seq}
         data-kind={frame.kind}
+        data-batch={batch}
         data-dir={frame.dir}
         data-method={frame.method ?? ""}
         data-selected={selected}
@@ -148,13 +156,13 @@ export const FrameRow = memo(
         <span className="text-zinc-500 tabular-nums">{formatTime(frame.ts)}</span>
         <span>
           <span
-            className={`rounded px-1.5 py-px text-[10px] uppercase tracking-wide ring-1 ring-inset ${KIND_STYLE[frame.kind]}`}
+            className={`rounded px-1.5 py-px text-[10px] uppercase tracking-wide ring-1 ring-inset ${batch === undefined ? KIND_STYLE[frame.kind] : BATCH_STYLE}`}
           >
-            {frame.kind}
+            {batch === undefined ? frame.kind : "batch"}
           </span>
         </span>
         <span className="truncate text-zinc-100" title={inner ? `${frame.method} · MCP ${inner}` : frame.method}>
-          {frame.method ?? ""}
+          {batch === undefined ? (frame.method ?? "") : `batch of ${batch}`}
           {inner ? (
             <span data-testid="mcp-inner" className="ml-1 text-violet-300">
               · {inner}
@@ -196,6 +204,7 @@ export const FrameRow = memo(
     a.onSelect === b.onSelect &&
     a.variant === b.variant &&
     a.inner === b.inner &&
+    a.batch === b.batch &&
     a.onCollapseFold === b.onCollapseFold &&
     sameChecks(a.checks, b.checks),
 );

@@ -1,11 +1,11 @@
 "use client";
 /**
- * The decoded session view of the surrounding tab. The store folds it as
- * frames arrive (it is the source of the agent facts too); this hook turns a
- * flood of frame batches into at most one React update per animation frame,
- * as a transition so a big render yields to input.
+ * The decoded session view of the surrounding tab: the conversation the store folds as frames
+ * arrive (the source of the agent facts too), when it is a session view (ACP's; empty while the
+ * snapshot still holds another protocol's). This hook turns a flood of frame batches into at most
+ * one React update per animation frame, as a transition so a big render yields to input.
  */
-import type { SessionViewState } from "@/lib/folds/session-view";
+import { emptyView, isSessionView, type SessionViewState } from "@/lib/folds/session-view";
 import type { SessionStore } from "../state/session-store";
 import { useStoreFold } from "../state/use-session";
 
@@ -17,8 +17,11 @@ export interface SessionViewSnapshot {
   state: SessionViewState;
 }
 
+const EMPTY = emptyView();
+
 function read(store: SessionStore, prev: SessionViewSnapshot | undefined): SessionViewSnapshot {
-  const { view, epoch, lastSeq } = store.getSnapshot();
+  const { conversation, epoch, lastSeq } = store.getSnapshot();
+  const view = isSessionView(conversation.state) ? conversation.state : EMPTY;
   return prev?.state === view && prev.epoch === epoch && prev.lastSeq === lastSeq
     ? prev
     : { epoch, lastSeq, state: view };

@@ -7,8 +7,10 @@ import { describe, expect, it } from "vitest";
 import { FrameSequencer } from "@/lib/protocol/frame-sequencer";
 import type { Frame, FrameDirection, WireFrame } from "@/lib/protocol/frame";
 import type { ProtocolName } from "@/lib/protocol/protocols";
+import { isAppServerConversation } from "@/lib/features/protocols/codex-app-server/conversation";
+import { isSessionView } from "@/lib/folds/session-view";
 import { emptyLogState, FrameLogState, type SnapshotHost } from "./frame-log-state";
-import { selectSessionId, type SessionSnapshot } from "./session-store";
+import { selectPromptSessionId, selectSessionId, type SessionSnapshot } from "./session-store";
 
 /** A host over a plain snapshot, as the session store is for its parts. */
 function host(agent: object = { state: "not-started" }): SnapshotHost {
@@ -158,7 +160,7 @@ describe("a recording shown as a prefix (playback)", () => {
 });
 
 describe("folding by the log's protocol", () => {
-  it("folds each frame once, with its own protocol's fold: an ACP log never touches the app-server's state", () => {
+  it("folds each frame once, with its own protocol's fold: an ACP log holds ACP's conversation", () => {
     const h = host();
     const empty = h.get();
     const wire = relay();
@@ -172,15 +174,19 @@ describe("folding by the log's protocol", () => {
         },
       }),
     ]);
-    expect(h.get().appServer).toBe(empty.appServer);
-    expect(h.get().view).not.toBe(empty.view);
+    const { conversation } = h.get();
+    expect(conversation.protocol).toBe("acp");
+    expect(conversation).not.toBe(empty.conversation);
+    expect(isSessionView(conversation.state) && conversation.state.order).toEqual(["s"]);
+    expect(isAppServerConversation(conversation.state)).toBe(false);
   });
 
-  it("an app-server log folds its thread and turn, and leaves ACP's session view alone", () => {
+  it("an app-server log holds the app-server's conversation: its thread, turn and thread view", () => {
     const h = host({ state: "running", agent: { protocol: "codex-app-server" } });
-    const empty = h.get();
     const wire = relay("codex-app-server");
     new FrameLogState(h).append([
+      wire("to-agent", { id: 0, method: "thread/start", params: { cwd: "/w" } }),
+      wire("from-agent", { id: 0, result: { thread: { id: "t" } } }),
       wire("to-agent", { id: 1, method: "turn/start", params: { threadId: "t", input: [] } }),
       wire("from-agent", {
         method: "session/update",
@@ -190,9 +196,32 @@ describe("folding by the log's protocol", () => {
         },
       }),
     ]);
-    expect(h.get().appServer.turn).toMatchObject({ threadId: "t", ended: false });
-    expect(h.get().view).toBe(empty.view);
+    const { conversation } = h.get();
+    expect(conversation.protocol).toBe("codex-app-server");
+    if (!isAppServerConversation(conversation.state)) throw new Error("not the app-server's conversation");
+    expect(conversation.state.current.turn).toMatchObject({ threadId: "t", ended: false });
+    expect(conversation.state.view.order).toEqual(["t"]);
+    // Where Connect lands: the thread, read by the app-server's prompt client from the conversation.
+    expect(selectPromptSessionId(h.get())).toBe("t");
+    // ACP's fold never saw the ACP-shaped update: no session view anywhere.
+    expect(isSessionView(conversation.state)).toBe(false);
     // Only the fold's parts are patched: the log's own fields are the new ones.
-    expect(h.get().lastSeq).toBe(2);
+    expect(h.get().lastSeq).toBe(4);
+  });
+
+  it("a batch that changes nothing keeps the conversation (the same object), and a new protocol's log starts from its own empty one", () => {
+    const h = host();
+    const wire = relay();
+    const log = new FrameLogState(h);
+    log.append([wire("to-agent", { id: 1, method: "session/new", params: { cwd: "/w", mcpServers: [] } })]);
+    const before = h.get().conversation;
+    log.append([wire("from-agent", { method: "_unknown/thing", params: {} })]);
+    expect(h.get().conversation).toBe(before);
+    // The agent is replaced by an app-server one: the ACP conversation is not read as the app-server's.
+    h.set({ agent: { state: "running", agent: { protocol: "codex-app-server" } } as never });
+    log.reset();
+    log.append([relay("codex-app-server")("to-agent", { id: 1, method: "thread/start", params: {} })]);
+    expect(h.get().conversation.protocol).toBe("codex-app-server");
+    expect(isAppServerConversation(h.get().conversation.state)).toBe(true);
   });
 });

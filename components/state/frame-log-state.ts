@@ -1,20 +1,18 @@
 /**
  * The frame log of one agent, as a tab holds it: the capped log, its index
- * (pairs, unanswered requests, methods seen), what the agent's protocol folds from it (its
- * spec's `foldLog`: ACP's facts and session view, or the app-server's thread and turn; each
- * frame folded once, by its own protocol), and the request ids seen going to the agent. Shared by live
+ * (pairs, unanswered requests, methods seen), what the agent's protocol folds from it (the facts
+ * and one conversation, by its spec's `foldLog`: ACP's session view, or the app-server's threads;
+ * each frame folded once, by its own protocol), and the request ids seen going to the agent. Shared by live
  * sessions (frames from the relay) and playback (a prefix of a recording).
  * Lives until the log restarts (a new agent, or the relay's log restarted).
  */
-import { EMPTY_FACTS_STATE } from "@/lib/folds/agent-facts";
-import { EMPTY_APP_SERVER_STATE } from "@/lib/features/protocols/codex-app-server/handshake";
-import { specOf } from "@/lib/features/protocols/registry";
-import type { LogFolds } from "@/lib/features/protocols/spec";
+import { EMPTY_FACTS, type LogFolds } from "@/lib/folds/agent-facts";
+import { emptyConversation, foldConversation, type Conversation } from "@/lib/features/protocols/registry";
 import { RequestSeqFiller } from "@/lib/protocol/correlate";
 import type { Frame, WireFrame } from "@/lib/protocol/frame";
 import { FrameIndex } from "@/lib/folds/frame-index";
 import { FrameLog, FrameWindow, withMessage } from "@/lib/folds/frame-log";
-import { protocolOf, type ProtocolName } from "@/lib/protocol/protocols";
+import { DEFAULT_PROTOCOL, protocolOf, type ProtocolName } from "@/lib/protocol/protocols";
 import { RequestIdCounter } from "@/lib/protocol/request-ids";
 import type { SessionSnapshot } from "./session-store";
 
@@ -25,8 +23,8 @@ export const FRAME_CAP = 200_000;
 export const selectProtocol = (s: SessionSnapshot): ProtocolName =>
   protocolOf(s.agent.state === "running" || s.agent.state === "exited" ? s.agent.agent : undefined);
 
-/** Nothing folded yet, in any protocol. */
-const EMPTY_FOLDS: LogFolds = { ...EMPTY_FACTS_STATE, appServer: EMPTY_APP_SERVER_STATE };
+/** Nothing folded yet (the conversation's protocol is the default's until a fold says another). */
+const EMPTY_FOLDS: LogFolds<Conversation> = { facts: EMPTY_FACTS, conversation: emptyConversation(DEFAULT_PROTOCOL) };
 
 /** Where a part of the session reads and patches the one snapshot. */
 export interface SnapshotHost {
@@ -45,9 +43,7 @@ export function emptyLogState(epoch: number) {
     pending: [] as readonly Frame[],
     endedByExit: [] as readonly Frame[],
     maxRequestId: 0,
-    facts: EMPTY_FACTS_STATE.facts,
-    view: EMPTY_FACTS_STATE.view,
-    appServer: EMPTY_APP_SERVER_STATE,
+    ...EMPTY_FOLDS,
   } satisfies Partial<SessionSnapshot>;
 }
 
@@ -118,7 +114,7 @@ export class FrameLogState {
       lastSeq,
       maxRequestId: this.ids.max,
       missed,
-      ...specOf(protocol).foldLog(fresh, snap),
+      ...foldConversation(protocol, fresh, snap),
     };
     // Frames resent after the agent exited (a page that re-attached) open no card: nobody can answer them.
     if (pendingChanged)
@@ -148,7 +144,7 @@ export class FrameLogState {
       fresh.push(frame);
       if (index.add(frame, protocol).opened?.dir === "to-agent") this.ids.observe(frame.id);
     }
-    const folded = specOf(protocol).foldLog(fresh, back ? EMPTY_FOLDS : snap);
+    const folded = foldConversation(protocol, fresh, back ? EMPTY_FOLDS : snap);
     this.host.set({
       // A window over the recording's own array: no copy, and prefix windows `extend` each other.
       frames: n === shown && !back ? snap.frames : new FrameWindow(recorded, 0, n),

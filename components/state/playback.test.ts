@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import type { AgentInfo } from "@/lib/contracts/wire";
 import { FrameSequencer } from "@/lib/protocol/frame-sequencer";
 import type { ProtocolName } from "@/lib/protocol/protocols";
+import { isAppServerConversation } from "@/lib/features/protocols/codex-app-server/conversation";
 import type { OfflineRecording } from "./playback";
 import { selectSessionId, SessionStore } from "./session-store";
 
@@ -115,8 +116,8 @@ describe("playback of a recording", () => {
       agent: { ...agent, profile: "codex", protocol: "codex-app-server" },
     });
     store.showUpTo(3, Number.MAX_SAFE_INTEGER);
-    const { index, appServer } = store.getSnapshot();
-    expect(appServer.threadIds).toEqual(["t1"]);
+    const { index, conversation } = store.getSnapshot();
+    expect(isAppServerConversation(conversation.state) && conversation.state.current.threadIds).toEqual(["t1"]);
     // The one broken line is named for the protocol the agent speaks.
     expect(frames.flatMap((f) => index.ruleFindings(f.seq).map((r) => `${f.seq}: ${r.message}`))).toEqual([
       expect.stringMatching(/^3: not a valid Codex app-server message: not JSON/),

@@ -8,7 +8,6 @@
  */
 import type { AgentFacts } from "@/lib/folds/agent-facts";
 import type { ConnectProgress } from "@/lib/features/connect/connect-steps";
-import type { AppServerState } from "@/lib/features/protocols/codex-app-server/handshake";
 import type { AuthChoice } from "@/lib/features/connect/handshake";
 import type { Frame, JsonRpcId, WireFrame } from "@/lib/protocol/frame";
 import type { Result } from "@/lib/protocol/result";
@@ -20,7 +19,7 @@ import { isObject } from "@/lib/protocol/json";
 import type { RpcOutcome } from "@/lib/protocol/jsonrpc";
 import type { Policies } from "@/lib/features/answers/policy";
 import type { SentEntry } from "@/lib/folds/sent-history";
-import type { SessionViewState } from "@/lib/folds/session-view";
+import { specOf, specState, type Conversation } from "@/lib/features/protocols/registry";
 import type {
   Ack,
   AgentInfo,
@@ -38,6 +37,7 @@ import { RpcClient } from "./rpc-client";
 import { SentHistoryStorage } from "./sent-history-storage";
 import { SnapshotStore } from "./snapshot-store";
 
+import { selectProtocol } from "./frame-log-state";
 export { FRAME_CAP, selectProtocol } from "./frame-log-state";
 export { randomId } from "./relay-connection";
 export { sentHistoryKey } from "./sent-history-storage";
@@ -114,10 +114,11 @@ export interface SessionSnapshot {
   lifecycle: readonly TimelineEvent[];
   /** What the agent said that composing needs (capabilities, session, modes, last turn...). */
   facts: AgentFacts;
-  /** The decoded conversation per session (lib/folds/session-view/); the facts read sessions from it. */
-  view: SessionViewState;
-  /** Codex's app-server: the thread opened last and the newest turn (Connect, the prompt box, the forms). */
-  appServer: AppServerState;
+  /**
+   * The decoded conversation, typed by the agent's protocol (its spec's fold: ACP's sessions, the
+   * app-server's threads); read it through its spec (lib/features/protocols/registry.ts).
+   */
+  conversation: Conversation;
   /** The relay's answer policies for this browser session (from agent:attached and policy:set acks). */
   policies?: Policies;
   /** Frames this tab sent, newest last; kept across agents. */
@@ -143,6 +144,19 @@ const INITIAL: SessionSnapshot = {
 
 /** The session the prompt template and the composer address: the one opened last (new, load, resume, fork). */
 export const selectSessionId = (s: SessionSnapshot): string | undefined => s.facts.sessionId;
+
+/**
+ * Where Connect lands and the prompt box prompts, by the agent's protocol's spec: ACP's session,
+ * the app-server's thread (opened last). Its prompt client reads the conversation's state, never
+ * the snapshot.
+ */
+export function selectPromptSessionId(s: SessionSnapshot): string | undefined {
+  const protocol = selectProtocol(s);
+  return specOf(protocol).promptClient.sessionId({
+    facts: s.facts,
+    conversation: specState(protocol, s.conversation),
+  });
+}
 
 function describeAgent(agent: AgentInfo): string {
   return `${agent.profile} · pid ${agent.pid} · ${[agent.command, ...agent.args].join(" ")} · cwd ${agent.cwd}`;

@@ -6,11 +6,14 @@ import {
   useCallback,
   useContext,
   useEffect,
+  useMemo,
   useRef,
   useState,
   useSyncExternalStore,
 } from "react";
-import { SessionStore, type SessionSnapshot } from "./session-store";
+import type { LogFolds } from "@/lib/folds/agent-facts";
+import { specOf, specState, type ProtocolSpec, type SpecState } from "@/lib/features/protocols/registry";
+import { selectProtocol, SessionStore, type SessionSnapshot } from "./session-store";
 import { getTabsStore, TabsStore, type Tab, type TabsSnapshot } from "./tabs-store";
 
 export const TabContext = createContext<Tab | null>(null);
@@ -44,6 +47,23 @@ export function useSession<T>(select: (s: SessionSnapshot) => T, store?: Session
     s.subscribe,
     () => select(s.getSnapshot()),
     () => select(SessionStore.serverSnapshot),
+  );
+}
+
+/**
+ * The agent's protocol's spec, and the facts with the conversation's state as that spec reads
+ * them (its prompt client, its compose rules): the same object until either changes.
+ */
+export function useProtocolState(store?: SessionStore): {
+  spec: ProtocolSpec<SpecState>;
+  state: LogFolds<SpecState>;
+} {
+  const protocol = useSession(selectProtocol, store);
+  const facts = useSession((s) => s.facts, store);
+  const conversation = useSession((s) => s.conversation, store);
+  return useMemo(
+    () => ({ spec: specOf(protocol), state: { facts, conversation: specState(protocol, conversation) } }),
+    [protocol, facts, conversation],
   );
 }
 

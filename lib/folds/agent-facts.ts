@@ -79,6 +79,15 @@ export interface FactsState {
 
 export const EMPTY_FACTS_STATE: FactsState = { facts: EMPTY_FACTS, view: emptyView() };
 
+/**
+ * What a log's frames fold into, whatever the protocol: the agent's facts and one conversation,
+ * whose type is the protocol's own (its spec's `foldLog`, lib/features/protocols/spec.ts).
+ */
+export interface LogFolds<C = unknown> {
+  readonly facts: AgentFacts;
+  readonly conversation: C;
+}
+
 export const METHOD_NOT_FOUND = -32601;
 const SESSION_OPENERS = new Set<string>([
   AGENT_METHODS.session_new,
@@ -279,12 +288,11 @@ export function foldFacts(frames: Iterable<Frame>, state: FactsState = EMPTY_FAC
 
 /**
  * The facts alone, without ACP's session view: for a protocol whose conversation another fold
- * decodes (the app-server's thread view); what the agent said to initialize and the like.
+ * decodes (the app-server's threads); what the agent said to initialize and the like.
  */
-export function foldFactsAlone(frames: Iterable<Frame>, state: FactsState = EMPTY_FACTS_STATE): FactsState {
-  let facts = state.facts;
+export function foldFactsAlone(frames: Iterable<Frame>, facts: AgentFacts = EMPTY_FACTS): AgentFacts {
   for (const frame of frames) facts = reduceFrame(facts, frame);
-  return facts === state.facts ? state : { facts, view: state.view };
+  return facts;
 }
 
 /** The facts of a whole log. */

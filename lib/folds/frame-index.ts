@@ -14,7 +14,8 @@ import { isObject } from "../protocol/json";
 import { CLIENT_METHODS, PROTOCOL_METHODS } from "../protocol/methods";
 import { McpPairs } from "./mcp-pairs";
 import { RecordingRules, type RuleFinding } from "./recording-rules";
-import { DEFAULT_PROTOCOL, type ProtocolName } from "../protocol/protocols";
+import { DEFAULT_PROTOCOL, descriptorOf, type ProtocolName } from "../protocol/protocols";
+import { BatchFold, batchParts, type BatchFrame, type PartRef } from "./acp-v2/batches";
 import { PendingRequests } from "../protocol/pending-requests";
 
 /** `params.update.sessionUpdate` of a `session/update` frame, if it has one. */
@@ -81,6 +82,8 @@ export class FrameIndex {
   private readonly withdrawn = new Map<number, number>();
   /** `mcp/message` frames and the inner MCP messages they carry. */
   readonly mcp = new McpPairs();
+  /** A protocol with batches: each batch line as one frame of parts, paired (made with the first frame). */
+  private batchFold?: BatchFold;
   /** The recording rules (lib/folds/recording-rules.ts), judged as frames come; made with the first frame. */
   private ruleFold?: RecordingRules;
   /** The protocolVersion of the agent's last answer to `initialize`. */
@@ -104,11 +107,15 @@ export class FrameIndex {
     }
     this.mcp.add(frame);
     // A log seen from its first frame knows its sessions and the client's capabilities.
-    (this.ruleFold ??= new RecordingRules({
+    const rules = (this.ruleFold ??= new RecordingRules({
       sides: new Set(["to-agent", "from-agent"]),
       fromStart: frame.seq === 1,
       protocol,
-    })).add(frame);
+    }));
+    if (this.batchFold === undefined && descriptorOf(protocol).batches) this.batchFold = new BatchFold();
+    // A batch's parts are judged as messages of their own (their findings name the batch's seq).
+    if (this.batchFold?.add(frame)) for (const part of batchParts(frame)) rules.add(part);
+    else rules.add(frame);
     const cancelled = cancelledIdOf(frame);
     if (cancelled !== undefined) return this.cancel(frame, cancelled);
     if (
@@ -199,6 +206,16 @@ export class FrameIndex {
   }
 
   /** The response to a request, or the request of a response, by seq. */
+  /** The batch a frame is, its parts paired (a protocol with batches only). */
+  batchOf(seq: number): BatchFrame | undefined {
+    return this.batchFold?.get(seq);
+  }
+
+  /** Where the answer of a request that is one frame lies when it is a batch's part. */
+  batchAnswerOf(seq: number): PartRef | undefined {
+    return this.batchFold?.answerOf(seq);
+  }
+
   partnerOf(seq: number): number | undefined {
     return this.pairs.get(seq);
   }
@@ -244,6 +261,7 @@ export class FrameIndex {
     for (const seq of this.withdrawn.keys()) if (seq < firstSeq && !this.open.has(seq)) this.withdrawn.delete(seq);
     this.mcp.prune(firstSeq);
     this.ruleFold?.prune(firstSeq);
+    this.batchFold?.prune(firstSeq);
   }
 
   /** What the recording rules found on a frame. */

@@ -38,6 +38,8 @@ export interface ProtocolDescriptor {
   schema: "acpSdk" | "appServer";
   /** Which turn reader folds its waterfall (lib/folds/waterfall.ts: ACP's prompt turns, or the app-server's threads' turns). */
   turnReader: "acp" | "appServer";
+  /** Whether a JSON-RPC batch (an array on one line) carries its messages: one frame, its parts paired (lib/folds/acp-v2/batches.ts). */
+  batches: boolean;
   /** The agent's name when it gives none (otel spans); undefined: the profile's. */
   agentName?: string;
 }
@@ -67,6 +69,7 @@ export const PROTOCOLS = {
     sessionRules: true,
     schema: "acpSdk",
     turnReader: "acp",
+    batches: false,
   },
   // ACP v2 (the draft): its own protocol, since the wire differs from v1's (a prompt answered by a
   // receipt, the turn ended by state_update idle, no client fs/* or terminal/*, batches).
@@ -83,6 +86,7 @@ export const PROTOCOLS = {
     schema: "acpSdk",
     // ACP's turn reader ends a v2 turn at state_update idle too.
     turnReader: "acp",
+    batches: true,
   },
   "codex-app-server": {
     label: "Codex app-server",
@@ -96,6 +100,7 @@ export const PROTOCOLS = {
     sessionRules: false,
     schema: "appServer",
     turnReader: "appServer",
+    batches: false,
     agentName: "codex",
   },
 } as const satisfies Record<string, ProtocolDescriptor>;

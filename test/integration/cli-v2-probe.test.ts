@@ -1,9 +1,10 @@
 /**
  * `acp-playground probe` on acp-v2 profiles (the v2 fixtures as real processes): the v2 probe runs,
- * one fresh agent per scenario, and the report's requirements are the kit's v2 ids.
+ * one fresh agent per scenario, and the report's requirements are the kit's v2 ids. And `record`:
+ * its turn ends at state_update idle, not at the prompt's receipt.
  */
 import { execa } from "execa";
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -27,8 +28,8 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const probe = async (profile: string): Promise<ProbeReport> => {
-  const run = await execa(process.execPath, [bin, "probe", "--profile", profile, "--json"], {
+const cli = (args: string[]) =>
+  execa(process.execPath, [bin, ...args], {
     cwd: dir,
     reject: false,
     timeout: 150_000,
@@ -40,6 +41,9 @@ const probe = async (profile: string): Promise<ProbeReport> => {
       NEXT_TELEMETRY_DISABLED: "1",
     },
   });
+
+const probe = async (profile: string): Promise<ProbeReport> => {
+  const run = await cli(["probe", "--profile", profile, "--json"]);
   expect(run.stderr).not.toMatch(/Error:/);
   const out = JSON.parse(run.stdout) as ProbeReport | ProbeReport[];
   return Array.isArray(out) ? out[0]! : out;
@@ -59,4 +63,17 @@ describe("probe on an acp-v2 profile", () => {
     expect(broken.conformance?.verdict).toBe("NOT CONFORMANT");
     expect(broken.conformance!.parts[0]!.requirements.some((r) => r.status === "fail")).toBe(true);
   }, 300_000);
+});
+
+describe("record on an acp-v2 profile", () => {
+  it("records the turn to its state_update idle: the idle's stopReason, and the idle in the transcript", async () => {
+    const output = path.join(dir, "v2-run.jsonl");
+    const run = await cli(["record", "--profile", "v2-ref", "--prompt", "hello", "--output", output]);
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout).toContain('state: "end_turn"');
+    const idle = readFileSync(output, "utf8")
+      .split("\n")
+      .filter((l) => l.includes('\\"state_update\\"') && l.includes('\\"idle\\"'));
+    expect(idle).toHaveLength(1);
+  }, 120_000);
 });

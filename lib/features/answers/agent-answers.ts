@@ -29,8 +29,27 @@ export interface ToolCallView {
   rawInput?: unknown;
 }
 
+/**
+ * What a v2 permission request is about (its `subject`; v1 has only `toolCall`): a tool call, a
+ * command, or another type (`_`-prefixed or future), shown as sent.
+ */
+export type PermissionSubjectView =
+  | { type: "tool_call"; toolCall: ToolCallView }
+  | { type: "command"; command?: string; cwd?: string; toolCallId?: string; terminalId?: string }
+  | { type: string; raw: Obj };
+
 export type PendingView =
-  | { kind: "permission"; sessionId?: string; toolCall: ToolCallView; options: PermissionOptionView[] }
+  | {
+      kind: "permission";
+      sessionId?: string;
+      /** v1's tool call, or the one a v2 `tool_call` subject carries. */
+      toolCall: ToolCallView;
+      /** v2: the prompt's own title and description (not the subject's). */
+      title?: string;
+      description?: string;
+      subject?: PermissionSubjectView;
+      options: PermissionOptionView[];
+    }
   | { kind: "fs-read"; path?: string; line?: number; limit?: number }
   | { kind: "fs-write"; path?: string; content?: string }
   | {
@@ -84,29 +103,52 @@ function toolCallView(v: unknown): ToolCallView {
   };
 }
 
+function subjectView(v: unknown): PermissionSubjectView | undefined {
+  if (!isObject(v) || typeof v.type !== "string") return undefined;
+  if (v.type === "tool_call") return { type: "tool_call", toolCall: toolCallView(v.toolCall) };
+  if (v.type === "command")
+    return {
+      type: "command",
+      command: str(v.command),
+      cwd: str(v.cwd),
+      toolCallId: str(v.toolCallId),
+      terminalId: str(v.terminalId),
+    };
+  return { type: v.type, raw: v };
+}
+
+/** A permission request's card: v1's tool call, or v2's subject with the prompt's own title. */
+function permissionView(p: Obj): Extract<PendingView, { kind: "permission" }> {
+  const subject = subjectView(p.subject);
+  return {
+    kind: "permission",
+    sessionId: str(p.sessionId),
+    toolCall: subject?.type === "tool_call" && "toolCall" in subject ? subject.toolCall : toolCallView(p.toolCall),
+    ...(str(p.title) ? { title: str(p.title) } : {}),
+    ...(str(p.description) ? { description: str(p.description) } : {}),
+    ...(subject ? { subject } : {}),
+    options: Array.isArray(p.options)
+      ? p.options.filter(isObject).flatMap((o) =>
+          typeof o.optionId === "string"
+            ? [
+                {
+                  optionId: o.optionId,
+                  name: str(o.name) ?? o.optionId,
+                  ...(str(o.kind) ? { kind: str(o.kind) } : {}),
+                },
+              ]
+            : [],
+        )
+      : [],
+  };
+}
+
 /** What a pending agent request asks, for its card. */
 export function describePending(frame: Frame): PendingView {
   const p = paramsOf(frame);
   switch (frame.method) {
     case CLIENT_METHODS.session_request_permission:
-      return {
-        kind: "permission",
-        sessionId: str(p.sessionId),
-        toolCall: toolCallView(p.toolCall),
-        options: Array.isArray(p.options)
-          ? p.options.filter(isObject).flatMap((o) =>
-              typeof o.optionId === "string"
-                ? [
-                    {
-                      optionId: o.optionId,
-                      name: str(o.name) ?? o.optionId,
-                      ...(str(o.kind) ? { kind: str(o.kind) } : {}),
-                    },
-                  ]
-                : [],
-            )
-          : [],
-      };
+      return permissionView(p);
     case CLIENT_METHODS.fs_read_text_file:
       return { kind: "fs-read", path: str(p.path), line: num(p.line), limit: num(p.limit) };
     case CLIENT_METHODS.fs_write_text_file:

@@ -24,7 +24,8 @@ import { buildForm, type Defs } from "./schema-form";
 import appServerSchemaFile from "../../protocol/app-server-schema.json";
 import { createAppServerSchema, type AppServerSchemaFile } from "../../protocol/schema-app-server";
 import { codexCaptureResequenced } from "../../../test/fixtures/codex-captures";
-import { appServerInitializeParams, foldAppServer } from "../protocols/codex-app-server/handshake";
+import { appServerInitializeParams } from "../protocols/codex-app-server/handshake";
+import { foldAppServerConversation } from "../protocols/codex-app-server/conversation";
 
 const require = createRequire(import.meta.url);
 const load = (file: string) =>
@@ -355,7 +356,7 @@ describe("compose forms for Codex's app-server", () => {
   const checker = createAppServerSchema(file).checker;
   const frames = codexCaptureResequenced("steered");
   const THREAD = "01a217d5-d2a1-7e90-ba1a-3cb1276d7bac";
-  const at = (seq: number) => ({ facts: EMPTY_FACTS, appServer: foldAppServer(frames.slice(0, seq)) });
+  const at = (seq: number) => ({ facts: EMPTY_FACTS, conversation: foldAppServerConversation(frames.slice(0, seq)) });
   const ctx = { cwd: "/w", protocolVersion: 1 };
   const prefill = (method: string, seq: number) => {
     const spec = specs.find((s) => s.method === method)!;
@@ -424,7 +425,10 @@ describe("compose forms for Codex's app-server", () => {
       seq.line("to-agent", JSON.stringify({ id: 51, method: "modelProvider/list", params: {} })),
       seq.line("from-agent", JSON.stringify({ id: 51, result: { data: [{ id: "offline" }, { id: "openai" }] } })),
     ];
-    const state = { facts: EMPTY_FACTS, appServer: foldAppServer(later, at(frames.length).appServer) };
+    const state = {
+      facts: EMPTY_FACTS,
+      conversation: foldAppServerConversation(later, at(frames.length).conversation),
+    };
     expect(rules.suggest("thread/turns/list", ["cursor"], {}, state, [])).toEqual([
       { value: "page-2", label: "next page (the last answer's nextCursor)" },
     ]);

@@ -10,7 +10,7 @@
  * client requests and notifications from its schema, grouped, prefilled with
  * the current thread and turn. Each protocol's spec holds its rules (ACP_COMPOSE_RULES, APP_SERVER_COMPOSE_RULES).
  */
-import { agentCapabilities, currentSession, type AgentFacts } from "../../folds/agent-facts";
+import { agentCapabilities, currentSession, type AgentFacts, type LogFolds } from "../../folds/agent-facts";
 import { DEFAULT_CLIENT_CAPABILITIES } from "../../protocol/client-capabilities";
 import { parseAuthMethods } from "../connect/auth-methods";
 import { initializeParams, V2_AUTH_LOGIN } from "../connect/handshake";
@@ -19,7 +19,8 @@ import { initialValue, type Defs, type FieldNode, type Path } from "./schema-for
 import { isObject } from "../../protocol/json";
 import { AGENT_METHODS, CLIENT_METHODS } from "../../protocol/methods";
 import type { AppServerSchemaFile } from "../../protocol/schema-app-server";
-import { appServerInitializeParams, type AppServerState } from "../protocols/codex-app-server/handshake";
+import { appServerInitializeParams } from "../protocols/codex-app-server/handshake";
+import type { AppServerConversation } from "../protocols/codex-app-server/conversation";
 
 export interface MethodSpec {
   method: string;
@@ -482,11 +483,16 @@ export function appServerComposeMethods(file: AppServerSchemaFile): MethodSpec[]
 /** Params naming the running (or last) turn. */
 const TURN_FIELDS = ["turnId", "expectedTurnId"];
 
-function appServerPrefill(method: string, node: FieldNode, state: ComposeState, ctx: PrefillContext): unknown {
+function appServerPrefill(
+  method: string,
+  node: FieldNode,
+  state: LogFolds<AppServerConversation>,
+  ctx: PrefillContext,
+): unknown {
   if (method === "initialize") return appServerInitializeParams();
   const base = initialValue(node);
   const v: Record<string, unknown> = isObject(base) ? { ...base } : {};
-  const { threadId, turn } = state.appServer;
+  const { threadId, turn } = state.conversation.current;
   if (threadId !== undefined && hasField(node, "threadId")) v.threadId = threadId;
   const turnId = turn?.threadId === threadId ? turn?.turnId : undefined;
   for (const f of TURN_FIELDS) if (turnId !== undefined && hasField(node, f)) v[f] = turnId;
@@ -500,12 +506,12 @@ function appServerPrefill(method: string, node: FieldNode, state: ComposeState, 
 function appServerSuggestions(
   method: string,
   path: Path,
-  state: ComposeState,
+  state: LogFolds<AppServerConversation>,
   roots: readonly string[],
 ): Suggestion[] | undefined {
   if (path.length !== 1) return undefined;
   const key = path[0];
-  const { threadId, threadIds, turn, cursors, providers } = state.appServer;
+  const { threadId, threadIds, turn, cursors, providers } = state.conversation.current;
   // The next page of the listing this form asks for (thread/turns/list, thread/items/list, thread/list...).
   const cursor = Object.hasOwn(cursors, method) ? cursors[method] : undefined;
   if (key === "cursor" && cursor !== undefined)
@@ -524,21 +530,16 @@ function appServerSuggestions(
 // ---------------------------------------------------------------------------
 // Per protocol
 
-/** What the forms read: the agent's facts (ACP) and the app-server's thread and turn. */
-export interface ComposeState {
-  facts: AgentFacts;
-  appServer: AppServerState;
-}
-
 /** How a protocol's forms are judged, prefilled and annotated. */
-export interface ComposeRules {
+/** `C`: the protocol's conversation (its spec's), which the forms read beside the facts. */
+export interface ComposeRules<C = unknown> {
   support(method: string, facts: AgentFacts): Support;
-  prefill(method: string, node: FieldNode, state: ComposeState, ctx: PrefillContext): unknown;
+  prefill(method: string, node: FieldNode, state: LogFolds<C>, ctx: PrefillContext): unknown;
   suggest(
     method: string,
     path: Path,
     params: unknown,
-    state: ComposeState,
+    state: LogFolds<C>,
     roots: readonly string[],
   ): Suggestion[] | undefined;
   warnings(method: string, params: unknown, facts: AgentFacts, policies?: Policies): ComposeWarning[];
@@ -557,7 +558,7 @@ export const ACP_COMPOSE_RULES: ComposeRules = {
 };
 
 /** Codex advertises no capabilities: every method of its schema may be sent, and it says what it refuses. */
-export const APP_SERVER_COMPOSE_RULES: ComposeRules = {
+export const APP_SERVER_COMPOSE_RULES: ComposeRules<AppServerConversation> = {
   support: () => ({ state: "baseline", reason: "in the app-server schema of the pinned Codex" }),
   prefill: appServerPrefill,
   suggest: (method, path, _params, state, roots) => appServerSuggestions(method, path, state, roots),

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { codexCaptureResequenced } from "../../../test/fixtures/codex-captures";
-import { EMPTY_FACTS, reduceAllFacts } from "../../folds/agent-facts";
+import { EMPTY_FACTS, reduceAllFacts, type LogFolds } from "../../folds/agent-facts";
 import type { RpcOutcome } from "../../protocol/jsonrpc";
 import { FrameSequencer } from "../../protocol/frame-sequencer";
 import { ok } from "../../protocol/result";
-import { EMPTY_APP_SERVER_STATE, foldAppServer } from "../protocols/codex-app-server/handshake";
-import { ACP_PROMPT_CLIENT, APP_SERVER_PROMPT_CLIENT, type PromptPort, type PromptState } from "./flow-prompt";
+import { foldAppServerConversation, type AppServerConversation } from "../protocols/codex-app-server/conversation";
+import { ACP_PROMPT_CLIENT, APP_SERVER_PROMPT_CLIENT, type PromptPort } from "./flow-prompt";
 
 /** A port that records what is sent and answers every request with `answer`. */
 function port(answer: RpcOutcome = { kind: "result", result: {}, frame: undefined as never }) {
@@ -26,9 +26,9 @@ function port(answer: RpcOutcome = { kind: "result", result: {}, frame: undefine
 const frames = codexCaptureResequenced("steered");
 const THREAD = "01a217d5-d2a1-7e90-ba1a-3cb1276d7bac";
 const SLOW_TURN = "01a217d5-d44f-7e32-8fc4-56bcdf77b7bb";
-const appServerAt = (seq: number): PromptState => ({
+const appServerAt = (seq: number): LogFolds<AppServerConversation> => ({
   facts: EMPTY_FACTS,
-  appServer: foldAppServer(frames.slice(0, seq)),
+  conversation: foldAppServerConversation(frames.slice(0, seq)),
 });
 const client = APP_SERVER_PROMPT_CLIENT;
 
@@ -87,7 +87,7 @@ describe("the prompt box on Codex's app-server", () => {
       "to-agent",
       JSON.stringify({ id: 1, method: "turn/start", params: { threadId: "t", input: [] } }),
     );
-    const state = { facts: EMPTY_FACTS, appServer: foldAppServer([start], EMPTY_APP_SERVER_STATE) };
+    const state = { facts: EMPTY_FACTS, conversation: foldAppServerConversation([start]) };
     const p = port();
     expect(await client.send(p.port, state, "t", "more")).toMatchObject({ kind: "failed" });
     expect(await client.cancel(p.port, state, "t")).toMatch(/no id yet/);
@@ -114,7 +114,7 @@ describe("the prompt box on ACP", () => {
   ];
 
   it("prompts the session opened last with session/prompt; Cancel is session/cancel; no steering", async () => {
-    const running = { facts: reduceAllFacts(log), appServer: EMPTY_APP_SERVER_STATE };
+    const running = { facts: reduceAllFacts(log), conversation: undefined };
     expect(acp.sessionId(running)).toBe("s1");
     expect(acp.steers).toBe(false);
     expect(acp.turn(running, "s1")).toMatchObject({ ended: false });
@@ -132,7 +132,7 @@ describe("the prompt box on ACP", () => {
       "from-agent",
       '{"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn","usage":{"inputTokens":3,"outputTokens":4,"totalTokens":7}}}',
     );
-    const state = { facts: reduceAllFacts([...log, done]), appServer: EMPTY_APP_SERVER_STATE };
+    const state = { facts: reduceAllFacts([...log, done]), conversation: undefined };
     expect(acp.turn(state, "s1")).toMatchObject({
       ended: true,
       end: { label: "stopReason", value: '"end_turn"' },

@@ -5,7 +5,7 @@
  * in the thread opened last, `turn/steer` while a turn runs (it names the turn it expects), and
  * `turn/interrupt`. The prompt box and the Connect panel only ever go through these.
  */
-import type { AgentFacts } from "../../folds/agent-facts";
+import type { LogFolds } from "../../folds/agent-facts";
 import { APP_SERVER_CLIENT } from "../../protocol/app-server-methods";
 import { describeError, type RpcOutcome } from "../../protocol/jsonrpc";
 import { AGENT_METHODS } from "../../protocol/methods";
@@ -14,9 +14,9 @@ import {
   turnInterruptParams,
   turnStartParams,
   turnSteerParams,
-  type AppServerState,
   type AppServerTurn,
 } from "../protocols/codex-app-server/handshake";
+import type { AppServerConversation } from "../protocols/codex-app-server/conversation";
 import { outcomeText } from "./handshake";
 
 /** A turn as the prompt box shows it, whatever the protocol. */
@@ -32,27 +32,22 @@ export interface PromptTurn {
   emptyResponse: boolean;
 }
 
-/** What the clients read: the session snapshot's facts and app-server state. */
-export interface PromptState {
-  facts: AgentFacts;
-  appServer: AppServerState;
-}
-
 export type PromptPort = Pick<RequestPort, "request" | "notify">;
 
-export interface PromptClient {
+/** `C`: the protocol's conversation (its spec's), which the client reads beside the facts. */
+export interface PromptClient<C = unknown> {
   /** What the protocol calls the session: "session" (ACP), "thread" (the app-server). */
   readonly noun: string;
   /** Sending while a turn runs adds to it (steers); else Send waits for the turn to end. */
   readonly steers: boolean;
   /** The session the box prompts: the one opened last. */
-  sessionId(state: PromptState): string | undefined;
+  sessionId(state: LogFolds<C>): string | undefined;
   /** That session's newest turn, running or ended. */
-  turn(state: PromptState, sessionId: string): PromptTurn | undefined;
+  turn(state: LogFolds<C>, sessionId: string): PromptTurn | undefined;
   /** Sends text: a new turn, or more input for the running one when the protocol steers. */
-  send(port: PromptPort, state: PromptState, sessionId: string, text: string): Promise<RpcOutcome>;
+  send(port: PromptPort, state: LogFolds<C>, sessionId: string, text: string): Promise<RpcOutcome>;
   /** Stops the running turn; why it could not, if it could not. */
-  cancel(port: PromptPort, state: PromptState, sessionId: string): Promise<string | undefined>;
+  cancel(port: PromptPort, state: LogFolds<C>, sessionId: string): Promise<string | undefined>;
 }
 
 const failed = (message: string): RpcOutcome => ({ kind: "failed", reason: "unsent", message });
@@ -82,13 +77,13 @@ export const ACP_PROMPT_CLIENT: PromptClient = {
 };
 
 /** The app-server's turn of this thread. */
-const threadTurn = (s: PromptState, threadId: string): AppServerTurn | undefined =>
-  s.appServer.turn?.threadId === threadId ? s.appServer.turn : undefined;
+const threadTurn = (s: LogFolds<AppServerConversation>, threadId: string): AppServerTurn | undefined =>
+  s.conversation.current.turn?.threadId === threadId ? s.conversation.current.turn : undefined;
 
-export const APP_SERVER_PROMPT_CLIENT: PromptClient = {
+export const APP_SERVER_PROMPT_CLIENT: PromptClient<AppServerConversation> = {
   noun: "thread",
   steers: true,
-  sessionId: (s) => s.appServer.threadId,
+  sessionId: (s) => s.conversation.current.threadId,
   turn(s, threadId) {
     const t = threadTurn(s, threadId);
     if (!t) return undefined;

@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { PROTOCOL_NAMES, PROTOCOLS } from "../../protocol/protocols";
-import { PROTOCOL_SPECS, specOf } from "./registry";
+import { EMPTY_FACTS } from "../../folds/agent-facts";
+import { FrameSequencer } from "../../protocol/frame-sequencer";
+import {
+  conversationState,
+  conversationTopic,
+  emptyConversation,
+  foldConversation,
+  PROTOCOL_SPECS,
+  specOf,
+} from "./registry";
 import { missingParts, SPEC_PARTS } from "./spec";
 
 describe("the protocol registry", () => {
@@ -11,7 +20,7 @@ describe("the protocol registry", () => {
       expect(missingParts(spec), name).toEqual([]);
       expect(spec.name).toBe(name);
       for (const [key, value] of Object.entries(PROTOCOLS[name]))
-        expect(spec[key as keyof typeof spec], key).toEqual(value);
+        expect((spec as unknown as Record<string, unknown>)[key], key).toEqual(value);
     }
   });
 
@@ -72,5 +81,53 @@ describe("the protocol registry", () => {
     expect(specOf("codex-app-server").answer("item/commandExecution/requestApproval", {}, "deny")).toEqual({
       result: { decision: "decline" },
     });
+  });
+});
+
+describe("the conversation, typed by its protocol", () => {
+  const s = new FrameSequencer();
+  const line = (dir: "to-agent" | "from-agent", m: object) => s.line(dir, JSON.stringify({ jsonrpc: "2.0", ...m }));
+  const acpLog = [
+    line("to-agent", { id: 1, method: "session/new", params: { cwd: "/w", mcpServers: [] } }),
+    line("from-agent", { id: 1, result: { sessionId: "s1" } }),
+    line("to-agent", {
+      id: 2,
+      method: "session/prompt",
+      params: { sessionId: "s1", prompt: [{ type: "text", text: "  fix   the\nbuild  " }] },
+    }),
+  ];
+  const start = (protocol: "acp" | "codex-app-server") => ({
+    facts: EMPTY_FACTS,
+    conversation: emptyConversation(protocol),
+  });
+
+  it("folds by the protocol's own spec, and names the tab from the conversation by that spec", () => {
+    const acp = foldConversation("acp", acpLog, start("acp"));
+    expect(acp.conversation.protocol).toBe("acp");
+    expect(acp.facts.sessionId).toBe("s1");
+    expect(conversationTopic(acp.conversation)).toBe("fix the build");
+    const app = foldConversation(
+      "codex-app-server",
+      [
+        line("to-agent", { id: 1, method: "thread/start", params: { cwd: "/w" } }),
+        line("from-agent", { id: 1, result: { thread: { id: "t1" } } }),
+      ],
+      start("codex-app-server"),
+    );
+    expect(app.conversation.protocol).toBe("codex-app-server");
+    expect(conversationState("codex-app-server", app.conversation).current.threadId).toBe("t1");
+    expect(conversationTopic(app.conversation)).toBe("");
+  });
+
+  it("reads another protocol's conversation as empty, and keeps its own when a batch changes nothing", () => {
+    const acp = foldConversation("acp", acpLog, start("acp"));
+    expect(conversationState("codex-app-server", acp.conversation)).toBe(
+      PROTOCOL_SPECS["codex-app-server"].emptyConversation,
+    );
+    const again = foldConversation("acp", [line("from-agent", { method: "_x/y", params: {} })], acp);
+    expect(again.conversation).toBe(acp.conversation);
+    // An app-server fold over an ACP conversation starts from its own empty one, never from ACP's.
+    const switched = foldConversation("codex-app-server", [], acp);
+    expect(switched.conversation.protocol).toBe("codex-app-server");
   });
 });

@@ -10,8 +10,7 @@
  */
 import type { ProtocolDescriptor, ProtocolName } from "../../protocol/protocols";
 import type { Frame } from "../../protocol/frame";
-import type { FactsState } from "../../folds/agent-facts";
-import type { AppServerState } from "./codex-app-server/handshake";
+import type { LogFolds } from "../../folds/agent-facts";
 import type { RpcError } from "../../protocol/jsonrpc";
 import type { ConnectDeps, ConnectInput, ConnectTimeouts } from "../connect/connect-steps";
 import type { HandshakeEnd } from "../connect/handshake";
@@ -33,19 +32,16 @@ export type ConnectHandshake = (
   started: { pooled: boolean },
 ) => Promise<HandshakeEnd>;
 
-/**
- * What a log's frames fold into (the browser's session snapshot): the facts and ACP's session
- * view, and the app-server's thread and turn. A protocol folds only its own part; the rest stays
- * as it was (empty).
- */
-export interface LogFolds extends FactsState {
-  appServer: AppServerState;
-}
-
 /** A policy's answer to one of the agent's requests, when the protocol answers it itself. */
 export type ProtocolAnswer = { result: unknown } | { error: RpcError };
 
-export interface ProtocolSpec extends ProtocolDescriptor {
+/**
+ * `C` is the protocol's conversation: what its fold makes of a log (ACP's session view, the
+ * app-server's threads), the type of the browser snapshot's `conversation.state` for it
+ * (lib/features/protocols/registry.ts, `Conversation`). The parts that read it are methods, so a
+ * spec of any conversation is a `ProtocolSpec` where the conversation is not read.
+ */
+export interface ProtocolSpec<C = unknown> extends ProtocolDescriptor {
   readonly name: ProtocolName;
   /** Connect: the client handshake, the session (or thread) opened. */
   readonly connect: ConnectHandshake;
@@ -57,7 +53,7 @@ export interface ProtocolSpec extends ProtocolDescriptor {
     readonly turn: (port: SidePort, input: SideInput, sessionId: string) => Promise<SideEnd>;
   };
   /** The prompt box's client. */
-  readonly promptClient: PromptClient;
+  readonly promptClient: PromptClient<C>;
   /** The probe: its steps and requirements, run against a live agent. */
   readonly probe: (driver: Driver, options: ProbeOptions) => Promise<ProbeResult>;
   /**
@@ -65,16 +61,20 @@ export interface ProtocolSpec extends ProtocolDescriptor {
    * decides it (app-server approvals); undefined: the relay's generic answers (lib/features/answers/policy.ts).
    */
   readonly answer: (method: string, params: unknown, policy: "auto" | "deny") => ProtocolAnswer | undefined;
+  /** The conversation before any frame. */
+  readonly emptyConversation: C;
   /**
-   * Folds a log's new frames, once, by this protocol's own fold (the browser's frame log): a new
-   * record of the three parts only (`prev` may be the whole snapshot), each part kept as it was
-   * (the same object) when the frames did not change it.
+   * Folds a log's new frames, once, by this protocol's own fold (the browser's frame log): the
+   * facts and the conversation, each kept as it was (the same object) when the frames did not
+   * change it.
    */
-  readonly foldLog: (frames: readonly Frame[], prev: LogFolds) => LogFolds;
+  foldLog(frames: readonly Frame[], prev: LogFolds<C>): LogFolds<C>;
+  /** What a tab is recognised by: the newest conversation's title, else its first prompt ("" for none). */
+  topic(conversation: C): string;
   /** A comparison's reading of one side's frames: its turns (lib/features/compare/compare.ts). */
   readonly compareTurns: CompareTurns;
   /** The compose panel's rules (lib/features/compose/catalog.ts). */
-  readonly compose: ComposeRules;
+  readonly compose: ComposeRules<C>;
   /** Ids that differ from run to run, aliased in diffs (lib/features/compare/transcript-align.ts). */
   readonly ids: {
     /** Keys whose string value is such an id, with the alias's kind. */
@@ -113,7 +113,9 @@ export const SPEC_PARTS = [
   "promptClient",
   "probe",
   "answer",
+  "emptyConversation",
   "foldLog",
+  "topic",
   "compareTurns",
   "compose",
   "ids",
@@ -126,7 +128,7 @@ export function missingParts(spec: object): string[] {
   const parts = spec as Record<string, unknown>;
   const callable = (v: unknown) => typeof v === "function";
   const missing: string[] = SPEC_PARTS.filter((p) => parts[p] === undefined || parts[p] === null);
-  for (const fn of ["connect", "probe", "answer", "foldLog", "compareTurns", "rerunLeaveOut", "replayNote"])
+  for (const fn of ["connect", "probe", "answer", "foldLog", "topic", "compareTurns", "rerunLeaveOut", "replayNote"])
     if (parts[fn] !== undefined && !callable(parts[fn])) missing.push(fn);
   const side = parts.side as Record<string, unknown> | undefined;
   for (const fn of ["open", "turn"]) if (side && !callable(side[fn])) missing.push(`side.${fn}`);

@@ -82,6 +82,13 @@ export class BatchFold {
     return this.answers.get(String(seq));
   }
 
+  /** Forgets what lies before `firstSeq` (the log dropped it). */
+  prune(firstSeq: number): void {
+    for (const seq of this.batches.keys()) if (seq < firstSeq) this.batches.delete(seq);
+    for (const [seq, at] of this.answers) if (Number(seq) < firstSeq && at.seq < firstSeq) this.answers.delete(seq);
+    for (const [key, at] of this.open) if (at.seq < firstSeq) this.open.delete(key);
+  }
+
   private request(dir: FrameDirection, id: JsonRpcId, at: PartRef): void {
     this.open.set(`${dir} ${idKey(id)}`, at);
   }

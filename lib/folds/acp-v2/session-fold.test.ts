@@ -19,6 +19,9 @@ describe("the v2 fold", () => {
     const tools = first!.items.filter((i) => i.type === "tool_call");
     expect(tools).toHaveLength(1);
     expect(tools[0]).toMatchObject({ toolCallId: expect.any(String), status: "completed", title: "Edit notes.txt" });
+    // Its permission request (the tool call in a v2 `subject`) is on the same item, answered.
+    expect(tools[0]).toMatchObject({ permission: { outcome: { outcome: "selected" } } });
+    expect(first!.items.filter((i) => i.type === "unknown")).toEqual([]);
     expect(second).toMatchObject({ ended: true, endedBy: "state", stopReason: "cancelled" });
     expect(session!.history.length).toBeGreaterThan(0);
   }, 30_000);

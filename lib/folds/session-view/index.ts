@@ -30,6 +30,13 @@ export function emptyView(): SessionViewState {
   return { sessions: {}, order: [], pending: {}, terminals: {} };
 }
 
+/**
+ * Whether a conversation's state is a session view: what a view shown for the protocol a page
+ * chose checks before reading the snapshot's conversation (it may still be the last agent's).
+ */
+export const isSessionView = (state: unknown): state is SessionViewState =>
+  isObject(state) && isObject(state.sessions) && Array.isArray(state.order) && isObject(state.terminals);
+
 /** The terminal with this id, if the view knows it (ids come off the wire: own keys only). */
 
 export function reduceFrame(state: SessionViewState, frame: Frame): SessionViewState {

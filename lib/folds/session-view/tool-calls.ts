@@ -41,11 +41,23 @@ export function mergeToolCall(d: Draft, tg: Target, seq: number, id: string, u: 
   return it;
 }
 
+/**
+ * v2 names the tool call in the permission's `subject`: a tool_call subject carries it (applied as
+ * a tool_call_update, the schema says), a command subject may name one by id.
+ */
+function subjectToolCall(subject: unknown): unknown {
+  if (!isObject(subject)) return undefined;
+  if (subject.type === "tool_call") return subject.toolCall;
+  return subject.type === "command" && typeof subject.toolCallId === "string"
+    ? { toolCallId: subject.toolCallId }
+    : undefined;
+}
+
 export function onPermissionRequest(d: Draft, f: Frame, id: JsonRpcId, p: Obj): void {
   const sessionId = str(p.sessionId) ?? NO_SESSION;
   const s = ownSession(d, sessionId, f.seq);
   const tg = target(d, s);
-  const tc = p.toolCall;
+  const tc = p.toolCall ?? subjectToolCall(p.subject);
   if (!isObject(tc) || typeof tc.toolCallId !== "string") {
     addUnknown(d, s, tg, f.seq, CLIENT_METHODS.session_request_permission, p, "toolCall has no toolCallId");
     return;
@@ -63,7 +75,8 @@ export function onPermissionRequest(d: Draft, f: Frame, id: JsonRpcId, p: Obj): 
 
 export function onPermissionResponse(d: Draft, f: Frame, pend: PendingRequest, m: Obj): void {
   const s0 = pend.sessionId === undefined ? undefined : get(d.root.sessions, pend.sessionId);
-  const toolCallId = obj(obj(pend.params).toolCall).toolCallId;
+  const params = obj(pend.params);
+  const toolCallId = obj(params.toolCall ?? subjectToolCall(params.subject)).toolCallId;
   if (!s0 || pend.sessionId === undefined) return;
   const isIt = (it: ViewItem) => it.type === "tool_call" && it.toolCallId === toolCallId;
   // Usually in the last turn; search back further only if the answer came late.

@@ -24,9 +24,22 @@ describe("ACP v2's permission answers", () => {
     });
   });
 
-  it("refuses malformed params with -32602 and leaves other methods to the relay", () => {
+  it("answers a request without a subject (optional in v2's schema: null or omitted mean none)", () => {
     const { subject: _s, ...noSubject } = request;
-    expect(answerV2("session/request_permission", noSubject, "auto")).toMatchObject({ error: { code: -32602 } });
+    expect(answerV2("session/request_permission", noSubject, "auto")).toHaveProperty(
+      "result.outcome.outcome",
+      "selected",
+    );
+    expect(answerV2("session/request_permission", { ...noSubject, subject: null }, "deny")).toHaveProperty(
+      "result.outcome.optionId",
+      "reject",
+    );
+  });
+
+  it("refuses malformed params with -32602 and leaves other methods to the relay", () => {
+    expect(answerV2("session/request_permission", { ...request, subject: "edit" }, "auto")).toMatchObject({
+      error: { code: -32602, message: expect.stringContaining("subject") },
+    });
     expect(answerV2("session/request_permission", { ...request, options: [{ optionId: 1 }] }, "auto")).toMatchObject({
       error: { code: -32602, message: expect.stringContaining("options[0]") },
     });

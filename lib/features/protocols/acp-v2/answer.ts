@@ -16,7 +16,9 @@ const invalid = (message: string): ProtocolAnswer => ({
 function optionsOf(params: unknown): Array<{ optionId: string; kind: string }> | string {
   if (!isObject(params)) return "params: not an object";
   if (typeof params.sessionId !== "string") return "params.sessionId: missing";
-  if (!isObject(params.subject)) return "params.subject: missing";
+  // Optional in v2's schema (omitted and null mean none); when given, an object.
+  if (params.subject !== undefined && params.subject !== null && !isObject(params.subject))
+    return "params.subject: not an object";
   const options = params.options;
   if (!Array.isArray(options)) return "params.options: not an array";
   const bad = options.findIndex((o) => !isObject(o) || typeof o.optionId !== "string" || typeof o.kind !== "string");

@@ -3,7 +3,9 @@
  * the probe in lib/features/probe/probe.ts and probe/, the session view in lib/folds/session-view/).
  */
 import type { ClientCapabilities } from "@agentclientprotocol/sdk";
-import { foldFacts } from "../../../folds/agent-facts";
+import { EMPTY_FACTS_STATE, foldFacts } from "../../../folds/agent-facts";
+import { sessionTopic } from "../../../folds/conversation-topic";
+import type { SessionViewState } from "../../../folds/session-view";
 import { isObject } from "../../../protocol/json";
 import { AGENT_METHODS } from "../../../protocol/methods";
 import { PROTOCOLS } from "../../../protocol/protocols";
@@ -19,7 +21,7 @@ export const COMPARE_CLIENT_CAPABILITIES: ClientCapabilities = {
   terminal: false,
 };
 
-export const ACP_SPEC: ProtocolSpec = {
+export const ACP_SPEC: ProtocolSpec<SessionViewState> = {
   ...PROTOCOLS.acp,
   name: "acp",
   poolable: true,
@@ -56,12 +58,13 @@ export const ACP_SPEC: ProtocolSpec = {
   probe: (driver, options) => import("../../probe/probe").then((m) => m.runAcpProbe(driver, options)),
   // The relay answers ACP's requests itself (lib/features/answers/policy.ts, server/agents/client-services.ts).
   answer: () => undefined,
-  // ACP's facts and session view; the app-server's state is never folded from an ACP log.
-  foldLog: (frames, prev) => {
-    // Only the parts: `prev` may be the whole snapshot, which foldFacts hands back when nothing changed.
-    const { facts, view } = foldFacts(frames, prev);
-    return { facts, view, appServer: prev.appServer };
+  // ACP's facts and session view (the facts read the sessions from the view).
+  emptyConversation: EMPTY_FACTS_STATE.view,
+  foldLog(frames, prev) {
+    const { facts, view } = foldFacts(frames, { facts: prev.facts, view: prev.conversation });
+    return facts === prev.facts && view === prev.conversation ? prev : { facts, conversation: view };
   },
+  topic: sessionTopic,
   compareTurns: acpTurns,
   compose: ACP_COMPOSE_RULES,
   ids: {

@@ -7,8 +7,10 @@ import { isObject } from "../../../protocol/json";
 import { AGENT_METHODS } from "../../../protocol/methods";
 import { PROTOCOLS } from "../../../protocol/protocols";
 import { fail } from "../../../protocol/result";
-import { foldAppServer, runAppServerHandshake, runAppServerTurn } from "./handshake";
+import { runAppServerHandshake, runAppServerTurn } from "./handshake";
 import { foldFactsAlone } from "../../../folds/agent-facts";
+import { threadTopic } from "../../../folds/conversation-topic";
+import { EMPTY_APP_SERVER_CONVERSATION, foldAppServerConversation, type AppServerConversation } from "./conversation";
 import { APP_SERVER_COMPOSE_RULES } from "../../compose/catalog";
 import { appServerTurns } from "./compare-turns";
 import { APP_SERVER_PROMPT_CLIENT } from "../../connect/flow-prompt";
@@ -34,7 +36,7 @@ const NOT_RERUN: ReadonlySet<string> = new Set([
   "feedback/upload",
 ]);
 
-export const APP_SERVER_SPEC: ProtocolSpec = {
+export const APP_SERVER_SPEC: ProtocolSpec<AppServerConversation> = {
   ...PROTOCOLS["codex-app-server"],
   name: "codex-app-server",
   // Codex reads its credentials (or a custom provider) from its config: no auth step, and no warm pool.
@@ -61,11 +63,14 @@ export const APP_SERVER_SPEC: ProtocolSpec = {
   // Loaded when a probe runs: the pages that only show a conversation (the one-file export) leave it out.
   probe: (driver, options) => import("./probe").then((m) => m.runAppServerProbe(driver, options)),
   answer: appServerAnswer,
-  // Its thread and turn, and the facts (initialize's answer) without ACP's session view.
-  foldLog: (frames, prev) => {
-    const { facts, view } = foldFactsAlone(frames, prev);
-    return { facts, view, appServer: foldAppServer(frames, prev.appServer) };
+  // Its threads and turns, and the facts (initialize's answer) without ACP's session view.
+  emptyConversation: EMPTY_APP_SERVER_CONVERSATION,
+  foldLog(frames, prev) {
+    const facts = foldFactsAlone(frames, prev.facts);
+    const conversation = foldAppServerConversation(frames, prev.conversation);
+    return facts === prev.facts && conversation === prev.conversation ? prev : { facts, conversation };
   },
+  topic: (conversation) => threadTopic(conversation.view),
   compareTurns: appServerTurns,
   compose: APP_SERVER_COMPOSE_RULES,
   ids: {
