@@ -18,7 +18,8 @@ import { connectDetail } from "./compose/ConnectPanel";
 import { advertisesDefaults, capabilitiesOf, useConnectChoices } from "./compose/ConnectSettings";
 import { PROTOCOL_VIEWS } from "./protocol-views";
 import { CredentialsNote } from "./profiles/CredentialsNote";
-import type { AgentStatus } from "./state/session-store";
+import { selectProtocol, type AgentStatus } from "./state/session-store";
+import { specOf } from "@/lib/features/protocols/registry";
 import { PROFILE_UI_KEY } from "./state/tabs-store";
 import { useSession, useSessionStore, useTabState } from "./state/use-session";
 import { WatchLinkButton } from "./watch/WatchLinkButton";
@@ -82,6 +83,7 @@ function Negotiated() {
   const version = useSession((s) => negotiatedVersion(s.facts));
   const initialize = useSession((s) => s.facts.initialize);
   const words = useMemo(() => capabilityWords(agentCapabilities({ ...EMPTY_FACTS, initialize })), [initialize]);
+  const noun = specOf(useSession(selectProtocol)).promptClient.noun;
   if (!running || handshake?.step !== "ready") return null;
   const detail = connectDetail(handshake, false);
   return (
@@ -98,6 +100,12 @@ function Negotiated() {
         >
           v{version}
         </code>
+      ) : null}
+      {handshake.sessionId ? (
+        // What Connect opened, by its full id (cut to fit; the tooltip has it whole).
+        <span className="min-w-0 max-w-[12rem] shrink truncate" title={handshake.sessionId}>
+          {noun} <code className="text-zinc-300">{handshake.sessionId}</code>
+        </span>
       ) : null}
       {words.length ? (
         <span
