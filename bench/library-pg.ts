@@ -34,6 +34,8 @@ const QUERIES = {
   commonWord: "/api/search?q=function",
   twoCommonWords: "/api/search?q=agent%20session",
   phrase: `/api/search?q=${encodeURIComponent('"read write"')}`,
+  // Three words: their pairs are looked up, then their order checked in the rows holding both pairs.
+  phraseOfThree: `/api/search?q=${encodeURIComponent('"the file is"')}`,
   prefix: "/api/search?q=laten",
   filtered: "/api/search?q=error&agent=claude-code&errors=1&from=2026-02-01&to=2026-04-30",
 };

@@ -18,6 +18,7 @@ const BENCHMARKS = [
   "library-pg",
   "otel-export",
   "watch",
+  "team-recording",
 ];
 const [only, ...flags] = process.argv.slice(2);
 if (only && !BENCHMARKS.includes(only)) {

@@ -14,7 +14,8 @@ export function CopyLink() {
   if (!token) return null;
   const copy = async () => {
     const url = new URL(window.location.href);
-    url.search = "";
+    // Only the token goes: a page's own parameters (a diff's ?a=&b=) are what it shows.
+    url.searchParams.delete("token");
     url.hash = "";
     setCopied(await copyText(url.toString()));
   };

@@ -47,6 +47,7 @@ test("exported from the Transcripts page, the demo opens from disk offline with 
 }) => {
   await page.goto(`${process.env.E2E_ORIGIN}/transcripts?token=${new URL(url()).searchParams.get("token")}`);
   const row = page.locator('[data-testid="transcript-row"][data-id="demo-gemini"]');
+  await row.getByTestId("row-more").click();
   const [download] = await Promise.all([page.waitForEvent("download"), row.getByTestId("export-transcript").click()]);
   expect(download.suggestedFilename()).toBe("demo-gemini.html");
   const file = test.info().outputPath("demo.html");

@@ -163,6 +163,12 @@ async function startWorld(): Promise<{ env: WorldEnv; cleanup: () => Promise<voi
           args: [path.resolve(import.meta.dirname, "../test/fixtures/sessions-agent.mjs")],
         },
         v2: { command: process.execPath, args: [path.resolve(import.meta.dirname, "../test/fixtures/v2-agent.mjs")] },
+        // An acp-v2 profile: the v2 reference agent asks permission in every turn (e2e/journey-acp-v2.spec.ts).
+        "v2-reference": {
+          command: process.execPath,
+          args: [path.resolve(import.meta.dirname, "../test/fixtures/v2-reference-agent.mjs")],
+          protocol: "acp-v2",
+        },
         // Elicitation, elicitation/complete and $/cancel_request both ways (test/fixtures/requests-agent.mjs).
         requests: {
           command: process.execPath,

@@ -40,6 +40,8 @@ test("Send to … sends the demo to the serve --otlp endpoint and shows the back
 
     await page.goto(`${origin}/transcripts?token=${TOKEN}`);
     const demo = page.locator('[data-testid="transcript-row"][data-id="demo-gemini"]');
+    // A rare action of the row, under More; its status shows in the row once the menu closes.
+    await demo.getByTestId("row-more").click();
     const send = demo.getByTestId("send-otlp");
     await expect(send).toHaveText(`Send to ${host}`);
     await send.click();

@@ -28,9 +28,13 @@ test.describe.serial("profiles: availability, versions, probe, export, compare",
   );
 
   test("availability and versions as the server sees them", async () => {
-    await expect(gemini.getByTestId("profile-available")).toHaveText("✓");
+    await expect(gemini.getByTestId("profile-available")).toHaveText("✓ installed");
     await expect(gemini.getByTestId("profile-version")).toHaveText("0.61.0");
-    await expect(gemini.getByTestId("profile-resolved")).toContainText("gemini");
+    // An absolute command is not repeated as its resolved path; a bare name shows where it resolves.
+    await expect(gemini.getByTestId("profile-resolved")).toHaveCount(0);
+    await expect(
+      page.locator('[data-testid="profile-row"][data-name="echo"]').getByTestId("profile-resolved"),
+    ).toContainText("/sh");
 
     await expect(missing).toHaveAttribute("data-available", "false");
     await expect(missing.getByTestId("profile-available")).toHaveText(

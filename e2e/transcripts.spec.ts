@@ -257,6 +257,8 @@ test.describe.serial("record, list, rename, play back, download, import, share, 
   test("delete", async () => {
     const rows = page.getByTestId("transcript-row");
     const listed = await rows.count();
+    // Delete is one of the row's rare actions, under More; it asks in place.
+    await row(page, imported.id).getByTestId("row-more").click();
     await row(page, imported.id).getByTestId("delete-transcript").click();
     await row(page, imported.id).getByTestId("confirm-delete").click();
     await expect(row(page, imported.id)).toHaveCount(0);

@@ -10,8 +10,13 @@ export class Watcher extends TestClient {
   /** Resolves with the reason once the relay has disconnected this watcher. */
   readonly disconnected: Promise<string>;
 
-  constructor(url: string, token: string, extra: Record<string, unknown> = {}) {
-    super(url, { watchLink: token, ...extra });
+  constructor(
+    url: string,
+    token: string,
+    extra: Record<string, unknown> = {},
+    options: ConstructorParameters<typeof TestClient>[2] = {},
+  ) {
+    super(url, { watchLink: token, ...extra }, options);
     this.socket.on("agent:attached", (e) => (this.attached = e as never));
     this.socket.on("watch:ended", ({ message }) => (this.ended = message));
     this.socket.on("watch:paused", () => this.states.push("paused"));

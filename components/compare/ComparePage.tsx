@@ -128,7 +128,10 @@ function Form({ token }: { token: string }) {
   return (
     <div className="flex min-h-0 flex-1 flex-col">
       <header data-testid="compare-help" className="border-b border-zinc-800 px-3 pt-3 text-xs text-zinc-400">
-        <h1 className="text-sm font-semibold text-zinc-100">Side by side: two agents, one prompt</h1>
+        {/* The page's one h1 is the header's; a page title is an h2, as on Transcripts and Profiles. */}
+        <h2 className="text-xs font-semibold uppercase tracking-wider text-zinc-400">
+          Side by side: two agents, one prompt
+        </h2>
         <p className="mt-1 max-w-4xl">
           One prompt, two agents at once: pick two profiles (or one twice with another model). Each side runs in an
           empty workspace of its own; their conversations show side by side, then answers, tool calls and timings line
@@ -153,11 +156,7 @@ function Form({ token }: { token: string }) {
                 onChange={(e) => setSetup({ ...setup, [s]: { ...setup[s], profile: e.target.value } })}
                 className="rounded border border-zinc-700 bg-zinc-900 px-2 py-1 text-zinc-200"
               >
-                {profiles.map((p) => (
-                  <option key={p.name} value={p.name}>
-                    {p.name}
-                  </option>
-                ))}
+                <ProfileOptions profiles={profiles} />
               </select>
             </label>
             <label className="flex flex-col gap-1 text-zinc-400">
@@ -186,11 +185,11 @@ function Form({ token }: { token: string }) {
           type="submit"
           data-testid="compare-run"
           disabled={busy || !prompt.trim() || !setup.a.profile || !setup.b.profile}
-          className="rounded bg-sky-700 px-3 py-1 text-zinc-100 disabled:opacity-40"
+          className="rounded bg-sky-700 px-3 py-1 text-zinc-100 hover:bg-sky-600 disabled:bg-zinc-800 disabled:text-zinc-500"
         >
           Run both
         </button>
-        <span data-testid="compare-status" className="text-zinc-500">
+        <span data-testid="compare-status" role="status" className="text-zinc-400">
           {status}
         </span>
         {saved ? (
@@ -208,13 +207,33 @@ function Form({ token }: { token: string }) {
   );
 }
 
+/**
+ * A side's choices: a profile whose command is missing here, or that cannot start now, is
+ * shown disabled with why (picking it only failed at Run); one without credentials says so.
+ */
+export function ProfileOptions({ profiles }: { profiles: readonly ProfileDetails[] }) {
+  return (
+    <>
+      {profiles.map((p) => {
+        const why = !p.available ? "not found here" : p.unavailable ? "cannot start now" : undefined;
+        return (
+          <option key={p.name} value={p.name} disabled={why !== undefined}>
+            {p.name}
+            {why ? ` (${why})` : p.credentialsMissing ? " (no credentials)" : ""}
+          </option>
+        );
+      })}
+    </>
+  );
+}
+
 export function ComparisonList({ comparisons }: { comparisons: ReturnType<typeof useComparisons> }) {
   return (
     <section className="p-3 text-xs">
-      <h2 className="mb-2 text-sm text-zinc-300">Saved comparisons</h2>
+      <h2 className="mb-2 text-xs font-semibold uppercase tracking-wider text-zinc-400">Saved comparisons</h2>
       {comparisons.error ? <p className="text-red-400">{comparisons.error}</p> : null}
       {comparisons.list.length === 0 ? (
-        <p className="text-zinc-500">None yet: run a prompt on two agents above.</p>
+        <p className="text-zinc-400">None yet: run a prompt on two agents above.</p>
       ) : (
         <ul data-testid="comparison-list" className="space-y-1">
           {comparisons.list.map((c) => (
@@ -222,7 +241,7 @@ export function ComparisonList({ comparisons }: { comparisons: ReturnType<typeof
               <Link href={`/compare/${c.id}`} className="text-sky-400 hover:underline">
                 {c.title ?? c.prompt.slice(0, 80)}
               </Link>{" "}
-              <span className="text-zinc-500">
+              <span className="text-zinc-400">
                 {c.sides[0].label} vs {c.sides[1].label} · {new Date(c.createdAt).toLocaleString()}
               </span>
             </li>

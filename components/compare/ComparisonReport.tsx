@@ -90,19 +90,23 @@ function Turn({ turn, labels }: { turn: TurnComparison; labels: [string, string]
           {turn.answersEqual ? "same answer" : "answers differ"}
         </span>
       </h3>
-      <div className="grid grid-cols-2 gap-3">
-        {[turn.a, turn.b].map((s, i) => (
-          <div key={i} className="min-w-0">
-            <div className="mb-1 text-xs text-zinc-500">{labels[i]}</div>
-            <pre
-              data-testid={`compare-answer-${i ? "b" : "a"}`}
-              className="max-h-60 overflow-auto whitespace-pre-wrap rounded border border-zinc-800 bg-zinc-950 p-2 text-xs text-zinc-200"
-            >
-              {s ? s.answer || "(no message)" : "(no turn)"}
-            </pre>
-          </div>
-        ))}
-      </div>
+      {/* The conversations above already show each answer: its plain text only when asked for. */}
+      <details data-testid="compare-answers" className="text-xs">
+        <summary className="cursor-pointer text-zinc-400 hover:text-zinc-200">Answers as plain text</summary>
+        <div className="mt-2 grid grid-cols-2 gap-3">
+          {[turn.a, turn.b].map((s, i) => (
+            <div key={i} className="min-w-0">
+              <div className="mb-1 text-zinc-400">{labels[i]}</div>
+              <pre
+                data-testid={`compare-answer-${i ? "b" : "a"}`}
+                className="max-h-60 overflow-auto whitespace-pre-wrap rounded border border-zinc-800 bg-zinc-950 p-2 text-zinc-200"
+              >
+                {s ? s.answer || "(no message)" : "(no turn)"}
+              </pre>
+            </div>
+          ))}
+        </div>
+      </details>
       <Figures turn={turn} />
       <div>
         <h4 className="mb-1 text-xs font-semibold text-zinc-400">Tool calls</h4>

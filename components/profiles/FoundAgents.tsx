@@ -65,7 +65,7 @@ export function FoundAgents({ token, onAdded }: { token: string; onAdded: () => 
   return (
     <section className="flex flex-col gap-2" aria-label="Found on this machine" data-testid="found-agents">
       <div className="flex items-baseline gap-3">
-        <h2 className="text-sm font-semibold text-zinc-100">Found on this machine</h2>
+        <h2 className="text-xs font-semibold uppercase tracking-wider text-zinc-400">Found on this machine</h2>
         <span className="text-xs text-zinc-400">
           Agents configured for Zed (<code>agent_servers</code> in its settings) or a JetBrains IDE (
           <code>~/.jetbrains/acp.json</code>).{" "}

@@ -65,7 +65,7 @@ export function ProbeCompare({ entries, a, b, onPick, onUpload, uploadError }: P
   return (
     <section data-testid="probe-compare" aria-label="Diff two probe reports" className="flex flex-col gap-2 text-xs">
       <div className="flex flex-wrap items-center gap-2">
-        <h3 className="text-sm font-semibold text-zinc-100">Report diff</h3>
+        <h3 className="text-xs font-semibold uppercase tracking-wider text-zinc-400">Report diff</h3>
         <span className="text-zinc-400">A</span>
         {picker("a", a)}
         <span className="text-zinc-400">B</span>

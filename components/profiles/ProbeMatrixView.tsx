@@ -24,7 +24,7 @@ export function ProbeMatrixView({ reports }: { reports: ProbeReport[] }) {
   return (
     <section data-testid="probe-matrix" aria-label="Protocol matrix" className="flex flex-col gap-2 text-xs">
       <div className="flex items-center gap-2">
-        <h2 className="text-sm font-semibold text-zinc-100">Protocol matrix</h2>
+        <h2 className="text-xs font-semibold uppercase tracking-wider text-zinc-400">Protocol matrix</h2>
         <button
           type="button"
           data-testid="matrix-export-md"

@@ -47,7 +47,7 @@ export function ProfileChecks({ token, profiles }: { token: string; profiles: st
   return (
     <section className="flex flex-col gap-2" aria-label="Check profiles" data-testid="profile-checks">
       <div className="flex items-baseline gap-3">
-        <h2 className="text-sm font-semibold text-zinc-100">Check</h2>
+        <h2 className="text-xs font-semibold uppercase tracking-wider text-zinc-400">Check</h2>
         <span className="text-xs text-zinc-400">
           Starts the agent in a throw-away folder, sends initialize and session/new, and says what stops it.
         </span>

@@ -50,7 +50,6 @@ export function ProfileTable({ profiles, probing, onProbe, selected, onSelect, r
             <th className={th}>Profile</th>
             <th className={th}>Command</th>
             <th className={th}>Available</th>
-            <th className={th}>Resolved path</th>
             <th className={th}>Version</th>
             <th className={th}>Options</th>
             <th className={th} />
@@ -80,8 +79,14 @@ export function ProfileTable({ profiles, probing, onProbe, selected, onSelect, r
                 {p.description ? <div className="text-[11px] text-zinc-400">{p.description}</div> : null}
                 <CredentialsNote profile={p} />
               </td>
-              <td className="max-w-[22rem] px-3 py-2">
+              <td className="max-w-[28rem] px-3 py-2">
                 <code className="break-all text-zinc-300">{[p.command, ...p.args].join(" ")}</code>
+                {/* Where a bare name resolves; an absolute command would only say itself again. */}
+                {p.resolved && p.resolved !== p.command ? (
+                  <div data-testid="profile-resolved" className="break-all text-[11px] text-zinc-400">
+                    → <code>{p.resolved}</code>
+                  </div>
+                ) : null}
               </td>
               <td data-testid="profile-available" className="px-3 py-2">
                 {p.available && p.credentialsMissing ? (
@@ -89,15 +94,13 @@ export function ProfileTable({ profiles, probing, onProbe, selected, onSelect, r
                     installed, no credentials
                   </span>
                 ) : p.available ? (
-                  <span className="text-emerald-300">✓</span>
+                  // Colour is never the only signal (docs/design.md): a word beside the mark.
+                  <span className="text-emerald-300">✓ installed</span>
                 ) : (
                   <span className="text-red-300">
                     missing: <code>{p.command}</code> not found on this machine
                   </span>
                 )}
-              </td>
-              <td data-testid="profile-resolved" className="max-w-[18rem] px-3 py-2">
-                <code className="break-all text-zinc-400">{p.resolved ?? "—"}</code>
               </td>
               <td data-testid="profile-version" className="px-3 py-2 text-zinc-200">
                 {p.version ?? <span className="text-zinc-400">—</span>}
@@ -113,7 +116,7 @@ export function ProfileTable({ profiles, probing, onProbe, selected, onSelect, r
                     disabled={probing !== undefined}
                     onClick={() => onProbe(p.name)}
                     title="Start a fresh agent and run the conformance probe against it"
-                    className="rounded border border-zinc-700 px-2 py-0.5 text-zinc-200 hover:bg-zinc-800 disabled:opacity-40"
+                    className="rounded border border-zinc-700 px-2 py-0.5 text-zinc-200 hover:bg-zinc-800 disabled:bg-zinc-800 disabled:text-zinc-500"
                   >
                     {probing === p.name ? "Probing…" : "Probe"}
                   </button>

@@ -67,7 +67,7 @@ export function ProfilesView({ token }: { token: string }) {
       <div className="mx-auto flex max-w-7xl flex-col gap-5">
         <section className="flex flex-col gap-2">
           <div className="flex items-baseline gap-3">
-            <h2 className="text-sm font-semibold text-zinc-100">Agent profiles</h2>
+            <h2 className="text-xs font-semibold uppercase tracking-wider text-zinc-400">Agent profiles</h2>
             <span className="text-xs text-zinc-400">
               The browser names a profile; command lines come only from the server&apos;s config.
             </span>
@@ -98,7 +98,7 @@ export function ProfilesView({ token }: { token: string }) {
               data-testid="probe-selected"
               disabled={running !== undefined || selected.size === 0}
               onClick={() => void probeSeveral(runnable.filter((n) => selected.has(n)))}
-              className="rounded border border-zinc-700 px-2 py-0.5 text-xs text-zinc-200 hover:bg-zinc-800 disabled:opacity-40"
+              className="rounded border border-zinc-700 px-2 py-0.5 text-xs text-zinc-200 hover:bg-zinc-800 disabled:bg-zinc-800 disabled:text-zinc-500"
             >
               Probe selected ({selected.size})
             </button>
@@ -108,7 +108,7 @@ export function ProfilesView({ token }: { token: string }) {
               disabled={running !== undefined || runnable.length === 0}
               onClick={() => void probeSeveral(runnable)}
               title="Probe every available profile, one after the other, into one protocol matrix"
-              className="rounded border border-zinc-700 px-2 py-0.5 text-xs text-zinc-200 hover:bg-zinc-800 disabled:opacity-40"
+              className="rounded border border-zinc-700 px-2 py-0.5 text-xs text-zinc-200 hover:bg-zinc-800 disabled:bg-zinc-800 disabled:text-zinc-500"
             >
               Probe all
             </button>
@@ -149,13 +149,13 @@ export function ProfilesView({ token }: { token: string }) {
         ) : null}
 
         <section className="flex flex-col gap-2">
-          <h2 className="text-sm font-semibold text-zinc-100">Replay profiles</h2>
+          <h2 className="text-xs font-semibold uppercase tracking-wider text-zinc-400">Replay profiles</h2>
           {profiles ? <ReplayProfileList profiles={profiles.filter(isReplay)} /> : null}
         </section>
 
         <section className="flex flex-col gap-3">
           <div className="flex flex-wrap items-center gap-2">
-            <h2 className="text-sm font-semibold text-zinc-100">Probe reports</h2>
+            <h2 className="text-xs font-semibold uppercase tracking-wider text-zinc-400">Probe reports</h2>
             {entries.map((e) => (
               <button
                 key={e.key}

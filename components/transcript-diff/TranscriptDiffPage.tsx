@@ -106,7 +106,7 @@ function Diff({ token, a, b, ta: ta0, tb: tb0 }: Props & { token: string }) {
     <main className="min-h-0 flex-1 overflow-y-auto px-4 py-4">
       <div className="mx-auto flex max-w-7xl flex-col gap-3 text-xs">
         <div className="flex items-baseline gap-3">
-          <h2 className="text-sm font-semibold text-zinc-100">Diff</h2>
+          <h2 className="text-xs font-semibold uppercase tracking-wider text-zinc-400">Diff</h2>
           <Link href="/transcripts" className="text-sky-400 hover:underline">
             All transcripts
           </Link>

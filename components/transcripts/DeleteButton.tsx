@@ -2,37 +2,32 @@
 /** Delete with an inline confirmation (no browser dialog). */
 import { useState } from "react";
 
-export function DeleteButton({ onDelete, disabled }: { onDelete: () => Promise<void>; disabled?: boolean }) {
-  const [confirming, setConfirming] = useState(false);
+/** "Delete? Yes No" in place; No (or Escape) gives up. */
+export function ConfirmDelete({ onDelete, onCancel }: { onDelete: () => Promise<void>; onCancel: () => void }) {
   const [busy, setBusy] = useState(false);
-  if (!confirming) {
-    return (
-      <button
-        type="button"
-        data-testid="delete-transcript"
-        disabled={disabled}
-        title={disabled ? "Still being recorded" : "Delete"}
-        onClick={() => setConfirming(true)}
-        className="rounded px-1.5 py-0.5 text-red-300/80 hover:bg-red-500/10 hover:text-red-300 disabled:opacity-40"
-      >
-        Delete
-      </button>
-    );
-  }
   return (
-    <span className="inline-flex items-center gap-1" role="group" aria-label="Confirm delete">
+    <span
+      className="inline-flex items-center gap-1"
+      role="group"
+      aria-label="Confirm delete"
+      onKeyDown={(e) => {
+        if (e.key === "Escape") onCancel();
+      }}
+    >
       <span className="text-zinc-400">Delete?</span>
       <button
         type="button"
         data-testid="confirm-delete"
         disabled={busy}
+        // Asked for from a menu that has just closed: the question takes the focus.
+        autoFocus
         onClick={async () => {
           setBusy(true);
           try {
             await onDelete();
           } finally {
             setBusy(false);
-            setConfirming(false);
+            onCancel();
           }
         }}
         className="rounded bg-red-600/80 px-1.5 py-0.5 text-white hover:bg-red-600"
@@ -42,7 +37,7 @@ export function DeleteButton({ onDelete, disabled }: { onDelete: () => Promise<v
       <button
         type="button"
         data-testid="cancel-delete"
-        onClick={() => setConfirming(false)}
+        onClick={onCancel}
         className="rounded px-1.5 py-0.5 text-zinc-400 hover:bg-zinc-800"
       >
         No

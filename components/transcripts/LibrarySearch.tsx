@@ -1,7 +1,8 @@
 "use client";
 /**
  * Search inside every recording (the relay's index, GET /api/search): filters by agent,
- * profile, kind, method, errors only and date; each hit shows its matching line and opens that
+ * profile, method, errors only and date, and by the kind the library's filter shows (one
+ * kind filter on the page, not two that disagree); each hit shows its matching line and opens that
  * frame (`/transcripts/ID#seq=N`). Below, latency per method across the library for the same
  * transcripts (GET /api/latency).
  */
@@ -9,7 +10,7 @@ import Link from "next/link";
 import { useEffect, useMemo, useState } from "react";
 import { useDebounced } from "../use-debounced";
 import { indexPercent, type LatencyAnswer, type SearchAnswer, type SearchHit } from "@/lib/contracts/library-search";
-import { KIND_LABELS, TRANSCRIPT_KINDS, type TranscriptKind } from "@/lib/contracts/transcript-meta";
+import { KIND_LABELS, type TranscriptKind } from "@/lib/contracts/transcript-meta";
 import type { TranscriptMeta } from "./api";
 import type { TranscriptsClient } from "./use-transcripts";
 import { formatDuration } from "./format";
@@ -21,14 +22,13 @@ const input =
 interface Filters {
   agent: string;
   profile: string;
-  kind: TranscriptKind | "";
   method: string;
   errors: boolean;
   from: string;
   to: string;
 }
 
-const NO_FILTERS: Filters = { agent: "", profile: "", kind: "", method: "", errors: false, from: "", to: "" };
+const NO_FILTERS: Filters = { agent: "", profile: "", method: "", errors: false, from: "", to: "" };
 
 const unique = (values: (string | undefined)[]) => [...new Set(values.filter((v): v is string => !!v))].sort();
 
@@ -120,7 +120,16 @@ function LatencyTable({ answer }: { answer: LatencyAnswer }) {
   );
 }
 
-export function LibrarySearch({ client, list }: { client: TranscriptsClient; list: TranscriptMeta[] | undefined }) {
+interface Props {
+  client: TranscriptsClient;
+  list: TranscriptMeta[] | undefined;
+  /** The kind picked in the library's filter ("" for all). */
+  kind: TranscriptKind | "";
+  /** The library's owner filter, which the search and the latency table keep to as the list does. */
+  owner?: string;
+}
+
+export function LibrarySearch({ client, list, kind, owner }: Props) {
   const [q, setQ] = useState("");
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
   const [showLatency, setShowLatency] = useState(false);
@@ -131,7 +140,7 @@ export function LibrarySearch({ client, list }: { client: TranscriptsClient; lis
   const set = <K extends keyof Filters>(k: K, v: Filters[K]) => setFilters((f) => ({ ...f, [k]: v }));
   const agents = useMemo(() => unique(list?.map((t) => t.agentName) ?? []), [list]);
   const profiles = useMemo(() => unique(list?.map((t) => t.profile) ?? []), [list]);
-  const { agent, profile, kind, method, errors, from, to } = filters;
+  const { agent, profile, method, errors, from, to } = filters;
 
   useEffect(() => {
     if (!query) return setAnswer(undefined);
@@ -143,6 +152,7 @@ export function LibrarySearch({ client, list }: { client: TranscriptsClient; lis
           agent: agent || undefined,
           profile: profile || undefined,
           kind: kind || undefined,
+          owner,
           method: method.trim() || undefined,
           errors,
           from: from || undefined,
@@ -158,7 +168,7 @@ export function LibrarySearch({ client, list }: { client: TranscriptsClient; lis
         if (!abort.signal.aborted) setError(err.message);
       });
     return () => abort.abort();
-  }, [client, query, agent, profile, kind, method, errors, from, to]);
+  }, [client, query, agent, profile, kind, owner, method, errors, from, to]);
 
   useEffect(() => {
     if (!showLatency) return;
@@ -170,6 +180,7 @@ export function LibrarySearch({ client, list }: { client: TranscriptsClient; lis
           profile: profile || undefined,
           // Sessions unless a kind is picked: a probe's deliberate timeouts are no agent's latency.
           kind: kind || "session",
+          owner,
           from: from || undefined,
           to: to || undefined,
         },
@@ -180,7 +191,7 @@ export function LibrarySearch({ client, list }: { client: TranscriptsClient; lis
         if (!abort.signal.aborted) setError(err.message);
       });
     return () => abort.abort();
-  }, [client, showLatency, agent, profile, kind, from, to]);
+  }, [client, showLatency, agent, profile, kind, owner, from, to]);
 
   return (
     <section
@@ -220,20 +231,6 @@ export function LibrarySearch({ client, list }: { client: TranscriptsClient; lis
           <option value="">any profile</option>
           {profiles.map((p) => (
             <option key={p}>{p}</option>
-          ))}
-        </select>
-        <select
-          aria-label="Kind"
-          data-testid="search-kind"
-          value={kind}
-          onChange={(e) => set("kind", e.target.value as TranscriptKind | "")}
-          className={input}
-        >
-          <option value="">any kind</option>
-          {TRANSCRIPT_KINDS.map((k) => (
-            <option key={k} value={k}>
-              {KIND_LABELS[k]}
-            </option>
           ))}
         </select>
         <input
@@ -317,7 +314,7 @@ export function LibrarySearch({ client, list }: { client: TranscriptsClient; lis
           <p className="text-[11px] text-zinc-400">
             Across {latency.transcripts} {kind ? KIND_LABELS[kind] : "session"}{" "}
             {latency.transcripts === 1 ? "transcript" : "transcripts"} (agent, profile and dates above apply
-            {kind ? "" : "; probe runs and the other kinds apart: pick one as the kind"}).
+            {kind ? "" : "; probe runs and the other kinds apart: pick one in the kind filter below"}).
           </p>
           <LatencyTable answer={latency} />
         </div>

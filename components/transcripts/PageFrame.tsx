@@ -1,6 +1,7 @@
 "use client";
 /** The header of the transcripts and profiles pages, matching the playground's, and the token gate. */
 import type { ReactNode } from "react";
+import { CopyLink } from "../CopyLink";
 import { NavLinks } from "../NavLinks";
 import { TokenMessage } from "../TokenMessage";
 import { useAccessToken } from "../page-storage";
@@ -10,7 +11,11 @@ export function PageHeader({ children }: { children?: ReactNode }) {
     <header className="flex h-10 shrink-0 items-center gap-3 border-b border-zinc-800 bg-zinc-900/70 px-3">
       <h1 className="text-sm font-semibold tracking-tight text-zinc-100">ACP Playground</h1>
       <NavLinks />
-      <div className="ml-auto flex items-center gap-3">{children}</div>
+      {/* Page-wide actions on the right, as on the playground (docs/design.md). */}
+      <div className="ml-auto flex items-center gap-2">
+        {children}
+        <CopyLink />
+      </div>
     </header>
   );
 }

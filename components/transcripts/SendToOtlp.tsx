@@ -34,7 +34,17 @@ type Status =
   | { kind: "done"; spans: number; traces: number }
   | { kind: "error"; message: string };
 
-export function SendToOtlp({ id, client, recording }: { id: string; client: TranscriptsClient; recording?: boolean }) {
+export interface OtlpSend {
+  /** The endpoint's host, shown on the button. */
+  host: string;
+  title: string;
+  disabled: boolean;
+  status?: Status;
+  send: () => Promise<void>;
+}
+
+/** The endpoint the server sends to (undefined while asked, or when none is configured) and how to send there. */
+export function useOtlpSend(id: string, client: TranscriptsClient, recording?: boolean): OtlpSend | undefined {
   const [target, setTarget] = useState<OtlpTargetInfo>();
   const [status, setStatus] = useState<Status>();
   useEffect(() => {
@@ -44,8 +54,8 @@ export function SendToOtlp({ id, client, recording }: { id: string; client: Tran
       live = false;
     };
   }, [client]);
-  if (!target?.url) return null;
-  const host = hostOf(target.url);
+  if (!target?.url) return undefined;
+  const url = target.url;
   const send = async () => {
     setStatus({ kind: "sending", spans: 0 });
     try {
@@ -58,35 +68,52 @@ export function SendToOtlp({ id, client, recording }: { id: string; client: Tran
       setStatus({ kind: "error", message: (err as Error).message });
     }
   };
+  return {
+    host: hostOf(url),
+    title: recording
+      ? `Being recorded: sent live to ${url}`
+      : `Send as OpenTelemetry traces (one per turn) to ${url}${target.content ? ", with message contents" : ""}`,
+    disabled: !!recording || status?.kind === "sending",
+    status,
+    send,
+  };
+}
+
+/** What the last send did: spans so far, the backend's count, or its refusal. */
+export function OtlpStatus({ otlp }: { otlp: OtlpSend }) {
+  const { status, host } = otlp;
+  if (!status) return null;
+  return (
+    <span
+      data-testid="send-otlp-status"
+      role={status.kind === "error" ? "alert" : "status"}
+      className={`text-[11px] ${status.kind === "error" ? "text-red-300" : "text-zinc-400"}`}
+    >
+      {status.kind === "sending"
+        ? `sending… ${status.spans} spans accepted`
+        : status.kind === "done"
+          ? `${host} accepted ${status.spans} spans in ${status.traces} traces`
+          : status.message}
+    </span>
+  );
+}
+
+export function SendToOtlp({ id, client, recording }: { id: string; client: TranscriptsClient; recording?: boolean }) {
+  const otlp = useOtlpSend(id, client, recording);
+  if (!otlp) return null;
   return (
     <span className="inline-flex flex-wrap items-center gap-1">
       <button
         type="button"
         data-testid="send-otlp"
         className={action}
-        disabled={recording || status?.kind === "sending"}
-        title={
-          recording
-            ? `Being recorded: sent live to ${target.url}`
-            : `Send as OpenTelemetry traces (one per turn) to ${target.url}${target.content ? ", with message contents" : ""}`
-        }
-        onClick={() => void send()}
+        disabled={otlp.disabled}
+        title={otlp.title}
+        onClick={() => void otlp.send()}
       >
-        Send to {host}
+        Send to {otlp.host}
       </button>
-      {status ? (
-        <span
-          data-testid="send-otlp-status"
-          role={status.kind === "error" ? "alert" : "status"}
-          className={`text-[11px] ${status.kind === "error" ? "text-red-300" : "text-zinc-400"}`}
-        >
-          {status.kind === "sending"
-            ? `sending… ${status.spans} spans accepted`
-            : status.kind === "done"
-              ? `${host} accepted ${status.spans} spans in ${status.traces} traces`
-              : status.message}
-        </span>
-      ) : null}
+      <OtlpStatus otlp={otlp} />
     </span>
   );
 }

@@ -1,6 +1,6 @@
 "use client";
 /** A transcript's title, renamed in place: click, type, Enter (or leave the field) saves, Escape cancels. */
-import { useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 
 interface Props {
   title: string;
@@ -12,10 +12,20 @@ export function TitleEditor({ title, onSave }: Props) {
   const [draft, setDraft] = useState(title);
   const [error, setError] = useState<string>();
   const [saving, setSaving] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  // Back from editing by the keyboard (Enter, Escape): the focus returns to the title, not to the page's top.
+  const refocus = useRef(false);
+  useEffect(() => {
+    if (!editing && refocus.current) {
+      refocus.current = false;
+      button.current?.focus();
+    }
+  }, [editing]);
 
+  const cancelled = useRef(false);
   const save = async (e?: FormEvent) => {
     e?.preventDefault();
-    if (saving) return;
+    if (saving || cancelled.current) return;
     const next = draft.trim();
     if (next === "" || next === title) return setEditing(false);
     setSaving(true);
@@ -33,11 +43,13 @@ export function TitleEditor({ title, onSave }: Props) {
   if (!editing) {
     return (
       <button
+        ref={button}
         type="button"
         data-testid="transcript-title"
         title="Rename"
         onClick={() => {
           setDraft(title);
+          cancelled.current = false;
           setEditing(true);
         }}
         className="group max-w-full truncate text-left text-zinc-100 hover:text-sky-300"
@@ -62,9 +74,12 @@ export function TitleEditor({ title, onSave }: Props) {
         onBlur={() => void save()}
         onKeyDown={(e) => {
           if (e.key === "Escape") {
+            // Cancelled: nothing is saved, not even by the blur that removing the field may cause.
+            cancelled.current = true;
+            refocus.current = true;
             setError(undefined);
             setEditing(false);
-          }
+          } else if (e.key === "Enter") refocus.current = true;
         }}
         className="w-full rounded border border-sky-600 bg-zinc-900 px-1.5 py-0.5 text-xs text-zinc-100 focus:outline-none"
       />

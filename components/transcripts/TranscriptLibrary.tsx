@@ -42,10 +42,9 @@ export function TranscriptLibrary({ token }: { token: string }) {
     <main className="min-h-0 flex-1 overflow-y-auto px-4 py-4">
       <div className="mx-auto flex max-w-7xl flex-col gap-3">
         <div className="flex items-baseline gap-3">
-          <h2 className="text-sm font-semibold text-zinc-100">Transcripts</h2>
-          <span data-testid="transcript-count" className="text-xs text-zinc-400">
-            {list ? `${list.length} recorded or imported` : "loading…"}
-          </span>
+          <h2 className="text-xs font-semibold uppercase tracking-wider text-zinc-400">Transcripts</h2>
+          {/* The count per kind is on the filter's chips: not a second total here. */}
+          {list ? null : <span className="text-xs text-zinc-400">loading…</span>}
           <span className="text-xs text-zinc-400">Every agent the relay runs is recorded here, secrets redacted.</span>
           <a
             href="/api/viewer?download"
@@ -69,7 +68,7 @@ export function TranscriptLibrary({ token }: { token: string }) {
             Could not load the list: {error.message}
           </p>
         ) : null}
-        <LibrarySearch client={client} list={list} />
+        <LibrarySearch client={client} list={list} kind={kind} owner={owner || undefined} />
         <div role="search" className="flex flex-wrap items-center gap-2 text-xs">
           <input
             type="search"
@@ -123,7 +122,8 @@ export function TranscriptLibrary({ token }: { token: string }) {
           ) : null}
         </div>
         <DiffPickBar picks={diff.picks} onClear={diff.clear} />
-        <div className="overflow-x-auto rounded-lg border border-zinc-800">
+        {/* Not a scroll box of its own: a row's More menu would be cut off at the table's edge (the page scrolls). */}
+        <div className="rounded-lg border border-zinc-800">
           <table data-testid="transcript-table" className="w-full border-collapse text-xs">
             <thead className="border-b border-zinc-800 bg-zinc-900/70 text-[10px] uppercase tracking-wider text-zinc-400">
               <tr>

@@ -5,13 +5,14 @@ import { useState } from "react";
 import { KIND_LABELS } from "@/lib/contracts/transcript-meta";
 import { formatBytes } from "../format";
 import type { TranscriptMeta } from "./api";
-import { DeleteButton } from "./DeleteButton";
+import { ConfirmDelete } from "./DeleteButton";
+import { MoreMenu } from "./MoreMenu";
 import { agentLabel, formatDate, plural } from "./format";
 import { saveFile } from "./save-file";
 import { ShareBox } from "./ShareBox";
 import { preselectProfile } from "../page-storage";
 import { TitleEditor } from "./TitleEditor";
-import { SendToOtlp } from "./SendToOtlp";
+import { OtlpStatus, useOtlpSend } from "./SendToOtlp";
 import type { TranscriptsClient } from "./use-transcripts";
 
 const action = "rounded px-1.5 py-0.5 text-zinc-300 hover:bg-zinc-800 hover:text-zinc-100 disabled:opacity-40";
@@ -74,6 +75,8 @@ interface Props {
 
 export function TranscriptRow({ t, client, onChange, picked, onPick }: Props) {
   const [sharing, setSharing] = useState(false);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const otlp = useOtlpSend(t.id, client, t.recording);
   const [error, setError] = useState<string>();
   const attempt = async (work: () => Promise<unknown>) => {
     try {
@@ -105,6 +108,7 @@ export function TranscriptRow({ t, client, onChange, picked, onPick }: Props) {
             <span className="font-mono text-[10px] text-zinc-400">{t.id}</span>
             <Badges t={t} />
           </div>
+          {otlp ? <OtlpStatus otlp={otlp} /> : null}
           {error ? (
             <p role="alert" data-testid="row-error" className="mt-1 text-[11px] text-red-300">
               {error}
@@ -126,65 +130,36 @@ export function TranscriptRow({ t, client, onChange, picked, onPick }: Props) {
         </td>
         <td className="whitespace-nowrap px-3 py-2 text-right text-zinc-400 tabular-nums">{formatBytes(t.bytes)}</td>
         <td className="px-3 py-1.5">
-          <div className="flex flex-wrap items-center gap-0.5">
+          {/* One line: the frequent actions, the rare ones in More (docs/design.md). */}
+          <div className="flex flex-nowrap items-center gap-0.5 whitespace-nowrap">
             <Link href={href} data-testid="open-transcript" className={`${action} text-sky-300`}>
               Open
             </Link>
-            <button
-              type="button"
-              data-testid="download-transcript"
-              className={action}
-              onClick={() =>
-                attempt(async () => {
-                  const { blob, name } = await client.download(t.id);
-                  saveFile(blob, name);
-                })
-              }
-            >
-              Download
-            </button>
-            <button
-              type="button"
-              data-testid="export-transcript"
-              title="One HTML file that opens offline in any browser (redacted)"
-              className={action}
-              onClick={() =>
-                attempt(async () => {
-                  const { blob, name } = await client.exportHtml(t.id);
-                  saveFile(blob, name);
-                })
-              }
-            >
-              Export HTML
-            </button>
-            <SendToOtlp id={t.id} client={client} recording={t.recording} />
-            <button
-              type="button"
-              data-testid="share-transcript"
-              aria-expanded={sharing}
-              className={action}
-              onClick={() => setSharing((s) => !s)}
-            >
-              Share
-            </button>
             <Link
               href={`/?profile=${encodeURIComponent(`replay:${t.id}`)}`}
               data-testid="replay-transcript"
               aria-disabled={!replayable}
-              title={`Open the playground with “${t.title}” as a mock agent (profile replay:${t.id})`}
+              title={
+                replayable
+                  ? `Open the playground with “${t.title}” as a mock agent (profile replay:${t.id})`
+                  : t.recording
+                    ? "Still being recorded"
+                    : "No frames to replay"
+              }
               onClick={(e) => (replayable ? preselectProfile(`replay:${t.id}`) : e.preventDefault())}
               className={`${action} ${replayable ? "" : "pointer-events-none opacity-40"}`}
             >
               Replay as mock agent
             </Link>
-            <Link
-              href={`${href}?rerun`}
-              data-testid="rerun-transcript"
-              title="Send the recorded client side to a live agent and compare"
-              className={action}
+            <button
+              type="button"
+              data-testid="share-transcript"
+              aria-expanded={sharing}
+              className={`${action} ${sharing ? "bg-zinc-800 text-zinc-100" : ""}`}
+              onClick={() => setSharing((s) => !s)}
             >
-              Re-run
-            </Link>
+              Share
+            </button>
             {onPick ? (
               <button
                 type="button"
@@ -197,15 +172,69 @@ export function TranscriptRow({ t, client, onChange, picked, onPick }: Props) {
                 {picked ? "Picked to diff" : "Diff…"}
               </button>
             ) : null}
-            <DeleteButton
-              disabled={t.recording}
-              onDelete={() =>
-                attempt(async () => {
-                  await client.remove(t.id);
-                  await onChange();
-                })
-              }
-            />
+            {confirmDelete ? (
+              <ConfirmDelete
+                onCancel={() => setConfirmDelete(false)}
+                onDelete={() =>
+                  attempt(async () => {
+                    await client.remove(t.id);
+                    await onChange();
+                  })
+                }
+              />
+            ) : (
+              <MoreMenu
+                label={`More actions on “${t.title}”`}
+                className={action}
+                items={[
+                  {
+                    label: "Download",
+                    testId: "download-transcript",
+                    title: "The transcript as JSON Lines (redacted)",
+                    onSelect: () =>
+                      void attempt(async () => {
+                        const { blob, name } = await client.download(t.id);
+                        saveFile(blob, name);
+                      }),
+                  },
+                  {
+                    label: "Export HTML",
+                    testId: "export-transcript",
+                    title: "One HTML file that opens offline in any browser (redacted)",
+                    onSelect: () =>
+                      void attempt(async () => {
+                        const { blob, name } = await client.exportHtml(t.id);
+                        saveFile(blob, name);
+                      }),
+                  },
+                  ...(otlp
+                    ? [
+                        {
+                          label: `Send to ${otlp.host}`,
+                          testId: "send-otlp",
+                          title: otlp.title,
+                          disabled: otlp.disabled,
+                          onSelect: () => void otlp.send(),
+                        },
+                      ]
+                    : []),
+                  {
+                    label: "Re-run against…",
+                    testId: "rerun-transcript",
+                    title: "Send the recorded client side to a live agent and compare",
+                    href: `${href}?rerun`,
+                  },
+                  {
+                    label: "Delete",
+                    testId: "delete-transcript",
+                    title: t.recording ? "Still being recorded" : "Delete (asks first)",
+                    disabled: t.recording,
+                    danger: true,
+                    onSelect: () => setConfirmDelete(true),
+                  },
+                ]}
+              />
+            )}
           </div>
         </td>
       </tr>

@@ -24,7 +24,8 @@ export function WatchPage({ token }: { token: string }) {
   }, [token]);
   return (
     <div className="flex h-dvh flex-col">
-      <SharedPageHeader subtitle="Watching live · read-only" />
+      {/* Live or ended is said once, in the status line below: the header stays true after the link ends. */}
+      <SharedPageHeader subtitle="Watch link · read-only" />
       {tab ? (
         <TabContext.Provider value={tab}>
           <WatchStatus />

@@ -214,7 +214,8 @@ export function WaterfallView({ onHighlight }: Props) {
           data-testid="waterfall-chart"
           width={x0 + width + PAD_R}
           height={height}
-          role="img"
+          // A group, not an img: an img's children are presentational, and its bars are buttons.
+          role="group"
           aria-label={`Waterfall of turn ${turn.index + 1}: ${formatMs(total)}`}
           className="block select-none"
           onMouseLeave={() => setHover(undefined)}

@@ -1,9 +1,7 @@
-/** The README's screenshot of the Sessions panel (docs/sessions-panel.png), at the e2e viewport of 1440x900. */
-import path from "node:path";
+/** The README's screenshot of the Sessions panel (docs/screenshots/sessions-panel.png), at the e2e viewport of 1440x900. */
 import { expect, test } from "@playwright/test";
 import { connect, prompt, stopAgent } from "../helpers";
-
-const docs = path.resolve(import.meta.dirname, "../../docs");
+import { shot } from "./shots";
 
 test("the Sessions panel beside a session with its config options", async ({ page }) => {
   await connect(page, { profile: "sessions" });
@@ -14,6 +12,6 @@ test("the Sessions panel beside a session with its config options", async ({ pag
   await expect(page.getByTestId("session-row")).toHaveCount(6);
   await page.getByTestId("view-session").click();
   await expect(page.getByTestId("config-select-model")).toBeVisible();
-  await page.screenshot({ path: path.join(docs, "sessions-panel.png") });
+  await shot(page, "sessions-panel.png");
   await stopAgent(page);
 });

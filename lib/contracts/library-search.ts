@@ -15,12 +15,16 @@ const day = z
   .optional();
 const name = z.string().trim().min(1).max(200).optional();
 
+const owner = z.string().regex(OWNER_NAME, "must be a token's name (letters, digits and . _ @ -)").optional();
+
 /** Filters the search and the latency table share: which transcripts (and, for search, which frames). */
 export const libraryFilter = z.strictObject({
   /** The agent's own name (`agentInfo.name`, e.g. gemini-cli). */
   agent: name,
   profile: name,
   kind: z.enum(TRANSCRIPT_KINDS).optional(),
+  /** Only one person's transcripts (a named token's name), as the list's `?owner=`. */
+  owner,
   /** Transcripts created on or after this day (UTC). */
   from: day,
   /** Transcripts created on or before this day (UTC). */
@@ -29,9 +33,7 @@ export const libraryFilter = z.strictObject({
 export type LibraryFilter = z.infer<typeof libraryFilter>;
 
 /** GET /api/transcripts's query: only one person's transcripts (`?owner=`, a named token's name). */
-export const listQuery = z.strictObject({
-  owner: z.string().regex(OWNER_NAME, "must be a token's name (letters, digits and . _ @ -)").optional(),
-});
+export const listQuery = z.strictObject({ owner });
 
 export const searchQuery = libraryFilter.extend({
   q: z.string().trim().min(1, "must not be empty").max(500, "may be at most 500 characters"),

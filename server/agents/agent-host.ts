@@ -213,9 +213,7 @@ export class AgentHost {
         return this.fail(cwd);
       }
       // Before the spawn: the replayed agent's first request must not reach the policies.
-      const recording = launch.replay === undefined ? undefined : this.transcripts.read(launch.replay);
-      if (launch.replay !== undefined && recording === undefined)
-        return this.fail({ code: "unknown_profile", message: `unknown profile: ${profile} (no such transcript)` });
+      const recording = launch.replay?.jsonl;
       const transcript = recording === undefined ? undefined : parseTranscript(recording);
       const replayed = transcript && new RecordedClient(transcript.frames, protocolOf(transcript.header.agent));
 

@@ -20,6 +20,7 @@ import type { ProtocolName } from "../../lib/protocol/protocols";
 import { UNSTARTED, type TranscriptMeta } from "../../lib/contracts/transcript-meta";
 import type { RemoteProfile } from "../remote-profile";
 import { nodeScript, PACKAGE_ROOT } from "../runtime";
+import { SharedTranscripts, TEAM_COPIES } from "../transcripts/shared-transcripts";
 import { OFFLINE_AGENT_COMMANDS, offlineAgentOf, offlineGemini, offlineModel } from "../models/offline-model";
 
 export interface Launch {
@@ -29,8 +30,8 @@ export interface Launch {
   env: Record<string, string>;
   /** Set for a URL profile: connect instead of spawning. */
   remote?: RemoteProfile;
-  /** A `replay:<id>` agent: its requests are answered from this transcript, never carried out. */
-  replay?: string;
+  /** A `replay:<id>` agent: its requests are answered from this transcript (`jsonl`, as read when resolved), never carried out. */
+  replay?: { id: string; jsonl: string };
   /** The protocol it speaks; ACP when absent. */
   protocol?: ProtocolName;
   /** Folders made for this run alone (the offline model's home, with the agent's conversation): removeScratch when it ends. */
@@ -147,11 +148,16 @@ const OWN_MODULES = (() => {
 })();
 
 export class Profiles {
+  /** Where `replay:<id>` profiles find their transcripts: this instance's, and the team's (`serve --database`). */
+  private readonly library: SharedTranscripts | undefined;
+
   constructor(
     private readonly config: ServerConfig,
-    /** Where `replay:<id>` profiles find their transcripts. */
     private readonly transcripts?: TranscriptStore,
-  ) {}
+    shared?: SharedTranscripts,
+  ) {
+    this.library = shared ?? (transcripts && new SharedTranscripts(transcripts));
+  }
 
   private configured(name: string): ProfileConfig | undefined {
     return Object.hasOwn(this.config.profiles, name) ? this.config.profiles[name] : undefined;
@@ -265,15 +271,20 @@ export class Profiles {
    * agent"). Any stored transcript's name works wherever a profile name does
    * (CLI, links); pickers show only the chosen one, by its title (`replayOf`).
    */
-  replays(wanted?: string): ProfileSummary[] {
-    if (!this.transcripts) return [];
-    const store = this.transcripts;
+  async replays(wanted?: string): Promise<ProfileSummary[]> {
+    if (!this.library) return [];
+    const library = this.library;
     const chosen = wanted?.startsWith(REPLAY_PREFIX) ? wanted.slice(REPLAY_PREFIX.length) : undefined;
-    const ids = new Set([DEMO_TRANSCRIPT_ID, ...store.newestIds(LISTED_REPLAYS)]);
-    if (chosen !== undefined && TranscriptStore.isId(chosen)) ids.add(chosen);
+    const newest = await library.newest(LISTED_REPLAYS);
+    const besides = async (id: string | undefined) =>
+      id !== undefined && TranscriptStore.isId(id) && !newest.some((m) => m.id === id)
+        ? // One the database cannot be asked about now is left out, not the whole answer.
+          [await library.meta(id).catch(() => undefined)]
+        : [];
+    const demo = await besides(DEMO_TRANSCRIPT_ID);
+    const metas = [...demo, ...newest, ...(chosen === DEMO_TRANSCRIPT_ID ? [] : await besides(chosen))];
     return (
-      [...ids]
-        .map((id) => store.meta(id))
+      metas
         // A session that never got a turn (a failed Connect) has nothing to replay worth a profile.
         .filter(
           (m): m is TranscriptMeta =>
@@ -312,21 +323,24 @@ export class Profiles {
   async resolve(name: string, options: Record<string, unknown> = {}): Promise<Result<Launch, RelayError>> {
     if (name.startsWith(REPLAY_PREFIX) && this.transcripts && !this.configured(name)) {
       const id = name.slice(REPLAY_PREFIX.length);
-      if (!this.transcripts.exists(id))
-        return fail({ code: "unknown_profile", message: `unknown profile: ${name} (no such transcript)` });
-      const meta = this.transcripts.meta(id);
-      const why = meta && replayable(meta);
+      const meta = await this.library!.meta(id);
+      if (!meta) return fail({ code: "unknown_profile", message: `unknown profile: ${name} (no such transcript)` });
+      const why = replayable(meta);
       if (why) return fail({ code: "spawn_failed", message: `${name}: ${why}` });
       const bad = checkOptions(name, REPLAY_OPTIONS, options);
       if (bad) return fail(bad);
       const speed = typeof options.speed === "string" ? options.speed : "10";
+      // One recorded on another instance is read from the database into a file of this run's own.
+      const source = await this.library!.file(id, path.join(this.config.dataDir, TEAM_COPIES));
+      if (!source) return fail({ code: "unknown_profile", message: `unknown profile: ${name} (no such transcript)` });
       return ok({
         profile: name,
         command: process.execPath,
         // replay-agent.ts reads `--speed VALUE`; the value is one of a fixed list.
-        args: [...nodeScript("replay-agent"), this.transcripts.file(id), "--speed", speed],
+        args: [...nodeScript("replay-agent"), source.file, "--speed", speed],
         env: {},
-        replay: id,
+        replay: { id, jsonl: source.jsonl },
+        ...(source.scratch ? { scratch: [source.scratch] } : {}),
         // The replay speaks its recording's protocol: the relay reads its frames by it.
         ...(meta?.protocol ? { protocol: meta.protocol } : {}),
       });

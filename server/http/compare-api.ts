@@ -226,7 +226,7 @@ export async function handleComparisonApi(
     return sendJson(res, 201, saved);
   }
   if (parts.length === 1 && parts[0] === "workspaces" && method === "POST") {
-    const root = relay.info().workspaceRoots[0];
+    const root = (await relay.info()).workspaceRoots[0];
     if (!root) return sendError(res, 409, "bad_cwd", "no workspace root is configured");
     try {
       return sendJson(res, 201, compareWorkspaces(relay).make(root));

@@ -8,10 +8,9 @@ import { secretsFromEnv } from "../../lib/features/library/redact";
 import { TranscriptError } from "../../lib/contracts/transcript";
 import { exportHtml, viewerHtml } from "../transcripts/export";
 import { sendError } from "../wire/http-io";
-import type { TranscriptStore } from "../transcripts/transcript-store";
 
-export async function sendExport(res: ServerResponse, store: TranscriptStore, id: string): Promise<void> {
-  const text = store.read(id);
+/** `text`: the transcript's JSONL, wherever it was recorded (server/transcripts/shared-transcripts.ts). */
+export async function sendExport(res: ServerResponse, id: string, text: string | undefined): Promise<void> {
   if (text === undefined) return sendError(res, 404, "not_found", `no transcript ${id.slice(0, 80)}`);
   let html: string;
   try {

@@ -117,9 +117,9 @@ export async function handleApi(
   if (!who) return sendError(res, 401, "unauthorized", "unauthorized");
 
   if (parts.length === 1 && parts[0] === "info" && method === "GET")
-    return sendJson(res, 200, relay.info(url.searchParams.get("profile")?.slice(0, 200)));
+    return sendJson(res, 200, await relay.info(url.searchParams.get("profile")?.slice(0, 200)));
   if (parts.length === 1 && parts[0] === "profiles" && method === "GET") {
-    return sendJson(res, 200, { profiles: [...(await relay.profiles.details()), ...relay.profiles.replays()] });
+    return sendJson(res, 200, { profiles: [...(await relay.profiles.details()), ...(await relay.profiles.replays())] });
   }
   if (parts[0] === "profiles") return handleProfilesApi(req, res, parts, relay);
   if (parts[0] === "watch") return handleWatchApi(req, res, parts, relay, who.owner);
@@ -180,7 +180,7 @@ export async function handleApi(
     }
     const id = parts[1];
     if (parts.length === 3 && id !== undefined && parts[2] === "export" && method === "GET")
-      return sendExport(res, store, id);
+      return sendExport(res, id, await relay.shared.read(id));
     if (parts.length === 3 && id !== undefined && parts[2] === "share") {
       if (!store.exists(id)) return sendError(res, 404, "not_found", `no transcript ${id.slice(0, 80)}`);
       let body: ShareBody = {};

@@ -3,12 +3,15 @@
  * `serve --otlp` sends traces; `POST /api/transcripts/:id/otlp` sends one finished recording
  * there, answering NDJSON lines as batches are accepted and a last line with the backend's answer.
  */
+import { rmSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import path from "node:path";
 import type { OtlpSendEvent, OtlpTargetInfo } from "../../lib/contracts/otlp-api";
 import { TranscriptError } from "../../lib/contracts/transcript";
 import { LiveOtlpExport } from "../otel/live-export";
 import { OtlpExportError } from "../otel/otlp-sender";
 import { sendError, sendJson } from "../wire/http-io";
+import { TEAM_COPIES } from "../transcripts/shared-transcripts";
 import type { Relay } from "./relay";
 
 /** Handles `parts` (the path after /api/) when it is an OTLP route; false when it is not one. */
@@ -29,7 +32,8 @@ export async function handleOtlpApi(
     sendError(res, 409, "no_endpoint", "no OTLP endpoint is configured: start the playground with serve --otlp URL");
     return true;
   }
-  const meta = relay.transcripts.exists(id) ? relay.transcripts.meta(id) : undefined;
+  // With --database, one recorded on another instance too (server/transcripts/shared-transcripts.ts).
+  const meta = await relay.shared.meta(id);
   if (!meta) {
     sendError(res, 404, "not_found", `no transcript ${id.slice(0, 80)}`);
     return true;
@@ -38,16 +42,23 @@ export async function handleOtlpApi(
     sendError(res, 409, "recording", "the transcript is still being recorded: it is being sent live");
     return true;
   }
+  const source = await relay.shared.file(id, path.join(relay.config.dataDir, TEAM_COPIES));
+  if (!source) {
+    sendError(res, 404, "not_found", `no transcript ${id.slice(0, 80)}`);
+    return true;
+  }
   res.writeHead(200, { "content-type": "application/x-ndjson; charset=utf-8", "cache-control": "no-store" });
   const line = (e: OtlpSendEvent) => res.write(`${JSON.stringify(e)}\n`);
   try {
-    const summary = await live.exportFile(relay.transcripts.file(id), id, (spans) => line({ type: "progress", spans }));
+    const summary = await live.exportFile(source.file, id, (spans) => line({ type: "progress", spans }));
     line({ type: "done", spans: summary.spans, traces: summary.turns, url: live.url });
   } catch (err) {
     if (err instanceof OtlpExportError) line({ type: "error", message: err.message, status: err.status });
     else if (err instanceof TranscriptError)
       line({ type: "error", message: `the transcript does not parse: ${err.message}` });
     else line({ type: "error", message: (err as Error).message });
+  } finally {
+    if (source.scratch) rmSync(source.scratch, { recursive: true, force: true });
   }
   res.end();
   return true;

@@ -30,6 +30,7 @@ import { TranscriptStore } from "../transcripts/transcript-store";
 import { LibraryIndex } from "../transcripts/library-index";
 import { PgMirror } from "../stores/pg-mirror";
 import { PgStore } from "../stores/pg-store";
+import { SharedTranscripts } from "../transcripts/shared-transcripts";
 import { refuseRequest } from "./security";
 import { Identities } from "./identities";
 import { createTapHub, type TapHub } from "../tap/tap-session";
@@ -65,8 +66,10 @@ export interface Relay {
   clustered: Promise<LiveCluster | undefined>;
   /** Resolves once start-up work (the gemini `--acp` probe) is done. */
   primed: Promise<void>;
+  /** Transcripts read whole wherever they were recorded (the team library's first, when there is one). */
+  shared: SharedTranscripts;
   /** `profile`: also describe this one (a chosen `replay:<id>` the bounded list leaves out). */
-  info(profile?: string): RelayInfo;
+  info(profile?: string): Promise<RelayInfo>;
   /** Stops every agent and closes the socket server. */
   close(): Promise<void>;
 }
@@ -82,7 +85,9 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
   transcripts.index = mirror ?? library;
   // serve --otlp: every recording also goes out as OpenTelemetry traces (docs/otel.md).
   transcripts.recordings = liveExportFromEnv(process.env, config, httpServer);
-  const profiles = new Profiles(config, transcripts);
+  // Export, replay and re-run read a transcript recorded on another instance from the database.
+  const shared = new SharedTranscripts(transcripts, team);
+  const profiles = new Profiles(config, transcripts, shared);
   const primed = profiles.prime();
   const pool = new AgentPool(config, profiles, transcripts);
   pool.fill();
@@ -158,9 +163,9 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
     }
   });
 
-  const info = (profile?: string): RelayInfo => ({
+  const info = async (profile?: string): Promise<RelayInfo> => ({
     version: VERSION,
-    profiles: [...profiles.list(), ...profiles.replays(profile)],
+    profiles: [...profiles.list(), ...(await profiles.replays(profile))],
     defaultProfile: config.defaultProfile,
     workspaceRoots: config.workspaceRoots,
     maxLineBytes: config.maxLineBytes,
@@ -205,7 +210,7 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
       handler: (payload: ClientPayload<E>) => Ack<ClientAck<E>> | Promise<Ack<ClientAck<E>>>,
     ) => events.on(event, schemas[event], handler as (payload: unknown) => Ack<object>);
 
-    on("relay:info", ({ profile }) => ({ ok: true, info: info(profile) }));
+    on("relay:info", async ({ profile }) => ({ ok: true, info: await info(profile) }));
 
     on("agent:start", ({ pooled, ...start }) => {
       const profile = start.profile ?? config.defaultProfile;
@@ -234,8 +239,8 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
       return { ok: true };
     });
 
-    on("transcript:rerun", ({ id, recordedMcpServers, ...start }) => {
-      const text = transcripts.exists(id) ? transcripts.read(id) : undefined;
+    on("transcript:rerun", async ({ id, recordedMcpServers, ...start }) => {
+      const text = await shared.read(id);
       if (text === undefined) return invalidPayload(`no transcript ${id}`);
       return rerunTranscript(current.host, parseTranscript(text), start, {
         recordedMcpServers,
@@ -272,6 +277,7 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
     library,
     team,
     mirror,
+    shared,
     identities,
     pool,
     taps,

@@ -142,7 +142,11 @@ export function removeLeftoverHomes(homes: string): void {
 
 /** A new home for one run of `agent` (private), leftovers of earlier runs removed first. */
 function runHome(dataDir: string, agent: OfflineAgent): string {
-  const homes = offlineHome(dataDir, agent);
+  return newRunFolder(offlineHome(dataDir, agent));
+}
+
+/** A new private folder for one run under `homes`, named by this process; leftovers of gone processes removed first. */
+export function newRunFolder(homes: string): string {
   removeLeftoverHomes(homes);
   const name = `${process.pid}-${randomBytes(8).toString("hex")}`;
   ours.add(name);

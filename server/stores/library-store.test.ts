@@ -16,6 +16,7 @@ import {
   type TranscriptHeader,
 } from "../../lib/contracts/transcript";
 import type { TranscriptMeta } from "../../lib/contracts/transcript-meta";
+import { MAX_PHRASE_WORDS, MAX_QUERY_TERMS } from "../../lib/contracts/library-search";
 import { transcriptLimits } from "../config";
 import { SearchIndex } from "../transcripts/search-index";
 import { TranscriptStore } from "../transcripts/transcript-store";
@@ -134,17 +135,32 @@ function librarySuite(name: string, make: () => Promise<Subject>, skip?: string)
     let s: Subject;
     let older: TranscriptMeta;
     let newer: TranscriptMeta;
+    let paths: TranscriptMeta;
     const olderText = transcript("alpha", "2026-11-20T10:00:00.000Z", ["the quick brown fox", "jumps over"]);
     beforeAll(async () => {
       s = await make();
       older = await s.add(olderText);
       newer = await s.add(transcript("beta", "2026-11-21T10:00:00.000Z", ["a lazy dog sleeps", "Zürich café"]));
+      paths = await s.add(
+        transcript("gamma", "2026-11-19T10:00:00.000Z", [
+          "edited /w/src/app.ts and main.go for x@example.com",
+          Array.from({ length: 65 }, (_, i) => `zz${i}`).join(" "),
+        ]) +
+          serializeFrame({
+            seq: 5,
+            ts: 1005,
+            dir: "from-agent",
+            kind: "response",
+            method: "session/prompt",
+            raw: '{"jsonrpc":"2.0","id":2,"error":{"code":-32603,"message":"limit exceeded for edited files"}}',
+          }),
+      );
     }, 60_000);
     afterAll(() => s?.close());
 
     it("lists newest first, with the file store's meta", async () => {
       const list = await s.store.list();
-      expect(list.map((m) => m.id)).toEqual([newer.id, older.id]);
+      expect(list.map((m) => m.id)).toEqual([newer.id, older.id, paths.id]);
       expect(list[1]).toMatchObject({ profile: "alpha", frames: 4, turns: 0, kind: "upload", recording: false });
       expect(await s.store.exists(older.id)).toBe(true);
       expect(await s.store.exists("no-such")).toBe(false);
@@ -187,11 +203,51 @@ function librarySuite(name: string, make: () => Promise<Subject>, skip?: string)
       ]);
     });
 
+    it("finds phrases as the file store's tokenizer reads words: in order, adjacent, paths cut into words", async () => {
+      const ids = async (q: string) => (await s.store.search({ q })).hits.map((h) => [h.transcript.id, h.seq]);
+      expect(await ids('"quick brown"')).toEqual([[older.id, 3]]);
+      expect(await ids('"the quick brown fox"')).toEqual([[older.id, 3]]);
+      expect(await ids("quick bro")).toEqual([[older.id, 3]]);
+      expect(await ids('"quick bro"')).toEqual([]);
+      expect(await ids('"quick fox"')).toEqual([]);
+      expect(await ids('"the brown quick"')).toEqual([]);
+      // A path is words: `src/app.ts` is the phrase "src app ts" (PostgreSQL's parser kept it one word).
+      expect(await ids("app.ts")).toEqual([[paths.id, 3]]);
+      expect(await ids("src/app")).toEqual([[paths.id, 3]]);
+      expect(await ids("main")).toEqual([[paths.id, 3]]);
+      expect(await ids("x@example")).toEqual([[paths.id, 3]]);
+      // Only errors: the words of an error response, not the same words elsewhere.
+      const errors = async (q: string) => (await s.store.search({ q, errors: true })).hits.map((h) => h.seq);
+      expect(await errors("edited")).toEqual([5]);
+      expect(await errors("limit")).toEqual([5]);
+      expect(await errors("fox")).toEqual([]);
+    });
+
+    it("looks for the word being typed as the words it begins; a short prefix of too many words as itself", async () => {
+      expect((await s.store.search({ q: "q" })).hits.map((h) => [h.transcript.id, h.seq])).toEqual([[older.id, 3]]);
+      expect((await s.store.search({ q: "the q" })).hits.map((h) => h.seq)).toEqual([3]);
+      expect((await s.store.search({ q: "zz6" })).hits.map((h) => [h.transcript.id, h.seq])).toEqual([[paths.id, 4]]);
+      const short = await s.store.search({ q: "zz" });
+      expect(short.hits).toEqual([]);
+      expect(short.cut).toBe(
+        "“zz” begins too many words to look for them all: only the word itself was looked for. Type at least 3 letters to find the words it begins.",
+      );
+    });
+
+    it("cuts a query past its limits and says so, as the file store does", async () => {
+      const many = Array.from({ length: MAX_QUERY_TERMS + 2 }, (_, i) => `word${i}`).join(" ");
+      const answer = await s.store.search({ q: `${many} fox` });
+      expect(answer.cut).toMatch(/^The query was cut: only the first 16 of its 19 different words or phrases/);
+      expect(answer.hits).toEqual([]);
+      const phrase = `"${Array.from({ length: MAX_PHRASE_WORDS + 1 }, () => "quick").join(" ")}"`;
+      expect((await s.store.search({ q: phrase })).cut).toMatch(/a phrase was searched by its first 16 words/);
+    });
+
     it("measures latency across the library", async () => {
       const answer = await s.store.latency({});
-      expect(answer.transcripts).toBe(2);
+      expect(answer.transcripts).toBe(3);
       expect(answer.rows).toEqual([
-        expect.objectContaining({ method: "initialize", dir: "to-agent", requests: 2, answered: 2, p50: 12 }),
+        expect.objectContaining({ method: "initialize", dir: "to-agent", requests: 3, answered: 3, p50: 12 }),
       ]);
     });
 
@@ -218,7 +274,12 @@ function librarySuite(name: string, make: () => Promise<Subject>, skip?: string)
       expect(await s.store.own("missing", "alice")).toBeUndefined();
       expect((await s.store.list({ owner: "alice" })).map((m) => m.id)).toEqual([newer.id]);
       expect(await s.store.list({ owner: "bob" })).toEqual([]);
-      expect((await s.store.list({})).map((m) => m.id)).toEqual([newer.id, older.id]);
+      expect((await s.store.list({})).map((m) => m.id)).toEqual([newer.id, older.id, paths.id]);
+      // The search keeps to one person's as the list does.
+      expect((await s.store.search({ q: "dog", owner: "alice" })).hits.map((h) => h.transcript.id)).toEqual([newer.id]);
+      expect((await s.store.search({ q: "dog", owner: "bob" })).hits).toEqual([]);
+      expect((await s.store.search({ q: "fox", owner: "alice" })).hits).toEqual([]);
+      expect((await s.store.latency({ owner: "alice" })).transcripts).toBe(1);
       // What a user changes later keeps the owner.
       await s.store.rename(newer.id, "Alice's dog");
       expect(await s.store.meta(newer.id)).toMatchObject({ owner: "alice", title: "Alice's dog" });
@@ -227,7 +288,7 @@ function librarySuite(name: string, make: () => Promise<Subject>, skip?: string)
     it("deletes: gone from the list, the reads and the search", async () => {
       expect(await s.store.delete(newer.id)).toBe(true);
       expect(await s.store.delete(newer.id)).toBe(false);
-      expect((await s.store.list()).map((m) => m.id)).toEqual([older.id]);
+      expect((await s.store.list()).map((m) => m.id)).toEqual([older.id, paths.id]);
       expect(await s.store.read(newer.id)).toBeUndefined();
       expect((await s.store.search({ q: "dog" })).hits).toEqual([]);
     });

@@ -2,13 +2,17 @@
  * A small forward-only migration runner: each migration is a version and SQL, applied once, in
  * order, inside one transaction that holds a transaction-level advisory lock, so instances that
  * start at the same time run them one after the other and the second finds nothing left to do.
+ * A migration whose data must be made by the program (a search vector from the words as the
+ * file store reads them) runs `then` after its SQL, in the same transaction.
  */
-import type { Pool } from "pg";
+import type { ClientBase, Pool } from "pg";
 
 export interface Migration {
   version: number;
   name: string;
   sql: string;
+  /** Runs after `sql`, inside the migration's transaction (a failure rolls both back). */
+  then?: (client: ClientBase) => Promise<void>;
 }
 
 /** The advisory lock's key: any fixed 64-bit number the library's tables own. */
@@ -44,6 +48,7 @@ export async function migrate(pool: Pool, migrations: readonly Migration[]): Pro
     for (const m of sorted) {
       if (done.has(m.version)) continue;
       await client.query(m.sql);
+      await m.then?.(client);
       await client.query("INSERT INTO schema_migrations (version, name) VALUES ($1, $2)", [m.version, m.name]);
       applied.push(m.version);
     }

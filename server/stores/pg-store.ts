@@ -2,36 +2,31 @@
  * The team library on PostgreSQL: the same answers as the embedded file store and its SQLite
  * index (server/stores/library-store.ts), for several relay instances on one database. Lines are
  * kept exactly as the recorder wrote them (already redacted); search uses PostgreSQL's full-text
- * machinery (tsvector, GIN) and shows hits as the SQLite index does (lib/features/library/search.ts).
+ * machinery (tsvector, GIN) over the file store's words and shows hits as the SQLite index does
+ * (server/stores/pg-search.ts).
  */
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import pg from "pg";
-import {
-  SEARCH_CANDIDATES,
-  type LatencyAnswer,
-  type LatencyQuery,
-  type LibraryFilter,
-  type SearchAnswer,
-  type SearchHit,
-  type SearchQuery,
-} from "../../lib/contracts/library-search";
+import type { LatencyAnswer, LatencyQuery, SearchAnswer, SearchQuery } from "../../lib/contracts/library-search";
 import { serialize, type TranscriptEvent, type TranscriptHeader } from "../../lib/contracts/transcript";
 import type { ListFilter, TranscriptKind, TranscriptMeta } from "../../lib/contracts/transcript-meta";
 import type { ProbeReport } from "../../lib/contracts/reports";
 import type { ProbeReportMeta } from "../../lib/features/probe/export";
-import { callTiming, latencyRows, matchLine, queryTerms, searchDoc } from "../../lib/features/library/search";
+import { callTiming, latencyRows, searchDoc } from "../../lib/features/library/search";
 import type { LibrarySearch, TranscriptLibrary } from "./library-store";
 import { migrate } from "./pg-migrate";
 import { MIGRATIONS } from "./pg-schema";
+import { addTerms, docVector, filterClauses, searchDocs } from "./pg-search";
 
 const ID = /^[A-Za-z0-9_-]{1,80}$/;
 const PROBE_ID = /^\d{8}-\d{6}-[0-9a-f]{8}$/;
 /** How long an instance's lease lasts unless renewed (renewed every third of it). */
 export const DEFAULT_LEASE_MS = 10_000;
-const DEFAULT_LIMIT = 50;
 /** Rows per INSERT when lines are saved. */
 const BATCH = 2_000;
+/** Words remembered as already in the table of terms. */
+const KNOWN_TERMS = 200_000;
 
 /**
  * A client of the pool for a transaction. A checked-out client whose connection drops between
@@ -60,26 +55,47 @@ const userChanges = (m: TranscriptMeta): Partial<TranscriptMeta> => ({
     : {}),
 });
 
-/**
- * The tsquery of a typed query, as the SQLite index reads one (ftsQuery): every term must match,
- * a phrase's words in order, the last word as a prefix while it is typed. Words are letters and
- * digits only (queryTerms), so quoting them is enough to keep input from being read as syntax.
- */
-export function tsQuery(input: string): string | undefined {
-  const terms = queryTerms(input);
-  if (terms.length === 0) return undefined;
-  const quoted = input.trimEnd().endsWith('"');
-  return terms
-    .map((words, i) => {
-      const last = i === terms.length - 1 && !quoted;
-      return words.map((w, j) => `'${w}'${last && j === words.length - 1 ? ":*" : ""}`).join(" <-> ");
-    })
-    .join(" & ");
+/** A batch of lines' search documents and timed calls, as columns, and their words. */
+interface Rows {
+  docs: unknown[][];
+  calls: unknown[][];
+  terms: Set<string>;
+  /** The last frame's seq after the lines. */
+  lastSeq: number;
+}
+
+function rowsOf(lines: readonly string[], from: number, seqBefore: number): Rows {
+  let lastSeq = seqBefore;
+  const docs: unknown[][] = Array.from({ length: 11 }, () => []);
+  const calls: unknown[][] = Array.from({ length: 5 }, () => []);
+  const terms = new Set<string>();
+  for (let i = 0; i < lines.length; i++) {
+    const n = from + i;
+    if (n === 0) continue; // the header
+    let e: TranscriptEvent;
+    try {
+      e = JSON.parse(lines[i]!) as TranscriptEvent;
+    } catch {
+      continue;
+    }
+    if (e.type === "frame" && typeof e.seq === "number") lastSeq = e.seq;
+    const doc = searchDoc(e, lastSeq);
+    if (doc) {
+      const row = [n, doc.seq, doc.ts, doc.dir ?? null, doc.kind, doc.method ?? null, doc.field, doc.error];
+      row.push(doc.body, doc.extra, docVector(doc.body, doc.extra, doc.error, terms));
+      row.forEach((v, i) => docs[i]!.push(v));
+    }
+    const call = callTiming(e);
+    if (call) [n, call.method, call.dir, call.ms, call.error].forEach((v, i) => calls[i]!.push(v));
+  }
+  return { docs, calls, terms, lastSeq };
 }
 
 export interface PgOptions {
   /** The instance's lease (DEFAULT_LEASE_MS): a recording is marked crashed this long after its writer's last renewal. */
   leaseMs?: number;
+  /** What one search may take (the file store's QUERY_BUDGET.ms): past it, it stops and says so. */
+  searchBudgetMs?: number;
 }
 
 export class PgStore implements TranscriptLibrary, LibrarySearch {
@@ -88,6 +104,9 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
   /** This instance, as the writer of its recordings. */
   readonly instance = randomBytes(12).toString("base64url");
   private readonly leaseMs: number;
+  private readonly searchBudgetMs: number | undefined;
+  /** Words already in the table of terms (a bound on memory: KNOWN_TERMS). */
+  private readonly knownTerms = new Set<string>();
   private leaseTimer: NodeJS.Timeout | undefined;
   private leaseFailing = false;
   /** The renewal under way, if any: close waits for it. */
@@ -98,6 +117,7 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
     options: PgOptions,
   ) {
     this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+    this.searchBudgetMs = options.searchBudgetMs;
     // An idle client's error (the server restarted) must not take the relay down.
     pool.on("error", (err) => console.error(`database: ${err.message}`));
     this.ready = migrate(pool, MIGRATIONS).then(async () => {
@@ -176,6 +196,12 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
    */
   async save(meta: TranscriptMeta, lines: readonly string[], from = 0, lastSeq = 0): Promise<number> {
     if (!ID.test(meta.id)) throw new Error(`bad transcript id: ${meta.id.slice(0, 80)}`);
+    const rows = rowsOf(lines, from, lastSeq);
+    // Before the transaction: its new words are kept at once (a word kept for lines not saved harms nothing).
+    const terms = [...rows.terms].filter((t) => !this.knownTerms.has(t));
+    await addTerms(this.pool, terms);
+    if (this.knownTerms.size + terms.length > KNOWN_TERMS) this.knownTerms.clear();
+    for (const t of terms) this.knownTerms.add(t);
     const client = await checkout(this.pool);
     try {
       await client.query("BEGIN");
@@ -194,10 +220,10 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
         for (const table of ["transcript_lines", "search_docs", "calls"])
           await client.query(`DELETE FROM ${table} WHERE transcript_id = $1`, [meta.id]);
       }
-      const seq = await this.insertLines(client, meta.id, lines, from, lastSeq);
+      await this.insertLines(client, meta.id, lines, from, rows);
       await client.query("COMMIT");
       client.release();
-      return seq;
+      return rows.lastSeq;
     } catch (err) {
       // A client whose ROLLBACK fails too is broken (its connection dropped): destroyed, not pooled.
       const broken = await client.query("ROLLBACK").then(
@@ -214,30 +240,8 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
     id: string,
     lines: readonly string[],
     from: number,
-    seqBefore: number,
-  ): Promise<number> {
-    let lastSeq = seqBefore;
-    const docs: unknown[][] = Array.from({ length: 10 }, () => []);
-    const calls: unknown[][] = Array.from({ length: 5 }, () => []);
-    for (let i = 0; i < lines.length; i++) {
-      const n = from + i;
-      if (n === 0) continue; // the header
-      let e: TranscriptEvent;
-      try {
-        e = JSON.parse(lines[i]!) as TranscriptEvent;
-      } catch {
-        continue;
-      }
-      if (e.type === "frame" && typeof e.seq === "number") lastSeq = e.seq;
-      const doc = searchDoc(e, lastSeq);
-      if (doc) {
-        const row = [n, doc.seq, doc.ts, doc.dir ?? null, doc.kind, doc.method ?? null, doc.field, doc.error];
-        row.push(doc.body, doc.extra);
-        row.forEach((v, i) => docs[i]!.push(v));
-      }
-      const call = callTiming(e);
-      if (call) [n, call.method, call.dir, call.ms, call.error].forEach((v, i) => calls[i]!.push(v));
-    }
+    { docs, calls }: Rows,
+  ): Promise<void> {
     for (let at = 0; at < lines.length; at += BATCH) {
       const slice = lines.slice(at, at + BATCH);
       await client.query(
@@ -249,9 +253,11 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
     }
     for (let at = 0; at < docs[0]!.length; at += BATCH) {
       await client.query(
-        `INSERT INTO search_docs (transcript_id, line_no, seq, ts, dir, kind, method, field, error, body, extra)
-         SELECT $1, * FROM unnest($2::int[], $3::int[], $4::float8[], $5::text[], $6::text[], $7::text[],
-           $8::text[], $9::bool[], $10::text[], $11::text[])
+        `INSERT INTO search_docs (transcript_id, line_no, seq, ts, dir, kind, method, field, error, body, extra, tsv)
+         SELECT $1, n, seq, ts, dir, kind, method, field, error, body, extra, v::tsvector
+         FROM unnest($2::int[], $3::int[], $4::float8[], $5::text[], $6::text[], $7::text[],
+           $8::text[], $9::bool[], $10::text[], $11::text[], $12::text[])
+           AS x(n, seq, ts, dir, kind, method, field, error, body, extra, v)
          ON CONFLICT (transcript_id, line_no) DO NOTHING`,
         [id, ...docs.map((column) => column.slice(at, at + BATCH))],
       );
@@ -264,7 +270,6 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
         [id, ...calls.map((column) => column.slice(at, at + BATCH))],
       );
     }
-    return lastSeq;
   }
 
   async list(filter: ListFilter = {}): Promise<TranscriptMeta[]> {
@@ -376,96 +381,24 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
     return rowCount === 1;
   }
 
-  /** The filters' clauses over `transcripts t`, their values appended to `params`. */
-  private where(q: LibraryFilter & { transcript?: string }, params: unknown[]): string[] {
-    const clauses: string[] = [];
-    const add = (sql: string, value: unknown) => {
-      params.push(value);
-      clauses.push(sql.replace("?", `$${params.length}`));
-    };
-    if (q.agent) add("t.meta->>'agentName' = ?", q.agent);
-    if (q.profile) add("t.meta->>'profile' = ?", q.profile);
-    if (q.kind) add("t.meta->>'kind' = ?", q.kind);
-    if (q.from) add("substr(t.created_at, 1, 10) >= ?", q.from);
-    if (q.to) add("substr(t.created_at, 1, 10) <= ?", q.to);
-    if (q.transcript) add("t.id = ?", q.transcript);
-    return clauses;
-  }
-
-  /** Hits for a typed query: the newest SEARCH_CANDIDATES matches the filters keep, best ranked first. */
+  /** Hits for a typed query (server/stores/pg-search.ts), within the search budget. */
   async search(q: SearchQuery): Promise<SearchAnswer> {
-    const started = performance.now();
-    const query = tsQuery(q.q);
-    if (!query) return { hits: [], total: 0, more: false, tookMs: 0 };
-    const params: unknown[] = [query];
-    const clauses = ["d.tsv @@ to_tsquery('acp_words', $1)", ...this.where(q, params)];
-    if (q.method) {
-      params.push(q.method);
-      clauses.push(`d.method = $${params.length}`);
+    const client = await checkout(this.pool);
+    try {
+      const answer = await searchDocs(client, q, this.searchBudgetMs);
+      client.release();
+      return answer;
+    } catch (err) {
+      client.release(err as Error);
+      throw err;
     }
-    if (q.errors) clauses.push("d.error");
-    params.push(SEARCH_CANDIDATES + 1, q.limit ?? DEFAULT_LIMIT);
-    type Row = {
-      seq: number;
-      ts: number;
-      dir: SearchHit["dir"] | null;
-      kind: string;
-      method: string | null;
-      field: SearchHit["field"];
-      error: boolean;
-      body: string;
-      extra: string;
-      meta: TranscriptMeta;
-      total: number;
-    };
-    const { rows } = await this.pool.query<Row>(
-      `WITH m AS (
-         SELECT d.*, t.meta, t.created_at, ts_rank(d.tsv, to_tsquery('acp_words', $1)) AS rank
-         FROM search_docs d JOIN transcripts t ON t.id = d.transcript_id
-         WHERE ${clauses.join(" AND ")}
-         ORDER BY t.created_at DESC, d.line_no DESC
-         LIMIT $${params.length - 1})
-       SELECT seq, ts, dir, kind, method, field, error, body, extra, meta, (SELECT count(*) FROM m)::int AS total
-       FROM m ORDER BY rank DESC, created_at DESC, line_no LIMIT $${params.length}`,
-      params,
-    );
-    const total = Math.min(rows[0]?.total ?? 0, SEARCH_CANDIDATES);
-    const hits = rows.map((r): SearchHit => {
-      const inBody = matchLine(r.body, q.q);
-      const shown = inBody.marks.length > 0 || !r.extra ? inBody : matchLine(r.extra, q.q);
-      const m = r.meta;
-      return {
-        transcript: {
-          id: m.id,
-          title: m.title,
-          profile: m.profile,
-          ...(m.agentName ? { agentName: m.agentName } : {}),
-          kind: m.kind ?? "session",
-          createdAt: m.createdAt,
-        },
-        seq: r.seq,
-        ts: r.ts,
-        ...(r.dir ? { dir: r.dir } : {}),
-        frameKind: r.kind,
-        ...(r.method ? { method: r.method } : {}),
-        field: r.field,
-        error: r.error,
-        ...shown,
-      };
-    });
-    return {
-      hits,
-      total,
-      more: (rows[0]?.total ?? 0) > SEARCH_CANDIDATES,
-      tookMs: Math.round(performance.now() - started),
-    };
   }
 
   /** Latency per method and direction over the transcripts the filter keeps. */
   async latency(q: LatencyQuery): Promise<LatencyAnswer> {
     const started = performance.now();
     const params: unknown[] = [];
-    const clauses = this.where(q, params);
+    const clauses = filterClauses(q, params);
     const where = clauses.length ? `WHERE ${clauses.join(" AND ")}` : "";
     const calls = await this.pool.query<{ method: string; dir: "to-agent" | "from-agent"; ms: number; error: boolean }>(
       `SELECT c.method, c.dir, c.ms, c.error FROM calls c JOIN transcripts t ON t.id = c.transcript_id ${where}`,

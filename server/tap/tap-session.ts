@@ -186,7 +186,7 @@ export function createTapHub(
   io: Server,
   config: ServerConfig,
   transcripts: TranscriptStore,
-  relayInfo: () => RelayInfo,
+  relayInfo: () => Promise<RelayInfo>,
   /** Marks the connection as authenticated, so the relay's connect timeout spares it. */
   authenticated: (conn: object) => void,
 ): TapHub {
@@ -314,7 +314,7 @@ export function createTapHub(
     if (session) session.attach(socket, clientId, lastSeq);
     else socket.emit("agent:attached", { agent: null, lastSeq: 0, missed: 0, firstSeq: 1, policies: {} });
     const events = socketEvents(socket);
-    events.on("relay:info", clientEventSchemas["relay:info"], () => ({ ok: true, info: relayInfo() }));
+    events.on("relay:info", clientEventSchemas["relay:info"], async () => ({ ok: true, info: await relayInfo() }));
     for (const event of READ_ONLY_EVENTS)
       events.on(event, z.unknown(), () => ({
         ok: false,

@@ -8,7 +8,7 @@ import Database from "better-sqlite3";
 import { chmodSync, rmSync } from "node:fs";
 
 /** Bumped whenever what is indexed changes: an index of another version is rebuilt from the files. */
-export const INDEX_VERSION = 6;
+export const INDEX_VERSION = 7;
 
 export interface TranscriptRow {
   tid: number;
@@ -27,7 +27,7 @@ const SCHEMA = `
 CREATE TABLE transcripts (
   tid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE,
   title TEXT NOT NULL DEFAULT '', profile TEXT NOT NULL DEFAULT '', agent TEXT, kind TEXT NOT NULL DEFAULT 'session',
-  created_at TEXT NOT NULL DEFAULT '',
+  created_at TEXT NOT NULL DEFAULT '', owner TEXT,
   size INTEGER NOT NULL DEFAULT 0, mtime REAL NOT NULL DEFAULT 0, meta_mtime REAL NOT NULL DEFAULT 0, ino INTEGER NOT NULL DEFAULT 0,
   offset INTEGER NOT NULL DEFAULT 0, last_seq INTEGER NOT NULL DEFAULT 0,
   -- The lowest and highest rowid of its documents (none: NULL): a filter on transcripts bounds a search's rowids.
@@ -67,7 +67,7 @@ function statements(db: Database.Database) {
       "UPDATE transcripts SET title = @title, profile = @profile, kind = @kind, created_at = @createdAt WHERE tid = @tid",
     ),
     meta: db.prepare(
-      "UPDATE transcripts SET title = coalesce(@title, title), profile = coalesce(@profile, profile), agent = coalesce(@agent, agent), kind = @kind, created_at = coalesce(@createdAt, created_at), meta_mtime = @metaMtime WHERE tid = @tid",
+      "UPDATE transcripts SET title = coalesce(@title, title), profile = coalesce(@profile, profile), agent = coalesce(@agent, agent), kind = @kind, created_at = coalesce(@createdAt, created_at), owner = @owner, meta_mtime = @metaMtime WHERE tid = @tid",
     ),
     agent: db.prepare("UPDATE transcripts SET agent = ? WHERE tid = ?"),
     kind: db.prepare<[number], { kind: string }>("SELECT kind FROM transcripts WHERE tid = ?"),
@@ -142,13 +142,27 @@ function rebuild(db: Database.Database): void {
   db.pragma(`user_version = ${INDEX_VERSION}`);
 }
 
+/**
+ * Version 6 lacked the transcripts' owners (the search's owner filter): the column is added and
+ * every meta file read again at the next update, the transcripts' words left as they are.
+ */
+function addOwners(db: Database.Database): void {
+  db.transaction(() => {
+    db.exec("ALTER TABLE transcripts ADD COLUMN owner TEXT");
+    db.exec("UPDATE transcripts SET meta_mtime = -1");
+    db.pragma(`user_version = ${INDEX_VERSION}`);
+  })();
+}
+
 /** Opens the index file, rebuilding it when missing, unreadable, of another version or of a wrong schema. */
 export function openIndex(file: string): { db: Database.Database; stmt: Statements } {
   for (let attempt = 0; ; attempt++) {
     let db: Database.Database | undefined;
     try {
       db = connect(file);
-      if (db.pragma("user_version", { simple: true }) !== INDEX_VERSION) rebuild(db);
+      const version = db.pragma("user_version", { simple: true });
+      if (version === 6) addOwners(db);
+      else if (version !== INDEX_VERSION) rebuild(db);
       return { db, stmt: statements(db) };
     } catch (err) {
       db?.close();

@@ -73,7 +73,7 @@ export function readMetaFile(file: string): Record<string, string> {
     const m: unknown = JSON.parse(readFileSync(file, "utf8"));
     if (!isObject(m)) return {};
     const out: Record<string, string> = {};
-    for (const k of ["title", "profile", "agentName", "kind", "createdAt"])
+    for (const k of ["title", "profile", "agentName", "kind", "createdAt", "owner"])
       if (typeof m[k] === "string") out[k] = m[k].slice(0, 500);
     if (m.uploaded === true) out.uploaded = "1";
     if (m.tapped === true) out.tapped = "1";
@@ -91,18 +91,33 @@ export function readMetaFile(file: string): Record<string, string> {
  * this is left to FTS5. Words are kept as FTS5's tokenizer makes them (unicode61, lower case,
  * diacritics removed).
  */
-const PREFIX_WORDS = 64;
+export const PREFIX_WORDS = 64;
 /**
  * Letters a typed word needs before FTS5 reads it as a prefix (when it begins more than
  * PREFIX_WORDS words): FTS5 merges every match of every word a prefix begins before the first
  * row, work search_budget never sees, and a one-letter prefix begins most of the library.
  * Shorter, it is looked for as the word itself, and the answer says so.
  */
-const MIN_PREFIX = 3;
+export const MIN_PREFIX = 3;
 export const foldTerm = (word: string) => {
   const lower = word.toLowerCase();
   return NON_ASCII.test(lower) ? lower.normalize("NFD").replace(/\p{M}/gu, "") : lower;
 };
+
+/**
+ * How the word being typed is looked for, given the indexed words it begins (up to
+ * PREFIX_WORDS + 1): as those words, as a prefix, or (too short a prefix of too many) as itself,
+ * saying so. The PostgreSQL store reads it the same way (server/stores/pg-search.ts).
+ */
+export function typedWord(start: string, begun: string[]): { words?: string[]; prefix?: boolean; cut?: string } {
+  if (begun.length > 0 && begun.length <= PREFIX_WORDS) return { words: begun };
+  if ([...start].length >= MIN_PREFIX) return { prefix: true };
+  if (begun.length > PREFIX_WORDS)
+    return {
+      cut: `“${start}” begins too many words to look for them all: only the word itself was looked for. Type at least ${MIN_PREFIX} letters to find the words it begins.`,
+    };
+  return {};
+}
 
 /**
  * The FTS5 MATCH expression of a typed query: every term must match (a phrase's words in
@@ -125,13 +140,10 @@ export function matchOf(
       const columns = `{${termColumns(words.length).join(" ")}}`;
       if (i < terms.length - 1 || !typing) return `${columns} : ${phrase(words)}`;
       const start = foldTerm(words.at(-1)!);
-      const begun = wordsBegun(start, PREFIX_WORDS + 1);
-      if (begun.length > 0 && begun.length <= PREFIX_WORDS)
-        return `${columns} : (${begun.map((w) => phrase([...words.slice(0, -1), w])).join(" OR ")})`;
-      if ([...start].length >= MIN_PREFIX) return `${columns} : ${phrase(words)}*`;
-      if (begun.length > PREFIX_WORDS)
-        short = `“${start}” begins too many words to look for them all: only the word itself was looked for. Type at least ${MIN_PREFIX} letters to find the words it begins.`;
-      return `${columns} : ${phrase(words)}`;
+      const read = typedWord(start, wordsBegun(start, PREFIX_WORDS + 1));
+      short = read.cut;
+      if (read.words) return `${columns} : (${read.words.map((w) => phrase([...words.slice(0, -1), w])).join(" OR ")})`;
+      return `${columns} : ${phrase(words)}${read.prefix ? "*" : ""}`;
     })
     .join(" AND ");
   const said = [cut, short].filter(Boolean).join(" ");

@@ -372,7 +372,8 @@ describe("SearchIndex", () => {
     open.pop();
     const file = path.join(store.dir, INDEX_FILE);
     const db = new Database(file);
-    db.pragma(`user_version = ${INDEX_VERSION - 1}`);
+    // Version 6 is brought up to date in place (below); those before are rebuilt.
+    db.pragma("user_version = 5");
     db.close();
     idx = index(store);
     expect(idx.counts()).toEqual({ transcripts: 0, docs: 0, calls: 0 });
@@ -386,6 +387,30 @@ describe("SearchIndex", () => {
     idx = index(store);
     idx.updateAll();
     expect(idx.search({ q: "semicolon" }).hits).toHaveLength(1);
+  });
+
+  it("adds the owners to an index of version 6, keeping its words: the search filters by owner", () => {
+    const store = newStore();
+    const { a } = corpus(store);
+    store.own(a, "alice");
+    let idx = index(store);
+    idx.updateAll();
+    idx.close();
+    open.pop();
+    const db = new Database(path.join(store.dir, INDEX_FILE));
+    db.exec("ALTER TABLE transcripts DROP COLUMN owner");
+    db.pragma("user_version = 6");
+    db.close();
+    idx = index(store);
+    const before = idx.counts();
+    expect(before.docs).toBeGreaterThan(0);
+    expect(idx.stale()).toHaveLength(2);
+    idx.updateAll();
+    expect(idx.counts()).toEqual(before);
+    expect(new Set(idx.search({ q: "build" }).hits.map((h) => h.transcript.id)).size).toBe(2);
+    expect(new Set(idx.search({ q: "build", owner: "alice" }).hits.map((h) => h.transcript.id))).toEqual(new Set([a]));
+    expect(idx.search({ q: "build", owner: "bob" }).hits).toEqual([]);
+    expect(idx.latency({ owner: "alice" }).transcripts).toBe(1);
   });
 
   it("rebuilds an index of the format before (version 2: no filters or joints in the full-text table)", () => {

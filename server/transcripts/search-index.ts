@@ -60,6 +60,7 @@ const FILTER_CLAUSES = {
   agent: "t.agent = @agent",
   profile: "t.profile = @profile",
   kind: "t.kind = @kind",
+  owner: "t.owner = @owner",
   from: "substr(t.created_at, 1, 10) >= @from",
   to: "substr(t.created_at, 1, 10) <= @to",
   transcript: "t.id = @transcript",
@@ -387,6 +388,7 @@ export class SearchIndex {
       agent: m.agentName ?? null,
       kind,
       createdAt: m.createdAt ?? null,
+      owner: m.owner ?? null,
       metaMtime: this.metaMtime(id),
     });
   }

@@ -88,4 +88,17 @@ describe("benchmarks (smoke)", () => {
     },
     180_000,
   );
+
+  it.skipIf(pgSkipReason() !== undefined)(
+    "team-recording stores every frame of concurrent recordings on two instances, on both stores",
+    async () => {
+      const r = await bench("team-recording", "--sessions", "2", "--rate", "100", "--seconds", "1");
+      expect(r.framesStored).toEqual({ expectedPerRun: 200, fileStore: [200], database: [200] });
+      expect(r.everyFrameStored).toBe(true);
+      for (const side of [r.addedLatencyMs.fileStore, r.addedLatencyMs.database])
+        expect(Number.isFinite(side.p50.median)).toBe(true);
+      expect(r.loadAverage.before).toHaveLength(3);
+    },
+    180_000,
+  );
 });

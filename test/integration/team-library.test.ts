@@ -179,6 +179,14 @@ describe.skipIf(skip !== undefined)("team library on PostgreSQL", () => {
       async () => (await http(a.relay, "GET", "/api/transcripts?owner=bob")).json().transcripts,
       (list: { id: string }[]) => list.some((m) => m.id === published),
     );
+    // The search keeps to one person's as the list does.
+    const bobs = await until(
+      async () => (await http(a.relay, "GET", "/api/search?q=initialize&owner=bob")).json().hits,
+      (hits: { transcript: { id: string } }[]) => hits.length > 0,
+    );
+    expect(new Set(bobs.map((h) => h.transcript.id))).toEqual(new Set([published]));
+    const badSearch = await http(a.relay, "GET", "/api/search?q=initialize&owner=no%20one");
+    expect([badSearch.status, badSearch.json().error.code]).toEqual([400, "invalid_query"]);
 
     // Bob's token revoked by editing the file: refused on both instances, his open socket closed.
     const bob = await a.client({ token: BOB });

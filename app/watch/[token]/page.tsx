@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { WatchPage } from "@/components/watch/WatchPage";
 
-export const metadata: Metadata = { title: "Watching live · ACP Playground" };
+export const metadata: Metadata = { title: "Watch link · ACP Playground" };
 
 interface Props {
   params: Promise<{ token: string }>;

@@ -21,4 +21,11 @@ describe("deep links", () => {
     expect(frameLink("http://h/?token=t", 4, "2026-x")).toBe("http://h/transcripts/2026-x#seq=4");
     expect(frameLink("http://h/", 4)).toBeUndefined();
   });
+
+  it("offers no link where the reader has no access token to open it with", () => {
+    expect(frameLink("http://h/watch/0123456789abcdef0123456789abcdef", 4, "2026-x")).toBeUndefined();
+    expect(frameLink("http://h/compare/shared/c1?token=s", 4, "2026-x")).toBeUndefined();
+    // The owner's own comparison page keeps its links.
+    expect(frameLink("http://h/compare/c1", 4, "2026-x")).toBe("http://h/transcripts/2026-x#seq=4");
+  });
 });

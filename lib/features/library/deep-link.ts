@@ -13,10 +13,13 @@ export function seqFromHash(hash: string): number | undefined {
 /**
  * The link to frame `seq` from a page at `href`: that page's own address with the hash set
  * (the access token, shown only once, left out); from the playground itself, the live
- * session's transcript in the viewer. Undefined when there is no transcript to point into.
+ * session's transcript in the viewer. Undefined when there is no transcript to point into, or
+ * when the page's reader has no access token (a watch link, a shared comparison): the viewer
+ * would only ask them for one.
  */
 export function frameLink(href: string, seq: number, transcriptId?: string): string | undefined {
   const url = new URL(href);
+  if (/^\/(watch|compare\/shared)\//.test(url.pathname)) return undefined;
   url.hash = `seq=${seq}`;
   if (url.protocol === "file:" || /^\/(transcripts|share)\/[^/]+$/.test(url.pathname)) {
     // A share link's own token stays: it is what opens the page.

@@ -1,0 +1,194 @@
+/**
+ * Concurrent recordings across two instances (issue #37): `--sessions` browser sessions spread over
+ * two relay processes, each with a synthetic agent streaming `--rate` frames per second for
+ * `--seconds`, all at once. The same load three ways in each round: read straight from the agents'
+ * stdout (the baseline the relay's added latency is measured against), through two relays on the
+ * file store (the embedded default), and through two relays on one PostgreSQL database
+ * (`serve --database`, a throw-away cluster). Prints each side's latency (agent write to client
+ * receipt, the first half second of each session left out) and the added latency over the
+ * baseline, and checks every frame was stored: each transcript is read back from the instance
+ * that did not record it (on the file store, from its own) and its agent frames counted.
+ * Target: every frame stored; the database's added p50 within 0.1 ms of the file store's.
+ *
+ *   node --import tsx bench/team-recording.ts [--sessions 20] [--rate 1000] [--seconds 60] [--runs 1]
+ */
+import { loadavg } from "node:os";
+import { execa } from "execa";
+import type { Socket } from "socket.io-client";
+import { parseTranscript } from "../lib/contracts/transcript";
+import { LineSplitter } from "../lib/protocol/ndjson";
+import { startPgCluster } from "../test/pg-cluster";
+import {
+  benchAgent,
+  connect,
+  emit,
+  numberFlags,
+  onFrames,
+  percentile,
+  round,
+  startRelayProcess,
+  type RelayProcess,
+} from "./harness";
+
+const flags = numberFlags({ sessions: 20, rate: 1000, seconds: 60, runs: 1 });
+const TARGETS = { addedP50OverFileStoreMs: 0.1 };
+const frames = flags.rate * flags.seconds;
+const agentArgs = [benchAgent, "rate", String(flags.rate), String(frames)];
+const now = () => performance.timeOrigin + performance.now();
+
+/** One session's frames as received: latencies in order, and whether the agent said it was done. */
+class Stream {
+  readonly latencies: number[] = [];
+  readonly done: Promise<void>;
+  private finish!: () => void;
+  constructor() {
+    this.done = new Promise((resolve) => (this.finish = resolve));
+  }
+  line(raw: string, at: number): void {
+    const m = JSON.parse(raw) as { method?: string; params?: { t: number } };
+    if (m.method === "bench/done") return this.finish();
+    if (m.method === "session/update") this.latencies.push(at - m.params!.t);
+  }
+  /** Steady state: the first half second (start-up, JIT) left out. */
+  steady(): number[] {
+    return this.latencies.slice(Math.floor(flags.rate / 2));
+  }
+}
+
+type Pair = { p50: number; p99: number };
+function stats(streams: Stream[]): Pair {
+  const all = streams.flatMap((s) => s.steady()).sort((a, b) => a - b);
+  return { p50: percentile(all, 50), p99: percentile(all, 99) };
+}
+
+/** Baseline: every agent's stdout read by this process, all at once. */
+async function direct(): Promise<Pair> {
+  const children = Array.from({ length: flags.sessions }, () =>
+    execa(process.execPath, agentArgs, { stdin: "pipe", buffer: false, reject: false }),
+  );
+  const streams = children.map((child) => {
+    const stream = new Stream();
+    const splitter = new LineSplitter();
+    child.stdout.on("data", (chunk: Buffer) => {
+      const at = now();
+      for (const e of splitter.push(chunk)) if (e.type === "line") stream.line(e.text, at);
+    });
+    return stream;
+  });
+  for (const child of children) child.stdin.write("go\n");
+  await Promise.all(streams.map((s) => s.done));
+  for (const child of children) child.kill();
+  await Promise.all(children);
+  return stats(streams);
+}
+
+/** Agent frames stored in a transcript, as `reader` serves it. */
+async function storedFrames(reader: RelayProcess, id: string): Promise<number> {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const headers = { authorization: "Bearer bench" };
+    const list = (await (await fetch(`${reader.url}/api/transcripts`, { headers })).json()) as {
+      transcripts: { id: string; recording: boolean }[];
+    };
+    if (list.transcripts.some((m) => m.id === id && !m.recording)) {
+      const text = await (await fetch(`${reader.url}/api/transcripts/${id}`, { headers })).text();
+      return parseTranscript(text).frames.filter((f) => f.dir === "from-agent" && f.raw.includes('"session/update"'))
+        .length;
+    }
+    if (Date.now() > deadline) throw new Error(`${id} was never listed as ended by ${reader.url}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Two relays (`env`: the store), the sessions spread over them, every frame's latency and every transcript counted. */
+async function relayed(env: Record<string, string>, readFromOther: boolean) {
+  const profiles = { stream: { command: process.execPath, args: agentArgs } };
+  const relays = await Promise.all([startRelayProcess(profiles, env), startRelayProcess(profiles, env)]);
+  const sockets: Socket[] = [];
+  try {
+    const sessions = await Promise.all(
+      Array.from({ length: flags.sessions }, async (_, i) => {
+        const relay = relays[i % 2]!;
+        const socket = await connect(relay.url);
+        sockets.push(socket);
+        const stream = new Stream();
+        onFrames(socket, (f, at) => {
+          if (f.dir === "from-agent") stream.line(f.raw, at);
+        });
+        const { agent } = (await emit(socket, "agent:start", { profile: "stream" })) as {
+          agent: { transcriptId: string };
+        };
+        return { i, socket, stream, transcriptId: agent.transcriptId };
+      }),
+    );
+    // All at once, as twenty people recording at the same time.
+    await Promise.all(sessions.map((s) => emit(s.socket, "agent:send", { frame: "go" })));
+    await Promise.all(sessions.map((s) => s.stream.done));
+    await Promise.all(sessions.map((s) => emit(s.socket, "agent:stop", {})));
+    const stored = await Promise.all(
+      sessions.map((s) => storedFrames(relays[(s.i + (readFromOther ? 1 : 0)) % 2]!, s.transcriptId)),
+    );
+    return {
+      latency: stats(sessions.map((s) => s.stream)),
+      received: sessions.reduce((n, s) => n + s.stream.latencies.length, 0),
+      stored: stored.reduce((n, x) => n + x, 0),
+    };
+  } finally {
+    for (const s of sockets) s.close();
+    await Promise.all(relays.map((r) => r.close()));
+  }
+}
+
+const spread = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return { min: round(s[0]!, 3), median: round(s[Math.floor((s.length - 1) / 2)]!, 3), max: round(s.at(-1)!, 3) };
+};
+
+const loadBefore = loadavg();
+const cluster = await startPgCluster();
+const rounds: Array<{ direct: Pair; file: Pair; team: Pair; stored: { file: number; team: number } }> = [];
+let received = 0;
+try {
+  for (let run = 0; run < flags.runs; run++) {
+    console.error(`run ${run + 1} of ${flags.runs}`);
+    const base = await direct();
+    const file = await relayed({}, false);
+    const team = await relayed({ ACP_PLAYGROUND_DATABASE_URL: cluster.url }, true);
+    received += file.received + team.received;
+    rounds.push({
+      direct: base,
+      file: file.latency,
+      team: team.latency,
+      stored: { file: file.stored, team: team.stored },
+    });
+  }
+} finally {
+  cluster.stop();
+}
+
+const added = (side: "file" | "team", p: keyof Pair) => spread(rounds.map((r) => r[side][p] - r.direct[p]));
+const addedFile = { p50: added("file", "p50"), p99: added("file", "p99") };
+const addedTeam = { p50: added("team", "p50"), p99: added("team", "p99") };
+const expected = flags.sessions * frames;
+const result = {
+  benchmark: "team-recording",
+  instances: 2,
+  sessions: flags.sessions,
+  framesPerSecondPerSession: flags.rate,
+  seconds: flags.seconds,
+  runs: flags.runs,
+  directLatencyMs: { p50: spread(rounds.map((r) => r.direct.p50)), p99: spread(rounds.map((r) => r.direct.p99)) },
+  addedLatencyMs: { fileStore: addedFile, database: addedTeam },
+  databaseOverFileStoreP50Ms: round(addedTeam.p50.median - addedFile.p50.median, 3),
+  // Every agent frame, per side and round: what the transcripts hold over what the agents wrote.
+  framesStored: {
+    expectedPerRun: expected,
+    fileStore: rounds.map((r) => r.stored.file),
+    database: rounds.map((r) => r.stored.team),
+  },
+  everyFrameStored: rounds.every((r) => r.stored.file === expected && r.stored.team === expected),
+  everyFrameReceived: received === 2 * expected * flags.runs,
+  loadAverage: { before: loadBefore.map((x) => round(x, 1)), after: loadavg().map((x) => round(x, 1)) },
+  targets: TARGETS,
+};
+console.log(JSON.stringify(result, null, 2));

@@ -1,0 +1,299 @@
+/**
+ * Full-text search of the team library on PostgreSQL, with the file store's answers
+ * (server/transcripts/search-index.ts): words are cut and folded as its SQLite tokenizer cuts
+ * them (unicode61: letters and digits, lower case, accents removed), here in the program, so both
+ * stores see the same words (PostgreSQL's own parser keeps `src/app.ts` or `a.b@c.d` whole).
+ *
+ * Each document's tsvector holds its words with their positions (weight A in the text a reader
+ * looks for, B in the other strings), and each pair of adjacent words as one lexeme of its own
+ * (`~read write`, no position). GIN keeps no positions, so a phrase matched through positions
+ * alone is checked in every row holding all its words: two common words that never meet
+ * read them all (3.6 s on 5,000 transcripts). A pair is in the index: a two-word phrase is one
+ * lookup, a longer one the lookup of its pairs, then its positions checked in the few rows left.
+ */
+import type { ClientBase } from "pg";
+import {
+  SEARCH_CANDIDATES,
+  type LibraryFilter,
+  type SearchAnswer,
+  type SearchHit,
+  type SearchQuery,
+} from "../../lib/contracts/library-search";
+import type { TranscriptMeta } from "../../lib/contracts/transcript-meta";
+import { matchLine, searchTerms } from "../../lib/features/library/search";
+import { foldTerm, NON_ASCII, PREFIX_WORDS, typedWord } from "../transcripts/search-index-lines";
+import { QUERY_BUDGET } from "../transcripts/search-index";
+
+/** What starts a pair's lexeme: no word holds it, so a typed word's prefix never reaches the pairs. */
+export const PAIR = "~";
+/**
+ * An error's tag, in the index (the errors filter inside the match, as SQLite's `tags`): GIN
+ * steps over the documents that are no error instead of reading every match of a common word.
+ */
+export const ERROR_TAG = "!error";
+/** PostgreSQL's bounds: a lexeme under 2 KiB, positions up to 16,383 and 256 of them per lexeme. */
+const MAX_LEXEME_BYTES = 2_046;
+const MAX_POSITION = 16_383;
+const MAX_POSITIONS = 256;
+const TOKEN = /[\p{L}\p{N}\p{Co}]+/gu;
+const ASCII_GAP = /[^a-z0-9]+/;
+const DEFAULT_LIMIT = 50;
+
+/** A text's words as the file store's tokenizer sees them. */
+export function words(text: string): string[] {
+  const lower = text.toLowerCase();
+  if (!NON_ASCII.test(lower)) return lower.split(ASCII_GAP).filter((w) => w !== "");
+  return (lower.match(TOKEN) ?? []).map(foldTerm).filter((w) => w !== "");
+}
+
+const fits = (lexeme: string) => lexeme.length * 4 <= MAX_LEXEME_BYTES || Buffer.byteLength(lexeme) <= MAX_LEXEME_BYTES;
+
+/**
+ * A document's tsvector, as PostgreSQL's input syntax: `body` and `extra` are two texts (a phrase
+ * does not run from one into the other). Words hold only letters and digits, pairs a space and
+ * PAIR: quoting them is enough. An error is tagged (ERROR_TAG). Its words are added to `terms` when given (the table of terms).
+ */
+export function docVector(body: string, extra: string, error: boolean, terms?: Set<string>): string {
+  const positions = new Map<string, string[]>();
+  const pairs = new Set<string>();
+  let at = 0;
+  const add = (text: string, weight: "A" | "B") => {
+    let before: string | undefined;
+    for (const word of words(text)) {
+      at++;
+      if (!fits(word)) {
+        before = undefined;
+        continue;
+      }
+      let list = positions.get(word);
+      if (!list) positions.set(word, (list = []));
+      // Past PostgreSQL's last position every word is at it: a phrase there is found by its pairs.
+      const p = `${Math.min(at, MAX_POSITION)}${weight}`;
+      if (list.length < MAX_POSITIONS && list.at(-1) !== p) list.push(p);
+      const pair = `${PAIR}${before} ${word}`;
+      if (before !== undefined && fits(pair)) pairs.add(pair);
+      before = word;
+    }
+  };
+  add(body, "A");
+  at++;
+  add(extra, "B");
+  const out: string[] = [];
+  for (const [word, list] of positions) {
+    out.push(`'${word}':${list.join(",")}`);
+    terms?.add(word);
+  }
+  for (const pair of pairs) out.push(`'${pair}'`);
+  if (error) out.push(`'${ERROR_TAG}'`);
+  return out.join(" ");
+}
+
+/** The terms searchTerms keeps, folded (a word of marks alone folds to nothing and is left out). */
+function foldedTerms(input: string): { terms: string[][]; cut?: string } {
+  const { terms, cut } = searchTerms(input);
+  const folded = terms.map((t) => t.map(foldTerm).filter((w) => w !== "")).filter((t) => t.length > 0);
+  return { terms: folded, ...(cut === undefined ? {} : { cut }) };
+}
+
+/** The word being typed (the query's last, folded), looked for as the words it begins; none when the query ends in a quote or was cut. */
+export function typedStart(input: string): string | undefined {
+  const { terms, cut } = foldedTerms(input);
+  if (terms.length === 0 || cut !== undefined || input.trimEnd().endsWith('"')) return undefined;
+  return terms.at(-1)!.at(-1)!;
+}
+
+const lexeme = (text: string, prefix: boolean) => `'${text}'${prefix ? ":*" : ""}`;
+
+/** A term's tsquery: a word, or a phrase as its pairs (two words: exactly), then its order. */
+function termQuery(ws: string[], prefix: boolean): string {
+  if (ws.length === 1) return lexeme(ws[0]!, prefix);
+  const pairs = ws.slice(1).map((w, j) => lexeme(`${PAIR}${ws[j]} ${w}`, prefix && j === ws.length - 2));
+  if (ws.length === 2) return pairs[0]!;
+  // One pair may recur apart from the other: the order is checked in the rows holding them all.
+  return `(${pairs.join(" & ")} & (${ws.map((w, j) => lexeme(w, prefix && j === ws.length - 1)).join(" <-> ")}))`;
+}
+
+/**
+ * The tsquery of a typed query, as the file store reads one (matchOf): the terms searchTerms
+ * keeps (and what it cut, to say so), each must match, a phrase's words in order; the word being
+ * typed as the words it begins (`begun`: those in the table of terms, up to PREFIX_WORDS + 1;
+ * none given, a prefix), as typedWord says. Lexemes are quoted words: no input is read as syntax.
+ */
+export function pgQuery(input: string, begun?: string[]): { query: string; cut?: string } | undefined {
+  const { terms, cut } = foldedTerms(input);
+  if (terms.length === 0) return undefined;
+  const start = typedStart(input);
+  const typed = start === undefined ? {} : begun ? typedWord(start, begun) : { prefix: true };
+  const parts = terms.map((ws, i) => {
+    if (i < terms.length - 1 || start === undefined) return termQuery(ws, false);
+    if (typed.words) return `(${typed.words.map((w) => termQuery([...ws.slice(0, -1), w], false)).join(" | ")})`;
+    return termQuery(ws, typed.prefix === true);
+  });
+  const said = [cut, typed.cut].filter(Boolean).join(" ");
+  return { query: parts.join(" & "), ...(said === "" ? {} : { cut: said }) };
+}
+
+/** The filters' clauses over `transcripts t`, their values appended to `params`. */
+export function filterClauses(q: LibraryFilter & { transcript?: string }, params: unknown[]): string[] {
+  const clauses: string[] = [];
+  const add = (sql: string, value: unknown) => {
+    params.push(value);
+    clauses.push(sql.replace("?", `$${params.length}`));
+  };
+  if (q.agent) add("t.meta->>'agentName' = ?", q.agent);
+  if (q.profile) add("t.meta->>'profile' = ?", q.profile);
+  if (q.kind) add("t.meta->>'kind' = ?", q.kind);
+  if (q.owner) add("t.meta->>'owner' = ?", q.owner);
+  if (q.from) add("substr(t.created_at, 1, 10) >= ?", q.from);
+  if (q.to) add("substr(t.created_at, 1, 10) <= ?", q.to);
+  if (q.transcript) add("t.id = ?", q.transcript);
+  return clauses;
+}
+
+/** PostgreSQL's code for a statement cancelled by its statement_timeout. */
+const CANCELED = "57014";
+
+/**
+ * Hits for a typed query: the newest SEARCH_CANDIDATES matches the filters keep, best ranked
+ * first. A search past `budgetMs` (the file store's QUERY_BUDGET) is stopped by the database and
+ * answers no hits and says so, where the file store shows the hits it had: PostgreSQL gives none
+ * of a statement it cancels.
+ */
+export async function searchDocs(
+  client: ClientBase,
+  q: SearchQuery,
+  budgetMs = QUERY_BUDGET.ms,
+): Promise<SearchAnswer> {
+  const started = performance.now();
+  if (!pgQuery(q.q)) return { hits: [], total: 0, more: false, tookMs: 0 };
+  const start = typedStart(q.q);
+  type Row = {
+    seq: number;
+    ts: number;
+    dir: SearchHit["dir"] | null;
+    kind: string;
+    method: string | null;
+    field: SearchHit["field"];
+    error: boolean;
+    body: string;
+    extra: string;
+    meta: TranscriptMeta;
+    total: number;
+  };
+  let rows: Row[];
+  let read: { query: string; cut?: string } | undefined;
+  try {
+    await client.query("BEGIN READ ONLY");
+    await client.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.round(budgetMs))}`);
+    const begun =
+      start === undefined
+        ? undefined
+        : (
+            await client.query<{ term: string }>(
+              "SELECT term FROM search_terms WHERE term >= $1 AND term < $2 ORDER BY term LIMIT $3",
+              [start, `${start}\u{10FFFF}`, PREFIX_WORDS + 1],
+            )
+          ).rows.map((r) => r.term);
+    read = pgQuery(q.q, begun)!;
+    const params: unknown[] = [q.errors ? `${read.query} & '${ERROR_TAG}'` : read.query];
+    const clauses = ["d.tsv @@ $1::tsquery", ...filterClauses(q, params)];
+    if (q.method) {
+      params.push(q.method);
+      clauses.push(`d.method = $${params.length}`);
+    }
+    if (q.errors) clauses.push("d.error");
+    params.push(SEARCH_CANDIDATES + 1, q.limit ?? DEFAULT_LIMIT);
+    ({ rows } = await client.query<Row>(
+      `WITH m AS (
+         SELECT d.*, t.meta, t.created_at, ts_rank(d.tsv, $1::tsquery) AS rank
+         FROM search_docs d JOIN transcripts t ON t.id = d.transcript_id
+         WHERE ${clauses.join(" AND ")}
+         ORDER BY t.created_at DESC, d.line_no DESC
+         LIMIT $${params.length - 1})
+       SELECT seq, ts, dir, kind, method, field, error, body, extra, meta, (SELECT count(*) FROM m)::int AS total
+       FROM m ORDER BY rank DESC, created_at DESC, line_no LIMIT $${params.length}`,
+      params,
+    ));
+    await client.query("COMMIT");
+  } catch (err) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    if ((err as { code?: string }).code !== CANCELED) throw err;
+    const said = `The search stopped after ${(budgetMs / 1000).toLocaleString("en")} s (its budget) before any hit was ranked. Add words or filters to narrow it.`;
+    return {
+      hits: [],
+      total: 0,
+      more: false,
+      tookMs: Math.round(performance.now() - started),
+      cut: [read?.cut ?? searchTerms(q.q).cut, said].filter(Boolean).join(" "),
+    };
+  }
+  const total = Math.min(rows[0]?.total ?? 0, SEARCH_CANDIDATES);
+  const hits = rows.map((r): SearchHit => {
+    const inBody = matchLine(r.body, q.q);
+    const shown = inBody.marks.length > 0 || !r.extra ? inBody : matchLine(r.extra, q.q);
+    const m = r.meta;
+    return {
+      transcript: {
+        id: m.id,
+        title: m.title,
+        profile: m.profile,
+        ...(m.agentName ? { agentName: m.agentName } : {}),
+        kind: m.kind ?? "session",
+        createdAt: m.createdAt,
+      },
+      seq: r.seq,
+      ts: r.ts,
+      ...(r.dir ? { dir: r.dir } : {}),
+      frameKind: r.kind,
+      ...(r.method ? { method: r.method } : {}),
+      field: r.field,
+      error: r.error,
+      ...shown,
+    };
+  });
+  return {
+    hits,
+    total,
+    more: (rows[0]?.total ?? 0) > SEARCH_CANDIDATES,
+    tookMs: Math.round(performance.now() - started),
+    ...(read?.cut === undefined ? {} : { cut: read.cut }),
+  };
+}
+
+/**
+ * Keeps words in the table of terms (the word being typed is looked for as the words it begins),
+ * in order: two instances adding the same new words wait for each other, never deadlock.
+ */
+export async function addTerms(client: Pick<ClientBase, "query">, terms: Iterable<string>): Promise<void> {
+  const list = [...terms].sort();
+  if (list.length === 0) return;
+  await client.query(
+    "INSERT INTO search_terms (term) SELECT t FROM unnest($1::text[]) AS t ORDER BY t ON CONFLICT DO NOTHING",
+    [list],
+  );
+}
+
+/** Rows of search documents read per batch when their vectors are made again (a migration). */
+const REVECTOR_BATCH = 2_000;
+
+/** Makes every document's vector again from its stored texts (migration 5: the vectors came from PostgreSQL's parser). */
+export async function revector(client: ClientBase): Promise<void> {
+  let after: [string, number] = ["", -1];
+  for (;;) {
+    const { rows } = await client.query<{ id: string; n: number; body: string; extra: string; error: boolean }>(
+      `SELECT transcript_id AS id, line_no AS n, body, extra, error FROM search_docs
+       WHERE (transcript_id, line_no) > ($1, $2) ORDER BY transcript_id, line_no LIMIT ${REVECTOR_BATCH}`,
+      after,
+    );
+    if (rows.length === 0) return;
+    const terms = new Set<string>();
+    await client.query(
+      `UPDATE search_docs d SET tsv = x.v::tsvector FROM unnest($1::text[], $2::int[], $3::text[]) AS x(id, n, v)
+       WHERE d.transcript_id = x.id AND d.line_no = x.n`,
+      [rows.map((r) => r.id), rows.map((r) => r.n), rows.map((r) => docVector(r.body, r.extra, r.error, terms))],
+    );
+    await addTerms(client, terms);
+    const last = rows.at(-1)!;
+    after = [last.id, last.n];
+  }
+}

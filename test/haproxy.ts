@@ -1,0 +1,89 @@
+/**
+ * Test harness: HAProxy from Debian's package in front of relay instances, running docs/haproxy.cfg
+ * (the how-to's file) with its addresses from the environment: a free port on 127.0.0.1 in front,
+ * the instances behind. Runs in the foreground (`-db`) as a child in its own process group, which
+ * is killed after.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { createServer } from "node:net";
+import path from "node:path";
+
+export const HAPROXY = "/usr/sbin/haproxy";
+export const HAPROXY_CFG = path.resolve(import.meta.dirname, "../docs/haproxy.cfg");
+
+export interface TestBalancer {
+  url: string;
+  /** What HAProxy wrote to stderr (its warnings and alerts), for a failing test's message. */
+  log(): string;
+  stop(): Promise<void>;
+}
+
+/** Why the balancer tests are skipped here, or undefined when they run; in CI its absence is a failure. */
+export function haproxySkipReason(): string | undefined {
+  if (existsSync(HAPROXY)) return undefined;
+  if (process.env.CI === "true") throw new Error(`CI=true but ${HAPROXY} is missing: .ci/run installs it`);
+  const reason = "haproxy is not installed (apt-get install haproxy): skipping the balancer tests";
+  console.warn(reason);
+  return reason;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts HAProxy in front of `a` and `b` (host:port each) and resolves once each instance answers
+ * through it, reached by its affinity cookie (HAProxy's first health checks may still be running).
+ */
+export async function startBalancer(a: string, b: string, token: string, timeoutMs = 30_000): Promise<TestBalancer> {
+  const port = await freePort();
+  const env = { ...process.env, PLAYGROUND_BIND: `127.0.0.1:${port}`, RELAY_A: a, RELAY_B: b };
+  const child: ChildProcess = spawn(HAPROXY, ["-db", "-f", HAPROXY_CFG], {
+    env,
+    detached: true,
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let stderr = "";
+  child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const stop = async () => {
+    if (child.pid && child.exitCode === null && child.signalCode === null) {
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {
+        // gone meanwhile
+      }
+    }
+    await exited;
+  };
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    const until = Date.now() + timeoutMs;
+    for (const server of ["a", "b"]) {
+      for (;;) {
+        if (child.exitCode !== null) throw new Error(`haproxy exited (${child.exitCode}): ${stderr}`);
+        const ok = await fetch(`${url}/api/info`, {
+          headers: { authorization: `Bearer ${token}`, cookie: `SERVERID=${server}` },
+        }).then(
+          (r) => r.ok,
+          () => false,
+        );
+        if (ok) break;
+        if (Date.now() > until) throw new Error(`instance ${server} did not answer through haproxy: ${stderr}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { url, log: () => stderr, stop };
+}
