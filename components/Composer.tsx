@@ -112,6 +112,7 @@ export function Composer({ draft, onDraftChange }: Props) {
       </div>
       <textarea
         data-testid="composer"
+        aria-label="Raw JSON-RPC frame"
         value={draft}
         onChange={(e) => onDraftChange(e.target.value)}
         onKeyDown={onKeyDown}

@@ -1,31 +1,22 @@
 "use client";
-/** The agent's stderr, as plain text, in a pane the user resizes or folds to its header. */
+/**
+ * The agent's stderr, as plain text: a pane under a page's views (watch, tap), or the playground's
+ * side panel's stderr tab (`inPanel`: the panel gives it its height and title).
+ */
 import { useSession, useSessionStore } from "./state/use-session";
 import { useStickToBottom } from "./use-stick-to-bottom";
 
-export function StderrPane({ onToggle }: { onToggle?: () => void }) {
+export function StderrPane({ inPanel = false }: { inPanel?: boolean }) {
   const store = useSessionStore();
   const stderr = useSession((s) => s.stderr);
   const { ref, onScroll } = useStickToBottom<HTMLPreElement>([stderr]);
   return (
     <section
-      className={`flex min-h-0 flex-col ${onToggle ? "h-full" : "h-44 shrink-0 border-t border-zinc-800"}`}
+      className={`flex min-h-0 flex-col ${inPanel ? "h-full" : "h-44 shrink-0 border-t border-zinc-800"}`}
       aria-label="Agent stderr"
     >
       <header className="flex shrink-0 items-center gap-3 px-3 py-1.5 text-xs">
-        {onToggle ? (
-          <button
-            type="button"
-            data-testid="toggle-stderr"
-            onClick={onToggle}
-            className="font-semibold uppercase tracking-wider text-zinc-400 hover:text-zinc-200"
-            title="Fold or unfold the stderr pane (drag its edge to resize)"
-          >
-            stderr ▾
-          </button>
-        ) : (
-          <h2 className="font-semibold uppercase tracking-wider text-zinc-400">stderr</h2>
-        )}
+        {inPanel ? null : <h2 className="font-semibold uppercase tracking-wider text-zinc-400">stderr</h2>}
         <span className="text-zinc-500 tabular-nums">{stderr.length} chunks</span>
         <button
           type="button"

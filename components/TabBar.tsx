@@ -1,7 +1,7 @@
 "use client";
 /**
  * One tab per agent: profile, what the session is about (its title or first
- * prompt), "waiting for you" when a request waits, the status dot; close (asks
+ * prompt), how many requests wait for the user (a pointer to the cards), the status dot; close (asks
  * first while the agent runs), and "+ New tab".
  */
 import { conversationTopic } from "@/lib/features/protocols/registry";
@@ -73,11 +73,13 @@ function TabButton({ tab, active, closable }: { tab: Tab; active: boolean; closa
           </span>
         ) : null}
         {waiting > 0 ? (
+          // A pointer, not the question: the card is in the tab's conversation (docs/design.md).
           <span
             data-testid="tab-waiting"
-            className="rounded bg-amber-500/15 px-1 text-[10px] font-medium text-amber-200 ring-1 ring-inset ring-amber-500/40"
+            title={`${waiting} request${waiting === 1 ? "" : "s"} waiting for your answer`}
+            className="rounded bg-amber-500/15 px-1 text-[10px] font-medium tabular-nums text-amber-200 ring-1 ring-inset ring-amber-500/40"
           >
-            waiting for you
+            {waiting} waiting
           </span>
         ) : null}
         {tapped ? (

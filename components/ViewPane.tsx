@@ -44,9 +44,10 @@ interface SwitchProps {
   /** The conversation view's name in the agent's protocol: ACP's session or the app-server's thread. */
   conversation: string;
   leading?: ReactNode;
+  trailing?: ReactNode;
 }
 
-function ViewSwitch({ view, onChange, conversation, leading }: SwitchProps) {
+function ViewSwitch({ view, onChange, conversation, leading, trailing }: SwitchProps) {
   return (
     <div className="flex h-8 shrink-0 items-end gap-1 border-b border-zinc-800 bg-zinc-900/70 px-3">
       {/* Outside the tablist: a tablist may hold only tabs. */}
@@ -70,15 +71,16 @@ function ViewSwitch({ view, onChange, conversation, leading }: SwitchProps) {
           </button>
         ))}
       </div>
+      {trailing}
     </div>
   );
 }
 
 /**
- * `leading`: a control before the view tabs (the playground's column toggle).
+ * `leading`, `trailing`: controls before and after the view tabs (the playground's panel toggles).
  * `goto`: select a frame and scroll to it in the Frames view (a link to a frame); a new object per request.
  */
-export function ViewPane({ leading, goto }: { leading?: ReactNode; goto?: FrameGoto }) {
+export function ViewPane({ leading, trailing, goto }: { leading?: ReactNode; trailing?: ReactNode; goto?: FrameGoto }) {
   const [view, setView] = useTabState<View>("view", preferredView);
   const [highlight, setHighlight] = useTabState<Highlight | undefined>("highlightSeqs", undefined);
   // A frame to scroll to when the Frames view opens ("#seq" on a session item).
@@ -127,6 +129,7 @@ export function ViewPane({ leading, goto }: { leading?: ReactNode; goto?: FrameG
         onChange={switchTo}
         conversation={descriptorOf(protocol).conversation}
         leading={leading}
+        trailing={trailing}
       />
       {view === "session" ? (
         <Conversation onHighlight={onHighlight} onShowFrames={showFrames} />

@@ -24,7 +24,7 @@ export function takeAccessToken(): string | undefined {
     url.searchParams.delete("token");
     // Keeps the token out of history, bookmarks and screen shares.
     window.history.replaceState(window.history.state, "", url.pathname + url.search + url.hash);
-    if (typeof window.fetch === "function") void signInBrowser(fromUrl);
+    if (typeof window.fetch === "function") signingIn = signInBrowser(fromUrl);
     return fromUrl;
   }
   return sessionStorage.getItem(TOKEN_KEY) ?? undefined;
@@ -80,6 +80,27 @@ export async function signInBrowser(token: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/** The sign-in a link's token started (takeAccessToken), so a question about it waits for its answer. */
+let signingIn: Promise<boolean> | undefined;
+
+/** signInState, once the sign-in a link's token started has been answered. */
+export async function signedInState(): Promise<SignInState | undefined> {
+  await signingIn;
+  return signInState();
+}
+
+/** Clears this browser's sign-in cookie and this tab's token; whether the server cleared the cookie. */
+export async function signOutBrowser(): Promise<boolean> {
+  try {
+    const res = await fetch("/api/sign-in", { method: "DELETE", credentials: "same-origin" });
+    if (!res.ok) return false;
+  } catch {
+    return false;
+  }
+  sessionStorage.removeItem(TOKEN_KEY);
+  return true;
 }
 
 /** Whether this browser signed in, and how the server was started; undefined when the relay cannot be reached. */

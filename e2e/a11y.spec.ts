@@ -5,7 +5,7 @@
  */
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { url } from "./helpers";
+import { connect, openPanel, prompt, scriptWrite, stopAgent, url, workspaceFile } from "./helpers";
 
 const origin = () => process.env.E2E_ORIGIN!;
 const token = () => new URL(url()).searchParams.get("token")!;
@@ -56,6 +56,35 @@ test("the playground, empty and with an agent, in each view", async ({ page }) =
   await expectAccessible(page, "playground, Waterfall view");
   await page.getByTestId("stop-agent").click();
   await expect(page.getByTestId("agent-status")).toHaveAttribute("data-status", "exited");
+});
+
+test("the playground's layout: a panel open, a card waiting (in the conversation and in the dock), a finished turn", async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  await scriptWrite(workspaceFile("a11y-card.txt"), "axe\n", { reply: "Written." });
+  await connect(page);
+  for (const tab of ["compose", "raw", "stderr"] as const) {
+    await openPanel(page, tab);
+    await expectAccessible(page, `playground, ${tab} panel open`);
+  }
+  await page.getByTestId("panel-close").click();
+  await page.getByTestId("agent-options-toggle").click();
+  await expectAccessible(page, "playground, the strip's options open while the agent runs");
+  await page.getByTestId("agent-options-toggle").click();
+
+  await prompt(page, "write the axe file");
+  await expect(page.getByTestId("inline-request")).toBeVisible();
+  await expect(page.getByTestId("waiting-pointer")).toBeVisible();
+  await expectAccessible(page, "playground, a card waiting in the conversation, its pointer in the dock");
+  await page.getByTestId("view-frames").click();
+  await expect(page.getByTestId("pending-card")).toBeVisible();
+  await expectAccessible(page, "playground, a card waiting in the dock (Frames view)");
+  await page.getByTestId("view-session").click();
+  await page.getByTestId("inline-request").locator('[data-testid="permission-option"][data-kind="allow_once"]').click();
+  await expect(page.getByTestId("turn-footer").last()).toHaveAttribute("data-stop-reason", "end_turn");
+  await expectAccessible(page, "playground, a finished turn");
+  await stopAgent(page);
 });
 
 test("transcripts list, viewer, share page and profiles", async ({ page, browser }) => {

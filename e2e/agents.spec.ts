@@ -11,7 +11,7 @@
 import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { stopAgent, url } from "./helpers";
+import { requestCard, stopAgent, url } from "./helpers";
 
 interface AgentCase {
   profile: "qwen" | "claude" | "sdk-example";
@@ -142,7 +142,7 @@ for (const agent of CASES) {
       }
       const tool = page.getByTestId("tool-call").filter({ has: page.getByTestId("tool-permission") });
       await expect(tool.getByTestId("tool-permission")).toHaveAttribute("data-state", "pending");
-      const card = page.locator('[data-testid="pending-card"][data-method="session/request_permission"]');
+      const card = requestCard(page, "session/request_permission");
       await expect(card).toHaveCount(1);
       await card.locator('[data-testid="permission-option"][data-kind="allow_once"]').click();
       await expect(card).toHaveCount(0);

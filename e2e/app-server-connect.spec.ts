@@ -6,7 +6,7 @@
  * steered, then Cancel interrupts it. The reply is read in the Frames view.
  */
 import { expect, test, type Page } from "@playwright/test";
-import { printFramesOnFailure, prompt, rows, scriptResponses, stopAgent, url } from "./helpers";
+import { openPanel, printFramesOnFailure, prompt, rows, scriptResponses, stopAgent, url } from "./helpers";
 
 printFramesOnFailure();
 
@@ -96,7 +96,7 @@ test.describe.serial("Codex app-server: Connect, prompt, schema checks, compose,
   });
 
   test("thread/list composed from its form gets its answer", async () => {
-    await page.getByTestId("column-tab-compose").click();
+    await openPanel(page, "compose");
     await expect(page.getByTestId("compose-schema")).toHaveAttribute("data-protocol", "codex-app-server");
     // The app-server's methods, grouped: no ACP method is offered.
     await expect(page.locator('[data-testid="compose-group"]').first()).toHaveAttribute("data-group", "initialize");
@@ -115,7 +115,8 @@ test.describe.serial("Codex app-server: Connect, prompt, schema checks, compose,
   });
 
   test("while a slow turn runs, sending steers it; Cancel interrupts it", async () => {
-    await page.getByTestId("column-tab-prompt").click();
+    // The prompt box is always under the conversation: the Compose panel just closes.
+    await page.getByTestId("panel-close").click();
     // Still running when Cancel comes, however loaded the machine, steered or not (steering may start
     // a model call of its own): eight events 10 s apart. At 1.5 s apart, a loaded CI run once saw the
     // turn complete before the steps up to Cancel were done.

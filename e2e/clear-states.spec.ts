@@ -8,6 +8,7 @@ import { expect, test } from "@playwright/test";
 import { everyFrame } from "./shared-page";
 import {
   connect,
+  openPanel,
   printFramesOnFailure,
   prompt,
   rows,
@@ -30,11 +31,13 @@ test.afterEach(() => expect(pageErrors).toEqual([]));
 const origin = () => process.env.E2E_ORIGIN!;
 const token = () => new URL(url()).searchParams.get("token")!;
 
-test("one empty-state story: the Session view and the left column both say Connect", async ({ page }) => {
+test("one empty-state story: the Session view says Connect, once (the prompt dock under it does not repeat it)", async ({
+  page,
+}) => {
   await page.goto(url());
   await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
   await expect(page.getByTestId("session-empty")).toContainText("Press Connect");
-  await expect(page.getByTestId("column-panel-prompt")).toContainText("Press Connect");
+  await expect(page.getByTestId("prompt-dock")).not.toContainText("Press Connect");
 });
 
 test("a read-only transcript viewer mid-turn has no Cancel turn and no answer buttons", async ({ browser, page }) => {
@@ -125,8 +128,8 @@ test("the frame list follows the newest frame until the user scrolls up, then of
   await connect(page);
   await prompt(page, "stream a lot");
   await expect(page.getByTestId("turn-footer").last()).toHaveAttribute("data-ended", "true");
-  // A short window, so the frames overflow the list.
-  await page.setViewportSize({ width: 1440, height: 360 });
+  // A short window, so the frames overflow the list (under the strip, and above the prompt box).
+  await page.setViewportSize({ width: 1440, height: 560 });
   await page.getByTestId("view-frames").click();
   const log = page.getByTestId("frame-log");
   expect(await log.evaluate((el) => el.scrollHeight > el.clientHeight + 100)).toBe(true);
@@ -142,7 +145,7 @@ test("the frame list follows the newest frame until the user scrolls up, then of
   await expect(last).toBeInViewport();
   await expect(log).toHaveAttribute("data-following", "true");
   // A smaller pane still shows the newest frame while following.
-  await page.setViewportSize({ width: 1440, height: 300 });
+  await page.setViewportSize({ width: 1440, height: 480 });
   await expect(last).toBeInViewport();
 
   await test.step("the focused frame list shows a focus ring", async () => {
@@ -185,45 +188,39 @@ test("copy link gives the URL without the token; a page without it explains how 
   await other.close();
 });
 
-test("the controls column collapses and resizes; the stderr pane folds", async ({ page }) => {
+test("the side panel opens, resizes from its edge and closes; stderr is one of its tabs", async ({ page }) => {
   await page.goto(url());
   await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
-  const left = page.getByTestId("left-column");
   const views = page.getByTestId("view-pane");
-  const before = (await views.boundingBox())!.width;
-  expect((await left.boundingBox())!.width).toBeGreaterThan(300);
+  const full = (await views.boundingBox())!.width;
+  await openPanel(page, "stderr");
+  const panel = page.getByTestId("column-panel-stderr");
+  await expect(page.getByTestId("stderr-pane")).toBeVisible();
+  expect((await panel.boundingBox())!.width).toBeGreaterThan(300);
+  await expect.poll(async () => (await views.boundingBox())!.width).toBeLessThan(full - 300);
 
-  await page.getByTestId("toggle-controls").click();
-  await expect.poll(async () => (await left.boundingBox())?.width ?? 0).toBeLessThan(2);
-  expect((await views.boundingBox())!.width).toBeGreaterThan(before + 300);
-  await page.getByTestId("toggle-controls").click();
-  await expect.poll(async () => (await left.boundingBox())!.width).toBeGreaterThan(300);
-
-  // Drag the column's edge to the right: the column grows.
-  const edge = (await page.getByTestId("column-separator").boundingBox())!;
-  const width = (await left.boundingBox())!.width;
+  // Drag the panel's edge to the left: the panel grows.
+  const edge = (await page.getByTestId("panel-separator").boundingBox())!;
+  const width = (await panel.boundingBox())!.width;
   await page.mouse.move(edge.x + edge.width / 2, edge.y + edge.height / 2);
   await page.mouse.down();
-  await page.mouse.move(edge.x + 120, edge.y + edge.height / 2, { steps: 5 });
+  await page.mouse.move(edge.x - 120, edge.y + edge.height / 2, { steps: 5 });
   await page.mouse.up();
-  await expect.poll(async () => (await left.boundingBox())!.width).toBeGreaterThan(width + 80);
+  await expect.poll(async () => (await panel.boundingBox())!.width).toBeGreaterThan(width + 80);
 
-  // Empty, the stderr pane is folded to its header, so the controls above get the room; it unfolds by hand.
-  const stderr = page.getByTestId("stderr-pane");
-  const height = async () => (await stderr.boundingBox())?.height ?? 0;
-  await expect.poll(height).toBeLessThan(10);
-  await page.getByTestId("toggle-stderr").click();
-  await expect.poll(height).toBeGreaterThan(40);
-  const open = await height();
-  await page.getByTestId("toggle-stderr").click();
-  await expect.poll(height).toBeLessThan(open / 2);
+  await page.getByTestId("panel-close").click();
+  await expect(panel).toHaveCount(0);
+  await expect.poll(async () => (await views.boundingBox())!.width).toBeGreaterThan(full - 10);
 });
 
-test("at 900 px height, Compose keeps its room: an empty stderr pane stays folded", async ({ page }) => {
+test("at 900 px height, Compose gets the window's height beside the conversation", async ({ page }) => {
   await page.goto(url());
   await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
-  await page.getByTestId("column-tab-compose").click();
-  expect((await page.getByTestId("left-scroll").boundingBox())!.height).toBeGreaterThan(900 - 40 - 40 - 60);
+  await openPanel(page, "compose");
+  const strip = (await page.getByTestId("agent-bar").boundingBox())!;
+  const scroll = (await page.getByTestId("panel-scroll").boundingBox())!;
+  // Everything under the strip but the panel's own header.
+  expect(scroll.height).toBeGreaterThan(900 - (strip.y + strip.height) - 40);
 });
 
 test("Replay as mock agent opens the replay in a new tab; the running tab keeps its profile and agent", async ({

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
-import { printFramesOnFailure, rows, scriptWrite, stopAgent, url, workspaceFile } from "./helpers";
+import { openPanel, printFramesOnFailure, rows, scriptWrite, stopAgent, url, workspaceFile } from "./helpers";
 
 printFramesOnFailure();
 
@@ -107,7 +107,7 @@ test.describe.serial("Connect, then a prompt: the answer streams in and the prom
   });
 
   test("the history holds what was sent; a re-sent request gets a new id", async () => {
-    await page.getByTestId("column-tab-raw").click();
+    await openPanel(page, "raw");
     const entries = page.getByTestId("history-entry");
     await expect(entries.filter({ hasText: "session/prompt" })).toHaveCount(1);
     await entries.filter({ hasText: "session/prompt" }).getByTestId("history-edit").click();
@@ -176,7 +176,7 @@ test("the initialize form: a capability switched off is what the sent frame says
   await expect(page.getByTestId("agent-status")).toHaveAttribute("data-status", "running");
   // A raw start leads to the raw editor; the forms are one tab away.
   await expect(page.getByTestId("composer")).toBeVisible();
-  await page.getByTestId("column-tab-compose").click();
+  await openPanel(page, "compose");
   await page.locator('[data-testid="compose-method"][data-method="initialize"]').click();
 
   const terminal = page.locator(
@@ -251,7 +251,7 @@ test("a method the agent answers -32601 is marked as not supported, not as a cra
   await page.goto(url());
   await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
   await connect(page);
-  await page.getByTestId("column-tab-compose").click();
+  await openPanel(page, "compose");
   const item = page.locator('[data-testid="compose-method"][data-method="session/list"]');
   await item.click();
   await expect(page.getByTestId("method-support")).toHaveAttribute("data-state", /^(not-advertised|advertised)$/);
@@ -335,7 +335,7 @@ test("an error's data is shown with its message: in Compose's answer and on the 
   await connect(page);
 
   await test.step("Compose: session/load of a session that does not exist", async () => {
-    await page.getByTestId("column-tab-compose").click();
+    await openPanel(page, "compose");
     await page.locator('[data-testid="compose-method"][data-method="session/load"]').click();
     await page.locator('select[data-path="params.sessionId"]').selectOption({ label: "other value…" });
     await page.locator('input[data-path="params.sessionId"]').fill("no-such-session");
@@ -352,7 +352,7 @@ test("an error's data is shown with its message: in Compose's answer and on the 
   });
 
   await test.step("the Session view: a prompt the agent fails, with the reason in data", async () => {
-    await page.getByTestId("column-tab-raw").click();
+    await openPanel(page, "raw");
     await page.getByTestId("template-session-prompt").click();
     const frame = JSON.parse(await page.getByTestId("composer").inputValue());
     frame.params.prompt = "not a list of content blocks";
@@ -366,7 +366,8 @@ test("an error's data is shown with its message: in Compose's answer and on the 
     const issue = error.data[0];
     expect(issue.message).toEqual(expect.any(String));
     await page.getByTestId("view-session").click();
-    const shown = page.getByTestId("turn-error").last();
+    // The turn's footer in the conversation (the prompt dock under it says the failure in a line of its own).
+    const shown = page.getByTestId("session-view").getByTestId("turn-error").last();
     await expect(shown.getByTestId("rpc-error-message")).toHaveText(error.message);
     await expect(shown.getByTestId("rpc-error-data").first()).toContainText(
       `${issue.path.join(".")}: ${issue.message}`,

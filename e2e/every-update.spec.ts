@@ -6,7 +6,7 @@
  * defines.
  */
 import { expect, test, type Page } from "@playwright/test";
-import { connect, printFramesOnFailure, prompt, stopAgent } from "./helpers";
+import { connect, openPanel, printFramesOnFailure, prompt, stopAgent } from "./helpers";
 
 printFramesOnFailure();
 
@@ -100,7 +100,7 @@ test("session/load's replay is the session's history, with Gemini's <session_con
   await expect(page.getByTestId("turn-footer").last()).toContainText("end_turn");
   const youBefore = await page.locator('[data-testid="conversation"] [data-testid="user-message"]').count();
 
-  await page.getByTestId("column-tab-raw").click();
+  await openPanel(page, "raw");
   const load = {
     jsonrpc: "2.0",
     id: 900,

@@ -57,6 +57,17 @@ export async function scriptWrite(
   ]);
 }
 
+/** Opens a tool of the side panel (compose, raw, sessions, stderr); its toggle closes it when open already. */
+export async function openPanel(page: Page, tab: "compose" | "raw" | "sessions" | "stderr"): Promise<void> {
+  const toggle = page.getByTestId(`column-tab-${tab}`);
+  if ((await toggle.getAttribute("aria-pressed")) !== "true") await toggle.click();
+  await expect(page.getByTestId(`column-panel-${tab}`)).toBeVisible();
+}
+
+/** The one answer card of a waiting request, wherever the view shows it: in the conversation or in the prompt dock. */
+export const requestCard = (page: Page, method: string) =>
+  page.locator(`:is([data-testid="inline-request"],[data-testid="pending-card"])[data-method="${method}"]`);
+
 export async function stopAgent(page: Page): Promise<void> {
   await page.getByTestId("stop-agent").click();
   await expect(page.getByTestId("agent-status")).toHaveAttribute("data-status", "exited");

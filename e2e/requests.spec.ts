@@ -6,11 +6,11 @@
  * (test/fixtures/requests-agent.mjs, profile "requests") and one page for the journey.
  */
 import { expect, test, type Page } from "@playwright/test";
-import { connect, printFramesOnFailure, prompt, rows, stopAgent } from "./helpers";
+import { connect, openPanel, printFramesOnFailure, prompt, requestCard, rows, stopAgent } from "./helpers";
 
 printFramesOnFailure();
 
-const card = (page: Page, method: string) => page.locator(`[data-testid="pending-card"][data-method="${method}"]`);
+const card = requestCard;
 /** What the agent said, in the Session view. */
 async function said(page: Page, text: string) {
   await page.getByTestId("view-session").click();
@@ -89,6 +89,8 @@ test.describe.serial("requests in flight: elicitation, cancellation both ways, a
 
   test("the page withdraws its own request: Cancel sends $/cancel_request with its id", async () => {
     await prompt(page, "slow");
+    // The page's own requests in flight are listed in the Raw panel, each with its Cancel request.
+    await openPanel(page, "raw");
     const outgoing = page.locator('[data-testid="outgoing-pending"][data-method="session/prompt"]');
     await expect(outgoing).toBeVisible();
     await outgoing.getByTestId("withdraw-request").click();

@@ -9,7 +9,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { connect, printFramesOnFailure, scriptTurns, stopAgent, workspaceFile } from "./helpers";
+import { connect, openPanel, printFramesOnFailure, scriptTurns, stopAgent, workspaceFile } from "./helpers";
 
 printFramesOnFailure();
 
@@ -151,6 +151,7 @@ test.describe.serial("waiting cards: keys answer them without a click, in every 
     await typePrompt(page, "write keys-stop.txt");
     await expect(inline(page, "session/request_permission")).toBeVisible();
     await expect(page).toHaveTitle(/\(1\) waiting for you/);
+    await openPanel(page, "raw");
     await expect(page.getByTestId("withdraw-request")).not.toHaveCount(0);
 
     await stopAgent(page);

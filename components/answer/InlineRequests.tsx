@@ -1,7 +1,7 @@
 "use client";
 /**
  * The agent's requests that wait for the user, shown in the conversation
- * where the turn is waiting: the same answer buttons as the left column's
+ * where the turn is waiting: the same answer buttons as the prompt dock's
  * cards, with keyboard shortcuts on the first one.
  */
 import type { Frame } from "@/lib/protocol/frame";

@@ -47,7 +47,7 @@ export function PendingCard({
 }) {
   const policy = useSession((s) => (frame.method ? s.policies?.[frame.method] : undefined));
   const ref = useRef<HTMLLIElement>(null);
-  // A new request waits for the user: bring it into view in the (scrolling) left column.
+  // A new request waits for the user: bring it into view in the (scrolling) prompt dock.
   useEffect(() => {
     // A block body: newer browsers return a promise from scrollIntoView, which must not become the cleanup.
     ref.current?.scrollIntoView({ block: "nearest" });

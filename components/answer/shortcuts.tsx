@@ -2,7 +2,7 @@
 /**
  * Keyboard answers for the request that waits first: `a` allow, `r` reject,
  * Enter the primary answer, in every view of the tab (the conversation's card
- * when the Session view shows it, else the left column's). Buttons declare
+ * when the Session view shows it, else the prompt dock's). Buttons declare
  * their key with data-shortcut (and data-primary), so a card never needs to
  * know the listener; keys typed into a field, or with a modifier, are never
  * taken. When a request arrives and nothing is being typed (focus on the page,
@@ -43,7 +43,7 @@ function ownsKey(target: EventTarget | null, key: string): boolean {
   return key === "Enter" && ["BUTTON", "A", "SUMMARY"].includes(target.tagName);
 }
 
-/** The card that answers keys: the conversation's first, else the left column's first. */
+/** The card that answers keys: the conversation's first, else the prompt dock's first. */
 function firstCard(root: HTMLElement): Element | null {
   return (
     root.querySelector(`[data-testid="${INLINE_REQUEST}"]`) ?? root.querySelector(`[data-testid="${PENDING_CARD}"]`)

@@ -115,7 +115,7 @@ export function ThreadView({ onHighlight, onShowFrames }: Props) {
       ) : (
         <p data-testid="session-empty" className="px-3 py-6 text-center text-sm text-zinc-500">
           {live
-            ? "No thread yet. Press Connect on the left: it starts Codex's app-server, initializes it and starts a thread (initialize, initialized, thread/start). Its turns appear here: messages, reasoning, commands, file changes and the approvals they wait on."
+            ? "No thread yet. Press Connect above: it starts Codex's app-server, initializes it and starts a thread (initialize, initialized, thread/start). Its turns appear here: messages, reasoning, commands, file changes and the approvals they wait on."
             : "No thread in this transcript up to here."}
         </p>
       )}

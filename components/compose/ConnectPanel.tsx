@@ -1,7 +1,9 @@
 "use client";
-/** The "Prompt" tab: how Connect is going, then the prompt box of the session it opened. */
+/**
+ * The bottom of the conversation: how Connect is going, then the prompt box of the session it opened
+ * (what the session negotiated is in the connection strip).
+ */
 import type { ConnectProgress } from "@/lib/features/connect/connect-steps";
-import { negotiatedVersion } from "@/lib/folds/agent-facts";
 import { isObject } from "@/lib/protocol/json";
 import { specOf } from "@/lib/features/protocols/registry";
 import { selectPromptSessionId, selectProtocol } from "../state/session-store";
@@ -24,22 +26,31 @@ const STEP_TEXT: Record<ConnectProgress["step"], string> = {
   failed: "failed",
 };
 
-function Progress({ p }: { p: ConnectProgress }) {
-  const noun = specOf(useSession(selectProtocol)).promptClient.noun;
+/**
+ * What Connect did beyond the plain handshake, in words: a warm agent, the version it negotiated (the
+ * connection strip shows the version itself once ready: `version` false then says it only when the agent
+ * answered another than was asked), the sign-in.
+ */
+export function connectDetail(p: ConnectProgress, version = true): string {
   const method = p.authMethods?.find((m) => m.id === p.authMethodId)?.name ?? p.authMethodId;
-  const detail = [
+  const mismatch = p.requestedVersion !== undefined && p.requestedVersion !== p.negotiatedVersion;
+  return [
     p.pooled ? "warm agent from the pool (already initialized)" : undefined,
-    p.negotiatedVersion !== undefined
-      ? `protocol v${p.negotiatedVersion}${
-          p.requestedVersion !== undefined && p.requestedVersion !== p.negotiatedVersion
-            ? ` (asked for v${p.requestedVersion}; the agent answered v${p.negotiatedVersion})`
-            : ""
-        }`
+    p.negotiatedVersion !== undefined && (version || mismatch)
+      ? `${version ? `protocol v${p.negotiatedVersion}` : ""}${
+          mismatch ? ` (asked for v${p.requestedVersion}; the agent answered v${p.negotiatedVersion})` : ""
+        }`.trim()
       : undefined,
     p.authMethodId ? (p.authenticated ? `authenticated with ${method}` : `authenticating with ${method}…`) : undefined,
   ]
     .filter(Boolean)
     .join(" · ");
+}
+
+/** Connect on its way, or failed (a ready one is summed up in the connection strip). */
+function Progress({ p }: { p: ConnectProgress }) {
+  const noun = specOf(useSession(selectProtocol)).promptClient.noun;
+  const detail = connectDetail(p);
   return (
     <div data-testid="connect-status" data-step={p.step} className="flex flex-col gap-1 text-xs">
       <p className={p.step === "ready" ? "text-emerald-300" : p.step === "failed" ? "text-red-300" : "text-amber-300"}>
@@ -71,50 +82,26 @@ export function ConnectPanel() {
   const client = specOf(useSession(selectProtocol)).promptClient;
   const sessionId = useSession(selectPromptSessionId);
   const running = useSession((s) => s.agent.state === "running");
-  const version = useSession((s) => negotiatedVersion(s.facts));
   // agentCapabilities.providers (v1 unstable): a value other than null or absent advertises providers/*.
   const providers = useSession((s) => {
     const caps = s.facts.initialize?.result?.agentCapabilities;
     return isObject(caps) && caps.providers !== undefined && caps.providers !== null;
   });
-  const modeId = useSession((s) =>
-    s.facts.sessionId ? s.facts.sessions[s.facts.sessionId]?.currentModeId : undefined,
-  );
   return (
-    <section className="flex flex-col gap-2 p-3" aria-label="Prompt" data-testid="prompt-panel">
-      {/* A finished Connect of an agent that is gone is history, not status. */}
-      {handshake && (handshake.step !== "ready" || running) ? <Progress p={handshake} /> : null}
+    <section className="flex flex-col gap-2 px-3 py-2 empty:hidden" aria-label="Prompt" data-testid="prompt-panel">
+      {/* A finished Connect is summed up in the connection strip (and of an agent that is gone, is history). */}
+      {handshake && handshake.step !== "ready" ? <Progress p={handshake} /> : null}
       {handshake?.ask ? <AuthChooser ask={handshake.ask} /> : null}
       {running && sessionId ? (
         <>
-          <p className="truncate text-[11px] text-zinc-500" title={sessionId}>
-            {client.noun} <code className="text-zinc-300">{sessionId}</code>
-            {version !== undefined ? (
-              <>
-                {" "}
-                · protocol{" "}
-                <code data-testid="negotiated-version" className={version === 2 ? "text-fuchsia-300" : "text-zinc-300"}>
-                  v{version}
-                </code>
-              </>
-            ) : null}
-            {modeId ? (
-              <>
-                {" "}
-                · mode <code className="text-zinc-300">{modeId}</code>
-              </>
-            ) : null}
-          </p>
           <PromptBox sessionId={sessionId} />
           {providers ? <ProvidersForm /> : null}
         </>
-      ) : (
+      ) : running ? (
         <p className="text-xs text-zinc-500">
-          {running
-            ? "The agent is running without a session: open one in Compose (session/new), or stop it and press Connect."
-            : "Press Connect: it starts the agent, initializes it, opens a session in the chosen cwd, and brings you here to prompt."}
+          The agent is running without a {client.noun}: open one in Compose (session/new), or stop it and press Connect.
         </p>
-      )}
+      ) : null}
     </section>
   );
 }

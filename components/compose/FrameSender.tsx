@@ -117,7 +117,10 @@ export function FrameSender({ method, params, notification, issues, warnings, on
       ) : null}
       <pre
         data-testid="compose-preview"
-        className="max-h-56 overflow-auto rounded border border-zinc-800 bg-zinc-950 p-2 font-mono text-[11px] leading-snug text-zinc-300"
+        // Reachable by keyboard, so a frame longer than the box can be read without a mouse.
+        tabIndex={0}
+        aria-label="The frame that Send sends"
+        className="max-h-56 overflow-auto outline-none focus-visible:ring-2 focus-visible:ring-sky-500 rounded border border-zinc-800 bg-zinc-950 p-2 font-mono text-[11px] leading-snug text-zinc-300"
       >
         {JSON.stringify(frame, null, 2)}
       </pre>

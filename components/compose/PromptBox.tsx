@@ -4,7 +4,8 @@
  * agent's protocol (lib/features/connect/flow-prompt.ts: ACP's session/prompt,
  * the app-server's turn/start, or turn/steer while its turn runs), Shift+Enter
  * for a new line; "/" opens the agent's slash commands (its latest
- * available_commands_update). The answer streams into the views on the right.
+ * available_commands_update) above the box, which sits at the bottom of the page. The answer streams
+ * into the conversation above.
  * A prompt sent while a turn runs (and the protocol cannot steer it) is queued
  * visibly and goes out when the turn ends; never dropped.
  */
@@ -129,11 +130,12 @@ export function PromptBox({ sessionId }: { sessionId: string }) {
           }}
           onKeyDown={onKeyDown}
           placeholder={commands.length ? "Ask the agent… (/ for commands)" : "Ask the agent…"}
-          rows={4}
+          rows={2}
+          aria-label="Prompt"
           className="w-full resize-y rounded border border-zinc-700 bg-zinc-900 p-2 text-sm text-zinc-100 placeholder:text-zinc-600 focus:border-sky-500 focus:outline-none"
         />
         {menuOpen ? (
-          <div className="absolute inset-x-0 top-full z-10 mt-0.5">
+          <div className="absolute inset-x-0 bottom-full z-10 mb-0.5">
             <SlashMenu commands={matches} active={Math.min(active, matches.length - 1)} onPick={pick} />
           </div>
         ) : null}

@@ -5,7 +5,6 @@ import type { SentEntry } from "@/lib/folds/sent-history";
 import { formatTime } from "../format";
 import { useSession, useSessionStore } from "../state/use-session";
 import { button, sectionTitle } from "./ui";
-import { WithdrawButton } from "../answer/RequestNotices";
 
 const SHOWN = 30;
 
@@ -58,8 +57,9 @@ export function SentHistory({ onEdit }: { onEdit: (text: string) => void }) {
               {e.id !== undefined ? <span className="text-zinc-500"> #{JSON.stringify(e.id)}</span> : null}
             </span>
             <span className="ml-auto flex shrink-0 gap-1">
+              {/* Its Cancel is in the list of requests in flight above (one control per request). */}
               {e.kind === "request" && index.isUnanswered(e.seq) && frames.bySeq(e.seq) ? (
-                <WithdrawButton frame={frames.bySeq(e.seq)!} label="Cancel" />
+                <span className="text-sky-300">in flight</span>
               ) : null}
               <button type="button" data-testid="history-resend" className={button} onClick={() => resend(e)}>
                 Re-send

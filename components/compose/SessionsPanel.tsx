@@ -53,6 +53,99 @@ function useRequest() {
   return { busy, error, setError, run };
 }
 
+/** The actions on one line (docs/design.md#density-and-typography): the frequent ones as buttons, the rare ones in "More". */
+const FREQUENT: readonly SessionAction[] = ["resume", "load", "fork"];
+
+function SessionActions({
+  actions,
+  busy,
+  onAct,
+}: {
+  actions: SessionAction[];
+  busy: string | undefined;
+  onAct: (a: SessionAction) => void;
+}) {
+  const [open, setOpen] = useState(false);
+  const toggle = useRef<HTMLButtonElement>(null);
+  const frequent = actions.filter((a) => FREQUENT.includes(a));
+  const rare = actions.filter((a) => !FREQUENT.includes(a));
+  const close = () => {
+    setOpen(false);
+    toggle.current?.focus();
+  };
+  const label = (a: SessionAction) => (busy === a ? `${LABEL[a]}…` : LABEL[a]);
+  const title = (a: SessionAction) => (a === "rename" ? AGENT_METHODS.session_set_title : `session/${a}`);
+  return (
+    <div className="flex flex-nowrap items-center gap-1" data-testid="session-actions">
+      {frequent.map((a) => (
+        <button
+          key={a}
+          type="button"
+          data-testid={`session-action-${a}`}
+          className={button}
+          disabled={busy !== undefined}
+          title={title(a)}
+          onClick={() => onAct(a)}
+        >
+          {label(a)}
+        </button>
+      ))}
+      {rare.length ? (
+        <div
+          className="relative"
+          onKeyDown={(e) => {
+            if (e.key === "Escape" && open) {
+              e.preventDefault();
+              close();
+            }
+          }}
+          onBlur={(e) => {
+            if (!e.currentTarget.contains(e.relatedTarget)) setOpen(false);
+          }}
+        >
+          <button
+            ref={toggle}
+            type="button"
+            data-testid="session-menu"
+            aria-haspopup="menu"
+            aria-expanded={open}
+            className={button}
+            onClick={() => setOpen(!open)}
+          >
+            {rare.some((a) => busy === a) ? `${LABEL[rare.find((a) => busy === a)!]}…` : "More ▾"}
+          </button>
+          {open ? (
+            <ul
+              role="menu"
+              aria-label="More session actions"
+              className="absolute right-0 top-full z-20 mt-0.5 flex min-w-32 flex-col rounded border border-zinc-700 bg-zinc-900 py-0.5 shadow-lg"
+            >
+              {rare.map((a) => (
+                <li key={a} role="none">
+                  <button
+                    type="button"
+                    role="menuitem"
+                    data-testid={`session-action-${a}`}
+                    disabled={busy !== undefined}
+                    title={title(a)}
+                    className={`w-full px-2 py-0.5 text-left text-xs hover:bg-zinc-800 disabled:opacity-40 ${a === "delete" ? "text-red-300" : "text-zinc-200"}`}
+                    onClick={() => {
+                      setOpen(false);
+                      onAct(a);
+                    }}
+                  >
+                    {LABEL[a]}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          ) : null}
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
 function SessionRow({ s, current, actions }: { s: ListedSession; current: boolean; actions: SessionAction[] }) {
   const { busy, error, setError, run } = useRequest();
   const [renaming, setRenaming] = useState<string>();
@@ -120,37 +213,29 @@ function SessionRow({ s, current, actions }: { s: ListedSession; current: boolea
             Cancel
           </button>
         </form>
-      ) : actions.length ? (
-        <div className="flex flex-wrap gap-1">
-          {actions.map((a) =>
-            a === "delete" && confirmDelete ? (
-              <button
-                key={a}
-                type="button"
-                data-testid="session-action-delete-confirm"
-                className={`${button} border-red-800 text-red-300`}
-                disabled={busy !== undefined}
-                onClick={() => void act("delete")}
-              >
-                Delete for good?
-              </button>
-            ) : (
-              <button
-                key={a}
-                type="button"
-                data-testid={`session-action-${a}`}
-                className={button}
-                disabled={busy !== undefined}
-                title={`${a === "rename" ? AGENT_METHODS.session_set_title : `session/${a}`}`}
-                onClick={() =>
-                  a === "rename" ? setRenaming(s.title ?? "") : a === "delete" ? setConfirmDelete(true) : void act(a)
-                }
-              >
-                {busy === a ? `${LABEL[a]}…` : LABEL[a]}
-              </button>
-            ),
-          )}
+      ) : confirmDelete ? (
+        <div className="flex items-center gap-1">
+          <button
+            type="button"
+            data-testid="session-action-delete-confirm"
+            className={`${button} border-red-800 text-red-300`}
+            disabled={busy !== undefined}
+            onClick={() => void act("delete")}
+          >
+            {busy === "delete" ? "Deleting…" : "Delete for good?"}
+          </button>
+          <button type="button" className={button} onClick={() => setConfirmDelete(false)}>
+            Keep
+          </button>
         </div>
+      ) : actions.length ? (
+        <SessionActions
+          actions={actions}
+          busy={busy}
+          onAct={(a) =>
+            a === "rename" ? setRenaming(s.title ?? "") : a === "delete" ? setConfirmDelete(true) : void act(a)
+          }
+        />
       ) : null}
       {error ? (
         <p data-testid="session-row-error" className={alert}>

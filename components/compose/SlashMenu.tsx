@@ -1,5 +1,8 @@
 "use client";
-/** The agent's slash commands matching what is typed after "/". */
+/**
+ * The agent's slash commands matching what is typed after "/": opened above the prompt box, no
+ * taller than the room a short window leaves there.
+ */
 import type { SlashCommand } from "@/lib/folds/slash-commands";
 
 export function SlashMenu({
@@ -15,7 +18,7 @@ export function SlashMenu({
     <ul
       data-testid="slash-menu"
       role="listbox"
-      className="max-h-48 overflow-y-auto rounded border border-zinc-700 bg-zinc-900 py-0.5 shadow-lg"
+      className="max-h-[min(12rem,35dvh)] overflow-y-auto rounded border border-zinc-700 bg-zinc-900 py-0.5 shadow-lg"
     >
       {commands.map((c, i) => (
         <li key={c.name} role="option" aria-selected={i === active}>

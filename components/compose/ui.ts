@@ -1,4 +1,4 @@
-/** Class names shared by the left column's controls, so they look alike. */
+/** Class names shared by the playground's controls (strip, panels, dock), so they look alike. */
 export const input =
   "w-full min-w-0 rounded border border-zinc-700 bg-zinc-900 px-2 py-1 text-xs text-zinc-100 placeholder:text-zinc-600 focus:border-sky-500 focus:outline-none disabled:opacity-50";
 export const mono = `${input} font-mono`;

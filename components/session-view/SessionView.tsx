@@ -102,7 +102,7 @@ export function SessionView({ onHighlight, onShowFrames }: Props) {
         <p data-testid="session-empty" className="px-3 py-6 text-center text-sm text-zinc-500">
           {live ? (
             <>
-              No session yet. Press <span className="font-medium text-zinc-300">Connect</span> on the left: it starts
+              No session yet. Press <span className="font-medium text-zinc-300">Connect</span> right above: it starts
               the agent, initializes it and opens a session, and the conversation appears here. (By hand: start an
               agent, then send <code className="text-zinc-400">initialize</code>,{" "}
               <code className="text-zinc-400">session/new</code> and a{" "}

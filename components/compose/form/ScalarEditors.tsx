@@ -1,5 +1,8 @@
 "use client";
-/** Strings (with enums and suggestions), numbers, booleans and consts. */
+/**
+ * Strings (with enums and suggestions), numbers, booleans and consts. Each control is named by its
+ * field's path (the name shown beside it is not a <label> of it).
+ */
 import { useState } from "react";
 import {
   pathString,
@@ -23,7 +26,7 @@ export function StringEditor({ node, value, path, set, name }: EditorProps<Strin
   const [custom, setCustom] = useState(false);
   if (node.enum) {
     return (
-      <select data-path={at} className={input} value={text} onChange={(e) => set(e.target.value)}>
+      <select data-path={at} aria-label={at} className={input} value={text} onChange={(e) => set(e.target.value)}>
         {node.enum.includes(text) ? null : <option value={text}>{text || "(empty)"}</option>}
         {node.enum.map((v, i) => (
           <option key={v} value={v}>
@@ -40,6 +43,7 @@ export function StringEditor({ node, value, path, set, name }: EditorProps<Strin
       <div className="flex flex-col gap-0.5">
         <select
           data-path={at}
+          aria-label={at}
           className={mono}
           value={known ? text : CUSTOM}
           onChange={(e) => (e.target.value === CUSTOM ? setCustom(true) : set(e.target.value))}
@@ -60,6 +64,7 @@ export function StringEditor({ node, value, path, set, name }: EditorProps<Strin
   return multiline ? (
     <textarea
       data-path={at}
+      aria-label={at}
       className={`${mono} min-h-12 resize-y`}
       rows={name === "text" ? 3 : 2}
       value={text}
@@ -69,6 +74,7 @@ export function StringEditor({ node, value, path, set, name }: EditorProps<Strin
   ) : (
     <input
       data-path={at}
+      aria-label={at}
       className={mono}
       value={text}
       onChange={(e) => set(e.target.value)}
@@ -82,9 +88,11 @@ export function NumberEditor({ node, value, path, set }: EditorProps<NumberNode>
   const env = useFormEnv();
   const [draft, setDraft] = useState<string>();
   const shown = draft ?? (typeof value === "number" ? String(value) : value === undefined ? "" : JSON.stringify(value));
+  const at = pathString(path, env.root);
   return (
     <input
-      data-path={pathString(path, env.root)}
+      data-path={at}
+      aria-label={at}
       type="text"
       inputMode={node.integer ? "numeric" : "decimal"}
       className={`${mono} w-32`}
@@ -103,9 +111,11 @@ export function NumberEditor({ node, value, path, set }: EditorProps<NumberNode>
 
 export function BooleanEditor({ value, path, set }: EditorProps<BooleanNode>) {
   const env = useFormEnv();
+  const at = pathString(path, env.root);
   return (
     <input
-      data-path={pathString(path, env.root)}
+      data-path={at}
+      aria-label={at}
       type="checkbox"
       className="h-3.5 w-3.5 accent-sky-500"
       checked={value === true}
