@@ -7,7 +7,7 @@
  */
 import { SpanKind, SpanStatusCode, TraceFlags, type HrTime } from "@opentelemetry/api";
 import { ExportResultCode } from "@opentelemetry/core";
-import type { ReadableSpan, SpanExporter } from "@opentelemetry/sdk-trace";
+import type { ReadableSpan, SpanExporter } from "@opentelemetry/sdk-trace-base";
 import { detectResources, envDetector, resourceFromAttributes, type Resource } from "@opentelemetry/resources";
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from "@opentelemetry/semantic-conventions";
 import type { TraceSpan } from "../../lib/features/otel/trace-span";
