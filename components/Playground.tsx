@@ -18,11 +18,9 @@ import { SentHistory } from "./compose/SentHistory";
 import { usePersistedTabState } from "./compose/use-persisted-tab-state";
 import { Composer } from "./Composer";
 import { ConnectionBadge } from "./ConnectionBadge";
-import { CopyLink } from "./CopyLink";
+import { PageHeader } from "./PageHeader";
 import { takePreselectedProfile } from "./page-storage";
-import { NavLinks } from "./NavLinks";
 import { PendingRequests, PolicyDisclosure, useInlineSeqs } from "./PendingRequests";
-import { SignOut } from "./SignOut";
 import { StderrPane } from "./StderrPane";
 import { TabBar } from "./TabBar";
 import { TappedWorkspace } from "./TapPanel";
@@ -51,19 +49,13 @@ export function Playground() {
 
   return (
     <div className="flex h-dvh flex-col">
-      <header className="flex h-10 shrink-0 items-center gap-3 border-b border-zinc-800 bg-zinc-900/70 px-3">
-        <h1 className="text-sm font-semibold tracking-tight text-zinc-100">ACP Playground</h1>
-        <NavLinks />
-        <div className="ml-auto flex items-center gap-2">
-          <CopyLink />
-          <SignOut />
-          {active ? (
-            <TabContext.Provider value={active}>
-              <ConnectionBadge />
-            </TabContext.Provider>
-          ) : null}
-        </div>
-      </header>
+      <PageHeader>
+        {active ? (
+          <TabContext.Provider value={active}>
+            <ConnectionBadge />
+          </TabContext.Provider>
+        ) : null}
+      </PageHeader>
       {ready && active ? (
         <TabContext.Provider value={active}>
           <Workspace key={active.id} />

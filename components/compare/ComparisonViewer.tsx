@@ -6,7 +6,8 @@
  */
 import { useEffect, useState } from "react";
 import type { ComparisonRecord } from "@/lib/contracts/compare-format";
-import { PageFrame, SharedPageHeader } from "../transcripts/PageFrame";
+import { SharedPageHeader } from "../PageHeader";
+import { PageFrame } from "../transcripts/PageFrame";
 import { shareApiUrl, transcriptUrl } from "../transcripts/api";
 import { useRecording, type RecordingState } from "../transcripts/use-recording";
 import { compareApi, comparisonSharePageUrl, fetchSharedComparison } from "./compare-api";

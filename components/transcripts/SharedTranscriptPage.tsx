@@ -4,7 +4,7 @@
  * access token is read or stored, no socket, no links to anything else.
  */
 import { shareApiUrl } from "./api";
-import { SharedPageHeader } from "./PageFrame";
+import { SharedPageHeader } from "../PageHeader";
 import { TranscriptPlayer, ViewerMessage } from "./TranscriptPlayer";
 
 export function SharedTranscriptPage({ id, shareToken }: { id: string; shareToken: string }) {

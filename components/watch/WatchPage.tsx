@@ -7,7 +7,7 @@
  * simply offers nothing to send.
  */
 import { useEffect, useState } from "react";
-import { SharedPageHeader } from "../transcripts/PageFrame";
+import { SharedPageHeader } from "../PageHeader";
 import { SessionStore } from "../state/session-store";
 import type { Tab } from "../state/tabs-store";
 import { TabContext, useSession } from "../state/use-session";
