@@ -1,6 +1,6 @@
 "use client";
 /** Relay connection state, shown in the header. */
-import type { ConnectionState } from "./state/session-store";
+import type { ConnectionState } from "./state/snapshot";
 import { useSession } from "./state/use-session";
 
 const LABEL: Record<ConnectionState, [string, string]> = {

@@ -5,7 +5,7 @@
  * first while the agent runs), and "+ New tab".
  */
 import { conversationTopic } from "@/lib/features/protocols/registry";
-import type { AgentStatus, ConnectionState } from "./state/session-store";
+import type { AgentStatus, ConnectionState } from "./state/snapshot";
 import { getTabsStore, type Tab } from "./state/tabs-store";
 import { useSession, useTabs } from "./state/use-session";
 import { TapsMenu } from "./TapsMenu";

@@ -10,7 +10,7 @@
 import { permissionAnswer, type PendingView, type PermissionSubjectView } from "@/lib/features/answers/agent-answers";
 import type { Frame } from "@/lib/protocol/frame";
 import { button } from "../compose/ui";
-import type { AgentStatus } from "../state/session-store";
+import type { AgentStatus } from "../state/snapshot";
 import { useSession } from "../state/use-session";
 import { Kbd } from "./shortcuts";
 import { ToolCallView } from "./ToolCallView";

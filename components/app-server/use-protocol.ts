@@ -1,7 +1,7 @@
 "use client";
 /** The protocol of the tab's agent (running, exited, or the recording's): which views and policies apply. */
 import { protocolOf, type ProtocolName } from "@/lib/protocol/protocols";
-import type { AgentStatus } from "../state/session-store";
+import type { AgentStatus } from "../state/snapshot";
 import { useSession } from "../state/use-session";
 
 const agentOf = (a: AgentStatus) => (a.state === "running" || a.state === "exited" ? a.agent : undefined);

@@ -9,7 +9,8 @@ import { useMemo } from "react";
 import { insightsOf } from "@/lib/features/library/insights";
 import { methodLatency } from "@/lib/folds/method-latency";
 import { useSession, useSessionPerFrame } from "../state/use-session";
-import { selectProtocol, type SessionSnapshot } from "../state/session-store";
+import { selectProtocol } from "../state/session-store";
+import type { SessionSnapshot } from "../state/snapshot";
 import { InsightList } from "./InsightList";
 import { LatencyTable } from "./LatencyTable";
 

@@ -18,7 +18,8 @@ import { useFilteredSeqs, useTimelineEvents, useTimelineRows } from "./use-frame
 import { schemaVerdict, useSchemaChecker } from "./use-schema-checker";
 import { useChunkFolds } from "./use-chunk-folds";
 import { foldRows } from "@/lib/folds/chunk-folds";
-import { selectProtocol, type SessionSnapshot } from "../state/session-store";
+import { selectProtocol } from "../state/session-store";
+import type { SessionSnapshot } from "../state/snapshot";
 import { useSession, useSessionPerFrame, useTabState } from "../state/use-session";
 
 const SEARCH_DEBOUNCE_MS = 150;

@@ -12,7 +12,11 @@ import type { AuthChoice, AuthChoiceRequest } from "@/lib/features/connect/hands
 import { isObject } from "@/lib/protocol/json";
 import { outcomeOf } from "@/lib/protocol/jsonrpc";
 import { fail, ok } from "@/lib/protocol/result";
-import type { SessionStore } from "./session-store";
+import type { Ack, AgentInfo, RelayInfo } from "@/lib/contracts/wire";
+import type { FrameWindow } from "@/lib/folds/frame-log";
+import type { RequestOptions } from "@/lib/protocol/request-port";
+import type { RpcOutcome } from "@/lib/protocol/jsonrpc";
+import type { Result } from "@/lib/protocol/result";
 import { chosenProtocolVersion } from "./protocol-choice";
 import { AGENT_METHODS } from "@/lib/protocol/methods";
 import type { Frame } from "@/lib/protocol/frame";
@@ -50,8 +54,22 @@ export interface ConnectOptions {
   protocolVersion?: number;
 }
 
+/** What Connect asks of the tab's store (session-store.ts), which calls Connect: an interface, not an import back. */
+export interface ConnectHost {
+  relayInfo(): Promise<RelayInfo | undefined>;
+  startAgent(
+    profile: string | undefined,
+    cwd: string | undefined,
+    extra?: { options?: Record<string, unknown>; pooled?: boolean; env?: Record<string, string> },
+  ): Promise<Ack<{ agent: AgentInfo }>>;
+  getSnapshot(): { frames: FrameWindow };
+  waitForFrame(match: (frame: Frame) => boolean, timeoutMs: number): Promise<Frame | undefined>;
+  request(method: string, params: unknown, options?: RequestOptions): Promise<RpcOutcome>;
+  notify(method: string, params: unknown): Promise<Result<number>>;
+}
+
 export async function connectAgent(
-  store: SessionStore,
+  store: ConnectHost,
   opts: ConnectOptions,
   progress: (handshake: Handshake) => void,
   /** Registers the function that answers the pending question (undefined once answered). */

@@ -10,7 +10,8 @@ import type { ProtocolName } from "@/lib/protocol/protocols";
 import { isAppServerConversation } from "@/lib/features/protocols/codex-app-server/conversation";
 import { isSessionView } from "@/lib/folds/session-view";
 import { emptyLogState, FrameLogState, type SnapshotHost } from "./frame-log-state";
-import { selectPromptSessionId, selectSessionId, type SessionSnapshot } from "./session-store";
+import { selectPromptSessionId, selectSessionId } from "./session-store";
+import type { SessionSnapshot } from "./snapshot";
 
 /** A host over a plain snapshot, as the session store is for its parts. */
 function host(agent: object = { state: "not-started" }): SnapshotHost {

@@ -14,7 +14,7 @@ import { FrameIndex } from "@/lib/folds/frame-index";
 import { FrameLog, FrameWindow, withMessage } from "@/lib/folds/frame-log";
 import { DEFAULT_PROTOCOL, protocolOf, type ProtocolName } from "@/lib/protocol/protocols";
 import { RequestIdCounter } from "@/lib/protocol/request-ids";
-import type { SessionSnapshot } from "./session-store";
+import type { SessionSnapshot } from "./snapshot";
 
 /** Frames held per tab; older ones are dropped (and counted in `missed`). */
 export const FRAME_CAP = 200_000;

@@ -7,7 +7,7 @@ import type { TimelineEvent } from "@/lib/folds/frame-filter";
 import { countEventsUpTo } from "@/lib/folds/playback";
 import type { AgentInfo, StderrEvent } from "@/lib/contracts/wire";
 import type { FrameLogState, SnapshotHost } from "./frame-log-state";
-import type { AgentStatus } from "./session-store";
+import type { AgentStatus } from "./snapshot";
 
 /** What a playback shows. Append-only: the viewer streams a transcript into these arrays. */
 export interface OfflineRecording {

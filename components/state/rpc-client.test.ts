@@ -8,7 +8,7 @@ import { FrameSequencer } from "@/lib/protocol/frame-sequencer";
 import type { Frame, FrameDirection, WireFrame } from "@/lib/protocol/frame";
 import { emptyLogState, FrameLogState, type SnapshotHost } from "./frame-log-state";
 import { RpcClient } from "./rpc-client";
-import type { SendResult, SessionSnapshot } from "./session-store";
+import type { SendResult, SessionSnapshot } from "./snapshot";
 
 /** A host over a plain snapshot, as the session store is for its parts. */
 function host(): SnapshotHost {

@@ -8,7 +8,7 @@ import type { Frame } from "@/lib/protocol/frame";
 import type { RpcOutcome } from "@/lib/protocol/jsonrpc";
 import { RequestClient, type RequestFrame, type RequestOptions, type RequestPort } from "@/lib/protocol/request-port";
 import { fail, ok, type Result } from "@/lib/protocol/result";
-import type { SendResult } from "./session-store";
+import type { SendResult } from "./snapshot";
 import type { FrameLogState, SnapshotHost } from "./frame-log-state";
 
 export class RpcClient implements RequestPort {

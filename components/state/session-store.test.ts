@@ -3,7 +3,8 @@ import { FrameSequencer } from "@/lib/protocol/frame-sequencer";
 import type { Frame, FrameDirection, WireFrame } from "@/lib/protocol/frame";
 import { emptyLogState, FrameLogState, type SnapshotHost } from "./frame-log-state";
 import { RpcClient } from "./rpc-client";
-import { selectSessionId, withTransportEvents, type SendResult, type SessionSnapshot } from "./session-store";
+import { selectSessionId, withTransportEvents } from "./session-store";
+import type { SendResult, SessionSnapshot } from "./snapshot";
 import { AGENT_METHODS } from "@/lib/protocol/methods";
 
 /** A host over a plain snapshot, as the session store is for its parts. */

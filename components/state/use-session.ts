@@ -13,7 +13,8 @@ import {
 } from "react";
 import type { LogFolds } from "@/lib/folds/agent-facts";
 import { specOf, specState, type ProtocolSpec, type SpecState } from "@/lib/features/protocols/registry";
-import { selectProtocol, SessionStore, type SessionSnapshot } from "./session-store";
+import { selectProtocol, SessionStore } from "./session-store";
+import type { SessionSnapshot } from "./snapshot";
 import { getTabsStore, TabsStore, type Tab, type TabsSnapshot } from "./tabs-store";
 
 export const TabContext = createContext<Tab | null>(null);

@@ -7,7 +7,7 @@
 import { useState } from "react";
 import { frameLink } from "@/lib/features/library/deep-link";
 import { copyText } from "../clipboard";
-import type { SessionSnapshot } from "../state/session-store";
+import type { SessionSnapshot } from "../state/snapshot";
 import { useSession } from "../state/use-session";
 
 const selectTranscriptId = (s: SessionSnapshot): string | undefined =>

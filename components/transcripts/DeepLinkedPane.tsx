@@ -7,7 +7,7 @@
 import { useEffect, useState } from "react";
 import { seqFromHash } from "@/lib/features/library/deep-link";
 import type { FrameGoto } from "../inspector/FrameInspector";
-import type { SessionSnapshot } from "../state/session-store";
+import type { SessionSnapshot } from "../state/snapshot";
 import { useSession } from "../state/use-session";
 import { ViewPane } from "../ViewPane";
 
