@@ -51,7 +51,7 @@ export class BatchFold {
       return undefined;
     }
     const parts = m.map((entry, index): BatchPart => {
-      const c = classifyMessage(entry, "acp");
+      const c = classifyMessage(entry, "acp-v2");
       return {
         index,
         kind: c.kind === "request" || c.kind === "notification" || c.kind === "response" ? c.kind : "invalid",
@@ -117,7 +117,7 @@ export function batchParts(frame: Frame): Frame[] {
   if (!Array.isArray(m)) return [frame];
   if (m.length === 0) return [{ ...frame, kind: "invalid", error: "an empty batch ([]) carries no message" }];
   return m.map((entry): Frame => {
-    const c = classifyMessage(entry, "acp");
+    const c = classifyMessage(entry, "acp-v2");
     const { method: _m, id: _i, error: _e, requestSeq: _r, latencyMs: _l, ...rest } = frame;
     return {
       ...rest,
