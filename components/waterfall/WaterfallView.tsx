@@ -124,16 +124,18 @@ function Summary({ turn, now }: { turn: WaterfallTurn; now: number }) {
 }
 
 export function WaterfallView({ onHighlight }: Props) {
-  const { builder, epoch, lastSeq, lastTs, live } = useWaterfall();
-  const turns = builder.turns;
+  const { builder, epoch, lastSeq, lastTs, live, ended } = useWaterfall();
+  // The turns as of this state (ended.length): the builder may already hold frames it has not rendered.
+  const turns = builder.turns.slice(0, ended.length);
   const [picked, setPicked] = useTabState<number | undefined>("waterfall.turn", undefined);
   const [selectedSeq, chooseFrame] = useFrameSelection(epoch);
   const [hover, setHover] = useState<Hover>();
   const [ref, measured] = useWidth();
 
   // Follow the newest turn unless the user picked one.
-  const turn = picked !== undefined && picked < turns.length ? turns[picked] : turns.at(-1);
-  const now = useTurnNow(!!turn && !turn.end, live, lastTs);
+  const index = picked !== undefined && picked < turns.length ? picked : turns.length - 1;
+  const turn = turns[index];
+  const now = useTurnNow(index >= 0 && !ended[index], live, lastTs);
   const width = Math.max(100, measured - LABEL_W - PAD_R);
   const layout = useMemo(
     () => (turn ? layoutTurn(turn, width, now) : undefined),

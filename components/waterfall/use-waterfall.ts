@@ -4,6 +4,13 @@
  * builder per store folds only the frames it has not seen (a restarted log,
  * new epoch, starts over), and a flood of frame batches becomes at most one
  * React update per animation frame.
+ *
+ * The builder grows its turns in place, ahead of React: a frame folded in a transition is in the
+ * builder before that update renders, and a render React then discards as unchanged (an urgent
+ * update of the same view, a context it reads, re-rendering it meanwhile) would read it. What a
+ * render decides with (a turn exists, has ended) is therefore read from this state's snapshot
+ * (`ended`), never from the builder: an effect keyed on it (the live clock) would otherwise take
+ * the new value in the discarded render, without running, and never run for it.
  */
 import { startTransition, useEffect, useState } from "react";
 import { WaterfallBuilder } from "@/lib/folds/waterfall";
@@ -26,6 +33,8 @@ export interface WaterfallState {
   /** ts of the newest frame: "now" for a recording. */
   lastTs: number;
   live: boolean;
+  /** Per turn folded so far, whether it had ended: the turns as of this state, for what a render decides. */
+  ended: readonly boolean[];
 }
 
 const caches = new WeakMap<SessionStore, Cache>();
@@ -44,7 +53,14 @@ function advance(store: SessionStore): WaterfallState {
     for (let i = Math.max(0, frames.length - (last.seq - builder.lastSeq)); i < frames.length; i++)
       builder.add(frames.at(i)!);
   }
-  return { builder, epoch, lastSeq: builder.lastSeq, lastTs: last?.ts ?? 0, live: !store.isOffline };
+  return {
+    builder,
+    epoch,
+    lastSeq: builder.lastSeq,
+    lastTs: last?.ts ?? 0,
+    live: !store.isOffline,
+    ended: builder.turns.map((t) => t.end !== undefined),
+  };
 }
 
 export function useWaterfall(): WaterfallState {
