@@ -58,14 +58,16 @@ describe("acp-playground CLI", () => {
     expect(t.events.at(-1)).toMatchObject({ type: "lifecycle", event: "exited" });
   });
 
-  it("replay exits 0 when the agent behaves as recorded and 1 with a diff when not", async () => {
+  // One replay of a real Gemini a test: each starts the agent (about 8 s here, twice that on a busy CI machine).
+  it("replay exits 0 when the agent behaves as recorded", async () => {
     api.script({ parts: [{ text: "Recorded " }, { text: "answer." }] });
     const same = await cli("replay", "run.jsonl");
     expect(same.exitCode).toBe(0);
     expect(same.stdout).toContain("no difference: gemini behaved as recorded");
     expect(same.stderr).not.toContain("recorded in");
+  });
 
-    // From another folder: the recorded one is named, with the option that replays there.
+  it("replay from another folder names the recorded one, with the option that replays there", async () => {
     const elsewhere = realpathSync(mkdtempSync(path.join(tmpdir(), "acp-cli-elsewhere-")));
     try {
       api.script({ parts: [{ text: "Recorded " }, { text: "answer." }] });
@@ -76,7 +78,9 @@ describe("acp-playground CLI", () => {
     } finally {
       rmSync(elsewhere, { recursive: true, force: true });
     }
+  });
 
+  it("replay exits 1 with a diff when the agent answers otherwise", async () => {
     api.script({ parts: [{ text: "A different answer." }] });
     const changed = await cli("replay", "run.jsonl", "--against", "gemini");
     expect(changed.exitCode).toBe(1);
