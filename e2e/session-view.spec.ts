@@ -113,6 +113,16 @@ test.describe.serial("session view: Markdown, thoughts, turn footer, inert agent
     await expect(footer).toContainText(/first chunk \d/);
     await expect(footer).toContainText(/total \d/);
     await expect(footer.getByTestId("empty-response")).toHaveCount(0);
+    // Said once: the prompt dock under the Session view leaves them to the footer, and says them in other views.
+    const dock = page.getByTestId("prompt-dock");
+    await expect(dock.getByTestId("turn-status")).toHaveAttribute("data-state", "ended");
+    await expect(dock.getByTestId("prompt-usage")).toHaveCount(0);
+    await expect(dock.getByTestId("turn-end")).toHaveCount(0);
+    await page.getByTestId("view-waterfall").click();
+    await expect(dock.getByTestId("turn-end")).toHaveText('stopReason "end_turn"');
+    await expect(dock.getByTestId("prompt-usage")).toHaveText(/^tokens: in \d+ · out \d+/);
+    await page.getByTestId("view-session").click();
+    await expect(dock.getByTestId("prompt-usage")).toHaveCount(0);
   });
 
   test("agent HTML renders inert: no script, no handlers, no javascript: links", async () => {
