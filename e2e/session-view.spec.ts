@@ -229,8 +229,9 @@ test.describe.serial("session view: a tool call card through permission to compl
     const diff = card.getByTestId("tool-diff");
     await expect(diff).toContainText("new file");
     await expect(diff.locator('[data-diff="add"]')).toHaveText(["1+hi"]);
-    // The running turn can be cancelled.
-    await expect(page.getByTestId("cancel-turn")).toBeVisible();
+    // The running turn can be cancelled, from the prompt box only (the session header does not repeat it).
+    await expect(page.getByTestId("prompt-cancel")).toBeVisible();
+    await expect(page.getByTestId("cancel-turn")).toHaveCount(0);
 
     // Answer from the pending list, choosing "allow once" (Gemini refuses "always" in an untrusted folder):
     // the options are on the card that asks, the tool card only points to it.
@@ -254,7 +255,7 @@ test.describe.serial("session view: a tool call card through permission to compl
     expect(draft.result.outcome.outcome).toBe("selected");
     await expect(footers(page).first()).toHaveAttribute("data-stop-reason", "end_turn");
     await expect(items(page, "agent_message")).toContainText("Written.");
-    await expect(page.getByTestId("cancel-turn")).toHaveCount(0);
+    await expect(page.getByTestId("prompt-cancel")).toHaveCount(0);
     // Raw details on demand.
     await card.getByTestId("raw-toggle").click();
     await expect(card.getByTestId("raw-json")).toBeVisible();
@@ -264,10 +265,11 @@ test.describe.serial("session view: a tool call card through permission to compl
     await script({ parts: [{ text: "Starting a long answer… " }, { text: "never reached" }], delayMs: 20_000 });
     const sessionId = await prompt(page, "take your time");
     await expect(items(page, "agent_message").nth(1)).toContainText("Starting a long answer");
-    await page.getByTestId("cancel-turn").click();
+    await expect(page.getByTestId("cancel-turn")).toHaveCount(0);
+    await page.getByTestId("prompt-cancel").click();
     await expect(footers(page).nth(1).getByTestId("cancel-requested")).toBeVisible();
     await expect(footers(page).nth(1)).toHaveAttribute("data-stop-reason", "cancelled");
-    await expect(page.getByTestId("cancel-turn")).toHaveCount(0);
+    await expect(page.getByTestId("prompt-cancel")).toHaveCount(0);
     await page.getByTestId("view-frames").click();
     const cancel = rows(page, { method: "session/cancel", dir: "to-agent" });
     await expect(cancel).toHaveCount(1);
