@@ -225,10 +225,15 @@ test.describe.serial("session view: a tool call card through permission to compl
     await expect(card).toHaveAttribute("data-status", /^(pending|in_progress)$/);
     await expect(card.getByTestId("tool-kind")).toHaveAttribute("data-kind", "edit");
     await expect(card.getByTestId("tool-title")).toContainText("sv.txt");
-    await expect(card.getByTestId("tool-location").first()).toContainText(`${workspace}/sv.txt`);
+    // The diff's header names the file (the card does not list it again as a location).
     const diff = card.getByTestId("tool-diff");
+    await expect(diff).toHaveAttribute("data-path", `${workspace}/sv.txt`);
     await expect(diff).toContainText("new file");
     await expect(diff.locator('[data-diff="add"]')).toHaveText(["1+hi"]);
+    // The permission card under it names the tool call and points up to that diff instead of repeating it.
+    const asks = page.locator('[data-testid="inline-request"][data-method="session/request_permission"]');
+    await expect(asks.getByTestId("tool-content-above")).toContainText("its diff in the tool call card above");
+    await expect(asks.getByTestId("tool-diff")).toHaveCount(0);
     // The running turn can be cancelled, from the prompt box only (the session header does not repeat it).
     await expect(page.getByTestId("prompt-cancel")).toBeVisible();
     await expect(page.getByTestId("cancel-turn")).toHaveCount(0);
