@@ -1,4 +1,4 @@
-import { act, cleanup, fireEvent, screen } from "@testing-library/react";
+import { cleanup, fireEvent, screen } from "@testing-library/react";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { renderInTab, runningSession } from "@/test/component-kit";
 import type { PromptTurn } from "@/lib/features/connect/flow-prompt";
@@ -45,11 +45,11 @@ describe("TurnStatus under the prompt box", () => {
     expect(screen.getByTestId("turn-error").textContent).toContain("boom");
 
     // Another view has no turn footer: the dock says how the turn ended.
-    act(() => fireEvent.click(screen.getByTestId("view-waterfall")));
+    fireEvent.click(screen.getByTestId("view-waterfall"));
     expect(screen.getByTestId("turn-end").textContent).toContain("end_turn");
     expect(screen.getByTestId("prompt-usage").textContent).toContain("in 24 · out 14 · total 38");
 
-    act(() => fireEvent.click(screen.getByTestId("view-session")));
+    fireEvent.click(screen.getByTestId("view-session"));
     expect(screen.queryByTestId("prompt-usage")).toBeNull();
   });
 

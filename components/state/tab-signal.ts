@@ -17,7 +17,7 @@ const slots = new WeakMap<Tab, Map<string, Slot>>();
 
 function slotOf(tab: Tab, key: string): Slot {
   let byKey = slots.get(tab);
-  if (!byKey) slots.set(tab, (byKey = new Map()));
+  if (!byKey) slots.set(tab, (byKey = new Map<string, Slot>()));
   let slot = byKey.get(key);
   if (!slot) byKey.set(key, (slot = { value: undefined, listeners: new Set() }));
   return slot;
