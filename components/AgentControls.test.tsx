@@ -1,4 +1,4 @@
-import { fireEvent, screen, within } from "@testing-library/react";
+import { act, fireEvent, screen, within } from "@testing-library/react";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { FakeRelay, renderInTab, runningSession } from "@/test/component-kit";
 import { AgentControls } from "./AgentControls";
@@ -35,5 +35,16 @@ describe("AgentControls: the connection strip", () => {
     expect(screen.getByTestId<HTMLInputElement>("cwd-input").disabled).toBe(true);
     fireEvent.click(screen.getByTestId("agent-options-toggle"));
     expect(screen.queryByTestId("agent-options")).toBeNull();
+  });
+
+  it("after Connect, says the version and what the agent advertises, not the session id (the session header has it)", () => {
+    const { store } = runningSession();
+    renderInTab(<AgentControls />, store);
+    const id = "b14e1d0f-2c3a-4b5d-8e9f-0a1b2c3d63a6";
+    act(() => (store as unknown as { set(patch: object): void }).set({ handshake: { step: "ready", sessionId: id } }));
+    const status = screen.getByTestId("connect-status");
+    expect(status.getAttribute("data-step")).toBe("ready");
+    expect(status.textContent).not.toContain("b14e1d0f");
+    expect(status.querySelector(`[title="${id}"]`)).toBeNull();
   });
 });

@@ -18,9 +18,7 @@ import { connectDetail } from "./compose/ConnectPanel";
 import { advertisesDefaults, capabilitiesOf, useConnectChoices } from "./compose/ConnectSettings";
 import { PROTOCOL_VIEWS } from "./protocol-views";
 import { CredentialsNote } from "./profiles/CredentialsNote";
-import { selectProtocol } from "./state/session-store";
 import type { AgentStatus } from "./state/snapshot";
-import { specOf } from "@/lib/features/protocols/registry";
 import { PROFILE_UI_KEY } from "./state/tabs-store";
 import { useSession, useSessionStore, useTabState } from "./state/use-session";
 import { WatchLinkButton } from "./watch/WatchLinkButton";
@@ -84,7 +82,6 @@ function Negotiated() {
   const version = useSession((s) => negotiatedVersion(s.facts));
   const initialize = useSession((s) => s.facts.initialize);
   const words = useMemo(() => capabilityWords(agentCapabilities({ ...EMPTY_FACTS, initialize })), [initialize]);
-  const noun = specOf(useSession(selectProtocol)).promptClient.noun;
   if (!running || handshake?.step !== "ready") return null;
   const detail = connectDetail(handshake, false);
   return (
@@ -102,12 +99,7 @@ function Negotiated() {
           v{version}
         </code>
       ) : null}
-      {handshake.sessionId ? (
-        // What Connect opened, by its full id (cut to fit; the tooltip has it whole).
-        <span className="min-w-0 max-w-[12rem] shrink truncate" title={handshake.sessionId}>
-          {noun} <code className="text-zinc-300">{handshake.sessionId}</code>
-        </span>
-      ) : null}
+      {/* Not the session Connect opened: the session (thread) header above the conversation names it. */}
       {words.length ? (
         <span
           data-testid="capabilities-summary"

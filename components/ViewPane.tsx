@@ -15,6 +15,7 @@ import type { Highlight } from "./session-view/highlight";
 import { PROTOCOL_VIEWS } from "./protocol-views";
 import { descriptorOf } from "@/lib/protocol/protocols";
 import { useTabState } from "./state/use-session";
+import { SHOWN_VIEW, usePublishTabSignal } from "./state/tab-signal";
 import { WaterfallView } from "./waterfall/WaterfallView";
 
 type View = "session" | "frames" | "waterfall" | "insights";
@@ -82,6 +83,8 @@ function ViewSwitch({ view, onChange, conversation, leading, trailing }: SwitchP
  */
 export function ViewPane({ leading, trailing, goto }: { leading?: ReactNode; trailing?: ReactNode; goto?: FrameGoto }) {
   const [view, setView] = useTabState<View>("view", preferredView);
+  // The prompt box's turn status leaves out what the Session view's turn footer already shows.
+  usePublishTabSignal(SHOWN_VIEW, view);
   const [highlight, setHighlight] = useTabState<Highlight | undefined>("highlightSeqs", undefined);
   // A frame to scroll to when the Frames view opens ("#seq" on a session item).
   const [reveal, setReveal] = useState<number>();

@@ -52,8 +52,11 @@ test.describe.serial("Codex app-server: Connect, prompt, schema checks, compose,
     await page.getByTestId("connect").click();
     await expect(page.getByTestId("connect-status")).toHaveAttribute("data-step", "ready");
     await expect(page.getByTestId("prompt-input")).toBeVisible();
-    await expect(page.getByTestId("connect-status")).toContainText(/thread [0-9a-f-]{36}/);
-    threadId = (await page.getByTestId("connect-status").textContent())!.match(/[0-9a-f-]{36}/)![0];
+    // The thread's id: from thread/start's answer (the Thread view's header names it, the strip does not).
+    await rows(page, { kind: "response", method: "thread/start", dir: "from-agent" }).click();
+    threadId = JSON.parse((await detail(page).textContent())!).result.thread.id as string;
+    expect(threadId).toMatch(/^[0-9a-f-]{36}$/);
+    await expect(page.getByTestId("connect-status")).not.toContainText(threadId);
 
     await expect(rows(page, { kind: "response", method: "initialize" })).toHaveCount(1);
     await expect(rows(page, { kind: "notification", method: "initialized", dir: "to-agent" })).toHaveCount(1);

@@ -50,7 +50,9 @@ test("a read-only transcript viewer mid-turn has no Cancel turn and no answer bu
   await expect(read).toBeVisible();
   await page.keyboard.press("a");
   await expect(page.locator('[data-testid="inline-request"][data-method="session/request_permission"]')).toBeVisible();
-  await expect(page.getByTestId("cancel-turn")).toBeVisible();
+  await expect(page.getByTestId("prompt-cancel")).toBeVisible();
+  // One Cancel: the session header leaves it to the prompt box.
+  await expect(page.getByTestId("cancel-turn")).toHaveCount(0);
 
   const res = await fetch(`${origin()}/api/transcripts`, { headers: { authorization: `Bearer ${token()}` } });
   const { transcripts } = (await res.json()) as { transcripts: Array<{ id: string; recording: boolean }> };
@@ -63,6 +65,7 @@ test("a read-only transcript viewer mid-turn has no Cancel turn and no answer bu
   await expect(viewer.getByTestId("tool-call").first()).toBeVisible();
   await expect(viewer.getByTestId("tool-permission").first()).toHaveAttribute("data-state", "pending");
   await expect(viewer.getByTestId("cancel-turn")).toHaveCount(0);
+  await expect(viewer.getByTestId("prompt-cancel")).toHaveCount(0);
   await expect(viewer.getByTestId("inline-request")).toHaveCount(0);
   await expect(viewer.locator("[data-testid='session-view'] [data-testid='permission-option']:is(button)")).toHaveCount(
     0,

@@ -113,6 +113,16 @@ test.describe.serial("session view: Markdown, thoughts, turn footer, inert agent
     await expect(footer).toContainText(/first chunk \d/);
     await expect(footer).toContainText(/total \d/);
     await expect(footer.getByTestId("empty-response")).toHaveCount(0);
+    // Said once: the prompt dock under the Session view leaves them to the footer, and says them in other views.
+    const dock = page.getByTestId("prompt-dock");
+    await expect(dock.getByTestId("turn-status")).toHaveAttribute("data-state", "ended");
+    await expect(dock.getByTestId("prompt-usage")).toHaveCount(0);
+    await expect(dock.getByTestId("turn-end")).toHaveCount(0);
+    await page.getByTestId("view-waterfall").click();
+    await expect(dock.getByTestId("turn-end")).toHaveText('stopReason "end_turn"');
+    await expect(dock.getByTestId("prompt-usage")).toHaveText(/^tokens: in \d+ · out \d+/);
+    await page.getByTestId("view-session").click();
+    await expect(dock.getByTestId("prompt-usage")).toHaveCount(0);
   });
 
   test("agent HTML renders inert: no script, no handlers, no javascript: links", async () => {
@@ -215,12 +225,18 @@ test.describe.serial("session view: a tool call card through permission to compl
     await expect(card).toHaveAttribute("data-status", /^(pending|in_progress)$/);
     await expect(card.getByTestId("tool-kind")).toHaveAttribute("data-kind", "edit");
     await expect(card.getByTestId("tool-title")).toContainText("sv.txt");
-    await expect(card.getByTestId("tool-location").first()).toContainText(`${workspace}/sv.txt`);
+    // The diff's header names the file (the card does not list it again as a location).
     const diff = card.getByTestId("tool-diff");
+    await expect(diff).toHaveAttribute("data-path", `${workspace}/sv.txt`);
     await expect(diff).toContainText("new file");
     await expect(diff.locator('[data-diff="add"]')).toHaveText(["1+hi"]);
-    // The running turn can be cancelled.
-    await expect(page.getByTestId("cancel-turn")).toBeVisible();
+    // The permission card under it names the tool call and points up to that diff instead of repeating it.
+    const asks = page.locator('[data-testid="inline-request"][data-method="session/request_permission"]');
+    await expect(asks.getByTestId("tool-content-above")).toContainText("its diff in the tool call card above");
+    await expect(asks.getByTestId("tool-diff")).toHaveCount(0);
+    // The running turn can be cancelled, from the prompt box only (the session header does not repeat it).
+    await expect(page.getByTestId("prompt-cancel")).toBeVisible();
+    await expect(page.getByTestId("cancel-turn")).toHaveCount(0);
 
     // Answer from the pending list, choosing "allow once" (Gemini refuses "always" in an untrusted folder):
     // the options are on the card that asks, the tool card only points to it.
@@ -244,7 +260,7 @@ test.describe.serial("session view: a tool call card through permission to compl
     expect(draft.result.outcome.outcome).toBe("selected");
     await expect(footers(page).first()).toHaveAttribute("data-stop-reason", "end_turn");
     await expect(items(page, "agent_message")).toContainText("Written.");
-    await expect(page.getByTestId("cancel-turn")).toHaveCount(0);
+    await expect(page.getByTestId("prompt-cancel")).toHaveCount(0);
     // Raw details on demand.
     await card.getByTestId("raw-toggle").click();
     await expect(card.getByTestId("raw-json")).toBeVisible();
@@ -254,10 +270,11 @@ test.describe.serial("session view: a tool call card through permission to compl
     await script({ parts: [{ text: "Starting a long answer… " }, { text: "never reached" }], delayMs: 20_000 });
     const sessionId = await prompt(page, "take your time");
     await expect(items(page, "agent_message").nth(1)).toContainText("Starting a long answer");
-    await page.getByTestId("cancel-turn").click();
+    await expect(page.getByTestId("cancel-turn")).toHaveCount(0);
+    await page.getByTestId("prompt-cancel").click();
     await expect(footers(page).nth(1).getByTestId("cancel-requested")).toBeVisible();
     await expect(footers(page).nth(1)).toHaveAttribute("data-stop-reason", "cancelled");
-    await expect(page.getByTestId("cancel-turn")).toHaveCount(0);
+    await expect(page.getByTestId("prompt-cancel")).toHaveCount(0);
     await page.getByTestId("view-frames").click();
     const cancel = rows(page, { method: "session/cancel", dir: "to-agent" });
     await expect(cancel).toHaveCount(1);

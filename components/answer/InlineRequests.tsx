@@ -8,6 +8,7 @@ import type { Frame } from "@/lib/protocol/frame";
 import { isObject } from "@/lib/protocol/json";
 import { RequestBody } from "./PendingCard";
 import { INLINE_REQUEST, KEYS_HINT } from "./shortcuts";
+import { ToolCallCardAbove } from "./ToolCallView";
 
 /** The session a pending request belongs to (undefined when its params name none). */
 export function requestSessionId(frame: Frame): string | undefined {
@@ -38,7 +39,10 @@ export function InlineRequests({ requests }: { requests: readonly Frame[] }) {
               </span>
             ) : null}
           </header>
-          <RequestBody frame={frame} shortcuts={i === 0} />
+          {/* The Session view merges a permission request into its tool call's card, above this one. */}
+          <ToolCallCardAbove.Provider value>
+            <RequestBody frame={frame} shortcuts={i === 0} />
+          </ToolCallCardAbove.Provider>
         </section>
       ))}
     </div>

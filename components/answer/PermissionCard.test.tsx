@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { useSession } from "../state/use-session";
 import { agentAsks, AGENT, renderInTab, runningSession, type FakeRelay } from "@/test/component-kit";
 import { InlineRequests } from "./InlineRequests";
+import { RequestBody } from "./PendingCard";
 import { useRequestShortcuts } from "./shortcuts";
 
 const ASK = {
@@ -179,5 +180,37 @@ describe("PermissionCard on ACP v2: the request's subject", () => {
     expect(screen.getByTestId("permission-title").textContent).toBe("Proceed?");
     expect(screen.queryByTestId("permission-subject")).toBeNull();
     expect(screen.queryByText("(untitled tool call)")).toBeNull();
+  });
+});
+
+describe("PermissionCard's tool call diff: said once", () => {
+  const WITH_DIFF = {
+    ...ASK,
+    params: {
+      ...ASK.params,
+      toolCall: {
+        ...ASK.params.toolCall,
+        locations: [{ path: "/w/notes.md" }],
+        content: [{ type: "diff", path: "/w/notes.md", oldText: null, newText: "hi\n" }],
+      },
+    },
+  };
+
+  it("in the Session view, points to the tool call card above, which shows the diff", () => {
+    setup(AGENT, WITH_DIFF);
+    const card = screen.getByTestId("inline-request");
+    expect(within(card).getByText("Write notes.md")).toBeTruthy();
+    expect(within(card).queryByTestId("tool-diff")).toBeNull();
+    expect(within(card).getByTestId("tool-content-above").textContent).toBe(
+      "tool call t1: its diff in the tool call card above ↑",
+    );
+  });
+
+  it("standing alone (the prompt dock in the other views), shows the diff", () => {
+    const { store, relay } = runningSession();
+    const frame = agentAsks(store, relay, WITH_DIFF);
+    renderInTab(<RequestBody frame={frame} />, store);
+    expect(screen.getByTestId("tool-diff")).toBeTruthy();
+    expect(screen.queryByTestId("tool-content-above")).toBeNull();
   });
 });

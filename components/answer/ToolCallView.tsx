@@ -1,5 +1,6 @@
 "use client";
 /** The tool call a permission request is about: title, kind, locations, content (text, diffs, terminals). */
+import { createContext, useContext } from "react";
 import type { ToolCallView as ToolCall } from "@/lib/features/answers/agent-answers";
 import { DiffView } from "../session-view/DiffView";
 import { isObject } from "@/lib/protocol/json";
@@ -26,7 +27,16 @@ function ContentItem({ item }: { item: unknown }) {
   );
 }
 
+/**
+ * True where the tool call's own card stands right above (the Session view, whose fold merges a permission
+ * request into its tool call's card): the request then points to that card's content (diffs, text)
+ * instead of repeating it. False in the prompt dock, where the request card stands alone.
+ */
+export const ToolCallCardAbove = createContext(false);
+
 export function ToolCallView({ toolCall }: { toolCall: ToolCall }) {
+  const above = useContext(ToolCallCardAbove) && toolCall.toolCallId !== undefined;
+  const diffs = toolCall.content.filter((c) => isObject(c) && c.type === "diff").length;
   return (
     <div className="flex flex-col gap-1" data-testid="answer-tool-call">
       <p className="text-xs text-zinc-200">
@@ -46,9 +56,14 @@ export function ToolCallView({ toolCall }: { toolCall: ToolCall }) {
           ))}
         </ul>
       ) : null}
-      {toolCall.content.map((c, i) => (
-        <ContentItem key={i} item={c} />
-      ))}
+      {above && toolCall.content.length ? (
+        <p data-testid="tool-content-above" className="text-[11px] text-zinc-400">
+          tool call <code className="text-zinc-300">{toolCall.toolCallId}</code>:{" "}
+          {diffs ? `its diff${diffs > 1 ? "s" : ""}` : "its content"} in the tool call card above ↑
+        </p>
+      ) : (
+        toolCall.content.map((c, i) => <ContentItem key={i} item={c} />)
+      )}
       {toolCall.rawInput !== undefined ? (
         <details className="text-[11px] text-zinc-500">
           <summary className="cursor-pointer">rawInput</summary>

@@ -1,7 +1,8 @@
-import { act, fireEvent, screen } from "@testing-library/react";
-import { describe, expect, it } from "vitest";
+import { act, cleanup, fireEvent, screen } from "@testing-library/react";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { AGENT, renderInTab, runningSession, type FakeRelay } from "@/test/component-kit";
 import type { SessionStore } from "../state/session-store";
+import { ViewPane } from "../ViewPane";
 import { PromptBox } from "./PromptBox";
 
 /** Frames arrive from the relay (both ways, as it echoes what the page sent). */
@@ -60,5 +61,59 @@ describe("PromptBox over the snapshot's one conversation", () => {
     expect(screen.getByTestId("prompt-send").textContent).toBe("Steer");
     type("also this");
     expect(sent(relay)).toMatchObject([{ method: "turn/steer", params: { threadId: "t1", expectedTurnId: "u1" } }]);
+  });
+});
+
+describe("one Cancel per running turn", () => {
+  beforeAll(() => {
+    Element.prototype.scrollIntoView = () => undefined;
+    globalThis.ResizeObserver ??= class {
+      observe() {}
+      unobserve() {}
+      disconnect() {}
+    } as unknown as typeof ResizeObserver;
+  });
+  afterEach(() => {
+    cleanup();
+    localStorage.clear();
+  });
+
+  const running = (relay: FakeRelay) =>
+    arrive(
+      relay,
+      ["to-agent", { id: 1, method: "session/new", params: { cwd: "/w", mcpServers: [] } }],
+      ["from-agent", { id: 1, result: { sessionId: "s1" } }],
+      ["to-agent", { id: 2, method: "session/prompt", params: { sessionId: "s1", prompt: [] } }],
+      [
+        "from-agent",
+        { method: "session/update", params: { sessionId: "s1", update: { sessionUpdate: "agent_message_chunk" } } },
+      ],
+    );
+
+  it("the prompt box's, not the session header's; it says Cancel again once the cancel is sent", async () => {
+    const { store, relay } = runningSession();
+    renderInTab(
+      <>
+        <ViewPane />
+        <PromptBox sessionId="s1" />
+      </>,
+      store,
+    );
+    running(relay);
+    // The session view folds frames once per animation frame.
+    await screen.findByTestId("session-header");
+    expect(screen.queryByTestId("cancel-turn")).toBeNull();
+    expect(screen.getAllByRole("button", { name: /^Cancel/ }).map((b) => b.dataset.testid)).toEqual(["prompt-cancel"]);
+    fireEvent.click(screen.getByTestId("prompt-cancel"));
+    expect(sent(relay)).toMatchObject([{ method: "session/cancel", params: { sessionId: "s1" } }]);
+    await act(async () => relay.sent[0]!.ack({ ok: true, seq: 5 }));
+    expect(screen.getByTestId("prompt-cancel").textContent).toBe("Cancel again");
+  });
+
+  it("the session header's when no prompt box offers it", async () => {
+    const { store, relay } = runningSession();
+    renderInTab(<ViewPane />, store);
+    running(relay);
+    expect((await screen.findByTestId("cancel-turn")).textContent).toBe("Cancel turn");
   });
 });

@@ -19,6 +19,7 @@ import {
   type SlashCommand,
 } from "@/lib/folds/slash-commands";
 import { useProtocolState, useSessionStore, useTabState } from "../state/use-session";
+import { PROMPT_RUNNING_SESSION, usePublishTabSignal } from "../state/tab-signal";
 import { SlashMenu } from "./SlashMenu";
 import { TurnStatus } from "./TurnStatus";
 import { alert, danger, primary } from "./ui";
@@ -43,6 +44,11 @@ export function PromptBox({ sessionId }: { sessionId: string }) {
   // One prompt waits for the running turn; it names its session, so another session never gets it.
   const [queued, setQueued] = useTabState<{ sessionId: string; text: string } | undefined>("prompt.queued", undefined);
   const sending = useRef(false);
+  // This box offers the running turn's Cancel: the session header leaves it out for this session.
+  usePublishTabSignal(PROMPT_RUNNING_SESSION, running ? sessionId : undefined);
+  // The turn (by its start) whose cancel was sent: the button then says "Cancel again".
+  const [cancelledTurn, setCancelledTurn] = useTabState<number | undefined>("prompt.cancelled", undefined);
+  const cancelRequested = running && cancelledTurn === turn.ts;
 
   const pick = (c: SlashCommand) => {
     const next = applyCommand(c);
@@ -85,7 +91,10 @@ export function PromptBox({ sessionId }: { sessionId: string }) {
   }, [queued, busy, sessionId]);
 
   const cancel = async () => {
-    setError(await client.cancel(store, state, sessionId));
+    const ts = turn?.ts;
+    const failure = await client.cancel(store, state, sessionId);
+    setError(failure);
+    if (!failure) setCancelledTurn(ts);
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -151,8 +160,14 @@ export function PromptBox({ sessionId }: { sessionId: string }) {
           {running && client.steers ? "Steer" : busy ? "Queue" : "Send"}
         </button>
         {running ? (
-          <button type="button" data-testid="prompt-cancel" className={danger} onClick={() => void cancel()}>
-            Cancel turn
+          <button
+            type="button"
+            data-testid="prompt-cancel"
+            data-requested={cancelRequested}
+            className={danger}
+            onClick={() => void cancel()}
+          >
+            {cancelRequested ? "Cancel again" : "Cancel turn"}
           </button>
         ) : null}
         <span className="text-[11px] text-zinc-600">

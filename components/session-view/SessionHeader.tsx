@@ -1,7 +1,8 @@
 "use client";
 /**
  * Above the conversation: which session (a picker when there are several), its state, its config options,
- * mode and (legacy) model as selectors (lib/folds/config-controls.ts), and Cancel.
+ * mode and (legacy) model as selectors (lib/folds/config-controls.ts), and Cancel: only for a turn the prompt
+ * box does not offer to cancel (another session's, or one sent when no prompt box shows); one Cancel per turn.
  */
 import { useMemo, useState } from "react";
 import {
@@ -15,6 +16,7 @@ import {
 import { agentErrorText } from "@/lib/features/connect/handshake";
 import { NO_SESSION, type SessionState, type SessionViewState } from "@/lib/folds/session-view";
 import { useSession, useSessionStore } from "../state/use-session";
+import { PROMPT_RUNNING_SESSION, useTabSignal } from "../state/tab-signal";
 import { AGENT_METHODS } from "@/lib/protocol/methods";
 
 const short = (id: string) =>
@@ -207,6 +209,7 @@ export function SessionHeader({ state, session, onPick }: Props) {
   const live = !store.isOffline && !store.watching;
   const running = useSession((s) => s.agent.state === "running") && live;
   const last = session.turns.at(-1);
+  const promptBoxCancels = useTabSignal(PROMPT_RUNNING_SESSION) === session.sessionId;
   // A subagent's session is shown nested under its parent's tool call, not picked on its own.
   const picked = state.order.filter(
     (id) => id === session.sessionId || state.sessions[id]?.parentSessionId === undefined,
@@ -241,7 +244,7 @@ export function SessionHeader({ state, session, onPick }: Props) {
       <SessionSettings session={session} live={running} />
       {session.unknown.length ? <span className="text-amber-300">{session.unknown.length} unknown</span> : null}
       <span className="ml-auto flex items-center gap-2">
-        {last && !last.ended && running ? (
+        {last && !last.ended && running && !promptBoxCancels ? (
           <CancelButton sessionId={session.sessionId} requested={!!last.cancelRequested} />
         ) : null}
       </span>
