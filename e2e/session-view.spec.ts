@@ -3,6 +3,7 @@
  * Gemini API, whose model turns each test scripts. Everything waits on
  * locators, never on sleeps.
  */
+import { rmSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
 import { printFramesOnFailure, rows, scriptTurns, stopAgent, url } from "./helpers";
 import { sharedPage } from "./shared-page";
@@ -211,6 +212,8 @@ test.describe.serial("session view: a tool call card through permission to compl
   });
 
   test("write_file: one card, permission asked, answered, completed", async () => {
+    // A new file each run: a run repeated in the same workspace would otherwise find it written already.
+    rmSync(`${workspace}/sv.txt`, { force: true });
     await script(
       {
         parts: [{ functionCall: { name: "write_file", args: { file_path: `${workspace}/sv.txt`, content: "hi\n" } } }],

@@ -193,7 +193,11 @@ function Form({ token }: { token: string }) {
           {status}
         </span>
         {saved ? (
-          <Link data-testid="compare-saved" href={`/compare/${saved}`} className="text-sky-400 hover:underline">
+          <Link
+            data-testid="compare-saved"
+            href={`/compare/${saved}`}
+            className="text-sky-400 underline underline-offset-2 hover:text-sky-300"
+          >
             saved: open the comparison
           </Link>
         ) : null}
@@ -238,7 +242,7 @@ export function ComparisonList({ comparisons }: { comparisons: ReturnType<typeof
         <ul data-testid="comparison-list" className="space-y-1">
           {comparisons.list.map((c) => (
             <li key={c.id} data-testid="comparison-row">
-              <Link href={`/compare/${c.id}`} className="text-sky-400 hover:underline">
+              <Link href={`/compare/${c.id}`} className="text-sky-400 underline underline-offset-2 hover:text-sky-300">
                 {c.title ?? c.prompt.slice(0, 80)}
               </Link>{" "}
               <span className="text-zinc-400">
