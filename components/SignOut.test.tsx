@@ -2,7 +2,6 @@ import { fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { TOKEN_KEY } from "./page-storage";
 import { SignOut } from "./SignOut";
-import { PageFrame } from "./transcripts/PageFrame";
 
 /** The sign-in route as the server answers it (server/http/sign-in.ts), recording what the page asked. */
 function fakeSignIn(signedIn: boolean) {
@@ -51,15 +50,5 @@ describe("SignOut", () => {
     fireEvent.click(button);
     expect((await screen.findByRole("alert")).textContent).toMatch(/Sign out failed/);
     expect(sessionStorage.getItem(TOKEN_KEY)).toBe("t0k");
-  });
-});
-
-describe("PageHeader", () => {
-  it("offers Sign out on every page that has the shared header, not only the playground", async () => {
-    sessionStorage.setItem(TOKEN_KEY, "t0k");
-    fakeSignIn(true);
-    render(<PageFrame>{() => <p>the library</p>}</PageFrame>);
-    expect(await screen.findByTestId("sign-out")).toBeTruthy();
-    expect(screen.getByText("the library")).toBeTruthy();
   });
 });
