@@ -25,7 +25,7 @@ export async function handleWatchApi(
     return sendJson(res, 201, { url, token: made.token });
   }
   if (parts.length === 2 && method === "DELETE") {
-    return relay.watch.end(parts[1]!)
+    return relay.watch.endAs(parts[1]!, by)
       ? void res.writeHead(204).end()
       : sendError(res, 404, "not_found", "no such watch link");
   }

@@ -79,6 +79,8 @@ class WatchFeed implements HostWatcher {
     readonly token: string,
     readonly clientId: string,
     readonly host: AgentHost,
+    /** Who made the link: a named token's owner; absent for the relay's own token. */
+    readonly by: string | undefined,
     private readonly io: Io,
     /** Where a broadcast goes: every instance, or this one only while Redis is away. */
     private readonly reach: () => Io | Io["local"],
@@ -270,6 +272,7 @@ export class WatchLinks {
       token,
       clientId,
       host,
+      by,
       this.io,
       () => this.reach(),
       (message) => this.end(token, message),
@@ -280,6 +283,16 @@ export class WatchLinks {
 
   has(token: string): boolean {
     return this.feeds.has(token);
+  }
+
+  /**
+   * Ends a link `by` a named token's owner (absent: the relay's own token, which may end any): a
+   * person ends only the links they made; another's answers as absent, as `create` does.
+   */
+  endAs(token: string, by: string | undefined): boolean {
+    const feed = this.feeds.get(token);
+    if (!feed || (by !== undefined && feed.by !== by)) return false;
+    return this.end(token);
   }
 
   /**
