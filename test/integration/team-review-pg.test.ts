@@ -1,0 +1,83 @@
+/**
+ * The team library on PostgreSQL attacked through its routes (issue #37's fourth security
+ * review): hostile search queries, hostile uploads, a database that fails. One relay on a
+ * throw-away cluster; every answer is checked for what it must not say.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { serialize, serializeFrame, TRANSCRIPT_FORMAT, TRANSCRIPT_VERSION } from "../../lib/contracts/transcript";
+import { pgQuery } from "../../server/stores/pg-search";
+import { pgSkipReason, startPgCluster, type PgCluster } from "../pg-cluster";
+import { startTestRelay, type TestRelay } from "../relay-harness";
+
+const skip = pgSkipReason();
+
+describe.skipIf(skip !== undefined)("the team library's routes, attacked", () => {
+  let cluster: PgCluster | undefined;
+  let relay: TestRelay | undefined;
+
+  beforeAll(async () => {
+    cluster = await startPgCluster();
+    relay = await startTestRelay({ database: cluster.url });
+    await relay.server.relay.team!.ready;
+  }, 60_000);
+  afterAll(async () => {
+    await relay?.close();
+    cluster?.stop();
+  });
+
+  async function http(method: string, route: string, body?: string) {
+    const res = await fetch(`${relay!.url}${route}`, { method, headers: { authorization: "Bearer test-token" }, body });
+    return { status: res.status, text: await res.text() };
+  }
+
+  it("answers a search for words the index cannot hold with no hits, not the database's error", async () => {
+    // Hangul syllables fold (NFD) into three times the bytes: past what a PostgreSQL lexeme may hold.
+    for (const q of ["가".repeat(400), `"one ${"각".repeat(300)}"`, `x ${"ᄀ".repeat(490)}`]) {
+      const res = await http("GET", `/api/search?q=${encodeURIComponent(q)}`);
+      expect(res.status, res.text).toBe(200);
+      expect(JSON.parse(res.text)).toMatchObject({ hits: [], total: 0 });
+    }
+  });
+
+  it("keeps an uploaded transcript's hostile words out of harm: found, and nothing else broken", async () => {
+    const header = serialize({
+      type: "header",
+      format: TRANSCRIPT_FORMAT,
+      version: TRANSCRIPT_VERSION,
+      id: "x",
+      createdAt: new Date().toISOString(),
+      playground: { version: "test" },
+      agent: { profile: "hostile", command: "x", args: [], cwd: "/w" },
+    });
+    const long = `bc${"c".repeat(300)}`;
+    const text = `zebra ' & ! :* <-> ${"각".repeat(2000)} ${"y".repeat(3000)} ${long} '); DROP TABLE transcripts; --`;
+    const frame = serializeFrame({
+      seq: 1,
+      ts: Date.now(),
+      dir: "from-agent",
+      kind: "notification",
+      method: "session/update",
+      raw: JSON.stringify({ jsonrpc: "2.0", method: "session/update", params: { text } }),
+    });
+    const up = await http("POST", "/api/transcripts", header + frame);
+    expect(up.status, up.text).toBe(201);
+    const { id } = JSON.parse(up.text) as { id: string };
+    const deadline = Date.now() + 20_000;
+    let found: { status: number; text: string };
+    do {
+      found = await http("GET", `/api/search?q=zebra`);
+      if (found.text.includes(id)) break;
+      await new Promise((r) => setTimeout(r, 100));
+    } while (Date.now() < deadline);
+    expect(found.text).toContain(id);
+    expect((await http("GET", "/api/transcripts")).status).toBe(200);
+    // The word being typed is looked for as the words it begins (its long one, now in the table of
+    // terms): the phrase's pair with it is then too long to hold, and nothing holds it.
+    const typed = await http("GET", `/api/search?q=${encodeURIComponent(`${"각".repeat(200)}/bc`)}`);
+    expect(typed.status, typed.text).toBe(200);
+    expect(JSON.parse(typed.text)).toMatchObject({ hits: [], total: 0 });
+    expect(pgQuery(`${"각".repeat(200)}/bc`)).toBeDefined();
+    expect(pgQuery(`${"각".repeat(200)}/bc`, [long])).toBeUndefined();
+    expect(pgQuery("가".repeat(400))).toBeUndefined();
+  });
+});
