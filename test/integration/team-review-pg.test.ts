@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serialize, serializeFrame, TRANSCRIPT_FORMAT, TRANSCRIPT_VERSION } from "../../lib/contracts/transcript";
 import { pgQuery } from "../../server/stores/pg-search";
+import { INTERNAL_ERROR } from "../../server/http/app-server";
 import { pgSkipReason, startPgCluster, type PgCluster } from "../pg-cluster";
 import { startTestRelay, type TestRelay } from "../relay-harness";
 
@@ -79,5 +80,30 @@ describe.skipIf(skip !== undefined)("the team library's routes, attacked", () =>
     expect(pgQuery(`${"각".repeat(200)}/bc`)).toBeDefined();
     expect(pgQuery(`${"각".repeat(200)}/bc`, [long])).toBeUndefined();
     expect(pgQuery("가".repeat(400))).toBeUndefined();
+  });
+
+  it("tells anyone who asks while the database is down nothing of where it is or what failed", async () => {
+    const port = new URL(cluster!.url).port;
+    cluster!.halt();
+    try {
+      // A share link's route answers without a token; the library's with one.
+      for (const [route, auth] of [
+        ["/api/share/20260101-000000-abcdef12?token=x", false],
+        ["/api/comparisons/20260101-000000-abcdef12/shared?token=x", false],
+        ["/api/transcripts", true],
+        ["/api/search?q=zebra", true],
+      ] as const) {
+        const res = await fetch(`${relay!.url}${route}`, {
+          headers: auth ? { authorization: "Bearer test-token" } : {},
+        });
+        const text = await res.text();
+        expect(res.status, route).toBeGreaterThanOrEqual(500);
+        for (const leak of [port, "127.0.0.1", "ECONNREFUSED", "onnect", "    at "])
+          expect(text, `${route}: ${text}`).not.toContain(leak);
+        expect(JSON.parse(text)).toEqual({ error: { code: "internal", message: INTERNAL_ERROR } });
+      }
+    } finally {
+      cluster!.restart();
+    }
   });
 });
