@@ -3,6 +3,9 @@
  * review): hostile search queries, hostile uploads, a database that fails. One relay on a
  * throw-away cluster; every answer is checked for what it must not say.
  */
+import { execa } from "execa";
+import v8 from "node:v8";
+import vm from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serialize, serializeFrame, TRANSCRIPT_FORMAT, TRANSCRIPT_VERSION } from "../../lib/contracts/transcript";
 import { pgQuery } from "../../server/stores/pg-search";
@@ -81,6 +84,84 @@ describe.skipIf(skip !== undefined)("the team library's routes, attacked", () =>
     expect(pgQuery(`${"각".repeat(200)}/bc`, [long])).toBeUndefined();
     expect(pgQuery("가".repeat(400))).toBeUndefined();
   });
+
+  it("streams a big transcript to its readers: four at once hold no copy of it each", async () => {
+    const header = serialize({
+      type: "header",
+      format: TRANSCRIPT_FORMAT,
+      version: TRANSCRIPT_VERSION,
+      id: "x",
+      createdAt: new Date().toISOString(),
+      playground: { version: "test" },
+      agent: { profile: "big", command: "x", args: [], cwd: "/w" },
+    });
+    const pad = "p".repeat(16 * 1024);
+    const frames: string[] = [];
+    for (let seq = 1; seq <= 3_000; seq++)
+      frames.push(
+        serializeFrame({
+          seq,
+          ts: seq,
+          dir: "from-agent",
+          kind: "notification",
+          method: "n",
+          raw: JSON.stringify({ jsonrpc: "2.0", method: "n", params: { seq, pad } }),
+        }),
+      );
+    const body = header + frames.join("");
+    const up = await http("POST", "/api/transcripts", body);
+    expect(up.status, up.text).toBe(201);
+    const { id } = JSON.parse(up.text) as { id: string };
+    const team = relay!.server.relay.team!;
+    const count = async () =>
+      (
+        await team.pool.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM transcript_lines WHERE transcript_id = $1",
+          [id],
+        )
+      ).rows[0]!.n;
+    const deadline = Date.now() + 60_000;
+    while ((await count()) < 3_001 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    expect(await count()).toBe(3_001);
+    const shared = JSON.parse((await http("POST", `/api/transcripts/${id}/share`)).text) as { shareToken: string };
+
+    // Read by other processes (curl), discarding what arrives: the relay's own memory is what is measured.
+    const drain = async (route: string, auth: boolean) => {
+      const args = ["-s", "-o", "/dev/null", "-w", "%{http_code} %{size_download}", `${relay!.url}${route}`];
+      const { stdout } = await execa("curl", auth ? ["-H", "authorization: Bearer test-token", ...args] : args);
+      const [status, size] = stdout.split(" ").map(Number);
+      expect(status).toBe(200);
+      return size!;
+    };
+    // What the relay holds, not what it has yet to collect: measured after a full collection.
+    v8.setFlagsFromString("--expose-gc");
+    const gc = vm.runInNewContext("gc") as () => void;
+    const live = () => {
+      gc();
+      const m = process.memoryUsage();
+      return m.heapUsed + m.arrayBuffers;
+    };
+    const before = live();
+    let peak = before;
+    const sampler = setInterval(() => (peak = Math.max(peak, live())), 100);
+    try {
+      const sizes = await Promise.all([
+        drain(`/api/transcripts/${id}`, true),
+        drain(`/api/transcripts/${id}?download`, true),
+        drain(`/api/share/${id}?token=${shared.shareToken}`, false),
+        drain(`/api/share/${id}?token=${shared.shareToken}`, false),
+      ]);
+      // Whole (its header carries the library's title).
+      for (const size of sizes.slice(0, 2)) expect(Math.abs(size - Buffer.byteLength(body))).toBeLessThan(1024);
+    } finally {
+      clearInterval(sampler);
+    }
+    const grew = (peak - before) / 2 ** 20;
+    console.log(
+      `four reads of a ${(Buffer.byteLength(body) / 2 ** 20).toFixed(0)} MiB transcript: +${grew.toFixed(0)} MiB live at most`,
+    );
+    expect(grew).toBeLessThan(100);
+  }, 120_000);
 
   it("tells anyone who asks while the database is down nothing of where it is or what failed", async () => {
     const port = new URL(cluster!.url).port;
