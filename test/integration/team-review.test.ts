@@ -46,6 +46,7 @@ beforeAll(async () => {
     graceMs: 30_000,
     tokens: { alice: ALICE, bob: BOB },
     profiles: { leaky: { command: process.execPath, args: [fixture], env: {} } },
+    allowedOrigins: ["https://playground.example"],
   });
 });
 
@@ -91,6 +92,27 @@ describe("a watch link", () => {
     // The same broadcast would have reached the watcher by now; give it time to arrive all the same.
     await pause(300);
     expect(watcherTaps).toEqual([]);
+  });
+});
+
+describe("a watch link's URL", () => {
+  it("is on the page's own origin: behind a TLS proxy, https", async () => {
+    const o = await owner(ALICE);
+    const make = async (headers: Record<string, string>) => {
+      const res = await api("watch", ALICE, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ clientId: o.clientId }),
+      });
+      expect(res.status).toBe(201);
+      return ((await res.json()) as { url: string }).url;
+    };
+    // The page's fetch carries its origin (the proxy's public one, allowed); a CLI may say the proxy's scheme.
+    expect(await make({ origin: "https://playground.example" })).toMatch(/^https:\/\/playground\.example\/watch\//);
+    expect(await make({ "x-forwarded-proto": "https" })).toMatch(
+      new RegExp(`^https://${new URL(relay.url).host}/watch/`),
+    );
+    expect(await make({})).toMatch(new RegExp(`^${relay.url}/watch/`));
   });
 });
 
