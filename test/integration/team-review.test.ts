@@ -13,6 +13,16 @@ const fixture = path.resolve(import.meta.dirname, "../fixtures/leaky-agent.mjs")
 const ALICE = "alice-token-0123456789abcdef";
 const BOB = "bob-token-0123456789abcdefgh";
 
+/** Made up; an agent that names it in every error it answers. */
+const PROBE_SECRET = "dbpass7Aq9x2Lm7probe";
+const ERRING = `require("readline").createInterface({ input: process.stdin }).on("line", (l) => {
+  const m = JSON.parse(l);
+  if (m.id === undefined) return;
+  const ok = m.method === "initialize" ? { protocolVersion: 1, agentCapabilities: {} } : m.method === "session/new" ? { sessionId: "s" } : null;
+  const error = { code: -32000, message: "auth failed with key " + process.env.DB_PASS };
+  process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: m.id, ...(ok ? { result: ok } : { error }) }) + "\\n");
+});`;
+
 let relay: TestRelay;
 const closers: (() => void)[] = [];
 
@@ -45,7 +55,10 @@ beforeAll(async () => {
   relay = await startTestRelay({
     graceMs: 30_000,
     tokens: { alice: ALICE, bob: BOB },
-    profiles: { leaky: { command: process.execPath, args: [fixture], env: {} } },
+    profiles: {
+      leaky: { command: process.execPath, args: [fixture], env: {} },
+      erring: { command: process.execPath, args: ["-e", ERRING], env: { DB_PASS: PROBE_SECRET } },
+    },
     allowedOrigins: ["https://playground.example"],
   });
 });
@@ -113,6 +126,25 @@ describe("a watch link's URL", () => {
       new RegExp(`^https://${new URL(relay.url).host}/watch/`),
     );
     expect(await make({})).toMatch(new RegExp(`^${relay.url}/watch/`));
+  });
+});
+
+describe("a probe report", () => {
+  it("is redacted as its transcript is: a team server shares it with everyone", async () => {
+    const c = new TestClient(relay.url, { token: ALICE });
+    closers.push(() => c.close());
+    await c.connected();
+    const ack = (await c.emit("agent:probe", { profile: "erring" }, 120_000)) as {
+      ok: boolean;
+      report: { id: string };
+    };
+    expect(ack.ok).toBe(true);
+    // The agent did say it (its errors are in the report's rows), redacted.
+    expect(JSON.stringify(ack.report)).toContain("auth failed with key [REDACTED]");
+    expect(JSON.stringify(ack.report)).not.toContain(PROBE_SECRET);
+    const kept = await api(`probes/${ack.report.id}`, ALICE);
+    expect(kept.status).toBe(200);
+    expect(await kept.text()).not.toContain(PROBE_SECRET);
   });
 });
 
