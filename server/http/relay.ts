@@ -155,8 +155,10 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
     setImmediate(() => socket.conn.close());
   });
 
-  // A revoked person's open sockets are closed (their agents then stop after the grace period).
+  // A revoked person's open sockets are closed (their agents then stop after the grace period) and
+  // their watch links ended at once.
   identities.onRevoked((names) => {
+    watch.endMadeBy(names);
     for (const socket of io.sockets.sockets.values()) {
       const owner = owners.get(socket.id);
       if (owner && names.has(owner)) socket.disconnect(true);

@@ -360,6 +360,12 @@ export class WatchLinks {
     return this.feeds.has(token);
   }
 
+  /** Ends every link these people made (their tokens were revoked): no one watches for them any more. */
+  endMadeBy(names: ReadonlySet<string>): void {
+    for (const [token, feed] of [...this.feeds])
+      if (feed.by !== undefined && names.has(feed.by)) this.end(token, "the link's owner no longer has access");
+  }
+
   /**
    * Ends a link `by` a named token's owner (absent: the relay's own token, which may end any): a
    * person ends only the links they made; another's answers as absent, as `create` does.

@@ -3,6 +3,8 @@
  * token of one person, a watch link. One relay, real sockets. A watcher sees its one session and
  * nothing else; a person's browser session and watch links are theirs, not the next person's.
  */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { io, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -22,6 +24,11 @@ const ERRING = `require("readline").createInterface({ input: process.stdin }).on
   const error = { code: -32000, message: "auth failed with key " + process.env.DB_PASS };
   process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: m.id, ...(ok ? { result: ok } : { error }) }) + "\\n");
 });`;
+
+const CAROL = "carol-token-0123456789abcdef";
+const configDir = mkdtempSync(path.join(tmpdir(), "acp-review-config-"));
+const configFile = path.join(configDir, "config.json");
+writeFileSync(configFile, JSON.stringify({ tokens: { alice: ALICE, bob: BOB, carol: CAROL } }));
 
 let relay: TestRelay;
 const closers: (() => void)[] = [];
@@ -54,7 +61,8 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 beforeAll(async () => {
   relay = await startTestRelay({
     graceMs: 30_000,
-    tokens: { alice: ALICE, bob: BOB },
+    tokens: { alice: ALICE, bob: BOB, carol: CAROL },
+    configFile,
     profiles: {
       leaky: { command: process.execPath, args: [fixture], env: {} },
       erring: { command: process.execPath, args: ["-e", ERRING], env: { DB_PASS: PROBE_SECRET } },
@@ -66,6 +74,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const close of closers.splice(0)) close();
   await relay?.close();
+  rmSync(configDir, { recursive: true, force: true });
 });
 
 describe("a watch link", () => {
@@ -145,6 +154,26 @@ describe("a probe report", () => {
     const kept = await api(`probes/${ack.report.id}`, ALICE);
     expect(kept.status).toBe(200);
     expect(await kept.text()).not.toContain(PROBE_SECRET);
+  });
+});
+
+describe("a revoked token", () => {
+  it("ends the watch links its person made, at once", async () => {
+    const o = await owner(CAROL);
+    const link = await createLink(CAROL, o.clientId!);
+    const w = new Watcher(relay.url, link);
+    closers.push(() => w.close());
+    await w.connected();
+    await w.waitFor(() => w.attached, "attached");
+    writeFileSync(configFile, JSON.stringify({ tokens: { alice: ALICE, bob: BOB } }));
+    // Her socket is closed at once; her agent runs on for the grace period (30 s here), her link must not.
+    await Promise.race([
+      w.disconnected,
+      pause(10_000).then(() => {
+        throw new Error("the revoked person's watch link still streams");
+      }),
+    ]);
+    expect(w.ended).toBe("the link's owner no longer has access");
   });
 });
 
