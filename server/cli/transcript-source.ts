@@ -225,7 +225,7 @@ async function download(
     const fd = openSync(file, "wx", PRIVATE_FILE);
     try {
       let size = 0;
-      const reader = res.body!.getReader();
+      const reader = (res.body as ReadableStream<Uint8Array>).getReader();
       for (;;) {
         let chunk: Awaited<ReturnType<typeof reader.read>>;
         try {
@@ -287,7 +287,7 @@ async function refusal(res: Response, link: RemoteLink, token: string | undefine
 /** The first bytes of an answer, the rest left unread. */
 async function head(res: Response): Promise<string> {
   if (!res.body) return "";
-  const reader = res.body.getReader();
+  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   try {
