@@ -22,7 +22,7 @@ const FILE_IS = `  FILE                  a transcript file (.jsonl), the id of o
                         team server (any relay): https://HOST/transcripts/ID as the browser shows it, with
                         the server's token in ACP_PLAYGROUND_TOKEN (never on the command line), or a share
                         link https://HOST/share/ID?token=... (no token needed); read over http(s) only, up
-                        to ACP_PLAYGROUND_UPLOAD_MAX_BYTES, never followed to another origin`;
+                        to ACP_PLAYGROUND_UPLOAD_MAX_BYTES; a playground link is never followed to another origin`;
 
 export const COMMANDS: Record<string, CommandHelp> = {
   serve: {

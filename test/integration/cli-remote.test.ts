@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startOtlpReceiver } from "../otlp-receiver";
 import { startTestRelay, type TestRelay } from "../relay-harness";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -117,6 +118,25 @@ describe("a transcript on a team server, by its link", () => {
     const report = JSON.parse(fromLink.stdout) as { verdict: string; files: { file: string }[] };
     expect(report.files[0]!.file).toBe(`${relay.url}/api/transcripts/${id}`);
     expect(report.verdict).toBe((JSON.parse(fromFile.stdout) as { verdict: string }).verdict);
+  });
+
+  it("export --otlp sends it as traces whose links open it on the team server", async () => {
+    const receiver = await startOtlpReceiver();
+    try {
+      const run = await cli(["export", "--otlp", receiver.url, link]);
+      expect(run.exitCode, run.stderr).toBe(0);
+      expect(run.stdout).toMatch(new RegExp(`^sent ${link}: \\d+ spans`));
+      const spans = [...receiver.spans.values()];
+      expect(spans.length).toBeGreaterThan(0);
+      for (const span of spans) {
+        expect(span.attributes["acp_playground.transcript.id"]).toBe(id);
+        expect(span.attributes["acp_playground.frame.url"]).toMatch(
+          new RegExp(`^${relay.url}/transcripts/${id}#seq=\\d+$`),
+        );
+      }
+    } finally {
+      await receiver.close();
+    }
   });
 
   it("replay re-runs it against the live agent", async () => {
