@@ -106,6 +106,10 @@ describe("a transcript named by its link", () => {
       "the server refused the token in ACP_PLAYGROUND_TOKEN",
     );
     expect(await refusal(link, { env: {} })).toBe("the server wants its token: set ACP_PLAYGROUND_TOKEN");
+    // A link to another route is a plain file's: sent no token, and told why it is refused.
+    expect(await refusal(`${relay.url}/api/transcripts/${id}/export`)).toBe(
+      "HTTP 401: unauthorized (only a /transcripts/ID link is sent the token in ACP_PLAYGROUND_TOKEN)",
+    );
     expect(await refusal(`${relay.url}/transcripts/20261120-100000-00000000`)).toBe(
       "no transcript 20261120-100000-00000000 on that server",
     );

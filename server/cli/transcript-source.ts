@@ -274,6 +274,9 @@ async function refusal(res: Response, link: RemoteLink, token: string | undefine
   } catch {
     // not the API's error body: shown as it came
   }
+  // Only a library link is sent the token: another link that wants one is not a transcript's.
+  if (res.status === 401 && link.kind !== "transcript")
+    return `HTTP 401: ${message} (only a /transcripts/ID link is sent the token in ACP_PLAYGROUND_TOKEN)`;
   if (res.status === 401)
     return token
       ? "the server refused the token in ACP_PLAYGROUND_TOKEN"
