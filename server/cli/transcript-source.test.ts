@@ -177,6 +177,10 @@ describe("a transcript named by its link", () => {
     expect(await refusal("missing.jsonl", { dataDir: dir })).toBe(
       "no such file, nor a transcript id in the local library",
     );
+    expect(await refusal("missing", { dataDir: path.join(dir, "none") })).toBe(
+      "no such file, nor a transcript id in the local library",
+    );
+    expect(existsSync(path.join(dir, "none"))).toBe(false);
     const file = path.join(dir, "local.jsonl");
     writeFileSync(file, text);
     const local = await openSource(file);

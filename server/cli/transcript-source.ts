@@ -115,7 +115,8 @@ export async function openSource(arg: string, options: SourceOptions = {}): Prom
   if (isLink(arg)) return openLink(remoteLink(arg), env, options.timeoutMs ?? SOURCE_TIMEOUT_MS);
   const local = (file: string, stem: string): Source => ({ name: arg, file, stem, close: () => {} });
   if (existsSync(arg)) return local(arg, arg.replace(/\.jsonl$/, ""));
-  if (TranscriptStore.isId(arg) && options.dataDir) {
+  // No library made where there is none: a mistyped name is not a reason to create a data folder.
+  if (TranscriptStore.isId(arg) && options.dataDir && existsSync(options.dataDir)) {
     const store = new TranscriptStore(options.dataDir, {});
     if (store.exists(arg)) return local(store.file(arg), arg);
   }
