@@ -94,6 +94,11 @@ describe("a transcript on a team server, by its link", () => {
     const events = (text: string) => text.slice(text.indexOf("\n"));
     expect(events(embedded)).toBe(events(embeddedIn("run.html")));
 
+    // By its id in a local library (here the relay's own data folder).
+    const byId = await cli(["export", id, "-o", "by-id.html"], { ACP_PLAYGROUND_DATA: relay.config.dataDir });
+    expect(byId.exitCode, byId.stderr).toBe(0);
+    expect(events(embeddedIn("by-id.html"))).toBe(events(embedded));
+
     const shared = (await (
       await fetch(`${relay.url}/api/transcripts/${id}/share`, {
         method: "POST",
@@ -109,7 +114,7 @@ describe("a transcript on a team server, by its link", () => {
     expect(viaShareText).toContain("I'll help you with that.");
     expect(embedded).toContain(dir);
     expect(viaShareText).not.toContain(dir);
-  });
+  }, 120_000);
 
   it("validate judges it as it judges the file, and names it by its link", async () => {
     const fromLink = await cli(["validate", "--format", "json", `${relay.url}/api/transcripts/${id}`]);
