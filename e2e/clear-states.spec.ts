@@ -16,6 +16,7 @@ import {
   rows,
   scriptTurns,
   scriptWrite,
+  startAgent,
   stopAgent,
   url,
   workspaceFile,
@@ -228,8 +229,7 @@ test("Replay as mock agent opens the replay in a new tab; the running tab keeps 
   await page.goto(url());
   await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
   await page.getByTestId("profile-select").selectOption("cards");
-  await page.getByTestId("start-agent").click();
-  await expect(page.getByTestId("agent-status")).toHaveAttribute("data-status", "running");
+  await startAgent(page);
 
   await page.getByTestId("nav-transcripts").click();
   await page.locator('[data-testid="transcript-row"][data-id="demo-gemini"]').getByTestId("replay-transcript").click();

@@ -13,6 +13,7 @@ import {
   rows,
   scriptWrite,
   setPolicy,
+  startAgent,
   stopAgent,
   url,
   workspaceFile,
@@ -167,8 +168,7 @@ test("the initialize form: a capability switched off is what the sent frame says
   test.setTimeout(180_000);
   await page.goto(url());
   await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
-  await page.getByTestId("start-agent").click();
-  await expect(page.getByTestId("agent-status")).toHaveAttribute("data-status", "running");
+  await startAgent(page);
   // A raw start leads to the raw editor; the forms are one tab away.
   await expect(page.getByTestId("composer")).toBeVisible();
   await openPanel(page, "compose");

@@ -69,6 +69,18 @@ export async function openPanel(page: Page, tab: "compose" | "raw" | "sessions" 
 export const requestCard = (page: Page, method: string) =>
   page.locator(`:is([data-testid="inline-request"],[data-testid="pending-card"])[data-method="${method}"]`);
 
+/** Start agent (the chosen profile, nothing sent to it yet), once it runs. */
+export async function startAgent(page: Page): Promise<void> {
+  await page.getByTestId("start-agent").click();
+  await expect(page.getByTestId("agent-status")).toHaveAttribute("data-status", "running");
+}
+
+/** A raw composer template (initialize, session/new, session/prompt), sent as the template fills it. */
+export async function sendTemplate(page: Page, template: string): Promise<void> {
+  await page.getByTestId(template).click();
+  await page.getByTestId("send-frame").click();
+}
+
 export async function stopAgent(page: Page): Promise<void> {
   await page.getByTestId("stop-agent").click();
   await expect(page.getByTestId("agent-status")).toHaveAttribute("data-status", "exited");
