@@ -98,6 +98,15 @@ export interface PgOptions {
   searchBudgetMs?: number;
 }
 
+/** node-postgres' words for a server that asks for a password the URL does not give, said plainly. */
+function explainConnectError(err: Error): never {
+  if (/client password must be a string/.test(err.message))
+    throw new Error(
+      "the database asks for a password and the URL gives none: postgres://USER:PASSWORD@HOST/DB (docs/scaling.md)",
+    );
+  throw err;
+}
+
 export class PgStore implements TranscriptLibrary, LibrarySearch {
   /** Resolves once the migrations have run; rejects, saying why, when the database cannot be used. */
   readonly ready: Promise<void>;
@@ -127,6 +136,7 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
         this.renewing = this.renew().catch(() => undefined);
       }, this.leaseMs / 3).unref();
     });
+    this.ready = this.ready.catch(explainConnectError);
     this.ready.catch(() => undefined); // seen by whoever awaits it
   }
 
