@@ -10,10 +10,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { haproxySkipReason, request, startBalancer, type TestBalancer } from "../haproxy";
-import { startTestRelay, type TestRelay } from "../relay-harness";
+import { startTestRelay, TestClient, type TestRelay } from "../relay-harness";
 
 const skip = haproxySkipReason() ?? (existsSync("/usr/bin/openssl") ? undefined : "openssl is not installed");
 const TOKEN = "test-token";
+const fixture = path.resolve(import.meta.dirname, "../fixtures/leaky-agent.mjs");
 
 describe.skipIf(skip !== undefined)("HAProxy terminating TLS in front of a relay", () => {
   const dir = mkdtempSync(path.join(tmpdir(), "acp-tls-"));
@@ -43,7 +44,7 @@ describe.skipIf(skip !== undefined)("HAProxy terminating TLS in front of a relay
     );
     // HAProxy reads the certificate and its key from one file.
     writeFileSync(pem!, readFileSync(cert!, "utf8") + readFileSync(key!, "utf8"));
-    relay = await startTestRelay();
+    relay = await startTestRelay({ profiles: { leaky: { command: process.execPath, args: [fixture], env: {} } } });
     const host = new URL(relay.url).host;
     lb = await startBalancer(host, host, TOKEN, 30_000, { pem: pem!, dir });
   }, 60_000);
@@ -64,5 +65,24 @@ describe.skipIf(skip !== undefined)("HAProxy terminating TLS in front of a relay
     // The balancer adds its own (SERVERID): the relay's is the sign-in one.
     const cookie = (res.headers["set-cookie"] ?? []).find((c) => c.startsWith("acp_playground_signin="));
     expect(cookie?.split("; "), String(res.headers["set-cookie"])).toContain("Secure");
+  });
+
+  it("answers a watch link made through it with an https link", async () => {
+    const owner = new TestClient(relay!.url, { token: TOKEN });
+    try {
+      await owner.connected();
+      await owner.start({ profile: "leaky" });
+      const res = await request(`${lb!.url}/api/watch`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+        body: JSON.stringify({ clientId: owner.clientId }),
+      });
+      expect(res.status, res.body).toBe(201);
+      expect((JSON.parse(res.body) as { url: string }).url).toMatch(
+        new RegExp(`^https://${new URL(lb!.url).host}/watch/[\\w-]{32}$`),
+      );
+    } finally {
+      owner.close();
+    }
   });
 });
