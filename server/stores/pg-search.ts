@@ -21,11 +21,19 @@ import {
 } from "../../lib/contracts/library-search";
 import type { TranscriptMeta } from "../../lib/contracts/transcript-meta";
 import { matchLine, searchTerms } from "../../lib/features/library/search";
+import { NO_STREAM, streamStep, type Joined, type StreamTail } from "../../lib/features/library/joints";
+import { searchDoc } from "../../lib/features/library/search";
+import type { TranscriptEvent } from "../../lib/contracts/transcript";
 import { foldTerm, NON_ASCII, PREFIX_WORDS, typedWord } from "../transcripts/search-index-lines";
 import { QUERY_BUDGET } from "../transcripts/search-index";
 
 /** What starts a pair's lexeme: no word holds it, so a typed word's prefix never reaches the pairs. */
 export const PAIR = "~";
+/**
+ * What starts the lexeme of a run of three words or more across a streamed chunk's edge (its
+ * positions are not in the document): no pair's prefix reaches it.
+ */
+export const JOINED = "~~";
 /**
  * An error's tag, in the index (the errors filter inside the match, as SQLite's `tags`): GIN
  * steps over the documents that are no error instead of reading every match of a common word.
@@ -50,13 +58,24 @@ const fits = (lexeme: string) => lexeme.length * 4 <= MAX_LEXEME_BYTES || Buffer
 
 /**
  * A document's tsvector, as PostgreSQL's input syntax: `body` and `extra` are two texts (a phrase
- * does not run from one into the other). Words hold only letters and digits, pairs a space and
- * PAIR: quoting them is enough. An error is tagged (ERROR_TAG). Its words are added to `terms` when given (the table of terms).
+ * does not run from one into the other). Words hold only letters and digits, pairs and runs a
+ * space and PAIR: quoting them is enough. An error is tagged (ERROR_TAG). Its words are added to
+ * `terms` when given (the table of terms). A streamed chunk's `joined` (lib/features/library/
+ * joints.ts) adds what its edge joins, as the file store's columns do: the word it cuts (a word of
+ * its own, apart from the others), the pairs of its first joint (a phrase of two words across the
+ * edge) and the runs of three words and more of its joints (JOINED: a longer phrase across it).
  */
-export function docVector(body: string, extra: string, error: boolean, terms?: Set<string>): string {
+export function docVector(body: string, extra: string, error: boolean, terms?: Set<string>, joined?: Joined): string {
   const positions = new Map<string, string[]>();
   const pairs = new Set<string>();
   let at = 0;
+  const place = (word: string, weight: "A" | "B") => {
+    let list = positions.get(word);
+    if (!list) positions.set(word, (list = []));
+    // Past PostgreSQL's last position every word is at it: a phrase there is found by its pairs.
+    const p = `${Math.min(at, MAX_POSITION)}${weight}`;
+    if (list.length < MAX_POSITIONS && list.at(-1) !== p) list.push(p);
+  };
   const add = (text: string, weight: "A" | "B") => {
     let before: string | undefined;
     for (const word of words(text)) {
@@ -65,11 +84,7 @@ export function docVector(body: string, extra: string, error: boolean, terms?: S
         before = undefined;
         continue;
       }
-      let list = positions.get(word);
-      if (!list) positions.set(word, (list = []));
-      // Past PostgreSQL's last position every word is at it: a phrase there is found by its pairs.
-      const p = `${Math.min(at, MAX_POSITION)}${weight}`;
-      if (list.length < MAX_POSITIONS && list.at(-1) !== p) list.push(p);
+      place(word, weight);
       const pair = `${PAIR}${before} ${word}`;
       if (before !== undefined && fits(pair)) pairs.add(pair);
       before = word;
@@ -78,12 +93,27 @@ export function docVector(body: string, extra: string, error: boolean, terms?: S
   add(body, "A");
   at++;
   add(extra, "B");
+  if (joined && joined.split !== "") {
+    // A position of its own, next to no other word: a phrase is never read through it.
+    at++;
+    for (const word of words(joined.split)) {
+      at++;
+      if (fits(word)) place(word, "A");
+    }
+  }
+  for (const [i, joint] of (joined?.joints ?? []).entries()) {
+    const ws = words(joint).filter(fits);
+    for (let j = 1; j < ws.length; j++) {
+      if (i === 0) pairs.add(`${PAIR}${ws[j - 1]} ${ws[j]}`);
+      for (let k = j - 2; k >= 0; k--) pairs.add(`${JOINED}${ws.slice(k, j + 1).join(" ")}`);
+    }
+  }
   const out: string[] = [];
   for (const [word, list] of positions) {
     out.push(`'${word}':${list.join(",")}`);
     terms?.add(word);
   }
-  for (const pair of pairs) out.push(`'${pair}'`);
+  for (const pair of pairs) if (fits(pair)) out.push(`'${pair}'`);
   if (error) out.push(`'${ERROR_TAG}'`);
   return out.join(" ");
 }
@@ -104,13 +134,15 @@ export function typedStart(input: string): string | undefined {
 
 const lexeme = (text: string, prefix: boolean) => `'${text}'${prefix ? ":*" : ""}`;
 
-/** A term's tsquery: a word, or a phrase as its pairs (two words: exactly), then its order. */
+/** A term's tsquery: a word, or a phrase as its pairs (two words: exactly), then its order, or its run across an edge. */
 function termQuery(ws: string[], prefix: boolean): string {
   if (ws.length === 1) return lexeme(ws[0]!, prefix);
   const pairs = ws.slice(1).map((w, j) => lexeme(`${PAIR}${ws[j]} ${w}`, prefix && j === ws.length - 2));
   if (ws.length === 2) return pairs[0]!;
-  // One pair may recur apart from the other: the order is checked in the rows holding them all.
-  return `(${pairs.join(" & ")} & (${ws.map((w, j) => lexeme(w, prefix && j === ws.length - 1)).join(" <-> ")}))`;
+  // One pair may recur apart from the other: the order is checked in the rows holding them all;
+  // or the phrase runs across a chunk's edge (JOINED).
+  const order = ws.map((w, j) => lexeme(w, prefix && j === ws.length - 1)).join(" <-> ");
+  return `((${pairs.join(" & ")} & (${order})) | ${lexeme(`${JOINED}${ws.join(" ")}`, prefix)})`;
 }
 
 /**
@@ -296,4 +328,72 @@ export async function revector(client: ClientBase): Promise<void> {
     const last = rows.at(-1)!;
     after = [last.id, last.n];
   }
+}
+
+/** Search documents read per batch when the streamed chunks' joints are made (a migration). */
+const REJOIN_BATCH = 5_000;
+
+/**
+ * Gives every streamed chunk of the kept transcripts what its edge joins, and each transcript the
+ * message it was streaming (migration 6: the vectors had none). Every line with text has a
+ * document, so the documents in line order step the messages as the lines do; the line is read
+ * only where a chunk may be (a notification of a streamed field), to know its message.
+ */
+export async function rejoin(client: ClientBase): Promise<void> {
+  await client.query(
+    `UPDATE transcripts t SET joint_line = coalesce((SELECT max(line_no) + 1 FROM transcript_lines l WHERE l.transcript_id = t.id), 0)`,
+  );
+  type Row = { id: string; n: number; kind: string; error: boolean; body: string | null; extra: string | null; line: string | null };
+  let after: [string, number] = ["", -1];
+  let id = "";
+  let state: StreamTail = NO_STREAM;
+  const keep = async (done: string, s: StreamTail) => {
+    if (s.stream !== "")
+      await client.query("UPDATE transcripts SET joint_stream = $2, joint_tail = $3 WHERE id = $1", [done, s.stream, s.tail]);
+  };
+  for (;;) {
+    const { rows } = await client.query<Row>(
+      `SELECT d.transcript_id AS id, d.line_no AS n, d.kind, d.error, s.body, s.extra, s.line
+       FROM search_docs d LEFT JOIN LATERAL (
+         SELECT d.body, d.extra, l.line FROM transcript_lines l
+         WHERE l.transcript_id = d.transcript_id AND l.line_no = d.line_no
+           AND d.kind = 'notification' AND d.field IN ('message', 'thought', 'prompt', 'tool')) s ON true
+       WHERE (d.transcript_id, d.line_no) > ($1, $2) ORDER BY d.transcript_id, d.line_no LIMIT ${REJOIN_BATCH}`,
+      after,
+    );
+    if (rows.length === 0) break;
+    const terms = new Set<string>();
+    const changed: { id: string; n: number; v: string }[] = [];
+    for (const r of rows) {
+      if (r.id !== id) {
+        await keep(id, state);
+        id = r.id;
+        state = NO_STREAM;
+      }
+      let stream: string | undefined;
+      if (r.line !== null) {
+        try {
+          const e = JSON.parse(r.line) as TranscriptEvent;
+          stream = searchDoc(e, 0)?.stream;
+        } catch {
+          // a line that is not JSON has no document: not met here
+        }
+      }
+      const frame = r.kind !== "stderr" && r.kind !== "lifecycle";
+      const step = streamStep(state, { ...(stream === undefined ? {} : { stream }), body: r.body ?? "" }, frame);
+      state = step.state;
+      if (step.joined.split !== "" || step.joined.joints.some((j) => j !== ""))
+        changed.push({ id: r.id, n: r.n, v: docVector(r.body ?? "", r.extra ?? "", r.error, terms, step.joined) });
+    }
+    if (changed.length > 0)
+      await client.query(
+        `UPDATE search_docs d SET tsv = x.v::tsvector FROM unnest($1::text[], $2::int[], $3::text[]) AS x(id, n, v)
+         WHERE d.transcript_id = x.id AND d.line_no = x.n`,
+        [changed.map((c) => c.id), changed.map((c) => c.n), changed.map((c) => c.v)],
+      );
+    await addTerms(client, terms);
+    const last = rows.at(-1)!;
+    after = [last.id, last.n];
+  }
+  await keep(id, state);
 }
