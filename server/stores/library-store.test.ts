@@ -307,7 +307,7 @@ function librarySuite(name: string, make: () => Promise<Subject>, skip?: string)
       // The message goes on after the store has its first part (the PostgreSQL store: a second save).
       await s.append(streamed.id, say(4, "lie delta echo foxtrot golf ", "m") + say(5, "hotel india", "m"));
       const seqs = async (q: string) =>
-        (await s.store.search({ q }))!.hits
+        (await s.store.search({ q })).hits
           .filter((h) => h.transcript.id === streamed.id)
           .map((h) => h.seq)
           .sort();

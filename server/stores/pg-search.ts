@@ -343,13 +343,25 @@ export async function rejoin(client: ClientBase): Promise<void> {
   await client.query(
     `UPDATE transcripts t SET joint_line = coalesce((SELECT max(line_no) + 1 FROM transcript_lines l WHERE l.transcript_id = t.id), 0)`,
   );
-  type Row = { id: string; n: number; kind: string; error: boolean; body: string | null; extra: string | null; line: string | null };
+  type Row = {
+    id: string;
+    n: number;
+    kind: string;
+    error: boolean;
+    body: string | null;
+    extra: string | null;
+    line: string | null;
+  };
   let after: [string, number] = ["", -1];
   let id = "";
   let state: StreamTail = NO_STREAM;
   const keep = async (done: string, s: StreamTail) => {
     if (s.stream !== "")
-      await client.query("UPDATE transcripts SET joint_stream = $2, joint_tail = $3 WHERE id = $1", [done, s.stream, s.tail]);
+      await client.query("UPDATE transcripts SET joint_stream = $2, joint_tail = $3 WHERE id = $1", [
+        done,
+        s.stream,
+        s.tail,
+      ]);
   };
   for (;;) {
     const { rows } = await client.query<Row>(
