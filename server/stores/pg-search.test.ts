@@ -224,10 +224,43 @@ describe.skipIf(skip !== undefined)("pg search", () => {
     expect(await seqs(a, '"lie delta"')).toEqual([2]);
   });
 
+  it("shows the hits in the newest transcripts when its budget ends a search, and says so", async () => {
+    const url = await cluster.database("tiny_budget");
+    // Past its budget as soon as the newest transcripts were searched.
+    const tiny = await PgStore.open(url, { searchBudgetMs: 0.001 });
+    const store = await PgStore.open(url);
+    stores.push(tiny, store);
+    for (let i = 0; i < 70; i++) {
+      const id = `t${String(i).padStart(2, "0")}`;
+      const at = new Date(Date.UTC(2026, 10, 1, 0, i)).toISOString();
+      await store.save({ ...meta(id), createdAt: at }, [header(id), chunk(1, `common word ${i}`)]);
+    }
+    const cut = await tiny.search({ q: "common", limit: 100 });
+    expect(cut.cut).toBe(
+      `The search stopped after ${(cut.tookMs / 1000).toLocaleString("en", { maximumFractionDigits: 1 })} s (its budget: 0 s), in the newest 64 of 70 transcripts: results may be incomplete. Add words or filters to narrow it.`,
+    );
+    expect(cut).toMatchObject({ total: 64, more: false });
+    // The newest first, as the file store stops: the six oldest are the ones not searched.
+    expect(cut.hits.map((h) => h.transcript.id).sort()).toEqual(
+      Array.from({ length: 64 }, (_, i) => `t${String(i + 6).padStart(2, "0")}`),
+    );
+    expect(cut.hits[0]!.line).toMatch(/^common word \d+$/);
+    const whole = await store.search({ q: "common", limit: 100 });
+    expect(whole).toMatchObject({ total: 70, more: false });
+    expect(whole.cut).toBeUndefined();
+    // A hit in the newest transcripts is found however small the budget.
+    expect(await tiny.search({ q: "common 69" })).toMatchObject({
+      total: 1,
+      hits: [{ transcript: { id: "t69" } }],
+      cut: expect.stringContaining("in the newest 64 of 70 transcripts"),
+    });
+  });
+
   it("stops a search past its budget and says so; the next search runs", async () => {
     const url = await cluster.database("budget");
     const store = await PgStore.open(url, { searchBudgetMs: 300 });
     stores.push(store);
+    await store.save(meta("lorem"), [header("lorem"), chunk(1, "lorem ipsum")]);
     const locker = new pg.Client({ connectionString: url });
     await locker.connect();
     try {
@@ -236,7 +269,7 @@ describe.skipIf(skip !== undefined)("pg search", () => {
       await locker.query("LOCK TABLE search_docs IN ACCESS EXCLUSIVE MODE");
       const answer = await store.search({ q: "fox" });
       expect(answer.hits).toEqual([]);
-      expect(answer.cut).toMatch(/^The search stopped after 0\.3 s \(its budget\)/);
+      expect(answer.cut).toMatch(/^The search stopped after [\d.]+ s \(its budget: 0\.3 s\) before any hit was found/);
       expect(answer.tookMs).toBeGreaterThanOrEqual(250);
     } finally {
       await locker.query("ROLLBACK");

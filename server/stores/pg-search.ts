@@ -184,12 +184,20 @@ export function filterClauses(q: LibraryFilter & { transcript?: string }, params
 
 /** PostgreSQL's code for a statement cancelled by its statement_timeout. */
 const CANCELED = "57014";
+/** Transcripts the first statement searches (the newest the filters keep), then SLICE_GROWTH times as many each. */
+const FIRST_SLICE = 64;
+const SLICE_GROWTH = 4;
+
+const seconds = (ms: number) => (ms / 1000).toLocaleString("en", { maximumFractionDigits: 1 });
 
 /**
  * Hits for a typed query: the newest SEARCH_CANDIDATES matches the filters keep, best ranked
- * first. A search past `budgetMs` (the file store's QUERY_BUDGET) is stopped by the database and
- * answers no hits and says so, where the file store shows the hits it had: PostgreSQL gives none
- * of a statement it cancels.
+ * first, as the file store answers. GIN gives matches in no order, so the transcripts are
+ * searched in slices, newest first (FIRST_SLICE, then SLICE_GROWTH times as many), until the
+ * candidates are found or every transcript was searched; past `budgetMs` (the file store's
+ * QUERY_BUDGET) no further slice starts and the one running is cancelled by the database: the
+ * hits of the slices searched are shown, and the answer says it stopped. The newest slice is
+ * searched whatever the budget (within QUERY_BUDGET.ms), so a tiny budget still shows the newest hits.
  */
 export async function searchDocs(
   client: ClientBase,
@@ -199,7 +207,10 @@ export async function searchDocs(
   const started = performance.now();
   if (!pgQuery(q.q)) return { hits: [], total: 0, more: false, tookMs: 0 };
   const start = typedStart(q.q);
+  type Found = { id: string; n: number; created_at: string; rank: number };
   type Row = {
+    id: string;
+    n: number;
     seq: number;
     ts: number;
     dir: SearchHit["dir"] | null;
@@ -210,13 +221,19 @@ export async function searchDocs(
     body: string;
     extra: string;
     meta: TranscriptMeta;
-    total: number;
   };
-  let rows: Row[];
+  const bound = (ms: number) => client.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.round(ms))}`);
+  const found: Found[] = [];
   let read: { query: string; cut?: string } | undefined;
+  let searched = 0;
+  let kept = 0;
+  let stopped = false;
+  let open = false;
   try {
-    await client.query("BEGIN READ ONLY");
-    await client.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.round(budgetMs))}`);
+    // One snapshot for every slice.
+    await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+    open = true;
+    await bound(Math.max(budgetMs, QUERY_BUDGET.ms));
     const begun =
       start === undefined
         ? undefined
@@ -227,69 +244,108 @@ export async function searchDocs(
             )
           ).rows.map((r) => r.term);
     read = pgQuery(q.q, begun)!;
+    const filters: unknown[] = [];
+    const where = filterClauses(q, filters);
+    const ids = (
+      await client.query<{ id: string }>(
+        `SELECT t.id FROM transcripts t ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
+         ORDER BY t.created_at DESC, t.id DESC`,
+        filters,
+      )
+    ).rows.map((r) => r.id);
+    kept = ids.length;
     const params: unknown[] = [q.errors ? `${read.query} & '${ERROR_TAG}'` : read.query];
-    const clauses = ["d.tsv @@ $1::tsquery", ...filterClauses(q, params)];
+    const clauses = ["d.tsv @@ $1::tsquery", "d.transcript_id = ANY($2::text[])"];
+    params.push(undefined, undefined);
     if (q.method) {
       params.push(q.method);
       clauses.push(`d.method = $${params.length}`);
     }
     if (q.errors) clauses.push("d.error");
-    params.push(SEARCH_CANDIDATES + 1, q.limit ?? DEFAULT_LIMIT);
-    ({ rows } = await client.query<Row>(
-      `WITH m AS (
-         SELECT d.*, t.meta, t.created_at, ts_rank(d.tsv, $1::tsquery) AS rank
+    for (let size = FIRST_SLICE; searched < ids.length && found.length <= SEARCH_CANDIDATES; size *= SLICE_GROWTH) {
+      if (searched > 0) {
+        const left = started + budgetMs - performance.now();
+        if (left <= 0) {
+          stopped = true;
+          break;
+        }
+        await bound(left);
+      }
+      const slice = ids.slice(searched, searched + size);
+      params[1] = slice;
+      params[2] = SEARCH_CANDIDATES + 1 - found.length;
+      const { rows } = await client.query<Found>(
+        `SELECT d.transcript_id AS id, d.line_no AS n, t.created_at, ts_rank(d.tsv, $1::tsquery) AS rank
          FROM search_docs d JOIN transcripts t ON t.id = d.transcript_id
          WHERE ${clauses.join(" AND ")}
-         ORDER BY t.created_at DESC, d.line_no DESC
-         LIMIT $${params.length - 1})
-       SELECT seq, ts, dir, kind, method, field, error, body, extra, meta, (SELECT count(*) FROM m)::int AS total
-       FROM m ORDER BY rank DESC, created_at DESC, line_no LIMIT $${params.length}`,
-      params,
-    ));
-    await client.query("COMMIT");
+         ORDER BY t.created_at DESC, d.line_no DESC LIMIT $3`,
+        params,
+      );
+      found.push(...rows);
+      searched += slice.length;
+    }
   } catch (err) {
     await client.query("ROLLBACK").catch(() => undefined);
+    open = false;
     if ((err as { code?: string }).code !== CANCELED) throw err;
-    const said = `The search stopped after ${(budgetMs / 1000).toLocaleString("en")} s (its budget) before any hit was ranked. Add words or filters to narrow it.`;
-    return {
-      hits: [],
-      total: 0,
-      more: false,
-      tookMs: Math.round(performance.now() - started),
-      cut: [read?.cut ?? searchTerms(q.q).cut, said].filter(Boolean).join(" "),
-    };
+    stopped = true;
   }
-  const total = Math.min(rows[0]?.total ?? 0, SEARCH_CANDIDATES);
-  const hits = rows.map((r): SearchHit => {
+  const more = found.length > SEARCH_CANDIDATES;
+  if (more) found.pop();
+  // Best ranked first; among equals, the newest transcript, then the earliest line.
+  found.sort((a, b) => b.rank - a.rank || b.created_at.localeCompare(a.created_at) || a.n - b.n);
+  const top = found.slice(0, q.limit ?? DEFAULT_LIMIT);
+  let rows: Row[] = [];
+  if (top.length > 0) {
+    // A cancelled statement ended the transaction: the hits' texts are read in one of their own.
+    if (!open) await client.query("BEGIN READ ONLY");
+    open = true;
+    await bound(QUERY_BUDGET.ms);
+    ({ rows } = await client.query<Row>(
+      `SELECT d.transcript_id AS id, d.line_no AS n, d.seq, d.ts, d.dir, d.kind, d.method, d.field, d.error,
+         d.body, d.extra, t.meta
+       FROM unnest($1::text[], $2::int[]) AS x(id, n)
+       JOIN search_docs d ON d.transcript_id = x.id AND d.line_no = x.n JOIN transcripts t ON t.id = d.transcript_id`,
+      [top.map((f) => f.id), top.map((f) => f.n)],
+    ));
+  }
+  if (open) await client.query("COMMIT");
+  const byKey = new Map(rows.map((r) => [`${r.n} ${r.id}`, r]));
+  const hits = top.flatMap((f): SearchHit[] => {
+    const r = byKey.get(`${f.n} ${f.id}`);
+    if (!r) return [];
     const inBody = matchLine(r.body, q.q);
     const shown = inBody.marks.length > 0 || !r.extra ? inBody : matchLine(r.extra, q.q);
     const m = r.meta;
-    return {
-      transcript: {
-        id: m.id,
-        title: m.title,
-        profile: m.profile,
-        ...(m.agentName ? { agentName: m.agentName } : {}),
-        kind: m.kind ?? "session",
-        createdAt: m.createdAt,
+    return [
+      {
+        transcript: {
+          id: m.id,
+          title: m.title,
+          profile: m.profile,
+          ...(m.agentName ? { agentName: m.agentName } : {}),
+          kind: m.kind ?? "session",
+          createdAt: m.createdAt,
+        },
+        seq: r.seq,
+        ts: r.ts,
+        ...(r.dir ? { dir: r.dir } : {}),
+        frameKind: r.kind,
+        ...(r.method ? { method: r.method } : {}),
+        field: r.field,
+        error: r.error,
+        ...shown,
       },
-      seq: r.seq,
-      ts: r.ts,
-      ...(r.dir ? { dir: r.dir } : {}),
-      frameKind: r.kind,
-      ...(r.method ? { method: r.method } : {}),
-      field: r.field,
-      error: r.error,
-      ...shown,
-    };
+    ];
   });
-  return {
-    hits,
-    total,
-    more: (rows[0]?.total ?? 0) > SEARCH_CANDIDATES,
-    tookMs: Math.round(performance.now() - started),
-    ...(read?.cut === undefined ? {} : { cut: read.cut }),
-  };
+  const tookMs = Math.round(performance.now() - started);
+  const said = !stopped
+    ? undefined
+    : searched === 0
+      ? `The search stopped after ${seconds(tookMs)} s (its budget: ${seconds(budgetMs)} s) before any hit was found. Add words or filters to narrow it.`
+      : `The search stopped after ${seconds(tookMs)} s (its budget: ${seconds(budgetMs)} s), in the newest ${searched.toLocaleString("en")} of ${kept.toLocaleString("en")} transcripts: results may be incomplete. Add words or filters to narrow it.`;
+  const cut = [read?.cut ?? searchTerms(q.q).cut, said].filter(Boolean).join(" ");
+  return { hits, total: found.length, more, tookMs, ...(cut === "" ? {} : { cut }) };
 }
 
 /**
