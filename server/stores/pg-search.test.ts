@@ -12,6 +12,7 @@ import { joints } from "../../lib/features/library/joints";
 import { serialize, serializeFrame, TRANSCRIPT_FORMAT, TRANSCRIPT_VERSION } from "../../lib/contracts/transcript";
 import { docVector, ERROR_TAG, JOINED, PAIR, pgQuery, words } from "./pg-search";
 import { PgStore } from "./pg-store";
+import type { TranscriptMeta } from "../../lib/contracts/transcript-meta";
 
 describe("words and vectors", () => {
   it("cuts words as the file store's tokenizer: letters and digits, lower case, accents removed", () => {
@@ -107,7 +108,18 @@ describe.skipIf(skip !== undefined)("pg search", () => {
     cluster?.stop();
   });
 
-  const meta = (id: string) => ({ id, title: id, profile: "p", createdAt: "2026-11-20T10:00:00.000Z", kind: "upload" });
+  const meta = (id: string): TranscriptMeta => ({
+    id,
+    title: id,
+    profile: "p",
+    createdAt: "2026-11-20T10:00:00.000Z",
+    kind: "upload",
+    turns: 0,
+    frames: 0,
+    bytes: 0,
+    redactions: 0,
+    recording: false,
+  });
 
   it("makes the search vectors of a database written before migration 5 again: its phrases are found", async () => {
     const url = await cluster.database("before_pairs");
