@@ -105,7 +105,9 @@ async function migrations(url: string): Promise<Record<string, number>> {
     const migration6S = round((performance.now() - t) / 1000, 1);
     if (applied.join() !== "6") throw new Error(`expected migration 6 alone, ran ${applied.join()}`);
     await pool.query("VACUUM ANALYZE");
-    console.error(`put back before migration 5 in ${revertS} s; migration 5 ${migration5S} s, migration 6 ${migration6S} s`);
+    console.error(
+      `put back before migration 5 in ${revertS} s; migration 5 ${migration5S} s, migration 6 ${migration6S} s`,
+    );
     return { revertS, migration5S, migration6S };
   } finally {
     await pool.end();
