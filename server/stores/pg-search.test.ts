@@ -249,12 +249,12 @@ describe.skipIf(skip !== undefined)("pg search", () => {
     }
     const cut = await tiny.search({ q: "common", limit: 100 });
     expect(cut.cut).toBe(
-      `The search stopped after ${(cut.tookMs / 1000).toLocaleString("en", { maximumFractionDigits: 1 })} s (its budget: 0 s), in the newest 64 of 70 transcripts: results may be incomplete. Add words or filters to narrow it.`,
+      `The search stopped after ${(cut.tookMs / 1000).toLocaleString("en", { maximumFractionDigits: 1 })} s (its budget: 0 s), in the newest 16 of 70 transcripts: results may be incomplete. Add words or filters to narrow it.`,
     );
-    expect(cut).toMatchObject({ total: 64, more: false });
-    // The newest first, as the file store stops: the six oldest are the ones not searched.
+    expect(cut).toMatchObject({ total: 16, more: false });
+    // The newest first, as the file store stops: the oldest are the ones not searched.
     expect(cut.hits.map((h) => h.transcript.id).sort()).toEqual(
-      Array.from({ length: 64 }, (_, i) => `t${String(i + 6).padStart(2, "0")}`),
+      Array.from({ length: 16 }, (_, i) => `t${String(i + 54).padStart(2, "0")}`),
     );
     expect(cut.hits[0]!.line).toMatch(/^common word \d+$/);
     const whole = await store.search({ q: "common", limit: 100 });
@@ -264,7 +264,7 @@ describe.skipIf(skip !== undefined)("pg search", () => {
     expect(await tiny.search({ q: "common 69" })).toMatchObject({
       total: 1,
       hits: [{ transcript: { id: "t69" } }],
-      cut: expect.stringContaining("in the newest 64 of 70 transcripts"),
+      cut: expect.stringContaining("in the newest 16 of 70 transcripts"),
     });
   });
 

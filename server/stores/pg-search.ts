@@ -184,8 +184,12 @@ export function filterClauses(q: LibraryFilter & { transcript?: string }, params
 
 /** PostgreSQL's code for a statement cancelled by its statement_timeout. */
 const CANCELED = "57014";
-/** Transcripts the first statement searches (the newest the filters keep), then SLICE_GROWTH times as many each. */
-const FIRST_SLICE = 64;
+/**
+ * Transcripts the first statement searches (the newest the filters keep); each next one at least
+ * SLICE_GROWTH times as many, more while they are quick: as many as a quarter of the budget left
+ * searches at the pace so far (a cancelled slice loses no more than that).
+ */
+const FIRST_SLICE = 16;
 const SLICE_GROWTH = 4;
 
 const seconds = (ms: number) => (ms / 1000).toLocaleString("en", { maximumFractionDigits: 1 });
@@ -193,7 +197,7 @@ const seconds = (ms: number) => (ms / 1000).toLocaleString("en", { maximumFracti
 /**
  * Hits for a typed query: the newest SEARCH_CANDIDATES matches the filters keep, best ranked
  * first, as the file store answers. GIN gives matches in no order, so the transcripts are
- * searched in slices, newest first (FIRST_SLICE, then SLICE_GROWTH times as many), until the
+ * searched in slices, newest first (FIRST_SLICE, then growing), until the
  * candidates are found or every transcript was searched; past `budgetMs` (the file store's
  * QUERY_BUDGET) no further slice starts and the one running is cancelled by the database: the
  * hits of the slices searched are shown, and the answer says it stopped. The newest slice is
@@ -222,7 +226,8 @@ export async function searchDocs(
     extra: string;
     meta: TranscriptMeta;
   };
-  const bound = (ms: number) => client.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.round(ms))}`);
+  const timeout = (ms: number) => `SET LOCAL statement_timeout = ${Math.max(1, Math.round(ms))}`;
+  const bound = (ms: number) => client.query(timeout(ms));
   const found: Found[] = [];
   let read: { query: string; cut?: string } | undefined;
   let searched = 0;
@@ -231,9 +236,10 @@ export async function searchDocs(
   let open = false;
   try {
     // One snapshot for every slice.
-    await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+    await client.query(
+      `BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; ${timeout(Math.max(budgetMs, QUERY_BUDGET.ms))}`,
+    );
     open = true;
-    await bound(Math.max(budgetMs, QUERY_BUDGET.ms));
     const begun =
       start === undefined
         ? undefined
@@ -262,7 +268,8 @@ export async function searchDocs(
       clauses.push(`d.method = $${params.length}`);
     }
     if (q.errors) clauses.push("d.error");
-    for (let size = FIRST_SLICE; searched < ids.length && found.length <= SEARCH_CANDIDATES; size *= SLICE_GROWTH) {
+    let size = FIRST_SLICE;
+    while (searched < ids.length && found.length <= SEARCH_CANDIDATES) {
       if (searched > 0) {
         const left = started + budgetMs - performance.now();
         if (left <= 0) {
@@ -274,15 +281,20 @@ export async function searchDocs(
       const slice = ids.slice(searched, searched + size);
       params[1] = slice;
       params[2] = SEARCH_CANDIDATES + 1 - found.length;
+      const sliceStarted = performance.now();
+      // Materialized: planned under the LIMIT, the join reads the slice's matches once per transcript.
       const { rows } = await client.query<Found>(
-        `SELECT d.transcript_id AS id, d.line_no AS n, t.created_at, ts_rank(d.tsv, $1::tsquery) AS rank
-         FROM search_docs d JOIN transcripts t ON t.id = d.transcript_id
-         WHERE ${clauses.join(" AND ")}
-         ORDER BY t.created_at DESC, d.line_no DESC LIMIT $3`,
+        `WITH m AS MATERIALIZED (
+           SELECT d.transcript_id AS id, d.line_no AS n, ts_rank(d.tsv, $1::tsquery) AS rank
+           FROM search_docs d WHERE ${clauses.join(" AND ")})
+         SELECT m.*, t.created_at FROM m JOIN transcripts t ON t.id = m.id
+         ORDER BY t.created_at DESC, m.n DESC LIMIT $3`,
         params,
       );
       found.push(...rows);
       searched += slice.length;
+      const pace = Math.max(1, performance.now() - sliceStarted) / slice.length;
+      size = Math.max(size * SLICE_GROWTH, Math.floor((started + budgetMs - performance.now()) / 4 / pace));
     }
   } catch (err) {
     await client.query("ROLLBACK").catch(() => undefined);
