@@ -145,7 +145,10 @@ function termQuery(ws: string[], prefix: boolean): string {
   // One pair may recur apart from the other: the order is checked in the rows holding them all;
   // or the phrase runs across a chunk's edge (JOINED).
   const order = ws.map((w, j) => lexeme(w, prefix && j === ws.length - 1)).join(" <-> ");
-  return `((${pairs.join(" & ")} & (${order})) | ${lexeme(`${JOINED}${ws.join(" ")}`, prefix)})`;
+  const run = `${JOINED}${ws.join(" ")}`;
+  const within = `(${pairs.join(" & ")} & (${order}))`;
+  // A run too long to hold is in no document (docVector leaves it out).
+  return fits(run) ? `(${within} | ${lexeme(run, prefix)})` : within;
 }
 
 /**
@@ -164,8 +167,12 @@ export function pgQuery(input: string, begun?: string[]): { query: string; cut?:
     if (typed.words) return `(${typed.words.map((w) => termQuery([...ws.slice(0, -1), w], false)).join(" | ")})`;
     return termQuery(ws, typed.prefix === true);
   });
+  const query = parts.join(" & ");
+  // A word or pair PostgreSQL cannot hold is in no document (docVector leaves it out), and in a
+  // tsquery it is an error: such a query finds nothing. (Folding can triple a word's bytes.)
+  if (query.split("'").some((text, i) => i % 2 === 1 && !fits(text))) return undefined;
   const said = [cut, typed.cut].filter(Boolean).join(" ");
-  return { query: parts.join(" & "), ...(said === "" ? {} : { cut: said }) };
+  return { query, ...(said === "" ? {} : { cut: said }) };
 }
 
 /** The filters' clauses over `transcripts t`, their values appended to `params`. */
@@ -252,7 +259,12 @@ export async function searchDocs(
               [start, `${start}\u{10FFFF}`, PREFIX_WORDS + 1],
             )
           ).rows.map((r) => r.term);
-    read = pgQuery(q.q, begun)!;
+    read = pgQuery(q.q, begun);
+    // The words begun may make a pair too long to hold: nothing holds it.
+    if (!read) {
+      await client.query("COMMIT");
+      return { hits: [], total: 0, more: false, tookMs: Math.round(performance.now() - started) };
+    }
     const filters: unknown[] = [];
     const where = filterClauses(q, filters);
     const ids = (
