@@ -75,6 +75,7 @@ async function pgStore(url: string): Promise<Subject> {
       return (await db.meta(meta.id))!;
     },
     close: async () => {
+      await mirror.close();
       await db.close();
       rmSync(dir, { recursive: true, force: true });
     },
