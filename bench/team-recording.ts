@@ -6,12 +6,14 @@
  * file store (the embedded default), and through two relays on one PostgreSQL database
  * (`serve --database`, a throw-away cluster). Prints each side's latency (agent write to client
  * receipt, the first half second of each session left out) and the added latency over the
- * baseline, and checks every frame was stored: each transcript is read back from the instance
- * that did not record it (on the file store, from its own) and its agent frames counted.
+ * baseline, and the relays' main threads' CPU time per frame (from /proc, steadier than latency on
+ * a busy machine), and checks every frame was stored: each transcript is read back from the
+ * instance that did not record it (on the file store, from its own) and its agent frames counted.
  * Target: every frame stored; the database's added p50 within 0.1 ms of the file store's.
  *
  *   node --import tsx bench/team-recording.ts [--sessions 20] [--rate 1000] [--seconds 60] [--runs 1]
  */
+import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { execa } from "execa";
 import type { Socket } from "socket.io-client";
@@ -100,6 +102,13 @@ async function storedFrames(reader: RelayProcess, id: string): Promise<number> {
   }
 }
 
+/** CPU time (user + system, ms) of a process's main thread, from /proc (USER_HZ is 100). */
+function mainThreadCpuMs(pid: number): number {
+  const f = readFileSync(`/proc/${pid}/task/${pid}/stat`, "utf8");
+  const fields = f.slice(f.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 /** Two relays (`env`: the store), the sessions spread over them, every frame's latency and every transcript counted. */
 async function relayed(env: Record<string, string>, readFromOther: boolean) {
   const profiles = { stream: { command: process.execPath, args: agentArgs } };
@@ -121,15 +130,21 @@ async function relayed(env: Record<string, string>, readFromOther: boolean) {
         return { i, socket, stream, transcriptId: agent.transcriptId };
       }),
     );
+    const cpu = () => relays.reduce((ms, r) => ms + mainThreadCpuMs(r.pid), 0);
+    const cpuBefore = cpu();
     // All at once, as twenty people recording at the same time.
     await Promise.all(sessions.map((s) => emit(s.socket, "agent:send", { frame: "go" })));
     await Promise.all(sessions.map((s) => s.stream.done));
     await Promise.all(sessions.map((s) => emit(s.socket, "agent:stop", {})));
+    // The last copies (within 250 ms of the end) are counted too.
+    await new Promise((r) => setTimeout(r, 1_000));
+    const cpuUsPerFrame = ((cpu() - cpuBefore) * 1000) / (flags.sessions * frames);
     const stored = await Promise.all(
       sessions.map((s) => storedFrames(relays[(s.i + (readFromOther ? 1 : 0)) % 2]!, s.transcriptId)),
     );
     return {
       latency: stats(sessions.map((s) => s.stream)),
+      cpuUsPerFrame,
       received: sessions.reduce((n, s) => n + s.stream.latencies.length, 0),
       stored: stored.reduce((n, x) => n + x, 0),
     };
@@ -146,7 +161,13 @@ const spread = (xs: number[]) => {
 
 const loadBefore = loadavg();
 const cluster = await startPgCluster();
-const rounds: Array<{ direct: Pair; file: Pair; team: Pair; stored: { file: number; team: number } }> = [];
+const rounds: Array<{
+  direct: Pair;
+  file: Pair;
+  team: Pair;
+  stored: { file: number; team: number };
+  cpu: { file: number; team: number };
+}> = [];
 let received = 0;
 try {
   for (let run = 0; run < flags.runs; run++) {
@@ -160,6 +181,7 @@ try {
       file: file.latency,
       team: team.latency,
       stored: { file: file.stored, team: team.stored },
+      cpu: { file: file.cpuUsPerFrame, team: team.cpuUsPerFrame },
     });
   }
 } finally {
@@ -180,6 +202,11 @@ const result = {
   directLatencyMs: { p50: spread(rounds.map((r) => r.direct.p50)), p99: spread(rounds.map((r) => r.direct.p99)) },
   addedLatencyMs: { fileStore: addedFile, database: addedTeam },
   databaseOverFileStoreP50Ms: round(addedTeam.p50.median - addedFile.p50.median, 3),
+  // The relays' main threads' CPU time per frame stored (µs), from /proc: steadier than latency on a loaded machine.
+  relayMainThreadCpuUsPerFrame: {
+    fileStore: spread(rounds.map((r) => r.cpu.file)),
+    database: spread(rounds.map((r) => r.cpu.team)),
+  },
   // Every agent frame, per side and round: what the transcripts hold over what the agents wrote.
   framesStored: {
     expectedPerRun: expected,
