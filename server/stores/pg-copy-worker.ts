@@ -47,9 +47,13 @@ port.on("message", (m: CopyRequest) => {
     case "changed": {
       // Recordings this process writes: `meta` must not take them for a crashed writer's (same pid).
       const live = new Set(m.live);
+      const unlisted = new Set(m.unlisted);
       for (const id of m.ids) {
         if (live.has(id)) files.live.add(id);
         else files.live.delete(id);
+        // As the relay's store has it: left out until a browser takes it.
+        if (unlisted.has(id)) files.unlisted.add(id);
+        else files.unlisted.delete(id);
         batchOf.set(id, m.batch);
         copy.changed(id);
       }

@@ -227,6 +227,12 @@ export class PgCopy {
 
   /** Copies one transcript's new lines and its meta now, a chunk at a time. */
   async sync(id: string): Promise<void> {
+    // A warm agent nobody has taken: the file store does not list it, nor does the team's library
+    // (the pool drops it at stop). Once taken, its next line brings it here, copied whole.
+    if (this.files.unlisted.has(id)) {
+      this.notes.settled(id);
+      return;
+    }
     for (;;) {
       const meta = this.files.meta(id);
       if (!meta) {

@@ -34,8 +34,11 @@ export interface CopyWorkerData {
 }
 
 export type CopyRequest =
-  /** `batch` numbers the notice; `live`: those of `ids` this process is recording. */
-  | { type: "changed"; batch: number; ids: string[]; live: string[] }
+  /**
+   * `batch` numbers the notice; `live`: those of `ids` this process is recording; `unlisted`:
+   * those a warm agent records that nobody took yet (TranscriptStore.unlisted: not copied).
+   */
+  | { type: "changed"; batch: number; ids: string[]; live: string[]; unlisted: string[] }
   /** Answered once everything told so far is copied, or its try failed. */
   | { type: "flush"; rid: number }
   | { type: "close"; rid: number };
@@ -112,7 +115,8 @@ export class PgMirror implements IndexObserver {
     const batch = ++this.batch;
     for (const id of ids) if (!id.startsWith(PROBE)) this.sentIn.set(id, batch);
     const live = ids.filter((id) => this.files.live.has(id));
-    this.worker.postMessage({ type: "changed", batch, ids, live } satisfies CopyRequest);
+    const unlisted = ids.filter((id) => this.files.unlisted.has(id));
+    this.worker.postMessage({ type: "changed", batch, ids, live, unlisted } satisfies CopyRequest);
   }
 
   private heard(m: CopyReply): void {
