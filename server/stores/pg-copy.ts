@@ -89,6 +89,8 @@ export class PgCopy {
   /** How far each transcript has been copied. */
   private readonly sent = new Map<string, Progress>();
   private readonly dirty = new Set<string>();
+  /** Ids handed to copies not yet under way, and how many times: one is settled only when none waits. */
+  private readonly queued = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
   private chain: Promise<void> = Promise.resolve();
   /** The database could not be reached at the last try: wait `retryMs` between tries. */
@@ -124,6 +126,7 @@ export class PgCopy {
     this.timer = undefined;
     const ids = [...this.dirty];
     this.dirty.clear();
+    for (const id of ids) this.queued.set(id, (this.queued.get(id) ?? 0) + 1);
     this.chain = this.chain.then(() => this.copy(ids));
     return this.chain;
   }
@@ -142,6 +145,9 @@ export class PgCopy {
   private async copy(ids: string[]): Promise<void> {
     const left: string[] = [];
     for (const id of ids) {
+      const n = this.queued.get(id) ?? 1;
+      if (n > 1) this.queued.set(id, n - 1);
+      else this.queued.delete(id);
       // Once the database is away, the rest wait for the next try.
       if (left.length > 0) {
         left.push(id);
@@ -252,6 +258,7 @@ export class PgCopy {
       this.sent.set(id, { bytes: chunk.end, lines: from.lines + chunk.lines.length, lastSeq });
       if (!chunk.more) break;
     }
-    if (!this.dirty.has(id)) this.notes.settled(id);
+    // Told of again meanwhile: settled by the copy that follows.
+    if (!this.dirty.has(id) && !this.queued.has(id)) this.notes.settled(id);
   }
 }

@@ -4,7 +4,7 @@
  * never through a save on this one, named with this instance as their writer (so a crash of it is
  * marked), kept from retention until copied, and copied whole with its end.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { isMainThread } from "node:worker_threads";
@@ -13,6 +13,7 @@ import { FrameSequencer } from "../../lib/protocol/frame-sequencer";
 import type { TranscriptMeta } from "../../lib/contracts/transcript-meta";
 import { pgSkipReason, startPgCluster, type PgCluster } from "../../test/pg-cluster";
 import { transcriptLimits } from "../config";
+import { PACKAGE_ROOT } from "../runtime";
 import { TranscriptRecorder } from "../transcripts/transcript-recorder";
 import { TranscriptStore } from "../transcripts/transcript-store";
 import { PgMirror } from "./pg-mirror";
@@ -25,14 +26,14 @@ const flushed = () => new Promise((resolve) => setImmediate(resolve));
 describe.skipIf(skip !== undefined)("the database copy", () => {
   let cluster: PgCluster | undefined;
   let db: PgStore | undefined;
-  let mirror: PgMirror | undefined;
+  const mirrors: PgMirror[] = [];
   const dir = mkdtempSync(path.join(tmpdir(), "acp-mirror-"));
   beforeAll(async () => {
     cluster = await startPgCluster();
     db = await PgStore.open(cluster.url);
   }, 60_000);
   afterAll(async () => {
-    await mirror?.close();
+    for (const m of mirrors) await m.close();
     await db?.close();
     cluster?.stop();
     rmSync(dir, { recursive: true, force: true });
@@ -41,7 +42,8 @@ describe.skipIf(skip !== undefined)("the database copy", () => {
   it("copies a live recording in its own thread, as this instance's, kept from retention until copied", async () => {
     const save = vi.spyOn(PgStore.prototype, "save");
     const files = new TranscriptStore(dir, {}, transcriptLimits({}));
-    mirror = new PgMirror(files, db!);
+    const mirror = new PgMirror(files, db!);
+    mirrors.push(mirror);
     files.index = mirror;
     const threads: number[] = [];
     mirror.onSettled = (_id, threadId) => threads.push(threadId);
@@ -82,5 +84,25 @@ describe.skipIf(skip !== undefined)("the database copy", () => {
     expect(threads.length).toBeGreaterThan(0);
     expect(threads.every((t) => t !== 0)).toBe(true);
     save.mockRestore();
+  }, 60_000);
+
+  it("keeps a transcript from retention while a change told after a copy began waits for the next", async () => {
+    const files = new TranscriptStore(path.join(dir, "second"), {}, transcriptLimits({}));
+    const mirror = new PgMirror(files, db!);
+    mirrors.push(mirror);
+    files.index = mirror;
+    const temp = files.tempFile();
+    writeFileSync(temp, readFileSync(path.join(PACKAGE_ROOT, "demo", "gemini-demo.jsonl")));
+    const { id } = files.import(temp);
+    expect(files.pinned.has(id)).toBe(true);
+    const first = mirror.flush();
+    // Told again while the first copy is on its way: that copy's answer must not unpin it.
+    mirror.changed(id);
+    const second = mirror.flush();
+    await first;
+    expect(files.pinned.has(id)).toBe(true);
+    await second;
+    expect(files.pinned.has(id)).toBe(false);
+    expect(await db!.meta(id)).toMatchObject({ id });
   }, 60_000);
 });
