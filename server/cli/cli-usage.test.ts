@@ -21,6 +21,17 @@ describe("helpFor", () => {
     expect(COMMANDS.record!.details).toMatch(/default auto: each is\s+allowed at once/);
     expect(COMMANDS.replay!.details).toMatch(/happens\s+again, in --cwd/);
   });
+
+  it("says that every command reading a transcript takes a library id or a team server's link, token from the environment", () => {
+    for (const command of ["replay", "export", "validate", "publish"]) {
+      const help = commandUsage(command);
+      expect(help, command).toMatch(/the id of one in the local library, or its link on a\s+team server/);
+      expect(help, command).toMatch(
+        /https:\/\/HOST\/transcripts\/ID[^]*ACP_PLAYGROUND_TOKEN \(never on the command line\)/,
+      );
+      expect(help, command).toContain("https://HOST/share/ID?token=");
+    }
+  });
 });
 
 describe("one spelling per option", () => {

@@ -17,6 +17,13 @@ interface CommandHelp {
 /** The docs the help names ship in the package ("files" in package.json has docs/*.md). */
 const DOCS = path.join(PACKAGE_ROOT, "docs");
 
+/** What a FILE read by replay, export, validate and publish may be (server/cli/transcript-source.ts). */
+const FILE_IS = `  FILE                  a transcript file (.jsonl), the id of one in the local library, or its link on a
+                        team server (any relay): https://HOST/transcripts/ID as the browser shows it, with
+                        the server's token in ACP_PLAYGROUND_TOKEN (never on the command line), or a share
+                        link https://HOST/share/ID?token=... (no token needed); read over http(s) only, up
+                        to ACP_PLAYGROUND_UPLOAD_MAX_BYTES; a playground link is never followed to another origin`;
+
 export const COMMANDS: Record<string, CommandHelp> = {
   serve: {
     synopsis: `acp-playground [serve] [--port N] [--config FILE] [--data DIR] [--no-open]
@@ -60,6 +67,7 @@ export const COMMANDS: Record<string, CommandHelp> = {
   The agent is live: whatever its own tools do (reading, writing files, running commands) happens
   again, in --cwd. A recording made in another folder names that folder; replay there with
   --cwd RECORDED_DIR (the diff maps the recorded folder to --cwd in paths).
+${FILE_IS}
   --profile NAME        the agent to run (--against is the same; default: the recording's profile)
   --cwd DIR             where the agent runs (default: this folder)
   --ignore PATH         leave a path out of the diff, e.g. result._meta.x (* any key, ** any depth)
@@ -108,7 +116,8 @@ export const COMMANDS: Record<string, CommandHelp> = {
   validate: {
     synopsis: `acp-playground validate FILE... [--format text|json|junit] [--json] [--side agent|client] [-o FILE]`,
     summary: "judge recorded traffic by the protocol's rules and the schema (docs/conformance.md)",
-    details: `  FILE: a transcript or tapped conversation (.jsonl), or a raw NDJSON capture of one side
+    details: `${FILE_IS};
+                        also a tapped conversation, or a raw NDJSON capture of one side
   --format FORMAT       text (default), json or junit; --json is --format json
   --side agent|client   which side wrote a capture (the agent's stdout, or the client's writes to the
                         agent's stdin); default: told from its methods
@@ -138,12 +147,12 @@ export const COMMANDS: Record<string, CommandHelp> = {
   publish: {
     synopsis: `acp-playground publish FILE... --to URL [--data DIR]`,
     summary: "upload local recordings into a team server (its token in ACP_PLAYGROUND_TOKEN)",
-    details: `  FILE                  a transcript (.jsonl), or the id of one in the local library
+    details: `${FILE_IS}
   --to URL              the team server (http:// or https://), e.g. https://playground.example.com
   --data DIR            the local library ids are read from (default: ACP_PLAYGROUND_DATA, else the
                         user's data folder)
-  The token is read from ACP_PLAYGROUND_TOKEN, never the command line. Each FILE is named with its
-  link or why it was refused (docs/scaling.md).
+  The token is read from ACP_PLAYGROUND_TOKEN, never the command line (a FILE's link is sent the same
+  token). Each FILE is named with its link or why it was refused (docs/scaling.md).
   exit codes: 0 all published, 1 some were refused, 2 bad arguments`,
   },
   export: {
@@ -151,7 +160,9 @@ export const COMMANDS: Record<string, CommandHelp> = {
        acp-playground export --viewer [-o viewer.html]
        acp-playground export --otlp URL FILE... [--otlp-header K=V]... [--otlp-protocol P] [--otlp-content]`,
     summary: "write a transcript as one self-contained HTML file (redacted, opens offline), or send it as traces",
-    details: `  -o, --output FILE     where the HTML goes (default: FILE with .html; with --viewer, viewer.html)
+    details: `${FILE_IS}
+  -o, --output FILE     where the HTML goes (default: FILE with .html, or ID.html here for an id or a
+                        link; with --viewer, viewer.html)
   --viewer              the same viewer with no transcript in it: it opens any transcript file
                         dropped on it or picked, offline
   --otlp URL            send the recordings as OpenTelemetry GenAI traces (one per prompt turn) to this
@@ -159,7 +170,8 @@ export const COMMANDS: Record<string, CommandHelp> = {
   --otlp-header K=V     a header for the backend, e.g. its key (repeatable; also OTEL_EXPORTER_OTLP_HEADERS)
   --otlp-protocol P     http/protobuf (default, else OTEL_EXPORTER_OTLP_PROTOCOL) or http/json
   --otlp-content        add the messages and tool arguments (redacted); default: left out
-  --otlp-link-base URL  the playground address in each span's link to its frame (default: http://localhost:PORT)
+  --otlp-link-base URL  the playground address in each span's link to its frame (default: the team
+                        server's, for a link; else http://localhost:PORT)
   --otlp-new-ids        send again as new traces (default: the same ids each time, so a resend adds nothing)
   exit codes: 5 the endpoint is unreachable or refuses (the message names it and its answer)`,
   },

@@ -39,6 +39,7 @@ import { dataDirFor } from "../runtime";
 import { commandUsage, helpFor } from "./cli-usage";
 import { outputFormat } from "./cli-options";
 import { CliError } from "./cli-error";
+import { openInput, type Source } from "./transcript-source";
 
 type Options = NonNullable<NonNullable<Parameters<typeof parseArgs>[0]>["options"]>;
 
@@ -91,22 +92,27 @@ async function start(cli: Cli, profile: string | undefined, policies: Policies =
   return started.agent;
 }
 
-/** A file named on the command line, or exit 4 saying why it cannot be read. */
-function readInput(file: string): string {
+/** The text of a transcript named on the command line (transcript-source.ts), or exit 4 saying why it cannot be read. */
+function readInput(source: Source): string {
   try {
-    return readFileSync(file, "utf8");
+    return readFileSync(source.file, "utf8");
   } catch (err) {
-    throw new CliError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, 4);
+    throw new CliError(
+      `cannot read ${source.name}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      4,
+    );
   }
 }
 
-function readTranscript(file: string): Transcript {
-  const text = readInput(file);
+async function readTranscript(arg: string): Promise<Transcript> {
+  const source = await openInput(arg);
   try {
-    return parseTranscript(text);
+    return parseTranscript(readInput(source));
   } catch (err) {
-    if (err instanceof TranscriptError) throw new CliError(`${file}: ${err.message}`, 4);
+    if (err instanceof TranscriptError) throw new CliError(`${source.name}: ${err.message}`, 4);
     throw err;
+  } finally {
+    source.close();
   }
 }
 
@@ -193,7 +199,7 @@ async function replay(argv: string[]): Promise<number> {
   for (const p of ignore) if (!parseIgnorePath(p)) throw new CliError(`--ignore: not a dot path: ${p}`, 2);
   const file = positionals[0];
   if (!file) throw new CliError(`replay needs a transcript file\n\n${commandUsage("replay")}`, 2);
-  const transcript = readTranscript(file);
+  const transcript = await readTranscript(file);
   const cwd = workspace(values.cwd as string | undefined);
   const recordedCwd = transcript.header.agent.cwd;
   // The agent is live: its own tools read and write in cwd, so a recording from elsewhere says so.
@@ -315,15 +321,17 @@ async function exportCommand(argv: string[]): Promise<number> {
   const file = positionals[0];
   if (positionals.length !== 1 || !file)
     throw new CliError(`export needs one transcript file\n\n${commandUsage("export")}`, 2);
-  const out = typeof values.output === "string" ? values.output : file.replace(/(\.jsonl)?$/, ".html");
-  const text = readInput(file);
+  const source = await openInput(file);
+  const out = typeof values.output === "string" ? values.output : `${source.stem}.html`;
   const { exportHtml } = await import("../transcripts/export");
   let result: Awaited<ReturnType<typeof exportHtml>>;
   try {
-    result = await exportHtml(text, secretsFromEnv(process.env));
+    result = await exportHtml(readInput(source), secretsFromEnv(process.env));
   } catch (err) {
-    if (err instanceof TranscriptError) throw new CliError(`${file}: ${err.message}`, 4);
+    if (err instanceof TranscriptError) throw new CliError(`${source.name}: ${err.message}`, 4);
     throw err;
+  } finally {
+    source.close();
   }
   writeFileSync(out, result.html);
   const kb = (Buffer.byteLength(result.html) / 1024).toFixed(0);

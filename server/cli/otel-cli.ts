@@ -11,6 +11,7 @@ import { exportRecording } from "../otel/export-recording";
 import { headersOf, OtlpExportError, OtlpSender, protocolOf, tracesUrl, type OtlpTarget } from "../otel/otlp-sender";
 import { CliError } from "./cli-error";
 import { commandUsage } from "./cli-usage";
+import { openInput, type Source } from "./transcript-source";
 
 const SERVE_FLAGS = new Set(["--otlp", "--otlp-header", "--otlp-protocol", "--otlp-content"]);
 
@@ -98,36 +99,51 @@ export async function otlpExportMain(argv: string[]): Promise<number> {
   const { values, positionals: files } = parsed;
   if (!files.length) throw new CliError(`export --otlp needs a transcript file\n\n${commandUsage("export")}`, 2);
   const target = otlpTarget(values, process.env);
-  for (const file of files) {
-    try {
-      accessSync(file, constants.R_OK);
-    } catch (err) {
-      throw new CliError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, 4);
-    }
-  }
-  const redactor = createRedactor(secretsFromEnv(process.env));
-  const linkBase = values["otlp-link-base"] ?? `http://localhost:${process.env.PORT ?? 3000}`;
+  // Every FILE read (downloaded, for a link) before any span is sent.
+  const sources: Source[] = [];
   const sender = new OtlpSender(target);
   try {
-    for (const file of files) {
+    for (const file of files) sources.push(await openInput(file));
+    for (const source of sources) {
+      try {
+        accessSync(source.file, constants.R_OK);
+      } catch (err) {
+        throw new CliError(
+          `cannot read ${source.name}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+          4,
+        );
+      }
+    }
+    const redactor = createRedactor(secretsFromEnv(process.env));
+    for (const source of sources) {
+      // A team server's transcript links back to that server, under the id it has there.
+      const linkBase =
+        values["otlp-link-base"] ?? source.remote?.base ?? `http://localhost:${process.env.PORT ?? 3000}`;
       let summary;
       try {
-        summary = await exportRecording(file, sender, {
-          linkBase,
-          content: values["otlp-content"] === true,
-          redact: (text) => redactor.text(text).text,
-          salt: values["otlp-new-ids"] ? randomUUID() : undefined,
-        });
+        summary = await exportRecording(
+          source.file,
+          sender,
+          {
+            linkBase,
+            content: values["otlp-content"] === true,
+            redact: (text) => redactor.text(text).text,
+            salt: values["otlp-new-ids"] ? randomUUID() : undefined,
+          },
+          undefined,
+          source.remote?.id,
+        );
       } catch (err) {
-        if (err instanceof TranscriptError) throw new CliError(`${file}: ${err.message}`, 4);
-        if (err instanceof OtlpExportError) throw new CliError(`${file}: ${err.message}`, EXIT_EXPORT_FAILED);
+        if (err instanceof TranscriptError) throw new CliError(`${source.name}: ${err.message}`, 4);
+        if (err instanceof OtlpExportError) throw new CliError(`${source.name}: ${err.message}`, EXIT_EXPORT_FAILED);
         throw err;
       }
       process.stdout.write(
-        `sent ${file}: ${summary.spans} spans in ${summary.turns} traces (one per turn) to ${sender.url}\n`,
+        `sent ${source.name}: ${summary.spans} spans in ${summary.turns} traces (one per turn) to ${sender.url}\n`,
       );
     }
   } finally {
+    for (const s of sources) s.close();
     await sender.shutdown();
   }
   return 0;

@@ -2,24 +2,25 @@
  * `acp-playground publish FILE... --to URL`: uploads local recordings into a team server (one
  * running `serve --database`, or any relay) through its upload route, POST /api/transcripts,
  * with the server's token from ACP_PLAYGROUND_TOKEN (never on the command line, where `ps`
- * shows it). A FILE is a transcript file, or the id of one in the local library.
+ * shows it). A FILE is a transcript file, the id of one in the local library, or a link to one
+ * on a relay (server/cli/transcript-source.ts).
  */
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import type { TranscriptMeta } from "../../lib/contracts/transcript-meta";
 import { dataDirFor } from "../runtime";
-import { TranscriptStore } from "../transcripts/transcript-store";
 import { CliError } from "./cli-error";
 import { commandUsage } from "./cli-usage";
+import { nameOf, openSource } from "./transcript-source";
 
-/** The bytes to send for FILE, and what to call it in messages. */
-function source(arg: string, dataDir: string): Buffer {
-  if (existsSync(arg)) return readFileSync(arg);
-  if (TranscriptStore.isId(arg)) {
-    const store = new TranscriptStore(dataDir, {});
-    if (store.exists(arg)) return readFileSync(store.file(arg));
+/** The bytes to send for FILE. */
+async function bytesOf(arg: string, env: Record<string, string | undefined>, dataDir: string): Promise<Buffer> {
+  const source = await openSource(arg, { env, dataDir });
+  try {
+    return readFileSync(source.file);
+  } finally {
+    source.close();
   }
-  throw new Error("no such file, nor a transcript id in the local library");
 }
 
 export async function publishMain(
@@ -55,7 +56,7 @@ export async function publishMain(
   let failed = 0;
   for (const file of files) {
     try {
-      const body = source(file, dataDir);
+      const body = await bytesOf(file, env, dataDir);
       const res = await fetch(upload, {
         method: "POST",
         headers: { authorization: `Bearer ${token}`, "content-type": "application/x-ndjson" },
@@ -73,10 +74,12 @@ export async function publishMain(
       }
       const meta = JSON.parse(text) as TranscriptMeta;
       const seen = new URL(`transcripts/${meta.id}`, upload.href.replace(/api\/transcripts$/, ""));
-      log(`${file}: published as ${seen.href}${meta.duplicateOf ? ` (the same file as ${meta.duplicateOf.id})` : ""}`);
+      log(
+        `${nameOf(file)}: published as ${seen.href}${meta.duplicateOf ? ` (the same file as ${meta.duplicateOf.id})` : ""}`,
+      );
     } catch (err) {
       failed++;
-      log(`${file}: not published: ${(err as Error).message}`);
+      log(`${nameOf(file)}: not published: ${(err as Error).message}`);
     }
   }
   return failed === 0 ? 0 : 1;

@@ -32,6 +32,7 @@ import { schemaSet } from "../agents/client-services";
 import { CliError } from "./cli-error";
 import { outputFormat } from "./cli-options";
 import { commandUsage } from "./cli-usage";
+import { openInput, type Source } from "./transcript-source";
 
 /** A capture's lines may be long (a whole file read back): far above the relay's default. */
 const CAPTURE_MAX_LINE_BYTES = 256 * 1024 * 1024;
@@ -85,25 +86,27 @@ function loadTranscript(file: string, fd: number, first: Buffer): Recording {
   return recordingFromTranscript(file, { header, events, truncated: reader.truncated });
 }
 
-function load(file: string, side: FrameDirection | undefined): Recording {
+/** Reads `source.file`; messages and the report call it `source.name` (a link's, for a download). */
+function load(source: Source, side: FrameDirection | undefined): Recording {
+  const { file, name } = source;
   let fd: number;
   try {
     fd = openSync(file, "r");
   } catch (err) {
-    throw cannotRead(file, err);
+    throw cannotRead(name, err);
   }
   try {
     // The first line says what the file is (a transcript's header), read up to 1 MiB.
     const head = Buffer.alloc(READ_CHUNK);
     const n = readSync(fd, head);
     const first = head.subarray(0, n);
-    if (isTranscript(first)) return loadTranscript(file, fd, first);
+    if (isTranscript(first)) return loadTranscript(name, fd, first);
     const splitter = new LineSplitter(CAPTURE_MAX_LINE_BYTES);
     const lines: LineEvent[] = [...splitter.push(Buffer.concat([first, readFileSync(fd)])), ...splitter.end()];
-    return recordingFromCapture(file, lines, side ?? captureSide(lines));
+    return recordingFromCapture(name, lines, side ?? captureSide(lines));
   } catch (err) {
     if (err instanceof CliError) throw err;
-    throw cannotRead(file, err);
+    throw cannotRead(name, err);
   } finally {
     closeSync(fd);
   }
@@ -140,7 +143,21 @@ async function run(argv: string[]): Promise<number> {
     throw new CliError(`--side must be agent or client, not "${values.side}"`, 2);
   const side: FrameDirection | undefined =
     values.side === undefined ? undefined : values.side === "agent" ? "from-agent" : "to-agent";
-  const recordings = positionals.map((file) => load(file, side));
+  const sources: Source[] = [];
+  try {
+    for (const arg of positionals) sources.push(await openInput(arg));
+    return await judge(
+      sources.map((s) => load(s, side)),
+      format,
+      values.output,
+    );
+  } finally {
+    for (const s of sources) s.close();
+  }
+}
+
+/** The report over every recording, written out; the exit code is its verdict's. */
+async function judge(recordings: Recording[], format: string, output: string | undefined): Promise<number> {
   const schemas: RecordingSchemas = { acp: schemaSet() };
   if (recordings.some((r) => descriptorOf(protocolOf(r)).schema === "appServer"))
     schemas.appServer = await appServerSchema();
@@ -148,9 +165,9 @@ async function run(argv: string[]): Promise<number> {
   const report = validateReport(files);
   const text =
     format === "json" ? reportToJson(report) : format === "junit" ? reportToJUnit(report) : reportToText(report);
-  if (typeof values.output === "string") {
-    writeFileSync(values.output, text);
-    process.stdout.write(`${report.verdict}: wrote ${values.output}\n`);
+  if (typeof output === "string") {
+    writeFileSync(output, text);
+    process.stdout.write(`${report.verdict}: wrote ${output}\n`);
   } else await new Promise<void>((resolve, reject) => process.stdout.write(text, (e) => (e ? reject(e) : resolve())));
   return report.verdict === "CONFORMANT" ? 0 : 1;
 }

@@ -181,7 +181,9 @@ describe("acp-playground CLI", () => {
     expect((await cli("frobnicate")).exitCode).toBe(2);
     const unreadable = await cli("replay", "no-such-file.jsonl");
     expect(unreadable.exitCode).toBe(4);
-    expect(unreadable.stderr).toContain("cannot read no-such-file.jsonl: ENOENT");
+    expect(unreadable.stderr).toContain(
+      "cannot read no-such-file.jsonl: no such file, nor a transcript id in the local library",
+    );
     writeFileSync(
       path.join(dir, "bad.jsonl"),
       '{"type":"header","format":"acp-playground-transcript","version":"7.0"}\n',
