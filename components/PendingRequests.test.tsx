@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor } from "@testing-library/react";
 import { useRef, useState } from "react";
 import { beforeAll, describe, expect, it } from "vitest";
-import { agentAsks, renderInTab, runningSession } from "@/test/component-kit";
+import { agentAsks, renderInTab, runningSession, withoutLayout } from "@/test/component-kit";
 import { InlineRequests } from "./answer/InlineRequests";
 import { PendingRequests, useInlineSeqs } from "./PendingRequests";
 import { useSession } from "./state/use-session";
@@ -36,10 +36,7 @@ function Page({ drafts }: { drafts: string[] }) {
   );
 }
 
-beforeAll(() => {
-  // jsdom lays nothing out: scrolling is a no-op here.
-  Element.prototype.scrollIntoView = () => undefined;
-});
+beforeAll(withoutLayout);
 
 describe("PendingRequests: one card per question, a pointer elsewhere", () => {
   it("points to the conversation's card, and the pointer focuses its answer", async () => {

@@ -1,6 +1,6 @@
 import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { FakeRelay } from "@/test/component-kit";
+import { FakeRelay, withoutLayout } from "@/test/component-kit";
 import { TOKEN_KEY } from "./page-storage";
 
 // The page's tabs reach a relay in memory (the store takes a socket opener for this).
@@ -15,13 +15,7 @@ vi.mock("./state/tabs-store", async (original) => {
 });
 
 beforeAll(() => {
-  Element.prototype.scrollIntoView = () => undefined;
-  // What react-resizable-panels and the views measure with; jsdom has neither.
-  globalThis.ResizeObserver ??= class {
-    observe() {}
-    unobserve() {}
-    disconnect() {}
-  } as unknown as typeof ResizeObserver;
+  withoutLayout();
   vi.stubGlobal("fetch", async () => Response.json({ signedIn: false, start: "npm-start" }));
 });
 

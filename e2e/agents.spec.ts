@@ -11,7 +11,7 @@
 import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { requestCard, stopAgent, url } from "./helpers";
+import { requestCard, setPolicy, stopAgent, url } from "./helpers";
 
 interface AgentCase {
   profile: "qwen" | "claude" | "sdk-example";
@@ -57,14 +57,6 @@ const footers = (page: Page) => page.getByTestId("turn-footer");
 async function script(api: string, turns: object[]): Promise<void> {
   const res = await fetch(`${api}/__fake/script`, { method: "POST", body: JSON.stringify({ turns }) });
   expect(res.status).toBe(204);
-}
-
-async function setPolicy(page: Page, method: string, policy: "ask" | "auto") {
-  const details = page.getByTestId("policies");
-  if (!(await details.evaluate((d) => (d as HTMLDetailsElement).open))) await details.locator("summary").click();
-  const select = page.locator(`[data-testid="policy-select"][data-method="${method}"]`);
-  await select.selectOption(policy);
-  await expect(select).toHaveAttribute("data-acked", policy);
 }
 
 async function connect(page: Page) {

@@ -7,25 +7,25 @@
  */
 import { readFileSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
-import { connect, printFramesOnFailure, prompt, scriptWrite, stopAgent, workspaceFile } from "./helpers";
+import {
+  choosePreset,
+  connect,
+  failOnPageErrors,
+  openPolicies,
+  printFramesOnFailure,
+  prompt,
+  scriptWrite,
+  stopAgent,
+  workspaceFile,
+} from "./helpers";
 
 printFramesOnFailure();
 
-let pageErrors: string[] = [];
-test.beforeEach(({ page }) => {
-  pageErrors = [];
-  page.on("pageerror", (e) => pageErrors.push(e.message));
-});
-test.afterEach(() => expect(pageErrors).toEqual([]));
+const watchErrors = failOnPageErrors();
 
 const inline = (page: Page, method?: string) =>
   page.locator(`[data-testid="inline-request"]${method ? `[data-method="${method}"]` : ""}`);
 const footer = (page: Page) => page.getByTestId("turn-footer").last();
-
-async function openPolicies(page: Page) {
-  const details = page.getByTestId("policies");
-  if (!(await details.evaluate((d) => (d as HTMLDetailsElement).open))) await details.locator("summary").click();
-}
 
 const PERMISSION_JOURNEY =
   "answer inline: the permission card in the conversation, 'a' allows once, Enter serves the write";
@@ -39,7 +39,7 @@ test.describe.serial(PERMISSION_JOURNEY, () => {
   test.beforeAll(async ({ browser }) => {
     test.setTimeout(180_000);
     page = await browser.newPage();
-    page.on("pageerror", (e) => pageErrors.push(e.message));
+    watchErrors(page);
     // An existing file: Gemini reads it first (served by the preset), then asks.
     await scriptWrite(target, "inline\n", { before: "before\n", reply: "Written inline." });
     await connect(page, { fs: true });
@@ -51,15 +51,10 @@ test.describe.serial(PERMISSION_JOURNEY, () => {
   });
 
   test("a preset in one click: reads are served, permission and the write wait", async () => {
-    await openPolicies(page);
-    await page.locator('[data-testid="policy-preset"][data-preset="writes"]').click();
+    await choosePreset(page, "writes");
     await expect(page.locator('[data-testid="policy-select"][data-method="fs/read_text_file"]')).toHaveAttribute(
       "data-acked",
       "auto",
-    );
-    await expect(page.locator('[data-testid="policy-preset"][data-preset="writes"]')).toHaveAttribute(
-      "aria-pressed",
-      "true",
     );
     await prompt(page, "write a new file");
   });
@@ -161,12 +156,7 @@ test("the left column's waiting list jumps to the card in the conversation", asy
   await page.addInitScript(() => localStorage.setItem("acp-playground.view", "frames"));
   await scriptWrite(workspaceFile("jump.txt"), "x\n", { before: "before\n" });
   await connect(page, { fs: true });
-  await openPolicies(page);
-  await page.locator('[data-testid="policy-preset"][data-preset="writes"]').click();
-  await expect(page.locator('[data-testid="policy-preset"][data-preset="writes"]')).toHaveAttribute(
-    "aria-pressed",
-    "true",
-  );
+  await choosePreset(page, "writes");
   await prompt(page, "write jump.txt");
   const card = page.getByTestId("pending-card").first();
   await expect(card).toBeVisible();

@@ -8,12 +8,15 @@ import { expect, test } from "@playwright/test";
 import { everyFrame } from "./shared-page";
 import {
   connect,
+  failOnPageErrors,
   openPanel,
+  openPolicies,
   printFramesOnFailure,
   prompt,
   rows,
   scriptTurns,
   scriptWrite,
+  startAgent,
   stopAgent,
   url,
   workspaceFile,
@@ -21,12 +24,7 @@ import {
 
 printFramesOnFailure();
 
-let pageErrors: string[] = [];
-test.beforeEach(({ page }) => {
-  pageErrors = [];
-  page.on("pageerror", (e) => pageErrors.push(e.message));
-});
-test.afterEach(() => expect(pageErrors).toEqual([]));
+failOnPageErrors();
 
 const origin = () => process.env.E2E_ORIGIN!;
 const token = () => new URL(url()).searchParams.get("token")!;
@@ -73,8 +71,7 @@ test("a read-only transcript viewer mid-turn has no Cancel turn and no answer bu
   await viewer.close();
 
   // Let the turn finish so the next test's script starts clean: everything answered from here on.
-  const details = page.getByTestId("policies");
-  if (!(await details.evaluate((d) => (d as HTMLDetailsElement).open))) await details.locator("summary").click();
+  await openPolicies(page);
   await page.locator('[data-testid="policy-preset"][data-preset="auto"]').click();
   // A request shown as waiting may be answered by the policy before the click lands (the card then
   // goes, and a plain click would wait for a card that never comes back): each round tries briefly.
@@ -232,8 +229,7 @@ test("Replay as mock agent opens the replay in a new tab; the running tab keeps 
   await page.goto(url());
   await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
   await page.getByTestId("profile-select").selectOption("cards");
-  await page.getByTestId("start-agent").click();
-  await expect(page.getByTestId("agent-status")).toHaveAttribute("data-status", "running");
+  await startAgent(page);
 
   await page.getByTestId("nav-transcripts").click();
   await page.locator('[data-testid="transcript-row"][data-id="demo-gemini"]').getByTestId("replay-transcript").click();

@@ -6,29 +6,25 @@
  */
 import { readFileSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
-import { openPanel, printFramesOnFailure, rows, scriptWrite, stopAgent, url, workspaceFile } from "./helpers";
+import {
+  failOnPageErrors,
+  openPanel,
+  printFramesOnFailure,
+  rows,
+  scriptWrite,
+  setPolicy,
+  startAgent,
+  stopAgent,
+  url,
+  workspaceFile,
+} from "./helpers";
 
 printFramesOnFailure();
 
 // These tests read the Frames view (the page opens on the Session view otherwise).
 test.beforeEach(({ page }) => page.addInitScript(() => localStorage.setItem("acp-playground.view", "frames")));
 
-// A render error shows as a broken page much later: fail on it, with its message.
-let pageErrors: string[] = [];
-test.beforeEach(({ page }) => {
-  pageErrors = [];
-  page.on("pageerror", (e) => pageErrors.push(e.message));
-});
-test.afterEach(() => expect(pageErrors).toEqual([]));
-
-async function setPolicy(page: Page, method: string, policy: "ask" | "auto" | "deny") {
-  const details = page.getByTestId("policies");
-  if (!(await details.evaluate((d) => (d as HTMLDetailsElement).open))) await details.locator("summary").click();
-  const select = page.locator(`[data-testid="policy-select"][data-method="${method}"]`);
-  await select.selectOption(policy);
-  // What is shown is what the relay acknowledged.
-  await expect(select).toHaveAttribute("data-acked", policy);
-}
+const watchErrors = failOnPageErrors();
 
 /**
  * The built-in gemini profile advertises no fs capabilities (Gemini then edits files
@@ -57,7 +53,7 @@ test.describe.serial("Connect, then a prompt: the answer streams in and the prom
   test.beforeAll(async ({ browser }) => {
     test.setTimeout(180_000);
     page = await browser.newPage();
-    page.on("pageerror", (e) => pageErrors.push(e.message));
+    watchErrors(page);
     await page.addInitScript(() => localStorage.setItem("acp-playground.view", "frames"));
     await page.goto(url());
     await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
@@ -172,8 +168,7 @@ test("the initialize form: a capability switched off is what the sent frame says
   test.setTimeout(180_000);
   await page.goto(url());
   await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
-  await page.getByTestId("start-agent").click();
-  await expect(page.getByTestId("agent-status")).toHaveAttribute("data-status", "running");
+  await startAgent(page);
   // A raw start leads to the raw editor; the forms are one tab away.
   await expect(page.getByTestId("composer")).toBeVisible();
   await openPanel(page, "compose");

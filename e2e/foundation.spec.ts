@@ -3,7 +3,7 @@
  * to the fake Gemini API. Everything waits on locators, never on sleeps.
  */
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { printFramesOnFailure, rows, scriptWrite, url, workspaceFile } from "./helpers";
+import { printFramesOnFailure, rows, scriptWrite, startAgent, url, workspaceFile } from "./helpers";
 import { framesView, sharedPage } from "./shared-page";
 
 printFramesOnFailure();
@@ -162,8 +162,7 @@ test("an agent request waits for the user, who answers it from the pending list"
   await scriptWrite(target, "hi\n", { reply: "Written." });
 
   await page.goto(url());
-  await page.getByTestId("start-agent").click();
-  await expect(page.getByTestId("agent-status")).toHaveAttribute("data-status", "running");
+  await startAgent(page);
   for (const [template, method] of [
     ["template-initialize", "initialize"],
     ["template-session-new", "session/new"],

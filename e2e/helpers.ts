@@ -1,6 +1,7 @@
 /**
  * What the e2e specs share: the page's URL, frame-row locators, the fake API's script (a scripted
- * write among it), Connect and prompt, stopping the agent, and what a failed test prints.
+ * write among it), Connect and prompt, the agent's policies, stopping the agent, and what a failed
+ * test prints or fails on.
  */
 import { writeFileSync } from "node:fs";
 import path from "node:path";
@@ -68,6 +69,18 @@ export async function openPanel(page: Page, tab: "compose" | "raw" | "sessions" 
 export const requestCard = (page: Page, method: string) =>
   page.locator(`:is([data-testid="inline-request"],[data-testid="pending-card"])[data-method="${method}"]`);
 
+/** Start agent (the chosen profile, nothing sent to it yet), once it runs. */
+export async function startAgent(page: Page): Promise<void> {
+  await page.getByTestId("start-agent").click();
+  await expect(page.getByTestId("agent-status")).toHaveAttribute("data-status", "running");
+}
+
+/** A raw composer template (initialize, session/new, session/prompt), sent as the template fills it. */
+export async function sendTemplate(page: Page, template: string): Promise<void> {
+  await page.getByTestId(template).click();
+  await page.getByTestId("send-frame").click();
+}
+
 export async function stopAgent(page: Page): Promise<void> {
   await page.getByTestId("stop-agent").click();
   await expect(page.getByTestId("agent-status")).toHaveAttribute("data-status", "exited");
@@ -99,6 +112,45 @@ export async function prompt(page: Page, text: string) {
   await input.fill(text);
   await input.press("Enter");
   await input.blur();
+}
+
+/** Opens the "policies" disclosure, unless it is open. */
+export async function openPolicies(page: Page): Promise<void> {
+  const details = page.getByTestId("policies");
+  if (!(await details.evaluate((d) => (d as HTMLDetailsElement).open))) await details.locator("summary").click();
+}
+
+/** Sets how the page answers one method of the agent's requests, once the relay acknowledged it. */
+export async function setPolicy(page: Page, method: string, policy: "ask" | "auto" | "deny"): Promise<void> {
+  await openPolicies(page);
+  const select = page.locator(`[data-testid="policy-select"][data-method="${method}"]`);
+  await select.selectOption(policy);
+  // What is shown is what the relay acknowledged.
+  await expect(select).toHaveAttribute("data-acked", policy);
+}
+
+/** Chooses a policy preset ("writes": reads are served, the permission and the write wait) and sees it chosen. */
+export async function choosePreset(page: Page, preset: "writes" | "auto"): Promise<void> {
+  await openPolicies(page);
+  const button = page.locator(`[data-testid="policy-preset"][data-preset="${preset}"]`);
+  await button.click();
+  await expect(button).toHaveAttribute("aria-pressed", "true");
+}
+
+/**
+ * A render error shows as a broken page much later: a page error fails the test it happened in,
+ * with its message. For each test's own `page`, and any page handed to the returned function (a
+ * serial journey's shared page).
+ */
+export function failOnPageErrors(): (page: Page) => void {
+  const errors: string[] = [];
+  const watch = (page: Page) => void page.on("pageerror", (e) => errors.push(e.message));
+  test.beforeEach(({ page }) => {
+    errors.length = 0;
+    watch(page);
+  });
+  test.afterEach(() => expect(errors.splice(0)).toEqual([]));
+  return watch;
 }
 
 /**

@@ -3,7 +3,7 @@
  * the fake Gemini API. Everything waits on locators, never on sleeps.
  */
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { openPanel, printFramesOnFailure, rows, scriptTurns, url } from "./helpers";
+import { openPanel, printFramesOnFailure, rows, scriptTurns, sendTemplate, startAgent, url } from "./helpers";
 import { framesView, sharedPage } from "./shared-page";
 
 printFramesOnFailure();
@@ -15,19 +15,12 @@ async function send(page: Page, frame: string | object) {
   await page.getByTestId("send-frame").click();
 }
 
-async function startAgent(page: Page) {
-  await page.getByTestId("start-agent").click();
-  await expect(page.getByTestId("agent-status")).toHaveAttribute("data-status", "running");
-}
-
 /** initialize (+ session/new) through the templates; returns the session id. */
 async function handshake(page: Page, withSession: boolean): Promise<string | undefined> {
-  await page.getByTestId("template-initialize").click();
-  await page.getByTestId("send-frame").click();
+  await sendTemplate(page, "template-initialize");
   await expect(rows(page, { kind: "response", method: "initialize" })).toHaveCount(1);
   if (!withSession) return undefined;
-  await page.getByTestId("template-session-new").click();
-  await page.getByTestId("send-frame").click();
+  await sendTemplate(page, "template-session-new");
   await expect(rows(page, { kind: "response", method: "session/new" })).toHaveCount(1);
   await page.getByTestId("template-session-prompt").click();
   return JSON.parse(await page.getByTestId("composer").inputValue()).params.sessionId as string;

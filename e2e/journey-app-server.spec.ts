@@ -7,13 +7,10 @@
  * Profiles page gives its ASP-* verdict.
  */
 import { existsSync, readFileSync, rmSync } from "node:fs";
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { codexEscalatedCommand } from "../test/agent-profiles";
-import { connect, printFramesOnFailure, prompt, scriptResponses, stopAgent, workspaceFile } from "./helpers";
-import { connectReplay, conversationText, libraryRow, newRecording, probeProfile, sessionIds } from "./journey";
-import { sharedPage } from "./shared-page";
-
-printFramesOnFailure();
+import { scriptResponses, stopAgent, workspaceFile } from "./helpers";
+import { expectPassing, journey, probeProfile } from "./journey";
 
 const PROFILE = "codex";
 const PROMPT = "make journey-codex.txt";
@@ -22,16 +19,7 @@ test.describe.serial("Codex app-server: Connect, prompt, answer, record, replay,
   test.describe.configure({ timeout: 90_000 });
   const target = workspaceFile("journey-codex.txt");
   let page: Page;
-  let before: string[] = [];
-  let recorded = "";
-  let said: string[] = [];
-  let row: Locator;
-  sharedPage(
-    async (p) => {
-      page = p;
-    },
-    { failOnPageErrors: true },
-  );
+  const j = journey(PROFILE, PROMPT, (p) => (page = p));
 
   const approval = () =>
     page.locator('[data-testid="inline-request"][data-method="item/commandExecution/requestApproval"]');
@@ -39,15 +27,14 @@ test.describe.serial("Codex app-server: Connect, prompt, answer, record, replay,
 
   test("Connect starts a thread; a prompt's command waits for approval", async () => {
     rmSync(target, { force: true });
-    before = await sessionIds(PROFILE);
     await scriptResponses([
       { tools: [codexEscalatedCommand("echo approved > journey-codex.txt")] },
       { text: ["Made ", "**journey-codex.txt**."] },
     ]);
-    await connect(page, { profile: PROFILE });
+    await j.connect();
     await page.getByTestId("view-session").click();
     await expect(page.getByTestId("thread-view")).toHaveAttribute("data-thread-id", /^[0-9a-f-]{36}$/);
-    await prompt(page, PROMPT);
+    await j.prompt();
     await expect(approval()).toBeVisible();
     await expect(page.getByTestId("as-command")).toContainText("echo approved > journey-codex.txt");
     await expect(page.getByTestId("turn-waiting")).toBeVisible();
@@ -64,30 +51,26 @@ test.describe.serial("Codex app-server: Connect, prompt, answer, record, replay,
       "journey-codex.txt",
     );
     expect(readFileSync(target, "utf8").trim()).toBe("approved");
-    said = await conversationText(page);
+    const said = await j.keepConversation();
     expect(said[0]).toMatch(/^user-message: .*make journey-codex\.txt$/);
     expect(said.at(-1)).toMatch(/^agent-message: .*Made journey-codex\.txt\.$/);
     await stopAgent(page);
   });
 
-  test("the recording is in the library", async () => {
-    recorded = await newRecording(PROFILE, before);
-    row = await libraryRow(page, recorded);
-    await expect(row).toContainText(PROMPT);
-  });
+  j.recordingInLibraryStep();
 
   test("replayed as a mock agent: the same thread, the approval answered from the recording, nothing run", async () => {
     rmSync(target);
     // A model asked now would say something else.
     await scriptResponses([{ text: ["Not the recording."] }]);
-    await connectReplay(page, row, recorded);
-    await prompt(page, PROMPT);
+    await j.connectReplay();
+    await j.prompt();
     await page.getByTestId("view-session").click();
     await expect(completed()).toHaveCount(1);
     // A replayed agent's requests are answered from the recording (RecordedClient): no card.
     await expect(approval()).toHaveCount(0);
     await expect(page.getByTestId("as-approval-outcome")).toContainText("accept");
-    await expect.poll(() => conversationText(page)).toEqual(said);
+    await j.expectSameConversation();
     await expect(page.getByText("Not the recording.")).toHaveCount(0);
     // The replay carries nothing out: the command did not run again.
     expect(existsSync(target)).toBe(false);
@@ -103,12 +86,7 @@ test.describe.serial("Codex app-server: Connect, prompt, answer, record, replay,
       { text: Array.from({ length: 60 }, (_, i) => `${i + 1}\n`), delayMs: 200 },
     ]);
     const report = await probeProfile(page, PROFILE, 60_000);
-    const part = report.locator('[data-testid="conformance-part"][data-variant="app-server"]');
-    for (const id of ["ASP-INIT-001", "ASP-THREAD-001", "ASP-TURN-001", "ASP-APPROVAL-001"])
-      await expect(part.locator(`[data-testid="requirement-row"][data-id="${id}"]`)).toHaveAttribute(
-        "data-status",
-        "pass",
-      );
+    await expectPassing(report, "app-server", ["ASP-INIT-001", "ASP-THREAD-001", "ASP-TURN-001", "ASP-APPROVAL-001"]);
     await expect(report.getByTestId("probe-verdict")).toHaveAttribute("data-verdict", "CONFORMANT");
   });
 });

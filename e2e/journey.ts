@@ -4,8 +4,9 @@
  * agent -> the profile's probe on the Profiles page. What differs by protocol (the card, how a turn
  * ends, the verdict) stays in each spec.
  */
-import { expect, type Locator, type Page } from "@playwright/test";
-import { url } from "./helpers";
+import { expect, test, type Locator, type Page } from "@playwright/test";
+import { connect, printFramesOnFailure, prompt, url } from "./helpers";
+import { sharedPage } from "./shared-page";
 
 const origin = () => new URL(url()).origin;
 const auth = () => ({ authorization: `Bearer ${new URL(url()).searchParams.get("token")}` });
@@ -63,4 +64,97 @@ export async function probeProfile(page: Page, profile: string, timeout: number)
   const report = page.getByTestId("probe-report");
   await expect(report).toHaveAttribute("data-profile", profile, { timeout });
   return report;
+}
+
+/** What a journey's steps share: its page, Connect, its prompt, its recording and the conversation it showed. */
+export interface Journey {
+  /** Connect the profile, its recordings so far noted first (to find the one the journey makes). */
+  connect(): Promise<void>;
+  /** Sends the journey's prompt. */
+  prompt(): Promise<void>;
+  /** The conversation as it shows now, kept for the replay to show again; returned for the step's checks. */
+  keepConversation(): Promise<string[]>;
+  /** Registers the step "the recording is in the library" (its new recording, its row naming the prompt). */
+  recordingInLibraryStep(): void;
+  /** "Replay as mock agent" on the recording's row, then Connect. */
+  connectReplay(): Promise<void>;
+  /** The replay shows the conversation the recorded run showed. */
+  expectSameConversation(): Promise<void>;
+}
+
+/**
+ * The opening every journey shares, called inside its `test.describe.serial`: the frames printed when
+ * a step fails, and one page for all the steps (a page error fails the step), given to `onPage`.
+ */
+export function journey(profile: string, text: string, onPage: (page: Page) => void): Journey {
+  printFramesOnFailure();
+  let page: Page | undefined;
+  sharedPage(
+    async (p) => {
+      page = p;
+      onPage(p);
+    },
+    { failOnPageErrors: true },
+  );
+  let before: string[] = [];
+  let said: string[] = [];
+  let recorded = "";
+  let row: Locator | undefined;
+  return {
+    async connect() {
+      before = await sessionIds(profile);
+      await connect(page!, { profile });
+    },
+    prompt: () => prompt(page!, text),
+    async keepConversation() {
+      said = await conversationText(page!);
+      return said;
+    },
+    recordingInLibraryStep() {
+      test("the recording is in the library", async () => {
+        recorded = await newRecording(profile, before);
+        row = await libraryRow(page!, recorded);
+        await expect(row).toContainText(text);
+      });
+    },
+    connectReplay: () => connectReplay(page!, row!, recorded),
+    expectSameConversation: () => expect.poll(() => conversationText(page!)).toEqual(said),
+  };
+}
+
+/** ACP's permission card in the conversation. */
+export const permissionCard = (page: Page) =>
+  page.locator('[data-testid="inline-request"][data-method="session/request_permission"]');
+/** The tool call's record of the answer: the option chosen. */
+export const chosenOption = (page: Page) => page.locator('[data-testid="tool-permission"] [data-chosen="true"]');
+/** The ACP turn's footer in the conversation. */
+export const turnFooter = (page: Page) => page.getByTestId("conversation").getByTestId("turn-footer");
+
+/** Allow once on ACP's permission card: the card goes, the tool call records it, the turn ends (end_turn). */
+export async function allowOnce(page: Page): Promise<void> {
+  await permissionCard(page).locator('[data-testid="permission-option"][data-kind="allow_once"]').click();
+  await expect(permissionCard(page)).toHaveCount(0);
+  await expect(chosenOption(page)).toHaveAttribute("data-option-kind", "allow_once");
+  await expect(turnFooter(page)).toHaveAttribute("data-stop-reason", "end_turn");
+  await expect(turnFooter(page)).toHaveAttribute("data-waiting", "false");
+}
+
+/**
+ * A replayed ACP turn ends with no card: a replayed agent's requests are answered from the recording
+ * (RecordedClient), so the tool call shows the choice made when it was recorded.
+ */
+export async function answeredFromRecording(page: Page): Promise<void> {
+  await expect(turnFooter(page)).toHaveAttribute("data-stop-reason", "end_turn");
+  await expect(permissionCard(page)).toHaveCount(0);
+  await expect(chosenOption(page)).toHaveAttribute("data-option-kind", "allow_once");
+}
+
+/** The probe report's part for `variant` passes each of the requirements `ids`. */
+export async function expectPassing(report: Locator, variant: string, ids: readonly string[]): Promise<void> {
+  const part = report.locator(`[data-testid="conformance-part"][data-variant="${variant}"]`);
+  for (const id of ids)
+    await expect(part.locator(`[data-testid="requirement-row"][data-id="${id}"]`)).toHaveAttribute(
+      "data-status",
+      "pass",
+    );
 }

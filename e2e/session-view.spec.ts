@@ -5,7 +5,7 @@
  */
 import { rmSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
-import { printFramesOnFailure, rows, scriptTurns, stopAgent, url } from "./helpers";
+import { printFramesOnFailure, rows, scriptTurns, sendTemplate, startAgent, stopAgent, url } from "./helpers";
 import { sharedPage } from "./shared-page";
 
 printFramesOnFailure();
@@ -18,18 +18,12 @@ const items = (page: Page, type?: string) =>
   page.locator(`[data-testid="sv-item"]${type ? `[data-type="${type}"]` : ""}`);
 const footers = (page: Page) => page.getByTestId("turn-footer");
 
-async function sendTemplate(page: Page, template: string) {
-  await page.getByTestId(template).click();
-  await page.getByTestId("send-frame").click();
-}
-
 /** Start agent, initialize, session/new through the templates, all from the Session view. */
 async function startSession(page: Page) {
   await page.goto(url());
   await expect(page.getByTestId("view-session")).toHaveAttribute("aria-selected", "true");
   await expect(page.getByTestId("session-empty")).toBeVisible();
-  await page.getByTestId("start-agent").click();
-  await expect(page.getByTestId("agent-status")).toHaveAttribute("data-status", "running");
+  await startAgent(page);
   await sendTemplate(page, "template-initialize");
   // The initialize response (seq 2) has been folded into the view.
   await expect(page.getByTestId("session-view")).toHaveAttribute("data-last-seq", "2");

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
-import { url } from "./helpers";
+import { sendTemplate, startAgent, url } from "./helpers";
 import { framesView, sharedPage } from "./shared-page";
 
 // These tests read the Frames view (the page opens on the Session view otherwise).
@@ -36,14 +36,12 @@ const frameRows = (page: Page) => page.getByTestId("frame-row");
 /** Starts an agent, and initialize, session/new, one prompt through the composer templates. */
 async function recordSession(page: Page, prompt: string): Promise<number> {
   await page.goto(url());
-  await page.getByTestId("start-agent").click();
-  await expect(page.getByTestId("agent-status")).toHaveAttribute("data-status", "running");
+  await startAgent(page);
   for (const [template, method] of [
     ["template-initialize", "initialize"],
     ["template-session-new", "session/new"],
   ] as const) {
-    await page.getByTestId(template).click();
-    await page.getByTestId("send-frame").click();
+    await sendTemplate(page, template);
     await expect(page.locator(`[data-testid="frame-row"][data-kind="response"][data-method="${method}"]`)).toHaveCount(
       1,
     );

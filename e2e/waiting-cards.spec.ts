@@ -9,7 +9,15 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { connect, openPanel, printFramesOnFailure, scriptTurns, stopAgent, workspaceFile } from "./helpers";
+import {
+  choosePreset,
+  connect,
+  openPanel,
+  printFramesOnFailure,
+  scriptTurns,
+  stopAgent,
+  workspaceFile,
+} from "./helpers";
 
 printFramesOnFailure();
 
@@ -55,13 +63,7 @@ test.describe.serial("waiting cards: keys answer them without a click, in every 
     page.on("pageerror", (e) => pageErrors.push(e.message));
     await connect(page, { fs: true });
     // Reads are served; the permission and the write wait for the user.
-    const details = page.getByTestId("policies");
-    if (!(await details.evaluate((d) => (d as HTMLDetailsElement).open))) await details.locator("summary").click();
-    await page.locator('[data-testid="policy-preset"][data-preset="writes"]').click();
-    await expect(page.locator('[data-testid="policy-preset"][data-preset="writes"]')).toHaveAttribute(
-      "aria-pressed",
-      "true",
-    );
+    await choosePreset(page, "writes");
   });
   test.beforeEach(() => {
     pageErrors = [];

@@ -5,7 +5,7 @@
  */
 import { writeFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
-import { connect, printFramesOnFailure, prompt, scriptTurns, stopAgent, workspaceFile } from "./helpers";
+import { choosePreset, connect, printFramesOnFailure, prompt, scriptTurns, stopAgent, workspaceFile } from "./helpers";
 
 printFramesOnFailure();
 
@@ -16,13 +16,7 @@ test("a watcher sees the owner's conversation and waiting card live, answers not
   test.setTimeout(180_000);
   await connect(page, { fs: true });
   // The write waits for the owner.
-  const details = page.getByTestId("policies");
-  if (!(await details.evaluate((d) => (d as HTMLDetailsElement).open))) await details.locator("summary").click();
-  await page.locator('[data-testid="policy-preset"][data-preset="writes"]').click();
-  await expect(page.locator('[data-testid="policy-preset"][data-preset="writes"]')).toHaveAttribute(
-    "aria-pressed",
-    "true",
-  );
+  await choosePreset(page, "writes");
 
   await page.getByTestId("watch-link-create").click();
   const link = await page.getByTestId("watch-link-url").inputValue();

@@ -4,18 +4,13 @@
  * turn runs; and in the transcript viewer over the shipped demo.
  */
 import { expect, test, type Page } from "@playwright/test";
-import { printFramesOnFailure, rows, scriptTurns, stopAgent, url } from "./helpers";
+import { printFramesOnFailure, rows, scriptTurns, sendTemplate, startAgent, stopAgent, url } from "./helpers";
 import { sharedPage } from "./shared-page";
 
 printFramesOnFailure();
 
 const bars = (page: Page, kind?: string) =>
   page.locator(`[data-testid="waterfall-bar"]${kind ? `[data-kind="${kind}"]` : ""}`);
-
-async function sendTemplate(page: Page, template: string) {
-  await page.getByTestId(template).click();
-  await page.getByTestId("send-frame").click();
-}
 
 test.describe.serial("live: the waterfall grows while a turn runs, shows the permission wait, selects frames", () => {
   let page: Page;
@@ -25,8 +20,7 @@ test.describe.serial("live: the waterfall grows while a turn runs, shows the per
     await page.goto(url());
     await page.getByTestId("view-waterfall").click();
     await expect(page.getByTestId("waterfall-empty")).toBeVisible();
-    await page.getByTestId("start-agent").click();
-    await expect(page.getByTestId("agent-status")).toHaveAttribute("data-status", "running");
+    await startAgent(page);
     await sendTemplate(page, "template-initialize");
     await expect(page.getByTestId("waterfall-view")).toHaveAttribute("data-last-seq", "2");
     await sendTemplate(page, "template-session-new");

@@ -80,3 +80,16 @@ export function agentAsks(store: SessionStore, relay: FakeRelay, message: object
 export function renderInTab(ui: ReactNode, store: SessionStore) {
   return render(<TabContext.Provider value={{ id: 1, store, ui: new Map() }}>{ui}</TabContext.Provider>);
 }
+
+/**
+ * jsdom lays nothing out: scrolling into view is a no-op here, and ResizeObserver (which
+ * react-resizable-panels and the views measure with) observes nothing. For a beforeAll.
+ */
+export function withoutLayout(): void {
+  Element.prototype.scrollIntoView = () => undefined;
+  globalThis.ResizeObserver ??= class {
+    observe() {}
+    unobserve() {}
+    disconnect() {}
+  } as unknown as typeof ResizeObserver;
+}

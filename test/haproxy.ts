@@ -4,10 +4,9 @@
  * the instances behind. Runs in the foreground (`-db`) as a child in its own process group, which
  * is killed after.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
-import { createServer } from "node:net";
 import path from "node:path";
+import { freePort, skipUnlessInstalled, spawnGroup } from "./server-process";
 
 export const HAPROXY = "/usr/sbin/haproxy";
 export const HAPROXY_CFG = path.resolve(import.meta.dirname, "../docs/haproxy.cfg");
@@ -21,22 +20,11 @@ export interface TestBalancer {
 
 /** Why the balancer tests are skipped here, or undefined when they run; in CI its absence is a failure. */
 export function haproxySkipReason(): string | undefined {
-  if (existsSync(HAPROXY)) return undefined;
-  if (process.env.CI === "true") throw new Error(`CI=true but ${HAPROXY} is missing: .ci/run installs it`);
-  const reason = "haproxy is not installed (apt-get install haproxy): skipping the balancer tests";
-  console.warn(reason);
-  return reason;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
+  return skipUnlessInstalled(
+    existsSync(HAPROXY),
+    `${HAPROXY} is missing`,
+    "haproxy is not installed (apt-get install haproxy): skipping the balancer tests",
+  );
 }
 
 /**
@@ -46,24 +34,12 @@ function freePort(): Promise<number> {
 export async function startBalancer(a: string, b: string, token: string, timeoutMs = 30_000): Promise<TestBalancer> {
   const port = await freePort();
   const env = { ...process.env, PLAYGROUND_BIND: `127.0.0.1:${port}`, RELAY_A: a, RELAY_B: b };
-  const child: ChildProcess = spawn(HAPROXY, ["-db", "-f", HAPROXY_CFG], {
+  const { child, stop } = spawnGroup(HAPROXY, ["-db", "-f", HAPROXY_CFG], {
     env,
-    detached: true,
     stdio: ["ignore", "ignore", "pipe"],
   });
   let stderr = "";
   child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const stop = async () => {
-    if (child.pid && child.exitCode === null && child.signalCode === null) {
-      try {
-        process.kill(-child.pid, "SIGKILL");
-      } catch {
-        // gone meanwhile
-      }
-    }
-    await exited;
-  };
   const url = `http://127.0.0.1:${port}`;
   try {
     const until = Date.now() + timeoutMs;

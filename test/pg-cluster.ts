@@ -5,9 +5,9 @@
  */
 import { execFileSync } from "node:child_process";
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { freePort, skipUnlessInstalled } from "./server-process";
 
 export interface PgCluster {
   /** A connection URL for a new database of its own. */
@@ -36,23 +36,11 @@ export function pgBinDir(): string | undefined {
  * without the binaries skips them; in CI (`CI=true`) their absence is a failure, not a skip.
  */
 export function pgSkipReason(): string | undefined {
-  if (pgBinDir()) return undefined;
-  if (process.env.CI === "true")
-    throw new Error("CI=true but PostgreSQL is not installed (/usr/lib/postgresql/*/bin/initdb): .ci/run installs it");
-  const reason = "PostgreSQL is not installed (apt-get install postgresql): skipping the PostgreSQL store tests";
-  console.warn(reason);
-  return reason;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
+  return skipUnlessInstalled(
+    pgBinDir() !== undefined,
+    "PostgreSQL is not installed (/usr/lib/postgresql/*/bin/initdb)",
+    "PostgreSQL is not installed (apt-get install postgresql): skipping the PostgreSQL store tests",
+  );
 }
 
 export async function startPgCluster(): Promise<PgCluster> {

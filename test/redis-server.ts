@@ -3,11 +3,11 @@
  * disk, in its own process group; stopped (the whole group) and started again on the same port to
  * play an outage, removed after.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { createConnection, createServer } from "node:net";
+import { createConnection } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { freePort, skipUnlessInstalled, spawnGroup, type GroupChild } from "./server-process";
 
 export const REDIS_SERVER = "/usr/bin/redis-server";
 
@@ -23,22 +23,11 @@ export interface TestRedis {
 
 /** Why the Redis tests are skipped here, or undefined when they run; in CI its absence is a failure. */
 export function redisSkipReason(): string | undefined {
-  if (existsSync(REDIS_SERVER)) return undefined;
-  if (process.env.CI === "true") throw new Error(`CI=true but ${REDIS_SERVER} is missing: .ci/run installs it`);
-  const reason = "redis-server is not installed (apt-get install redis-server): skipping the Redis tests";
-  console.warn(reason);
-  return reason;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
+  return skipUnlessInstalled(
+    existsSync(REDIS_SERVER),
+    `${REDIS_SERVER} is missing`,
+    "redis-server is not installed (apt-get install redis-server): skipping the Redis tests",
+  );
 }
 
 /** Resolves once the server answers PING. */
@@ -63,19 +52,16 @@ async function answers(port: number, timeoutMs = 10_000): Promise<void> {
 export async function startRedis(): Promise<TestRedis> {
   const dir = mkdtempSync(path.join(tmpdir(), "acp-redis-"));
   const port = await freePort();
-  let child: ChildProcess | undefined;
+  let server: GroupChild | undefined;
   const start = async () => {
     const args = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir];
-    child = spawn(REDIS_SERVER, args, { detached: true, stdio: "ignore" });
+    server = spawnGroup(REDIS_SERVER, args, { stdio: "ignore" });
     await answers(port);
   };
   const stop = async () => {
-    const running = child;
-    child = undefined;
-    if (!running?.pid || running.exitCode !== null) return;
-    const gone = new Promise((resolve) => running.once("exit", resolve));
-    process.kill(-running.pid, "SIGKILL");
-    await gone;
+    const running = server;
+    server = undefined;
+    await running?.stop();
   };
   try {
     await start();

@@ -11,7 +11,7 @@ import { formatMs } from "@/lib/folds/session-view-format";
 import { str } from "@/lib/protocol/json";
 import { StreamingMarkdown } from "../session-view/Markdown";
 import { RawDisclosure } from "../session-view/RawDisclosure";
-import { ShowFramesButton } from "../session-view/ItemView";
+import { ItemRow } from "../session-view/ItemView";
 import { INLINE_REQUEST } from "../answer/shortcuts";
 import { ApprovalCard } from "./ApprovalCard";
 import { FileChangeView } from "./UnifiedDiff";
@@ -204,16 +204,7 @@ interface Props {
 export const AsItemView = memo(function AsItemView({ item, highlighted, answerable, onSelect, onShowFrames }: Props) {
   const a = item.approval;
   return (
-    <div
-      data-testid="as-item"
-      data-type={item.type}
-      data-seq={item.seqs.first}
-      data-highlighted={highlighted}
-      onClick={() => onSelect(item)}
-      className={`grid grid-cols-[minmax(0,1fr)_3.25rem] items-start gap-2 rounded-md py-1 pl-1.5 transition-colors ${
-        highlighted ? "bg-amber-400/[0.06] ring-1 ring-amber-400/50" : "hover:bg-zinc-900/40"
-      }`}
-    >
+    <ItemRow testId="as-item" item={item} highlighted={highlighted} onSelect={onSelect} onShowFrames={onShowFrames}>
       <div className="flex min-w-0 flex-col gap-1">
         <ItemBody item={item} />
         {a && answerable ? (
@@ -240,7 +231,6 @@ export const AsItemView = memo(function AsItemView({ item, highlighted, answerab
           </div>
         ) : null}
       </div>
-      <ShowFramesButton first={item.seqs.first} count={item.seqs.length} onShow={() => onShowFrames(item)} />
-    </div>
+    </ItemRow>
   );
 });

@@ -5,9 +5,9 @@
  * in place of the ACP session view when the tab's agent (or recording) speaks the app-server
  * protocol. Clicking an item selects its frames, as in the session view.
  */
-import { useFrameSelection } from "../state/frame-selection";
+import { useItemSelection } from "../state/frame-selection";
 import "../session-view/session-view.css";
-import { useCallback, useMemo, type ReactNode } from "react";
+import { useMemo, type ReactNode } from "react";
 import type { AsItem } from "@/lib/folds/codex-app-server/view";
 import type { Highlight } from "../session-view/highlight";
 import { useSession, useSessionStore, useTabState } from "../state/use-session";
@@ -24,7 +24,7 @@ interface Props {
 export function ThreadView({ onHighlight, onShowFrames }: Props) {
   const { state, epoch, lastSeq } = useAppServerView();
   const [picked, setPicked] = useTabState<string | undefined>("thread.picked", undefined);
-  const [selectedSeq, chooseFrame] = useFrameSelection(epoch);
+  const { selectedSeq, select, showFrames } = useItemSelection(epoch, onHighlight, onShowFrames);
   const threadId = picked !== undefined && Object.hasOwn(state.threads, picked) ? picked : state.order.at(-1);
   const thread = threadId !== undefined ? state.threads[threadId] : undefined;
   const store = useSessionStore();
@@ -33,22 +33,6 @@ export function ThreadView({ onHighlight, onShowFrames }: Props) {
   // The store's pending list says what still waits for this page (the fold only knows what the frames say).
   const waitingSeqs = useMemo(() => new Set(live ? pendingFrames.map((f) => f.seq) : []), [live, pendingFrames]);
 
-  const select = useCallback(
-    (item: AsItem) => {
-      const seq = item.seqs.first;
-      if (seq === undefined) return;
-      chooseFrame(seq);
-      onHighlight({ epoch, seqs: item.seqs });
-    },
-    [epoch, chooseFrame, onHighlight],
-  );
-  const showFrames = useCallback(
-    (item: AsItem) => {
-      select(item);
-      if (item.seqs.first !== undefined) onShowFrames(item.seqs.first);
-    },
-    [select, onShowFrames],
-  );
   const row = (item: AsItem): ReactNode => (
     <AsItemView
       key={`${item.id}:${item.seqs.first}`}

@@ -1,6 +1,6 @@
 import { act, cleanup, fireEvent, screen } from "@testing-library/react";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { AGENT, renderInTab, runningSession, type FakeRelay } from "@/test/component-kit";
+import { AGENT, renderInTab, runningSession, withoutLayout, type FakeRelay } from "@/test/component-kit";
 import type { SessionStore } from "../state/session-store";
 import { ViewPane } from "../ViewPane";
 import { PromptBox } from "./PromptBox";
@@ -65,14 +65,7 @@ describe("PromptBox over the snapshot's one conversation", () => {
 });
 
 describe("one Cancel per running turn", () => {
-  beforeAll(() => {
-    Element.prototype.scrollIntoView = () => undefined;
-    globalThis.ResizeObserver ??= class {
-      observe() {}
-      unobserve() {}
-      disconnect() {}
-    } as unknown as typeof ResizeObserver;
-  });
+  beforeAll(withoutLayout);
   afterEach(() => {
     cleanup();
     localStorage.clear();

@@ -20,6 +20,7 @@ import {
 } from "@/lib/features/compose/session-actions";
 import { AGENT_METHODS } from "@/lib/protocol/methods";
 import type { RpcOutcome } from "@/lib/protocol/jsonrpc";
+import { MoreMenu } from "../MoreMenu";
 import { useSession, useSessionStore } from "../state/use-session";
 import { alert, button, input, warn } from "./ui";
 
@@ -65,14 +66,10 @@ function SessionActions({
   busy: string | undefined;
   onAct: (a: SessionAction) => void;
 }) {
-  const [open, setOpen] = useState(false);
-  const toggle = useRef<HTMLButtonElement>(null);
   const frequent = actions.filter((a) => FREQUENT.includes(a));
   const rare = actions.filter((a) => !FREQUENT.includes(a));
-  const close = () => {
-    setOpen(false);
-    toggle.current?.focus();
-  };
+  /** A rare action under way shows on the menu's button. */
+  const running = rare.find((a) => busy === a);
   const label = (a: SessionAction) => (busy === a ? `${LABEL[a]}…` : LABEL[a]);
   const title = (a: SessionAction) => (a === "rename" ? AGENT_METHODS.session_set_title : `session/${a}`);
   return (
@@ -91,56 +88,21 @@ function SessionActions({
         </button>
       ))}
       {rare.length ? (
-        <div
-          className="relative"
-          onKeyDown={(e) => {
-            if (e.key === "Escape" && open) {
-              e.preventDefault();
-              close();
-            }
-          }}
-          onBlur={(e) => {
-            if (!e.currentTarget.contains(e.relatedTarget)) setOpen(false);
-          }}
+        <MoreMenu
+          testId="session-menu"
+          label="More session actions"
+          className={button}
+          items={rare.map((a) => ({
+            label: LABEL[a],
+            testId: `session-action-${a}`,
+            title: title(a),
+            disabled: busy !== undefined,
+            danger: a === "delete",
+            onSelect: () => onAct(a),
+          }))}
         >
-          <button
-            ref={toggle}
-            type="button"
-            data-testid="session-menu"
-            aria-haspopup="menu"
-            aria-expanded={open}
-            className={button}
-            onClick={() => setOpen(!open)}
-          >
-            {rare.some((a) => busy === a) ? `${LABEL[rare.find((a) => busy === a)!]}…` : "More ▾"}
-          </button>
-          {open ? (
-            <ul
-              role="menu"
-              aria-label="More session actions"
-              className="absolute right-0 top-full z-20 mt-0.5 flex min-w-32 flex-col rounded border border-zinc-700 bg-zinc-900 py-0.5 shadow-lg"
-            >
-              {rare.map((a) => (
-                <li key={a} role="none">
-                  <button
-                    type="button"
-                    role="menuitem"
-                    data-testid={`session-action-${a}`}
-                    disabled={busy !== undefined}
-                    title={title(a)}
-                    className={`w-full px-2 py-0.5 text-left text-xs hover:bg-zinc-800 disabled:opacity-40 ${a === "delete" ? "text-red-300" : "text-zinc-200"}`}
-                    onClick={() => {
-                      setOpen(false);
-                      onAct(a);
-                    }}
-                  >
-                    {LABEL[a]}
-                  </button>
-                </li>
-              ))}
-            </ul>
-          ) : null}
-        </div>
+          {running ? `${LABEL[running]}…` : "More ▾"}
+        </MoreMenu>
       ) : null}
     </div>
   );

@@ -1,18 +1,11 @@
 import { cleanup, fireEvent, screen } from "@testing-library/react";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { renderInTab, runningSession } from "@/test/component-kit";
+import { renderInTab, runningSession, withoutLayout } from "@/test/component-kit";
 import type { PromptTurn } from "@/lib/features/connect/flow-prompt";
 import { ViewPane } from "../ViewPane";
 import { TurnStatus } from "./TurnStatus";
 
-beforeAll(() => {
-  Element.prototype.scrollIntoView = () => undefined;
-  globalThis.ResizeObserver ??= class {
-    observe() {}
-    unobserve() {}
-    disconnect() {}
-  } as unknown as typeof ResizeObserver;
-});
+beforeAll(withoutLayout);
 afterEach(() => {
   cleanup();
   localStorage.clear();

@@ -5,8 +5,8 @@
  * Memoised by item reference: the reducer shares unchanged items, so only the
  * items a batch touched re-render.
  */
-import { memo } from "react";
-import type { ViewItem } from "@/lib/folds/session-view";
+import { memo, type ReactNode } from "react";
+import type { SeqList, ViewItem } from "@/lib/folds/session-view";
 import { AgentMessage, ThoughtBlock, UserMessage } from "./MessageViews";
 import { AgentTerminalView, CompactionMarker, SessionMessageView, StateLine, SubagentCard } from "./NewItems";
 import { EventLine, PlanView, UnknownView } from "./SmallItems";
@@ -67,10 +67,28 @@ export function ShowFramesButton({ first, count, onShow }: { first?: number; cou
   );
 }
 
-export const ItemView = memo(function ItemView({ item, highlighted, onSelect, onShowFrames }: Props) {
+/**
+ * A conversation item's row (the session view's, the thread view's): a click selects it, highlighted
+ * while its frames are selected; its "#seq" link on the right.
+ */
+export function ItemRow<T extends { type: string; seqs: SeqList }>({
+  testId,
+  item,
+  highlighted,
+  onSelect,
+  onShowFrames,
+  children,
+}: {
+  testId: string;
+  item: T;
+  highlighted: boolean;
+  onSelect: (item: T) => void;
+  onShowFrames: (item: T) => void;
+  children: ReactNode;
+}) {
   return (
     <div
-      data-testid="sv-item"
+      data-testid={testId}
       data-type={item.type}
       data-seq={item.seqs.first}
       data-highlighted={highlighted}
@@ -79,13 +97,21 @@ export const ItemView = memo(function ItemView({ item, highlighted, onSelect, on
         highlighted ? "bg-amber-400/[0.06] ring-1 ring-amber-400/50" : "hover:bg-zinc-900/40"
       }`}
     >
+      {children}
+      <ShowFramesButton first={item.seqs.first} count={item.seqs.length} onShow={() => onShowFrames(item)} />
+    </div>
+  );
+}
+
+export const ItemView = memo(function ItemView({ item, highlighted, onSelect, onShowFrames }: Props) {
+  return (
+    <ItemRow testId="sv-item" item={item} highlighted={highlighted} onSelect={onSelect} onShowFrames={onShowFrames}>
       <div className="min-w-0">
         <ItemBody item={item} />
         {item.outOfTurn ? (
           <div className="mt-0.5 text-[10px] text-amber-400/80">arrived after the turn ended</div>
         ) : null}
       </div>
-      <ShowFramesButton first={item.seqs.first} count={item.seqs.length} onShow={() => onShowFrames(item)} />
-    </div>
+    </ItemRow>
   );
 });

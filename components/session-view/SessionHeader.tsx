@@ -76,6 +76,37 @@ function Options({ choices, current }: { choices: Choice[]; current?: string }) 
   );
 }
 
+/** A setting the agent offers as a choice: its name (the method in its tooltip) and a select that sends a change. */
+function ChoiceControl(props: {
+  testId: string;
+  selectTestId: string;
+  configId?: string;
+  name: string;
+  title: string;
+  choices: Choice[];
+  current?: string;
+  disabled: boolean;
+  onChoose: (value: string) => void;
+}) {
+  return (
+    <label className="flex items-center gap-1" data-testid={props.testId} data-config-id={props.configId}>
+      <span className="text-zinc-500" title={props.title}>
+        {props.name}
+      </span>
+      <select
+        data-testid={props.selectTestId}
+        className={selectClass}
+        value={props.current ?? ""}
+        disabled={props.disabled}
+        onChange={(e) => props.onChoose(e.target.value)}
+      >
+        {props.current === undefined ? <option value="">(none)</option> : null}
+        <Options choices={props.choices} current={props.current} />
+      </select>
+    </label>
+  );
+}
+
 /** The session's config options, mode and legacy model as selectors; read-only text when not live. */
 function SessionSettings({ session, live }: { session: SessionState; live: boolean }) {
   const store = useSessionStore();
@@ -101,27 +132,19 @@ function SessionSettings({ session, live }: { session: SessionState; live: boole
   };
   const id = session.sessionId;
   const off = !live || busy !== undefined;
-  const label = (text: string, title?: string) => (
-    <span className="text-zinc-500" title={title}>
-      {text}
-    </span>
-  );
   return (
     <span className="flex flex-wrap items-center gap-x-3 gap-y-1" data-testid="session-settings">
       {controls.modes ? (
-        <label className="flex items-center gap-1" data-testid="mode-control">
-          {label("mode", "session/set_mode; current_mode_update keeps it current")}
-          <select
-            data-testid="mode-select"
-            className={selectClass}
-            value={controls.modes.current ?? ""}
-            disabled={off}
-            onChange={(e) => void send("mode", setModeRequest(id, e.target.value))}
-          >
-            {controls.modes.current === undefined ? <option value="">(none)</option> : null}
-            <Options choices={controls.modes.choices} current={controls.modes.current} />
-          </select>
-        </label>
+        <ChoiceControl
+          testId="mode-control"
+          selectTestId="mode-select"
+          name="mode"
+          title="session/set_mode; current_mode_update keeps it current"
+          choices={controls.modes.choices}
+          current={controls.modes.current}
+          disabled={off}
+          onChoose={(value) => void send("mode", setModeRequest(id, value))}
+        />
       ) : session.currentModeId ? (
         <span className="text-zinc-500">
           mode <span className="text-zinc-300">{session.currentModeId}</span>
@@ -129,22 +152,18 @@ function SessionSettings({ session, live }: { session: SessionState; live: boole
       ) : null}
       {controls.config.map((c) =>
         c.kind === "select" ? (
-          <label key={c.id} className="flex items-center gap-1" data-testid="config-control" data-config-id={c.id}>
-            {label(
-              c.name,
-              `${c.description ?? c.id} (session/set_config_option; config_option_update keeps it current)`,
-            )}
-            <select
-              data-testid={`config-select-${c.id}`}
-              className={selectClass}
-              value={c.current ?? ""}
-              disabled={off}
-              onChange={(e) => void send(c.id, setConfigRequest(id, c, e.target.value))}
-            >
-              {c.current === undefined ? <option value="">(none)</option> : null}
-              <Options choices={c.choices} current={c.current} />
-            </select>
-          </label>
+          <ChoiceControl
+            key={c.id}
+            testId="config-control"
+            selectTestId={`config-select-${c.id}`}
+            configId={c.id}
+            name={c.name}
+            title={`${c.description ?? c.id} (session/set_config_option; config_option_update keeps it current)`}
+            choices={c.choices}
+            current={c.current}
+            disabled={off}
+            onChoose={(value) => void send(c.id, setConfigRequest(id, c, value))}
+          />
         ) : (
           <label
             key={c.id}
@@ -165,19 +184,16 @@ function SessionSettings({ session, live }: { session: SessionState; live: boole
         ),
       )}
       {controls.models ? (
-        <label className="flex items-center gap-1" data-testid="legacy-model-control">
-          {label("model (legacy)", "session/set_model: removed from the spec, still answered by many agents")}
-          <select
-            data-testid="legacy-model-select"
-            className={selectClass}
-            value={controls.models.current ?? ""}
-            disabled={off}
-            onChange={(e) => void send("model", setModelRequest(id, e.target.value))}
-          >
-            {controls.models.current === undefined ? <option value="">(none)</option> : null}
-            <Options choices={controls.models.choices} current={controls.models.current} />
-          </select>
-        </label>
+        <ChoiceControl
+          testId="legacy-model-control"
+          selectTestId="legacy-model-select"
+          name="model (legacy)"
+          title="session/set_model: removed from the spec, still answered by many agents"
+          choices={controls.models.choices}
+          current={controls.models.current}
+          disabled={off}
+          onChoose={(value) => void send("model", setModelRequest(id, value))}
+        />
       ) : session.models?.currentModelId ? (
         <span className="text-zinc-500">
           model <span className="text-zinc-300">{session.models.currentModelId}</span>

@@ -5,11 +5,10 @@
  * lib/folds/session-view/. Clicking an item selects its frames: the Frames view
  * highlights them, and a frame selected there highlights its item here.
  */
-import { useFrameSelection } from "../state/frame-selection";
+import { useItemSelection } from "../state/frame-selection";
 import "./session-view.css";
-import { useCallback, useMemo, useRef } from "react";
+import { useMemo, useRef } from "react";
 import type { Frame } from "@/lib/protocol/frame";
-import type { ViewItem } from "@/lib/folds/session-view";
 import { requestSessionId } from "../answer/InlineRequests";
 import { usePageShortcuts, useRequestShortcuts } from "../answer/shortcuts";
 import { useSession, useSessionStore, useTabState } from "../state/use-session";
@@ -33,7 +32,7 @@ export function SessionView({ onHighlight, onShowFrames }: Props) {
   const { state, epoch, lastSeq } = useSessionView();
   const [picked, setPicked] = useTabState<string | undefined>("session.picked", undefined);
   // Shared with the frame inspector (never mounted at the same time): one selection per tab.
-  const [selectedSeq, chooseFrame] = useFrameSelection(epoch);
+  const { selectedSeq, select, showFrames } = useItemSelection(epoch, onHighlight, onShowFrames);
 
   // Follow the newest session unless the user picked one; a subagent's session shows under its parent's card.
   const newest = state.order.findLast((id) => state.sessions[id]?.parentSessionId === undefined) ?? state.order.at(-1);
@@ -59,23 +58,6 @@ export function SessionView({ onHighlight, onShowFrames }: Props) {
   // The playground's tab listens itself (in every view); elsewhere (compare) this view does.
   const pageListens = usePageShortcuts();
   useRequestShortcuts(ref, live && requests.length > 0 && !pageListens);
-
-  const select = useCallback(
-    (item: ViewItem) => {
-      const seq = item.seqs.first;
-      if (seq === undefined) return;
-      chooseFrame(seq);
-      onHighlight({ epoch, seqs: item.seqs });
-    },
-    [epoch, chooseFrame, onHighlight],
-  );
-  const showFrames = useCallback(
-    (item: ViewItem) => {
-      select(item);
-      if (item.seqs.first !== undefined) onShowFrames(item.seqs.first);
-    },
-    [select, onShowFrames],
-  );
 
   return (
     <div ref={ref} data-testid="session-view" data-last-seq={lastSeq} className="flex min-h-0 flex-1 flex-col">

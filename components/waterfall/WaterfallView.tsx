@@ -5,8 +5,8 @@
  * Hovering a bar shows its exact times; clicking selects its frames, as the
  * Session view does (the Frames view highlights them).
  */
-import { useFrameSelection } from "../state/frame-selection";
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { useItemSelection } from "../state/frame-selection";
+import { useEffect, useMemo, useState } from "react";
 import { SeqList } from "@/lib/folds/session-view";
 import {
   formatMs,
@@ -128,7 +128,7 @@ export function WaterfallView({ onHighlight }: Props) {
   // The turns as of this state (ended.length): the builder may already hold frames it has not rendered.
   const turns = builder.turns.slice(0, ended.length);
   const [picked, setPicked] = useTabState<number | undefined>("waterfall.turn", undefined);
-  const [selectedSeq, chooseFrame] = useFrameSelection(epoch);
+  const { selectedSeq, select } = useItemSelection(epoch, onHighlight);
   const [hover, setHover] = useState<Hover>();
   const [ref, measured] = useWidth();
 
@@ -141,16 +141,6 @@ export function WaterfallView({ onHighlight }: Props) {
     () => (turn ? layoutTurn(turn, width, now) : undefined),
     // eslint-disable-next-line react-hooks/exhaustive-deps -- lastSeq: the builder grew the turn in place.
     [turn, width, now, lastSeq],
-  );
-
-  const select = useCallback(
-    (bar: Pick<Bar, "seqs">) => {
-      const seq = bar.seqs.first;
-      if (seq === undefined) return;
-      chooseFrame(seq);
-      onHighlight({ epoch, seqs: bar.seqs });
-    },
-    [epoch, chooseFrame, onHighlight],
   );
 
   if (!turn || !layout) {

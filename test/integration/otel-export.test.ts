@@ -5,13 +5,13 @@
  */
 import { execa } from "execa";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { frameEvent, parseTranscript, serialize, type TranscriptHeader } from "../../lib/contracts/transcript";
 import { codexCapture } from "../fixtures/codex-captures";
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from "../otlp-receiver";
+import { freePort } from "../server-process";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const bin = path.join(root, "bin/acp-playground.mjs");
@@ -184,13 +184,7 @@ describe("export --otlp", () => {
 
   it("names the URL when nothing listens there, and exits non-zero", async () => {
     // A port that was free a moment ago, closed again.
-    const port = await new Promise<number>((resolve) => {
-      const s = createServer();
-      s.listen(0, "127.0.0.1", () => {
-        const p = (s.address() as { port: number }).port;
-        s.close(() => resolve(p));
-      });
-    });
+    const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     const run = await cli(["--otlp", url, DEMO], { OTEL_EXPORTER_OTLP_TIMEOUT: "1500" });
     expect(run.exitCode).toBe(5);

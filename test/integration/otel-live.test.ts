@@ -3,10 +3,10 @@
  * afterwards sends; an endpoint that is down neither slows nor breaks the session.
  */
 import path from "node:path";
-import { createServer } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { startTestRelay, TestClient, waitUntil, type TestRelay } from "../relay-harness";
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from "../otlp-receiver";
+import { freePort } from "../server-process";
 import type { LiveOtlpExport } from "../../server/otel/live-export";
 import { exportRecording } from "../../server/otel/export-recording";
 import { OtlpSender } from "../../server/otel/otlp-sender";
@@ -226,13 +226,7 @@ describe("serve --otlp", () => {
   });
 
   it("goes on unslowed and says so when the endpoint is down, dropping spans", async () => {
-    const port = await new Promise<number>((resolve) => {
-      const s = createServer();
-      s.listen(0, "127.0.0.1", () => {
-        const p = (s.address() as { port: number }).port;
-        s.close(() => resolve(p));
-      });
-    });
+    const port = await freePort();
     process.env.OTEL_EXPORTER_OTLP_TIMEOUT = "500";
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     cleanups.push(() => warn.mockRestore());

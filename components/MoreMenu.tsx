@@ -1,8 +1,9 @@
 "use client";
 /**
- * "More ▾": a row's rare actions (docs/design.md, "Row actions fit on one line"). A menu of
- * buttons and links: opened, its first item has the focus and the arrows move it; it closes on a
- * choice, on Escape (focus back on its button) and when the focus leaves it.
+ * "More ▾": a row's rare actions (docs/design.md, "Row actions fit on one line"), on the transcript
+ * library's rows and the Sessions tab's. A menu of buttons and links: opened, its first item has the
+ * focus and the arrows move it; it closes on a choice, on Escape (focus back on its button) and when
+ * the focus leaves it.
  */
 import Link from "next/link";
 import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
@@ -21,7 +22,23 @@ export interface MenuItem {
 
 const item = "block w-full px-2 py-0.5 text-left text-xs hover:bg-zinc-800 disabled:opacity-40";
 
-export function MoreMenu({ items, label, className }: { items: MenuItem[]; label: string; className: string }) {
+export function MoreMenu({
+  items,
+  label,
+  className,
+  testId = "row-more",
+  children = "More ▾",
+}: {
+  items: MenuItem[];
+  /** The menu's accessible name. */
+  label: string;
+  /** The toggle button's classes (the row's own button style). */
+  className: string;
+  /** The toggle button's data-testid (e2e specs select by it). */
+  testId?: string;
+  /** The toggle button's text: a row may show its running action there instead. */
+  children?: ReactNode;
+}) {
   const [open, setOpen] = useState(false);
   // Opens upward when the window has no room below (the last rows of a long list).
   const [up, setUp] = useState(false);
@@ -60,7 +77,7 @@ export function MoreMenu({ items, label, className }: { items: MenuItem[]; label
       <button
         ref={toggle}
         type="button"
-        data-testid="row-more"
+        data-testid={testId}
         aria-haspopup="menu"
         aria-expanded={open}
         className={className}
@@ -69,7 +86,7 @@ export function MoreMenu({ items, label, className }: { items: MenuItem[]; label
           setOpen(!open);
         }}
       >
-        More ▾
+        {children}
       </button>
       {open ? (
         <ul
