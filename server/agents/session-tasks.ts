@@ -8,6 +8,7 @@ import path from "node:path";
 import { PROBE_DIRECTORIES } from "../../lib/features/probe/probe";
 import { runProbe } from "../../lib/features/protocols/registry";
 import { type ProbeReport } from "../../lib/contracts/reports";
+import { createRedactor } from "../../lib/features/library/redact";
 import type { Defs } from "../../lib/features/compose/schema-form";
 import { Rerun } from "../../lib/features/library/rerun";
 import type { Transcript } from "../../lib/contracts/transcript";
@@ -143,7 +144,10 @@ export async function probeAgent(
       conformance,
       transcriptId: started.agent.transcriptId,
     };
-    return { ok: true, report: options.store ? options.store.save(report) : report };
+    // Redacted as its transcript is (what the agent said of its environment's secrets): a report is
+    // kept, and on a team server copied to the database for everyone to read.
+    const redacted = JSON.parse(createRedactor(session.secrets).frame(JSON.stringify(report)).text) as ProbeReport;
+    return { ok: true, report: options.store ? options.store.save(redacted) : redacted };
   } finally {
     driver.close();
     await session.stop();

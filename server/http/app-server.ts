@@ -10,6 +10,9 @@ import { sendJson } from "../wire/http-io";
 import { contentSecurityPolicy, refuseRequest } from "./security";
 import type { ServerStart } from "../../lib/contracts/http-api";
 
+/** What a request that failed unexpectedly is told; the relay's log says what failed. */
+export const INTERNAL_ERROR = "the relay failed to answer this request (its log says why)";
+
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
 export interface AppServer {
@@ -31,7 +34,10 @@ export function createAppServer(
     const url = new URL(req.url ?? "/", "http://placeholder");
     if (url.pathname === "/api" || url.pathname.startsWith("/api/")) {
       handleApi(req, res, url, relay!, config.token, start).catch((err: Error) => {
-        if (!res.headersSent) sendJson(res, 500, { error: { code: "internal", message: err.message } });
+        // What failed is the operator's to read, not the asker's: a database's address, a path, a
+        // library's words (a share link's route answers anyone).
+        console.error(`${req.method ?? "GET"} ${url.pathname.slice(0, 200)}: ${err.stack ?? err.message}`);
+        if (!res.headersSent) sendJson(res, 500, { error: { code: "internal", message: INTERNAL_ERROR } });
         else res.destroy();
       });
       return;

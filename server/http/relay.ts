@@ -155,8 +155,10 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
     setImmediate(() => socket.conn.close());
   });
 
-  // A revoked person's open sockets are closed (their agents then stop after the grace period).
+  // A revoked person's open sockets are closed (their agents then stop after the grace period) and
+  // their watch links ended at once.
   identities.onRevoked((names) => {
+    watch.endMadeBy(names);
     for (const socket of io.sockets.sockets.values()) {
       const owner = owners.get(socket.id);
       if (owner && names.has(owner)) socket.disconnect(true);
@@ -186,8 +188,9 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
     socket.once("disconnect", () => owners.delete(socket.id));
     if (taps.connection(socket, clientId, lastSeq)) return;
     let session = sessions.get(clientId);
-    // A duplicated tab carries the same clientId: it gets a session of its own.
-    if (session?.attached) {
+    // A duplicated tab carries the same clientId: it gets a session of its own. So does another
+    // person's socket (a named token's, or the relay's own) that names it: a clientId is no secret.
+    if (session?.attached || (session && session.host.owner !== owners.get(socket.id))) {
       clientId = `${clientId.slice(0, 40)}-${socket.id}`.replace(/[^\w-]/g, "").slice(0, 64);
       session = undefined;
     }

@@ -30,7 +30,7 @@ function cookieOf(req: IncomingMessage, name: string): string | undefined {
 }
 
 /** Whether the request comes over TLS (directly or through a proxy that says so): the cookie is then Secure. */
-const overTls = (req: IncomingMessage) =>
+export const overTls = (req: IncomingMessage) =>
   (req.socket as { encrypted?: boolean }).encrypted === true || req.headers["x-forwarded-proto"] === "https";
 
 function setCookie(res: ServerResponse, req: IncomingMessage, value: string, maxAge: number): void {

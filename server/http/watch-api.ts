@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { watchBody } from "../../lib/contracts/http-api";
 import { readJsonBody, sendError, sendJson } from "../wire/http-io";
 import type { Relay } from "./relay";
+import { overTls } from "./sign-in";
 
 export async function handleWatchApi(
   req: IncomingMessage,
@@ -20,12 +21,15 @@ export async function handleWatchApi(
     if (!read.ok) return sendError(res, 400, "invalid_payload", read.error);
     const made = relay.watch.create(read.value.clientId, by);
     if (!made.ok) return sendError(res, made.status, made.error.code, made.error.message);
-    // The page's own origin (the Host the guard let through): the link works wherever this page does.
-    const url = `http://${req.headers.host ?? "127.0.0.1"}/watch/${made.token}`;
+    // The page's own origin (its Origin, which the guard checked, else the Host it let through, over
+    // TLS when a proxy says so): the link works wherever this page does, and behind a TLS proxy its
+    // token never travels in clear.
+    const origin = req.headers.origin ?? `${overTls(req) ? "https" : "http"}://${req.headers.host ?? "127.0.0.1"}`;
+    const url = `${origin}/watch/${made.token}`;
     return sendJson(res, 201, { url, token: made.token });
   }
   if (parts.length === 2 && method === "DELETE") {
-    return relay.watch.end(parts[1]!)
+    return relay.watch.endAs(parts[1]!, by)
       ? void res.writeHead(204).end()
       : sendError(res, 404, "not_found", "no such watch link");
   }

@@ -39,6 +39,34 @@ export const watchRoom = (token: string) => `watch:${token}`;
 /** What a watcher is told on every event it tries to send. */
 export const READ_ONLY_MESSAGE = "this is a watch link: you can watch this session, not act in it";
 
+/**
+ * Characters of frames a watcher is resent when it attaches: the newest of the log (which may keep
+ * 64 MiB), each watcher its own copy. Older frames count as missed.
+ */
+export const WATCH_RESEND_CHARS = 2 * 1024 * 1024;
+/**
+ * Bytes waiting to be sent to one watcher past which it is dropped: a watcher that reads nothing
+ * would otherwise hold a copy of the stream in the relay for as long as its connection lasts.
+ */
+export const WATCH_PENDING_BYTES = 4 * 1024 * 1024;
+/** Bytes waiting for all of this instance's watchers together past which the furthest behind are dropped. */
+export const WATCH_PENDING_TOTAL = 128 * 1024 * 1024;
+/** How often this instance looks at what waits for its watchers. */
+const SHED_MS = 250;
+
+/** Bytes a socket has waiting: Engine.IO's packets not yet handed on, and the WebSocket's buffer. */
+function pendingBytes(socket: WatcherSocket): number {
+  const conn = socket.conn as unknown as {
+    writeBuffer?: { data?: unknown }[];
+    transport?: { socket?: { bufferedAmount?: unknown } };
+  };
+  const buffered = conn.transport?.socket?.bufferedAmount;
+  let bytes = typeof buffered === "number" ? buffered : 0;
+  for (const { data } of conn.writeBuffer ?? [])
+    bytes += typeof data === "string" ? data.length : data instanceof Uint8Array ? data.byteLength : 0;
+  return bytes;
+}
+
 /** Watchers' frames leave at most every this many ms: one message per watcher per batch, not per frame. */
 export const WATCH_BATCH_MS = 25;
 
@@ -79,6 +107,8 @@ class WatchFeed implements HostWatcher {
     readonly token: string,
     readonly clientId: string,
     readonly host: AgentHost,
+    /** Who made the link: a named token's owner; absent for the relay's own token. */
+    readonly by: string | undefined,
     private readonly io: Io,
     /** Where a broadcast goes: every instance, or this one only while Redis is away. */
     private readonly reach: () => Io | Io["local"],
@@ -160,9 +190,22 @@ class WatchFeed implements HostWatcher {
       emit = (event, payload) => (socket.emit as Emit).call(socket, event, payload);
     }
     const log = this.host.log;
+    // The newest WATCH_RESEND_CHARS of the log after `lastSeq`; what is older counts as missed.
+    const position = log.position(lastSeq);
+    let from = lastSeq;
+    let chars = 0;
+    for (let i = log.frames.length - 1; i >= 0 && log.frames[i]!.seq > lastSeq; i--) {
+      chars += log.frames[i]!.raw.length;
+      if (chars > WATCH_RESEND_CHARS) {
+        from = log.frames[i]!.seq;
+        position.firstSeq = from + 1;
+        position.missed = from - lastSeq;
+        break;
+      }
+    }
     emit("agent:attached", {
       agent: this.agentOf(this.host.agentInfo),
-      ...log.position(lastSeq),
+      ...position,
       policies: {},
       transport: log.transport.map(({ ts, text }) => ({ ts, text: this.text(text) })),
     });
@@ -180,7 +223,7 @@ class WatchFeed implements HostWatcher {
           }
         }) as WatcherSocket["emit"],
       },
-      lastSeq,
+      from,
     );
   }
 }
@@ -201,12 +244,46 @@ export class WatchLinks {
   private cluster?: LiveCluster;
   /** Watchers on this instance of links another instance holds, with the newest seq each was sent. */
   private readonly remote = new Map<WatcherSocket, { token: string; lastSeq: number }>();
+  private readonly shedding: NodeJS.Timeout;
 
   constructor(
     private readonly io: Io,
     /** The browser session's agent host by clientId (undefined when there is no such session). */
     private readonly hostOf: (clientId: string) => AgentHost | undefined,
-  ) {}
+  ) {
+    this.shedding = setInterval(() => this.shed(), SHED_MS).unref();
+  }
+
+  /**
+   * Drops this instance's watchers (of any link, held here or not) that have fallen WATCH_PENDING_BYTES
+   * behind, then the furthest behind while all of them together wait for more than WATCH_PENDING_TOTAL.
+   */
+  shed(): void {
+    const waiting: [WatcherSocket, number][] = [];
+    for (const [room, ids] of this.io.sockets.adapter.rooms) {
+      if (!room.startsWith("watch:")) continue;
+      for (const id of ids) {
+        const socket = this.io.sockets.sockets.get(id);
+        const bytes = socket ? pendingBytes(socket) : 0;
+        if (bytes > 0) waiting.push([socket!, bytes]);
+      }
+    }
+    waiting.sort((a, b) => b[1] - a[1]);
+    let total = waiting.reduce((sum, [, bytes]) => sum + bytes, 0);
+    const behind: WatcherSocket[] = [];
+    for (const [socket, bytes] of waiting) {
+      if (bytes <= WATCH_PENDING_BYTES && total <= WATCH_PENDING_TOTAL) break;
+      behind.push(socket);
+      total -= bytes;
+    }
+    // Cut off at once: a message, or a WebSocket's closing handshake, would wait behind what it does
+    // not read (and keep it for ws's 30 s close timeout).
+    for (const socket of behind) {
+      const ws = (socket.conn as unknown as { transport?: { socket?: { terminate?: unknown } } }).transport?.socket;
+      if (typeof ws?.terminate === "function") (ws.terminate as () => void)();
+      socket.disconnect(true);
+    }
+  }
 
   /** Redis joins the instances (server/http/live-cluster.ts): links are found, watched and ended from any of them. */
   useCluster(cluster: LiveCluster): void {
@@ -270,6 +347,7 @@ export class WatchLinks {
       token,
       clientId,
       host,
+      by,
       this.io,
       () => this.reach(),
       (message) => this.end(token, message),
@@ -280,6 +358,22 @@ export class WatchLinks {
 
   has(token: string): boolean {
     return this.feeds.has(token);
+  }
+
+  /** Ends every link these people made (their tokens were revoked): no one watches for them any more. */
+  endMadeBy(names: ReadonlySet<string>): void {
+    for (const [token, feed] of [...this.feeds])
+      if (feed.by !== undefined && names.has(feed.by)) this.end(token, "the link's owner no longer has access");
+  }
+
+  /**
+   * Ends a link `by` a named token's owner (absent: the relay's own token, which may end any): a
+   * person ends only the links they made; another's answers as absent, as `create` does.
+   */
+  endAs(token: string, by: string | undefined): boolean {
+    const feed = this.feeds.get(token);
+    if (!feed || (by !== undefined && feed.by !== by)) return false;
+    return this.end(token);
   }
 
   /**
@@ -320,7 +414,11 @@ export class WatchLinks {
     if ((this.io.sockets.adapter.rooms.get(watchRoom(token))?.size ?? 0) >= MAX_WATCHERS)
       return refuse(`this watch link has ${MAX_WATCHERS} watchers already`);
     const feed = this.feeds.get(token);
-    if (feed) return feed.attach(socket, lastSeq);
+    if (feed) {
+      feed.attach(socket, lastSeq);
+      // What it was just sent counts at once: watchers that attach and read nothing add up between two looks.
+      return this.shed();
+    }
     if (!this.cluster) return refuse("this watch link has ended");
     // Another instance holds the link: it joins this socket to the room and sends the log itself.
     const watcher = { token, lastSeq };
@@ -364,6 +462,7 @@ export class WatchLinks {
   }
 
   close(): void {
+    clearInterval(this.shedding);
     for (const token of [...this.feeds.keys()]) this.end(token, "the relay is shutting down");
     for (const socket of this.remote.keys()) socket.disconnect();
     this.remote.clear();

@@ -18,25 +18,43 @@ import type { PgMirror } from "./pg-mirror";
 import { PgComparisons } from "./pg-comparisons";
 import { comparisonInput } from "../../lib/contracts/compare-format";
 
-/** The JSONL as a share page shows it unless the sharer chose otherwise: no command line, no local paths. */
-function hideLocal(jsonl: string): string {
-  const nl = jsonl.indexOf("\n");
-  const header = JSON.parse(jsonl.slice(0, nl)) as TranscriptHeader;
-  const shown = serialize({
-    ...header,
-    agent: { profile: header.agent.profile, command: "(hidden)", args: [], cwd: HIDDEN_WORKSPACE },
-  });
-  return shown + localPaths(header.agent.cwd)(jsonl.slice(nl + 1));
-}
+type Streamed = NonNullable<Awaited<ReturnType<PgStore["stream"]>>>;
 
-function sendJsonl(res: ServerResponse, id: string, text: string, download: boolean): void {
+/**
+ * Sends a transcript as it is read, a chunk at a time, waiting while the reader is slow; as a
+ * share page shows it unless the sharer chose otherwise (`hideLocal`): no command line, no local paths.
+ */
+async function sendJsonl(
+  res: ServerResponse,
+  id: string,
+  { header, rest }: Streamed,
+  options: { download?: boolean; hideLocal?: boolean },
+): Promise<void> {
   const headers: Record<string, string> = {
     "content-type": "application/x-ndjson; charset=utf-8",
     "cache-control": "no-store",
   };
-  if (download) headers["content-disposition"] = `attachment; filename="${id}.jsonl"`;
+  if (options.download) headers["content-disposition"] = `attachment; filename="${id}.jsonl"`;
+  const hide = options.hideLocal ? localPaths(header.agent.cwd) : (text: string) => text;
+  const shown: TranscriptHeader = options.hideLocal
+    ? { ...header, agent: { profile: header.agent.profile, command: "(hidden)", args: [], cwd: HIDDEN_WORKSPACE } }
+    : header;
   res.writeHead(200, headers);
-  res.end(text);
+  res.write(serialize(shown));
+  for await (const chunk of rest) {
+    if (res.destroyed) return;
+    if (!res.write(hide(chunk)))
+      await new Promise<void>((resolve) => {
+        const go = () => {
+          res.off("drain", go);
+          res.off("close", go);
+          resolve();
+        };
+        res.on("drain", go);
+        res.on("close", go);
+      });
+  }
+  res.end();
 }
 
 /** Answers a library route from the database; false when the route is not one of them (or needs a token it lacks). */
@@ -60,9 +78,9 @@ export async function handleTeamApi(
     const meta = await team.meta(id);
     if (!meta?.shareToken || !tokenMatches(url.searchParams.get("token"), meta.shareToken))
       return done(sendError(res, 404, "not_found", "no such shared transcript"));
-    const text = await team.read(id);
-    if (text === undefined) return done(sendError(res, 404, "not_found", "no such shared transcript"));
-    return done(sendJsonl(res, id, meta.shareShowsCommand ? text : hideLocal(text), false));
+    const streamed = await team.stream(id);
+    if (streamed === undefined) return done(sendError(res, 404, "not_found", "no such shared transcript"));
+    return done(await sendJsonl(res, id, streamed, { hideLocal: !meta.shareShowsCommand }));
   }
   if (parts[0] === "comparisons" && parts.length === 3 && parts[2] === "shared" && method === "GET") {
     await team.ready;
@@ -125,8 +143,9 @@ export async function handleTeamApi(
   }
   if (parts.length !== 2) return false;
   if (method === "GET") {
-    const text = await team.read(id);
-    return done(text === undefined ? missing() : sendJsonl(res, id, text, url.searchParams.has("download")));
+    const streamed = await team.stream(id);
+    if (streamed === undefined) return done(missing());
+    return done(await sendJsonl(res, id, streamed, { download: url.searchParams.has("download") }));
   }
   if (method === "DELETE") {
     if (!(await team.exists(id))) return done(missing());

@@ -54,6 +54,12 @@ import type { TranscriptStore } from "../transcripts/transcript-store";
 type TapSocket = Socket<TapClientToServerEvents, TapServerToClientEvents>;
 type ViewerSocket = Socket<ClientToServerEvents, ServerToClientEvents & TapBrowserEvents>;
 
+/**
+ * The browsers told of taps: the sockets an access token opened (every one the hub's `connection`
+ * sees), never a watch link's, which may see its one session and nothing else.
+ */
+const TAPS_ROOM = "taps";
+
 /** Tapped conversations held at once; a tap beyond it is refused (and records on its own). */
 const MAX_TAPS = 64;
 /** Events applied in one event-loop task: a batch is applied in slices, so browsers and other taps get turns. */
@@ -197,7 +203,7 @@ export function createTapHub(
   const announce = () => {
     announcing ??= setTimeout(() => {
       announcing = undefined;
-      io.of("/").emit("taps", { taps: list() });
+      io.of("/").to(TAPS_ROOM).emit("taps", { taps: list() });
     }, ANNOUNCE_MS);
   };
   const update = (session: TapSession, patch: Partial<TapInfo>) => {
@@ -347,6 +353,7 @@ export function createTapHub(
     sessions,
     list,
     connection(socket, clientId, lastSeq) {
+      void socket.join(TAPS_ROOM);
       if ((socket.handshake.auth as { watch?: unknown }).watch === WATCH_TAPS) {
         socket.emit("taps", { taps: list() });
         const events = socketEvents(socket);
