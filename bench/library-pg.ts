@@ -2,7 +2,7 @@
  * The team library on PostgreSQL against the embedded one, same library, same run: a generated
  * library (bench/library-gen.ts; `--transcripts 500 --mb 100` by default, `--transcripts 5000
  * --mb 1024` for the issue's size) is indexed by SQLite (the file store's baseline) and copied
- * into a throw-away PostgreSQL cluster as `serve --database` copies it (PgMirror.sync,
+ * into a throw-away PostgreSQL cluster as `serve --database` copies it (PgCopy.sync,
  * `--copiers` at a time). Then a relay process serves each, one after the other, and
  * GET /api/transcripts and GET /api/search (the queries of bench/library.ts) are timed over HTTP,
  * `--runs` times each. Targets (issue #37): search p50 <= 200 ms, list <= 100 ms.
@@ -22,7 +22,7 @@ import { rare, writeLibrary } from "./library-gen";
 import { numberFlags, percentile, round, startRelayProcess } from "./harness";
 import { SearchIndex } from "../server/transcripts/search-index";
 import { TranscriptStore } from "../server/transcripts/transcript-store";
-import { PgMirror } from "../server/stores/pg-mirror";
+import { PgCopy } from "../server/stores/pg-copy";
 import { PgStore } from "../server/stores/pg-store";
 import { migrate } from "../server/stores/pg-migrate";
 import { MIGRATIONS } from "../server/stores/pg-schema";
@@ -134,12 +134,12 @@ try {
   t = performance.now();
   const db = await PgStore.open(cluster.url);
   const files = new TranscriptStore(data, {}, transcriptLimits({}));
-  const mirror = new PgMirror(files, db);
+  const copy = new PgCopy(files, db);
   const ids = files.list().map((m) => m.id);
   let next = 0;
   await Promise.all(
     Array.from({ length: flags.copiers }, async () => {
-      while (next < ids.length) await mirror.sync(ids[next++]!);
+      while (next < ids.length) await copy.sync(ids[next++]!);
     }),
   );
   await db.pool.query("VACUUM ANALYZE");

@@ -6,14 +6,17 @@
  * file store (the embedded default), and through two relays on one PostgreSQL database
  * (`serve --database`, a throw-away cluster). Prints each side's latency (agent write to client
  * receipt, the first half second of each session left out) and the added latency over the
- * baseline, and checks every frame was stored: each transcript is read back from the instance
- * that did not record it (on the file store, from its own) and its agent frames counted.
+ * baseline, and the relays' main threads' CPU time per frame (from /proc, steadier than latency on
+ * a busy machine), and checks every frame was stored: each transcript is read back from the
+ * instance that did not record it (on the file store, from its own) and its agent frames counted.
  * Target: every frame stored; the database's added p50 within 0.1 ms of the file store's.
  *
  *   node --import tsx bench/team-recording.ts [--sessions 20] [--rate 1000] [--seconds 60] [--runs 1]
  */
+import { readdirSync, readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { execa } from "execa";
+import pg from "pg";
 import type { Socket } from "socket.io-client";
 import { parseTranscript } from "../lib/contracts/transcript";
 import { LineSplitter } from "../lib/protocol/ndjson";
@@ -100,8 +103,51 @@ async function storedFrames(reader: RelayProcess, id: string): Promise<number> {
   }
 }
 
+/** The fields of a /proc stat file after the command's name (ppid is [1], utime [11], stime [12], cutime [13], cstime [14]). */
+function statFields(file: string): number[] {
+  const f = readFileSync(file, "utf8");
+  return f
+    .slice(f.lastIndexOf(")") + 2)
+    .split(" ")
+    .map(Number);
+}
+
+/** CPU time (user + system, ms; USER_HZ is 100) of a process's main thread, or with `all` of all its threads. */
+function cpuMs(pid: number, all = false): number {
+  const f = statFields(all ? `/proc/${pid}/stat` : `/proc/${pid}/task/${pid}/stat`);
+  return (f[11]! + f[12]!) * 10;
+}
+
+/** CPU time (ms) of a PostgreSQL server: the postmaster, its live backends and those that ended. */
+function serverCpuMs(postmaster: number): number {
+  const own = statFields(`/proc/${postmaster}/stat`);
+  let ms = (own[11]! + own[12]! + own[13]! + own[14]!) * 10;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const f = statFields(`/proc/${entry}/stat`);
+      if (f[1] === postmaster) ms += (f[11]! + f[12]!) * 10;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return ms;
+}
+
+/** The cluster's postmaster: the parent of a backend. */
+async function postmasterOf(url: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
+    return statFields(`/proc/${rows[0]!.pid}/stat`)[1]!;
+  } finally {
+    await client.end();
+  }
+}
+
 /** Two relays (`env`: the store), the sessions spread over them, every frame's latency and every transcript counted. */
-async function relayed(env: Record<string, string>, readFromOther: boolean) {
+async function relayed(env: Record<string, string>, readFromOther: boolean, postmaster?: number) {
   const profiles = { stream: { command: process.execPath, args: agentArgs } };
   const relays = await Promise.all([startRelayProcess(profiles, env), startRelayProcess(profiles, env)]);
   const sockets: Socket[] = [];
@@ -121,15 +167,27 @@ async function relayed(env: Record<string, string>, readFromOther: boolean) {
         return { i, socket, stream, transcriptId: agent.transcriptId };
       }),
     );
+    const cpu = () => ({
+      main: relays.reduce((ms, r) => ms + cpuMs(r.pid), 0),
+      all: relays.reduce((ms, r) => ms + cpuMs(r.pid, true), 0),
+      server: postmaster === undefined ? 0 : serverCpuMs(postmaster),
+    });
+    const cpuBefore = cpu();
     // All at once, as twenty people recording at the same time.
     await Promise.all(sessions.map((s) => emit(s.socket, "agent:send", { frame: "go" })));
     await Promise.all(sessions.map((s) => s.stream.done));
     await Promise.all(sessions.map((s) => emit(s.socket, "agent:stop", {})));
+    // The last copies (within 250 ms of the end) are counted too.
+    await new Promise((r) => setTimeout(r, 1_000));
+    const cpuAfter = cpu();
+    const perFrame = (k: keyof typeof cpuAfter) => ((cpuAfter[k] - cpuBefore[k]) * 1000) / (flags.sessions * frames);
+    const cpuUsPerFrame = { main: perFrame("main"), all: perFrame("all"), server: perFrame("server") };
     const stored = await Promise.all(
       sessions.map((s) => storedFrames(relays[(s.i + (readFromOther ? 1 : 0)) % 2]!, s.transcriptId)),
     );
     return {
       latency: stats(sessions.map((s) => s.stream)),
+      cpuUsPerFrame,
       received: sessions.reduce((n, s) => n + s.stream.latencies.length, 0),
       stored: stored.reduce((n, x) => n + x, 0),
     };
@@ -146,20 +204,29 @@ const spread = (xs: number[]) => {
 
 const loadBefore = loadavg();
 const cluster = await startPgCluster();
-const rounds: Array<{ direct: Pair; file: Pair; team: Pair; stored: { file: number; team: number } }> = [];
+const postmaster = await postmasterOf(cluster.url);
+type Cpu = { main: number; all: number; server: number };
+const rounds: Array<{
+  direct: Pair;
+  file: Pair;
+  team: Pair;
+  stored: { file: number; team: number };
+  cpu: { file: Cpu; team: Cpu };
+}> = [];
 let received = 0;
 try {
   for (let run = 0; run < flags.runs; run++) {
     console.error(`run ${run + 1} of ${flags.runs}`);
     const base = await direct();
     const file = await relayed({}, false);
-    const team = await relayed({ ACP_PLAYGROUND_DATABASE_URL: cluster.url }, true);
+    const team = await relayed({ ACP_PLAYGROUND_DATABASE_URL: cluster.url }, true, postmaster);
     received += file.received + team.received;
     rounds.push({
       direct: base,
       file: file.latency,
       team: team.latency,
       stored: { file: file.stored, team: team.stored },
+      cpu: { file: file.cpuUsPerFrame, team: team.cpuUsPerFrame },
     });
   }
 } finally {
@@ -180,6 +247,18 @@ const result = {
   directLatencyMs: { p50: spread(rounds.map((r) => r.direct.p50)), p99: spread(rounds.map((r) => r.direct.p99)) },
   addedLatencyMs: { fileStore: addedFile, database: addedTeam },
   databaseOverFileStoreP50Ms: round(addedTeam.p50.median - addedFile.p50.median, 3),
+  // CPU time per frame (µs), from /proc: steadier than latency on a loaded machine. The relays' main
+  // threads (what frames wait for), the relays' processes (with the index's or the copy's thread),
+  // and on the database side PostgreSQL's own processes.
+  relayMainThreadCpuUsPerFrame: {
+    fileStore: spread(rounds.map((r) => r.cpu.file.main)),
+    database: spread(rounds.map((r) => r.cpu.team.main)),
+  },
+  relayProcessCpuUsPerFrame: {
+    fileStore: spread(rounds.map((r) => r.cpu.file.all)),
+    database: spread(rounds.map((r) => r.cpu.team.all)),
+  },
+  postgresCpuUsPerFrame: spread(rounds.map((r) => r.cpu.team.server)),
   // Every agent frame, per side and round: what the transcripts hold over what the agents wrote.
   framesStored: {
     expectedPerRun: expected,

@@ -18,6 +18,8 @@ await build({
     "replay-agent": "server/agents/replay-agent.ts",
     // The search index's worker thread (server/transcripts/library-index.ts).
     "index-worker": "server/transcripts/index-worker.ts",
+    // The database copy's worker thread (server/stores/pg-mirror.ts).
+    "pg-copy-worker": "server/stores/pg-copy-worker.ts",
   },
   outdir,
   outExtension: { ".js": ".mjs" },
@@ -32,4 +34,4 @@ await build({
   chunkNames: "[name]-[hash]",
   logLevel: "warning",
 });
-console.log("dist/: cli.mjs, tap-cli.mjs, replay-agent.mjs, index-worker.mjs");
+console.log("dist/: cli.mjs, tap-cli.mjs, replay-agent.mjs, index-worker.mjs, pg-copy-worker.mjs");

@@ -17,6 +17,7 @@ export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.
 const ENTRY_SCRIPTS = {
   "replay-agent": "agents/replay-agent.ts",
   "index-worker": "transcripts/index-worker.ts",
+  "pg-copy-worker": "stores/pg-copy-worker.ts",
 } as const;
 
 /** The arguments that make `node` run one of server/'s entry scripts (e.g. "replay-agent") as its own process. */

@@ -83,6 +83,7 @@ async function pgStore(url: string): Promise<Subject> {
       await mirror.flush();
     },
     close: async () => {
+      await mirror.close();
       await db.close();
       rmSync(dir, { recursive: true, force: true });
     },

@@ -1,109 +1,104 @@
 /**
  * With `serve --database`, the relay still records into its local file store (the recorder's hot
- * path is unchanged) and this observer copies each transcript into PostgreSQL as it grows: the
- * store's notices (a recording's flush, an import, its end) are gathered for NOTIFY_MS, then the
- * new whole lines and the meta are saved. The team's routes read the database (server/stores/pg-routes.ts).
+ * path is unchanged) and this observer has each transcript copied into PostgreSQL as it grows: the
+ * store's notices (a recording's flush, an import, its end) are gathered for NOTIFY_MS and sent to
+ * the copy's thread (pg-copy-worker.ts, PgCopy in pg-copy.ts), which reads the new whole lines and
+ * saves them with the meta, on its own connections and at a lower priority, so the event loop that
+ * forwards frames never waits for a copy. The team's routes read the database (server/stores/pg-routes.ts).
  *
- * While the database cannot be reached, the local file is the buffer: nothing is held in memory
- * but the position copied so far, the copy is tried again (every RETRY_MS, up to MAX_RETRY_MS) and
- * resumes from that position when the database is back; lines saved again after a commit whose
- * answer was lost are not duplicated (PgStore.save). Transcripts not yet copied are kept from the
- * local store's retention, up to `backlogBytes` (ACP_PLAYGROUND_DATABASE_BACKLOG_BYTES); past it
- * the relay says so and the oldest are left to retention again.
+ * This thread keeps what waits to be copied from the local store's retention (`files.pinned`): a
+ * transcript is pinned when it changes and unpinned when the copy's thread says it is settled (and
+ * no later change is on its way there) or released (over the backlog's bound).
  */
-import { closeSync, fstatSync, openSync, readSync, statSync } from "node:fs";
+import path from "node:path";
+import { Worker } from "node:worker_threads";
+import type { TranscriptLimits } from "../config";
 import type { IndexObserver } from "../transcripts/library-index";
-import type { TranscriptStore } from "../transcripts/transcript-store";
 import type { ProbeStore } from "../transcripts/probe-store";
+import type { TranscriptStore } from "../transcripts/transcript-store";
+import { workerScript } from "../runtime";
+import { DEFAULT_BACKLOG_BYTES, PROBE } from "./pg-copy";
 import type { PgStore } from "./pg-store";
 
 const NOTIFY_MS = 250;
-const RETRY_MS = 1_000;
-const MAX_RETRY_MS = 5_000;
-/** The most read from a file for one save (a line longer than this is read whole). */
-const CHUNK_BYTES = 4 * 1024 * 1024;
-export const DEFAULT_BACKLOG_BYTES = 1024 * 1024 * 1024;
-const MIB = 1024 * 1024;
-/** A probe report's entry among the ids waiting to be copied (transcript ids never hold a colon). */
-const PROBE = "probe:";
 
-/**
- * A file's whole lines from byte `start`, at most about `max` bytes of them, the byte after the
- * last one, and whether more whole lines may follow.
- */
-export function wholeLines(
-  file: string,
-  start: number,
-  max = Infinity,
-): { lines: string[]; end: number; more: boolean; size: number } {
-  const fd = openSync(file, "r");
-  try {
-    const size = fstatSync(fd).size;
-    if (size <= start) return { lines: [], end: start, more: false, size };
-    const read = (length: number) => {
-      const buf = Buffer.alloc(length);
-      let got = 0;
-      while (got < length) {
-        const n = readSync(fd, buf, got, length - got, start + got);
-        if (n === 0) break;
-        got += n;
-      }
-      return buf.subarray(0, got);
-    };
-    let buf = read(Math.min(size - start, max));
-    let nl = buf.lastIndexOf(0x0a);
-    // One line longer than a chunk: read up to its end.
-    if (nl === -1 && buf.length < size - start) {
-      buf = read(size - start);
-      nl = buf.lastIndexOf(0x0a);
-    }
-    // A line being written is left for the next time.
-    if (nl === -1) return { lines: [], end: start, more: false, size };
-    const end = start + nl + 1;
-    return {
-      lines: buf.subarray(0, nl).toString("utf8").split("\n"),
-      end,
-      more: end < size && buf.length < size - start,
-      size,
-    };
-  } finally {
-    closeSync(fd);
-  }
+export interface CopyWorkerData {
+  url: string;
+  /** The relay's PgStore.instance: the copies name it as their writer, whose lease the relay renews. */
+  instance: string;
+  transcriptsDir: string;
+  limits: TranscriptLimits;
+  backlogBytes: number;
+  /** The data directory of the probe store whose reports are copied too, if any. */
+  probesDataDir?: string;
 }
 
-interface Progress {
-  bytes: number;
-  lines: number;
-  lastSeq: number;
-}
-const START: Progress = { bytes: 0, lines: 0, lastSeq: 0 };
+export type CopyRequest =
+  /**
+   * `batch` numbers the notice; `live`: those of `ids` this process is recording; `unlisted`:
+   * those a warm agent records that nobody took yet (TranscriptStore.unlisted: not copied).
+   */
+  | { type: "changed"; batch: number; ids: string[]; live: string[]; unlisted: string[] }
+  /** Answered once everything told so far is copied, or its try failed. */
+  | { type: "flush"; rid: number }
+  | { type: "close"; rid: number };
+
+export type CopyReply =
+  /** `id` is copied up to notice `batch`; `threadId`: the thread that copied it. */
+  | { type: "settled"; id: string; batch: number; threadId: number }
+  | { type: "released"; ids: string[] }
+  | { type: "done"; rid: number };
 
 export class PgMirror implements IndexObserver {
-  /** How far each transcript has been copied. */
-  private readonly sent = new Map<string, Progress>();
-  private readonly dirty = new Set<string>();
+  private readonly worker: Worker;
+  /** Told since the last notice was sent. */
+  private readonly pending = new Set<string>();
+  /** The last notice each pinned transcript was sent in. */
+  private readonly sentIn = new Map<string, number>();
+  private batch = 0;
   private timer: NodeJS.Timeout | undefined;
-  private chain: Promise<void> = Promise.resolve();
-  /** The database could not be reached at the last try: wait `retryMs` between tries. */
-  private down = false;
-  private retryMs = RETRY_MS;
-  private overBound = false;
-  private closed = false;
+  private readonly waiting = new Map<number, () => void>();
+  private nextRid = 1;
+  private stopped = false;
+  /** A hook for tests: called with the thread that copied each settled transcript. */
+  onSettled: ((id: string, threadId: number) => void) | undefined;
 
   constructor(
     private readonly files: TranscriptStore,
-    private readonly db: PgStore,
-    private readonly backlogBytes = DEFAULT_BACKLOG_BYTES,
+    db: PgStore,
+    backlogBytes = DEFAULT_BACKLOG_BYTES,
     /** Where probe reports are kept here: each one kept is copied too. */
-    private readonly probes?: ProbeStore,
+    probes?: ProbeStore,
   ) {
     if (probes) probes.onSaved = (id) => this.changed(`${PROBE}${id}`);
+    const script = workerScript("pg-copy-worker");
+    const workerData: CopyWorkerData = {
+      url: db.url,
+      instance: db.instance,
+      transcriptsDir: files.dir,
+      limits: files.limits,
+      backlogBytes,
+      ...(probes ? { probesDataDir: path.dirname(probes.dir) } : {}),
+    };
+    this.worker = new Worker(script.source, { eval: script.eval, workerData });
+    this.worker.on("message", (m: CopyReply) => this.heard(m));
+    // What is not copied stays in the local data directory (and pinned): the relay goes on.
+    const fail = (err: Error) => {
+      if (this.stopped) return;
+      this.stopped = true;
+      console.error(`database: the copy's thread stopped (${err.message}): recordings stay in ${files.dir}`);
+      for (const done of this.waiting.values()) done();
+      this.waiting.clear();
+    };
+    this.worker.on("error", fail);
+    this.worker.on("exit", (code) => fail(new Error(`exit code ${code}`)));
+    this.worker.unref();
   }
 
   changed(id: string): void {
-    this.dirty.add(id);
+    this.pending.add(id);
     if (!id.startsWith(PROBE)) this.files.pinned.add(id);
-    this.schedule();
+    this.timer ??= setTimeout(() => this.send(), NOTIFY_MS).unref();
   }
 
   /** Not deleted in the database: the local store's retention must not delete the team's copy (deletes go to the database). */
@@ -111,143 +106,61 @@ export class PgMirror implements IndexObserver {
     this.files.pinned.delete(id);
   }
 
-  private schedule(): void {
-    if (this.closed) return;
-    this.timer ??= setTimeout(() => void this.flush(), this.down ? this.retryMs : NOTIFY_MS).unref();
-  }
-
-  /** Copies every transcript told of so far; resolves when they are saved or the try failed. */
-  flush(): Promise<void> {
+  private send(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
-    const ids = [...this.dirty];
-    this.dirty.clear();
-    this.chain = this.chain.then(() => this.copy(ids));
-    return this.chain;
+    if (this.pending.size === 0 || this.stopped) return;
+    const ids = [...this.pending];
+    this.pending.clear();
+    const batch = ++this.batch;
+    for (const id of ids) if (!id.startsWith(PROBE)) this.sentIn.set(id, batch);
+    const live = ids.filter((id) => this.files.live.has(id));
+    const unlisted = ids.filter((id) => this.files.unlisted.has(id));
+    this.worker.postMessage({ type: "changed", batch, ids, live, unlisted } satisfies CopyRequest);
   }
 
-  /** A last try, then no more. */
-  async close(): Promise<void> {
-    await this.flush();
-    this.closed = true;
-    clearTimeout(this.timer);
-    if (this.dirty.size > 0)
-      console.error(
-        `database: ${this.dirty.size} transcript(s) not copied at exit: they are in the local data directory (${this.files.dir})`,
-      );
-  }
-
-  private async copy(ids: string[]): Promise<void> {
-    const left: string[] = [];
-    for (const id of ids) {
-      // Once the database is away, the rest wait for the next try.
-      if (left.length > 0) {
-        left.push(id);
-        continue;
-      }
-      try {
-        if (id.startsWith(PROBE)) await this.syncProbe(id.slice(PROBE.length));
-        else await this.sync(id);
-      } catch (err) {
-        if (await this.reachable()) {
-          // This transcript's own trouble: copied again from the start the next time it changes.
-          this.sent.delete(id);
-          console.error(`database: transcript ${id}: ${(err as Error).message}`);
-        } else {
-          left.push(id);
-          if (!this.down)
-            console.error(
-              `database: unreachable (${(err as Error).message}): recording goes on here; what is not copied yet is copied when it is back`,
-            );
-          this.down = true;
+  private heard(m: CopyReply): void {
+    switch (m.type) {
+      case "settled":
+        // Unless a later notice of it is on its way to the copy.
+        if (!this.pending.has(m.id) && (this.sentIn.get(m.id) ?? 0) <= m.batch) {
+          this.files.pinned.delete(m.id);
+          this.sentIn.delete(m.id);
         }
-      }
-    }
-    if (left.length === 0) {
-      if (this.down) console.error("database: reachable again: the recordings' copies caught up");
-      this.down = false;
-      this.overBound = false;
-      this.retryMs = RETRY_MS;
-      return;
-    }
-    for (const id of left) this.dirty.add(id);
-    this.holdBacklog();
-    this.schedule();
-    this.retryMs = Math.min(this.retryMs * 2, MAX_RETRY_MS);
-  }
-
-  private async reachable(): Promise<boolean> {
-    try {
-      await this.db.pool.query("SELECT 1");
-      return true;
-    } catch {
-      return false;
-    }
-  }
-
-  /** Keeps what waits to be copied from local retention, up to the bound; past it says so, once per outage. */
-  private holdBacklog(): void {
-    const waiting = [...this.dirty]
-      .filter((id) => !id.startsWith(PROBE))
-      .sort()
-      .map((id) => {
-        let size = 0;
-        try {
-          size = statSync(this.files.file(id)).size;
-        } catch {
-          // gone
-        }
-        return { id, bytes: Math.max(0, size - (this.sent.get(id)?.bytes ?? 0)) };
-      });
-    let total = waiting.reduce((sum, w) => sum + w.bytes, 0);
-    if (total <= this.backlogBytes) return;
-    if (!this.overBound)
-      console.error(
-        `database: ${Math.ceil(total / MIB)} MiB of recordings wait to be copied, over the bound of ` +
-          `${Math.floor(this.backlogBytes / MIB)} MiB (ACP_PLAYGROUND_DATABASE_BACKLOG_BYTES): recording goes on here, ` +
-          "but the oldest of them are no longer kept from the local library's retention",
-      );
-    this.overBound = true;
-    // Oldest first (ids begin with their start time).
-    for (const w of waiting) {
-      if (total <= this.backlogBytes) break;
-      this.files.pinned.delete(w.id);
-      total -= w.bytes;
-    }
-  }
-
-  private async syncProbe(id: string): Promise<void> {
-    const report = this.probes?.get(id);
-    if (report) await this.db.saveProbe({ ...report, id });
-  }
-
-  /** Copies one transcript's new lines and its meta now, a chunk at a time. */
-  async sync(id: string): Promise<void> {
-    // A warm agent nobody has taken: the file store does not list it, nor does the team's library
-    // (the pool drops it at stop). Once taken, its next line brings it here, copied whole.
-    if (this.files.unlisted.has(id)) {
-      this.files.pinned.delete(id);
-      return;
-    }
-    for (;;) {
-      const meta = this.files.meta(id);
-      if (!meta) {
-        this.files.pinned.delete(id);
+        this.onSettled?.(m.id, m.threadId);
+        return;
+      case "released":
+        for (const id of m.ids) this.files.pinned.delete(id);
+        return;
+      case "done": {
+        const done = this.waiting.get(m.rid);
+        this.waiting.delete(m.rid);
+        done?.();
         return;
       }
-      let from = this.sent.get(id) ?? START;
-      let chunk = wholeLines(this.files.file(id), from.bytes, CHUNK_BYTES);
-      // A file replaced by a shorter one: copied again whole.
-      if (chunk.size < from.bytes) {
-        from = START;
-        chunk = wholeLines(this.files.file(id), 0, CHUNK_BYTES);
-      }
-      // While catching up, the database's copy is still being written, whatever the file's meta says.
-      const shown = chunk.more ? { ...meta, recording: true } : meta;
-      const lastSeq = await this.db.save(shown, chunk.lines, from.lines, from.lastSeq);
-      this.sent.set(id, { bytes: chunk.end, lines: from.lines + chunk.lines.length, lastSeq });
-      if (!chunk.more) break;
     }
-    if (!this.dirty.has(id)) this.files.pinned.delete(id);
+  }
+
+  private ask(type: "flush" | "close"): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    const rid = this.nextRid++;
+    return new Promise<void>((resolve) => {
+      this.waiting.set(rid, resolve);
+      this.worker.postMessage({ type, rid } satisfies CopyRequest);
+    });
+  }
+
+  /** Has every transcript told of so far copied; resolves when they are saved or the try failed. */
+  flush(): Promise<void> {
+    this.send();
+    return this.ask("flush");
+  }
+
+  /** A last try (the copy's thread says what it could not copy), then no more. */
+  async close(): Promise<void> {
+    this.send();
+    await this.ask("close");
+    this.stopped = true;
+    await this.worker.terminate();
   }
 }

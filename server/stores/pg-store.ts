@@ -133,7 +133,9 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
   /** Resolves once the migrations have run; rejects, saying why, when the database cannot be used. */
   readonly ready: Promise<void>;
   /** This instance, as the writer of its recordings. */
-  readonly instance = randomBytes(12).toString("base64url");
+  readonly instance: string;
+  /** False for a second handle on an instance started elsewhere (PgStore.writer): no lease of its own. */
+  private readonly leased: boolean;
   private readonly leaseMs: number;
   private readonly searchBudgetMs: number | undefined;
   /** Words already in the table of terms (a bound on memory: KNOWN_TERMS). */
@@ -144,13 +146,23 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
   private renewing: Promise<unknown> = Promise.resolve();
 
   private constructor(
+    /** Where it connects (the copier's thread opens a handle of its own: server/stores/pg-mirror.ts). */
+    readonly url: string,
     readonly pool: pg.Pool,
     options: PgOptions,
+    instance?: string,
   ) {
+    this.instance = instance ?? randomBytes(12).toString("base64url");
+    this.leased = instance === undefined;
     this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
     this.searchBudgetMs = options.searchBudgetMs;
     // An idle client's error (the server restarted) must not take the relay down.
     pool.on("error", (err) => console.error(`database: ${err.message}`));
+    // A second handle: its instance's own handle runs the migrations and renews the lease.
+    if (!this.leased) {
+      this.ready = Promise.resolve();
+      return;
+    }
     this.ready = migrate(pool, MIGRATIONS).then(async () => {
       // Recordings left by instances whose lease ran out are marked at start, then at every renewal.
       await this.renew();
@@ -164,7 +176,15 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
 
   /** Connects now and runs the migrations not yet run (once, whatever other instances start meanwhile). */
   static connect(url: string, options: PgOptions = {}): PgStore {
-    return new PgStore(new pg.Pool({ connectionString: url, max: 8, connectionTimeoutMillis: 5_000 }), options);
+    return new PgStore(url, new pg.Pool({ connectionString: url, max: 8, connectionTimeoutMillis: 5_000 }), options);
+  }
+
+  /**
+   * A second handle on the instance `instance`, started elsewhere (the copier's thread): its saves
+   * name that instance as their writer, whose own handle runs the migrations and renews the lease.
+   */
+  static writer(url: string, instance: string, max = 2): PgStore {
+    return new PgStore(url, new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 5_000 }), {}, instance);
   }
 
   static async open(url: string, options: PgOptions = {}): Promise<PgStore> {
@@ -182,7 +202,8 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
   async close(): Promise<void> {
     clearInterval(this.leaseTimer);
     await this.renewing;
-    await this.pool.query("DELETE FROM instances WHERE id = $1", [this.instance]).catch(() => undefined);
+    if (this.leased)
+      await this.pool.query("DELETE FROM instances WHERE id = $1", [this.instance]).catch(() => undefined);
     await this.pool.end();
   }
 

@@ -97,6 +97,8 @@ describe("benchmarks (smoke)", () => {
       expect(r.everyFrameStored).toBe(true);
       for (const side of [r.addedLatencyMs.fileStore, r.addedLatencyMs.database])
         expect(Number.isFinite(side.p50.median)).toBe(true);
+      for (const side of [r.relayMainThreadCpuUsPerFrame.fileStore, r.relayMainThreadCpuUsPerFrame.database])
+        expect(Number.isFinite(side.median)).toBe(true);
       expect(r.loadAverage.before).toHaveLength(3);
     },
     180_000,
