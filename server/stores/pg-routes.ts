@@ -17,6 +17,7 @@ import type { PgStore } from "./pg-store";
 import type { PgMirror } from "./pg-mirror";
 import { PgComparisons } from "./pg-comparisons";
 import { comparisonInput } from "../../lib/contracts/compare-format";
+import { ownerRefusal, type Me } from "../../lib/contracts/transcript-meta";
 
 type Streamed = NonNullable<Awaited<ReturnType<PgStore["stream"]>>>;
 
@@ -63,7 +64,8 @@ export async function handleTeamApi(
   res: ServerResponse,
   url: URL,
   team: PgStore,
-  authorized: boolean,
+  /** Who the request's token is (server/http/identities.ts); undefined: no one. */
+  who: Me | undefined,
   /** This instance's copier: what it recorded is in the database before a comparison names it. */
   mirror?: PgMirror,
 ): Promise<boolean> {
@@ -87,7 +89,7 @@ export async function handleTeamApi(
     const shared = await new PgComparisons(team).shared(parts[1]!, url.searchParams.get("token"));
     return done(shared ? sendJson(res, 200, shared) : sendError(res, 404, "not_found", "no such shared comparison"));
   }
-  if (!authorized) return false;
+  if (!who) return false;
 
   if (parts[0] === "comparisons" && parts[1] !== "workspaces") {
     await team.ready;
@@ -131,7 +133,10 @@ export async function handleTeamApi(
   if (id === undefined) return false;
   const missing = () => sendError(res, 404, "not_found", `no transcript ${id.slice(0, 80)}`);
   if (parts.length === 3 && parts[2] === "share" && (method === "POST" || method === "DELETE")) {
-    if (!(await team.exists(id))) return done(missing());
+    const current = await team.meta(id);
+    if (!current) return done(missing());
+    const why = ownerRefusal(who, current.owner, method === "POST" ? "share" : "unshare");
+    if (why) return done(sendError(res, 403, "not_owner", why));
     let body: ShareBody = {};
     if (method === "POST") {
       const read = await readJsonBody(req, shareBody, 4 * 1024, {});
@@ -147,8 +152,13 @@ export async function handleTeamApi(
     if (streamed === undefined) return done(missing());
     return done(await sendJsonl(res, id, streamed, { download: url.searchParams.has("download") }));
   }
+  if (method === "DELETE" || method === "PATCH") {
+    const current = await team.meta(id);
+    if (!current) return done(missing());
+    const why = ownerRefusal(who, current.owner, method === "DELETE" ? "delete" : "rename");
+    if (why) return done(sendError(res, 403, "not_owner", why));
+  }
   if (method === "DELETE") {
-    if (!(await team.exists(id))) return done(missing());
     return done(
       (await team.delete(id))
         ? void res.writeHead(204).end()
@@ -156,7 +166,6 @@ export async function handleTeamApi(
     );
   }
   if (method === "PATCH") {
-    if (!(await team.exists(id))) return done(missing());
     const read = await readJsonBody(req, renameBody, 64 * 1024);
     if (!read.ok) return done(sendError(res, 400, "invalid_payload", read.error));
     const meta = await team.rename(id, read.value.title);
