@@ -89,7 +89,7 @@ export type OwnerAction = "delete" | "rename" | "share" | "unshare";
  * relay's own token, the only one the embedded default has) may change everything; a person (a
  * named token) only what they own. A recording with no owner was made with the admin's token, or
  * before owners were recorded: the admin's, so no person may change it, which also keeps every
- * recording made before an upgrade out of everyone's reach (docs/scaling.md#named-tokens).
+ * recording made before an upgrade out of everyone's reach (docs/scaling.md#named-tokens-and-owners).
  */
 export function ownerRefusal(me: Me, owner: string | undefined, action: OwnerAction): string | undefined {
   if (me.owner === undefined || me.owner === owner) return undefined;
