@@ -82,7 +82,16 @@ export interface Me {
 }
 
 /** What changes or exposes a recording: allowed to its owner or the server's admin only. */
-export type OwnerAction = "delete" | "rename" | "share" | "unshare";
+export type OwnerAction = "delete" | "rename" | "share" | "unshare" | "compare";
+
+const VERBS: Record<OwnerAction, string> = {
+  delete: "delete it",
+  rename: "rename it",
+  share: "share it",
+  unshare: "unshare it",
+  // Saving a comparison files both its transcripts under it (their kind becomes "compare").
+  compare: "save it in a comparison",
+};
 
 /**
  * Why `me` may not `action` a recording owned by `owner`, or undefined when it may. The admin (the
@@ -94,8 +103,8 @@ export type OwnerAction = "delete" | "rename" | "share" | "unshare";
 export function ownerRefusal(me: Me, owner: string | undefined, action: OwnerAction): string | undefined {
   if (me.owner === undefined || me.owner === owner) return undefined;
   return owner === undefined
-    ? `only the server's admin can ${action} it: it has no owner (recorded with the relay's own token, or before owners were recorded)`
-    : `only its owner, ${owner}, or the server's admin can ${action} it`;
+    ? `only the server's admin can ${VERBS[action]}: it has no owner (made with the relay's own token, or before owners were recorded)`
+    : `only its owner, ${owner}, or the server's admin can ${VERBS[action]}`;
 }
 
 /** What GET /api/transcripts may be narrowed to (`?owner=`). */

@@ -112,7 +112,7 @@ export async function handleApi(
     return sendTranscript(res, store, id, false, !meta.shareShowsCommand);
   }
 
-  if (parts[0] === "comparisons") return handleComparisonApi(req, res, url, relay, who !== undefined);
+  if (parts[0] === "comparisons") return handleComparisonApi(req, res, url, relay, who);
   if (parts.length === 1 && parts[0] === "viewer" && method === "GET")
     return sendViewer(res, url.searchParams.has("download"));
   if (!who) return sendError(res, 401, "unauthorized", "unauthorized");

@@ -18,6 +18,7 @@ import type { PgMirror } from "./pg-mirror";
 import { PgComparisons } from "./pg-comparisons";
 import { comparisonInput } from "../../lib/contracts/compare-format";
 import { ownerRefusal, type Me } from "../../lib/contracts/transcript-meta";
+import { comparisonRefusal } from "../transcripts/comparison-links";
 
 type Streamed = NonNullable<Awaited<ReturnType<PgStore["stream"]>>>;
 
@@ -93,7 +94,7 @@ export async function handleTeamApi(
 
   if (parts[0] === "comparisons" && parts[1] !== "workspaces") {
     await team.ready;
-    return handleComparisons(req, res, parts.slice(1), method, new PgComparisons(team), mirror);
+    return handleComparisons(req, res, parts.slice(1), method, team, who, mirror);
   }
 
   if (parts.length === 1 && (parts[0] === "search" || parts[0] === "latency") && method === "GET") {
@@ -180,16 +181,23 @@ async function handleComparisons(
   res: ServerResponse,
   parts: string[],
   method: string,
-  store: PgComparisons,
+  team: PgStore,
+  who: Me,
   mirror: PgMirror | undefined,
 ): Promise<boolean> {
   const done = (_sent: void) => true;
+  /** Both transcripts as the rule needs them (comparisonRefusal). */
+  const sidesOf = (c: { sides: ReadonlyArray<{ transcriptId: string }> }) =>
+    Promise.all(c.sides.map(async (s) => ({ id: s.transcriptId, owner: (await team.meta(s.transcriptId))?.owner })));
+  const store = new PgComparisons(team);
   if (parts.length === 0 && method === "GET") return done(sendJson(res, 200, { comparisons: await store.list() }));
   if (parts.length === 0 && method === "POST") {
     const body = await readJsonBody(req, comparisonInput, 256 * 1024);
     if (!body.ok) return done(sendError(res, 400, "invalid_payload", body.error));
     await mirror?.flush();
-    const saved = await store.save(body.value);
+    const why = comparisonRefusal(who, "compare", undefined, await sidesOf(body.value));
+    if (why) return done(sendError(res, 403, "not_owner", why));
+    const saved = await store.save(body.value, who.owner);
     if ("missing" in saved) return done(sendError(res, 400, "not_found", `no transcript ${saved.missing}`));
     return done(sendJson(res, 201, saved));
   }
@@ -200,9 +208,15 @@ async function handleComparisons(
     const record = await store.get(id);
     if (!record) return done(missing());
     if (method === "GET") return done(sendJson(res, 200, record));
+    const why = comparisonRefusal(who, "delete", record, []);
+    if (why) return done(sendError(res, 403, "not_owner", why));
     return done((await store.delete(id)) ? void res.writeHead(204).end() : missing());
   }
   if (parts.length === 2 && parts[1] === "share" && (method === "POST" || method === "DELETE")) {
+    const current = await store.get(id);
+    const why =
+      current && comparisonRefusal(who, method === "POST" ? "share" : "unshare", current, await sidesOf(current));
+    if (why) return done(sendError(res, 403, "not_owner", why));
     const record = method === "POST" ? await store.share(id) : await store.unshare(id);
     return done(
       record

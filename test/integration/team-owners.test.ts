@@ -146,4 +146,61 @@ describe.each([
     expect((await http(ADMIN, "POST", `transcripts/${id}/share`, "{}")).status).toBe(200);
     expect((await http(ADMIN, "DELETE", `transcripts/${id}`)).status).toBe(204);
   });
+
+  it.skipIf(skip !== undefined)("keeps a comparison its saver's, and its transcripts their owners'", async () => {
+    const sides = async (token: string) => [await upload(token, "left"), await upload(token, "right")];
+    const input = ([a, b]: string[]) =>
+      JSON.stringify({
+        prompt: "hello",
+        sides: [a, b].map((transcriptId, i) => ({ label: `side ${i}`, profile: "p", transcriptId })),
+      });
+    const alices = await sides(ALICE);
+    // Saving files both transcripts under the comparison (their kind): bob may not do that to alice's.
+    const taken = await http(BOB, "POST", "comparisons", input(alices));
+    expect([taken.status, taken.json().error]).toEqual([
+      403,
+      {
+        code: "not_owner",
+        message: `transcript ${alices[0]}: only its owner, alice, or the server's admin can save it in a comparison`,
+      },
+    ]);
+    const saved = await http(ALICE, "POST", "comparisons", input(alices));
+    expect(saved.status, saved.text).toBe(201);
+    const { id, owner } = saved.json() as { id: string; owner: string };
+    expect(owner).toBe("alice");
+    for (const [method, route, action] of [
+      ["DELETE", `comparisons/${id}`, "delete"],
+      ["POST", `comparisons/${id}/share`, "share"],
+      ["DELETE", `comparisons/${id}/share`, "unshare"],
+    ] as const) {
+      const res = await http(BOB, method, route);
+      expect([route, res.status, res.json().error]).toEqual([
+        route,
+        403,
+        {
+          code: "not_owner",
+          message: `this comparison: only its owner, alice, or the server's admin can ${action} it`,
+        },
+      ]);
+    }
+    // Sharing it shares both transcripts: still alice's.
+    for (const t of alices)
+      expect(
+        ((await http(BOB, "GET", "transcripts")).json().transcripts as { id: string; shareToken?: string }[]).find(
+          (m) => m.id === t,
+        ),
+      ).not.toHaveProperty("shareToken");
+    expect((await http(ALICE, "POST", `comparisons/${id}/share`)).status).toBe(200);
+    expect((await http(ADMIN, "DELETE", `comparisons/${id}/share`)).status).toBe(200);
+    expect((await http(ALICE, "DELETE", `comparisons/${id}`)).status).toBe(204);
+    // The admin may save one of anyone's, and it is then the admin's alone.
+    const admins = await http(ADMIN, "POST", "comparisons", input(alices));
+    expect(admins.status, admins.text).toBe(201);
+    expect(admins.json()).not.toHaveProperty("owner");
+    const other = admins.json().id as string;
+    expect((await http(ALICE, "DELETE", `comparisons/${other}`)).json().error).toMatchObject({
+      message: expect.stringMatching(/^this comparison: only the server's admin can delete it/),
+    });
+    expect((await http(ADMIN, "DELETE", `comparisons/${other}`)).status).toBe(204);
+  });
 });
