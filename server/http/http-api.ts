@@ -227,6 +227,11 @@ export async function handleApi(
       const report = probes.get(id);
       if (!report) return sendError(res, 404, "not_found", `no probe report ${id.slice(0, 80)}`);
       if (method === "GET") return sendJson(res, 200, report);
+      // A report is its probe's transcript's owner's (gone with it: the admin's).
+      const why =
+        method === "DELETE" &&
+        ownerRefusal(who, report.transcriptId ? store.meta(report.transcriptId)?.owner : undefined, "delete");
+      if (why) return sendError(res, 403, "not_owner", why);
       if (method === "DELETE")
         return probes.delete(id) ? void res.writeHead(204).end() : sendError(res, 404, "not_found", id);
     }

@@ -120,6 +120,12 @@ export async function handleTeamApi(
       const report = await team.probe(id);
       return done(report ? sendJson(res, 200, { ...report, id }) : gone());
     }
+    // A report is its probe's transcript's owner's (gone with it: the admin's).
+    const report = await team.probe(id);
+    if (!report) return done(gone());
+    const owner = report.transcriptId ? (await team.meta(report.transcriptId))?.owner : undefined;
+    const why = ownerRefusal(who, owner, "delete");
+    if (why) return done(sendError(res, 403, "not_owner", why));
     return done((await team.deleteProbe(id)) ? void res.writeHead(204).end() : gone());
   }
 

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serialize, serializeFrame, TRANSCRIPT_FORMAT, TRANSCRIPT_VERSION } from "../../lib/contracts/transcript";
+import { probeStoreBeside } from "../../server/transcripts/probe-store";
 import { pgSkipReason, startPgCluster, type PgCluster } from "../pg-cluster";
 import { startTestRelay, type TestRelay } from "../relay-harness";
 
@@ -202,5 +203,28 @@ describe.each([
       message: expect.stringMatching(/^this comparison: only the server's admin can delete it/),
     });
     expect((await http(ADMIN, "DELETE", `comparisons/${other}`)).status).toBe(204);
+  });
+
+  it.skipIf(skip !== undefined)("keeps a probe report its probe's transcript's owner's", async () => {
+    /** A report as a probe keeps it (on a team server, copied to the database), naming its transcript. */
+    const probe = async (transcriptId: string) => {
+      const report = { profile: "p", startedAt: new Date().toISOString(), durationMs: 1, rows: [], transcriptId };
+      const { id } = probeStoreBeside(relay!.server.relay.transcripts).save(report);
+      const deadline = Date.now() + 20_000;
+      while ((await http(BOB, "GET", `probes/${id}`)).status !== 200) {
+        if (Date.now() > deadline) throw new Error(`probe report ${id} never readable`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      return id;
+    };
+    const id = await probe(await upload(ALICE, "probed"));
+    expect((await http(BOB, "DELETE", `probes/${id}`)).json().error).toEqual({
+      code: "not_owner",
+      message: "only its owner, alice, or the server's admin can delete it",
+    });
+    expect((await http(ALICE, "DELETE", `probes/${id}`)).status).toBe(204);
+    const admins = await probe(await upload(ADMIN, "probed-by-admin"));
+    expect((await http(ALICE, "DELETE", `probes/${admins}`)).status).toBe(403);
+    expect((await http(ADMIN, "DELETE", `probes/${admins}`)).status).toBe(204);
   });
 });
