@@ -4,7 +4,7 @@
  * the directory). initdb refuses root: as root the cluster runs as the `postgres` user.
  */
 import { execFileSync } from "node:child_process";
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { freePort, skipUnlessInstalled } from "./server-process";
@@ -43,7 +43,11 @@ export function pgSkipReason(): string | undefined {
   );
 }
 
-export async function startPgCluster(): Promise<PgCluster> {
+/**
+ * `password`: the `postgres` user has it and TCP connections must give it (SCRAM, as Debian's own
+ * clusters ask); without it every connection is trusted.
+ */
+export async function startPgCluster({ password }: { password?: string } = {}): Promise<PgCluster> {
   const bin = pgBinDir();
   if (!bin) throw new Error("PostgreSQL is not installed");
   const root = process.getuid?.() === 0;
@@ -53,11 +57,13 @@ export async function startPgCluster(): Promise<PgCluster> {
     root
       ? execFileSync("runuser", ["-u", "postgres", "--", path.join(bin, cmd), ...args], { stdio: "pipe" })
       : execFileSync(path.join(bin, cmd), args, { stdio: "pipe" });
-  if (root) {
-    const uid = Number(execFileSync("id", ["-u", "postgres"]).toString());
-    const gid = Number(execFileSync("id", ["-g", "postgres"]).toString());
-    chownSync(dir, uid, gid);
-  }
+  const owner: [number, number] | undefined = root
+    ? [
+        Number(execFileSync("id", ["-u", "postgres"]).toString()),
+        Number(execFileSync("id", ["-g", "postgres"]).toString()),
+      ]
+    : undefined;
+  if (owner) chownSync(dir, ...owner);
   let started = false;
   const stop = () => {
     try {
@@ -68,7 +74,14 @@ export async function startPgCluster(): Promise<PgCluster> {
     }
   };
   try {
-    as("initdb", ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8", "-N"]);
+    const auth = ["--auth=trust"];
+    if (password) {
+      const pwfile = path.join(dir, "pw");
+      writeFileSync(pwfile, password);
+      if (root) chownSync(pwfile, ...owner!);
+      auth.push("--auth-host=scram-sha-256", `--pwfile=${pwfile}`);
+    }
+    as("initdb", ["-D", data, "-U", "postgres", ...auth, "-E", "UTF8", "--locale=C.UTF-8", "-N"]);
     const port = await freePort();
     const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off`;
     const start = () => {
@@ -80,7 +93,7 @@ export async function startPgCluster(): Promise<PgCluster> {
       started = false;
     };
     start();
-    const base = `postgres://postgres@127.0.0.1:${port}`;
+    const base = `postgres://postgres${password ? `:${encodeURIComponent(password)}` : ""}@127.0.0.1:${port}`;
     const database = async (name: string) => {
       if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`bad database name ${name}`);
       as("psql", ["-h", dir, "-p", String(port), "-U", "postgres", "-c", `CREATE DATABASE ${name}`]);

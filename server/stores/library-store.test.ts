@@ -4,7 +4,7 @@
  * throw-away cluster (test/pg-cluster.ts) and is skipped, saying why, only where PostgreSQL is
  * not installed outside CI.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -29,6 +29,8 @@ interface Subject {
   store: TranscriptLibrary & LibrarySearch;
   /** Adds a transcript as an upload does; answers its meta as the store lists it. */
   add(jsonl: string): Promise<TranscriptMeta>;
+  /** Appends lines to a transcript as a recording does, and waits until the store has them. */
+  append(id: string, jsonl: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -50,6 +52,7 @@ function fileStore(): Subject {
       writeFileSync(temp, jsonl);
       return files.import(temp);
     },
+    append: async (id, jsonl) => appendFileSync(files.file(id), jsonl),
     close: async () => {
       index.close();
       rmSync(dir, { recursive: true, force: true });
@@ -74,6 +77,11 @@ async function pgStore(url: string): Promise<Subject> {
       await mirror.flush();
       return (await db.meta(meta.id))!;
     },
+    append: async (id, jsonl) => {
+      appendFileSync(files.file(id), jsonl);
+      mirror.changed(id);
+      await mirror.flush();
+    },
     close: async () => {
       await db.close();
       rmSync(dir, { recursive: true, force: true });
@@ -81,7 +89,7 @@ async function pgStore(url: string): Promise<Subject> {
   };
 }
 
-const say = (seq: number, text: string) =>
+const say = (seq: number, text: string, messageId = `m${seq}`) =>
   serializeFrame({
     seq,
     ts: 1000 + seq,
@@ -93,7 +101,7 @@ const say = (seq: number, text: string) =>
       method: "session/update",
       params: {
         sessionId: "s",
-        update: { sessionUpdate: "agent_message_chunk", messageId: `m${seq}`, content: { type: "text", text } },
+        update: { sessionUpdate: "agent_message_chunk", messageId, content: { type: "text", text } },
       },
     }),
   });
@@ -291,6 +299,33 @@ function librarySuite(name: string, make: () => Promise<Subject>, skip?: string)
       expect((await s.store.list()).map((m) => m.id)).toEqual([older.id, paths.id]);
       expect(await s.store.read(newer.id)).toBeUndefined();
       expect((await s.store.search({ q: "dog" })).hits).toEqual([]);
+    });
+
+    it("finds a word and a phrase cut by a streamed chunk's edge, across two saves, once", async () => {
+      const first = transcript("delta", "2026-11-22T10:00:00.000Z", []) + say(3, "Alpha bravo char", "m");
+      const streamed = await s.add(first);
+      // The message goes on after the store has its first part (the PostgreSQL store: a second save).
+      await s.append(streamed.id, say(4, "lie delta echo foxtrot golf ", "m") + say(5, "hotel india", "m"));
+      const seqs = async (q: string) =>
+        (await s.store.search({ q })).hits
+          .filter((h) => h.transcript.id === streamed.id)
+          .map((h) => h.seq)
+          .sort();
+      // A word the edge cuts: found in the chunk that ends it; as a prefix, in both.
+      expect(await seqs("charlie")).toEqual([4]);
+      expect(await seqs("char")).toEqual([3, 4]);
+      // Phrases of two and three words across the edge between the saves, with the word it cuts.
+      expect(await seqs('"bravo charlie"')).toEqual([4]);
+      expect(await seqs('"alpha bravo charlie"')).toEqual([4]);
+      expect(await seqs('"charlie delta echo"')).toEqual([4]);
+      // Across an edge at a space, within the second save.
+      expect(await seqs('"golf hotel"')).toEqual([5]);
+      expect(await seqs('"foxtrot golf hotel"')).toEqual([5]);
+      expect(await seqs('"golf hotel india"')).toEqual([5]);
+      // A phrase wholly in earlier chunks is found there only, not again in the chunk after.
+      expect(await seqs('"alpha bravo"')).toEqual([3]);
+      expect(await seqs('"echo foxtrot golf"')).toEqual([4]);
+      expect(await seqs('"bravo charlie india"')).toEqual([]);
     });
   });
 }

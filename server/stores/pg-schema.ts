@@ -7,7 +7,7 @@
  * Append only: a released version's migration is never edited, a new one is added.
  */
 import type { Migration } from "./pg-migrate";
-import { revector } from "./pg-search";
+import { rejoin, revector } from "./pg-search";
 
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -122,5 +122,19 @@ export const MIGRATIONS: readonly Migration[] = [
       await client.query("CREATE INDEX search_docs_tsv ON search_docs USING GIN (tsv)");
       await client.query("ANALYZE transcripts");
     },
+  },
+  {
+    version: 6,
+    name: "streamed chunks' joints: a word or phrase cut by a chunk's edge",
+    sql: `
+      -- The message each transcript was streaming after its first joint_line lines, and that
+      -- message's last words (lib/features/library/joints.ts): the next save's first chunk joins
+      -- them, whichever instance makes it.
+      ALTER TABLE transcripts
+        ADD COLUMN joint_line integer NOT NULL DEFAULT 0,
+        ADD COLUMN joint_stream text NOT NULL DEFAULT '',
+        ADD COLUMN joint_tail text NOT NULL DEFAULT '';
+    `,
+    then: rejoin,
   },
 ];

@@ -8,8 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pgSkipReason, startPgCluster, type PgCluster } from "../../test/pg-cluster";
 import { migrate } from "./pg-migrate";
 import { MIGRATIONS } from "./pg-schema";
-import { docVector, ERROR_TAG, PAIR, pgQuery, words } from "./pg-search";
+import { joints } from "../../lib/features/library/joints";
+import { serialize, serializeFrame, TRANSCRIPT_FORMAT, TRANSCRIPT_VERSION } from "../../lib/contracts/transcript";
+import { docVector, ERROR_TAG, JOINED, PAIR, pgQuery, words } from "./pg-search";
 import { PgStore } from "./pg-store";
+import type { TranscriptMeta } from "../../lib/contracts/transcript-meta";
 
 describe("words and vectors", () => {
   it("cuts words as the file store's tokenizer: letters and digits, lower case, accents removed", () => {
@@ -43,14 +46,34 @@ describe("words and vectors", () => {
     expect(docVector("quota", "", true)).toBe(`'quota':1A '${ERROR_TAG}'`);
   });
 
+  it("adds what a streamed chunk's edge joins: the cut word apart, the first joint's pairs, runs of three words and more", () => {
+    const joined = joints("alpha bravo char", "lie delta");
+    const v = docVector("lie delta", "", false, undefined, joined);
+    // The cut word at a position next to no other word.
+    expect(v).toContain("'charlie':5A");
+    for (const pair of ["bravo charlie", "charlie delta", "lie delta"]) expect(v).toContain(`'${PAIR}${pair}'`);
+    // Not the pair wholly before the edge: that chunk has it.
+    expect(v).not.toContain(`'${PAIR}alpha bravo'`);
+    for (const run of ["bravo charlie delta", "alpha bravo charlie", "alpha bravo charlie delta"])
+      expect(v).toContain(`'${JOINED}${run}'`);
+    expect(v.match(new RegExp(`'${JOINED}`, "g"))).toHaveLength(3);
+    const terms = new Set<string>();
+    docVector("lie delta", "", false, terms, joined);
+    expect([...terms].sort()).toEqual(["charlie", "delta", "lie"]);
+    // No edge: as before.
+    expect(docVector("lie delta", "", false, undefined, { split: "", joints: [] })).toBe(
+      docVector("lie delta", "", false),
+    );
+  });
+
   it("reads a typed query as the file store does: terms, phrases as pairs then order, the last word a prefix", () => {
     expect(pgQuery("read file")).toEqual({ query: "'read' & 'file':*" });
     expect(pgQuery('"read file"')).toEqual({ query: `'${PAIR}read file'` });
     expect(pgQuery('say "one two three"')).toEqual({
-      query: `'say' & ('${PAIR}one two' & '${PAIR}two three' & ('one' <-> 'two' <-> 'three'))`,
+      query: `'say' & (('${PAIR}one two' & '${PAIR}two three' & ('one' <-> 'two' <-> 'three')) | '${JOINED}one two three')`,
     });
     expect(pgQuery("src/app.t")).toEqual({
-      query: `('${PAIR}src app' & '${PAIR}app t':* & ('src' <-> 'app' <-> 't':*))`,
+      query: `(('${PAIR}src app' & '${PAIR}app t':* & ('src' <-> 'app' <-> 't':*)) | '${JOINED}src app t':*)`,
     });
     expect(pgQuery("Zür' & !:*")).toEqual({ query: "'zur':*" });
     // The words the one being typed begins, when the table of terms says which.
@@ -85,7 +108,18 @@ describe.skipIf(skip !== undefined)("pg search", () => {
     cluster?.stop();
   });
 
-  const meta = (id: string) => ({ id, title: id, profile: "p", createdAt: "2026-11-20T10:00:00.000Z", kind: "upload" });
+  const meta = (id: string): TranscriptMeta => ({
+    id,
+    title: id,
+    profile: "p",
+    createdAt: "2026-11-20T10:00:00.000Z",
+    kind: "upload",
+    turns: 0,
+    frames: 0,
+    bytes: 0,
+    redactions: 0,
+    recording: false,
+  });
 
   it("makes the search vectors of a database written before migration 5 again: its phrases are found", async () => {
     const url = await cluster.database("before_pairs");
@@ -122,10 +156,123 @@ describe.skipIf(skip !== undefined)("pg search", () => {
     expect(rows[0]!.n).toBe(2500);
   });
 
+  const header = (id: string) =>
+    serialize({
+      type: "header",
+      format: TRANSCRIPT_FORMAT,
+      version: TRANSCRIPT_VERSION,
+      id,
+      createdAt: "2026-11-20T10:00:00.000Z",
+      playground: { version: "test" },
+      agent: { profile: "p", command: "agent", args: [], cwd: "/w" },
+    }).trimEnd();
+  const chunk = (seq: number, text: string) =>
+    serializeFrame({
+      seq,
+      ts: 1000 + seq,
+      dir: "from-agent",
+      kind: "notification",
+      method: "session/update",
+      raw: JSON.stringify({
+        jsonrpc: "2.0",
+        method: "session/update",
+        params: {
+          sessionId: "s",
+          update: { sessionUpdate: "agent_message_chunk", messageId: "m", content: { type: "text", text } },
+        },
+      }),
+    }).trimEnd();
+  const seqs = async (store: PgStore, q: string) => (await store.search({ q })).hits.map((h) => h.seq).sort();
+
+  it("gives the streamed chunks of a database written before migration 6 their joints; a recording goes on joining", async () => {
+    const url = await cluster.database("before_joints");
+    const pool = new pg.Pool({ connectionString: url, max: 2 });
+    pools.push(pool);
+    await migrate(pool, MIGRATIONS.slice(0, 5));
+    // Saved as the store saved before: each document's vector of its own words.
+    const lines = [header("rec"), chunk(1, "alpha bravo char"), chunk(2, "lie delta echo"), chunk(3, " fox")];
+    await pool.query("INSERT INTO transcripts (id, created_at, meta) VALUES ('rec', $1, $2)", [
+      "2026-11-20T10:00:00.000Z",
+      { ...meta("rec"), recording: true },
+    ]);
+    for (const [n, line] of lines.entries()) {
+      await pool.query("INSERT INTO transcript_lines VALUES ('rec', $1, $2)", [n, line]);
+      if (n === 0) continue;
+      const body = JSON.parse(JSON.parse(line).raw).params.update.content.text as string;
+      await pool.query(
+        `INSERT INTO search_docs (transcript_id, line_no, seq, ts, kind, field, error, body, extra, tsv)
+         VALUES ('rec', $1, $1, 1000, 'notification', 'message', false, $2, '', $3::tsvector)`,
+        [n, body, docVector(body, "", false)],
+      );
+    }
+    const store = await PgStore.open(url);
+    stores.push(store);
+    expect(await seqs(store, "charlie")).toEqual([2]);
+    expect(await seqs(store, '"alpha bravo charlie"')).toEqual([2]);
+    expect(await seqs(store, '"delta echo fox"')).toEqual([3]);
+    expect(await seqs(store, '"alpha bravo"')).toEqual([1]);
+    // The recording's next lines join the message where the migration left it.
+    await store.save({ ...meta("rec"), recording: true }, [chunk(4, "trot golf")], 4, 3);
+    expect(await seqs(store, "foxtrot")).toEqual([4]);
+    expect(await seqs(store, '"echo foxtrot golf"')).toEqual([4]);
+    expect(await seqs(store, "hotel")).toEqual([]);
+  });
+
+  it("joins a message across saves made by two instances, and a save made again duplicates nothing", async () => {
+    const url = await cluster.database("two_writers");
+    const a = await PgStore.open(url);
+    const b = await PgStore.open(url);
+    stores.push(a, b);
+    const rec = { ...meta("rec"), recording: true };
+    await a.save(rec, [header("rec"), chunk(1, "alpha bravo char")]);
+    await b.save(rec, [chunk(2, "lie delta ech")], 2, 1);
+    // Saved again (the answer to its commit was lost), then the next lines.
+    await b.save(rec, [chunk(2, "lie delta ech")], 2, 1);
+    await a.save(rec, [chunk(2, "lie delta ech"), chunk(3, "o foxtrot")], 2, 1);
+    expect(await seqs(a, "charlie")).toEqual([2]);
+    expect(await seqs(b, '"bravo charlie delta"')).toEqual([2]);
+    expect(await seqs(a, "echo")).toEqual([3]);
+    expect(await seqs(b, '"delta echo foxtrot"')).toEqual([3]);
+    expect(await seqs(a, '"lie delta"')).toEqual([2]);
+  });
+
+  it("shows the hits in the newest transcripts when its budget ends a search, and says so", async () => {
+    const url = await cluster.database("tiny_budget");
+    // Past its budget as soon as the newest transcripts were searched.
+    const tiny = await PgStore.open(url, { searchBudgetMs: 0.001 });
+    const store = await PgStore.open(url);
+    stores.push(tiny, store);
+    for (let i = 0; i < 70; i++) {
+      const id = `t${String(i).padStart(2, "0")}`;
+      const at = new Date(Date.UTC(2026, 10, 1, 0, i)).toISOString();
+      await store.save({ ...meta(id), createdAt: at }, [header(id), chunk(1, `common word ${i}`)]);
+    }
+    const cut = await tiny.search({ q: "common", limit: 100 });
+    expect(cut.cut).toBe(
+      `The search stopped after ${(cut.tookMs / 1000).toLocaleString("en", { maximumFractionDigits: 1 })} s (its budget: 0 s), in the newest 16 of 70 transcripts: results may be incomplete. Add words or filters to narrow it.`,
+    );
+    expect(cut).toMatchObject({ total: 16, more: false });
+    // The newest first, as the file store stops: the oldest are the ones not searched.
+    expect(cut.hits.map((h) => h.transcript.id).sort()).toEqual(
+      Array.from({ length: 16 }, (_, i) => `t${String(i + 54).padStart(2, "0")}`),
+    );
+    expect(cut.hits[0]!.line).toMatch(/^common word \d+$/);
+    const whole = await store.search({ q: "common", limit: 100 });
+    expect(whole).toMatchObject({ total: 70, more: false });
+    expect(whole.cut).toBeUndefined();
+    // A hit in the newest transcripts is found however small the budget.
+    expect(await tiny.search({ q: "common 69" })).toMatchObject({
+      total: 1,
+      hits: [{ transcript: { id: "t69" } }],
+      cut: expect.stringContaining("in the newest 16 of 70 transcripts"),
+    });
+  });
+
   it("stops a search past its budget and says so; the next search runs", async () => {
     const url = await cluster.database("budget");
     const store = await PgStore.open(url, { searchBudgetMs: 300 });
     stores.push(store);
+    await store.save(meta("lorem"), [header("lorem"), chunk(1, "lorem ipsum")]);
     const locker = new pg.Client({ connectionString: url });
     await locker.connect();
     try {
@@ -134,7 +281,7 @@ describe.skipIf(skip !== undefined)("pg search", () => {
       await locker.query("LOCK TABLE search_docs IN ACCESS EXCLUSIVE MODE");
       const answer = await store.search({ q: "fox" });
       expect(answer.hits).toEqual([]);
-      expect(answer.cut).toMatch(/^The search stopped after 0\.3 s \(its budget\)/);
+      expect(answer.cut).toMatch(/^The search stopped after [\d.]+ s \(its budget: 0\.3 s\) before any hit was found/);
       expect(answer.tookMs).toBeGreaterThanOrEqual(250);
     } finally {
       await locker.query("ROLLBACK");

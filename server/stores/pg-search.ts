@@ -10,6 +10,9 @@
  * alone is checked in every row holding all its words: two common words that never meet
  * read them all (3.6 s on 5,000 transcripts). A pair is in the index: a two-word phrase is one
  * lookup, a longer one the lookup of its pairs, then its positions checked in the few rows left.
+ * A streamed chunk's document also holds what its edge joins (docVector), so a word or a phrase
+ * cut by the edge is found as the file store finds it; matches are read in slices of
+ * transcripts, newest first, so a search its budget ends still shows the newest (searchDocs).
  */
 import type { ClientBase } from "pg";
 import {
@@ -21,11 +24,19 @@ import {
 } from "../../lib/contracts/library-search";
 import type { TranscriptMeta } from "../../lib/contracts/transcript-meta";
 import { matchLine, searchTerms } from "../../lib/features/library/search";
+import { NO_STREAM, streamStep, type Joined, type StreamTail } from "../../lib/features/library/joints";
+import { searchDoc } from "../../lib/features/library/search";
+import type { TranscriptEvent } from "../../lib/contracts/transcript";
 import { foldTerm, NON_ASCII, PREFIX_WORDS, typedWord } from "../transcripts/search-index-lines";
 import { QUERY_BUDGET } from "../transcripts/search-index";
 
 /** What starts a pair's lexeme: no word holds it, so a typed word's prefix never reaches the pairs. */
 export const PAIR = "~";
+/**
+ * What starts the lexeme of a run of three words or more across a streamed chunk's edge (its
+ * positions are not in the document): no pair's prefix reaches it.
+ */
+export const JOINED = "~~";
 /**
  * An error's tag, in the index (the errors filter inside the match, as SQLite's `tags`): GIN
  * steps over the documents that are no error instead of reading every match of a common word.
@@ -50,13 +61,24 @@ const fits = (lexeme: string) => lexeme.length * 4 <= MAX_LEXEME_BYTES || Buffer
 
 /**
  * A document's tsvector, as PostgreSQL's input syntax: `body` and `extra` are two texts (a phrase
- * does not run from one into the other). Words hold only letters and digits, pairs a space and
- * PAIR: quoting them is enough. An error is tagged (ERROR_TAG). Its words are added to `terms` when given (the table of terms).
+ * does not run from one into the other). Words hold only letters and digits, pairs and runs a
+ * space and PAIR: quoting them is enough. An error is tagged (ERROR_TAG). Its words are added to
+ * `terms` when given (the table of terms). A streamed chunk's `joined` (lib/features/library/
+ * joints.ts) adds what its edge joins, as the file store's columns do: the word it cuts (a word of
+ * its own, apart from the others), the pairs of its first joint (a phrase of two words across the
+ * edge) and the runs of three words and more of its joints (JOINED: a longer phrase across it).
  */
-export function docVector(body: string, extra: string, error: boolean, terms?: Set<string>): string {
+export function docVector(body: string, extra: string, error: boolean, terms?: Set<string>, joined?: Joined): string {
   const positions = new Map<string, string[]>();
   const pairs = new Set<string>();
   let at = 0;
+  const place = (word: string, weight: "A" | "B") => {
+    let list = positions.get(word);
+    if (!list) positions.set(word, (list = []));
+    // Past PostgreSQL's last position every word is at it: a phrase there is found by its pairs.
+    const p = `${Math.min(at, MAX_POSITION)}${weight}`;
+    if (list.length < MAX_POSITIONS && list.at(-1) !== p) list.push(p);
+  };
   const add = (text: string, weight: "A" | "B") => {
     let before: string | undefined;
     for (const word of words(text)) {
@@ -65,11 +87,7 @@ export function docVector(body: string, extra: string, error: boolean, terms?: S
         before = undefined;
         continue;
       }
-      let list = positions.get(word);
-      if (!list) positions.set(word, (list = []));
-      // Past PostgreSQL's last position every word is at it: a phrase there is found by its pairs.
-      const p = `${Math.min(at, MAX_POSITION)}${weight}`;
-      if (list.length < MAX_POSITIONS && list.at(-1) !== p) list.push(p);
+      place(word, weight);
       const pair = `${PAIR}${before} ${word}`;
       if (before !== undefined && fits(pair)) pairs.add(pair);
       before = word;
@@ -78,12 +96,27 @@ export function docVector(body: string, extra: string, error: boolean, terms?: S
   add(body, "A");
   at++;
   add(extra, "B");
+  if (joined && joined.split !== "") {
+    // A position of its own, next to no other word: a phrase is never read through it.
+    at++;
+    for (const word of words(joined.split)) {
+      at++;
+      if (fits(word)) place(word, "A");
+    }
+  }
+  for (const [i, joint] of (joined?.joints ?? []).entries()) {
+    const ws = words(joint).filter(fits);
+    for (let j = 1; j < ws.length; j++) {
+      if (i === 0) pairs.add(`${PAIR}${ws[j - 1]} ${ws[j]}`);
+      for (let k = j - 2; k >= 0; k--) pairs.add(`${JOINED}${ws.slice(k, j + 1).join(" ")}`);
+    }
+  }
   const out: string[] = [];
   for (const [word, list] of positions) {
     out.push(`'${word}':${list.join(",")}`);
     terms?.add(word);
   }
-  for (const pair of pairs) out.push(`'${pair}'`);
+  for (const pair of pairs) if (fits(pair)) out.push(`'${pair}'`);
   if (error) out.push(`'${ERROR_TAG}'`);
   return out.join(" ");
 }
@@ -104,13 +137,18 @@ export function typedStart(input: string): string | undefined {
 
 const lexeme = (text: string, prefix: boolean) => `'${text}'${prefix ? ":*" : ""}`;
 
-/** A term's tsquery: a word, or a phrase as its pairs (two words: exactly), then its order. */
+/** A term's tsquery: a word, or a phrase as its pairs (two words: exactly), then its order, or its run across an edge. */
 function termQuery(ws: string[], prefix: boolean): string {
   if (ws.length === 1) return lexeme(ws[0]!, prefix);
   const pairs = ws.slice(1).map((w, j) => lexeme(`${PAIR}${ws[j]} ${w}`, prefix && j === ws.length - 2));
   if (ws.length === 2) return pairs[0]!;
-  // One pair may recur apart from the other: the order is checked in the rows holding them all.
-  return `(${pairs.join(" & ")} & (${ws.map((w, j) => lexeme(w, prefix && j === ws.length - 1)).join(" <-> ")}))`;
+  // One pair may recur apart from the other: the order is checked in the rows holding them all;
+  // or the phrase runs across a chunk's edge (JOINED).
+  const order = ws.map((w, j) => lexeme(w, prefix && j === ws.length - 1)).join(" <-> ");
+  const run = `${JOINED}${ws.join(" ")}`;
+  const within = `(${pairs.join(" & ")} & (${order}))`;
+  // A run too long to hold is in no document (docVector leaves it out).
+  return fits(run) ? `(${within} | ${lexeme(run, prefix)})` : within;
 }
 
 /**
@@ -156,12 +194,24 @@ export function filterClauses(q: LibraryFilter & { transcript?: string }, params
 
 /** PostgreSQL's code for a statement cancelled by its statement_timeout. */
 const CANCELED = "57014";
+/**
+ * Transcripts the first statement searches (the newest the filters keep); each next one at least
+ * SLICE_GROWTH times as many, more while they are quick: as many as a quarter of the budget left
+ * searches at the pace so far (a cancelled slice loses no more than that).
+ */
+const FIRST_SLICE = 16;
+const SLICE_GROWTH = 4;
+
+const seconds = (ms: number) => (ms / 1000).toLocaleString("en", { maximumFractionDigits: 1 });
 
 /**
  * Hits for a typed query: the newest SEARCH_CANDIDATES matches the filters keep, best ranked
- * first. A search past `budgetMs` (the file store's QUERY_BUDGET) is stopped by the database and
- * answers no hits and says so, where the file store shows the hits it had: PostgreSQL gives none
- * of a statement it cancels.
+ * first, as the file store answers. GIN gives matches in no order, so the transcripts are
+ * searched in slices, newest first (FIRST_SLICE, then growing), until the
+ * candidates are found or every transcript was searched; past `budgetMs` (the file store's
+ * QUERY_BUDGET) no further slice starts and the one running is cancelled by the database: the
+ * hits of the slices searched are shown, and the answer says it stopped. The newest slice is
+ * searched whatever the budget (within QUERY_BUDGET.ms), so a tiny budget still shows the newest hits.
  */
 export async function searchDocs(
   client: ClientBase,
@@ -171,7 +221,10 @@ export async function searchDocs(
   const started = performance.now();
   if (!pgQuery(q.q)) return { hits: [], total: 0, more: false, tookMs: 0 };
   const start = typedStart(q.q);
+  type Found = { id: string; n: number; created_at: string; rank: number };
   type Row = {
+    id: string;
+    n: number;
     seq: number;
     ts: number;
     dir: SearchHit["dir"] | null;
@@ -182,13 +235,21 @@ export async function searchDocs(
     body: string;
     extra: string;
     meta: TranscriptMeta;
-    total: number;
   };
-  let rows: Row[];
+  const timeout = (ms: number) => `SET LOCAL statement_timeout = ${Math.max(1, Math.round(ms))}`;
+  const bound = (ms: number) => client.query(timeout(ms));
+  const found: Found[] = [];
   let read: { query: string; cut?: string } | undefined;
+  let searched = 0;
+  let kept = 0;
+  let stopped = false;
+  let open = false;
   try {
-    await client.query("BEGIN READ ONLY");
-    await client.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.round(budgetMs))}`);
+    // One snapshot for every slice.
+    await client.query(
+      `BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; ${timeout(Math.max(budgetMs, QUERY_BUDGET.ms))}`,
+    );
+    open = true;
     const begun =
       start === undefined
         ? undefined
@@ -204,69 +265,114 @@ export async function searchDocs(
       await client.query("COMMIT");
       return { hits: [], total: 0, more: false, tookMs: Math.round(performance.now() - started) };
     }
+    const filters: unknown[] = [];
+    const where = filterClauses(q, filters);
+    const ids = (
+      await client.query<{ id: string }>(
+        `SELECT t.id FROM transcripts t ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
+         ORDER BY t.created_at DESC, t.id DESC`,
+        filters,
+      )
+    ).rows.map((r) => r.id);
+    kept = ids.length;
     const params: unknown[] = [q.errors ? `${read.query} & '${ERROR_TAG}'` : read.query];
-    const clauses = ["d.tsv @@ $1::tsquery", ...filterClauses(q, params)];
+    const clauses = ["d.tsv @@ $1::tsquery", "d.transcript_id = ANY($2::text[])"];
+    params.push(undefined, undefined);
     if (q.method) {
       params.push(q.method);
       clauses.push(`d.method = $${params.length}`);
     }
     if (q.errors) clauses.push("d.error");
-    params.push(SEARCH_CANDIDATES + 1, q.limit ?? DEFAULT_LIMIT);
-    ({ rows } = await client.query<Row>(
-      `WITH m AS (
-         SELECT d.*, t.meta, t.created_at, ts_rank(d.tsv, $1::tsquery) AS rank
-         FROM search_docs d JOIN transcripts t ON t.id = d.transcript_id
-         WHERE ${clauses.join(" AND ")}
-         ORDER BY t.created_at DESC, d.line_no DESC
-         LIMIT $${params.length - 1})
-       SELECT seq, ts, dir, kind, method, field, error, body, extra, meta, (SELECT count(*) FROM m)::int AS total
-       FROM m ORDER BY rank DESC, created_at DESC, line_no LIMIT $${params.length}`,
-      params,
-    ));
-    await client.query("COMMIT");
+    let size = FIRST_SLICE;
+    while (searched < ids.length && found.length <= SEARCH_CANDIDATES) {
+      if (searched > 0) {
+        const left = started + budgetMs - performance.now();
+        if (left <= 0) {
+          stopped = true;
+          break;
+        }
+        await bound(left);
+      }
+      const slice = ids.slice(searched, searched + size);
+      params[1] = slice;
+      params[2] = SEARCH_CANDIDATES + 1 - found.length;
+      const sliceStarted = performance.now();
+      // Materialized: planned under the LIMIT, the join reads the slice's matches once per transcript.
+      const { rows } = await client.query<Found>(
+        `WITH m AS MATERIALIZED (
+           SELECT d.transcript_id AS id, d.line_no AS n, ts_rank(d.tsv, $1::tsquery) AS rank
+           FROM search_docs d WHERE ${clauses.join(" AND ")})
+         SELECT m.*, t.created_at FROM m JOIN transcripts t ON t.id = m.id
+         ORDER BY t.created_at DESC, m.n DESC LIMIT $3`,
+        params,
+      );
+      found.push(...rows);
+      searched += slice.length;
+      const pace = Math.max(1, performance.now() - sliceStarted) / slice.length;
+      size = Math.max(size * SLICE_GROWTH, Math.floor((started + budgetMs - performance.now()) / 4 / pace));
+    }
   } catch (err) {
     await client.query("ROLLBACK").catch(() => undefined);
+    open = false;
     if ((err as { code?: string }).code !== CANCELED) throw err;
-    const said = `The search stopped after ${(budgetMs / 1000).toLocaleString("en")} s (its budget) before any hit was ranked. Add words or filters to narrow it.`;
-    return {
-      hits: [],
-      total: 0,
-      more: false,
-      tookMs: Math.round(performance.now() - started),
-      cut: [read?.cut ?? searchTerms(q.q).cut, said].filter(Boolean).join(" "),
-    };
+    stopped = true;
   }
-  const total = Math.min(rows[0]?.total ?? 0, SEARCH_CANDIDATES);
-  const hits = rows.map((r): SearchHit => {
+  const more = found.length > SEARCH_CANDIDATES;
+  if (more) found.pop();
+  // Best ranked first; among equals, the newest transcript, then the earliest line.
+  found.sort((a, b) => b.rank - a.rank || b.created_at.localeCompare(a.created_at) || a.n - b.n);
+  const top = found.slice(0, q.limit ?? DEFAULT_LIMIT);
+  let rows: Row[] = [];
+  if (top.length > 0) {
+    // A cancelled statement ended the transaction: the hits' texts are read in one of their own.
+    if (!open) await client.query("BEGIN READ ONLY");
+    open = true;
+    await bound(QUERY_BUDGET.ms);
+    ({ rows } = await client.query<Row>(
+      `SELECT d.transcript_id AS id, d.line_no AS n, d.seq, d.ts, d.dir, d.kind, d.method, d.field, d.error,
+         d.body, d.extra, t.meta
+       FROM unnest($1::text[], $2::int[]) AS x(id, n)
+       JOIN search_docs d ON d.transcript_id = x.id AND d.line_no = x.n JOIN transcripts t ON t.id = d.transcript_id`,
+      [top.map((f) => f.id), top.map((f) => f.n)],
+    ));
+  }
+  if (open) await client.query("COMMIT");
+  const byKey = new Map(rows.map((r) => [`${r.n} ${r.id}`, r]));
+  const hits = top.flatMap((f): SearchHit[] => {
+    const r = byKey.get(`${f.n} ${f.id}`);
+    if (!r) return [];
     const inBody = matchLine(r.body, q.q);
     const shown = inBody.marks.length > 0 || !r.extra ? inBody : matchLine(r.extra, q.q);
     const m = r.meta;
-    return {
-      transcript: {
-        id: m.id,
-        title: m.title,
-        profile: m.profile,
-        ...(m.agentName ? { agentName: m.agentName } : {}),
-        kind: m.kind ?? "session",
-        createdAt: m.createdAt,
+    return [
+      {
+        transcript: {
+          id: m.id,
+          title: m.title,
+          profile: m.profile,
+          ...(m.agentName ? { agentName: m.agentName } : {}),
+          kind: m.kind ?? "session",
+          createdAt: m.createdAt,
+        },
+        seq: r.seq,
+        ts: r.ts,
+        ...(r.dir ? { dir: r.dir } : {}),
+        frameKind: r.kind,
+        ...(r.method ? { method: r.method } : {}),
+        field: r.field,
+        error: r.error,
+        ...shown,
       },
-      seq: r.seq,
-      ts: r.ts,
-      ...(r.dir ? { dir: r.dir } : {}),
-      frameKind: r.kind,
-      ...(r.method ? { method: r.method } : {}),
-      field: r.field,
-      error: r.error,
-      ...shown,
-    };
+    ];
   });
-  return {
-    hits,
-    total,
-    more: (rows[0]?.total ?? 0) > SEARCH_CANDIDATES,
-    tookMs: Math.round(performance.now() - started),
-    ...(read?.cut === undefined ? {} : { cut: read.cut }),
-  };
+  const tookMs = Math.round(performance.now() - started);
+  const said = !stopped
+    ? undefined
+    : searched === 0
+      ? `The search stopped after ${seconds(tookMs)} s (its budget: ${seconds(budgetMs)} s) before any hit was found. Add words or filters to narrow it.`
+      : `The search stopped after ${seconds(tookMs)} s (its budget: ${seconds(budgetMs)} s), in the newest ${searched.toLocaleString("en")} of ${kept.toLocaleString("en")} transcripts: results may be incomplete. Add words or filters to narrow it.`;
+  const cut = [read?.cut ?? searchTerms(q.q).cut, said].filter(Boolean).join(" ");
+  return { hits, total: found.length, more, tookMs, ...(cut === "" ? {} : { cut }) };
 }
 
 /**
@@ -305,4 +411,84 @@ export async function revector(client: ClientBase): Promise<void> {
     const last = rows.at(-1)!;
     after = [last.id, last.n];
   }
+}
+
+/** Search documents read per batch when the streamed chunks' joints are made (a migration). */
+const REJOIN_BATCH = 5_000;
+
+/**
+ * Gives every streamed chunk of the kept transcripts what its edge joins, and each transcript the
+ * message it was streaming (migration 6: the vectors had none). Every line with text has a
+ * document, so the documents in line order step the messages as the lines do; the line is read
+ * only where a chunk may be (a notification of a streamed field), to know its message.
+ */
+export async function rejoin(client: ClientBase): Promise<void> {
+  await client.query(
+    `UPDATE transcripts t SET joint_line = coalesce((SELECT max(line_no) + 1 FROM transcript_lines l WHERE l.transcript_id = t.id), 0)`,
+  );
+  type Row = {
+    id: string;
+    n: number;
+    kind: string;
+    error: boolean;
+    body: string | null;
+    extra: string | null;
+    line: string | null;
+  };
+  let after: [string, number] = ["", -1];
+  let id = "";
+  let state: StreamTail = NO_STREAM;
+  const keep = async (done: string, s: StreamTail) => {
+    if (s.stream !== "")
+      await client.query("UPDATE transcripts SET joint_stream = $2, joint_tail = $3 WHERE id = $1", [
+        done,
+        s.stream,
+        s.tail,
+      ]);
+  };
+  for (;;) {
+    const { rows } = await client.query<Row>(
+      `SELECT d.transcript_id AS id, d.line_no AS n, d.kind, d.error, s.body, s.extra, s.line
+       FROM search_docs d LEFT JOIN LATERAL (
+         SELECT d.body, d.extra, l.line FROM transcript_lines l
+         WHERE l.transcript_id = d.transcript_id AND l.line_no = d.line_no
+           AND d.kind = 'notification' AND d.field IN ('message', 'thought', 'prompt', 'tool')) s ON true
+       WHERE (d.transcript_id, d.line_no) > ($1, $2) ORDER BY d.transcript_id, d.line_no LIMIT ${REJOIN_BATCH}`,
+      after,
+    );
+    if (rows.length === 0) break;
+    const terms = new Set<string>();
+    const changed: { id: string; n: number; v: string }[] = [];
+    for (const r of rows) {
+      if (r.id !== id) {
+        await keep(id, state);
+        id = r.id;
+        state = NO_STREAM;
+      }
+      let stream: string | undefined;
+      if (r.line !== null) {
+        try {
+          const e = JSON.parse(r.line) as TranscriptEvent;
+          stream = searchDoc(e, 0)?.stream;
+        } catch {
+          // a line that is not JSON has no document: not met here
+        }
+      }
+      const frame = r.kind !== "stderr" && r.kind !== "lifecycle";
+      const step = streamStep(state, { ...(stream === undefined ? {} : { stream }), body: r.body ?? "" }, frame);
+      state = step.state;
+      if (step.joined.split !== "" || step.joined.joints.some((j) => j !== ""))
+        changed.push({ id: r.id, n: r.n, v: docVector(r.body ?? "", r.extra ?? "", r.error, terms, step.joined) });
+    }
+    if (changed.length > 0)
+      await client.query(
+        `UPDATE search_docs d SET tsv = x.v::tsvector FROM unnest($1::text[], $2::int[], $3::text[]) AS x(id, n, v)
+         WHERE d.transcript_id = x.id AND d.line_no = x.n`,
+        [changed.map((c) => c.id), changed.map((c) => c.n), changed.map((c) => c.v)],
+      );
+    await addTerms(client, terms);
+    const last = rows.at(-1)!;
+    after = [last.id, last.n];
+  }
+  await keep(id, state);
 }

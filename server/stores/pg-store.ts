@@ -14,6 +14,7 @@ import type { ListFilter, TranscriptKind, TranscriptMeta } from "../../lib/contr
 import type { ProbeReport } from "../../lib/contracts/reports";
 import type { ProbeReportMeta } from "../../lib/features/probe/export";
 import { callTiming, latencyRows, searchDoc } from "../../lib/features/library/search";
+import { NO_STREAM, streamStep, type StreamTail } from "../../lib/features/library/joints";
 import type { LibrarySearch, TranscriptLibrary } from "./library-store";
 import { migrate } from "./pg-migrate";
 import { MIGRATIONS } from "./pg-schema";
@@ -64,10 +65,24 @@ interface Rows {
   terms: Set<string>;
   /** The last frame's seq after the lines. */
   lastSeq: number;
+  /** The message being streamed after the lines. */
+  joint: Joint;
 }
 
-function rowsOf(lines: readonly string[], from: number, seqBefore: number): Rows {
+/** A transcript's message being streamed (kept in the database between saves), after its first `line` lines. */
+interface Joint extends StreamTail {
+  line: number;
+}
+const NO_JOINT: Joint = { line: 0, ...NO_STREAM };
+
+/**
+ * The rows of `lines`, numbered from `from`, given the message being streamed before `joint.line`:
+ * lines before it are kept already (saved again after a commit whose answer was lost) and only
+ * counted; past it (lines missing between), no message is joined across the gap.
+ */
+function rowsOf(lines: readonly string[], from: number, seqBefore: number, joint: Joint): Rows {
   let lastSeq = seqBefore;
+  let state: StreamTail = from > joint.line ? NO_STREAM : joint;
   const docs: unknown[][] = Array.from({ length: 11 }, () => []);
   const calls: unknown[][] = Array.from({ length: 5 }, () => []);
   const terms = new Set<string>();
@@ -81,23 +96,37 @@ function rowsOf(lines: readonly string[], from: number, seqBefore: number): Rows
       continue;
     }
     if (e.type === "frame" && typeof e.seq === "number") lastSeq = e.seq;
+    if (n < joint.line) continue;
     const doc = searchDoc(e, lastSeq);
+    const step = streamStep(state, doc, e.type === "frame");
+    state = step.state;
     if (doc) {
       const row = [n, doc.seq, doc.ts, doc.dir ?? null, doc.kind, doc.method ?? null, doc.field, doc.error];
-      row.push(doc.body, doc.extra, docVector(doc.body, doc.extra, doc.error, terms));
+      row.push(doc.body, doc.extra, docVector(doc.body, doc.extra, doc.error, terms, step.joined));
       row.forEach((v, i) => docs[i]!.push(v));
     }
     const call = callTiming(e);
     if (call) [n, call.method, call.dir, call.ms, call.error].forEach((v, i) => calls[i]!.push(v));
   }
-  return { docs, calls, terms, lastSeq };
+  return { docs, calls, terms, lastSeq, joint: { line: Math.max(joint.line, from + lines.length), ...state } };
 }
+
+const sameJoint = (a: Joint, b: Joint) => a.line === b.line && a.stream === b.stream && a.tail === b.tail;
 
 export interface PgOptions {
   /** The instance's lease (DEFAULT_LEASE_MS): a recording is marked crashed this long after its writer's last renewal. */
   leaseMs?: number;
   /** What one search may take (the file store's QUERY_BUDGET.ms): past it, it stops and says so. */
   searchBudgetMs?: number;
+}
+
+/** node-postgres' words for a server that asks for a password the URL does not give, said plainly. */
+function explainConnectError(err: Error): never {
+  if (/client password must be a string/.test(err.message))
+    throw new Error(
+      "the database asks for a password and the URL gives none: postgres://USER:PASSWORD@HOST/DB (docs/scaling.md)",
+    );
+  throw err;
 }
 
 export class PgStore implements TranscriptLibrary, LibrarySearch {
@@ -129,6 +158,7 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
         this.renewing = this.renew().catch(() => undefined);
       }, this.leaseMs / 3).unref();
     });
+    this.ready = this.ready.catch(explainConnectError);
     this.ready.catch(() => undefined); // seen by whoever awaits it
   }
 
@@ -194,11 +224,20 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
    * before them). Lines already kept under their numbers are left as they are, so saving again
    * after a commit whose answer was lost (the database went away) duplicates nothing. Returns the
    * last frame's seq after them. What a user changed in the database (a rename, a share) outlives
-   * the recorder's meta.
+   * the recorder's meta. The message being streamed is kept with the transcript (joint_*), so a
+   * chunk continuing one saved before, by this instance or another, joins it (pg-search.ts).
    */
   async save(meta: TranscriptMeta, lines: readonly string[], from = 0, lastSeq = 0): Promise<number> {
     if (!ID.test(meta.id)) throw new Error(`bad transcript id: ${meta.id.slice(0, 80)}`);
-    const rows = rowsOf(lines, from, lastSeq);
+    // The message a chunk continues may have been streamed in an earlier save, on any instance.
+    const jointOf = (r?: { line: number; stream: string; tail: string }): Joint => (from === 0 || !r ? NO_JOINT : r);
+    const JOINT_SQL = "joint_line AS line, joint_stream AS stream, joint_tail AS tail";
+    const before = jointOf(
+      from === 0
+        ? undefined
+        : (await this.pool.query<Joint>(`SELECT ${JOINT_SQL} FROM transcripts WHERE id = $1`, [meta.id])).rows[0],
+    );
+    let rows = rowsOf(lines, from, lastSeq, before);
     // Before the transaction: its new words are kept at once (a word kept for lines not saved harms nothing).
     const terms = [...rows.terms].filter((t) => !this.knownTerms.has(t));
     await addTerms(this.pool, terms);
@@ -207,16 +246,25 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
     const client = await checkout(this.pool);
     try {
       await client.query("BEGIN");
-      const old = await client.query<{ meta: TranscriptMeta }>(
-        "SELECT meta FROM transcripts WHERE id = $1 FOR UPDATE",
+      const old = await client.query<{ meta: TranscriptMeta } & Joint>(
+        `SELECT meta, ${JOINT_SQL} FROM transcripts WHERE id = $1 FOR UPDATE`,
         [meta.id],
       );
+      // Another save of this transcript came between: its rows are made again from where that one left off.
+      const locked = jointOf(old.rows[0]);
+      if (!sameJoint(locked, before)) {
+        rows = rowsOf(lines, from, lastSeq, locked);
+        await addTerms(client, rows.terms);
+      }
       const { writer: _writer, duplicateOf: _dup, ...plain } = meta;
       const stored = { ...plain, ...(old.rows[0] ? userChanges(old.rows[0].meta) : {}) };
+      const { joint } = rows;
       await client.query(
-        `INSERT INTO transcripts (id, created_at, meta, writer) VALUES ($1, $2, $3, $4)
-         ON CONFLICT (id) DO UPDATE SET meta = EXCLUDED.meta, created_at = EXCLUDED.created_at, writer = EXCLUDED.writer`,
-        [meta.id, meta.createdAt, stored, meta.recording ? this.instance : null],
+        `INSERT INTO transcripts (id, created_at, meta, writer, joint_line, joint_stream, joint_tail)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)
+         ON CONFLICT (id) DO UPDATE SET meta = EXCLUDED.meta, created_at = EXCLUDED.created_at, writer = EXCLUDED.writer,
+           joint_line = EXCLUDED.joint_line, joint_stream = EXCLUDED.joint_stream, joint_tail = EXCLUDED.joint_tail`,
+        [meta.id, meta.createdAt, stored, meta.recording ? this.instance : null, joint.line, joint.stream, joint.tail],
       );
       if (from === 0) {
         for (const table of ["transcript_lines", "search_docs", "calls"])

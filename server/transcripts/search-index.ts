@@ -26,7 +26,8 @@ import {
 } from "../../lib/contracts/library-search";
 import { callTiming, latencyRows, matchLine, searchDoc } from "../../lib/features/library/search";
 import { openIndex, purgeDeleted, type Statements } from "./search-index-db";
-import { foldTerm, joints, matchOf, NON_ASCII, readMetaFile, tailOf } from "./search-index-lines";
+import { foldTerm, matchOf, NON_ASCII, readMetaFile } from "./search-index-lines";
+import { streamStep } from "../../lib/features/library/joints";
 
 export { INDEX_VERSION } from "./search-index-db";
 
@@ -242,16 +243,9 @@ export class SearchIndex {
       if (e.type === "frame") lastSeq = e.seq;
       const doc = searchDoc(e, lastSeq);
       if (doc) {
-        let joined: { split: string; joints: string[] } = { split: "", joints: [] };
-        if (doc.stream !== undefined) {
-          if (doc.stream === stream) joined = joints(tail, doc.body);
-          tail = tailOf(doc.stream === stream ? tail + doc.body : doc.body);
-          stream = doc.stream;
-        } else if (e.type === "frame") {
-          // Any other frame ends the message being streamed.
-          stream = "";
-          tail = "";
-        }
+        const step = streamStep({ stream, tail }, doc, e.type === "frame");
+        const joined = step.joined;
+        ({ stream, tail } = step.state);
         rowid--;
         pending.push({
           rowid,
