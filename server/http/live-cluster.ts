@@ -16,12 +16,33 @@ const RETRY_MAX_MS = 1_000;
 const CONNECT_TIMEOUT_MS = 5_000;
 /** The stream's length cap: what a slow instance can still catch up on. */
 const STREAM_MAX_LEN = 10_000;
+const STREAM = "acp-playground";
+/**
+ * Entries older than this are trimmed too: the length cap alone bounds entries, not bytes, so a
+ * stream with little live traffic would keep every remote watcher's resent log. With the resend
+ * budgets (watch-links.ts) this bounds the bytes that resends hold in Redis.
+ */
+export const STREAM_MAX_AGE_MS = 60_000;
+/** How often the stream is trimmed by age, and this instance's links listed again. */
+const TRIM_MS = 10_000;
+/** How long a link stays listed in Redis without its instance listing it again (a crashed instance's links go). */
+const LINK_TTL_S = 60;
+/** A link held by some instance: a key of its own, so that any instance asks Redis, not every instance. */
+export const linkKey = (token: string) => `${STREAM}:watch:${token}`;
 
 export interface LiveCluster {
   /** Whether Redis answers now: while it does not, watch links broadcast on this instance only. */
   readonly up: boolean;
   /** Hears every change of `up`. */
   onChange(listener: (up: boolean) => void): void;
+  /** This instance's watch links, listed in Redis for the other instances (again after an outage). */
+  readonly links: {
+    /** Lists a new link; resolves once Redis has it (at once while Redis is away). */
+    add(token: string): Promise<void>;
+    delete(token: string): void;
+    /** Whether any instance lists this link: one command to Redis, no other instance asked. */
+    listed(token: string): Promise<boolean>;
+  };
   close(): Promise<void>;
 }
 
@@ -47,7 +68,14 @@ export async function joinCluster(io: Server, url: string): Promise<LiveCluster>
   client.on("error", () => set(false));
   client.on("end", () => set(false));
   client.on("reconnecting", () => set(false));
-  client.on("ready", () => set(true));
+  client.on("ready", () => {
+    set(true);
+    void relist();
+  });
+  const mine = new Set<string>();
+  const list = (token: string) => client.set(linkKey(token), "1", { EX: LINK_TTL_S }).then(() => {});
+  // Redis may have come back empty, or let a key expire while unreachable.
+  const relist = () => Promise.all([...mine].map(list)).catch(() => {});
   try {
     await connectOnce(client);
   } catch (err) {
@@ -59,8 +87,13 @@ export async function joinCluster(io: Server, url: string): Promise<LiveCluster>
   const name = `acp-playground-${randomBytes(6).toString("hex")}`;
   const duplicate = client.duplicate.bind(client);
   client.duplicate = (overrides?: object) => duplicate({ ...overrides, name });
-  io.adapter(createAdapter(client, { streamName: "acp-playground", maxLen: STREAM_MAX_LEN, blockTimeInMs: 1_000 }));
+  io.adapter(createAdapter(client, { streamName: STREAM, maxLen: STREAM_MAX_LEN, blockTimeInMs: 1_000 }));
   await readerBlocked(client, name);
+  const trimming = setInterval(() => {
+    if (!up) return;
+    void relist();
+    void trimByAge(client).catch(() => {});
+  }, TRIM_MS).unref();
   return {
     get up() {
       return up;
@@ -68,11 +101,33 @@ export async function joinCluster(io: Server, url: string): Promise<LiveCluster>
     onChange(listener) {
       listeners.add(listener);
     },
+    links: {
+      async add(token) {
+        mine.add(token);
+        if (up) await list(token).catch(() => {});
+      },
+      delete(token) {
+        mine.delete(token);
+        if (up) void client.del(linkKey(token)).catch(() => {});
+      },
+      async listed(token) {
+        return (await client.exists(linkKey(token))) === 1;
+      },
+    },
     async close() {
+      clearInterval(trimming);
       listeners.clear();
+      if (client.isOpen) await Promise.all([...mine].map((token) => client.del(linkKey(token)))).catch(() => {});
       if (client.isOpen) await client.close().catch(() => client.destroy());
     },
   };
+}
+
+/** Drops the stream's entries older than STREAM_MAX_AGE_MS by Redis's clock (entry ids are its milliseconds). */
+async function trimByAge(client: { sendCommand(args: string[]): Promise<unknown> }): Promise<void> {
+  const [seconds, micros] = (await client.sendCommand(["TIME"])) as [string, string];
+  const now = Number(seconds) * 1_000 + Math.floor(Number(micros) / 1_000);
+  await client.sendCommand(["XTRIM", STREAM, "MINID", String(now - STREAM_MAX_AGE_MS)]);
 }
 
 /** The first connection, failing instead of retrying for ever (the reconnect strategy is for later outages). */

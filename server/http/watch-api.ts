@@ -21,6 +21,8 @@ export async function handleWatchApi(
     if (!read.ok) return sendError(res, 400, "invalid_payload", read.error);
     const made = relay.watch.create(read.value.clientId, by);
     if (!made.ok) return sendError(res, made.status, made.error.code, made.error.message);
+    // Handed out once a watcher landing on another instance is let in.
+    await relay.watch.listed(made.token);
     // The page's own origin (its Origin, which the guard checked, else the Host it let through, over
     // TLS when a proxy says so): the link works wherever this page does, and behind a TLS proxy its
     // token never travels in clear.

@@ -31,7 +31,7 @@ type Io = Server<ClientToServerEvents, ServerToClientEvents>;
 export const WATCH_TOKEN = /^[\w-]{32}$/;
 /** Links held at once by this relay; a demo needs a few. */
 export const MAX_WATCH_LINKS = 64;
-/** Watchers of one link on this relay; beyond it a watcher is refused. */
+/** Watchers of one link on this relay (attached, or waiting for another instance to attach them); beyond it a watcher is refused. */
 export const MAX_WATCHERS = 500;
 
 export const watchRoom = (token: string) => `watch:${token}`;
@@ -51,6 +51,39 @@ export const WATCH_RESEND_CHARS = 2 * 1024 * 1024;
 export const WATCH_PENDING_BYTES = 4 * 1024 * 1024;
 /** Bytes waiting for all of this instance's watchers together past which the furthest behind are dropped. */
 export const WATCH_PENDING_TOTAL = 128 * 1024 * 1024;
+/**
+ * Characters of resends a link's instance sends through Redis to watchers on other instances, per
+ * minute (a token bucket: this much at once, refilled evenly). Each such resend is an entry of the
+ * shared stream, which Redis keeps until it is trimmed: a watcher reconnecting in a loop would
+ * otherwise add 2 MiB to it each time. Past it a remote watcher is resent the newest of what is
+ * left (possibly nothing: it counts the rest as missed) and watches live as any other.
+ */
+export const REMOTE_RESEND_PER_LINK = 8 * 1024 * 1024;
+/** The same, for all of this instance's links together. */
+export const REMOTE_RESEND_PER_INSTANCE = 32 * 1024 * 1024;
+const BUDGET_WINDOW_MS = 60_000;
+
+/** Characters that may go out per window: a token bucket, full at first. */
+class Budget {
+  private left: number;
+  private at = Date.now();
+
+  constructor(private readonly perWindow: number) {
+    this.left = perWindow;
+  }
+
+  available(): number {
+    const now = Date.now();
+    this.left = Math.min(this.perWindow, this.left + ((now - this.at) * this.perWindow) / BUDGET_WINDOW_MS);
+    this.at = now;
+    return Math.max(0, Math.floor(this.left));
+  }
+
+  spend(chars: number): void {
+    this.left -= chars;
+  }
+}
+
 /** How often this instance looks at what waits for its watchers. */
 const SHED_MS = 250;
 
@@ -101,6 +134,7 @@ class WatchFeed implements HostWatcher {
   private readonly outbox: WatchOutbox;
   private readonly hide: (text: string) => string;
   private readonly redactor: ReturnType<typeof createRedactor>;
+  private readonly remoteBudget = new Budget(REMOTE_RESEND_PER_LINK);
   readonly stop: () => void;
 
   constructor(
@@ -110,6 +144,8 @@ class WatchFeed implements HostWatcher {
     /** Who made the link: a named token's owner; absent for the relay's own token. */
     readonly by: string | undefined,
     private readonly io: Io,
+    /** What this instance may still resend through Redis, for all its links. */
+    private readonly instanceBudget: Budget,
     /** Where a broadcast goes: every instance, or this one only while Redis is away. */
     private readonly reach: () => Io | Io["local"],
     private readonly ended: (message: string) => void,
@@ -190,25 +226,34 @@ class WatchFeed implements HostWatcher {
       emit = (event, payload) => (socket.emit as Emit).call(socket, event, payload);
     }
     const log = this.host.log;
-    // The newest WATCH_RESEND_CHARS of the log after `lastSeq`; what is older counts as missed.
+    // Another instance's watcher is resent what the budgets through Redis leave.
+    const remote = typeof socket === "string";
+    const limit = remote
+      ? Math.min(WATCH_RESEND_CHARS, this.remoteBudget.available(), this.instanceBudget.available())
+      : WATCH_RESEND_CHARS;
+    // The newest `limit` characters of the log after `lastSeq`; what is older counts as missed.
     const position = log.position(lastSeq);
     let from = lastSeq;
     let chars = 0;
     for (let i = log.frames.length - 1; i >= 0 && log.frames[i]!.seq > lastSeq; i--) {
       chars += log.frames[i]!.raw.length;
-      if (chars > WATCH_RESEND_CHARS) {
+      if (chars > limit) {
         from = log.frames[i]!.seq;
         position.firstSeq = from + 1;
         position.missed = from - lastSeq;
+        chars -= log.frames[i]!.raw.length;
         break;
       }
     }
-    emit("agent:attached", {
-      agent: this.agentOf(this.host.agentInfo),
-      ...position,
-      policies: {},
-      transport: log.transport.map(({ ts, text }) => ({ ts, text: this.text(text) })),
-    });
+    const transport = log.transport.map(({ ts, text }) => ({ ts, text: this.text(text) }));
+    // Its stderr goes with it only when it fits in what is left.
+    const stderr = !remote || log.stderrChars <= limit - chars;
+    if (remote) {
+      const spent = chars + (stderr ? log.stderrChars : 0) + transport.reduce((n, t) => n + t.text.length, 0);
+      this.remoteBudget.spend(spent);
+      this.instanceBudget.spend(spent);
+    }
+    emit("agent:attached", { agent: this.agentOf(this.host.agentInfo), ...position, policies: {}, transport });
     log.resend(
       {
         emit: ((event: string, payload: unknown) => {
@@ -217,7 +262,7 @@ class WatchFeed implements HostWatcher {
               "frames",
               (payload as WireFrame[]).map((f) => this.frameOf(f)),
             );
-          else if (event === "agent:stderr") {
+          else if (event === "agent:stderr" && stderr) {
             const { ts, text } = payload as { ts: number; text: string };
             emit("agent:stderr", { ts, text: this.text(text) });
           }
@@ -244,7 +289,14 @@ export class WatchLinks {
   private cluster?: LiveCluster;
   /** Watchers on this instance of links another instance holds, with the newest seq each was sent. */
   private readonly remote = new Map<WatcherSocket, { token: string; lastSeq: number }>();
+  /** How many of `remote` watch each link. */
+  private readonly remoteCount = new Map<string, number>();
   private readonly shedding: NodeJS.Timeout;
+  private readonly instanceBudget = new Budget(REMOTE_RESEND_PER_INSTANCE);
+  /** Links being listed in Redis: their URL is handed out once every instance can find them. */
+  private readonly listing = new Map<string, Promise<void>>();
+  /** Watchers of one link on this instance; `maxWatchers` for a test's smaller number. */
+  maxWatchers = MAX_WATCHERS;
 
   constructor(
     private readonly io: Io,
@@ -291,7 +343,6 @@ export class WatchLinks {
     const io = this.io as unknown as {
       on(event: string, listener: (payload: unknown, ack: (answer: boolean) => void) => void): void;
     };
-    io.on("watch:has", (token, ack) => ack(typeof token === "string" && this.feeds.has(token)));
     io.on("watch:attach", (payload, ack) => {
       const { token, socketId, lastSeq } = (payload ?? {}) as {
         token?: unknown;
@@ -311,7 +362,7 @@ export class WatchLinks {
     return this.cluster && !this.cluster.up ? this.io.local : this.io;
   }
 
-  /** Asks the other instances (the adapter waits for each at most its requests timeout); true when one holds the link. */
+  /** Asks the other instances (the adapter waits for each at most its requests timeout); true when one answers true. */
   private ask(event: string, payload: unknown): Promise<boolean> {
     if (!this.cluster?.up) return Promise.resolve(false);
     return new Promise((resolve) => {
@@ -349,11 +400,19 @@ export class WatchLinks {
       host,
       by,
       this.io,
+      this.instanceBudget,
       () => this.reach(),
       (message) => this.end(token, message),
     );
     this.feeds.set(token, feed);
+    if (this.cluster) this.listing.set(token, this.cluster.links.add(token));
     return { ok: true, token };
+  }
+
+  /** Resolves once other instances can find a new link (at once without Redis). */
+  async listed(token: string): Promise<void> {
+    await this.listing.get(token);
+    this.listing.delete(token);
   }
 
   has(token: string): boolean {
@@ -383,8 +442,14 @@ export class WatchLinks {
   async admit(token: string): Promise<string | undefined> {
     if (!WATCH_TOKEN.test(token)) return "no such watch link";
     if (this.feeds.has(token)) return undefined;
-    if (this.cluster && !this.cluster.up) return PAUSED_MESSAGE;
-    return (await this.ask("watch:has", token)) ? undefined : "no such watch link";
+    if (!this.cluster) return "no such watch link";
+    if (!this.cluster.up) return PAUSED_MESSAGE;
+    // Redis lists every instance's links: an unknown token costs one lookup there, no other instance's work.
+    try {
+      return (await this.cluster.links.listed(token)) ? undefined : "no such watch link";
+    } catch {
+      return PAUSED_MESSAGE;
+    }
   }
 
   /** Ends a link: every watcher is told why, then disconnected (and not reconnected). False when there is none. */
@@ -392,6 +457,8 @@ export class WatchLinks {
     const feed = this.feeds.get(token);
     if (!feed) return false;
     this.feeds.delete(token);
+    this.listing.delete(token);
+    this.cluster?.links.delete(token);
     feed.finish();
     const reach = this.reach();
     reach.to(watchRoom(token)).emit("watch:ended", { message });
@@ -411,8 +478,8 @@ export class WatchLinks {
       socket.emit("watch:ended", { message });
       socket.disconnect();
     };
-    if ((this.io.sockets.adapter.rooms.get(watchRoom(token))?.size ?? 0) >= MAX_WATCHERS)
-      return refuse(`this watch link has ${MAX_WATCHERS} watchers already`);
+    if (this.watchers(token) >= this.maxWatchers)
+      return refuse(`this watch link has ${this.maxWatchers} watchers already`);
     const feed = this.feeds.get(token);
     if (feed) {
       feed.attach(socket, lastSeq);
@@ -423,12 +490,27 @@ export class WatchLinks {
     // Another instance holds the link: it joins this socket to the room and sends the log itself.
     const watcher = { token, lastSeq };
     this.remote.set(socket, watcher);
+    this.remoteCount.set(token, (this.remoteCount.get(token) ?? 0) + 1);
     socket.onAnyOutgoing((event: string, frames: unknown) => {
       if (event === "frames" && Array.isArray(frames) && frames.length)
         watcher.lastSeq = Math.max(watcher.lastSeq, (frames.at(-1) as WireFrame).seq);
     });
-    socket.on("disconnect", () => this.remote.delete(socket));
+    socket.on("disconnect", () => {
+      if (!this.remote.delete(socket)) return;
+      const left = (this.remoteCount.get(token) ?? 1) - 1;
+      if (left > 0) this.remoteCount.set(token, left);
+      else this.remoteCount.delete(token);
+    });
     void this.attachRemote(socket, 1);
+  }
+
+  /**
+   * This instance's watchers of a link: its room's when the link is held here; else every watcher in
+   * `remote`, in the room or not (yet, or paused), which the room alone did not count.
+   */
+  private watchers(token: string): number {
+    if (this.feeds.has(token)) return this.io.sockets.adapter.rooms.get(watchRoom(token))?.size ?? 0;
+    return this.remoteCount.get(token) ?? 0;
   }
 
   private async attachRemote(socket: WatcherSocket, attempts: number): Promise<void> {
@@ -466,5 +548,6 @@ export class WatchLinks {
     for (const token of [...this.feeds.keys()]) this.end(token, "the relay is shutting down");
     for (const socket of this.remote.keys()) socket.disconnect();
     this.remote.clear();
+    this.remoteCount.clear();
   }
 }

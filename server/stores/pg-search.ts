@@ -11,8 +11,9 @@
  * read them all (3.6 s on 5,000 transcripts). A pair is in the index: a two-word phrase is one
  * lookup, a longer one the lookup of its pairs, then its positions checked in the few rows left.
  * A streamed chunk's document also holds what its edge joins (docVector), so a word or a phrase
- * cut by the edge is found as the file store finds it; matches are read in slices of
- * transcripts, newest first, so a search its budget ends still shows the newest (searchDocs).
+ * cut by the edge is found as the file store finds it; a search slower than half its budget is
+ * done again in slices of transcripts, newest first, so one its budget ends still shows the
+ * newest (searchDocs).
  */
 import type { ClientBase } from "pg";
 import {

@@ -99,6 +99,10 @@ describe.skipIf(skip)("watch links across instances on Redis", () => {
       await onB.frame((f) => f.id === 4 && f.kind === "response", "what B missed, after Redis came back", 60_000);
       await prompt(owner, 5);
       await onB.frame((f) => f.id === 5 && f.kind === "response", "live again through Redis", 60_000);
+      // Redis came back empty: A listed its link again, so a new watcher on B is let in.
+      const again = new Watcher(b.url, token);
+      await again.connected();
+      again.close();
       // Every frame once, in order, as the owner had them.
       expect(seqs(onB)).toEqual(seqs(owner));
       expect(onB.states).toEqual(["paused", "resumed"]);
