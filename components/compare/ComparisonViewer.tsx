@@ -6,9 +6,10 @@
  */
 import { useEffect, useState } from "react";
 import type { ComparisonRecord } from "@/lib/contracts/compare-format";
+import { ownerRefusal, type Me } from "@/lib/contracts/transcript-meta";
 import { SharedPageHeader } from "../PageHeader";
 import { PageFrame } from "../transcripts/PageFrame";
-import { shareApiUrl, transcriptUrl } from "../transcripts/api";
+import { api, shareApiUrl, transcriptUrl } from "../transcripts/api";
 import { useRecording, type RecordingState } from "../transcripts/use-recording";
 import { compareApi, comparisonSharePageUrl, fetchSharedComparison } from "./compare-api";
 import { SplitView } from "./SplitView";
@@ -49,7 +50,8 @@ function Sides({ loaded, token, actions }: { loaded: Loaded; token?: string; act
   );
 }
 
-function ShareButton({ token, id }: { token: string; id: string }) {
+/** Exported for its tests. `refused`: why this person may not share it (another's comparison). */
+export function ShareButton({ token, id, refused }: { token: string; id: string; refused?: string }) {
   const [link, setLink] = useState<string>();
   const [error, setError] = useState<string>();
   return link ? (
@@ -63,13 +65,15 @@ function ShareButton({ token, id }: { token: string; id: string }) {
   ) : (
     <button
       data-testid="comparison-share"
+      disabled={refused !== undefined}
+      title={refused}
       onClick={() =>
         compareApi(token)
           .share(id)
           .then((r) => setLink(comparisonSharePageUrl(id, r.shareToken!)))
           .catch((e: Error) => setError(e.message))
       }
-      className="rounded border border-zinc-700 px-2 py-0.5 text-zinc-300 hover:bg-zinc-800"
+      className="rounded border border-zinc-700 px-2 py-0.5 text-zinc-300 hover:bg-zinc-800 disabled:opacity-40"
     >
       {error ?? "Share (both transcripts)"}
     </button>
@@ -79,6 +83,13 @@ function ShareButton({ token, id }: { token: string; id: string }) {
 function Owned({ token, id }: { token: string; id: string }) {
   const [loaded, setLoaded] = useState<Loaded>();
   const [error, setError] = useState<string>();
+  // Who is looking: another person's comparison offers no Share (its transcripts the relay checks).
+  const [me, setMe] = useState<Me>();
+  useEffect(() => {
+    api(token)
+      .me()
+      .then(setMe, () => setMe(undefined));
+  }, [token]);
   useEffect(() => {
     compareApi(token)
       .get(id)
@@ -96,7 +107,10 @@ function Owned({ token, id }: { token: string; id: string }) {
         {error}
       </p>
     );
-  return loaded ? <Sides loaded={loaded} token={token} actions={<ShareButton token={token} id={id} />} /> : null;
+  const refused = me && loaded ? ownerRefusal(me, loaded.record.owner, "share") : undefined;
+  return loaded ? (
+    <Sides loaded={loaded} token={token} actions={<ShareButton token={token} id={id} refused={refused} />} />
+  ) : null;
 }
 
 export function ComparisonViewerPage({ id }: { id: string }) {

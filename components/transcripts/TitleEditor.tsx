@@ -5,9 +5,11 @@ import { useEffect, useRef, useState, type FormEvent } from "react";
 interface Props {
   title: string;
   onSave: (title: string) => Promise<void>;
+  /** Why this viewer may not rename it (another person's recording): shown, not editable. */
+  refused?: string;
 }
 
-export function TitleEditor({ title, onSave }: Props) {
+export function TitleEditor({ title, onSave, refused }: Props) {
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(title);
   const [error, setError] = useState<string>();
@@ -40,6 +42,13 @@ export function TitleEditor({ title, onSave }: Props) {
     }
   };
 
+  if (refused !== undefined) {
+    return (
+      <span data-testid="transcript-title" title={refused} className="block max-w-full truncate text-zinc-100">
+        {title}
+      </span>
+    );
+  }
   if (!editing) {
     return (
       <button

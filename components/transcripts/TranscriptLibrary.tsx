@@ -28,7 +28,7 @@ function matches(t: TranscriptMeta, kind: TranscriptKind | "", owner: string, qu
 }
 
 export function TranscriptLibrary({ token }: { token: string }) {
-  const { client, list, error, refresh } = useTranscripts(token);
+  const { client, list, error, refresh, me } = useTranscripts(token);
   const [kind, setKind] = useState<TranscriptKind | "">("");
   const [query, setQuery] = useState("");
   const [owner, setOwner] = useState("");
@@ -142,6 +142,7 @@ export function TranscriptLibrary({ token }: { token: string }) {
                   key={t.id}
                   t={t}
                   client={client}
+                  me={me}
                   onChange={refresh}
                   picked={diff.picks.includes(t.id)}
                   onPick={diff.toggle}

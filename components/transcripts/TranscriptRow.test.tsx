@@ -1,6 +1,6 @@
-import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
-import type { TranscriptMeta } from "@/lib/contracts/transcript-meta";
+import type { Me, TranscriptMeta } from "@/lib/contracts/transcript-meta";
 import { TranscriptRow } from "./TranscriptRow";
 import type { TranscriptsClient } from "./use-transcripts";
 
@@ -17,13 +17,13 @@ const meta: TranscriptMeta = {
   recording: false,
 };
 
-function renderRow() {
+function renderRow(t: TranscriptMeta = meta, me?: Me) {
   const remove = vi.fn(() => Promise.resolve());
   const client = { remove, otlpTarget: () => Promise.resolve({ url: null }) } as unknown as TranscriptsClient;
   render(
     <table>
       <tbody>
-        <TranscriptRow t={meta} client={client} onChange={() => Promise.resolve()} onPick={() => {}} />
+        <TranscriptRow t={t} client={client} me={me} onChange={() => Promise.resolve()} onPick={() => {}} />
       </tbody>
     </table>,
   );
@@ -74,5 +74,41 @@ describe("TranscriptRow", () => {
     more.getBoundingClientRect = () => ({ bottom: window.innerHeight - 40 }) as DOMRect;
     fireEvent.click(more);
     expect(within(row).getByRole("menu").className).toContain("bottom-full");
+  });
+
+  it("offers bob no change to alice's recording, saying why; alice and the admin keep them", () => {
+    const alices = { ...meta, owner: "alice" };
+    const { row } = renderRow(alices, { owner: "bob" });
+    const why = (action: string) => `only its owner, alice, or the server's admin can ${action} it`;
+    const share = within(row).getByTestId<HTMLButtonElement>("share-transcript");
+    expect([share.disabled, share.title]).toEqual([true, why("share")]);
+    const title = within(row).getByTestId("transcript-title");
+    expect(title.title).toBe(why("rename"));
+    fireEvent.click(title);
+    expect(within(row).queryByTestId("title-input")).toBeNull();
+    fireEvent.click(within(row).getByTestId("row-more"));
+    const del = within(row).getByTestId<HTMLButtonElement>("delete-transcript");
+    expect([del.disabled, del.title]).toEqual([true, why("delete")]);
+    // Reading stays open: the download is offered.
+    expect(within(row).getByTestId<HTMLButtonElement>("download-transcript").disabled).toBe(false);
+  });
+
+  it("lets its owner and the admin change it", () => {
+    for (const me of [{ owner: "alice" }, {}]) {
+      const { row } = renderRow({ ...meta, owner: "alice" }, me);
+      expect(within(row).getByTestId<HTMLButtonElement>("share-transcript").disabled).toBe(false);
+      fireEvent.click(within(row).getByTestId("transcript-title"));
+      expect(within(row).getByTestId("title-input")).toBeTruthy();
+      fireEvent.click(within(row).getByTestId("row-more"));
+      expect(within(row).getByTestId<HTMLButtonElement>("delete-transcript").disabled).toBe(false);
+      cleanup();
+    }
+  });
+
+  it("keeps a recording with no owner the admin's", () => {
+    const { row } = renderRow(meta, { owner: "alice" });
+    expect(within(row).getByTestId<HTMLButtonElement>("share-transcript").title).toMatch(
+      /^only the server's admin can share it/,
+    );
   });
 });

@@ -2,7 +2,7 @@
 /** One transcript in the list: its facts, and what can be done with it. */
 import Link from "next/link";
 import { useState } from "react";
-import { KIND_LABELS } from "@/lib/contracts/transcript-meta";
+import { KIND_LABELS, ownerRefusal, type Me, type OwnerAction } from "@/lib/contracts/transcript-meta";
 import { formatBytes } from "../format";
 import { MoreMenu } from "../MoreMenu";
 import type { TranscriptMeta } from "./api";
@@ -67,13 +67,18 @@ export function Badges({ t }: { t: Pick<TranscriptMeta, "redactions" | "recordin
 interface Props {
   t: TranscriptMeta;
   client: TranscriptsClient;
+  /** Who is looking (GET /api/me): another person's recording offers them no change; unknown, all (the relay decides). */
+  me?: Me;
   onChange: () => Promise<void>;
   /** Picked for a diff (components/transcript-diff/), and how to pick it. */
   picked?: boolean;
   onPick?: (id: string) => void;
 }
 
-export function TranscriptRow({ t, client, onChange, picked, onPick }: Props) {
+export function TranscriptRow({ t, client, me, onChange, picked, onPick }: Props) {
+  const refused = (what: OwnerAction) => (me ? ownerRefusal(me, t.owner, what) : undefined);
+  const shareRefused = refused("share");
+  const deleteRefused = refused("delete");
   const [sharing, setSharing] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const otlp = useOtlpSend(t.id, client, t.recording);
@@ -98,6 +103,7 @@ export function TranscriptRow({ t, client, onChange, picked, onPick }: Props) {
         <td className="max-w-[22rem] px-3 py-2">
           <TitleEditor
             title={t.title}
+            refused={refused("rename")}
             onSave={async (title) => {
               await client.rename(t.id, title);
               await onChange();
@@ -139,6 +145,8 @@ export function TranscriptRow({ t, client, onChange, picked, onPick }: Props) {
               type="button"
               data-testid="share-transcript"
               aria-expanded={sharing}
+              disabled={shareRefused !== undefined}
+              title={shareRefused}
               className={`${action} ${sharing ? "bg-zinc-800 text-zinc-100" : ""}`}
               onClick={() => setSharing((s) => !s)}
             >
@@ -211,8 +219,8 @@ export function TranscriptRow({ t, client, onChange, picked, onPick }: Props) {
                   {
                     label: "Delete",
                     testId: "delete-transcript",
-                    title: t.recording ? "Still being recorded" : "Delete (asks first)",
-                    disabled: t.recording,
+                    title: deleteRefused ?? (t.recording ? "Still being recorded" : "Delete (asks first)"),
+                    disabled: t.recording || deleteRefused !== undefined,
                     danger: true,
                     onSelect: () => setConfirmDelete(true),
                   },

@@ -5,7 +5,7 @@
  */
 import type { HttpErrorBody, RenameBody, ShareBody } from "@/lib/contracts/http-api";
 import type { ProfileDetails, RelayInfo } from "@/lib/contracts/wire";
-import type { TranscriptMeta } from "@/lib/contracts/transcript-meta";
+import type { Me, TranscriptMeta } from "@/lib/contracts/transcript-meta";
 import type { LatencyAnswer, LatencyQuery, SearchAnswer, SearchQuery } from "@/lib/contracts/library-search";
 import type { OtlpSendEvent, OtlpTargetInfo } from "@/lib/contracts/otlp-api";
 
@@ -61,6 +61,8 @@ export function api(token: string) {
     /** `profile`: described even when a `replay:<id>` the relay's short list of replays leaves out. */
     info: (profile?: string) =>
       call(token, profile ? `/api/info?profile=${encodeURIComponent(profile)}` : "/api/info").then(json<RelayInfo>),
+    /** Who this token is: a person (a named token's name) or the server's admin. */
+    me: () => call(token, "/api/me").then(json<Me>),
     profiles: () =>
       call(token, "/api/profiles")
         .then(json<{ profiles: ProfileDetails[] }>)

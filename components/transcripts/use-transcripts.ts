@@ -1,6 +1,7 @@
 "use client";
 /** The transcript list and the API client for one token; refreshed after every change. */
 import { useCallback, useEffect, useMemo, useState } from "react";
+import type { Me } from "@/lib/contracts/transcript-meta";
 import { api, ApiError, type TranscriptMeta } from "./api";
 
 const RECORDING_POLL_MS = 2_000;
@@ -21,6 +22,12 @@ export function useTranscripts(token: string) {
 
   useEffect(() => void refresh(), [refresh]);
 
+  // Who this token is, so that a row offers a person only what they may change (unknown: all, the relay decides).
+  const [me, setMe] = useState<Me>();
+  useEffect(() => {
+    client.me().then(setMe, () => setMe(undefined));
+  }, [client]);
+
   // A transcript being recorded grows: keep its counts (and the badge) current.
   const recording = list?.some((t) => t.recording) ?? false;
   useEffect(() => {
@@ -29,7 +36,7 @@ export function useTranscripts(token: string) {
     return () => clearInterval(timer);
   }, [recording, refresh]);
 
-  return { client, list, error, refresh };
+  return { client, list, error, refresh, me };
 }
 
 export type TranscriptsClient = ReturnType<typeof api>;

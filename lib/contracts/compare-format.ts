@@ -4,6 +4,7 @@
  * the browser: parsed strictly, never trusted.
  */
 import { z } from "zod";
+import { OWNER_NAME } from "./transcript-meta";
 
 export const COMPARISON_FORMAT = "acp-playground-comparison";
 export const COMPARISON_VERSION = "1.0";
@@ -37,6 +38,8 @@ export const comparisonRecord = comparisonInput.extend({
   version: z.literal(COMPARISON_VERSION),
   id: z.string().regex(ID),
   createdAt: z.string().max(40),
+  /** Who saved it: a named token's name (absent for the relay's own token, and before owners were recorded). */
+  owner: z.string().regex(OWNER_NAME).optional(),
   /** Set while the comparison is shared: the public link's token. */
   shareToken: z.string().min(16).max(100).optional(),
   sharedAt: z.string().max(40).optional(),

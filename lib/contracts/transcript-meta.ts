@@ -76,6 +76,37 @@ export interface TranscriptMeta {
 /** A person's name on a team server (a named token's): what the library shows and filters by. */
 export const OWNER_NAME = /^[\w.@-]{1,64}$/;
 
+/** GET /api/me: who the request's token is; `owner` absent: the relay's own token, the server's admin. */
+export interface Me {
+  owner?: string;
+}
+
+/** What changes or exposes a recording: allowed to its owner or the server's admin only. */
+export type OwnerAction = "delete" | "rename" | "share" | "unshare" | "compare";
+
+const VERBS: Record<OwnerAction, string> = {
+  delete: "delete it",
+  rename: "rename it",
+  share: "share it",
+  unshare: "unshare it",
+  // Saving a comparison files both its transcripts under it (their kind becomes "compare").
+  compare: "save it in a comparison",
+};
+
+/**
+ * Why `me` may not `action` a recording owned by `owner`, or undefined when it may. The admin (the
+ * relay's own token, the only one the embedded default has) may change everything; a person (a
+ * named token) only what they own. A recording with no owner was made with the admin's token, or
+ * before owners were recorded: the admin's, so no person may change it, which also keeps every
+ * recording made before an upgrade out of everyone's reach (docs/scaling.md#named-tokens-and-owners).
+ */
+export function ownerRefusal(me: Me, owner: string | undefined, action: OwnerAction): string | undefined {
+  if (me.owner === undefined || me.owner === owner) return undefined;
+  return owner === undefined
+    ? `only the server's admin can ${VERBS[action]}: it has no owner (made with the relay's own token, or before owners were recorded)`
+    : `only its owner, ${owner}, or the server's admin can ${VERBS[action]}`;
+}
+
 /** What GET /api/transcripts may be narrowed to (`?owner=`). */
 export interface ListFilter {
   owner?: string;

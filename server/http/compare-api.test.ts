@@ -67,7 +67,7 @@ function fakeRelay() {
 async function serve(relay: Relay) {
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url!, "http://127.0.0.1");
-    void handleComparisonApi(req, res, url, relay, tokenMatches(bearerToken(req), TOKEN));
+    void handleComparisonApi(req, res, url, relay, tokenMatches(bearerToken(req), TOKEN) ? {} : undefined);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   cleanup.push(() => new Promise((resolve) => server.close(resolve)));

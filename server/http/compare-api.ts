@@ -12,6 +12,8 @@ import path from "node:path";
 import { comparisonInput } from "../../lib/contracts/compare-format";
 import { readJsonBody, sendError, sendJson } from "../wire/http-io";
 import { comparisonStoreBeside } from "../transcripts/comparison-store";
+import { comparisonRefusal } from "../transcripts/comparison-links";
+import type { Me } from "../../lib/contracts/transcript-meta";
 import type { Relay } from "./relay";
 
 const BODY_LIMIT = 256 * 1024;
@@ -204,8 +206,8 @@ export async function handleComparisonApi(
   res: ServerResponse,
   url: URL,
   relay: Relay,
-  /** The request carries a token that lets someone in (server/http/identities.ts). */
-  authorized: boolean,
+  /** Who the request's token is (server/http/identities.ts); undefined: no one. */
+  who: Me | undefined,
 ): Promise<void> {
   const parts = url.pathname.split("/").filter(Boolean).slice(2); // drop "api", "comparisons"
   const method = req.method ?? "GET";
@@ -215,13 +217,18 @@ export async function handleComparisonApi(
     const shared = store.shared(parts[0]!, url.searchParams.get("token"));
     return shared ? sendJson(res, 200, shared) : sendError(res, 404, "not_found", "no such shared comparison");
   }
-  if (!authorized) return sendError(res, 401, "unauthorized", "unauthorized");
+  if (!who) return sendError(res, 401, "unauthorized", "unauthorized");
+  /** Both transcripts as the rule needs them (comparisonRefusal). */
+  const sidesOf = (c: { sides: ReadonlyArray<{ transcriptId: string }> }) =>
+    c.sides.map((s) => ({ id: s.transcriptId, owner: relay.transcripts.meta(s.transcriptId)?.owner }));
 
   if (parts.length === 0 && method === "GET") return sendJson(res, 200, { comparisons: store.list() });
   if (parts.length === 0 && method === "POST") {
     const body = await readJsonBody(req, comparisonInput, BODY_LIMIT);
     if (!body.ok) return sendError(res, 400, "invalid_payload", body.error);
-    const saved = store.save(body.value);
+    const why = comparisonRefusal(who, "compare", undefined, sidesOf(body.value));
+    if (why) return sendError(res, 403, "not_owner", why);
+    const saved = store.save(body.value, who.owner);
     if ("missing" in saved) return sendError(res, 400, "not_found", `no transcript ${saved.missing}`);
     return sendJson(res, 201, saved);
   }
@@ -241,10 +248,15 @@ export async function handleComparisonApi(
     const record = store.get(id);
     if (!record) return sendError(res, 404, "not_found", `no comparison ${id.slice(0, 80)}`);
     if (method === "GET") return sendJson(res, 200, record);
+    const why = method === "DELETE" ? comparisonRefusal(who, "delete", record, []) : undefined;
+    if (why) return sendError(res, 403, "not_owner", why);
     if (method === "DELETE")
       return store.delete(id) ? void res.writeHead(204).end() : sendError(res, 404, "not_found", id);
   }
   if (parts.length === 2 && parts[1] === "share") {
+    const current = method === "POST" || method === "DELETE" ? store.get(id) : undefined;
+    const why = current && comparisonRefusal(who, method === "POST" ? "share" : "unshare", current, sidesOf(current));
+    if (why) return sendError(res, 403, "not_owner", why);
     const record = method === "POST" ? store.share(id) : method === "DELETE" ? store.unshare(id) : undefined;
     if (record) return sendJson(res, 200, record);
     if (method === "POST" || method === "DELETE")

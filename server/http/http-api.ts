@@ -9,6 +9,7 @@ import { parseWith } from "../../lib/protocol/contract";
 import { renameBody, shareBody, type ShareBody } from "../../lib/contracts/http-api";
 import { TranscriptError } from "../../lib/contracts/transcript";
 import { latencyQuery, listQuery, queryParams, searchQuery } from "../../lib/contracts/library-search";
+import { ownerRefusal, type Me } from "../../lib/contracts/transcript-meta";
 import { handleComparisonApi } from "./compare-api";
 import { handleProfilesApi } from "./profiles-api";
 import { sendExport, sendViewer } from "./export-api";
@@ -97,7 +98,7 @@ export async function handleApi(
   // A team library on PostgreSQL answers the library's routes (server/stores/pg-routes.ts).
   // Who the bearer is: the relay's own token or a person's named one (server/http/identities.ts).
   const who = relay.identities.who(bearerToken(req));
-  if (relay.team && (await handleTeamApi(req, res, url, relay.team, who !== undefined, relay.mirror))) return;
+  if (relay.team && (await handleTeamApi(req, res, url, relay.team, who, relay.mirror))) return;
 
   // Share links carry their own token and reach exactly one transcript.
   if (parts[0] === "share" && parts.length === 2 && method === "GET") {
@@ -111,11 +112,14 @@ export async function handleApi(
     return sendTranscript(res, store, id, false, !meta.shareShowsCommand);
   }
 
-  if (parts[0] === "comparisons") return handleComparisonApi(req, res, url, relay, who !== undefined);
+  if (parts[0] === "comparisons") return handleComparisonApi(req, res, url, relay, who);
   if (parts.length === 1 && parts[0] === "viewer" && method === "GET")
     return sendViewer(res, url.searchParams.has("download"));
   if (!who) return sendError(res, 401, "unauthorized", "unauthorized");
 
+  // Who this token is, so that a page offers a person only what they may change (docs/relay-protocol.md#http-api).
+  if (parts.length === 1 && parts[0] === "me" && method === "GET")
+    return sendJson(res, 200, (who.owner ? { owner: who.owner } : {}) satisfies Me);
   if (parts.length === 1 && parts[0] === "info" && method === "GET")
     return sendJson(res, 200, await relay.info(url.searchParams.get("profile")?.slice(0, 200)));
   if (parts.length === 1 && parts[0] === "profiles" && method === "GET") {
@@ -183,6 +187,10 @@ export async function handleApi(
       return sendExport(res, id, await relay.shared.read(id));
     if (parts.length === 3 && id !== undefined && parts[2] === "share") {
       if (!store.exists(id)) return sendError(res, 404, "not_found", `no transcript ${id.slice(0, 80)}`);
+      if (method === "POST" || method === "DELETE") {
+        const why = ownerRefusal(who, store.meta(id)?.owner, method === "POST" ? "share" : "unshare");
+        if (why) return sendError(res, 403, "not_owner", why);
+      }
       let body: ShareBody = {};
       if (method === "POST") {
         const read = await readJsonBody(req, shareBody, 4 * 1024, {});
@@ -195,6 +203,10 @@ export async function handleApi(
     if (parts.length === 2 && id !== undefined) {
       if (!store.exists(id)) return sendError(res, 404, "not_found", `no transcript ${id.slice(0, 80)}`);
       if (method === "GET") return sendTranscript(res, store, id, url.searchParams.has("download"));
+      if (method === "DELETE" || method === "PATCH") {
+        const why = ownerRefusal(who, store.meta(id)?.owner, method === "DELETE" ? "delete" : "rename");
+        if (why) return sendError(res, 403, "not_owner", why);
+      }
       if (method === "DELETE") {
         return store.delete(id)
           ? void res.writeHead(204).end()
@@ -215,6 +227,11 @@ export async function handleApi(
       const report = probes.get(id);
       if (!report) return sendError(res, 404, "not_found", `no probe report ${id.slice(0, 80)}`);
       if (method === "GET") return sendJson(res, 200, report);
+      // A report is its probe's transcript's owner's (gone with it: the admin's).
+      const why =
+        method === "DELETE" &&
+        ownerRefusal(who, report.transcriptId ? store.meta(report.transcriptId)?.owner : undefined, "delete");
+      if (why) return sendError(res, 403, "not_owner", why);
       if (method === "DELETE")
         return probes.delete(id) ? void res.writeHead(204).end() : sendError(res, 404, "not_found", id);
     }

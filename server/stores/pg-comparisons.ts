@@ -24,11 +24,15 @@ export class PgComparisons {
   }
 
   /** Keeps a comparison; both transcripts must be in the library. Answers which one is missing otherwise. */
-  async save(input: ComparisonInput, now = new Date()): Promise<ComparisonRecord | { missing: string }> {
+  async save(
+    input: ComparisonInput,
+    owner?: string,
+    now = new Date(),
+  ): Promise<ComparisonRecord | { missing: string }> {
     for (const s of input.sides) if (!(await this.db.exists(s.transcriptId))) return { missing: s.transcriptId };
     // Listed as a comparison's, not as two sessions of their own.
     for (const s of input.sides) await this.db.tag(s.transcriptId, "compare");
-    return this.write(newComparison(input, now));
+    return this.write(newComparison(input, now, owner));
   }
 
   /** As saved, but shared only while its link is bound to both transcripts' current links. */

@@ -17,6 +17,8 @@ import type { PgStore } from "./pg-store";
 import type { PgMirror } from "./pg-mirror";
 import { PgComparisons } from "./pg-comparisons";
 import { comparisonInput } from "../../lib/contracts/compare-format";
+import { ownerRefusal, type Me } from "../../lib/contracts/transcript-meta";
+import { comparisonRefusal } from "../transcripts/comparison-links";
 
 type Streamed = NonNullable<Awaited<ReturnType<PgStore["stream"]>>>;
 
@@ -63,7 +65,8 @@ export async function handleTeamApi(
   res: ServerResponse,
   url: URL,
   team: PgStore,
-  authorized: boolean,
+  /** Who the request's token is (server/http/identities.ts); undefined: no one. */
+  who: Me | undefined,
   /** This instance's copier: what it recorded is in the database before a comparison names it. */
   mirror?: PgMirror,
 ): Promise<boolean> {
@@ -87,11 +90,11 @@ export async function handleTeamApi(
     const shared = await new PgComparisons(team).shared(parts[1]!, url.searchParams.get("token"));
     return done(shared ? sendJson(res, 200, shared) : sendError(res, 404, "not_found", "no such shared comparison"));
   }
-  if (!authorized) return false;
+  if (!who) return false;
 
   if (parts[0] === "comparisons" && parts[1] !== "workspaces") {
     await team.ready;
-    return handleComparisons(req, res, parts.slice(1), method, new PgComparisons(team), mirror);
+    return handleComparisons(req, res, parts.slice(1), method, team, who, mirror);
   }
 
   if (parts.length === 1 && (parts[0] === "search" || parts[0] === "latency") && method === "GET") {
@@ -117,6 +120,12 @@ export async function handleTeamApi(
       const report = await team.probe(id);
       return done(report ? sendJson(res, 200, { ...report, id }) : gone());
     }
+    // A report is its probe's transcript's owner's (gone with it: the admin's).
+    const report = await team.probe(id);
+    if (!report) return done(gone());
+    const owner = report.transcriptId ? (await team.meta(report.transcriptId))?.owner : undefined;
+    const why = ownerRefusal(who, owner, "delete");
+    if (why) return done(sendError(res, 403, "not_owner", why));
     return done((await team.deleteProbe(id)) ? void res.writeHead(204).end() : gone());
   }
 
@@ -131,7 +140,10 @@ export async function handleTeamApi(
   if (id === undefined) return false;
   const missing = () => sendError(res, 404, "not_found", `no transcript ${id.slice(0, 80)}`);
   if (parts.length === 3 && parts[2] === "share" && (method === "POST" || method === "DELETE")) {
-    if (!(await team.exists(id))) return done(missing());
+    const current = await team.meta(id);
+    if (!current) return done(missing());
+    const why = ownerRefusal(who, current.owner, method === "POST" ? "share" : "unshare");
+    if (why) return done(sendError(res, 403, "not_owner", why));
     let body: ShareBody = {};
     if (method === "POST") {
       const read = await readJsonBody(req, shareBody, 4 * 1024, {});
@@ -147,8 +159,13 @@ export async function handleTeamApi(
     if (streamed === undefined) return done(missing());
     return done(await sendJsonl(res, id, streamed, { download: url.searchParams.has("download") }));
   }
+  if (method === "DELETE" || method === "PATCH") {
+    const current = await team.meta(id);
+    if (!current) return done(missing());
+    const why = ownerRefusal(who, current.owner, method === "DELETE" ? "delete" : "rename");
+    if (why) return done(sendError(res, 403, "not_owner", why));
+  }
   if (method === "DELETE") {
-    if (!(await team.exists(id))) return done(missing());
     return done(
       (await team.delete(id))
         ? void res.writeHead(204).end()
@@ -156,7 +173,6 @@ export async function handleTeamApi(
     );
   }
   if (method === "PATCH") {
-    if (!(await team.exists(id))) return done(missing());
     const read = await readJsonBody(req, renameBody, 64 * 1024);
     if (!read.ok) return done(sendError(res, 400, "invalid_payload", read.error));
     const meta = await team.rename(id, read.value.title);
@@ -171,16 +187,23 @@ async function handleComparisons(
   res: ServerResponse,
   parts: string[],
   method: string,
-  store: PgComparisons,
+  team: PgStore,
+  who: Me,
   mirror: PgMirror | undefined,
 ): Promise<boolean> {
   const done = (_sent: void) => true;
+  /** Both transcripts as the rule needs them (comparisonRefusal). */
+  const sidesOf = (c: { sides: ReadonlyArray<{ transcriptId: string }> }) =>
+    Promise.all(c.sides.map(async (s) => ({ id: s.transcriptId, owner: (await team.meta(s.transcriptId))?.owner })));
+  const store = new PgComparisons(team);
   if (parts.length === 0 && method === "GET") return done(sendJson(res, 200, { comparisons: await store.list() }));
   if (parts.length === 0 && method === "POST") {
     const body = await readJsonBody(req, comparisonInput, 256 * 1024);
     if (!body.ok) return done(sendError(res, 400, "invalid_payload", body.error));
     await mirror?.flush();
-    const saved = await store.save(body.value);
+    const why = comparisonRefusal(who, "compare", undefined, await sidesOf(body.value));
+    if (why) return done(sendError(res, 403, "not_owner", why));
+    const saved = await store.save(body.value, who.owner);
     if ("missing" in saved) return done(sendError(res, 400, "not_found", `no transcript ${saved.missing}`));
     return done(sendJson(res, 201, saved));
   }
@@ -191,9 +214,15 @@ async function handleComparisons(
     const record = await store.get(id);
     if (!record) return done(missing());
     if (method === "GET") return done(sendJson(res, 200, record));
+    const why = comparisonRefusal(who, "delete", record, []);
+    if (why) return done(sendError(res, 403, "not_owner", why));
     return done((await store.delete(id)) ? void res.writeHead(204).end() : missing());
   }
   if (parts.length === 2 && parts[1] === "share" && (method === "POST" || method === "DELETE")) {
+    const current = await store.get(id);
+    const why =
+      current && comparisonRefusal(who, method === "POST" ? "share" : "unshare", current, await sidesOf(current));
+    if (why) return done(sendError(res, 403, "not_owner", why));
     const record = method === "POST" ? await store.share(id) : await store.unshare(id);
     return done(
       record

@@ -14,10 +14,36 @@ import {
   type ComparisonRecord,
   type SharedComparison,
 } from "../../lib/contracts/compare-format";
+import { ownerRefusal, type Me, type OwnerAction } from "../../lib/contracts/transcript-meta";
 import { tokenMatches } from "../tokens";
 
+/**
+ * Why `me` may not `action` a comparison (saving it: "compare"), or undefined when it may: the
+ * comparison is its owner's (who saved it), and saving, sharing or unsharing one also tags, shares
+ * or unshares both its transcripts, so those must be `me`'s to change too (ownerRefusal's rule).
+ */
+export function comparisonRefusal(
+  me: Me,
+  action: OwnerAction,
+  /** The comparison's owner; undefined when saving (it is not made yet) or when it has none. */
+  comparison: { owner?: string } | undefined,
+  /** Both transcripts: their ids and owners. */
+  sides: ReadonlyArray<{ id: string; owner?: string }>,
+): string | undefined {
+  if (comparison) {
+    const why = ownerRefusal(me, comparison.owner, action);
+    if (why) return `this comparison: ${why}`;
+  }
+  if (action === "delete") return undefined; // the transcripts stay
+  for (const side of sides) {
+    const why = ownerRefusal(me, side.owner, action);
+    if (why) return `transcript ${side.id}: ${why}`;
+  }
+  return undefined;
+}
+
 /** A new record for a comparison of `input`, made at `now`. */
-export function newComparison(input: ComparisonInput, now: Date): ComparisonRecord {
+export function newComparison(input: ComparisonInput, now: Date, owner?: string): ComparisonRecord {
   const stamp = now.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
   return {
     format: COMPARISON_FORMAT,
@@ -25,6 +51,7 @@ export function newComparison(input: ComparisonInput, now: Date): ComparisonReco
     id: `${stamp}-${randomBytes(4).toString("hex")}`,
     createdAt: now.toISOString(),
     ...input,
+    ...(owner ? { owner } : {}),
   };
 }
 

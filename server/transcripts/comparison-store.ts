@@ -41,11 +41,11 @@ export class ComparisonStore {
   }
 
   /** Keeps a comparison; both transcripts must exist. Answers undefined naming the missing one otherwise. */
-  save(input: ComparisonInput, now = new Date()): ComparisonRecord | { missing: string } {
+  save(input: ComparisonInput, owner?: string, now = new Date()): ComparisonRecord | { missing: string } {
     for (const s of input.sides) if (!this.transcripts.exists(s.transcriptId)) return { missing: s.transcriptId };
     // Listed as a comparison's, not as two sessions of their own.
     for (const s of input.sides) this.transcripts.tag(s.transcriptId, "compare");
-    return this.write(newComparison(input, now));
+    return this.write(newComparison(input, now, owner));
   }
 
   /**
