@@ -280,6 +280,14 @@ export type WatchAnswer =
 const RETRY_MS = 1_000;
 /** Attempts to reach a link's instance after Redis came back (its heartbeat may not have come back yet). */
 const RESUME_ATTEMPTS = 10;
+/** A watcher here of a link held by another instance: the newest frame it was sent, and whether it is attached. */
+interface RemoteWatcher {
+  token: string;
+  lastSeq: number;
+  attached: boolean;
+}
+/** Asks a link's instance left unanswered (busy, not gone) before a watcher is told the link has ended. */
+const UNANSWERED_ATTEMPTS = 5;
 
 /** What a watcher is told while its instance cannot reach the link's. */
 export const PAUSED_MESSAGE = "paused: this playground instance lost Redis; the stream resumes when it is back";
@@ -288,7 +296,7 @@ export class WatchLinks {
   private readonly feeds = new Map<string, WatchFeed>();
   private cluster?: LiveCluster;
   /** Watchers on this instance of links another instance holds, with the newest seq each was sent. */
-  private readonly remote = new Map<WatcherSocket, { token: string; lastSeq: number }>();
+  private readonly remote = new Map<WatcherSocket, RemoteWatcher>();
   /** How many of `remote` watch each link. */
   private readonly remoteCount = new Map<string, number>();
   private readonly shedding: NodeJS.Timeout;
@@ -362,12 +370,15 @@ export class WatchLinks {
     return this.cluster && !this.cluster.up ? this.io.local : this.io;
   }
 
-  /** Asks the other instances (the adapter waits for each at most its requests timeout); true when one answers true. */
-  private ask(event: string, payload: unknown): Promise<boolean> {
+  /**
+   * Asks the other instances (the adapter waits for each at most 5 s): true when one answers true,
+   * false when all answered otherwise, undefined when one did not answer in time (a busy instance).
+   */
+  private ask(event: string, payload: unknown): Promise<boolean | undefined> {
     if (!this.cluster?.up) return Promise.resolve(false);
     return new Promise((resolve) => {
-      const ack = (_err: Error | null, answers: unknown[] | undefined) =>
-        resolve((answers ?? []).some((a) => a === true));
+      const ack = (err: Error | null, answers: unknown[] | undefined) =>
+        resolve((answers ?? []).some((a) => a === true) ? true : err ? undefined : false);
       try {
         (this.io.serverSideEmit as (event: string, ...args: unknown[]) => boolean).call(this.io, event, payload, ack);
       } catch {
@@ -488,10 +499,11 @@ export class WatchLinks {
     }
     if (!this.cluster) return refuse("this watch link has ended");
     // Another instance holds the link: it joins this socket to the room and sends the log itself.
-    const watcher = { token, lastSeq };
+    const watcher: RemoteWatcher = { token, lastSeq, attached: false };
     this.remote.set(socket, watcher);
     this.remoteCount.set(token, (this.remoteCount.get(token) ?? 0) + 1);
     socket.onAnyOutgoing((event: string, frames: unknown) => {
+      if (event === "agent:attached") watcher.attached = true;
       if (event === "frames" && Array.isArray(frames) && frames.length)
         watcher.lastSeq = Math.max(watcher.lastSeq, (frames.at(-1) as WireFrame).seq);
     });
@@ -516,12 +528,19 @@ export class WatchLinks {
   private async attachRemote(socket: WatcherSocket, attempts: number): Promise<void> {
     const watcher = this.remote.get(socket);
     if (!watcher) return;
+    watcher.attached = false;
+    let unanswered = 0;
     for (let i = 0; i < attempts; i++) {
       if (i > 0) await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
-      if (!this.remote.has(socket) || !this.cluster?.up) return;
+      if (!this.remote.has(socket) || !this.cluster?.up || watcher.attached) return;
       const payload = { token: watcher.token, socketId: socket.id, lastSeq: watcher.lastSeq };
-      if (await this.ask("watch:attach", payload)) return;
+      const answer = await this.ask("watch:attach", payload);
+      // A busy instance's answer may come after the adapter's 5 s (its attach, sent before it, too):
+      // not an ended link; asked again unless the attach arrived meanwhile.
+      if (answer === undefined && ++unanswered <= UNANSWERED_ATTEMPTS) i--;
+      else if (answer) return;
     }
+    if (watcher.attached) return;
     if (!this.remote.has(socket)) return;
     socket.emit("watch:ended", { message: "this watch link has ended" });
     socket.disconnect();

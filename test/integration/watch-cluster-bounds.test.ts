@@ -40,6 +40,16 @@ async function makeLink(): Promise<string> {
   return ((await res.json()) as { token: string }).token;
 }
 
+/** Waits for a watcher on B to be attached by A, failing at once, with the message, if it is told the link ended instead. */
+async function attachedOrEnded(watcher: Watcher, timeoutMs?: number): Promise<void> {
+  await Promise.race([
+    watcher.waitFor(() => watcher.attached, "agent:attached, from A", timeoutMs),
+    watcher.disconnected,
+  ]);
+  expect(watcher.ended).toBeUndefined();
+  expect(watcher.attached).toBeDefined();
+}
+
 beforeAll(async () => {
   if (skip) return;
   redis = await startRedis();
@@ -73,13 +83,13 @@ describe.skipIf(skip)("watch links across instances, bounded", () => {
     const before = await streamBytes();
     const started = Date.now();
     let last: Watcher | undefined;
-    for (let i = 0; i < 24; i++) {
-      last?.close();
-      last = new Watcher(b.url, token);
-      await last.connected();
-      await last.waitFor(() => last!.attached, "agent:attached, from A");
-    }
     try {
+      for (let i = 0; i < 24; i++) {
+        last?.close();
+        last = new Watcher(b.url, token);
+        await last.connected();
+        await attachedOrEnded(last);
+      }
       // The last one still watches: it gets what follows live.
       await owner.send({ jsonrpc: "2.0", id: 7, method: "ping" });
       await last!.response(7);
@@ -125,6 +135,29 @@ describe.skipIf(skip)("watch links across instances, bounded", () => {
     await expect(late.connected()).rejects.toThrow("no such watch link");
     late.close();
   }, 60_000);
+
+  it("a watcher whose link's instance answers after the adapter's 5 s is attached late, not told the link ended", async () => {
+    // A busy A: each attach is carried out, and answered, 6 s late (on main: "this watch link has ended").
+    const nsp = a.server.relay.io.sockets;
+    const attach = nsp.listeners("watch:attach") as Array<(payload: unknown, ack: (ok: boolean) => void) => void>;
+    nsp.removeAllListeners("watch:attach");
+    nsp.on(
+      "watch:attach" as never,
+      ((payload: unknown, ack: (ok: boolean) => void) =>
+        setTimeout(() => attach.forEach((listener) => listener(payload, ack)), 6_000)) as never,
+    );
+    const late = new Watcher(b.url, token);
+    try {
+      await late.connected();
+      await attachedOrEnded(late, 40_000);
+      await owner.send({ jsonrpc: "2.0", id: 8, method: "ping" });
+      await late.response(8);
+    } finally {
+      late.close();
+      nsp.removeAllListeners("watch:attach");
+      for (const listener of attach) nsp.on("watch:attach" as never, listener as never);
+    }
+  }, 90_000);
 
   it("watchers still waiting for the link's instance count against the limit per link", async () => {
     const watch = b.server.relay.watch as unknown as { maxWatchers: number };
