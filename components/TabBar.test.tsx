@@ -39,13 +39,13 @@ describe("TabBar", () => {
     // One tab: nothing to close it with.
     expect(screen.queryByTestId("close-tab")).toBeNull();
 
-    act(() => fireEvent.click(screen.getByTestId("new-tab")));
+    fireEvent.click(screen.getByTestId("new-tab"));
     const tabs = screen.getAllByRole("tab");
     expect(tabs).toHaveLength(2);
     expect(tabs.map((t) => t.getAttribute("aria-selected"))).toEqual(["false", "true"]);
     expect(screen.getAllByTestId("close-tab")).toHaveLength(2);
 
-    act(() => fireEvent.click(tabs[0]!));
+    fireEvent.click(tabs[0]!);
     expect(screen.getAllByRole("tab").map((t) => t.getAttribute("aria-selected"))).toEqual(["true", "false"]);
   });
 });
