@@ -11,7 +11,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 /** The catalog's file name in CODEX_HOME. */
-export const CODEX_MODEL_CATALOG = "model-catalog.json";
+const CODEX_MODEL_CATALOG = "model-catalog.json";
 
 /** What the model is told first, in place of Codex's own prompt: a scripted model reads none. */
 const INSTRUCTIONS = "You are Codex, answered by a scripted model (ACP Playground's offline model or a test's fake).";
@@ -22,7 +22,7 @@ const INSTRUCTIONS = "You are Codex, answered by a scripted model (ACP Playgroun
  * is a line of ours (a catalog entry must name one; Codex's is its own). A field Codex 0.171 requires
  * and the fallback does not name has the value Codex's bundled models give it.
  */
-export function codexModelInfo(model: string): Record<string, unknown> {
+function codexModelInfo(model: string): Record<string, unknown> {
   return {
     slug: model,
     display_name: model,
@@ -75,7 +75,7 @@ export function codexModelInfo(model: string): Record<string, unknown> {
 }
 
 /** config.toml for `model` at the Responses API `url`, its catalog at `catalog`. */
-export function codexConfig(url: string, model: string, catalog: string): string {
+function codexConfig(url: string, model: string, catalog: string): string {
   return [
     `model = "${model}"`,
     'model_provider = "offline"',
