@@ -34,7 +34,7 @@ afterAll(async () => {
  * When Gemini (0.61) created the session a session/load names, and when it loaded it: minutes, as
  * Gemini names its chat files (`session-2026-11-29T05-10-<first 8 of the id>.jsonl`). Its session/load
  * first starts a new chat recording, in the file of that minute and id: in the session's own minute
- * that is the session's file, and the recording's first record clears its history, so the load finds
+ * that is the session's file, and the recording's opening records clear its history, so the load finds
  * no session ("No previous sessions found", -32603); in a later minute it is a file of its own, the
  * session's is intact and the load succeeds (and replays the conversation after its answer). Each
  * probe (and the ACP test kit) loads a session a moment after its turns, so a run that crosses a
