@@ -47,7 +47,6 @@ import {
 } from "../../lib/contracts/tap-schema";
 import type { Me } from "../../lib/contracts/transcript-meta";
 import type { ServerConfig } from "../config";
-import type { Identities } from "../http/identities";
 import { AttachableLog, withoutMessage, type LogCaps } from "../agents/attachable-log";
 import { Attachment } from "../wire/attachment";
 import { socketEvents } from "../wire/socket-events";
@@ -74,6 +73,12 @@ const APPLY_SLICE = 250;
 const PENDING_BATCHES = 32;
 /** Changes to the taps list within this are sent to browsers as one `taps`. */
 const ANNOUNCE_MS = 50;
+
+/** Who a token is (server/http/identities.ts's Identities, a floor up): `{}` for the relay's own. */
+export interface TapIdentities {
+  who(token: unknown): Me | undefined;
+  onRevoked(listener: (names: Set<string>) => void): void;
+}
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -203,7 +208,7 @@ export function createTapHub(
   /** Marks the connection as authenticated, so the relay's connect timeout spares it. */
   authenticated: (conn: object) => void,
   /** Who a token is: a tap is opened by the admin (the relay's own token) or a person (a named one). */
-  identities: Identities,
+  identities: TapIdentities,
   /** Who a browser's socket is (its token's owner, taken when it connected). */
   meOf: (socket: Socket) => Me,
 ): TapHub {
@@ -217,11 +222,15 @@ export function createTapHub(
   const announce = () => {
     announcing ??= setTimeout(() => {
       announcing = undefined;
-      io.of("/").to(TAPS_ROOM).emit("taps", { taps: list({}) });
+      io.of("/")
+        .to(TAPS_ROOM)
+        .emit("taps", { taps: list({}) });
       const owners = new Set<string>();
       for (const s of sessions.values()) if (s.info.owner !== undefined) owners.add(s.info.owner);
       for (const owner of new Set([...told, ...owners]))
-        io.of("/").to(ownerRoom(owner)).emit("taps", { taps: list({ owner }) });
+        io.of("/")
+          .to(ownerRoom(owner))
+          .emit("taps", { taps: list({ owner }) });
       told = owners;
     }, ANNOUNCE_MS);
   };
