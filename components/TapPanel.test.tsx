@@ -9,7 +9,7 @@ import { TOKEN_KEY } from "./page-storage";
 import { TapsStore } from "./state/taps-store";
 
 // The page's taps store, over a fake taps socket and a fake GET /api/me.
-const taps = vi.hoisted(() => ({ store: undefined }));
+const taps = vi.hoisted((): { store?: unknown } => ({}));
 vi.mock("./state/taps-store", async (original) => {
   const real = await original<typeof import("./state/taps-store")>();
   return { ...real, getTapsStore: () => taps.store };
