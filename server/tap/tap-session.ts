@@ -269,7 +269,7 @@ export function createTapHub(
     authenticated(socket.conn);
     next();
   });
-  // A revoked person's taps are cut off at once (their editors keep working; the taps record on their own).
+  // A revoked person's taps are cut off at once (their editors keep working; the tap does not reconnect).
   identities.onRevoked((names) => {
     for (const socket of taps.sockets.values()) {
       const owner = openers.get(socket.id)?.owner;
