@@ -290,7 +290,7 @@ export function createTapHub(
       if (existing && existing.info.owner !== opener.owner)
         return {
           ok: false,
-          error: { code: "forbidden", message: "this tap id belongs to a tap another token opened" },
+          error: { code: "not_owner", message: "this tap id belongs to a tap another token opened" },
         };
       session = existing;
       if (!session) {
@@ -360,7 +360,7 @@ export function createTapHub(
     const tap = tapId ? sessions.get(tapId) : undefined;
     if (!tap) return { ok: false, error: { code: "no_agent", message: "no such tapped conversation" } };
     const refused = tapRefusal(me, tap.info.owner, "inject");
-    if (refused) return { ok: false, error: { code: "forbidden", message: refused } };
+    if (refused) return { ok: false, error: { code: "not_owner", message: refused } };
     if (enabled) tap.injecting.add(clientId);
     else tap.injecting.delete(clientId);
     for (const [viewer, id] of tap.viewers) if (id === clientId) tap.state(viewer);
@@ -374,7 +374,7 @@ export function createTapHub(
     if (session && !refused) session.attach(socket, clientId, lastSeq);
     else socket.emit("agent:attached", { agent: null, lastSeq: 0, missed: 0, firstSeq: 1, policies: {} });
     // Not another person's frames, command line or state: the tab says why it shows nothing.
-    if (refused) socket.emit("agent:error", { code: "forbidden", message: refused });
+    if (refused) socket.emit("agent:error", { code: "not_owner", message: refused });
     const events = socketEvents(socket);
     events.on("relay:info", clientEventSchemas["relay:info"], async () => ({ ok: true, info: await relayInfo() }));
     for (const event of READ_ONLY_EVENTS)
@@ -387,7 +387,7 @@ export function createTapHub(
       const tap = sessions.get(tapId);
       // Injection is turned on per clientId, which is no secret: the sender must be allowed too.
       const forbidden = tap && tapRefusal(me, tap.info.owner, "inject");
-      if (forbidden) return { ok: false, error: { code: "forbidden", message: forbidden } };
+      if (forbidden) return { ok: false, error: { code: "not_owner", message: forbidden } };
       if (!tap?.injecting.has(clientId))
         return {
           ok: false,

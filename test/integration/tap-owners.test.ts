@@ -154,13 +154,13 @@ describe.each([
     const bob = await viewer(BOB, tap.clientId("bob"));
     // Turning injection on: for another clientId from the taps-list socket, or for its own tab.
     expect(await bobList.injection(tap.clientId("bob"))).toMatchObject({ ok: false, error: { code: "not_owner" } });
-    expect(await bob.c.emit("tap:injection", { enabled: true })).toMatchObject({
+    expect(await bob.c.emit("tap:injection" as never, { enabled: true })).toMatchObject({
       ok: false,
       error: { code: "not_owner" },
     });
     // A clientId is no secret: the admin's tab has injection on, Bob names that tab.
     const admin = await viewer(ADMIN, tap.clientId("admin"));
-    expect(await admin.c.emit("tap:injection", { enabled: true })).toEqual({ ok: true, injection: true });
+    expect(await admin.c.emit("tap:injection" as never, { enabled: true })).toEqual({ ok: true, injection: true });
     const posing = await viewer(BOB, tap.clientId("admin"));
     const frame = { jsonrpc: "2.0", id: 99, result: { outcome: { outcome: "selected", optionId: "allow" } } };
     expect(await posing.c.emit("agent:send", { frame })).toMatchObject({ ok: false, error: { code: "not_owner" } });
@@ -171,7 +171,7 @@ describe.each([
     expect(tap.injected.map((l) => JSON.parse(l).id)).toEqual([100]);
     if (ownerToken) {
       const own = await viewer(ownerToken, tap.clientId("own"));
-      expect(await own.c.emit("tap:injection", { enabled: true })).toEqual({ ok: true, injection: true });
+      expect(await own.c.emit("tap:injection" as never, { enabled: true })).toEqual({ ok: true, injection: true });
       expect(await own.c.emit("agent:send", { frame: { ...frame, id: 101 } })).toMatchObject({ ok: true });
       await waitUntil(() => tap.injected.length > 1, "the owner's injected frame, at the tap");
     }
