@@ -4,18 +4,20 @@
  * its frames, or turn injection on and send into it (lib/contracts/tap-wire.ts's tapRefusal). One
  * relay, real sockets; the taps are this test's sockets on `/tap`, as hostile as any.
  */
+import { execa } from "execa";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { io, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { WATCH_TAPS, type TapInfo } from "../../lib/contracts/tap-wire";
+import { tapClientId, WATCH_TAPS, type TapInfo } from "../../lib/contracts/tap-wire";
 import { startTestRelay, TestClient, waitUntil, type TestRelay } from "../relay-harness";
 
 const ADMIN = "test-token";
 const ALICE = "alice-token-0123456789abcdef";
 const BOB = "bob-token-0123456789abcdefgh";
 const CAROL = "carol-token-0123456789abcdef";
+const root = path.resolve(import.meta.dirname, "../..");
 const configDir = mkdtempSync(path.join(tmpdir(), "acp-tap-owners-"));
 const configFile = path.join(configDir, "config.json");
 writeFileSync(configFile, JSON.stringify({ tokens: { alice: ALICE, bob: BOB, carol: CAROL } }));
@@ -194,6 +196,54 @@ describe.each([
 });
 
 describe("a person's tap", () => {
+  it("is theirs when `acp-playground tap` runs with their token: Bob is shown nothing, Alice steers it", async () => {
+    const data = mkdtempSync(path.join(tmpdir(), "acp-tap-owners-data-"));
+    closers.push(() => rmSync(data, { recursive: true, force: true }));
+    const before = new Set(relay.server.relay.taps.sessions.keys());
+    const stub = path.join(root, "test/fixtures/stub-agent.mjs");
+    const editor = execa(
+      process.execPath,
+      [path.join(root, "bin/acp-playground.mjs"), "tap", "--", "node", stub, "echo"],
+      {
+        cwd: root,
+        env: {
+          ACP_PLAYGROUND_URL: relay.url,
+          ACP_PLAYGROUND_TOKEN: ALICE,
+          ACP_PLAYGROUND_CONFIG: "",
+          ACP_PLAYGROUND_DATA: data,
+          HOME: data,
+        },
+        stdin: "pipe",
+        reject: false,
+        buffer: false,
+      },
+    );
+    let out = "";
+    editor.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+    closers.push(() => editor.kill());
+    editor.stdin.write(
+      `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { by: "alice-editor" } })}\n`,
+    );
+    const found = () =>
+      [...relay.server.relay.taps.sessions.values()].find((s) => !before.has(s.id) && s.socket?.connected);
+    await waitUntil(() => found() !== undefined, "the real tap, at the relay", 30_000);
+    const session = found()!;
+    expect(session.info.owner).toBe("alice");
+    const bob = await tapsWatch(BOB);
+    expect(bob.lists.flat().map((t) => t.id)).not.toContain(session.id);
+    const watching = await viewer(BOB, tapClientId(session.id, "bob"));
+    expect(watching.c.errors.map((e) => e.code)).toEqual(["not_owner"]);
+
+    const own = await viewer(ALICE, tapClientId(session.id, "own"));
+    await own.c.frame((f) => f.raw.includes("alice-editor"), "the editor's frame, for Alice");
+    expect(await own.c.emit("tap:injection" as never, { enabled: true })).toEqual({ ok: true, injection: true });
+    await own.c.send({ jsonrpc: "2.0", id: "from-alice", method: "ping", params: {} });
+    // The agent answers the injected request on stdout, which the editor sees too.
+    await waitUntil(() => out.includes('"id":"from-alice"'), "the answer to Alice's frame, at the editor", 30_000);
+    editor.stdin.end();
+    expect((await editor).exitCode).toBe(0);
+  });
+
   it("records to a transcript of theirs, which another person cannot change", async () => {
     const tap = await openTap(ALICE, "recorded-secret");
     const transcriptId = relay.server.relay.taps.sessions.get(tap.tapId)!.recording.id;
