@@ -286,7 +286,7 @@ export function createTapHub(
     const events = socketEvents(socket);
     events.on("tap:open", tapOpenSchema, (open): Ack<{ transcriptId: string }> => {
       const existing = sessions.get(tapId);
-      // A tap id is no secret to the admin: only the token that opened a tap carries it on.
+      // Only whoever opened a tap carries it on (its reconnects): not another person, not the admin.
       if (existing && existing.info.owner !== opener.owner)
         return {
           ok: false,
