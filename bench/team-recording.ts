@@ -85,19 +85,26 @@ async function direct(): Promise<Pair> {
 }
 
 /** Agent frames stored in a transcript, as `reader` serves it. */
-async function storedFrames(reader: RelayProcess, id: string): Promise<number> {
+async function storedFrames(reader: RelayProcess, id: string, relays: RelayProcess[]): Promise<number> {
   const deadline = Date.now() + 120_000;
   for (;;) {
     const headers = { authorization: "Bearer bench" };
     const list = (await (await fetch(`${reader.url}/api/transcripts`, { headers })).json()) as {
-      transcripts: { id: string; recording: boolean }[];
+      transcripts: { id: string; recording: boolean; frames: number }[];
     };
     if (list.transcripts.some((m) => m.id === id && !m.recording)) {
       const text = await (await fetch(`${reader.url}/api/transcripts/${id}`, { headers })).text();
       return parseTranscript(text).frames.filter((f) => f.dir === "from-agent" && f.raw.includes('"session/update"'))
         .length;
     }
-    if (Date.now() > deadline) throw new Error(`${id} was never listed as ended by ${reader.url}`);
+    if (Date.now() > deadline) {
+      // What the relays said (a copy's error, a database away) is what tells why.
+      const said = relays.map((r) => r.stderrTail()).join("\n");
+      const listed = list.transcripts.find((m) => m.id === id);
+      throw new Error(
+        `${id} was never listed as ended by ${reader.url} (listed: ${JSON.stringify(listed)}); the relays said:\n${said}`,
+      );
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -139,7 +146,7 @@ async function relayed(env: Record<string, string>, readFromOther: boolean, post
     const perFrame = (k: keyof typeof cpuAfter) => ((cpuAfter[k] - cpuBefore[k]) * 1000) / (flags.sessions * frames);
     const cpuUsPerFrame = { main: perFrame("main"), all: perFrame("all"), server: perFrame("server") };
     const stored = await Promise.all(
-      sessions.map((s) => storedFrames(relays[(s.i + (readFromOther ? 1 : 0)) % 2]!, s.transcriptId)),
+      sessions.map((s) => storedFrames(relays[(s.i + (readFromOther ? 1 : 0)) % 2]!, s.transcriptId, relays)),
     );
     return {
       latency: stats(sessions.map((s) => s.stream)),
