@@ -5,7 +5,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { ProfileConfig } from "../server/config";
-import { codexConfig } from "../server/models/offline-model";
+import { writeCodexHome } from "../server/models/codex-home";
 
 const bin = (name: string) => path.resolve(import.meta.dirname, "agents", "node_modules", ".bin", name);
 
@@ -85,9 +85,8 @@ export function prepareAgentHome(kind: AgentKind, home: string): void {
  */
 export function codexProfile(apiUrl: string, home: string, features: readonly string[] = []): ProfileConfig {
   const codexHome = path.join(home, ".codex");
-  mkdirSync(codexHome, { recursive: true });
   const on = features.length ? ["[features]", ...features.map((f) => `${f} = true`), ""].join("\n") : "";
-  writeFileSync(path.join(codexHome, "config.toml"), codexConfig(apiUrl, "fake-model") + on);
+  writeCodexHome(codexHome, apiUrl, "fake-model", on);
   return {
     command: bin("codex"),
     args: ["app-server"],

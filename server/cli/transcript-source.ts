@@ -7,13 +7,14 @@
  * The remote is hostile: http(s) only, bounded in size and time, no redirect to another origin
  * with the token, and the server's token only from ACP_PLAYGROUND_TOKEN (never the command line).
  */
-import { closeSync, existsSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
+import { closeSync, existsSync, mkdtempSync, openSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { transcriptLimits } from "../config";
 import { dataDirFor } from "../runtime";
 import { PRIVATE_FILE, TranscriptStore } from "../transcripts/transcript-store";
 import { CliError } from "./cli-error";
+import { removedOnExit } from "./removed-on-exit";
 
 /** Why a named transcript cannot be read; the command says which one. */
 export class SourceError extends Error {}
@@ -148,7 +149,8 @@ export async function openInput(arg: string, options: SourceOptions = {}): Promi
 async function openLink(link: RemoteLink, env: Record<string, string | undefined>, timeoutMs: number): Promise<Source> {
   const dir = mkdtempSync(path.join(tmpdir(), "acp-source-"));
   const file = path.join(dir, `${link.id ?? "transcript"}.jsonl`);
-  const close = () => rmSync(dir, { recursive: true, force: true });
+  // Removed also when the command is interrupted mid-download or while it uses the file.
+  const close = removedOnExit(dir);
   try {
     await download(link, env, timeoutMs, file);
   } catch (err) {

@@ -95,6 +95,9 @@ describe("offlineModelEnv", () => {
     expect(runHomeOf(dataDir, "codex", env.HOME)).toBe(true);
     const config = readFileSync(path.join(env.CODEX_HOME!, "config.toml"), "utf8");
     expect(config).toContain('approval_policy = "on-request"');
+    // The model has metadata: Codex runs it without a "fallback metadata" warning.
+    const catalog = JSON.parse(/^model_catalog_json = (".*")$/m.exec(config)![1]!) as string;
+    expect(JSON.parse(readFileSync(catalog, "utf8"))).toMatchObject({ models: [{ slug: "offline-model" }] });
     const url = /^base_url = "(.*)"$/m.exec(config)![1]!;
     const res = await fetch(`${url}/models`);
     expect(await res.json()).toMatchObject({ object: "list" });

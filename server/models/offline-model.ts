@@ -14,6 +14,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { scriptedMessagesTurn, startAnthropicApi } from "./anthropic-api";
+import { writeCodexHome } from "./codex-home";
 import { scriptedTurn, startFakeGeminiApi } from "./gemini-api";
 import { prepareGeminiHome } from "./gemini-home";
 import { offersTools } from "./http";
@@ -161,33 +162,6 @@ function writeSettings(home: string, file: string, settings: unknown): void {
   writeFileSync(path.join(home, file), JSON.stringify(settings));
 }
 
-/**
- * Codex's config.toml: a model provider at the offline model (no login), asking before what its
- * sandbox would not allow, no update check or analytics; it passes Codex 0.171's `--strict-config`.
- * The tests run Codex so against their scripted APIs, with a model of their own name.
- */
-export function codexConfig(url: string, model = "offline-model"): string {
-  return [
-    `model = "${model}"`,
-    'model_provider = "offline"',
-    'approval_policy = "on-request"',
-    'sandbox_mode = "workspace-write"',
-    "check_for_update_on_startup = false",
-    "",
-    "[model_providers.offline]",
-    'name = "offline model"',
-    `base_url = "${url}/v1"`,
-    'wire_api = "responses"',
-    "requires_openai_auth = false",
-    "request_max_retries = 0",
-    "stream_max_retries = 0",
-    "",
-    "[analytics]",
-    "enabled = false",
-    "",
-  ].join("\n");
-}
-
 /** The agent's own variables: its API's base URL and a dummy key, its home (prepared), no telemetry or updates. */
 function agentEnv(agent: OfflineAgent, home: string, url: string): Record<string, string> {
   switch (agent) {
@@ -225,8 +199,7 @@ function agentEnv(agent: OfflineAgent, home: string, url: string): Record<string
         ...(process.getuid?.() === 0 ? { IS_SANDBOX: "1" } : {}),
       };
     case "codex":
-      mkdirSync(path.join(home, ".codex"), { recursive: true, mode: 0o700 });
-      writeFileSync(path.join(home, ".codex", "config.toml"), codexConfig(url));
+      writeCodexHome(path.join(home, ".codex"), url, "offline-model");
       return { HOME: home, CODEX_HOME: path.join(home, ".codex"), NO_COLOR: "1", RUST_LOG: "error" };
   }
 }
