@@ -8,13 +8,7 @@ import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  serialize,
-  serializeFrame,
-  TRANSCRIPT_FORMAT,
-  TRANSCRIPT_VERSION,
-  type TranscriptHeader,
-} from "../../lib/contracts/transcript";
+import { serialize, serializeFrame, type TranscriptHeader } from "../../lib/contracts/transcript";
 import type { TranscriptMeta } from "../../lib/contracts/transcript-meta";
 import { MAX_PHRASE_WORDS, MAX_QUERY_TERMS } from "../../lib/contracts/library-search";
 import { transcriptLimits } from "../config";
@@ -24,6 +18,7 @@ import { pgSkipReason, startPgCluster, type PgCluster } from "../../test/pg-clus
 import type { LibrarySearch, TranscriptLibrary } from "./library-store";
 import { PgMirror } from "./pg-mirror";
 import { PgStore } from "./pg-store";
+import { initializeRecording } from "../../test/transcripts";
 
 interface Subject {
   store: TranscriptLibrary & LibrarySearch;
@@ -108,24 +103,7 @@ const say = (seq: number, text: string, messageId = `m${seq}`) =>
   });
 
 function transcript(profile: string, createdAt: string, texts: string[]): string {
-  const header: TranscriptHeader = {
-    type: "header",
-    format: TRANSCRIPT_FORMAT,
-    version: TRANSCRIPT_VERSION,
-    id: "t",
-    createdAt,
-    playground: { version: "test" },
-    agent: { profile, command: "agent", args: [], cwd: "/w" },
-  };
-  let text = serialize(header);
-  text += serializeFrame({
-    seq: 1,
-    ts: 1000,
-    dir: "to-agent",
-    kind: "request",
-    method: "initialize",
-    raw: '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}',
-  });
+  let text = initializeRecording({ id: "t", createdAt, agent: { profile } }, 1000);
   text += serializeFrame({
     seq: 2,
     ts: 1012,

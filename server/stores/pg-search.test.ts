@@ -9,10 +9,11 @@ import { pgSkipReason, startPgCluster, type PgCluster } from "../../test/pg-clus
 import { migrate } from "./pg-migrate";
 import { MIGRATIONS } from "./pg-schema";
 import { joints } from "../../lib/features/library/joints";
-import { serialize, serializeFrame, TRANSCRIPT_FORMAT, TRANSCRIPT_VERSION } from "../../lib/contracts/transcript";
+import { serialize, serializeFrame } from "../../lib/contracts/transcript";
 import { docVector, ERROR_TAG, JOINED, PAIR, pgQuery, words } from "./pg-search";
 import { PgStore } from "./pg-store";
 import type { TranscriptMeta } from "../../lib/contracts/transcript-meta";
+import { testHeader } from "../../test/transcripts";
 
 describe("words and vectors", () => {
   it("cuts words as the file store's tokenizer: letters and digits, lower case, accents removed", () => {
@@ -156,16 +157,7 @@ describe.skipIf(skip !== undefined)("pg search", () => {
     expect(rows[0]!.n).toBe(2500);
   });
 
-  const header = (id: string) =>
-    serialize({
-      type: "header",
-      format: TRANSCRIPT_FORMAT,
-      version: TRANSCRIPT_VERSION,
-      id,
-      createdAt: "2026-11-20T10:00:00.000Z",
-      playground: { version: "test" },
-      agent: { profile: "p", command: "agent", args: [], cwd: "/w" },
-    }).trimEnd();
+  const header = (id: string) => serialize(testHeader({ id, createdAt: "2026-11-20T10:00:00.000Z" })).trimEnd();
   const chunk = (seq: number, text: string) =>
     serializeFrame({
       seq,
