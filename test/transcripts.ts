@@ -43,3 +43,21 @@ export function initializeRecording(fields: HeaderFields = {}, ts = Date.now()):
     })
   );
 }
+
+/** An agent_message_chunk of message `messageId` (chunks of one message join in search), at ts 1000 + seq. */
+export const messageChunk = (seq: number, text: string, messageId = `m${seq}`): string =>
+  serializeFrame({
+    seq,
+    ts: 1000 + seq,
+    dir: "from-agent",
+    kind: "notification",
+    method: "session/update",
+    raw: JSON.stringify({
+      jsonrpc: "2.0",
+      method: "session/update",
+      params: {
+        sessionId: "s",
+        update: { sessionUpdate: "agent_message_chunk", messageId, content: { type: "text", text } },
+      },
+    }),
+  });
