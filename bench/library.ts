@@ -17,21 +17,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { rare, writeLibrary } from "./library-gen";
 import { SearchIndex } from "../server/transcripts/search-index";
-import {
-  benchAgent,
-  connect,
-  emit,
-  numberFlags,
-  onFrames,
-  percentile,
-  round,
-  startRelayProcess,
-  stringFlag,
-} from "./harness";
+import { benchAgent, numberFlags, percentile, round, startRelayProcess, stringFlag } from "./harness";
+import { now, streamSession } from "./streams";
 
 const flags = numberFlags({ transcripts: 5000, mb: 1024, runs: 20, record: 64, rate: 200, frame: 8 });
 const TARGETS = { searchMs: 200, listMs: 100 };
-const now = () => performance.timeOrigin + performance.now();
 
 const stats = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -140,17 +130,12 @@ async function relayIndexing(streaming: boolean) {
     },
   );
   const t0 = performance.now();
-  const latencies: number[] = [];
+  let latencies: number[] = [];
   try {
     if (streaming) {
-      const socket = await connect(relay.url);
-      onFrames(socket, (f, at) => {
-        if (f.dir !== "from-agent") return;
-        const m = JSON.parse(f.raw) as { method?: string; params?: { t: number } };
-        if (m.params?.t !== undefined) latencies.push(at - m.params.t);
-      });
-      await emit(socket, "agent:start", { profile: "bench" });
-      await emit(socket, "agent:send", { frame: "go" });
+      const session = await streamSession(relay.url, "bench");
+      latencies = session.receiver.latencies;
+      await session.go();
     }
     let percent = 0;
     // A bound, so an index that never catches up is reported, not waited for.
@@ -206,21 +191,11 @@ async function record(indexOn: boolean) {
     },
   );
   try {
-    const socket = await connect(relay.url);
-    const latencies: number[] = [];
     let peakRssKb = 0;
     const sampler = setInterval(() => (peakRssKb = Math.max(peakRssKb, relay.rssKb())), 100);
-    let finish!: () => void;
-    const done = new Promise<void>((r) => (finish = r));
-    onFrames(socket, (f, at) => {
-      if (f.dir !== "from-agent") return;
-      const m = JSON.parse(f.raw) as { method?: string; params?: { t: number } };
-      if (m.method === "bench/done") return finish();
-      latencies.push(at - m.params!.t);
-    });
-    const agent = await emit(socket, "agent:start", { profile: "bench" });
-    await emit(socket, "agent:send", { frame: "go" });
-    await done;
+    const { socket, receiver, transcriptId, go } = await streamSession(relay.url, "bench");
+    await go();
+    await receiver.done;
     const ended = now();
     let lagMs: number | undefined;
     if (indexOn) {
@@ -236,10 +211,10 @@ async function record(indexOn: boolean) {
     }
     clearInterval(sampler);
     socket.close();
-    const s = latencies.slice(Math.floor(flags.rate / 2)).sort((a, b) => a - b);
+    const s = receiver.steady(flags.rate).sort((a, b) => a - b);
     return {
-      transcript: agent.agent.transcriptId,
-      frames: latencies.length,
+      transcript: transcriptId,
+      frames: receiver.latencies.length,
       latencyMs: { p50: round(percentile(s, 50), 3), p99: round(percentile(s, 99), 3), max: round(s.at(-1)!, 1) },
       peakRssMb: round(peakRssKb / 1024, 1),
       ...(lagMs !== undefined ? { searchableAfterLastFrameMs: lagMs } : {}),
