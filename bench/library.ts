@@ -17,33 +17,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { rare, writeLibrary } from "./library-gen";
 import { SearchIndex } from "../server/transcripts/search-index";
-import { benchAgent, numberFlags, percentile, round, startRelayProcess, stringFlag } from "./harness";
+import { benchAgent, numberFlags, percentile, round, startRelayProcess, stringFlag, timedGet } from "./harness";
 import { now, streamSession } from "./streams";
 
 const flags = numberFlags({ transcripts: 5000, mb: 1024, runs: 20, record: 64, rate: 200, frame: 8 });
 const TARGETS = { searchMs: 200, listMs: 100 };
-
-const stats = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return { p50: round(percentile(s, 50), 1), p95: round(percentile(s, 95), 1), max: round(s.at(-1) ?? NaN, 1) };
-};
-
-async function timed(
-  url: string,
-  route: string,
-  runs: number,
-): Promise<{ p50: number; p95: number; max: number; body: any }> {
-  const times: number[] = [];
-  let body: any;
-  for (let r = 0; r < runs; r++) {
-    const t = performance.now();
-    const res = await fetch(`${url}${route}`, { headers: { authorization: "Bearer bench" } });
-    body = await res.json();
-    times.push(performance.now() - t);
-    if (!res.ok) throw new Error(`${route}: ${res.status} ${JSON.stringify(body)}`);
-  }
-  return { ...stats(times), body };
-}
 
 // 1. The library, generated then indexed.
 const keep = stringFlag("keep");
@@ -74,7 +52,7 @@ const library = await startRelayProcess(
 );
 let served: Record<string, unknown>;
 try {
-  const list = await timed(library.url, "/api/transcripts", flags.runs);
+  const list = await timedGet(library.url, "/api/transcripts", flags.runs);
   const queries = {
     rareWord: `/api/search?q=${rare(123_456)}`,
     commonWord: "/api/search?q=function",
@@ -87,7 +65,7 @@ try {
   };
   const searches: Record<string, unknown> = {};
   for (const [name, route] of Object.entries(queries)) {
-    const r = await timed(library.url, route, flags.runs);
+    const r = await timedGet(library.url, route, flags.runs);
     searches[name] = {
       p50: r.p50,
       p95: r.p95,
