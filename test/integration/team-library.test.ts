@@ -68,15 +68,8 @@ describe.skipIf(skip !== undefined)("team library on PostgreSQL", () => {
     const c = await a.client();
     const agent = await c.start();
     const id = agent.transcriptId!;
-    await c.send({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: 1, clientCapabilities: {} },
-    });
-    await c.response(1);
-    await c.send({ jsonrpc: "2.0", id: 2, method: "session/new", params: { cwd: a.workspace, mcpServers: [] } });
-    const sessionId = ((await c.response(2)).message as { result: { sessionId: string } }).result.sessionId;
+    await c.initialize();
+    const sessionId = await c.newSession(a.workspace);
     a.api.script({ parts: [{ text: `Marmalade pelican says ${SECRET}.` }] });
     await c.send({
       jsonrpc: "2.0",
@@ -151,13 +144,7 @@ describe.skipIf(skip !== undefined)("team library on PostgreSQL", () => {
     const c = await a.client({ token: ALICE });
     const agent = await c.start();
     const id = agent.transcriptId!;
-    await c.send({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: 1, clientCapabilities: {} },
-    });
-    await c.response(1);
+    await c.initialize();
     await c.emit("agent:stop", {});
     const mine = await until(
       async () => (await http(b!, "GET", "/api/transcripts?owner=alice", undefined, BOB)).json().transcripts,
