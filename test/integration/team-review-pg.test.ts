@@ -4,14 +4,13 @@
  * throw-away cluster; every answer is checked for what it must not say.
  */
 import { execa } from "execa";
-import v8 from "node:v8";
-import vm from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serialize, serializeFrame } from "../../lib/contracts/transcript";
 import { pgQuery } from "../../server/stores/pg-search";
 import { INTERNAL_ERROR } from "../../server/http/app-server";
 import { pgSkipReason, startPgCluster, type PgCluster } from "../pg-cluster";
 import { startTestRelay, type TestRelay } from "../relay-harness";
+import { liveBytes } from "../heap";
 import { testHeader } from "../transcripts";
 
 const skip = pgSkipReason();
@@ -119,16 +118,9 @@ describe.skipIf(skip !== undefined)("the team library's routes, attacked", () =>
       return size!;
     };
     // What the relay holds, not what it has yet to collect: measured after a full collection.
-    v8.setFlagsFromString("--expose-gc");
-    const gc = vm.runInNewContext("gc") as () => void;
-    const live = () => {
-      gc();
-      const m = process.memoryUsage();
-      return m.heapUsed + m.arrayBuffers;
-    };
-    const before = live();
+    const before = liveBytes();
     let peak = before;
-    const sampler = setInterval(() => (peak = Math.max(peak, live())), 100);
+    const sampler = setInterval(() => (peak = Math.max(peak, liveBytes())), 100);
     try {
       const sizes = await Promise.all([
         drain(`/api/transcripts/${id}`, true),
