@@ -13,7 +13,8 @@ import path from "node:path";
 import { execa } from "execa";
 import { io } from "socket.io-client";
 import { benchAgent, numberFlags, root, round, startRelayProcess } from "./harness";
-import { cpuMs, direct, now, pair, Receiver, spread, streamSession, type Pair } from "./streams";
+import { cpuMs } from "./proc-cpu";
+import { direct, now, pair, Receiver, spread, streamSession, type Pair } from "./streams";
 
 const flags = numberFlags({ rate: 1000, seconds: 5, burst: 200_000, runs: 3, largeSeconds: 10, largeKiB: 8 });
 const LARGE_RATE = 200;

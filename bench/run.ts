@@ -16,6 +16,7 @@ const BENCHMARKS = [
   "tap",
   "library",
   "library-pg",
+  "pg-save",
   "otel-export",
   "watch",
   "team-recording",

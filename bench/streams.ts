@@ -1,9 +1,8 @@
 /**
  * The synthetic agent's stream (test/fixtures/bench-agent.mjs) as the benchmarks measure it: each
  * frame's latency from the agent's write to its receipt, read from the agent's stdout (the
- * baseline) or from a relay's socket; the spread of a figure over runs; a process's CPU time.
+ * baseline) or from a relay's socket; the spread of a figure over runs.
  */
-import { readFileSync } from "node:fs";
 import { execa } from "execa";
 import type { Socket } from "socket.io-client";
 import { LineSplitter } from "../lib/protocol/ndjson";
@@ -115,19 +114,4 @@ export function spread(xs: number[], digits = 3) {
     median: round(s[Math.floor((s.length - 1) / 2)]!, digits),
     max: round(s.at(-1)!, digits),
   };
-}
-
-/** The fields of a /proc stat file after the command's name (ppid is [1], utime [11], stime [12], cutime [13], cstime [14]). */
-export function statFields(file: string): number[] {
-  const f = readFileSync(file, "utf8");
-  return f
-    .slice(f.lastIndexOf(")") + 2)
-    .split(" ")
-    .map(Number);
-}
-
-/** CPU time (user + system, ms; USER_HZ is 100) of a process's main thread, or with `all` of all its threads. */
-export function cpuMs(pid: number, all = false): number {
-  const f = statFields(all ? `/proc/${pid}/stat` : `/proc/${pid}/task/${pid}/stat`);
-  return (f[11]! + f[12]!) * 10;
 }

@@ -13,14 +13,13 @@
  *
  *   node --import tsx bench/team-recording.ts [--sessions 20] [--rate 1000] [--seconds 60] [--runs 1] [--pgNice 0]
  */
-import { readdirSync } from "node:fs";
 import { loadavg, setPriority } from "node:os";
-import pg from "pg";
 import type { Socket } from "socket.io-client";
 import { parseTranscript } from "../lib/contracts/transcript";
 import { startPgCluster } from "../test/pg-cluster";
+import { cpuMs, postmasterOf, serverCpuMs } from "./proc-cpu";
 import { benchAgent, emit, numberFlags, round, startRelayProcess, type RelayProcess } from "./harness";
-import { cpuMs, direct, pair, spread, statFields, streamSession, type Pair, type Receiver } from "./streams";
+import { direct, pair, spread, streamSession, type Pair, type Receiver } from "./streams";
 
 const flags = numberFlags({ sessions: 20, rate: 1000, seconds: 60, runs: 1, pgNice: 0 });
 const TARGETS = { addedP50OverFileStoreMs: 0.1 };
@@ -31,48 +30,27 @@ const agentArgs = ["rate", String(flags.rate), String(frames)];
 const stats = (receivers: Receiver[]): Pair => pair(receivers.flatMap((r) => r.steady(flags.rate)));
 
 /** Agent frames stored in a transcript, as `reader` serves it. */
-async function storedFrames(reader: RelayProcess, id: string): Promise<number> {
+async function storedFrames(reader: RelayProcess, id: string, relays: RelayProcess[]): Promise<number> {
   const deadline = Date.now() + 120_000;
   for (;;) {
     const headers = { authorization: "Bearer bench" };
     const list = (await (await fetch(`${reader.url}/api/transcripts`, { headers })).json()) as {
-      transcripts: { id: string; recording: boolean }[];
+      transcripts: { id: string; recording: boolean; frames: number }[];
     };
     if (list.transcripts.some((m) => m.id === id && !m.recording)) {
       const text = await (await fetch(`${reader.url}/api/transcripts/${id}`, { headers })).text();
       return parseTranscript(text).frames.filter((f) => f.dir === "from-agent" && f.raw.includes('"session/update"'))
         .length;
     }
-    if (Date.now() > deadline) throw new Error(`${id} was never listed as ended by ${reader.url}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-/** CPU time (ms) of a PostgreSQL server: the postmaster, its live backends and those that ended. */
-function serverCpuMs(postmaster: number): number {
-  const own = statFields(`/proc/${postmaster}/stat`);
-  let ms = (own[11]! + own[12]! + own[13]! + own[14]!) * 10;
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const f = statFields(`/proc/${entry}/stat`);
-      if (f[1] === postmaster) ms += (f[11]! + f[12]!) * 10;
-    } catch {
-      // gone meanwhile
+    if (Date.now() > deadline) {
+      // What the relays said (a copy's error, a database away) is what tells why.
+      const said = relays.map((r) => r.stderrTail()).join("\n");
+      const listed = list.transcripts.find((m) => m.id === id);
+      throw new Error(
+        `${id} was never listed as ended by ${reader.url} (listed: ${JSON.stringify(listed)}); the relays said:\n${said}`,
+      );
     }
-  }
-  return ms;
-}
-
-/** The cluster's postmaster: the parent of a backend. */
-async function postmasterOf(url: string): Promise<number> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
-    return statFields(`/proc/${rows[0]!.pid}/stat`)[1]!;
-  } finally {
-    await client.end();
+    await new Promise((r) => setTimeout(r, 100));
   }
 }
 
@@ -105,7 +83,7 @@ async function relayed(env: Record<string, string>, readFromOther: boolean, post
     const perFrame = (k: keyof typeof cpuAfter) => ((cpuAfter[k] - cpuBefore[k]) * 1000) / (flags.sessions * frames);
     const cpuUsPerFrame = { main: perFrame("main"), all: perFrame("all"), server: perFrame("server") };
     const stored = await Promise.all(
-      sessions.map((s) => storedFrames(relays[(s.i + (readFromOther ? 1 : 0)) % 2]!, s.transcriptId)),
+      sessions.map((s) => storedFrames(relays[(s.i + (readFromOther ? 1 : 0)) % 2]!, s.transcriptId, relays)),
     );
     return {
       latency: stats(sessions.map((s) => s.receiver)),

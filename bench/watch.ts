@@ -10,7 +10,8 @@
 import { execa } from "execa";
 import { io, type Socket } from "socket.io-client";
 import { benchAgent, emit, numberFlags, onFrames, round, startRelayProcess } from "./harness";
-import { cpuMs, pair, Receiver } from "./streams";
+import { cpuMs } from "./proc-cpu";
+import { pair, Receiver } from "./streams";
 
 const flags = numberFlags({ rate: 1000, seconds: 5, watchers: 50, runs: 3 });
 const COUNT = flags.rate * flags.seconds;

@@ -248,6 +248,8 @@ export interface RelayProcess {
   child: ResultPromise;
   dataDir: string;
   rssKb(): number;
+  /** The last few KiB it printed on stderr so far. */
+  stderrTail(): string;
   close(): Promise<void>;
 }
 
@@ -278,6 +280,10 @@ export async function startRelayProcess(
       reject: false,
     },
   );
+  let stderr = "";
+  child.stderr.on("data", (d: Buffer) => {
+    stderr = (stderr + String(d)).slice(-4_096);
+  });
   const banner = await new Promise<string>((resolve, reject) => {
     child.stdout.on("data", (d: Buffer) => {
       const line = String(d)
@@ -293,6 +299,7 @@ export async function startRelayProcess(
     pid: child.pid!,
     child,
     dataDir: dir,
+    stderrTail: () => stderr,
     rssKb: () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))?.[1] ?? NaN),
     async close() {
       if (child.exitCode === null) child.kill("SIGTERM");

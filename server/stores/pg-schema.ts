@@ -1,6 +1,7 @@
 /**
  * The team library's tables on PostgreSQL, as forward-only migrations (server/stores/pg-migrate.ts).
- * A transcript is its meta (jsonb) and its JSONL lines exactly as recorded (line 0 the header);
+ * A transcript is its meta (jsonb) and its JSONL lines exactly as recorded (line 0 the header,
+ * several lines to a row since migration 7);
  * search_docs holds one document per line that has text (lib/features/library/search.ts searchDoc),
  * searched through a tsvector with a GIN index (server/stores/pg-search.ts); calls holds the timed
  * responses for latency.
@@ -136,5 +137,21 @@ export const MIGRATIONS: readonly Migration[] = [
         ADD COLUMN joint_tail text NOT NULL DEFAULT '';
     `,
     then: rejoin,
+  },
+  {
+    version: 7,
+    name: "a save's lines in one row; no foreign keys",
+    sql: `
+      -- A recording saves about 250 lines a second. A row per line, and every line, search
+      -- document and call checking its transcript's key, were half of PostgreSQL's work per frame
+      -- (bench/pg-save.ts, docs/benchmarks.md). Now a save's lines are one row (line_no the first
+      -- one's number, line_count how many, joined by newlines; a row of about 1 MiB at most) and
+      -- the store deletes a transcript's rows itself (PgStore.delete). Rows kept before hold a line each.
+      ALTER TABLE transcript_lines RENAME COLUMN line TO lines;
+      ALTER TABLE transcript_lines ADD COLUMN line_count integer NOT NULL DEFAULT 1;
+      ALTER TABLE transcript_lines DROP CONSTRAINT transcript_lines_transcript_id_fkey;
+      ALTER TABLE search_docs DROP CONSTRAINT search_docs_transcript_id_fkey;
+      ALTER TABLE calls DROP CONSTRAINT calls_transcript_id_fkey;
+    `,
   },
 ];

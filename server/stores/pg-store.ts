@@ -24,8 +24,10 @@ const ID = /^[A-Za-z0-9_-]{1,80}$/;
 const PROBE_ID = /^\d{8}-\d{6}-[0-9a-f]{8}$/;
 /** How long an instance's lease lasts unless renewed (renewed every third of it). */
 export const DEFAULT_LEASE_MS = 10_000;
-/** Rows per INSERT when lines are saved. */
+/** Search documents and calls per INSERT when lines are saved. */
 const BATCH = 2_000;
+/** About the most text a row of transcript_lines holds (a longer line has a row of its own). */
+const ROW_BYTES = 1024 * 1024;
 /** Words remembered as already in the table of terms. */
 const KNOWN_TERMS = 200_000;
 /** About how much of a transcript one query reads when it is streamed (at least a line). */
@@ -45,6 +47,32 @@ export async function checkout(pool: pg.Pool): Promise<pg.PoolClient> {
     return release(err);
   };
   return client;
+}
+
+/** `work` in one transaction on a client of the pool: committed, or rolled back and thrown. */
+export async function transaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await checkout(pool);
+  try {
+    await client.query("BEGIN");
+    const result = await work(client);
+    await client.query("COMMIT");
+    client.release();
+    return result;
+  } catch (err) {
+    // A client whose ROLLBACK fails too is broken (its connection dropped): destroyed, not pooled.
+    const broken = await client.query("ROLLBACK").then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    client.release(broken);
+    throw err;
+  }
+}
+
+/** A transcript's lines, search documents and calls. */
+async function deleteRows(client: pg.PoolClient, id: string): Promise<void> {
+  for (const table of ["transcript_lines", "search_docs", "calls"])
+    await client.query(`DELETE FROM ${table} WHERE transcript_id = $1`, [id]);
 }
 
 /** What a user changes about a transcript, kept when a recorder saves its counts again. */
@@ -109,6 +137,12 @@ function rowsOf(lines: readonly string[], from: number, seqBefore: number, joint
     if (call) [n, call.method, call.dir, call.ms, call.error].forEach((v, i) => calls[i]!.push(v));
   }
   return { docs, calls, terms, lastSeq, joint: { line: Math.max(joint.line, from + lines.length), ...state } };
+}
+
+/** The first row's header line, and the lines after it in that row (each ending in a newline). */
+function headerApart(lines: string): { header: string; rest: string } {
+  const nl = lines.indexOf("\n");
+  return nl === -1 ? { header: lines, rest: "" } : { header: lines.slice(0, nl), rest: `${lines.slice(nl + 1)}\n` };
 }
 
 const sameJoint = (a: Joint, b: Joint) => a.line === b.line && a.stream === b.stream && a.tail === b.tail;
@@ -264,9 +298,7 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
     await addTerms(this.pool, terms);
     if (this.knownTerms.size + terms.length > KNOWN_TERMS) this.knownTerms.clear();
     for (const t of terms) this.knownTerms.add(t);
-    const client = await checkout(this.pool);
-    try {
-      await client.query("BEGIN");
+    return transaction(this.pool, async (client) => {
       const old = await client.query<{ meta: TranscriptMeta } & Joint>(
         `SELECT meta, ${JOINT_SQL} FROM transcripts WHERE id = $1 FOR UPDATE`,
         [meta.id],
@@ -282,28 +314,17 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
       const { joint } = rows;
       await client.query(
         `INSERT INTO transcripts (id, created_at, meta, writer, joint_line, joint_stream, joint_tail)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)
-         ON CONFLICT (id) DO UPDATE SET meta = EXCLUDED.meta, created_at = EXCLUDED.created_at, writer = EXCLUDED.writer,
-           joint_line = EXCLUDED.joint_line, joint_stream = EXCLUDED.joint_stream, joint_tail = EXCLUDED.joint_tail`,
+       VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT (id) DO UPDATE SET meta = EXCLUDED.meta, created_at = EXCLUDED.created_at, writer = EXCLUDED.writer,
+         joint_line = EXCLUDED.joint_line, joint_stream = EXCLUDED.joint_stream, joint_tail = EXCLUDED.joint_tail`,
         [meta.id, meta.createdAt, stored, meta.recording ? this.instance : null, joint.line, joint.stream, joint.tail],
       );
-      if (from === 0) {
-        for (const table of ["transcript_lines", "search_docs", "calls"])
-          await client.query(`DELETE FROM ${table} WHERE transcript_id = $1`, [meta.id]);
-      }
-      await this.insertLines(client, meta.id, lines, from, rows);
-      await client.query("COMMIT");
-      client.release();
+      if (from === 0) await deleteRows(client, meta.id);
+      // Lines kept already (saved again after a commit whose answer was lost) are not kept twice.
+      const kept = Math.min(lines.length, Math.max(0, locked.line - from));
+      await this.insertLines(client, meta.id, lines.slice(kept), from + kept, rows);
       return rows.lastSeq;
-    } catch (err) {
-      // A client whose ROLLBACK fails too is broken (its connection dropped): destroyed, not pooled.
-      const broken = await client.query("ROLLBACK").then(
-        () => undefined,
-        (e: Error) => e,
-      );
-      client.release(broken);
-      throw err;
-    }
+    });
   }
 
   private async insertLines(
@@ -313,15 +334,26 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
     from: number,
     { docs, calls }: Rows,
   ): Promise<void> {
-    for (let at = 0; at < lines.length; at += BATCH) {
-      const slice = lines.slice(at, at + BATCH);
-      await client.query(
-        `INSERT INTO transcript_lines (transcript_id, line_no, line)
-         SELECT $1, n, l FROM unnest($2::int[], $3::text[]) AS x(n, l)
-         ON CONFLICT (transcript_id, line_no) DO NOTHING`,
-        [id, slice.map((_, i) => from + at + i), slice],
-      );
+    // Several lines to a row (pg-schema.ts, migration 7), a row at most about ROW_BYTES.
+    const numbers: number[] = [];
+    const counts: number[] = [];
+    const texts: string[] = [];
+    for (let at = 0; at < lines.length;) {
+      let end = at;
+      let bytes = 0;
+      while (end < lines.length && (end === at || bytes + lines[end]!.length <= ROW_BYTES))
+        bytes += lines[end++]!.length + 1;
+      numbers.push(from + at);
+      counts.push(end - at);
+      texts.push(lines.slice(at, end).join("\n"));
+      at = end;
     }
+    if (texts.length > 0)
+      await client.query(
+        `INSERT INTO transcript_lines (transcript_id, line_no, line_count, lines)
+         SELECT $1, * FROM unnest($2::int[], $3::int[], $4::text[])`,
+        [id, numbers, counts, texts],
+      );
     for (let at = 0; at < docs[0]!.length; at += BATCH) {
       await client.query(
         `INSERT INTO search_docs (transcript_id, line_no, seq, ts, dir, kind, method, field, error, body, extra, tsv)
@@ -367,17 +399,18 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
   async read(id: string): Promise<string | undefined> {
     const meta = await this.meta(id);
     if (!meta) return undefined;
-    const { rows } = await this.pool.query<{ line: string }>(
-      "SELECT line FROM transcript_lines WHERE transcript_id = $1 ORDER BY line_no",
+    const { rows } = await this.pool.query<{ lines: string }>(
+      "SELECT lines FROM transcript_lines WHERE transcript_id = $1 ORDER BY line_no",
       [id],
     );
     if (rows.length === 0) return undefined;
-    const header = serialize({ ...(JSON.parse(rows[0]!.line) as TranscriptHeader), title: meta.title });
+    const { header, rest } = headerApart(rows[0]!.lines);
     return (
-      header +
+      serialize({ ...(JSON.parse(header) as TranscriptHeader), title: meta.title }) +
+      rest +
       rows
         .slice(1)
-        .map((r) => `${r.line}\n`)
+        .map((r) => `${r.lines}\n`)
         .join("")
     );
   }
@@ -390,22 +423,27 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
   async stream(id: string): Promise<{ header: TranscriptHeader; rest: AsyncIterable<string> } | undefined> {
     const meta = await this.meta(id);
     if (!meta) return undefined;
-    const { rows } = await this.pool.query<{ line: string }>(
-      "SELECT line FROM transcript_lines WHERE transcript_id = $1 AND line_no = 0",
+    const { rows } = await this.pool.query<{ lines: string }>(
+      "SELECT lines FROM transcript_lines WHERE transcript_id = $1 AND line_no = 0",
       [id],
     );
     if (!rows[0]) return undefined;
+    const { header, rest } = headerApart(rows[0].lines);
+    const after = this.after(id, 0);
     return {
-      header: { ...(JSON.parse(rows[0].line) as TranscriptHeader), title: meta.title },
-      rest: this.after(id, 0),
+      header: { ...(JSON.parse(header) as TranscriptHeader), title: meta.title },
+      rest: (async function* () {
+        if (rest !== "") yield rest;
+        yield* after;
+      })(),
     };
   }
 
-  /** Lines after `from`, a query per chunk (no connection is held while the reader is slow). */
+  /** Rows after line `from`, a query per chunk (no connection is held while the reader is slow). */
   private async *after(id: string, from: number): AsyncGenerator<string> {
     for (;;) {
       const { rows: sizes } = await this.pool.query<{ n: number; size: number }>(
-        `SELECT line_no AS n, octet_length(line) AS size FROM transcript_lines
+        `SELECT line_no AS n, octet_length(lines) AS size FROM transcript_lines
          WHERE transcript_id = $1 AND line_no > $2 ORDER BY line_no LIMIT 4096`,
         [id, from],
       );
@@ -417,11 +455,11 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
         bytes += size;
         last = n;
       }
-      const { rows } = await this.pool.query<{ line: string }>(
-        "SELECT line FROM transcript_lines WHERE transcript_id = $1 AND line_no > $2 AND line_no <= $3 ORDER BY line_no",
+      const { rows } = await this.pool.query<{ lines: string }>(
+        "SELECT lines FROM transcript_lines WHERE transcript_id = $1 AND line_no > $2 AND line_no <= $3 ORDER BY line_no",
         [id, from, last],
       );
-      yield rows.map((r) => `${r.line}\n`).join("");
+      yield rows.map((r) => `${r.lines}\n`).join("");
       from = last;
     }
   }
@@ -463,9 +501,7 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
     change: (meta: TranscriptMeta) => TranscriptMeta,
   ): Promise<TranscriptMeta | undefined> {
     if (!ID.test(id)) return undefined;
-    const client = await checkout(this.pool);
-    try {
-      await client.query("BEGIN");
+    return transaction(this.pool, async (client) => {
       const { rows } = await client.query<{ meta: TranscriptMeta }>(
         "SELECT meta FROM transcripts WHERE id = $1 FOR UPDATE",
         [id],
@@ -473,27 +509,23 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
       const meta = rows[0]?.meta;
       const next = meta && change(meta);
       if (next && next !== meta) await client.query("UPDATE transcripts SET meta = $2 WHERE id = $1", [id, next]);
-      await client.query("COMMIT");
-      client.release();
       return next;
-    } catch (err) {
-      // A client whose ROLLBACK fails too is broken (its connection dropped): destroyed, not pooled.
-      const broken = await client.query("ROLLBACK").then(
-        () => undefined,
-        (e: Error) => e,
-      );
-      client.release(broken);
-      throw err;
-    }
+    });
   }
 
   async delete(id: string): Promise<boolean> {
     if (!ID.test(id)) return false;
-    const { rowCount } = await this.pool.query(
-      "DELETE FROM transcripts WHERE id = $1 AND coalesce(meta->>'recording', 'false') <> 'true'",
-      [id],
-    );
-    return rowCount === 1;
+    return transaction(this.pool, async (client) => {
+      const { rowCount } = await client.query(
+        "DELETE FROM transcripts WHERE id = $1 AND coalesce(meta->>'recording', 'false') <> 'true'",
+        [id],
+      );
+      if (rowCount !== 1) return false;
+      // Its rows (no foreign key deletes them: pg-schema.ts, migration 7), in statements after the
+      // one that waited for a save's lock, so that they see that save's rows.
+      await deleteRows(client, id);
+      return true;
+    });
   }
 
   /** Hits for a typed query (server/stores/pg-search.ts), within the search budget. */

@@ -100,7 +100,7 @@ describe.skipIf(skip !== undefined)("the team library's routes, attacked", () =>
     const count = async () =>
       (
         await team.pool.query<{ n: number }>(
-          "SELECT count(*)::int AS n FROM transcript_lines WHERE transcript_id = $1",
+          "SELECT coalesce(sum(line_count), 0)::int AS n FROM transcript_lines WHERE transcript_id = $1",
           [id],
         )
       ).rows[0]!.n;
