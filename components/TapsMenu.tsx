@@ -6,7 +6,7 @@ import { getTapsStore } from "./state/taps-store";
 import { useTaps } from "./state/use-taps";
 
 export function TapsMenu() {
-  const { taps } = useTaps();
+  const { taps, me } = useTaps();
   useEffect(() => getTapsStore().connect(), []);
   const live = taps.filter((t) => !t.exited);
   if (taps.length === 0) return null;
@@ -27,6 +27,8 @@ export function TapsMenu() {
               title={[tap.agent.command, ...tap.agent.args].join(" ")}
             >
               {tap.agent.profile} · pid {tap.agent.pid} {tap.exited ? "· exited" : tap.connected ? "" : "· away"}
+              {/* The admin is told of everyone's taps: whose each is. */}
+              {tap.owner && tap.owner !== me?.owner ? <span data-testid="tap-owner"> · {tap.owner}</span> : null}
             </span>
             <button
               type="button"

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Socket } from "socket.io-client";
 import type { TapInfo } from "@/lib/contracts/tap-wire";
 import { TOKEN_KEY } from "../page-storage";
-import { TapsStore, type OpenTapsSocket } from "./taps-store";
+import { TapsStore, type FetchMe, type OpenTapsSocket } from "./taps-store";
 
 type Handler = (...args: unknown[]) => void;
 
@@ -45,6 +45,9 @@ const tap = (id: string): TapInfo => ({
   exited: false,
 });
 
+/** No relay to ask who the token is: the page then knows nothing (the relay decides). */
+const unknownMe: FetchMe = () => Promise.reject(new Error("no relay"));
+
 let storage: Map<string, string>;
 beforeEach(() => {
   storage = new Map();
@@ -61,7 +64,7 @@ afterEach(() => {
 describe("tapped conversations in the tab bar", () => {
   it("follow the relay's list once the page has its token, on one socket", () => {
     const relay = new FakeTapsRelay();
-    const taps = new TapsStore(relay.open);
+    const taps = new TapsStore(relay.open, unknownMe);
     taps.connect();
     expect(relay.opened).toEqual([]);
     storage.set(TOKEN_KEY, "t0k");
@@ -78,7 +81,7 @@ describe("tapped conversations in the tab bar", () => {
   it("injection for a tab is what the relay answered, tab by tab", async () => {
     storage.set(TOKEN_KEY, "t0k");
     const relay = new FakeTapsRelay();
-    const taps = new TapsStore(relay.open);
+    const taps = new TapsStore(relay.open, unknownMe);
     taps.connect();
     await taps.setInjection("tap-a1-t2", true);
     await taps.setInjection("tap-a1-t3", true);
@@ -98,7 +101,7 @@ describe("tapped conversations in the tab bar", () => {
 
   it("a refusal, no answer in time or no connection says why and changes nothing; success clears it", async () => {
     const relay = new FakeTapsRelay();
-    const taps = new TapsStore(relay.open);
+    const taps = new TapsStore(relay.open, unknownMe);
     await taps.setInjection("tap-a1-t2", true);
     expect(taps.getSnapshot()).toMatchObject({ error: "not connected to the relay" });
     expect(taps.getSnapshot().injecting.size).toBe(0);
@@ -121,5 +124,20 @@ describe("tapped conversations in the tab bar", () => {
     await taps.setInjection("tap-a1-t2", false);
     expect(taps.getSnapshot().error).toBeUndefined();
     expect(taps.getSnapshot().injecting.size).toBe(0);
+  });
+
+  it("knows who the page's token is once connected, so a tap's controls can say what is not theirs", async () => {
+    storage.set(TOKEN_KEY, "bob-t0k");
+    const asked: string[] = [];
+    const taps = new TapsStore(new FakeTapsRelay().open, (token) => {
+      asked.push(token);
+      return Promise.resolve({ owner: "bob" });
+    });
+    expect(taps.getSnapshot().me).toBeUndefined();
+    taps.connect();
+    taps.connect();
+    await Promise.resolve();
+    expect(asked).toEqual(["bob-t0k"]);
+    expect(taps.getSnapshot().me).toEqual({ owner: "bob" });
   });
 });

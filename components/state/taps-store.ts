@@ -6,14 +6,18 @@
  */
 import { io, type ManagerOptions, type Socket, type SocketOptions } from "socket.io-client";
 import { WATCH_TAPS, type TapInfo } from "@/lib/contracts/tap-wire";
+import type { Me } from "@/lib/contracts/transcript-meta";
 import type { Ack } from "@/lib/contracts/wire";
 import { TOKEN_KEY } from "../page-storage";
+import { api } from "../transcripts/api";
 import { SnapshotStore } from "./snapshot-store";
 
 export interface TapsSnapshot {
   taps: readonly TapInfo[];
   /** Viewer clientIds (tabs) this page turned injection on for. */
   injecting: ReadonlySet<string>;
+  /** Who the page's token is (GET /api/me): what it may do with a tap is tapRefusal's; unknown: the relay decides. */
+  me?: Me;
   error?: string;
 }
 
@@ -21,11 +25,16 @@ const INITIAL: TapsSnapshot = { taps: [], injecting: new Set() };
 
 /** Opens the socket that follows the taps: the page's relay unless a test hands in a fake. */
 export type OpenTapsSocket = (options: Partial<ManagerOptions & SocketOptions>) => Socket;
+/** Asks who a token is: the page's relay unless a test hands in a fake. */
+export type FetchMe = (token: string) => Promise<Me>;
 
 export class TapsStore extends SnapshotStore<TapsSnapshot> {
   private socket?: Socket;
 
-  constructor(private readonly openSocket: OpenTapsSocket = (options) => io(options)) {
+  constructor(
+    private readonly openSocket: OpenTapsSocket = (options) => io(options),
+    private readonly fetchMe: FetchMe = (token) => api(token).me(),
+  ) {
     super(INITIAL);
   }
 
@@ -38,6 +47,10 @@ export class TapsStore extends SnapshotStore<TapsSnapshot> {
     const socket = this.openSocket({ auth: { token, watch: WATCH_TAPS }, transports: ["websocket"] });
     socket.on("taps", ({ taps }: { taps: TapInfo[] }) => this.set({ taps }));
     this.socket = socket;
+    this.fetchMe(token).then(
+      (me) => this.set({ me }),
+      () => {},
+    );
   }
 
   async setInjection(clientId: string, enabled: boolean): Promise<void> {

@@ -3,6 +3,7 @@
  * sends on the `/tap` namespace, validated here because even an authenticated
  * tap is a process the relay did not start; and what browsers learn of taps.
  */
+import { ownerOrAdmin, type Me } from "./transcript-meta";
 import type { Ack, AgentInfo } from "./wire";
 
 /** Socket.IO namespace taps connect to. */
@@ -130,6 +131,8 @@ export interface TapInfo {
   /** Its command line cut to TAP_SHOWN (`shownAgent`). */
   agent: AgentInfo;
   startedAt: number;
+  /** The person whose named token opened it; absent: the relay's own token (the admin's). */
+  owner?: string;
   /** Whether the tap process is connected right now. */
   connected: boolean;
   exited: boolean;
@@ -150,4 +153,25 @@ export interface TapBrowserEvents {
   taps: (event: { taps: TapInfo[] }) => void;
   /** To a socket watching a tap: the tap and whether this viewer (its clientId) may inject. */
   "tap:state": (event: { tap: TapInfo; injection: boolean }) => void;
+}
+
+/** What a browser does with a tap: see it listed and watch its frames; turn injection on and send into it. */
+export type TapAction = "watch" | "inject";
+
+const TAP_VERBS: Record<TapAction, string> = {
+  watch: "see and watch this tapped conversation",
+  inject: "send into this tapped conversation",
+};
+
+/**
+ * Why `me` may not `action` a tap opened by `owner`, or undefined when it may: ownerRefusal's rule
+ * for reading too, since a tap is a live session on someone's machine (its command line, folders,
+ * every frame), not a finished recording in the shared library. On a server without named tokens
+ * everyone is the admin, so nothing is refused (docs/scaling.md#named-tokens-and-owners).
+ */
+export function tapRefusal(me: Me, owner: string | undefined, action: TapAction): string | undefined {
+  if (ownerOrAdmin(me, owner)) return undefined;
+  return owner === undefined
+    ? `only the server's admin can ${TAP_VERBS[action]}: it was opened with the relay's own token`
+    : `only the person who opened this tap, ${owner}, or the server's admin can ${TAP_VERBS[action]}`;
 }

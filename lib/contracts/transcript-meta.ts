@@ -93,6 +93,10 @@ const VERBS: Record<OwnerAction, string> = {
   compare: "save it in a comparison",
 };
 
+/** The team server's one rule (recordings and taps alike): `me` is the admin, or the owner. */
+export const ownerOrAdmin = (me: Me, owner: string | undefined): boolean =>
+  me.owner === undefined || me.owner === owner;
+
 /**
  * Why `me` may not `action` a recording owned by `owner`, or undefined when it may. The admin (the
  * relay's own token, the only one the embedded default has) may change everything; a person (a
@@ -101,7 +105,7 @@ const VERBS: Record<OwnerAction, string> = {
  * recording made before an upgrade out of everyone's reach (docs/scaling.md#named-tokens-and-owners).
  */
 export function ownerRefusal(me: Me, owner: string | undefined, action: OwnerAction): string | undefined {
-  if (me.owner === undefined || me.owner === owner) return undefined;
+  if (ownerOrAdmin(me, owner)) return undefined;
   return owner === undefined
     ? `only the server's admin can ${VERBS[action]}: it has no owner (made with the relay's own token, or before owners were recorded)`
     : `only its owner, ${owner}, or the server's admin can ${VERBS[action]}`;

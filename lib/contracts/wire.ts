@@ -52,6 +52,8 @@ export type RelayErrorCode =
   | "request_timeout"
   /** A tapped conversation is watched, not driven (until its tab turns injection on). */
   | "read_only"
+  /** A team server's person acting on another's tap (lib/contracts/tap-wire.ts's tapRefusal), as the HTTP API's 403. */
+  | "not_owner"
   | "internal";
 
 /** An event's answer: the value's fields beside `ok`, or a relay error. */

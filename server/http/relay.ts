@@ -174,7 +174,18 @@ export function createRelay(httpServer: HttpServer, config: ServerConfig): Relay
     graceMs: config.graceMs,
   });
 
-  const taps = createTapHub(io, config, transcripts, info, (conn) => authenticated.add(conn));
+  const taps = createTapHub(
+    io,
+    config,
+    transcripts,
+    info,
+    (conn) => authenticated.add(conn),
+    identities,
+    (socket) => {
+      const owner = owners.get(socket.id);
+      return owner === undefined ? {} : { owner };
+    },
+  );
 
   const disposer = (s: BrowserSession) => {
     if (sessions.get(s.clientId) === s) sessions.delete(s.clientId);

@@ -4,7 +4,8 @@
  * token and streams copies of what it sees; each becomes an agent browsers can
  * watch (clientId `tap-<id>`), recorded like any other. Watching is read-only:
  * a browser's frame reaches the agent only through a socket that has turned
- * injection on, and is marked injected.
+ * injection on, and is marked injected. On a team server a tap is its opener's:
+ * only they and the admin see it listed, watch it or steer it (tapRefusal).
  */
 import type { Namespace, Server, Socket } from "socket.io";
 import type { Frame, WireFrame } from "../../lib/protocol/frame";
@@ -17,6 +18,7 @@ import {
   tapClientId,
   tapEventChars,
   tapIdOf,
+  tapRefusal,
   WATCH_TAPS,
   type TapBatch,
   type TapBrowserEvents,
@@ -43,10 +45,10 @@ import {
   tapInjectionSchema,
   tapOpenSchema,
 } from "../../lib/contracts/tap-schema";
+import type { Me } from "../../lib/contracts/transcript-meta";
 import type { ServerConfig } from "../config";
 import { AttachableLog, withoutMessage, type LogCaps } from "../agents/attachable-log";
 import { Attachment } from "../wire/attachment";
-import { tokenMatches } from "../tokens";
 import { socketEvents } from "../wire/socket-events";
 import { TapRecording } from "./tap-recording";
 import type { TranscriptStore } from "../transcripts/transcript-store";
@@ -56,9 +58,12 @@ type ViewerSocket = Socket<ClientToServerEvents, ServerToClientEvents & TapBrows
 
 /**
  * The browsers told of taps: the sockets an access token opened (every one the hub's `connection`
- * sees), never a watch link's, which may see its one session and nothing else.
+ * sees), never a watch link's, which may see its one session and nothing else. The admin's sockets
+ * are told of every tap, a person's (a named token's) of their own only: one room each.
  */
 const TAPS_ROOM = "taps";
+const ownerRoom = (owner: string) => `taps:${owner}`;
+const roomOf = (me: Me) => (me.owner === undefined ? TAPS_ROOM : ownerRoom(me.owner));
 
 /** Tapped conversations held at once; a tap beyond it is refused (and records on its own). */
 const MAX_TAPS = 64;
@@ -68,6 +73,12 @@ const APPLY_SLICE = 250;
 const PENDING_BATCHES = 32;
 /** Changes to the taps list within this are sent to browsers as one `taps`. */
 const ANNOUNCE_MS = 50;
+
+/** Who a token is (server/http/identities.ts's Identities, a floor up): `{}` for the relay's own. */
+export interface TapIdentities {
+  who(token: unknown): Me | undefined;
+  onRevoked(listener: (names: Set<string>) => void): void;
+}
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -177,7 +188,8 @@ class TapSession {
 export interface TapHub {
   /** Tapped conversations by tap id. */
   sessions: Map<string, TapSession>;
-  list(): TapInfo[];
+  /** The taps `me` may see (tapRefusal). */
+  list(me: Me): TapInfo[];
   /**
    * For every connection on the browsers' namespace: takes over a socket that
    * watches a tap (clientId `tap-<id>[-<tab>]`) or only the taps list
@@ -195,15 +207,31 @@ export function createTapHub(
   relayInfo: () => Promise<RelayInfo>,
   /** Marks the connection as authenticated, so the relay's connect timeout spares it. */
   authenticated: (conn: object) => void,
+  /** Who a token is: a tap is opened by the admin (the relay's own token) or a person (a named one). */
+  identities: TapIdentities,
+  /** Who a browser's socket is (its token's owner, taken when it connected). */
+  meOf: (socket: Socket) => Me,
 ): TapHub {
   const sessions = new Map<string, TapSession>();
-  const list = () => [...sessions.values()].map((s) => s.info);
+  const list = (me: Me) =>
+    [...sessions.values()].filter((s) => !tapRefusal(me, s.info.owner, "watch")).map((s) => s.info);
   // A tap that reconnects in a loop costs browsers one small list per ANNOUNCE_MS, not one per connect.
   let announcing: NodeJS.Timeout | undefined;
+  /** People told of a tap of theirs last time: told again (an empty list, once theirs are gone). */
+  let told = new Set<string>();
   const announce = () => {
     announcing ??= setTimeout(() => {
       announcing = undefined;
-      io.of("/").to(TAPS_ROOM).emit("taps", { taps: list() });
+      io.of("/")
+        .to(TAPS_ROOM)
+        .emit("taps", { taps: list({}) });
+      const owners = new Set<string>();
+      for (const s of sessions.values()) if (s.info.owner !== undefined) owners.add(s.info.owner);
+      for (const owner of new Set([...told, ...owners]))
+        io.of("/")
+          .to(ownerRoom(owner))
+          .emit("taps", { taps: list({ owner }) });
+      told = owners;
     }, ANNOUNCE_MS);
   };
   const update = (session: TapSession, patch: Partial<TapInfo>) => {
@@ -230,26 +258,48 @@ export function createTapHub(
   };
 
   const taps: Namespace = io.of(TAP_NAMESPACE);
+  /** Each tap socket's opener (by socket id): a named token's owner, or none for the relay's own. */
+  const openers = new Map<string, Me>();
   taps.use((socket, next) => {
     const auth = socket.handshake.auth as Record<string, unknown>;
-    if (!tokenMatches(auth?.token, config.token)) return next(new Error("unauthorized"));
+    const who = identities.who(auth?.token);
+    if (!who) return next(new Error("unauthorized"));
     if (typeof auth.tapId !== "string" || !TAP_ID.test(auth.tapId)) return next(new Error("bad tapId"));
+    openers.set(socket.id, who.owner === undefined ? {} : { owner: who.owner });
     authenticated(socket.conn);
     next();
+  });
+  // A revoked person's taps are cut off at once (their editors keep working; the tap does not reconnect).
+  identities.onRevoked((names) => {
+    for (const socket of taps.sockets.values()) {
+      const owner = openers.get(socket.id)?.owner;
+      if (owner !== undefined && names.has(owner)) socket.disconnect(true);
+    }
   });
 
   taps.on("connection", (socket: TapSocket) => {
     const tapId = (socket.handshake.auth as { tapId: string }).tapId;
+    const opener = openers.get(socket.id) ?? {};
+    socket.once("disconnect", () => openers.delete(socket.id));
     let session: TapSession | undefined;
 
     const events = socketEvents(socket);
     events.on("tap:open", tapOpenSchema, (open): Ack<{ transcriptId: string }> => {
-      session = sessions.get(tapId);
+      const existing = sessions.get(tapId);
+      // Only whoever opened a tap carries it on (its reconnects): not another person, not the admin.
+      if (existing && existing.info.owner !== opener.owner)
+        return {
+          ok: false,
+          error: { code: "not_owner", message: "this tap id belongs to a tap another token opened" },
+        };
+      session = existing;
       if (!session) {
         if (sessions.size >= MAX_TAPS)
           return { ok: false, error: { code: "internal", message: `the relay holds ${MAX_TAPS} taps already` } };
         // The tap redacts with the agent's environment before it sends; the relay adds its own.
         const recording = new TapRecording(transcripts, open, config.maxLineBytes, secretsFromEnv(process.env));
+        // Its recording is its opener's, under the library's rules (ownerRefusal).
+        if (opener.owner !== undefined) transcripts.own(recording.id, opener.owner);
         session = new TapSession(
           tapId,
           recording,
@@ -258,6 +308,7 @@ export function createTapHub(
             clientId: tapClientId(tapId),
             agent: shownAgent(open, recording.id),
             startedAt: Date.now(),
+            ...(opener.owner === undefined ? {} : { owner: opener.owner }),
           },
           config,
         );
@@ -304,21 +355,26 @@ export function createTapHub(
   });
 
   /** `tap:injection`: from a viewer for itself, or from a taps-watch socket for a viewer (by clientId). */
-  const setInjection = (clientId: string, enabled: boolean): Ack<{ injection: boolean }> => {
+  const setInjection = (me: Me, clientId: string, enabled: boolean): Ack<{ injection: boolean }> => {
     const tapId = tapIdOf(clientId);
     const tap = tapId ? sessions.get(tapId) : undefined;
     if (!tap) return { ok: false, error: { code: "no_agent", message: "no such tapped conversation" } };
+    const refused = tapRefusal(me, tap.info.owner, "inject");
+    if (refused) return { ok: false, error: { code: "not_owner", message: refused } };
     if (enabled) tap.injecting.add(clientId);
     else tap.injecting.delete(clientId);
     for (const [viewer, id] of tap.viewers) if (id === clientId) tap.state(viewer);
     return { ok: true, injection: enabled };
   };
 
-  const attachViewer = (socket: ViewerSocket, clientId: string, tapId: string, lastSeq: number) => {
+  const attachViewer = (socket: ViewerSocket, me: Me, clientId: string, tapId: string, lastSeq: number) => {
     socket.emit("relay:hello", { clientId });
     const session = sessions.get(tapId);
-    if (session) session.attach(socket, clientId, lastSeq);
+    const refused = session && tapRefusal(me, session.info.owner, "watch");
+    if (session && !refused) session.attach(socket, clientId, lastSeq);
     else socket.emit("agent:attached", { agent: null, lastSeq: 0, missed: 0, firstSeq: 1, policies: {} });
+    // Not another person's frames, command line or state: the tab says why it shows nothing.
+    if (refused) socket.emit("agent:error", { code: "not_owner", message: refused });
     const events = socketEvents(socket);
     events.on("relay:info", clientEventSchemas["relay:info"], async () => ({ ok: true, info: await relayInfo() }));
     for (const event of READ_ONLY_EVENTS)
@@ -326,9 +382,12 @@ export function createTapHub(
         ok: false,
         error: { code: "read_only", message: "this is a tapped conversation: the editor drives it; watch only" },
       }));
-    events.on("tap:injection", tapInjectionSchema, ({ enabled }) => setInjection(clientId, enabled));
+    events.on("tap:injection", tapInjectionSchema, ({ enabled }) => setInjection(me, clientId, enabled));
     events.on("agent:send", z.unknown(), (payload): Ack<{ seq: number }> => {
       const tap = sessions.get(tapId);
+      // Injection is turned on per clientId, which is no secret: the sender must be allowed too.
+      const forbidden = tap && tapRefusal(me, tap.info.owner, "inject");
+      if (forbidden) return { ok: false, error: { code: "not_owner", message: forbidden } };
       if (!tap?.injecting.has(clientId))
         return {
           ok: false,
@@ -353,22 +412,23 @@ export function createTapHub(
     sessions,
     list,
     connection(socket, clientId, lastSeq) {
-      void socket.join(TAPS_ROOM);
+      const me = meOf(socket);
+      void socket.join(roomOf(me));
       if ((socket.handshake.auth as { watch?: unknown }).watch === WATCH_TAPS) {
-        socket.emit("taps", { taps: list() });
+        socket.emit("taps", { taps: list(me) });
         const events = socketEvents(socket);
         events.on("tap:injection", tapInjectionForSchema, ({ clientId: viewer, enabled }) =>
-          setInjection(viewer, enabled),
+          setInjection(me, viewer, enabled),
         );
         events.refuseUnknown();
         return true;
       }
       const tapId = tapIdOf(clientId);
       if (tapId === undefined) {
-        socket.emit("taps", { taps: list() });
+        socket.emit("taps", { taps: list(me) });
         return false;
       }
-      attachViewer(socket as ViewerSocket, clientId!, tapId, lastSeq);
+      attachViewer(socket as ViewerSocket, me, clientId!, tapId, lastSeq);
       return true;
     },
     close() {

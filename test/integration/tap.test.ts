@@ -442,14 +442,14 @@ describe("tap with the relay up", () => {
 
   it("refuses a tap with the wrong token, and the tap records on its own", async () => {
     // Taps of earlier tests may still be listed (a lost tap is kept for its reconnect).
-    const earlier = new Set(relay.server.relay.taps.list().map((t) => t.id));
+    const earlier = new Set(relay.server.relay.taps.list({}).map((t) => t.id));
     const e = env({ ACP_PLAYGROUND_URL: relay.url, ACP_PLAYGROUND_TOKEN: "wrong" });
     const editor = new Editor(["--", "node", stub, "echo"], e);
     editor.write(line({ id: 1, method: "initialize" }) + line({ id: 2, method: "crash" }));
     expect(await editor.exit()).toBe(3);
     expect(editor.err).toMatch(/not reachable \(unauthorized\): recording to/);
     expect(readdirSync(path.join(e.ACP_PLAYGROUND_DATA, "transcripts")).some((f) => f.endsWith(".jsonl"))).toBe(true);
-    expect(relay.server.relay.taps.list().filter((t) => !earlier.has(t.id))).toEqual([]);
+    expect(relay.server.relay.taps.list({}).filter((t) => !earlier.has(t.id))).toEqual([]);
   });
 
   it("redacts the agent's secrets before they leave the tap: the relay never gets them", async () => {
@@ -482,7 +482,7 @@ describe("tap with the relay up", () => {
       frames: viewer.frames.map((f) => f.raw),
       stderr: viewer.stderr,
       tap: tap.agent,
-      listed: relay.server.relay.taps.list(),
+      listed: relay.server.relay.taps.list({}),
       transcript: relay.server.relay.transcripts.read(tap.agent.transcriptId!)!,
     };
     expect(seen.transcript).toContain('"tapped":true');
