@@ -21,6 +21,30 @@ export function percentile(sorted: number[], p: number): number {
 
 export const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
 
+/** p50, p95 and max of some timings (ms), to a tenth. */
+export function timingStats(xs: number[]): { p50: number; p95: number; max: number } {
+  const s = [...xs].sort((a, b) => a - b);
+  return { p50: round(percentile(s, 50), 1), p95: round(percentile(s, 95), 1), max: round(s.at(-1) ?? NaN, 1) };
+}
+
+/** GET `route` on a bench relay `runs` times: its timings and the last answer. */
+export async function timedGet(
+  url: string,
+  route: string,
+  runs: number,
+): Promise<{ p50: number; p95: number; max: number; body: any }> {
+  const times: number[] = [];
+  let body: any;
+  for (let r = 0; r < runs; r++) {
+    const t = performance.now();
+    const res = await fetch(`${url}${route}`, { headers: { authorization: "Bearer bench" } });
+    body = await res.json();
+    times.push(performance.now() - t);
+    if (!res.ok) throw new Error(`${route}: ${res.status} ${JSON.stringify(body)}`);
+  }
+  return { ...timingStats(times), body };
+}
+
 export async function connect(url: string): Promise<Socket> {
   const socket = io(url, { auth: { token: "bench" }, transports: ["websocket"], reconnection: false, forceNew: true });
   await new Promise<void>((resolve, reject) => {

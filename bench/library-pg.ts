@@ -19,7 +19,7 @@ import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { rare, writeLibrary } from "./library-gen";
-import { numberFlags, percentile, round, startRelayProcess } from "./harness";
+import { numberFlags, round, startRelayProcess, timedGet } from "./harness";
 import { SearchIndex } from "../server/transcripts/search-index";
 import { TranscriptStore } from "../server/transcripts/transcript-store";
 import { PgCopy } from "../server/stores/pg-copy";
@@ -31,11 +31,6 @@ import { startPgCluster } from "../test/pg-cluster";
 
 const flags = numberFlags({ transcripts: 500, mb: 100, runs: 20, copiers: 4, migrate: 0 });
 const TARGETS = { searchP50Ms: 200, listP50Ms: 100 };
-
-const stats = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return { p50: round(percentile(s, 50), 1), p95: round(percentile(s, 95), 1), max: round(s.at(-1) ?? NaN, 1) };
-};
 
 const QUERIES = {
   rareWord: `/api/search?q=${rare(123_456)}`,
@@ -50,18 +45,7 @@ const QUERIES = {
 
 /** Times the list and the searches on a served relay. */
 async function serve(url: string) {
-  const timed = async (route: string) => {
-    const times: number[] = [];
-    let body: any;
-    for (let r = 0; r < flags.runs; r++) {
-      const t = performance.now();
-      const res = await fetch(`${url}${route}`, { headers: { authorization: "Bearer bench" } });
-      body = await res.json();
-      times.push(performance.now() - t);
-      if (!res.ok) throw new Error(`${route}: ${res.status} ${JSON.stringify(body)}`);
-    }
-    return { ...stats(times), body };
-  };
+  const timed = (route: string) => timedGet(url, route, flags.runs);
   const list = await timed("/api/transcripts");
   const searches: Record<string, unknown> = {};
   for (const [name, route] of Object.entries(QUERIES)) {

@@ -17,43 +17,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { rare, writeLibrary } from "./library-gen";
 import { SearchIndex } from "../server/transcripts/search-index";
-import {
-  benchAgent,
-  connect,
-  emit,
-  numberFlags,
-  onFrames,
-  percentile,
-  round,
-  startRelayProcess,
-  stringFlag,
-} from "./harness";
+import { benchAgent, numberFlags, percentile, round, startRelayProcess, stringFlag, timedGet } from "./harness";
+import { now, streamSession } from "./streams";
 
 const flags = numberFlags({ transcripts: 5000, mb: 1024, runs: 20, record: 64, rate: 200, frame: 8 });
 const TARGETS = { searchMs: 200, listMs: 100 };
-const now = () => performance.timeOrigin + performance.now();
-
-const stats = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return { p50: round(percentile(s, 50), 1), p95: round(percentile(s, 95), 1), max: round(s.at(-1) ?? NaN, 1) };
-};
-
-async function timed(
-  url: string,
-  route: string,
-  runs: number,
-): Promise<{ p50: number; p95: number; max: number; body: any }> {
-  const times: number[] = [];
-  let body: any;
-  for (let r = 0; r < runs; r++) {
-    const t = performance.now();
-    const res = await fetch(`${url}${route}`, { headers: { authorization: "Bearer bench" } });
-    body = await res.json();
-    times.push(performance.now() - t);
-    if (!res.ok) throw new Error(`${route}: ${res.status} ${JSON.stringify(body)}`);
-  }
-  return { ...stats(times), body };
-}
 
 // 1. The library, generated then indexed.
 const keep = stringFlag("keep");
@@ -84,7 +52,7 @@ const library = await startRelayProcess(
 );
 let served: Record<string, unknown>;
 try {
-  const list = await timed(library.url, "/api/transcripts", flags.runs);
+  const list = await timedGet(library.url, "/api/transcripts", flags.runs);
   const queries = {
     rareWord: `/api/search?q=${rare(123_456)}`,
     commonWord: "/api/search?q=function",
@@ -97,7 +65,7 @@ try {
   };
   const searches: Record<string, unknown> = {};
   for (const [name, route] of Object.entries(queries)) {
-    const r = await timed(library.url, route, flags.runs);
+    const r = await timedGet(library.url, route, flags.runs);
     searches[name] = {
       p50: r.p50,
       p95: r.p95,
@@ -140,17 +108,12 @@ async function relayIndexing(streaming: boolean) {
     },
   );
   const t0 = performance.now();
-  const latencies: number[] = [];
+  let latencies: number[] = [];
   try {
     if (streaming) {
-      const socket = await connect(relay.url);
-      onFrames(socket, (f, at) => {
-        if (f.dir !== "from-agent") return;
-        const m = JSON.parse(f.raw) as { method?: string; params?: { t: number } };
-        if (m.params?.t !== undefined) latencies.push(at - m.params.t);
-      });
-      await emit(socket, "agent:start", { profile: "bench" });
-      await emit(socket, "agent:send", { frame: "go" });
+      const session = await streamSession(relay.url, "bench");
+      latencies = session.receiver.latencies;
+      await session.go();
     }
     let percent = 0;
     // A bound, so an index that never catches up is reported, not waited for.
@@ -206,21 +169,11 @@ async function record(indexOn: boolean) {
     },
   );
   try {
-    const socket = await connect(relay.url);
-    const latencies: number[] = [];
     let peakRssKb = 0;
     const sampler = setInterval(() => (peakRssKb = Math.max(peakRssKb, relay.rssKb())), 100);
-    let finish!: () => void;
-    const done = new Promise<void>((r) => (finish = r));
-    onFrames(socket, (f, at) => {
-      if (f.dir !== "from-agent") return;
-      const m = JSON.parse(f.raw) as { method?: string; params?: { t: number } };
-      if (m.method === "bench/done") return finish();
-      latencies.push(at - m.params!.t);
-    });
-    const agent = await emit(socket, "agent:start", { profile: "bench" });
-    await emit(socket, "agent:send", { frame: "go" });
-    await done;
+    const { socket, receiver, transcriptId, go } = await streamSession(relay.url, "bench");
+    await go();
+    await receiver.done;
     const ended = now();
     let lagMs: number | undefined;
     if (indexOn) {
@@ -236,10 +189,10 @@ async function record(indexOn: boolean) {
     }
     clearInterval(sampler);
     socket.close();
-    const s = latencies.slice(Math.floor(flags.rate / 2)).sort((a, b) => a - b);
+    const s = receiver.steady(flags.rate).sort((a, b) => a - b);
     return {
-      transcript: agent.agent.transcriptId,
-      frames: latencies.length,
+      transcript: transcriptId,
+      frames: receiver.latencies.length,
       latencyMs: { p50: round(percentile(s, 50), 3), p99: round(percentile(s, 99), 3), max: round(s.at(-1)!, 1) },
       peakRssMb: round(peakRssKb / 1024, 1),
       ...(lagMs !== undefined ? { searchableAfterLastFrameMs: lagMs } : {}),

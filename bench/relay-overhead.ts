@@ -9,84 +9,20 @@
  * relay that does nothing else. `--runs` rounds, each measuring every side in
  * turn; per figure the min, median and max over the rounds.
  */
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import { execa } from "execa";
 import { io } from "socket.io-client";
-import { LineSplitter } from "../lib/protocol/ndjson";
-import {
-  benchAgent,
-  connect,
-  emit,
-  numberFlags,
-  onFrames,
-  percentile,
-  root,
-  round,
-  startRelayProcess,
-} from "./harness";
+import { benchAgent, numberFlags, root, round, startRelayProcess } from "./harness";
+import { cpuMs } from "./proc-cpu";
+import { direct, now, pair, Receiver, spread, streamSession, type Pair } from "./streams";
 
 const flags = numberFlags({ rate: 1000, seconds: 5, burst: 200_000, runs: 3, largeSeconds: 10, largeKiB: 8 });
 const LARGE_RATE = 200;
-const now = () => performance.timeOrigin + performance.now();
 
-/** Collects what a receiver sees: latencies, and arrival times for the rate. */
-class Receiver {
-  readonly latencies: number[] = [];
-  private readonly arrivals: number[] = [];
-  readonly done: Promise<void>;
-  private finish!: () => void;
-
-  constructor() {
-    this.done = new Promise((resolve) => (this.finish = resolve));
-  }
-
-  /** One agent line as received at `at`. */
-  line(raw: string, at: number): void {
-    const m = JSON.parse(raw) as { method?: string; params?: { t: number } };
-    if (m.method === "bench/done") return this.finish();
-    this.latencies.push(at - m.params!.t);
-    this.arrivals.push(at);
-  }
-
-  /**
-   * Frames per second in steady state: the first tenth (JIT warm-up) is left
-   * out. Frames arrive in batches, so the count starts after the batch the cut
-   * falls in; NaN when the burst was too short to span two batches.
-   */
-  get framesPerSecond(): number {
-    const start = this.arrivals[Math.floor(this.arrivals.length / 10)]!;
-    const after = this.arrivals.length - this.arrivals.findLastIndex((at) => at <= start) - 1;
-    return after > 0 ? after / ((this.arrivals.at(-1)! - start) / 1000) : NaN;
-  }
-}
-
-/** CPU time (user + system, ms) of a process's threads: all of them, and its main thread alone. */
-function cpuMs(pid: number): { all: number; main: number } {
-  const ticks = (file: string) => {
-    const f = readFileSync(file, "utf8");
-    const fields = f.slice(f.lastIndexOf(")") + 2).split(" ");
-    return Number(fields[11]) + Number(fields[12]); // utime, stime
-  };
-  // USER_HZ is 100 on Linux.
-  return { all: ticks(`/proc/${pid}/stat`) * 10, main: ticks(`/proc/${pid}/task/${pid}/stat`) * 10 };
-}
-
+/** CPU time (ms) of a process's threads: all of them, and its main thread alone. */
+const cpuBoth = (pid: number) => ({ all: cpuMs(pid, true), main: cpuMs(pid) });
 /** Baseline: the bench process reads the agent's stdout itself. */
-async function direct(args: string[]): Promise<Receiver> {
-  const child = execa(process.execPath, [benchAgent, ...args], { stdin: "pipe", buffer: false, reject: false });
-  const splitter = new LineSplitter();
-  const receiver = new Receiver();
-  child.stdout.on("data", (chunk: Buffer) => {
-    const at = now();
-    for (const e of splitter.push(chunk)) if (e.type === "line") receiver.line(e.text, at);
-  });
-  child.stdin.write("go\n");
-  await receiver.done;
-  child.kill();
-  await child;
-  return receiver;
-}
+const directOne = async (args: string[]): Promise<Receiver> => (await direct(args))[0]!;
 
 interface Relayed {
   receiver: Receiver;
@@ -101,18 +37,13 @@ async function relayed(args: string[], index: boolean): Promise<Relayed> {
     { ACP_PLAYGROUND_SEARCH_INDEX: index ? "1" : "0" },
   );
   try {
-    const socket = await connect(relay.url);
-    const receiver = new Receiver();
-    onFrames(socket, (f, at) => {
-      if (f.dir === "from-agent") receiver.line(f.raw, at);
-    });
-    await emit(socket, "agent:start", { profile: "bench" });
-    const before = cpuMs(relay.pid);
-    await emit(socket, "agent:send", { frame: "go" });
+    const { socket, receiver, go } = await streamSession(relay.url, "bench");
+    const before = cpuBoth(relay.pid);
+    await go();
     await receiver.done;
     // The index's share of the work comes after the frames (it is told every 250 ms): let it finish.
     if (index) await new Promise((r) => setTimeout(r, 1_000));
-    const after = cpuMs(relay.pid);
+    const after = cpuBoth(relay.pid);
     socket.close();
     const frames = receiver.latencies.length;
     const perFrame = (ms: number) => round((ms * 1000) / frames, 1);
@@ -154,22 +85,8 @@ async function forwarded(args: string[]): Promise<Receiver> {
 }
 
 /** Steady state: the first half second of frames (JIT warm-up, socket set-up) is left out, on both sides. */
-const stats = (xs: number[], rate: number) => {
-  const s = xs.slice(Math.floor(rate / 2)).sort((a, b) => a - b);
-  return { p50: percentile(s, 50), p99: percentile(s, 99) };
-};
+const stats = (r: Receiver, rate: number) => pair(r.steady(rate));
 
-/** min, median and max of one figure over the runs. */
-const spread = (xs: number[], digits = 3) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return {
-    min: round(s[0]!, digits),
-    median: round(s[Math.floor((s.length - 1) / 2)]!, digits),
-    max: round(s.at(-1)!, digits),
-  };
-};
-
-type Pair = { p50: number; p99: number };
 const minus = (a: Pair, b: Pair): Pair => ({ p50: a.p50 - b.p50, p99: a.p99 - b.p99 });
 const spreadPairs = (xs: Pair[]) => ({ p50: spread(xs.map((x) => x.p50)), p99: spread(xs.map((x) => x.p99)) });
 
@@ -192,19 +109,19 @@ const rounds: Array<{
 
 for (let run = 0; run < flags.runs; run++) {
   console.error(`run ${run + 1} of ${flags.runs}`);
-  const base = stats((await direct(rateArgs)).latencies, flags.rate);
+  const base = stats(await directOne(rateArgs), flags.rate);
   const on = await relayed(rateArgs, true);
   const off = await relayed(rateArgs, false);
-  const bare = stats((await forwarded(rateArgs)).latencies, flags.rate);
+  const bare = stats(await forwarded(rateArgs), flags.rate);
   const largeOn = flags.largeSeconds > 0 ? await relayed(largeArgs, true) : undefined;
   const largeOff = flags.largeSeconds > 0 ? await relayed(largeArgs, false) : undefined;
-  const large = (r: Relayed | undefined) => (r ? stats(r.receiver.latencies, LARGE_RATE) : { p50: NaN, p99: NaN });
+  const large = (r: Relayed | undefined) => (r ? stats(r.receiver, LARGE_RATE) : { p50: NaN, p99: NaN });
   const noCpu = { all: NaN, main: NaN };
   rounds.push({
     direct: base,
     added: {
-      indexOn: minus(stats(on.receiver.latencies, flags.rate), base),
-      indexOff: minus(stats(off.receiver.latencies, flags.rate), base),
+      indexOn: minus(stats(on.receiver, flags.rate), base),
+      indexOff: minus(stats(off.receiver, flags.rate), base),
       bareForwarder: minus(bare, base),
     },
     cpuUsPerFrame: { indexOn: on.cpuUsPerFrame, indexOff: off.cpuUsPerFrame },
@@ -214,7 +131,7 @@ for (let run = 0; run < flags.runs; run++) {
       cpuUsPerFrame: { indexOn: largeOn?.cpuUsPerFrame ?? noCpu, indexOff: largeOff?.cpuUsPerFrame ?? noCpu },
     },
     framesPerSecond: {
-      direct: (await direct(burstArgs)).framesPerSecond,
+      direct: (await directOne(burstArgs)).framesPerSecond,
       indexOn: (await relayed(burstArgs, true)).receiver.framesPerSecond,
       indexOff: (await relayed(burstArgs, false)).receiver.framesPerSecond,
       bareForwarder: (await forwarded(burstArgs)).framesPerSecond,

@@ -17,32 +17,26 @@ import { build } from "esbuild";
 import { execa } from "execa";
 import { LineSplitter } from "../lib/protocol/ndjson";
 import { benchAgent, numberFlags, percentile, root, round, startRelayProcess } from "./harness";
+import { now, Receiver } from "./streams";
 
 const flags = numberFlags({ rate: 1000, seconds: 10, startups: 9 });
 const count = Math.round(flags.rate * flags.seconds);
-const now = () => performance.timeOrigin + performance.now();
 const bin = path.join(root, "bin/acp-playground.mjs");
 
 /** One run: latency of every frame from the agent's write to the editor's read, the first tenth left out. */
 async function measure(command: string, args: string[], env: Record<string, string> = {}): Promise<number[]> {
   const child = execa(command, args, { cwd: root, env, buffer: false, reject: false, encoding: "buffer" });
   const splitter = new LineSplitter();
-  const latencies: number[] = [];
-  const done = new Promise<void>((resolve) => {
-    child.stdout.on("data", (chunk: Buffer) => {
-      const at = now();
-      for (const e of splitter.push(chunk)) {
-        if (e.type !== "line") continue;
-        const m = JSON.parse(e.text) as { method?: string; params?: { t: number } };
-        if (m.method === "bench/done") resolve();
-        else if (m.params?.t !== undefined) latencies.push(at - m.params.t);
-      }
-    });
+  const receiver = new Receiver();
+  child.stdout.on("data", (chunk: Buffer) => {
+    const at = now();
+    for (const e of splitter.push(chunk)) if (e.type === "line") receiver.line(e.text, at);
   });
   child.stdin.write("go\n");
-  await done;
+  await receiver.done;
   child.stdin.end();
   await child;
+  const { latencies } = receiver;
   return latencies.slice(Math.floor(latencies.length / 10)).sort((a, b) => a - b);
 }
 

@@ -14,75 +14,20 @@
  *   node --import tsx bench/team-recording.ts [--sessions 20] [--rate 1000] [--seconds 60] [--runs 1] [--pgNice 0]
  */
 import { loadavg, setPriority } from "node:os";
-import { execa } from "execa";
 import type { Socket } from "socket.io-client";
 import { parseTranscript } from "../lib/contracts/transcript";
-import { LineSplitter } from "../lib/protocol/ndjson";
 import { startPgCluster } from "../test/pg-cluster";
 import { cpuMs, postmasterOf, serverCpuMs } from "./proc-cpu";
-import {
-  benchAgent,
-  connect,
-  emit,
-  numberFlags,
-  onFrames,
-  percentile,
-  round,
-  startRelayProcess,
-  type RelayProcess,
-} from "./harness";
+import { benchAgent, emit, numberFlags, round, startRelayProcess, type RelayProcess } from "./harness";
+import { direct, pair, spread, streamSession, type Pair, type Receiver } from "./streams";
 
 const flags = numberFlags({ sessions: 20, rate: 1000, seconds: 60, runs: 1, pgNice: 0 });
 const TARGETS = { addedP50OverFileStoreMs: 0.1 };
 const frames = flags.rate * flags.seconds;
-const agentArgs = [benchAgent, "rate", String(flags.rate), String(frames)];
-const now = () => performance.timeOrigin + performance.now();
+const agentArgs = ["rate", String(flags.rate), String(frames)];
 
-/** One session's frames as received: latencies in order, and whether the agent said it was done. */
-class Stream {
-  readonly latencies: number[] = [];
-  readonly done: Promise<void>;
-  private finish!: () => void;
-  constructor() {
-    this.done = new Promise((resolve) => (this.finish = resolve));
-  }
-  line(raw: string, at: number): void {
-    const m = JSON.parse(raw) as { method?: string; params?: { t: number } };
-    if (m.method === "bench/done") return this.finish();
-    if (m.method === "session/update") this.latencies.push(at - m.params!.t);
-  }
-  /** Steady state: the first half second (start-up, JIT) left out. */
-  steady(): number[] {
-    return this.latencies.slice(Math.floor(flags.rate / 2));
-  }
-}
-
-type Pair = { p50: number; p99: number };
-function stats(streams: Stream[]): Pair {
-  const all = streams.flatMap((s) => s.steady()).sort((a, b) => a - b);
-  return { p50: percentile(all, 50), p99: percentile(all, 99) };
-}
-
-/** Baseline: every agent's stdout read by this process, all at once. */
-async function direct(): Promise<Pair> {
-  const children = Array.from({ length: flags.sessions }, () =>
-    execa(process.execPath, agentArgs, { stdin: "pipe", buffer: false, reject: false }),
-  );
-  const streams = children.map((child) => {
-    const stream = new Stream();
-    const splitter = new LineSplitter();
-    child.stdout.on("data", (chunk: Buffer) => {
-      const at = now();
-      for (const e of splitter.push(chunk)) if (e.type === "line") stream.line(e.text, at);
-    });
-    return stream;
-  });
-  for (const child of children) child.stdin.write("go\n");
-  await Promise.all(streams.map((s) => s.done));
-  for (const child of children) child.kill();
-  await Promise.all(children);
-  return stats(streams);
-}
+/** Every session's steady-state latencies together. */
+const stats = (receivers: Receiver[]): Pair => pair(receivers.flatMap((r) => r.steady(flags.rate)));
 
 /** Agent frames stored in a transcript, as `reader` serves it. */
 async function storedFrames(reader: RelayProcess, id: string, relays: RelayProcess[]): Promise<number> {
@@ -111,23 +56,15 @@ async function storedFrames(reader: RelayProcess, id: string, relays: RelayProce
 
 /** Two relays (`env`: the store), the sessions spread over them, every frame's latency and every transcript counted. */
 async function relayed(env: Record<string, string>, readFromOther: boolean, postmaster?: number) {
-  const profiles = { stream: { command: process.execPath, args: agentArgs } };
+  const profiles = { stream: { command: process.execPath, args: [benchAgent, ...agentArgs] } };
   const relays = await Promise.all([startRelayProcess(profiles, env), startRelayProcess(profiles, env)]);
   const sockets: Socket[] = [];
   try {
     const sessions = await Promise.all(
       Array.from({ length: flags.sessions }, async (_, i) => {
-        const relay = relays[i % 2]!;
-        const socket = await connect(relay.url);
-        sockets.push(socket);
-        const stream = new Stream();
-        onFrames(socket, (f, at) => {
-          if (f.dir === "from-agent") stream.line(f.raw, at);
-        });
-        const { agent } = (await emit(socket, "agent:start", { profile: "stream" })) as {
-          agent: { transcriptId: string };
-        };
-        return { i, socket, stream, transcriptId: agent.transcriptId };
+        const session = await streamSession(relays[i % 2]!.url, "stream");
+        sockets.push(session.socket);
+        return { i, ...session };
       }),
     );
     const cpu = () => ({
@@ -137,8 +74,8 @@ async function relayed(env: Record<string, string>, readFromOther: boolean, post
     });
     const cpuBefore = cpu();
     // All at once, as twenty people recording at the same time.
-    await Promise.all(sessions.map((s) => emit(s.socket, "agent:send", { frame: "go" })));
-    await Promise.all(sessions.map((s) => s.stream.done));
+    await Promise.all(sessions.map((s) => s.go()));
+    await Promise.all(sessions.map((s) => s.receiver.done));
     await Promise.all(sessions.map((s) => emit(s.socket, "agent:stop", {})));
     // The last copies (within 250 ms of the end) are counted too.
     await new Promise((r) => setTimeout(r, 1_000));
@@ -149,9 +86,9 @@ async function relayed(env: Record<string, string>, readFromOther: boolean, post
       sessions.map((s) => storedFrames(relays[(s.i + (readFromOther ? 1 : 0)) % 2]!, s.transcriptId, relays)),
     );
     return {
-      latency: stats(sessions.map((s) => s.stream)),
+      latency: stats(sessions.map((s) => s.receiver)),
       cpuUsPerFrame,
-      received: sessions.reduce((n, s) => n + s.stream.latencies.length, 0),
+      received: sessions.reduce((n, s) => n + s.receiver.latencies.length, 0),
       stored: stored.reduce((n, x) => n + x, 0),
     };
   } finally {
@@ -159,11 +96,6 @@ async function relayed(env: Record<string, string>, readFromOther: boolean, post
     await Promise.all(relays.map((r) => r.close()));
   }
 }
-
-const spread = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return { min: round(s[0]!, 3), median: round(s[Math.floor((s.length - 1) / 2)]!, 3), max: round(s.at(-1)!, 3) };
-};
 
 const loadBefore = loadavg();
 const cluster = await startPgCluster();
@@ -183,7 +115,7 @@ let received = 0;
 try {
   for (let run = 0; run < flags.runs; run++) {
     console.error(`run ${run + 1} of ${flags.runs}`);
-    const base = await direct();
+    const base = stats(await direct(agentArgs, flags.sessions));
     const file = await relayed({}, false);
     const team = await relayed({ ACP_PLAYGROUND_DATABASE_URL: cluster.url }, true, postmaster);
     received += file.received + team.received;

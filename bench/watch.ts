@@ -8,9 +8,10 @@
  * every watcher got every frame.
  */
 import { execa } from "execa";
-import { readFileSync } from "node:fs";
 import { io, type Socket } from "socket.io-client";
-import { benchAgent, emit, numberFlags, onFrames, percentile, round, startRelayProcess } from "./harness";
+import { benchAgent, emit, numberFlags, onFrames, round, startRelayProcess } from "./harness";
+import { cpuMs } from "./proc-cpu";
+import { pair, Receiver } from "./streams";
 
 const flags = numberFlags({ rate: 1000, seconds: 5, watchers: 50, runs: 3 });
 const COUNT = flags.rate * flags.seconds;
@@ -49,13 +50,6 @@ if (process.argv[2] === "--child") {
   await main();
 }
 
-/** CPU time (user + system, ms) of a process's main thread, from /proc (USER_HZ is 100). */
-function mainThreadCpuMs(pid: number): number {
-  const f = readFileSync(`/proc/${pid}/task/${pid}/stat`, "utf8");
-  const fields = f.slice(f.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
 interface Side {
   p50: number;
   p99: number;
@@ -81,15 +75,9 @@ async function side(watchers: number): Promise<Side> {
       owner.once("connect", () => resolve());
       owner.once("connect_error", reject);
     });
-    const latencies: number[] = [];
-    let done!: () => void;
-    const finished = new Promise<void>((resolve) => (done = resolve));
+    const receiver = new Receiver();
     onFrames(owner, (f, at) => {
-      if (f.dir !== "from-agent") return;
-      const m = JSON.parse(f.raw) as { params?: { t: number; i: number } };
-      if (!m.params) return;
-      latencies.push(at - m.params.t);
-      if (m.params.i === COUNT - 1) done();
+      if (f.dir === "from-agent") receiver.line(f.raw, at);
     });
     await emit(owner, "agent:start", { profile: "bench" });
     let child: ReturnType<typeof execa> | undefined;
@@ -133,12 +121,12 @@ async function side(watchers: number): Promise<Side> {
       );
       await ready;
     }
-    const cpuBefore = mainThreadCpuMs(relay.pid);
+    const cpuBefore = cpuMs(relay.pid);
     await emit(owner, "agent:send", { frame: "go" });
-    await finished;
+    await receiver.done;
     // The last batch to the watchers leaves within WATCH_BATCH_MS.
     await new Promise((r) => setTimeout(r, 100));
-    const cpuUsPerFrame = round(((mainThreadCpuMs(relay.pid) - cpuBefore) * 1000) / COUNT, 1);
+    const cpuUsPerFrame = round(((cpuMs(relay.pid) - cpuBefore) * 1000) / COUNT, 1);
     const got = counts
       ? await Promise.race([counts, new Promise<number[]>((r) => setTimeout(() => r([]), 30_000))])
       : undefined;
@@ -146,10 +134,8 @@ async function side(watchers: number): Promise<Side> {
     await child;
     owner.close();
     // The first half second (JIT warm-up, socket set-up) is left out.
-    const s = latencies.slice(Math.floor(flags.rate / 2)).sort((a, b) => a - b);
     return {
-      p50: percentile(s, 50),
-      p99: percentile(s, 99),
+      ...pair(receiver.steady(flags.rate)),
       cpuUsPerFrame,
       everyWatcherGotAll: got ? got.length === watchers && got.every((c) => c === COUNT) : null,
     };

@@ -177,6 +177,23 @@ export class TestClient {
     return ack.seq as number;
   }
 
+  /** Sends initialize (id 1) with these capabilities and waits for the agent's answer. */
+  async initialize(clientCapabilities: object = {}): Promise<Frame> {
+    await this.send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: 1, clientCapabilities },
+    });
+    return this.response(1);
+  }
+
+  /** Sends session/new (id 2) in `cwd`, no MCP servers: the new session's id. */
+  async newSession(cwd: string): Promise<string> {
+    await this.send({ jsonrpc: "2.0", id: 2, method: "session/new", params: { cwd, mcpServers: [] } });
+    return ((await this.response(2)).message as { result: { sessionId: string } }).result.sessionId;
+  }
+
   close(): void {
     this.socket.close();
   }

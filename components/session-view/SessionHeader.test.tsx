@@ -36,12 +36,12 @@ const SESSION = {
 };
 
 /** A session the agent opened with modes, a select config option and legacy models. */
-function openSession() {
+function openSession(result: object = SESSION) {
   const { store, relay } = runningSession();
   act(() =>
     relay.fire("frames", [
       relay.frame("to-agent", { id: 1, method: "session/new", params: { cwd: "/w", mcpServers: [] } }),
-      relay.frame("from-agent", { id: 1, result: SESSION }),
+      relay.frame("from-agent", { id: 1, result }),
     ]),
   );
   renderInTab(<SessionView onHighlight={() => {}} onShowFrames={() => {}} />, store);
@@ -81,6 +81,17 @@ describe("SessionHeader's settings", () => {
     ]);
     expect(within(settings).getByTestId("legacy-model-control").textContent).toContain("model (legacy)");
     expect(select("legacy-model-select").value).toBe("m1");
+  });
+
+  it("shows the mode and the legacy model as text when the agent names them but offers no choice", () => {
+    const { settings } = openSession({
+      ...SESSION,
+      modes: { ...SESSION.modes, availableModes: [] },
+      models: { ...SESSION.models, availableModels: [] },
+      configOptions: [],
+    });
+    expect(settings.textContent).toBe("mode askmodel m1");
+    expect(within(settings).queryByRole("combobox")).toBeNull();
   });
 
   it("sends each change as its method, and disables the selects until the agent answers", async () => {

@@ -76,8 +76,7 @@ function Options({ choices, current }: { choices: Choice[]; current?: string }) 
   );
 }
 
-/** A setting the agent offers as a choice: its name (the method in its tooltip) and a select that sends a change. */
-function ChoiceControl(props: {
+interface ChoiceProps {
   testId: string;
   selectTestId: string;
   configId?: string;
@@ -87,7 +86,10 @@ function ChoiceControl(props: {
   current?: string;
   disabled: boolean;
   onChoose: (value: string) => void;
-}) {
+}
+
+/** A setting the agent offers as a choice: its name (the method in its tooltip) and a select that sends a change. */
+function ChoiceControl(props: ChoiceProps) {
   return (
     <label className="flex items-center gap-1" data-testid={props.testId} data-config-id={props.configId}>
       <span className="text-zinc-500" title={props.title}>
@@ -105,6 +107,28 @@ function ChoiceControl(props: {
       </select>
     </label>
   );
+}
+
+/**
+ * The mode or the legacy model: a select of the agent's choices, or the current one as text (`shown`,
+ * named `shownName`) when the agent names it but offers none.
+ */
+function ChoiceOrValue({
+  control,
+  shownName,
+  shown,
+  ...props
+}: Omit<ChoiceProps, "choices" | "current"> & {
+  control?: { choices: Choice[]; current?: string };
+  shownName: string;
+  shown?: string;
+}) {
+  if (control) return <ChoiceControl {...props} choices={control.choices} current={control.current} />;
+  return shown ? (
+    <span className="text-zinc-500">
+      {shownName} <span className="text-zinc-300">{shown}</span>
+    </span>
+  ) : null;
 }
 
 /** The session's config options, mode and legacy model as selectors; read-only text when not live. */
@@ -134,22 +158,17 @@ function SessionSettings({ session, live }: { session: SessionState; live: boole
   const off = !live || busy !== undefined;
   return (
     <span className="flex flex-wrap items-center gap-x-3 gap-y-1" data-testid="session-settings">
-      {controls.modes ? (
-        <ChoiceControl
-          testId="mode-control"
-          selectTestId="mode-select"
-          name="mode"
-          title="session/set_mode; current_mode_update keeps it current"
-          choices={controls.modes.choices}
-          current={controls.modes.current}
-          disabled={off}
-          onChoose={(value) => void send("mode", setModeRequest(id, value))}
-        />
-      ) : session.currentModeId ? (
-        <span className="text-zinc-500">
-          mode <span className="text-zinc-300">{session.currentModeId}</span>
-        </span>
-      ) : null}
+      <ChoiceOrValue
+        control={controls.modes}
+        shownName="mode"
+        shown={session.currentModeId}
+        testId="mode-control"
+        selectTestId="mode-select"
+        name="mode"
+        title="session/set_mode; current_mode_update keeps it current"
+        disabled={off}
+        onChoose={(value) => void send("mode", setModeRequest(id, value))}
+      />
       {controls.config.map((c) =>
         c.kind === "select" ? (
           <ChoiceControl
@@ -183,22 +202,17 @@ function SessionSettings({ session, live }: { session: SessionState; live: boole
           </label>
         ),
       )}
-      {controls.models ? (
-        <ChoiceControl
-          testId="legacy-model-control"
-          selectTestId="legacy-model-select"
-          name="model (legacy)"
-          title="session/set_model: removed from the spec, still answered by many agents"
-          choices={controls.models.choices}
-          current={controls.models.current}
-          disabled={off}
-          onChoose={(value) => void send("model", setModelRequest(id, value))}
-        />
-      ) : session.models?.currentModelId ? (
-        <span className="text-zinc-500">
-          model <span className="text-zinc-300">{session.models.currentModelId}</span>
-        </span>
-      ) : null}
+      <ChoiceOrValue
+        control={controls.models}
+        shownName="model"
+        shown={session.models?.currentModelId}
+        testId="legacy-model-control"
+        selectTestId="legacy-model-select"
+        name="model (legacy)"
+        title="session/set_model: removed from the spec, still answered by many agents"
+        disabled={off}
+        onChoose={(value) => void send("model", setModelRequest(id, value))}
+      />
       {controls.skipped.length ? (
         <span className="text-amber-300" title={controls.skipped.join("\n")} data-testid="config-skipped">
           {controls.skipped.length} option{controls.skipped.length === 1 ? "" : "s"} not shown

@@ -1,18 +1,17 @@
 import { render, screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { serialize, serializeFrame, TRANSCRIPT_FORMAT, TRANSCRIPT_VERSION } from "@/lib/contracts/transcript";
+import { serialize, serializeFrame } from "@/lib/contracts/transcript";
 import { Viewer } from "./TranscriptViewerPage";
+import { testHeader } from "@/test/transcripts";
 
-const header = serialize({
-  type: "header",
-  format: TRANSCRIPT_FORMAT,
-  version: TRANSCRIPT_VERSION,
-  id: "t1",
-  title: "Write hello.txt",
-  createdAt: "2026-11-28T10:00:00.000Z",
-  playground: { version: "test" },
-  agent: { profile: "gemini", command: "gemini", args: [], cwd: "/w" },
-});
+const header = serialize(
+  testHeader({
+    id: "t1",
+    createdAt: "2026-11-28T10:00:00.000Z",
+    title: "Write hello.txt",
+    agent: { profile: "gemini", command: "gemini" },
+  }),
+);
 const frame = serializeFrame({
   seq: 1,
   ts: 1000,

@@ -6,11 +6,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { serialize, serializeFrame, TRANSCRIPT_FORMAT, TRANSCRIPT_VERSION } from "../../lib/contracts/transcript";
+import { serialize, serializeFrame } from "../../lib/contracts/transcript";
 import { createRedactor } from "../../lib/features/library/redact";
 import { transcriptLimits } from "../config";
 import { TranscriptStore } from "../transcripts/transcript-store";
 import { readFrames, ToolError } from "./mcp-read";
+import { testHeader } from "../../test/transcripts";
 
 const ID = "20261120-100000-aaaaaaaa";
 let dir = "";
@@ -29,15 +30,13 @@ function write(header: string): void {
 }
 
 const header = (args: string[]) =>
-  serialize({
-    type: "header",
-    format: TRANSCRIPT_FORMAT,
-    version: TRANSCRIPT_VERSION,
-    id: ID,
-    createdAt: "2026-11-20T10:00:00.000Z",
-    playground: { version: "test" },
-    agent: { profile: "gemini", command: "gemini", args, cwd: "/w" },
-  });
+  serialize(
+    testHeader({
+      id: ID,
+      createdAt: "2026-11-20T10:00:00.000Z",
+      agent: { profile: "gemini", command: "gemini", args },
+    }),
+  );
 
 beforeEach(() => {
   dir = mkdtempSync(path.join(tmpdir(), "acp-mcp-read-"));

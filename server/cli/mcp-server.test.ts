@@ -9,11 +9,12 @@ import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serialize, serializeFrame, TRANSCRIPT_FORMAT, TRANSCRIPT_VERSION } from "../../lib/contracts/transcript";
+import { serialize, serializeFrame } from "../../lib/contracts/transcript";
 import { transcriptLimits } from "../config";
 import { SearchIndex } from "../transcripts/search-index";
 import { TranscriptStore } from "../transcripts/transcript-store";
 import { createLibraryServer } from "./mcp-server";
+import { testHeader } from "../../test/transcripts";
 
 const FRAMES = 20_000;
 const LIMIT = 1024 * 1024;
@@ -22,15 +23,7 @@ const OTHER = "20261121-100000-bbbbbbbb";
 
 /** About 6 MB: FRAMES message chunks of some 300 bytes each. */
 function large(createdAt: string): string {
-  let out = serialize({
-    type: "header",
-    format: TRANSCRIPT_FORMAT,
-    version: TRANSCRIPT_VERSION,
-    id: "x",
-    createdAt,
-    playground: { version: "test" },
-    agent: { profile: "gemini", command: "gemini", args: [], cwd: "/w" },
-  });
+  let out = serialize(testHeader({ createdAt, agent: { profile: "gemini", command: "gemini" } }));
   for (let seq = 1; seq <= FRAMES; seq++)
     out += serializeFrame({
       seq,

@@ -6,22 +6,15 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serialize, TRANSCRIPT_FORMAT, TRANSCRIPT_VERSION } from "../../lib/contracts/transcript";
+import { serialize } from "../../lib/contracts/transcript";
 import { startTestRelay, type TestRelay } from "../../test/relay-harness";
 import { TranscriptStore } from "../transcripts/transcript-store";
 import { CliError } from "./cli-error";
 import { publishMain } from "./publish-cli";
+import { testHeader } from "../../test/transcripts";
 
 const header = (profile: string) =>
-  serialize({
-    type: "header",
-    format: TRANSCRIPT_FORMAT,
-    version: TRANSCRIPT_VERSION,
-    id: "t",
-    createdAt: "2026-11-20T10:00:00.000Z",
-    playground: { version: "test" },
-    agent: { profile, command: "agent", args: [], cwd: "/w" },
-  });
+  serialize(testHeader({ id: "t", createdAt: "2026-11-20T10:00:00.000Z", agent: { profile } }));
 
 describe("publish", () => {
   let relay: TestRelay;

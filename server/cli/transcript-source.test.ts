@@ -8,20 +8,13 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serialize, TRANSCRIPT_FORMAT, TRANSCRIPT_VERSION } from "../../lib/contracts/transcript";
+import { serialize } from "../../lib/contracts/transcript";
 import { startTestRelay, type TestRelay } from "../../test/relay-harness";
 import { openSource, remoteLink, SourceError, type SourceOptions } from "./transcript-source";
+import { testHeader } from "../../test/transcripts";
 
 const ALICE = "alice-token-0123456789abcdef";
-const text = serialize({
-  type: "header",
-  format: TRANSCRIPT_FORMAT,
-  version: TRANSCRIPT_VERSION,
-  id: "t",
-  createdAt: "2026-11-20T10:00:00.000Z",
-  playground: { version: "test" },
-  agent: { profile: "remote", command: "agent", args: [], cwd: "/w" },
-});
+const text = serialize(testHeader({ id: "t", createdAt: "2026-11-20T10:00:00.000Z", agent: { profile: "remote" } }));
 
 /** A server that answers what a test tells it to, and keeps every request's headers. */
 async function hostile(

@@ -20,6 +20,8 @@ import type { Relay } from "./relay";
 import { bearerToken } from "./security";
 import { tokenMatches } from "../tokens";
 import { TranscriptStore } from "../transcripts/transcript-store";
+import { serialize } from "../../lib/contracts/transcript";
+import { testHeader } from "../../test/transcripts";
 
 const fsControl = vi.hoisted(() => ({ failNextRm: false }));
 vi.mock("node:fs", async (original) => {
@@ -85,16 +87,7 @@ async function serve(relay: Relay) {
   };
 }
 
-const header = (id: string) =>
-  `${JSON.stringify({
-    type: "header",
-    format: "acp-playground-transcript",
-    version: "1.0",
-    id,
-    createdAt: new Date().toISOString(),
-    playground: { version: "0" },
-    agent: { profile: "p", command: "c", args: [], cwd: "/" },
-  })}\n`;
+const header = (id: string) => serialize(testHeader({ id }));
 
 describe("comparison share links over HTTP", () => {
   it("a comparison link dies with a transcript link it was shared with, and sharing that transcript again does not revive it", async () => {

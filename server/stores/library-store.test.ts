@@ -8,13 +8,7 @@ import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  serialize,
-  serializeFrame,
-  TRANSCRIPT_FORMAT,
-  TRANSCRIPT_VERSION,
-  type TranscriptHeader,
-} from "../../lib/contracts/transcript";
+import { serialize, serializeFrame, type TranscriptHeader } from "../../lib/contracts/transcript";
 import type { TranscriptMeta } from "../../lib/contracts/transcript-meta";
 import { MAX_PHRASE_WORDS, MAX_QUERY_TERMS } from "../../lib/contracts/library-search";
 import { transcriptLimits } from "../config";
@@ -24,6 +18,7 @@ import { pgSkipReason, startPgCluster, type PgCluster } from "../../test/pg-clus
 import type { LibrarySearch, TranscriptLibrary } from "./library-store";
 import { PgMirror } from "./pg-mirror";
 import { PgStore } from "./pg-store";
+import { initializeRecording, messageChunk } from "../../test/transcripts";
 
 interface Subject {
   store: TranscriptLibrary & LibrarySearch;
@@ -90,42 +85,8 @@ async function pgStore(url: string): Promise<Subject> {
   };
 }
 
-const say = (seq: number, text: string, messageId = `m${seq}`) =>
-  serializeFrame({
-    seq,
-    ts: 1000 + seq,
-    dir: "from-agent",
-    kind: "notification",
-    method: "session/update",
-    raw: JSON.stringify({
-      jsonrpc: "2.0",
-      method: "session/update",
-      params: {
-        sessionId: "s",
-        update: { sessionUpdate: "agent_message_chunk", messageId, content: { type: "text", text } },
-      },
-    }),
-  });
-
 function transcript(profile: string, createdAt: string, texts: string[]): string {
-  const header: TranscriptHeader = {
-    type: "header",
-    format: TRANSCRIPT_FORMAT,
-    version: TRANSCRIPT_VERSION,
-    id: "t",
-    createdAt,
-    playground: { version: "test" },
-    agent: { profile, command: "agent", args: [], cwd: "/w" },
-  };
-  let text = serialize(header);
-  text += serializeFrame({
-    seq: 1,
-    ts: 1000,
-    dir: "to-agent",
-    kind: "request",
-    method: "initialize",
-    raw: '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}',
-  });
+  let text = initializeRecording({ id: "t", createdAt, agent: { profile } }, 1000);
   text += serializeFrame({
     seq: 2,
     ts: 1012,
@@ -135,7 +96,7 @@ function transcript(profile: string, createdAt: string, texts: string[]): string
     latencyMs: 12,
     raw: '{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":1}}',
   });
-  texts.forEach((t, i) => (text += say(3 + i, t)));
+  texts.forEach((t, i) => (text += messageChunk(3 + i, t)));
   return text;
 }
 
@@ -303,10 +264,13 @@ function librarySuite(name: string, make: () => Promise<Subject>, skip?: string)
     });
 
     it("finds a word and a phrase cut by a streamed chunk's edge, across two saves, once", async () => {
-      const first = transcript("delta", "2026-11-22T10:00:00.000Z", []) + say(3, "Alpha bravo char", "m");
+      const first = transcript("delta", "2026-11-22T10:00:00.000Z", []) + messageChunk(3, "Alpha bravo char", "m");
       const streamed = await s.add(first);
       // The message goes on after the store has its first part (the PostgreSQL store: a second save).
-      await s.append(streamed.id, say(4, "lie delta echo foxtrot golf ", "m") + say(5, "hotel india", "m"));
+      await s.append(
+        streamed.id,
+        messageChunk(4, "lie delta echo foxtrot golf ", "m") + messageChunk(5, "hotel india", "m"),
+      );
       const seqs = async (q: string) =>
         (await s.store.search({ q })).hits
           .filter((h) => h.transcript.id === streamed.id)

@@ -4,25 +4,18 @@
  * run out, or by the next instance at its start; a live writer's recording never is.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { serialize, TRANSCRIPT_FORMAT, TRANSCRIPT_VERSION } from "../../lib/contracts/transcript";
+import { serialize } from "../../lib/contracts/transcript";
 import type { TranscriptMeta } from "../../lib/contracts/transcript-meta";
 import { pgSkipReason, startPgCluster, type PgCluster } from "../../test/pg-cluster";
 import { PgStore } from "./pg-store";
+import { testHeader } from "../../test/transcripts";
 
 const skip = pgSkipReason();
 const LEASE_MS = 600;
 
 function recording(id: string): { meta: TranscriptMeta; lines: string[] } {
   const createdAt = new Date().toISOString();
-  const header = serialize({
-    type: "header",
-    format: TRANSCRIPT_FORMAT,
-    version: TRANSCRIPT_VERSION,
-    id,
-    createdAt,
-    playground: { version: "test" },
-    agent: { profile: "p", command: "agent", args: [], cwd: "/w" },
-  });
+  const header = serialize(testHeader({ id, createdAt }));
   const meta: TranscriptMeta = {
     id,
     title: id,

@@ -6,12 +6,13 @@
  */
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serialize, serializeFrame, TRANSCRIPT_FORMAT, TRANSCRIPT_VERSION } from "../../lib/contracts/transcript";
+import { serialize, serializeFrame } from "../../lib/contracts/transcript";
 import type { TranscriptMeta } from "../../lib/contracts/transcript-meta";
 import { pgSkipReason, startPgCluster, type PgCluster } from "../../test/pg-cluster";
 import { migrate } from "./pg-migrate";
 import { MIGRATIONS } from "./pg-schema";
 import { PgStore } from "./pg-store";
+import { testHeader } from "../../test/transcripts";
 
 const skip = pgSkipReason();
 const CREATED = "2026-11-28T10:00:00.000Z";
@@ -27,17 +28,7 @@ const meta = (id: string, recording = false): TranscriptMeta => ({
   redactions: 0,
   recording,
 });
-const header = (id: string) =>
-  serialize({
-    type: "header",
-    format: TRANSCRIPT_FORMAT,
-    version: TRANSCRIPT_VERSION,
-    id,
-    createdAt: CREATED,
-    title: id,
-    playground: { version: "test" },
-    agent: { profile: "p", command: "agent", args: [], cwd: "/w" },
-  }).trimEnd();
+const header = (id: string) => serialize(testHeader({ id, createdAt: CREATED, title: id })).trimEnd();
 /** Odd seqs are prompts to the agent, even ones their answers (a timed call each), the text searchable. */
 const frame = (seq: number, text = `prompt ${seq}`) =>
   serializeFrame(

@@ -9,10 +9,11 @@ import { pgSkipReason, startPgCluster, type PgCluster } from "../../test/pg-clus
 import { migrate } from "./pg-migrate";
 import { MIGRATIONS } from "./pg-schema";
 import { joints } from "../../lib/features/library/joints";
-import { serialize, serializeFrame, TRANSCRIPT_FORMAT, TRANSCRIPT_VERSION } from "../../lib/contracts/transcript";
+import { serialize } from "../../lib/contracts/transcript";
 import { docVector, ERROR_TAG, JOINED, PAIR, pgQuery, words } from "./pg-search";
 import { PgStore } from "./pg-store";
 import type { TranscriptMeta } from "../../lib/contracts/transcript-meta";
+import { messageChunk, testHeader } from "../../test/transcripts";
 
 describe("words and vectors", () => {
   it("cuts words as the file store's tokenizer: letters and digits, lower case, accents removed", () => {
@@ -156,32 +157,9 @@ describe.skipIf(skip !== undefined)("pg search", () => {
     expect(rows[0]!.n).toBe(2500);
   });
 
-  const header = (id: string) =>
-    serialize({
-      type: "header",
-      format: TRANSCRIPT_FORMAT,
-      version: TRANSCRIPT_VERSION,
-      id,
-      createdAt: "2026-11-20T10:00:00.000Z",
-      playground: { version: "test" },
-      agent: { profile: "p", command: "agent", args: [], cwd: "/w" },
-    }).trimEnd();
-  const chunk = (seq: number, text: string) =>
-    serializeFrame({
-      seq,
-      ts: 1000 + seq,
-      dir: "from-agent",
-      kind: "notification",
-      method: "session/update",
-      raw: JSON.stringify({
-        jsonrpc: "2.0",
-        method: "session/update",
-        params: {
-          sessionId: "s",
-          update: { sessionUpdate: "agent_message_chunk", messageId: "m", content: { type: "text", text } },
-        },
-      }),
-    }).trimEnd();
+  const header = (id: string) => serialize(testHeader({ id, createdAt: "2026-11-20T10:00:00.000Z" })).trimEnd();
+  // One message: its chunks join.
+  const chunk = (seq: number, text: string) => messageChunk(seq, text, "m").trimEnd();
   const seqs = async (store: PgStore, q: string) => (await store.search({ q })).hits.map((h) => h.seq).sort();
 
   it("gives the streamed chunks of a database written before migration 6 their joints; a recording goes on joining", async () => {

@@ -50,7 +50,7 @@ export async function checkout(pool: pg.Pool): Promise<pg.PoolClient> {
 }
 
 /** `work` in one transaction on a client of the pool: committed, or rolled back and thrown. */
-export async function transaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+async function transaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await checkout(pool);
   try {
     await client.query("BEGIN");

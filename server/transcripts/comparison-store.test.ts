@@ -5,22 +5,15 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { ComparisonInput } from "../../lib/contracts/compare-format";
 import { ComparisonStore } from "./comparison-store";
 import { TranscriptStore } from "./transcript-store";
+import { serialize } from "../../lib/contracts/transcript";
+import { testHeader } from "../../test/transcripts";
 
 const dirs: string[] = [];
 afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-const header = (id: string) =>
-  `${JSON.stringify({
-    type: "header",
-    format: "acp-playground-transcript",
-    version: "1.0",
-    id,
-    createdAt: new Date().toISOString(),
-    playground: { version: "0" },
-    agent: { profile: "p", command: "c", args: [], cwd: "/" },
-  })}\n`;
+const header = (id: string) => serialize(testHeader({ id }));
 
 function setup() {
   const dir = mkdtempSync(path.join(tmpdir(), "acp-comparisons-"));

@@ -6,11 +6,12 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { serialize, serializeFrame, TRANSCRIPT_FORMAT, TRANSCRIPT_VERSION } from "../../lib/contracts/transcript";
+import { serialize, serializeFrame } from "../../lib/contracts/transcript";
 import { transcriptLimits } from "../config";
 import { LibraryIndex } from "./library-index";
 import { INDEX_FILE } from "./search-index";
 import { TranscriptStore } from "./transcript-store";
+import { testHeader } from "../../test/transcripts";
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -18,15 +19,9 @@ afterEach(async () => {
 });
 
 function importSaying(store: TranscriptStore, texts: string[]): string {
-  let out = serialize({
-    type: "header",
-    format: TRANSCRIPT_FORMAT,
-    version: TRANSCRIPT_VERSION,
-    id: "x",
-    createdAt: "2026-11-20T10:00:00.000Z",
-    playground: { version: "test" },
-    agent: { profile: "gemini", command: "gemini", args: [], cwd: "/w" },
-  });
+  let out = serialize(
+    testHeader({ createdAt: "2026-11-20T10:00:00.000Z", agent: { profile: "gemini", command: "gemini" } }),
+  );
   texts.forEach((text, i) => {
     const message = {
       jsonrpc: "2.0",

@@ -7,11 +7,12 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { serialize, serializeFrame, TRANSCRIPT_FORMAT, TRANSCRIPT_VERSION } from "../../lib/contracts/transcript";
+import { serialize, serializeFrame } from "../../lib/contracts/transcript";
 import { MAX_QUERY_TERMS } from "../../lib/contracts/library-search";
 import { transcriptLimits } from "../config";
 import { INDEX_FILE, INDEX_VERSION, SearchIndex, type QueryBudget } from "./search-index";
 import { TranscriptStore } from "./transcript-store";
+import { testHeader } from "../../test/transcripts";
 
 const dirs: string[] = [];
 const open: SearchIndex[] = [];
@@ -34,15 +35,9 @@ function index(store: TranscriptStore, budget?: QueryBudget): SearchIndex {
 
 /** A transcript whose agent says each of `texts`, one message chunk per frame. */
 function importSaying(store: TranscriptStore, texts: string[]): string {
-  let out = serialize({
-    type: "header",
-    format: TRANSCRIPT_FORMAT,
-    version: TRANSCRIPT_VERSION,
-    id: "x",
-    createdAt: "2026-11-20T10:00:00.000Z",
-    playground: { version: "test" },
-    agent: { profile: "gemini", command: "gemini", args: [], cwd: "/w" },
-  });
+  let out = serialize(
+    testHeader({ createdAt: "2026-11-20T10:00:00.000Z", agent: { profile: "gemini", command: "gemini" } }),
+  );
   texts.forEach((text, i) => {
     const message = {
       jsonrpc: "2.0",

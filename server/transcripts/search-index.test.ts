@@ -3,12 +3,13 @@ import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { serialize, serializeFrame, TRANSCRIPT_FORMAT, TRANSCRIPT_VERSION } from "../../lib/contracts/transcript";
+import { serialize, serializeFrame } from "../../lib/contracts/transcript";
 import type { FrameKind } from "../../lib/protocol/frame";
 import { transcriptLimits } from "../config";
 import { INDEX_FILE, INDEX_VERSION, SearchIndex } from "./search-index";
 import { TranscriptRecorder } from "./transcript-recorder";
 import { TranscriptStore } from "./transcript-store";
+import { testHeader } from "../../test/transcripts";
 
 const dirs: string[] = [];
 const open: SearchIndex[] = [];
@@ -56,15 +57,12 @@ function text(opts: {
   frames: F[];
   stderr?: string;
 }): string {
-  let out = serialize({
-    type: "header",
-    format: TRANSCRIPT_FORMAT,
-    version: TRANSCRIPT_VERSION,
-    id: "x",
-    createdAt: opts.createdAt ?? "2026-11-20T10:00:00.000Z",
-    playground: { version: "test" },
-    agent: { profile: opts.profile ?? "gemini", command: "gemini", args: [], cwd: "/w" },
-  });
+  let out = serialize(
+    testHeader({
+      createdAt: opts.createdAt ?? "2026-11-20T10:00:00.000Z",
+      agent: { profile: opts.profile ?? "gemini", command: "gemini" },
+    }),
+  );
   const frames: F[] = [
     {
       dir: "from-agent",

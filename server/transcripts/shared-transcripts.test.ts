@@ -2,10 +2,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { serialize, serializeFrame, TRANSCRIPT_FORMAT, TRANSCRIPT_VERSION } from "../../lib/contracts/transcript";
+import { serialize, serializeFrame } from "../../lib/contracts/transcript";
 import type { TranscriptMeta } from "../../lib/contracts/transcript-meta";
 import { SharedTranscripts, TEAM_COPIES, type TeamLibrary } from "./shared-transcripts";
 import { TranscriptStore } from "./transcript-store";
+import { testHeader } from "../../test/transcripts";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -20,16 +21,9 @@ const tempDir = () => {
 function jsonl(title: string): string {
   const raw = JSON.stringify({ jsonrpc: "2.0", method: "session/update", params: { sessionId: "s" } });
   return (
-    serialize({
-      type: "header",
-      format: TRANSCRIPT_FORMAT,
-      version: TRANSCRIPT_VERSION,
-      id: "t",
-      createdAt: "2026-11-22T00:00:00.000Z",
-      title,
-      playground: { version: "test" },
-      agent: { profile: "p", command: "c", args: [], cwd: "/" },
-    }) + serializeFrame({ seq: 1, ts: 1, dir: "from-agent", raw, kind: "notification", method: "session/update" })
+    serialize(
+      testHeader({ id: "t", createdAt: "2026-11-22T00:00:00.000Z", title, agent: { command: "c", cwd: "/" } }),
+    ) + serializeFrame({ seq: 1, ts: 1, dir: "from-agent", raw, kind: "notification", method: "session/update" })
   );
 }
 

@@ -14,18 +14,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  serialize,
-  serializeFrame,
-  TRANSCRIPT_FORMAT,
-  TRANSCRIPT_VERSION,
-  type TranscriptHeader,
-} from "../../lib/contracts/transcript";
+import { serialize, serializeFrame } from "../../lib/contracts/transcript";
 import { withMessage } from "../../lib/folds/frame-log";
 import { FrameSequencer } from "../../lib/protocol/frame-sequencer";
 import { transcriptLimits, type TranscriptLimits } from "../config";
 import { TranscriptRecorder } from "./transcript-recorder";
 import { TranscriptStore, type TranscriptMeta } from "./transcript-store";
+import { testHeader } from "../../test/transcripts";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -45,15 +40,11 @@ function upload(st: TranscriptStore, text: string): TranscriptMeta {
 }
 
 function transcript(frames: number, options: Record<string, unknown> = {}): string {
-  const header: TranscriptHeader = {
-    type: "header",
-    format: TRANSCRIPT_FORMAT,
-    version: TRANSCRIPT_VERSION,
+  const header = testHeader({
     id: "t",
     createdAt: "2026-11-22T00:00:00.000Z",
-    playground: { version: "test" },
-    agent: { profile: "p", command: "c", args: [], cwd: "/", options },
-  };
+    agent: { command: "c", cwd: "/", options },
+  });
   let text = serialize(header);
   for (let seq = 1; seq <= frames; seq++) {
     const raw = JSON.stringify({ jsonrpc: "2.0", method: "session/update", params: { sessionId: "s", n: seq } });

@@ -18,18 +18,8 @@ const g = useGeminiRelay({
 async function session(fsCaps: boolean): Promise<{ c: TestClient; sessionId: string }> {
   const c = await g.client();
   await c.start();
-  await c.send({
-    jsonrpc: "2.0",
-    id: 1,
-    method: "initialize",
-    params: {
-      protocolVersion: 1,
-      clientCapabilities: { fs: { readTextFile: fsCaps, writeTextFile: fsCaps }, terminal: false },
-    },
-  });
-  await c.response(1);
-  await c.send({ jsonrpc: "2.0", id: 2, method: "session/new", params: { cwd: g.workspace, mcpServers: [] } });
-  return { c, sessionId: ((await c.response(2)).message as any).result.sessionId };
+  await c.initialize({ fs: { readTextFile: fsCaps, writeTextFile: fsCaps }, terminal: false });
+  return { c, sessionId: await c.newSession(g.workspace) };
 }
 
 const writeTurn = (file: string) => [
@@ -109,13 +99,7 @@ describe("answering the agent's requests", () => {
     const c = await g.client();
     await c.start({ profile: "stub" });
     // Served only because initialize advertised it.
-    await c.send({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true } } },
-    });
-    await c.response(1);
+    await c.initialize({ fs: { readTextFile: true, writeTextFile: true } });
     await c.emit("policy:set", { policies: { "fs/write_text_file": "auto" } });
     const write = async (id: string, file: string) => {
       await c.send({

@@ -210,13 +210,7 @@ describe("hostile agents", () => {
   /** An initialize advertising fs: the relay serves only what the client advertised. */
   async function advertiseFs(c: TestClient): Promise<void> {
     const fs = { readTextFile: true, writeTextFile: true };
-    await c.send({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: 1, clientCapabilities: { fs } },
-    });
-    await c.response(1);
+    await c.initialize({ fs });
   }
 
   /** initialize, session/new and a prompt whose turn runs the profile's terminal; resolves with the output answer. */

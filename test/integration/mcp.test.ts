@@ -9,7 +9,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serialize, serializeFrame, TRANSCRIPT_FORMAT, TRANSCRIPT_VERSION } from "../../lib/contracts/transcript";
+import { serialize, serializeFrame } from "../../lib/contracts/transcript";
+import { testHeader } from "../transcripts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 // Pinned in test/agents. Its launcher declares Node 22.19 but its CLI runs on Node 20.
@@ -53,15 +54,12 @@ function transcript(answer: string, slow: number, createdAt: string): string {
       ...(latencyMs !== undefined ? { latencyMs, requestSeq: seq - 1 } : {}),
     });
   return (
-    serialize({
-      type: "header",
-      format: TRANSCRIPT_FORMAT,
-      version: TRANSCRIPT_VERSION,
-      id: "x",
-      createdAt,
-      playground: { version: "test" },
-      agent: { profile: "gemini", command: "/opt/bin/gemini", args: ["--acp"], cwd: WORKSPACE },
-    }) +
+    serialize(
+      testHeader({
+        createdAt,
+        agent: { profile: "gemini", command: "/opt/bin/gemini", args: ["--acp"], cwd: WORKSPACE },
+      }),
+    ) +
     frame(1, "to-agent", "request", "initialize", { id: 0, method: "initialize", params: { protocolVersion: 1 } }) +
     frame(
       2,

@@ -67,15 +67,8 @@ describe("Gemini CLI with the offline model", () => {
     const [home, ...others] = readdirSync(homes);
     expect(others).toEqual([]);
     expect(existsSync(path.join(homes, home!, ".gemini", "settings.json"))).toBe(true);
-    await c.send({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: false, writeTextFile: false } } },
-    });
-    await c.response(1);
-    await c.send({ jsonrpc: "2.0", id: 2, method: "session/new", params: { cwd: workspace, mcpServers: [] } });
-    const sessionId = ((await c.response(2)).message as any).result.sessionId as string;
+    await c.initialize({ fs: { readTextFile: false, writeTextFile: false } });
+    const sessionId = await c.newSession(workspace);
 
     const prompt = async (id: number, text: string) =>
       c.send({ jsonrpc: "2.0", id, method: "session/prompt", params: { sessionId, prompt: [{ type: "text", text }] } });

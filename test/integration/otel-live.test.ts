@@ -43,13 +43,7 @@ async function terminalSession(
   cleanups.push(() => c.close());
   await c.connected();
   const agent = await c.start({ profile: "terminal" });
-  await c.send({
-    jsonrpc: "2.0",
-    id: 1,
-    method: "initialize",
-    params: { protocolVersion: 1, clientCapabilities: { terminal: true } },
-  });
-  await c.response(1);
+  await c.initialize({ terminal: true });
   await c.send({ jsonrpc: "2.0", id: 2, method: "session/new", params: { cwd: process.cwd(), mcpServers: [] } });
   await c.response(2);
   const answers: Record<string, unknown> = {

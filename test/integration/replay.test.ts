@@ -72,15 +72,8 @@ describe("re-run against the real Gemini CLI", () => {
   async function record(): Promise<string> {
     const c = await g.client();
     const agent = await c.start();
-    await c.send({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: 1, clientCapabilities: {} },
-    });
-    await c.response(1);
-    await c.send({ jsonrpc: "2.0", id: 2, method: "session/new", params: { cwd: g.workspace, mcpServers: [] } });
-    const sessionId = ((await c.response(2)).message as any).result.sessionId;
+    await c.initialize();
+    const sessionId = await c.newSession(g.workspace);
     g.api.script(...turnsFor(g.workspace));
     await c.send({
       jsonrpc: "2.0",

@@ -13,11 +13,11 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { publishMain } from "../../server/cli/publish-cli";
 import { probeStoreBeside } from "../../server/transcripts/probe-store";
-import { serialize, serializeFrame, TRANSCRIPT_FORMAT, TRANSCRIPT_VERSION } from "../../lib/contracts/transcript";
 import type { ServerConfig } from "../../server/config";
 import { useGeminiRelay } from "../gemini-relay-setup";
 import { pgSkipReason, startPgCluster, type PgCluster } from "../pg-cluster";
 import { startTestRelay, TestClient, type TestRelay } from "../relay-harness";
+import { initializeRecording } from "../transcripts";
 
 const SECRET = "sk-playground-test-0123456789";
 const ALICE = "alice-team-token-0123456789";
@@ -68,15 +68,8 @@ describe.skipIf(skip !== undefined)("team library on PostgreSQL", () => {
     const c = await a.client();
     const agent = await c.start();
     const id = agent.transcriptId!;
-    await c.send({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: 1, clientCapabilities: {} },
-    });
-    await c.response(1);
-    await c.send({ jsonrpc: "2.0", id: 2, method: "session/new", params: { cwd: a.workspace, mcpServers: [] } });
-    const sessionId = ((await c.response(2)).message as { result: { sessionId: string } }).result.sessionId;
+    await c.initialize();
+    const sessionId = await c.newSession(a.workspace);
     a.api.script({ parts: [{ text: `Marmalade pelican says ${SECRET}.` }] });
     await c.send({
       jsonrpc: "2.0",
@@ -151,13 +144,7 @@ describe.skipIf(skip !== undefined)("team library on PostgreSQL", () => {
     const c = await a.client({ token: ALICE });
     const agent = await c.start();
     const id = agent.transcriptId!;
-    await c.send({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: 1, clientCapabilities: {} },
-    });
-    await c.response(1);
+    await c.initialize();
     await c.emit("agent:stop", {});
     const mine = await until(
       async () => (await http(b!, "GET", "/api/transcripts?owner=alice", undefined, BOB)).json().transcripts,
@@ -229,25 +216,7 @@ describe.skipIf(skip !== undefined)("team library on PostgreSQL", () => {
 
   it("a comparison saved on A is listed, shared, revoked and deleted on B, its share link opening on A", async () => {
     const upload = async (profile: string) => {
-      const text =
-        serialize({
-          type: "header",
-          format: TRANSCRIPT_FORMAT,
-          version: TRANSCRIPT_VERSION,
-          id: "x",
-          createdAt: new Date().toISOString(),
-          playground: { version: "test" },
-          agent: { profile, command: "agent", args: [], cwd: "/w" },
-        }) +
-        serializeFrame({
-          seq: 1,
-          ts: 1,
-          dir: "to-agent",
-          kind: "request",
-          method: "initialize",
-          raw: '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}',
-        });
-      const res = await http(a.relay, "POST", "/api/transcripts", text);
+      const res = await http(a.relay, "POST", "/api/transcripts", initializeRecording({ agent: { profile } }, 1));
       expect(res.status).toBe(201);
       return res.json().id as string;
     };

@@ -8,34 +8,15 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serialize, serializeFrame, TRANSCRIPT_FORMAT, TRANSCRIPT_VERSION } from "../../lib/contracts/transcript";
 import { probeStoreBeside } from "../../server/transcripts/probe-store";
 import { pgSkipReason, startPgCluster, type PgCluster } from "../pg-cluster";
 import { startTestRelay, type TestRelay } from "../relay-harness";
+import { initializeRecording } from "../transcripts";
 
 const ADMIN = "test-token";
 const ALICE = "alice-owner-token-0123456789";
 const BOB = "bob-owner-token-0123456789ab";
 const TOKENS = { alice: ALICE, bob: BOB };
-
-const recording = (profile: string) =>
-  serialize({
-    type: "header",
-    format: TRANSCRIPT_FORMAT,
-    version: TRANSCRIPT_VERSION,
-    id: "x",
-    createdAt: new Date().toISOString(),
-    playground: { version: "test" },
-    agent: { profile, command: "x", args: [], cwd: "/w" },
-  }) +
-  serializeFrame({
-    seq: 1,
-    ts: Date.now(),
-    dir: "to-agent",
-    kind: "request",
-    method: "initialize",
-    raw: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: 1 } }),
-  });
 
 const pgSkip = pgSkipReason();
 
@@ -73,7 +54,7 @@ describe.each([
 
   /** Uploads a recording with `token` and waits until the library lists it (the copy to PostgreSQL is asynchronous). */
   async function upload(token: string, profile: string): Promise<string> {
-    const up = await http(token, "POST", "transcripts", recording(profile));
+    const up = await http(token, "POST", "transcripts", initializeRecording({ agent: { profile } }));
     expect(up.status, up.text).toBe(201);
     const id = up.json().id as string;
     const deadline = Date.now() + 20_000;

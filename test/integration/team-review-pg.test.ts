@@ -4,14 +4,14 @@
  * throw-away cluster; every answer is checked for what it must not say.
  */
 import { execa } from "execa";
-import v8 from "node:v8";
-import vm from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serialize, serializeFrame, TRANSCRIPT_FORMAT, TRANSCRIPT_VERSION } from "../../lib/contracts/transcript";
+import { serialize, serializeFrame } from "../../lib/contracts/transcript";
 import { pgQuery } from "../../server/stores/pg-search";
 import { INTERNAL_ERROR } from "../../server/http/app-server";
 import { pgSkipReason, startPgCluster, type PgCluster } from "../pg-cluster";
 import { startTestRelay, type TestRelay } from "../relay-harness";
+import { liveBytes } from "../heap";
+import { testHeader } from "../transcripts";
 
 const skip = pgSkipReason();
 
@@ -44,15 +44,7 @@ describe.skipIf(skip !== undefined)("the team library's routes, attacked", () =>
   });
 
   it("keeps an uploaded transcript's hostile words out of harm: found, and nothing else broken", async () => {
-    const header = serialize({
-      type: "header",
-      format: TRANSCRIPT_FORMAT,
-      version: TRANSCRIPT_VERSION,
-      id: "x",
-      createdAt: new Date().toISOString(),
-      playground: { version: "test" },
-      agent: { profile: "hostile", command: "x", args: [], cwd: "/w" },
-    });
+    const header = serialize(testHeader({ agent: { profile: "hostile" } }));
     const long = `bc${"c".repeat(300)}`;
     const text = `zebra ' & ! :* <-> ${"각".repeat(2000)} ${"y".repeat(3000)} ${long} '); DROP TABLE transcripts; --`;
     const frame = serializeFrame({
@@ -86,15 +78,7 @@ describe.skipIf(skip !== undefined)("the team library's routes, attacked", () =>
   });
 
   it("streams a big transcript to its readers: four at once hold no copy of it each", async () => {
-    const header = serialize({
-      type: "header",
-      format: TRANSCRIPT_FORMAT,
-      version: TRANSCRIPT_VERSION,
-      id: "x",
-      createdAt: new Date().toISOString(),
-      playground: { version: "test" },
-      agent: { profile: "big", command: "x", args: [], cwd: "/w" },
-    });
+    const header = serialize(testHeader({ agent: { profile: "big" } }));
     const pad = "p".repeat(16 * 1024);
     const frames: string[] = [];
     for (let seq = 1; seq <= 3_000; seq++)
@@ -134,16 +118,9 @@ describe.skipIf(skip !== undefined)("the team library's routes, attacked", () =>
       return size!;
     };
     // What the relay holds, not what it has yet to collect: measured after a full collection.
-    v8.setFlagsFromString("--expose-gc");
-    const gc = vm.runInNewContext("gc") as () => void;
-    const live = () => {
-      gc();
-      const m = process.memoryUsage();
-      return m.heapUsed + m.arrayBuffers;
-    };
-    const before = live();
+    const before = liveBytes();
     let peak = before;
-    const sampler = setInterval(() => (peak = Math.max(peak, live())), 100);
+    const sampler = setInterval(() => (peak = Math.max(peak, liveBytes())), 100);
     try {
       const sizes = await Promise.all([
         drain(`/api/transcripts/${id}`, true),

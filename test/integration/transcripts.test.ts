@@ -23,10 +23,8 @@ async function recordGeminiSession(): Promise<string> {
   const c = await g.client();
   const agent = await c.start();
   expect(agent.transcriptId).toMatch(/^\d{8}-\d{6}-[0-9a-f]{8}$/);
-  await c.send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: 1, clientCapabilities: {} } });
-  await c.response(1);
-  await c.send({ jsonrpc: "2.0", id: 2, method: "session/new", params: { cwd: g.workspace, mcpServers: [] } });
-  const sessionId = ((await c.response(2)).message as any).result.sessionId;
+  await c.initialize();
+  const sessionId = await c.newSession(g.workspace);
   g.api.script({ parts: [{ text: `The secret is ${SECRET}.` }] });
   await c.send({
     jsonrpc: "2.0",

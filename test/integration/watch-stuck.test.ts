@@ -4,12 +4,11 @@
  * the newest part of the log, not all of it, and a watcher that falls too far behind is dropped,
  * so the relay (and the owner's session in it) never holds a copy of the stream per stuck watcher.
  */
-import v8 from "node:v8";
-import vm from "node:vm";
 import path from "node:path";
 import WebSocket from "ws";
 import { io } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { liveBytes } from "../heap";
 import { startTestRelay, TestClient, waitUntil, type TestRelay } from "../relay-harness";
 import { WATCH_RESEND_CHARS, watchRoom } from "../../server/http/watch-links";
 
@@ -20,14 +19,6 @@ const FRAMES = 15_000;
 let relay: TestRelay;
 const closers: (() => void)[] = [];
 
-v8.setFlagsFromString("--expose-gc");
-const gc = vm.runInNewContext("gc") as () => void;
-/** What the relay (in this process) holds, after a full collection. */
-const live = () => {
-  gc();
-  const m = process.memoryUsage();
-  return m.heapUsed + m.arrayBuffers;
-};
 const MiB = 2 ** 20;
 
 beforeAll(async () => {
@@ -83,23 +74,23 @@ describe("watchers that never read", () => {
     // Six stuck watchers, then the agent streams about 32 MiB.
     for (let i = 0; i < 10; i++) await stuckWatcher(token);
     expect(room()).toBe(10);
-    const before = live();
+    const before = liveBytes();
     expect(await owner.emitWithAck("agent:send", { frame: { jsonrpc: "2.0", method: "go" } })).toMatchObject({
       ok: true,
     });
     await waitUntil(() => done, "the burst's end", 120_000);
     // Let the last batches leave the outbox and the relay look at its watchers.
     await new Promise((r) => setTimeout(r, 1_000));
-    const streamed = (live() - before) / MiB;
+    const streamed = (liveBytes() - before) / MiB;
     // The owner's own log keeps the burst (about 32 MiB); stuck watchers may add little to it.
     console.log(`ten stuck watchers of a 32 MiB burst: +${streamed.toFixed(0)} MiB live`);
     expect(streamed).toBeLessThan(65);
     expect(room(), "the stuck watchers were dropped").toBe(0);
 
     // Ten more arrive late, each to be sent the log so far, and read none of it.
-    const late = live();
+    const late = liveBytes();
     for (let i = 0; i < 10; i++) await stuckWatcher(token);
-    const attached = (live() - late) / MiB;
+    const attached = (liveBytes() - late) / MiB;
     console.log(`ten late stuck watchers of a 32 MiB log: +${attached.toFixed(0)} MiB live`);
     expect(attached).toBeLessThan(150);
     // Each was sent the newest of the log only: within what a watcher may have waiting, so still watching.
