@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSyn
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serialize, serializeFrame, TRANSCRIPT_FORMAT, TRANSCRIPT_VERSION } from "../../lib/contracts/transcript";
+import { initializeRecording } from "../transcripts";
 
 const bin = path.resolve(import.meta.dirname, "../../bin/acp-playground.mjs");
 
@@ -17,39 +17,18 @@ let base: string;
 const pidFiles: string[] = [];
 
 beforeAll(() => {
-  base = realpathSync(mkdtempSync(path.join(tmpdir(), "acp-probe-interrupt-")));
+  base = realpathSync(mkdtempSync(path.join(tmpdir(), "acp-cli-agent-interrupt-")));
 });
 afterAll(() => {
   for (const file of pidFiles) {
     if (!existsSync(file)) continue;
-    try {
-      process.kill(Number(readFileSync(file, "utf8")), "SIGKILL");
-    } catch {
-      // gone already (it ends when its stdin closes)
-    }
+    const pid = Number(readFileSync(file, "utf8"));
+    // Still that agent (it ends when its stdin closes; its pid may be another process's by now).
+    const cmdline = `/proc/${pid}/cmdline`;
+    if (existsSync(cmdline) && readFileSync(cmdline, "utf8").includes(file)) process.kill(pid, "SIGKILL");
   }
   rmSync(base, { recursive: true, force: true });
 });
-
-/** A transcript to replay: its header and the initialize the agent never answers. */
-const transcript =
-  serialize({
-    type: "header",
-    format: TRANSCRIPT_FORMAT,
-    version: TRANSCRIPT_VERSION,
-    id: "t",
-    createdAt: "2026-11-20T10:00:00.000Z",
-    playground: { version: "test" },
-    agent: { profile: "silent", command: "agent", args: [], cwd: "/w" },
-  }) +
-  serializeFrame({
-    seq: 1,
-    ts: 1000,
-    dir: "to-agent",
-    kind: "request",
-    method: "initialize",
-    raw: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: 1 } }),
-  });
 
 const COMMANDS = [
   { name: "probe", args: ["probe", "--profile", "silent"], signal: "SIGINT", folders: 1 },
@@ -72,7 +51,8 @@ describe("a command that runs an agent, interrupted", () => {
   for (const { name, args, signal, folders: held } of COMMANDS) {
     it(`${name}, by ${signal}, leaves none of its folders and ends by the signal`, async () => {
       const dir = mkdtempSync(path.join(base, `${name}-${signal}-`));
-      writeFileSync(path.join(dir, "t.jsonl"), transcript);
+      // To replay: its initialize the agent never answers.
+      writeFileSync(path.join(dir, "t.jsonl"), initializeRecording({ agent: { profile: "silent" } }));
       // The CLI's own temporary folder, so that only its leftovers are counted.
       const tmp = mkdtempSync(path.join(dir, "tmp-"));
       const pidFile = path.join(dir, "agent.pid");
