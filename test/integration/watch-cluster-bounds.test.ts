@@ -136,6 +136,25 @@ describe.skipIf(skip)("watch links across instances, bounded", () => {
     late.close();
   }, 60_000);
 
+  it("an ended link is refused everywhere once DELETE answers, however late Redis applies the end", async () => {
+    const ending = await makeLink();
+    // Redis holds every write for 2 s (reads go on): A's unlisting of the link waits in it, B's lookups do not.
+    await db.sendCommand(["CLIENT", "PAUSE", "2000", "WRITE"]);
+    try {
+      const res = await fetch(`${a.url}/api/watch/${ending}`, {
+        method: "DELETE",
+        headers: { authorization: "Bearer test-token" },
+      });
+      expect(res.status).toBe(204);
+      // On main DELETE answered before Redis had the end, and B let this watcher in.
+      const late = new Watcher(b.url, ending);
+      await expect(late.connected()).rejects.toThrow("no such watch link");
+      late.close();
+    } finally {
+      await db.sendCommand(["CLIENT", "UNPAUSE"]);
+    }
+  }, 60_000);
+
   it("a watcher whose link's instance answers after the adapter's 5 s is attached late, not told the link ended", async () => {
     // A busy A: each attach is carried out, and answered, 6 s late (on main: "this watch link has ended").
     const nsp = a.server.relay.io.sockets;
