@@ -109,6 +109,26 @@ describe.skipIf(skip)("watch links across instances, bounded", () => {
     expect(grown).toBeLessThan(bound);
   }, 180_000);
 
+  it("a watcher on another instance is attached when the budget leaves nothing to resend it", async () => {
+    // The link's budget spent, as by a fast reconnect loop: A sends `agent:attached` and no frame after it.
+    const feeds = (
+      a.server.relay.watch as unknown as { feeds: Map<string, { remoteBudget: { spend(n: number): void } }> }
+    ).feeds;
+    const budget = feeds.get(token)!.remoteBudget;
+    const spent = REMOTE_RESEND_PER_LINK * 10;
+    budget.spend(spent);
+    const watcher = new Watcher(b.url, token);
+    try {
+      await watcher.connected();
+      await attachedOrEnded(watcher);
+      expect(watcher.frames).toEqual([]);
+      expect((watcher.attached as unknown as { missed: number }).missed).toBeGreaterThan(0);
+    } finally {
+      watcher.close();
+      budget.spend(-spent);
+    }
+  }, 60_000);
+
   it("a token no instance holds asks no instance, and an ended link is refused everywhere", async () => {
     const adapter = b.server.relay.io.of("/").adapter;
     const asks = vi.spyOn(adapter, "serverSideEmit");
