@@ -78,7 +78,10 @@ export class TestClient {
       this.frames.push(...frames.map((f) => withMessage({ ...f })));
       this.notify();
     });
-    this.socket.on("relay:hello", (e) => (this.clientId = e.clientId));
+    this.socket.on("relay:hello", (e) => {
+      this.clientId = e.clientId;
+      this.notify();
+    });
     this.socket.on("agent:stderr", (e) => {
       this.stderr.push(e.text);
       this.notify();
@@ -93,7 +96,8 @@ export class TestClient {
     });
   }
 
-  private notify(): void {
+  /** Re-checks every `waitFor`: called on each event that changes what this client keeps. */
+  protected notify(): void {
     for (const w of this.waiters) w();
   }
 

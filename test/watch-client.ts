@@ -17,10 +17,23 @@ export class Watcher extends TestClient {
     options: ConstructorParameters<typeof TestClient>[2] = {},
   ) {
     super(url, { watchLink: token, ...extra }, options);
-    this.socket.on("agent:attached", (e) => (this.attached = e as never));
-    this.socket.on("watch:ended", ({ message }) => (this.ended = message));
-    this.socket.on("watch:paused", () => this.states.push("paused"));
-    this.socket.on("watch:resumed", () => this.states.push("resumed"));
+    // Each wakes the waiters: `agent:attached` may be the last event a watcher gets (nothing left to resend).
+    this.socket.on("agent:attached", (e) => {
+      this.attached = e;
+      this.notify();
+    });
+    this.socket.on("watch:ended", ({ message }) => {
+      this.ended = message;
+      this.notify();
+    });
+    this.socket.on("watch:paused", () => {
+      this.states.push("paused");
+      this.notify();
+    });
+    this.socket.on("watch:resumed", () => {
+      this.states.push("resumed");
+      this.notify();
+    });
     this.disconnected = new Promise((resolve) =>
       this.socket.on("disconnect", (reason) => {
         this.disconnectReason = reason;

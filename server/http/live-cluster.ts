@@ -39,7 +39,8 @@ export interface LiveCluster {
   readonly links: {
     /** Lists a new link; resolves once Redis has it (at once while Redis is away). */
     add(token: string): Promise<void>;
-    delete(token: string): void;
+    /** Unlists an ended link; resolves once Redis has dropped it (at once while Redis is away: then once it is back). */
+    delete(token: string): Promise<void>;
     /** Whether any instance lists this link: one command to Redis, no other instance asked. */
     listed(token: string): Promise<boolean>;
   };
@@ -73,9 +74,16 @@ export async function joinCluster(io: Server, url: string): Promise<LiveCluster>
     void relist();
   });
   const mine = new Set<string>();
+  /** Links ended while Redis could not be told: still listed there until it is (else found for LINK_TTL_S). */
+  const ended = new Set<string>();
   const list = (token: string) => client.set(linkKey(token), "1", { EX: LINK_TTL_S }).then(() => {});
+  const unlist = (token: string) =>
+    client.del(linkKey(token)).then(
+      () => void ended.delete(token),
+      () => void ended.add(token),
+    );
   // Redis may have come back empty, or let a key expire while unreachable.
-  const relist = () => Promise.all([...mine].map(list)).catch(() => {});
+  const relist = () => Promise.all([...[...mine].map(list), ...[...ended].map(unlist)]).catch(() => {});
   try {
     await connectOnce(client);
   } catch (err) {
@@ -106,9 +114,10 @@ export async function joinCluster(io: Server, url: string): Promise<LiveCluster>
         mine.add(token);
         if (up) await list(token).catch(() => {});
       },
-      delete(token) {
+      async delete(token) {
         mine.delete(token);
-        if (up) void client.del(linkKey(token)).catch(() => {});
+        ended.add(token);
+        if (up) await unlist(token);
       },
       async listed(token) {
         return (await client.exists(linkKey(token))) === 1;

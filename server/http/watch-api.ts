@@ -31,9 +31,10 @@ export async function handleWatchApi(
     return sendJson(res, 201, { url, token: made.token });
   }
   if (parts.length === 2 && method === "DELETE") {
-    return relay.watch.endAs(parts[1]!, by)
-      ? void res.writeHead(204).end()
-      : sendError(res, 404, "not_found", "no such watch link");
+    if (!relay.watch.endAs(parts[1]!, by)) return sendError(res, 404, "not_found", "no such watch link");
+    // Answered once a watcher landing on another instance is refused.
+    await relay.watch.unlisted(parts[1]!);
+    return void res.writeHead(204).end();
   }
   return sendError(res, 404, "not_found", `no route: ${method} /api/${parts.join("/")}`);
 }

@@ -303,6 +303,8 @@ export class WatchLinks {
   private readonly instanceBudget = new Budget(REMOTE_RESEND_PER_INSTANCE);
   /** Links being listed in Redis: their URL is handed out once every instance can find them. */
   private readonly listing = new Map<string, Promise<void>>();
+  /** Ended links being unlisted in Redis: an end is answered once no instance lets a watcher in. */
+  private readonly unlisting = new Map<string, Promise<void>>();
   /** Watchers of one link on this instance; `maxWatchers` for a test's smaller number. */
   maxWatchers = MAX_WATCHERS;
 
@@ -426,6 +428,11 @@ export class WatchLinks {
     this.listing.delete(token);
   }
 
+  /** Resolves once no other instance finds an ended link (at once without Redis). */
+  async unlisted(token: string): Promise<void> {
+    await this.unlisting.get(token);
+  }
+
   has(token: string): boolean {
     return this.feeds.has(token);
   }
@@ -469,7 +476,13 @@ export class WatchLinks {
     if (!feed) return false;
     this.feeds.delete(token);
     this.listing.delete(token);
-    this.cluster?.links.delete(token);
+    if (this.cluster) {
+      // Kept only until Redis has it: links ended by revocation or an agent's exit are awaited by no one.
+      const unlisting = this.cluster.links.delete(token).finally(() => {
+        if (this.unlisting.get(token) === unlisting) this.unlisting.delete(token);
+      });
+      this.unlisting.set(token, unlisting);
+    }
     feed.finish();
     const reach = this.reach();
     reach.to(watchRoom(token)).emit("watch:ended", { message });

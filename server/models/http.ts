@@ -115,10 +115,24 @@ function startsWithSecret(path: string, secret: Buffer): boolean {
   return given.length === secret.length && timingSafeEqual(given, secret) && (next === undefined || next === "/");
 }
 
-/** Answers with `status` and a JSON error, then closes the connection: the rest of the body is never read. */
+/** How long a refused connection's unread body is left to the client before the socket is destroyed. */
+const LINGER_MS = 2_000;
+
+/**
+ * Answers with `status` and a JSON error, then closes the connection: the rest of the body is never
+ * read. Destroyed at once over an unread body, the socket would be reset, and a client still sending
+ * would lose the answer (its write fails first): the answer and the end of it are sent, the body is
+ * left unread (the client's writes stall), and the socket is destroyed after LINGER_MS.
+ */
 function refuse(req: IncomingMessage, res: ServerResponse, status: number, message: string): void {
+  const socket = req.socket;
+  // What Node calls once a `connection: close` answer is written (end, then destroy at once).
+  socket.destroySoon = () => {
+    socket.end();
+    setTimeout(() => socket.destroy(), LINGER_MS).unref();
+  };
   res.writeHead(status, { "content-type": "application/json", connection: "close" });
-  res.end(JSON.stringify({ error: { code: status, message } }), () => req.socket.destroy());
+  res.end(JSON.stringify({ error: { code: status, message } }));
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {

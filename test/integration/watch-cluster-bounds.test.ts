@@ -109,6 +109,26 @@ describe.skipIf(skip)("watch links across instances, bounded", () => {
     expect(grown).toBeLessThan(bound);
   }, 180_000);
 
+  it("a watcher on another instance is attached when the budget leaves nothing to resend it", async () => {
+    // The link's budget spent, as by a fast reconnect loop: A sends `agent:attached` and no frame after it.
+    const feeds = (
+      a.server.relay.watch as unknown as { feeds: Map<string, { remoteBudget: { spend(n: number): void } }> }
+    ).feeds;
+    const budget = feeds.get(token)!.remoteBudget;
+    const spent = REMOTE_RESEND_PER_LINK * 10;
+    budget.spend(spent);
+    const watcher = new Watcher(b.url, token);
+    try {
+      await watcher.connected();
+      await attachedOrEnded(watcher);
+      expect(watcher.frames).toEqual([]);
+      expect((watcher.attached as unknown as { missed: number }).missed).toBeGreaterThan(0);
+    } finally {
+      watcher.close();
+      budget.spend(-spent);
+    }
+  }, 60_000);
+
   it("a token no instance holds asks no instance, and an ended link is refused everywhere", async () => {
     const adapter = b.server.relay.io.of("/").adapter;
     const asks = vi.spyOn(adapter, "serverSideEmit");
@@ -134,6 +154,25 @@ describe.skipIf(skip)("watch links across instances, bounded", () => {
     const late = new Watcher(b.url, ending);
     await expect(late.connected()).rejects.toThrow("no such watch link");
     late.close();
+  }, 60_000);
+
+  it("an ended link is refused everywhere once DELETE answers, however late Redis applies the end", async () => {
+    const ending = await makeLink();
+    // Redis holds every write for 2 s (reads go on): A's unlisting of the link waits in it, B's lookups do not.
+    await db.sendCommand(["CLIENT", "PAUSE", "2000", "WRITE"]);
+    try {
+      const res = await fetch(`${a.url}/api/watch/${ending}`, {
+        method: "DELETE",
+        headers: { authorization: "Bearer test-token" },
+      });
+      expect(res.status).toBe(204);
+      // On main DELETE answered before Redis had the end, and B let this watcher in.
+      const late = new Watcher(b.url, ending);
+      await expect(late.connected()).rejects.toThrow("no such watch link");
+      late.close();
+    } finally {
+      await db.sendCommand(["CLIENT", "UNPAUSE"]);
+    }
   }, 60_000);
 
   it("a watcher whose link's instance answers after the adapter's 5 s is attached late, not told the link ended", async () => {
