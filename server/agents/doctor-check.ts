@@ -8,7 +8,7 @@
  * is recorded. The agent is stopped whatever happens; its requests are refused
  * (a check opens a session, nothing more).
  */
-import { mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { mkdtempSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { diagnose, type DoctorFacts, type DoctorReport } from "../../lib/features/connect/doctor";
@@ -24,6 +24,7 @@ import type { ServerConfig } from "../config";
 import { SpawnError } from "./agent-process";
 import type { AgentConnection } from "./agent-connection";
 import { childEnv } from "../process-group";
+import { removedOnExit } from "../removed-on-exit";
 import { removeScratch, type Profiles } from "./profiles";
 import { startAgent } from "./remote-agent";
 
@@ -65,6 +66,8 @@ export async function checkProfile(
   }
   const launch = resolved.value;
   const workspace = realpathSync(mkdtempSync(path.join(tmpdir(), "acp-doctor-")));
+  // Removed also when the relay is stopped mid-check (its shutdown exits without waiting for checks).
+  const removeWorkspace = removedOnExit(workspace);
   const sequencer = new FrameSequencer();
   const frames: Frame[] = [];
   let stderr = "";
@@ -148,6 +151,6 @@ export async function checkProfile(
   } finally {
     await agent?.stop().catch(() => {});
     removeScratch(launch);
-    rmSync(workspace, { recursive: true, force: true });
+    removeWorkspace();
   }
 }

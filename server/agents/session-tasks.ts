@@ -2,7 +2,7 @@
  * Things done with a fresh agent from start to stop, on an agent host (a browser
  * session's or the CLI's): re-running a transcript against it, probing it.
  */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { PROBE_DIRECTORIES } from "../../lib/features/probe/probe";
@@ -18,6 +18,7 @@ import { AgentDriver } from "./agent-driver";
 import { schemaSet, sdkSchemaFile } from "./client-services";
 import type { AgentHost } from "./agent-host";
 import { groupRssBytes } from "../process-group";
+import { removedOnExit } from "../removed-on-exit";
 import type { ProbeStore } from "../transcripts/probe-store";
 import { AGENT_METHODS } from "../../lib/protocol/methods";
 import { fail, ok } from "../../lib/protocol/result";
@@ -97,11 +98,13 @@ export async function probeAgent(
   const startedAt = Date.now();
   // The agent's files and terminals stay in here, never in the user's workspace.
   const workspace = realpathSync(mkdtempSync(path.join(tmpdir(), "acp-probe-")));
+  // Removed also when the process is interrupted (SIGINT, SIGTERM) mid-probe.
+  const removeWorkspace = removedOnExit(workspace);
   // The probe names these (an extra root, a directory no session uses): they must exist.
   for (const name of Object.values(PROBE_DIRECTORIES)) mkdirSync(path.join(workspace, name));
   const started = await session.start({ ...payload, cwd: undefined }, workspace, "probe");
   if (!started.ok) {
-    rmSync(workspace, { recursive: true, force: true });
+    removeWorkspace();
     return started;
   }
   // Measured before the probe's last step closes the agent's stdin (it may exit then).
@@ -152,7 +155,7 @@ export async function probeAgent(
     driver.close();
     await session.stop();
     session.answerer.setPolicies(policies);
-    rmSync(workspace, { recursive: true, force: true });
+    removeWorkspace();
   }
 }
 

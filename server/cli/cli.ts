@@ -2,16 +2,7 @@
  * `acp-playground <command>`: serve, record, replay, probe, export. The same relay
  * code as the browser playground, driven from the command line.
  */
-import {
-  copyFileSync,
-  existsSync,
-  mkdtempSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, realpathSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { openSide, promptSide } from "../../lib/features/compare/side";
 import { MessageText } from "../../lib/folds/message-text";
@@ -36,6 +27,7 @@ import { ProbeStore } from "../transcripts/probe-store";
 import { probeAgent, rerunTranscript } from "../agents/session-tasks";
 import { TranscriptStore } from "../transcripts/transcript-store";
 import { dataDirFor } from "../runtime";
+import { removedOnExit } from "../removed-on-exit";
 import { commandUsage, helpFor } from "./cli-usage";
 import { outputFormat } from "./cli-options";
 import { CliError } from "./cli-error";
@@ -133,6 +125,8 @@ async function record(argv: string[]): Promise<number> {
   if (!checked.ok) throw new CliError(checked.error, 2);
 
   const scratch = mkdtempSync(path.join(tmpdir(), "acp-record-"));
+  // Removed also when the command is interrupted (SIGINT, SIGTERM).
+  const removeScratch = removedOnExit(scratch);
   const cli = open(cwd, scratch);
   const driver = new AgentDriver(cli.host);
   try {
@@ -181,7 +175,7 @@ async function record(argv: string[]): Promise<number> {
   } finally {
     driver.close();
     await cli.host.stop();
-    rmSync(scratch, { recursive: true, force: true });
+    removeScratch();
   }
 }
 
@@ -210,6 +204,7 @@ async function replay(argv: string[]): Promise<number> {
         `The diff maps ${recordedCwd} to ${cwd} in paths; to replay where it was recorded: --cwd ${recordedCwd}\n`,
     );
   const scratch = mkdtempSync(path.join(tmpdir(), "acp-replay-"));
+  const removeScratch = removedOnExit(scratch);
   const cli = open(cwd, scratch);
   try {
     const profile =
@@ -233,7 +228,7 @@ async function replay(argv: string[]): Promise<number> {
     return 1;
   } finally {
     await cli.host.stop();
-    rmSync(scratch, { recursive: true, force: true });
+    removeScratch();
   }
 }
 

@@ -4,7 +4,7 @@
  * workspace of its own, through the same relay code as `record`; prints the
  * comparison report (Markdown, or JSON with --json) for CI.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -21,6 +21,7 @@ import { flagPolicies } from "./cli-policies";
 import { ConfigError, loadConfig, type ServerConfig } from "../config";
 import { Profiles } from "../agents/profiles";
 import { TranscriptStore } from "../transcripts/transcript-store";
+import { removedOnExit } from "../removed-on-exit";
 import { CliError } from "./cli-error";
 import { durationMs, outputFormat } from "./cli-options";
 import { commandUsage } from "./cli-usage";
@@ -72,6 +73,8 @@ async function runCompareSide(
   timeoutMs: number,
 ): Promise<SideResult> {
   const workspace = realpathSync(mkdtempSync(path.join(tmpdir(), `acp-compare-${spec.key.toLowerCase()}-`)));
+  // Removed also when the command is interrupted (SIGINT, SIGTERM).
+  const removeWorkspace = removedOnExit(workspace);
   const session = new AgentHost({ ...config, workspaceRoots: [workspace] }, profiles, store);
   session.answerer.setPolicies(policies);
   // The doctor's findings as they come, as record prints them.
@@ -109,7 +112,7 @@ async function runCompareSide(
   } finally {
     driver.close();
     await session.stop();
-    rmSync(workspace, { recursive: true, force: true });
+    removeWorkspace();
   }
 }
 
@@ -162,6 +165,7 @@ async function compare(argv: string[]): Promise<number> {
     throw err;
   }
   const scratch = mkdtempSync(path.join(tmpdir(), "acp-compare-data-"));
+  const removeScratch = removedOnExit(scratch);
   try {
     const store = new TranscriptStore(scratch);
     const profiles = new Profiles({ ...config, dataDir: scratch }, store);
@@ -218,7 +222,7 @@ async function compare(argv: string[]): Promise<number> {
     if (failed.length) return 3;
     return values["fail-on-diff"] === true && comparison.differences > 0 ? 1 : 0;
   } finally {
-    rmSync(scratch, { recursive: true, force: true });
+    removeScratch();
   }
 }
 

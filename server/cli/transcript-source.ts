@@ -14,7 +14,7 @@ import { transcriptLimits } from "../config";
 import { dataDirFor } from "../runtime";
 import { PRIVATE_FILE, TranscriptStore } from "../transcripts/transcript-store";
 import { CliError } from "./cli-error";
-import { removedOnExit } from "./removed-on-exit";
+import { removedOnExit } from "../removed-on-exit";
 
 /** Why a named transcript cannot be read; the command says which one. */
 export class SourceError extends Error {}

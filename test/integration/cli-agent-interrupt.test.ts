@@ -1,0 +1,90 @@
+/**
+ * A command that runs an agent (probe, record, replay, compare), interrupted (Ctrl-C, SIGTERM) while
+ * the agent starts: it leaves none of its throw-away folders (/tmp/acp-probe-*, acp-record-*, ...)
+ * behind and ends by the signal, as an interrupted command does.
+ */
+import { execa } from "execa";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { initializeRecording } from "../transcripts";
+
+const bin = path.resolve(import.meta.dirname, "../../bin/acp-playground.mjs");
+
+let base: string;
+/** Pid files of the agents started: each is stopped after, whatever the test did. */
+const pidFiles: string[] = [];
+
+beforeAll(() => {
+  base = realpathSync(mkdtempSync(path.join(tmpdir(), "acp-cli-agent-interrupt-")));
+});
+afterAll(() => {
+  for (const file of pidFiles) {
+    if (!existsSync(file)) continue;
+    const pid = Number(readFileSync(file, "utf8"));
+    // Still that agent (it ends when its stdin closes; its pid may be another process's by now).
+    const cmdline = `/proc/${pid}/cmdline`;
+    if (existsSync(cmdline) && readFileSync(cmdline, "utf8").includes(file)) process.kill(pid, "SIGKILL");
+  }
+  rmSync(base, { recursive: true, force: true });
+});
+
+const COMMANDS = [
+  { name: "probe", args: ["probe", "--profile", "silent"], signal: "SIGINT", folders: 1 },
+  { name: "probe", args: ["probe", "--profile", "silent"], signal: "SIGTERM", folders: 1 },
+  {
+    name: "record",
+    args: ["record", "--profile", "silent", "--prompt", "hi", "-o", "out.jsonl"],
+    signal: "SIGINT",
+    folders: 1,
+  },
+  { name: "replay", args: ["replay", "t.jsonl", "--profile", "silent"], signal: "SIGTERM", folders: 1 },
+  // A data folder and a workspace per side.
+  { name: "compare", args: ["compare", "--profile", "silent", "--prompt", "hi"], signal: "SIGINT", folders: 3 },
+] as const;
+
+/** The commands' throw-away folders. */
+const folders = (tmp: string) => readdirSync(tmp).filter((f) => f.startsWith("acp-"));
+
+describe("a command that runs an agent, interrupted", () => {
+  for (const { name, args, signal, folders: held } of COMMANDS) {
+    it(`${name}, by ${signal}, leaves none of its folders and ends by the signal`, async () => {
+      const dir = mkdtempSync(path.join(base, `${name}-${signal}-`));
+      // To replay: its initialize the agent never answers.
+      writeFileSync(path.join(dir, "t.jsonl"), initializeRecording({ agent: { profile: "silent" } }));
+      // The CLI's own temporary folder, so that only its leftovers are counted.
+      const tmp = mkdtempSync(path.join(dir, "tmp-"));
+      const pidFile = path.join(dir, "agent.pid");
+      pidFiles.push(pidFile);
+      // An agent that never answers initialize (the probe waits on it) and ends when its stdin closes.
+      const agent = `require("fs").writeFileSync(${JSON.stringify(pidFile)}, String(process.pid));
+        process.stdin.resume(); process.stdin.on("end", () => process.exit(0));`;
+      writeFileSync(
+        path.join(dir, "config.json"),
+        JSON.stringify({ profiles: { silent: { command: process.execPath, args: ["-e", agent] } } }),
+      );
+      const cli = execa(process.execPath, [bin, ...args], {
+        cwd: dir,
+        reject: false,
+        timeout: 60_000,
+        env: {
+          HOME: dir,
+          TMPDIR: tmp,
+          ACP_PLAYGROUND_DATA: path.join(dir, "data"),
+          ACP_PLAYGROUND_CONFIG: path.join(dir, "config.json"),
+          NEXT_TELEMETRY_DISABLED: "1",
+        },
+      });
+      // The agent (each side's, for compare) started, waiting to be answered.
+      const deadline = Date.now() + 45_000;
+      while (!existsSync(pidFile) && Date.now() < deadline && cli.exitCode === null)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(folders(tmp), `${name} under way`).toHaveLength(held);
+      cli.kill(signal);
+      const end = await cli;
+      expect(end.signal, end.stderr).toBe(signal);
+      expect(folders(tmp)).toEqual([]);
+    }, 60_000);
+  }
+});

@@ -1,0 +1,73 @@
+/**
+ * The doctor's check (POST /api/profiles/:name/check) in a relay ended by SIGINT or SIGTERM while
+ * it waits on the agent: the relay's shutdown ends the process (app-server.ts exitOnSignals) before
+ * the check is done, and the check's throw-away workspace (/tmp/acp-doctor-*) goes with it.
+ */
+import { execa } from "execa";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const root = path.resolve(import.meta.dirname, "../..");
+let base: string;
+const pidFiles: string[] = [];
+
+beforeAll(() => {
+  base = realpathSync(mkdtempSync(path.join(tmpdir(), "acp-doctor-interrupt-")));
+});
+afterAll(() => {
+  for (const file of pidFiles) {
+    if (!existsSync(file)) continue;
+    const pid = Number(readFileSync(file, "utf8"));
+    // Still that agent (it ends when its stdin closes; its pid may be another process's by now).
+    const cmdline = `/proc/${pid}/cmdline`;
+    if (existsSync(cmdline) && readFileSync(cmdline, "utf8").includes(file)) process.kill(pid, "SIGKILL");
+  }
+  rmSync(base, { recursive: true, force: true });
+});
+
+/** The relay's part: its shutdown on the signal, then a check of the profile `silent`. */
+const relay = (dir: string) => `
+  const { loadConfig } = await import(${JSON.stringify(path.join(root, "server/config.ts"))});
+  const { Profiles } = await import(${JSON.stringify(path.join(root, "server/agents/profiles.ts"))});
+  const { TranscriptStore } = await import(${JSON.stringify(path.join(root, "server/transcripts/transcript-store.ts"))});
+  const { checkProfile } = await import(${JSON.stringify(path.join(root, "server/agents/doctor-check.ts"))});
+  const { exitOnSignals } = await import(${JSON.stringify(path.join(root, "server/http/app-server.ts"))});
+  exitOnSignals({ close: async () => {} });
+  const config = { ...loadConfig(process.env, ${JSON.stringify(dir)}), dataDir: ${JSON.stringify(path.join(dir, "data"))} };
+  await checkProfile(new Profiles(config, new TranscriptStore(config.dataDir)), config, "silent", 60_000);
+`;
+
+describe("a doctor's check in a relay that is stopped", () => {
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    it(`by ${signal} leaves no acp-doctor-* workspace`, async () => {
+      const dir = mkdtempSync(path.join(base, `${signal}-`));
+      const tmp = mkdtempSync(path.join(dir, "tmp-"));
+      const pidFile = path.join(dir, "agent.pid");
+      pidFiles.push(pidFile);
+      // An agent that never answers initialize (the check waits on it) and ends when its stdin closes.
+      const agent = `require("fs").writeFileSync(${JSON.stringify(pidFile)}, String(process.pid));
+        process.stdin.resume(); process.stdin.on("end", () => process.exit(0));`;
+      writeFileSync(
+        path.join(dir, "config.json"),
+        JSON.stringify({ profiles: { silent: { command: process.execPath, args: ["-e", agent] } } }),
+      );
+      const run = execa(process.execPath, ["--import", "tsx", "--input-type=module", "-e", relay(dir)], {
+        cwd: root,
+        reject: false,
+        timeout: 60_000,
+        env: { HOME: dir, TMPDIR: tmp, ACP_PLAYGROUND_CONFIG: path.join(dir, "config.json") },
+      });
+      const deadline = Date.now() + 45_000;
+      while (!existsSync(pidFile) && Date.now() < deadline && run.exitCode === null)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      const workspaces = () => readdirSync(tmp).filter((f) => f.startsWith("acp-doctor-"));
+      expect(workspaces(), "the check under way").toHaveLength(1);
+      run.kill(signal);
+      const end = await run;
+      expect(end.exitCode, end.stderr).toBe(0);
+      expect(workspaces()).toEqual([]);
+    }, 60_000);
+  }
+});
