@@ -29,19 +29,16 @@ const agentArgs = ["rate", String(flags.rate), String(frames)];
 /** Every session's steady-state latencies together. */
 const stats = (receivers: Receiver[]): Pair => pair(receivers.flatMap((r) => r.steady(flags.rate)));
 
-/** Agent frames stored in a transcript, as `reader` serves it. */
-async function storedFrames(reader: RelayProcess, id: string, relays: RelayProcess[]): Promise<number> {
+const HEADERS = { authorization: "Bearer bench" };
+
+/** Waits until `reader` lists the transcript as ended: its copy is done (on the database side, read from there). */
+async function ended(reader: RelayProcess, id: string, relays: RelayProcess[]): Promise<void> {
   const deadline = Date.now() + 120_000;
   for (;;) {
-    const headers = { authorization: "Bearer bench" };
-    const list = (await (await fetch(`${reader.url}/api/transcripts`, { headers })).json()) as {
+    const list = (await (await fetch(`${reader.url}/api/transcripts`, { headers: HEADERS })).json()) as {
       transcripts: { id: string; recording: boolean; frames: number }[];
     };
-    if (list.transcripts.some((m) => m.id === id && !m.recording)) {
-      const text = await (await fetch(`${reader.url}/api/transcripts/${id}`, { headers })).text();
-      return parseTranscript(text).frames.filter((f) => f.dir === "from-agent" && f.raw.includes('"session/update"'))
-        .length;
-    }
+    if (list.transcripts.some((m) => m.id === id && !m.recording)) return;
     if (Date.now() > deadline) {
       // What the relays said (a copy's error, a database away) is what tells why.
       const said = relays.map((r) => r.stderrTail()).join("\n");
@@ -52,6 +49,13 @@ async function storedFrames(reader: RelayProcess, id: string, relays: RelayProce
     }
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/** Agent frames stored in a transcript, as `reader` serves it. */
+async function storedFrames(reader: RelayProcess, id: string): Promise<number> {
+  const text = await (await fetch(`${reader.url}/api/transcripts/${id}`, { headers: HEADERS })).text();
+  return parseTranscript(text).frames.filter((f) => f.dir === "from-agent" && f.raw.includes('"session/update"'))
+    .length;
 }
 
 /** Two relays (`env`: the store), the sessions spread over them, every frame's latency and every transcript counted. */
@@ -77,14 +81,13 @@ async function relayed(env: Record<string, string>, readFromOther: boolean, post
     await Promise.all(sessions.map((s) => s.go()));
     await Promise.all(sessions.map((s) => s.receiver.done));
     await Promise.all(sessions.map((s) => emit(s.socket, "agent:stop", {})));
-    // The last copies (within 250 ms of the end) are counted too.
-    await new Promise((r) => setTimeout(r, 1_000));
+    // Every copy counted, however far behind a busy machine left it: up to the last transcript's end.
+    const reader = (s: (typeof sessions)[number]) => relays[(s.i + (readFromOther ? 1 : 0)) % 2]!;
+    await Promise.all(sessions.map((s) => ended(reader(s), s.transcriptId, relays)));
     const cpuAfter = cpu();
     const perFrame = (k: keyof typeof cpuAfter) => ((cpuAfter[k] - cpuBefore[k]) * 1000) / (flags.sessions * frames);
     const cpuUsPerFrame = { main: perFrame("main"), all: perFrame("all"), server: perFrame("server") };
-    const stored = await Promise.all(
-      sessions.map((s) => storedFrames(relays[(s.i + (readFromOther ? 1 : 0)) % 2]!, s.transcriptId, relays)),
-    );
+    const stored = await Promise.all(sessions.map((s) => storedFrames(reader(s), s.transcriptId)));
     return {
       latency: stats(sessions.map((s) => s.receiver)),
       cpuUsPerFrame,

@@ -341,8 +341,11 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
     for (let at = 0; at < lines.length;) {
       let end = at;
       let bytes = 0;
-      while (end < lines.length && (end === at || bytes + lines[end]!.length <= ROW_BYTES))
-        bytes += lines[end++]!.length + 1;
+      for (; end < lines.length; end++) {
+        const size = Buffer.byteLength(lines[end]!) + 1;
+        if (end > at && bytes + size > ROW_BYTES) break;
+        bytes += size;
+      }
       numbers.push(from + at);
       counts.push(end - at);
       texts.push(lines.slice(at, end).join("\n"));
