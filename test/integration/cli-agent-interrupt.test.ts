@@ -4,29 +4,23 @@
  * behind and ends by the signal, as an interrupted command does.
  */
 import { execa } from "execa";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SilentAgents } from "../silent-agent";
 import { initializeRecording } from "../transcripts";
 
 const bin = path.resolve(import.meta.dirname, "../../bin/acp-playground.mjs");
 
 let base: string;
-/** Pid files of the agents started: each is stopped after, whatever the test did. */
-const pidFiles: string[] = [];
+const agents = new SilentAgents();
 
 beforeAll(() => {
   base = realpathSync(mkdtempSync(path.join(tmpdir(), "acp-cli-agent-interrupt-")));
 });
 afterAll(() => {
-  for (const file of pidFiles) {
-    if (!existsSync(file)) continue;
-    const pid = Number(readFileSync(file, "utf8"));
-    // Still that agent (it ends when its stdin closes; its pid may be another process's by now).
-    const cmdline = `/proc/${pid}/cmdline`;
-    if (existsSync(cmdline) && readFileSync(cmdline, "utf8").includes(file)) process.kill(pid, "SIGKILL");
-  }
+  agents.stopAll();
   rmSync(base, { recursive: true, force: true });
 });
 
@@ -55,15 +49,7 @@ describe("a command that runs an agent, interrupted", () => {
       writeFileSync(path.join(dir, "t.jsonl"), initializeRecording({ agent: { profile: "silent" } }));
       // The CLI's own temporary folder, so that only its leftovers are counted.
       const tmp = mkdtempSync(path.join(dir, "tmp-"));
-      const pidFile = path.join(dir, "agent.pid");
-      pidFiles.push(pidFile);
-      // An agent that never answers initialize (the probe waits on it) and ends when its stdin closes.
-      const agent = `require("fs").writeFileSync(${JSON.stringify(pidFile)}, String(process.pid));
-        process.stdin.resume(); process.stdin.on("end", () => process.exit(0));`;
-      writeFileSync(
-        path.join(dir, "config.json"),
-        JSON.stringify({ profiles: { silent: { command: process.execPath, args: ["-e", agent] } } }),
-      );
+      const pidFile = agents.configIn(dir);
       const cli = execa(process.execPath, [bin, ...args], {
         cwd: dir,
         reject: false,

@@ -4,26 +4,21 @@
  * the check is done, and the check's throw-away workspace (/tmp/acp-doctor-*) goes with it.
  */
 import { execa } from "execa";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SilentAgents } from "../silent-agent";
 
 const root = path.resolve(import.meta.dirname, "../..");
 let base: string;
-const pidFiles: string[] = [];
+const agents = new SilentAgents();
 
 beforeAll(() => {
   base = realpathSync(mkdtempSync(path.join(tmpdir(), "acp-doctor-interrupt-")));
 });
 afterAll(() => {
-  for (const file of pidFiles) {
-    if (!existsSync(file)) continue;
-    const pid = Number(readFileSync(file, "utf8"));
-    // Still that agent (it ends when its stdin closes; its pid may be another process's by now).
-    const cmdline = `/proc/${pid}/cmdline`;
-    if (existsSync(cmdline) && readFileSync(cmdline, "utf8").includes(file)) process.kill(pid, "SIGKILL");
-  }
+  agents.stopAll();
   rmSync(base, { recursive: true, force: true });
 });
 
@@ -44,15 +39,7 @@ describe("a doctor's check in a relay that is stopped", () => {
     it(`by ${signal} leaves no acp-doctor-* workspace`, async () => {
       const dir = mkdtempSync(path.join(base, `${signal}-`));
       const tmp = mkdtempSync(path.join(dir, "tmp-"));
-      const pidFile = path.join(dir, "agent.pid");
-      pidFiles.push(pidFile);
-      // An agent that never answers initialize (the check waits on it) and ends when its stdin closes.
-      const agent = `require("fs").writeFileSync(${JSON.stringify(pidFile)}, String(process.pid));
-        process.stdin.resume(); process.stdin.on("end", () => process.exit(0));`;
-      writeFileSync(
-        path.join(dir, "config.json"),
-        JSON.stringify({ profiles: { silent: { command: process.execPath, args: ["-e", agent] } } }),
-      );
+      const pidFile = agents.configIn(dir);
       const run = execa(process.execPath, ["--import", "tsx", "--input-type=module", "-e", relay(dir)], {
         cwd: root,
         reject: false,
