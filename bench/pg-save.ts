@@ -9,6 +9,7 @@
  * PG_SAVE_EXPERIMENT: SQL run after the migrations, to see what a part of the schema costs (e.g.
  * `DROP INDEX search_docs_tsv`: the search index's share).
  */
+import { loadavg } from "node:os";
 import pg from "pg";
 import { serialize, serializeFrame, TRANSCRIPT_FORMAT, TRANSCRIPT_VERSION } from "../lib/contracts/transcript";
 import { PgStore } from "../server/stores/pg-store";
@@ -77,7 +78,14 @@ async function round1(url: string, postmaster: number, r: number): Promise<numbe
     }
   }
   const after = serverCpuMs(postmaster);
+  // Every line kept: the figure is of saves that did their work.
+  const { rows } = await store.pool.query<{ n: number }>(
+    "SELECT coalesce(sum(line_count), 0)::int AS n FROM transcript_lines WHERE transcript_id LIKE $1",
+    [`r${r}-%`],
+  );
   await store.close();
+  const expected = ts.reduce((n, t) => n + t.lines, 0);
+  if (rows[0]!.n !== expected) throw new Error(`round ${r}: ${rows[0]!.n} lines kept of ${expected}`);
   return ((after - before) * 1000) / (flags.transcripts * flags.frames);
 }
 
@@ -92,7 +100,9 @@ try {
   await client.end();
   const out: number[] = [];
   for (let r = 0; r < flags.runs; r++) out.push(round(await round1(cluster.url, postmaster, r), 1));
-  console.log(JSON.stringify({ experiment: EXPERIMENT, postgresCpuUsPerFrame: out }));
+  console.log(
+    JSON.stringify({ experiment: EXPERIMENT, everyLineKept: true, postgresCpuUsPerFrame: out, loadAverage: loadavg() }),
+  );
 } finally {
   cluster.stop();
 }

@@ -37,7 +37,7 @@ const STREAM_BYTES = 4 * 1024 * 1024;
  * A client of the pool for a transaction. A checked-out client whose connection drops between
  * two queries (the server restarted) emits "error": unheard, that would end the process.
  */
-export async function checkout(pool: pg.Pool): Promise<pg.PoolClient> {
+async function checkout(pool: pg.Pool): Promise<pg.PoolClient> {
   const client = await pool.connect();
   const heard = (err: Error) => console.error(`database: ${err.message}`);
   client.on("error", heard);

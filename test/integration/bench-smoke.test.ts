@@ -90,6 +90,18 @@ describe("benchmarks (smoke)", () => {
   );
 
   it.skipIf(pgSkipReason() !== undefined)(
+    "pg-save keeps every line it saves and reports PostgreSQL's CPU per frame",
+    async () => {
+      const r = await bench("pg-save", "--transcripts", "2", "--frames", "500", "--runs", "1");
+      expect(r.everyLineKept).toBe(true);
+      expect(r.postgresCpuUsPerFrame).toHaveLength(1);
+      expect(r.postgresCpuUsPerFrame[0]).toBeGreaterThanOrEqual(0);
+      expect(r.loadAverage).toHaveLength(3);
+    },
+    120_000,
+  );
+
+  it.skipIf(pgSkipReason() !== undefined)(
     "team-recording stores every frame of concurrent recordings on two instances, on both stores",
     async () => {
       const r = await bench("team-recording", "--sessions", "2", "--rate", "100", "--seconds", "1");
