@@ -4,7 +4,7 @@
  * the check is done, and the check's throw-away workspace (/tmp/acp-doctor-*) goes with it.
  */
 import { execa } from "execa";
-import { existsSync, mkdtempSync, readdirSync, realpathSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -47,7 +47,7 @@ describe("a doctor's check in a relay that is stopped", () => {
         env: { HOME: dir, TMPDIR: tmp, ACP_PLAYGROUND_CONFIG: path.join(dir, "config.json") },
       });
       const deadline = Date.now() + 45_000;
-      while (!existsSync(pidFile) && Date.now() < deadline && run.exitCode === null)
+      while (agents.started(pidFile).length < 1 && Date.now() < deadline && run.exitCode === null)
         await new Promise((resolve) => setTimeout(resolve, 50));
       const workspaces = () => readdirSync(tmp).filter((f) => f.startsWith("acp-doctor-"));
       expect(workspaces(), "the check under way").toHaveLength(1);
@@ -55,6 +55,7 @@ describe("a doctor's check in a relay that is stopped", () => {
       const end = await run;
       expect(end.exitCode, end.stderr).toBe(0);
       expect(workspaces()).toEqual([]);
+      await agents.ended(pidFile);
     }, 60_000);
   }
 });
