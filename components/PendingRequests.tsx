@@ -7,6 +7,7 @@
  * waiting for the agent are in the Raw panel.)
  */
 import { useEffect, useState } from "react";
+import { flushSync } from "react-dom";
 import type { Frame } from "@/lib/protocol/frame";
 import { PendingCard } from "./answer/PendingCard";
 import { PolicyControls, usePersistedPolicies } from "./answer/PolicyControls";
@@ -29,7 +30,9 @@ export function useInlineSeqs(root: React.RefObject<HTMLElement | null>): Readon
       setKey(seqs);
     };
     read();
-    const observer = new MutationObserver(read);
+    // Rendered at once, in the task that added the conversation's card: scheduled, the dock's
+    // second card stayed beside it for a task (a flicker, and two cards for one request).
+    const observer = new MutationObserver(() => flushSync(read));
     observer.observe(el, { childList: true, subtree: true });
     return () => observer.disconnect();
   }, [root]);
