@@ -3,7 +3,7 @@ import type { Frame } from "../../protocol/frame";
 import { FrameSequencer } from "../../protocol/frame-sequencer";
 import { alignTranscripts } from "./transcript-align";
 import { diffRuns, fieldDiffs, parseIgnorePath, structuralChanges } from "./transcript-diff";
-import { appServerRecording, codexCaptureResequenced } from "../../../test/fixtures/codex-captures";
+import { APP_SERVER_SESSION, appServerRecording, codexCaptureResequenced } from "../../../test/fixtures/codex-captures";
 
 function run(sessionId: string, chunks: string[], opts: { toolId?: string; cwd?: string; id?: number } = {}) {
   const s = new FrameSequencer();
@@ -218,6 +218,54 @@ describe("structural changes", () => {
     // ...and what follows turn/completed is out of the window (ACP's window would stop at the answer).
     expect(diffRuns({ frames: whole }, { frames: whole.slice(0, 15) }, options).equal).toBe(true);
     expect(diffRuns({ frames: whole }, { frames: cut }, { window: "last-response" }).equal).toBe(true);
+  });
+});
+
+describe("app-server: an answer that races its own work", () => {
+  const turnStart = APP_SERVER_SESSION.findIndex(([, m]) => (m as { method?: string }).method === "turn/start");
+  /** The session with turn/start's answer after turn/started, as Codex's two tasks sometimes send them. */
+  const answerLate = () => {
+    const lines = [...APP_SERVER_SESSION];
+    [lines[turnStart + 1], lines[turnStart + 2]] = [lines[turnStart + 2]!, lines[turnStart + 1]!];
+    return appServerRecording(lines);
+  };
+
+  it("finds turn/start's answer before or after turn/started the same run", () => {
+    const late = answerLate();
+    expect(late[turnStart + 2]!.kind).toBe("response");
+    const diff = diffRuns({ frames: appServerRecording() }, { frames: late }, { protocol: "codex-app-server" });
+    expect(diff.patch).toBe("");
+    // The rule is the app-server's: read as ACP, the answer's place is a difference.
+    expect(diffRuns({ frames: appServerRecording() }, { frames: late }).equal).toBe(false);
+  });
+
+  it("anchors the answer on the agent's notification, not on when the client asked", () => {
+    const threadStart = APP_SERVER_SESSION.findIndex(([, m]) => (m as { method?: string }).method === "thread/start");
+    const warning: (typeof APP_SERVER_SESSION)[number] = ["from-agent", { method: "configWarning", params: {} }];
+    // The user asked after Codex's warning; a re-run asks at once, and is answered before the warning.
+    const userRun = [...APP_SERVER_SESSION];
+    userRun.splice(threadStart, 0, warning);
+    const rerun = [...APP_SERVER_SESSION];
+    rerun.splice(threadStart + 2, 0, warning);
+    const diff = diffRuns(
+      { frames: appServerRecording(userRun) },
+      { frames: appServerRecording(rerun) },
+      {
+        protocol: "codex-app-server",
+      },
+    );
+    expect(diff.patch).toBe("");
+  });
+
+  it("still finds another answer, wherever it falls", () => {
+    const other = answerLate().map((f) =>
+      f.kind === "response" && f.raw.includes('"inProgress"')
+        ? { ...f, message: { id: 3, result: { turn: null } } }
+        : f,
+    );
+    const diff = diffRuns({ frames: appServerRecording() }, { frames: other }, { protocol: "codex-app-server" });
+    expect(diff.equal).toBe(false);
+    expect(diff.changes.flatMap((c) => c.fields.map((f) => f.path))).toContain("result.turn");
   });
 });
 

@@ -108,19 +108,73 @@ function lastStates(frames: readonly Frame[]): Map<string, Frame> {
   return last;
 }
 
+/**
+ * Answers that race the notifications of the work they start (ProtocolSpec.answeredWhileWorking):
+ * each is put right after the first such notification following its request, wherever it came.
+ * Anchored on the agent's own notification, not on when the client sent the request, which moves
+ * with the client (a re-run sends at once; other notifications fall before or after it).
+ */
+class RacingAnswers {
+  private readonly waiting: { key: string; notification: string; answer?: Entry; arrivedAt?: number; at?: number }[] =
+    [];
+  private readonly placed: { at: number; entry: Entry }[] = [];
+
+  constructor(private readonly startedBy: ReadonlyMap<string, string> | undefined) {}
+
+  sent(method: string, key: string): void {
+    const notification = this.startedBy?.get(method);
+    if (notification) this.waiting.push({ key, notification });
+  }
+
+  /** Whether the answer was taken (held until its notification, or placed after it). */
+  answered(key: string, entry: Entry, entries: readonly Entry[]): boolean {
+    const i = this.waiting.findIndex((w) => w.key === key);
+    if (i < 0) return false;
+    const w = this.waiting[i]!;
+    if (w.at === undefined) {
+      w.answer = entry;
+      w.arrivedAt = entries.length;
+      return true;
+    }
+    this.placed.push({ at: w.at, entry });
+    this.waiting.splice(i, 1);
+    return true;
+  }
+
+  /** After a notification entry was added: the first request it starts the work of. */
+  notified(method: string, entries: Entry[]): void {
+    const i = this.waiting.findIndex((w) => w.notification === method && w.at === undefined);
+    if (i < 0) return;
+    const w = this.waiting[i]!;
+    if (w.answer) {
+      entries.push(w.answer);
+      this.waiting.splice(i, 1);
+    } else w.at = entries.length;
+  }
+
+  /** Puts the answers placed after their notification; one whose notification never came stays where it came. */
+  place(entries: Entry[]): void {
+    for (const w of this.waiting) if (w.answer) this.placed.push({ at: w.arrivedAt!, entry: w.answer });
+    // Last place first, so each earlier place still indexes the entries it was taken from.
+    const byPlace = [...this.placed].sort((x, y) => x.at - y.at).reverse();
+    for (const { at, entry } of byPlace) entries.splice(at, 0, entry);
+  }
+}
+
 /** The agent's side of a run as a list of normalised entries. */
 export function agentEntries(
   side: RunSide,
   cwds: string[] = side.cwd ? [side.cwd] : [],
   options: DiffOptions = {},
 ): string[] {
+  const protocol = options.protocol ?? DEFAULT_PROTOCOL;
   const norm = new Normaliser(cwds, options.protocol);
   const entries: Entry[] = [];
   // Request ordinals per method, so responses pair up by position, not id.
   const ordinals = new Map<string, number>();
   const requestOrdinal = new Map<string, string>();
-  const frames =
-    options.window === "last-response" ? windowed(side.frames, options.protocol ?? DEFAULT_PROTOCOL) : side.frames;
+  const racing = new RacingAnswers(specOf(protocol).answeredWhileWorking);
+  const frames = options.window === "last-response" ? windowed(side.frames, protocol) : side.frames;
   for (const f of frames) {
     if (stateUpdateKey(f)) continue;
     const m = f.message as Record<string, unknown> | undefined;
@@ -129,16 +183,18 @@ export function agentEntries(
         const n = (ordinals.get(f.method) ?? 0) + 1;
         ordinals.set(f.method, n);
         requestOrdinal.set(JSON.stringify(f.id), `${f.method} #${n}`);
+        racing.sent(f.method, JSON.stringify(f.id));
       }
       continue;
     }
     if (f.kind === "response" && m) {
-      const to = requestOrdinal.get(JSON.stringify(f.id)) ?? `unmatched ${f.method ?? "response"}`;
-      entries.push(
+      const key = JSON.stringify(f.id);
+      const to = requestOrdinal.get(key) ?? `unmatched ${f.method ?? "response"}`;
+      const entry =
         "error" in m
           ? { responseTo: to, error: norm.value(m.error) }
-          : { responseTo: to, result: norm.value(m.result) },
-      );
+          : { responseTo: to, result: norm.value(m.result) };
+      if (!racing.answered(key, entry, entries)) entries.push(entry);
     } else if (f.kind === "notification" && m) {
       const params = m.params as
         { update?: { sessionUpdate?: string; content?: { type?: string; text?: string } } } | undefined;
@@ -159,12 +215,14 @@ export function agentEntries(
         continue;
       }
       entries.push({ notification: f.method, params: norm.value(m.params) });
+      if (f.method) racing.notified(f.method, entries);
     } else if (f.kind === "request" && m) {
       entries.push({ request: f.method, params: norm.value(m.params) });
     } else if (f.kind === "invalid") {
       entries.push({ invalid: norm.value(f.raw) });
     }
   }
+  racing.place(entries);
   const states = lastStates(side.frames);
   for (const key of [...states.keys()].sort()) {
     if (options.comparableStates && !options.comparableStates.has(key)) continue;

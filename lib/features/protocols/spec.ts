@@ -87,6 +87,12 @@ export interface ProtocolSpec<C = unknown> extends ProtocolDescriptor {
   /** A notification that ends a turn after its request was answered (a re-run diff waits for it). */
   readonly turnEndNotification?: string;
   /**
+   * Requests answered once their work has begun, by the notification that says it began, sent from
+   * another task: whether the answer comes before or after that notification is the agent's
+   * scheduling, not what it did. A diff puts such an answer right after the notification.
+   */
+  readonly answeredWhileWorking?: ReadonlyMap<string, string>;
+  /**
    * A re-run's own rule for one recorded client message (mutated in place): `skip` to send nothing,
    * or what was left out; undefined: sent as recorded.
    */

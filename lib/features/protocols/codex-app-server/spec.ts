@@ -2,7 +2,7 @@
  * Codex's app-server spec (docs/app-server.md): thread- and turn-oriented, no `"jsonrpc"` member,
  * the client answers approvals; its handshake, probe and view live beside this file's imports.
  */
-import { APP_SERVER_NOTIFICATIONS } from "../../../protocol/app-server-methods";
+import { APP_SERVER_CLIENT, APP_SERVER_NOTIFICATIONS } from "../../../protocol/app-server-methods";
 import { isObject } from "../../../protocol/json";
 import { AGENT_METHODS } from "../../../protocol/methods";
 import { PROTOCOLS } from "../../../protocol/protocols";
@@ -95,6 +95,12 @@ export const APP_SERVER_SPEC: ProtocolSpec<AppServerConversation> = {
   },
   // A turn answers at once; the diff's window runs to its end.
   turnEndNotification: APP_SERVER_NOTIFICATIONS.turn_completed,
+  // Codex answers turn/start from its request handler and sends turn/started from the thread's
+  // listener: either may reach the client first (a clean-clone re-run saw both orders).
+  answeredWhileWorking: new Map([
+    [APP_SERVER_CLIENT.turn_start, APP_SERVER_NOTIFICATIONS.turn_started],
+    [APP_SERVER_CLIENT.thread_start, APP_SERVER_NOTIFICATIONS.thread_started],
+  ]),
   // Its `config` overrides name commands (`mcp_servers`, `notify`); NOT_RERUN are never sent.
   rerunLeaveOut: (message) => {
     if (typeof message.method === "string" && NOT_RERUN.has(message.method)) return { skip: true };
