@@ -1,6 +1,10 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { Server } from "socket.io";
+import { io as connect } from "socket.io-client";
 import { describe, expect, it } from "vitest";
 import type { AgentHost } from "../agents/agent-host";
+import type { LiveCluster } from "./live-cluster";
 import { WatchLinks } from "./watch-links";
 
 describe("watch links on a team server", () => {
@@ -28,5 +32,41 @@ describe("watch links on a team server", () => {
     const bob = links.create("alice-tab", "bob");
     expect(bob).toEqual(links.create("no-such-tab", "bob"));
     expect(bob).toMatchObject({ ok: false, status: 404 });
+  });
+});
+
+describe("a watcher of another instance's link", () => {
+  it("is told its stream is paused when Redis went away after it was let in, and attached once it is back", async () => {
+    const http = createServer();
+    const io = new Server(http);
+    let up = false;
+    const changes: Array<(up: boolean) => void> = [];
+    const cluster: LiveCluster = {
+      get up() {
+        return up;
+      },
+      onChange: (listener) => void changes.push(listener),
+      links: { add: async () => {}, delete: async () => {}, listed: async () => true },
+      close: async () => {},
+    };
+    const links = new WatchLinks(io, () => undefined);
+    links.useCluster(cluster);
+    const token = "w".repeat(32);
+    io.on("connection", (socket) => links.connection(socket, token, 0));
+    await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+    const client = connect(`http://127.0.0.1:${(http.address() as AddressInfo).port}`, { transports: ["websocket"] });
+    try {
+      const said: string[] = [];
+      client.onAny((event: string) => said.push(event));
+      await new Promise<void>((resolve) => client.on("watch:paused", () => resolve()));
+      up = true;
+      for (const listener of changes) listener(true);
+      await new Promise<void>((resolve) => client.on("watch:resumed", () => resolve()));
+      expect(said.slice(0, 2)).toEqual(["watch:paused", "watch:resumed"]);
+    } finally {
+      client.close();
+      links.close();
+      await io.close();
+    }
   });
 });

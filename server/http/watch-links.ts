@@ -526,6 +526,8 @@ export class WatchLinks {
       if (left > 0) this.remoteCount.set(token, left);
       else this.remoteCount.delete(token);
     });
+    // Redis went away after this watcher was admitted: told now, attached when it is back (resume).
+    if (!this.cluster.up) socket.emit("watch:paused", { message: PAUSED_MESSAGE });
     void this.attachRemote(socket, 1);
   }
 
