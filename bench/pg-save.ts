@@ -6,19 +6,18 @@
  *
  *   node --import tsx bench/pg-save.ts [--transcripts 20] [--frames 5000] [--batch 250] [--runs 3]
  *
- * PG_SAVE_EXPERIMENT: SQL run after the migrations, to see what a part of the schema costs (e.g.
- * `DROP INDEX search_docs_tsv`: the search index's share).
+ * PG_EXPERIMENT (bench/pg-experiment.ts): SQL run after the migrations, to see what a part of the
+ * schema costs.
  */
 import { loadavg } from "node:os";
-import pg from "pg";
 import { serialize, serializeFrame, TRANSCRIPT_FORMAT, TRANSCRIPT_VERSION } from "../lib/contracts/transcript";
 import { PgStore } from "../server/stores/pg-store";
 import { startPgCluster } from "../test/pg-cluster";
 import { numberFlags, round } from "./harness";
+import { migrateThenExperiment, PG_EXPERIMENT } from "./pg-experiment";
 import { postmasterOf, serverCpuMs } from "./proc-cpu";
 
 const flags = numberFlags({ transcripts: 20, frames: 5000, batch: 250, runs: 3 });
-const EXPERIMENT = process.env.PG_SAVE_EXPERIMENT ?? "";
 
 function header(id: string, createdAt: string): string {
   return serialize({
@@ -92,16 +91,11 @@ async function round1(url: string, postmaster: number, r: number): Promise<numbe
 const cluster = await startPgCluster();
 try {
   const postmaster = await postmasterOf(cluster.url);
-  // Migrations first, then the experiment's changes to the schema.
-  await (await PgStore.open(cluster.url)).close();
-  const client = new pg.Client({ connectionString: cluster.url });
-  await client.connect();
-  for (const sql of EXPERIMENT.split(";").filter((s) => s.trim() !== "")) await client.query(sql);
-  await client.end();
+  await migrateThenExperiment(cluster.url);
   const out: number[] = [];
   for (let r = 0; r < flags.runs; r++) out.push(round(await round1(cluster.url, postmaster, r), 1));
   console.log(
-    JSON.stringify({ experiment: EXPERIMENT, everyLineKept: true, postgresCpuUsPerFrame: out, loadAverage: loadavg() }),
+    JSON.stringify({ experiment: PG_EXPERIMENT, everyLineKept: true, postgresCpuUsPerFrame: out, loadAverage: loadavg() }),
   );
 } finally {
   cluster.stop();

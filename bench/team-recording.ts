@@ -12,11 +12,14 @@
  * Target: every frame stored; the database's added p50 within 0.1 ms of the file store's.
  *
  *   node --import tsx bench/team-recording.ts [--sessions 20] [--rate 1000] [--seconds 60] [--runs 1] [--pgNice 0]
+ *
+ * PG_EXPERIMENT (bench/pg-experiment.ts): SQL run on the database after its migrations.
  */
 import { loadavg, setPriority } from "node:os";
 import type { Socket } from "socket.io-client";
 import { parseTranscript } from "../lib/contracts/transcript";
 import { startPgCluster } from "../test/pg-cluster";
+import { migrateThenExperiment, PG_EXPERIMENT } from "./pg-experiment";
 import { cpuMs, postmasterOf, serverCpuMs } from "./proc-cpu";
 import { benchAgent, emit, numberFlags, round, startRelayProcess, type RelayProcess } from "./harness";
 import { direct, pair, spread, streamSession, type Pair, type Receiver } from "./streams";
@@ -116,6 +119,7 @@ const rounds: Array<{
 }> = [];
 let received = 0;
 try {
+  await migrateThenExperiment(cluster.url);
   for (let run = 0; run < flags.runs; run++) {
     console.error(`run ${run + 1} of ${flags.runs}`);
     const base = stats(await direct(agentArgs, flags.sessions));
@@ -146,6 +150,7 @@ const result = {
   seconds: flags.seconds,
   runs: flags.runs,
   postgresNice: flags.pgNice,
+  ...(PG_EXPERIMENT ? { postgresExperiment: PG_EXPERIMENT } : {}),
   directLatencyMs: { p50: spread(rounds.map((r) => r.direct.p50)), p99: spread(rounds.map((r) => r.direct.p99)) },
   addedLatencyMs: { fileStore: addedFile, database: addedTeam },
   databaseOverFileStoreP50Ms: round(addedTeam.p50.median - addedFile.p50.median, 3),
