@@ -1,8 +1,24 @@
 /**
  * Options spelled the same way by every command (server/cli/cli-usage.ts): `--json` and
- * `--format`, a duration for `--timeout`.
+ * `--format`, a duration for `--timeout`, and one wording for what parseArgs refuses.
  */
 import { CliError } from "./cli-error";
+
+/**
+ * parseArgs' refusal in this CLI's words. Its own advice for an unknown option, to put it after
+ * `--`, is wrong here: what follows `--` is an agent's command line (serve, tap).
+ */
+export function argumentError(err: unknown): string {
+  const { code, message } = err as NodeJS.ErrnoException;
+  const option = /'(?:-\w, )?(--?[\w-]+)/.exec(message)?.[1];
+  if (option === undefined) return message;
+  if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") return `unknown option ${option}`;
+  if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE" && message.endsWith("argument missing"))
+    return `${option} needs a value`;
+  if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE" && message.endsWith("does not take an argument"))
+    return `${option} takes no value`;
+  return message;
+}
 
 /**
  * The output format from `--format F` and `--json` (the same as `--format json`): one spelling

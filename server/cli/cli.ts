@@ -29,7 +29,7 @@ import { TranscriptStore } from "../transcripts/transcript-store";
 import { dataDirFor } from "../runtime";
 import { removedOnExit } from "../removed-on-exit";
 import { commandUsage, helpFor } from "./cli-usage";
-import { outputFormat } from "./cli-options";
+import { argumentError, outputFormat } from "./cli-options";
 import { CliError } from "./cli-error";
 import { openInput, type Source } from "./transcript-source";
 
@@ -39,7 +39,7 @@ function parse(command: string, argv: string[], options: Options) {
   try {
     return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (err) {
-    throw new CliError(`${(err as Error).message}\n\n${commandUsage(command)}`, 2);
+    throw new CliError(`${argumentError(err)}\n\n${commandUsage(command)}`, 2);
   }
 }
 

@@ -23,7 +23,7 @@ import { Profiles } from "../agents/profiles";
 import { TranscriptStore } from "../transcripts/transcript-store";
 import { removedOnExit } from "../removed-on-exit";
 import { CliError } from "./cli-error";
-import { durationMs, outputFormat } from "./cli-options";
+import { argumentError, durationMs, outputFormat } from "./cli-options";
 import { commandUsage } from "./cli-usage";
 
 interface SideSpec {
@@ -138,12 +138,12 @@ async function compare(argv: string[]): Promise<number> {
       strict: true,
     }));
   } catch (err) {
-    throw new CliError((err as Error).message, 2);
+    throw new CliError(argumentError(err), 2);
   }
   const prompt = values.prompt as string | undefined;
-  if (!prompt) throw new CliError("compare needs --prompt", 2);
+  if (!prompt) throw new CliError("needs --prompt", 2);
   const named = (values.profile as string[] | undefined) ?? [];
-  if (named.length === 0 || named.length > 2) throw new CliError("compare needs one or two --profile", 2);
+  if (named.length === 0 || named.length > 2) throw new CliError("needs one or two --profile", 2);
   const options = parseOptions((values.option as string[] | undefined) ?? []);
   const timeoutMs = durationMs(values.timeout, "--timeout", 600_000);
   const format = outputFormat(values, ["markdown", "json"], "markdown");

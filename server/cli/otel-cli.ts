@@ -10,6 +10,7 @@ import { createRedactor, secretsFromEnv } from "../../lib/features/library/redac
 import { exportRecording } from "../otel/export-recording";
 import { headersOf, OtlpExportError, OtlpSender, protocolOf, tracesUrl, type OtlpTarget } from "../otel/otlp-sender";
 import { CliError } from "./cli-error";
+import { argumentError } from "./cli-options";
 import { commandUsage } from "./cli-usage";
 import { openInput, type Source } from "./transcript-source";
 
@@ -73,7 +74,7 @@ export function otlpTarget(
     if (!url) throw new Error("--otlp needs the endpoint's URL (or OTEL_EXPORTER_OTLP_ENDPOINT)");
     return { url, headers: headersOf(flags["otlp-header"] ?? []), protocol: protocolOf(flags["otlp-protocol"], env) };
   } catch (err) {
-    throw new CliError(`${(err as Error).message}\n\n${commandUsage("export")}`, 2);
+    throw new CliError(`${argumentError(err)}\n\n${commandUsage("export")}`, 2);
   }
 }
 
@@ -94,7 +95,7 @@ export async function otlpExportMain(argv: string[]): Promise<number> {
       },
     });
   } catch (err) {
-    throw new CliError(`${(err as Error).message}\n\n${commandUsage("export")}`, 2);
+    throw new CliError(`${argumentError(err)}\n\n${commandUsage("export")}`, 2);
   }
   const { values, positionals: files } = parsed;
   if (!files.length) throw new CliError(`export --otlp needs a transcript file\n\n${commandUsage("export")}`, 2);

@@ -30,7 +30,7 @@ import { VERSION } from "../version";
 import { paramsOf, ProbeAgent, SHORT_MS } from "./probe-client-agent";
 import { fsChecks, schemaChecks, terminalChecks } from "./probe-client-checks";
 import { CliError } from "./cli-error";
-import { durationMs } from "./cli-options";
+import { argumentError, durationMs } from "./cli-options";
 import { commandUsage } from "./cli-usage";
 
 const LARGE_TEXT = "x".repeat(1024 * 1024);
@@ -334,7 +334,7 @@ export async function probeClientMain(argv: string[]): Promise<number> {
       throw new CliError("--output and --report are the same option: give one", 2);
     timeoutMs = durationMs(values.timeout, "--timeout", 120_000);
   } catch (err) {
-    process.stderr.write(`acp-playground probe-client: ${(err as Error).message}\n\n${commandUsage("probe-client")}\n`);
+    process.stderr.write(`acp-playground probe-client: ${argumentError(err)}\n\n${commandUsage("probe-client")}\n`);
     return 2;
   }
   const reportPath = reportPathFor(values.output ?? values.report);

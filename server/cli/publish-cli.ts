@@ -10,6 +10,7 @@ import { parseArgs } from "node:util";
 import type { TranscriptMeta } from "../../lib/contracts/transcript-meta";
 import { dataDirFor } from "../runtime";
 import { CliError } from "./cli-error";
+import { argumentError } from "./cli-options";
 import { commandUsage } from "./cli-usage";
 import { nameOf, openSource } from "./transcript-source";
 
@@ -36,7 +37,7 @@ export async function publishMain(
       options: { to: { type: "string" }, data: { type: "string" } },
     });
   } catch (err) {
-    throw new CliError(`${(err as Error).message}\n\n${commandUsage("publish")}`, 2);
+    throw new CliError(`publish: ${argumentError(err)}\n\n${commandUsage("publish")}`, 2);
   }
   const { values, positionals: files } = parsed;
   if (files.length === 0) throw new CliError(`publish: name at least one FILE\n\n${commandUsage("publish")}`, 2);

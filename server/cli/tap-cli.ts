@@ -11,6 +11,7 @@ import { runTap } from "../tap/tap";
 import { DiscoveryError, findRelay, type RelayTarget } from "../tap/tap-discovery";
 import { dataDirFor } from "../runtime";
 import { commandUsage } from "./cli-usage";
+import { argumentError } from "./cli-options";
 
 /** Returns the exit code: the agent's, or 2 for bad arguments or configuration. */
 export async function tapMain(argv: string[]): Promise<number> {
@@ -31,7 +32,7 @@ export async function tapMain(argv: string[]): Promise<number> {
       strict: true,
     }));
   } catch (err) {
-    return fail((err as Error).message);
+    return fail(argumentError(err));
   }
   if (positionals.length > 0) return fail("put the agent's command after --");
   if ((values.profile === undefined) === (command.length === 0))

@@ -30,7 +30,7 @@ import {
 } from "../../lib/protocol/schema-app-server";
 import { schemaSet } from "../agents/client-services";
 import { CliError } from "./cli-error";
-import { outputFormat } from "./cli-options";
+import { argumentError, outputFormat } from "./cli-options";
 import { commandUsage } from "./cli-usage";
 import { openInput, type Source } from "./transcript-source";
 
@@ -133,11 +133,10 @@ async function run(argv: string[]): Promise<number> {
       strict: true,
     });
   } catch (err) {
-    throw new CliError(`${(err as Error).message}\n\n${commandUsage("validate")}`, 2);
+    throw new CliError(`${argumentError(err)}\n\n${commandUsage("validate")}`, 2);
   }
   const { values, positionals } = parsed;
-  if (positionals.length === 0)
-    throw new CliError(`validate needs at least one file\n\n${commandUsage("validate")}`, 2);
+  if (positionals.length === 0) throw new CliError(`needs at least one file\n\n${commandUsage("validate")}`, 2);
   const format = outputFormat(values, ["text", "json", "junit"], "text");
   if (values.side !== undefined && values.side !== "agent" && values.side !== "client")
     throw new CliError(`--side must be agent or client, not "${values.side}"`, 2);

@@ -62,6 +62,33 @@ describe("--help", () => {
     for (const c of commands.filter((c) => c !== "serve")) expect(top.stdout).toContain(`  ${c} `);
   }, 60_000);
 
+  // parseArgs' own advice, to put an unknown option after `--`, would make it serve's or tap's agent command.
+  it.each(commands)(
+    "%s names a wrong option in its own words, with its usage, and exits 2",
+    async (command) => {
+      const r = await run([command, "--no-such-option"]);
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr.split("\n")[0]).toMatch(
+        /^acp-playground(?: [\w-]+)?: (?:publish: )?unknown option --no-such-option$/,
+      );
+      expect(r.stderr).toContain(`usage: acp-playground ${command === "serve" ? "[serve]" : command}`);
+      expect(r.stderr).not.toMatch(/after '--'/);
+      expect((await run([command, "--no-such-option=1"])).stderr).not.toMatch(/after '--'/);
+    },
+    60_000,
+  );
+
+  it("says which option lacks its value, and never names the command twice", async () => {
+    expect((await run(["serve", "--port"])).stderr).toMatch(/^acp-playground: --port needs a value\n/);
+    expect((await run(["serve", "--no-open=yes"])).stderr).toMatch(/^acp-playground: --no-open takes no value\n/);
+    expect((await run(["validate"])).stderr).toMatch(/^acp-playground validate: needs at least one file\n/);
+    expect((await run(["compare", "--prompt", "x"])).stderr).toMatch(
+      /^acp-playground compare: needs one or two --profile\n/,
+    );
+    for (const args of [["validate"], ["compare"], ["compare", "--prompt", "x"], ["record"], ["export"], ["replay"]])
+      expect((await run(args)).stderr, args.join(" ")).not.toMatch(/^acp-playground ([\w-]+): \1\b/);
+  }, 60_000);
+
   it("names only docs the package ships", async () => {
     const files: string[] = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")).files;
     const shipped = (file: string) =>

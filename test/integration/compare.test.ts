@@ -156,7 +156,7 @@ describe("acp-playground compare", () => {
     expect(bad.stderr).toContain("B: ");
     const noPrompt = await cli("--profile", "gemini");
     expect(noPrompt.exitCode).toBe(2);
-    expect(noPrompt.stderr).toContain("compare needs --prompt");
+    expect(noPrompt.stderr).toContain("acp-playground compare: needs --prompt");
     const badOption = await cli("--profile", "gemini", "--prompt", "x", "--option", "C.model");
     expect(badOption.exitCode).toBe(2);
   }, 600_000);
