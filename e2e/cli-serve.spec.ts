@@ -4,7 +4,9 @@
  * and the data goes to the user's data directory. No browser: the relay's own HTTP API.
  */
 import { execa } from "execa";
-import { mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
@@ -54,4 +56,35 @@ test("with no command it serves the folder it runs in, with the agent after -- a
   expect(readFileSync(path.join(home, ".local", "share", "acp-playground", "token"), "utf8")).toBe("cli-serve");
   expect(await execa("ls", ["-A", project]).then((r) => r.stdout)).toBe("");
   rmSync(tmp, { recursive: true, force: true });
+});
+
+test("a port in use is named with what to do, exit 2, and the warm agent it started is stopped", async () => {
+  const tmp = realpathSync(mkdtempSync(path.join(tmpdir(), "acp-cli-port-")));
+  // The agent's own copy: a process still running it after the command ended names this folder.
+  const agent = path.join(tmp, "agent.mjs");
+  copyFileSync(stub, agent);
+  const taken = createServer();
+  await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+  const port = (taken.address() as AddressInfo).port;
+  try {
+    const r = await execa(
+      process.execPath,
+      [bin, "--no-open", "--port", String(port), "--", process.execPath, agent, "echo"],
+      {
+        cwd: tmp,
+        reject: false,
+        timeout: 60_000,
+        env: { HOME: tmp, XDG_DATA_HOME: "", ACP_PLAYGROUND_DATA: path.join(tmp, "data") },
+      },
+    );
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toBe(
+      `acp-playground: configuration error: port ${port} on 127.0.0.1 is in use: stop what uses it, or choose another port (--port N, or PORT=N; 0 picks a free one)`,
+    );
+    const left = await execa("pgrep", ["-f", agent], { reject: false });
+    expect(left.stdout).toBe("");
+  } finally {
+    taken.close();
+    rmSync(tmp, { recursive: true, force: true });
+  }
 });

@@ -38,10 +38,16 @@ export async function serve(agents: CommandLineAgent[] = [], installed = false):
     throw new ConfigError(`cannot share live events (--redis): ${(err as Error).message}`);
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.http.once("error", reject);
-    server.http.listen(config.port, config.host, resolve);
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.http.once("error", reject);
+      server.http.listen(config.port, config.host, resolve);
+    });
+  } catch (err) {
+    // The relay's warm pool is already starting agents: stop them before saying why.
+    await server.close();
+    throw new ConfigError(listenError(err as NodeJS.ErrnoException, config.host, config.port));
+  }
   const address = server.http.address();
   const port = typeof address === "object" && address ? address.port : config.port;
   const shownHost = config.host.includes(":") ? `[${config.host}]` : config.host;
@@ -67,6 +73,15 @@ export async function serve(agents: CommandLineAgent[] = [], installed = false):
   }
 
   exitOnSignals(server);
+}
+
+/** Why the port cannot be had, and what to do (a port in use is the usual case: a second start). */
+function listenError(err: NodeJS.ErrnoException, host: string, port: number): string {
+  const other = "choose another port (--port N, or PORT=N; 0 picks a free one)";
+  if (err.code === "EADDRINUSE") return `port ${port} on ${host} is in use: stop what uses it, or ${other}`;
+  if (err.code === "EACCES") return `port ${port} on ${host} needs privileges this user lacks: ${other}`;
+  if (err.code === "EADDRNOTAVAIL") return `${host} is not an address of this machine: set HOST to one that is`;
+  return `cannot listen on ${host}:${port}: ${err.message}`;
 }
 
 /**
