@@ -2,6 +2,8 @@
  * Options spelled the same way by every command (server/cli/cli-usage.ts): `--json` and
  * `--format`, a duration for `--timeout`, and one wording for what parseArgs refuses.
  */
+import { accessSync, constants, statSync } from "node:fs";
+import path from "node:path";
 import { CliError } from "./cli-error";
 
 /**
@@ -53,4 +55,28 @@ export function durationMs(
   if (!Number.isFinite(ms) || ms <= 0)
     throw new CliError(`${flag} must be a duration: seconds (90), or 90s, 1500ms, 10m; not "${String(value)}"`, 2);
   return ms;
+}
+
+/**
+ * The file a command writes when it is done (-o), checked before anything runs: a recorded turn or
+ * a comparison is not lost at the end for a folder that is missing.
+ */
+export function outputPath(file: string): string {
+  const out = path.resolve(file);
+  const dir = path.dirname(out);
+  const kind = (p: string) => {
+    try {
+      return statSync(p).isDirectory() ? "folder" : "file";
+    } catch {
+      return undefined;
+    }
+  };
+  if (kind(dir) !== "folder") throw new CliError(`-o ${file}: there is no folder ${dir}`, 2);
+  if (kind(out) === "folder") throw new CliError(`-o ${file}: a folder, not a file`, 2);
+  try {
+    accessSync(dir, constants.W_OK);
+  } catch {
+    throw new CliError(`-o ${file}: the folder ${dir} is not writable`, 2);
+  }
+  return out;
 }

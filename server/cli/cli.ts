@@ -29,7 +29,7 @@ import { TranscriptStore } from "../transcripts/transcript-store";
 import { dataDirFor } from "../runtime";
 import { removedOnExit } from "../removed-on-exit";
 import { commandUsage, helpFor } from "./cli-usage";
-import { argumentError, outputFormat } from "./cli-options";
+import { argumentError, outputFormat, outputPath } from "./cli-options";
 import { CliError } from "./cli-error";
 import { openInput, type Source } from "./transcript-source";
 
@@ -119,7 +119,7 @@ async function record(argv: string[]): Promise<number> {
     terminal: { type: "string" },
   });
   if (!values.prompt) throw new CliError(`record needs --prompt\n\n${commandUsage("record")}`, 2);
-  const output = path.resolve((values.output as string | undefined) ?? "run.jsonl");
+  const output = outputPath((values.output as string | undefined) ?? "run.jsonl");
   const cwd = workspace(values.cwd as string | undefined);
   const checked = flagPolicies(values, POLICIES, { permission: "auto" });
   if (!checked.ok) throw new CliError(checked.error, 2);
@@ -307,6 +307,7 @@ async function exportCommand(argv: string[]): Promise<number> {
     if (positionals.length)
       throw new CliError(`export --viewer takes no transcript file\n\n${commandUsage("export")}`, 2);
     const out = typeof values.output === "string" ? values.output : "viewer.html";
+    outputPath(out);
     const { viewerHtml } = await import("../transcripts/export");
     const { html } = await viewerHtml();
     writeFileSync(out, html);
@@ -321,6 +322,7 @@ async function exportCommand(argv: string[]): Promise<number> {
   const { exportHtml } = await import("../transcripts/export");
   let result: Awaited<ReturnType<typeof exportHtml>>;
   try {
+    outputPath(out);
     result = await exportHtml(readInput(source), secretsFromEnv(process.env));
   } catch (err) {
     if (err instanceof TranscriptError) throw new CliError(`${source.name}: ${err.message}`, 4);

@@ -23,7 +23,7 @@ import { Profiles } from "../agents/profiles";
 import { TranscriptStore } from "../transcripts/transcript-store";
 import { removedOnExit } from "../removed-on-exit";
 import { CliError } from "./cli-error";
-import { argumentError, durationMs, outputFormat } from "./cli-options";
+import { argumentError, durationMs, outputFormat, outputPath } from "./cli-options";
 import { commandUsage } from "./cli-usage";
 
 interface SideSpec {
@@ -147,6 +147,8 @@ async function compare(argv: string[]): Promise<number> {
   const options = parseOptions((values.option as string[] | undefined) ?? []);
   const timeoutMs = durationMs(values.timeout, "--timeout", 600_000);
   const format = outputFormat(values, ["markdown", "json"], "markdown");
+  // Checked now, not once both agents have run.
+  if (typeof values.output === "string") outputPath(values.output);
   // Off by default, as for record: Gemini then writes files itself (through the client it cannot create one, docs/gemini-quirks.md).
   const checked = flagPolicies(values, ["auto", "deny"], { permission: "auto", fs: "deny", terminal: "deny" });
   if (!checked.ok) throw new CliError(checked.error, 2);

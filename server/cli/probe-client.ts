@@ -30,7 +30,7 @@ import { VERSION } from "../version";
 import { paramsOf, ProbeAgent, SHORT_MS } from "./probe-client-agent";
 import { fsChecks, schemaChecks, terminalChecks } from "./probe-client-checks";
 import { CliError } from "./cli-error";
-import { argumentError, durationMs } from "./cli-options";
+import { argumentError, durationMs, outputPath } from "./cli-options";
 import { commandUsage } from "./cli-usage";
 
 const LARGE_TEXT = "x".repeat(1024 * 1024);
@@ -259,7 +259,7 @@ async function script(agent: ProbeAgent, opts: { timeoutMs: number; reportPath: 
 }
 
 function reportPathFor(option: string | undefined): string {
-  if (option) return path.resolve(option.replace(/\.(json|md)$/, ""));
+  if (option) return outputPath(option.replace(/\.(json|md)$/, ""));
   const dir = path.join(dataDirFor(process.env), "client-probes");
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const stamp = new Date().toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);

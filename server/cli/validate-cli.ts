@@ -30,7 +30,7 @@ import {
 } from "../../lib/protocol/schema-app-server";
 import { schemaSet } from "../agents/client-services";
 import { CliError } from "./cli-error";
-import { argumentError, outputFormat } from "./cli-options";
+import { argumentError, outputFormat, outputPath } from "./cli-options";
 import { commandUsage } from "./cli-usage";
 import { openInput, type Source } from "./transcript-source";
 
@@ -142,6 +142,7 @@ async function run(argv: string[]): Promise<number> {
     throw new CliError(`--side must be agent or client, not "${values.side}"`, 2);
   const side: FrameDirection | undefined =
     values.side === undefined ? undefined : values.side === "agent" ? "from-agent" : "to-agent";
+  if (values.output !== undefined) outputPath(values.output);
   const sources: Source[] = [];
   try {
     for (const arg of positionals) sources.push(await openInput(arg));

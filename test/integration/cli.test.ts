@@ -235,6 +235,28 @@ describe("acp-playground CLI", () => {
     expect(bad.stderr).toContain("line 1: unsupported transcript version 7.0");
   });
 
+  // Found at the end, the folder would cost the turn just run (record) or both sides' (compare).
+  it("refuses an -o in a folder that does not exist before anything runs, exit 2", async () => {
+    const demo = path.resolve(import.meta.dirname, "../../demo/gemini-demo.jsonl");
+    const out = path.join(dir, "no-such-folder", "out.x");
+    const runs = [
+      ["record", "--profile", "missing", "--prompt", "hi", "-o", out],
+      ["compare", "--profile", "missing", "--prompt", "hi", "-o", out],
+      ["export", demo, "-o", out],
+      ["export", "--viewer", "-o", out],
+      ["validate", demo, "-o", out],
+    ];
+    for (const args of runs) {
+      const r = await cli(...args);
+      expect(r.exitCode, args[0]).toBe(2);
+      expect(r.stderr, args[0]).toContain(`-o ${out}: there is no folder ${path.dirname(out)}`);
+    }
+    const onFolder = await cli("export", demo, "-o", dir);
+    expect(onFolder.exitCode).toBe(2);
+    expect(onFolder.stderr).toContain(`-o ${dir}: a folder, not a file`);
+    expect(existsSync(path.dirname(out))).toBe(false);
+  });
+
   it("refuses serve options it does not know, and an agent named twice", async () => {
     const unknown = await cli("--no-such-flag");
     expect(unknown.exitCode).toBe(2);
