@@ -178,7 +178,7 @@ ${FILE_IS}
 };
 
 const EXIT_CODES =
-  "exit codes: 0 ok, 1 difference found, 2 bad arguments, 3 agent failed to start, 4 unreadable or invalid file";
+  "exit codes: 0 ok, 1 difference found, 2 bad arguments, 3 agent failed to start, 4 unreadable or invalid file,\n  5 traces not sent (export --otlp)";
 const DOCS_LINE = `docs: ${DOCS}`;
 
 export const USAGE = `usage: acp-playground [serve] [options] [-- AGENT_COMMAND ARGS...]
