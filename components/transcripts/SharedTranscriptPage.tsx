@@ -17,7 +17,7 @@ export function SharedTranscriptPage({ id, shareToken }: { id: string; shareToke
           <ViewerMessage title="This share link is not valid">
             <p>
               {e.status === 404
-                ? "The transcript was deleted, or the link is incomplete. Ask for a new link."
+                ? "The link was revoked (Unshare), the transcript was deleted, or the link is incomplete. Ask its owner for a new link."
                 : e.message}
             </p>
           </ViewerMessage>
