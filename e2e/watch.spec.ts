@@ -5,7 +5,16 @@
  */
 import { writeFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
-import { choosePreset, connect, printFramesOnFailure, prompt, scriptTurns, stopAgent, workspaceFile } from "./helpers";
+import {
+  choosePreset,
+  connect,
+  printFramesOnFailure,
+  prompt,
+  scriptTurns,
+  stopAgent,
+  url,
+  workspaceFile,
+} from "./helpers";
 
 printFramesOnFailure();
 
@@ -70,5 +79,21 @@ test("a watcher sees the owner's conversation and waiting card live, answers not
   } finally {
     await other.close();
     await stopAgent(page);
+  }
+});
+
+test("a watch link that has ended, or never existed, says so and tells the watcher of nothing to press", async ({
+  browser,
+}) => {
+  // Another person: no access token, so nothing of the playground's own page.
+  const other = await browser.newContext();
+  const watcher = await other.newPage();
+  try {
+    await watcher.goto(`${new URL(url()).origin}/watch/${"e".repeat(32)}`);
+    await expect(watcher.getByTestId("watch-status")).toHaveAttribute("data-state", "ended");
+    await expect(watcher.getByTestId("session-empty")).toHaveText("No session was opened while this link was live.");
+    await expect(watcher.getByRole("button", { name: "Connect" })).toHaveCount(0);
+  } finally {
+    await other.close();
   }
 });

@@ -11,6 +11,7 @@ import { useMemo, type ReactNode } from "react";
 import type { AsItem } from "@/lib/folds/codex-app-server/view";
 import type { Highlight } from "../session-view/highlight";
 import { useSession, useSessionStore, useTabState } from "../state/use-session";
+import { usePageShortcuts } from "../answer/shortcuts";
 import { AsItemView } from "./ItemViews";
 import { ThreadConversation } from "./ThreadConversation";
 import { usageText } from "./TurnLine";
@@ -29,6 +30,7 @@ export function ThreadView({ onHighlight, onShowFrames }: Props) {
   const thread = threadId !== undefined ? state.threads[threadId] : undefined;
   const store = useSessionStore();
   const live = !store.isOffline;
+  const pageListens = usePageShortcuts();
   const pendingFrames = useSession((s) => s.pending);
   // The store's pending list says what still waits for this page (the fold only knows what the frames say).
   const waitingSeqs = useMemo(() => new Set(live ? pendingFrames.map((f) => f.seq) : []), [live, pendingFrames]);
@@ -98,9 +100,12 @@ export function ThreadView({ onHighlight, onShowFrames }: Props) {
         </>
       ) : (
         <p data-testid="session-empty" className="px-3 py-6 text-center text-sm text-zinc-500">
-          {live
+          {/* Connect is the playground tab's (the page that listens for its keys): not a watcher's, nor a comparison side's. */}
+          {live && pageListens && !store.watching
             ? "No thread yet. Press Connect above: it starts Codex's app-server, initializes it and starts a thread (initialize, initialized, thread/start). Its turns appear here: messages, reasoning, commands, file changes and the approvals they wait on."
-            : "No thread in this transcript up to here."}
+            : live
+              ? "No thread yet: it shows here once the agent has started one."
+              : "No thread in this transcript up to here."}
         </p>
       )}
     </div>

@@ -45,6 +45,7 @@ export function SessionView({ onHighlight, onShowFrames }: Props) {
   const store = useSessionStore();
   const live = !store.isOffline;
   const exited = useSession((s) => s.agent.state === "exited");
+  const watchEnded = useSession((s) => s.watchEnded !== undefined);
   const pending = useSession((s) => s.pending);
   // Requests naming no session go to the session shown: they wait for the user all the same.
   const requests = useMemo(
@@ -82,7 +83,16 @@ export function SessionView({ onHighlight, onShowFrames }: Props) {
         </>
       ) : (
         <p data-testid="session-empty" className="px-3 py-6 text-center text-sm text-zinc-500">
-          {live ? (
+          {/* Connect is the playground tab's (the page that listens for its keys): not a watcher's, nor a comparison side's. */}
+          {store.watching ? (
+            watchEnded ? (
+              "No session was opened while this link was live."
+            ) : (
+              "No session yet: it shows here once the session's owner opens one."
+            )
+          ) : live && !pageListens ? (
+            "No session yet: it shows here once the agent has opened one."
+          ) : live ? (
             <>
               No session yet. Press <span className="font-medium text-zinc-300">Connect</span> right above: it starts
               the agent, initializes it and opens a session, and the conversation appears here. (By hand: start an
