@@ -249,3 +249,11 @@ test("Replay as mock agent opens the replay in a new tab; the running tab keeps 
   await expect(tabs).toHaveCount(2);
   await stopAgent(page);
 });
+
+test("an address with no page says so and links on, answering 404", async ({ page }) => {
+  const res = await page.goto(`${origin()}/no-such-page`);
+  expect(res?.status()).toBe(404);
+  await expect(page.getByTestId("not-found")).toContainText("No page at this address");
+  await page.getByTestId("not-found").getByRole("link", { name: "playground" }).click();
+  await expect(page).toHaveURL(`${origin()}/`);
+});
