@@ -79,7 +79,7 @@ test("a port in use is named with what to do, exit 2, and the warm agent it star
     );
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toBe(
-      `acp-playground: configuration error: port ${port} on 127.0.0.1 is in use: stop what uses it, or choose another port (--port N, or PORT=N; 0 picks a free one)`,
+      `acp-playground: configuration error: port ${port} on 127.0.0.1 is in use: stop what uses it, or choose another port with --port N (0 picks a free one)`,
     );
     const left = await execa("pgrep", ["-f", agent], { reject: false });
     expect(left.stdout).toBe("");

@@ -46,7 +46,7 @@ export async function serve(agents: CommandLineAgent[] = [], installed = false):
   } catch (err) {
     // The relay's warm pool is already starting agents: stop them before saying why.
     await server.close();
-    throw new ConfigError(listenError(err as NodeJS.ErrnoException, config.host, config.port));
+    throw new ConfigError(listenError(err as NodeJS.ErrnoException, config.host, config.port, installed));
   }
   const address = server.http.address();
   const port = typeof address === "object" && address ? address.port : config.port;
@@ -76,8 +76,9 @@ export async function serve(agents: CommandLineAgent[] = [], installed = false):
 }
 
 /** Why the port cannot be had, and what to do (a port in use is the usual case: a second start). */
-function listenError(err: NodeJS.ErrnoException, host: string, port: number): string {
-  const other = "choose another port (--port N, or PORT=N; 0 picks a free one)";
+/** `installed`: the command takes --port; `npm start` reads only PORT. */
+function listenError(err: NodeJS.ErrnoException, host: string, port: number, installed: boolean): string {
+  const other = `choose another port with ${installed ? "--port N" : "PORT=N npm start"} (0 picks a free one)`;
   if (err.code === "EADDRINUSE") return `port ${port} on ${host} is in use: stop what uses it, or ${other}`;
   if (err.code === "EACCES") return `port ${port} on ${host} needs privileges this user lacks: ${other}`;
   if (err.code === "EADDRNOTAVAIL") return `${host} is not an address of this machine: set HOST to one that is`;

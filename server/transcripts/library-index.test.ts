@@ -5,6 +5,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
 import { serialize, serializeFrame } from "../../lib/contracts/transcript";
 import { transcriptLimits } from "../config";
@@ -65,4 +66,22 @@ describe("LibraryIndex", () => {
     const bytes = Buffer.concat([file, `${file}-wal`].filter(existsSync).map((f) => readFileSync(f)));
     expect(bytes.includes("wombatconfidential")).toBe(false);
   });
+
+  // A server whose port is taken closes its relay with nothing else running (server/cli/serve.ts): its
+  // process ended with exit 0 and no word while the worker, unref'd, had yet to answer the close.
+  it("keeps the process alive until its worker has closed", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "acp-index-close-"));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const script = `
+      const { LibraryIndex } = await import(${JSON.stringify(path.join(import.meta.dirname, "library-index.ts"))});
+      await new LibraryIndex(${JSON.stringify(dir)}).close();
+      process.stdout.write("closed");
+    `;
+    const run = await execa(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+      reject: false,
+      timeout: 60_000,
+    });
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toBe("closed");
+  }, 90_000);
 });

@@ -112,6 +112,8 @@ export class LibraryIndex implements IndexObserver {
   async close(): Promise<void> {
     clearTimeout(this.timer);
     if (this.failure) return;
+    // Unref'd, the worker would let a process with nothing else to do exit (0, silently) before it answers.
+    this.worker.ref();
     await this.ask({ type: "close" }).catch(() => undefined);
     this.failure = new Error("the search index is closed");
     await this.worker.terminate();
