@@ -36,6 +36,40 @@ describe("MessageText", () => {
     expect(printed).toBe("Reading `hello.txt`.\n\n[tool] ReadFile hello.txt\n\n`hello.txt` says:");
   });
 
+  it("names a call first seen in a permission request once (Gemini sends no tool_call for it)", () => {
+    const ask = {
+      method: "session/request_permission",
+      message: {
+        jsonrpc: "2.0",
+        id: 0,
+        method: "session/request_permission",
+        params: { sessionId: "s", toolCall: { toolCallId: "w", title: "Writing to hello.txt" }, options: [] },
+      },
+    };
+    const printed = fold([
+      chunk("I will write `hello.txt`."),
+      ask,
+      update({
+        sessionUpdate: "tool_call_update",
+        toolCallId: "w",
+        title: "Writing to hello.txt",
+        status: "completed",
+      }),
+      chunk("Wrote `hello.txt`."),
+    ]);
+    expect(printed).toBe("I will write `hello.txt`.\n\n[tool] Writing to hello.txt\n\nWrote `hello.txt`.");
+  });
+
+  it("names a call once, whichever update first gives its title", () => {
+    expect(
+      fold([
+        update({ sessionUpdate: "tool_call", toolCallId: "t", status: "pending" }),
+        update({ sessionUpdate: "tool_call_update", toolCallId: "t", title: "Run ls" }),
+        update({ sessionUpdate: "tool_call_update", toolCallId: "t", title: "Run ls -la", status: "completed" }),
+      ]),
+    ).toBe("[tool] Run ls\n");
+  });
+
   it("starts a new message where the message id changes, or a thought came between", () => {
     expect(fold([chunk("One.", "a"), chunk("Two.", "b"), chunk(" Still two.", "b")])).toBe("One.\n\nTwo. Still two.");
     expect(fold([chunk("One.\n"), update({ sessionUpdate: "agent_thought_chunk", content: {} }), chunk("Two.")])).toBe(
