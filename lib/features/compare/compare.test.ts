@@ -276,6 +276,25 @@ describe("reports", () => {
     expect(md).toMatch(/\| tokens \| – \| – \|/);
   });
 
+  it("writes what both sides share once: the same answer, the same change to a file", () => {
+    const side = (dir: string) =>
+      run(dir)
+        .prompt("p")
+        .say("I will write it.")
+        .tool("t1", "edit", { path: `${dir}/f.txt` })
+        .write(`${dir}/f.txt`, "hi\n")
+        .say("Wrote it.")
+        .end();
+    const same = compareRuns({ label: "A", frames: side("/a").frames }, { label: "B", frames: side("/b").frames });
+    const md = comparisonToMarkdown(same);
+    expect(md.split("I will write it.")).toHaveLength(2);
+    expect(md).toContain("Answers are the same:\n\n```\nI will write it.\n\nWrote it.\n```");
+    expect(md.split("+hi")).toHaveLength(2);
+    expect(md).toContain("A and B: `f.txt`");
+    // Different answers are each written, under their side's name.
+    expect(comparisonToMarkdown(c)).toContain("Answers differ.\n\n**gemini \\| x**");
+  });
+
   it("writes JSON with the format, the extra fields and patches but not the full texts", () => {
     const w = run("/a").prompt("p").write("/a/f.txt", "x".repeat(50)).end();
     const json = JSON.parse(

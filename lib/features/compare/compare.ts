@@ -196,12 +196,16 @@ export function comparisonToMarkdown(c: Comparison): string {
     row("tokens", (s) => tokens(s.usage));
     row("tool calls", (s) => String(s.tools.length));
     row("files changed", (s) => String(s.files.length));
-    out.push("", `Answers ${t.answersEqual ? "are the same" : "differ"}.`);
-    for (const [label, side] of [
-      [la, t.a],
-      [lb, t.b],
-    ] as const)
-      out.push("", `**${cell(label)}**`, "", fence(side?.answer ?? "(no turn)"));
+    // The same answer is written once.
+    if (t.answersEqual) out.push("", "Answers are the same:", "", fence(t.a!.answer));
+    else {
+      out.push("", "Answers differ.");
+      for (const [label, side] of [
+        [la, t.a],
+        [lb, t.b],
+      ] as const)
+        out.push("", `**${cell(label)}**`, "", fence(side?.answer ?? "(no turn)"));
+    }
     if (t.tools.length) {
       out.push("", "### Tool calls", "", `| ${cell(la)} | ${cell(lb)} | match |`, "|---|---|---|");
       for (const p of t.tools)
@@ -217,12 +221,18 @@ export function comparisonToMarkdown(c: Comparison): string {
           `- \`${f.path.replace(/`/g, "'")}\`: ${cell(la)} ${counts(f.a)}, ${cell(lb)} ${counts(f.b)}${f.same ? " (same result)" : ""}`,
         );
       }
-      for (const f of t.files)
-        for (const [label, x] of [
-          [la, f.a],
-          [lb, f.b],
-        ] as const)
-          if (x) out.push("", `${cell(label)}: \`${f.path.replace(/`/g, "'")}\``, "", fence(x.patch.trimEnd()));
+      for (const f of t.files) {
+        const path = f.path.replace(/`/g, "'");
+        // The same change on both sides is written once (the same result by other edits is not the same patch).
+        if (f.a && f.b && f.a.patch === f.b.patch)
+          out.push("", `${cell(la)} and ${cell(lb)}: \`${path}\``, "", fence(f.a.patch.trimEnd()));
+        else
+          for (const [label, x] of [
+            [la, f.a],
+            [lb, f.b],
+          ] as const)
+            if (x) out.push("", `${cell(label)}: \`${path}\``, "", fence(x.patch.trimEnd()));
+      }
     }
   }
   return `${out.join("\n")}\n`;

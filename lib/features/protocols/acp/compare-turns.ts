@@ -64,7 +64,8 @@ export function acpTurns(frames: readonly Frame[], timingOf: TimingOf): TurnAt[]
       const answer = items
         .filter((i) => i.type === "agent_message")
         .map((i) => textOf((i as { blocks: unknown[] }).blocks))
-        .join("");
+        // One paragraph per message, as the app-server's turns and `record` print them.
+        .join("\n\n");
       const timing = timingOf(turn.seq);
       out.push({
         seq: turn.seq,
