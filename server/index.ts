@@ -2,7 +2,18 @@
 import { ConfigError } from "./config";
 import { serve } from "./cli/serve";
 
-serve().catch((err: Error) => {
-  console.error(err instanceof ConfigError ? `Configuration error: ${err.message}` : err);
-  process.exit(1);
-});
+// `npm start -- ...` reads only --no-open (server/cli/open-browser.ts): anything else would be ignored without a word.
+const unread = process.argv.slice(2).find((a) => a !== "--no-open");
+if (unread !== undefined) {
+  console.error(
+    `npm start takes only --no-open, not ${unread}: set the variables instead (PORT, ACP_PLAYGROUND_CONFIG, ` +
+      "ACP_PLAYGROUND_DATA...: README, Configuration), or run `npx acp-playground serve` with serve's options " +
+      "(`npx acp-playground serve --help`).",
+  );
+  process.exitCode = 2;
+} else {
+  serve().catch((err: Error) => {
+    console.error(err instanceof ConfigError ? `Configuration error: ${err.message}` : err);
+    process.exit(1);
+  });
+}
