@@ -5,6 +5,7 @@ import {
   checkUserEnv,
   CREDENTIAL_ENV_NAME,
   describeAuthMethod,
+  describeAuthMethods,
   initializeAuthMethods,
   isProtectedEnvName,
   missingEnvVars,
@@ -304,4 +305,22 @@ it("describeAuthMethod names the type and what it needs", () => {
     "Key (e) — env_var: set K1, K2",
     "Term (t) — terminal: run a login command",
   ]);
+});
+
+it("describeAuthMethods says what methods of one kind need once (Gemini's four of type agent)", () => {
+  const methods = parseAuthMethods({
+    authMethods: [
+      { id: "oauth-personal", name: "Log in with Google" },
+      { id: "gemini-api-key", name: "Gemini API key" },
+      { id: "e", name: "Key", type: "env_var", vars: [{ name: "K1" }] },
+      { id: "t", name: "Term", type: "terminal" },
+    ],
+  });
+  expect(describeAuthMethods(methods)).toBe(
+    "Log in with Google (oauth-personal), Gemini API key (gemini-api-key) — agent: the agent authenticates itself; " +
+      "Key (e) — env_var: set K1; Term (t) — terminal: run a login command",
+  );
+  expect(describeAuthMethods(methods.slice(2))).toBe(
+    "Key (e) — env_var: set K1; Term (t) — terminal: run a login command",
+  );
 });

@@ -274,6 +274,26 @@ export function terminalAuthCommand(
   return { argv, env, line };
 }
 
+/**
+ * The methods for an error's one line: an env_var method each with its variables, methods of the
+ * agent's or the terminal's kind together, so that what they need is said once (Gemini offers four
+ * methods of type agent).
+ */
+export function describeAuthMethods(methods: readonly AuthMethodView[]): string {
+  const named = (m: AuthMethodView) => `${m.name} (${m.id})`;
+  const parts: string[] = [];
+  for (const type of ["agent", "env_var", "terminal"] as const) {
+    const of = methods.filter((m) => m.type === type);
+    if (!of.length) continue;
+    if (type === "env_var" || of.length === 1) parts.push(...of.map(describeAuthMethod));
+    else
+      parts.push(
+        `${of.map(named).join(", ")} — ${type}: ${type === "agent" ? "the agent authenticates itself" : "run a login command"}`,
+      );
+  }
+  return parts.join("; ");
+}
+
 /** One line per method for a chooser or an error: its name, type and what it needs. */
 export function describeAuthMethod(m: AuthMethodView): string {
   const what =

@@ -13,7 +13,7 @@ import { AGENT_METHODS } from "../../protocol/methods";
 import { seconds } from "../../protocol/request-port";
 import { staticChecks } from "../../folds/static-checks";
 import { agentErrorText, needsAuth } from "./handshake";
-import { type AuthMethodView, describeAuthMethod, missingEnvVars, parseAuthMethods } from "./auth-methods";
+import { type AuthMethodView, describeAuthMethods, missingEnvVars, parseAuthMethods } from "./auth-methods";
 
 /** How the start failed before the agent ran (the relay's spawn error `data`). */
 export type StartFailure =
@@ -412,7 +412,7 @@ export function diagnose(facts: DoctorFacts): Diagnosis {
     kind: "auth-required",
     severity: "error",
     title: "session/new needs authentication",
-    detail: `${errorText(e)}${methods.length ? `\nthe agent offers: ${methods.map(describeAuthMethod).join("; ")}` : "\nthe agent listed no auth method"}`,
+    detail: `${errorText(e)}${methods.length ? `\nthe agent offers: ${describeAuthMethods(methods)}` : "\nthe agent listed no auth method"}`,
     fix: methods.length
       ? "Connect in the playground offers these methods: choose one (an env_var method's values can be typed there)."
       : "It lists no auth method: log in with the agent's own command in a terminal, then try again.",

@@ -15,7 +15,7 @@ import { AGENT_METHODS } from "../../protocol/methods";
 import { APP_SERVER_CLIENT } from "../../protocol/app-server-methods";
 import { seconds, type RequestPort } from "../../protocol/request-port";
 import { ok, type Failure, type Result } from "../../protocol/result";
-import { type AuthMethodView, canAuthenticate, describeAuthMethod, parseAuthMethods } from "./auth-methods";
+import { type AuthMethodView, canAuthenticate, describeAuthMethods, parseAuthMethods } from "./auth-methods";
 
 /** ACP v1, the SDK's PROTOCOL_VERSION (a value import of the SDK would put its validators in the page). */
 export const ACP_V1 = 1;
@@ -199,11 +199,6 @@ export async function initializeAgent(
   return ok(isObject(res.result) ? res.result : {});
 }
 
-/** The methods as a chooser would list them, for an error without a chooser. */
-function listMethods(methods: AuthMethodView[]): string {
-  return methods.map(describeAuthMethod).join("; ");
-}
-
 export async function runHandshake(deps: HandshakeDeps, input: HandshakeInput): Promise<HandshakeEnd> {
   const limits = { ...DEFAULT_HANDSHAKE_TIMEOUTS, ...input.timeouts };
   const progress = (p: HandshakeProgress) => deps.progress?.(p);
@@ -246,7 +241,7 @@ export async function runHandshake(deps: HandshakeDeps, input: HandshakeInput): 
     if (methods.length === 0)
       return `session/new needs authentication, but the agent listed no auth method${error ? `: ${error}` : ""}`;
     if (!deps.chooseAuth)
-      return `session/new needs authentication${error ? ` (${error})` : ""}; the agent offers: ${listMethods(methods)}`;
+      return `session/new needs authentication${error ? ` (${error})` : ""}; the agent offers: ${describeAuthMethods(methods)}`;
     let lastError = error;
     while (rounds < MAX_AUTH_ROUNDS) {
       rounds++;
