@@ -16,7 +16,16 @@ export function useDiffPicks() {
 export const diffHref = (a: string, b: string) =>
   `/transcripts/diff?a=${encodeURIComponent(a)}&b=${encodeURIComponent(b)}`;
 
-export function DiffPickBar({ picks, onClear }: { picks: string[]; onClear: () => void }) {
+/** `turnsOf`: a transcript's prompt turns, as listed (two of one are offered only when it has two). */
+export function DiffPickBar({
+  picks,
+  onClear,
+  turnsOf,
+}: {
+  picks: string[];
+  onClear: () => void;
+  turnsOf: (id: string) => number | undefined;
+}) {
   if (picks.length === 0) return null;
   const [a, b] = picks as [string, string | undefined];
   return (
@@ -39,7 +48,7 @@ export function DiffPickBar({ picks, onClear }: { picks: string[]; onClear: () =
         <Link href={diffHref(a, b)} data-testid="diff-open" className="rounded bg-sky-600 px-2 py-0.5 text-white">
           Diff
         </Link>
-      ) : (
+      ) : (turnsOf(a) ?? 0) >= 2 ? (
         <Link
           href={diffHref(a, a)}
           data-testid="diff-turns"
@@ -47,7 +56,7 @@ export function DiffPickBar({ picks, onClear }: { picks: string[]; onClear: () =
         >
           Diff two of its turns
         </Link>
-      )}
+      ) : null}
       <button type="button" onClick={onClear} className="ml-auto text-zinc-400 hover:text-zinc-200">
         Clear
       </button>

@@ -121,7 +121,7 @@ export function TranscriptLibrary({ token }: { token: string }) {
             </span>
           ) : null}
         </div>
-        <DiffPickBar picks={diff.picks} onClear={diff.clear} />
+        <DiffPickBar picks={diff.picks} onClear={diff.clear} turnsOf={(id) => list?.find((t) => t.id === id)?.turns} />
         {/* Not a scroll box of its own: a row's More menu would be cut off at the table's edge (the page scrolls). */}
         <div className="rounded-lg border border-zinc-800">
           <table data-testid="transcript-table" className="w-full border-collapse text-xs">
