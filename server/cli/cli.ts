@@ -30,7 +30,7 @@ import { dataDirFor } from "../runtime";
 import { removedOnExit } from "../removed-on-exit";
 import { commandUsage, helpFor } from "./cli-usage";
 import { argumentError, outputFormat, outputPath } from "./cli-options";
-import { CliError } from "./cli-error";
+import { CliError, readErrorText } from "./cli-error";
 import { openInput, type Source } from "./transcript-source";
 
 type Options = NonNullable<NonNullable<Parameters<typeof parseArgs>[0]>["options"]>;
@@ -89,10 +89,7 @@ function readInput(source: Source): string {
   try {
     return readFileSync(source.file, "utf8");
   } catch (err) {
-    throw new CliError(
-      `cannot read ${source.name}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
-      4,
-    );
+    throw new CliError(`cannot read ${source.name}: ${readErrorText(err)}`, 4);
   }
 }
 

@@ -29,7 +29,7 @@ import {
   type AppServerSchemaFile,
 } from "../../lib/protocol/schema-app-server";
 import { schemaSet } from "../agents/client-services";
-import { CliError } from "./cli-error";
+import { CliError, readErrorText } from "./cli-error";
 import { argumentError, outputFormat, outputPath } from "./cli-options";
 import { commandUsage } from "./cli-usage";
 import { openInput, type Source } from "./transcript-source";
@@ -53,7 +53,7 @@ function isTranscript(bytes: Buffer): boolean {
 }
 
 function cannotRead(file: string, err: unknown): CliError {
-  return new CliError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, 4);
+  return new CliError(`cannot read ${file}: ${readErrorText(err)}`, 4);
 }
 
 /**
@@ -100,6 +100,8 @@ function load(source: Source, side: FrameDirection | undefined): Recording {
     const head = Buffer.alloc(READ_CHUNK);
     const n = readSync(fd, head);
     const first = head.subarray(0, n);
+    // Nothing recorded is nothing to judge, not a conformant recording (a capture that failed, a wrong file).
+    if (n === 0) throw new CliError(`${name}: empty file: nothing to judge`, 4);
     if (isTranscript(first)) return loadTranscript(name, fd, first);
     const splitter = new LineSplitter(CAPTURE_MAX_LINE_BYTES);
     const lines: LineEvent[] = [...splitter.push(Buffer.concat([first, readFileSync(fd)])), ...splitter.end()];

@@ -154,4 +154,16 @@ describe("acp-playground validate", () => {
     expect(both.stderr).toContain("line 2: not JSON");
     expect(both.stderr).toMatch(/line 5: stderr .*ts/);
   });
+
+  // An empty capture (the tap never ran, the wrong file) was judged CONFORMANT with 0 frames, exit 0.
+  it("refuses an empty file, and a folder, saying so in words", async () => {
+    const empty = path.join(dir, "empty.ndjson");
+    writeFileSync(empty, "");
+    const r = await validate(empty);
+    expect(r.exitCode).toBe(4);
+    expect(r.stderr).toBe(`acp-playground validate: ${empty}: empty file: nothing to judge`);
+    const folder = await validate(dir);
+    expect(folder.exitCode).toBe(4);
+    expect(folder.stderr).toBe(`acp-playground validate: cannot read ${dir}: a folder, not a file`);
+  });
 });

@@ -230,7 +230,7 @@ function textOfRequirement(r: RequirementResult): string[] {
 export function reportToText(report: ValidateReport): string {
   const out: string[] = [];
   for (const f of report.files) {
-    out.push(`${printable(f.file)} (${f.kind}, ${f.frames} frames): ${f.verdict}`);
+    out.push(`${printable(f.file)} (${f.kind}, ${f.frames} frame${f.frames === 1 ? "" : "s"}): ${f.verdict}`);
     out.push(...f.requirements.flatMap(textOfRequirement));
     if (f.reasons.length) out.push(`  decided by: ${f.reasons.join(", ")}`);
   }
