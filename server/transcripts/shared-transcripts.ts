@@ -87,7 +87,12 @@ export class SharedTranscripts {
       return await ask(this.team);
     } catch (err) {
       if (this.local.exists(id)) return undefined;
-      throw new Error(`cannot read transcript ${id} from the team library (--database): ${(err as Error).message}`);
+      // Whoever asked (a person's re-run, replay or export) is told it failed; where the database is
+      // (its address, name, user, in the driver's words) is the operator's, in the log.
+      console.error(`database: transcript ${id}: ${(err as Error).message}`);
+      throw new Error(
+        `cannot read transcript ${id} from the team library (--database): the database did not answer (the relay's log says why)`,
+      );
     }
   }
 }
