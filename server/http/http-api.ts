@@ -132,7 +132,7 @@ export async function handleApi(
   if (parts.length === 1 && parts[0] === "profiles" && method === "GET") {
     return sendJson(res, 200, { profiles: [...(await relay.profiles.details()), ...(await relay.profiles.replays())] });
   }
-  if (parts[0] === "profiles") return handleProfilesApi(req, res, parts, relay);
+  if (parts[0] === "profiles") return handleProfilesApi(req, res, parts, relay, who);
   if (parts[0] === "watch") return handleWatchApi(req, res, parts, relay, who.owner);
 
   // The library's index: full-text search and latency per method over every transcript.
