@@ -95,7 +95,12 @@ try {
   const out: number[] = [];
   for (let r = 0; r < flags.runs; r++) out.push(round(await round1(cluster.url, postmaster, r), 1));
   console.log(
-    JSON.stringify({ experiment: PG_EXPERIMENT, everyLineKept: true, postgresCpuUsPerFrame: out, loadAverage: loadavg() }),
+    JSON.stringify({
+      experiment: PG_EXPERIMENT,
+      everyLineKept: true,
+      postgresCpuUsPerFrame: out,
+      loadAverage: loadavg(),
+    }),
   );
 } finally {
   cluster.stop();

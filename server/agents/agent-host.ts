@@ -29,6 +29,7 @@ import {
 import { AgentAnswerer } from "./agent-answerer";
 import type { Connector } from "./agent-connection";
 import { SpawnError } from "./agent-process";
+import { failureOf, RelayFailure } from "../relay-failure";
 import { AgentRun } from "./agent-run";
 import type { AttachableLog } from "./attachable-log";
 import { ClientServices } from "./client-services";
@@ -163,11 +164,12 @@ export class AgentHost {
   freshAgents(payload: StartPayload, cwd: string): V2Connect {
     return async () => {
       const resolved = await this.profiles.resolve(payload.profile ?? this.config.defaultProfile, payload.options);
-      if (!resolved.ok) throw new Error(resolved.error.message);
+      if (!resolved.ok) throw new RelayFailure(resolved.error);
       const launch = resolved.value;
       if (launch.remote || launch.replay) {
         removeScratch(launch);
-        throw new Error(`${launch.profile}: a ${launch.remote ? "remote" : "replayed"} agent cannot be started afresh`);
+        const message = `${launch.profile}: a ${launch.remote ? "remote" : "replayed"} agent cannot be started afresh`;
+        throw new RelayFailure({ code: "spawn_failed", message });
       }
       const line = await v2ProcessConnect({
         command: launch.command,
@@ -303,8 +305,8 @@ export class AgentHost {
       this.emit("agent:started", run.info);
       return { ok: true, agent: run.info };
     } catch (err) {
-      if (err instanceof SpawnError) return this.fail(err.relayError);
-      return this.fail({ code: "internal", message: (err as Error).message });
+      // A SpawnError's words are the asker's; a file system's or a database's, the relay's log's.
+      return this.fail(failureOf(err, "agent:start"));
     } finally {
       this.starting = undefined;
     }

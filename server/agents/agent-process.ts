@@ -7,13 +7,11 @@ import path from "node:path";
 import { LineSplitter } from "../../lib/protocol/ndjson";
 import type { RelayError } from "../../lib/contracts/wire";
 import { childEnv, stopTree, type Tree } from "../process-group";
+import { RelayFailure } from "../relay-failure";
 import type { AgentConnection, AgentConnectionEvents, SpawnSpec } from "./agent-connection";
 
-export class SpawnError extends Error {
-  constructor(readonly relayError: RelayError) {
-    super(relayError.message);
-  }
-}
+/** An agent that could not be started: its relay error is for whoever asked. */
+export class SpawnError extends RelayFailure {}
 
 /** The directories a command without a slash is looked for in. */
 function searchedPath(command: string, env: Record<string, string | undefined>): string[] {

@@ -7,11 +7,11 @@ import type { ServerConfig } from "../config";
 import { createRelay, type Relay } from "./relay";
 import { handleApi } from "./http-api";
 import { sendJson } from "../wire/http-io";
+import { INTERNAL_ERROR } from "../relay-failure";
 import { contentSecurityPolicy, refuseRequest } from "./security";
 import type { ServerStart } from "../../lib/contracts/http-api";
 
-/** What a request that failed unexpectedly is told; the relay's log says what failed. */
-export const INTERNAL_ERROR = "the relay failed to answer this request (its log says why)";
+export { INTERNAL_ERROR };
 
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 

@@ -98,6 +98,13 @@ export async function handleApi(
   // A team library on PostgreSQL answers the library's routes (server/stores/pg-routes.ts).
   // Who the bearer is: the relay's own token or a person's named one (server/http/identities.ts).
   const who = relay.identities.who(bearerToken(req));
+  // A person's request still coming in (a slow body, an upload) when their token is revoked is cut
+  // off: what it asks for must not happen after the revocation (docs/scaling.md#named-tokens-and-owners).
+  if (who?.owner !== undefined) {
+    const owner = who.owner;
+    const stop = relay.identities.onRevoked((names) => (names.has(owner) ? void res.destroy() : undefined));
+    res.once("close", stop);
+  }
   if (relay.team && (await handleTeamApi(req, res, url, relay.team, who, relay.mirror))) return;
 
   // Share links carry their own token and reach exactly one transcript.
@@ -125,7 +132,7 @@ export async function handleApi(
   if (parts.length === 1 && parts[0] === "profiles" && method === "GET") {
     return sendJson(res, 200, { profiles: [...(await relay.profiles.details()), ...(await relay.profiles.replays())] });
   }
-  if (parts[0] === "profiles") return handleProfilesApi(req, res, parts, relay);
+  if (parts[0] === "profiles") return handleProfilesApi(req, res, parts, relay, who);
   if (parts[0] === "watch") return handleWatchApi(req, res, parts, relay, who.owner);
 
   // The library's index: full-text search and latency per method over every transcript.

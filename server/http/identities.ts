@@ -24,7 +24,7 @@ export class Identities {
   private timer: NodeJS.Timeout | undefined;
   /** Watched only when it names tokens ("tokens": {} included): adding the key needs a restart. */
   private readonly file: string | undefined;
-  private readonly revokedListeners: ((names: Set<string>) => void)[] = [];
+  private readonly revokedListeners = new Set<(names: Set<string>) => void>();
 
   constructor(
     private readonly mainToken: string,
@@ -55,9 +55,10 @@ export class Identities {
     return this.tokens.map(([, token]) => token);
   }
 
-  /** Names whose token stopped working, each time the config file's tokens change. */
-  onRevoked(listener: (names: Set<string>) => void): void {
-    this.revokedListeners.push(listener);
+  /** Names whose token stopped working, each time the config file's tokens change; returns what stops hearing them. */
+  onRevoked(listener: (names: Set<string>) => void): () => void {
+    this.revokedListeners.add(listener);
+    return () => void this.revokedListeners.delete(listener);
   }
 
   close(): void {
@@ -103,7 +104,7 @@ export class Identities {
     this.tokens = next;
     if (revoked.size > 0) {
       console.log(`tokens revoked: ${[...revoked].join(", ")}`);
-      for (const listener of this.revokedListeners) listener(revoked);
+      for (const listener of [...this.revokedListeners]) listener(revoked);
     }
   }
 }

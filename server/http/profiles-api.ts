@@ -8,16 +8,25 @@ import { addFoundAgent, foundViews } from "../agents/found-agents";
 import { checkProfile } from "../agents/doctor-check";
 import { readJsonBody, sendError, sendJson } from "../wire/http-io";
 import type { Relay } from "./relay";
+import type { Identity } from "./identities";
+
+/** Why a person may not look for or add agents on the server's machine: that is its admin's. */
+export const FOUND_AGENTS_REFUSAL =
+  "only the server's admin can look for agents on its machine or add one: adding one rewrites its config file, which holds every person's token";
 
 export async function handleProfilesApi(
   req: IncomingMessage,
   res: ServerResponse,
   parts: string[],
   relay: Relay,
+  /** Who the request's token is: a person (a named token) or the admin. */
+  who: Identity,
 ): Promise<void> {
   const method = req.method ?? "GET";
   const name = parts[1];
   if (parts.length === 2 && name === "found") {
+    // The operator's own settings (Zed's, JetBrains') and the file of tokens: not a person's to read or rewrite.
+    if (who.owner !== undefined) return sendError(res, 403, "not_owner", FOUND_AGENTS_REFUSAL);
     if (method === "GET")
       return sendJson(res, 200, { ...foundViews(relay.config), configFile: relay.config.configFile ?? null });
     if (method === "POST") {

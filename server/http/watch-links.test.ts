@@ -2,10 +2,10 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Server } from "socket.io";
 import { io as connect } from "socket.io-client";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import type { AgentHost } from "../agents/agent-host";
 import type { LiveCluster } from "./live-cluster";
-import { WatchLinks } from "./watch-links";
+import { MAX_WATCH_LINKS_PER_PERSON, WatchLinks } from "./watch-links";
 
 describe("watch links on a team server", () => {
   // Not attached to an HTTP server: nothing listens, nothing to close.
@@ -67,6 +67,51 @@ describe("a watcher of another instance's link", () => {
       client.close();
       links.close();
       await io.close();
+    }
+  });
+});
+
+describe("watch links per person", () => {
+  const io = new Server();
+  const host = (owner: string) =>
+    ({ owner, running: true, secrets: [], agentInfo: undefined, watch: () => () => {} }) as unknown as AgentHost;
+  const hosts = new Map([
+    ["alice-tab", host("alice")],
+    ["bob-tab", host("bob")],
+  ]);
+  const links = new WatchLinks(io, (clientId) => hosts.get(clientId));
+  afterAll(() => links.close());
+
+  it("are capped for each person, so one cannot use up the relay's links, and ending one frees its slot", () => {
+    const made: string[] = [];
+    for (let i = 0; i < MAX_WATCH_LINKS_PER_PERSON; i++) {
+      const link = links.create("alice-tab", "alice");
+      if (!link.ok) throw new Error(`link ${i + 1} refused: ${link.error.message}`);
+      made.push(link.token);
+    }
+    const refused = links.create("alice-tab", "alice");
+    expect(refused).toMatchObject({ ok: false, status: 429, error: { code: "too_many" } });
+    if (!refused.ok) {
+      // How many she has, and how to end one.
+      expect(refused.error.message).toContain(`${MAX_WATCH_LINKS_PER_PERSON} watch links`);
+      expect(refused.error.message).toContain("DELETE /api/watch/");
+    }
+    // Another person, and the operator (the relay's own token), still make theirs.
+    expect(links.create("bob-tab", "bob")).toMatchObject({ ok: true });
+    expect(links.create("alice-tab", undefined)).toMatchObject({ ok: true });
+    expect(links.endAs(made[0]!, "alice")).toBe(true);
+    expect(links.create("alice-tab", "alice")).toMatchObject({ ok: true });
+  });
+
+  it("counts the operator's links as one person's", () => {
+    const fresh = new WatchLinks(io, (clientId) => hosts.get(clientId));
+    try {
+      for (let i = 0; i < MAX_WATCH_LINKS_PER_PERSON; i++)
+        expect(fresh.create("alice-tab", undefined)).toMatchObject({ ok: true });
+      expect(fresh.create("bob-tab", undefined)).toMatchObject({ ok: false, status: 429 });
+      expect(fresh.create("bob-tab", "bob")).toMatchObject({ ok: true });
+    } finally {
+      fresh.close();
     }
   });
 });

@@ -31,6 +31,11 @@ type Io = Server<ClientToServerEvents, ServerToClientEvents>;
 export const WATCH_TOKEN = /^[\w-]{32}$/;
 /** Links held at once by this relay; a demo needs a few. */
 export const MAX_WATCH_LINKS = 64;
+/**
+ * Links one person holds at once on this relay (the relay's own token's count as the operator's):
+ * without it one named token could take all MAX_WATCH_LINKS and no one else could make one.
+ */
+export const MAX_WATCH_LINKS_PER_PERSON = 8;
 /** Watchers of one link on this relay (attached, or waiting for another instance to attach them); beyond it a watcher is refused. */
 export const MAX_WATCHERS = 500;
 
@@ -400,6 +405,13 @@ export class WatchLinks {
       return { ok: false, status: 404, error: { code: "not_found", message: "no such browser session" } };
     if (!host.running)
       return { ok: false, status: 409, error: { code: "no_agent", message: "the session has no running agent" } };
+    let held = 0;
+    for (const feed of this.feeds.values()) if (feed.by === by) held++;
+    if (held >= MAX_WATCH_LINKS_PER_PERSON) {
+      const whose = by === undefined ? "the relay's own token holds" : "you hold";
+      const message = `${whose} ${held} watch links already (at most ${MAX_WATCH_LINKS_PER_PERSON} each): end one with DELETE /api/watch/:token, or stop its session's agent`;
+      return { ok: false, status: 429, error: { code: "too_many", message } };
+    }
     if (this.feeds.size >= MAX_WATCH_LINKS)
       return {
         ok: false,

@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { serialize, serializeFrame } from "../../lib/contracts/transcript";
 import type { TranscriptMeta } from "../../lib/contracts/transcript-meta";
 import { SharedTranscripts, TEAM_COPIES, type TeamLibrary } from "./shared-transcripts";
@@ -39,7 +39,8 @@ const REMOTE = "20261122-000000-0123abcd";
 /** The team library in memory: one transcript recorded elsewhere, or a database that is away. */
 function team(away = false): TeamLibrary {
   const meta = { id: REMOTE, title: "remote", recording: false, frames: 1 } as TranscriptMeta;
-  const ask = <T>(v: T) => (away ? Promise.reject(new Error("connect ECONNREFUSED")) : Promise.resolve(v));
+  const ask = <T>(v: T) =>
+    away ? Promise.reject(new Error("connect ECONNREFUSED 10.0.0.7:5432")) : Promise.resolve(v);
   return {
     ready: Promise.resolve(),
     list: () => ask([meta]),
@@ -79,9 +80,14 @@ describe("SharedTranscripts", () => {
     const shared = new SharedTranscripts(store, team(true));
     expect((await shared.newest(5)).map((m) => m.id)).toEqual([id]);
     expect(await shared.read(id)).toBe(store.read(id));
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    // Said to whoever asked; the driver's words (the database's address) only to the log.
     await expect(shared.read(REMOTE)).rejects.toThrow(
-      `cannot read transcript ${REMOTE} from the team library (--database): connect ECONNREFUSED`,
+      `cannot read transcript ${REMOTE} from the team library (--database): the database did not answer`,
     );
+    await expect(shared.read(REMOTE)).rejects.not.toThrow("ECONNREFUSED");
+    expect(logged).toHaveBeenCalledWith(`database: transcript ${REMOTE}: connect ECONNREFUSED 10.0.0.7:5432`);
+    logged.mockRestore();
     const scratchRoot = path.join(tempDir(), TEAM_COPIES);
     await expect(shared.file(REMOTE, scratchRoot)).rejects.toThrow("team library");
     expect(existsSync(scratchRoot)).toBe(false);

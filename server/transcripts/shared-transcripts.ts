@@ -9,6 +9,7 @@ import path from "node:path";
 import { newRunFolder } from "../models/offline-model";
 import type { TranscriptMeta } from "../../lib/contracts/transcript-meta";
 import { DEMO_TRANSCRIPT_ID, TranscriptStore } from "./transcript-store";
+import { RelayFailure } from "../relay-failure";
 
 /** The team library as read here (server/stores/pg-store.ts's PgStore), once `ready` (migrated). */
 export interface TeamLibrary {
@@ -87,7 +88,13 @@ export class SharedTranscripts {
       return await ask(this.team);
     } catch (err) {
       if (this.local.exists(id)) return undefined;
-      throw new Error(`cannot read transcript ${id} from the team library (--database): ${(err as Error).message}`);
+      // Whoever asked (a person's re-run, replay or export) is told it failed; where the database is
+      // (its address, name, user, in the driver's words) is the operator's, in the log.
+      console.error(`database: transcript ${id}: ${(err as Error).message}`);
+      throw new RelayFailure({
+        code: "internal",
+        message: `cannot read transcript ${id} from the team library (--database): the database did not answer (the relay's log says why)`,
+      });
     }
   }
 }

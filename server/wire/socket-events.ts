@@ -1,12 +1,13 @@
 /**
  * One way to serve a Socket.IO event: parse its payload with its schema, run the
- * handler, acknowledge with what it returns (or an `internal` error if it throws),
- * and refuse any event nobody registered.
+ * handler, acknowledge with what it returns (or, if it throws, what server/relay-failure.ts
+ * lets the client read), and refuse any event nobody registered.
  */
 import type { Socket } from "socket.io";
 import type { z } from "zod";
 import { describeIssues } from "../../lib/protocol/contract";
 import { invalidPayload, type Ack } from "../../lib/contracts/wire";
+import { failureOf } from "../relay-failure";
 
 type AnyAck = (res: Ack<object>) => void;
 
@@ -37,14 +38,15 @@ export function socketEvents(socket: Pick<Socket, "on" | "onAny">): SocketEvents
         const { payload, ack } = splitArgs(args);
         const parsed = schema.safeParse(payload);
         if (!parsed.success) return ack(invalidPayload(`${event}: ${describeIssues(parsed.error)}`));
+        const failed = (err: unknown) => ack({ ok: false, error: failureOf(err, event) });
         let answer: Ack<object> | Promise<Ack<object>>;
         try {
           answer = handler(parsed.data);
         } catch (err) {
-          answer = Promise.reject(err instanceof Error ? err : new Error(String(err)));
+          return failed(err);
         }
         if (!(answer instanceof Promise)) return ack(answer);
-        answer.then(ack, (err: Error) => ack({ ok: false, error: { code: "internal", message: err.message } }));
+        answer.then(ack, failed);
       });
     },
     refuseUnknown() {
