@@ -3,6 +3,7 @@
  * wrong token, a missing file and an invalid transcript are each named and nothing else stops.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -60,6 +61,21 @@ describe("publish", () => {
     expect(lines[3]).toBe("missing.jsonl: not published: no such file, nor a transcript id in the local library");
     const profiles = (await listed()).filter((m) => m.kind === "upload").map((m) => m.profile);
     expect(profiles.sort()).toEqual(["from-file", "from-library"]);
+  });
+
+  it("names a team server it cannot reach, and why", async () => {
+    const file = path.join(dir, "three.jsonl");
+    writeFileSync(file, header("unreachable"));
+    // A port nothing listens on: taken, then given back.
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    const { port } = taken.address() as AddressInfo;
+    await new Promise((resolve) => taken.close(resolve));
+    const { code, lines } = await run([file, "--to", `http://127.0.0.1:${port}`]);
+    expect(code).toBe(1);
+    expect(lines).toEqual([
+      `${file}: not published: cannot reach http://127.0.0.1:${port}: connect ECONNREFUSED 127.0.0.1:${port}`,
+    ]);
   });
 
   it("names a refused token, and refuses bad arguments before sending anything", async () => {

@@ -62,6 +62,9 @@ export async function publishMain(
         method: "POST",
         headers: { authorization: `Bearer ${token}`, "content-type": "application/x-ndjson" },
         body: new Uint8Array(body),
+      }).catch((err: Error & { cause?: Error }) => {
+        // fetch says only "fetch failed": why is in its cause (a refused connection, an unknown host).
+        throw new Error(`cannot reach ${base.origin}: ${err.cause?.message ?? err.message}`);
       });
       const text = await res.text();
       if (res.status !== 201) {
