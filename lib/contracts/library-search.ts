@@ -36,7 +36,12 @@ export type LibraryFilter = z.infer<typeof libraryFilter>;
 export const listQuery = z.strictObject({ owner });
 
 export const searchQuery = libraryFilter.extend({
-  q: z.string().trim().min(1, "must not be empty").max(500, "may be at most 500 characters"),
+  // An empty `q=` reaches here as no q at all (queryParams drops empty values): both are "missing".
+  q: z
+    .string({ error: (issue) => (issue.input === undefined ? "missing: give the words to search for" : undefined) })
+    .trim()
+    .min(1, "must not be empty")
+    .max(500, "may be at most 500 characters"),
   method: name,
   /** Only error responses, invalid frames and agent errors. */
   errors: z.boolean().optional(),

@@ -168,7 +168,10 @@ describe("transcripts", () => {
     expect(latency.rows).toEqual(
       expect.arrayContaining([expect.objectContaining({ method: "session/prompt", dir: "to-agent", errors: 0 })]),
     );
-    expect((await http("GET", "/api/search?q=")).json().error.code).toBe("invalid_query");
+    expect((await http("GET", "/api/search?q=")).json().error).toEqual({
+      code: "invalid_query",
+      message: "q: missing: give the words to search for",
+    });
     expect((await http("GET", "/api/search?q=x&kind=nope")).status).toBe(400);
     expect((await http("GET", "/api/search?q=x", { token: null })).status).toBe(401);
     expect((await http("GET", "/api/latency", { token: "wrong" })).status).toBe(401);
