@@ -2,7 +2,20 @@
  * The numbers the environment sets, read without the config file's loader
  * (zod): the tap stands in for an agent and must start at once (server/cli/tap-cli.ts).
  */
+import { statSync } from "node:fs";
+
 export class ConfigError extends Error {}
+
+/** Why the data folder cannot be used, if it cannot: a file by that name (its folders would fail with ENOTDIR). */
+export function dataDirProblem(dir: string): string | undefined {
+  try {
+    if (!statSync(dir).isDirectory())
+      return `the data folder ${dir} is a file: --data or ACP_PLAYGROUND_DATA names a folder`;
+  } catch {
+    // Missing: made at first use.
+  }
+  return undefined;
+}
 
 type Env = Record<string, string | undefined>;
 

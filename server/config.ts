@@ -19,7 +19,13 @@ import { remoteProfileSchema, type RemoteProfile } from "./remote-profile";
 import { installedCommand } from "./command-lookup";
 import { dataDirFor } from "./runtime";
 import { OFFLINE_AGENT_COMMANDS, offlineAgentOf } from "./models/offline-model";
-import { ConfigError, DEFAULT_KILL_GRACE_MS, intFrom } from "./config-env";
+import { ConfigError, DEFAULT_KILL_GRACE_MS, dataDirProblem, intFrom } from "./config-env";
+
+function usableDataDir(dir: string): string {
+  const problem = dataDirProblem(dir);
+  if (problem) throw new ConfigError(problem);
+  return dir;
+}
 
 export interface ProfileConfig {
   command: string;
@@ -406,7 +412,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd(), agents: 
     searchIndex: env.ACP_PLAYGROUND_SEARCH_INDEX !== "0",
     ...databaseFrom(env),
     ...redisFrom(env),
-    dataDir: dataDirFor(env, cwd),
+    dataDir: usableDataDir(dataDirFor(env, cwd)),
     geminiBin,
     // As it was read (relative to the process, as readConfigFile opened it).
     ...(file ? { configFile: path.resolve(file) } : {}),

@@ -21,6 +21,8 @@ import { HIDDEN_WORKSPACE, localPaths } from "../transcripts/local-paths";
 import { TranscriptStore } from "../transcripts/transcript-store";
 import { VERSION } from "../version";
 import { dataDirFor } from "../runtime";
+import { dataDirProblem } from "../config-env";
+import { CliError } from "./cli-error";
 import { cutNote, MAX_READ_BYTES, readFrames, ToolError, type ReadOptions } from "./mcp-read";
 
 /** Frames one read returns at most, and characters of one frame's message shown whole. */
@@ -334,6 +336,8 @@ function catchUp(index: SearchIndex): () => boolean {
 export async function mcpMain(argv: string[]): Promise<number> {
   const dataArg = argv.indexOf("--data");
   const dataDir = dataArg >= 0 && argv[dataArg + 1] ? argv[dataArg + 1]! : dataDirFor(process.env, process.cwd());
+  const problem = dataDirProblem(dataDir);
+  if (problem) throw new CliError(problem, 2);
   const store = new TranscriptStore(dataDir);
   const index = new SearchIndex(store.dir);
   let catchingUp = () => true;

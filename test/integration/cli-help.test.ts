@@ -89,6 +89,18 @@ describe("--help", () => {
       expect((await run(args)).stderr, args.join(" ")).not.toMatch(/^acp-playground ([\w-]+): \1\b/);
   }, 60_000);
 
+  // A file by the data folder's name failed with ENOTDIR, exit 1 (serve, mcp).
+  it("refuses a data folder that is a file, saying so, exit 2", async () => {
+    const file = path.join(root, "package.json");
+    const expected = `the data folder ${file} is a file: --data or ACP_PLAYGROUND_DATA names a folder`;
+    const mcp = await run(["mcp", "--data", file]);
+    expect(mcp.exitCode).toBe(2);
+    expect(mcp.stderr).toBe(`acp-playground: ${expected}`);
+    const serve = await run(["serve", "--no-open", "--port", "0", "--data", file]);
+    expect(serve.exitCode).toBe(2);
+    expect(serve.stderr).toBe(`acp-playground: configuration error: ${expected}`);
+  }, 60_000);
+
   it("names only docs the package ships", async () => {
     const files: string[] = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")).files;
     const shipped = (file: string) =>
