@@ -280,6 +280,13 @@ export function LibrarySearch({ client, list, kind, owner }: Props) {
           Latency per method
         </button>
       </div>
+      {!q.trim() && !showLatency && (agent || profile || method.trim() || errors || from || to) ? (
+        // Without words the filters change nothing on the page: the list below is not filtered by them.
+        <p data-testid="search-filters-hint" role="status" className="text-[11px] text-zinc-400">
+          These filters narrow a search (agent, profile and dates the latency per method too): type the words to look
+          for.
+        </p>
+      ) : null}
       {error ? (
         <p role="alert" className="text-xs text-red-300">
           {error}
