@@ -112,3 +112,28 @@ describe("SessionHeader's settings", () => {
     expect(sent()[2]).toEqual({ method: "session/set_model", params: { sessionId: "s1", modelId: "m2" } });
   });
 });
+
+describe("SessionHeader's session picker", () => {
+  it("counts each session's turns in words: 1 turn, 0 turns", () => {
+    const { store, relay } = runningSession();
+    act(() =>
+      relay.fire("frames", [
+        relay.frame("to-agent", { id: 1, method: "session/new", params: { cwd: "/w", mcpServers: [] } }),
+        relay.frame("from-agent", { id: 1, result: { sessionId: "s1" } }),
+        relay.frame("to-agent", { id: 2, method: "session/new", params: { cwd: "/w", mcpServers: [] } }),
+        relay.frame("from-agent", { id: 2, result: { sessionId: "s2" } }),
+        relay.frame("to-agent", {
+          id: 3,
+          method: "session/prompt",
+          params: { sessionId: "s1", prompt: [{ type: "text", text: "hi" }] },
+        }),
+        relay.frame("from-agent", { id: 3, result: { stopReason: "end_turn" } }),
+      ]),
+    );
+    renderInTab(<SessionView onHighlight={() => {}} onShowFrames={() => {}} />, store);
+    const options = [...screen.getByTestId<HTMLSelectElement>("session-picker").options].map((o) => o.textContent);
+    expect(options).toHaveLength(2);
+    expect(options[0]).toMatch(/^session 1 · .* · 1 turn$/);
+    expect(options[1]).toMatch(/^session 2 · .* · 0 turns$/);
+  });
+});

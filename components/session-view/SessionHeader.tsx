@@ -18,6 +18,7 @@ import { NO_SESSION, type SessionState, type SessionViewState } from "@/lib/fold
 import { useSession, useSessionStore } from "../state/use-session";
 import { PROMPT_RUNNING_SESSION, useTabSignal } from "../state/tab-signal";
 import { AGENT_METHODS } from "@/lib/protocol/methods";
+import { plural } from "../transcripts/format";
 
 const short = (id: string) =>
   id === NO_SESSION ? "(no session id)" : id.length > 14 ? `${id.slice(0, 8)}…${id.slice(-4)}` : id;
@@ -258,7 +259,7 @@ export function SessionHeader({ state, session, onPick }: Props) {
         >
           {picked.map((id, i) => (
             <option key={id} value={id}>
-              session {i + 1} · {short(id)} · {state.sessions[id]?.turns.length ?? 0} turns
+              session {i + 1} · {short(id)} · {plural(state.sessions[id]?.turns.length ?? 0, "turn")}
             </option>
           ))}
         </select>

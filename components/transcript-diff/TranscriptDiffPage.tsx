@@ -14,6 +14,7 @@ import { TokenMessage } from "../TokenMessage";
 import { ApiError } from "../transcripts/api";
 import { AlignedSteps } from "./AlignedSteps";
 import { loadTranscript, type LoadedTranscript } from "./load-transcript";
+import { plural } from "../transcripts/format";
 
 interface Props {
   a: string;
@@ -125,7 +126,7 @@ function Diff({ token, a, b, ta: ta0, tb: tb0 }: Props & { token: string }) {
                   {title(t)}
                 </Link>
                 <span className="text-zinc-400">
-                  {t.frames.length} frames · {ranges.length} turns
+                  {plural(t.frames.length, "frame")} · {plural(ranges.length, "turn")}
                 </span>
               </div>
               <TurnSelect testId={`diff-turn-${name}`} turns={ranges} value={turn} onChange={setTurn} />
