@@ -11,8 +11,6 @@ import { INTERNAL_ERROR } from "../relay-failure";
 import { contentSecurityPolicy, refuseRequest } from "./security";
 import type { ServerStart } from "../../lib/contracts/http-api";
 
-export { INTERNAL_ERROR };
-
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
 export interface AppServer {

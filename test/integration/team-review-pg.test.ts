@@ -7,7 +7,7 @@ import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serialize, serializeFrame } from "../../lib/contracts/transcript";
 import { pgQuery } from "../../server/stores/pg-search";
-import { INTERNAL_ERROR } from "../../server/http/app-server";
+import { INTERNAL_ERROR } from "../../server/relay-failure";
 import { pgSkipReason, startPgCluster, type PgCluster } from "../pg-cluster";
 import { startTestRelay, type TestRelay } from "../relay-harness";
 import { liveBytes } from "../heap";
