@@ -75,8 +75,10 @@ export async function serve(agents: CommandLineAgent[] = [], installed = false):
   exitOnSignals(server);
 }
 
-/** Why the port cannot be had, and what to do (a port in use is the usual case: a second start). */
-/** `installed`: the command takes --port; `npm start` reads only PORT. */
+/**
+ * Why the port cannot be had, and what to do (a port in use is the usual case: a second start).
+ * `installed`: the command takes --port; `npm start` reads only PORT.
+ */
 function listenError(err: NodeJS.ErrnoException, host: string, port: number, installed: boolean): string {
   const other = `choose another port with ${installed ? "--port N" : "PORT=N npm start"} (0 picks a free one)`;
   if (err.code === "EADDRINUSE") return `port ${port} on ${host} is in use: stop what uses it, or ${other}`;
