@@ -12,6 +12,7 @@ import { LiveOtlpExport } from "../otel/live-export";
 import { OtlpExportError } from "../otel/otlp-sender";
 import { sendError, sendJson } from "../wire/http-io";
 import { TEAM_COPIES } from "../transcripts/shared-transcripts";
+import { failureOf } from "../relay-failure";
 import type { Relay } from "./relay";
 
 /** Handles `parts` (the path after /api/) when it is an OTLP route; false when it is not one. */
@@ -56,7 +57,8 @@ export async function handleOtlpApi(
     if (err instanceof OtlpExportError) line({ type: "error", message: err.message, status: err.status });
     else if (err instanceof TranscriptError)
       line({ type: "error", message: `the transcript does not parse: ${err.message}` });
-    else line({ type: "error", message: (err as Error).message });
+    // A file system's or a library's words (a path) are the operator's: in the log.
+    else line({ type: "error", message: failureOf(err, `POST /api/transcripts/${id}/otlp`).message });
   } finally {
     if (source.scratch) rmSync(source.scratch, { recursive: true, force: true });
   }
