@@ -24,4 +24,21 @@ describe("npm start's arguments", () => {
     expect(r.stderr).toContain("`npx acp-playground serve --help`");
     expect(r.stdout).toBe("");
   }, 60_000);
+
+  it("names npm run dev when that is what ran", async () => {
+    const r = await execa(process.execPath, ["--import", "tsx", "server/index.ts", "--port", "4000"], {
+      cwd: root,
+      reject: false,
+      timeout: 30_000,
+      env: {
+        HOME: tmp,
+        ACP_PLAYGROUND_DATA: path.join(tmp, "data"),
+        PORT: "0",
+        ACP_PLAYGROUND_OPEN: "0",
+        npm_lifecycle_event: "dev",
+      },
+    });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/^npm run dev takes only --no-open, not --port:/);
+  }, 60_000);
 });
