@@ -21,7 +21,7 @@ import { parseTranscript, TranscriptError, type Transcript } from "../../lib/con
 import { AgentDriver } from "../agents/agent-driver";
 import { AgentHost } from "../agents/agent-host";
 import { flagPolicies } from "./cli-policies";
-import { ConfigError, loadConfig, type CommandLineAgent, type ServerConfig } from "../config";
+import { ConfigError, loadConfig, OFFLINE_GEMINI, type CommandLineAgent, type ServerConfig } from "../config";
 import { Profiles } from "../agents/profiles";
 import { ProbeStore } from "../transcripts/probe-store";
 import { probeAgent, rerunTranscript } from "../agents/session-tasks";
@@ -75,6 +75,12 @@ function open(cwd: string, dataDir?: string): Cli {
     process.stderr.write(`acp-playground: the agent: ${findingText(f)}\n`);
   });
   return { host, store, config, findings };
+}
+
+/** A handshake's failure, with the way on when it is the Gemini CLI asking for an account this machine has not. */
+function handshakeFailure(profile: string, message: string): string {
+  if (profile !== "gemini" || !/authentication/i.test(message)) return message;
+  return `${message}\n(no Gemini account here? --profile ${OFFLINE_GEMINI} runs the same Gemini CLI against the offline model)`;
 }
 
 async function start(cli: Cli, profile: string | undefined, policies: Policies = {}) {
@@ -148,7 +154,7 @@ async function record(argv: string[]): Promise<number> {
       throw new CliError(
         stopped
           ? "no session: the doctor stopped the agent (above)"
-          : (handshake.progress.message ?? "the handshake failed"),
+          : handshakeFailure(agent.profile, handshake.progress.message ?? "the handshake failed"),
         3,
       );
     }
