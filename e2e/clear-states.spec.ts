@@ -217,10 +217,16 @@ test("at 900 px height, Compose gets the window's height beside the conversation
   await page.goto(url());
   await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "connected");
   await openPanel(page, "compose");
-  const strip = (await page.getByTestId("agent-bar").boundingBox())!;
-  const scroll = (await page.getByTestId("panel-scroll").boundingBox())!;
-  // Everything under the strip but the panel's own header.
-  expect(scroll.height).toBeGreaterThan(900 - (strip.y + strip.height) - 40);
+  // Everything under the strip but the panel's own header. Both measured in one look, again until it
+  // holds: the strip grows when the profile's start options arrive (a look between the two measures
+  // once saw the strip before them and the panel after).
+  await expect
+    .poll(async () => {
+      const strip = (await page.getByTestId("agent-bar").boundingBox())!;
+      const scroll = (await page.getByTestId("panel-scroll").boundingBox())!;
+      return scroll.height - (900 - (strip.y + strip.height) - 40);
+    })
+    .toBeGreaterThan(0);
 });
 
 test("Replay as mock agent opens the replay in a new tab; the running tab keeps its profile and agent", async ({
