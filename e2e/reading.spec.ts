@@ -241,6 +241,7 @@ test("diff any two transcripts picked in the library, and two turns of one", asy
     '"Goodbye"',
   );
   await expect(page.getByTestId("diff-side-A")).toContainText("Diff A e2e");
+  await expect(page.getByTestId("diff-side-A")).toContainText("7 frames · 2 turns");
 
   await test.step("two turns of one transcript", async () => {
     await page.goto(`${origin()}/transcripts?token=${token()}`);
@@ -250,6 +251,23 @@ test("diff any two transcripts picked in the library, and two turns of one", asy
     await expect(page.getByTestId("diff-turn-B")).toHaveValue("1");
     await expect(page.getByTestId("diff-summary")).toContainText("1 same · 2 changed");
     await expect(page.locator('[data-testid="step-field"][data-path="params.prompt[0].text"]')).toContainText('"bye"');
+  });
+
+  await test.step("a one-turn transcript: no diff of its turns, and its side counts in words", async () => {
+    const one = await upload(
+      transcript("Diff one e2e", [
+        ["to-agent", prompt(1, "hi")],
+        ["from-agent", { id: 1, result: { stopReason: "end_turn" } }],
+      ]),
+    );
+    await page.goto(`${origin()}/transcripts?token=${token()}`);
+    await row(one).getByTestId("diff-pick").click();
+    await expect(page.getByTestId("diff-picks")).toContainText("pick another");
+    await expect(page.getByTestId("diff-turns")).toHaveCount(0);
+    await row(b).getByTestId("diff-pick").click();
+    await page.getByTestId("diff-open").click();
+    await expect(page.getByTestId("diff-side-A")).toContainText("2 frames · 1 turn");
+    await expect(page.getByTestId("diff-side-A")).not.toContainText("1 turns");
   });
 });
 
