@@ -274,6 +274,9 @@ export function terminalAuthCommand(
   return { argv, env, line };
 }
 
+/** What a method of the agent's or the terminal's kind needs of the user. */
+const NEEDS = { agent: "the agent authenticates itself", terminal: "run a login command" } as const;
+
 /**
  * The methods for an error's one line: an env_var method each with its variables, methods of the
  * agent's or the terminal's kind together, so that what they need is said once (Gemini offers four
@@ -286,10 +289,7 @@ export function describeAuthMethods(methods: readonly AuthMethodView[]): string 
     const of = methods.filter((m) => m.type === type);
     if (!of.length) continue;
     if (type === "env_var" || of.length === 1) parts.push(...of.map(describeAuthMethod));
-    else
-      parts.push(
-        `${of.map(named).join(", ")} — ${type}: ${type === "agent" ? "the agent authenticates itself" : "run a login command"}`,
-      );
+    else parts.push(`${of.map(named).join(", ")} — ${type}: ${NEEDS[type]}`);
   }
   return parts.join("; ");
 }
@@ -299,8 +299,6 @@ export function describeAuthMethod(m: AuthMethodView): string {
   const what =
     m.type === "env_var"
       ? `env_var: set ${m.vars.map((v) => v.name).join(", ") || "(no variable named)"}`
-      : m.type === "terminal"
-        ? "terminal: run a login command"
-        : "agent: the agent authenticates itself";
+      : `${m.type}: ${NEEDS[m.type]}`;
   return `${m.name} (${m.id}) — ${what}`;
 }
