@@ -1,14 +1,15 @@
 /**
  * The team library's tables on PostgreSQL, as forward-only migrations (server/stores/pg-migrate.ts).
  * A transcript is its meta (jsonb) and its JSONL lines exactly as recorded (line 0 the header,
- * several lines to a row since migration 7);
- * search_docs holds one document per line that has text (lib/features/library/search.ts searchDoc),
- * searched through a tsvector with a GIN index (server/stores/pg-search.ts); calls holds the timed
- * responses for latency.
+ * several lines to a row since migration 7). Each line with text is a search document
+ * (lib/features/library/search.ts searchDoc): until migration 8 a row of search_docs with a
+ * tsvector, since then found through its row's index of words (a GIN index) and matched with its
+ * tsvector made when searched (server/stores/pg-search.ts); calls holds the timed responses for
+ * latency.
  * Append only: a released version's migration is never edited, a new one is added.
  */
 import type { Migration } from "./pg-migrate";
-import { rejoin, revector } from "./pg-search";
+import { reindex, rejoin, revector } from "./pg-search";
 
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -153,5 +154,31 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE search_docs DROP CONSTRAINT search_docs_transcript_id_fkey;
       ALTER TABLE calls DROP CONSTRAINT calls_transcript_id_fkey;
     `,
+  },
+  {
+    version: 8,
+    name: "each row of lines indexed: no row per search document",
+    sql: `
+      -- A row per search document was three quarters of PostgreSQL's work per recorded frame
+      -- (bench/pg-save.ts, docs/benchmarks.md). Now each row of lines has an index of its
+      -- documents' words and pairs (terms, as numbers: pg-search.ts RowTerms) and where it starts
+      -- (the last frame's seq before it, the message being streamed), and a search walks the rows
+      -- its index finds, as the save did (pg-search.ts searchDocs). The table of terms stays.
+      ALTER TABLE transcript_lines
+        ADD COLUMN terms int4[] NOT NULL DEFAULT '{}',
+        ADD COLUMN seq_before integer NOT NULL DEFAULT 0,
+        ADD COLUMN joint_stream text NOT NULL DEFAULT '',
+        ADD COLUMN joint_tail text NOT NULL DEFAULT '';
+      DROP TABLE search_docs;
+      -- lz4 compresses a row's lines for less than pglz (about 1 µs a frame); a server built without it keeps pglz.
+      DO $$ BEGIN
+        ALTER TABLE transcript_lines ALTER COLUMN lines SET COMPRESSION lz4;
+      EXCEPTION WHEN feature_not_supported THEN NULL;
+      END $$;
+    `,
+    then: async (client) => {
+      await reindex(client);
+      await client.query("CREATE INDEX transcript_lines_terms ON transcript_lines USING GIN (terms)");
+    },
   },
 ];

@@ -13,21 +13,24 @@ import { serialize, type TranscriptEvent, type TranscriptHeader } from "../../li
 import type { ListFilter, TranscriptKind, TranscriptMeta } from "../../lib/contracts/transcript-meta";
 import type { ProbeReport } from "../../lib/contracts/reports";
 import type { ProbeReportMeta } from "../../lib/features/probe/export";
-import { callTiming, latencyRows, searchDoc } from "../../lib/features/library/search";
-import { NO_STREAM, streamStep, type StreamTail } from "../../lib/features/library/joints";
+import { callTiming, latencyRows } from "../../lib/features/library/search";
+import { NO_STREAM, type StreamTail } from "../../lib/features/library/joints";
 import type { LibrarySearch, TranscriptLibrary } from "./library-store";
 import { migrate } from "./pg-migrate";
 import { MIGRATIONS } from "./pg-schema";
-import { addTerms, docVector, filterClauses, searchDocs } from "./pg-search";
+import { addTerms, docLexemes, filterClauses, LineWalk, RowTerms, searchDocs } from "./pg-search";
 
 const ID = /^[A-Za-z0-9_-]{1,80}$/;
 const PROBE_ID = /^\d{8}-\d{6}-[0-9a-f]{8}$/;
 /** How long an instance's lease lasts unless renewed (renewed every third of it). */
 export const DEFAULT_LEASE_MS = 10_000;
-/** Search documents and calls per INSERT when lines are saved. */
+/** Calls per INSERT when lines are saved. */
 const BATCH = 2_000;
-/** About the most text a row of transcript_lines holds (a longer line has a row of its own). */
-const ROW_BYTES = 1024 * 1024;
+/**
+ * About the most text a row of transcript_lines holds (a longer line has a row of its own): a
+ * search reads a whole row to find the lines its index says may match (pg-search.ts).
+ */
+const ROW_BYTES = 64 * 1024;
 /** Words remembered as already in the table of terms. */
 const KNOWN_TERMS = 200_000;
 /** About how much of a transcript one query reads when it is streamed (at least a line). */
@@ -69,9 +72,9 @@ async function transaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Pr
   }
 }
 
-/** A transcript's lines, search documents and calls. */
+/** A transcript's lines and calls. */
 async function deleteRows(client: pg.PoolClient, id: string): Promise<void> {
-  for (const table of ["transcript_lines", "search_docs", "calls"])
+  for (const table of ["transcript_lines", "calls"])
     await client.query(`DELETE FROM ${table} WHERE transcript_id = $1`, [id]);
 }
 
@@ -86,9 +89,10 @@ const userChanges = (m: TranscriptMeta): Partial<TranscriptMeta> => ({
     : {}),
 });
 
-/** A batch of lines' search documents and timed calls, as columns, and their words. */
+/** A batch of lines as rows of transcript_lines (each with its index), their timed calls as columns, and their words. */
 interface Rows {
-  docs: unknown[][];
+  /** As columns: first line's number, how many, the lines, the index (an int4[] literal), where each starts. */
+  rows: [number[], number[], string[], string[], number[], string[], string[]];
   calls: unknown[][];
   terms: Set<string>;
   /** The last frame's seq after the lines. */
@@ -106,37 +110,50 @@ const NO_JOINT: Joint = { line: 0, ...NO_STREAM };
 /**
  * The rows of `lines`, numbered from `from`, given the message being streamed before `joint.line`:
  * lines before it are kept already (saved again after a commit whose answer was lost) and only
- * counted; past it (lines missing between), no message is joined across the gap.
+ * counted; past it (lines missing between), no message is joined across the gap. Each row holds
+ * about ROW_BYTES of lines (a longer line one of its own), the index of its documents' words
+ * (RowTerms) and where it starts (RowStart), so a search walks it alone as this walk does.
  */
 function rowsOf(lines: readonly string[], from: number, seqBefore: number, joint: Joint): Rows {
-  let lastSeq = seqBefore;
-  let state: StreamTail = from > joint.line ? NO_STREAM : joint;
-  const docs: unknown[][] = Array.from({ length: 11 }, () => []);
+  const walk = new LineWalk(seqBefore, from > joint.line ? NO_STREAM : joint);
+  const rows: Rows["rows"] = [[], [], [], [], [], [], []];
   const calls: unknown[][] = Array.from({ length: 5 }, () => []);
   const terms = new Set<string>();
-  for (let i = 0; i < lines.length; i++) {
-    const n = from + i;
-    if (n === 0) continue; // the header
-    let e: TranscriptEvent;
-    try {
-      e = JSON.parse(lines[i]!) as TranscriptEvent;
-    } catch {
-      continue;
+  const kept = Math.min(lines.length, Math.max(0, joint.line - from));
+  for (let i = 0; i < kept; i++) walk.seq(lines[i]!);
+  for (let at = kept; at < lines.length; ) {
+    let end = at;
+    for (let bytes = 0; end < lines.length; end++) {
+      const size = Buffer.byteLength(lines[end]!) + 1;
+      if (end > at && bytes + size > ROW_BYTES) break;
+      bytes += size;
     }
-    if (e.type === "frame" && typeof e.seq === "number") lastSeq = e.seq;
-    if (n < joint.line) continue;
-    const doc = searchDoc(e, lastSeq);
-    const step = streamStep(state, doc, e.type === "frame");
-    state = step.state;
-    if (doc) {
-      const row = [n, doc.seq, doc.ts, doc.dir ?? null, doc.kind, doc.method ?? null, doc.field, doc.error];
-      row.push(doc.body, doc.extra, docVector(doc.body, doc.extra, doc.error, terms, step.joined));
-      row.forEach((v, i) => docs[i]!.push(v));
+    const start = walk.start;
+    const index = new RowTerms(start);
+    for (let i = at; i < end; i++) {
+      const n = from + i;
+      const line = n === 0 ? undefined : walk.step(lines[i]!); // the header has no document
+      if (!line) continue;
+      if (line.doc) {
+        const lexemes = docLexemes(line.doc.body, line.doc.extra, line.doc.error, line.joined);
+        for (const word of lexemes.positions.keys()) terms.add(word);
+        index.add(lexemes);
+      }
+      const call = callTiming(line.e);
+      if (call) [n, call.method, call.dir, call.ms, call.error].forEach((v, k) => calls[k]!.push(v));
     }
-    const call = callTiming(e);
-    if (call) [n, call.method, call.dir, call.ms, call.error].forEach((v, i) => calls[i]!.push(v));
+    [from + at, end - at, lines.slice(at, end).join("\n"), `${index}`, start.seqBefore, start.stream.stream, start.stream.tail].forEach(
+      (v, k) => (rows[k] as unknown[]).push(v),
+    );
+    at = end;
   }
-  return { docs, calls, terms, lastSeq, joint: { line: Math.max(joint.line, from + lines.length), ...state } };
+  return {
+    rows,
+    calls,
+    terms,
+    lastSeq: walk.lastSeq,
+    joint: { line: Math.max(joint.line, from + lines.length), ...walk.stream },
+  };
 }
 
 /** The first row's header line, and the lines after it in that row (each ending in a newline). */
@@ -320,54 +337,20 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
         [meta.id, meta.createdAt, stored, meta.recording ? this.instance : null, joint.line, joint.stream, joint.tail],
       );
       if (from === 0) await deleteRows(client, meta.id);
-      // Lines kept already (saved again after a commit whose answer was lost) are not kept twice.
-      const kept = Math.min(lines.length, Math.max(0, locked.line - from));
-      await this.insertLines(client, meta.id, lines.slice(kept), from + kept, rows);
+      // Lines kept already (saved again after a commit whose answer was lost) are not in the rows.
+      await this.insertLines(client, meta.id, rows);
       return rows.lastSeq;
     });
   }
 
-  private async insertLines(
-    client: pg.PoolClient,
-    id: string,
-    lines: readonly string[],
-    from: number,
-    { docs, calls }: Rows,
-  ): Promise<void> {
-    // Several lines to a row (pg-schema.ts, migration 7), a row at most about ROW_BYTES.
-    const numbers: number[] = [];
-    const counts: number[] = [];
-    const texts: string[] = [];
-    for (let at = 0; at < lines.length;) {
-      let end = at;
-      let bytes = 0;
-      for (; end < lines.length; end++) {
-        const size = Buffer.byteLength(lines[end]!) + 1;
-        if (end > at && bytes + size > ROW_BYTES) break;
-        bytes += size;
-      }
-      numbers.push(from + at);
-      counts.push(end - at);
-      texts.push(lines.slice(at, end).join("\n"));
-      at = end;
-    }
-    if (texts.length > 0)
+  private async insertLines(client: pg.PoolClient, id: string, { rows, calls }: Rows): Promise<void> {
+    if (rows[0].length > 0)
       await client.query(
-        `INSERT INTO transcript_lines (transcript_id, line_no, line_count, lines)
-         SELECT $1, * FROM unnest($2::int[], $3::int[], $4::text[])`,
-        [id, numbers, counts, texts],
+        `INSERT INTO transcript_lines (transcript_id, line_no, line_count, lines, terms, seq_before, joint_stream, joint_tail)
+         SELECT $1, n, c, l, t::int4[], s, js, jt
+         FROM unnest($2::int[], $3::int[], $4::text[], $5::text[], $6::int[], $7::text[], $8::text[]) AS x(n, c, l, t, s, js, jt)`,
+        [id, ...rows],
       );
-    for (let at = 0; at < docs[0]!.length; at += BATCH) {
-      await client.query(
-        `INSERT INTO search_docs (transcript_id, line_no, seq, ts, dir, kind, method, field, error, body, extra, tsv)
-         SELECT $1, n, seq, ts, dir, kind, method, field, error, body, extra, v::tsvector
-         FROM unnest($2::int[], $3::int[], $4::float8[], $5::text[], $6::text[], $7::text[],
-           $8::text[], $9::bool[], $10::text[], $11::text[], $12::text[])
-           AS x(n, seq, ts, dir, kind, method, field, error, body, extra, v)
-         ON CONFLICT (transcript_id, line_no) DO NOTHING`,
-        [id, ...docs.map((column) => column.slice(at, at + BATCH))],
-      );
-    }
     for (let at = 0; at < calls[0]!.length; at += BATCH) {
       await client.query(
         `INSERT INTO calls (transcript_id, line_no, method, dir, ms, error)
