@@ -1,7 +1,7 @@
 /**
  * PG_EXPERIMENT: SQL run once the migrations have (one simple query: several statements and
  * function bodies allowed), to see what a part of the schema costs in bench/pg-save.ts and
- * bench/team-recording.ts (e.g. `DROP INDEX search_docs_tsv`: the search index's share).
+ * bench/team-recording.ts (e.g. `DROP INDEX transcript_lines_terms`: the search index's share).
  */
 import pg from "pg";
 import { PgStore } from "../server/stores/pg-store";

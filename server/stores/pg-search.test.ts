@@ -1,7 +1,8 @@
 /**
- * The team library's search vectors and queries (pure), then on a throw-away PostgreSQL cluster:
- * migration 5 makes the vectors of a database written before it again, and a search past its
- * budget stops and says so.
+ * The team library's search vectors, queries and row indexes (pure), then on a throw-away
+ * PostgreSQL cluster: libraries written before migrations 5, 6 and 8 are found as they are written
+ * now, a phrase across the edge of a save's rows is found, and a search past its budget stops and
+ * says so.
  */
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,7 +11,19 @@ import { migrate } from "./pg-migrate";
 import { MIGRATIONS } from "./pg-schema";
 import { joints } from "../../lib/features/library/joints";
 import { serialize, serializeFrame } from "../../lib/contracts/transcript";
-import { docVector, ERROR_TAG, JOINED, PAIR, pgQuery, words } from "./pg-search";
+import {
+  docLexemes,
+  docVector,
+  ERROR_TAG,
+  holds,
+  JOINED,
+  PAIR,
+  pgQuery,
+  queryNeed,
+  rowClause,
+  termHash,
+  words,
+} from "./pg-search";
 import { PgStore } from "./pg-store";
 import type { TranscriptMeta } from "../../lib/contracts/transcript-meta";
 import { messageChunk, testHeader } from "../../test/transcripts";
@@ -91,6 +104,30 @@ describe("words and vectors", () => {
     expect(cut.query.split(" & ")).toHaveLength(16);
     expect(cut.query).not.toContain(":*");
     expect(cut.cut).toMatch(/only the first 16 of its 17/);
+  });
+
+  it("says what a document matching a query holds, and what a row holding one has in its index", () => {
+    const phrase = [[`${PAIR}read the`, `${PAIR}the file`], [`${JOINED}read the file`]];
+    // The word being typed, unknown: nothing is known of it.
+    expect(queryNeed('"read the file" quo')).toEqual([phrase, undefined]);
+    expect(queryNeed('"read the file" quo', ["quota", "quote"])).toEqual([phrase, [["quota"], ["quote"]]]);
+    expect(queryNeed('"read file"')).toEqual([[[`${PAIR}read file`]]]);
+    const doc = docLexemes("then read the file", "", false);
+    expect(holds(doc, queryNeed('"read the file"'))).toBe(true);
+    expect(holds(doc, queryNeed('"read the file" quota'))).toBe(true);
+    expect(holds(doc, queryNeed('"read the file" quota', ["quota"]))).toBe(false);
+    expect(holds(doc, queryNeed('"the read"'))).toBe(false);
+    // A run across an edge is not in a row's index: the phrase's pairs are asked for.
+    const params: unknown[] = [];
+    expect(rowClause(queryNeed('"read the file" quo', ["quota", "quote"]), true, params)).toBe(
+      "l.terms @> $1::int4[] AND l.terms && $2::int4[] AND l.terms @> $3::int4[]",
+    );
+    expect(params).toEqual([
+      [termHash(`${PAIR}read the`), termHash(`${PAIR}the file`)],
+      [termHash("quota"), termHash("quote")],
+      [termHash(ERROR_TAG)],
+    ]);
+    expect(rowClause(queryNeed("quo"), false, [])).toBe("true");
   });
 });
 
@@ -226,6 +263,50 @@ describe.skipIf(skip !== undefined)("pg search", () => {
     expect(await seqs(a, "echo")).toEqual([3]);
     expect(await seqs(b, '"delta echo foxtrot"')).toEqual([3]);
     expect(await seqs(a, '"lie delta"')).toEqual([2]);
+  });
+
+  it("finds a phrase across the edge of a save's rows, and no match made of two documents of one row", async () => {
+    const store = await PgStore.open(await cluster.database("row_edges"));
+    stores.push(store);
+    const rec = { ...meta("rec"), recording: true };
+    await store.save(rec, [header("rec"), chunk(1, "alpha bravo")]);
+    // A row of its own: its index holds the pairs of the tail it continues.
+    await store.save(rec, [chunk(2, " charlie"), messageChunk(3, "delta", "other").trimEnd()], 2, 1);
+    expect(await seqs(store, '"alpha bravo charlie"')).toEqual([2]);
+    expect(await seqs(store, '"bravo charlie"')).toEqual([2]);
+    // The row holds both words and their pair's words; no document holds the phrase, nor both words.
+    expect(await seqs(store, '"charlie delta"')).toEqual([]);
+    expect(await seqs(store, "charlie delta")).toEqual([]);
+    expect(await seqs(store, "alpha")).toEqual([1]);
+  });
+
+  it("indexes the rows of a library written before migration 8: a word and a phrase across a row's edge, an error's line", async () => {
+    const url = await cluster.database("before_row_index");
+    const pool = new pg.Pool({ connectionString: url, max: 2 });
+    pools.push(pool);
+    await migrate(pool, MIGRATIONS.slice(0, 7));
+    await pool.query("INSERT INTO transcripts (id, created_at, meta, joint_line) VALUES ('rec', $1, $2, 6)", [
+      "2026-11-20T10:00:00.000Z",
+      meta("rec"),
+    ]);
+    // Two rows of several lines, as migration 7's saves kept them: the message goes on in the
+    // second, which starts with the agent's stderr (its line's seq is the last frame's before it).
+    const rows = [
+      [header("rec"), chunk(1, "alpha bravo"), chunk(2, " char")],
+      [JSON.stringify({ type: "stderr", ts: 1003, text: "oops kaboom" }), chunk(3, "lie delta"), chunk(4, " echo")],
+    ];
+    await pool.query(
+      "INSERT INTO transcript_lines (transcript_id, line_no, line_count, lines) VALUES ('rec', 0, 3, $1), ('rec', 3, 3, $2)",
+      rows.map((r) => r.join("\n")),
+    );
+    const store = await PgStore.open(url);
+    stores.push(store);
+    expect(await seqs(store, "charlie")).toEqual([3]);
+    expect(await seqs(store, '"alpha bravo charlie"')).toEqual([3]);
+    expect(await seqs(store, '"charlie delta echo"')).toEqual([4]);
+    expect(await seqs(store, "kaboom")).toEqual([2]);
+    const { rows: tables } = await pool.query("SELECT 1 FROM pg_tables WHERE tablename = 'search_docs'");
+    expect(tables).toEqual([]);
   });
 
   it("shows the hits in the newest transcripts when its budget ends a search, and says so", async () => {

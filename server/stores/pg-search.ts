@@ -61,6 +61,8 @@ export function words(text: string): string[] {
 
 const fits = (lexeme: string) => lexeme.length * 4 <= MAX_LEXEME_BYTES || Buffer.byteLength(lexeme) <= MAX_LEXEME_BYTES;
 
+const UNPLACED: string[] = [];
+
 /** A document's lexemes: its words with their positions, its pairs and runs across an edge (JOINED), its error tag. */
 export interface DocLexemes {
   positions: Map<string, string[]>;
@@ -75,11 +77,22 @@ export interface DocLexemes {
  * its own, apart from the others), the pairs of its first joint (a phrase of two words across the
  * edge) and the runs of three words and more of its joints (JOINED: a longer phrase across it).
  */
-export function docLexemes(body: string, extra: string, error: boolean, joined?: Joined): DocLexemes {
+export function docLexemes(
+  body: string,
+  extra: string,
+  error: boolean,
+  joined?: Joined,
+  /** False: the words without their positions (a row's index has no use for them). */
+  positioned = true,
+): DocLexemes {
   const positions = new Map<string, string[]>();
   const pairs = new Set<string>();
   let at = 0;
   const place = (word: string, weight: "A" | "B") => {
+    if (!positioned) {
+      positions.set(word, UNPLACED);
+      return;
+    }
     let list = positions.get(word);
     if (!list) positions.set(word, (list = []));
     // Past PostgreSQL's last position every word is at it: a phrase there is found by its pairs.
@@ -162,7 +175,10 @@ export function termHash(lexeme: string): number {
  */
 export function tailPairs(tail: string): string[] {
   const ws = words(tail).filter(fits);
-  return ws.slice(1).map((w, j) => `${PAIR}${ws[j]} ${w}`).filter(fits);
+  return ws
+    .slice(1)
+    .map((w, j) => `${PAIR}${ws[j]} ${w}`)
+    .filter(fits);
 }
 
 /** The terms searchTerms keeps, folded (a word of marks alone folds to nothing and is left out). */
@@ -447,7 +463,12 @@ export async function searchDocs(
       );
       keys.sort((a, b) => order.get(a.id)! - order.get(b.id)! || b.n - a.n);
       const matches: Found[] = [];
-      for (let at = 0; at < keys.length && found.length + matches.length <= SEARCH_CANDIDATES; ) {
+      // The first slice has the whole budget's statement timeout, the others what is left of the budget.
+      const deadline = started + (searched === 0 ? Math.max(budgetMs, QUERY_BUDGET.ms) : budgetMs);
+      for (let at = 0; at < keys.length && found.length + matches.length <= SEARCH_CANDIDATES;) {
+        // Reading the rows takes time of its own: past the deadline, as a statement cancelled.
+        if (performance.now() > deadline)
+          throw Object.assign(new Error("the search's budget ran out"), { code: CANCELED });
         let end = at;
         for (let bytes = 0; end < keys.length && (end === at || bytes + keys[end]!.size <= READ_BYTES); end++)
           bytes += keys[end]!.size;
@@ -589,10 +610,11 @@ export async function searchDocs(
 export async function addTerms(client: Pick<ClientBase, "query">, terms: Iterable<string>): Promise<void> {
   const list = [...terms].sort();
   if (list.length === 0) return;
-  await client.query(
-    "INSERT INTO search_terms (term) SELECT t FROM unnest($1::text[]) AS t ORDER BY t ON CONFLICT DO NOTHING",
-    [list],
-  );
+  await client.query({
+    name: "add-terms",
+    text: "INSERT INTO search_terms (term) SELECT t FROM unnest($1::text[]) AS t ORDER BY t ON CONFLICT DO NOTHING",
+    values: [list],
+  });
 }
 
 /** Rows of lines read per batch when their indexes are made (a migration). */
@@ -627,7 +649,7 @@ export async function reindex(client: ClientBase): Promise<void> {
         for (const [i, raw] of lines.entries()) {
           if (row.n + i === 0) continue; // the header
           const line = walk.step(raw);
-          if (line?.doc) index.add(docLexemes(line.doc.body, line.doc.extra, line.doc.error, line.joined));
+          if (line?.doc) index.add(docLexemes(line.doc.body, line.doc.extra, line.doc.error, line.joined, false));
         }
         [row.n, `${index}`, start.seqBefore, start.stream.stream, start.stream.tail].forEach((v, k) =>
           (done[k] as unknown[]).push(v),

@@ -121,7 +121,7 @@ function rowsOf(lines: readonly string[], from: number, seqBefore: number, joint
   const terms = new Set<string>();
   const kept = Math.min(lines.length, Math.max(0, joint.line - from));
   for (let i = 0; i < kept; i++) walk.seq(lines[i]!);
-  for (let at = kept; at < lines.length; ) {
+  for (let at = kept; at < lines.length;) {
     let end = at;
     for (let bytes = 0; end < lines.length; end++) {
       const size = Buffer.byteLength(lines[end]!) + 1;
@@ -135,16 +135,22 @@ function rowsOf(lines: readonly string[], from: number, seqBefore: number, joint
       const line = n === 0 ? undefined : walk.step(lines[i]!); // the header has no document
       if (!line) continue;
       if (line.doc) {
-        const lexemes = docLexemes(line.doc.body, line.doc.extra, line.doc.error, line.joined);
+        const lexemes = docLexemes(line.doc.body, line.doc.extra, line.doc.error, line.joined, false);
         for (const word of lexemes.positions.keys()) terms.add(word);
         index.add(lexemes);
       }
       const call = callTiming(line.e);
       if (call) [n, call.method, call.dir, call.ms, call.error].forEach((v, k) => calls[k]!.push(v));
     }
-    [from + at, end - at, lines.slice(at, end).join("\n"), `${index}`, start.seqBefore, start.stream.stream, start.stream.tail].forEach(
-      (v, k) => (rows[k] as unknown[]).push(v),
-    );
+    [
+      from + at,
+      end - at,
+      lines.slice(at, end).join("\n"),
+      `${index}`,
+      start.seqBefore,
+      start.stream.stream,
+      start.stream.tail,
+    ].forEach((v, k) => (rows[k] as unknown[]).push(v));
     at = end;
   }
   return {
@@ -307,7 +313,13 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
     const before = jointOf(
       from === 0
         ? undefined
-        : (await this.pool.query<Joint>(`SELECT ${JOINT_SQL} FROM transcripts WHERE id = $1`, [meta.id])).rows[0],
+        : (
+            await this.pool.query<Joint>({
+              name: "save-joint",
+              text: `SELECT ${JOINT_SQL} FROM transcripts WHERE id = $1`,
+              values: [meta.id],
+            })
+          ).rows[0],
     );
     let rows = rowsOf(lines, from, lastSeq, before);
     // Before the transaction: its new words are kept at once (a word kept for lines not saved harms nothing).
@@ -316,10 +328,11 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
     if (this.knownTerms.size + terms.length > KNOWN_TERMS) this.knownTerms.clear();
     for (const t of terms) this.knownTerms.add(t);
     return transaction(this.pool, async (client) => {
-      const old = await client.query<{ meta: TranscriptMeta } & Joint>(
-        `SELECT meta, ${JOINT_SQL} FROM transcripts WHERE id = $1 FOR UPDATE`,
-        [meta.id],
-      );
+      const old = await client.query<{ meta: TranscriptMeta } & Joint>({
+        name: "save-lock",
+        text: `SELECT meta, ${JOINT_SQL} FROM transcripts WHERE id = $1 FOR UPDATE`,
+        values: [meta.id],
+      });
       // Another save of this transcript came between: its rows are made again from where that one left off.
       const locked = jointOf(old.rows[0]);
       if (!sameJoint(locked, before)) {
@@ -329,13 +342,22 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
       const { writer: _writer, duplicateOf: _dup, ...plain } = meta;
       const stored = { ...plain, ...(old.rows[0] ? userChanges(old.rows[0].meta) : {}) };
       const { joint } = rows;
-      await client.query(
-        `INSERT INTO transcripts (id, created_at, meta, writer, joint_line, joint_stream, joint_tail)
+      await client.query({
+        name: "save-transcript",
+        text: `INSERT INTO transcripts (id, created_at, meta, writer, joint_line, joint_stream, joint_tail)
        VALUES ($1, $2, $3, $4, $5, $6, $7)
        ON CONFLICT (id) DO UPDATE SET meta = EXCLUDED.meta, created_at = EXCLUDED.created_at, writer = EXCLUDED.writer,
          joint_line = EXCLUDED.joint_line, joint_stream = EXCLUDED.joint_stream, joint_tail = EXCLUDED.joint_tail`,
-        [meta.id, meta.createdAt, stored, meta.recording ? this.instance : null, joint.line, joint.stream, joint.tail],
-      );
+        values: [
+          meta.id,
+          meta.createdAt,
+          stored,
+          meta.recording ? this.instance : null,
+          joint.line,
+          joint.stream,
+          joint.tail,
+        ],
+      });
       if (from === 0) await deleteRows(client, meta.id);
       // Lines kept already (saved again after a commit whose answer was lost) are not in the rows.
       await this.insertLines(client, meta.id, rows);
@@ -344,13 +366,15 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
   }
 
   private async insertLines(client: pg.PoolClient, id: string, { rows, calls }: Rows): Promise<void> {
-    if (rows[0].length > 0)
-      await client.query(
-        `INSERT INTO transcript_lines (transcript_id, line_no, line_count, lines, terms, seq_before, joint_stream, joint_tail)
-         SELECT $1, n, c, l, t::int4[], s, js, jt
-         FROM unnest($2::int[], $3::int[], $4::text[], $5::text[], $6::int[], $7::text[], $8::text[]) AS x(n, c, l, t, s, js, jt)`,
-        [id, ...rows],
-      );
+    // A statement per row, prepared once per connection: a row's lines as one text, not an array
+    // literal PostgreSQL would have to unescape (a save is a row or two).
+    for (let i = 0; i < rows[0].length; i++)
+      await client.query({
+        name: "insert-lines-row",
+        text: `INSERT INTO transcript_lines (transcript_id, line_no, line_count, lines, terms, seq_before, joint_stream, joint_tail)
+               VALUES ($1, $2, $3, $4, $5::int4[], $6, $7, $8)`,
+        values: [id, ...rows.map((column) => column[i])],
+      });
     for (let at = 0; at < calls[0]!.length; at += BATCH) {
       await client.query(
         `INSERT INTO calls (transcript_id, line_no, method, dir, ms, error)
