@@ -378,7 +378,7 @@ export class RowTerms {
     if (error) this.hashes.add(termHash(ERROR_TAG));
   }
   /** As an int4[] literal. */
-  toString(): string {
+  literal(): string {
     return `{${[...this.hashes].join(",")}}`;
   }
 }
@@ -651,7 +651,7 @@ export async function reindex(client: ClientBase): Promise<void> {
           const line = walk.step(raw);
           if (line?.doc) index.add(docLexemes(line.doc.body, line.doc.extra, line.doc.error, line.joined, false));
         }
-        [row.n, `${index}`, start.seqBefore, start.stream.stream, start.stream.tail].forEach((v, k) =>
+        [row.n, index.literal(), start.seqBefore, start.stream.stream, start.stream.tail].forEach((v, k) =>
           (done[k] as unknown[]).push(v),
         );
         next = row.n + lines.length;

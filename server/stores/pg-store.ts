@@ -9,7 +9,7 @@ import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import pg from "pg";
 import type { LatencyAnswer, LatencyQuery, SearchAnswer, SearchQuery } from "../../lib/contracts/library-search";
-import { serialize, type TranscriptEvent, type TranscriptHeader } from "../../lib/contracts/transcript";
+import { serialize, type TranscriptHeader } from "../../lib/contracts/transcript";
 import type { ListFilter, TranscriptKind, TranscriptMeta } from "../../lib/contracts/transcript-meta";
 import type { ProbeReport } from "../../lib/contracts/reports";
 import type { ProbeReportMeta } from "../../lib/features/probe/export";
@@ -146,7 +146,7 @@ function rowsOf(lines: readonly string[], from: number, seqBefore: number, joint
       from + at,
       end - at,
       lines.slice(at, end).join("\n"),
-      `${index}`,
+      index.literal(),
       start.seqBefore,
       start.stream.stream,
       start.stream.tail,
