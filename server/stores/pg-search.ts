@@ -249,14 +249,20 @@ function termNeed(ws: string[]): string[][] {
   return ws.length > 2 && fits(run) ? [pairs, [run]] : [pairs];
 }
 
-export function queryNeed(input: string, begun?: string[]): Need {
+/**
+ * `begun`: as pgQuery's; `prefixed`: every word the one being typed begins, when it is looked for
+ * as a prefix (undefined: too many to list, or not known).
+ */
+export function queryNeed(input: string, begun?: string[], prefixed?: string[]): Need {
   const { terms } = foldedTerms(input);
   const start = typedStart(input);
   const typed = start === undefined ? {} : begun ? typedWord(start, begun) : { prefix: true };
+  const alternatives = (ws: string[], last: string[]) => last.flatMap((w) => termNeed([...ws.slice(0, -1), w]));
   return terms.map((ws, i) => {
     if (i < terms.length - 1 || start === undefined) return termNeed(ws);
-    if (typed.words) return typed.words.flatMap((w) => termNeed([...ws.slice(0, -1), w]));
-    return typed.prefix ? undefined : termNeed(ws);
+    if (typed.words) return alternatives(ws, typed.words);
+    if (!typed.prefix) return termNeed(ws);
+    return prefixed && alternatives(ws, prefixed);
   });
 }
 
@@ -271,6 +277,11 @@ export function holds({ positions, pairs }: DocLexemes, need: Need): boolean {
  * appended to `params`. Runs are not in rows' indexes: a document matched through one has the
  * phrase's pairs in its row, or in the tail the row starts from (tailPairs).
  */
+/** Alternatives of several lexemes a row's clause lists one by one (a phrase ending in a prefix has more). */
+const MAX_ALTERNATIVES = 64;
+/** Words a prefix may begin for a row's clause to list them (as one `&&`); past it, the rows are not narrowed by it. */
+const PREFIXED_WORDS = 4_096;
+
 export function rowClause(need: Need, errors: boolean, params: unknown[]): string {
   const clauses: string[] = [];
   const add = (sql: string, hashes: number[]) => {
@@ -279,9 +290,18 @@ export function rowClause(need: Need, errors: boolean, params: unknown[]): strin
   };
   for (const alternatives of need) {
     if (!alternatives) continue;
+    // A word begun by nothing indexed: no row holds it.
+    if (alternatives.length === 0) return "false";
     const usable = alternatives.filter((all) => !all.some((x) => x.startsWith(JOINED)));
     const single = usable.filter((all) => all.length === 1).map((all) => termHash(all[0]!));
-    const ors = usable.filter((all) => all.length > 1).map((all) => add("l.terms @> ?", all.map(termHash)));
+    const several = usable.filter((all) => all.length > 1);
+    if (several.length > MAX_ALTERNATIVES) {
+      // A phrase ending in a word typed as a prefix: what all its alternatives hold, if anything.
+      const common = several.reduce((kept, all) => kept.filter((x) => all.includes(x)));
+      if (common.length > 0 && single.length === 0) clauses.push(add("l.terms @> ?", common.map(termHash)));
+      continue;
+    }
+    const ors = several.map((all) => add("l.terms @> ?", all.map(termHash)));
     if (single.length > 0) ors.unshift(add("l.terms && ?", single));
     clauses.push(ors.length === 1 ? ors[0]! : `(${ors.join(" OR ")})`);
   }
@@ -317,6 +337,15 @@ const FIRST_SLICE = 16;
 const SLICE_GROWTH = 4;
 
 const seconds = (ms: number) => (ms / 1000).toLocaleString("en", { maximumFractionDigits: 1 });
+
+/** Up to `limit` words of the table of terms that `start` begins, in order. */
+async function wordsBegun(client: ClientBase, start: string, limit: number): Promise<string[]> {
+  const { rows } = await client.query<{ term: string }>(
+    "SELECT term FROM search_terms WHERE term >= $1 AND term < $2 ORDER BY term LIMIT $3",
+    [start, `${start}\u{10FFFF}`, limit],
+  );
+  return rows.map((r) => r.term);
+}
 
 /** Where a row of transcript_lines starts (migration 8): the last frame's seq before it, the message being streamed. */
 export interface RowStart {
@@ -423,15 +452,7 @@ export async function searchDocs(
       `BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; ${timeout(Math.max(budgetMs, QUERY_BUDGET.ms))}`,
     );
     open = true;
-    const begun =
-      start === undefined
-        ? undefined
-        : (
-            await client.query<{ term: string }>(
-              "SELECT term FROM search_terms WHERE term >= $1 AND term < $2 ORDER BY term LIMIT $3",
-              [start, `${start}\u{10FFFF}`, PREFIX_WORDS + 1],
-            )
-          ).rows.map((r) => r.term);
+    const begun = start === undefined ? undefined : await wordsBegun(client, start, PREFIX_WORDS + 1);
     read = pgQuery(q.q, begun);
     // The words begun may make a pair too long to hold: nothing holds it.
     if (!read) {
@@ -439,7 +460,14 @@ export async function searchDocs(
       return { hits: [], total: 0, more: false, tookMs: Math.round(performance.now() - started) };
     }
     const tsquery = q.errors ? `${read.query} & '${ERROR_TAG}'` : read.query;
-    const need = queryNeed(q.q, begun);
+    // Looked for as a prefix: the rows holding one of the words it begins, when they can be listed.
+    const prefixed =
+      start === undefined || !begun || typedWord(start, begun).prefix !== true
+        ? undefined
+        : begun.length <= PREFIX_WORDS
+          ? begun
+          : await wordsBegun(client, start, PREFIXED_WORDS + 1);
+    const need = queryNeed(q.q, begun, prefixed && prefixed.length <= PREFIXED_WORDS ? prefixed : undefined);
     const keyParams: unknown[] = [undefined];
     const rowsWhere = rowClause(need, q.errors === true, keyParams);
     const filters: unknown[] = [];
