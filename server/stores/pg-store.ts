@@ -18,7 +18,8 @@ import { NO_STREAM, type StreamTail } from "../../lib/features/library/joints";
 import type { LibrarySearch, TranscriptLibrary } from "./library-store";
 import { migrate } from "./pg-migrate";
 import { MIGRATIONS } from "./pg-schema";
-import { addTerms, docLexemes, filterClauses, LineWalk, RowTerms, searchDocs } from "./pg-search";
+import { addTerms, docLexemes, filterClauses, searchDocs } from "./pg-search";
+import { indexDocs, LineWalk, RowTerms } from "./pg-row-index";
 
 const ID = /^[A-Za-z0-9_-]{1,80}$/;
 const PROBE_ID = /^\d{8}-\d{6}-[0-9a-f]{8}$/;
@@ -74,9 +75,9 @@ async function transaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Pr
   }
 }
 
-/** A transcript's lines and calls. */
+/** A transcript's lines, search documents and calls. */
 async function deleteRows(client: pg.PoolClient, id: string): Promise<void> {
-  for (const table of ["transcript_lines", "calls"])
+  for (const table of ["transcript_lines", "search_docs", "calls"])
     await client.query(`DELETE FROM ${table} WHERE transcript_id = $1`, [id]);
 }
 
@@ -346,10 +347,12 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
       const { joint } = rows;
       await client.query({
         name: "save-transcript",
+        // Its documents (rows of their own once it has ended) are made again from its rows.
         text: `INSERT INTO transcripts (id, created_at, meta, writer, joint_line, joint_stream, joint_tail)
        VALUES ($1, $2, $3, $4, $5, $6, $7)
        ON CONFLICT (id) DO UPDATE SET meta = EXCLUDED.meta, created_at = EXCLUDED.created_at, writer = EXCLUDED.writer,
-         joint_line = EXCLUDED.joint_line, joint_stream = EXCLUDED.joint_stream, joint_tail = EXCLUDED.joint_tail`,
+         joint_line = EXCLUDED.joint_line, joint_stream = EXCLUDED.joint_stream, joint_tail = EXCLUDED.joint_tail,
+         docs_indexed = false`,
         values: [
           meta.id,
           meta.createdAt,
@@ -547,6 +550,14 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
       await deleteRows(client, id);
       return true;
     });
+  }
+
+  /**
+   * Gives the documents of one transcript that has ended rows of their own (pg-row-index.ts
+   * indexDocs): its id, or undefined when none is left. Any instance may; two never take the same.
+   */
+  async indexDocs(): Promise<string | undefined> {
+    return transaction(this.pool, (client) => indexDocs(client, (terms) => addTerms(client, terms)));
   }
 
   /** Hits for a typed query (server/stores/pg-search.ts), within the search budget. */
