@@ -347,12 +347,13 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
       const { joint } = rows;
       await client.query({
         name: "save-transcript",
-        // Its documents (rows of their own once it has ended) are made again from its rows.
+        // New lines: its documents (rows of their own once it has ended) are made again from its
+        // rows. A save of its meta alone leaves them (the copier saves at every change of its files).
         text: `INSERT INTO transcripts (id, created_at, meta, writer, joint_line, joint_stream, joint_tail)
        VALUES ($1, $2, $3, $4, $5, $6, $7)
        ON CONFLICT (id) DO UPDATE SET meta = EXCLUDED.meta, created_at = EXCLUDED.created_at, writer = EXCLUDED.writer,
          joint_line = EXCLUDED.joint_line, joint_stream = EXCLUDED.joint_stream, joint_tail = EXCLUDED.joint_tail,
-         docs_indexed = false`,
+         docs_indexed = transcripts.docs_indexed AND NOT $8`,
         values: [
           meta.id,
           meta.createdAt,
@@ -361,6 +362,7 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
           joint.line,
           joint.stream,
           joint.tail,
+          rows.rows[0].length > 0,
         ],
       });
       if (from === 0) await deleteRows(client, meta.id);
