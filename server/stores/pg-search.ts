@@ -29,7 +29,7 @@ import type { TranscriptMeta } from "../../lib/contracts/transcript-meta";
 import { matchLine, searchDoc, searchTerms, type SearchDoc } from "../../lib/features/library/search";
 import { NO_STREAM, streamStep, type Joined, type StreamTail } from "../../lib/features/library/joints";
 import type { TranscriptEvent } from "../../lib/contracts/transcript";
-import { foldTerm, NON_ASCII, PREFIX_WORDS, typedWord } from "../transcripts/search-index-lines";
+import { foldTerm, NON_ASCII, PREFIX_WORDS, typedWord, WORD_TOKEN } from "../transcripts/search-index-lines";
 import { QUERY_BUDGET } from "../transcripts/search-index";
 
 /** What starts a pair's lexeme: no word holds it, so a typed word's prefix never reaches the pairs. */
@@ -48,7 +48,6 @@ export const ERROR_TAG = "!error";
 const MAX_LEXEME_BYTES = 2_046;
 const MAX_POSITION = 16_383;
 const MAX_POSITIONS = 256;
-const TOKEN = /[\p{L}\p{N}\p{Co}]+/gu;
 const ASCII_GAP = /[^a-z0-9]+/;
 const DEFAULT_LIMIT = 50;
 
@@ -56,7 +55,7 @@ const DEFAULT_LIMIT = 50;
 export function words(text: string): string[] {
   const lower = text.toLowerCase();
   if (!NON_ASCII.test(lower)) return lower.split(ASCII_GAP).filter((w) => w !== "");
-  return (lower.match(TOKEN) ?? []).map(foldTerm).filter((w) => w !== "");
+  return (lower.match(WORD_TOKEN) ?? []).map(foldTerm).filter((w) => w !== "");
 }
 
 const fits = (lexeme: string) => lexeme.length * 4 <= MAX_LEXEME_BYTES || Buffer.byteLength(lexeme) <= MAX_LEXEME_BYTES;

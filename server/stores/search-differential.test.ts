@@ -38,8 +38,15 @@ const int = (n: number) => Math.floor(rnd() * n);
 const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)]!;
 
 const SYLLABLES = ["ka", "lo", "mi", "ne", "ru", "sa", "ti", "vo", "ze", "pa", "qua", "xi", "bor", "den", "fal"];
-/** Accented words: folded to ASCII in both stores (café finds cafe). */
-const ACCENTED = ["café", "Zürich", "naïve", "résumé", "façade", "über", "Ångström", "señor", "crème", "brûlée"];
+/**
+ * Accented words: folded to ASCII in both stores (café finds cafe); some decomposed (NFD, as a
+ * macOS path is), and a letter whose lower case adds a mark (İ).
+ */
+const ACCENTED = [
+  ...["café", "Zürich", "naïve", "résumé", "façade", "über", "Ångström", "señor", "crème", "brûlée"],
+  ...["École", "Malmö", "Résumé", "Müller", "Åland"].map((w) => w.normalize("NFD")),
+  "İstanbul",
+];
 const COMMON = ["the", "and", "of", "to", "file", "read", "error"];
 /** A few hundred words, so words recur across transcripts and a word's prefix begins several. */
 const VOCABULARY = [
@@ -173,7 +180,12 @@ function makeTranscript(i: number): Made {
 }
 
 const made = Array.from({ length: TRANSCRIPTS }, (_, i) => makeTranscript(i));
-const textWords = (t: string) => t.split(/[^\p{L}\p{N}]+/u).filter((w) => w !== "");
+/** A text's words as a person types them (composed: NFC). */
+const textWords = (t: string) =>
+  t
+    .normalize("NFC")
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w !== "");
 
 /** Queries from the library's words: words, typed prefixes, phrases (across chunks' edges too), filters, none. */
 function makeQueries(): SearchQuery[] {
