@@ -9,13 +9,16 @@
  * baseline, and the relays' main threads' CPU time per frame (from /proc, steadier than latency on
  * a busy machine), and checks every frame was stored: each transcript is read back from the
  * instance that did not record it (on the file store, from its own) and its agent frames counted.
- * Target: every frame stored; the database's added p50 within 0.1 ms of the file store's.
+ * Target: every frame stored; the database's added p50 within 0.1 ms of the file store's. Once
+ * the recordings have ended, the database's work to give their documents rows of their own (the
+ * copiers' indexDocs) is counted apart.
  *
  *   node --import tsx bench/team-recording.ts [--sessions 20] [--rate 1000] [--seconds 60] [--runs 1] [--pgNice 0]
  *
  * PG_EXPERIMENT (bench/pg-experiment.ts): SQL run on the database after its migrations.
  */
 import { loadavg, setPriority } from "node:os";
+import pg from "pg";
 import type { Socket } from "socket.io-client";
 import { parseTranscript } from "../lib/contracts/transcript";
 import { startPgCluster } from "../test/pg-cluster";
@@ -54,6 +57,21 @@ async function ended(reader: RelayProcess, id: string, relays: RelayProcess[]): 
   }
 }
 
+/** Waits until no transcript's documents wait for their rows (PgStore.indexDocs, by the relays' copiers). */
+async function indexed(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const deadline = Date.now() + 600_000;
+    while ((await client.query("SELECT 1 FROM transcripts WHERE NOT docs_indexed LIMIT 1")).rows.length > 0) {
+      if (Date.now() > deadline) throw new Error("the recordings' documents were not indexed within 10 minutes");
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  } finally {
+    await client.end();
+  }
+}
+
 /** Agent frames stored in a transcript, as `reader` serves it. */
 async function storedFrames(reader: RelayProcess, id: string): Promise<number> {
   const text = await (await fetch(`${reader.url}/api/transcripts/${id}`, { headers: HEADERS })).text();
@@ -89,7 +107,12 @@ async function relayed(env: Record<string, string>, readFromOther: boolean, post
     await Promise.all(sessions.map((s) => ended(reader(s), s.transcriptId, relays)));
     const cpuAfter = cpu();
     const perFrame = (k: keyof typeof cpuAfter) => ((cpuAfter[k] - cpuBefore[k]) * 1000) / (flags.sessions * frames);
-    const cpuUsPerFrame = { main: perFrame("main"), all: perFrame("all"), server: perFrame("server") };
+    const cpuUsPerFrame = { main: perFrame("main"), all: perFrame("all"), server: perFrame("server"), indexing: 0 };
+    // Then the ended recordings' documents get rows of their own (the copier's indexDocs): its cost, apart.
+    if (postmaster !== undefined) {
+      await indexed(env.ACP_PLAYGROUND_DATABASE_URL!);
+      cpuUsPerFrame.indexing = ((serverCpuMs(postmaster) - cpuAfter.server) * 1000) / (flags.sessions * frames);
+    }
     const stored = await Promise.all(sessions.map((s) => storedFrames(reader(s), s.transcriptId)));
     return {
       latency: stats(sessions.map((s) => s.receiver)),
@@ -109,7 +132,7 @@ const postmaster = await postmasterOf(cluster.url);
 // `--pgNice 19`: PostgreSQL yields the cores to the relays, as a database on a host of its own would
 // (its backends, forked later, inherit it).
 if (flags.pgNice && postmaster !== undefined) setPriority(postmaster, flags.pgNice);
-type Cpu = { main: number; all: number; server: number };
+type Cpu = { main: number; all: number; server: number; indexing: number };
 const rounds: Array<{
   direct: Pair;
   file: Pair;
@@ -166,6 +189,8 @@ const result = {
     database: spread(rounds.map((r) => r.cpu.team.all)),
   },
   postgresCpuUsPerFrame: spread(rounds.map((r) => r.cpu.team.server)),
+  // After the recordings ended: their documents' rows (search_docs), made by the copiers.
+  postgresIndexingCpuUsPerFrame: spread(rounds.map((r) => r.cpu.team.indexing)),
   // Every agent frame, per side and round: what the transcripts hold over what the agents wrote.
   framesStored: {
     expectedPerRun: expected,

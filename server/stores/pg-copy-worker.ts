@@ -40,6 +40,7 @@ const copy = new PgCopy(
   data.backlogBytes,
   data.probesDataDir === undefined ? undefined : new ProbeStore(data.probesDataDir),
 );
+copy.startIndexing();
 
 let closing: Promise<void> | undefined;
 port.on("message", (m: CopyRequest) => {

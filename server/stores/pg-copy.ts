@@ -18,6 +18,8 @@ import type { ProbeStore } from "../transcripts/probe-store";
 import type { PgStore } from "./pg-store";
 
 const RETRY_MS = 1_000;
+/** How often the copier looks for ended transcripts whose documents have no rows yet. */
+const INDEX_MS = 2_000;
 const MAX_RETRY_MS = 5_000;
 /** The most read from a file for one save (a line longer than this is read whole). */
 const CHUNK_BYTES = 4 * 1024 * 1024;
@@ -98,6 +100,8 @@ export class PgCopy {
   private retryMs = RETRY_MS;
   private overBound = false;
   private closed = false;
+  private indexTimer: NodeJS.Timeout | undefined;
+  private stopping = false;
 
   constructor(
     private readonly files: TranscriptStore,
@@ -133,6 +137,9 @@ export class PgCopy {
 
   /** A last try, then no more. */
   async close(): Promise<void> {
+    // The last copy is made; indexing waits for the next start (any instance's).
+    this.stopping = true;
+    clearInterval(this.indexTimer);
     await this.flush();
     this.closed = true;
     clearTimeout(this.timer);
@@ -176,12 +183,33 @@ export class PgCopy {
       this.down = false;
       this.overBound = false;
       this.retryMs = RETRY_MS;
+      await this.indexEnded();
       return;
     }
     for (const id of left) this.dirty.add(id);
     this.holdBacklog();
     this.schedule();
     this.retryMs = Math.min(this.retryMs * 2, MAX_RETRY_MS);
+  }
+
+  /**
+   * Gives the documents of the transcripts that have ended rows of their own (PgStore.indexDocs),
+   * one at a time, whichever instance recorded them: after each copy, and every INDEX_MS for those
+   * ended by another (a crash marked by a lease's sweep). A failure waits for the next time.
+   */
+  private async indexEnded(): Promise<void> {
+    try {
+      while (!this.stopping && (await this.db.indexDocs()) !== undefined);
+    } catch (err) {
+      console.error(`database: indexing an ended transcript's search: ${(err as Error).message}`);
+    }
+  }
+
+  /** Looks for ended transcripts to index every INDEX_MS, between copies. */
+  startIndexing(): void {
+    this.indexTimer ??= setInterval(() => {
+      this.chain = this.chain.then(() => this.indexEnded());
+    }, INDEX_MS).unref();
   }
 
   private async reachable(): Promise<boolean> {

@@ -1,15 +1,16 @@
 /**
  * The team library's tables on PostgreSQL, as forward-only migrations (server/stores/pg-migrate.ts).
  * A transcript is its meta (jsonb) and its JSONL lines exactly as recorded (line 0 the header,
- * several lines to a row since migration 7). Each line with text is a search document
- * (lib/features/library/search.ts searchDoc): until migration 8 a row of search_docs with a
- * tsvector, since then found through its row's index of words (a GIN index) and matched with its
- * tsvector made when searched (server/stores/pg-search.ts); calls holds the timed responses for
- * latency.
+ * several lines to a row since migration 7, each row with an index of its documents' words since
+ * migration 8). Each line with text is a search document (lib/features/library/search.ts
+ * searchDoc): a row of search_docs with a tsvector and a GIN index once its transcript has ended,
+ * found through its row of lines before (server/stores/pg-search.ts, pg-row-index.ts); calls holds
+ * the timed responses for latency.
  * Append only: a released version's migration is never edited, a new one is added.
  */
 import type { Migration } from "./pg-migrate";
-import { reindex, rejoin, revector } from "./pg-search";
+import { reindex } from "./pg-row-index";
+import { addTerms, rejoin, revector } from "./pg-search";
 
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -157,19 +158,21 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 8,
-    name: "each row of lines indexed: no row per search document",
+    name: "rows of lines indexed; a transcript's documents get rows once it has ended",
     sql: `
-      -- A row per search document was three quarters of PostgreSQL's work per recorded frame
-      -- (bench/pg-save.ts, docs/benchmarks.md). Now each row of lines has an index of its
-      -- documents' words and pairs (terms, as numbers: pg-search.ts RowTerms) and where it starts
-      -- (the last frame's seq before it, the message being streamed), and a search walks the rows
-      -- its index finds, as the save did (pg-search.ts searchDocs). The table of terms stays.
+      -- A row per search document, written as a recording streamed, was three quarters of
+      -- PostgreSQL's work per recorded frame (bench/pg-save.ts, docs/benchmarks.md). Now each row
+      -- of lines has an index of its documents' words and pairs (terms, as numbers) and where it
+      -- starts (the last frame's seq before it, the message being streamed): a recording is
+      -- searched through them (pg-row-index.ts), and its documents get their rows once it has
+      -- ended (docs_indexed; a save clears it). Those kept before are indexed already.
       ALTER TABLE transcript_lines
         ADD COLUMN terms int4[] NOT NULL DEFAULT '{}',
         ADD COLUMN seq_before integer NOT NULL DEFAULT 0,
         ADD COLUMN joint_stream text NOT NULL DEFAULT '',
         ADD COLUMN joint_tail text NOT NULL DEFAULT '';
-      DROP TABLE search_docs;
+      ALTER TABLE transcripts ADD COLUMN docs_indexed boolean NOT NULL DEFAULT false;
+      UPDATE transcripts SET docs_indexed = true;
       -- lz4 compresses a row's lines for less than pglz (about 1 µs a frame); a server built without it keeps pglz.
       DO $$ BEGIN
         ALTER TABLE transcript_lines ALTER COLUMN lines SET COMPRESSION lz4;
@@ -177,7 +180,7 @@ export const MIGRATIONS: readonly Migration[] = [
       END $$;
     `,
     then: async (client) => {
-      await reindex(client);
+      await reindex(client, (terms) => addTerms(client, terms));
       await client.query("CREATE INDEX transcript_lines_terms ON transcript_lines USING GIN (terms)");
     },
   },

@@ -10,7 +10,8 @@ import { pgSkipReason, startPgCluster, type PgCluster } from "../../test/pg-clus
 import { migrate } from "./pg-migrate";
 import { MIGRATIONS } from "./pg-schema";
 import { joints } from "../../lib/features/library/joints";
-import { serialize, serializeFrame } from "../../lib/contracts/transcript";
+import { serialize, serializeFrame, type TranscriptEvent } from "../../lib/contracts/transcript";
+import { searchDoc } from "../../lib/features/library/search";
 import {
   docLexemes,
   docVector,
@@ -291,33 +292,57 @@ describe.skipIf(skip !== undefined)("pg search", () => {
     expect(await seqs(store, "alpha")).toEqual([1]);
   });
 
-  it("indexes the rows of a library written before migration 8: a word and a phrase across a row's edge, an error's line", async () => {
+  it("indexes the rows of a library written before migration 8: a recording that goes on is found through them", async () => {
     const url = await cluster.database("before_row_index");
     const pool = new pg.Pool({ connectionString: url, max: 2 });
     pools.push(pool);
     await migrate(pool, MIGRATIONS.slice(0, 7));
-    await pool.query("INSERT INTO transcripts (id, created_at, meta, joint_line) VALUES ('rec', $1, $2, 6)", [
-      "2026-11-20T10:00:00.000Z",
-      meta("rec"),
-    ]);
     // Two rows of several lines, as migration 7's saves kept them: the message goes on in the
     // second, which starts with the agent's stderr (its line's seq is the last frame's before it).
     const rows = [
       [header("rec"), chunk(1, "alpha bravo"), chunk(2, " char")],
       [JSON.stringify({ type: "stderr", ts: 1003, text: "oops kaboom" }), chunk(3, "lie delta"), chunk(4, " echo")],
     ];
+    const stream = searchDoc(JSON.parse(chunk(4, " echo")) as TranscriptEvent, 0)!.stream!;
+    await pool.query(
+      `INSERT INTO transcripts (id, created_at, meta, joint_line, joint_stream, joint_tail)
+       VALUES ('rec', $1, $2, 6, $3, 'charlie delta echo')`,
+      ["2026-11-20T10:00:00.000Z", meta("rec"), stream],
+    );
     await pool.query(
       "INSERT INTO transcript_lines (transcript_id, line_no, line_count, lines) VALUES ('rec', 0, 3, $1), ('rec', 3, 3, $2)",
       rows.map((r) => r.join("\n")),
     );
     const store = await PgStore.open(url);
     stores.push(store);
+    // It goes on recording: its documents are searched through its rows until it ends.
+    await store.save({ ...meta("rec"), recording: true }, [chunk(5, " foxtrot")], 6, 4);
     expect(await seqs(store, "charlie")).toEqual([3]);
     expect(await seqs(store, '"alpha bravo charlie"')).toEqual([3]);
     expect(await seqs(store, '"charlie delta echo"')).toEqual([4]);
+    expect(await seqs(store, '"echo foxtrot"')).toEqual([5]);
     expect(await seqs(store, "kaboom")).toEqual([2]);
-    const { rows: tables } = await pool.query("SELECT 1 FROM pg_tables WHERE tablename = 'search_docs'");
-    expect(tables).toEqual([]);
+  });
+
+  it("searches an ended transcript's documents once they have rows, with the same answers", async () => {
+    const store = await PgStore.open(await cluster.database("indexed_docs"));
+    stores.push(store);
+    const rec = { ...meta("rec"), recording: true };
+    await store.save(rec, [header("rec"), chunk(1, "alpha bravo char")]);
+    await store.save(rec, [chunk(2, "lie delta"), messageChunk(3, "quota exceeded", "other").trimEnd()], 2, 1);
+    const queries = ["charlie", '"alpha bravo charlie"', '"delta quota"', "quo", "delta quota", "zulu"];
+    const before = await Promise.all(queries.map((q) => store.search({ q })));
+    expect(await store.indexDocs()).toBeUndefined(); // still recording
+    await store.save({ ...rec, recording: false }, [], 4, 3);
+    expect(await store.indexDocs()).toBe("rec");
+    expect(await store.indexDocs()).toBeUndefined();
+    const after = await Promise.all(queries.map((q) => store.search({ q })));
+    expect(after.map((a) => ({ ...a, tookMs: 0 }))).toEqual(before.map((b) => ({ ...b, tookMs: 0 })));
+    expect(before.map((b) => b.hits.map((h) => h.seq))).toEqual([[2], [2], [], [3], [], []]);
+    // Saved again (a recording that comes back): searched through its rows until indexed again.
+    await store.save(rec, [chunk(4, " echo")], 4, 3);
+    expect(await seqs(store, '"delta echo"')).toEqual([]);
+    expect(await seqs(store, "echo")).toEqual([4]);
   });
 
   it("shows the hits in the newest transcripts when its budget ends a search, and says so", async () => {

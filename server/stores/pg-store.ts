@@ -18,7 +18,8 @@ import { NO_STREAM, type StreamTail } from "../../lib/features/library/joints";
 import type { LibrarySearch, TranscriptLibrary } from "./library-store";
 import { migrate } from "./pg-migrate";
 import { MIGRATIONS } from "./pg-schema";
-import { addTerms, docLexemes, filterClauses, LineWalk, RowTerms, searchDocs } from "./pg-search";
+import { addTerms, docLexemes, filterClauses, searchDocs } from "./pg-search";
+import { indexDocs, LineWalk, RowTerms } from "./pg-row-index";
 
 const ID = /^[A-Za-z0-9_-]{1,80}$/;
 const PROBE_ID = /^\d{8}-\d{6}-[0-9a-f]{8}$/;
@@ -26,6 +27,8 @@ const PROBE_ID = /^\d{8}-\d{6}-[0-9a-f]{8}$/;
 export const DEFAULT_LEASE_MS = 10_000;
 /** Calls per INSERT when lines are saved. */
 const BATCH = 2_000;
+/** Rows of lines per INSERT when lines are saved. */
+const ROWS_PER_INSERT = 16;
 /**
  * About the most text a row of transcript_lines holds (a longer line has a row of its own): a
  * search reads a whole row to find the lines its index says may match (pg-search.ts).
@@ -72,9 +75,9 @@ async function transaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Pr
   }
 }
 
-/** A transcript's lines and calls. */
+/** A transcript's lines, search documents and calls. */
 async function deleteRows(client: pg.PoolClient, id: string): Promise<void> {
-  for (const table of ["transcript_lines", "calls"])
+  for (const table of ["transcript_lines", "search_docs", "calls"])
     await client.query(`DELETE FROM ${table} WHERE transcript_id = $1`, [id]);
 }
 
@@ -344,10 +347,12 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
       const { joint } = rows;
       await client.query({
         name: "save-transcript",
+        // Its documents (rows of their own once it has ended) are made again from its rows.
         text: `INSERT INTO transcripts (id, created_at, meta, writer, joint_line, joint_stream, joint_tail)
        VALUES ($1, $2, $3, $4, $5, $6, $7)
        ON CONFLICT (id) DO UPDATE SET meta = EXCLUDED.meta, created_at = EXCLUDED.created_at, writer = EXCLUDED.writer,
-         joint_line = EXCLUDED.joint_line, joint_stream = EXCLUDED.joint_stream, joint_tail = EXCLUDED.joint_tail`,
+         joint_line = EXCLUDED.joint_line, joint_stream = EXCLUDED.joint_stream, joint_tail = EXCLUDED.joint_tail,
+         docs_indexed = false`,
         values: [
           meta.id,
           meta.createdAt,
@@ -366,15 +371,24 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
   }
 
   private async insertLines(client: pg.PoolClient, id: string, { rows, calls }: Rows): Promise<void> {
-    // A statement per row, prepared once per connection: a row's lines as one text, not an array
-    // literal PostgreSQL would have to unescape (a save is a row or two).
-    for (let i = 0; i < rows[0].length; i++)
+    // Each row's values as parameters of their own, several rows a statement, prepared once per
+    // connection and count: a row's lines as one text, not in an array literal PostgreSQL would unescape.
+    for (let at = 0; at < rows[0].length; at += ROWS_PER_INSERT) {
+      const count = Math.min(ROWS_PER_INSERT, rows[0].length - at);
+      const values: unknown[] = [id];
+      const tuples: string[] = [];
+      for (let i = at; i < at + count; i++) {
+        const p = values.length;
+        tuples.push(`($1, $${p + 1}, $${p + 2}, $${p + 3}, $${p + 4}::int4[], $${p + 5}, $${p + 6}, $${p + 7})`);
+        values.push(...rows.map((column) => column[i]));
+      }
       await client.query({
-        name: "insert-lines-row",
+        name: `insert-lines-${count}`,
         text: `INSERT INTO transcript_lines (transcript_id, line_no, line_count, lines, terms, seq_before, joint_stream, joint_tail)
-               VALUES ($1, $2, $3, $4, $5::int4[], $6, $7, $8)`,
-        values: [id, ...rows.map((column) => column[i])],
+               VALUES ${tuples.join(", ")}`,
+        values,
       });
+    }
     for (let at = 0; at < calls[0]!.length; at += BATCH) {
       await client.query(
         `INSERT INTO calls (transcript_id, line_no, method, dir, ms, error)
@@ -536,6 +550,14 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
       await deleteRows(client, id);
       return true;
     });
+  }
+
+  /**
+   * Gives the documents of one transcript that has ended rows of their own (pg-row-index.ts
+   * indexDocs): its id, or undefined when none is left. Any instance may; two never take the same.
+   */
+  async indexDocs(): Promise<string | undefined> {
+    return transaction(this.pool, (client) => indexDocs(client, (terms) => addTerms(client, terms)));
   }
 
   /** Hits for a typed query (server/stores/pg-search.ts), within the search budget. */
