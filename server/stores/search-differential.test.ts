@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serialize, serializeFrame } from "../../lib/contracts/transcript";
-import { SEARCH_CANDIDATES, type SearchAnswer, type SearchQuery } from "../../lib/contracts/library-search";
+import type { SearchAnswer, SearchQuery } from "../../lib/contracts/library-search";
 import { pgSkipReason, startPgCluster, type PgCluster } from "../../test/pg-cluster";
 import { initializeRecording } from "../../test/transcripts";
 import { fileStore, pgStore, type Subject } from "../../test/library-subjects";
@@ -93,12 +93,14 @@ class Builder {
     });
   }
   /** A message streamed in chunks cut at random places (words and phrases cut by their edges). */
-  message(body: string, id: string): void {
+  message(body: string, id: string, kind = rnd() < 0.8 ? "agent_message_chunk" : "agent_thought_chunk"): void {
     this.texts.push(body);
     const cuts = [...new Set(Array.from({ length: 1 + int(5) }, () => 1 + int(body.length - 1)))].sort((a, b) => a - b);
     [0, ...cuts].forEach((from, i) => {
       const chunk = body.slice(from, cuts[i] ?? body.length);
       if (chunk === "") return;
+      // A line that is no frame between two chunks leaves the message going on.
+      if (i > 0 && rnd() < 0.1) this.stderr(text(2));
       this.frame({
         dir: "from-agent",
         kind: "notification",
@@ -108,7 +110,7 @@ class Builder {
           method: "session/update",
           params: {
             sessionId: "s",
-            update: { sessionUpdate: "agent_message_chunk", messageId: id, content: { type: "text", text: chunk } },
+            update: { sessionUpdate: kind, messageId: id, content: { type: "text", text: chunk } },
           },
         }),
       });
@@ -150,6 +152,12 @@ class Builder {
     this.ts++;
     this.lines.push(serialize({ type: "stderr", ts: this.ts, text: line }).trimEnd());
   }
+  /** The agent's process: an error is searched as one. */
+  lifecycle(event: "error" | "exited", message: string): void {
+    this.texts.push(message);
+    this.ts++;
+    this.lines.push(serialize({ type: "lifecycle", ts: this.ts, event, message }).trimEnd());
+  }
 }
 
 interface Made {
@@ -169,8 +177,13 @@ function makeTranscript(i: number): Made {
     else if (r < 0.6) b.message(text(4 + int(big ? 60 : 30)), `m${e}`);
     else if (r < 0.72) b.tool(text(2 + int(4)), [`/w/${word()}/${word()}.ts`]);
     else if (r < 0.84) b.error(text(3 + int(8)));
+    else if (r < 0.88) b.lifecycle(pick(["error", "exited"]), text(2 + int(6)));
     else b.stderr(text(2 + int(10)));
   }
+  // More matches than a search ranks (SEARCH_CANDIDATES).
+  if (i === 9) for (let k = 0; k < 2100; k++) b.stderr(`tick ${k}`);
+  // A word more often in a document than PostgreSQL keeps its positions (256), then a phrase of it.
+  if (i === 11) b.prompt(`${"lo ".repeat(300)}lo zulu yankee`);
   // Long lines: a prompt past a document's body (16 K characters), a message past a row (64 KiB).
   if (i === 5) b.prompt(text(3000));
   if (i === 7) b.message(text(12000), "long");
@@ -221,8 +234,21 @@ function makeQueries(): SearchQuery[] {
       };
     queries.push({ ...q, limit: LIMIT });
   }
+  for (const q of ["tick", '"zulu yankee"', ...Object.keys(KNOWN)]) queries.push({ q, limit: LIMIT });
   return queries;
 }
+
+/**
+ * Queries whose answers differ, known, and why: each must still differ (when one no longer does,
+ * it joins the others). PostgreSQL keeps 256 positions of a word in a document (and none past
+ * 16,383): a phrase of three words or more (checked in order through positions) past them is not
+ * found there; a phrase of two is (its pair needs no position). The file store has no such bound.
+ * Both since migration 5; the rows of migration 8 give the same vectors.
+ */
+const KNOWN: Record<string, string> = {
+  '"lo zulu yankee"': "a phrase past a word's 256th position",
+  '"lo lo zulu"': "a phrase past a word's 256th position",
+};
 
 /** An answer as both stores can agree on it: the hits as a sorted list of (transcript, seq, field), total, more, cut. */
 function comparable(a: SearchAnswer, which: (id: string) => number) {
@@ -278,22 +304,48 @@ describe.skipIf(skip !== undefined)("search: the PostgreSQL store answers as the
     expect(made.filter((t) => t.parts.length > 0).length).toBeGreaterThan(TRANSCRIPTS / 2);
   });
 
-  it(`gives the same answers to ${QUERIES} queries drawn from the library's words (seed ${SEED})`, async () => {
+  /** The file store's answers, and PostgreSQL's to the same queries, as comparable; the differences said. */
+  const queries = makeQueries();
+  let expected: ReturnType<typeof comparable>[] | undefined;
+  async function differences(): Promise<string[]> {
     const [files, db] = subjects;
-    const differences: string[] = [];
-    let found = 0;
-    for (const q of makeQueries()) {
-      const expected = comparable(await files!.s.store.search(q), (id) => files!.ids.get(id)!);
+    expected ??= await Promise.all(
+      queries.map(async (q) => comparable(await files!.s.store.search(q), (id) => files!.ids.get(id)!)),
+    );
+    const out: string[] = [];
+    for (const [i, q] of queries.entries()) {
       const actual = comparable(await db!.s.store.search(q), (id) => db!.ids.get(id)!);
-      if (expected.total > 0) found++;
-      if (JSON.stringify(actual) !== JSON.stringify(expected))
-        differences.push(
-          `${JSON.stringify(q)}\n  file store: ${JSON.stringify(expected)}\n  PostgreSQL: ${JSON.stringify(actual)}`,
+      const known = KNOWN[q.q];
+      if (known !== undefined) {
+        if (JSON.stringify(actual) === JSON.stringify(expected[i])) out.push(`${q.q} (${known}): answered alike now`);
+      } else if (JSON.stringify(actual) !== JSON.stringify(expected[i]))
+        out.push(
+          `${JSON.stringify(q)}\n  file store: ${JSON.stringify(expected[i])}\n  PostgreSQL: ${JSON.stringify(actual)}`,
         );
     }
-    expect(differences).toEqual([]);
     // A test that cannot fail is a defect: most queries find something.
-    expect(found).toBeGreaterThan(QUERIES / 2);
-    expect(SEARCH_CANDIDATES).toBeGreaterThan(LIMIT);
+    expect(expected.filter((e) => e.total > 0).length).toBeGreaterThan(QUERIES / 2);
+    return out;
+  }
+
+  it(`gives the same answers to ${QUERIES} queries drawn from the library's words (seed ${SEED}): ended transcripts, their documents' rows`, async () => {
+    const { pool } = subjects[1]!.s.store as PgStore;
+    const { rows } = await pool.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM transcripts WHERE NOT docs_indexed",
+    );
+    expect(rows[0]!.n).toBe(0);
+    expect(await differences()).toEqual([]);
+  });
+
+  it("gives the same answers with every other transcript recording: searched through its rows of lines", async () => {
+    const store = subjects[1]!.s.store as PgStore;
+    // Recording, by this instance (its lease holds): the copier leaves their documents to their rows of lines.
+    const ids = [...subjects[1]!.ids].filter(([, i]) => i % 2 === 1).map(([id]) => id);
+    await store.pool.query(
+      `UPDATE transcripts SET meta = meta || '{"recording": true}', writer = $2, docs_indexed = false WHERE id = ANY($1)`,
+      [ids, store.instance],
+    );
+    await store.pool.query("DELETE FROM search_docs WHERE transcript_id = ANY($1)", [ids]);
+    expect(await differences()).toEqual([]);
   });
 });
