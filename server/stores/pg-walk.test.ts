@@ -1,0 +1,74 @@
+/**
+ * A transcript's lines walked on PostgreSQL (pg-row-index.ts LineWalk) on a throw-away cluster: a
+ * recording found through its rows of lines and, once ended, through its documents' rows gives the
+ * same hits, also after a gap in its lines and with lines that are no event, which are left out
+ * as the file store's index leaves them out (never a save that fails on them).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { serialize } from "../../lib/contracts/transcript";
+import type { TranscriptMeta } from "../../lib/contracts/transcript-meta";
+import { pgSkipReason, startPgCluster, type PgCluster } from "../../test/pg-cluster";
+import { messageChunk, testHeader } from "../../test/transcripts";
+import { PgStore } from "./pg-store";
+
+const skip = pgSkipReason();
+const CREATED = "2026-11-28T10:00:00.000Z";
+
+const meta = (id: string, recording: boolean): TranscriptMeta => ({
+  id,
+  title: id,
+  createdAt: CREATED,
+  profile: "p",
+  turns: 0,
+  frames: 0,
+  bytes: 0,
+  redactions: 0,
+  recording,
+});
+const header = (id: string) => serialize(testHeader({ id, createdAt: CREATED, title: id })).trimEnd();
+const chunk = (seq: number, text: string) => messageChunk(seq, text).trimEnd();
+const stderr = (text: string) => serialize({ type: "stderr", ts: 2000, text }).trimEnd();
+
+describe.skipIf(skip !== undefined)("a transcript's lines walked on PostgreSQL", () => {
+  let cluster: PgCluster;
+  let store: PgStore;
+  beforeAll(async () => {
+    cluster = await startPgCluster();
+    store = await PgStore.open(cluster.url);
+  }, 60_000);
+  afterAll(async () => {
+    await store?.close();
+    cluster?.stop();
+  });
+
+  /** The hits of each query in transcript `id` as [seq, field] in seq order, while it records (its rows) and once ended (its documents). */
+  const bothWays = async (id: string, queries: string[]) => {
+    const hits = async () =>
+      Promise.all(
+        queries.map(async (q) =>
+          (await store.search({ q, transcript: id })).hits
+            .map((h) => [h.seq, h.field] as [number, string])
+            .sort((a, b) => a[0] - b[0]),
+        ),
+      );
+    const recording = await hits();
+    await store.pool.query(`UPDATE transcripts SET meta = meta || '{"recording": false}' WHERE id = $1`, [id]);
+    while ((await store.indexDocs()) !== undefined);
+    const { rows } = await store.pool.query<{ indexed: boolean }>(
+      "SELECT docs_indexed AS indexed FROM transcripts WHERE id = $1",
+      [id],
+    );
+    expect(rows[0]!.indexed).toBe(true);
+    return { recording, ended: await hits() };
+  };
+
+  it("gives a line after a gap the seq its save was given, recording and ended", async () => {
+    const id = "gap";
+    await store.save(meta(id, true), [header(id), chunk(1, "first words"), chunk(2, "second words")]);
+    // Lines 3 and 4 (frames 3 and 4) never reached the database; the save after them knows frame 4 came before.
+    await store.save(meta(id, true), [stderr("after the gap"), chunk(5, "fifth words")], 5, 4);
+    const { recording, ended } = await bothWays(id, ["gap", "fifth", "second"]);
+    expect(recording).toEqual([[[4, "stderr"]], [[5, "message"]], [[2, "message"]]]);
+    expect(ended).toEqual(recording);
+  });
+});
