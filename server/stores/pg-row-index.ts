@@ -8,7 +8,7 @@
  * the lines around it (server/stores/pg-search.ts searches both).
  */
 import type { ClientBase } from "pg";
-import type { TranscriptEvent } from "../../lib/contracts/transcript";
+import { checkEventLine, type TranscriptEvent } from "../../lib/contracts/transcript";
 import { NO_STREAM, streamStep, type Joined, type StreamTail } from "../../lib/features/library/joints";
 import { searchDoc, type SearchDoc } from "../../lib/features/library/search";
 import {
@@ -55,15 +55,19 @@ export class LineWalk {
     return { e, ...(doc ? { doc } : {}), joined: step.joined };
   }
 
-  /** One line kept already: only its seq counts. */
+  /**
+   * One line kept already: only its seq counts. A line that is not an event of the format, or a
+   * frame whose seq does not follow, is left out, as the file store's index leaves it out
+   * (TranscriptLines): hostile, it is never read as an event.
+   */
   seq(raw: string): TranscriptEvent | undefined {
     let e: TranscriptEvent;
     try {
-      e = JSON.parse(raw) as TranscriptEvent;
+      e = checkEventLine(JSON.parse(raw), 0, this.lastSeq);
     } catch {
       return undefined;
     }
-    if (e.type === "frame" && typeof e.seq === "number") this.lastSeq = e.seq;
+    if (e.type === "frame") this.lastSeq = e.seq;
     return e;
   }
 }

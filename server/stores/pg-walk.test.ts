@@ -5,7 +5,7 @@
  * as the file store's index leaves them out (never a save that fails on them).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serialize } from "../../lib/contracts/transcript";
+import { serialize, serializeFrame } from "../../lib/contracts/transcript";
 import type { TranscriptMeta } from "../../lib/contracts/transcript-meta";
 import { pgSkipReason, startPgCluster, type PgCluster } from "../../test/pg-cluster";
 import { messageChunk, testHeader } from "../../test/transcripts";
@@ -69,6 +69,33 @@ describe.skipIf(skip !== undefined)("a transcript's lines walked on PostgreSQL",
     await store.save(meta(id, true), [stderr("after the gap"), chunk(5, "fifth words")], 5, 4);
     const { recording, ended } = await bothWays(id, ["gap", "fifth", "second"]);
     expect(recording).toEqual([[[4, "stderr"]], [[5, "message"]], [[2, "message"]]]);
+    expect(ended).toEqual(recording);
+  });
+
+  it("leaves out lines that are no event, or a frame whose seq does not follow, as the file store does", async () => {
+    const id = "hostile";
+    const bad = [
+      "not json {",
+      "{}",
+      JSON.stringify({ type: "frame", seq: 2, ts: 1, dir: "from-agent", kind: "notification", raw: 123 }),
+      JSON.stringify({ type: "stderr", ts: 1, text: ["hostile", "words"] }),
+      JSON.stringify({ type: "lifecycle", ts: 1, event: "error", message: { hostile: "words" } }),
+      // Its seq does not follow the frame before it.
+      chunk(1, "bravo hostile words"),
+      serializeFrame({ seq: 3, ts: 3, dir: "from-agent", kind: "notification", raw: "", requestSeq: 9 }).trimEnd(),
+    ];
+    // Saved (a save that failed on them would be tried again at every change, never getting past them).
+    await store.save(meta(id, true), [header(id), chunk(1, "alpha words"), ...bad.slice(0, 4)]);
+    await store.save(meta(id, true), [...bad.slice(4), chunk(2, "charlie words")], 9, 1);
+    const { recording, ended } = await bothWays(id, ["words", "hostile", "bravo"]);
+    expect(recording).toEqual([
+      [
+        [1, "message"],
+        [2, "message"],
+      ],
+      [],
+      [],
+    ]);
     expect(ended).toEqual(recording);
   });
 });
