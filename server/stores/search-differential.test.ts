@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serialize, serializeFrame } from "../../lib/contracts/transcript";
 import type { SearchAnswer, SearchQuery } from "../../lib/contracts/library-search";
 import { pgSkipReason, startPgCluster, type PgCluster } from "../../test/pg-cluster";
-import { initializeRecording } from "../../test/transcripts";
+import { initializeRecording, messageChunk } from "../../test/transcripts";
 import { fileStore, pgStore, type Subject } from "../../test/library-subjects";
 import type { PgStore } from "./pg-store";
 
@@ -184,11 +184,23 @@ function makeTranscript(i: number): Made {
   if (i === 9) for (let k = 0; k < 2100; k++) b.stderr(`tick ${k}`);
   // A word more often in a document than PostgreSQL keeps its positions (256), then a phrase of it.
   if (i === 11) b.prompt(`${"lo ".repeat(300)}lo zulu yankee`);
+  // Lines that are no event, or a frame whose seq does not follow (a file changed by hand): left out.
+  const hostileAt = b.lines.length;
+  if (i === 13)
+    b.lines.push(
+      "not json {",
+      JSON.stringify({ type: "frame", seq: b.seq + 1, ts: 1, dir: "from-agent", kind: "notification", raw: 7 }),
+      JSON.stringify({ type: "stderr", ts: 1, text: ["hostile"] }),
+      messageChunk(b.seq, "hostile repeated seq").trimEnd(),
+    );
+  if (i === 13) b.prompt(`after them ${text(6)}`);
   // Long lines: a prompt past a document's body (16 K characters), a message past a row (64 KiB).
   if (i === 5) b.prompt(text(3000));
   if (i === 7) b.message(text(12000), "long");
   const n = b.lines.length;
   const parts = [...new Set(Array.from({ length: int(4) }, () => 2 + int(n - 2)))].sort((a, b) => a - b);
+  // An upload refuses such lines: they come after it, as a recording's (the file store reads them then).
+  if (i === 13) return { lines: b.lines, texts: b.texts, parts: [...parts.filter((p) => p < hostileAt), hostileAt] };
   return { lines: b.lines, texts: b.texts, parts };
 }
 
@@ -234,7 +246,8 @@ function makeQueries(): SearchQuery[] {
       };
     queries.push({ ...q, limit: LIMIT });
   }
-  for (const q of ["tick", '"zulu yankee"', ...Object.keys(KNOWN)]) queries.push({ q, limit: LIMIT });
+  for (const q of ["tick", '"zulu yankee"', "hostile", '"after them"', ...Object.keys(KNOWN)])
+    queries.push({ q, limit: LIMIT });
   return queries;
 }
 
