@@ -168,7 +168,7 @@ interface Made {
 }
 
 function makeTranscript(i: number): Made {
-  const b = new Builder(pick(["alpha", "beta", "gamma"]), new Date(Date.UTC(2026, 10, 1, 10, i)).toISOString());
+  const b = new Builder(pick(["alpha", "beta", "gamma"]), new Date(Date.UTC(2026, 10, 1 + i, 10)).toISOString());
   const big = i === 3;
   const events = big ? 260 : 4 + int(14);
   for (let e = 0; e < events; e++) {
@@ -224,7 +224,7 @@ function makeQueries(): SearchQuery[] {
   for (let i = 0; i < QUERIES; i++) {
     const ws = someWords();
     const at = int(ws.length - 2);
-    const kind = i % 12;
+    const kind = i % 14;
     let q: SearchQuery;
     if (kind === 0) q = { q: pick(ws) };
     else if (kind === 1) q = { q: pick(ws).slice(0, 1 + int(5)) };
@@ -237,6 +237,22 @@ function makeQueries(): SearchQuery[] {
     else if (kind === 8) q = { q: `${pick(ws)}zq${int(1000)}` };
     else if (kind === 9) q = { q: `"${ws[at]} ${ws[at + 1]}" ${pick(someWords())}` };
     else if (kind === 10) q = { q: `${ws[at]}' & !:* | ( "${ws[at + 1]}` };
+    else if (kind === 12) {
+      const day = (d: number) => `2026-11-${String(d).padStart(2, "0")}`;
+      const from = 1 + int(TRANSCRIPTS);
+      q =
+        rnd() < 0.5
+          ? { q: pick(ws), profile: pick(["alpha", "beta"]) }
+          : { q: pick(ws), from: day(from), to: day(from + int(8)) };
+    }
+    // Past the limits: more terms than are searched, a phrase longer than is searched (cut, said so).
+    else if (kind === 13)
+      q = {
+        q:
+          rnd() < 0.5
+            ? [...ws, ...someWords(), ...someWords()].join(" ")
+            : `"${[...ws, ...someWords(), ...someWords()].join(" ")}"`,
+      };
     else
       q = {
         q: `"${ws
@@ -246,7 +262,7 @@ function makeQueries(): SearchQuery[] {
       };
     queries.push({ ...q, limit: LIMIT });
   }
-  for (const q of ["tick", '"zulu yankee"', "hostile", '"after them"', ...Object.keys(KNOWN)])
+  for (const q of ["tick", '"zulu yankee"', '" ( ) * : !', "hostile", '"after them"', ...Object.keys(KNOWN)])
     queries.push({ q, limit: LIMIT });
   return queries;
 }
@@ -338,6 +354,8 @@ describe.skipIf(skip !== undefined)("search: the PostgreSQL store answers as the
     }
     // A test that cannot fail is a defect: most queries find something.
     expect(expected.filter((e) => e.total > 0).length).toBeGreaterThan(QUERIES / 2);
+    expect(expected.filter((e) => e.cut?.startsWith("The query was cut")).length).toBeGreaterThan(5);
+    expect(expected.some((e) => e.more)).toBe(true);
     return out;
   }
 
