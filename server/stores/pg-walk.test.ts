@@ -62,6 +62,29 @@ describe.skipIf(skip !== undefined)("a transcript's lines walked on PostgreSQL",
     return { recording, ended: await hits() };
   };
 
+  it("searches the newest transcripts however small its budget, a long recording among older ones too", async () => {
+    const url = await cluster.database("newest");
+    const writer = await PgStore.open(url);
+    const tiny = await PgStore.open(url, { searchBudgetMs: 0.001 });
+    try {
+      const at = (i: number) => new Date(Date.UTC(2026, 10, 1, 0, i)).toISOString();
+      // The oldest is still recording (searched through its rows), the others have ended (their documents' rows).
+      for (let i = 0; i < 40; i++) {
+        const id = `t${String(i).padStart(2, "0")}`;
+        await writer.save({ ...meta(id, i === 0), createdAt: at(i) }, [header(id), chunk(1, `common word ${i}`)]);
+      }
+      while ((await writer.indexDocs()) !== undefined);
+      const newest = await tiny.search({ q: "common 39" });
+      expect(newest.hits.map((h) => h.transcript.id)).toEqual(["t39"]);
+      expect(newest.cut).toMatch(/^The search stopped after/);
+      const common = await tiny.search({ q: "common", limit: 100 });
+      const ids = common.hits.map((h) => h.transcript.id);
+      expect(ids).toEqual(expect.arrayContaining(Array.from({ length: 16 }, (_, i) => `t${i + 24}`)));
+    } finally {
+      await Promise.all([writer.close(), tiny.close()]);
+    }
+  });
+
   it("gives a line after a gap the seq its save was given, recording and ended", async () => {
     const id = "gap";
     await store.save(meta(id, true), [header(id), chunk(1, "first words"), chunk(2, "second words")]);
