@@ -90,8 +90,8 @@ type Listed = { id: string; created_at: string; docs_indexed: boolean };
  * budget no further slice starts and the one running is cancelled: the hits of the slices searched
  * are shown, and the answer says it stopped. The newest slice of each way is searched whatever the
  * budget (within QUERY_BUDGET.ms), so a tiny budget still shows the newest hits, also when an old
- * recording goes on. (Slices alone read a
- * common word's whole list of matches once a slice: five times slower.)
+ * recording goes on. (Slices alone read a common word's whole list of matches once a slice: five
+ * times slower.)
  */
 export async function searchDocs(
   client: ClientBase,
