@@ -2,13 +2,17 @@
  * A transcript's lines walked on PostgreSQL (pg-row-index.ts LineWalk) on a throw-away cluster: a
  * recording found through its rows of lines and, once ended, through its documents' rows gives the
  * same hits, also after a gap in its lines and with lines that are no event, which are left out
- * as the file store's index leaves them out (never a save that fails on them).
+ * as the file store's index leaves them out (never a save that fails on them); a library from
+ * before migration 8 whose words were cut at a mark has those documents made again.
  */
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serialize, serializeFrame } from "../../lib/contracts/transcript";
 import type { TranscriptMeta } from "../../lib/contracts/transcript-meta";
 import { pgSkipReason, startPgCluster, type PgCluster } from "../../test/pg-cluster";
 import { messageChunk, testHeader } from "../../test/transcripts";
+import { migrate } from "./pg-migrate";
+import { MIGRATIONS } from "./pg-schema";
 import { PgStore } from "./pg-store";
 
 const skip = pgSkipReason();
@@ -82,6 +86,44 @@ describe.skipIf(skip !== undefined)("a transcript's lines walked on PostgreSQL",
       expect(ids).toEqual(expect.arrayContaining(Array.from({ length: 16 }, (_, i) => `t${i + 24}`)));
     } finally {
       await Promise.all([writer.close(), tiny.close()]);
+    }
+  });
+
+  it("makes again the documents of a library from before migration 8 whose words it cut in two (written decomposed)", async () => {
+    const url = await cluster.database("decomposed");
+    const pool = new pg.Pool({ connectionString: url, max: 2 });
+    try {
+      await migrate(pool, MIGRATIONS.slice(0, 7));
+      // An ended transcript with a path written as macOS writes it, its document's vector as the
+      // store made it then: the word cut at its mark.
+      const line = chunk(1, "opened /Users/x/E\u0301cole/notes.txt");
+      await pool.query("INSERT INTO transcripts (id, created_at, meta) VALUES ('old', $1, $2)", [
+        CREATED,
+        meta("old", false),
+      ]);
+      await pool.query(
+        "INSERT INTO transcript_lines (transcript_id, line_no, line_count, lines) VALUES ('old', 0, 2, $1)",
+        [`${header("old")}\n${line}`],
+      );
+      await pool.query(
+        `INSERT INTO search_docs (transcript_id, line_no, seq, ts, dir, kind, method, field, error, body, extra, tsv)
+         VALUES ('old', 1, 1, 1001, 'from-agent', 'notification', 'session/update', 'message', false, $1, '',
+           $2::tsvector)`,
+        [
+          "opened /Users/x/E\u0301cole/notes.txt",
+          "'opened':1A 'users':2A 'x':3A 'e':4A 'cole':5A 'notes':6A 'txt':7A '~opened users' '~users x' '~x e' '~e cole' '~cole notes' '~notes txt'",
+        ],
+      );
+      const db = await PgStore.open(url);
+      try {
+        expect((await db.search({ q: "école" })).hits.map((h) => h.seq)).toEqual([1]);
+        while ((await db.indexDocs()) !== undefined);
+        expect((await db.search({ q: '"x école notes"' })).hits.map((h) => h.seq)).toEqual([1]);
+      } finally {
+        await db.close();
+      }
+    } finally {
+      await pool.end();
     }
   });
 
