@@ -8,11 +8,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TranscriptMeta } from "../lib/contracts/transcript-meta";
 import { transcriptLimits } from "../server/config";
-import { SearchIndex } from "../server/transcripts/search-index";
+import { SearchIndex, type QueryBudget } from "../server/transcripts/search-index";
 import { TranscriptStore } from "../server/transcripts/transcript-store";
 import type { LibrarySearch, TranscriptLibrary } from "../server/stores/library-store";
 import { PgMirror } from "../server/stores/pg-mirror";
-import { PgStore } from "../server/stores/pg-store";
+import { PgStore, type PgOptions } from "../server/stores/pg-store";
 
 export interface Subject {
   store: TranscriptLibrary & LibrarySearch;
@@ -26,10 +26,13 @@ export interface Subject {
 /** The file store satisfies the interface as it is (a compile-time check). */
 const _fileStoreFits: (s: TranscriptStore) => TranscriptLibrary = (s) => s;
 
-export function fileStore(): Subject {
+/** A search's budget (QUERY_BUDGET) no search of a test's library meets, even on a loaded machine. */
+export const UNBOUNDED: QueryBudget = { steps: 1e12, ms: 600_000 };
+
+export function fileStore(budget?: QueryBudget): Subject {
   const dir = mkdtempSync(path.join(tmpdir(), "acp-lib-file-"));
   const files = new TranscriptStore(dir, {}, transcriptLimits({}));
-  const index = new SearchIndex(files.dir);
+  const index = new SearchIndex(files.dir, budget);
   const store = Object.assign(Object.create(files) as TranscriptStore, {
     search: async (q: Parameters<SearchIndex["search"]>[0]) => (index.updateAll(), index.search(q)),
     latency: async (q: Parameters<SearchIndex["latency"]>[0]) => (index.updateAll(), index.latency(q)),
@@ -50,8 +53,8 @@ export function fileStore(): Subject {
 }
 
 /** The PostgreSQL store, fed as `serve --database` feeds it: a local import copied by PgMirror. */
-export async function pgStore(url: string): Promise<Subject> {
-  const db = await PgStore.open(url);
+export async function pgStore(url: string, options: PgOptions = {}): Promise<Subject> {
+  const db = await PgStore.open(url, options);
   await db.pool.query("TRUNCATE transcripts CASCADE");
   const dir = mkdtempSync(path.join(tmpdir(), "acp-lib-pg-"));
   const files = new TranscriptStore(dir, {}, transcriptLimits({}));

@@ -12,7 +12,7 @@ import { serialize, serializeFrame } from "../../lib/contracts/transcript";
 import type { SearchAnswer, SearchQuery } from "../../lib/contracts/library-search";
 import { pgSkipReason, startPgCluster, type PgCluster } from "../../test/pg-cluster";
 import { initializeRecording, messageChunk } from "../../test/transcripts";
-import { fileStore, pgStore, type Subject } from "../../test/library-subjects";
+import { fileStore, pgStore, UNBOUNDED, type Subject } from "../../test/library-subjects";
 import type { PgStore } from "./pg-store";
 
 /** Another seed, another library and queries: `SEARCH_SEED=n npx vitest run server/stores/search-differential.test.ts`. */
@@ -297,7 +297,8 @@ describe.skipIf(skip !== undefined)("search: the PostgreSQL store answers as the
   const subjects: { s: Subject; ids: Map<string, number> }[] = [];
   beforeAll(async () => {
     cluster = await startPgCluster();
-    for (const s of [fileStore(), await pgStore(cluster.url)]) {
+    // Budgets no search meets: the answers must not hang on the machine's load.
+    for (const s of [fileStore(UNBOUNDED), await pgStore(cluster.url, { searchBudgetMs: UNBOUNDED.ms })]) {
       const ids = new Map<string, number>();
       subjects.push({ s, ids });
       const added: string[] = [];
