@@ -13,6 +13,7 @@ import { pgSkipReason, startPgCluster, type PgCluster } from "../../test/pg-clus
 import { messageChunk, testHeader } from "../../test/transcripts";
 import { migrate } from "./pg-migrate";
 import { MIGRATIONS } from "./pg-schema";
+import { termHash } from "./pg-lexemes";
 import { PgStore } from "./pg-store";
 
 const skip = pgSkipReason();
@@ -125,6 +126,16 @@ describe.skipIf(skip !== undefined)("a transcript's lines walked on PostgreSQL",
     } finally {
       await pool.end();
     }
+  });
+
+  it("turns down a row whose index holds a word of the query's number only (a hash collision)", async () => {
+    const id = "collision";
+    // Two words with one number (termHash): the row holding the one is a candidate for the other.
+    expect(termHash("yaczf")).toBe(termHash("glbpp"));
+    await store.save(meta(id, true), [header(id), chunk(1, "yaczf here")]);
+    const { recording, ended } = await bothWays(id, ["glbpp", "yaczf", '"glbpp here"']);
+    expect(recording).toEqual([[], [[1, "message"]], []]);
+    expect(ended).toEqual(recording);
   });
 
   it("gives a line after a gap the seq its save was given, recording and ended", async () => {
