@@ -18,7 +18,7 @@ import type { PgStore } from "./pg-store";
 /** Another seed, another library and queries: `SEARCH_SEED=n npx vitest run server/stores/search-differential.test.ts`. */
 const SEED = Number(process.env.SEARCH_SEED ?? 20261129);
 const TRANSCRIPTS = 28;
-const QUERIES = 196;
+const QUERIES = 140;
 /** The most hits a search shows (the contract's bound). */
 const LIMIT = 200;
 
