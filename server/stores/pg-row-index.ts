@@ -24,6 +24,9 @@ import {
   type Need,
 } from "./pg-lexemes";
 
+/** The largest seq the columns hold (search_docs.seq, transcript_lines.seq_before: integer). */
+const MAX_SEQ = 2 ** 31 - 1;
+
 /** Where a row of transcript_lines starts: the last frame's seq before it, the message being streamed. */
 export interface RowStart {
   seqBefore: number;
@@ -58,7 +61,8 @@ export class LineWalk {
   /**
    * One line kept already: only its seq counts. A line that is not an event of the format, or a
    * frame whose seq does not follow, is left out, as the file store's index leaves it out
-   * (TranscriptLines): hostile, it is never read as an event.
+   * (TranscriptLines): hostile, it is never read as an event. So is a frame whose seq a column
+   * (integer) cannot hold, which the format allows: an upload's, never a recording's.
    */
   seq(raw: string): TranscriptEvent | undefined {
     let e: TranscriptEvent;
@@ -67,7 +71,10 @@ export class LineWalk {
     } catch {
       return undefined;
     }
-    if (e.type === "frame") this.lastSeq = e.seq;
+    if (e.type === "frame") {
+      if (e.seq > MAX_SEQ) return undefined;
+      this.lastSeq = e.seq;
+    }
     return e;
   }
 }
