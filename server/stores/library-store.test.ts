@@ -4,86 +4,13 @@
  * throw-away cluster (test/pg-cluster.ts) and is skipped, saying why, only where PostgreSQL is
  * not installed outside CI.
  */
-import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serialize, serializeFrame, type TranscriptHeader } from "../../lib/contracts/transcript";
 import type { TranscriptMeta } from "../../lib/contracts/transcript-meta";
 import { MAX_PHRASE_WORDS, MAX_QUERY_TERMS } from "../../lib/contracts/library-search";
-import { transcriptLimits } from "../config";
-import { SearchIndex } from "../transcripts/search-index";
-import { TranscriptStore } from "../transcripts/transcript-store";
 import { pgSkipReason, startPgCluster, type PgCluster } from "../../test/pg-cluster";
-import type { LibrarySearch, TranscriptLibrary } from "./library-store";
-import { PgMirror } from "./pg-mirror";
-import { PgStore } from "./pg-store";
+import { fileStore, pgStore, type Subject } from "../../test/library-subjects";
 import { initializeRecording, messageChunk } from "../../test/transcripts";
-
-interface Subject {
-  store: TranscriptLibrary & LibrarySearch;
-  /** Adds a transcript as an upload does; answers its meta as the store lists it. */
-  add(jsonl: string): Promise<TranscriptMeta>;
-  /** Appends lines to a transcript as a recording does, and waits until the store has them. */
-  append(id: string, jsonl: string): Promise<void>;
-  close(): Promise<void>;
-}
-
-/** The file store satisfies the interface as it is (a compile-time check). */
-const _fileStoreFits: (s: TranscriptStore) => TranscriptLibrary = (s) => s;
-
-function fileStore(): Subject {
-  const dir = mkdtempSync(path.join(tmpdir(), "acp-lib-file-"));
-  const files = new TranscriptStore(dir, {}, transcriptLimits({}));
-  const index = new SearchIndex(files.dir);
-  const store = Object.assign(Object.create(files) as TranscriptStore, {
-    search: async (q: Parameters<SearchIndex["search"]>[0]) => (index.updateAll(), index.search(q)),
-    latency: async (q: Parameters<SearchIndex["latency"]>[0]) => (index.updateAll(), index.latency(q)),
-  });
-  return {
-    store,
-    add: async (jsonl) => {
-      const temp = files.tempFile();
-      writeFileSync(temp, jsonl);
-      return files.import(temp);
-    },
-    append: async (id, jsonl) => appendFileSync(files.file(id), jsonl),
-    close: async () => {
-      index.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-/** The PostgreSQL store, fed as `serve --database` feeds it: a local import copied by PgMirror. */
-async function pgStore(url: string): Promise<Subject> {
-  const db = await PgStore.open(url);
-  await db.pool.query("TRUNCATE transcripts CASCADE");
-  const dir = mkdtempSync(path.join(tmpdir(), "acp-lib-pg-"));
-  const files = new TranscriptStore(dir, {}, transcriptLimits({}));
-  const mirror = new PgMirror(files, db);
-  files.index = mirror;
-  return {
-    store: db,
-    add: async (jsonl) => {
-      const temp = files.tempFile();
-      writeFileSync(temp, jsonl);
-      const meta = files.import(temp);
-      await mirror.flush();
-      return (await db.meta(meta.id))!;
-    },
-    append: async (id, jsonl) => {
-      appendFileSync(files.file(id), jsonl);
-      mirror.changed(id);
-      await mirror.flush();
-    },
-    close: async () => {
-      await mirror.close();
-      await db.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
 
 function transcript(profile: string, createdAt: string, texts: string[]): string {
   let text = initializeRecording({ id: "t", createdAt, agent: { profile } }, 1000);

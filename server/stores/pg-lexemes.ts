@@ -17,7 +17,7 @@
  */
 import { searchTerms } from "../../lib/features/library/search";
 import type { Joined } from "../../lib/features/library/joints";
-import { foldTerm, NON_ASCII, typedWord } from "../transcripts/search-index-lines";
+import { foldTerm, NON_ASCII, typedWord, WORD_TOKEN } from "../transcripts/search-index-lines";
 
 /** What starts a pair's lexeme: no word holds it, so a typed word's prefix never reaches the pairs. */
 export const PAIR = "~";
@@ -35,14 +35,13 @@ export const ERROR_TAG = "!error";
 const MAX_LEXEME_BYTES = 2_046;
 const MAX_POSITION = 16_383;
 const MAX_POSITIONS = 256;
-const TOKEN = /[\p{L}\p{N}\p{Co}]+/gu;
 const ASCII_GAP = /[^a-z0-9]+/;
 
 /** A text's words as the file store's tokenizer sees them. */
 export function words(text: string): string[] {
   const lower = text.toLowerCase();
   if (!NON_ASCII.test(lower)) return lower.split(ASCII_GAP).filter((w) => w !== "");
-  return (lower.match(TOKEN) ?? []).map(foldTerm).filter((w) => w !== "");
+  return (lower.match(WORD_TOKEN) ?? []).map(foldTerm).filter((w) => w !== "");
 }
 
 export const fits = (lexeme: string) =>

@@ -8,7 +8,7 @@
  * the lines around it (server/stores/pg-search.ts searches both).
  */
 import type { ClientBase } from "pg";
-import type { TranscriptEvent } from "../../lib/contracts/transcript";
+import { checkEventLine, type TranscriptEvent } from "../../lib/contracts/transcript";
 import { NO_STREAM, streamStep, type Joined, type StreamTail } from "../../lib/features/library/joints";
 import { searchDoc, type SearchDoc } from "../../lib/features/library/search";
 import {
@@ -23,6 +23,9 @@ import {
   type DocLexemes,
   type Need,
 } from "./pg-lexemes";
+
+/** The largest seq the columns hold (search_docs.seq, transcript_lines.seq_before: integer). */
+const MAX_SEQ = 2 ** 31 - 1;
 
 /** Where a row of transcript_lines starts: the last frame's seq before it, the message being streamed. */
 export interface RowStart {
@@ -55,15 +58,23 @@ export class LineWalk {
     return { e, ...(doc ? { doc } : {}), joined: step.joined };
   }
 
-  /** One line kept already: only its seq counts. */
+  /**
+   * One line kept already: only its seq counts. A line that is not an event of the format, or a
+   * frame whose seq does not follow, is left out, as the file store's index leaves it out
+   * (TranscriptLines): hostile, it is never read as an event. So is a frame whose seq a column
+   * (integer) cannot hold, which the format allows: an upload's, never a recording's.
+   */
   seq(raw: string): TranscriptEvent | undefined {
     let e: TranscriptEvent;
     try {
-      e = JSON.parse(raw) as TranscriptEvent;
+      e = checkEventLine(JSON.parse(raw), 0, this.lastSeq);
     } catch {
       return undefined;
     }
-    if (e.type === "frame" && typeof e.seq === "number") this.lastSeq = e.seq;
+    if (e.type === "frame") {
+      if (e.seq > MAX_SEQ) return undefined;
+      this.lastSeq = e.seq;
+    }
     return e;
   }
 }
@@ -93,25 +104,30 @@ export class RowTerms {
 const WALK_ROWS = 32;
 
 /**
- * Each row of a transcript's lines in order, with the walk at its start: rows apart (lines missing
- * between) join no message across the gap, as a save after a gap does not.
+ * Each row of a transcript's lines in order, with the walk at its start: where its save started it
+ * (`stored`: as a search walks it, so a transcript's documents are the same found either way, also
+ * after a gap, whose save was given the seq before it), or carried on from the row before (the
+ * migration that gives rows their starts), rows apart (lines missing between) joining no message
+ * across the gap, as a save after a gap does not.
  */
 async function* walkRows(
   client: ClientBase,
   id: string,
+  stored: boolean,
 ): AsyncGenerator<{ n: number; lines: string[]; walk: LineWalk; start: RowStart }> {
-  const walk = new LineWalk(0, NO_STREAM);
+  let walk = new LineWalk(0, NO_STREAM);
   let next = 0;
   let after = -1;
   for (;;) {
-    const { rows } = await client.query<{ n: number; lines: string }>(
-      `SELECT line_no AS n, lines FROM transcript_lines WHERE transcript_id = $1 AND line_no > $2
-       ORDER BY line_no LIMIT ${WALK_ROWS}`,
+    const { rows } = await client.query<{ n: number; lines: string; seq_before: number; stream: string; tail: string }>(
+      `SELECT line_no AS n, lines, seq_before, joint_stream AS stream, joint_tail AS tail FROM transcript_lines
+       WHERE transcript_id = $1 AND line_no > $2 ORDER BY line_no LIMIT ${WALK_ROWS}`,
       [id, after],
     );
     if (rows.length === 0) return;
     for (const row of rows) {
-      if (row.n !== next) walk.stream = NO_STREAM;
+      if (stored) walk = new LineWalk(row.seq_before, { stream: row.stream, tail: row.tail });
+      else if (row.n !== next) walk.stream = NO_STREAM;
       const lines = row.lines.split("\n");
       yield { n: row.n, lines, walk, start: walk.start };
       next = row.n + lines.length;
@@ -144,7 +160,7 @@ export async function reindex(client: ClientBase, addTerms: (terms: Set<string>)
       terms.clear();
     };
     // Between two rows the walk's query is done: the client is free for the updates.
-    for await (const { n, lines, walk, start } of walkRows(client, id)) {
+    for await (const { n, lines, walk, start } of walkRows(client, id, false)) {
       const index = new RowTerms(start);
       for (const [i, raw] of lines.entries()) {
         if (n + i === 0) continue; // the header
@@ -200,7 +216,7 @@ export async function indexDocs(
     terms.clear();
   };
   // Between two rows the walk's query is done: the client is free for the inserts.
-  for await (const { n, lines, walk } of walkRows(client, id)) {
+  for await (const { n, lines, walk } of walkRows(client, id, true)) {
     for (const [i, raw] of lines.entries()) {
       if (n + i === 0) continue; // the header
       const line = walk.step(raw);

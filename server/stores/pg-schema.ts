@@ -173,6 +173,10 @@ export const MIGRATIONS: readonly Migration[] = [
         ADD COLUMN joint_tail text NOT NULL DEFAULT '';
       ALTER TABLE transcripts ADD COLUMN docs_indexed boolean NOT NULL DEFAULT false;
       UPDATE transcripts SET docs_indexed = true;
+      -- Except those whose words were cut at a mark (a word written decomposed, as macOS writes
+      -- file names, or İ): their documents are made again from their lines, as words are read now.
+      UPDATE transcripts t SET docs_indexed = false WHERE EXISTS (
+        SELECT 1 FROM search_docs d WHERE d.transcript_id = t.id AND (d.body || d.extra) ~ '[\\u0300-\\u0331\\u0130]');
       -- lz4 compresses a row's lines for less than pglz (about 1 µs a frame); a server built without it keeps pglz.
       DO $$ BEGIN
         ALTER TABLE transcript_lines ALTER COLUMN lines SET COMPRESSION lz4;

@@ -44,6 +44,17 @@ describe("words and vectors", () => {
       "2",
     ]);
     expect(words("Zürich CAFÉ naïve_été")).toEqual(["zurich", "cafe", "naive", "ete"]);
+    // Written decomposed (a macOS file name), or a lower case that adds a mark: one word, as FTS5 reads it.
+    expect(words("/Users/x/E\u0301cole/Re\u0301sume\u0301.pdf İstanbul")).toEqual([
+      "users",
+      "x",
+      "ecole",
+      "resume",
+      "pdf",
+      "istanbul",
+    ]);
+    // Marks unicode61 does not remove part words there, and here.
+    expect(words("a\u0305b \u0301")).toEqual(["a", "b"]);
   });
 
   it("keeps each word's positions and weight, and each pair of adjacent words in one text", () => {

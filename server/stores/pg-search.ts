@@ -88,9 +88,10 @@ type Listed = { id: string; created_at: string; docs_indexed: boolean };
  * QUERY_BUDGET); one that takes longer is searched again in slices of transcripts, newest first
  * (FIRST_SLICE, then growing; GIN gives matches in no order), as the rows always are; past the
  * budget no further slice starts and the one running is cancelled: the hits of the slices searched
- * are shown, and the answer says it stopped. The newest slice is searched whatever the budget
- * (within QUERY_BUDGET.ms), so a tiny budget still shows the newest hits. (Slices alone read a
- * common word's whole list of matches once a slice: five times slower.)
+ * are shown, and the answer says it stopped. The newest slice of each way is searched whatever the
+ * budget (within QUERY_BUDGET.ms), so a tiny budget still shows the newest hits, also when an old
+ * recording goes on. (Slices alone read a common word's whole list of matches once a slice: five
+ * times slower.)
  */
 export async function searchDocs(
   client: ClientBase,
@@ -103,6 +104,8 @@ export async function searchDocs(
   const timeout = (ms: number) => `SET LOCAL statement_timeout = ${Math.max(1, Math.round(ms))}`;
   const bound = (ms: number) => client.query(timeout(ms));
   const left = () => started + budgetMs - performance.now();
+  /** What the newest slice of each way may take. */
+  const firstLeft = () => started + Math.max(budgetMs, QUERY_BUDGET.ms) - performance.now();
   const fromRows: Found[] = [];
   const fromDocs: Found[] = [];
   let read: { query: string; cut?: string } | undefined;
@@ -138,12 +141,23 @@ export async function searchDocs(
     const indexed = listed.filter((t) => t.docs_indexed);
 
     /** Searches `ts` in slices, newest first, until more than SEARCH_CANDIDATES matches; stops past the budget. */
-    const inSlices = async (ts: Listed[], into: Found[], slice: (ids: Listed[]) => Promise<Found[]>) => {
+    const inSlices = async (
+      ts: Listed[],
+      into: Found[],
+      slice: (ids: Listed[], first: boolean) => Promise<Found[]>,
+    ) => {
       let size = FIRST_SLICE;
       for (let done = 0; done < ts.length && into.length <= SEARCH_CANDIDATES;) {
-        // The newest slice of the search whatever the budget; the others within it.
-        const first = searched === 0;
-        if (!first) {
+        // The newest slice of each way (recordings, then the others: either may hold the newest
+        // transcripts) whatever the budget, within QUERY_BUDGET.ms; the others within the budget.
+        const first = done === 0;
+        if (first) {
+          if (firstLeft() <= 0) {
+            stopped = true;
+            return;
+          }
+          await bound(firstLeft());
+        } else {
           if (left() <= 0) {
             stopped = true;
             return;
@@ -152,7 +166,7 @@ export async function searchDocs(
         }
         const part = ts.slice(done, done + size);
         const sliceStarted = performance.now();
-        const found = await slice(part);
+        const found = await slice(part, first);
         // Past the budget while this slice was read (not the first): it is not counted, as a cancelled one.
         if (!first && left() < 0) {
           stopped = true;
@@ -178,8 +192,8 @@ export async function searchDocs(
       const params: unknown[] = [undefined];
       const sql = rowClause(need, q.errors === true, params);
       const createdAt = new Map(recording.map((t) => [t.id, t.created_at]));
-      await inSlices(recording, fromRows, async (part) => {
-        const deadline = searched === 0 ? started + Math.max(budgetMs, QUERY_BUDGET.ms) : started + budgetMs;
+      await inSlices(recording, fromRows, async (part, first) => {
+        const deadline = first ? started + Math.max(budgetMs, QUERY_BUDGET.ms) : started + budgetMs;
         const matches = await rowMatches(
           client,
           part.map((t) => t.id),
@@ -193,7 +207,7 @@ export async function searchDocs(
       });
     }
 
-    if (indexed.length > 0 && !stopped) {
+    if (indexed.length > 0) {
       const matched = (more: unknown[]) => {
         const params: unknown[] = [tsquery, ...more];
         const clauses = ["d.tsv @@ $1::tsquery"];
@@ -205,7 +219,7 @@ export async function searchDocs(
         return { params, clauses };
       };
       let whole = false;
-      if (left() >= 2 * MIN_WHOLE_MS) {
+      if (!stopped && left() >= 2 * MIN_WHOLE_MS) {
         const all = matched([]);
         all.clauses.push("t.docs_indexed", ...filterClauses(q, all.params));
         all.params.push(SEARCH_CANDIDATES + 1);

@@ -53,6 +53,14 @@ export const PREFIX_WORDS = 64;
  * Shorter, it is looked for as the word itself, and the answer says so.
  */
 export const MIN_PREFIX = 3;
+/**
+ * A word as unicode61 (remove_diacritics 2) reads one: letters, digits, private use, and the 25
+ * combining marks it removes (U+0300–U+0331, SQLite's list), so a word written decomposed (NFD, as
+ * macOS writes file names: e + U+0301) or whose lower case adds a mark (İ → i + U+0307) is one
+ * word, as FTS5 reads it; other marks part words there, and here. Both stores cut text with it.
+ */
+export const WORD_TOKEN =
+  /[\p{L}\p{N}\p{Co}\u0300-\u0304\u0306-\u030c\u030f\u0311\u031b\u0323-\u0328\u032d\u032e\u0330\u0331]+/gu;
 export const foldTerm = (word: string) => {
   const lower = word.toLowerCase();
   return NON_ASCII.test(lower) ? lower.normalize("NFD").replace(/\p{M}/gu, "") : lower;

@@ -26,7 +26,7 @@ import {
 } from "../../lib/contracts/library-search";
 import { callTiming, latencyRows, matchLine, searchDoc } from "../../lib/features/library/search";
 import { openIndex, purgeDeleted, type Statements } from "./search-index-db";
-import { foldTerm, matchOf, NON_ASCII, readMetaFile } from "./search-index-lines";
+import { foldTerm, matchOf, NON_ASCII, readMetaFile, WORD_TOKEN } from "./search-index-lines";
 import { streamStep } from "../../lib/features/library/joints";
 
 export { INDEX_VERSION } from "./search-index-db";
@@ -51,7 +51,6 @@ class BudgetSpent extends Error {}
 
 const DEMO_IDS = new Set(["demo-gemini"]);
 
-const TOKEN = /[\p{L}\p{N}\p{Co}]+/gu;
 const ASCII_GAP = /[^a-z0-9]+/;
 /** Words remembered as already in the table of terms (a bound on the indexer's memory). */
 const KNOWN_TERMS = 200_000;
@@ -331,7 +330,7 @@ export class SearchIndex {
     const lower = text.toLowerCase();
     // Most text is ASCII: its words are runs of [a-z0-9], as unicode61 cuts them, and need no folding.
     const ascii = !NON_ASCII.test(lower);
-    const words = ascii ? lower.split(ASCII_GAP) : (lower.match(TOKEN) ?? []);
+    const words = ascii ? lower.split(ASCII_GAP) : (lower.match(WORD_TOKEN) ?? []);
     for (const word of words) {
       if (word === "") continue;
       const term = ascii ? word : foldTerm(word);
