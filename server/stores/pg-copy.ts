@@ -101,6 +101,8 @@ export class PgCopy {
   private overBound = false;
   private closed = false;
   private indexTimer: NodeJS.Timeout | undefined;
+  /** Transcripts whose indexing failed here: not tried again until the copier starts again. */
+  private readonly unindexable = new Set<string>();
   private stopping = false;
 
   constructor(
@@ -198,10 +200,19 @@ export class PgCopy {
    * ended by another (a crash marked by a lease's sweep). A failure waits for the next time.
    */
   private async indexEnded(): Promise<void> {
-    try {
-      while (!this.stopping && (await this.db.indexDocs()) !== undefined);
-    } catch (err) {
-      console.error(`database: indexing an ended transcript's search: ${(err as Error).message}`);
+    while (!this.stopping) {
+      try {
+        if ((await this.db.indexDocs([...this.unindexable])) === undefined) return;
+      } catch (err) {
+        const id = (err as { transcript?: string }).transcript;
+        console.error(
+          `database: indexing ${id === undefined ? "an ended transcript" : `transcript ${id}`}'s search: ${(err as Error).message}` +
+            (id === undefined ? "" : " (it is searched through its rows of lines)"),
+        );
+        // Its own trouble: the others go on; the database's: the next time.
+        if (id === undefined || !(await this.reachable())) return;
+        this.unindexable.add(id);
+      }
     }
   }
 

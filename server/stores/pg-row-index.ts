@@ -190,13 +190,26 @@ const DOCS_BATCH = 2_000;
 export async function indexDocs(
   client: ClientBase,
   addTerms: (terms: Set<string>) => Promise<void>,
+  /** Transcripts whose indexing failed: left to their rows, so they hold up no other. */
+  skip: readonly string[] = [],
 ): Promise<string | undefined> {
   const { rows } = await client.query<{ id: string }>(
     `SELECT id FROM transcripts WHERE NOT docs_indexed AND coalesce(meta->>'recording', 'false') <> 'true'
+       AND NOT (id = ANY($1::text[]))
      ORDER BY created_at DESC LIMIT 1 FOR UPDATE SKIP LOCKED`,
+    [skip],
   );
   const id = rows[0]?.id;
   if (id === undefined) return undefined;
+  try {
+    await indexOne(client, id, addTerms);
+  } catch (err) {
+    throw Object.assign(err as Error, { transcript: id });
+  }
+  return id;
+}
+
+async function indexOne(client: ClientBase, id: string, addTerms: (terms: Set<string>) => Promise<void>) {
   await client.query("DELETE FROM search_docs WHERE transcript_id = $1", [id]);
   const docs: unknown[][] = Array.from({ length: 11 }, () => []);
   const terms = new Set<string>();
@@ -231,7 +244,6 @@ export async function indexDocs(
   }
   await flush();
   await client.query("UPDATE transcripts SET docs_indexed = true WHERE id = $1", [id]);
-  return id;
 }
 
 /** Rows' text a search reads per statement (at least a row). */

@@ -342,6 +342,16 @@ describe.skipIf(skip !== undefined)("pg search", () => {
     const after = await Promise.all(queries.map((q) => store.search({ q })));
     expect(after.map((a) => ({ ...a, tookMs: 0 }))).toEqual(before.map((b) => ({ ...b, tookMs: 0 })));
     expect(before.map((b) => b.hits.map((h) => h.seq))).toEqual([[2], [2], [], [3], [], []]);
+    // A transcript whose documents cannot be written names itself, and holds up no other.
+    const older = { ...meta("older"), createdAt: "2026-11-19T10:00:00.000Z" };
+    await store.save(older, [header("older"), chunk(1, "older words")]);
+    await store.save({ ...meta("bad"), createdAt: "2026-11-21T10:00:00.000Z" }, [header("bad"), chunk(1, "bad")]);
+    await store.pool.query(`CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF NEW.transcript_id = 'bad' THEN RAISE EXCEPTION 'refused'; END IF; RETURN NEW; END $$`);
+    await store.pool.query("CREATE TRIGGER refuse BEFORE INSERT ON search_docs FOR EACH ROW EXECUTE FUNCTION refuse()");
+    await expect(store.indexDocs()).rejects.toMatchObject({ transcript: "bad", message: "refused" });
+    expect(await store.indexDocs(["bad"])).toBe("older");
+    expect(await seqs(store, "bad")).toEqual([1]);
     // Saved again (a recording that comes back): searched through its rows until indexed again.
     await store.save(rec, [chunk(4, " echo")], 4, 3);
     expect(await seqs(store, '"delta echo"')).toEqual([]);

@@ -556,10 +556,11 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
 
   /**
    * Gives the documents of one transcript that has ended rows of their own (pg-row-index.ts
-   * indexDocs): its id, or undefined when none is left. Any instance may; two never take the same.
+   * indexDocs): its id, or undefined when none is left but those in `skip`. Any instance may; two
+   * never take the same. A failure names its transcript (`transcript` on the error).
    */
-  async indexDocs(): Promise<string | undefined> {
-    return transaction(this.pool, (client) => indexDocs(client, (terms) => addTerms(client, terms)));
+  async indexDocs(skip: readonly string[] = []): Promise<string | undefined> {
+    return transaction(this.pool, (client) => indexDocs(client, (terms) => addTerms(client, terms), skip));
   }
 
   /** Hits for a typed query (server/stores/pg-search.ts), within the search budget. */
