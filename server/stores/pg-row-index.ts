@@ -27,6 +27,26 @@ import {
 /** The largest seq the columns hold (search_docs.seq, transcript_lines.seq_before: integer). */
 const MAX_SEQ = 2 ** 31 - 1;
 
+/**
+ * What a text column cannot hold: NUL (PostgreSQL's text) and a lone surrogate (UTF-8; the driver
+ * writes it as U+FFFD). A hostile line's JSON may hold either (`\u0000`, `\ud800`).
+ */
+const UNSTORABLE = /\0|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const storable = (text: string) => text.replace(UNSTORABLE, "\ufffd");
+
+/**
+ * A document as its row of search_docs holds it, and as a search shows it found in its row of
+ * lines: its strings storable, U+FFFD for what is not (no word holds either: its lexemes are the same).
+ */
+function stored(doc: SearchDoc): SearchDoc {
+  return {
+    ...doc,
+    body: storable(doc.body),
+    extra: storable(doc.extra),
+    ...(doc.method === undefined ? {} : { method: storable(doc.method) }),
+  };
+}
+
 /** Where a row of transcript_lines starts: the last frame's seq before it, the message being streamed. */
 export interface RowStart {
   seqBefore: number;
@@ -234,7 +254,7 @@ async function indexOne(client: ClientBase, id: string, addTerms: (terms: Set<st
       if (n + i === 0) continue; // the header
       const line = walk.step(raw);
       if (!line?.doc) continue;
-      const d = line.doc;
+      const d = stored(line.doc);
       const vector = docVector(d.body, d.extra, d.error, terms, line.joined);
       [n + i, d.seq, d.ts, d.dir ?? null, d.kind, d.method ?? null, d.field, d.error, d.body, d.extra, vector].forEach(
         (v, k) => docs[k]!.push(v),
@@ -317,7 +337,7 @@ export async function rowMatches(
         const doc = line?.doc;
         if (!doc || (filter.method && doc.method !== filter.method) || (filter.errors && !doc.error)) continue;
         const lexemes = docLexemes(doc.body, doc.extra, doc.error, line.joined);
-        if (holds(lexemes, need)) rowDocs.push({ n, doc, vector: vectorText(lexemes) });
+        if (holds(lexemes, need)) rowDocs.push({ n, doc: stored(doc), vector: vectorText(lexemes) });
       }
       for (const d of rowDocs.reverse()) {
         docs.push({ id: row.id, n: d.n, doc: d.doc });

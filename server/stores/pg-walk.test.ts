@@ -196,4 +196,36 @@ describe.skipIf(skip !== undefined)("a transcript's lines walked on PostgreSQL",
     ]);
     expect(ended).toEqual(recording);
   });
+
+  it("indexes a document whose strings PostgreSQL's text cannot hold (NUL, a lone surrogate), found the same both ways", async () => {
+    const id = "unstorable";
+    const request = serializeFrame({
+      seq: 2,
+      ts: 2,
+      dir: "to-agent",
+      kind: "request",
+      method: "x\u0000y",
+      raw: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "x\u0000y", params: { q: "delta \u0000 echo" } }),
+    }).trimEnd();
+    await store.save(meta(id, true), [header(id), chunk(1, "alpha \u0000 bravo \ud800 charlie"), request]);
+    const hits = async () =>
+      Promise.all(
+        ["bravo", "charlie", "delta"].map(async (q) =>
+          (await store.search({ q, transcript: id })).hits.map(({ seq, method, line, marks }) => ({
+            seq,
+            method,
+            line,
+            marks,
+          })),
+        ),
+      );
+    const recording = await hits();
+    expect(recording.map((h) => h.length)).toEqual([1, 1, 1]);
+    // Shown as U+FFFD, whichever way it is found (PostgreSQL's driver writes a lone surrogate so).
+    expect(recording[0]![0]!.line).toBe("alpha \ufffd bravo \ufffd charlie");
+    expect(recording[2]![0]!.method).toBe("x\ufffdy");
+    await store.pool.query(`UPDATE transcripts SET meta = meta || '{"recording": false}' WHERE id = $1`, [id]);
+    expect(await store.indexDocs()).toBe(id);
+    expect(await hits()).toEqual(recording);
+  });
 });
