@@ -203,6 +203,14 @@ export async function reindex(client: ClientBase, addTerms: (terms: Set<string>)
 const DOCS_BATCH = 2_000;
 
 /**
+ * The newest transcript that has ended whose documents have no rows, locked: through the partial
+ * index of those not indexed (transcripts_unindexed), as the copiers look after every copy.
+ */
+export const NEXT_TO_INDEX = `SELECT id FROM transcripts WHERE NOT docs_indexed AND coalesce(meta->>'recording', 'false') <> 'true'
+     AND NOT (id = ANY($1::text[]))
+   ORDER BY created_at DESC LIMIT 1 FOR UPDATE SKIP LOCKED`;
+
+/**
  * Gives the documents of one transcript that has ended rows of their own (search_docs), in the
  * transaction that holds its row (`FOR UPDATE`), and marks it `docs_indexed`: the first such
  * transcript none is indexing, or none. A save marks it not indexed again.
@@ -213,12 +221,7 @@ export async function indexDocs(
   /** Transcripts whose indexing failed: left to their rows, so they hold up no other. */
   skip: readonly string[] = [],
 ): Promise<string | undefined> {
-  const { rows } = await client.query<{ id: string }>(
-    `SELECT id FROM transcripts WHERE NOT docs_indexed AND coalesce(meta->>'recording', 'false') <> 'true'
-       AND NOT (id = ANY($1::text[]))
-     ORDER BY created_at DESC LIMIT 1 FOR UPDATE SKIP LOCKED`,
-    [skip],
-  );
+  const { rows } = await client.query<{ id: string }>(NEXT_TO_INDEX, [skip]);
   const id = rows[0]?.id;
   if (id === undefined) return undefined;
   try {

@@ -173,6 +173,8 @@ export const MIGRATIONS: readonly Migration[] = [
         ADD COLUMN joint_tail text NOT NULL DEFAULT '';
       ALTER TABLE transcripts ADD COLUMN docs_indexed boolean NOT NULL DEFAULT false;
       UPDATE transcripts SET docs_indexed = true;
+      -- The copiers look for one to index after every copy: the few not indexed, not the library.
+      CREATE INDEX transcripts_unindexed ON transcripts (created_at DESC) WHERE NOT docs_indexed;
       -- Except those whose words were cut at a mark (a word written decomposed, as macOS writes
       -- file names, or İ): their documents are made again from their lines, as words are read now.
       UPDATE transcripts t SET docs_indexed = false WHERE EXISTS (

@@ -25,6 +25,7 @@ import {
   termHash,
   words,
 } from "./pg-search";
+import { NEXT_TO_INDEX } from "./pg-row-index";
 import { PgStore } from "./pg-store";
 import type { TranscriptMeta } from "../../lib/contracts/transcript-meta";
 import { messageChunk, testHeader } from "../../test/transcripts";
@@ -356,6 +357,21 @@ describe.skipIf(skip !== undefined)("pg search", () => {
     await store.save(rec, [chunk(4, " echo")], 4, 3);
     expect(await seqs(store, '"delta echo"')).toEqual([]);
     expect(await seqs(store, "echo")).toEqual([4]);
+  });
+
+  it("finds the next transcript to index among those not indexed, not through the whole library", async () => {
+    const store = await PgStore.open(await cluster.database("next_to_index"));
+    stores.push(store);
+    const client = await store.pool.connect();
+    try {
+      // A table this small is read whole whatever its indexes: the plan a large library gets.
+      await client.query("BEGIN; SET LOCAL enable_seqscan = off");
+      const { rows } = await client.query<{ "QUERY PLAN": string }>(`EXPLAIN ${NEXT_TO_INDEX}`, [[]]);
+      expect(rows.map((r) => r["QUERY PLAN"]).join("\n")).toContain("transcripts_unindexed");
+    } finally {
+      await client.query("ROLLBACK");
+      client.release();
+    }
   });
 
   it("shows the hits in the newest transcripts when its budget ends a search, and says so", async () => {
