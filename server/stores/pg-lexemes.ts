@@ -258,15 +258,16 @@ export function holds({ positions, pairs }: DocLexemes, need: Need): boolean {
   return need.every((alternatives) => !alternatives || alternatives.some((all) => all.every(has)));
 }
 
+/** Alternatives of several lexemes a row's clause lists one by one (a phrase ending in a prefix has more). */
+const MAX_ALTERNATIVES = 64;
+/** Words a prefix may begin for a row's clause to list them (as one `&&`); past it, the rows are not narrowed by it. */
+export const PREFIXED_WORDS = 4_096;
+
 /**
  * The clause over a row's index (`l.terms`) that every row holding a match passes, its values
  * appended to `params`. Runs are not in rows' indexes: a document matched through one has the
  * phrase's pairs in its row, or in the tail the row starts from (tailPairs).
  */
-/** Alternatives of several lexemes a row's clause lists one by one (a phrase ending in a prefix has more). */
-const MAX_ALTERNATIVES = 64;
-/** Words a prefix may begin for a row's clause to list them (as one `&&`); past it, the rows are not narrowed by it. */
-export const PREFIXED_WORDS = 4_096;
 
 export function rowClause(need: Need, errors: boolean, params: unknown[]): string {
   const clauses: string[] = [];

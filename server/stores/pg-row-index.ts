@@ -3,7 +3,7 @@
  * lines in rows of about 64 KiB, each with an index of its documents' words, pairs and error tag as
  * numbers (`terms`, int4[] with a GIN index: RowTerms) and where it starts (RowStart): that is all a
  * recording costs the database for its search, a fifth of a row per document (bench/pg-save.ts,
- * docs/benchmarks.md). A recording is searched through them (RowSearch) until it ends; then its
+ * docs/benchmarks.md). A recording is searched through them (rowMatches) until it ends; then its
  * documents get rows of their own (indexDocs, by the copier), which find a match without reading
  * the lines around it (server/stores/pg-search.ts searches both).
  */

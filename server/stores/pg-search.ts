@@ -5,7 +5,7 @@
  * A transcript's documents are found two ways. One that has ended has a row per document with its
  * tsvector (search_docs, GIN), made by the copier once it ended (pg-row-index.ts indexDocs): a
  * match is found without reading the lines around it. One still recording (or not indexed yet) is
- * found through its rows of lines, each with an index of its words and pairs (RowSearch in
+ * found through its rows of lines, each with an index of its words and pairs (rowMatches in
  * pg-row-index.ts): that costs a recording a fifth of what a row per document cost
  * (docs/benchmarks.md). Both give the same documents, vectors and ranks.
  *

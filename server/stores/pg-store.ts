@@ -31,7 +31,7 @@ const BATCH = 2_000;
 const ROWS_PER_INSERT = 16;
 /**
  * About the most text a row of transcript_lines holds (a longer line has a row of its own): a
- * search reads a whole row to find the lines its index says may match (pg-search.ts).
+ * search reads a whole row to find the lines its index says may match (pg-row-index.ts rowMatches).
  */
 const ROW_BYTES = 64 * 1024;
 /** Words remembered as already in the table of terms. */
