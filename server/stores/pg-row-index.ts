@@ -29,10 +29,11 @@ const MAX_SEQ = 2 ** 31 - 1;
 
 /**
  * What a text column cannot hold: NUL (PostgreSQL's text) and a lone surrogate (UTF-8; the driver
- * writes it as U+FFFD). A hostile line's JSON may hold either (`\u0000`, `\ud800`).
+ * writes it as U+FFFD). A hostile line's JSON may hold either (`\u0000`, `\ud800`), and so may a
+ * query's filter: as U+FFFD, it is compared with what is stored.
  */
 const UNSTORABLE = /\0|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-const storable = (text: string) => text.replace(UNSTORABLE, "\ufffd");
+export const storable = (text: string) => text.replace(UNSTORABLE, "\ufffd");
 
 /**
  * A document as its row of search_docs holds it, and as a search shows it found in its row of
@@ -337,10 +338,10 @@ export async function rowMatches(
         const n = row.n + i;
         if (n === 0) continue; // the header
         const line = walk.step(raw);
-        const doc = line?.doc;
+        const doc = line?.doc && stored(line.doc);
         if (!doc || (filter.method && doc.method !== filter.method) || (filter.errors && !doc.error)) continue;
         const lexemes = docLexemes(doc.body, doc.extra, doc.error, line.joined);
-        if (holds(lexemes, need)) rowDocs.push({ n, doc: stored(doc), vector: vectorText(lexemes) });
+        if (holds(lexemes, need)) rowDocs.push({ n, doc, vector: vectorText(lexemes) });
       }
       for (const d of rowDocs.reverse()) {
         docs.push({ id: row.id, n: d.n, doc: d.doc });

@@ -29,7 +29,7 @@ import type { TranscriptEvent } from "../../lib/contracts/transcript";
 import { PREFIX_WORDS, typedWord } from "../transcripts/search-index-lines";
 import { QUERY_BUDGET } from "../transcripts/search-index";
 import { docVector, ERROR_TAG, pgQuery, PREFIXED_WORDS, queryNeed, rowClause, typedStart } from "./pg-lexemes";
-import { rowMatches } from "./pg-row-index";
+import { rowMatches, storable } from "./pg-row-index";
 
 export * from "./pg-lexemes";
 
@@ -38,8 +38,8 @@ const DEFAULT_LIMIT = 50;
 /** The filters' clauses over `transcripts t`, their values appended to `params`. */
 export function filterClauses(q: LibraryFilter & { transcript?: string }, params: unknown[]): string[] {
   const clauses: string[] = [];
-  const add = (sql: string, value: unknown) => {
-    params.push(value);
+  const add = (sql: string, value: string) => {
+    params.push(storable(value));
     clauses.push(sql.replace("?", `$${params.length}`));
   };
   if (q.agent) add("t.meta->>'agentName' = ?", q.agent);
@@ -199,7 +199,7 @@ export async function searchDocs(
           part.map((t) => t.id),
           { sql, params: params.slice(1) },
           need,
-          { tsquery, ...(q.method ? { method: q.method } : {}), ...(q.errors ? { errors: true } : {}) },
+          { tsquery, ...(q.method ? { method: storable(q.method) } : {}), ...(q.errors ? { errors: true } : {}) },
           SEARCH_CANDIDATES + 1 - fromRows.length,
           () => performance.now() > deadline,
         );
@@ -212,7 +212,7 @@ export async function searchDocs(
         const params: unknown[] = [tsquery, ...more];
         const clauses = ["d.tsv @@ $1::tsquery"];
         if (q.method) {
-          params.push(q.method);
+          params.push(storable(q.method));
           clauses.push(`d.method = $${params.length}`);
         }
         if (q.errors) clauses.push("d.error");
