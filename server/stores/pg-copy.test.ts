@@ -1,8 +1,14 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { wholeLines } from "./pg-copy";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { serialize } from "../../lib/contracts/transcript";
+import { pgSkipReason, startPgCluster } from "../../test/pg-cluster";
+import { messageChunk, testHeader } from "../../test/transcripts";
+import { transcriptLimits } from "../config";
+import { TranscriptStore } from "../transcripts/transcript-store";
+import { PgCopy, wholeLines } from "./pg-copy";
+import { PgStore } from "./pg-store";
 
 const dir = mkdtempSync(path.join(tmpdir(), "acp-mirror-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -25,4 +31,42 @@ describe("wholeLines", () => {
     expect(long.lines).toEqual(["x".repeat(40), "yy"]);
     expect(long.more).toBe(false);
   });
+});
+
+describe.skipIf(pgSkipReason() !== undefined)("the copier's indexing", () => {
+  it("tries a transcript again after a failure that is not its own (a deadlock), skips it after one that is", async () => {
+    const cluster = await startPgCluster();
+    const db = await PgStore.open(cluster.url);
+    const copy = new PgCopy(new TranscriptStore(path.join(dir, "files"), {}, transcriptLimits({})), db);
+    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    try {
+      const createdAt = "2026-11-28T10:00:00.000Z";
+      for (const id of ["flaky", "bad"]) {
+        const meta = { id, title: id, createdAt, profile: "p", turns: 0, frames: 0, bytes: 0, redactions: 0 };
+        await db.save(meta, [serialize(testHeader({ id, createdAt })).trimEnd(), messageChunk(1, "words").trimEnd()]);
+      }
+      // `flaky` meets a deadlock once (another transaction's trouble); `bad` is refused every time.
+      await db.pool.query(`CREATE SEQUENCE tries;
+        CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+          IF NEW.transcript_id = 'bad' THEN RAISE EXCEPTION 'refused'; END IF;
+          IF NEW.transcript_id = 'flaky' AND nextval('tries') = 1 THEN
+            RAISE EXCEPTION 'deadlock' USING ERRCODE = 'deadlock_detected';
+          END IF;
+          RETURN NEW; END $$;
+        CREATE TRIGGER refuse BEFORE INSERT ON search_docs FOR EACH ROW EXECUTE FUNCTION refuse()`);
+      const indexed = async () =>
+        (await db.pool.query<{ id: string }>("SELECT id FROM transcripts WHERE docs_indexed ORDER BY id")).rows.map(
+          (r) => r.id,
+        );
+      await copy.flush();
+      await copy.flush();
+      expect(await indexed()).toEqual(["flaky"]);
+      expect(logged.mock.calls.map((c) => String(c[0])).join("\n")).toContain("transcript bad's search: refused");
+    } finally {
+      logged.mockRestore();
+      await copy.close();
+      await db.close();
+      cluster.stop();
+    }
+  }, 60_000);
 });

@@ -21,6 +21,12 @@ const RETRY_MS = 1_000;
 /** How often the copier looks for ended transcripts whose documents have no rows yet. */
 const INDEX_MS = 2_000;
 const MAX_RETRY_MS = 5_000;
+/**
+ * Errors that are not a transcript's own but the database's or another transaction's: a lost
+ * connection (08), a deadlock or a serialization failure (40), a server shutting down (57P0x).
+ * Its indexing is tried again the next time, not left to its rows until the copier starts again.
+ */
+const PASSING = /^(08|40|57P0)/;
 /** The most read from a file for one save (a line longer than this is read whole). */
 const CHUNK_BYTES = 4 * 1024 * 1024;
 export const DEFAULT_BACKLOG_BYTES = 1024 * 1024 * 1024;
@@ -210,7 +216,8 @@ export class PgCopy {
             (id === undefined ? "" : " (it is searched through its rows of lines)"),
         );
         // Its own trouble: the others go on; the database's: the next time.
-        if (id === undefined || !(await this.reachable())) return;
+        const code = (err as { code?: unknown }).code;
+        if (id === undefined || (typeof code === "string" && PASSING.test(code)) || !(await this.reachable())) return;
         this.unindexable.add(id);
       }
     }
