@@ -58,12 +58,49 @@ describe.skipIf(pgSkipReason() !== undefined)("the copier's indexing", () => {
         (await db.pool.query<{ id: string }>("SELECT id FROM transcripts WHERE docs_indexed ORDER BY id")).rows.map(
           (r) => r.id,
         );
-      await copy.flush();
-      await copy.flush();
+      await copy.indexNow();
+      await copy.indexNow();
       expect(await indexed()).toEqual(["flaky"]);
       expect(logged.mock.calls.map((c) => String(c[0])).join("\n")).toContain("transcript bad's search: refused");
     } finally {
       logged.mockRestore();
+      await copy.close();
+      await db.close();
+      cluster.stop();
+    }
+  }, 60_000);
+
+  it("copies and closes without waiting for a transcript's indexing to end; close waits for the one running", async () => {
+    const cluster = await startPgCluster();
+    const db = await PgStore.open(cluster.url);
+    const copy = new PgCopy(new TranscriptStore(path.join(dir, "files2"), {}, transcriptLimits({})), db);
+    const gate = await db.pool.connect();
+    try {
+      const id = "slow";
+      const createdAt = "2026-11-28T10:00:00.000Z";
+      const meta = { id, title: id, createdAt, profile: "p", turns: 0, frames: 0, bytes: 0, redactions: 0 };
+      await db.save(meta, [serialize(testHeader({ id, createdAt })).trimEnd(), messageChunk(1, "words").trimEnd()]);
+      // Its documents wait at a table the test holds locked: a long transcript's indexing.
+      await db.pool.query(`CREATE TABLE gate (); CREATE FUNCTION wait() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN PERFORM * FROM gate; RETURN NEW; END $$;
+        CREATE TRIGGER wait BEFORE INSERT ON search_docs FOR EACH ROW EXECUTE FUNCTION wait()`);
+      await gate.query("BEGIN; LOCK TABLE gate IN ACCESS EXCLUSIVE MODE");
+      const indexing = copy.indexNow();
+      // A flush (a comparison waits for this instance's copies) is not held up by it.
+      let timer: NodeJS.Timeout | undefined;
+      const held = new Promise((resolve) => (timer = setTimeout(() => resolve("held up"), 20_000)));
+      expect(await Promise.race([copy.flush().then(() => "flushed"), held])).toBe("flushed");
+      clearTimeout(timer);
+      const closed = copy.close();
+      await gate.query("COMMIT");
+      // Closed once the transcript it was at is indexed (not left half-way, nor running after).
+      await closed;
+      const { rows } = await db.pool.query("SELECT 1 FROM transcripts WHERE docs_indexed AND id = $1", [id]);
+      expect(rows).toHaveLength(1);
+      await indexing;
+    } finally {
+      await gate.query("ROLLBACK").catch(() => undefined);
+      gate.release();
       await copy.close();
       await db.close();
       cluster.stop();

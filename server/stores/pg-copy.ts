@@ -107,6 +107,9 @@ export class PgCopy {
   private overBound = false;
   private closed = false;
   private indexTimer: NodeJS.Timeout | undefined;
+  /** The round of indexing running, if any; `indexAgain`: asked for meanwhile, so one more. */
+  private indexing: Promise<void> | undefined;
+  private indexAgain = false;
   /** Transcripts whose indexing failed here: not tried again until the copier starts again. */
   private readonly unindexable = new Set<string>();
   private stopping = false;
@@ -145,10 +148,12 @@ export class PgCopy {
 
   /** A last try, then no more. */
   async close(): Promise<void> {
-    // The last copy is made; indexing waits for the next start (any instance's).
+    // The last copy is made; indexing stops after the transcript it is at and waits for the next
+    // start (any instance's).
     this.stopping = true;
     clearInterval(this.indexTimer);
     await this.flush();
+    await this.indexing;
     this.closed = true;
     clearTimeout(this.timer);
     if (this.dirty.size > 0)
@@ -191,7 +196,7 @@ export class PgCopy {
       this.down = false;
       this.overBound = false;
       this.retryMs = RETRY_MS;
-      await this.indexEnded();
+      void this.indexNow();
       return;
     }
     for (const id of left) this.dirty.add(id);
@@ -223,11 +228,30 @@ export class PgCopy {
     }
   }
 
-  /** Looks for ended transcripts to index every INDEX_MS, between copies. */
+  /**
+   * Indexes the ended transcripts (indexEnded), beside the copies: a copy and a flush (a comparison
+   * waits for this instance's copies) never wait for a long transcript's indexing, close only for
+   * the transcript it is at. While a round runs, asking again makes one more after it. Resolves
+   * when the rounds are done.
+   */
+  indexNow(): Promise<void> {
+    if (this.indexing) {
+      this.indexAgain = true;
+      return this.indexing;
+    }
+    const rounds = async () => {
+      do {
+        this.indexAgain = false;
+        await this.indexEnded();
+      } while (this.indexAgain && !this.stopping);
+    };
+    this.indexing = rounds().finally(() => (this.indexing = undefined));
+    return this.indexing;
+  }
+
+  /** Looks for ended transcripts to index every INDEX_MS (those another instance's sweep marked ended). */
   startIndexing(): void {
-    this.indexTimer ??= setInterval(() => {
-      this.chain = this.chain.then(() => this.indexEnded());
-    }, INDEX_MS).unref();
+    this.indexTimer ??= setInterval(() => void this.indexNow(), INDEX_MS).unref();
   }
 
   private async reachable(): Promise<boolean> {
