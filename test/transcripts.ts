@@ -10,6 +10,7 @@ import {
   TRANSCRIPT_VERSION,
   type TranscriptHeader,
 } from "../lib/contracts/transcript";
+import type { TranscriptMeta } from "../lib/contracts/transcript-meta";
 
 type HeaderFields = Partial<Omit<TranscriptHeader, "type" | "format" | "version" | "agent">> & {
   agent?: Partial<TranscriptHeader["agent"]>;
@@ -61,3 +62,20 @@ export const messageChunk = (seq: number, text: string, messageId = `m${seq}`): 
       },
     }),
   });
+
+/** A transcript's meta for a store's tests: titled `id`, created at `createdAt`, nothing counted. */
+export const testMeta = (id: string, createdAt: string, recording = false): TranscriptMeta => ({
+  id,
+  title: id,
+  createdAt,
+  profile: "p",
+  turns: 0,
+  frames: 0,
+  bytes: 0,
+  redactions: 0,
+  recording,
+});
+
+/** Line 0 of transcript `id` (titled `id`) created at `createdAt`, as a store keeps it: no newline. */
+export const headerLine = (id: string, createdAt: string): string =>
+  serialize(testHeader({ id, createdAt, title: id })).trimEnd();

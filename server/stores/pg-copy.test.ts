@@ -2,9 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { serialize } from "../../lib/contracts/transcript";
 import { pgSkipReason, startPgCluster } from "../../test/pg-cluster";
-import { messageChunk, testHeader } from "../../test/transcripts";
+import { headerLine, messageChunk, testMeta } from "../../test/transcripts";
 import { transcriptLimits } from "../config";
 import { TranscriptStore } from "../transcripts/transcript-store";
 import { PgCopy, wholeLines } from "./pg-copy";
@@ -42,8 +41,7 @@ describe.skipIf(pgSkipReason() !== undefined)("the copier's indexing", () => {
     try {
       const createdAt = "2026-11-28T10:00:00.000Z";
       for (const id of ["flaky", "bad"]) {
-        const meta = { id, title: id, createdAt, profile: "p", turns: 0, frames: 0, bytes: 0, redactions: 0 };
-        await db.save(meta, [serialize(testHeader({ id, createdAt })).trimEnd(), messageChunk(1, "words").trimEnd()]);
+        await db.save(testMeta(id, createdAt), [headerLine(id, createdAt), messageChunk(1, "words").trimEnd()]);
       }
       // `flaky` meets a deadlock once (another transaction's trouble); `bad` is refused every time.
       await db.pool.query(`CREATE SEQUENCE tries;
@@ -78,8 +76,7 @@ describe.skipIf(pgSkipReason() !== undefined)("the copier's indexing", () => {
     try {
       const id = "slow";
       const createdAt = "2026-11-28T10:00:00.000Z";
-      const meta = { id, title: id, createdAt, profile: "p", turns: 0, frames: 0, bytes: 0, redactions: 0 };
-      await db.save(meta, [serialize(testHeader({ id, createdAt })).trimEnd(), messageChunk(1, "words").trimEnd()]);
+      await db.save(testMeta(id, createdAt), [headerLine(id, createdAt), messageChunk(1, "words").trimEnd()]);
       // Its documents wait at a table the test holds locked: a long transcript's indexing.
       await db.pool.query(`CREATE TABLE gate (); CREATE FUNCTION wait() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN PERFORM * FROM gate; RETURN NEW; END $$;

@@ -8,28 +8,17 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serialize, serializeFrame } from "../../lib/contracts/transcript";
-import type { TranscriptMeta } from "../../lib/contracts/transcript-meta";
 import { pgSkipReason, startPgCluster, type PgCluster } from "../../test/pg-cluster";
 import { migrate } from "./pg-migrate";
 import { MIGRATIONS } from "./pg-schema";
 import { PgStore } from "./pg-store";
-import { testHeader } from "../../test/transcripts";
+import { headerLine, testMeta } from "../../test/transcripts";
 
 const skip = pgSkipReason();
 const CREATED = "2026-11-28T10:00:00.000Z";
 
-const meta = (id: string, recording = false): TranscriptMeta => ({
-  id,
-  title: id,
-  createdAt: CREATED,
-  profile: "p",
-  turns: 0,
-  frames: 0,
-  bytes: 0,
-  redactions: 0,
-  recording,
-});
-const header = (id: string) => serialize(testHeader({ id, createdAt: CREATED, title: id })).trimEnd();
+const meta = (id: string, recording = false) => testMeta(id, CREATED, recording);
+const header = (id: string) => headerLine(id, CREATED);
 /** Odd seqs are prompts to the agent, even ones their answers (a timed call each), the text searchable. */
 const frame = (seq: number, text = `prompt ${seq}`) =>
   serializeFrame(

@@ -9,9 +9,8 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serialize, serializeFrame } from "../../lib/contracts/transcript";
-import type { TranscriptMeta } from "../../lib/contracts/transcript-meta";
 import { pgSkipReason, startPgCluster, type PgCluster } from "../../test/pg-cluster";
-import { messageChunk, testHeader } from "../../test/transcripts";
+import { headerLine, messageChunk, testMeta } from "../../test/transcripts";
 import { migrate } from "./pg-migrate";
 import { MIGRATIONS } from "./pg-schema";
 import { termHash } from "./pg-lexemes";
@@ -20,18 +19,8 @@ import { PgStore } from "./pg-store";
 const skip = pgSkipReason();
 const CREATED = "2026-11-28T10:00:00.000Z";
 
-const meta = (id: string, recording: boolean): TranscriptMeta => ({
-  id,
-  title: id,
-  createdAt: CREATED,
-  profile: "p",
-  turns: 0,
-  frames: 0,
-  bytes: 0,
-  redactions: 0,
-  recording,
-});
-const header = (id: string) => serialize(testHeader({ id, createdAt: CREATED, title: id })).trimEnd();
+const meta = (id: string, recording: boolean) => testMeta(id, CREATED, recording);
+const header = (id: string) => headerLine(id, CREATED);
 const chunk = (seq: number, text: string) => messageChunk(seq, text).trimEnd();
 const stderr = (text: string) => serialize({ type: "stderr", ts: 2000, text }).trimEnd();
 
