@@ -45,22 +45,20 @@ export function initializeRecording(fields: HeaderFields = {}, ts = Date.now()):
   );
 }
 
+/** A session/update notification of session `s` from the agent, but its seq and ts. */
+export const sessionUpdate = (update: Record<string, unknown>) => ({
+  dir: "from-agent" as const,
+  kind: "notification" as const,
+  method: "session/update",
+  raw: JSON.stringify({ jsonrpc: "2.0", method: "session/update", params: { sessionId: "s", update } }),
+});
+
 /** An agent_message_chunk of message `messageId` (chunks of one message join in search), at ts 1000 + seq. */
 export const messageChunk = (seq: number, text: string, messageId = `m${seq}`): string =>
   serializeFrame({
     seq,
     ts: 1000 + seq,
-    dir: "from-agent",
-    kind: "notification",
-    method: "session/update",
-    raw: JSON.stringify({
-      jsonrpc: "2.0",
-      method: "session/update",
-      params: {
-        sessionId: "s",
-        update: { sessionUpdate: "agent_message_chunk", messageId, content: { type: "text", text } },
-      },
-    }),
+    ...sessionUpdate({ sessionUpdate: "agent_message_chunk", messageId, content: { type: "text", text } }),
   });
 
 /** A transcript's meta for a store's tests: titled `id`, created at `createdAt`, nothing counted. */

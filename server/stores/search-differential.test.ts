@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serialize, serializeFrame } from "../../lib/contracts/transcript";
 import type { SearchAnswer, SearchQuery } from "../../lib/contracts/library-search";
 import { pgSkipReason, startPgCluster, type PgCluster } from "../../test/pg-cluster";
-import { initializeRecording, messageChunk } from "../../test/transcripts";
+import { initializeRecording, messageChunk, sessionUpdate } from "../../test/transcripts";
 import { fileStore, pgStore, UNBOUNDED, type Subject } from "../../test/library-subjects";
 import type { PgStore } from "./pg-store";
 
@@ -102,41 +102,19 @@ class Builder {
       if (chunk === "") return;
       // A line that is no frame between two chunks leaves the message going on.
       if (i > 0 && rnd() < 0.1) this.stderr(text(2));
-      this.frame({
-        dir: "from-agent",
-        kind: "notification",
-        method: "session/update",
-        raw: JSON.stringify({
-          jsonrpc: "2.0",
-          method: "session/update",
-          params: {
-            sessionId: "s",
-            update: { sessionUpdate: kind, messageId: id, content: { type: "text", text: chunk } },
-          },
-        }),
-      });
+      this.frame(sessionUpdate({ sessionUpdate: kind, messageId: id, content: { type: "text", text: chunk } }));
     });
   }
   tool(title: string, paths: string[]): void {
     this.texts.push(title, ...paths);
-    this.frame({
-      dir: "from-agent",
-      kind: "notification",
-      method: "session/update",
-      raw: JSON.stringify({
-        jsonrpc: "2.0",
-        method: "session/update",
-        params: {
-          sessionId: "s",
-          update: {
-            sessionUpdate: "tool_call",
-            toolCallId: `c${this.seq}`,
-            title,
-            locations: paths.map((p) => ({ path: p })),
-          },
-        },
+    this.frame(
+      sessionUpdate({
+        sessionUpdate: "tool_call",
+        toolCallId: `c${this.seq}`,
+        title,
+        locations: paths.map((p) => ({ path: p })),
       }),
-    });
+    );
   }
   error(message: string): void {
     this.texts.push(message);
@@ -315,6 +293,13 @@ describe.skipIf(skip !== undefined)("search: the PostgreSQL store answers as the
           await s.append(added[i]!, `${t.lines.slice(from, t.parts[k + 1] ?? t.lines.length).join("\n")}\n`);
         }
     }
+    // The copier indexes the ended transcripts beside its copies (a flush does not wait for it):
+    // this indexes them too (never one twice), waiting for the one the copier is at.
+    const db = subjects[1]!.s.store as PgStore;
+    const unindexed = async () =>
+      (await db.pool.query("SELECT 1 FROM transcripts WHERE NOT docs_indexed LIMIT 1")).rows.length > 0;
+    while (await unindexed())
+      if ((await db.indexDocs()) === undefined) await new Promise((resolve) => setTimeout(resolve, 50));
   }, 120_000);
   afterAll(async () => {
     for (const { s } of subjects) await s.close();
