@@ -81,6 +81,13 @@ async function deleteRows(client: pg.PoolClient, id: string): Promise<void> {
     await client.query(`DELETE FROM ${table} WHERE transcript_id = $1`, [id]);
 }
 
+/**
+ * A meta as jsonb text: a NUL or a lone surrogate in its strings (an agent's name, a title cut
+ * inside an emoji) as U+FFFD, which jsonb refuses (JSON.stringify writes them as escapes).
+ */
+const metaJson = (meta: TranscriptMeta): string =>
+  JSON.stringify(meta).replace(/(?<!\\)((?:\\\\)*)\\u(?:0000|d[89a-f][0-9a-f]{2})/g, "$1\\ufffd");
+
 /** What a user changes about a transcript, kept when a recorder saves its counts again. */
 const userChanges = (m: TranscriptMeta): Partial<TranscriptMeta> => ({
   ...(m.owner ? { owner: m.owner } : {}),
@@ -357,7 +364,7 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
         values: [
           meta.id,
           meta.createdAt,
-          stored,
+          metaJson(stored),
           meta.recording ? this.instance : null,
           joint.line,
           joint.stream,
@@ -534,7 +541,8 @@ export class PgStore implements TranscriptLibrary, LibrarySearch {
       );
       const meta = rows[0]?.meta;
       const next = meta && change(meta);
-      if (next && next !== meta) await client.query("UPDATE transcripts SET meta = $2 WHERE id = $1", [id, next]);
+      if (next && next !== meta)
+        await client.query("UPDATE transcripts SET meta = $2 WHERE id = $1", [id, metaJson(next)]);
       return next;
     });
   }

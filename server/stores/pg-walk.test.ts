@@ -219,4 +219,14 @@ describe.skipIf(skip !== undefined)("a transcript's lines walked on PostgreSQL",
     expect(await store.indexDocs()).toBe(id);
     expect(await hits()).toEqual(recording);
   });
+
+  it("keeps a transcript whose meta holds what jsonb cannot (NUL, a lone surrogate): as U+FFFD, not a save that fails", async () => {
+    // An agent names itself; a title may be cut between the two halves of an emoji.
+    const hostile = { ...meta("meta-nul", false), agentName: "a\u0000b", title: "x\ud83d" };
+    await store.save(hostile, [header("meta-nul"), chunk(1, "words")]);
+    expect(await store.meta("meta-nul")).toMatchObject({ agentName: "a\ufffdb", title: "x\ufffd" });
+    // What a backslash and `u0000` spell is text, kept as it is.
+    await store.save({ ...hostile, agentName: "a\\u0000b\\\u0000" }, [], 2, 1);
+    expect((await store.meta("meta-nul"))!.agentName).toBe("a\\u0000b\\\ufffd");
+  });
 });
