@@ -179,10 +179,11 @@ export const MIGRATIONS: readonly Migration[] = [
       -- file names, or İ): their documents are made again from their lines, as words are read now.
       UPDATE transcripts t SET docs_indexed = false WHERE EXISTS (
         SELECT 1 FROM search_docs d WHERE d.transcript_id = t.id AND (d.body || d.extra) ~ '[\\u0300-\\u0331\\u0130]');
-      -- lz4 compresses a row's lines for less than pglz (about 1 µs a frame); a server built without it keeps pglz.
+      -- lz4 compresses a row's lines for less than pglz (about 1 µs a frame); a server built without
+      -- it keeps pglz, and so does one before PostgreSQL 14 (no SET COMPRESSION: run, not parsed, here).
       DO $$ BEGIN
-        ALTER TABLE transcript_lines ALTER COLUMN lines SET COMPRESSION lz4;
-      EXCEPTION WHEN feature_not_supported THEN NULL;
+        EXECUTE 'ALTER TABLE transcript_lines ALTER COLUMN lines SET COMPRESSION lz4';
+      EXCEPTION WHEN feature_not_supported OR syntax_error THEN NULL;
       END $$;
     `,
     then: async (client) => {
