@@ -290,9 +290,16 @@ interface RemoteWatcher {
   token: string;
   lastSeq: number;
   attached: boolean;
+  /** Called when its `agent:attached` goes out (the attach, through Redis's stream, arrived). */
+  onAttached?: () => void;
 }
 /** Asks a link's instance left unanswered (busy, not gone) before a watcher is told the link has ended. */
 const UNANSWERED_ATTEMPTS = 5;
+/**
+ * How long an attach the link's instance said it made may take to arrive: it comes through Redis's
+ * stream, its answer through pub/sub, so the answer comes first; past this the instance is asked again.
+ */
+export const ATTACH_ARRIVAL_MS = 5_000;
 
 /** What a watcher is told while its instance cannot reach the link's. */
 export const PAUSED_MESSAGE = "paused: this playground instance lost Redis; the stream resumes when it is back";
@@ -528,7 +535,10 @@ export class WatchLinks {
     this.remote.set(socket, watcher);
     this.remoteCount.set(token, (this.remoteCount.get(token) ?? 0) + 1);
     socket.onAnyOutgoing((event: string, frames: unknown) => {
-      if (event === "agent:attached") watcher.attached = true;
+      if (event === "agent:attached") {
+        watcher.attached = true;
+        watcher.onAttached?.();
+      }
       if (event === "frames" && Array.isArray(frames) && frames.length)
         watcher.lastSeq = Math.max(watcher.lastSeq, (frames.at(-1) as WireFrame).seq);
     });
@@ -563,14 +573,32 @@ export class WatchLinks {
       const payload = { token: watcher.token, socketId: socket.id, lastSeq: watcher.lastSeq };
       const answer = await this.ask("watch:attach", payload);
       // A busy instance's answer may come after the adapter's 5 s (its attach, sent before it, too):
-      // not an ended link; asked again unless the attach arrived meanwhile.
-      if (answer === undefined && ++unanswered <= UNANSWERED_ATTEMPTS) i--;
-      else if (answer) return;
+      // not an ended link; asked again unless the attach arrived meanwhile. An attach said made that
+      // does not arrive (lost between the instances) is asked for again too, with the frames it was
+      // sent since: a watcher is never left waiting on nothing.
+      if (answer === true && (await this.arrives(watcher))) return;
+      if (answer !== false && ++unanswered <= UNANSWERED_ATTEMPTS) i--;
     }
     if (watcher.attached) return;
     if (!this.remote.has(socket)) return;
     socket.emit("watch:ended", { message: "this watch link has ended" });
     socket.disconnect();
+  }
+
+  /** Whether the watcher's attach arrives within ATTACH_ARRIVAL_MS (or has; or it left meanwhile). */
+  private arrives(watcher: RemoteWatcher): Promise<boolean> {
+    if (watcher.attached) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        watcher.onAttached = undefined;
+        resolve(watcher.attached);
+      }, ATTACH_ARRIVAL_MS);
+      watcher.onAttached = () => {
+        clearTimeout(timer);
+        watcher.onAttached = undefined;
+        resolve(true);
+      };
+    });
   }
 
   /** Redis is away: remote watchers leave their rooms (what comes late is not theirs) and are told. */

@@ -2,7 +2,8 @@
  * Watch links across instances cannot flood Redis or the relays (issue #37's security review): two
  * relays on one throw-away redis-server. A watcher reconnecting in a loop on B, of a session on A
  * with a large log, adds a bounded amount to Redis's stream; a token no instance holds asks no
- * instance; watchers on B still waiting for A to attach them count against the limit per link.
+ * instance; watchers on B still waiting for A to attach them count against the limit per link; an
+ * attach A said it made that never reaches B is asked for again.
  */
 import path from "node:path";
 import { createClient } from "redis";
@@ -10,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startTestRelay, TestClient, type TestRelay } from "../relay-harness";
 import { redisSkipReason, startRedis, type TestRedis } from "../redis-server";
 import { Watcher } from "../watch-client";
-import { REMOTE_RESEND_PER_LINK, WATCH_RESEND_CHARS } from "../../server/http/watch-links";
+import { ATTACH_ARRIVAL_MS, REMOTE_RESEND_PER_LINK, WATCH_RESEND_CHARS } from "../../server/http/watch-links";
 
 const skip = redisSkipReason();
 const agent = path.resolve(import.meta.dirname, "../fixtures/bench-agent.mjs");
@@ -127,6 +128,28 @@ describe.skipIf(skip)("watch links across instances, bounded", () => {
     );
     expect(grown).toBeLessThan(bound);
   }, 180_000);
+
+  it("a watcher on another instance whose attach was lost on the way is attached by asking again", async () => {
+    const feed = (
+      a.server.relay.watch as unknown as { feeds: Map<string, { attach(socket: unknown, lastSeq: number): void }> }
+    ).feeds.get(token)!;
+    const attach = feed.attach.bind(feed);
+    let asked = 0;
+    // A says it attached B's watcher, and the first attach never reaches B (as if lost between them).
+    feed.attach = (socket, lastSeq) => {
+      if (typeof socket === "string" && asked++ === 0) return;
+      attach(socket, lastSeq);
+    };
+    const watcher = new Watcher(b.url, token);
+    try {
+      await watcher.connected();
+      await attachedOrEnded(watcher, ATTACH_ARRIVAL_MS * 3);
+      expect(asked).toBe(2);
+    } finally {
+      watcher.close();
+      feed.attach = attach;
+    }
+  }, 60_000);
 
   it("a watcher on another instance is attached when the budget leaves nothing to resend it", async () => {
     // The link's budget spent, as by a fast reconnect loop: A sends `agent:attached` and no frame after it.
