@@ -8,7 +8,7 @@ import { serialize } from "../../lib/contracts/transcript";
 import type { TranscriptMeta } from "../../lib/contracts/transcript-meta";
 import { pgSkipReason, startPgCluster, type PgCluster } from "../../test/pg-cluster";
 import { PgStore } from "./pg-store";
-import { testHeader } from "../../test/transcripts";
+import { testHeader, testMeta } from "../../test/transcripts";
 
 const skip = pgSkipReason();
 const LEASE_MS = 600;
@@ -17,15 +17,8 @@ function recording(id: string): { meta: TranscriptMeta; lines: string[] } {
   const createdAt = new Date().toISOString();
   const header = serialize(testHeader({ id, createdAt }));
   const meta: TranscriptMeta = {
-    id,
-    title: id,
-    createdAt,
-    profile: "p",
-    turns: 0,
-    frames: 0,
+    ...testMeta(id, createdAt, true),
     bytes: header.length,
-    redactions: 0,
-    recording: true,
     writer: { host: "h", pid: 1 },
   };
   return { meta, lines: [header.trimEnd()] };
